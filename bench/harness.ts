@@ -1,0 +1,44 @@
+// The one benchmark harness: warm-up, timed samples, median and p99, and a
+// baseline measured in the same run so figures are printed as ratios.
+export interface Sample {
+  readonly name: string;
+  readonly medianMs: number;
+  readonly p99Ms: number;
+  readonly samples: number;
+}
+
+export interface MeasureOptions {
+  readonly warmup?: number;
+  readonly samples?: number;
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+/** Times `fn` (sync or async) `samples` times after `warmup` untimed runs. */
+export async function measure(name: string, fn: () => unknown, options: MeasureOptions = {}): Promise<Sample> {
+  const warmup = options.warmup ?? 3;
+  const count = options.samples ?? 15;
+  for (let i = 0; i < warmup; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { name, medianMs: percentile(times, 0.5), p99Ms: percentile(times, 0.99), samples: count };
+}
+
+/** Throughput in MB/s (10^6 bytes) for `bytes` processed in `ms`. */
+export function throughputMBs(bytes: number, ms: number): number {
+  return bytes / 1e6 / (ms / 1e3);
+}
+
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
+}

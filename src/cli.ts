@@ -1,0 +1,113 @@
+// The zotbox command line: argument parsing, dispatch and output only. All
+// behaviour lives in the library (src/index.ts and the layers below); this file
+// turns argv into calls and results or errors into text and an exit status.
+import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
+import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
+import { COMMANDS } from './cli/commands.js';
+import { renderCommandHelp, renderMainHelp } from './cli/help.js';
+import { ZOTBOX_VERSION } from './version.js';
+
+/** Commands whose implementation has landed. The others answer ZB_CLI_NOT_AVAILABLE. */
+const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {};
+
+const AVAILABLE = new Set(Object.keys(HANDLERS));
+
+function defaultIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+/**
+ * Runs one zotbox command line and returns the exit status. Never throws and
+ * never calls process.exit, so it can be driven in-process by tests and embedders.
+ */
+export async function runCli(argv: readonly string[], ioOverrides: Partial<CliIo> = {}): Promise<number> {
+  const io: CliIo = { ...defaultIo(), ...ioOverrides };
+  const debug = io.env['ZOTBOX_DEBUG'] === '1' || argv.includes('--debug');
+  try {
+    return await dispatch(argv, io);
+  } catch (thrown) {
+    const error = toZotboxError(thrown);
+    io.stderr.write(formatError(error, debug));
+    return error.exitStatus satisfies ExitStatus;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  let index = 0;
+  // Global options may precede the command.
+  for (; index < argv.length; index++) {
+    const token = argv[index] ?? '';
+    if (token === '-h' || token === '--help') {
+      io.stdout.write(renderMainHelp(ZOTBOX_VERSION, AVAILABLE));
+      return 0;
+    }
+    if (token === '-V' || token === '--version') {
+      io.stdout.write(`${ZOTBOX_VERSION}\n`);
+      return 0;
+    }
+    if (token === '--debug') continue;
+    if (token.startsWith('-')) {
+      throw new ZotboxError('ZB_CLI_USAGE', `unknown option '${token}' before the command. Run 'zotbox --help' for usage.`);
+    }
+    break;
+  }
+  const name = argv[index];
+  if (name === undefined) {
+    io.stderr.write(renderMainHelp(ZOTBOX_VERSION, AVAILABLE));
+    throw new ZotboxError('ZB_CLI_USAGE', "a command is required. Run 'zotbox --help' to list them.");
+  }
+  const rest = argv.slice(index + 1);
+  if (name === 'help') return showHelpFor(rest[0], io);
+
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (spec === undefined) {
+    const names = COMMANDS.map((c) => c.name).join(', ');
+    throw new ZotboxError('ZB_CLI_UNKNOWN_COMMAND', `unknown command '${name}'. The commands are: ${names}. Run 'zotbox --help' for usage.`, {
+      details: { command: name },
+    });
+  }
+  const parsed = parseCommandArguments(spec, rest);
+  if (parsed.values['help'] === true) {
+    io.stdout.write(renderCommandHelp(spec, AVAILABLE.has(spec.name)));
+    return 0;
+  }
+  const handler = HANDLERS[spec.name];
+  if (handler === undefined) {
+    throw new ZotboxError(
+      'ZB_CLI_NOT_AVAILABLE',
+      `'zotbox ${spec.name}' is not available in zotbox ${ZOTBOX_VERSION} yet. Available now: ${[...AVAILABLE].join(', ') || 'none'}; see 'zotbox --help'.`,
+      { details: { command: spec.name } },
+    );
+  }
+  return handler(parsed, io);
+}
+
+function showHelpFor(name: string | undefined, io: CliIo): number {
+  if (name === undefined) {
+    io.stdout.write(renderMainHelp(ZOTBOX_VERSION, AVAILABLE));
+    return 0;
+  }
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (spec === undefined) {
+    throw new ZotboxError('ZB_CLI_UNKNOWN_COMMAND', `no help for unknown command '${name}'. Run 'zotbox --help' to list the commands.`, {
+      details: { command: name },
+    });
+  }
+  io.stdout.write(renderCommandHelp(spec, AVAILABLE.has(spec.name)));
+  return 0;
+}
+
+/** One clear line per error; with debug, the stack and every cause follow. */
+export function formatError(error: ZotboxError, debug: boolean): string {
+  let text = `zotbox: error[${error.code}]: ${error.message}\n`;
+  if (!debug) return text;
+  let current: unknown = error;
+  let depth = 0;
+  while (current instanceof Error && depth < 10) {
+    text += `${depth === 0 ? '' : 'caused by: '}${current.stack ?? String(current)}\n`;
+    current = current.cause;
+    depth++;
+  }
+  if (current !== undefined && !(current instanceof Error)) text += `caused by: ${String(current)}\n`;
+  return text;
+}

@@ -1,0 +1,149 @@
+// The zotbox command table: documentation and options of every command.
+// Pure data: src/cli.ts maps each command to its handler, and a command without
+// one answers ZB_CLI_NOT_AVAILABLE instead of pretending to work.
+import type { CommandSpec, OptionSpec } from './command-spec.js';
+
+const JSON_OPTION: OptionSpec = { name: 'json', type: 'boolean', description: 'Print one JSON document instead of text (shape in docs/cli.md).' };
+const CWD_OPTION: OptionSpec = {
+  name: 'cwd',
+  type: 'string',
+  valueName: 'DIR',
+  description: 'Workspace directory that ${workspace} expands to (default: the current directory).',
+};
+
+const AGENT_REF =
+  'An agent reference: a zotfile directory, a .zot file, a public GitHub URL (https://github.com/OWNER/REPO/PATH or .../tree/REF/PATH), or OWNER/REPO[/PATH] shorthand when no such local path exists.';
+
+export const PACK: CommandSpec = {
+  name: 'pack',
+  summary: 'Pack a zotfile directory into a canonical .zot archive.',
+  usage: ['pack [DIR] [OUTPUT]'],
+  description:
+    'Validates the directory, writes its canonical tar (sorted by UTF-8 bytes, normalized modes, zero times and owners) compressed with zstd, and prints the output path with both digests. The archive is written to a temporary file beside OUTPUT and renamed only on success, so a failed pack leaves nothing behind. Symlinks, devices, FIFOs and sockets in the tree are errors.',
+  arguments: [
+    { name: 'DIR', description: 'The zotfile directory (default: the current directory).' },
+    { name: 'OUTPUT', description: 'The archive to write (default: <name>.zot in the current directory); ".zot" is appended when OUTPUT does not end in it.' },
+  ],
+  options: [JSON_OPTION],
+  exitStatus: ['0  the archive was written', '1  the directory is not a valid zotfile, or the archive could not be written', '2  usage error'],
+  examples: ['zotbox pack examples/code-reviewer', 'zotbox pack . dist/reviewer.zot --json'],
+  minPositionals: 0,
+  maxPositionals: 2,
+};
+
+export const INSPECT: CommandSpec = {
+  name: 'inspect',
+  summary: 'Show what an agent is and what it asks for, without running anything.',
+  usage: ['inspect AGENT [--json]'],
+  description:
+    'Prints the agent\'s name, version and description, both digests, the declared permissions as written in the manifest, unknown manifest keys, warnings, and every file with its size. Nothing from the agent is executed.',
+  arguments: [{ name: 'AGENT', description: 'A zotfile directory or .zot file.' }],
+  options: [JSON_OPTION],
+  exitStatus: ['0  the agent was read and described', '1  the agent could not be read or is invalid', '2  usage error'],
+  examples: ['zotbox inspect examples/code-reviewer', 'zotbox inspect reviewer.zot --json'],
+  minPositionals: 1,
+  maxPositionals: 1,
+};
+
+export const VERIFY: CommandSpec = {
+  name: 'verify',
+  summary: 'Validate an agent and print its digests; optionally pin a digest.',
+  usage: ['verify AGENT [--expect sha256:HEX] [--json]'],
+  description:
+    'Checks the layout and manifest and prints the artifact digest (of the .zot bytes) and the content digest (of the canonical tar, equal to the directory digest of the tree it was packed from). With --expect, the command fails unless one of the two digests equals the given value: use it to pin agents in CI.',
+  arguments: [{ name: 'AGENT', description: 'A zotfile directory or .zot file.' }],
+  options: [
+    { name: 'expect', type: 'string', valueName: 'sha256:HEX', description: 'Fail unless the artifact or content digest equals this value.' },
+    JSON_OPTION,
+  ],
+  exitStatus: ['0  valid (and matching, with --expect)', '1  invalid, or the digest does not match', '2  usage error'],
+  examples: ['zotbox verify reviewer.zot', 'zotbox verify reviewer.zot --expect sha256:6fcdde4a…'],
+  minPositionals: 1,
+  maxPositionals: 1,
+};
+
+export const UNPACK: CommandSpec = {
+  name: 'unpack',
+  summary: 'Extract a .zot archive into a new directory, safely.',
+  usage: ['unpack FILE.zot DIR'],
+  description:
+    'Extracts into DIR, which must not exist or must be empty. Extraction happens in a private temporary directory beside DIR that is renamed into place only on success; links, devices and FIFOs are never created, every file is created exclusively, and modes are normalized to 0644/0755. On any failure or Ctrl-C nothing is left behind.',
+  arguments: [
+    { name: 'FILE.zot', description: 'The archive to extract (zstd, or gzip).' },
+    { name: 'DIR', description: 'The directory to create.' },
+  ],
+  options: [JSON_OPTION],
+  exitStatus: ['0  extracted', '1  the archive is invalid or DIR is not usable', '2  usage error'],
+  examples: ['zotbox unpack reviewer.zot ./reviewer-src'],
+  minPositionals: 2,
+  maxPositionals: 2,
+};
+
+export const CHECK: CommandSpec = {
+  name: 'check',
+  summary: 'Ask the policy gate whether an agent may do something.',
+  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--json]'],
+  description:
+    'Runs the same decision the gate makes at run time and prints allow or deny with the reason, and the canonical path or the parsed commands. A subject of "-" is read from standard input verbatim (no trimming), so any byte, NUL and newlines included, can be tested. Use it to test an agent\'s permissions before shipping it.',
+  arguments: [
+    { name: 'AGENT', description: AGENT_REF },
+    { name: 'read|write|edit|bash', description: 'The tool to ask about.' },
+    { name: 'SUBJECT', description: 'The path or shell command, or "-" for standard input.' },
+  ],
+  options: [CWD_OPTION, JSON_OPTION],
+  exitStatus: ['0  allowed', '1  denied, or the agent could not be loaded', '2  usage error'],
+  examples: ['zotbox check examples/repo-maintainer bash "git status && ls"', 'zotbox check examples/code-reviewer read ../secret.txt --cwd ~/proj'],
+  minPositionals: 3,
+  maxPositionals: 3,
+};
+
+export const RUN: CommandSpec = {
+  name: 'run',
+  summary: 'Run an agent with a prompt under its permission ceiling.',
+  usage: ['run AGENT [PROMPT] [options]'],
+  description:
+    'Loads the agent, checks its requirements and model, asks for consent to its declared permissions (receipts are kept per digest and permission summary), then runs it in a worker whose only way out is the policy gate. The prompt is PROMPT, else the agent\'s entry.default_prompt, else read interactively.',
+  arguments: [
+    { name: 'AGENT', description: AGENT_REF },
+    { name: 'PROMPT', description: 'The first user message.' },
+  ],
+  options: [
+    CWD_OPTION,
+    { name: 'model', type: 'string', valueName: 'ID', description: 'Model id from the built-in catalog or the user models file.' },
+    { name: 'print', type: 'boolean', description: 'Print only the final answer.' },
+    JSON_OPTION,
+    { name: 'record', type: 'string', valueName: 'FILE', description: 'Write a replay transcript of this run to FILE.' },
+    { name: 'yes', type: 'boolean', short: 'y', description: 'Consent to the agent\'s permissions without asking (also ZOTBOX_AGENT_CONSENT=1).' },
+    { name: 'confine', type: 'string', valueName: 'auto|require|off', description: 'OS confinement for bash (default: auto).' },
+    { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns.' },
+    { name: 'timeout', type: 'string', valueName: 'SECONDS', description: 'Cancel the run after this many seconds.' },
+    { name: 'continue', type: 'boolean', description: 'Continue the agent\'s most recent session.' },
+    { name: 'resume', type: 'string', valueName: 'ID', description: 'Resume the session with this id.' },
+    { name: 'session', type: 'string', valueName: 'FILE', description: 'Use this session file.' },
+    { name: 'no-session', type: 'boolean', description: 'Do not record a session.' },
+  ],
+  exitStatus: ['0  the run finished', '1  the run failed, was refused consent, or was cancelled', '2  usage error'],
+  examples: ['zotbox run examples/code-reviewer "Review the last commit" --cwd ~/proj', 'zotbox run reviewer.zot --json -y'],
+  minPositionals: 1,
+  maxPositionals: 2,
+};
+
+export const CONSENT: CommandSpec = {
+  name: 'consent',
+  summary: 'List or revoke stored consent receipts.',
+  usage: ['consent list [NAME] [--json]', 'consent revoke NAME [DIGEST]'],
+  description:
+    'Consent receipts record that you allowed an agent, identified by its digest and its expanded permissions, to run. "list" shows them; "revoke" deletes all receipts of an agent, or the one for DIGEST.',
+  arguments: [
+    { name: 'list|revoke', description: 'The action.' },
+    { name: 'NAME', description: 'The agent name from its manifest.' },
+    { name: 'DIGEST', description: 'One receipt\'s digest (sha256:HEX).' },
+  ],
+  options: [JSON_OPTION],
+  exitStatus: ['0  done', '1  nothing matched or the state directory is unusable', '2  usage error'],
+  examples: ['zotbox consent list', 'zotbox consent revoke code-reviewer'],
+  minPositionals: 1,
+  maxPositionals: 3,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT];

@@ -1,0 +1,114 @@
+// The one error class of zotbox and the registry of its stable codes.
+// Invariants: every code a user can meet is listed here with a one-line summary
+// (docs/errors.md is generated from this table and a test keeps it current);
+// errors cross a MessagePort as plain {code, message, details} and are rebuilt
+// with `fromWireError`, never recognised with `instanceof` after a clone.
+
+/** Exit status a CLI process ends with when this error reaches the top. */
+export type ExitStatus = 1 | 2;
+
+interface ErrorCodeInfo {
+  readonly summary: string;
+  readonly exit: ExitStatus;
+}
+
+/**
+ * Every stable error code. Codes read ZB_<AREA>_<FAULT>. Never rename or reuse
+ * a code: scripts and CI pipelines match on them.
+ */
+export const ERROR_CODES = {
+  // Command line
+  ZB_CLI_USAGE: { exit: 2, summary: 'The command line was not understood: an unknown option, a missing or extra argument.' },
+  ZB_CLI_UNKNOWN_COMMAND: { exit: 2, summary: 'The first argument is not a zotbox command.' },
+  ZB_CLI_NOT_AVAILABLE: { exit: 1, summary: 'The command is part of zotbox\'s design but not available in this build yet.' },
+
+  // Anything that is a bug in zotbox rather than a fault of the input.
+  ZB_INTERNAL_BUG: { exit: 1, summary: 'An unexpected internal failure; this is a bug in zotbox, please report it.' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** JSON-safe details: what a machine reader needs to act on the error. */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/** The shape in which an error crosses a MessagePort or is printed with --json. */
+export interface WireError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: ErrorDetails;
+}
+
+export class ZotboxError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetails; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ZotboxError';
+    this.code = code;
+    this.details = options.details;
+  }
+
+  /** The CLI exit status for this error: 2 for usage errors, 1 for everything else. */
+  get exitStatus(): ExitStatus {
+    return ERROR_CODES[this.code].exit;
+  }
+
+  toWire(): WireError {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/**
+ * Duck-typed check that survives structured clone and module duplication:
+ * anything with a registered `code` and a string `message` counts.
+ */
+export function isZotboxError(value: unknown): value is ZotboxError {
+  if (value instanceof ZotboxError) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as { code?: unknown; message?: unknown };
+  return isErrorCode(candidate.code) && typeof candidate.message === 'string';
+}
+
+/**
+ * Rebuilds an error that crossed a port. An unknown or malformed payload
+ * becomes ZB_INTERNAL_BUG rather than being trusted: the peer is not a trust anchor.
+ */
+export function fromWireError(payload: unknown): ZotboxError {
+  if (typeof payload === 'object' && payload !== null) {
+    const { code, message, details } = payload as { code?: unknown; message?: unknown; details?: unknown };
+    if (isErrorCode(code) && typeof message === 'string') {
+      const safeDetails =
+        typeof details === 'object' && details !== null && !Array.isArray(details) ? (details as ErrorDetails) : undefined;
+      return new ZotboxError(code, message, safeDetails === undefined ? {} : { details: safeDetails });
+    }
+  }
+  return new ZotboxError('ZB_INTERNAL_BUG', 'received a malformed error from the other side of a port', {
+    details: { payload: describeUnknown(payload) },
+  });
+}
+
+/** Wraps anything thrown into a ZotboxError, keeping the original as `cause`. */
+export function toZotboxError(thrown: unknown): ZotboxError {
+  if (thrown instanceof ZotboxError) return thrown;
+  if (isZotboxError(thrown)) return fromWireError(thrown);
+  const text = thrown instanceof Error ? thrown.message : describeUnknown(thrown);
+  return new ZotboxError('ZB_INTERNAL_BUG', `unexpected failure: ${text}. This is a bug in zotbox; rerun with --debug and report the output.`, {
+    cause: thrown,
+  });
+}
+
+function describeUnknown(value: unknown): string {
+  try {
+    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  } catch {
+    // Circular or otherwise unserialisable: String() never throws for these.
+    return String(value);
+  }
+}

@@ -1,0 +1,32 @@
+// The installed `zotbox` command: bin/zotbox.js must run the CLI with
+// --no-node-snapshot however it is started, and pass the exit status through.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { BIN } from './fixtures/paths.js';
+import { ZOTBOX_VERSION } from '../src/version.js';
+
+function runBin(command: string, args: string[]) {
+  const { NODE_OPTIONS: _dropped, ...env } = process.env;
+  return spawnSync(command, args, { encoding: 'utf8', env, timeout: 30_000 });
+}
+
+test('started through its shebang, the bin prints the version', (t) => {
+  const result = runBin(BIN, ['--version']);
+  t.is(result.status, 0, result.stderr);
+  t.is(result.stdout, `${ZOTBOX_VERSION}\n`);
+});
+
+test('started as `node bin/zotbox.js` without the flag, the bin relaunches itself and works', (t) => {
+  const result = runBin(process.execPath, [BIN, '--help']);
+  t.is(result.status, 0, result.stderr);
+  t.regex(result.stdout, /Commands:\n {2}pack/);
+});
+
+test('the bin passes usage errors through as exit 2 with one line on stderr', (t) => {
+  for (const args of [[BIN, 'frobnicate'], ['--no-node-snapshot', BIN, 'frobnicate']]) {
+    const result = runBin(process.execPath, args);
+    t.is(result.status, 2);
+    t.is(result.stdout, '');
+    t.regex(result.stderr, /^zotbox: error\[ZB_CLI_UNKNOWN_COMMAND\]: [^\n]+\n$/);
+  }
+});
