@@ -12,7 +12,14 @@ const hasFlag =
 
 if (hasFlag) {
   const { runCli } = await import('../dist/src/cli.js');
-  process.exitCode = await runCli(process.argv.slice(2));
+  // First Ctrl-C: cancel cleanly (commands stop and remove what they started).
+  // Second Ctrl-C: leave at once.
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  });
+  process.exitCode = await runCli(process.argv.slice(2), { signal: controller.signal });
 } else {
   const self = fileURLToPath(import.meta.url);
   // The child shares our terminal and process group, so Ctrl-C reaches it

@@ -4,13 +4,24 @@
 import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
+import { runInspect, runPack, runUnpack, runVerify } from './cli/archive-commands.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
 /** Commands whose implementation has landed. The others answer ZB_CLI_NOT_AVAILABLE. */
-const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {};
+const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {
+  pack: runPack,
+  inspect: runInspect,
+  verify: runVerify,
+  unpack: runUnpack,
+};
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));
+
+function jsonRequested(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
 
 function defaultIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
@@ -27,6 +38,8 @@ export async function runCli(argv: readonly string[], ioOverrides: Partial<CliIo
     return await dispatch(argv, io);
   } catch (thrown) {
     const error = toZotboxError(thrown);
+    // With --json a failed command still prints one JSON document; usage errors are for humans.
+    if (error.exitStatus !== 2 && jsonRequested(argv)) io.stdout.write(`${JSON.stringify({ ok: false, error: error.toWire() }, null, 2)}\n`);
     io.stderr.write(formatError(error, debug));
     return error.exitStatus satisfies ExitStatus;
   }

@@ -22,6 +22,39 @@ export const ERROR_CODES = {
   ZB_CLI_UNKNOWN_COMMAND: { exit: 2, summary: 'The first argument is not a zotbox command.' },
   ZB_CLI_NOT_AVAILABLE: { exit: 1, summary: 'The command is part of zotbox\'s design but not available in this build yet.' },
 
+  // Archives: reading, packing and extracting
+  ZB_ARCHIVE_FORMAT_UNKNOWN: { exit: 1, summary: 'The file is neither a zstd nor a gzip compressed tar (wrong magic bytes).' },
+  ZB_ARCHIVE_CORRUPT: {
+    exit: 1,
+    summary: 'The archive is damaged: truncated, a failed checksum, an invalid header, or data after the tar trailer.',
+  },
+  ZB_ARCHIVE_LIMIT_EXCEEDED: {
+    exit: 1,
+    summary: 'The archive passes a size limit: 100 MiB compressed, 64 MiB per entry, 256 MiB expanded, or 10,000 entries.',
+  },
+  ZB_ARCHIVE_ENTRY_UNSAFE: {
+    exit: 1,
+    summary: 'An entry name is unsafe: absolute, "..", backslash, NUL or control characters, or not valid UTF-8.',
+  },
+  ZB_ARCHIVE_ENTRY_DUPLICATE: { exit: 1, summary: 'Two archive entries have the same name, or a file and a directory collide.' },
+  ZB_ARCHIVE_SOURCE_UNSUPPORTED: {
+    exit: 1,
+    summary: 'The source tree holds a symlink, FIFO, socket or device, which zotfiles may not contain.',
+  },
+  ZB_ARCHIVE_SOURCE_CHANGED: { exit: 1, summary: 'A file changed size while it was being packed or digested.' },
+  ZB_ARCHIVE_DIGEST_MISMATCH: { exit: 1, summary: 'Neither digest of the agent equals the digest that was expected.' },
+  ZB_ARCHIVE_UNPACK_TARGET: { exit: 1, summary: 'The unpack target exists and is not an empty directory, or cannot be created.' },
+  ZB_ARCHIVE_INTERRUPTED: { exit: 1, summary: 'The operation was cancelled (Ctrl-C); nothing was left behind.' },
+
+  // Zotfile layout
+  ZB_LAYOUT_MANIFEST_MISSING: { exit: 1, summary: 'The agent has no manifest.json at its root.' },
+  ZB_LAYOUT_MANIFEST_INVALID: { exit: 1, summary: 'manifest.json is not a JSON object with zotfile 1 and a valid name.' },
+  ZB_LAYOUT_AGENT_MD_INVALID: { exit: 1, summary: 'AGENT.md exists but is not a regular file.' },
+  ZB_LAYOUT_EXTENSION_BUNDLED: { exit: 1, summary: 'The agent bundles an executable extension (extensions/**/extension.json), which cannot be confined.' },
+
+  // Files the user named
+  ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
+
   // Anything that is a bug in zotbox rather than a fault of the input.
   ZB_INTERNAL_BUG: { exit: 1, summary: 'An unexpected internal failure; this is a bug in zotbox, please report it.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

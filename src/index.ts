@@ -7,9 +7,11 @@
  *
  * @example
  * ```ts
- * import { ZotboxError } from 'zotbox';
- * try { ... } catch (error) {
- *   if (error instanceof ZotboxError && error.code === 'ZB_CLI_USAGE') { ... }
+ * import { ZotboxError, packAgent } from 'zotbox';
+ * try {
+ *   await packAgent('examples/code-reviewer', undefined, { cwd: process.cwd() });
+ * } catch (error) {
+ *   if (error instanceof ZotboxError && error.code === 'ZB_ARCHIVE_SOURCE_UNSUPPORTED') { ... }
  * }
  * ```
  */
@@ -18,3 +20,40 @@ export type { ErrorCode, ErrorDetails, WireError } from './errors.js';
 
 /** zotbox's version, and the zot version whose zotfile format it implements. */
 export { ZOTBOX_VERSION, ZOT_COMPAT_VERSION } from './version.js';
+
+/**
+ * Packing: writes the canonical .zot of a source directory and returns both digests.
+ *
+ * @example
+ * ```ts
+ * const result = await packAgent('examples/code-reviewer', 'dist/reviewer.zot', { cwd: process.cwd() });
+ * console.log(result.output, result.artifactDigest, result.contentDigest);
+ * ```
+ */
+export { packAgent, packOutputPath, type PackOptions, type PackResult } from './host/pack-agent.js';
+
+/**
+ * Reading agents: open a directory or .zot into a read-only in-memory image, describe it, or verify it.
+ *
+ * @example
+ * ```ts
+ * const { image, layout } = await openLocalAgent('reviewer.zot', { cwd: process.cwd() });
+ * console.log(layout.identity.name, image.contentDigest, image.readText('AGENT.md'));
+ * await verifyAgent('reviewer.zot', { cwd: process.cwd(), expect: 'sha256:…' });
+ * ```
+ */
+export { openLocalAgent, type OpenAgentOptions, type OpenedAgent } from './host/open-agent.js';
+export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './host/inspect-agent.js';
+export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';
+
+/**
+ * The archive layer: images, digests, limits, and safe extraction.
+ *
+ * @example
+ * ```ts
+ * const { target, files } = await unpackArchiveFile('reviewer.zot', './reviewer-src');
+ * ```
+ */
+export { AgentImage, DEFAULT_LIMITS, isDigest, loadImageFromArchive, loadImageFromDirectory, loadImageFromFile, unpackArchiveFile } from './archive/index.js';
+export type { ArchiveLimits, Digest, ImageEntry, ImageFormat, LoadOptions, UnpackResult } from './archive/index.js';
+

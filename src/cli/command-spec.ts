@@ -21,6 +21,8 @@ export interface CliIo {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Aborted on Ctrl-C: long operations stop and clean up. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ParsedCommand {

@@ -1,0 +1,176 @@
+// Builds an AgentImage from tar entries as they stream in. It applies every
+// Part A extraction rule on the effective name, counts limits on bytes as they
+// arrive (a header's size is only ever used to reject early, never trusted to
+// be small), ignores links and special entries, and tracks whether the stream
+// is already the canonical tar so the content digest needs no second pass.
+import { createHash } from 'node:crypto';
+import { ZotboxError } from '../errors.js';
+import { AgentImage, type ImageFormat } from './agent-image.js';
+import { formatDigest, type Digest } from './digest.js';
+import { checkEntryName, compareUtf8 } from './entry-name.js';
+import type { ArchiveLimits } from './limits.js';
+import type { TarEntry, TarReaderHandlers } from './tar-read.js';
+import { encodeCanonicalHeader } from './tar-header.js';
+
+interface CurrentEntry {
+  readonly name: string | undefined; // undefined: data is counted and dropped
+  readonly buffer: Buffer | undefined;
+  filled: number;
+}
+
+export class ImageBuilder implements TarReaderHandlers {
+  private readonly files = new Map<string, Buffer>();
+  private readonly directories = new Map<string, true>();
+  private readonly modes = new Map<string, 0o644 | 0o755>();
+  private readonly streamHash = createHash('sha256');
+  private current: CurrentEntry | undefined;
+  private entryCount = 0;
+  private expandedBytes = 0;
+  private canonical = true;
+  private previousName: string | undefined;
+
+  constructor(private readonly limits: ArchiveLimits) {}
+
+  /** Every decompressed byte goes through here before the tar reader sees it. */
+  observeTarBytes(chunk: Buffer): void {
+    if (this.canonical) this.streamHash.update(chunk);
+  }
+
+  onEntry(entry: TarEntry): void {
+    this.entryCount++;
+    if (this.entryCount > this.limits.maxEntries) {
+      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the archive has more than ${this.limits.maxEntries} entries, the zotfile limit.`, {
+        details: { limit: 'entries', max: this.limits.maxEntries },
+      });
+    }
+    if (entry.size > this.limits.maxEntryBytes) {
+      throw new ZotboxError(
+        'ZB_ARCHIVE_LIMIT_EXCEEDED',
+        `archive entry "${entry.name}" declares ${entry.size} bytes, over the ${this.limits.maxEntryBytes}-byte limit for one entry.`,
+        { details: { limit: 'entry', max: this.limits.maxEntryBytes, entry: entry.name } },
+      );
+    }
+    const check = checkEntryName(entry.name);
+    if (!check.ok) {
+      throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `unsafe archive entry ${JSON.stringify(entry.name)}: ${check.reason}. The archive is rejected; nothing was extracted.`, {
+        details: { entry: entry.name },
+      });
+    }
+    if (entry.kind === 'ignored') {
+      // Links, devices and FIFOs are never created (Part A); their data is counted and dropped.
+      this.canonical = false;
+      this.current = { name: undefined, buffer: undefined, filled: 0 };
+      return;
+    }
+    if (check.skip) {
+      if (entry.kind !== 'directory') {
+        throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `unsafe archive entry ${JSON.stringify(entry.name)}: a file cannot be named ".".`, {
+          details: { entry: entry.name },
+        });
+      }
+      this.canonical = false;
+      this.current = { name: undefined, buffer: undefined, filled: 0 };
+      return;
+    }
+    const name = check.name;
+    const isDirectory = entry.kind === 'directory';
+    if (isDirectory !== check.isDirectory && !isDirectory) {
+      throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `archive entry ${JSON.stringify(entry.name)} is a file whose name ends in "/".`, {
+        details: { entry: entry.name },
+      });
+    }
+    if (this.files.has(name) || this.directories.has(name)) {
+      throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive contains "${name}" twice. Re-create it with 'zotbox pack'.`, {
+        details: { entry: name },
+      });
+    }
+    if (this.canonical) this.checkCanonical(entry, name, isDirectory);
+    if (isDirectory) {
+      this.directories.set(name, true);
+      this.current = { name: undefined, buffer: undefined, filled: 0 };
+      return;
+    }
+    this.modes.set(name, (entry.mode & 0o100) !== 0 ? 0o755 : 0o644);
+    // Allocation is bounded by the per-entry limit checked above.
+    const buffer = Buffer.alloc(entry.size);
+    this.files.set(name, buffer);
+    this.current = { name, buffer, filled: 0 };
+  }
+
+  onData(chunk: Buffer): void {
+    const current = this.current!;
+    this.expandedBytes += chunk.length;
+    if (this.expandedBytes > this.limits.maxExpandedBytes) {
+      throw new ZotboxError(
+        'ZB_ARCHIVE_LIMIT_EXCEEDED',
+        `the archive expands to more than ${this.limits.maxExpandedBytes} bytes, the zotfile limit.`,
+        { details: { limit: 'expanded', max: this.limits.maxExpandedBytes } },
+      );
+    }
+    if (current.buffer !== undefined) chunk.copy(current.buffer, current.filled);
+    current.filled += chunk.length;
+  }
+
+  onEntryEnd(): void {
+    this.current = undefined;
+  }
+
+  /**
+   * The finished image. `paddingAfterTrailer` is how many zero bytes followed the
+   * two trailer blocks: the canonical tar has none.
+   */
+  build(format: ImageFormat, artifact: { digest: Digest; size: number }, paddingAfterTrailer: number): AgentImage {
+    this.addImpliedDirectories();
+    const contentDigest = this.canonical && paddingAfterTrailer === 0 ? formatDigest(this.streamHash) : undefined;
+    return new AgentImage({
+      format,
+      artifactDigest: artifact.digest,
+      artifactSize: artifact.size,
+      contentDigest,
+      files: this.files,
+      directories: this.directories,
+      modes: this.modes,
+    });
+  }
+
+  /** The canonical tar lists every directory, parents before children, in UTF-8 order, with exact headers. */
+  private checkCanonical(entry: TarEntry, name: string, isDirectory: boolean): void {
+    const slash = name.lastIndexOf('/');
+    const parentListed = slash === -1 || this.directories.has(name.slice(0, slash));
+    const ordered = this.previousName === undefined || compareUtf8(this.previousName, name) < 0;
+    this.previousName = name;
+    const mode = isDirectory ? 0o755 : (entry.mode & 0o100) !== 0 ? 0o755 : 0o644;
+    const expected = encodeCanonicalHeader(isDirectory ? `${name}/` : name, isDirectory ? 'directory' : 'file', mode, entry.size);
+    if (!parentListed || !ordered || !expected.equals(entry.rawHeader)) this.canonical = false;
+  }
+
+  /** Archives may omit directory entries (GitHub's do); the image lists every parent. Files and directories must not collide. */
+  private addImpliedDirectories(): void {
+    // Implied directories count as entries: deep paths must not multiply into millions of them.
+    const implied = new Set<string>();
+    const budget = this.limits.maxEntries - this.files.size - this.directories.size;
+    for (const name of [...this.files.keys(), ...this.directories.keys()]) {
+      let slash = name.lastIndexOf('/');
+      while (slash > 0) {
+        const parent = name.slice(0, slash);
+        if (this.files.has(parent)) {
+          throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive has "${parent}" as a file and as the directory of "${name}".`, {
+            details: { entry: parent },
+          });
+        }
+        if (this.directories.has(parent) || implied.has(parent)) break; // its own parents are known already
+        implied.add(parent);
+        if (implied.size > budget) {
+          throw new ZotboxError(
+            'ZB_ARCHIVE_LIMIT_EXCEEDED',
+            `the archive's files and the directories they imply number more than ${this.limits.maxEntries}, the zotfile limit.`,
+            { details: { limit: 'entries', max: this.limits.maxEntries } },
+          );
+        }
+        slash = name.lastIndexOf('/', slash - 1);
+      }
+    }
+    if (implied.size > 0) this.canonical = false;
+    for (const parent of implied) this.directories.set(parent, true);
+  }
+}

@@ -1,0 +1,9 @@
+// The archive layer's public surface: what host and the library API use.
+export { AgentImage, type ImageEntry, type ImageFormat } from './agent-image.js';
+export { formatDigest, isDigest, sha256, type Digest } from './digest.js';
+export { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
+export { loadImageFromArchive, loadImageFromDirectory, loadImageFromFile, type LoadOptions } from './load-image.js';
+export { walkSourceTree, type SourceEntry, type SourceTree } from './source-tree.js';
+export { canonicalTarParts } from './tar-pack.js';
+export { ZstdEncoder } from './zstd-stream.js';
+export { unpackArchiveFile, type UnpackResult } from './extract.js';

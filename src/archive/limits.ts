@@ -1,0 +1,23 @@
+// Extraction limits (spec Part A, from zot's B §4, plus the entry cap). They are
+// enforced on bytes as they stream in, never taken on trust from headers, and
+// pack refuses to write an archive that these limits would reject.
+export interface ArchiveLimits {
+  /** Compressed bytes of a .zot (or of a downloaded archive). */
+  readonly maxCompressedBytes: number;
+  /** Content bytes of one entry. */
+  readonly maxEntryBytes: number;
+  /** Content bytes of all entries together. */
+  readonly maxExpandedBytes: number;
+  /** Entries of any type, directories and ignored types included. */
+  readonly maxEntries: number;
+}
+
+export const DEFAULT_LIMITS: ArchiveLimits = Object.freeze({
+  maxCompressedBytes: 100 * 1024 * 1024,
+  maxEntryBytes: 64 * 1024 * 1024,
+  maxExpandedBytes: 256 * 1024 * 1024,
+  maxEntries: 10_000,
+});
+
+/** zstd window accepted when decoding: 2^23 = 8 MiB, zot's encoder window (spec B §3.7). */
+export const ZSTD_WINDOW_LOG_MAX = 23;

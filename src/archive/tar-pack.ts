@@ -1,0 +1,69 @@
+// Streams the canonical tar of a walked source tree (spec B §3.2–3.4): for each
+// entry its header, its bytes and NUL padding, then two zero blocks. File bytes
+// are read in bounded chunks, so a large tree is never held in memory. Each file
+// is opened without following symlinks and must still be the file the walk saw,
+// with the size the walk saw.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { ZotboxError } from '../errors.js';
+import type { SourceEntry, SourceTree } from './source-tree.js';
+import { TRAILER, encodeCanonicalHeader, padToBlock } from './tar-header.js';
+
+const READ_CHUNK = 1024 * 1024;
+
+function changedError(entry: SourceEntry, what: string): ZotboxError {
+  return new ZotboxError(
+    'ZB_ARCHIVE_SOURCE_CHANGED',
+    `${entry.absolutePath} ${what} while it was being packed. Stop whatever is changing the agent directory and try again.`,
+    { details: { path: entry.absolutePath } },
+  );
+}
+
+async function* fileChunks(entry: SourceEntry): AsyncGenerator<Buffer> {
+  let handle;
+  try {
+    handle = await open(entry.absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ELOOP') throw changedError(entry, 'was replaced by a symlink');
+    throw new ZotboxError('ZB_IO_FAILED', `cannot read ${entry.absolutePath}: ${(cause as NodeJS.ErrnoException).code ?? cause}.`, {
+      cause,
+      details: { path: entry.absolutePath },
+    });
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.dev !== entry.dev || stats.ino !== entry.ino) throw changedError(entry, 'was replaced');
+    let remaining = entry.size;
+    while (remaining > 0) {
+      const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, remaining));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) throw changedError(entry, 'shrank');
+      remaining -= bytesRead;
+      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+    }
+    const probe = Buffer.allocUnsafe(1);
+    if ((await handle.read(probe, 0, 1, null)).bytesRead !== 0) throw changedError(entry, 'grew');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** One piece of the canonical tar: a header, a slice of an entry's data, padding, or the trailer. */
+export interface CanonicalTarPart {
+  readonly kind: 'header' | 'data' | 'padding' | 'trailer';
+  readonly entry: SourceEntry | undefined;
+  readonly bytes: Buffer;
+}
+
+/** The canonical tar of `tree`, in parts. The SHA-256 of all parts' bytes is the directory digest. */
+export async function* canonicalTarParts(tree: SourceTree): AsyncGenerator<CanonicalTarPart> {
+  for (const entry of tree.entries) {
+    const name = entry.type === 'directory' ? `${entry.relativePath}/` : entry.relativePath;
+    yield { kind: 'header', entry, bytes: encodeCanonicalHeader(name, entry.type, entry.mode, entry.size) };
+    if (entry.type !== 'file' || entry.size === 0) continue;
+    for await (const bytes of fileChunks(entry)) yield { kind: 'data', entry, bytes };
+    const padding = padToBlock(entry.size) - entry.size;
+    if (padding > 0) yield { kind: 'padding', entry, bytes: Buffer.alloc(padding) };
+  }
+  yield { kind: 'trailer', entry: undefined, bytes: TRAILER };
+}

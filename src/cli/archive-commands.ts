@@ -1,0 +1,163 @@
+// Handlers for pack, inspect, verify and unpack: call the public API, then print
+// text or, with --json, one JSON document (shapes in docs/cli.md).
+import path from 'node:path';
+import { ZotboxError, inspectAgent, isDigest, packAgent, unpackArchiveFile, verifyAgent } from '../index.js';
+import type { AgentReport, PackResult, UnpackResult } from '../index.js';
+import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
+
+const json = (parsed: ParsedCommand) => parsed.values['json'] === true;
+
+function writeJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function signalOption(io: CliIo): { signal?: AbortSignal } {
+  return io.signal === undefined ? {} : { signal: io.signal };
+}
+
+export function packJson(result: PackResult) {
+  return {
+    ok: true,
+    output: result.output,
+    name: result.identity.name,
+    version: result.identity.version,
+    artifact_digest: result.artifactDigest,
+    content_digest: result.contentDigest,
+    artifact_size: result.artifactSize,
+    tar_size: result.tarSize,
+    entries: result.entries,
+  };
+}
+
+export function reportJson(report: AgentReport) {
+  return {
+    source: report.source,
+    format: report.format,
+    name: report.name,
+    version: report.version,
+    description: report.description,
+    artifact_digest: report.artifactDigest,
+    content_digest: report.contentDigest,
+    artifact_size: report.artifactSize,
+    expanded_size: report.expandedSize,
+    permissions: report.permissions,
+    unknown_keys: report.unknownKeys,
+    warnings: report.warnings,
+    files: report.files,
+  };
+}
+
+export const runPack: CommandHandler = async (parsed, io) => {
+  const [directory, output] = parsed.positionals;
+  const result = await packAgent(directory, output, { cwd: io.cwd, ...signalOption(io) });
+  if (json(parsed)) writeJson(io, packJson(result));
+  else {
+    io.stdout.write(
+      `wrote ${result.output}\n` +
+        `artifact digest  ${result.artifactDigest}\n` +
+        `content digest   ${result.contentDigest}\n` +
+        `${result.entries} entries, ${result.tarSize} bytes as tar, ${result.artifactSize} bytes packed\n`,
+    );
+  }
+  return 0;
+};
+
+function listOrNone(value: unknown): string {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.length === 0 ? 'none' : value.join(', ');
+  return value === undefined || value === null ? 'none' : JSON.stringify(value);
+}
+
+/** The declared (unexpanded) permission summary, in the consent prompt's words. */
+export function describePermissions(permissions: unknown): string[] {
+  const p = (typeof permissions === 'object' && permissions !== null ? permissions : {}) as Record<string, any>;
+  const bash = (p['bash'] ?? {}) as Record<string, unknown>;
+  const mode = typeof bash['mode'] === 'string' && bash['mode'] !== '' ? bash['mode'] : 'none';
+  const allow = Array.isArray(bash['allow']) && bash['allow'].length > 0 ? ` (${listOrNone(bash['allow'])})` : '';
+  return [`  fs read: ${listOrNone(p['fs']?.['read'])}`, `  fs write: ${listOrNone(p['fs']?.['write'])}`, `  bash: ${mode}${allow}`];
+}
+
+function reportText(report: AgentReport): string {
+  const lines = [
+    `name:            ${report.name}`,
+    `version:         ${report.version}`,
+    `description:     ${report.description}`,
+    `source:          ${report.source.path} (${report.format === 'directory' ? 'directory' : `${report.format} archive`})`,
+    `artifact digest: ${report.artifactDigest ?? 'none (a directory has no artifact)'}`,
+    `content digest:  ${report.contentDigest}`,
+    '',
+    'permissions (as declared):',
+    ...describePermissions(report.permissions),
+    '',
+    `unknown keys:    ${report.unknownKeys.length === 0 ? 'none' : report.unknownKeys.join(', ')}`,
+    ...report.warnings.map((w) => `warning:         ${w}`),
+    '',
+    `files (${report.files.filter((f) => f.type === 'file').length}, ${report.expandedSize} bytes):`,
+    ...report.files.map((f) => (f.type === 'directory' ? `  ${f.path}/` : `  ${f.path}  ${f.size} B${f.mode === '0755' ? '  (executable)' : ''}`)),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export const runInspect: CommandHandler = async (parsed, io) => {
+  const report = await inspectAgent(parsed.positionals[0]!, { cwd: io.cwd, ...signalOption(io) });
+  if (json(parsed)) writeJson(io, reportJson(report));
+  else io.stdout.write(reportText(report));
+  return 0;
+};
+
+export const runVerify: CommandHandler = async (parsed, io) => {
+  const expect = parsed.values['expect'];
+  if (typeof expect === 'string' && !isDigest(expect)) {
+    throw new ZotboxError('ZB_CLI_USAGE', `--expect takes a digest written sha256:<64 lowercase hex digits>, got ${JSON.stringify(expect)}.`);
+  }
+  const result = await verifyAgent(parsed.positionals[0]!, {
+    cwd: io.cwd,
+    ...signalOption(io),
+    ...(typeof expect === 'string' && isDigest(expect) ? { expect } : {}),
+  });
+  const { report } = result;
+  if (json(parsed)) {
+    writeJson(io, {
+      ok: true,
+      name: report.name,
+      version: report.version,
+      artifact_digest: report.artifactDigest,
+      content_digest: report.contentDigest,
+      expect: typeof expect === 'string' ? expect : null,
+      matched: result.matched,
+      warnings: report.warnings,
+    });
+  } else {
+    io.stdout.write(
+      `ok  ${report.name}@${report.version}\n` +
+        `artifact digest  ${report.artifactDigest ?? 'none (a directory has no artifact)'}\n` +
+        `content digest   ${report.contentDigest}\n` +
+        (result.matched === null ? '' : `matches --expect (${result.matched} digest)\n`) +
+        report.warnings.map((w) => `warning: ${w}\n`).join(''),
+    );
+  }
+  return 0;
+};
+
+function unpackJson(result: UnpackResult) {
+  return {
+    ok: true,
+    target: result.target,
+    files: result.files,
+    directories: result.directories,
+    artifact_digest: result.image.artifactDigest ?? null,
+    content_digest: result.image.contentDigest,
+  };
+}
+
+export const runUnpack: CommandHandler = async (parsed, io) => {
+  const [file, target] = parsed.positionals as [string, string];
+  const result = await unpackArchiveFile(path.resolve(io.cwd, file), path.resolve(io.cwd, target), signalOption(io));
+  if (json(parsed)) writeJson(io, unpackJson(result));
+  else {
+    io.stdout.write(
+      `unpacked ${result.files} files and ${result.directories} directories into ${result.target}\n` +
+        `artifact digest  ${result.image.artifactDigest}\ncontent digest   ${result.image.contentDigest}\n`,
+    );
+  }
+  return 0;
+};
