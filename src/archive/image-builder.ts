@@ -22,6 +22,8 @@ export class ImageBuilder implements TarReaderHandlers {
   private readonly files = new Map<string, Buffer>();
   private readonly directories = new Map<string, true>();
   private readonly modes = new Map<string, 0o644 | 0o755>();
+  /** Names of links and special entries, which are never created but may not be reused. */
+  private readonly ignored = new Set<string>();
   private readonly streamHash = createHash('sha256');
   private current: CurrentEntry | undefined;
   private entryCount = 0;
@@ -51,39 +53,28 @@ export class ImageBuilder implements TarReaderHandlers {
       );
     }
     const check = checkEntryName(entry.name);
-    if (!check.ok) {
-      throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `unsafe archive entry ${JSON.stringify(entry.name)}: ${check.reason}. The archive is rejected; nothing was extracted.`, {
-        details: { entry: entry.name },
-      });
-    }
+    if (!check.ok) throw this.unsafe(entry.name, check.reason);
     if (entry.kind === 'ignored') {
       // Links, devices and FIFOs are never created (Part A); their data is counted and dropped.
+      // Their names still count: another entry with the same name, or below it, is the
+      // link-then-write pattern, which other extractors would follow.
+      if (check.skip) throw this.unsafe(entry.name, 'a link or special entry cannot be named "."');
+      this.claimName(check.name);
+      this.ignored.add(check.name);
       this.canonical = false;
       this.current = { name: undefined, buffer: undefined, filled: 0 };
       return;
     }
     if (check.skip) {
-      if (entry.kind !== 'directory') {
-        throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `unsafe archive entry ${JSON.stringify(entry.name)}: a file cannot be named ".".`, {
-          details: { entry: entry.name },
-        });
-      }
+      if (entry.kind !== 'directory') throw this.unsafe(entry.name, 'a file cannot be named "."');
       this.canonical = false;
       this.current = { name: undefined, buffer: undefined, filled: 0 };
       return;
     }
     const name = check.name;
     const isDirectory = entry.kind === 'directory';
-    if (isDirectory !== check.isDirectory && !isDirectory) {
-      throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `archive entry ${JSON.stringify(entry.name)} is a file whose name ends in "/".`, {
-        details: { entry: entry.name },
-      });
-    }
-    if (this.files.has(name) || this.directories.has(name)) {
-      throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive contains "${name}" twice. Re-create it with 'zotbox pack'.`, {
-        details: { entry: name },
-      });
-    }
+    if (check.isDirectory && !isDirectory) throw this.unsafe(entry.name, 'a file\'s name ends in "/"');
+    this.claimName(name);
     if (this.canonical) this.checkCanonical(entry, name, isDirectory);
     if (isDirectory) {
       this.directories.set(name, true);
@@ -95,6 +86,20 @@ export class ImageBuilder implements TarReaderHandlers {
     const buffer = Buffer.alloc(entry.size);
     this.files.set(name, buffer);
     this.current = { name, buffer, filled: 0 };
+  }
+
+  private claimName(name: string): void {
+    if (this.files.has(name) || this.directories.has(name) || this.ignored.has(name)) {
+      throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive contains "${name}" twice. Re-create it with 'zotbox pack'.`, {
+        details: { entry: name },
+      });
+    }
+  }
+
+  private unsafe(raw: string, reason: string): ZotboxError {
+    return new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `unsafe archive entry ${JSON.stringify(raw)}: ${reason}. The archive is rejected; nothing was extracted.`, {
+      details: { entry: raw },
+    });
   }
 
   onData(chunk: Buffer): void {
@@ -153,8 +158,9 @@ export class ImageBuilder implements TarReaderHandlers {
       let slash = name.lastIndexOf('/');
       while (slash > 0) {
         const parent = name.slice(0, slash);
-        if (this.files.has(parent)) {
-          throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive has "${parent}" as a file and as the directory of "${name}".`, {
+        if (this.files.has(parent) || this.ignored.has(parent)) {
+          const what = this.files.has(parent) ? 'a file' : 'a link or special entry';
+          throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive has "${parent}" as ${what} and as the directory of "${name}".`, {
             details: { entry: parent },
           });
         }
