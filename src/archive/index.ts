@@ -4,6 +4,6 @@ export { formatDigest, isDigest, sha256, type Digest } from './digest.js';
 export { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 export { loadImageFromArchive, loadImageFromDirectory, loadImageFromFile, type LoadOptions } from './load-image.js';
 export { walkSourceTree, type SourceEntry, type SourceTree } from './source-tree.js';
-export { canonicalTarParts } from './tar-pack.js';
+export { canonicalTarParts, digestSourceTree } from './tar-pack.js';
 export { ZstdEncoder } from './zstd-stream.js';
 export { unpackArchiveFile, type UnpackResult } from './extract.js';

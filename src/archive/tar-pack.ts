@@ -3,9 +3,11 @@
 // are read in bounded chunks, so a large tree is never held in memory. Each file
 // is opened without following symlinks and must still be the file the walk saw,
 // with the size the walk saw.
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ZotboxError } from '../errors.js';
+import { formatDigest, type Digest } from './digest.js';
 import type { SourceEntry, SourceTree } from './source-tree.js';
 import { TRAILER, encodeCanonicalHeader, padToBlock } from './tar-header.js';
 
@@ -66,4 +68,11 @@ export async function* canonicalTarParts(tree: SourceTree): AsyncGenerator<Canon
     if (padding > 0) yield { kind: 'padding', entry, bytes: Buffer.alloc(padding) };
   }
   yield { kind: 'trailer', entry: undefined, bytes: TRAILER };
+}
+
+/** The directory digest of `tree`: SHA-256 of its canonical tar, streamed (files are never held whole). */
+export async function digestSourceTree(tree: SourceTree): Promise<Digest> {
+  const hash = createHash('sha256');
+  for await (const part of canonicalTarParts(tree)) hash.update(part.bytes);
+  return formatDigest(hash);
 }

@@ -1,0 +1,120 @@
+// npm run bench -- archive
+// Side by side, in one run, on a typical agent (~50 files, ~300 KB) and a large
+// one (~5,000 files, ~200 MB expanded):
+//  (a) loading into an image      vs  `zstd -dc FILE > /dev/null` (the decompression floor)
+//  (b) zotbox unpack              vs  `zstd -dc FILE | tar -x -C DIR` on the same filesystem
+//  (c) pack, and directory digest vs  `tar --sort=name -cf - -C DIR . | sha256sum`
+// Throughputs are tar bytes per second; ratios > 1 mean zotbox is faster.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { digestSourceTree, loadImageFromFile, unpackArchiveFile, walkSourceTree } from '../src/archive/index.js';
+import { packAgent } from '../src/host/pack-agent.js';
+import { formatTable, measure, throughputMBs, type Sample } from './harness.js';
+
+interface Corpus {
+  readonly label: string;
+  readonly dir: string;
+  readonly zot: string;
+  readonly tarBytes: number;
+  readonly samples: number;
+}
+
+/** Deterministic text-like content: compresses roughly like source code (about 3-4x). */
+function makeContent(seed: number, size: number): Buffer {
+  const words = ['const', 'return', 'function', 'agent', 'value', 'path', 'error', 'if', 'else', '{', '}', '(', ')', ';', 'await', 'import', 'export', 'zotbox', 'policy', 'gate'];
+  let state = seed >>> 0 || 1;
+  const out = Buffer.allocUnsafe(size);
+  let offset = 0;
+  while (offset < size) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    const word = state % 7 === 0 ? `${state.toString(36)} ` : `${words[state % words.length]}${state % 11 === 0 ? '\n' : ' '}`;
+    offset += out.write(word, offset, 'latin1');
+  }
+  return out;
+}
+
+async function makeCorpus(root: string, label: string, files: number, totalBytes: number, samples: number): Promise<Corpus> {
+  const dir = path.join(root, label, 'agent');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ zotfile: 1, name: label, version: '1.0.0' }));
+  writeFileSync(path.join(dir, 'AGENT.md'), '# Bench agent\n');
+  const perFile = Math.floor(totalBytes / files);
+  for (let i = 0; i < files; i++) {
+    const sub = path.join(dir, 'assets', `d${i % 50}`);
+    mkdirSync(sub, { recursive: true });
+    // Sizes vary around the mean so padding and small-file costs both show.
+    const size = Math.max(1, Math.floor(perFile * (0.5 + ((i * 37) % 100) / 100)));
+    writeFileSync(path.join(sub, `f${i}.txt`), makeContent(i + 1, size));
+  }
+  const zot = path.join(root, label, `${label}.zot`);
+  const packed = await packAgent(dir, zot, { cwd: root });
+  return { label, dir, zot, tarBytes: packed.tarSize, samples };
+}
+
+function shell(command: string): void {
+  const result = spawnSync('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status !== 0) throw new Error(`baseline command failed: ${command}: ${result.stderr.toString()}`);
+}
+
+function row(task: string, corpus: Corpus, ours: Sample, baseline: Sample): string[] {
+  const oursMBs = throughputMBs(corpus.tarBytes, ours.medianMs);
+  const baseMBs = throughputMBs(corpus.tarBytes, baseline.medianMs);
+  return [
+    corpus.label,
+    task,
+    `${ours.medianMs.toFixed(2)} ms (p99 ${ours.p99Ms.toFixed(2)})`,
+    `${oursMBs.toFixed(0)} MB/s`,
+    `${baseline.medianMs.toFixed(2)} ms`,
+    `${baseMBs.toFixed(0)} MB/s`,
+    `${(oursMBs / baseMBs).toFixed(2)}x`,
+  ];
+}
+
+export async function runArchiveBench(): Promise<void> {
+  const root = mkdtempSync(path.join(tmpdir(), 'zb-bench-archive-'));
+  try {
+    const corpora = [await makeCorpus(root, 'typical', 50, 300 * 1024, 200), await makeCorpus(root, 'large', 5000, 200 * 1024 * 1024, 5)];
+    const rows: string[][] = [];
+    for (const corpus of corpora) {
+      const opts = { samples: corpus.samples, warmup: corpus.samples > 10 ? 20 : 1 };
+      const load = await measure('load', () => loadImageFromFile(corpus.zot), opts);
+      const floor = await measure('zstd -dc', () => shell(`zstd -dc "${corpus.zot}" > /dev/null`), opts);
+      rows.push(row('(a) load image  vs zstd -dc >/dev/null', corpus, load, floor));
+
+      let n = 0;
+      const unpackRoot = path.join(root, corpus.label, 'unpacked');
+      mkdirSync(unpackRoot);
+      const unpack = await measure('unpack', () => unpackArchiveFile(corpus.zot, path.join(unpackRoot, `z${n++}`)), { ...opts, samples: Math.min(opts.samples, 30) });
+      const unpackBase = await measure(
+        'zstd|tar',
+        () => {
+          const target = path.join(unpackRoot, `t${n++}`);
+          mkdirSync(target);
+          shell(`zstd -dc "${corpus.zot}" | tar -x -C "${target}"`);
+        },
+        { ...opts, samples: Math.min(opts.samples, 30) },
+      );
+      rmSync(unpackRoot, { recursive: true, force: true });
+      rows.push(row('(b) unpack      vs zstd -dc | tar -x', corpus, unpack, unpackBase));
+
+      const tarDigest = await measure('tar|sha256sum', () => shell(`tar --sort=name -cf - -C "${corpus.dir}" . | sha256sum`), opts);
+      const digest = await measure('digest', async () => digestSourceTree(await walkSourceTree(corpus.dir)), opts);
+      rows.push(row('(c) dir digest  vs tar --sort=name | sha256sum', corpus, digest, tarDigest));
+      const out = path.join(root, corpus.label, 'repack.zot');
+      const pack = await measure('pack', () => packAgent(corpus.dir, out, { cwd: root }), opts);
+      rows.push(row('(c) pack        vs tar --sort=name | sha256sum', corpus, pack, tarDigest));
+      if (corpus.label === 'typical') {
+        process.stdout.write(`typical agent load, in-process median: ${load.medianMs.toFixed(2)} ms (target < 3 ms), p99 ${load.p99Ms.toFixed(2)} ms\n`);
+      }
+    }
+    process.stdout.write(`\n${corpora.map((c) => `${c.label}: ${c.tarBytes} tar bytes`).join(', ')}\n`);
+    process.stdout.write(formatTable(['corpus', 'task', 'zotbox median', 'zotbox', 'baseline median', 'baseline', 'ratio'], rows));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,91 @@
+import test from 'ava';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { EXAMPLES_DIR } from '../fixtures/paths.js';
+import { MINIMAL_MANIFEST, zot } from '../fixtures/tar-builder.js';
+import { tempDir } from '../fixtures/temp.js';
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+test('pack prints the output path and both digests, and --json gives the documented shape', async (t) => {
+  const dir = tempDir(t);
+  const text = await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer')], { cwd: dir });
+  t.is(text.status, 0, text.stderr);
+  t.regex(text.stdout, new RegExp(`^wrote ${dir}/code-reviewer\\.zot\\nartifact digest  sha256:[0-9a-f]{64}\\ncontent digest   sha256:[0-9a-f]{64}\\n`));
+  const json = await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'second', '--json'], { cwd: dir });
+  t.is(json.status, 0, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  t.deepEqual(Object.keys(doc), ['ok', 'output', 'name', 'version', 'artifact_digest', 'content_digest', 'artifact_size', 'tar_size', 'entries']);
+  t.is(doc.output, path.join(dir, 'second.zot'));
+  t.regex(doc.artifact_digest, DIGEST);
+  t.regex(doc.content_digest, DIGEST);
+});
+
+test('inspect describes an agent without running it, in text and JSON', async (t) => {
+  const text = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'repo-maintainer')]);
+  t.is(text.status, 0, text.stderr);
+  t.regex(text.stdout, /^name: +repo-maintainer\nversion: +0\.3\.0\n/);
+  t.regex(text.stdout, / {2}fs read: \$\{workspace\}, \$\{agent_data\}\n {2}fs write: \$\{workspace\}, \$\{agent_data\}\n {2}bash: allowlist \(git, grep, ls\)\n/);
+  t.regex(text.stdout, /\n {2}skills\/triage-issue\/SKILL\.md +\d+ B\n/);
+  const json = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json']);
+  const doc = JSON.parse(json.stdout);
+  t.deepEqual(Object.keys(doc), ['source', 'format', 'name', 'version', 'description', 'artifact_digest', 'content_digest', 'artifact_size', 'expanded_size', 'permissions', 'unknown_keys', 'warnings', 'files']);
+  t.is(doc.format, 'directory');
+  t.is(doc.artifact_digest, null);
+  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none' } });
+  t.deepEqual(doc.files[0], { path: 'AGENT.md', type: 'file', size: readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md')).length, mode: '0644' });
+});
+
+test('inspect reports unknown keys and a missing AGENT.md', async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(path.join(dir, 'a.zot'), zot([{ kind: 'file', name: 'manifest.json', data: JSON.stringify({ zotfile: 1, name: 'x', future: true, entry: { later: 1 } }) }]));
+  const doc = JSON.parse((await runCliCaptured(['inspect', 'a.zot', '--json'], { cwd: dir })).stdout);
+  t.deepEqual(doc.unknown_keys, ['future', 'entry.later']);
+  t.is(doc.warnings.length, 1);
+  t.regex(doc.warnings[0], /AGENT\.md is missing/);
+});
+
+test('verify --expect passes on either digest and fails with exit 1 otherwise', async (t) => {
+  const dir = tempDir(t);
+  const packed = JSON.parse((await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'a.zot', '--json'], { cwd: dir })).stdout);
+  for (const digest of [packed.artifact_digest, packed.content_digest]) {
+    const ok = await runCliCaptured(['verify', 'a.zot', '--expect', digest], { cwd: dir });
+    t.is(ok.status, 0, ok.stderr);
+  }
+  const dirOk = await runCliCaptured(['verify', path.join(EXAMPLES_DIR, 'code-reviewer'), '--expect', packed.content_digest]);
+  t.is(dirOk.status, 0, 'a directory matches the content digest of its .zot');
+  const wrong = `sha256:${'0'.repeat(64)}`;
+  const bad = await runCliCaptured(['verify', 'a.zot', '--expect', wrong, '--json'], { cwd: dir });
+  t.is(bad.status, 1);
+  t.is(JSON.parse(bad.stdout).error.code, 'ZB_ARCHIVE_DIGEST_MISMATCH');
+  t.regex(bad.stderr, /^zotbox: error\[ZB_ARCHIVE_DIGEST_MISMATCH\]/);
+  const malformed = await runCliCaptured(['verify', 'a.zot', '--expect', 'abc'], { cwd: dir });
+  t.is(malformed.status, 2);
+});
+
+test('verify --json gives the documented shape', async (t) => {
+  const doc = JSON.parse((await runCliCaptured(['verify', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json'])).stdout);
+  t.deepEqual(Object.keys(doc), ['ok', 'name', 'version', 'artifact_digest', 'content_digest', 'expect', 'matched', 'warnings']);
+  t.is(doc.matched, null);
+});
+
+test('unpack extracts into a new directory; a hostile archive exits 1 and leaves nothing', async (t) => {
+  const dir = tempDir(t);
+  await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'a.zot'], { cwd: dir });
+  const ok = await runCliCaptured(['unpack', 'a.zot', 'out', '--json'], { cwd: dir });
+  t.is(ok.status, 0, ok.stderr);
+  t.deepEqual(Object.keys(JSON.parse(ok.stdout)), ['ok', 'target', 'files', 'directories', 'artifact_digest', 'content_digest']);
+  t.is(readFileSync(path.join(dir, 'out/AGENT.md'), 'utf8'), readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md'), 'utf8'));
+  writeFileSync(path.join(dir, 'evil.zot'), zot([{ kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST }, { kind: 'file', name: '../../escape', data: 'x' }]));
+  const bad = await runCliCaptured(['unpack', 'evil.zot', 'evil-out'], { cwd: dir });
+  t.is(bad.status, 1);
+  t.regex(bad.stderr, /^zotbox: error\[ZB_ARCHIVE_ENTRY_UNSAFE\]: unsafe archive entry "\.\.\/\.\.\/escape"/);
+  t.deepEqual(readdirSync(dir).sort(), ['a.zot', 'evil.zot', 'out']);
+});
+
+test('a missing agent is one clear line and exit 1', async (t) => {
+  const result = await runCliCaptured(['inspect', '/nonexistent/agent']);
+  t.is(result.status, 1);
+  t.is(result.stderr, 'zotbox: error[ZB_IO_FAILED]: no agent at /nonexistent/agent: it does not exist. Pass a zotfile directory or a .zot file.\n');
+});
