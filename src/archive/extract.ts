@@ -6,8 +6,8 @@
 // links, devices and FIFOs are never created. The temporary directory is
 // renamed onto the target only on success and removed on any failure or abort.
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { chmodSync, closeSync, constants, fchmodSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { chmod, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ZotboxError } from '../errors.js';
 import type { AgentImage } from './agent-image.js';
@@ -45,23 +45,51 @@ async function checkTarget(target: string): Promise<boolean> {
   return true;
 }
 
-/** Writes every entry of `image` below `root`, which this process just created and owns. */
-async function writeImage(image: AgentImage, root: string, signal: AbortSignal | undefined): Promise<void> {
-  for (const entry of image.entries) {
-    if (signal?.aborted) throw interrupted();
-    const target = path.join(root, ...entry.name.split('/'));
-    if (entry.type === 'directory') {
-      // Parents come first in canonical order, and mkdir never follows a symlink in its last component.
-      await mkdir(target, { mode: 0o755 });
-      await chmod(target, 0o755);
-      continue;
-    }
-    const handle = await open(target, CREATE_FILE, entry.mode);
+/** In private staging, an existing name can only come from the archive itself: a file/directory collision. */
+function collisionsAreDuplicates<T>(name: string, create: () => T): T {
+  try {
+    return create();
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw cause;
+    throw new ZotboxError('ZB_ARCHIVE_ENTRY_DUPLICATE', `the archive has "${name}" both as a file and as a directory. Re-create it with 'zotbox pack'.`, {
+      cause,
+      details: { entry: name },
+    });
+  }
+}
+
+/**
+ * Writes entries below `root`, a directory this process just created with mode
+ * 0700 (no one else can create anything inside it). Directories are created by
+ * this writer only, parents first; files are created exclusively without
+ * following symlinks, and get their normalized mode whatever the umask.
+ */
+class StagingWriter {
+  private readonly created = new Set<string>(['']);
+
+  constructor(private readonly root: string) {}
+
+  directory(name: string): void {
+    if (this.created.has(name)) return;
+    const slash = name.lastIndexOf('/');
+    if (slash > 0) this.directory(name.slice(0, slash));
+    const target = path.join(this.root, name);
+    collisionsAreDuplicates(name, () => mkdirSync(target, { mode: 0o755 })); // never follows a symlink in its last component
+    chmodSync(target, 0o755);
+    this.created.add(name);
+  }
+
+  file(name: string, bytes: Uint8Array, mode: 0o644 | 0o755): void {
+    const slash = name.lastIndexOf('/');
+    if (slash > 0) this.directory(name.slice(0, slash));
+    const fd = collisionsAreDuplicates(name, () => openSync(path.join(this.root, name), CREATE_FILE, mode));
     try {
-      await handle.writeFile(image.readFile(entry.name)!);
-      await handle.chmod(entry.mode); // the umask must not change what the archive's digest describes
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+      fchmodSync(fd, mode); // the umask must not change what the archive's digest describes
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 }
@@ -70,8 +98,6 @@ async function writeImage(image: AgentImage, root: string, signal: AbortSignal |
 export async function unpackArchiveFile(file: string, target: string, options: LoadOptions = {}): Promise<UnpackResult> {
   const absoluteTarget = path.resolve(target);
   const targetExists = await checkTarget(absoluteTarget);
-  const image = await loadImageFromFile(file, options);
-
   const parent = path.dirname(absoluteTarget);
   const staging = path.join(parent, `.${path.basename(absoluteTarget)}.${randomBytes(6).toString('hex')}.unpack`);
   try {
@@ -83,8 +109,17 @@ export async function unpackArchiveFile(file: string, target: string, options: L
     });
   }
   let committed = false;
+  let image: AgentImage;
   try {
-    await writeImage(image, staging, options.signal);
+    // Files are written as they stream in, overlapping decompression and disk writes. That is
+    // safe because staging is private and is removed unless every check below passes.
+    const writer = new StagingWriter(staging);
+    image = await loadImageFromFile(file, {
+      ...options,
+      onEntryStreamed: (entry, bytes) => (entry.type === 'directory' ? writer.directory(entry.name) : writer.file(entry.name, bytes!, entry.mode)),
+    });
+    // Directories the archive only implied (no entry of their own) exist already; empty ones may not.
+    for (const entry of image.entries) if (entry.type === 'directory') writer.directory(entry.name);
     if (options.signal?.aborted) throw interrupted();
     await chmod(staging, 0o755);
     // An empty target directory is replaced; if something appeared in it meanwhile, rmdir fails and we stop.

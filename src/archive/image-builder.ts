@@ -14,9 +14,23 @@ import { encodeCanonicalHeader } from './tar-header.js';
 
 interface CurrentEntry {
   readonly name: string | undefined; // undefined: data is counted and dropped
+  /** Preallocated target, when incoming chunks are views of reused buffers and must be copied. */
   readonly buffer: Buffer | undefined;
+  /** Views of owned chunks, joined at the end of the entry (usually just one). */
+  readonly parts: Buffer[] | undefined;
   filled: number;
 }
+
+/** Sees each file (with its bytes) or directory once its own checks passed; see LoadOptions.onEntryStreamed. */
+export type EntryStreamedHandler = (entry: { readonly name: string; readonly type: 'file' | 'directory'; readonly mode: 0o644 | 0o755 }, bytes: Buffer | undefined) => void;
+
+export interface ImageBuilderOptions {
+  /** The tar bytes arrive in chunks the builder may keep (transferred from a worker): no copy is made. */
+  readonly ownedChunks?: boolean;
+  readonly onEntryStreamed?: EntryStreamedHandler;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 export class ImageBuilder implements TarReaderHandlers {
   private readonly files = new Map<string, Buffer>();
@@ -31,7 +45,10 @@ export class ImageBuilder implements TarReaderHandlers {
   private canonical = true;
   private previousName: string | undefined;
 
-  constructor(private readonly limits: ArchiveLimits) {}
+  constructor(
+    private readonly limits: ArchiveLimits,
+    private readonly options: ImageBuilderOptions = {},
+  ) {}
 
   /** Every decompressed byte goes through here before the tar reader sees it. */
   observeTarBytes(chunk: Buffer): void {
@@ -62,13 +79,13 @@ export class ImageBuilder implements TarReaderHandlers {
       this.claimName(check.name);
       this.ignored.add(check.name);
       this.canonical = false;
-      this.current = { name: undefined, buffer: undefined, filled: 0 };
+      this.current = { name: undefined, buffer: undefined, parts: undefined, filled: 0 };
       return;
     }
     if (check.skip) {
       if (entry.kind !== 'directory') throw this.unsafe(entry.name, 'a file cannot be named "."');
       this.canonical = false;
-      this.current = { name: undefined, buffer: undefined, filled: 0 };
+      this.current = { name: undefined, buffer: undefined, parts: undefined, filled: 0 };
       return;
     }
     const name = check.name;
@@ -78,14 +95,21 @@ export class ImageBuilder implements TarReaderHandlers {
     if (this.canonical) this.checkCanonical(entry, name, isDirectory);
     if (isDirectory) {
       this.directories.set(name, true);
-      this.current = { name: undefined, buffer: undefined, filled: 0 };
+      this.options.onEntryStreamed?.({ name, type: 'directory', mode: 0o755 }, undefined);
+      this.current = { name: undefined, buffer: undefined, parts: undefined, filled: 0 };
       return;
     }
     this.modes.set(name, (entry.mode & 0o100) !== 0 ? 0o755 : 0o644);
-    // Allocation is bounded by the per-entry limit checked above.
-    const buffer = Buffer.alloc(entry.size);
+    if (this.options.ownedChunks === true) {
+      this.files.set(name, EMPTY);
+      this.current = { name, buffer: undefined, parts: [], filled: 0 };
+      return;
+    }
+    // Allocation is bounded by the per-entry limit checked above. Unsafe (not zero-filled) is
+    // sound: the reader delivers exactly entry.size bytes or the whole load fails.
+    const buffer = Buffer.allocUnsafe(entry.size);
     this.files.set(name, buffer);
-    this.current = { name, buffer, filled: 0 };
+    this.current = { name, buffer, parts: undefined, filled: 0 };
   }
 
   private claimName(name: string): void {
@@ -113,11 +137,16 @@ export class ImageBuilder implements TarReaderHandlers {
       );
     }
     if (current.buffer !== undefined) chunk.copy(current.buffer, current.filled);
+    else current.parts?.push(chunk);
     current.filled += chunk.length;
   }
 
   onEntryEnd(): void {
+    const current = this.current!;
     this.current = undefined;
+    if (current.name === undefined) return;
+    if (current.parts !== undefined) this.files.set(current.name, current.parts.length === 1 ? current.parts[0]! : Buffer.concat(current.parts));
+    this.options.onEntryStreamed?.({ name: current.name, type: 'file', mode: this.modes.get(current.name)! }, this.files.get(current.name)!);
   }
 
   /**

@@ -5,24 +5,32 @@
 // verified. Nothing is written to disk.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { ZotboxError } from '../errors.js';
 import { AgentImage } from './agent-image.js';
 import { formatDigest } from './digest.js';
-import { ImageBuilder } from './image-builder.js';
+import { ImageBuilder, type EntryStreamedHandler } from './image-builder.js';
 import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 import { walkSourceTree } from './source-tree.js';
 import { canonicalTarParts } from './tar-pack.js';
 import { TarReader } from './tar-read.js';
+import { decodeFileInWorker, OFFLOAD_THRESHOLD } from './zstd-offload.js';
 import { BoundedZstdDecoder, ZSTD_MAGIC } from './zstd-stream.js';
 
 export interface LoadOptions {
   readonly limits?: ArchiveLimits;
   /** Aborting stops the load with ZB_ARCHIVE_INTERRUPTED. */
   readonly signal?: AbortSignal;
+  /**
+   * Called for each file and directory as soon as it has been read and its own
+   * checks passed, before the archive as a whole is verified (trailer, checksum,
+   * later duplicates). Only for writers into private staging that is discarded
+   * when the load fails: `zotbox unpack` uses it to overlap decoding and writing.
+   */
+  readonly onEntryStreamed?: EntryStreamedHandler;
 }
 
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
@@ -46,7 +54,7 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
   const chunks = source instanceof Uint8Array ? [source] : source;
   const artifactHash = createHash('sha256');
   let artifactSize = 0;
-  const builder = new ImageBuilder(limits);
+  const builder = new ImageBuilder(limits, options.onEntryStreamed === undefined ? {} : { onEntryStreamed: options.onEntryStreamed });
   const reader = new TarReader(builder);
   const feedTar = (slice: Buffer) => {
     builder.observeTarBytes(slice);
@@ -84,7 +92,7 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
     const decoder = new BoundedZstdDecoder();
     decoder.decode(head, feedTar);
     for await (const chunk of input) decoder.decode(chunk, feedTar);
-    decoder.finish();
+    decoder.finish(feedTar);
   } else {
     await pipeline(
       Readable.from(prepend(head, input)),
@@ -118,12 +126,41 @@ export async function loadImageFromFile(file: string, options: LoadOptions = {})
   }
   // The size is checked up front for a fast answer, and again on the bytes as they arrive.
   if (stats.size > limits.maxCompressedBytes) throw tooLarge(limits);
+  if (stats.size >= OFFLOAD_THRESHOLD && (await startsWithZstdMagic(file))) return loadLargeZstdFile(file, limits, options);
   const stream = createReadStream(file, { highWaterMark: FILE_CHUNK });
   try {
     return await loadImageFromArchive(stream, options);
   } finally {
     stream.destroy();
   }
+}
+
+async function startsWithZstdMagic(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    return head.equals(ZSTD_MAGIC);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A large .zot: decompression runs in a worker while this thread hashes, parses and checks. */
+async function loadLargeZstdFile(file: string, limits: ArchiveLimits, options: LoadOptions): Promise<AgentImage> {
+  const builder = new ImageBuilder(limits, { ownedChunks: true, ...(options.onEntryStreamed === undefined ? {} : { onEntryStreamed: options.onEntryStreamed }) });
+  const reader = new TarReader(builder);
+  const artifact = await decodeFileInWorker(
+    file,
+    limits.maxCompressedBytes,
+    (chunk) => {
+      builder.observeTarBytes(chunk);
+      reader.push(chunk);
+    },
+    options.signal,
+  );
+  reader.end();
+  return builder.build('zstd', artifact, reader.paddingAfterTrailer);
 }
 
 /** Loads a source directory: the image holds its files, and its content digest is the directory digest. */

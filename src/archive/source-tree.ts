@@ -3,9 +3,10 @@
 // of the relative path, modes normalized (spec Part A). Symlinks, FIFOs, sockets
 // and devices are an error naming the path: a digest is never computed from a
 // partial walk. Nothing here follows a symlink.
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../errors.js';
+import { CooperativeSlicer } from './cooperative.js';
 import { checkEntryName, compareUtf8 } from './entry-name.js';
 import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 
@@ -38,7 +39,7 @@ export function normalizeMode(isDirectory: boolean, statMode: number): 0o644 | 0
   return isDirectory || (statMode & 0o100) !== 0 ? 0o755 : 0o644;
 }
 
-function describeType(stats: import('node:fs').Stats): string {
+function describeType(stats: Stats): string {
   if (stats.isSymbolicLink()) return 'a symlink';
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isSocket()) return 'a socket';
@@ -60,7 +61,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
   const limits = options.limits ?? DEFAULT_LIMITS;
   let rootStats;
   try {
-    rootStats = await lstat(root);
+    rootStats = lstatSync(root);
   } catch (cause) {
     throw ioError('read the agent directory', root, cause);
   }
@@ -76,9 +77,13 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
       details: { path: root },
     });
   }
-  const canonicalRoot = await realpath(root).catch((cause: unknown) => {
+  let canonicalRoot: string;
+  try {
+    canonicalRoot = realpathSync.native(root);
+  } catch (cause) {
     throw ioError('resolve', root, cause);
-  });
+  }
+  const slicer = new CooperativeSlicer();
 
   const entries: SourceEntry[] = [];
   let expandedBytes = 0;
@@ -88,7 +93,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
     const absoluteDir = relativeDir === '' ? canonicalRoot : path.join(canonicalRoot, relativeDir);
     let names: string[];
     try {
-      names = await readdir(absoluteDir);
+      names = readdirSync(absoluteDir);
     } catch (cause) {
       throw ioError('list', absoluteDir, cause);
     }
@@ -98,10 +103,11 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
       if (options.exclude?.has(absolutePath)) continue;
       let stats;
       try {
-        stats = await lstat(absolutePath);
+        stats = lstatSync(absolutePath);
       } catch (cause) {
         throw ioError('read', absolutePath, cause);
       }
+      await slicer.tick();
       if (!stats.isFile() && !stats.isDirectory()) {
         throw new ZotboxError(
           'ZB_ARCHIVE_SOURCE_UNSUPPORTED',

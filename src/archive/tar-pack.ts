@@ -4,9 +4,9 @@
 // is opened without following symlinks and must still be the file the walk saw,
 // with the size the walk saw.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { ZotboxError } from '../errors.js';
+import { CooperativeSlicer } from './cooperative.js';
 import { formatDigest, type Digest } from './digest.js';
 import type { SourceEntry, SourceTree } from './source-tree.js';
 import { TRAILER, encodeCanonicalHeader, padToBlock } from './tar-header.js';
@@ -21,10 +21,11 @@ function changedError(entry: SourceEntry, what: string): ZotboxError {
   );
 }
 
-async function* fileChunks(entry: SourceEntry): AsyncGenerator<Buffer> {
-  let handle;
+/** The bytes of one walked file, in chunks; it must still be the same regular file, with the same size. */
+function* fileChunks(entry: SourceEntry): Generator<Buffer> {
+  let fd: number;
   try {
-    handle = await open(entry.absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(entry.absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ELOOP') throw changedError(entry, 'was replaced by a symlink');
     throw new ZotboxError('ZB_IO_FAILED', `cannot read ${entry.absolutePath}: ${(cause as NodeJS.ErrnoException).code ?? cause}.`, {
@@ -33,20 +34,19 @@ async function* fileChunks(entry: SourceEntry): AsyncGenerator<Buffer> {
     });
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     if (!stats.isFile() || stats.dev !== entry.dev || stats.ino !== entry.ino) throw changedError(entry, 'was replaced');
     let remaining = entry.size;
     while (remaining > 0) {
       const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, remaining));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
       if (bytesRead === 0) throw changedError(entry, 'shrank');
       remaining -= bytesRead;
       yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
     }
-    const probe = Buffer.allocUnsafe(1);
-    if ((await handle.read(probe, 0, 1, null)).bytesRead !== 0) throw changedError(entry, 'grew');
+    if (readSync(fd, Buffer.allocUnsafe(1), 0, 1, null) !== 0) throw changedError(entry, 'grew');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -59,11 +59,13 @@ export interface CanonicalTarPart {
 
 /** The canonical tar of `tree`, in parts. The SHA-256 of all parts' bytes is the directory digest. */
 export async function* canonicalTarParts(tree: SourceTree): AsyncGenerator<CanonicalTarPart> {
+  const slicer = new CooperativeSlicer();
   for (const entry of tree.entries) {
+    await slicer.tick(entry.size);
     const name = entry.type === 'directory' ? `${entry.relativePath}/` : entry.relativePath;
     yield { kind: 'header', entry, bytes: encodeCanonicalHeader(name, entry.type, entry.mode, entry.size) };
     if (entry.type !== 'file' || entry.size === 0) continue;
-    for await (const bytes of fileChunks(entry)) yield { kind: 'data', entry, bytes };
+    for (const bytes of fileChunks(entry)) yield { kind: 'data', entry, bytes };
     const padding = padToBlock(entry.size) - entry.size;
     if (padding > 0) yield { kind: 'padding', entry, bytes: Buffer.alloc(padding) };
   }

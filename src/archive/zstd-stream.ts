@@ -15,7 +15,11 @@ const OUTPUT_CHUNK = binding.dStreamOutSize();
 /**
  * Streaming zstd encoder for packing: level 3 (zot's klauspost default is
  * roughly level 3), content checksum on, window well under the 8 MiB decoders
- * accept. `push` and `end` return compressed bytes as they become available.
+ * accept. Compression runs on libzstd's own worker threads, so it overlaps with
+ * reading and hashing; the worker count is fixed (not the machine's core count)
+ * because zstd's output is identical for any nbWorkers >= 1 but differs from
+ * single-threaded mode, and a .zot's bytes must not depend on the machine.
+ * `push` and `end` return compressed bytes as they become available.
  */
 export class ZstdEncoder {
   private readonly context = new binding.CCtx();
@@ -25,6 +29,7 @@ export class ZstdEncoder {
     this.context.setParameter(binding.CParameter.compressionLevel, level);
     this.context.setParameter(binding.CParameter.checksumFlag, 1);
     this.context.setParameter(binding.CParameter.windowLog, 21);
+    this.context.setParameter(binding.CParameter.nbWorkers, 2);
   }
 
   push(input: Uint8Array): Buffer[] {
@@ -49,26 +54,31 @@ export class ZstdEncoder {
 }
 
 /**
- * Streaming zstd decoder with a fixed output buffer. `decode` calls `sink` with
- * each decoded slice (a view valid only during the call) and stops as soon as
- * `sink` throws. Concatenated frames are accepted; at the end the last frame must
- * be complete, so a truncated stream or a failed checksum is an error.
+ * Streaming zstd decoder with a fixed-size output buffer. `decode` hands each
+ * full buffer to `sink` and `finish` hands over the rest, then checks that the
+ * last frame was complete (a truncated stream or a failed checksum is an error).
+ * Decoding stops as soon as `sink` throws, so a limit check in the sink bounds
+ * memory whatever the frame headers claim. With `ownedChunks`, every buffer
+ * given to `sink` is fresh and may be kept or transferred; otherwise it is a
+ * view of a reused buffer, valid only during the call.
  */
 export class BoundedZstdDecoder {
   private readonly context = new binding.DCtx();
-  private readonly output = Buffer.allocUnsafe(OUTPUT_CHUNK);
+  private output: Buffer;
+  private filled = 0;
   private frameComplete = true;
 
-  constructor() {
+  constructor(private readonly options: { readonly ownedChunks?: boolean; readonly chunkSize?: number } = {}) {
     this.context.setParameter(binding.DParameter.windowLogMax, ZSTD_WINDOW_LOG_MAX);
+    this.output = Buffer.allocUnsafe(options.chunkSize ?? OUTPUT_CHUNK);
   }
 
-  decode(input: Uint8Array, sink: (slice: Buffer) => void): void {
+  decode(input: Uint8Array, sink: (chunk: Buffer) => void): void {
     let remaining = input;
-    while (remaining.length > 0) {
+    for (;;) {
       let result: [number, number, number];
       try {
-        result = this.context.decompressStream(this.output, remaining);
+        result = this.context.decompressStream(this.output.subarray(this.filled), remaining);
       } catch (cause) {
         throw new ZotboxError('ZB_ARCHIVE_CORRUPT', `the zstd stream is corrupt: ${(cause as Error).message}. Re-download or re-pack the archive.`, {
           cause,
@@ -76,31 +86,30 @@ export class BoundedZstdDecoder {
       }
       const [hint, produced, consumed] = result;
       remaining = remaining.subarray(consumed);
+      this.filled += produced;
       this.frameComplete = hint === 0;
-      if (produced > 0) sink(this.output.subarray(0, produced));
-      // The decoder may hold decoded bytes it could not fit in the output buffer:
-      // keep draining with no new input until it produces nothing more.
-      if (produced === this.output.length) {
-        this.drain(sink);
-      } else if (consumed === 0 && produced === 0) {
+      const outputFull = this.filled === this.output.length;
+      if (outputFull) this.emit(sink);
+      // With room left in the output, the decoder has flushed all it can from this input.
+      else if (remaining.length === 0) return;
+      else if (consumed === 0 && produced === 0) {
         throw new ZotboxError('ZB_ARCHIVE_CORRUPT', 'the zstd stream made no progress; it is corrupt. Re-download or re-pack the archive.');
       }
     }
   }
 
-  private drain(sink: (slice: Buffer) => void): void {
-    for (;;) {
-      const [hint, produced] = this.context.decompressStream(this.output, new Uint8Array(0));
-      this.frameComplete = hint === 0;
-      if (produced > 0) sink(this.output.subarray(0, produced));
-      if (produced < this.output.length) return;
-    }
-  }
-
-  /** Call after the last input: a frame cut short is a truncated archive. */
-  finish(): void {
+  /** Call after the last input: hands over what is left, and rejects a frame cut short. */
+  finish(sink: (chunk: Buffer) => void): void {
+    if (this.filled > 0) this.emit(sink);
     if (!this.frameComplete) {
       throw new ZotboxError('ZB_ARCHIVE_CORRUPT', 'the zstd stream ends in the middle of a frame: the archive is truncated. Re-download or re-pack it.');
     }
+  }
+
+  private emit(sink: (chunk: Buffer) => void): void {
+    const chunk = this.output.subarray(0, this.filled);
+    this.filled = 0;
+    if (this.options.ownedChunks === true) this.output = Buffer.allocUnsafe(this.output.length);
+    sink(chunk);
   }
 }
