@@ -32,6 +32,36 @@ export async function measure(name: string, fn: () => unknown, options: MeasureO
   return { name, medianMs: percentile(times, 0.5), p99Ms: percentile(times, 0.99), samples: count };
 }
 
+/**
+ * Times two functions in alternation (A, B, A, B, ...), so that drift in the
+ * machine's state (page cache, disk discards, other load) affects both alike.
+ */
+export async function measurePair(
+  a: { name: string; fn: () => unknown },
+  b: { name: string; fn: () => unknown },
+  options: MeasureOptions = {},
+): Promise<[Sample, Sample]> {
+  const warmup = options.warmup ?? 3;
+  const count = options.samples ?? 15;
+  for (let i = 0; i < warmup; i++) {
+    await a.fn();
+    await b.fn();
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < count; i++) {
+    for (const [index, side] of [a, b].entries()) {
+      const start = process.hrtime.bigint();
+      await side.fn();
+      times[index]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  const summarize = (name: string, list: number[]): Sample => {
+    list.sort((x, y) => x - y);
+    return { name, medianMs: percentile(list, 0.5), p99Ms: percentile(list, 0.99), samples: count };
+  };
+  return [summarize(a.name, times[0]), summarize(b.name, times[1])];
+}
+
 /** Throughput in MB/s (10^6 bytes) for `bytes` processed in `ms`. */
 export function throughputMBs(bytes: number, ms: number): number {
   return bytes / 1e6 / (ms / 1e3);

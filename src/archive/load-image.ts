@@ -4,7 +4,7 @@
 // whole stream is read to its end so the zstd checksum and the trailer are
 // verified. Nothing is written to disk.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -127,11 +127,33 @@ export async function loadImageFromFile(file: string, options: LoadOptions = {})
   // The size is checked up front for a fast answer, and again on the bytes as they arrive.
   if (stats.size > limits.maxCompressedBytes) throw tooLarge(limits);
   if (stats.size >= OFFLOAD_THRESHOLD && (await startsWithZstdMagic(file))) return loadLargeZstdFile(file, limits, options);
+  if (stats.size < OFFLOAD_THRESHOLD) {
+    // A typical agent is a few hundred KiB: one bounded synchronous read beats stream set-up.
+    const bytes = readSmallFile(file, Math.min(OFFLOAD_THRESHOLD, limits.maxCompressedBytes + 1));
+    if (bytes !== undefined) return loadImageFromArchive(bytes, options);
+  }
   const stream = createReadStream(file, { highWaterMark: FILE_CHUNK });
   try {
     return await loadImageFromArchive(stream, options);
   } finally {
     stream.destroy();
+  }
+}
+
+/** Reads a whole file of at most `cap` bytes; undefined when it turns out larger (it grew since stat). */
+function readSmallFile(file: string, cap: number): Buffer | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(cap + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) return buffer.subarray(0, length);
+      length += read;
+      if (length > cap) return undefined;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -7,7 +7,7 @@ import { ZotboxError, fromWireError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { formatDigest, type Digest } from './digest.js';
 
-/** How many decoded chunks the worker may run ahead of the consumer: the bound on its memory. */
+/** How many decoded chunks (4 MiB each) the worker may run ahead of the consumer: 32 MiB of lookahead at most. */
 export const MAX_IN_FLIGHT = 8;
 export const CONTROL_IN_FLIGHT = 0;
 export const CONTROL_STOP = 1;
@@ -39,6 +39,8 @@ export async function decodeFileInWorker(
   const flags = new Int32Array(control);
   const worker = new Worker(new URL('./zstd-worker.js', import.meta.url), {
     workerData: { kind: 'zotbox-zstd', file, maxCompressedBytes, control } satisfies ZstdWorkerInput,
+    // The embedding process's flags (--input-type, --eval, loaders) must not leak into this worker.
+    execArgv: [],
   });
   const stop = () => {
     Atomics.store(flags, CONTROL_STOP, 1);

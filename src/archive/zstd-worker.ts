@@ -27,7 +27,7 @@ function run(input: ZstdWorkerInput): void {
     const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     port.postMessage({ type: 'data', chunk: bytes } satisfies ZstdWorkerMessage, [chunk.buffer as ArrayBuffer]);
   };
-  const decoder = new BoundedZstdDecoder({ ownedChunks: true, chunkSize: 1024 * 1024 });
+  const decoder = new BoundedZstdDecoder({ ownedChunks: true, chunkSize: 4 * 1024 * 1024 });
   const fd = openSync(input.file, 'r');
   let size = 0;
   try {

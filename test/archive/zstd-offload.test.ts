@@ -74,3 +74,12 @@ test('aborting a large load stops the worker with ZB_ARCHIVE_INTERRUPTED', async
   const error = await t.throwsAsync(load);
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_INTERRUPTED');
 });
+
+test('the worker ignores the embedding process\'s execArgv', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const file = write(t, zot([manifest, noise]));
+  const module = new URL('../../src/archive/load-image.js', import.meta.url).href;
+  const script = `const m = await import(${JSON.stringify(module)}); const image = await m.loadImageFromFile(${JSON.stringify(file)}); console.log(image.entries.length);`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  t.is(output.trim(), '2');
+});
