@@ -36,11 +36,21 @@ export async function measure(name: string, fn: () => unknown, options: MeasureO
  * Times two functions in alternation (A, B, A, B, ...), so that drift in the
  * machine's state (page cache, disk discards, other load) affects both alike.
  */
+export interface PairResult {
+  readonly a: Sample;
+  readonly b: Sample;
+  /**
+   * Median over the pairs of b's time / a's time: how many times faster A was than
+   * B, robust to drift because each pair ran back to back.
+   */
+  readonly speedup: number;
+}
+
 export async function measurePair(
   a: { name: string; fn: () => unknown },
   b: { name: string; fn: () => unknown },
   options: MeasureOptions = {},
-): Promise<[Sample, Sample]> {
+): Promise<PairResult> {
   const warmup = options.warmup ?? 3;
   const count = options.samples ?? 15;
   for (let i = 0; i < warmup; i++) {
@@ -55,11 +65,12 @@ export async function measurePair(
       times[index]!.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
   }
+  const ratios = times[0].map((timeA, i) => times[1][i]! / timeA).sort((x, y) => x - y);
   const summarize = (name: string, list: number[]): Sample => {
-    list.sort((x, y) => x - y);
-    return { name, medianMs: percentile(list, 0.5), p99Ms: percentile(list, 0.99), samples: count };
+    const sorted = [...list].sort((x, y) => x - y);
+    return { name, medianMs: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), samples: count };
   };
-  return [summarize(a.name, times[0]), summarize(b.name, times[1])];
+  return { a: summarize(a.name, times[0]), b: summarize(b.name, times[1]), speedup: percentile(ratios, 0.5) };
 }
 
 /** Throughput in MB/s (10^6 bytes) for `bytes` processed in `ms`. */

@@ -1,6 +1,9 @@
 // `npm run demo`: shows, on the bundled examples, the furthest zotbox goes today.
 // Each step is a real zotbox command line run in-process; the demo fails (exit 1)
 // if any step does not end as expected, and test/e2e/demo.test.ts runs it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../src/cli.js';
 
@@ -12,10 +15,19 @@ interface DemoStep {
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+const workDir = mkdtempSync(path.join(tmpdir(), 'zotbox-demo-'));
+const reviewer = path.join(repoRoot, 'examples', 'code-reviewer');
+const maintainer = path.join(repoRoot, 'examples', 'repo-maintainer');
+
 const STEPS: readonly DemoStep[] = [
   { explain: 'The commands zotbox has, and which ones are available in this build.', argv: ['--help'], expectStatus: 0 },
-  { explain: 'Every command documents itself; here is how an agent is packed.', argv: ['pack', '--help'], expectStatus: 0 },
-  { explain: 'Errors carry a stable code and say how to fix them; usage errors exit 2.', argv: ['unpack', 'only-one-argument.zot'], expectStatus: 2 },
+  { explain: 'Pack an example agent into a canonical .zot; both digests are printed.', argv: ['pack', reviewer, path.join(workDir, 'code-reviewer.zot')], expectStatus: 0 },
+  { explain: 'Inspect it: identity, digests, declared permissions and files, without running anything.', argv: ['inspect', path.join(workDir, 'code-reviewer.zot')], expectStatus: 0 },
+  { explain: 'The directory and its .zot share the content digest, so either can be pinned in CI.', argv: ['verify', reviewer, '--json'], expectStatus: 0 },
+  { explain: 'A wrong pin fails with a stable code and exit status 1.', argv: ['verify', path.join(workDir, 'code-reviewer.zot'), '--expect', `sha256:${'0'.repeat(64)}`], expectStatus: 1 },
+  { explain: 'Unpack safely into a new directory (private staging, renamed on success).', argv: ['unpack', path.join(workDir, 'code-reviewer.zot'), path.join(workDir, 'unpacked')], expectStatus: 0 },
+  { explain: 'The second example declares an allowlist; inspect shows it as the manifest states it.', argv: ['inspect', maintainer], expectStatus: 0 },
+  { explain: 'Running agents is the next step; until it lands, run says so with a stable code.', argv: ['run', reviewer], expectStatus: 1 },
 ];
 
 async function main(): Promise<number> {
@@ -32,4 +44,8 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+try {
+  process.exitCode = await main();
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}

@@ -54,6 +54,15 @@ export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';
  * const { target, files } = await unpackArchiveFile('reviewer.zot', './reviewer-src');
  * ```
  */
-export { AgentImage, DEFAULT_LIMITS, isDigest, loadImageFromArchive, loadImageFromDirectory, loadImageFromFile, unpackArchiveFile } from './archive/index.js';
+export {
+  AgentImage,
+  DEFAULT_LIMITS,
+  ZstdDecompressionWorker,
+  isDigest,
+  loadImageFromArchive,
+  loadImageFromDirectory,
+  loadImageFromFile,
+  unpackArchiveFile,
+} from './archive/index.js';
 export type { ArchiveLimits, Digest, ImageEntry, ImageFormat, LoadOptions, UnpackResult } from './archive/index.js';
 

@@ -6,4 +6,5 @@ export { loadImageFromArchive, loadImageFromDirectory, loadImageFromFile, type L
 export { walkSourceTree, type SourceEntry, type SourceTree } from './source-tree.js';
 export { canonicalTarParts, digestSourceTree } from './tar-pack.js';
 export { ZstdEncoder } from './zstd-stream.js';
+export { ZstdDecompressionWorker } from './zstd-offload.js';
 export { unpackArchiveFile, type UnpackResult } from './extract.js';

@@ -17,7 +17,7 @@ import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 import { walkSourceTree } from './source-tree.js';
 import { canonicalTarParts } from './tar-pack.js';
 import { TarReader } from './tar-read.js';
-import { decodeFileInWorker, OFFLOAD_THRESHOLD } from './zstd-offload.js';
+import { decodeFileInWorker, OFFLOAD_THRESHOLD, type ZstdDecompressionWorker } from './zstd-offload.js';
 import { BoundedZstdDecoder, ZSTD_MAGIC } from './zstd-stream.js';
 
 export interface LoadOptions {
@@ -31,6 +31,11 @@ export interface LoadOptions {
    * when the load fails: `zotbox unpack` uses it to overlap decoding and writing.
    */
   readonly onEntryStreamed?: EntryStreamedHandler;
+  /**
+   * A decompression worker to reuse for large archives (a long-lived host keeps
+   * one); without it, a large load starts and stops a worker of its own.
+   */
+  readonly decompressionWorker?: ZstdDecompressionWorker;
 }
 
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
@@ -172,15 +177,14 @@ async function startsWithZstdMagic(file: string): Promise<boolean> {
 async function loadLargeZstdFile(file: string, limits: ArchiveLimits, options: LoadOptions): Promise<AgentImage> {
   const builder = new ImageBuilder(limits, { ownedChunks: true, ...(options.onEntryStreamed === undefined ? {} : { onEntryStreamed: options.onEntryStreamed }) });
   const reader = new TarReader(builder);
-  const artifact = await decodeFileInWorker(
-    file,
-    limits.maxCompressedBytes,
-    (chunk) => {
-      builder.observeTarBytes(chunk);
-      reader.push(chunk);
-    },
-    options.signal,
-  );
+  const onChunk = (chunk: Buffer) => {
+    builder.observeTarBytes(chunk);
+    reader.push(chunk);
+  };
+  const artifact =
+    options.decompressionWorker === undefined
+      ? await decodeFileInWorker(file, limits.maxCompressedBytes, onChunk, options.signal)
+      : await options.decompressionWorker.decodeFile(file, limits.maxCompressedBytes, onChunk, options.signal);
   reader.end();
   return builder.build('zstd', artifact, reader.paddingAfterTrailer);
 }
