@@ -58,7 +58,7 @@ test('allowed imports produce no violation', (t) => {
   const files = new Map(
     Object.entries({
       'errors.ts': '',
-      'archive/a.ts': "import { ZotboxError } from '../errors.js';\nimport tar from 'tar-stream';\nimport { readFile } from 'node:fs/promises';",
+      'archive/a.ts': "import { ZotboxError } from '../errors.js';\nimport binding from 'zstd-napi/binding.js';\nimport { readFile } from 'node:fs/promises';",
       'policy/p.ts': "import type { AgentImage } from '../archive/a.js';\nimport { z } from 'zod';\nimport { lstatSync } from 'node:fs';",
       'policy/gate-client.ts': "import { z } from 'zod';",
       'worker/w.ts': "import { call } from '../policy/gate-client.js';\nimport type { AgentImage } from '../archive/a.js';\nimport { MessagePort } from 'node:worker_threads';",

@@ -131,6 +131,8 @@ test('a failed zstd content checksum is rejected', async (t) => {
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_CORRUPT');
 });
 
+test('garbage after the gzip member is rejected', rejects, Buffer.concat([gzipCompress(buildTar([manifest])), Buffer.from('garbage!')]), 'ZB_ARCHIVE_CORRUPT');
+test('a second gzip member with data after the tar trailer is rejected', rejects, Buffer.concat([gzipCompress(buildTar([manifest])), gzipCompress(Buffer.from('x'.repeat(512)))]), 'ZB_ARCHIVE_CORRUPT');
 test('garbage after the zstd frame is rejected', rejects, Buffer.concat([zot([manifest]), Buffer.from('garbage!')]), 'ZB_ARCHIVE_CORRUPT');
 
 test('a zstd frame that needs a window over 8 MiB is rejected', async (t) => {
