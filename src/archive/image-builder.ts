@@ -55,13 +55,13 @@ export class ImageBuilder implements TarReaderHandlers {
     if (this.canonical) this.streamHash.update(chunk);
   }
 
+  onMetadata(size: number): void {
+    this.countEntry();
+    this.countExpanded(size);
+  }
+
   onEntry(entry: TarEntry): void {
-    this.entryCount++;
-    if (this.entryCount > this.limits.maxEntries) {
-      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the archive has more than ${this.limits.maxEntries} entries, the zotfile limit.`, {
-        details: { limit: 'entries', max: this.limits.maxEntries },
-      });
-    }
+    this.countEntry();
     if (entry.size > this.limits.maxEntryBytes) {
       throw new ZotboxError(
         'ZB_ARCHIVE_LIMIT_EXCEEDED',
@@ -126,9 +126,17 @@ export class ImageBuilder implements TarReaderHandlers {
     });
   }
 
-  onData(chunk: Buffer): void {
-    const current = this.current!;
-    this.expandedBytes += chunk.length;
+  private countEntry(): void {
+    this.entryCount++;
+    if (this.entryCount > this.limits.maxEntries) {
+      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the archive has more than ${this.limits.maxEntries} entries, the zotfile limit.`, {
+        details: { limit: 'entries', max: this.limits.maxEntries },
+      });
+    }
+  }
+
+  private countExpanded(bytes: number): void {
+    this.expandedBytes += bytes;
     if (this.expandedBytes > this.limits.maxExpandedBytes) {
       throw new ZotboxError(
         'ZB_ARCHIVE_LIMIT_EXCEEDED',
@@ -136,6 +144,11 @@ export class ImageBuilder implements TarReaderHandlers {
         { details: { limit: 'expanded', max: this.limits.maxExpandedBytes } },
       );
     }
+  }
+
+  onData(chunk: Buffer): void {
+    const current = this.current!;
+    this.countExpanded(chunk.length);
     if (current.buffer !== undefined) chunk.copy(current.buffer, current.filled);
     else current.parts?.push(chunk);
     current.filled += chunk.length;

@@ -26,6 +26,12 @@ export interface TarEntry {
 }
 
 export interface TarReaderHandlers {
+  /**
+   * Called for each PAX or GNU metadata header with its data size, before the data
+   * is read. Metadata counts against limits like entries do: otherwise a small
+   * stream of repeated global headers could keep the reader busy for hours.
+   */
+  onMetadata(size: number): void;
   /** Called once per entry before its data. Throw to reject the archive. */
   onEntry(entry: TarEntry): void;
   /** Data of the current entry, in order. The view is only valid during the call. */
@@ -140,6 +146,9 @@ export class TarReader {
       }
       if (this.state === 'padding') {
         const take = Math.min(this.remaining, chunk.length - offset);
+        // Every writer zero-fills padding. Other bytes would be hashed into the content digest
+        // while changing no entry, so two archives of the same content could digest differently.
+        if (chunk.subarray(offset, offset + take).some((byte) => byte !== 0)) throw corrupt('the padding after an entry\'s data is not zero');
         offset += take;
         this.remaining -= take;
         if (this.remaining === 0) this.state = 'header';
@@ -212,6 +221,7 @@ export class TarReader {
 
     if (typeflag === 'x' || typeflag === 'g' || typeflag === 'L' || typeflag === 'K') {
       if (size > MAX_META_BYTES) throw corrupt(`a tar metadata header is ${size} bytes, over the ${MAX_META_BYTES}-byte cap`);
+      this.handlers.onMetadata(size);
       this.pendingHeaders.push(header);
       this.metaType = typeflag;
       this.metaSize = size;
@@ -263,7 +273,10 @@ export class TarReader {
   }
 
   private finishMeta(): void {
-    const data = Buffer.concat(this.meta).subarray(0, this.metaSize);
+    const padded = Buffer.concat(this.meta);
+    // The metadata's data blocks belong to the entry's raw header, for the canonical comparison.
+    this.pendingHeaders.push(padded);
+    const data = padded.subarray(0, this.metaSize);
     this.meta = [];
     this.state = 'header';
     this.applyMeta(data);

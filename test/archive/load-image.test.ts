@@ -11,6 +11,7 @@ import { MINIMAL_MANIFEST, buildTar, gzipCompress, headerBlock, zot, zstdCompres
 
 const COMPAT = path.join(REPO_ROOT, 'test/fixtures/compat');
 const manifest: TarPiece = { kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST };
+const small: ArchiveLimits = { maxCompressedBytes: 1_000_000, maxEntryBytes: 4096, maxExpandedBytes: 10_000, maxEntries: 20 };
 
 const rejects = test.macro(async (t, archive: Buffer, code: ErrorCode, limits?: ArchiveLimits) => {
   const error = await t.throwsAsync(loadImageFromArchive(archive, limits === undefined ? {} : { limits }));
@@ -124,6 +125,19 @@ test('a PAX path and a GNU long name on one entry are ambiguous and rejected', r
 test('a global PAX path is rejected', rejects, zot([manifest, { kind: 'pax', global: true, records: { path: 'x' } }, { kind: 'file', name: 'c' }]), 'ZB_ARCHIVE_CORRUPT');
 test('GNU sparse files are rejected', rejects, zot([manifest, { kind: 'pax', records: { 'GNU.sparse.size': '10' } }, { kind: 'file', name: 'c' }]), 'ZB_ARCHIVE_CORRUPT');
 
+test('non-zero padding after entry data is rejected', rejects, zot([manifest, { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'x', size: 3 }), Buffer.from('abc'), Buffer.alloc(508, 0x41)]) }]), 'ZB_ARCHIVE_CORRUPT');
+test('metadata headers count towards the entry limit', rejects, zot([manifest, ...Array.from({ length: 25 }, (): TarPiece => ({ kind: 'pax', global: true, records: { comment: 'x' } })), { kind: 'file', name: 'y' }]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
+
+test('a canonical archive with PAX entries is digested in one pass and matches the recomputed digest', async (t) => {
+  const digests = JSON.parse(readFileSync(path.join(COMPAT, 'digests.json'), 'utf8'));
+  const tar = readFileSync(path.join(COMPAT, 'edge-cases.tar'));
+  const canonical = await loadImageFromArchive(zstdCompress(tar));
+  t.is(canonical.contentDigest, `sha256:${digests['agents/edge-cases'].dir_digest}`);
+  // The same entries through a non-canonical stream (extra trailer padding) take the recompute path.
+  const recomputed = await loadImageFromArchive(zstdCompress(Buffer.concat([tar, Buffer.alloc(1024)])));
+  t.is(recomputed.contentDigest, canonical.contentDigest);
+});
+
 test('a failed zstd content checksum is rejected', async (t) => {
   const archive = Buffer.from(zot([manifest]));
   archive[archive.length - 1]! ^= 0xff; // the last 4 bytes are the XXH64-based checksum
@@ -163,7 +177,6 @@ test('a plain tar is not a .zot', rejects, buildTar([manifest]), 'ZB_ARCHIVE_FOR
 test('a zip file is not a .zot', rejects, Buffer.from('PK\u0003\u0004rest-of-zip'), 'ZB_ARCHIVE_FORMAT_UNKNOWN');
 
 // Limits, counted on bytes as they arrive.
-const small: ArchiveLimits = { maxCompressedBytes: 1_000_000, maxEntryBytes: 4096, maxExpandedBytes: 10_000, maxEntries: 20 };
 test('an entry over the per-entry limit is rejected from its header alone', rejects, zot([manifest, { kind: 'file', name: 'x', data: Buffer.alloc(4097) }]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
 test('entries that together pass the expanded limit are rejected', rejects, zot([manifest, ...Array.from({ length: 4 }, (_, i): TarPiece => ({ kind: 'file', name: `f${i}`, data: Buffer.alloc(4000) }))]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
 test('data of ignored entries counts towards the expanded limit', rejects, zot([manifest, ...Array.from({ length: 4 }, (_, i): TarPiece => ({ kind: 'file', name: `f${i}`, typeflag: '7', data: Buffer.alloc(4000) }))]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
