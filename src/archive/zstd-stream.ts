@@ -89,7 +89,12 @@ export class BoundedZstdDecoder {
       this.filled += produced;
       this.frameComplete = hint === 0;
       const outputFull = this.filled === this.output.length;
-      if (outputFull) this.emit(sink);
+      if (outputFull) {
+        this.emit(sink);
+        // A frame that ended exactly at the buffer's end has nothing left to flush. Calling
+        // again would start the next frame and report its header hint as "incomplete".
+        if (remaining.length === 0 && hint === 0) return;
+      }
       // With room left in the output, the decoder has flushed all it can from this input.
       else if (remaining.length === 0) return;
       else if (consumed === 0 && produced === 0) {

@@ -208,6 +208,14 @@ test('a zstd bomb stops at the limit without inflating it into memory', async (t
   t.true(grownMiB < DEFAULT_LIMITS.maxExpandedBytes / 1024 / 1024 + 128, `rss grew by ${grownMiB.toFixed(0)} MiB`);
 });
 
+test('a tar whose size is a multiple of the decoder\'s output buffer loads (regression)', async (t) => {
+  // 128 KiB of tar: header + 130,048 bytes of data + trailer = 131,072 bytes.
+  const tar = buildTar([{ kind: 'file', name: 'manifest.json', data: 'x'.repeat(131_072 - 512 - 1024) }]);
+  t.is(tar.length, 131_072);
+  const image = await loadImageFromArchive(zstdCompress(tar));
+  t.is(image.entries.length, 1);
+});
+
 test('a stream can be loaded chunk by chunk, with chunk boundaries anywhere', async (t) => {
   const archive = zot([manifest, { kind: 'dir', name: 'assets/' }, { kind: 'file', name: 'assets/a.bin', data: Buffer.alloc(5000, 3) }]);
   async function* oneByteAtATime() {
