@@ -137,6 +137,34 @@ export function toZotboxError(thrown: unknown): ZotboxError {
   });
 }
 
+const ERRNO_ADVICE: Readonly<Record<string, string>> = {
+  ENOENT: 'it does not exist',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exceeded',
+  EROFS: 'the file system is read-only',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EEXIST: 'it already exists',
+  ELOOP: 'it is a symlink, or there are too many symlinks in the path',
+  EMFILE: 'too many open files',
+  EIO: 'an input/output error occurred',
+};
+
+/**
+ * A failed file-system call on a path the user gave (or one derived from it),
+ * as ZB_IO_FAILED: "cannot <action> <path>: <reason> (<errno>)". Errors that are
+ * already ZotboxErrors pass through unchanged.
+ */
+export function fileSystemError(action: string, target: string, cause: unknown): ZotboxError {
+  if (cause instanceof ZotboxError) return cause;
+  const errno = (cause as { code?: unknown } | null)?.code;
+  const code = typeof errno === 'string' ? errno : 'error';
+  const reason = ERRNO_ADVICE[code] ?? (cause instanceof Error ? cause.message : String(cause));
+  return new ZotboxError('ZB_IO_FAILED', `cannot ${action} ${target}: ${reason} (${code}).`, { cause, details: { path: target, errno: code } });
+}
+
 function describeUnknown(value: unknown): string {
   try {
     return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ERROR_CODES, ZotboxError, fromWireError, isZotboxError, toZotboxError } from '../src/errors.js';
+import { ERROR_CODES, ZotboxError, fileSystemError, fromWireError, isZotboxError, toZotboxError } from '../src/errors.js';
 
 test('every registered code follows the ZB_<AREA>_<FAULT> pattern and has a summary', (t) => {
   for (const [code, info] of Object.entries(ERROR_CODES)) {
@@ -55,4 +55,15 @@ test('anything thrown that is not a ZotboxError is wrapped as ZB_INTERNAL_BUG wi
   const circular: Record<string, unknown> = {};
   circular['self'] = circular;
   t.is(toZotboxError(circular).code, 'ZB_INTERNAL_BUG');
+});
+
+test('file-system failures become ZB_IO_FAILED with the path, a plain reason and the errno', (t) => {
+  const cause = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  const error = fileSystemError('write', '/out/a.zot', cause);
+  t.is(error.code, 'ZB_IO_FAILED');
+  t.is(error.message, 'cannot write /out/a.zot: the disk is full (ENOSPC).');
+  t.deepEqual(error.details, { path: '/out/a.zot', errno: 'ENOSPC' });
+  t.is(error.cause, cause);
+  const passthrough = new ZotboxError('ZB_ARCHIVE_CORRUPT', 'x');
+  t.is(fileSystemError('read', '/x', passthrough), passthrough, 'archive errors are not relabelled');
 });

@@ -9,7 +9,7 @@ import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { ZotboxError } from '../errors.js';
+import { ZotboxError, fileSystemError } from '../errors.js';
 import { AgentImage } from './agent-image.js';
 import { formatDigest } from './digest.js';
 import { ImageBuilder, type EntryStreamedHandler } from './image-builder.js';
@@ -123,25 +123,29 @@ export async function loadImageFromFile(file: string, options: LoadOptions = {})
   try {
     stats = await stat(file);
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? 'error';
-    throw new ZotboxError('ZB_IO_FAILED', `cannot read ${file}: ${code}. Check the path.`, { cause, details: { path: file, errno: code } });
+    throw fileSystemError('read', file, cause);
   }
   if (!stats.isFile()) {
     throw new ZotboxError('ZB_IO_FAILED', `${file} is not a regular file. Pass a .zot file or an agent directory.`, { details: { path: file } });
   }
   // The size is checked up front for a fast answer, and again on the bytes as they arrive.
   if (stats.size > limits.maxCompressedBytes) throw tooLarge(limits);
-  if (stats.size >= OFFLOAD_THRESHOLD && (await startsWithZstdMagic(file))) return loadLargeZstdFile(file, limits, options);
-  if (stats.size < OFFLOAD_THRESHOLD) {
-    // A typical agent is a few hundred KiB: one bounded synchronous read beats stream set-up.
-    const bytes = readSmallFile(file, Math.min(OFFLOAD_THRESHOLD, limits.maxCompressedBytes + 1));
-    if (bytes !== undefined) return loadImageFromArchive(bytes, options);
-  }
-  const stream = createReadStream(file, { highWaterMark: FILE_CHUNK });
   try {
-    return await loadImageFromArchive(stream, options);
-  } finally {
-    stream.destroy();
+    if (stats.size >= OFFLOAD_THRESHOLD && (await startsWithZstdMagic(file))) return await loadLargeZstdFile(file, limits, options);
+    if (stats.size < OFFLOAD_THRESHOLD) {
+      // A typical agent is a few hundred KiB: one bounded synchronous read beats stream set-up.
+      const bytes = readSmallFile(file, Math.min(OFFLOAD_THRESHOLD, limits.maxCompressedBytes + 1));
+      if (bytes !== undefined) return await loadImageFromArchive(bytes, options);
+    }
+    const stream = createReadStream(file, { highWaterMark: FILE_CHUNK });
+    try {
+      return await loadImageFromArchive(stream, options);
+    } finally {
+      stream.destroy();
+    }
+  } catch (cause) {
+    // Archive faults are ZotboxErrors already; what is left is the file itself failing to read.
+    throw fileSystemError('read', file, cause);
   }
 }
 

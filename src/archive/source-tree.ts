@@ -5,7 +5,7 @@
 // partial walk. Nothing here follows a symlink.
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { ZotboxError } from '../errors.js';
+import { ZotboxError, fileSystemError } from '../errors.js';
 import { CooperativeSlicer } from './cooperative.js';
 import { checkEntryName, compareUtf8 } from './entry-name.js';
 import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
@@ -48,14 +48,6 @@ function describeType(stats: Stats): string {
   return 'not a regular file or directory';
 }
 
-function ioError(action: string, target: string, cause: unknown): ZotboxError {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'error';
-  return new ZotboxError('ZB_IO_FAILED', `cannot ${action} ${target}: ${code}. Check that it exists and that you may read it.`, {
-    cause,
-    details: { path: target, errno: code },
-  });
-}
-
 /** Walks `root` and returns its canonical entries, or throws naming the first offending path. */
 export async function walkSourceTree(root: string, options: WalkOptions = {}): Promise<SourceTree> {
   const limits = options.limits ?? DEFAULT_LIMITS;
@@ -63,7 +55,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
   try {
     rootStats = lstatSync(root);
   } catch (cause) {
-    throw ioError('read the agent directory', root, cause);
+    throw fileSystemError('read the agent directory', root, cause);
   }
   if (rootStats.isSymbolicLink()) {
     throw new ZotboxError(
@@ -81,7 +73,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
   try {
     canonicalRoot = realpathSync.native(root);
   } catch (cause) {
-    throw ioError('resolve', root, cause);
+    throw fileSystemError('resolve', root, cause);
   }
   const slicer = new CooperativeSlicer();
 
@@ -95,7 +87,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
     try {
       names = readdirSync(absoluteDir);
     } catch (cause) {
-      throw ioError('list', absoluteDir, cause);
+      throw fileSystemError('list', absoluteDir, cause);
     }
     for (const name of names) {
       const relativePath = relativeDir === '' ? name : `${relativeDir}/${name}`;
@@ -105,7 +97,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
       try {
         stats = lstatSync(absolutePath);
       } catch (cause) {
-        throw ioError('read', absolutePath, cause);
+        throw fileSystemError('read', absolutePath, cause);
       }
       await slicer.tick();
       if (!stats.isFile() && !stats.isDirectory()) {

@@ -5,7 +5,7 @@
 // with the size the walk saw.
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { ZotboxError } from '../errors.js';
+import { ZotboxError, fileSystemError } from '../errors.js';
 import { CooperativeSlicer } from './cooperative.js';
 import { formatDigest, type Digest } from './digest.js';
 import type { SourceEntry, SourceTree } from './source-tree.js';
@@ -28,25 +28,38 @@ function* fileChunks(entry: SourceEntry): Generator<Buffer> {
     fd = openSync(entry.absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ELOOP') throw changedError(entry, 'was replaced by a symlink');
-    throw new ZotboxError('ZB_IO_FAILED', `cannot read ${entry.absolutePath}: ${(cause as NodeJS.ErrnoException).code ?? cause}.`, {
-      cause,
-      details: { path: entry.absolutePath },
-    });
+    throw fileSystemError('read', entry.absolutePath, cause);
   }
   try {
-    const stats = fstatSync(fd);
+    const stats = fstatOrThrow(fd, entry);
     if (!stats.isFile() || stats.dev !== entry.dev || stats.ino !== entry.ino) throw changedError(entry, 'was replaced');
     let remaining = entry.size;
     while (remaining > 0) {
       const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, remaining));
-      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+      const bytesRead = readOrThrow(fd, buffer, entry);
       if (bytesRead === 0) throw changedError(entry, 'shrank');
       remaining -= bytesRead;
       yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
     }
-    if (readSync(fd, Buffer.allocUnsafe(1), 0, 1, null) !== 0) throw changedError(entry, 'grew');
+    if (readOrThrow(fd, Buffer.allocUnsafe(1), entry) !== 0) throw changedError(entry, 'grew');
   } finally {
     closeSync(fd);
+  }
+}
+
+function fstatOrThrow(fd: number, entry: SourceEntry) {
+  try {
+    return fstatSync(fd);
+  } catch (cause) {
+    throw fileSystemError('read', entry.absolutePath, cause);
+  }
+}
+
+function readOrThrow(fd: number, buffer: Buffer, entry: SourceEntry): number {
+  try {
+    return readSync(fd, buffer, 0, buffer.length, null);
+  } catch (cause) {
+    throw fileSystemError('read', entry.absolutePath, cause);
   }
 }
 

@@ -6,7 +6,7 @@
 // to, so a decompression bomb cannot grow memory past the lookahead.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { ZotboxError, toZotboxError } from '../errors.js';
+import { ZotboxError, fileSystemError, toZotboxError } from '../errors.js';
 import { CONTROL_IN_FLIGHT, CONTROL_STOP, MAX_IN_FLIGHT, type ZstdJob, type ZstdWorkerMessage } from './zstd-offload.js';
 import { BoundedZstdDecoder } from './zstd-stream.js';
 
@@ -61,7 +61,9 @@ if (!isMainThread && parentPort !== null && (workerData as { kind?: unknown } | 
     try {
       runJob(job, port);
     } catch (thrown) {
-      port.postMessage({ id: job.id, type: 'error', error: toZotboxError(thrown).toWire() } satisfies ZstdWorkerMessage);
+      const isErrno = typeof (thrown as { code?: unknown } | null)?.code === 'string' && !(thrown instanceof ZotboxError);
+      const error = isErrno ? fileSystemError('read', job.file, thrown) : toZotboxError(thrown);
+      port.postMessage({ id: job.id, type: 'error', error: error.toWire() } satisfies ZstdWorkerMessage);
     }
   });
 }

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadImageFromDirectory, loadImageFromFile, type AgentImage, type ArchiveLimits } from '../archive/index.js';
-import { ZotboxError } from '../errors.js';
+import { ZotboxError, fileSystemError } from '../errors.js';
 import { validateAgentLayout, type AgentLayout } from './agent-layout.js';
 
 export interface OpenAgentOptions {
@@ -26,14 +26,13 @@ export async function openLocalAgent(reference: string, options: OpenAgentOption
   try {
     stats = await stat(absolute);
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? 'error';
-    throw new ZotboxError(
-      'ZB_IO_FAILED',
-      code === 'ENOENT'
-        ? `no agent at ${absolute}: it does not exist. Pass a zotfile directory or a .zot file.`
-        : `cannot open the agent at ${absolute}: ${code}.`,
-      { cause, details: { path: absolute, errno: code } },
-    );
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ZotboxError('ZB_IO_FAILED', `no agent at ${absolute}: it does not exist. Pass a zotfile directory or a .zot file.`, {
+        cause,
+        details: { path: absolute, errno: 'ENOENT' },
+      });
+    }
+    throw fileSystemError('open the agent at', absolute, cause);
   }
   const loadOptions = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.limits === undefined ? {} : { limits: options.limits }) };
   const kind = stats.isDirectory() ? 'directory' : 'archive';

@@ -7,7 +7,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { lstat, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_LIMITS, ZstdEncoder, canonicalTarParts, formatDigest, walkSourceTree, type ArchiveLimits, type Digest } from '../archive/index.js';
-import { ZotboxError } from '../errors.js';
+import { ZotboxError, fileSystemError } from '../errors.js';
 import { readAgentManifest, validateAgentLayout, type AgentIdentity } from './agent-layout.js';
 
 export interface PackOptions {
@@ -54,10 +54,7 @@ async function readManifestBytes(root: string): Promise<Buffer> {
 /** The canonical path a not-yet-existing file will have: its parent resolved, its name kept. */
 async function canonicalFuturePath(file: string): Promise<string> {
   const parent = await realpath(path.dirname(file)).catch((cause: unknown) => {
-    throw new ZotboxError('ZB_IO_FAILED', `cannot write ${file}: its directory ${path.dirname(file)} does not exist or cannot be read.`, {
-      cause,
-      details: { path: file },
-    });
+    throw fileSystemError('write into the directory', path.dirname(file), cause);
   });
   return path.join(parent, path.basename(file));
 }
@@ -78,10 +75,7 @@ export async function packAgent(directory: string | undefined, output: string | 
   });
 
   const handle = await open(tempPath, 'wx', 0o644).catch((cause: unknown) => {
-    throw new ZotboxError('ZB_IO_FAILED', `cannot create ${tempPath}: ${(cause as NodeJS.ErrnoException).code}. Check that you may write to ${path.dirname(tempPath)}.`, {
-      cause,
-      details: { path: tempPath },
-    });
+    throw fileSystemError('create a file in', path.dirname(tempPath), cause);
   });
   const tarHash = createHash('sha256');
   const artifactHash = createHash('sha256');
@@ -125,6 +119,9 @@ export async function packAgent(directory: string | undefined, output: string | 
     await rename(tempPath, canonicalOutput);
     committed = true;
     await syncDirectory(path.dirname(canonicalOutput));
+  } catch (cause) {
+    // Archive and limit errors pass through; a failing write, fsync or rename names the output.
+    throw fileSystemError('write', outputPath, cause);
   } finally {
     if (!committed) {
       await handle.close().catch(() => undefined); // already closed on the success path's late failures

@@ -200,3 +200,16 @@ test('a .zot written by zotbox is a plain zstd tar that the system tools read', 
   t.true(listing.includes('café.md'));
   t.true(listing.includes(`${'d'.repeat(120)}/f`));
 });
+
+test('an output that cannot be written is ZB_IO_FAILED naming it, and nothing is left behind', async (t) => {
+  const dir = tempDir(t);
+  const agent = makeAgent(path.join(dir, 'agent'));
+  mkdirSync(path.join(dir, 'taken.zot'));
+  const onDirectory = await t.throwsAsync(packAgent(agent, path.join(dir, 'taken.zot'), { cwd: dir }));
+  t.is((onDirectory as { code?: string }).code, 'ZB_IO_FAILED');
+  t.regex(onDirectory!.message, /cannot write .*taken\.zot: it is a directory \(EISDIR\)/);
+  t.deepEqual(readdirSync(dir).sort(), ['agent', 'taken.zot']);
+  const noParent = await t.throwsAsync(packAgent(agent, path.join(dir, 'missing', 'x.zot'), { cwd: dir }));
+  t.is((noParent as { code?: string }).code, 'ZB_IO_FAILED');
+  t.regex(noParent!.message, /missing: it does not exist \(ENOENT\)/);
+});
