@@ -48,7 +48,10 @@ export const ERROR_CODES = {
 
   // Zotfile layout
   ZB_LAYOUT_MANIFEST_MISSING: { exit: 1, summary: 'The agent has no manifest.json at its root.' },
-  ZB_LAYOUT_MANIFEST_INVALID: { exit: 1, summary: 'manifest.json is not a JSON object with zotfile 1 and a valid name.' },
+  ZB_MANIFEST_INVALID: {
+    exit: 1,
+    summary: 'manifest.json breaks a rule of the zotfile format; the message names the JSON path and the fix.',
+  },
   ZB_LAYOUT_AGENT_MD_INVALID: { exit: 1, summary: 'AGENT.md exists but is not a regular file.' },
   ZB_LAYOUT_EXTENSION_BUNDLED: { exit: 1, summary: 'The agent bundles an executable extension (extensions/**/extension.json), which cannot be confined.' },
 

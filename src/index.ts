@@ -47,6 +47,18 @@ export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFil
 export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';
 
 /**
+ * The manifest: strict parsing (duplicate and case-variant keys rejected) and the
+ * typed, validated value.
+ *
+ * @example
+ * ```ts
+ * const manifest = parseManifest(readFileSync('manifest.json'));
+ * console.log(manifest.permissions.bash.mode);
+ * ```
+ */
+export { parseManifest, type Manifest, type BashMode } from './policy/manifest.js';
+
+/**
  * The archive layer: images, digests, limits, and safe extraction.
  *
  * @example

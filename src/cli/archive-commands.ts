@@ -2,7 +2,7 @@
 // text or, with --json, one JSON document (shapes in docs/cli.md).
 import path from 'node:path';
 import { ZotboxError, inspectAgent, isDigest, packAgent, unpackArchiveFile, verifyAgent } from '../index.js';
-import type { AgentReport, PackResult, UnpackResult } from '../index.js';
+import type { AgentReport, Manifest, PackResult, UnpackResult } from '../index.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 
 const json = (parsed: ParsedCommand) => parsed.values['json'] === true;
@@ -62,18 +62,12 @@ export const runPack: CommandHandler = async (parsed, io) => {
   return 0;
 };
 
-function listOrNone(value: unknown): string {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.length === 0 ? 'none' : value.join(', ');
-  return value === undefined || value === null ? 'none' : JSON.stringify(value);
-}
+const listOrNone = (values: readonly string[]) => (values.length === 0 ? 'none' : values.join(', '));
 
 /** The declared (unexpanded) permission summary, in the consent prompt's words. */
-export function describePermissions(permissions: unknown): string[] {
-  const p = (typeof permissions === 'object' && permissions !== null ? permissions : {}) as Record<string, any>;
-  const bash = (p['bash'] ?? {}) as Record<string, unknown>;
-  const mode = typeof bash['mode'] === 'string' && bash['mode'] !== '' ? bash['mode'] : 'none';
-  const allow = Array.isArray(bash['allow']) && bash['allow'].length > 0 ? ` (${listOrNone(bash['allow'])})` : '';
-  return [`  fs read: ${listOrNone(p['fs']?.['read'])}`, `  fs write: ${listOrNone(p['fs']?.['write'])}`, `  bash: ${mode}${allow}`];
+export function describePermissions(permissions: Manifest['permissions']): string[] {
+  const allow = permissions.bash.allow.length > 0 ? ` (${permissions.bash.allow.join(', ')})` : '';
+  return [`  fs read: ${listOrNone(permissions.fs.read)}`, `  fs write: ${listOrNone(permissions.fs.write)}`, `  bash: ${permissions.bash.mode}${allow}`];
 }
 
 function reportText(report: AgentReport): string {

@@ -2,6 +2,7 @@
 // the agent is executed: this reads the image and its manifest only.
 import type { Digest, ImageFormat } from '../archive/index.js';
 import { ZotboxError } from '../errors.js';
+import type { Manifest } from '../policy/manifest.js';
 import { openLocalAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
 export interface AgentFileReport {
@@ -21,8 +22,8 @@ export interface AgentReport {
   readonly contentDigest: Digest;
   readonly artifactSize: number | null;
   readonly expandedSize: number;
-  /** `permissions` exactly as declared in the manifest (unexpanded), or {} when absent. */
-  readonly permissions: unknown;
+  /** The declared permissions, unexpanded (`${workspace}` stays as written), with defaults applied. */
+  readonly permissions: Manifest['permissions'];
   readonly unknownKeys: readonly string[];
   readonly warnings: readonly string[];
   readonly files: readonly AgentFileReport[];
@@ -40,7 +41,7 @@ export function reportAgent(agent: OpenedAgent): AgentReport {
     contentDigest: image.contentDigest,
     artifactSize: image.artifactSize ?? null,
     expandedSize: image.expandedSize,
-    permissions: layout.manifest['permissions'] ?? {},
+    permissions: layout.manifest.permissions,
     unknownKeys: layout.unknownKeys,
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),

@@ -33,7 +33,7 @@ test('inspect describes an agent without running it, in text and JSON', async (t
   t.deepEqual(Object.keys(doc), ['source', 'format', 'name', 'version', 'description', 'artifact_digest', 'content_digest', 'artifact_size', 'expanded_size', 'permissions', 'unknown_keys', 'warnings', 'files']);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
-  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none' } });
+  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });
   t.deepEqual(doc.files[0], { path: 'AGENT.md', type: 'file', size: readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md')).length, mode: '0644' });
 });
 

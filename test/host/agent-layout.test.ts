@@ -35,7 +35,7 @@ test('extensions/ without extension.json is fine', (t) => {
 
 const invalidManifest = test.macro((t, text: string, jsonPath: string) => {
   const error = t.throws(() => readAgentManifest(Buffer.from(text)));
-  t.is((error as { code?: string } | undefined)?.code, 'ZB_LAYOUT_MANIFEST_INVALID');
+  t.is((error as { code?: string } | undefined)?.code, 'ZB_MANIFEST_INVALID');
   t.is((error as { details?: { path?: string } } | undefined)?.details?.path, jsonPath);
 });
 

@@ -137,7 +137,7 @@ test('a missing manifest, an invalid name and a directory AGENT.md are layout er
   t.is(((await t.throwsAsync(packAgent(path.join(dir, 'empty'), undefined, { cwd: dir }))) as { code?: string }).code, 'ZB_LAYOUT_MANIFEST_MISSING');
   const badName = makeAgent(path.join(dir, 'bad'));
   writeFileSync(path.join(badName, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'Bad Name' }));
-  t.is(((await t.throwsAsync(packAgent(badName, undefined, { cwd: dir }))) as { code?: string }).code, 'ZB_LAYOUT_MANIFEST_INVALID');
+  t.is(((await t.throwsAsync(packAgent(badName, undefined, { cwd: dir }))) as { code?: string }).code, 'ZB_MANIFEST_INVALID');
   const agentMdDir = makeAgent(path.join(dir, 'mddir'));
   execFileSync('rm', [path.join(agentMdDir, 'AGENT.md')]);
   mkdirSync(path.join(agentMdDir, 'AGENT.md'));
