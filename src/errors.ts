@@ -55,6 +55,17 @@ export const ERROR_CODES = {
   ZB_LAYOUT_AGENT_MD_INVALID: { exit: 1, summary: 'AGENT.md exists but is not a regular file.' },
   ZB_LAYOUT_EXTENSION_BUNDLED: { exit: 1, summary: 'The agent bundles an executable extension (extensions/**/extension.json), which cannot be confined.' },
 
+  // Policy decisions (a denied tool call carries one of these, with the reason)
+  ZB_POLICY_NO_PERMISSION: { exit: 1, summary: 'The agent declares no scope or mode that allows this kind of tool call at all.' },
+  ZB_POLICY_PATH_INVALID: { exit: 1, summary: 'The path is empty, contains a NUL byte, or is a URL rather than a file path.' },
+  ZB_POLICY_PATH_UNRESOLVABLE: {
+    exit: 1,
+    summary: 'The path could not be resolved safely (a symlink loop, too many links, a file used as a directory, or ".." below a missing directory).',
+  },
+  ZB_POLICY_PATH_OUTSIDE_SCOPE: { exit: 1, summary: 'The path resolves outside every scope the agent declared for this access.' },
+  ZB_POLICY_PATH_FORBIDDEN: { exit: 1, summary: 'The path is inside /proc, /sys or /dev, which agents may never touch (except /dev/null).' },
+  ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
+
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
 

@@ -1,0 +1,106 @@
+// Path decisions for the read, write and edit tools (gate-rules §6, Part A).
+// A decision is made on the canonical path from the shared resolver and carries
+// it, so the executor can re-check the same file at the moment of the effect.
+// Policy functions return decisions and do not throw; when several rules
+// apply, the strictest wins.
+import type { ErrorCode } from '../errors.js';
+import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
+import { isInsideRoot, type CompiledScopes, type ScopeRoot } from './scopes.js';
+
+export type PathTool = 'read' | 'write' | 'edit';
+
+export type PathDecision =
+  | {
+      readonly allow: true;
+      readonly tool: PathTool;
+      readonly requested: string;
+      readonly canonicalPath: string;
+      readonly exists: boolean;
+      /** The declared scope that allowed it (for edit: the write scope). */
+      readonly scope: string;
+    }
+  | {
+      readonly allow: false;
+      readonly tool: PathTool;
+      readonly requested: string;
+      readonly code: ErrorCode;
+      readonly reason: string;
+      readonly canonicalPath?: string;
+    };
+
+const FORBIDDEN_TREES = ['/proc', '/sys', '/dev'];
+const ALLOWED_DEVICES = new Set(['/dev/null']);
+
+function deny(tool: PathTool, requested: string, code: ErrorCode, reason: string, canonicalPath?: string): PathDecision {
+  return canonicalPath === undefined ? { allow: false, tool, requested, code, reason } : { allow: false, tool, requested, code, reason, canonicalPath };
+}
+
+function isForbidden(path: string): boolean {
+  if (ALLOWED_DEVICES.has(path)) return false;
+  return FORBIDDEN_TREES.some((tree) => isInsideRoot(path, tree));
+}
+
+function describeRoots(roots: readonly ScopeRoot[]): string {
+  return roots.map((r) => r.root).join(', ');
+}
+
+/**
+ * Decides whether `tool` may touch `requested` (absolute, or relative to the
+ * workspace). Edit needs both a read and a write scope; write and edit refuse a
+ * regular file with more than one hard link.
+ */
+export function decidePathAccess(tool: PathTool, requested: string, scopes: CompiledScopes): PathDecision {
+  if (requested.length === 0) return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: the path is empty.`);
+  if (requested.includes('\u0000')) return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: the path contains a NUL byte.`);
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(requested)) {
+    return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: ${JSON.stringify(requested)} is a URL; ask for a file path.`);
+  }
+  const needsRead = tool === 'read' || tool === 'edit';
+  const needsWrite = tool === 'write' || tool === 'edit';
+  if ((needsRead && scopes.read.length === 0) || (needsWrite && scopes.write.length === 0)) {
+    const missing = needsRead && scopes.read.length === 0 ? 'read' : 'write';
+    return deny(tool, requested, 'ZB_POLICY_NO_PERMISSION', `${tool} denied: this agent has no filesystem ${missing} permission (permissions.fs.${missing} is empty).`);
+  }
+  const absolute = absoluteFrom(scopes.context.workspace, requested);
+  // The lexical spelling of a forbidden tree is refused too, before anything is resolved in it.
+  if (isForbidden(absolute) && !absolute.includes('/..') && !absolute.includes('/./')) {
+    return deny(tool, requested, 'ZB_POLICY_PATH_FORBIDDEN', `${tool} denied: ${JSON.stringify(requested)} is inside /proc, /sys or /dev, which agents may never touch.`);
+  }
+  const resolved = resolveCanonicalPath(absolute, { withStats: needsWrite });
+  if (!resolved.ok) return deny(tool, requested, 'ZB_POLICY_PATH_UNRESOLVABLE', `${tool} denied: ${resolved.reason}.`);
+  const canonical = resolved.path;
+  if (isForbidden(canonical)) {
+    return deny(tool, requested, 'ZB_POLICY_PATH_FORBIDDEN', `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside /proc, /sys or /dev, which agents may never touch.`, canonical);
+  }
+  const where = canonical === absolute ? 'is' : `resolves to ${canonical}, which is`;
+  const readRoot = needsRead ? scopes.read.find((s) => isInsideRoot(canonical, s.root)) : undefined;
+  if (needsRead && readRoot === undefined) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_OUTSIDE_SCOPE',
+      `${tool} denied: ${JSON.stringify(requested)} ${where} outside the read scopes (${describeRoots(scopes.read)}). Fix: ask for a path under one of them, or declare it in permissions.fs.read.`,
+      canonical,
+    );
+  }
+  const writeRoot = needsWrite ? scopes.write.find((s) => isInsideRoot(canonical, s.root)) : undefined;
+  if (needsWrite && writeRoot === undefined) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_OUTSIDE_SCOPE',
+      `${tool} denied: ${JSON.stringify(requested)} ${where} outside the write scopes (${describeRoots(scopes.write)}). Fix: ask for a path under one of them, or declare it in permissions.fs.write.`,
+      canonical,
+    );
+  }
+  if (needsWrite && resolved.stats !== undefined && resolved.stats.isFile && resolved.stats.nlink > 1) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_HARDLINK',
+      `${tool} denied: ${canonical} has ${resolved.stats.nlink} hard links; its other names may lie outside the write scopes, so writing through this one could change them.`,
+      canonical,
+    );
+  }
+  return { allow: true, tool, requested, canonicalPath: canonical, exists: resolved.exists, scope: (writeRoot ?? readRoot)!.declared };
+}

@@ -1,0 +1,55 @@
+// Scope compilation: the manifest's declared read and write scopes, expanded for
+// one workspace and one agent data directory and resolved to canonical roots
+// with the same resolver as every target path. The declaration is kept, so the
+// scopes are recompiled whenever the workspace changes (Part A). A root that
+// cannot be resolved is dropped, with a warning: fewer permissions, never more.
+import type { Manifest } from './manifest.js';
+import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
+
+export interface ScopeContext {
+  /** Canonical absolute workspace (the run's --cwd). */
+  readonly workspace: string;
+  /** Canonical absolute agent data directory. */
+  readonly agentData: string;
+}
+
+export interface ScopeRoot {
+  /** The entry as the manifest declares it ("${workspace}/docs"). */
+  readonly declared: string;
+  /** Canonical absolute root. */
+  readonly root: string;
+}
+
+export interface CompiledScopes {
+  readonly context: ScopeContext;
+  readonly read: readonly ScopeRoot[];
+  readonly write: readonly ScopeRoot[];
+  /** Declared scopes that could not be resolved, with the reason. */
+  readonly warnings: readonly string[];
+}
+
+/** Expands ${workspace} and ${agent_data}; a relative result is below the workspace. */
+export function expandScope(declared: string, context: ScopeContext): string {
+  const expanded = declared.replaceAll('${workspace}', context.workspace).replaceAll('${agent_data}', context.agentData);
+  return absoluteFrom(context.workspace, expanded);
+}
+
+export function compileScopes(fs: Manifest['permissions']['fs'], context: ScopeContext): CompiledScopes {
+  const warnings: string[] = [];
+  const compile = (declared: readonly string[]): ScopeRoot[] =>
+    declared.flatMap((entry) => {
+      const resolved = resolveCanonicalPath(expandScope(entry, context));
+      if (!resolved.ok) {
+        warnings.push(`scope ${JSON.stringify(entry)} is unusable and grants nothing: ${resolved.reason}`);
+        return [];
+      }
+      return [{ declared: entry, root: resolved.path }];
+    });
+  return { context, read: compile(fs.read), write: compile(fs.write), warnings };
+}
+
+/** Containment by whole path segments: "/ws" contains "/ws" and "/ws/a", never "/ws2". */
+export function isInsideRoot(canonicalPath: string, root: string): boolean {
+  if (root === '/') return true;
+  return canonicalPath === root || (canonicalPath.startsWith(root) && canonicalPath.charCodeAt(root.length) === 0x2f);
+}
