@@ -53,10 +53,11 @@ function resolveWithHops(absolute: string, withStats: boolean, hops: number): Pa
     // the file's own identity and link count, in one call.
     let stats;
     try {
-      stats = lstatSync(absolute);
+      stats = lstatSync(absolute, { throwIfNoEntry: false });
     } catch (error) {
-      return resolveMissing(absolute, errnoOf(error), hops);
+      return fail(describeErrno(errnoOf(error), absolute));
     }
+    if (stats === undefined) return resolveMissing(absolute, hops);
     if (stats.isSymbolicLink()) return resolveThroughFinalLink(absolute, hops, withStats);
     const path = realpathOrFail(absolute);
     if (typeof path !== 'string') return path;
@@ -72,14 +73,15 @@ function resolveWithHops(absolute: string, withStats: boolean, hops: number): Pa
   } catch (error) {
     const code = errnoOf(error);
     if (code !== 'ENOENT') return fail(describeErrno(code, absolute));
-    let isLink = false;
+    let stats;
     try {
-      isLink = lstatSync(absolute).isSymbolicLink();
+      stats = lstatSync(absolute, { throwIfNoEntry: false });
     } catch (lstatError) {
-      return resolveMissing(absolute, errnoOf(lstatError), hops);
+      return fail(describeErrno(errnoOf(lstatError), absolute));
     }
+    if (stats === undefined) return resolveMissing(absolute, hops);
     // Only a dangling final symlink makes realpath fail with ENOENT while lstat succeeds.
-    return isLink ? resolveThroughFinalLink(absolute, hops, withStats) : fail(`"${absolute}" changed while it was being resolved`);
+    return stats.isSymbolicLink() ? resolveThroughFinalLink(absolute, hops, withStats) : fail(`"${absolute}" changed while it was being resolved`);
   }
 }
 
@@ -125,27 +127,55 @@ function resolveThroughFinalLink(absolute: string, hops: number, withStats: bool
   return resolveWithHops(absoluteFrom(resolvedParent.path, target), withStats, hops + 1);
 }
 
-/** Nothing exists at `absolute` (or lstat failed): resolve the nearest existing parent and append plain names. */
-function resolveMissing(absolute: string, code: unknown, hops: number): PathResolution {
-  if (code !== 'ENOENT') return fail(describeErrno(code, absolute));
-  const trimmed = absolute.replace(/\/+$/, '');
-  const slash = trimmed.lastIndexOf('/');
-  const name = trimmed.slice(slash + 1);
-  const parent = slash <= 0 ? '/' : trimmed.slice(0, slash);
-  if (name === '' || name === '.' || name === '..') {
-    // "missing/.." would be normalised away lexically; the kernel would fail. So do we.
-    return fail(`"${absolute}" goes through a directory that does not exist and then "${name}"`);
-  }
-  const resolvedParent = resolveWithHops(parent, false, hops);
-  if (!resolvedParent.ok) return resolvedParent;
-  const path = resolvedParent.path === '/' ? `/${name}` : `${resolvedParent.path}/${name}`;
-  if (resolvedParent.exists) {
-    // The parent exists: it must be a directory for a child to be created in it.
+/**
+ * Nothing exists at `absolute`: walk up to the nearest existing ancestor (one
+ * lstat per missing level, which reports absence without an exception), resolve
+ * it, and append the missing names. They must be plain names: "missing/.." would
+ * be normalised away lexically, while the kernel would fail, and so do we.
+ */
+function resolveMissing(absolute: string, hops: number): PathResolution {
+  const missing: string[] = [];
+  let current = absolute.replace(/\/+$/, '');
+  for (;;) {
+    const slash = current.lastIndexOf('/');
+    const name = current.slice(slash + 1);
+    if (name === '' || name === '.' || name === '..') {
+      return fail(`"${absolute}" goes through a directory that does not exist and then "${name || '/'}"`);
+    }
+    missing.unshift(name);
+    const parent = slash <= 0 ? '/' : current.slice(0, slash);
+    let stats;
     try {
-      if (!lstatSync(resolvedParent.path).isDirectory()) return fail(describeErrno('ENOTDIR', absolute));
+      stats = lstatSync(parent, { throwIfNoEntry: false });
     } catch (error) {
       return fail(describeErrno(errnoOf(error), absolute));
     }
+    if (stats === undefined) {
+      current = parent;
+      continue;
+    }
+    let base: string;
+    if (stats.isSymbolicLink()) {
+      // The nearest existing ancestor is a symlink (maybe dangling): follow it.
+      const resolved = resolveThroughFinalLink(parent, hops, false);
+      if (!resolved.ok) return resolved;
+      if (resolved.exists && !isDirectoryNow(resolved.path)) return fail(describeErrno('ENOTDIR', absolute));
+      base = resolved.path;
+    } else {
+      if (!stats.isDirectory()) return fail(describeErrno('ENOTDIR', absolute));
+      const real = realpathOrFail(parent);
+      if (typeof real !== 'string') return real;
+      base = real;
+    }
+    return { ok: true, path: `${base === '/' ? '' : base}/${missing.join('/')}`, exists: false };
   }
-  return { ok: true, path, exists: false };
+}
+
+/** Whether `path` is a directory right now; false on any error (the caller then denies). */
+function isDirectoryNow(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false; // an error here means we cannot vouch for it: treated as "not a directory", which denies
+  }
 }
