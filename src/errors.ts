@@ -66,6 +66,13 @@ export const ERROR_CODES = {
   ZB_POLICY_PATH_FORBIDDEN: { exit: 1, summary: 'The path is inside /proc, /sys or /dev, which agents may never touch (except /dev/null).' },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 
+  ZB_POLICY_SHELL_CONSTRUCT: { exit: 1, summary: 'The shell command uses syntax the gate does not accept (substitution, redirection, &, globs, keywords, invisible characters...).' },
+  ZB_POLICY_SHELL_NOT_ALLOWED: { exit: 1, summary: 'The shell command runs a program that is not in the agent\'s allowlist, or one zotbox never allows.' },
+  ZB_POLICY_SHELL_PROGRAM: { exit: 1, summary: 'The program could not be identified safely: not on the fixed PATH, or written as a path outside the trusted directories.' },
+  ZB_POLICY_SHELL_ARGUMENT: { exit: 1, summary: 'An argument, option or subcommand is denied by the built-in rules for that program.' },
+  ZB_POLICY_SHELL_ASSIGNMENT: { exit: 1, summary: 'A variable assignment before the command is not on the list of variables zotbox passes.' },
+  ZB_POLICY_SHELL_CD: { exit: 1, summary: 'A cd is not a single, plain change into a directory inside the read scopes.' },
+
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
 

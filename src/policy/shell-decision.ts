@@ -1,0 +1,309 @@
+// Shell decisions for the bash tool (Part A, gate-rules §1-§5). In allowlist
+// mode a command is parsed into an AST (shell-parse.ts) and every simple
+// command must pass: its assignments, its program's identity (a PATH lookup in
+// the fixed search path, never a basename match on a path the agent chose), the
+// allowlist, the argument rules (exec-rules.ts), and its path arguments and cd
+// targets against the scopes. The approved decision carries an execution plan:
+// canonical program paths and exact argv, which the executor runs as it is.
+import { realpathSync, statSync } from 'node:fs';
+import type { ErrorCode } from '../errors.js';
+import {
+  ALWAYS_DENIED,
+  COMMAND_RULES,
+  DANGEROUS_ASSIGNMENTS,
+  SAFE_ASSIGNMENTS,
+  SAFE_ASSIGNMENT_VALUE,
+  SHELL_ONLY_BUILTINS,
+  WRAPPERS,
+  type CommandRule,
+} from './exec-rules.js';
+import type { BashMode } from './manifest.js';
+import { decidePathAccess } from './path-decision.js';
+import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
+import type { CompiledScopes } from './scopes.js';
+import { parseShellCommand, type Assignment, type Connector, type SimpleCommand } from './shell-parse.js';
+
+export interface ShellContext {
+  readonly mode: BashMode;
+  readonly allow: readonly string[];
+  /** Scopes for cd targets and path arguments; the workspace is where commands start. */
+  readonly scopes: CompiledScopes;
+  /** The fixed PATH commands are looked up in and run with (the executor uses the same). */
+  readonly searchPath: readonly string[];
+  /** Directories from which a program may be written as an absolute path. */
+  readonly trustedDirectories: readonly string[];
+}
+
+export type PlannedStep =
+  | { readonly kind: 'exec'; readonly program: string; readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string }
+  | { readonly kind: 'cd'; readonly directory: string };
+
+export interface ExecutionPlan {
+  readonly items: readonly { readonly connector: Connector | null; readonly pipeline: readonly PlannedStep[] }[];
+}
+
+export type ShellDecision =
+  | { readonly allow: true; readonly mode: 'ask'; readonly command: string }
+  | { readonly allow: true; readonly mode: 'allowlist'; readonly command: string; readonly plan: ExecutionPlan }
+  | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string };
+
+type Check<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
+
+const MAX_WRAPPER_DEPTH = 4;
+
+function no<T>(code: ErrorCode, reason: string): Check<T> {
+  return { ok: false, code, reason };
+}
+
+/** The first executable regular file named `name` in the search path, canonicalised. */
+export function lookupProgram(name: string, searchPath: readonly string[]): string | undefined {
+  for (const directory of searchPath) {
+    try {
+      const candidate = `${directory}/${name}`;
+      const stats = statSync(candidate);
+      if (stats.isFile() && (stats.mode & 0o111) !== 0) return realpathSync.native(candidate);
+    } catch {
+      // Not in this directory (or unreadable): keep searching, as execvp does.
+    }
+  }
+  return undefined;
+}
+
+function checkAssignments(assignments: readonly Assignment[]): Check<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const { name, value } of assignments) {
+    const dangerous = DANGEROUS_ASSIGNMENTS.find((d) => d.pattern.test(name));
+    if (dangerous !== undefined) return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=… is denied: it ${dangerous.why}.`);
+    if (!SAFE_ASSIGNMENTS.has(name)) {
+      return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=… is denied: only ${[...SAFE_ASSIGNMENTS].join(', ')} may be set before a command. Pass settings as arguments instead.`);
+    }
+    if (!SAFE_ASSIGNMENT_VALUE.test(value)) return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=${JSON.stringify(value)} is denied: the value may contain only letters, digits, spaces and . , : @ % + = _ -.`);
+    env[name] = value;
+  }
+  return { ok: true, value: env };
+}
+
+/** Identity (gate-rules §2): a plain name found on the fixed PATH, or an absolute path in a trusted directory that is that same file. */
+function identifyProgram(written: string, context: ShellContext, requireAllowlisted: boolean): Check<{ name: string; program: string }> {
+  let name = written;
+  if (written.includes('/')) {
+    const slash = written.lastIndexOf('/');
+    const directory = written.slice(0, slash);
+    name = written.slice(slash + 1);
+    if (!written.startsWith('/') || !context.trustedDirectories.includes(directory)) {
+      return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(written)} is denied: a program may be written as a path only from ${context.trustedDirectories.join(', ')}; write its name instead.`);
+    }
+  }
+  if (requireAllowlisted && !context.allow.includes(name)) {
+    return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${JSON.stringify(name)} is not in this agent's bash allowlist (${context.allow.join(', ')}).`);
+  }
+  const program = lookupProgram(name, context.searchPath);
+  if (program === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
+  if (written.includes('/')) {
+    let real: string;
+    try {
+      real = realpathSync.native(written);
+    } catch {
+      return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(written)} does not exist.`);
+    }
+    if (real !== program) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(written)} is not the ${name} found on the PATH (${program}).`);
+  }
+  return { ok: true, value: { name, program } };
+}
+
+function longOptionName(arg: string): string {
+  const equals = arg.indexOf('=');
+  return equals === -1 ? arg.slice(2) : arg.slice(2, equals);
+}
+
+/** Applies one row of the argument table to argv[1..]. */
+function checkArguments(name: string, args: readonly string[], rule: CommandRule, context: ShellContext, cwd: string): Check<null> {
+  const positional: string[] = [];
+  let optionsEnded = false;
+  let sawSubcommand = false;
+  let skipNext = false;
+  for (const arg of args) {
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    if (rule.deniedPrefixes?.some((prefix) => arg.startsWith(prefix))) {
+      return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: the argument ${JSON.stringify(arg)} is denied (${rule.why}).`);
+    }
+    const isOption = !optionsEnded && arg.length > 1 && arg.startsWith('-');
+    if (!optionsEnded && arg === '--') {
+      optionsEnded = true;
+      continue;
+    }
+    if (isOption) {
+      if (rule.allowedGlobalOptions !== undefined && !sawSubcommand && !rule.allowedGlobalOptions.includes(arg)) {
+        return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: the option ${JSON.stringify(arg)} before the subcommand is denied; allowed there: ${rule.allowedGlobalOptions.join(' ')}.`);
+      }
+      const word = arg.split('=')[0]!;
+      const single = word.startsWith('--') ? word.slice(1) : word;
+      if (rule.deniedWords?.includes(single)) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: ${word} is denied (${rule.why}).`);
+      if (arg.startsWith('--')) {
+        const option = longOptionName(arg);
+        const denied = rule.deniedLong?.find((d) => option.length > 0 && d.startsWith(option));
+        if (denied !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: --${option} (${option === denied ? '' : `an abbreviation of --${denied}; `}${rule.why}) is denied.`);
+      } else if (rule.deniedWords === undefined) {
+        const letters = arg.slice(1);
+        const denied = [...letters].find((letter) => rule.deniedShort?.includes(letter));
+        if (denied !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: -${denied}${letters.length > 1 ? ` (in ${arg})` : ''} is denied (${rule.why}).`);
+        if (letters.length === 1 && rule.shortWithValue?.includes(letters)) skipNext = true;
+      }
+      continue;
+    }
+    if (!sawSubcommand && (rule.allowedSubcommands !== undefined || rule.deniedSubcommands !== undefined)) {
+      sawSubcommand = true;
+      if (rule.allowedSubcommands !== undefined && !rule.allowedSubcommands.includes(arg)) {
+        return no('ZB_POLICY_SHELL_ARGUMENT', `${name} ${arg} is denied: allowed subcommands are ${rule.allowedSubcommands.join(', ')}.`);
+      }
+      if (rule.deniedSubcommands?.includes(arg)) return no('ZB_POLICY_SHELL_ARGUMENT', `${name} ${arg} is denied (${rule.why}).`);
+      continue;
+    }
+    sawSubcommand = true;
+    positional.push(arg);
+  }
+  if (rule.script !== undefined) {
+    const scriptCheck = checkScript(name, rule.script, args, positional);
+    if (!scriptCheck.ok) return scriptCheck;
+  }
+  if (rule.pathArguments !== undefined) {
+    const paths = positional.slice(rule.leadingNonPaths ?? 0);
+    for (const [index, target] of paths.entries()) {
+      const access = rule.pathArguments === 'read-then-write' ? (index === paths.length - 1 ? 'write' : 'read') : rule.pathArguments;
+      const decision = decidePathAccess(access, absoluteFrom(cwd, target), context.scopes);
+      if (!decision.allow) return no(decision.code, `${name}: ${decision.reason}`);
+    }
+  }
+  return { ok: true, value: null };
+}
+
+const SED_ADDRESS = String.raw`(?:[0-9]+|\$|/(?:[^/\\]|\\.)*/)`;
+const SED_PRINT = new RegExp(`^(?:${SED_ADDRESS}(?:,${SED_ADDRESS})?)?p$`);
+const AWK_DENIED = /system|getline|close|fflush|[|>@]|ENVIRON|PROCINFO/;
+
+function checkScript(name: string, kind: 'sed' | 'awk', args: readonly string[], positional: readonly string[]): Check<null> {
+  const program = positional[0];
+  if (kind === 'sed') {
+    if (!args.includes('-n') || program === undefined || !SED_PRINT.test(program)) {
+      return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: only "sed -n ADDRESSp [files]" is allowed (print lines by number, $ or /regex/); sed scripts can otherwise run commands and write files.`);
+    }
+    return { ok: true, value: null };
+  }
+  if (program === undefined || AWK_DENIED.test(program)) {
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: the program ${JSON.stringify(program ?? '')} is denied; awk programs may not use system, getline, close, fflush, pipes, redirection (>), @-directives or ENVIRON.`);
+  }
+  return { ok: true, value: null };
+}
+
+/** Checks one simple command; wrappers are peeled off and their inner command checked the same way. */
+function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string, depth: number): Check<PlannedStep> {
+  const assignments = checkAssignments(command.assignments);
+  if (!assignments.ok) return assignments;
+  const written = command.argv[0]!;
+  const base = written.slice(written.lastIndexOf('/') + 1);
+  const never = ALWAYS_DENIED.get(base);
+  if (never !== undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is never allowed: it ${never}.`);
+  if (SHELL_ONLY_BUILTINS.has(base)) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is a shell builtin that changes or inspects a shell's own state; it has no effect here and is denied.`);
+  if (base === 'cd') return no('ZB_POLICY_SHELL_CD', 'cd is allowed only alone in its part of the command (not in a pipeline, after a wrapper or with assignments).');
+
+  const wrapper = WRAPPERS.get(base);
+  if (wrapper !== undefined && !context.allow.includes(base)) {
+    if (depth >= MAX_WRAPPER_DEPTH) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `more than ${MAX_WRAPPER_DEPTH} nested wrappers.`);
+    let index = 1;
+    const innerAssignments: Assignment[] = [];
+    let leading = wrapper.leadingArguments;
+    for (; index < command.argv.length; index++) {
+      const arg = command.argv[index]!;
+      if (arg === '--' && !wrapper.builtin) {
+        index++;
+        break;
+      }
+      if (arg.startsWith('-') && arg.length > 1) {
+        const [option] = arg.split('=');
+        if (wrapper.flags.includes(arg)) continue;
+        if (wrapper.optionsWithValue.includes(option!)) {
+          if (!arg.includes('=')) index++;
+          continue;
+        }
+        if (wrapper.optionsWithValue.some((o) => o.length === 2 && arg.startsWith(o))) continue; // -n10, -oL
+        if (base === 'nice' && /^-[0-9]+$/.test(arg)) continue; // nice -10
+        return no('ZB_POLICY_SHELL_ARGUMENT', `${base}: the option ${JSON.stringify(arg)} is denied; a wrapper may only use ${[...wrapper.flags, ...wrapper.optionsWithValue].join(' ') || 'no options'}.`);
+      }
+      if (wrapper.assignments === true && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+        const equals = arg.indexOf('=');
+        innerAssignments.push({ name: arg.slice(0, equals), value: arg.slice(equals + 1) });
+        continue;
+      }
+      if (leading > 0) {
+        leading--;
+        continue;
+      }
+      break;
+    }
+    const innerArgv = command.argv.slice(index);
+    if (innerArgv.length === 0) return no('ZB_POLICY_SHELL_ARGUMENT', `${base} without a command to run is denied.`);
+    const inner = checkCommand({ assignments: [...command.assignments, ...innerAssignments], argv: innerArgv }, context, cwd, depth + 1);
+    if (!inner.ok || inner.value.kind !== 'exec') return inner.ok ? no('ZB_POLICY_SHELL_CD', 'cd cannot be wrapped.') : inner;
+    if (wrapper.builtin === true) return inner;
+    const wrapperProgram = identifyProgram(written, context, false);
+    if (!wrapperProgram.ok) return wrapperProgram;
+    return { ok: true, value: { kind: 'exec', program: wrapperProgram.value.program, argv: command.argv, env: { ...inner.value.env }, cwd } };
+  }
+
+  const identity = identifyProgram(written, context, true);
+  if (!identity.ok) return identity;
+  const rule = COMMAND_RULES.get(identity.value.name);
+  if (rule !== undefined) {
+    const args = checkArguments(identity.value.name, command.argv.slice(1), rule, context, cwd);
+    if (!args.ok) return args;
+  }
+  return { ok: true, value: { kind: 'exec', program: identity.value.program, argv: command.argv, env: assignments.value, cwd } };
+}
+
+function checkCd(command: SimpleCommand, context: ShellContext, cwd: string): Check<string> {
+  if (command.assignments.length > 0 || command.argv.length !== 2 || command.argv[1]!.startsWith('-')) {
+    return no('ZB_POLICY_SHELL_CD', 'cd takes exactly one directory (no options, no "-", no assignments).');
+  }
+  const decision = decidePathAccess('read', absoluteFrom(cwd, command.argv[1]!), context.scopes);
+  if (!decision.allow) return no(decision.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE' ? 'ZB_POLICY_SHELL_CD' : decision.code, `cd ${decision.reason}`);
+  const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
+  if (!resolved.ok || resolved.stats?.isDirectory !== true) return no('ZB_POLICY_SHELL_CD', `cd denied: ${decision.canonicalPath} is not an existing directory.`);
+  return { ok: true, value: decision.canonicalPath };
+}
+
+/** Decides one bash tool call. Never throws. */
+export function decideShellCommand(command: string, context: ShellContext): ShellDecision {
+  const deny = (code: ErrorCode, reason: string): ShellDecision => ({ allow: false, command, code, reason: `bash denied: ${reason}` });
+  if (context.mode === 'none') return deny('ZB_POLICY_NO_PERMISSION', 'this agent has no bash permission (permissions.bash.mode is "none").');
+  if (context.mode === 'ask') {
+    // The user consented to arbitrary commands at launch (and confinement bounds them); only bytes bash cannot take are refused.
+    if (command.trim().length === 0) return deny('ZB_POLICY_SHELL_CONSTRUCT', 'the command is empty.');
+    if (command.includes('\u0000')) return deny('ZB_POLICY_SHELL_CONSTRUCT', 'the command contains a NUL byte.');
+    return { allow: true, mode: 'ask', command };
+  }
+  const parsed = parseShellCommand(command);
+  if (!parsed.ok) return deny('ZB_POLICY_SHELL_CONSTRUCT', parsed.reason);
+  let cwd = context.scopes.context.workspace;
+  const items: { connector: Connector | null; pipeline: PlannedStep[] }[] = [];
+  for (const item of parsed.ast.items) {
+    const steps: PlannedStep[] = [];
+    for (const simple of item.pipeline.commands) {
+      if (simple.argv[0] === 'cd' && item.pipeline.commands.length === 1) {
+        const target = checkCd(simple, context, cwd);
+        if (!target.ok) return deny(target.code, target.reason);
+        // Later commands are checked from here; the executor re-checks the cd when it runs.
+        cwd = target.value;
+        steps.push({ kind: 'cd', directory: target.value });
+        continue;
+      }
+      const checked = checkCommand(simple, context, cwd, 0);
+      if (!checked.ok) return deny(checked.code, checked.reason);
+      steps.push(checked.value);
+    }
+    items.push({ connector: item.connector, pipeline: steps });
+  }
+  return { allow: true, mode: 'allowlist', command, plan: { items } };
+}

@@ -1,0 +1,174 @@
+import test, { type ExecutionContext } from 'ava';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ErrorCode } from '../../src/errors.js';
+import type { BashMode } from '../../src/policy/manifest.js';
+import { compileScopes } from '../../src/policy/scopes.js';
+import { decideShellCommand, type ShellContext } from '../../src/policy/shell-decision.js';
+import { tempDir } from '../fixtures/temp.js';
+
+interface Setup {
+  readonly context: ShellContext;
+  readonly bin: string;
+  readonly ws: string;
+  readonly root: string;
+}
+
+function setup(t: ExecutionContext, options: { mode?: BashMode; allow?: string[] } = {}): Setup {
+  const root = realpathSync(tempDir(t, 'zb-shell-'));
+  const bin = path.join(root, 'bin');
+  const ws = path.join(root, 'ws');
+  for (const dir of [bin, ws, path.join(ws, 'sub'), path.join(root, 'evil')]) mkdirSync(dir, { recursive: true });
+  for (const name of ['git', 'ls', 'grep', 'cat', 'timeout', 'nice', 'env', 'nohup', 'stdbuf']) {
+    writeFileSync(path.join(bin, name), '#!/bin/sh\n');
+    chmodSync(path.join(bin, name), 0o755);
+  }
+  writeFileSync(path.join(root, 'evil', 'git'), '#!/bin/sh\n');
+  chmodSync(path.join(root, 'evil', 'git'), 0o755);
+  writeFileSync(path.join(ws, 'file.txt'), 'x');
+  return {
+    root,
+    bin,
+    ws,
+    context: {
+      mode: options.mode ?? 'allowlist',
+      allow: options.allow ?? ['git', 'ls', 'grep', 'cat'],
+      scopes: compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') }),
+      searchPath: [bin],
+      trustedDirectories: [bin],
+    },
+  };
+}
+
+function expectDenied(t: ExecutionContext, context: ShellContext, command: string, code: ErrorCode): void {
+  const decision = decideShellCommand(command, context);
+  t.false(decision.allow, `should be denied: ${command}`);
+  if (!decision.allow) {
+    t.is(decision.code, code, `${command}: ${decision.reason}`);
+    t.regex(decision.reason, /^bash denied: /);
+  }
+}
+
+test('mode none denies everything and names the field', (t) => {
+  const { context } = setup(t, { mode: 'none' });
+  expectDenied(t, context, 'ls', 'ZB_POLICY_NO_PERMISSION');
+});
+
+test('mode ask allows any command for bash -c, but never an empty one or a NUL', (t) => {
+  const { context } = setup(t, { mode: 'ask' });
+  const decision = decideShellCommand('rm -rf /tmp/x > /dev/null 2>&1 &', context);
+  t.deepEqual(decision, { allow: true, mode: 'ask', command: 'rm -rf /tmp/x > /dev/null 2>&1 &' });
+  expectDenied(t, context, '  ', 'ZB_POLICY_SHELL_CONSTRUCT');
+  expectDenied(t, context, 'ls\u0000', 'ZB_POLICY_SHELL_CONSTRUCT');
+});
+
+test('an approved command carries the plan: canonical program, exact argv, env and cwd', (t) => {
+  const { context, bin, ws } = setup(t);
+  const decision = decideShellCommand("LANG=C git log --format='%h %s' | grep fix", context);
+  t.true(decision.allow);
+  if (decision.allow && decision.mode === 'allowlist') {
+    t.deepEqual(decision.plan.items, [
+      {
+        connector: null,
+        pipeline: [
+          { kind: 'exec', program: path.join(bin, 'git'), argv: ['git', 'log', '--format=%h %s'], env: { LANG: 'C' }, cwd: ws },
+          { kind: 'exec', program: path.join(bin, 'grep'), argv: ['grep', 'fix'], env: {}, cwd: ws },
+        ],
+      },
+    ]);
+  }
+});
+
+test('a program must be allowlisted by its exact name', (t) => {
+  const { context } = setup(t);
+  for (const command of ['rm -rf x', 'GIT status', 'Git status', 'g\u0456t status', 'gits status']) expectDenied(t, context, command, 'ZB_POLICY_SHELL_NOT_ALLOWED');
+});
+
+test('a program written as a path must be in a trusted directory and be the file the PATH lookup finds', (t) => {
+  const { context, bin, root } = setup(t);
+  t.true(decideShellCommand(`${bin}/git status`, context).allow);
+  expectDenied(t, context, './git status', 'ZB_POLICY_SHELL_PROGRAM');
+  expectDenied(t, context, `${root}/evil/git status`, 'ZB_POLICY_SHELL_PROGRAM');
+  expectDenied(t, context, 'sub/git status', 'ZB_POLICY_SHELL_PROGRAM');
+  expectDenied(t, context, `${bin}/../evil/git status`, 'ZB_POLICY_SHELL_PROGRAM');
+  // A same-named file in a trusted directory that is not the PATH's git.
+  const other = path.join(root, 'bin2');
+  mkdirSync(other);
+  symlinkSync(path.join(root, 'evil', 'git'), path.join(other, 'git'));
+  const withTwo = { ...context, trustedDirectories: [bin, other] };
+  expectDenied(t, withTwo, `${other}/git status`, 'ZB_POLICY_SHELL_PROGRAM');
+});
+
+test('a program missing from the fixed PATH is denied even when allowlisted', (t) => {
+  const { context } = setup(t, { allow: ['git', 'missing-tool'] });
+  expectDenied(t, context, 'missing-tool', 'ZB_POLICY_SHELL_PROGRAM');
+});
+
+test('assignments: the safe list passes with plain values, the dangerous set and everything else are denied', (t) => {
+  const { context } = setup(t);
+  t.true(decideShellCommand('LANG=C LC_ALL=C.UTF-8 TZ=UTC git log', context).allow);
+  for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PATH', 'HOME', 'GIT_PAGER', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'BASH_ENV', 'ENV', 'IFS', 'PS4', 'PROMPT_COMMAND', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'GOFLAGS', 'CGO_CFLAGS', 'RUSTC_WRAPPER', 'RUSTFLAGS', 'CARGO_HOME', 'npm_config_script_shell', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'GCONV_PATH', 'GLIBC_TUNABLES', 'XDG_CONFIG_HOME', 'SHELLOPTS', 'BASH_FUNC_x%%', 'FOO']) {
+    const decision = decideShellCommand(`${name}=x git log`, context);
+    t.false(decision.allow, name);
+  }
+  expectDenied(t, context, 'LANG=../../x git log', 'ZB_POLICY_SHELL_ASSIGNMENT');
+  expectDenied(t, context, 'TZ=/etc/localtime git log', 'ZB_POLICY_SHELL_ASSIGNMENT');
+});
+
+test('wrappers: the inner command is checked as if it stood alone, and the wrapper runs it', (t) => {
+  const { context, bin } = setup(t);
+  for (const command of ['timeout 5 git status', 'timeout -s KILL 5 git status', 'timeout --signal=TERM -k 1 5 git log', 'nice -n 10 git status', 'nice -10 ls', 'nohup git status', 'stdbuf -oL grep x', 'env LANG=C git status', 'command git status', 'timeout 5 nice -n 1 git status']) {
+    const decision = decideShellCommand(command, context);
+    t.true(decision.allow, `${command}: ${decision.allow ? '' : decision.reason}`);
+  }
+  const wrapped = decideShellCommand('timeout 5 git status', context);
+  if (wrapped.allow && wrapped.mode === 'allowlist') {
+    const step = wrapped.plan.items[0]!.pipeline[0]!;
+    t.deepEqual(step.kind === 'exec' ? [step.program, step.argv] : [], [path.join(bin, 'timeout'), ['timeout', '5', 'git', 'status']]);
+  }
+  expectDenied(t, context, 'timeout 5 rm -rf /', 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  expectDenied(t, context, 'nice sudo ls', 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  expectDenied(t, context, 'env LD_PRELOAD=/x.so git status', 'ZB_POLICY_SHELL_ASSIGNMENT');
+  expectDenied(t, context, 'env -i git status', 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, "env -S 'git status'", 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, 'timeout 5', 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, 'timeout 5 git config x y', 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, 'timeout 1 timeout 1 timeout 1 timeout 1 timeout 1 git status', 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  expectDenied(t, context, 'command -v git', 'ZB_POLICY_SHELL_ARGUMENT');
+});
+
+test('cd: alone, one directory inside the read scopes; later commands are checked from there', (t) => {
+  const { context, ws } = setup(t);
+  const decision = decideShellCommand('cd sub && ls', context);
+  t.true(decision.allow);
+  if (decision.allow && decision.mode === 'allowlist') {
+    t.deepEqual(decision.plan.items[0]!.pipeline[0], { kind: 'cd', directory: path.join(ws, 'sub') });
+    const ls = decision.plan.items[1]!.pipeline[0]!;
+    t.is(ls.kind === 'exec' ? ls.cwd : '', path.join(ws, 'sub'));
+  }
+  expectDenied(t, context, 'cd /etc && ls', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'cd .. && ls', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'cd sub && cat ../../outside', 'ZB_POLICY_PATH_OUTSIDE_SCOPE');
+  expectDenied(t, context, 'cd', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'cd -', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'cd -P sub', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'cd file.txt', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'cd sub | ls', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'LANG=C cd sub', 'ZB_POLICY_SHELL_CD');
+  expectDenied(t, context, 'timeout 1 cd sub', 'ZB_POLICY_SHELL_CD');
+});
+
+test('shell builtins that only change a shell\'s state are denied', (t) => {
+  const { context } = setup(t, { allow: ['git', 'export', 'alias', 'set'] });
+  for (const command of ['export A=1', 'alias ls=rm', 'set -x', 'eval ls', 'exec ls', 'source x', '. x', 'xargs ls']) {
+    const decision = decideShellCommand(command, context);
+    t.false(decision.allow, command);
+  }
+});
+
+test('the reference runtime\'s bypasses are denied (spec B §6.4 and §10)', (t) => {
+  const { context } = setup(t, { allow: ['git', 'grep', 'ls'] });
+  for (const command of ['git status & rm -rf ~', '/tmp/evil/git', './git status', 'GIT_PAGER=evil git log', 'LD_PRELOAD=x git log', 'git status; rm -rf /', 'git ${IFS}status', 'git status # ; rm', 'echo ok\nrm -rf /', 'git\u00a0status', "'' status", 'git status|&grep x']) {
+    t.false(decideShellCommand(command, context).allow, command);
+  }
+});
