@@ -64,6 +64,10 @@ export const ERROR_CODES = {
   },
   ZB_POLICY_PATH_OUTSIDE_SCOPE: { exit: 1, summary: 'The path resolves outside every scope the agent declared for this access.' },
   ZB_POLICY_PATH_FORBIDDEN: { exit: 1, summary: 'The path is inside /proc, /sys or /dev, which agents may never touch (except /dev/null).' },
+  ZB_POLICY_PATH_PROTECTED: {
+    exit: 1,
+    summary: 'The path is a git hook or git config inside a writable scope: git would run what it names, so agents may not write it.',
+  },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 
   ZB_POLICY_SHELL_CONSTRUCT: { exit: 1, summary: 'The shell command uses syntax the gate does not accept (substitution, redirection, &, globs, keywords, invisible characters...).' },
@@ -72,6 +76,14 @@ export const ERROR_CODES = {
   ZB_POLICY_SHELL_ARGUMENT: { exit: 1, summary: 'An argument, option or subcommand is denied by the built-in rules for that program.' },
   ZB_POLICY_SHELL_ASSIGNMENT: { exit: 1, summary: 'A variable assignment before the command is not on the list of variables zotbox passes.' },
   ZB_POLICY_SHELL_CD: { exit: 1, summary: 'A cd is not a single, plain change into a directory inside the read scopes.' },
+
+  ZB_POLICY_SKILL_UNKNOWN: { exit: 1, summary: 'The agent asked for a skill its package does not bundle.' },
+
+  // The gate between a worker and the host
+  ZB_GATE_INVALID_MESSAGE: { exit: 1, summary: 'A message on the gate port did not match the protocol; it was refused.' },
+  ZB_GATE_TIMEOUT: { exit: 1, summary: 'A tool call took longer than its time limit and was cancelled.' },
+  ZB_GATE_CLOSED: { exit: 1, summary: 'The gate port was closed while a tool call was in flight.' },
+  ZB_GATE_CANCELLED: { exit: 1, summary: 'The tool call was cancelled by the agent loop (for example on Ctrl-C).' },
 
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },

@@ -29,6 +29,8 @@ export type PathDecision =
     };
 
 const FORBIDDEN_TREES = ['/proc', '/sys', '/dev'];
+/** .git/hooks/** and .git/config, in any repository inside a writable root. */
+const PROTECTED_GIT_PATH = /\/\.git\/(?:hooks(?:\/|$)|config$)/;
 const ALLOWED_DEVICES = new Set(['/dev/null']);
 
 function deny(tool: PathTool, requested: string, code: ErrorCode, reason: string, canonicalPath?: string): PathDecision {
@@ -90,6 +92,15 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
       requested,
       'ZB_POLICY_PATH_OUTSIDE_SCOPE',
       `${tool} denied: ${JSON.stringify(requested)} ${where} outside the write scopes (${describeRoots(scopes.write)}). Fix: ask for a path under one of them, or declare it in permissions.fs.write.`,
+      canonical,
+    );
+  }
+  if (needsWrite && PROTECTED_GIT_PATH.test(canonical)) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_PROTECTED',
+      `${tool} denied: ${canonical} is a git hook or git config; git runs the programs they name (even on "git status"), so agents may not write them (gate-rules §7).`,
       canonical,
     );
   }

@@ -224,3 +224,16 @@ test('an existing path is readable iff realpath puts it inside the scope (proper
   );
   t.pass();
 });
+
+test('git hooks and git config inside a writable scope may be read but not written', (t) => {
+  const tree = makeTree(t);
+  mkdirSync(path.join(tree.ws, '.git', 'hooks'), { recursive: true });
+  writeFileSync(path.join(tree.ws, '.git', 'config'), '[core]\n');
+  for (const target of ['.git/hooks/pre-commit', '.git/hooks', '.git/config', 'sub/repo/.git/hooks/post-checkout']) {
+    expectDeny(t, 'write', target, scopesFor(tree), 'ZB_POLICY_PATH_PROTECTED');
+  }
+  expectDeny(t, 'edit', '.git/config', scopesFor(tree), 'ZB_POLICY_PATH_PROTECTED');
+  expectAllow(t, 'read', '.git/config', scopesFor(tree), path.join(tree.ws, '.git/config'));
+  expectAllow(t, 'write', '.git/info/exclude', scopesFor(tree), path.join(tree.ws, '.git/info/exclude'));
+  expectAllow(t, 'write', '.github/config', scopesFor(tree), path.join(tree.ws, '.github/config'));
+});

@@ -1,0 +1,46 @@
+// Binds the policy to the gate: for one agent run, turns each tool call into a
+// verdict with path decisions (read, write, edit), shell decisions (bash) and
+// the agent image's skill index (skill). The host builds one per run, and
+// rebuilds it when the workspace changes (scopes follow the workspace).
+import type { ApprovedCall, ApprovedPath, GateVerdict } from './gate-server.js';
+import type { ToolCall } from './gate-protocol.js';
+import { decidePathAccess, type PathTool } from './path-decision.js';
+import { decideShellCommand, type ShellContext } from './shell-decision.js';
+
+export interface GateDeciderOptions {
+  /** Shell context; its scopes also govern the file tools. */
+  readonly shell: ShellContext;
+  /** Names of the skills the agent image bundles. */
+  readonly skills: ReadonlySet<string>;
+}
+
+export function createGateDecider(options: GateDeciderOptions): (call: ToolCall) => GateVerdict {
+  const { shell, skills } = options;
+  const pathVerdict = (path: string, tool: PathTool, approve: (decision: ApprovedPath) => ApprovedCall): GateVerdict => {
+    const decision = decidePathAccess(tool, path, shell.scopes);
+    const audit = decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath };
+    if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit };
+    return { allow: true, approved: approve(decision), audit };
+  };
+  return (call) => {
+    switch (call.tool) {
+      case 'read':
+        return pathVerdict(call.input.path, 'read', (decision) => ({ tool: 'read', call, decision }));
+      case 'write':
+        return pathVerdict(call.input.path, 'write', (decision) => ({ tool: 'write', call, decision }));
+      case 'edit':
+        return pathVerdict(call.input.path, 'edit', (decision) => ({ tool: 'edit', call, decision }));
+      case 'bash': {
+        const decision = decideShellCommand(call.input.command, shell);
+        if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit: {} };
+        const audit = decision.mode === 'allowlist' ? { argv: decision.plan.items.flatMap((i) => i.pipeline.map((s) => (s.kind === 'cd' ? ['cd', s.directory] : s.argv))) } : {};
+        return { allow: true, approved: { tool: 'bash', call, decision }, audit };
+      }
+      case 'skill':
+        if (!skills.has(call.input.name)) {
+          return { allow: false, code: 'ZB_POLICY_SKILL_UNKNOWN', reason: `skill ${JSON.stringify(call.input.name)} is not bundled with this agent; its skills are: ${[...skills].join(', ') || 'none'}.`, audit: {} };
+        }
+        return { allow: true, approved: { tool: 'skill', call, decision: { allow: true, name: call.input.name } }, audit: {} };
+    }
+  };
+}

@@ -1,0 +1,65 @@
+// The gate protocol: every message between a worker (agent loop) and the host
+// (gate server) on the run's MessagePort, as zod schemas validated on both
+// sides. Discriminants are dotted: tool.call, tool.cancel, tool.result. Errors
+// travel as {code, message, details} and are rebuilt with fromWireError.
+import { z } from 'zod';
+import { isErrorCode } from '../errors.js';
+
+const CallId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const PathInput = z.string().max(4096);
+
+export const ReadInputSchema = z.strictObject({
+  path: PathInput,
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().positive().optional(),
+});
+export const WriteInputSchema = z.strictObject({ path: PathInput, content: z.string().max(64 * 1024 * 1024) });
+export const EditInputSchema = z.strictObject({ path: PathInput, old_string: z.string().min(1), new_string: z.string() });
+export const BashInputSchema = z.strictObject({ command: z.string().max(65536), timeout_ms: z.number().int().positive().max(3_600_000).optional() });
+export const SkillInputSchema = z.strictObject({ name: z.string().min(1).max(256) });
+
+export const ToolCallSchema = z.discriminatedUnion('tool', [
+  z.strictObject({ type: z.literal('tool.call'), id: CallId, tool: z.literal('read'), input: ReadInputSchema }),
+  z.strictObject({ type: z.literal('tool.call'), id: CallId, tool: z.literal('write'), input: WriteInputSchema }),
+  z.strictObject({ type: z.literal('tool.call'), id: CallId, tool: z.literal('edit'), input: EditInputSchema }),
+  z.strictObject({ type: z.literal('tool.call'), id: CallId, tool: z.literal('bash'), input: BashInputSchema }),
+  z.strictObject({ type: z.literal('tool.call'), id: CallId, tool: z.literal('skill'), input: SkillInputSchema }),
+]);
+
+export const ToolCancelSchema = z.strictObject({ type: z.literal('tool.cancel'), id: CallId });
+
+/** What a worker may send to the gate. */
+export const GateRequestSchema = z.union([ToolCallSchema, ToolCancelSchema]);
+
+export const WireErrorSchema = z.strictObject({
+  code: z.string().refine(isErrorCode, { error: 'not a registered zotbox error code' }),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** What the gate answers. `result` is the executor's JSON-safe result. */
+export const ToolResultSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ type: z.literal('tool.result'), id: CallId, ok: z.literal(true), result: z.unknown() }),
+  z.strictObject({ type: z.literal('tool.result'), id: CallId, ok: z.literal(false), error: WireErrorSchema }),
+]);
+
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+export type ToolName = ToolCall['tool'];
+export type ToolInput<T extends ToolName> = Extract<ToolCall, { tool: T }>['input'];
+export type GateRequest = z.infer<typeof GateRequestSchema>;
+export type ToolResult = z.infer<typeof ToolResultSchema>;
+
+/** One audit record per decision, allowed or denied. */
+export interface GateAuditEvent {
+  readonly type: 'gate.decision';
+  readonly id: number;
+  readonly tool: ToolName | 'unknown';
+  readonly allowed: boolean;
+  /** The canonical path a file decision approved or denied. */
+  readonly canonicalPath?: string;
+  /** For bash in allowlist mode: each command's argv, in order. */
+  readonly argv?: readonly (readonly string[])[];
+  readonly code?: string;
+  readonly reason?: string;
+  readonly at: string;
+}

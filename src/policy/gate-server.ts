@@ -1,0 +1,136 @@
+// The host side of the gate: one server per agent run, on that run's
+// MessagePort. Every message is validated (gate-protocol.ts); every tool call
+// gets a policy decision and an audit event; only an approved decision reaches
+// the executor, with a per-call time limit and cancellation. Calls are handled
+// concurrently and answered by id. A bad message never crashes the host.
+import type { MessagePort } from 'node:worker_threads';
+import { ZotboxError, toZotboxError, type ErrorCode } from '../errors.js';
+import { GateRequestSchema, type GateAuditEvent, type ToolCall } from './gate-protocol.js';
+import type { PathDecision } from './path-decision.js';
+import type { ShellDecision } from './shell-decision.js';
+
+export type ApprovedPath = Extract<PathDecision, { allow: true }>;
+export type ApprovedShell = Extract<ShellDecision, { allow: true }>;
+
+/** An approved call: the call and the decision the executor must act on, nothing else. */
+export type ApprovedCall =
+  | { readonly tool: 'read'; readonly call: Extract<ToolCall, { tool: 'read' }>; readonly decision: ApprovedPath }
+  | { readonly tool: 'write'; readonly call: Extract<ToolCall, { tool: 'write' }>; readonly decision: ApprovedPath }
+  | { readonly tool: 'edit'; readonly call: Extract<ToolCall, { tool: 'edit' }>; readonly decision: ApprovedPath }
+  | { readonly tool: 'bash'; readonly call: Extract<ToolCall, { tool: 'bash' }>; readonly decision: ApprovedShell }
+  | { readonly tool: 'skill'; readonly call: Extract<ToolCall, { tool: 'skill' }>; readonly decision: { readonly allow: true; readonly name: string } };
+
+export interface AuditFields {
+  readonly canonicalPath?: string;
+  readonly argv?: readonly (readonly string[])[];
+}
+
+export type GateVerdict =
+  | { readonly allow: true; readonly approved: ApprovedCall; readonly audit: AuditFields }
+  | { readonly allow: false; readonly code: ErrorCode; readonly reason: string; readonly audit: AuditFields };
+
+export interface GateServerOptions {
+  /** The policy decision for one call; must not throw (a throw is treated as a denial). */
+  decide(call: ToolCall): GateVerdict;
+  /** Performs an approved call. Its result must be structured-cloneable. */
+  execute(approved: ApprovedCall, signal: AbortSignal): Promise<unknown>;
+  onAudit?(event: GateAuditEvent): void;
+  /** Time limit per call, in milliseconds. */
+  readonly timeoutMs: number;
+}
+
+export interface GateServer {
+  /** Stops serving: in-flight calls are aborted. */
+  close(): void;
+}
+
+export function serveGate(port: MessagePort, options: GateServerOptions): GateServer {
+  const inFlight = new Map<number, AbortController>();
+  let closed = false;
+
+  const reply = (id: number, outcome: { ok: true; result: unknown } | { ok: false; error: ZotboxError }) => {
+    if (closed) return;
+    try {
+      port.postMessage(outcome.ok ? { type: 'tool.result', id, ok: true, result: outcome.result } : { type: 'tool.result', id, ok: false, error: outcome.error.toWire() });
+    } catch (error) {
+      // A result that cannot be cloned is the executor's bug; the agent still gets an answer.
+      port.postMessage({ type: 'tool.result', id, ok: false, error: toZotboxError(error).toWire() });
+    }
+  };
+
+  const audit = (id: number, tool: GateAuditEvent['tool'], allowed: boolean, fields: AuditFields, code?: string, reason?: string) => {
+    options.onAudit?.({
+      type: 'gate.decision',
+      id,
+      tool,
+      allowed,
+      ...fields,
+      ...(code === undefined ? {} : { code }),
+      ...(reason === undefined ? {} : { reason }),
+      at: new Date().toISOString(),
+    });
+  };
+
+  const handle = async (raw: unknown) => {
+    const parsed = GateRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
+      const error = new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the gate refused a malformed message: ${parsed.error.issues[0]?.message ?? 'invalid'} at ${parsed.error.issues[0]?.path.join('.') || 'the top level'}.`);
+      audit(id, 'unknown', false, {}, error.code, error.message);
+      if (Number.isSafeInteger(id) && id > 0) reply(id, { ok: false, error });
+      return;
+    }
+    const request = parsed.data;
+    if (request.type === 'tool.cancel') {
+      inFlight.get(request.id)?.abort(new ZotboxError('ZB_GATE_CANCELLED', 'the tool call was cancelled.'));
+      return;
+    }
+    if (inFlight.has(request.id)) {
+      reply(request.id, { ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `call id ${request.id} is already in flight; ids must be unique.`) });
+      return;
+    }
+    let verdict: GateVerdict;
+    try {
+      verdict = options.decide(request);
+    } catch (thrown) {
+      // A decision that cannot be made is a denial (fail closed).
+      const error = toZotboxError(thrown);
+      verdict = { allow: false, code: error.code, reason: error.message, audit: {} };
+    }
+    if (!verdict.allow) {
+      audit(request.id, request.tool, false, verdict.audit, verdict.code, verdict.reason);
+      reply(request.id, { ok: false, error: new ZotboxError(verdict.code, verdict.reason) });
+      return;
+    }
+    audit(request.id, request.tool, true, verdict.audit);
+    const controller = new AbortController();
+    inFlight.set(request.id, controller);
+    const timer = setTimeout(
+      () => controller.abort(new ZotboxError('ZB_GATE_TIMEOUT', `the ${request.tool} call took longer than ${options.timeoutMs} ms and was cancelled.`)),
+      options.timeoutMs,
+    );
+    try {
+      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+      const result = await Promise.race([options.execute(verdict.approved, controller.signal), aborted]);
+      reply(request.id, { ok: true, result });
+    } catch (thrown) {
+      reply(request.id, { ok: false, error: toZotboxError(thrown) });
+    } finally {
+      clearTimeout(timer);
+      inFlight.delete(request.id);
+    }
+  };
+
+  const onMessage = (raw: unknown) => {
+    void handle(raw);
+  };
+  port.on('message', onMessage);
+  return {
+    close() {
+      closed = true;
+      port.off('message', onMessage);
+      for (const controller of inFlight.values()) controller.abort(new ZotboxError('ZB_GATE_CLOSED', 'the gate was closed.'));
+      inFlight.clear();
+    },
+  };
+}
