@@ -5,6 +5,7 @@ import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
 import { runInspect, runPack, runUnpack, runVerify } from './cli/archive-commands.js';
+import { runCheck } from './cli/check-command.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
@@ -14,6 +15,7 @@ const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {
   inspect: runInspect,
   verify: runVerify,
   unpack: runUnpack,
+  check: runCheck,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));

@@ -59,6 +59,24 @@ export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';
 export { parseManifest, type Manifest, type BashMode } from './policy/manifest.js';
 
 /**
+ * Permission checks: the decision the gate would make for one tool call.
+ *
+ * @example
+ * ```ts
+ * const result = await checkPermission('examples/repo-maintainer', 'bash', 'git status && ls', {
+ *   cwd: process.cwd(), workspace: process.cwd(), stateDirectory: resolveStateDirectory({ env: process.env, homeDirectory: os.homedir(), platform: process.platform }),
+ * });
+ * console.log(result.allowed, result.reason);
+ * ```
+ */
+export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './host/check-permission.js';
+export { agentDataDirectory, resolveStateDirectory, type StateEnvironment } from './host/state-dir.js';
+export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';
+export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './policy/shell-decision.js';
+export { parseShellCommand, type ShellAst } from './policy/shell-parse.js';
+export { compileScopes, type CompiledScopes, type ScopeContext } from './policy/scopes.js';
+
+/**
  * The archive layer: images, digests, limits, and safe extraction.
  *
  * @example

@@ -1,0 +1,79 @@
+import test from 'ava';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { EXAMPLES_DIR } from '../fixtures/paths.js';
+import { tempDir } from '../fixtures/temp.js';
+
+function workspace(t: Parameters<typeof tempDir>[0]) {
+  const ws = realpathSync(tempDir(t, 'zb-check-'));
+  mkdirSync(path.join(ws, 'src'));
+  writeFileSync(path.join(ws, 'src', 'a.ts'), 'a');
+  return ws;
+}
+
+const env = (t: Parameters<typeof tempDir>[0]) => ({ ZOTBOX_HOME: tempDir(t, 'zb-state-') });
+
+test('check answers for code-reviewer: reads inside the workspace, no writes, no bash', async (t) => {
+  const ws = workspace(t);
+  const reviewer = path.join(EXAMPLES_DIR, 'code-reviewer');
+  const read = await runCliCaptured(['check', reviewer, 'read', 'src/a.ts', '--cwd', ws], { env: env(t) });
+  t.is(read.status, 0, read.stderr);
+  t.regex(read.stdout, new RegExp(`^allow read ${ws}/src/a\\.ts\\n`));
+  const outside = await runCliCaptured(['check', reviewer, 'read', '/etc/passwd', '--cwd', ws], { env: env(t) });
+  t.is(outside.status, 1);
+  t.regex(outside.stdout, /^deny: read denied: .*outside the read scopes.*\n {2}code: ZB_POLICY_PATH_OUTSIDE_SCOPE\n {2}canonical path: \/etc\/passwd\n/);
+  t.is(outside.stderr, '');
+  const write = await runCliCaptured(['check', reviewer, 'write', 'src/a.ts', '--cwd', ws], { env: env(t) });
+  t.is(write.status, 1);
+  t.regex(write.stdout, /ZB_POLICY_NO_PERMISSION/);
+  const bash = await runCliCaptured(['check', reviewer, 'bash', 'ls', '--cwd', ws], { env: env(t) });
+  t.is(bash.status, 1);
+  t.regex(bash.stdout, /no bash permission/);
+});
+
+test('check answers for repo-maintainer: the allowlist, with the programs that would run', async (t) => {
+  const ws = workspace(t);
+  const maintainer = path.join(EXAMPLES_DIR, 'repo-maintainer');
+  const ok = await runCliCaptured(['check', maintainer, 'bash', 'git status && ls -la src', '--cwd', ws], { env: env(t) });
+  t.is(ok.status, 0, ok.stdout + ok.stderr);
+  t.regex(ok.stdout, /^allow bash\n {2}\/\S*git \["status"\]\n {2}&& \/\S*ls \["-la","src"\]\n/);
+  for (const command of ['git status & rm -rf ~', 'GIT_PAGER=sh git log', './git status', 'git -c core.pager=sh log', 'cat /etc/passwd', 'ls /etc']) {
+    const denied = await runCliCaptured(['check', maintainer, 'bash', command, '--cwd', ws], { env: env(t) });
+    t.is(denied.status, 1, command);
+  }
+});
+
+test('${agent_data} expands into the state directory', async (t) => {
+  const ws = workspace(t);
+  const state = tempDir(t, 'zb-state-');
+  const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'write', path.join(state, 'agents/repo-maintainer/data/notes.md'), '--cwd', ws, '--json'], { env: { ZOTBOX_HOME: state } });
+  t.is(result.status, 0, result.stdout);
+  t.is(JSON.parse(result.stdout).canonical_path, path.join(realpathSync(state), 'agents/repo-maintainer/data/notes.md'));
+});
+
+test('a subject of "-" is read from standard input verbatim, NUL and newlines included', async (t) => {
+  const ws = workspace(t);
+  const maintainer = path.join(EXAMPLES_DIR, 'repo-maintainer');
+  const newline = await runCliCaptured(['check', maintainer, 'bash', '-', '--cwd', ws, '--json'], { env: env(t), stdin: 'git status\nrm -rf /' });
+  t.is(newline.status, 1);
+  t.like(JSON.parse(newline.stdout), { allowed: false, subject: 'git status\nrm -rf /', code: 'ZB_POLICY_SHELL_CONSTRUCT' });
+  const nul = await runCliCaptured(['check', maintainer, 'read', '-', '--cwd', ws, '--json'], { env: env(t), stdin: Buffer.from('src/a.ts\u0000.png') });
+  t.like(JSON.parse(nul.stdout), { allowed: false, code: 'ZB_POLICY_PATH_INVALID' });
+  const trailing = await runCliCaptured(['check', maintainer, 'read', '-', '--cwd', ws, '--json'], { env: env(t), stdin: 'src/a.ts\n' });
+  t.like(JSON.parse(trailing.stdout), { subject: 'src/a.ts\n' }, 'no trimming');
+});
+
+test('--json gives the documented shape', async (t) => {
+  const ws = workspace(t);
+  const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'bash', 'LANG=C git log', '--cwd', ws, '--json'], { env: env(t) });
+  const doc = JSON.parse(result.stdout);
+  t.deepEqual(Object.keys(doc), ['allowed', 'tool', 'subject', 'code', 'reason', 'canonical_path', 'bash_mode', 'commands', 'agent', 'workspace', 'warnings']);
+  t.like(doc.commands[0].pipeline[0], { kind: 'exec', argv: ['git', 'log'], env: { LANG: 'C' }, cwd: ws });
+});
+
+test('usage errors exit 2: an unknown tool, a missing subject', async (t) => {
+  const reviewer = path.join(EXAMPLES_DIR, 'code-reviewer');
+  t.is((await runCliCaptured(['check', reviewer, 'exec', 'x'])).status, 2);
+  t.is((await runCliCaptured(['check', reviewer, 'read'])).status, 2);
+});
