@@ -1,6 +1,7 @@
 // `npm run bench -- <area>`: runs one benchmark area (or all, with no argument)
 // and prints its figures side by side with the baseline measured in the same run.
 import { runArchiveBench } from './archive.js';
+import { runPolicyBench } from './policy.js';
 
 interface BenchArea {
   readonly description: string;
@@ -9,6 +10,7 @@ interface BenchArea {
 
 const AREAS: Readonly<Record<string, BenchArea>> = {
   archive: { description: 'image load, unpack, pack and directory digest against zstd and tar', run: runArchiveBench },
+  policy: { description: 'path decisions against realpath, shell decisions per second, gate round trips against a raw echo', run: runPolicyBench },
 };
 
 async function main(argv: readonly string[]): Promise<number> {

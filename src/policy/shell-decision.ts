@@ -58,12 +58,13 @@ function no<T>(code: ErrorCode, reason: string): Check<T> {
 /** The first executable regular file named `name` in the search path, canonicalised. */
 export function lookupProgram(name: string, searchPath: readonly string[]): string | undefined {
   for (const directory of searchPath) {
+    const candidate = `${directory}/${name}`;
     try {
-      const candidate = `${directory}/${name}`;
-      const stats = statSync(candidate);
-      if (stats.isFile() && (stats.mode & 0o111) !== 0) return realpathSync.native(candidate);
+      // Absence is reported without an exception: most directories of the path do not hold the program.
+      const stats = statSync(candidate, { throwIfNoEntry: false });
+      if (stats !== undefined && stats.isFile() && (stats.mode & 0o111) !== 0) return realpathSync.native(candidate);
     } catch {
-      // Not in this directory (or unreadable): keep searching, as execvp does.
+      // Unreadable, or not a directory: keep searching, as execvp does.
     }
   }
   return undefined;
