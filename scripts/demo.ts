@@ -27,14 +27,22 @@ const STEPS: readonly DemoStep[] = [
   { explain: 'A wrong pin fails with a stable code and exit status 1.', argv: ['verify', path.join(workDir, 'code-reviewer.zot'), '--expect', `sha256:${'0'.repeat(64)}`], expectStatus: 1 },
   { explain: 'Unpack safely into a new directory (private staging, renamed on success).', argv: ['unpack', path.join(workDir, 'code-reviewer.zot'), path.join(workDir, 'unpacked')], expectStatus: 0 },
   { explain: 'The second example declares an allowlist; inspect shows it as the manifest states it.', argv: ['inspect', maintainer], expectStatus: 0 },
+  { explain: 'The gate, asked directly: an allowlisted pipeline is parsed into the exact programs that would run.', argv: ['check', maintainer, 'bash', 'git status && ls -la', '--cwd', repoRoot], expectStatus: 0 },
+  { explain: 'A background job hidden after an allowed command is denied, with the construct named.', argv: ['check', maintainer, 'bash', 'git status & rm -rf ~', '--cwd', repoRoot], expectStatus: 1 },
+  { explain: 'The code reviewer may read the workspace, but not escape it.', argv: ['check', reviewer, 'read', '../../etc/passwd', '--cwd', repoRoot], expectStatus: 1 },
   { explain: 'Running agents is the next step; until it lands, run says so with a stable code.', argv: ['run', reviewer], expectStatus: 1 },
 ];
+
+/** How a word would be typed in a shell, for the echoed command lines. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
 
 async function main(): Promise<number> {
   process.stdout.write(`zotbox demo (offline; examples in ${repoRoot}examples)\n`);
   for (const step of STEPS) {
-    process.stdout.write(`\n# ${step.explain}\n$ zotbox ${step.argv.join(' ')}\n`);
-    const status = await runCli(step.argv, { cwd: repoRoot, stderr: process.stdout });
+    process.stdout.write(`\n# ${step.explain}\n$ zotbox ${step.argv.map(shellWord).join(' ')}\n`);
+    const status = await runCli(step.argv, { cwd: repoRoot, stderr: process.stdout, env: { ...process.env, ZOTBOX_HOME: path.join(workDir, 'state') } });
     if (status !== step.expectStatus) {
       process.stderr.write(`demo step 'zotbox ${step.argv.join(' ')}' exited ${status}, expected ${step.expectStatus}\n`);
       return 1;
