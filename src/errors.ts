@@ -85,6 +85,11 @@ export const ERROR_CODES = {
   ZB_GATE_CLOSED: { exit: 1, summary: 'The gate port was closed while a tool call was in flight.' },
   ZB_GATE_CANCELLED: { exit: 1, summary: 'The tool call was cancelled by the agent loop (for example on Ctrl-C).' },
 
+  // Executors (the host acting on an approved call)
+  ZB_EXEC_FILE_TOO_LARGE: { exit: 1, summary: 'The file is larger than the read tool returns; read a part of it with offset and limit.' },
+  ZB_EXEC_EDIT_NO_MATCH: { exit: 1, summary: 'The text to replace does not occur in the file.' },
+  ZB_EXEC_EDIT_AMBIGUOUS: { exit: 1, summary: 'The text to replace occurs more than once; include more context so it is unique.' },
+
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
 

@@ -1,0 +1,167 @@
+// The bash executor. In allowlist mode it runs the approved plan itself: one
+// process per command (the canonical program, the argv as approved, argv[0] as
+// written), pipes between the commands of a pipeline, ; && || with bash's
+// semantics, each command in the working directory the gate checked it in. In
+// ask mode it runs the string with bash -c. Every command gets the fixed
+// environment, no TTY and a closed stdin, a time limit that kills its whole
+// process group, and capped output.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import type { ApprovedShell } from '../../policy/gate-server.js';
+import type { PlannedStep } from '../../policy/shell-decision.js';
+import { commandEnvironment } from '../command-environment.js';
+import { reverifyCanonical } from './file-guard.js';
+
+export interface BashRunOptions {
+  readonly agentData: string;
+  /** Where ask-mode commands start (the workspace). */
+  readonly workspace: string;
+  readonly timeoutMs: number;
+  /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
+  readonly outputCapBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface BashResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** True when output beyond the cap was dropped (a notice is appended to the text). */
+  readonly truncated: boolean;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+}
+
+class CappedText {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  dropped = 0;
+  constructor(private readonly cap: number) {}
+  push(chunk: Buffer): void {
+    const room = this.cap - this.kept;
+    if (room > 0) {
+      const part = chunk.subarray(0, room);
+      this.chunks.push(part);
+      this.kept += part.length;
+    }
+    this.dropped += Math.max(0, chunk.length - Math.max(room, 0));
+  }
+  text(): string {
+    const body = Buffer.concat(this.chunks).toString('utf8');
+    return this.dropped === 0 ? body : `${body}\n[zotbox: output truncated, ${this.dropped} more bytes not shown]`;
+  }
+}
+
+/** Runs a set of processes until they all exit, killing their process groups on timeout or abort. */
+class ProcessGroupSet {
+  private readonly children: ChildProcess[] = [];
+  timedOut = false;
+  add(child: ChildProcess): void {
+    this.children.push(child);
+  }
+  killAll(): void {
+    for (const child of this.children) {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL'); // the whole group: grandchildren too
+        } catch {
+          // the group is already gone
+        }
+      }
+    }
+  }
+}
+
+function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => {
+    child.once('error', () => resolve({ code: 127, signal: null }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+async function runPipeline(steps: readonly PlannedStep[], options: BashRunOptions, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ code: number | null; signal: string | null }> {
+  const only = steps.length === 1 ? steps[0] : undefined;
+  if (only?.kind === 'cd') {
+    // The gate checked later commands from this directory; here it must still be that directory.
+    try {
+      reverifyCanonical(only.directory);
+      if (!statSync(only.directory).isDirectory()) throw new Error('not a directory');
+      return { code: 0, signal: null };
+    } catch {
+      stderr.push(Buffer.from(`cd: ${only.directory}: no longer an approved directory\n`));
+      return { code: 1, signal: null };
+    }
+  }
+  const exits: Promise<{ code: number | null; signal: string | null }>[] = [];
+  let previous: ChildProcess | undefined;
+  for (const [index, step] of steps.entries()) {
+    if (step.kind !== 'exec') continue; // the gate allows cd only alone in its pipeline
+    const last = index === steps.length - 1;
+    const child = spawn(step.program, step.argv.slice(1), {
+      argv0: step.argv[0],
+      cwd: step.cwd,
+      env: commandEnvironment(options.agentData, step.env),
+      stdio: [previous?.stdout ?? 'ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so a timeout kills everything it started
+    });
+    group.add(child);
+    // The next command now holds the pipe; the parent's paused copy would keep the
+    // previous command's stdio open forever, so its 'close' would never come.
+    previous?.stdout?.destroy();
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => stderr.push(Buffer.from(`${step.argv[0]}: ${error.message}\n`)));
+    if (last) child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    exits.push(waitForExit(child));
+    previous = child;
+  }
+  const results = await Promise.all(exits);
+  return results[results.length - 1]!; // a pipeline's status is its last command's, as in bash
+}
+
+export async function executeBash(decision: ApprovedShell, options: BashRunOptions): Promise<BashResult> {
+  const started = Date.now();
+  const stdout = new CappedText(options.outputCapBytes);
+  const stderr = new CappedText(options.outputCapBytes);
+  const group = new ProcessGroupSet();
+  const timer = setTimeout(() => {
+    group.timedOut = true;
+    group.killAll();
+  }, options.timeoutMs);
+  const onAbort = () => group.killAll();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
+  try {
+    if (decision.mode === 'ask') {
+      const child = spawn('/bin/bash', ['-c', decision.command], {
+        cwd: options.workspace,
+        env: commandEnvironment(options.agentData),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      group.add(child);
+      child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+      status = await waitForExit(child);
+    } else {
+      for (const item of decision.plan.items) {
+        if (group.timedOut || options.signal?.aborted) break;
+        const runs = item.connector === null || item.connector === ';' || (item.connector === '&&' ? status.code === 0 : status.code !== 0);
+        if (runs) status = await runPipeline(item.pipeline, options, stdout, stderr, group);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    group.killAll();
+  }
+  return {
+    exitCode: status.code,
+    signal: status.signal,
+    stdout: stdout.text(),
+    stderr: stderr.text() + (group.timedOut ? `\n[zotbox: killed after ${options.timeoutMs} ms]` : ''),
+    truncated: stdout.dropped + stderr.dropped > 0,
+    timedOut: group.timedOut,
+    durationMs: Date.now() - started,
+  };
+}

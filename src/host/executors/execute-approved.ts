@@ -1,0 +1,40 @@
+// The table of privileged executors for one agent run: the gate server calls
+// this with approved decisions only (gate-server.ts), and each executor
+// re-checks what it touches at the moment of the effect.
+import type { AgentImage } from '../../archive/index.js';
+import type { ApprovedCall } from '../../policy/gate-server.js';
+import { executeBash } from './bash.js';
+import { executeEdit, executeRead, executeWrite } from './file-tools.js';
+import { executeSkill } from './skill.js';
+
+export interface ExecutorOptions {
+  readonly image: AgentImage;
+  readonly workspace: string;
+  readonly agentData: string;
+  /** Default limit for bash commands that ask for none. */
+  readonly bashTimeoutMs: number;
+  readonly outputCapBytes: number;
+}
+
+export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
+  return async (approved, signal) => {
+    switch (approved.tool) {
+      case 'read':
+        return executeRead(approved.decision, approved.call.input);
+      case 'write':
+        return executeWrite(approved.decision, approved.call.input);
+      case 'edit':
+        return executeEdit(approved.decision, approved.call.input);
+      case 'skill':
+        return executeSkill(options.image, approved.decision.name);
+      case 'bash':
+        return executeBash(approved.decision, {
+          agentData: options.agentData,
+          workspace: options.workspace,
+          timeoutMs: approved.call.input.timeout_ms ?? options.bashTimeoutMs,
+          outputCapBytes: options.outputCapBytes,
+          signal,
+        });
+    }
+  };
+}

@@ -1,0 +1,50 @@
+// The gate and the real executors together: what the gate approves is done,
+// what it denies never reaches the file system.
+import test from 'ava';
+import { mkdirSync, readFileSync, realpathSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { loadImageFromDirectory } from '../../../src/archive/load-image.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/command-environment.js';
+import { createExecutor } from '../../../src/host/executors/execute-approved.js';
+import { listBundledSkills } from '../../../src/host/executors/skill.js';
+import { GateClient } from '../../../src/policy/gate-client.js';
+import { createGateDecider } from '../../../src/policy/gate-decider.js';
+import { serveGate } from '../../../src/policy/gate-server.js';
+import { compileScopes } from '../../../src/policy/scopes.js';
+import { EXAMPLES_DIR } from '../../fixtures/paths.js';
+import { tempDir } from '../../fixtures/temp.js';
+
+test('read, write, edit, bash and skill through the gate with the real executors', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-e2e-gate-'));
+  const ws = path.join(root, 'ws');
+  const data = path.join(root, 'data');
+  mkdirSync(ws);
+  mkdirSync(data);
+  const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
+  const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: data });
+  const decide = createGateDecider({
+    shell: { mode: 'allowlist', allow: ['cat', 'wc'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES },
+    skills: listBundledSkills(image),
+  });
+  const channel = new MessageChannel();
+  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, agentData: data, bashTimeoutMs: 10_000, outputCapBytes: 65536 }), timeoutMs: 20_000 });
+  const client = new GateClient(channel.port2, 30_000);
+  t.teardown(() => {
+    client.close();
+    server.close();
+    channel.port1.close();
+  });
+
+  t.like(await client.call('write', { path: 'notes/today.md', content: 'alpha\nbeta\n' }), { created: true, bytes: 11 });
+  t.like(await client.call('edit', { path: 'notes/today.md', old_string: 'beta', new_string: 'gamma' }), { path: path.join(ws, 'notes/today.md') });
+  t.like(await client.call('read', { path: 'notes/today.md' }), { content: 'alpha\ngamma', totalLines: 2 });
+  t.like(await client.call('bash', { command: 'cat notes/today.md | wc -l' }), { exitCode: 0, stdout: '2\n' });
+  t.like(await client.call('skill', { name: 'review-change' }), { name: 'review-change' });
+
+  await t.throwsAsync(client.call('write', { path: '../escape.txt', content: 'x' }), { code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' } as never);
+  t.false(existsSync(path.join(root, 'escape.txt')));
+  await t.throwsAsync(client.call('bash', { command: 'cat /etc/hostname' }), { code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' } as never);
+  await t.throwsAsync(client.call('bash', { command: 'wc -l notes/today.md > /tmp/x' }), { code: 'ZB_POLICY_SHELL_CONSTRUCT' } as never);
+  t.is(readFileSync(path.join(ws, 'notes/today.md'), 'utf8'), 'alpha\ngamma\n');
+});
