@@ -90,6 +90,12 @@ export const ERROR_CODES = {
   ZB_EXEC_EDIT_NO_MATCH: { exit: 1, summary: 'The text to replace does not occur in the file.' },
   ZB_EXEC_EDIT_AMBIGUOUS: { exit: 1, summary: 'The text to replace occurs more than once; include more context so it is unique.' },
 
+  // Host: requirements and consent
+  ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },
+  ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
+  ZB_CONSENT_REFUSED: { exit: 1, summary: 'You declined the agent\'s permissions (or pressed Ctrl-C); nothing ran.' },
+  ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
+
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
 
