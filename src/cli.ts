@@ -6,6 +6,7 @@ import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/co
 import { COMMANDS } from './cli/commands.js';
 import { runInspect, runPack, runUnpack, runVerify } from './cli/archive-commands.js';
 import { runCheck } from './cli/check-command.js';
+import { runConsent } from './cli/consent-command.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
@@ -16,6 +17,7 @@ const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {
   verify: runVerify,
   unpack: runUnpack,
   check: runCheck,
+  consent: runConsent,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));

@@ -71,6 +71,19 @@ export { parseManifest, type Manifest, type BashMode } from './policy/manifest.j
  */
 export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './host/check-permission.js';
 export { agentDataDirectory, resolveStateDirectory, type StateEnvironment } from './host/state-dir.js';
+
+/**
+ * Requirements and consent, checked before a run.
+ *
+ * @example
+ * ```ts
+ * checkRequirements(layout.manifest, { platform: process.platform });
+ * await requestConsent({ stateDirectory, name, version, contentDigest, artifactDigest, permissions, yes: false, env: process.env, stdin: process.stdin, stdout: process.stdout, reference });
+ * ```
+ */
+export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './host/requirements.js';
+export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from './host/consent.js';
+export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent-receipt.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';
 export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './policy/shell-decision.js';
 export { parseShellCommand, type ShellAst } from './policy/shell-parse.js';

@@ -1,0 +1,37 @@
+// `zotbox consent list [NAME]` and `zotbox consent revoke NAME [DIGEST]`.
+import { homedir } from 'node:os';
+import { ZotboxError, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
+import type { CommandHandler } from './command-spec.js';
+
+export const runConsent: CommandHandler = async (parsed, io) => {
+  const [action, name, digest] = parsed.positionals;
+  const state = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
+  const json = parsed.values['json'] === true;
+  if (action === 'list') {
+    if (digest !== undefined) throw new ZotboxError('ZB_CLI_USAGE', "consent list takes at most an agent name. Run 'zotbox consent --help'.");
+    const listed = listReceipts(state, name);
+    if (json) {
+      io.stdout.write(
+        `${JSON.stringify(
+          listed.map((r) => ({ name: r.name, file: r.file, valid: r.receipt !== undefined, digest: r.receipt?.digest ?? null, version: r.receipt?.version ?? null, approved_at: r.receipt?.approved_at ?? null, permissions: r.receipt?.permissions ?? null })),
+          null,
+          2,
+        )}\n`,
+      );
+    } else if (listed.length === 0) {
+      io.stdout.write(`no consent receipts${name === undefined ? '' : ` for ${name}`} in ${state}\n`);
+    } else {
+      for (const r of listed) {
+        io.stdout.write(r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  approved ${r.receipt.approved_at}\n`);
+      }
+    }
+    return 0;
+  }
+  if (action === 'revoke') {
+    if (name === undefined) throw new ZotboxError('ZB_CLI_USAGE', "consent revoke needs the agent name. Run 'zotbox consent --help'.");
+    const removed = revokeReceipts(state, name, digest);
+    io.stdout.write(json ? `${JSON.stringify({ ok: true, removed }, null, 2)}\n` : `revoked ${removed.length} receipt${removed.length === 1 ? '' : 's'} for ${name}\n`);
+    return 0;
+  }
+  throw new ZotboxError('ZB_CLI_USAGE', `unknown consent action ${JSON.stringify(action)}; use list or revoke. Run 'zotbox consent --help'.`);
+};

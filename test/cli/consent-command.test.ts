@@ -1,0 +1,41 @@
+import test from 'ava';
+import { PassThrough } from 'node:stream';
+import { requestConsent } from '../../src/host/consent.js';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { tempDir } from '../fixtures/temp.js';
+
+async function seed(state: string, digestLetter: string) {
+  await requestConsent({
+    stateDirectory: state,
+    name: 'demo',
+    version: '1.0.0',
+    contentDigest: `sha256:${digestLetter.repeat(64)}`,
+    artifactDigest: undefined,
+    permissions: { read: ['/w'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'none' },
+    yes: true,
+    env: {},
+    stdin: new PassThrough(),
+    stdout: { write: () => undefined },
+    reference: 'demo',
+  });
+}
+
+test('consent list shows receipts; revoke removes one or all; an unknown action is a usage error', async (t) => {
+  const state = tempDir(t, 'zb-consent-cli-');
+  await seed(state, 'a');
+  await seed(state, 'b');
+  const env = { ZOTBOX_HOME: state };
+  const listed = await runCliCaptured(['consent', 'list'], { env });
+  t.is(listed.status, 0);
+  t.is(listed.stdout.trim().split('\n').length, 2);
+  t.regex(listed.stdout, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved /);
+  const json = JSON.parse((await runCliCaptured(['consent', 'list', 'demo', '--json'], { env })).stdout);
+  t.is(json.length, 2);
+  t.true(json.every((r: { valid: boolean }) => r.valid));
+  t.is((await runCliCaptured(['consent', 'revoke', 'demo', `sha256:${'a'.repeat(64)}`], { env })).status, 0);
+  t.is((await runCliCaptured(['consent', 'revoke', 'demo'], { env })).stdout, 'revoked 1 receipt for demo\n');
+  const none = await runCliCaptured(['consent', 'revoke', 'demo'], { env });
+  t.is(none.status, 1);
+  t.regex(none.stderr, /ZB_CONSENT_NOT_FOUND/);
+  t.is((await runCliCaptured(['consent', 'grant', 'demo'], { env })).status, 2);
+});

@@ -1,0 +1,140 @@
+import test, { type ExecutionContext } from 'ava';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../src/host/consent.js';
+import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../src/host/consent-receipt.js';
+import { tempDir } from '../fixtures/temp.js';
+
+const DIGEST = `sha256:${'a'.repeat(64)}`;
+const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'none (bubblewrap not in use)' };
+
+async function answer(bytes: number[] | string, end = false) {
+  const input = new PassThrough();
+  let echoed = '';
+  const result = readConsentKey(input, (text) => (echoed += text));
+  input.write(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes));
+  if (end) input.end();
+  return { result: await result, echoed };
+}
+
+// Spec B §9.1 vectors (zot's consent key tests), with Part A's default: a bare Enter is No.
+const key = test.macro(async (t, bytes: number[] | string, expected: 'yes' | 'no' | 'interrupted', end?: boolean) => {
+  t.is((await answer(bytes, end)).result, expected);
+});
+test('y CR is yes', key, 'y\r', 'yes');
+test('Y LF is yes', key, 'Y\n', 'yes');
+test('n CR is no', key, 'n\r', 'no');
+test('N LF is no', key, 'N\n', 'no');
+test('the first answer is kept: n y CR is no', key, 'ny\r', 'no');
+test('y DEL n CR is no', key, [0x79, 0x7f, 0x6e, 0x0d], 'no');
+test('n BS y CR is yes', key, [0x6e, 0x08, 0x79, 0x0d], 'yes');
+test('DEL y CR is yes', key, [0x7f, 0x79, 0x0d], 'yes');
+test('unrelated keys are ignored: x ESC [A y CR is yes', key, 'x\u001b[Ay\r', 'yes');
+test('Enter with no answer is No (Part A default; zot waits)', key, '\r', 'no');
+test('Ctrl-C interrupts', key, [0x78, 0x03, 0x79], 'interrupted');
+test('end of input without Enter is No', key, 'y', 'no', true);
+
+test('the answer is echoed, Backspace erases it, and the line ends', async (t) => {
+  t.is((await answer([0x79, 0x7f, 0x6e, 0x0d])).echoed, 'y\b \bn\r\n');
+});
+
+function request(t: ExecutionContext, overrides: Partial<ConsentRequest> & { input?: string } = {}): { request: ConsentRequest; output: () => string; state: string } {
+  const state = overrides.stateDirectory ?? tempDir(t, 'zb-consent-');
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  let written = '';
+  if (overrides.input !== undefined) setImmediate(() => stdin.write(overrides.input));
+  return {
+    state,
+    output: () => written,
+    request: {
+      stateDirectory: state,
+      name: 'demo',
+      version: '1.0.0',
+      contentDigest: DIGEST,
+      artifactDigest: undefined,
+      permissions,
+      yes: false,
+      env: {},
+      stdin,
+      stdout: { write: (text: string) => (written += text), isTTY: true },
+      reference: 'demo.zot',
+      ...overrides,
+    },
+  };
+}
+
+const code = (error: unknown) => (error as { code?: string }).code;
+
+test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 directory)', async (t) => {
+  const { request: r, output, state } = request(t, { input: 'y\r' });
+  t.is(await requestConsent(r), 'prompt');
+  t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read:  \/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
+  const file = receiptPath(state, 'demo', DIGEST);
+  t.is(statSync(file).mode & 0o777, 0o600);
+  t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
+  t.like(JSON.parse(readFileSync(file, 'utf8')), { receipt: 1, digest: DIGEST, name: 'demo', version: '1.0.0', permissions });
+  const again = request(t, { stateDirectory: state });
+  t.is(await requestConsent(again.request), 'receipt');
+  t.is(again.output(), '', 'nothing is asked twice');
+});
+
+test('on a terminal, n and Enter refuse and write nothing', async (t) => {
+  for (const input of ['n\r', '\r']) {
+    const { request: r, state } = request(t, { input });
+    t.is(code(await t.throwsAsync(requestConsent(r))), 'ZB_CONSENT_REFUSED');
+    t.false(existsSync(receiptPath(state, 'demo', DIGEST)));
+  }
+});
+
+test('without a terminal, consent is refused with how to review and approve', async (t) => {
+  const { request: r } = request(t);
+  const error = await t.throwsAsync(requestConsent({ ...r, stdin: Object.assign(new PassThrough(), { isTTY: false }) }));
+  t.is(code(error), 'ZB_CONSENT_REQUIRED');
+  t.regex(error!.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
+});
+
+test('-y and ZOTBOX_AGENT_CONSENT=1 allow without asking and write a receipt; other values of the variable do not count', async (t) => {
+  const flag = request(t, { yes: true });
+  t.is(await requestConsent({ ...flag.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), 'flag');
+  t.true(existsSync(receiptPath(flag.state, 'demo', DIGEST)));
+  const env = request(t, { env: { ZOTBOX_AGENT_CONSENT: '1' } });
+  t.is(await requestConsent(env.request), 'environment');
+  const wrong = request(t, { env: { ZOTBOX_AGENT_CONSENT: 'yes' } });
+  t.is(code(await t.throwsAsync(requestConsent({ ...wrong.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }))), 'ZB_CONSENT_REQUIRED');
+});
+
+test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
+  const first = request(t, { yes: true });
+  await requestConsent(first.request);
+  const file = receiptPath(first.state, 'demo', DIGEST);
+  const noTty = Object.assign(new PassThrough(), { isTTY: false });
+  // Other permissions (e.g. another workspace): asked again.
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTty, permissions: { ...permissions, read: ['/other'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  // Tampered: not JSON, or edited fields.
+  writeFileSync(file, '{"receipt":1');
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  writeFileSync(file, JSON.stringify({ receipt: 1, digest: `sha256:${'b'.repeat(64)}`, artifact_digest: null, name: 'demo', version: '1', permissions, approved_at: 'x' }));
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('bash "ask" mode never uses or writes a receipt', async (t) => {
+  const ask: ConsentSummary = { ...permissions, bash: { mode: 'ask', allow: [] } };
+  const first = request(t, { yes: true, permissions: ask });
+  t.is(await requestConsent(first.request), 'flag');
+  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST)));
+  const prompt = request(t, { stateDirectory: first.state, permissions: ask, input: 'y\r' });
+  t.is(await requestConsent(prompt.request), 'prompt');
+  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST)));
+  t.regex(formatConsentText({ ...prompt.request }), /bash: {5}ask — ANY command/);
+});
+
+test('receipts can be listed and revoked, all or by digest', async (t) => {
+  const a = request(t, { yes: true });
+  await requestConsent(a.request);
+  await requestConsent({ ...a.request, contentDigest: `sha256:${'c'.repeat(64)}` });
+  t.is(listReceipts(a.state).length, 2);
+  t.is(revokeReceipts(a.state, 'demo', `sha256:${'c'.repeat(64)}`).length, 1);
+  t.is(listReceipts(a.state, 'demo').length, 1);
+  t.is(revokeReceipts(a.state, 'demo').length, 1);
+  t.is(code(t.throws(() => revokeReceipts(a.state, 'demo'))), 'ZB_CONSENT_NOT_FOUND');
+});
