@@ -36,6 +36,10 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'An entry name is unsafe: absolute, "..", backslash, NUL or control characters, or not valid UTF-8.',
   },
+  ZB_ARCHIVE_LAYOUT: {
+    exit: 1,
+    summary: 'The archive does not hold everything under one top-level directory, or lacks the directory selected in it, or has a link inside it.',
+  },
   ZB_ARCHIVE_ENTRY_DUPLICATE: { exit: 1, summary: 'Two archive entries have the same name, or a file and a directory collide.' },
   ZB_ARCHIVE_SOURCE_UNSUPPORTED: {
     exit: 1,
@@ -95,6 +99,11 @@ export const ERROR_CODES = {
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
   ZB_CONSENT_REFUSED: { exit: 1, summary: 'You declined the agent\'s permissions (or pressed Ctrl-C); nothing ran.' },
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
+
+  // Loading agents from GitHub
+  ZB_GITHUB_URL_INVALID: { exit: 1, summary: 'The GitHub reference is not an https://github.com/OWNER/REPO[/tree/REF]/PATH URL zotbox accepts.' },
+  ZB_GITHUB_DOWNLOAD_FAILED: { exit: 1, summary: 'Downloading the repository archive failed (HTTP status, timeout, too many redirects, or the connection).' },
+  ZB_GITHUB_LAYOUT: { exit: 1, summary: 'The repository archive does not have the expected layout, or the agent directory is missing or contains a symlink.' },
 
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },

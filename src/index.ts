@@ -42,7 +42,9 @@ export { packAgent, packOutputPath, type PackOptions, type PackResult } from './
  * await verifyAgent('reviewer.zot', { cwd: process.cwd(), expect: 'sha256:…' });
  * ```
  */
-export { openLocalAgent, type OpenAgentOptions, type OpenedAgent } from './host/open-agent.js';
+export { openAgent, openLocalAgent, type OpenAgentOptions, type OpenedAgent } from './host/open-agent.js';
+export { parseGitHubAgentUrl, resolveAgentReference, type GitHubAgentRef } from './host/github-ref.js';
+export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './host/github.js';
 export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './host/inspect-agent.js';
 export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';
 

@@ -13,7 +13,9 @@ import type { TarEntry, TarReaderHandlers } from './tar-read.js';
 import { encodeCanonicalHeader } from './tar-header.js';
 
 interface CurrentEntry {
-  readonly name: string | undefined; // undefined: data is counted and dropped
+  readonly name: string | undefined; // undefined: data is counted (unless `skipped`) and dropped
+  /** Outside the selected directory: its data is neither kept nor counted. */
+  readonly skipped?: boolean;
   /** Preallocated target, when incoming chunks are views of reused buffers and must be copied. */
   readonly buffer: Buffer | undefined;
   /** Views of owned chunks, joined at the end of the entry (usually just one). */
@@ -24,10 +26,22 @@ interface CurrentEntry {
 /** Sees each file (with its bytes) or directory once its own checks passed; see LoadOptions.onEntryStreamed. */
 export type EntryStreamedHandler = (entry: { readonly name: string; readonly type: 'file' | 'directory'; readonly mode: 0o644 | 0o755 }, bytes: Buffer | undefined) => void;
 
+/**
+ * Keep only one directory of an archive whose entries all sit under a single
+ * top-level directory (a repository archive): entries below
+ * "<top>/<subdirectory>/" are kept with that prefix removed; the others are
+ * skipped without counting against the limits. Links inside the kept directory
+ * are an error: they would be silently dropped otherwise.
+ */
+export interface ArchiveSelection {
+  readonly subdirectory: string;
+}
+
 export interface ImageBuilderOptions {
   /** The tar bytes arrive in chunks the builder may keep (transferred from a worker): no copy is made. */
   readonly ownedChunks?: boolean;
   readonly onEntryStreamed?: EntryStreamedHandler;
+  readonly select?: ArchiveSelection;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -44,6 +58,9 @@ export class ImageBuilder implements TarReaderHandlers {
   private expandedBytes = 0;
   private canonical = true;
   private previousName: string | undefined;
+  /** With a selection: the archive's one top-level directory, and whether anything was selected. */
+  private top: string | undefined;
+  private selectedAny = false;
 
   constructor(
     private readonly limits: ArchiveLimits,
@@ -61,6 +78,15 @@ export class ImageBuilder implements TarReaderHandlers {
   }
 
   onEntry(entry: TarEntry): void {
+    if (this.options.select !== undefined) {
+      const selected = this.selectEntry(entry);
+      if (selected === undefined) {
+        this.canonical = false;
+        this.current = { name: undefined, buffer: undefined, parts: undefined, filled: 0, skipped: true };
+        return;
+      }
+      entry = selected;
+    }
     this.countEntry();
     if (entry.size > this.limits.maxEntryBytes) {
       throw new ZotboxError(
@@ -148,6 +174,7 @@ export class ImageBuilder implements TarReaderHandlers {
 
   onData(chunk: Buffer): void {
     const current = this.current!;
+    if (current.skipped === true) return;
     this.countExpanded(chunk.length);
     if (current.buffer !== undefined) chunk.copy(current.buffer, current.filled);
     else current.parts?.push(chunk);
@@ -167,6 +194,10 @@ export class ImageBuilder implements TarReaderHandlers {
    * two trailer blocks: the canonical tar has none.
    */
   build(format: ImageFormat, artifact: { digest: Digest; size: number }, paddingAfterTrailer: number): AgentImage {
+    if (this.options.select !== undefined && !this.selectedAny) {
+      const where = this.options.select.subdirectory === '' ? 'anything under its top-level directory' : `the directory ${JSON.stringify(this.options.select.subdirectory)}`;
+      throw new ZotboxError('ZB_ARCHIVE_LAYOUT', `the archive does not contain ${where}.`, { details: { subdirectory: this.options.select.subdirectory } });
+    }
     this.addImpliedDirectories();
     const contentDigest = this.canonical && paddingAfterTrailer === 0 ? formatDigest(this.streamHash) : undefined;
     return new AgentImage({
@@ -178,6 +209,32 @@ export class ImageBuilder implements TarReaderHandlers {
       directories: this.directories,
       modes: this.modes,
     });
+  }
+
+  /** Rebases an entry into the selected directory, or returns undefined to skip it. */
+  private selectEntry(entry: TarEntry): TarEntry | undefined {
+    const check = checkEntryName(entry.name);
+    if (!check.ok) throw this.unsafe(entry.name, check.reason);
+    if (check.skip) return undefined;
+    const slash = check.name.indexOf('/');
+    const top = slash === -1 ? check.name : check.name.slice(0, slash);
+    if (this.top === undefined) this.top = top;
+    else if (this.top !== top) {
+      throw new ZotboxError('ZB_ARCHIVE_LAYOUT', `the archive has more than one top-level directory (${this.top}, ${top}); a repository archive has exactly one.`, {
+        details: { entries: [this.top, top] },
+      });
+    }
+    const rest = slash === -1 ? '' : check.name.slice(slash + 1);
+    const subdirectory = this.options.select!.subdirectory;
+    const inside = subdirectory === '' ? rest : rest.startsWith(`${subdirectory}/`) ? rest.slice(subdirectory.length + 1) : '';
+    if (inside === '') return undefined; // the top directory, the selected directory itself, or outside it
+    if (entry.kind === 'ignored') {
+      throw new ZotboxError('ZB_ARCHIVE_LAYOUT', `the selected directory contains a link or special file (${inside}); zotfiles may contain only regular files and directories.`, {
+        details: { entry: inside },
+      });
+    }
+    this.selectedAny = true;
+    return { ...entry, name: check.isDirectory ? `${inside}/` : inside };
   }
 
   /** The canonical tar lists every directory, parents before children, in UTF-8 order, with exact headers. */

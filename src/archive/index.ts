@@ -7,4 +7,5 @@ export { walkSourceTree, type SourceEntry, type SourceTree } from './source-tree
 export { canonicalTarParts, digestSourceTree } from './tar-pack.js';
 export { ZstdEncoder } from './zstd-stream.js';
 export { ZstdDecompressionWorker } from './zstd-offload.js';
+export type { ArchiveSelection } from './image-builder.js';
 export { unpackArchiveFile, type UnpackResult } from './extract.js';

@@ -12,7 +12,7 @@ import { createGunzip } from 'node:zlib';
 import { ZotboxError, fileSystemError } from '../errors.js';
 import { AgentImage } from './agent-image.js';
 import { formatDigest } from './digest.js';
-import { ImageBuilder, type EntryStreamedHandler } from './image-builder.js';
+import { ImageBuilder, type ArchiveSelection, type EntryStreamedHandler } from './image-builder.js';
 import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 import { walkSourceTree } from './source-tree.js';
 import { canonicalTarParts } from './tar-pack.js';
@@ -36,6 +36,8 @@ export interface LoadOptions {
    * one); without it, a large load starts and stops a worker of its own.
    */
   readonly decompressionWorker?: ZstdDecompressionWorker;
+  /** Keep only one directory of a repository archive (see ArchiveSelection). */
+  readonly select?: ArchiveSelection;
 }
 
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
@@ -59,7 +61,10 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
   const chunks = source instanceof Uint8Array ? [source] : source;
   const artifactHash = createHash('sha256');
   let artifactSize = 0;
-  const builder = new ImageBuilder(limits, options.onEntryStreamed === undefined ? {} : { onEntryStreamed: options.onEntryStreamed });
+  const builder = new ImageBuilder(limits, {
+    ...(options.onEntryStreamed === undefined ? {} : { onEntryStreamed: options.onEntryStreamed }),
+    ...(options.select === undefined ? {} : { select: options.select }),
+  });
   const reader = new TarReader(builder);
   const feedTar = (slice: Buffer) => {
     builder.observeTarBytes(slice);

@@ -15,6 +15,12 @@ function signalOption(io: CliIo): { signal?: AbortSignal } {
   return io.signal === undefined ? {} : { signal: io.signal };
 }
 
+/** Options for opening an agent reference from the command line. */
+function openOptions(io: CliIo) {
+  const base = io.env['ZOTBOX_GITHUB_BASE'];
+  return { cwd: io.cwd, ...signalOption(io), ...(base === undefined || base === '' ? {} : { githubBaseUrl: base }) };
+}
+
 export function packJson(result: PackResult) {
   return {
     ok: true,
@@ -75,7 +81,7 @@ function reportText(report: AgentReport): string {
     `name:            ${report.name}`,
     `version:         ${report.version}`,
     `description:     ${report.description}`,
-    `source:          ${report.source.path} (${report.format === 'directory' ? 'directory' : `${report.format} archive`})`,
+    `source:          ${report.source.path} (${report.source.kind === 'github' ? 'GitHub repository archive' : report.format === 'directory' ? 'directory' : `${report.format} archive`})`,
     `artifact digest: ${report.artifactDigest ?? 'none (a directory has no artifact)'}`,
     `content digest:  ${report.contentDigest}`,
     '',
@@ -92,7 +98,7 @@ function reportText(report: AgentReport): string {
 }
 
 export const runInspect: CommandHandler = async (parsed, io) => {
-  const report = await inspectAgent(parsed.positionals[0]!, { cwd: io.cwd, ...signalOption(io) });
+  const report = await inspectAgent(parsed.positionals[0]!, openOptions(io));
   if (json(parsed)) writeJson(io, reportJson(report));
   else io.stdout.write(reportText(report));
   return 0;
@@ -104,8 +110,7 @@ export const runVerify: CommandHandler = async (parsed, io) => {
     throw new ZotboxError('ZB_CLI_USAGE', `--expect takes a digest written sha256:<64 lowercase hex digits>, got ${JSON.stringify(expect)}.`);
   }
   const result = await verifyAgent(parsed.positionals[0]!, {
-    cwd: io.cwd,
-    ...signalOption(io),
+    ...openOptions(io),
     ...(typeof expect === 'string' && isDigest(expect) ? { expect } : {}),
   });
   const { report } = result;

@@ -57,6 +57,7 @@ export const runCheck: CommandHandler = async (parsed, io: CliIo) => {
     workspace: typeof cwdOption === 'string' ? path.resolve(io.cwd, cwdOption) : io.cwd,
     stateDirectory: resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
+    ...(io.env['ZOTBOX_GITHUB_BASE'] ? { githubBaseUrl: io.env['ZOTBOX_GITHUB_BASE'] } : {}),
   });
   io.stdout.write(parsed.values['json'] === true ? `${JSON.stringify(json(result), null, 2)}\n` : text(result));
   return result.allowed ? 0 : 1;

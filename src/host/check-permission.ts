@@ -7,7 +7,7 @@ import { decidePathAccess, type PathTool } from '../policy/path-decision.js';
 import { compileScopes, type CompiledScopes } from '../policy/scopes.js';
 import { decideShellCommand, type ExecutionPlan } from '../policy/shell-decision.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
-import { openLocalAgent, type OpenAgentOptions } from './open-agent.js';
+import { openAgent, type OpenAgentOptions } from './open-agent.js';
 import { agentDataDirectory } from './state-dir.js';
 
 export type CheckTool = PathTool | 'bash';
@@ -47,7 +47,7 @@ function canonicalWorkspace(directory: string): string {
 }
 
 export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
-  const { image, layout } = await openLocalAgent(reference, options);
+  const { image, layout } = await openAgent(reference, options);
   const workspace = canonicalWorkspace(options.workspace);
   const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, agentData: agentDataDirectory(options.stateDirectory, layout.manifest.name) });
   const base = {

@@ -3,7 +3,7 @@
 import type { Digest, ImageFormat } from '../archive/index.js';
 import { ZotboxError } from '../errors.js';
 import type { Manifest } from '../policy/manifest.js';
-import { openLocalAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
+import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
 export interface AgentFileReport {
   readonly path: string;
@@ -13,7 +13,7 @@ export interface AgentFileReport {
 }
 
 export interface AgentReport {
-  readonly source: { readonly kind: 'directory' | 'archive'; readonly path: string };
+  readonly source: OpenedAgent['source'];
   readonly format: ImageFormat;
   readonly name: string;
   readonly version: string;
@@ -50,7 +50,7 @@ export function reportAgent(agent: OpenedAgent): AgentReport {
 
 /** Opens and describes an agent. */
 export async function inspectAgent(reference: string, options: OpenAgentOptions): Promise<AgentReport> {
-  return reportAgent(await openLocalAgent(reference, options));
+  return reportAgent(await openAgent(reference, options));
 }
 
 export interface VerifyResult {
