@@ -96,6 +96,7 @@ export const ERROR_CODES = {
 
   // Host: requirements and consent
   ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },
+  ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: '--confine require was given, but bubblewrap is not installed or cannot create namespaces here.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
   ZB_CONSENT_REFUSED: { exit: 1, summary: 'You declined the agent\'s permissions (or pressed Ctrl-C); nothing ran.' },
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },

@@ -84,6 +84,9 @@ export { agentDataDirectory, resolveStateDirectory, type StateEnvironment } from
  * ```
  */
 export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './host/requirements.js';
+export { describeConfinement, detectBubblewrap, resolveConfinement, sandboxArguments, type ConfineMode, type Confinement } from './host/confinement.js';
+export { createExecutor, type ExecutorOptions } from './host/executors/execute-approved.js';
+export { listBundledSkills } from './host/executors/skill.js';
 export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from './host/consent.js';
 export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent-receipt.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';

@@ -50,6 +50,7 @@ export function reportJson(report: AgentReport) {
     unknown_keys: report.unknownKeys,
     warnings: report.warnings,
     files: report.files,
+    confinement: report.confinement,
   };
 }
 
@@ -87,6 +88,7 @@ function reportText(report: AgentReport): string {
     '',
     'permissions (as declared):',
     ...describePermissions(report.permissions),
+    `  confinement: ${report.confinement}`,
     '',
     `unknown keys:    ${report.unknownKeys.length === 0 ? 'none' : report.unknownKeys.join(', ')}`,
     ...report.warnings.map((w) => `warning:         ${w}`),

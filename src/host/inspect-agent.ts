@@ -3,6 +3,7 @@
 import type { Digest, ImageFormat } from '../archive/index.js';
 import { ZotboxError } from '../errors.js';
 import type { Manifest } from '../policy/manifest.js';
+import { describeConfinement, resolveConfinement } from './confinement.js';
 import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
 export interface AgentFileReport {
@@ -27,6 +28,8 @@ export interface AgentReport {
   readonly unknownKeys: readonly string[];
   readonly warnings: readonly string[];
   readonly files: readonly AgentFileReport[];
+  /** The OS confinement bash commands would run under here (--confine auto). */
+  readonly confinement: string;
 }
 
 export function reportAgent(agent: OpenedAgent): AgentReport {
@@ -45,6 +48,7 @@ export function reportAgent(agent: OpenedAgent): AgentReport {
     unknownKeys: layout.unknownKeys,
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),
+    confinement: describeConfinement(resolveConfinement('auto')),
   };
 }
 

@@ -35,7 +35,16 @@ export interface ShellContext {
 }
 
 export type PlannedStep =
-  | { readonly kind: 'exec'; readonly program: string; readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string }
+  | {
+      readonly kind: 'exec';
+      /** Canonical path of the approved program. */
+      readonly program: string;
+      /** Where it was found (the PATH entry or the trusted path as written): same file, its own basename, for multi-call binaries. */
+      readonly invokedPath: string;
+      readonly argv: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd: string;
+    }
   | { readonly kind: 'cd'; readonly directory: string };
 
 export interface ExecutionPlan {
@@ -57,12 +66,17 @@ function no<T>(code: ErrorCode, reason: string): Check<T> {
 
 /** The first executable regular file named `name` in the search path, canonicalised. */
 export function lookupProgram(name: string, searchPath: readonly string[]): string | undefined {
+  return findProgram(name, searchPath)?.program;
+}
+
+/** Like lookupProgram, also returning the path it was found at (its PATH entry). */
+export function findProgram(name: string, searchPath: readonly string[]): { program: string; foundAt: string } | undefined {
   for (const directory of searchPath) {
     const candidate = `${directory}/${name}`;
     try {
       // Absence is reported without an exception: most directories of the path do not hold the program.
       const stats = statSync(candidate, { throwIfNoEntry: false });
-      if (stats !== undefined && stats.isFile() && (stats.mode & 0o111) !== 0) return realpathSync.native(candidate);
+      if (stats !== undefined && stats.isFile() && (stats.mode & 0o111) !== 0) return { program: realpathSync.native(candidate), foundAt: candidate };
     } catch {
       // Unreadable, or not a directory: keep searching, as execvp does.
     }
@@ -85,7 +99,7 @@ function checkAssignments(assignments: readonly Assignment[]): Check<Record<stri
 }
 
 /** Identity (gate-rules §2): a plain name found on the fixed PATH, or an absolute path in a trusted directory that is that same file. */
-function identifyProgram(written: string, context: ShellContext, requireAllowlisted: boolean): Check<{ name: string; program: string }> {
+function identifyProgram(written: string, context: ShellContext, requireAllowlisted: boolean): Check<{ name: string; program: string; invokedPath: string }> {
   let name = written;
   if (written.includes('/')) {
     const slash = written.lastIndexOf('/');
@@ -98,8 +112,9 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
   if (requireAllowlisted && !context.allow.includes(name)) {
     return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${JSON.stringify(name)} is not in this agent's bash allowlist (${context.allow.join(', ')}).`);
   }
-  const program = lookupProgram(name, context.searchPath);
-  if (program === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
+  const found = findProgram(name, context.searchPath);
+  if (found === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
+  const program = found.program;
   if (written.includes('/')) {
     let real: string;
     try {
@@ -109,7 +124,7 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
     }
     if (real !== program) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(written)} is not the ${name} found on the PATH (${program}).`);
   }
-  return { ok: true, value: { name, program } };
+  return { ok: true, value: { name, program, invokedPath: written.includes('/') ? written : found.foundAt } };
 }
 
 function longOptionName(arg: string): string {
@@ -251,7 +266,7 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     if (wrapper.builtin === true) return inner;
     const wrapperProgram = identifyProgram(written, context, false);
     if (!wrapperProgram.ok) return wrapperProgram;
-    return { ok: true, value: { kind: 'exec', program: wrapperProgram.value.program, argv: command.argv, env: { ...inner.value.env }, cwd } };
+    return { ok: true, value: { kind: 'exec', program: wrapperProgram.value.program, invokedPath: wrapperProgram.value.invokedPath, argv: command.argv, env: { ...inner.value.env }, cwd } };
   }
 
   const identity = identifyProgram(written, context, true);
@@ -261,7 +276,7 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     const args = checkArguments(identity.value.name, command.argv.slice(1), rule, context, cwd);
     if (!args.ok) return args;
   }
-  return { ok: true, value: { kind: 'exec', program: identity.value.program, argv: command.argv, env: assignments.value, cwd } };
+  return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
 }
 
 function checkCd(command: SimpleCommand, context: ShellContext, cwd: string): Check<string> {

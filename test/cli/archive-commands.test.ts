@@ -30,7 +30,7 @@ test('inspect describes an agent without running it, in text and JSON', async (t
   t.regex(text.stdout, /\n {2}skills\/triage-issue\/SKILL\.md +\d+ B\n/);
   const json = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json']);
   const doc = JSON.parse(json.stdout);
-  t.deepEqual(Object.keys(doc), ['source', 'format', 'name', 'version', 'description', 'artifact_digest', 'content_digest', 'artifact_size', 'expanded_size', 'permissions', 'unknown_keys', 'warnings', 'files']);
+  t.deepEqual(Object.keys(doc), ['source', 'format', 'name', 'version', 'description', 'artifact_digest', 'content_digest', 'artifact_size', 'expanded_size', 'permissions', 'unknown_keys', 'warnings', 'files', 'confinement']);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
   t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });

@@ -71,8 +71,8 @@ test('an approved command carries the plan: canonical program, exact argv, env a
       {
         connector: null,
         pipeline: [
-          { kind: 'exec', program: path.join(bin, 'git'), argv: ['git', 'log', '--format=%h %s'], env: { LANG: 'C' }, cwd: ws },
-          { kind: 'exec', program: path.join(bin, 'grep'), argv: ['grep', 'fix'], env: {}, cwd: ws },
+          { kind: 'exec', program: path.join(bin, 'git'), invokedPath: path.join(bin, 'git'), argv: ['git', 'log', '--format=%h %s'], env: { LANG: 'C' }, cwd: ws },
+          { kind: 'exec', program: path.join(bin, 'grep'), invokedPath: path.join(bin, 'grep'), argv: ['grep', 'fix'], env: {}, cwd: ws },
         ],
       },
     ]);

@@ -20,6 +20,14 @@ export interface BashRunOptions {
   /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
   readonly outputCapBytes: number;
   readonly signal?: AbortSignal;
+  /** Run every command inside this bubblewrap sandbox (confinement.ts). */
+  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
+}
+
+/** The program and arguments to spawn: the command itself, or bwrap wrapping it. */
+function spawnTarget(sandbox: BashRunOptions['sandbox'], cwd: string, program: string, args: readonly string[]): { file: string; args: string[] } {
+  if (sandbox === undefined) return { file: program, args: [...args] };
+  return { file: sandbox.bwrap, args: [...sandbox.args, '--chdir', cwd, '--', program, ...args] };
 }
 
 export interface BashResult {
@@ -98,8 +106,11 @@ async function runPipeline(steps: readonly PlannedStep[], options: BashRunOption
   for (const [index, step] of steps.entries()) {
     if (step.kind !== 'exec') continue; // the gate allows cd only alone in its pipeline
     const last = index === steps.length - 1;
-    const child = spawn(step.program, step.argv.slice(1), {
-      argv0: step.argv[0],
+    // Unconfined: the canonical program with argv[0] as written. Confined: bwrap has no
+    // --argv0, so argv[0] is the PATH entry (the same file, with its own basename).
+    const target = spawnTarget(options.sandbox, step.cwd, step.invokedPath, step.argv.slice(1));
+    const child = spawn(options.sandbox === undefined ? step.program : target.file, options.sandbox === undefined ? step.argv.slice(1) : target.args, {
+      ...(options.sandbox === undefined ? { argv0: step.argv[0] } : {}),
       cwd: step.cwd,
       env: commandEnvironment(options.agentData, step.env),
       stdio: [previous?.stdout ?? 'ignore', 'pipe', 'pipe'],
@@ -133,7 +144,8 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
   let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
   try {
     if (decision.mode === 'ask') {
-      const child = spawn('/bin/bash', ['-c', decision.command], {
+      const target = spawnTarget(options.sandbox, options.workspace, '/bin/bash', ['-c', decision.command]);
+      const child = spawn(target.file, target.args, {
         cwd: options.workspace,
         env: commandEnvironment(options.agentData),
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,8 @@ export interface ExecutorOptions {
   /** Default limit for bash commands that ask for none. */
   readonly bashTimeoutMs: number;
   readonly outputCapBytes: number;
+  /** Bubblewrap sandbox for bash, when confinement is in force. */
+  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -34,6 +36,7 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
           timeoutMs: approved.call.input.timeout_ms ?? options.bashTimeoutMs,
           outputCapBytes: options.outputCapBytes,
           signal,
+          ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
         });
     }
   };
