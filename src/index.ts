@@ -72,7 +72,7 @@ export { parseManifest, type Manifest, type BashMode } from './policy/manifest.j
  * ```
  */
 export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './host/check-permission.js';
-export { agentDataDirectory, resolveStateDirectory, type StateEnvironment } from './host/state-dir.js';
+export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, resolveStateDirectory, type StateEnvironment } from './host/state-dir.js';
 
 /**
  * Requirements and consent, checked before a run.

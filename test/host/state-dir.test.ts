@@ -21,3 +21,17 @@ test('macOS uses Application Support', (t) => {
 test('agent data lives under agents/<name>/data', (t) => {
   t.is(agentDataDirectory('/s', 'code-reviewer'), '/s/agents/code-reviewer/data');
 });
+
+test('every run gets the agent data and sessions directories, 0700 whatever the umask', async (t) => {
+  const { mkdtempSync, rmSync, statSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { ensureAgentDirectories } = await import('../../src/host/state-dir.js');
+  const state = mkdtempSync(`${tmpdir()}/zb-state-`);
+  t.teardown(() => rmSync(state, { recursive: true, force: true }));
+  const { data, sessions } = ensureAgentDirectories(state, 'demo');
+  t.is(data, `${state}/agents/demo/data`);
+  t.is(sessions, `${state}/sessions/agents/demo`);
+  t.is(statSync(data).mode & 0o777, 0o700);
+  t.is(statSync(sessions).mode & 0o777, 0o700);
+  t.deepEqual(ensureAgentDirectories(state, 'demo'), { data, sessions }, 'idempotent');
+});

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { ZotboxError } from '../../errors.js';
+import { ZotboxError, fileSystemError } from '../../errors.js';
 import { resolveCanonicalPath } from '../../policy/path-resolve.js';
 
 function changed(canonical: string, what: string): ZotboxError {
@@ -72,17 +72,21 @@ function verifyDescriptor(fd: number, canonical: string, dev: number, ino: numbe
 
 /** Creates the missing parents of `canonical` one level at a time, checking each lands where approved. */
 function createParents(canonical: string): void {
-  const parent = path.dirname(canonical);
   const missing: string[] = [];
-  let current = parent;
-  while (lstatSync(current, { throwIfNoEntry: false }) === undefined) {
-    missing.unshift(current);
-    current = path.dirname(current);
-  }
-  reverifyCanonical(current);
-  for (const directory of missing) {
-    mkdirSync(directory, { mode: 0o755 });
-    reverifyCanonical(directory);
+  let current = path.dirname(canonical);
+  try {
+    while (lstatSync(current, { throwIfNoEntry: false }) === undefined) {
+      missing.unshift(current);
+      current = path.dirname(current);
+    }
+    reverifyCanonical(current);
+    for (const directory of missing) {
+      mkdirSync(directory, { mode: 0o755 });
+      reverifyCanonical(directory);
+    }
+  } catch (cause) {
+    if (cause instanceof ZotboxError) throw cause;
+    throw fileSystemError('create the directories of', canonical, cause);
   }
 }
 

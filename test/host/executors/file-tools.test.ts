@@ -112,3 +112,11 @@ test('a hard link created after approval is not written through: the other name 
   executeWrite(decision, { content: 'mine' });
   t.is(readFileSync(path.join(outside, 'secret'), 'utf8'), 'secret');
 });
+
+test('a write below a path that became a file reports an I/O error, not a bug', (t) => {
+  const { ws, approve } = tree(t);
+  const decision = approve('write', 'newdir/file.txt');
+  writeFileSync(path.join(ws, 'newdir'), 'now a file');
+  const error = t.throws(() => executeWrite(decision, { content: 'x' }));
+  t.true(['ZB_IO_FAILED', 'ZB_POLICY_PATH_UNRESOLVABLE'].includes(code(error)!), `${code(error)}: ${error?.message}`);
+});
