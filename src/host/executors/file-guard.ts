@@ -75,11 +75,16 @@ function createParents(canonical: string): void {
   const missing: string[] = [];
   let current = path.dirname(canonical);
   try {
-    while (lstatSync(current, { throwIfNoEntry: false }) === undefined) {
+    let stats = lstatSync(current, { throwIfNoEntry: false });
+    while (stats === undefined) {
       missing.unshift(current);
       current = path.dirname(current);
+      stats = lstatSync(current, { throwIfNoEntry: false });
     }
-    reverifyCanonical(current);
+    reverifyCanonical(current); // a symlink swapped in since the approval is reported as such
+    if (!stats.isDirectory()) {
+      throw new ZotboxError('ZB_IO_FAILED', `cannot write ${canonical}: ${current} is not a directory.`, { details: { path: canonical } });
+    }
     for (const directory of missing) {
       mkdirSync(directory, { mode: 0o755 });
       reverifyCanonical(directory);
@@ -95,6 +100,14 @@ function createParents(canonical: string): void {
  * fsynced, then renamed over the target. Keeps an existing file's mode.
  */
 export function writeApproved(canonical: string, content: string | Uint8Array): { created: boolean; bytes: number } {
+  try {
+    return writeThroughTemporaryFile(canonical, content);
+  } catch (cause) {
+    throw fileSystemError('write', canonical, cause); // ZotboxErrors pass through unchanged
+  }
+}
+
+function writeThroughTemporaryFile(canonical: string, content: string | Uint8Array): { created: boolean; bytes: number } {
   createParents(canonical);
   const parent = path.dirname(canonical);
   reverifyCanonical(parent);
