@@ -30,7 +30,11 @@ const STEPS: readonly DemoStep[] = [
   { explain: 'The gate, asked directly: an allowlisted pipeline is parsed into the exact programs that would run.', argv: ['check', maintainer, 'bash', 'git status && ls -la', '--cwd', repoRoot], expectStatus: 0 },
   { explain: 'A background job hidden after an allowed command is denied, with the construct named.', argv: ['check', maintainer, 'bash', 'git status & rm -rf ~', '--cwd', repoRoot], expectStatus: 1 },
   { explain: 'The code reviewer may read the workspace, but not escape it.', argv: ['check', reviewer, 'read', '../../etc/passwd', '--cwd', repoRoot], expectStatus: 1 },
-  { explain: 'Running agents is the next step; until it lands, run says so with a stable code.', argv: ['run', reviewer], expectStatus: 1 },
+  {
+    explain: 'The main job: run the code reviewer on a sample project, offline, replaying a recorded model. Every tool call crosses the gate; reading /etc/passwd is denied and the model is told why.',
+    argv: ['run', reviewer, '--cwd', path.join(repoRoot, 'examples', 'workspaces', 'sample-project'), '--replay', path.join(repoRoot, 'examples', 'transcripts', 'code-reviewer.json'), '--yes', '--confine', 'auto'],
+    expectStatus: 0,
+  },
 ];
 
 /** How a word would be typed in a shell, for the echoed command lines. */

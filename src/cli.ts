@@ -7,6 +7,7 @@ import { COMMANDS } from './cli/commands.js';
 import { runInspect, runPack, runUnpack, runVerify } from './cli/archive-commands.js';
 import { runCheck } from './cli/check-command.js';
 import { runConsent } from './cli/consent-command.js';
+import { runRun } from './cli/run-command.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
@@ -18,6 +19,7 @@ const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {
   unpack: runUnpack,
   check: runCheck,
   consent: runConsent,
+  run: runRun,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));

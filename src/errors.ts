@@ -106,6 +106,13 @@ export const ERROR_CODES = {
   ZB_GITHUB_DOWNLOAD_FAILED: { exit: 1, summary: 'Downloading the repository archive failed (HTTP status, timeout, too many redirects, or the connection).' },
   ZB_GITHUB_LAYOUT: { exit: 1, summary: 'The repository archive does not have the expected layout, or the agent directory is missing or contains a symlink.' },
 
+  // Runs: models, providers and workers
+  ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for is unknown, or its provider is not available in this build.' },
+  ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },
+  ZB_REPLAY_EXHAUSTED: { exit: 1, summary: 'The agent asked for more model turns than the replay transcript holds.' },
+  ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },
+  ZB_WORKER_CRASHED: { exit: 1, summary: 'The worker running the agent crashed or ran out of memory; only this run failed.' },
+
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
 

@@ -87,6 +87,21 @@ export { checkRequirements, findUnmetRequirements, goOsName, type RequirementCon
 export { describeConfinement, detectBubblewrap, resolveConfinement, sandboxArguments, type ConfineMode, type Confinement } from './host/confinement.js';
 export { createExecutor, type ExecutorOptions } from './host/executors/execute-approved.js';
 export { listBundledSkills } from './host/executors/skill.js';
+
+/**
+ * Running agents: an async iterator of the run's events (docs/events.md).
+ *
+ * @example
+ * ```ts
+ * for await (const event of runAgent({ reference: 'examples/code-reviewer', cwd: process.cwd(), replayFile: 'examples/transcripts/code-reviewer.json', yes: true })) {
+ *   if (event.type === 'assistant.delta') process.stdout.write(event.text);
+ * }
+ * ```
+ */
+export { runAgent, type RunAgentOptions } from './host/run-agent.js';
+export { RunEventSchema, type RunEvent } from './host/run-events.js';
+export { AgentPool, type AgentPoolOptions } from './host/pool.js';
+export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './host/providers/replay.js';
 export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from './host/consent.js';
 export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent-receipt.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';

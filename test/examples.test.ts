@@ -12,8 +12,9 @@ function readManifest(name: string): Record<string, any> {
 }
 
 test('every example directory is a zotfile with a valid name, an AGENT.md and a README', (t) => {
-  const names = readdirSync(EXAMPLES_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  t.true(names.length >= 2);
+  // workspaces/ and transcripts/ hold the demo's sample project and recorded runs, not agents.
+  const names = readdirSync(EXAMPLES_DIR, { withFileTypes: true }).filter((e) => e.isDirectory() && !['workspaces', 'transcripts'].includes(e.name)).map((e) => e.name);
+  t.deepEqual(names.sort(), ['code-reviewer', 'repo-maintainer']);
   for (const name of names) {
     const manifest = readManifest(name);
     t.is(manifest['zotfile'], 1, name);
@@ -42,4 +43,10 @@ test('repo-maintainer reads and writes the workspace and its data, with a git/gr
     bash: { mode: 'allowlist', allow: ['git', 'grep', 'ls'] },
   });
   t.deepEqual(manifest['requirements'], { bin: ['git'] });
+});
+
+test('the demo transcript is a valid replay transcript for code-reviewer', async (t) => {
+  const { readReplayTranscript } = await import('../src/host/providers/replay.js');
+  const transcript = readReplayTranscript(path.join(EXAMPLES_DIR, 'transcripts', 'code-reviewer.json'));
+  t.is(transcript.turns.at(-1)?.stop, 'end');
 });

@@ -1,0 +1,33 @@
+// The host side of the model port: validates each model.request from the
+// worker, asks the provider for one turn (streaming text deltas to the run's
+// events), and answers by id. Provider errors become wire errors for the worker.
+import type { MessagePort } from 'node:worker_threads';
+import { ZotboxError, toZotboxError } from '../errors.js';
+import { ModelRequestSchema, type AssistantTurn } from '../policy/model-protocol.js';
+import type { ModelProvider } from './providers/provider.js';
+
+export interface ModelServerHooks {
+  onText(delta: string): void;
+  onTurn(turn: AssistantTurn): void;
+}
+
+export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
+  const onMessage = async (raw: unknown) => {
+    const parsed = ModelRequestSchema.safeParse(raw);
+    const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
+    if (!parsed.success) {
+      if (id > 0) port.postMessage({ type: 'model.response', id, ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `malformed model request: ${parsed.error.issues[0]?.message}.`).toWire() });
+      return;
+    }
+    try {
+      const turn = await provider.complete(parsed.data, hooks.onText, signal);
+      hooks.onTurn(turn);
+      port.postMessage({ type: 'model.response', id, ok: true, turn });
+    } catch (error) {
+      port.postMessage({ type: 'model.response', id, ok: false, error: toZotboxError(error).toWire() });
+    }
+  };
+  const listener = (raw: unknown) => void onMessage(raw);
+  port.on('message', listener);
+  return { close: () => port.off('message', listener) };
+}

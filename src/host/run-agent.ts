@@ -1,0 +1,265 @@
+// runAgent: one agent run, end to end. Load → requirements → model → consent →
+// state directories, scopes and confinement → a pool worker running the agent
+// loop, whose only ways out are the gate port (to the policy and the executors)
+// and the model port (to the provider). Yields the run's events as they happen.
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
+import { ZotboxError, fileSystemError, fromWireError, toZotboxError } from '../errors.js';
+import { createGateDecider } from '../policy/gate-decider.js';
+import { serveGate } from '../policy/gate-server.js';
+import { compileScopes } from '../policy/scopes.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
+import { describeConfinement, resolveConfinement, sandboxArguments, type ConfineMode } from './confinement.js';
+import { requestConsent, summarizePermissions, type ConsentRequest } from './consent.js';
+import { createExecutor } from './executors/execute-approved.js';
+import { listBundledSkills } from './executors/skill.js';
+import { serveModel } from './model-server.js';
+import { openAgent } from './open-agent.js';
+import { AgentPool } from './pool.js';
+import { ReplayProvider, readReplayTranscript } from './providers/replay.js';
+import type { ModelProvider } from './providers/provider.js';
+import { checkRequirements } from './requirements.js';
+import type { RunEvent } from './run-events.js';
+import { ensureAgentDirectories, resolveStateDirectory } from './state-dir.js';
+
+export interface RunAgentOptions {
+  readonly reference: string;
+  /** The first user message; else entry.default_prompt. */
+  readonly prompt?: string;
+  /** Where relative references resolve and, without `workspace`, the workspace. */
+  readonly cwd: string;
+  readonly workspace?: string;
+  /** Play this transcript instead of calling a live model (docs/replay.md). */
+  readonly replayFile?: string;
+  readonly confine?: ConfineMode;
+  readonly maxTurns?: number;
+  /** Per tool call. */
+  readonly toolTimeoutMs?: number;
+  readonly yes?: boolean;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly stdin?: ConsentRequest['stdin'];
+  readonly stdout?: ConsentRequest['stdout'];
+  readonly stateDirectory?: string;
+  /** Share one pool between runs (a long-lived host); otherwise the run makes and closes its own. */
+  readonly pool?: AgentPool;
+  readonly signal?: AbortSignal;
+  /** Test hook: crash the worker. */
+  readonly crashForTest?: 'throw' | 'exit' | 'oom';
+}
+
+/** An async queue of events: the run pushes, the caller iterates. */
+class EventQueue {
+  private readonly items: RunEvent[] = [];
+  private waiting: (() => void) | undefined;
+  private done = false;
+  push(event: RunEvent): void {
+    this.items.push(event);
+    this.waiting?.();
+  }
+  finish(): void {
+    this.done = true;
+    this.waiting?.();
+  }
+  async *drain(): AsyncGenerator<RunEvent> {
+    for (;;) {
+      const item = this.items.shift();
+      if (item !== undefined) {
+        yield item;
+        continue;
+      }
+      if (this.done) return;
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+      this.waiting = undefined;
+    }
+  }
+}
+
+function selectProvider(options: RunAgentOptions): ModelProvider {
+  if (options.replayFile !== undefined) return new ReplayProvider(readReplayTranscript(options.replayFile));
+  throw new ZotboxError(
+    'ZB_MODEL_UNAVAILABLE',
+    'no model is available: the live Anthropic and OpenAI providers are not available in this build yet. Replay a recorded transcript with --replay FILE (docs/replay.md).',
+  );
+}
+
+function summarize(result: unknown): string {
+  const text = typeof result === 'string' ? result : JSON.stringify(result);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * Runs an agent and yields its events. Failures before the run starts (loading,
+ * requirements, model, consent) are thrown; failures during it end with a
+ * run.end event of status "failed".
+ */
+export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEvent> {
+  const env = options.env ?? {};
+  const githubBase = env['ZOTBOX_GITHUB_BASE'];
+  const { image, layout, source } = await openAgent(options.reference, {
+    cwd: options.cwd,
+    ...(githubBase ? { githubBaseUrl: githubBase } : {}),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const manifest = layout.manifest;
+  checkRequirements(manifest, { platform: process.platform });
+  const provider = selectProvider(options);
+  let workspace: string;
+  try {
+    workspace = realpathSync.native(options.workspace ?? options.cwd);
+  } catch (cause) {
+    throw fileSystemError('use the workspace', options.workspace ?? options.cwd, cause);
+  }
+  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
+  const { data } = ensureAgentDirectories(stateDirectory, manifest.name);
+  const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
+  const confinement = resolveConfinement(options.confine ?? 'auto');
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, describeConfinement(confinement));
+  const consent = await requestConsent({
+    stateDirectory,
+    name: manifest.name,
+    version: manifest.version,
+    contentDigest: image.contentDigest,
+    artifactDigest: image.artifactDigest,
+    permissions,
+    yes: options.yes === true,
+    env,
+    stdin: options.stdin ?? (process.stdin as ConsentRequest['stdin']),
+    stdout: options.stdout ?? process.stdout,
+    reference: options.reference,
+  });
+  const userPrompt = options.prompt ?? manifest.entry.defaultPrompt;
+  if (userPrompt === undefined) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${options.reference} "what to do"), or add entry.default_prompt to the manifest.`);
+
+  const queue = new EventQueue();
+  const skills = listBundledSkills(image);
+  const shell = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const decide = createGateDecider({ shell, skills });
+  const execute = createExecutor({
+    image,
+    workspace,
+    agentData: data,
+    bashTimeoutMs: 120_000,
+    outputCapBytes: 64 * 1024,
+    ...(confinement.kind === 'bubblewrap' ? { sandbox: { bwrap: confinement.bwrap, args: sandboxArguments({ readRoots: permissions.read, writeRoots: permissions.write }) } } : {}),
+  });
+  const toolTimeoutMs = options.toolTimeoutMs ?? 300_000;
+  const gateChannel = new MessageChannel();
+  const modelChannel = new MessageChannel();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const gate = serveGate(gateChannel.port1, {
+    timeoutMs: toolTimeoutMs,
+    decide: (call) => {
+      queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input as Record<string, unknown> });
+      return decide(call);
+    },
+    execute: async (approved, signal) => {
+      try {
+        const result = await execute(approved, signal);
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarize(result) });
+        return result;
+      } catch (error) {
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: toZotboxError(error).message });
+        throw error;
+      }
+    },
+    onAudit: (event) => {
+      queue.push({
+        type: 'gate.decision',
+        id: event.id,
+        tool: event.tool,
+        allowed: event.allowed,
+        ...(event.canonicalPath === undefined ? {} : { canonical_path: event.canonicalPath }),
+        ...(event.argv === undefined ? {} : { argv: event.argv.map((a) => [...a]) }),
+        ...(event.code === undefined ? {} : { code: event.code }),
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      });
+      // A denied call never reaches an executor: its result is the denial, which the model sees.
+      if (!event.allowed) queue.push({ type: 'tool.result', id: event.id, tool: event.tool, ok: false, summary: event.reason ?? event.code ?? 'denied' });
+    },
+  });
+  const model = serveModel(modelChannel.port1, provider, {
+    onText: (text) => queue.push({ type: 'assistant.delta', text }),
+    onTurn: (turn) => queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens }),
+  }, controller.signal);
+
+  queue.push({
+    type: 'run.start',
+    run_id: randomUUID(),
+    agent: { name: manifest.name, version: manifest.version, content_digest: image.contentDigest, artifact_digest: image.artifactDigest ?? null, source: source.path },
+    model: provider.model,
+    workspace,
+    permissions: { read: [...permissions.read], write: [...permissions.write], bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] }, confinement: permissions.confinement },
+    consent,
+    at: new Date().toISOString(),
+  });
+
+  const pool = options.pool ?? new AgentPool({ maxThreads: 1 });
+  const running = pool
+    .run(
+      {
+        gatePort: gateChannel.port2,
+        modelPort: modelChannel.port2,
+        prompt: {
+          agentMd: image.readText('AGENT.md') ?? '',
+          replaceSystemPrompt: manifest.replaceSystemPrompt,
+          skills: [...skills].map((name) => ({ name, description: skillDescription(image.readText(`skills/${name}/SKILL.md`) ?? '') })),
+          date: new Date().toISOString().slice(0, 10),
+          workspace,
+          bashAvailable: manifest.permissions.bash.mode !== 'none',
+        },
+        userPrompt,
+        maxTurns: options.maxTurns ?? 50,
+        toolTimeoutMs: toolTimeoutMs + 5_000,
+        ...(options.crashForTest === undefined ? {} : { crashForTest: options.crashForTest }),
+      },
+      controller.signal,
+    )
+    .then(
+      (result) => {
+        if (result.status === 'failed') {
+          const error = fromWireError(result.error);
+          queue.push({ type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at: new Date().toISOString() });
+        } else {
+          queue.push({ type: 'run.end', status: result.status, turns: result.turns, final_text: result.finalText, at: new Date().toISOString() });
+        }
+      },
+      (thrown) => {
+        const aborted = controller.signal.aborted;
+        const error = aborted ? new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.') : crashError(thrown);
+        queue.push({ type: 'run.end', status: aborted ? 'cancelled' : 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at: new Date().toISOString() });
+      },
+    )
+    .finally(() => {
+      gate.close();
+      model.close();
+      gateChannel.port1.close();
+      modelChannel.port1.close();
+      options.signal?.removeEventListener('abort', onAbort);
+      queue.finish();
+    });
+  try {
+    yield* queue.drain();
+  } finally {
+    await running;
+    if (options.pool === undefined) await pool.close();
+  }
+}
+
+function crashError(thrown: unknown): ZotboxError {
+  const error = toZotboxError(thrown);
+  if (error.code !== 'ZB_INTERNAL_BUG') return error;
+  const text = thrown instanceof Error ? thrown.message : String(thrown);
+  return new ZotboxError('ZB_WORKER_CRASHED', `the worker running the agent failed (${text}); only this run was affected. Retry it; if it keeps failing, report it with --debug output.`, { cause: thrown });
+}
+
+/** The front-matter description of a SKILL.md, or its first non-empty line. */
+export function skillDescription(text: string): string {
+  const front = /^---\n([\s\S]*?)\n---/.exec(text);
+  const description = front?.[1]?.split('\n').find((line) => line.startsWith('description:'));
+  if (description !== undefined) return description.slice('description:'.length).trim();
+  return text.split('\n').find((line) => line.trim() !== '' && !line.startsWith('---'))?.trim() ?? '';
+}

@@ -1,0 +1,44 @@
+// The events of one run, in order (docs/events.md). `zotbox run --json` prints
+// them as NDJSON; the library yields them from runAgent. The schema is checked
+// by a test against every event a run emits.
+import { z } from 'zod';
+
+const At = z.string();
+const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('run.start'),
+    run_id: z.string(),
+    agent: z.strictObject({ name: z.string(), version: z.string(), content_digest: Digest, artifact_digest: Digest.nullable(), source: z.string() }),
+    model: z.string(),
+    workspace: z.string(),
+    permissions: z.strictObject({ read: z.array(z.string()), write: z.array(z.string()), bash: z.strictObject({ mode: z.string(), allow: z.array(z.string()) }), confinement: z.string() }),
+    consent: z.enum(['flag', 'environment', 'receipt', 'prompt']),
+    at: At,
+  }),
+  z.strictObject({ type: z.literal('assistant.delta'), text: z.string() }),
+  z.strictObject({ type: z.literal('tool.call'), id: z.number().int(), tool: z.string(), input: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    type: z.literal('gate.decision'),
+    id: z.number().int(),
+    tool: z.string(),
+    allowed: z.boolean(),
+    canonical_path: z.string().optional(),
+    argv: z.array(z.array(z.string())).optional(),
+    code: z.string().optional(),
+    reason: z.string().optional(),
+  }),
+  z.strictObject({ type: z.literal('tool.result'), id: z.number().int(), tool: z.string(), ok: z.boolean(), summary: z.string() }),
+  z.strictObject({ type: z.literal('usage'), input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  z.strictObject({
+    type: z.literal('run.end'),
+    status: z.enum(['completed', 'max_turns', 'cancelled', 'failed']),
+    turns: z.number().int(),
+    final_text: z.string(),
+    error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+    at: At,
+  }),
+]);
+
+export type RunEvent = z.infer<typeof RunEventSchema>;

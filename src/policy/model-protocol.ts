@@ -1,0 +1,61 @@
+// The model port protocol: how the agent loop in a worker asks the host for a
+// model turn (credentials never enter workers). One request, one answer, by id;
+// validated with zod on both sides. Messages are provider-neutral: the host's
+// provider clients translate them to each API's wire format.
+import { z } from 'zod';
+import { WireErrorSchema } from './gate-protocol.js';
+
+export const TextBlockSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+export const ToolUseBlockSchema = z.strictObject({
+  type: z.literal('tool_use'),
+  id: z.string().min(1).max(256),
+  name: z.string().min(1).max(64),
+  input: z.record(z.string(), z.unknown()),
+});
+export const ToolResultBlockSchema = z.strictObject({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1).max(256),
+  content: z.string(),
+  is_error: z.boolean(),
+});
+
+export const ChatMessageSchema = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('user'), content: z.array(z.union([TextBlockSchema, ToolResultBlockSchema])).min(1) }),
+  z.strictObject({ role: z.literal('assistant'), content: z.array(z.union([TextBlockSchema, ToolUseBlockSchema])) }),
+]);
+
+export const ToolSpecSchema = z.strictObject({
+  name: z.string().min(1).max(64),
+  description: z.string(),
+  input_schema: z.record(z.string(), z.unknown()),
+});
+
+export const ModelRequestSchema = z.strictObject({
+  type: z.literal('model.request'),
+  id: z.number().int().positive(),
+  system: z.string(),
+  messages: z.array(ChatMessageSchema).min(1),
+  tools: z.array(ToolSpecSchema),
+});
+
+export const UsageSchema = z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+
+export const AssistantTurnSchema = z.strictObject({
+  content: z.array(z.union([TextBlockSchema, ToolUseBlockSchema])),
+  stop: z.enum(['end', 'tool_use', 'max_tokens']),
+  usage: UsageSchema,
+});
+
+export const ModelResponseSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ type: z.literal('model.response'), id: z.number().int().positive(), ok: z.literal(true), turn: AssistantTurnSchema }),
+  z.strictObject({ type: z.literal('model.response'), id: z.number().int().positive(), ok: z.literal(false), error: WireErrorSchema }),
+]);
+
+export type TextBlock = z.infer<typeof TextBlockSchema>;
+export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
+export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+export type ModelRequest = z.infer<typeof ModelRequestSchema>;
+export type AssistantTurn = z.infer<typeof AssistantTurnSchema>;
+export type Usage = z.infer<typeof UsageSchema>;

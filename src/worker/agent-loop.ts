@@ -1,0 +1,60 @@
+// The agent loop: ask the model, run the tool calls it makes through the gate,
+// hand back the results (a denial is a tool error the model sees, and the run
+// continues), until the model answers without tool calls, the turn limit, or
+// cancellation.
+import { isZotboxError } from '../errors.js';
+import type { GateClient } from '../policy/gate-client.js';
+import type { ChatMessage, ToolResultBlock, ToolSpec, ToolUseBlock } from '../policy/model-protocol.js';
+import type { ModelClient } from './model-client.js';
+import { TOOL_NAMES } from './tools.js';
+
+export interface AgentLoopInput {
+  readonly system: string;
+  readonly prompt: string;
+  readonly tools: readonly ToolSpec[];
+  readonly maxTurns: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface AgentLoopResult {
+  readonly status: 'completed' | 'max_turns' | 'cancelled';
+  readonly finalText: string;
+  readonly turns: number;
+  readonly messages: readonly ChatMessage[];
+}
+
+/** The text the model sees for a tool's outcome. */
+function describeResult(result: unknown): string {
+  return typeof result === 'string' ? result : JSON.stringify(result, null, 1);
+}
+
+async function runTool(gate: GateClient, call: ToolUseBlock, offered: ReadonlySet<string>): Promise<ToolResultBlock> {
+  if (!TOOL_NAMES.has(call.name) || !offered.has(call.name)) {
+    return { type: 'tool_result', tool_use_id: call.id, content: `error: there is no tool named ${JSON.stringify(call.name)}`, is_error: true };
+  }
+  try {
+    const result = await gate.call(call.name as 'read', call.input as never);
+    return { type: 'tool_result', tool_use_id: call.id, content: describeResult(result), is_error: false };
+  } catch (error) {
+    const text = isZotboxError(error) ? `${error.code}: ${error.message}` : String(error);
+    return { type: 'tool_result', tool_use_id: call.id, content: `error: ${text}`, is_error: true };
+  }
+}
+
+export async function runAgentLoop(gate: GateClient, model: ModelClient, input: AgentLoopInput): Promise<AgentLoopResult> {
+  const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: input.prompt }] }];
+  const offered = new Set(input.tools.map((t) => t.name));
+  let finalText = '';
+  for (let turn = 1; turn <= input.maxTurns; turn++) {
+    if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn - 1, messages };
+    const answer = await model.complete(input.system, messages, input.tools);
+    messages.push({ role: 'assistant', content: answer.content });
+    finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+    const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (calls.length === 0) return { status: 'completed', finalText, turns: turn, messages };
+    const results: ToolResultBlock[] = [];
+    for (const call of calls) results.push(await runTool(gate, call, offered));
+    messages.push({ role: 'user', content: results });
+  }
+  return { status: 'max_turns', finalText, turns: input.maxTurns, messages };
+}

@@ -1,0 +1,37 @@
+// The worker's side of the model port: one request per turn, answered by the
+// host, which holds the credentials and talks to the provider.
+import type { MessagePort } from 'node:worker_threads';
+import { ZotboxError, fromWireError } from '../errors.js';
+import { ModelResponseSchema, type AssistantTurn, type ChatMessage, type ToolSpec } from '../policy/model-protocol.js';
+
+export class ModelClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(turn: AssistantTurn): void; reject(error: ZotboxError): void }>();
+  private readonly onMessage = (raw: unknown) => {
+    const parsed = ModelResponseSchema.safeParse(raw);
+    if (!parsed.success) return; // not an answer of ours
+    const waiter = this.pending.get(parsed.data.id);
+    if (waiter === undefined) return;
+    this.pending.delete(parsed.data.id);
+    if (parsed.data.ok) waiter.resolve(parsed.data.turn);
+    else waiter.reject(fromWireError(parsed.data.error));
+  };
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', this.onMessage);
+  }
+
+  complete(system: string, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Promise<AssistantTurn> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.port.postMessage({ type: 'model.request', id, system, messages, tools });
+    });
+  }
+
+  close(): void {
+    this.port.off('message', this.onMessage);
+    for (const waiter of this.pending.values()) waiter.reject(new ZotboxError('ZB_GATE_CLOSED', 'the model port was closed.'));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,54 @@
+// The pool task: what a piscina worker runs for one agent run. It receives the
+// run's two ports (gate and model) and plain data (prompt pieces, options), never
+// credentials or handles, and returns the loop's result.
+import type { MessagePort } from 'node:worker_threads';
+import { toZotboxError, type WireError } from '../errors.js';
+import { GateClient } from '../policy/gate-client.js';
+import { runAgentLoop, type AgentLoopResult } from './agent-loop.js';
+import { ModelClient } from './model-client.js';
+import { buildSystemPrompt, type PromptInput } from './prompt.js';
+import { toolsFor } from './tools.js';
+
+export interface AgentTask {
+  readonly gatePort: MessagePort;
+  readonly modelPort: MessagePort;
+  readonly prompt: PromptInput;
+  readonly userPrompt: string;
+  readonly maxTurns: number;
+  /** Slightly longer than the host's per-call limit, so the host's answer normally wins. */
+  readonly toolTimeoutMs: number;
+  /** Test hook: makes the worker crash, to check that a crash fails only its own run. */
+  readonly crashForTest?: 'throw' | 'exit' | 'oom';
+}
+
+export type AgentTaskOutcome =
+  | (Omit<AgentLoopResult, 'messages'> & { readonly messages: number })
+  | { readonly status: 'failed'; readonly error: WireError; readonly finalText: ''; readonly turns: 0; readonly messages: 0 };
+
+export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOutcome> {
+  if (task.crashForTest === 'exit') process.exit(3);
+  if (task.crashForTest === 'oom') {
+    const hog: unknown[] = [];
+    for (;;) hog.push(new Array(1e6).fill(hog.length));
+  }
+  if (task.crashForTest === 'throw') throw new Error('deliberate crash for the crash-containment test');
+  const gate = new GateClient(task.gatePort, task.toolTimeoutMs);
+  const model = new ModelClient(task.modelPort);
+  try {
+    const result = await runAgentLoop(gate, model, {
+      system: buildSystemPrompt(task.prompt),
+      prompt: task.userPrompt,
+      tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
+      maxTurns: task.maxTurns,
+    });
+    return { status: result.status, finalText: result.finalText, turns: result.turns, messages: result.messages.length };
+  } catch (error) {
+    // Errors cross back as wire data: a structured-cloned Error would lose its code.
+    return { status: 'failed', error: toZotboxError(error).toWire(), finalText: '', turns: 0, messages: 0 };
+  } finally {
+    gate.close();
+    model.close();
+    task.gatePort.close();
+    task.modelPort.close();
+  }
+}

@@ -1,0 +1,48 @@
+// zotbox run, offline: a pool worker runs the agent loop against a recorded
+// transcript; every tool call crosses the gate to the real executors.
+import test from 'ava';
+import path from 'node:path';
+import { RunEventSchema, type RunEvent } from '../../src/host/run-events.js';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { EXAMPLES_DIR } from '../fixtures/paths.js';
+import { tempDir } from '../fixtures/temp.js';
+
+const reviewer = path.join(EXAMPLES_DIR, 'code-reviewer');
+const workspace = path.join(EXAMPLES_DIR, 'workspaces', 'sample-project');
+const transcript = path.join(EXAMPLES_DIR, 'transcripts', 'code-reviewer.json');
+
+test('a replayed run emits schema-valid events: allowed and denied calls, then the final answer', async (t) => {
+  const result = await runCliCaptured(['run', reviewer, '--cwd', workspace, '--replay', transcript, '-y', '--json'], { env: { ZOTBOX_HOME: tempDir(t, 'zb-run-') } });
+  t.is(result.status, 0, result.stderr);
+  const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  for (const event of events) t.true(RunEventSchema.safeParse(event).success, JSON.stringify(event));
+  t.is(events[0]!.type, 'run.start');
+  t.like(events.at(-1), { type: 'run.end', status: 'completed', turns: 3 });
+  const decisions = events.filter((e): e is RunEvent & { type: 'gate.decision' } => e.type === 'gate.decision');
+  t.true(decisions.some((d) => d.allowed && d.tool === 'read' && d.canonical_path === path.join(workspace, 'parse-port.js')));
+  t.true(decisions.some((d) => !d.allowed && d.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE'));
+  t.true(events.some((e) => e.type === 'tool.result' && !e.ok), 'the denial reaches the model as a tool error');
+  t.like(events.find((e) => e.type === 'run.start'), { consent: 'flag', permissions: { bash: { mode: 'none' } } });
+});
+
+test('--print prints only the final answer', async (t) => {
+  const result = await runCliCaptured(['run', reviewer, '--cwd', workspace, '--replay', transcript, '-y', '--print'], { env: { ZOTBOX_HOME: tempDir(t, 'zb-run-') } });
+  t.is(result.status, 0, result.stderr);
+  t.regex(result.stdout, /^That file is outside the workspace/);
+  t.notRegex(result.stdout, /→ read/);
+});
+
+test('without consent and without a terminal, nothing runs', async (t) => {
+  const result = await runCliCaptured(['run', reviewer, '--cwd', workspace, '--replay', transcript], { env: { ZOTBOX_HOME: tempDir(t, 'zb-run-') } });
+  t.is(result.status, 1);
+  t.regex(result.stderr, /ZB_CONSENT_REQUIRED/);
+});
+
+test('a live model, --record and sessions say they are not available yet; bad flags are usage errors', async (t) => {
+  const env = { ZOTBOX_HOME: tempDir(t, 'zb-run-') };
+  t.regex((await runCliCaptured(['run', reviewer, '--model', 'claude-sonnet-4-5', '-y'], { env })).stderr, /ZB_MODEL_UNAVAILABLE/);
+  t.regex((await runCliCaptured(['run', reviewer, '-y'], { env })).stderr, /ZB_MODEL_UNAVAILABLE/);
+  t.regex((await runCliCaptured(['run', reviewer, '--record', 'x.json', '-y'], { env })).stderr, /ZB_CLI_NOT_AVAILABLE/);
+  t.is((await runCliCaptured(['run', reviewer, '--confine', 'sometimes'], { env })).status, 2);
+  t.is((await runCliCaptured(['run', reviewer, '--max-turns', '0'], { env })).status, 2);
+});
