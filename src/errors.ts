@@ -108,6 +108,9 @@ export const ERROR_CODES = {
 
   // Runs: models, providers and workers
   ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for is unknown, or its provider is not available in this build.' },
+  ZB_PROVIDER_AUTH: { exit: 1, summary: 'The model provider refused the API key (missing, wrong, or without access to the model).' },
+  ZB_PROVIDER_FAILED: { exit: 1, summary: 'The model provider failed after retries (HTTP error, connection, or a response that did not match its API).' },
+  ZB_MODELS_FILE_INVALID: { exit: 1, summary: 'The user models file (<state>/models.json) is not valid; the message names the field.' },
   ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },
   ZB_REPLAY_EXHAUSTED: { exit: 1, summary: 'The agent asked for more model turns than the replay transcript holds.' },
   ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },

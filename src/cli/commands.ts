@@ -113,7 +113,7 @@ export const RUN: CommandSpec = {
     { name: 'print', type: 'boolean', description: 'Print only the final answer.' },
     JSON_OPTION,
     { name: 'replay', type: 'string', valueName: 'FILE', description: 'Play a recorded transcript instead of calling a live model (offline; docs/replay.md).' },
-    { name: 'record', type: 'string', valueName: 'FILE', description: 'Write a replay transcript of this run to FILE (not available yet).' },
+    { name: 'record', type: 'string', valueName: 'FILE', description: 'Write a replay transcript of this run\'s model turns to FILE.' },
     { name: 'yes', type: 'boolean', short: 'y', description: 'Consent to the agent\'s permissions without asking (also ZOTBOX_AGENT_CONSENT=1).' },
     { name: 'confine', type: 'string', valueName: 'auto|require|off', description: 'OS confinement for bash (default: auto).' },
     { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns.' },

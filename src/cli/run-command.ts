@@ -40,12 +40,9 @@ function render(event: RunEvent): string {
 export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const [reference, prompt] = parsed.positionals as [string, string | undefined];
   const values = parsed.values;
-  if (values['record'] !== undefined) notYet('record');
   for (const option of ['continue', 'resume', 'session']) if (values[option] !== undefined) notYet(option);
   const model = values['model'];
-  if (typeof model === 'string' && model !== 'replay') {
-    throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${JSON.stringify(model)} is not available: live model providers are not available in this build yet. Use --replay FILE.`);
-  }
+  const record = values['record'];
   const confine = values['confine'];
   if (confine !== undefined && !(CONFINE_MODES as readonly unknown[]).includes(confine)) {
     throw new ZotboxError('ZB_CLI_USAGE', `--confine takes auto, require or off, got ${JSON.stringify(confine)}.`);
@@ -65,6 +62,8 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(typeof cwdOption === 'string' ? { workspace: path.resolve(io.cwd, cwdOption) } : {}),
       ...(prompt === undefined ? {} : { prompt }),
       ...(typeof replay === 'string' ? { replayFile: path.resolve(io.cwd, replay) } : {}),
+      ...(typeof model === 'string' ? { model } : {}),
+      ...(typeof record === 'string' ? { recordFile: path.resolve(io.cwd, record) } : {}),
       ...(confine === undefined ? {} : { confine: confine as (typeof CONFINE_MODES)[number] }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       yes: values['yes'] === true,

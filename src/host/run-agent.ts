@@ -9,6 +9,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { ZotboxError, fileSystemError, fromWireError, toZotboxError } from '../errors.js';
 import { createGateDecider } from '../policy/gate-decider.js';
 import { serveGate } from '../policy/gate-server.js';
+import type { Manifest } from '../policy/manifest.js';
 import { compileScopes } from '../policy/scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
 import { describeConfinement, resolveConfinement, sandboxArguments, type ConfineMode } from './confinement.js';
@@ -18,6 +19,10 @@ import { listBundledSkills } from './executors/skill.js';
 import { serveModel } from './model-server.js';
 import { openAgent } from './open-agent.js';
 import { AgentPool } from './pool.js';
+import { API_KEY_VARIABLES, BUILT_IN_MODELS, readUserModels, selectModel } from './model-catalog.js';
+import { AnthropicProvider } from './providers/anthropic.js';
+import { OpenAiProvider } from './providers/openai.js';
+import { RecordingProvider } from './providers/recording.js';
 import { ReplayProvider, readReplayTranscript } from './providers/replay.js';
 import type { ModelProvider } from './providers/provider.js';
 import { checkRequirements } from './requirements.js';
@@ -33,6 +38,10 @@ export interface RunAgentOptions {
   readonly workspace?: string;
   /** Play this transcript instead of calling a live model (docs/replay.md). */
   readonly replayFile?: string;
+  /** A model id from the catalog (built-in or <state>/models.json). */
+  readonly model?: string;
+  /** Write a replay transcript of the model's turns here when the run ends. */
+  readonly recordFile?: string;
   readonly confine?: ConfineMode;
   readonly maxTurns?: number;
   /** Per tool call. */
@@ -76,12 +85,17 @@ class EventQueue {
   }
 }
 
-function selectProvider(options: RunAgentOptions): ModelProvider {
+function selectProvider(options: RunAgentOptions, manifest: Manifest, stateDirectory: string): ModelProvider {
   if (options.replayFile !== undefined) return new ReplayProvider(readReplayTranscript(options.replayFile));
-  throw new ZotboxError(
-    'ZB_MODEL_UNAVAILABLE',
-    'no model is available: the live Anthropic and OpenAI providers are not available in this build yet. Replay a recorded transcript with --replay FILE (docs/replay.md).',
-  );
+  const env = options.env ?? {};
+  const model = selectModel({ manifest, env, catalog: [...BUILT_IN_MODELS, ...readUserModels(stateDirectory)], ...(options.model === undefined ? {} : { explicit: options.model }) });
+  const apiKey = env[API_KEY_VARIABLES[model.provider]] ?? '';
+  if (model.provider === 'anthropic') {
+    const baseUrl = model.baseUrl ?? env['ANTHROPIC_BASE_URL'];
+    return new AnthropicProvider({ model: model.id, apiKey, ...(baseUrl ? { baseUrl } : {}) });
+  }
+  const baseUrl = model.baseUrl ?? env['OPENAI_BASE_URL'];
+  return new OpenAiProvider({ model: model.id, apiKey, ...(baseUrl ? { baseUrl } : {}) });
 }
 
 function summarize(result: unknown): string {
@@ -104,14 +118,16 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   });
   const manifest = layout.manifest;
   checkRequirements(manifest, { platform: process.platform });
-  const provider = selectProvider(options);
+  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
+  const selected = selectProvider(options, manifest, stateDirectory);
+  const recorder = options.recordFile === undefined ? undefined : new RecordingProvider(selected);
+  const provider: ModelProvider = recorder ?? selected;
   let workspace: string;
   try {
     workspace = realpathSync.native(options.workspace ?? options.cwd);
   } catch (cause) {
     throw fileSystemError('use the workspace', options.workspace ?? options.cwd, cause);
   }
-  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
   const { data } = ensureAgentDirectories(stateDirectory, manifest.name);
   const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
   const confinement = resolveConfinement(options.confine ?? 'auto');
@@ -234,6 +250,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
       },
     )
     .finally(() => {
+      if (recorder !== undefined && options.recordFile !== undefined) recorder.write(options.recordFile);
       gate.close();
       model.close();
       gateChannel.port1.close();
