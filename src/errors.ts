@@ -116,6 +116,12 @@ export const ERROR_CODES = {
   ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },
   ZB_WORKER_CRASHED: { exit: 1, summary: 'The worker running the agent crashed or ran out of memory; only this run failed.' },
 
+  // Sessions
+  ZB_SESSION_NOT_FOUND: { exit: 1, summary: 'The session to continue does not exist (no earlier session, an unknown id, or a missing file).' },
+  ZB_SESSION_INVALID: { exit: 1, summary: 'The session file is not a zotbox session (bad header or an unreadable line before the last).' },
+  ZB_SESSION_MISMATCH: { exit: 1, summary: 'The session file belongs to another agent; sessions are scoped per agent.' },
+  ZB_SESSION_CONFLICT: { exit: 1, summary: 'Session flags that cannot be combined (--continue, --resume, --session, --no-session).' },
+
   // Files the user named
   ZB_IO_FAILED: { exit: 1, summary: 'Reading or writing a file the user named failed (missing, permission denied, disk full).' },
 

@@ -101,6 +101,8 @@ export { listBundledSkills } from './host/executors/skill.js';
 export { runAgent, type RunAgentOptions } from './host/run-agent.js';
 export { RunEventSchema, type RunEvent } from './host/run-events.js';
 export { AgentPool, type AgentPoolOptions } from './host/pool.js';
+export { planSession, type PlannedSession, type SessionChoice } from './host/run-session.js';
+export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './host/sessions.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './host/providers/replay.js';
 export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from './host/consent.js';
 export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent-receipt.js';

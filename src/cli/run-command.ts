@@ -1,7 +1,7 @@
 // `zotbox run AGENT [PROMPT]`: runs an agent and prints its events as text
 // (default), only the final answer (--print), or NDJSON (--json).
 import path from 'node:path';
-import { ZotboxError, runAgent, type RunEvent } from '../index.js';
+import { ZotboxError, runAgent, type RunEvent, type SessionChoice } from '../index.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 
 const CONFINE_MODES = ['auto', 'require', 'off'] as const;
@@ -13,15 +13,24 @@ function positiveInteger(value: unknown, option: string): number | undefined {
   return n;
 }
 
-function notYet(option: string): never {
-  throw new ZotboxError('ZB_CLI_NOT_AVAILABLE', `--${option} is not available in this build yet. Run without it; 'zotbox run --help' lists what is available.`);
+/** The session flags, at most one of which may be given. */
+function sessionChoice(values: Readonly<Record<string, unknown>>, cwd: string): SessionChoice {
+  const given = ['continue', 'resume', 'session', 'no-session'].filter((name) => values[name] !== undefined && values[name] !== false);
+  if (given.length > 1) {
+    throw new ZotboxError('ZB_SESSION_CONFLICT', `--${given[0]} and --${given[1]} cannot be combined: give at most one of --continue, --resume ID, --session FILE and --no-session.`);
+  }
+  if (values['continue'] === true) return 'continue';
+  if (values['no-session'] === true) return 'none';
+  if (typeof values['resume'] === 'string') return { id: values['resume'] };
+  if (typeof values['session'] === 'string') return { file: path.resolve(cwd, values['session']) };
+  return 'new';
 }
 
 /** The human-readable form of one event. */
 function render(event: RunEvent): string {
   switch (event.type) {
     case 'run.start':
-      return `▶ ${event.agent.name}@${event.agent.version} (${event.model}) in ${event.workspace}\n`;
+      return `▶ ${event.agent.name}@${event.agent.version} (${event.model}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n`;
     case 'assistant.delta':
       return event.text;
     case 'tool.call':
@@ -40,7 +49,7 @@ function render(event: RunEvent): string {
 export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const [reference, prompt] = parsed.positionals as [string, string | undefined];
   const values = parsed.values;
-  for (const option of ['continue', 'resume', 'session']) if (values[option] !== undefined) notYet(option);
+  const session = sessionChoice(values, io.cwd);
   const model = values['model'];
   const record = values['record'];
   const confine = values['confine'];
@@ -66,6 +75,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(typeof record === 'string' ? { recordFile: path.resolve(io.cwd, record) } : {}),
       ...(confine === undefined ? {} : { confine: confine as (typeof CONFINE_MODES)[number] }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
+      session,
       yes: values['yes'] === true,
       env: io.env,
       stdin: io.stdin as never,

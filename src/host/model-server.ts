@@ -3,12 +3,13 @@
 // events), and answers by id. Provider errors become wire errors for the worker.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, toZotboxError } from '../errors.js';
-import { ModelRequestSchema, type AssistantTurn } from '../policy/model-protocol.js';
+import { ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../policy/model-protocol.js';
 import type { ModelProvider } from './providers/provider.js';
 
 export interface ModelServerHooks {
   onText(delta: string): void;
-  onTurn(turn: AssistantTurn): void;
+  /** After each answer: the conversation so far, the answer included (sessions record it here). */
+  onTurn(turn: AssistantTurn, conversation: readonly ChatMessage[]): void;
 }
 
 export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
@@ -21,7 +22,7 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
     }
     try {
       const turn = await provider.complete(parsed.data, hooks.onText, signal);
-      hooks.onTurn(turn);
+      hooks.onTurn(turn, [...parsed.data.messages, { role: 'assistant', content: turn.content }]);
       port.postMessage({ type: 'model.response', id, ok: true, turn });
     } catch (error) {
       port.postMessage({ type: 'model.response', id, ok: false, error: toZotboxError(error).toWire() });

@@ -27,6 +27,8 @@ import { ReplayProvider, readReplayTranscript } from './providers/replay.js';
 import type { ModelProvider } from './providers/provider.js';
 import { checkRequirements } from './requirements.js';
 import type { RunEvent } from './run-events.js';
+import { planSession, type SessionChoice } from './run-session.js';
+import type { SessionWriter } from './sessions.js';
 import { ensureAgentDirectories, resolveStateDirectory } from './state-dir.js';
 
 export interface RunAgentOptions {
@@ -43,6 +45,8 @@ export interface RunAgentOptions {
   /** Write a replay transcript of the model's turns here when the run ends. */
   readonly recordFile?: string;
   readonly confine?: ConfineMode;
+  /** Which session to record to and continue from; default 'new' (docs/sessions.md). */
+  readonly session?: SessionChoice;
   readonly maxTurns?: number;
   /** Per tool call. */
   readonly toolTimeoutMs?: number;
@@ -128,7 +132,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   } catch (cause) {
     throw fileSystemError('use the workspace', options.workspace ?? options.cwd, cause);
   }
-  const { data } = ensureAgentDirectories(stateDirectory, manifest.name);
+  const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
+  const plannedSession = planSession(options.session ?? 'new', sessions, manifest.name);
   const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
   const confinement = resolveConfinement(options.confine ?? 'auto');
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, describeConfinement(confinement));
@@ -147,6 +152,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   });
   const userPrompt = options.prompt ?? manifest.entry.defaultPrompt;
   if (userPrompt === undefined) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${options.reference} "what to do"), or add entry.default_prompt to the manifest.`);
+  // Opened only now: a refused or promptless run leaves no session file behind.
+  const sessionWriter: SessionWriter | undefined = plannedSession.open();
 
   const queue = new EventQueue();
   const skills = listBundledSkills(image);
@@ -199,7 +206,11 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   });
   const model = serveModel(modelChannel.port1, provider, {
     onText: (text) => queue.push({ type: 'assistant.delta', text }),
-    onTurn: (turn) => queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens }),
+    onTurn: (turn, conversation) => {
+      queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens });
+      // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
+      sessionWriter?.sync(conversation);
+    },
   }, controller.signal);
 
   queue.push({
@@ -210,6 +221,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     workspace,
     permissions: { read: [...permissions.read], write: [...permissions.write], bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] }, confinement: permissions.confinement },
     consent,
+    session: plannedSession.file === undefined ? null : { id: plannedSession.id ?? '', file: plannedSession.file, continued: plannedSession.history.length > 0 },
     at: new Date().toISOString(),
   });
 
@@ -228,6 +240,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
           bashAvailable: manifest.permissions.bash.mode !== 'none',
         },
         userPrompt,
+        history: plannedSession.history,
         maxTurns: options.maxTurns ?? 50,
         toolTimeoutMs: toolTimeoutMs + 5_000,
         ...(options.crashForTest === undefined ? {} : { crashForTest: options.crashForTest }),
@@ -250,6 +263,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
       },
     )
     .finally(() => {
+      sessionWriter?.close();
       if (recorder !== undefined && options.recordFile !== undefined) recorder.write(options.recordFile);
       gate.close();
       model.close();

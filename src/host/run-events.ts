@@ -15,6 +15,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     workspace: z.string(),
     permissions: z.strictObject({ read: z.array(z.string()), write: z.array(z.string()), bash: z.strictObject({ mode: z.string(), allow: z.array(z.string()) }), confinement: z.string() }),
     consent: z.enum(['flag', 'environment', 'receipt', 'prompt']),
+    session: z.strictObject({ id: z.string(), file: z.string(), continued: z.boolean() }).nullable(),
     at: At,
   }),
   z.strictObject({ type: z.literal('assistant.delta'), text: z.string() }),

@@ -11,6 +11,8 @@ import { TOOL_NAMES } from './tools.js';
 export interface AgentLoopInput {
   readonly system: string;
   readonly prompt: string;
+  /** Earlier messages of a continued session; ends with an assistant message (or is empty). */
+  readonly history?: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly maxTurns: number;
   readonly signal?: AbortSignal;
@@ -42,7 +44,7 @@ async function runTool(gate: GateClient, call: ToolUseBlock, offered: ReadonlySe
 }
 
 export async function runAgentLoop(gate: GateClient, model: ModelClient, input: AgentLoopInput): Promise<AgentLoopResult> {
-  const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: input.prompt }] }];
+  const messages: ChatMessage[] = [...(input.history ?? []), { role: 'user', content: [{ type: 'text', text: input.prompt }] }];
   const offered = new Set(input.tools.map((t) => t.name));
   let finalText = '';
   for (let turn = 1; turn <= input.maxTurns; turn++) {

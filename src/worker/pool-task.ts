@@ -4,6 +4,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { toZotboxError, type WireError } from '../errors.js';
 import { GateClient } from '../policy/gate-client.js';
+import type { ChatMessage } from '../policy/model-protocol.js';
 import { runAgentLoop, type AgentLoopResult } from './agent-loop.js';
 import { ModelClient } from './model-client.js';
 import { buildSystemPrompt, type PromptInput } from './prompt.js';
@@ -14,6 +15,8 @@ export interface AgentTask {
   readonly modelPort: MessagePort;
   readonly prompt: PromptInput;
   readonly userPrompt: string;
+  /** The continued session's messages (empty for a new one). */
+  readonly history: readonly ChatMessage[];
   readonly maxTurns: number;
   /** Slightly longer than the host's per-call limit, so the host's answer normally wins. */
   readonly toolTimeoutMs: number;
@@ -38,6 +41,7 @@ export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOu
     const result = await runAgentLoop(gate, model, {
       system: buildSystemPrompt(task.prompt),
       prompt: task.userPrompt,
+      history: task.history,
       tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
       maxTurns: task.maxTurns,
     });

@@ -38,12 +38,11 @@ test('without consent and without a terminal, nothing runs', async (t) => {
   t.regex(result.stderr, /ZB_CONSENT_REQUIRED/);
 });
 
-test('without keys a live model is refused with what is missing; sessions are not available yet; bad flags are usage errors', async (t) => {
+test('without keys a live model is refused with what is missing; bad flags are usage errors', async (t) => {
   const env = { ZOTBOX_HOME: tempDir(t, 'zb-run-') };
   t.regex((await runCliCaptured(['run', reviewer, '--model', 'claude-sonnet-4-5', '-y'], { env })).stderr, /ZB_PROVIDER_AUTH.*ANTHROPIC_API_KEY/);
   t.regex((await runCliCaptured(['run', reviewer, '-y'], { env })).stderr, /ZB_MODEL_UNAVAILABLE.*ANTHROPIC_API_KEY or OPENAI_API_KEY/);
   t.regex((await runCliCaptured(['run', reviewer, '--model', 'my-llm', '-y'], { env })).stderr, /ZB_MODEL_UNAVAILABLE.*models\.json/);
-  t.regex((await runCliCaptured(['run', reviewer, '--resume', 'abc', '-y'], { env })).stderr, /ZB_CLI_NOT_AVAILABLE/);
   t.is((await runCliCaptured(['run', reviewer, '--confine', 'sometimes'], { env })).status, 2);
   t.is((await runCliCaptured(['run', reviewer, '--max-turns', '0'], { env })).status, 2);
 });
