@@ -20,6 +20,11 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
       if (id > 0) port.postMessage({ type: 'model.response', id, ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `malformed model request: ${parsed.error.issues[0]?.message}.`).toWire() });
       return;
     }
+    if (signal.aborted) {
+      // A cancelled run gets no more model turns, whatever the provider would do.
+      port.postMessage({ type: 'model.response', id, ok: false, error: toZotboxError(signal.reason).toWire() });
+      return;
+    }
     try {
       const turn = await provider.complete(parsed.data, hooks.onText, signal);
       hooks.onTurn(turn, [...parsed.data.messages, { role: 'assistant', content: turn.content }]);

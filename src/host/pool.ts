@@ -11,6 +11,8 @@ export interface AgentPoolOptions {
   readonly maxOldGenerationSizeMb?: number;
   readonly maxThreads?: number;
   readonly concurrentTasksPerWorker?: number;
+  /** The module a worker runs (default: the agent task). Tests pass their own to inspect a worker. */
+  readonly workerFile?: URL;
 }
 
 export type AgentTaskResult = AgentTaskOutcome;
@@ -20,7 +22,7 @@ export class AgentPool {
 
   constructor(options: AgentPoolOptions = {}) {
     this.piscina = new Piscina({
-      filename: fileURLToPath(new URL('../worker/pool-task.js', import.meta.url)),
+      filename: fileURLToPath(options.workerFile ?? new URL('../worker/pool-task.js', import.meta.url)),
       env: {},
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 512 },
       concurrentTasksPerWorker: options.concurrentTasksPerWorker ?? 4,
@@ -31,7 +33,7 @@ export class AgentPool {
 
   /** Runs one agent task on a worker; the ports move to the worker. */
   run(task: AgentTask, signal?: AbortSignal): Promise<AgentTaskResult> {
-    return this.piscina.run(task, { transferList: [task.gatePort, task.modelPort] as never, ...(signal === undefined ? {} : { signal }) });
+    return this.piscina.run(task, { transferList: [task.gatePort, task.modelPort].filter((port) => port !== undefined) as never, ...(signal === undefined ? {} : { signal }) });
   }
 
   async close(): Promise<void> {

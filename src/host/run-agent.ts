@@ -171,8 +171,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   const gateChannel = new MessageChannel();
   const modelChannel = new MessageChannel();
   const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // Only for a worker that does not stop when asked (it should never happen):
+  // terminating the thread would also end the runs sharing it.
+  const hardStop = new AbortController();
   const gate = serveGate(gateChannel.port1, {
     timeoutMs: toolTimeoutMs,
     decide: (call) => {
@@ -213,6 +214,24 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     },
   }, controller.signal);
 
+  // Cancelling (Ctrl-C, --timeout, the caller's signal, or the caller stopping
+  // its iteration) aborts the model call in flight, kills the command in flight,
+  // refuses further tool calls, and tells the worker to stop at its next step.
+  let hardStopTimer: NodeJS.Timeout | undefined;
+  let settled = false;
+  const cancel = () => {
+    if (settled || controller.signal.aborted) return;
+    const error = new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.');
+    controller.abort(error);
+    modelChannel.port1.postMessage({ type: 'run.cancel' });
+    gate.cancel(error);
+    hardStopTimer = setTimeout(() => hardStop.abort(error), HARD_STOP_AFTER_MS);
+    hardStopTimer.unref();
+  };
+  const onAbort = () => cancel();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted === true) cancel();
+
   queue.push({
     type: 'run.start',
     run_id: randomUUID(),
@@ -245,11 +264,14 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
         toolTimeoutMs: toolTimeoutMs + 5_000,
         ...(options.crashForTest === undefined ? {} : { crashForTest: options.crashForTest }),
       },
-      controller.signal,
+      hardStop.signal,
     )
     .then(
       (result) => {
-        if (result.status === 'failed') {
+        if (controller.signal.aborted) {
+          // However the worker noticed (a refused call, an aborted model call), a cancelled run is 'cancelled'.
+          queue.push({ type: 'run.end', status: 'cancelled', turns: result.turns, final_text: result.finalText, error: { code: 'ZB_GATE_CANCELLED', message: 'the run was cancelled.' }, at: new Date().toISOString() });
+        } else if (result.status === 'failed') {
           const error = fromWireError(result.error);
           queue.push({ type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at: new Date().toISOString() });
         } else {
@@ -263,6 +285,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
       },
     )
     .finally(() => {
+      settled = true;
+      if (hardStopTimer !== undefined) clearTimeout(hardStopTimer);
       sessionWriter?.close();
       if (recorder !== undefined && options.recordFile !== undefined) recorder.write(options.recordFile);
       gate.close();
@@ -272,13 +296,19 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
       options.signal?.removeEventListener('abort', onAbort);
       queue.finish();
     });
+  let finished = false;
   try {
     yield* queue.drain();
+    finished = true;
   } finally {
+    if (!finished) cancel();
     await running;
     if (options.pool === undefined) await pool.close();
   }
 }
+
+/** How long a cancelled worker gets to stop by itself before its thread is terminated. */
+const HARD_STOP_AFTER_MS = 10_000;
 
 function crashError(thrown: unknown): ZotboxError {
   const error = toZotboxError(thrown);

@@ -40,6 +40,11 @@ export interface GateServerOptions {
 }
 
 export interface GateServer {
+  /**
+   * Cancels the run: in-flight calls are aborted (their commands killed) and
+   * answered with `error`, and every later call is refused with it.
+   */
+  cancel(error: ZotboxError): void;
   /** Stops serving: in-flight calls are aborted. */
   close(): void;
 }
@@ -47,6 +52,7 @@ export interface GateServer {
 export function serveGate(port: MessagePort, options: GateServerOptions): GateServer {
   const inFlight = new Map<number, AbortController>();
   let closed = false;
+  let cancelledWith: ZotboxError | undefined;
 
   const reply = (id: number, outcome: { ok: true; result: unknown } | { ok: false; error: ZotboxError }) => {
     if (closed) return;
@@ -83,6 +89,11 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
     const request = parsed.data;
     if (request.type === 'tool.cancel') {
       inFlight.get(request.id)?.abort(new ZotboxError('ZB_GATE_CANCELLED', 'the tool call was cancelled.'));
+      return;
+    }
+    if (cancelledWith !== undefined) {
+      audit(request.id, request.tool, false, {}, cancelledWith.code, cancelledWith.message);
+      reply(request.id, { ok: false, error: cancelledWith });
       return;
     }
     if (inFlight.has(request.id)) {
@@ -126,6 +137,10 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
   };
   port.on('message', onMessage);
   return {
+    cancel(error) {
+      cancelledWith ??= error;
+      for (const controller of inFlight.values()) controller.abort(error);
+    },
     close() {
       closed = true;
       port.off('message', onMessage);

@@ -51,6 +51,14 @@ export const ModelResponseSchema = z.discriminatedUnion('ok', [
   z.strictObject({ type: z.literal('model.response'), id: z.number().int().positive(), ok: z.literal(false), error: WireErrorSchema }),
 ]);
 
+/**
+ * Host → worker: stop this run (Ctrl-C, --timeout, the library's AbortSignal).
+ * The worker stops at its next step and returns; the host has already cancelled
+ * the in-flight model call and tool call. Cooperative on purpose: terminating
+ * the thread would also end the other runs sharing the worker.
+ */
+export const RunCancelSchema = z.strictObject({ type: z.literal('run.cancel') });
+
 export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;

@@ -30,7 +30,7 @@ function describeResult(result: unknown): string {
   return typeof result === 'string' ? result : JSON.stringify(result, null, 1);
 }
 
-async function runTool(gate: GateClient, call: ToolUseBlock, offered: ReadonlySet<string>): Promise<ToolResultBlock> {
+async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock, offered: ReadonlySet<string>): Promise<ToolResultBlock> {
   if (!TOOL_NAMES.has(call.name) || !offered.has(call.name)) {
     return { type: 'tool_result', tool_use_id: call.id, content: `error: there is no tool named ${JSON.stringify(call.name)}`, is_error: true };
   }
@@ -43,19 +43,29 @@ async function runTool(gate: GateClient, call: ToolUseBlock, offered: ReadonlySe
   }
 }
 
-export async function runAgentLoop(gate: GateClient, model: ModelClient, input: AgentLoopInput): Promise<AgentLoopResult> {
+export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
   const messages: ChatMessage[] = [...(input.history ?? []), { role: 'user', content: [{ type: 'text', text: input.prompt }] }];
   const offered = new Set(input.tools.map((t) => t.name));
   let finalText = '';
   for (let turn = 1; turn <= input.maxTurns; turn++) {
     if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn - 1, messages };
-    const answer = await model.complete(input.system, messages, input.tools);
+    let answer;
+    try {
+      answer = await model.complete(input.system, messages, input.tools);
+    } catch (error) {
+      if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn - 1, messages };
+      throw error;
+    }
     messages.push({ role: 'assistant', content: answer.content });
     finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0) return { status: 'completed', finalText, turns: turn, messages };
     const results: ToolResultBlock[] = [];
-    for (const call of calls) results.push(await runTool(gate, call, offered));
+    for (const call of calls) {
+      if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn, messages };
+      results.push(await runTool(gate, call, offered));
+    }
+    if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn, messages };
     messages.push({ role: 'user', content: results });
   }
   return { status: 'max_turns', finalText, turns: input.maxTurns, messages };

@@ -2,12 +2,20 @@
 // host, which holds the credentials and talks to the provider.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, fromWireError } from '../errors.js';
-import { ModelResponseSchema, type AssistantTurn, type ChatMessage, type ToolSpec } from '../policy/model-protocol.js';
+import { ModelResponseSchema, RunCancelSchema, type AssistantTurn, type ChatMessage, type ToolSpec } from '../policy/model-protocol.js';
 
 export class ModelClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(turn: AssistantTurn): void; reject(error: ZotboxError): void }>();
+  private readonly cancellation = new AbortController();
+  /** Aborted when the host cancels the run. */
+  readonly signal: AbortSignal = this.cancellation.signal;
   private readonly onMessage = (raw: unknown) => {
+    if (RunCancelSchema.safeParse(raw).success) {
+      this.cancellation.abort(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
+      this.rejectAll(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
+      return;
+    }
     const parsed = ModelResponseSchema.safeParse(raw);
     if (!parsed.success) return; // not an answer of ours
     const waiter = this.pending.get(parsed.data.id);
@@ -22,6 +30,7 @@ export class ModelClient {
   }
 
   complete(system: string, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Promise<AssistantTurn> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -31,7 +40,11 @@ export class ModelClient {
 
   close(): void {
     this.port.off('message', this.onMessage);
-    for (const waiter of this.pending.values()) waiter.reject(new ZotboxError('ZB_GATE_CLOSED', 'the model port was closed.'));
+    this.rejectAll(new ZotboxError('ZB_GATE_CLOSED', 'the model port was closed.'));
+  }
+
+  private rejectAll(error: ZotboxError): void {
+    for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }
 }

@@ -44,6 +44,7 @@ export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOu
       history: task.history,
       tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
       maxTurns: task.maxTurns,
+      signal: model.signal,
     });
     return { status: result.status, finalText: result.finalText, turns: result.turns, messages: result.messages.length };
   } catch (error) {

@@ -1,9 +1,11 @@
 import test from 'ava';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentPool } from '../../src/host/pool.js';
 import { runAgent, skillDescription, type RunAgentOptions } from '../../src/host/run-agent.js';
 import type { RunEvent } from '../../src/host/run-events.js';
+import { readSession } from '../../src/host/sessions.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
 
@@ -65,4 +67,70 @@ test('the prompt comes from the command line, else entry.default_prompt, else it
     { code: 'ZB_RUN_NO_PROMPT' } as never,
   );
   t.is(skillDescription('---\nname: x\ndescription: Does things.\n---\nbody'), 'Does things.');
+});
+
+/** An agent allowed to run `sleep`, and a transcript that sleeps for `seconds` then answers. */
+function sleeper(t: Parameters<typeof tempDir>[0], seconds: number): RunAgentOptions {
+  const root = realpathSync(tempDir(t, 'zb-sleeper-'));
+  const agent = path.join(root, 'agent');
+  mkdirSync(agent);
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'sleeper', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['sleep'] } } }));
+  writeFileSync(path.join(agent, 'AGENT.md'), 'You wait.');
+  const transcript = path.join(root, 'sleep.json');
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  writeFileSync(transcript, JSON.stringify({
+    zotbox_replay: 1,
+    model: 'replay',
+    turns: [
+      { content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 't1', name: 'bash', input: { command: `sleep ${seconds}` } }], stop: 'tool_use', usage },
+      { content: [{ type: 'text', text: 'Done waiting.' }], stop: 'end', usage },
+    ],
+  }));
+  return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
+}
+
+function sleepIsRunning(seconds: number): boolean {
+  try {
+    execFileSync('pgrep', ['-f', `^sleep ${seconds}$`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('cancelling a run kills its command and flushes its session; the run beside it on the same worker completes', async (t) => {
+  const pool = new AgentPool({ maxThreads: 1, concurrentTasksPerWorker: 4 });
+  t.teardown(() => pool.close());
+  const controller = new AbortController();
+  const victim = sleeper(t, 37);
+  const started = Date.now();
+  const cancelled = (async () => {
+    const events: RunEvent[] = [];
+    for await (const event of runAgent({ ...victim, pool, signal: controller.signal })) {
+      events.push(event);
+      if (event.type === 'gate.decision' && event.allowed) setTimeout(() => controller.abort(), 200);
+    }
+    return events;
+  })();
+  const neighbour = collect({ ...sleeper(t, 1), pool });
+  const [victimEvents, neighbourEvents] = await Promise.all([cancelled, neighbour]);
+  t.like(end(victimEvents), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
+  t.true(Date.now() - started < 10_000, 'the run did not wait for its 37 s command');
+  t.false(sleepIsRunning(37), 'the command was killed');
+  t.like(end(neighbourEvents), { status: 'completed', final_text: 'Done waiting.' });
+  const session = (victimEvents[0] as RunEvent & { type: 'run.start' }).session!;
+  t.is(readSession(session.file).messages.length, 2, 'the prompt and the answered turn were flushed');
+});
+
+test('a run whose signal is already aborted stops while loading, before anything runs', async (t) => {
+  await t.throwsAsync(collect({ ...sleeper(t, 38), signal: AbortSignal.abort() }), { code: 'ZB_ARCHIVE_INTERRUPTED' } as never);
+  t.false(sleepIsRunning(38));
+});
+
+test('workers start with an empty environment and the configured memory limit', async (t) => {
+  const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 96, workerFile: new URL('../fixtures/report-worker.js', import.meta.url) });
+  t.teardown(() => pool.close());
+  const report = (await pool.run({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number };
+  t.deepEqual(report.env, {});
+  t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
 });

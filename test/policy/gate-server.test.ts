@@ -135,6 +135,26 @@ test('cancelling in-flight calls aborts them on the host', async (t) => {
   t.is(((await abortSeen) as ZotboxError).code, 'ZB_GATE_CANCELLED');
 });
 
+test('cancelling the run on the host aborts the call in flight and refuses every later call, audited', async (t) => {
+  const { decide } = workspace(t);
+  let aborted: unknown;
+  const { client, server, audits, executed } = connect(t, {
+    decide,
+    execute: (approved, signal) => {
+      executed.push(approved);
+      return new Promise(() => signal.addEventListener('abort', () => (aborted = signal.reason)));
+    },
+  });
+  const inFlight = client.call('read', { path: 'a.txt' });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  server.cancel(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
+  t.is(((await t.throwsAsync(inFlight)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((aborted as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is(((await t.throwsAsync(client.call('read', { path: 'a.txt' }))) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is(executed.length, 1, 'the later call never reached an executor');
+  t.like(audits.at(-1), { allowed: false, code: 'ZB_GATE_CANCELLED' });
+});
+
 test('malformed messages are refused with a code, audited, and never crash the host', async (t) => {
   const { decide } = workspace(t);
   const channel = new MessageChannel();
