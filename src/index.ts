@@ -99,6 +99,7 @@ export { listBundledSkills } from './host/executors/skill.js';
  * ```
  */
 export { runAgent, type RunAgentOptions } from './host/run-agent.js';
+export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './host/load-agent.js';
 export { RunEventSchema, type RunEvent } from './host/run-events.js';
 export { AgentPool, type AgentPoolOptions } from './host/pool.js';
 export { planSession, type PlannedSession, type SessionChoice } from './host/run-session.js';

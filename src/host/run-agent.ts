@@ -17,7 +17,7 @@ import { requestConsent, summarizePermissions, type ConsentRequest } from './con
 import { createExecutor } from './executors/execute-approved.js';
 import { listBundledSkills } from './executors/skill.js';
 import { serveModel } from './model-server.js';
-import { openAgent } from './open-agent.js';
+import { loadAgent, type LoadedAgent } from './load-agent.js';
 import { AgentPool } from './pool.js';
 import { API_KEY_VARIABLES, BUILT_IN_MODELS, readUserModels, selectModel } from './model-catalog.js';
 import { AnthropicProvider } from './providers/anthropic.js';
@@ -31,8 +31,7 @@ import { planSession, type SessionChoice } from './run-session.js';
 import type { SessionWriter } from './sessions.js';
 import { ensureAgentDirectories, resolveStateDirectory } from './state-dir.js';
 
-export interface RunAgentOptions {
-  readonly reference: string;
+interface RunAgentCommonOptions {
   /** The first user message; else entry.default_prompt. */
   readonly prompt?: string;
   /** Where relative references resolve and, without `workspace`, the workspace. */
@@ -61,6 +60,9 @@ export interface RunAgentOptions {
   /** Test hook: crash the worker. */
   readonly crashForTest?: 'throw' | 'exit' | 'oom';
 }
+
+/** What to run: a reference to load, or an agent loadAgent already loaded. */
+export type RunAgentOptions = RunAgentCommonOptions & ({ readonly reference: string; readonly agent?: undefined } | { readonly agent: LoadedAgent; readonly reference?: undefined });
 
 /** An async queue of events: the run pushes, the caller iterates. */
 class EventQueue {
@@ -114,12 +116,7 @@ function summarize(result: unknown): string {
  */
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEvent> {
   const env = options.env ?? {};
-  const githubBase = env['ZOTBOX_GITHUB_BASE'];
-  const { image, layout, source } = await openAgent(options.reference, {
-    cwd: options.cwd,
-    ...(githubBase ? { githubBaseUrl: githubBase } : {}),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const { image, layout, source, reference } = options.agent ?? (await loadAgent(options.reference, { cwd: options.cwd, env, ...(options.signal === undefined ? {} : { signal: options.signal }) }));
   const manifest = layout.manifest;
   checkRequirements(manifest, { platform: process.platform });
   const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
@@ -148,10 +145,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     env,
     stdin: options.stdin ?? (process.stdin as ConsentRequest['stdin']),
     stdout: options.stdout ?? process.stdout,
-    reference: options.reference,
+    reference,
   });
   const userPrompt = options.prompt ?? manifest.entry.defaultPrompt;
-  if (userPrompt === undefined) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${options.reference} "what to do"), or add entry.default_prompt to the manifest.`);
+  if (userPrompt === undefined) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${reference} "what to do"), or add entry.default_prompt to the manifest.`);
   // Opened only now: a refused or promptless run leaves no session file behind.
   const sessionWriter: SessionWriter | undefined = plannedSession.open();
 

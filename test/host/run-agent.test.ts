@@ -9,7 +9,7 @@ import { readSession } from '../../src/host/sessions.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
 
-const base = (t: Parameters<typeof tempDir>[0]): RunAgentOptions => ({
+const base = (t: Parameters<typeof tempDir>[0]): RunAgentOptions & { reference: string; agent?: undefined } => ({
   reference: path.join(EXAMPLES_DIR, 'code-reviewer'),
   cwd: path.join(EXAMPLES_DIR, 'workspaces', 'sample-project'),
   replayFile: path.join(EXAMPLES_DIR, 'transcripts', 'code-reviewer.json'),
@@ -70,7 +70,7 @@ test('the prompt comes from the command line, else entry.default_prompt, else it
 });
 
 /** An agent allowed to run `sleep`, and a transcript that sleeps for `seconds` then answers. */
-function sleeper(t: Parameters<typeof tempDir>[0], seconds: number): RunAgentOptions {
+function sleeper(t: Parameters<typeof tempDir>[0], seconds: number): RunAgentOptions & { reference: string; agent?: undefined } {
   const root = realpathSync(tempDir(t, 'zb-sleeper-'));
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
