@@ -114,6 +114,7 @@ export const ERROR_CODES = {
   ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },
   ZB_REPLAY_EXHAUSTED: { exit: 1, summary: 'The agent asked for more model turns than the replay transcript holds.' },
   ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },
+  ZB_RUN_PRE_FAILED: { exit: 1, summary: 'The agent\'s startup command (entry.pre) was refused by the gate or failed; the run stopped before the model.' },
   ZB_WORKER_CRASHED: { exit: 1, summary: 'The worker running the agent crashed or ran out of memory; only this run failed.' },
 
   // Sessions

@@ -17,6 +17,7 @@ import { requestConsent, summarizePermissions, type ConsentRequest } from './con
 import { createExecutor } from './executors/execute-approved.js';
 import { listBundledSkills } from './executors/skill.js';
 import { serveModel } from './model-server.js';
+import { PRE_CALL_ID, parseEntryPre, runPreCommand } from './entry-pre.js';
 import { loadAgent, type LoadedAgent } from './load-agent.js';
 import { AgentPool } from './pool.js';
 import { API_KEY_VARIABLES, BUILT_IN_MODELS, readUserModels, selectModel } from './model-catalog.js';
@@ -148,7 +149,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     reference,
   });
   const userPrompt = options.prompt ?? manifest.entry.defaultPrompt;
-  if (userPrompt === undefined) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${reference} "what to do"), or add entry.default_prompt to the manifest.`);
+  const pre = parseEntryPre(manifest.entry.pre);
+  // entry.pre as text is the first user turn; the prompt, if any, follows it.
+  const prompts = [...(pre.kind === 'prompt' ? [pre.text] : []), ...(userPrompt === undefined ? [] : [userPrompt])];
+  if (prompts.length === 0) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${reference} "what to do"), or add entry.default_prompt to the manifest.`);
   // Opened only now: a refused or promptless run leaves no session file behind.
   const sessionWriter: SessionWriter | undefined = plannedSession.open();
 
@@ -241,9 +245,31 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     at: new Date().toISOString(),
   });
 
+  // entry.pre as a command runs here, in the host, through the same decider and
+  // executor as the model's calls; its output goes to the model with the first prompt.
+  const runPre = async (): Promise<readonly string[]> => {
+    if (pre.kind !== 'command') return prompts;
+    queue.push({ type: 'tool.call', id: PRE_CALL_ID, tool: 'bash', input: { command: pre.command } });
+    let output: string;
+    try {
+      output = await runPreCommand(pre.command, {
+        decide,
+        execute,
+        signal: controller.signal,
+        onDecision: (verdict) =>
+          queue.push({ type: 'gate.decision', id: PRE_CALL_ID, tool: 'bash', allowed: verdict.allow, ...(verdict.allow ? { ...(verdict.audit.argv === undefined ? {} : { argv: verdict.audit.argv.map((a) => [...a]) }) } : { code: verdict.code, reason: verdict.reason }) }),
+      });
+    } catch (error) {
+      queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: false, summary: toZotboxError(error).message });
+      throw error;
+    }
+    queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: true, summary: summarize(output) });
+    return [`${output}\n\n${prompts[0]}`, ...prompts.slice(1)];
+  };
+
   const pool = options.pool ?? new AgentPool({ maxThreads: 1 });
-  const running = pool
-    .run(
+  const running = runPre()
+    .then((taskPrompts) => pool.run(
       {
         gatePort: gateChannel.port2,
         modelPort: modelChannel.port2,
@@ -255,14 +281,14 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
           workspace,
           bashAvailable: manifest.permissions.bash.mode !== 'none',
         },
-        userPrompt,
+        prompts: taskPrompts,
         history: plannedSession.history,
         maxTurns: options.maxTurns ?? 50,
         toolTimeoutMs: toolTimeoutMs + 5_000,
         ...(options.crashForTest === undefined ? {} : { crashForTest: options.crashForTest }),
       },
       hardStop.signal,
-    )
+    ))
     .then(
       (result) => {
         if (controller.signal.aborted) {

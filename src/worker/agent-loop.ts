@@ -10,7 +10,8 @@ import { TOOL_NAMES } from './tools.js';
 
 export interface AgentLoopInput {
   readonly system: string;
-  readonly prompt: string;
+  /** User turns, each run to its answer before the next is sent; the turn limit covers them all. */
+  readonly prompts: readonly string[];
   /** Earlier messages of a continued session; ends with an assistant message (or is empty). */
   readonly history?: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
@@ -44,7 +45,10 @@ async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock, offer
 }
 
 export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
-  const messages: ChatMessage[] = [...(input.history ?? []), { role: 'user', content: [{ type: 'text', text: input.prompt }] }];
+  const messages: ChatMessage[] = [...(input.history ?? [])];
+  const pending = [...input.prompts];
+  const ask = () => messages.push({ role: 'user', content: [{ type: 'text', text: pending.shift() ?? '' }] });
+  ask();
   const offered = new Set(input.tools.map((t) => t.name));
   let finalText = '';
   for (let turn = 1; turn <= input.maxTurns; turn++) {
@@ -59,7 +63,11 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
     messages.push({ role: 'assistant', content: answer.content });
     finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (calls.length === 0) return { status: 'completed', finalText, turns: turn, messages };
+    if (calls.length === 0) {
+      if (pending.length === 0) return { status: 'completed', finalText, turns: turn, messages };
+      ask();
+      continue;
+    }
     const results: ToolResultBlock[] = [];
     for (const call of calls) {
       if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn, messages };

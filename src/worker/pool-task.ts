@@ -14,7 +14,8 @@ export interface AgentTask {
   readonly gatePort: MessagePort;
   readonly modelPort: MessagePort;
   readonly prompt: PromptInput;
-  readonly userPrompt: string;
+  /** The user turns to run, in order (entry.pre text first, when it is text). */
+  readonly prompts: readonly string[];
   /** The continued session's messages (empty for a new one). */
   readonly history: readonly ChatMessage[];
   readonly maxTurns: number;
@@ -40,7 +41,7 @@ export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOu
   try {
     const result = await runAgentLoop(gate, model, {
       system: buildSystemPrompt(task.prompt),
-      prompt: task.userPrompt,
+      prompts: task.prompts,
       history: task.history,
       tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
       maxTurns: task.maxTurns,
