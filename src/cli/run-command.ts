@@ -2,6 +2,7 @@
 // (default), only the final answer (--print), or NDJSON (--json).
 import path from 'node:path';
 import { ZotboxError, runAgent, type RunEvent, type SessionChoice } from '../index.js';
+import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 
 const CONFINE_MODES = ['auto', 'require', 'off'] as const;
@@ -63,6 +64,10 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const timer = timeoutSeconds === undefined ? undefined : setTimeout(() => controller.abort(), timeoutSeconds * 1000);
   const cwdOption = values['cwd'];
   const replay = values['replay'];
+  // Interactive chat: a terminal on both ends, text output, and no prompt on the
+  // command line (entry.default_prompt, when the agent has one, still comes first
+  // and makes the run one-shot).
+  const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && values['print'] !== true && values['json'] !== true;
   let status: RunEvent & { type: 'run.end' } | undefined;
   try {
     for await (const event of runAgent({
@@ -76,6 +81,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(confine === undefined ? {} : { confine: confine as (typeof CONFINE_MODES)[number] }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       session,
+      ...(interactive ? { readPrompt: chatInput(io) } : {}),
       yes: values['yes'] === true,
       env: io.env,
       stdin: io.stdin as never,

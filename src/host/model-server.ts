@@ -3,17 +3,33 @@
 // events), and answers by id. Provider errors become wire errors for the worker.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, toZotboxError } from '../errors.js';
-import { ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../policy/model-protocol.js';
+import { InputRequestSchema, ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../policy/model-protocol.js';
 import type { ModelProvider } from './providers/provider.js';
 
 export interface ModelServerHooks {
   onText(delta: string): void;
   /** After each answer: the conversation so far, the answer included (sessions record it here). */
   onTurn(turn: AssistantTurn, conversation: readonly ChatMessage[]): void;
+  /** Interactive runs: the user's next message, or undefined to end the chat. Without it, input requests get null. */
+  readInput?(): Promise<string | undefined>;
+  /** The reader failed: the chat ends, and the run reports this error. */
+  onInputError?(error: unknown): void;
 }
 
 export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
   const onMessage = async (raw: unknown) => {
+    const input = InputRequestSchema.safeParse(raw);
+    if (input.success) {
+      let text: string | undefined;
+      try {
+        text = signal.aborted || hooks.readInput === undefined ? undefined : await hooks.readInput();
+      } catch (error) {
+        text = undefined; // a failing reader ends the chat, not the host
+        hooks.onInputError?.(error);
+      }
+      port.postMessage({ type: 'input.response', id: input.data.id, text: text ?? null });
+      return;
+    }
     const parsed = ModelRequestSchema.safeParse(raw);
     const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
     if (!parsed.success) {

@@ -35,6 +35,13 @@ import { ensureAgentDirectories, resolveStateDirectory } from './state-dir.js';
 interface RunAgentCommonOptions {
   /** The first user message; else entry.default_prompt. */
   readonly prompt?: string;
+  /**
+   * Interactive chat: when neither `prompt` nor entry.default_prompt gives a first
+   * message, the run asks this for it, and again after every answer; returning
+   * undefined ends the run (status completed). `first` is true for the first
+   * call, with the agent's entry.greeting to show.
+   */
+  readonly readPrompt?: (context: { readonly first: boolean; readonly greeting: string }) => Promise<string | undefined>;
   /** Where relative references resolve and, without `workspace`, the workspace. */
   readonly cwd: string;
   readonly workspace?: string;
@@ -152,7 +159,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   const pre = parseEntryPre(manifest.entry.pre);
   // entry.pre as text is the first user turn; the prompt, if any, follows it.
   const prompts = [...(pre.kind === 'prompt' ? [pre.text] : []), ...(userPrompt === undefined ? [] : [userPrompt])];
-  if (prompts.length === 0) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${reference} "what to do"), or add entry.default_prompt to the manifest.`);
+  const interactive = userPrompt === undefined && options.readPrompt !== undefined;
+  if (prompts.length === 0 && !interactive) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${reference} "what to do"), or add entry.default_prompt to the manifest.`);
   // Opened only now: a refused or promptless run leaves no session file behind.
   const sessionWriter: SessionWriter | undefined = plannedSession.open();
 
@@ -206,8 +214,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
       if (!event.allowed) queue.push({ type: 'tool.result', id: event.id, tool: event.tool, ok: false, summary: event.reason ?? event.code ?? 'denied' });
     },
   });
+  let inputError: ZotboxError | undefined;
   const model = serveModel(modelChannel.port1, provider, {
     onText: (text) => queue.push({ type: 'assistant.delta', text }),
+    ...(interactive && options.readPrompt !== undefined ? { readInput: readInputFrom(options.readPrompt, manifest.entry.greeting), onInputError: (error: unknown) => (inputError ??= toZotboxError(error)) } : {}),
     onTurn: (turn, conversation) => {
       queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens });
       // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
@@ -247,8 +257,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
 
   // entry.pre as a command runs here, in the host, through the same decider and
   // executor as the model's calls; its output goes to the model with the first prompt.
-  const runPre = async (): Promise<readonly string[]> => {
-    if (pre.kind !== 'command') return prompts;
+  const runPre = async (): Promise<string | undefined> => {
+    if (pre.kind !== 'command') return undefined;
     queue.push({ type: 'tool.call', id: PRE_CALL_ID, tool: 'bash', input: { command: pre.command } });
     let output: string;
     try {
@@ -264,12 +274,12 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
       throw error;
     }
     queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: true, summary: summarize(output) });
-    return [`${output}\n\n${prompts[0]}`, ...prompts.slice(1)];
+    return output;
   };
 
   const pool = options.pool ?? new AgentPool({ maxThreads: 1 });
   const running = runPre()
-    .then((taskPrompts) => pool.run(
+    .then((preamble) => pool.run(
       {
         gatePort: gateChannel.port2,
         modelPort: modelChannel.port2,
@@ -281,8 +291,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
           workspace,
           bashAvailable: manifest.permissions.bash.mode !== 'none',
         },
-        prompts: taskPrompts,
+        prompts,
+        ...(preamble === undefined ? {} : { preamble }),
         history: plannedSession.history,
+        interactive,
         maxTurns: options.maxTurns ?? 50,
         toolTimeoutMs: toolTimeoutMs + 5_000,
         ...(options.crashForTest === undefined ? {} : { crashForTest: options.crashForTest }),
@@ -294,6 +306,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
         if (controller.signal.aborted) {
           // However the worker noticed (a refused call, an aborted model call), a cancelled run is 'cancelled'.
           queue.push({ type: 'run.end', status: 'cancelled', turns: result.turns, final_text: result.finalText, error: { code: 'ZB_GATE_CANCELLED', message: 'the run was cancelled.' }, at: new Date().toISOString() });
+        } else if (inputError !== undefined && result.status !== 'failed') {
+          queue.push({ type: 'run.end', status: 'failed', turns: result.turns, final_text: result.finalText, error: { code: inputError.code, message: inputError.message }, at: new Date().toISOString() });
         } else if (result.status === 'failed') {
           const error = fromWireError(result.error);
           queue.push({ type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at: new Date().toISOString() });
@@ -328,6 +342,16 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     await running;
     if (options.pool === undefined) await pool.close();
   }
+}
+
+/** Adapts the caller's readPrompt to the model server: `first` only on the first call. */
+function readInputFrom(readPrompt: NonNullable<RunAgentOptions['readPrompt']>, greeting: string): () => Promise<string | undefined> {
+  let first = true;
+  return async () => {
+    const context = { first, greeting };
+    first = false;
+    return readPrompt(context);
+  };
 }
 
 /** How long a cancelled worker gets to stop by itself before its thread is terminated. */

@@ -59,6 +59,13 @@ export const ModelResponseSchema = z.discriminatedUnion('ok', [
  */
 export const RunCancelSchema = z.strictObject({ type: z.literal('run.cancel') });
 
+/**
+ * Interactive runs: after the model answers and no scripted prompt is left,
+ * the worker asks the host for the user's next message; `text: null` ends the chat.
+ */
+export const InputRequestSchema = z.strictObject({ type: z.literal('input.request'), id: z.number().int().positive() });
+export const InputResponseSchema = z.strictObject({ type: z.literal('input.response'), id: z.number().int().positive(), text: z.string().max(1_000_000).nullable() });
+
 export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;

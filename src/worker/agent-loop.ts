@@ -12,6 +12,10 @@ export interface AgentLoopInput {
   readonly system: string;
   /** User turns, each run to its answer before the next is sent; the turn limit covers them all. */
   readonly prompts: readonly string[];
+  /** Interactive runs: the user's next message once the scripted prompts are answered; undefined ends the run. */
+  readonly nextInput?: () => Promise<string | undefined>;
+  /** Put before the first user message, whatever its source (entry.pre's command output). */
+  readonly preamble?: string;
   /** Earlier messages of a continued session; ends with an assistant message (or is empty). */
   readonly history?: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
@@ -47,34 +51,61 @@ async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock, offer
 export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
   const messages: ChatMessage[] = [...(input.history ?? [])];
   const pending = [...input.prompts];
-  const ask = () => messages.push({ role: 'user', content: [{ type: 'text', text: pending.shift() ?? '' }] });
-  ask();
   const offered = new Set(input.tools.map((t) => t.name));
   let finalText = '';
-  for (let turn = 1; turn <= input.maxTurns; turn++) {
-    if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn - 1, messages };
+  let turns = 0;
+  let preamble = input.preamble;
+  const end = (status: AgentLoopResult['status']): AgentLoopResult => ({ status, finalText, turns, messages });
+  const cancelled = () => input.signal?.aborted === true;
+  /** The next user message: a scripted prompt, else (interactive) the user's input. False when there is none. */
+  const ask = async (): Promise<boolean> => {
+    let text = pending.shift();
+    if (text === undefined && input.nextInput !== undefined) {
+      try {
+        text = await input.nextInput();
+      } catch (error) {
+        if (cancelled()) return false;
+        throw error;
+      }
+    }
+    if (text === undefined) return false;
+    if (preamble !== undefined) {
+      text = `${preamble}\n\n${text}`;
+      preamble = undefined;
+    }
+    messages.push({ role: 'user', content: [{ type: 'text', text }] });
+    return true;
+  };
+
+  if (!(await ask())) return end(cancelled() ? 'cancelled' : 'completed');
+  // The turn limit counts model turns since the last user message.
+  let turnsSinceUser = 0;
+  for (;;) {
+    if (cancelled()) return end('cancelled');
+    if (turnsSinceUser >= input.maxTurns) return end('max_turns');
     let answer;
     try {
       answer = await model.complete(input.system, messages, input.tools);
     } catch (error) {
-      if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn - 1, messages };
+      if (cancelled()) return end('cancelled');
       throw error;
     }
+    turns++;
+    turnsSinceUser++;
     messages.push({ role: 'assistant', content: answer.content });
     finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0) {
-      if (pending.length === 0) return { status: 'completed', finalText, turns: turn, messages };
-      ask();
+      if (!(await ask())) return end(cancelled() ? 'cancelled' : 'completed');
+      turnsSinceUser = 0;
       continue;
     }
     const results: ToolResultBlock[] = [];
     for (const call of calls) {
-      if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn, messages };
+      if (cancelled()) return end('cancelled');
       results.push(await runTool(gate, call, offered));
     }
-    if (input.signal?.aborted) return { status: 'cancelled', finalText, turns: turn, messages };
+    if (cancelled()) return end('cancelled');
     messages.push({ role: 'user', content: results });
   }
-  return { status: 'max_turns', finalText, turns: input.maxTurns, messages };
 }

@@ -2,11 +2,12 @@
 // host, which holds the credentials and talks to the provider.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, fromWireError } from '../errors.js';
-import { ModelResponseSchema, RunCancelSchema, type AssistantTurn, type ChatMessage, type ToolSpec } from '../policy/model-protocol.js';
+import { InputResponseSchema, ModelResponseSchema, RunCancelSchema, type AssistantTurn, type ChatMessage, type ToolSpec } from '../policy/model-protocol.js';
 
 export class ModelClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(turn: AssistantTurn): void; reject(error: ZotboxError): void }>();
+  private readonly pendingInput = new Map<number, { resolve(text: string | undefined): void; reject(error: ZotboxError): void }>();
   private readonly cancellation = new AbortController();
   /** Aborted when the host cancels the run. */
   readonly signal: AbortSignal = this.cancellation.signal;
@@ -14,6 +15,13 @@ export class ModelClient {
     if (RunCancelSchema.safeParse(raw).success) {
       this.cancellation.abort(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
       this.rejectAll(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
+      return;
+    }
+    const input = InputResponseSchema.safeParse(raw);
+    if (input.success) {
+      const waiter = this.pendingInput.get(input.data.id);
+      this.pendingInput.delete(input.data.id);
+      waiter?.resolve(input.data.text ?? undefined);
       return;
     }
     const parsed = ModelResponseSchema.safeParse(raw);
@@ -38,13 +46,24 @@ export class ModelClient {
     });
   }
 
+  /** The user's next message in an interactive run; undefined when the chat ends. */
+  nextInput(): Promise<string | undefined> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pendingInput.set(id, { resolve, reject });
+      this.port.postMessage({ type: 'input.request', id });
+    });
+  }
+
   close(): void {
     this.port.off('message', this.onMessage);
     this.rejectAll(new ZotboxError('ZB_GATE_CLOSED', 'the model port was closed.'));
   }
 
   private rejectAll(error: ZotboxError): void {
-    for (const waiter of this.pending.values()) waiter.reject(error);
+    for (const waiter of [...this.pending.values(), ...this.pendingInput.values()]) waiter.reject(error);
     this.pending.clear();
+    this.pendingInput.clear();
   }
 }

@@ -18,6 +18,10 @@ export interface AgentTask {
   readonly prompts: readonly string[];
   /** The continued session's messages (empty for a new one). */
   readonly history: readonly ChatMessage[];
+  /** Interactive: after the scripted prompts, ask the host for the user's next message. */
+  readonly interactive: boolean;
+  /** Text put before the first user message (entry.pre's command output). */
+  readonly preamble?: string;
   readonly maxTurns: number;
   /** Slightly longer than the host's per-call limit, so the host's answer normally wins. */
   readonly toolTimeoutMs: number;
@@ -43,6 +47,8 @@ export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOu
       system: buildSystemPrompt(task.prompt),
       prompts: task.prompts,
       history: task.history,
+      ...(task.interactive ? { nextInput: () => model.nextInput() } : {}),
+      ...(task.preamble === undefined ? {} : { preamble: task.preamble }),
       tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
       maxTurns: task.maxTurns,
       signal: model.signal,

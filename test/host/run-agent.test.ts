@@ -2,6 +2,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ZotboxError } from '../../src/errors.js';
 import { AgentPool } from '../../src/host/pool.js';
 import { runAgent, skillDescription, type RunAgentOptions } from '../../src/host/run-agent.js';
 import type { RunEvent } from '../../src/host/run-events.js';
@@ -133,4 +134,19 @@ test('workers start with an empty environment and the configured memory limit', 
   const report = (await pool.run({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number };
   t.deepEqual(report.env, {});
   t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
+});
+
+test('an interactive run reads each next message from readPrompt; a failing reader ends the run with its error', async (t) => {
+  const asked: { first: boolean; greeting: string }[] = [];
+  const { prompt: _unused, ...chat } = sleeper(t, 0);
+  const events = await collect({
+    ...chat,
+    readPrompt: async (context) => {
+      asked.push(context);
+      if (asked.length === 1) return 'wait please';
+      throw new ZotboxError('ZB_IO_FAILED', 'the terminal went away.');
+    },
+  });
+  t.deepEqual(asked, [{ first: true, greeting: '' }, { first: false, greeting: '' }]);
+  t.like(end(events), { status: 'failed', final_text: 'Done waiting.', error: { code: 'ZB_IO_FAILED' } });
 });
