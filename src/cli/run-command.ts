@@ -59,6 +59,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   }
   const maxTurns = positiveInteger(values['max-turns'], 'max-turns');
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
+  const workerMemoryMb = positiveInteger(values['worker-memory'], 'worker-memory');
   const controller = new AbortController();
   io.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const timer = timeoutSeconds === undefined ? undefined : setTimeout(() => controller.abort(), timeoutSeconds * 1000);
@@ -80,6 +81,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(typeof record === 'string' ? { recordFile: path.resolve(io.cwd, record) } : {}),
       ...(confine === undefined ? {} : { confine: confine as (typeof CONFINE_MODES)[number] }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
+      ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
       session,
       ...(interactive ? { readPrompt: chatInput(io) } : {}),
       yes: values['yes'] === true,

@@ -62,6 +62,8 @@ interface RunAgentCommonOptions {
   readonly stdin?: ConsentRequest['stdin'];
   readonly stdout?: ConsentRequest['stdout'];
   readonly stateDirectory?: string;
+  /** Heap limit (old generation, MiB) of the worker when the run makes its own pool; default 512. */
+  readonly workerMemoryMb?: number;
   /** Share one pool between runs (a long-lived host); otherwise the run makes and closes its own. */
   readonly pool?: AgentPool;
   readonly signal?: AbortSignal;
@@ -277,7 +279,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     return output;
   };
 
-  const pool = options.pool ?? new AgentPool({ maxThreads: 1 });
+  const pool = options.pool ?? new AgentPool({ maxThreads: 1, ...(options.workerMemoryMb === undefined ? {} : { maxOldGenerationSizeMb: options.workerMemoryMb }) });
   const running = runPre()
     .then((preamble) => pool.run(
       {

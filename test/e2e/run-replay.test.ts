@@ -45,4 +45,5 @@ test('without keys a live model is refused with what is missing; bad flags are u
   t.regex((await runCliCaptured(['run', reviewer, '--model', 'my-llm', '-y'], { env })).stderr, /ZB_MODEL_UNAVAILABLE.*models\.json/);
   t.is((await runCliCaptured(['run', reviewer, '--confine', 'sometimes'], { env })).status, 2);
   t.is((await runCliCaptured(['run', reviewer, '--max-turns', '0'], { env })).status, 2);
+  t.is((await runCliCaptured(['run', reviewer, '--worker-memory', 'lots'], { env })).status, 2);
 });

@@ -150,3 +150,8 @@ test('an interactive run reads each next message from readPrompt; a failing read
   t.deepEqual(asked, [{ first: true, greeting: '' }, { first: false, greeting: '' }]);
   t.like(end(events), { status: 'failed', final_text: 'Done waiting.', error: { code: 'ZB_IO_FAILED' } });
 });
+
+test('a run that outgrows its own worker memory limit fails with ZB_WORKER_CRASHED', async (t) => {
+  const events = await collect({ ...base(t), workerMemoryMb: 32, crashForTest: 'oom' });
+  t.like(end(events), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } });
+});
