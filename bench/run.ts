@@ -1,5 +1,6 @@
 // `npm run bench -- <area>`: runs one benchmark area (or all, with no argument)
 // and prints its figures side by side with the baseline measured in the same run.
+import { runAgentRunBench } from './agent-run.js';
 import { runArchiveBench } from './archive.js';
 import { runPolicyBench } from './policy.js';
 
@@ -10,6 +11,7 @@ interface BenchArea {
 
 const AREAS: Readonly<Record<string, BenchArea>> = {
   archive: { description: 'image load, unpack, pack and directory digest against zstd and tar', run: runArchiveBench },
+  run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },
   policy: { description: 'path decisions against realpath, shell decisions per second, gate round trips against a raw echo', run: runPolicyBench },
 };
 

@@ -88,6 +88,8 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
   const save = () => {
     // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
     if (askMode) return;
+    // Already recorded (CI runs with -y every time): no rewrite, no fsync.
+    if (readMatchingReceipt(file, { digest: request.contentDigest, name: request.name, permissions: request.permissions }) !== undefined) return;
     writeReceipt(request.stateDirectory, {
       receipt: 1,
       digest: request.contentDigest,

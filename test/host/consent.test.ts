@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../src/host/consent.js';
 import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../src/host/consent-receipt.js';
@@ -101,6 +101,19 @@ test('-y and ZOTBOX_AGENT_CONSENT=1 allow without asking and write a receipt; ot
   t.is(await requestConsent(env.request), 'environment');
   const wrong = request(t, { env: { ZOTBOX_AGENT_CONSENT: 'yes' } });
   t.is(code(await t.throwsAsync(requestConsent({ ...wrong.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }))), 'ZB_CONSENT_REQUIRED');
+});
+
+test('-y with a matching receipt leaves it as it is; with other permissions it records the new ones', async (t) => {
+  const first = request(t, { yes: true });
+  await requestConsent(first.request);
+  const file = receiptPath(first.state, 'demo', DIGEST);
+  const written = readFileSync(file, 'utf8');
+  utimesSync(file, new Date(0), new Date(0));
+  t.is(await requestConsent(first.request), 'flag');
+  t.is(statSync(file).mtimeMs, 0, 'not rewritten');
+  t.is(readFileSync(file, 'utf8'), written);
+  await requestConsent({ ...first.request, permissions: { ...permissions, read: ['/other'] } });
+  t.deepEqual(JSON.parse(readFileSync(file, 'utf8')).permissions.read, ['/other']);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
