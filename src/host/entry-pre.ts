@@ -5,7 +5,7 @@
 // a refusal or a failure stops the run with ZB_RUN_PRE_FAILED. Any other text is
 // the first user turn.
 import { ZotboxError, toZotboxError } from '../errors.js';
-import type { ApprovedCall, GateVerdict } from '../policy/gate-server.js';
+import { decideFailClosed, type ApprovedCall, type GateVerdict } from '../policy/gate-server.js';
 import type { ToolCall } from '../policy/gate-protocol.js';
 import type { BashResult } from './executors/bash.js';
 
@@ -40,13 +40,7 @@ function preFailed(command: string, what: string): ZotboxError {
 /** Runs entry.pre's command through the gate and returns the text the model is given. */
 export async function runPreCommand(command: string, context: PreCommandContext): Promise<string> {
   const call: ToolCall = { type: 'tool.call', id: PRE_CALL_ID, tool: 'bash', input: { command } };
-  let verdict: GateVerdict;
-  try {
-    verdict = context.decide(call);
-  } catch (thrown) {
-    const error = toZotboxError(thrown);
-    verdict = { allow: false, code: error.code, reason: error.message, audit: {} };
-  }
+  const verdict = decideFailClosed(context.decide, call);
   context.onDecision(verdict);
   if (!verdict.allow) throw preFailed(command, `was refused by the gate (${verdict.code}: ${verdict.reason})`);
   let result: BashResult;

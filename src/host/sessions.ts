@@ -60,7 +60,12 @@ export function latestSessionFile(sessionsDirectory: string): string | undefined
   for (const name of names) {
     if (!name.endsWith('.jsonl') || !SESSION_ID.test(name.slice(0, -'.jsonl'.length))) continue;
     const file = path.join(sessionsDirectory, name);
-    const mtime = statSync(file).mtimeMs;
+    let mtime: number;
+    try {
+      mtime = statSync(file).mtimeMs;
+    } catch {
+      continue; // removed since the listing
+    }
     // Ties (same millisecond) fall back to the id, which sorts by creation time.
     if (latest === undefined || mtime > latest.mtime || (mtime === latest.mtime && name > latest.name)) latest = { file, mtime, name };
   }

@@ -49,6 +49,16 @@ export interface GateServer {
   close(): void;
 }
 
+/** The decider's verdict, or a denial when it throws: a decision that cannot be made is a denial (fail closed). */
+export function decideFailClosed(decide: GateServerOptions['decide'], call: ToolCall): GateVerdict {
+  try {
+    return decide(call);
+  } catch (thrown) {
+    const error = toZotboxError(thrown);
+    return { allow: false, code: error.code, reason: error.message, audit: {} };
+  }
+}
+
 export function serveGate(port: MessagePort, options: GateServerOptions): GateServer {
   const inFlight = new Map<number, AbortController>();
   let closed = false;
@@ -100,14 +110,7 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
       reply(request.id, { ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `call id ${request.id} is already in flight; ids must be unique.`) });
       return;
     }
-    let verdict: GateVerdict;
-    try {
-      verdict = options.decide(request);
-    } catch (thrown) {
-      // A decision that cannot be made is a denial (fail closed).
-      const error = toZotboxError(thrown);
-      verdict = { allow: false, code: error.code, reason: error.message, audit: {} };
-    }
+    const verdict = decideFailClosed(options.decide, request);
     if (!verdict.allow) {
       audit(request.id, request.tool, false, verdict.audit, verdict.code, verdict.reason);
       reply(request.id, { ok: false, error: new ZotboxError(verdict.code, verdict.reason) });

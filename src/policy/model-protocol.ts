@@ -64,7 +64,7 @@ export const RunCancelSchema = z.strictObject({ type: z.literal('run.cancel') })
  * the worker asks the host for the user's next message; `text: null` ends the chat.
  */
 export const InputRequestSchema = z.strictObject({ type: z.literal('input.request'), id: z.number().int().positive() });
-export const InputResponseSchema = z.strictObject({ type: z.literal('input.response'), id: z.number().int().positive(), text: z.string().max(1_000_000).nullable() });
+export const InputResponseSchema = z.strictObject({ type: z.literal('input.response'), id: z.number().int().positive(), text: z.string().nullable() });
 
 export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;

@@ -12,13 +12,18 @@ export class ModelClient {
   /** Aborted when the host cancels the run. */
   readonly signal: AbortSignal = this.cancellation.signal;
   private readonly onMessage = (raw: unknown) => {
-    if (RunCancelSchema.safeParse(raw).success) {
-      this.cancellation.abort(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
-      this.rejectAll(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
+    // Dispatch on the type first: each message is validated once, by its own schema.
+    const type = (raw as { type?: unknown } | null)?.type;
+    if (type === 'run.cancel') {
+      if (!RunCancelSchema.safeParse(raw).success) return;
+      const error = new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.');
+      this.cancellation.abort(error);
+      this.rejectAll(error);
       return;
     }
-    const input = InputResponseSchema.safeParse(raw);
-    if (input.success) {
+    if (type === 'input.response') {
+      const input = InputResponseSchema.safeParse(raw);
+      if (!input.success) return;
       const waiter = this.pendingInput.get(input.data.id);
       this.pendingInput.delete(input.data.id);
       waiter?.resolve(input.data.text ?? undefined);
