@@ -24,6 +24,13 @@ export class AgentPool {
     this.piscina = new Piscina({
       filename: fileURLToPath(options.workerFile ?? new URL('../worker/pool-task.js', import.meta.url)),
       env: {},
+      // piscina loads the task with require() first. On Node 20.19+ that is
+      // require(esm), whose synchronous instantiation aborted the whole host
+      // process once in CI (V8 fatal "IsGraphAsync must be used on an
+      // instantiated module", piscina worker.js getHandler) around a worker being
+      // stopped. With require(esm) off in workers, piscina falls back to
+      // import(), where a stopped worker is just a stopped worker.
+      execArgv: ['--no-experimental-require-module'],
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 512 },
       concurrentTasksPerWorker: options.concurrentTasksPerWorker ?? 4,
       ...(options.maxThreads === undefined ? {} : { maxThreads: options.maxThreads, minThreads: Math.min(1, options.maxThreads) }),

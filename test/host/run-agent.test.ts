@@ -128,11 +128,12 @@ test('a run whose signal is already aborted stops while loading, before anything
   t.false(sleepIsRunning(38));
 });
 
-test('workers start with an empty environment and the configured memory limit', async (t) => {
+test('workers start with an empty environment, the configured memory limit, and without require(esm)', async (t) => {
   const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 96, workerFile: new URL('../fixtures/report-worker.js', import.meta.url) });
   t.teardown(() => pool.close());
-  const report = (await pool.run({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number };
+  const report = (await pool.run({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number; execArgv: string[] };
   t.deepEqual(report.env, {});
+  t.true(report.execArgv.includes('--no-experimental-require-module'), 'the task is loaded with import(), not require(esm)');
   t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
 });
 
