@@ -48,6 +48,10 @@ async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock, offer
   }
 }
 
+/** Sent to the model when its answer was cut off by the output token limit. */
+export const OUTPUT_LIMIT_NOTICE =
+  'zotbox: your last answer was cut off at the output token limit, and any tool call it was making was incomplete and has been dropped. Continue from where you stopped; write large files in smaller parts (write, then edit to append).';
+
 export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
   const messages: ChatMessage[] = [...(input.history ?? [])];
   const pending = [...input.prompts];
@@ -92,9 +96,16 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
     }
     turns++;
     turnsSinceUser++;
-    messages.push({ role: 'assistant', content: answer.content });
+    // The model APIs refuse an assistant message without content when it is sent back.
+    const content = answer.content.length > 0 ? answer.content : [{ type: 'text' as const, text: answer.stop === 'max_tokens' ? '[output cut off]' : '[no output]' }];
+    messages.push({ role: 'assistant', content });
     finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (calls.length === 0 && answer.stop === 'max_tokens') {
+      // Cut off by the output limit: not an answer. Ask the model to go on (the turn limit still applies).
+      messages.push({ role: 'user', content: [{ type: 'text', text: OUTPUT_LIMIT_NOTICE }] });
+      continue;
+    }
     if (calls.length === 0) {
       if (!(await ask())) return end(cancelled() ? 'cancelled' : 'completed');
       turnsSinceUser = 0;

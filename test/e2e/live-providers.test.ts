@@ -85,3 +85,35 @@ test('--record writes a transcript that replays the same run offline', async (t)
   const replayed = await run({ reference: agent, cwd: ws, prompt: 'Write some notes.', yes: true, env: {}, stateDirectory: state, confine: 'off', replayFile: file });
   assertLoop(t, replayed, ws, false);
 });
+
+test('a tool call cut off by the output limit is dropped, never guessed at, and the model is told to go on', async (t) => {
+  for (const provider of ['anthropic', 'openai'] as const) {
+    const { agent, ws, state } = agentFixture(t);
+    let count = 0;
+    const server = await serve(t, (_body, _req, res) => {
+      count++;
+      if (count > 1) return (provider === 'anthropic' ? anthropicStream : openaiStream)(res, { text: 'Done after the cut.' }, count);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (provider === 'anthropic') {
+        const send = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+        send('message_start', { message: { id: 'm1', usage: { input_tokens: 10, output_tokens: 1 } } });
+        send('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_cut', name: 'write', input: {} } });
+        send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"big.txt","content":"aaaa' } });
+        send('content_block_stop', { index: 0 });
+        send('message_delta', { delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 8192 } });
+        send('message_stop', {});
+      } else {
+        const chunk = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+        chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_cut', type: 'function', function: { name: 'write', arguments: '{"path":"big.txt","content":"aaaa' } }] }, finish_reason: null }] });
+        chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'length' }] });
+        res.write('data: [DONE]\n\n');
+      }
+      res.end();
+    });
+    const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.base };
+    const events = await run({ reference: agent, cwd: ws, prompt: 'Write a big file.', yes: true, env, stateDirectory: state, confine: 'off', model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1' });
+    t.like(events.at(-1), { type: 'run.end', status: 'completed', final_text: 'Done after the cut.' }, provider);
+    t.false(events.some((e) => e.type === 'tool.call'), `${provider}: the unfinished call never reached the gate`);
+    t.regex(JSON.stringify(server.requests[1]!.body.messages.at(-1)), /cut off at the output token limit/, provider);
+  }
+});

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { ZotboxError } from '../../src/errors.js';
 import type { AssistantTurn, ChatMessage } from '../../src/policy/model-protocol.js';
-import { runAgentLoop } from '../../src/worker/agent-loop.js';
+import { OUTPUT_LIMIT_NOTICE, runAgentLoop } from '../../src/worker/agent-loop.js';
 import { toolsFor } from '../../src/worker/tools.js';
 
 const usage = { input_tokens: 1, output_tokens: 1 };
@@ -62,4 +62,14 @@ test('history comes before the new prompt; the turn limit and cancellation stop 
   const cancelled = await runAgentLoop(gate as never, cancelling, { system: 's', prompts: ['go'], tools, maxTurns: 5, signal: controller.signal });
   t.like(cancelled, { status: 'cancelled', turns: 1 });
   t.is(cancelling.seen.length, 1, 'no model turn after the cancel');
+});
+
+test('an answer cut off by the output limit is not an answer: the model is told and goes on; empty content is never sent back', async (t) => {
+  const cut: AssistantTurn = { content: [], stop: 'max_tokens', usage };
+  const model = scriptedModel([cut, say('finished')]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 5 });
+  t.like(result, { status: 'completed', finalText: 'finished', turns: 2 });
+  const sent = model.seen[1]!;
+  t.deepEqual(sent[1], { role: 'assistant', content: [{ type: 'text', text: '[output cut off]' }] });
+  t.like(sent[2]!.content[0], { type: 'text', text: OUTPUT_LIMIT_NOTICE });
 });

@@ -117,6 +117,10 @@ export class AnthropicProvider implements ModelProvider {
     }
     if (!stopped) throw bad('the stream ended before message_stop');
     const content: (TextBlock | ToolUseBlock)[] = [];
+    // Cut off by the output limit, a tool call can be unfinished: it is dropped
+    // (never guessed at) and the agent loop tells the model. Otherwise bad tool
+    // input is a provider failure.
+    const truncated = stopReason === 'max_tokens';
     for (const block of blocks) {
       if (block === undefined || block.kind === 'other') continue;
       if (block.kind === 'text') content.push({ type: 'text', text: block.text });
@@ -125,6 +129,7 @@ export class AnthropicProvider implements ModelProvider {
         try {
           input = block.json === '' ? {} : JSON.parse(block.json);
         } catch {
+          if (truncated) continue;
           throw bad(`tool input for ${block.name} that is not JSON`);
         }
         if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad(`tool input for ${block.name} that is not an object`);

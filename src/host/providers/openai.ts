@@ -125,6 +125,9 @@ export class OpenAiProvider implements ModelProvider {
     }
     if (!done) throw bad('the stream ended before [DONE]');
     const content: (TextBlock | ToolUseBlock)[] = text === '' ? [] : [{ type: 'text', text }];
+    // Cut off by the output limit, a tool call can be unfinished: it is dropped
+    // (never guessed at) and the agent loop tells the model.
+    const truncated = finish === 'length';
     for (const call of calls) {
       if (call === undefined) continue;
       if (call.id === '' || call.name === '') throw bad('a tool call without an id or a name');
@@ -132,12 +135,13 @@ export class OpenAiProvider implements ModelProvider {
       try {
         input = call.args === '' ? {} : JSON.parse(call.args);
       } catch {
+        if (truncated) continue;
         throw bad(`arguments for ${call.name} that are not JSON`);
       }
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad(`arguments for ${call.name} that are not an object`);
       content.push({ type: 'tool_use', id: call.id, name: call.name, input: input as Record<string, unknown> });
     }
-    const stop = finish === 'tool_calls' || calls.length > 0 ? 'tool_use' : finish === 'length' ? 'max_tokens' : 'end';
+    const stop = truncated ? 'max_tokens' : finish === 'tool_calls' || calls.length > 0 ? 'tool_use' : 'end';
     return { content, stop, usage };
   }
 }
