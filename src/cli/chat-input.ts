@@ -27,16 +27,19 @@ function readLine(io: CliIo): Promise<string | undefined> {
     const output = typeof (io.stdout as { on?: unknown }).on === 'function' ? (io.stdout as NodeJS.WritableStream) : undefined;
     const rl = createInterface({ input: io.stdin, ...(output === undefined ? {} : { output }), terminal: output !== undefined && io.stdin.isTTY === true, prompt: '\n› ' });
     let answered = false;
+    const onAbort = () => finish(undefined);
     const finish = (value: string | undefined) => {
       if (answered) return;
       answered = true;
+      // One listener per message would pile up on the run's signal over a long chat.
+      io.signal?.removeEventListener('abort', onAbort);
       rl.close();
       resolve(value);
     };
     rl.once('line', (line) => finish(line));
     rl.once('SIGINT', () => finish(undefined));
     rl.once('close', () => finish(undefined));
-    io.signal?.addEventListener('abort', () => finish(undefined), { once: true });
+    io.signal?.addEventListener('abort', onAbort, { once: true });
     if (output === undefined) io.stdout.write('\n› ');
     else rl.prompt();
   });
