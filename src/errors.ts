@@ -70,7 +70,7 @@ export const ERROR_CODES = {
   ZB_POLICY_PATH_FORBIDDEN: { exit: 1, summary: 'The path is inside /proc, /sys or /dev, which agents may never touch (except /dev/null).' },
   ZB_POLICY_PATH_PROTECTED: {
     exit: 1,
-    summary: 'The path is a git hook or git config inside a writable scope: git would run what it names, so agents may not write it.',
+    summary: 'The path is a git control file or a .git entry (config, hooks, info, commondir, modules, worktrees, a gitfile) at any depth: git would run what it names, so agents may not write it.',
   },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 
@@ -96,7 +96,11 @@ export const ERROR_CODES = {
 
   // Host: requirements and consent
   ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },
-  ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: '--confine require was given, but bubblewrap is not installed or cannot create namespaces here.' },
+  ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: 'Commands must run confined, but bubblewrap is not installed or cannot create namespaces here; install it, or opt out with --confine off.' },
+  ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
+  ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command left a git control file that names a program to run (hook, fsmonitor, filter, pager, editor...); it was removed and the run stopped.' },
+  ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
+  ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
   ZB_CONSENT_REFUSED: { exit: 1, summary: 'You declined the agent\'s permissions (or pressed Ctrl-C); nothing ran.' },
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
