@@ -11,6 +11,12 @@ export interface ScopeContext {
   readonly workspace: string;
   /** Canonical absolute agent data directory. */
   readonly agentData: string;
+  /**
+   * Canonical zotbox state directory (consents, sessions, every agent's data).
+   * Never in scope, whatever a scope declares, except the agent's own data
+   * directory inside it (issue 9 §6). Absent only where no state exists (tests).
+   */
+  readonly stateDirectory?: string;
 }
 
 export interface ScopeRoot {
