@@ -15,6 +15,8 @@ import { createGateDecider } from '../src/policy/gate-decider.js';
 import type { ToolCall } from '../src/policy/gate-protocol.js';
 import { compileScopes } from '../src/policy/scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/command-environment.js';
+import { createCommandIsolation } from '../src/host/confine/command-isolation.js';
+import { resolveConfinement } from '../src/host/confine/mode.js';
 import { createExecutor } from '../src/host/executors/execute-approved.js';
 import { listBundledSkills } from '../src/host/executors/skill.js';
 import { openAgent } from '../src/host/open-agent.js';
@@ -53,7 +55,7 @@ export async function runAgentRunBench(): Promise<void> {
         shell: { mode: layout.manifest.permissions.bash.mode, allow: layout.manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES },
         skills: listBundledSkills(image),
       });
-      const execute = createExecutor({ image, workspace, agentData: data, bashTimeoutMs: 120_000, outputCapBytes: 64 * 1024 });
+      const execute = createExecutor({ image, workspace, bashTimeoutMs: 120_000, outputCapBytes: 64 * 1024, isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }) });
       for (const call of calls) {
         const verdict = decide(call);
         if (verdict.allow) await execute(verdict.approved, new AbortController().signal);

@@ -84,7 +84,7 @@ export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, res
  * ```
  */
 export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './host/requirements.js';
-export { describeConfinement, detectBubblewrap, resolveConfinement, sandboxArguments, type ConfineMode, type Confinement } from './host/confinement.js';
+export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from './host/confine/mode.js';
 export { createExecutor, type ExecutorOptions } from './host/executors/execute-approved.js';
 export { listBundledSkills } from './host/executors/skill.js';
 

@@ -115,7 +115,7 @@ export const RUN: CommandSpec = {
     { name: 'replay', type: 'string', valueName: 'FILE', description: 'Play a recorded transcript instead of calling a live model (offline; docs/replay.md).' },
     { name: 'record', type: 'string', valueName: 'FILE', description: 'Write a replay transcript of this run\'s model turns to FILE.' },
     { name: 'yes', type: 'boolean', short: 'y', description: 'Consent to the agent\'s permissions without asking (also ZOTBOX_AGENT_CONSENT=1).' },
-    { name: 'confine', type: 'string', valueName: 'auto|require|off', description: 'OS confinement for bash (default: auto).' },
+    { name: 'confine', type: 'string', valueName: 'required|off', description: 'Commands run in a bubblewrap sandbox, or are refused (default: required); off runs them UNCONFINED, with your full user rights.' },
     { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns for one user message.' },
     { name: 'worker-memory', type: 'string', valueName: 'MB', description: 'Heap limit of the worker running the agent (default 512).' },
     { name: 'timeout', type: 'string', valueName: 'SECONDS', description: 'Cancel the run after this many seconds.' },

@@ -1,11 +1,10 @@
 // `zotbox run AGENT [PROMPT]`: runs an agent and prints its events as text
 // (default), only the final answer (--print), or NDJSON (--json).
 import path from 'node:path';
-import { ZotboxError, runAgent, type RunEvent, type SessionChoice } from '../index.js';
+import { ZotboxError, parseConfineMode, runAgent, type RunEvent, type SessionChoice } from '../index.js';
 import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 
-const CONFINE_MODES = ['auto', 'require', 'off'] as const;
 
 function positiveInteger(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
@@ -53,9 +52,10 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const session = sessionChoice(values, io.cwd);
   const model = values['model'];
   const record = values['record'];
-  const confine = values['confine'];
-  if (confine !== undefined && !(CONFINE_MODES as readonly unknown[]).includes(confine)) {
-    throw new ZotboxError('ZB_CLI_USAGE', `--confine takes auto, require or off, got ${JSON.stringify(confine)}.`);
+  const confineWord = values['confine'];
+  const confine = typeof confineWord === 'string' ? parseConfineMode(confineWord) : undefined;
+  if (confineWord !== undefined && confine === undefined) {
+    throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}. Commands always run confined unless you give --confine off.`);
   }
   const maxTurns = positiveInteger(values['max-turns'], 'max-turns');
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
@@ -79,7 +79,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(typeof replay === 'string' ? { replayFile: path.resolve(io.cwd, replay) } : {}),
       ...(typeof model === 'string' ? { model } : {}),
       ...(typeof record === 'string' ? { recordFile: path.resolve(io.cwd, record) } : {}),
-      ...(confine === undefined ? {} : { confine: confine as (typeof CONFINE_MODES)[number] }),
+      ...(confine === undefined ? {} : { confine }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
       session,

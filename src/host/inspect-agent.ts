@@ -3,7 +3,7 @@
 import type { Digest, ImageFormat } from '../archive/index.js';
 import { ZotboxError } from '../errors.js';
 import type { Manifest } from '../policy/manifest.js';
-import { describeConfinement, resolveConfinement } from './confinement.js';
+import { describeConfinement, resolveConfinement } from './confine/mode.js';
 import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
 export interface AgentFileReport {
@@ -28,7 +28,7 @@ export interface AgentReport {
   readonly unknownKeys: readonly string[];
   readonly warnings: readonly string[];
   readonly files: readonly AgentFileReport[];
-  /** The OS confinement bash commands would run under here (--confine auto). */
+  /** The OS confinement commands would run under here by default (--confine required). */
   readonly confinement: string;
 }
 
@@ -48,7 +48,7 @@ export function reportAgent(agent: OpenedAgent): AgentReport {
     unknownKeys: layout.unknownKeys,
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),
-    confinement: describeConfinement(resolveConfinement('auto')),
+    confinement: describeConfinement(resolveConfinement('required')),
   };
 }
 

@@ -12,7 +12,8 @@ import { serveGate } from '../policy/gate-server.js';
 import type { Manifest } from '../policy/manifest.js';
 import { compileScopes } from '../policy/scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
-import { describeConfinement, resolveConfinement, sandboxArguments, type ConfineMode } from './confinement.js';
+import { createCommandIsolation } from './confine/command-isolation.js';
+import { describeConfinement, resolveConfinement, summarizeConfinement, type ConfineMode } from './confine/mode.js';
 import { requestConsent, summarizePermissions, type ConsentRequest } from './consent.js';
 import { createExecutor } from './executors/execute-approved.js';
 import { listBundledSkills } from './executors/skill.js';
@@ -51,6 +52,7 @@ interface RunAgentCommonOptions {
   readonly model?: string;
   /** Write a replay transcript of the model's turns here when the run ends. */
   readonly recordFile?: string;
+  /** Commands run confined (`required`, the default) or, only when the user opts out, unconfined (`off`). */
   readonly confine?: ConfineMode;
   /** Which session to record to and continue from; default 'new' (docs/sessions.md). */
   readonly session?: SessionChoice;
@@ -140,10 +142,13 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     throw fileSystemError('use the workspace', options.workspace ?? options.cwd, cause);
   }
   const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
+  // Both exist now; the sandbox masks the state directory by its real path.
+  const canonicalState = realpathSync.native(stateDirectory);
+  const canonicalData = realpathSync.native(data);
   const plannedSession = planSession(options.session ?? 'new', sessions, manifest.name);
   const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
-  const confinement = resolveConfinement(options.confine ?? 'auto');
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, describeConfinement(confinement));
+  const confinement = resolveConfinement(options.confine ?? 'required');
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
   const consent = await requestConsent({
     stateDirectory,
     name: manifest.name,
@@ -173,10 +178,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   const execute = createExecutor({
     image,
     workspace,
-    agentData: data,
     bashTimeoutMs: 120_000,
     outputCapBytes: 64 * 1024,
-    ...(confinement.kind === 'bubblewrap' ? { sandbox: { bwrap: confinement.bwrap, args: sandboxArguments({ readRoots: permissions.read, writeRoots: permissions.write }) } } : {}),
+    isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, stateDirectory: canonicalState, agentData: canonicalData }),
   });
   const toolTimeoutMs = options.toolTimeoutMs ?? 300_000;
   const gateChannel = new MessageChannel();
@@ -197,7 +201,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarize(result) });
         return result;
       } catch (error) {
-        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: toZotboxError(error).message });
+        const failure = toZotboxError(error);
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message });
+        // A command that planted a git program was undone; the run does not go on (issue 9 §3).
+        if (failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM') stop(failure);
         throw error;
       }
     },
@@ -232,6 +239,12 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   // refuses further tool calls, and tells the worker to stop at its next step.
   let hardStopTimer: NodeJS.Timeout | undefined;
   let settled = false;
+  /** Set when the run is stopped for a fault rather than cancelled: it ends "failed" with this error. */
+  let fatal: ZotboxError | undefined;
+  const stop = (reason: ZotboxError) => {
+    fatal ??= reason;
+    cancel();
+  };
   const cancel = () => {
     if (settled || controller.signal.aborted) return;
     const error = new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.');
@@ -251,7 +264,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     agent: { name: manifest.name, version: manifest.version, content_digest: image.contentDigest, artifact_digest: image.artifactDigest ?? null, source: source.path },
     model: provider.model,
     workspace,
-    permissions: { read: [...permissions.read], write: [...permissions.write], bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] }, confinement: permissions.confinement },
+    permissions: { read: [...permissions.read], write: [...permissions.write], bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] }, confinement: describeConfinement(confinement) },
     consent,
     session: plannedSession.file === undefined ? null : { id: plannedSession.id ?? '', file: plannedSession.file, continued: plannedSession.history.length > 0 },
     at: new Date().toISOString(),
@@ -305,7 +318,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     ))
     .then(
       (result) => {
-        if (controller.signal.aborted) {
+        if (fatal !== undefined) {
+          queue.push({ type: 'run.end', status: 'failed', turns: result.turns, final_text: result.finalText, error: { code: fatal.code, message: fatal.message }, at: new Date().toISOString() });
+        } else if (controller.signal.aborted) {
           // However the worker noticed (a refused call, an aborted model call), a cancelled run is 'cancelled'.
           queue.push({ type: 'run.end', status: 'cancelled', turns: result.turns, final_text: result.finalText, error: { code: 'ZB_GATE_CANCELLED', message: 'the run was cancelled.' }, at: new Date().toISOString() });
         } else if (inputError !== undefined && result.status !== 'failed') {
@@ -318,6 +333,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
         }
       },
       (thrown) => {
+        if (fatal !== undefined) {
+          queue.push({ type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: fatal.code, message: fatal.message }, at: new Date().toISOString() });
+          return;
+        }
         const aborted = controller.signal.aborted;
         const error = aborted ? new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.') : crashError(thrown);
         queue.push({ type: 'run.end', status: aborted ? 'cancelled' : 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at: new Date().toISOString() });

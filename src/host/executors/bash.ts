@@ -2,32 +2,28 @@
 // process per command (the canonical program, the argv as approved, argv[0] as
 // written), pipes between the commands of a pipeline, ; && || with bash's
 // semantics, each command in the working directory the gate checked it in. In
-// ask mode it runs the string with bash -c. Every command gets the fixed
-// environment, no TTY and a closed stdin, a time limit that kills its whole
-// process group, and capped output.
+// ask mode it runs the string with bash -c. How each command starts (inside a
+// sandbox built for the call, or unconfined on the user's explicit opt-out) is
+// the isolation's (confine/command-isolation.ts). Every command gets the fixed
+// environment with a private HOME, no TTY and a closed stdin, a time limit that
+// kills its whole process group, and capped output.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import type { PlannedStep } from '../../policy/shell-decision.js';
-import { commandEnvironment } from '../command-environment.js';
+import type { CallIsolation, CommandIsolation, CommandSpec } from '../confine/command-isolation.js';
 import { reverifyCanonical } from './file-guard.js';
 
 export interface BashRunOptions {
-  readonly agentData: string;
   /** Where ask-mode commands start (the workspace). */
   readonly workspace: string;
   readonly timeoutMs: number;
   /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
   readonly outputCapBytes: number;
   readonly signal?: AbortSignal;
-  /** Run every command inside this bubblewrap sandbox (confinement.ts). */
-  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
-}
-
-/** The program and arguments to spawn: the command itself, or bwrap wrapping it. */
-function spawnTarget(sandbox: BashRunOptions['sandbox'], cwd: string, program: string, args: readonly string[]): { file: string; args: string[] } {
-  if (sandbox === undefined) return { file: program, args: [...args] };
-  return { file: sandbox.bwrap, args: [...sandbox.args, '--chdir', cwd, '--', program, ...args] };
+  /** How commands start: confined, or unconfined only on the user's opt-out. */
+  readonly isolation: CommandIsolation;
 }
 
 export interface BashResult {
@@ -81,6 +77,28 @@ class ProcessGroupSet {
   }
 }
 
+/** Starts one command through the call's isolation; `previous` is the pipeline's upstream command. */
+function startCommand(call: CallIsolation, command: CommandSpec, stdin: Readable | 'ignore', group: ProcessGroupSet): { child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }> } {
+  const launch = call.launch(command);
+  const piped = launch.pipedInput === undefined ? [] : ['pipe' as const];
+  const child = spawn(launch.file, [...launch.args], {
+    ...(launch.argv0 === undefined ? {} : { argv0: launch.argv0 }),
+    cwd: command.cwd,
+    env: launch.env,
+    stdio: [stdin, 'pipe', 'pipe', ...launch.extraFds, ...piped],
+    detached: true, // its own process group and session, so a timeout kills everything it started
+  });
+  group.add(child);
+  if (launch.pipedInput !== undefined) {
+    const input = child.stdio[3 + launch.extraFds.length] as Writable | null;
+    input?.on('error', () => undefined); // the child exited before reading: its exit status reports why
+    input?.end(launch.pipedInput);
+  }
+  // On exit, not on close: a background process left holding the output pipe would otherwise hold 'close' back.
+  child.once('exit', () => launch.done(child.pid));
+  return { child, exit: waitForExit(child) };
+}
+
 function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
     child.once('error', () => resolve({ code: 127, signal: null }));
@@ -88,7 +106,7 @@ function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal
   });
 }
 
-async function runPipeline(steps: readonly PlannedStep[], options: BashRunOptions, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ code: number | null; signal: string | null }> {
+async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ code: number | null; signal: string | null }> {
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only?.kind === 'cd') {
     // The gate checked later commands from this directory; here it must still be that directory.
@@ -106,24 +124,22 @@ async function runPipeline(steps: readonly PlannedStep[], options: BashRunOption
   for (const [index, step] of steps.entries()) {
     if (step.kind !== 'exec') continue; // the gate allows cd only alone in its pipeline
     const last = index === steps.length - 1;
-    // Unconfined: the canonical program with argv[0] as written. Confined: bwrap has no
-    // --argv0, so argv[0] is the PATH entry (the same file, with its own basename).
-    const target = spawnTarget(options.sandbox, step.cwd, step.invokedPath, step.argv.slice(1));
-    const child = spawn(options.sandbox === undefined ? step.program : target.file, options.sandbox === undefined ? step.argv.slice(1) : target.args, {
-      ...(options.sandbox === undefined ? { argv0: step.argv[0] } : {}),
-      cwd: step.cwd,
-      env: commandEnvironment(options.agentData, step.env),
-      stdio: [previous?.stdout ?? 'ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group, so a timeout kills everything it started
-    });
-    group.add(child);
+    let started;
+    try {
+      started = startCommand(call, { cwd: step.cwd, program: step.program, invokedPath: step.invokedPath, argv0: step.argv[0]!, args: step.argv.slice(1), assignments: step.env }, previous?.stdout ?? 'ignore', group);
+    } catch (error) {
+      previous?.stdout?.destroy();
+      await Promise.all(exits);
+      throw error; // a sandbox that cannot be built safely runs nothing more
+    }
+    const child = started.child;
     // The next command now holds the pipe; the parent's paused copy would keep the
     // previous command's stdio open forever, so its 'close' would never come.
     previous?.stdout?.destroy();
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', (error) => stderr.push(Buffer.from(`${step.argv[0]}: ${error.message}\n`)));
     if (last) child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    exits.push(waitForExit(child));
+    exits.push(started.exit);
     previous = child;
   }
   const results = await Promise.all(exits);
@@ -142,30 +158,27 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
   const onAbort = () => group.killAll();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
+  let call: CallIsolation | undefined;
   try {
+    call = options.isolation.beginCall();
     if (decision.mode === 'ask') {
-      const target = spawnTarget(options.sandbox, options.workspace, '/bin/bash', ['-c', decision.command]);
-      const child = spawn(target.file, target.args, {
-        cwd: options.workspace,
-        env: commandEnvironment(options.agentData),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      group.add(child);
+      const { child, exit } = startCommand(call, { cwd: options.workspace, program: '/bin/bash', invokedPath: '/bin/bash', argv0: 'bash', args: ['-c', decision.command] }, 'ignore', group);
       child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
       child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-      status = await waitForExit(child);
+      status = await exit;
     } else {
       for (const item of decision.plan.items) {
         if (group.timedOut || options.signal?.aborted) break;
         const runs = item.connector === null || item.connector === ';' || (item.connector === '&&' ? status.code === 0 : status.code !== 0);
-        if (runs) status = await runPipeline(item.pipeline, options, stdout, stderr, group);
+        if (runs) status = await runPipeline(item.pipeline, call, stdout, stderr, group);
       }
     }
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
     group.killAll();
+    // The git aftercare runs whatever happened: a command that failed may still have planted a hook.
+    call?.finish();
   }
   return {
     exitCode: status.code,

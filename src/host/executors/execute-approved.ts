@@ -3,6 +3,7 @@
 // re-checks what it touches at the moment of the effect.
 import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
+import type { CommandIsolation } from '../confine/command-isolation.js';
 import { executeBash } from './bash.js';
 import { executeEdit, executeRead, executeWrite } from './file-tools.js';
 import { executeSkill } from './skill.js';
@@ -10,12 +11,11 @@ import { executeSkill } from './skill.js';
 export interface ExecutorOptions {
   readonly image: AgentImage;
   readonly workspace: string;
-  readonly agentData: string;
   /** Default limit for bash commands that ask for none. */
   readonly bashTimeoutMs: number;
   readonly outputCapBytes: number;
-  /** Bubblewrap sandbox for bash, when confinement is in force. */
-  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
+  /** How bash commands start: confined (or refused), or unconfined on the user's opt-out. */
+  readonly isolation: CommandIsolation;
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -31,12 +31,11 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
         return executeSkill(options.image, approved.decision.name);
       case 'bash':
         return executeBash(approved.decision, {
-          agentData: options.agentData,
           workspace: options.workspace,
           timeoutMs: approved.call.input.timeout_ms ?? options.bashTimeoutMs,
           outputCapBytes: options.outputCapBytes,
           signal,
-          ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+          isolation: options.isolation,
         });
     }
   };

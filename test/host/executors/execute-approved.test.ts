@@ -1,5 +1,6 @@
 // The gate and the real executors together: what the gate approves is done,
 // what it denies never reaches the file system.
+import { confinedIsolation } from '../../fixtures/isolation.js';
 import test from 'ava';
 import { mkdirSync, readFileSync, realpathSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -28,7 +29,7 @@ test('read, write, edit, bash and skill through the gate with the real executors
     skills: listBundledSkills(image),
   });
   const channel = new MessageChannel();
-  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, agentData: data, bashTimeoutMs: 10_000, outputCapBytes: 65536 }), timeoutMs: 20_000 });
+  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 10_000, outputCapBytes: 65536, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 20_000 });
   const client = new GateClient(channel.port2, 30_000);
   t.teardown(() => {
     client.close();

@@ -1,0 +1,117 @@
+// After every command (issue 9 §3): no git control file that the command left
+// in the write scopes may name a program. Control files that existed before the
+// command were read-only inside the sandbox; unconfined, they are compared with
+// the snapshot taken before and restored. Anything new is checked closed-world:
+// a new repository may hold what `git init`, commit, remote add and branch -u
+// write, and nothing else. What fails is removed, and the caller stops the run.
+import { lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ZotboxError } from '../../errors.js';
+import { checkCreatedConfig } from './git-config-rules.js';
+import { readSmallFile, type GitInventory } from './git-inventory.js';
+
+export interface GitViolation {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** Checks one control entry of a git directory that did not exist before the command. */
+function checkNewControlEntry(entry: string): string | undefined {
+  const name = path.basename(entry).toLowerCase();
+  const stats = lstatSync(entry, { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  if (name === 'config' || name === 'config.worktree') {
+    if (!stats.isFile()) return 'a git config that is not a regular file';
+    const verdict = checkCreatedConfig(readSmallFile(entry) ?? '');
+    return verdict.ok ? undefined : verdict.reason;
+  }
+  if (name === 'commondir') return 'a commondir file points git at another directory\'s config and hooks';
+  if (!stats.isDirectory()) return `${name} should be a directory`;
+  const children = readdirSync(entry, { withFileTypes: true });
+  if (name === 'hooks') {
+    const hook = children.find((child) => !(child.isFile() && child.name.endsWith('.sample')));
+    return hook === undefined ? undefined : `the hook ${hook.name} would run on git commands`;
+  }
+  if (name === 'info') {
+    const odd = children.find((child) => !child.isFile());
+    return odd === undefined ? undefined : `info/${odd.name} is not a regular file`;
+  }
+  // modules/ and worktrees/ hold other git directories, whose config and hooks git would obey.
+  return children.length === 0 ? undefined : `${name}/ holds git directories zotbox cannot vouch for`;
+}
+
+/**
+ * Compares the inventory after a command with the one before it, removes every
+ * control entry that breaks the rules, and returns what was removed.
+ */
+export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory): GitViolation[] {
+  const violations: GitViolation[] = [];
+  const remove = (target: string, reason: string) => {
+    rmSync(target, { recursive: true, force: true });
+    violations.push({ path: target, reason });
+  };
+  for (const [entry, kind] of after.gitEntries) {
+    if (before.gitEntries.get(entry) === kind) continue;
+    if (kind === 'link') remove(entry, 'a .git symlink sends git to a directory zotbox does not protect');
+    else if (kind === 'file') remove(entry, 'a gitfile points git at another directory\'s config and hooks');
+    else if (kind === 'other') remove(entry, 'a .git entry that is neither a file nor a directory');
+  }
+  for (const [directory, control] of after.gitDirectories) {
+    const existed = new Set(before.gitDirectories.get(directory) ?? []);
+    for (const name of control) {
+      if (existed.has(name)) continue;
+      const entry = path.join(directory, name);
+      const reason = checkNewControlEntry(entry);
+      if (reason !== undefined) remove(entry, reason);
+    }
+  }
+  return violations;
+}
+
+/** Unconfined commands could rewrite existing control files: their contents before the command. */
+export function snapshotControlFiles(inventory: GitInventory): Map<string, string> {
+  const snapshot = new Map<string, string>();
+  for (const [directory, control] of inventory.gitDirectories) {
+    for (const name of control) {
+      const entry = path.join(directory, name);
+      const text = readSmallFile(entry);
+      if (text !== undefined) snapshot.set(entry, text);
+      if (name.toLowerCase() === 'hooks') for (const hook of readdirSync(entry, { withFileTypes: true }).filter((e) => e.isFile())) snapshot.set(path.join(entry, hook.name), readSmallFile(path.join(entry, hook.name)) ?? '');
+    }
+  }
+  for (const [entry, kind] of inventory.gitEntries) if (kind === 'file') snapshot.set(entry, readSmallFile(entry) ?? '');
+  return snapshot;
+}
+
+/** Restores control files an unconfined command changed, and removes hooks it added. */
+export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, before: GitInventory, after: GitInventory): GitViolation[] {
+  const violations: GitViolation[] = [];
+  for (const [file, text] of snapshot) {
+    if (readSmallFile(file) === text) continue;
+    rmSync(file, { recursive: true, force: true });
+    writeFileSync(file, text, { mode: 0o644, flag: 'wx' });
+    violations.push({ path: file, reason: 'an existing git control file was changed; its content was restored' });
+  }
+  for (const [directory, control] of after.gitDirectories) {
+    if (!before.gitDirectories.has(directory)) continue;
+    const hooks = control.find((name) => name.toLowerCase() === 'hooks');
+    if (hooks === undefined) continue;
+    for (const hook of readdirSync(path.join(directory, hooks))) {
+      const file = path.join(directory, hooks, hook);
+      if (!snapshot.has(file) && !hook.endsWith('.sample')) {
+        rmSync(file, { recursive: true, force: true });
+        violations.push({ path: file, reason: `the hook ${hook} would run on git commands` });
+      }
+    }
+  }
+  return violations;
+}
+
+export function gitProgramError(violations: readonly GitViolation[]): ZotboxError {
+  const list = violations.map((v) => `${v.path} (${v.reason})`).join('; ');
+  return new ZotboxError(
+    'ZB_CONFINEMENT_GIT_PROGRAM',
+    `the command left git control files that would make git run programs: ${list}. zotbox removed them and stopped the run. An agent may create repositories and commit, but never hooks, fsmonitor, filters, pagers, editors or other programs in git's configuration.`,
+    { details: { paths: violations.map((v) => v.path) } },
+  );
+}

@@ -1,0 +1,106 @@
+// Reading git config text for the confinement's git rules (issue 9 §3). Two uses:
+// the driver names an existing config defines (so that every command runs git
+// with those drivers switched off), and the closed-world check of a config file
+// that a command created: only keys that name no program and redirect nothing
+// are allowed; anything not understood fails the check. Pure, no I/O.
+
+/** Keys a newly created config may hold: what git init, commit, remote add and branch -u write. */
+const ALLOWED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['core', ['repositoryformatversion', 'filemode', 'bare', 'logallrefupdates', 'ignorecase', 'precomposeunicode', 'symlinks']],
+  ['extensions', ['objectformat']],
+  ['user', ['name', 'email']],
+  ['init', ['defaultbranch']],
+  ['remote', ['url', 'fetch', 'pushurl']],
+  ['branch', ['remote', 'merge']],
+]);
+/** Sections whose keys live under a quoted subsection (remote "origin"); the rest must have none. */
+const SUBSECTIONED = new Set(['remote', 'branch']);
+
+const SECTION = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]\s*(?:[#;].*)?$/u;
+const ENTRY = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/u;
+
+export type ConfigVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+interface ConfigLine {
+  readonly section: string;
+  readonly subsection: string | undefined;
+  readonly key: string;
+  readonly value: string | undefined;
+}
+
+/** Splits config text into entries; undefined when any line is outside the plain syntax. */
+function parsePlainConfig(text: string): { entries: ConfigLine[] } | { bad: string } {
+  const entries: ConfigLine[] = [];
+  let section: string | undefined;
+  let subsection: string | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = SECTION.exec(line);
+    if (header !== null) {
+      section = header[1]!.toLowerCase();
+      subsection = header[2];
+      continue;
+    }
+    const entry = ENTRY.exec(line);
+    if (entry === null || section === undefined) return { bad: line };
+    const value = entry[2];
+    if (value !== undefined && (value.endsWith('\\') || /[\u0000-\u0008\u000b-\u001f\u007f]/u.test(value))) return { bad: line };
+    entries.push({ section, subsection, key: entry[1]!.toLowerCase(), value });
+  }
+  return { entries };
+}
+
+/** The closed-world check of a config file a command left behind. */
+export function checkCreatedConfig(text: string): ConfigVerdict {
+  const parsed = parsePlainConfig(text);
+  if ('bad' in parsed) return { ok: false, reason: `a line zotbox does not accept in a new git config: ${JSON.stringify(parsed.bad.slice(0, 120))}` };
+  for (const { section, subsection, key, value } of parsed.entries) {
+    const name = `${section}${subsection === undefined ? '' : `.${subsection}`}.${key}`;
+    const allowed = ALLOWED_KEYS.get(section);
+    if (allowed === undefined || !allowed.includes(key) || SUBSECTIONED.has(section) !== (subsection !== undefined) || section.includes('.')) {
+      return { ok: false, reason: `the key ${name} may name a program or redirect git; a new repository's config may hold only ${[...ALLOWED_KEYS].map(([s, keys]) => `${s}.{${keys.join(',')}}`).join(' ')}` };
+    }
+    // "ext::cmd" and other "helper::address" URLs run programs.
+    if ((key === 'url' || key === 'pushurl') && value !== undefined && value.includes('::')) return { ok: false, reason: `the remote URL ${JSON.stringify(value)} names a transport helper` };
+  }
+  return { ok: true };
+}
+
+/**
+ * The driver names (filter "x", diff "x", merge "x") and program keys an
+ * existing config defines, read leniently: any header mentioning a driver
+ * counts, so an odd spelling can only switch more off, never less.
+ */
+export function configuredDrivers(text: string): { filters: string[]; diffs: string[]; merges: string[]; externalDiff: boolean } {
+  const found = { filters: new Set<string>(), diffs: new Set<string>(), merges: new Set<string>() };
+  let externalDiff = false;
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const quoted = /^\[\s*(filter|diff|merge)\s+"((?:[^"\\]|\\.)*)"/iu.exec(line) ?? /^\[\s*(filter|diff|merge)\.([^\]\s]+)\s*\]/iu.exec(line);
+    if (quoted !== null) {
+      const kind = quoted[1]!.toLowerCase();
+      const name = quoted[2]!.replace(/\\(.)/gu, '$1');
+      (kind === 'filter' ? found.filters : kind === 'diff' ? found.diffs : found.merges).add(name);
+    }
+    if (line.startsWith('[')) section = line.toLowerCase();
+    else if (/^\[\s*diff\s*\]/u.test(section) && /^external\s*(=|$)/iu.test(line)) externalDiff = true;
+  }
+  return { filters: [...found.filters], diffs: [...found.diffs], merges: [...found.merges], externalDiff };
+}
+
+/** Paths an existing config includes ([include] / [includeIf "…"] path = …), as written. */
+export function includedPaths(text: string): string[] {
+  const paths: string[] = [];
+  let including = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) including = /^\[\s*include(if)?\b/iu.test(line);
+    else if (including) {
+      const entry = /^path\s*=\s*(.*)$/iu.exec(line);
+      if (entry !== null) paths.push(entry[1]!.replace(/^"(.*)"$/u, '$1'));
+    }
+  }
+  return paths;
+}
