@@ -4,11 +4,11 @@
 // the snapshot taken before and restored. Anything new is checked closed-world:
 // a new repository may hold what `git init`, commit, remote add and branch -u
 // write, and nothing else. What fails is removed, and the caller stops the run.
-import { lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
 import { checkCreatedConfig } from './git-config-rules.js';
-import { readSmallFile, type GitInventory } from './git-inventory.js';
+import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 
 export interface GitViolation {
   readonly path: string;
@@ -40,29 +40,38 @@ function checkNewControlEntry(entry: string): string | undefined {
   return children.length === 0 ? undefined : `${name}/ holds git directories zotbox cannot vouch for`;
 }
 
+/** Removes what a command left at `entry`, putting back the user's link if one stood there. */
+function undo(entry: string, before: GitEntryState | undefined): void {
+  rmSync(entry, { recursive: true, force: true });
+  if (before?.kind === 'link' && before.link !== undefined) symlinkSync(before.link, entry);
+}
+
 /**
- * Compares the inventory after a command with the one before it, removes every
- * control entry that breaks the rules, and returns what was removed.
+ * Compares the inventory after a command with the one before it, undoes every
+ * git entry that breaks the rules (removed, or the user's link put back), and
+ * returns what was undone.
  */
 export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory): GitViolation[] {
   const violations: GitViolation[] = [];
-  const remove = (target: string, reason: string) => {
-    rmSync(target, { recursive: true, force: true });
-    violations.push({ path: target, reason });
+  const record = (entry: string, previous: GitEntryState | undefined, reason: string) => {
+    undo(entry, previous);
+    violations.push({ path: entry, reason });
   };
-  for (const [entry, kind] of after.gitEntries) {
-    if (before.gitEntries.get(entry) === kind) continue;
-    if (kind === 'link') remove(entry, 'a .git symlink sends git to a directory zotbox does not protect');
-    else if (kind === 'file') remove(entry, 'a gitfile points git at another directory\'s config and hooks');
-    else if (kind === 'other') remove(entry, 'a .git entry that is neither a file nor a directory');
+  for (const [entry, state] of after.gitEntries) {
+    const previous = before.gitEntries.get(entry);
+    if (sameEntry(previous, state) || (previous === undefined && state.kind === 'directory')) continue; // a new .git directory is checked entry by entry below
+    if (state.kind === 'link') record(entry, previous, 'a .git symlink sends git to a directory zotbox does not protect');
+    else if (state.kind === 'file') record(entry, previous, 'a gitfile points git at another directory\'s config and hooks');
+    else record(entry, previous, `a .git ${state.kind} replaced what was there before`);
   }
   for (const [directory, control] of after.gitDirectories) {
-    const existed = new Set(before.gitDirectories.get(directory) ?? []);
-    for (const name of control) {
-      if (existed.has(name)) continue;
+    const existed = before.gitDirectories.get(directory);
+    for (const [name, state] of control) {
+      const previous = existed?.get(name);
+      if (sameEntry(previous, state)) continue;
       const entry = path.join(directory, name);
-      const reason = checkNewControlEntry(entry);
-      if (reason !== undefined) remove(entry, reason);
+      const reason = previous === undefined ? checkNewControlEntry(entry) : `${name} was replaced (it was a ${previous.kind})`;
+      if (reason !== undefined) record(entry, previous, reason);
     }
   }
   return violations;
@@ -72,14 +81,15 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
 export function snapshotControlFiles(inventory: GitInventory): Map<string, string> {
   const snapshot = new Map<string, string>();
   for (const [directory, control] of inventory.gitDirectories) {
-    for (const name of control) {
+    for (const [name, state] of control) {
       const entry = path.join(directory, name);
-      const text = readSmallFile(entry);
-      if (text !== undefined) snapshot.set(entry, text);
-      if (name.toLowerCase() === 'hooks') for (const hook of readdirSync(entry, { withFileTypes: true }).filter((e) => e.isFile())) snapshot.set(path.join(entry, hook.name), readSmallFile(path.join(entry, hook.name)) ?? '');
+      if (state.kind === 'file') snapshot.set(entry, readSmallFile(entry) ?? '');
+      if (state.kind === 'directory' && name.toLowerCase() === 'hooks') {
+        for (const hook of readdirSync(entry, { withFileTypes: true }).filter((e) => e.isFile())) snapshot.set(path.join(entry, hook.name), readSmallFile(path.join(entry, hook.name)) ?? '');
+      }
     }
   }
-  for (const [entry, kind] of inventory.gitEntries) if (kind === 'file') snapshot.set(entry, readSmallFile(entry) ?? '');
+  for (const [entry, state] of inventory.gitEntries) if (state.kind === 'file') snapshot.set(entry, readSmallFile(entry) ?? '');
   return snapshot;
 }
 
@@ -94,7 +104,7 @@ export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, befor
   }
   for (const [directory, control] of after.gitDirectories) {
     if (!before.gitDirectories.has(directory)) continue;
-    const hooks = control.find((name) => name.toLowerCase() === 'hooks');
+    const hooks = [...control].find(([name, state]) => name.toLowerCase() === 'hooks' && state.kind === 'directory')?.[0];
     if (hooks === undefined) continue;
     for (const hook of readdirSync(path.join(directory, hooks))) {
       const file = path.join(directory, hooks, hook);

@@ -1,17 +1,18 @@
 // Finds git metadata at any depth of the write scopes (issue 9 §3), without
 // following links: every entry named like ".git" (see policy/git-control.ts),
-// the control entries of each .git directory, and the directories that gitfiles,
-// commondir files and config includes point to inside the write scopes (git
-// reads their config as if it were the repository's). Synchronous on purpose:
-// a readdir walk is several times faster than its promise form (bench: confine).
-import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, type Dirent } from 'node:fs';
+// the control entries of each git directory, and the directories that .git
+// links, gitfiles, commondir files and config includes point to inside the
+// write scopes (git obeys their config and hooks as the repository's own).
+// Synchronous on purpose: a readdir walk is several times faster than its
+// promise form, and it runs before and after every command.
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
 import { isGitControlEntry, isGitDirectoryName } from '../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../policy/path-resolve.js';
 import { isInsideRoot } from '../../policy/scopes.js';
-import { configuredDrivers, includedPaths } from './git-config-rules.js';
 import type { GitDriverNames } from '../command-environment.js';
+import { configuredDrivers, includedPaths } from './git-config-rules.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
 const MAX_DIRECTORIES = 250_000;
@@ -20,12 +21,20 @@ const MAX_CONTROL_FILE_BYTES = 1024 * 1024;
 
 export type GitEntryKind = 'directory' | 'file' | 'link' | 'other';
 
+/** One entry as found: its kind and, for a link, what it says (so a replaced link is noticed and put back). */
+export interface GitEntryState {
+  readonly kind: GitEntryKind;
+  readonly link?: string;
+}
+
 export interface GitInventory {
-  /** Every entry named like .git, by absolute path, with its kind. */
-  readonly gitEntries: ReadonlyMap<string, GitEntryKind>;
-  /** Git directories (.git ones, and those pointed to inside the scopes), each with the control entries it holds (actual names). */
-  readonly gitDirectories: ReadonlyMap<string, readonly string[]>;
-  /** Config files git may read for repositories in the scopes (including includes): their texts, for driver names. */
+  /** Every entry named like .git, by absolute path. */
+  readonly gitEntries: ReadonlyMap<string, GitEntryState>;
+  /** Git directories (.git ones, and those pointed to inside the scopes) → their control entries, by actual name. */
+  readonly gitDirectories: ReadonlyMap<string, ReadonlyMap<string, GitEntryState>>;
+  /** Directories inside the write scopes that a link among the control entries points to: protected like the entry. */
+  readonly linkTargets: readonly string[];
+  /** Config files git may read for repositories in the scopes (includes too): their texts, for the driver names. */
   readonly configTexts: ReadonlyMap<string, string>;
 }
 
@@ -47,8 +56,13 @@ export function readSmallFile(file: string): string | undefined {
   }
 }
 
-function kindOf(entry: Dirent): GitEntryKind {
-  return entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
+function stateOf(directory: string, entry: Dirent): GitEntryState {
+  if (!entry.isSymbolicLink()) return { kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other' };
+  try {
+    return { kind: 'link', link: readlinkSync(path.join(directory, entry.name)) };
+  } catch {
+    return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
+  }
 }
 
 function listDirectory(directory: string): Dirent[] {
@@ -59,34 +73,37 @@ function listDirectory(directory: string): Dirent[] {
   }
 }
 
-/** Walks `roots`, never entering links or, below a root, the `skipped` trees (the masked state directory). */
-export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = []): GitInventory {
-  const gitEntries = new Map<string, GitEntryKind>();
-  // Roots are always walked (the agent's own data directory lies inside the state directory); below them, skipped trees are not entered.
-  const pending = [...roots];
+/** Every .git entry below the roots; below a root, `skipped` trees and links are not entered. */
+function findGitEntries(roots: readonly string[], skipped: readonly string[]): Map<string, GitEntryState> {
+  const found = new Map<string, GitEntryState>();
+  const pending = [...roots]; // roots are always walked: the agent's data directory lies inside the skipped state directory
   let visited = 0;
   while (pending.length > 0) {
     const directory = pending.pop()!;
     if (++visited > MAX_DIRECTORIES) {
-      throw new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata before each command. Declare a narrower write scope.`, {
+      throw new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`, {
         details: { roots: [...roots] },
       });
     }
     for (const entry of listDirectory(directory)) {
       const full = path.join(directory, entry.name);
-      if (isGitDirectoryName(entry.name)) gitEntries.set(full, kindOf(entry));
+      if (isGitDirectoryName(entry.name)) found.set(full, stateOf(directory, entry));
       else if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip))) pending.push(full);
     }
   }
-  const gitDirectories = new Map<string, readonly string[]>();
+  return found;
+}
+
+export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = []): GitInventory {
+  const gitEntries = findGitEntries(roots, skipped);
+  const gitDirectories = new Map<string, Map<string, GitEntryState>>();
+  const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
-  const addGitDirectory = (directory: string) => {
-    if (gitDirectories.has(directory)) return;
-    const control = listDirectory(directory).filter((e) => isGitControlEntry(e.name)).map((e) => e.name);
-    gitDirectories.set(directory, control);
-    for (const name of control.filter((n) => /^config(\.worktree)?$/iu.test(n))) addConfig(path.join(directory, name));
-    const common = control.find((n) => n.toLowerCase() === 'commondir');
-    if (common !== undefined) followPointer(directory, readSmallFile(path.join(directory, common))?.trim());
+  /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
+  const insideScopes = (from: string, written: string | undefined): string | undefined => {
+    if (written === undefined || written === '') return undefined;
+    const target = resolveCanonicalPath(path.resolve(from, written));
+    return target.ok && roots.some((root) => isInsideRoot(target.path, root)) ? target.path : undefined;
   };
   const addConfig = (file: string) => {
     if (configTexts.has(file)) return;
@@ -94,22 +111,41 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     if (text === undefined) return;
     configTexts.set(file, text);
     for (const included of includedPaths(text)) {
-      if (included.startsWith('~')) continue; // the user's home: outside what an agent can write unless a scope holds it, then it is walked as a scope
-      const target = resolveCanonicalPath(path.resolve(path.dirname(file), included));
-      if (target.ok && roots.some((root) => isInsideRoot(target.path, root))) addConfig(target.path);
+      // "~/…" is the user's own home: walked only if a write scope holds it, and then as that scope.
+      if (included.startsWith('~')) continue;
+      const target = insideScopes(path.dirname(file), included);
+      if (target !== undefined) addConfig(target);
     }
   };
-  // A pointer (gitfile, commondir) to a directory inside the scopes makes that directory a git directory too.
-  const followPointer = (from: string, written: string | undefined) => {
-    if (written === undefined || written === '') return;
-    const target = resolveCanonicalPath(path.resolve(from, written));
-    if (target.ok && roots.some((root) => isInsideRoot(target.path, root))) addGitDirectory(target.path);
+  const addGitDirectory = (directory: string) => {
+    if (gitDirectories.has(directory)) return;
+    const control = new Map<string, GitEntryState>();
+    gitDirectories.set(directory, control);
+    for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(directory, entry));
+    for (const [name, state] of control) {
+      const full = path.join(directory, name);
+      if (state.kind === 'link') {
+        const target = insideScopes(directory, state.link);
+        if (target !== undefined) linkTargets.push(target);
+        if (target !== undefined && /^config(\.worktree)?$/iu.test(name)) addConfig(target);
+      } else if (/^config(\.worktree)?$/iu.test(name)) addConfig(full);
+      else if (name.toLowerCase() === 'commondir') {
+        const common = insideScopes(directory, readSmallFile(full)?.trim());
+        if (common !== undefined) addGitDirectory(common);
+      }
+    }
   };
-  for (const [entry, kind] of gitEntries) {
-    if (kind === 'directory') addGitDirectory(entry);
-    else if (kind === 'file') followPointer(path.dirname(entry), /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim());
+  for (const [entry, state] of gitEntries) {
+    if (state.kind === 'directory') addGitDirectory(entry);
+    else if (state.kind === 'link') {
+      const target = insideScopes(path.dirname(entry), state.link);
+      if (target !== undefined) addGitDirectory(target);
+    } else if (state.kind === 'file') {
+      const target = insideScopes(path.dirname(entry), /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim());
+      if (target !== undefined) addGitDirectory(target);
+    }
   }
-  return { gitEntries, gitDirectories, configTexts };
+  return { gitEntries, gitDirectories, linkTargets, configTexts };
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */
@@ -117,4 +153,9 @@ export function gitDriversOf(inventory: GitInventory): GitDriverNames {
   const all = [...inventory.configTexts.values()].map(configuredDrivers);
   const union = (pick: (d: ReturnType<typeof configuredDrivers>) => string[]) => [...new Set(all.flatMap(pick))];
   return { filters: union((d) => d.filters), diffs: union((d) => d.diffs), merges: union((d) => d.merges), externalDiff: all.some((d) => d.externalDiff) };
+}
+
+/** True when two states describe the same entry (same kind, same link text). */
+export function sameEntry(a: GitEntryState | undefined, b: GitEntryState | undefined): boolean {
+  return a !== undefined && b !== undefined && a.kind === b.kind && a.link === b.link;
 }

@@ -84,13 +84,16 @@ class BindList {
 
 /** Binds each git control entry read-only over itself; a link or odd kind there cannot be protected, so the command is refused. */
 function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
-  for (const [entry, kind] of inventory.gitEntries) {
-    if (kind === 'link' || kind === 'other') throw unsafe(entry, kind === 'link' ? 'is a symlink' : 'is neither a file nor a directory');
-    if (kind === 'file') binds.bind(entry, 'ro', false);
+  for (const [entry, state] of inventory.gitEntries) {
+    if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
+    if (state.kind === 'file') binds.bind(entry, 'ro', false);
+    // A .git link cannot be mounted over (the mount would land on its target); the directory it points to, if in
+    // the scopes, is protected as a git directory below, and a replaced link is put back after the command.
   }
   for (const [directory, control] of inventory.gitDirectories) {
-    for (const name of control) binds.bind(path.join(directory, name), 'ro', false);
+    for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false);
   }
+  for (const target of inventory.linkTargets) binds.bind(target, 'ro', false);
 }
 
 /** With `seccomp`, the arguments name one more descriptor after `fds`: the caller passes the filter there, a fresh one per spawn. */
