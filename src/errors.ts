@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   },
   ZB_ARCHIVE_ENTRY_UNSAFE: {
     exit: 1,
-    summary: 'An entry name is unsafe: absolute, "..", backslash, NUL or control characters, or not valid UTF-8.',
+    summary: 'An entry name is unsafe: absolute, "..", backslash, NUL or control characters, not valid UTF-8, or git metadata (a component git treats as ".git"; pack refuses these too).',
   },
   ZB_ARCHIVE_LAYOUT: {
     exit: 1,
@@ -106,7 +106,7 @@ export const ERROR_CODES = {
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
 
   // Loading agents from GitHub
-  ZB_GITHUB_URL_INVALID: { exit: 1, summary: 'The GitHub reference is not an https://github.com/OWNER/REPO[/tree/REF]/PATH URL zotbox accepts.' },
+  ZB_GITHUB_URL_INVALID: { exit: 1, summary: 'The GitHub reference is not an https://github.com/OWNER/REPO[/tree/REF]/PATH URL or github:OWNER/REPO[/PATH][@REF] shorthand zotbox accepts.' },
   ZB_GITHUB_DOWNLOAD_FAILED: { exit: 1, summary: 'Downloading the repository archive failed (HTTP status, timeout, too many redirects, or the connection).' },
   ZB_GITHUB_LAYOUT: { exit: 1, summary: 'The repository archive does not have the expected layout, or the agent directory is missing or contains a symlink.' },
 

@@ -33,17 +33,21 @@ export { ZOTBOX_VERSION, ZOT_COMPAT_VERSION } from './version.js';
 export { packAgent, packOutputPath, type PackOptions, type PackResult } from './host/pack-agent.js';
 
 /**
- * Reading agents: open a directory or .zot into a read-only in-memory image, describe it, or verify it.
+ * Reading agents: open a directory, a .zot, a GitHub URL or explicit `github:` shorthand
+ * into a read-only in-memory image, describe it, or verify it. A reference that is
+ * none of these is ZB_LOAD_NOT_FOUND; it is never looked up on GitHub by guess.
  *
  * @example
  * ```ts
  * const { image, layout } = await openLocalAgent('reviewer.zot', { cwd: process.cwd() });
+ * const remote = await openAgent('github:acme/agents/reviewer@v1', { cwd: process.cwd() });
  * console.log(layout.identity.name, image.contentDigest, image.readText('AGENT.md'));
  * await verifyAgent('reviewer.zot', { cwd: process.cwd(), expect: 'sha256:…' });
  * ```
  */
-export { openAgent, openLocalAgent, type OpenAgentOptions, type OpenedAgent } from './host/open-agent.js';
-export { parseGitHubAgentUrl, resolveAgentReference, type GitHubAgentRef } from './host/github-ref.js';
+export { openAgent, openLocalAgent, type AgentSource, type OpenAgentOptions, type OpenedAgent } from './host/open-agent.js';
+export { resolveAgentReference, type AgentReference } from './host/agent-reference.js';
+export { formatGitHubRemote, isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './host/github-ref.js';
 export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './host/github.js';
 export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './host/inspect-agent.js';
 export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';

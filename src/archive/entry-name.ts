@@ -1,7 +1,9 @@
 // Pure checks on archive entry names (no I/O). An entry name is judged on its
 // effective value — after the USTAR prefix, a GNU long name or a PAX path were
 // applied — and is rejected, never rewritten, when unsafe (spec Part A,
-// Extraction). The only normalisation is dropping a leading "./".
+// Extraction). The only normalisation is dropping a leading "./". Git metadata
+// names live here too, so the archive layer and policy (which re-exports them)
+// share one implementation.
 
 /** Longest accepted entry name in UTF-8 bytes (PATH_MAX on Linux). */
 export const MAX_ENTRY_NAME_BYTES = 4096;
@@ -50,6 +52,31 @@ export function checkEntryName(raw: string): EntryNameCheck {
     }
   }
   return { ok: true, skip: false, name, isDirectory };
+}
+
+/** Code points HFS+ ignores when comparing names, as git strips them (utf8.c, is_hfs_dotgit). */
+const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+
+/**
+ * True when one path component names a git directory or gitfile on some volume:
+ * ".git" in any case, with HFS-ignorable code points inside, with trailing dots or
+ * spaces or an NTFS stream suffix (".git::$INDEX_ALLOCATION"), or the 8.3 alias "git~1".
+ * Git finds a repository through any such entry, and git's own verify_path refuses
+ * the same aliases (is_hfs_dotgit, is_ntfs_dotgit).
+ */
+export function isGitDirectoryName(component: string): boolean {
+  const folded = component.replace(HFS_IGNORABLE, '').toLowerCase();
+  return /^\.git[ .]*(?::.*)?$/u.test(folded) || /^git~1[ .]*$/u.test(folded);
+}
+
+/**
+ * The first "/"-separated component of a relative entry name that names git
+ * metadata (see isGitDirectoryName), or undefined. Zotfiles never carry git
+ * metadata: git run in an unpacked agent would obey the hooks, fsmonitor and
+ * filters it names (issue 9).
+ */
+export function findGitMetadataComponent(name: string): string | undefined {
+  return name.split('/').find((component) => isGitDirectoryName(component));
 }
 
 /** Compares two strings by their UTF-8 bytes, the canonical tar order (spec B §3.2). */

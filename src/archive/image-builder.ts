@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { ZotboxError } from '../errors.js';
 import { AgentImage, type ImageFormat } from './agent-image.js';
 import { formatDigest, type Digest } from './digest.js';
-import { checkEntryName, compareUtf8 } from './entry-name.js';
+import { checkEntryName, compareUtf8, findGitMetadataComponent } from './entry-name.js';
 import type { ArchiveLimits } from './limits.js';
 import type { TarEntry, TarReaderHandlers } from './tar-read.js';
 import { encodeCanonicalHeader } from './tar-header.js';
@@ -97,6 +97,9 @@ export class ImageBuilder implements TarReaderHandlers {
     }
     const check = checkEntryName(entry.name);
     if (!check.ok) throw this.unsafe(entry.name, check.reason);
+    // Every entry, links and directories included: a zotfile never carries git metadata (issue 9).
+    const gitComponent = check.skip ? undefined : findGitMetadataComponent(check.name);
+    if (gitComponent !== undefined) throw this.gitMetadata(entry.name, gitComponent);
     if (entry.kind === 'ignored') {
       // Links, devices and FIFOs are never created (Part A); their data is counted and dropped.
       // Their names still count: another entry with the same name, or below it, is the
@@ -150,6 +153,14 @@ export class ImageBuilder implements TarReaderHandlers {
     return new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `unsafe archive entry ${JSON.stringify(raw)}: ${reason}. The archive is rejected; nothing was extracted.`, {
       details: { entry: raw },
     });
+  }
+
+  private gitMetadata(raw: string, component: string): ZotboxError {
+    return new ZotboxError(
+      'ZB_ARCHIVE_ENTRY_UNSAFE',
+      `unsafe archive entry ${JSON.stringify(raw)}: ${JSON.stringify(component)} is git metadata (".git" or a name git treats as one), which a zotfile never carries: git run where the agent is unpacked would obey the hooks, fsmonitor and filters it names. The archive is rejected; nothing was extracted. Fix: remove it from the agent's source and pack again ('zotbox pack' refuses git metadata).`,
+      { details: { entry: raw, component } },
+    );
   }
 
   private countEntry(): void {

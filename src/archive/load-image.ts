@@ -200,7 +200,8 @@ async function loadLargeZstdFile(file: string, limits: ArchiveLimits, options: L
 
 /** Loads a source directory: the image holds its files, and its content digest is the directory digest. */
 export async function loadImageFromDirectory(directory: string, options: LoadOptions = {}): Promise<AgentImage> {
-  const tree = await walkSourceTree(directory, options.limits === undefined ? {} : { limits: options.limits });
+  // A local directory agent may be a git checkout: its .git is loaded like any directory (only pack refuses it).
+  const tree = await walkSourceTree(directory, { gitMetadata: 'include', ...(options.limits === undefined ? {} : { limits: options.limits }) });
   const hash = createHash('sha256');
   const files = new Map<string, Buffer>();
   const directories = new Map<string, true>();

@@ -2,12 +2,14 @@
 // directory below the root (the root itself excluded), sorted by the UTF-8 bytes
 // of the relative path, modes normalized (spec Part A). Symlinks, FIFOs, sockets
 // and devices are an error naming the path: a digest is never computed from a
-// partial walk. Nothing here follows a symlink.
+// partial walk. Nothing here follows a symlink. Git metadata (".git" and its
+// aliases) is refused unless the caller includes it on purpose: a zotfile never
+// carries it, but a local directory agent may be a git checkout.
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../errors.js';
 import { CooperativeSlicer } from './cooperative.js';
-import { checkEntryName, compareUtf8 } from './entry-name.js';
+import { checkEntryName, compareUtf8, findGitMetadataComponent } from './entry-name.js';
 import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 
 export interface SourceEntry {
@@ -27,6 +29,12 @@ export interface WalkOptions {
   /** Canonical absolute paths to leave out (pack's own output and temp file). */
   readonly exclude?: ReadonlySet<string>;
   readonly limits?: ArchiveLimits;
+  /**
+   * "refuse" (the default, what pack uses): a path component naming git metadata
+   * is ZB_ARCHIVE_ENTRY_UNSAFE. "include": walk it like any directory, for loading
+   * a local directory agent that is a git checkout.
+   */
+  readonly gitMetadata?: 'refuse' | 'include';
 }
 
 export interface SourceTree {
@@ -46,6 +54,16 @@ function describeType(stats: Stats): string {
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
   return 'not a regular file or directory';
+}
+
+function refuseGitMetadata(relativePath: string, absolutePath: string): void {
+  const component = findGitMetadataComponent(relativePath);
+  if (component === undefined) return;
+  throw new ZotboxError(
+    'ZB_ARCHIVE_ENTRY_UNSAFE',
+    `cannot pack ${absolutePath}: ${JSON.stringify(component)} is git metadata (".git" or a name git treats as one), which a zotfile never carries: git run where the agent is unpacked would obey the hooks, fsmonitor and filters it names. Fix: pack a copy of the agent without it, or keep the agent in a subdirectory of the repository and pack that.`,
+    { details: { path: absolutePath, component } },
+  );
 }
 
 /** Walks `root` and returns its canonical entries, or throws naming the first offending path. */
@@ -93,6 +111,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
       const relativePath = relativeDir === '' ? name : `${relativeDir}/${name}`;
       const absolutePath = path.join(canonicalRoot, relativePath);
       if (options.exclude?.has(absolutePath)) continue;
+      if (options.gitMetadata !== 'include') refuseGitMetadata(relativePath, absolutePath);
       let stats;
       try {
         stats = lstatSync(absolutePath);

@@ -42,7 +42,8 @@ export interface TarReaderHandlers {
 type State = 'header' | 'data' | 'padding' | 'meta' | 'trailer' | 'after-trailer';
 
 const IGNORED_TYPEFLAGS = new Set(['1', '2', '3', '4', '6', '7', 'S']);
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading U+FEFF: the default would strip it, so "\ufeffx" would be read as "x".
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function corrupt(message: string, details: Record<string, unknown> = {}): ZotboxError {
   return new ZotboxError('ZB_ARCHIVE_CORRUPT', `${message}. The archive is damaged or was not written by a tar tool; re-create it with 'zotbox pack'.`, {

@@ -83,6 +83,7 @@ function reportText(report: AgentReport): string {
     `version:         ${report.version}`,
     `description:     ${report.description}`,
     `source:          ${report.source.path} (${report.source.kind === 'github' ? 'GitHub repository archive' : report.format === 'directory' ? 'directory' : `${report.format} archive`})`,
+    ...(report.source.kind === 'github' ? [`remote:          ${report.source.remote}`] : []),
     `artifact digest: ${report.artifactDigest ?? 'none (a directory has no artifact)'}`,
     `content digest:  ${report.contentDigest}`,
     '',

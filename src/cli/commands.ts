@@ -12,7 +12,7 @@ const CWD_OPTION: OptionSpec = {
 };
 
 const AGENT_REF =
-  'An agent reference: a zotfile directory, a .zot file, a public GitHub URL (https://github.com/OWNER/REPO/PATH or .../tree/REF/PATH), or OWNER/REPO[/PATH] shorthand when no such local path exists.';
+  'An agent reference: an existing zotfile directory or .zot file, a public GitHub URL (https://github.com/OWNER/REPO/PATH or .../tree/REF/PATH), or github:OWNER/REPO[/PATH][@REF]. A missing local path is an error, never a GitHub lookup.';
 
 export const PACK: CommandSpec = {
   name: 'pack',

@@ -78,6 +78,9 @@ export async function loadGitHubImage(ref: GitHubAgentRef, options: GitHubDownlo
       if (isZotboxError(error) && error.code === 'ZB_ARCHIVE_LAYOUT') {
         throw new ZotboxError('ZB_GITHUB_LAYOUT', `${ref.url}: ${error.message}`, { cause: error, details: { url: ref.url } });
       }
+      if (isZotboxError(error) && error.code === 'ZB_ARCHIVE_ENTRY_UNSAFE') {
+        throw new ZotboxError('ZB_ARCHIVE_ENTRY_UNSAFE', `${ref.url}: ${error.message}`, { cause: error, details: { ...error.details, url: ref.url } });
+      }
       if (isZotboxError(error)) throw error;
       throw downloadFailed(ref, (error as Error).message, error);
     } finally {

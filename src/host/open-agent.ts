@@ -1,13 +1,14 @@
-// Opens a local agent reference (a directory or a .zot file) into an agent
-// image and checks its layout. GitHub references and the shorthand resolution
-// of the spec (B §7.1) are added by the loading issue; this is the local core.
+// Opens an agent reference (a directory, a .zot file, a GitHub URL or explicit
+// github: shorthand; see agent-reference.ts) into an agent image and checks its
+// layout. It never guesses: a missing local path is ZB_LOAD_NOT_FOUND.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadImageFromDirectory, loadImageFromFile, type AgentImage, type ArchiveLimits } from '../archive/index.js';
 import { ZotboxError, fileSystemError } from '../errors.js';
 import { validateAgentLayout, type AgentLayout } from './agent-layout.js';
+import { agentNotFound, isMissingPathError, resolveAgentReference } from './agent-reference.js';
 import { loadGitHubImage } from './github.js';
-import { parseGitHubAgentUrl, resolveAgentReference } from './github-ref.js';
+import { formatGitHubRemote } from './github-ref.js';
 
 export interface OpenAgentOptions {
   /** Directory a relative reference is resolved against. */
@@ -18,9 +19,14 @@ export interface OpenAgentOptions {
   readonly githubBaseUrl?: string;
 }
 
+/** Where an agent came from. */
+export type AgentSource =
+  | { readonly kind: 'directory' | 'archive'; readonly path: string }
+  /** `path` is the URL; `remote` is "OWNER/REPO/PATH@REF" (no "/PATH" at the repository root), shown on its own line in consent. */
+  | { readonly kind: 'github'; readonly path: string; readonly remote: string };
+
 export interface OpenedAgent {
-  /** For GitHub references, `path` is the URL. */
-  readonly source: { readonly kind: 'directory' | 'archive' | 'github'; readonly path: string };
+  readonly source: AgentSource;
   readonly image: AgentImage;
   readonly layout: AgentLayout;
 }
@@ -31,12 +37,7 @@ export async function openLocalAgent(reference: string, options: OpenAgentOption
   try {
     stats = await stat(absolute);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ZotboxError('ZB_IO_FAILED', `no agent at ${absolute}: it does not exist. Pass a zotfile directory or a .zot file.`, {
-        cause,
-        details: { path: absolute, errno: 'ENOENT' },
-      });
-    }
+    if (isMissingPathError(cause)) throw agentNotFound(reference, absolute, cause);
     throw fileSystemError('open the agent at', absolute, cause);
   }
   const loadOptions = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.limits === undefined ? {} : { limits: options.limits }) };
@@ -47,13 +48,13 @@ export async function openLocalAgent(reference: string, options: OpenAgentOption
 }
 
 /**
- * Opens any agent reference: a directory, a .zot file, a public GitHub URL, or
- * OWNER/REPO[/PATH] shorthand when no such local path exists (spec B §7.1).
+ * Opens any agent reference: an existing directory or .zot file, a public
+ * https://github.com URL, or explicit github:OWNER/REPO[/PATH][@REF] shorthand.
  */
 export async function openAgent(reference: string, options: OpenAgentOptions): Promise<OpenedAgent> {
   const resolved = resolveAgentReference(reference, options.cwd);
-  if (!/^https?:\/\//i.test(resolved)) return openLocalAgent(resolved, options);
-  const ref = parseGitHubAgentUrl(resolved);
+  if (resolved.kind === 'local') return openLocalAgent(resolved.path, options);
+  const ref = resolved.ref;
   const image = await loadGitHubImage(ref, {
     ...(options.githubBaseUrl === undefined ? {} : { baseUrl: options.githubBaseUrl }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
@@ -71,5 +72,5 @@ export async function openAgent(reference: string, options: OpenAgentOptions): P
     }
     throw error;
   }
-  return { source: { kind: 'github', path: ref.url }, image, layout };
+  return { source: { kind: 'github', path: ref.url, remote: formatGitHubRemote(ref) }, image, layout };
 }

@@ -6,18 +6,12 @@
 // treated as git metadata: agents may not create or write it with the file
 // tools, and the sandbox keeps its control files read-only.
 
-/** Code points HFS+ ignores when comparing names, as git strips them (utf8.c, is_hfs_dotgit). */
-const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+// The name check itself lives with the archive's entry-name checks, so archives,
+// pack and policy share one implementation (test/fixtures/layering.ts allows
+// policy this one pure file).
+import { isGitDirectoryName } from '../archive/entry-name.js';
 
-/**
- * True when one path component names a git directory or gitfile on some volume:
- * ".git" in any case, with HFS-ignorable code points inside, with trailing dots or
- * spaces or an NTFS stream suffix (".git::$INDEX_ALLOCATION"), or the 8.3 alias "git~1".
- */
-export function isGitDirectoryName(component: string): boolean {
-  const folded = component.replace(HFS_IGNORABLE, '').toLowerCase();
-  return /^\.git[ .]*(?::.*)?$/u.test(folded) || /^git~1[ .]*$/u.test(folded);
-}
+export { isGitDirectoryName };
 
 /** The entries of a .git directory that make git run programs or redirect it elsewhere (lower case). */
 export const GIT_CONTROL_ENTRIES: readonly string[] = ['config', 'config.worktree', 'hooks', 'info', 'commondir', 'modules', 'worktrees'];

@@ -35,6 +35,18 @@ test('archive importing worker is caught', violations, { 'archive/a.ts': "export
 test('archive importing policy is caught', violations, { 'archive/a.ts': "import '../policy/p.js';", 'policy/p.ts': '' }, /\(archive\) imports policy/);
 test('policy importing host is caught', violations, { 'policy/p.ts': "import { h } from '../host/h.js';", 'host/h.ts': '' }, /\(policy\) imports host/);
 test('policy importing archive values (not types) is caught', violations, { 'policy/p.ts': "import { packTar } from '../archive/a.js';", 'archive/a.ts': '' }, /only `import type` is allowed/);
+test(
+  'policy importing values from an archive file other than the pure entry-name checks is caught',
+  violations,
+  { 'policy/p.ts': "import { walkSourceTree } from '../archive/source-tree.js';", 'archive/source-tree.ts': '' },
+  /\(policy\) imports archive\/source-tree\.ts \(archive\) \(only `import type` is allowed\)/,
+);
+test(
+  'the pure entry-name file that policy may import values from is caught when it imports anything',
+  violations,
+  { 'policy/p.ts': "import { isGitDirectoryName } from '../archive/entry-name.js';", 'archive/entry-name.ts': "import { ZotboxError } from '../errors.js';", 'errors.ts': '' },
+  /archive\/entry-name\.ts:1 imports \.\.\/errors\.js, but other layers import values from it/,
+);
 test('worker importing host is caught', violations, { 'worker/w.ts': "import { run } from '../host/pool.js';", 'host/pool.ts': '' }, /\(worker\) imports host/);
 test('worker importing node:fs is caught', violations, { 'worker/w.ts': "import { readFileSync } from 'node:fs';" }, /worker reaches 'node:fs'/);
 test('worker importing bare fs/promises is caught', violations, { 'worker/w.ts': "import fs from 'fs/promises';" }, /worker reaches 'fs\/promises'/);
@@ -61,6 +73,8 @@ test('allowed imports produce no violation', (t) => {
       'archive/a.ts': "import { ZotboxError } from '../errors.js';\nimport binding from 'zstd-napi/binding.js';\nimport { readFile } from 'node:fs/promises';",
       'policy/p.ts': "import type { AgentImage } from '../archive/a.js';\nimport { z } from 'zod';\nimport { lstatSync } from 'node:fs';",
       'policy/gate-client.ts': "import { z } from 'zod';",
+      'policy/git-control.ts': "import { isGitDirectoryName } from '../archive/entry-name.js';\nexport { isGitDirectoryName };",
+      'archive/entry-name.ts': 'export const x = 1;',
       'worker/w.ts': "import { call } from '../policy/gate-client.js';\nimport type { AgentImage } from '../archive/a.js';\nimport { MessagePort } from 'node:worker_threads';",
       'host/h.ts': "import { spawn } from 'node:child_process';\nimport { request } from 'undici';\nimport '../archive/a.js';\nimport '../policy/p.js';",
     }),

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { checkEntryName, compareUtf8 } from '../../src/archive/entry-name.js';
+import { checkEntryName, compareUtf8, findGitMetadataComponent, isGitDirectoryName } from '../../src/archive/entry-name.js';
+import * as gitControl from '../../src/policy/git-control.js';
 
 const accepted = test.macro({
   exec(t, raw: string, name: string, isDirectory: boolean) {
@@ -57,4 +58,55 @@ test('canonical order compares UTF-8 bytes, not UTF-16 code units', (t) => {
   t.true(compareUtf8('docs', 'docs-extra.md') < 0);
   t.true(compareUtf8('docs.txt', 'docs/guides') < 0);
   t.true(compareUtf8('Zebra.txt', 'data') < 0);
+});
+
+// Git metadata names (issue 9): ".git" and every spelling git itself treats as one
+// on case-insensitive, HFS+ or NTFS volumes (git's is_hfs_dotgit, is_ntfs_dotgit).
+for (const name of [
+  '.git',
+  '.GIT',
+  '.Git',
+  '.gIT',
+  '.git.',
+  '.git..',
+  '.git ',
+  '.git . ',
+  '.GIT.',
+  'git~1',
+  'GIT~1',
+  'Git~1 ',
+  '.git::$INDEX_ALLOCATION',
+  '.git:stream',
+  '.g\u200cit',
+  '.\u200dgit',
+  '\ufeff.git',
+  '.gi\u200et',
+  '.git\u206a',
+  '.G\u202aIT',
+]) {
+  test(`${JSON.stringify(name)} names git metadata`, (t) => {
+    t.true(isGitDirectoryName(name));
+  });
+}
+
+for (const name of ['git', '.gitignore', '.gitattributes', '.gitmodules', '.github', '.git-blame-ignore-revs', 'x.git', '.git~1', 'git~2', 'git~10', '..git', '.gi', 'g.it', '.git_', '.git-x', '.g\u200bit']) {
+  test(`${JSON.stringify(name)} is not git metadata`, (t) => {
+    t.false(isGitDirectoryName(name));
+  });
+}
+
+test('every component of an entry name is checked for git metadata, the first is reported', (t) => {
+  t.is(findGitMetadataComponent('.git'), '.git');
+  t.is(findGitMetadataComponent('.git/config'), '.git');
+  t.is(findGitMetadataComponent('a/.git/config'), '.git');
+  t.is(findGitMetadataComponent('a/b/c/.GIT'), '.GIT');
+  t.is(findGitMetadataComponent('sub/.git'), '.git');
+  t.is(findGitMetadataComponent('git~1/x/.git'), 'git~1');
+  t.is(findGitMetadataComponent('skills/.github/workflows/ci.yml'), undefined);
+  t.is(findGitMetadataComponent('docs/.gitignore'), undefined);
+  t.is(findGitMetadataComponent('manifest.json'), undefined);
+});
+
+test('policy/git-control re-exports the one implementation', (t) => {
+  t.is(gitControl.isGitDirectoryName, isGitDirectoryName);
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { unpackArchiveFile } from '../../src/archive/extract.js';
@@ -64,6 +64,30 @@ test('a hostile archive leaves nothing behind: no target, no temporary directory
     const file = writeArchive(dir, zot(pieces));
     await t.throwsAsync(unpackArchiveFile(file, path.join(dir, 'out')));
     t.deepEqual(readdirSync(dir), ['agent.zot']);
+  }
+});
+
+test('unpacking an archive with git metadata writes nothing: no target, no temporary directory, no partial files', async (t) => {
+  const dir = tempDir(t);
+  // Ordinary entries come first, so they were already streamed into staging when the git entry is met.
+  const before: TarPiece[] = [manifest, { kind: 'dir', name: 'skills/' }, { kind: 'file', name: 'skills/SKILL.md', data: 'skill' }, { kind: 'file', name: 'AGENT.md', data: '# x' }];
+  for (const git of [
+    [{ kind: 'file', name: '.git/config', data: '[core]\n\tfsmonitor = touch /tmp/pwned\n' }],
+    [{ kind: 'file', name: 'skills/.GIT/hooks/post-checkout', data: '#!/bin/sh\n', mode: 0o755 }],
+    [{ kind: 'dir', name: 'git~1/' }],
+    [{ kind: 'file', name: 'skills/.git', data: 'gitdir: ../evil\n' }],
+    [{ kind: 'dir', name: '.git./' }, { kind: 'file', name: '.git./HEAD', data: 'ref: x' }],
+  ] as TarPiece[][]) {
+    const file = writeArchive(dir, zot([...before, ...git]));
+    const error = await t.throwsAsync(unpackArchiveFile(file, path.join(dir, 'out')));
+    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
+    t.deepEqual(readdirSync(dir), ['agent.zot']);
+    // An existing empty target stays empty.
+    mkdirSync(path.join(dir, 'empty'));
+    await t.throwsAsync(unpackArchiveFile(file, path.join(dir, 'empty')));
+    t.deepEqual(readdirSync(dir).sort(), ['agent.zot', 'empty']);
+    t.deepEqual(readdirSync(path.join(dir, 'empty')), []);
+    rmdirSync(path.join(dir, 'empty'));
   }
 });
 

@@ -44,6 +44,16 @@ test('the effective name comes from the PAX path, else the GNU long name, else p
   t.is(metadata, 2);
 });
 
+test('names are decoded exactly: a leading byte-order mark is kept, in the name field, the prefix and a PAX path', (t) => {
+  const tar = buildTar([
+    { kind: 'file', name: '\ufeffa' },
+    { kind: 'file', name: 'b', prefix: '\ufeffp' },
+    { kind: 'pax', records: { path: '\ufeffc' } },
+    { kind: 'file', name: 'ignored' },
+  ]);
+  t.deepEqual(readAll(tar).entries.map((e) => e.name), ['\ufeffa', '\ufeffp/b', '\ufeffc']);
+});
+
 test('the GNU magic does not apply the USTAR prefix field', (t) => {
   const { entries } = readAll(buildTar([{ kind: 'file', name: 'name', prefix: 'not-a-prefix', magic: 'gnu' }]));
   t.is(entries[0]!.name, 'name');

@@ -84,8 +84,28 @@ test('unpack extracts into a new directory; a hostile archive exits 1 and leaves
   t.deepEqual(readdirSync(dir).sort(), ['a.zot', 'evil.zot', 'out']);
 });
 
-test('a missing agent is one clear line and exit 1', async (t) => {
+test('a missing agent is one clear line and exit 1, naming the path and the github: form', async (t) => {
   const result = await runCliCaptured(['inspect', '/nonexistent/agent']);
   t.is(result.status, 1);
-  t.is(result.stderr, 'zotbox: error[ZB_IO_FAILED]: no agent at /nonexistent/agent: it does not exist. Pass a zotfile directory or a .zot file.\n');
+  t.regex(result.stderr, /^zotbox: error\[ZB_LOAD_NOT_FOUND\]: no agent at \/nonexistent\/agent: nothing exists there\. .*github:OWNER\/REPO\/PATH/);
+  t.is(result.stderr.split('\n').length, 2);
+});
+
+test('a mistyped relative agent is not looked up on GitHub', async (t) => {
+  const dir = tempDir(t);
+  // An unreachable mirror: a guess at GitHub would fail as ZB_GITHUB_DOWNLOAD_FAILED instead.
+  const result = await runCliCaptured(['inspect', 'examples/code-reviwer'], { cwd: dir, env: { ZOTBOX_GITHUB_BASE: 'http://127.0.0.1:9' } });
+  t.is(result.status, 1);
+  t.regex(result.stderr, new RegExp(`^zotbox: error\\[ZB_LOAD_NOT_FOUND\\]: no agent at ${dir}/examples/code-reviwer: `));
+});
+
+test('inspect, verify and unpack refuse a .zot holding git metadata', async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(path.join(dir, 'git.zot'), zot([{ kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST }, { kind: 'file', name: 'sub/.git', data: 'gitdir: ../evil\n' }]));
+  for (const args of [['inspect', 'git.zot'], ['verify', 'git.zot'], ['unpack', 'git.zot', 'out']]) {
+    const result = await runCliCaptured(args, { cwd: dir });
+    t.is(result.status, 1, args[0]);
+    t.regex(result.stderr, /^zotbox: error\[ZB_ARCHIVE_ENTRY_UNSAFE\]: unsafe archive entry "sub\/\.git": ".git" is git metadata/, args[0]);
+  }
+  t.deepEqual(readdirSync(dir), ['git.zot']);
 });

@@ -53,10 +53,49 @@ test('a GitHub URL loads only the agent directory, rebased, with implied directo
   t.is(agent.image.artifactDigest?.startsWith('sha256:'), true);
 });
 
-test('shorthand OWNER/REPO/PATH resolves to GitHub when no local path exists', async (t) => {
+test('explicit github: shorthand loads from GitHub, and the source names the remote', async (t) => {
   const base = await serve(t, archiveHandler(repositoryArchive()));
-  const agent = await openAgent('acme/agents/other', { cwd: '/', githubBaseUrl: base });
+  const agent = await openAgent('github:acme/agents/other', { cwd: '/', githubBaseUrl: base });
   t.is(agent.layout.identity.name, 'other');
+  t.deepEqual(agent.source, { kind: 'github', path: 'https://github.com/acme/agents/other', remote: 'acme/agents/other@HEAD' });
+});
+
+test('github: shorthand with @REF requests that ref', async (t) => {
+  const base = await serve(t, archiveHandler(repositoryArchive(), ['/acme/agents/archive/v2.tar.gz']));
+  const agent = await openAgent('github:acme/agents/reviewer@v2', { cwd: '/', githubBaseUrl: base });
+  t.deepEqual(agent.source, { kind: 'github', path: 'https://github.com/acme/agents/tree/v2/reviewer', remote: 'acme/agents/reviewer@v2' });
+});
+
+test('bare OWNER/REPO/PATH is never fetched from GitHub: it is a missing local path', async (t) => {
+  let requests = 0;
+  const base = await serve(t, (req, res) => {
+    requests++;
+    archiveHandler(repositoryArchive())(req, res);
+  });
+  const error = await t.throwsAsync(openAgent('acme/agents/other', { cwd: '/', githubBaseUrl: base }));
+  t.is(code(error), 'ZB_LOAD_NOT_FOUND');
+  t.is(requests, 0);
+});
+
+test('an agent directory holding git metadata is refused, at any depth, directories and gitfiles alike', async (t) => {
+  const cases: TarPiece[] = [
+    { kind: 'file', name: 'agents-abc123/reviewer/.git/config', data: '[core]\n\tfsmonitor = touch /tmp/pwned\n' },
+    { kind: 'dir', name: 'agents-abc123/reviewer/skills/.GIT/' },
+    { kind: 'file', name: 'agents-abc123/reviewer/sub/.git', data: 'gitdir: ../evil\n' },
+    { kind: 'file', name: 'agents-abc123/reviewer/git~1/HEAD', data: 'ref: refs/heads/main\n' },
+  ];
+  for (const piece of cases) {
+    const base = await serve(t, archiveHandler(repositoryArchive([piece])));
+    const error = await t.throwsAsync(openAgent('github:acme/agents/reviewer', { cwd: '/', githubBaseUrl: base }));
+    t.is(code(error), 'ZB_ARCHIVE_ENTRY_UNSAFE', piece.kind === 'file' || piece.kind === 'dir' ? piece.name.toString() : '');
+    t.regex(error!.message, /^https:\/\/github\.com\/acme\/agents\/reviewer: .*git metadata/);
+  }
+});
+
+test('git metadata elsewhere in the repository does not matter: only the agent directory is loaded', async (t) => {
+  const base = await serve(t, archiveHandler(repositoryArchive([{ kind: 'file', name: 'agents-abc123/other/.git/config', data: 'x' }])));
+  const agent = await openAgent('github:acme/agents/reviewer', { cwd: '/', githubBaseUrl: base });
+  t.is(agent.layout.identity.name, 'reviewer');
 });
 
 test('a named ref is requested by name, and a redirect is followed', async (t) => {
@@ -120,5 +159,12 @@ test('zotbox inspect accepts a GitHub URL, with ZOTBOX_GITHUB_BASE pointing at a
   const base = await serve(t, archiveHandler(repositoryArchive()));
   const result = await runCliCaptured(['inspect', 'https://github.com/acme/agents/reviewer', '--json'], { env: { ZOTBOX_GITHUB_BASE: base } });
   t.is(result.status, 0, result.stderr);
-  t.like(JSON.parse(result.stdout), { name: 'reviewer', source: { kind: 'github', path: 'https://github.com/acme/agents/reviewer' }, format: 'gzip' });
+  t.like(JSON.parse(result.stdout), { name: 'reviewer', source: { kind: 'github', path: 'https://github.com/acme/agents/reviewer', remote: 'acme/agents/reviewer@HEAD' }, format: 'gzip' });
+});
+
+test('zotbox inspect shows a GitHub agent\'s remote on its own line', async (t) => {
+  const base = await serve(t, archiveHandler(repositoryArchive()));
+  const result = await runCliCaptured(['inspect', 'github:acme/agents/reviewer'], { env: { ZOTBOX_GITHUB_BASE: base } });
+  t.is(result.status, 0, result.stderr);
+  t.regex(result.stdout, /^remote: +acme\/agents\/reviewer@HEAD$/m);
 });

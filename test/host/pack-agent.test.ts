@@ -172,6 +172,38 @@ test('a failed pack leaves no output and no temporary file', async (t) => {
   t.deepEqual(readdirSync(dir), ['agent']);
 });
 
+for (const [why, layout, component] of [
+  ['a git checkout (.git/ with config and hooks)', { '.git/config': '[core]\n', '.git/hooks/pre-commit': '#!/bin/sh\n' }, '.git'],
+  ['an empty .git directory', { '.git/': '' }, '.git'],
+  ['a nested skills/x/.git/config', { 'skills/x/.git/config': '[core]\n' }, '.git'],
+  ['a gitfile sub/.git', { 'sub/.git': 'gitdir: ../evil\n' }, '.git'],
+  ['an upper-case .GIT', { '.GIT/HEAD': 'ref: x\n' }, '.GIT'],
+  ['a trailing-dot .git.', { 'a/.git./HEAD': 'ref: x\n' }, '.git.'],
+  ['the 8.3 alias git~1', { 'git~1/HEAD': 'ref: x\n' }, 'git~1'],
+  ['an HFS+ alias .g\\u200cit', { '.g\u200cit/HEAD': 'ref: x\n' }, '.g\u200cit'],
+] as const) {
+  test(`pack refuses a source with ${why}, and leaves no output or temporary file`, async (t) => {
+    const dir = tempDir(t);
+    const agent = makeAgent(path.join(dir, 'agent'));
+    for (const [name, text] of Object.entries(layout)) {
+      mkdirSync(path.join(agent, name.endsWith('/') ? name : path.dirname(name)), { recursive: true });
+      if (!name.endsWith('/')) writeFileSync(path.join(agent, name), text);
+    }
+    const error = await t.throwsAsync(packAgent(agent, path.join(dir, 'out.zot'), { cwd: dir }));
+    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
+    t.is((error as { details?: { component?: string } }).details?.component, component);
+    t.regex(error!.message, /git metadata.*Fix: pack a copy of the agent without it/);
+    t.deepEqual(readdirSync(dir), ['agent']);
+  });
+}
+
+test('a local directory agent that is a git checkout still loads, its .git included', async (t) => {
+  const dir = tempDir(t);
+  const agent = makeAgent(path.join(dir, 'agent'), { '.git/HEAD': 'ref: refs/heads/main\n', 'sub/.git': 'gitdir: ../x\n' });
+  const image = await loadImageFromDirectory(agent);
+  t.deepEqual(image.entries.map((e) => e.name), ['.git', '.git/HEAD', 'AGENT.md', 'manifest.json', 'sub', 'sub/.git']);
+});
+
 test('pack refuses an archive its own loader would reject for size', async (t) => {
   const dir = tempDir(t);
   const agent = makeAgent(path.join(dir, 'agent'), { 'noise.bin': Buffer.from(Array.from({ length: 20_000 }, () => Math.floor(Math.random() * 256))).toString('latin1') });
