@@ -143,7 +143,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   const plannedSession = planSession(options.session ?? 'new', sessions, manifest.name);
   const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
   const confinement = resolveConfinement(options.confine ?? 'auto');
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, describeConfinement(confinement));
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, confinement.kind === 'bubblewrap' ? 'bubblewrap' : 'unconfined');
   const consent = await requestConsent({
     stateDirectory,
     name: manifest.name,
