@@ -24,6 +24,14 @@ test('the key is created on first use: 32 random bytes, mode 0600, in a new 0700
   t.notDeepEqual(ensureReceiptKey(path.join(tempDir(t), 'other')), key, 'each installation has its own');
 });
 
+test('the key is 0600 whatever the umask of the process that creates it', (t) => {
+  // A child process, so the test process's umask is never changed.
+  const state = path.join(tempDir(t), 'zotbox');
+  const module = new URL('../../../src/host/consent/receipt-key.js', import.meta.url).href;
+  execFileSync(process.execPath, ['--input-type=module', '-e', `process.umask(0o277); const m = await import(${JSON.stringify(module)}); m.ensureReceiptKey(${JSON.stringify(state)});`]);
+  t.is(statSync(receiptKeyPath(state)).mode & 0o7777, 0o600);
+});
+
 test('an existing key is read, never replaced', (t) => {
   const state = tempDir(t);
   const first = ensureReceiptKey(state);
