@@ -31,6 +31,7 @@ import type { RunEvent } from './run-events.js';
 import { planSession, type SessionChoice } from './run-session.js';
 import type { SessionWriter } from './sessions.js';
 import { ensureAgentDirectories, resolveStateDirectory } from './state-dir.js';
+import { canonicalStateContext, refuseScopesInStateDirectory } from './state-scopes.js';
 
 interface RunAgentCommonOptions {
   /** The first user message; else entry.default_prompt. */
@@ -141,7 +142,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
   }
   const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
   const plannedSession = planSession(options.session ?? 'new', sessions, manifest.name);
-  const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
+  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, data) });
+  refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'auto');
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, confinement.kind === 'bubblewrap' ? 'bubblewrap' : 'unconfined');
   const consent = await requestConsent({
