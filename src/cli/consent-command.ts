@@ -1,6 +1,6 @@
 // `zotbox consent list [NAME]` and `zotbox consent revoke NAME [DIGEST]`.
 import { homedir } from 'node:os';
-import { ZotboxError, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
+import { ZotboxError, escapeControlCharacters, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
 import type { CommandHandler } from './command-spec.js';
 
 export const runConsent: CommandHandler = async (parsed, io) => {
@@ -13,7 +13,7 @@ export const runConsent: CommandHandler = async (parsed, io) => {
     if (json) {
       io.stdout.write(
         `${JSON.stringify(
-          listed.map((r) => ({ name: r.name, file: r.file, valid: r.receipt !== undefined, digest: r.receipt?.digest ?? null, version: r.receipt?.version ?? null, approved_at: r.receipt?.approved_at ?? null, permissions: r.receipt?.permissions ?? null })),
+          listed.map((r) => ({ name: r.name, file: r.file, valid: r.receipt !== undefined, trusted: r.trusted, digest: r.receipt?.digest ?? null, version: r.receipt?.version ?? null, approved_at: r.receipt?.approved_at ?? null, permissions: r.receipt?.permissions ?? null })),
           null,
           2,
         )}\n`,
@@ -22,7 +22,9 @@ export const runConsent: CommandHandler = async (parsed, io) => {
       io.stdout.write(`no consent receipts${name === undefined ? '' : ` for ${name}`} in ${state}\n`);
     } else {
       for (const r of listed) {
-        io.stdout.write(r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  approved ${r.receipt.approved_at}\n`);
+        // UNTRUSTED: not signed by this installation (written by hand, by another program, or copied in); it is never used.
+        const line = r.receipt === undefined ? `${r.name}  INVALID  ${r.file}` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}`;
+        io.stdout.write(`${escapeControlCharacters(line)}\n`);
       }
     }
     return 0;

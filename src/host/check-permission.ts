@@ -9,6 +9,7 @@ import { decideShellCommand, type ExecutionPlan } from '../policy/shell-decision
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
 import { openAgent, type OpenAgentOptions } from './open-agent.js';
 import { agentDataDirectory } from './state-dir.js';
+import { canonicalStateContext, refuseScopesInStateDirectory } from './state-scopes.js';
 
 export type CheckTool = PathTool | 'bash';
 export const CHECK_TOOLS: readonly CheckTool[] = ['read', 'write', 'edit', 'bash'];
@@ -49,7 +50,8 @@ function canonicalWorkspace(directory: string): string {
 export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
   const { image, layout } = await openAgent(reference, options);
   const workspace = canonicalWorkspace(options.workspace);
-  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, agentData: agentDataDirectory(options.stateDirectory, layout.manifest.name) });
+  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, layout.manifest.name)) });
+  refuseScopesInStateDirectory(scopes);
   const base = {
     tool,
     subject,

@@ -1,10 +1,15 @@
-// Consent before a run (Part A, spec B §5): print the agent's identity, both
-// digests, the expanded permissions and the confinement in force, then ask
-// "Allow? [y/N]" on a terminal. A verified receipt (consent-receipt.ts) skips
-// the question, except in bash "ask" mode, which never uses one. Without a
-// terminal, zotbox refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given.
+// Consent before a run (Part A, spec B §5): print the agent's identity, its
+// remote source, both digests, the expanded permissions and the confinement in
+// force (consent/consent-text.ts), then ask "Allow? [y/N]" on a terminal. A
+// receipt this installation signed (consent/receipt.ts) skips the question,
+// except in bash "ask" mode, which never uses one. Without a terminal, zotbox
+// refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given.
 import { ZotboxError } from '../errors.js';
-import { readMatchingReceipt, receiptPath, writeReceipt, type ConsentSummary } from './consent-receipt.js';
+import { escapeControlCharacters, formatConsentText } from './consent/consent-text.js';
+import { readMatchingReceipt, writeReceipt, type ConfinementSummary, type ConsentSummary } from './consent/receipt.js';
+
+export { escapeControlCharacters, formatConsentText, type ConsentTextInput } from './consent/consent-text.js';
+export type { ConfinementSummary, ConsentSummary } from './consent/receipt.js';
 
 export interface ConsentRequest {
   readonly stateDirectory: string;
@@ -13,6 +18,8 @@ export interface ConsentRequest {
   readonly contentDigest: string;
   readonly artifactDigest: string | undefined;
   readonly permissions: ConsentSummary;
+  /** For a remote agent, where it came from ("acme/agents/reviewer@v1"), shown under the agent line. */
+  readonly remoteSource?: string;
   /** -y/--yes on the command line. */
   readonly yes: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -23,24 +30,6 @@ export interface ConsentRequest {
 }
 
 export type ConsentOutcome = 'flag' | 'environment' | 'receipt' | 'prompt';
-
-/** The consent text (plain; shown before the question). */
-export function formatConsentText(request: Pick<ConsentRequest, 'name' | 'version' | 'contentDigest' | 'artifactDigest' | 'permissions'>): string {
-  const list = (values: readonly string[]) => (values.length === 0 ? 'none' : values.join(', '));
-  const { permissions } = request;
-  const bash = permissions.bash.mode === 'allowlist' ? `allowlist (${permissions.bash.allow.join(', ')})` : permissions.bash.mode === 'ask' ? 'ask — ANY command, with your permissions' : 'none';
-  return [
-    `Agent ${request.name}@${request.version || '(no version)'} wants to run.`,
-    `  content digest:  ${request.contentDigest}`,
-    ...(request.artifactDigest === undefined ? [] : [`  artifact digest: ${request.artifactDigest}`]),
-    '',
-    `  fs read:  ${list(permissions.read)}`,
-    `  fs write: ${list(permissions.write)}`,
-    `  bash:     ${bash}`,
-    `  confinement: ${permissions.confinement}`,
-    '',
-  ].join('\n');
-}
 
 /**
  * Reads one answer in raw mode (spec B §5.3, with Part A's default): y/n set the
@@ -84,14 +73,14 @@ export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string
 /** Resolves when the run may go ahead; throws ZB_CONSENT_REQUIRED or ZB_CONSENT_REFUSED otherwise. */
 export async function requestConsent(request: ConsentRequest): Promise<ConsentOutcome> {
   const askMode = request.permissions.bash.mode === 'ask';
-  const file = receiptPath(request.stateDirectory, request.name, request.contentDigest);
+  const expected = { digest: request.contentDigest, name: request.name, permissions: request.permissions };
   const save = () => {
     // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
     if (askMode) return;
     // Already recorded (CI runs with -y every time): no rewrite, no fsync.
-    if (readMatchingReceipt(file, { digest: request.contentDigest, name: request.name, permissions: request.permissions }) !== undefined) return;
+    if (readMatchingReceipt(request.stateDirectory, expected) !== undefined) return;
     writeReceipt(request.stateDirectory, {
-      receipt: 1,
+      receipt: 2,
       digest: request.contentDigest,
       artifact_digest: request.artifactDigest ?? null,
       name: request.name,
@@ -108,13 +97,14 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
     save();
     return 'environment';
   }
-  if (!askMode && readMatchingReceipt(file, { digest: request.contentDigest, name: request.name, permissions: request.permissions }) !== undefined) {
+  // A receipt that fails verification (unsigned, forged, signed by another installation) counts as none.
+  if (!askMode && readMatchingReceipt(request.stateDirectory, expected) !== undefined) {
     return 'receipt';
   }
   if (request.stdin.isTTY !== true || request.stdout.isTTY !== true) {
     throw new ZotboxError(
       'ZB_CONSENT_REQUIRED',
-      `refusing to run ${request.name} without consent: there is no terminal to ask on. Review it with 'zotbox inspect ${request.reference}', then approve with -y/--yes or ZOTBOX_AGENT_CONSENT=1.`,
+      `refusing to run ${escapeControlCharacters(request.name)} without consent: there is no terminal to ask on. Review it with 'zotbox inspect ${escapeControlCharacters(request.reference)}', then approve with -y/--yes or ZOTBOX_AGENT_CONSENT=1.`,
       { details: { name: request.name, digest: request.contentDigest } },
     );
   }
@@ -127,7 +117,7 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
     request.stdin.setRawMode?.(false);
   }
   if (answer !== 'yes') {
-    throw new ZotboxError('ZB_CONSENT_REFUSED', answer === 'interrupted' ? 'consent was interrupted (Ctrl-C); nothing ran.' : `you declined ${request.name}'s permissions; nothing ran.`, {
+    throw new ZotboxError('ZB_CONSENT_REFUSED', answer === 'interrupted' ? 'consent was interrupted (Ctrl-C); nothing ran.' : `you declined ${escapeControlCharacters(request.name)}'s permissions; nothing ran.`, {
       details: { name: request.name },
     });
   }
@@ -139,7 +129,7 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
 export function summarizePermissions(
   scopes: { readonly read: readonly { root: string }[]; readonly write: readonly { root: string }[] },
   bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
-  confinement: string,
+  confinement: ConfinementSummary,
 ): ConsentSummary {
   return { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
 }

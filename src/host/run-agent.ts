@@ -32,6 +32,7 @@ import type { RunEvent } from './run-events.js';
 import { planSession, type SessionChoice } from './run-session.js';
 import type { SessionWriter } from './sessions.js';
 import { ensureAgentDirectories, resolveStateDirectory } from './state-dir.js';
+import { canonicalStateContext, refuseScopesInStateDirectory } from './state-scopes.js';
 
 interface RunAgentCommonOptions {
   /** The first user message; else entry.default_prompt. */
@@ -142,11 +143,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     throw fileSystemError('use the workspace', options.workspace ?? options.cwd, cause);
   }
   const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
-  // Both exist now; the sandbox masks the state directory by its real path.
-  const canonicalState = realpathSync.native(stateDirectory);
-  const canonicalData = realpathSync.native(data);
   const plannedSession = planSession(options.session ?? 'new', sessions, manifest.name);
-  const scopes = compileScopes(manifest.permissions.fs, { workspace, agentData: data });
+  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, data) });
+  refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
   const consent = await requestConsent({
@@ -161,6 +160,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     stdin: options.stdin ?? (process.stdin as ConsentRequest['stdin']),
     stdout: options.stdout ?? process.stdout,
     reference,
+    ...(source.kind === 'github' ? { remoteSource: source.remote } : {}),
   });
   const userPrompt = options.prompt ?? manifest.entry.defaultPrompt;
   const pre = parseEntryPre(manifest.entry.pre);
@@ -180,7 +180,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     workspace,
     bashTimeoutMs: 120_000,
     outputCapBytes: 64 * 1024,
-    isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, stateDirectory: canonicalState, agentData: canonicalData }),
+    isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }), agentData: scopes.context.agentData }),
   });
   const toolTimeoutMs = options.toolTimeoutMs ?? 300_000;
   const gateChannel = new MessageChannel();

@@ -59,3 +59,31 @@ export function isInsideRoot(canonicalPath: string, root: string): boolean {
   if (root === '/') return true;
   return canonicalPath === root || (canonicalPath.startsWith(root) && canonicalPath.charCodeAt(root.length) === 0x2f);
 }
+
+/** A declared scope that resolves into the state directory, which no scope may reach. */
+export interface StateDirectoryScope {
+  readonly access: 'read' | 'write';
+  /** The entry as the manifest declares it ("${agent_data}/../consents"). */
+  readonly declared: string;
+  /** Its canonical root ("<state>/agents/<name>/consents"). */
+  readonly root: string;
+}
+
+/**
+ * The declared scopes whose canonical root lies inside the state directory
+ * (consent receipts, sessions, every agent's data), except roots inside the
+ * agent's own data directory: "${agent_data}/.." is the agent's directory, with
+ * its consents, and is listed. A scope that contains the state directory ("/",
+ * $HOME) is not listed: path decisions and the sandbox carve the state out of it.
+ * Pure: the context's directories must already be canonical.
+ */
+export function findScopesInStateDirectory(scopes: CompiledScopes): StateDirectoryScope[] {
+  const { stateDirectory, agentData } = scopes.context;
+  if (stateDirectory === undefined) return [];
+  // The exception holds only for a data directory strictly inside the state directory:
+  // one that is the state directory, or contains it, would exempt everything.
+  const ownData = agentData !== stateDirectory && isInsideRoot(agentData, stateDirectory) ? agentData : undefined;
+  const reaches = (root: string) => isInsideRoot(root, stateDirectory) && (ownData === undefined || !isInsideRoot(root, ownData));
+  const find = (access: 'read' | 'write', roots: readonly ScopeRoot[]) => roots.filter((s) => reaches(s.root)).map((s) => ({ access, declared: s.declared, root: s.root }));
+  return [...find('read', scopes.read), ...find('write', scopes.write)];
+}

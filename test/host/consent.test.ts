@@ -1,12 +1,14 @@
 import test, { type ExecutionContext } from 'ava';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../src/host/consent.js';
-import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../src/host/consent-receipt.js';
+import { receiptKeyPath } from '../../src/host/consent/receipt-key.js';
+import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../src/host/consent/receipt.js';
 import { tempDir } from '../fixtures/temp.js';
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
-const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'none (bubblewrap not in use)' };
+const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'unconfined' };
 
 async function answer(bytes: number[] | string, end = false) {
   const input = new PassThrough();
@@ -72,7 +74,7 @@ test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 dir
   const file = receiptPath(state, 'demo', DIGEST);
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
-  t.like(JSON.parse(readFileSync(file, 'utf8')), { receipt: 1, digest: DIGEST, name: 'demo', version: '1.0.0', permissions });
+  t.like(JSON.parse(readFileSync(file, 'utf8')), { receipt: 2, digest: DIGEST, name: 'demo', version: '1.0.0', permissions });
   const again = request(t, { stateDirectory: state });
   t.is(await requestConsent(again.request), 'receipt');
   t.is(again.output(), '', 'nothing is asked twice');
@@ -150,4 +152,77 @@ test('receipts can be listed and revoked, all or by digest', async (t) => {
   t.is(listReceipts(a.state, 'demo').length, 1);
   t.is(revokeReceipts(a.state, 'demo').length, 1);
   t.is(code(t.throws(() => revokeReceipts(a.state, 'demo'))), 'ZB_CONSENT_NOT_FOUND');
+});
+
+const noTerminal = () => Object.assign(new PassThrough(), { isTTY: false });
+
+/** What an attacker who can write the consents directory, but not read the key, would write. */
+function forgeReceipt(state: string, extra: Record<string, unknown> = {}) {
+  const file = receiptPath(state, 'demo', DIGEST);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), ...extra }));
+}
+
+test('a forged receipt (well-formed, written without the key) is ignored: the prompt is asked again', async (t) => {
+  for (const extra of [{}, { mac: `hmac-sha256:${'0'.repeat(64)}` }]) {
+    const { request: r, output, state } = request(t, { input: 'y\r' });
+    forgeReceipt(state, extra);
+    t.is(await requestConsent(r), 'prompt');
+    t.regex(output(), /Allow\? \[y\/N\] y\r\n$/);
+    t.is(await requestConsent(request(t, { stateDirectory: state }).request), 'receipt', 'the answer replaced the forgery with a signed receipt');
+  }
+});
+
+test('a forged receipt next to genuine ones is ignored: without a terminal, consent is required', async (t) => {
+  const { request: r, state } = request(t, { yes: true });
+  await requestConsent({ ...r, contentDigest: `sha256:${'c'.repeat(64)}` }); // the installation now has a key and a genuine receipt
+  forgeReceipt(state);
+  await t.throwsAsync(requestConsent({ ...r, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('a receipt copied from another state directory is ignored', async (t) => {
+  const a = request(t, { yes: true });
+  await requestConsent(a.request);
+  const b = request(t, { yes: true });
+  await requestConsent({ ...b.request, contentDigest: `sha256:${'c'.repeat(64)}` });
+  copyFileSync(receiptPath(a.state, 'demo', DIGEST), receiptPath(b.state, 'demo', DIGEST));
+  await t.throwsAsync(requestConsent({ ...b.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  t.is(await requestConsent({ ...a.request, yes: false, stdin: noTerminal() }), 'receipt', 'still good where it was made');
+});
+
+test('consent to a confined run does not cover an unconfined one', async (t) => {
+  const confined = request(t, { yes: true, permissions: { ...permissions, confinement: 'bubblewrap' } });
+  await requestConsent(confined.request);
+  t.is(await requestConsent({ ...confined.request, yes: false, stdin: noTerminal() }), 'receipt');
+  const unconfined = { ...confined.request, yes: false, stdin: noTerminal(), permissions: { ...permissions, confinement: 'unconfined' as const } };
+  await t.throwsAsync(requestConsent(unconfined), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('an unsafe key file stops consent with ZB_IO_FAILED before anything is asked or trusted', async (t) => {
+  const symlinked = request(t, { input: 'y\r' });
+  writeFileSync(`${symlinked.state}/elsewhere.key`, Buffer.alloc(32, 1), { mode: 0o600 });
+  symlinkSync(`${symlinked.state}/elsewhere.key`, receiptKeyPath(symlinked.state));
+  await t.throwsAsync(requestConsent(symlinked.request), { code: 'ZB_IO_FAILED' } as never);
+  t.is(symlinked.output(), '', 'nothing was asked');
+  const readable = request(t, { yes: true });
+  await requestConsent(readable.request);
+  chmodSync(receiptKeyPath(readable.state), 0o644);
+  await t.throwsAsync(requestConsent({ ...readable.request, yes: false }), { code: 'ZB_IO_FAILED', message: /mode 0644, not 0600.*Fix: delete it/ } as never);
+  await t.throwsAsync(requestConsent(readable.request), { code: 'ZB_IO_FAILED' } as never, '-y cannot sign with it either');
+});
+
+test('the consent prompt escapes control characters in what the agent declares', async (t) => {
+  const { request: r, output } = request(t, { input: 'n\r', version: '1\u001b]52;c;aGk=\u0007', permissions: { ...permissions, read: ['/p\u001b[2Jq'] } });
+  await t.throwsAsync(requestConsent(r), { code: 'ZB_CONSENT_REFUSED' } as never);
+  t.false(output().includes('\u001b'));
+  t.false(output().includes('\u0007'));
+  t.true(output().includes('Agent demo@1\\u001b]52;c;aGk=\\u0007 wants to run.'));
+  t.true(output().includes('fs read:  /p\\u001b[2Jq'));
+});
+
+test('without a terminal, the refusal escapes control characters in the reference', async (t) => {
+  const { request: r } = request(t, { reference: 'x\u001b]0;title\u0007' });
+  const error = await t.throwsAsync(requestConsent({ ...r, stdin: noTerminal() }));
+  t.false(error!.message.includes('\u001b'));
+  t.true(error!.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
 });

@@ -1,31 +1,43 @@
 // Consent receipts (Part A): <state>/agents/<name>/consents/<digest>.json,
-// binding the content digest AND the expanded permission summary. Written
-// atomically (temp file, fsync, rename, mode 0600, directories 0700) and read
-// back and verified: a receipt counts only if it parses and matches both.
+// binding the content digest AND the expanded permission summary, signed with
+// the installation's key (issue 9 §6). Written atomically (temp file, fsync,
+// rename, mode 0600, directories 0700); a receipt counts only if it parses, its
+// mac verifies and it matches both. Never trusts a receipt another writer made.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ZotboxError, fileSystemError } from '../errors.js';
+import { ZotboxError, fileSystemError } from '../../errors.js';
+import { ensureReceiptKey, readReceiptKey } from './receipt-key.js';
+import { computeReceiptMac, isReceiptMacValid } from './receipt-mac.js';
+
+const ConfinementSummarySchema = z.enum(['bubblewrap', 'unconfined']);
+/** The confinement consent shows and a receipt binds: a confined approval never covers an unconfined run. */
+export type ConfinementSummary = z.infer<typeof ConfinementSummarySchema>;
 
 export const ConsentSummarySchema = z.strictObject({
   read: z.array(z.string()),
   write: z.array(z.string()),
   bash: z.strictObject({ mode: z.enum(['none', 'ask', 'allowlist']), allow: z.array(z.string()) }),
-  confinement: z.string(),
+  confinement: ConfinementSummarySchema,
 });
 export type ConsentSummary = z.infer<typeof ConsentSummarySchema>;
 
 const ReceiptSchema = z.strictObject({
-  receipt: z.literal(1),
+  // 2: signed receipts. Version 1 had no mac; those are never trusted.
+  receipt: z.literal(2),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   artifact_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable(),
   name: z.string(),
   version: z.string(),
   permissions: ConsentSummarySchema,
   approved_at: z.string(),
+  // Optional only so that an unsigned receipt is listed as UNTRUSTED rather than invalid.
+  mac: z.string().optional(),
 });
 export type ConsentReceipt = z.infer<typeof ReceiptSchema>;
+/** A receipt before it is signed. */
+export type UnsignedReceipt = Omit<ConsentReceipt, 'mac'>;
 
 export function consentsDirectory(stateDirectory: string, agentName: string): string {
   return path.join(stateDirectory, 'agents', agentName, 'consents');
@@ -35,28 +47,46 @@ export function receiptPath(stateDirectory: string, agentName: string, digest: s
   return path.join(consentsDirectory(stateDirectory, agentName), `${digest.replace(/^sha256:/, '')}.json`);
 }
 
-/** The receipt at `file` if it parses and binds this digest, name and permission summary; otherwise undefined. */
-export function readMatchingReceipt(file: string, expected: { digest: string; name: string; permissions: ConsentSummary }): ConsentReceipt | undefined {
+/** The receipt in a file, if it is one (parsing only: not yet trusted). */
+function parseReceiptFile(file: string): ConsentReceipt | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined; // no receipt (or unreadable): consent must be asked again
   }
-  let parsed;
   try {
-    parsed = ReceiptSchema.safeParse(JSON.parse(text));
+    const parsed = ReceiptSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined; // not JSON: a tampered or truncated receipt grants nothing
   }
-  if (!parsed.success) return undefined;
-  const receipt = parsed.data;
+}
+
+/** Whether this installation's key signed the receipt. */
+function isSignedBy(key: Buffer | undefined, receipt: ConsentReceipt): boolean {
+  if (key === undefined) return false; // no key yet: nothing was ever signed here
+  const { mac, ...fields } = receipt;
+  return isReceiptMacValid(key, fields, mac);
+}
+
+/**
+ * The receipt for this digest if it parses, was signed with this installation's
+ * key, and binds this digest, name and permission summary; otherwise undefined.
+ * Throws ZB_IO_FAILED when the key file itself is unsafe (receipt-key.ts).
+ */
+export function readMatchingReceipt(stateDirectory: string, expected: { digest: string; name: string; permissions: ConsentSummary }): ConsentReceipt | undefined {
+  // The key first: an unsafe key file is reported even before the first receipt exists.
+  const key = readReceiptKey(stateDirectory);
+  const receipt = parseReceiptFile(receiptPath(stateDirectory, expected.name, expected.digest));
+  if (receipt === undefined || !isSignedBy(key, receipt)) return undefined;
   const same = receipt.digest === expected.digest && receipt.name === expected.name && JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions);
   return same ? receipt : undefined;
 }
 
-/** Writes a receipt atomically; never leaves a partial file. */
-export function writeReceipt(stateDirectory: string, receipt: ConsentReceipt): string {
+/** Signs and writes a receipt atomically (creating the key on first use); never leaves a partial file. */
+export function writeReceipt(stateDirectory: string, unsigned: UnsignedReceipt): string {
+  const receipt: ConsentReceipt = { ...unsigned, mac: computeReceiptMac(ensureReceiptKey(stateDirectory), unsigned) };
   const directory = consentsDirectory(stateDirectory, receipt.name);
   const target = receiptPath(stateDirectory, receipt.name, receipt.digest);
   try {
@@ -90,9 +120,12 @@ export interface ListedReceipt {
   readonly file: string;
   /** The parsed receipt, or undefined when the file is not a valid receipt. */
   readonly receipt: ConsentReceipt | undefined;
+  /** Whether this installation signed it; only a trusted receipt can stand in for consent. */
+  readonly trusted: boolean;
 }
 
-export function listReceipts(stateDirectory: string, agentName?: string): ListedReceipt[] {
+/** Every receipt file of every agent (or of one), parsed but not verified. */
+function scanReceipts(stateDirectory: string, agentName: string | undefined): Omit<ListedReceipt, 'trusted'>[] {
   const agentsDirectory = path.join(stateDirectory, 'agents');
   let names: string[];
   try {
@@ -100,7 +133,7 @@ export function listReceipts(stateDirectory: string, agentName?: string): Listed
   } catch {
     return []; // no state yet
   }
-  const listed: ListedReceipt[] = [];
+  const listed: Omit<ListedReceipt, 'trusted'>[] = [];
   for (const name of names.sort()) {
     const directory = consentsDirectory(stateDirectory, name);
     let files: string[];
@@ -111,22 +144,21 @@ export function listReceipts(stateDirectory: string, agentName?: string): Listed
     }
     for (const file of files) {
       const full = path.join(directory, file);
-      let receipt: ConsentReceipt | undefined;
-      try {
-        const parsed = ReceiptSchema.safeParse(JSON.parse(readFileSync(full, 'utf8')));
-        receipt = parsed.success ? parsed.data : undefined;
-      } catch {
-        receipt = undefined; // listed as invalid
-      }
-      listed.push({ name, file: full, receipt });
+      listed.push({ name, file: full, receipt: parseReceiptFile(full) });
     }
   }
   return listed;
 }
 
-/** Deletes all receipts of an agent, or the one for `digest`. Returns the files removed. */
+/** Receipts with whether each is trusted. Throws ZB_IO_FAILED when the key file is unsafe. */
+export function listReceipts(stateDirectory: string, agentName?: string): ListedReceipt[] {
+  const key = readReceiptKey(stateDirectory);
+  return scanReceipts(stateDirectory, agentName).map((r) => ({ ...r, trusted: r.receipt !== undefined && isSignedBy(key, r.receipt) }));
+}
+
+/** Deletes all receipts of an agent, or the one for `digest`, trusted or not. Returns the files removed. */
 export function revokeReceipts(stateDirectory: string, agentName: string, digest?: string): string[] {
-  const targets = listReceipts(stateDirectory, agentName).filter((r) => digest === undefined || path.basename(r.file) === `${digest.replace(/^sha256:/, '')}.json`);
+  const targets = scanReceipts(stateDirectory, agentName).filter((r) => digest === undefined || path.basename(r.file) === `${digest.replace(/^sha256:/, '')}.json`);
   if (targets.length === 0) {
     throw new ZotboxError('ZB_CONSENT_NOT_FOUND', `no consent receipt for ${agentName}${digest === undefined ? '' : ` with digest ${digest}`}. List them with 'zotbox consent list'.`, {
       details: { name: agentName, ...(digest === undefined ? {} : { digest }) },

@@ -1,0 +1,52 @@
+// The consent text shown before "Allow? [y/N]": identity, remote source, digests,
+// the expanded permissions and the confinement in force. Every string that an
+// agent or its source controls is escaped visibly first: no manifest, scope path
+// or reference may send a terminal sequence (OSC 52 clipboard, clear screen).
+import type { ConfinementSummary, ConsentSummary } from './receipt.js';
+
+/**
+ * C0 controls (ESC, BEL, CR, TAB...), DEL, C1 controls (CSI U+009B, OSC U+009D...),
+ * and the invisible and bidi formatting characters that make text read other than
+ * it is (U+061C, U+200B-U+200F, U+2028-U+202E, U+2060-U+206F, U+FEFF).
+ */
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/** Replaces each unsafe character by its visible escape: ESC becomes the six characters \u001b. */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(UNSAFE_CHARACTERS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export interface ConsentTextInput {
+  readonly name: string;
+  readonly version: string;
+  readonly contentDigest: string;
+  readonly artifactDigest: string | undefined;
+  readonly permissions: ConsentSummary;
+  /** Where a remote agent came from ("acme/agents/reviewer@v1"); absent for local agents. */
+  readonly remoteSource?: string | undefined;
+}
+
+const CONFINEMENT_LINES: Readonly<Record<ConfinementSummary, string>> = {
+  bubblewrap: '  confinement: bubblewrap sandbox (system read-only, only the scopes above, no network)',
+  unconfined: '  UNCONFINED: commands run with your full user rights',
+};
+
+/** The consent text (plain, ending with a blank line; shown before the question). */
+export function formatConsentText(request: ConsentTextInput): string {
+  const safe = escapeControlCharacters;
+  const list = (values: readonly string[]) => (values.length === 0 ? 'none' : values.map(safe).join(', '));
+  const { permissions } = request;
+  const bash = permissions.bash.mode === 'allowlist' ? `allowlist (${list(permissions.bash.allow)})` : permissions.bash.mode === 'ask' ? 'ask — ANY command, with your permissions' : 'none';
+  return [
+    `Agent ${safe(request.name)}@${safe(request.version) || '(no version)'} wants to run.`,
+    ...(request.remoteSource === undefined ? [] : [`  source: github ${safe(request.remoteSource)}`]),
+    `  content digest:  ${safe(request.contentDigest)}`,
+    ...(request.artifactDigest === undefined ? [] : [`  artifact digest: ${safe(request.artifactDigest)}`]),
+    '',
+    `  fs read:  ${list(permissions.read)}`,
+    `  fs write: ${list(permissions.write)}`,
+    `  bash:     ${bash}`,
+    CONFINEMENT_LINES[permissions.confinement],
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,101 @@
+import test from 'ava';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { computeReceiptMac } from '../../../src/host/consent/receipt-mac.js';
+import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
+import { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, writeReceipt, type ConsentSummary, type UnsignedReceipt } from '../../../src/host/consent/receipt.js';
+import { tempDir } from '../../fixtures/temp.js';
+
+const DIGEST = `sha256:${'a'.repeat(64)}`;
+const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'bubblewrap' };
+const unsigned: UnsignedReceipt = { receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: '2026-01-02T03:04:05.000Z' };
+const expected = { digest: DIGEST, name: 'demo', permissions };
+
+function place(state: string, receipt: object): string {
+  const file = receiptPath(state, 'demo', DIGEST);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(receipt));
+  return file;
+}
+
+test('a written receipt is signed, and trusted where it was written', (t) => {
+  const state = tempDir(t);
+  const file = writeReceipt(state, unsigned);
+  const stored = JSON.parse(readFileSync(file, 'utf8'));
+  t.like(stored, { ...unsigned, permissions: { ...permissions } });
+  t.regex(stored.mac, /^hmac-sha256:[0-9a-f]{64}$/);
+  t.like(readMatchingReceipt(state, expected), { digest: DIGEST, mac: stored.mac });
+  t.deepEqual(listReceipts(state).map((r) => [r.name, r.trusted]), [['demo', true]]);
+});
+
+test('a well-formed receipt written without the key is not trusted, whether or not a key exists yet', (t) => {
+  const fresh = tempDir(t);
+  place(fresh, unsigned);
+  t.is(readMatchingReceipt(fresh, expected), undefined);
+  t.false(existsSync(receiptKeyPath(fresh)), 'verifying creates no key');
+  const used = tempDir(t);
+  writeReceipt(used, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // the installation has a key now
+  for (const mac of [undefined, `hmac-sha256:${'0'.repeat(64)}`, computeReceiptMac(Buffer.alloc(32, 9), unsigned)]) {
+    place(used, { ...unsigned, ...(mac === undefined ? {} : { mac }) });
+    t.is(readMatchingReceipt(used, expected), undefined, String(mac));
+  }
+  t.deepEqual(listReceipts(used).map((r) => r.trusted), [false, true]);
+});
+
+test('a receipt copied from another state directory (another key) is not trusted', (t) => {
+  const a = tempDir(t);
+  const b = tempDir(t);
+  writeReceipt(b, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // b has its own key
+  const source = writeReceipt(a, unsigned);
+  const target = receiptPath(b, 'demo', DIGEST);
+  copyFileSync(source, target);
+  t.truthy(readMatchingReceipt(a, expected));
+  t.is(readMatchingReceipt(b, expected), undefined);
+  t.false(listReceipts(b).find((r) => r.file === target)!.trusted);
+});
+
+test('a signed receipt edited by hand is not trusted: any field, the mac kept', (t) => {
+  const edits: [string, (r: Record<string, unknown>) => void][] = [
+    ['write scope added', (r) => ((r['permissions'] as ConsentSummary).write.push('/'))],
+    ['confinement changed', (r) => ((r['permissions'] as { confinement: string }).confinement = 'unconfined')],
+    ['bash mode changed', (r) => ((r['permissions'] as ConsentSummary).bash.mode = 'allowlist')],
+    ['version changed', (r) => (r['version'] = '2.0.0')],
+    ['approval time changed', (r) => (r['approved_at'] = '2030-01-01T00:00:00.000Z')],
+    ['artifact digest set', (r) => (r['artifact_digest'] = `sha256:${'d'.repeat(64)}`)],
+  ];
+  for (const [label, edit] of edits) {
+    const state = tempDir(t);
+    const file = writeReceipt(state, unsigned);
+    const receipt = JSON.parse(readFileSync(file, 'utf8'));
+    edit(receipt);
+    writeFileSync(file, JSON.stringify(receipt));
+    const sameAsEdited = { ...expected, permissions: receipt.permissions };
+    t.is(readMatchingReceipt(state, sameAsEdited), undefined, label);
+  }
+});
+
+test('a signed receipt for other permissions, another digest or another agent does not match', (t) => {
+  const state = tempDir(t);
+  writeReceipt(state, unsigned);
+  t.is(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, confinement: 'unconfined' } }), undefined, 'confined approval, unconfined run');
+  t.is(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, read: ['/elsewhere'] } }), undefined);
+  t.is(readMatchingReceipt(state, { ...expected, digest: `sha256:${'e'.repeat(64)}` }), undefined);
+  const underOther = receiptPath(state, 'other', DIGEST);
+  mkdirSync(path.dirname(underOther), { recursive: true });
+  copyFileSync(receiptPath(state, 'demo', DIGEST), underOther);
+  t.is(readMatchingReceipt(state, { ...expected, name: 'other' }), undefined, 'signed for demo, placed under other');
+});
+
+test('a version 1 receipt (before signing) is not a valid receipt', (t) => {
+  const state = tempDir(t);
+  writeReceipt(state, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` });
+  place(state, { ...unsigned, receipt: 1 });
+  t.is(readMatchingReceipt(state, expected), undefined);
+  t.deepEqual(listReceipts(state).map((r) => [r.receipt === undefined, r.trusted]), [[true, false], [false, true]]);
+});
+
+test('revoking removes untrusted receipts too, and needs no key', (t) => {
+  const state = tempDir(t);
+  place(state, unsigned);
+  t.deepEqual(revokeReceipts(state, 'demo'), [receiptPath(state, 'demo', DIGEST)]);
+});
