@@ -33,7 +33,7 @@ type State =
   | { readonly kind: 'escape' }
   | { readonly kind: 'escape-intermediate'; length: number }
   | { readonly kind: 'csi'; parameters: string; overflow: boolean }
-  | { readonly kind: 'string'; readonly osc: boolean; length: number; afterEscape: boolean };
+  | { readonly kind: 'string'; readonly osc: boolean; length: number };
 
 const GROUND: State = { kind: 'ground' };
 
@@ -105,7 +105,7 @@ export class TerminalTextSanitizer {
       case 'csi':
         return this.#csi(state, code, char);
       case 'string':
-        return this.#string(state, code, char);
+        return this.#string(state, code);
     }
   }
 
@@ -113,21 +113,21 @@ export class TerminalTextSanitizer {
     if (code === 0x0a || code === 0x09) return char;
     if (code === ESC) this.#state = { kind: 'escape' };
     else if (code === C1_CSI) this.#state = { kind: 'csi', parameters: '', overflow: false };
-    else if (code === C1_OSC) this.#state = { kind: 'string', osc: true, length: 0, afterEscape: false };
-    else if (C1_STRINGS.has(code)) this.#state = { kind: 'string', osc: false, length: 0, afterEscape: false };
+    else if (code === C1_OSC) this.#state = { kind: 'string', osc: true, length: 0 };
+    else if (C1_STRINGS.has(code)) this.#state = { kind: 'string', osc: false, length: 0 };
     else if (isPlain(code)) return char;
     // Every other control is dropped, \r included: a lone \r can overwrite a line, so \r\n becomes \n.
     return '';
   }
 
   #escape(code: number, char: string): string {
-    if (code === ESC) return ''; // a new ESC restarts the sequence
     this.#state = GROUND;
     if (char === '[') this.#state = { kind: 'csi', parameters: '', overflow: false };
-    else if (char === ']') this.#state = { kind: 'string', osc: true, length: 0, afterEscape: false };
-    else if (ESC_STRINGS.has(char)) this.#state = { kind: 'string', osc: false, length: 0, afterEscape: false };
+    else if (char === ']') this.#state = { kind: 'string', osc: true, length: 0 };
+    else if (ESC_STRINGS.has(char)) this.#state = { kind: 'string', osc: false, length: 0 };
     else if (code >= 0x20 && code <= 0x2f) this.#state = { kind: 'escape-intermediate', length: 1 };
-    else if (code < 0x30 || code > 0x7e) return this.#ground(code, char); // not a sequence: the ESC alone is dropped
+    // Not a sequence: the ESC alone is dropped (a second ESC starts a new one).
+    else if (code < 0x30 || code > 0x7e) return this.#ground(code, char);
     return ''; // single-character sequences (ESC c, ESC 7, ESC M, ...) are dropped
   }
 
@@ -162,18 +162,10 @@ export class TerminalTextSanitizer {
     return `\u001b[${state.parameters}m`;
   }
 
-  #string(state: State & { kind: 'string' }, code: number, char: string): string {
-    if (state.afterEscape) {
-      state.afterEscape = false;
-      if (char === '\\') {
-        this.#state = GROUND;
-        return '';
-      }
-      // ESC followed by anything else ends the string and starts a new sequence, as in terminals.
-      this.#state = { kind: 'escape' };
-      return this.#escape(code, char);
-    }
-    if (code === ESC) state.afterEscape = true;
+  #string(state: State & { kind: 'string' }, code: number): string {
+    // ESC ends the string: ESC \ is ST (then dropped as a single-character sequence), and ESC
+    // followed by anything else starts a new sequence, as in terminals.
+    if (code === ESC) this.#state = { kind: 'escape' };
     else if (code === C1_ST || code === CAN || code === SUB || (code === BEL && state.osc)) this.#state = GROUND;
     // An unterminated string is abandoned at the cap, so later text is shown rather than swallowed;
     // its opening was never written, so what follows is plain text to the terminal.

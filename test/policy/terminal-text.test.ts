@@ -28,12 +28,13 @@ test('an unterminated OSC is dropped to the end', sanitizes, `before${E}]52;c;cH
 test('an unterminated OSC is abandoned after 4096 characters; what follows is shown', sanitizes, `a${E}]0;${'x'.repeat(4094)}YZtail`, 'aZtail', 'aZtail');
 test('an OSC of exactly 4096 characters is still dropped whole', sanitizes, `a${E}]${'x'.repeat(4096)}${BEL}tail`, 'atail', 'atail');
 test('CAN cancels an OSC', sanitizes, `a${E}]0;t\u0018b`, 'ab', 'ab');
+test('SUB cancels an OSC', sanitizes, `a${E}]0;t\u001ab`, 'ab', 'ab');
 test('ESC inside an OSC ends it and starts the next sequence', sanitizes, `${E}]0;t${E}[31mred`, `${E}[31mred${E}[0m`, 'red');
 
 // CSI other than SGR.
 test('clear screen (CSI 2J) is dropped', sanitizes, `x${E}[2J${E}[3J${E}[Hy`, 'xy', 'xy');
 test('cursor up and cursor position are dropped', sanitizes, `line${E}[1A${E}[A${E}[10;20Hover`, 'lineover', 'lineover');
-test('erase line and scroll are dropped', sanitizes, `a${E}[2K${E}[5S${E}[5Tb`, 'ab', 'ab');
+test('erase line, scroll and insert are dropped', sanitizes, `a${E}[2K${E}[5S${E}[5T${E}[3@b`, 'ab', 'ab');
 test('DECSET, alternate screen and bracketed paste mode are dropped', sanitizes, `${E}[?1049h${E}[?2004h${E}[?25l${E}[?1049lok`, 'ok', 'ok');
 test('bracketed paste markers are dropped, the text between them kept', sanitizes, `${E}[200~paste${E}[201~`, 'paste', 'paste');
 test('8-bit CSI clear screen is dropped', sanitizes, 'a\u009b2Jb', 'ab', 'ab');
@@ -63,6 +64,7 @@ test('SOS, PM and APC strings are dropped', sanitizes, `1${E}Xsos${ST}2${E}^pm${
 test('single-character ESC sequences are dropped', sanitizes, `a${E}cb${E}7c${E}8d${E}Me${E}=f${E}>g${E}Dh`, 'abcdefgh', 'abcdefgh');
 test('charset designation (ESC ( 0, line drawing) is dropped', sanitizes, `${E}(0lqk${E}(B`, 'lqk', 'lqk');
 test('DEC screen alignment (ESC # 8) is dropped', sanitizes, `a${E}#8b`, 'ab', 'ab');
+test('a run of intermediate bytes is abandoned after 16; the rest is shown', sanitizes, `a${E}${' '.repeat(20)}b`, 'a   b', 'a   b');
 test('a stray ST is dropped', sanitizes, `a${ST}b`, 'ab', 'ab');
 test('ESC ESC restarts the sequence', sanitizes, `a${E}${E}[2Jb`, 'ab', 'ab');
 test('ESC before a newline is dropped, the newline kept', sanitizes, `a${E}\nb`, 'a\nb', 'a\nb');
