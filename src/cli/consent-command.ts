@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { ZotboxError, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
 import type { CommandHandler } from './command-spec.js';
+import { writeTerminalText } from './terminal-output.js';
 
 export const runConsent: CommandHandler = async (parsed, io) => {
   const [action, name, digest] = parsed.positionals;
@@ -21,8 +22,9 @@ export const runConsent: CommandHandler = async (parsed, io) => {
     } else if (listed.length === 0) {
       io.stdout.write(`no consent receipts${name === undefined ? '' : ` for ${name}`} in ${state}\n`);
     } else {
+      // Names come from directory names and versions from receipt files: anyone who can write there chose them.
       for (const r of listed) {
-        io.stdout.write(r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  approved ${r.receipt.approved_at}\n`);
+        writeTerminalText(io.stdout, r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  approved ${r.receipt.approved_at}\n`);
       }
     }
     return 0;
