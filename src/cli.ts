@@ -8,6 +8,7 @@ import { runInspect, runPack, runUnpack, runVerify } from './cli/archive-command
 import { runCheck } from './cli/check-command.js';
 import { runConsent } from './cli/consent-command.js';
 import { runRun } from './cli/run-command.js';
+import { writeTerminalText } from './cli/terminal-output.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
@@ -46,7 +47,8 @@ export async function runCli(argv: readonly string[], ioOverrides: Partial<CliIo
     const error = toZotboxError(thrown);
     // With --json a failed command still prints one JSON document; usage errors are for humans.
     if (error.exitStatus !== 2 && jsonRequested(argv)) io.stdout.write(`${JSON.stringify({ ok: false, error: error.toWire() }, null, 2)}\n`);
-    io.stderr.write(formatError(error, debug));
+    // Messages may quote agent input (a path, a manifest string): sanitized like any agent text.
+    writeTerminalText(io.stderr, formatError(error, debug));
     return error.exitStatus satisfies ExitStatus;
   }
 }

@@ -117,6 +117,19 @@ export { parseShellCommand, type ShellAst } from './policy/shell-parse.js';
 export { compileScopes, type CompiledScopes, type ScopeContext } from './policy/scopes.js';
 
 /**
+ * Text for a terminal: keeps colour (SGR) when asked and drops every other control
+ * sequence, control character and bidi override; streaming-safe (docs/security.md).
+ *
+ * @example
+ * ```ts
+ * const out = new TerminalTextSanitizer({ keepColour: process.stdout.isTTY === true });
+ * for await (const event of runAgent(options)) if (event.type === 'assistant.delta') process.stdout.write(out.feed(event.text));
+ * process.stdout.write(out.end());
+ * ```
+ */
+export { TerminalTextSanitizer, sanitizeTerminalText, type TerminalTextOptions } from './policy/terminal-text.js';
+
+/**
  * The archive layer: images, digests, limits, and safe extraction.
  *
  * @example

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ZotboxError, inspectAgent, isDigest, packAgent, unpackArchiveFile, verifyAgent } from '../index.js';
 import type { AgentReport, Manifest, PackResult, UnpackResult } from '../index.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
+import { writeTerminalText } from './terminal-output.js';
 
 const json = (parsed: ParsedCommand) => parsed.values['json'] === true;
 
@@ -103,7 +104,8 @@ function reportText(report: AgentReport): string {
 export const runInspect: CommandHandler = async (parsed, io) => {
   const report = await inspectAgent(parsed.positionals[0]!, openOptions(io));
   if (json(parsed)) writeJson(io, reportJson(report));
-  else io.stdout.write(reportText(report));
+  // Description, version, warnings and file names come from the agent.
+  else writeTerminalText(io.stdout, reportText(report));
   return 0;
 };
 
@@ -129,7 +131,8 @@ export const runVerify: CommandHandler = async (parsed, io) => {
       warnings: report.warnings,
     });
   } else {
-    io.stdout.write(
+    writeTerminalText(
+      io.stdout,
       `ok  ${report.name}@${report.version}\n` +
         `artifact digest  ${report.artifactDigest ?? 'none (a directory has no artifact)'}\n` +
         `content digest   ${report.contentDigest}\n` +

@@ -3,6 +3,7 @@
 // is back in its normal mode and Ctrl-C cancels the run in flight as usual;
 // while reading, Ctrl-C, Ctrl-D, /exit or /quit end the chat.
 import { createInterface } from 'node:readline';
+import { sanitizeTerminalText } from '../index.js';
 import type { CliIo } from './command-spec.js';
 
 const END_COMMANDS = new Set(['/exit', '/quit']);
@@ -10,7 +11,9 @@ const END_COMMANDS = new Set(['/exit', '/quit']);
 export function chatInput(io: CliIo): (context: { readonly first: boolean; readonly greeting: string }) => Promise<string | undefined> {
   return async ({ first, greeting }) => {
     if (first) {
-      if (greeting.trim() !== '') io.stdout.write(`${greeting.trim()}\n`);
+      // The greeting is the agent's text: sanitized before trimming, so a greeting of escape sequences prints nothing.
+      const shown = sanitizeTerminalText(greeting, { keepColour: io.stdout.isTTY === true }).trim();
+      if (shown !== '') io.stdout.write(`${shown}\n`);
       io.stdout.write('(an empty line is skipped; /exit or Ctrl-D ends the chat)\n');
     }
     for (;;) {

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { CHECK_TOOLS, ZotboxError, checkPermission, resolveStateDirectory, type CheckResult, type CheckTool } from '../index.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
+import { writeTerminalText } from './terminal-output.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -59,6 +60,8 @@ export const runCheck: CommandHandler = async (parsed, io: CliIo) => {
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.env['ZOTBOX_GITHUB_BASE'] ? { githubBaseUrl: io.env['ZOTBOX_GITHUB_BASE'] } : {}),
   });
-  io.stdout.write(parsed.values['json'] === true ? `${JSON.stringify(json(result), null, 2)}\n` : text(result));
+  // The text form quotes the agent's version and the subject as given, which may hold any character.
+  if (parsed.values['json'] === true) io.stdout.write(`${JSON.stringify(json(result), null, 2)}\n`);
+  else writeTerminalText(io.stdout, text(result));
   return result.allowed ? 0 : 1;
 };

@@ -1,7 +1,8 @@
 // `zotbox consent list [NAME]` and `zotbox consent revoke NAME [DIGEST]`.
 import { homedir } from 'node:os';
-import { ZotboxError, escapeControlCharacters, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
+import { ZotboxError, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
 import type { CommandHandler } from './command-spec.js';
+import { writeTerminalText } from './terminal-output.js';
 
 export const runConsent: CommandHandler = async (parsed, io) => {
   const [action, name, digest] = parsed.positionals;
@@ -21,10 +22,10 @@ export const runConsent: CommandHandler = async (parsed, io) => {
     } else if (listed.length === 0) {
       io.stdout.write(`no consent receipts${name === undefined ? '' : ` for ${name}`} in ${state}\n`);
     } else {
+      // Names come from directory names and versions from receipt files: anyone who can write there chose them.
       for (const r of listed) {
         // UNTRUSTED: not signed by this installation (written by hand, by another program, or copied in); it is never used.
-        const line = r.receipt === undefined ? `${r.name}  INVALID  ${r.file}` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}`;
-        io.stdout.write(`${escapeControlCharacters(line)}\n`);
+        writeTerminalText(io.stdout, r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}\n`);
       }
     }
     return 0;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ZotboxError, parseConfineMode, runAgent, type RunEvent, type SessionChoice } from '../index.js';
 import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
+import { runEventWriter, writeTerminalText } from './terminal-output.js';
 
 
 function positiveInteger(value: unknown, option: string): number | undefined {
@@ -70,6 +71,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   // and makes the run one-shot).
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && values['print'] !== true && values['json'] !== true;
   let status: RunEvent & { type: 'run.end' } | undefined;
+  const text = runEventWriter(io.stdout, render);
   try {
     for await (const event of runAgent({
       reference,
@@ -91,12 +93,13 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       signal: controller.signal,
     })) {
       if (values['json'] === true) io.stdout.write(`${JSON.stringify(event)}\n`);
-      else if (values['print'] !== true) io.stdout.write(render(event));
+      else if (values['print'] !== true) text.write(event);
       if (event.type === 'run.end') status = event;
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    text.end(); // owed only when the run stopped without run.end (a colour reset)
   }
-  if (values['print'] === true && values['json'] !== true && status !== undefined) io.stdout.write(`${status.final_text}\n`);
+  if (values['print'] === true && values['json'] !== true && status !== undefined) writeTerminalText(io.stdout, `${status.final_text}\n`);
   return status?.status === 'completed' ? 0 : 1;
 };
