@@ -112,7 +112,7 @@ test('consent list prints receipt fields without their controls', async (t) => {
     version: `2.0${E}]0;pwned\u0007${E}[2J`,
     contentDigest: `sha256:${'c'.repeat(64)}`,
     artifactDigest: undefined,
-    permissions: { read: ['/w'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'none' },
+    permissions: { read: ['/w'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'bubblewrap' },
     yes: true,
     env: {},
     stdin: new PassThrough(),
