@@ -31,7 +31,7 @@ function sessionChoice(values: Readonly<Record<string, unknown>>, cwd: string): 
 function render(event: RunEvent): string {
   switch (event.type) {
     case 'run.start':
-      return `▶ ${event.agent.name}@${event.agent.version} (${event.model}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n`;
+      return `▶ ${event.agent.name}@${event.agent.version} (${event.model}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n${event.permissions.bash.mode === 'none' ? '' : `  commands: ${event.confinement}\n`}`;
     case 'assistant.delta':
       return event.text;
     case 'tool.call':

@@ -42,7 +42,7 @@ export interface PreparedSandbox {
 
 const BASE_ARGUMENTS = [
   '--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--cap-drop', 'ALL', '--disable-userns',
-  '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session',
+  '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent',
 ];
 
 function depth(p: string): number {
