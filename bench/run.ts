@@ -2,6 +2,7 @@
 // and prints its figures side by side with the baseline measured in the same run.
 import { runAgentRunBench } from './agent-run.js';
 import { runArchiveBench } from './archive.js';
+import { runConfineBench } from './confine.js';
 import { runPolicyBench } from './policy.js';
 
 interface BenchArea {
@@ -11,6 +12,7 @@ interface BenchArea {
 
 const AREAS: Readonly<Record<string, BenchArea>> = {
   archive: { description: 'image load, unpack, pack and directory digest against zstd and tar', run: runArchiveBench },
+  confine: { description: 'one bash call confined and unconfined (sandbox, git walks, bubblewrap) against spawning the program directly', run: runConfineBench },
   run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },
   policy: { description: 'path decisions against realpath, shell decisions per second, gate round trips against a raw echo', run: runPolicyBench },
 };
