@@ -194,7 +194,8 @@ test('scopes follow the workspace: recompiled for another one, they cover it and
 // Property: on random trees with symlinks, an existing path is allowed iff its real path is inside the root.
 const names = ['a', 'b', 'c', 'l1', 'l2'];
 test('an existing path is readable iff realpath puts it inside the scope (property, differential)', (t) => {
-  fc.assert(
+  t.notThrows(() =>
+    fc.assert(
     fc.property(
       fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }),
       fc.constantFrom('ws', 'outside', 'ws/a', 'outside/b', '.', '..'),
@@ -221,8 +222,8 @@ test('an existing path is readable iff realpath puts it inside the scope (proper
       },
     ),
     { numRuns: 300 },
+    ),
   );
-  t.pass();
 });
 
 test('git hooks and git config inside a writable scope may be read but not written', (t) => {
