@@ -168,3 +168,23 @@ test('zotbox inspect shows a GitHub agent\'s remote on its own line', async (t) 
   t.is(result.status, 0, result.stderr);
   t.regex(result.stdout, /^remote: +acme\/agents\/reviewer@HEAD$/m);
 });
+
+test('a run of a GitHub agent shows its remote source on a line of its own at consent', async (t) => {
+  const base = await serve(t, archiveHandler(repositoryArchive()));
+  const { runAgent } = await import('../../src/host/run-agent.js');
+  const { PassThrough } = await import('node:stream');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const state = mkdtempSync(`${tmpdir()}/zb-gh-consent-`);
+  t.teardown(() => rmSync(state, { recursive: true, force: true }));
+  const replayFile = `${state}/replay.json`;
+  writeFileSync(replayFile, JSON.stringify({ zotbox_replay: 1, model: 'replay', turns: [{ content: [{ type: 'text', text: 'hi' }], stop: 'end', usage: { input_tokens: 1, output_tokens: 1 } }] }));
+  // A terminal that declines: the prompt is printed, then nothing runs.
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  setImmediate(() => stdin.write('n\r'));
+  let shown = '';
+  const run = runAgent({ reference: 'github:acme/agents/reviewer@HEAD', cwd: state, env: { ZOTBOX_GITHUB_BASE: base }, stateDirectory: state, prompt: 'hi', replayFile, stdin: stdin as never, stdout: { write: (text: string) => (shown += text), isTTY: true } });
+  const error = await t.throwsAsync(run.next());
+  t.regex(shown, /\n {2}source: github acme\/agents\/reviewer@HEAD\n/);
+  t.is(code(error), 'ZB_CONSENT_REFUSED');
+});
