@@ -53,6 +53,14 @@ test('inside, a process has no capabilities, no_new_privs, an unprivileged uid, 
   t.not(nested.exitCode, 0);
 });
 
+test('the seccomp filter is in force: no setuid or setgid file can be made in the workspace', async (t) => {
+  const world = sandboxWorld(t);
+  const result = await world.run("grep -E '^Seccomp:' /proc/self/status; cp /bin/true ./t && chmod u+s ./t; chmod g+s ./t; stat -c %a ./t");
+  t.regex(result.stdout, /^Seccomp:\t2\n755\n$/u);
+  t.regex(result.stderr, /Operation not permitted/);
+  t.is(statSync(path.join(world.ws, 't')).mode & 0o7777, 0o755);
+});
+
 test('mount and umount fail inside, so the read-only binds stay read-only', async (t) => {
   const world = sandboxWorld(t);
   const umount = await world.run(`umount ${world.docs}; echo changed > ${world.docs}/guide.md`);
