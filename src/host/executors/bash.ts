@@ -13,6 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import type { PlannedStep } from '../../policy/shell-decision.js';
 import type { CallIsolation, CommandIsolation, CommandSpec } from '../confine/command-isolation.js';
+import { inheritableDescriptors, nullDescriptor } from '../confine/inherited-descriptors.js';
 import { reverifyCanonical } from './file-guard.js';
 
 export interface BashRunOptions {
@@ -81,11 +82,17 @@ class ProcessGroupSet {
 function startCommand(call: CallIsolation, command: CommandSpec, stdin: Readable | 'ignore', group: ProcessGroupSet): { child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }> } {
   const launch = call.launch(command);
   const piped = launch.pipedInput === undefined ? [] : ['pipe' as const];
+  const stdio: (Readable | number | 'ignore' | 'pipe')[] = [stdin, 'pipe', 'pipe', ...launch.extraFds, ...piped];
+  // What zotbox inherited without close-on-exec must not reach the command: /dev/null is laid over each.
+  for (const fd of inheritableDescriptors()) {
+    while (stdio.length <= fd) stdio.push('ignore');
+    if (fd >= 3 + launch.extraFds.length + piped.length) stdio[fd] = nullDescriptor();
+  }
   const child = spawn(launch.file, [...launch.args], {
     ...(launch.argv0 === undefined ? {} : { argv0: launch.argv0 }),
     cwd: command.cwd,
     env: launch.env,
-    stdio: [stdin, 'pipe', 'pipe', ...launch.extraFds, ...piped],
+    stdio,
     detached: true, // its own process group and session, so a timeout kills everything it started
   });
   group.add(child);

@@ -1,0 +1,38 @@
+// Descriptors zotbox itself inherited without close-on-exec (from the shell, CI
+// runner or process manager that started it) would pass into every sandbox: a
+// directory descriptor there is a way around every mount, and a pipe a way to
+// talk to whoever holds the other end. Node opens its own with O_CLOEXEC and
+// cannot change another's flags, so each spawn lays /dev/null over them instead.
+import { constants, openSync, readFileSync, readdirSync } from 'node:fs';
+
+const O_CLOEXEC = 0o2000000;
+
+/** Descriptor numbers above 2 open in this process without close-on-exec: what a child would inherit. */
+export function inheritableDescriptors(): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc/self/fdinfo');
+  } catch {
+    return []; // no /proc (not Linux): there is no sandbox to protect either
+  }
+  const found: number[] = [];
+  for (const entry of entries) {
+    const fd = Number(entry);
+    if (!Number.isInteger(fd) || fd <= 2) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)$/mu.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+      if (flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) found.push(fd);
+    } catch {
+      // closed while listing (the readdir's own descriptor among them)
+    }
+  }
+  return found;
+}
+
+let devNull: number | undefined;
+
+/** A descriptor of /dev/null (close-on-exec, as Node opens everything) to lay over inherited ones. */
+export function nullDescriptor(): number {
+  devNull ??= openSync('/dev/null', constants.O_RDONLY);
+  return devNull;
+}
