@@ -1,9 +1,10 @@
-// After every command (issue 9 §3): no git control file that the command left
-// in the write scopes may name a program. Control files that existed before the
-// command were read-only inside the sandbox; unconfined, they are compared with
-// the snapshot taken before and restored. Anything new is checked closed-world:
-// a new repository may hold what `git init`, commit, remote add and branch -u
-// write, and nothing else. What fails is removed, and the caller stops the run.
+// After every command (issue 9 §3): nothing the command left in the write scopes
+// may make git run a program, now or when the user runs git later. Control
+// entries that existed before the command were read-only inside the sandbox (and
+// its git directories could not be renamed away); unconfined, they are compared
+// with a snapshot and restored. Anything new is checked closed-world: a new
+// repository may hold what `git init`, commit, remote add and branch -u write,
+// and nothing else. What fails is undone, and the caller stops the run.
 import { lstatSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
@@ -15,16 +16,16 @@ export interface GitViolation {
   readonly reason: string;
 }
 
-/** Checks one control entry of a git directory that did not exist before the command. */
-function checkNewControlEntry(entry: string): string | undefined {
+const CONFIG_NAME = /^config(\.worktree)?$/iu;
+/** A line of a rebase or sequencer todo list that runs a command. */
+const EXEC_LINE = /^\s*(x|exec)(\s|$)/imu;
+
+/** Checks a control entry that is new or replaced (configs are checked by their text, below). */
+function checkControlEntry(entry: string): string | undefined {
   const name = path.basename(entry).toLowerCase();
   const stats = lstatSync(entry, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
-  if (name === 'config' || name === 'config.worktree') {
-    if (!stats.isFile()) return 'a git config that is not a regular file';
-    const verdict = checkCreatedConfig(readSmallFile(entry) ?? '');
-    return verdict.ok ? undefined : verdict.reason;
-  }
+  if (CONFIG_NAME.test(name)) return stats.isFile() ? undefined : 'a git config that is not a regular file';
   if (name === 'commondir') return 'a commondir file points git at another directory\'s config and hooks';
   if (!stats.isDirectory()) return `${name} should be a directory`;
   const children = readdirSync(entry, { withFileTypes: true });
@@ -48,61 +49,75 @@ function undo(entry: string, before: GitEntryState | undefined): void {
 
 /**
  * Compares the inventory after a command with the one before it, undoes every
- * git entry that breaks the rules (removed, or the user's link put back), and
- * returns what was undone.
+ * git entry that breaks the rules (removed, restored, or the user's link put
+ * back), and returns what was undone.
  */
 export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory): GitViolation[] {
   const violations: GitViolation[] = [];
-  const record = (entry: string, previous: GitEntryState | undefined, reason: string) => {
-    undo(entry, previous);
+  const record = (entry: string, reason: string, fix: () => void) => {
+    fix();
     violations.push({ path: entry, reason });
   };
   for (const [entry, state] of after.gitEntries) {
     const previous = before.gitEntries.get(entry);
-    if (sameEntry(previous, state) || (previous === undefined && state.kind === 'directory')) continue; // a new .git directory is checked entry by entry below
-    if (state.kind === 'link') record(entry, previous, 'a .git symlink sends git to a directory zotbox does not protect');
-    else if (state.kind === 'file') record(entry, previous, 'a gitfile points git at another directory\'s config and hooks');
-    else record(entry, previous, `a .git ${state.kind} replaced what was there before`);
+    if (sameEntry(previous, state)) continue;
+    // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
+    if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
+    const reason = state.kind === 'link' ? 'a .git symlink sends git to a directory zotbox does not protect' : state.kind === 'file' ? 'a gitfile points git at another directory\'s config and hooks' : 'a .git entry that is neither a file nor a directory';
+    record(entry, reason, () => undo(entry, previous));
   }
-  for (const [directory, control] of after.gitDirectories) {
-    const existed = before.gitDirectories.get(directory);
+  for (const [directory, { ino, control }] of after.gitDirectories) {
+    const earlier = before.gitDirectories.get(directory);
+    const existed = earlier !== undefined && earlier.ino === ino ? earlier.control : undefined;
     for (const [name, state] of control) {
       const previous = existed?.get(name);
       if (sameEntry(previous, state)) continue;
       const entry = path.join(directory, name);
-      const reason = previous === undefined ? checkNewControlEntry(entry) : `${name} was replaced (it was a ${previous.kind})`;
-      if (reason !== undefined) record(entry, previous, reason);
+      const reason = checkControlEntry(entry);
+      if (reason !== undefined) record(entry, reason, () => undo(entry, previous));
     }
+  }
+  for (const [file, text] of after.configTexts) {
+    const earlier = before.configTexts.get(file);
+    if (earlier === text) continue;
+    const verdict = checkCreatedConfig(text);
+    if (verdict.ok) continue;
+    record(file, verdict.reason, () => {
+      rmSync(file, { force: true });
+      if (earlier !== undefined) writeFileSync(file, earlier, { mode: 0o644, flag: 'wx' });
+    });
+  }
+  for (const [file, text] of after.todoTexts) {
+    if (before.todoTexts.get(file) === text || !EXEC_LINE.test(text)) continue;
+    record(path.dirname(file), 'a rebase left to continue would run an exec line the command wrote', () => rmSync(path.dirname(file), { recursive: true, force: true }));
   }
   return violations;
 }
 
-/** Unconfined commands could rewrite existing control files: their contents before the command. */
+/** Unconfined commands could rewrite existing gitfiles and hooks: their contents before the command (configs are compared by text). */
 export function snapshotControlFiles(inventory: GitInventory): Map<string, string> {
   const snapshot = new Map<string, string>();
-  for (const [directory, control] of inventory.gitDirectories) {
+  for (const [directory, { control }] of inventory.gitDirectories) {
     for (const [name, state] of control) {
-      const entry = path.join(directory, name);
-      if (state.kind === 'file') snapshot.set(entry, readSmallFile(entry) ?? '');
-      if (state.kind === 'directory' && name.toLowerCase() === 'hooks') {
-        for (const hook of readdirSync(entry, { withFileTypes: true }).filter((e) => e.isFile())) snapshot.set(path.join(entry, hook.name), readSmallFile(path.join(entry, hook.name)) ?? '');
-      }
+      if (state.kind !== 'directory' || name.toLowerCase() !== 'hooks') continue;
+      const hooks = path.join(directory, name);
+      for (const hook of readdirSync(hooks, { withFileTypes: true }).filter((e) => e.isFile())) snapshot.set(path.join(hooks, hook.name), readSmallFile(path.join(hooks, hook.name)) ?? '');
     }
   }
   for (const [entry, state] of inventory.gitEntries) if (state.kind === 'file') snapshot.set(entry, readSmallFile(entry) ?? '');
   return snapshot;
 }
 
-/** Restores control files an unconfined command changed, and removes hooks it added. */
+/** Restores gitfiles and hooks an unconfined command changed, and removes hooks it added. */
 export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, before: GitInventory, after: GitInventory): GitViolation[] {
   const violations: GitViolation[] = [];
   for (const [file, text] of snapshot) {
     if (readSmallFile(file) === text) continue;
     rmSync(file, { recursive: true, force: true });
-    writeFileSync(file, text, { mode: 0o644, flag: 'wx' });
+    writeFileSync(file, text, { mode: path.basename(path.dirname(file)).toLowerCase() === 'hooks' ? 0o755 : 0o644, flag: 'wx' });
     violations.push({ path: file, reason: 'an existing git control file was changed; its content was restored' });
   }
-  for (const [directory, control] of after.gitDirectories) {
+  for (const [directory, { control }] of after.gitDirectories) {
     if (!before.gitDirectories.has(directory)) continue;
     const hooks = [...control].find(([name, state]) => name.toLowerCase() === 'hooks' && state.kind === 'directory')?.[0];
     if (hooks === undefined) continue;
@@ -121,7 +136,7 @@ export function gitProgramError(violations: readonly GitViolation[]): ZotboxErro
   const list = violations.map((v) => `${v.path} (${v.reason})`).join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_GIT_PROGRAM',
-    `the command left git control files that would make git run programs: ${list}. zotbox removed them and stopped the run. An agent may create repositories and commit, but never hooks, fsmonitor, filters, pagers, editors or other programs in git's configuration.`,
+    `the command left git metadata that would make git run programs: ${list}. zotbox undid it and stopped the run. An agent may create repositories and commit, but never hooks, fsmonitor, filters, pagers, editors, exec lines or other programs git would run.`,
     { details: { paths: violations.map((v) => v.path) } },
   );
 }

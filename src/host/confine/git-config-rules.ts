@@ -45,7 +45,8 @@ function parsePlainConfig(text: string): { entries: ConfigLine[] } | { bad: stri
     const entry = ENTRY.exec(line);
     if (entry === null || section === undefined) return { bad: line };
     const value = entry[2];
-    if (value !== undefined && (value.endsWith('\\') || /[\u0000-\u0008\u000b-\u001f\u007f]/u.test(value))) return { bad: line };
+    // Quotes and escapes let git read a value other than the text ("ext:"":cmd" is ext::cmd): a new config has none.
+    if (value !== undefined && (/["\\]/u.test(value) || /[\u0000-\u0008\u000b-\u001f\u007f]/u.test(value))) return { bad: line };
     entries.push({ section, subsection, key: entry[1]!.toLowerCase(), value });
   }
   return { entries };

@@ -1,11 +1,12 @@
 // Finds git metadata at any depth of the write scopes (issue 9 §3), without
 // following links: every entry named like ".git" (see policy/git-control.ts),
-// the control entries of each git directory, and the directories that .git
-// links, gitfiles, commondir files and config includes point to inside the
-// write scopes (git obeys their config and hooks as the repository's own).
-// Synchronous on purpose: a readdir walk is several times faster than its
+// every directory shaped like a git directory whatever its name (HEAD, objects/
+// and refs/: git opens such a directory as a bare repository), the control
+// entries of each, and what .git links, gitfiles, commondir files and config
+// includes point to inside the write scopes (git obeys those as the repository's
+// own). Synchronous on purpose: a readdir walk is several times faster than its
 // promise form, and it runs before and after every command.
-import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
 import { isGitControlEntry, isGitDirectoryName } from '../../policy/git-control.js';
@@ -16,26 +17,31 @@ import { configuredDrivers, includedPaths } from './git-config-rules.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
 const MAX_DIRECTORIES = 250_000;
-/** Largest control file read (config, gitfile, commondir). */
+/** Largest control file read (config, gitfile, commondir, todo lists). */
 const MAX_CONTROL_FILE_BYTES = 1024 * 1024;
+/** Files in which git keeps commands it will run when the user continues (a rebase's `exec` lines). */
+export const GIT_TODO_FILES: readonly string[] = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
 
 export type GitEntryKind = 'directory' | 'file' | 'link' | 'other';
 
-/** One entry as found: its kind and, for a link, what it says (so a replaced link is noticed and put back). */
+/** One entry as found: its kind, its inode (a replaced entry is a new one), and for a link what it says. */
 export interface GitEntryState {
   readonly kind: GitEntryKind;
+  readonly ino?: number;
   readonly link?: string;
 }
 
 export interface GitInventory {
   /** Every entry named like .git, by absolute path. */
   readonly gitEntries: ReadonlyMap<string, GitEntryState>;
-  /** Git directories (.git ones, and those pointed to inside the scopes) → their control entries, by actual name. */
-  readonly gitDirectories: ReadonlyMap<string, ReadonlyMap<string, GitEntryState>>;
-  /** Directories inside the write scopes that a link among the control entries points to: protected like the entry. */
+  /** Git directories (named .git, shaped like one, or pointed to) → their inode and control entries by actual name. */
+  readonly gitDirectories: ReadonlyMap<string, { readonly ino: number | undefined; readonly control: ReadonlyMap<string, GitEntryState> }>;
+  /** Directories and files inside the write scopes that a link among the control entries, or an include, points to. */
   readonly linkTargets: readonly string[];
-  /** Config files git may read for repositories in the scopes (includes too): their texts, for the driver names. */
+  /** Config files git may read for repositories in the scopes (includes too), with their texts. */
   readonly configTexts: ReadonlyMap<string, string>;
+  /** The todo lists of rebases and sequences in progress, with their texts. */
+  readonly todoTexts: ReadonlyMap<string, string>;
 }
 
 export function readSmallFile(file: string): string | undefined {
@@ -56,13 +62,17 @@ export function readSmallFile(file: string): string | undefined {
   }
 }
 
-function stateOf(directory: string, entry: Dirent): GitEntryState {
-  if (!entry.isSymbolicLink()) return { kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other' };
-  try {
-    return { kind: 'link', link: readlinkSync(path.join(directory, entry.name)) };
-  } catch {
-    return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
+function stateOf(full: string, entry: Dirent): GitEntryState {
+  if (entry.isSymbolicLink()) {
+    try {
+      return { kind: 'link', link: readlinkSync(full) };
+    } catch {
+      return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
+    }
   }
+  const ino = lstatSync(full, { throwIfNoEntry: false })?.ino;
+  const kind = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
+  return ino === undefined ? { kind } : { kind, ino };
 }
 
 function listDirectory(directory: string): Dirent[] {
@@ -73,32 +83,51 @@ function listDirectory(directory: string): Dirent[] {
   }
 }
 
-/** Every .git entry below the roots; below a root, `skipped` trees and links are not entered. */
-function findGitEntries(roots: readonly string[], skipped: readonly string[]): Map<string, GitEntryState> {
-  const found = new Map<string, GitEntryState>();
-  const pending = [...roots]; // roots are always walked: the agent's data directory lies inside the skipped state directory
+/** Git opens a directory holding HEAD, objects/ and refs/ as a repository (a bare one), whatever its name. */
+function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
+  const has = (name: string, directory: boolean) => entries.some((e) => e.name.toLowerCase() === name && (directory ? e.isDirectory() : !e.isDirectory()));
+  return has('head', false) && has('objects', true) && has('refs', true);
+}
+
+interface Found {
+  readonly gitEntries: Map<string, GitEntryState>;
+  readonly shaped: string[];
+}
+
+/** Every .git entry and git-shaped directory below the roots; below a root, links and `skipped` trees are not entered. */
+function findGitMetadata(roots: readonly string[], skipped: readonly string[]): Found {
+  const gitEntries = new Map<string, GitEntryState>();
+  const shaped: string[] = [];
+  // Each item remembers its root: the agent's data directory lies inside the skipped state directory, and is walked whole.
+  const pending = roots.map((root) => ({ directory: root, root }));
   let visited = 0;
   while (pending.length > 0) {
-    const directory = pending.pop()!;
+    const { directory, root } = pending.pop()!;
     if (++visited > MAX_DIRECTORIES) {
       throw new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`, {
         details: { roots: [...roots] },
       });
     }
-    for (const entry of listDirectory(directory)) {
+    const entries = listDirectory(directory);
+    if (directory !== root && isShapedLikeGitDirectory(entries)) {
+      shaped.push(directory);
+      continue; // its objects and refs are git's, not the agent's worktree
+    }
+    for (const entry of entries) {
       const full = path.join(directory, entry.name);
-      if (isGitDirectoryName(entry.name)) found.set(full, stateOf(directory, entry));
-      else if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip))) pending.push(full);
+      if (isGitDirectoryName(entry.name)) gitEntries.set(full, stateOf(full, entry));
+      else if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
     }
   }
-  return found;
+  return { gitEntries, shaped };
 }
 
 export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = []): GitInventory {
-  const gitEntries = findGitEntries(roots, skipped);
-  const gitDirectories = new Map<string, Map<string, GitEntryState>>();
+  const { gitEntries, shaped } = findGitMetadata(roots, skipped);
+  const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
+  const todoTexts = new Map<string, string>();
   /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
   const insideScopes = (from: string, written: string | undefined): string | undefined => {
     if (written === undefined || written === '') return undefined;
@@ -114,14 +143,20 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       // "~/…" is the user's own home: walked only if a write scope holds it, and then as that scope.
       if (included.startsWith('~')) continue;
       const target = insideScopes(path.dirname(file), included);
-      if (target !== undefined) addConfig(target);
+      if (target === undefined) continue;
+      linkTargets.push(target);
+      addConfig(target);
     }
   };
   const addGitDirectory = (directory: string) => {
     if (gitDirectories.has(directory)) return;
     const control = new Map<string, GitEntryState>();
-    gitDirectories.set(directory, control);
-    for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(directory, entry));
+    gitDirectories.set(directory, { ino: lstatSync(directory, { throwIfNoEntry: false })?.ino, control });
+    for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry));
+    for (const todo of GIT_TODO_FILES) {
+      const text = readSmallFile(path.join(directory, todo));
+      if (text !== undefined) todoTexts.set(path.join(directory, todo), text);
+    }
     for (const [name, state] of control) {
       const full = path.join(directory, name);
       if (state.kind === 'link') {
@@ -135,6 +170,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       }
     }
   };
+  for (const directory of shaped) addGitDirectory(directory);
   for (const [entry, state] of gitEntries) {
     if (state.kind === 'directory') addGitDirectory(entry);
     else if (state.kind === 'link') {
@@ -145,7 +181,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       if (target !== undefined) addGitDirectory(target);
     }
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts };
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */
@@ -155,7 +191,7 @@ export function gitDriversOf(inventory: GitInventory): GitDriverNames {
   return { filters: union((d) => d.filters), diffs: union((d) => d.diffs), merges: union((d) => d.merges), externalDiff: all.some((d) => d.externalDiff) };
 }
 
-/** True when two states describe the same entry (same kind, same link text). */
+/** True when two states describe the same entry: same kind, same inode, same link text. */
 export function sameEntry(a: GitEntryState | undefined, b: GitEntryState | undefined): boolean {
-  return a !== undefined && b !== undefined && a.kind === b.kind && a.link === b.link;
+  return a !== undefined && b !== undefined && a.kind === b.kind && a.link === b.link && a.ino === b.ino;
 }

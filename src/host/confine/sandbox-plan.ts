@@ -40,6 +40,10 @@ export interface PreparedSandbox {
   close(): void;
 }
 
+/**
+ * No --new-session: commands get no terminal (stdin is closed, output goes to pipes), so there is none to inject
+ * into, and the sandbox stays in bubblewrap's process group, which a timeout kills whole, even mid-setup.
+ */
 const BASE_ARGUMENTS = [
   '--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--cap-drop', 'ALL', '--disable-userns',
   '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent',
@@ -82,7 +86,10 @@ class BindList {
   }
 }
 
-/** Binds each git control entry read-only over itself; a link or odd kind there cannot be protected, so the command is refused. */
+/**
+ * Binds each git directory in the write scopes over itself (so it cannot be renamed or removed and made anew),
+ * then its control entries read-only; a link or odd kind there cannot be protected, so the command is refused.
+ */
 function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
   for (const [entry, state] of inventory.gitEntries) {
     if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
@@ -90,7 +97,8 @@ function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
     // A .git link cannot be mounted over (the mount would land on its target); the directory it points to, if in
     // the scopes, is protected as a git directory below, and a replaced link is put back after the command.
   }
-  for (const [directory, control] of inventory.gitDirectories) {
+  for (const [directory, { control }] of inventory.gitDirectories) {
+    binds.bind(directory, 'rw', false);
     for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false);
   }
   for (const target of inventory.linkTargets) binds.bind(target, 'ro', false);
@@ -107,14 +115,27 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
   ].filter(({ root }) => !insideState(root) || allowedInState(root));
   roots.sort((a, b) => depth(a.root) - depth(b.root) || a.root.localeCompare(b.root));
   const binds = new BindList(layout.writeRoots);
+  // The sandbox's own /proc, /dev and /tmp go in at their depth: above a scope of "/" (which would otherwise bring the
+  // host's), below a scope inside /tmp.
+  const specials = [
+    { root: '/proc', args: ['--proc', '/proc', '--remount-ro', '/proc'] },
+    { root: '/dev', args: ['--dev', '/dev'] },
+    { root: '/tmp', args: ['--tmpfs', '/tmp', '--dir', SANDBOX_HOME] },
+  ];
+  const outsideState = roots.filter(({ root }) => !insideState(root));
+  const ordered = [...specials.map((special) => ({ ...special, special: true })), ...outsideState.map((root) => ({ ...root, special: false }))];
+  ordered.sort((a, b) => depth(a.root) - depth(b.root) || Number(b.special) - Number(a.special));
   try {
-    for (const { root, mode } of roots.filter(({ root }) => !insideState(root))) binds.bind(root, mode, false);
+    for (const item of ordered) {
+      if ('args' in item) binds.args.push(...item.args);
+      else binds.bind(item.root, item.mode, false);
+    }
     if (state !== undefined && roots.some(({ root }) => isInsideRoot(state, root) && root !== state)) binds.mask(state);
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
     const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
     protectGitMetadata(inventory, binds);
     const seccomp = extra.seccomp === true ? ['--seccomp', String(3 + binds.fds.length)] : [];
-    const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), '--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', SANDBOX_HOME, ...binds.args];
+    const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
     return {
       args,
       fds: binds.fds,

@@ -24,6 +24,8 @@ const refused: [string, string][] = [
   ['alias', '[alias]\n\tst = !evil\n'],
   ['upload-pack of a remote', '[remote "o"]\n\turl = ../x\n\tuploadpack = evil\n'],
   ['ext:: URL', '[remote "o"]\n\turl = ext::sh -c evil\n'],
+  ['ext:: URL spelt with quotes', '[remote "o"]\n\turl = "ext:"":sh -c evil"\n'],
+  ['an escaped value', '[remote "o"]\n\turl = ext:\\:sh\n'],
   ['gpg program', '[gpg]\n\tprogram = evil\n'],
   ['legacy section spelling', '[core.x]\n\tbare = false\n'],
   ['key before any section', 'bare = false\n'],

