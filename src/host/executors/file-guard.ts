@@ -2,8 +2,8 @@
 // §6, issue: executors). The gate approved a canonical path; between that
 // decision and the effect, a symlink may have been swapped in. So: re-resolve
 // the path (it must still be exactly itself), open the final component without
-// following symlinks, and verify the opened descriptor is the approved file (on
-// Linux by /proc/self/fd, elsewhere by dev/ino). Writes go to a new file in the
+// following symlinks, and verify the opened descriptor is the approved file (by
+// dev/ino, and on Linux by its /proc/self/fd path too). Writes go to a new file in the
 // verified directory and are renamed over the target: a swapped final symlink
 // is replaced, never written through, and other hard links keep their content.
 // Each layer is pinned by a race test through FileGuardProbe, a seam production
