@@ -70,7 +70,7 @@ export const ERROR_CODES = {
   ZB_POLICY_PATH_FORBIDDEN: { exit: 1, summary: 'The path is inside /proc, /sys or /dev, which agents may never touch (except /dev/null).' },
   ZB_POLICY_PATH_PROTECTED: {
     exit: 1,
-    summary: 'The path is a git control file or a .git entry (config, hooks, info, commondir, modules, worktrees, a gitfile) at any depth: git would run what it names, so agents may not write it.',
+    summary: 'The path is git metadata (a .git directory or gitfile, in any case or alias, at any depth), which agents may not write because git runs what it names; or it is inside the zotbox state directory, which agents may not touch outside their own data directory.',
   },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 

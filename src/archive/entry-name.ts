@@ -60,13 +60,16 @@ const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
 /**
  * True when one path component names a git directory or gitfile on some volume:
  * ".git" in any case, with HFS-ignorable code points inside, with trailing dots or
- * spaces or an NTFS stream suffix (".git::$INDEX_ALLOCATION"), or the 8.3 alias "git~1".
+ * spaces, an NTFS stream suffix (".git::$INDEX_ALLOCATION") or a backslash (a
+ * separator on Windows volumes, as git's is_xplatform_dir_sep), or an 8.3 short
+ * alias "git~N" (git itself checks only "git~1"; after a collision Windows hands
+ * out "git~2" and on, so every N is matched: refusing too much is the safe side).
  * Git finds a repository through any such entry, and git's own verify_path refuses
  * the same aliases (is_hfs_dotgit, is_ntfs_dotgit).
  */
 export function isGitDirectoryName(component: string): boolean {
   const folded = component.replace(HFS_IGNORABLE, '').toLowerCase();
-  return /^\.git[ .]*(?::.*)?$/u.test(folded) || /^git~1[ .]*$/u.test(folded);
+  return /^(?:\.git|git~[0-9]+)[ .]*(?:[:\\].*)?$/su.test(folded);
 }
 
 /**

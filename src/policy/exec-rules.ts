@@ -28,8 +28,14 @@ export interface CommandRule {
   readonly pathArguments?: 'read' | 'write' | 'read-then-write';
   /** Positional arguments to skip before paths start (chmod's mode, grep's pattern). */
   readonly leadingNonPaths?: number;
-  /** Short options that take a value in the next argument (so it is not a path). */
+  /** Short options that take a value, attached or in the next argument (so it is not a path). */
   readonly shortWithValue?: string;
+  /**
+   * Long options that take a required value, which may be the next argument
+   * ("--suffix x"), so it is not a path. Only needed where miscounting shifts a
+   * path to another kind (cp: the last path is the destination).
+   */
+  readonly longWithValue?: readonly string[];
   /** A named check on the program text (sed script, awk program). */
   readonly script?: 'sed' | 'awk';
   /** Why this row exists, for denial messages. */
@@ -169,8 +175,9 @@ export const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map<string, C
   ['rm', WRITE_PATHS()],
   ['rmdir', WRITE_PATHS()],
   ['truncate', { ...WRITE_PATHS('s'), deniedShort: 'r', deniedLong: ['reference'] }],
-  ['chmod', { ...WRITE_PATHS('', 1), deniedLong: ['reference'] }],
-  ['cp', { pathArguments: 'read-then-write', shortWithValue: 'S', deniedShort: 't', deniedLong: ['target-directory'], why: 'it reads its sources and writes its last argument: sources inside the read scopes, destination inside the write scopes' }],
+  // A mode written like an option ("-w", "-w,u+x") would be read as one here, and the file after it as the mode.
+  ['chmod', { ...WRITE_PATHS('', 1), deniedLong: ['reference'], deniedShort: 'rwxXstugoa0123456789', why: 'its file arguments must be inside the write scopes; write a mode that removes permissions as a-w, not -w' }],
+  ['cp', { pathArguments: 'read-then-write', shortWithValue: 'S', longWithValue: ['suffix', 'sparse', 'no-preserve'], deniedShort: 't', deniedLong: ['target-directory'], why: 'it reads its sources and writes its last argument: sources inside the read scopes, destination inside the write scopes' }],
   ['mv', { pathArguments: 'write', shortWithValue: 'S', deniedShort: 't', deniedLong: ['target-directory'], why: 'it moves files: every path inside the write scopes' }],
   ['ln', { deniedShort: 'st', deniedLong: ['symbolic', 'target-directory'], pathArguments: 'write', why: 'links can point outside the scopes; hard links only, inside the write scopes' }],
 ]);

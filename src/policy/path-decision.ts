@@ -1,11 +1,13 @@
-// Path decisions for the read, write and edit tools (gate-rules §6, Part A).
+// Path decisions for the read, write and edit tools, and for the path arguments
+// of bash commands (gate-rules §6, Part A): the one place that decides a path.
 // A decision is made on the canonical path from the shared resolver and carries
 // it, so the executor can re-check the same file at the moment of the effect.
 // Policy functions return decisions and do not throw; when several rules
-// apply, the strictest wins.
+// apply, the strictest wins: forbidden, then protected, then out of scope.
 import type { ErrorCode } from '../errors.js';
+import { isInsideGitMetadata } from './git-control.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
-import { isInsideRoot, type CompiledScopes, type ScopeRoot } from './scopes.js';
+import { isInsideRoot, type CompiledScopes, type ScopeContext, type ScopeRoot } from './scopes.js';
 
 export type PathTool = 'read' | 'write' | 'edit';
 
@@ -29,8 +31,6 @@ export type PathDecision =
     };
 
 const FORBIDDEN_TREES = ['/proc', '/sys', '/dev'];
-/** .git/hooks/** and .git/config, in any repository inside a writable root. */
-const PROTECTED_GIT_PATH = /\/\.git\/(?:hooks(?:\/|$)|config$)/;
 const ALLOWED_DEVICES = new Set(['/dev/null']);
 
 function deny(tool: PathTool, requested: string, code: ErrorCode, reason: string, canonicalPath?: string): PathDecision {
@@ -40,6 +40,33 @@ function deny(tool: PathTool, requested: string, code: ErrorCode, reason: string
 function isForbidden(path: string): boolean {
   if (ALLOWED_DEVICES.has(path)) return false;
   return FORBIDDEN_TREES.some((tree) => isInsideRoot(path, tree));
+}
+
+/**
+ * Inside the zotbox state directory (consents, sessions, every agent's data) but
+ * not inside this agent's own data directory (issue 9 §6). Compared exactly, never
+ * case-folded: the state directory is on a case-sensitive volume here, and a
+ * case variant names another directory.
+ */
+function isInsideStateDirectory(canonical: string, context: ScopeContext): boolean {
+  const state = context.stateDirectory;
+  return state !== undefined && isInsideRoot(canonical, state) && !isInsideRoot(canonical, context.agentData);
+}
+
+/**
+ * Git metadata at any depth, in any case or alias (git-control.ts): a .git
+ * directory, a gitfile, or a new ".git" entry. Git runs the programs its config
+ * and hooks name, and a gitfile or commondir sends it to a config elsewhere.
+ */
+function denyGitMetadata(tool: PathTool, requested: string, path: string, canonicalPath?: string): PathDecision {
+  const where = canonicalPath === undefined || canonicalPath === path ? path : `${path} (resolved: ${canonicalPath})`;
+  return deny(
+    tool,
+    requested,
+    'ZB_POLICY_PATH_PROTECTED',
+    `${tool} denied: ${where} is git metadata (a ".git" directory or gitfile, in any case or alias, at any depth). Git runs the programs its files name (hooks, core.fsmonitor, filters, pagers), even on "git status", and a gitfile or commondir points git at a config elsewhere, so agents may not create or change anything there. Fix: write outside .git; change the repository with git commands (git add, git commit) through bash.`,
+    canonicalPath,
+  );
 }
 
 function describeRoots(roots: readonly ScopeRoot[]): string {
@@ -68,12 +95,24 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
   if (isForbidden(absolute) && !absolute.includes('/..') && !absolute.includes('/./')) {
     return deny(tool, requested, 'ZB_POLICY_PATH_FORBIDDEN', `${tool} denied: ${JSON.stringify(requested)} is inside /proc, /sys or /dev, which agents may never touch.`);
   }
+  // Both spellings: ".git/../x" or a symlink named ".git" is refused as written, a link to a .git directory as resolved.
+  if (needsWrite && isInsideGitMetadata(absolute)) return denyGitMetadata(tool, requested, absolute);
   const resolved = resolveCanonicalPath(absolute, { withStats: needsWrite });
   if (!resolved.ok) return deny(tool, requested, 'ZB_POLICY_PATH_UNRESOLVABLE', `${tool} denied: ${resolved.reason}.`);
   const canonical = resolved.path;
   if (isForbidden(canonical)) {
     return deny(tool, requested, 'ZB_POLICY_PATH_FORBIDDEN', `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside /proc, /sys or /dev, which agents may never touch.`, canonical);
   }
+  if (isInsideStateDirectory(canonical, scopes.context)) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_PROTECTED',
+      `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside the zotbox state directory (${scopes.context.stateDirectory}), which holds consents, sessions and other agents' data; no scope reaches it, not even "/". Fix: keep the agent's own files under its data directory (${scopes.context.agentData}, \${agent_data}).`,
+      canonical,
+    );
+  }
+  if (needsWrite && isInsideGitMetadata(canonical)) return denyGitMetadata(tool, requested, absolute, canonical);
   const where = canonical === absolute ? 'is' : `resolves to ${canonical}, which is`;
   const readRoot = needsRead ? scopes.read.find((s) => isInsideRoot(canonical, s.root)) : undefined;
   if (needsRead && readRoot === undefined) {
@@ -92,15 +131,6 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
       requested,
       'ZB_POLICY_PATH_OUTSIDE_SCOPE',
       `${tool} denied: ${JSON.stringify(requested)} ${where} outside the write scopes (${describeRoots(scopes.write)}). Fix: ask for a path under one of them, or declare it in permissions.fs.write.`,
-      canonical,
-    );
-  }
-  if (needsWrite && PROTECTED_GIT_PATH.test(canonical)) {
-    return deny(
-      tool,
-      requested,
-      'ZB_POLICY_PATH_PROTECTED',
-      `${tool} denied: ${canonical} is a git hook or git config; git runs the programs they name (even on "git status"), so agents may not write them (gate-rules §7).`,
       canonical,
     );
   }

@@ -162,11 +162,18 @@ function checkArguments(name: string, args: readonly string[], rule: CommandRule
         const option = longOptionName(arg);
         const denied = rule.deniedLong?.find((d) => option.length > 0 && d.startsWith(option));
         if (denied !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: --${option} (${option === denied ? '' : `an abbreviation of --${denied}; `}${rule.why}) is denied.`);
+        // "--suffix x": the value is the next word, not a path; counting it as one would move cp's destination.
+        if (!arg.includes('=') && option.length > 0 && rule.longWithValue?.some((o) => o.startsWith(option)) === true) skipNext = true;
       } else if (rule.deniedWords === undefined) {
         const letters = arg.slice(1);
-        const denied = [...letters].find((letter) => rule.deniedShort?.includes(letter));
-        if (denied !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: -${denied}${letters.length > 1 ? ` (in ${arg})` : ''} is denied (${rule.why}).`);
-        if (letters.length === 1 && rule.shortWithValue?.includes(letters)) skipNext = true;
+        // As getopt reads a bundle: letters are options until one that takes a value; the rest of the word, or the next word, is that value.
+        for (const [index, letter] of [...letters].entries()) {
+          if (rule.deniedShort?.includes(letter) === true) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: -${letter}${letters.length > 1 ? ` (in ${arg})` : ''} is denied (${rule.why}).`);
+          if (rule.shortWithValue?.includes(letter) === true) {
+            skipNext = index === letters.length - 1;
+            break;
+          }
+        }
       }
       continue;
     }

@@ -19,7 +19,7 @@ function setup(t: ExecutionContext, options: { mode?: BashMode; allow?: string[]
   const bin = path.join(root, 'bin');
   const ws = path.join(root, 'ws');
   for (const dir of [bin, ws, path.join(ws, 'sub'), path.join(root, 'evil')]) mkdirSync(dir, { recursive: true });
-  for (const name of ['git', 'ls', 'grep', 'cat', 'timeout', 'nice', 'env', 'nohup', 'stdbuf']) {
+  for (const name of ['git', 'ls', 'grep', 'cat', 'timeout', 'nice', 'env', 'nohup', 'stdbuf', 'cp', 'mv', 'touch', 'mkdir', 'ln', 'tee', 'rm', 'chmod', 'truncate']) {
     writeFileSync(path.join(bin, name), '#!/bin/sh\n');
     chmodSync(path.join(bin, name), 0o755);
   }
@@ -171,4 +171,96 @@ test('the reference runtime\'s bypasses are denied (spec B §6.4 and §10)', (t)
   for (const command of ['git status & rm -rf ~', '/tmp/evil/git', './git status', 'GIT_PAGER=evil git log', 'LD_PRELOAD=x git log', 'git status; rm -rf /', 'git ${IFS}status', 'git status # ; rm', 'echo ok\nrm -rf /', 'git\u00a0status', "'' status", 'git status|&grep x']) {
     t.false(decideShellCommand(command, context).allow, command);
   }
+});
+
+// Git metadata (issue 9 §3): a path argument is decided by decidePathAccess, the
+// same function as the file tools, so the same names are protected.
+const FILE_PROGRAMS = ['cp', 'mv', 'touch', 'mkdir', 'ln', 'tee', 'rm', 'chmod', 'truncate', 'cat', 'ls', 'git'];
+
+function gitSetup(t: ExecutionContext): Setup {
+  const base = setup(t, { allow: FILE_PROGRAMS });
+  for (const dir of ['.git/hooks', 'tpl', 'sub/repo']) mkdirSync(path.join(base.ws, dir), { recursive: true });
+  writeFileSync(path.join(base.ws, '.git', 'config'), '[core]\n');
+  writeFileSync(path.join(base.ws, 'tpl', 'pre-commit'), '#!/bin/sh\n');
+  symlinkSync(path.join(base.ws, '.git'), path.join(base.ws, 'meta'));
+  return base;
+}
+
+const gitShellCases: readonly [string, ErrorCode | 'allow'][] = [
+  ['cp x sub/.git', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp -r tpl/. .git/', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit meta/hooks/pre-commit', 'ZB_POLICY_PATH_PROTECTED'],
+  ['mv a .GIT', 'ZB_POLICY_PATH_PROTECTED'],
+  ['mv .git .git-old', 'ZB_POLICY_PATH_PROTECTED'],
+  ['mv tpl sub/repo/git~1', 'ZB_POLICY_PATH_PROTECTED'],
+  ['touch .git/hooks/x', 'ZB_POLICY_PATH_PROTECTED'],
+  ['touch sub/repo/.Git', 'ZB_POLICY_PATH_PROTECTED'],
+  ['mkdir -p sub/repo/.git/hooks', 'ZB_POLICY_PATH_PROTECTED'],
+  ['ln tpl/pre-commit .git/hooks/post-checkout', 'ZB_POLICY_PATH_PROTECTED'],
+  ['tee .git/commondir', 'ZB_POLICY_PATH_PROTECTED'],
+  ['rm .git/config', 'ZB_POLICY_PATH_PROTECTED'],
+  ['chmod 755 .git/hooks/pre-commit.sample', 'ZB_POLICY_PATH_PROTECTED'],
+  ['truncate -s 0 .git/info/exclude', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cd .git && touch hooks/pre-commit', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cd sub && cp ../tpl/pre-commit repo/.git', 'ZB_POLICY_PATH_PROTECTED'],
+  // Reading git metadata stays allowed, and so does copying out of it.
+  ['cat .git/config', 'allow'],
+  ['ls .git/hooks', 'allow'],
+  ['cp .git/config config-copy', 'allow'],
+  ['cd .git && ls', 'allow'],
+  ['touch .gitignore', 'allow'],
+];
+
+for (const [command, code] of gitShellCases) {
+  test(`git metadata through bash: ${JSON.stringify(command)} → ${code}`, (t) => {
+    const { context } = gitSetup(t);
+    if (code === 'allow') {
+      const decision = decideShellCommand(command, context);
+      t.true(decision.allow, decision.allow ? '' : decision.reason);
+    } else {
+      expectDenied(t, context, command, code);
+    }
+  });
+}
+
+// Argument counting: a value counted as a path would move cp's destination to it,
+// and the real destination would then be checked only for reading.
+const countingCases: readonly [string, ErrorCode | 'allow'][] = [
+  ['cp tpl/pre-commit .git/hooks/pre-commit --suffix x', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit --suf x', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit --sparse always', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit --no-preserve mode', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit -bS x', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit -S x', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp -bSx tpl/pre-commit copy', 'allow'],
+  ['cp --suffix=x tpl/pre-commit .git/hooks/pre-commit', 'ZB_POLICY_PATH_PROTECTED'],
+  ['chmod -w,u+x .git/hooks/pre-commit.sample', 'ZB_POLICY_SHELL_ARGUMENT'],
+  ['chmod -x /etc/passwd', 'ZB_POLICY_SHELL_ARGUMENT'],
+  ['chmod -R a-w tpl', 'allow'],
+];
+
+for (const [command, code] of countingCases) {
+  test(`option values are not paths: ${JSON.stringify(command)} → ${code}`, (t) => {
+    const { context } = gitSetup(t);
+    if (code === 'allow') {
+      const decision = decideShellCommand(command, context);
+      t.true(decision.allow, decision.allow ? '' : decision.reason);
+    } else {
+      expectDenied(t, context, command, code);
+    }
+  });
+}
+
+test('the state directory is refused to bash path arguments and cd, as to the file tools', (t) => {
+  const base = setup(t, { allow: FILE_PROGRAMS });
+  const state = path.join(base.ws, '.zb-state');
+  const mine = path.join(state, 'agents', 'me', 'data');
+  mkdirSync(path.join(state, 'agents', 'me', 'consents'), { recursive: true });
+  mkdirSync(mine, { recursive: true });
+  const context = { ...base.context, scopes: compileScopes({ read: ['/'], write: ['/'] }, { workspace: base.ws, agentData: mine, stateDirectory: state }) };
+  expectDenied(t, context, `cp x ${mine}/../consents/forged.json`, 'ZB_POLICY_PATH_PROTECTED');
+  expectDenied(t, context, 'cat .zb-state/agents/me/consents/r.json', 'ZB_POLICY_PATH_PROTECTED');
+  expectDenied(t, context, 'cd .zb-state', 'ZB_POLICY_PATH_PROTECTED');
+  t.true(decideShellCommand(`touch ${mine}/notes.txt`, context).allow);
 });

@@ -2,15 +2,37 @@
 // §6, issue: executors). The gate approved a canonical path; between that
 // decision and the effect, a symlink may have been swapped in. So: re-resolve
 // the path (it must still be exactly itself), open the final component without
-// following symlinks, and verify the opened descriptor is the approved file (on
-// Linux by /proc/self/fd, elsewhere by dev/ino). Writes go to a new file in the
+// following symlinks, and verify the opened descriptor is the approved file (by
+// dev/ino, and on Linux by its /proc/self/fd path too). Writes go to a new file in the
 // verified directory and are renamed over the target: a swapped final symlink
 // is replaced, never written through, and other hard links keep their content.
+// Each layer is pinned by a race test through FileGuardProbe, a seam production
+// code never passes and src/index.ts never exports.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
+import { isInsideGitMetadata } from '../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../policy/path-resolve.js';
+
+/**
+ * Test seam: callbacks at named points between two checks, where a race test
+ * swaps a file, and the temporary file's name. Production never passes one.
+ */
+export interface FileGuardProbe {
+  /** Read: after the path is re-resolved, before it is lstat'ed. Write: after the parent is re-resolved. */
+  readonly afterReverify?: (path: string) => void;
+  /** Read: after the lstat that records the file's identity, before the open. */
+  readonly afterLstat?: (canonical: string) => void;
+  /** Read: after the open, before the descriptor is verified. */
+  readonly afterOpen?: (canonical: string) => void;
+  /** Write: before the temporary file is opened. */
+  readonly beforeOpenTemp?: (temp: string) => void;
+  /** Write: after the temporary file is written and closed, before the re-check that precedes the rename. */
+  readonly beforeRename?: (temp: string) => void;
+  /** Write: the temporary file's name in the target's directory (default: random). */
+  readonly tempName?: () => string;
+}
 
 function changed(canonical: string, what: string): ZotboxError {
   return new ZotboxError(
@@ -37,23 +59,28 @@ export function reverifyCanonical(canonical: string): void {
 }
 
 /** Opens an approved existing regular file for reading and returns its descriptor, verified. */
-export function openApprovedForRead(canonical: string): number {
+export function openApprovedForRead(canonical: string, probe?: FileGuardProbe): number {
   reverifyCanonical(canonical);
+  probe?.afterReverify?.(canonical);
   let before;
   try {
     before = lstatSync(canonical);
   } catch (cause) {
     throw new ZotboxError('ZB_IO_FAILED', `cannot read ${canonical}: ${(cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (cause as Error).message}.`, { cause, details: { path: canonical } });
   }
+  // Never open what is not a regular file: opening a FIFO or a device has effects of its own.
   if (!before.isFile()) throw new ZotboxError('ZB_IO_FAILED', `cannot read ${canonical}: it is not a regular file.`, { details: { path: canonical } });
+  probe?.afterLstat?.(canonical);
   let fd: number;
   try {
+    // O_NOFOLLOW: a final symlink swapped in since the lstat is never opened, so its target's open has no effect.
     fd = openSync(canonical, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ELOOP') throw changed(canonical, 'it became a symlink');
     throw cause;
   }
   try {
+    probe?.afterOpen?.(canonical);
     verifyDescriptor(fd, canonical, before.dev, before.ino);
     return fd;
   } catch (error) {
@@ -62,6 +89,11 @@ export function openApprovedForRead(canonical: string): number {
   }
 }
 
+/**
+ * The descriptor is the file the lstat saw (dev/ino: another file renamed to the
+ * same name is refused) and was opened by the approved name (/proc: the same file
+ * reached through a directory swapped for a symlink is refused too).
+ */
 function verifyDescriptor(fd: number, canonical: string, dev: number, ino: number): void {
   const stats = fstatSync(fd);
   if (!stats.isFile()) throw changed(canonical, 'it is no longer a regular file');
@@ -99,26 +131,46 @@ function createParents(canonical: string): void {
  * Writes `content` to an approved path: a new file in the verified parent,
  * fsynced, then renamed over the target. Keeps an existing file's mode.
  */
-export function writeApproved(canonical: string, content: string | Uint8Array): { created: boolean; bytes: number } {
+export function writeApproved(canonical: string, content: string | Uint8Array, probe?: FileGuardProbe): { created: boolean; bytes: number } {
+  // The gate never approves git metadata (path-decision.ts); this is the same predicate at the effect,
+  // so no decision however made lets the host create or change a .git entry (issue 9 §3).
+  if (isInsideGitMetadata(canonical)) {
+    throw new ZotboxError('ZB_POLICY_PATH_PROTECTED', `write denied: ${canonical} is git metadata, which agents may not create or change. Fix: write outside .git.`, { details: { path: canonical } });
+  }
   try {
-    return writeThroughTemporaryFile(canonical, content);
+    return writeThroughTemporaryFile(canonical, content, probe);
   } catch (cause) {
     throw fileSystemError('write', canonical, cause); // ZotboxErrors pass through unchanged
   }
 }
 
-function writeThroughTemporaryFile(canonical: string, content: string | Uint8Array): { created: boolean; bytes: number } {
+/** Creates the temporary file; something already at its name (planted there) is refused, never opened. */
+function openTemporaryFile(temp: string, canonical: string): number {
+  try {
+    // O_EXCL: a file or a hard link planted at the name is never written into (and, by POSIX, neither is a symlink).
+    return openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (cause) {
+    const errno = (cause as NodeJS.ErrnoException).code;
+    if (errno === 'EEXIST' || errno === 'ELOOP') throw changed(canonical, `something already exists at the temporary name ${temp}`);
+    throw cause;
+  }
+}
+
+function writeThroughTemporaryFile(canonical: string, content: string | Uint8Array, probe: FileGuardProbe | undefined): { created: boolean; bytes: number } {
   createParents(canonical);
   const parent = path.dirname(canonical);
   reverifyCanonical(parent);
+  probe?.afterReverify?.(parent);
   const existing = lstatSync(canonical, { throwIfNoEntry: false });
   if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
     throw new ZotboxError('ZB_IO_FAILED', `cannot write ${canonical}: it is not a regular file.`, { details: { path: canonical } });
   }
-  const temp = path.join(parent, `.zotbox-${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  const temp = path.join(parent, probe?.tempName?.() ?? `.zotbox-${randomBytes(6).toString('hex')}.tmp`);
+  probe?.beforeOpenTemp?.(temp);
+  const fd = openTemporaryFile(temp, canonical);
   let renamed = false;
   try {
+    // The new file has no identity to compare yet: only its name tells that it landed in the verified directory.
     const opened = pathOfDescriptor(fd);
     if (opened !== undefined && opened !== temp) throw changed(canonical, `its directory moved; the new file landed at ${opened}`);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
@@ -127,6 +179,7 @@ function writeThroughTemporaryFile(canonical: string, content: string | Uint8Arr
     if (existing?.isFile() === true) fchmodSync(fd, existing.mode & 0o777);
     fsyncSync(fd);
     closeSync(fd);
+    probe?.beforeRename?.(temp);
     reverifyCanonical(parent);
     renameSync(temp, canonical);
     renamed = true;

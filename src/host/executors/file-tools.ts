@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { ZotboxError } from '../../errors.js';
 import type { ApprovedPath } from '../../policy/gate-server.js';
-import { openApprovedForRead, writeApproved } from './file-guard.js';
+import { openApprovedForRead, writeApproved, type FileGuardProbe } from './file-guard.js';
 
 /** Largest file the read tool loads; larger ones are an error that says how to read a part. */
 export const MAX_READ_FILE_BYTES = 16 * 1024 * 1024;
@@ -26,8 +26,8 @@ export interface ReadResult {
   readonly truncated: boolean;
 }
 
-function readWhole(canonical: string): Buffer {
-  const fd = openApprovedForRead(canonical);
+function readWhole(canonical: string, probe: FileGuardProbe | undefined): Buffer {
+  const fd = openApprovedForRead(canonical, probe);
   try {
     const size = fstatSync(fd).size;
     if (size > MAX_READ_FILE_BYTES) {
@@ -60,8 +60,9 @@ function isBinary(bytes: Buffer): boolean {
   }
 }
 
-export function executeRead(decision: ApprovedPath, input: { offset?: number | undefined; limit?: number | undefined }): ReadResult {
-  const bytes = readWhole(decision.canonicalPath);
+/** `probe` is a test seam (file-guard.ts); production callers never pass it. */
+export function executeRead(decision: ApprovedPath, input: { offset?: number | undefined; limit?: number | undefined }, probe?: FileGuardProbe): ReadResult {
+  const bytes = readWhole(decision.canonicalPath, probe);
   if (isBinary(bytes)) {
     return { path: decision.canonicalPath, size: bytes.length, binary: true, content: '', startLine: 0, endLine: 0, totalLines: 0, truncated: false };
   }
@@ -92,14 +93,14 @@ export function executeRead(decision: ApprovedPath, input: { offset?: number | u
   };
 }
 
-export function executeWrite(decision: ApprovedPath, input: { content: string }): { path: string; bytes: number; created: boolean } {
-  const result = writeApproved(decision.canonicalPath, input.content);
+export function executeWrite(decision: ApprovedPath, input: { content: string }, probe?: FileGuardProbe): { path: string; bytes: number; created: boolean } {
+  const result = writeApproved(decision.canonicalPath, input.content, probe);
   return { path: decision.canonicalPath, ...result };
 }
 
 /** Replaces exactly one occurrence of old_string; zero or several are errors that say so. */
-export function executeEdit(decision: ApprovedPath, input: { old_string: string; new_string: string }): { path: string; bytes: number } {
-  const text = readWhole(decision.canonicalPath).toString('utf8');
+export function executeEdit(decision: ApprovedPath, input: { old_string: string; new_string: string }, probe?: FileGuardProbe): { path: string; bytes: number } {
+  const text = readWhole(decision.canonicalPath, probe).toString('utf8');
   const first = text.indexOf(input.old_string);
   if (first === -1) {
     throw new ZotboxError('ZB_EXEC_EDIT_NO_MATCH', `the text to replace does not occur in ${decision.canonicalPath}. Read the file again and copy the exact text, whitespace included.`, {
@@ -114,6 +115,6 @@ export function executeEdit(decision: ApprovedPath, input: { old_string: string;
     });
   }
   const updated = text.slice(0, first) + input.new_string + text.slice(first + input.old_string.length);
-  const { bytes } = writeApproved(decision.canonicalPath, updated);
+  const { bytes } = writeApproved(decision.canonicalPath, updated, probe);
   return { path: decision.canonicalPath, bytes };
 }
