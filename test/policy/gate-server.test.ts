@@ -138,15 +138,18 @@ test('cancelling in-flight calls aborts them on the host', async (t) => {
 test('cancelling the run on the host aborts the call in flight and refuses every later call, audited', async (t) => {
   const { decide } = workspace(t);
   let aborted: unknown;
+  let reachedExecutor!: () => void;
+  const executing = new Promise<void>((resolve) => (reachedExecutor = resolve));
   const { client, server, audits, executed } = connect(t, {
     decide,
     execute: (approved, signal) => {
       executed.push(approved);
+      reachedExecutor();
       return new Promise(() => signal.addEventListener('abort', () => (aborted = signal.reason)));
     },
   });
   const inFlight = client.call('read', { path: 'a.txt' });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await executing; // the call is in flight: the executor has it
   server.cancel(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
   t.is(((await t.throwsAsync(inFlight)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
   t.is((aborted as ZotboxError).code, 'ZB_GATE_CANCELLED');
@@ -191,18 +194,36 @@ test('malformed messages are refused with a code, audited, and never crash the h
 test('a second call with an id already in flight is refused', async (t) => {
   const { decide } = workspace(t);
   const channel = new MessageChannel();
-  const server = serveGate(channel.port1, { decide, timeoutMs: 1000, execute: () => new Promise((resolve) => setTimeout(() => resolve('first'), 50)) });
+  // The first call stays in flight until the second has been answered.
+  let finishFirst!: (value: unknown) => void;
+  let firstRunning!: () => void;
+  const running = new Promise<void>((resolve) => (firstRunning = resolve));
+  const server = serveGate(channel.port1, {
+    decide,
+    timeoutMs: 60_000,
+    execute: () =>
+      new Promise((resolve) => {
+        finishFirst = resolve;
+        firstRunning();
+      }),
+  });
   t.teardown(() => {
     server.close();
     channel.port1.close();
     channel.port2.close();
   });
   const replies: { id: number; ok: boolean; result?: unknown; error?: { code: string } }[] = [];
-  channel.port2.on('message', (m) => replies.push(m));
+  const bothAnswered = new Promise<void>((resolve) =>
+    channel.port2.on('message', (m) => {
+      replies.push(m);
+      if (replies.length === 1) void running.then(() => finishFirst('first'));
+      if (replies.length === 2) resolve();
+    }),
+  );
   const call = { type: 'tool.call', id: 9, tool: 'read', input: { path: 'a.txt' } };
   channel.port2.postMessage(call);
   channel.port2.postMessage(call);
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await bothAnswered;
   t.deepEqual(replies.map((r) => r.ok ? r.result : r.error?.code), ['ZB_GATE_INVALID_MESSAGE', 'first']);
 });
 
