@@ -8,6 +8,7 @@
 import { lstatSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
+import { isGitControlEntry } from '../../policy/git-control.js';
 import { checkCreatedConfig } from './git-config-rules.js';
 import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 
@@ -139,4 +140,39 @@ export function gitProgramError(violations: readonly GitViolation[]): ZotboxErro
     `the command left git metadata that would make git run programs: ${list}. zotbox undid it and stopped the run. An agent may create repositories and commit, but never hooks, fsmonitor, filters, pagers, editors, exec lines or other programs git would run.`,
     { details: { paths: violations.map((v) => v.path) } },
   );
+}
+
+/** How many directories above a written file may become a repository through it (refs/heads/<name> is three deep). */
+const SHAPE_DEPTH = 4;
+
+/**
+ * After the write tool wrote `written`: if that made one of the directories above
+ * it shaped like a git directory (HEAD, objects/, refs/: git opens it as a bare
+ * repository under any name), every control entry there must pass the rules for
+ * a new repository. What fails is removed, and the error stops the run.
+ */
+export function refuseGitShapeAround(written: string): void {
+  const violations: GitViolation[] = [];
+  let directory = path.dirname(written);
+  for (let level = 0; level < SHAPE_DEPTH && directory !== path.dirname(directory); level++, directory = path.dirname(directory)) {
+    const entries = (() => {
+      try {
+        return readdirSync(directory, { withFileTypes: true });
+      } catch {
+        return []; // unreadable: git could not open it either
+      }
+    })();
+    const has = (name: string, isDirectory: boolean) => entries.some((e) => e.name.toLowerCase() === name && e.isDirectory() === isDirectory);
+    if (!(has('head', false) && has('objects', true) && has('refs', true))) continue;
+    for (const entry of entries.filter((e) => isGitControlEntry(e.name))) {
+      const full = path.join(directory, entry.name);
+      const config = CONFIG_NAME.test(entry.name) && entry.isFile() ? checkCreatedConfig(readSmallFile(full) ?? '') : { ok: true as const };
+      const reason = config.ok ? checkControlEntry(full) : config.reason;
+      if (reason !== undefined) {
+        rmSync(full, { recursive: true, force: true });
+        violations.push({ path: full, reason });
+      }
+    }
+  }
+  if (violations.length > 0) throw gitProgramError(violations);
 }

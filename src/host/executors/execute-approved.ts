@@ -4,6 +4,7 @@
 import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { CommandIsolation } from '../confine/command-isolation.js';
+import { refuseGitShapeAround } from '../confine/git-aftercare.js';
 import { executeBash } from './bash.js';
 import { executeEdit, executeRead, executeWrite } from './file-tools.js';
 import { executeSkill } from './skill.js';
@@ -23,10 +24,16 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
     switch (approved.tool) {
       case 'read':
         return executeRead(approved.decision, approved.call.input);
-      case 'write':
-        return executeWrite(approved.decision, approved.call.input);
-      case 'edit':
-        return executeEdit(approved.decision, approved.call.input);
+      case 'write': {
+        const result = executeWrite(approved.decision, approved.call.input);
+        refuseGitShapeAround(approved.decision.canonicalPath); // a repository under any other name than .git
+        return result;
+      }
+      case 'edit': {
+        const result = executeEdit(approved.decision, approved.call.input);
+        refuseGitShapeAround(approved.decision.canonicalPath);
+        return result;
+      }
       case 'skill':
         return executeSkill(options.image, approved.decision.name);
       case 'bash':

@@ -49,3 +49,28 @@ test('read, write, edit, bash and skill through the gate with the real executors
   await t.throwsAsync(client.call('bash', { command: 'wc -l notes/today.md > /tmp/x' }), { code: 'ZB_POLICY_SHELL_CONSTRUCT' } as never);
   t.is(readFileSync(path.join(ws, 'notes/today.md'), 'utf8'), 'alpha\ngamma\n');
 });
+
+test('the write tool cannot build a repository under another name whose config names a program', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-e2e-bare-'));
+  const ws = path.join(root, 'ws');
+  mkdirSync(ws);
+  const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
+  const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') });
+  const decide = createGateDecider({ shell: { mode: 'none', allow: [], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES }, skills: listBundledSkills(image) });
+  const channel = new MessageChannel();
+  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 10_000, outputCapBytes: 65536, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 20_000 });
+  const client = new GateClient(channel.port2, 30_000);
+  t.teardown(() => {
+    client.close();
+    server.close();
+    channel.port1.close();
+  });
+  // In either order the last write makes evil/ a bare repository, and its config is then checked and removed.
+  t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n\tpager = touch /tmp/pwn\n' }), { created: true });
+  t.like(await client.call('write', { path: 'evil/objects/.keep', content: '' }), { created: true });
+  t.like(await client.call('write', { path: 'evil/refs/heads/.keep', content: '' }), { created: true });
+  await t.throwsAsync(client.call('write', { path: 'evil/HEAD', content: 'ref: refs/heads/main\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(ws, 'evil', 'config')));
+  // A repository-shaped directory whose config names nothing is fine.
+  t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n' }), { created: true });
+});
