@@ -20,9 +20,9 @@ import { formatTable, measure, measurePair } from './harness.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function spawnTrue(): Promise<void> {
+function spawnAndWait(file: string, args: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/true', [], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.once('error', reject);
     child.once('close', () => resolve());
   });
@@ -50,16 +50,20 @@ export async function runConfineBench(): Promise<void> {
       const decision = approveTrue(workspace);
       const run = (kind: 'confined' | 'unconfined') => () =>
         executeBash(decision, { workspace, timeoutMs: 30_000, outputCapBytes: 4096, isolation: createCommandIsolation(kind === 'confined' ? confinement : { kind: 'unconfined' }, layout) });
+      const spawnTrue = () => spawnAndWait('/usr/bin/true', []);
       const confined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'confined', fn: run('confined') }, { warmup: 3, samples: 21 });
       const unconfined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'unconfined', fn: run('unconfined') }, { warmup: 3, samples: 21 });
       const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples: 15 });
+      // bubblewrap alone, with a minimal sandbox: what the kernel and bwrap themselves cost.
+      const bwrapAlone = await measure('bwrap', () => spawnAndWait(confinement.bwrap, ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev', '--', '/usr/bin/true']), { warmup: 3, samples: 21 });
       rows.push(
-        [`${label}: confined call (median ms)`, confined.b.medianMs.toFixed(2), confined.a.medianMs.toFixed(2), `${confined.speedup.toFixed(1)}×`],
-        [`${label}: unconfined call (median ms)`, unconfined.b.medianMs.toFixed(2), unconfined.a.medianMs.toFixed(2), `${unconfined.speedup.toFixed(1)}×`],
-        [`${label}: one git-metadata walk (median ms)`, walk.medianMs.toFixed(2), '-', '-'],
+        [`${label}: confined call`, confined.b.medianMs.toFixed(2), confined.a.medianMs.toFixed(2), `${confined.speedup.toFixed(1)}×`],
+        [`${label}: unconfined call`, unconfined.b.medianMs.toFixed(2), unconfined.a.medianMs.toFixed(2), `${unconfined.speedup.toFixed(1)}×`],
+        [`${label}: one git-metadata walk`, walk.medianMs.toFixed(2), '-', '-'],
+        [`${label}: bare bwrap running true (reference)`, bwrapAlone.medianMs.toFixed(2), '-', '-'],
       );
     }
-    process.stdout.write(formatTable(['measure', 'zotbox', 'spawn /usr/bin/true', 'ratio'], rows));
+    process.stdout.write(formatTable(['measure (median ms)', 'zotbox', 'spawn /usr/bin/true', 'zotbox ÷ spawn'], rows));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
