@@ -1,7 +1,7 @@
 // The gate and the real executors together: what the gate approves is done,
 // what it denies never reaches the file system.
 import { confinedIsolation } from '../../fixtures/isolation.js';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, readFileSync, realpathSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -16,18 +16,11 @@ import { compileScopes } from '../../../src/policy/scopes.js';
 import { EXAMPLES_DIR } from '../../fixtures/paths.js';
 import { tempDir } from '../../fixtures/temp.js';
 
-test('read, write, edit, bash and skill through the gate with the real executors', async (t) => {
-  const root = realpathSync(tempDir(t, 'zb-e2e-gate-'));
-  const ws = path.join(root, 'ws');
-  const data = path.join(root, 'data');
-  mkdirSync(ws);
-  mkdirSync(data);
+/** The gate for a workspace, with the real executors behind it (bash confined), as a client. */
+async function gateFor(t: ExecutionContext, ws: string, data: string, bash: { mode: 'none' | 'allowlist'; allow: string[] }): Promise<GateClient> {
   const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: data });
-  const decide = createGateDecider({
-    shell: { mode: 'allowlist', allow: ['cat', 'wc'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES },
-    skills: listBundledSkills(image),
-  });
+  const decide = createGateDecider({ shell: { ...bash, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES }, skills: listBundledSkills(image) });
   const channel = new MessageChannel();
   const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 10_000, outputCapBytes: 65536, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 20_000 });
   const client = new GateClient(channel.port2, 30_000);
@@ -36,6 +29,16 @@ test('read, write, edit, bash and skill through the gate with the real executors
     server.close();
     channel.port1.close();
   });
+  return client;
+}
+
+test('read, write, edit, bash and skill through the gate with the real executors', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-e2e-gate-'));
+  const ws = path.join(root, 'ws');
+  const data = path.join(root, 'data');
+  mkdirSync(ws);
+  mkdirSync(data);
+  const client = await gateFor(t, ws, data, { mode: 'allowlist', allow: ['cat', 'wc'] });
 
   t.like(await client.call('write', { path: 'notes/today.md', content: 'alpha\nbeta\n' }), { created: true, bytes: 11 });
   t.like(await client.call('edit', { path: 'notes/today.md', old_string: 'beta', new_string: 'gamma' }), { path: path.join(ws, 'notes/today.md') });
@@ -54,17 +57,7 @@ test('the write tool cannot build a repository under another name whose config n
   const root = realpathSync(tempDir(t, 'zb-e2e-bare-'));
   const ws = path.join(root, 'ws');
   mkdirSync(ws);
-  const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
-  const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') });
-  const decide = createGateDecider({ shell: { mode: 'none', allow: [], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES }, skills: listBundledSkills(image) });
-  const channel = new MessageChannel();
-  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 10_000, outputCapBytes: 65536, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 20_000 });
-  const client = new GateClient(channel.port2, 30_000);
-  t.teardown(() => {
-    client.close();
-    server.close();
-    channel.port1.close();
-  });
+  const client = await gateFor(t, ws, path.join(root, 'data'), { mode: 'none', allow: [] });
   // In either order the last write makes evil/ a bare repository, and its config is then checked and removed.
   t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n\tpager = touch /tmp/pwn\n' }), { created: true });
   t.like(await client.call('write', { path: 'evil/objects/.keep', content: '' }), { created: true });
