@@ -180,6 +180,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     workspace,
     bashTimeoutMs: 120_000,
     outputCapBytes: 64 * 1024,
+    writeRoots: permissions.write,
     isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }), agentData: scopes.context.agentData }),
   });
   const toolTimeoutMs = options.toolTimeoutMs ?? 300_000;

@@ -58,7 +58,8 @@ function seccompFilter(): Buffer {
 }
 
 function aftercare(layout: SandboxLayout, before: GitInventory, snapshot?: Map<string, string>): void {
-  const after = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory]);
+  // No size limit here: whatever the command made must all be checked, however many directories it made.
+  const after = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory], false);
   const violations = [...(snapshot === undefined ? [] : restoreControlFiles(snapshot, before, after)), ...removeUnsafeGitChanges(before, after)];
   if (violations.length > 0) throw gitProgramError(violations);
 }

@@ -9,8 +9,9 @@ import { lstatSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
 import { isGitControlEntry } from '../../policy/git-control.js';
+import { isInsideRoot } from '../../policy/scopes.js';
 import { checkCreatedConfig } from './git-config-rules.js';
-import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
+import { OVERSIZED, isShapedLikeGitDirectory, readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 
 export interface GitViolation {
   readonly path: string;
@@ -89,7 +90,7 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     });
   }
   for (const [file, text] of after.todoTexts) {
-    if (before.todoTexts.get(file) === text || !EXEC_LINE.test(text)) continue;
+    if (before.todoTexts.get(file) === text || (text !== OVERSIZED && !EXEC_LINE.test(text))) continue;
     record(path.dirname(file), 'a rebase left to continue would run an exec line the command wrote', () => rmSync(path.dirname(file), { recursive: true, force: true }));
   }
   return violations;
@@ -142,19 +143,18 @@ export function gitProgramError(violations: readonly GitViolation[]): ZotboxErro
   );
 }
 
-/** How many directories above a written file may become a repository through it (refs/heads/<name> is three deep). */
-const SHAPE_DEPTH = 4;
-
 /**
- * After the write tool wrote `written`: if that made one of the directories above
- * it shaped like a git directory (HEAD, objects/, refs/: git opens it as a bare
- * repository under any name), every control entry there must pass the rules for
- * a new repository. What fails is removed, and the error stops the run.
+ * After the write tool wrote `written`: if that made the directory it is in, or
+ * any directory above it up to its write scope's root, shaped like a git
+ * directory (git opens such a directory as a repository under any name), every
+ * control entry there must pass the rules for a new repository. What fails is
+ * removed, and the error stops the run.
  */
-export function refuseGitShapeAround(written: string): void {
+export function refuseGitShapeAround(written: string, writeRoots: readonly string[]): void {
+  const root = writeRoots.filter((r) => isInsideRoot(written, r)).sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) return; // not in a write scope: the gate never approves that
   const violations: GitViolation[] = [];
-  let directory = path.dirname(written);
-  for (let level = 0; level < SHAPE_DEPTH && directory !== path.dirname(directory); level++, directory = path.dirname(directory)) {
+  for (let directory = path.dirname(written); isInsideRoot(directory, root); directory = path.dirname(directory)) {
     const entries = (() => {
       try {
         return readdirSync(directory, { withFileTypes: true });
@@ -162,17 +162,18 @@ export function refuseGitShapeAround(written: string): void {
         return []; // unreadable: git could not open it either
       }
     })();
-    const has = (name: string, isDirectory: boolean) => entries.some((e) => e.name.toLowerCase() === name && e.isDirectory() === isDirectory);
-    if (!(has('head', false) && has('objects', true) && has('refs', true))) continue;
-    for (const entry of entries.filter((e) => isGitControlEntry(e.name))) {
-      const full = path.join(directory, entry.name);
-      const config = CONFIG_NAME.test(entry.name) && entry.isFile() ? checkCreatedConfig(readSmallFile(full) ?? '') : { ok: true as const };
-      const reason = config.ok ? checkControlEntry(full) : config.reason;
-      if (reason !== undefined) {
-        rmSync(full, { recursive: true, force: true });
-        violations.push({ path: full, reason });
+    if (isShapedLikeGitDirectory(entries)) {
+      for (const entry of entries.filter((e) => isGitControlEntry(e.name))) {
+        const full = path.join(directory, entry.name);
+        const config = CONFIG_NAME.test(entry.name) && entry.isFile() ? checkCreatedConfig(readSmallFile(full) ?? '') : { ok: true as const };
+        const reason = config.ok ? checkControlEntry(full) : config.reason;
+        if (reason !== undefined) {
+          rmSync(full, { recursive: true, force: true });
+          violations.push({ path: full, reason });
+        }
       }
     }
+    if (directory === root) break;
   }
   if (violations.length > 0) throw gitProgramError(violations);
 }

@@ -44,6 +44,10 @@ export interface GitInventory {
   readonly todoTexts: ReadonlyMap<string, string>;
 }
 
+/** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
+export const OVERSIZED = '\u0000zotbox: larger than the control file cap\u0000';
+
+/** A control file's text; OVERSIZED when it is larger than zotbox reads (checks never see half a file). */
 export function readSmallFile(file: string): string | undefined {
   let fd: number;
   try {
@@ -54,7 +58,8 @@ export function readSmallFile(file: string): string | undefined {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return undefined;
-    const buffer = Buffer.alloc(Math.min(stats.size, MAX_CONTROL_FILE_BYTES));
+    if (stats.size > MAX_CONTROL_FILE_BYTES) return OVERSIZED;
+    const buffer = Buffer.alloc(stats.size);
     const read = readSync(fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, read).toString('utf8');
   } finally {
@@ -83,10 +88,16 @@ function listDirectory(directory: string): Dirent[] {
   }
 }
 
-/** Git opens a directory holding HEAD, objects/ and refs/ as a repository (a bare one), whatever its name. */
-function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
-  const has = (name: string, directory: boolean) => entries.some((e) => e.name.toLowerCase() === name && (directory ? e.isDirectory() : !e.isDirectory()));
-  return has('head', false) && has('objects', true) && has('refs', true);
+/**
+ * Git opens a directory as a repository (a bare one, whatever its name) when it
+ * holds a valid HEAD and objects/ and refs/, either its own or, through a
+ * commondir file, another's. Read here more widely than git does, so that
+ * nothing git accepts is missed: HEAD of any kind (file or link) beside any of
+ * objects, refs or commondir, of any kind (a link to a directory counts for git).
+ */
+export function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
+  const names = new Set(entries.map((e) => e.name.toLowerCase()));
+  return names.has('head') && (names.has('objects') || names.has('refs') || names.has('commondir'));
 }
 
 interface Found {
@@ -94,8 +105,12 @@ interface Found {
   readonly shaped: string[];
 }
 
-/** Every .git entry and git-shaped directory below the roots; below a root, links and `skipped` trees are not entered. */
-function findGitMetadata(roots: readonly string[], skipped: readonly string[]): Found {
+/**
+ * Every .git entry and git-shaped directory at or below the roots; below a root,
+ * links and `skipped` trees are not entered. `limit` false walks however large
+ * the scopes are (the aftercare: what a command made must all be checked).
+ */
+function findGitMetadata(roots: readonly string[], skipped: readonly string[], limit: boolean): Found {
   const gitEntries = new Map<string, GitEntryState>();
   const shaped: string[] = [];
   // Each item remembers its root: the agent's data directory lies inside the skipped state directory, and is walked whole.
@@ -103,27 +118,26 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[]): 
   let visited = 0;
   while (pending.length > 0) {
     const { directory, root } = pending.pop()!;
-    if (++visited > MAX_DIRECTORIES) {
+    if (++visited > MAX_DIRECTORIES && limit) {
       throw new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`, {
         details: { roots: [...roots] },
       });
     }
     const entries = listDirectory(directory);
-    if (directory !== root && isShapedLikeGitDirectory(entries)) {
-      shaped.push(directory);
-      continue; // its objects and refs are git's, not the agent's worktree
-    }
+    if (isShapedLikeGitDirectory(entries)) shaped.push(directory);
     for (const entry of entries) {
       const full = path.join(directory, entry.name);
       if (isGitDirectoryName(entry.name)) gitEntries.set(full, stateOf(full, entry));
-      else if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
+      // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
+      if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
     }
   }
   return { gitEntries, shaped };
 }
 
-export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = []): GitInventory {
-  const { gitEntries, shaped } = findGitMetadata(roots, skipped);
+/** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
+export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
+  const { gitEntries, shaped } = findGitMetadata(roots, skipped, limit);
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();

@@ -17,6 +17,8 @@ export interface ExecutorOptions {
   readonly outputCapBytes: number;
   /** How bash commands start: confined (or refused), or unconfined on the user's opt-out. */
   readonly isolation: CommandIsolation;
+  /** Canonical write scope roots: a written file's directories up to its root are checked for a repository's shape. */
+  readonly writeRoots: readonly string[];
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -26,12 +28,12 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
         return executeRead(approved.decision, approved.call.input);
       case 'write': {
         const result = executeWrite(approved.decision, approved.call.input);
-        refuseGitShapeAround(approved.decision.canonicalPath); // a repository under any other name than .git
+        refuseGitShapeAround(approved.decision.canonicalPath, options.writeRoots); // a repository under any other name than .git
         return result;
       }
       case 'edit': {
         const result = executeEdit(approved.decision, approved.call.input);
-        refuseGitShapeAround(approved.decision.canonicalPath);
+        refuseGitShapeAround(approved.decision.canonicalPath, options.writeRoots);
         return result;
       }
       case 'skill':
