@@ -25,6 +25,19 @@
 // - bpf, perf_event_open, userfaultfd: EPERM. Large kernel attack surface (the
 //   BPF verifier, perf counters that leak kernel state, page-fault stalls that
 //   widen kernel races) that no build, test or editing tool needs.
+// - socket: EAFNOSUPPORT unless the family is AF_INET, AF_INET6 or AF_NETLINK,
+//   which the sandbox's own network namespace (loopback only) bounds. Pathname
+//   unix sockets are not namespaced: one in any bound scope, even read-only, is a
+//   host service (`tmux -S scope/tmux.sock run-shell` ran as root outside; docker,
+//   D-Bus, ssh and gpg agents alike), and AF_VSOCK reaches this VM's hypervisor
+//   side. So AF_UNIX and every other family, known or not, is as on a kernel
+//   without it. io_uring's IORING_OP_SOCKET would bypass this: one more reason
+//   io_uring is ENOSYS.
+// - socketpair: allowed only for AF_UNIX SOCK_STREAM and SOCK_SEQPACKET (flags
+//   such as SOCK_CLOEXEC above the low 4 type bits ignored), which libuv, Python
+//   and others use for child pipes: such a pair is born connected and can address
+//   no path. EPERM for other AF_UNIX types (SOCK_DGRAM can sendto() a path, and
+//   the kernel turns SOCK_RAW into SOCK_DGRAM); EAFNOSUPPORT for other families.
 // Not denied: ptrace (the PID namespace bounds it; gdb and strace inside are
 // legitimate); chown and security.capability xattrs (they need CAP_CHOWN and
 // CAP_SETFCAP, which the sandbox does not have).
@@ -34,7 +47,9 @@ import { ZotboxError } from '../../errors.js';
 type SyscallRule =
   | { readonly kind: 'deny-special-mode'; readonly modeArg: 1 | 2 | 3 } // EPERM when args[modeArg] has S_ISUID|S_ISGID
   | { readonly kind: 'eperm' }
-  | { readonly kind: 'enosys' };
+  | { readonly kind: 'enosys' }
+  | { readonly kind: 'socket-family' } // EAFNOSUPPORT unless args[0] is in SOCKET_FAMILIES_ALLOWED
+  | { readonly kind: 'socketpair-type' }; // allow only AF_UNIX with a type in SOCKETPAIR_UNIX_TYPES_ALLOWED
 
 interface SyscallEntry {
   readonly name: string;
@@ -72,7 +87,17 @@ const SYSCALL_TABLE: readonly SyscallEntry[] = [
   { name: 'bpf', x64: 321, arm64: 280, rule: EPERM_RULE },
   { name: 'perf_event_open', x64: 298, arm64: 241, rule: EPERM_RULE },
   { name: 'userfaultfd', x64: 323, arm64: 282, rule: EPERM_RULE },
+  { name: 'socket', x64: 41, arm64: 198, rule: { kind: 'socket-family' } }, // (family, type, protocol)
+  { name: 'socketpair', x64: 53, arm64: 199, rule: { kind: 'socketpair-type' } }, // (family, type, protocol, sv)
 ];
+
+// linux/socket.h and linux/net.h. The kernel reads family and type as int: only the low words count.
+const AF_UNIX = 1;
+/** Families namespaced by the sandbox's network namespace, which holds only loopback. */
+const SOCKET_FAMILIES_ALLOWED: readonly number[] = [2, 10, 16]; // AF_INET, AF_INET6, AF_NETLINK
+/** Unix pairs that are born connected and cannot be pointed at a path. */
+const SOCKETPAIR_UNIX_TYPES_ALLOWED: readonly number[] = [1, 5]; // SOCK_STREAM, SOCK_SEQPACKET
+const SOCK_TYPE_MASK = 0xf; // SOCK_CLOEXEC and SOCK_NONBLOCK are ORed in above it
 
 /** AUDIT_ARCH_* from linux/audit.h: EM_* | __AUDIT_ARCH_64BIT | __AUDIT_ARCH_LE. */
 const ARCHITECTURES: Readonly<Record<string, { readonly auditArch: number; readonly column: 'x64' | 'arm64'; readonly x32Bit: boolean }>> = {
@@ -84,9 +109,11 @@ const X32_SYSCALL_BIT = 0x40000000;
 const SPECIAL_MODE_BITS = 0o6000; // S_ISUID | S_ISGID
 const EPERM = 1;
 const ENOSYS = 38;
+const EAFNOSUPPORT = 97;
 
 // linux/filter.h and linux/seccomp.h
 const BPF_LD_W_ABS = 0x20;
+const BPF_ALU_AND_K = 0x54;
 const BPF_JEQ_K = 0x15;
 const BPF_JSET_K = 0x45;
 const BPF_RET_K = 0x06;
@@ -102,6 +129,7 @@ type Target = 'next' | string;
 
 type Instruction =
   | { readonly op: 'load'; readonly offset: number }
+  | { readonly op: 'and'; readonly k: number }
   | { readonly op: 'jeq' | 'jset'; readonly k: number; readonly ifTrue: Target; readonly ifFalse: Target }
   | { readonly op: 'return'; readonly action: number }
   | { readonly op: 'label'; readonly name: string };
@@ -137,12 +165,15 @@ export function buildSeccompFilter(arch: string = process.arch): Buffer {
       { op: 'load', offset: argLowWordOffset(index) },
       { op: 'jset', k: SPECIAL_MODE_BITS, ifTrue: 'eperm', ifFalse: 'allow' },
     ]),
+    ...socketRules(listed.map(({ rule }) => rule.kind)),
     { op: 'label', name: 'kill' },
     { op: 'return', action: SECCOMP_RET_KILL_PROCESS },
     { op: 'label', name: 'eperm' },
     { op: 'return', action: SECCOMP_RET_ERRNO | EPERM },
     { op: 'label', name: 'enosys' },
     { op: 'return', action: SECCOMP_RET_ERRNO | ENOSYS },
+    { op: 'label', name: 'eafnosupport' },
+    { op: 'return', action: SECCOMP_RET_ERRNO | EAFNOSUPPORT },
     { op: 'label', name: 'allow' },
     { op: 'return', action: SECCOMP_RET_ALLOW },
   ];
@@ -151,6 +182,29 @@ export function buildSeccompFilter(arch: string = process.arch): Buffer {
 
 function ruleLabel(rule: SyscallRule): string {
   return rule.kind === 'deny-special-mode' ? `mode-arg-${rule.modeArg}` : rule.kind;
+}
+
+/** The blocks that socket and socketpair jump to, for the rule kinds the arch lists. */
+function socketRules(kinds: readonly SyscallRule['kind'][]): Instruction[] {
+  const socket: Instruction[] = [
+    { op: 'label', name: 'socket-family' },
+    { op: 'load', offset: argLowWordOffset(0) },
+    ...anyOf(SOCKET_FAMILIES_ALLOWED, 'allow', 'eafnosupport'),
+  ];
+  const socketpair: Instruction[] = [
+    { op: 'label', name: 'socketpair-type' },
+    { op: 'load', offset: argLowWordOffset(0) },
+    { op: 'jeq', k: AF_UNIX, ifTrue: 'next', ifFalse: 'eafnosupport' },
+    { op: 'load', offset: argLowWordOffset(1) },
+    { op: 'and', k: SOCK_TYPE_MASK },
+    ...anyOf(SOCKETPAIR_UNIX_TYPES_ALLOWED, 'allow', 'eperm'),
+  ];
+  return [...(kinds.includes('socket-family') ? socket : []), ...(kinds.includes('socketpair-type') ? socketpair : [])];
+}
+
+/** Jumps to `match` when the accumulator equals one of `values`, else to `otherwise`. */
+function anyOf(values: readonly number[], match: Target, otherwise: Target): Instruction[] {
+  return values.map((k, i): Instruction => ({ op: 'jeq', k, ifTrue: match, ifFalse: i === values.length - 1 ? otherwise : 'next' }));
 }
 
 /** Resolves labels to forward offsets and encodes each instruction as a struct sock_filter. */
@@ -173,12 +227,7 @@ function assemble(program: readonly Instruction[]): Buffer {
   };
   for (const instruction of program) {
     if (instruction.op === 'label') continue;
-    const [code, jt, jf, k] =
-      instruction.op === 'load'
-        ? [BPF_LD_W_ABS, 0, 0, instruction.offset]
-        : instruction.op === 'return'
-          ? [BPF_RET_K, 0, 0, instruction.action]
-          : [instruction.op === 'jeq' ? BPF_JEQ_K : BPF_JSET_K, offsetTo(instruction.ifTrue), offsetTo(instruction.ifFalse), instruction.k];
+    const [code, jt, jf, k] = encode(instruction, offsetTo);
     out.writeUInt16LE(code, index * 8);
     out.writeUInt8(jt, index * 8 + 2);
     out.writeUInt8(jf, index * 8 + 3);
@@ -186,4 +235,19 @@ function assemble(program: readonly Instruction[]): Buffer {
     index += 1;
   }
   return out;
+}
+
+/** One instruction as struct sock_filter fields {code, jt, jf, k}. */
+function encode(instruction: Exclude<Instruction, { op: 'label' }>, offsetTo: (where: Target) => number): [number, number, number, number] {
+  switch (instruction.op) {
+    case 'load':
+      return [BPF_LD_W_ABS, 0, 0, instruction.offset];
+    case 'and':
+      return [BPF_ALU_AND_K, 0, 0, instruction.k];
+    case 'return':
+      return [BPF_RET_K, 0, 0, instruction.action];
+    case 'jeq':
+    case 'jset':
+      return [instruction.op === 'jeq' ? BPF_JEQ_K : BPF_JSET_K, offsetTo(instruction.ifTrue), offsetTo(instruction.ifFalse), instruction.k];
+  }
 }

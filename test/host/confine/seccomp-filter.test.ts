@@ -6,6 +6,7 @@ import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { buildSeccompFilter } from '../../../src/host/confine/seccomp-filter.js';
 import { tempDir } from '../../fixtures/temp.js';
@@ -14,6 +15,7 @@ import { tempDir } from '../../fixtures/temp.js';
 const KILL = 0x80000000;
 const EPERM = 0x00050001;
 const ENOSYS = 0x00050026;
+const EAFNOSUPPORT = 0x00050061; // errno 97
 const ALLOW = 0x7fff0000;
 const AUDIT_X86_64 = 0xc000003e;
 const AUDIT_AARCH64 = 0xc00000b7;
@@ -59,11 +61,13 @@ function runFilter(program: Buffer, data: SeccompData): number {
   throw new Error('the program ran off its end without returning');
 }
 
-test('the program is 36 instructions on x64 and 30 on arm64', (t) => {
-  // x64: arch load+check, nr load, x32 check, 21 listed syscalls, default allow,
-  // 3 mode-argument checks of 2, 4 returns. arm64: no x32 check, 16 listed.
-  t.is(buildSeccompFilter('x64').length, 36 * 8);
-  t.is(buildSeccompFilter('arm64').length, 30 * 8);
+test('the program is 49 instructions on x64 and 43 on arm64', (t) => {
+  // x64: arch load+check, nr load, x32 check, 23 listed syscalls, default allow,
+  // 3 mode-argument checks of 2, the socket check (load + 3 families), the
+  // socketpair check (load, AF_UNIX, load, and, 2 types), 5 returns.
+  // arm64: no x32 check, 18 listed.
+  t.is(buildSeccompFilter('x64').length, 49 * 8);
+  t.is(buildSeccompFilter('arm64').length, 43 * 8);
 });
 
 test('every jump lands inside the program and the last instruction returns', (t) => {
@@ -175,6 +179,77 @@ test('arm64: 83 is fdatasync there, not mkdir, and is allowed', decides, 'arm64'
 test('arm64: ptrace is allowed', decides, 'arm64', arm64(117), ALLOW);
 test('arm64: read is allowed', decides, 'arm64', arm64(63, 0n, 0n, 0o4000n), ALLOW);
 
+// socket and socketpair, on both arches. Families from linux/socket.h, types from linux/net.h.
+const AF = { UNSPEC: 0n, UNIX: 1n, INET: 2n, AX25: 3n, KEY: 15n, NETLINK: 16n, PACKET: 17n, BLUETOOTH: 31n, ALG: 38n, VSOCK: 40n, MAX: 46n, INET6: 10n };
+const SOCK = { STREAM: 1n, DGRAM: 2n, RAW: 3n, RDM: 4n, SEQPACKET: 5n, CLOEXEC: 0o2000000n, NONBLOCK: 0o4000n };
+const FLAGGED = SOCK.CLOEXEC | SOCK.NONBLOCK;
+const HIGH_GARBAGE = 0xdeadbeef_00000000n;
+const SOCKET_NR = { x64: 41, arm64: 198 };
+const SOCKETPAIR_NR = { x64: 53, arm64: 199 };
+
+interface SocketCase {
+  readonly title: string;
+  readonly family: bigint;
+  readonly type: bigint;
+  readonly expected: number;
+}
+
+const socketCases: readonly SocketCase[] = [
+  { title: 'AF_INET stream is allowed', family: AF.INET, type: SOCK.STREAM, expected: ALLOW },
+  { title: 'AF_INET dgram, close-on-exec and non-blocking, is allowed', family: AF.INET, type: SOCK.DGRAM | FLAGGED, expected: ALLOW },
+  { title: 'AF_INET6 stream is allowed', family: AF.INET6, type: SOCK.STREAM, expected: ALLOW },
+  { title: 'AF_NETLINK raw is allowed', family: AF.NETLINK, type: SOCK.RAW | SOCK.CLOEXEC, expected: ALLOW },
+  { title: 'AF_INET with garbage in the high word is allowed (the kernel reads an int)', family: HIGH_GARBAGE | AF.INET, type: SOCK.STREAM, expected: ALLOW },
+  { title: 'AF_INET with AF_UNIX in the high word is allowed', family: (AF.UNIX << 32n) | AF.INET, type: SOCK.STREAM, expected: ALLOW },
+  { title: 'AF_UNIX stream is EAFNOSUPPORT', family: AF.UNIX, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_UNIX stream, close-on-exec and non-blocking, is EAFNOSUPPORT', family: AF.UNIX, type: SOCK.STREAM | FLAGGED, expected: EAFNOSUPPORT },
+  { title: 'AF_UNIX dgram is EAFNOSUPPORT', family: AF.UNIX, type: SOCK.DGRAM, expected: EAFNOSUPPORT },
+  { title: 'AF_UNIX seqpacket is EAFNOSUPPORT', family: AF.UNIX, type: SOCK.SEQPACKET, expected: EAFNOSUPPORT },
+  { title: 'AF_UNIX with AF_INET in the high word is EAFNOSUPPORT', family: (AF.INET << 32n) | AF.UNIX, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_UNIX with garbage in the high word is EAFNOSUPPORT', family: HIGH_GARBAGE | AF.UNIX, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_VSOCK is EAFNOSUPPORT', family: AF.VSOCK, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_ALG is EAFNOSUPPORT', family: AF.ALG, type: SOCK.SEQPACKET, expected: EAFNOSUPPORT },
+  { title: 'AF_PACKET is EAFNOSUPPORT', family: AF.PACKET, type: SOCK.RAW, expected: EAFNOSUPPORT },
+  { title: 'AF_BLUETOOTH is EAFNOSUPPORT', family: AF.BLUETOOTH, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_KEY is EAFNOSUPPORT', family: AF.KEY, type: SOCK.RAW, expected: EAFNOSUPPORT },
+  { title: 'AF_AX25 (bits of AF_INET and AF_UNIX) is EAFNOSUPPORT', family: AF.AX25, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_UNSPEC is EAFNOSUPPORT', family: AF.UNSPEC, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'a family the kernel does not know (AF_MAX) is EAFNOSUPPORT', family: AF.MAX, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'family -1 is EAFNOSUPPORT', family: 0xffffffffn, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_INET + 256 is EAFNOSUPPORT', family: 0x102n, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+];
+
+const socketpairCases: readonly SocketCase[] = [
+  { title: 'AF_UNIX stream is allowed', family: AF.UNIX, type: SOCK.STREAM, expected: ALLOW },
+  { title: 'AF_UNIX stream, close-on-exec (libuv), is allowed', family: AF.UNIX, type: SOCK.STREAM | SOCK.CLOEXEC, expected: ALLOW },
+  { title: 'AF_UNIX seqpacket is allowed', family: AF.UNIX, type: SOCK.SEQPACKET, expected: ALLOW },
+  { title: 'AF_UNIX seqpacket, close-on-exec and non-blocking, is allowed', family: AF.UNIX, type: SOCK.SEQPACKET | FLAGGED, expected: ALLOW },
+  { title: 'AF_UNIX stream with garbage in the high words is allowed', family: HIGH_GARBAGE | AF.UNIX, type: HIGH_GARBAGE | SOCK.STREAM, expected: ALLOW },
+  { title: 'AF_UNIX dgram is EPERM', family: AF.UNIX, type: SOCK.DGRAM, expected: EPERM },
+  { title: 'AF_UNIX dgram, close-on-exec and non-blocking, is EPERM', family: AF.UNIX, type: SOCK.DGRAM | FLAGGED, expected: EPERM },
+  { title: 'AF_UNIX dgram with SOCK_STREAM in the high word is EPERM', family: AF.UNIX, type: (SOCK.STREAM << 32n) | SOCK.DGRAM, expected: EPERM },
+  { title: 'AF_UNIX raw (which the kernel makes dgram) is EPERM', family: AF.UNIX, type: SOCK.RAW, expected: EPERM },
+  { title: 'AF_UNIX rdm is EPERM', family: AF.UNIX, type: SOCK.RDM, expected: EPERM },
+  { title: 'AF_UNIX type 0 is EPERM', family: AF.UNIX, type: 0n, expected: EPERM },
+  { title: 'AF_INET stream is EAFNOSUPPORT', family: AF.INET, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_INET6 stream is EAFNOSUPPORT', family: AF.INET6, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_NETLINK raw is EAFNOSUPPORT', family: AF.NETLINK, type: SOCK.RAW, expected: EAFNOSUPPORT },
+  { title: 'AF_VSOCK stream is EAFNOSUPPORT', family: AF.VSOCK, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'AF_ALG seqpacket is EAFNOSUPPORT', family: AF.ALG, type: SOCK.SEQPACKET, expected: EAFNOSUPPORT },
+  { title: 'AF_INET with AF_UNIX in the high word is EAFNOSUPPORT', family: (AF.UNIX << 32n) | AF.INET, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+  { title: 'family -1 is EAFNOSUPPORT', family: 0xffffffffn, type: SOCK.STREAM, expected: EAFNOSUPPORT },
+];
+
+for (const arch of ['x64', 'arm64'] as const) {
+  const call = arch === 'x64' ? x64 : arm64;
+  for (const c of socketCases) test(`${arch}: socket ${c.title}`, decides, arch, call(SOCKET_NR[arch], c.family, c.type, 0n), c.expected);
+  for (const c of socketpairCases) test(`${arch}: socketpair ${c.title}`, decides, arch, call(SOCKETPAIR_NR[arch], c.family, c.type, 0n, 0x7ffd0000n), c.expected);
+}
+test('x64: an x32 socket(AF_UNIX) is killed', decides, 'x64', x64(0x40000000 + 41, AF.UNIX, SOCK.STREAM, 0n), KILL);
+test('x64: 198 is lremovexattr there, not socket, and is allowed', decides, 'x64', x64(198, AF.UNIX, SOCK.STREAM), ALLOW);
+test('arm64: 41 is pivot_root there, not socket, and is allowed', decides, 'arm64', arm64(41, AF.UNIX, SOCK.STREAM), ALLOW);
+test('arm64: 53 is fchmodat there, not socketpair (a mode of 0 is allowed)', decides, 'arm64', arm64(53, AF.UNIX, SOCK.DGRAM, 0n), ALLOW);
+
 // ---- Real bwrap, on this machine's architecture --------------------------------
 
 interface SandboxRun {
@@ -190,10 +265,11 @@ function freshDir(t: ExecutionContext): string {
 }
 
 /**
- * Runs `sh -c script` in a minimal bwrap sandbox with `dir` bound read-write
- * and, when given, the filter on fd 3. Rejects if bwrap cannot be spawned.
+ * Runs `sh -c script` in a minimal bwrap sandbox with `dir` bound read-write,
+ * each of `readOnly` bound read-only and, when given, the filter on fd 3.
+ * Rejects if bwrap cannot be spawned.
  */
-async function runInSandbox(t: ExecutionContext, dir: string, script: string, filter: Buffer | undefined): Promise<SandboxRun> {
+async function runInSandbox(t: ExecutionContext, dir: string, script: string, filter: Buffer | undefined, readOnly: readonly string[] = []): Promise<SandboxRun> {
   let filterFd: number | undefined;
   if (filter !== undefined) {
     const filterFile = path.join(tempDir(t, 'zb-seccomp-filter-'), 'filter.bpf');
@@ -204,7 +280,8 @@ async function runInSandbox(t: ExecutionContext, dir: string, script: string, fi
     '--unshare-user', '--uid', '65534', '--gid', '65534', '--cap-drop', 'ALL', '--disable-userns',
     '--unshare-pid', '--unshare-net', '--die-with-parent',
     '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
-    '--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', dir, dir, '--chdir', dir,
+    '--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', dir, dir,
+    ...readOnly.flatMap((bound) => ['--ro-bind', bound, bound]), '--chdir', dir,
     ...(filterFd === undefined ? [] : ['--seccomp', '3']),
     '/bin/sh', '-c', `umask 022; ${script}`,
   ];
@@ -342,3 +419,109 @@ if (process.arch === 'x64') {
     t.regex(control.stdout, /exit=0\n$/, control.stderr);
   });
 }
+
+// ---- Sockets under real bwrap ----------------------------------------------------
+
+/** `python3 -c body`, quoted for sh; the body must not contain a single quote. */
+function python(lines: readonly string[]): string {
+  const body = lines.join('\n');
+  if (body.includes("'")) throw new Error('python body with a single quote');
+  return `${PYTHON} -c '${body}'`;
+}
+
+/** Python that runs `attempt` and prints what it printed, or "errno N" when it raised OSError. */
+function errnoOf(attempt: readonly string[]): string {
+  return python(['import socket', 'try:', ...attempt.map((line) => `    ${line}`), 'except OSError as e:', '    print("errno", e.errno)']);
+}
+
+test('sandbox: python socket.socket(AF_UNIX) fails with EAFNOSUPPORT (unfiltered it works)', async (t) => {
+  const script = errnoOf(['socket.socket(socket.AF_UNIX)', 'print("created")']);
+  const filtered = await runInSandbox(t, freshDir(t), script, buildSeccompFilter());
+  t.is(filtered.stdout, 'errno 97\n', filtered.stderr);
+  const control = await runInSandbox(t, freshDir(t), script, undefined);
+  t.is(control.stdout, 'created\n', control.stderr);
+});
+
+test('sandbox: a host unix socket in a read-only bound directory cannot be reached (unfiltered it can)', async (t) => {
+  const served = freshDir(t);
+  const socketPath = path.join(served, 'host-service.sock');
+  let connections = 0;
+  const server = createServer((connection) => {
+    connections += 1;
+    connection.end('host service answered\n');
+  });
+  server.listen(socketPath);
+  await once(server, 'listening');
+  t.teardown(() => server.close());
+  const script = errnoOf([
+    's = socket.socket(socket.AF_UNIX)',
+    `s.connect(${JSON.stringify(socketPath)})`,
+    'print(s.makefile().readline().strip())',
+  ]);
+
+  const filtered = await runInSandbox(t, freshDir(t), script, buildSeccompFilter(), [served]);
+  t.is(filtered.stdout, 'errno 97\n', filtered.stderr);
+  t.is(connections, 0);
+
+  // Without the filter the same command reaches the host's server: the read-only bind does not stop it.
+  const control = await runInSandbox(t, freshDir(t), script, undefined, [served]);
+  t.is(control.stdout, 'host service answered\n', control.stderr);
+  t.is(connections, 1);
+});
+
+test('sandbox: python socket.socketpair() stream and seqpacket pairs work', async (t) => {
+  const script = python([
+    'import socket',
+    'for kind in (socket.SOCK_STREAM, socket.SOCK_SEQPACKET):',
+    '    a, b = socket.socketpair(socket.AF_UNIX, kind)',
+    '    a.sendall(b"through the pair")',
+    '    print(b.recv(64).decode())',
+    'a, b = socket.socketpair()',
+    'a.sendall(b"default pair")',
+    'print(b.recv(64).decode())',
+  ]);
+  const run = await runInSandbox(t, freshDir(t), script, buildSeccompFilter());
+  t.is(run.stdout, 'through the pair\nthrough the pair\ndefault pair\n', run.stderr);
+});
+
+test('sandbox: an AF_UNIX datagram socketpair fails with EPERM (unfiltered it works)', async (t) => {
+  const script = errnoOf(['socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)', 'print("paired")']);
+  const filtered = await runInSandbox(t, freshDir(t), script, buildSeccompFilter());
+  t.is(filtered.stdout, 'errno 1\n', filtered.stderr);
+  const control = await runInSandbox(t, freshDir(t), script, undefined);
+  t.is(control.stdout, 'paired\n', control.stderr);
+});
+
+test('sandbox: a TCP server and client on 127.0.0.1 talk within one command', async (t) => {
+  const script = python([
+    'import socket',
+    'server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)',
+    'server.bind(("127.0.0.1", 0))',
+    'server.listen(1)',
+    'client = socket.create_connection(server.getsockname())',
+    'peer, _ = server.accept()',
+    'peer.sendall(b"over loopback\\n")',
+    'print(client.makefile().readline().strip())',
+  ]);
+  const run = await runInSandbox(t, freshDir(t), script, buildSeccompFilter());
+  t.is(run.stdout, 'over loopback\n', run.stderr);
+});
+
+test('sandbox: AF_INET6 and AF_NETLINK sockets can be created', async (t) => {
+  const script = python([
+    'import socket',
+    'socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close()',
+    'socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE).close()',
+    'print("created")',
+  ]);
+  const run = await runInSandbox(t, freshDir(t), script, buildSeccompFilter());
+  t.is(run.stdout, 'created\n', run.stderr);
+});
+
+// libuv gives a child its pipes as socketpair(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC).
+test('sandbox: node spawning a child process with piped output works', async (t) => {
+  const node = process.execPath;
+  const program = 'const r = require("node:child_process").spawnSync("/bin/sh", ["-c", "echo from the child"], { encoding: "utf8" }); if (r.error) throw r.error; process.stdout.write(r.stdout)';
+  const run = await runInSandbox(t, freshDir(t), `${node} -e '${program}'`, buildSeccompFilter(), [path.dirname(node)]);
+  t.is(run.stdout, 'from the child\n', run.stderr);
+});
