@@ -183,3 +183,27 @@ test('a rebase left with an exec line for the user to continue is undone, and th
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
   t.false(existsSync(path.join(world.ws, '.git', 'rebase-merge')));
 });
+
+for (const [name, command] of [
+  ['a repository inside a directory shaped like one', 'mkdir -p proj/objects proj/refs && echo "ref: refs/heads/main" > proj/HEAD && git init -q proj/src && printf "[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> proj/src/.git/config'],
+  ['the workspace root itself shaped like a repository', 'mkdir objects refs && echo "ref: refs/heads/main" > HEAD && printf "[core]\\n\\tworktree = .\\n\\tfsmonitor = touch /tmp/pwn\\n" > config'],
+  ['objects and refs as links', 'mkdir r && git init -q --bare store && ln -s ../store/objects r/objects && ln -s ../store/refs r/refs && echo "ref: refs/heads/main" > r/HEAD && printf "[core]\\n\\tpager = touch /tmp/pwn\\n" > r/config'],
+  ['a repository made through commondir', 'git init -q --bare c && mkdir r && echo "ref: refs/heads/main" > r/HEAD && echo ../c > r/commondir && printf "[core]\\n\\tpager = touch /tmp/pwn\\n" >> c/config'],
+  ['a config past the size zotbox reads whole', 'git init -q big && head -c 1100000 /dev/zero | tr "\\\\0" "#" | fold -w 100 >> big/.git/config && printf "\\n[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> big/.git/config'],
+] as const) {
+  test(`git metadata left in ${name} is undone and the call fails`, async (t) => {
+    const world = sandboxWorld(t);
+    const error = await t.throwsAsync(world.run(command));
+    t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', (error as Error).message);
+  });
+}
+
+test('making a directory shaped like a repository around a user\'s nested repository does not unprotect it', async (t) => {
+  const world = sandboxWorld(t);
+  initRepository(path.join(world.ws, 'lib'));
+  const config = readFileSync(path.join(world.ws, 'lib', '.git', 'config'), 'utf8');
+  await world.run('mkdir lib/objects lib/refs && echo "ref: refs/heads/main" > lib/HEAD').catch(() => undefined);
+  const second = await world.run('printf "[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> lib/.git/config');
+  t.regex(second.stderr, /Read-only file system/);
+  t.is(readFileSync(path.join(world.ws, 'lib', '.git', 'config'), 'utf8'), config);
+});

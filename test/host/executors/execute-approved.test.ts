@@ -64,6 +64,11 @@ test('the write tool cannot build a repository under another name whose config n
   t.like(await client.call('write', { path: 'evil/refs/heads/.keep', content: '' }), { created: true });
   await t.throwsAsync(client.call('write', { path: 'evil/HEAD', content: 'ref: refs/heads/main\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
   t.false(existsSync(path.join(ws, 'evil', 'config')));
+  // However deep the write that completes the shape, the directories up to the scope's root are checked.
+  t.like(await client.call('write', { path: 'deep/HEAD', content: 'ref: refs/heads/main\n' }), { created: true });
+  t.like(await client.call('write', { path: 'deep/config', content: '[core]\n\tfsmonitor = touch /tmp/pwn\n' }), { created: true });
+  await t.throwsAsync(client.call('write', { path: 'deep/refs/a/b/c/d/keep', content: '' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(ws, 'deep', 'config')));
   // A repository-shaped directory whose config names nothing is fine.
   t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n' }), { created: true });
 });
