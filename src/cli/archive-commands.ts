@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ZotboxError, inspectAgent, isDigest, packAgent, unpackArchiveFile, verifyAgent } from '../index.js';
 import type { AgentReport, Manifest, PackResult, UnpackResult } from '../index.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
-import { writeTerminalText } from './terminal-output.js';
+import { field, writeTerminalText } from './terminal-output.js';
 
 const json = (parsed: ParsedCommand) => parsed.values['json'] === true;
 
@@ -70,21 +70,21 @@ export const runPack: CommandHandler = async (parsed, io) => {
   return 0;
 };
 
-const listOrNone = (values: readonly string[]) => (values.length === 0 ? 'none' : values.join(', '));
+const listOrNone = (values: readonly string[]) => (values.length === 0 ? 'none' : values.map(field).join(', '));
 
 /** The declared (unexpanded) permission summary, in the consent prompt's words. */
 export function describePermissions(permissions: Manifest['permissions']): string[] {
-  const allow = permissions.bash.allow.length > 0 ? ` (${permissions.bash.allow.join(', ')})` : '';
+  const allow = permissions.bash.allow.length > 0 ? ` (${permissions.bash.allow.map(field).join(', ')})` : '';
   return [`  fs read: ${listOrNone(permissions.fs.read)}`, `  fs write: ${listOrNone(permissions.fs.write)}`, `  bash: ${permissions.bash.mode}${allow}`];
 }
 
 function reportText(report: AgentReport): string {
   const lines = [
-    `name:            ${report.name}`,
-    `version:         ${report.version}`,
-    `description:     ${report.description}`,
-    `source:          ${report.source.path} (${report.source.kind === 'github' ? 'GitHub repository archive' : report.format === 'directory' ? 'directory' : `${report.format} archive`})`,
-    ...(report.source.kind === 'github' ? [`remote:          ${report.source.remote}`] : []),
+    `name:            ${field(report.name)}`,
+    `version:         ${field(report.version)}`,
+    `description:     ${field(report.description)}`,
+    `source:          ${field(report.source.path)} (${report.source.kind === 'github' ? 'GitHub repository archive' : report.format === 'directory' ? 'directory' : `${report.format} archive`})`,
+    ...(report.source.kind === 'github' ? [`remote:          ${field(report.source.remote)}`] : []),
     `artifact digest: ${report.artifactDigest ?? 'none (a directory has no artifact)'}`,
     `content digest:  ${report.contentDigest}`,
     '',
@@ -92,11 +92,11 @@ function reportText(report: AgentReport): string {
     ...describePermissions(report.permissions),
     `  confinement: ${report.confinement}`,
     '',
-    `unknown keys:    ${report.unknownKeys.length === 0 ? 'none' : report.unknownKeys.join(', ')}`,
-    ...report.warnings.map((w) => `warning:         ${w}`),
+    `unknown keys:    ${listOrNone(report.unknownKeys)}`,
+    ...report.warnings.map((w) => `warning:         ${field(w)}`),
     '',
     `files (${report.files.filter((f) => f.type === 'file').length}, ${report.expandedSize} bytes):`,
-    ...report.files.map((f) => (f.type === 'directory' ? `  ${f.path}/` : `  ${f.path}  ${f.size} B${f.mode === '0755' ? '  (executable)' : ''}`)),
+    ...report.files.map((f) => (f.type === 'directory' ? `  ${field(f.path)}/` : `  ${field(f.path)}  ${f.size} B${f.mode === '0755' ? '  (executable)' : ''}`)),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -133,11 +133,11 @@ export const runVerify: CommandHandler = async (parsed, io) => {
   } else {
     writeTerminalText(
       io.stdout,
-      `ok  ${report.name}@${report.version}\n` +
+      `ok  ${field(report.name)}@${field(report.version)}\n` +
         `artifact digest  ${report.artifactDigest ?? 'none (a directory has no artifact)'}\n` +
         `content digest   ${report.contentDigest}\n` +
         (result.matched === null ? '' : `matches --expect (${result.matched} digest)\n`) +
-        report.warnings.map((w) => `warning: ${w}\n`).join(''),
+        report.warnings.map((w) => `warning: ${field(w)}\n`).join(''),
     );
   }
   return 0;

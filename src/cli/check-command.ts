@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { CHECK_TOOLS, ZotboxError, checkPermission, resolveStateDirectory, type CheckResult, type CheckTool } from '../index.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
-import { writeTerminalText } from './terminal-output.js';
+import { field, writeTerminalText } from './terminal-output.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -23,9 +23,9 @@ function planLines(result: CheckResult): string[] {
 function text(result: CheckResult): string {
   const lines = result.allowed
     ? [`allow ${result.tool}${result.canonicalPath === undefined ? '' : ` ${result.canonicalPath}`}`, ...(result.tool === 'bash' ? planLines(result) : [])]
-    : [`deny: ${result.reason}`, `  code: ${result.code}`, ...(result.canonicalPath === undefined ? [] : [`  canonical path: ${result.canonicalPath}`])];
-  lines.push(`  agent: ${result.agent.name}@${result.agent.version}, workspace: ${result.workspace}`);
-  for (const warning of result.warnings) lines.push(`  warning: ${warning}`);
+    : [`deny: ${field(result.reason ?? '')}`, `  code: ${result.code}`, ...(result.canonicalPath === undefined ? [] : [`  canonical path: ${field(result.canonicalPath)}`])];
+  lines.push(`  agent: ${field(result.agent.name)}@${field(result.agent.version)}, workspace: ${field(result.workspace)}`);
+  for (const warning of result.warnings) lines.push(`  warning: ${field(warning)}`);
   return `${lines.join('\n')}\n`;
 }
 

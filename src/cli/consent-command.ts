@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { ZotboxError, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
 import type { CommandHandler } from './command-spec.js';
-import { writeTerminalText } from './terminal-output.js';
+import { field, writeTerminalText } from './terminal-output.js';
 
 export const runConsent: CommandHandler = async (parsed, io) => {
   const [action, name, digest] = parsed.positionals;
@@ -25,7 +25,7 @@ export const runConsent: CommandHandler = async (parsed, io) => {
       // Names come from directory names and versions from receipt files: anyone who can write there chose them.
       for (const r of listed) {
         // UNTRUSTED: not signed by this installation (written by hand, by another program, or copied in); it is never used.
-        writeTerminalText(io.stdout, r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${r.receipt.version}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}\n`);
+        writeTerminalText(io.stdout, r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${field(r.receipt.version)}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}\n`);
       }
     }
     return 0;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ZotboxError, parseConfineMode, runAgent, type RunEvent, type SessionChoice } from '../index.js';
 import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
-import { runEventWriter, writeTerminalText } from './terminal-output.js';
+import { field, runEventWriter, writeModelText } from './terminal-output.js';
 
 
 function positiveInteger(value: unknown, option: string): number | undefined {
@@ -31,19 +31,19 @@ function sessionChoice(values: Readonly<Record<string, unknown>>, cwd: string): 
 function render(event: RunEvent): string {
   switch (event.type) {
     case 'run.start':
-      return `▶ ${event.agent.name}@${event.agent.version} (${event.model}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n${event.permissions.bash.mode === 'none' ? '' : `  commands: ${event.confinement}\n`}`;
+      return `▶ ${event.agent.name}@${field(event.agent.version)} (${field(event.model)}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n${event.permissions.bash.mode === 'none' ? '' : `  commands: ${event.confinement}\n`}`;
     case 'assistant.delta':
       return event.text;
     case 'tool.call':
       return `\n→ ${event.tool} ${JSON.stringify(event.input)}\n`;
     case 'gate.decision':
-      return event.allowed ? '' : `  ✘ denied: ${event.reason ?? event.code}\n`;
+      return event.allowed ? '' : `  ✘ denied: ${field(event.reason ?? event.code ?? '')}\n`;
     case 'tool.result':
-      return event.ok ? `  ✔ ${event.summary.slice(0, 120)}\n` : '';
+      return event.ok ? `  ✔ ${field(event.summary.slice(0, 120))}\n` : '';
     case 'usage':
       return '';
     case 'run.end':
-      return event.status === 'completed' ? '\n' : `\n■ run ${event.status}${event.error === undefined ? '' : `: ${event.error.code}: ${event.error.message}`}\n`;
+      return event.status === 'completed' ? '\n' : `\n■ run ${event.status}${event.error === undefined ? '' : `: ${event.error.code}: ${field(event.error.message)}`}\n`;
   }
 }
 
@@ -100,6 +100,6 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
     if (timer !== undefined) clearTimeout(timer);
     text.end(); // owed only when the run stopped without run.end (a colour reset)
   }
-  if (values['print'] === true && values['json'] !== true && status !== undefined) writeTerminalText(io.stdout, `${status.final_text}\n`);
+  if (values['print'] === true && values['json'] !== true && status !== undefined) writeModelText(io.stdout, `${status.final_text}\n`);
   return status?.status === 'completed' ? 0 : 1;
 };

@@ -1,7 +1,7 @@
 // Writing text that came from an agent, a model, a tool or an archive to the
 // CLI's streams (issue 9, item 7): everything passes the terminal-text sanitizer
 // last, after any slicing or formatting, and colour survives only on a terminal.
-import { type RunEvent, TerminalTextSanitizer, sanitizeTerminalText } from '../index.js';
+import { type RunEvent, TerminalTextSanitizer, escapeControlCharacters, sanitizeTerminalText } from '../index.js';
 
 export interface TextStream {
   write(chunk: string): unknown;
@@ -10,10 +10,29 @@ export interface TextStream {
 
 const optionsFor = (stream: TextStream) => ({ keepColour: stream.isTTY === true });
 
-/** Writes one complete piece of text, sanitized for this stream. */
+/**
+ * Writes one of zotbox's own reports or lines (inspect, verify, check, consent list,
+ * run events), sanitized, without any colour: colour an agent's field left on could
+ * otherwise hide or restyle the lines zotbox prints after it.
+ */
 export function writeTerminalText(stream: TextStream, text: string): void {
+  const safe = sanitizeTerminalText(text, { keepColour: false });
+  if (safe !== '') stream.write(safe);
+}
+
+/** Writes the model's own text (the final answer of --print), sanitized, colour kept on a terminal. */
+export function writeModelText(stream: TextStream, text: string): void {
   const safe = sanitizeTerminalText(text, optionsFor(stream));
   if (safe !== '') stream.write(safe);
+}
+
+/**
+ * One field of a report line (a version, a description, a path, a tool's output
+ * summary) that came from an agent: control and invisible characters shown as
+ * escapes (\u000a), so a field stays on its line and cannot fake the lines after it.
+ */
+export function field(text: string): string {
+  return escapeControlCharacters(text);
 }
 
 /**

@@ -49,9 +49,9 @@ test('piped text output has no escape sequence, control character or bidi overri
   t.false(ANY_CONTROL.test(result.stdout), JSON.stringify(result.stdout));
   t.regex(result.stdout, /Reading\.\n/);
   t.regex(result.stdout, /→ read \{"path":"\.\.\/evil\.txt"\}\n/, 'the tool call line is sanitized too (JSON leaves C1 and bidi as they are)');
-  // The read result is JSON, so C0 controls show escaped; the C1 CSI in the file is dropped.
-  t.regex(result.stdout, /✔ \{"path":"[^"]*\/notes\.txt".*"content":"note\\u001b\]0;title\\u0007 \\u001b\[1A bod/);
-  t.regex(result.stdout, /✘ denied: read denied: "\.\.\/evil\.txt"/, 'the denial quotes the path without its controls');
+  // The read result is one field: every control shows escaped, so it cannot fake the lines after it.
+  t.regex(result.stdout, /✔ \{"path":"[^"]*\/notes\.txt".*"content":"note\\u001b\]0;title\\u0007 \\u001b\[1A\\u009b2J bod/);
+  t.regex(result.stdout, /✘ denied: read denied: "\.\.\/\\u202eevil\\u009b2J\.txt"/, 'the denial shows the path with its controls escaped');
   t.regex(result.stdout, /Done red end\.\n/);
 });
 

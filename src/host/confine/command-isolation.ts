@@ -40,6 +40,11 @@ export interface CommandLaunch {
 }
 
 export interface CallIsolation {
+  /**
+   * Before each pipeline of an allowlisted line: look at the scopes again, so that a repository an earlier
+   * command of the line made has its control entries bound read-only and its drivers switched off too.
+   */
+  beginPipeline(): void;
   launch(command: CommandSpec): CommandLaunch;
   /** After the call: the git aftercare. Throws ZB_CONFINEMENT_GIT_PROGRAM after removing what broke the rules. */
   finish(): void;
@@ -65,9 +70,17 @@ function aftercare(layout: SandboxLayout, before: GitInventory, snapshot?: Map<s
 }
 
 function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
-  const sandbox = prepareSandbox(layout, { seccomp: true });
+  let sandbox = prepareSandbox(layout, { seccomp: true });
+  // The aftercare compares with the scopes as they were before the call's first command.
+  const before = sandbox.inventory;
+  let pipelines = 0;
   let finished = false;
   return {
+    beginPipeline: () => {
+      if (pipelines++ === 0) return; // the first was prepared with the call
+      sandbox.close();
+      sandbox = prepareSandbox(layout, { seccomp: true });
+    },
     launch: (command) => {
       sandbox.verifyMountPoints();
       return {
@@ -84,7 +97,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
       if (finished) return;
       finished = true;
       sandbox.close();
-      aftercare(layout, sandbox.inventory);
+      aftercare(layout, before);
     },
   };
 }
@@ -92,8 +105,12 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
 function unconfinedCall(layout: SandboxLayout): CallIsolation {
   const before = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory]);
   const snapshot = snapshotControlFiles(before);
-  const drivers: GitDriverNames = gitDriversOf(before);
+  let drivers: GitDriverNames = gitDriversOf(before);
+  let pipelines = 0;
   return {
+    beginPipeline: () => {
+      if (pipelines++ > 0) drivers = gitDriversOf(scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory]));
+    },
     launch: (command) => {
       const home = mkdtempSync(path.join(tmpdir(), 'zotbox-home-'));
       return {

@@ -92,12 +92,12 @@ function listDirectory(directory: string): Dirent[] {
  * Git opens a directory as a repository (a bare one, whatever its name) when it
  * holds a valid HEAD and objects/ and refs/, either its own or, through a
  * commondir file, another's. Read here more widely than git does, so that
- * nothing git accepts is missed: HEAD of any kind (file or link) beside any of
- * objects, refs or commondir, of any kind (a link to a directory counts for git).
+ * nothing git accepts is missed, even half-built: any entry named HEAD, of any
+ * kind, makes its directory a git directory (objects/ and refs/ can follow with a
+ * plain mkdir, later in the same command line).
  */
 export function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
-  const names = new Set(entries.map((e) => e.name.toLowerCase()));
-  return names.has('head') && (names.has('objects') || names.has('refs') || names.has('commondir'));
+  return entries.some((e) => e.name.toLowerCase() === 'head');
 }
 
 interface Found {

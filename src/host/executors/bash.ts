@@ -14,6 +14,7 @@ import type { ApprovedShell } from '../../policy/gate-server.js';
 import type { PlannedStep } from '../../policy/shell-decision.js';
 import type { CallIsolation, CommandIsolation, CommandSpec } from '../confine/command-isolation.js';
 import { inheritableDescriptors, nullDescriptor } from '../confine/inherited-descriptors.js';
+import { killSession } from '../confine/session-reaper.js';
 import { reverifyCanonical } from './file-guard.js';
 
 export interface BashRunOptions {
@@ -67,13 +68,15 @@ class ProcessGroupSet {
   }
   killAll(): void {
     for (const child of this.children) {
-      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-child.pid, 'SIGKILL'); // the whole group: grandchildren too
-        } catch {
-          // the group is already gone
-        }
+      if (child.pid === undefined) continue;
+      // The whole group, even when its leader has exited: what it started may still be running.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is already gone
       }
+      // And the whole session (each command leads its own), which also holds processes that left the group.
+      killSession(child.pid);
     }
   }
 }
@@ -126,6 +129,7 @@ async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, s
       return { code: 1, signal: null };
     }
   }
+  call.beginPipeline();
   const exits: Promise<{ code: number | null; signal: string | null }>[] = [];
   let previous: ChildProcess | undefined;
   for (const [index, step] of steps.entries()) {

@@ -130,6 +130,16 @@ test('unconfined: a background process left by a command that already exited end
   t.deepEqual(processesWith('sleep\u000047.555'), []);
 });
 
+test('unconfined: a chain of processes that fork and exit faster than one scan is ended with the call', async (t) => {
+  const { approve, ws } = setup(t);
+  const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
+  // Each generation starts the next in the background and exits at once: no leader stays to kill by group.
+  const result = await executeBash(approve("bash -c 'g() { ( exec -a chain-47-999 sleep 0.002; ) ; ( g & ) ; }; g & exit 0'", 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
+  t.false(result.timedOut);
+  t.deepEqual(processesWith('chain-47-999'), []);
+  t.deepEqual(processesWith("g() { ( exec -a chain-47-999"), []);
+});
+
 test('a timed-out command is killed, reported, and leaves no process behind', async (t) => {
   const { approve, run } = setup(t);
   const result = await run(approve('sleep 30'), 200);

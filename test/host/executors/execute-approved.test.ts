@@ -66,9 +66,26 @@ test('the write tool cannot build a repository under another name whose config n
   t.false(existsSync(path.join(ws, 'evil', 'config')));
   // However deep the write that completes the shape, the directories up to the scope's root are checked.
   t.like(await client.call('write', { path: 'deep/HEAD', content: 'ref: refs/heads/main\n' }), { created: true });
-  t.like(await client.call('write', { path: 'deep/config', content: '[core]\n\tfsmonitor = touch /tmp/pwn\n' }), { created: true });
-  await t.throwsAsync(client.call('write', { path: 'deep/refs/a/b/c/d/keep', content: '' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
-  t.false(existsSync(path.join(ws, 'deep', 'config')));
+  await t.throwsAsync(client.call('write', { path: 'deep/hooks/a/b/c/d/e/post-commit', content: '#!/bin/sh\nid\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(ws, 'deep', 'hooks')));
   // A repository-shaped directory whose config names nothing is fine.
   t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n' }), { created: true });
 });
+
+test('a filter defined in a repository that an earlier command of the same line completed never runs', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-e2e-line-'));
+  const ws = path.join(root, 'ws');
+  mkdirSync(ws);
+  const marker = path.join(ws, 'FILTER-RAN');
+  const client = await gateFor(t, ws, path.join(root, 'data'), { mode: 'allowlist', allow: ['git', 'mkdir', 'cp'] });
+  t.like(await client.call('write', { path: 'tpl/cfg', content: `[core]\n\tworktree = ..\n[filter "x"]\n\tclean = touch ${marker}; cat\n` }), { created: true });
+  t.like(await client.call('write', { path: 'tpl/head', content: 'ref: refs/heads/main\n' }), { created: true });
+  t.like(await client.call('write', { path: '.gitattributes', content: '* filter=x\n' }), { created: true });
+  t.like(await client.call('write', { path: 'a.txt', content: 'a\n' }), { created: true });
+  t.like(await client.call('bash', { command: 'mkdir r' }), { exitCode: 0 });
+  const error = await t.throwsAsync(client.call('bash', { command: 'cp tpl/cfg r/config && mkdir r/objects r/refs && cp tpl/head r/HEAD && cd r && git add ../a.txt' }));
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', (error as Error).message);
+  t.false(existsSync(marker), 'the filter ran');
+  t.false(existsSync(path.join(ws, 'r', 'config')));
+});
+
