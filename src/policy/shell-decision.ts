@@ -7,16 +7,8 @@
 // canonical program paths and exact argv, which the executor runs as it is.
 import { realpathSync, statSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
-import {
-  ALWAYS_DENIED,
-  COMMAND_RULES,
-  DANGEROUS_ASSIGNMENTS,
-  SAFE_ASSIGNMENTS,
-  SAFE_ASSIGNMENT_VALUE,
-  SHELL_ONLY_BUILTINS,
-  WRAPPERS,
-  type CommandRule,
-} from './exec-rules.js';
+import { decideAssignment } from './assignment-rules.js';
+import { ALWAYS_DENIED, COMMAND_RULES, SHELL_ONLY_BUILTINS, WRAPPERS, type CommandRule } from './exec-rules.js';
 import type { BashMode } from './manifest.js';
 import { decidePathAccess } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
@@ -84,15 +76,12 @@ export function findProgram(name: string, searchPath: readonly string[]): { prog
   return undefined;
 }
 
+/** Leading assignments (gate-rules §5): any name outside the dangerous set, with a literal value. */
 function checkAssignments(assignments: readonly Assignment[]): Check<Record<string, string>> {
   const env: Record<string, string> = {};
   for (const { name, value } of assignments) {
-    const dangerous = DANGEROUS_ASSIGNMENTS.find((d) => d.pattern.test(name));
-    if (dangerous !== undefined) return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=… is denied: it ${dangerous.why}.`);
-    if (!SAFE_ASSIGNMENTS.has(name)) {
-      return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=… is denied: only ${[...SAFE_ASSIGNMENTS].join(', ')} may be set before a command. Pass settings as arguments instead.`);
-    }
-    if (!SAFE_ASSIGNMENT_VALUE.test(value)) return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=${JSON.stringify(value)} is denied: the value may contain only letters, digits, spaces and . , : @ % + = _ -.`);
+    const decision = decideAssignment(name, value);
+    if (!decision.ok) return decision;
     env[name] = value;
   }
   return { ok: true, value: env };
