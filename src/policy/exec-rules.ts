@@ -130,7 +130,6 @@ export const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map<string, C
   ['zsh', SHELL],
   ['ksh', SHELL],
   ['fish', SHELL],
-  ['busybox', { deniedSubcommands: ['sh', 'ash', 'hush', 'bash'], why: 'busybox contains shells' }],
   ['python', INTERPRETER],
   ['python3', INTERPRETER],
   ['node', INTERPRETER],
@@ -180,27 +179,4 @@ export const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map<string, C
   ['cp', { pathArguments: 'read-then-write', shortWithValue: 'S', longWithValue: ['suffix', 'sparse', 'no-preserve'], deniedShort: 't', deniedLong: ['target-directory'], why: 'it reads its sources and writes its last argument: sources inside the read scopes, destination inside the write scopes' }],
   ['mv', { pathArguments: 'write', shortWithValue: 'S', deniedShort: 't', deniedLong: ['target-directory'], why: 'it moves files: every path inside the write scopes' }],
   ['ln', { deniedShort: 'st', deniedLong: ['symbolic', 'target-directory'], pathArguments: 'write', why: 'links can point outside the scopes; hard links only, inside the write scopes' }],
-]);
-
-/** Programs that may wrap another command: the inner command is checked as if it stood alone. */
-export interface WrapperRule {
-  /** Options that take a value in the next argument (or attached). */
-  readonly optionsWithValue: readonly string[];
-  /** Options without a value. */
-  readonly flags: readonly string[];
-  /** Non-option arguments before the wrapped command (timeout's DURATION). */
-  readonly leadingArguments: number;
-  /** NAME=value words before the command are assignments (env). */
-  readonly assignments?: boolean;
-  /** A shell builtin: stripped, the inner command runs directly. */
-  readonly builtin?: boolean;
-}
-
-export const WRAPPERS: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>([
-  ['timeout', { optionsWithValue: ['-s', '--signal', '-k', '--kill-after'], flags: ['--preserve-status', '--foreground', '-v', '--verbose'], leadingArguments: 1 }],
-  ['nice', { optionsWithValue: ['-n', '--adjustment'], flags: [], leadingArguments: 0 }],
-  ['nohup', { optionsWithValue: [], flags: [], leadingArguments: 0 }],
-  ['stdbuf', { optionsWithValue: ['-i', '-o', '-e', '--input', '--output', '--error'], flags: [], leadingArguments: 0 }],
-  ['env', { optionsWithValue: [], flags: [], leadingArguments: 0, assignments: true }],
-  ['command', { optionsWithValue: [], flags: [], leadingArguments: 0, builtin: true }],
 ]);

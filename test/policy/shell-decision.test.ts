@@ -130,10 +130,9 @@ test('wrappers: the inner command is checked as if it stood alone, and the wrapp
   expectDenied(t, context, 'nice sudo ls', 'ZB_POLICY_SHELL_NOT_ALLOWED');
   expectDenied(t, context, 'env LD_PRELOAD=/x.so git status', 'ZB_POLICY_SHELL_ASSIGNMENT');
   expectDenied(t, context, 'env -i git status', 'ZB_POLICY_SHELL_ARGUMENT');
-  expectDenied(t, context, "env -S 'git status'", 'ZB_POLICY_SHELL_ARGUMENT');
   expectDenied(t, context, 'timeout 5', 'ZB_POLICY_SHELL_ARGUMENT');
   expectDenied(t, context, 'timeout 5 git config x y', 'ZB_POLICY_SHELL_ARGUMENT');
-  expectDenied(t, context, 'timeout 1 timeout 1 timeout 1 timeout 1 timeout 1 git status', 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  expectDenied(t, context, 'nice nice nice nice nice git status', 'ZB_POLICY_SHELL_NOT_ALLOWED');
   expectDenied(t, context, 'command -v git', 'ZB_POLICY_SHELL_ARGUMENT');
 });
 
