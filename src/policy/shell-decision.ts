@@ -270,6 +270,15 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
     const unset = decideUnset(name);
     if (!unset.ok) return unset;
   }
+  if (unwrapped.value.inner.length === 0) {
+    // No command: not a wrapper here but a program of its own (env printing the environment), so the allowlist decides.
+    if (unwrapped.value.directory !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${base} -C needs a command to run.`);
+    const program = identifyProgram(command.argv[0]!, context, true);
+    if (!program.ok) return no(program.code, `${base} with no command ${wrapper.standalone ?? 'runs nothing'}: ${program.reason}`);
+    const assignments = checkAssignments(unwrapped.value.assignments);
+    if (!assignments.ok) return no(assignments.code, `${base}: ${assignments.reason}`);
+    return { ok: true, value: { kind: 'exec', program: program.value.program, invokedPath: program.value.invokedPath, argv: command.argv, env, cwd } };
+  }
   let innerCwd = cwd;
   if (unwrapped.value.directory !== undefined) {
     const directory = checkDirectory(`${base} -C`, unwrapped.value.directory, context, cwd);

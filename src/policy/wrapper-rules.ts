@@ -46,6 +46,8 @@ export interface WrapperRule {
   readonly forks?: boolean;
   /** Moves itself into a new process group unless it leads one already (timeout): run as another program's child, it escapes the run's time limit. */
   readonly newProcessGroup?: boolean;
+  /** What it does with no command, where that is a use of its own (env prints the environment): then it is an ordinary program, allowed only when allowlisted. */
+  readonly standalone?: string;
   /** What it does, for documentation. */
   readonly what: string;
 }
@@ -70,7 +72,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperRule> = new Map<string, Wrappe
       what: 'runs the command with a time limit',
     },
   ],
-  ['nice', { kind: 'program', options: [{ short: 'n', long: 'adjustment', value: 'niceness' }], denied: HELP_VERSION, operands: [], numericOption: 'niceness', what: 'runs the command at another scheduling priority' }],
+  ['nice', { kind: 'program', options: [{ short: 'n', long: 'adjustment', value: 'niceness' }], denied: HELP_VERSION, operands: [], numericOption: 'niceness', standalone: 'prints its scheduling priority', what: 'runs the command at another scheduling priority' }],
   ['nohup', { kind: 'program', options: [], denied: HELP_VERSION, operands: [], what: 'runs the command immune to hangups (its output goes to nohup.out only on a terminal, which commands never have here)' }],
   [
     'stdbuf',
@@ -95,6 +97,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperRule> = new Map<string, Wrappe
         { short: 'V', long: 'version', why: 'prints a version instead of running a command' },
       ],
       operands: [],
+      standalone: 'prints its I/O priority',
       what: 'runs the command at another I/O priority',
     },
   ],
@@ -115,6 +118,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperRule> = new Map<string, Wrappe
       ],
       operands: [],
       assignments: true,
+      standalone: 'prints the environment',
       what: 'runs the command with variables set (checked as leading assignments) or unset, in another directory (checked as a cd), or with arguments split from one string (checked again)',
     },
   ],

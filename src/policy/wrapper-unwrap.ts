@@ -8,7 +8,7 @@ import { parseShellCommand, type Assignment } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, type WrapperOption, type WrapperRule, type WrapperValue } from './wrapper-rules.js';
 
 export interface UnwrappedCommand {
-  /** The wrapped command's argv, exactly as the wrapper will exec it. Never empty. */
+  /** The wrapped command's argv, exactly as the wrapper will exec it. Empty only for a wrapper with a standalone use (env printing the environment). */
   readonly inner: readonly string[];
   /** env's NAME=value words, to be checked as leading assignments. */
   readonly assignments: readonly Assignment[];
@@ -164,7 +164,7 @@ export function unwrapCommand(base: string, rule: WrapperRule, args: readonly st
     assignments.push({ name: match[1]!, value: match[2]! });
   }
   const inner = words.slice(index);
-  if (inner.length === 0) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} without a command to run is denied.`);
+  if (inner.length === 0 && rule.standalone === undefined) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} without a command to run is denied.`);
   return { ok: true, value: { inner, assignments, unset: reading.unset, directory: reading.directory } };
 }
 
