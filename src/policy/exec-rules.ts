@@ -130,7 +130,6 @@ export const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map<string, C
   ['zsh', SHELL],
   ['ksh', SHELL],
   ['fish', SHELL],
-  ['busybox', { deniedSubcommands: ['sh', 'ash', 'hush', 'bash'], why: 'busybox contains shells' }],
   ['python', INTERPRETER],
   ['python3', INTERPRETER],
   ['node', INTERPRETER],
@@ -181,45 +180,3 @@ export const COMMAND_RULES: ReadonlyMap<string, CommandRule> = new Map<string, C
   ['mv', { pathArguments: 'write', shortWithValue: 'S', deniedShort: 't', deniedLong: ['target-directory'], why: 'it moves files: every path inside the write scopes' }],
   ['ln', { deniedShort: 'st', deniedLong: ['symbolic', 'target-directory'], pathArguments: 'write', why: 'links can point outside the scopes; hard links only, inside the write scopes' }],
 ]);
-
-/** Programs that may wrap another command: the inner command is checked as if it stood alone. */
-export interface WrapperRule {
-  /** Options that take a value in the next argument (or attached). */
-  readonly optionsWithValue: readonly string[];
-  /** Options without a value. */
-  readonly flags: readonly string[];
-  /** Non-option arguments before the wrapped command (timeout's DURATION). */
-  readonly leadingArguments: number;
-  /** NAME=value words before the command are assignments (env). */
-  readonly assignments?: boolean;
-  /** A shell builtin: stripped, the inner command runs directly. */
-  readonly builtin?: boolean;
-}
-
-export const WRAPPERS: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>([
-  ['timeout', { optionsWithValue: ['-s', '--signal', '-k', '--kill-after'], flags: ['--preserve-status', '--foreground', '-v', '--verbose'], leadingArguments: 1 }],
-  ['nice', { optionsWithValue: ['-n', '--adjustment'], flags: [], leadingArguments: 0 }],
-  ['nohup', { optionsWithValue: [], flags: [], leadingArguments: 0 }],
-  ['stdbuf', { optionsWithValue: ['-i', '-o', '-e', '--input', '--output', '--error'], flags: [], leadingArguments: 0 }],
-  ['env', { optionsWithValue: [], flags: [], leadingArguments: 0, assignments: true }],
-  ['command', { optionsWithValue: [], flags: [], leadingArguments: 0, builtin: true }],
-]);
-
-
-/** Variables that may be set before a command (all others are denied, gate-rules §5). Values must be plain. */
-export const SAFE_ASSIGNMENTS = new Set(['LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME', 'LC_MONETARY', 'TZ', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'COLUMNS', 'LINES', 'TERM', 'CI']);
-export const SAFE_ASSIGNMENT_VALUE = /^[A-Za-z0-9_.,:@%+= -]*$/;
-
-/** The documented dangerous set: named in the denial so the reason is specific. */
-export const DANGEROUS_ASSIGNMENTS: readonly { readonly pattern: RegExp; readonly why: string }[] = [
-  { pattern: /^(LD_|DYLD_)/, why: 'loads code into every program' },
-  { pattern: /^(GCONV_PATH|GLIBC_TUNABLES|MALLOC_|LOCPATH|NLSPATH|HOSTALIASES|RESOLV_)/, why: 'changes what the C library loads' },
-  { pattern: /^(PATH|HOME|SHELL|TMPDIR|CDPATH|XDG_)/, why: 'changes which programs and configuration files are used' },
-  { pattern: /^(BASH_ENV|ENV|IFS|PS[1-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|BASH_FUNC_|GLOBIGNORE|HISTFILE)/, why: 'changes how shells run' },
-  { pattern: /^(GIT_|SSH_|.*_ASKPASS$)/, why: 'makes git or ssh run programs or read other configuration' },
-  { pattern: /(PAGER|EDITOR|VISUAL|BROWSER)$/, why: 'names a program to run' },
-  { pattern: /^(LESS|MANPAGER|MANOPT|MAN_)/, why: 'makes pagers run programs' },
-  { pattern: /^(NODE_|NPM_|npm_config_|YARN_|PYTHON|PERL|RUBY|GEM_|BUNDLE_|JAVA_|_JAVA_|JDK_|CLASSPATH|MAVEN_|GRADLE_|LUA_|PHP)/, why: 'makes an interpreter load code' },
-  { pattern: /^(GO|CGO_|RUSTC|RUSTFLAGS|CARGO_|CC$|CXX$|CFLAGS|LDFLAGS|MAKEFLAGS|MAKEFILES|MFLAGS)/, why: 'makes build tools run programs' },
-  { pattern: /^(AWKPATH|AWKLIBPATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|TAR_OPTIONS|ZIPOPT|UNZIP|GZIP|BZIP2|XZ_OPT|ZSTD_|WGETRC|CURL_HOME|OPENSSL_CONF|SSL_|PKG_CONFIG|TERMINFO|INPUTRC)/, why: 'makes a tool read options or files from elsewhere' },
-];

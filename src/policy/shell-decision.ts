@@ -3,25 +3,22 @@
 // command must pass: its assignments, its program's identity (a PATH lookup in
 // the fixed search path, never a basename match on a path the agent chose), the
 // allowlist, the argument rules (exec-rules.ts), and its path arguments and cd
-// targets against the scopes. The approved decision carries an execution plan:
-// canonical program paths and exact argv, which the executor runs as it is.
+// targets against the scopes. A wrapper (wrapper-rules.ts) grants nothing: what
+// it runs is checked the same way, as if it stood alone. The approved decision
+// carries an execution plan: canonical program paths and exact argv, which the
+// executor runs as it is.
 import { realpathSync, statSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
-import {
-  ALWAYS_DENIED,
-  COMMAND_RULES,
-  DANGEROUS_ASSIGNMENTS,
-  SAFE_ASSIGNMENTS,
-  SAFE_ASSIGNMENT_VALUE,
-  SHELL_ONLY_BUILTINS,
-  WRAPPERS,
-  type CommandRule,
-} from './exec-rules.js';
+import { decideAssignment, decideUnset } from './assignment-rules.js';
+import { ALWAYS_DENIED, COMMAND_RULES, SHELL_ONLY_BUILTINS, type CommandRule } from './exec-rules.js';
 import type { BashMode } from './manifest.js';
 import { decidePathAccess } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
+import { deny as no, type Check } from './shell-check.js';
 import { parseShellCommand, type Assignment, type Connector, type SimpleCommand } from './shell-parse.js';
+import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
+import { findExecCommands, unwrapCommand } from './wrapper-unwrap.js';
 
 export interface ShellContext {
   readonly mode: BashMode;
@@ -56,14 +53,6 @@ export type ShellDecision =
   | { readonly allow: true; readonly mode: 'allowlist'; readonly command: string; readonly plan: ExecutionPlan }
   | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string };
 
-type Check<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
-
-const MAX_WRAPPER_DEPTH = 4;
-
-function no<T>(code: ErrorCode, reason: string): Check<T> {
-  return { ok: false, code, reason };
-}
-
 /** The first executable regular file named `name` in the search path, canonicalised. */
 export function lookupProgram(name: string, searchPath: readonly string[]): string | undefined {
   return findProgram(name, searchPath)?.program;
@@ -84,15 +73,12 @@ export function findProgram(name: string, searchPath: readonly string[]): { prog
   return undefined;
 }
 
+/** Leading assignments (gate-rules §5): any name outside the dangerous set, with a literal value. */
 function checkAssignments(assignments: readonly Assignment[]): Check<Record<string, string>> {
   const env: Record<string, string> = {};
   for (const { name, value } of assignments) {
-    const dangerous = DANGEROUS_ASSIGNMENTS.find((d) => d.pattern.test(name));
-    if (dangerous !== undefined) return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=… is denied: it ${dangerous.why}.`);
-    if (!SAFE_ASSIGNMENTS.has(name)) {
-      return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=… is denied: only ${[...SAFE_ASSIGNMENTS].join(', ')} may be set before a command. Pass settings as arguments instead.`);
-    }
-    if (!SAFE_ASSIGNMENT_VALUE.test(value)) return no('ZB_POLICY_SHELL_ASSIGNMENT', `${name}=${JSON.stringify(value)} is denied: the value may contain only letters, digits, spaces and . , : @ % + = _ -.`);
+    const decision = decideAssignment(name, value);
+    if (!decision.ok) return decision;
     env[name] = value;
   }
   return { ok: true, value: env };
@@ -221,8 +207,16 @@ function checkScript(name: string, kind: 'sed' | 'awk', args: readonly string[],
   return { ok: true, value: null };
 }
 
-/** Checks one simple command; wrappers are peeled off and their inner command checked the same way. */
-function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string, depth: number): Check<PlannedStep> {
+/** Where a command stands: how many wrappers run it, and which of them, if any, runs it as a child process. */
+interface Wrapping {
+  readonly depth: number;
+  readonly forkedBy: string | undefined;
+}
+
+const STANDALONE: Wrapping = { depth: 0, forkedBy: undefined };
+
+/** Checks one simple command; what a wrapper or find -exec runs is checked the same way, as if it stood alone. */
+function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string, wrapping: Wrapping): Check<PlannedStep> {
   const assignments = checkAssignments(command.assignments);
   if (!assignments.ok) return assignments;
   const written = command.argv[0]!;
@@ -231,53 +225,22 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   if (never !== undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is never allowed: it ${never}.`);
   if (SHELL_ONLY_BUILTINS.has(base)) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is a shell builtin that changes or inspects a shell's own state; it has no effect here and is denied.`);
   if (base === 'cd') return no('ZB_POLICY_SHELL_CD', 'cd is allowed only alone in its part of the command (not in a pipeline, after a wrapper or with assignments).');
-
+  const runner = UNCHECKED_RUNNERS.get(base);
+  if (runner !== undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is never allowed: it ${runner}, so what it runs cannot be checked. Run the command itself.`);
+  // Allowlisted or not, a wrapper grants nothing to what it runs (gate-rules §4).
   const wrapper = WRAPPERS.get(base);
-  if (wrapper !== undefined && !context.allow.includes(base)) {
-    if (depth >= MAX_WRAPPER_DEPTH) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `more than ${MAX_WRAPPER_DEPTH} nested wrappers.`);
-    let index = 1;
-    const innerAssignments: Assignment[] = [];
-    let leading = wrapper.leadingArguments;
-    for (; index < command.argv.length; index++) {
-      const arg = command.argv[index]!;
-      if (arg === '--' && !wrapper.builtin) {
-        index++;
-        break;
-      }
-      if (arg.startsWith('-') && arg.length > 1) {
-        const [option] = arg.split('=');
-        if (wrapper.flags.includes(arg)) continue;
-        if (wrapper.optionsWithValue.includes(option!)) {
-          if (!arg.includes('=')) index++;
-          continue;
-        }
-        if (wrapper.optionsWithValue.some((o) => o.length === 2 && arg.startsWith(o))) continue; // -n10, -oL
-        if (base === 'nice' && /^-[0-9]+$/.test(arg)) continue; // nice -10
-        return no('ZB_POLICY_SHELL_ARGUMENT', `${base}: the option ${JSON.stringify(arg)} is denied; a wrapper may only use ${[...wrapper.flags, ...wrapper.optionsWithValue].join(' ') || 'no options'}.`);
-      }
-      if (wrapper.assignments === true && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
-        const equals = arg.indexOf('=');
-        innerAssignments.push({ name: arg.slice(0, equals), value: arg.slice(equals + 1) });
-        continue;
-      }
-      if (leading > 0) {
-        leading--;
-        continue;
-      }
-      break;
-    }
-    const innerArgv = command.argv.slice(index);
-    if (innerArgv.length === 0) return no('ZB_POLICY_SHELL_ARGUMENT', `${base} without a command to run is denied.`);
-    const inner = checkCommand({ assignments: [...command.assignments, ...innerAssignments], argv: innerArgv }, context, cwd, depth + 1);
-    if (!inner.ok || inner.value.kind !== 'exec') return inner.ok ? no('ZB_POLICY_SHELL_CD', 'cd cannot be wrapped.') : inner;
-    if (wrapper.builtin === true) return inner;
-    const wrapperProgram = identifyProgram(written, context, false);
-    if (!wrapperProgram.ok) return wrapperProgram;
-    return { ok: true, value: { kind: 'exec', program: wrapperProgram.value.program, invokedPath: wrapperProgram.value.invokedPath, argv: command.argv, env: { ...inner.value.env }, cwd } };
-  }
+  if (wrapper !== undefined) return checkWrapped(command, base, wrapper, assignments.value, context, cwd, wrapping);
 
   const identity = identifyProgram(written, context, true);
   if (!identity.ok) return identity;
+  if (identity.value.name === 'find') {
+    const commands = findExecCommands(command.argv.slice(1));
+    if (!commands.ok) return commands;
+    for (const argv of commands.value) {
+      const inner = checkCommand({ assignments: [], argv }, context, cwd, { depth: wrapping.depth + 1, forkedBy: 'find' });
+      if (!inner.ok) return no(inner.code, `find -exec: ${inner.reason}`);
+    }
+  }
   const rule = COMMAND_RULES.get(identity.value.name);
   if (rule !== undefined) {
     const args = checkArguments(identity.value.name, command.argv.slice(1), rule, context, cwd);
@@ -286,15 +249,69 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
 }
 
+/**
+ * A wrapper: its own arguments read by its table row, what it changes checked
+ * (env's assignments and -u names, -C as a cd), and the command it runs checked
+ * as if it stood alone. The plan runs the wrapper with its whole argv, as approved;
+ * only the builtin `command` is stripped, and only where bash would strip it.
+ */
+function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule, env: Record<string, string>, context: ShellContext, cwd: string, wrapping: Wrapping): Check<PlannedStep> {
+  if (wrapper.kind === 'builtin' && (wrapping.depth > 0 || command.argv[0]!.includes('/'))) {
+    return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is a shell builtin, stripped only when it comes first in a command; inside another wrapper or written as a path it would run as a program. Write the command without it.`);
+  }
+  if (wrapping.depth >= MAX_WRAPPER_DEPTH) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `more than ${MAX_WRAPPER_DEPTH} nested wrappers; write the command with fewer.`);
+  // The executor starts each command as the leader of its own process group and kills that group on timeout; run as a child, timeout leaves it.
+  if (wrapper.newProcessGroup === true && wrapping.forkedBy !== undefined) {
+    return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} run by ${wrapping.forkedBy} would move the command into a process group of its own, which the run's time limit cannot stop. Use ${base} only first or after wrappers that do not fork (nice, nohup, stdbuf, ionice, env).`);
+  }
+  const unwrapped = unwrapCommand(base, wrapper, command.argv.slice(1));
+  if (!unwrapped.ok) return unwrapped;
+  for (const name of unwrapped.value.unset) {
+    const unset = decideUnset(name);
+    if (!unset.ok) return unset;
+  }
+  if (unwrapped.value.inner.length === 0) {
+    // No command: not a wrapper here but a program of its own (env printing the environment), so the allowlist decides.
+    if (unwrapped.value.directory !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${base} -C needs a command to run.`);
+    const program = identifyProgram(command.argv[0]!, context, true);
+    if (!program.ok) return no(program.code, `${base} with no command ${wrapper.standalone ?? 'runs nothing'}: ${program.reason}`);
+    const assignments = checkAssignments(unwrapped.value.assignments);
+    if (!assignments.ok) return no(assignments.code, `${base}: ${assignments.reason}`);
+    return { ok: true, value: { kind: 'exec', program: program.value.program, invokedPath: program.value.invokedPath, argv: command.argv, env, cwd } };
+  }
+  let innerCwd = cwd;
+  if (unwrapped.value.directory !== undefined) {
+    const directory = checkDirectory(`${base} -C`, unwrapped.value.directory, context, cwd);
+    if (!directory.ok) return directory;
+    innerCwd = directory.value;
+  }
+  const inner = checkCommand(
+    { assignments: wrapper.kind === 'builtin' ? command.assignments : unwrapped.value.assignments, argv: unwrapped.value.inner },
+    context,
+    innerCwd,
+    { depth: wrapping.depth + 1, forkedBy: wrapper.forks === true ? base : wrapping.forkedBy },
+  );
+  if (!inner.ok) return no(inner.code, `${base}: ${inner.reason}`);
+  if (wrapper.kind === 'builtin') return inner;
+  const program = identifyProgram(command.argv[0]!, context, false);
+  if (!program.ok) return program;
+  return { ok: true, value: { kind: 'exec', program: program.value.program, invokedPath: program.value.invokedPath, argv: command.argv, env, cwd } };
+}
+
+/** A directory a command starts in (cd, env -C): inside the read scopes and an existing directory, canonicalised. */
+function checkDirectory(what: string, target: string, context: ShellContext, cwd: string): Check<string> {
+  const decision = decidePathAccess('read', absoluteFrom(cwd, target), context.scopes);
+  if (!decision.allow) return no(decision.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE' ? 'ZB_POLICY_SHELL_CD' : decision.code, `${what} ${decision.reason}`);
+  const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
+  if (!resolved.ok || resolved.stats?.isDirectory !== true) return no('ZB_POLICY_SHELL_CD', `${what} denied: ${decision.canonicalPath} is not an existing directory.`);
+  return { ok: true, value: decision.canonicalPath };
+}
+
 function checkCd(command: SimpleCommand, context: ShellContext, cwd: string): Check<string> {
   if (command.assignments.length > 0 || command.argv.length !== 2 || command.argv[1]!.startsWith('-')) {
     return no('ZB_POLICY_SHELL_CD', 'cd takes exactly one directory (no options, no "-", no assignments).');
   }
-  const decision = decidePathAccess('read', absoluteFrom(cwd, command.argv[1]!), context.scopes);
-  if (!decision.allow) return no(decision.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE' ? 'ZB_POLICY_SHELL_CD' : decision.code, `cd ${decision.reason}`);
-  const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
-  if (!resolved.ok || resolved.stats?.isDirectory !== true) return no('ZB_POLICY_SHELL_CD', `cd denied: ${decision.canonicalPath} is not an existing directory.`);
-  return { ok: true, value: decision.canonicalPath };
+  return checkDirectory('cd', command.argv[1]!, context, cwd);
 }
 
 /** Decides one bash tool call. Never throws. */
@@ -322,7 +339,7 @@ export function decideShellCommand(command: string, context: ShellContext): Shel
         steps.push({ kind: 'cd', directory: target.value });
         continue;
       }
-      const checked = checkCommand(simple, context, cwd, 0);
+      const checked = checkCommand(simple, context, cwd, STANDALONE);
       if (!checked.ok) return deny(checked.code, checked.reason);
       steps.push(checked.value);
     }

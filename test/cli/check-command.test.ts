@@ -77,3 +77,36 @@ test('usage errors exit 2: an unknown tool, a missing subject', async (t) => {
   t.is((await runCliCaptured(['check', reviewer, 'exec', 'x'])).status, 2);
   t.is((await runCliCaptured(['check', reviewer, 'read'])).status, 2);
 });
+
+test('check agrees with the gate on wrappers and leading assignments (issue 10 items 2 and 5)', async (t) => {
+  const ws = workspace(t);
+  const agent = path.join(realpathSync(tempDir(t, 'zb-agent-')), 'wrapped');
+  mkdirSync(agent);
+  const permissions = { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['git', 'timeout', 'cat'] } };
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'wrapped', version: '1.0.0', permissions }));
+  writeFileSync(path.join(agent, 'AGENT.md'), 'You help.');
+  const cases: readonly [string, string | null][] = [
+    ["timeout 5 sh -c 'id'", 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['env sh -c id', 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ["env -S 'sh -c id' git", 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['nohup sh -c id', 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['nice -n 5 sh -c id', 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['stdbuf -o0 sh -c id', 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['timeout --signal=KILL 5 sh', 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['env LD_PRELOAD=/x.so cat src/a.ts', 'ZB_POLICY_SHELL_ASSIGNMENT'],
+    ['timeout 5 rm -rf /', 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ['timeout 5 cat /etc/passwd', 'ZB_POLICY_PATH_OUTSIDE_SCOPE'],
+    ['env -i git status', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['RUST_BACKTRACE=1 NODE_ENV=test git status', null],
+    ['A=1 B=2 timeout 5 git status', null],
+  ];
+  for (const [command, code] of cases) {
+    const result = await runCliCaptured(['check', agent, 'bash', command, '--cwd', ws, '--json'], { env: env(t) });
+    const answer = JSON.parse(result.stdout);
+    t.is(result.status, code === null ? 0 : 1, `${command}: ${answer.reason}`);
+    t.is(answer.code, code, command);
+  }
+  const wrapped = JSON.parse((await runCliCaptured(['check', agent, 'bash', 'A=1 B=2 timeout 5 git status', '--cwd', ws, '--json'], { env: env(t) })).stdout);
+  t.like(wrapped.commands[0].pipeline[0], { kind: 'exec', argv: ['timeout', '5', 'git', 'status'], env: { A: '1', B: '2' }, cwd: ws });
+  t.regex(wrapped.commands[0].pipeline[0].program, /\/timeout$/);
+});

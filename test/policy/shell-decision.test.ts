@@ -104,12 +104,12 @@ test('a program missing from the fixed PATH is denied even when allowlisted', (t
   expectDenied(t, context, 'missing-tool', 'ZB_POLICY_SHELL_PROGRAM');
 });
 
-test('assignments: the safe list passes with plain values, the dangerous set and everything else are denied', (t) => {
+test('assignments: any name outside the dangerous set passes with a literal value; the dangerous set is denied', (t) => {
   const { context } = setup(t);
   t.true(decideShellCommand('LANG=C LC_ALL=C.UTF-8 TZ=UTC git log', context).allow);
-  for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PATH', 'HOME', 'GIT_PAGER', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'BASH_ENV', 'ENV', 'IFS', 'PS4', 'PROMPT_COMMAND', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'GOFLAGS', 'CGO_CFLAGS', 'RUSTC_WRAPPER', 'RUSTFLAGS', 'CARGO_HOME', 'npm_config_script_shell', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'GCONV_PATH', 'GLIBC_TUNABLES', 'XDG_CONFIG_HOME', 'SHELLOPTS', 'BASH_FUNC_x%%', 'FOO']) {
-    const decision = decideShellCommand(`${name}=x git log`, context);
-    t.false(decision.allow, name);
+  t.true(decideShellCommand("FOO='a b/c' git log", context).allow);
+  for (const name of ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PATH', 'HOME', 'GIT_PAGER', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'BASH_ENV', 'ENV', 'IFS', 'PS4', 'PROMPT_COMMAND', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'GOFLAGS', 'CGO_CFLAGS', 'RUSTC_WRAPPER', 'RUSTFLAGS', 'CARGO_HOME', 'npm_config_script_shell', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'GCONV_PATH', 'GLIBC_TUNABLES', 'XDG_CONFIG_HOME', 'SHELLOPTS']) {
+    expectDenied(t, context, `${name}=x git log`, 'ZB_POLICY_SHELL_ASSIGNMENT');
   }
   expectDenied(t, context, 'LANG=../../x git log', 'ZB_POLICY_SHELL_ASSIGNMENT');
   expectDenied(t, context, 'TZ=/etc/localtime git log', 'ZB_POLICY_SHELL_ASSIGNMENT');
@@ -130,10 +130,9 @@ test('wrappers: the inner command is checked as if it stood alone, and the wrapp
   expectDenied(t, context, 'nice sudo ls', 'ZB_POLICY_SHELL_NOT_ALLOWED');
   expectDenied(t, context, 'env LD_PRELOAD=/x.so git status', 'ZB_POLICY_SHELL_ASSIGNMENT');
   expectDenied(t, context, 'env -i git status', 'ZB_POLICY_SHELL_ARGUMENT');
-  expectDenied(t, context, "env -S 'git status'", 'ZB_POLICY_SHELL_ARGUMENT');
   expectDenied(t, context, 'timeout 5', 'ZB_POLICY_SHELL_ARGUMENT');
   expectDenied(t, context, 'timeout 5 git config x y', 'ZB_POLICY_SHELL_ARGUMENT');
-  expectDenied(t, context, 'timeout 1 timeout 1 timeout 1 timeout 1 timeout 1 git status', 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  expectDenied(t, context, 'nice nice nice nice nice git status', 'ZB_POLICY_SHELL_NOT_ALLOWED');
   expectDenied(t, context, 'command -v git', 'ZB_POLICY_SHELL_ARGUMENT');
 });
 
