@@ -75,7 +75,7 @@ test('the prompt comes from the command line, else entry.default_prompt, else it
  * With `announce`, the command is `touch started | sleep N`: both start together, so once
  * `started` exists in the workspace, the sleep is running.
  */
-function sleeper(t: Parameters<typeof tempDir>[0], seconds: number, announce = false): RunAgentOptions & { reference: string; agent?: undefined; cwd: string } {
+function sleeper(t: Parameters<typeof tempDir>[0], seconds: number | string, announce = false): RunAgentOptions & { reference: string; agent?: undefined; cwd: string } {
   const root = realpathSync(tempDir(t, 'zb-sleeper-'));
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
@@ -94,7 +94,10 @@ function sleeper(t: Parameters<typeof tempDir>[0], seconds: number, announce = f
   return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
 }
 
-function sleepIsRunning(seconds: number): boolean {
+/** Sleep lengths unique to this test process: another test run on the machine never owns the process looked for. */
+const unique = (seconds: string) => `${seconds}${process.pid}`;
+
+function sleepIsRunning(seconds: number | string): boolean {
   try {
     execFileSync('pgrep', ['-f', `^sleep ${seconds}$`]);
     return true;
@@ -107,7 +110,8 @@ test('cancelling a run kills its command and flushes its session; the run beside
   const pool = new AgentPool({ maxThreads: 1, concurrentTasksPerWorker: 4 });
   t.teardown(() => pool.close());
   // An hour-long command: the run can only end within the test's time if cancelling kills it.
-  const victim = sleeper(t, 3737, true);
+  const length = unique('3737.');
+  const victim = sleeper(t, length, true);
   // Cancel once the command is running: `started` exists.
   const controller = new AbortController();
   const watcher = watch(victim.cwd, (_event, name) => {
@@ -117,15 +121,16 @@ test('cancelling a run kills its command and flushes its session; the run beside
   const [victimEvents, neighbourEvents] = await Promise.all([collect({ ...victim, pool, signal: controller.signal }), collect({ ...sleeper(t, 0), pool })]);
   t.true(controller.signal.aborted, 'cancelled by the test, once the command had started');
   t.like(end(victimEvents), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
-  t.false(sleepIsRunning(3737), 'the command was killed');
+  t.false(sleepIsRunning(length), 'the command was killed');
   t.like(end(neighbourEvents), { status: 'completed', final_text: 'Done waiting.' });
   const session = (victimEvents[0] as RunEvent & { type: 'run.start' }).session!;
   t.is(readSession(session.file).messages.length, 2, 'the prompt and the answered turn were flushed');
 });
 
 test('a run whose signal is already aborted stops while loading, before anything runs', async (t) => {
-  await t.throwsAsync(collect({ ...sleeper(t, 38), signal: AbortSignal.abort() }), { code: 'ZB_ARCHIVE_INTERRUPTED' } as never);
-  t.false(sleepIsRunning(38));
+  const length = unique('38.');
+  await t.throwsAsync(collect({ ...sleeper(t, length), signal: AbortSignal.abort() }), { code: 'ZB_ARCHIVE_INTERRUPTED' } as never);
+  t.false(sleepIsRunning(length));
 });
 
 test('workers start with an empty environment, the configured memory limit, and without require(esm)', async (t) => {

@@ -85,6 +85,17 @@ test('stdin is closed: a command reading it gets end of input at once', async (t
   t.like(result, { exitCode: 0, stdout: '', timedOut: false });
 });
 
+/**
+ * Sleep lengths unique to this test process, so that another test run on the same machine
+ * (running these same tests) never owns a process these tests look for: 47.123 becomes 47.123<pid>.
+ */
+const unique = (seconds: string) => `${seconds}${process.pid}`;
+
+/** Processes that run `sleep <seconds>` (a zombie's command line is empty, so only live ones count). */
+function sleepsOf(seconds: string): number[] {
+  return processesWith(`sleep\0${seconds}\0`);
+}
+
 /** Processes whose command line holds `marker` (a zombie's is empty, so only live ones count). */
 function processesWith(marker: string): number[] {
   return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((pid) => {
@@ -113,11 +124,11 @@ for (const confined of [true, false]) {
   test(`${confined ? 'confined' : 'unconfined'}: cancelling kills every process the command started, grandchildren included`, async (t) => {
     const { approve, ws, data } = setup(t);
     const isolation = confined ? confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) : unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
-    const marker = confined ? '47.123' : '47.321';
+    const marker = unique(confined ? '47.123' : '47.321');
     const controller = abortWhenCreated(ws, 'started');
     const result = await executeBash(approve(`sleep ${marker} & touch started; wait`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, signal: controller.signal });
     t.not(result.exitCode, 0);
-    t.deepEqual(processesWith(`sleep\0${marker}`), [], `no sleep ${marker} left (data ${data})`);
+    t.deepEqual(sleepsOf(marker), [], `no sleep ${marker} left (data ${data})`);
   });
 }
 
@@ -125,20 +136,22 @@ test('unconfined: a background process left by a command that already exited end
   const { approve, ws } = setup(t);
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   // The shell exits at once; its background sleep keeps running in the same session until zotbox ends it.
-  const result = await executeBash(approve("timeout 60 sh -c 'sleep 47.555 & exit 0'", 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
+  const marker = unique('47.555');
+  const result = await executeBash(approve(`timeout 60 sh -c 'sleep ${marker} & exit 0'`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
   t.is(result.exitCode, 0);
   t.false(result.timedOut);
-  t.deepEqual(processesWith('sleep\u000047.555'), []);
+  t.deepEqual(sleepsOf(marker), []);
 });
 
 test('a timed-out command is killed, reported, and leaves no process behind', async (t) => {
   const { approve, run } = setup(t);
   // An hour-long sleep: the call can only return within the test's time if the limit killed it.
-  const result = await run(approve('sleep 3600.75'), 200);
+  const marker = unique('3600.75');
+  const result = await run(approve(`sleep ${marker}`), 200);
   t.true(result.timedOut);
   t.is(result.signal, 'SIGKILL');
   t.regex(result.stderr, /killed after 200 ms/);
-  t.deepEqual(processesWith('sleep\u00003600.75'), []);
+  t.deepEqual(sleepsOf(marker), []);
 });
 
 test('output beyond the cap is dropped with a notice', async (t) => {
