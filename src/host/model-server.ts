@@ -1,8 +1,10 @@
-// The host side of the model port: validates each model.request from the
-// worker, asks the provider for one turn (streaming text deltas to the run's
-// events), and answers by id. Provider errors become wire errors for the worker.
+// The host side of the model port: checks each message from the worker (limits,
+// then schema), asks the provider for one turn (streaming text deltas to the
+// run's events), checks the turn's limits, and answers by id. Provider errors
+// and refused turns become wire errors for the worker.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, toZotboxError } from '../errors.js';
+import { MESSAGE_LIMITS, checkMessageLimits } from '../policy/message-limits.js';
 import { InputRequestSchema, ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../policy/model-protocol.js';
 import type { ModelProvider } from './providers/provider.js';
 
@@ -18,6 +20,13 @@ export interface ModelServerHooks {
 
 export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
   const onMessage = async (raw: unknown) => {
+    const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
+    const fail = (error: ZotboxError) => {
+      if (id > 0) port.postMessage({ type: 'model.response', id, ok: false, error: error.toWire() });
+    };
+    // Depth and size before any schema: the conversation holds the model's tool inputs.
+    const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.modelRequest, 'the model request');
+    if (tooBig !== undefined) return fail(tooBig);
     const input = InputRequestSchema.safeParse(raw);
     if (input.success) {
       let text: string | undefined;
@@ -31,22 +40,23 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
       return;
     }
     const parsed = ModelRequestSchema.safeParse(raw);
-    const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
-    if (!parsed.success) {
-      if (id > 0) port.postMessage({ type: 'model.response', id, ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `malformed model request: ${parsed.error.issues[0]?.message}.`).toWire() });
-      return;
-    }
-    if (signal.aborted) {
-      // A cancelled run gets no more model turns, whatever the provider would do.
-      port.postMessage({ type: 'model.response', id, ok: false, error: toZotboxError(signal.reason).toWire() });
-      return;
-    }
+    if (!parsed.success) return fail(new ZotboxError('ZB_GATE_INVALID_MESSAGE', `malformed model request: ${parsed.error.issues[0]?.message}.`));
+    // A cancelled run gets no more model turns, whatever the provider would do.
+    if (signal.aborted) return fail(toZotboxError(signal.reason));
+    let turn: AssistantTurn;
     try {
-      const turn = await provider.complete(parsed.data, hooks.onText, signal);
+      turn = await provider.complete(parsed.data, hooks.onText, signal);
+    } catch (error) {
+      return fail(toZotboxError(error));
+    }
+    // The model's tool inputs are untrusted: a turn too deep or too large for the port goes no further (not to the session, not to the worker).
+    const refused = checkMessageLimits(turn, MESSAGE_LIMITS.modelTurn, "the model's turn");
+    if (refused !== undefined) return fail(refused);
+    try {
       hooks.onTurn(turn, [...parsed.data.messages, { role: 'assistant', content: turn.content }]);
       port.postMessage({ type: 'model.response', id, ok: true, turn });
     } catch (error) {
-      port.postMessage({ type: 'model.response', id, ok: false, error: toZotboxError(error).toWire() });
+      fail(toZotboxError(error));
     }
   };
   const listener = (raw: unknown) => void onMessage(raw);

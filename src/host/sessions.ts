@@ -9,6 +9,7 @@ import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, readdirSyn
 import path from 'node:path';
 import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../errors.js';
+import { MESSAGE_LIMITS, findLimitViolation } from '../policy/message-limits.js';
 import { ChatMessageSchema, type ChatMessage } from '../policy/model-protocol.js';
 
 const SESSION_VERSION = 1;
@@ -93,7 +94,11 @@ export function readSession(file: string): LoadedSession {
   if (!header.success) throw invalid(file, 'its first line is not a session header');
   const messages: ChatMessage[] = [];
   lines.forEach((line, index) => {
-    const parsed = SessionLineSchema.safeParse(parseJson(line));
+    const json = parseJson(line);
+    // A line the model port would refuse (too deep or too large) could not be sent to the worker again.
+    const violation = findLimitViolation(json, MESSAGE_LIMITS.sessionLine);
+    if (violation !== undefined) throw invalid(file, `line ${index + 2} is ${violation.limit === 'depth' ? 'nested too deeply' : 'too large'} for a message`);
+    const parsed = SessionLineSchema.safeParse(json);
     if (!parsed.success) throw invalid(file, `line ${index + 2} is not a session message`);
     messages.push(parsed.data.message);
   });

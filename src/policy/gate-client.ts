@@ -6,6 +6,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, fromWireError } from '../errors.js';
 import { ToolCallSchema, ToolResultSchema, type ToolInput, type ToolName } from './gate-protocol.js';
+import { MESSAGE_LIMITS, checkMessageLimits } from './message-limits.js';
 
 interface Pending {
   resolve(result: unknown): void;
@@ -33,6 +34,8 @@ export class GateClient {
     const id = this.nextId++;
     const message = { type: 'tool.call', id, tool, input };
     // Tool input comes from the model: check it here too, for a clear error before it travels.
+    const tooBig = checkMessageLimits(message, MESSAGE_LIMITS.gate, `the ${tool} call`);
+    if (tooBig !== undefined) return Promise.reject(tooBig);
     const checked = ToolCallSchema.safeParse(message);
     if (!checked.success) {
       const issue = checked.error.issues[0];
@@ -70,13 +73,24 @@ export class GateClient {
   }
 
   private receive(raw: unknown): void {
+    const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.gate, 'the gate\'s answer');
+    if (tooBig !== undefined) {
+      // Still an answer when it names a call of ours: that call fails with the reason instead of waiting out its time limit.
+      const id = (raw as { id?: unknown } | null)?.id;
+      if (typeof id === 'number') this.settle(id, (pending) => pending.reject(tooBig));
+      return;
+    }
     const parsed = ToolResultSchema.safeParse(raw);
     if (!parsed.success) return; // not an answer of ours: the host is trusted, but garbage is still never believed
-    const pending = this.pending.get(parsed.data.id);
+    const answer = parsed.data;
+    this.settle(answer.id, (pending) => (answer.ok ? pending.resolve(answer.result) : pending.reject(fromWireError(answer.error))));
+  }
+
+  private settle(id: number, outcome: (pending: Pending) => void): void {
+    const pending = this.pending.get(id);
     if (pending === undefined) return; // a late answer to a call that timed out or was cancelled
-    this.pending.delete(parsed.data.id);
+    this.pending.delete(id);
     clearTimeout(pending.timer);
-    if (parsed.data.ok) pending.resolve(parsed.data.result);
-    else pending.reject(fromWireError(parsed.data.error));
+    outcome(pending);
   }
 }

@@ -1,9 +1,10 @@
 // The gate protocol: every message between a worker (agent loop) and the host
-// (gate server) on the run's MessagePort, as zod schemas validated on both
-// sides. Discriminants are dotted: tool.call, tool.cancel, tool.result. Errors
-// travel as {code, message, details} and are rebuilt with fromWireError.
+// (gate server) on the run's MessagePort, as zod schemas validated on both sides
+// after the limits of message-limits.ts. Discriminants are dotted: tool.call,
+// tool.cancel, tool.result. Errors travel as {code, message, details}.
 import { z } from 'zod';
 import { isErrorCode } from '../errors.js';
+import { MAX_WRITE_CONTENT_BYTES } from './message-limits.js';
 
 const CallId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const PathInput = z.string().max(4096);
@@ -13,7 +14,12 @@ export const ReadInputSchema = z.strictObject({
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().positive().optional(),
 });
-export const WriteInputSchema = z.strictObject({ path: PathInput, content: z.string().max(64 * 1024 * 1024) });
+// Counted in UTF-8 bytes, as the message size limit is (message-limits.ts); a string is never longer in UTF-16 units than in UTF-8 bytes.
+const WriteContent = z
+  .string()
+  .max(MAX_WRITE_CONTENT_BYTES)
+  .refine((text) => Buffer.byteLength(text, 'utf8') <= MAX_WRITE_CONTENT_BYTES, { error: `the content is larger than ${MAX_WRITE_CONTENT_BYTES} bytes as UTF-8` });
+export const WriteInputSchema = z.strictObject({ path: PathInput, content: WriteContent });
 export const EditInputSchema = z.strictObject({ path: PathInput, old_string: z.string().min(1), new_string: z.string() });
 export const BashInputSchema = z.strictObject({ command: z.string().max(65536), timeout_ms: z.number().int().positive().max(3_600_000).optional() });
 export const SkillInputSchema = z.strictObject({ name: z.string().min(1).max(256) });

@@ -1,11 +1,12 @@
 // The host side of the gate: one server per agent run, on that run's
-// MessagePort. Every message is validated (gate-protocol.ts); every tool call
-// gets a policy decision and an audit event; only an approved decision reaches
-// the executor, with a per-call time limit and cancellation. Calls are handled
-// concurrently and answered by id. A bad message never crashes the host.
+// MessagePort. Every message is checked (message-limits.ts, gate-protocol.ts);
+// every tool call gets a policy decision and an audit event; only an approved
+// decision reaches the executor, with a time limit and cancellation. Calls run
+// concurrently, answered by id. A bad message never crashes the host.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, toZotboxError, type ErrorCode } from '../errors.js';
 import { GateRequestSchema, type GateAuditEvent, type ToolCall } from './gate-protocol.js';
+import { MESSAGE_LIMITS, checkMessageLimits } from './message-limits.js';
 import type { PathDecision } from './path-decision.js';
 import type { ShellDecision } from './shell-decision.js';
 
@@ -66,8 +67,12 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
 
   const reply = (id: number, outcome: { ok: true; result: unknown } | { ok: false; error: ZotboxError }) => {
     if (closed) return;
+    let message = outcome.ok ? { type: 'tool.result', id, ok: true, result: outcome.result } : { type: 'tool.result', id, ok: false, error: outcome.error.toWire() };
+    // An answer the client would refuse is refused here, so the agent learns why.
+    const tooBig = checkMessageLimits(message, MESSAGE_LIMITS.gate, `the answer to call ${id}`);
+    if (tooBig !== undefined) message = { type: 'tool.result', id, ok: false, error: tooBig.toWire() };
     try {
-      port.postMessage(outcome.ok ? { type: 'tool.result', id, ok: true, result: outcome.result } : { type: 'tool.result', id, ok: false, error: outcome.error.toWire() });
+      port.postMessage(message);
     } catch (error) {
       // A result that cannot be cloned is the executor's bug; the agent still gets an answer.
       port.postMessage({ type: 'tool.result', id, ok: false, error: toZotboxError(error).toWire() });
@@ -87,14 +92,20 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
     });
   };
 
+  const refuse = (raw: unknown, error: ZotboxError) => {
+    const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
+    audit(id, 'unknown', false, {}, error.code, error.message);
+    if (Number.isSafeInteger(id) && id > 0) reply(id, { ok: false, error });
+  };
+
   const handle = async (raw: unknown) => {
+    // Depth and size first: nothing below may walk a value that could overflow the stack.
+    const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.gate, 'the message');
+    if (tooBig !== undefined) return refuse(raw, tooBig);
     const parsed = GateRequestSchema.safeParse(raw);
     if (!parsed.success) {
-      const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
-      const error = new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the gate refused a malformed message: ${parsed.error.issues[0]?.message ?? 'invalid'} at ${parsed.error.issues[0]?.path.join('.') || 'the top level'}.`);
-      audit(id, 'unknown', false, {}, error.code, error.message);
-      if (Number.isSafeInteger(id) && id > 0) reply(id, { ok: false, error });
-      return;
+      const issue = parsed.error.issues[0];
+      return refuse(raw, new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the gate refused a malformed message: ${issue?.message ?? 'invalid'} at ${issue?.path.join('.') || 'the top level'}.`));
     }
     const request = parsed.data;
     if (request.type === 'tool.cancel') {

@@ -1,7 +1,9 @@
 // The worker's side of the model port: one request per turn, answered by the
-// host, which holds the credentials and talks to the provider.
+// host, which holds the credentials and talks to the provider. Messages both
+// ways are checked against the port's depth and size limits before anything else.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, fromWireError } from '../errors.js';
+import { MESSAGE_LIMITS, checkMessageLimits } from '../policy/message-limits.js';
 import { InputResponseSchema, ModelResponseSchema, RunCancelSchema, type AssistantTurn, type ChatMessage, type ToolSpec } from '../policy/model-protocol.js';
 
 export class ModelClient {
@@ -12,6 +14,17 @@ export class ModelClient {
   /** Aborted when the host cancels the run. */
   readonly signal: AbortSignal = this.cancellation.signal;
   private readonly onMessage = (raw: unknown) => {
+    const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.modelResponse, "the host's answer");
+    if (tooBig !== undefined) {
+      // An answer to a request of ours fails that request with the reason; anything else is ignored.
+      const id = (raw as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number') return;
+      const waiter = this.pending.get(id) ?? this.pendingInput.get(id);
+      this.pending.delete(id);
+      this.pendingInput.delete(id);
+      waiter?.reject(tooBig);
+      return;
+    }
     // Dispatch on the type first: each message is validated once, by its own schema.
     const type = (raw as { type?: unknown } | null)?.type;
     if (type === 'run.cancel') {
@@ -45,9 +58,12 @@ export class ModelClient {
   complete(system: string, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Promise<AssistantTurn> {
     if (this.signal.aborted) return Promise.reject(this.signal.reason);
     const id = this.nextId++;
+    const request = { type: 'model.request', id, system, messages, tools };
+    const tooBig = checkMessageLimits(request, MESSAGE_LIMITS.modelRequest, 'the conversation');
+    if (tooBig !== undefined) return Promise.reject(tooBig);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.port.postMessage({ type: 'model.request', id, system, messages, tools });
+      this.port.postMessage(request);
     });
   }
 

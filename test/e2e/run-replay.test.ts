@@ -1,6 +1,7 @@
 // zotbox run, offline: a pool worker runs the agent loop against a recorded
 // transcript; every tool call crosses the gate to the real executors.
 import test from 'ava';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RunEventSchema, type RunEvent } from '../../src/host/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
@@ -46,4 +47,34 @@ test('without keys a live model is refused with what is missing; bad flags are u
   t.is((await runCliCaptured(['run', reviewer, '--confine', 'sometimes'], { env })).status, 2);
   t.is((await runCliCaptured(['run', reviewer, '--max-turns', '0'], { env })).status, 2);
   t.is((await runCliCaptured(['run', reviewer, '--worker-memory', 'lots'], { env })).status, 2);
+});
+
+/** A transcript whose second turn's tool input nests `levels` objects, written as text: JSON.stringify itself overflows on it. */
+function deepInputTranscript(directory: string, levels: number): string {
+  const usage = '"usage":{"input_tokens":1,"output_tokens":1}';
+  const deep = '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+  const turns = [
+    `{"content":[{"type":"tool_use","id":"t1","name":"read","input":{"path":"parse-port.js"}}],"stop":"tool_use",${usage}}`,
+    `{"content":[{"type":"tool_use","id":"t2","name":"read","input":{"path":"parse-port.js","deep":${deep}}}],"stop":"tool_use",${usage}}`,
+    `{"content":[{"type":"text","text":"done"}],"stop":"end",${usage}}`,
+  ];
+  const file = path.join(directory, 'deep.json');
+  writeFileSync(file, `{"zotbox_replay":1,"model":"replay","turns":[${turns.join(',')}]}`);
+  return file;
+}
+
+test('a replayed model turn with a 5,000-deep tool input ends the run as an invalid message, never as an internal bug', async (t) => {
+  const directory = tempDir(t, 'zb-deep-');
+  const record = path.join(directory, 'recorded.json');
+  const result = await runCliCaptured(['run', reviewer, '--cwd', workspace, '--replay', deepInputTranscript(directory, 5000), '--record', record, '-y', '--json'], {
+    env: { ZOTBOX_HOME: path.join(directory, 'home') },
+  });
+  t.notRegex(result.stdout + result.stderr, /ZB_INTERNAL_BUG|ZB_WORKER_CRASHED/);
+  const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  for (const event of events) t.true(RunEventSchema.safeParse(event).success, JSON.stringify(event));
+  t.true(events.some((e) => e.type === 'gate.decision' && e.allowed && e.tool === 'read'), 'the turn before it ran');
+  t.like(events.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_GATE_INVALID_MESSAGE' } });
+  t.regex((events.at(-1) as RunEvent & { type: 'run.end' }).error!.message, /more than 64 levels/);
+  t.is(events.filter((e) => e.type === 'gate.decision').length, 1, 'the deep call never reached the gate');
+  t.true(existsSync(record), 'the turns before it were recorded');
 });

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN } from '../fixtures/paths.js';
 import { MINIMAL_MANIFEST, zot, type TarPiece } from '../fixtures/tar-builder.js';
@@ -20,16 +20,16 @@ test('Ctrl-C during unpack leaves nothing behind', async (t) => {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // Interrupt as soon as the staging directory exists, that is, mid-extraction.
-  const deadline = Date.now() + 20_000;
+  // Interrupt as soon as the staging directory appears, that is, mid-extraction. The
+  // watch starts before the child can have created anything: spawn has only just returned.
   let signalled = false;
-  while (!signalled && Date.now() < deadline && child.exitCode === null) {
-    if (readdirSync(dir).some((name) => name.endsWith('.unpack'))) {
-      child.kill('SIGINT');
-      signalled = true;
-    } else await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  const watcher = watch(dir, () => {
+    if (signalled || child.exitCode !== null || !readdirSync(dir).some((name) => name.endsWith('.unpack'))) return;
+    signalled = true;
+    child.kill('SIGINT');
+  });
   const code = await exited;
+  watcher.close();
   t.true(signalled, 'the unpack was still running when interrupted');
   t.is(code, 1, stderr);
   t.regex(stderr, /ZB_ARCHIVE_INTERRUPTED/);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../src/errors.js';
 import { AgentPool } from '../../src/host/pool.js';
@@ -70,12 +70,16 @@ test('the prompt comes from the command line, else entry.default_prompt, else it
   t.is(skillDescription('---\nname: x\ndescription: Does things.\n---\nbody'), 'Does things.');
 });
 
-/** An agent allowed to run `sleep`, and a transcript that sleeps for `seconds` then answers. */
-function sleeper(t: Parameters<typeof tempDir>[0], seconds: number): RunAgentOptions & { reference: string; agent?: undefined } {
+/**
+ * An agent allowed to run `sleep`, and a transcript that sleeps for `seconds` then answers.
+ * With `announce`, the command is `touch started | sleep N`: both start together, so once
+ * `started` exists in the workspace, the sleep is running.
+ */
+function sleeper(t: Parameters<typeof tempDir>[0], seconds: number | string, announce = false): RunAgentOptions & { reference: string; agent?: undefined; cwd: string } {
   const root = realpathSync(tempDir(t, 'zb-sleeper-'));
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'sleeper', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['sleep'] } } }));
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'sleeper', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['sleep', 'touch'] } } }));
   writeFileSync(path.join(agent, 'AGENT.md'), 'You wait.');
   const transcript = path.join(root, 'sleep.json');
   const usage = { input_tokens: 1, output_tokens: 1 };
@@ -83,14 +87,17 @@ function sleeper(t: Parameters<typeof tempDir>[0], seconds: number): RunAgentOpt
     zotbox_replay: 1,
     model: 'replay',
     turns: [
-      { content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 't1', name: 'bash', input: { command: `sleep ${seconds}` } }], stop: 'tool_use', usage },
+      { content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 't1', name: 'bash', input: { command: `${announce ? 'touch started | ' : ''}sleep ${seconds}` } }], stop: 'tool_use', usage },
       { content: [{ type: 'text', text: 'Done waiting.' }], stop: 'end', usage },
     ],
   }));
   return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
 }
 
-function sleepIsRunning(seconds: number): boolean {
+/** Sleep lengths unique to this test process: another test run on the machine never owns the process looked for. */
+const unique = (seconds: string) => `${seconds}${process.pid}`;
+
+function sleepIsRunning(seconds: number | string): boolean {
   try {
     execFileSync('pgrep', ['-f', `^sleep ${seconds}$`]);
     return true;
@@ -102,30 +109,28 @@ function sleepIsRunning(seconds: number): boolean {
 test('cancelling a run kills its command and flushes its session; the run beside it on the same worker completes', async (t) => {
   const pool = new AgentPool({ maxThreads: 1, concurrentTasksPerWorker: 4 });
   t.teardown(() => pool.close());
+  // An hour-long command: the run can only end within the test's time if cancelling kills it.
+  const length = unique('3737.');
+  const victim = sleeper(t, length, true);
+  // Cancel once the command is running: `started` exists.
   const controller = new AbortController();
-  const victim = sleeper(t, 37);
-  const started = Date.now();
-  const cancelled = (async () => {
-    const events: RunEvent[] = [];
-    for await (const event of runAgent({ ...victim, pool, signal: controller.signal })) {
-      events.push(event);
-      if (event.type === 'gate.decision' && event.allowed) setTimeout(() => controller.abort(), 200);
-    }
-    return events;
-  })();
-  const neighbour = collect({ ...sleeper(t, 1), pool });
-  const [victimEvents, neighbourEvents] = await Promise.all([cancelled, neighbour]);
+  const watcher = watch(victim.cwd, (_event, name) => {
+    if (name === 'started') controller.abort();
+  });
+  t.teardown(() => watcher.close());
+  const [victimEvents, neighbourEvents] = await Promise.all([collect({ ...victim, pool, signal: controller.signal }), collect({ ...sleeper(t, 0), pool })]);
+  t.true(controller.signal.aborted, 'cancelled by the test, once the command had started');
   t.like(end(victimEvents), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
-  t.true(Date.now() - started < 10_000, 'the run did not wait for its 37 s command');
-  t.false(sleepIsRunning(37), 'the command was killed');
+  t.false(sleepIsRunning(length), 'the command was killed');
   t.like(end(neighbourEvents), { status: 'completed', final_text: 'Done waiting.' });
   const session = (victimEvents[0] as RunEvent & { type: 'run.start' }).session!;
   t.is(readSession(session.file).messages.length, 2, 'the prompt and the answered turn were flushed');
 });
 
 test('a run whose signal is already aborted stops while loading, before anything runs', async (t) => {
-  await t.throwsAsync(collect({ ...sleeper(t, 38), signal: AbortSignal.abort() }), { code: 'ZB_ARCHIVE_INTERRUPTED' } as never);
-  t.false(sleepIsRunning(38));
+  const length = unique('38.');
+  await t.throwsAsync(collect({ ...sleeper(t, length), signal: AbortSignal.abort() }), { code: 'ZB_ARCHIVE_INTERRUPTED' } as never);
+  t.false(sleepIsRunning(length));
 });
 
 test('workers start with an empty environment, the configured memory limit, and without require(esm)', async (t) => {

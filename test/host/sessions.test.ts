@@ -57,6 +57,19 @@ test('a torn last line (a crash mid-append) is dropped on reading and cut before
   t.deepEqual(readSession(file).messages.map((m) => (m.content[0] as { text: string }).text), ['hi', 'hello', 'next', 'ok']);
 });
 
+test('a line whose tool input nests deeper than the model port allows is ZB_SESSION_INVALID, not a crash', (t) => {
+  const dir = tempDir(t);
+  const { file, writer } = newSession(dir);
+  writer.sync([user('hi'), answer('hello')]);
+  writer.close();
+  const lines = readFileSync(file, 'utf8').split('\n');
+  // Written as text: JSON.stringify itself overflows on 5,000 levels.
+  const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+  const deepCall = `{"type":"message","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"read","input":{"path":${deep}}}]}}`;
+  writeFileSync(file, [lines[0], lines[1], deepCall, lines[2], ''].join('\n'));
+  t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID', message: /line 3 is nested too deeply/ } as never);
+});
+
 test('a bad line before the last, a bad header or an empty file is ZB_SESSION_INVALID', (t) => {
   const dir = tempDir(t);
   const { file, writer } = newSession(dir);

@@ -24,12 +24,13 @@ function workspace(t: ExecutionContext) {
   return { root, ws, decide };
 }
 
-function connect(t: ExecutionContext, options: Partial<GateServerOptions> & Pick<GateServerOptions, 'decide'>, clientTimeoutMs = 5000) {
+// Time limits far beyond any test: only the tests of the time limits themselves set short ones.
+function connect(t: ExecutionContext, options: Partial<GateServerOptions> & Pick<GateServerOptions, 'decide'>, clientTimeoutMs = 600_000) {
   const channel = new MessageChannel();
   const audits: GateAuditEvent[] = [];
   const executed: ApprovedCall[] = [];
   const server = serveGate(channel.port1, {
-    timeoutMs: 2000,
+    timeoutMs: 300_000,
     execute: async (approved) => {
       executed.push(approved);
       return { tool: approved.tool, canonical: 'canonicalPath' in approved.decision ? approved.decision.canonicalPath : null };
@@ -81,23 +82,31 @@ test('skills must be bundled with the agent', async (t) => {
   t.is(((await t.throwsAsync(client.call('skill', { name: '../../etc/passwd' }))) as ZotboxError).code, 'ZB_POLICY_SKILL_UNKNOWN');
 });
 
-test('many concurrent calls are each answered with their own result', async (t) => {
+test('many concurrent calls are each answered with their own result, whatever order they finish in', async (t) => {
   const { decide } = workspace(t);
+  const finishers: (() => void)[] = [];
+  let allRunning!: () => void;
+  const running = new Promise<void>((resolve) => (allRunning = resolve));
   const { client } = connect(t, {
     decide,
-    execute: async (approved) => {
-      const n = Number((approved.call.input as { path: string }).path.replace(/\D/g, ''));
-      await new Promise((resolve) => setTimeout(resolve, (n * 7) % 23));
-      return n;
-    },
+    execute: (approved) =>
+      new Promise((resolve) => {
+        const n = Number((approved.call.input as { path: string }).path.replace(/\D/g, ''));
+        finishers[n] = () => resolve(n);
+        if (finishers.filter(Boolean).length === 50) allRunning();
+      }),
   });
-  const results = await Promise.all(Array.from({ length: 50 }, (_, i) => client.call('read', { path: `f${i}.txt` })));
-  t.deepEqual(results, Array.from({ length: 50 }, (_, i) => i));
+  const results = Promise.all(Array.from({ length: 50 }, (_, i) => client.call('read', { path: `f${i}.txt` })));
+  await running; // all 50 are in flight at once
+  // Finish them in a scrambled order (7 is coprime to 50, so every call finishes once).
+  for (let k = 0; k < 50; k++) finishers[(k * 7) % 50]!();
+  t.deepEqual(await results, Array.from({ length: 50 }, (_, i) => i));
 });
 
 test('a slow call times out on the host, and its executor is aborted', async (t) => {
   const { decide } = workspace(t);
   let aborted: unknown;
+  // The executor never finishes by itself: only the host's 50 ms limit can end the call (the client's is 600 s).
   const { client } = connect(t, {
     decide,
     timeoutMs: 50,
@@ -124,12 +133,18 @@ test('cancelling in-flight calls aborts them on the host', async (t) => {
   const { decide } = workspace(t);
   let resolveAbort: (reason: unknown) => void = () => {};
   const abortSeen = new Promise((resolve) => (resolveAbort = resolve));
+  let reachedExecutor!: () => void;
+  const executing = new Promise<void>((resolve) => (reachedExecutor = resolve));
   const { client } = connect(t, {
     decide,
-    execute: (_approved, signal) => new Promise(() => signal.addEventListener('abort', () => resolveAbort(signal.reason))),
+    execute: (_approved, signal) =>
+      new Promise(() => {
+        signal.addEventListener('abort', () => resolveAbort(signal.reason));
+        reachedExecutor();
+      }),
   });
   const call = client.call('read', { path: 'a.txt' });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await executing; // the host is running the call
   client.cancelAll();
   t.is(((await t.throwsAsync(call)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
   t.is(((await abortSeen) as ZotboxError).code, 'ZB_GATE_CANCELLED');
@@ -162,14 +177,21 @@ test('malformed messages are refused with a code, audited, and never crash the h
   const { decide } = workspace(t);
   const channel = new MessageChannel();
   const audits: GateAuditEvent[] = [];
-  const server = serveGate(channel.port1, { decide, timeoutMs: 1000, execute: async () => 'ran', onAudit: (e) => audits.push(e) });
+  const server = serveGate(channel.port1, { decide, timeoutMs: 300_000, execute: async () => 'ran', onAudit: (e) => audits.push(e) });
   t.teardown(() => {
     server.close();
     channel.port1.close();
     channel.port2.close();
   });
   const replies: unknown[] = [];
-  channel.port2.on('message', (m) => replies.push(m));
+  // A valid call sent after the garbage is answered after it: its answer means every piece was handled.
+  const sentinel = { type: 'tool.call', id: 99, tool: 'read', input: { path: 'a.txt' } };
+  const sentinelAnswered = new Promise<void>((resolve) =>
+    channel.port2.on('message', (m: { id: number }) => {
+      if (m.id === sentinel.id) resolve();
+      else replies.push(m);
+    }),
+  );
   const garbage: unknown[] = [
     null,
     'text',
@@ -182,7 +204,9 @@ test('malformed messages are refused with a code, audited, and never crash the h
     { type: 'tool.result', id: 7, ok: true, result: 'forged' },
   ];
   for (const message of garbage) channel.port2.postMessage(message);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  channel.port2.postMessage(sentinel);
+  await sentinelAnswered;
+  t.like(audits.pop(), { id: 99, allowed: true }, 'the host still serves');
   t.is(audits.length, garbage.length);
   t.true(audits.every((a) => !a.allowed && a.code === 'ZB_GATE_INVALID_MESSAGE'));
   t.deepEqual(
@@ -242,16 +266,21 @@ test('a decider that throws denies instead of crashing, and a non-cloneable resu
 test('the client checks tool input before sending it, and ignores answers it cannot believe', async (t) => {
   const { decide } = workspace(t);
   const channel = new MessageChannel();
-  const client = new GateClient(channel.port2, 1000);
+  const client = new GateClient(channel.port2, 600_000);
   t.teardown(() => {
     client.close();
     channel.port1.close();
   });
   const sent: unknown[] = [];
-  channel.port1.on('message', (m) => sent.push(m));
+  let callArrived!: () => void;
+  const arrived = new Promise<void>((resolve) => (callArrived = resolve));
+  channel.port1.on('message', (m) => {
+    sent.push(m);
+    callArrived();
+  });
   t.is(((await t.throwsAsync(client.call('read', { path: 7 } as never))) as ZotboxError).code, 'ZB_GATE_INVALID_MESSAGE');
   const pending = client.call('read', { path: 'a.txt' });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await arrived; // the host side has the call: now answer it, first with a forgery
   channel.port1.postMessage({ type: 'tool.result', id: 2, ok: false, error: { code: 'ZB_NOT_REAL', message: 'forged' } });
   channel.port1.postMessage({ type: 'tool.result', id: 2, ok: true, result: 'genuine' });
   t.is(await pending, 'genuine');
@@ -264,14 +293,14 @@ test('a client in a worker thread talks to the gate in the host', async (t) => {
   const channel = new MessageChannel();
   const server = serveGate(channel.port1, {
     decide,
-    timeoutMs: 2000,
+    timeoutMs: 300_000,
     execute: async (approved) => ('canonicalPath' in approved.decision ? approved.decision.canonicalPath : null),
   });
   const clientModule = path.join(REPO_ROOT, 'dist/src/policy/gate-client.js');
   const worker = new Worker(
     `import { workerData, parentPort } from 'node:worker_threads';
      const { GateClient } = await import(${JSON.stringify(clientModule)});
-     const client = new GateClient(workerData.port, 2000);
+     const client = new GateClient(workerData.port, 600_000);
      const ok = await client.call('read', { path: 'a.txt' });
      const denied = await client.call('write', { path: '/etc/x', content: 'x' }).catch((e) => e.code);
      parentPort.postMessage({ ok, denied });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileSystemError } from '../../errors.js';
+import { MESSAGE_LIMITS, checkMessageLimits } from '../../policy/message-limits.js';
 import type { AssistantTurn } from '../../policy/model-protocol.js';
 import type { ModelProvider, ModelTurnRequest } from './provider.js';
 import type { ReplayTranscript } from './replay.js';
@@ -17,6 +18,9 @@ export class RecordingProvider implements ModelProvider {
 
   async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn> {
     const turn = await this.inner.complete(request, onText, signal);
+    // A turn the model port refuses ends the run there; it is not recorded (it could not be written as JSON).
+    const refused = checkMessageLimits(turn, MESSAGE_LIMITS.modelTurn, "the model's turn");
+    if (refused !== undefined) throw refused;
     this.turns.push(turn);
     return turn;
   }

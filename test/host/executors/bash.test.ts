@@ -23,7 +23,8 @@ function setup(t: ExecutionContext, allow = ['printf', 'cat', 'wc', 'true', 'fal
     return decision;
   };
   const isolation = confinedIsolation({ readRoots: [ws], writeRoots: [ws] });
-  const run = (decision: ApprovedShell, timeoutMs = 10_000, outputCapBytes = 65536) => executeBash(decision, { workspace: ws, timeoutMs, outputCapBytes, isolation });
+  // A generous time limit: a loaded machine starts sandboxes slowly, and only the timeout test needs a short one.
+  const run = (decision: ApprovedShell, timeoutMs = 30_000, outputCapBytes = 65536) => executeBash(decision, { workspace: ws, timeoutMs, outputCapBytes, isolation });
   return { ws, data, approve, run };
 }
 
@@ -80,9 +81,20 @@ test('ask mode gets exactly the scrubbed environment allowlist mode gets', async
 
 test('stdin is closed: a command reading it gets end of input at once', async (t) => {
   const { approve, run } = setup(t);
-  const result = await run(approve('cat'), 5000);
+  const result = await run(approve('cat'), 30_000);
   t.like(result, { exitCode: 0, stdout: '', timedOut: false });
 });
+
+/**
+ * Sleep lengths unique to this test process, so that another test run on the same machine
+ * (running these same tests) never owns a process these tests look for: 47.123 becomes 47.123<pid>.
+ */
+const unique = (seconds: string) => `${seconds}${process.pid}`;
+
+/** Processes that run `sleep <seconds>` (a zombie's command line is empty, so only live ones count). */
+function sleepsOf(seconds: string): number[] {
+  return processesWith(`sleep\0${seconds}\0`);
+}
 
 /** Processes whose command line holds `marker` (a zombie's is empty, so only live ones count). */
 function processesWith(marker: string): number[] {
@@ -112,11 +124,11 @@ for (const confined of [true, false]) {
   test(`${confined ? 'confined' : 'unconfined'}: cancelling kills every process the command started, grandchildren included`, async (t) => {
     const { approve, ws, data } = setup(t);
     const isolation = confined ? confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) : unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
-    const marker = confined ? '47.123' : '47.321';
+    const marker = unique(confined ? '47.123' : '47.321');
     const controller = abortWhenCreated(ws, 'started');
     const result = await executeBash(approve(`sleep ${marker} & touch started; wait`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, signal: controller.signal });
     t.not(result.exitCode, 0);
-    t.deepEqual(processesWith(`sleep\0${marker}`), [], `no sleep ${marker} left (data ${data})`);
+    t.deepEqual(sleepsOf(marker), [], `no sleep ${marker} left (data ${data})`);
   });
 }
 
@@ -124,10 +136,11 @@ test('unconfined: a background process left by a command that already exited end
   const { approve, ws } = setup(t);
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   // The shell exits at once; its background sleep keeps running in the same session until zotbox ends it.
-  const result = await executeBash(approve("timeout 60 sh -c 'sleep 47.555 & exit 0'", 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
+  const marker = unique('47.555');
+  const result = await executeBash(approve(`timeout 60 sh -c 'sleep ${marker} & exit 0'`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
   t.is(result.exitCode, 0);
   t.false(result.timedOut);
-  t.deepEqual(processesWith('sleep\u000047.555'), []);
+  t.deepEqual(sleepsOf(marker), []);
 });
 
 test('unconfined: a chain of processes that fork and exit faster than one scan is ended with the call', async (t) => {
@@ -142,16 +155,18 @@ test('unconfined: a chain of processes that fork and exit faster than one scan i
 
 test('a timed-out command is killed, reported, and leaves no process behind', async (t) => {
   const { approve, run } = setup(t);
-  const result = await run(approve('sleep 30'), 200);
+  // An hour-long sleep: the call can only return within the test's time if the limit killed it.
+  const marker = unique('3600.75');
+  const result = await run(approve(`sleep ${marker}`), 200);
   t.true(result.timedOut);
   t.is(result.signal, 'SIGKILL');
   t.regex(result.stderr, /killed after 200 ms/);
-  t.true(result.durationMs < 20_000, 'ended long before the sleep would have');
+  t.deepEqual(sleepsOf(marker), []);
 });
 
 test('output beyond the cap is dropped with a notice', async (t) => {
   const { approve, run } = setup(t);
-  const result = await run(approve('yes | head -n 100000'), 10_000, 1000);
+  const result = await run(approve('yes | head -n 100000'), 30_000, 1000);
   t.true(result.truncated);
   t.regex(result.stdout, /\[zotbox: output truncated, \d+ more bytes not shown\]$/);
   t.true(result.stdout.length < 1200);

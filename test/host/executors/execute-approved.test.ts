@@ -22,8 +22,9 @@ async function gateFor(t: ExecutionContext, ws: string, data: string, bash: { mo
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: data });
   const decide = createGateDecider({ shell: { ...bash, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES }, skills: listBundledSkills(image) });
   const channel = new MessageChannel();
-  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 10_000, outputCapBytes: 65536, writeRoots: [ws], isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 20_000 });
-  const client = new GateClient(channel.port2, 30_000);
+  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 30_000, outputCapBytes: 65536, writeRoots: [ws], isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 60_000 });
+  // Limits no loaded machine reaches: these tests are about effects, not time.
+  const client = new GateClient(channel.port2, 90_000);
   t.teardown(() => {
     client.close();
     server.close();
