@@ -179,7 +179,11 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
       status = await exit;
     } else {
       for (const item of decision.plan.items) {
-        if (group.timedOut || options.signal?.aborted) break;
+        if (group.timedOut || options.signal?.aborted) {
+          // The rest of the line never ran: its status is not the last command's success.
+          status = { code: null, signal: 'SIGKILL' };
+          break;
+        }
         const runs = item.connector === null || item.connector === ';' || (item.connector === '&&' ? status.code === 0 : status.code !== 0);
         if (runs) status = await runPipeline(item.pipeline, call, stdout, stderr, group);
       }

@@ -153,6 +153,15 @@ test('unconfined: a chain of processes that fork and exit faster than one scan i
   t.deepEqual(processesWith("g() { ( exec -a chain-47-999"), []);
 });
 
+test('a line cut short by cancelling between its commands does not report the first command\'s success', async (t) => {
+  const { approve, ws } = setup(t);
+  const controller = new AbortController();
+  controller.abort();
+  const result = await executeBash(approve('true && true'), { workspace: ws, timeoutMs: 30_000, outputCapBytes: 4096, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }), signal: controller.signal });
+  t.is(result.exitCode, null);
+  t.is(result.signal, 'SIGKILL');
+});
+
 test('a timed-out command is killed, reported, and leaves no process behind', async (t) => {
   const { approve, run } = setup(t);
   // An hour-long sleep: the call can only return within the test's time if the limit killed it.
