@@ -68,6 +68,8 @@ const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
  * the same aliases (is_hfs_dotgit, is_ntfs_dotgit).
  */
 export function isGitDirectoryName(component: string): boolean {
+  // Every alias holds a "g" (the hot path: most names do not, and skip the folding).
+  if (!component.includes('g') && !component.includes('G')) return false;
   const folded = component.replace(HFS_IGNORABLE, '').toLowerCase();
   return /^(?:\.git|git~[0-9]+)[ .]*(?:[:\\].*)?$/su.test(folded);
 }

@@ -112,7 +112,8 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
       canonical,
     );
   }
-  if (needsWrite && isInsideGitMetadata(canonical)) return denyGitMetadata(tool, requested, absolute, canonical);
+  // The spelling as written was checked above; only a different canonical path needs a second look.
+  if (needsWrite && canonical !== absolute && isInsideGitMetadata(canonical)) return denyGitMetadata(tool, requested, absolute, canonical);
   const where = canonical === absolute ? 'is' : `resolves to ${canonical}, which is`;
   const readRoot = needsRead ? scopes.read.find((s) => isInsideRoot(canonical, s.root)) : undefined;
   if (needsRead && readRoot === undefined) {
