@@ -89,6 +89,8 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
       if (earlier !== undefined) writeFileSync(file, earlier, { mode: 0o644, flag: 'wx' });
     });
   }
+  // A directory the command made unreadable may hide anything: nothing to undo, so the run stops and says where.
+  for (const directory of after.unreadable) violations.push({ path: directory, reason: 'it cannot be listed, so zotbox cannot check it for git metadata; restore its permissions and review it' });
   for (const [file, text] of after.todoTexts) {
     if (before.todoTexts.get(file) === text || (text !== OVERSIZED && !EXEC_LINE.test(text))) continue;
     record(path.dirname(file), 'a rebase left to continue would run an exec line the command wrote', () => rmSync(path.dirname(file), { recursive: true, force: true }));

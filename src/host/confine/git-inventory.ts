@@ -42,6 +42,11 @@ export interface GitInventory {
   readonly configTexts: ReadonlyMap<string, string>;
   /** The todo lists of rebases and sequences in progress, with their texts. */
   readonly todoTexts: ReadonlyMap<string, string>;
+  /**
+   * Directories in the write scopes that exist but could not be listed (a command can chmod 000 one): git
+   * metadata in them can be neither protected nor checked, so callers refuse to go on.
+   */
+  readonly unreadable: readonly string[];
 }
 
 /** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
@@ -80,11 +85,14 @@ function stateOf(full: string, entry: Dirent): GitEntryState {
   return ino === undefined ? { kind } : { kind, ino };
 }
 
-function listDirectory(directory: string): Dirent[] {
+/** Lists a directory; one that exists but cannot be read is recorded in `unreadable` (what is in it cannot be vouched for). */
+function listDirectory(directory: string, unreadable?: string[]): Dirent[] {
   try {
     return readdirSync(directory, { withFileTypes: true });
-  } catch {
-    return []; // unreadable or vanished: nothing in it can be listed, so nothing in it can be bound either
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable?.push(directory);
+    return []; // vanished meanwhile: nothing in it to bind or check
   }
 }
 
@@ -103,6 +111,7 @@ export function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
 interface Found {
   readonly gitEntries: Map<string, GitEntryState>;
   readonly shaped: string[];
+  readonly unreadable: string[];
 }
 
 /**
@@ -113,6 +122,7 @@ interface Found {
 function findGitMetadata(roots: readonly string[], skipped: readonly string[], limit: boolean): Found {
   const gitEntries = new Map<string, GitEntryState>();
   const shaped: string[] = [];
+  const unreadable: string[] = [];
   // Each item remembers its root: the agent's data directory lies inside the skipped state directory, and is walked whole.
   const pending = roots.map((root) => ({ directory: root, root }));
   let visited = 0;
@@ -123,7 +133,7 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
         details: { roots: [...roots] },
       });
     }
-    const entries = listDirectory(directory);
+    const entries = listDirectory(directory, unreadable);
     if (isShapedLikeGitDirectory(entries)) shaped.push(directory);
     for (const entry of entries) {
       const full = path.join(directory, entry.name);
@@ -132,12 +142,12 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
       if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
     }
   }
-  return { gitEntries, shaped };
+  return { gitEntries, shaped, unreadable };
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
 export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
-  const { gitEntries, shaped } = findGitMetadata(roots, skipped, limit);
+  const { gitEntries, shaped, unreadable } = findGitMetadata(roots, skipped, limit);
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
@@ -195,7 +205,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       if (target !== undefined) addGitDirectory(target);
     }
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, unreadable };
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */

@@ -91,6 +91,8 @@ class BindList {
  * then its control entries read-only; a link or odd kind there cannot be protected, so the command is refused.
  */
 function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
+  const hidden = inventory.unreadable[0];
+  if (hidden !== undefined) throw unsafe(hidden, 'cannot be listed (no read or search permission)');
   for (const [entry, state] of inventory.gitEntries) {
     if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
     if (state.kind === 'file') binds.bind(entry, 'ro', false);
