@@ -2,7 +2,7 @@
 // allowed, 1 when denied (a denial is an answer, not a failure), 2 on usage.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { CHECK_TOOLS, ZotboxError, checkPermission, resolveStateDirectory, type CheckResult, type CheckTool } from '../index.js';
+import { CHECK_TOOLS, ZotboxError, checkPermission, parseConfineMode, resolveStateDirectory, type CheckResult, type CheckTool } from '../index.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 
@@ -53,9 +53,13 @@ export const runCheck: CommandHandler = async (parsed, io: CliIo) => {
   // "-" reads the subject verbatim from standard input: no trimming, any byte.
   const subject = rawSubject === '-' ? await readAll(io.stdin) : rawSubject;
   const cwdOption = parsed.values['cwd'];
+  const confineWord = parsed.values['confine'];
+  const confine = typeof confineWord === 'string' ? parseConfineMode(confineWord) : 'required';
+  if (confine === undefined) throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}.`);
   const result = await checkPermission(reference, tool as CheckTool, subject, {
     cwd: io.cwd,
     workspace: typeof cwdOption === 'string' ? path.resolve(io.cwd, cwdOption) : io.cwd,
+    confine,
     stateDirectory: resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.env['ZOTBOX_GITHUB_BASE'] ? { githubBaseUrl: io.env['ZOTBOX_GITHUB_BASE'] } : {}),

@@ -82,7 +82,7 @@ export const UNPACK: CommandSpec = {
 export const CHECK: CommandSpec = {
   name: 'check',
   summary: 'Ask the policy gate whether an agent may do something.',
-  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--json]'],
+  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--confine required|off] [--json]'],
   description:
     'Runs the same decision the gate makes at run time and prints allow or deny with the reason, and the canonical path or the parsed commands. A subject of "-" is read from standard input verbatim (no trimming), so any byte, NUL and newlines included, can be tested. Use it to test an agent\'s permissions before shipping it.',
   arguments: [
@@ -90,7 +90,7 @@ export const CHECK: CommandSpec = {
     { name: 'read|write|edit|bash', description: 'The tool to ask about.' },
     { name: 'SUBJECT', description: 'The path or shell command, or "-" for standard input.' },
   ],
-  options: [CWD_OPTION, JSON_OPTION],
+  options: [CWD_OPTION, { name: 'confine', type: 'string', valueName: 'required|off', description: 'Decide as for a run with this confinement (default: required). With off, programs that have no built-in argument rule are denied.' }, JSON_OPTION],
   exitStatus: ['0  allowed', '1  denied, or the agent could not be loaded', '2  usage error'],
   examples: ['zotbox check examples/repo-maintainer bash "git status && ls"', 'zotbox check examples/code-reviewer read ../secret.txt --cwd ~/proj'],
   minPositionals: 3,

@@ -6,6 +6,7 @@ import { ZotboxError, fileSystemError, type ErrorCode } from '../errors.js';
 import { decidePathAccess, type PathTool } from '../policy/path-decision.js';
 import { compileScopes, type CompiledScopes } from '../policy/scopes.js';
 import { decideShellCommand, type ExecutionPlan } from '../policy/shell-decision.js';
+import type { ConfineMode } from './confine/mode.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
 import { openAgent, type OpenAgentOptions } from './open-agent.js';
 import { agentDataDirectory } from './state-dir.js';
@@ -18,6 +19,8 @@ export interface CheckOptions extends OpenAgentOptions {
   /** The workspace (--cwd); the reference is resolved against OpenAgentOptions.cwd. */
   readonly workspace: string;
   readonly stateDirectory: string;
+  /** Decide as for a run with this confinement (default: required, where every command runs in the sandbox or not at all). */
+  readonly confine?: ConfineMode;
 }
 
 export interface CheckResult {
@@ -66,7 +69,7 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
       : { ...base, allowed: false, code: decision.code, reason: decision.reason, ...(decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath }) };
   }
   const { mode, allow } = layout.manifest.permissions.bash;
-  const decision = decideShellCommand(subject, { mode, allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES });
+  const decision = decideShellCommand(subject, { mode, allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: (options.confine ?? 'required') !== 'off' });
   if (!decision.allow) return { ...base, allowed: false, code: decision.code, reason: decision.reason };
   return decision.mode === 'ask' ? { ...base, allowed: true, bashMode: 'ask' } : { ...base, allowed: true, bashMode: 'allowlist', plan: decision.plan };
 }

@@ -173,7 +173,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
 
   const queue = new EventQueue();
   const skills = listBundledSkills(image);
-  const shell = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const shell = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: confinement.kind !== 'unconfined' };
   const decide = createGateDecider({ shell, skills });
   const execute = createExecutor({
     image,

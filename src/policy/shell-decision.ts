@@ -10,7 +10,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
-import { ALWAYS_DENIED, COMMAND_RULES, SHELL_ONLY_BUILTINS, type CommandRule } from './exec-rules.js';
+import { checkProgramArguments } from './argument-rules/check-arguments.js';
+import { ALWAYS_DENIED, SHELL_ONLY_BUILTINS } from './never-allowed.js';
 import type { BashMode } from './manifest.js';
 import { decidePathAccess } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
@@ -29,6 +30,8 @@ export interface ShellContext {
   readonly searchPath: readonly string[];
   /** Directories from which a program may be written as an absolute path. */
   readonly trustedDirectories: readonly string[];
+  /** Whether commands run inside the sandbox. A program with no argument rule may run only then; absent means not. */
+  readonly confined?: boolean;
 }
 
 export type PlannedStep =
@@ -113,100 +116,6 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
   return { ok: true, value: { name, program, invokedPath: written.includes('/') ? written : found.foundAt } };
 }
 
-function longOptionName(arg: string): string {
-  const equals = arg.indexOf('=');
-  return equals === -1 ? arg.slice(2) : arg.slice(2, equals);
-}
-
-/** Applies one row of the argument table to argv[1..]. */
-function checkArguments(name: string, args: readonly string[], rule: CommandRule, context: ShellContext, cwd: string): Check<null> {
-  const positional: string[] = [];
-  let optionsEnded = false;
-  let sawSubcommand = false;
-  let skipNext = false;
-  for (const arg of args) {
-    if (skipNext) {
-      skipNext = false;
-      continue;
-    }
-    if (rule.deniedPrefixes?.some((prefix) => arg.startsWith(prefix))) {
-      return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: the argument ${JSON.stringify(arg)} is denied (${rule.why}).`);
-    }
-    const isOption = !optionsEnded && arg.length > 1 && arg.startsWith('-');
-    if (!optionsEnded && arg === '--') {
-      optionsEnded = true;
-      continue;
-    }
-    if (isOption) {
-      if (rule.allowedGlobalOptions !== undefined && !sawSubcommand && !rule.allowedGlobalOptions.includes(arg)) {
-        return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: the option ${JSON.stringify(arg)} before the subcommand is denied; allowed there: ${rule.allowedGlobalOptions.join(' ')}.`);
-      }
-      const word = arg.split('=')[0]!;
-      const single = word.startsWith('--') ? word.slice(1) : word;
-      if (rule.deniedWords?.includes(single)) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: ${word} is denied (${rule.why}).`);
-      if (arg.startsWith('--')) {
-        const option = longOptionName(arg);
-        const denied = rule.deniedLong?.find((d) => option.length > 0 && d.startsWith(option));
-        if (denied !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: --${option} (${option === denied ? '' : `an abbreviation of --${denied}; `}${rule.why}) is denied.`);
-        // "--suffix x": the value is the next word, not a path; counting it as one would move cp's destination.
-        if (!arg.includes('=') && option.length > 0 && rule.longWithValue?.some((o) => o.startsWith(option)) === true) skipNext = true;
-      } else if (rule.deniedWords === undefined) {
-        const letters = arg.slice(1);
-        // As getopt reads a bundle: letters are options until one that takes a value; the rest of the word, or the next word, is that value.
-        for (const [index, letter] of [...letters].entries()) {
-          if (rule.deniedShort?.includes(letter) === true) return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: -${letter}${letters.length > 1 ? ` (in ${arg})` : ''} is denied (${rule.why}).`);
-          if (rule.shortWithValue?.includes(letter) === true) {
-            skipNext = index === letters.length - 1;
-            break;
-          }
-        }
-      }
-      continue;
-    }
-    if (!sawSubcommand && (rule.allowedSubcommands !== undefined || rule.deniedSubcommands !== undefined)) {
-      sawSubcommand = true;
-      if (rule.allowedSubcommands !== undefined && !rule.allowedSubcommands.includes(arg)) {
-        return no('ZB_POLICY_SHELL_ARGUMENT', `${name} ${arg} is denied: allowed subcommands are ${rule.allowedSubcommands.join(', ')}.`);
-      }
-      if (rule.deniedSubcommands?.includes(arg)) return no('ZB_POLICY_SHELL_ARGUMENT', `${name} ${arg} is denied (${rule.why}).`);
-      continue;
-    }
-    sawSubcommand = true;
-    positional.push(arg);
-  }
-  if (rule.script !== undefined) {
-    const scriptCheck = checkScript(name, rule.script, args, positional);
-    if (!scriptCheck.ok) return scriptCheck;
-  }
-  if (rule.pathArguments !== undefined) {
-    const paths = positional.slice(rule.leadingNonPaths ?? 0);
-    for (const [index, target] of paths.entries()) {
-      const access = rule.pathArguments === 'read-then-write' ? (index === paths.length - 1 ? 'write' : 'read') : rule.pathArguments;
-      const decision = decidePathAccess(access, absoluteFrom(cwd, target), context.scopes);
-      if (!decision.allow) return no(decision.code, `${name}: ${decision.reason}`);
-    }
-  }
-  return { ok: true, value: null };
-}
-
-const SED_ADDRESS = String.raw`(?:[0-9]+|\$|/(?:[^/\\]|\\.)*/)`;
-const SED_PRINT = new RegExp(`^(?:${SED_ADDRESS}(?:,${SED_ADDRESS})?)?p$`);
-const AWK_DENIED = /system|getline|close|fflush|[|>@]|ENVIRON|PROCINFO/;
-
-function checkScript(name: string, kind: 'sed' | 'awk', args: readonly string[], positional: readonly string[]): Check<null> {
-  const program = positional[0];
-  if (kind === 'sed') {
-    if (!args.includes('-n') || program === undefined || !SED_PRINT.test(program)) {
-      return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: only "sed -n ADDRESSp [files]" is allowed (print lines by number, $ or /regex/); sed scripts can otherwise run commands and write files.`);
-    }
-    return { ok: true, value: null };
-  }
-  if (program === undefined || AWK_DENIED.test(program)) {
-    return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: the program ${JSON.stringify(program ?? '')} is denied; awk programs may not use system, getline, close, fflush, pipes, redirection (>), @-directives or ENVIRON.`);
-  }
-  return { ok: true, value: null };
-}
-
 /** Where a command stands: how many wrappers run it, and which of them, if any, runs it as a child process. */
 interface Wrapping {
   readonly depth: number;
@@ -241,10 +150,11 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
       if (!inner.ok) return no(inner.code, `find -exec: ${inner.reason}`);
     }
   }
-  const rule = COMMAND_RULES.get(identity.value.name);
-  if (rule !== undefined) {
-    const args = checkArguments(identity.value.name, command.argv.slice(1), rule, context, cwd);
-    if (!args.ok) return args;
+  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), { scopes: context.scopes, cwd });
+  if (!args.ok) return args;
+  // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.
+  if (args.value === 'no-rule' && context.confined !== true) {
+    return no('ZB_POLICY_SHELL_NO_RULE', `${identity.value.name} has no built-in argument rule, so zotbox cannot check what its arguments make it do; such programs run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off), or use a program that has a rule (docs/permissions.md lists them).`);
   }
   return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
 }

@@ -1,0 +1,44 @@
+// The entry point of the closed-world argument rules: finds a program's rule,
+// reads its argv (parse-arguments.ts, or the program's own parser), checks every
+// value by kind (value-kinds.ts) and runs the rule's named check. A program the
+// table does not know has no rule: the caller decides whether it may run at all.
+import { deny as no, type Check } from '../shell-check.js';
+import { parseFindExpression } from './find-expression.js';
+import { checkGitEffects } from './git-effects.js';
+import { parseArguments, type ParsedArguments } from './parse-arguments.js';
+import type { NamedCheck, NamedParser, ProgramRule } from './rule-format.js';
+import { BUILT_IN_RULES } from './table.js';
+import { checkArgumentValues, type ArgumentContext } from './value-kinds.js';
+
+export type { ArgumentContext };
+
+const PARSERS: Record<NamedParser, (name: string, args: readonly string[], context: ArgumentContext) => Check<ParsedArguments>> = {
+  'find-expression': parseFindExpression,
+};
+
+const CHECKS: Record<NamedCheck, (name: string, parsed: ParsedArguments, context: ArgumentContext) => Check<null>> = {
+  'git-effects': checkGitEffects,
+};
+
+/** Checks argv[1..] of `name` against `rule`. Never throws. */
+export function checkWithRule(name: string, rule: ProgramRule, args: readonly string[], context: ArgumentContext): Check<null> {
+  const parsed = rule.parser === undefined ? parseArguments(name, rule, args, context.cwd) : PARSERS[rule.parser](name, args, context);
+  if (!parsed.ok) return parsed;
+  const values = checkArgumentValues(name, parsed.value, context);
+  if (!values.ok) return values;
+  const named = parsed.value.rule.check ?? rule.check;
+  return named === undefined ? { ok: true, value: null } : CHECKS[named](name, parsed.value, context);
+}
+
+/**
+ * 'ruled' when the built-in table has a rule for `name` and the arguments pass
+ * it; 'no-rule' when it has none (the program may then run only confined).
+ */
+export function checkProgramArguments(name: string, args: readonly string[], context: ArgumentContext, rules: ReadonlyMap<string, ProgramRule> = BUILT_IN_RULES): Check<'ruled' | 'no-rule'> {
+  const rule = rules.get(name);
+  if (rule === undefined) return { ok: true, value: 'no-rule' };
+  const checked = checkWithRule(name, rule, args, context);
+  return checked.ok ? { ok: true, value: 'ruled' } : checked;
+}
+
+export { no as denyArgument };

@@ -1,0 +1,222 @@
+// Reads a program's argv against its closed-world rule (rule-format.ts) the way
+// getopt_long reads it: bundled short options, attached and separate values,
+// "--name=value", "--" and GNU permutation, subcommands. It only classifies:
+// every option must be listed, every value gets a kind, and value-kinds.ts
+// checks them. An abbreviated long option is denied, never resolved: zotbox
+// cannot know every option a program has, so it cannot know what one resolves to.
+import { deny as no, type Check } from '../shell-check.js';
+import type { OptionRule, PositionalRule, ProgramRule, ValueKind } from './rule-format.js';
+
+export interface ParsedValue {
+  readonly kind: ValueKind;
+  readonly text: string;
+  /** The argument as written, for messages ("--output=x", "-o", "a.txt"). */
+  readonly written: string;
+  /** The last positional of a rule with `last` (cp's destination), or the one a single positional implies. */
+  readonly destination?: boolean;
+}
+
+export interface ParsedArguments {
+  /** The subcommands chosen, outermost first ("stash", "push"). */
+  readonly subcommands: readonly string[];
+  /** The rule that read the last arguments (the innermost subcommand's). */
+  readonly rule: ProgramRule;
+  readonly marks: ReadonlySet<string>;
+  readonly values: readonly ParsedValue[];
+  /** Positionals as written, in order (git's pathspecs, for its effects check). */
+  readonly positionals: readonly string[];
+}
+
+interface Reading {
+  readonly name: string;
+  readonly marks: Set<string>;
+  readonly values: ParsedValue[];
+}
+
+const MAX_LISTED = 24;
+
+function listOptions(rule: ProgramRule): string {
+  const spelled = rule.options.map((o) => (o.long !== undefined ? `--${o.long}` : o.word !== undefined ? `-${o.word}` : `-${o.short}`));
+  if (spelled.length === 0) return 'none';
+  return spelled.length > MAX_LISTED ? `${spelled.slice(0, MAX_LISTED).join(' ')} …` : spelled.join(' ');
+}
+
+function unknownOption(reading: Reading, rule: ProgramRule, written: string): Check<never> {
+  return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${written} is not an option zotbox allows here (${rule.why}). Allowed: ${listOptions(rule)}.`);
+}
+
+function takeOption(reading: Reading, option: OptionRule, written: string, value: string | undefined): void {
+  if (option.sets !== undefined) reading.marks.add(option.sets);
+  const kind = option.value ?? option.optionalValue;
+  if (kind !== undefined && value !== undefined) reading.values.push({ kind, text: value, written });
+}
+
+/** "--name", "--name=value", "--name value": returns how many arguments it used. */
+function readLong(reading: Reading, rule: ProgramRule, args: readonly string[], index: number): Check<number> {
+  const arg = args[index]!;
+  const equals = arg.indexOf('=');
+  const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
+  const attached = equals === -1 ? undefined : arg.slice(equals + 1);
+  const option = rule.options.find((o) => o.long === name);
+  if (option === undefined) {
+    const completions = rule.options.filter((o) => o.long?.startsWith(name) === true);
+    if (completions.length > 0 && name.length > 0) {
+      return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${arg} is an abbreviation; write the option in full (${completions.map((o) => `--${o.long}`).join(' or ')}). zotbox cannot know every option ${reading.name} has, so it does not guess what an abbreviation means.`);
+    }
+    return unknownOption(reading, rule, `--${name}`);
+  }
+  if (option.value !== undefined) {
+    if (attached !== undefined) {
+      takeOption(reading, option, arg, attached);
+      return { ok: true, value: 1 };
+    }
+    if (index + 1 >= args.length) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: --${name} needs a value.`);
+    takeOption(reading, option, arg, args[index + 1]);
+    return { ok: true, value: 2 };
+  }
+  if (attached !== undefined && option.optionalValue === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: --${name} takes no value (${arg}).`);
+  takeOption(reading, option, arg, attached);
+  return { ok: true, value: 1 };
+}
+
+/** "-abc", "-ofile", "-o file": letters are options until one takes a value, which is the rest of the word or the next argument. */
+function readShortBundle(reading: Reading, rule: ProgramRule, args: readonly string[], index: number): Check<number> {
+  const arg = args[index]!;
+  const letters = arg.slice(1);
+  for (let at = 0; at < letters.length; at += 1) {
+    const letter = letters[at]!;
+    const option = rule.options.find((o) => o.short === letter);
+    if (option === undefined) return unknownOption(reading, rule, letters.length > 1 ? `-${letter} (in ${arg})` : `-${letter}`);
+    const rest = letters.slice(at + 1);
+    if (option.value !== undefined) {
+      if (rest.length > 0) {
+        takeOption(reading, option, arg, rest);
+        return { ok: true, value: 1 };
+      }
+      if (index + 1 >= args.length) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: -${letter} needs a value.`);
+      takeOption(reading, option, arg, args[index + 1]);
+      return { ok: true, value: 2 };
+    }
+    if (option.optionalValue !== undefined && rest.length > 0) {
+      takeOption(reading, option, arg, rest);
+      return { ok: true, value: 1 };
+    }
+    takeOption(reading, option, arg, undefined);
+  }
+  return { ok: true, value: 1 };
+}
+
+/** "-name x", "-type f": options spelled as one-dash words (find, go). */
+function readWord(reading: Reading, rule: ProgramRule, args: readonly string[], index: number): Check<number> | undefined {
+  const arg = args[index]!;
+  const equals = arg.indexOf('=');
+  const word = equals === -1 ? arg.slice(1) : arg.slice(1, equals);
+  const option = rule.options.find((o) => o.word === word);
+  if (option === undefined) return undefined;
+  const attached = equals === -1 ? undefined : arg.slice(equals + 1);
+  if (option.value !== undefined) {
+    if (attached !== undefined) {
+      takeOption(reading, option, arg, attached);
+      return { ok: true, value: 1 };
+    }
+    if (index + 1 >= args.length) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: -${word} needs a value.`);
+    takeOption(reading, option, arg, args[index + 1]);
+    return { ok: true, value: 2 };
+  }
+  if (attached !== undefined && option.optionalValue === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: -${word} takes no value (${arg}).`);
+  takeOption(reading, option, arg, attached);
+  return { ok: true, value: 1 };
+}
+
+/** tar's old style: "cvf x.tar a" is "-c -v -f x.tar a"; each letter that takes a value takes the next word, in order. */
+function expandOldStyleKeys(rule: ProgramRule, args: readonly string[]): readonly string[] {
+  const first = args[0];
+  if (rule.oldStyleKeys !== true || first === undefined || first.startsWith('-')) return args;
+  const expanded: string[] = [];
+  let next = 1;
+  for (const letter of first) {
+    expanded.push(`-${letter}`);
+    const option = rule.options.find((o) => o.short === letter);
+    if (option?.value !== undefined && next < args.length) expanded.push(args[next++]!);
+  }
+  return [...expanded, ...args.slice(next)];
+}
+
+function positionalRuleFor(rule: ProgramRule, marks: ReadonlySet<string>): PositionalRule {
+  return rule.flagPositionals?.find(([mark]) => marks.has(mark))?.[1] ?? rule.positionals;
+}
+
+/** Gives each positional its kind; a positional the rule has no room for is denied. */
+function classifyPositionals(reading: Reading, rule: ProgramRule, positionals: readonly string[], cwd: string): Check<null> {
+  const spec = positionalRuleFor(rule, reading.marks);
+  const leading = spec.leading ?? [];
+  if (positionals.length < (spec.min ?? 0)) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: needs at least ${spec.min} argument(s) besides options.`);
+  for (const [index, text] of positionals.entries()) {
+    if (index < leading.length) {
+      reading.values.push({ kind: leading[index]!, text, written: text });
+      continue;
+    }
+    const restCount = positionals.length - leading.length;
+    const isLast = index === positionals.length - 1;
+    if (spec.last !== undefined && isLast && restCount >= 2) {
+      reading.values.push({ kind: spec.last, text, written: text, destination: true });
+      continue;
+    }
+    if (spec.rest === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: the argument ${JSON.stringify(text)} is not allowed here: ${reading.name} takes ${leading.length === 0 ? 'no arguments besides options' : `only ${leading.length} argument(s)`} (${rule.why}).`);
+    reading.values.push({ kind: spec.rest, text, written: text });
+    if (spec.last !== undefined && spec.lastImpliedFromSingle === true && isLast && restCount === 1) {
+      // "ln -s TARGET": the link is created in the working directory under the target's last name.
+      const base = text.replace(/\/+$/, '').split('/').pop() ?? text;
+      reading.values.push({ kind: spec.last, text: `${cwd}/${base}`, written: text, destination: true });
+    }
+  }
+  return { ok: true, value: null };
+}
+
+/** Reads `args` (argv without the program) against `rule`. Never throws. */
+export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonly string[], cwd: string, subcommands: readonly string[] = []): Check<ParsedArguments> {
+  const args = expandOldStyleKeys(rule, rawArgs);
+  const reading: Reading = { name: [name, ...subcommands].join(' '), marks: new Set(rule.marks), values: [] };
+  const positionals: string[] = [];
+  const hasWords = rule.options.some((o) => o.word !== undefined);
+  let optionsEnded = false;
+  for (let index = 0; index < args.length; ) {
+    const arg = args[index]!;
+    if (!optionsEnded && arg === '--') {
+      optionsEnded = true;
+      index += 1;
+      continue;
+    }
+    if (!optionsEnded && arg.length > 1 && arg.startsWith('-')) {
+      let used: Check<number> | undefined;
+      if (arg.startsWith('--')) used = readLong(reading, rule, args, index);
+      else if (rule.numericOption === true && /^-[0-9]+$/.test(arg)) {
+        reading.values.push({ kind: 'number', text: arg.slice(1), written: arg });
+        used = { ok: true, value: 1 };
+      } else used = (hasWords ? readWord(reading, rule, args, index) : undefined) ?? readShortBundle(reading, rule, args, index);
+      if (!used.ok) return used;
+      index += used.value;
+      continue;
+    }
+    if (rule.subcommands !== undefined && positionals.length === 0) {
+      const sub = Object.hasOwn(rule.subcommands, arg) ? rule.subcommands[arg] : undefined;
+      if (sub === undefined) {
+        return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} ${arg} is not allowed: allowed subcommands are ${Object.keys(rule.subcommands).join(', ')} (${rule.why}).`);
+      }
+      const inner = parseArguments(name, sub, args.slice(index + 1), cwd, [...subcommands, arg]);
+      if (!inner.ok) return inner;
+      return { ok: true, value: { ...inner.value, values: [...reading.values, ...inner.value.values], marks: new Set([...reading.marks, ...inner.value.marks]) } };
+    }
+    if (rule.permute === false) optionsEnded = true;
+    positionals.push(arg);
+    index += 1;
+  }
+  if (rule.subcommands !== undefined) {
+    const bare = rule.subcommands[''];
+    if (bare === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} needs a subcommand: ${Object.keys(rule.subcommands).join(', ')}.`);
+    return { ok: true, value: { subcommands, rule: bare, marks: reading.marks, values: reading.values, positionals } };
+  }
+  const classified = classifyPositionals(reading, rule, positionals, cwd);
+  if (!classified.ok) return classified;
+  return { ok: true, value: { subcommands, rule, marks: reading.marks, values: reading.values, positionals } };
+}

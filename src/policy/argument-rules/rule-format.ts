@@ -1,0 +1,81 @@
+// The closed-world argument rule format (issue 10 item 1, gate-rules §3). A rule
+// lists what a program may be given: options in their short and long spellings
+// with the kind of their value, positionals by kind, and subcommands, each with
+// a rule of its own. Data only: parse-arguments.ts reads argv against a rule the
+// way the program's getopt would, and anything the rule does not list is denied.
+
+/**
+ * What an option value or a positional is, and so how it is checked
+ * (value-kinds.ts). Paths are decided against the scopes like the file tools.
+ */
+export type ValueKind =
+  | 'read' // a path the program reads (a file, or a directory it may walk)
+  | 'write' // a path the program creates, changes or removes
+  | 'hardlink-source' // the existing file a hard link gives a second name: needs a write scope
+  | 'symlink-target' // what a new symbolic link points at, resolved from the link's directory: inside the scopes
+  | 'pattern' // a regular expression or glob matched by the program itself
+  | 'literal' // text with no meaning to the system: a message, a format, a name
+  | 'number' // an integer, optionally signed
+  | 'size' // a number with an optional unit suffix (10K, 1MiB)
+  | 'url' // an http:// or https:// URL, without curl's globbing
+  | 'sed-script' // program text, parsed by program-text.ts
+  | 'awk-program'
+  | 'jq-filter'
+  | 'module-name' // a dotted identifier (python -m)
+  | { readonly choices: readonly string[] } // one of these words exactly
+  | { readonly matches: RegExp; readonly describe: string }; // a word of this shape
+
+export interface OptionRule {
+  /** One letter, for "-x" and bundles like "-xyz". */
+  readonly short?: string;
+  /** The name without dashes, for "--name", "--name=value" and "--name value". */
+  readonly long?: string;
+  /** For programs that spell long options with one dash (find's -name, go's -run). */
+  readonly word?: string;
+  /** The kind of the value it requires: attached ("-n5", "--lines=5") or the next argument. */
+  readonly value?: ValueKind;
+  /** A value it may take only attached to a long option ("--color=always"). */
+  readonly optionalValue?: ValueKind;
+  /** A mark for the rest of the rule: which positionals apply (flagPositionals) or what a named check must know. */
+  readonly sets?: string;
+}
+
+/** How the non-option arguments read: leading ones by kind, then the rest, with the last one possibly different. */
+export interface PositionalRule {
+  /** The first positionals, in order (grep's PATTERN, chmod's MODE). */
+  readonly leading?: readonly ValueKind[];
+  /** The kind of every other positional; absent when no others are allowed. */
+  readonly rest?: ValueKind;
+  /** The kind of the last positional when there are at least two after the leading ones (cp's destination). */
+  readonly last?: ValueKind;
+  /** With `last`: a single positional names both a source and, implied, the destination cwd/basename (ln -s TARGET). */
+  readonly lastImpliedFromSingle?: boolean;
+  /** Fewest positionals (leading included) the command needs. */
+  readonly min?: number;
+}
+
+export interface ProgramRule {
+  /** Why the rule is as strict as it is: quoted in every denial. */
+  readonly why: string;
+  readonly options: readonly OptionRule[];
+  readonly positionals: PositionalRule;
+  /** When an option set this mark, these positionals apply instead (ln -s, grep -e, sed -e). Checked in order; the first set mark wins. */
+  readonly flagPositionals?: readonly (readonly [mark: string, positionals: PositionalRule])[];
+  /** False: the first positional ends the options, as in POSIX getopt (find, awk's program). Default: GNU permutation. */
+  readonly permute?: boolean;
+  /** "-NUM" is a value of this kind (head -5, tail -20). */
+  readonly numericOption?: boolean;
+  /** The first argument without a dash is a bundle of option letters whose values follow in order (tar cf x.tar). */
+  readonly oldStyleKeys?: boolean;
+  /** The first positional names a subcommand, whose own rule reads the rest; `options` are those allowed before it. */
+  readonly subcommands?: Readonly<Record<string, ProgramRule>>;
+  /** A named check that data cannot express (git's effects on the worktree), run after the values are checked. */
+  readonly check?: NamedCheck;
+  /** A parser of its own for a program whose arguments are not getopt's (find's expression); it classifies, value-kinds.ts checks. */
+  readonly parser?: NamedParser;
+  /** Marks this rule always carries (rg and find recurse by default). */
+  readonly marks?: readonly string[];
+}
+
+export type NamedCheck = 'git-effects';
+export type NamedParser = 'find-expression';

@@ -1,0 +1,4 @@
+// Argument rules: see table.ts.
+import type { ProgramRule } from './rule-format.js';
+
+export const NET_RULES: readonly (readonly [string, ProgramRule])[] = [];

@@ -1,0 +1,142 @@
+// Checks each classified argument by its kind (rule-format.ts ValueKind): paths
+// against the scopes like the file tools, link sources and targets so links
+// cannot widen permissions (issue 10 item 4), URLs by scheme, program text by
+// its parser. The one place a kind gets its meaning; never throws.
+import { lstatSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { decidePathAccess, type PathTool } from '../path-decision.js';
+import { absoluteFrom } from '../path-resolve.js';
+import type { CompiledScopes } from '../scopes.js';
+import { deny as no, type Check } from '../shell-check.js';
+import { checkLinksInTree } from './link-walk.js';
+import type { ParsedArguments, ParsedValue } from './parse-arguments.js';
+import { checkAwkProgram, checkJqFilter, checkSedScript } from './program-text.js';
+import type { ValueKind } from './rule-format.js';
+
+export interface ArgumentContext {
+  readonly scopes: CompiledScopes;
+  /** The directory the command runs in; relative paths are joined to it. */
+  readonly cwd: string;
+}
+
+/** The mark an option sets when the program follows symbolic links it finds inside directories (cp -rL, grep -R). */
+export const FOLLOWS_LINKS = 'follow-links';
+
+const SIZE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:[KMGTPEZYkmgtpezyb]|[KMGTPEZYkmgtpezy]i?B)?$/;
+const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function pathDecision(program: string, tool: PathTool, value: ParsedValue, context: ArgumentContext): Check<string> {
+  const decision = decidePathAccess(tool, absoluteFrom(context.cwd, value.text), context.scopes);
+  if (!decision.allow) return no(decision.code, `${program}: ${decision.reason}`);
+  return { ok: true, value: decision.canonicalPath };
+}
+
+function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: ReadonlySet<string>, context: ArgumentContext): Check<null> {
+  // A lone "-" is standard input or output, never a file name, for the programs whose rules allow it as a read.
+  if (tool === 'read' && value.text === '-') return { ok: true, value: null };
+  const decided = pathDecision(program, tool, value, context);
+  if (!decided.ok) return decided;
+  if (marks.has(FOLLOWS_LINKS)) {
+    const walked = checkLinksInTree(decided.value, tool, context.scopes);
+    if (!walked.ok) return no(walked.code, `${program}: ${value.written} follows links inside it: ${walked.reason}`);
+  }
+  return { ok: true, value: null };
+}
+
+function checkHardlinkSource(program: string, value: ParsedValue, context: ArgumentContext): Check<null> {
+  const decision = decidePathAccess('write', absoluteFrom(context.cwd, value.text), context.scopes);
+  if (decision.allow) return { ok: true, value: null };
+  if (decision.code !== 'ZB_POLICY_PATH_OUTSIDE_SCOPE') return no(decision.code, `${program}: ${decision.reason}`);
+  return no(
+    'ZB_POLICY_PATH_HARDLINK',
+    `${program}: a hard link to ${JSON.stringify(value.text)} is denied: it is outside the write scopes, and a second name for it inside them would make it writable. Fix: copy the file instead (cp without -l).`,
+  );
+}
+
+/** Where a new link will live: inside the destination when it is an existing directory, else the destination itself. */
+function linkDirectory(destination: string): string {
+  try {
+    // lstat: a destination that is a link to a directory is replaced or refused by ln, not entered.
+    if (lstatSync(destination).isDirectory()) return destination;
+  } catch {
+    // it does not exist yet: the link takes its name
+  }
+  return path.dirname(destination);
+}
+
+function checkSymlinkTarget(program: string, value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
+  const destination = parsed.values.find((v) => v.destination === true);
+  const directory = destination === undefined ? context.cwd : linkDirectory(absoluteFrom(context.cwd, destination.text));
+  const decision = decidePathAccess('read', absoluteFrom(directory, value.text), context.scopes);
+  if (decision.allow) return { ok: true, value: null };
+  return no(decision.code, `${program}: a symbolic link to ${JSON.stringify(value.text)} (from ${directory}) is denied: ${decision.reason}`);
+}
+
+function checkUrl(program: string, text: string): Check<null> {
+  // Only the plain lower-case spelling: curl globs [] and {}, and guesses a scheme for a bare host.
+  if (!/^https?:\/\/[^\s[\]{}\\]+$/.test(text)) {
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(text)} is not allowed: URLs must start with http:// or https:// (lower case) and contain no [ ] { } or spaces.`);
+  }
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { ok: true, value: null };
+  } catch {
+    // falls through to the denial
+  }
+  return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(text)} is not a valid http(s) URL.`);
+}
+
+function checkShape(program: string, value: ParsedValue, ok: boolean, describe: string): Check<null> {
+  return ok ? { ok: true, value: null } : no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(value.text)} (${value.written}) must be ${describe}.`);
+}
+
+function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
+  if (typeof kind === 'object') {
+    if ('choices' in kind) return checkShape(program, value, kind.choices.includes(value.text), `one of ${kind.choices.join(', ')}`);
+    return checkShape(program, value, kind.matches.test(value.text), kind.describe);
+  }
+  switch (kind) {
+    case 'read':
+    case 'write':
+      return checkPath(program, kind, value, parsed.marks, context);
+    case 'hardlink-source':
+      return checkHardlinkSource(program, value, context);
+    case 'symlink-target':
+      return checkSymlinkTarget(program, value, parsed, context);
+    case 'pattern':
+    case 'literal':
+      return { ok: true, value: null };
+    case 'number':
+      return checkShape(program, value, /^[+-]?[0-9]+$/.test(value.text), 'a whole number');
+    case 'size':
+      return checkShape(program, value, SIZE.test(value.text), 'a number with an optional unit (10K, 1M, 2GiB)');
+    case 'module-name':
+      return checkShape(program, value, MODULE.test(value.text), 'a dotted module name (pkg.module)');
+    case 'url':
+      return checkUrl(program, value.text);
+    case 'sed-script':
+      return checkSedScript(program, value.text);
+    case 'awk-program':
+      return checkAwkProgram(program, value.text);
+    case 'jq-filter':
+      return checkJqFilter(program, value.text);
+  }
+}
+
+/** Checks every value the parser classified, in argument order; the first denial wins. */
+export function checkArgumentValues(program: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
+  for (const value of parsed.values) {
+    const checked = checkKind(program, value.kind, value, parsed, context);
+    if (!checked.ok) return checked;
+  }
+  return { ok: true, value: null };
+}
+
+/** True when something exists at `absolute` and is a directory (following links, as the programs do). */
+export function isDirectory(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
+}
