@@ -1,0 +1,58 @@
+// Proves every element of every built-in argument rule is pinned by a
+// hand-written case (issue 10 item 7): each single removal (rule-mutations.ts)
+// must change the decision of at least one case of that program. A mutation no
+// case notices is an element nothing specifies: the test lists them all.
+import test from 'ava';
+import path from 'node:path';
+import { checkWithRule } from '../../../src/policy/argument-rules/check-arguments.js';
+import type { ProgramRule } from '../../../src/policy/argument-rules/rule-format.js';
+import { BUILT_IN_RULES } from '../../../src/policy/argument-rules/table.js';
+import { parseShellCommand } from '../../../src/policy/shell-parse.js';
+import { gateWorld, type GateWorld } from '../../fixtures/gate-world.js';
+import { ALL_CASES } from './all-cases.js';
+import type { GateCase } from './gate-cases.js';
+import { ruleMutations } from './rule-mutations.js';
+
+interface ProgramCase {
+  readonly args: readonly string[];
+  readonly scopes: GateWorld['context']['scopes'];
+}
+
+/** The cases that are one command of `program`, as argv, each with the scopes it is decided in. */
+function casesOf(world: GateWorld, program: string, cases: readonly GateCase[]): ProgramCase[] {
+  const found: ProgramCase[] = [];
+  for (const c of cases) {
+    const parsed = parseShellCommand(world.expand(c.command));
+    if (!parsed.ok || parsed.ast.items.length !== 1) continue;
+    const commands = parsed.ast.items[0]!.pipeline.commands;
+    if (commands.length !== 1 || path.basename(commands[0]!.argv[0]!) !== program) continue;
+    const context = c.world === 'changelog-only' ? world.changelogOnly : world.context;
+    found.push({ args: commands[0]!.argv.slice(1), scopes: context.scopes });
+  }
+  return found;
+}
+
+function outcomes(world: GateWorld, program: string, rule: ProgramRule, cases: readonly ProgramCase[]): string[] {
+  return cases.map((c) => {
+    const checked = checkWithRule(program, rule, c.args, { scopes: c.scopes, cwd: world.W });
+    return checked.ok ? 'allow' : `${checked.code}`;
+  });
+}
+
+test('removing any element of any built-in rule changes the decision of some hand-written case', (t) => {
+  const world = gateWorld(t);
+  const unnoticed: string[] = [];
+  let mutations = 0;
+  for (const [program, rule] of BUILT_IN_RULES) {
+    // find's expression has a parser of its own; find.test.ts specifies its primaries one by one.
+    if (rule.parser !== undefined) continue;
+    const cases = casesOf(world, program, ALL_CASES);
+    const baseline = outcomes(world, program, rule, cases).join('\n');
+    for (const mutation of ruleMutations(rule)) {
+      mutations += 1;
+      if (outcomes(world, program, mutation.rule, cases).join('\n') === baseline) unnoticed.push(`${program}: ${mutation.what}`);
+    }
+  }
+  t.log(`${BUILT_IN_RULES.size} rules, ${mutations} single removals, ${mutations - unnoticed.length} noticed`);
+  t.deepEqual(unnoticed, []);
+});
