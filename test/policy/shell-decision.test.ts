@@ -36,6 +36,7 @@ function setup(t: ExecutionContext, options: { mode?: BashMode; allow?: string[]
       scopes: compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') }),
       searchPath: [bin],
       trustedDirectories: [bin],
+      confined: true,
     },
   };
 }

@@ -408,6 +408,7 @@ function contextFor(t: ExecutionContext, allow: readonly string[]): ShellContext
     scopes: compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') }),
     searchPath: [bin],
     trustedDirectories: [bin],
+    confined: true,
   };
 }
 
