@@ -51,11 +51,9 @@ export async function runAgentRunBench(): Promise<void> {
       const { image, layout } = await openAgent(reviewer, { cwd: workspace });
       const { data } = ensureAgentDirectories(state, layout.manifest.name);
       const scopes = compileScopes(layout.manifest.permissions.fs, { workspace, agentData: data });
-      const decide = createGateDecider({
-        shell: { mode: layout.manifest.permissions.bash.mode, allow: layout.manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES },
-        skills: listBundledSkills(image),
-      });
-      const execute = createExecutor({ image, workspace, bashTimeoutMs: 120_000, outputCapBytes: 64 * 1024, writeRoots: scopes.write.map((s) => s.root), isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }) });
+      const shell = { mode: layout.manifest.permissions.bash.mode, allow: layout.manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+      const decide = createGateDecider({ shell, skills: listBundledSkills(image) });
+      const execute = createExecutor({ image, workspace, bashTimeoutMs: 120_000, outputCapBytes: 64 * 1024, writeRoots: scopes.write.map((s) => s.root), shell, isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }) });
       for (const call of calls) {
         const verdict = decide(call);
         if (verdict.allow) await execute(verdict.approved, new AbortController().signal);

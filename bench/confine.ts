@@ -15,7 +15,7 @@ import { resolveConfinement } from '../src/host/confine/mode.js';
 import { executeBash } from '../src/host/executors/bash.js';
 import type { ApprovedShell } from '../src/policy/gate-server.js';
 import { compileScopes } from '../src/policy/scopes.js';
-import { decideShellCommand } from '../src/policy/shell-decision.js';
+import { decideShellCommand, type ShellContext } from '../src/policy/shell-decision.js';
 import { formatTable, measure, measurePair } from './harness.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -28,11 +28,12 @@ function spawnAndWait(file: string, args: readonly string[]): Promise<void> {
   });
 }
 
-function approveTrue(workspace: string): ApprovedShell {
+function approveTrue(workspace: string): { decision: ApprovedShell; shell: ShellContext } {
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace, agentData: workspace });
-  const decision = decideShellCommand('true', { mode: 'allowlist', allow: ['true'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES });
+  const shell: ShellContext = { mode: 'allowlist', allow: ['true'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const decision = decideShellCommand('true', shell);
   if (!decision.allow) throw new Error(decision.reason);
-  return decision;
+  return { decision, shell };
 }
 
 export async function runConfineBench(): Promise<void> {
@@ -47,9 +48,9 @@ export async function runConfineBench(): Promise<void> {
     const rows: string[][] = [];
     for (const [label, workspace] of [['small workspace', small], ['node_modules-sized workspace', large]] as const) {
       const layout = { readRoots: [workspace], writeRoots: [workspace] };
-      const decision = approveTrue(workspace);
+      const { decision, shell } = approveTrue(workspace);
       const run = (kind: 'confined' | 'unconfined') => () =>
-        executeBash(decision, { workspace, timeoutMs: 30_000, outputCapBytes: 4096, isolation: createCommandIsolation(kind === 'confined' ? confinement : { kind: 'unconfined' }, layout) });
+        executeBash(decision, { workspace, timeoutMs: 30_000, outputCapBytes: 4096, shell, isolation: createCommandIsolation(kind === 'confined' ? confinement : { kind: 'unconfined' }, layout) });
       const spawnTrue = () => spawnAndWait('/usr/bin/true', []);
       const confined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'confined', fn: run('confined') }, { warmup: 3, samples: 21 });
       const unconfined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'unconfined', fn: run('unconfined') }, { warmup: 3, samples: 21 });

@@ -73,6 +73,30 @@ export async function measurePair(
   return { a: summarize(a.name, times[0]), b: summarize(b.name, times[1]), speedup: percentile(ratios, 0.5) };
 }
 
+/**
+ * For fast synchronous calls: median nanoseconds per call over `rounds` rounds of
+ * `n` calls each, alternating A and B; `ratio` is the median over rounds of A ÷ B.
+ */
+export function pairedNs(a: () => unknown, b: () => unknown, n = 20_000, rounds = 9): { a: number; b: number; ratio: number } {
+  for (let i = 0; i < n; i++) {
+    a();
+    b();
+  }
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) a();
+    as.push(Number(process.hrtime.bigint() - start) / n);
+    start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) b();
+    bs.push(Number(process.hrtime.bigint() - start) / n);
+  }
+  const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
+  const ratios = as.map((x, i) => x / bs[i]!);
+  return { a: median(as), b: median(bs), ratio: median(ratios) };
+}
+
 /** Throughput in MB/s (10^6 bytes) for `bytes` processed in `ms`. */
 export function throughputMBs(bytes: number, ms: number): number {
   return bytes / 1e6 / (ms / 1e3);

@@ -2,7 +2,9 @@
 // Side by side, in one run:
 //  - a path decision (existing file, new nested file, symlinked path) against a
 //    bare fs.realpathSync.native of the same path;
-//  - shell decisions per second for typical pipelines;
+//  - shell decisions per second against parsing and canonicalising alone, and
+//    deciding each pipeline again at run time against deciding the line once
+//    (shell-decision.ts);
 //  - a gate round trip from a worker thread to the host and back, against a raw
 //    MessagePort echo on the same kind of channel.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,30 +16,10 @@ import { createGateDecider } from '../src/policy/gate-decider.js';
 import { serveGate } from '../src/policy/gate-server.js';
 import { decidePathAccess, type PathTool } from '../src/policy/path-decision.js';
 import { compileScopes } from '../src/policy/scopes.js';
-import { decideShellCommand, type ShellContext } from '../src/policy/shell-decision.js';
+import type { ShellContext } from '../src/policy/shell-decision.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/command-environment.js';
-import { formatTable } from './harness.js';
-
-/** Median nanoseconds per call over `rounds` rounds of `n` calls each, alternating A and B. */
-function pairedNs(a: () => unknown, b: () => unknown, n = 20_000, rounds = 9): { a: number; b: number; ratio: number } {
-  for (let i = 0; i < n; i++) {
-    a();
-    b();
-  }
-  const as: number[] = [];
-  const bs: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    let start = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) a();
-    as.push(Number(process.hrtime.bigint() - start) / n);
-    start = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) b();
-    bs.push(Number(process.hrtime.bigint() - start) / n);
-  }
-  const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
-  const ratios = as.map((x, i) => x / bs[i]!);
-  return { a: median(as), b: median(bs), ratio: median(ratios) };
-}
+import { formatTable, pairedNs } from './harness.js';
+import { shellDecisionRows } from './shell-decision.js';
 
 const WORKER_SOURCE = (clientModule: string) => `
   import { parentPort, workerData } from 'node:worker_threads';
@@ -112,14 +94,7 @@ export async function runPolicyBench(): Promise<void> {
     }
 
     const shell: ShellContext = { mode: 'allowlist', allow: ['git', 'grep', 'ls', 'wc', 'sort', 'head'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
-    for (const command of ['git status', "git log --oneline -n 20 | grep -i 'fix' | head -n 5", 'ls -la src && git diff --stat || git status', 'rm -rf / & git status']) {
-      const n = 5000;
-      for (let i = 0; i < 500; i++) decideShellCommand(command, shell);
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < n; i++) decideShellCommand(command, shell);
-      const ns = Number(process.hrtime.bigint() - start) / n;
-      rows.push([`shell decision: ${command}`, `${(ns / 1000).toFixed(1)} µs`, 'decisions per second', `${Math.round(1e9 / ns).toLocaleString('en-US')}`, '', '']);
-    }
+    rows.push(...shellDecisionRows(shell, ws));
 
     const trivial = await gateRoundTrip((call) => ({ allow: true, approved: { tool: 'skill', call: { type: 'tool.call', id: call.id, tool: 'skill', input: { name: 'x' } }, decision: { allow: true, name: 'x' } }, audit: {} }), 'src/lib/deep/file.ts');
     rows.push(['gate round trip (protocol only)', `${(trivial.gate / 1000).toFixed(1)} µs`, 'raw MessagePort echo', `${(trivial.raw / 1000).toFixed(1)} µs`, `${trivial.ratio.toFixed(2)}x`, '≤ 1.5x']);

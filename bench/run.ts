@@ -14,7 +14,7 @@ const AREAS: Readonly<Record<string, BenchArea>> = {
   archive: { description: 'image load, unpack, pack and directory digest against zstd and tar', run: runArchiveBench },
   confine: { description: 'one bash call confined and unconfined (sandbox, git walks, bubblewrap) against spawning the program directly', run: runConfineBench },
   run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },
-  policy: { description: 'path decisions against realpath, shell decisions per second, gate round trips against a raw echo', run: runPolicyBench },
+  policy: { description: 'path decisions against realpath, shell decisions against parsing and realpath alone, deciding each pipeline at run time against deciding the line once, gate round trips against a raw echo', run: runPolicyBench },
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -11,6 +11,7 @@ import { createGateDecider } from '../policy/gate-decider.js';
 import { serveGate } from '../policy/gate-server.js';
 import type { Manifest } from '../policy/manifest.js';
 import { compileScopes } from '../policy/scopes.js';
+import type { ShellContext } from '../policy/shell-decision.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
 import { createCommandIsolation } from './confine/command-isolation.js';
 import { describeConfinement, resolveConfinement, summarizeConfinement, type ConfineMode } from './confine/mode.js';
@@ -173,7 +174,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
 
   const queue = new EventQueue();
   const skills = listBundledSkills(image);
-  const shell = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: confinement.kind !== 'unconfined' };
+  const shell: ShellContext = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: confinement.kind !== 'unconfined' };
   const decide = createGateDecider({ shell, skills });
   const execute = createExecutor({
     image,
@@ -181,6 +182,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<RunEve
     bashTimeoutMs: 120_000,
     outputCapBytes: 64 * 1024,
     writeRoots: permissions.write,
+    shell, // the gate's own: what the executor decides again is decided by the same policy
     isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }), agentData: scopes.context.agentData }),
   });
   const toolTimeoutMs = options.toolTimeoutMs ?? 300_000;

@@ -5,8 +5,9 @@
 // allowlist, the argument rules (exec-rules.ts), and its path arguments and cd
 // targets against the scopes. A wrapper (wrapper-rules.ts) grants nothing: what
 // it runs is checked the same way, as if it stood alone. The approved decision
-// carries an execution plan: canonical program paths and exact argv, which the
-// executor runs as it is.
+// carries the parsed line and the plan decided up front; the executor decides
+// each pipeline again just before it starts (decidePipeline, gate-rules §10) and
+// runs the steps that decision returns. Never throws.
 import { realpathSync, statSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
@@ -17,7 +18,7 @@ import { decidePathAccess } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
 import { deny as no, type Check } from './shell-check.js';
-import { parseShellCommand, type Assignment, type Connector, type SimpleCommand } from './shell-parse.js';
+import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
 import { findExecCommands, unwrapCommand } from './wrapper-unwrap.js';
 
@@ -53,7 +54,15 @@ export interface ExecutionPlan {
 
 export type ShellDecision =
   | { readonly allow: true; readonly mode: 'ask'; readonly command: string }
-  | { readonly allow: true; readonly mode: 'allowlist'; readonly command: string; readonly plan: ExecutionPlan }
+  | {
+      readonly allow: true;
+      readonly mode: 'allowlist';
+      readonly command: string;
+      /** What was decided up front, for audit and `zotbox check`; the executor runs what decidePipeline returns when each pipeline starts. */
+      readonly plan: ExecutionPlan;
+      /** The parsed line: the executor decides each of its pipelines again, in order, just before starting it. */
+      readonly ast: ShellAst;
+    }
   | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string };
 
 /** The first executable regular file named `name` in the search path, canonicalised. */
@@ -224,6 +233,55 @@ function checkCd(command: SimpleCommand, context: ShellContext, cwd: string): Ch
   return checkDirectory('cd', command.argv[1]!, context, cwd);
 }
 
+/** The decision for one pipeline, from a given working directory, against the filesystem as it is now. */
+export type PipelineDecision =
+  | { readonly allow: true; readonly steps: readonly PlannedStep[] }
+  | { readonly allow: false; readonly code: ErrorCode; readonly reason: string; readonly command: SimpleCommand };
+
+/** Where an allowlisted line starts: the workspace, for the gate and the executor alike. */
+export function shellStartDirectory(context: ShellContext): string {
+  return context.scopes.context.workspace;
+}
+
+/** The working directory after a pipeline's steps have run: a lone cd moves it, anything else leaves it. */
+export function directoryAfter(steps: readonly PlannedStep[], cwd: string): string {
+  const only = steps.length === 1 ? steps[0] : undefined;
+  return only?.kind === 'cd' ? only.directory : cwd;
+}
+
+/**
+ * Decides one pipeline of an allowlisted line, all its commands as one group
+ * (they start together): a lone cd, or simple commands each checked from `cwd`.
+ * decideShellCommand calls it for every pipeline before anything runs; the
+ * executor calls it again just before each pipeline starts, so an earlier
+ * command cannot change what an approved later one touches (gate-rules §10).
+ */
+export function decidePipeline(pipeline: Pipeline, context: ShellContext, cwd: string): PipelineDecision {
+  // Only allowlist mode has pipelines to decide; any other mode here is a caller's mistake, denied.
+  if (context.mode !== 'allowlist') {
+    return { allow: false, code: 'ZB_POLICY_NO_PERMISSION', reason: `commands are decided one by one only in allowlist mode (permissions.bash.mode is "${context.mode}").`, command: pipeline.commands[0]! };
+  }
+  const steps: PlannedStep[] = [];
+  for (const simple of pipeline.commands) {
+    const checked: Check<PlannedStep> =
+      simple.argv[0] === 'cd' && pipeline.commands.length === 1
+        ? mapCheck(checkCd(simple, context, cwd), (directory) => ({ kind: 'cd', directory }))
+        : checkCommand(simple, context, cwd, STANDALONE);
+    if (!checked.ok) return { allow: false, code: checked.code, reason: checked.reason, command: simple };
+    steps.push(checked.value);
+  }
+  return { allow: true, steps };
+}
+
+function mapCheck<T, U>(check: Check<T>, map: (value: T) => U): Check<U> {
+  return check.ok ? { ok: true, value: map(check.value) } : check;
+}
+
+/** A simple command as the agent wrote it (assignments and argv joined by spaces), for messages. */
+export function describeSimpleCommand(command: SimpleCommand): string {
+  return [...command.assignments.map((a) => `${a.name}=${a.value}`), ...command.argv].join(' ');
+}
+
 /** Decides one bash tool call. Never throws. */
 export function decideShellCommand(command: string, context: ShellContext): ShellDecision {
   const deny = (code: ErrorCode, reason: string): ShellDecision => ({ allow: false, command, code, reason: `bash denied: ${reason}` });
@@ -236,24 +294,14 @@ export function decideShellCommand(command: string, context: ShellContext): Shel
   }
   const parsed = parseShellCommand(command);
   if (!parsed.ok) return deny('ZB_POLICY_SHELL_CONSTRUCT', parsed.reason);
-  let cwd = context.scopes.context.workspace;
-  const items: { connector: Connector | null; pipeline: PlannedStep[] }[] = [];
+  let cwd = shellStartDirectory(context);
+  const items: { connector: Connector | null; pipeline: readonly PlannedStep[] }[] = [];
   for (const item of parsed.ast.items) {
-    const steps: PlannedStep[] = [];
-    for (const simple of item.pipeline.commands) {
-      if (simple.argv[0] === 'cd' && item.pipeline.commands.length === 1) {
-        const target = checkCd(simple, context, cwd);
-        if (!target.ok) return deny(target.code, target.reason);
-        // Later commands are checked from here; the executor re-checks the cd when it runs.
-        cwd = target.value;
-        steps.push({ kind: 'cd', directory: target.value });
-        continue;
-      }
-      const checked = checkCommand(simple, context, cwd, STANDALONE);
-      if (!checked.ok) return deny(checked.code, checked.reason);
-      steps.push(checked.value);
-    }
-    items.push({ connector: item.connector, pipeline: steps });
+    const decided = decidePipeline(item.pipeline, context, cwd);
+    if (!decided.allow) return deny(decided.code, decided.reason);
+    // Later commands are checked from here; the executor decides each again, from where it really is, when it runs.
+    cwd = directoryAfter(decided.steps, cwd);
+    items.push({ connector: item.connector, pipeline: decided.steps });
   }
-  return { allow: true, mode: 'allowlist', command, plan: { items } };
+  return { allow: true, mode: 'allowlist', command, plan: { items }, ast: parsed.ast };
 }

@@ -1,21 +1,24 @@
-// The bash executor. In allowlist mode it runs the approved plan itself: one
+// The bash executor. In allowlist mode it runs the approved line itself,
+// pipeline by pipeline, ; && || with bash's semantics: just before a pipeline
+// starts, the gate decides it again (decidePipeline) against the filesystem as
+// the earlier commands left it, from the directory the line's cd steps reached,
+// and the executor runs the steps of that decision, never the up-front plan: one
 // process per command (the canonical program, the argv as approved, argv[0] as
-// written), pipes between the commands of a pipeline, ; && || with bash's
-// semantics, each command in the working directory the gate checked it in. In
-// ask mode it runs the string with bash -c. How each command starts (inside a
+// written), pipes between them. A pipeline denied then stops the line. In ask
+// mode it runs the string with bash -c. How each command starts (inside a
 // sandbox built for the call, or unconfined on the user's explicit opt-out) is
 // the isolation's (confine/command-isolation.ts). Every command gets the fixed
 // environment with a private HOME, no TTY and a closed stdin, a time limit that
 // kills its whole process group, and capped output.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import type { ErrorCode } from '../../errors.js';
 import type { ApprovedShell } from '../../policy/gate-server.js';
-import type { PlannedStep } from '../../policy/shell-decision.js';
+import { decidePipeline, describeSimpleCommand, directoryAfter, shellStartDirectory, type PlannedStep, type ShellContext } from '../../policy/shell-decision.js';
+import type { ShellAst } from '../../policy/shell-parse.js';
 import type { CallIsolation, CommandIsolation, CommandSpec } from '../confine/command-isolation.js';
 import { inheritableDescriptors, nullDescriptor } from '../confine/inherited-descriptors.js';
 import { killSession } from '../confine/session-reaper.js';
-import { reverifyCanonical } from './file-guard.js';
 
 export interface BashRunOptions {
   /** Where ask-mode commands start (the workspace). */
@@ -26,9 +29,21 @@ export interface BashRunOptions {
   readonly signal?: AbortSignal;
   /** How commands start: confined, or unconfined only on the user's opt-out. */
   readonly isolation: CommandIsolation;
+  /** The gate's shell context (the one its decider uses): allowlisted pipelines are decided again with it when they start. */
+  readonly shell: ShellContext;
+}
+
+/** A command the gate denied when it was about to run; it and everything after it did not run. */
+export interface GateStop {
+  readonly code: ErrorCode;
+  readonly reason: string;
+  /** The denied command as the agent wrote it (argv joined by spaces). */
+  readonly command: string;
 }
 
 export interface BashResult {
+  /** Set when the gate denied a command of the line just before it ran (exit code 126); absent otherwise. */
+  readonly stoppedByGate?: GateStop;
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly stdout: string;
@@ -116,24 +131,13 @@ function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal
   });
 }
 
+/** Runs one pipeline of exec steps (the gate allows cd only alone, and the line runs that itself). */
 async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ code: number | null; signal: string | null }> {
-  const only = steps.length === 1 ? steps[0] : undefined;
-  if (only?.kind === 'cd') {
-    // The gate checked later commands from this directory; here it must still be that directory.
-    try {
-      reverifyCanonical(only.directory);
-      if (!statSync(only.directory).isDirectory()) throw new Error('not a directory');
-      return { code: 0, signal: null };
-    } catch {
-      stderr.push(Buffer.from(`cd: ${only.directory}: no longer an approved directory\n`));
-      return { code: 1, signal: null };
-    }
-  }
   call.beginPipeline();
   const exits: Promise<{ code: number | null; signal: string | null }>[] = [];
   let previous: ChildProcess | undefined;
   for (const [index, step] of steps.entries()) {
-    if (step.kind !== 'exec') continue; // the gate allows cd only alone in its pipeline
+    if (step.kind !== 'exec') continue; // never: decidePipeline allows cd only alone in its pipeline
     const last = index === steps.length - 1;
     let started;
     try {
@@ -157,6 +161,40 @@ async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, s
   return results[results.length - 1]!; // a pipeline's status is its last command's, as in bash
 }
 
+/** bash's status for a command that could not be executed. */
+const CANNOT_EXECUTE = 126;
+
+/**
+ * Runs an allowlisted line: each pipeline whose connector lets it run is decided
+ * again from the directory the line has reached, then run as that decision says.
+ * A denial stops the line: it is no failure for || or ; to continue from.
+ */
+async function runLine(ast: ShellAst, options: BashRunOptions, call: CallIsolation, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ status: { code: number | null; signal: string | null }; stoppedByGate?: GateStop }> {
+  let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
+  let cwd = shellStartDirectory(options.shell);
+  for (const item of ast.items) {
+    if (group.timedOut || options.signal?.aborted) {
+      // The rest of the line never ran: its status is not the last command's success.
+      return { status: { code: null, signal: 'SIGKILL' } };
+    }
+    const runs = item.connector === null || item.connector === ';' || (item.connector === '&&' ? status.code === 0 : status.code !== 0);
+    if (!runs) continue;
+    // Synchronous, and runPipeline spawns before its first await: nothing of this line runs between the decision and the start.
+    const decided = decidePipeline(item.pipeline, options.shell, cwd);
+    if (!decided.allow) {
+      return { status: { code: CANNOT_EXECUTE, signal: null }, stoppedByGate: { code: decided.code, reason: decided.reason, command: describeSimpleCommand(decided.command) } };
+    }
+    if (decided.steps[0]?.kind === 'cd') {
+      // A lone cd, decided just now (inside the read scopes, an existing directory): it moves the line and succeeds.
+      cwd = directoryAfter(decided.steps, cwd);
+      status = { code: 0, signal: null };
+      continue;
+    }
+    status = await runPipeline(decided.steps, call, stdout, stderr, group);
+  }
+  return { status };
+}
+
 export async function executeBash(decision: ApprovedShell, options: BashRunOptions): Promise<BashResult> {
   const started = Date.now();
   const stdout = new CappedText(options.outputCapBytes);
@@ -170,6 +208,7 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
   let call: CallIsolation | undefined;
+  let stoppedByGate: GateStop | undefined;
   try {
     call = options.isolation.beginCall();
     if (decision.mode === 'ask') {
@@ -178,15 +217,9 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
       child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
       status = await exit;
     } else {
-      for (const item of decision.plan.items) {
-        if (group.timedOut || options.signal?.aborted) {
-          // The rest of the line never ran: its status is not the last command's success.
-          status = { code: null, signal: 'SIGKILL' };
-          break;
-        }
-        const runs = item.connector === null || item.connector === ';' || (item.connector === '&&' ? status.code === 0 : status.code !== 0);
-        if (runs) status = await runPipeline(item.pipeline, call, stdout, stderr, group);
-      }
+      const line = await runLine(decision.ast, options, call, stdout, stderr, group);
+      status = line.status;
+      stoppedByGate = line.stoppedByGate;
     }
   } finally {
     clearTimeout(timer);
@@ -195,11 +228,18 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     // The git aftercare runs whatever happened: a command that failed may still have planted a hook.
     call?.finish();
   }
+  const notices = [
+    ...(stoppedByGate === undefined ? [] : [`[zotbox: ${JSON.stringify(stoppedByGate.command)} was denied when it was about to run: ${stoppedByGate.reason}]`]),
+    ...(group.timedOut ? [`[zotbox: killed after ${options.timeoutMs} ms]`] : []),
+  ];
+  const errors = stderr.text();
   return {
+    // First when present, so that it leads what the model reads and the tool.result summary (the first 200 characters).
+    ...(stoppedByGate === undefined ? {} : { stoppedByGate }),
     exitCode: status.code,
     signal: status.signal,
     stdout: stdout.text(),
-    stderr: stderr.text() + (group.timedOut ? `\n[zotbox: killed after ${options.timeoutMs} ms]` : ''),
+    stderr: notices.length === 0 ? errors : `${errors}${errors === '' || errors.endsWith('\n') ? '' : '\n'}${notices.join('\n')}`,
     truncated: stdout.dropped + stderr.dropped > 0,
     timedOut: group.timedOut,
     durationMs: Date.now() - started,

@@ -3,6 +3,7 @@
 // re-checks what it touches at the moment of the effect.
 import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
+import type { ShellContext } from '../../policy/shell-decision.js';
 import type { CommandIsolation } from '../confine/command-isolation.js';
 import { refuseGitShapeAround } from '../confine/git-aftercare.js';
 import { executeBash } from './bash.js';
@@ -19,6 +20,8 @@ export interface ExecutorOptions {
   readonly isolation: CommandIsolation;
   /** Canonical write scope roots: a written file's directories up to its root are checked for a repository's shape. */
   readonly writeRoots: readonly string[];
+  /** The shell context the gate decides bash calls with (createGateDecider's): each allowlisted pipeline is decided again with it when it starts. */
+  readonly shell: ShellContext;
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -45,6 +48,7 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
           outputCapBytes: options.outputCapBytes,
           signal,
           isolation: options.isolation,
+          shell: options.shell,
         });
     }
   };

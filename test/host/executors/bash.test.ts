@@ -5,7 +5,7 @@ import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/h
 import { executeBash } from '../../../src/host/executors/bash.js';
 import type { ApprovedShell } from '../../../src/policy/gate-server.js';
 import { compileScopes } from '../../../src/policy/scopes.js';
-import { decideShellCommand } from '../../../src/policy/shell-decision.js';
+import { decideShellCommand, type ShellContext } from '../../../src/policy/shell-decision.js';
 import { confinedIsolation, unconfinedIsolation } from '../../fixtures/isolation.js';
 import { tempDir } from '../../fixtures/temp.js';
 
@@ -17,15 +17,16 @@ function setup(t: ExecutionContext, allow = ['printf', 'cat', 'wc', 'true', 'fal
   mkdirSync(data);
   writeFileSync(path.join(ws, 'sub', 'f.txt'), 'a\nb\nc\n');
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: data });
+  const shell: ShellContext = { mode: 'allowlist', allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
   const approve = (command: string, mode: 'allowlist' | 'ask' = 'allowlist'): ApprovedShell => {
-    const decision = decideShellCommand(command, { mode, allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES });
+    const decision = decideShellCommand(command, { ...shell, mode });
     if (!decision.allow) throw new Error(decision.reason);
     return decision;
   };
   const isolation = confinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   // A generous time limit: a loaded machine starts sandboxes slowly, and only the timeout test needs a short one.
-  const run = (decision: ApprovedShell, timeoutMs = 30_000, outputCapBytes = 65536) => executeBash(decision, { workspace: ws, timeoutMs, outputCapBytes, isolation });
-  return { ws, data, approve, run };
+  const run = (decision: ApprovedShell, timeoutMs = 30_000, outputCapBytes = 65536) => executeBash(decision, { workspace: ws, timeoutMs, outputCapBytes, isolation, shell });
+  return { ws, data, approve, run, shell };
 }
 
 test('a pipeline runs with pipes between its commands, and its status is the last command\'s', async (t) => {
@@ -122,42 +123,42 @@ function abortWhenCreated(directory: string, file: string): AbortController {
 
 for (const confined of [true, false]) {
   test(`${confined ? 'confined' : 'unconfined'}: cancelling kills every process the command started, grandchildren included`, async (t) => {
-    const { approve, ws, data } = setup(t);
+    const { approve, ws, data, shell } = setup(t);
     const isolation = confined ? confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) : unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
     const marker = unique(confined ? '47.123' : '47.321');
     const controller = abortWhenCreated(ws, 'started');
-    const result = await executeBash(approve(`sleep ${marker} & touch started; wait`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, signal: controller.signal });
+    const result = await executeBash(approve(`sleep ${marker} & touch started; wait`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, shell, signal: controller.signal });
     t.not(result.exitCode, 0);
     t.deepEqual(sleepsOf(marker), [], `no sleep ${marker} left (data ${data})`);
   });
 }
 
 test('unconfined: a background process left by a command that already exited ends with the call', async (t) => {
-  const { approve, ws } = setup(t);
+  const { approve, ws, shell } = setup(t);
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   // The shell exits at once; its background sleep keeps running in the same session until zotbox ends it.
   const marker = unique('47.555');
-  const result = await executeBash(approve(`timeout 60 sh -c 'sleep ${marker} & exit 0'`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
+  const result = await executeBash(approve(`timeout 60 sh -c 'sleep ${marker} & exit 0'`, 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, shell });
   t.is(result.exitCode, 0);
   t.false(result.timedOut);
   t.deepEqual(sleepsOf(marker), []);
 });
 
 test('unconfined: a chain of processes that fork and exit faster than one scan is ended with the call', async (t) => {
-  const { approve, ws } = setup(t);
+  const { approve, ws, shell } = setup(t);
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   // Each generation starts the next in the background and exits at once: no leader stays to kill by group.
-  const result = await executeBash(approve("bash -c 'g() { ( exec -a chain-47-999 sleep 0.002; ) ; ( g & ) ; }; g & exit 0'", 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation });
+  const result = await executeBash(approve("bash -c 'g() { ( exec -a chain-47-999 sleep 0.002; ) ; ( g & ) ; }; g & exit 0'", 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, shell });
   t.false(result.timedOut);
   t.deepEqual(processesWith('chain-47-999'), []);
   t.deepEqual(processesWith("g() { ( exec -a chain-47-999"), []);
 });
 
 test('a line cut short by cancelling between its commands does not report the first command\'s success', async (t) => {
-  const { approve, ws } = setup(t);
+  const { approve, ws, shell } = setup(t);
   const controller = new AbortController();
   controller.abort();
-  const result = await executeBash(approve('true && true'), { workspace: ws, timeoutMs: 30_000, outputCapBytes: 4096, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }), signal: controller.signal });
+  const result = await executeBash(approve('true && true'), { workspace: ws, timeoutMs: 30_000, outputCapBytes: 4096, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }), shell, signal: controller.signal });
   t.is(result.exitCode, null);
   t.is(result.signal, 'SIGKILL');
 });
@@ -181,15 +182,15 @@ test('output beyond the cap is dropped with a notice', async (t) => {
   t.true(result.stdout.length < 1200);
 });
 
-test('each command runs in the directory it was checked in; cd is re-verified when it runs', async (t) => {
+test('each command runs in the directory its cd reached; cd is decided again when it runs', async (t) => {
   const { approve, run, ws } = setup(t);
   t.is((await run(approve('cd sub && pwd'))).stdout, `${path.join(ws, 'sub')}\n`);
   t.is((await run(approve('cd sub && cat f.txt'))).stdout, 'a\nb\nc\n');
-  const decision = approve('cd sub && pwd');
+  const decision = approve('cd sub ; pwd');
   rmSync(path.join(ws, 'sub'), { recursive: true });
   const gone = await run(decision);
-  t.is(gone.exitCode, 1);
-  t.is(gone.stdout, '', 'the && after a failed cd does not run');
+  // Denied when it was about to run: the line stops there, even after ;.
+  t.like(gone, { exitCode: 126, stdout: '', stoppedByGate: { code: 'ZB_POLICY_SHELL_CD', command: 'cd sub' } });
 });
 
 test('ask mode runs the string with bash -c, in the workspace, with the same environment', async (t) => {

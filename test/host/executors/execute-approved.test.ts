@@ -2,7 +2,7 @@
 // what it denies never reaches the file system.
 import { confinedIsolation } from '../../fixtures/isolation.js';
 import test, { type ExecutionContext } from 'ava';
-import { mkdirSync, readFileSync, realpathSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { loadImageFromDirectory } from '../../../src/archive/load-image.js';
@@ -20,9 +20,10 @@ import { tempDir } from '../../fixtures/temp.js';
 async function gateFor(t: ExecutionContext, ws: string, data: string, bash: { mode: 'none' | 'allowlist'; allow: string[] }): Promise<GateClient> {
   const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: data });
-  const decide = createGateDecider({ shell: { ...bash, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES }, skills: listBundledSkills(image) });
+  const shell = { ...bash, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const decide = createGateDecider({ shell, skills: listBundledSkills(image) });
   const channel = new MessageChannel();
-  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 30_000, outputCapBytes: 65536, writeRoots: [ws], isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 60_000 });
+  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 30_000, outputCapBytes: 65536, writeRoots: [ws], shell, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 60_000 });
   // Limits no loaded machine reaches: these tests are about effects, not time.
   const client = new GateClient(channel.port2, 90_000);
   t.teardown(() => {
@@ -90,3 +91,18 @@ test('a filter defined in a repository that an earlier command of the same line 
   t.false(existsSync(path.join(ws, 'r', 'config')));
 });
 
+
+test('a command the gate denies when it is about to run stops the line, and the agent is told which and why', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-e2e-runtime-'));
+  const ws = path.join(root, 'ws');
+  mkdirSync(path.join(ws, 'box'), { recursive: true });
+  writeFileSync(path.join(root, 'secret'), 'outside');
+  symlinkSync(path.join(root, 'secret'), path.join(ws, 'box', 'L2'));
+  const client = await gateFor(t, ws, path.join(root, 'data'), { mode: 'allowlist', allow: ['cp', 'cat', 'printf'] });
+  // Allowed up front (copy/L2 did not exist); the copy makes it a link outside the scopes before the cat starts.
+  const result = await client.call('bash', { command: 'cp -r box copy && cat copy/L2 ; printf after' });
+  t.like(result, { exitCode: 126, stdout: '', stoppedByGate: { code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE', command: 'cat copy/L2' } });
+  // What the run's tool.result event shows (its first 200 characters) names the stop.
+  t.regex(JSON.stringify(result).slice(0, 200), /"stoppedByGate":\{"code":"ZB_POLICY_PATH_OUTSIDE_SCOPE"/);
+  t.true(existsSync(path.join(ws, 'copy')), 'the cp ran');
+});
