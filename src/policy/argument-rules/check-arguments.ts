@@ -3,10 +3,12 @@
 // value by kind (value-kinds.ts) and runs the rule's named check. A program the
 // table does not know has no rule: the caller decides whether it may run at all.
 import { deny as no, type Check } from '../shell-check.js';
+import { checkCopyEffects } from './copy-effects.js';
 import { parseFindExpression } from './find-expression.js';
 import { checkGitEffects } from './git-effects.js';
 import { parseArguments, type ParsedArguments } from './parse-arguments.js';
 import type { NamedCheck, NamedParser, ProgramRule } from './rule-format.js';
+import { checkNoResponseFiles } from './response-files.js';
 import { BUILT_IN_RULES } from './table.js';
 import { checkArgumentValues, type ArgumentContext } from './value-kinds.js';
 
@@ -18,6 +20,8 @@ const PARSERS: Record<NamedParser, (name: string, args: readonly string[], conte
 
 const CHECKS: Record<NamedCheck, (name: string, parsed: ParsedArguments, context: ArgumentContext) => Check<null>> = {
   'git-effects': checkGitEffects,
+  'copy-effects': checkCopyEffects,
+  'no-response-files': checkNoResponseFiles,
 };
 
 /** Checks argv[1..] of `name` against `rule`. Never throws. */

@@ -150,7 +150,7 @@ function positionalRuleFor(rule: ProgramRule, marks: ReadonlySet<string>): Posit
 function classifyPositionals(reading: Reading, rule: ProgramRule, positionals: readonly string[], cwd: string): Check<null> {
   const spec = positionalRuleFor(rule, reading.marks);
   const leading = spec.leading ?? [];
-  if (positionals.length < (spec.min ?? 0)) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: needs at least ${spec.min} argument(s) besides options.`);
+  if (positionals.length < (spec.min ?? 0)) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: needs at least ${spec.min} argument(s) besides options (${rule.why}).`);
   for (const [index, text] of positionals.entries()) {
     if (index < leading.length) {
       reading.values.push({ kind: leading[index]!, text, written: text });

@@ -77,5 +77,5 @@ export interface ProgramRule {
   readonly marks?: readonly string[];
 }
 
-export type NamedCheck = 'git-effects';
+export type NamedCheck = 'git-effects' | 'copy-effects' | 'no-response-files';
 export type NamedParser = 'find-expression';

@@ -53,23 +53,30 @@ function checkHardlinkSource(program: string, value: ParsedValue, context: Argum
   );
 }
 
-/** Where a new link will live: inside the destination when it is an existing directory, else the destination itself. */
-function linkDirectory(destination: string): string {
+/**
+ * Where a new link may live: inside the destination when it is a directory, else
+ * beside it. A destination that is a link to a directory is entered by ln and cp
+ * unless -n/-T say otherwise, so both places are checked then.
+ */
+function linkDirectories(destination: string): readonly string[] {
   try {
-    // lstat: a destination that is a link to a directory is replaced or refused by ln, not entered.
-    if (lstatSync(destination).isDirectory()) return destination;
+    if (lstatSync(destination).isDirectory()) return [destination];
   } catch {
     // it does not exist yet: the link takes its name
+    return [path.dirname(destination)];
   }
-  return path.dirname(destination);
+  // Relative to a link to a directory, ".." is taken from where the link points (path-resolve.ts), as the kernel will.
+  return isDirectory(destination) ? [destination, path.dirname(destination)] : [path.dirname(destination)];
 }
 
 function checkSymlinkTarget(program: string, value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   const destination = parsed.values.find((v) => v.destination === true);
-  const directory = destination === undefined ? context.cwd : linkDirectory(absoluteFrom(context.cwd, destination.text));
-  const decision = decidePathAccess('read', absoluteFrom(directory, value.text), context.scopes);
-  if (decision.allow) return { ok: true, value: null };
-  return no(decision.code, `${program}: a symbolic link to ${JSON.stringify(value.text)} (from ${directory}) is denied: ${decision.reason}`);
+  const directories = destination === undefined ? [context.cwd] : linkDirectories(absoluteFrom(context.cwd, destination.text));
+  for (const directory of directories) {
+    const decision = decidePathAccess('read', absoluteFrom(directory, value.text), context.scopes);
+    if (!decision.allow) return no(decision.code, `${program}: a symbolic link to ${JSON.stringify(value.text)} (from ${directory}) is denied: ${decision.reason}`);
+  }
+  return { ok: true, value: null };
 }
 
 function checkUrl(program: string, text: string): Check<null> {
