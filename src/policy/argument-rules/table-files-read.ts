@@ -80,7 +80,7 @@ const LS: ProgramRule = {
 };
 
 const DU: ProgramRule = {
-  why: 'it measures files inside the read scopes; with -L every link in the measured trees is checked, so name them (du -L .); a list of names (--files0-from) is a read path',
+  why: 'it measures files inside the read scopes; with -L every link in the measured trees is checked, so name them (du -L .); no --files0-from: the names in the list could not be checked',
   options: [
     ...HELP,
     { short: '0', long: 'null' },
@@ -91,7 +91,6 @@ const DU: ProgramRule = {
     { short: 'c', long: 'total' },
     { short: 'D', long: 'dereference-args' },
     { short: 'd', long: 'max-depth', value: 'number' },
-    { long: 'files0-from', value: 'read' },
     { short: 'H' },
     { short: 'h', long: 'human-readable' },
     { long: 'inodes' },
@@ -239,8 +238,8 @@ export const READER_RULES: readonly (readonly [string, ProgramRule])[] = [
   [
     'wc',
     {
-      why: 'its file arguments, and the file of names --files0-from reads, must be inside the read scopes',
-      options: [...HELP, { short: 'c', long: 'bytes' }, { short: 'm', long: 'chars' }, { short: 'l', long: 'lines' }, { long: 'files0-from', value: 'read' }, { short: 'L', long: 'max-line-length' }, { short: 'w', long: 'words' }],
+      why: 'its file arguments must be inside the read scopes; no --files0-from (the names in the list could not be checked)',
+      options: [...HELP, { short: 'c', long: 'bytes' }, { short: 'm', long: 'chars' }, { short: 'l', long: 'lines' }, { short: 'L', long: 'max-line-length' }, { short: 'w', long: 'words' }],
       positionals: { rest: 'read' },
     },
   ],
@@ -256,13 +255,12 @@ export const READER_RULES: readonly (readonly [string, ProgramRule])[] = [
   [
     'file',
     {
-      why: 'its file arguments and the list -f reads must be inside the read scopes; other magic files (-m, -C), decompressing (-z, which may run programs), -p (changes access times), -s and -S are not allowed',
+      why: 'its file arguments must be inside the read scopes; no -f list (the names in it could not be checked), other magic files (-m, -C), decompressing (-z, which may run programs), -p (changes access times), -s and -S are not allowed',
       options: [
         { long: 'help' },
         { short: 'v', long: 'version' },
         { short: 'b', long: 'brief' },
         { short: 'e', long: 'exclude', value: { choices: ['apptype', 'ascii', 'cdf', 'compress', 'csv', 'elf', 'encoding', 'soft', 'tar', 'json', 'text', 'tokens'] } },
-        { short: 'f', long: 'files-from', value: 'read' },
         { short: 'F', long: 'separator', value: 'literal' },
         { short: 'i', long: 'mime' },
         { long: 'apple' },
