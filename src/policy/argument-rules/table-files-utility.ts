@@ -28,7 +28,7 @@ const DATE: ProgramRule = {
 export const UTILITY_RULES: readonly (readonly [string, ProgramRule])[] = [
   // echo and printf print what follows literally, options included: only leading options are options.
   ['echo', { why: PRINTS_ONLY, permute: false, options: [...HELP, { short: 'n' }, { short: 'e' }, { short: 'E' }], positionals: { rest: 'literal' } }],
-  ['printf', { why: 'it only prints its FORMAT and arguments (a FORMAT starting with - is written after --)', permute: false, options: HELP, positionals: { leading: ['literal'], rest: 'literal' } }],
+  ['printf', { why: 'it only prints its FORMAT and arguments (a FORMAT starting with - is written after --)', permute: false, options: HELP, positionals: { rest: 'literal' } }],
   ['pwd', { why: 'it only prints the working directory', options: [...HELP, { short: 'L', long: 'logical' }, { short: 'P', long: 'physical' }], positionals: {} }],
   ['true', { why: 'it does nothing', permute: false, options: HELP, positionals: { rest: 'literal' } }],
   ['false', { why: 'it does nothing', permute: false, options: HELP, positionals: { rest: 'literal' } }],

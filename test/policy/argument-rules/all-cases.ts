@@ -1,4 +1,5 @@
 // Every hand-written argument-rule case, for the tests that need them all.
+import { FILE_CASES } from './files-cases.js';
 import type { GateCase } from './gate-cases.js';
 
-export const ALL_CASES: readonly GateCase[] = [];
+export const ALL_CASES: readonly GateCase[] = [...FILE_CASES];
