@@ -1,10 +1,128 @@
-// find's arguments: options, starting points, then an expression of one-dash
-// primaries and operators, which getopt cannot read. Classifies each value for
-// value-kinds.ts; a primary or operator not listed is denied.
+// find's arguments: leading options, starting points, then an expression of
+// one-dash primaries and operators, which getopt cannot read. Read the way GNU
+// find reads them; each value is classified for value-kinds.ts, and a primary
+// or operator not listed is denied. What -exec and -ok run is not read here:
+// shell-decision.ts checks it as a command of its own (wrapper-unwrap.ts).
 import { deny as no, type Check } from '../shell-check.js';
-import type { ParsedArguments } from './parse-arguments.js';
-import type { ArgumentContext } from './value-kinds.js';
+import type { ParsedArguments, ParsedValue } from './parse-arguments.js';
+import type { ProgramRule, ValueKind } from './rule-format.js';
+import { FOLLOWS_LINKS, type ArgumentContext } from './value-kinds.js';
 
-export function parseFindExpression(name: string, _args: readonly string[], _context: ArgumentContext): Check<ParsedArguments> {
-  return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: not yet understood.`);
+const WHY = 'it reads the trees it starts from, inside the read scopes, and with -delete writes them; it may not write files (-fprint, -fls)';
+
+export const FIND_RULE: ProgramRule = { why: WHY, options: [], positionals: {}, parser: 'find-expression' };
+
+/** -delete: the starting points are trees find removes files from. */
+const DELETES = 'deletes';
+
+/** Options before the starting points, and the mark each sets. */
+const LEADING_OPTIONS: ReadonlyMap<string, string | undefined> = new Map([
+  ['-P', undefined],
+  // -H follows only the starting points that are links, which the path decision resolves anyway.
+  ['-H', undefined],
+  ['-L', FOLLOWS_LINKS],
+]);
+
+const OPERATORS_AND_FLAGS = new Set([
+  '!', '(', ')', ',', '-not', '-a', '-and', '-o', '-or',
+  '-empty', '-readable', '-writable', '-executable', '-true', '-false', '-depth', '-mount', '-xdev', '-print', '-print0', '-ls', '-prune', '-quit',
+]);
+
+const FILE_TYPE: ValueKind = { matches: /^[bcdpflsD](?:,[bcdpflsD])*$/, describe: 'file type letters (f, d, l...), comma-separated' };
+const LEVEL: ValueKind = { matches: /^[0-9]+$/, describe: 'a depth (0 or more)' };
+const FILE_SIZE: ValueKind = { matches: /^[+-]?[0-9]+[bcwkMG]?$/, describe: 'a size such as +10k or -2M' };
+const AGE: ValueKind = { matches: /^[+-]?[0-9]+(?:\.[0-9]+)?$/, describe: 'a number of days or minutes such as -7 or +1' };
+const MODE: ValueKind = { matches: /^[-/]?(?:[0-7]{1,4}|[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*)$/, describe: 'a mode such as 644, -u+x or /111' };
+const OWNER: ValueKind = { matches: /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/, describe: 'a user or group name or number' };
+
+/** Primaries that take the next argument as their value, whatever it looks like. */
+const VALUED: ReadonlyMap<string, ValueKind> = new Map<string, ValueKind>([
+  ['-name', 'pattern'],
+  ['-iname', 'pattern'],
+  ['-path', 'pattern'],
+  ['-ipath', 'pattern'],
+  ['-regex', 'pattern'],
+  ['-iregex', 'pattern'],
+  ['-type', FILE_TYPE],
+  ['-xtype', FILE_TYPE],
+  ['-maxdepth', LEVEL],
+  ['-mindepth', LEVEL],
+  ['-size', FILE_SIZE],
+  ['-mtime', AGE],
+  ['-mmin', AGE],
+  ['-atime', AGE],
+  ['-ctime', AGE],
+  ['-newer', 'read'],
+  ['-samefile', 'read'],
+  ['-perm', MODE],
+  ['-user', OWNER],
+  ['-group', OWNER],
+  ['-links', 'number'],
+  ['-printf', 'literal'], // a format: -printf only prints
+]);
+
+const RUNNERS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+const WRITERS = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+
+/** GNU find's looks_like_expression: where the starting points end. */
+function startsExpression(arg: string): boolean {
+  if (arg.startsWith('-')) return arg.length > 1;
+  return arg === '(' || arg === '!';
+}
+
+/** The index of the word that ends a command run by -exec and the like: ";", or "+" right after a word with "{}" (not for -ok). */
+function commandEnd(args: readonly string[], start: number, runner: string): number | undefined {
+  const plusEnds = runner === '-exec' || runner === '-execdir';
+  for (let end = start; end < args.length; end += 1) {
+    if (args[end] === ';') return end;
+    if (plusEnds && args[end] === '+' && end > start && args[end - 1]!.includes('{}')) return end;
+  }
+  return undefined;
+}
+
+function refuse(name: string, reason: string): Check<never> {
+  return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: ${reason} (${WHY}).`);
+}
+
+/** Reads the expression from `index`: pushes each value with its kind, and adds the marks its primaries set. */
+function readExpression(name: string, args: readonly string[], index: number, values: ParsedValue[], marks: Set<string>): Check<null> {
+  for (let at = index; at < args.length; ) {
+    const word = args[at]!;
+    const kind = VALUED.get(word);
+    if (OPERATORS_AND_FLAGS.has(word)) at += 1;
+    else if (kind !== undefined) {
+      if (at + 1 >= args.length) return refuse(name, `${word} needs a value`);
+      values.push({ kind, text: args[at + 1]!, written: word });
+      at += 2;
+    } else if (word === '-delete') {
+      marks.add(DELETES);
+      at += 1;
+    } else if (RUNNERS.has(word)) {
+      // The command's words are checked as a command of their own, not as find's values.
+      const end = commandEnd(args, at + 1, word);
+      if (end === undefined || end === at + 1) return refuse(name, `${word} needs a command ended by ';'`);
+      at = end + 1;
+    } else if (WRITERS.has(word)) return refuse(name, `${word} writes to a file; print to standard output instead (-print, -printf)`);
+    else return refuse(name, `${JSON.stringify(word)} is not a find primary or operator zotbox allows`);
+  }
+  return { ok: true, value: null };
+}
+
+/** Reads find's argv (without the program) into classified values. Never throws. */
+export function parseFindExpression(name: string, args: readonly string[], _context: ArgumentContext): Check<ParsedArguments> {
+  const marks = new Set<string>();
+  let at = 0;
+  for (; at < args.length && LEADING_OPTIONS.has(args[at]!); at += 1) {
+    const mark = LEADING_OPTIONS.get(args[at]!);
+    if (mark !== undefined) marks.add(mark);
+  }
+  const starts: string[] = [];
+  for (; at < args.length && !startsExpression(args[at]!); at += 1) starts.push(args[at]!);
+  const expressionValues: ParsedValue[] = [];
+  const read = readExpression(name, args, at, expressionValues, marks);
+  if (!read.ok) return read;
+  const kind: ValueKind = marks.has(DELETES) ? 'write' : 'read';
+  // With no starting point find walks ".": checked like a written one.
+  const startValues: ParsedValue[] = starts.length === 0 ? [{ kind, text: '.', written: '(no starting point: .)' }] : starts.map((text) => ({ kind, text, written: text }));
+  return { ok: true, value: { subcommands: [], rule: FIND_RULE, marks, values: [...startValues, ...expressionValues], positionals: starts } };
 }

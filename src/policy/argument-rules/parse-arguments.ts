@@ -51,6 +51,17 @@ function takeOption(reading: Reading, option: OptionRule, written: string, value
   if (kind !== undefined && value !== undefined) reading.values.push({ kind, text: value, written });
 }
 
+/** "--arg NAME VALUE": an option with several values, each the next argument; returns how many arguments it used. */
+function takeValues(reading: Reading, option: OptionRule, args: readonly string[], index: number, attached: string | undefined): Check<number> {
+  const arg = args[index]!;
+  const kinds = option.values ?? [];
+  if (attached !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${arg}: write the ${kinds.length} values of ${arg.slice(0, arg.indexOf('='))} as separate arguments.`);
+  if (index + kinds.length >= args.length) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${arg} needs ${kinds.length} values.`);
+  if (option.sets !== undefined) reading.marks.add(option.sets);
+  for (const [at, kind] of kinds.entries()) reading.values.push({ kind, text: args[index + 1 + at]!, written: arg });
+  return { ok: true, value: 1 + kinds.length };
+}
+
 /** "--name", "--name=value", "--name value": returns how many arguments it used. */
 function readLong(reading: Reading, rule: ProgramRule, args: readonly string[], index: number): Check<number> {
   const arg = args[index]!;
@@ -65,6 +76,7 @@ function readLong(reading: Reading, rule: ProgramRule, args: readonly string[], 
     }
     return unknownOption(reading, rule, `--${name}`);
   }
+  if (option.values !== undefined) return takeValues(reading, option, args, index, attached);
   if (option.value !== undefined) {
     if (attached !== undefined) {
       takeOption(reading, option, arg, attached);
@@ -86,7 +98,7 @@ function readShortBundle(reading: Reading, rule: ProgramRule, args: readonly str
   for (let at = 0; at < letters.length; at += 1) {
     const letter = letters[at]!;
     const option = rule.options.find((o) => o.short === letter);
-    if (option === undefined) return unknownOption(reading, rule, letters.length > 1 ? `-${letter} (in ${arg})` : `-${letter}`);
+    if (option === undefined || option.values !== undefined) return unknownOption(reading, rule, letters.length > 1 ? `-${letter} (in ${arg})` : `-${letter}`);
     const rest = letters.slice(at + 1);
     if (option.value !== undefined) {
       if (rest.length > 0) {
@@ -114,6 +126,7 @@ function readWord(reading: Reading, rule: ProgramRule, args: readonly string[], 
   const option = rule.options.find((o) => o.word === word);
   if (option === undefined) return undefined;
   const attached = equals === -1 ? undefined : arg.slice(equals + 1);
+  if (option.values !== undefined) return takeValues(reading, option, args, index, attached);
   if (option.value !== undefined) {
     if (attached !== undefined) {
       takeOption(reading, option, arg, attached);
@@ -143,7 +156,8 @@ function expandOldStyleKeys(rule: ProgramRule, args: readonly string[]): readonl
 }
 
 function positionalRuleFor(rule: ProgramRule, marks: ReadonlySet<string>): PositionalRule {
-  return rule.flagPositionals?.find(([mark]) => marks.has(mark))?.[1] ?? rule.positionals;
+  const applies = (mark: string | readonly string[]): boolean => (typeof mark === 'string' ? marks.has(mark) : mark.every((m) => marks.has(m)));
+  return rule.flagPositionals?.find(([mark]) => applies(mark))?.[1] ?? rule.positionals;
 }
 
 /** Gives each positional its kind; a positional the rule has no room for is denied. */
@@ -151,6 +165,10 @@ function classifyPositionals(reading: Reading, rule: ProgramRule, positionals: r
   const spec = positionalRuleFor(rule, reading.marks);
   const leading = spec.leading ?? [];
   if (positionals.length < (spec.min ?? 0)) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: needs at least ${spec.min} argument(s) besides options (${rule.why}).`);
+  if (spec.implied !== undefined && spec.rest !== undefined && positionals.length <= leading.length) {
+    // "grep -R x" searches the working directory: checked as if it were written, so its links are walked too.
+    reading.values.push({ kind: spec.rest, text: spec.implied, written: `(no operand: ${spec.implied})` });
+  }
   for (const [index, text] of positionals.entries()) {
     if (index < leading.length) {
       reading.values.push({ kind: leading[index]!, text, written: text });

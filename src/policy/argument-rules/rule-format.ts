@@ -23,7 +23,12 @@ export type ValueKind =
   | 'jq-filter'
   | 'module-name' // a dotted identifier (python -m)
   | { readonly choices: readonly string[] } // one of these words exactly
-  | { readonly matches: RegExp; readonly describe: string }; // a word of this shape
+  | { readonly matches: RegExp; readonly describe: string } // a word of this shape
+  // The kind the marks decide, once every option is read (tar -f: written when creating, read when listing).
+  | { readonly byMark: readonly (readonly [mark: string, kind: ValueKind])[]; readonly otherwise: ValueKind }
+  | { readonly allOf: readonly ValueKind[] } // passes every one of these (a local path: 'read' and no "host:")
+  // Passes one of these, tried in order (awk's operands: var=value, else a file); a value that fits a shape is not checked as a path.
+  | { readonly anyOf: readonly ValueKind[] };
 
 export interface OptionRule {
   /** One letter, for "-x" and bundles like "-xyz". */
@@ -36,6 +41,8 @@ export interface OptionRule {
   readonly value?: ValueKind;
   /** A value it may take only attached to a long option ("--color=always"). */
   readonly optionalValue?: ValueKind;
+  /** Several values, each the next argument, never attached (jq --arg NAME VALUE). Long and word spellings only. */
+  readonly values?: readonly ValueKind[];
   /** A mark for the rest of the rule: which positionals apply (flagPositionals) or what a named check must know. */
   readonly sets?: string;
 }
@@ -52,6 +59,8 @@ export interface PositionalRule {
   readonly lastImpliedFromSingle?: boolean;
   /** Fewest positionals (leading included) the command needs. */
   readonly min?: number;
+  /** The operand the program works on when given none after the leading ones (grep -r and rg search "."), checked as `rest`. */
+  readonly implied?: string;
 }
 
 export interface ProgramRule {
@@ -59,8 +68,8 @@ export interface ProgramRule {
   readonly why: string;
   readonly options: readonly OptionRule[];
   readonly positionals: PositionalRule;
-  /** When an option set this mark, these positionals apply instead (ln -s, grep -e, sed -e). Checked in order; the first set mark wins. */
-  readonly flagPositionals?: readonly (readonly [mark: string, positionals: PositionalRule])[];
+  /** When an option set this mark (or every mark of a list), these positionals apply instead (ln -s, grep -e, sed -e). Checked in order; the first match wins. */
+  readonly flagPositionals?: readonly (readonly [mark: string | readonly string[], positionals: PositionalRule])[];
   /** False: the first positional ends the options, as in POSIX getopt (find, awk's program). Default: GNU permutation. */
   readonly permute?: boolean;
   /** "-NUM" is a value of this kind (head -5, tail -20). */

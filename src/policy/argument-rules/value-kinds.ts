@@ -97,9 +97,30 @@ function checkShape(program: string, value: ParsedValue, ok: boolean, describe: 
   return ok ? { ok: true, value: null } : no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(value.text)} (${value.written}) must be ${describe}.`);
 }
 
+function checkEvery(program: string, kinds: readonly ValueKind[], value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
+  for (const kind of kinds) {
+    const checked = checkKind(program, kind, value, parsed, context);
+    if (!checked.ok) return checked;
+  }
+  return { ok: true, value: null };
+}
+
+/** The first kind that passes decides; when none does, the last denial is the reason. */
+function checkFirstPassing(program: string, kinds: readonly ValueKind[], value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
+  let last: Check<null> = no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(value.text)} (${value.written}) matches no allowed kind.`);
+  for (const kind of kinds) {
+    last = checkKind(program, kind, value, parsed, context);
+    if (last.ok) return last;
+  }
+  return last;
+}
+
 function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   if (typeof kind === 'object') {
     if ('choices' in kind) return checkShape(program, value, kind.choices.includes(value.text), `one of ${kind.choices.join(', ')}`);
+    if ('byMark' in kind) return checkKind(program, kind.byMark.find(([mark]) => parsed.marks.has(mark))?.[1] ?? kind.otherwise, value, parsed, context);
+    if ('allOf' in kind) return checkEvery(program, kind.allOf, value, parsed, context);
+    if ('anyOf' in kind) return checkFirstPassing(program, kind.anyOf, value, parsed, context);
     return checkShape(program, value, kind.matches.test(value.text), kind.describe);
   }
   switch (kind) {
