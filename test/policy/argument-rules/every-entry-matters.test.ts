@@ -10,7 +10,7 @@ import { BUILT_IN_RULES } from '../../../src/policy/argument-rules/table.js';
 import { parseShellCommand } from '../../../src/policy/shell-parse.js';
 import { gateWorld, type GateWorld } from '../../fixtures/gate-world.js';
 import { ALL_CASES } from './all-cases.js';
-import type { GateCase } from './gate-cases.js';
+import { contextOf, type GateCase } from './gate-cases.js';
 import { ruleMutations } from './rule-mutations.js';
 
 /**
@@ -42,7 +42,7 @@ function casesOf(world: GateWorld, program: string, cases: readonly GateCase[]):
     if (items.length !== (cd === undefined ? 1 : 2)) continue;
     const commands = items[items.length - 1]!;
     if (commands.length !== 1 || path.basename(commands[0]!.argv[0]!) !== program) continue;
-    const context = c.world === 'changelog-only' ? world.changelogOnly : world.context;
+    const context = contextOf(world, c);
     found.push({ args: commands[0]!.argv.slice(1), scopes: context.scopes, cwd: cd === undefined ? world.W : path.resolve(world.W, cd) });
   }
   return found;

@@ -11,14 +11,21 @@ export interface GateCase {
   /** The command, with $W, $R, $S for the world's directories. */
   readonly command: string;
   readonly expect: 'allow' | ErrorCode;
-  /** Which context decides it: the default (W writable), W/CHANGELOG.md the only write scope, or confinement off. */
-  readonly world?: 'default' | 'changelog-only' | 'unconfined';
+  /** Which context decides it: the default (W writable), W/CHANGELOG.md the only write scope, only R readable (commands still start in W), or confinement off. */
+  readonly world?: 'default' | 'changelog-only' | 'read-only-r' | 'unconfined';
   /** Why, for a denial: what the command would do. */
   readonly why?: string;
 }
 
+/** The context a case is decided in. */
+export function contextOf(world: GateWorld, c: GateCase): GateWorld['context'] {
+  if (c.world === 'changelog-only') return world.changelogOnly;
+  if (c.world === 'read-only-r') return world.readOnlyR;
+  return c.world === 'unconfined' ? world.unconfined : world.context;
+}
+
 export function decideCase(world: GateWorld, c: GateCase): { allow: true } | { allow: false; code: string; reason: string } {
-  const context = c.world === 'changelog-only' ? world.changelogOnly : c.world === 'unconfined' ? world.unconfined : world.context;
+  const context = contextOf(world, c);
   const decision = decideShellCommand(world.expand(c.command), context);
   return decision.allow ? { allow: true } : { allow: false, code: decision.code, reason: decision.reason };
 }
