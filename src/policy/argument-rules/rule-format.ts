@@ -23,7 +23,7 @@ export type ValueKind =
   | 'jq-filter'
   | 'module-name' // a dotted identifier (python -m)
   | { readonly choices: readonly string[] } // one of these words exactly
-  | { readonly matches: RegExp; readonly describe: string }; // a word of this shape
+  | { readonly matches: RegExp; readonly describe: string; readonly path?: 'read' | 'write' }; // a word of this shape; with `path`, also a path checked like 'read' or 'write' (a script that must not be "-" or "+cmd")
 
 export interface OptionRule {
   /** One letter, for "-x" and bundles like "-xyz". */
@@ -38,6 +38,8 @@ export interface OptionRule {
   readonly optionalValue?: ValueKind;
   /** A mark for the rest of the rule: which positionals apply (flagPositionals) or what a named check must know. */
   readonly sets?: string;
+  /** Options end after it and its value, as after "--": python's -m MODULE, whose arguments belong to the module. */
+  readonly endsOptions?: boolean;
 }
 
 /** How the non-option arguments read: leading ones by kind, then the rest, with the last one possibly different. */

@@ -93,7 +93,8 @@ function checkShape(program: string, value: ParsedValue, ok: boolean, describe: 
 function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   if (typeof kind === 'object') {
     if ('choices' in kind) return checkShape(program, value, kind.choices.includes(value.text), `one of ${kind.choices.join(', ')}`);
-    return checkShape(program, value, kind.matches.test(value.text), kind.describe);
+    const shaped = checkShape(program, value, kind.matches.test(value.text), kind.describe);
+    return !shaped.ok || kind.path === undefined ? shaped : checkPath(program, kind.path, value, parsed.marks, context);
   }
   switch (kind) {
     case 'read':
