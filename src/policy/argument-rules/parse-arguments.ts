@@ -31,6 +31,8 @@ interface Reading {
   readonly name: string;
   readonly marks: Set<string>;
   readonly values: ParsedValue[];
+  /** Set by an option with `endsOptions` (python -m): what follows is positional. */
+  optionsEnded: boolean;
 }
 
 const MAX_LISTED = 24;
@@ -47,6 +49,7 @@ function unknownOption(reading: Reading, rule: ProgramRule, written: string): Ch
 
 function takeOption(reading: Reading, option: OptionRule, written: string, value: string | undefined): void {
   if (option.sets !== undefined) reading.marks.add(option.sets);
+  if (option.endsOptions === true) reading.optionsEnded = true;
   const kind = option.value ?? option.optionalValue;
   if (kind !== undefined && value !== undefined) reading.values.push({ kind, text: value, written });
 }
@@ -191,12 +194,21 @@ function classifyPositionals(reading: Reading, rule: ProgramRule, positionals: r
   return { ok: true, value: null };
 }
 
+/** The subcommands to name in a message; '' (none) is not one to write. */
+function namedSubcommands(rule: ProgramRule): string {
+  return Object.keys(rule.subcommands ?? {})
+    .filter((name) => name !== '')
+    .join(', ');
+}
+
 /** Reads `args` (argv without the program) against `rule`. Never throws. */
 export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonly string[], cwd: string, subcommands: readonly string[] = []): Check<ParsedArguments> {
   const args = expandOldStyleKeys(rule, rawArgs);
-  const reading: Reading = { name: [name, ...subcommands].join(' '), marks: new Set(rule.marks), values: [] };
+  const reading: Reading = { name: [name, ...subcommands].join(' '), marks: new Set(rule.marks), values: [], optionsEnded: false };
   const positionals: string[] = [];
   const hasWords = rule.options.some((o) => o.word !== undefined);
+  // go's flags are all words: "-toolexec" is one unknown word there, not a bundle of letters.
+  const onlyWords = hasWords && rule.options.every((o) => o.short === undefined);
   let optionsEnded = false;
   for (let index = 0; index < args.length; ) {
     const arg = args[index]!;
@@ -211,15 +223,16 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
       else if (rule.numericOption === true && /^-[0-9]+$/.test(arg)) {
         reading.values.push({ kind: 'number', text: arg.slice(1), written: arg });
         used = { ok: true, value: 1 };
-      } else used = (hasWords ? readWord(reading, rule, args, index) : undefined) ?? readShortBundle(reading, rule, args, index);
+      } else used = (hasWords ? readWord(reading, rule, args, index) : undefined) ?? (onlyWords ? unknownOption(reading, rule, arg.split('=')[0]!) : readShortBundle(reading, rule, args, index));
       if (!used.ok) return used;
       index += used.value;
+      if (reading.optionsEnded) optionsEnded = true;
       continue;
     }
     if (rule.subcommands !== undefined && positionals.length === 0) {
       const sub = Object.hasOwn(rule.subcommands, arg) ? rule.subcommands[arg] : undefined;
       if (sub === undefined) {
-        return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} ${arg} is not allowed: allowed subcommands are ${Object.keys(rule.subcommands).join(', ')} (${rule.why}).`);
+        return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} ${arg} is not allowed: allowed subcommands are ${namedSubcommands(rule)} (${rule.why}).`);
       }
       const inner = parseArguments(name, sub, args.slice(index + 1), cwd, [...subcommands, arg]);
       if (!inner.ok) return inner;
@@ -231,7 +244,10 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
   }
   if (rule.subcommands !== undefined) {
     const bare = rule.subcommands[''];
-    if (bare === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} needs a subcommand: ${Object.keys(rule.subcommands).join(', ')}.`);
+    if (bare === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} needs a subcommand: ${namedSubcommands(rule)}.`);
+    // No positionals are left here; this applies the bare rule's `min`, so it can require an option (deno --version, not deno's REPL).
+    const bareClassified = classifyPositionals(reading, bare, positionals, cwd);
+    if (!bareClassified.ok) return bareClassified;
     return { ok: true, value: { subcommands, rule: bare, marks: reading.marks, values: reading.values, positionals } };
   }
   const classified = classifyPositionals(reading, rule, positionals, cwd);

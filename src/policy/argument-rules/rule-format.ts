@@ -23,7 +23,7 @@ export type ValueKind =
   | 'jq-filter'
   | 'module-name' // a dotted identifier (python -m)
   | { readonly choices: readonly string[] } // one of these words exactly
-  | { readonly matches: RegExp; readonly describe: string } // a word of this shape
+  | { readonly matches: RegExp; readonly describe: string; readonly path?: 'read' | 'write' } // a word of this shape; with `path`, also a path checked like 'read' or 'write' (a script that must not be "-" or "+cmd")
   // The kind the marks decide, once every option is read (tar -f: written when creating, read when listing).
   | { readonly byMark: readonly (readonly [mark: string, kind: ValueKind])[]; readonly otherwise: ValueKind }
   | { readonly allOf: readonly ValueKind[] } // passes every one of these (a local path: 'read' and no "host:")
@@ -45,6 +45,8 @@ export interface OptionRule {
   readonly values?: readonly ValueKind[];
   /** A mark for the rest of the rule: which positionals apply (flagPositionals) or what a named check must know. */
   readonly sets?: string;
+  /** Options end after it and its value, as after "--": python's -m MODULE, whose arguments belong to the module. */
+  readonly endsOptions?: boolean;
 }
 
 /** How the non-option arguments read: leading ones by kind, then the rest, with the last one possibly different. */

@@ -121,7 +121,8 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
     if ('byMark' in kind) return checkKind(program, kind.byMark.find(([mark]) => parsed.marks.has(mark))?.[1] ?? kind.otherwise, value, parsed, context);
     if ('allOf' in kind) return checkEvery(program, kind.allOf, value, parsed, context);
     if ('anyOf' in kind) return checkFirstPassing(program, kind.anyOf, value, parsed, context);
-    return checkShape(program, value, kind.matches.test(value.text), kind.describe);
+    const shaped = checkShape(program, value, kind.matches.test(value.text), kind.describe);
+    return !shaped.ok || kind.path === undefined ? shaped : checkPath(program, kind.path, value, parsed.marks, context);
   }
   switch (kind) {
     case 'read':
