@@ -25,6 +25,8 @@ export interface ParsedArguments {
   readonly values: readonly ParsedValue[];
   /** Positionals as written, in order (git's pathspecs, for its effects check). */
   readonly positionals: readonly string[];
+  /** How many positionals came before a "--" (git: revisions before it, pathspecs after); absent when there was none. */
+  readonly dashDash?: number;
 }
 
 interface Reading {
@@ -39,6 +41,11 @@ function listOptions(rule: ProgramRule): string {
   const spelled = rule.options.map((o) => (o.long !== undefined ? `--${o.long}` : o.word !== undefined ? `-${o.word}` : `-${o.short}`));
   if (spelled.length === 0) return 'none';
   return spelled.length > MAX_LISTED ? `${spelled.slice(0, MAX_LISTED).join(' ')} …` : spelled.join(' ');
+}
+
+/** The subcommands by name; '' (the rule for none given, "git stash") is not one to write. */
+function listSubcommands(rule: ProgramRule): string {
+  return Object.keys(rule.subcommands ?? {}).filter((name) => name !== '').join(', ');
 }
 
 function unknownOption(reading: Reading, rule: ProgramRule, written: string): Check<never> {
@@ -180,10 +187,12 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
   const positionals: string[] = [];
   const hasWords = rule.options.some((o) => o.word !== undefined);
   let optionsEnded = false;
+  let dashDash: number | undefined;
   for (let index = 0; index < args.length; ) {
     const arg = args[index]!;
     if (!optionsEnded && arg === '--') {
       optionsEnded = true;
+      dashDash = positionals.length;
       index += 1;
       continue;
     }
@@ -201,7 +210,7 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
     if (rule.subcommands !== undefined && positionals.length === 0) {
       const sub = Object.hasOwn(rule.subcommands, arg) ? rule.subcommands[arg] : undefined;
       if (sub === undefined) {
-        return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} ${arg} is not allowed: allowed subcommands are ${Object.keys(rule.subcommands).join(', ')} (${rule.why}).`);
+        return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} ${arg} is not allowed: allowed subcommands are ${listSubcommands(rule)} (${rule.why}).`);
       }
       const inner = parseArguments(name, sub, args.slice(index + 1), cwd, [...subcommands, arg]);
       if (!inner.ok) return inner;
@@ -213,10 +222,10 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
   }
   if (rule.subcommands !== undefined) {
     const bare = rule.subcommands[''];
-    if (bare === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} needs a subcommand: ${Object.keys(rule.subcommands).join(', ')}.`);
-    return { ok: true, value: { subcommands, rule: bare, marks: reading.marks, values: reading.values, positionals } };
+    if (bare === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} needs a subcommand: ${listSubcommands(rule)}.`);
+    return { ok: true, value: { subcommands, rule: bare, marks: reading.marks, values: reading.values, positionals, ...(dashDash === undefined ? {} : { dashDash }) } };
   }
   const classified = classifyPositionals(reading, rule, positionals, cwd);
   if (!classified.ok) return classified;
-  return { ok: true, value: { subcommands, rule, marks: reading.marks, values: reading.values, positionals } };
+  return { ok: true, value: { subcommands, rule, marks: reading.marks, values: reading.values, positionals, ...(dashDash === undefined ? {} : { dashDash }) } };
 }
