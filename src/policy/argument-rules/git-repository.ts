@@ -1,0 +1,73 @@
+// Finds the repository a git command works on, the way git's discovery does:
+// from the working directory up, the first directory with a ".git" entry, or
+// one that is itself a git directory. Only a worktree whose .git is a real
+// directory is accepted; a gitfile or a link would send git elsewhere. Never throws.
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { deny as no, type Check } from '../shell-check.js';
+
+export interface GitRepository {
+  /** The worktree's root directory (canonical when the working directory is). */
+  readonly worktree: string;
+  /** Its .git directory, a real directory directly inside the worktree. */
+  readonly gitDirectory: string;
+}
+
+const FIX = 'Fix: run git in a repository whose .git is a directory, from inside its worktree (cd into it first).';
+
+function lstatOrUndefined(file: string): Stats | undefined | 'error' {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    // An entry that cannot be inspected (EACCES, ENOTDIR) leaves the repository unknown: the caller refuses.
+    return 'error';
+  }
+}
+
+/** git's is_git_directory: HEAD, objects and refs. A directory shaped like this is a bare repository to git. */
+function looksLikeGitDirectory(directory: string): boolean {
+  const head = lstatOrUndefined(path.join(directory, 'HEAD'));
+  const objects = lstatOrUndefined(path.join(directory, 'objects'));
+  const refs = lstatOrUndefined(path.join(directory, 'refs'));
+  return typeof head === 'object' && typeof objects === 'object' && typeof refs === 'object';
+}
+
+/** The ".git" entry of `directory`, decided: a repository, nothing (walk on), or a refusal. */
+function readDotGit(directory: string, program: string): Check<GitRepository | undefined> {
+  const dotGit = path.join(directory, '.git');
+  const stats = lstatOrUndefined(dotGit);
+  if (stats === undefined) return { ok: true, value: undefined };
+  if (stats === 'error') return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${dotGit} cannot be inspected, so zotbox cannot tell which repository git would use. ${FIX}`);
+  if (stats.isFile()) {
+    return no(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${program}: ${dotGit} is a gitfile (a file pointing git at a repository elsewhere: a linked worktree or a submodule); zotbox does not follow it, because the scopes would not describe what git reads and writes there. ${FIX}`,
+    );
+  }
+  if (stats.isSymbolicLink()) return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${dotGit} is a symbolic link; zotbox does not follow it to a repository elsewhere. ${FIX}`);
+  if (!stats.isDirectory() || !looksLikeGitDirectory(dotGit)) {
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${dotGit} is not a git directory (no HEAD, objects and refs), so git would look further up; zotbox refuses rather than guess. ${FIX}`);
+  }
+  return { ok: true, value: { worktree: directory, gitDirectory: dotGit } };
+}
+
+/** The repository git would use when run in `cwd` (absolute), or a denial saying why none can be used. */
+export function findGitRepository(directory: string, program: string): Check<GitRepository> {
+  let cwd: string;
+  try {
+    cwd = realpathSync.native(directory);
+  } catch {
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: the working directory ${directory} cannot be resolved, so zotbox cannot tell which repository git would use. ${FIX}`);
+  }
+  for (let candidate = cwd; ; candidate = path.dirname(candidate)) {
+    const found = readDotGit(candidate, program);
+    if (!found.ok) return found;
+    if (found.value !== undefined) return { ok: true, value: found.value };
+    // Inside .git itself (cd .git/refs) this is where the walk ends too.
+    if (looksLikeGitDirectory(candidate)) {
+      return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${candidate} is shaped like a git directory (HEAD, objects, refs): a bare repository, or the inside of a .git, which git would work on without a worktree. ${FIX}`);
+    }
+    if (candidate === path.dirname(candidate)) break;
+  }
+  return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${cwd} is not inside a git repository (no .git from there up to /). Fix: cd into the repository first, or create one with git init.`);
+}
