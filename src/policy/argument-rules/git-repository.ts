@@ -1,8 +1,9 @@
 // Finds the repository a git command works on, the way git's discovery does:
 // from the working directory up, the first directory with a ".git" entry, or
 // one that is itself a git directory. Only a worktree whose .git is a real
-// directory is accepted; a gitfile or a link would send git elsewhere. Never throws.
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
+// directory, and whose config does not move the worktree, is accepted: a gitfile,
+// a link, core.worktree or a config include would send git elsewhere. Never throws.
+import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { deny as no, type Check } from '../shell-check.js';
 
@@ -32,6 +33,32 @@ function looksLikeGitDirectory(directory: string): boolean {
   return typeof head === 'object' && typeof objects === 'object' && typeof refs === 'object';
 }
 
+/** Largest config read whole; a larger one is refused rather than half read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Why the repository's own config may put the worktree elsewhere, or undefined.
+ * Read leniently, so an odd spelling can only refuse more: a key named worktree
+ * in any section (core.worktree), or any include (which could set it).
+ */
+function configMovingWorktree(gitDirectory: string): string | undefined {
+  for (const name of ['config', 'config.worktree']) {
+    const file = path.join(gitDirectory, name);
+    let text: string;
+    try {
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      if (stats === undefined) continue;
+      if (stats.size > MAX_CONFIG_BYTES) return `${file} is larger than zotbox reads whole`;
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return `${file} cannot be read`; // unknown content: refused, never assumed harmless
+    }
+    if (/^\s*(?:\[[^\]]*\]\s*)?worktree\s*(?:=|$)/imu.test(text)) return `${file} sets core.worktree, which puts the worktree somewhere else`;
+    if (/^\s*\[\s*include/imu.test(text)) return `${file} includes other config files, which could set core.worktree`;
+  }
+  return undefined;
+}
+
 /** The ".git" entry of `directory`, decided: a repository, nothing (walk on), or a refusal. */
 function readDotGit(directory: string, program: string): Check<GitRepository | undefined> {
   const dotGit = path.join(directory, '.git');
@@ -48,6 +75,8 @@ function readDotGit(directory: string, program: string): Check<GitRepository | u
   if (!stats.isDirectory() || !looksLikeGitDirectory(dotGit)) {
     return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${dotGit} is not a git directory (no HEAD, objects and refs), so git would look further up; zotbox refuses rather than guess. ${FIX}`);
   }
+  const moved = configMovingWorktree(dotGit);
+  if (moved !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${moved}; zotbox checks git's writes against the directory that holds .git. ${FIX}`);
   return { ok: true, value: { worktree: directory, gitDirectory: dotGit } };
 }
 

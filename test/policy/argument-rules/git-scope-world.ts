@@ -1,7 +1,8 @@
 // Scopes the gate world (test/fixtures/gate-world.ts) does not have, for git's
 // effects: .git writable but only one worktree file, two files but not .git, a
 // read scope over one subdirectory; and repositories git must not be let into
-// (a gitfile, a .git link, an empty .git, a directory shaped like a bare repository), all in W.
+// (a gitfile, a .git link, an empty .git, a bare-shaped directory, a config
+// moving the worktree), all in W.
 import type { ExecutionContext } from 'ava';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,14 @@ export interface GitScopeCase {
   readonly why?: string;
 }
 
-function addRepositoriesGitRefuses(W: string): void {
+/** A directory holding a .git shaped like a git directory, with this config. */
+function addRepository(directory: string, config: string): void {
+  for (const dir of ['.git/objects', '.git/refs']) mkdirSync(path.join(directory, dir), { recursive: true });
+  writeFileSync(path.join(directory, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(path.join(directory, '.git', 'config'), config);
+}
+
+function addRepositoriesGitRefuses(W: string, S: string): void {
   mkdirSync(path.join(W, 'linked'));
   writeFileSync(path.join(W, 'linked', '.git'), 'gitdir: ../.git\n');
   mkdirSync(path.join(W, 'symlinked'));
@@ -33,6 +41,11 @@ function addRepositoriesGitRefuses(W: string): void {
   for (const dir of ['bare-shaped/objects', 'bare-shaped/refs']) mkdirSync(path.join(W, dir), { recursive: true });
   writeFileSync(path.join(W, 'bare-shaped', 'HEAD'), 'ref: refs/heads/main\n');
   mkdirSync(path.join(W, 'empty-dotgit', '.git'), { recursive: true });
+  addRepository(path.join(W, 'moved'), `[core]\n\tbare = false\n\tworktree = ${S}\n`);
+  addRepository(path.join(W, 'moved-tree'), '[core]\n\tbare = false\n');
+  writeFileSync(path.join(W, 'moved-tree', '.git', 'config.worktree'), `[CORE] WorkTree = ${S}\n`);
+  addRepository(path.join(W, 'including'), '[includeIf "gitdir:~/"]\n\tpath = elsewhere.cfg\n');
+  addRepository(path.join(W, 'plain'), '[core]\n\tbare = false\n[extensions]\n\tworktreeConfig = true\n');
 }
 
 export interface GitScopeWorld {
@@ -43,8 +56,8 @@ export interface GitScopeWorld {
 /** The gate world with the repositories above added to W and a context for each scope name. */
 export function gitScopeWorld(t: ExecutionContext): GitScopeWorld {
   const world = gateWorld(t);
-  const { W, R } = world;
-  addRepositoriesGitRefuses(W);
+  const { W, R, S } = world;
+  addRepositoriesGitRefuses(W, S);
   const scopeContext = world.context.scopes.context;
   const withScopes = (read: string[], write: string[]): ShellContext => ({ ...world.context, scopes: compileScopes({ read, write }, scopeContext) });
   const contexts: Record<GitScopeName, ShellContext> = {
