@@ -149,18 +149,25 @@ export function checkGitEffects(name: string, parsed: ParsedArguments, context: 
   const label = [name, ...parsed.subcommands].join(' ');
   const effects = declaredEffects(label, parsed);
   if (!effects.ok) return effects;
-  if (effects.value.repository === 'none') return { ok: true, value: null };
-  if (effects.value.repository === 'create') return checkNewRepository(label, parsed, context);
-  const repository = findGitRepository(context.cwd, label);
-  if (!repository.ok) return repository;
-  // The .git directory is a real directory inside the worktree (git-repository.ts), so this read covers it too.
-  const read = decidePathAccess('read', repository.value.worktree, context.scopes);
-  if (!read.allow) return no(read.code, `${label} reads the whole repository ${repository.value.worktree}: ${read.reason}`);
-  if (effects.value.readsArguments) {
+  const { repository: needs, readsArguments, writesGitDirectory, worktree } = effects.value;
+  if (needs === 'none') return { ok: true, value: null };
+  if (needs === 'create') return checkNewRepository(label, parsed, context);
+  if (readsArguments) {
     const files = checkArgumentReads(label, parsed, context);
     if (!files.ok) return files;
   }
-  const worktree = checkWorktreeWrites(label, effects.value.worktree, repository.value, context);
-  if (!worktree.ok) return worktree;
-  return effects.value.writesGitDirectory ? checkGitDirectoryWrite(label, repository.value, context) : { ok: true, value: null };
+  const found = findGitRepository(context.cwd, label);
+  if (!found.ok) return found;
+  const repository = found.value;
+  if (repository === undefined) {
+    // With no repository git refuses to run ("not a git repository"), or, for git diff, compares the files just checked.
+    if (!writesGitDirectory && worktree.kind === 'none') return { ok: true, value: null };
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${label}: ${context.cwd} is not inside a git repository (no .git from there up to /), so zotbox cannot tell what it would write (outside one, git apply writes like patch). Fix: cd into the repository first, or create one with git init.`);
+  }
+  // The .git directory is a real directory inside the worktree (git-repository.ts), so this read covers it too.
+  const read = decidePathAccess('read', repository.worktree, context.scopes);
+  if (!read.allow) return no(read.code, `${label} reads the whole repository ${repository.worktree}: ${read.reason}`);
+  const written = checkWorktreeWrites(label, worktree, repository, context);
+  if (!written.ok) return written;
+  return writesGitDirectory ? checkGitDirectoryWrite(label, repository, context) : { ok: true, value: null };
 }

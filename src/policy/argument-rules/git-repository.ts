@@ -80,8 +80,12 @@ function readDotGit(directory: string, program: string): Check<GitRepository | u
   return { ok: true, value: { worktree: directory, gitDirectory: dotGit } };
 }
 
-/** The repository git would use when run in `cwd` (absolute), or a denial saying why none can be used. */
-export function findGitRepository(directory: string, program: string): Check<GitRepository> {
+/**
+ * The repository git would use when run in `directory` (absolute); undefined when
+ * there is none, so git finds none either; a denial when git would use one that
+ * zotbox cannot bound.
+ */
+export function findGitRepository(directory: string, program: string): Check<GitRepository | undefined> {
   let cwd: string;
   try {
     cwd = realpathSync.native(directory);
@@ -98,5 +102,5 @@ export function findGitRepository(directory: string, program: string): Check<Git
     }
     if (candidate === path.dirname(candidate)) break;
   }
-  return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${cwd} is not inside a git repository (no .git from there up to /). Fix: cd into the repository first, or create one with git init.`);
+  return { ok: true, value: undefined };
 }
