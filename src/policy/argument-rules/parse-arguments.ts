@@ -25,6 +25,8 @@ export interface ParsedArguments {
   readonly values: readonly ParsedValue[];
   /** Positionals as written, in order (git's pathspecs, for its effects check). */
   readonly positionals: readonly string[];
+  /** How many positionals came before a "--" (git: revisions before it, pathspecs after); absent when there was none. */
+  readonly dashDash?: number;
 }
 
 interface Reading {
@@ -210,10 +212,12 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
   // go's flags are all words: "-toolexec" is one unknown word there, not a bundle of letters.
   const onlyWords = hasWords && rule.options.every((o) => o.short === undefined);
   let optionsEnded = false;
+  let dashDash: number | undefined;
   for (let index = 0; index < args.length; ) {
     const arg = args[index]!;
     if (!optionsEnded && arg === '--') {
       optionsEnded = true;
+      dashDash = positionals.length;
       index += 1;
       continue;
     }
@@ -248,9 +252,9 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
     // No positionals are left here; this applies the bare rule's `min`, so it can require an option (deno --version, not deno's REPL).
     const bareClassified = classifyPositionals(reading, bare, positionals, cwd);
     if (!bareClassified.ok) return bareClassified;
-    return { ok: true, value: { subcommands, rule: bare, marks: reading.marks, values: reading.values, positionals } };
+    return { ok: true, value: { subcommands, rule: bare, marks: reading.marks, values: reading.values, positionals, ...(dashDash === undefined ? {} : { dashDash }) } };
   }
   const classified = classifyPositionals(reading, rule, positionals, cwd);
   if (!classified.ok) return classified;
-  return { ok: true, value: { subcommands, rule, marks: reading.marks, values: reading.values, positionals } };
+  return { ok: true, value: { subcommands, rule, marks: reading.marks, values: reading.values, positionals, ...(dashDash === undefined ? {} : { dashDash }) } };
 }

@@ -1,0 +1,306 @@
+// The git subcommands that write: each declares with git-effects.ts marks what
+// it writes (.git, the paths it names, the whole worktree), so git-effects can
+// check it against the write scopes. Interactive and program-running options
+// (-p, -i, -e/--edit, --exec, --template, signing, --upload-pack) are left out.
+import {
+  GIT_ALSO_WORKTREE,
+  GIT_CREATES_REPOSITORY,
+  GIT_DRY_RUN,
+  GIT_ONLY_INDEX,
+  GIT_READS,
+  GIT_WRITES_GITDIR,
+  GIT_WRITES_PATHS_AFTER_DASHDASH,
+  GIT_WRITES_PATHSPECS,
+  GIT_WRITES_WORKTREE,
+} from './git-effects.js';
+import type { OptionRule, ProgramRule } from './rule-format.js';
+import { CONFLICT_STYLE, DIFF_OPTIONS, FORMAT_OPTIONS, REFSPEC, REMOTE, REVISION_OPTIONS, REVISION_OR_PATHSPEC, TEXT } from './table-git-options.js';
+
+const ANY: ProgramRule['positionals'] = { rest: REVISION_OR_PATHSPEC };
+// The whole worktree holds its .git too: one mark says both.
+const REPOSITORY = [GIT_WRITES_WORKTREE];
+const REWRITES = 'it rewrites the worktree and .git, so it needs write scope over the whole repository';
+
+/** Stopping or going on with a merge-like operation in progress. */
+const SEQUENCE: readonly OptionRule[] = [{ long: 'abort' }, { long: 'continue' }, { long: 'skip' }, { long: 'quit' }];
+
+/** The same for cherry-pick and revert, which then take no commit. */
+const SEQUENCE_CONTROL = 'git-sequence-control';
+const PICK_SEQUENCE: readonly OptionRule[] = SEQUENCE.map((o) => ({ ...o, sets: SEQUENCE_CONTROL }));
+
+const STASH_PUSH_OPTIONS: readonly OptionRule[] = [
+  { short: 'u', long: 'include-untracked' },
+  { short: 'a', long: 'all' },
+  { short: 'k', long: 'keep-index' },
+  { long: 'no-keep-index' },
+  { short: 'm', long: 'message', value: TEXT },
+  { short: 'q', long: 'quiet' },
+];
+
+const STASH: ProgramRule = {
+  why: 'saving or applying a stash rewrites the worktree and .git; listing and showing read',
+  options: STASH_PUSH_OPTIONS,
+  positionals: {},
+  subcommands: {
+    '': { why: REWRITES, options: [], positionals: {}, marks: REPOSITORY },
+    push: { why: REWRITES, options: STASH_PUSH_OPTIONS, positionals: ANY, marks: REPOSITORY },
+    save: { why: REWRITES, options: STASH_PUSH_OPTIONS.filter((o) => o.short !== 'm'), positionals: { rest: TEXT }, marks: REPOSITORY },
+    pop: { why: REWRITES, options: [{ long: 'index' }, { short: 'q', long: 'quiet' }], positionals: { leading: [REVISION_OR_PATHSPEC] }, marks: REPOSITORY },
+    apply: { why: REWRITES, options: [{ long: 'index' }, { short: 'q', long: 'quiet' }], positionals: { leading: [REVISION_OR_PATHSPEC] }, marks: REPOSITORY },
+    drop: { why: 'it writes .git', options: [{ short: 'q', long: 'quiet' }], positionals: { leading: [REVISION_OR_PATHSPEC] }, marks: [GIT_WRITES_GITDIR] },
+    list: { why: 'it reads the repository', options: [...FORMAT_OPTIONS, ...REVISION_OPTIONS], positionals: {}, marks: [GIT_READS] },
+    show: { why: 'it reads the repository', options: [...DIFF_OPTIONS, { short: 'u', long: 'include-untracked' }], positionals: { leading: [REVISION_OR_PATHSPEC] }, marks: [GIT_READS] },
+  },
+};
+
+export const GIT_WRITE_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
+  add: {
+    why: 'it writes the index in .git; -p/-i/-e (interactive, an editor) are not allowed',
+    options: [
+      { short: 'A', long: 'all' },
+      { short: 'u', long: 'update' },
+      { long: 'no-all' },
+      { short: 'n', long: 'dry-run' }, // still takes the index lock: a write to .git
+      { short: 'v', long: 'verbose' },
+      { short: 'f', long: 'force' },
+      { short: 'N', long: 'intent-to-add' },
+      { long: 'ignore-errors' },
+      { long: 'chmod', value: { choices: ['+x', '-x'] } },
+    ],
+    positionals: ANY,
+    marks: [GIT_WRITES_GITDIR],
+  },
+  commit: {
+    why: 'it writes .git; an editor (-e, --edit, -c), a template, signing and --pathspec-from-file are not allowed (hooks never run under zotbox)',
+    options: [
+      { short: 'm', long: 'message', value: TEXT },
+      { short: 'F', long: 'file', value: 'read' },
+      { short: 'a', long: 'all' },
+      { long: 'amend' },
+      { long: 'no-edit' },
+      { long: 'allow-empty' },
+      { long: 'allow-empty-message' },
+      { short: 'q', long: 'quiet' },
+      { short: 's', long: 'signoff' },
+      { short: 'n', long: 'no-verify' },
+      { long: 'no-gpg-sign' },
+      { long: 'author', value: TEXT },
+      { long: 'date', value: TEXT },
+      { short: 'o', long: 'only' },
+      { short: 'i', long: 'include' },
+      { long: 'dry-run' }, // still takes the index lock
+      { long: 'fixup', value: REVISION_OR_PATHSPEC },
+      { long: 'squash', value: REVISION_OR_PATHSPEC },
+      { long: 'reset-author' },
+      { long: 'cleanup', value: { choices: ['strip', 'whitespace', 'verbatim', 'scissors', 'default'] } },
+      { short: 'C', long: 'reuse-message', value: REVISION_OR_PATHSPEC },
+      { long: 'trailer', value: TEXT },
+    ],
+    positionals: ANY,
+    marks: [GIT_WRITES_GITDIR],
+  },
+  restore: {
+    why: 'it writes the files it names and the index in .git (even without --staged, git rewrites the index); -p is not allowed',
+    options: [
+      { short: 's', long: 'source', value: REVISION_OR_PATHSPEC },
+      { short: 'S', long: 'staged', sets: GIT_ONLY_INDEX },
+      { short: 'W', long: 'worktree', sets: GIT_ALSO_WORKTREE },
+      { long: 'ours' },
+      { long: 'theirs' },
+      { short: 'm', long: 'merge' },
+      { long: 'conflict', value: CONFLICT_STYLE },
+      { long: 'ignore-unmerged' },
+      { long: 'overlay' },
+      { long: 'no-overlay' },
+      { short: 'q', long: 'quiet' },
+    ],
+    positionals: { rest: REVISION_OR_PATHSPEC, min: 1 },
+    marks: [GIT_WRITES_GITDIR, GIT_WRITES_PATHSPECS],
+  },
+  checkout: {
+    why: 'switching branches rewrites the worktree and .git; "git checkout [BRANCH] -- PATH..." writes the paths and the index; -p and --track are not allowed',
+    options: [
+      { short: 'b', value: REVISION_OR_PATHSPEC },
+      { short: 'B', value: REVISION_OR_PATHSPEC },
+      { long: 'orphan', value: REVISION_OR_PATHSPEC },
+      { short: 'f', long: 'force' },
+      { short: 'q', long: 'quiet' },
+      { long: 'detach' },
+      { short: 'm', long: 'merge' },
+      { long: 'ours' },
+      { long: 'theirs' },
+      { long: 'conflict', value: CONFLICT_STYLE },
+      { long: 'overlay' },
+      { long: 'no-overlay' },
+    ],
+    positionals: ANY,
+    marks: [GIT_WRITES_GITDIR, GIT_WRITES_PATHS_AFTER_DASHDASH],
+  },
+  switch: {
+    why: REWRITES,
+    options: [
+      { short: 'c', long: 'create', value: REVISION_OR_PATHSPEC },
+      { short: 'C', long: 'force-create', value: REVISION_OR_PATHSPEC },
+      { short: 'd', long: 'detach' },
+      { short: 'f', long: 'force' },
+      { long: 'discard-changes' },
+      { short: 'm', long: 'merge' },
+      { short: 'q', long: 'quiet' },
+      { long: 'orphan', value: REVISION_OR_PATHSPEC },
+      { long: 'guess' },
+      { long: 'no-guess' },
+      { long: 'conflict', value: CONFLICT_STYLE },
+    ],
+    positionals: { leading: [REVISION_OR_PATHSPEC, REVISION_OR_PATHSPEC] },
+    marks: REPOSITORY,
+  },
+  reset: {
+    why: 'it writes .git (HEAD and the index); --hard rewrites the worktree too; -p is not allowed',
+    options: [{ long: 'soft' }, { long: 'mixed' }, { long: 'hard', sets: GIT_WRITES_WORKTREE }, { short: 'q', long: 'quiet' }],
+    positionals: ANY,
+    marks: [GIT_WRITES_GITDIR],
+  },
+  stash: STASH,
+  clean: {
+    why: 'it deletes untracked files (with -x ignored ones too) under the paths it names, or the whole worktree; -i is not allowed',
+    options: [
+      { short: 'n', long: 'dry-run', sets: GIT_DRY_RUN },
+      { short: 'f', long: 'force' },
+      { short: 'd' },
+      { short: 'x' },
+      { short: 'X' },
+      { short: 'q', long: 'quiet' },
+      { short: 'e', long: 'exclude', value: TEXT },
+    ],
+    positionals: ANY,
+    marks: [GIT_WRITES_PATHSPECS],
+  },
+  apply: {
+    why: 'it reads patch files and writes the paths inside them (any file of the worktree); --cached writes only the index; --directory and --unsafe-paths are not allowed',
+    options: [
+      { long: 'check', sets: GIT_DRY_RUN },
+      { long: 'stat', sets: GIT_DRY_RUN },
+      { long: 'numstat', sets: GIT_DRY_RUN },
+      { long: 'summary', sets: GIT_DRY_RUN },
+      { long: 'cached', sets: GIT_ONLY_INDEX },
+      // These write the index as well as the worktree, which the whole-worktree write already covers.
+      { long: 'index' },
+      { short: '3', long: '3way' },
+      { short: 'R', long: 'reverse' },
+      { short: 'p', value: 'number' },
+      { short: 'C', value: 'number' },
+      { long: 'whitespace', value: { choices: ['nowarn', 'warn', 'fix', 'error', 'error-all'] } },
+      { long: 'ignore-space-change' },
+      { long: 'ignore-whitespace' },
+      { long: 'recount' },
+      { long: 'allow-empty' },
+      { long: 'reject' },
+      { short: 'v', long: 'verbose' },
+      { short: 'q', long: 'quiet' },
+      { long: 'exclude', value: TEXT },
+      { long: 'include', value: TEXT },
+    ],
+    positionals: { rest: 'read' },
+    marks: [GIT_WRITES_WORKTREE],
+  },
+  mv: {
+    why: 'it writes both the source and the destination, and the index in .git',
+    options: [{ short: 'f', long: 'force' }, { short: 'k' }, { short: 'n', long: 'dry-run' }, { short: 'v', long: 'verbose' }],
+    positionals: { rest: REVISION_OR_PATHSPEC, min: 2 },
+    marks: [GIT_WRITES_GITDIR, GIT_WRITES_PATHSPECS],
+  },
+  rm: {
+    why: 'it deletes the files it names (with --cached, only their index entries) and writes the index in .git',
+    options: [{ long: 'cached', sets: GIT_ONLY_INDEX }, { short: 'r' }, { short: 'f', long: 'force' }, { short: 'n', long: 'dry-run' }, { short: 'q', long: 'quiet' }, { long: 'ignore-unmatch' }],
+    positionals: { rest: REVISION_OR_PATHSPEC, min: 1 },
+    marks: [GIT_WRITES_GITDIR, GIT_WRITES_PATHSPECS],
+  },
+  merge: {
+    why: `${REWRITES}; -e/--edit and --verify-signatures are not allowed`,
+    options: [
+      ...SEQUENCE.filter((o) => o.long !== 'skip'),
+      { long: 'no-edit' },
+      { long: 'ff' },
+      { long: 'ff-only' },
+      { long: 'no-ff' },
+      { short: 'm', value: TEXT },
+      { long: 'squash' },
+      { long: 'commit' },
+      { long: 'no-commit' },
+      { short: 's', long: 'strategy', value: { choices: ['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree'] } },
+      { short: 'X', long: 'strategy-option', value: { choices: ['ours', 'theirs', 'patience', 'ignore-space-change', 'ignore-all-space', 'ignore-space-at-eol', 'no-renames'] } },
+      { short: 'q', long: 'quiet' },
+      { short: 'v', long: 'verbose' },
+      { long: 'stat' },
+      { short: 'n', long: 'no-stat' },
+      { long: 'allow-unrelated-histories' },
+      { long: 'autostash' },
+      { long: 'no-autostash' },
+    ],
+    positionals: ANY,
+    marks: REPOSITORY,
+  },
+  rebase: {
+    why: `${REWRITES}; -i/--interactive, -x/--exec and --edit-todo (an editor, commands) are not allowed`,
+    options: [
+      ...SEQUENCE,
+      { long: 'onto', value: REVISION_OR_PATHSPEC },
+      { long: 'keep-base' },
+      { long: 'autostash' },
+      { long: 'no-autostash' },
+      { short: 'q', long: 'quiet' },
+      { short: 'v', long: 'verbose' },
+      { long: 'stat' },
+      { short: 'n', long: 'no-stat' },
+      { long: 'root' },
+      { short: 'f', long: 'force-rebase' },
+      { long: 'no-ff' },
+      { short: 'm', long: 'merge' },
+    ],
+    positionals: { leading: [REVISION_OR_PATHSPEC, REVISION_OR_PATHSPEC] },
+    marks: REPOSITORY,
+  },
+  pull: {
+    why: `${REWRITES}; the remote is a name or an https:// URL; --upload-pack and --rebase=interactive are not allowed`,
+    options: [
+      { long: 'ff-only' },
+      { long: 'ff' },
+      { long: 'no-ff' },
+      { long: 'rebase', optionalValue: { choices: ['true', 'false', 'merges'] } },
+      { long: 'no-rebase' },
+      { long: 'no-edit' },
+      { long: 'autostash' },
+      { long: 'no-autostash' },
+      { short: 'q', long: 'quiet' },
+      { short: 'v', long: 'verbose' },
+    ],
+    positionals: { leading: [REMOTE], rest: REFSPEC },
+    marks: REPOSITORY,
+  },
+  fetch: {
+    why: 'it writes .git (remote-tracking refs, objects); the remote is a name or an https:// URL; --upload-pack is not allowed',
+    options: [{ long: 'all' }, { short: 'p', long: 'prune' }, { short: 't', long: 'tags' }, { long: 'no-tags' }, { short: 'q', long: 'quiet' }, { short: 'v', long: 'verbose' }, { long: 'depth', value: 'number' }],
+    positionals: { leading: [REMOTE], rest: REFSPEC },
+    marks: [GIT_WRITES_GITDIR],
+  },
+  'cherry-pick': {
+    why: `${REWRITES}; -e/--edit is not allowed`,
+    options: [...PICK_SEQUENCE, { long: 'no-edit' }, { short: 'n', long: 'no-commit' }, { short: 'x' }, { short: 's', long: 'signoff' }, { short: 'm', long: 'mainline', value: 'number' }, { long: 'ff' }, { long: 'allow-empty' }, { long: 'keep-redundant-commits' }],
+    positionals: { rest: REVISION_OR_PATHSPEC, min: 1 },
+    flagPositionals: [[SEQUENCE_CONTROL, {}]],
+    marks: REPOSITORY,
+  },
+  revert: {
+    why: `${REWRITES}; -e/--edit is not allowed`,
+    options: [...PICK_SEQUENCE, { long: 'no-edit' }, { short: 'n', long: 'no-commit' }, { short: 's', long: 'signoff' }, { short: 'm', long: 'mainline', value: 'number' }],
+    positionals: { rest: REVISION_OR_PATHSPEC, min: 1 },
+    flagPositionals: [[SEQUENCE_CONTROL, {}]],
+    marks: REPOSITORY,
+  },
+  init: {
+    why: 'it creates a repository in its directory (or the working directory), which must be writable; --template, --separate-git-dir and --bare are not allowed',
+    options: [{ short: 'q', long: 'quiet' }, { short: 'b', long: 'initial-branch', value: REVISION_OR_PATHSPEC }],
+    positionals: { leading: ['write'] },
+    marks: [GIT_CREATES_REPOSITORY],
+  },
+};
