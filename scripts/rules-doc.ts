@@ -45,7 +45,7 @@ function describe(rule: ProgramRule): string {
   else if (rule.subcommands === undefined) parts.push(`arguments: ${positionals(rule.positionals)}`);
   for (const [mark, p] of rule.flagPositionals ?? []) parts.push(`with ${mark}: ${positionals(p)}`);
   if (rule.numericOption === true) parts.push('`-NUMBER`');
-  if (rule.oldStyleKeys === true) parts.push('old-style keys (`cf x.tar`)');
+  if (rule.oldStyleKeys === true) parts.push('old-style keys (`cf x.tar`) denied: write `-cf`');
   if (rule.permute === false) parts.push('options end at the first argument');
   if (rule.check !== undefined) parts.push(`then the ${rule.check} check`);
   return parts.join('; ');

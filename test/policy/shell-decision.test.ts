@@ -228,7 +228,7 @@ for (const [command, code] of gitShellCases) {
 // and the real destination would then be checked only for reading.
 const countingCases: readonly [string, ErrorCode | 'allow'][] = [
   ['cp tpl/pre-commit .git/hooks/pre-commit --suffix x', 'ZB_POLICY_PATH_PROTECTED'],
-  ['cp tpl/pre-commit .git/hooks/pre-commit --suf x', 'ZB_POLICY_PATH_PROTECTED'],
+  ['cp tpl/pre-commit .git/hooks/pre-commit --suf x', 'ZB_POLICY_SHELL_ARGUMENT'], // an abbreviation: denied, never resolved
   ['cp tpl/pre-commit .git/hooks/pre-commit --sparse always', 'ZB_POLICY_PATH_PROTECTED'],
   ['cp tpl/pre-commit .git/hooks/pre-commit --no-preserve mode', 'ZB_POLICY_PATH_PROTECTED'],
   ['cp tpl/pre-commit .git/hooks/pre-commit -bS x', 'ZB_POLICY_PATH_PROTECTED'],

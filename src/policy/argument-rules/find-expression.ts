@@ -8,12 +8,9 @@ import type { ParsedArguments, ParsedValue } from './parse-arguments.js';
 import type { ProgramRule, ValueKind } from './rule-format.js';
 import { FOLLOWS_LINKS, type ArgumentContext } from './value-kinds.js';
 
-const WHY = 'it reads the trees it starts from, inside the read scopes, and with -delete writes them; it may not write files (-fprint, -fls)';
+const WHY = 'it reads the trees it starts from, inside the read scopes; it may not delete (-delete) or write files (-fprint, -fls)';
 
 export const FIND_RULE: ProgramRule = { why: WHY, options: [], positionals: {}, parser: 'find-expression' };
-
-/** -delete: the starting points are trees find removes files from. */
-const DELETES = 'deletes';
 
 /** Options before the starting points, and the mark each sets. */
 const LEADING_OPTIONS: ReadonlyMap<string, string | undefined> = new Map([
@@ -95,8 +92,7 @@ function readExpression(name: string, args: readonly string[], index: number, va
       values.push({ kind, text: args[at + 1]!, written: word });
       at += 2;
     } else if (word === '-delete') {
-      marks.add(DELETES);
-      at += 1;
+      return refuse(name, '-delete removes files find matches, which the gate cannot see in advance; list them (-print) and remove them with rm');
     } else if (RUNNERS.has(word)) {
       // The command's words are checked as a command of their own, not as find's values.
       const end = commandEnd(args, at + 1, word);
@@ -121,7 +117,7 @@ export function parseFindExpression(name: string, args: readonly string[], _cont
   const expressionValues: ParsedValue[] = [];
   const read = readExpression(name, args, at, expressionValues, marks);
   if (!read.ok) return read;
-  const kind: ValueKind = marks.has(DELETES) ? 'write' : 'read';
+  const kind: ValueKind = 'read';
   // With no starting point find walks ".": checked like a written one.
   const startValues: ParsedValue[] = starts.length === 0 ? [{ kind, text: '.', written: '(no starting point: .)' }] : starts.map((text) => ({ kind, text, written: text }));
   return { ok: true, value: { subcommands: [], rule: FIND_RULE, marks, values: [...startValues, ...expressionValues], positionals: starts } };

@@ -146,18 +146,15 @@ function readWord(reading: Reading, rule: ProgramRule, args: readonly string[], 
   return { ok: true, value: 1 };
 }
 
-/** tar's old style: "cvf x.tar a" is "-c -v -f x.tar a"; each letter that takes a value takes the next word, in order. */
-function expandOldStyleKeys(rule: ProgramRule, args: readonly string[]): readonly string[] {
+/**
+ * tar's old style ("cvf x.tar a" for "-c -v -f x.tar a") is recognised and
+ * denied: the gate-rules name it among the spellings that hid -P and -I from
+ * deny-lists, and the dashed spelling says the same thing unambiguously.
+ */
+function refuseOldStyleKeys(name: string, rule: ProgramRule, args: readonly string[]): Check<null> {
   const first = args[0];
-  if (rule.oldStyleKeys !== true || first === undefined || first.startsWith('-')) return args;
-  const expanded: string[] = [];
-  let next = 1;
-  for (const letter of first) {
-    expanded.push(`-${letter}`);
-    const option = rule.options.find((o) => o.short === letter);
-    if (option?.value !== undefined && next < args.length) expanded.push(args[next++]!);
-  }
-  return [...expanded, ...args.slice(next)];
+  if (rule.oldStyleKeys !== true || first === undefined || first.startsWith('-')) return { ok: true, value: null };
+  return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: old-style keys (${JSON.stringify(first)} without a dash) are not allowed; write them as options: ${name} -${first} ${args.slice(1).join(' ')}`.trimEnd() + '.');
 }
 
 function positionalRuleFor(rule: ProgramRule, marks: ReadonlySet<string>): PositionalRule {
@@ -205,7 +202,9 @@ function namedSubcommands(rule: ProgramRule): string {
 
 /** Reads `args` (argv without the program) against `rule`. Never throws. */
 export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonly string[], cwd: string, subcommands: readonly string[] = []): Check<ParsedArguments> {
-  const args = expandOldStyleKeys(rule, rawArgs);
+  const oldStyle = refuseOldStyleKeys(name, rule, rawArgs);
+  if (!oldStyle.ok) return oldStyle;
+  const args = rawArgs;
   const reading: Reading = { name: [name, ...subcommands].join(' '), marks: new Set(rule.marks), values: [], optionsEnded: false };
   const positionals: string[] = [];
   const hasWords = rule.options.some((o) => o.word !== undefined);

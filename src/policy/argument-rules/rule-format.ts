@@ -76,7 +76,7 @@ export interface ProgramRule {
   readonly permute?: boolean;
   /** "-NUM" is a value of this kind (head -5, tail -20). */
   readonly numericOption?: boolean;
-  /** The first argument without a dash is a bundle of option letters whose values follow in order (tar cf x.tar). */
+  /** The first argument without a dash is a bundle of option letters (tar cf x.tar): recognised, and denied with the dashed spelling to use. */
   readonly oldStyleKeys?: boolean;
   /** The first positional names a subcommand, whose own rule reads the rest; `options` are those allowed before it. */
   readonly subcommands?: Readonly<Record<string, ProgramRule>>;

@@ -187,24 +187,7 @@ export const GIT_READ_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   'merge-base': reader('it reads the repository', [{ short: 'a', long: 'all' }, { long: 'octopus' }, { long: 'independent' }, { long: 'is-ancestor' }, { long: 'fork-point' }], { rest: REVISION_OR_PATHSPEC, min: 1 }),
   'name-rev': reader('it reads the repository', [{ long: 'name-only' }, { long: 'tags' }, { long: 'refs', value: TEXT }, { long: 'exclude', value: TEXT }, { long: 'all' }, { long: 'always' }, { long: 'no-undefined' }]),
   'count-objects': reader('it reads the repository', [{ short: 'v', long: 'verbose' }, { short: 'H', long: 'human-readable' }], {}),
-  // Reading only: an explicit --get/--get-all/--get-regexp names the key; "git config KEY VALUE" (which writes) has no action and is refused.
-  config: reader(
-    'only reading configuration is allowed (--get, --get-all, --get-regexp, --list); writing it, or reading another file (--file, --blob), is not',
-    [
-      { long: 'get', sets: 'config-get' },
-      { long: 'get-all', sets: 'config-get' },
-      { long: 'get-regexp', sets: 'config-get' },
-      { short: 'l', long: 'list' },
-      { long: 'local' },
-      { short: 'z', long: 'null' },
-      { long: 'name-only' },
-      { long: 'show-origin' },
-      { long: 'type', value: { choices: ['bool', 'int', 'bool-or-int', 'path', 'expiry-date', 'color'] } },
-      { long: 'default', value: TEXT },
-    ],
-    {},
-    { flagPositionals: [['config-get', { leading: [TEXT, 'pattern'], min: 1 }]] },
-  ),
+  // No config: the gate-rules name it among what must be denied (a repository's configuration names programs; zotbox fixes it for every command).
   remote: reader('only listing remotes is allowed (git remote -v); adding, changing or contacting them is not', [{ short: 'v', long: 'verbose' }], {}),
   branch: {
     why: 'listing reads the repository; creating, deleting or renaming a branch writes .git, which needs write scope over the repository; --track, --set-upstream-to and --edit-description (config, an editor) are not allowed',

@@ -12,7 +12,6 @@ const PATTERNS_GIVEN = 'patterns-given'; // grep/rg -e or -f: no PATTERN positio
 const RECURSIVE = 'recursive'; // grep -r: no operand means "."
 const LIST_FILES = 'list-files'; // rg --files: no PATTERN positional
 const SCRIPT_GIVEN = 'script-given'; // sed -e: no SCRIPT positional
-const IN_PLACE = 'in-place'; // sed -i: the files are written
 const INFO = 'info'; // --help, --version: nothing else is needed
 
 const COLOR: ValueKind = { choices: ['always', 'never', 'auto'] };
@@ -148,11 +147,9 @@ const RG: ProgramRule = {
   ],
 };
 
-// GNU sed reads the letters after -i as a backup suffix (-in is not -i -n), and a suffix with "/" or "*" names files elsewhere.
-const NO_SUFFIX: ValueKind = { matches: /^$/, describe: 'nothing: write -i alone (sed reads letters after -i as a backup suffix, which may name a file elsewhere)' };
 
 const SED: ProgramRule = {
-  why: 'its script is parsed and may not run commands or open files (no e, r, w, s///e, s///w, -f); it reads its files, and with -i writes them',
+  why: 'its script is parsed and may not run commands or open files (no e, r, w, s///e, s///w, -f); it reads its files and never writes them (no -i: edit files with the edit tool)',
   options: [
     { long: 'help', sets: INFO },
     { long: 'version', sets: INFO },
@@ -161,7 +158,6 @@ const SED: ProgramRule = {
     { short: 'e', long: 'expression', value: 'sed-script', sets: SCRIPT_GIVEN },
     { short: 'E', long: 'regexp-extended' },
     { short: 'r' },
-    { short: 'i', long: 'in-place', optionalValue: NO_SUFFIX, sets: IN_PLACE },
     { short: 's', long: 'separate' },
     { short: 'z', long: 'null-data' },
     { short: 'u', long: 'unbuffered' },
@@ -173,9 +169,7 @@ const SED: ProgramRule = {
   positionals: { leading: ['sed-script'], rest: 'read', min: 1 },
   flagPositionals: [
     [INFO, {}],
-    [[SCRIPT_GIVEN, IN_PLACE], { rest: 'write', min: 1 }],
     [SCRIPT_GIVEN, { rest: 'read' }],
-    [IN_PLACE, { leading: ['sed-script'], rest: 'write', min: 2 }],
   ],
 };
 
@@ -244,7 +238,7 @@ const SORT_KEY: ValueKind = {
 };
 
 const SORT: ProgramRule = {
-  why: 'it reads its files and writes -o, inside the scopes; it may not run a compressor, write temporaries elsewhere (-T) or read file names from a file (--files0-from)',
+  why: 'it reads its files, inside the scopes, and writes only to standard output (no -o: write files with the write tool); it may not run a compressor, write temporaries elsewhere (-T) or read file names from a file (--files0-from)',
   options: [
     { long: 'help' },
     { long: 'version' },
@@ -265,7 +259,6 @@ const SORT: ProgramRule = {
     { long: 'check', optionalValue: { choices: ['diagnose-first', 'quiet', 'silent'] } },
     { short: 'k', long: 'key', value: SORT_KEY },
     { short: 'm', long: 'merge' },
-    { short: 'o', long: 'output', value: 'write' },
     { short: 's', long: 'stable' },
     { short: 'S', long: 'buffer-size', value: 'size' },
     { short: 't', long: 'field-separator', value: 'literal' },

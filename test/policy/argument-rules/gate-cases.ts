@@ -11,8 +11,8 @@ export interface GateCase {
   /** The command, with $W, $R, $S for the world's directories. */
   readonly command: string;
   readonly expect: 'allow' | ErrorCode;
-  /** Which context decides it: the default (W writable), W/CHANGELOG.md the only write scope, only R readable (commands still start in W), or confinement off. */
-  readonly world?: 'default' | 'changelog-only' | 'read-only-r' | 'unconfined';
+  /** Which context decides it: the default (W writable), W/CHANGELOG.md the only write scope (with or without W/.git), only R readable (commands still start in W), or confinement off. */
+  readonly world?: 'default' | 'changelog-only' | 'git-and-changelog' | 'read-only-r' | 'unconfined';
   /** Why, for a denial: what the command would do. */
   readonly why?: string;
 }
@@ -21,7 +21,13 @@ export interface GateCase {
 export function contextOf(world: GateWorld, c: GateCase): GateWorld['context'] {
   if (c.world === 'changelog-only') return world.changelogOnly;
   if (c.world === 'read-only-r') return world.readOnlyR;
+  if (c.world === 'git-and-changelog') return world.gitAndChangelog;
   return c.world === 'unconfined' ? world.unconfined : world.context;
+}
+
+/** The same cases for each of several programs: "{}" in a command stands for the program's name. */
+export function each(names: readonly string[], cases: readonly GateCase[], placeholder = '{}'): GateCase[] {
+  return names.flatMap((name) => cases.map((c) => ({ ...c, command: c.command.replaceAll(placeholder, name) })));
 }
 
 export function decideCase(world: GateWorld, c: GateCase): { allow: true } | { allow: false; code: string; reason: string } {

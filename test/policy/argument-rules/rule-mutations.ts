@@ -7,18 +7,30 @@ import type { OptionRule, PositionalRule, ProgramRule, ValueKind } from '../../.
 export interface Mutation {
   readonly what: string;
   readonly rule: ProgramRule;
+  /** The subcommands it sits under: only a command naming them can notice it. */
+  readonly under: readonly string[];
 }
 
-/** Kinds whose check can be taken away by turning them into free text. */
+/**
+ * Kinds whose check guards access (paths, links, URLs, program text, and the
+ * combinations that hold them): turning one into free text must change a decision.
+ * Shapes of harmless words (numbers, sizes, choices, patterns) are pinned by the
+ * family tests, not here.
+ */
 function checks(kind: ValueKind | undefined): boolean {
-  return kind !== undefined && kind !== 'literal' && kind !== 'pattern';
+  if (kind === undefined) return false;
+  if (typeof kind === 'string') return !['literal', 'pattern', 'number', 'size', 'module-name'].includes(kind);
+  if ('choices' in kind) return false;
+  if ('matches' in kind) return kind.path !== undefined;
+  if ('byMark' in kind) return [kind.otherwise, ...kind.byMark.map(([, k]) => k)].some(checks);
+  return ('allOf' in kind ? kind.allOf : kind.anyOf).some(checks);
 }
 
 function spell(o: OptionRule): string {
   return [o.short && `-${o.short}`, o.long && `--${o.long}`, o.word && `-${o.word}`].filter(Boolean).join('/');
 }
 
-function* optionMutations(rule: ProgramRule): Generator<Mutation> {
+function* optionMutations(rule: ProgramRule): Generator<{ readonly what: string; readonly rule: ProgramRule }> {
   for (const [index, option] of rule.options.entries()) {
     const others = rule.options.filter((_, i) => i !== index);
     yield { what: `without option ${spell(option)}`, rule: { ...rule, options: others } };
@@ -49,7 +61,7 @@ function* positionalMutations(p: PositionalRule): Generator<readonly [string, Po
   if ((p.min ?? 0) > 0) yield ['without a minimum count', { ...p, min: 0 }];
 }
 
-function* flagMutations(rule: ProgramRule): Generator<Mutation> {
+function* flagMutations(rule: ProgramRule): Generator<{ readonly what: string; readonly rule: ProgramRule }> {
   if (rule.permute === false) yield { what: 'with GNU permutation', rule: { ...rule, permute: true } };
   if (rule.numericOption === true) yield { what: 'without -NUMBER', rule: { ...rule, numericOption: false } };
   if (rule.oldStyleKeys === true) yield { what: 'without old-style keys', rule: { ...rule, oldStyleKeys: false } };
@@ -61,21 +73,23 @@ function* flagMutations(rule: ProgramRule): Generator<Mutation> {
 }
 
 /** Every single-element removal of `rule`, subcommands included (each inside its parent). */
-export function* ruleMutations(rule: ProgramRule, where = ''): Generator<Mutation> {
-  const at = (what: string) => (where === '' ? what : `${where}: ${what}`);
-  for (const m of optionMutations(rule)) yield { what: at(m.what), rule: m.rule };
-  for (const [what, positionals] of positionalMutations(rule.positionals)) yield { what: at(what), rule: { ...rule, positionals } };
+export function* ruleMutations(rule: ProgramRule, under: readonly string[] = []): Generator<Mutation> {
+  const at = (what: string) => (under.length === 0 ? what : `${under.join(' ')}: ${what}`);
+  for (const m of optionMutations(rule)) yield { what: at(m.what), rule: m.rule, under };
+  for (const [what, positionals] of positionalMutations(rule.positionals)) yield { what: at(what), rule: { ...rule, positionals }, under };
   for (const [index, [mark, positionals]] of (rule.flagPositionals ?? []).entries()) {
     const entries = rule.flagPositionals!;
-    yield { what: at(`without the positionals for ${mark}`), rule: { ...rule, flagPositionals: entries.filter((_, i) => i !== index) } };
+    yield { what: at(`without the positionals for ${mark}`), rule: { ...rule, flagPositionals: entries.filter((_, i) => i !== index) }, under };
     for (const [what, mutated] of positionalMutations(positionals)) {
-      yield { what: at(`with ${mark}: ${what}`), rule: { ...rule, flagPositionals: entries.map((e, i) => (i === index ? ([mark, mutated] as const) : e)) } };
+      yield { what: at(`with ${mark}: ${what}`), rule: { ...rule, flagPositionals: entries.map((e, i) => (i === index ? ([mark, mutated] as const) : e)) }, under };
     }
   }
-  for (const m of flagMutations(rule)) yield { what: at(m.what), rule: m.rule };
+  for (const m of flagMutations(rule)) yield { what: at(m.what), rule: m.rule, under };
   for (const [name, sub] of Object.entries(rule.subcommands ?? {})) {
     const others = Object.fromEntries(Object.entries(rule.subcommands!).filter(([n]) => n !== name));
-    yield { what: at(`without subcommand ${name === '' ? '(none)' : name}`), rule: { ...rule, subcommands: others } };
-    for (const m of ruleMutations(sub, at(name === '' ? '(no subcommand)' : name))) yield { what: m.what, rule: { ...rule, subcommands: { ...rule.subcommands, [name]: m.rule } } };
+    // The bare rule ('') applies when no subcommand is named, so any command may notice it.
+    const inner = name === '' ? under : [...under, name];
+    yield { what: at(`without subcommand ${name === '' ? '(none)' : name}`), rule: { ...rule, subcommands: others }, under: inner };
+    for (const m of ruleMutations(sub, inner)) yield { what: m.what, rule: { ...rule, subcommands: { ...rule.subcommands, [name]: m.rule } }, under: m.under };
   }
 }
