@@ -87,6 +87,11 @@ function readExpression(name: string, args: readonly string[], index: number, va
     const word = args[at]!;
     const kind = VALUED.get(word);
     if (OPERATORS_AND_FLAGS.has(word)) at += 1;
+    else if (word === '-follow') {
+      // The old spelling of -L: links found in the trees are followed, so each is checked where it leads.
+      marks.add(FOLLOWS_LINKS);
+      at += 1;
+    }
     else if (kind !== undefined) {
       if (at + 1 >= args.length) return refuse(name, `${word} needs a value`);
       values.push({ kind, text: args[at + 1]!, written: word });

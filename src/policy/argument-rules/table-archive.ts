@@ -3,7 +3,7 @@
 // can hold links and absolute names that point anywhere. No archive or copy may
 // name a remote host (tar and rsync read HOST:PATH as one).
 import type { ProgramRule, ValueKind } from './rule-format.js';
-import { FOLLOWS_LINKS } from './value-kinds.js';
+import { FOLLOWS_LINKS, KEEPS_LINKS } from './value-kinds.js';
 
 const CREATE = 'create'; // tar -c: -f is written, operands are read
 const LIST = 'list'; // tar -t, unzip -l/-t/-v: nothing is extracted
@@ -39,17 +39,17 @@ const TAR: ProgramRule = {
 };
 
 const ZIP: ProgramRule = {
-  why: 'it writes the archive (its first argument) and reads the files after it, inside the scopes; zip follows links, so every link in them is checked; -T and -TT would run programs',
+  why: 'it writes the archive (its first argument) and reads the files after it, inside the scopes; zip follows links (unless -y), so every link in them is then checked; -T and -TT would run programs',
   options: [
     { short: 'r', long: 'recurse-paths' },
     { short: 'q', long: 'quiet' },
     { short: 'v', long: 'verbose' },
     { short: 'j', long: 'junk-paths' },
-    { short: 'y', long: 'symlinks' },
+    { short: 'y', long: 'symlinks', sets: KEEPS_LINKS },
     { short: 'u', long: 'update' },
   ],
   numericOption: true,
-  // zip stores what a link points to unless -y is given; checked either way.
+  // zip stores what a link points to unless -y is given, which stores the links themselves.
   marks: [FOLLOWS_LINKS],
   positionals: { leading: ['write'], rest: 'read', min: 1 },
 };

@@ -22,6 +22,9 @@ export interface ArgumentContext {
 /** The mark an option sets when the program follows symbolic links it finds inside directories (cp -rL, grep -R). */
 export const FOLLOWS_LINKS = 'follow-links';
 
+/** The mark an option sets when it makes the program store or copy links as links after all (zip -y): no tree is followed. */
+export const KEEPS_LINKS = 'keeps-links';
+
 const SIZE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:[KMGTPEZYkmgtpezyb]|[KMGTPEZYkmgtpezy]i?B)?$/;
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
@@ -36,7 +39,7 @@ function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: R
   if (tool === 'read' && value.text === '-') return { ok: true, value: null };
   const decided = pathDecision(program, tool, value, context);
   if (!decided.ok) return decided;
-  if (marks.has(FOLLOWS_LINKS)) {
+  if (marks.has(FOLLOWS_LINKS) && !marks.has(KEEPS_LINKS)) {
     const walked = checkLinksInTree(decided.value, tool, context.scopes);
     if (!walked.ok) return no(walked.code, `${program}: ${value.written} follows links inside it: ${walked.reason}`);
   }

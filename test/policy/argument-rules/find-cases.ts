@@ -64,7 +64,8 @@ export const FIND_CASES: readonly GateCase[] = [
   { command: 'find . -fprint0 out', expect: ARGUMENT },
   { command: "find . -fprintf out '%p'", expect: ARGUMENT },
   { command: 'find . -fls out', expect: ARGUMENT },
-  { command: 'find . -follow', expect: ARGUMENT },
+  { command: 'find . -follow', expect: OUTSIDE, why: '-follow is -L: links/to-s is followed' },
+  { command: 'find src -follow -name x', expect: 'allow', why: 'no link under src' },
   { command: 'find . -regextype egrep -regex x', expect: ARGUMENT },
   { command: 'find . -files0-from list', expect: ARGUMENT },
   // -exec and -ok: the command is checked on its own; its words are not find's.

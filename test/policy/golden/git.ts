@@ -45,7 +45,7 @@ export const GIT: readonly GoldenGroup[] = [
       ok('git mv README.md README2.md'),
       ok('git rm b.txt'),
       ok('git tag v1'),
-      ok('git log -- --output=x'), // after --, a pathspec
+      no(ARGUMENT, 'git log -- --output=x', 'a pathspec that looks like an option is denied'), // after --, a pathspec
       no(ARGUMENT, 'git -c core.pager=sh log', `-c sets configuration, and core.pager ${RUNS}`),
       no(ARGUMENT, 'git -ccore.pager=sh log', '-c with its value attached'),
       no(ARGUMENT, "git -c 'alias.x=!id' x", 'a shell alias defined on the command line'),
@@ -129,7 +129,7 @@ export const GIT: readonly GoldenGroup[] = [
       no(OUTSIDE, 'git restore .', 'names the whole worktree', CHANGELOG),
       // Everyday non-git commands in the same world.
       ok('cp README.md CHANGELOG.md', CHANGELOG),
-      ok('sort -o CHANGELOG.md CHANGELOG.md', CHANGELOG),
+      no(ARGUMENT, 'sort -o CHANGELOG.md CHANGELOG.md', 'sort writes only to standard output (gate-rules: sort -o)', CHANGELOG),
       ok('tee -a CHANGELOG.md', CHANGELOG),
       ok('sed -n 1p CHANGELOG.md', CHANGELOG),
       no(OUTSIDE, 'touch app.txt', 'app.txt is not writable here', CHANGELOG),

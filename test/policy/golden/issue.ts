@@ -35,9 +35,9 @@ export const ISSUE_EXAMPLES: readonly GoldenGroup[] = [
       no(ARGUMENT, "curl 'fil[e-e]:///secret'", 'curl globbing turns fil[e-e] into file'),
     ],
   },
-  { program: 'file', cases: [no(OUTSIDE, 'file -f {S}', '-f reads the list of names from SECRET')] },
-  { program: 'wc', cases: [no(OUTSIDE, 'wc --files0-from={S}', '--files0-from reads SECRET')] },
-  { program: 'du', cases: [no(OUTSIDE, 'du --files0-from={S}', '--files0-from reads SECRET')] },
+  { program: 'file', cases: [no(ARGUMENT, 'file -f {S}', 'the names in the list would be opened without a check')] },
+  { program: 'wc', cases: [no(ARGUMENT, 'wc --files0-from={S}', 'the names in the list would be opened without a check')] },
+  { program: 'du', cases: [no(ARGUMENT, 'du --files0-from={S}', 'the names in the list would be opened without a check')] },
   { program: 'cp', cases: [no(HARDLINK, 'cp -l {R}/f.txt y && cp payload y', 'a hard link from the read-only scope; the line stops at its first command')] },
   {
     program: 'cargo',

@@ -4,7 +4,7 @@
 // ZB_POLICY_SHELL_NO_RULE. Everything checked before the rule (assignments, the
 // allowlist) decides the same in both modes, and so does a program with a rule.
 // Needs ShellContext.confined; until it exists the unconfined cases fail.
-import { ASSIGNMENT, no, NO_RULE, NOT_ALLOWED, ok, OUTSIDE, type GoldenCase, type GoldenGroup } from './golden-case.js';
+import { ARGUMENT, ASSIGNMENT, no, NO_RULE, NOT_ALLOWED, ok, OUTSIDE, type GoldenCase, type GoldenGroup } from './golden-case.js';
 
 const CONFINED = { confined: true } as const;
 const UNCONFINED = { confined: false } as const;
@@ -36,9 +36,9 @@ export const NO_RULE_CASES: readonly GoldenGroup[] = [
       // Their confined decisions are in their own groups.
       ok('cat a.txt', UNCONFINED),
       ok('git status', UNCONFINED),
-      ok('sort -o sorted.txt a.txt', UNCONFINED),
+      no(ARGUMENT, 'sort -o sorted.txt a.txt', 'sort writes only to standard output (gate-rules: sort -o)', UNCONFINED),
       no(OUTSIDE, 'cat {S}', 'reads the secret', UNCONFINED),
-      no(OUTSIDE, 'sort -o {O}/x a.txt', 'writes outside', UNCONFINED),
+      no(ARGUMENT, 'sort -o {O}/x a.txt', 'sort writes only to standard output (gate-rules: sort -o)', UNCONFINED),
     ],
   },
 ];
