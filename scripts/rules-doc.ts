@@ -13,7 +13,7 @@ function kindName(kind: ValueKind): string {
     if ('byMark' in kind) return `${kind.byMark.map(([mark, k]) => `${kindName(k)} with ${mark}`).join(', ')}, else ${kindName(kind.otherwise)}`;
     if ('allOf' in kind) return kind.allOf.map(kindName).join('+');
     if ('anyOf' in kind) return kind.anyOf.map(kindName).join(' or ');
-    return kind.describe.toUpperCase().replaceAll(' ', '-');
+    return `<${kind.describe}>`;
   }
   const names: Record<string, string> = {
     read: 'READ-PATH', write: 'WRITE-PATH', 'hardlink-source': 'LINK-SOURCE(write scope)', 'symlink-target': 'LINK-TARGET(in scopes)', pattern: 'PATTERN',

@@ -25,7 +25,11 @@ const DATE: ProgramRule = {
   positionals: { leading: [{ matches: /^\+/, describe: 'a +FORMAT (an operand without + would set the clock)' }] },
 };
 
+const DURATION = { matches: /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[smhd]?$/, describe: 'a duration (5, 0.5, 10s, 2m, 1h, 1d)' } as const;
+
 export const UTILITY_RULES: readonly (readonly [string, ProgramRule])[] = [
+  ['sleep', { why: 'it only waits (the command time limit bounds it)', options: HELP, positionals: { rest: DURATION } }],
+  ['yes', { why: 'it only prints its arguments, again and again (output is capped)', permute: false, options: HELP, positionals: { rest: 'literal' } }],
   // echo and printf print what follows literally, options included: only leading options are options.
   ['echo', { why: PRINTS_ONLY, permute: false, options: [...HELP, { short: 'n' }, { short: 'e' }, { short: 'E' }], positionals: { rest: 'literal' } }],
   ['printf', { why: 'it only prints its FORMAT and arguments (a FORMAT starting with - is written after --)', permute: false, options: HELP, positionals: { rest: 'literal' } }],

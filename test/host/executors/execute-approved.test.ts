@@ -2,6 +2,7 @@
 // what it denies never reaches the file system.
 import { confinedIsolation } from '../../fixtures/isolation.js';
 import test, { type ExecutionContext } from 'ava';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -79,16 +80,19 @@ test('a filter defined in a repository that an earlier command of the same line 
   const ws = path.join(root, 'ws');
   mkdirSync(ws);
   const marker = path.join(ws, 'FILTER-RAN');
+  // The workspace is a repository, so "git add" in r is approved up front; r only becomes a repository of its own as the line runs.
+  spawnSync('git', ['init', '-q', ws], { env: { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } });
   const client = await gateFor(t, ws, path.join(root, 'data'), { mode: 'allowlist', allow: ['git', 'mkdir', 'cp'] });
   t.like(await client.call('write', { path: 'tpl/cfg', content: `[core]\n\tworktree = ..\n[filter "x"]\n\tclean = touch ${marker}; cat\n` }), { created: true });
   t.like(await client.call('write', { path: 'tpl/head', content: 'ref: refs/heads/main\n' }), { created: true });
   t.like(await client.call('write', { path: '.gitattributes', content: '* filter=x\n' }), { created: true });
   t.like(await client.call('write', { path: 'a.txt', content: 'a\n' }), { created: true });
   t.like(await client.call('bash', { command: 'mkdir r' }), { exitCode: 0 });
+  // When git is about to run, r has the shape of a bare repository: the gate, deciding again, stops the line there,
+  // and the git aftercare refuses the call for the repository shape it left behind.
   const error = await t.throwsAsync(client.call('bash', { command: 'cp tpl/cfg r/config && mkdir r/objects r/refs && cp tpl/head r/HEAD && cd r && git add ../a.txt' }));
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', (error as Error).message);
   t.false(existsSync(marker), 'the filter ran');
-  t.false(existsSync(path.join(ws, 'r', 'config')));
 });
 
 

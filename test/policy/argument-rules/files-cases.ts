@@ -12,7 +12,7 @@ const FORBIDDEN = 'ZB_POLICY_PATH_FORBIDDEN';
 const FAMILY = [
   'cat', 'head', 'tail', 'wc', 'ls', 'stat', 'file', 'du', 'nl', 'od', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'cmp', 'diff',
   'tee', 'touch', 'mkdir', 'rm', 'rmdir', 'truncate', 'chmod', 'mv', 'cp', 'ln',
-  'echo', 'printf', 'pwd', 'true', 'false', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'uniq', 'cut', 'tr', 'comm', 'paste',
+  'echo', 'printf', 'pwd', 'true', 'false', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'uniq', 'cut', 'tr', 'comm', 'paste', 'sleep', 'yes',
 ];
 const HELP_CASES: readonly GateCase[] = FAMILY.flatMap((name) => [
   { command: `${name} --help`, expect: 'allow' as const },
@@ -505,6 +505,13 @@ const LN_CASES: readonly GateCase[] = [
 ];
 
 const UTILITY_CASES: readonly GateCase[] = [
+  { command: 'sleep 1', expect: 'allow' },
+  { command: 'sleep 0.5s 1m', expect: 'allow' },
+  { command: 'sleep a.txt', expect: ARGUMENT, why: 'not a duration' },
+  { command: 'yes', expect: 'allow' },
+  { command: 'yes n', expect: 'allow' },
+  { command: 'yes n -x', expect: 'allow', why: 'after its first operand, yes prints everything' },
+  { command: 'yes -x', expect: ARGUMENT },
   { command: 'echo hello', expect: 'allow' },
   { command: 'echo -neE hi', expect: 'allow' },
   { command: 'echo hello -n', expect: 'allow', why: 'echo prints what follows its first word' },
