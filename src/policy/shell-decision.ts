@@ -129,9 +129,11 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
 interface Wrapping {
   readonly depth: number;
   readonly forkedBy: string | undefined;
+  /** Programs of this command (itself, or what its wrappers and find -exec run) that create, move, link or remove names. */
+  readonly changesNames: string[];
 }
 
-const STANDALONE: Wrapping = { depth: 0, forkedBy: undefined };
+const standalone = (): Wrapping => ({ depth: 0, forkedBy: undefined, changesNames: [] });
 
 /** Checks one simple command; what a wrapper or find -exec runs is checked the same way, as if it stood alone. */
 function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string, wrapping: Wrapping): Check<PlannedStep> {
@@ -155,14 +157,15 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     const commands = findExecCommands(command.argv.slice(1));
     if (!commands.ok) return commands;
     for (const argv of commands.value) {
-      const inner = checkCommand({ assignments: [], argv }, context, cwd, { depth: wrapping.depth + 1, forkedBy: 'find' });
+      const inner = checkCommand({ assignments: [], argv }, context, cwd, { depth: wrapping.depth + 1, forkedBy: 'find', changesNames: wrapping.changesNames });
       if (!inner.ok) return no(inner.code, `find -exec: ${inner.reason}`);
     }
   }
   const args = checkProgramArguments(identity.value.name, command.argv.slice(1), { scopes: context.scopes, cwd });
   if (!args.ok) return args;
   // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.
-  if (args.value === 'no-rule' && context.confined !== true) {
+  if (args.value.rule === 'ruled' && args.value.writes === 'names') wrapping.changesNames.push(identity.value.name);
+  if (args.value.rule === 'none' && context.confined !== true) {
     return no('ZB_POLICY_SHELL_NO_RULE', `${identity.value.name} has no built-in argument rule, so zotbox cannot check what its arguments make it do; such programs run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off), or use a program that has a rule (docs/permissions.md lists them).`);
   }
   return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
@@ -208,7 +211,7 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
     { assignments: wrapper.kind === 'builtin' ? command.assignments : unwrapped.value.assignments, argv: unwrapped.value.inner },
     context,
     innerCwd,
-    { depth: wrapping.depth + 1, forkedBy: wrapper.forks === true ? base : wrapping.forkedBy },
+    { depth: wrapping.depth + 1, forkedBy: wrapper.forks === true ? base : wrapping.forkedBy, changesNames: wrapping.changesNames },
   );
   if (!inner.ok) return no(inner.code, `${base}: ${inner.reason}`);
   if (wrapper.kind === 'builtin') return inner;
@@ -263,11 +266,23 @@ export function decidePipeline(pipeline: Pipeline, context: ShellContext, cwd: s
   }
   const steps: PlannedStep[] = [];
   for (const simple of pipeline.commands) {
+    const wrapping = standalone();
     const checked: Check<PlannedStep> =
       simple.argv[0] === 'cd' && pipeline.commands.length === 1
         ? mapCheck(checkCd(simple, context, cwd), (directory) => ({ kind: 'cd', directory }))
-        : checkCommand(simple, context, cwd, STANDALONE);
+        : checkCommand(simple, context, cwd, wrapping);
     if (!checked.ok) return { allow: false, code: checked.code, reason: checked.reason, command: simple };
+    // The commands of a pipeline run at the same time, all decided before the first starts: one that renames,
+    // links or removes could make a path another was approved for lead elsewhere while it runs.
+    const renamer = wrapping.changesNames[0];
+    if (renamer !== undefined && pipeline.commands.length > 1) {
+      return {
+        allow: false,
+        code: 'ZB_POLICY_SHELL_ARGUMENT',
+        reason: `${renamer} creates, moves, links or removes files, and the commands of a pipeline run at the same time, after one decision for all of them: it could change what another command of the pipeline touches. Fix: run it on its own, joined to the rest with && or ; (each is then decided when it starts).`,
+        command: simple,
+      };
+    }
     steps.push(checked.value);
   }
   return { allow: true, steps };

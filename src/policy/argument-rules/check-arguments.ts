@@ -3,6 +3,7 @@
 // value by kind (value-kinds.ts) and runs the rule's named check. A program the
 // table does not know has no rule: the caller decides whether it may run at all.
 import { deny as no, type Check } from '../shell-check.js';
+import { writeEffectOf, type WriteEffect } from './argument-effects.js';
 import { checkCopyEffects } from './copy-effects.js';
 import { parseFindExpression } from './find-expression.js';
 import { checkGitEffects } from './git-effects.js';
@@ -24,25 +25,28 @@ const CHECKS: Record<NamedCheck, (name: string, parsed: ParsedArguments, context
   'no-response-files': checkNoResponseFiles,
 };
 
-/** Checks argv[1..] of `name` against `rule`. Never throws. */
-export function checkWithRule(name: string, rule: ProgramRule, args: readonly string[], context: ArgumentContext): Check<null> {
+/** Checks argv[1..] of `name` against `rule`; what it read, when allowed. Never throws. */
+export function checkWithRule(name: string, rule: ProgramRule, args: readonly string[], context: ArgumentContext): Check<ParsedArguments> {
   const parsed = rule.parser === undefined ? parseArguments(name, rule, args, context.cwd) : PARSERS[rule.parser](name, args, context);
   if (!parsed.ok) return parsed;
   const values = checkArgumentValues(name, parsed.value, context);
   if (!values.ok) return values;
   const named = parsed.value.rule.check ?? rule.check;
-  return named === undefined ? { ok: true, value: null } : CHECKS[named](name, parsed.value, context);
+  const checked = named === undefined ? values : CHECKS[named](name, parsed.value, context);
+  return checked.ok ? parsed : checked;
 }
 
+export type ArgumentOutcome = { readonly rule: 'ruled'; readonly writes: WriteEffect } | { readonly rule: 'none' };
+
 /**
- * 'ruled' when the built-in table has a rule for `name` and the arguments pass
- * it; 'no-rule' when it has none (the program may then run only confined).
+ * 'ruled' (with what it writes) when the built-in table has a rule for `name`
+ * and the arguments pass it; 'none' when it has no rule (the program may then run only confined).
  */
-export function checkProgramArguments(name: string, args: readonly string[], context: ArgumentContext, rules: ReadonlyMap<string, ProgramRule> = BUILT_IN_RULES): Check<'ruled' | 'no-rule'> {
+export function checkProgramArguments(name: string, args: readonly string[], context: ArgumentContext, rules: ReadonlyMap<string, ProgramRule> = BUILT_IN_RULES): Check<ArgumentOutcome> {
   const rule = rules.get(name);
-  if (rule === undefined) return { ok: true, value: 'no-rule' };
+  if (rule === undefined) return { ok: true, value: { rule: 'none' } };
   const checked = checkWithRule(name, rule, args, context);
-  return checked.ok ? { ok: true, value: 'ruled' } : checked;
+  return checked.ok ? { ok: true, value: { rule: 'ruled', writes: writeEffectOf(checked.value) } } : checked;
 }
 
 export { no as denyArgument };

@@ -23,7 +23,7 @@ export type ValueKind =
   | 'jq-filter'
   | 'module-name' // a dotted identifier (python -m)
   | { readonly choices: readonly string[] } // one of these words exactly
-  | { readonly matches: RegExp; readonly describe: string; readonly path?: 'read' | 'write' } // a word of this shape; with `path`, also a path checked like 'read' or 'write' (a script that must not be "-" or "+cmd")
+  | { readonly matches: RegExp; readonly describe: string; readonly path?: 'read' | 'write'; readonly mustExist?: boolean } // a word of this shape; with `path`, also a path checked like 'read' or 'write' (a script that must not be "-" or "+cmd")
   // The kind the marks decide, once every option is read (tar -f: written when creating, read when listing).
   | { readonly byMark: readonly (readonly [mark: string, kind: ValueKind])[]; readonly otherwise: ValueKind }
   | { readonly allOf: readonly ValueKind[] } // passes every one of these (a local path: 'read' and no "host:")

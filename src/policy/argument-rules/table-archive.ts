@@ -3,6 +3,7 @@
 // can hold links and absolute names that point anywhere. No archive or copy may
 // name a remote host (tar and rsync read HOST:PATH as one).
 import type { ProgramRule, ValueKind } from './rule-format.js';
+import { WRITES_CONTENTS_ONLY } from './argument-effects.js';
 import { FOLLOWS_LINKS, KEEPS_LINKS } from './value-kinds.js';
 
 const CREATE = 'create'; // tar -c: -f is written, operands are read
@@ -11,6 +12,7 @@ const LIST = 'list'; // tar -t, unzip -l/-t/-v: nothing is extracted
 const LOCAL: ValueKind = { matches: /^[^:]*$/, describe: 'a local path without ":" (HOST:PATH names a file on another machine)' };
 
 const TAR: ProgramRule = {
+  marks: [WRITES_CONTENTS_ONLY],
   why: 'only creating (c) and listing (t) archives is allowed, with the archive (-f) and the files it reads inside the scopes; extraction, -C, -P and programs (-I, --to-command, --checkpoint-action) are not',
   options: [
     { long: 'help' },
@@ -38,6 +40,11 @@ const TAR: ProgramRule = {
   ],
 };
 
+// zip writes NAME.zip for a NAME without a suffix, and unzip reads NAME.zip when NAME does not exist: the name
+// checked must be the name used, so it ends in .zip (and, for unzip, exists).
+const ZIP_ARCHIVE_WRITTEN: ValueKind = { matches: /\.zip$/i, describe: 'an archive name ending in .zip (zip adds .zip to any other name)', path: 'write' };
+const ZIP_ARCHIVE_READ: ValueKind = { matches: /\.zip$/i, describe: 'an existing archive ending in .zip (unzip tries NAME.zip when NAME does not exist)', path: 'read', mustExist: true };
+
 const ZIP: ProgramRule = {
   why: 'it writes the archive (its first argument) and reads the files after it, inside the scopes; zip follows links (unless -y), so every link in them is then checked; -T and -TT would run programs',
   options: [
@@ -50,8 +57,8 @@ const ZIP: ProgramRule = {
   ],
   numericOption: true,
   // zip stores what a link points to unless -y is given, which stores the links themselves.
-  marks: [FOLLOWS_LINKS],
-  positionals: { leading: ['write'], rest: 'read', min: 1 },
+  marks: [FOLLOWS_LINKS, WRITES_CONTENTS_ONLY],
+  positionals: { leading: [ZIP_ARCHIVE_WRITTEN], rest: 'read', min: 1 },
 };
 
 const UNZIP: ProgramRule = {
@@ -60,7 +67,7 @@ const UNZIP: ProgramRule = {
   // unzip reads options only before the archive; after it come member names (and -x, -d lists).
   permute: false,
   positionals: {},
-  flagPositionals: [[LIST, { leading: ['read'], rest: 'pattern', min: 1 }]],
+  flagPositionals: [[LIST, { leading: [ZIP_ARCHIVE_READ], rest: 'pattern', min: 1 }]],
 };
 
 const RSYNC: ProgramRule = {

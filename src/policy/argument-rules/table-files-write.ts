@@ -4,10 +4,12 @@
 // consult (touch -r, chmod --reference) are read paths.
 import { BACKUP_CONTROL, BACKUP_SUFFIX, DATE_TEXT, HELP, MODE_OPERAND, MODE_VALUE } from './file-rule-kinds.js';
 import type { ProgramRule } from './rule-format.js';
+import { WRITES_CONTENTS_ONLY } from './argument-effects.js';
 
 const REFERENCE_MODE = 'reference-mode';
 
 const CHMOD: ProgramRule = {
+  marks: [WRITES_CONTENTS_ONLY],
   why: 'the files it changes must be inside the write scopes; MODE must not start with "-" (it would read as an option: write a-w, not -w); -L and -H (following links inside trees) are not allowed',
   options: [
     ...HELP,
@@ -47,6 +49,7 @@ export const WRITER_RULES: readonly (readonly [string, ProgramRule])[] = [
   [
     'tee',
     {
+      marks: [WRITES_CONTENTS_ONLY],
       why: 'the files it writes must be inside the write scopes',
       options: [...HELP, { short: 'a', long: 'append' }, { short: 'i', long: 'ignore-interrupts' }, { short: 'p' }, { long: 'output-error', optionalValue: { choices: ['warn', 'warn-nopipe', 'exit', 'exit-nopipe'] } }],
       positionals: { rest: 'write' },
@@ -55,6 +58,7 @@ export const WRITER_RULES: readonly (readonly [string, ProgramRule])[] = [
   [
     'touch',
     {
+      marks: [WRITES_CONTENTS_ONLY],
       why: 'the files it creates or stamps must be inside the write scopes, and a reference file (-r) inside the read scopes',
       options: [
         ...HELP,
@@ -110,6 +114,7 @@ export const WRITER_RULES: readonly (readonly [string, ProgramRule])[] = [
   [
     'truncate',
     {
+      marks: [WRITES_CONTENTS_ONLY],
       why: 'the files it resizes must be inside the write scopes, and a reference file (-r) inside the read scopes',
       options: [
         ...HELP,

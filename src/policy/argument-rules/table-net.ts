@@ -2,6 +2,7 @@
 // HTTP clients may fetch http(s) URLs and write only to files named in the
 // write scopes; remote shells and editors, whose effects zotbox cannot check,
 // are reduced to printing their version. Pagers only read the files named.
+import { WRITES_CONTENTS_ONLY } from './argument-effects.js';
 import type { OptionRule, ProgramRule, ValueKind } from './rule-format.js';
 
 /** curl reads "@FILE" (and "@-") as the contents of a file for these values. */
@@ -49,11 +50,10 @@ const CURL: ProgramRule = {
 const WGET_OUTPUT = 'output-named';
 
 const WGET: ProgramRule = {
-  why: 'wget saves a download under a name taken from the URL unless -O FILE or -P DIR names where, so URLs need -O, -P or --spider; options that run programs (-e, --use-askpass), read files (-i, --post-file, --config) or write logs and cookies are denied',
+  why: 'wget saves a download under a name taken from the URL unless -O FILE names it, so URLs need -O or --spider (no -P: the name wget picks inside the directory is not checked); options that run programs (-e, --use-askpass), read files (-i, --post-file, --config) or write logs and cookies are denied',
   options: [
     { short: 'q', long: 'quiet' },
     { short: 'O', long: 'output-document', value: 'write', sets: WGET_OUTPUT },
-    { short: 'P', long: 'directory-prefix', value: 'write', sets: WGET_OUTPUT },
     { long: 'spider', sets: WGET_OUTPUT },
     { short: 'S', long: 'server-response' },
     { short: 'T', long: 'timeout', value: SECONDS },
@@ -68,6 +68,7 @@ const WGET: ProgramRule = {
   ],
   positionals: {},
   flagPositionals: [[WGET_OUTPUT, { rest: 'url', min: 1 }]],
+  marks: [WRITES_CONTENTS_ONLY],
 };
 
 const REMOTE_WHY = 'runs commands or copies files on other machines, and its options and configuration run local programs (ProxyCommand, LocalCommand, -o, -F, -S); zotbox can check neither';

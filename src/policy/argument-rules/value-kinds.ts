@@ -39,6 +39,14 @@ function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: R
   if (tool === 'read' && value.text === '-') return { ok: true, value: null };
   const decided = pathDecision(program, tool, value, context);
   if (!decided.ok) return decided;
+  if (tool === 'write') {
+    // A program may replace or remove a link itself (rm, mv, ln -f) rather than write through it: the link's own directory must be writable too.
+    const absolute = absoluteFrom(context.cwd, value.text);
+    if (lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+      const home = decidePathAccess('write', path.dirname(absolute), context.scopes);
+      if (!home.allow) return no(home.code, `${program}: ${value.written} is a symbolic link, which the program may replace or remove where it is: ${home.reason}`);
+    }
+  }
   if (marks.has(FOLLOWS_LINKS) && !marks.has(KEEPS_LINKS)) {
     const walked = checkLinksInTree(decided.value, tool, context.scopes);
     if (!walked.ok) return no(walked.code, `${program}: ${value.written} follows links inside it: ${walked.reason}`);
@@ -125,7 +133,10 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
     if ('allOf' in kind) return checkEvery(program, kind.allOf, value, parsed, context);
     if ('anyOf' in kind) return checkFirstPassing(program, kind.anyOf, value, parsed, context);
     const shaped = checkShape(program, value, kind.matches.test(value.text), kind.describe);
-    return !shaped.ok || kind.path === undefined ? shaped : checkPath(program, kind.path, value, parsed.marks, context);
+    if (!shaped.ok || kind.path === undefined) return shaped;
+    const placed = checkPath(program, kind.path, value, parsed.marks, context);
+    if (!placed.ok || kind.mustExist !== true || lstatSync(absoluteFrom(context.cwd, value.text), { throwIfNoEntry: false }) !== undefined) return placed;
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(value.text)} does not exist; name an existing file (${kind.describe}).`);
   }
   switch (kind) {
     case 'read':

@@ -4,6 +4,7 @@
 // case notices is an element nothing specifies: the test lists them all.
 import test from 'ava';
 import path from 'node:path';
+import { writeEffectOf } from '../../../src/policy/argument-rules/argument-effects.js';
 import { checkWithRule } from '../../../src/policy/argument-rules/check-arguments.js';
 import type { ProgramRule } from '../../../src/policy/argument-rules/rule-format.js';
 import { BUILT_IN_RULES } from '../../../src/policy/argument-rules/table.js';
@@ -52,7 +53,8 @@ function casesOf(world: GateWorld, program: string, cases: readonly GateCase[]):
 function outcomes(world: GateWorld, program: string, rule: ProgramRule, cases: readonly ProgramCase[]): string[] {
   return cases.map((c) => {
     const checked = checkWithRule(program, rule, c.args, { scopes: c.scopes, cwd: c.cwd });
-    return checked.ok ? 'allow' : `${checked.code}`;
+    // What an allowed command writes is part of its decision: a pipeline may not hold one that changes names.
+    return checked.ok ? `allow, writes ${writeEffectOf(checked.value)}` : `${checked.code}`;
   });
 }
 

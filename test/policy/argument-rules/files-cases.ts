@@ -392,6 +392,9 @@ const RM_TRUNCATE_CHMOD_CASES: readonly GateCase[] = [
 ];
 
 const MV_CASES: readonly GateCase[] = [
+  { command: 'rm $R/to-w', expect: OUTSIDE, why: 'the link is in R, read-only, though it points into W' },
+  { command: 'mv $R/to-w c.txt', expect: OUTSIDE, why: 'moving the link changes R' },
+  { command: 'touch $R/to-w', expect: OUTSIDE, why: 'a link in a read-only directory is not written through' },
   { command: 'mv a.txt c.txt', expect: 'allow' },
   { command: 'mv a.txt notes.md dir', expect: 'allow' },
   { command: 'mv b.txt c.txt', expect: HARDLINK, why: 'b.txt has a second name; a write decision refuses it (stricter than a rename needs)' },
