@@ -100,6 +100,15 @@ export function commandEnvironment(home: string, assignments: Readonly<Record<st
     GIT_AUTHOR_EMAIL: 'agent@zotbox.invalid',
     GIT_COMMITTER_NAME: 'zotbox agent',
     GIT_COMMITTER_EMAIL: 'agent@zotbox.invalid',
+    // npm reads a project .npmrc the agent can write, but the environment outranks it: caches, logs and the
+    // programs npm runs stay fixed (the dangerous set keeps the agent's own npm_config_* assignments out).
+    npm_config_cache: `${home}/.npm`,
+    npm_config_logs_dir: `${home}/.npm/_logs`,
+    npm_config_userconfig: '/dev/null',
+    npm_config_globalconfig: '/dev/null',
+    npm_config_script_shell: '/bin/sh',
+    npm_config_git: 'git',
+    npm_config_update_notifier: 'false',
     ...gitConfig,
   };
 }

@@ -40,7 +40,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
     why: 'makes git or ssh run programs, read other configuration or use other credentials',
   },
   {
-    prefixes: ['LESS', 'MAN_', 'NVIM'],
+    prefixes: ['LESS', 'MAN_', 'NVIM', 'GROFF_'],
     suffixes: ['PAGER', 'EDITOR'],
     names: ['VISUAL', 'BROWSER', 'MANOPT', 'MANPATH', 'MANROFFOPT', 'MANROFFSEQ', 'VIMINIT', 'GVIMINIT', 'EXINIT', 'MYVIMRC', 'VIM', 'VIMRUNTIME', 'TERMINFO', 'TERMINFO_DIRS', 'TERMCAP'],
     why: 'names a program to run, or makes a pager, editor or terminal library run commands or load files',
@@ -75,7 +75,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
     names: [
       'AWKPATH', 'AWKLIBPATH', 'RIPGREP_CONFIG_PATH', 'GREP_OPTIONS', 'TAR_OPTIONS', 'TAPE', 'ZIP', 'ZIPOPT', 'MORE', 'UNZIP', 'UNZIPOPT', 'GZIP', 'BZIP', 'BZIP2', 'XZ_OPT', 'XZ_DEFAULTS',
       'WGETRC', 'SYSTEM_WGETRC', 'CURL_HOME', 'NETRC', 'SQLITE_HISTORY', 'PSQLRC', 'PSQL_HISTORY', 'PGSERVICEFILE', 'MYSQL_HOME', 'MYSQL_HISTFILE',
-      'SIMPLE_BACKUP_SUFFIX', 'VERSION_CONTROL',
+      'SIMPLE_BACKUP_SUFFIX', 'VERSION_CONTROL', 'MAGIC', 'GNUPGHOME',
     ],
     why: 'makes a program read options, a configuration or a history file from elsewhere, or name the files it writes',
   },
@@ -84,7 +84,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
     why: 'changes how programs read their options, so they would not read the arguments as the gate checked them',
   },
   {
-    prefixes: ['SSL_', 'OPENSSL_'],
+    prefixes: ['SSL_', 'OPENSSL_', 'GNUTLS_', 'KRB5', 'GTK_', 'GIO_', 'GDK_', 'QT_'],
     names: ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'FTP_PROXY', 'RSYNC_PROXY', 'RSYNC_RSH', 'RSYNC_CONNECT_PROG', 'SSLKEYLOGFILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'HOSTALIASES', 'RES_OPTIONS', 'LOCALDOMAIN'],
     why: 'changes where a program connects, how it resolves names, which certificates it trusts, or runs a program to connect',
   },
@@ -97,7 +97,9 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
 
 /** Names allowed only with values that cannot name a file: the C library and ncurses would load data from such a path. */
 export const CONSTRAINED_VALUES: readonly { readonly names?: readonly string[]; readonly prefixes?: readonly string[]; readonly pattern: RegExp; readonly rule: string }[] = [
-  { names: ['LANG', 'LANGUAGE', 'TERM'], prefixes: ['LC_'], pattern: /^(?!.*\.\.)[^/]*$/, rule: 'may not contain / or ..: it would load locale or terminal data from that path' },
+  // Only C, POSIX and UTF-8 locales: in a legacy multibyte encoding (Shift-JIS, GBK) a second byte can be "\\" or "[", so sed and awk would read program text otherwise than the gate parsed it.
+  { names: ['LANG'], prefixes: ['LC_'], pattern: /^(?:(?:C|POSIX)(?:\.(?:UTF-8|utf8))?|[A-Za-z]{2,3}(?:_[A-Z]{2})?\.(?:UTF-8|utf8)(?:@[A-Za-z]+)?)$/, rule: 'must be C, POSIX or a UTF-8 locale such as en_US.UTF-8: another encoding could make sed and awk read their program text otherwise than it was checked, and a path would load locale data from a file' },
+  { names: ['LANGUAGE', 'TERM'], pattern: /^(?!.*\.\.)[^/]*$/, rule: 'may not contain / or ..: it would load locale or terminal data from that path' },
   { names: ['TZ'], pattern: /^(?!:?\/)(?!.*\.\.)/, rule: 'may not be an absolute path or contain ..: it would load time-zone data from that file (a zone name such as Europe/Paris is fine)' },
 ];
 

@@ -31,7 +31,7 @@ const EXTENDED_SET = [
   'GOSUMDB', 'GONOSUMDB', 'GONOSUMCHECK', 'GONOPROXY', 'GOPRIVATE', 'GOINSECURE', 'GOVCS', 'GOCACHE', 'GOCACHEPROG', 'GOMODCACHE', 'GOTMPDIR', 'GOWORK', 'GOCOVERDIR',
   'RUSTDOC', 'RUSTDOCFLAGS', 'CPP', 'LD', 'AR', 'AS', 'CXXFLAGS', 'CPPFLAGS', 'LDLIBS', 'COMPILER_PATH', 'LIBRARY_PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH',
   'OBJC_INCLUDE_PATH', 'MAKE', 'GNUMAKEFLAGS', 'MFLAGS', 'DISTCC_HOSTS', 'GOTELEMETRYDIR', 'PNPM_HOME', 'PIPX_HOME', 'AWKPATH', 'GREP_OPTIONS', 'ZIPOPT', 'UNZIP',
-  'UNZIPOPT', 'BZIP', 'BZIP2', 'XZ_DEFAULTS', 'SYSTEM_WGETRC', 'SQLITE_HISTORY', 'PSQLRC', 'PSQL_HISTORY', 'PGSERVICEFILE', 'MYSQL_HOME', 'MYSQL_HISTFILE',
+  'UNZIPOPT', 'TAPE', 'ZIP', 'MORE', 'MAGIC', 'GNUPGHOME', 'GROFF_BIN_PATH', 'GROFF_TMAC_PATH', 'GNUTLS_SYSTEM_PRIORITY_FILE', 'KRB5_CONFIG', 'GTK_PATH', 'GIO_EXTRA_MODULES', 'QT_PLUGIN_PATH', 'BZIP', 'BZIP2', 'XZ_DEFAULTS', 'SYSTEM_WGETRC', 'SQLITE_HISTORY', 'PSQLRC', 'PSQL_HISTORY', 'PGSERVICEFILE', 'MYSQL_HOME', 'MYSQL_HISTFILE',
   'VERSION_CONTROL', 'ZSTD_CLEVEL', 'FTP_PROXY', 'RSYNC_PROXY', 'RSYNC_CONNECT_PROG', 'CURL_CA_BUNDLE', 'DBUS_SYSTEM_BUS_ADDRESS', 'CONTAINER_HOST',
   'AWS_SHARED_CREDENTIALS_FILE', 'CLOUDSDK_CONFIG', 'AZURE_CONFIG_DIR', 'CONTAINERS_CONF',
 ];
@@ -59,11 +59,11 @@ test('names outside the set are allowed with a literal value', (t) => {
   t.true(decideAssignment('FOO', '').ok);
 });
 
-test('locale, terminal and time-zone values may not name a file', (t) => {
-  for (const [name, value] of [['LANG', 'C.UTF-8'], ['LC_ALL', 'en_US.UTF-8'], ['LANGUAGE', 'de:en'], ['TERM', 'xterm-256color'], ['TZ', 'Europe/Paris'], ['TZ', 'UTC0'], ['TZ', 'EST5EDT,M3.2.0,M11.1.0']]) {
+test('locale values are C, POSIX or UTF-8 locales; locale, terminal and time-zone values may not name a file', (t) => {
+  for (const [name, value] of [['LANG', 'C.UTF-8'], ['LC_ALL', 'en_US.UTF-8'], ['LC_ALL', 'C'], ['LANG', 'POSIX'], ['LC_CTYPE', 'de_DE.utf8'], ['LANGUAGE', 'de:en'], ['TERM', 'xterm-256color'], ['TZ', 'Europe/Paris'], ['TZ', 'UTC0'], ['TZ', 'EST5EDT,M3.2.0,M11.1.0']]) {
     t.true(decideAssignment(name!, value!).ok, `${name}=${value}`);
   }
-  for (const [name, value] of [['LANG', '/tmp/x'], ['LANG', '..'], ['lc_messages', 'a/b'], ['LANGUAGE', '../../x'], ['TERM', '../t'], ['TZ', '/etc/localtime'], ['TZ', ':/etc/localtime'], ['TZ', '../../tmp/z'], ['TZ', 'Europe/../../x']]) {
+  for (const [name, value] of [['LANG', '/tmp/x'], ['LANG', '..'], ['lc_messages', 'a/b'], ['LANGUAGE', '../../x'], ['TERM', '../t'], ['TZ', '/etc/localtime'], ['TZ', ':/etc/localtime'], ['TZ', '../../tmp/z'], ['TZ', 'Europe/../../x'], ['LANG', 'ja_JP.SJIS'], ['LC_ALL', 'zh_CN.GBK'], ['LC_CTYPE', 'ja_JP'], ['LANG', 'C.UTF-8 ']]) {
     t.false(decideAssignment(name!, value!).ok, `${name}=${value}`);
   }
 });

@@ -4,6 +4,7 @@
 // way each command gets a private, empty HOME, git with its configured programs
 // off, and after the call the git aftercare; unconfined, the session reaper.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { writeHomeConfig } from './home-config.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandEnvironment, type GitDriverNames } from '../command-environment.js';
@@ -113,6 +114,7 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
     },
     launch: (command) => {
       const home = mkdtempSync(path.join(tmpdir(), 'zotbox-home-'));
+      writeHomeConfig(home);
       return {
         file: command.program,
         args: [...command.args],

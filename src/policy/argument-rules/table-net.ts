@@ -64,7 +64,6 @@ const WGET: ProgramRule = {
     { short: 'n', value: { choices: ['v'] } },
     { long: 'no-verbose' },
     { long: 'post-data', value: 'literal' },
-    { long: 'max-redirect', value: 'number' },
   ],
   positionals: {},
   flagPositionals: [[WGET_OUTPUT, { rest: 'url', min: 1 }]],
