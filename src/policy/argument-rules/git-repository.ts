@@ -3,7 +3,7 @@
 // one that is itself a git directory. Only a worktree whose .git is a real
 // directory, and whose config does not move the worktree, is accepted: a gitfile,
 // a link, core.worktree or a config include would send git elsewhere. Never throws.
-import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { deny as no, type Check } from '../shell-check.js';
 
@@ -48,8 +48,16 @@ function configMovingWorktree(gitDirectory: string): string | undefined {
     try {
       const stats = lstatSync(file, { throwIfNoEntry: false });
       if (stats === undefined) continue;
+      // lstat, then only a regular file: a FIFO would block the gate, a link could lead to /dev/zero.
+      if (!stats.isFile()) return `${file} is not a regular file`;
       if (stats.size > MAX_CONFIG_BYTES) return `${file} is larger than zotbox reads whole`;
-      text = readFileSync(file, 'utf8');
+      const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        if (!fstatSync(fd).isFile()) return `${file} is not a regular file`;
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       return `${file} cannot be read`; // unknown content: refused, never assumed harmless
     }

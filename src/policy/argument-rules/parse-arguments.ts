@@ -233,7 +233,8 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
       continue;
     }
     if (rule.subcommands !== undefined && positionals.length === 0) {
-      const sub = Object.hasOwn(rule.subcommands, arg) ? rule.subcommands[arg] : undefined;
+      // '' is the rule for no subcommand, never one to name (git "" would otherwise select it).
+      const sub = arg !== '' && Object.hasOwn(rule.subcommands, arg) ? rule.subcommands[arg] : undefined;
       if (sub === undefined) {
         return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name} ${arg} is not allowed: allowed subcommands are ${namedSubcommands(rule)} (${rule.why}).`);
       }

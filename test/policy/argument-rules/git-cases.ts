@@ -28,6 +28,7 @@ export const GIT_CHANGELOG_CASES: readonly GateCase[] = [
   { command: 'git mv CHANGELOG.md CHANGELOG.md', world: CL, expect: OUTSIDE, why: 'git mv writes .git, not writable here' },
   { command: 'git grep -e first a.txt', expect: 'allow' },
   { command: 'git config --get', expect: ARGUMENT, why: '--get needs a key' },
+  { command: "git ''", expect: ARGUMENT, why: 'an empty word names no subcommand' },
   { command: 'git init $S/new', expect: OUTSIDE, why: 'init writes a repository where it is told' },
   { command: 'git restore app.txt', expect: OUTSIDE, world: CL, why: 'erases the uncommitted edit to app.txt' },
   { command: 'git checkout -- app.txt', expect: OUTSIDE, world: CL },
