@@ -27,7 +27,7 @@ function world(t: ExecutionContext, prepare: (paths: { ws: string; outside: stri
   writeFileSync(path.join(outside, 'secret'), MARKER);
   prepare({ ws, outside });
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') });
-  const shell: ShellContext = { mode: 'allowlist', allow: ['cat', 'cp', 'mv', 'rm', 'mkdir', 'printf', 'wc', 'false', 'pwd'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const shell: ShellContext = { mode: 'allowlist', allow: ['cat', 'cp', 'mv', 'rm', 'mkdir', 'touch', 'printf', 'wc', 'false', 'pwd'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   /** Decides the line up front (it must be allowed then), and runs it. */
   const run = async (command: string) => {
@@ -79,8 +79,8 @@ test('nothing after a command denied at run time runs, whatever the connector; w
 
 test('a pipeline is decided as one group before any of its commands starts', async (t) => {
   const { ws, run } = world(t, plantLinkInBox);
-  // The copy's second command is denied, so its first (which would create the file) never starts either.
-  const result = await run('cp -r box copy && mkdir made | cat copy/L2');
+  // The pipeline's second command is denied, so its first (which would create the file) never starts either.
+  const result = await run('cp -r box copy && touch made | cat copy/L2');
   t.like(result, { exitCode: 126, stdout: '', stoppedByGate: { code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE', command: 'cat copy/L2' } });
   t.false(existsSync(path.join(ws, 'made')));
 });

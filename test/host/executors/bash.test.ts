@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/command-environment.js';
+import { COMMAND_SEARCH_PATH, commandEnvironment, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/command-environment.js';
 import { executeBash } from '../../../src/host/executors/bash.js';
 import type { ApprovedShell } from '../../../src/policy/gate-server.js';
 import { compileScopes } from '../../../src/policy/scopes.js';
@@ -66,7 +66,12 @@ test('commands get the fixed environment with a private home, and nothing from t
   t.is(env['GIT_CONFIG_GLOBAL'], '/dev/null');
   t.is(env['GIT_CONFIG_NOSYSTEM'], '1');
   // Whatever the test process holds (an API key, a token) never reaches a command.
-  for (const name of Object.keys(process.env)) if (!['PATH', 'HOME', 'LANG', 'TERM', 'PAGER', 'EDITOR', 'VISUAL', 'PWD'].includes(name) && !name.startsWith('XDG_')) t.is(env[name], undefined, name);
+  // Names the fixed environment sets itself (npm_config_* when npm runs the tests) carry zotbox's values, never the process's.
+  const fixed = commandEnvironment('/tmp/home');
+  for (const name of Object.keys(process.env)) {
+    if (['PATH', 'HOME', 'LANG', 'TERM', 'PAGER', 'EDITOR', 'VISUAL', 'PWD'].includes(name) || name.startsWith('XDG_')) continue;
+    t.is(env[name], fixed[name], name);
+  }
 });
 
 test('ask mode gets exactly the scrubbed environment allowlist mode gets', async (t) => {
