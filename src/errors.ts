@@ -79,7 +79,7 @@ export const ERROR_CODES = {
   ZB_POLICY_SHELL_PROGRAM: { exit: 1, summary: 'The program could not be identified safely: not on the fixed PATH, or written as a path outside the trusted directories.' },
   ZB_POLICY_SHELL_ARGUMENT: { exit: 1, summary: 'An argument, option or subcommand is denied by the built-in rules for that program.' },
   ZB_POLICY_SHELL_ASSIGNMENT: { exit: 1, summary: 'A variable assignment names a variable in the documented dangerous set (loader, interpreter, pager, editor, git, ssh, package manager...), or its value is not a plain literal.' },
-  ZB_POLICY_SHELL_NO_RULE: { exit: 1, summary: 'The program has no built-in argument rule, so it may run only inside the sandbox, and confinement is off for this run.' },
+  ZB_POLICY_SHELL_NO_RULE: { exit: 1, summary: 'The program has no built-in argument rule, or runs code the agent can write (scripts, makefiles, tests), so it may run only inside the sandbox, and confinement is off for this run.' },
   ZB_POLICY_SHELL_CD: { exit: 1, summary: 'A cd is not a single, plain change into a directory inside the read scopes.' },
 
   ZB_POLICY_SKILL_UNKNOWN: { exit: 1, summary: 'The agent asked for a skill its package does not bundle.' },

@@ -168,6 +168,10 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   if (args.value.rule === 'none' && context.confined !== true) {
     return no('ZB_POLICY_SHELL_NO_RULE', `${identity.value.name} has no built-in argument rule, so zotbox cannot check what its arguments make it do; such programs run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off), or use a program that has a rule (docs/permissions.md lists them).`);
   }
+  // Scripts, makefiles, package scripts and tests are code the agent can write: like a program without a rule, only the sandbox bounds them.
+  if (args.value.rule === 'ruled' && args.value.runsProjectCode && context.confined !== true) {
+    return no('ZB_POLICY_SHELL_NO_RULE', `${describeSimpleCommand(command)} runs code from files the agent can write (a script, a makefile, package scripts or tests), which no argument rule can check; such commands run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off).`);
+  }
   return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
 }
 

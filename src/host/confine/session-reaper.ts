@@ -6,21 +6,22 @@
 // process that calls setsid(2) itself leaves the session and is not found.
 import { readFileSync, readdirSync } from 'node:fs';
 
-/** The session id of a live process, from /proc/<pid>/stat (field 6, after the parenthesised name); undefined for a zombie. */
-function sessionOf(pid: number): number | undefined {
+/** The session id and state of a live process, from /proc/<pid>/stat (fields 3 and 6, after the parenthesised name); undefined for a zombie. */
+function statusOf(pid: number): { readonly session: number; readonly stopped: boolean } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // A zombie has exited already (only its parent's wait is owed): signalling it changes nothing.
-    return fields[0] === 'Z' || fields[0] === 'X' ? undefined : Number(fields[3]);
+    if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+    return { session: Number(fields[3]), stopped: fields[0] === 'T' || fields[0] === 't' };
   } catch {
     return undefined; // exited meanwhile
   }
 }
 
-/** Signals every process found in `session` by one scan of /proc; returns how many were signalled. */
-function killSessionOnce(session: number): number {
-  let killed = 0;
+/** Sends `signal` to every process one scan of /proc finds in `session` (with SIGSTOP, only to those not stopped yet); returns how many. */
+function signalSessionOnce(session: number, signal: 'SIGSTOP' | 'SIGKILL'): number {
+  let signalled = 0;
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -29,29 +30,33 @@ function killSessionOnce(session: number): number {
   }
   for (const entry of entries) {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid || sessionOf(pid) !== session) continue;
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const status = statusOf(pid);
+    if (status === undefined || status.session !== session || (signal === 'SIGSTOP' && status.stopped)) continue;
     try {
-      process.kill(pid, 'SIGKILL');
-      killed++;
+      process.kill(pid, signal);
+      signalled++;
     } catch {
       // exited between the scan and the signal
     }
   }
-  return killed;
+  return signalled;
 }
 
-/** Scans before giving up on a session that keeps forking (each scan kills all it finds). */
+/** Scans before giving up on a session that keeps forking. */
 const MAX_SCANS = 1000;
 
 /**
- * Kills every process in `session`, scanning again until a scan finds none: a
- * process forked between one scan and its kills is found by the next (a chain
- * that forks and exits would otherwise outrun a single pass).
+ * Kills every process in `session`. First it stops them, scanning again until a
+ * scan finds none still running: a stopped process cannot fork, so a chain that
+ * forks and exits faster than a scan cannot outrun it, however slow the machine.
+ * Then it kills them all, again until a scan finds none.
  */
 export function killSession(session: number): number {
+  for (let scan = 0; scan < MAX_SCANS && signalSessionOnce(session, 'SIGSTOP') > 0; scan++);
   let total = 0;
   for (let scan = 0; scan < MAX_SCANS; scan++) {
-    const killed = killSessionOnce(session);
+    const killed = signalSessionOnce(session, 'SIGKILL');
     if (killed === 0) return total;
     total += killed;
   }

@@ -13,6 +13,9 @@ export const WRITES_CONTENTS_ONLY = 'writes-contents-only';
 
 export type WriteEffect = 'none' | 'contents' | 'names';
 
+/** The mark of rules that run code from files the agent can write: confined only (table.ts lists them). */
+export const RUNS_PROJECT_CODE_MARK = 'runs-project-code';
+
 const GIT_WRITES = [GIT_CREATES_REPOSITORY, GIT_WRITES_GITDIR, GIT_WRITES_PATHS_AFTER_DASHDASH, GIT_WRITES_PATHSPECS, GIT_WRITES_WORKTREE];
 
 function kindWrites(kind: ValueKind, marks: ReadonlySet<string>): boolean {

@@ -3,7 +3,7 @@
 // value by kind (value-kinds.ts) and runs the rule's named check. A program the
 // table does not know has no rule: the caller decides whether it may run at all.
 import { deny as no, type Check } from '../shell-check.js';
-import { writeEffectOf, type WriteEffect } from './argument-effects.js';
+import { RUNS_PROJECT_CODE_MARK, writeEffectOf, type WriteEffect } from './argument-effects.js';
 import { checkCopyEffects } from './copy-effects.js';
 import { parseFindExpression } from './find-expression.js';
 import { checkGitEffects } from './git-effects.js';
@@ -36,7 +36,7 @@ export function checkWithRule(name: string, rule: ProgramRule, args: readonly st
   return checked.ok ? parsed : checked;
 }
 
-export type ArgumentOutcome = { readonly rule: 'ruled'; readonly writes: WriteEffect } | { readonly rule: 'none' };
+export type ArgumentOutcome = { readonly rule: 'ruled'; readonly writes: WriteEffect; readonly runsProjectCode: boolean } | { readonly rule: 'none' };
 
 /**
  * 'ruled' (with what it writes) when the built-in table has a rule for `name`
@@ -46,7 +46,7 @@ export function checkProgramArguments(name: string, args: readonly string[], con
   const rule = rules.get(name);
   if (rule === undefined) return { ok: true, value: { rule: 'none' } };
   const checked = checkWithRule(name, rule, args, context);
-  return checked.ok ? { ok: true, value: { rule: 'ruled', writes: writeEffectOf(checked.value) } } : checked;
+  return checked.ok ? { ok: true, value: { rule: 'ruled', writes: writeEffectOf(checked.value), runsProjectCode: checked.value.marks.has(RUNS_PROJECT_CODE_MARK) } } : checked;
 }
 
 export { no as denyArgument };

@@ -1,5 +1,6 @@
 // The built-in argument rules, one family a file. A program listed here runs
 // only with arguments its rule allows; one not listed may run only confined.
+import { RUNS_PROJECT_CODE_MARK } from './argument-effects.js';
 import type { ProgramRule } from './rule-format.js';
 import { DEV_RULES } from './table-dev.js';
 import { FILE_RULES } from './table-files.js';
@@ -19,4 +20,28 @@ function merge(...families: (readonly (readonly [string, ProgramRule])[])[]): Re
   return rules;
 }
 
-export const BUILT_IN_RULES: ReadonlyMap<string, ProgramRule> = merge(FILE_RULES, TEXT_RULES, GIT_RULES, DEV_RULES, NET_RULES);
+/**
+ * What runs code from files the agent can write (scripts, makefiles, package
+ * scripts, tests, build scripts): no argument rule can check that code, so, like a
+ * program without a rule, it runs only confined. `true`: every use of the program;
+ * a list: those subcommands.
+ */
+const RUNS_PROJECT_CODE: ReadonlyMap<string, true | readonly string[]> = new Map<string, true | readonly string[]>([
+  ...['python', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'fish', 'make'].map((name) => [name, true] as const),
+  ['go', ['build', 'test', 'run', 'vet']],
+  ['cargo', ['build', 'check', 'test', 'run', 'clippy', 'doc']],
+  ['npm', ['run', 'run-script', 'test', 't', 'start']],
+  ['deno', ['run', 'test', 'task']],
+  ['bun', ['run', 'test']],
+]);
+
+function markRunsProjectCode(name: string, rule: ProgramRule): ProgramRule {
+  const which = RUNS_PROJECT_CODE.get(name);
+  if (which === undefined) return rule;
+  const marked = (r: ProgramRule): ProgramRule => ({ ...r, marks: [...(r.marks ?? []), RUNS_PROJECT_CODE_MARK] });
+  if (which === true) return marked(rule);
+  const subcommands = Object.fromEntries(Object.entries(rule.subcommands ?? {}).map(([sub, subRule]) => [sub, which.includes(sub) ? marked(subRule) : subRule]));
+  return { ...rule, subcommands };
+}
+
+export const BUILT_IN_RULES: ReadonlyMap<string, ProgramRule> = new Map([...merge(FILE_RULES, TEXT_RULES, GIT_RULES, DEV_RULES, NET_RULES)].map(([name, rule]) => [name, markRunsProjectCode(name, rule)]));

@@ -4,7 +4,7 @@
 // case notices is an element nothing specifies: the test lists them all.
 import test from 'ava';
 import path from 'node:path';
-import { writeEffectOf } from '../../../src/policy/argument-rules/argument-effects.js';
+import { RUNS_PROJECT_CODE_MARK, writeEffectOf } from '../../../src/policy/argument-rules/argument-effects.js';
 import { checkWithRule } from '../../../src/policy/argument-rules/check-arguments.js';
 import type { ProgramRule } from '../../../src/policy/argument-rules/rule-format.js';
 import { BUILT_IN_RULES } from '../../../src/policy/argument-rules/table.js';
@@ -54,7 +54,7 @@ function outcomes(world: GateWorld, program: string, rule: ProgramRule, cases: r
   return cases.map((c) => {
     const checked = checkWithRule(program, rule, c.args, { scopes: c.scopes, cwd: c.cwd });
     // What an allowed command writes is part of its decision: a pipeline may not hold one that changes names.
-    return checked.ok ? `allow, writes ${writeEffectOf(checked.value)}` : `${checked.code}`;
+    return checked.ok ? `allow, writes ${writeEffectOf(checked.value)}${checked.value.marks.has(RUNS_PROJECT_CODE_MARK) ? ', runs project code' : ''}` : `${checked.code}`;
   });
 }
 
