@@ -1,4 +1,5 @@
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
@@ -109,4 +110,62 @@ test('check agrees with the gate on wrappers and leading assignments (issue 10 i
   const wrapped = JSON.parse((await runCliCaptured(['check', agent, 'bash', 'A=1 B=2 timeout 5 git status', '--cwd', ws, '--json'], { env: env(t) })).stdout);
   t.like(wrapped.commands[0].pipeline[0], { kind: 'exec', argv: ['timeout', '5', 'git', 'status'], env: { A: '1', B: '2' }, cwd: ws });
   t.regex(wrapped.commands[0].pipeline[0].program, /\/timeout$/);
+});
+
+/** An agent allowlisting every program of issue 10's examples, with fs.write limited to CHANGELOG.md. */
+function issueAgent(t: Parameters<typeof tempDir>[0]): { agent: string; ws: string } {
+  const root = realpathSync(tempDir(t, 'zb-check-issue-'));
+  const agent = path.join(root, 'agent');
+  mkdirSync(agent);
+  const allow = ['git', 'tar', 'awk', 'less', 'wget', 'make', 'perl', 'curl', 'file', 'wc', 'du', 'cp', 'cargo', 'npm', 'timeout', 'env', 'nohup', 'nice', 'stdbuf', 'sh', 'cat', 'rm'];
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'issue-ten', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}/CHANGELOG.md'] }, bash: { mode: 'allowlist', allow } } }));
+  writeFileSync(path.join(agent, 'AGENT.md'), 'Examples.');
+  const ws = path.join(root, 'ws');
+  mkdirSync(ws);
+  for (const name of ['a.txt', 'app.txt', 'CHANGELOG.md', 'k.txt', 'p.awk']) writeFileSync(path.join(ws, name), `${name}\n`);
+  const gitEnv = { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'first']]) spawnSync('git', args, { cwd: ws, env: gitEnv });
+  writeFileSync(path.join(ws, 'app.txt'), 'an uncommitted edit\n');
+  return { agent, ws };
+}
+
+test('zotbox check agrees with the gate on issue 10\'s examples', async (t) => {
+  const { agent, ws } = issueAgent(t);
+  const secret = path.join(path.dirname(ws), 'secret');
+  writeFileSync(secret, 'SECRET');
+  // Each with the code a user sees; written by hand from the issue.
+  const cases: readonly (readonly [string, string])[] = [
+    ['git restore app.txt', 'ZB_POLICY_PATH_OUTSIDE_SCOPE'], // it would erase the uncommitted edit to app.txt
+    ['tar cPf /tmp/out.tar a.txt', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['tar xPf evil.tar', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ["tar cIf 'sh -c \"id\"' x.tar a.txt", 'ZB_POLICY_SHELL_ARGUMENT'],
+    ["awk -F , 'BEGIN{system(\"id\")}'", 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['awk -W exec p.awk', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['less --lesskey-src=k.txt', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['wget --use-askpass=./script', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ["make SHELL=/bin/sh 'X:=$(shell id)' -q nothing", 'ZB_POLICY_SHELL_ARGUMENT'],
+    ["perl '-M5;`id`' a.txt", 'ZB_POLICY_SHELL_ARGUMENT'], // -M loads a module with code after it
+    ['curl File:///secret', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ["curl 'fil[e-e]:///secret'", 'ZB_POLICY_SHELL_ARGUMENT'],
+    [`file -f ${secret}`, 'ZB_POLICY_SHELL_ARGUMENT'],
+    [`wc --files0-from=${secret}`, 'ZB_POLICY_SHELL_ARGUMENT'],
+    [`du --files0-from=${secret}`, 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['cp -l a.txt CHANGELOG.md', 'ZB_POLICY_PATH_HARDLINK'],
+    ["timeout 5 sh -c 'id'", 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['env LD_PRELOAD=/x.so cat a.txt', 'ZB_POLICY_SHELL_ASSIGNMENT'],
+    ['timeout 5 rm -rf /', 'ZB_POLICY_PATH_OUTSIDE_SCOPE'],
+  ];
+  for (const [command, code] of cases) {
+    const result = await runCliCaptured(['check', agent, 'bash', command, '--cwd', ws, '--json'], { env: env(t) });
+    t.is(result.status, 1, command);
+    t.is((JSON.parse(result.stdout) as { code: string }).code, code, command);
+  }
+  // (RUST_BACKTRACE=1 cargo test is in the policy corpora, with a stub: cargo is not installed everywhere.)
+  for (const command of ['NODE_ENV=test npm test', 'A=1 B=2 npm run build']) {
+    const allowed = await runCliCaptured(['check', agent, 'bash', command, '--cwd', ws], { env: env(t) });
+    t.is(allowed.status, 0, `${command}: ${allowed.stdout}`);
+    // The same commands run project code: with confinement off they are denied, as programs without a rule are.
+    const unconfined = await runCliCaptured(['check', agent, 'bash', command, '--cwd', ws, '--confine', 'off', '--json'], { env: env(t) });
+    t.is((JSON.parse(unconfined.stdout) as { code: string }).code, 'ZB_POLICY_SHELL_NO_RULE', command);
+  }
 });
