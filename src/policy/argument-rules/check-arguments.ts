@@ -2,7 +2,7 @@
 // reads its argv (parse-arguments.ts, or the program's own parser), checks every
 // value by kind (value-kinds.ts) and runs the rule's named check. A program the
 // table does not know has no rule: the caller decides whether it may run at all.
-import { deny as no, type Check } from '../shell-check.js';
+import type { Check } from '../shell-check.js';
 import { RUNS_PROJECT_CODE_MARK, writeEffectOf, type WriteEffect } from './argument-effects.js';
 import { checkCopyEffects } from './copy-effects.js';
 import { parseFindExpression } from './find-expression.js';
@@ -49,4 +49,3 @@ export function checkProgramArguments(name: string, args: readonly string[], con
   return checked.ok ? { ok: true, value: { rule: 'ruled', writes: writeEffectOf(checked.value), runsProjectCode: checked.value.marks.has(RUNS_PROJECT_CODE_MARK) } } : checked;
 }
 
-export { no as denyArgument };
