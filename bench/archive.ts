@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ZstdDecompressionWorker, digestSourceTree, loadImageFromFile, unpackArchiveFile, walkSourceTree } from '../src/archive/index.js';
-import { packAgent } from '../src/host/pack-agent.js';
+import { packAgent } from '../src/host/load/pack-agent.js';
 import { formatTable, measurePair, throughputMBs, type PairResult } from './harness.js';
 
 interface Corpus {

@@ -17,7 +17,7 @@ import { serveGate } from '../src/policy/gate-server.js';
 import { decidePathAccess, type PathTool } from '../src/policy/path-decision.js';
 import { compileScopes } from '../src/policy/scopes.js';
 import type { ShellContext } from '../src/policy/shell-decision.js';
-import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/command-environment.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/executors/command-environment.js';
 import { formatTable, pairedNs } from './harness.js';
 import { shellDecisionRows } from './shell-decision.js';
 

@@ -30,7 +30,7 @@ export { ZOTBOX_VERSION, ZOT_COMPAT_VERSION } from './version.js';
  * console.log(result.output, result.artifactDigest, result.contentDigest);
  * ```
  */
-export { packAgent, packOutputPath, type PackOptions, type PackResult } from './host/pack-agent.js';
+export { packAgent, packOutputPath, type PackOptions, type PackResult } from './host/load/pack-agent.js';
 
 /**
  * Reading agents: open a directory, a .zot, a GitHub URL or explicit `github:` shorthand
@@ -45,12 +45,12 @@ export { packAgent, packOutputPath, type PackOptions, type PackResult } from './
  * await verifyAgent('reviewer.zot', { cwd: process.cwd(), expect: 'sha256:…' });
  * ```
  */
-export { openAgent, openLocalAgent, type AgentSource, type OpenAgentOptions, type OpenedAgent } from './host/open-agent.js';
-export { resolveAgentReference, type AgentReference } from './host/agent-reference.js';
-export { formatGitHubRemote, isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './host/github-ref.js';
-export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './host/github.js';
-export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './host/inspect-agent.js';
-export type { AgentIdentity, AgentLayout } from './host/agent-layout.js';
+export { openAgent, openLocalAgent, type AgentSource, type OpenAgentOptions, type OpenedAgent } from './host/load/open-agent.js';
+export { resolveAgentReference, type AgentReference } from './host/load/agent-reference.js';
+export { formatGitHubRemote, isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './host/load/github-ref.js';
+export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './host/load/github.js';
+export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './host/load/inspect-agent.js';
+export type { AgentIdentity, AgentLayout } from './host/load/agent-layout.js';
 
 /**
  * The manifest: strict parsing (duplicate and case-variant keys rejected) and the
@@ -75,8 +75,8 @@ export { parseManifest, type Manifest, type BashMode } from './policy/manifest.j
  * console.log(result.allowed, result.reason);
  * ```
  */
-export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './host/check-permission.js';
-export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, resolveStateDirectory, type StateEnvironment } from './host/state-dir.js';
+export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './host/run/check-permission.js';
+export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, resolveStateDirectory, type StateEnvironment } from './host/consent/state-dir.js';
 
 /**
  * Requirements and consent, checked before a run.
@@ -87,8 +87,8 @@ export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, res
  * await requestConsent({ stateDirectory, name, version, contentDigest, artifactDigest, permissions, yes: false, env: process.env, stdin: process.stdin, stdout: process.stdout, reference });
  * ```
  */
-export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './host/requirements.js';
-export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from './host/confine/mode.js';
+export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './host/load/requirements.js';
+export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from './host/executors/confine/mode.js';
 export { createExecutor, type ExecutorOptions } from './host/executors/execute-approved.js';
 export { listBundledSkills } from './host/executors/skill.js';
 
@@ -102,14 +102,14 @@ export { listBundledSkills } from './host/executors/skill.js';
  * }
  * ```
  */
-export { runAgent, type RunAgentOptions } from './host/run-agent.js';
-export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './host/load-agent.js';
-export { RunEventSchema, type RunEvent } from './host/run-events.js';
-export { AgentPool, type AgentPoolOptions } from './host/pool.js';
-export { planSession, type PlannedSession, type SessionChoice } from './host/run-session.js';
-export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './host/sessions.js';
+export { runAgent, type RunAgentOptions } from './host/run/run-agent.js';
+export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './host/load/load-agent.js';
+export { RunEventSchema, type RunEvent } from './host/run/run-events.js';
+export { AgentPool, type AgentPoolOptions } from './host/run/pool.js';
+export { planSession, type PlannedSession, type SessionChoice } from './host/run/run-session.js';
+export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './host/run/sessions.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './host/providers/replay.js';
-export { escapeControlCharacters, formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from './host/consent.js';
+export { escapeControlCharacters, formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from './host/consent/request-consent.js';
 export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConfinementSummary, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent/receipt.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';
 export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './policy/shell-decision.js';

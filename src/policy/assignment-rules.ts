@@ -2,7 +2,7 @@
 // any name outside the documented dangerous set, with a literal value (the parser
 // has already refused every expansion). Names are compared case-insensitively.
 // Data plus one pure decision; never reads process.env. The fixed environment
-// (src/host/command-environment.ts) still wins over these for the names it sets.
+// (src/host/executors/command-environment.ts) still wins over these for the names it sets.
 import { deny, type Check } from './shell-check.js';
 
 export interface DangerousVariables {

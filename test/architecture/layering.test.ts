@@ -30,10 +30,10 @@ const violations = test.macro((t, files: Record<string, string>, expected: RegEx
   );
 });
 
-test('archive importing host is caught', violations, { 'archive/a.ts': "import { x } from '../host/h.js';", 'host/h.ts': '' }, /\(archive\) imports host\/h\.ts \(host\)/);
+test('archive importing host is caught', violations, { 'archive/a.ts': "import { x } from '../host/run/h.js';", 'host/run/h.ts': '' }, /\(archive\) imports host\/run\/h\.ts \(host\)/);
 test('archive importing worker is caught', violations, { 'archive/a.ts': "export * from '../worker/w.js';", 'worker/w.ts': '' }, /\(archive\) imports worker/);
 test('archive importing policy is caught', violations, { 'archive/a.ts': "import '../policy/p.js';", 'policy/p.ts': '' }, /\(archive\) imports policy/);
-test('policy importing host is caught', violations, { 'policy/p.ts': "import { h } from '../host/h.js';", 'host/h.ts': '' }, /\(policy\) imports host/);
+test('policy importing host is caught', violations, { 'policy/p.ts': "import { h } from '../host/run/h.js';", 'host/run/h.ts': '' }, /\(policy\) imports host/);
 test('policy importing archive values (not types) is caught', violations, { 'policy/p.ts': "import { packTar } from '../archive/a.js';", 'archive/a.ts': '' }, /only `import type` is allowed/);
 test(
   'policy importing values from an archive file other than the pure entry-name checks is caught',
@@ -47,7 +47,7 @@ test(
   { 'policy/p.ts': "import { isGitDirectoryName } from '../archive/entry-name.js';", 'archive/entry-name.ts': "import { ZotboxError } from '../errors.js';", 'errors.ts': '' },
   /archive\/entry-name\.ts:1 imports \.\.\/errors\.js, but other layers import values from it/,
 );
-test('worker importing host is caught', violations, { 'worker/w.ts': "import { run } from '../host/pool.js';", 'host/pool.ts': '' }, /\(worker\) imports host/);
+test('worker importing host is caught', violations, { 'worker/w.ts': "import { run } from '../host/run/pool.js';", 'host/run/pool.ts': '' }, /\(worker\) imports host/);
 test('worker importing node:fs is caught', violations, { 'worker/w.ts': "import { readFileSync } from 'node:fs';" }, /worker reaches 'node:fs'/);
 test('worker importing bare fs/promises is caught', violations, { 'worker/w.ts': "import fs from 'fs/promises';" }, /worker reaches 'fs\/promises'/);
 test('worker importing node:child_process is caught', violations, { 'worker/w.ts': "import { spawn } from 'node:child_process';" }, /worker reaches 'node:child_process'/);
@@ -63,7 +63,10 @@ test(
   { 'worker/w.ts': "import { decide } from '../policy/p.js';", 'policy/p.ts': "import { lstatSync } from 'node:fs';" },
   /worker reaches 'node:fs' through worker\/w\.ts -> policy\/p\.ts/,
 );
-test('cli reaching past the public API into host is caught', violations, { 'cli.ts': "import { pool } from './host/pool.js';", 'host/pool.ts': '' }, /\(cli\) imports host/);
+test('cli reaching past the public API into host is caught', violations, { 'cli.ts': "import { pool } from './host/run/pool.js';", 'host/run/pool.ts': '' }, /\(cli\) imports host/);
+test('a host room importing a room on its own floor is caught', violations, { 'host/load/a.ts': "import { m } from '../models/m.js';", 'host/models/m.ts': '' }, /\(host\/load, floor 2\) imports host\/models\/m\.ts \(host\/models, floor 2\)/);
+test('a host room importing the room above it is caught', violations, { 'host/executors/e.ts': "import type { Plan } from '../run/plan.js';", 'host/run/plan.ts': '' }, /\(host\/executors, floor 1\) imports host\/run\/plan\.ts/);
+test('a file directly in host/ is caught', violations, { 'host/loose.ts': 'export {};' }, /is not in a host room/);
 test('a file outside every layer is caught', violations, { 'utils.ts': 'export {};' }, /not in any layer/);
 
 test('allowed imports produce no violation', (t) => {
@@ -76,7 +79,7 @@ test('allowed imports produce no violation', (t) => {
       'policy/git-control.ts': "import { isGitDirectoryName } from '../archive/entry-name.js';\nexport { isGitDirectoryName };",
       'archive/entry-name.ts': 'export const x = 1;',
       'worker/w.ts': "import { call } from '../policy/gate-client.js';\nimport type { AgentImage } from '../archive/a.js';\nimport { MessagePort } from 'node:worker_threads';",
-      'host/h.ts': "import { spawn } from 'node:child_process';\nimport { request } from 'undici';\nimport '../archive/a.js';\nimport '../policy/p.js';",
+      'host/run/h.ts': "import { spawn } from 'node:child_process';\nimport { request } from 'undici';\nimport '../../archive/a.js';\nimport '../../policy/p.js';",
     }),
   );
   t.deepEqual(checkLayering(files), []);

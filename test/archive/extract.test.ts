@@ -5,7 +5,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { unpackArchiveFile } from '../../src/archive/extract.js';
 import { loadImageFromDirectory } from '../../src/archive/load-image.js';
-import { packAgent } from '../../src/host/pack-agent.js';
+import { packAgent } from '../../src/host/load/pack-agent.js';
 import { REPO_ROOT } from '../fixtures/paths.js';
 import { MINIMAL_MANIFEST, zot, type TarPiece } from '../fixtures/tar-builder.js';
 import { tempDir } from '../fixtures/temp.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { loadImageFromArchive } from '../../src/archive/load-image.js';
-import { packAgent } from '../../src/host/pack-agent.js';
+import { packAgent } from '../../src/host/load/pack-agent.js';
 import { gzipCompress, zstdCompress } from '../fixtures/tar-builder.js';
 import { tempDir } from '../fixtures/temp.js';
 import { execFileSync } from 'node:child_process';

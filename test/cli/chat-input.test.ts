@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { runCli } from '../../src/cli.js';
-import { latestSessionFile, readSession } from '../../src/host/sessions.js';
+import { latestSessionFile, readSession } from '../../src/host/run/sessions.js';
 import { anthropicStream, serve } from '../fixtures/model-servers.js';
 import { REPO_ROOT } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';

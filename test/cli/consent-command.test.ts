@@ -1,7 +1,7 @@
 import test from 'ava';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { requestConsent } from '../../src/host/consent.js';
+import { requestConsent } from '../../src/host/consent/request-consent.js';
 import { receiptPath } from '../../src/host/consent/receipt.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';

@@ -9,8 +9,8 @@ import { runCli } from '../../src/cli.js';
 import { chatInput } from '../../src/cli/chat-input.js';
 import type { CliIo } from '../../src/cli/command-spec.js';
 import { runEventWriter } from '../../src/cli/terminal-output.js';
-import { requestConsent } from '../../src/host/consent.js';
-import type { RunEvent } from '../../src/host/run-events.js';
+import { requestConsent } from '../../src/host/consent/request-consent.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
 

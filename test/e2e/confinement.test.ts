@@ -4,8 +4,8 @@
 import test from 'ava';
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runAgent, type RunAgentOptions } from '../../src/host/run-agent.js';
-import type { RunEvent } from '../../src/host/run-events.js';
+import { runAgent, type RunAgentOptions } from '../../src/host/run/run-agent.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
 import { tempDir } from '../fixtures/temp.js';
 
 const usage = { input_tokens: 1, output_tokens: 1 };

@@ -5,7 +5,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunEvent } from '../../src/host/run-events.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
 import { anthropicStream, run, serve } from '../fixtures/model-servers.js';
 import { tempDir } from '../fixtures/temp.js';
 

@@ -11,7 +11,7 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCommandIsolation, type CommandIsolation } from '../../src/host/confine/command-isolation.js';
+import { createCommandIsolation, type CommandIsolation } from '../../src/host/executors/confine/command-isolation.js';
 import { executeBash } from '../../src/host/executors/bash.js';
 import { decideShellCommand, type ExecutionPlan, type ShellDecision } from '../../src/policy/shell-decision.js';
 import { buildGateWorld, copyGateWorld, STUB_PROGRAMS, worldContext, worldScopes, writeRootsOf, type GateWorld } from '../fixtures/golden-world.js';

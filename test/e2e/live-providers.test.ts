@@ -4,7 +4,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunEvent } from '../../src/host/run-events.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
 import { SCRIPT, agentFixture, anthropicStream, openaiStream, run, serve } from '../fixtures/model-servers.js';
 
 function assertLoop(t: ExecutionContext, events: RunEvent[], ws: string, streamed = true): void {

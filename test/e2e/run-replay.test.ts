@@ -3,7 +3,7 @@
 import test from 'ava';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RunEventSchema, type RunEvent } from '../../src/host/run-events.js';
+import { RunEventSchema, type RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';

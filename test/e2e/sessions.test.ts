@@ -5,8 +5,8 @@
 import test from 'ava';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { RunEvent } from '../../src/host/run-events.js';
-import { readSession } from '../../src/host/sessions.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
+import { readSession } from '../../src/host/run/sessions.js';
 import { SCRIPT, agentFixture, anthropicStream, run, serve } from '../fixtures/model-servers.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli.js';
-import type { RunEvent } from '../../src/host/run-events.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';

@@ -5,7 +5,7 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMAND_SEARCH_PATH } from '../../src/host/command-environment.js';
+import { COMMAND_SEARCH_PATH } from '../../src/host/executors/command-environment.js';
 import { lookupProgram } from '../../src/policy/shell-decision.js';
 import { parseShellCommand } from '../../src/policy/shell-parse.js';
 import { WRAPPERS } from '../../src/policy/wrapper-rules.js';

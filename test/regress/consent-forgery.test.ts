@@ -7,8 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlin
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { receiptPath } from '../../src/host/consent/receipt.js';
-import { runAgent, type RunAgentOptions } from '../../src/host/run-agent.js';
-import type { RunEvent } from '../../src/host/run-events.js';
+import { runAgent, type RunAgentOptions } from '../../src/host/run/run-agent.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
 

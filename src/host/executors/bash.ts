@@ -16,9 +16,9 @@ import type { ErrorCode } from '../../errors.js';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import { decidePipeline, describeSimpleCommand, directoryAfter, shellStartDirectory, type PlannedStep, type ShellContext } from '../../policy/shell-decision.js';
 import type { ShellAst } from '../../policy/shell-parse.js';
-import type { CallIsolation, CommandIsolation, CommandSpec } from '../confine/command-isolation.js';
-import { inheritableDescriptors, nullDescriptor } from '../confine/inherited-descriptors.js';
-import { killSession } from '../confine/session-reaper.js';
+import type { CallIsolation, CommandIsolation, CommandSpec } from './confine/command-isolation.js';
+import { inheritableDescriptors, nullDescriptor } from './confine/inherited-descriptors.js';
+import { killSession } from './confine/session-reaper.js';
 
 export interface BashRunOptions {
   /** Where ask-mode commands start (the workspace). */

@@ -4,8 +4,8 @@
 import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
-import type { CommandIsolation } from '../confine/command-isolation.js';
-import { refuseGitShapeAround } from '../confine/git-aftercare.js';
+import type { CommandIsolation } from './confine/command-isolation.js';
+import { refuseGitShapeAround } from './confine/git-aftercare.js';
 import { executeBash } from './bash.js';
 import { executeEdit, executeRead, executeWrite } from './file-tools.js';
 import { executeSkill } from './skill.js';

@@ -5,7 +5,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/command-environment.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/executors/command-environment.js';
 import { executeBash } from '../../../src/host/executors/bash.js';
 import { compileScopes } from '../../../src/policy/scopes.js';
 import { decideShellCommand, type ShellContext } from '../../../src/policy/shell-decision.js';

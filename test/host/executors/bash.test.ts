@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMAND_SEARCH_PATH, commandEnvironment, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/command-environment.js';
+import { COMMAND_SEARCH_PATH, commandEnvironment, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/executors/command-environment.js';
 import { executeBash } from '../../../src/host/executors/bash.js';
 import type { ApprovedShell } from '../../../src/policy/gate-server.js';
 import { compileScopes } from '../../../src/policy/scopes.js';

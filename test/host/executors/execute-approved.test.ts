@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFi
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { loadImageFromDirectory } from '../../../src/archive/load-image.js';
-import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/command-environment.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/executors/command-environment.js';
 import { createExecutor } from '../../../src/host/executors/execute-approved.js';
 import { listBundledSkills } from '../../../src/host/executors/skill.js';
 import { GateClient } from '../../../src/policy/gate-client.js';

@@ -1,0 +1,135 @@
+// Consent before a run (Part A, spec B §5): print the agent's identity, its
+// remote source, both digests, the expanded permissions and the confinement in
+// force (consent/consent-text.ts), then ask "Allow? [y/N]" on a terminal. A
+// receipt this installation signed (consent/receipt.ts) skips the question,
+// except in bash "ask" mode, which never uses one. Without a terminal, zotbox
+// refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given.
+import { ZotboxError } from '../../errors.js';
+import { escapeControlCharacters, formatConsentText } from './consent-text.js';
+import { readMatchingReceipt, writeReceipt, type ConfinementSummary, type ConsentSummary } from './receipt.js';
+
+export { escapeControlCharacters, formatConsentText, type ConsentTextInput } from './consent-text.js';
+export type { ConfinementSummary, ConsentSummary } from './receipt.js';
+
+export interface ConsentRequest {
+  readonly stateDirectory: string;
+  readonly name: string;
+  readonly version: string;
+  readonly contentDigest: string;
+  readonly artifactDigest: string | undefined;
+  readonly permissions: ConsentSummary;
+  /** For a remote agent, where it came from ("acme/agents/reviewer@v1"), shown under the agent line. */
+  readonly remoteSource?: string;
+  /** -y/--yes on the command line. */
+  readonly yes: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  readonly stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** What to call the agent in the refusal message (the reference the user typed). */
+  readonly reference: string;
+}
+
+export type ConsentOutcome = 'flag' | 'environment' | 'receipt' | 'prompt';
+
+/**
+ * Reads one answer in raw mode (spec B §5.3, with Part A's default): y/n set the
+ * answer (the first one counts), Backspace or DEL clears it, Enter confirms (no
+ * answer means No), Ctrl-C interrupts, end of input is No. Other bytes are ignored.
+ */
+export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string) => void): Promise<'yes' | 'no' | 'interrupted'> {
+  return new Promise((resolve) => {
+    let answer: 'yes' | 'no' | undefined;
+    const finish = (result: 'yes' | 'no' | 'interrupted') => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.pause();
+      resolve(result);
+    };
+    const onEnd = () => finish('no');
+    const onData = (chunk: Buffer | string) => {
+      for (const byte of Buffer.from(chunk)) {
+        if (byte === 0x03) {
+          echo('^C\r\n');
+          return finish('interrupted');
+        }
+        if ((byte === 0x79 || byte === 0x59 || byte === 0x6e || byte === 0x4e) && answer === undefined) {
+          answer = byte === 0x79 || byte === 0x59 ? 'yes' : 'no';
+          echo(answer === 'yes' ? 'y' : 'n');
+        } else if ((byte === 0x08 || byte === 0x7f) && answer !== undefined) {
+          answer = undefined;
+          echo('\b \b');
+        } else if (byte === 0x0d || byte === 0x0a) {
+          echo('\r\n');
+          return finish(answer ?? 'no');
+        }
+      }
+    };
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.resume();
+  });
+}
+
+/** Resolves when the run may go ahead; throws ZB_CONSENT_REQUIRED or ZB_CONSENT_REFUSED otherwise. */
+export async function requestConsent(request: ConsentRequest): Promise<ConsentOutcome> {
+  const askMode = request.permissions.bash.mode === 'ask';
+  const expected = { digest: request.contentDigest, name: request.name, permissions: request.permissions };
+  const save = () => {
+    // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
+    if (askMode) return;
+    // Already recorded (CI runs with -y every time): no rewrite, no fsync.
+    if (readMatchingReceipt(request.stateDirectory, expected) !== undefined) return;
+    writeReceipt(request.stateDirectory, {
+      receipt: 2,
+      digest: request.contentDigest,
+      artifact_digest: request.artifactDigest ?? null,
+      name: request.name,
+      version: request.version,
+      permissions: request.permissions,
+      approved_at: new Date().toISOString(),
+    });
+  };
+  if (request.yes) {
+    save();
+    return 'flag';
+  }
+  if (request.env['ZOTBOX_AGENT_CONSENT'] === '1') {
+    save();
+    return 'environment';
+  }
+  // A receipt that fails verification (unsigned, forged, signed by another installation) counts as none.
+  if (!askMode && readMatchingReceipt(request.stateDirectory, expected) !== undefined) {
+    return 'receipt';
+  }
+  if (request.stdin.isTTY !== true || request.stdout.isTTY !== true) {
+    throw new ZotboxError(
+      'ZB_CONSENT_REQUIRED',
+      `refusing to run ${escapeControlCharacters(request.name)} without consent: there is no terminal to ask on. Review it with 'zotbox inspect ${escapeControlCharacters(request.reference)}', then approve with -y/--yes or ZOTBOX_AGENT_CONSENT=1.`,
+      { details: { name: request.name, digest: request.contentDigest } },
+    );
+  }
+  request.stdout.write(`${formatConsentText(request)}Allow? [y/N] `);
+  request.stdin.setRawMode?.(true);
+  let answer: 'yes' | 'no' | 'interrupted';
+  try {
+    answer = await readConsentKey(request.stdin, (text) => request.stdout.write(text));
+  } finally {
+    request.stdin.setRawMode?.(false);
+  }
+  if (answer !== 'yes') {
+    throw new ZotboxError('ZB_CONSENT_REFUSED', answer === 'interrupted' ? 'consent was interrupted (Ctrl-C); nothing ran.' : `you declined ${escapeControlCharacters(request.name)}'s permissions; nothing ran.`, {
+      details: { name: request.name },
+    });
+  }
+  save();
+  return 'prompt';
+}
+
+/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement. */
+export function summarizePermissions(
+  scopes: { readonly read: readonly { root: string }[]; readonly write: readonly { root: string }[] },
+  bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
+  confinement: ConfinementSummary,
+): ConsentSummary {
+  return { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
+}

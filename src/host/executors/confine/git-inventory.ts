@@ -1,0 +1,221 @@
+// Finds git metadata at any depth of the write scopes (issue 9 §3), without
+// following links: every entry named like ".git" (see policy/git-control.ts),
+// every directory shaped like a git directory whatever its name (HEAD, objects/
+// and refs/: git opens such a directory as a bare repository), the control
+// entries of each, and what .git links, gitfiles, commondir files and config
+// includes point to inside the write scopes (git obeys those as the repository's
+// own). Synchronous on purpose: a readdir walk is several times faster than its
+// promise form, and it runs before and after every command.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { ZotboxError } from '../../../errors.js';
+import { isGitControlEntry, isGitDirectoryName } from '../../../policy/git-control.js';
+import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
+import { isInsideRoot } from '../../../policy/scopes.js';
+import type { GitDriverNames } from '../command-environment.js';
+import { configuredDrivers, includedPaths } from './git-config-rules.js';
+
+/** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
+const MAX_DIRECTORIES = 250_000;
+/** Largest control file read (config, gitfile, commondir, todo lists). */
+const MAX_CONTROL_FILE_BYTES = 1024 * 1024;
+/** Files in which git keeps commands it will run when the user continues (a rebase's `exec` lines). */
+export const GIT_TODO_FILES: readonly string[] = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
+
+export type GitEntryKind = 'directory' | 'file' | 'link' | 'other';
+
+/** One entry as found: its kind, its inode (a replaced entry is a new one), and for a link what it says. */
+export interface GitEntryState {
+  readonly kind: GitEntryKind;
+  readonly ino?: number;
+  readonly link?: string;
+}
+
+export interface GitInventory {
+  /** Every entry named like .git, by absolute path. */
+  readonly gitEntries: ReadonlyMap<string, GitEntryState>;
+  /** Git directories (named .git, shaped like one, or pointed to) → their inode and control entries by actual name. */
+  readonly gitDirectories: ReadonlyMap<string, { readonly ino: number | undefined; readonly control: ReadonlyMap<string, GitEntryState> }>;
+  /** Directories and files inside the write scopes that a link among the control entries, or an include, points to. */
+  readonly linkTargets: readonly string[];
+  /** Config files git may read for repositories in the scopes (includes too), with their texts. */
+  readonly configTexts: ReadonlyMap<string, string>;
+  /** The todo lists of rebases and sequences in progress, with their texts. */
+  readonly todoTexts: ReadonlyMap<string, string>;
+  /**
+   * Directories in the write scopes that exist but could not be listed (a command can chmod 000 one): git
+   * metadata in them can be neither protected nor checked, so callers refuse to go on.
+   */
+  readonly unreadable: readonly string[];
+}
+
+/** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
+export const OVERSIZED = '\u0000zotbox: larger than the control file cap\u0000';
+
+/** A control file's text; OVERSIZED when it is larger than zotbox reads (checks never see half a file). */
+export function readSmallFile(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined; // gone, a link, or unreadable: callers treat it as absent
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    if (stats.size > MAX_CONTROL_FILE_BYTES) return OVERSIZED;
+    const buffer = Buffer.alloc(stats.size);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function stateOf(full: string, entry: Dirent): GitEntryState {
+  if (entry.isSymbolicLink()) {
+    try {
+      return { kind: 'link', link: readlinkSync(full) };
+    } catch {
+      return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
+    }
+  }
+  const ino = lstatSync(full, { throwIfNoEntry: false })?.ino;
+  const kind = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
+  return ino === undefined ? { kind } : { kind, ino };
+}
+
+/** Lists a directory; one that exists but cannot be read is recorded in `unreadable` (what is in it cannot be vouched for). */
+function listDirectory(directory: string, unreadable?: string[]): Dirent[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable?.push(directory);
+    return []; // vanished meanwhile: nothing in it to bind or check
+  }
+}
+
+/**
+ * Git opens a directory as a repository (a bare one, whatever its name) when it
+ * holds a valid HEAD and objects/ and refs/, either its own or, through a
+ * commondir file, another's. Read here more widely than git does, so that
+ * nothing git accepts is missed, even half-built: any entry named HEAD, of any
+ * kind, makes its directory a git directory (objects/ and refs/ can follow with a
+ * plain mkdir, later in the same command line).
+ */
+export function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
+  return entries.some((e) => e.name.toLowerCase() === 'head');
+}
+
+interface Found {
+  readonly gitEntries: Map<string, GitEntryState>;
+  readonly shaped: string[];
+  readonly unreadable: string[];
+}
+
+/**
+ * Every .git entry and git-shaped directory at or below the roots; below a root,
+ * links and `skipped` trees are not entered. `limit` false walks however large
+ * the scopes are (the aftercare: what a command made must all be checked).
+ */
+function findGitMetadata(roots: readonly string[], skipped: readonly string[], limit: boolean): Found {
+  const gitEntries = new Map<string, GitEntryState>();
+  const shaped: string[] = [];
+  const unreadable: string[] = [];
+  // Each item remembers its root: the agent's data directory lies inside the skipped state directory, and is walked whole.
+  const pending = roots.map((root) => ({ directory: root, root }));
+  let visited = 0;
+  while (pending.length > 0) {
+    const { directory, root } = pending.pop()!;
+    if (++visited > MAX_DIRECTORIES && limit) {
+      throw new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`, {
+        details: { roots: [...roots] },
+      });
+    }
+    const entries = listDirectory(directory, unreadable);
+    if (isShapedLikeGitDirectory(entries)) shaped.push(directory);
+    for (const entry of entries) {
+      const full = path.join(directory, entry.name);
+      if (isGitDirectoryName(entry.name)) gitEntries.set(full, stateOf(full, entry));
+      // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
+      if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
+    }
+  }
+  return { gitEntries, shaped, unreadable };
+}
+
+/** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
+export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
+  const { gitEntries, shaped, unreadable } = findGitMetadata(roots, skipped, limit);
+  const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
+  const linkTargets: string[] = [];
+  const configTexts = new Map<string, string>();
+  const todoTexts = new Map<string, string>();
+  /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
+  const insideScopes = (from: string, written: string | undefined): string | undefined => {
+    if (written === undefined || written === '') return undefined;
+    const target = resolveCanonicalPath(path.resolve(from, written));
+    return target.ok && roots.some((root) => isInsideRoot(target.path, root)) ? target.path : undefined;
+  };
+  const addConfig = (file: string) => {
+    if (configTexts.has(file)) return;
+    const text = readSmallFile(file);
+    if (text === undefined) return;
+    configTexts.set(file, text);
+    for (const included of includedPaths(text)) {
+      // "~/…" is the user's own home: walked only if a write scope holds it, and then as that scope.
+      if (included.startsWith('~')) continue;
+      const target = insideScopes(path.dirname(file), included);
+      if (target === undefined) continue;
+      linkTargets.push(target);
+      addConfig(target);
+    }
+  };
+  const addGitDirectory = (directory: string) => {
+    if (gitDirectories.has(directory)) return;
+    const control = new Map<string, GitEntryState>();
+    gitDirectories.set(directory, { ino: lstatSync(directory, { throwIfNoEntry: false })?.ino, control });
+    for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry));
+    for (const todo of GIT_TODO_FILES) {
+      const text = readSmallFile(path.join(directory, todo));
+      if (text !== undefined) todoTexts.set(path.join(directory, todo), text);
+    }
+    for (const [name, state] of control) {
+      const full = path.join(directory, name);
+      if (state.kind === 'link') {
+        const target = insideScopes(directory, state.link);
+        if (target !== undefined) linkTargets.push(target);
+        if (target !== undefined && /^config(\.worktree)?$/iu.test(name)) addConfig(target);
+      } else if (/^config(\.worktree)?$/iu.test(name)) addConfig(full);
+      else if (name.toLowerCase() === 'commondir') {
+        const common = insideScopes(directory, readSmallFile(full)?.trim());
+        if (common !== undefined) addGitDirectory(common);
+      }
+    }
+  };
+  for (const directory of shaped) addGitDirectory(directory);
+  for (const [entry, state] of gitEntries) {
+    if (state.kind === 'directory') addGitDirectory(entry);
+    else if (state.kind === 'link') {
+      const target = insideScopes(path.dirname(entry), state.link);
+      if (target !== undefined) addGitDirectory(target);
+    } else if (state.kind === 'file') {
+      const target = insideScopes(path.dirname(entry), /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim());
+      if (target !== undefined) addGitDirectory(target);
+    }
+  }
+  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, unreadable };
+}
+
+/** Every driver any config in the inventory defines: all of them are switched off for the call. */
+export function gitDriversOf(inventory: GitInventory): GitDriverNames {
+  const all = [...inventory.configTexts.values()].map(configuredDrivers);
+  const union = (pick: (d: ReturnType<typeof configuredDrivers>) => string[]) => [...new Set(all.flatMap(pick))];
+  return { filters: union((d) => d.filters), diffs: union((d) => d.diffs), merges: union((d) => d.merges), externalDiff: all.some((d) => d.externalDiff) };
+}
+
+/** True when two states describe the same entry: same kind, same inode, same link text. */
+export function sameEntry(a: GitEntryState | undefined, b: GitEntryState | undefined): boolean {
+  return a !== undefined && b !== undefined && a.kind === b.kind && a.link === b.link && a.ino === b.ino;
+}

@@ -1,0 +1,162 @@
+// Builds one command's bubblewrap sandbox from the filesystem as it is now
+// (issue 9 §2, gate-rules §7): no capabilities, an unprivileged uid in a user
+// namespace, no_new_privs (bwrap always sets it), no network, a PID namespace
+// that dies with the command, the system read-only, /proc read-only, a private
+// /tmp and HOME, and the scopes bound by descriptor after a walk that follows no
+// link. The zotbox state directory is masked wherever a scope contains it, and
+// every git control entry in the write scopes is bound read-only over itself.
+import { closeSync } from 'node:fs';
+import { ZotboxError } from '../../../errors.js';
+import { isInsideRoot } from '../../../policy/scopes.js';
+import type { GitDriverNames } from '../command-environment.js';
+import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
+import { openPathWithoutLinks } from './no-follow-open.js';
+import { systemMountArguments } from './system-mounts.js';
+import path from 'node:path';
+
+export interface SandboxLayout {
+  readonly readRoots: readonly string[];
+  readonly writeRoots: readonly string[];
+  /** Canonical; masked inside every bound root that contains it. */
+  readonly stateDirectory?: string;
+  /** Canonical; the only part of the state directory a scope may bind. */
+  readonly agentData?: string;
+}
+
+/** Inside the sandbox: the command's private, empty home (on its private /tmp). */
+export const SANDBOX_HOME = '/tmp/home';
+/** The uid and gid commands have inside the user namespace. */
+const SANDBOX_ID = '65534';
+
+export interface PreparedSandbox {
+  /** bwrap's arguments up to, not including, "--chdir DIR -- PROGRAM ARGS". */
+  readonly args: readonly string[];
+  /** Descriptors the child gets as fd 3, 4, …, in this order (the args name them so). */
+  readonly fds: readonly number[];
+  readonly inventory: GitInventory;
+  readonly drivers: GitDriverNames;
+  /** Before each spawn: every mount point below an agent-writable bind is still the same kind of thing, reached without links. */
+  verifyMountPoints(): void;
+  close(): void;
+}
+
+/**
+ * No --new-session: commands get no terminal (stdin is closed, output goes to pipes), so there is none to inject
+ * into, and the sandbox stays in bubblewrap's process group, which a timeout kills whole, even mid-setup.
+ */
+const BASE_ARGUMENTS = [
+  '--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--cap-drop', 'ALL', '--disable-userns',
+  '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent',
+];
+
+function depth(p: string): number {
+  return p === '/' ? 0 : p.split('/').length;
+}
+
+function unsafe(where: string, why: string): ZotboxError {
+  return new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: ${where} ${why}, so zotbox cannot protect it inside the sandbox. Replace it with a real directory or file (or remove it), then retry.`, { details: { path: where } });
+}
+
+/** Collects bind sources and the mount points nested in other binds. */
+class BindList {
+  readonly args: string[] = [];
+  readonly fds: number[] = [];
+  readonly nested: { path: string; kind: 'directory' | 'file' }[] = [];
+  constructor(private readonly writable: readonly string[]) {}
+  bind(target: string, mode: 'ro' | 'rw', required: boolean): void {
+    const opened = openPathWithoutLinks(target);
+    if ('missing' in opened) {
+      if (required) throw unsafe(target, 'vanished while the sandbox was built');
+      return; // a scope that does not exist yet is not mounted: commands cannot create it, the write tool can
+    }
+    this.args.push(mode === 'rw' ? '--bind-fd' : '--ro-bind-fd', String(3 + this.fds.length), target);
+    this.fds.push(opened.fd);
+    this.noteNested(target, opened.kind);
+  }
+  mask(target: string): void {
+    const opened = openPathWithoutLinks(target);
+    if ('missing' in opened) return;
+    closeSync(opened.fd);
+    if (opened.kind !== 'directory') throw unsafe(target, 'is not a directory');
+    this.args.push('--tmpfs', target);
+    this.noteNested(target, 'directory');
+  }
+  private noteNested(target: string, kind: 'directory' | 'file'): void {
+    if (this.writable.some((root) => root !== target && isInsideRoot(target, root))) this.nested.push({ path: target, kind });
+  }
+}
+
+/**
+ * Binds each git directory in the write scopes over itself (so it cannot be renamed or removed and made anew),
+ * then its control entries read-only; a link or odd kind there cannot be protected, so the command is refused.
+ */
+function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
+  const hidden = inventory.unreadable[0];
+  if (hidden !== undefined) throw unsafe(hidden, 'cannot be listed (no read or search permission)');
+  for (const [entry, state] of inventory.gitEntries) {
+    if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
+    if (state.kind === 'file') binds.bind(entry, 'ro', false);
+    // A .git link cannot be mounted over (the mount would land on its target); the directory it points to, if in
+    // the scopes, is protected as a git directory below, and a replaced link is put back after the command.
+  }
+  for (const [directory, { control }] of inventory.gitDirectories) {
+    binds.bind(directory, 'rw', false);
+    for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false);
+  }
+  for (const target of inventory.linkTargets) binds.bind(target, 'ro', false);
+}
+
+/** With `seccomp`, the arguments name one more descriptor after `fds`: the caller passes the filter there, a fresh one per spawn. */
+export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean } = {}): PreparedSandbox {
+  const state = layout.stateDirectory;
+  const insideState = (root: string) => state !== undefined && isInsideRoot(root, state);
+  const allowedInState = (root: string) => layout.agentData !== undefined && isInsideRoot(root, layout.agentData);
+  const roots = [
+    ...layout.writeRoots.map((root) => ({ root, mode: 'rw' as const })),
+    ...layout.readRoots.filter((root) => !layout.writeRoots.some((w) => isInsideRoot(root, w))).map((root) => ({ root, mode: 'ro' as const })),
+  ].filter(({ root }) => !insideState(root) || allowedInState(root));
+  roots.sort((a, b) => depth(a.root) - depth(b.root) || a.root.localeCompare(b.root));
+  const binds = new BindList(layout.writeRoots);
+  // The sandbox's own /proc, /dev and /tmp go in at their depth: above a scope of "/" (which would otherwise bring the
+  // host's), below a scope inside /tmp.
+  const specials = [
+    { root: '/proc', args: ['--proc', '/proc', '--remount-ro', '/proc'] },
+    { root: '/dev', args: ['--dev', '/dev'] },
+    { root: '/tmp', args: ['--tmpfs', '/tmp', '--dir', SANDBOX_HOME] },
+  ];
+  const outsideState = roots.filter(({ root }) => !insideState(root));
+  const ordered = [...specials.map((special) => ({ ...special, special: true })), ...outsideState.map((root) => ({ ...root, special: false }))];
+  ordered.sort((a, b) => depth(a.root) - depth(b.root) || Number(b.special) - Number(a.special));
+  try {
+    for (const item of ordered) {
+      if ('args' in item) binds.args.push(...item.args);
+      else binds.bind(item.root, item.mode, false);
+    }
+    if (state !== undefined && roots.some(({ root }) => isInsideRoot(state, root) && root !== state)) binds.mask(state);
+    for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
+    const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
+    protectGitMetadata(inventory, binds);
+    const seccomp = extra.seccomp === true ? ['--seccomp', String(3 + binds.fds.length)] : [];
+    const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
+    return {
+      args,
+      fds: binds.fds,
+      inventory,
+      drivers: gitDriversOf(inventory),
+      verifyMountPoints: () => {
+        for (const point of binds.nested) {
+          const opened = openPathWithoutLinks(point.path);
+          if ('missing' in opened) throw unsafe(point.path, 'was removed by an earlier command of this call');
+          closeSync(opened.fd);
+          if (opened.kind !== point.kind) throw unsafe(point.path, `is no longer a ${point.kind}`);
+        }
+      },
+      close: () => {
+        for (const fd of binds.fds) closeSync(fd);
+      },
+    };
+  } catch (error) {
+    for (const fd of binds.fds) closeSync(fd);
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+// `zotbox pack`: validates a source directory and writes its canonical .zot.
+// The archive is streamed (the tree is never held in memory) into a temporary
+// file beside the output, fsynced, and renamed into place only on success; on
+// any failure or abort the temporary file is removed. The output and the
+// temporary file are excluded from the walk by canonical path (spec Part A).
+import { randomBytes, createHash } from 'node:crypto';
+import { lstat, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_LIMITS, ZstdEncoder, canonicalTarParts, formatDigest, walkSourceTree, type ArchiveLimits, type Digest } from '../../archive/index.js';
+import { ZotboxError, fileSystemError } from '../../errors.js';
+import { readAgentManifest, validateAgentLayout, type AgentIdentity } from './agent-layout.js';
+
+export interface PackOptions {
+  /** Directory relative paths are resolved against, and where the default output goes. */
+  readonly cwd: string;
+  readonly signal?: AbortSignal;
+  readonly limits?: ArchiveLimits;
+}
+
+export interface PackResult {
+  readonly output: string;
+  readonly identity: AgentIdentity;
+  readonly artifactDigest: Digest;
+  readonly contentDigest: Digest;
+  readonly artifactSize: number;
+  readonly tarSize: number;
+  readonly entries: number;
+}
+
+/** Compress in batches: many 512-byte headers make one call each otherwise. */
+const COMPRESS_BATCH = 256 * 1024;
+
+/** The output path rule of spec B §3.8: ".zot" is appended unless the name ends in exactly ".zot". */
+export function packOutputPath(cwd: string, output: string | undefined, agentName: string): string {
+  const chosen = output ?? `${agentName}.zot`;
+  return path.resolve(cwd, chosen.endsWith('.zot') ? chosen : `${chosen}.zot`);
+}
+
+async function readManifestBytes(root: string): Promise<Buffer> {
+  const manifestPath = path.join(root, 'manifest.json');
+  const stats = await lstat(manifestPath).catch(() => undefined);
+  if (stats === undefined || !stats.isFile()) {
+    throw new ZotboxError(
+      'ZB_LAYOUT_MANIFEST_MISSING',
+      stats?.isSymbolicLink()
+        ? `${manifestPath} is a symlink; zotfiles may contain only regular files. Replace it with the file itself.`
+        : `${root} has no manifest.json at its root. Add one ({"zotfile": 1, "name": "my-agent"} at least).`,
+      { details: { path: manifestPath } },
+    );
+  }
+  return readFile(manifestPath);
+}
+
+/** The canonical path a not-yet-existing file will have: its parent resolved, its name kept. */
+async function canonicalFuturePath(file: string): Promise<string> {
+  const parent = await realpath(path.dirname(file)).catch((cause: unknown) => {
+    throw fileSystemError('write into the directory', path.dirname(file), cause);
+  });
+  return path.join(parent, path.basename(file));
+}
+
+export async function packAgent(directory: string | undefined, output: string | undefined, options: PackOptions): Promise<PackResult> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const root = path.resolve(options.cwd, directory ?? '.');
+  const manifestBytes = await readManifestBytes(root);
+  const { identity } = readAgentManifest(manifestBytes);
+  const outputPath = packOutputPath(options.cwd, output, identity.name);
+  const canonicalOutput = await canonicalFuturePath(outputPath);
+  const tempPath = path.join(path.dirname(canonicalOutput), `.${path.basename(canonicalOutput)}.${randomBytes(6).toString('hex')}.tmp`);
+
+  const tree = await walkSourceTree(root, { exclude: new Set([canonicalOutput, tempPath]), limits });
+  validateAgentLayout({
+    entries: tree.entries.map((e) => ({ name: e.relativePath, type: e.type })),
+    readFile: (name) => (name === 'manifest.json' ? manifestBytes : undefined),
+  });
+
+  const handle = await open(tempPath, 'wx', 0o644).catch((cause: unknown) => {
+    throw fileSystemError('create a file in', path.dirname(tempPath), cause);
+  });
+  const tarHash = createHash('sha256');
+  const artifactHash = createHash('sha256');
+  let tarSize = 0;
+  let artifactSize = 0;
+  let committed = false;
+  try {
+    const encoder = new ZstdEncoder();
+    const write = async (chunks: Buffer[]) => {
+      for (const chunk of chunks) {
+        artifactSize += chunk.length;
+        if (artifactSize > limits.maxCompressedBytes) {
+          throw new ZotboxError(
+            'ZB_ARCHIVE_LIMIT_EXCEEDED',
+            `the packed archive would be larger than ${limits.maxCompressedBytes} bytes, which zotbox refuses to load. Remove what the agent does not need.`,
+            { details: { limit: 'compressed', max: limits.maxCompressedBytes } },
+          );
+        }
+        artifactHash.update(chunk);
+        await handle.write(chunk);
+      }
+    };
+    let batch: Buffer[] = [];
+    let batchSize = 0;
+    for await (const part of canonicalTarParts(tree)) {
+      if (options.signal?.aborted) throw new ZotboxError('ZB_ARCHIVE_INTERRUPTED', 'packing was cancelled; no archive was written.');
+      tarHash.update(part.bytes);
+      tarSize += part.bytes.length;
+      batch.push(part.bytes);
+      batchSize += part.bytes.length;
+      if (batchSize >= COMPRESS_BATCH) {
+        await write(encoder.push(batch.length === 1 ? batch[0]! : Buffer.concat(batch)));
+        batch = [];
+        batchSize = 0;
+      }
+    }
+    if (batchSize > 0) await write(encoder.push(Buffer.concat(batch)));
+    await write(encoder.end());
+    await handle.sync();
+    await handle.close();
+    await rename(tempPath, canonicalOutput);
+    committed = true;
+    await syncDirectory(path.dirname(canonicalOutput));
+  } catch (cause) {
+    // Archive and limit errors pass through; a failing write, fsync or rename names the output.
+    throw fileSystemError('write', outputPath, cause);
+  } finally {
+    if (!committed) {
+      await handle.close().catch(() => undefined); // already closed on the success path's late failures
+      await unlink(tempPath).catch(() => undefined); // nothing to remove if creation or rename already moved it
+    }
+  }
+  return {
+    output: outputPath,
+    identity,
+    artifactDigest: formatDigest(artifactHash),
+    contentDigest: formatDigest(tarHash),
+    artifactSize,
+    tarSize,
+    entries: tree.entries.length,
+  };
+}
+
+/** Makes a rename durable. Some filesystems refuse fsync on directories; the rename itself already happened. */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r').catch(() => undefined);
+  if (handle === undefined) return;
+  try {
+    await handle.sync().catch(() => undefined); // EINVAL on filesystems without directory fsync: nothing more to do
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,117 @@
+// The model catalog and model selection (spec B §8.1 with Part A): built-in
+// models plus a user models file for self-hosted ones; selection is explicit →
+// configured default (ZOTBOX_MODEL) → the agent's model.preferred → any
+// compatible model whose provider has credentials → an error naming what is
+// unmet. It runs before consent, and an explicit model that no catalog knows is
+// an error (zot silently bypasses the requirements there).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ZotboxError } from '../../errors.js';
+import type { Manifest } from '../../policy/manifest.js';
+
+export type ProviderName = 'anthropic' | 'openai';
+
+export interface CatalogModel {
+  readonly id: string;
+  readonly provider: ProviderName;
+  readonly contextWindow: number;
+  readonly reasoning: boolean;
+  readonly vision: boolean;
+  /** For self-hosted models: the server's base URL. */
+  readonly baseUrl?: string;
+}
+
+export const BUILT_IN_MODELS: readonly CatalogModel[] = [
+  { id: 'claude-sonnet-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true },
+  { id: 'claude-opus-4-1', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true },
+  { id: 'claude-haiku-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true },
+  { id: 'gpt-4.1', provider: 'openai', contextWindow: 1_047_576, reasoning: false, vision: true },
+  { id: 'gpt-4.1-mini', provider: 'openai', contextWindow: 1_047_576, reasoning: false, vision: true },
+  { id: 'o3', provider: 'openai', contextWindow: 200_000, reasoning: true, vision: true },
+  { id: 'gpt-4o', provider: 'openai', contextWindow: 128_000, reasoning: false, vision: true },
+];
+
+const UserModelsSchema = z.strictObject({
+  models: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      provider: z.enum(['anthropic', 'openai']),
+      base_url: z.url().optional(),
+      context_window: z.number().int().positive(),
+      reasoning: z.boolean().default(false),
+      vision: z.boolean().default(false),
+    }),
+  ),
+});
+
+export const API_KEY_VARIABLES: Readonly<Record<ProviderName, string>> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
+
+/** The user models file, <state>/models.json; absent means none. */
+export function readUserModels(stateDirectory: string): CatalogModel[] {
+  const file = path.join(stateDirectory, 'models.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return []; // no user models file
+  }
+  let parsed;
+  try {
+    parsed = UserModelsSchema.safeParse(JSON.parse(text));
+  } catch (cause) {
+    throw new ZotboxError('ZB_MODELS_FILE_INVALID', `${file} is not JSON: ${(cause as Error).message}.`, { cause, details: { path: file } });
+  }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ZotboxError('ZB_MODELS_FILE_INVALID', `${file}: ${issue?.path.join('.') || 'the top level'} ${issue?.message}. See docs/models.md.`, { details: { path: file } });
+  }
+  return parsed.data.models.map((m) => ({ id: m.id, provider: m.provider, contextWindow: m.context_window, reasoning: m.reasoning, vision: m.vision, ...(m.base_url === undefined ? {} : { baseUrl: m.base_url }) }));
+}
+
+/** What the agent requires of a model that this one lacks; empty when compatible. */
+export function unmetModelRequirements(model: CatalogModel, manifest: Manifest): string[] {
+  const unmet: string[] = [];
+  if (model.contextWindow < manifest.model.minContext) unmet.push(`a context window of at least ${manifest.model.minContext} tokens (${model.id} has ${model.contextWindow})`);
+  if (manifest.model.requires.includes('reasoning') && !model.reasoning) unmet.push('reasoning');
+  if (manifest.model.requires.includes('vision') && !model.vision) unmet.push('vision');
+  return unmet;
+}
+
+export interface SelectModelInput {
+  readonly manifest: Manifest;
+  readonly explicit?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly catalog: readonly CatalogModel[];
+}
+
+export function selectModel(input: SelectModelInput): CatalogModel {
+  const { manifest, env, catalog } = input;
+  const hasCredentials = (model: CatalogModel) => (env[API_KEY_VARIABLES[model.provider]] ?? '') !== '';
+  const find = (id: string) => catalog.find((m) => m.id === id);
+  if (input.explicit !== undefined) {
+    const model = find(input.explicit);
+    if (model === undefined) {
+      throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${JSON.stringify(input.explicit)} is in no catalog. Declare it in <state>/models.json with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked.`, {
+        details: { model: input.explicit },
+      });
+    }
+    const unmet = unmetModelRequirements(model, manifest);
+    if (unmet.length > 0) throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${model.id} does not meet the agent's requirements: it lacks ${unmet.join(' and ')}.`, { details: { model: model.id, unmet } });
+    if (!hasCredentials(model)) throw new ZotboxError('ZB_PROVIDER_AUTH', `model ${model.id} needs ${API_KEY_VARIABLES[model.provider]} in the environment.`, { details: { model: model.id } });
+    return model;
+  }
+  const usable = (model: CatalogModel | undefined): model is CatalogModel => model !== undefined && unmetModelRequirements(model, manifest).length === 0 && hasCredentials(model);
+  const configured = env['ZOTBOX_MODEL'];
+  if (configured !== undefined && configured !== '' && usable(find(configured))) return find(configured)!;
+  for (const id of manifest.model.preferred) if (usable(find(id))) return find(id)!;
+  const any = catalog.find(usable);
+  if (any !== undefined) return any;
+  const compatible = catalog.filter((m) => unmetModelRequirements(m, manifest).length === 0);
+  throw new ZotboxError(
+    'ZB_MODEL_UNAVAILABLE',
+    compatible.length === 0
+      ? `no catalog model meets the agent's requirements (${[manifest.model.minContext > 0 ? `context ≥ ${manifest.model.minContext}` : '', ...manifest.model.requires].filter(Boolean).join(', ')}).`
+      : `no model is usable: the compatible ones (${compatible.map((m) => m.id).join(', ')}) need ${[...new Set(compatible.map((m) => API_KEY_VARIABLES[m.provider]))].join(' or ')} in the environment. Or replay a transcript with --replay FILE.`,
+  );
+}

@@ -1,0 +1,75 @@
+// `zotbox check`: the decision the gate would make for one tool call of an
+// agent, without running anything. Uses the same policy functions, scopes and
+// command environment as a real run.
+import { realpathSync, statSync } from 'node:fs';
+import { ZotboxError, fileSystemError, type ErrorCode } from '../../errors.js';
+import { decidePathAccess, type PathTool } from '../../policy/path-decision.js';
+import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
+import { decideShellCommand, type ExecutionPlan } from '../../policy/shell-decision.js';
+import type { ConfineMode } from '../executors/confine/mode.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
+import { openAgent, type OpenAgentOptions } from '../load/open-agent.js';
+import { agentDataDirectory } from '../consent/state-dir.js';
+import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
+
+export type CheckTool = PathTool | 'bash';
+export const CHECK_TOOLS: readonly CheckTool[] = ['read', 'write', 'edit', 'bash'];
+
+export interface CheckOptions extends OpenAgentOptions {
+  /** The workspace (--cwd); the reference is resolved against OpenAgentOptions.cwd. */
+  readonly workspace: string;
+  readonly stateDirectory: string;
+  /** Decide as for a run with this confinement (default: required, where every command runs in the sandbox or not at all). */
+  readonly confine?: ConfineMode;
+}
+
+export interface CheckResult {
+  readonly allowed: boolean;
+  readonly tool: CheckTool;
+  readonly subject: string;
+  readonly agent: { readonly name: string; readonly version: string; readonly contentDigest: string };
+  readonly workspace: string;
+  readonly code?: ErrorCode;
+  readonly reason?: string;
+  readonly canonicalPath?: string;
+  /** For bash: 'ask' runs the string with bash -c; 'allowlist' runs the plan. */
+  readonly bashMode?: 'ask' | 'allowlist';
+  readonly plan?: ExecutionPlan;
+  /** Declared scopes that grant nothing (unresolvable). */
+  readonly warnings: readonly string[];
+}
+
+function canonicalWorkspace(directory: string): string {
+  let real: string;
+  try {
+    real = realpathSync.native(directory);
+  } catch (cause) {
+    throw fileSystemError('use the workspace', directory, cause);
+  }
+  if (!statSync(real).isDirectory()) throw new ZotboxError('ZB_IO_FAILED', `the workspace ${directory} is not a directory. Pass a directory with --cwd.`, { details: { path: directory } });
+  return real;
+}
+
+export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
+  const { image, layout } = await openAgent(reference, options);
+  const workspace = canonicalWorkspace(options.workspace);
+  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, layout.manifest.name)) });
+  refuseScopesInStateDirectory(scopes);
+  const base = {
+    tool,
+    subject,
+    agent: { name: layout.identity.name, version: layout.identity.version, contentDigest: image.contentDigest },
+    workspace,
+    warnings: scopes.warnings,
+  };
+  if (tool !== 'bash') {
+    const decision = decidePathAccess(tool, subject, scopes);
+    return decision.allow
+      ? { ...base, allowed: true, canonicalPath: decision.canonicalPath }
+      : { ...base, allowed: false, code: decision.code, reason: decision.reason, ...(decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath }) };
+  }
+  const { mode, allow } = layout.manifest.permissions.bash;
+  const decision = decideShellCommand(subject, { mode, allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: (options.confine ?? 'required') !== 'off' });
+  if (!decision.allow) return { ...base, allowed: false, code: decision.code, reason: decision.reason };
+  return decision.mode === 'ask' ? { ...base, allowed: true, bashMode: 'ask' } : { ...base, allowed: true, bashMode: 'allowlist', plan: decision.plan };
+}

@@ -1,0 +1,228 @@
+import test, { type ExecutionContext } from 'ava';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
+import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
+import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../../src/host/consent/receipt.js';
+import { tempDir } from '../../fixtures/temp.js';
+
+const DIGEST = `sha256:${'a'.repeat(64)}`;
+const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'unconfined' };
+
+async function answer(bytes: number[] | string, end = false) {
+  const input = new PassThrough();
+  let echoed = '';
+  const result = readConsentKey(input, (text) => (echoed += text));
+  input.write(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes));
+  if (end) input.end();
+  return { result: await result, echoed };
+}
+
+// Spec B §9.1 vectors (zot's consent key tests), with Part A's default: a bare Enter is No.
+const key = test.macro(async (t, bytes: number[] | string, expected: 'yes' | 'no' | 'interrupted', end?: boolean) => {
+  t.is((await answer(bytes, end)).result, expected);
+});
+test('y CR is yes', key, 'y\r', 'yes');
+test('Y LF is yes', key, 'Y\n', 'yes');
+test('n CR is no', key, 'n\r', 'no');
+test('N LF is no', key, 'N\n', 'no');
+test('the first answer is kept: n y CR is no', key, 'ny\r', 'no');
+test('y DEL n CR is no', key, [0x79, 0x7f, 0x6e, 0x0d], 'no');
+test('n BS y CR is yes', key, [0x6e, 0x08, 0x79, 0x0d], 'yes');
+test('DEL y CR is yes', key, [0x7f, 0x79, 0x0d], 'yes');
+test('unrelated keys are ignored: x ESC [A y CR is yes', key, 'x\u001b[Ay\r', 'yes');
+test('Enter with no answer is No (Part A default; zot waits)', key, '\r', 'no');
+test('Ctrl-C interrupts', key, [0x78, 0x03, 0x79], 'interrupted');
+test('end of input without Enter is No', key, 'y', 'no', true);
+
+test('the answer is echoed, Backspace erases it, and the line ends', async (t) => {
+  t.is((await answer([0x79, 0x7f, 0x6e, 0x0d])).echoed, 'y\b \bn\r\n');
+});
+
+function request(t: ExecutionContext, overrides: Partial<ConsentRequest> & { input?: string } = {}): { request: ConsentRequest; output: () => string; state: string } {
+  const state = overrides.stateDirectory ?? tempDir(t, 'zb-consent-');
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  let written = '';
+  if (overrides.input !== undefined) setImmediate(() => stdin.write(overrides.input));
+  return {
+    state,
+    output: () => written,
+    request: {
+      stateDirectory: state,
+      name: 'demo',
+      version: '1.0.0',
+      contentDigest: DIGEST,
+      artifactDigest: undefined,
+      permissions,
+      yes: false,
+      env: {},
+      stdin,
+      stdout: { write: (text: string) => (written += text), isTTY: true },
+      reference: 'demo.zot',
+      ...overrides,
+    },
+  };
+}
+
+const code = (error: unknown) => (error as { code?: string }).code;
+
+test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 directory)', async (t) => {
+  const { request: r, output, state } = request(t, { input: 'y\r' });
+  t.is(await requestConsent(r), 'prompt');
+  t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read:  \/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
+  const file = receiptPath(state, 'demo', DIGEST);
+  t.is(statSync(file).mode & 0o777, 0o600);
+  t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
+  t.like(JSON.parse(readFileSync(file, 'utf8')), { receipt: 2, digest: DIGEST, name: 'demo', version: '1.0.0', permissions });
+  const again = request(t, { stateDirectory: state });
+  t.is(await requestConsent(again.request), 'receipt');
+  t.is(again.output(), '', 'nothing is asked twice');
+});
+
+test('on a terminal, n and Enter refuse and write nothing', async (t) => {
+  for (const input of ['n\r', '\r']) {
+    const { request: r, state } = request(t, { input });
+    t.is(code(await t.throwsAsync(requestConsent(r))), 'ZB_CONSENT_REFUSED');
+    t.false(existsSync(receiptPath(state, 'demo', DIGEST)));
+  }
+});
+
+test('without a terminal, consent is refused with how to review and approve', async (t) => {
+  const { request: r } = request(t);
+  const error = await t.throwsAsync(requestConsent({ ...r, stdin: Object.assign(new PassThrough(), { isTTY: false }) }));
+  t.is(code(error), 'ZB_CONSENT_REQUIRED');
+  t.regex(error!.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
+});
+
+test('-y and ZOTBOX_AGENT_CONSENT=1 allow without asking and write a receipt; other values of the variable do not count', async (t) => {
+  const flag = request(t, { yes: true });
+  t.is(await requestConsent({ ...flag.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), 'flag');
+  t.true(existsSync(receiptPath(flag.state, 'demo', DIGEST)));
+  const env = request(t, { env: { ZOTBOX_AGENT_CONSENT: '1' } });
+  t.is(await requestConsent(env.request), 'environment');
+  const wrong = request(t, { env: { ZOTBOX_AGENT_CONSENT: 'yes' } });
+  t.is(code(await t.throwsAsync(requestConsent({ ...wrong.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }))), 'ZB_CONSENT_REQUIRED');
+});
+
+test('-y with a matching receipt leaves it as it is; with other permissions it records the new ones', async (t) => {
+  const first = request(t, { yes: true });
+  await requestConsent(first.request);
+  const file = receiptPath(first.state, 'demo', DIGEST);
+  const written = readFileSync(file, 'utf8');
+  utimesSync(file, new Date(0), new Date(0));
+  t.is(await requestConsent(first.request), 'flag');
+  t.is(statSync(file).mtimeMs, 0, 'not rewritten');
+  t.is(readFileSync(file, 'utf8'), written);
+  await requestConsent({ ...first.request, permissions: { ...permissions, read: ['/other'] } });
+  t.deepEqual(JSON.parse(readFileSync(file, 'utf8')).permissions.read, ['/other']);
+});
+
+test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
+  const first = request(t, { yes: true });
+  await requestConsent(first.request);
+  const file = receiptPath(first.state, 'demo', DIGEST);
+  const noTty = Object.assign(new PassThrough(), { isTTY: false });
+  // Other permissions (e.g. another workspace): asked again.
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTty, permissions: { ...permissions, read: ['/other'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  // Tampered: not JSON, or edited fields.
+  writeFileSync(file, '{"receipt":1');
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  writeFileSync(file, JSON.stringify({ receipt: 1, digest: `sha256:${'b'.repeat(64)}`, artifact_digest: null, name: 'demo', version: '1', permissions, approved_at: 'x' }));
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('bash "ask" mode never uses or writes a receipt', async (t) => {
+  const ask: ConsentSummary = { ...permissions, bash: { mode: 'ask', allow: [] } };
+  const first = request(t, { yes: true, permissions: ask });
+  t.is(await requestConsent(first.request), 'flag');
+  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST)));
+  const prompt = request(t, { stateDirectory: first.state, permissions: ask, input: 'y\r' });
+  t.is(await requestConsent(prompt.request), 'prompt');
+  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST)));
+  t.regex(formatConsentText({ ...prompt.request }), /bash: {5}ask — ANY command/);
+});
+
+test('receipts can be listed and revoked, all or by digest', async (t) => {
+  const a = request(t, { yes: true });
+  await requestConsent(a.request);
+  await requestConsent({ ...a.request, contentDigest: `sha256:${'c'.repeat(64)}` });
+  t.is(listReceipts(a.state).length, 2);
+  t.is(revokeReceipts(a.state, 'demo', `sha256:${'c'.repeat(64)}`).length, 1);
+  t.is(listReceipts(a.state, 'demo').length, 1);
+  t.is(revokeReceipts(a.state, 'demo').length, 1);
+  t.is(code(t.throws(() => revokeReceipts(a.state, 'demo'))), 'ZB_CONSENT_NOT_FOUND');
+});
+
+const noTerminal = () => Object.assign(new PassThrough(), { isTTY: false });
+
+/** What an attacker who can write the consents directory, but not read the key, would write. */
+function forgeReceipt(state: string, extra: Record<string, unknown> = {}) {
+  const file = receiptPath(state, 'demo', DIGEST);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), ...extra }));
+}
+
+test('a forged receipt (well-formed, written without the key) is ignored: the prompt is asked again', async (t) => {
+  for (const extra of [{}, { mac: `hmac-sha256:${'0'.repeat(64)}` }]) {
+    const { request: r, output, state } = request(t, { input: 'y\r' });
+    forgeReceipt(state, extra);
+    t.is(await requestConsent(r), 'prompt');
+    t.regex(output(), /Allow\? \[y\/N\] y\r\n$/);
+    t.is(await requestConsent(request(t, { stateDirectory: state }).request), 'receipt', 'the answer replaced the forgery with a signed receipt');
+  }
+});
+
+test('a forged receipt next to genuine ones is ignored: without a terminal, consent is required', async (t) => {
+  const { request: r, state } = request(t, { yes: true });
+  await requestConsent({ ...r, contentDigest: `sha256:${'c'.repeat(64)}` }); // the installation now has a key and a genuine receipt
+  forgeReceipt(state);
+  await t.throwsAsync(requestConsent({ ...r, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('a receipt copied from another state directory is ignored', async (t) => {
+  const a = request(t, { yes: true });
+  await requestConsent(a.request);
+  const b = request(t, { yes: true });
+  await requestConsent({ ...b.request, contentDigest: `sha256:${'c'.repeat(64)}` });
+  copyFileSync(receiptPath(a.state, 'demo', DIGEST), receiptPath(b.state, 'demo', DIGEST));
+  await t.throwsAsync(requestConsent({ ...b.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  t.is(await requestConsent({ ...a.request, yes: false, stdin: noTerminal() }), 'receipt', 'still good where it was made');
+});
+
+test('consent to a confined run does not cover an unconfined one', async (t) => {
+  const confined = request(t, { yes: true, permissions: { ...permissions, confinement: 'bubblewrap' } });
+  await requestConsent(confined.request);
+  t.is(await requestConsent({ ...confined.request, yes: false, stdin: noTerminal() }), 'receipt');
+  const unconfined = { ...confined.request, yes: false, stdin: noTerminal(), permissions: { ...permissions, confinement: 'unconfined' as const } };
+  await t.throwsAsync(requestConsent(unconfined), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('an unsafe key file stops consent with ZB_IO_FAILED before anything is asked or trusted', async (t) => {
+  const symlinked = request(t, { input: 'y\r' });
+  writeFileSync(`${symlinked.state}/elsewhere.key`, Buffer.alloc(32, 1), { mode: 0o600 });
+  symlinkSync(`${symlinked.state}/elsewhere.key`, receiptKeyPath(symlinked.state));
+  await t.throwsAsync(requestConsent(symlinked.request), { code: 'ZB_IO_FAILED' } as never);
+  t.is(symlinked.output(), '', 'nothing was asked');
+  const readable = request(t, { yes: true });
+  await requestConsent(readable.request);
+  chmodSync(receiptKeyPath(readable.state), 0o644);
+  await t.throwsAsync(requestConsent({ ...readable.request, yes: false }), { code: 'ZB_IO_FAILED', message: /mode 0644, not 0600.*Fix: delete it/ } as never);
+  await t.throwsAsync(requestConsent(readable.request), { code: 'ZB_IO_FAILED' } as never, '-y cannot sign with it either');
+});
+
+test('the consent prompt escapes control characters in what the agent declares', async (t) => {
+  const { request: r, output } = request(t, { input: 'n\r', version: '1\u001b]52;c;aGk=\u0007', permissions: { ...permissions, read: ['/p\u001b[2Jq'] } });
+  await t.throwsAsync(requestConsent(r), { code: 'ZB_CONSENT_REFUSED' } as never);
+  t.false(output().includes('\u001b'));
+  t.false(output().includes('\u0007'));
+  t.true(output().includes('Agent demo@1\\u001b]52;c;aGk=\\u0007 wants to run.'));
+  t.true(output().includes('fs read:  /p\\u001b[2Jq'));
+});
+
+test('without a terminal, the refusal escapes control characters in the reference', async (t) => {
+  const { request: r } = request(t, { reference: 'x\u001b]0;title\u0007' });
+  const error = await t.throwsAsync(requestConsent({ ...r, stdin: noTerminal() }));
+  t.false(error!.message.includes('\u001b'));
+  t.true(error!.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
+});

@@ -1,0 +1,123 @@
+// The bubblewrap argument builder, without running bubblewrap: what is mounted,
+// how, and in which order.
+import test from 'ava';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { prepareSandbox } from '../../../../src/host/executors/confine/sandbox-plan.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+function world(t: Parameters<typeof tempDir>[0]) {
+  const root = realpathSync(tempDir(t, 'zb-plan-'));
+  const ws = path.join(root, 'ws');
+  const state = path.join(root, 'state');
+  const data = path.join(state, 'agents', 'a', 'data');
+  mkdirSync(ws);
+  mkdirSync(data, { recursive: true });
+  return { root, ws, state, data };
+}
+
+/** The option and operands of each mount, e.g. ['--bind-fd', '3', '/ws']. */
+function mounts(args: readonly string[]): string[][] {
+  const result: string[][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (['--bind-fd', '--ro-bind-fd', '--ro-bind', '--symlink'].includes(arg)) result.push(args.slice(i, i + 3) as string[]);
+    if (['--tmpfs', '--dir', '--proc', '--dev', '--remount-ro'].includes(arg)) result.push(args.slice(i, i + 2) as string[]);
+  }
+  return result;
+}
+
+test('every sandbox drops every privilege and shares nothing', (t) => {
+  const { ws } = world(t);
+  const plan = prepareSandbox({ readRoots: [ws], writeRoots: [ws] });
+  t.teardown(() => plan.close());
+  const args = plan.args.join(' ');
+  for (const flag of ['--unshare-user --uid 65534 --gid 65534', '--cap-drop ALL', '--disable-userns', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--die-with-parent', '--proc /proc --remount-ro /proc', '--tmpfs /tmp --dir /tmp/home']) {
+    t.true(args.includes(flag), flag);
+  }
+  t.false(args.includes('--share-net'));
+});
+
+test('scopes are bound by descriptor, write scopes read-write, read scopes read-only, parents before children', (t) => {
+  const { ws, root } = world(t);
+  const docs = path.join(root, 'docs');
+  const nested = path.join(ws, 'vendor');
+  mkdirSync(docs);
+  mkdirSync(nested);
+  const plan = prepareSandbox({ readRoots: [docs, nested], writeRoots: [ws] });
+  t.teardown(() => plan.close());
+  const binds = mounts(plan.args).filter((m) => m[0]!.endsWith('-fd'));
+  // vendor is inside the write scope: already writable, not bound again read-only.
+  t.deepEqual(binds, [
+    ['--ro-bind-fd', '3', docs],
+    ['--bind-fd', '4', ws],
+  ]);
+  t.is(plan.fds.length, 2);
+  t.false(plan.args.includes(ws) && plan.args.some((a, i) => a === '--bind' && plan.args[i + 1] === ws), 'never bound by path');
+});
+
+test('a scope that does not exist is not mounted (bubblewrap would create it as a directory)', (t) => {
+  const { ws } = world(t);
+  const missing = path.join(ws, 'CHANGELOG.md');
+  const plan = prepareSandbox({ readRoots: [], writeRoots: [missing] });
+  t.teardown(() => plan.close());
+  t.false(plan.args.includes(missing));
+});
+
+test('a scope reached through a symlink is refused, not followed', (t) => {
+  const { ws, root } = world(t);
+  const link = path.join(root, 'link');
+  symlinkSync(ws, link);
+  const error = t.throws(() => prepareSandbox({ readRoots: [link], writeRoots: [] }));
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_BIND_UNSAFE');
+});
+
+test('the state directory is masked in a scope that contains it, and the agent data scope is bound again inside it', (t) => {
+  const { root, state, data } = world(t);
+  const plan = prepareSandbox({ readRoots: [root], writeRoots: [data], stateDirectory: state, agentData: data });
+  t.teardown(() => plan.close());
+  const list = mounts(plan.args).filter((m) => m[0] !== '--ro-bind' && m[0] !== '--symlink');
+  const rootAt = list.findIndex((m) => m[2] === root);
+  const maskAt = list.findIndex((m) => m[0] === '--tmpfs' && m[1] === state);
+  const dataAt = list.findIndex((m) => m[2] === data);
+  t.true(rootAt !== -1 && rootAt < maskAt && maskAt < dataAt, JSON.stringify(list));
+  t.is(list[dataAt]![0], '--bind-fd');
+});
+
+test('a scope inside the state directory other than the agent\'s own data is never mounted', (t) => {
+  const { state, data } = world(t);
+  const consents = path.join(state, 'agents', 'a', 'consents');
+  mkdirSync(consents);
+  const plan = prepareSandbox({ readRoots: [consents], writeRoots: [path.join(state, 'agents')], stateDirectory: state, agentData: data });
+  t.teardown(() => plan.close());
+  t.false(plan.args.includes(consents));
+  t.false(plan.args.includes(path.join(state, 'agents')));
+});
+
+test('git control entries at any depth of a write scope are bound read-only over themselves, in any case', (t) => {
+  const { ws } = world(t);
+  const deep = path.join(ws, 'a', 'b', '.GIT');
+  mkdirSync(path.join(deep, 'hooks'), { recursive: true });
+  writeFileSync(path.join(deep, 'config'), '[core]\n');
+  writeFileSync(path.join(deep, 'HEAD'), 'ref: refs/heads/main\n');
+  mkdirSync(path.join(ws, 'sub'));
+  writeFileSync(path.join(ws, 'sub', '.git'), 'gitdir: ../a/b/.GIT\n');
+  const plan = prepareSandbox({ readRoots: [], writeRoots: [ws] });
+  t.teardown(() => plan.close());
+  const readOnly = mounts(plan.args).filter((m) => m[0] === '--ro-bind-fd').map((m) => m[2]);
+  t.deepEqual(readOnly.sort(), [path.join(deep, 'config'), path.join(deep, 'hooks'), path.join(ws, 'sub', '.git')].sort());
+  t.false(readOnly.includes(path.join(deep, 'HEAD')), 'refs and HEAD stay writable: commits work');
+});
+
+test('the system part is read-only and /etc holds only what programs need: never shadow, private keys or tokens', (t) => {
+  const { ws } = world(t);
+  const plan = prepareSandbox({ readRoots: [ws], writeRoots: [] });
+  t.teardown(() => plan.close());
+  const system = mounts(plan.args).filter((m) => m[0] === '--ro-bind' || m[0] === '--symlink').map((m) => m[2]!);
+  t.true(system.includes('/usr'));
+  t.true(system.includes('/etc/passwd'));
+  for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/ssl/private', '/etc/sudoers', '/etc/ssh', '/etc/npmrc', '/etc/pip.conf', '/etc', '/root', '/home', '/var', '/run']) {
+    t.false(system.includes(secret), secret);
+  }
+  t.false(plan.args.some((a, i) => a === '--bind' || (a === '--ro-bind' && plan.args[i + 1] === '/')));
+});

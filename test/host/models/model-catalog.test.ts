@@ -1,0 +1,45 @@
+import test from 'ava';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BUILT_IN_MODELS, readUserModels, selectModel } from '../../../src/host/models/model-catalog.js';
+import { parseManifest } from '../../../src/policy/manifest.js';
+import { tempDir } from '../../fixtures/temp.js';
+
+const manifest = (model: Record<string, unknown> = {}) => parseManifest(Buffer.from(JSON.stringify({ zotfile: 1, name: 'a', model })));
+const code = (error: unknown) => (error as { code?: string }).code;
+const both = { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' };
+
+test('selection order: explicit, then ZOTBOX_MODEL, then model.preferred, then any compatible model with a key', (t) => {
+  const m = manifest({ preferred: ['gpt-4.1', 'claude-opus-4-1'] });
+  t.is(selectModel({ manifest: m, explicit: 'o3', env: both, catalog: BUILT_IN_MODELS }).id, 'o3');
+  t.is(selectModel({ manifest: m, env: { ...both, ZOTBOX_MODEL: 'gpt-4o' }, catalog: BUILT_IN_MODELS }).id, 'gpt-4o');
+  t.is(selectModel({ manifest: m, env: both, catalog: BUILT_IN_MODELS }).id, 'gpt-4.1');
+  t.is(selectModel({ manifest: m, env: { ANTHROPIC_API_KEY: 'a' }, catalog: BUILT_IN_MODELS }).id, 'claude-opus-4-1', 'a preferred model without a key is skipped');
+  t.is(selectModel({ manifest: manifest(), env: { OPENAI_API_KEY: 'o' }, catalog: BUILT_IN_MODELS }).id, 'gpt-4.1');
+});
+
+test('requirements are checked before anything runs, for explicit and automatic choices alike', (t) => {
+  const needs = manifest({ requires: ['reasoning'], min_context: 500_000 });
+  t.is(code(t.throws(() => selectModel({ manifest: needs, explicit: 'claude-sonnet-4-5', env: both, catalog: BUILT_IN_MODELS }))), 'ZB_MODEL_UNAVAILABLE');
+  const error = t.throws(() => selectModel({ manifest: needs, env: both, catalog: BUILT_IN_MODELS }));
+  t.regex(error!.message, /no catalog model meets the agent's requirements \(context ≥ 500000, reasoning\)/);
+  t.is(selectModel({ manifest: manifest({ requires: ['reasoning'] }), env: { OPENAI_API_KEY: 'o' }, catalog: BUILT_IN_MODELS }).id, 'o3');
+});
+
+test('an explicit model in no catalog is an error that says how to declare it; a missing key says which', (t) => {
+  t.regex(t.throws(() => selectModel({ manifest: manifest(), explicit: 'my-local-llm', env: both, catalog: BUILT_IN_MODELS }))!.message, /models\.json/);
+  t.is(code(t.throws(() => selectModel({ manifest: manifest(), explicit: 'gpt-4.1', env: {}, catalog: BUILT_IN_MODELS }))), 'ZB_PROVIDER_AUTH');
+  t.regex(t.throws(() => selectModel({ manifest: manifest(), env: {}, catalog: BUILT_IN_MODELS }))!.message, /ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+});
+
+test('the user models file adds self-hosted models and is validated', (t) => {
+  const state = tempDir(t, 'zb-models-');
+  t.deepEqual(readUserModels(state), []);
+  writeFileSync(path.join(state, 'models.json'), JSON.stringify({ models: [{ id: 'qwen-local', provider: 'openai', base_url: 'http://127.0.0.1:8080', context_window: 32768, reasoning: true }] }));
+  const [local] = readUserModels(state);
+  t.like(local, { id: 'qwen-local', provider: 'openai', baseUrl: 'http://127.0.0.1:8080', contextWindow: 32768, reasoning: true, vision: false });
+  t.is(selectModel({ manifest: manifest(), explicit: 'qwen-local', env: { OPENAI_API_KEY: 'x' }, catalog: [...BUILT_IN_MODELS, local!] }).id, 'qwen-local');
+  mkdirSync(path.join(state, 'bad'));
+  writeFileSync(path.join(state, 'bad', 'models.json'), JSON.stringify({ models: [{ id: 'x', provider: 'cohere', context_window: 1 }] }));
+  t.is(code(t.throws(() => readUserModels(path.join(state, 'bad')))), 'ZB_MODELS_FILE_INVALID');
+});

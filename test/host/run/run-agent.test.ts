@@ -1,0 +1,163 @@
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, watch, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ZotboxError } from '../../../src/errors.js';
+import { AgentPool } from '../../../src/host/run/pool.js';
+import { runAgent, skillDescription, type RunAgentOptions } from '../../../src/host/run/run-agent.js';
+import type { RunEvent } from '../../../src/host/run/run-events.js';
+import { readSession } from '../../../src/host/run/sessions.js';
+import { EXAMPLES_DIR } from '../../fixtures/paths.js';
+import { tempDir } from '../../fixtures/temp.js';
+
+const base = (t: Parameters<typeof tempDir>[0]): RunAgentOptions & { reference: string; agent?: undefined } => ({
+  reference: path.join(EXAMPLES_DIR, 'code-reviewer'),
+  cwd: path.join(EXAMPLES_DIR, 'workspaces', 'sample-project'),
+  replayFile: path.join(EXAMPLES_DIR, 'transcripts', 'code-reviewer.json'),
+  yes: true,
+  env: {},
+  stateDirectory: tempDir(t, 'zb-runs-'),
+  confine: 'off',
+});
+
+async function collect(options: RunAgentOptions): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of runAgent(options)) events.push(event);
+  return events;
+}
+
+const end = (events: RunEvent[]) => events.at(-1) as RunEvent & { type: 'run.end' };
+
+test('a crashing run fails alone: runs beside it on the same pool complete, and the pool keeps working', async (t) => {
+  const pool = new AgentPool({ maxThreads: 2, maxOldGenerationSizeMb: 64 });
+  t.teardown(() => pool.close());
+  const runs = await Promise.all([
+    collect({ ...base(t), pool }),
+    collect({ ...base(t), pool, crashForTest: 'throw' }),
+    collect({ ...base(t), pool }),
+    collect({ ...base(t), pool, crashForTest: 'exit' }),
+    collect({ ...base(t), pool, crashForTest: 'oom' }),
+    collect({ ...base(t), pool }),
+  ]);
+  t.deepEqual(runs.map((events) => end(events).status), ['completed', 'failed', 'completed', 'failed', 'failed', 'completed']);
+  for (const crashed of [runs[1]!, runs[3]!, runs[4]!]) t.is(end(crashed).error!.code, 'ZB_WORKER_CRASHED', end(crashed).error!.message);
+  t.is(end(await collect({ ...base(t), pool })).status, 'completed', 'the pool replaced its workers');
+});
+
+test('a transcript with too few turns ends the run as failed, with the reason', async (t) => {
+  const short = path.join(tempDir(t, 'zb-replay-'), 'short.json');
+  writeFileSync(short, JSON.stringify({ zotbox_replay: 1, model: 'x', turns: [{ content: [{ type: 'tool_use', id: 't1', name: 'read', input: { path: 'README.md' } }], stop: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } }] }));
+  const events = await collect({ ...base(t), replayFile: short });
+  t.like(end(events), { status: 'failed', error: { code: 'ZB_REPLAY_EXHAUSTED' } });
+});
+
+test('an invalid transcript is refused before anything runs', async (t) => {
+  const bad = path.join(tempDir(t, 'zb-replay-'), 'bad.json');
+  writeFileSync(bad, JSON.stringify({ zotbox_replay: 1, model: 'x', turns: [{ content: 'nope' }] }));
+  await t.throwsAsync(collect({ ...base(t), replayFile: bad }), { code: 'ZB_REPLAY_INVALID' } as never);
+});
+
+test('--max-turns stops a run that keeps calling tools', async (t) => {
+  const events = await collect({ ...base(t), maxTurns: 1 });
+  t.like(end(events), { status: 'max_turns', turns: 1 });
+});
+
+test('the prompt comes from the command line, else entry.default_prompt, else it is an error', async (t) => {
+  await t.throwsAsync(
+    collect({ ...base(t), reference: path.join(EXAMPLES_DIR, 'repo-maintainer'), confine: 'off' }),
+    { code: 'ZB_RUN_NO_PROMPT' } as never,
+  );
+  t.is(skillDescription('---\nname: x\ndescription: Does things.\n---\nbody'), 'Does things.');
+});
+
+/**
+ * An agent allowed to run `sleep`, and a transcript that sleeps for `seconds` then answers.
+ * With `announce`, the command is `touch started | sleep N`: both start together, so once
+ * `started` exists in the workspace, the sleep is running.
+ */
+function sleeper(t: Parameters<typeof tempDir>[0], seconds: number | string, announce = false): RunAgentOptions & { reference: string; agent?: undefined; cwd: string } {
+  const root = realpathSync(tempDir(t, 'zb-sleeper-'));
+  const agent = path.join(root, 'agent');
+  mkdirSync(agent);
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'sleeper', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['sleep', 'touch'] } } }));
+  writeFileSync(path.join(agent, 'AGENT.md'), 'You wait.');
+  const transcript = path.join(root, 'sleep.json');
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  writeFileSync(transcript, JSON.stringify({
+    zotbox_replay: 1,
+    model: 'replay',
+    turns: [
+      { content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 't1', name: 'bash', input: { command: `${announce ? 'touch started | ' : ''}sleep ${seconds}` } }], stop: 'tool_use', usage },
+      { content: [{ type: 'text', text: 'Done waiting.' }], stop: 'end', usage },
+    ],
+  }));
+  return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
+}
+
+/** Sleep lengths unique to this test process: another test run on the machine never owns the process looked for. */
+const unique = (seconds: string) => `${seconds}${process.pid}`;
+
+function sleepIsRunning(seconds: number | string): boolean {
+  try {
+    execFileSync('pgrep', ['-f', `^sleep ${seconds}$`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('cancelling a run kills its command and flushes its session; the run beside it on the same worker completes', async (t) => {
+  const pool = new AgentPool({ maxThreads: 1, concurrentTasksPerWorker: 4 });
+  t.teardown(() => pool.close());
+  // An hour-long command: the run can only end within the test's time if cancelling kills it.
+  const length = unique('3737.');
+  const victim = sleeper(t, length, true);
+  // Cancel once the command is running: `started` exists.
+  const controller = new AbortController();
+  const watcher = watch(victim.cwd, (_event, name) => {
+    if (name === 'started') controller.abort();
+  });
+  t.teardown(() => watcher.close());
+  const [victimEvents, neighbourEvents] = await Promise.all([collect({ ...victim, pool, signal: controller.signal }), collect({ ...sleeper(t, 0), pool })]);
+  t.true(controller.signal.aborted, 'cancelled by the test, once the command had started');
+  t.like(end(victimEvents), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
+  t.false(sleepIsRunning(length), 'the command was killed');
+  t.like(end(neighbourEvents), { status: 'completed', final_text: 'Done waiting.' });
+  const session = (victimEvents[0] as RunEvent & { type: 'run.start' }).session!;
+  t.is(readSession(session.file).messages.length, 2, 'the prompt and the answered turn were flushed');
+});
+
+test('a run whose signal is already aborted stops while loading, before anything runs', async (t) => {
+  const length = unique('38.');
+  await t.throwsAsync(collect({ ...sleeper(t, length), signal: AbortSignal.abort() }), { code: 'ZB_ARCHIVE_INTERRUPTED' } as never);
+  t.false(sleepIsRunning(length));
+});
+
+test('workers start with an empty environment, the configured memory limit, and without require(esm)', async (t) => {
+  const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 96, workerFile: new URL('../../fixtures/report-worker.js', import.meta.url) });
+  t.teardown(() => pool.close());
+  const report = (await pool.run({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number; execArgv: string[] };
+  t.deepEqual(report.env, {});
+  t.true(report.execArgv.includes('--no-experimental-require-module'), 'the task is loaded with import(), not require(esm)');
+  t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
+});
+
+test('an interactive run reads each next message from readPrompt; a failing reader ends the run with its error', async (t) => {
+  const asked: { first: boolean; greeting: string }[] = [];
+  const { prompt: _unused, ...chat } = sleeper(t, 0);
+  const events = await collect({
+    ...chat,
+    readPrompt: async (context) => {
+      asked.push(context);
+      if (asked.length === 1) return 'wait please';
+      throw new ZotboxError('ZB_IO_FAILED', 'the terminal went away.');
+    },
+  });
+  t.deepEqual(asked, [{ first: true, greeting: '' }, { first: false, greeting: '' }]);
+  t.like(end(events), { status: 'failed', final_text: 'Done waiting.', error: { code: 'ZB_IO_FAILED' } });
+});
+
+test('a run that outgrows its own worker memory limit fails with ZB_WORKER_CRASHED', async (t) => {
+  const events = await collect({ ...base(t), workerMemoryMb: 32, crashForTest: 'oom' });
+  t.like(end(events), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } });
+});
