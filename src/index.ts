@@ -103,9 +103,26 @@ export { listBundledSkills } from './host/executors/skill.js';
  * ```
  */
 export { runAgent, type RunAgentOptions } from './host/run/run-agent.js';
+
+/**
+ * Prepare once, run many: a plan holds what does not change between runs of an
+ * agent in a workspace (loading, requirements, model, consent, scopes,
+ * confinement); each execution is one run, and many may share a plan and a pool.
+ *
+ * @example
+ * ```ts
+ * const pool = new AgentPool({ maxRuns: 200 });
+ * const plan = await prepareRun({ reference: 'examples/code-reviewer', cwd: process.cwd(), yes: true });
+ * const runs = prompts.map(async (prompt) => { for await (const event of executeRun(plan, { prompt, pool })) handle(event); });
+ * await Promise.all(runs);
+ * await pool.close();
+ * ```
+ */
+export { prepareRun, type PrepareRunOptions, type RunPlan } from './host/run/run-plan.js';
+export { executeRun, type ExecuteRunOptions } from './host/run/execute-run.js';
 export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './host/load/load-agent.js';
 export { RunEventSchema, type RunEvent } from './host/run/run-events.js';
-export { AgentPool, type AgentPoolOptions } from './host/run/pool.js';
+export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from './host/run/pool.js';
 export { planSession, type PlannedSession, type SessionChoice } from './host/run/run-session.js';
 export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './host/run/sessions.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './host/providers/replay.js';

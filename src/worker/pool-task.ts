@@ -25,8 +25,6 @@ export interface AgentTask {
   readonly maxTurns: number;
   /** Slightly longer than the host's per-call limit, so the host's answer normally wins. */
   readonly toolTimeoutMs: number;
-  /** Test hook: makes the worker crash, to check that a crash fails only its own run. */
-  readonly crashForTest?: 'throw' | 'exit' | 'oom';
 }
 
 export type AgentTaskOutcome =
@@ -34,12 +32,6 @@ export type AgentTaskOutcome =
   | { readonly status: 'failed'; readonly error: WireError; readonly finalText: ''; readonly turns: 0; readonly messages: 0 };
 
 export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOutcome> {
-  if (task.crashForTest === 'exit') process.exit(3);
-  if (task.crashForTest === 'oom') {
-    const hog: unknown[] = [];
-    for (;;) hog.push(new Array(1e6).fill(hog.length));
-  }
-  if (task.crashForTest === 'throw') throw new Error('deliberate crash for the crash-containment test');
   const gate = new GateClient(task.gatePort, task.toolTimeoutMs);
   const model = new ModelClient(task.modelPort);
   try {

@@ -1,28 +1,52 @@
 // The worker pool (piscina): workers start with an empty environment (no API
-// keys, no user variables) and a memory limit, and each runs several agent runs
-// at once. A crash or out-of-memory fails only the runs on that worker; piscina
-// replaces it and the host stays up.
+// keys, no user variables) and a memory limit, and each interleaves many agent
+// runs, which spend their lives waiting on their ports. Up to `maxRuns` runs are
+// in flight; later ones queue in order. A crash or out-of-memory fails only the
+// runs on that worker; piscina replaces it and the host stays up.
+//
+// Tasks are never given an AbortSignal: piscina runs a task that has one alone on
+// its worker (so it can terminate the thread to abort it), which capped the runs
+// in flight at the thread count (issue 11). A run is cancelled through its own
+// ports instead, which never touches the runs beside it.
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { ZotboxError } from '../../errors.js';
 import type { AgentTask, AgentTaskOutcome } from '../../worker/pool-task.js';
+import { RunSlots, type ReleaseSlot } from './run-slots.js';
 
 export interface AgentPoolOptions {
-  /** Old-generation heap per worker, in MiB. */
+  /** Old-generation heap per worker, in MiB (default 512). The runs on a worker share it. */
   readonly maxOldGenerationSizeMb?: number;
+  /** Worker threads (default: the CPU count, at most 4). Runs are spread over them. */
   readonly maxThreads?: number;
-  readonly concurrentTasksPerWorker?: number;
-  /** The module a worker runs (default: the agent task). Tests pass their own to inspect a worker. */
-  readonly workerFile?: URL;
+  /** Runs in flight at once, over all threads (default 256). Runs beyond it wait in the order they started. */
+  readonly maxRuns?: number;
 }
+
+/**
+ * The module a worker runs instead of the agent task. Only tests use it (to
+ * inspect or crash a worker); the key is not exported by the public API, and the
+ * package's exports map keeps this module out of a library user's reach.
+ */
+export const WORKER_FILE_FOR_TESTS: unique symbol = Symbol('zotbox.workerFileForTests');
+type InternalPoolOptions = AgentPoolOptions & { readonly [WORKER_FILE_FOR_TESTS]?: URL };
 
 export type AgentTaskResult = AgentTaskOutcome;
 
+export const DEFAULT_MAX_RUNS = 256;
+
 export class AgentPool {
   private readonly piscina: Piscina<AgentTask, AgentTaskResult>;
+  private readonly slots: RunSlots;
 
   constructor(options: AgentPoolOptions = {}) {
+    const threads = options.maxThreads ?? Math.max(1, Math.min(4, availableParallelism()));
+    if (!Number.isSafeInteger(threads) || threads < 1) throw new ZotboxError('ZB_OPTION_INVALID', `maxThreads must be a whole number of at least 1 (got ${String(options.maxThreads)}).`);
+    this.slots = new RunSlots(options.maxRuns ?? DEFAULT_MAX_RUNS);
+    const workerFile = (options as InternalPoolOptions)[WORKER_FILE_FOR_TESTS] ?? new URL('../../worker/pool-task.js', import.meta.url);
     this.piscina = new Piscina({
-      filename: fileURLToPath(options.workerFile ?? new URL('../../worker/pool-task.js', import.meta.url)),
+      filename: fileURLToPath(workerFile),
       env: {},
       // piscina loads the task with require() first. On Node 20.19+ that is
       // require(esm), whose synchronous instantiation aborted the whole host
@@ -32,15 +56,37 @@ export class AgentPool {
       // import(), where a stopped worker is just a stopped worker.
       execArgv: ['--no-experimental-require-module'],
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 512 },
-      concurrentTasksPerWorker: options.concurrentTasksPerWorker ?? 4,
-      ...(options.maxThreads === undefined ? {} : { maxThreads: options.maxThreads, minThreads: Math.min(1, options.maxThreads) }),
+      // The slots bound the runs in flight; piscina never queues. Its least-busy
+      // balancer only adds a thread when every worker is full, so all threads
+      // start at once, and runs spread over them from the first.
+      concurrentTasksPerWorker: this.slots.limit,
+      maxThreads: threads,
+      minThreads: threads,
       idleTimeout: 30_000,
     });
   }
 
-  /** Runs one agent task on a worker; the ports move to the worker. */
-  run(task: AgentTask, signal?: AbortSignal): Promise<AgentTaskResult> {
-    return this.piscina.run(task, { transferList: [task.gatePort, task.modelPort].filter((port) => port !== undefined) as never, ...(signal === undefined ? {} : { signal }) });
+  /** How many runs the pool keeps in flight at once. */
+  get maxRuns(): number {
+    return this.slots.limit;
+  }
+
+  /** Runs in flight now, and runs waiting for a slot. */
+  get load(): { readonly inFlight: number; readonly queued: number } {
+    return { inFlight: this.slots.inFlight, queued: this.slots.queued };
+  }
+
+  /**
+   * Waits for a run slot (in order). The run holds it until it calls the release,
+   * which it must do exactly once when it ends; an aborted wait takes no slot.
+   */
+  admit(signal?: AbortSignal): Promise<ReleaseSlot> {
+    return this.slots.acquire(signal);
+  }
+
+  /** Runs one agent task on a worker; the ports move to the worker. The caller holds a slot. */
+  run(task: AgentTask): Promise<AgentTaskResult> {
+    return this.piscina.run(task, { transferList: [task.gatePort, task.modelPort].filter((port) => port !== undefined) as never });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,182 @@
+// Executing a run plan: one run of a prepared agent, many of which may share a
+// plan and a pool at once. Per run: a slot in the pool, a session, two ports (the
+// gate and the model), a provider, entry.pre, and the agent loop on a worker.
+// Yields the run's events as they happen (docs/events.md).
+import { randomUUID } from 'node:crypto';
+import { MessageChannel } from 'node:worker_threads';
+import { ZotboxError, toZotboxError } from '../../errors.js';
+import type { AgentTask } from '../../worker/pool-task.js';
+import { describeConfinement } from '../executors/confine/mode.js';
+import { serveModel } from '../models/model-server.js';
+import type { ModelProvider } from '../providers/provider.js';
+import { RecordingProvider } from '../providers/recording.js';
+import { EventQueue } from './event-queue.js';
+import { AgentPool } from './pool.js';
+import { RunCancellation } from './run-cancellation.js';
+import { endFromOutcome, endFromThrown } from './run-end.js';
+import type { RunEvent } from './run-events.js';
+import { serveRunGate } from './run-gate.js';
+import type { RunPlan } from './run-plan.js';
+import { runPreForRun } from './run-pre.js';
+import { planSession, type PlannedSession, type SessionChoice } from './run-session.js';
+
+export interface ExecuteRunOptions {
+  /** The first user message; else entry.default_prompt. */
+  readonly prompt?: string;
+  /**
+   * Interactive chat: when neither `prompt` nor entry.default_prompt gives a first
+   * message, the run asks this for it, and again after every answer; returning
+   * undefined ends the run (status completed). `first` is true for the first
+   * call, with the agent's entry.greeting to show.
+   */
+  readonly readPrompt?: (context: { readonly first: boolean; readonly greeting: string }) => Promise<string | undefined>;
+  /** Which session to record to and continue from; default 'new' (docs/sessions.md). */
+  readonly session?: SessionChoice;
+  readonly maxTurns?: number;
+  /** Write a replay transcript of the model's turns here when the run ends. */
+  readonly recordFile?: string;
+  /** Share one pool between runs (a long-lived host, a batch); otherwise the run makes and closes its own. */
+  readonly pool?: AgentPool;
+  /** Heap limit (old generation, MiB) of the worker when the run makes its own pool; default 512. */
+  readonly workerMemoryMb?: number;
+  readonly signal?: AbortSignal;
+}
+
+interface RunInput {
+  readonly prompts: readonly string[];
+  readonly interactive: boolean;
+}
+
+/** The user turns to run: entry.pre as text first, then the prompt (or the default prompt). */
+function runInput(plan: RunPlan, options: ExecuteRunOptions): RunInput {
+  const userPrompt = options.prompt ?? plan.manifest.entry.defaultPrompt;
+  const prompts = [...(plan.pre.kind === 'prompt' ? [plan.pre.text] : []), ...(userPrompt === undefined ? [] : [userPrompt])];
+  const interactive = userPrompt === undefined && options.readPrompt !== undefined;
+  if (prompts.length === 0 && !interactive) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${plan.reference} "what to do"), or add entry.default_prompt to the manifest.`);
+  return { prompts, interactive };
+}
+
+/**
+ * Runs a prepared plan once and yields its events. A run that cannot start (no
+ * prompt, a session that cannot be continued, cancelled while waiting for a slot)
+ * throws; a run that started ends with a run.end event.
+ */
+export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}): AsyncGenerator<RunEvent> {
+  const input = runInput(plan, options);
+  const plannedSession = planSession(options.session ?? 'new', plan.sessionsDirectory, plan.manifest.name);
+  const pool = options.pool ?? new AgentPool({ maxThreads: 1, maxRuns: 1, ...(options.workerMemoryMb === undefined ? {} : { maxOldGenerationSizeMb: options.workerMemoryMb }) });
+  try {
+    const release = await admit(pool, options.signal);
+    try {
+      yield* runAdmitted(plan, options, input, plannedSession, pool);
+    } finally {
+      release();
+    }
+  } finally {
+    if (options.pool === undefined) await pool.close();
+  }
+}
+
+async function admit(pool: AgentPool, signal: AbortSignal | undefined): Promise<() => void> {
+  try {
+    return await pool.admit(signal);
+  } catch (cause) {
+    throw new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled while it waited for a free slot in the pool (maxRuns); nothing had run.', { cause });
+  }
+}
+
+async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: RunInput, plannedSession: PlannedSession, pool: AgentPool): AsyncGenerator<RunEvent> {
+  // Opened only now: a refused or promptless run leaves no session file behind.
+  const sessionWriter = plannedSession.open();
+  const queue = new EventQueue();
+  const provider: ModelProvider = plan.provider.create();
+  const recorder = options.recordFile === undefined ? undefined : new RecordingProvider(provider);
+  const gateChannel = new MessageChannel();
+  const modelChannel = new MessageChannel();
+  const cancellation = new RunCancellation((error) => {
+    modelChannel.port1.postMessage({ type: 'run.cancel' });
+    gate.cancel(error);
+  });
+  const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation);
+  let inputError: ZotboxError | undefined;
+  const model = serveModel(modelChannel.port1, recorder ?? provider, {
+    onText: (text) => queue.push({ type: 'assistant.delta', text }),
+    ...(input.interactive && options.readPrompt !== undefined ? { readInput: readInputFrom(options.readPrompt, plan.manifest.entry.greeting), onInputError: (error: unknown) => (inputError ??= toZotboxError(error)) } : {}),
+    onTurn: (turn, conversation) => {
+      queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens });
+      // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
+      sessionWriter?.sync(conversation);
+    },
+  }, cancellation.signal);
+  const onAbort = () => cancellation.cancel();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted === true) cancellation.cancel();
+
+  queue.push(startEvent(plan, provider, plannedSession));
+  const task = (preamble: string | undefined): AgentTask => ({
+    gatePort: gateChannel.port2,
+    modelPort: modelChannel.port2,
+    prompt: { ...plan.prompt, date: new Date().toISOString().slice(0, 10) },
+    prompts: input.prompts,
+    ...(preamble === undefined ? {} : { preamble }),
+    history: plannedSession.history,
+    interactive: input.interactive,
+    maxTurns: options.maxTurns ?? 50,
+    toolTimeoutMs: plan.toolTimeoutMs + 5_000,
+  });
+  const stopState = () => ({ fatal: cancellation.fatal, cancelled: cancellation.signal.aborted, inputError });
+  const running = runPreForRun(plan, queue, cancellation.signal)
+    .then((preamble) => {
+      const onWorker = pool.run(task(preamble));
+      // After a hard stop the run no longer waits for its task; whatever the task
+      // does later is expected and has nobody to tell.
+      onWorker.catch(() => undefined);
+      return Promise.race([onWorker, cancellation.hardStop]);
+    })
+    .then((result) => queue.push(endFromOutcome(result, stopState())), (thrown) => queue.push(endFromThrown(thrown, stopState())))
+    .finally(() => {
+      cancellation.settle();
+      sessionWriter?.close();
+      if (recorder !== undefined && options.recordFile !== undefined) recorder.write(options.recordFile);
+      gate.close();
+      model.close();
+      gateChannel.port1.close();
+      modelChannel.port1.close();
+      options.signal?.removeEventListener('abort', onAbort);
+      queue.finish();
+    });
+  let finished = false;
+  try {
+    yield* queue.drain();
+    finished = true;
+  } finally {
+    if (!finished) cancellation.cancel();
+    await running;
+  }
+}
+
+function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSession): RunEvent {
+  const { manifest, image, permissions } = plan;
+  return {
+    type: 'run.start',
+    run_id: randomUUID(),
+    agent: { name: manifest.name, version: manifest.version, content_digest: image.contentDigest, artifact_digest: image.artifactDigest ?? null, source: plan.source.path },
+    model: provider.model,
+    workspace: plan.workspace,
+    permissions: { read: [...permissions.read], write: [...permissions.write], bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] }, confinement: permissions.confinement },
+    confinement: describeConfinement(plan.confinement),
+    consent: plan.consent,
+    session: session.file === undefined ? null : { id: session.id ?? '', file: session.file, continued: session.history.length > 0 },
+    at: new Date().toISOString(),
+  };
+}
+
+/** Adapts the caller's readPrompt to the model server: `first` only on the first call. */
+function readInputFrom(readPrompt: NonNullable<ExecuteRunOptions['readPrompt']>, greeting: string): () => Promise<string | undefined> {
+  let first = true;
+  return async () => {
+    const context = { first, greeting };
+    first = false;
+    return readPrompt(context);
+  };
+}

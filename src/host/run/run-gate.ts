@@ -1,0 +1,51 @@
+// One run's gate: the plan's decider and executors behind this run's gate port,
+// with every call, decision and result reported as run events (docs/events.md).
+import type { MessagePort } from 'node:worker_threads';
+import { toZotboxError } from '../../errors.js';
+import { serveGate, type GateServer } from '../../policy/gate-server.js';
+import type { EventQueue } from './event-queue.js';
+import type { RunCancellation } from './run-cancellation.js';
+import type { RunPlan } from './run-plan.js';
+
+export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue, cancellation: RunCancellation): GateServer {
+  return serveGate(port, {
+    timeoutMs: plan.toolTimeoutMs,
+    decide: (call) => {
+      queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input as Record<string, unknown> });
+      return plan.decide(call);
+    },
+    execute: async (approved, signal) => {
+      try {
+        const result = await plan.execute(approved, signal);
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result) });
+        return result;
+      } catch (error) {
+        const failure = toZotboxError(error);
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message });
+        // A command that planted a git program was undone; the run does not go on (issue 9 §3).
+        if (failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM') cancellation.stop(failure);
+        throw error;
+      }
+    },
+    onAudit: (event) => {
+      queue.push({
+        type: 'gate.decision',
+        id: event.id,
+        tool: event.tool,
+        allowed: event.allowed,
+        ...(event.canonicalPath === undefined ? {} : { canonical_path: event.canonicalPath }),
+        ...(event.argv === undefined ? {} : { argv: event.argv.map((a) => [...a]) }),
+        ...(event.code === undefined ? {} : { code: event.code }),
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      });
+      // A denied call never reaches an executor: its result is the denial, which the model sees.
+      if (!event.allowed) queue.push({ type: 'tool.result', id: event.id, tool: event.tool, ok: false, summary: event.reason ?? event.code ?? 'denied' });
+    },
+  });
+}
+
+/** A tool result for an event: at most 200 characters. */
+export function summarizeResult(result: unknown): string {
+  const text = typeof result === 'string' ? result : JSON.stringify(result);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,168 @@
+// Preparing a run plan: everything about an agent and a workspace that does not
+// change from one run to the next, done once. Loading, requirements, the model,
+// the state directories, the scopes, the confinement, consent, and the gate's
+// decider and executors. A plan can then be executed many times, concurrently
+// (execute-run.ts); nothing in it is mutated by a run.
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import type { AgentImage } from '../../archive/index.js';
+import { ZotboxError, fileSystemError } from '../../errors.js';
+import { createGateDecider } from '../../policy/gate-decider.js';
+import type { ApprovedCall, GateVerdict } from '../../policy/gate-server.js';
+import type { ToolCall } from '../../policy/gate-protocol.js';
+import type { Manifest } from '../../policy/manifest.js';
+import { compileScopes } from '../../policy/scopes.js';
+import type { ShellContext } from '../../policy/shell-decision.js';
+import type { ConsentSummary } from '../consent/receipt.js';
+import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
+import { ensureAgentDirectories, resolveStateDirectory } from '../consent/state-dir.js';
+import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
+import { createCommandIsolation } from '../executors/confine/command-isolation.js';
+import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
+import { createExecutor } from '../executors/execute-approved.js';
+import { listBundledSkills } from '../executors/skill.js';
+import type { AgentSource } from '../load/open-agent.js';
+import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
+import { checkRequirements } from '../load/requirements.js';
+import { selectProvider, type ProviderChoice } from '../models/select-provider.js';
+import type { PromptInput } from '../../worker/prompt.js';
+import { parseEntryPre, type PreAction } from './entry-pre.js';
+
+export interface PrepareRunOptions {
+  /** A reference to load (directory, .zot, GitHub), or `agent`: one loadAgent already loaded. */
+  readonly reference?: string;
+  readonly agent?: LoadedAgent;
+  /** Where relative references resolve and, without `workspace`, the workspace. */
+  readonly cwd: string;
+  readonly workspace?: string;
+  /** Play this transcript instead of calling a live model (docs/replay.md); each run plays it from the start. */
+  readonly replayFile?: string;
+  /** A model id from the catalog (built-in or <state>/models.json). */
+  readonly model?: string;
+  /** Commands run confined (`required`, the default) or, only when the user opts out, unconfined (`off`). */
+  readonly confine?: ConfineMode;
+  /** Per tool call. */
+  readonly toolTimeoutMs?: number;
+  readonly yes?: boolean;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly stdin?: ConsentRequest['stdin'];
+  readonly stdout?: ConsentRequest['stdout'];
+  readonly stateDirectory?: string;
+  /** Cancels loading (a download, a large archive). */
+  readonly signal?: AbortSignal;
+}
+
+/** A prepared run: the agent, its workspace and everything consent covered. Read-only; execute it with executeRun. */
+export interface RunPlan {
+  readonly image: AgentImage;
+  readonly manifest: Manifest;
+  readonly source: AgentSource;
+  readonly reference: string;
+  /** The canonical workspace. */
+  readonly workspace: string;
+  readonly stateDirectory: string;
+  readonly sessionsDirectory: string;
+  readonly permissions: ConsentSummary;
+  readonly confinement: Confinement;
+  readonly consent: ConsentOutcome;
+  readonly provider: ProviderChoice;
+  readonly pre: PreAction;
+  readonly skills: ReadonlySet<string>;
+  /** The system prompt's pieces; each run adds the date. Shared by every run of the plan. */
+  readonly prompt: Omit<PromptInput, 'date'>;
+  readonly toolTimeoutMs: number;
+  /** The gate's decision for one tool call. */
+  readonly decide: (call: ToolCall) => GateVerdict;
+  /** The privileged executors, for approved calls only. */
+  readonly execute: (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown>;
+}
+
+/** Loads, checks and asks consent once. Throws (with a ZB_ code) when the agent cannot run here. */
+export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
+  const env = options.env ?? {};
+  const agent = await agentFor(options, env);
+  const { image, layout, source, reference } = agent;
+  const manifest = layout.manifest;
+  checkRequirements(manifest, { platform: process.platform });
+  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
+  const provider = selectProvider({ manifest, env, stateDirectory, ...(options.replayFile === undefined ? {} : { replayFile: options.replayFile }), ...(options.model === undefined ? {} : { explicitModel: options.model }) });
+  const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
+  const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
+  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, data) });
+  refuseScopesInStateDirectory(scopes);
+  const confinement = resolveConfinement(options.confine ?? 'required');
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
+  const consent = await requestConsent({
+    stateDirectory,
+    name: manifest.name,
+    version: manifest.version,
+    contentDigest: image.contentDigest,
+    artifactDigest: image.artifactDigest,
+    permissions,
+    yes: options.yes === true,
+    env,
+    stdin: options.stdin ?? (process.stdin as ConsentRequest['stdin']),
+    stdout: options.stdout ?? process.stdout,
+    reference,
+    ...(source.kind === 'github' ? { remoteSource: source.remote } : {}),
+  });
+  const skills = listBundledSkills(image);
+  const shell: ShellContext = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: confinement.kind !== 'unconfined' };
+  const execute = createExecutor({
+    image,
+    workspace,
+    bashTimeoutMs: 120_000,
+    outputCapBytes: 64 * 1024,
+    writeRoots: permissions.write,
+    shell, // the gate's own: what the executor decides again is decided by the same policy
+    isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }), agentData: scopes.context.agentData }),
+  });
+  return {
+    image,
+    manifest,
+    source,
+    reference,
+    workspace,
+    stateDirectory,
+    sessionsDirectory: sessions,
+    permissions,
+    confinement,
+    consent,
+    provider,
+    pre: parseEntryPre(manifest.entry.pre),
+    skills,
+    prompt: {
+      agentMd: image.readText('AGENT.md') ?? '',
+      replaceSystemPrompt: manifest.replaceSystemPrompt,
+      skills: [...skills].map((name) => ({ name, description: skillDescription(image.readText(`skills/${name}/SKILL.md`) ?? '') })),
+      workspace,
+      bashAvailable: manifest.permissions.bash.mode !== 'none',
+    },
+    toolTimeoutMs: options.toolTimeoutMs ?? 300_000,
+    decide: createGateDecider({ shell, skills }),
+    execute,
+  };
+}
+
+async function agentFor(options: PrepareRunOptions, env: Readonly<Record<string, string | undefined>>): Promise<LoadedAgent> {
+  if (options.agent !== undefined) return options.agent;
+  if (options.reference === undefined) throw new ZotboxError('ZB_OPTION_INVALID', 'prepareRun needs `reference` (a directory, .zot or GitHub reference) or `agent` (what loadAgent returned); it got neither.');
+  return loadAgent(options.reference, { cwd: options.cwd, env, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+}
+
+function canonicalWorkspace(directory: string): string {
+  try {
+    return realpathSync.native(directory);
+  } catch (cause) {
+    throw fileSystemError('use the workspace', directory, cause);
+  }
+}
+
+/** The front-matter description of a SKILL.md, or its first non-empty line. */
+export function skillDescription(text: string): string {
+  const front = /^---\n([\s\S]*?)\n---/.exec(text);
+  const description = front?.[1]?.split('\n').find((line) => line.startsWith('description:'));
+  if (description !== undefined) return description.slice('description:'.length).trim();
+  return text.split('\n').find((line) => line.trim() !== '' && !line.startsWith('---'))?.trim() ?? '';
+}
