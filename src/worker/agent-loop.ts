@@ -2,7 +2,7 @@
 // hand back the results (a denial is a tool error the model sees, and the run
 // continues), until the model answers without tool calls, the turn limit, or
 // cancellation.
-import { isZotboxError } from '../errors.js';
+import { ZotboxError, isZotboxError } from '../errors.js';
 import type { GateClient } from '../policy/gate-client.js';
 import type { ChatMessage, ToolResultBlock, ToolSpec, ToolUseBlock } from '../policy/model-protocol.js';
 import type { ModelClient } from './model-client.js';
@@ -20,6 +20,12 @@ export interface AgentLoopInput {
   readonly history?: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly maxTurns: number;
+  /**
+   * The conversation (system prompt, tools and messages, as JSON characters) may
+   * not grow past this: the model could not take it, and the run's memory stays
+   * bounded (the host sets it from the model's context window).
+   */
+  readonly maxConversationChars?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -52,8 +58,32 @@ async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock, offer
 export const OUTPUT_LIMIT_NOTICE =
   'zotbox: your last answer was cut off at the output token limit, and any tool call it was making was incomplete and has been dropped. Continue from where you stopped; write large files in smaller parts (write, then edit to append).';
 
+/** Counts the conversation's size as it grows, once per message. */
+class ConversationSize {
+  private chars: number;
+  constructor(system: string, tools: readonly ToolSpec[], private readonly limit: number | undefined) {
+    this.chars = system.length + JSON.stringify(tools).length;
+  }
+  add(message: ChatMessage): void {
+    if (this.limit !== undefined) this.chars += JSON.stringify(message).length;
+  }
+  /** Throws ZB_MODEL_CONTEXT_EXCEEDED when the next request would be larger than the limit. */
+  check(): void {
+    if (this.limit === undefined || this.chars <= this.limit) return;
+    throw new ZotboxError('ZB_MODEL_CONTEXT_EXCEEDED', `the conversation has grown to ${this.chars} characters, more than the model's context window can hold (this run's limit is ${this.limit}); it was not sent. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`, {
+      details: { conversationChars: this.chars, limitChars: this.limit },
+    });
+  }
+}
+
 export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
-  const messages: ChatMessage[] = [...(input.history ?? [])];
+  const size = new ConversationSize(input.system, input.tools, input.maxConversationChars);
+  const messages: ChatMessage[] = [];
+  const push = (message: ChatMessage) => {
+    messages.push(message);
+    size.add(message);
+  };
+  for (const message of input.history ?? []) push(message);
   const pending = [...input.prompts];
   const offered = new Set(input.tools.map((t) => t.name));
   let finalText = '';
@@ -77,7 +107,7 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
       text = `${preamble}\n\n${text}`;
       preamble = undefined;
     }
-    messages.push({ role: 'user', content: [{ type: 'text', text }] });
+    push({ role: 'user', content: [{ type: 'text', text }] });
     return true;
   };
 
@@ -87,6 +117,7 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
   for (;;) {
     if (cancelled()) return end('cancelled');
     if (turnsSinceUser >= input.maxTurns) return end('max_turns');
+    size.check();
     let answer;
     try {
       answer = await model.complete(input.system, messages, input.tools);
@@ -98,12 +129,12 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
     turnsSinceUser++;
     // The model APIs refuse an assistant message without content when it is sent back.
     const content = answer.content.length > 0 ? answer.content : [{ type: 'text' as const, text: answer.stop === 'max_tokens' ? '[output cut off]' : '[no output]' }];
-    messages.push({ role: 'assistant', content });
+    push({ role: 'assistant', content });
     finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0 && answer.stop === 'max_tokens') {
       // Cut off by the output limit: not an answer. Ask the model to go on (the turn limit still applies).
-      messages.push({ role: 'user', content: [{ type: 'text', text: OUTPUT_LIMIT_NOTICE }] });
+      push({ role: 'user', content: [{ type: 'text', text: OUTPUT_LIMIT_NOTICE }] });
       continue;
     }
     if (calls.length === 0) {
@@ -117,6 +148,6 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
       results.push(await runTool(gate, call, offered));
     }
     if (cancelled()) return end('cancelled');
-    messages.push({ role: 'user', content: results });
+    push({ role: 'user', content: results });
   }
 }

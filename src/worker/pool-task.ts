@@ -23,6 +23,8 @@ export interface AgentTask {
   /** Text put before the first user message (entry.pre's command output). */
   readonly preamble?: string;
   readonly maxTurns: number;
+  /** The conversation's size limit (JSON characters), from the model's context window. */
+  readonly maxConversationChars: number;
   /** Slightly longer than the host's per-call limit, so the host's answer normally wins. */
   readonly toolTimeoutMs: number;
 }
@@ -43,6 +45,7 @@ export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOu
       ...(task.preamble === undefined ? {} : { preamble: task.preamble }),
       tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
       maxTurns: task.maxTurns,
+      maxConversationChars: task.maxConversationChars,
       signal: model.signal,
     });
     return { status: result.status, finalText: result.finalText, turns: result.turns, messages: result.messages.length };

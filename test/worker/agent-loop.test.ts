@@ -73,3 +73,19 @@ test('an answer cut off by the output limit is not an answer: the model is told 
   t.deepEqual(sent[1], { role: 'assistant', content: [{ type: 'text', text: '[output cut off]' }] });
   t.like(sent[2]!.content[0], { type: 'text', text: OUTPUT_LIMIT_NOTICE });
 });
+
+test('a conversation that outgrows its limit is not sent: the run fails with ZB_MODEL_CONTEXT_EXCEEDED after the last request that fit', async (t) => {
+  const big = 'x'.repeat(5_000);
+  const model = scriptedModel([call('a', 'read', { path: 'x' }), call('b', 'read', { path: 'y' }), say('never reached')]);
+  const gate = { call: async () => big };
+  const error = await t.throwsAsync(runAgentLoop(gate as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10, maxConversationChars: 8_000 }));
+  t.is((error as ZotboxError).code, 'ZB_MODEL_CONTEXT_EXCEEDED');
+  // The first request (prompt) and the second (one 5,000-character result) fit; the third (two results) would not.
+  t.is(model.seen.length, 2);
+});
+
+test('without a limit, or under it, the loop runs to its answer', async (t) => {
+  const model = scriptedModel([call('a', 'read', { path: 'x' }), say('done')]);
+  const result = await runAgentLoop({ call: async () => 'x'.repeat(5_000) } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10, maxConversationChars: 20_000 });
+  t.like(result, { status: 'completed', finalText: 'done' });
+});

@@ -7,6 +7,8 @@ import { MessageChannel } from 'node:worker_threads';
 import { ZotboxError, toZotboxError } from '../../errors.js';
 import type { AgentTask } from '../../worker/pool-task.js';
 import { describeConfinement } from '../executors/confine/mode.js';
+import { MAX_CONVERSATION_BYTES } from '../../policy/message-limits.js';
+import { BUILT_IN_MODELS } from '../models/model-catalog.js';
 import { serveModel } from '../models/model-server.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { RecordingProvider } from '../providers/recording.js';
@@ -122,6 +124,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     history: plannedSession.history,
     interactive: input.interactive,
     maxTurns: options.maxTurns ?? 50,
+    maxConversationChars: conversationLimit(plan.provider.contextWindow),
     toolTimeoutMs: plan.toolTimeoutMs + 5_000,
   });
   const stopState = () => ({ fatal: cancellation.fatal, cancelled: cancellation.signal.aborted, inputError });
@@ -153,6 +156,19 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     if (!finished) cancellation.cancel();
     await running;
   }
+}
+
+/**
+ * A conversation longer than this many characters per token of the model's
+ * window cannot fit it in any tokenizer the providers use (English prose is about
+ * four), so it is never sent, and a run's transcript in memory stays bounded by
+ * its model. A replay has no window: the largest in the catalog applies.
+ */
+const CHARACTERS_PER_TOKEN_CEILING = 8;
+
+function conversationLimit(contextWindow: number | undefined): number {
+  const window = contextWindow ?? Math.max(...BUILT_IN_MODELS.map((m) => m.contextWindow));
+  return Math.min(MAX_CONVERSATION_BYTES, window * CHARACTERS_PER_TOKEN_CEILING);
 }
 
 function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSession): RunEvent {

@@ -1,0 +1,127 @@
+// npm run bench -- scale
+// Many agents at once (issue 11). Side by side, in one run, against a loopback
+// OpenAI-format model in its own process that takes 500 ms per turn:
+//  - 1,000 code-reviewer runs (two turns, one read) through one prepared plan on
+//    one AgentPool in this process: wall time against the model's own time for the
+//    batch (two turns), peak model requests in flight, peak RSS, RSS per run.
+//  - the same work as one `zotbox run` process per agent, as many at once as cores
+//    (process per agent): runs per second for both, and the ratio.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { executeRun } from '../src/host/run/execute-run.js';
+import { AgentPool } from '../src/host/run/pool.js';
+import { prepareRun, type RunPlan } from '../src/host/run/run-plan.js';
+import { formatTable } from './harness.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const reviewer = path.join(repoRoot, 'examples', 'code-reviewer');
+const workspace = path.join(repoRoot, 'examples', 'workspaces', 'sample-project');
+const MODEL_DELAY_MS = 500;
+const TURNS_PER_RUN = 2;
+const RUNS = 1_000;
+const PROCESS_RUNS = 16;
+
+interface LoopbackModel {
+  readonly base: string;
+  stats(): Promise<{ requests: number; peakInFlight: number }>;
+  reset(): Promise<void>;
+  stop(): void;
+}
+
+async function startModel(): Promise<LoopbackModel> {
+  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/loopback-model.js', import.meta.url)), '--delay', String(MODEL_DELAY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+  const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
+  return {
+    base,
+    stats: async () => (await (await fetch(`${base}/stats`)).json()) as { requests: number; peakInFlight: number },
+    reset: async () => void (await fetch(`${base}/reset`, { method: 'POST' })).body?.cancel(),
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+async function runOnce(plan: RunPlan, pool: AgentPool, index: number): Promise<void> {
+  for await (const event of executeRun(plan, { prompt: `Review the code (run ${index}).`, session: 'none', pool })) {
+    if (event.type === 'run.end' && event.status !== 'completed') throw new Error(`bench run ${index} ended ${event.status}: ${event.error?.message ?? ''}`);
+  }
+}
+
+/** Peak RSS of this process (all its threads) while `work` runs, sampled every 20 ms. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRss: number }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  try {
+    const result = await work();
+    return { result, peakRss: Math.max(peak, process.memoryUsage.rss()) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function inProcess(model: LoopbackModel, state: string) {
+  const env = { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.base };
+  const pool = new AgentPool({ maxThreads: 2, maxRuns: RUNS });
+  try {
+    const plan = await prepareRun({ reference: reviewer, cwd: workspace, yes: true, env, stateDirectory: state, model: 'gpt-4.1' });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => runOnce(plan, pool, i))); // warm the workers and the JIT
+    await model.reset();
+    global.gc?.();
+    const baseRss = process.memoryUsage.rss();
+    const started = process.hrtime.bigint();
+    const { peakRss } = await withPeakRss(() => Promise.all(Array.from({ length: RUNS }, (_, i) => runOnce(plan, pool, i))));
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const stats = await model.stats();
+    return { wallMs, baseRss, peakRss, peakInFlight: stats.peakInFlight, requests: stats.requests };
+  } finally {
+    await pool.close();
+  }
+}
+
+async function processPerAgent(model: LoopbackModel, state: string): Promise<{ wallMs: number; runs: number; parallel: number }> {
+  const parallel = availableParallelism();
+  const zotbox = path.join(repoRoot, 'bin', 'zotbox.js');
+  const env = { ...process.env, OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.base, ZOTBOX_HOME: state };
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [zotbox, 'run', reviewer, `Review the code (run ${i}).`, '--model', 'gpt-4.1', '-y', '--no-session'], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`zotbox run exited ${code}: ${stderr}`))));
+    });
+  spawnSync(process.execPath, [zotbox, '--version']); // warm the file cache
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < PROCESS_RUNS) await one(next++);
+  }));
+  return { wallMs: Number(process.hrtime.bigint() - started) / 1e6, runs: PROCESS_RUNS, parallel };
+}
+
+export async function runScaleBench(): Promise<void> {
+  const state = mkdtempSync(path.join(tmpdir(), 'zb-bench-scale-'));
+  const model = await startModel();
+  try {
+    const engine = await inProcess(model, state);
+    const processes = await processPerAgent(model, state);
+    const modelMs = MODEL_DELAY_MS * TURNS_PER_RUN;
+    const engineRate = RUNS / (engine.wallMs / 1000);
+    const processRate = processes.runs / (processes.wallMs / 1000);
+    const perRunMiB = (engine.peakRss - engine.baseRss) / 2 ** 20 / Math.max(1, engine.peakInFlight);
+    const mark = (ok: boolean) => (ok ? '✔' : '✘');
+    const rows = [
+      [`${RUNS} runs, one pool of 2 threads: wall`, `${engine.wallMs.toFixed(0)} ms`, `the model's own time (${TURNS_PER_RUN} turns × ${MODEL_DELAY_MS} ms)`, `${modelMs} ms`, `${(engine.wallMs / modelMs).toFixed(2)}×`, `≤ 2× ${mark(engine.wallMs <= 2 * modelMs)}`],
+      ['peak model requests in flight', String(engine.peakInFlight), `runs (${engine.requests} requests)`, String(RUNS), `${((engine.peakInFlight / RUNS) * 100).toFixed(1)}%`, `≥ 950 ${mark(engine.peakInFlight >= 950)}`],
+      ['peak RSS (whole process)', `${(engine.peakRss / 2 ** 20).toFixed(0)} MiB`, 'RSS before the batch', `${(engine.baseRss / 2 ** 20).toFixed(0)} MiB`, '', ''],
+      ['RSS per run in flight', `${perRunMiB.toFixed(2)} MiB`, '', '', '', `≤ 2 MiB ${mark(perRunMiB <= 2)}`],
+      ['runs per second', engineRate.toFixed(1), `one \`zotbox run\` process per agent, ${processes.parallel} at once (${processes.runs} runs)`, processRate.toFixed(2), `${(engineRate / processRate).toFixed(0)}×`, `≥ 20× ${mark(engineRate / processRate >= 20)}`],
+    ];
+    process.stdout.write(formatTable(['measure', 'zotbox', 'baseline', 'baseline value', 'ratio', 'target'], rows));
+  } finally {
+    model.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
