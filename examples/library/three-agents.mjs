@@ -1,5 +1,6 @@
-// Embedding zotbox: load an agent once, then run it three times at once on one
-// shared worker pool, each run with its own prompt, events and outcome. Offline:
+// Embedding zotbox: prepare an agent once (load, checks, consent), then run it
+// three times at once on one shared worker pool, each run with its own prompt,
+// events and outcome. Offline:
 // the runs replay a recorded transcript. For a live model, drop replayFile and
 // pass model: 'claude-sonnet-4-5' (the key comes from env, which only the host
 // process reads; workers never see it).
@@ -7,32 +8,29 @@
 //   npm run build && node --no-node-snapshot examples/library/three-agents.mjs
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AgentPool, loadAgent, runAgent } from 'zotbox';
+import { AgentPool, executeRun, prepareRun } from 'zotbox';
 
 const examples = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const workspace = path.join(examples, 'workspaces', 'sample-project');
 const transcript = path.join(examples, 'transcripts', 'code-reviewer.json');
 
-// The image is the exact bytes that were digested; every run uses it.
-const agent = await loadAgent(path.join(examples, 'code-reviewer'));
-// One pool for all runs; several runs share each worker.
-const pool = new AgentPool({ maxThreads: 2, maxOldGenerationSizeMb: 256 });
+// Prepared once: the image (the exact bytes that were digested), the checks,
+// consent (given by the embedding program; see docs/library.md) and the scopes.
+const plan = await prepareRun({
+  reference: path.join(examples, 'code-reviewer'),
+  cwd: workspace,
+  replayFile: transcript,
+  yes: true,
+  env: process.env,
+});
+// One pool for all runs; many runs share each worker.
+const pool = new AgentPool({ maxThreads: 2, maxRuns: 16, maxOldGenerationSizeMb: 256 });
 // One signal cancels every run still going (here: after a minute).
 const signal = AbortSignal.timeout(60_000);
 
 async function review(label, prompt) {
   const denied = [];
-  for await (const event of runAgent({
-    agent,
-    prompt,
-    cwd: workspace,
-    replayFile: transcript,
-    yes: true, // consent given by the embedding program; see docs/library.md
-    session: 'none',
-    env: process.env,
-    pool,
-    signal,
-  })) {
+  for await (const event of executeRun(plan, { prompt, session: 'none', pool, signal })) {
     if (event.type === 'gate.decision' && !event.allowed) denied.push(event.canonical_path ?? event.code);
     if (event.type === 'run.end') return { label, status: event.status, turns: event.turns, denied, answer: event.final_text };
   }
