@@ -27,8 +27,10 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
     // Depth and size before any schema: the conversation holds the model's tool inputs.
     const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.modelRequest, 'the model request');
     if (tooBig !== undefined) return fail(tooBig);
-    const input = InputRequestSchema.safeParse(raw);
-    if (input.success) {
+    // Dispatch on the type first: each message is validated once, by its own schema.
+    const type = (raw as { type?: unknown } | null)?.type;
+    const input = type === 'input.request' ? InputRequestSchema.safeParse(raw) : undefined;
+    if (input?.success === true) {
       let text: string | undefined;
       try {
         text = signal.aborted || hooks.readInput === undefined ? undefined : await hooks.readInput();
