@@ -43,7 +43,7 @@ function describe(rule: ProgramRule): string {
   const parts = [`options: ${rule.options.length === 0 ? 'none' : rule.options.map(option).join(', ')}`];
   if (rule.parser !== undefined) parts.push(`arguments read by its own parser (${rule.parser})`);
   else if (rule.subcommands === undefined) parts.push(`arguments: ${positionals(rule.positionals)}`);
-  for (const [mark, p] of rule.flagPositionals ?? []) parts.push(`with ${mark}: ${positionals(p)}`);
+  for (const [mark, p] of rule.flagPositionals ?? []) parts.push(`with ${typeof mark === 'string' ? mark : mark.join(' and ')}: ${positionals(p)}`);
   if (rule.numericOption === true) parts.push('`-NUMBER`');
   if (rule.oldStyleKeys === true) parts.push('old-style keys (`cf x.tar`) denied: write `-cf`');
   if (rule.permute === false) parts.push('options end at the first argument');

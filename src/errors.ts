@@ -245,7 +245,10 @@ export function fileSystemError(action: string, target: string, cause: unknown):
 
 function describeUnknown(value: unknown): string {
   try {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    if (typeof value === 'string') return value;
+    // JSON.stringify returns undefined for undefined, functions and symbols, though its type says string.
+    const json = JSON.stringify(value) as string | undefined;
+    return json ?? String(value);
   } catch {
     // Circular or otherwise unserialisable: String() never throws for these.
     return String(value);

@@ -50,6 +50,11 @@ export interface GateServer {
   close(): void;
 }
 
+/** Every abort in this file passes a ZotboxError; any other reason would be a bug, reported as one. */
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : toZotboxError(reason);
+}
+
 /** The decider's verdict, or a denial when it throws: a decision that cannot be made is a denial (fail closed). */
 export function decideFailClosed(decide: GateServerOptions['decide'], call: ToolCall): GateVerdict {
   try {
@@ -121,7 +126,7 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
       reply(request.id, { ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `call id ${request.id} is already in flight; ids must be unique.`) });
       return;
     }
-    const verdict = decideFailClosed(options.decide, request);
+    const verdict = decideFailClosed((call) => options.decide(call), request);
     if (!verdict.allow) {
       audit(request.id, request.tool, false, verdict.audit, verdict.code, verdict.reason);
       reply(request.id, { ok: false, error: new ZotboxError(verdict.code, verdict.reason) });
@@ -135,7 +140,7 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
       options.timeoutMs,
     );
     try {
-      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(asError(controller.signal.reason)), { once: true }));
       const result = await Promise.race([options.execute(verdict.approved, controller.signal), aborted]);
       reply(request.id, { ok: true, result });
     } catch (thrown) {

@@ -136,7 +136,7 @@ function utf8Length(text: string): number {
 /** The keys from the message down to `frame`. */
 function pathOf(frame: Frame): (string | number)[] {
   const keys: (string | number)[] = [];
-  for (let at: Frame | undefined = frame; at?.parent !== undefined; at = at.parent) keys.push(at.key);
+  for (let at = frame; at.parent !== undefined; at = at.parent) keys.push(at.key);
   return keys.reverse();
 }
 

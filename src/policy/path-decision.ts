@@ -46,9 +46,10 @@ function isForbidden(path: string): boolean {
  * Inside the zotbox state directory (consents, sessions, every agent's data) but
  * not inside this agent's own data directory (issue 9 §6). Compared exactly, never
  * case-folded: the state directory is on a case-sensitive volume here, and a
- * case variant names another directory.
+ * case variant names another directory. True only when a state directory is set,
+ * which the return type tells the caller.
  */
-function isInsideStateDirectory(canonical: string, context: ScopeContext): boolean {
+function isInsideStateDirectory(canonical: string, context: ScopeContext): context is ScopeContext & { readonly stateDirectory: string } {
   const state = context.stateDirectory;
   return state !== undefined && isInsideRoot(canonical, state) && !isInsideRoot(canonical, context.agentData);
 }

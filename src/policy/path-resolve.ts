@@ -27,7 +27,10 @@ export interface UnresolvedPath {
 
 export type PathResolution = ResolvedPath | UnresolvedPath;
 
-const errnoOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
+function errnoOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 
 function fail(reason: string): UnresolvedPath {
   return { ok: false, reason };
@@ -93,7 +96,7 @@ function realpathOrFail(absolute: string): string | UnresolvedPath {
   }
 }
 
-function describeErrno(code: unknown, absolute: string): string {
+function describeErrno(code: string | undefined, absolute: string): string {
   switch (code) {
     case 'ELOOP':
       return `"${absolute}" has a symlink loop or more than ${MAX_SYMLINK_HOPS} symlinks`;
@@ -104,7 +107,7 @@ function describeErrno(code: unknown, absolute: string): string {
     case 'ENAMETOOLONG':
       return `"${absolute}" is too long`;
     default:
-      return `"${absolute}" cannot be resolved (${String(code ?? 'error')})`;
+      return `"${absolute}" cannot be resolved (${code ?? 'error'})`;
   }
 }
 

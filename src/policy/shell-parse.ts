@@ -229,8 +229,9 @@ export function parseShellCommand(text: string): ShellParse {
       assignments.push({ name: match[1]!, value: match[2]! });
     }
     const argv = words.slice(index).map((w) => w.word);
-    if (argv.length === 0) return reject('assignment only', 'a part of the command only assigns variables; assignments are allowed only before a command');
-    if (KEYWORDS.has(argv[0]!)) return reject(`keyword ${argv[0]}`, `the command uses the shell keyword "${argv[0]}"; only simple commands are supported`);
+    const program = argv[0];
+    if (program === undefined) return reject('assignment only', 'a part of the command only assigns variables; assignments are allowed only before a command');
+    if (KEYWORDS.has(program)) return reject(`keyword ${program}`, `the command uses the shell keyword "${program}"; only simple commands are supported`);
     commands.push({ assignments, argv });
     simpleCount++;
     words = [];

@@ -42,11 +42,13 @@ export function childPath(parent: string, key: string | number): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
-class Failure {
+class Failure extends Error {
   constructor(
     readonly path: string,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 class Parser {
@@ -145,7 +147,7 @@ class Parser {
         this.index += 2;
         continue;
       }
-      out += this.text[this.index];
+      out += this.text[this.index]!; // code is not NaN, so the index is inside the text
       this.index++;
     }
   }
@@ -216,7 +218,7 @@ class Parser {
   private parseObject(path: string, depth: number): { [key: string]: JsonValue } {
     this.index++;
     // A null prototype: keys such as "__proto__" are plain data here.
-    const object: { [key: string]: JsonValue } = Object.create(null);
+    const object = Object.create(null) as { [key: string]: JsonValue };
     const folded = new Map<string, string>();
     this.skipWhitespace();
     if (this.text[this.index] === '}') {

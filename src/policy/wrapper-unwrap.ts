@@ -5,7 +5,10 @@
 // if it stood alone. Whatever this cannot read exactly as the program does is denied.
 import { deny, type Check } from './shell-check.js';
 import { parseShellCommand, type Assignment } from './shell-parse.js';
-import { MAX_WRAPPER_DEPTH, type WrapperOption, type WrapperRule, type WrapperValue } from './wrapper-rules.js';
+import { MAX_WRAPPER_DEPTH, type DeniedWrapperOption, type WrapperOption, type WrapperRule, type WrapperValue } from './wrapper-rules.js';
+
+/** An option that has a long spelling: only those can match "--name". */
+type LongSpelled<T> = T & { readonly long: string };
 
 export interface UnwrappedCommand {
   /** The wrapped command's argv, exactly as the wrapper will exec it. Empty only for a wrapper with a standalone use (env printing the environment). */
@@ -91,15 +94,14 @@ function readLongOption(base: string, rule: WrapperRule, arg: string, reading: R
   const equals = arg.indexOf('=');
   const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
   const attached = equals === -1 ? undefined : arg.slice(equals + 1);
-  const all = [...rule.options, ...rule.denied].filter((o) => o.long !== undefined);
+  const all = [...rule.options, ...rule.denied].filter((o): o is LongSpelled<WrapperOption | DeniedWrapperOption> => o.long !== undefined);
   const exact = all.filter((o) => o.long === name);
-  const matches = exact.length > 0 ? exact : all.filter((o) => name.length > 0 && o.long!.startsWith(name));
+  const matches = exact.length > 0 ? exact : all.filter((o) => name.length > 0 && o.long.startsWith(name));
   if (matches.length !== 1) {
     return deny('ZB_POLICY_SHELL_ARGUMENT', `${base}: ${JSON.stringify(arg)} is ${matches.length === 0 ? 'not an option it allows' : 'an ambiguous abbreviation'}; it allows ${allowedSpellings(rule)}.`);
   }
-  const match = matches[0]!;
-  if ('why' in match) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} --${match.long} is denied: it ${match.why}.`);
-  const option = match as WrapperOption;
+  const option = matches[0]!;
+  if ('why' in option) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} --${option.long} is denied: it ${option.why}.`);
   if (option.value === undefined) {
     if (attached !== undefined) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} --${option.long} takes no value.`);
     return { ok: true, value: null };

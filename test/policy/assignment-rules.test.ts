@@ -60,11 +60,11 @@ test('names outside the set are allowed with a literal value', (t) => {
 });
 
 test('locale values are C, POSIX or UTF-8 locales; locale, terminal and time-zone values may not name a file', (t) => {
-  for (const [name, value] of [['LANG', 'C.UTF-8'], ['LC_ALL', 'en_US.UTF-8'], ['LC_ALL', 'C'], ['LANG', 'POSIX'], ['LC_CTYPE', 'de_DE.utf8'], ['LANGUAGE', 'de:en'], ['TERM', 'xterm-256color'], ['TZ', 'Europe/Paris'], ['TZ', 'UTC0'], ['TZ', 'EST5EDT,M3.2.0,M11.1.0']]) {
-    t.true(decideAssignment(name!, value!).ok, `${name}=${value}`);
+  for (const [name, value] of [['LANG', 'C.UTF-8'], ['LC_ALL', 'en_US.UTF-8'], ['LC_ALL', 'C'], ['LANG', 'POSIX'], ['LC_CTYPE', 'de_DE.utf8'], ['LANGUAGE', 'de:en'], ['TERM', 'xterm-256color'], ['TZ', 'Europe/Paris'], ['TZ', 'UTC0'], ['TZ', 'EST5EDT,M3.2.0,M11.1.0']] as const) {
+    t.true(decideAssignment(name, value).ok, `${name}=${value}`);
   }
-  for (const [name, value] of [['LANG', '/tmp/x'], ['LANG', '..'], ['lc_messages', 'a/b'], ['LANGUAGE', '../../x'], ['TERM', '../t'], ['TZ', '/etc/localtime'], ['TZ', ':/etc/localtime'], ['TZ', '../../tmp/z'], ['TZ', 'Europe/../../x'], ['LANG', 'ja_JP.SJIS'], ['LC_ALL', 'zh_CN.GBK'], ['LC_CTYPE', 'ja_JP'], ['LANG', 'C.UTF-8 ']]) {
-    t.false(decideAssignment(name!, value!).ok, `${name}=${value}`);
+  for (const [name, value] of [['LANG', '/tmp/x'], ['LANG', '..'], ['lc_messages', 'a/b'], ['LANGUAGE', '../../x'], ['TERM', '../t'], ['TZ', '/etc/localtime'], ['TZ', ':/etc/localtime'], ['TZ', '../../tmp/z'], ['TZ', 'Europe/../../x'], ['LANG', 'ja_JP.SJIS'], ['LC_ALL', 'zh_CN.GBK'], ['LC_CTYPE', 'ja_JP'], ['LANG', 'C.UTF-8 ']] as const) {
+    t.false(decideAssignment(name, value).ok, `${name}=${value}`);
   }
 });
 

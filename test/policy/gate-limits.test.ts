@@ -146,9 +146,9 @@ test('through a real port: the largest write arrives whole; content past 64 MiB 
   // Half as many characters, but two UTF-8 bytes each: one byte over.
   const accented = 'é'.repeat(MAX_WRITE_CONTENT_BYTES / 2) + 'x';
   t.true(accented.length < MAX_WRITE_CONTENT_BYTES);
-  const error = await t.throwsAsync(client.call('write', { path: 'big.txt', content: accented }));
-  t.is((error as ZotboxError).code, 'ZB_GATE_INVALID_MESSAGE');
-  t.regex(error!.message, /as UTF-8/);
+  const error = await t.throwsAsync(client.call('write', { path: 'big.txt', content: accented }), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_GATE_INVALID_MESSAGE');
+  t.regex(error.message, /as UTF-8/);
   t.deepEqual(written, [MAX_WRITE_CONTENT_BYTES], 'the oversized write never reached the executor');
 });
 

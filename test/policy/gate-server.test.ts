@@ -58,10 +58,9 @@ test('an allowed call reaches the executor with the approved decision, and the r
 test('a denied call never reaches the executor; the agent gets the code and the reason; the audit has both', async (t) => {
   const { decide } = workspace(t);
   const { client, executed, audits } = connect(t, { decide });
-  const error = await t.throwsAsync(client.call('read', { path: '/etc/passwd' }));
-  t.true(error instanceof ZotboxError);
-  t.is((error as ZotboxError).code, 'ZB_POLICY_PATH_OUTSIDE_SCOPE');
-  t.regex(error!.message, /outside the read scopes/);
+  const error = await t.throwsAsync(client.call('read', { path: '/etc/passwd' }), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_POLICY_PATH_OUTSIDE_SCOPE');
+  t.regex(error.message, /outside the read scopes/);
   t.is(executed.length, 0);
   t.like(audits[0], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE', canonicalPath: '/etc/passwd' });
 });
@@ -79,7 +78,7 @@ test('skills must be bundled with the agent', async (t) => {
   const { decide } = workspace(t);
   const { client } = connect(t, { decide });
   t.like(await client.call('skill', { name: 'review-change' }), { tool: 'skill' });
-  t.is(((await t.throwsAsync(client.call('skill', { name: '../../etc/passwd' }))) as ZotboxError).code, 'ZB_POLICY_SKILL_UNKNOWN');
+  t.is((await t.throwsAsync(client.call('skill', { name: '../../etc/passwd' }), { instanceOf: ZotboxError })).code, 'ZB_POLICY_SKILL_UNKNOWN');
 });
 
 test('many concurrent calls are each answered with their own result, whatever order they finish in', async (t) => {
@@ -118,15 +117,15 @@ test('a slow call times out on the host, and its executor is aborted', async (t)
         });
       }),
   });
-  const error = await t.throwsAsync(client.call('read', { path: 'a.txt' }));
-  t.is((error as ZotboxError).code, 'ZB_GATE_TIMEOUT');
+  const error = await t.throwsAsync(client.call('read', { path: 'a.txt' }), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_GATE_TIMEOUT');
   t.is((aborted as ZotboxError).code, 'ZB_GATE_TIMEOUT');
 });
 
 test('the client times out on its own when the host never answers', async (t) => {
   const { decide } = workspace(t);
   const { client } = connect(t, { decide, execute: () => new Promise(() => {}), timeoutMs: 60_000 }, 50);
-  t.is(((await t.throwsAsync(client.call('read', { path: 'a.txt' }))) as ZotboxError).code, 'ZB_GATE_TIMEOUT');
+  t.is((await t.throwsAsync(client.call('read', { path: 'a.txt' }), { instanceOf: ZotboxError })).code, 'ZB_GATE_TIMEOUT');
 });
 
 test('cancelling in-flight calls aborts them on the host', async (t) => {
@@ -146,7 +145,7 @@ test('cancelling in-flight calls aborts them on the host', async (t) => {
   const call = client.call('read', { path: 'a.txt' });
   await executing; // the host is running the call
   client.cancelAll();
-  t.is(((await t.throwsAsync(call)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync(call, { instanceOf: ZotboxError })).code, 'ZB_GATE_CANCELLED');
   t.is(((await abortSeen) as ZotboxError).code, 'ZB_GATE_CANCELLED');
 });
 
@@ -160,15 +159,19 @@ test('cancelling the run on the host aborts the call in flight and refuses every
     execute: (approved, signal) => {
       executed.push(approved);
       reachedExecutor();
-      return new Promise(() => signal.addEventListener('abort', () => (aborted = signal.reason)));
+      return new Promise(() =>
+        signal.addEventListener('abort', () => {
+          aborted = signal.reason;
+        }),
+      );
     },
   });
   const inFlight = client.call('read', { path: 'a.txt' });
   await executing; // the call is in flight: the executor has it
   server.cancel(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
-  t.is(((await t.throwsAsync(inFlight)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync(inFlight, { instanceOf: ZotboxError })).code, 'ZB_GATE_CANCELLED');
   t.is((aborted as ZotboxError).code, 'ZB_GATE_CANCELLED');
-  t.is(((await t.throwsAsync(client.call('read', { path: 'a.txt' }))) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync(client.call('read', { path: 'a.txt' }), { instanceOf: ZotboxError })).code, 'ZB_GATE_CANCELLED');
   t.is(executed.length, 1, 'the later call never reached an executor');
   t.like(audits.at(-1), { allowed: false, code: 'ZB_GATE_CANCELLED' });
 });
@@ -239,7 +242,7 @@ test('a second call with an id already in flight is refused', async (t) => {
   const replies: { id: number; ok: boolean; result?: unknown; error?: { code: string } }[] = [];
   const bothAnswered = new Promise<void>((resolve) =>
     channel.port2.on('message', (m) => {
-      replies.push(m);
+      replies.push(m as (typeof replies)[number]);
       if (replies.length === 1) void running.then(() => finishFirst('first'));
       if (replies.length === 2) resolve();
     }),
@@ -257,14 +260,13 @@ test('a decider that throws denies instead of crashing, and a non-cloneable resu
       throw new Error('policy bug');
     },
   });
-  t.is(((await t.throwsAsync(client.call('read', { path: 'a.txt' }))) as ZotboxError).code, 'ZB_INTERNAL_BUG');
+  t.is((await t.throwsAsync(client.call('read', { path: 'a.txt' }), { instanceOf: ZotboxError })).code, 'ZB_INTERNAL_BUG');
   const { decide } = workspace(t);
   const second = connect(t, { decide, execute: async () => ({ fn: () => 1 }) });
-  t.is(((await t.throwsAsync(second.client.call('read', { path: 'a.txt' }))) as ZotboxError).code, 'ZB_INTERNAL_BUG');
+  t.is((await t.throwsAsync(second.client.call('read', { path: 'a.txt' }), { instanceOf: ZotboxError })).code, 'ZB_INTERNAL_BUG');
 });
 
 test('the client checks tool input before sending it, and ignores answers it cannot believe', async (t) => {
-  const { decide } = workspace(t);
   const channel = new MessageChannel();
   const client = new GateClient(channel.port2, 600_000);
   t.teardown(() => {
@@ -278,14 +280,13 @@ test('the client checks tool input before sending it, and ignores answers it can
     sent.push(m);
     callArrived();
   });
-  t.is(((await t.throwsAsync(client.call('read', { path: 7 } as never))) as ZotboxError).code, 'ZB_GATE_INVALID_MESSAGE');
+  t.is((await t.throwsAsync(client.call('read', { path: 7 } as never), { instanceOf: ZotboxError })).code, 'ZB_GATE_INVALID_MESSAGE');
   const pending = client.call('read', { path: 'a.txt' });
   await arrived; // the host side has the call: now answer it, first with a forgery
   channel.port1.postMessage({ type: 'tool.result', id: 2, ok: false, error: { code: 'ZB_NOT_REAL', message: 'forged' } });
   channel.port1.postMessage({ type: 'tool.result', id: 2, ok: true, result: 'genuine' });
   t.is(await pending, 'genuine');
   t.is(sent.length, 1, 'the invalid call was never sent');
-  void decide;
 });
 
 test('a client in a worker thread talks to the gate in the host', async (t) => {

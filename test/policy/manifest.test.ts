@@ -9,9 +9,9 @@ const invalid = test.macro({
     const error = t.throws(() => parse(value));
     t.is((error as { code?: string } | undefined)?.code, 'ZB_MANIFEST_INVALID');
     t.is((error as { details?: { path?: string } } | undefined)?.details?.path, path);
-    if (message !== undefined) t.regex(error!.message, message);
+    if (message !== undefined) t.regex(error.message, message);
   },
-  title: (title) => `rejected: ${title}`,
+  title: (title) => `rejected: ${title ?? 'a manifest'}`,
 });
 
 test('a minimal manifest gets every default', (t) => {

@@ -179,7 +179,6 @@ test('property: for any split into chunks, the streamed output equals the one-sh
 });
 
 // Everything zotbox can emit: printable text, \n, \t, and (on a terminal) 7-bit SGR.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 test('property: a pipe never gets a control character, an escape or a bidi control', (t) => {

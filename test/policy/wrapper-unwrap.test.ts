@@ -111,7 +111,7 @@ test('the real wrappers run exactly the words the gate reads as their command', 
     const [base, ...args] = argvOf(command);
     const program = lookupProgram(base!, COMMAND_SEARCH_PATH);
     if (program === undefined && base === 'ionice') continue; // util-linux may be absent; coreutils' wrappers are required below
-    t.truthy(program, `${base} is on the fixed PATH`);
+    t.truthy(program, `${base!} is on the fixed PATH`);
     const run = spawnSync(program!, args, { cwd: ws, env: { PATH: bin, LANG: 'C' }, encoding: 'utf8' });
     t.is(run.status, 0, `${command}: ${run.stderr}`);
     const probe = readProbe(run.stdout);

@@ -40,7 +40,8 @@ interface Reading {
 const MAX_LISTED = 24;
 
 function listOptions(rule: ProgramRule): string {
-  const spelled = rule.options.map((o) => (o.long !== undefined ? `--${o.long}` : o.word !== undefined ? `-${o.word}` : `-${o.short}`));
+  // An option with no spelling cannot be written, so it is not listed.
+  const spelled = rule.options.flatMap((o) => (o.long !== undefined ? [`--${o.long}`] : o.word !== undefined ? [`-${o.word}`] : o.short !== undefined ? [`-${o.short}`] : []));
   if (spelled.length === 0) return 'none';
   return spelled.length > MAX_LISTED ? `${spelled.slice(0, MAX_LISTED).join(' ')} …` : spelled.join(' ');
 }
@@ -75,9 +76,9 @@ function readLong(reading: Reading, rule: ProgramRule, args: readonly string[], 
   const attached = equals === -1 ? undefined : arg.slice(equals + 1);
   const option = rule.options.find((o) => o.long === name);
   if (option === undefined) {
-    const completions = rule.options.filter((o) => o.long?.startsWith(name) === true);
+    const completions = rule.options.flatMap((o) => (o.long?.startsWith(name) === true ? [o.long] : []));
     if (completions.length > 0 && name.length > 0) {
-      return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${arg} is an abbreviation; write the option in full (${completions.map((o) => `--${o.long}`).join(' or ')}). zotbox cannot know every option ${reading.name} has, so it does not guess what an abbreviation means.`);
+      return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${arg} is an abbreviation; write the option in full (${completions.map((long) => `--${long}`).join(' or ')}). zotbox cannot know every option ${reading.name} has, so it does not guess what an abbreviation means.`);
     }
     return unknownOption(reading, rule, `--${name}`);
   }
@@ -166,7 +167,8 @@ function positionalRuleFor(rule: ProgramRule, marks: ReadonlySet<string>): Posit
 function classifyPositionals(reading: Reading, rule: ProgramRule, positionals: readonly string[], cwd: string): Check<null> {
   const spec = positionalRuleFor(rule, reading.marks);
   const leading = spec.leading ?? [];
-  if (positionals.length < (spec.min ?? 0)) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: needs at least ${spec.min} argument(s) besides options (${rule.why}).`);
+  const min = spec.min ?? 0;
+  if (positionals.length < min) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: needs at least ${min} argument(s) besides options (${rule.why}).`);
   if (spec.implied !== undefined && spec.rest !== undefined && positionals.length <= leading.length) {
     // "grep -R x" searches the working directory: checked as if it were written, so its links are walked too.
     reading.values.push({ kind: spec.rest, text: spec.implied, written: `(no operand: ${spec.implied})` });

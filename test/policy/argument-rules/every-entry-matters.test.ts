@@ -54,7 +54,7 @@ function outcomes(world: GateWorld, program: string, rule: ProgramRule, cases: r
   return cases.map((c) => {
     const checked = checkWithRule(program, rule, c.args, { scopes: c.scopes, cwd: c.cwd });
     // What an allowed command writes is part of its decision: a pipeline may not hold one that changes names.
-    return checked.ok ? `allow, writes ${writeEffectOf(checked.value)}${checked.value.marks.has(RUNS_PROJECT_CODE_MARK) ? ', runs project code' : ''}` : `${checked.code}`;
+    return checked.ok ? `allow, writes ${writeEffectOf(checked.value)}${checked.value.marks.has(RUNS_PROJECT_CODE_MARK) ? ', runs project code' : ''}` : checked.code;
   });
 }
 

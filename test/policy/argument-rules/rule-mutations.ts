@@ -79,9 +79,10 @@ export function* ruleMutations(rule: ProgramRule, under: readonly string[] = [])
   for (const [what, positionals] of positionalMutations(rule.positionals)) yield { what: at(what), rule: { ...rule, positionals }, under };
   for (const [index, [mark, positionals]] of (rule.flagPositionals ?? []).entries()) {
     const entries = rule.flagPositionals!;
-    yield { what: at(`without the positionals for ${mark}`), rule: { ...rule, flagPositionals: entries.filter((_, i) => i !== index) }, under };
+    const marked = typeof mark === 'string' ? mark : mark.join(' and ');
+    yield { what: at(`without the positionals for ${marked}`), rule: { ...rule, flagPositionals: entries.filter((_, i) => i !== index) }, under };
     for (const [what, mutated] of positionalMutations(positionals)) {
-      yield { what: at(`with ${mark}: ${what}`), rule: { ...rule, flagPositionals: entries.map((e, i) => (i === index ? ([mark, mutated] as const) : e)) }, under };
+      yield { what: at(`with ${marked}: ${what}`), rule: { ...rule, flagPositionals: entries.map((e, i) => (i === index ? ([mark, mutated] as const) : e)) }, under };
     }
   }
   for (const m of flagMutations(rule)) yield { what: at(m.what), rule: m.rule, under };

@@ -5,7 +5,6 @@ import type { GateCase } from './gate-cases.js';
 const OUTSIDE = 'ZB_POLICY_PATH_OUTSIDE_SCOPE';
 const ARGUMENT = 'ZB_POLICY_SHELL_ARGUMENT';
 const PROTECTED = 'ZB_POLICY_PATH_PROTECTED';
-const HARDLINK = 'ZB_POLICY_PATH_HARDLINK';
 
 /** Written for grep; run as grep, egrep and fgrep. */
 const GREP_FAMILY_CASES: readonly GateCase[] = [

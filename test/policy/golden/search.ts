@@ -2,7 +2,7 @@
 // awk (mawk, gawk), jq and sort. Program text on the command line is parsed or
 // denied; option values that name files are read or write paths; options that
 // follow links through a tree have every link checked.
-import { ARGUMENT, FORBIDDEN, HARDLINK, no, ok, OUTSIDE, PROTECTED, type GoldenGroup } from './golden-case.js';
+import { ARGUMENT, FORBIDDEN, no, ok, OUTSIDE, type GoldenGroup } from './golden-case.js';
 
 const TREE_LINK = 'follows links inside the tree, and linkdir/toS and toS resolve to the secret';
 const AWK_TEXT = 'awk program text may not run commands, read or write files, or read the environment';
