@@ -32,7 +32,7 @@ const transcript = path.join(repoRoot, 'examples', 'transcripts', 'code-reviewer
 
 /** The recorded tool calls, in order, as gate calls. */
 function recordedCalls(): ToolCall[] {
-  const turns = JSON.parse(readFileSync(transcript, 'utf8')).turns as { content: { type: string; name?: string; input?: unknown }[] }[];
+  const { turns } = JSON.parse(readFileSync(transcript, 'utf8')) as { turns: { content: { type: string; name?: string; input?: unknown }[] }[] };
   let id = 0;
   return turns.flatMap((turn) => turn.content.filter((b) => b.type === 'tool_use').map((b) => ({ type: 'tool.call', id: ++id, tool: b.name, input: b.input }) as ToolCall));
 }

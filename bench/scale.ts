@@ -90,7 +90,7 @@ async function processPerAgent(model: LoopbackModel, state: string): Promise<{ w
       const child = spawn(process.execPath, [zotbox, 'run', reviewer, `Review the code (run ${i}).`, '--model', 'gpt-4.1', '-y', '--no-session'], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`zotbox run exited ${code}: ${stderr}`))));
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`zotbox run exited ${String(code)}: ${stderr}`))));
     });
   spawnSync(process.execPath, [zotbox, '--version']); // warm the file cache
   let next = 0;

@@ -42,12 +42,12 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
       return;
     }
     const parsed = ModelRequestSchema.safeParse(raw);
-    if (!parsed.success) return fail(new ZotboxError('ZB_GATE_INVALID_MESSAGE', `malformed model request: ${parsed.error.issues[0]?.message}.`));
+    if (!parsed.success) return fail(new ZotboxError('ZB_GATE_INVALID_MESSAGE', `malformed model request: ${parsed.error.issues[0]?.message ?? 'not a model request'}.`));
     // A cancelled run gets no more model turns, whatever the provider would do.
     if (signal.aborted) return fail(toZotboxError(signal.reason));
     let turn: AssistantTurn;
     try {
-      turn = await provider.complete(parsed.data, hooks.onText, signal);
+      turn = await provider.complete(parsed.data, (text) => hooks.onText(text), signal);
     } catch (error) {
       return fail(toZotboxError(error));
     }

@@ -136,7 +136,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
       onWorker.catch(() => undefined);
       return Promise.race([onWorker, cancellation.hardStop]);
     })
-    .then((result) => queue.push(endFromOutcome(result, stopState())), (thrown) => queue.push(endFromThrown(thrown, stopState())))
+    .then((result) => queue.push(endFromOutcome(result, stopState())), (thrown: unknown) => queue.push(endFromThrown(thrown, stopState())))
     .finally(() => {
       cancellation.settle();
       sessionWriter?.close();

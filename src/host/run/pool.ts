@@ -10,6 +10,7 @@
 // ports instead, which never touches the runs beside it.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ZotboxError } from '../../errors.js';
 import type { AgentTask, AgentTaskOutcome } from '../../worker/pool-task.js';
@@ -86,7 +87,9 @@ export class AgentPool {
 
   /** Runs one agent task on a worker; the ports move to the worker. The caller holds a slot. */
   run(task: AgentTask): Promise<AgentTaskResult> {
-    return this.piscina.run(task, { transferList: [task.gatePort, task.modelPort].filter((port) => port !== undefined) as never });
+    // Tests hand the pool tasks without ports (to inspect a worker); only real ports move.
+    const ports: (MessagePort | undefined)[] = [task.gatePort, task.modelPort];
+    return this.piscina.run(task, { transferList: ports.filter((port) => port !== undefined) as never });
   }
 
   async close(): Promise<void> {

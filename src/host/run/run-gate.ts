@@ -11,7 +11,7 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
   return serveGate(port, {
     timeoutMs: plan.toolTimeoutMs,
     decide: (call) => {
-      queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input as Record<string, unknown> });
+      queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input });
       return plan.decide(call);
     },
     execute: async (approved, signal) => {

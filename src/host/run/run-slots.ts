@@ -30,13 +30,13 @@ export class RunSlots {
 
   /** Resolves with the slot's release once the run may start; rejects with the signal's reason if it aborts first. */
   acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
-    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal));
     if (this.held < this.limit && this.waiters.length === 0) return Promise.resolve(this.take());
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         const index = this.waiters.indexOf(waiter);
         if (index >= 0) this.waiters.splice(index, 1);
-        reject(signal?.reason);
+        if (signal !== undefined) reject(abortReason(signal));
       };
       const waiter: Waiter = {
         grant: (release) => {
@@ -61,4 +61,10 @@ export class RunSlots {
       if (next !== undefined) next.grant(this.take());
     };
   }
+}
+
+/** Why a wait was abandoned: the signal's reason when it is an error, else a cancellation. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new ZotboxError('ZB_GATE_CANCELLED', 'the wait for a run slot was cancelled.');
 }
