@@ -34,6 +34,7 @@ export class BackoffGate {
   private recovering = false;
   /** The one request sent after a backoff, until its outcome is known. */
   private probe: Promise<void> | undefined;
+  private waitingCount = 0;
 
   constructor(
     private readonly label: string,
@@ -41,6 +42,11 @@ export class BackoffGate {
     private readonly policy: BackoffPolicy,
     private readonly random: () => number,
   ) {}
+
+  /** Requests held here now (waiting out a backoff or a probe). */
+  get waiting(): number {
+    return this.waitingCount;
+  }
 
   /** Milliseconds left in the current backoff (0 when none). */
   get remainingMs(): number {
@@ -55,6 +61,15 @@ export class BackoffGate {
    * of them holds a slot of the endpoint's limiter while it waits here.
    */
   async pass(signal: AbortSignal): Promise<GateTicket> {
+    this.waitingCount++;
+    try {
+      return await this.waitForTurn(signal);
+    } finally {
+      this.waitingCount--;
+    }
+  }
+
+  private async waitForTurn(signal: AbortSignal): Promise<GateTicket> {
     for (;;) {
       if (signal.aborted) throw cancelledRequest(signal.reason);
       const remaining = this.until - this.clock.now();

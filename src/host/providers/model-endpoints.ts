@@ -3,7 +3,7 @@
 // FIFO concurrency limit and a shared backoff, used by every run that talks to
 // that endpoint. The one module-level value is PROCESS_MODEL_ENDPOINTS, the
 // documented default; callers may pass their own registry instead.
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { ZotboxError } from '../../errors.js';
 import { BackoffGate, type BackoffPolicy } from './backoff-gate.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
@@ -43,7 +43,7 @@ export interface ModelEndpoint {
   readonly provider: string;
   /** The normalized base URL; request paths are appended to it. */
   readonly baseUrl: string;
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: Agent;
   readonly limiter: ConcurrencyLimiter;
   readonly gate: BackoffGate;
   readonly clock: EndpointClock;
