@@ -25,7 +25,7 @@ export type ResponseBody = Dispatcher.ResponseData['body'];
 
 export interface StreamingResponse {
   readonly body: ResponseBody;
-  /** Ends the request: destroys an unfinished body and frees the concurrency slot. */
+  /** Ends the request: destroys an unfinished body and resolves once its concurrency slot is free. */
   close(): Promise<void>;
 }
 
@@ -62,15 +62,24 @@ export async function postForStream(options: PostOptions): Promise<StreamingResp
 
 function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot): StreamingResponse {
   // undici bodies auto-destroy, so 'close' follows the end, an error, an abort
-  // and a destroy alike. The error listener also keeps a body nobody reads from
-  // turning a late socket error into an uncaught exception.
-  body.once('close', slot.release);
-  body.once('error', slot.release);
-  if (body.destroyed) slot.release();
+  // and a destroy alike; by then undici has also let go of the connection, so
+  // the next request admitted can reuse it.
+  const closed = body.closed
+    ? Promise.resolve(slot.release())
+    : new Promise<void>((resolve) =>
+        body.once('close', () => {
+          slot.release();
+          resolve();
+        }),
+      );
+  // A reader sees body errors through its own iterator or text(); this listener
+  // only keeps a body nobody reads any more from throwing them as uncaught.
+  body.on('error', () => {});
   return {
     body,
     close: async () => {
       if (!body.destroyed) body.destroy();
+      await closed;
       slot.release();
     },
   };

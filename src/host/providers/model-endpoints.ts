@@ -129,6 +129,11 @@ export class ModelEndpoints {
     return endpoint;
   }
 
+  /** The endpoints made so far, in the order they were first used. */
+  list(): readonly ModelEndpoint[] {
+    return [...this.endpoints.values()];
+  }
+
   /** Closes every dispatcher (for hosts and tests that own their registry). */
   async close(): Promise<void> {
     const all = [...this.endpoints.values()];
