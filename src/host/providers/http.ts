@@ -64,8 +64,9 @@ function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot): StreamingRespons
   // undici bodies auto-destroy, so 'close' follows the end, an error, an abort
   // and a destroy alike; by then undici has also let go of the connection, so
   // the next request admitted can reuse it.
+  if (body.closed) slot.release();
   const closed = body.closed
-    ? Promise.resolve(slot.release())
+    ? Promise.resolve()
     : new Promise<void>((resolve) =>
         body.once('close', () => {
           slot.release();
@@ -118,7 +119,8 @@ async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
     const throttled = isThrottle(status, response.headers);
     if (throttled) ticket.throttled(status, parseRetryAfterMs(response.headers, endpoint.clock.now()));
     else ticket.answered();
-    // Reading the error body to its end also returns the connection to the pool.
+    // Reading the error body to its end also returns the connection to the pool;
+    // one that cannot be read (a dropped connection) still leaves the status to report.
     const text = await response.body.text().catch(() => '');
     if (signal.aborted) throw cancelledRequest();
     if (status === 401 || status === 403) {

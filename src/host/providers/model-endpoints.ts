@@ -99,20 +99,22 @@ export class ModelEndpoints {
   }
 
   /**
-   * The endpoint for this provider and base URL, made on first use. A limit lowers
-   * the endpoint's limit for everyone and never raises it: when runs disagree, the
-   * strictest wins (house rule), since the provider's limit is the same for all.
+   * The endpoint for this provider and base URL, made on first use. The first
+   * limit a caller gives replaces the default; later ones can only lower it: when
+   * runs disagree, the strictest wins (house rule), since the provider's limit is
+   * the same for all of them.
    */
   endpoint(address: EndpointAddress): ModelEndpoint {
     const baseUrl = normalizeBaseUrl(address.provider, address.baseUrl);
     const key = `${address.provider} ${baseUrl}`;
     const requested = address.maxConcurrency === undefined ? undefined : checkConcurrency(address.maxConcurrency, `the model concurrency of ${key}`);
     const existing = this.endpoints.get(key);
-    if (existing !== undefined) {
-      if (requested !== undefined && (requested < existing.limiter.limit || !this.configured.has(key))) existing.limiter.setLimit(requested);
-    }
+    const firstLimit = !this.configured.has(key);
     if (requested !== undefined) this.configured.add(key);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      if (requested !== undefined && (firstLimit || requested < existing.limiter.limit)) existing.limiter.setLimit(requested);
+      return existing;
+    }
     const endpoint: ModelEndpoint = {
       key,
       provider: address.provider,
@@ -138,6 +140,7 @@ export class ModelEndpoints {
   async close(): Promise<void> {
     const all = [...this.endpoints.values()];
     this.endpoints.clear();
+    this.configured.clear();
     await Promise.all(all.map((endpoint) => endpoint.dispatcher.close()));
   }
 }
