@@ -126,6 +126,23 @@ export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from './host/run/p
 export { planSession, type PlannedSession, type SessionChoice } from './host/run/run-session.js';
 export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './host/run/sessions.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './host/providers/replay.js';
+
+/**
+ * The model budget: one entry per provider endpoint (provider + base URL) with one
+ * keep-alive dispatcher, a FIFO concurrency limit (default 8) and a backoff shared by
+ * every run on it. Runs use PROCESS_MODEL_ENDPOINTS unless given another registry.
+ *
+ * @example
+ * ```ts
+ * // A host with its own budget: at most 4 requests in flight per endpoint.
+ * const modelEndpoints = new ModelEndpoints({ defaultConcurrency: 4 });
+ * for await (const event of runAgent({ reference, cwd, env: process.env, modelEndpoints })) { ... }
+ * await modelEndpoints.close();
+ * ```
+ */
+export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, type EndpointAddress, type ModelEndpoint, type ModelEndpointsOptions } from './host/providers/model-endpoints.js';
+export type { EndpointClock } from './host/providers/endpoint-clock.js';
+export type { BackoffPolicy } from './host/providers/backoff-gate.js';
 export { escapeControlCharacters, formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from './host/consent/request-consent.js';
 export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConfinementSummary, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent/receipt.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';

@@ -118,6 +118,7 @@ export const RUN: CommandSpec = {
     { name: 'confine', type: 'string', valueName: 'required|off', description: 'Commands run in a bubblewrap sandbox, or are refused (default: required); off runs them UNCONFINED, with your full user rights.' },
     { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns for one user message.' },
     { name: 'worker-memory', type: 'string', valueName: 'MB', description: 'Heap limit of the worker running the agent (default 512).' },
+    { name: 'model-concurrency', type: 'string', valueName: 'N', description: 'Model requests in flight at once on the model\'s endpoint (default: max_concurrency in models.json, else 8).' },
     { name: 'timeout', type: 'string', valueName: 'SECONDS', description: 'Cancel the run after this many seconds.' },
     { name: 'continue', type: 'boolean', description: 'Continue the agent\'s most recent session.' },
     { name: 'resume', type: 'string', valueName: 'ID', description: 'Resume this agent\'s session with this id (shown when a run starts).' },

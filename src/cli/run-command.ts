@@ -61,6 +61,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const maxTurns = positiveInteger(values['max-turns'], 'max-turns');
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
   const workerMemoryMb = positiveInteger(values['worker-memory'], 'worker-memory');
+  const modelConcurrency = positiveInteger(values['model-concurrency'], 'model-concurrency');
   const controller = new AbortController();
   io.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const timer = timeoutSeconds === undefined ? undefined : setTimeout(() => controller.abort(), timeoutSeconds * 1000);
@@ -84,6 +85,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(confine === undefined ? {} : { confine }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
+      ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
       session,
       ...(interactive ? { readPrompt: chatInput(io) } : {}),
       yes: values['yes'] === true,

@@ -47,6 +47,16 @@ test('without keys a live model is refused with what is missing; bad flags are u
   t.is((await runCliCaptured(['run', reviewer, '--confine', 'sometimes'], { env })).status, 2);
   t.is((await runCliCaptured(['run', reviewer, '--max-turns', '0'], { env })).status, 2);
   t.is((await runCliCaptured(['run', reviewer, '--worker-memory', 'lots'], { env })).status, 2);
+  for (const bad of ['0', '2.5', 'many']) {
+    const result = await runCliCaptured(['run', reviewer, '--model-concurrency', bad], { env });
+    t.is(result.status, 2, bad);
+    t.regex(result.stderr, /ZB_CLI_USAGE.*--model-concurrency takes a positive whole number/, bad);
+  }
+});
+
+test('--model-concurrency N is accepted by zotbox run', async (t) => {
+  const result = await runCliCaptured(['run', reviewer, '--cwd', workspace, '--replay', transcript, '-y', '--print', '--model-concurrency', '2'], { env: { ZOTBOX_HOME: tempDir(t, 'zb-run-') } });
+  t.is(result.status, 0, result.stderr);
 });
 
 /** A transcript whose second turn's tool input nests `levels` objects, written as text: JSON.stringify itself overflows on it. */

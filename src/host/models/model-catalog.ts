@@ -20,6 +20,8 @@ export interface CatalogModel {
   readonly vision: boolean;
   /** For self-hosted models: the server's base URL. */
   readonly baseUrl?: string;
+  /** Requests in flight at most on this model's endpoint (models.json max_concurrency). */
+  readonly maxConcurrency?: number;
 }
 
 export const BUILT_IN_MODELS: readonly CatalogModel[] = [
@@ -41,6 +43,7 @@ const UserModelsSchema = z.strictObject({
       context_window: z.number().int().positive(),
       reasoning: z.boolean().default(false),
       vision: z.boolean().default(false),
+      max_concurrency: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     }),
   ),
 });
@@ -66,7 +69,15 @@ export function readUserModels(stateDirectory: string): CatalogModel[] {
     const issue = parsed.error.issues[0];
     throw new ZotboxError('ZB_MODELS_FILE_INVALID', `${file}: ${issue?.path.join('.') || 'the top level'} ${issue?.message}. See docs/models.md.`, { details: { path: file } });
   }
-  return parsed.data.models.map((m) => ({ id: m.id, provider: m.provider, contextWindow: m.context_window, reasoning: m.reasoning, vision: m.vision, ...(m.base_url === undefined ? {} : { baseUrl: m.base_url }) }));
+  return parsed.data.models.map((m) => ({
+    id: m.id,
+    provider: m.provider,
+    contextWindow: m.context_window,
+    reasoning: m.reasoning,
+    vision: m.vision,
+    ...(m.base_url === undefined ? {} : { baseUrl: m.base_url }),
+    ...(m.max_concurrency === undefined ? {} : { maxConcurrency: m.max_concurrency }),
+  }));
 }
 
 /** What the agent requires of a model that this one lacks; empty when compatible. */

@@ -4,11 +4,11 @@
 // provider may hold per-run state (a replay's position); the endpoint budget is
 // shared by every provider made for the same endpoint.
 import type { Manifest } from '../../policy/manifest.js';
-import { AnthropicProvider } from '../providers/anthropic.js';
-import { OpenAiProvider } from '../providers/openai.js';
+import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { ReplayProvider, readReplayTranscript } from '../providers/replay.js';
-import { API_KEY_VARIABLES, BUILT_IN_MODELS, readUserModels, selectModel } from './model-catalog.js';
+import { BUILT_IN_MODELS, readUserModels, selectModel } from './model-catalog.js';
+import { providerForModel } from './provider-for-model.js';
 
 export interface ProviderChoice {
   /** The model's id, as run.start reports it. */
@@ -25,6 +25,10 @@ export interface SelectProviderInput {
   readonly stateDirectory: string;
   readonly replayFile?: string;
   readonly explicitModel?: string;
+  /** The model budget to draw on (default: the process's). */
+  readonly endpoints?: ModelEndpoints;
+  /** The concurrency limit for the model's endpoint; else the model's max_concurrency, else the default. */
+  readonly maxConcurrency?: number;
 }
 
 export function selectProvider(input: SelectProviderInput): ProviderChoice {
@@ -34,11 +38,8 @@ export function selectProvider(input: SelectProviderInput): ProviderChoice {
   }
   const { env } = input;
   const model = selectModel({ manifest: input.manifest, env, catalog: [...BUILT_IN_MODELS, ...readUserModels(input.stateDirectory)], ...(input.explicitModel === undefined ? {} : { explicit: input.explicitModel }) });
-  const apiKey = env[API_KEY_VARIABLES[model.provider]] ?? '';
-  if (model.provider === 'anthropic') {
-    const baseUrl = model.baseUrl ?? env['ANTHROPIC_BASE_URL'];
-    return { model: model.id, contextWindow: model.contextWindow, create: () => new AnthropicProvider({ model: model.id, apiKey, ...(baseUrl ? { baseUrl } : {}) }) };
-  }
-  const baseUrl = model.baseUrl ?? env['OPENAI_BASE_URL'];
-  return { model: model.id, contextWindow: model.contextWindow, create: () => new OpenAiProvider({ model: model.id, apiKey, ...(baseUrl ? { baseUrl } : {}) }) };
+  // Built now, so a bad base URL or limit is refused before consent. A live
+  // provider holds only its configuration and its endpoint: every run shares it.
+  const live = providerForModel({ model, env, ...(input.endpoints === undefined ? {} : { endpoints: input.endpoints }), ...(input.maxConcurrency === undefined ? {} : { maxConcurrency: input.maxConcurrency }) });
+  return { model: model.id, contextWindow: model.contextWindow, create: () => live };
 }

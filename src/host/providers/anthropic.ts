@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ZotboxError } from '../../errors.js';
 import type { AssistantTurn, TextBlock, ToolUseBlock } from '../../policy/model-protocol.js';
 import { postForStream, readServerSentEvents } from './http.js';
+import { PROCESS_MODEL_ENDPOINTS, type ModelEndpoint, type ModelEndpoints } from './model-endpoints.js';
 import type { ModelProvider, ModelTurnRequest } from './provider.js';
 
 export interface AnthropicOptions {
@@ -12,7 +13,10 @@ export interface AnthropicOptions {
   readonly apiKey: string;
   readonly baseUrl?: string;
   readonly maxTokens?: number;
-  readonly backoffMs?: number;
+  /** The model budget to draw on; default PROCESS_MODEL_ENDPOINTS, shared by every run in the process. */
+  readonly endpoints?: ModelEndpoints;
+  /** Requests in flight at most on this provider's endpoint (the strictest setting for it wins). */
+  readonly maxConcurrency?: number;
 }
 
 const EventSchema = z.discriminatedUnion('type', [
@@ -42,15 +46,20 @@ function bad(what: string): ZotboxError {
 
 export class AnthropicProvider implements ModelProvider {
   readonly model: string;
+  private readonly endpoint: ModelEndpoint;
   constructor(private readonly options: AnthropicOptions) {
     this.model = options.model;
+    this.endpoint = (options.endpoints ?? PROCESS_MODEL_ENDPOINTS).endpoint({
+      provider: 'anthropic',
+      baseUrl: options.baseUrl ?? 'https://api.anthropic.com',
+      ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    });
   }
 
   async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn> {
-    const base = (this.options.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '');
     const { body, close } = await postForStream({
-      url: `${base}/v1/messages`,
-      provider: 'anthropic',
+      endpoint: this.endpoint,
+      path: '/v1/messages',
       signal,
       headers: { 'x-api-key': this.options.apiKey, 'anthropic-version': '2023-06-01', accept: 'text/event-stream' },
       body: {
@@ -61,7 +70,6 @@ export class AnthropicProvider implements ModelProvider {
         messages: request.messages,
         tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })),
       },
-      ...(this.options.backoffMs === undefined ? {} : { backoffMs: this.options.backoffMs }),
     });
     const blocks: Block[] = [];
     let inputTokens = 0;

@@ -1,82 +1,138 @@
-// HTTP for model providers: a streaming POST with retries (429, 5xx and
-// connection errors, with backoff that honours retry-after) and clear errors
-// for auth failures, plus a server-sent-events reader. undici, with connect and
-// idle timeouts.
-import { Agent, request, type Dispatcher } from 'undici';
+// HTTP for model providers: a streaming POST through the endpoint's budget
+// (one dispatcher, a concurrency slot held until the body is done, the shared
+// backoff on 429/529/503-with-retry-after), per-request retries of 408, other
+// 5xx and connection errors, clear errors for auth failures, and a server-sent-
+// events reader. It never creates a dispatcher of its own.
+import { request, type Dispatcher } from 'undici';
 import { ZotboxError } from '../../errors.js';
+import { cancelledRequest } from './endpoint-clock.js';
+import type { Slot } from './concurrency-limiter.js';
+import type { ModelEndpoint } from './model-endpoints.js';
+import { parseRetryAfterMs } from './retry-after.js';
 
 export interface PostOptions {
-  readonly url: string;
+  readonly endpoint: ModelEndpoint;
+  /** Appended to the endpoint's base URL, e.g. /v1/messages. */
+  readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly signal: AbortSignal;
-  readonly provider: string;
+  /** Retries after the first attempt (default 4); waiting out another run's backoff is not one. */
   readonly maxRetries?: number;
-  /** Base of the exponential backoff, in ms (tests make it small). */
-  readonly backoffMs?: number;
 }
 
-const dispatcher = (): Agent => new Agent({ connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 120_000 });
+export type ResponseBody = Dispatcher.ResponseData['body'];
 
-function retryDelay(attempt: number, retryAfter: string | string[] | undefined, base: number): number {
-  const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-  const seconds = header === undefined ? Number.NaN : Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, 60_000);
-  return Math.min(base * 2 ** attempt, 30_000) * (0.5 + Math.random() / 2);
+export interface StreamingResponse {
+  readonly body: ResponseBody;
+  /** Ends the request: destroys an unfinished body and resolves once its concurrency slot is free. */
+  close(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new ZotboxError('ZB_GATE_CANCELLED', 'the model request was cancelled.'));
-    }, { once: true });
-  });
+/**
+ * Statuses that slow the whole endpoint down: 429 (rate limited), 529
+ * (Anthropic: overloaded), and 503 when the server says how long to wait. A 503
+ * without retry-after is treated like other 5xx: this request retries alone.
+ */
+function isThrottle(status: number, headers: Dispatcher.ResponseData['headers']): boolean {
+  return status === 429 || status === 529 || (status === 503 && (headers['retry-after'] !== undefined || headers['retry-after-ms'] !== undefined));
+}
 
-/** POSTs JSON and returns the streaming response body once the status is 200. */
-export async function postForStream(options: PostOptions): Promise<{ body: Dispatcher.ResponseData['body']; close: () => Promise<void> }> {
+/** Exponential backoff with jitter for a request retrying on its own (408, 5xx, connection errors). */
+function ownRetryDelay(endpoint: ModelEndpoint, attempt: number): number {
+  return Math.round(Math.min(endpoint.policy.baseMs * 2 ** attempt, endpoint.policy.maxBackoffMs) * (0.5 + endpoint.random() / 2));
+}
+
+/**
+ * POSTs JSON and returns the streaming body once the status is 200. The slot
+ * taken here is held until the body ends, fails, is destroyed or `close` is
+ * called, whichever comes first, and is released exactly once.
+ */
+export async function postForStream(options: PostOptions): Promise<StreamingResponse> {
+  const slot = await options.endpoint.limiter.acquire(options.signal);
+  let body: ResponseBody;
+  try {
+    body = await sendWithRetries(options);
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
+  return holdSlotUntilBodyEnds(body, slot);
+}
+
+function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot): StreamingResponse {
+  // undici bodies auto-destroy, so 'close' follows the end, an error, an abort
+  // and a destroy alike; by then undici has also let go of the connection, so
+  // the next request admitted can reuse it.
+  if (body.closed) slot.release();
+  const closed = body.closed
+    ? Promise.resolve()
+    : new Promise<void>((resolve) =>
+        body.once('close', () => {
+          slot.release();
+          resolve();
+        }),
+      );
+  // A reader sees body errors through its own iterator or text(); this listener
+  // only keeps a body nobody reads any more from throwing them as uncaught.
+  body.on('error', () => {});
+  return {
+    body,
+    close: async () => {
+      if (!body.destroyed) body.destroy();
+      await closed;
+      slot.release();
+    },
+  };
+}
+
+async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
+  const { endpoint, signal } = options;
   const maxRetries = options.maxRetries ?? 4;
-  const agent = dispatcher();
+  const url = `${endpoint.baseUrl}${options.path}`;
   for (let attempt = 0; ; attempt++) {
+    const ticket = await endpoint.gate.pass(signal);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(options.url, {
+      response = await request(url, {
         method: 'POST',
-        dispatcher: agent,
+        dispatcher: endpoint.dispatcher,
         headers: { 'content-type': 'application/json', ...options.headers },
         body: JSON.stringify(options.body),
-        signal: options.signal,
+        signal,
       });
     } catch (cause) {
-      if (options.signal.aborted) {
-        await agent.close();
-        throw new ZotboxError('ZB_GATE_CANCELLED', 'the model request was cancelled.', { cause });
-      }
+      ticket.unanswered();
+      if (signal.aborted) throw cancelledRequest(cause);
       if (attempt < maxRetries) {
-        await sleep(retryDelay(attempt, undefined, options.backoffMs ?? 1000), options.signal);
+        await endpoint.clock.sleep(ownRetryDelay(endpoint, attempt), signal);
         continue;
       }
-      await agent.close();
-      throw new ZotboxError('ZB_PROVIDER_FAILED', `${options.provider}: cannot reach ${options.url}: ${(cause as Error).message}. Check the base URL and your connection.`, { cause });
+      throw new ZotboxError('ZB_PROVIDER_FAILED', `${endpoint.provider}: cannot reach ${url}: ${(cause as Error).message}. Check the base URL and your connection.`, { cause });
     }
-    if (response.statusCode === 200) return { body: response.body, close: () => agent.close() };
+    const status = response.statusCode;
+    if (status === 200) {
+      ticket.answered();
+      return response.body;
+    }
+    // Tell the gate first, so other runs stop sending before this body is read.
+    const throttled = isThrottle(status, response.headers);
+    if (throttled) ticket.throttled(status, parseRetryAfterMs(response.headers, endpoint.clock.now()));
+    else ticket.answered();
+    // Reading the error body to its end also returns the connection to the pool;
+    // one that cannot be read (a dropped connection) still leaves the status to report.
     const text = await response.body.text().catch(() => '');
-    if (response.statusCode === 401 || response.statusCode === 403) {
-      await agent.close();
-      throw new ZotboxError('ZB_PROVIDER_AUTH', `${options.provider} refused the API key (HTTP ${response.statusCode}). Check the key in your environment and that it may use this model.`, {
-        details: { status: response.statusCode },
-      });
+    if (signal.aborted) throw cancelledRequest();
+    if (status === 401 || status === 403) {
+      throw new ZotboxError('ZB_PROVIDER_AUTH', `${endpoint.provider} refused the API key (HTTP ${status}). Check the key in your environment and that it may use this model.`, { details: { status } });
     }
-    const retryable = response.statusCode === 429 || response.statusCode === 408 || response.statusCode >= 500;
+    const retryable = throttled || status === 408 || status >= 500;
     if (retryable && attempt < maxRetries) {
-      await sleep(retryDelay(attempt, response.headers['retry-after'], options.backoffMs ?? 1000), options.signal);
+      // A throttled request waits in the gate, with everyone else, on its next pass.
+      if (!throttled) await endpoint.clock.sleep(ownRetryDelay(endpoint, attempt), signal);
       continue;
     }
-    await agent.close();
-    throw new ZotboxError('ZB_PROVIDER_FAILED', `${options.provider} answered HTTP ${response.statusCode}${retryable ? ` after ${attempt + 1} attempts` : ''}: ${text.slice(0, 300)}`, {
-      details: { status: response.statusCode },
-    });
+    throw new ZotboxError('ZB_PROVIDER_FAILED', `${endpoint.provider} answered HTTP ${status}${retryable ? ` after ${attempt + 1} attempts` : ''}: ${text.slice(0, 300)}`, { details: { status } });
   }
 }
 

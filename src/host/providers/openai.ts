@@ -5,13 +5,17 @@ import { z } from 'zod';
 import { ZotboxError } from '../../errors.js';
 import type { AssistantTurn, ChatMessage, TextBlock, ToolUseBlock } from '../../policy/model-protocol.js';
 import { postForStream, readServerSentEvents } from './http.js';
+import { PROCESS_MODEL_ENDPOINTS, type ModelEndpoint, type ModelEndpoints } from './model-endpoints.js';
 import type { ModelProvider, ModelTurnRequest } from './provider.js';
 
 export interface OpenAiOptions {
   readonly model: string;
   readonly apiKey: string;
   readonly baseUrl?: string;
-  readonly backoffMs?: number;
+  /** The model budget to draw on; default PROCESS_MODEL_ENDPOINTS, shared by every run in the process. */
+  readonly endpoints?: ModelEndpoints;
+  /** Requests in flight at most on this provider's endpoint (the strictest setting for it wins). */
+  readonly maxConcurrency?: number;
 }
 
 const ChunkSchema = z.looseObject({
@@ -62,15 +66,20 @@ export function toOpenAiMessages(system: string, messages: readonly ChatMessage[
 
 export class OpenAiProvider implements ModelProvider {
   readonly model: string;
+  private readonly endpoint: ModelEndpoint;
   constructor(private readonly options: OpenAiOptions) {
     this.model = options.model;
+    this.endpoint = (options.endpoints ?? PROCESS_MODEL_ENDPOINTS).endpoint({
+      provider: 'openai',
+      baseUrl: options.baseUrl ?? 'https://api.openai.com',
+      ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    });
   }
 
   async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn> {
-    const base = (this.options.baseUrl ?? 'https://api.openai.com').replace(/\/+$/, '');
     const { body, close } = await postForStream({
-      url: `${base}/v1/chat/completions`,
-      provider: 'openai',
+      endpoint: this.endpoint,
+      path: '/v1/chat/completions',
       signal,
       headers: { authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream' },
       body: {
@@ -80,7 +89,6 @@ export class OpenAiProvider implements ModelProvider {
         messages: toOpenAiMessages(request.system, request.messages),
         ...(request.tools.length === 0 ? {} : { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } })) }),
       },
-      ...(this.options.backoffMs === undefined ? {} : { backoffMs: this.options.backoffMs }),
     });
     let text = '';
     const calls: { id: string; name: string; args: string }[] = [];

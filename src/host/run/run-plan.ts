@@ -26,6 +26,7 @@ import type { AgentSource } from '../load/open-agent.js';
 import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
 import { checkRequirements } from '../load/requirements.js';
 import { selectProvider, type ProviderChoice } from '../models/select-provider.js';
+import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import type { PromptInput } from '../../worker/prompt.js';
 import { parseEntryPre, type PreAction } from './entry-pre.js';
 
@@ -49,6 +50,10 @@ export interface PrepareRunOptions {
   readonly stdin?: ConsentRequest['stdin'];
   readonly stdout?: ConsentRequest['stdout'];
   readonly stateDirectory?: string;
+  /** At most this many model requests in flight on the model's endpoint (default: the model's max_concurrency, else 8). */
+  readonly modelConcurrency?: number;
+  /** The model budget to draw on (default PROCESS_MODEL_ENDPOINTS, shared by every run in the process). */
+  readonly modelEndpoints?: ModelEndpoints;
   /** Cancels loading (a download, a large archive). */
   readonly signal?: AbortSignal;
 }
@@ -86,7 +91,15 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const manifest = layout.manifest;
   checkRequirements(manifest, { platform: process.platform });
   const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
-  const provider = selectProvider({ manifest, env, stateDirectory, ...(options.replayFile === undefined ? {} : { replayFile: options.replayFile }), ...(options.model === undefined ? {} : { explicitModel: options.model }) });
+  const provider = selectProvider({
+    manifest,
+    env,
+    stateDirectory,
+    ...(options.replayFile === undefined ? {} : { replayFile: options.replayFile }),
+    ...(options.model === undefined ? {} : { explicitModel: options.model }),
+    ...(options.modelEndpoints === undefined ? {} : { endpoints: options.modelEndpoints }),
+    ...(options.modelConcurrency === undefined ? {} : { maxConcurrency: options.modelConcurrency }),
+  });
   const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
   const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
   const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, data) });

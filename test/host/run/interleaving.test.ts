@@ -7,15 +7,19 @@ import { executeRun } from '../../../src/host/run/execute-run.js';
 import { AgentPool } from '../../../src/host/run/pool.js';
 import type { RunEvent } from '../../../src/host/run/run-events.js';
 import { prepareRun } from '../../../src/host/run/run-plan.js';
+import { ModelEndpoints } from '../../../src/host/providers/model-endpoints.js';
 import { agentFixture, openaiStream, run, serve } from '../../fixtures/model-servers.js';
 
 /** A loopback OpenAI-format model that holds requests; `answer` releases one with a final text. */
 async function holdingModel(t: Parameters<typeof agentFixture>[0]) {
   const held: { prompt: string; res: ServerResponse }[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
+  let answered = 0;
+  let peak = 0;
   const server = await serve(t, (body: { messages: { role: string; content: unknown }[] }, _req, res) => {
     const user = body.messages.find((m) => m.role === 'user');
     held.push({ prompt: typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content), res });
+    peak = Math.max(peak, held.length - answered);
     for (const waiter of waiters.filter((w) => held.length >= w.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
@@ -26,7 +30,12 @@ async function holdingModel(t: Parameters<typeof agentFixture>[0]) {
     held,
     /** Resolves once `count` requests have arrived in all. */
     arrived: (count: number) => (server.requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
-    answer: (index: number, text: string) => openaiStream(held[index]!.res, { text }, index),
+    answer: (index: number, text: string) => {
+      answered++;
+      openaiStream(held[index]!.res, { text }, index);
+    },
+    /** The most requests the model held unanswered at once. */
+    peakHeld: () => peak,
   };
 }
 
@@ -44,14 +53,14 @@ test('50 runs on a 2-thread pool are all in flight at once: a model that answers
   const pool = new AgentPool({ maxThreads: 2 });
   t.teardown(() => pool.close());
   const runs = Array.from({ length: 50 }, (_, i) =>
-    run({ reference: fixture.agent, cwd: fixture.ws, prompt: `task ${i}`, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1', pool }),
+    run({ reference: fixture.agent, cwd: fixture.ws, prompt: `task ${i}`, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1', modelConcurrency: 50, pool }),
   );
   // On a pool whose runs serialize on threads, at most 2 requests ever wait, and this never resolves.
   await model.arrived(50);
   for (let i = 0; i < 50; i++) model.answer(i, `done ${i}`);
   const ends = (await Promise.all(runs)).map((events) => events.at(-1));
   t.is(ends.filter((end) => end?.type === 'run.end' && end.status === 'completed').length, 50);
-  t.deepEqual(new Set(model.held.map((h) => h.prompt)), new Set(Array.from({ length: 50 }, (_, i) => `task ${i}`)));
+  t.deepEqual(model.held.map((h) => h.prompt).sort(), Array.from({ length: 50 }, (_, i) => `task ${i}`).sort());
 });
 
 test('beyond maxRuns, runs wait in the order they started, and a finished run lets exactly the next one in', async (t) => {
@@ -118,6 +127,36 @@ test('one prepared plan runs many times at once: each run has its own run id, se
   t.is(new Set(starts.map((s) => s.run_id)).size, 3);
   t.is(new Set(starts.map((s) => s.session?.file)).size, 3);
   t.deepEqual(results.map((events) => events.at(-1)).map((end) => (end?.type === 'run.end' ? end.final_text : '')), ['answer to task 0', 'answer to task 1', 'answer to task 2']);
+});
+
+test('modelConcurrency bounds the model requests of all runs on the endpoint: with 2, five runs in flight send two requests at a time', async (t) => {
+  const fixture = agentFixture(t);
+  const model = await holdingModel(t);
+  const pool = new AgentPool({ maxThreads: 2 });
+  t.teardown(() => pool.close());
+  const endpoints = new ModelEndpoints();
+  t.teardown(() => endpoints.close());
+  const plan = await prepareRun({ reference: fixture.agent, cwd: fixture.ws, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1', modelConcurrency: 2, modelEndpoints: endpoints });
+  const [endpoint] = endpoints.list();
+  t.is(endpoint?.limiter.limit, 2, 'the plan configured its endpoint in the registry it was given');
+  const runs = [0, 1, 2, 3, 4].map((i) => collect(executeRun(plan, { prompt: `task ${i}`, pool })));
+  await model.arrived(2);
+  t.is(endpoint?.limiter.held, 2);
+  t.deepEqual(pool.load, { inFlight: 5, queued: 0 }, 'all five runs are in flight; their model requests wait for the endpoint');
+  t.is(model.held.length, 2);
+  model.answer(0, 'done');
+  await model.arrived(3);
+  t.is(model.held.length, 3, 'one finished request lets exactly one more in');
+  model.answer(1, 'done');
+  await model.arrived(4);
+  model.answer(2, 'done');
+  await model.arrived(5);
+  t.is(model.held.length, 5);
+  model.answer(3, 'done');
+  model.answer(4, 'done');
+  const statuses = (await Promise.all(runs)).map((events) => events.at(-1)).map((end) => (end?.type === 'run.end' ? end.status : end?.type));
+  t.deepEqual(statuses, Array(5).fill('completed'));
+  t.is(model.peakHeld(), 2, 'never more than two requests waited at the model at once');
 });
 
 test('maxRuns and maxThreads must be whole numbers of at least 1', (t) => {

@@ -1,0 +1,38 @@
+// The live provider for a selected catalog model: its key and base URL from the
+// environment (or the models file), on its endpoint's budget in the given
+// registry. The concurrency is the run's override, else the model's
+// max_concurrency, else the registry's default. It never picks the model.
+import { AnthropicProvider } from '../providers/anthropic.js';
+import type { ModelEndpoints } from '../providers/model-endpoints.js';
+import { OpenAiProvider } from '../providers/openai.js';
+import type { ModelProvider } from '../providers/provider.js';
+import { API_KEY_VARIABLES, type CatalogModel } from './model-catalog.js';
+
+export interface ProviderForModelOptions {
+  /** The model selectModel chose. */
+  readonly model: CatalogModel;
+  /** Read for the provider's key and *_BASE_URL only. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The model budget; default PROCESS_MODEL_ENDPOINTS. */
+  readonly endpoints?: ModelEndpoints;
+  /** The run's concurrency limit for the model's endpoint (RunAgentOptions.modelConcurrency, --model-concurrency). */
+  readonly maxConcurrency?: number;
+}
+
+const BASE_URL_VARIABLES = { anthropic: 'ANTHROPIC_BASE_URL', openai: 'OPENAI_BASE_URL' } as const;
+
+export function providerForModel(options: ProviderForModelOptions): ModelProvider {
+  const { model, env } = options;
+  const apiKey = env[API_KEY_VARIABLES[model.provider]] ?? '';
+  // An empty variable counts as unset, as it always has.
+  const baseUrl = model.baseUrl ?? (env[BASE_URL_VARIABLES[model.provider]] || undefined);
+  const maxConcurrency = options.maxConcurrency ?? model.maxConcurrency;
+  const shared = {
+    model: model.id,
+    apiKey,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }),
+    ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
+  };
+  return model.provider === 'anthropic' ? new AnthropicProvider(shared) : new OpenAiProvider(shared);
+}

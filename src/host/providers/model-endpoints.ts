@@ -1,0 +1,149 @@
+// The model budget of a process (issue 11, item 2): one entry per provider
+// endpoint (provider + base URL), each with one keep-alive undici dispatcher, a
+// FIFO concurrency limit and a shared backoff, used by every run that talks to
+// that endpoint. The one module-level value is PROCESS_MODEL_ENDPOINTS, the
+// documented default; callers may pass their own registry instead.
+import { Agent } from 'undici';
+import { ZotboxError } from '../../errors.js';
+import { BackoffGate, type BackoffPolicy } from './backoff-gate.js';
+import { ConcurrencyLimiter } from './concurrency-limiter.js';
+import { SYSTEM_CLOCK, type EndpointClock } from './endpoint-clock.js';
+
+/**
+ * Requests in flight per endpoint when nothing else is configured. Eight keeps a
+ * handful of agents busy on a hosted API without one process bursting through the
+ * per-minute limits of lower account tiers; self-hosted servers often serve fewer
+ * requests at once and should set max_concurrency in models.json.
+ */
+export const DEFAULT_MODEL_CONCURRENCY = 8;
+
+export const DEFAULT_BACKOFF_POLICY: BackoffPolicy = { baseMs: 1000, maxBackoffMs: 30_000, maxWaitMs: 60_000 };
+
+export interface ModelEndpointsOptions {
+  /** Concurrency of an endpoint no caller configured (default DEFAULT_MODEL_CONCURRENCY). */
+  readonly defaultConcurrency?: number;
+  readonly clock?: EndpointClock;
+  /** For the jitter of backoffs without retry-after; [0, 1). */
+  readonly random?: () => number;
+  readonly backoff?: Partial<BackoffPolicy>;
+}
+
+export interface EndpointAddress {
+  /** The wire format, e.g. anthropic or openai: part of the key, and the name in messages. */
+  readonly provider: string;
+  readonly baseUrl: string;
+  /** Requests in flight at most; the smallest value any caller gives an endpoint wins. */
+  readonly maxConcurrency?: number;
+}
+
+/** One provider endpoint: its dispatcher, its limiter and its backoff. */
+export interface ModelEndpoint {
+  /** `provider base-url`, the base URL normalized (lower-case origin, no trailing slash). */
+  readonly key: string;
+  readonly provider: string;
+  /** The normalized base URL; request paths are appended to it. */
+  readonly baseUrl: string;
+  readonly dispatcher: Agent;
+  readonly limiter: ConcurrencyLimiter;
+  readonly gate: BackoffGate;
+  readonly clock: EndpointClock;
+  /** Also paces a request retrying on its own (408, 5xx, connection errors). */
+  readonly policy: BackoffPolicy;
+  readonly random: () => number;
+}
+
+/** Checks a concurrency setting; a library caller gets the same rule as the CLI. */
+export function checkConcurrency(value: number, what: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `${what} must be a whole number of at least 1, got ${String(value)}. Fix: give the number of model requests that may be in flight at once on one endpoint.`, {
+      details: { concurrency: String(value) },
+    });
+  }
+  return value;
+}
+
+/** The base URL an endpoint is known by; only plain http(s) URLs are accepted. */
+export function normalizeBaseUrl(provider: string, baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw badBaseUrl(provider, baseUrl, 'is not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badBaseUrl(provider, baseUrl, `uses ${url.protocol} rather than http: or https:`);
+  if (url.username !== '' || url.password !== '') throw badBaseUrl(provider, baseUrl, 'holds credentials, which belong in the API key variable');
+  if (url.search !== '' || url.hash !== '') throw badBaseUrl(provider, baseUrl, 'has a query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function badBaseUrl(provider: string, baseUrl: string, fault: string): ZotboxError {
+  return new ZotboxError('ZB_MODEL_UNAVAILABLE', `the ${provider} base URL ${JSON.stringify(baseUrl)} ${fault}. Fix: give an http(s) URL such as https://api.example.com (in the *_BASE_URL variable or base_url in models.json).`, {
+    details: { provider, baseUrl },
+  });
+}
+
+export class ModelEndpoints {
+  private readonly endpoints = new Map<string, ModelEndpoint>();
+  /** Endpoints whose limit a caller set; the others still run at the default. */
+  private readonly configured = new Set<string>();
+  private readonly clock: EndpointClock;
+  private readonly random: () => number;
+  private readonly policy: BackoffPolicy;
+  private readonly defaultConcurrency: number;
+
+  constructor(options: ModelEndpointsOptions = {}) {
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.random = options.random ?? Math.random;
+    this.policy = { ...DEFAULT_BACKOFF_POLICY, ...options.backoff };
+    this.defaultConcurrency = checkConcurrency(options.defaultConcurrency ?? DEFAULT_MODEL_CONCURRENCY, 'the default model concurrency');
+  }
+
+  /**
+   * The endpoint for this provider and base URL, made on first use. The first
+   * limit a caller gives replaces the default; later ones can only lower it: when
+   * runs disagree, the strictest wins (house rule), since the provider's limit is
+   * the same for all of them.
+   */
+  endpoint(address: EndpointAddress): ModelEndpoint {
+    const baseUrl = normalizeBaseUrl(address.provider, address.baseUrl);
+    const key = `${address.provider} ${baseUrl}`;
+    const requested = address.maxConcurrency === undefined ? undefined : checkConcurrency(address.maxConcurrency, `the model concurrency of ${key}`);
+    const existing = this.endpoints.get(key);
+    const firstLimit = !this.configured.has(key);
+    if (requested !== undefined) this.configured.add(key);
+    if (existing !== undefined) {
+      if (requested !== undefined && (firstLimit || requested < existing.limiter.limit)) existing.limiter.setLimit(requested);
+      return existing;
+    }
+    const endpoint: ModelEndpoint = {
+      key,
+      provider: address.provider,
+      baseUrl,
+      // Keep-alive is undici's default: sequential requests of every run reuse connections.
+      dispatcher: new Agent({ connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 120_000 }),
+      limiter: new ConcurrencyLimiter(requested ?? this.defaultConcurrency),
+      gate: new BackoffGate(`${address.provider} at ${baseUrl}`, this.clock, this.policy, this.random),
+      clock: this.clock,
+      policy: this.policy,
+      random: this.random,
+    };
+    this.endpoints.set(key, endpoint);
+    return endpoint;
+  }
+
+  /** The endpoints made so far, in the order they were first used. */
+  list(): readonly ModelEndpoint[] {
+    return [...this.endpoints.values()];
+  }
+
+  /** Closes every dispatcher (for hosts and tests that own their registry). */
+  async close(): Promise<void> {
+    const all = [...this.endpoints.values()];
+    this.endpoints.clear();
+    this.configured.clear();
+    await Promise.all(all.map((endpoint) => endpoint.dispatcher.close()));
+  }
+}
+
+/** The process's budget: every provider uses it unless given another registry. */
+export const PROCESS_MODEL_ENDPOINTS = new ModelEndpoints();
