@@ -92,7 +92,7 @@ test('without a terminal, consent is refused with how to review and approve', as
   const { request: r } = request(t);
   const error = await t.throwsAsync(requestConsent({ ...r, stdin: Object.assign(new PassThrough(), { isTTY: false }) }));
   t.is(code(error), 'ZB_CONSENT_REQUIRED');
-  t.regex(error!.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
+  t.regex(error.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
 });
 
 test('-y and ZOTBOX_AGENT_CONSENT=1 allow without asking and write a receipt; other values of the variable do not count', async (t) => {
@@ -223,6 +223,6 @@ test('the consent prompt escapes control characters in what the agent declares',
 test('without a terminal, the refusal escapes control characters in the reference', async (t) => {
   const { request: r } = request(t, { reference: 'x\u001b]0;title\u0007' });
   const error = await t.throwsAsync(requestConsent({ ...r, stdin: noTerminal() }));
-  t.false(error!.message.includes('\u001b'));
-  t.true(error!.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
+  t.false(error.message.includes('\u001b'));
+  t.true(error.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
 });

@@ -36,8 +36,8 @@ test('${agent_data}/../consents is refused with ZB_SCOPE_STATE_DIRECTORY, naming
     agentData: path.join(real, 'agents/demo/data'),
     scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(real, 'agents/demo/consents') }],
   });
-  t.true(error!.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents/demo/consents')}`));
-  t.regex(error!.message, /Fix: .*\$\{agent_data\}/);
+  t.true(error.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents/demo/consents')}`));
+  t.regex(error.message, /Fix: .*\$\{agent_data\}/);
 });
 
 test('a scope that reaches the state directory only through a symlink is refused', (t) => {

@@ -90,7 +90,7 @@ test('a symlink anywhere in the tree is an error naming it, and no archive is wr
   symlinkSync('/etc/passwd', path.join(agent, 'skills/a/link'));
   const error = await t.throwsAsync(packAgent(agent, path.join(dir, 'out.zot'), { cwd: dir }));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_SOURCE_UNSUPPORTED');
-  t.regex(error!.message, /skills\/a\/link is a symlink/);
+  t.regex(error.message, /skills\/a\/link is a symlink/);
   t.deepEqual(readdirSync(dir), ['agent']);
 });
 
@@ -108,7 +108,7 @@ test('a FIFO in the tree is an error', async (t) => {
   execFileSync('mkfifo', [path.join(agent, 'pipe')]);
   const error = await t.throwsAsync(loadImageFromDirectory(agent));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_SOURCE_UNSUPPORTED');
-  t.regex(error!.message, /pipe is a FIFO/);
+  t.regex(error.message, /pipe is a FIFO/);
 });
 
 test('a socket in the tree is an error', async (t) => {
@@ -119,7 +119,7 @@ test('a socket in the tree is an error', async (t) => {
   t.teardown(() => server.close());
   const error = await t.throwsAsync(loadImageFromDirectory(agent));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_SOURCE_UNSUPPORTED');
-  t.regex(error!.message, /sock is a socket/);
+  t.regex(error.message, /sock is a socket/);
 });
 
 test('a bundled extension is rejected wherever it sits under extensions/', async (t) => {
@@ -192,7 +192,7 @@ for (const [why, layout, component] of [
     const error = await t.throwsAsync(packAgent(agent, path.join(dir, 'out.zot'), { cwd: dir }));
     t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
     t.is((error as { details?: { component?: string } }).details?.component, component);
-    t.regex(error!.message, /git metadata.*Fix: pack a copy of the agent without it/);
+    t.regex(error.message, /git metadata.*Fix: pack a copy of the agent without it/);
     t.deepEqual(readdirSync(dir), ['agent']);
   });
 }
@@ -239,9 +239,9 @@ test('an output that cannot be written is ZB_IO_FAILED naming it, and nothing is
   mkdirSync(path.join(dir, 'taken.zot'));
   const onDirectory = await t.throwsAsync(packAgent(agent, path.join(dir, 'taken.zot'), { cwd: dir }));
   t.is((onDirectory as { code?: string }).code, 'ZB_IO_FAILED');
-  t.regex(onDirectory!.message, /cannot write .*taken\.zot: it is a directory \(EISDIR\)/);
+  t.regex(onDirectory.message, /cannot write .*taken\.zot: it is a directory \(EISDIR\)/);
   t.deepEqual(readdirSync(dir).sort(), ['agent', 'taken.zot']);
   const noParent = await t.throwsAsync(packAgent(agent, path.join(dir, 'missing', 'x.zot'), { cwd: dir }));
   t.is((noParent as { code?: string }).code, 'ZB_IO_FAILED');
-  t.regex(noParent!.message, /missing: it does not exist \(ENOENT\)/);
+  t.regex(noParent.message, /missing: it does not exist \(ENOENT\)/);
 });

@@ -194,7 +194,7 @@ for (const [name, command] of [
   test(`git metadata left in ${name} is undone and the call fails`, async (t) => {
     const world = sandboxWorld(t);
     const error = await t.throwsAsync(world.run(command));
-    t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', (error as Error).message);
+    t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', error.message);
   });
 }
 
