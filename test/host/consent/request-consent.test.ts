@@ -115,7 +115,7 @@ test('-y with a matching receipt leaves it as it is; with other permissions it r
   t.is(statSync(file).mtimeMs, 0, 'not rewritten');
   t.is(readFileSync(file, 'utf8'), written);
   await requestConsent({ ...first.request, permissions: { ...permissions, read: ['/other'] } });
-  t.deepEqual(JSON.parse(readFileSync(file, 'utf8')).permissions.read, ['/other']);
+  t.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { permissions: { read: string[] } }).permissions.read, ['/other']);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {

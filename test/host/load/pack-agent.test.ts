@@ -9,7 +9,9 @@ import { REPO_ROOT } from '../../fixtures/paths.js';
 import { tempDir } from '../../fixtures/temp.js';
 
 const COMPAT = path.join(REPO_ROOT, 'test/fixtures/compat');
-const DIGESTS = JSON.parse(readFileSync(path.join(COMPAT, 'digests.json'), 'utf8'));
+/** zot's digests and canonical tars of the reference agents, by agent directory (the fields read here). */
+type CompatDigests = Record<string, { dir_digest: string; canonical_tar_file: string; canonical_tar_size: number }>;
+const DIGESTS = JSON.parse(readFileSync(path.join(COMPAT, 'digests.json'), 'utf8')) as CompatDigests;
 
 function makeAgent(root: string, files: Record<string, string> = {}): string {
   mkdirSync(root, { recursive: true });
@@ -31,7 +33,7 @@ test('directory digests of copies of the reference agents equal zot\'s, whatever
     if (entry.isDirectory()) chmodSync(full, 0o775);
     else chmodSync(full, full.endsWith('run.sh') ? 0o775 : 0o664);
   }
-  for (const [key, info] of Object.entries<any>(DIGESTS)) {
+  for (const [key, info] of Object.entries(DIGESTS)) {
     const image = await loadImageFromDirectory(path.join(dir, key));
     t.is(image.contentDigest, `sha256:${info.dir_digest}`, key);
   }
@@ -40,7 +42,7 @@ test('directory digests of copies of the reference agents equal zot\'s, whatever
 test('the canonical tar of each reference agent equals zot\'s .tar byte for byte', async (t) => {
   const dir = tempDir(t);
   cpSync(path.join(COMPAT, 'agents'), path.join(dir, 'agents'), { recursive: true });
-  for (const [key, info] of Object.entries<any>(DIGESTS)) {
+  for (const [key, info] of Object.entries(DIGESTS)) {
     const out = path.join(dir, `${path.basename(key)}.zot`);
     const result = await packAgent(path.join(dir, key), out, { cwd: dir });
     const tar = execFileSync('zstd', ['-dc', out]);
