@@ -192,7 +192,7 @@ for (const [why, layout, component] of [
       if (!name.endsWith('/')) writeFileSync(path.join(agent, name), text);
     }
     const error = await t.throwsAsync(packAgent(agent, path.join(dir, 'out.zot'), { cwd: dir }));
-    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
+    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error.message);
     t.is((error as { details?: { component?: string } }).details?.component, component);
     t.regex(error.message, /git metadata.*Fix: pack a copy of the agent without it/);
     t.deepEqual(readdirSync(dir), ['agent']);
