@@ -78,7 +78,7 @@ test('a bad line before the last, a bad header or an empty file is ZB_SESSION_IN
   const lines = readFileSync(file, 'utf8').split('\n');
   writeFileSync(file, [lines[0], '{"type":"message","message":{"role":"system","content":[]}}', lines[2], ''].join('\n'));
   t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID', message: /line 2/ } as never);
-  writeFileSync(file, `{"type":"nope"}\n${lines[1]}\n`);
+  writeFileSync(file, `{"type":"nope"}\n${lines[1]!}\n`);
   t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID', message: /header/ } as never);
   writeFileSync(file, '');
   t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID' } as never);
