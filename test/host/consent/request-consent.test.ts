@@ -70,7 +70,7 @@ const code = (error: unknown) => (error as { code?: string }).code;
 test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 directory)', async (t) => {
   const { request: r, output, state } = request(t, { input: 'y\r' });
   t.is(await requestConsent(r), 'prompt');
-  t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read:  \/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
+  t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read: {2}\/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
   const file = receiptPath(state, 'demo', DIGEST);
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
