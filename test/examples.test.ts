@@ -7,8 +7,8 @@ import { EXAMPLES_DIR } from './fixtures/paths.js';
 
 const NAME_RULE = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
 
-function readManifest(name: string): Record<string, any> {
-  return JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name, 'manifest.json'), 'utf8'));
+function readManifest(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name, 'manifest.json'), 'utf8')) as Record<string, unknown>;
 }
 
 test('every example directory is a zotfile with a valid name, an AGENT.md and a README', (t) => {
@@ -19,7 +19,7 @@ test('every example directory is a zotfile with a valid name, an AGENT.md and a 
     const manifest = readManifest(name);
     t.is(manifest['zotfile'], 1, name);
     t.is(manifest['name'], name, `${name}: the directory is named after the agent`);
-    t.regex(manifest['name'], NAME_RULE);
+    t.regex(String(manifest['name']), NAME_RULE);
     t.true(lstatSync(path.join(EXAMPLES_DIR, name, 'AGENT.md')).isFile(), `${name}/AGENT.md`);
     t.true(lstatSync(path.join(EXAMPLES_DIR, name, 'README.md')).isFile(), `${name}/README.md`);
     for (const entry of readdirSync(path.join(EXAMPLES_DIR, name), { recursive: true, withFileTypes: true })) {

@@ -13,6 +13,8 @@ export class ModelClient {
   private readonly cancellation = new AbortController();
   /** Aborted when the host cancels the run. */
   readonly signal: AbortSignal = this.cancellation.signal;
+  /** Why the run was cancelled; kept typed, since AbortSignal.reason is any. */
+  private cancelledWith: ZotboxError | undefined;
   private readonly onMessage = (raw: unknown) => {
     const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.modelResponse, "the host's answer");
     if (tooBig !== undefined) {
@@ -30,6 +32,7 @@ export class ModelClient {
     if (type === 'run.cancel') {
       if (!RunCancelSchema.safeParse(raw).success) return;
       const error = new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.');
+      this.cancelledWith ??= error; // as the signal keeps its first reason
       this.cancellation.abort(error);
       this.rejectAll(error);
       return;
@@ -56,7 +59,7 @@ export class ModelClient {
   }
 
   complete(system: string, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Promise<AssistantTurn> {
-    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (this.cancelledWith !== undefined) return Promise.reject(this.cancelledWith);
     const id = this.nextId++;
     const request = { type: 'model.request', id, system, messages, tools };
     const tooBig = checkMessageLimits(request, MESSAGE_LIMITS.modelRequest, 'the conversation');
@@ -69,7 +72,7 @@ export class ModelClient {
 
   /** The user's next message in an interactive run; undefined when the chat ends. */
   nextInput(): Promise<string | undefined> {
-    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (this.cancelledWith !== undefined) return Promise.reject(this.cancelledWith);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pendingInput.set(id, { resolve, reject });

@@ -6,7 +6,8 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../../src/host/run/run-events.js';
-import { anthropicStream, run, serve } from '../fixtures/model-servers.js';
+import type { ChatMessage } from '../../src/policy/model-protocol.js';
+import { type AnthropicRequestBody, anthropicStream, run, serve } from '../fixtures/model-servers.js';
 import { tempDir } from '../fixtures/temp.js';
 
 async function setup(t: ExecutionContext, pre: string) {
@@ -20,7 +21,12 @@ async function setup(t: ExecutionContext, pre: string) {
   return { server, options };
 }
 
-const firstUserText = (body: { messages: { content: { text: string }[] }[] }) => body.messages[0]!.content[0]!.text;
+/** The text a message opens with, or a description of what it opens with instead (which no expectation below matches). */
+const openingText = (message: ChatMessage | undefined): string => {
+  const block = message?.content[0];
+  return block?.type === 'text' ? block.text : `no text in ${JSON.stringify(message)}`;
+};
+const firstUserText = (body: AnthropicRequestBody) => openingText(body.messages[0]);
 const end = (events: RunEvent[]) => events.at(-1) as RunEvent & { type: 'run.end' };
 
 test('"!command" runs through the gate before the first turn, and the model gets its output with the prompt', async (t) => {
@@ -50,7 +56,7 @@ test('text is the first user turn, answered before the prompt; whitespace is not
   const events = await run(options);
   t.like(end(events), { status: 'completed', final_text: 'answer 2', turns: 2 });
   t.is(firstUserText(server.requests[0]!.body), 'Read the README first.');
-  t.deepEqual(server.requests[1]!.body.messages.map((m: { content: { text: string }[] }) => m.content[0]!.text), ['Read the README first.', 'answer 1', 'What now?']);
+  t.deepEqual(server.requests[1]!.body.messages.map(openingText), ['Read the README first.', 'answer 1', 'What now?']);
 
   const blank = await setup(t, ' \n\t ');
   await run(blank.options);

@@ -5,7 +5,8 @@ import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../../src/host/run/run-events.js';
-import { SCRIPT, agentFixture, anthropicStream, openaiStream, run, serve } from '../fixtures/model-servers.js';
+import type { ChatMessage } from '../../src/policy/model-protocol.js';
+import { type AnthropicRequestBody, type OpenAIMessage, type OpenAIRequestBody, SCRIPT, agentFixture, anthropicStream, openaiStream, run, serve } from '../fixtures/model-servers.js';
 
 function assertLoop(t: ExecutionContext, events: RunEvent[], ws: string, streamed = true): void {
   t.like(events.at(-1), { type: 'run.end', status: 'completed', turns: 4, final_text: 'Done: notes written; the other two calls were denied.' });
@@ -19,11 +20,18 @@ function assertLoop(t: ExecutionContext, events: RunEvent[], ws: string, streame
   if (streamed) t.true(events.some((e) => e.type === 'assistant.delta' && e.text === 'Writing '), 'text streamed in pieces');
 }
 
+/** The text of the tool result a message carries, or a description of what it carries instead (which no pattern below matches). */
+function toolResultText(message: ChatMessage | OpenAIMessage | undefined): string {
+  if (message?.role === 'tool') return message.content;
+  const block = message?.role === 'user' && typeof message.content !== 'string' ? message.content[0] : undefined;
+  return block?.type === 'tool_result' ? block.content : `no tool result in ${JSON.stringify(message)}`;
+}
+
 for (const provider of ['anthropic', 'openai'] as const) {
   test(`${provider}: a streamed multi-turn tool loop with an allowed write and denied read and bash`, async (t) => {
     const { agent, ws, state } = agentFixture(t);
     let count = 0;
-    const server = await serve(t, (_body, _req, res) => {
+    const server = await serve<AnthropicRequestBody | OpenAIRequestBody>(t, (_body, _req, res) => {
       const step = SCRIPT[count] ?? SCRIPT.at(-1)!;
       count++;
       (provider === 'anthropic' ? anthropicStream : openaiStream)(res, step, count);
@@ -32,19 +40,21 @@ for (const provider of ['anthropic', 'openai'] as const) {
     const events = await run({ reference: agent, cwd: ws, prompt: 'Write some notes.', yes: true, env, stateDirectory: state, confine: 'off', model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1' });
     assertLoop(t, events, ws);
     // What the provider saw: the key from the host, the tool results, the denials as errors.
-    const [first, second, third] = server.requests;
+    const headers = server.requests[0]!.headers;
     if (provider === 'anthropic') {
-      t.is(first!.headers['x-api-key'], 'sk-test-a');
-      t.like(first!.body, { model: 'claude-sonnet-4-5', stream: true });
-      t.is(first!.body.tools.map((tool: { name: string }) => tool.name).join(','), 'read,write,edit,bash');
-      t.like(second!.body.messages.at(-1), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: false }] });
-      t.like(third!.body.messages.at(-1), { role: 'user', content: [{ type: 'tool_result', is_error: true }] });
-      t.regex(third!.body.messages.at(-1).content[0].content, /ZB_POLICY_PATH_OUTSIDE_SCOPE/);
+      const [firstBody, secondBody, thirdBody] = server.requests.map((request) => request.body as AnthropicRequestBody);
+      t.is(headers['x-api-key'], 'sk-test-a');
+      t.like(firstBody, { model: 'claude-sonnet-4-5', stream: true });
+      t.is(firstBody!.tools.map((tool) => tool.name).join(','), 'read,write,edit,bash');
+      t.like(secondBody!.messages.at(-1), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: false }] });
+      t.like(thirdBody!.messages.at(-1), { role: 'user', content: [{ type: 'tool_result', is_error: true }] });
+      t.regex(toolResultText(thirdBody!.messages.at(-1)), /ZB_POLICY_PATH_OUTSIDE_SCOPE/);
     } else {
-      t.is(first!.headers['authorization'], 'Bearer sk-test-o');
-      t.like(first!.body.messages[0], { role: 'system' });
-      t.like(second!.body.messages.at(-1), { role: 'tool', tool_call_id: 'call_1' });
-      t.regex(third!.body.messages.at(-1).content, /^error: ZB_POLICY_PATH_OUTSIDE_SCOPE/);
+      const [firstBody, secondBody, thirdBody] = server.requests.map((request) => request.body as OpenAIRequestBody);
+      t.is(headers['authorization'], 'Bearer sk-test-o');
+      t.like(firstBody!.messages[0], { role: 'system' });
+      t.like(secondBody!.messages.at(-1), { role: 'tool', tool_call_id: 'call_1' });
+      t.regex(toolResultText(thirdBody!.messages.at(-1)), /^error: ZB_POLICY_PATH_OUTSIDE_SCOPE/);
     }
   });
 }
@@ -90,7 +100,7 @@ test('a tool call cut off by the output limit is dropped, never guessed at, and 
   for (const provider of ['anthropic', 'openai'] as const) {
     const { agent, ws, state } = agentFixture(t);
     let count = 0;
-    const server = await serve(t, (_body, _req, res) => {
+    const server = await serve<AnthropicRequestBody | OpenAIRequestBody>(t, (_body, _req, res) => {
       count++;
       if (count > 1) return (provider === 'anthropic' ? anthropicStream : openaiStream)(res, { text: 'Done after the cut.' }, count);
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -73,7 +73,7 @@ test('--no-session records nothing; conflicting session flags and unknown sessio
   const common = ['-y', '--confine', 'off', '--model', 'claude-sonnet-4-5'];
   const none = await runCliCaptured(['run', agent, 'hi', '--no-session', ...common, '--json'], { env, cwd: ws });
   t.is(none.status, 0, none.stderr);
-  t.is(JSON.parse(none.stdout.split('\n')[0]!).session, null);
+  t.is((JSON.parse(none.stdout.split('\n')[0]!) as { session: unknown }).session, null);
   t.deepEqual(readdirSync(path.join(state, 'sessions', 'agents', 'writer')), []);
 
   const conflict = await runCliCaptured(['run', agent, 'hi', '--continue', '--no-session', ...common], { env, cwd: ws });

@@ -39,7 +39,6 @@ function setUp(t: ExecutionContext): { workspace: string; transcript: string; ho
 
 const runArgs = (s: { workspace: string; transcript: string }, ...extra: string[]) => ['run', reviewer, 'Review', '--cwd', s.workspace, '--replay', s.transcript, '-y', ...extra];
 
-// eslint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 test('piped text output has no escape sequence, control character or bidi override at all', async (t) => {

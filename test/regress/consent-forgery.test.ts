@@ -84,7 +84,7 @@ test("v2's receipt, approved in another installation and copied in, or stripped 
   const genuine = receiptPath(elsewhere, 'helper', digest);
   const planted = receiptPath(state, 'helper', digest);
   // This installation has a key of its own (an earlier approval of another agent)...
-  const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(genuine, 'utf8'));
+  const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(genuine, 'utf8')) as Record<string, unknown>;
   await collect(run(s, s.v1.replace('v1', 'v0'), state));
   // ...and a receipt for v2 is planted: the genuine one from elsewhere, or one without a mac.
   const noTerminal = Object.assign(new PassThrough(), { isTTY: false });

@@ -43,7 +43,7 @@ test('tool results go back to the model; a denial is a tool error and the run co
 test('a tool that was not offered never reaches the gate', async (t) => {
   const model = scriptedModel([call('a', 'bash', { command: 'ls' }), say('ok')]);
   let gateCalls = 0;
-  const result = await runAgentLoop({ call: async () => void gateCalls++ } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 5 });
+  const result = await runAgentLoop({ call: async () => { gateCalls++; } } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 5 });
   t.is(result.status, 'completed');
   t.is(gateCalls, 0);
   t.like(model.seen[1]!.at(-1)!.content[0], { is_error: true, content: 'error: there is no tool named "bash"' });
@@ -79,7 +79,7 @@ test('a conversation that outgrows its limit is not sent: the run fails with ZB_
   const model = scriptedModel([call('a', 'read', { path: 'x' }), call('b', 'read', { path: 'y' }), say('never reached')]);
   const gate = { call: async () => big };
   const error = await t.throwsAsync(runAgentLoop(gate as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10, maxConversationChars: 8_000 }));
-  t.is((error as ZotboxError).code, 'ZB_MODEL_CONTEXT_EXCEEDED');
+  t.is((error as { code?: string }).code, 'ZB_MODEL_CONTEXT_EXCEEDED');
   // The first request (prompt) and the second (one 5,000-character result) fit; the third (two results) would not.
   t.is(model.seen.length, 2);
 });

@@ -139,9 +139,10 @@ async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, s
   for (const [index, step] of steps.entries()) {
     if (step.kind !== 'exec') continue; // never: decidePipeline allows cd only alone in its pipeline
     const last = index === steps.length - 1;
+    const argv0 = step.argv[0]!; // an allowed command always has a program word
     let started;
     try {
-      started = startCommand(call, { cwd: step.cwd, program: step.program, invokedPath: step.invokedPath, argv0: step.argv[0]!, args: step.argv.slice(1), assignments: step.env }, previous?.stdout ?? 'ignore', group);
+      started = startCommand(call, { cwd: step.cwd, program: step.program, invokedPath: step.invokedPath, argv0, args: step.argv.slice(1), assignments: step.env }, previous?.stdout ?? 'ignore', group);
     } catch (error) {
       previous?.stdout?.destroy();
       await Promise.all(exits);
@@ -152,7 +153,7 @@ async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, s
     // previous command's stdio open forever, so its 'close' would never come.
     previous?.stdout?.destroy();
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error) => stderr.push(Buffer.from(`${step.argv[0]}: ${error.message}\n`)));
+    child.on('error', (error) => stderr.push(Buffer.from(`${argv0}: ${error.message}\n`)));
     if (last) child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     exits.push(started.exit);
     previous = child;

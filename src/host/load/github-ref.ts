@@ -20,7 +20,6 @@ export interface GitHubAgentRef {
 
 const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
 // C0 controls, DEL and C1 controls.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 const URL_FORMS = 'Use https://github.com/OWNER/REPO/PATH or https://github.com/OWNER/REPO/tree/REF/PATH.';

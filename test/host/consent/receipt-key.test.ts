@@ -8,9 +8,9 @@ import { tempDir } from '../../fixtures/temp.js';
 
 const refusal = (t: Parameters<typeof tempDir>[0], run: () => unknown) => {
   const error = t.throws(run, { instanceOf: ZotboxError });
-  t.is(error?.code, 'ZB_IO_FAILED');
-  t.regex(error?.message ?? '', /receipt\.key .*Fix: delete it/);
-  return error?.details as { path: string; problem: string };
+  t.is(error.code, 'ZB_IO_FAILED');
+  t.regex(error.message, /receipt\.key .*Fix: delete it/);
+  return error.details as { path: string; problem: string };
 };
 
 test('the key is created on first use: 32 random bytes, mode 0600, in a new 0700 state directory; no temporary file remains', (t) => {

@@ -21,7 +21,7 @@ function place(state: string, receipt: object): string {
 test('a written receipt is signed, and trusted where it was written', (t) => {
   const state = tempDir(t);
   const file = writeReceipt(state, unsigned);
-  const stored = JSON.parse(readFileSync(file, 'utf8'));
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { mac: string };
   t.like(stored, { ...unsigned, permissions: { ...permissions } });
   t.regex(stored.mac, /^hmac-sha256:[0-9a-f]{64}$/);
   t.like(readMatchingReceipt(state, expected), { digest: DIGEST, mac: stored.mac });
@@ -66,7 +66,7 @@ test('a signed receipt edited by hand is not trusted: any field, the mac kept', 
   for (const [label, edit] of edits) {
     const state = tempDir(t);
     const file = writeReceipt(state, unsigned);
-    const receipt = JSON.parse(readFileSync(file, 'utf8'));
+    const receipt = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { permissions: ConsentSummary };
     edit(receipt);
     writeFileSync(file, JSON.stringify(receipt));
     const sameAsEdited = { ...expected, permissions: receipt.permissions };

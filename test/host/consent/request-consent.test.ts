@@ -70,7 +70,7 @@ const code = (error: unknown) => (error as { code?: string }).code;
 test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 directory)', async (t) => {
   const { request: r, output, state } = request(t, { input: 'y\r' });
   t.is(await requestConsent(r), 'prompt');
-  t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read:  \/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
+  t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read: {2}\/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
   const file = receiptPath(state, 'demo', DIGEST);
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
@@ -92,7 +92,7 @@ test('without a terminal, consent is refused with how to review and approve', as
   const { request: r } = request(t);
   const error = await t.throwsAsync(requestConsent({ ...r, stdin: Object.assign(new PassThrough(), { isTTY: false }) }));
   t.is(code(error), 'ZB_CONSENT_REQUIRED');
-  t.regex(error!.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
+  t.regex(error.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
 });
 
 test('-y and ZOTBOX_AGENT_CONSENT=1 allow without asking and write a receipt; other values of the variable do not count', async (t) => {
@@ -115,7 +115,7 @@ test('-y with a matching receipt leaves it as it is; with other permissions it r
   t.is(statSync(file).mtimeMs, 0, 'not rewritten');
   t.is(readFileSync(file, 'utf8'), written);
   await requestConsent({ ...first.request, permissions: { ...permissions, read: ['/other'] } });
-  t.deepEqual(JSON.parse(readFileSync(file, 'utf8')).permissions.read, ['/other']);
+  t.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { permissions: { read: string[] } }).permissions.read, ['/other']);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
@@ -223,6 +223,6 @@ test('the consent prompt escapes control characters in what the agent declares',
 test('without a terminal, the refusal escapes control characters in the reference', async (t) => {
   const { request: r } = request(t, { reference: 'x\u001b]0;title\u0007' });
   const error = await t.throwsAsync(requestConsent({ ...r, stdin: noTerminal() }));
-  t.false(error!.message.includes('\u001b'));
-  t.true(error!.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
+  t.false(error.message.includes('\u001b'));
+  t.true(error.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
 });

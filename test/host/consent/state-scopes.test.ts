@@ -23,28 +23,28 @@ test('the state and data directories are canonicalized, through symlinks and bel
   t.deepEqual(canonicalStateContext(state, data), { stateDirectory: real, agentData: path.join(real, 'agents/demo/data') });
   const missing = path.join(state, 'not', 'yet');
   t.deepEqual(canonicalStateContext(missing, path.join(missing, 'agents/x/data')), { stateDirectory: path.join(real, 'not/yet'), agentData: path.join(real, 'not/yet/agents/x/data') });
-  t.is(t.throws(() => canonicalStateContext(`${root}/ws/missing/../x`, '/d'), { instanceOf: ZotboxError })?.code, 'ZB_IO_FAILED');
+  t.is(t.throws(() => canonicalStateContext(`${root}/ws/missing/../x`, '/d'), { instanceOf: ZotboxError }).code, 'ZB_IO_FAILED');
 });
 
 test('${agent_data}/../consents is refused with ZB_SCOPE_STATE_DIRECTORY, naming the scope, where it resolves and the fix', (t) => {
   const { real, state, data, workspace } = linkedState(t);
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${agent_data}/../consents'] }, { workspace, ...canonicalStateContext(state, data) });
   const error = t.throws(() => refuseScopesInStateDirectory(scopes), { instanceOf: ZotboxError });
-  t.is(error?.code, 'ZB_SCOPE_STATE_DIRECTORY');
-  t.deepEqual(error?.details, {
+  t.is(error.code, 'ZB_SCOPE_STATE_DIRECTORY');
+  t.deepEqual(error.details, {
     stateDirectory: real,
     agentData: path.join(real, 'agents/demo/data'),
     scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(real, 'agents/demo/consents') }],
   });
-  t.true(error!.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents/demo/consents')}`));
-  t.regex(error!.message, /Fix: .*\$\{agent_data\}/);
+  t.true(error.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents/demo/consents')}`));
+  t.regex(error.message, /Fix: .*\$\{agent_data\}/);
 });
 
 test('a scope that reaches the state directory only through a symlink is refused', (t) => {
   const { real, state, data, workspace } = linkedState(t);
   symlinkSync(path.join(real, 'agents'), path.join(workspace, 'innocent'));
   const scopes = compileScopes({ read: ['${workspace}/innocent'], write: [] }, { workspace, ...canonicalStateContext(state, data) });
-  t.is(t.throws(() => refuseScopesInStateDirectory(scopes))?.message.includes(`resolves to ${path.join(real, 'agents')}`), true);
+  t.is(t.throws(() => refuseScopesInStateDirectory(scopes)).message.includes(`resolves to ${path.join(real, 'agents')}`), true);
 });
 
 test("the agent's own data directory, the workspace, and scopes that contain the state directory pass", (t) => {

@@ -52,7 +52,7 @@ test('arguments arrive exactly as approved, never re-parsed by a shell', async (
 });
 
 function parseEnv(text: string): Record<string, string> {
-  return Object.fromEntries(text.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2)));
+  return Object.fromEntries(text.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string])); // env prints NAME=value lines
 }
 
 test('commands get the fixed environment with a private home, and nothing from the user\'s', async (t) => {

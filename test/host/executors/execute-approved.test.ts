@@ -91,7 +91,7 @@ test('a filter defined in a repository that an earlier command of the same line 
   // When git is about to run, r has the shape of a bare repository: the gate, deciding again, stops the line there,
   // and the git aftercare refuses the call for the repository shape it left behind.
   const error = await t.throwsAsync(client.call('bash', { command: 'cp tpl/cfg r/config && mkdir r/objects r/refs && cp tpl/head r/HEAD && cd r && git add ../a.txt' }));
-  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', (error as Error).message);
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', error.message);
   t.false(existsSync(marker), 'the filter ran');
 });
 

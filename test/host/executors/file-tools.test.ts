@@ -118,5 +118,5 @@ test('a write below a path that became a file reports an I/O error, not a bug', 
   const decision = approve('write', 'newdir/file.txt');
   writeFileSync(path.join(ws, 'newdir'), 'now a file');
   const error = t.throws(() => executeWrite(decision, { content: 'x' }));
-  t.true(['ZB_IO_FAILED', 'ZB_POLICY_PATH_UNRESOLVABLE'].includes(code(error)!), `${code(error)}: ${error?.message}`);
+  t.true(['ZB_IO_FAILED', 'ZB_POLICY_PATH_UNRESOLVABLE'].includes(code(error)!), `${String(code(error))}: ${error.message}`);
 });

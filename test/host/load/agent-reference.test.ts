@@ -56,8 +56,8 @@ for (const [reference, missing] of [
     const error = t.throws(() => resolveAgentReference(reference, cwd));
     t.is(code(error), 'ZB_LOAD_NOT_FOUND');
     t.like((error as { details?: object }).details, { reference, path: path.join(cwd, missing) });
-    t.true(error!.message.includes(`no agent at ${path.join(cwd, missing)}`), error!.message);
-    t.true(error!.message.includes('github:OWNER/REPO/PATH'), error!.message);
+    t.true(error.message.includes(`no agent at ${path.join(cwd, missing)}`), error.message);
+    t.true(error.message.includes('github:OWNER/REPO/PATH'), error.message);
   });
 }
 

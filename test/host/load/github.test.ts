@@ -88,7 +88,7 @@ test('an agent directory holding git metadata is refused, at any depth, director
     const base = await serve(t, archiveHandler(repositoryArchive([piece])));
     const error = await t.throwsAsync(openAgent('github:acme/agents/reviewer', { cwd: '/', githubBaseUrl: base }));
     t.is(code(error), 'ZB_ARCHIVE_ENTRY_UNSAFE', piece.kind === 'file' || piece.kind === 'dir' ? piece.name.toString() : '');
-    t.regex(error!.message, /^https:\/\/github\.com\/acme\/agents\/reviewer: .*git metadata/);
+    t.regex(error.message, /^https:\/\/github\.com\/acme\/agents\/reviewer: .*git metadata/);
   }
 });
 
@@ -117,7 +117,7 @@ test('an HTTP error is reported with its status', async (t) => {
   const base = await serve(t, (_req, res) => res.writeHead(404).end());
   const error = await t.throwsAsync(openAgent('https://github.com/acme/missing/x', { cwd: '/', githubBaseUrl: base }));
   t.is(code(error), 'ZB_GITHUB_DOWNLOAD_FAILED');
-  t.regex(error!.message, /HTTP 404/);
+  t.regex(error.message, /HTTP 404/);
 });
 
 test('an oversized archive is refused, by its declared length or by the bytes as they arrive', async (t) => {
@@ -151,7 +151,7 @@ test('a wrong layout, a symlink in the agent directory, a missing directory and 
     const base = await serve(t, archiveHandler(body));
     const error = await t.throwsAsync(openAgent(`https://github.com/acme/agents/${subdirectory}`, { cwd: '/', githubBaseUrl: base }));
     t.is(code(error), expected, subdirectory);
-    t.regex(error!.message, /https:\/\/github\.com\/acme\/agents/);
+    t.regex(error.message, /https:\/\/github\.com\/acme\/agents/);
   }
 });
 
@@ -183,7 +183,7 @@ test('a run of a GitHub agent shows its remote source on a line of its own at co
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
   setImmediate(() => stdin.write('n\r'));
   let shown = '';
-  const run = runAgent({ reference: 'github:acme/agents/reviewer@HEAD', cwd: state, env: { ZOTBOX_GITHUB_BASE: base }, stateDirectory: state, prompt: 'hi', replayFile, stdin: stdin as never, stdout: { write: (text: string) => (shown += text), isTTY: true } });
+  const run = runAgent({ reference: 'github:acme/agents/reviewer@HEAD', cwd: state, env: { ZOTBOX_GITHUB_BASE: base }, stateDirectory: state, prompt: 'hi', replayFile, stdin, stdout: { write: (text: string) => (shown += text), isTTY: true } });
   const error = await t.throwsAsync(run.next());
   t.regex(shown, /\n {2}source: github acme\/agents\/reviewer@HEAD\n/);
   t.is(code(error), 'ZB_CONSENT_REFUSED');

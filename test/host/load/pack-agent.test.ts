@@ -9,7 +9,9 @@ import { REPO_ROOT } from '../../fixtures/paths.js';
 import { tempDir } from '../../fixtures/temp.js';
 
 const COMPAT = path.join(REPO_ROOT, 'test/fixtures/compat');
-const DIGESTS = JSON.parse(readFileSync(path.join(COMPAT, 'digests.json'), 'utf8'));
+/** zot's digests and canonical tars of the reference agents, by agent directory (the fields read here). */
+type CompatDigests = Record<string, { dir_digest: string; canonical_tar_file: string; canonical_tar_size: number }>;
+const DIGESTS = JSON.parse(readFileSync(path.join(COMPAT, 'digests.json'), 'utf8')) as CompatDigests;
 
 function makeAgent(root: string, files: Record<string, string> = {}): string {
   mkdirSync(root, { recursive: true });
@@ -31,7 +33,7 @@ test('directory digests of copies of the reference agents equal zot\'s, whatever
     if (entry.isDirectory()) chmodSync(full, 0o775);
     else chmodSync(full, full.endsWith('run.sh') ? 0o775 : 0o664);
   }
-  for (const [key, info] of Object.entries<any>(DIGESTS)) {
+  for (const [key, info] of Object.entries(DIGESTS)) {
     const image = await loadImageFromDirectory(path.join(dir, key));
     t.is(image.contentDigest, `sha256:${info.dir_digest}`, key);
   }
@@ -40,7 +42,7 @@ test('directory digests of copies of the reference agents equal zot\'s, whatever
 test('the canonical tar of each reference agent equals zot\'s .tar byte for byte', async (t) => {
   const dir = tempDir(t);
   cpSync(path.join(COMPAT, 'agents'), path.join(dir, 'agents'), { recursive: true });
-  for (const [key, info] of Object.entries<any>(DIGESTS)) {
+  for (const [key, info] of Object.entries(DIGESTS)) {
     const out = path.join(dir, `${path.basename(key)}.zot`);
     const result = await packAgent(path.join(dir, key), out, { cwd: dir });
     const tar = execFileSync('zstd', ['-dc', out]);
@@ -90,7 +92,7 @@ test('a symlink anywhere in the tree is an error naming it, and no archive is wr
   symlinkSync('/etc/passwd', path.join(agent, 'skills/a/link'));
   const error = await t.throwsAsync(packAgent(agent, path.join(dir, 'out.zot'), { cwd: dir }));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_SOURCE_UNSUPPORTED');
-  t.regex(error!.message, /skills\/a\/link is a symlink/);
+  t.regex(error.message, /skills\/a\/link is a symlink/);
   t.deepEqual(readdirSync(dir), ['agent']);
 });
 
@@ -108,7 +110,7 @@ test('a FIFO in the tree is an error', async (t) => {
   execFileSync('mkfifo', [path.join(agent, 'pipe')]);
   const error = await t.throwsAsync(loadImageFromDirectory(agent));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_SOURCE_UNSUPPORTED');
-  t.regex(error!.message, /pipe is a FIFO/);
+  t.regex(error.message, /pipe is a FIFO/);
 });
 
 test('a socket in the tree is an error', async (t) => {
@@ -119,7 +121,7 @@ test('a socket in the tree is an error', async (t) => {
   t.teardown(() => server.close());
   const error = await t.throwsAsync(loadImageFromDirectory(agent));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_SOURCE_UNSUPPORTED');
-  t.regex(error!.message, /sock is a socket/);
+  t.regex(error.message, /sock is a socket/);
 });
 
 test('a bundled extension is rejected wherever it sits under extensions/', async (t) => {
@@ -190,9 +192,9 @@ for (const [why, layout, component] of [
       if (!name.endsWith('/')) writeFileSync(path.join(agent, name), text);
     }
     const error = await t.throwsAsync(packAgent(agent, path.join(dir, 'out.zot'), { cwd: dir }));
-    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
+    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error.message);
     t.is((error as { details?: { component?: string } }).details?.component, component);
-    t.regex(error!.message, /git metadata.*Fix: pack a copy of the agent without it/);
+    t.regex(error.message, /git metadata.*Fix: pack a copy of the agent without it/);
     t.deepEqual(readdirSync(dir), ['agent']);
   });
 }
@@ -239,9 +241,9 @@ test('an output that cannot be written is ZB_IO_FAILED naming it, and nothing is
   mkdirSync(path.join(dir, 'taken.zot'));
   const onDirectory = await t.throwsAsync(packAgent(agent, path.join(dir, 'taken.zot'), { cwd: dir }));
   t.is((onDirectory as { code?: string }).code, 'ZB_IO_FAILED');
-  t.regex(onDirectory!.message, /cannot write .*taken\.zot: it is a directory \(EISDIR\)/);
+  t.regex(onDirectory.message, /cannot write .*taken\.zot: it is a directory \(EISDIR\)/);
   t.deepEqual(readdirSync(dir).sort(), ['agent', 'taken.zot']);
   const noParent = await t.throwsAsync(packAgent(agent, path.join(dir, 'missing', 'x.zot'), { cwd: dir }));
   t.is((noParent as { code?: string }).code, 'ZB_IO_FAILED');
-  t.regex(noParent!.message, /missing: it does not exist \(ENOENT\)/);
+  t.regex(noParent.message, /missing: it does not exist \(ENOENT\)/);
 });

@@ -30,9 +30,9 @@ test('a session is a header line and one line per message, appended as the conve
   writer.sync([user('hi'), answer('hello'), user('more'), answer('sure')]);
   writer.sync([user('hi')]); // a shorter view never rewrites what is recorded
   writer.close();
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { message?: { content: { text?: string }[] } });
   t.like(lines[0], { type: 'session', version: 1, agent: 'writer' });
-  t.deepEqual(lines.slice(1).map((line) => line.message.content[0].text), ['hi', 'hello', 'more', 'sure']);
+  t.deepEqual(lines.slice(1).map((line) => line.message!.content[0]!.text), ['hi', 'hello', 'more', 'sure']);
   t.is(statSync(file).mode & 0o777, 0o600);
   t.deepEqual(readSession(file).messages, [user('hi'), answer('hello'), user('more'), answer('sure')]);
 });
@@ -78,7 +78,7 @@ test('a bad line before the last, a bad header or an empty file is ZB_SESSION_IN
   const lines = readFileSync(file, 'utf8').split('\n');
   writeFileSync(file, [lines[0], '{"type":"message","message":{"role":"system","content":[]}}', lines[2], ''].join('\n'));
   t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID', message: /line 2/ } as never);
-  writeFileSync(file, `{"type":"nope"}\n${lines[1]}\n`);
+  writeFileSync(file, `{"type":"nope"}\n${lines[1]!}\n`);
   t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID', message: /header/ } as never);
   writeFileSync(file, '');
   t.throws(() => readSession(file), { code: 'ZB_SESSION_INVALID' } as never);

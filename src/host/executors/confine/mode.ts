@@ -33,7 +33,9 @@ export function detectBubblewrap(searchPath: readonly string[] = COMMAND_SEARCH_
     result = { reason: 'bubblewrap (bwrap) is not installed' };
   } else {
     const probe = spawnSync(found.foundAt, PROBE_ARGUMENTS, { timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'], env: {} });
-    const why = probe.stderr?.toString('utf8').trim().split('\n')[0] ?? '';
+    // Null, despite Node's types, when bwrap could not be spawned at all (EACCES, ENOENT): spawnSync then has no output.
+    const stderr = probe.stderr as Buffer | null;
+    const why = stderr?.toString('utf8').trim().split('\n')[0] ?? '';
     result = probe.status === 0 ? { bwrap: found.foundAt } : { reason: `bubblewrap is installed but cannot create an unprivileged sandbox here${why === '' ? '' : ` (${why})`}` };
   }
   if (searchPath === COMMAND_SEARCH_PATH) detected = result;

@@ -124,8 +124,8 @@ const OFFSET_NR = 0; // struct seccomp_data { int nr; __u32 arch; __u64 instruct
 const OFFSET_ARCH = 4;
 const argLowWordOffset = (index: number): number => 16 + 8 * index; // both arches are little-endian
 
-/** A jump target: the next instruction, or a label placed later in the program (BPF jumps only forward). */
-type Target = 'next' | string;
+/** A jump target: 'next' (the following instruction) or the name of a label placed later in the program (BPF jumps only forward). */
+type Target = string;
 
 type Instruction =
   | { readonly op: 'load'; readonly offset: number }

@@ -16,7 +16,7 @@ function userGit(t: ExecutionContext, cwd: string, args: string[]): void {
   try {
     execFileSync('git', args, { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' }, stdio: 'ignore' });
   } catch (error) {
-    t.log(`git ${args.join(' ')} failed: ${(error as Error).message.split('\n')[0]}`); // a failing user command is fine: what counts is the marker
+    t.log(`git ${args.join(' ')} failed: ${(error as Error).message.split('\n')[0]!}`); // a failing user command is fine: what counts is the marker
   }
 }
 
@@ -194,7 +194,7 @@ for (const [name, command] of [
   test(`git metadata left in ${name} is undone and the call fails`, async (t) => {
     const world = sandboxWorld(t);
     const error = await t.throwsAsync(world.run(command));
-    t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', (error as Error).message);
+    t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', error.message);
   });
 }
 

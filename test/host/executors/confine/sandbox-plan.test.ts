@@ -21,8 +21,8 @@ function mounts(args: readonly string[]): string[][] {
   const result: string[][] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (['--bind-fd', '--ro-bind-fd', '--ro-bind', '--symlink'].includes(arg)) result.push(args.slice(i, i + 3) as string[]);
-    if (['--tmpfs', '--dir', '--proc', '--dev', '--remount-ro'].includes(arg)) result.push(args.slice(i, i + 2) as string[]);
+    if (['--bind-fd', '--ro-bind-fd', '--ro-bind', '--symlink'].includes(arg)) result.push(args.slice(i, i + 3));
+    if (['--tmpfs', '--dir', '--proc', '--dev', '--remount-ro'].includes(arg)) result.push(args.slice(i, i + 2));
   }
   return result;
 }

@@ -201,6 +201,6 @@ test('a read scope of / brings neither the host\'s processes nor its devices', a
   const layout = { ...world.layout, readRoots: ['/'] };
   const result = await world.run('ls /proc | grep -cE "^[0-9]+$"; echo x > /dev/null && echo devnull-ok', { layout });
   const [count, devnull] = result.stdout.trim().split('\n');
-  t.true(Number(count) <= 5, `sees ${count} processes`);
+  t.true(Number(count) <= 5, `sees ${String(count)} processes`);
   t.is(devnull, 'devnull-ok');
 });
