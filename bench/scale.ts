@@ -66,7 +66,7 @@ async function inProcess(model: LoopbackModel, state: string) {
   const env = { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.base };
   const pool = new AgentPool({ maxThreads: 2, maxRuns: RUNS });
   try {
-    const plan = await prepareRun({ reference: reviewer, cwd: workspace, yes: true, env, stateDirectory: state, model: 'gpt-4.1' });
+    const plan = await prepareRun({ reference: reviewer, cwd: workspace, yes: true, env, stateDirectory: state, model: 'gpt-4.1', modelConcurrency: RUNS });
     await Promise.all(Array.from({ length: 20 }, (_, i) => runOnce(plan, pool, i))); // warm the workers and the JIT
     await model.reset();
     global.gc?.();

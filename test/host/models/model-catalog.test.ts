@@ -22,14 +22,14 @@ test('requirements are checked before anything runs, for explicit and automatic 
   const needs = manifest({ requires: ['reasoning'], min_context: 500_000 });
   t.is(code(t.throws(() => selectModel({ manifest: needs, explicit: 'claude-sonnet-4-5', env: both, catalog: BUILT_IN_MODELS }))), 'ZB_MODEL_UNAVAILABLE');
   const error = t.throws(() => selectModel({ manifest: needs, env: both, catalog: BUILT_IN_MODELS }));
-  t.regex(error!.message, /no catalog model meets the agent's requirements \(context ≥ 500000, reasoning\)/);
+  t.regex(error.message, /no catalog model meets the agent's requirements \(context ≥ 500000, reasoning\)/);
   t.is(selectModel({ manifest: manifest({ requires: ['reasoning'] }), env: { OPENAI_API_KEY: 'o' }, catalog: BUILT_IN_MODELS }).id, 'o3');
 });
 
 test('an explicit model in no catalog is an error that says how to declare it; a missing key says which', (t) => {
-  t.regex(t.throws(() => selectModel({ manifest: manifest(), explicit: 'my-local-llm', env: both, catalog: BUILT_IN_MODELS }))!.message, /models\.json/);
+  t.regex(t.throws(() => selectModel({ manifest: manifest(), explicit: 'my-local-llm', env: both, catalog: BUILT_IN_MODELS })).message, /models\.json/);
   t.is(code(t.throws(() => selectModel({ manifest: manifest(), explicit: 'gpt-4.1', env: {}, catalog: BUILT_IN_MODELS }))), 'ZB_PROVIDER_AUTH');
-  t.regex(t.throws(() => selectModel({ manifest: manifest(), env: {}, catalog: BUILT_IN_MODELS }))!.message, /ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+  t.regex(t.throws(() => selectModel({ manifest: manifest(), env: {}, catalog: BUILT_IN_MODELS })).message, /ANTHROPIC_API_KEY or OPENAI_API_KEY/);
 });
 
 test('the user models file adds self-hosted models and is validated', (t) => {
@@ -61,6 +61,6 @@ for (const [label, value] of [['zero', 0], ['a fraction', 2.5], ['a string', '4'
     writeFileSync(path.join(state, 'models.json'), JSON.stringify({ models: [{ id: 'x', provider: 'openai', context_window: 1, max_concurrency: value }] }));
     const error = t.throws(() => readUserModels(state));
     t.is(code(error), 'ZB_MODELS_FILE_INVALID');
-    t.regex(error!.message, /models\.0\.max_concurrency/);
+    t.regex(error.message, /models\.0\.max_concurrency/);
   });
 }
