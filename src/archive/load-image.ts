@@ -18,7 +18,7 @@ import { walkSourceTree } from './source-tree.js';
 import { canonicalTarParts } from './tar-pack.js';
 import { TarReader } from './tar-read.js';
 import { decodeFileInWorker, OFFLOAD_THRESHOLD, type ZstdDecompressionWorker } from './zstd-offload.js';
-import { BoundedZstdDecoder, ZSTD_MAGIC } from './zstd-stream.js';
+import { ZSTD_MAGIC } from './formats.js';
 
 export interface LoadOptions {
   readonly limits?: ArchiveLimits;
@@ -99,6 +99,8 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
   }
 
   if (format === 'zstd') {
+    // The zstd binding (a native module) is loaded only when a zstd stream arrives.
+    const { BoundedZstdDecoder } = await import('./zstd-stream.js');
     const decoder = new BoundedZstdDecoder();
     decoder.decode(head, feedTar);
     for await (const chunk of input) decoder.decode(chunk, feedTar);

@@ -3,7 +3,7 @@
 // only way to run unconfined is the explicit opt-out `off`, which consent shows
 // as UNCONFINED and the receipt binds.
 import { spawnSync } from 'node:child_process';
-import { findProgram } from '../../../policy/shell-decision.js';
+import { findProgram } from '../../../policy/program-lookup.js';
 import { COMMAND_SEARCH_PATH } from '../command-environment.js';
 import { ZotboxError } from '../../../errors.js';
 
