@@ -4,7 +4,6 @@
 import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
-import { writeTerminalText } from './cli/terminal-output.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
@@ -49,6 +48,8 @@ export async function runCli(argv: readonly string[], ioOverrides: Partial<CliIo
     // With --json a failed command still prints one JSON document; usage errors are for humans.
     if (error.exitStatus !== 2 && jsonRequested(argv)) io.stdout.write(`${JSON.stringify({ ok: false, error: error.toWire() }, null, 2)}\n`);
     // Messages may quote agent input (a path, a manifest string): sanitized like any agent text.
+    // The sanitizer loads here, on failure: --help and --version never need it.
+    const { writeTerminalText } = await import('./cli/terminal-output.js');
     writeTerminalText(io.stderr, formatError(error, debug));
     return error.exitStatus satisfies ExitStatus;
   }

@@ -55,6 +55,7 @@ test('worker importing node:net is caught', violations, { 'worker/w.ts': "import
 test('worker importing undici is caught', violations, { 'worker/w.ts': "import { request } from 'undici';" }, /imports package 'undici'/);
 test('worker reaching node:fs through a dynamic import is caught', violations, { 'worker/w.ts': "const fs = await import('node:fs');" }, /worker reaches 'node:fs'/);
 test('worker reaching node:fs through require is caught', violations, { 'worker/w.ts': "const fs = require('node:fs');" }, /worker reaches 'node:fs'/);
+test('worker reaching node:fs through process.getBuiltinModule is caught', violations, { 'worker/w.ts': "const fs = process.getBuiltinModule('node:fs');" }, /worker reaches 'node:fs'/);
 test('worker building a module name at run time is caught', violations, { 'worker/w.ts': "const m = await import('node:' + 'fs');" }, /computed specifier/);
 test('worker using process.binding is caught', violations, { 'worker/w.ts': "process.binding('fs');" }, /process\.binding/);
 test(
