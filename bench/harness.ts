@@ -74,6 +74,37 @@ export async function measurePair(
 }
 
 /**
+ * Times several functions in rounds (A, B, C, A, B, C, ...), the first being the
+ * baseline; each one's ratio is the median over rounds of its time ÷ the
+ * baseline's time in the same round, so drift and load affect both alike.
+ */
+export interface RoundsResult {
+  readonly samples: readonly Sample[];
+  /** Per function, the median over rounds of its time ÷ the baseline's (1 for the baseline). */
+  readonly ratios: readonly number[];
+}
+
+export async function measureRounds(sides: readonly { name: string; fn: () => unknown }[], options: MeasureOptions = {}): Promise<RoundsResult> {
+  const warmup = options.warmup ?? 2;
+  const count = options.samples ?? 15;
+  for (let i = 0; i < warmup; i++) for (const side of sides) await side.fn();
+  const times = sides.map((): number[] => []);
+  for (let i = 0; i < count; i++) {
+    for (const [index, side] of sides.entries()) {
+      const start = process.hrtime.bigint();
+      await side.fn();
+      times[index]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  const samples = sides.map((side, index) => {
+    const sorted = [...times[index]!].sort((x, y) => x - y);
+    return { name: side.name, medianMs: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), samples: count };
+  });
+  const ratios = times.map((list) => percentile(list.map((t, round) => t / times[0]![round]!).sort((x, y) => x - y), 0.5));
+  return { samples, ratios };
+}
+
+/**
  * For fast synchronous calls: median nanoseconds per call over `rounds` rounds of
  * `n` calls each, alternating A and B; `ratio` is the median over rounds of A ÷ B.
  */

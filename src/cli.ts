@@ -4,23 +4,23 @@
 import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
-import { runInspect, runPack, runUnpack, runVerify } from './cli/archive-commands.js';
-import { runCheck } from './cli/check-command.js';
-import { runConsent } from './cli/consent-command.js';
-import { runRun } from './cli/run-command.js';
-import { writeTerminalText } from './cli/terminal-output.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
 import { ZOTBOX_VERSION } from './version.js';
 
-/** Commands whose implementation has landed. The others answer ZB_CLI_NOT_AVAILABLE. */
-const HANDLERS: Readonly<Partial<Record<string, CommandHandler>>> = {
-  pack: runPack,
-  inspect: runInspect,
-  verify: runVerify,
-  unpack: runUnpack,
-  check: runCheck,
-  consent: runConsent,
-  run: runRun,
+/**
+ * Commands whose implementation has landed, each loaded only when it runs: a
+ * command imports only the API entry modules it uses, so `--help` loads no library
+ * code and `check` no worker pool or HTTP client (issue 11). The others answer
+ * ZB_CLI_NOT_AVAILABLE.
+ */
+const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>> = {
+  pack: async () => (await import('./cli/archive-commands.js')).runPack,
+  inspect: async () => (await import('./cli/archive-commands.js')).runInspect,
+  verify: async () => (await import('./cli/archive-commands.js')).runVerify,
+  unpack: async () => (await import('./cli/archive-commands.js')).runUnpack,
+  check: async () => (await import('./cli/check-command.js')).runCheck,
+  consent: async () => (await import('./cli/consent-command.js')).runConsent,
+  run: async () => (await import('./cli/run-command.js')).runRun,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));
@@ -48,6 +48,8 @@ export async function runCli(argv: readonly string[], ioOverrides: Partial<CliIo
     // With --json a failed command still prints one JSON document; usage errors are for humans.
     if (error.exitStatus !== 2 && jsonRequested(argv)) io.stdout.write(`${JSON.stringify({ ok: false, error: error.toWire() }, null, 2)}\n`);
     // Messages may quote agent input (a path, a manifest string): sanitized like any agent text.
+    // The sanitizer loads here, on failure: --help and --version never need it.
+    const { writeTerminalText } = await import('./cli/terminal-output.js');
     writeTerminalText(io.stderr, formatError(error, debug));
     return error.exitStatus satisfies ExitStatus;
   }
@@ -92,14 +94,15 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(renderCommandHelp(spec, AVAILABLE.has(spec.name)));
     return 0;
   }
-  const handler = HANDLERS[spec.name];
-  if (handler === undefined) {
+  const loadHandler = HANDLERS[spec.name];
+  if (loadHandler === undefined) {
     throw new ZotboxError(
       'ZB_CLI_NOT_AVAILABLE',
       `'zotbox ${spec.name}' is not available in zotbox ${ZOTBOX_VERSION} yet. Available now: ${[...AVAILABLE].join(', ') || 'none'}; see 'zotbox --help'.`,
       { details: { command: spec.name } },
     );
   }
+  const handler = await loadHandler();
   return handler(parsed, io);
 }
 

@@ -1,5 +1,7 @@
 // The public library API of zotbox: everything an embedder may import, nothing else.
-// The CLI (src/cli.ts) is a thin user of exactly these exports.
+// It re-exports the entry modules of src/api/ (one per concern) unchanged; the CLI
+// (src/cli.ts) is a thin user of exactly these exports, imported per command from
+// those entry modules so that a command loads only what it uses (issue 11).
 
 /**
  * The one error class. Every failure carries a stable `code` (`ZB_...`) and a
@@ -30,7 +32,7 @@ export { ZOTBOX_VERSION, ZOT_COMPAT_VERSION } from './version.js';
  * console.log(result.output, result.artifactDigest, result.contentDigest);
  * ```
  */
-export { packAgent, packOutputPath, type PackOptions, type PackResult } from './host/load/pack-agent.js';
+export { packAgent, packOutputPath, type PackOptions, type PackResult } from './api/agents.js';
 
 /**
  * Reading agents: open a directory, a .zot, a GitHub URL or explicit `github:` shorthand
@@ -45,12 +47,12 @@ export { packAgent, packOutputPath, type PackOptions, type PackResult } from './
  * await verifyAgent('reviewer.zot', { cwd: process.cwd(), expect: 'sha256:…' });
  * ```
  */
-export { openAgent, openLocalAgent, type AgentSource, type OpenAgentOptions, type OpenedAgent } from './host/load/open-agent.js';
-export { resolveAgentReference, type AgentReference } from './host/load/agent-reference.js';
-export { formatGitHubRemote, isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './host/load/github-ref.js';
-export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './host/load/github.js';
-export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './host/load/inspect-agent.js';
-export type { AgentIdentity, AgentLayout } from './host/load/agent-layout.js';
+export { openAgent, openLocalAgent, type AgentSource, type OpenAgentOptions, type OpenedAgent } from './api/agents.js';
+export { resolveAgentReference, type AgentReference } from './api/agents.js';
+export { formatGitHubRemote, isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './api/github.js';
+export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './api/github.js';
+export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './api/agents.js';
+export type { AgentIdentity, AgentLayout } from './api/agents.js';
 
 /**
  * The manifest: strict parsing (duplicate and case-variant keys rejected) and the
@@ -62,7 +64,7 @@ export type { AgentIdentity, AgentLayout } from './host/load/agent-layout.js';
  * console.log(manifest.permissions.bash.mode);
  * ```
  */
-export { parseManifest, type Manifest, type BashMode } from './policy/manifest.js';
+export { parseManifest, type Manifest, type BashMode } from './api/agents.js';
 
 /**
  * Permission checks: the decision the gate would make for one tool call.
@@ -75,8 +77,8 @@ export { parseManifest, type Manifest, type BashMode } from './policy/manifest.j
  * console.log(result.allowed, result.reason);
  * ```
  */
-export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './host/run/check-permission.js';
-export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, resolveStateDirectory, type StateEnvironment } from './host/consent/state-dir.js';
+export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './api/check.js';
+export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, resolveStateDirectory, type StateEnvironment } from './api/state.js';
 
 /**
  * Requirements and consent, checked before a run.
@@ -87,10 +89,10 @@ export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, res
  * await requestConsent({ stateDirectory, name, version, contentDigest, artifactDigest, permissions, yes: false, env: process.env, stdin: process.stdin, stdout: process.stdout, reference });
  * ```
  */
-export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './host/load/requirements.js';
-export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from './host/executors/confine/mode.js';
-export { createExecutor, type ExecutorOptions } from './host/executors/execute-approved.js';
-export { listBundledSkills } from './host/executors/skill.js';
+export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './api/consent.js';
+export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from './api/confinement.js';
+export { createExecutor, type ExecutorOptions } from './api/run.js';
+export { listBundledSkills } from './api/run.js';
 
 /**
  * Running agents: an async iterator of the run's events (docs/events.md).
@@ -102,7 +104,7 @@ export { listBundledSkills } from './host/executors/skill.js';
  * }
  * ```
  */
-export { runAgent, type RunAgentOptions } from './host/run/run-agent.js';
+export { runAgent, type RunAgentOptions } from './api/run.js';
 
 /**
  * Prepare once, run many: a plan holds what does not change between runs of an
@@ -118,14 +120,10 @@ export { runAgent, type RunAgentOptions } from './host/run/run-agent.js';
  * await pool.close();
  * ```
  */
-export { prepareRun, type PrepareRunOptions, type RunPlan } from './host/run/run-plan.js';
-export { executeRun, type ExecuteRunOptions } from './host/run/execute-run.js';
-export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './host/load/load-agent.js';
-export { RunEventSchema, type RunEvent } from './host/run/run-events.js';
-export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from './host/run/pool.js';
-export { planSession, type PlannedSession, type SessionChoice } from './host/run/run-session.js';
-export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './host/run/sessions.js';
-export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './host/providers/replay.js';
+export { prepareRun, executeRun, type PrepareRunOptions, type RunPlan, type ExecuteRunOptions } from './api/run.js';
+export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './api/agents.js';
+export { RunEventSchema, type RunEvent } from './api/run.js';
+export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from './api/run.js';
 
 /**
  * The model budget: one entry per provider endpoint (provider + base URL) with one
@@ -140,15 +138,16 @@ export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type Repl
  * await modelEndpoints.close();
  * ```
  */
-export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, type EndpointAddress, type ModelEndpoint, type ModelEndpointsOptions } from './host/providers/model-endpoints.js';
-export type { EndpointClock } from './host/providers/endpoint-clock.js';
-export type { BackoffPolicy } from './host/providers/backoff-gate.js';
-export { escapeControlCharacters, formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from './host/consent/request-consent.js';
-export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConfinementSummary, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './host/consent/receipt.js';
-export { decidePathAccess, type PathDecision, type PathTool } from './policy/path-decision.js';
-export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './policy/shell-decision.js';
-export { parseShellCommand, type ShellAst } from './policy/shell-parse.js';
-export { compileScopes, type CompiledScopes, type ScopeContext } from './policy/scopes.js';
+export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, type BackoffPolicy, type EndpointAddress, type EndpointClock, type ModelEndpoint, type ModelEndpointsOptions } from './api/run.js';
+export { planSession, type PlannedSession, type SessionChoice } from './api/run.js';
+export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './api/run.js';
+export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './api/run.js';
+export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from './api/consent.js';
+export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConfinementSummary, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './api/consent.js';
+export { decidePathAccess, type PathDecision, type PathTool } from './api/policy.js';
+export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './api/policy.js';
+export { parseShellCommand, type ShellAst } from './api/policy.js';
+export { compileScopes, type CompiledScopes, type ScopeContext } from './api/policy.js';
 
 /**
  * Text for a terminal: keeps colour (SGR) when asked and drops every other control
@@ -161,7 +160,7 @@ export { compileScopes, type CompiledScopes, type ScopeContext } from './policy/
  * process.stdout.write(out.end());
  * ```
  */
-export { TerminalTextSanitizer, sanitizeTerminalText, type TerminalTextOptions } from './policy/terminal-text.js';
+export { TerminalTextSanitizer, escapeControlCharacters, sanitizeTerminalText, type TerminalTextOptions } from './api/terminal.js';
 
 /**
  * The archive layer: images, digests, limits, and safe extraction.
@@ -180,6 +179,6 @@ export {
   loadImageFromDirectory,
   loadImageFromFile,
   unpackArchiveFile,
-} from './archive/index.js';
-export type { ArchiveLimits, Digest, ImageEntry, ImageFormat, LoadOptions, UnpackResult } from './archive/index.js';
+} from './api/archive.js';
+export type { ArchiveLimits, Digest, ImageEntry, ImageFormat, LoadOptions, UnpackResult } from './api/archive.js';
 

@@ -6,9 +6,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import { ZotboxError, fileSystemError } from '../errors.js';
 import { AgentImage } from './agent-image.js';
 import { formatDigest } from './digest.js';
@@ -17,8 +14,8 @@ import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 import { walkSourceTree } from './source-tree.js';
 import { canonicalTarParts } from './tar-pack.js';
 import { TarReader } from './tar-read.js';
-import { decodeFileInWorker, OFFLOAD_THRESHOLD, type ZstdDecompressionWorker } from './zstd-offload.js';
-import { BoundedZstdDecoder, ZSTD_MAGIC } from './zstd-stream.js';
+import type { ZstdDecompressionWorker } from './zstd-offload.js';
+import { OFFLOAD_THRESHOLD, ZSTD_MAGIC } from './formats.js';
 
 export interface LoadOptions {
   readonly limits?: ArchiveLimits;
@@ -99,11 +96,15 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
   }
 
   if (format === 'zstd') {
+    // The zstd binding (a native module) is loaded only when a zstd stream arrives.
+    const { BoundedZstdDecoder } = await import('./zstd-stream.js');
     const decoder = new BoundedZstdDecoder();
     decoder.decode(head, feedTar);
     for await (const chunk of input) decoder.decode(chunk, feedTar);
     decoder.finish(feedTar);
   } else {
+    // gzip tars are rare (zot reads them; zotbox writes zstd): their machinery loads on use.
+    const [{ Readable }, { pipeline }, { createGunzip }] = await Promise.all([import('node:stream'), import('node:stream/promises'), import('node:zlib')]);
     await pipeline(
       Readable.from(prepend(head, input)),
       createGunzip(),
@@ -192,7 +193,7 @@ async function loadLargeZstdFile(file: string, limits: ArchiveLimits, options: L
   };
   const artifact =
     options.decompressionWorker === undefined
-      ? await decodeFileInWorker(file, limits.maxCompressedBytes, onChunk, options.signal)
+      ? await (await import('./zstd-offload.js')).decodeFileInWorker(file, limits.maxCompressedBytes, onChunk, options.signal)
       : await options.decompressionWorker.decodeFile(file, limits.maxCompressedBytes, onChunk, options.signal);
   reader.end();
   return builder.build('zstd', artifact, reader.paddingAfterTrailer);

@@ -13,8 +13,7 @@ export const MAX_IN_FLIGHT = 8;
 export const CONTROL_IN_FLIGHT = 0;
 export const CONTROL_STOP = 1;
 
-/** Compressed size from which a worker pays for itself. */
-export const OFFLOAD_THRESHOLD = 4 * 1024 * 1024;
+export { OFFLOAD_THRESHOLD } from './formats.js';
 
 export interface ZstdJob {
   readonly id: number;

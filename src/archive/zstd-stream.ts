@@ -7,7 +7,7 @@ import binding from 'zstd-napi/binding.js';
 import { ZotboxError } from '../errors.js';
 import { ZSTD_WINDOW_LOG_MAX } from './limits.js';
 
-export const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+export { ZSTD_MAGIC } from './formats.js';
 
 /** Output slice size: one zstd block plus header, the library's recommended streaming size. */
 const OUTPUT_CHUNK = binding.dStreamOutSize();

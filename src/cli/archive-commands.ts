@@ -1,8 +1,10 @@
 // Handlers for pack, inspect, verify and unpack: call the public API, then print
-// text or, with --json, one JSON document (shapes in docs/cli.md).
+// text or, with --json, one JSON document (shapes in docs/cli.md). The archive
+// entry (extraction, the zstd binding) is imported by the handlers that use it.
 import path from 'node:path';
-import { ZotboxError, inspectAgent, isDigest, packAgent, unpackArchiveFile, verifyAgent } from '../index.js';
-import type { AgentReport, Manifest, PackResult, UnpackResult } from '../index.js';
+import { inspectAgent, packAgent, verifyAgent, type AgentReport, type Manifest, type PackResult } from '../api/agents.js';
+import type { UnpackResult } from '../api/archive.js';
+import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 
@@ -111,6 +113,7 @@ export const runInspect: CommandHandler = async (parsed, io) => {
 
 export const runVerify: CommandHandler = async (parsed, io) => {
   const expect = parsed.values['expect'];
+  const { isDigest } = await import('../api/archive.js');
   if (typeof expect === 'string' && !isDigest(expect)) {
     throw new ZotboxError('ZB_CLI_USAGE', `--expect takes a digest written sha256:<64 lowercase hex digits>, got ${JSON.stringify(expect)}.`);
   }
@@ -156,6 +159,7 @@ function unpackJson(result: UnpackResult) {
 
 export const runUnpack: CommandHandler = async (parsed, io) => {
   const [file, target] = parsed.positionals as [string, string];
+  const { unpackArchiveFile } = await import('../api/archive.js');
   const result = await unpackArchiveFile(path.resolve(io.cwd, file), path.resolve(io.cwd, target), signalOption(io));
   if (json(parsed)) writeJson(io, unpackJson(result));
   else {

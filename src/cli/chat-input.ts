@@ -3,7 +3,7 @@
 // is back in its normal mode and Ctrl-C cancels the run in flight as usual;
 // while reading, Ctrl-C, Ctrl-D, /exit or /quit end the chat.
 import { createInterface } from 'node:readline';
-import { sanitizeTerminalText } from '../index.js';
+import { sanitizeTerminalText } from '../api/terminal.js';
 import type { CliIo } from './command-spec.js';
 
 const END_COMMANDS = new Set(['/exit', '/quit']);

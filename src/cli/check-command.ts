@@ -2,7 +2,10 @@
 // allowed, 1 when denied (a denial is an answer, not a failure), 2 on usage.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { CHECK_TOOLS, ZotboxError, checkPermission, parseConfineMode, resolveStateDirectory, type CheckResult, type CheckTool } from '../index.js';
+import { CHECK_TOOLS, checkPermission, type CheckResult, type CheckTool } from '../api/check.js';
+import { parseConfineMode } from '../api/confinement.js';
+import { resolveStateDirectory } from '../api/state.js';
+import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 

@@ -1,6 +1,8 @@
 // `zotbox consent list [NAME]` and `zotbox consent revoke NAME [DIGEST]`.
 import { homedir } from 'node:os';
-import { ZotboxError, listReceipts, resolveStateDirectory, revokeReceipts } from '../index.js';
+import { listReceipts, revokeReceipts } from '../api/consent.js';
+import { resolveStateDirectory } from '../api/state.js';
+import { ZotboxError } from '../errors.js';
 import type { CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 

@@ -1,7 +1,9 @@
 // `zotbox run AGENT [PROMPT]`: runs an agent and prints its events as text
 // (default), only the final answer (--print), or NDJSON (--json).
 import path from 'node:path';
-import { ZotboxError, parseConfineMode, runAgent, type RunEvent, type SessionChoice } from '../index.js';
+import { parseConfineMode } from '../api/confinement.js';
+import { runAgent, type RunEvent, type SessionChoice } from '../api/run.js';
+import { ZotboxError } from '../errors.js';
 import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, runEventWriter, writeModelText } from './terminal-output.js';

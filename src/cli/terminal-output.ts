@@ -1,7 +1,8 @@
 // Writing text that came from an agent, a model, a tool or an archive to the
 // CLI's streams (issue 9, item 7): everything passes the terminal-text sanitizer
 // last, after any slicing or formatting, and colour survives only on a terminal.
-import { type RunEvent, TerminalTextSanitizer, escapeControlCharacters, sanitizeTerminalText } from '../index.js';
+import type { RunEvent } from '../api/run.js';
+import { TerminalTextSanitizer, escapeControlCharacters, sanitizeTerminalText } from '../api/terminal.js';
 
 export interface TextStream {
   write(chunk: string): unknown;

@@ -8,7 +8,7 @@
 // carries the parsed line and the plan decided up front; the executor decides
 // each pipeline again just before it starts (decidePipeline, gate-rules §10) and
 // runs the steps that decision returns. Never throws.
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
 import { checkProgramArguments } from './argument-rules/check-arguments.js';
@@ -18,9 +18,13 @@ import { decidePathAccess } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
 import { deny as no, type Check } from './shell-check.js';
+import { findProgram } from './program-lookup.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
 import { findExecCommands, unwrapCommand } from './wrapper-unwrap.js';
+
+// Program lookup lives in program-lookup.ts (light to import); the gate's users import it from here too.
+export { findProgram, lookupProgram } from './program-lookup.js';
 
 export interface ShellContext {
   readonly mode: BashMode;
@@ -64,26 +68,6 @@ export type ShellDecision =
       readonly ast: ShellAst;
     }
   | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string };
-
-/** The first executable regular file named `name` in the search path, canonicalised. */
-export function lookupProgram(name: string, searchPath: readonly string[]): string | undefined {
-  return findProgram(name, searchPath)?.program;
-}
-
-/** Like lookupProgram, also returning the path it was found at (its PATH entry). */
-export function findProgram(name: string, searchPath: readonly string[]): { program: string; foundAt: string } | undefined {
-  for (const directory of searchPath) {
-    const candidate = `${directory}/${name}`;
-    try {
-      // Absence is reported without an exception: most directories of the path do not hold the program.
-      const stats = statSync(candidate, { throwIfNoEntry: false });
-      if (stats !== undefined && stats.isFile() && (stats.mode & 0o111) !== 0) return { program: realpathSync.native(candidate), foundAt: candidate };
-    } catch {
-      // Unreadable, or not a directory: keep searching, as execvp does.
-    }
-  }
-  return undefined;
-}
 
 /** Leading assignments (gate-rules §5): any name outside the dangerous set, with a literal value. */
 function checkAssignments(assignments: readonly Assignment[]): Check<Record<string, string>> {

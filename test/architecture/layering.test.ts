@@ -55,6 +55,7 @@ test('worker importing node:net is caught', violations, { 'worker/w.ts': "import
 test('worker importing undici is caught', violations, { 'worker/w.ts': "import { request } from 'undici';" }, /imports package 'undici'/);
 test('worker reaching node:fs through a dynamic import is caught', violations, { 'worker/w.ts': "const fs = await import('node:fs');" }, /worker reaches 'node:fs'/);
 test('worker reaching node:fs through require is caught', violations, { 'worker/w.ts': "const fs = require('node:fs');" }, /worker reaches 'node:fs'/);
+test('worker reaching node:fs through process.getBuiltinModule is caught', violations, { 'worker/w.ts': "const fs = process.getBuiltinModule('node:fs');" }, /worker reaches 'node:fs'/);
 test('worker building a module name at run time is caught', violations, { 'worker/w.ts': "const m = await import('node:' + 'fs');" }, /computed specifier/);
 test('worker using process.binding is caught', violations, { 'worker/w.ts': "process.binding('fs');" }, /process\.binding/);
 test(
@@ -67,6 +68,19 @@ test('cli reaching past the public API into host is caught', violations, { 'cli.
 test('a host room importing a room on its own floor is caught', violations, { 'host/load/a.ts': "import { m } from '../models/m.js';", 'host/models/m.ts': '' }, /\(host\/load, floor 2\) imports host\/models\/m\.ts \(host\/models, floor 2\)/);
 test('a host room importing the room above it is caught', violations, { 'host/executors/e.ts': "import type { Plan } from '../run/plan.js';", 'host/run/plan.ts': '' }, /\(host\/executors, floor 1\) imports host\/run\/plan\.ts/);
 test('a file directly in host/ is caught', violations, { 'host/loose.ts': 'export {};' }, /is not in a host room/);
+test('cli reaching past the entry modules into policy is caught', violations, { 'cli/c.ts': "import { parseManifest } from '../policy/manifest.js';", 'policy/manifest.ts': '' }, /\(cli\) imports policy\/manifest\.ts \(policy\)/);
+test(
+  'an entry module of the public API holding code of its own is caught',
+  violations,
+  { 'api/agents.ts': "import { openAgent } from '../host/load/open-agent.js';\nexport const open = openAgent;", 'host/load/open-agent.ts': '' },
+  /api\/agents\.ts:1 is not a re-export/,
+);
+test(
+  'index.ts re-exporting a host file past the entry modules is caught',
+  violations,
+  { 'index.ts': "export { runAgent } from './host/run/run-agent.js';", 'host/run/run-agent.ts': '' },
+  /index\.ts:1 re-exports host\/run\/run-agent\.ts directly/,
+);
 test('a file outside every layer is caught', violations, { 'utils.ts': 'export {};' }, /not in any layer/);
 
 test('allowed imports produce no violation', (t) => {
@@ -80,6 +94,9 @@ test('allowed imports produce no violation', (t) => {
       'archive/entry-name.ts': 'export const x = 1;',
       'worker/w.ts': "import { call } from '../policy/gate-client.js';\nimport type { AgentImage } from '../archive/a.js';\nimport { MessagePort } from 'node:worker_threads';",
       'host/run/h.ts': "import { spawn } from 'node:child_process';\nimport { request } from 'undici';\nimport '../../archive/a.js';\nimport '../../policy/p.js';",
+      'api/run.ts': "export { h } from '../host/run/h.js';\nexport type { A } from '../archive/a.js';",
+      'index.ts': "export { h } from './api/run.js';\nexport { ZotboxError } from './errors.js';",
+      'cli.ts': "const { h } = await import('./api/run.js');\nimport type { A } from './index.js';\nimport { ZotboxError } from './errors.js';",
     }),
   );
   t.deepEqual(checkLayering(files), []);

@@ -1,13 +1,16 @@
 // Opens an agent reference (a directory, a .zot file, a GitHub URL or explicit
 // github: shorthand; see agent-reference.ts) into an agent image and checks its
-// layout. It never guesses: a missing local path is ZB_LOAD_NOT_FOUND.
+// layout. It never guesses: a missing local path is ZB_LOAD_NOT_FOUND. The HTTP
+// client (github.ts, undici) is loaded only for a GitHub reference, so opening a
+// local agent (zotbox check, inspect) starts fast (issue 11).
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadImageFromDirectory, loadImageFromFile, type AgentImage, type ArchiveLimits } from '../../archive/index.js';
+import type { AgentImage, ArchiveLimits } from '../../archive/index.js';
+// From the loader's own file, not archive/index.js: that would also load packing and the zstd binding.
+import { loadImageFromDirectory, loadImageFromFile } from '../../archive/load-image.js';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { validateAgentLayout, type AgentLayout } from './agent-layout.js';
 import { agentNotFound, isMissingPathError, resolveAgentReference } from './agent-reference.js';
-import { loadGitHubImage } from './github.js';
 import { formatGitHubRemote } from './github-ref.js';
 
 export interface OpenAgentOptions {
@@ -55,6 +58,7 @@ export async function openAgent(reference: string, options: OpenAgentOptions): P
   const resolved = resolveAgentReference(reference, options.cwd);
   if (resolved.kind === 'local') return openLocalAgent(resolved.path, options);
   const ref = resolved.ref;
+  const { loadGitHubImage } = await import('./github.js');
   const image = await loadGitHubImage(ref, {
     ...(options.githubBaseUrl === undefined ? {} : { baseUrl: options.githubBaseUrl }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),

@@ -6,7 +6,12 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { lstat, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_LIMITS, ZstdEncoder, canonicalTarParts, formatDigest, walkSourceTree, type ArchiveLimits, type Digest } from '../../archive/index.js';
+import type { ArchiveLimits, Digest } from '../../archive/index.js';
+// From the archive's own files, not archive/index.js, which would load the zstd binding for every user of the agents API.
+import { formatDigest } from '../../archive/digest.js';
+import { DEFAULT_LIMITS } from '../../archive/limits.js';
+import { walkSourceTree } from '../../archive/source-tree.js';
+import { canonicalTarParts } from '../../archive/tar-pack.js';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { readAgentManifest, validateAgentLayout, type AgentIdentity } from './agent-layout.js';
 
@@ -83,6 +88,8 @@ export async function packAgent(directory: string | undefined, output: string | 
   let artifactSize = 0;
   let committed = false;
   try {
+    // The zstd binding (a native module) is loaded only when packing, not by every user of the agents API.
+    const { ZstdEncoder } = await import('../../archive/zstd-stream.js');
     const encoder = new ZstdEncoder();
     const write = async (chunks: Buffer[]) => {
       for (const chunk of chunks) {

@@ -7,7 +7,7 @@
 import { ZotboxError } from '../../errors.js';
 import type { Manifest } from '../../policy/manifest.js';
 import { compareSemver, parseSemver } from '../../policy/semver.js';
-import { lookupProgram } from '../../policy/shell-decision.js';
+import { lookupProgram } from '../../policy/program-lookup.js';
 import { ZOT_COMPAT_VERSION } from '../../version.js';
 import { COMMAND_SEARCH_PATH } from '../executors/command-environment.js';
 

@@ -5,7 +5,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { ZotboxError, fileSystemError, type ErrorCode } from '../../errors.js';
 import { decidePathAccess, type PathTool } from '../../policy/path-decision.js';
 import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
-import { decideShellCommand, type ExecutionPlan } from '../../policy/shell-decision.js';
+import type { ExecutionPlan } from '../../policy/shell-decision.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { openAgent, type OpenAgentOptions } from '../load/open-agent.js';
@@ -68,6 +68,8 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
       ? { ...base, allowed: true, canonicalPath: decision.canonicalPath }
       : { ...base, allowed: false, code: decision.code, reason: decision.reason, ...(decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath }) };
   }
+  // The bash gate (its rules and argument tables) is loaded only for a bash check, so a path check starts fast (issue 11).
+  const { decideShellCommand } = await import('../../policy/shell-decision.js');
   const { mode, allow } = layout.manifest.permissions.bash;
   const decision = decideShellCommand(subject, { mode, allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: (options.confine ?? 'required') !== 'off' });
   if (!decision.allow) return { ...base, allowed: false, code: decision.code, reason: decision.reason };

@@ -1,9 +1,9 @@
 // Which confinement a run's commands get (issue 9 §1, gate-rules §7). Commands
 // run inside bubblewrap, or they do not run: there is no silent fallback. The
 // only way to run unconfined is the explicit opt-out `off`, which consent shows
-// as UNCONFINED and the receipt binds.
-import { spawnSync } from 'node:child_process';
-import { findProgram } from '../../../policy/shell-decision.js';
+// as UNCONFINED and the receipt binds. node:child_process loads only to probe
+// bubblewrap, so parsing a mode (zotbox check) does not pay for it (issue 11).
+import { findProgram } from '../../../policy/program-lookup.js';
 import { COMMAND_SEARCH_PATH } from '../command-environment.js';
 import { ZotboxError } from '../../../errors.js';
 
@@ -32,6 +32,7 @@ export function detectBubblewrap(searchPath: readonly string[] = COMMAND_SEARCH_
   if (found === undefined) {
     result = { reason: 'bubblewrap (bwrap) is not installed' };
   } else {
+    const { spawnSync } = process.getBuiltinModule('node:child_process');
     const probe = spawnSync(found.foundAt, PROBE_ARGUMENTS, { timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'], env: {} });
     // Null, despite Node's types, when bwrap could not be spawned at all (EACCES, ENOENT): spawnSync then has no output.
     const stderr = probe.stderr as Buffer | null;

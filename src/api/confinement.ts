@@ -1,0 +1,3 @@
+// Public API entry: OS confinement modes (--confine) and bubblewrap detection.
+// Re-exports only.
+export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from '../host/executors/confine/mode.js';

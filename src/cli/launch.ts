@@ -1,0 +1,87 @@
+// Starting the zotbox process (bin/zotbox.js): runs the CLI in this process, or,
+// only for a command that loads isolated-vm, re-executes Node once with
+// --no-node-snapshot. Process-level by design (signals, exit status); it imports
+// nothing, so deciding costs nothing; node:child_process loads only to relaunch.
+
+export const NO_NODE_SNAPSHOT = '--no-node-snapshot';
+
+/**
+ * Commands that load isolated-vm, which crashes nondeterministically on Node 20
+ * when node's startup snapshot is in use (V8's shared read-only heap). Empty today:
+ * nothing in src/ imports isolated-vm. `eval` (graders, a later issue) goes here.
+ * Every other command starts without the flag: it costs start-up (docs/performance.md).
+ */
+export const ISOLATED_VM_COMMANDS: readonly string[] = [];
+
+/** The command a zotbox command line names: the first token after the global options, if any. */
+export function commandOf(argv: readonly string[]): string | undefined {
+  for (const token of argv) {
+    if (token === '--debug') continue;
+    // --help, --version, an unknown option or `--`: no command runs.
+    return token.startsWith('-') ? undefined : token;
+  }
+  return undefined;
+}
+
+/** True when Node already runs without its startup snapshot (the flag given directly or in NODE_OPTIONS). */
+export function snapshotDisabled(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
+  return execArgv.includes(NO_NODE_SNAPSHOT) || (nodeOptions ?? '').split(/\s+/).includes(NO_NODE_SNAPSHOT);
+}
+
+export interface LaunchFacts {
+  readonly argv: readonly string[];
+  readonly execArgv: readonly string[];
+  readonly nodeOptions: string | undefined;
+  readonly isolatedVmCommands: readonly string[];
+}
+
+/** Whether this command line must be re-executed with --no-node-snapshot. */
+export function needsRelaunch(facts: LaunchFacts): boolean {
+  const command = commandOf(facts.argv);
+  return command !== undefined && facts.isolatedVmCommands.includes(command) && !snapshotDisabled(facts.execArgv, facts.nodeOptions);
+}
+
+export interface LaunchOptions {
+  /** The script to re-execute (bin/zotbox.js). */
+  readonly script: string;
+  readonly argv: readonly string[];
+  /** Defaults to ISOLATED_VM_COMMANDS; tests pass their own list. */
+  readonly isolatedVmCommands?: readonly string[];
+  /** Runs the command line in this process and returns its exit status. */
+  readonly run: (argv: readonly string[], signal: AbortSignal) => Promise<number>;
+}
+
+/** Runs the command line here, or in one child Node with the flag, and ends the way it ended. */
+export async function launch(options: LaunchOptions): Promise<void> {
+  const facts = { argv: options.argv, execArgv: process.execArgv, nodeOptions: process.env['NODE_OPTIONS'], isolatedVmCommands: options.isolatedVmCommands ?? ISOLATED_VM_COMMANDS };
+  if (needsRelaunch(facts)) {
+    await relaunch(options.script, options.argv);
+    return;
+  }
+  // First Ctrl-C: cancel cleanly (commands stop and remove what they started).
+  // Second Ctrl-C: leave at once.
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  });
+  process.exitCode = await options.run(options.argv, controller.signal);
+}
+
+async function relaunch(script: string, argv: readonly string[]): Promise<void> {
+  const { spawnSync } = await import('node:child_process');
+  // The child shares our terminal and process group, so Ctrl-C reaches it
+  // directly; we only mirror how it ended.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
+  const child = spawnSync(process.execPath, [NO_NODE_SNAPSHOT, ...process.execArgv, script, ...argv], { stdio: 'inherit' });
+  if (child.error) {
+    process.stderr.write(`zotbox: could not restart Node.js with ${NO_NODE_SNAPSHOT}: ${child.error.message}\n`);
+    process.exitCode = 1;
+  } else if (child.signal) {
+    // End the same way the child did, so shells see the signal, not a status.
+    process.removeAllListeners(child.signal);
+    process.kill(process.pid, child.signal);
+  } else {
+    process.exitCode = child.status ?? 1;
+  }
+}
