@@ -27,6 +27,15 @@ export interface GateTicket {
 export class BackoffGate {
   /** Clock time before which nothing is sent. */
   private until = 0;
+  /**
+   * Clock time before which requests fail at once: the endpoint asked for a wait
+   * longer than zotbox waits. Never more than maxWaitMs ahead, so one bad answer
+   * (a retry-after in the year 9999) refuses the endpoint for at most that long,
+   * not for the life of the process: then a probe asks the endpoint again.
+   */
+  private refuseUntil = 0;
+  /** When the endpoint said it would take requests again (for the message). */
+  private askedUntil = 0;
   /** Backoffs since the endpoint last answered a probe; the exponent when no retry-after is given. */
   private consecutive = 0;
   private lastStatus = 0;
@@ -72,8 +81,9 @@ export class BackoffGate {
   private async waitForTurn(signal: AbortSignal): Promise<GateTicket> {
     for (;;) {
       if (signal.aborted) throw cancelledRequest(signal.reason);
-      const remaining = this.until - this.clock.now();
-      if (remaining > this.policy.maxWaitMs) throw this.waitTooLong(remaining);
+      const now = this.clock.now();
+      if (now < this.refuseUntil) throw this.waitTooLong(this.askedUntil - now);
+      const remaining = this.until - now;
       if (remaining > 0) {
         await this.clock.sleep(remaining, signal);
         continue;
@@ -125,7 +135,14 @@ export class BackoffGate {
     this.consecutive++;
     this.lastStatus = status;
     this.recovering = true;
-    this.until = Math.max(this.until, this.clock.now() + delay);
+    const now = this.clock.now();
+    if (delay > this.policy.maxWaitMs) {
+      this.refuseUntil = now + this.policy.maxWaitMs;
+      this.askedUntil = now + delay;
+      this.until = Math.max(this.until, this.refuseUntil);
+      return;
+    }
+    this.until = Math.max(this.until, now + delay);
   }
 
   private waitTooLong(remaining: number): ZotboxError {

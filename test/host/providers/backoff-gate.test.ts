@@ -142,6 +142,23 @@ test('a retry-after of exactly 60 s is waited out; one beyond it fails every req
   t.deepEqual(clock.wakeTimes(), [], 'nothing sleeps for an hour');
 });
 
+test('a retry-after far in the future refuses the endpoint for at most the cap; then a probe asks it again and, answered, everything goes', async (t) => {
+  const clock = new FakeClock();
+  const gate = gateOn(clock);
+  // A retry-after in the year 9999, as a buggy or hostile server might send.
+  (await gate.pass(live())).throttled(429, 253_402_300_799_000);
+  const refused = (await t.throwsAsync(gate.pass(live()))) as ZotboxError;
+  t.is(refused.code, 'ZB_PROVIDER_FAILED');
+  clock.advance(59_999);
+  await t.throwsAsync(gate.pass(live()), undefined, 'still refused just before the cap ends');
+  clock.advance(1);
+  const probe = await gate.pass(live());
+  const after = gate.pass(live());
+  probe.answered();
+  t.truthy(await after, 'once the probe is answered, requests go again');
+  t.deepEqual(clock.wakeTimes(), [], 'nothing ever slept for the asked time');
+});
+
 test('a request cancelled during the backoff leaves; the others still wait and go', async (t) => {
   const clock = new FakeClock();
   const gate = gateOn(clock);
