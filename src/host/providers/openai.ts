@@ -91,7 +91,8 @@ export class OpenAiProvider implements ModelProvider {
       },
     });
     let text = '';
-    const calls: { id: string; name: string; args: string }[] = [];
+    // Indexed by the server's tool call index, so it may have holes (an index never sent).
+    const calls: ({ id: string; name: string; args: string } | undefined)[] = [];
     let finish: string | null | undefined;
     let usage = { input_tokens: 0, output_tokens: 0 };
     let done = false;
