@@ -46,7 +46,7 @@ export function toOpenAiMessages(system: string, messages: readonly ChatMessage[
   const out: unknown[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'assistant') {
-      const text = message.content.filter((b) => b.type === 'text').map((b) => (b).text).join('');
+      const text = message.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       out.push({
         role: 'assistant',

@@ -123,10 +123,10 @@ test('a retry-after beyond 60 s fails the request with ZB_PROVIDER_FAILED, and t
   const { clock, server, ask } = await world(t, 'anthropic', 2);
   const a = ask(0, 'A');
   (await server.request(0)).res.writeHead(429, { 'retry-after': '3600' }).end('daily limit');
-  const error = (await t.throwsAsync(a)) as ZotboxError;
+  const error = await t.throwsAsync<ZotboxError>(a);
   t.is(error.code, 'ZB_PROVIDER_FAILED');
   t.like(error.details, { status: 429, retryAfterMs: 3_600_000 });
-  t.is(((await t.throwsAsync(ask(1, 'B'))) as ZotboxError).code, 'ZB_PROVIDER_FAILED');
+  t.is((await t.throwsAsync<ZotboxError>(ask(1, 'B'))).code, 'ZB_PROVIDER_FAILED');
   t.is(server.requests.length, 1);
   t.deepEqual(clock.wakeTimes(), []);
 });
@@ -141,7 +141,7 @@ test('a run cancelled during the shared backoff leaves; the other runs still go 
   const c = ask(2, 'C');
   await clock.untilSleeping(3);
   controller.abort();
-  t.is(((await t.throwsAsync(b)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync<ZotboxError>(b)).code, 'ZB_GATE_CANCELLED');
   t.deepEqual(clock.wakeTimes(), [7000, 7000]);
   clock.advance(7000);
   answer('openai', await server.request(1));
