@@ -15,7 +15,10 @@ import { openaiStream } from '../../fixtures/model-servers.js';
 
 const live = () => new AbortController().signal;
 const turn = (run: string): ModelTurnRequest => ({ system: run, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] });
-const runOf = (request: HeldRequest) => request.body.messages[0].content as string;
+/** The part of an OpenAI request body runOf reads: the system prompt, sent as the first message. */
+type SystemFirst = { messages: [{ role: 'system'; content: string }] };
+/** Which run sent a request: its system prompt. */
+const runOf = (request: HeldRequest) => (request.body as SystemFirst).messages[0].content;
 
 function registry(t: ExecutionContext): ModelEndpoints {
   const endpoints = new ModelEndpoints({ clock: new FakeClock() });

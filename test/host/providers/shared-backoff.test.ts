@@ -17,8 +17,13 @@ type Wire = 'anthropic' | 'openai';
 const live = () => new AbortController().signal;
 const turn = (run: string): ModelTurnRequest => ({ system: run, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] });
 const textOf = (answer: AssistantTurn) => answer.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+/** The part of a request body runOf reads: Anthropic's system field, or OpenAI's first (system) message. */
+type SystemPrompt = { system: string } | { messages: [{ role: 'system'; content: string }] };
 /** Which run sent a request: its system prompt, as each wire format carries it. */
-const runOf = (request: HeldRequest) => (request.body.system ?? request.body.messages[0].content) as string;
+const runOf = (request: HeldRequest) => {
+  const body = request.body as SystemPrompt;
+  return 'system' in body ? body.system : body.messages[0].content;
+};
 const answer = (wire: Wire, request: HeldRequest) => (wire === 'anthropic' ? anthropicStream : openaiStream)(request.res, { text: `ok ${runOf(request)}` }, 1);
 
 /**
