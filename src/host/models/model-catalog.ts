@@ -67,7 +67,7 @@ export function readUserModels(stateDirectory: string): CatalogModel[] {
   }
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ZotboxError('ZB_MODELS_FILE_INVALID', `${file}: ${issue?.path.join('.') || 'the top level'} ${issue?.message}. See docs/models.md.`, { details: { path: file } });
+    throw new ZotboxError('ZB_MODELS_FILE_INVALID', `${file}: ${issue?.path.join('.') || 'the top level'} ${issue?.message ?? 'is invalid'}. See docs/models.md.`, { details: { path: file } });
   }
   return parsed.data.models.map((m) => ({
     id: m.id,

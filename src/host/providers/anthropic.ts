@@ -71,7 +71,8 @@ export class AnthropicProvider implements ModelProvider {
         tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })),
       },
     });
-    const blocks: Block[] = [];
+    // Indexed by the server's block index, so it may have holes (an index never started).
+    const blocks: (Block | undefined)[] = [];
     let inputTokens = 0;
     let outputTokens = 0;
     let stopReason: string | null | undefined;
@@ -85,7 +86,8 @@ export class AnthropicProvider implements ModelProvider {
           throw bad(`an event that is not JSON (${sse.data.slice(0, 80)})`);
         }
         const parsed = EventSchema.safeParse(json);
-        if (!parsed.success) throw bad(`an unexpected ${String((json as { type?: unknown })?.type)} event`);
+        // JSON.parse gives null for "null", so the event may have no fields at all.
+        if (!parsed.success) throw bad(`an unexpected ${String((json as { type?: unknown } | null)?.type)} event`);
         const event = parsed.data;
         switch (event.type) {
           case 'message_start':

@@ -24,16 +24,9 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(cancelledRequest(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    // The promise's own value or reason passes through unchanged: only the
+    // cancellation is made here, and it is a ZotboxError.
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });
 }
 

@@ -25,8 +25,11 @@ export type ResponseBody = Dispatcher.ResponseData['body'];
 
 export interface StreamingResponse {
   readonly body: ResponseBody;
-  /** Ends the request: destroys an unfinished body and resolves once its concurrency slot is free. */
-  close(): Promise<void>;
+  /**
+   * Ends the request: destroys an unfinished body and resolves once its concurrency
+   * slot is free. A function property, not a method: callers destructure it.
+   */
+  readonly close: () => Promise<void>;
 }
 
 /**

@@ -46,7 +46,7 @@ export function toOpenAiMessages(system: string, messages: readonly ChatMessage[
   const out: unknown[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'assistant') {
-      const text = message.content.filter((b) => b.type === 'text').map((b) => (b).text).join('');
+      const text = message.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       out.push({
         role: 'assistant',
@@ -91,7 +91,8 @@ export class OpenAiProvider implements ModelProvider {
       },
     });
     let text = '';
-    const calls: { id: string; name: string; args: string }[] = [];
+    // Indexed by the server's tool call index, so it may have holes (an index never sent).
+    const calls: ({ id: string; name: string; args: string } | undefined)[] = [];
     let finish: string | null | undefined;
     let usage = { input_tokens: 0, output_tokens: 0 };
     let done = false;

@@ -20,7 +20,7 @@ export function readReplayTranscript(file: string): ReplayTranscript {
   try {
     text = readFileSync(file, 'utf8');
   } catch (cause) {
-    throw new ZotboxError('ZB_REPLAY_INVALID', `cannot read the replay transcript ${file}: ${(cause as NodeJS.ErrnoException).code ?? cause}.`, { cause, details: { path: file } });
+    throw new ZotboxError('ZB_REPLAY_INVALID', `cannot read the replay transcript ${file}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}.`, { cause, details: { path: file } });
   }
   let json: unknown;
   try {
@@ -31,7 +31,7 @@ export function readReplayTranscript(file: string): ReplayTranscript {
   const parsed = ReplayTranscriptSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ZotboxError('ZB_REPLAY_INVALID', `the replay transcript ${file} does not match the format (docs/replay.md): ${issue?.message} at ${issue?.path.join('.') || 'the top level'}.`, {
+    throw new ZotboxError('ZB_REPLAY_INVALID', `the replay transcript ${file} does not match the format (docs/replay.md): ${issue?.message ?? 'invalid'} at ${issue?.path.join('.') || 'the top level'}.`, {
       details: { path: file },
     });
   }

@@ -68,11 +68,11 @@ test('two runs of models on one endpoint share it', (t) => {
 });
 
 test('a base URL that is not a URL fails before any request, with ZB_MODEL_UNAVAILABLE', (t) => {
-  const error = t.throws(() => providerForModel({ model: sonnet, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'localhost:8080' }, endpoints: registry(t) })) as ZotboxError;
+  const error = t.throws<ZotboxError>(() => providerForModel({ model: sonnet, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'localhost:8080' }, endpoints: registry(t) }));
   t.is(error.code, 'ZB_MODEL_UNAVAILABLE');
 });
 
 test('an override of 0 is refused with ZB_MODEL_UNAVAILABLE', (t) => {
-  const error = t.throws(() => providerForModel({ model: sonnet, env: { ANTHROPIC_API_KEY: 'k' }, endpoints: registry(t), maxConcurrency: 0 })) as ZotboxError;
+  const error = t.throws<ZotboxError>(() => providerForModel({ model: sonnet, env: { ANTHROPIC_API_KEY: 'k' }, endpoints: registry(t), maxConcurrency: 0 }));
   t.is(error.code, 'ZB_MODEL_UNAVAILABLE');
 });

@@ -136,7 +136,7 @@ test('a retry-after of exactly 60 s is waited out; one beyond it fails every req
   await clock.untilSleeping(1);
   clock.advance(60_000);
   (await waited).throttled(429, 3_600_000);
-  const error = (await t.throwsAsync(gate.pass(live()))) as ZotboxError;
+  const error = await t.throwsAsync<ZotboxError>(gate.pass(live()));
   t.is(error.code, 'ZB_PROVIDER_FAILED');
   t.like(error.details, { status: 429, retryAfterMs: 3_600_000 });
   t.deepEqual(clock.wakeTimes(), [], 'nothing sleeps for an hour');
@@ -168,7 +168,7 @@ test('a request cancelled during the backoff leaves; the others still wait and g
   const kept = gate.pass(live());
   await clock.untilSleeping(2);
   controller.abort();
-  t.is(((await t.throwsAsync(cancelled)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync<ZotboxError>(cancelled)).code, 'ZB_GATE_CANCELLED');
   t.deepEqual(clock.wakeTimes(), [7000]);
   clock.advance(7000);
   (await kept).answered();
@@ -187,7 +187,7 @@ test('a request cancelled while it waits for the probe leaves without disturbing
   const ticket = await probe;
   t.is(gate.waiting, 2);
   controller.abort();
-  t.is(((await t.throwsAsync(cancelled)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync<ZotboxError>(cancelled)).code, 'ZB_GATE_CANCELLED');
   t.is(gate.waiting, 1);
   ticket.answered();
   await kept;

@@ -15,7 +15,10 @@ import { openaiStream } from '../../fixtures/model-servers.js';
 
 const live = () => new AbortController().signal;
 const turn = (run: string): ModelTurnRequest => ({ system: run, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] });
-const runOf = (request: HeldRequest) => request.body.messages[0].content as string;
+/** The part of an OpenAI request body runOf reads: the system prompt, sent as the first message. */
+type SystemFirst = { messages: [{ role: 'system'; content: string }] };
+/** Which run sent a request: its system prompt. */
+const runOf = (request: HeldRequest) => (request.body as SystemFirst).messages[0].content;
 
 function registry(t: ExecutionContext): ModelEndpoints {
   const endpoints = new ModelEndpoints({ clock: new FakeClock() });
@@ -145,7 +148,7 @@ test('cancelling before the answer arrives rejects with ZB_GATE_CANCELLED and re
   const response = post(controller.signal);
   await server.request(0);
   controller.abort();
-  t.is(((await t.throwsAsync(response)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync<ZotboxError>(response)).code, 'ZB_GATE_CANCELLED');
   t.deepEqual(slots(endpoint), { held: 0, queued: 0 });
 });
 
@@ -156,7 +159,7 @@ test('cancelling a queued request removes it from the queue and leaves the one i
   const queued = post(controller.signal);
   t.deepEqual(slots(endpoint), { held: 1, queued: 1 });
   controller.abort();
-  t.is(((await t.throwsAsync(queued)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync<ZotboxError>(queued)).code, 'ZB_GATE_CANCELLED');
   t.deepEqual(slots(endpoint), { held: 1, queued: 0 });
   (await server.request(0)).res.writeHead(200).end('ok');
   const { body } = await first;
@@ -168,7 +171,7 @@ const failureReleases = test.macro(async (t, status: number, code: ErrorCode) =>
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const response = post();
   (await server.request(0)).res.writeHead(status).end('{"error":"no"}');
-  t.is(((await t.throwsAsync(response)) as ZotboxError).code, code);
+  t.is((await t.throwsAsync<ZotboxError>(response)).code, code);
   t.deepEqual(slots(endpoint), { held: 0, queued: 0 });
 });
 
@@ -182,7 +185,7 @@ test('a server that cannot be reached fails with ZB_PROVIDER_FAILED and releases
   const { port } = closedPort.address() as { port: number };
   await new Promise<void>((resolve) => closedPort.close(() => resolve()));
   const endpoint = registry(t).endpoint({ provider: 'openai', baseUrl: `http://127.0.0.1:${port}`, maxConcurrency: 1 });
-  const error = (await t.throwsAsync(postForStream({ endpoint, path: '/v1/x', headers: {}, body: {}, signal: live(), maxRetries: 0 }))) as ZotboxError;
+  const error = await t.throwsAsync<ZotboxError>(postForStream({ endpoint, path: '/v1/x', headers: {}, body: {}, signal: live(), maxRetries: 0 }));
   t.is(error.code, 'ZB_PROVIDER_FAILED');
   t.deepEqual(slots(endpoint), { held: 0, queued: 0 });
 });
@@ -193,7 +196,7 @@ test('a provider turn whose stream is malformed fails and releases the slot', as
   const provider = new OpenAiProvider({ model: 'gpt-4.1', apiKey: 'k', baseUrl: server.base, endpoints, maxConcurrency: 1 });
   const answer = provider.complete(turn('A'), () => {}, live());
   (await server.request(0)).res.writeHead(200).end('data: {not json\n\n');
-  t.is(((await t.throwsAsync(answer)) as ZotboxError).code, 'ZB_PROVIDER_FAILED');
+  t.is((await t.throwsAsync<ZotboxError>(answer)).code, 'ZB_PROVIDER_FAILED');
   t.deepEqual(slots(endpoints.endpoint({ provider: 'openai', baseUrl: server.base })), { held: 0, queued: 0 });
 });
 

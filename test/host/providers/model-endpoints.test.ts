@@ -63,7 +63,7 @@ test('the first configured limit replaces the default, even upward; later ones o
 });
 
 const refusedBaseUrl = test.macro((t, baseUrl: string) => {
-  const error = t.throws(() => registry(t).endpoint({ provider: 'openai', baseUrl })) as ZotboxError;
+  const error = t.throws<ZotboxError>(() => registry(t).endpoint({ provider: 'openai', baseUrl }));
   t.is(error.code, 'ZB_MODEL_UNAVAILABLE');
   t.like(error.details, { provider: 'openai', baseUrl });
 });
@@ -75,7 +75,7 @@ test('a base URL with a query is refused', refusedBaseUrl, 'https://api.example.
 test('a base URL with a fragment is refused', refusedBaseUrl, 'https://api.example.com/#x');
 
 const refusedLimit = test.macro((t, limit: number) => {
-  const error = t.throws(() => registry(t).endpoint({ provider: 'openai', baseUrl: 'http://h', maxConcurrency: limit })) as ZotboxError;
+  const error = t.throws<ZotboxError>(() => registry(t).endpoint({ provider: 'openai', baseUrl: 'http://h', maxConcurrency: limit }));
   t.is(error.code, 'ZB_MODEL_UNAVAILABLE');
 });
 
@@ -86,7 +86,7 @@ test('a NaN limit is refused', refusedLimit, Number.NaN);
 test('an infinite limit is refused', refusedLimit, Number.POSITIVE_INFINITY);
 
 test('a registry default of 0 is refused', (t) => {
-  t.is((t.throws(() => new ModelEndpoints({ defaultConcurrency: 0 })) as ZotboxError).code, 'ZB_MODEL_UNAVAILABLE');
+  t.is(t.throws<ZotboxError>(() => new ModelEndpoints({ defaultConcurrency: 0 })).code, 'ZB_MODEL_UNAVAILABLE');
 });
 
 test('close() closes every dispatcher and forgets the endpoints', async (t) => {

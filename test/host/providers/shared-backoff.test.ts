@@ -17,8 +17,13 @@ type Wire = 'anthropic' | 'openai';
 const live = () => new AbortController().signal;
 const turn = (run: string): ModelTurnRequest => ({ system: run, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] });
 const textOf = (answer: AssistantTurn) => answer.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+/** The part of a request body runOf reads: Anthropic's system field, or OpenAI's first (system) message. */
+type SystemPrompt = { system: string } | { messages: [{ role: 'system'; content: string }] };
 /** Which run sent a request: its system prompt, as each wire format carries it. */
-const runOf = (request: HeldRequest) => (request.body.system ?? request.body.messages[0].content) as string;
+const runOf = (request: HeldRequest) => {
+  const body = request.body as SystemPrompt;
+  return 'system' in body ? body.system : body.messages[0].content;
+};
 const answer = (wire: Wire, request: HeldRequest) => (wire === 'anthropic' ? anthropicStream : openaiStream)(request.res, { text: `ok ${runOf(request)}` }, 1);
 
 /**
@@ -123,10 +128,10 @@ test('a retry-after beyond 60 s fails the request with ZB_PROVIDER_FAILED, and t
   const { clock, server, ask } = await world(t, 'anthropic', 2);
   const a = ask(0, 'A');
   (await server.request(0)).res.writeHead(429, { 'retry-after': '3600' }).end('daily limit');
-  const error = (await t.throwsAsync(a)) as ZotboxError;
+  const error = await t.throwsAsync<ZotboxError>(a);
   t.is(error.code, 'ZB_PROVIDER_FAILED');
   t.like(error.details, { status: 429, retryAfterMs: 3_600_000 });
-  t.is(((await t.throwsAsync(ask(1, 'B'))) as ZotboxError).code, 'ZB_PROVIDER_FAILED');
+  t.is((await t.throwsAsync<ZotboxError>(ask(1, 'B'))).code, 'ZB_PROVIDER_FAILED');
   t.is(server.requests.length, 1);
   t.deepEqual(clock.wakeTimes(), []);
 });
@@ -141,7 +146,7 @@ test('a run cancelled during the shared backoff leaves; the other runs still go 
   const c = ask(2, 'C');
   await clock.untilSleeping(3);
   controller.abort();
-  t.is(((await t.throwsAsync(b)) as ZotboxError).code, 'ZB_GATE_CANCELLED');
+  t.is((await t.throwsAsync<ZotboxError>(b)).code, 'ZB_GATE_CANCELLED');
   t.deepEqual(clock.wakeTimes(), [7000, 7000]);
   clock.advance(7000);
   answer('openai', await server.request(1));
