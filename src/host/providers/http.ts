@@ -124,7 +124,7 @@ async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
     else ticket.answered();
     // Reading the error body to its end also returns the connection to the pool;
     // one that cannot be read (a dropped connection) still leaves the status to report.
-    const text = await response.body.text().catch(() => '');
+    const text = await readErrorBody(response.body);
     if (signal.aborted) throw cancelledRequest();
     if (status === 401 || status === 403) {
       throw new ZotboxError('ZB_PROVIDER_AUTH', `${endpoint.provider} refused the API key (HTTP ${status}). Check the key in your environment and that it may use this model.`, { details: { status } });
@@ -150,6 +150,7 @@ export async function* readServerSentEvents(body: AsyncIterable<Buffer | string>
   let buffer = '';
   let event = 'message';
   let data: string[] = [];
+  let eventChars = 0;
   for await (const chunk of body) {
     buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let newline: number;
@@ -157,6 +158,7 @@ export async function* readServerSentEvents(body: AsyncIterable<Buffer | string>
       const line = buffer.slice(0, newline).replace(/\r$/, '');
       buffer = buffer.slice(newline + 1);
       if (line === '') {
+        eventChars = 0;
         if (data.length > 0) yield { event, data: data.join('\n') };
         event = 'message';
         data = [];
@@ -167,9 +169,40 @@ export async function* readServerSentEvents(body: AsyncIterable<Buffer | string>
         const field = colon === -1 ? line : line.slice(0, colon);
         const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
         if (field === 'event') event = value;
-        else if (field === 'data') data.push(value);
+        else if (field === 'data') {
+          eventChars += value.length;
+          if (eventChars > MAX_EVENT_CHARS) throw eventTooLarge();
+          data.push(value);
+        }
       }
     }
+    // A server's stream is untrusted: a line or an event without end must not grow the host's memory without bound.
+    if (buffer.length > MAX_EVENT_CHARS) throw eventTooLarge();
   }
   if (data.length > 0) yield { event, data: data.join('\n') };
+}
+
+/** One server-sent event (or line) longer than this ends the stream: no model API sends one near it. */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
+function eventTooLarge(): ZotboxError {
+  return new ZotboxError('ZB_PROVIDER_FAILED', `the model server sent a stream event longer than ${MAX_EVENT_CHARS} characters; zotbox stopped reading it. Check the base URL points at a model API.`);
+}
+
+/** The first 64 KiB of an error answer (the message quotes 300 characters); the rest is not read into memory. */
+async function readErrorBody(body: AsyncIterable<Buffer | string> & { destroy(): unknown }): Promise<string> {
+  const limit = 64 * 1024;
+  let text = '';
+  try {
+    for await (const chunk of body) {
+      text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      if (text.length >= limit) {
+        body.destroy(); // the connection is dropped rather than drained: a huge body is not worth reading
+        break;
+      }
+    }
+  } catch {
+    // A body that cannot be read (a dropped connection) still leaves the status to report.
+  }
+  return text.slice(0, limit);
 }

@@ -13,7 +13,7 @@ import { serveModel } from '../models/model-server.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { RecordingProvider } from '../providers/recording.js';
 import { EventQueue } from './event-queue.js';
-import { AgentPool } from './pool.js';
+import { ADMIT_RUN, AgentPool, RUN_TASK } from './pool.js';
 import { RunCancellation } from './run-cancellation.js';
 import { endFromOutcome, endFromThrown } from './run-end.js';
 import type { RunEvent } from './run-events.js';
@@ -70,9 +70,9 @@ export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}
   try {
     const release = await admit(pool, options.signal);
     try {
-      yield* runAdmitted(plan, options, input, plannedSession, pool);
+      yield* runAdmitted(plan, options, input, plannedSession, pool, release);
     } finally {
-      release();
+      release(); // a run that failed to start; otherwise already released when it ended
     }
   } finally {
     if (options.pool === undefined) await pool.close();
@@ -81,13 +81,17 @@ export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}
 
 async function admit(pool: AgentPool, signal: AbortSignal | undefined): Promise<() => void> {
   try {
-    return await pool.admit(signal);
+    return await pool[ADMIT_RUN](signal);
   } catch (cause) {
     throw new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled while it waited for a free slot in the pool (maxRuns); nothing had run.', { cause });
   }
 }
 
-async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: RunInput, plannedSession: PlannedSession, pool: AgentPool): AsyncGenerator<RunEvent> {
+/**
+ * One admitted run. Its slot is released when the run ends, not when the caller
+ * next reads an event: a caller that stops reading must not hold a shared pool.
+ */
+async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: RunInput, plannedSession: PlannedSession, pool: AgentPool, release: () => void): AsyncGenerator<RunEvent> {
   // Opened only now: a refused or promptless run leaves no session file behind.
   const sessionWriter = plannedSession.open();
   const queue = new EventQueue();
@@ -130,7 +134,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   const stopState = () => ({ fatal: cancellation.fatal, cancelled: cancellation.signal.aborted, inputError });
   const running = runPreForRun(plan, queue, cancellation.signal)
     .then((preamble) => {
-      const onWorker = pool.run(task(preamble));
+      const onWorker = pool[RUN_TASK](task(preamble));
       // After a hard stop the run no longer waits for its task; whatever the task
       // does later is expected and has nobody to tell.
       onWorker.catch(() => undefined);
@@ -146,6 +150,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
       gateChannel.port1.close();
       modelChannel.port1.close();
       options.signal?.removeEventListener('abort', onAbort);
+      release();
       queue.finish();
     });
   let finished = false;

@@ -35,6 +35,15 @@ type InternalPoolOptions = AgentPoolOptions & { readonly [WORKER_FILE_FOR_TESTS]
 
 export type AgentTaskResult = AgentTaskOutcome;
 
+/**
+ * executeRun's way into a pool: wait for a slot, run a task. Keyed by symbols the
+ * public API does not export, so a library caller can reach a shared pool only
+ * through executeRun, whose tasks zotbox builds (never a task of its own making,
+ * and never without a slot).
+ */
+export const ADMIT_RUN: unique symbol = Symbol('zotbox.admitRun');
+export const RUN_TASK: unique symbol = Symbol('zotbox.runTask');
+
 export const DEFAULT_MAX_RUNS = 256;
 
 export class AgentPool {
@@ -81,12 +90,12 @@ export class AgentPool {
    * Waits for a run slot (in order). The run holds it until it calls the release,
    * which it must do exactly once when it ends; an aborted wait takes no slot.
    */
-  admit(signal?: AbortSignal): Promise<ReleaseSlot> {
+  [ADMIT_RUN](signal?: AbortSignal): Promise<ReleaseSlot> {
     return this.slots.acquire(signal);
   }
 
   /** Runs one agent task on a worker; the ports move to the worker. The caller holds a slot. */
-  run(task: AgentTask): Promise<AgentTaskResult> {
+  [RUN_TASK](task: AgentTask): Promise<AgentTaskResult> {
     // Tests hand the pool tasks without ports (to inspect a worker); only real ports move.
     const ports: (MessagePort | undefined)[] = [task.gatePort, task.modelPort];
     return this.piscina.run(task, { transferList: ports.filter((port) => port !== undefined) as never });

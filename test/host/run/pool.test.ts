@@ -2,7 +2,7 @@
 // dies fails the tasks on that worker and no other. Awaits messages, never the clock.
 import test from 'ava';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { AgentPool, WORKER_FILE_FOR_TESTS } from '../../../src/host/run/pool.js';
+import { AgentPool, RUN_TASK, WORKER_FILE_FOR_TESTS } from '../../../src/host/run/pool.js';
 
 const PLACEMENT_WORKER = new URL('../../fixtures/placement-worker.js', import.meta.url);
 
@@ -16,7 +16,7 @@ interface Placed {
 async function place(pool: AgentPool): Promise<Placed> {
   const channel = new MessageChannel();
   const reported = new Promise<number>((resolve) => channel.port1.once('message', (message: { threadId: number }) => resolve(message.threadId)));
-  const outcome = pool.run({ gatePort: channel.port2 } as never);
+  const outcome = pool[RUN_TASK]({ gatePort: channel.port2 } as never);
   outcome.catch(() => undefined); // inspected by the test below
   return { thread: await reported, control: channel.port1, outcome };
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../src/errors.js';
-import { AgentPool, WORKER_FILE_FOR_TESTS } from '../../../src/host/run/pool.js';
+import { AgentPool, RUN_TASK, WORKER_FILE_FOR_TESTS } from '../../../src/host/run/pool.js';
 import { runAgent, type RunAgentOptions } from '../../../src/host/run/run-agent.js';
 import { skillDescription } from '../../../src/host/run/run-plan.js';
 import type { RunEvent } from '../../../src/host/run/run-events.js';
@@ -39,6 +39,25 @@ test('a crashing run fails with ZB_WORKER_CRASHED, however it crashed, and the p
     t.like(end(crashed), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } }, how);
     t.is(end(await collect({ ...base(t), pool })).status, 'completed', `after ${how}, the pool runs again`);
   }
+});
+
+test('the pool offers a library caller no way to run a task of its own: only executeRun reaches its workers', (t) => {
+  const pool = new AgentPool({ maxThreads: 1 });
+  t.teardown(() => pool.close());
+  const surface = Object.getOwnPropertyNames(Object.getPrototypeOf(pool)).filter((name) => name !== 'constructor').sort();
+  t.deepEqual(surface, ['close', 'load', 'maxRuns']);
+  t.is((pool as unknown as { run?: unknown }).run, undefined);
+});
+
+test('a caller that stops reading a finished run\'s events does not hold the pool: the next run gets the slot', async (t) => {
+  const pool = new AgentPool({ maxThreads: 1, maxRuns: 1 });
+  t.teardown(() => pool.close());
+  const abandoned = runAgent({ ...base(t), pool, session: 'none' });
+  t.is((await abandoned.next()).value?.type, 'run.start');
+  // Never read again: the run goes on to its end in the background, and then lets the next in.
+  const next = await collect({ ...base(t), pool, session: 'none' });
+  t.is(end(next).status, 'completed');
+  await abandoned.return(undefined);
 });
 
 test('runAgent takes no crash hook: a library caller cannot crash a shared worker through its options', async (t) => {
@@ -141,7 +160,7 @@ test('a run whose signal is already aborted stops while loading, before anything
 test('workers start with an empty environment, the configured memory limit, and without require(esm)', async (t) => {
   const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 96, [WORKER_FILE_FOR_TESTS]: new URL('../../fixtures/report-worker.js', import.meta.url) } as never);
   t.teardown(() => pool.close());
-  const report = (await pool.run({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number; execArgv: string[] };
+  const report = (await pool[RUN_TASK]({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number; execArgv: string[] };
   t.deepEqual(report.env, {});
   t.true(report.execArgv.includes('--no-experimental-require-module'), 'the task is loaded with import(), not require(esm)');
   t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
