@@ -69,19 +69,25 @@ export async function launch(options: LaunchOptions): Promise<void> {
 }
 
 async function relaunch(script: string, argv: readonly string[]): Promise<void> {
-  const { spawnSync } = await import('node:child_process');
+  const { spawn } = await import('node:child_process');
   // The child shares our terminal and process group, so Ctrl-C reaches it
-  // directly; we only mirror how it ended.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
-  const child = spawnSync(process.execPath, [NO_NODE_SNAPSHOT, ...process.execArgv, script, ...argv], { stdio: 'inherit' });
-  if (child.error) {
-    process.stderr.write(`zotbox: could not restart Node.js with ${NO_NODE_SNAPSHOT}: ${child.error.message}\n`);
+  // directly. A SIGTERM or SIGHUP sent to this process alone is passed on, so
+  // stopping the launcher stops the command; we then mirror how the child ended.
+  const child = spawn(process.execPath, [NO_NODE_SNAPSHOT, ...process.execArgv, script, ...argv], { stdio: 'inherit' });
+  process.on('SIGINT', () => undefined);
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>((resolve) => {
+    child.once('error', resolve);
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  if (ended instanceof Error) {
+    process.stderr.write(`zotbox: could not restart Node.js with ${NO_NODE_SNAPSHOT}: ${ended.message}\n`);
     process.exitCode = 1;
-  } else if (child.signal) {
+  } else if (ended.signal !== null) {
     // End the same way the child did, so shells see the signal, not a status.
-    process.removeAllListeners(child.signal);
-    process.kill(process.pid, child.signal);
+    process.removeAllListeners(ended.signal);
+    process.kill(process.pid, ended.signal);
   } else {
-    process.exitCode = child.status ?? 1;
+    process.exitCode = ended.code ?? 1;
   }
 }

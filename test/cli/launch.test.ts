@@ -2,7 +2,7 @@
 // its command loads isolated-vm; only then is Node re-executed, once, with
 // --no-node-snapshot, and the launcher ends the way the child ended (issue 11).
 import test from 'ava';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { ISOLATED_VM_COMMANDS, commandOf, needsRelaunch, snapshotDisabled } from '../../src/cli/launch.js';
@@ -68,4 +68,15 @@ test('a relaunched command that ends by a signal ends the launcher by the same s
   const result = probe(['probe', 'signal:SIGTERM']);
   t.is(result.signal, 'SIGTERM');
   t.deepEqual(result.ran?.execArgv, ['--no-node-snapshot']);
+});
+
+test('SIGTERM sent to the launcher alone stops the relaunched command, and the launcher ends by it', async (t) => {
+  const { NODE_OPTIONS: _dropped, ...env } = process.env;
+  const launcher = spawn(process.execPath, [PROBE, 'probe', 'wait'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The command prints how it ran once it is running in the child.
+  const ran = await new Promise<{ execArgv: string[] }>((resolve) => launcher.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as { execArgv: string[] })));
+  t.deepEqual(ran.execArgv, ['--no-node-snapshot']);
+  const ended = new Promise<NodeJS.Signals | null>((resolve) => launcher.once('exit', (_code, signal) => resolve(signal)));
+  launcher.kill('SIGTERM');
+  t.is(await ended, 'SIGTERM');
 });
