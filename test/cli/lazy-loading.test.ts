@@ -24,8 +24,8 @@ interface Recorded {
 }
 
 function packageOf(url: string): string {
-  const parts = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/');
-  return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  const [first = '', second = ''] = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/');
+  return first.startsWith('@') ? `${first}/${second}` : first;
 }
 
 /** Runs `node <bin> ...args` as its shebang does, with the recorder preloaded. */
