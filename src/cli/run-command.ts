@@ -92,7 +92,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(interactive ? { readPrompt: chatInput(io) } : {}),
       yes: values['yes'] === true,
       env: io.env,
-      stdin: io.stdin as never,
+      stdin: io.stdin,
       stdout: io.stdout,
       signal: controller.signal,
     })) {
