@@ -33,7 +33,7 @@ interface Command {
 
 function spawnChecked(args: readonly string[], env: NodeJS.ProcessEnv): void {
   const result = spawnSync(process.execPath, args, { cwd: WORKSPACE, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status ?? result.signal}: ${result.stderr.toString()}`);
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status ?? result.signal ?? 'without a status (not started)'}: ${result.stderr.toString()}`);
 }
 
 /** Median peak RSS (MiB) of `args` over `runs`, from GNU time; undefined where /usr/bin/time is missing. */

@@ -1,6 +1,7 @@
 // The zotbox command line: argument parsing, dispatch and output only. All
 // behaviour lives in the library (src/index.ts and the layers below); this file
 // turns argv into calls and results or errors into text and an exit status.
+import { inspect } from 'node:util';
 import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
@@ -132,6 +133,7 @@ export function formatError(error: ZotboxError, debug: boolean): string {
     current = current.cause;
     depth++;
   }
-  if (current !== undefined && !(current instanceof Error)) text += `caused by: ${String(current)}\n`;
+  // A thrown non-Error (a string, a plain object) is shown as written, not as "[object Object]".
+  if (current !== undefined && !(current instanceof Error)) text += `caused by: ${typeof current === 'string' ? current : inspect(current)}\n`;
   return text;
 }

@@ -165,7 +165,7 @@ export const runUnpack: CommandHandler = async (parsed, io) => {
   else {
     io.stdout.write(
       `unpacked ${result.files} files and ${result.directories} directories into ${result.target}\n` +
-        `artifact digest  ${result.image.artifactDigest}\ncontent digest   ${result.image.contentDigest}\n`,
+        `artifact digest  ${result.image.artifactDigest ?? '(none)'}\ncontent digest   ${result.image.contentDigest}\n`,
     );
   }
   return 0;

@@ -11,22 +11,23 @@ import { field, writeTerminalText } from './terminal-output.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
 function planLines(result: CheckResult): string[] {
   if (result.bashMode === 'ask') return ['  runs with bash -c (bash mode "ask": the user consents to any command at launch)'];
-  return (result.plan?.items ?? []).flatMap((item, index) => {
+  return (result.plan?.items ?? []).flatMap((item) => {
     const steps = item.pipeline.map((step) => (step.kind === 'cd' ? `cd ${step.directory}` : `${Object.entries(step.env).map(([k, v]) => `${k}=${JSON.stringify(v)} `).join('')}${step.program} ${JSON.stringify(step.argv.slice(1))}`));
-    return [`  ${index === 0 ? '' : `${item.connector} `}${steps.join(' | ')}`];
+    // The first item has no connector (null); each later one names the operator before it.
+    return [`  ${item.connector === null ? '' : `${item.connector} `}${steps.join(' | ')}`];
   });
 }
 
 function text(result: CheckResult): string {
   const lines = result.allowed
     ? [`allow ${result.tool}${result.canonicalPath === undefined ? '' : ` ${result.canonicalPath}`}`, ...(result.tool === 'bash' ? planLines(result) : [])]
-    : [`deny: ${field(result.reason ?? '')}`, `  code: ${result.code}`, ...(result.canonicalPath === undefined ? [] : [`  canonical path: ${field(result.canonicalPath)}`])];
+    : [`deny: ${field(result.reason ?? '')}`, `  code: ${result.code ?? '(none)'}`, ...(result.canonicalPath === undefined ? [] : [`  canonical path: ${field(result.canonicalPath)}`])];
   lines.push(`  agent: ${field(result.agent.name)}@${field(result.agent.version)}, workspace: ${field(result.workspace)}`);
   for (const warning of result.warnings) lines.push(`  warning: ${field(warning)}`);
   return `${lines.join('\n')}\n`;

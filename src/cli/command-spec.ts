@@ -33,8 +33,8 @@ export interface ParsedCommand {
 export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
-  /** Usage lines without the leading "zotbox ". */
-  readonly usage: readonly string[];
+  /** Usage lines without the leading "zotbox ": at least one (usage errors quote the first). */
+  readonly usage: readonly [string, ...string[]];
   readonly description: string;
   readonly arguments: readonly { readonly name: string; readonly description: string }[];
   readonly options: readonly OptionSpec[];

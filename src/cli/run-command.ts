@@ -20,7 +20,7 @@ function positiveInteger(value: unknown, option: string): number | undefined {
 function sessionChoice(values: Readonly<Record<string, unknown>>, cwd: string): SessionChoice {
   const given = ['continue', 'resume', 'session', 'no-session'].filter((name) => values[name] !== undefined && values[name] !== false);
   if (given.length > 1) {
-    throw new ZotboxError('ZB_SESSION_CONFLICT', `--${given[0]} and --${given[1]} cannot be combined: give at most one of --continue, --resume ID, --session FILE and --no-session.`);
+    throw new ZotboxError('ZB_SESSION_CONFLICT', `${given.slice(0, 2).map((name) => `--${name}`).join(' and ')} cannot be combined: give at most one of --continue, --resume ID, --session FILE and --no-session.`);
   }
   if (values['continue'] === true) return 'continue';
   if (values['no-session'] === true) return 'none';
@@ -92,7 +92,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(interactive ? { readPrompt: chatInput(io) } : {}),
       yes: values['yes'] === true,
       env: io.env,
-      stdin: io.stdin as never,
+      stdin: io.stdin,
       stdout: io.stdout,
       signal: controller.signal,
     })) {

@@ -10,7 +10,9 @@ import { parseSemver } from './semver.js';
 type JsonObject = { readonly [key: string]: unknown };
 
 /** Thrown inside this file only, when a value is not plainly valid; readManifestFields turns it into undefined. */
-const DECLINED = Symbol('declined');
+class Declined extends Error {}
+// One instance made at load, compared by identity: declining costs no stack capture per value.
+const DECLINED = new Declined('manifest-shape: not plainly valid; the schema decides');
 
 function decline(): never {
   throw DECLINED;
@@ -70,7 +72,7 @@ const scope = (value: unknown) => {
   const text = nonEmpty(value);
   return scopeStringProblems(text).length === 0 ? text : decline();
 };
-const emptyList = (value: unknown) => (Array.isArray(value) && value.length === 0 ? value : decline());
+const emptyList = (value: unknown): readonly never[] => (Array.isArray(value) && value.length === 0 ? [] : decline());
 
 function readFields(top: JsonObject): ManifestFields {
   if (field(top, 'zotfile') !== 1) decline();

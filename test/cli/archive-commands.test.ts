@@ -15,7 +15,7 @@ test('pack prints the output path and both digests, and --json gives the documen
   t.regex(text.stdout, new RegExp(`^wrote ${dir}/code-reviewer\\.zot\\nartifact digest  sha256:[0-9a-f]{64}\\ncontent digest   sha256:[0-9a-f]{64}\\n`));
   const json = await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'second', '--json'], { cwd: dir });
   t.is(json.status, 0, json.stderr);
-  const doc = JSON.parse(json.stdout);
+  const doc = JSON.parse(json.stdout) as { output: string; artifact_digest: string; content_digest: string };
   t.deepEqual(Object.keys(doc), ['ok', 'output', 'name', 'version', 'artifact_digest', 'content_digest', 'artifact_size', 'tar_size', 'entries']);
   t.is(doc.output, path.join(dir, 'second.zot'));
   t.regex(doc.artifact_digest, DIGEST);
@@ -29,7 +29,7 @@ test('inspect describes an agent without running it, in text and JSON', async (t
   t.regex(text.stdout, / {2}fs read: \$\{workspace\}, \$\{agent_data\}\n {2}fs write: \$\{workspace\}, \$\{agent_data\}\n {2}bash: allowlist \(git, grep, ls\)\n/);
   t.regex(text.stdout, /\n {2}skills\/triage-issue\/SKILL\.md +\d+ B\n/);
   const json = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json']);
-  const doc = JSON.parse(json.stdout);
+  const doc = JSON.parse(json.stdout) as { format: string; artifact_digest: string | null; permissions: unknown; files: unknown[] };
   t.deepEqual(Object.keys(doc), ['source', 'format', 'name', 'version', 'description', 'artifact_digest', 'content_digest', 'artifact_size', 'expanded_size', 'permissions', 'unknown_keys', 'warnings', 'files', 'confinement']);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
@@ -40,15 +40,15 @@ test('inspect describes an agent without running it, in text and JSON', async (t
 test('inspect reports unknown keys and a missing AGENT.md', async (t) => {
   const dir = tempDir(t);
   writeFileSync(path.join(dir, 'a.zot'), zot([{ kind: 'file', name: 'manifest.json', data: JSON.stringify({ zotfile: 1, name: 'x', future: true, entry: { later: 1 } }) }]));
-  const doc = JSON.parse((await runCliCaptured(['inspect', 'a.zot', '--json'], { cwd: dir })).stdout);
+  const doc = JSON.parse((await runCliCaptured(['inspect', 'a.zot', '--json'], { cwd: dir })).stdout) as { unknown_keys: string[]; warnings: string[] };
   t.deepEqual(doc.unknown_keys, ['future', 'entry.later']);
   t.is(doc.warnings.length, 1);
-  t.regex(doc.warnings[0], /AGENT\.md is missing/);
+  t.regex(doc.warnings[0] ?? '', /AGENT\.md is missing/);
 });
 
 test('verify --expect passes on either digest and fails with exit 1 otherwise', async (t) => {
   const dir = tempDir(t);
-  const packed = JSON.parse((await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'a.zot', '--json'], { cwd: dir })).stdout);
+  const packed = JSON.parse((await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'a.zot', '--json'], { cwd: dir })).stdout) as { artifact_digest: string; content_digest: string };
   for (const digest of [packed.artifact_digest, packed.content_digest]) {
     const ok = await runCliCaptured(['verify', 'a.zot', '--expect', digest], { cwd: dir });
     t.is(ok.status, 0, ok.stderr);
@@ -58,14 +58,14 @@ test('verify --expect passes on either digest and fails with exit 1 otherwise', 
   const wrong = `sha256:${'0'.repeat(64)}`;
   const bad = await runCliCaptured(['verify', 'a.zot', '--expect', wrong, '--json'], { cwd: dir });
   t.is(bad.status, 1);
-  t.is(JSON.parse(bad.stdout).error.code, 'ZB_ARCHIVE_DIGEST_MISMATCH');
+  t.is((JSON.parse(bad.stdout) as { error: { code: string } }).error.code, 'ZB_ARCHIVE_DIGEST_MISMATCH');
   t.regex(bad.stderr, /^zotbox: error\[ZB_ARCHIVE_DIGEST_MISMATCH\]/);
   const malformed = await runCliCaptured(['verify', 'a.zot', '--expect', 'abc'], { cwd: dir });
   t.is(malformed.status, 2);
 });
 
 test('verify --json gives the documented shape', async (t) => {
-  const doc = JSON.parse((await runCliCaptured(['verify', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json'])).stdout);
+  const doc = JSON.parse((await runCliCaptured(['verify', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json'])).stdout) as { matched: unknown };
   t.deepEqual(Object.keys(doc), ['ok', 'name', 'version', 'artifact_digest', 'content_digest', 'expect', 'matched', 'warnings']);
   t.is(doc.matched, null);
 });
@@ -75,7 +75,7 @@ test('unpack extracts into a new directory; a hostile archive exits 1 and leaves
   await runCliCaptured(['pack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'a.zot'], { cwd: dir });
   const ok = await runCliCaptured(['unpack', 'a.zot', 'out', '--json'], { cwd: dir });
   t.is(ok.status, 0, ok.stderr);
-  t.deepEqual(Object.keys(JSON.parse(ok.stdout)), ['ok', 'target', 'files', 'directories', 'artifact_digest', 'content_digest']);
+  t.deepEqual(Object.keys(JSON.parse(ok.stdout) as object), ['ok', 'target', 'files', 'directories', 'artifact_digest', 'content_digest']);
   t.is(readFileSync(path.join(dir, 'out/AGENT.md'), 'utf8'), readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md'), 'utf8'));
   writeFileSync(path.join(dir, 'evil.zot'), zot([{ kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST }, { kind: 'file', name: '../../escape', data: 'x' }]));
   const bad = await runCliCaptured(['unpack', 'evil.zot', 'evil-out'], { cwd: dir });

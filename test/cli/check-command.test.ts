@@ -50,7 +50,7 @@ test('${agent_data} expands into the state directory', async (t) => {
   const state = tempDir(t, 'zb-state-');
   const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'write', path.join(state, 'agents/repo-maintainer/data/notes.md'), '--cwd', ws, '--json'], { env: { ZOTBOX_HOME: state } });
   t.is(result.status, 0, result.stdout);
-  t.is(JSON.parse(result.stdout).canonical_path, path.join(realpathSync(state), 'agents/repo-maintainer/data/notes.md'));
+  t.is((JSON.parse(result.stdout) as { canonical_path: string }).canonical_path, path.join(realpathSync(state), 'agents/repo-maintainer/data/notes.md'));
 });
 
 test('a subject of "-" is read from standard input verbatim, NUL and newlines included', async (t) => {
@@ -68,7 +68,7 @@ test('a subject of "-" is read from standard input verbatim, NUL and newlines in
 test('--json gives the documented shape', async (t) => {
   const ws = workspace(t);
   const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'bash', 'LANG=C git log', '--cwd', ws, '--json'], { env: env(t) });
-  const doc = JSON.parse(result.stdout);
+  const doc = JSON.parse(result.stdout) as { commands: [{ pipeline: [unknown] }] };
   t.deepEqual(Object.keys(doc), ['allowed', 'tool', 'subject', 'code', 'reason', 'canonical_path', 'bash_mode', 'commands', 'agent', 'workspace', 'warnings']);
   t.like(doc.commands[0].pipeline[0], { kind: 'exec', argv: ['git', 'log'], env: { LANG: 'C' }, cwd: ws });
 });
@@ -103,11 +103,11 @@ test('check agrees with the gate on wrappers and leading assignments (issue 10 i
   ];
   for (const [command, code] of cases) {
     const result = await runCliCaptured(['check', agent, 'bash', command, '--cwd', ws, '--json'], { env: env(t) });
-    const answer = JSON.parse(result.stdout);
-    t.is(result.status, code === null ? 0 : 1, `${command}: ${answer.reason}`);
+    const answer = JSON.parse(result.stdout) as { code: string | null; reason: string | null };
+    t.is(result.status, code === null ? 0 : 1, `${command}: ${answer.reason ?? '(no reason)'}`);
     t.is(answer.code, code, command);
   }
-  const wrapped = JSON.parse((await runCliCaptured(['check', agent, 'bash', 'A=1 B=2 timeout 5 git status', '--cwd', ws, '--json'], { env: env(t) })).stdout);
+  const wrapped = JSON.parse((await runCliCaptured(['check', agent, 'bash', 'A=1 B=2 timeout 5 git status', '--cwd', ws, '--json'], { env: env(t) })).stdout) as { commands: [{ pipeline: [{ program: string }] }] };
   t.like(wrapped.commands[0].pipeline[0], { kind: 'exec', argv: ['timeout', '5', 'git', 'status'], env: { A: '1', B: '2' }, cwd: ws });
   t.regex(wrapped.commands[0].pipeline[0].program, /\/timeout$/);
 });

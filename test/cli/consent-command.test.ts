@@ -31,9 +31,9 @@ test('consent list shows receipts; revoke removes one or all; an unknown action 
   t.is(listed.status, 0);
   t.is(listed.stdout.trim().split('\n').length, 2);
   t.regex(listed.stdout, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved /);
-  const json = JSON.parse((await runCliCaptured(['consent', 'list', 'demo', '--json'], { env })).stdout);
+  const json = JSON.parse((await runCliCaptured(['consent', 'list', 'demo', '--json'], { env })).stdout) as { valid: boolean }[];
   t.is(json.length, 2);
-  t.true(json.every((r: { valid: boolean }) => r.valid));
+  t.true(json.every((r) => r.valid));
   t.is((await runCliCaptured(['consent', 'revoke', 'demo', `sha256:${'a'.repeat(64)}`], { env })).status, 0);
   t.is((await runCliCaptured(['consent', 'revoke', 'demo'], { env })).stdout, 'revoked 1 receipt for demo\n');
   const none = await runCliCaptured(['consent', 'revoke', 'demo'], { env });
@@ -50,7 +50,7 @@ test('consent list marks receipts this installation did not sign as UNTRUSTED', 
   const copied = receiptPath(state, 'demo', `sha256:${'b'.repeat(64)}`);
   copyFileSync(receiptPath(elsewhere, 'demo', `sha256:${'b'.repeat(64)}`), copied);
   const forged = receiptPath(state, 'demo', `sha256:${'c'.repeat(64)}`);
-  const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(copied, 'utf8'));
+  const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(copied, 'utf8')) as Record<string, unknown>;
   writeFileSync(forged, JSON.stringify({ ...unsigned, digest: `sha256:${'c'.repeat(64)}` }));
   const env = { ZOTBOX_HOME: state };
   const lines = (await runCliCaptured(['consent', 'list'], { env })).stdout.trim().split('\n');
@@ -58,6 +58,6 @@ test('consent list marks receipts this installation did not sign as UNTRUSTED', 
   t.regex(lines[0]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved /);
   t.is(lines[1], `demo@1.0.0  sha256:${'b'.repeat(64)}  UNTRUSTED  ${copied}`);
   t.is(lines[2], `demo@1.0.0  sha256:${'c'.repeat(64)}  UNTRUSTED  ${forged}`);
-  const json = JSON.parse((await runCliCaptured(['consent', 'list', '--json'], { env })).stdout);
-  t.deepEqual(json.map((r: { valid: boolean; trusted: boolean }) => [r.valid, r.trusted]), [[true, true], [true, false], [true, false]]);
+  const json = JSON.parse((await runCliCaptured(['consent', 'list', '--json'], { env })).stdout) as { valid: boolean; trusted: boolean }[];
+  t.deepEqual(json.map((r) => [r.valid, r.trusted]), [[true, true], [true, false], [true, false]]);
 });

@@ -24,8 +24,8 @@ interface Recorded {
 }
 
 function packageOf(url: string): string {
-  const parts = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/');
-  return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  const [first = '', second = ''] = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/');
+  return first.startsWith('@') ? `${first}/${second}` : first;
 }
 
 /** Runs `node <bin> ...args` as its shebang does, with the recorder preloaded. */
@@ -56,8 +56,11 @@ function record(t: ExecutionContext, args: readonly string[]): Recorded {
 /** What the CLI's dispatcher loads for every command line, written out by hand. */
 const DISPATCH = ['bin', 'cli/launch.js', 'cli.js', 'cli/command-spec.js', 'cli/commands.js', 'cli/help.js', 'errors.js', 'version.js'];
 
-/** Packages and zotbox modules that no start-up path below may load: the pool, HTTP, the providers, the models, the worker. */
-const HEAVY_PACKAGES = ['piscina', 'undici', 'isolated-vm'];
+/**
+ * zotbox modules that no start-up path below may load: the pool, HTTP, the providers, the models, the worker.
+ * (Heavy packages need no list: each test below states its exact package set, [] or ['shell-quote'],
+ * and its single flagless process, so piscina, undici and isolated-vm are all excluded.)
+ */
 const HEAVY_OWN = /^(host\/providers\/|host\/models\/|host\/run\/(?!check-permission\.js)|worker\/|api\/run\.js|api\/github\.js|host\/load\/github\.js)/;
 
 for (const args of [['--help'], ['--version'], ['check', '--help']]) {

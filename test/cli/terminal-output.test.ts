@@ -81,7 +81,7 @@ test('inspect shows manifest strings and file names with their controls escaped,
   t.regex(result.stdout, /^name: +hostile\nversion: +1\.0\\u001b\[2J\ndescription: +Nice\.\\u001b\]52;c;cm0gLXJmIH4=\\u0007 Really\\u001b\[1A\.\\u000d\n/);
   t.regex(result.stdout, /\n {2}invoice\\u202etxt\.exe {2}1 B\n/);
   t.false(/[\u001b\u0007\r\u202e]/.test(result.stdout), JSON.stringify(result.stdout));
-  const json = JSON.parse((await runCliCaptured(['inspect', agent, '--json'])).stdout);
+  const json = JSON.parse((await runCliCaptured(['inspect', agent, '--json'])).stdout) as { description: string };
   t.is(json.description, `Nice.${E}]52;c;cm0gLXJmIH4=\u0007 Really${E}[1A.\r`, '--json is unchanged');
 });
 

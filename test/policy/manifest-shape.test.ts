@@ -20,8 +20,9 @@ function asParsed(value: unknown): Json {
 }
 
 /** The fields parseManifest reads, from either reader's output: unknown keys and the always-empty sections dropped. */
-function fieldsRead(m: Json | undefined): unknown {
-  if (m === undefined) return undefined;
+function fieldsRead(read: unknown): unknown {
+  if (read === undefined) return undefined;
+  const m = read as Json;
   const pick = (o: unknown, keys: string[]) => (o === undefined ? undefined : Object.fromEntries(keys.map((k) => [k, (o as Json)[k]])));
   const permissions = m['permissions'] as Json | undefined;
   return {
@@ -37,7 +38,7 @@ function fieldsRead(m: Json | undefined): unknown {
 function bothReaders(value: unknown) {
   const input = asParsed(value);
   const schema = manifestSchema().safeParse(input);
-  return { recognised: fieldsRead(readManifestFields(input) as Json | undefined), schema: schema.success ? fieldsRead(schema.data as Json) : undefined };
+  return { recognised: fieldsRead(readManifestFields(input)), schema: schema.success ? fieldsRead(schema.data) : undefined };
 }
 
 // Generated valid manifests: each field absent, null where allowed, or one of its valid values.
@@ -100,7 +101,9 @@ function withValueAt(manifest: Json, at: readonly string[], value: unknown): Jso
   let node = copy;
   for (const key of at.slice(0, -1)) {
     const next = node[key];
-    node = node[key] = next !== null && typeof next === 'object' && !Array.isArray(next) ? (next as Json) : {};
+    const child = next !== null && typeof next === 'object' && !Array.isArray(next) ? (next as Json) : {};
+    node[key] = child;
+    node = child;
   }
   node[at.at(-1)!] = value;
   return copy;
