@@ -147,7 +147,7 @@ test('a retry-after far in the future refuses the endpoint for at most the cap; 
   const gate = gateOn(clock);
   // A retry-after in the year 9999, as a buggy or hostile server might send.
   (await gate.pass(live())).throttled(429, 253_402_300_799_000);
-  const refused = (await t.throwsAsync(gate.pass(live()))) as ZotboxError;
+  const refused = await t.throwsAsync<ZotboxError>(gate.pass(live()));
   t.is(refused.code, 'ZB_PROVIDER_FAILED');
   clock.advance(59_999);
   await t.throwsAsync(gate.pass(live()), undefined, 'still refused just before the cap ends');

@@ -13,7 +13,7 @@ async function* chunks(pieces: Iterable<string>): AsyncGenerator<string> {
   for (const piece of pieces) yield piece;
 }
 
-async function drain(events: AsyncGenerator<unknown>): Promise<number> {
+async function drain(events: AsyncIterable<unknown>): Promise<number> {
   let count = 0;
   for await (const _ of events) count++;
   return count;
