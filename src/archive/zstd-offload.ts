@@ -1,5 +1,6 @@
 // Decompresses large .zot files in a worker thread while the caller parses and
-// hashes on its own thread, so the two halves of a load overlap. Chunks arrive
+// hashes the tar on its own thread, so the two halves of a load overlap; the
+// worker reports the artifact digest of the bytes it decoded. Chunks arrive
 // owned (transferred), so the consumer may keep views of them without copying.
 // A ZstdDecompressionWorker is reusable: a long-lived host keeps one and saves
 // the thread's start-up (about 30 ms) on every load; jobs run one at a time.
