@@ -1,7 +1,9 @@
 // npm run bench -- archive
 // Side by side, in one run, on a typical agent (~50 files, ~300 KB) and a large
 // one (~5,000 files, ~200 MB expanded):
-//  (a) loading into an image      vs  `zstd -dc FILE > /dev/null` (the decompression floor)
+//  (a) loading into an image      vs  `zstd -dc FILE > /dev/null` (the decompression floor);
+//      for the large one also the memory floor: paging in as many fresh bytes as the
+//      image keeps, with no other work, against the same baseline
 //  (b) zotbox unpack              vs  `zstd -dc FILE | tar -x -C DIR` on the same filesystem
 //  (c) pack, and directory digest vs  `tar --sort=name -cf - -C DIR . | sha256sum`
 // Throughputs are tar bytes per second. Samples alternate zotbox and baseline;
@@ -58,6 +60,17 @@ async function makeCorpus(root: string, label: string, files: number, totalBytes
   return { label, dir, zot, tarBytes: packed.tarSize, samples };
 }
 
+/**
+ * The memory floor of a load: fresh buffers of the decoder's chunk size holding as many
+ * bytes as the image keeps, each byte written once. A load can be no faster than this.
+ */
+function pageInFreshBytes(total: number): Buffer[] {
+  const chunk = 4 * 1024 * 1024;
+  const kept: Buffer[] = [];
+  for (let left = total; left > 0; left -= chunk) kept.push(Buffer.allocUnsafe(Math.min(chunk, left)).fill(1));
+  return kept;
+}
+
 function shell(command: string): void {
   const result = spawnSync('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error(`baseline command failed: ${command}: ${result.stderr.toString()}`);
@@ -104,6 +117,12 @@ export async function runArchiveBench(): Promise<void> {
         } finally {
           await worker.close();
         }
+        const floor = await measurePair(
+          { name: 'page in', fn: () => pageInFreshBytes(corpus.tarBytes) },
+          { name: 'zstd -dc', fn: () => shell(`zstd -dc "${corpus.zot}" > /dev/null`) },
+          opts,
+        );
+        rows.push(row('(a) floor: page in the bytes vs zstd -dc', corpus, floor));
       }
 
       let n = 0;

@@ -5,7 +5,7 @@
 // verified. Nothing is written to disk.
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { ZotboxError, fileSystemError } from '../errors.js';
 import { AgentImage } from './agent-image.js';
 import { formatDigest } from './digest.js';
@@ -137,7 +137,7 @@ export async function loadImageFromFile(file: string, options: LoadOptions = {})
   // The size is checked up front for a fast answer, and again on the bytes as they arrive.
   if (stats.size > limits.maxCompressedBytes) throw tooLarge(limits);
   try {
-    if (stats.size >= OFFLOAD_THRESHOLD && (await startsWithZstdMagic(file))) return await loadLargeZstdFile(file, limits, options);
+    if (stats.size >= OFFLOAD_THRESHOLD && startsWithZstdMagic(file)) return await loadLargeZstdFile(file, limits, options);
     if (stats.size < OFFLOAD_THRESHOLD) {
       // A typical agent is a few hundred KiB: one bounded synchronous read beats stream set-up.
       const bytes = readSmallFile(file, Math.min(OFFLOAD_THRESHOLD, limits.maxCompressedBytes + 1));
@@ -172,14 +172,14 @@ function readSmallFile(file: string, cap: number): Buffer | undefined {
   }
 }
 
-async function startsWithZstdMagic(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
+/** Synchronous: three thread-pool round trips for four bytes would delay the worker's start. */
+function startsWithZstdMagic(file: string): boolean {
+  const fd = openSync(file, 'r');
   try {
     const head = Buffer.alloc(4);
-    await handle.read(head, 0, 4, 0);
-    return head.equals(ZSTD_MAGIC);
+    return readSync(fd, head, 0, 4, 0) === 4 && head.equals(ZSTD_MAGIC);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -41,6 +41,18 @@ export interface TarReaderHandlers {
 
 type State = 'header' | 'data' | 'padding' | 'meta' | 'trailer' | 'after-trailer';
 
+/** Compared against natively: a per-byte JS callback cost a tenth of a large load's parsing. */
+const ZERO_BLOCK = Buffer.alloc(BLOCK_SIZE);
+
+/** True when every byte is zero. */
+function isAllZero(bytes: Buffer): boolean {
+  for (let offset = 0; offset < bytes.length; offset += BLOCK_SIZE) {
+    const part = bytes.subarray(offset, offset + BLOCK_SIZE);
+    if (!part.equals(part.length === BLOCK_SIZE ? ZERO_BLOCK : ZERO_BLOCK.subarray(0, part.length))) return false;
+  }
+  return true;
+}
+
 const IGNORED_TYPEFLAGS = new Set(['1', '2', '3', '4', '6', '7', 'S']);
 // ignoreBOM keeps a leading U+FEFF: the default would strip it, so "\ufeffx" would be read as "x".
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -149,7 +161,7 @@ export class TarReader {
         const take = Math.min(this.remaining, chunk.length - offset);
         // Every writer zero-fills padding. Other bytes would be hashed into the content digest
         // while changing no entry, so two archives of the same content could digest differently.
-        if (chunk.subarray(offset, offset + take).some((byte) => byte !== 0)) throw corrupt('the padding after an entry\'s data is not zero');
+        if (!isAllZero(chunk.subarray(offset, offset + take))) throw corrupt('the padding after an entry\'s data is not zero');
         offset += take;
         this.remaining -= take;
         if (this.remaining === 0) this.state = 'header';
@@ -165,7 +177,7 @@ export class TarReader {
       }
       if (this.state === 'after-trailer') {
         const rest = chunk.subarray(offset);
-        if (rest.some((byte) => byte !== 0)) throw corrupt('there is data after the end of the tar archive');
+        if (!isAllZero(rest)) throw corrupt('there is data after the end of the tar archive');
         this.zeroBytesAfterTrailer += rest.length;
         if (this.zeroBytesAfterTrailer > MAX_ZERO_PADDING) throw corrupt('the tar archive ends with an excessive run of padding');
         return;
@@ -200,7 +212,7 @@ export class TarReader {
   }
 
   private consumeBlock(): void {
-    const isZero = !this.block.some((byte) => byte !== 0);
+    const isZero = isAllZero(this.block);
     if (this.state === 'trailer') {
       if (!isZero) throw corrupt('a tar header follows a zero block; only the end of the archive may contain zero blocks');
       this.state = 'after-trailer';

@@ -93,3 +93,44 @@ test('the reference tars are read entry for entry as digests.json lists them', (
     t.deepEqual(entries.map((e) => e.name), info.entries);
   }
 });
+
+// Zero checks: one stray byte anywhere, in any chunking, must be seen. The reader compares
+// whole runs against zeros natively, so the first, a middle and the last byte are all tried.
+const CHUNKINGS = [1, 7, 511, 512, 513, 4096, Number.MAX_SAFE_INTEGER];
+
+function corruptWith(tar: Buffer, offset: number): Buffer {
+  const copy = Buffer.from(tar);
+  copy[offset] = 0x01;
+  return copy;
+}
+
+function rejectedInEveryChunking(t: import('ava').ExecutionContext, tar: Buffer, label: string): void {
+  for (const size of CHUNKINGS) {
+    const error = t.throws(() => readAll(tar, size), undefined, `${label}, chunks of ${size}`);
+    t.is((error as { code?: string } | undefined)?.code, 'ZB_ARCHIVE_CORRUPT', `${label}, chunks of ${size}`);
+  }
+}
+
+test('one non-zero byte anywhere in an entry\'s padding is rejected, whatever the chunk boundaries', (t) => {
+  const tar = buildTar([{ kind: 'file', name: 'f', data: 'abc' }]);
+  // Header (512), data (3), padding (509): bytes 515 to 1023.
+  for (const offset of [515, 700, 1023]) rejectedInEveryChunking(t, corruptWith(tar, offset), `padding byte ${offset}`);
+});
+
+test('one non-zero byte anywhere in the trailer is rejected, whatever the chunk boundaries', (t) => {
+  const tar = buildTar([{ kind: 'file', name: 'f', data: 'abc' }]);
+  // The trailer is bytes 1024 to 2047: in the first block the byte makes a header with a bad
+  // checksum, in the second a header after a zero block.
+  for (const offset of [1024, 1535, 1536, 2047]) rejectedInEveryChunking(t, corruptWith(tar, offset), `trailer byte ${offset}`);
+});
+
+test('one non-zero byte anywhere in the zero padding after the trailer is rejected, whatever the chunk boundaries', (t) => {
+  const tar = buildTar([{ kind: 'file', name: 'f', data: 'abc' }], { after: Buffer.alloc(4 * 512) });
+  for (const offset of [2048, 2048 + 511, 2048 + 512, tar.length - 1]) rejectedInEveryChunking(t, corruptWith(tar, offset), `byte ${offset} after the trailer`);
+});
+
+test('zero padding after the trailer is accepted up to 20 blocks, and more is rejected', (t) => {
+  const file = { kind: 'file', name: 'f', data: 'abc' } as const;
+  for (const size of CHUNKINGS) t.is(readAll(buildTar([file], { after: Buffer.alloc(20 * 512) }), size).entries.length, 1, `chunks of ${size}`);
+  rejectedInEveryChunking(t, buildTar([file], { after: Buffer.alloc(20 * 512 + 1) }), 'one byte over');
+});
