@@ -41,7 +41,7 @@ export interface TarReaderHandlers {
 
 type State = 'header' | 'data' | 'padding' | 'meta' | 'trailer' | 'after-trailer';
 
-/** Compared against natively: a per-byte JS callback cost a tenth of a large load's parsing. */
+/** Compared against natively: the per-byte callback this replaces was the reader's largest self time in a large load's profile. */
 const ZERO_BLOCK = Buffer.alloc(BLOCK_SIZE);
 
 /** True when every byte is zero. */
