@@ -36,7 +36,7 @@ function makeContent(seed: number, size: number): Buffer {
     state ^= state >>> 17;
     state ^= state << 5;
     state >>>= 0;
-    const word = state % 7 === 0 ? `${state.toString(36)} ` : `${words[state % words.length]}${state % 11 === 0 ? '\n' : ' '}`;
+    const word = state % 7 === 0 ? `${state.toString(36)} ` : `${words[state % words.length]!}${state % 11 === 0 ? '\n' : ' '}`;
     offset += out.write(word, offset, 'latin1');
   }
   return out;

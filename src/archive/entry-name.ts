@@ -16,7 +16,6 @@ export type EntryNameCheck =
   | { readonly ok: false; readonly reason: string };
 
 // C0 controls, DEL and C1 controls: never part of a file name we accept.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

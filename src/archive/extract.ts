@@ -33,7 +33,7 @@ async function checkTarget(target: string): Promise<boolean> {
     stats = await stat(target);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `cannot use ${target}: ${(cause as NodeJS.ErrnoException).code}.`, { cause, details: { path: target } });
+    throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `cannot use ${target}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}.`, { cause, details: { path: target } });
   }
   if (!stats.isDirectory() || (await readdir(target)).length > 0) {
     throw new ZotboxError(
@@ -103,7 +103,7 @@ export async function unpackArchiveFile(file: string, target: string, options: L
   try {
     await mkdir(staging, { mode: 0o700 });
   } catch (cause) {
-    throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `cannot create a working directory in ${parent}: ${(cause as NodeJS.ErrnoException).code}. Check that it exists and you may write to it.`, {
+    throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `cannot create a working directory in ${parent}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}. Check that it exists and you may write to it.`, {
       cause,
       details: { path: parent },
     });

@@ -197,7 +197,7 @@ export class ImageBuilder implements TarReaderHandlers {
     this.current = undefined;
     if (current.name === undefined) return;
     if (current.parts !== undefined) this.files.set(current.name, current.parts.length === 1 ? current.parts[0]! : Buffer.concat(current.parts));
-    this.options.onEntryStreamed?.({ name: current.name, type: 'file', mode: this.modes.get(current.name)! }, this.files.get(current.name)!);
+    this.options.onEntryStreamed?.({ name: current.name, type: 'file', mode: this.modes.get(current.name)! }, this.files.get(current.name));
   }
 
   /**

@@ -16,7 +16,6 @@ export function padToBlock(size: number): number {
 }
 
 function isAscii(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
   return /^[\u0000-\u007f]*$/.test(text);
 }
 

@@ -5,7 +5,7 @@
 // A ZstdDecompressionWorker is reusable: a long-lived host keeps one and saves
 // the thread's start-up (about 30 ms) on every load; jobs run one at a time.
 import { Worker } from 'node:worker_threads';
-import { ZotboxError, fromWireError } from '../errors.js';
+import { ZotboxError, fromWireError, toZotboxError } from '../errors.js';
 import { isDigest, type Digest } from './digest.js';
 
 /** How many decoded chunks (4 MiB each) the worker may run ahead of the consumer: 32 MiB of lookahead at most. */
@@ -91,11 +91,16 @@ export class ZstdDecompressionWorker {
         let settled = false;
         const fail = (error: unknown) => {
           stop();
-          if (!settled) reject(error);
+          // onChunk is the caller's code and may throw a non-Error; the promise still rejects with an Error.
+          if (!settled) reject(error instanceof Error ? error : toZotboxError(error));
           settled = true;
         };
         const cancelled = () => fail(new ZotboxError('ZB_ARCHIVE_INTERRUPTED', 'loading the agent was cancelled.'));
-        if (signal?.aborted === true) cancelled();
+        // A job cancelled before it starts never reaches the worker.
+        if (signal?.aborted === true) {
+          cancelled();
+          return;
+        }
         signal?.addEventListener('abort', cancelled, { once: true });
         // After a failure the worker may still finish posting this job's messages; they are ignored.
         this.active = {
@@ -122,7 +127,7 @@ export class ZstdDecompressionWorker {
             } else fail(fromWireError(message.error));
           },
         };
-        if (!settled) worker.postMessage({ id, file, maxCompressedBytes, control } satisfies ZstdJob);
+        worker.postMessage({ id, file, maxCompressedBytes, control } satisfies ZstdJob);
       });
     } finally {
       stop();

@@ -80,7 +80,7 @@ test('unpacking an archive with git metadata writes nothing: no target, no tempo
   ] as TarPiece[][]) {
     const file = writeArchive(dir, zot([...before, ...git]));
     const error = await t.throwsAsync(unpackArchiveFile(file, path.join(dir, 'out')));
-    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
+    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error.message);
     t.deepEqual(readdirSync(dir), ['agent.zot']);
     // An existing empty target stays empty.
     mkdirSync(path.join(dir, 'empty'));

@@ -46,9 +46,9 @@ const refusesGitMetadata = test.macro({
   async exec(t, pieces: TarPiece[], component: string) {
     for (const archive of [zot([manifest, ...pieces]), gzipCompress(buildTar([manifest, ...pieces]))]) {
       const error = await t.throwsAsync(loadImageFromArchive(archive));
-      t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error?.message);
+      t.is((error as { code?: string }).code, 'ZB_ARCHIVE_ENTRY_UNSAFE', error.message);
       t.is((error as { details?: { component?: string } }).details?.component, component);
-      t.regex(error!.message, /git metadata/);
+      t.regex(error.message, /git metadata/);
     }
   },
   title: (title = '') => `an archive is rejected when it holds ${title}`,

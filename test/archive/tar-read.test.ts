@@ -2,8 +2,8 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TarReader, parsePaxRecords, type TarEntry } from '../../src/archive/tar-read.js';
-import { REPO_ROOT } from '../fixtures/paths.js';
 import { buildTar, headerBlock } from '../fixtures/tar-builder.js';
+import { COMPAT, readCompatDigests } from './compat-digests.js';
 
 function readAll(tar: Buffer, chunkSize = tar.length) {
   const entries: (Omit<TarEntry, 'rawHeader'> & { data: string })[] = [];
@@ -86,10 +86,8 @@ test('PAX records are parsed strictly', (t) => {
 });
 
 test('the reference tars are read entry for entry as digests.json lists them', (t) => {
-  const compat = path.join(REPO_ROOT, 'test/fixtures/compat');
-  const digests = JSON.parse(readFileSync(path.join(compat, 'digests.json'), 'utf8'));
-  for (const info of Object.values<any>(digests)) {
-    const { entries } = readAll(readFileSync(path.join(compat, info.canonical_tar_file)));
+  for (const info of Object.values(readCompatDigests())) {
+    const { entries } = readAll(readFileSync(path.join(COMPAT, info.canonical_tar_file)));
     t.deepEqual(entries.map((e) => e.name), info.entries);
   }
 });

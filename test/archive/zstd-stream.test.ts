@@ -5,7 +5,7 @@ import { BoundedZstdDecoder, ZstdEncoder } from '../../src/archive/zstd-stream.j
 function decodeAll(input: Buffer, options: ConstructorParameters<typeof BoundedZstdDecoder>[0] = {}): Buffer[] {
   const decoder = new BoundedZstdDecoder(options);
   const chunks: Buffer[] = [];
-  const sink = (chunk: Buffer) => chunks.push(options?.ownedChunks === true ? chunk : Buffer.from(chunk));
+  const sink = (chunk: Buffer) => chunks.push(options.ownedChunks === true ? chunk : Buffer.from(chunk));
   decoder.decode(input, sink);
   decoder.finish(sink);
   return chunks;
