@@ -51,9 +51,23 @@ export async function runAgentRunBench(): Promise<void> {
       const { image, layout } = await openAgent(reviewer, { cwd: workspace });
       const { data } = ensureAgentDirectories(state, layout.manifest.name);
       const scopes = compileScopes(layout.manifest.permissions.fs, { workspace, agentData: data });
-      const shell = { mode: layout.manifest.permissions.bash.mode, allow: layout.manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+      const shell = {
+        mode: layout.manifest.permissions.bash.mode,
+        allow: layout.manifest.permissions.bash.allow,
+        scopes,
+        searchPath: COMMAND_SEARCH_PATH,
+        trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
+      };
       const decide = createGateDecider({ shell, skills: listBundledSkills(image) });
-      const execute = createExecutor({ image, workspace, bashTimeoutMs: 120_000, outputCapBytes: 64 * 1024, writeRoots: scopes.write.map((s) => s.root), shell, isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }) });
+      const execute = createExecutor({
+        image,
+        workspace,
+        bashTimeoutMs: 120_000,
+        outputCapBytes: 64 * 1024,
+        writeRoots: scopes.write.map((s) => s.root),
+        shell,
+        isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }),
+      });
       for (const call of calls) {
         const verdict = decide(call);
         if (verdict.allow) await execute(verdict.approved, new AbortController().signal);
@@ -63,12 +77,23 @@ export async function runAgentRunBench(): Promise<void> {
     const many = 16;
     const concurrent = await measurePair(
       { name: 'zotbox', fn: () => Promise.all(Array.from({ length: many }, viaZotbox)) },
-      { name: 'direct', fn: async () => { for (let i = 0; i < many; i++) await direct(); } },
+      {
+        name: 'direct',
+        fn: async () => {
+          for (let i = 0; i < many; i++) await direct();
+        },
+      },
       { warmup: 2, samples: 9 },
     );
     const rows = [
       ['one run (median ms)', single.a.medianMs.toFixed(2), 'load + decide + execute in-process', single.b.medianMs.toFixed(2), `${(1 / single.speedup).toFixed(2)}×`],
-      [`${many} runs at once, pool of 2 (runs/s)`, (many / (concurrent.a.medianMs / 1000)).toFixed(0), `${many} direct, one after another`, (many / (concurrent.b.medianMs / 1000)).toFixed(0), `${(1 / concurrent.speedup).toFixed(2)}× time`],
+      [
+        `${many} runs at once, pool of 2 (runs/s)`,
+        (many / (concurrent.a.medianMs / 1000)).toFixed(0),
+        `${many} direct, one after another`,
+        (many / (concurrent.b.medianMs / 1000)).toFixed(0),
+        `${(1 / concurrent.speedup).toFixed(2)}× time`,
+      ],
     ];
     process.stdout.write(formatTable(['measure', 'zotbox', 'baseline', 'baseline value', 'ratio'], rows));
   } finally {

@@ -98,11 +98,7 @@ export async function runArchiveBench(): Promise<void> {
     const rows: string[][] = [];
     for (const corpus of corpora) {
       const opts = { samples: corpus.samples, warmup: corpus.samples > 10 ? 20 : 1 };
-      const load = await measurePair(
-        { name: 'load', fn: () => loadImageFromFile(corpus.zot) },
-        { name: 'zstd -dc', fn: () => shell(`zstd -dc "${corpus.zot}" > /dev/null`) },
-        opts,
-      );
+      const load = await measurePair({ name: 'load', fn: () => loadImageFromFile(corpus.zot) }, { name: 'zstd -dc', fn: () => shell(`zstd -dc "${corpus.zot}" > /dev/null`) }, opts);
       rows.push(row('(a) load image  vs zstd -dc >/dev/null', corpus, load));
       if (corpus.label === 'large') {
         // A long-lived host keeps one decompression worker instead of starting one per load.
@@ -117,11 +113,7 @@ export async function runArchiveBench(): Promise<void> {
         } finally {
           await worker.close();
         }
-        const floor = await measurePair(
-          { name: 'page in', fn: () => pageInFreshBytes(corpus.tarBytes) },
-          { name: 'zstd -dc', fn: () => shell(`zstd -dc "${corpus.zot}" > /dev/null`) },
-          opts,
-        );
+        const floor = await measurePair({ name: 'page in', fn: () => pageInFreshBytes(corpus.tarBytes) }, { name: 'zstd -dc', fn: () => shell(`zstd -dc "${corpus.zot}" > /dev/null`) }, opts);
         rows.push(row('(a) floor: page in the bytes vs zstd -dc', corpus, floor));
       }
 
@@ -144,18 +136,10 @@ export async function runArchiveBench(): Promise<void> {
       rows.push(row('(b) unpack      vs zstd -dc | tar -x', corpus, unpack));
 
       const tarDigestCommand = () => shell(`tar --sort=name -cf - -C "${corpus.dir}" . | sha256sum`);
-      const digest = await measurePair(
-        { name: 'digest', fn: async () => digestSourceTree(await walkSourceTree(corpus.dir)) },
-        { name: 'tar|sha256sum', fn: tarDigestCommand },
-        opts,
-      );
+      const digest = await measurePair({ name: 'digest', fn: async () => digestSourceTree(await walkSourceTree(corpus.dir)) }, { name: 'tar|sha256sum', fn: tarDigestCommand }, opts);
       rows.push(row('(c) dir digest  vs tar --sort=name | sha256sum', corpus, digest));
       const out = path.join(root, corpus.label, 'repack.zot');
-      const pack = await measurePair(
-        { name: 'pack', fn: () => packAgent(corpus.dir, out, { cwd: root }) },
-        { name: 'tar|sha256sum', fn: tarDigestCommand },
-        opts,
-      );
+      const pack = await measurePair({ name: 'pack', fn: () => packAgent(corpus.dir, out, { cwd: root }) }, { name: 'tar|sha256sum', fn: tarDigestCommand }, opts);
       rows.push(row('(c) pack        vs tar --sort=name | sha256sum', corpus, pack));
       if (corpus.label === 'typical') {
         process.stdout.write(`typical agent load, in-process median: ${load.a.medianMs.toFixed(2)} ms (target < 3 ms), p99 ${load.a.p99Ms.toFixed(2)} ms\n`);

@@ -46,7 +46,10 @@ export async function runConfineBench(): Promise<void> {
     cpSync(path.join(REPOSITORY, 'src'), small, { recursive: true });
     cpSync(path.join(REPOSITORY, 'node_modules'), path.join(large, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     const rows: string[][] = [];
-    for (const [label, workspace] of [['small workspace', small], ['node_modules-sized workspace', large]] as const) {
+    for (const [label, workspace] of [
+      ['small workspace', small],
+      ['node_modules-sized workspace', large],
+    ] as const) {
       const layout = { readRoots: [workspace], writeRoots: [workspace] };
       const { decision, shell } = approveTrue(workspace);
       const run = (kind: 'confined' | 'unconfined') => () =>
@@ -56,7 +59,34 @@ export async function runConfineBench(): Promise<void> {
       const unconfined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'unconfined', fn: run('unconfined') }, { warmup: 3, samples: 21 });
       const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples: 15 });
       // bubblewrap alone, with a minimal sandbox: what the kernel and bwrap themselves cost.
-      const bwrapAlone = await measure('bwrap', () => spawnAndWait(confinement.bwrap, ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev', '--', '/usr/bin/true']), { warmup: 3, samples: 21 });
+      const bwrapAlone = await measure(
+        'bwrap',
+        () =>
+          spawnAndWait(confinement.bwrap, [
+            '--unshare-user',
+            '--unshare-pid',
+            '--unshare-net',
+            '--ro-bind',
+            '/usr',
+            '/usr',
+            '--symlink',
+            'usr/bin',
+            '/bin',
+            '--symlink',
+            'usr/lib',
+            '/lib',
+            '--symlink',
+            'usr/lib64',
+            '/lib64',
+            '--proc',
+            '/proc',
+            '--dev',
+            '/dev',
+            '--',
+            '/usr/bin/true',
+          ]),
+        { warmup: 3, samples: 21 },
+      );
       rows.push(
         [`${label}: confined call`, confined.b.medianMs.toFixed(2), confined.a.medianMs.toFixed(2), `${confined.speedup.toFixed(1)}×`],
         [`${label}: unconfined call`, unconfined.b.medianMs.toFixed(2), unconfined.a.medianMs.toFixed(2), `${unconfined.speedup.toFixed(1)}×`],

@@ -46,11 +46,7 @@ export interface PairResult {
   readonly speedup: number;
 }
 
-export async function measurePair(
-  a: { name: string; fn: () => unknown },
-  b: { name: string; fn: () => unknown },
-  options: MeasureOptions = {},
-): Promise<PairResult> {
+export async function measurePair(a: { name: string; fn: () => unknown }, b: { name: string; fn: () => unknown }, options: MeasureOptions = {}): Promise<PairResult> {
   const warmup = options.warmup ?? 3;
   const count = options.samples ?? 15;
   for (let i = 0; i < warmup; i++) {
@@ -100,7 +96,12 @@ export async function measureRounds(sides: readonly { name: string; fn: () => un
     const sorted = [...times[index]!].sort((x, y) => x - y);
     return { name: side.name, medianMs: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), samples: count };
   });
-  const ratios = times.map((list) => percentile(list.map((t, round) => t / times[0]![round]!).sort((x, y) => x - y), 0.5));
+  const ratios = times.map((list) =>
+    percentile(
+      list.map((t, round) => t / times[0]![round]!).sort((x, y) => x - y),
+      0.5,
+    ),
+  );
   return { samples, ratios };
 }
 
@@ -135,6 +136,10 @@ export function throughputMBs(bytes: number, ms: number): number {
 
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }

@@ -96,7 +96,10 @@ export async function runPolicyBench(): Promise<void> {
     const shell: ShellContext = { mode: 'allowlist', allow: ['git', 'grep', 'ls', 'wc', 'sort', 'head'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
     rows.push(...shellDecisionRows(shell, ws));
 
-    const trivial = await gateRoundTrip((call) => ({ allow: true, approved: { tool: 'skill', call: { type: 'tool.call', id: call.id, tool: 'skill', input: { name: 'x' } }, decision: { allow: true, name: 'x' } }, audit: {} }), 'src/lib/deep/file.ts');
+    const trivial = await gateRoundTrip(
+      (call) => ({ allow: true, approved: { tool: 'skill', call: { type: 'tool.call', id: call.id, tool: 'skill', input: { name: 'x' } }, decision: { allow: true, name: 'x' } }, audit: {} }),
+      'src/lib/deep/file.ts',
+    );
     rows.push(['gate round trip (protocol only)', `${(trivial.gate / 1000).toFixed(1)} µs`, 'raw MessagePort echo', `${(trivial.raw / 1000).toFixed(1)} µs`, `${trivial.ratio.toFixed(2)}x`, '≤ 1.5x']);
     const decider = createGateDecider({ shell, skills: new Set() });
     const real = await gateRoundTrip(decider, 'src/lib/deep/file.ts');

@@ -18,7 +18,11 @@ const AREAS: Readonly<Record<string, BenchArea>> = {
   run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },
   scale: { description: '1,000 runs at once on one pool against a loopback model with 500 ms per turn, against one `zotbox run` process per agent', run: runScaleBench },
   start: { description: 'process start-up of zotbox commands (--help, --version, check, inspect, a replayed run) against node -e 0, and the cost of --no-node-snapshot', run: runStartBench },
-  policy: { description: 'path decisions against realpath, shell decisions against parsing and realpath alone, deciding each pipeline at run time against deciding the line once, gate round trips against a raw echo', run: runPolicyBench },
+  policy: {
+    description:
+      'path decisions against realpath, shell decisions against parsing and realpath alone, deciding each pipeline at run time against deciding the line once, gate round trips against a raw echo',
+    run: runPolicyBench,
+  },
 };
 
 async function main(argv: readonly string[]): Promise<number> {

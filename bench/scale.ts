@@ -33,7 +33,9 @@ interface LoopbackModel {
 }
 
 async function startModel(): Promise<LoopbackModel> {
-  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/loopback-model.js', import.meta.url)), '--delay', String(MODEL_DELAY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/loopback-model.js', import.meta.url)), '--delay', String(MODEL_DELAY_MS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
   const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
   return {
@@ -87,7 +89,11 @@ async function processPerAgent(model: LoopbackModel, state: string): Promise<{ w
   const env = { ...process.env, OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.base, ZOTBOX_HOME: state };
   const one = (i: number) =>
     new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [zotbox, 'run', reviewer, `Review the code (run ${i}).`, '--model', 'gpt-4.1', '-y', '--no-session'], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [zotbox, 'run', reviewer, `Review the code (run ${i}).`, '--model', 'gpt-4.1', '-y', '--no-session'], {
+        cwd: workspace,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`zotbox run exited ${String(code)}: ${stderr}`))));
@@ -95,9 +101,11 @@ async function processPerAgent(model: LoopbackModel, state: string): Promise<{ w
   spawnSync(process.execPath, [zotbox, '--version']); // warm the file cache
   let next = 0;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < PROCESS_RUNS) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < PROCESS_RUNS) await one(next++);
+    }),
+  );
   return { wallMs: Number(process.hrtime.bigint() - started) / 1e6, runs: PROCESS_RUNS, parallel };
 }
 
@@ -113,11 +121,32 @@ export async function runScaleBench(): Promise<void> {
     const perRunMiB = (engine.peakRss - engine.baseRss) / 2 ** 20 / Math.max(1, engine.peakInFlight);
     const mark = (ok: boolean) => (ok ? '✔' : '✘');
     const rows = [
-      [`${RUNS} runs, one pool of 2 threads: wall`, `${engine.wallMs.toFixed(0)} ms`, `the model's own time (${TURNS_PER_RUN} turns × ${MODEL_DELAY_MS} ms)`, `${modelMs} ms`, `${(engine.wallMs / modelMs).toFixed(2)}×`, `≤ 2× ${mark(engine.wallMs <= 2 * modelMs)}`],
-      ['peak model requests in flight', String(engine.peakInFlight), `runs (${engine.requests} requests)`, String(RUNS), `${((engine.peakInFlight / RUNS) * 100).toFixed(1)}%`, `≥ 950 ${mark(engine.peakInFlight >= 950)}`],
+      [
+        `${RUNS} runs, one pool of 2 threads: wall`,
+        `${engine.wallMs.toFixed(0)} ms`,
+        `the model's own time (${TURNS_PER_RUN} turns × ${MODEL_DELAY_MS} ms)`,
+        `${modelMs} ms`,
+        `${(engine.wallMs / modelMs).toFixed(2)}×`,
+        `≤ 2× ${mark(engine.wallMs <= 2 * modelMs)}`,
+      ],
+      [
+        'peak model requests in flight',
+        String(engine.peakInFlight),
+        `runs (${engine.requests} requests)`,
+        String(RUNS),
+        `${((engine.peakInFlight / RUNS) * 100).toFixed(1)}%`,
+        `≥ 950 ${mark(engine.peakInFlight >= 950)}`,
+      ],
       ['peak RSS (whole process)', `${(engine.peakRss / 2 ** 20).toFixed(0)} MiB`, 'RSS before the batch', `${(engine.baseRss / 2 ** 20).toFixed(0)} MiB`, '', ''],
       ['RSS per run in flight', `${perRunMiB.toFixed(2)} MiB`, '', '', '', `≤ 2 MiB ${mark(perRunMiB <= 2)}`],
-      ['runs per second', engineRate.toFixed(1), `one \`zotbox run\` process per agent, ${processes.parallel} at once (${processes.runs} runs)`, processRate.toFixed(2), `${(engineRate / processRate).toFixed(0)}×`, `≥ 20× ${mark(engineRate / processRate >= 20)}`],
+      [
+        'runs per second',
+        engineRate.toFixed(1),
+        `one \`zotbox run\` process per agent, ${processes.parallel} at once (${processes.runs} runs)`,
+        processRate.toFixed(2),
+        `${(engineRate / processRate).toFixed(0)}×`,
+        `≥ 20× ${mark(engineRate / processRate >= 20)}`,
+      ],
     ];
     process.stdout.write(formatTable(['measure', 'zotbox', 'baseline', 'baseline value', 'ratio', 'target'], rows));
   } finally {

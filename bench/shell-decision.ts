@@ -21,7 +21,12 @@ const FILE = 'src/lib/deep/file.ts';
 const CASES: readonly ShellCase[] = [
   { label: 'git status', command: 'git status', programs: ['git'], pathArguments: [] },
   { label: '3-stage pipeline', command: "git log --oneline -n 20 | grep -i 'fix' | head -n 5", programs: ['git', 'grep', 'head'], pathArguments: [] },
-  { label: '5-command && line', command: `ls -la src && wc -l ${FILE} && git diff --stat && head -n 5 ${FILE} && git status`, programs: ['ls', 'wc', 'git', 'head', 'git'], pathArguments: ['src', FILE, FILE] },
+  {
+    label: '5-command && line',
+    command: `ls -la src && wc -l ${FILE} && git diff --stat && head -n 5 ${FILE} && git status`,
+    programs: ['ls', 'wc', 'git', 'head', 'git'],
+    pathArguments: ['src', FILE, FILE],
+  },
 ];
 
 function mustDecide(command: string, shell: ShellContext) {
@@ -70,10 +75,21 @@ export function shellDecisionRows(shell: ShellContext, ws: string): string[][] {
   for (const shellCase of CASES) {
     mustDecide(shellCase.command, shell);
     const m = pairedNs(() => decideShellCommand(shellCase.command, shell), baselineFor(shellCase, shell, ws), 2000);
-    rows.push([`shell decision: ${shellCase.label} (${Math.round(1e9 / m.a).toLocaleString('en-US')}/s)`, micro(m.a), 'parse + realpath per program and path argument', micro(m.b), `${m.ratio.toFixed(2)}x`, '']);
+    rows.push([
+      `shell decision: ${shellCase.label} (${Math.round(1e9 / m.a).toLocaleString('en-US')}/s)`,
+      micro(m.a),
+      'parse + realpath per program and path argument',
+      micro(m.b),
+      `${m.ratio.toFixed(2)}x`,
+      '',
+    ]);
   }
   const line = CASES[2]!.command;
-  const runTime = pairedNs(() => decideAtRunTime(line, shell), () => mustDecide(line, shell), 2000);
+  const runTime = pairedNs(
+    () => decideAtRunTime(line, shell),
+    () => mustDecide(line, shell),
+    2000,
+  );
   rows.push([`shell decision at run time: ${CASES[2]!.label}, up front + each pipeline again`, micro(runTime.a), 'up-front decision only', micro(runTime.b), `${runTime.ratio.toFixed(2)}x`, '']);
   return rows;
 }

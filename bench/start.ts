@@ -69,10 +69,14 @@ export async function runStartBench(): Promise<void> {
   ];
   try {
     process.stdout.write(
-      `${new Date().toISOString()}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${availableParallelism()} cores, Node.js ${process.version}; ` +
-        `bin started as: node ${zotbox.map((a) => path.relative(repoRoot, a) || a).join(' ')}\n`,
+      `${new Date().toISOString()}, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, ${availableParallelism()} cores, Node.js ${process.version}; ` + `bin started as: node ${zotbox.map((a) => path.relative(repoRoot, a) || a).join(' ')}\n`,
     );
-    const rounds = await measureRounds(commands.map((c) => ({ name: c.name, fn: () => spawnChecked(c.args, env) })), { warmup: 2, samples: 21 });
+    const rounds = await measureRounds(
+      commands.map((c) => ({ name: c.name, fn: () => spawnChecked(c.args, env) })),
+      { warmup: 2, samples: 21 },
+    );
     const rows = commands.map((command, index) => {
       const sample = rounds.samples[index]!;
       const ratio = rounds.ratios[index]!;
@@ -81,7 +85,9 @@ export async function runStartBench(): Promise<void> {
     });
     process.stdout.write(formatTable(['command', 'median ms', 'p99 ms', 'ratio to node -e 0', 'target'], rows));
     const flagCost = rounds.ratios[7]! - 1;
-    process.stdout.write(`${NO_NODE_SNAPSHOT} adds ${(flagCost * 100).toFixed(0)}% to node -e 0 (${(rounds.samples[7]!.medianMs - rounds.samples[0]!.medianMs).toFixed(1)} ms median); zotbox --help with it: ${rounds.ratios[8]!.toFixed(2)}× node -e 0 against ${rounds.ratios[1]!.toFixed(2)}× without.\n`);
+    process.stdout.write(
+      `${NO_NODE_SNAPSHOT} adds ${(flagCost * 100).toFixed(0)}% to node -e 0 (${(rounds.samples[7]!.medianMs - rounds.samples[0]!.medianMs).toFixed(1)} ms median); zotbox --help with it: ${rounds.ratios[8]!.toFixed(2)}× node -e 0 against ${rounds.ratios[1]!.toFixed(2)}× without.\n`,
+    );
     const peak = peakRssMiB([...zotbox, ...run], env, 5);
     process.stdout.write(peak === undefined ? 'peak RSS of the run: /usr/bin/time not found\n' : `peak RSS of the replayed run (median of 5, GNU time %M): ${peak.toFixed(1)} MiB\n`);
   } finally {

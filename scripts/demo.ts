@@ -27,12 +27,30 @@ const STEPS: readonly DemoStep[] = [
   { explain: 'A wrong pin fails with a stable code and exit status 1.', argv: ['verify', path.join(workDir, 'code-reviewer.zot'), '--expect', `sha256:${'0'.repeat(64)}`], expectStatus: 1 },
   { explain: 'Unpack safely into a new directory (private staging, renamed on success).', argv: ['unpack', path.join(workDir, 'code-reviewer.zot'), path.join(workDir, 'unpacked')], expectStatus: 0 },
   { explain: 'The second example declares an allowlist; inspect shows it as the manifest states it.', argv: ['inspect', maintainer], expectStatus: 0 },
-  { explain: 'The gate, asked directly: an allowlisted pipeline is parsed into the exact programs that would run.', argv: ['check', maintainer, 'bash', 'git status && ls -la', '--cwd', repoRoot], expectStatus: 0 },
-  { explain: 'A background job hidden after an allowed command is denied, with the construct named.', argv: ['check', maintainer, 'bash', 'git status & rm -rf ~', '--cwd', repoRoot], expectStatus: 1 },
+  {
+    explain: 'The gate, asked directly: an allowlisted pipeline is parsed into the exact programs that would run.',
+    argv: ['check', maintainer, 'bash', 'git status && ls -la', '--cwd', repoRoot],
+    expectStatus: 0,
+  },
+  {
+    explain: 'A background job hidden after an allowed command is denied, with the construct named.',
+    argv: ['check', maintainer, 'bash', 'git status & rm -rf ~', '--cwd', repoRoot],
+    expectStatus: 1,
+  },
   { explain: 'The code reviewer may read the workspace, but not escape it.', argv: ['check', reviewer, 'read', '../../etc/passwd', '--cwd', repoRoot], expectStatus: 1 },
   {
     explain: 'The main job: run the code reviewer on a sample project, offline, replaying a recorded model. Every tool call crosses the gate; reading /etc/passwd is denied and the model is told why.',
-    argv: ['run', reviewer, '--cwd', path.join(repoRoot, 'examples', 'workspaces', 'sample-project'), '--replay', path.join(repoRoot, 'examples', 'transcripts', 'code-reviewer.json'), '--yes', '--confine', 'auto'],
+    argv: [
+      'run',
+      reviewer,
+      '--cwd',
+      path.join(repoRoot, 'examples', 'workspaces', 'sample-project'),
+      '--replay',
+      path.join(repoRoot, 'examples', 'transcripts', 'code-reviewer.json'),
+      '--yes',
+      '--confine',
+      'auto',
+    ],
     expectStatus: 0,
   },
 ];

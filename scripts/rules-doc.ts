@@ -16,8 +16,19 @@ function kindName(kind: ValueKind): string {
     return `<${kind.describe}>`;
   }
   const names: Record<string, string> = {
-    read: 'READ-PATH', write: 'WRITE-PATH', 'hardlink-source': 'LINK-SOURCE(write scope)', 'symlink-target': 'LINK-TARGET(in scopes)', pattern: 'PATTERN',
-    literal: 'TEXT', number: 'NUMBER', size: 'SIZE', url: 'HTTP(S)-URL', 'sed-script': 'SED-SCRIPT', 'awk-program': 'AWK-PROGRAM', 'jq-filter': 'JQ-FILTER', 'module-name': 'MODULE',
+    read: 'READ-PATH',
+    write: 'WRITE-PATH',
+    'hardlink-source': 'LINK-SOURCE(write scope)',
+    'symlink-target': 'LINK-TARGET(in scopes)',
+    pattern: 'PATTERN',
+    literal: 'TEXT',
+    number: 'NUMBER',
+    size: 'SIZE',
+    url: 'HTTP(S)-URL',
+    'sed-script': 'SED-SCRIPT',
+    'awk-program': 'AWK-PROGRAM',
+    'jq-filter': 'JQ-FILTER',
+    'module-name': 'MODULE',
   };
   return names[kind] ?? kind;
 }

@@ -20,7 +20,7 @@ export const ERROR_CODES = {
   // Command line
   ZB_CLI_USAGE: { exit: 2, summary: 'The command line was not understood: an unknown option, a missing or extra argument.' },
   ZB_CLI_UNKNOWN_COMMAND: { exit: 2, summary: 'The first argument is not a zotbox command.' },
-  ZB_CLI_NOT_AVAILABLE: { exit: 1, summary: 'The command is part of zotbox\'s design but not available in this build yet.' },
+  ZB_CLI_NOT_AVAILABLE: { exit: 1, summary: "The command is part of zotbox's design but not available in this build yet." },
   ZB_OPTION_INVALID: { exit: 2, summary: 'A library or command-line option has a value zotbox cannot use (for example maxRuns: 0); the message names the option and what it takes.' },
 
   // Archives: reading, packing and extracting
@@ -71,16 +71,23 @@ export const ERROR_CODES = {
   ZB_POLICY_PATH_FORBIDDEN: { exit: 1, summary: 'The path is inside /proc, /sys or /dev, which agents may never touch (except /dev/null).' },
   ZB_POLICY_PATH_PROTECTED: {
     exit: 1,
-    summary: 'The path is git metadata (a .git directory or gitfile, in any case or alias, at any depth), which agents may not write because git runs what it names; or it is inside the zotbox state directory, which agents may not touch outside their own data directory.',
+    summary:
+      'The path is git metadata (a .git directory or gitfile, in any case or alias, at any depth), which agents may not write because git runs what it names; or it is inside the zotbox state directory, which agents may not touch outside their own data directory.',
   },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 
   ZB_POLICY_SHELL_CONSTRUCT: { exit: 1, summary: 'The shell command uses syntax the gate does not accept (substitution, redirection, &, globs, keywords, invisible characters...).' },
-  ZB_POLICY_SHELL_NOT_ALLOWED: { exit: 1, summary: 'The shell command runs a program that is not in the agent\'s allowlist, or one zotbox never allows.' },
+  ZB_POLICY_SHELL_NOT_ALLOWED: { exit: 1, summary: "The shell command runs a program that is not in the agent's allowlist, or one zotbox never allows." },
   ZB_POLICY_SHELL_PROGRAM: { exit: 1, summary: 'The program could not be identified safely: not on the fixed PATH, or written as a path outside the trusted directories.' },
   ZB_POLICY_SHELL_ARGUMENT: { exit: 1, summary: 'An argument, option or subcommand is denied by the built-in rules for that program.' },
-  ZB_POLICY_SHELL_ASSIGNMENT: { exit: 1, summary: 'A variable assignment names a variable in the documented dangerous set (loader, interpreter, pager, editor, git, ssh, package manager...), or its value is not a plain literal.' },
-  ZB_POLICY_SHELL_NO_RULE: { exit: 1, summary: 'The program has no built-in argument rule, or runs code the agent can write (scripts, makefiles, tests), so it may run only inside the sandbox, and confinement is off for this run.' },
+  ZB_POLICY_SHELL_ASSIGNMENT: {
+    exit: 1,
+    summary: 'A variable assignment names a variable in the documented dangerous set (loader, interpreter, pager, editor, git, ssh, package manager...), or its value is not a plain literal.',
+  },
+  ZB_POLICY_SHELL_NO_RULE: {
+    exit: 1,
+    summary: 'The program has no built-in argument rule, or runs code the agent can write (scripts, makefiles, tests), so it may run only inside the sandbox, and confinement is off for this run.',
+  },
   ZB_POLICY_SHELL_CD: { exit: 1, summary: 'A cd is not a single, plain change into a directory inside the read scopes.' },
 
   ZB_POLICY_SKILL_UNKNOWN: { exit: 1, summary: 'The agent asked for a skill its package does not bundle.' },
@@ -104,7 +111,7 @@ export const ERROR_CODES = {
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
-  ZB_CONSENT_REFUSED: { exit: 1, summary: 'You declined the agent\'s permissions (or pressed Ctrl-C); nothing ran.' },
+  ZB_CONSENT_REFUSED: { exit: 1, summary: "You declined the agent's permissions (or pressed Ctrl-C); nothing ran." },
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
 
   // Loading agents from GitHub
@@ -114,14 +121,14 @@ export const ERROR_CODES = {
 
   // Runs: models, providers and workers
   ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for is unknown, or its provider is not available in this build.' },
-  ZB_MODEL_CONTEXT_EXCEEDED: { exit: 1, summary: 'The conversation outgrew the model\'s context window; the run stopped before sending it.' },
+  ZB_MODEL_CONTEXT_EXCEEDED: { exit: 1, summary: "The conversation outgrew the model's context window; the run stopped before sending it." },
   ZB_PROVIDER_AUTH: { exit: 1, summary: 'The model provider refused the API key (missing, wrong, or without access to the model).' },
   ZB_PROVIDER_FAILED: { exit: 1, summary: 'The model provider failed after retries (HTTP error, connection, or a response that did not match its API).' },
   ZB_MODELS_FILE_INVALID: { exit: 1, summary: 'The user models file (<state>/models.json) is not valid; the message names the field.' },
   ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },
   ZB_REPLAY_EXHAUSTED: { exit: 1, summary: 'The agent asked for more model turns than the replay transcript holds.' },
   ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },
-  ZB_RUN_PRE_FAILED: { exit: 1, summary: 'The agent\'s startup command (entry.pre) was refused by the gate or failed; the run stopped before the model.' },
+  ZB_RUN_PRE_FAILED: { exit: 1, summary: "The agent's startup command (entry.pre) was refused by the gate or failed; the run stopped before the model." },
   ZB_WORKER_CRASHED: { exit: 1, summary: 'The worker running the agent crashed or ran out of memory; only this run failed.' },
 
   // Sessions
@@ -166,9 +173,7 @@ export class ZotboxError extends Error {
   }
 
   toWire(): WireError {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
 }
 
@@ -195,8 +200,7 @@ export function fromWireError(payload: unknown): ZotboxError {
   if (typeof payload === 'object' && payload !== null) {
     const { code, message, details } = payload as { code?: unknown; message?: unknown; details?: unknown };
     if (isErrorCode(code) && typeof message === 'string') {
-      const safeDetails =
-        typeof details === 'object' && details !== null && !Array.isArray(details) ? (details as ErrorDetails) : undefined;
+      const safeDetails = typeof details === 'object' && details !== null && !Array.isArray(details) ? (details as ErrorDetails) : undefined;
       return new ZotboxError(code, message, safeDetails === undefined ? {} : { details: safeDetails });
     }
   }

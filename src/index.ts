@@ -138,7 +138,16 @@ export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from './api/run.js
  * await modelEndpoints.close();
  * ```
  */
-export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, type BackoffPolicy, type EndpointAddress, type EndpointClock, type ModelEndpoint, type ModelEndpointsOptions } from './api/run.js';
+export {
+  DEFAULT_MODEL_CONCURRENCY,
+  ModelEndpoints,
+  PROCESS_MODEL_ENDPOINTS,
+  type BackoffPolicy,
+  type EndpointAddress,
+  type EndpointClock,
+  type ModelEndpoint,
+  type ModelEndpointsOptions,
+} from './api/run.js';
 export { planSession, type PlannedSession, type SessionChoice } from './api/run.js';
 export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './api/run.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './api/run.js';
@@ -181,4 +190,3 @@ export {
   unpackArchiveFile,
 } from './api/archive.js';
 export type { ArchiveLimits, Digest, ImageEntry, ImageFormat, LoadOptions, UnpackResult } from './api/archive.js';
-

@@ -24,7 +24,10 @@ test('started as `node bin/zotbox.js`, the bin works', (t) => {
 });
 
 test('the bin passes usage errors through as exit 2 with one line on stderr', (t) => {
-  for (const args of [[BIN, 'frobnicate'], ['--no-node-snapshot', BIN, 'frobnicate']]) {
+  for (const args of [
+    [BIN, 'frobnicate'],
+    ['--no-node-snapshot', BIN, 'frobnicate'],
+  ]) {
     const result = runBin(process.execPath, args);
     t.is(result.status, 2);
     t.is(result.stdout, '');

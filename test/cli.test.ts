@@ -22,7 +22,11 @@ test('--version and -V print the package version', async (t) => {
 
 test('every command has help with usage, options, exit status and examples', async (t) => {
   for (const command of COMMANDS) {
-    for (const argv of [[command.name, '--help'], [command.name, '-h'], ['help', command.name]]) {
+    for (const argv of [
+      [command.name, '--help'],
+      [command.name, '-h'],
+      ['help', command.name],
+    ]) {
       const result = await runCliCaptured(argv);
       t.is(result.status, 0, argv.join(' '));
       t.regex(result.stdout, new RegExp(`Usage:\\n  zotbox ${command.name}`), argv.join(' '));

@@ -13,7 +13,9 @@ function readManifest(name: string): Record<string, unknown> {
 
 test('every example directory is a zotfile with a valid name, an AGENT.md and a README', (t) => {
   // workspaces/, transcripts/ and library/ hold the demo's sample project, recorded runs and the embedding example, not agents.
-  const names = readdirSync(EXAMPLES_DIR, { withFileTypes: true }).filter((e) => e.isDirectory() && !['workspaces', 'transcripts', 'library'].includes(e.name)).map((e) => e.name);
+  const names = readdirSync(EXAMPLES_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !['workspaces', 'transcripts', 'library'].includes(e.name))
+    .map((e) => e.name);
   t.deepEqual(names.sort(), ['code-reviewer', 'repo-maintainer']);
   for (const name of names) {
     const manifest = readManifest(name);

@@ -36,11 +36,7 @@ async function checkTarget(target: string): Promise<boolean> {
     throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `cannot use ${target}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}.`, { cause, details: { path: target } });
   }
   if (!stats.isDirectory() || (await readdir(target)).length > 0) {
-    throw new ZotboxError(
-      'ZB_ARCHIVE_UNPACK_TARGET',
-      `${target} already exists and is not an empty directory. Choose a new directory name, or empty it first.`,
-      { details: { path: target } },
-    );
+    throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `${target} already exists and is not an empty directory. Choose a new directory name, or empty it first.`, { details: { path: target } });
   }
   return true;
 }
@@ -103,10 +99,14 @@ export async function unpackArchiveFile(file: string, target: string, options: L
   try {
     await mkdir(staging, { mode: 0o700 });
   } catch (cause) {
-    throw new ZotboxError('ZB_ARCHIVE_UNPACK_TARGET', `cannot create a working directory in ${parent}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}. Check that it exists and you may write to it.`, {
-      cause,
-      details: { path: parent },
-    });
+    throw new ZotboxError(
+      'ZB_ARCHIVE_UNPACK_TARGET',
+      `cannot create a working directory in ${parent}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}. Check that it exists and you may write to it.`,
+      {
+        cause,
+        details: { path: parent },
+      },
+    );
   }
   let committed = false;
   let image: AgentImage;

@@ -89,11 +89,9 @@ export class ImageBuilder implements TarReaderHandlers {
     }
     this.countEntry();
     if (entry.size > this.limits.maxEntryBytes) {
-      throw new ZotboxError(
-        'ZB_ARCHIVE_LIMIT_EXCEEDED',
-        `archive entry "${entry.name}" declares ${entry.size} bytes, over the ${this.limits.maxEntryBytes}-byte limit for one entry.`,
-        { details: { limit: 'entry', max: this.limits.maxEntryBytes, entry: entry.name } },
-      );
+      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `archive entry "${entry.name}" declares ${entry.size} bytes, over the ${this.limits.maxEntryBytes}-byte limit for one entry.`, {
+        details: { limit: 'entry', max: this.limits.maxEntryBytes, entry: entry.name },
+      });
     }
     const check = checkEntryName(entry.name);
     if (!check.ok) throw this.unsafe(entry.name, check.reason);
@@ -175,11 +173,9 @@ export class ImageBuilder implements TarReaderHandlers {
   private countExpanded(bytes: number): void {
     this.expandedBytes += bytes;
     if (this.expandedBytes > this.limits.maxExpandedBytes) {
-      throw new ZotboxError(
-        'ZB_ARCHIVE_LIMIT_EXCEEDED',
-        `the archive expands to more than ${this.limits.maxExpandedBytes} bytes, the zotfile limit.`,
-        { details: { limit: 'expanded', max: this.limits.maxExpandedBytes } },
-      );
+      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the archive expands to more than ${this.limits.maxExpandedBytes} bytes, the zotfile limit.`, {
+        details: { limit: 'expanded', max: this.limits.maxExpandedBytes },
+      });
     }
   }
 
@@ -277,11 +273,9 @@ export class ImageBuilder implements TarReaderHandlers {
         if (this.directories.has(parent) || implied.has(parent)) break; // its own parents are known already
         implied.add(parent);
         if (implied.size > budget) {
-          throw new ZotboxError(
-            'ZB_ARCHIVE_LIMIT_EXCEEDED',
-            `the archive's files and the directories they imply number more than ${this.limits.maxEntries}, the zotfile limit.`,
-            { details: { limit: 'entries', max: this.limits.maxEntries } },
-          );
+          throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the archive's files and the directories they imply number more than ${this.limits.maxEntries}, the zotfile limit.`, {
+            details: { limit: 'entries', max: this.limits.maxEntries },
+          });
         }
         slash = name.lastIndexOf('/', slash - 1);
       }

@@ -45,11 +45,9 @@ function interrupted(): ZotboxError {
 }
 
 function tooLarge(limits: ArchiveLimits): ZotboxError {
-  return new ZotboxError(
-    'ZB_ARCHIVE_LIMIT_EXCEEDED',
-    `the archive is larger than ${limits.maxCompressedBytes} bytes compressed, the zotfile limit.`,
-    { details: { limit: 'compressed', max: limits.maxCompressedBytes } },
-  );
+  return new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the archive is larger than ${limits.maxCompressedBytes} bytes compressed, the zotfile limit.`, {
+    details: { limit: 'compressed', max: limits.maxCompressedBytes },
+  });
 }
 
 /** Loads an archive given as bytes or a stream of chunks (zstd or gzip tar, detected by magic). */
@@ -89,7 +87,7 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
     throw new ZotboxError(
       'ZB_ARCHIVE_FORMAT_UNKNOWN',
       head.length === 0
-        ? 'the archive is empty. A .zot file is a zstd-compressed tar; re-create it with \'zotbox pack\'.'
+        ? "the archive is empty. A .zot file is a zstd-compressed tar; re-create it with 'zotbox pack'."
         : `the archive starts with bytes ${head.subarray(0, 4).toString('hex')}, which is neither zstd (28b52ffd) nor gzip (1f8b). A .zot file is a zstd-compressed tar; re-create it with 'zotbox pack'.`,
       { details: { magic: head.subarray(0, 4).toString('hex') } },
     );
@@ -105,13 +103,9 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
   } else {
     // gzip tars are rare (zot reads them; zotbox writes zstd): their machinery loads on use.
     const [{ Readable }, { pipeline }, { createGunzip }] = await Promise.all([import('node:stream'), import('node:stream/promises'), import('node:zlib')]);
-    await pipeline(
-      Readable.from(prepend(head, input)),
-      createGunzip(),
-      async function (decoded: AsyncIterable<Buffer>) {
-        for await (const slice of decoded) feedTar(slice);
-      },
-    ).catch((cause: unknown) => {
+    await pipeline(Readable.from(prepend(head, input)), createGunzip(), async function (decoded: AsyncIterable<Buffer>) {
+      for await (const slice of decoded) feedTar(slice);
+    }).catch((cause: unknown) => {
       if (cause instanceof ZotboxError) throw cause;
       throw new ZotboxError('ZB_ARCHIVE_CORRUPT', `the gzip stream is corrupt or truncated: ${(cause as Error).message}. Re-download or re-create the archive.`, {
         cause,

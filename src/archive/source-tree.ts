@@ -76,11 +76,7 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
     throw fileSystemError('read the agent directory', root, cause);
   }
   if (rootStats.isSymbolicLink()) {
-    throw new ZotboxError(
-      'ZB_ARCHIVE_SOURCE_UNSUPPORTED',
-      `the agent directory ${root} is a symlink. Pass the directory it points to instead.`,
-      { details: { path: root } },
-    );
+    throw new ZotboxError('ZB_ARCHIVE_SOURCE_UNSUPPORTED', `the agent directory ${root} is a symlink. Pass the directory it points to instead.`, { details: { path: root } });
   }
   if (!rootStats.isDirectory()) {
     throw new ZotboxError('ZB_IO_FAILED', `${root} is not a directory. Pass a zotfile directory (with manifest.json at its root).`, {
@@ -144,25 +140,19 @@ export async function walkSourceTree(root: string, options: WalkOptions = {}): P
       });
       expandedBytes += isDirectory ? 0 : stats.size;
       if (!isDirectory && stats.size > limits.maxEntryBytes) {
-        throw new ZotboxError(
-          'ZB_ARCHIVE_LIMIT_EXCEEDED',
-          `${absolutePath} is ${stats.size} bytes, over the ${limits.maxEntryBytes}-byte limit for one zotfile entry. Leave it out of the agent.`,
-          { details: { limit: 'entry', max: limits.maxEntryBytes, path: absolutePath } },
-        );
+        throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `${absolutePath} is ${stats.size} bytes, over the ${limits.maxEntryBytes}-byte limit for one zotfile entry. Leave it out of the agent.`, {
+          details: { limit: 'entry', max: limits.maxEntryBytes, path: absolutePath },
+        });
       }
       if (expandedBytes > limits.maxExpandedBytes) {
-        throw new ZotboxError(
-          'ZB_ARCHIVE_LIMIT_EXCEEDED',
-          `${root} holds more than ${limits.maxExpandedBytes} bytes of files, over the zotfile limit. Remove what the agent does not need.`,
-          { details: { limit: 'expanded', max: limits.maxExpandedBytes } },
-        );
+        throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `${root} holds more than ${limits.maxExpandedBytes} bytes of files, over the zotfile limit. Remove what the agent does not need.`, {
+          details: { limit: 'expanded', max: limits.maxExpandedBytes },
+        });
       }
       if (entries.length > limits.maxEntries) {
-        throw new ZotboxError(
-          'ZB_ARCHIVE_LIMIT_EXCEEDED',
-          `${root} has more than ${limits.maxEntries} files and directories, more than a zotfile may hold. Remove what the agent does not need.`,
-          { details: { limit: 'entries', max: limits.maxEntries } },
-        );
+        throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `${root} has more than ${limits.maxEntries} files and directories, more than a zotfile may hold. Remove what the agent does not need.`, {
+          details: { limit: 'entries', max: limits.maxEntries },
+        });
       }
       if (isDirectory) pending.push(relativePath);
     }

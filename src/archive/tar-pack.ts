@@ -14,11 +14,9 @@ import { TRAILER, encodeCanonicalHeader, padToBlock } from './tar-header.js';
 const READ_CHUNK = 1024 * 1024;
 
 function changedError(entry: SourceEntry, what: string): ZotboxError {
-  return new ZotboxError(
-    'ZB_ARCHIVE_SOURCE_CHANGED',
-    `${entry.absolutePath} ${what} while it was being packed. Stop whatever is changing the agent directory and try again.`,
-    { details: { path: entry.absolutePath } },
-  );
+  return new ZotboxError('ZB_ARCHIVE_SOURCE_CHANGED', `${entry.absolutePath} ${what} while it was being packed. Stop whatever is changing the agent directory and try again.`, {
+    details: { path: entry.absolutePath },
+  });
 }
 
 /** The bytes of one walked file, in chunks; it must still be the same regular file, with the same size. */

@@ -88,7 +88,10 @@ function parseNumber(block: Buffer, offset: number, size: number, field: string)
     if (!Number.isSafeInteger(value)) throw corrupt(`a tar header's ${field} is too large`, { field });
     return value;
   }
-  const text = bytes.toString('latin1').replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  const text = bytes
+    .toString('latin1')
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
   if (text === '') return 0;
   if (!/^[0-7]+$/.test(text)) throw corrupt(`a tar header's ${field} is not an octal number`, { field });
   return Number.parseInt(text, 8);
@@ -161,7 +164,7 @@ export class TarReader {
         const take = Math.min(this.remaining, chunk.length - offset);
         // Every writer zero-fills padding. Other bytes would be hashed into the content digest
         // while changing no entry, so two archives of the same content could digest differently.
-        if (!isAllZero(chunk.subarray(offset, offset + take))) throw corrupt('the padding after an entry\'s data is not zero');
+        if (!isAllZero(chunk.subarray(offset, offset + take))) throw corrupt("the padding after an entry's data is not zero");
         offset += take;
         this.remaining -= take;
         if (this.remaining === 0) this.state = 'header';

@@ -140,12 +140,7 @@ export class ZstdDecompressionWorker {
 }
 
 /** Decodes one file in a worker started for it, for one-shot callers such as the CLI. */
-export async function decodeFileInWorker(
-  file: string,
-  maxCompressedBytes: number,
-  onChunk: (chunk: Buffer) => void,
-  signal: AbortSignal | undefined,
-): Promise<{ digest: Digest; size: number }> {
+export async function decodeFileInWorker(file: string, maxCompressedBytes: number, onChunk: (chunk: Buffer) => void, signal: AbortSignal | undefined): Promise<{ digest: Digest; size: number }> {
   const worker = new ZstdDecompressionWorker();
   try {
     return await worker.decodeFile(file, maxCompressedBytes, onChunk, signal);

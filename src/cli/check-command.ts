@@ -18,7 +18,13 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 function planLines(result: CheckResult): string[] {
   if (result.bashMode === 'ask') return ['  runs with bash -c (bash mode "ask": the user consents to any command at launch)'];
   return (result.plan?.items ?? []).flatMap((item) => {
-    const steps = item.pipeline.map((step) => (step.kind === 'cd' ? `cd ${step.directory}` : `${Object.entries(step.env).map(([k, v]) => `${k}=${JSON.stringify(v)} `).join('')}${step.program} ${JSON.stringify(step.argv.slice(1))}`));
+    const steps = item.pipeline.map((step) =>
+      step.kind === 'cd'
+        ? `cd ${step.directory}`
+        : `${Object.entries(step.env)
+            .map(([k, v]) => `${k}=${JSON.stringify(v)} `)
+            .join('')}${step.program} ${JSON.stringify(step.argv.slice(1))}`,
+    );
     // The first item has no connector (null); each later one names the operator before it.
     return [`  ${item.connector === null ? '' : `${item.connector} `}${steps.join(' | ')}`];
   });

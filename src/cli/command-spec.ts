@@ -75,10 +75,7 @@ export function parseCommandArguments(spec: CommandSpec, args: readonly string[]
   if (values['help'] !== true) {
     const count = parsed.positionals.length;
     if (count < spec.minPositionals || count > spec.maxPositionals) {
-      const expected =
-        spec.minPositionals === spec.maxPositionals
-          ? `${spec.minPositionals}`
-          : `${spec.minPositionals} to ${spec.maxPositionals}`;
+      const expected = spec.minPositionals === spec.maxPositionals ? `${spec.minPositionals}` : `${spec.minPositionals} to ${spec.maxPositionals}`;
       throw new ZotboxError(
         'ZB_CLI_USAGE',
         `zotbox ${spec.name} takes ${expected} argument${spec.maxPositionals === 1 ? '' : 's'}, got ${count}. Usage: zotbox ${spec.usage[0]}. Run 'zotbox ${spec.name} --help' for details.`,

@@ -16,7 +16,16 @@ export const runConsent: CommandHandler = async (parsed, io) => {
     if (json) {
       io.stdout.write(
         `${JSON.stringify(
-          listed.map((r) => ({ name: r.name, file: r.file, valid: r.receipt !== undefined, trusted: r.trusted, digest: r.receipt?.digest ?? null, version: r.receipt?.version ?? null, approved_at: r.receipt?.approved_at ?? null, permissions: r.receipt?.permissions ?? null })),
+          listed.map((r) => ({
+            name: r.name,
+            file: r.file,
+            valid: r.receipt !== undefined,
+            trusted: r.trusted,
+            digest: r.receipt?.digest ?? null,
+            version: r.receipt?.version ?? null,
+            approved_at: r.receipt?.approved_at ?? null,
+            permissions: r.receipt?.permissions ?? null,
+          })),
           null,
           2,
         )}\n`,
@@ -27,7 +36,12 @@ export const runConsent: CommandHandler = async (parsed, io) => {
       // Names come from directory names and versions from receipt files: anyone who can write there chose them.
       for (const r of listed) {
         // UNTRUSTED: not signed by this installation (written by hand, by another program, or copied in); it is never used.
-        writeTerminalText(io.stdout, r.receipt === undefined ? `${r.name}  INVALID  ${r.file}\n` : `${r.name}@${field(r.receipt.version)}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}\n`);
+        writeTerminalText(
+          io.stdout,
+          r.receipt === undefined
+            ? `${r.name}  INVALID  ${r.file}\n`
+            : `${r.name}@${field(r.receipt.version)}  ${r.receipt.digest}  ${r.trusted ? `approved ${r.receipt.approved_at}` : `UNTRUSTED  ${r.file}`}\n`,
+        );
       }
     }
     return 0;

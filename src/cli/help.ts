@@ -41,9 +41,7 @@ export function renderCommandHelp(spec: CommandSpec, available: boolean): string
     '',
     ...wrap(spec.description, 78).map((line) => line),
     '',
-    ...(spec.arguments.length > 0
-      ? ['Arguments:', ...spec.arguments.map((a) => `  ${a.name.padEnd(argWidth)}  ${a.description}`), '']
-      : []),
+    ...(spec.arguments.length > 0 ? ['Arguments:', ...spec.arguments.map((a) => `  ${a.name.padEnd(argWidth)}  ${a.description}`), ''] : []),
     'Options:',
     ...options.map((o, i) => `  ${(labels[i] ?? '').padEnd(width)}  ${o.description}`),
     '',

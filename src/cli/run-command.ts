@@ -8,7 +8,6 @@ import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, runEventWriter, writeModelText } from './terminal-output.js';
 
-
 function positiveInteger(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -20,7 +19,13 @@ function positiveInteger(value: unknown, option: string): number | undefined {
 function sessionChoice(values: Readonly<Record<string, unknown>>, cwd: string): SessionChoice {
   const given = ['continue', 'resume', 'session', 'no-session'].filter((name) => values[name] !== undefined && values[name] !== false);
   if (given.length > 1) {
-    throw new ZotboxError('ZB_SESSION_CONFLICT', `${given.slice(0, 2).map((name) => `--${name}`).join(' and ')} cannot be combined: give at most one of --continue, --resume ID, --session FILE and --no-session.`);
+    throw new ZotboxError(
+      'ZB_SESSION_CONFLICT',
+      `${given
+        .slice(0, 2)
+        .map((name) => `--${name}`)
+        .join(' and ')} cannot be combined: give at most one of --continue, --resume ID, --session FILE and --no-session.`,
+    );
   }
   if (values['continue'] === true) return 'continue';
   if (values['no-session'] === true) return 'none';
@@ -73,7 +78,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   // command line (entry.default_prompt, when the agent has one, still comes first
   // and makes the run one-shot).
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && values['print'] !== true && values['json'] !== true;
-  let status: RunEvent & { type: 'run.end' } | undefined;
+  let status: (RunEvent & { type: 'run.end' }) | undefined;
   const text = runEventWriter(io.stdout, render);
   try {
     for await (const event of runAgent({

@@ -73,7 +73,7 @@ export class GateClient {
   }
 
   private receive(raw: unknown): void {
-    const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.gate, 'the gate\'s answer');
+    const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.gate, "the gate's answer");
     if (tooBig !== undefined) {
       // Still an answer when it names a call of ours: that call fails with the reason instead of waiting out its time limit.
       const id = (raw as { id?: unknown } | null)?.id;

@@ -38,7 +38,12 @@ export function createGateDecider(options: GateDeciderOptions): (call: ToolCall)
       }
       case 'skill':
         if (!skills.has(call.input.name)) {
-          return { allow: false, code: 'ZB_POLICY_SKILL_UNKNOWN', reason: `skill ${JSON.stringify(call.input.name)} is not bundled with this agent; its skills are: ${[...skills].join(', ') || 'none'}.`, audit: {} };
+          return {
+            allow: false,
+            code: 'ZB_POLICY_SKILL_UNKNOWN',
+            reason: `skill ${JSON.stringify(call.input.name)} is not bundled with this agent; its skills are: ${[...skills].join(', ') || 'none'}.`,
+            audit: {},
+          };
         }
         return { allow: true, approved: { tool: 'skill', call, decision: { allow: true, name: call.input.name } }, audit: {} };
     }

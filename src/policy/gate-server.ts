@@ -135,10 +135,7 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
     audit(request.id, request.tool, true, verdict.audit);
     const controller = new AbortController();
     inFlight.set(request.id, controller);
-    const timer = setTimeout(
-      () => controller.abort(new ZotboxError('ZB_GATE_TIMEOUT', `the ${request.tool} call took longer than ${options.timeoutMs} ms and was cancelled.`)),
-      options.timeoutMs,
-    );
+    const timer = setTimeout(() => controller.abort(new ZotboxError('ZB_GATE_TIMEOUT', `the ${request.tool} call took longer than ${options.timeoutMs} ms and was cancelled.`)), options.timeoutMs);
     try {
       const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(asError(controller.signal.reason)), { once: true }));
       const result = await Promise.race([options.execute(verdict.approved, controller.signal), aborted]);

@@ -93,10 +93,7 @@ function readFields(top: JsonObject): ManifestFields {
       const requirements = object(value, ['bin', 'os']);
       return { bin: optional(requirements, 'bin', uniqueList(matching(COMMAND_NAME_PATTERN))), os: optional(requirements, 'os', uniqueList(member(GO_OS_NAMES))) };
     }),
-    entry:
-      entry === undefined
-        ? undefined
-        : { greeting: optional(entry, 'greeting', string), pre: optional(entry, 'pre', string), default_prompt: optional(entry, 'default_prompt', string) },
+    entry: entry === undefined ? undefined : { greeting: optional(entry, 'greeting', string), pre: optional(entry, 'pre', string), default_prompt: optional(entry, 'default_prompt', string) },
     replace_system_prompt: optional(top, 'replace_system_prompt', (value) => (typeof value === 'boolean' ? value : decline())),
   };
 }
@@ -127,7 +124,7 @@ function readPermissions(value: unknown): NonNullable<ManifestFields['permission
       const mode = optional(declared, 'mode', member(BASH_MODES));
       const allow = optional(declared, 'allow', uniqueList(matching(COMMAND_NAME_PATTERN)));
       // Allowlist mode needs a command; any other mode, none.
-      if ((mode === 'allowlist') !== ((allow ?? []).length > 0)) decline();
+      if ((mode === 'allowlist') !== (allow ?? []).length > 0) decline();
       return { mode, allow };
     }),
   };

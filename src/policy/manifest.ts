@@ -71,7 +71,14 @@ function validateWithSchema(value: unknown): ManifestFields {
       const keys = (issue as { keys: string[] }).keys;
       return {
         path: jsonPath([...issue.path, keys[0]!]),
-        message: `is not a known key here${keys.length > 1 ? ` (nor ${keys.slice(1).map((k) => JSON.stringify(k)).join(', ')})` : ''}; zotbox rejects unknown keys in this section because it could not enforce them. Remove it, or check the spelling`,
+        message: `is not a known key here${
+          keys.length > 1
+            ? ` (nor ${keys
+                .slice(1)
+                .map((k) => JSON.stringify(k))
+                .join(', ')})`
+            : ''
+        }; zotbox rejects unknown keys in this section because it could not enforce them. Remove it, or check the spelling`,
       };
     }
     return { path: jsonPath(issue.path), message: issue.message };

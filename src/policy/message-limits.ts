@@ -35,9 +35,7 @@ export const MESSAGE_LIMITS = {
   modelRequest: { envelopeDepth: 5, maxBytes: MAX_CONVERSATION_BYTES },
 } as const satisfies Record<string, MessageLimits>;
 
-export type LimitViolation =
-  | { readonly limit: 'depth'; readonly maxDepth: number; readonly path: readonly (string | number)[] }
-  | { readonly limit: 'size'; readonly maxBytes: number };
+export type LimitViolation = { readonly limit: 'depth'; readonly maxDepth: number; readonly path: readonly (string | number)[] } | { readonly limit: 'size'; readonly maxBytes: number };
 
 interface Frame {
   readonly value: object;

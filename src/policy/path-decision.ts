@@ -102,7 +102,13 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
   if (!resolved.ok) return deny(tool, requested, 'ZB_POLICY_PATH_UNRESOLVABLE', `${tool} denied: ${resolved.reason}.`);
   const canonical = resolved.path;
   if (isForbidden(canonical)) {
-    return deny(tool, requested, 'ZB_POLICY_PATH_FORBIDDEN', `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside /proc, /sys or /dev, which agents may never touch.`, canonical);
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_FORBIDDEN',
+      `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside /proc, /sys or /dev, which agents may never touch.`,
+      canonical,
+    );
   }
   if (isInsideStateDirectory(canonical, scopes.context)) {
     return deny(

@@ -150,11 +150,17 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.
   if (args.value.rule === 'ruled' && args.value.writes === 'names') wrapping.changesNames.push(identity.value.name);
   if (args.value.rule === 'none' && context.confined !== true) {
-    return no('ZB_POLICY_SHELL_NO_RULE', `${identity.value.name} has no built-in argument rule, so zotbox cannot check what its arguments make it do; such programs run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off), or use a program that has a rule (docs/permissions.md lists them).`);
+    return no(
+      'ZB_POLICY_SHELL_NO_RULE',
+      `${identity.value.name} has no built-in argument rule, so zotbox cannot check what its arguments make it do; such programs run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off), or use a program that has a rule (docs/permissions.md lists them).`,
+    );
   }
   // Scripts, makefiles, package scripts and tests are code the agent can write: like a program without a rule, only the sandbox bounds them.
   if (args.value.rule === 'ruled' && args.value.runsProjectCode && context.confined !== true) {
-    return no('ZB_POLICY_SHELL_NO_RULE', `${describeSimpleCommand(command)} runs code from files the agent can write (a script, a makefile, package scripts or tests), which no argument rule can check; such commands run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off).`);
+    return no(
+      'ZB_POLICY_SHELL_NO_RULE',
+      `${describeSimpleCommand(command)} runs code from files the agent can write (a script, a makefile, package scripts or tests), which no argument rule can check; such commands run only inside the sandbox, and confinement is off for this run. Fix: run with confinement (install bubblewrap, drop --confine off).`,
+    );
   }
   return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
 }
@@ -167,12 +173,18 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
  */
 function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule, env: Record<string, string>, context: ShellContext, cwd: string, wrapping: Wrapping): Check<PlannedStep> {
   if (wrapper.kind === 'builtin' && (wrapping.depth > 0 || command.argv[0]!.includes('/'))) {
-    return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is a shell builtin, stripped only when it comes first in a command; inside another wrapper or written as a path it would run as a program. Write the command without it.`);
+    return no(
+      'ZB_POLICY_SHELL_NOT_ALLOWED',
+      `${base} is a shell builtin, stripped only when it comes first in a command; inside another wrapper or written as a path it would run as a program. Write the command without it.`,
+    );
   }
   if (wrapping.depth >= MAX_WRAPPER_DEPTH) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `more than ${MAX_WRAPPER_DEPTH} nested wrappers; write the command with fewer.`);
   // The executor starts each command as the leader of its own process group and kills that group on timeout; run as a child, timeout leaves it.
   if (wrapper.newProcessGroup === true && wrapping.forkedBy !== undefined) {
-    return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} run by ${wrapping.forkedBy} would move the command into a process group of its own, which the run's time limit cannot stop. Use ${base} only first or after wrappers that do not fork (nice, nohup, stdbuf, ionice, env).`);
+    return no(
+      'ZB_POLICY_SHELL_NOT_ALLOWED',
+      `${base} run by ${wrapping.forkedBy} would move the command into a process group of its own, which the run's time limit cannot stop. Use ${base} only first or after wrappers that do not fork (nice, nohup, stdbuf, ionice, env).`,
+    );
   }
   const unwrapped = unwrapCommand(base, wrapper, command.argv.slice(1));
   if (!unwrapped.ok) return unwrapped;
@@ -195,12 +207,11 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
     if (!directory.ok) return directory;
     innerCwd = directory.value;
   }
-  const inner = checkCommand(
-    { assignments: wrapper.kind === 'builtin' ? command.assignments : unwrapped.value.assignments, argv: unwrapped.value.inner },
-    context,
-    innerCwd,
-    { depth: wrapping.depth + 1, forkedBy: wrapper.forks === true ? base : wrapping.forkedBy, changesNames: wrapping.changesNames },
-  );
+  const inner = checkCommand({ assignments: wrapper.kind === 'builtin' ? command.assignments : unwrapped.value.assignments, argv: unwrapped.value.inner }, context, innerCwd, {
+    depth: wrapping.depth + 1,
+    forkedBy: wrapper.forks === true ? base : wrapping.forkedBy,
+    changesNames: wrapping.changesNames,
+  });
   if (!inner.ok) return no(inner.code, `${base}: ${inner.reason}`);
   if (wrapper.kind === 'builtin') return inner;
   const program = identifyProgram(command.argv[0]!, context, false);
@@ -250,15 +261,18 @@ export function directoryAfter(steps: readonly PlannedStep[], cwd: string): stri
 export function decidePipeline(pipeline: Pipeline, context: ShellContext, cwd: string): PipelineDecision {
   // Only allowlist mode has pipelines to decide; any other mode here is a caller's mistake, denied.
   if (context.mode !== 'allowlist') {
-    return { allow: false, code: 'ZB_POLICY_NO_PERMISSION', reason: `commands are decided one by one only in allowlist mode (permissions.bash.mode is "${context.mode}").`, command: pipeline.commands[0]! };
+    return {
+      allow: false,
+      code: 'ZB_POLICY_NO_PERMISSION',
+      reason: `commands are decided one by one only in allowlist mode (permissions.bash.mode is "${context.mode}").`,
+      command: pipeline.commands[0]!,
+    };
   }
   const steps: PlannedStep[] = [];
   for (const simple of pipeline.commands) {
     const wrapping = standalone();
     const checked: Check<PlannedStep> =
-      simple.argv[0] === 'cd' && pipeline.commands.length === 1
-        ? mapCheck(checkCd(simple, context, cwd), (directory) => ({ kind: 'cd', directory }))
-        : checkCommand(simple, context, cwd, wrapping);
+      simple.argv[0] === 'cd' && pipeline.commands.length === 1 ? mapCheck(checkCd(simple, context, cwd), (directory) => ({ kind: 'cd', directory })) : checkCommand(simple, context, cwd, wrapping);
     if (!checked.ok) return { allow: false, code: checked.code, reason: checked.reason, command: simple };
     // The commands of a pipeline run at the same time, all decided before the first starts: one that renames,
     // links or removes could make a path another was approved for lead elsewhere while it runs.

@@ -52,16 +52,11 @@ function forbiddenCharacter(text: string): { construct: string; reason: string }
     if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f)) {
       return { construct: 'control character', reason: `contains the control character U+${code.toString(16).padStart(4, '0').toUpperCase()}` };
     }
-    if (
-      code === 0xa0 ||
-      code === 0x1680 ||
-      (code >= 0x2000 && code <= 0x200f) ||
-      (code >= 0x2028 && code <= 0x202f) ||
-      (code >= 0x205f && code <= 0x206f) ||
-      code === 0x3000 ||
-      code === 0xfeff
-    ) {
-      return { construct: 'invisible character', reason: `contains U+${code.toString(16).padStart(4, '0').toUpperCase()}, a space, zero-width or bidirectional character that shells and readers see differently` };
+    if (code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200f) || (code >= 0x2028 && code <= 0x202f) || (code >= 0x205f && code <= 0x206f) || code === 0x3000 || code === 0xfeff) {
+      return {
+        construct: 'invisible character',
+        reason: `contains U+${code.toString(16).padStart(4, '0').toUpperCase()}, a space, zero-width or bidirectional character that shells and readers see differently`,
+      };
     }
     if (code >= 0xd800 && code <= 0xdfff) {
       const next = text.charCodeAt(i + 1);
@@ -120,7 +115,7 @@ function lex(text: string): { ok: true; tokens: Token[] } | { ok: false; constru
     if (ch === "'") {
       startQuote();
       const end = text.indexOf("'", i + 1);
-      if (end === -1) return { ok: false, construct: 'unterminated quote', reason: "a single quote is not closed" };
+      if (end === -1) return { ok: false, construct: 'unterminated quote', reason: 'a single quote is not closed' };
       word += text.slice(i + 1, end);
       inWord = true;
       i = end + 1;

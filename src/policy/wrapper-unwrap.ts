@@ -54,7 +54,11 @@ function allowedSpellings(rule: WrapperRule): string {
 /** env -S: split by zotbox's own fail-closed lexer, refusing every character env would read differently from it. */
 export function splitEnvString(text: string): Check<string[]> {
   const special = /[\\$#]/.exec(text);
-  if (special !== null) return deny('ZB_POLICY_SHELL_ARGUMENT', `env -S: the string may not contain ${JSON.stringify(special[0])}, which env reads in its own way (escapes, \${VAR}, comments); write the command without env -S.`);
+  if (special !== null)
+    return deny(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `env -S: the string may not contain ${JSON.stringify(special[0])}, which env reads in its own way (escapes, \${VAR}, comments); write the command without env -S.`,
+    );
   const parsed = parseShellCommand(text);
   if (!parsed.ok) return deny('ZB_POLICY_SHELL_ARGUMENT', `env -S: ${parsed.reason}.`);
   const only = parsed.ast.items.length === 1 && parsed.ast.items[0]!.pipeline.commands.length === 1 ? parsed.ast.items[0]!.pipeline.commands[0]! : undefined;
@@ -98,7 +102,10 @@ function readLongOption(base: string, rule: WrapperRule, arg: string, reading: R
   const exact = all.filter((o) => o.long === name);
   const matches = exact.length > 0 ? exact : all.filter((o) => name.length > 0 && o.long.startsWith(name));
   if (matches.length !== 1) {
-    return deny('ZB_POLICY_SHELL_ARGUMENT', `${base}: ${JSON.stringify(arg)} is ${matches.length === 0 ? 'not an option it allows' : 'an ambiguous abbreviation'}; it allows ${allowedSpellings(rule)}.`);
+    return deny(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${base}: ${JSON.stringify(arg)} is ${matches.length === 0 ? 'not an option it allows' : 'an ambiguous abbreviation'}; it allows ${allowedSpellings(rule)}.`,
+    );
   }
   const option = matches[0]!;
   if ('why' in option) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} --${option.long} is denied: it ${option.why}.`);
@@ -155,7 +162,10 @@ export function unwrapCommand(base: string, rule: WrapperRule, args: readonly st
     const operand = words[index++];
     const plain = VALUE_PATTERNS[kind];
     if (operand === undefined || plain === undefined || !plain.pattern.test(operand)) {
-      return deny('ZB_POLICY_SHELL_ARGUMENT', `${base}: expected a ${kind} before the command (for example ${plain?.example ?? ''}), found ${operand === undefined ? 'nothing' : JSON.stringify(operand)}.`);
+      return deny(
+        'ZB_POLICY_SHELL_ARGUMENT',
+        `${base}: expected a ${kind} before the command (for example ${plain?.example ?? ''}), found ${operand === undefined ? 'nothing' : JSON.stringify(operand)}.`,
+      );
     }
   }
   const assignments: Assignment[] = [];
@@ -186,7 +196,10 @@ export function findExecCommands(args: readonly string[]): Check<readonly (reado
     const end = args.indexOf(';', i + 1);
     const inner = args.slice(i + 1, end === -1 ? args.length : end);
     if (inner.some((word) => word.includes('{}'))) {
-      return deny('ZB_POLICY_SHELL_ARGUMENT', `find ${arg} with {} runs its command on the files it finds, known only at run time, so the command cannot be checked. List the files with find and act on them in a separate command.`);
+      return deny(
+        'ZB_POLICY_SHELL_ARGUMENT',
+        `find ${arg} with {} runs its command on the files it finds, known only at run time, so the command cannot be checked. List the files with find and act on them in a separate command.`,
+      );
     }
     if (end === -1 || inner.length === 0) return deny('ZB_POLICY_SHELL_ARGUMENT', `find ${arg} needs a command ended by ';'.`);
     commands.push(inner);

@@ -61,7 +61,11 @@ export const OUTPUT_LIMIT_NOTICE =
 /** Counts the conversation's size as it grows, once per message. */
 class ConversationSize {
   private chars: number;
-  constructor(system: string, tools: readonly ToolSpec[], private readonly limit: number | undefined) {
+  constructor(
+    system: string,
+    tools: readonly ToolSpec[],
+    private readonly limit: number | undefined,
+  ) {
     this.chars = system.length + JSON.stringify(tools).length;
   }
   add(message: ChatMessage): void {
@@ -70,9 +74,13 @@ class ConversationSize {
   /** Throws ZB_MODEL_CONTEXT_EXCEEDED when the next request would be larger than the limit. */
   check(): void {
     if (this.limit === undefined || this.chars <= this.limit) return;
-    throw new ZotboxError('ZB_MODEL_CONTEXT_EXCEEDED', `the conversation has grown to ${this.chars} characters, more than the model's context window can hold (this run's limit is ${this.limit}); it was not sent. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`, {
-      details: { conversationChars: this.chars, limitChars: this.limit },
-    });
+    throw new ZotboxError(
+      'ZB_MODEL_CONTEXT_EXCEEDED',
+      `the conversation has grown to ${this.chars} characters, more than the model's context window can hold (this run's limit is ${this.limit}); it was not sent. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`,
+      {
+        details: { conversationChars: this.chars, limitChars: this.limit },
+      },
+    );
   }
 }
 
@@ -130,7 +138,10 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
     // The model APIs refuse an assistant message without content when it is sent back.
     const content = answer.content.length > 0 ? answer.content : [{ type: 'text' as const, text: answer.stop === 'max_tokens' ? '[output cut off]' : '[no output]' }];
     push({ role: 'assistant', content });
-    finalText = answer.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+    finalText = answer.content
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text)
+      .join('');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0 && answer.stop === 'max_tokens') {
       // Cut off by the output limit: not an answer. Ask the model to go on (the turn limit still applies).

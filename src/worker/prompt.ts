@@ -14,7 +14,7 @@ export interface PromptInput {
 
 const BASE_PROMPT = [
   'You are an agent run by zotbox. You act only through your tools, and every tool call is checked',
-  "against the permissions the user granted this agent. When a call is denied, the result says why:",
+  'against the permissions the user granted this agent. When a call is denied, the result says why:',
   'do not try to get around it; adapt, or tell the user what you needed. Paths are relative to the',
   'workspace unless absolute. Be concise, and finish with a direct answer to the user.',
 ].join('\n');
@@ -29,12 +29,7 @@ export function buildSystemPrompt(input: PromptInput): string {
     if (agentText !== '') parts.push(agentText);
   }
   if (input.skills.length > 0) {
-    parts.push(
-      [
-        'Skills bundled with this agent (load one with the skill tool before you follow it):',
-        ...input.skills.map((s) => `- ${s.name}: ${s.description}`),
-      ].join('\n'),
-    );
+    parts.push(['Skills bundled with this agent (load one with the skill tool before you follow it):', ...input.skills.map((s) => `- ${s.name}: ${s.description}`)].join('\n'));
   }
   parts.push(`Current date: ${input.date}\nCurrent working directory: ${input.workspace}`);
   return parts.join('\n\n');

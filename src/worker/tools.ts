@@ -5,7 +5,12 @@ import type { ToolSpec } from '../policy/model-protocol.js';
 const READ: ToolSpec = {
   name: 'read',
   description: 'Read a text file. Returns numbered lines; use offset (lines to skip) and limit (lines to return) for long files.',
-  input_schema: { type: 'object', properties: { path: { type: 'string' }, offset: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 1 } }, required: ['path'], additionalProperties: false },
+  input_schema: {
+    type: 'object',
+    properties: { path: { type: 'string' }, offset: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 1 } },
+    required: ['path'],
+    additionalProperties: false,
+  },
 };
 const WRITE: ToolSpec = {
   name: 'write',
@@ -15,7 +20,12 @@ const WRITE: ToolSpec = {
 const EDIT: ToolSpec = {
   name: 'edit',
   description: 'Replace one exact, unique occurrence of old_string in a file with new_string.',
-  input_schema: { type: 'object', properties: { path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } }, required: ['path', 'old_string', 'new_string'], additionalProperties: false },
+  input_schema: {
+    type: 'object',
+    properties: { path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
+    required: ['path', 'old_string', 'new_string'],
+    additionalProperties: false,
+  },
 };
 const BASH: ToolSpec = {
   name: 'bash',

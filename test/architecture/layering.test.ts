@@ -65,10 +65,25 @@ test(
   /worker reaches 'node:fs' through worker\/w\.ts -> policy\/p\.ts/,
 );
 test('cli reaching past the public API into host is caught', violations, { 'cli.ts': "import { pool } from './host/run/pool.js';", 'host/run/pool.ts': '' }, /\(cli\) imports host/);
-test('a host room importing a room on its own floor is caught', violations, { 'host/load/a.ts': "import { m } from '../models/m.js';", 'host/models/m.ts': '' }, /\(host\/load, floor 2\) imports host\/models\/m\.ts \(host\/models, floor 2\)/);
-test('a host room importing the room above it is caught', violations, { 'host/executors/e.ts': "import type { Plan } from '../run/plan.js';", 'host/run/plan.ts': '' }, /\(host\/executors, floor 1\) imports host\/run\/plan\.ts/);
+test(
+  'a host room importing a room on its own floor is caught',
+  violations,
+  { 'host/load/a.ts': "import { m } from '../models/m.js';", 'host/models/m.ts': '' },
+  /\(host\/load, floor 2\) imports host\/models\/m\.ts \(host\/models, floor 2\)/,
+);
+test(
+  'a host room importing the room above it is caught',
+  violations,
+  { 'host/executors/e.ts': "import type { Plan } from '../run/plan.js';", 'host/run/plan.ts': '' },
+  /\(host\/executors, floor 1\) imports host\/run\/plan\.ts/,
+);
 test('a file directly in host/ is caught', violations, { 'host/loose.ts': 'export {};' }, /is not in a host room/);
-test('cli reaching past the entry modules into policy is caught', violations, { 'cli/c.ts': "import { parseManifest } from '../policy/manifest.js';", 'policy/manifest.ts': '' }, /\(cli\) imports policy\/manifest\.ts \(policy\)/);
+test(
+  'cli reaching past the entry modules into policy is caught',
+  violations,
+  { 'cli/c.ts': "import { parseManifest } from '../policy/manifest.js';", 'policy/manifest.ts': '' },
+  /\(cli\) imports policy\/manifest\.ts \(policy\)/,
+);
 test(
   'an entry module of the public API holding code of its own is caught',
   violations,
@@ -104,5 +119,13 @@ test('allowed imports produce no violation', (t) => {
 
 test('type-only imports are recognised in every spelling', (t) => {
   const refs = collectImports('x.ts', "import type { A } from './a.js';\nimport { type B } from './b.js';\nexport type { C } from './c.js';\nimport { D } from './d.js';");
-  t.deepEqual(refs.map((r) => [r.specifier, r.typeOnly]), [['./a.js', true], ['./b.js', true], ['./c.js', true], ['./d.js', false]]);
+  t.deepEqual(
+    refs.map((r) => [r.specifier, r.typeOnly]),
+    [
+      ['./a.js', true],
+      ['./b.js', true],
+      ['./c.js', true],
+      ['./d.js', false],
+    ],
+  );
 });

@@ -18,9 +18,12 @@ function writeArchive(dir: string, bytes: Buffer): string {
   return file;
 }
 
-test('unpack creates the directory with normalized modes and exactly the archive\'s entries', async (t) => {
+test("unpack creates the directory with normalized modes and exactly the archive's entries", async (t) => {
   const dir = tempDir(t);
-  const file = writeArchive(dir, zot([manifest, { kind: 'dir', name: 'bin/', mode: 0o700 }, { kind: 'file', name: 'bin/run', data: '#!/bin/sh\n', mode: 0o777 }, { kind: 'file', name: 'secret', data: 's', mode: 0o4600 }]));
+  const file = writeArchive(
+    dir,
+    zot([manifest, { kind: 'dir', name: 'bin/', mode: 0o700 }, { kind: 'file', name: 'bin/run', data: '#!/bin/sh\n', mode: 0o777 }, { kind: 'file', name: 'secret', data: 's', mode: 0o4600 }]),
+  );
   const result = await unpackArchiveFile(file, path.join(dir, 'out'));
   t.is(result.files, 3);
   const mode = (name: string) => (statSync(path.join(dir, 'out', name)).mode & 0o7777).toString(8);
@@ -76,7 +79,10 @@ test('unpacking an archive with git metadata writes nothing: no target, no tempo
     [{ kind: 'file', name: 'skills/.GIT/hooks/post-checkout', data: '#!/bin/sh\n', mode: 0o755 }],
     [{ kind: 'dir', name: 'git~1/' }],
     [{ kind: 'file', name: 'skills/.git', data: 'gitdir: ../evil\n' }],
-    [{ kind: 'dir', name: '.git./' }, { kind: 'file', name: '.git./HEAD', data: 'ref: x' }],
+    [
+      { kind: 'dir', name: '.git./' },
+      { kind: 'file', name: '.git./HEAD', data: 'ref: x' },
+    ],
   ] as TarPiece[][]) {
     const file = writeArchive(dir, zot([...before, ...git]));
     const error = await t.throwsAsync(unpackArchiveFile(file, path.join(dir, 'out')));

@@ -69,14 +69,38 @@ test('"\\ufeff.git"/config (HFS+ byte-order mark)', refusesGitMetadata, config('
 test('a nested a/.git/config', refusesGitMetadata, [{ kind: 'dir', name: 'a/' }, ...config('a/.git')], '.git');
 test('a deep skills/x/.git/hooks/post-checkout', refusesGitMetadata, [{ kind: 'file', name: 'skills/x/.git/hooks/post-checkout', data: 'x' }], '.git');
 test('a .git directory entry with no children', refusesGitMetadata, [{ kind: 'dir', name: '.git/' }], '.git');
-test('a nested empty sub/.GIT/ directory entry', refusesGitMetadata, [{ kind: 'dir', name: 'sub/' }, { kind: 'dir', name: 'sub/.GIT/' }], '.GIT');
+test(
+  'a nested empty sub/.GIT/ directory entry',
+  refusesGitMetadata,
+  [
+    { kind: 'dir', name: 'sub/' },
+    { kind: 'dir', name: 'sub/.GIT/' },
+  ],
+  '.GIT',
+);
 test('a gitfile sub/.git (a regular file)', refusesGitMetadata, [{ kind: 'file', name: 'sub/.git', data: 'gitdir: ../evil\n' }], '.git');
 test('a symlink named .git (never created, still refused)', refusesGitMetadata, [{ kind: 'link', name: '.git', target: '/tmp/evil', typeflag: '2' }], '.git');
 test('a hard link named sub/.git', refusesGitMetadata, [{ kind: 'link', name: 'sub/.git', target: 'manifest.json', typeflag: '1' }], '.git');
 test('.git/config spelled ./.git/config', refusesGitMetadata, config('./.git'), '.git');
 test('.git/config through the USTAR prefix', refusesGitMetadata, [{ kind: 'file', name: 'config', prefix: 'a/.git', data: 'x' }], '.git');
-test('.git/config through a PAX path', refusesGitMetadata, [{ kind: 'pax', records: { path: 'a/.git/config' } }, { kind: 'file', name: 'innocent', data: 'x' }], '.git');
-test('.git/config through a GNU long name', refusesGitMetadata, [{ kind: 'gnu-long-name', name: `${'d'.repeat(120)}/.git/config` }, { kind: 'file', name: 'innocent', magic: 'gnu', data: 'x' }], '.git');
+test(
+  '.git/config through a PAX path',
+  refusesGitMetadata,
+  [
+    { kind: 'pax', records: { path: 'a/.git/config' } },
+    { kind: 'file', name: 'innocent', data: 'x' },
+  ],
+  '.git',
+);
+test(
+  '.git/config through a GNU long name',
+  refusesGitMetadata,
+  [
+    { kind: 'gnu-long-name', name: `${'d'.repeat(120)}/.git/config` },
+    { kind: 'file', name: 'innocent', magic: 'gnu', data: 'x' },
+  ],
+  '.git',
+);
 
 test('names that only look like git metadata load', async (t) => {
   const image = await loadImageFromArchive(
@@ -88,5 +112,8 @@ test('names that only look like git metadata load', async (t) => {
       { kind: 'file', name: 'git/notes', data: 'x' },
     ]),
   );
-  t.deepEqual(image.entries.map((e) => e.name), ['.github', '.github/workflows', '.github/workflows/ci.yml', '.gitignore', 'docs', 'docs/.gitattributes', 'git', 'git/notes', 'manifest.json']);
+  t.deepEqual(
+    image.entries.map((e) => e.name),
+    ['.github', '.github/workflows', '.github/workflows/ci.yml', '.gitignore', 'docs', 'docs/.gitattributes', 'git', 'git/notes', 'manifest.json'],
+  );
 });

@@ -17,13 +17,16 @@ const rejects = test.macro(async (t, archive: Buffer, code: ErrorCode, limits?: 
   t.is((error as { code?: string }).code, code, error.message);
 });
 
-test('zot\'s reference .zot files load with both reference digests and the reference entry order', async (t) => {
+test("zot's reference .zot files load with both reference digests and the reference entry order", async (t) => {
   for (const info of Object.values(readCompatDigests())) {
     const image = await loadImageFromFile(path.join(COMPAT, info.zot_file));
     t.is(image.format, 'zstd');
     t.is(image.artifactDigest, `sha256:${info.zot_digest}`);
     t.is(image.contentDigest, `sha256:${info.dir_digest}`);
-    t.deepEqual(image.entries.map((e) => (e.type === 'directory' ? `${e.name}/` : e.name)), info.entries);
+    t.deepEqual(
+      image.entries.map((e) => (e.type === 'directory' ? `${e.name}/` : e.name)),
+      info.entries,
+    );
   }
 });
 
@@ -45,14 +48,12 @@ test('a gzip tar is a real fallback, detected by magic bytes', async (t) => {
 });
 
 test('a GitHub-style archive (pax_global_header, no directory entries, ./ root) loads with implied directories', async (t) => {
-  const tar = buildTar([
-    { kind: 'pax', global: true, records: { comment: 'a'.repeat(40) } },
-    { kind: 'dir', name: './' },
-    { kind: 'file', name: './skills/x/SKILL.md', data: 'skill' },
-    manifest,
-  ]);
+  const tar = buildTar([{ kind: 'pax', global: true, records: { comment: 'a'.repeat(40) } }, { kind: 'dir', name: './' }, { kind: 'file', name: './skills/x/SKILL.md', data: 'skill' }, manifest]);
   const image = await loadImageFromArchive(gzipCompress(tar));
-  t.deepEqual(image.entries.map((e) => e.name), ['manifest.json', 'skills', 'skills/x', 'skills/x/SKILL.md']);
+  t.deepEqual(
+    image.entries.map((e) => e.name),
+    ['manifest.json', 'skills', 'skills/x', 'skills/x/SKILL.md'],
+  );
 });
 
 test('the content digest of a non-canonical archive equals the digest of the canonical tar of the same entries', async (t) => {
@@ -61,7 +62,10 @@ test('the content digest of a non-canonical archive equals the digest of the can
   const messy = await loadImageFromArchive(
     zstdCompress(
       Buffer.concat([
-        buildTar([{ kind: 'file', name: './a/b', data: 'x', mode: 0o775 }, { kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST, mode: 0o600 }]),
+        buildTar([
+          { kind: 'file', name: './a/b', data: 'x', mode: 0o775 },
+          { kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST, mode: 0o600 },
+        ]),
         Buffer.alloc(8192),
       ]),
     ),
@@ -81,19 +85,42 @@ test('symlinks, hard links, devices and FIFOs are ignored, never becoming files'
       { kind: 'special', name: 'pipe', typeflag: '6' },
     ]),
   );
-  t.deepEqual(image.entries.map((e) => e.name), ['manifest.json']);
+  t.deepEqual(
+    image.entries.map((e) => e.name),
+    ['manifest.json'],
+  );
 });
 
-test('a symlink followed by a write through it is rejected (link-then-write)', rejects, zot([manifest, { kind: 'link', name: 'a', target: '/etc', typeflag: '2' }, { kind: 'file', name: 'a/passwd', data: 'pwned' }]), 'ZB_ARCHIVE_ENTRY_DUPLICATE');
-test('a symlink followed by a file of the same name is rejected', rejects, zot([manifest, { kind: 'link', name: 'a', target: '/etc/passwd', typeflag: '2' }, { kind: 'file', name: 'a', data: 'x' }]), 'ZB_ARCHIVE_ENTRY_DUPLICATE');
-test('a hard link followed by a file of the same name is rejected', rejects, zot([manifest, { kind: 'link', name: 'a', target: 'manifest.json', typeflag: '1' }, { kind: 'file', name: 'a', data: 'x' }]), 'ZB_ARCHIVE_ENTRY_DUPLICATE');
+test(
+  'a symlink followed by a write through it is rejected (link-then-write)',
+  rejects,
+  zot([manifest, { kind: 'link', name: 'a', target: '/etc', typeflag: '2' }, { kind: 'file', name: 'a/passwd', data: 'pwned' }]),
+  'ZB_ARCHIVE_ENTRY_DUPLICATE',
+);
+test(
+  'a symlink followed by a file of the same name is rejected',
+  rejects,
+  zot([manifest, { kind: 'link', name: 'a', target: '/etc/passwd', typeflag: '2' }, { kind: 'file', name: 'a', data: 'x' }]),
+  'ZB_ARCHIVE_ENTRY_DUPLICATE',
+);
+test(
+  'a hard link followed by a file of the same name is rejected',
+  rejects,
+  zot([manifest, { kind: 'link', name: 'a', target: 'manifest.json', typeflag: '1' }, { kind: 'file', name: 'a', data: 'x' }]),
+  'ZB_ARCHIVE_ENTRY_DUPLICATE',
+);
 
 // Traversal through every name source.
 test('traversal in the name field is rejected', rejects, zot([manifest, { kind: 'file', name: '../escape', data: 'x' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
 test('traversal in the middle of a name is rejected', rejects, zot([manifest, { kind: 'file', name: 'a/../../escape' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
 test('traversal through the USTAR prefix is rejected', rejects, zot([manifest, { kind: 'file', name: 'escape', prefix: '../..' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
 test('an absolute path through the USTAR prefix is rejected', rejects, zot([manifest, { kind: 'file', name: 'passwd', prefix: '/etc' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
-test('traversal through a GNU long name is rejected', rejects, zot([manifest, { kind: 'gnu-long-name', name: '../../escape' }, { kind: 'file', name: 'innocent', magic: 'gnu' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
+test(
+  'traversal through a GNU long name is rejected',
+  rejects,
+  zot([manifest, { kind: 'gnu-long-name', name: '../../escape' }, { kind: 'file', name: 'innocent', magic: 'gnu' }]),
+  'ZB_ARCHIVE_ENTRY_UNSAFE',
+);
 test('traversal through a PAX path is rejected', rejects, zot([manifest, { kind: 'pax', records: { path: '../escape' } }, { kind: 'file', name: 'innocent' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
 test('an absolute PAX path is rejected', rejects, zot([manifest, { kind: 'pax', records: { path: '/etc/cron.d/x' } }, { kind: 'file', name: 'innocent' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
 test('an absolute name is rejected', rejects, zot([manifest, { kind: 'file', name: '/etc/passwd' }]), 'ZB_ARCHIVE_ENTRY_UNSAFE');
@@ -118,13 +145,34 @@ test('a tar without its trailer is rejected as truncated', rejects, zot([manifes
 test('a tar cut inside an entry is rejected as truncated', rejects, zstdCompress(buildTar([manifest]).subarray(0, 700)), 'ZB_ARCHIVE_CORRUPT');
 test('a zstd stream cut short is rejected as truncated', rejects, zot([manifest]).subarray(0, 20), 'ZB_ARCHIVE_CORRUPT');
 test('a gzip stream cut short is rejected', rejects, gzipCompress(buildTar([manifest])).subarray(0, 40), 'ZB_ARCHIVE_CORRUPT');
-test('a PAX header with a malformed record is rejected', rejects, zot([manifest, { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'p', typeflag: 'x', size: 10 }), Buffer.from('99 path=x\n'.padEnd(512, '\0'))]) }, { kind: 'file', name: 'y' }]), 'ZB_ARCHIVE_CORRUPT');
-test('a PAX path and a GNU long name on one entry are ambiguous and rejected', rejects, zot([manifest, { kind: 'gnu-long-name', name: 'a' }, { kind: 'pax', records: { path: 'b' } }, { kind: 'file', name: 'c' }]), 'ZB_ARCHIVE_CORRUPT');
+test(
+  'a PAX header with a malformed record is rejected',
+  rejects,
+  zot([manifest, { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'p', typeflag: 'x', size: 10 }), Buffer.from('99 path=x\n'.padEnd(512, '\0'))]) }, { kind: 'file', name: 'y' }]),
+  'ZB_ARCHIVE_CORRUPT',
+);
+test(
+  'a PAX path and a GNU long name on one entry are ambiguous and rejected',
+  rejects,
+  zot([manifest, { kind: 'gnu-long-name', name: 'a' }, { kind: 'pax', records: { path: 'b' } }, { kind: 'file', name: 'c' }]),
+  'ZB_ARCHIVE_CORRUPT',
+);
 test('a global PAX path is rejected', rejects, zot([manifest, { kind: 'pax', global: true, records: { path: 'x' } }, { kind: 'file', name: 'c' }]), 'ZB_ARCHIVE_CORRUPT');
 test('GNU sparse files are rejected', rejects, zot([manifest, { kind: 'pax', records: { 'GNU.sparse.size': '10' } }, { kind: 'file', name: 'c' }]), 'ZB_ARCHIVE_CORRUPT');
 
-test('non-zero padding after entry data is rejected', rejects, zot([manifest, { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'x', size: 3 }), Buffer.from('abc'), Buffer.alloc(508, 0x41)]) }]), 'ZB_ARCHIVE_CORRUPT');
-test('metadata headers count towards the entry limit', rejects, zot([manifest, ...Array.from({ length: 25 }, (): TarPiece => ({ kind: 'pax', global: true, records: { comment: 'x' } })), { kind: 'file', name: 'y' }]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
+test(
+  'non-zero padding after entry data is rejected',
+  rejects,
+  zot([manifest, { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'x', size: 3 }), Buffer.from('abc'), Buffer.alloc(508, 0x41)]) }]),
+  'ZB_ARCHIVE_CORRUPT',
+);
+test(
+  'metadata headers count towards the entry limit',
+  rejects,
+  zot([manifest, ...Array.from({ length: 25 }, (): TarPiece => ({ kind: 'pax', global: true, records: { comment: 'x' } })), { kind: 'file', name: 'y' }]),
+  'ZB_ARCHIVE_LIMIT_EXCEEDED',
+  small,
+);
 
 test('a canonical archive with PAX entries is digested in one pass and matches the recomputed digest', async (t) => {
   const edgeCases = compatDigest('agents/edge-cases');
@@ -144,7 +192,12 @@ test('a failed zstd content checksum is rejected', async (t) => {
 });
 
 test('garbage after the gzip member is rejected', rejects, Buffer.concat([gzipCompress(buildTar([manifest])), Buffer.from('garbage!')]), 'ZB_ARCHIVE_CORRUPT');
-test('a second gzip member with data after the tar trailer is rejected', rejects, Buffer.concat([gzipCompress(buildTar([manifest])), gzipCompress(Buffer.from('x'.repeat(512)))]), 'ZB_ARCHIVE_CORRUPT');
+test(
+  'a second gzip member with data after the tar trailer is rejected',
+  rejects,
+  Buffer.concat([gzipCompress(buildTar([manifest])), gzipCompress(Buffer.from('x'.repeat(512)))]),
+  'ZB_ARCHIVE_CORRUPT',
+);
 test('garbage after the zstd frame is rejected', rejects, Buffer.concat([zot([manifest]), Buffer.from('garbage!')]), 'ZB_ARCHIVE_CORRUPT');
 
 test('a zstd frame that needs a window over 8 MiB is rejected', async (t) => {
@@ -177,13 +230,45 @@ test('a zip file is not a .zot', rejects, Buffer.from('PK\u0003\u0004rest-of-zip
 
 // Limits, counted on bytes as they arrive.
 test('an entry over the per-entry limit is rejected from its header alone', rejects, zot([manifest, { kind: 'file', name: 'x', data: Buffer.alloc(4097) }]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
-test('entries that together pass the expanded limit are rejected', rejects, zot([manifest, ...Array.from({ length: 4 }, (_, i): TarPiece => ({ kind: 'file', name: `f${i}`, data: Buffer.alloc(4000) }))]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
-test('data of ignored entries counts towards the expanded limit', rejects, zot([manifest, ...Array.from({ length: 4 }, (_, i): TarPiece => ({ kind: 'file', name: `f${i}`, typeflag: '7', data: Buffer.alloc(4000) }))]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
-test('too many entries are rejected, zero-size ones included', rejects, zot([manifest, ...Array.from({ length: 25 }, (_, i): TarPiece => ({ kind: 'dir', name: `d${i}/` }))]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
-test('deep paths cannot imply more directories than the entry limit', rejects, zot([manifest, { kind: 'file', name: `${Array.from({ length: 30 }, (_, i) => `d${i}`).join('/')}/x` }]), 'ZB_ARCHIVE_LIMIT_EXCEEDED', small);
-test('an archive over the compressed limit is rejected', rejects, zstdCompress(buildTar([manifest, { kind: 'file', name: 'r', data: randomBytes(3000) }])), 'ZB_ARCHIVE_LIMIT_EXCEEDED', { ...small, maxCompressedBytes: 1000 });
+test(
+  'entries that together pass the expanded limit are rejected',
+  rejects,
+  zot([manifest, ...Array.from({ length: 4 }, (_, i): TarPiece => ({ kind: 'file', name: `f${i}`, data: Buffer.alloc(4000) }))]),
+  'ZB_ARCHIVE_LIMIT_EXCEEDED',
+  small,
+);
+test(
+  'data of ignored entries counts towards the expanded limit',
+  rejects,
+  zot([manifest, ...Array.from({ length: 4 }, (_, i): TarPiece => ({ kind: 'file', name: `f${i}`, typeflag: '7', data: Buffer.alloc(4000) }))]),
+  'ZB_ARCHIVE_LIMIT_EXCEEDED',
+  small,
+);
+test(
+  'too many entries are rejected, zero-size ones included',
+  rejects,
+  zot([manifest, ...Array.from({ length: 25 }, (_, i): TarPiece => ({ kind: 'dir', name: `d${i}/` }))]),
+  'ZB_ARCHIVE_LIMIT_EXCEEDED',
+  small,
+);
+test(
+  'deep paths cannot imply more directories than the entry limit',
+  rejects,
+  zot([manifest, { kind: 'file', name: `${Array.from({ length: 30 }, (_, i) => `d${i}`).join('/')}/x` }]),
+  'ZB_ARCHIVE_LIMIT_EXCEEDED',
+  small,
+);
+test('an archive over the compressed limit is rejected', rejects, zstdCompress(buildTar([manifest, { kind: 'file', name: 'r', data: randomBytes(3000) }])), 'ZB_ARCHIVE_LIMIT_EXCEEDED', {
+  ...small,
+  maxCompressedBytes: 1000,
+});
 
-test('a header that lies about a small size cannot smuggle data: the rest is parsed as headers and fails', rejects, zot([manifest, { kind: 'file', name: 'x', data: Buffer.alloc(2048, 0x41), declaredSize: 10 }]), 'ZB_ARCHIVE_CORRUPT');
+test(
+  'a header that lies about a small size cannot smuggle data: the rest is parsed as headers and fails',
+  rejects,
+  zot([manifest, { kind: 'file', name: 'x', data: Buffer.alloc(2048, 0x41), declaredSize: 10 }]),
+  'ZB_ARCHIVE_CORRUPT',
+);
 
 test('a zstd bomb stops at the limit without inflating it into memory', async (t) => {
   // 300 MiB of zeros in one entry, compressed to a few KiB; the header claims 60 MiB per entry in 5 entries.
@@ -207,7 +292,7 @@ test('a zstd bomb stops at the limit without inflating it into memory', async (t
   t.true(grownMiB < DEFAULT_LIMITS.maxExpandedBytes / 1024 / 1024 + 128, `rss grew by ${grownMiB.toFixed(0)} MiB`);
 });
 
-test('a tar whose size is a multiple of the decoder\'s output buffer loads (regression)', async (t) => {
+test("a tar whose size is a multiple of the decoder's output buffer loads (regression)", async (t) => {
   // 128 KiB of tar: header + 130,048 bytes of data + trailer = 131,072 bytes.
   const tar = buildTar([{ kind: 'file', name: 'manifest.json', data: 'x'.repeat(131_072 - 512 - 1024) }]);
   t.is(tar.length, 131_072);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { encodeCanonicalHeader, formatPaxRecord, splitUstarPath } from '../../src/archive/tar-header.js';
 import { COMPAT, compatDigest } from './compat-digests.js';
 
-test('a USTAR header matches zot\'s bytes field by field', (t) => {
+test("a USTAR header matches zot's bytes field by field", (t) => {
   const reference = readFileSync(path.join(COMPAT, 'code-reviewer.tar'));
   const agentMd = readFileSync(path.join(COMPAT, 'agents/code-reviewer/AGENT.md'));
   t.deepEqual(encodeCanonicalHeader('AGENT.md', 'file', 0o644, agentMd.length), reference.subarray(0, 512));
@@ -27,7 +27,7 @@ test('long paths use the USTAR prefix split and unsplittable or non-ASCII paths 
   t.is(offset + 1024, reference.length);
 });
 
-test('the USTAR split follows Go\'s rule', (t) => {
+test("the USTAR split follows Go's rule", (t) => {
   t.is(splitUstarPath('short'), undefined);
   const dir = `${'a'.repeat(60)}/${'b'.repeat(60)}/`;
   t.deepEqual(splitUstarPath(dir), { prefix: 'a'.repeat(60), suffix: `${'b'.repeat(60)}/` });

@@ -27,7 +27,15 @@ test('entries, data and kinds are read in order, whatever the chunk boundaries',
     { kind: 'file', name: 'big', data: 'x'.repeat(1500) },
   ]);
   const whole = readAll(tar);
-  t.deepEqual(whole.entries.map((e) => [e.name, e.kind, e.size, e.data.length]), [['d/', 'directory', 0, 0], ['d/a', 'file', 5, 5], ['l', 'ignored', 0, 0], ['big', 'file', 1500, 1500]]);
+  t.deepEqual(
+    whole.entries.map((e) => [e.name, e.kind, e.size, e.data.length]),
+    [
+      ['d/', 'directory', 0, 0],
+      ['d/a', 'file', 5, 5],
+      ['l', 'ignored', 0, 0],
+      ['big', 'file', 1500, 1500],
+    ],
+  );
   for (const size of [1, 7, 511, 512, 513]) t.deepEqual(readAll(tar, size).entries, whole.entries, `chunks of ${size}`);
 });
 
@@ -40,7 +48,10 @@ test('the effective name comes from the PAX path, else the GNU long name, else p
     { kind: 'file', name: 'name', prefix: 'pre/fix' },
   ]);
   const { entries, metadata } = readAll(tar);
-  t.deepEqual(entries.map((e) => e.name), ['from/pax', 'from/gnu/long', 'pre/fix/name']);
+  t.deepEqual(
+    entries.map((e) => e.name),
+    ['from/pax', 'from/gnu/long', 'pre/fix/name'],
+  );
   t.is(metadata, 2);
 });
 
@@ -51,7 +62,10 @@ test('names are decoded exactly: a leading byte-order mark is kept, in the name 
     { kind: 'pax', records: { path: '\ufeffc' } },
     { kind: 'file', name: 'ignored' },
   ]);
-  t.deepEqual(readAll(tar).entries.map((e) => e.name), ['\ufeffa', '\ufeffp/b', '\ufeffc']);
+  t.deepEqual(
+    readAll(tar).entries.map((e) => e.name),
+    ['\ufeffa', '\ufeffp/b', '\ufeffc'],
+  );
 });
 
 test('the GNU magic does not apply the USTAR prefix field', (t) => {
@@ -60,8 +74,14 @@ test('the GNU magic does not apply the USTAR prefix field', (t) => {
 });
 
 test('a PAX size record overrides the header size', (t) => {
-  const tar = buildTar([{ kind: 'pax', records: { size: '3' } }, { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'f', size: 0 }), Buffer.from('abc'.padEnd(512, '\0'))]) }]);
-  t.deepEqual(readAll(tar).entries.map((e) => [e.name, e.size, e.data]), [['f', 3, 'abc']]);
+  const tar = buildTar([
+    { kind: 'pax', records: { size: '3' } },
+    { kind: 'raw', bytes: Buffer.concat([headerBlock({ name: 'f', size: 0 }), Buffer.from('abc'.padEnd(512, '\0'))]) },
+  ]);
+  t.deepEqual(
+    readAll(tar).entries.map((e) => [e.name, e.size, e.data]),
+    [['f', 3, 'abc']],
+  );
 });
 
 test('numbers may be space- or NUL-terminated octal, or GNU base-256', (t) => {
@@ -79,7 +99,13 @@ test('numbers may be space- or NUL-terminated octal, or GNU base-256', (t) => {
 });
 
 test('PAX records are parsed strictly', (t) => {
-  t.deepEqual([...parsePaxRecords(Buffer.from('17 path=café.md\n8 a=b=c\n'))], [['path', 'café.md'], ['a', 'b=c']]);
+  t.deepEqual(
+    [...parsePaxRecords(Buffer.from('17 path=café.md\n8 a=b=c\n'))],
+    [
+      ['path', 'café.md'],
+      ['a', 'b=c'],
+    ],
+  );
   for (const bad of ['17 path=café.md', '5 x=y\n', '0 x=y\n', '07 a=b\n', 'x path=y\n', '9 =value\n', '6 a=1\n6 a=2\n']) {
     t.throws(() => parsePaxRecords(Buffer.from(bad)), undefined, JSON.stringify(bad));
   }
@@ -88,7 +114,10 @@ test('PAX records are parsed strictly', (t) => {
 test('the reference tars are read entry for entry as digests.json lists them', (t) => {
   for (const info of Object.values(readCompatDigests())) {
     const { entries } = readAll(readFileSync(path.join(COMPAT, info.canonical_tar_file)));
-    t.deepEqual(entries.map((e) => e.name), info.entries);
+    t.deepEqual(
+      entries.map((e) => e.name),
+      info.entries,
+    );
   }
 });
 
@@ -109,7 +138,7 @@ function rejectedInEveryChunking(t: import('ava').ExecutionContext, tar: Buffer,
   }
 }
 
-test('one non-zero byte anywhere in an entry\'s padding is rejected, whatever the chunk boundaries', (t) => {
+test("one non-zero byte anywhere in an entry's padding is rejected, whatever the chunk boundaries", (t) => {
   const tar = buildTar([{ kind: 'file', name: 'f', data: 'abc' }]);
   // Header (512), data (3), padding (509): bytes 515 to 1023.
   for (const offset of [515, 700, 1023]) rejectedInEveryChunking(t, corruptWith(tar, offset), `padding byte ${offset}`);

@@ -75,7 +75,7 @@ test('aborting a large load stops the worker with ZB_ARCHIVE_INTERRUPTED', async
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_INTERRUPTED');
 });
 
-test('the worker ignores the embedding process\'s execArgv', async (t) => {
+test("the worker ignores the embedding process's execArgv", async (t) => {
   const { execFileSync } = await import('node:child_process');
   const file = write(t, zot([manifest, noise]));
   const module = new URL('../../src/archive/load-image.js', import.meta.url).href;

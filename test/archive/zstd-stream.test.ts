@@ -24,19 +24,24 @@ test('output arrives in slices no larger than the output buffer, whatever the fr
   const compressed = zstd.compress(input); // one-shot: the frame header declares the full content size
   const chunks = decodeAll(compressed, { chunkSize: 64 * 1024 });
   t.true(chunks.every((c) => c.length <= 64 * 1024));
-  t.is(chunks.reduce((n, c) => n + c.length, 0), input.length);
+  t.is(
+    chunks.reduce((n, c) => n + c.length, 0),
+    input.length,
+  );
 });
 
 test('a sink that throws stops decoding at once', (t) => {
   const compressed = zstd.compress(Buffer.alloc(8 * 1024 * 1024));
   const decoder = new BoundedZstdDecoder({ chunkSize: 128 * 1024 });
   let seen = 0;
-  t.throws(() =>
-    decoder.decode(compressed, (chunk) => {
-      seen += chunk.length;
-      if (seen > 256 * 1024) throw new Error('limit');
-    }),
-  { message: 'limit' });
+  t.throws(
+    () =>
+      decoder.decode(compressed, (chunk) => {
+        seen += chunk.length;
+        if (seen > 256 * 1024) throw new Error('limit');
+      }),
+    { message: 'limit' },
+  );
   t.true(seen <= 384 * 1024);
 });
 

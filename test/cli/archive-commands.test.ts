@@ -30,7 +30,22 @@ test('inspect describes an agent without running it, in text and JSON', async (t
   t.regex(text.stdout, /\n {2}skills\/triage-issue\/SKILL\.md +\d+ B\n/);
   const json = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json']);
   const doc = JSON.parse(json.stdout) as { format: string; artifact_digest: string | null; permissions: unknown; files: unknown[] };
-  t.deepEqual(Object.keys(doc), ['source', 'format', 'name', 'version', 'description', 'artifact_digest', 'content_digest', 'artifact_size', 'expanded_size', 'permissions', 'unknown_keys', 'warnings', 'files', 'confinement']);
+  t.deepEqual(Object.keys(doc), [
+    'source',
+    'format',
+    'name',
+    'version',
+    'description',
+    'artifact_digest',
+    'content_digest',
+    'artifact_size',
+    'expanded_size',
+    'permissions',
+    'unknown_keys',
+    'warnings',
+    'files',
+    'confinement',
+  ]);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
   t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });
@@ -77,7 +92,13 @@ test('unpack extracts into a new directory; a hostile archive exits 1 and leaves
   t.is(ok.status, 0, ok.stderr);
   t.deepEqual(Object.keys(JSON.parse(ok.stdout) as object), ['ok', 'target', 'files', 'directories', 'artifact_digest', 'content_digest']);
   t.is(readFileSync(path.join(dir, 'out/AGENT.md'), 'utf8'), readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md'), 'utf8'));
-  writeFileSync(path.join(dir, 'evil.zot'), zot([{ kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST }, { kind: 'file', name: '../../escape', data: 'x' }]));
+  writeFileSync(
+    path.join(dir, 'evil.zot'),
+    zot([
+      { kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST },
+      { kind: 'file', name: '../../escape', data: 'x' },
+    ]),
+  );
   const bad = await runCliCaptured(['unpack', 'evil.zot', 'evil-out'], { cwd: dir });
   t.is(bad.status, 1);
   t.regex(bad.stderr, /^zotbox: error\[ZB_ARCHIVE_ENTRY_UNSAFE\]: unsafe archive entry "\.\.\/\.\.\/escape"/);
@@ -101,8 +122,18 @@ test('a mistyped relative agent is not looked up on GitHub', async (t) => {
 
 test('inspect, verify and unpack refuse a .zot holding git metadata', async (t) => {
   const dir = tempDir(t);
-  writeFileSync(path.join(dir, 'git.zot'), zot([{ kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST }, { kind: 'file', name: 'sub/.git', data: 'gitdir: ../evil\n' }]));
-  for (const args of [['inspect', 'git.zot'], ['verify', 'git.zot'], ['unpack', 'git.zot', 'out']]) {
+  writeFileSync(
+    path.join(dir, 'git.zot'),
+    zot([
+      { kind: 'file', name: 'manifest.json', data: MINIMAL_MANIFEST },
+      { kind: 'file', name: 'sub/.git', data: 'gitdir: ../evil\n' },
+    ]),
+  );
+  for (const args of [
+    ['inspect', 'git.zot'],
+    ['verify', 'git.zot'],
+    ['unpack', 'git.zot', 'out'],
+  ]) {
     const result = await runCliCaptured(args, { cwd: dir });
     t.is(result.status, 1, args[0]);
     t.regex(result.stderr, /^zotbox: error\[ZB_ARCHIVE_ENTRY_UNSAFE\]: unsafe archive entry "sub\/\.git": ".git" is git metadata/, args[0]);

@@ -15,7 +15,10 @@ test('a terminal with no prompt is a chat: greeting, one conversation across mes
   const root = realpathSync(tempDir(t, 'zb-chat-'));
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'chatter', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] } }, entry: { greeting: 'Hello! Ask me about this project.' } }));
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'chatter', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] } }, entry: { greeting: 'Hello! Ask me about this project.' } }),
+  );
   const steps = [{ tool: { name: 'read', input: { path: '/etc/passwd' } } }, { text: 'I may not read that.' }, { text: 'Second answer.' }];
   let count = 0;
   const server = await serve(t, (_body, _req, res) => anthropicStream(res, steps[count++]!, count));

@@ -48,7 +48,9 @@ test('check answers for repo-maintainer: the allowlist, with the programs that w
 test('${agent_data} expands into the state directory', async (t) => {
   const ws = workspace(t);
   const state = tempDir(t, 'zb-state-');
-  const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'write', path.join(state, 'agents/repo-maintainer/data/notes.md'), '--cwd', ws, '--json'], { env: { ZOTBOX_HOME: state } });
+  const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'write', path.join(state, 'agents/repo-maintainer/data/notes.md'), '--cwd', ws, '--json'], {
+    env: { ZOTBOX_HOME: state },
+  });
   t.is(result.status, 0, result.stdout);
   t.is((JSON.parse(result.stdout) as { canonical_path: string }).canonical_path, path.join(realpathSync(state), 'agents/repo-maintainer/data/notes.md'));
 });
@@ -107,7 +109,9 @@ test('check agrees with the gate on wrappers and leading assignments (issue 10 i
     t.is(result.status, code === null ? 0 : 1, `${command}: ${answer.reason ?? '(no reason)'}`);
     t.is(answer.code, code, command);
   }
-  const wrapped = JSON.parse((await runCliCaptured(['check', agent, 'bash', 'A=1 B=2 timeout 5 git status', '--cwd', ws, '--json'], { env: env(t) })).stdout) as { commands: [{ pipeline: [{ program: string }] }] };
+  const wrapped = JSON.parse((await runCliCaptured(['check', agent, 'bash', 'A=1 B=2 timeout 5 git status', '--cwd', ws, '--json'], { env: env(t) })).stdout) as {
+    commands: [{ pipeline: [{ program: string }] }];
+  };
   t.like(wrapped.commands[0].pipeline[0], { kind: 'exec', argv: ['timeout', '5', 'git', 'status'], env: { A: '1', B: '2' }, cwd: ws });
   t.regex(wrapped.commands[0].pipeline[0].program, /\/timeout$/);
 });
@@ -118,18 +122,26 @@ function issueAgent(t: Parameters<typeof tempDir>[0]): { agent: string; ws: stri
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
   const allow = ['git', 'tar', 'awk', 'less', 'wget', 'make', 'perl', 'curl', 'file', 'wc', 'du', 'cp', 'cargo', 'npm', 'timeout', 'env', 'nohup', 'nice', 'stdbuf', 'sh', 'cat', 'rm'];
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'issue-ten', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}/CHANGELOG.md'] }, bash: { mode: 'allowlist', allow } } }));
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'issue-ten', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}/CHANGELOG.md'] }, bash: { mode: 'allowlist', allow } } }),
+  );
   writeFileSync(path.join(agent, 'AGENT.md'), 'Examples.');
   const ws = path.join(root, 'ws');
   mkdirSync(ws);
   for (const name of ['a.txt', 'app.txt', 'CHANGELOG.md', 'k.txt', 'p.awk']) writeFileSync(path.join(ws, name), `${name}\n`);
   const gitEnv = { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'first']]) spawnSync('git', args, { cwd: ws, env: gitEnv });
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'first'],
+  ])
+    spawnSync('git', args, { cwd: ws, env: gitEnv });
   writeFileSync(path.join(ws, 'app.txt'), 'an uncommitted edit\n');
   return { agent, ws };
 }
 
-test('zotbox check agrees with the gate on issue 10\'s examples', async (t) => {
+test("zotbox check agrees with the gate on issue 10's examples", async (t) => {
   const { agent, ws } = issueAgent(t);
   const secret = path.join(path.dirname(ws), 'secret');
   writeFileSync(secret, 'SECRET');
@@ -138,8 +150,8 @@ test('zotbox check agrees with the gate on issue 10\'s examples', async (t) => {
     ['git restore app.txt', 'ZB_POLICY_PATH_OUTSIDE_SCOPE'], // it would erase the uncommitted edit to app.txt
     ['tar cPf /tmp/out.tar a.txt', 'ZB_POLICY_SHELL_ARGUMENT'],
     ['tar xPf evil.tar', 'ZB_POLICY_SHELL_ARGUMENT'],
-    ["tar cIf 'sh -c \"id\"' x.tar a.txt", 'ZB_POLICY_SHELL_ARGUMENT'],
-    ["awk -F , 'BEGIN{system(\"id\")}'", 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['tar cIf \'sh -c "id"\' x.tar a.txt', 'ZB_POLICY_SHELL_ARGUMENT'],
+    ['awk -F , \'BEGIN{system("id")}\'', 'ZB_POLICY_SHELL_ARGUMENT'],
     ['awk -W exec p.awk', 'ZB_POLICY_SHELL_ARGUMENT'],
     ['less --lesskey-src=k.txt', 'ZB_POLICY_SHELL_ARGUMENT'],
     ['wget --use-askpass=./script', 'ZB_POLICY_SHELL_ARGUMENT'],

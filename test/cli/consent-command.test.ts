@@ -59,5 +59,12 @@ test('consent list marks receipts this installation did not sign as UNTRUSTED', 
   t.is(lines[1], `demo@1.0.0  sha256:${'b'.repeat(64)}  UNTRUSTED  ${copied}`);
   t.is(lines[2], `demo@1.0.0  sha256:${'c'.repeat(64)}  UNTRUSTED  ${forged}`);
   const json = JSON.parse((await runCliCaptured(['consent', 'list', '--json'], { env })).stdout) as { valid: boolean; trusted: boolean }[];
-  t.deepEqual(json.map((r) => [r.valid, r.trusted]), [[true, true], [true, false], [true, false]]);
+  t.deepEqual(
+    json.map((r) => [r.valid, r.trusted]),
+    [
+      [true, true],
+      [true, false],
+      [true, false],
+    ],
+  );
 });

@@ -41,7 +41,7 @@ test('no relaunch when the snapshot is already off, by flag or NODE_OPTIONS', (t
   t.false(snapshotDisabled(['--no-node-snapshot-x'], '--no-node-snapshotx'));
 });
 
-test('no command of today\'s CLI loads isolated-vm, so none relaunches', (t) => {
+test("no command of today's CLI loads isolated-vm, so none relaunches", (t) => {
   t.deepEqual(ISOLATED_VM_COMMANDS, []);
   for (const { name } of COMMANDS) t.false(needsRelaunch(facts([name], { list: [...ISOLATED_VM_COMMANDS] })), name);
 });

@@ -75,7 +75,10 @@ for (const args of [['--help'], ['--version'], ['check', '--help']]) {
 test('zotbox check AGENT read PATH loads neither the pool, HTTP, providers, zod, the bash gate nor the zstd binding', (t) => {
   const recorded = record(t, ['check', path.join(EXAMPLES_DIR, 'code-reviewer'), 'read', 'README.md']);
   t.deepEqual([...recorded.packages], []);
-  t.deepEqual([...recorded.own].filter((file) => HEAVY_OWN.test(file)), []);
+  t.deepEqual(
+    [...recorded.own].filter((file) => HEAVY_OWN.test(file)),
+    [],
+  );
   // (policy/manifest-schema.js is loaded, a light module; zod, which it loads on demand, is not: no package above.)
   for (const file of ['policy/shell-decision.js', 'policy/shell-parse.js', 'archive/zstd-stream.js', 'archive/zstd-offload.js']) t.false(recorded.own.has(file), file);
   for (const file of ['host/run/check-permission.js', 'policy/path-decision.js', 'policy/manifest-shape.js']) t.true(recorded.own.has(file), `${file} was not recorded: did check run?`);
@@ -85,14 +88,20 @@ test('zotbox check AGENT read PATH loads neither the pool, HTTP, providers, zod,
 test('zotbox check AGENT bash LINE loads the bash gate and shell-quote, and still no pool, HTTP, providers or zod', (t) => {
   const recorded = record(t, ['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'bash', 'ls -la | grep js']);
   t.deepEqual([...recorded.packages], ['shell-quote']);
-  t.deepEqual([...recorded.own].filter((file) => HEAVY_OWN.test(file)), []);
+  t.deepEqual(
+    [...recorded.own].filter((file) => HEAVY_OWN.test(file)),
+    [],
+  );
   t.true(recorded.own.has('policy/shell-decision.js'));
 });
 
 test('zotbox inspect AGENT loads neither the pool, HTTP, providers, zod, the bash gate nor the zstd binding', (t) => {
   const recorded = record(t, ['inspect', path.join(EXAMPLES_DIR, 'code-reviewer')]);
   t.deepEqual([...recorded.packages], []);
-  t.deepEqual([...recorded.own].filter((file) => HEAVY_OWN.test(file) || file.startsWith('policy/argument-rules/') || file === 'policy/shell-decision.js'), []);
+  t.deepEqual(
+    [...recorded.own].filter((file) => HEAVY_OWN.test(file) || file.startsWith('policy/argument-rules/') || file === 'policy/shell-decision.js'),
+    [],
+  );
   t.true(recorded.own.has('host/load/inspect-agent.js'), 'did inspect run?');
 });
 

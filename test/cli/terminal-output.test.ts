@@ -160,7 +160,16 @@ test('on a terminal too, a report carries no colour: an agent field ending in co
   const root = tempDir(t, 'zb-term-conceal-');
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'conceal', version: '1.0', description: `fine\ncontent digest:  sha256:fake${E}[8m`, permissions: { fs: { read: ['/'], write: ['/'] }, bash: { mode: 'ask' } } }));
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({
+      zotfile: 1,
+      name: 'conceal',
+      version: '1.0',
+      description: `fine\ncontent digest:  sha256:fake${E}[8m`,
+      permissions: { fs: { read: ['/'], write: ['/'] }, bash: { mode: 'ask' } },
+    }),
+  );
   let out = '';
   const status = await runCli(['inspect', agent], { stdout: { write: (chunk: string) => (out += chunk), isTTY: true }, stderr: { write: () => true }, stdin: Readable.from([]), env: {}, cwd: root });
   t.is(status, 0);

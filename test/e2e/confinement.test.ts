@@ -17,16 +17,22 @@ function agentRunning(t: Parameters<typeof tempDir>[0], commands: string[]): Run
   const ws = path.join(root, 'ws');
   mkdirSync(agent);
   mkdirSync(ws);
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'runner', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'ask' } } }));
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'runner', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'ask' } } }),
+  );
   const transcript = path.join(root, 'run.json');
-  writeFileSync(transcript, JSON.stringify({
-    zotbox_replay: 1,
-    model: 'replay',
-    turns: [
-      ...commands.map((command, index) => ({ content: [{ type: 'tool_use', id: `t${index + 1}`, name: 'bash', input: { command } }], stop: 'tool_use', usage })),
-      { content: [{ type: 'text', text: 'All done.' }], stop: 'end', usage },
-    ],
-  }));
+  writeFileSync(
+    transcript,
+    JSON.stringify({
+      zotbox_replay: 1,
+      model: 'replay',
+      turns: [
+        ...commands.map((command, index) => ({ content: [{ type: 'tool_use', id: `t${index + 1}`, name: 'bash', input: { command } }], stop: 'tool_use', usage })),
+        { content: [{ type: 'text', text: 'All done.' }], stop: 'end', usage },
+      ],
+    }),
+  );
   return { reference: agent, cwd: ws, replayFile: transcript, prompt: 'go', yes: true, env: {}, stateDirectory: path.join(root, 'state') };
 }
 

@@ -14,10 +14,22 @@ async function setup(t: ExecutionContext, pre: string) {
   const root = realpathSync(tempDir(t, 'zb-pre-'));
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'starter', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['printf', 'ls'] } }, entry: { pre } }));
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'starter', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['printf', 'ls'] } }, entry: { pre } }),
+  );
   let count = 0;
   const server = await serve(t, (_body, _req, res) => anthropicStream(res, { text: `answer ${++count}` }, count));
-  const options = { reference: agent, cwd: root, prompt: 'What now?', yes: true, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base }, stateDirectory: path.join(root, 'state'), confine: 'off' as const, model: 'claude-sonnet-4-5' };
+  const options = {
+    reference: agent,
+    cwd: root,
+    prompt: 'What now?',
+    yes: true,
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
+    stateDirectory: path.join(root, 'state'),
+    confine: 'off' as const,
+    model: 'claude-sonnet-4-5',
+  };
   return { server, options };
 }
 
@@ -33,8 +45,14 @@ test('"!command" runs through the gate before the first turn, and the model gets
   const { server, options } = await setup(t, '  !printf streamed-pre  ');
   const events = await run(options);
   t.like(end(events), { status: 'completed', final_text: 'answer 1' });
-  t.like(events.find((e) => e.type === 'gate.decision'), { id: 0, tool: 'bash', allowed: true, argv: [['printf', 'streamed-pre']] });
-  t.like(events.find((e) => e.type === 'tool.result'), { id: 0, ok: true });
+  t.like(
+    events.find((e) => e.type === 'gate.decision'),
+    { id: 0, tool: 'bash', allowed: true, argv: [['printf', 'streamed-pre']] },
+  );
+  t.like(
+    events.find((e) => e.type === 'tool.result'),
+    { id: 0, ok: true },
+  );
   t.regex(firstUserText(server.requests[0]!.body), /`printf streamed-pre` \(entry\.pre\) printed:\nstreamed-pre\n\nWhat now\?$/);
 });
 

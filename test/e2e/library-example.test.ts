@@ -18,7 +18,10 @@ test('examples/library/three-agents.mjs runs three agents at once and exits 0', 
     timeout: 60_000,
   });
   const summaries = stdout.split('\n').filter((line) => !line.startsWith(' ') && line !== '');
-  t.deepEqual(summaries, ['correctness', 'security', 'style'].map((label) => `${label}: completed after 3 turns; denied: /etc/passwd`));
+  t.deepEqual(
+    summaries,
+    ['correctness', 'security', 'style'].map((label) => `${label}: completed after 3 turns; denied: /etc/passwd`),
+  );
 });
 
 test('docs/library.md shows the example file verbatim', (t) => {

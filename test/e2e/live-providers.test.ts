@@ -12,12 +12,19 @@ function assertLoop(t: ExecutionContext, events: RunEvent[], ws: string, streame
   t.like(events.at(-1), { type: 'run.end', status: 'completed', turns: 4, final_text: 'Done: notes written; the other two calls were denied.' });
   t.is(readFileSync(path.join(ws, 'notes.md'), 'utf8'), 'hello from the model\n');
   const decisions = events.filter((e): e is RunEvent & { type: 'gate.decision' } => e.type === 'gate.decision');
-  t.deepEqual(decisions.map((d) => [d.tool, d.allowed, d.code ?? null]), [
-    ['write', true, null],
-    ['read', false, 'ZB_POLICY_PATH_OUTSIDE_SCOPE'],
-    ['bash', false, 'ZB_POLICY_SHELL_NOT_ALLOWED'],
-  ]);
-  if (streamed) t.true(events.some((e) => e.type === 'assistant.delta' && e.text === 'Writing '), 'text streamed in pieces');
+  t.deepEqual(
+    decisions.map((d) => [d.tool, d.allowed, d.code ?? null]),
+    [
+      ['write', true, null],
+      ['read', false, 'ZB_POLICY_PATH_OUTSIDE_SCOPE'],
+      ['bash', false, 'ZB_POLICY_SHELL_NOT_ALLOWED'],
+    ],
+  );
+  if (streamed)
+    t.true(
+      events.some((e) => e.type === 'assistant.delta' && e.text === 'Writing '),
+      'text streamed in pieces',
+    );
 }
 
 /** The text of the tool result a message carries, or a description of what it carries instead (which no pattern below matches). */
@@ -37,7 +44,16 @@ for (const provider of ['anthropic', 'openai'] as const) {
       (provider === 'anthropic' ? anthropicStream : openaiStream)(res, step, count);
     });
     const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'sk-test-a', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'sk-test-o', OPENAI_BASE_URL: server.base };
-    const events = await run({ reference: agent, cwd: ws, prompt: 'Write some notes.', yes: true, env, stateDirectory: state, confine: 'off', model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1' });
+    const events = await run({
+      reference: agent,
+      cwd: ws,
+      prompt: 'Write some notes.',
+      yes: true,
+      env,
+      stateDirectory: state,
+      confine: 'off',
+      model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1',
+    });
     assertLoop(t, events, ws);
     // What the provider saw: the key from the host, the tool results, the denials as errors.
     const headers = server.requests[0]!.headers;
@@ -68,11 +84,29 @@ test('429 and 5xx are retried honouring retry-after; a bad key is ZB_PROVIDER_AU
     else if (count === 2) res.writeHead(503).end('busy');
     else anthropicStream(res, { text: 'ok' }, count);
   });
-  const events = await run({ reference: agent, cwd: ws, prompt: 'hi', yes: true, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: flaky.base }, stateDirectory: state, confine: 'off', model: 'claude-sonnet-4-5' });
+  const events = await run({
+    reference: agent,
+    cwd: ws,
+    prompt: 'hi',
+    yes: true,
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: flaky.base },
+    stateDirectory: state,
+    confine: 'off',
+    model: 'claude-sonnet-4-5',
+  });
   t.like(events.at(-1), { type: 'run.end', status: 'completed', final_text: 'ok' });
   t.is(count, 3);
   const denied = await serve(t, (_body, _req, res) => res.writeHead(401).end('{"error":"invalid x-api-key"}'));
-  const failed = await run({ reference: agent, cwd: ws, prompt: 'hi', yes: true, env: { ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: denied.base }, stateDirectory: state, confine: 'off', model: 'claude-sonnet-4-5' });
+  const failed = await run({
+    reference: agent,
+    cwd: ws,
+    prompt: 'hi',
+    yes: true,
+    env: { ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: denied.base },
+    stateDirectory: state,
+    confine: 'off',
+    model: 'claude-sonnet-4-5',
+  });
   t.like(failed.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_PROVIDER_AUTH' } });
 });
 
@@ -91,7 +125,17 @@ test('--record writes a transcript that replays the same run offline', async (t)
   let count = 0;
   const server = await serve(t, (_body, _req, res) => anthropicStream(res, SCRIPT[count++] ?? SCRIPT.at(-1)!, count));
   const file = path.join(root, 'recorded.json');
-  await run({ reference: agent, cwd: ws, prompt: 'Write some notes.', yes: true, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base }, stateDirectory: state, confine: 'off', model: 'claude-sonnet-4-5', recordFile: file });
+  await run({
+    reference: agent,
+    cwd: ws,
+    prompt: 'Write some notes.',
+    yes: true,
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
+    stateDirectory: state,
+    confine: 'off',
+    model: 'claude-sonnet-4-5',
+    recordFile: file,
+  });
   const replayed = await run({ reference: agent, cwd: ws, prompt: 'Write some notes.', yes: true, env: {}, stateDirectory: state, confine: 'off', replayFile: file });
   assertLoop(t, replayed, ws, false);
 });
@@ -114,16 +158,32 @@ test('a tool call cut off by the output limit is dropped, never guessed at, and 
         send('message_stop', {});
       } else {
         const chunk = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-        chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_cut', type: 'function', function: { name: 'write', arguments: '{"path":"big.txt","content":"aaaa' } }] }, finish_reason: null }] });
+        chunk({
+          choices: [
+            { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_cut', type: 'function', function: { name: 'write', arguments: '{"path":"big.txt","content":"aaaa' } }] }, finish_reason: null },
+          ],
+        });
         chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'length' }] });
         res.write('data: [DONE]\n\n');
       }
       res.end();
     });
     const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.base };
-    const events = await run({ reference: agent, cwd: ws, prompt: 'Write a big file.', yes: true, env, stateDirectory: state, confine: 'off', model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1' });
+    const events = await run({
+      reference: agent,
+      cwd: ws,
+      prompt: 'Write a big file.',
+      yes: true,
+      env,
+      stateDirectory: state,
+      confine: 'off',
+      model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4.1',
+    });
     t.like(events.at(-1), { type: 'run.end', status: 'completed', final_text: 'Done after the cut.' }, provider);
-    t.false(events.some((e) => e.type === 'tool.call'), `${provider}: the unfinished call never reached the gate`);
+    t.false(
+      events.some((e) => e.type === 'tool.call'),
+      `${provider}: the unfinished call never reached the gate`,
+    );
     t.regex(JSON.stringify(server.requests[1]!.body.messages.at(-1)), /cut off at the output token limit/, provider);
   }
 });

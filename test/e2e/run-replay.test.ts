@@ -15,15 +15,24 @@ const transcript = path.join(EXAMPLES_DIR, 'transcripts', 'code-reviewer.json');
 test('a replayed run emits schema-valid events: allowed and denied calls, then the final answer', async (t) => {
   const result = await runCliCaptured(['run', reviewer, '--cwd', workspace, '--replay', transcript, '-y', '--json'], { env: { ZOTBOX_HOME: tempDir(t, 'zb-run-') } });
   t.is(result.status, 0, result.stderr);
-  const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  const events = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
   for (const event of events) t.true(RunEventSchema.safeParse(event).success, JSON.stringify(event));
   t.is(events[0]!.type, 'run.start');
   t.like(events.at(-1), { type: 'run.end', status: 'completed', turns: 3 });
   const decisions = events.filter((e): e is RunEvent & { type: 'gate.decision' } => e.type === 'gate.decision');
   t.true(decisions.some((d) => d.allowed && d.tool === 'read' && d.canonical_path === path.join(workspace, 'parse-port.js')));
   t.true(decisions.some((d) => !d.allowed && d.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE'));
-  t.true(events.some((e) => e.type === 'tool.result' && !e.ok), 'the denial reaches the model as a tool error');
-  t.like(events.find((e) => e.type === 'run.start'), { consent: 'flag', permissions: { bash: { mode: 'none' } } });
+  t.true(
+    events.some((e) => e.type === 'tool.result' && !e.ok),
+    'the denial reaches the model as a tool error',
+  );
+  t.like(
+    events.find((e) => e.type === 'run.start'),
+    { consent: 'flag', permissions: { bash: { mode: 'none' } } },
+  );
 });
 
 test('--print prints only the final answer', async (t) => {
@@ -80,9 +89,15 @@ test('a replayed model turn with a 5,000-deep tool input ends the run as an inva
     env: { ZOTBOX_HOME: path.join(directory, 'home') },
   });
   t.notRegex(result.stdout + result.stderr, /ZB_INTERNAL_BUG|ZB_WORKER_CRASHED/);
-  const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  const events = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
   for (const event of events) t.true(RunEventSchema.safeParse(event).success, JSON.stringify(event));
-  t.true(events.some((e) => e.type === 'gate.decision' && e.allowed && e.tool === 'read'), 'the turn before it ran');
+  t.true(
+    events.some((e) => e.type === 'gate.decision' && e.allowed && e.tool === 'read'),
+    'the turn before it ran',
+  );
   t.like(events.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_GATE_INVALID_MESSAGE' } });
   t.regex((events.at(-1) as RunEvent & { type: 'run.end' }).error!.message, /more than 64 levels/);
   t.is(events.filter((e) => e.type === 'gate.decision').length, 1, 'the deep call never reached the gate');

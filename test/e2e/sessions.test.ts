@@ -38,7 +38,10 @@ test('a run records its session; --continue sends the whole conversation back wi
   t.is(readSession(session.file).messages.length, 10);
 
   // --resume by id through the CLI reaches the same session.
-  const cli = await runCliCaptured(['run', agent, 'Third?', '--resume', session.id, '-y', '--confine', 'off', '--model', 'claude-sonnet-4-5', '--json'], { env: { ...env, ZOTBOX_HOME: state }, cwd: ws });
+  const cli = await runCliCaptured(['run', agent, 'Third?', '--resume', session.id, '-y', '--confine', 'off', '--model', 'claude-sonnet-4-5', '--json'], {
+    env: { ...env, ZOTBOX_HOME: state },
+    cwd: ws,
+  });
   t.is(cli.status, 0, cli.stderr);
   t.is(server.requests[5]!.body.messages.length, 11);
   t.is(readSession(session.file).messages.length, 12);

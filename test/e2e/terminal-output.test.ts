@@ -81,7 +81,10 @@ test('--json carries the model text unchanged: JSON escapes it', async (t) => {
   const result = await runCliCaptured(runArgs(setup, '--json'), { env: { ZOTBOX_HOME: setup.home } });
   t.is(result.status, 0, result.stderr);
   t.false(result.stdout.includes(E), 'no raw ESC on the wire');
-  const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  const events = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
   const text = events.flatMap((e) => (e.type === 'assistant.delta' ? [e.text] : [])).join('');
   t.is(text, FIRST_TEXT + FINAL_TEXT);
 });

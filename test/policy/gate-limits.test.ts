@@ -48,7 +48,10 @@ test('server: 5,000-deep arrays and objects are refused as invalid messages, aud
   t.like(await port.nextPosted(), { id: 2, ...refusedFor('depth') });
   port.deliver({ type: 'tool.call', id: 3, tool: 'read', input: { path: 'a.txt' } });
   t.like(await port.nextPosted(), { id: 3, ok: true, result: 'read' });
-  t.deepEqual(decided.map((call) => call.id), [3]);
+  t.deepEqual(
+    decided.map((call) => call.id),
+    [3],
+  );
   t.like(audits[0], { id: 1, tool: 'unknown', allowed: false, code: 'ZB_GATE_INVALID_MESSAGE' });
   t.like(audits[1], { id: 2, allowed: false, code: 'ZB_GATE_INVALID_MESSAGE' });
 });

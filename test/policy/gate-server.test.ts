@@ -99,7 +99,10 @@ test('many concurrent calls are each answered with their own result, whatever or
   await running; // all 50 are in flight at once
   // Finish them in a scrambled order (7 is coprime to 50, so every call finishes once).
   for (let k = 0; k < 50; k++) finishers[(k * 7) % 50]!();
-  t.deepEqual(await results, Array.from({ length: 50 }, (_, i) => i));
+  t.deepEqual(
+    await results,
+    Array.from({ length: 50 }, (_, i) => i),
+  );
 });
 
 test('a slow call times out on the host, and its executor is aborted', async (t) => {
@@ -251,7 +254,10 @@ test('a second call with an id already in flight is refused', async (t) => {
   channel.port2.postMessage(call);
   channel.port2.postMessage(call);
   await bothAnswered;
-  t.deepEqual(replies.map((r) => r.ok ? r.result : r.error?.code), ['ZB_GATE_INVALID_MESSAGE', 'first']);
+  t.deepEqual(
+    replies.map((r) => (r.ok ? r.result : r.error?.code)),
+    ['ZB_GATE_INVALID_MESSAGE', 'first'],
+  );
 });
 
 test('a decider that throws denies instead of crashing, and a non-cloneable result becomes an error', async (t) => {

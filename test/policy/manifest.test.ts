@@ -53,7 +53,13 @@ test('unknown keys are allowed at the top level and in entry, and reported', (t)
   t.deepEqual(parse({ ...base, homepage: 'x', entry: { hooks: [] } }).unknownKeys, ['homepage', 'entry.hooks']);
 });
 
-test('a duplicate permissions object (zot would merge it)', invalid, '{"zotfile":1,"name":"a","permissions":{"fs":{"read":["/"]}},"permissions":{"bash":{"mode":"none"}}}', '$.permissions', /appears twice/);
+test(
+  'a duplicate permissions object (zot would merge it)',
+  invalid,
+  '{"zotfile":1,"name":"a","permissions":{"fs":{"read":["/"]}},"permissions":{"bash":{"mode":"none"}}}',
+  '$.permissions',
+  /appears twice/,
+);
 test('a case variant of a known key', invalid, '{"zotfile":1,"name":"a","Permissions":{}}', '$.Permissions', /not a known key|case/);
 test('a case variant next to the key', invalid, '{"zotfile":1,"name":"a","NAME":"b"}', '$.NAME', /differ only in case/);
 test('a long-s spelling of permissions', invalid, '{"zotfile":1,"name":"a","permiſſions":{"bash":{"mode":"ask"}}}', '$["permiſſions"]');
@@ -98,5 +104,8 @@ test('a manifest over 1 MiB', invalid, JSON.stringify({ ...base, description: 'x
 
 test('all problems are listed in details, the first in the message', (t) => {
   const error = t.throws(() => parse({ ...base, version: 1, license: 2 }));
-  t.deepEqual((error as { details?: { issues?: { path: string }[] } }).details?.issues?.map((i) => i.path), ['$.version', '$.license']);
+  t.deepEqual(
+    (error as { details?: { issues?: { path: string }[] } }).details?.issues?.map((i) => i.path),
+    ['$.version', '$.license'],
+  );
 });

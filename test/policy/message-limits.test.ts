@@ -81,7 +81,10 @@ test('strings count their UTF-8 bytes, not their UTF-16 length', (t) => {
   t.like(findLimitViolation({ k: 'é'.repeat(496) }, small), { limit: 'size' });
   t.like(findLimitViolation({ k: '😀'.repeat(250) }, small), { limit: 'size' }, 'four bytes per surrogate pair');
   // Short strings, which are counted without Buffer, count the same.
-  const exact = (text: string, maxBytes: number) => [findLimitViolation({ k: text }, { envelopeDepth: 1, maxBytes }), findLimitViolation({ k: text }, { envelopeDepth: 1, maxBytes: maxBytes - 1 })?.limit];
+  const exact = (text: string, maxBytes: number) => [
+    findLimitViolation({ k: text }, { envelopeDepth: 1, maxBytes }),
+    findLimitViolation({ k: text }, { envelopeDepth: 1, maxBytes: maxBytes - 1 })?.limit,
+  ];
   t.deepEqual(exact('é'.repeat(10), 9 + 20), [undefined, 'size']);
   t.deepEqual(exact('€'.repeat(10), 9 + 30), [undefined, 'size'], 'three bytes from U+0800');
   t.deepEqual(exact('😀'.repeat(5), 9 + 20), [undefined, 'size']);

@@ -86,7 +86,7 @@ test('".." after a symlink applies to the symlink\'s real parent, not to its spe
   expectDeny(t, 'read', 'link/../secret', scopesFor(tree), 'ZB_POLICY_PATH_OUTSIDE_SCOPE');
 });
 
-test('a relative symlink target resolves from the link\'s real directory', (t) => {
+test("a relative symlink target resolves from the link's real directory", (t) => {
   const tree = makeTree(t);
   symlinkSync('../outside/secret', path.join(tree.ws, 'rel-escape'));
   expectDeny(t, 'read', 'rel-escape', scopesFor(tree), 'ZB_POLICY_PATH_OUTSIDE_SCOPE');
@@ -170,7 +170,10 @@ test('scope roots are canonicalised with the same resolver, and relative scopes 
   const tree = makeTree(t);
   symlinkSync(path.join(tree.ws, 'src'), path.join(tree.root, 'src-alias'));
   const scopes = compileScopes({ read: [path.join(tree.root, 'src-alias'), 'docs'], write: [] }, { workspace: tree.ws, agentData: tree.data });
-  t.deepEqual(scopes.read.map((s) => s.root), [path.join(tree.ws, 'src'), path.join(tree.ws, 'docs')]);
+  t.deepEqual(
+    scopes.read.map((s) => s.root),
+    [path.join(tree.ws, 'src'), path.join(tree.ws, 'docs')],
+  );
   expectAllow(t, 'read', 'src/a.ts', scopes, path.join(tree.ws, 'src/a.ts'));
 });
 
@@ -255,8 +258,8 @@ const gitCases: readonly GitCase[] = [
   { tool: 'write', requested: '.git/hooks', code: 'ZB_POLICY_PATH_PROTECTED', why: 'the hooks directory itself' },
   { tool: 'write', requested: '.git/info/exclude', code: 'ZB_POLICY_PATH_PROTECTED', why: 'info/ (attributes there name drivers)' },
   { tool: 'write', requested: '.git/commondir', code: 'ZB_POLICY_PATH_PROTECTED', why: 'commondir sends git to a config elsewhere' },
-  { tool: 'write', requested: '.git/modules/lib/config', code: 'ZB_POLICY_PATH_PROTECTED', why: 'a submodule\'s repository' },
-  { tool: 'write', requested: '.git/worktrees/w/gitdir', code: 'ZB_POLICY_PATH_PROTECTED', why: 'a linked worktree\'s metadata' },
+  { tool: 'write', requested: '.git/modules/lib/config', code: 'ZB_POLICY_PATH_PROTECTED', why: "a submodule's repository" },
+  { tool: 'write', requested: '.git/worktrees/w/gitdir', code: 'ZB_POLICY_PATH_PROTECTED', why: "a linked worktree's metadata" },
   { tool: 'write', requested: '.git/HEAD', code: 'ZB_POLICY_PATH_PROTECTED', why: 'every file of a .git directory, not only the listed ones' },
   { tool: 'write', requested: '.git', code: 'ZB_POLICY_PATH_PROTECTED', why: 'the .git entry itself' },
   { tool: 'write', requested: 'sub/.git', code: 'ZB_POLICY_PATH_PROTECTED', why: 'a new gitfile ("gitdir: ../evil")' },
@@ -318,7 +321,8 @@ function stateTree(t: ExecutionContext): StateTree {
   const tree = makeTree(t);
   const state = path.join(tree.ws, '.zb-state');
   const mine = path.join(state, 'agents', 'me', 'data');
-  for (const dir of [mine, path.join(state, 'agents', 'me', 'consents'), path.join(state, 'agents', 'other', 'data'), path.join(state, 'sessions', 'agents', 'me')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [mine, path.join(state, 'agents', 'me', 'consents'), path.join(state, 'agents', 'other', 'data'), path.join(state, 'sessions', 'agents', 'me')])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(state, 'agents', 'me', 'consents', 'r.json'), '{}');
   writeFileSync(path.join(mine, 'notes.txt'), 'n');
   // A case variant that is another directory: Linux compares names exactly.
@@ -338,10 +342,10 @@ const stateCases: readonly { readonly requested: (s: StateTree) => string; reado
   { requested: (s) => `${s.mine}/../consents/forged.json`, code: 'ZB_POLICY_PATH_PROTECTED', why: '${agent_data}/.. reaches the consents' },
   { requested: (s) => `${s.mine}/..`, code: 'ZB_POLICY_PATH_PROTECTED', why: 'the parent of the data directory' },
   { requested: (s) => s.state, code: 'ZB_POLICY_PATH_PROTECTED', why: 'the state directory itself' },
-  { requested: (s) => path.join(s.state, 'agents', 'other', 'data', 'x'), code: 'ZB_POLICY_PATH_PROTECTED', why: 'another agent\'s data' },
-  { requested: (s) => path.join(s.state, 'sessions', 'agents', 'me', 'x.jsonl'), code: 'ZB_POLICY_PATH_PROTECTED', why: 'sessions, even the agent\'s own' },
+  { requested: (s) => path.join(s.state, 'agents', 'other', 'data', 'x'), code: 'ZB_POLICY_PATH_PROTECTED', why: "another agent's data" },
+  { requested: (s) => path.join(s.state, 'sessions', 'agents', 'me', 'x.jsonl'), code: 'ZB_POLICY_PATH_PROTECTED', why: "sessions, even the agent's own" },
   { requested: () => 'peek/r.json', code: 'ZB_POLICY_PATH_PROTECTED', why: 'a symlink from the workspace into the state directory' },
-  { requested: (s) => path.join(s.mine, 'notes.txt'), code: 'allow', why: 'the agent\'s own data' },
+  { requested: (s) => path.join(s.mine, 'notes.txt'), code: 'allow', why: "the agent's own data" },
   { requested: (s) => s.mine, code: 'allow', why: 'the data directory itself' },
   { requested: (s) => `${s.mine}/../data/notes.txt`, code: 'allow', why: 'a detour that ends in the data directory' },
   { requested: () => 'mine/notes.txt', code: 'allow', why: 'a symlink from the workspace into the data directory' },

@@ -34,7 +34,10 @@ const denied = test.macro({
 });
 
 test(parsesTo, 'git status', [['git', 'status']]);
-test(parsesTo, 'git status && grep x file', [['git', 'status'], ['grep', 'x', 'file']]);
+test(parsesTo, 'git status && grep x file', [
+  ['git', 'status'],
+  ['grep', 'x', 'file'],
+]);
 test(parsesTo, 'git log | grep foo | ls', [['git', 'log'], ['grep', 'foo'], ['ls']]);
 test(parsesTo, "git log --format='%h;%s'", [['git', 'log', '--format=%h;%s']]);
 test(parsesTo, 'git log --format="a|b"', [['git', 'log', '--format=a|b']]);
@@ -47,10 +50,19 @@ test(parsesTo, 'echo "say \\"hi\\""', [['echo', 'say "hi"']]);
 test(parsesTo, "echo ''", [['echo', '']]);
 test(parsesTo, "ls '*.md'", [['ls', '*.md']]);
 
-test('the and-or list keeps bash\'s left-to-right connectors', (t) => {
+test("the and-or list keeps bash's left-to-right connectors", (t) => {
   const result = parseShellCommand('a && b || c ; d | e');
   t.true(result.ok);
-  if (result.ok) t.deepEqual(result.ast.items.map((i) => [i.connector, i.pipeline.commands.map((c) => c.argv[0])]), [[null, ['a']], ['&&', ['b']], ['||', ['c']], [';', ['d', 'e']]]);
+  if (result.ok)
+    t.deepEqual(
+      result.ast.items.map((i) => [i.connector, i.pipeline.commands.map((c) => c.argv[0])]),
+      [
+        [null, ['a']],
+        ['&&', ['b']],
+        ['||', ['c']],
+        [';', ['d', 'e']],
+      ],
+    );
 });
 
 test('leading assignments are separated from argv only when their name is unquoted, as in bash', (t) => {
@@ -58,7 +70,13 @@ test('leading assignments are separated from argv only when their name is unquot
     const result = parseShellCommand(text);
     return result.ok ? result.ast.items[0]!.pipeline.commands[0] : undefined;
   };
-  t.deepEqual(first('A=1 B="x y" git log'), { assignments: [{ name: 'A', value: '1' }, { name: 'B', value: 'x y' }], argv: ['git', 'log'] });
+  t.deepEqual(first('A=1 B="x y" git log'), {
+    assignments: [
+      { name: 'A', value: '1' },
+      { name: 'B', value: 'x y' },
+    ],
+    argv: ['git', 'log'],
+  });
   t.deepEqual(first("'A=1' git"), { assignments: [], argv: ['A=1', 'git'] });
   t.deepEqual(first('git A=1'), { assignments: [], argv: ['git', 'A=1'] });
 });
@@ -120,11 +138,18 @@ test(denied, Array.from({ length: 40 }, () => 'true').join(' ; '), 'too many com
 test('random text never throws, and anything accepted has no empty argv (property)', (t) => {
   t.notThrows(() =>
     fc.assert(
-    fc.property(fc.oneof(fc.string({ unit: 'grapheme-composite' }), fc.string({ unit: 'binary' }), fc.array(fc.constantFrom('a', ' ', "'", '"', '\\', '|', '&', ';', '$', '=', '\t', '\n', 'é', '\u00a0', '#', '(', '*', '~'), { maxLength: 30 }).map((parts) => parts.join(''))), (text) => {
-      const result = parseShellCommand(text);
-      return !result.ok || result.ast.items.every((item) => item.pipeline.commands.every((c) => c.argv.length > 0 && c.argv[0]!.length >= 0));
-    }),
-    { numRuns: 5000 },
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme-composite' }),
+          fc.string({ unit: 'binary' }),
+          fc.array(fc.constantFrom('a', ' ', "'", '"', '\\', '|', '&', ';', '$', '=', '\t', '\n', 'é', '\u00a0', '#', '(', '*', '~'), { maxLength: 30 }).map((parts) => parts.join('')),
+        ),
+        (text) => {
+          const result = parseShellCommand(text);
+          return !result.ok || result.ast.items.every((item) => item.pipeline.commands.every((c) => c.argv.length > 0 && c.argv[0]!.length >= 0));
+        },
+      ),
+      { numRuns: 5000 },
     ),
   );
 });
@@ -147,7 +172,9 @@ const fragment = fc.oneof(
 );
 const wordArb = fc.array(fragment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(''));
 const commandArb = fc.tuple(fc.constantFrom('cmda', 'cmdb', "'cmdc'", 'c"md"a'), fc.array(wordArb, { maxLength: 4 })).map(([name, args]) => [name, ...args].join(' '));
-const lineArb = fc.tuple(commandArb, fc.array(fc.tuple(fc.constantFrom(' && ', ' || ', ' ; ', ' | ', '&&', '|'), commandArb), { maxLength: 3 })).map(([first, rest]) => first + rest.map(([op, cmd]) => op + cmd).join(''));
+const lineArb = fc
+  .tuple(commandArb, fc.array(fc.tuple(fc.constantFrom(' && ', ' || ', ' ; ', ' | ', '&&', '|'), commandArb), { maxLength: 3 }))
+  .map(([first, rest]) => first + rest.map(([op, cmd]) => op + cmd).join(''));
 
 test('approved commands run in bash with exactly the argv the AST holds (differential)', (t) => {
   const dir = tempDir(t, 'zb-diff-');
@@ -165,7 +192,11 @@ test('approved commands run in bash with exactly the argv the AST holds (differe
       const log = path.join(dir, `log${runs++}`);
       writeFileSync(log, '');
       execFileSync('/bin/bash', ['-c', line], { env: { PATH: dir, ZB_ARGV_LOG: log }, stdio: 'ignore' });
-      const seen = readFileSync(log, 'utf8').split('\u001e').filter(Boolean).map((entry) => entry.split('\u001f')).sort();
+      const seen = readFileSync(log, 'utf8')
+        .split('\u001e')
+        .filter(Boolean)
+        .map((entry) => entry.split('\u001f'))
+        .sort();
       // Every logged command succeeds, so && continues and || stops: the AST tells which run.
       const expected: string[][] = [];
       let status = 0;

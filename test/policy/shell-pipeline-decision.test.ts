@@ -89,10 +89,19 @@ test('an allowlisted decision carries the parsed line, which starts in the works
   const decision = decideShellCommand('cd sub && cat f.txt | grep x', context);
   t.true(decision.allow);
   if (decision.allow && decision.mode === 'allowlist') {
-    t.deepEqual(decision.ast.items.map((item) => [item.connector, item.pipeline.commands.map((c) => c.argv)]), [
-      [null, [['cd', 'sub']]],
-      ['&&', [['cat', 'f.txt'], ['grep', 'x']]],
-    ]);
+    t.deepEqual(
+      decision.ast.items.map((item) => [item.connector, item.pipeline.commands.map((c) => c.argv)]),
+      [
+        [null, [['cd', 'sub']]],
+        [
+          '&&',
+          [
+            ['cat', 'f.txt'],
+            ['grep', 'x'],
+          ],
+        ],
+      ],
+    );
   }
   t.is(shellStartDirectory(context), ws);
 });

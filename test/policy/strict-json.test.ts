@@ -28,7 +28,13 @@ test('trailing content is rejected', rejected, '{} {}', '$', /after the JSON val
 test('a control character inside a string is rejected', rejected, '{"a":"x\ny"}', '$.a', /control character/);
 test('single quotes are rejected', rejected, "{'a':1}", '$', /double quotes/);
 test('a leading zero is rejected', rejected, '{"a":01}', '$.a', /invalid number/);
-test('deep nesting is rejected without exhausting the stack', rejected, `${'['.repeat(100_000)}${']'.repeat(100_000)}`, '$[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]', /nesting deeper/);
+test(
+  'deep nesting is rejected without exhausting the stack',
+  rejected,
+  `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+  '$[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]',
+  /nesting deeper/,
+);
 
 test('number literals are recorded by path, so integer fields can demand integer literals', (t) => {
   const result = parse('{"zotfile":1.0,"model":{"min_context":1e3},"n":[-0,2]}');
@@ -60,13 +66,13 @@ function hasFoldCollision(value: JsonValue): boolean {
 test('any JSON without folded-key collisions parses exactly as JSON.parse reads it (property)', (t) => {
   t.notThrows(() =>
     fc.assert(
-    fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
-      fc.pre(!hasFoldCollision(value as JsonValue));
-      const text = JSON.stringify(value);
-      const result = parse(text);
-      return result.ok && JSON.stringify(result.value) === JSON.stringify(JSON.parse(text));
-    }),
-    { numRuns: 2000 },
+      fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
+        fc.pre(!hasFoldCollision(value as JsonValue));
+        const text = JSON.stringify(value);
+        const result = parse(text);
+        return result.ok && JSON.stringify(result.value) === JSON.stringify(JSON.parse(text));
+      }),
+      { numRuns: 2000 },
     ),
   );
 });
@@ -74,12 +80,12 @@ test('any JSON without folded-key collisions parses exactly as JSON.parse reads 
 test('random text never throws, and anything accepted is what JSON.parse reads (property)', (t) => {
   t.notThrows(() =>
     fc.assert(
-    fc.property(fc.oneof(fc.string(), fc.stringMatching(/^[\s{}[\]":,0-9a-z\\.eE+-]{0,40}$/)), (text) => {
-      const result = parse(text);
-      if (!result.ok) return true;
-      return JSON.stringify(result.value) === JSON.stringify(JSON.parse(text));
-    }),
-    { numRuns: 5000 },
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^[\s{}[\]":,0-9a-z\\.eE+-]{0,40}$/)), (text) => {
+        const result = parse(text);
+        if (!result.ok) return true;
+        return JSON.stringify(result.value) === JSON.stringify(JSON.parse(text));
+      }),
+      { numRuns: 5000 },
     ),
   );
 });

@@ -107,7 +107,10 @@ test('an SGR split across chunks is released whole when its final byte arrives',
 
 test('an OSC 52 split across chunks never leaks a byte', (t) => {
   const s = new TerminalTextSanitizer(PIPE);
-  t.deepEqual(['a\u001b', ']5', '2;c;cHdu', 'ZWQ=\u001b', '\\b'].map((chunk) => s.feed(chunk)), ['a', '', '', '', 'b']);
+  t.deepEqual(
+    ['a\u001b', ']5', '2;c;cHdu', 'ZWQ=\u001b', '\\b'].map((chunk) => s.feed(chunk)),
+    ['a', '', '', '', 'b'],
+  );
   t.is(s.end(), '');
 });
 
@@ -169,7 +172,10 @@ test('property: for any split into chunks, the streamed output equals the one-sh
         hostileText.chain((text) => fc.tuple(fc.constant(text), splits(text), fc.boolean())),
         ([text, cuts, keepColour]) => {
           const s = new TerminalTextSanitizer({ keepColour });
-          const streamed = chunked(text, cuts).map((chunk) => s.feed(chunk)).join('') + s.end();
+          const streamed =
+            chunked(text, cuts)
+              .map((chunk) => s.feed(chunk))
+              .join('') + s.end();
           return streamed === sanitizeTerminalText(text, { keepColour });
         },
       ),
@@ -182,7 +188,12 @@ test('property: for any split into chunks, the streamed output equals the one-sh
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 test('property: a pipe never gets a control character, an escape or a bidi control', (t) => {
-  t.notThrows(() => fc.assert(fc.property(hostileText, (text) => !FORBIDDEN.test(sanitizeTerminalText(text, PIPE))), { numRuns: 2000 }));
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(hostileText, (text) => !FORBIDDEN.test(sanitizeTerminalText(text, PIPE))),
+      { numRuns: 2000 },
+    ),
+  );
 });
 
 test('property: a terminal gets no escape other than 7-bit SGR', (t) => {

@@ -15,7 +15,30 @@ const STUBS = ['git', 'timeout', 'nice', 'nohup', 'stdbuf', 'ionice', 'env', 'sh
 /** The issue's allowlist, and one with every stub and shell builtin on it: allowlisting a wrapper or runner grants nothing. */
 const ALLOWLISTS = {
   issue: ['git', 'timeout'],
-  all: [...STUBS, 'command', 'export', 'typeset', 'declare', 'readonly', 'alias', 'hash', 'shopt', 'set', 'unset', 'watch', 'parallel', 'script', 'flock', 'doas', 'su', 'exec', 'eval', 'builtin', 'source', '.'],
+  all: [
+    ...STUBS,
+    'command',
+    'export',
+    'typeset',
+    'declare',
+    'readonly',
+    'alias',
+    'hash',
+    'shopt',
+    'set',
+    'unset',
+    'watch',
+    'parallel',
+    'script',
+    'flock',
+    'doas',
+    'su',
+    'exec',
+    'eval',
+    'builtin',
+    'source',
+    '.',
+  ],
 } as const;
 
 type Expected = 'allow' | ErrorCode;
@@ -31,7 +54,7 @@ const OUTSIDE = 'ZB_POLICY_PATH_OUTSIDE_SCOPE';
 
 const CORPUS: readonly (readonly [group: string, cases: readonly Case[]])[] = [
   [
-    'the issue\'s examples, allow: git, timeout',
+    "the issue's examples, allow: git, timeout",
     [
       ["timeout 5 sh -c 'id'", NOT_ALLOWED, 'issue'],
       ['env sh -c id', NOT_ALLOWED, 'issue'],
@@ -46,7 +69,7 @@ const CORPUS: readonly (readonly [group: string, cases: readonly Case[]])[] = [
     ],
   ],
   [
-    'the issue\'s examples with everything allowlisted',
+    "the issue's examples with everything allowlisted",
     [
       ["timeout 5 sh -c 'id'", ARGUMENT],
       ['env sh -c id', ARGUMENT],
@@ -228,7 +251,7 @@ const CORPUS: readonly (readonly [group: string, cases: readonly Case[]])[] = [
       ["env -S 'git $HOME'", ARGUMENT],
       ["env -S 'git status #x'", ARGUMENT],
       ["env -S 'git a\\b'", ARGUMENT],
-      ["env -S '-S \"sh -c id\"' git", ARGUMENT],
+      ['env -S \'-S "sh -c id"\' git', ARGUMENT],
       ["env -S 'timeout 5 sh -c id'", ARGUMENT],
       ["env -S 'A=1' git status", ARGUMENT], // an assignment-only string is refused, as on a command line
       ["env -S ''", ARGUMENT],
@@ -426,4 +449,3 @@ for (const [group, cases] of CORPUS) {
     }
   });
 }
-

@@ -54,13 +54,13 @@ const READINGS: readonly [string, Reading][] = [
   ['env -C sub probe', { inner: ['probe'], directory: 'sub' }],
   ['env --chdir=sub probe', { inner: ['probe'], directory: 'sub' }],
   ["env -S 'probe a b'", { inner: ['probe', 'a', 'b'] }],
-  ["env -S'probe \"a b\"' c", { inner: ['probe', 'a b', 'c'] }],
+  ['env -S\'probe "a b"\' c', { inner: ['probe', 'a b', 'c'] }],
   ["env --split-string='probe a' b", { inner: ['probe', 'a', 'b'] }],
   ["env --split='probe' b", { inner: ['probe', 'b'] }],
   ["env -vS 'A=1 probe' x", { inner: ['probe', 'x'], assignments: { A: '1' } }],
   ["env -S '-u LANG probe' a", { inner: ['probe', 'a'], unset: ['LANG'] }],
-  ["env -S \"probe ''\"", { inner: ['probe', ''] }],
-  ["env -S '-S \"probe a\"' b", { inner: ['probe', 'a', 'b'] }],
+  ['env -S "probe \'\'"', { inner: ['probe', ''] }],
+  ['env -S \'-S "probe a"\' b', { inner: ['probe', 'a', 'b'] }],
   ["env -C sub -S 'probe a'", { inner: ['probe', 'a'], directory: 'sub' }],
   ['command probe a', { inner: ['probe', 'a'] }],
   ['command -- probe -v', { inner: ['probe', '-v'] }],
@@ -122,7 +122,7 @@ test('the real wrappers run exactly the words the gate reads as their command', 
   }
 });
 
-test('env -S refuses what env reads differently from the gate\'s lexer', (t) => {
+test("env -S refuses what env reads differently from the gate's lexer", (t) => {
   for (const text of ['probe $HOME', "probe '${A}'", 'probe a\\b', "probe 'a\\b'", 'probe #x', 'probe a;b', 'probe | probe', 'probe && probe', 'probe "a`b"', 'probe >x', 'A=1']) {
     const split = splitEnvString(text);
     t.false(split.ok, text);
@@ -141,7 +141,15 @@ test('env -S is read as GNU env reads it: the split words replace -S and options
 test('find -exec: its command is read up to ";", and {} or -execdir make it uncheckable', (t) => {
   t.deepEqual(findExecCommands(['.', '-name', 'x', '-exec', 'git', 'status', ';', '-ok', 'ls', ';']), { ok: true, value: [['git', 'status'], ['ls']] });
   t.deepEqual(findExecCommands(['.', '-exec', 'git', '-exec', ';']), { ok: true, value: [['git', '-exec']] });
-  for (const args of [['.', '-exec', 'cat', '{}', ';'], ['.', '-exec', 'cat', '{}', '+'], ['.', '-exec', 'cat', 'x{}y', ';'], ['.', '-execdir', 'ls', ';'], ['.', '-okdir', 'ls', ';'], ['.', '-exec', 'ls'], ['.', '-exec', ';']]) {
+  for (const args of [
+    ['.', '-exec', 'cat', '{}', ';'],
+    ['.', '-exec', 'cat', '{}', '+'],
+    ['.', '-exec', 'cat', 'x{}y', ';'],
+    ['.', '-execdir', 'ls', ';'],
+    ['.', '-okdir', 'ls', ';'],
+    ['.', '-exec', 'ls'],
+    ['.', '-exec', ';'],
+  ]) {
     const result = findExecCommands(args);
     t.false(result.ok, args.join(' '));
   }

@@ -37,24 +37,41 @@ test('tool results go back to the model; a denial is a tool error and the run co
   const result = await runAgentLoop(gate as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10 });
   t.like(result, { status: 'completed', finalText: 'done', turns: 3 });
   t.deepEqual(model.seen[1]!.at(-1), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'contents', is_error: false }] });
-  t.deepEqual(model.seen[2]!.at(-1), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'error: ZB_POLICY_PATH_OUTSIDE_SCOPE: /etc/shadow is outside the read scope.', is_error: true }] });
+  t.deepEqual(model.seen[2]!.at(-1), {
+    role: 'user',
+    content: [{ type: 'tool_result', tool_use_id: 'b', content: 'error: ZB_POLICY_PATH_OUTSIDE_SCOPE: /etc/shadow is outside the read scope.', is_error: true }],
+  });
 });
 
 test('a tool that was not offered never reaches the gate', async (t) => {
   const model = scriptedModel([call('a', 'bash', { command: 'ls' }), say('ok')]);
   let gateCalls = 0;
-  const result = await runAgentLoop({ call: async () => { gateCalls++; } } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 5 });
+  const result = await runAgentLoop(
+    {
+      call: async () => {
+        gateCalls++;
+      },
+    } as never,
+    model,
+    { system: 's', prompts: ['go'], tools, maxTurns: 5 },
+  );
   t.is(result.status, 'completed');
   t.is(gateCalls, 0);
   t.like(model.seen[1]!.at(-1)!.content[0], { is_error: true, content: 'error: there is no tool named "bash"' });
 });
 
 test('history comes before the new prompt; the turn limit and cancellation stop the loop', async (t) => {
-  const history: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'earlier' }] }, { role: 'assistant', content: [{ type: 'text', text: 'reply' }] }];
+  const history: ChatMessage[] = [
+    { role: 'user', content: [{ type: 'text', text: 'earlier' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'reply' }] },
+  ];
   const looping = scriptedModel([call('a', 'read', { path: 'x' }), call('b', 'read', { path: 'x' })]);
   const limited = await runAgentLoop({ call: async () => 'c' } as never, looping, { system: 's', prompts: ['now'], history, tools, maxTurns: 2 });
   t.like(limited, { status: 'max_turns', turns: 2 });
-  t.deepEqual(looping.seen[0]!.map((m) => (m.content[0] as { text: string }).text), ['earlier', 'reply', 'now']);
+  t.deepEqual(
+    looping.seen[0]!.map((m) => (m.content[0] as { text: string }).text),
+    ['earlier', 'reply', 'now'],
+  );
 
   const controller = new AbortController();
   const cancelling = scriptedModel([call('a', 'read', { path: 'x' }), say('never')]);

@@ -25,6 +25,12 @@ test('replace_system_prompt leaves AGENT.md alone, still with skills and the foo
 });
 
 test('bash is offered only when the bash mode is not none; skill only with bundled skills', (t) => {
-  t.deepEqual(toolsFor({ bashAvailable: false, hasSkills: false }).map((tool) => tool.name), ['read', 'write', 'edit']);
-  t.deepEqual(toolsFor({ bashAvailable: true, hasSkills: true }).map((tool) => tool.name), ['read', 'write', 'edit', 'bash', 'skill']);
+  t.deepEqual(
+    toolsFor({ bashAvailable: false, hasSkills: false }).map((tool) => tool.name),
+    ['read', 'write', 'edit'],
+  );
+  t.deepEqual(
+    toolsFor({ bashAvailable: true, hasSkills: true }).map((tool) => tool.name),
+    ['read', 'write', 'edit', 'bash', 'skill'],
+  );
 });

@@ -27,7 +27,10 @@ const ReceiptSchema = z.strictObject({
   // 2: signed receipts. Version 1 had no mac; those are never trusted.
   receipt: z.literal(2),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-  artifact_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable(),
+  artifact_digest: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .nullable(),
   name: z.string(),
   version: z.string(),
   permissions: ConsentSummarySchema,
@@ -138,7 +141,9 @@ function scanReceipts(stateDirectory: string, agentName: string | undefined): Om
     const directory = consentsDirectory(stateDirectory, name);
     let files: string[];
     try {
-      files = readdirSync(directory).filter((f) => f.endsWith('.json')).sort();
+      files = readdirSync(directory)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
     } catch {
       continue; // this agent has no receipts
     }

@@ -117,9 +117,13 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
     request.stdin.setRawMode?.(false);
   }
   if (answer !== 'yes') {
-    throw new ZotboxError('ZB_CONSENT_REFUSED', answer === 'interrupted' ? 'consent was interrupted (Ctrl-C); nothing ran.' : `you declined ${escapeControlCharacters(request.name)}'s permissions; nothing ran.`, {
-      details: { name: request.name },
-    });
+    throw new ZotboxError(
+      'ZB_CONSENT_REFUSED',
+      answer === 'interrupted' ? 'consent was interrupted (Ctrl-C); nothing ran.' : `you declined ${escapeControlCharacters(request.name)}'s permissions; nothing ran.`,
+      {
+        details: { name: request.name },
+      },
+    );
   }
   save();
   return 'prompt';

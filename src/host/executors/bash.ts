@@ -97,7 +97,12 @@ class ProcessGroupSet {
 }
 
 /** Starts one command through the call's isolation; `previous` is the pipeline's upstream command. */
-function startCommand(call: CallIsolation, command: CommandSpec, stdin: Readable | 'ignore', group: ProcessGroupSet): { child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }> } {
+function startCommand(
+  call: CallIsolation,
+  command: CommandSpec,
+  stdin: Readable | 'ignore',
+  group: ProcessGroupSet,
+): { child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }> } {
   const launch = call.launch(command);
   const piped = launch.pipedInput === undefined ? [] : ['pipe' as const];
   const stdio: (Readable | number | 'ignore' | 'pipe')[] = [stdin, 'pipe', 'pipe', ...launch.extraFds, ...piped];
@@ -132,7 +137,13 @@ function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal
 }
 
 /** Runs one pipeline of exec steps (the gate allows cd only alone, and the line runs that itself). */
-async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ code: number | null; signal: string | null }> {
+async function runPipeline(
+  steps: readonly PlannedStep[],
+  call: CallIsolation,
+  stdout: CappedText,
+  stderr: CappedText,
+  group: ProcessGroupSet,
+): Promise<{ code: number | null; signal: string | null }> {
   call.beginPipeline();
   const exits: Promise<{ code: number | null; signal: string | null }>[] = [];
   let previous: ChildProcess | undefined;
@@ -142,7 +153,12 @@ async function runPipeline(steps: readonly PlannedStep[], call: CallIsolation, s
     const argv0 = step.argv[0]!; // an allowed command always has a program word
     let started;
     try {
-      started = startCommand(call, { cwd: step.cwd, program: step.program, invokedPath: step.invokedPath, argv0, args: step.argv.slice(1), assignments: step.env }, previous?.stdout ?? 'ignore', group);
+      started = startCommand(
+        call,
+        { cwd: step.cwd, program: step.program, invokedPath: step.invokedPath, argv0, args: step.argv.slice(1), assignments: step.env },
+        previous?.stdout ?? 'ignore',
+        group,
+      );
     } catch (error) {
       previous?.stdout?.destroy();
       await Promise.all(exits);
@@ -170,7 +186,14 @@ const CANNOT_EXECUTE = 126;
  * again from the directory the line has reached, then run as that decision says.
  * A denial stops the line: it is no failure for || or ; to continue from.
  */
-async function runLine(ast: ShellAst, options: BashRunOptions, call: CallIsolation, stdout: CappedText, stderr: CappedText, group: ProcessGroupSet): Promise<{ status: { code: number | null; signal: string | null }; stoppedByGate?: GateStop }> {
+async function runLine(
+  ast: ShellAst,
+  options: BashRunOptions,
+  call: CallIsolation,
+  stdout: CappedText,
+  stderr: CappedText,
+  group: ProcessGroupSet,
+): Promise<{ status: { code: number | null; signal: string | null }; stoppedByGate?: GateStop }> {
   let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
   let cwd = shellStartDirectory(options.shell);
   for (const item of ast.items) {

@@ -35,11 +35,9 @@ export interface FileGuardProbe {
 }
 
 function changed(canonical: string, what: string): ZotboxError {
-  return new ZotboxError(
-    'ZB_POLICY_PATH_UNRESOLVABLE',
-    `${canonical} changed after it was approved (${what}); the call was refused. Retry it: the gate will decide again on the current file.`,
-    { details: { path: canonical } },
-  );
+  return new ZotboxError('ZB_POLICY_PATH_UNRESOLVABLE', `${canonical} changed after it was approved (${what}); the call was refused. Retry it: the gate will decide again on the current file.`, {
+    details: { path: canonical },
+  });
 }
 
 /** The path an open descriptor refers to, where the platform can tell (Linux /proc); undefined elsewhere. */
@@ -66,7 +64,10 @@ export function openApprovedForRead(canonical: string, probe?: FileGuardProbe): 
   try {
     before = lstatSync(canonical);
   } catch (cause) {
-    throw new ZotboxError('ZB_IO_FAILED', `cannot read ${canonical}: ${(cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (cause as Error).message}.`, { cause, details: { path: canonical } });
+    throw new ZotboxError('ZB_IO_FAILED', `cannot read ${canonical}: ${(cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (cause as Error).message}.`, {
+      cause,
+      details: { path: canonical },
+    });
   }
   // Never open what is not a regular file: opening a FIFO or a device has effects of its own.
   if (!before.isFile()) throw new ZotboxError('ZB_IO_FAILED', `cannot read ${canonical}: it is not a regular file.`, { details: { path: canonical } });

@@ -31,9 +31,13 @@ function readWhole(canonical: string, probe: FileGuardProbe | undefined): Buffer
   try {
     const size = fstatSync(fd).size;
     if (size > MAX_READ_FILE_BYTES) {
-      throw new ZotboxError('ZB_EXEC_FILE_TOO_LARGE', `${canonical} is ${size} bytes; the read tool loads at most ${MAX_READ_FILE_BYTES}. Search it with grep, or ask the user for the part you need.`, {
-        details: { path: canonical, size },
-      });
+      throw new ZotboxError(
+        'ZB_EXEC_FILE_TOO_LARGE',
+        `${canonical} is ${size} bytes; the read tool loads at most ${MAX_READ_FILE_BYTES}. Search it with grep, or ask the user for the part you need.`,
+        {
+          details: { path: canonical, size },
+        },
+      );
     }
     const buffer = Buffer.allocUnsafe(size);
     let filled = 0;

@@ -41,7 +41,7 @@ export function validateAgentLayout(view: LayoutView): AgentLayout {
     );
   }
   if (types.get('AGENT.md') === 'directory') {
-    throw new ZotboxError('ZB_LAYOUT_AGENT_MD_INVALID', 'AGENT.md must be a regular file, but it is a directory. Rename the directory or replace it with the agent\'s instructions.');
+    throw new ZotboxError('ZB_LAYOUT_AGENT_MD_INVALID', "AGENT.md must be a regular file, but it is a directory. Rename the directory or replace it with the agent's instructions.");
   }
   const extension = view.entries.find((e) => BUNDLED_EXTENSION.test(e.name));
   if (extension !== undefined) {

@@ -10,8 +10,7 @@ import { isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitH
 
 export type AgentReference =
   /** An existing directory or file; `path` is absolute. */
-  | { readonly kind: 'local'; readonly path: string }
-  | { readonly kind: 'github'; readonly ref: GitHubAgentRef };
+  { readonly kind: 'local'; readonly path: string } | { readonly kind: 'github'; readonly ref: GitHubAgentRef };
 
 /** The error for a local path with nothing at it; it says how to name a GitHub agent instead. */
 export function agentNotFound(reference: string, absolute: string, cause?: unknown): ZotboxError {

@@ -68,7 +68,10 @@ export function parseGitHubAgentUrl(text: string): GitHubAgentRef {
   const rawPath = text.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '').split(/[?#]/)[0] ?? '';
   let parts: string[];
   try {
-    parts = rawPath.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
+    parts = rawPath
+      .split('/')
+      .filter((p) => p !== '')
+      .map((p) => decodeURIComponent(p));
   } catch {
     throw fail('its path has a bad percent-escape');
   }

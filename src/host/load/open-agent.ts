@@ -69,10 +69,14 @@ export async function openAgent(reference: string, options: OpenAgentOptions): P
     layout = validateAgentLayout({ entries: image.entries, readFile: (name) => image.readFile(name) });
   } catch (error) {
     if (error instanceof ZotboxError && error.code === 'ZB_LAYOUT_MANIFEST_MISSING') {
-      throw new ZotboxError('ZB_LAYOUT_MANIFEST_MISSING', `${ref.url} has no manifest.json in ${ref.subdirectory === '' ? 'the repository root' : ref.subdirectory}; point the URL at the agent's directory.`, {
-        cause: error,
-        details: { url: ref.url },
-      });
+      throw new ZotboxError(
+        'ZB_LAYOUT_MANIFEST_MISSING',
+        `${ref.url} has no manifest.json in ${ref.subdirectory === '' ? 'the repository root' : ref.subdirectory}; point the URL at the agent's directory.`,
+        {
+          cause: error,
+          details: { url: ref.url },
+        },
+      );
     }
     throw error;
   }

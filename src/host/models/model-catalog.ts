@@ -103,12 +103,17 @@ export function selectModel(input: SelectModelInput): CatalogModel {
   if (input.explicit !== undefined) {
     const model = find(input.explicit);
     if (model === undefined) {
-      throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${JSON.stringify(input.explicit)} is in no catalog. Declare it in <state>/models.json with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked.`, {
-        details: { model: input.explicit },
-      });
+      throw new ZotboxError(
+        'ZB_MODEL_UNAVAILABLE',
+        `model ${JSON.stringify(input.explicit)} is in no catalog. Declare it in <state>/models.json with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked.`,
+        {
+          details: { model: input.explicit },
+        },
+      );
     }
     const unmet = unmetModelRequirements(model, manifest);
-    if (unmet.length > 0) throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${model.id} does not meet the agent's requirements: it lacks ${unmet.join(' and ')}.`, { details: { model: model.id, unmet } });
+    if (unmet.length > 0)
+      throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${model.id} does not meet the agent's requirements: it lacks ${unmet.join(' and ')}.`, { details: { model: model.id, unmet } });
     if (!hasCredentials(model)) throw new ZotboxError('ZB_PROVIDER_AUTH', `model ${model.id} needs ${API_KEY_VARIABLES[model.provider]} in the environment.`, { details: { model: model.id } });
     return model;
   }

@@ -37,9 +37,19 @@ export function selectProvider(input: SelectProviderInput): ProviderChoice {
     return { model: `replay (recorded with ${transcript.model})`, contextWindow: undefined, create: () => new ReplayProvider(transcript) };
   }
   const { env } = input;
-  const model = selectModel({ manifest: input.manifest, env, catalog: [...BUILT_IN_MODELS, ...readUserModels(input.stateDirectory)], ...(input.explicitModel === undefined ? {} : { explicit: input.explicitModel }) });
+  const model = selectModel({
+    manifest: input.manifest,
+    env,
+    catalog: [...BUILT_IN_MODELS, ...readUserModels(input.stateDirectory)],
+    ...(input.explicitModel === undefined ? {} : { explicit: input.explicitModel }),
+  });
   // Built now, so a bad base URL or limit is refused before consent. A live
   // provider holds only its configuration and its endpoint: every run shares it.
-  const live = providerForModel({ model, env, ...(input.endpoints === undefined ? {} : { endpoints: input.endpoints }), ...(input.maxConcurrency === undefined ? {} : { maxConcurrency: input.maxConcurrency }) });
+  const live = providerForModel({
+    model,
+    env,
+    ...(input.endpoints === undefined ? {} : { endpoints: input.endpoints }),
+    ...(input.maxConcurrency === undefined ? {} : { maxConcurrency: input.maxConcurrency }),
+  });
   return { model: model.id, contextWindow: model.contextWindow, create: () => live };
 }

@@ -24,15 +24,27 @@ const EventSchema = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('content_block_start'),
     index: z.number().int().min(0),
-    content_block: z.union([z.looseObject({ type: z.literal('text'), text: z.string() }), z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string() }), z.looseObject({ type: z.string() })]),
+    content_block: z.union([
+      z.looseObject({ type: z.literal('text'), text: z.string() }),
+      z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string() }),
+      z.looseObject({ type: z.string() }),
+    ]),
   }),
   z.looseObject({
     type: z.literal('content_block_delta'),
     index: z.number().int().min(0),
-    delta: z.union([z.looseObject({ type: z.literal('text_delta'), text: z.string() }), z.looseObject({ type: z.literal('input_json_delta'), partial_json: z.string() }), z.looseObject({ type: z.string() })]),
+    delta: z.union([
+      z.looseObject({ type: z.literal('text_delta'), text: z.string() }),
+      z.looseObject({ type: z.literal('input_json_delta'), partial_json: z.string() }),
+      z.looseObject({ type: z.string() }),
+    ]),
   }),
   z.looseObject({ type: z.literal('content_block_stop'), index: z.number().int().min(0) }),
-  z.looseObject({ type: z.literal('message_delta'), delta: z.looseObject({ stop_reason: z.string().nullable().optional() }), usage: z.looseObject({ output_tokens: z.number().int().min(0) }).optional() }),
+  z.looseObject({
+    type: z.literal('message_delta'),
+    delta: z.looseObject({ stop_reason: z.string().nullable().optional() }),
+    usage: z.looseObject({ output_tokens: z.number().int().min(0) }).optional(),
+  }),
   z.looseObject({ type: z.literal('message_stop') }),
   z.looseObject({ type: z.literal('ping') }),
   z.looseObject({ type: z.literal('error'), error: z.looseObject({ type: z.string(), message: z.string() }) }),
@@ -95,7 +107,8 @@ export class AnthropicProvider implements ModelProvider {
             break;
           case 'content_block_start': {
             const block = event.content_block as { type: string; id?: string; name?: string; text?: string };
-            blocks[event.index] = block.type === 'text' ? { kind: 'text', text: block.text ?? '' } : block.type === 'tool_use' ? { kind: 'tool_use', id: block.id!, name: block.name!, json: '' } : { kind: 'other' };
+            blocks[event.index] =
+              block.type === 'text' ? { kind: 'text', text: block.text ?? '' } : block.type === 'tool_use' ? { kind: 'tool_use', id: block.id!, name: block.name!, json: '' } : { kind: 'other' };
             if (block.type === 'text' && block.text) onText(block.text);
             break;
           }

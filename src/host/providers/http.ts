@@ -127,7 +127,9 @@ async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
     const text = await readErrorBody(response.body);
     if (signal.aborted) throw cancelledRequest();
     if (status === 401 || status === 403) {
-      throw new ZotboxError('ZB_PROVIDER_AUTH', `${endpoint.provider} refused the API key (HTTP ${status}). Check the key in your environment and that it may use this model.`, { details: { status } });
+      throw new ZotboxError('ZB_PROVIDER_AUTH', `${endpoint.provider} refused the API key (HTTP ${status}). Check the key in your environment and that it may use this model.`, {
+        details: { status },
+      });
     }
     const retryable = throttled || status === 408 || status >= 500;
     if (retryable && attempt < maxRetries) {

@@ -55,9 +55,13 @@ export interface ModelEndpoint {
 /** Checks a concurrency setting; a library caller gets the same rule as the CLI. */
 export function checkConcurrency(value: number, what: string): number {
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `${what} must be a whole number of at least 1, got ${String(value)}. Fix: give the number of model requests that may be in flight at once on one endpoint.`, {
-      details: { concurrency: String(value) },
-    });
+    throw new ZotboxError(
+      'ZB_MODEL_UNAVAILABLE',
+      `${what} must be a whole number of at least 1, got ${String(value)}. Fix: give the number of model requests that may be in flight at once on one endpoint.`,
+      {
+        details: { concurrency: String(value) },
+      },
+    );
   }
   return value;
 }
@@ -77,9 +81,13 @@ export function normalizeBaseUrl(provider: string, baseUrl: string): string {
 }
 
 function badBaseUrl(provider: string, baseUrl: string, fault: string): ZotboxError {
-  return new ZotboxError('ZB_MODEL_UNAVAILABLE', `the ${provider} base URL ${JSON.stringify(baseUrl)} ${fault}. Fix: give an http(s) URL such as https://api.example.com (in the *_BASE_URL variable or base_url in models.json).`, {
-    details: { provider, baseUrl },
-  });
+  return new ZotboxError(
+    'ZB_MODEL_UNAVAILABLE',
+    `the ${provider} base URL ${JSON.stringify(baseUrl)} ${fault}. Fix: give an http(s) URL such as https://api.example.com (in the *_BASE_URL variable or base_url in models.json).`,
+    {
+      details: { provider, baseUrl },
+    },
+  );
 }
 
 export class ModelEndpoints {

@@ -26,7 +26,9 @@ const ChunkSchema = z.looseObject({
           .looseObject({
             content: z.string().nullable().optional(),
             tool_calls: z
-              .array(z.looseObject({ index: z.number().int().min(0), id: z.string().optional(), function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional() }))
+              .array(
+                z.looseObject({ index: z.number().int().min(0), id: z.string().optional(), function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional() }),
+              )
               .optional(),
           })
           .optional(),
@@ -34,7 +36,10 @@ const ChunkSchema = z.looseObject({
       }),
     )
     .optional(),
-  usage: z.looseObject({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) }).nullable().optional(),
+  usage: z
+    .looseObject({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
+    .nullable()
+    .optional(),
 });
 
 function bad(what: string): ZotboxError {
@@ -46,7 +51,10 @@ export function toOpenAiMessages(system: string, messages: readonly ChatMessage[
   const out: unknown[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'assistant') {
-      const text = message.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+      const text = message.content
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       out.push({
         role: 'assistant',

@@ -31,9 +31,13 @@ export function readReplayTranscript(file: string): ReplayTranscript {
   const parsed = ReplayTranscriptSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ZotboxError('ZB_REPLAY_INVALID', `the replay transcript ${file} does not match the format (docs/replay.md): ${issue?.message ?? 'invalid'} at ${issue?.path.join('.') || 'the top level'}.`, {
-      details: { path: file },
-    });
+    throw new ZotboxError(
+      'ZB_REPLAY_INVALID',
+      `the replay transcript ${file} does not match the format (docs/replay.md): ${issue?.message ?? 'invalid'} at ${issue?.path.join('.') || 'the top level'}.`,
+      {
+        details: { path: file },
+      },
+    );
   }
   return parsed.data;
 }

@@ -53,7 +53,10 @@ function canonicalWorkspace(directory: string): string {
 export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
   const { image, layout } = await openAgent(reference, options);
   const workspace = canonicalWorkspace(options.workspace);
-  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, layout.manifest.name)) });
+  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, {
+    workspace,
+    ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, layout.manifest.name)),
+  });
   refuseScopesInStateDirectory(scopes);
   const base = {
     tool,
@@ -71,7 +74,14 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
   // The bash gate (its rules and argument tables) is loaded only for a bash check, so a path check starts fast (issue 11).
   const { decideShellCommand } = await import('../../policy/shell-decision.js');
   const { mode, allow } = layout.manifest.permissions.bash;
-  const decision = decideShellCommand(subject, { mode, allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: (options.confine ?? 'required') !== 'off' });
+  const decision = decideShellCommand(subject, {
+    mode,
+    allow,
+    scopes,
+    searchPath: COMMAND_SEARCH_PATH,
+    trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
+    confined: (options.confine ?? 'required') !== 'off',
+  });
   if (!decision.allow) return { ...base, allowed: false, code: decision.code, reason: decision.reason };
   return decision.mode === 'ask' ? { ...base, allowed: true, bashMode: 'ask' } : { ...base, allowed: true, bashMode: 'allowlist', plan: decision.plan };
 }

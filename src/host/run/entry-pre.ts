@@ -34,7 +34,10 @@ export interface PreCommandContext {
 export const PRE_CALL_ID = 0;
 
 function preFailed(command: string, what: string): ZotboxError {
-  return new ZotboxError('ZB_RUN_PRE_FAILED', `entry.pre: ${JSON.stringify(command)} ${what}. The agent's startup command must succeed under its own permissions; fix the manifest's entry.pre or its bash allowlist.`);
+  return new ZotboxError(
+    'ZB_RUN_PRE_FAILED',
+    `entry.pre: ${JSON.stringify(command)} ${what}. The agent's startup command must succeed under its own permissions; fix the manifest's entry.pre or its bash allowlist.`,
+  );
 }
 
 /** Runs entry.pre's command through the gate and returns the text the model is given. */

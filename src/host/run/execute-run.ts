@@ -54,7 +54,8 @@ function runInput(plan: RunPlan, options: ExecuteRunOptions): RunInput {
   const userPrompt = options.prompt ?? plan.manifest.entry.defaultPrompt;
   const prompts = [...(plan.pre.kind === 'prompt' ? [plan.pre.text] : []), ...(userPrompt === undefined ? [] : [userPrompt])];
   const interactive = userPrompt === undefined && options.readPrompt !== undefined;
-  if (prompts.length === 0 && !interactive) throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${plan.reference} "what to do"), or add entry.default_prompt to the manifest.`);
+  if (prompts.length === 0 && !interactive)
+    throw new ZotboxError('ZB_RUN_NO_PROMPT', `no prompt: give one after the agent (zotbox run ${plan.reference} "what to do"), or add entry.default_prompt to the manifest.`);
   return { prompts, interactive };
 }
 
@@ -105,15 +106,22 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   });
   const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation);
   let inputError: ZotboxError | undefined;
-  const model = serveModel(modelChannel.port1, recorder ?? provider, {
-    onText: (text) => queue.push({ type: 'assistant.delta', text }),
-    ...(input.interactive && options.readPrompt !== undefined ? { readInput: readInputFrom(options.readPrompt, plan.manifest.entry.greeting), onInputError: (error: unknown) => (inputError ??= toZotboxError(error)) } : {}),
-    onTurn: (turn, conversation) => {
-      queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens });
-      // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
-      sessionWriter?.sync(conversation);
+  const model = serveModel(
+    modelChannel.port1,
+    recorder ?? provider,
+    {
+      onText: (text) => queue.push({ type: 'assistant.delta', text }),
+      ...(input.interactive && options.readPrompt !== undefined
+        ? { readInput: readInputFrom(options.readPrompt, plan.manifest.entry.greeting), onInputError: (error: unknown) => (inputError ??= toZotboxError(error)) }
+        : {}),
+      onTurn: (turn, conversation) => {
+        queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens });
+        // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
+        sessionWriter?.sync(conversation);
+      },
     },
-  }, cancellation.signal);
+    cancellation.signal,
+  );
   const onAbort = () => cancellation.cancel();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted === true) cancellation.cancel();
@@ -140,7 +148,10 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
       onWorker.catch(() => undefined);
       return Promise.race([onWorker, cancellation.hardStop]);
     })
-    .then((result) => queue.push(endFromOutcome(result, stopState())), (thrown: unknown) => queue.push(endFromThrown(thrown, stopState())))
+    .then(
+      (result) => queue.push(endFromOutcome(result, stopState())),
+      (thrown: unknown) => queue.push(endFromThrown(thrown, stopState())),
+    )
     .finally(() => {
       cancellation.settle();
       sessionWriter?.close();

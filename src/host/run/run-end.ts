@@ -21,7 +21,8 @@ export function endFromOutcome(result: AgentTaskOutcome, state: RunStopState): R
   const done = { turns: result.turns, final_text: result.finalText };
   if (state.fatal !== undefined) return { type: 'run.end', status: 'failed', ...done, error: { code: state.fatal.code, message: state.fatal.message }, at };
   if (state.cancelled) return { type: 'run.end', status: 'cancelled', ...done, error: { ...CANCELLED }, at };
-  if (state.inputError !== undefined && result.status !== 'failed') return { type: 'run.end', status: 'failed', ...done, error: { code: state.inputError.code, message: state.inputError.message }, at };
+  if (state.inputError !== undefined && result.status !== 'failed')
+    return { type: 'run.end', status: 'failed', ...done, error: { code: state.inputError.code, message: state.inputError.message }, at };
   if (result.status === 'failed') {
     const error = fromWireError(result.error);
     return { type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at };
@@ -42,5 +43,9 @@ function crashError(thrown: unknown): ZotboxError {
   const error = toZotboxError(thrown);
   if (error.code !== 'ZB_INTERNAL_BUG') return error;
   const text = thrown instanceof Error ? thrown.message : String(thrown);
-  return new ZotboxError('ZB_WORKER_CRASHED', `the worker running the agent failed (${text}); only the runs on that worker were affected. Retry it; if it keeps failing, report it with --debug output.`, { cause: thrown });
+  return new ZotboxError(
+    'ZB_WORKER_CRASHED',
+    `the worker running the agent failed (${text}); only the runs on that worker were affected. Retry it; if it keeps failing, report it with --debug output.`,
+    { cause: thrown },
+  );
 }

@@ -13,7 +13,12 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     agent: z.strictObject({ name: z.string(), version: z.string(), content_digest: Digest, artifact_digest: Digest.nullable(), source: z.string() }),
     model: z.string(),
     workspace: z.string(),
-    permissions: z.strictObject({ read: z.array(z.string()), write: z.array(z.string()), bash: z.strictObject({ mode: z.string(), allow: z.array(z.string()) }), confinement: z.enum(['bubblewrap', 'unconfined']) }),
+    permissions: z.strictObject({
+      read: z.array(z.string()),
+      write: z.array(z.string()),
+      bash: z.strictObject({ mode: z.string(), allow: z.array(z.string()) }),
+      confinement: z.enum(['bubblewrap', 'unconfined']),
+    }),
     /** The confinement in force, in words: confined, UNCONFINED, or required but unavailable here (then commands are refused). */
     confinement: z.string(),
     consent: z.enum(['flag', 'environment', 'receipt', 'prompt']),

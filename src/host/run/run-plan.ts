@@ -121,7 +121,14 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     ...(source.kind === 'github' ? { remoteSource: source.remote } : {}),
   });
   const skills = listBundledSkills(image);
-  const shell: ShellContext = { mode: manifest.permissions.bash.mode, allow: manifest.permissions.bash.allow, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: confinement.kind !== 'unconfined' };
+  const shell: ShellContext = {
+    mode: manifest.permissions.bash.mode,
+    allow: manifest.permissions.bash.allow,
+    scopes,
+    searchPath: COMMAND_SEARCH_PATH,
+    trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
+    confined: confinement.kind !== 'unconfined',
+  };
   const execute = createExecutor({
     image,
     workspace,
@@ -129,7 +136,12 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     outputCapBytes: 64 * 1024,
     writeRoots: permissions.write,
     shell, // the gate's own: what the executor decides again is decided by the same policy
-    isolation: createCommandIsolation(confinement, { readRoots: permissions.read, writeRoots: permissions.write, ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }), agentData: scopes.context.agentData }),
+    isolation: createCommandIsolation(confinement, {
+      readRoots: permissions.read,
+      writeRoots: permissions.write,
+      ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
+      agentData: scopes.context.agentData,
+    }),
   });
   return {
     image,
@@ -160,7 +172,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
 
 async function agentFor(options: PrepareRunOptions, env: Readonly<Record<string, string | undefined>>): Promise<LoadedAgent> {
   if (options.agent !== undefined) return options.agent;
-  if (options.reference === undefined) throw new ZotboxError('ZB_OPTION_INVALID', 'prepareRun needs `reference` (a directory, .zot or GitHub reference) or `agent` (what loadAgent returned); it got neither.');
+  if (options.reference === undefined)
+    throw new ZotboxError('ZB_OPTION_INVALID', 'prepareRun needs `reference` (a directory, .zot or GitHub reference) or `agent` (what loadAgent returned); it got neither.');
   return loadAgent(options.reference, { cwd: options.cwd, env, ...(options.signal === undefined ? {} : { signal: options.signal }) });
 }
 
@@ -177,5 +190,10 @@ export function skillDescription(text: string): string {
   const front = /^---\n([\s\S]*?)\n---/.exec(text);
   const description = front?.[1]?.split('\n').find((line) => line.startsWith('description:'));
   if (description !== undefined) return description.slice('description:'.length).trim();
-  return text.split('\n').find((line) => line.trim() !== '' && !line.startsWith('---'))?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '' && !line.startsWith('---'))
+      ?.trim() ?? ''
+  );
 }

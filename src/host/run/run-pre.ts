@@ -19,7 +19,13 @@ export async function runPreForRun(plan: RunPlan, queue: EventQueue, signal: Abo
       execute: plan.execute,
       signal,
       onDecision: (verdict) =>
-        queue.push({ type: 'gate.decision', id: PRE_CALL_ID, tool: 'bash', allowed: verdict.allow, ...(verdict.allow ? { ...(verdict.audit.argv === undefined ? {} : { argv: verdict.audit.argv.map((a) => [...a]) }) } : { code: verdict.code, reason: verdict.reason }) }),
+        queue.push({
+          type: 'gate.decision',
+          id: PRE_CALL_ID,
+          tool: 'bash',
+          allowed: verdict.allow,
+          ...(verdict.allow ? { ...(verdict.audit.argv === undefined ? {} : { argv: verdict.audit.argv.map((a) => [...a]) }) } : { code: verdict.code, reason: verdict.reason }),
+        }),
     });
   } catch (error) {
     queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: false, summary: toZotboxError(error).message });

@@ -5,15 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
 import type { ChatMessage } from '../../policy/model-protocol.js';
-import {
-  SessionWriter,
-  historyForContinuation,
-  latestSessionFile,
-  newSessionId,
-  readSession,
-  rewriteSession,
-  sessionFileFor,
-} from './sessions.js';
+import { SessionWriter, historyForContinuation, latestSessionFile, newSessionId, readSession, rewriteSession, sessionFileFor } from './sessions.js';
 
 /**
  * new: a fresh session in the agent's sessions directory (the default).
@@ -59,7 +51,10 @@ export function planSession(choice: SessionChoice, sessionsDirectory: string, ag
   }
   const session = readSession(file);
   if (session.header.agent !== agentName) {
-    throw new ZotboxError('ZB_SESSION_MISMATCH', `the session ${file} belongs to the agent ${JSON.stringify(session.header.agent)}, not ${JSON.stringify(agentName)}. Continue it with that agent, or start a new session.`);
+    throw new ZotboxError(
+      'ZB_SESSION_MISMATCH',
+      `the session ${file} belongs to the agent ${JSON.stringify(session.header.agent)}, not ${JSON.stringify(agentName)}. Continue it with that agent, or start a new session.`,
+    );
   }
   const history = historyForContinuation(session.messages);
   return {

@@ -15,7 +15,8 @@ export class RunSlots {
   private readonly waiters: Waiter[] = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new ZotboxError('ZB_OPTION_INVALID', `maxRuns must be a whole number of at least 1 (got ${String(limit)}); it is how many runs the pool keeps in flight at once.`);
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new ZotboxError('ZB_OPTION_INVALID', `maxRuns must be a whole number of at least 1 (got ${String(limit)}); it is how many runs the pool keeps in flight at once.`);
   }
 
   /** Runs holding a slot now. */

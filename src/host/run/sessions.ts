@@ -37,7 +37,10 @@ function invalid(file: string, detail: string): ZotboxError {
 
 /** A new session id: sortable by time, unique enough for one person's sessions. */
 export function newSessionId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(4).toString('hex')}`;
 }
 
@@ -163,7 +166,12 @@ export class SessionWriter {
 
   private position: number;
 
-  private constructor(readonly file: string, fd: number, alreadyWritten: number, position: number) {
+  private constructor(
+    readonly file: string,
+    fd: number,
+    alreadyWritten: number,
+    position: number,
+  ) {
     this.fd = fd;
     this.written = alreadyWritten;
     this.position = position;

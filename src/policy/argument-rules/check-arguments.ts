@@ -48,4 +48,3 @@ export function checkProgramArguments(name: string, args: readonly string[], con
   const checked = checkWithRule(name, rule, args, context);
   return checked.ok ? { ok: true, value: { rule: 'ruled', writes: writeEffectOf(checked.value), runsProjectCode: checked.value.marks.has(RUNS_PROJECT_CODE_MARK) } } : checked;
 }
-

@@ -46,4 +46,7 @@ export const BYTE_COUNT: ValueKind = {
 };
 
 /** touch -d and date -d: any date text except a TZ="..." prefix, which makes the program open a time-zone file by path. */
-export const DATE_TEXT: ValueKind = { matches: /^(?![\s\S]*TZ=)[\s\S]+$/i, describe: 'a date such as "2024-01-02 10:00", "yesterday" or @1700000000, without TZ="..." (a time-zone file would be opened by path)' };
+export const DATE_TEXT: ValueKind = {
+  matches: /^(?![\s\S]*TZ=)[\s\S]+$/i,
+  describe: 'a date such as "2024-01-02 10:00", "yesterday" or @1700000000, without TZ="..." (a time-zone file would be opened by path)',
+};

@@ -21,8 +21,29 @@ const LEADING_OPTIONS: ReadonlyMap<string, string | undefined> = new Map([
 ]);
 
 const OPERATORS_AND_FLAGS = new Set([
-  '!', '(', ')', ',', '-not', '-a', '-and', '-o', '-or',
-  '-empty', '-readable', '-writable', '-executable', '-true', '-false', '-depth', '-mount', '-xdev', '-print', '-print0', '-ls', '-prune', '-quit',
+  '!',
+  '(',
+  ')',
+  ',',
+  '-not',
+  '-a',
+  '-and',
+  '-o',
+  '-or',
+  '-empty',
+  '-readable',
+  '-writable',
+  '-executable',
+  '-true',
+  '-false',
+  '-depth',
+  '-mount',
+  '-xdev',
+  '-print',
+  '-print0',
+  '-ls',
+  '-prune',
+  '-quit',
 ]);
 
 const FILE_TYPE: ValueKind = { matches: /^[bcdpflsD](?:,[bcdpflsD])*$/, describe: 'file type letters (f, d, l...), comma-separated' };
@@ -91,8 +112,7 @@ function readExpression(name: string, args: readonly string[], index: number, va
       // The old spelling of -L: links found in the trees are followed, so each is checked where it leads.
       marks.add(FOLLOWS_LINKS);
       at += 1;
-    }
-    else if (kind !== undefined) {
+    } else if (kind !== undefined) {
       if (at + 1 >= args.length) return refuse(name, `${word} needs a value`);
       values.push({ kind, text: args[at + 1]!, written: word });
       at += 2;

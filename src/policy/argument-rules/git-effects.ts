@@ -105,7 +105,10 @@ function checkWorktreeWrites(label: string, writes: WorktreeWrites, repository: 
   if (writes.kind === 'all') {
     const decision = decidePathAccess('write', repository.worktree, context.scopes);
     if (!decision.allow) {
-      return no(decision.code, `${label} writes the worktree ${repository.worktree}: ${writes.because}. ${decision.reason} Or name the files it may change where the command allows it (git restore FILE, git checkout BRANCH -- FILE).`);
+      return no(
+        decision.code,
+        `${label} writes the worktree ${repository.worktree}: ${writes.because}. ${decision.reason} Or name the files it may change where the command allows it (git restore FILE, git checkout BRANCH -- FILE).`,
+      );
     }
   }
   return { ok: true, value: null };
@@ -140,7 +143,11 @@ function checkNewRepository(label: string, parsed: ParsedArguments, context: Arg
   } catch {
     isDirectory = false; // cannot be inspected: refused below, never guessed
   }
-  if (!isDirectory) return no('ZB_POLICY_SHELL_ARGUMENT', `${label}: ${dotGit} exists and is not a directory (a gitfile or a link), which would send git init to a repository elsewhere. Fix: choose another directory.`);
+  if (!isDirectory)
+    return no(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${label}: ${dotGit} exists and is not a directory (a gitfile or a link), which would send git init to a repository elsewhere. Fix: choose another directory.`,
+    );
   return { ok: true, value: null };
 }
 
@@ -162,7 +169,10 @@ export function checkGitEffects(name: string, parsed: ParsedArguments, context: 
   if (repository === undefined) {
     // With no repository git refuses to run ("not a git repository"), or, for git diff, compares the files just checked.
     if (!writesGitDirectory && worktree.kind === 'none') return { ok: true, value: null };
-    return no('ZB_POLICY_SHELL_ARGUMENT', `${label}: ${context.cwd} is not inside a git repository (no .git from there up to /), so zotbox cannot tell what it would write (outside one, git apply writes like patch). Fix: cd into the repository first, or create one with git init.`);
+    return no(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${label}: ${context.cwd} is not inside a git repository (no .git from there up to /), so zotbox cannot tell what it would write (outside one, git apply writes like patch). Fix: cd into the repository first, or create one with git init.`,
+    );
   }
   // The .git directory is a real directory inside the worktree (git-repository.ts), so this read covers it too.
   const read = decidePathAccess('read', repository.worktree, context.scopes);

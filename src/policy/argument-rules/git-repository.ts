@@ -106,7 +106,10 @@ export function findGitRepository(directory: string, program: string): Check<Git
     if (found.value !== undefined) return { ok: true, value: found.value };
     // Inside .git itself (cd .git/refs) this is where the walk ends too.
     if (looksLikeGitDirectory(candidate)) {
-      return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${candidate} is shaped like a git directory (HEAD, objects, refs): a bare repository, or the inside of a .git, which git would work on without a worktree. ${FIX}`);
+      return no(
+        'ZB_POLICY_SHELL_ARGUMENT',
+        `${program}: ${candidate} is shaped like a git directory (HEAD, objects, refs): a bare repository, or the inside of a .git, which git would work on without a worktree. ${FIX}`,
+      );
     }
     if (candidate === path.dirname(candidate)) break;
   }

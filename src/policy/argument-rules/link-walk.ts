@@ -32,7 +32,10 @@ function listDirectory(directory: string): Check<string[] | undefined> {
     return { ok: true, value: readdirSync(directory) };
   } catch (error) {
     if (isAbsence(error)) return { ok: true, value: undefined };
-    return no('ZB_POLICY_PATH_UNRESOLVABLE', `${directory} cannot be listed (${String(errnoOf(error) ?? error)}), so the links in it cannot be checked; make it readable, or copy without following links.`);
+    return no(
+      'ZB_POLICY_PATH_UNRESOLVABLE',
+      `${directory} cannot be listed (${String(errnoOf(error) ?? error)}), so the links in it cannot be checked; make it readable, or copy without following links.`,
+    );
   }
 }
 

@@ -78,7 +78,10 @@ function readLong(reading: Reading, rule: ProgramRule, args: readonly string[], 
   if (option === undefined) {
     const completions = rule.options.flatMap((o) => (o.long?.startsWith(name) === true ? [o.long] : []));
     if (completions.length > 0 && name.length > 0) {
-      return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: ${arg} is an abbreviation; write the option in full (${completions.map((long) => `--${long}`).join(' or ')}). zotbox cannot know every option ${reading.name} has, so it does not guess what an abbreviation means.`);
+      return no(
+        'ZB_POLICY_SHELL_ARGUMENT',
+        `${reading.name}: ${arg} is an abbreviation; write the option in full (${completions.map((long) => `--${long}`).join(' or ')}). zotbox cannot know every option ${reading.name} has, so it does not guess what an abbreviation means.`,
+      );
     }
     return unknownOption(reading, rule, `--${name}`);
   }
@@ -155,7 +158,10 @@ function readWord(reading: Reading, rule: ProgramRule, args: readonly string[], 
 function refuseOldStyleKeys(name: string, rule: ProgramRule, args: readonly string[]): Check<null> {
   const first = args[0];
   if (rule.oldStyleKeys !== true || first === undefined || first.startsWith('-')) return { ok: true, value: null };
-  return no('ZB_POLICY_SHELL_ARGUMENT', `${name}: old-style keys (${JSON.stringify(first)} without a dash) are not allowed; write them as options: ${name} -${first} ${args.slice(1).join(' ')}`.trimEnd() + '.');
+  return no(
+    'ZB_POLICY_SHELL_ARGUMENT',
+    `${name}: old-style keys (${JSON.stringify(first)} without a dash) are not allowed; write them as options: ${name} -${first} ${args.slice(1).join(' ')}`.trimEnd() + '.',
+  );
 }
 
 function positionalRuleFor(rule: ProgramRule, marks: ReadonlySet<string>): PositionalRule {
@@ -184,7 +190,11 @@ function classifyPositionals(reading: Reading, rule: ProgramRule, positionals: r
       reading.values.push({ kind: spec.last, text, written: text, destination: true });
       continue;
     }
-    if (spec.rest === undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${reading.name}: the argument ${JSON.stringify(text)} is not allowed here: ${reading.name} takes ${leading.length === 0 ? 'no arguments besides options' : `only ${leading.length} argument(s)`} (${rule.why}).`);
+    if (spec.rest === undefined)
+      return no(
+        'ZB_POLICY_SHELL_ARGUMENT',
+        `${reading.name}: the argument ${JSON.stringify(text)} is not allowed here: ${reading.name} takes ${leading.length === 0 ? 'no arguments besides options' : `only ${leading.length} argument(s)`} (${rule.why}).`,
+      );
     reading.values.push({ kind: spec.rest, text, written: text });
     if (spec.last !== undefined && spec.lastImpliedFromSingle === true && isLast && restCount === 1) {
       // "ln -s TARGET": the link is created in the working directory under the target's last name.

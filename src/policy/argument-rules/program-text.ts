@@ -14,7 +14,13 @@ function decide(program: string, what: string, text: string, denial: string | un
 }
 
 export function checkSedScript(program: string, script: string): Check<null> {
-  return decide(program, 'script', script, findSedDenial(script), 'Allowed: addresses (N, $, /re/, \\cREc, first~step, addr,+N, !), commands p d D s y q Q = n N l P h H g G x z b t T : { } a i c and #comments; s flags g p i I m M and a number.');
+  return decide(
+    program,
+    'script',
+    script,
+    findSedDenial(script),
+    'Allowed: addresses (N, $, /re/, \\cREc, first~step, addr,+N, !), commands p d D s y q Q = n N l P h H g G x z b t T : { } a i c and #comments; s flags g p i I m M and a number.',
+  );
 }
 
 export function checkAwkProgram(program: string, text: string): Check<null> {

@@ -87,20 +87,30 @@ const GO: ProgramRule = {
       { rest: GO_PACKAGE },
     ),
     run: goRule([{ word: 'race' }, { word: 'tags', value: GO_TAGS }, { word: 'mod', value: GO_MOD }], { leading: [GO_PACKAGE], rest: GO_RUN_ARGUMENT, min: 1 }, { permute: false }),
-    vet: goRule([{ word: 'tags', value: GO_TAGS }, { word: 'mod', value: GO_MOD }], { rest: GO_PACKAGE }),
+    vet: goRule(
+      [
+        { word: 'tags', value: GO_TAGS },
+        { word: 'mod', value: GO_MOD },
+      ],
+      { rest: GO_PACKAGE },
+    ),
     fmt: goRule([{ word: 'n' }, { word: 'x' }], { rest: GO_PACKAGE_WRITTEN }),
     version: goRule([{ word: 'm' }, { word: 'v' }], { rest: 'read' }),
     list: goRule([{ word: 'json' }, { word: 'm' }, { word: 'f', value: 'literal' }, { word: 'e' }, { word: 'deps' }, { word: 'test' }], { rest: GO_PACKAGE }),
     env: goRule([{ word: 'json' }], { rest: { matches: /^[A-Z][A-Z0-9_]*$/, describe: 'the name of a go environment variable' } }),
-    mod: goRule([], {}, {
-      subcommands: {
-        tidy: goRule([{ word: 'v' }, { word: 'e' }], {}),
-        download: goRule([{ word: 'json' }, { word: 'x' }], {}),
-        verify: goRule([], {}),
-        graph: goRule([], {}),
-        why: goRule([{ word: 'm' }], { rest: GO_PACKAGE }),
+    mod: goRule(
+      [],
+      {},
+      {
+        subcommands: {
+          tidy: goRule([{ word: 'v' }, { word: 'e' }], {}),
+          download: goRule([{ word: 'json' }, { word: 'x' }], {}),
+          verify: goRule([], {}),
+          graph: goRule([], {}),
+          why: goRule([{ word: 'm' }], { rest: GO_PACKAGE }),
+        },
       },
-    }),
+    ),
   },
 };
 
@@ -161,8 +171,11 @@ const CARGO: ProgramRule = {
 };
 
 const NPM_WHY =
-  'npm may run the project\'s scripts (run, test, start) and list or view packages; install, ci, exec, x, config, init, publish, link, update and options that name a shell or node options (--script-shell, --node-options, --call) are denied; the scripts themselves are bounded only by the sandbox';
-const NPM_PACKAGE: ValueKind = { matches: /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[A-Za-z0-9._^~<>=*|-]+)?$/, describe: 'a registry package name, optionally @version (not a URL, path or git spec)' };
+  "npm may run the project's scripts (run, test, start) and list or view packages; install, ci, exec, x, config, init, publish, link, update and options that name a shell or node options (--script-shell, --node-options, --call) are denied; the scripts themselves are bounded only by the sandbox";
+const NPM_PACKAGE: ValueKind = {
+  matches: /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[A-Za-z0-9._^~<>=*|-]+)?$/,
+  describe: 'a registry package name, optionally @version (not a URL, path or git spec)',
+};
 const NPM_COMMON: readonly OptionRule[] = [
   { short: 's', long: 'silent' },
   // A workspace is named by its name or its directory: checked as a read path either way.
@@ -211,7 +224,15 @@ const PIP: ProgramRule = {
   options: [...PIP_COMMON, { short: 'V', long: 'version' }],
   positionals: {},
   subcommands: {
-    list: pipRule([{ short: 'o', long: 'outdated' }, { short: 'u', long: 'uptodate' }, { short: 'e', long: 'editable' }, { short: 'l', long: 'local' }, { long: 'user' }, { long: 'not-required' }, { long: 'format', value: { choices: ['columns', 'freeze', 'json'] } }]),
+    list: pipRule([
+      { short: 'o', long: 'outdated' },
+      { short: 'u', long: 'uptodate' },
+      { short: 'e', long: 'editable' },
+      { short: 'l', long: 'local' },
+      { long: 'user' },
+      { long: 'not-required' },
+      { long: 'format', value: { choices: ['columns', 'freeze', 'json'] } },
+    ]),
     show: pipRule([{ short: 'f', long: 'files' }], { rest: PIP_NAME, min: 1 }),
     freeze: pipRule([{ long: 'all' }, { short: 'l', long: 'local' }, { long: 'user' }, { long: 'exclude', value: PIP_NAME }]),
     check: pipRule([]),
@@ -220,12 +241,4 @@ const PIP: ProgramRule = {
   },
 };
 
-export const DEV_RULES: readonly (readonly [string, ProgramRule])[] = [
-  ['make', MAKE],
-  ['go', GO],
-  ['cargo', CARGO],
-  ['npm', NPM],
-  ['pip', PIP],
-  ['pip3', PIP],
-  ...INTERPRETER_RULES,
-];
+export const DEV_RULES: readonly (readonly [string, ProgramRule])[] = [['make', MAKE], ['go', GO], ['cargo', CARGO], ['npm', NPM], ['pip', PIP], ['pip3', PIP], ...INTERPRETER_RULES];

@@ -9,7 +9,10 @@ import { FOLLOWS_LINKS } from './value-kinds.js';
 
 const MAKES_SYMBOLIC_LINKS = 'makes-symbolic-links';
 
-const PRESERVED = { matches: /^(?:mode|ownership|timestamps|context|links|xattr|all)(?:,(?:mode|ownership|timestamps|context|links|xattr|all))*$/, describe: 'a list of mode, ownership, timestamps, context, links, xattr, all' } as const;
+const PRESERVED = {
+  matches: /^(?:mode|ownership|timestamps|context|links|xattr|all)(?:,(?:mode|ownership|timestamps|context|links|xattr|all))*$/,
+  describe: 'a list of mode, ownership, timestamps, context, links, xattr, all',
+} as const;
 
 const CP: ProgramRule = {
   why: 'it reads its sources and writes its last argument, and what is inside it; links it makes or follows cannot reach outside the scopes; -t, --copy-contents and SELinux contexts are not allowed',

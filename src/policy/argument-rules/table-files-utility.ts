@@ -36,7 +36,14 @@ export const UTILITY_RULES: readonly (readonly [string, ProgramRule])[] = [
   ['pwd', { why: 'it only prints the working directory', options: [...HELP, { short: 'L', long: 'logical' }, { short: 'P', long: 'physical' }], positionals: {} }],
   ['true', { why: 'it does nothing', permute: false, options: HELP, positionals: { rest: 'literal' } }],
   ['false', { why: 'it does nothing', permute: false, options: HELP, positionals: { rest: 'literal' } }],
-  ['basename', { why: 'it only edits the names it is given', options: [...HELP, { short: 'a', long: 'multiple' }, { short: 's', long: 'suffix', value: 'literal' }, { short: 'z', long: 'zero' }], positionals: { rest: 'literal' } }],
+  [
+    'basename',
+    {
+      why: 'it only edits the names it is given',
+      options: [...HELP, { short: 'a', long: 'multiple' }, { short: 's', long: 'suffix', value: 'literal' }, { short: 'z', long: 'zero' }],
+      positionals: { rest: 'literal' },
+    },
+  ],
   ['dirname', { why: 'it only edits the names it is given', options: [...HELP, { short: 'z', long: 'zero' }], positionals: { rest: 'literal' } }],
   [
     'realpath',
@@ -131,9 +138,26 @@ export const UTILITY_RULES: readonly (readonly [string, ProgramRule])[] = [
     'comm',
     {
       why: 'its two file arguments must be inside the read scopes',
-      options: [...HELP, { short: '1' }, { short: '2' }, { short: '3' }, { long: 'check-order' }, { long: 'nocheck-order' }, { long: 'output-delimiter', value: 'literal' }, { long: 'total' }, { short: 'z', long: 'zero-terminated' }],
+      options: [
+        ...HELP,
+        { short: '1' },
+        { short: '2' },
+        { short: '3' },
+        { long: 'check-order' },
+        { long: 'nocheck-order' },
+        { long: 'output-delimiter', value: 'literal' },
+        { long: 'total' },
+        { short: 'z', long: 'zero-terminated' },
+      ],
       positionals: { leading: ['read', 'read'] },
     },
   ],
-  ['paste', { why: 'its file arguments must be inside the read scopes', options: [...HELP, { short: 'd', long: 'delimiters', value: 'literal' }, { short: 's', long: 'serial' }, { short: 'z', long: 'zero-terminated' }], positionals: { rest: 'read' } }],
+  [
+    'paste',
+    {
+      why: 'its file arguments must be inside the read scopes',
+      options: [...HELP, { short: 'd', long: 'delimiters', value: 'literal' }, { short: 's', long: 'serial' }, { short: 'z', long: 'zero-terminated' }],
+      positionals: { rest: 'read' },
+    },
+  ],
 ];

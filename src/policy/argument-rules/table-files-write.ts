@@ -51,7 +51,13 @@ export const WRITER_RULES: readonly (readonly [string, ProgramRule])[] = [
     {
       marks: [WRITES_CONTENTS_ONLY],
       why: 'the files it writes must be inside the write scopes',
-      options: [...HELP, { short: 'a', long: 'append' }, { short: 'i', long: 'ignore-interrupts' }, { short: 'p' }, { long: 'output-error', optionalValue: { choices: ['warn', 'warn-nopipe', 'exit', 'exit-nopipe'] } }],
+      options: [
+        ...HELP,
+        { short: 'a', long: 'append' },
+        { short: 'i', long: 'ignore-interrupts' },
+        { short: 'p' },
+        { long: 'output-error', optionalValue: { choices: ['warn', 'warn-nopipe', 'exit', 'exit-nopipe'] } },
+      ],
       positionals: { rest: 'write' },
     },
   ],

@@ -9,7 +9,10 @@ import type { OptionRule, ValueKind } from './rule-format.js';
  * the git-effects check covers. Never an option after "--", never a transport
  * ("ext::sh", "fd::3", "file://...") that could make git run a program or read elsewhere.
  */
-export const REVISION_OR_PATHSPEC: ValueKind = { matches: /^(?!-.)(?![A-Za-z][A-Za-z0-9+.-]*::)(?!file:)/is, describe: 'a revision or a pathspec (not an option, not a transport such as ext:: or file://)' };
+export const REVISION_OR_PATHSPEC: ValueKind = {
+  matches: /^(?!-.)(?![A-Za-z][A-Za-z0-9+.-]*::)(?!file:)/is,
+  describe: 'a revision or a pathspec (not an option, not a transport such as ext:: or file://)',
+};
 
 /** Free text (a message, an author, a format, a date, a search pattern). Never starting with "-": it can then never be an option git reads differently. */
 export const TEXT: ValueKind = { matches: /^(?!-)/, describe: 'text that does not start with "-"' };

@@ -13,7 +13,12 @@ function reader(why: string, options: readonly OptionRule[], positionals: Progra
   return { why, options, positionals, marks: READS, ...extra };
 }
 
-const LOG = reader('it reads the repository; options that write files or run programs (--output, --ext-diff, --textconv) are not allowed', [...REVISION_OPTIONS, ...FORMAT_OPTIONS, ...DIFF_OPTIONS, { long: 'cc' }], ANY, { numericOption: true });
+const LOG = reader(
+  'it reads the repository; options that write files or run programs (--output, --ext-diff, --textconv) are not allowed',
+  [...REVISION_OPTIONS, ...FORMAT_OPTIONS, ...DIFF_OPTIONS, { long: 'cc' }],
+  ANY,
+  { numericOption: true },
+);
 
 /** Listing refs: shared by branch and tag. */
 const REF_LISTING: readonly OptionRule[] = [
@@ -48,13 +53,28 @@ export const GIT_READ_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   whatchanged: LOG,
   show: reader('it reads the repository; options that write files or run programs (--output, --ext-diff, --textconv) are not allowed', [...FORMAT_OPTIONS, ...DIFF_OPTIONS, { long: 'cc' }]),
   // With two paths and one outside the repository, git diff compares files anywhere (an implicit --no-index): each argument is also a read path.
-  diff: reader('it reads the repository, and files it is given; options that write files or run programs (--output, --ext-diff, --textconv, --no-index) are not allowed', [...DIFF_OPTIONS, { long: 'cached' }, { long: 'staged' }, { long: 'merge-base' }], ANY, {
-    marks: [GIT_READS, GIT_ARGUMENTS_MAY_BE_FILES],
-  }),
+  diff: reader(
+    'it reads the repository, and files it is given; options that write files or run programs (--output, --ext-diff, --textconv, --no-index) are not allowed',
+    [...DIFF_OPTIONS, { long: 'cached' }, { long: 'staged' }, { long: 'merge-base' }],
+    ANY,
+    {
+      marks: [GIT_READS, GIT_ARGUMENTS_MAY_BE_FILES],
+    },
+  ),
   'diff-tree': reader('it reads the repository', [...DIFF_OPTIONS, { short: 'r' }, { short: 't' }, { long: 'root' }, { long: 'no-commit-id' }]),
   'diff-files': reader('it reads the repository', [...DIFF_OPTIONS, { short: 'q' }]),
   'diff-index': reader('it reads the repository', [...DIFF_OPTIONS, { long: 'cached' }, { short: 'm' }]),
-  shortlog: reader('it reads the repository', [{ short: 'n', long: 'numbered' }, { short: 's', long: 'summary' }, { short: 'e', long: 'email' }, { short: 'c', long: 'committer' }, { long: 'all' }, { long: 'no-merges' }, { long: 'since', value: TEXT }, { long: 'until', value: TEXT }, { long: 'author', value: TEXT }]),
+  shortlog: reader('it reads the repository', [
+    { short: 'n', long: 'numbered' },
+    { short: 's', long: 'summary' },
+    { short: 'e', long: 'email' },
+    { short: 'c', long: 'committer' },
+    { long: 'all' },
+    { long: 'no-merges' },
+    { long: 'since', value: TEXT },
+    { long: 'until', value: TEXT },
+    { long: 'author', value: TEXT },
+  ]),
   'rev-list': reader('it reads the repository', [...REVISION_OPTIONS, { long: 'count' }, { long: 'parents' }], ANY, { numericOption: true }),
   'rev-parse': reader('it reads the repository', [
     { long: 'show-toplevel' },
@@ -107,10 +127,26 @@ export const GIT_READ_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   ]),
   'ls-tree': reader(
     'it reads the repository',
-    [{ short: 'd' }, { short: 'r' }, { short: 't' }, { short: 'l', long: 'long' }, { short: 'z' }, { long: 'name-only' }, { long: 'name-status' }, { long: 'object-only' }, { long: 'full-name' }, { long: 'full-tree' }, { long: 'abbrev', optionalValue: 'number' }, { long: 'format', value: TEXT }],
+    [
+      { short: 'd' },
+      { short: 'r' },
+      { short: 't' },
+      { short: 'l', long: 'long' },
+      { short: 'z' },
+      { long: 'name-only' },
+      { long: 'name-status' },
+      { long: 'object-only' },
+      { long: 'full-name' },
+      { long: 'full-tree' },
+      { long: 'abbrev', optionalValue: 'number' },
+      { long: 'format', value: TEXT },
+    ],
     { rest: REVISION_OR_PATHSPEC, min: 1 },
   ),
-  'cat-file': reader('it reads the repository; --textconv and --filters (which run configured programs) are not allowed', [{ short: 'p' }, { short: 't' }, { short: 's' }, { short: 'e' }], { leading: [REVISION_OR_PATHSPEC, REVISION_OR_PATHSPEC], min: 1 }),
+  'cat-file': reader('it reads the repository; --textconv and --filters (which run configured programs) are not allowed', [{ short: 'p' }, { short: 't' }, { short: 's' }, { short: 'e' }], {
+    leading: [REVISION_OR_PATHSPEC, REVISION_OR_PATHSPEC],
+    min: 1,
+  }),
   blame: reader('it reads the repository, and the files --contents and --ignore-revs-file name', [
     { short: 'L', value: TEXT },
     { short: 'l' },
@@ -183,10 +219,37 @@ export const GIT_READ_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
     { leading: ['pattern'], rest: REVISION_OR_PATHSPEC, min: 1 },
     { flagPositionals: [['grep-pattern-given', ANY]] },
   ),
-  'show-ref': reader('it reads the repository', [{ long: 'heads' }, { long: 'tags' }, { short: 'd', long: 'dereference' }, { short: 's', long: 'hash', optionalValue: 'number' }, { long: 'abbrev', optionalValue: 'number' }, { long: 'verify' }, { short: 'q', long: 'quiet' }, { long: 'head' }]),
-  'merge-base': reader('it reads the repository', [{ short: 'a', long: 'all' }, { long: 'octopus' }, { long: 'independent' }, { long: 'is-ancestor' }, { long: 'fork-point' }], { rest: REVISION_OR_PATHSPEC, min: 1 }),
-  'name-rev': reader('it reads the repository', [{ long: 'name-only' }, { long: 'tags' }, { long: 'refs', value: TEXT }, { long: 'exclude', value: TEXT }, { long: 'all' }, { long: 'always' }, { long: 'no-undefined' }]),
-  'count-objects': reader('it reads the repository', [{ short: 'v', long: 'verbose' }, { short: 'H', long: 'human-readable' }], {}),
+  'show-ref': reader('it reads the repository', [
+    { long: 'heads' },
+    { long: 'tags' },
+    { short: 'd', long: 'dereference' },
+    { short: 's', long: 'hash', optionalValue: 'number' },
+    { long: 'abbrev', optionalValue: 'number' },
+    { long: 'verify' },
+    { short: 'q', long: 'quiet' },
+    { long: 'head' },
+  ]),
+  'merge-base': reader('it reads the repository', [{ short: 'a', long: 'all' }, { long: 'octopus' }, { long: 'independent' }, { long: 'is-ancestor' }, { long: 'fork-point' }], {
+    rest: REVISION_OR_PATHSPEC,
+    min: 1,
+  }),
+  'name-rev': reader('it reads the repository', [
+    { long: 'name-only' },
+    { long: 'tags' },
+    { long: 'refs', value: TEXT },
+    { long: 'exclude', value: TEXT },
+    { long: 'all' },
+    { long: 'always' },
+    { long: 'no-undefined' },
+  ]),
+  'count-objects': reader(
+    'it reads the repository',
+    [
+      { short: 'v', long: 'verbose' },
+      { short: 'H', long: 'human-readable' },
+    ],
+    {},
+  ),
   // No config: the gate-rules name it among what must be denied (a repository's configuration names programs; zotbox fixes it for every command).
   remote: reader('only listing remotes is allowed (git remote -v); adding, changing or contacting them is not', [{ short: 'v', long: 'verbose' }], {}),
   branch: {

@@ -122,21 +122,11 @@ const SHELL_OPTION_NAMES: ValueKind = { choices: ['errexit', 'nounset', 'pipefai
 
 const SHELL = scriptRule(
   `a command string (-c), standard input (-s, "-"), an interactive or login shell (-i, -l, --rcfile) and shopt options (-O) are denied, so the gate's parse is the only one; ${SCRIPT_LIMIT}`,
-  [
-    { short: 'e' },
-    { short: 'u' },
-    { short: 'x' },
-    { short: 'v' },
-    { short: 'n' },
-    { short: 'o', value: SHELL_OPTION_NAMES },
-    { long: 'norc' },
-    { long: 'noprofile' },
-    { long: 'version', sets: INFO },
-  ],
+  [{ short: 'e' }, { short: 'u' }, { short: 'x' }, { short: 'v' }, { short: 'n' }, { short: 'o', value: SHELL_OPTION_NAMES }, { long: 'norc' }, { long: 'noprofile' }, { long: 'version', sets: INFO }],
 );
 
 const DENO_WHY =
-  'deno runs scripts and tests with none of its permissions granted (no --allow-*, -A), so without a terminal deno itself denies them files, network and environment; deno task runs the project\'s tasks like npm run; code on the command line (eval, repl, standard input) and install, compile and upgrade are denied';
+  "deno runs scripts and tests with none of its permissions granted (no --allow-*, -A), so without a terminal deno itself denies them files, network and environment; deno task runs the project's tasks like npm run; code on the command line (eval, repl, standard input) and install, compile and upgrade are denied";
 const DENO_QUIET: OptionRule = { short: 'q', long: 'quiet' };
 
 const DENO: ProgramRule = {
@@ -144,8 +134,17 @@ const DENO: ProgramRule = {
   options: [{ short: 'V', long: 'version', sets: INFO }],
   positionals: {},
   subcommands: {
-    run: { why: DENO_WHY, options: [DENO_QUIET, { long: 'no-check' }, { long: 'no-remote' }, { long: 'cached-only' }, { long: 'no-prompt' }], positionals: { leading: [SCRIPT], rest: 'literal', min: 1 }, permute: false },
-    test: { why: DENO_WHY, options: [DENO_QUIET, { long: 'no-check' }, { long: 'filter', value: 'pattern' }, { long: 'fail-fast', optionalValue: 'number' }, { long: 'parallel' }], positionals: { rest: SCRIPT } },
+    run: {
+      why: DENO_WHY,
+      options: [DENO_QUIET, { long: 'no-check' }, { long: 'no-remote' }, { long: 'cached-only' }, { long: 'no-prompt' }],
+      positionals: { leading: [SCRIPT], rest: 'literal', min: 1 },
+      permute: false,
+    },
+    test: {
+      why: DENO_WHY,
+      options: [DENO_QUIET, { long: 'no-check' }, { long: 'filter', value: 'pattern' }, { long: 'fail-fast', optionalValue: 'number' }, { long: 'parallel' }],
+      positionals: { rest: SCRIPT },
+    },
     // Without --check it rewrites the files it names.
     fmt: { why: DENO_WHY, options: [DENO_QUIET, { long: 'check', sets: 'check' }], positionals: { rest: 'write' }, flagPositionals: [['check', { rest: SCRIPT }]] },
     lint: { why: DENO_WHY, options: [DENO_QUIET], positionals: { rest: SCRIPT } },
@@ -166,7 +165,11 @@ const BUN: ProgramRule = {
   subcommands: {
     // The name of a package.json script or a script file: checked as a read path either way.
     run: { why: BUN_WHY, options: [{ long: 'silent' }], positionals: { leading: [SCRIPT], rest: 'literal' }, permute: false },
-    test: { why: BUN_WHY, options: [{ short: 't', long: 'test-name-pattern', value: 'pattern' }, { long: 'timeout', value: 'number' }, { long: 'coverage' }, { long: 'bail', optionalValue: 'number' }], positionals: { rest: 'pattern' } },
+    test: {
+      why: BUN_WHY,
+      options: [{ short: 't', long: 'test-name-pattern', value: 'pattern' }, { long: 'timeout', value: 'number' }, { long: 'coverage' }, { long: 'bail', optionalValue: 'number' }],
+      positionals: { rest: 'pattern' },
+    },
     '': { why: BUN_WHY, options: [], positionals: {} },
   },
 };

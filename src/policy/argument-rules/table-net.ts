@@ -72,7 +72,8 @@ const WGET: ProgramRule = {
 
 const REMOTE_WHY = 'runs commands or copies files on other machines, and its options and configuration run local programs (ProxyCommand, LocalCommand, -o, -F, -S); zotbox can check neither';
 
-const CONTAINER_WHY = 'only read-only inspection (ps, images, version, info, logs, inspect) is allowed: run, exec, build, cp, pull, volumes and the daemon options can reach the host or other machines';
+const CONTAINER_WHY =
+  'only read-only inspection (ps, images, version, info, logs, inspect) is allowed: run, exec, build, cp, pull, volumes and the daemon options can reach the host or other machines';
 const CONTAINER_FORMAT: OptionRule = { long: 'format', value: 'literal' };
 const CONTAINER_FILTER: OptionRule = { short: 'f', long: 'filter', value: 'literal' };
 
@@ -85,16 +86,38 @@ const CONTAINERS: ProgramRule = {
   options: [{ short: 'v', long: 'version' }],
   positionals: {},
   subcommands: {
-    ps: containerRule([{ short: 'a', long: 'all' }, { short: 'q', long: 'quiet' }, { short: 'n', long: 'last', value: 'number' }, { short: 'l', long: 'latest' }, { long: 'no-trunc' }, { short: 's', long: 'size' }, CONTAINER_FORMAT, CONTAINER_FILTER]),
+    ps: containerRule([
+      { short: 'a', long: 'all' },
+      { short: 'q', long: 'quiet' },
+      { short: 'n', long: 'last', value: 'number' },
+      { short: 'l', long: 'latest' },
+      { long: 'no-trunc' },
+      { short: 's', long: 'size' },
+      CONTAINER_FORMAT,
+      CONTAINER_FILTER,
+    ]),
     images: containerRule([{ short: 'a', long: 'all' }, { short: 'q', long: 'quiet' }, { long: 'no-trunc' }, { long: 'digests' }, CONTAINER_FORMAT, CONTAINER_FILTER], { rest: 'literal' }),
     version: containerRule([{ short: 'f', long: 'format', value: 'literal' }]),
     info: containerRule([{ short: 'f', long: 'format', value: 'literal' }]),
     // Not -f/--follow: it never ends.
     logs: containerRule(
-      [{ short: 'n', long: 'tail', value: { matches: /^(?:all|[0-9]+)$/, describe: 'a number of lines or "all"' } }, { short: 't', long: 'timestamps' }, { long: 'since', value: 'literal' }, { long: 'until', value: 'literal' }, { long: 'details' }],
+      [
+        { short: 'n', long: 'tail', value: { matches: /^(?:all|[0-9]+)$/, describe: 'a number of lines or "all"' } },
+        { short: 't', long: 'timestamps' },
+        { long: 'since', value: 'literal' },
+        { long: 'until', value: 'literal' },
+        { long: 'details' },
+      ],
       { leading: ['literal'], min: 1 },
     ),
-    inspect: containerRule([{ short: 'f', long: 'format', value: 'literal' }, { short: 's', long: 'size' }, { long: 'type', value: { choices: ['container', 'image', 'volume', 'network'] } }], { rest: 'literal', min: 1 }),
+    inspect: containerRule(
+      [
+        { short: 'f', long: 'format', value: 'literal' },
+        { short: 's', long: 'size' },
+        { long: 'type', value: { choices: ['container', 'image', 'volume', 'network'] } },
+      ],
+      { rest: 'literal', min: 1 },
+    ),
     '': containerRule([]),
   },
 };

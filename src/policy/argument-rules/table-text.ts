@@ -147,7 +147,6 @@ const RG: ProgramRule = {
   ],
 };
 
-
 const SED: ProgramRule = {
   why: 'its script is parsed and may not run commands or open files (no e, r, w, s///e, s///w, -f); it reads its files and never writes them (no -i: edit files with the edit tool)',
   options: [

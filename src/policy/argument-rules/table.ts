@@ -44,4 +44,6 @@ function markRunsProjectCode(name: string, rule: ProgramRule): ProgramRule {
   return { ...rule, subcommands };
 }
 
-export const BUILT_IN_RULES: ReadonlyMap<string, ProgramRule> = new Map([...merge(FILE_RULES, TEXT_RULES, GIT_RULES, DEV_RULES, NET_RULES)].map(([name, rule]) => [name, markRunsProjectCode(name, rule)]));
+export const BUILT_IN_RULES: ReadonlyMap<string, ProgramRule> = new Map(
+  [...merge(FILE_RULES, TEXT_RULES, GIT_RULES, DEV_RULES, NET_RULES)].map(([name, rule]) => [name, markRunsProjectCode(name, rule)]),
+);

@@ -25,7 +25,10 @@ test('a written receipt is signed, and trusted where it was written', (t) => {
   t.like(stored, { ...unsigned, permissions: { ...permissions } });
   t.regex(stored.mac, /^hmac-sha256:[0-9a-f]{64}$/);
   t.like(readMatchingReceipt(state, expected), { digest: DIGEST, mac: stored.mac });
-  t.deepEqual(listReceipts(state).map((r) => [r.name, r.trusted]), [['demo', true]]);
+  t.deepEqual(
+    listReceipts(state).map((r) => [r.name, r.trusted]),
+    [['demo', true]],
+  );
 });
 
 test('a well-formed receipt written without the key is not trusted, whether or not a key exists yet', (t) => {
@@ -39,7 +42,10 @@ test('a well-formed receipt written without the key is not trusted, whether or n
     place(used, { ...unsigned, ...(mac === undefined ? {} : { mac }) });
     t.is(readMatchingReceipt(used, expected), undefined, String(mac));
   }
-  t.deepEqual(listReceipts(used).map((r) => r.trusted), [false, true]);
+  t.deepEqual(
+    listReceipts(used).map((r) => r.trusted),
+    [false, true],
+  );
 });
 
 test('a receipt copied from another state directory (another key) is not trusted', (t) => {
@@ -56,7 +62,7 @@ test('a receipt copied from another state directory (another key) is not trusted
 
 test('a signed receipt edited by hand is not trusted: any field, the mac kept', (t) => {
   const edits: [string, (r: Record<string, unknown>) => void][] = [
-    ['write scope added', (r) => ((r['permissions'] as ConsentSummary).write.push('/'))],
+    ['write scope added', (r) => (r['permissions'] as ConsentSummary).write.push('/')],
     ['confinement changed', (r) => ((r['permissions'] as { confinement: string }).confinement = 'unconfined')],
     ['bash mode changed', (r) => ((r['permissions'] as ConsentSummary).bash.mode = 'allowlist')],
     ['version changed', (r) => (r['version'] = '2.0.0')],
@@ -91,7 +97,13 @@ test('a version 1 receipt (before signing) is not a valid receipt', (t) => {
   writeReceipt(state, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` });
   place(state, { ...unsigned, receipt: 1 });
   t.is(readMatchingReceipt(state, expected), undefined);
-  t.deepEqual(listReceipts(state).map((r) => [r.receipt === undefined, r.trusted]), [[true, false], [false, true]]);
+  t.deepEqual(
+    listReceipts(state).map((r) => [r.receipt === undefined, r.trusted]),
+    [
+      [true, false],
+      [false, true],
+    ],
+  );
 });
 
 test('revoking removes untrusted receipts too, and needs no key', (t) => {

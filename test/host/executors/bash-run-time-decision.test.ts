@@ -27,7 +27,13 @@ function world(t: ExecutionContext, prepare: (paths: { ws: string; outside: stri
   writeFileSync(path.join(outside, 'secret'), MARKER);
   prepare({ ws, outside });
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') });
-  const shell: ShellContext = { mode: 'allowlist', allow: ['cat', 'cp', 'mv', 'rm', 'mkdir', 'touch', 'printf', 'wc', 'false', 'pwd'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const shell: ShellContext = {
+    mode: 'allowlist',
+    allow: ['cat', 'cp', 'mv', 'rm', 'mkdir', 'touch', 'printf', 'wc', 'false', 'pwd'],
+    scopes,
+    searchPath: COMMAND_SEARCH_PATH,
+    trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
+  };
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   /** Decides the line up front (it must be allowed then), and runs it. */
   const run = async (command: string) => {
@@ -87,7 +93,7 @@ test('a pipeline is decided as one group before any of its commands starts', asy
 
 test('an allowed line runs all its commands with the same output and status as before', async (t) => {
   const { ws, run } = world(t, ({ ws }) => writeFileSync(path.join(ws, 'f.txt'), 'a\nb\n'));
-  const all = await run("printf a && printf b || printf c ; cat f.txt | wc -l ; mkdir made && cp f.txt made/g.txt");
+  const all = await run('printf a && printf b || printf c ; cat f.txt | wc -l ; mkdir made && cp f.txt made/g.txt');
   t.like(all, { exitCode: 0, stdout: 'ab2\n', stderr: '', timedOut: false });
   t.false('stoppedByGate' in all);
   t.is(readFileSync(path.join(ws, 'made', 'g.txt'), 'utf8'), 'a\nb\n');

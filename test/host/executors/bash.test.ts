@@ -29,7 +29,7 @@ function setup(t: ExecutionContext, allow = ['printf', 'cat', 'wc', 'true', 'fal
   return { ws, data, approve, run, shell };
 }
 
-test('a pipeline runs with pipes between its commands, and its status is the last command\'s', async (t) => {
+test("a pipeline runs with pipes between its commands, and its status is the last command's", async (t) => {
   const { approve, run } = setup(t);
   const result = await run(approve("printf 'x\\ny\\nz\\n' | wc -l"));
   t.like(result, { exitCode: 0, stdout: '3\n', timedOut: false, truncated: false });
@@ -39,9 +39,9 @@ test('a pipeline runs with pipes between its commands, and its status is the las
 
 test('; && || follow bash: && runs after success, || after failure, ; always', async (t) => {
   const { approve, run } = setup(t);
-  t.is((await run(approve("true && printf a || printf b ; printf c"))).stdout, 'ac');
-  t.is((await run(approve("false && printf a || printf b ; printf c"))).stdout, 'bc');
-  t.is((await run(approve("false ; printf c"))).stdout, 'c');
+  t.is((await run(approve('true && printf a || printf b ; printf c'))).stdout, 'ac');
+  t.is((await run(approve('false && printf a || printf b ; printf c'))).stdout, 'bc');
+  t.is((await run(approve('false ; printf c'))).stdout, 'c');
   t.is((await run(approve('false || false'))).exitCode, 1);
 });
 
@@ -52,10 +52,15 @@ test('arguments arrive exactly as approved, never re-parsed by a shell', async (
 });
 
 function parseEnv(text: string): Record<string, string> {
-  return Object.fromEntries(text.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string])); // env prints NAME=value lines
+  return Object.fromEntries(
+    text
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  ); // env prints NAME=value lines
 }
 
-test('commands get the fixed environment with a private home, and nothing from the user\'s', async (t) => {
+test("commands get the fixed environment with a private home, and nothing from the user's", async (t) => {
   const { approve, run, data } = setup(t);
   const env = parseEnv((await run(approve('LANG=C env'))).stdout);
   t.is(env['HOME'], '/tmp/home');
@@ -104,13 +109,16 @@ function sleepsOf(seconds: string): number[] {
 
 /** Processes whose command line holds `marker` (a zombie's is empty, so only live ones count). */
 function processesWith(marker: string): number[] {
-  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-    } catch {
-      return false; // exited while listing
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false; // exited while listing
+      }
+    })
+    .map(Number);
 }
 
 /** Aborts when `file` appears in `directory`: the command has started what the test needs. */
@@ -153,17 +161,30 @@ test('unconfined: a chain of processes that fork and exit faster than one scan i
   const { approve, ws, shell } = setup(t);
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });
   // Each generation starts the next in the background and exits at once: no leader stays to kill by group.
-  const result = await executeBash(approve("bash -c 'g() { ( exec -a chain-47-999 sleep 0.002; ) ; ( g & ) ; }; g & exit 0'", 'ask'), { workspace: ws, timeoutMs: 60_000, outputCapBytes: 4096, isolation, shell });
+  const result = await executeBash(approve("bash -c 'g() { ( exec -a chain-47-999 sleep 0.002; ) ; ( g & ) ; }; g & exit 0'", 'ask'), {
+    workspace: ws,
+    timeoutMs: 60_000,
+    outputCapBytes: 4096,
+    isolation,
+    shell,
+  });
   t.false(result.timedOut);
   t.deepEqual(processesWith('chain-47-999'), []);
-  t.deepEqual(processesWith("g() { ( exec -a chain-47-999"), []);
+  t.deepEqual(processesWith('g() { ( exec -a chain-47-999'), []);
 });
 
-test('a line cut short by cancelling between its commands does not report the first command\'s success', async (t) => {
+test("a line cut short by cancelling between its commands does not report the first command's success", async (t) => {
   const { approve, ws, shell } = setup(t);
   const controller = new AbortController();
   controller.abort();
-  const result = await executeBash(approve('true && true'), { workspace: ws, timeoutMs: 30_000, outputCapBytes: 4096, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }), shell, signal: controller.signal });
+  const result = await executeBash(approve('true && true'), {
+    workspace: ws,
+    timeoutMs: 30_000,
+    outputCapBytes: 4096,
+    isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }),
+    shell,
+    signal: controller.signal,
+  });
   t.is(result.exitCode, null);
   t.is(result.signal, 'SIGKILL');
 });

@@ -24,7 +24,11 @@ async function gateFor(t: ExecutionContext, ws: string, data: string, bash: { mo
   const shell = { ...bash, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
   const decide = createGateDecider({ shell, skills: listBundledSkills(image) });
   const channel = new MessageChannel();
-  const server = serveGate(channel.port1, { decide, execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 30_000, outputCapBytes: 65536, writeRoots: [ws], shell, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }), timeoutMs: 60_000 });
+  const server = serveGate(channel.port1, {
+    decide,
+    execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 30_000, outputCapBytes: 65536, writeRoots: [ws], shell, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }),
+    timeoutMs: 60_000,
+  });
   // Limits no loaded machine reaches: these tests are about effects, not time.
   const client = new GateClient(channel.port2, 90_000);
   t.teardown(() => {
@@ -94,7 +98,6 @@ test('a filter defined in a repository that an earlier command of the same line 
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM', error.message);
   t.false(existsSync(marker), 'the filter ran');
 });
-
 
 test('a command the gate denies when it is about to run stops the line, and the agent is told which and why', async (t) => {
   const root = realpathSync(tempDir(t, 'zb-e2e-runtime-'));

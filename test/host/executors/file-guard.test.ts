@@ -171,7 +171,7 @@ test('a write whose directory is swapped for a symlink just before the rename is
   t.deepEqual(readdirSync(outside), ['secret']);
 });
 
-test('a hard link planted at the temporary file\'s name is never written into (O_EXCL)', (t) => {
+test("a hard link planted at the temporary file's name is never written into (O_EXCL)", (t) => {
   const { src, file, secret, approve } = tree(t);
   const decision = approve('write', file);
   linkSync(secret, path.join(src, '.zotbox-predicted.tmp'));
@@ -181,7 +181,7 @@ test('a hard link planted at the temporary file\'s name is never written into (O
   t.is(readFileSync(file, 'utf8'), 'approved');
 });
 
-test('a symlink planted at the temporary file\'s name is never followed (O_EXCL, and O_NOFOLLOW)', (t) => {
+test("a symlink planted at the temporary file's name is never followed (O_EXCL, and O_NOFOLLOW)", (t) => {
   const { src, file, outside, approve } = tree(t);
   const decision = approve('write', file);
   symlinkSync(path.join(outside, 'created'), path.join(src, '.zotbox-predicted.tmp'));
@@ -205,5 +205,8 @@ test('the probe is not part of the public API, and no production code names it o
   const owners = new Set([path.join('host', 'executors', 'file-guard.ts'), path.join('host', 'executors', 'file-tools.ts')]);
   const sources = readdirSync(SRC_DIR, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
   t.true(sources.includes('index.ts'));
-  t.deepEqual(sources.filter((file) => !owners.has(file) && seam.test(readFileSync(path.join(SRC_DIR, file), 'utf8'))), []);
+  t.deepEqual(
+    sources.filter((file) => !owners.has(file) && seam.test(readFileSync(path.join(SRC_DIR, file), 'utf8'))),
+    [],
+  );
 });

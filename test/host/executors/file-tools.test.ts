@@ -48,14 +48,17 @@ test('read refuses files over the size cap, saying how to proceed', (t) => {
   t.is(code(t.throws(() => executeRead(approve('read', 'big.txt'), {}))), 'ZB_EXEC_FILE_TOO_LARGE');
 });
 
-test('write creates missing parents inside the scope and keeps an existing file\'s mode', (t) => {
+test("write creates missing parents inside the scope and keeps an existing file's mode", (t) => {
   const { ws, approve } = tree(t);
   t.like(executeWrite(approve('write', 'new/deep/file.txt'), { content: 'hello' }), { created: true, bytes: 5 });
   t.is(readFileSync(path.join(ws, 'new/deep/file.txt'), 'utf8'), 'hello');
   chmodSync(path.join(ws, 'src/a.txt'), 0o600);
   t.like(executeWrite(approve('write', 'src/a.txt'), { content: 'replaced' }), { created: false });
   t.is(statSync(path.join(ws, 'src/a.txt')).mode & 0o777, 0o600);
-  t.false(readdirSync(path.join(ws, 'src')).some((name) => name.endsWith('.tmp')), 'no temporary file left');
+  t.false(
+    readdirSync(path.join(ws, 'src')).some((name) => name.endsWith('.tmp')),
+    'no temporary file left',
+  );
 });
 
 test('edit replaces exactly one occurrence, and says when there are none or several', (t) => {

@@ -50,7 +50,13 @@ test('github: shorthand names owner, repository, path and ref; HEAD without @', 
     subdirectory: 'reviewers/go',
     url: 'https://github.com/acme/agents/tree/v1.2/reviewers/go',
   });
-  t.deepEqual(parseGitHubShorthand('github:Acme/my_agent.js@0123abc'), { owner: 'Acme', repo: 'my_agent.js', ref: '0123abc', subdirectory: '', url: 'https://github.com/Acme/my_agent.js/tree/0123abc' });
+  t.deepEqual(parseGitHubShorthand('github:Acme/my_agent.js@0123abc'), {
+    owner: 'Acme',
+    repo: 'my_agent.js',
+    ref: '0123abc',
+    subdirectory: '',
+    url: 'https://github.com/Acme/my_agent.js/tree/0123abc',
+  });
   t.like(parseGitHubShorthand('github:acme/agent.git'), { repo: 'agent', subdirectory: '' });
   t.like(parseGitHubShorthand('GitHub:acme/agents/x'), { owner: 'acme', subdirectory: 'x' });
   t.like(parseGitHubShorthand('github:acme/agents/my dir/%41'), { subdirectory: 'my dir/%41', url: 'https://github.com/acme/agents/my%20dir/%2541' });
@@ -110,4 +116,3 @@ test('a remote is named OWNER/REPO/PATH@REF, without a path at the repository ro
   t.is(formatGitHubRemote(parseGitHubAgentUrl('https://github.com/acme/agents/tree/main/reviewer')), 'acme/agents/reviewer@main');
   t.is(formatGitHubRemote(parseGitHubAgentUrl('https://github.com/acme/agent.git')), 'acme/agent@HEAD');
 });
-

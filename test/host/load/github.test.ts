@@ -49,7 +49,10 @@ test('a GitHub URL loads only the agent directory, rebased, with implied directo
   const agent = await openAgent('https://github.com/acme/agents/reviewer', { cwd: '/', githubBaseUrl: base });
   t.is(agent.source.kind, 'github');
   t.is(agent.layout.identity.name, 'reviewer');
-  t.deepEqual(agent.image.entries.map((e) => e.name), ['AGENT.md', 'manifest.json', 'skills', 'skills/check', 'skills/check/SKILL.md']);
+  t.deepEqual(
+    agent.image.entries.map((e) => e.name),
+    ['AGENT.md', 'manifest.json', 'skills', 'skills/check', 'skills/check/SKILL.md'],
+  );
   t.is(agent.image.artifactDigest?.startsWith('sha256:'), true);
 });
 
@@ -162,7 +165,7 @@ test('zotbox inspect accepts a GitHub URL, with ZOTBOX_GITHUB_BASE pointing at a
   t.like(JSON.parse(result.stdout), { name: 'reviewer', source: { kind: 'github', path: 'https://github.com/acme/agents/reviewer', remote: 'acme/agents/reviewer@HEAD' }, format: 'gzip' });
 });
 
-test('zotbox inspect shows a GitHub agent\'s remote on its own line', async (t) => {
+test("zotbox inspect shows a GitHub agent's remote on its own line", async (t) => {
   const base = await serve(t, archiveHandler(repositoryArchive()));
   const result = await runCliCaptured(['inspect', 'github:acme/agents/reviewer'], { env: { ZOTBOX_GITHUB_BASE: base } });
   t.is(result.status, 0, result.stderr);
@@ -183,7 +186,16 @@ test('a run of a GitHub agent shows its remote source on a line of its own at co
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
   setImmediate(() => stdin.write('n\r'));
   let shown = '';
-  const run = runAgent({ reference: 'github:acme/agents/reviewer@HEAD', cwd: state, env: { ZOTBOX_GITHUB_BASE: base }, stateDirectory: state, prompt: 'hi', replayFile, stdin, stdout: { write: (text: string) => (shown += text), isTTY: true } });
+  const run = runAgent({
+    reference: 'github:acme/agents/reviewer@HEAD',
+    cwd: state,
+    env: { ZOTBOX_GITHUB_BASE: base },
+    stateDirectory: state,
+    prompt: 'hi',
+    replayFile,
+    stdin,
+    stdout: { write: (text: string) => (shown += text), isTTY: true },
+  });
   const error = await t.throwsAsync(run.next());
   t.regex(shown, /\n {2}source: github acme\/agents\/reviewer@HEAD\n/);
   t.is(code(error), 'ZB_CONSENT_REFUSED');

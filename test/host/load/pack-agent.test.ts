@@ -24,7 +24,7 @@ function makeAgent(root: string, files: Record<string, string> = {}): string {
   return root;
 }
 
-test('directory digests of copies of the reference agents equal zot\'s, whatever the copies\' modes', async (t) => {
+test("directory digests of copies of the reference agents equal zot's, whatever the copies' modes", async (t) => {
   const dir = tempDir(t);
   cpSync(path.join(COMPAT, 'agents'), path.join(dir, 'agents'), { recursive: true });
   // Modes as a umask-002 git checkout or a careless copy would leave them.
@@ -39,7 +39,7 @@ test('directory digests of copies of the reference agents equal zot\'s, whatever
   }
 });
 
-test('the canonical tar of each reference agent equals zot\'s .tar byte for byte', async (t) => {
+test("the canonical tar of each reference agent equals zot's .tar byte for byte", async (t) => {
   const dir = tempDir(t);
   cpSync(path.join(COMPAT, 'agents'), path.join(dir, 'agents'), { recursive: true });
   for (const [key, info] of Object.entries(DIGESTS)) {
@@ -203,7 +203,10 @@ test('a local directory agent that is a git checkout still loads, its .git inclu
   const dir = tempDir(t);
   const agent = makeAgent(path.join(dir, 'agent'), { '.git/HEAD': 'ref: refs/heads/main\n', 'sub/.git': 'gitdir: ../x\n' });
   const image = await loadImageFromDirectory(agent);
-  t.deepEqual(image.entries.map((e) => e.name), ['.git', '.git/HEAD', 'AGENT.md', 'manifest.json', 'sub', 'sub/.git']);
+  t.deepEqual(
+    image.entries.map((e) => e.name),
+    ['.git', '.git/HEAD', 'AGENT.md', 'manifest.json', 'sub', 'sub/.git'],
+  );
 });
 
 test('pack refuses an archive its own loader would reject for size', async (t) => {

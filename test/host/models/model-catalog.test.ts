@@ -44,18 +44,28 @@ test('the user models file adds self-hosted models and is validated', (t) => {
   t.is(code(t.throws(() => readUserModels(path.join(state, 'bad')))), 'ZB_MODELS_FILE_INVALID');
 });
 
-test('max_concurrency in the user models file becomes the model\'s maxConcurrency; without it there is none', (t) => {
+test("max_concurrency in the user models file becomes the model's maxConcurrency; without it there is none", (t) => {
   const state = tempDir(t, 'zb-models-');
-  writeFileSync(path.join(state, 'models.json'), JSON.stringify({ models: [
-    { id: 'small-gpu', provider: 'openai', base_url: 'http://127.0.0.1:8080', context_window: 8192, max_concurrency: 2 },
-    { id: 'plain', provider: 'openai', context_window: 8192 },
-  ] }));
+  writeFileSync(
+    path.join(state, 'models.json'),
+    JSON.stringify({
+      models: [
+        { id: 'small-gpu', provider: 'openai', base_url: 'http://127.0.0.1:8080', context_window: 8192, max_concurrency: 2 },
+        { id: 'plain', provider: 'openai', context_window: 8192 },
+      ],
+    }),
+  );
   const [limited, plain] = readUserModels(state);
   t.is(limited!.maxConcurrency, 2);
   t.false('maxConcurrency' in plain!);
 });
 
-for (const [label, value] of [['zero', 0], ['a fraction', 2.5], ['a string', '4'], ['negative', -1]] as const) {
+for (const [label, value] of [
+  ['zero', 0],
+  ['a fraction', 2.5],
+  ['a string', '4'],
+  ['negative', -1],
+] as const) {
   test(`max_concurrency that is ${label} makes the models file invalid, naming the field`, (t) => {
     const state = tempDir(t, 'zb-models-');
     writeFileSync(path.join(state, 'models.json'), JSON.stringify({ models: [{ id: 'x', provider: 'openai', context_window: 1, max_concurrency: value }] }));

@@ -42,19 +42,19 @@ test('an empty *_BASE_URL counts as unset', (t) => {
   t.deepEqual(endpointsOf(endpoints), [['openai https://api.openai.com', 8]]);
 });
 
-test('a models-file base URL wins over the variable, and its max_concurrency is the endpoint\'s limit', (t) => {
+test("a models-file base URL wins over the variable, and its max_concurrency is the endpoint's limit", (t) => {
   const endpoints = registry(t);
   providerForModel({ model: local, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'https://elsewhere.example.com' }, endpoints });
   t.deepEqual(endpointsOf(endpoints), [['openai http://127.0.0.1:8080', 2]]);
 });
 
-test('the run\'s concurrency override wins over max_concurrency, even when larger', (t) => {
+test("the run's concurrency override wins over max_concurrency, even when larger", (t) => {
   const endpoints = registry(t);
   providerForModel({ model: local, env: { OPENAI_API_KEY: 'k' }, endpoints, maxConcurrency: 4 });
   t.deepEqual(endpointsOf(endpoints), [['openai http://127.0.0.1:8080', 4]]);
 });
 
-test('the run\'s override also applies to a built-in model', (t) => {
+test("the run's override also applies to a built-in model", (t) => {
   const endpoints = registry(t);
   providerForModel({ model: sonnet, env: { ANTHROPIC_API_KEY: 'k' }, endpoints, maxConcurrency: 3 });
   t.deepEqual(endpointsOf(endpoints), [['anthropic https://api.anthropic.com', 3]]);

@@ -50,7 +50,11 @@ test('with a limit of 2, five runs send two requests; each finished one lets exa
   t.is(server.requests.length, 2);
   // Finish them one at a time; each admits exactly the next run in line.
   const inFlight = new Map(firstTwo.map((request) => [runOf(request), request]));
-  for (const [finished, next, index] of [['A', 'C', 2], ['B', 'D', 3], ['C', 'E', 4]] as const) {
+  for (const [finished, next, index] of [
+    ['A', 'C', 2],
+    ['B', 'D', 3],
+    ['C', 'E', 4],
+  ] as const) {
     openaiStream(inFlight.get(finished)!.res, { text: `ok ${finished}` }, 1);
     await answers[names.indexOf(finished)];
     const admitted = await server.request(index);
@@ -219,5 +223,8 @@ test('sequential requests on one endpoint reuse one connection; another endpoint
   await roundTrip(b, 3);
   t.is(server.connections(), 2, 'the second endpoint opened its own');
   t.not(a.dispatcher, b.dispatcher);
-  t.deepEqual(server.requests.map((r) => r.url), ['/a/v1/x', '/a/v1/x', '/a/v1/x', '/b/v1/x']);
+  t.deepEqual(
+    server.requests.map((r) => r.url),
+    ['/a/v1/x', '/a/v1/x', '/a/v1/x', '/b/v1/x'],
+  );
 });

@@ -50,7 +50,9 @@ async function world(t: ExecutionContext, wire: Wire, runs: number) {
   t.teardown(() => endpoints.close());
   const server = await holdModelServer(t);
   const options = { apiKey: 'k', baseUrl: server.base, endpoints };
-  const providers: ModelProvider[] = Array.from({ length: runs }, () => (wire === 'anthropic' ? new AnthropicProvider({ ...options, model: 'claude-sonnet-4-5' }) : new OpenAiProvider({ ...options, model: 'gpt-4.1' })));
+  const providers: ModelProvider[] = Array.from({ length: runs }, () =>
+    wire === 'anthropic' ? new AnthropicProvider({ ...options, model: 'claude-sonnet-4-5' }) : new OpenAiProvider({ ...options, model: 'gpt-4.1' }),
+  );
   const endpoint = endpoints.endpoint({ provider: wire, baseUrl: server.base });
   return { clock, server, providers, endpoint, ask: (index: number, run: string) => providers[index]!.complete(turn(run), () => {}, live()) };
 }
@@ -155,7 +157,7 @@ test('a run cancelled during the shared backoff leaves; the other runs still go 
   t.deepEqual(server.requests.map(runOf), ['A', 'A', 'C']);
 });
 
-test('runs on another endpoint are not held by this one\'s backoff', async (t) => {
+test("runs on another endpoint are not held by this one's backoff", async (t) => {
   const clock = new FakeClock();
   const endpoints = new ModelEndpoints({ clock });
   t.teardown(() => endpoints.close());

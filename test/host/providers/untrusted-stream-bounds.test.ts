@@ -66,7 +66,9 @@ test('a 400 with a 32 MiB body fails with its status, and the rest of the body i
   const endpoints = new ModelEndpoints();
   t.teardown(() => endpoints.close());
   const provider = new OpenAiProvider({ model: 'gpt-4.1', apiKey: 'k', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, endpoints });
-  const error = await t.throwsAsync<ZotboxError>(provider.complete({ system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }, () => undefined, new AbortController().signal));
+  const error = await t.throwsAsync<ZotboxError>(
+    provider.complete({ system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }, () => undefined, new AbortController().signal),
+  );
   t.is(error.code, 'ZB_PROVIDER_FAILED');
   t.regex(error.message, /HTTP 400.*bad request x/);
   t.true(await closedEarly, 'the connection was dropped before the server finished sending');

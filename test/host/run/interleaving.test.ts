@@ -53,7 +53,18 @@ test('50 runs on a 2-thread pool are all in flight at once: a model that answers
   const pool = new AgentPool({ maxThreads: 2 });
   t.teardown(() => pool.close());
   const runs = Array.from({ length: 50 }, (_, i) =>
-    run({ reference: fixture.agent, cwd: fixture.ws, prompt: `task ${i}`, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1', modelConcurrency: 50, pool }),
+    run({
+      reference: fixture.agent,
+      cwd: fixture.ws,
+      prompt: `task ${i}`,
+      yes: true,
+      env: env(model.base),
+      stateDirectory: fixture.state,
+      confine: 'off',
+      model: 'gpt-4.1',
+      modelConcurrency: 50,
+      pool,
+    }),
   );
   // On a pool whose runs serialize on threads, at most 2 requests ever wait, and this never resolves.
   await model.arrived(50);
@@ -81,7 +92,13 @@ test('beyond maxRuns, runs wait in the order they started, and a finished run le
   model.answer(0, 'done 0');
   model.answer(2, 'done 2');
   await model.arrived(6);
-  t.deepEqual(model.held.slice(4).map((h) => h.prompt).sort(), ['task 4', 'task 5']);
+  t.deepEqual(
+    model.held
+      .slice(4)
+      .map((h) => h.prompt)
+      .sort(),
+    ['task 4', 'task 5'],
+  );
   for (let i = 3; i < 6; i++) model.answer(i, `done ${i}`);
   const statuses = (await Promise.all(runs)).map((events) => events.at(-1)).map((end) => (end?.type === 'run.end' ? end.status : end?.type));
   t.deepEqual(statuses, Array(6).fill('completed'));
@@ -126,7 +143,10 @@ test('one prepared plan runs many times at once: each run has its own run id, se
   const starts = results.map((events) => events[0] as RunEvent & { type: 'run.start' });
   t.is(new Set(starts.map((s) => s.run_id)).size, 3);
   t.is(new Set(starts.map((s) => s.session?.file)).size, 3);
-  t.deepEqual(results.map((events) => events.at(-1)).map((end) => (end?.type === 'run.end' ? end.final_text : '')), ['answer to task 0', 'answer to task 1', 'answer to task 2']);
+  t.deepEqual(
+    results.map((events) => events.at(-1)).map((end) => (end?.type === 'run.end' ? end.final_text : '')),
+    ['answer to task 0', 'answer to task 1', 'answer to task 2'],
+  );
 });
 
 test('modelConcurrency bounds the model requests of all runs on the endpoint: with 2, five runs in flight send two requests at a time', async (t) => {
@@ -136,7 +156,17 @@ test('modelConcurrency bounds the model requests of all runs on the endpoint: wi
   t.teardown(() => pool.close());
   const endpoints = new ModelEndpoints();
   t.teardown(() => endpoints.close());
-  const plan = await prepareRun({ reference: fixture.agent, cwd: fixture.ws, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1', modelConcurrency: 2, modelEndpoints: endpoints });
+  const plan = await prepareRun({
+    reference: fixture.agent,
+    cwd: fixture.ws,
+    yes: true,
+    env: env(model.base),
+    stateDirectory: fixture.state,
+    confine: 'off',
+    model: 'gpt-4.1',
+    modelConcurrency: 2,
+    modelEndpoints: endpoints,
+  });
   const [endpoint] = endpoints.list();
   t.is(endpoint?.limiter.limit, 2, 'the plan configured its endpoint in the registry it was given');
   const runs = [0, 1, 2, 3, 4].map((i) => collect(executeRun(plan, { prompt: `task ${i}`, pool })));

@@ -34,6 +34,10 @@ test('tasks spread over every thread and several run at once on each; a worker t
   onVictim[0]!.control.postMessage('exit');
   for (const task of onVictim) await t.throwsAsync(task.outcome, undefined, 'a task on the worker that exited fails');
   for (const task of elsewhere) task.control.postMessage('end');
-  t.deepEqual(await Promise.all(elsewhere.map((task) => task.outcome)), elsewhere.map((task) => task.thread), 'the tasks on the other worker end normally');
+  t.deepEqual(
+    await Promise.all(elsewhere.map((task) => task.outcome)),
+    elsewhere.map((task) => task.thread),
+    'the tasks on the other worker end normally',
+  );
   for (const task of placed) task.control.close();
 });

@@ -44,12 +44,14 @@ test('a crashing run fails with ZB_WORKER_CRASHED, however it crashed, and the p
 test('the pool offers a library caller no way to run a task of its own: only executeRun reaches its workers', (t) => {
   const pool = new AgentPool({ maxThreads: 1 });
   t.teardown(() => pool.close());
-  const surface = Object.getOwnPropertyNames(Object.getPrototypeOf(pool)).filter((name) => name !== 'constructor').sort();
+  const surface = Object.getOwnPropertyNames(Object.getPrototypeOf(pool))
+    .filter((name) => name !== 'constructor')
+    .sort();
   t.deepEqual(surface, ['close', 'load', 'maxRuns']);
   t.is((pool as unknown as { run?: unknown }).run, undefined);
 });
 
-test('a caller that stops reading a finished run\'s events does not hold the pool: the next run gets the slot', async (t) => {
+test("a caller that stops reading a finished run's events does not hold the pool: the next run gets the slot", async (t) => {
   const pool = new AgentPool({ maxThreads: 1, maxRuns: 1 });
   t.teardown(() => pool.close());
   const abandoned = runAgent({ ...base(t), pool, session: 'none' });
@@ -71,7 +73,14 @@ test('runAgent takes no crash hook: a library caller cannot crash a shared worke
 
 test('a transcript with too few turns ends the run as failed, with the reason', async (t) => {
   const short = path.join(tempDir(t, 'zb-replay-'), 'short.json');
-  writeFileSync(short, JSON.stringify({ zotbox_replay: 1, model: 'x', turns: [{ content: [{ type: 'tool_use', id: 't1', name: 'read', input: { path: 'README.md' } }], stop: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } }] }));
+  writeFileSync(
+    short,
+    JSON.stringify({
+      zotbox_replay: 1,
+      model: 'x',
+      turns: [{ content: [{ type: 'tool_use', id: 't1', name: 'read', input: { path: 'README.md' } }], stop: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } }],
+    }),
+  );
   const events = await collect({ ...base(t), replayFile: short });
   t.like(end(events), { status: 'failed', error: { code: 'ZB_REPLAY_EXHAUSTED' } });
 });
@@ -88,10 +97,7 @@ test('--max-turns stops a run that keeps calling tools', async (t) => {
 });
 
 test('the prompt comes from the command line, else entry.default_prompt, else it is an error', async (t) => {
-  await t.throwsAsync(
-    collect({ ...base(t), reference: path.join(EXAMPLES_DIR, 'repo-maintainer'), confine: 'off' }),
-    { code: 'ZB_RUN_NO_PROMPT' } as never,
-  );
+  await t.throwsAsync(collect({ ...base(t), reference: path.join(EXAMPLES_DIR, 'repo-maintainer'), confine: 'off' }), { code: 'ZB_RUN_NO_PROMPT' } as never);
   t.is(skillDescription('---\nname: x\ndescription: Does things.\n---\nbody'), 'Does things.');
 });
 
@@ -104,18 +110,31 @@ function sleeper(t: Parameters<typeof tempDir>[0], seconds: number | string, ann
   const root = realpathSync(tempDir(t, 'zb-sleeper-'));
   const agent = path.join(root, 'agent');
   mkdirSync(agent);
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'sleeper', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['sleep', 'touch'] } } }));
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'sleeper', version: '1.0.0', permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['sleep', 'touch'] } } }),
+  );
   writeFileSync(path.join(agent, 'AGENT.md'), 'You wait.');
   const transcript = path.join(root, 'sleep.json');
   const usage = { input_tokens: 1, output_tokens: 1 };
-  writeFileSync(transcript, JSON.stringify({
-    zotbox_replay: 1,
-    model: 'replay',
-    turns: [
-      { content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 't1', name: 'bash', input: { command: `${announce ? 'touch started | ' : ''}sleep ${seconds}` } }], stop: 'tool_use', usage },
-      { content: [{ type: 'text', text: 'Done waiting.' }], stop: 'end', usage },
-    ],
-  }));
+  writeFileSync(
+    transcript,
+    JSON.stringify({
+      zotbox_replay: 1,
+      model: 'replay',
+      turns: [
+        {
+          content: [
+            { type: 'text', text: 'Waiting.' },
+            { type: 'tool_use', id: 't1', name: 'bash', input: { command: `${announce ? 'touch started | ' : ''}sleep ${seconds}` } },
+          ],
+          stop: 'tool_use',
+          usage,
+        },
+        { content: [{ type: 'text', text: 'Done waiting.' }], stop: 'end', usage },
+      ],
+    }),
+  );
   return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
 }
 
@@ -178,7 +197,10 @@ test('an interactive run reads each next message from readPrompt; a failing read
       throw new ZotboxError('ZB_IO_FAILED', 'the terminal went away.');
     },
   });
-  t.deepEqual(asked, [{ first: true, greeting: '' }, { first: false, greeting: '' }]);
+  t.deepEqual(asked, [
+    { first: true, greeting: '' },
+    { first: false, greeting: '' },
+  ]);
   t.like(end(events), { status: 'failed', final_text: 'Done waiting.', error: { code: 'ZB_IO_FAILED' } });
 });
 

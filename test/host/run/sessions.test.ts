@@ -30,9 +30,15 @@ test('a session is a header line and one line per message, appended as the conve
   writer.sync([user('hi'), answer('hello'), user('more'), answer('sure')]);
   writer.sync([user('hi')]); // a shorter view never rewrites what is recorded
   writer.close();
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { message?: { content: { text?: string }[] } });
+  const lines = readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { message?: { content: { text?: string }[] } });
   t.like(lines[0], { type: 'session', version: 1, agent: 'writer' });
-  t.deepEqual(lines.slice(1).map((line) => line.message!.content[0]!.text), ['hi', 'hello', 'more', 'sure']);
+  t.deepEqual(
+    lines.slice(1).map((line) => line.message!.content[0]!.text),
+    ['hi', 'hello', 'more', 'sure'],
+  );
   t.is(statSync(file).mode & 0o777, 0o600);
   t.deepEqual(readSession(file).messages, [user('hi'), answer('hello'), user('more'), answer('sure')]);
 });
@@ -54,7 +60,10 @@ test('a torn last line (a crash mid-append) is dropped on reading and cut before
   const again = SessionWriter.append(file, 2);
   again.sync([user('hi'), answer('hello'), user('next'), answer('ok')]);
   again.close();
-  t.deepEqual(readSession(file).messages.map((m) => (m.content[0] as { text: string }).text), ['hi', 'hello', 'next', 'ok']);
+  t.deepEqual(
+    readSession(file).messages.map((m) => (m.content[0] as { text: string }).text),
+    ['hi', 'hello', 'next', 'ok'],
+  );
 });
 
 test('a line whose tool input nests deeper than the model port allows is ZB_SESSION_INVALID, not a crash', (t) => {
@@ -125,8 +134,15 @@ test('a session of another agent is refused; a trimmed tail is cut from the file
   const writer = planned.open()!;
   writer.sync([user('a'), answer('b'), user('d'), answer('e')]);
   writer.close();
-  t.deepEqual(readSession(mine.file).messages.map((m) => (m.content[0] as { text: string }).text), ['a', 'b', 'd', 'e']);
-  t.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temp file left');
+  t.deepEqual(
+    readSession(mine.file).messages.map((m) => (m.content[0] as { text: string }).text),
+    ['a', 'b', 'd', 'e'],
+  );
+  t.deepEqual(
+    readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+    [],
+    'no temp file left',
+  );
 });
 
 test('--session FILE starts a new session there when it does not exist; none records nothing', (t) => {

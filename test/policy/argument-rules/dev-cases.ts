@@ -68,12 +68,15 @@ export const GO_BUILD_AND_TEST: readonly GateCase[] = [
 
 export const GO_OTHER: readonly GateCase[] = [
   { command: 'go run .', expect: 'allow' },
-  { command: 'go run ./cmd/app --port 8080 -v', expect: 'allow', why: 'after the package, arguments are the program\'s' },
+  { command: 'go run ./cmd/app --port 8080 -v', expect: 'allow', why: "after the package, arguments are the program's" },
   { command: 'go run -race -tags=dev -mod=mod main.go arg', expect: 'allow' },
-  ...each(['build', 'test', 'vet', 'run'], [
-    { command: "go {} -tags 'a;b' .", expect: ARGUMENT },
-    { command: 'go {} -mod=other .', expect: ARGUMENT },
-  ]),
+  ...each(
+    ['build', 'test', 'vet', 'run'],
+    [
+      { command: "go {} -tags 'a;b' .", expect: ARGUMENT },
+      { command: 'go {} -mod=other .', expect: ARGUMENT },
+    ],
+  ),
   { command: 'go run', expect: ARGUMENT },
   { command: 'go run $S/main.go', expect: OUTSIDE },
   { command: 'go run main.go $S/secret.go', expect: ARGUMENT, why: 'a second .go file would be compiled' },
@@ -122,7 +125,11 @@ export const GO_OTHER: readonly GateCase[] = [
 
 /** Options every building cargo subcommand takes. */
 const CARGO_SELECT: readonly GateCase[] = [
-  { command: 'cargo {} --release -p app -F serde,derive --all-features --no-default-features --bin app -j 4 --target x86_64-unknown-linux-gnu --target-dir target --manifest-path Cargo.toml --locked --offline -v -q', expect: 'allow' },
+  {
+    command:
+      'cargo {} --release -p app -F serde,derive --all-features --no-default-features --bin app -j 4 --target x86_64-unknown-linux-gnu --target-dir target --manifest-path Cargo.toml --locked --offline -v -q',
+    expect: 'allow',
+  },
   { command: 'cargo {} -r --package=app --features=a --jobs=2 --verbose --quiet', expect: 'allow' },
   { command: 'cargo {} --target-dir $R/target', expect: OUTSIDE, why: 'the build writes there' },
   { command: 'cargo {} --manifest-path $S/Cargo.toml', expect: OUTSIDE },
@@ -131,7 +138,7 @@ const CARGO_SELECT: readonly GateCase[] = [
   { command: 'cargo {} -p ../x', expect: ARGUMENT },
   { command: 'cargo {} --bin ../x', expect: ARGUMENT },
   { command: 'cargo {} -j many', expect: ARGUMENT },
-  { command: "cargo {} --config 'build.rustc-wrapper=\"./x\"'", expect: ARGUMENT, why: 'configuration can name programs to run' },
+  { command: 'cargo {} --config \'build.rustc-wrapper="./x"\'', expect: ARGUMENT, why: 'configuration can name programs to run' },
   { command: 'cargo {} -Z unstable-options', expect: ARGUMENT },
 ];
 
@@ -145,7 +152,7 @@ export const CARGO_CASES: readonly GateCase[] = [
   { command: 'cargo test my_test -- --nocapture --test-threads=1', expect: 'allow' },
   { command: 'cargo test -- --logfile $S/log', expect: ARGUMENT, why: 'the harness writes the log file' },
   { command: 'cargo run -- --port 80', expect: 'allow' },
-  { command: 'cargo run --release arg --port 80', expect: 'allow', why: 'after the first argument, the program\'s' },
+  { command: 'cargo run --release arg --port 80', expect: 'allow', why: "after the first argument, the program's" },
   { command: 'cargo clippy -- -D warnings', expect: 'allow' },
   { command: 'cargo clippy -- -W clippy::pedantic -Dclippy::all --deny=unsafe_code', expect: 'allow' },
   { command: 'cargo clippy -- -C linker=./evil', expect: ARGUMENT, why: 'compiler flags beyond lint levels' },
@@ -194,19 +201,22 @@ export const NPM_CASES: readonly GateCase[] = [
   { command: 'npm run-script build', expect: 'allow' },
   { command: 'npm run-script --if-present build -- --watch', expect: 'allow' },
   { command: 'npm t -- --watch', expect: 'allow' },
-  { command: 'npm run build -- --watch', expect: 'allow', why: 'after --, the script\'s arguments' },
+  { command: 'npm run build -- --watch', expect: 'allow', why: "after --, the script's arguments" },
   { command: 'npm run --if-present lint', expect: 'allow' },
   { command: 'npm run build --watch', expect: ARGUMENT, why: 'npm reads it as a config setting' },
   { command: 'npm run build --script-shell=./evil', expect: ARGUMENT, why: 'names the shell that runs scripts' },
   { command: 'npm test --node-options=--require=./x', expect: ARGUMENT },
   { command: "npm exec --call 'id'", expect: ARGUMENT },
-  ...each(['ls', 'list'], [
-    { command: 'npm {}', expect: 'allow' },
-    { command: 'npm {} --all --depth 2 --json react', expect: 'allow' },
-    { command: 'npm {} -a --depth=0 @types/node', expect: 'allow' },
-    { command: 'npm {} --depth deep', expect: ARGUMENT },
-    { command: 'npm {} ./x', expect: ARGUMENT, why: 'not a registry package name' },
-  ]),
+  ...each(
+    ['ls', 'list'],
+    [
+      { command: 'npm {}', expect: 'allow' },
+      { command: 'npm {} --all --depth 2 --json react', expect: 'allow' },
+      { command: 'npm {} -a --depth=0 @types/node', expect: 'allow' },
+      { command: 'npm {} --depth deep', expect: ARGUMENT },
+      { command: 'npm {} ./x', expect: ARGUMENT, why: 'not a registry package name' },
+    ],
+  ),
   { command: 'npm outdated --json --all react', expect: 'allow' },
   { command: 'npm outdated ./x', expect: ARGUMENT },
   { command: 'npm view react version', expect: 'allow' },

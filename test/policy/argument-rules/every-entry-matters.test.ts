@@ -73,7 +73,12 @@ test('removing any element of any built-in rule changes the decision of some han
       if (COVERED_TWICE.has(what)) continue;
       // A change under a subcommand can only show in a command that names it (a filter that never drops such a command).
       const relevant = cases.flatMap((c, index) => (mutation.under.every((word) => c.args.includes(word)) ? [index] : []));
-      const changed = outcomes(world, program, mutation.rule, relevant.map((index) => cases[index]!));
+      const changed = outcomes(
+        world,
+        program,
+        mutation.rule,
+        relevant.map((index) => cases[index]!),
+      );
       if (changed.every((outcome, at) => outcome === baseline[relevant[at]!])) unnoticed.push(what);
     }
   }

@@ -74,7 +74,7 @@ export const FIND_CASES: readonly GateCase[] = [
   { command: "find . -ok git status ';'", expect: 'allow' },
   { command: "find $R -exec git status ';' -name x", expect: 'allow' },
   { command: "find . -exec cat $S/secret.txt ';'", expect: OUTSIDE },
-  { command: "find . -exec sed -n '1w out' a.txt ';'", expect: ARGUMENT, why: 'the command\'s own rule denies it' },
+  { command: "find . -exec sed -n '1w out' a.txt ';'", expect: ARGUMENT, why: "the command's own rule denies it" },
   { command: "find . -exec sudo id ';'", expect: NOT_ALLOWED },
   { command: "find . -exec cat '{}' ';'", expect: ARGUMENT },
   { command: "find . -exec cat '{}' +", expect: ARGUMENT },

@@ -34,7 +34,13 @@ test('git: every listed option is allowed in its everyday spelling', (t) => {
 
 test('git: a subcommand whose rule declares no effect is denied, so a rule cannot forget its effects', (t) => {
   const { context, W } = gateWorld(t);
-  const withMarks = (marks?: string[]): ProgramRule => ({ why: 'test', options: [], positionals: {}, check: 'git-effects', subcommands: { sub: { why: 'test', options: [], positionals: {}, ...(marks === undefined ? {} : { marks }) } } });
+  const withMarks = (marks?: string[]): ProgramRule => ({
+    why: 'test',
+    options: [],
+    positionals: {},
+    check: 'git-effects',
+    subcommands: { sub: { why: 'test', options: [], positionals: {}, ...(marks === undefined ? {} : { marks }) } },
+  });
   t.like(checkWithRule('git', withMarks(), ['sub'], { scopes: context.scopes, cwd: W }), { ok: false, code: 'ZB_POLICY_SHELL_ARGUMENT' });
   t.like(checkWithRule('git', withMarks([GIT_READS]), ['sub'], { scopes: context.scopes, cwd: W }), { ok: true });
 });

@@ -143,7 +143,7 @@ export const PERL_RUBY_PHP_LUA_CASES: readonly GateCase[] = [
 
 export const DENO_BUN_CASES: readonly GateCase[] = [
   { command: 'deno run script.ts', expect: 'allow' },
-  { command: 'deno run -q --no-check --no-remote --cached-only --no-prompt script.ts a --allow-all', expect: 'allow', why: "after the script, its own arguments" },
+  { command: 'deno run -q --no-check --no-remote --cached-only --no-prompt script.ts a --allow-all', expect: 'allow', why: 'after the script, its own arguments' },
   { command: 'deno run --quiet script.ts', expect: 'allow' },
   { command: 'deno run', expect: ARGUMENT },
   { command: 'deno run $S/secret.txt', expect: OUTSIDE },

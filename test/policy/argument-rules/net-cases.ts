@@ -19,7 +19,7 @@ export const CURL_CASES: readonly GateCase[] = [
   { command: 'curl --data-binary x https://x.test', expect: 'allow' },
   { command: "curl -G --data-urlencode 'q=a b@c' https://x.test", expect: 'allow', why: 'name=content, even with an @ in it' },
   { command: 'curl --data-urlencode plain https://x.test', expect: 'allow' },
-  { command: "curl --json '{\"a\":1}' https://x.test", expect: 'allow' },
+  { command: 'curl --json \'{"a":1}\' https://x.test', expect: 'allow' },
   { command: 'curl --get -m 10 --connect-timeout 2.5 --retry 3 https://x.test', expect: 'allow' },
   { command: 'curl --max-time 1.5 https://x.test', expect: 'allow' },
   { command: 'curl -A agent -e https://ref.test --compressed https://x.test', expect: 'allow' },
@@ -160,7 +160,10 @@ export const VIEWER_CASES: readonly GateCase[] = [
   { command: 'less a.txt', expect: 'allow' },
   { command: 'less -N -S -R -i -F -X -s a.txt b.txt', expect: 'allow' },
   { command: 'less -n -I -p foo a.txt', expect: 'allow' },
-  { command: 'less --LINE-NUMBERS --line-numbers --chop-long-lines --RAW-CONTROL-CHARS --ignore-case --IGNORE-CASE --quit-if-one-screen --no-init --squeeze-blank-lines --pattern=foo a.txt', expect: 'allow' },
+  {
+    command: 'less --LINE-NUMBERS --line-numbers --chop-long-lines --RAW-CONTROL-CHARS --ignore-case --IGNORE-CASE --quit-if-one-screen --no-init --squeeze-blank-lines --pattern=foo a.txt',
+    expect: 'allow',
+  },
   { command: 'less $R/r.txt', expect: 'allow' },
   { command: 'less -V', expect: 'allow' },
   { command: 'less --version', expect: 'allow' },
@@ -232,4 +235,11 @@ export const EDITOR_CASES: readonly GateCase[] = [
 ];
 
 /** Every case above, for tests that check each element of the rules is pinned by one. */
-export const NET_CASES: readonly GateCase[] = [...CURL_CASES, ...WGET_CASES, ...REMOTE_CASES, ...each(['docker', 'podman'], CONTAINER_CASES), ...VIEWER_CASES, ...each(['vim', 'vi', 'nvim'], EDITOR_CASES)];
+export const NET_CASES: readonly GateCase[] = [
+  ...CURL_CASES,
+  ...WGET_CASES,
+  ...REMOTE_CASES,
+  ...each(['docker', 'podman'], CONTAINER_CASES),
+  ...VIEWER_CASES,
+  ...each(['vim', 'vi', 'nvim'], EDITOR_CASES),
+];

@@ -21,7 +21,7 @@ const CASES: readonly GateCase[] = [
   { command: 'sh script.sh', world: U, expect: NO_RULE },
   { command: 'dash script.sh', world: U, expect: NO_RULE },
   { command: 'zsh script.sh', world: U, expect: NO_RULE },
-  { command: 'make', world: U, expect: NO_RULE, why: 'the Makefile is the agent\'s to write' },
+  { command: 'make', world: U, expect: NO_RULE, why: "the Makefile is the agent's to write" },
   { command: 'go build ./...', world: U, expect: NO_RULE },
   { command: 'go test ./...', world: U, expect: NO_RULE },
   { command: 'go run .', world: U, expect: NO_RULE },

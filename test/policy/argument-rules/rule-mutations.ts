@@ -38,7 +38,8 @@ function* optionMutations(rule: ProgramRule): Generator<{ readonly what: string;
       const { sets: _dropped, ...unmarked } = option;
       yield { what: `option ${spell(option)} without its mark ${option.sets}`, rule: { ...rule, options: [...others.slice(0, index), unmarked, ...others.slice(index)] } };
     }
-    if (checks(option.value)) yield { what: `option ${spell(option)} with its value unchecked`, rule: { ...rule, options: [...others.slice(0, index), { ...option, value: 'literal' }, ...others.slice(index)] } };
+    if (checks(option.value))
+      yield { what: `option ${spell(option)} with its value unchecked`, rule: { ...rule, options: [...others.slice(0, index), { ...option, value: 'literal' }, ...others.slice(index)] } };
   }
 }
 

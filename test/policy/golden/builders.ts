@@ -103,9 +103,6 @@ export const BUILDERS: readonly GoldenGroup[] = [
   },
   {
     program: 'cargo',
-    cases: [
-      ok('cargo test'),
-      ok('cargo build'),
-    ],
+    cases: [ok('cargo test'), ok('cargo build')],
   },
 ];

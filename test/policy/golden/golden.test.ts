@@ -91,14 +91,24 @@ test('the world holds what the corpus assumes of it', (t) => {
   t.is(statSync(path.join(world.ws, 'hl.txt')).nlink, 2);
   t.is(statSync(path.join(world.ws, 'hl.txt')).ino, statSync(path.join(world.outside, 'linked.txt')).ino);
   t.true(statSync(path.join(world.ws, '.git')).isDirectory());
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: world.ws, env: { PATH: '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0' } }).toString();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: world.ws, env: { PATH: '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0' } }).toString();
   t.is(git('status', '--porcelain', '--untracked-files=no'), ' M app.txt\n'); // the uncommitted edit
   t.is(git('branch', '--format=%(refname:short)'), 'main\nsomebranch\n');
   t.true(statSync(path.join(world.ws, 'emptydir')).isDirectory());
   t.true(statSync(path.join(world.ro, 'emptydir')).isDirectory());
   // The scopes: W read+write, R read only; the secret and the outside directory in neither.
   const scopes = worldScopes(world, 'workspace');
-  t.deepEqual(scopes.read.map((s) => s.root), [world.ws, world.ro]);
-  t.deepEqual(scopes.write.map((s) => s.root), [world.ws]);
-  t.deepEqual(worldScopes(world, 'changelog').write.map((s) => s.root), [path.join(world.ws, 'CHANGELOG.md')]);
+  t.deepEqual(
+    scopes.read.map((s) => s.root),
+    [world.ws, world.ro],
+  );
+  t.deepEqual(
+    scopes.write.map((s) => s.root),
+    [world.ws],
+  );
+  t.deepEqual(
+    worldScopes(world, 'changelog').write.map((s) => s.root),
+    [path.join(world.ws, 'CHANGELOG.md')],
+  );
 });

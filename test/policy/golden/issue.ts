@@ -19,10 +19,7 @@ export const ISSUE_EXAMPLES: readonly GoldenGroup[] = [
   },
   {
     program: 'awk',
-    cases: [
-      no(ARGUMENT, `awk -F , 'BEGIN{system("id")}'`, 'system() runs a command'),
-      no(ARGUMENT, 'awk -W exec p.awk', '-W exec runs a program file'),
-    ],
+    cases: [no(ARGUMENT, `awk -F , 'BEGIN{system("id")}'`, 'system() runs a command'), no(ARGUMENT, 'awk -W exec p.awk', '-W exec runs a program file')],
   },
   { program: 'less', cases: [no(ARGUMENT, 'less --lesskey-src=k.txt', 'a lesskey source can bind keys to shell commands')] },
   { program: 'wget', cases: [no(ARGUMENT, 'wget --use-askpass=./script', '--use-askpass runs a program')] },
@@ -30,10 +27,7 @@ export const ISSUE_EXAMPLES: readonly GoldenGroup[] = [
   { program: 'perl', cases: [no(ARGUMENT, "perl '-M5;`id`' a.txt", '-M5;CODE runs CODE')] },
   {
     program: 'curl',
-    cases: [
-      no(ARGUMENT, 'curl File:///secret', 'only http:// and https://, lower-case'),
-      no(ARGUMENT, "curl 'fil[e-e]:///secret'", 'curl globbing turns fil[e-e] into file'),
-    ],
+    cases: [no(ARGUMENT, 'curl File:///secret', 'only http:// and https://, lower-case'), no(ARGUMENT, "curl 'fil[e-e]:///secret'", 'curl globbing turns fil[e-e] into file')],
   },
   { program: 'file', cases: [no(ARGUMENT, 'file -f {S}', 'the names in the list would be opened without a check')] },
   { program: 'wc', cases: [no(ARGUMENT, 'wc --files0-from={S}', 'the names in the list would be opened without a check')] },

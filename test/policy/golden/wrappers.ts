@@ -40,21 +40,15 @@ export const WRAPPERS: readonly GoldenGroup[] = [
   },
   {
     program: 'nohup',
-    cases: [
-      ok('nohup make test'),
-    ],
+    cases: [ok('nohup make test')],
   },
   {
     program: 'nice',
-    cases: [
-      ok('nice -n 5 make test'),
-    ],
+    cases: [ok('nice -n 5 make test')],
   },
   {
     program: 'stdbuf',
-    cases: [
-      ok('stdbuf -oL grep foo a.txt'),
-    ],
+    cases: [ok('stdbuf -oL grep foo a.txt')],
   },
   {
     program: 'xargs',

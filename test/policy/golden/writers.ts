@@ -9,7 +9,7 @@ const RO = 'R is read-only';
 const GIT = 'writes git metadata';
 const TWO_NAMES = 'hl.txt has a second name outside the scopes';
 const HARD_FROM = 'a hard link to a file outside the write scopes would make it writable';
-const SYM_OUT = 'the link target, resolved from the link\'s directory, is outside the scopes';
+const SYM_OUT = "the link target, resolved from the link's directory, is outside the scopes";
 
 export const WRITERS: readonly GoldenGroup[] = [
   {
@@ -78,13 +78,7 @@ export const WRITERS: readonly GoldenGroup[] = [
   },
   {
     program: 'rmdir',
-    cases: [
-      ok('rmdir emptydir'),
-      ok('rmdir --ignore-fail-on-non-empty emptydir'),
-      no(OUTSIDE, 'rmdir {R}/emptydir', RO),
-      no(OUTSIDE, 'rmdir {O}', OUT),
-      no(PROTECTED, 'rmdir .git/refs/tags', GIT),
-    ],
+    cases: [ok('rmdir emptydir'), ok('rmdir --ignore-fail-on-non-empty emptydir'), no(OUTSIDE, 'rmdir {R}/emptydir', RO), no(OUTSIDE, 'rmdir {O}', OUT), no(PROTECTED, 'rmdir .git/refs/tags', GIT)],
   },
   {
     program: 'truncate',
@@ -112,7 +106,7 @@ export const WRITERS: readonly GoldenGroup[] = [
       no(OUTSIDE, 'chmod 000 toS', 'chmod follows the link to the secret'),
       no(OUTSIDE, 'chmod -R 777 ..', OUT),
       no(OUTSIDE, 'chmod --reference={S} a.txt', '--reference reads the status of the secret'),
-      no(HARDLINK, 'chmod 644 hl.txt', 'a mode is the file\'s, so it changes the other name outside the scopes too'),
+      no(HARDLINK, 'chmod 644 hl.txt', "a mode is the file's, so it changes the other name outside the scopes too"),
       no(PROTECTED, 'chmod +x .git/hooks/pre-commit', GIT),
     ],
   },

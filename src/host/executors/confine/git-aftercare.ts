@@ -28,7 +28,7 @@ function checkControlEntry(entry: string): string | undefined {
   const stats = lstatSync(entry, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   if (CONFIG_NAME.test(name)) return stats.isFile() ? undefined : 'a git config that is not a regular file';
-  if (name === 'commondir') return 'a commondir file points git at another directory\'s config and hooks';
+  if (name === 'commondir') return "a commondir file points git at another directory's config and hooks";
   if (!stats.isDirectory()) return `${name} should be a directory`;
   const children = readdirSync(entry, { withFileTypes: true });
   if (name === 'hooks') {
@@ -65,7 +65,12 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     if (sameEntry(previous, state)) continue;
     // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
     if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
-    const reason = state.kind === 'link' ? 'a .git symlink sends git to a directory zotbox does not protect' : state.kind === 'file' ? 'a gitfile points git at another directory\'s config and hooks' : 'a .git entry that is neither a file nor a directory';
+    const reason =
+      state.kind === 'link'
+        ? 'a .git symlink sends git to a directory zotbox does not protect'
+        : state.kind === 'file'
+          ? "a gitfile points git at another directory's config and hooks"
+          : 'a .git entry that is neither a file nor a directory';
     record(entry, reason, () => undo(entry, previous));
   }
   for (const [directory, { ino, control }] of after.gitDirectories) {

@@ -60,7 +60,10 @@ export function checkCreatedConfig(text: string): ConfigVerdict {
     const name = `${section}${subsection === undefined ? '' : `.${subsection}`}.${key}`;
     const allowed = ALLOWED_KEYS.get(section);
     if (allowed === undefined || !allowed.includes(key) || SUBSECTIONED.has(section) !== (subsection !== undefined) || section.includes('.')) {
-      return { ok: false, reason: `the key ${name} may name a program or redirect git; a new repository's config may hold only ${[...ALLOWED_KEYS].map(([s, keys]) => `${s}.{${keys.join(',')}}`).join(' ')}` };
+      return {
+        ok: false,
+        reason: `the key ${name} may name a program or redirect git; a new repository's config may hold only ${[...ALLOWED_KEYS].map(([s, keys]) => `${s}.{${keys.join(',')}}`).join(' ')}`,
+      };
     }
     // "ext::cmd" and other "helper::address" URLs run programs.
     if ((key === 'url' || key === 'pushurl') && value !== undefined && value.includes('::')) return { ok: false, reason: `the remote URL ${JSON.stringify(value)} names a transport helper` };

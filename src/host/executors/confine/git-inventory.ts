@@ -129,9 +129,13 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
   while (pending.length > 0) {
     const { directory, root } = pending.pop()!;
     if (++visited > MAX_DIRECTORIES && limit) {
-      throw new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`, {
-        details: { roots: [...roots] },
-      });
+      throw new ZotboxError(
+        'ZB_CONFINEMENT_BIND_UNSAFE',
+        `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`,
+        {
+          details: { roots: [...roots] },
+        },
+      );
     }
     const entries = listDirectory(directory, unreadable);
     if (isShapedLikeGitDirectory(entries)) shaped.push(directory);

@@ -20,7 +20,26 @@ export type Confinement =
 export type ConfinementSummary = 'bubblewrap' | 'unconfined';
 
 /** The sandbox flags the probe must be able to use: the same privileges-dropping set every command gets. */
-const PROBE_ARGUMENTS = ['--unshare-user', '--uid', '65534', '--gid', '65534', '--cap-drop', 'ALL', '--disable-userns', '--unshare-pid', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--', '/bin/true'];
+const PROBE_ARGUMENTS = [
+  '--unshare-user',
+  '--uid',
+  '65534',
+  '--gid',
+  '65534',
+  '--cap-drop',
+  'ALL',
+  '--disable-userns',
+  '--unshare-pid',
+  '--unshare-net',
+  '--die-with-parent',
+  '--ro-bind',
+  '/',
+  '/',
+  '--proc',
+  '/proc',
+  '--',
+  '/bin/true',
+];
 
 let detected: { bwrap: string } | { reason: string } | undefined;
 

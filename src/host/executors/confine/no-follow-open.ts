@@ -13,7 +13,11 @@ const O_PATH = 0o10000000;
 export type OpenedPath = { readonly fd: number; readonly kind: 'directory' | 'file' } | { readonly missing: true };
 
 function unsafe(path: string, why: string): ZotboxError {
-  return new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: ${path} cannot be mounted into the sandbox safely: ${why}. Remove the link or the odd entry, or declare the scope by its real path.`, { details: { path } });
+  return new ZotboxError(
+    'ZB_CONFINEMENT_BIND_UNSAFE',
+    `command refused: ${path} cannot be mounted into the sandbox safely: ${why}. Remove the link or the odd entry, or declare the scope by its real path.`,
+    { details: { path } },
+  );
 }
 
 /**

@@ -45,8 +45,20 @@ export interface PreparedSandbox {
  * into, and the sandbox stays in bubblewrap's process group, which a timeout kills whole, even mid-setup.
  */
 const BASE_ARGUMENTS = [
-  '--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--cap-drop', 'ALL', '--disable-userns',
-  '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent',
+  '--unshare-user',
+  '--uid',
+  SANDBOX_ID,
+  '--gid',
+  SANDBOX_ID,
+  '--cap-drop',
+  'ALL',
+  '--disable-userns',
+  '--unshare-pid',
+  '--unshare-net',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--die-with-parent',
 ];
 
 function depth(p: string): number {
@@ -54,7 +66,11 @@ function depth(p: string): number {
 }
 
 function unsafe(where: string, why: string): ZotboxError {
-  return new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: ${where} ${why}, so zotbox cannot protect it inside the sandbox. Replace it with a real directory or file (or remove it), then retry.`, { details: { path: where } });
+  return new ZotboxError(
+    'ZB_CONFINEMENT_BIND_UNSAFE',
+    `command refused: ${where} ${why}, so zotbox cannot protect it inside the sandbox. Replace it with a real directory or file (or remove it), then retry.`,
+    { details: { path: where } },
+  );
 }
 
 /** Collects bind sources and the mount points nested in other binds. */

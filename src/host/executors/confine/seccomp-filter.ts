@@ -186,11 +186,7 @@ function ruleLabel(rule: SyscallRule): string {
 
 /** The blocks that socket and socketpair jump to, for the rule kinds the arch lists. */
 function socketRules(kinds: readonly SyscallRule['kind'][]): Instruction[] {
-  const socket: Instruction[] = [
-    { op: 'label', name: 'socket-family' },
-    { op: 'load', offset: argLowWordOffset(0) },
-    ...anyOf(SOCKET_FAMILIES_ALLOWED, 'allow', 'eafnosupport'),
-  ];
+  const socket: Instruction[] = [{ op: 'label', name: 'socket-family' }, { op: 'load', offset: argLowWordOffset(0) }, ...anyOf(SOCKET_FAMILIES_ALLOWED, 'allow', 'eafnosupport')];
   const socketpair: Instruction[] = [
     { op: 'label', name: 'socketpair-type' },
     { op: 'load', offset: argLowWordOffset(0) },

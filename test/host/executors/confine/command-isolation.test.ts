@@ -7,7 +7,10 @@ import { tempDir } from '../../../fixtures/temp.js';
 
 const command = (ws: string) => ({ cwd: ws, program: '/usr/bin/env', invokedPath: '/usr/bin/env', argv0: 'env', args: [] });
 
-for (const [name, isolate] of [['confined', confinedIsolation], ['unconfined', unconfinedIsolation]] as const) {
+for (const [name, isolate] of [
+  ['confined', confinedIsolation],
+  ['unconfined', unconfinedIsolation],
+] as const) {
   test(`${name}: a repository an earlier pipeline made has its drivers switched off for the next`, (t) => {
     const ws = path.join(realpathSync(tempDir(t, 'zb-isolation-')), 'ws');
     mkdirSync(ws);

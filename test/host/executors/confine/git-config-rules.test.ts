@@ -2,7 +2,8 @@ import test from 'ava';
 import { checkCreatedConfig, configuredDrivers, includedPaths } from '../../../../src/host/executors/confine/git-config-rules.js';
 
 test('the config git init writes passes, with a remote and a tracking branch', (t) => {
-  const text = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = ../elsewhere\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n';
+  const text =
+    '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = ../elsewhere\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n';
   t.deepEqual(checkCreatedConfig(text), { ok: true });
   t.deepEqual(checkCreatedConfig(''), { ok: true });
 });
@@ -40,7 +41,9 @@ for (const [name, text] of refused) {
 }
 
 test('driver names are read from every spelling, so each can be switched off', (t) => {
-  const drivers = configuredDrivers('[filter "lfs"]\n\tclean = git-lfs clean\n[Diff "pdf"]\n\ttextconv = pdftotext\n[merge "ours"]\n\tdriver = true\n[filter.old]\n\tclean = x\n[diff]\n\texternal = difftool\n');
+  const drivers = configuredDrivers(
+    '[filter "lfs"]\n\tclean = git-lfs clean\n[Diff "pdf"]\n\ttextconv = pdftotext\n[merge "ours"]\n\tdriver = true\n[filter.old]\n\tclean = x\n[diff]\n\texternal = difftool\n',
+  );
   t.deepEqual(drivers, { filters: ['lfs', 'old'], diffs: ['pdf'], merges: ['ours'], externalDiff: true });
   t.deepEqual(configuredDrivers('[core]\n\tbare = false\n'), { filters: [], diffs: [], merges: [], externalDiff: false });
 });

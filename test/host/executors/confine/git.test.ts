@@ -14,7 +14,11 @@ function userGit(t: ExecutionContext, cwd: string, args: string[]): void {
   const home = path.join(cwd, '..', 'user-home');
   mkdirSync(home, { recursive: true });
   try {
-    execFileSync('git', args, { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' }, stdio: 'ignore' });
+    execFileSync('git', args, {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' },
+      stdio: 'ignore',
+    });
   } catch (error) {
     t.log(`git ${args.join(' ')} failed: ${(error as Error).message.split('\n')[0]!}`); // a failing user command is fine: what counts is the marker
   }
@@ -45,7 +49,7 @@ test('a gitfile pointing at a directory with fsmonitor: confined git status runs
   t.true(existsSync(`${marker}-fsmonitor`), 'the payload is real: plain git runs it');
 });
 
-test('a repository\'s own filters, textconv and hooks do not run for the agent\'s git add, diff and commit', async (t) => {
+test("a repository's own filters, textconv and hooks do not run for the agent's git add, diff and commit", async (t) => {
   const world = sandboxWorld(t);
   initRepository(world.ws);
   const marker = path.join(world.ws, 'RAN');
@@ -60,7 +64,7 @@ test('a repository\'s own filters, textconv and hooks do not run for the agent\'
   t.regex(result.stdout, /a\.txt/);
 });
 
-test('writing .git/commondir fails the call, the file is removed, and the user\'s git status afterwards runs nothing', async (t) => {
+test("writing .git/commondir fails the call, the file is removed, and the user's git status afterwards runs nothing", async (t) => {
   const world = sandboxWorld(t);
   initRepository(world.ws);
   const marker = path.join(world.root, 'AFTER');
@@ -85,7 +89,7 @@ test('cp -r of a template into .git cannot plant a hook: the hooks directory is 
   t.false(existsSync(path.join(world.ws, '.git', 'hooks', 'pre-commit')));
   t.false(existsSync(marker));
   userGit(t, world.ws, ['commit', '--allow-empty', '-qm', 'user']);
-  t.false(existsSync(marker), 'the user\'s next commit runs no planted hook');
+  t.false(existsSync(marker), "the user's next commit runs no planted hook");
 });
 
 test('a hook planted where .git had no hooks directory is removed after the call, which fails', async (t) => {
@@ -99,13 +103,19 @@ test('a hook planted where .git had no hooks directory is removed after the call
 
 test('an agent may create a repository and commit as usual', async (t) => {
   const world = sandboxWorld(t);
-  const result = await world.run('mkdir proj && cd proj && git init -q && echo hi > a.txt && git add a.txt && git commit -qm first && git log --format=%s && git remote add origin ../elsewhere && git branch -q side');
+  const result = await world.run(
+    'mkdir proj && cd proj && git init -q && echo hi > a.txt && git add a.txt && git commit -qm first && git log --format=%s && git remote add origin ../elsewhere && git branch -q side',
+  );
   t.is(result.exitCode, 0, result.stderr);
   t.is(result.stdout, 'first\n');
   t.true(existsSync(path.join(world.ws, 'proj', '.git', 'config')));
 });
 
-for (const [name, spelling] of [['.git', '.git'], ['upper case', '.GIT'], ['mixed case', '.Git']] as const) {
+for (const [name, spelling] of [
+  ['.git', '.git'],
+  ['upper case', '.GIT'],
+  ['mixed case', '.Git'],
+] as const) {
   test(`a new repository (${name}) whose config names a program is undone after the call, which fails`, async (t) => {
     const world = sandboxWorld(t);
     const error = await t.throwsAsync(world.run(`mkdir -p r/${spelling} && printf '[core]\\n\\tfsmonitor = touch /tmp/pwn\\n' > r/${spelling}/config`));
@@ -133,12 +143,14 @@ test('unconfined (--confine off), a changed .git/config is restored and the call
   t.is(readFileSync(path.join(world.ws, '.git', 'config'), 'utf8'), original);
 });
 
-test('.git cannot be renamed away and made anew with a config of the command\'s choosing', async (t) => {
+test(".git cannot be renamed away and made anew with a config of the command's choosing", async (t) => {
   const world = sandboxWorld(t);
   initRepository(world.ws);
   const marker = path.join(world.root, 'RENAMED');
   const original = readFileSync(path.join(world.ws, '.git', 'config'), 'utf8');
-  await world.run(`mv .git .git-old && mkdir .git && cp -r .git-old/objects .git-old/refs .git-old/HEAD .git/ && printf '[core]\\n\\tfsmonitor = touch ${marker}\\n' > .git/config`).catch(() => undefined);
+  await world
+    .run(`mv .git .git-old && mkdir .git && cp -r .git-old/objects .git-old/refs .git-old/HEAD .git/ && printf '[core]\\n\\tfsmonitor = touch ${marker}\\n' > .git/config`)
+    .catch(() => undefined);
   t.is(readFileSync(path.join(world.ws, '.git', 'config'), 'utf8'), original);
   userGit(t, world.ws, ['status']);
   t.false(existsSync(marker));
@@ -185,11 +197,23 @@ test('a rebase left with an exec line for the user to continue is undone, and th
 });
 
 for (const [name, command] of [
-  ['a repository inside a directory shaped like one', 'mkdir -p proj/objects proj/refs && echo "ref: refs/heads/main" > proj/HEAD && git init -q proj/src && printf "[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> proj/src/.git/config'],
+  [
+    'a repository inside a directory shaped like one',
+    'mkdir -p proj/objects proj/refs && echo "ref: refs/heads/main" > proj/HEAD && git init -q proj/src && printf "[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> proj/src/.git/config',
+  ],
   ['the workspace root itself shaped like a repository', 'mkdir objects refs && echo "ref: refs/heads/main" > HEAD && printf "[core]\\n\\tworktree = .\\n\\tfsmonitor = touch /tmp/pwn\\n" > config'],
-  ['objects and refs as links', 'mkdir r && git init -q --bare store && ln -s ../store/objects r/objects && ln -s ../store/refs r/refs && echo "ref: refs/heads/main" > r/HEAD && printf "[core]\\n\\tpager = touch /tmp/pwn\\n" > r/config'],
-  ['a repository made through commondir', 'git init -q --bare c && mkdir r && echo "ref: refs/heads/main" > r/HEAD && echo ../c > r/commondir && printf "[core]\\n\\tpager = touch /tmp/pwn\\n" >> c/config'],
-  ['a config past the size zotbox reads whole', 'git init -q big && head -c 1100000 /dev/zero | tr "\\\\0" "#" | fold -w 100 >> big/.git/config && printf "\\n[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> big/.git/config'],
+  [
+    'objects and refs as links',
+    'mkdir r && git init -q --bare store && ln -s ../store/objects r/objects && ln -s ../store/refs r/refs && echo "ref: refs/heads/main" > r/HEAD && printf "[core]\\n\\tpager = touch /tmp/pwn\\n" > r/config',
+  ],
+  [
+    'a repository made through commondir',
+    'git init -q --bare c && mkdir r && echo "ref: refs/heads/main" > r/HEAD && echo ../c > r/commondir && printf "[core]\\n\\tpager = touch /tmp/pwn\\n" >> c/config',
+  ],
+  [
+    'a config past the size zotbox reads whole',
+    'git init -q big && head -c 1100000 /dev/zero | tr "\\\\0" "#" | fold -w 100 >> big/.git/config && printf "\\n[core]\\n\\tfsmonitor = touch /tmp/pwn\\n" >> big/.git/config',
+  ],
 ] as const) {
   test(`git metadata left in ${name} is undone and the call fails`, async (t) => {
     const world = sandboxWorld(t);
@@ -198,7 +222,7 @@ for (const [name, command] of [
   });
 }
 
-test('making a directory shaped like a repository around a user\'s nested repository does not unprotect it', async (t) => {
+test("making a directory shaped like a repository around a user's nested repository does not unprotect it", async (t) => {
   const world = sandboxWorld(t);
   initRepository(path.join(world.ws, 'lib'));
   const config = readFileSync(path.join(world.ws, 'lib', '.git', 'config'), 'utf8');

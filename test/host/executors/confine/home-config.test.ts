@@ -13,7 +13,7 @@ import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES, commandEnvironment } 
 import { unconfinedIsolation } from '../../../fixtures/isolation.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
-test('npm keeps its cache and logs in the command\'s HOME and runs no configured programs, whatever the project says', (t) => {
+test("npm keeps its cache and logs in the command's HOME and runs no configured programs, whatever the project says", (t) => {
   const env = commandEnvironment('/h');
   t.like(env, {
     npm_config_cache: '/h/.npm',
@@ -48,7 +48,13 @@ test('unconfined, curl follows no redirect to ftp, and wget follows none at all'
   const run = async (command: string) => {
     const decision = decideShellCommand(command, shell);
     if (!decision.allow) throw new Error(decision.reason);
-    return executeBash(decision, { workspace: ws, timeoutMs: 30_000, outputCapBytes: 65_536, isolation: unconfinedIsolation({ readRoots: [ws], writeRoots: [ws], agentData: path.join(root, 'data') }), shell });
+    return executeBash(decision, {
+      workspace: ws,
+      timeoutMs: 30_000,
+      outputCapBytes: 65_536,
+      isolation: unconfinedIsolation({ readRoots: [ws], writeRoots: [ws], agentData: path.join(root, 'data') }),
+      shell,
+    });
   };
   // curl's exit status 1 is "unsupported protocol": refused before connecting (7 would be a failed connection to ftp).
   const curl = await run(`curl -sSL http://127.0.0.1:${port}/to-ftp`);

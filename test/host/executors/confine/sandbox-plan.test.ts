@@ -32,7 +32,17 @@ test('every sandbox drops every privilege and shares nothing', (t) => {
   const plan = prepareSandbox({ readRoots: [ws], writeRoots: [ws] });
   t.teardown(() => plan.close());
   const args = plan.args.join(' ');
-  for (const flag of ['--unshare-user --uid 65534 --gid 65534', '--cap-drop ALL', '--disable-userns', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--die-with-parent', '--proc /proc --remount-ro /proc', '--tmpfs /tmp --dir /tmp/home']) {
+  for (const flag of [
+    '--unshare-user --uid 65534 --gid 65534',
+    '--cap-drop ALL',
+    '--disable-userns',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--die-with-parent',
+    '--proc /proc --remount-ro /proc',
+    '--tmpfs /tmp --dir /tmp/home',
+  ]) {
     t.true(args.includes(flag), flag);
   }
   t.false(args.includes('--share-net'));
@@ -84,7 +94,7 @@ test('the state directory is masked in a scope that contains it, and the agent d
   t.is(list[dataAt]![0], '--bind-fd');
 });
 
-test('a scope inside the state directory other than the agent\'s own data is never mounted', (t) => {
+test("a scope inside the state directory other than the agent's own data is never mounted", (t) => {
   const { state, data } = world(t);
   const consents = path.join(state, 'agents', 'a', 'consents');
   mkdirSync(consents);
@@ -104,7 +114,9 @@ test('git control entries at any depth of a write scope are bound read-only over
   writeFileSync(path.join(ws, 'sub', '.git'), 'gitdir: ../a/b/.GIT\n');
   const plan = prepareSandbox({ readRoots: [], writeRoots: [ws] });
   t.teardown(() => plan.close());
-  const readOnly = mounts(plan.args).filter((m) => m[0] === '--ro-bind-fd').map((m) => m[2]);
+  const readOnly = mounts(plan.args)
+    .filter((m) => m[0] === '--ro-bind-fd')
+    .map((m) => m[2]);
   t.deepEqual(readOnly.sort(), [path.join(deep, 'config'), path.join(deep, 'hooks'), path.join(ws, 'sub', '.git')].sort());
   t.false(readOnly.includes(path.join(deep, 'HEAD')), 'refs and HEAD stay writable: commits work');
 });
@@ -113,7 +125,9 @@ test('the system part is read-only and /etc holds only what programs need: never
   const { ws } = world(t);
   const plan = prepareSandbox({ readRoots: [ws], writeRoots: [] });
   t.teardown(() => plan.close());
-  const system = mounts(plan.args).filter((m) => m[0] === '--ro-bind' || m[0] === '--symlink').map((m) => m[2]!);
+  const system = mounts(plan.args)
+    .filter((m) => m[0] === '--ro-bind' || m[0] === '--symlink')
+    .map((m) => m[2]!);
   t.true(system.includes('/usr'));
   t.true(system.includes('/etc/passwd'));
   for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/ssl/private', '/etc/sudoers', '/etc/ssh', '/etc/npmrc', '/etc/pip.conf', '/etc', '/root', '/home', '/var', '/run']) {

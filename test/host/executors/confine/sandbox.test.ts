@@ -45,10 +45,7 @@ test('inside, a process has no capabilities, no_new_privs, an unprivileged uid, 
   const world = sandboxWorld(t);
   const status = await world.run("grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status; id -u");
   t.is(status.exitCode, 0, status.stderr);
-  t.is(
-    status.stdout,
-    'CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\n65534\n',
-  );
+  t.is(status.stdout, 'CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\n65534\n');
   const nested = await world.run('unshare --user --map-root-user id -u');
   t.not(nested.exitCode, 0);
 });
@@ -124,7 +121,10 @@ test('processes of other runs and of the host are invisible (a PID namespace per
   const allowed = new Set([...Object.keys(commandEnvironment('/tmp/home')), 'PWD', 'OLDPWD', 'SHLVL', '_']);
   const seen = names.stdout.trim().split('\n');
   t.true(seen.includes('PATH'));
-  t.deepEqual(seen.filter((name) => !allowed.has(name)), []);
+  t.deepEqual(
+    seen.filter((name) => !allowed.has(name)),
+    [],
+  );
 });
 
 test('each command gets a private, empty HOME; the agent data directory configures nothing', async (t) => {
@@ -196,7 +196,7 @@ test('a write scope naming a file that does not exist yet never becomes a direct
   t.false(existsSync(path.join(world.ws, 'other.txt')));
 });
 
-test('a read scope of / brings neither the host\'s processes nor its devices', async (t) => {
+test("a read scope of / brings neither the host's processes nor its devices", async (t) => {
   const world = sandboxWorld(t);
   const layout = { ...world.layout, readRoots: ['/'] };
   const result = await world.run('ls /proc | grep -cE "^[0-9]+$"; echo x > /dev/null && echo devnull-ok', { layout });

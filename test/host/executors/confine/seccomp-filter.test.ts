@@ -47,15 +47,33 @@ function runFilter(program: Buffer, data: SeccompData): number {
         a = packet.readUInt32LE(k);
         pc += 1;
         break;
-      case 0x00: a = k; pc += 1; break; // BPF_LD | BPF_IMM
-      case 0x54: a = (a & k) >>> 0; pc += 1; break; // BPF_ALU | BPF_AND | BPF_K
-      case 0x05: pc += 1 + k; break; // BPF_JMP | BPF_JA
-      case 0x15: branch(a === k); break; // JEQ K
-      case 0x25: branch(a > k); break; // JGT K
-      case 0x35: branch(a >= k); break; // JGE K
-      case 0x45: branch((a & k) !== 0); break; // JSET K
-      case 0x06: return k; // BPF_RET | BPF_K
-      default: throw new Error(`unknown BPF opcode 0x${code.toString(16)} at ${pc}`);
+      case 0x00:
+        a = k;
+        pc += 1;
+        break; // BPF_LD | BPF_IMM
+      case 0x54:
+        a = (a & k) >>> 0;
+        pc += 1;
+        break; // BPF_ALU | BPF_AND | BPF_K
+      case 0x05:
+        pc += 1 + k;
+        break; // BPF_JMP | BPF_JA
+      case 0x15:
+        branch(a === k);
+        break; // JEQ K
+      case 0x25:
+        branch(a > k);
+        break; // JGT K
+      case 0x35:
+        branch(a >= k);
+        break; // JGE K
+      case 0x45:
+        branch((a & k) !== 0);
+        break; // JSET K
+      case 0x06:
+        return k; // BPF_RET | BPF_K
+      default:
+        throw new Error(`unknown BPF opcode 0x${code.toString(16)} at ${pc}`);
     }
   }
   throw new Error('the program ran off its end without returning');
@@ -277,13 +295,47 @@ async function runInSandbox(t: ExecutionContext, dir: string, script: string, fi
     filterFd = openSync(filterFile, 'r');
   }
   const args = [
-    '--unshare-user', '--uid', '65534', '--gid', '65534', '--cap-drop', 'ALL', '--disable-userns',
-    '--unshare-pid', '--unshare-net', '--die-with-parent',
-    '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
-    '--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', dir, dir,
-    ...readOnly.flatMap((bound) => ['--ro-bind', bound, bound]), '--chdir', dir,
+    '--unshare-user',
+    '--uid',
+    '65534',
+    '--gid',
+    '65534',
+    '--cap-drop',
+    'ALL',
+    '--disable-userns',
+    '--unshare-pid',
+    '--unshare-net',
+    '--die-with-parent',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--proc',
+    '/proc',
+    '--remount-ro',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    dir,
+    dir,
+    ...readOnly.flatMap((bound) => ['--ro-bind', bound, bound]),
+    '--chdir',
+    dir,
     ...(filterFd === undefined ? [] : ['--seccomp', '3']),
-    '/bin/sh', '-c', `umask 022; ${script}`,
+    '/bin/sh',
+    '-c',
+    `umask 022; ${script}`,
   ];
   try {
     const child = spawn('/usr/bin/bwrap', args, {
@@ -453,11 +505,7 @@ test('sandbox: a host unix socket in a read-only bound directory cannot be reach
   server.listen(socketPath);
   await once(server, 'listening');
   t.teardown(() => server.close());
-  const script = errnoOf([
-    's = socket.socket(socket.AF_UNIX)',
-    `s.connect(${JSON.stringify(socketPath)})`,
-    'print(s.makefile().readline().strip())',
-  ]);
+  const script = errnoOf(['s = socket.socket(socket.AF_UNIX)', `s.connect(${JSON.stringify(socketPath)})`, 'print(s.makefile().readline().strip())']);
 
   const filtered = await runInSandbox(t, freshDir(t), script, buildSeccompFilter(), [served]);
   t.is(filtered.stdout, 'errno 97\n', filtered.stderr);
