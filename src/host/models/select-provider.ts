@@ -13,8 +13,8 @@ import { providerForModel } from './provider-for-model.js';
 export interface ProviderChoice {
   /** The model's id, as run.start reports it. */
   readonly model: string;
-  /** The model's context window in tokens, when the catalog knows it (replay: unknown). */
-  readonly contextWindow: number | undefined;
+  /** The model's context window in tokens; a replay has none of its own and gets the largest in the catalog. */
+  readonly contextWindow: number;
   /** A provider for one run. */
   create(): ModelProvider;
 }
@@ -34,7 +34,7 @@ export interface SelectProviderInput {
 export function selectProvider(input: SelectProviderInput): ProviderChoice {
   if (input.replayFile !== undefined) {
     const transcript = readReplayTranscript(input.replayFile);
-    return { model: `replay (recorded with ${transcript.model})`, contextWindow: undefined, create: () => new ReplayProvider(transcript) };
+    return { model: `replay (recorded with ${transcript.model})`, contextWindow: Math.max(...BUILT_IN_MODELS.map((m) => m.contextWindow)), create: () => new ReplayProvider(transcript) };
   }
   const { env } = input;
   const model = selectModel({

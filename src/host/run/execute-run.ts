@@ -8,7 +8,6 @@ import { ZotboxError, toZotboxError } from '../../errors.js';
 import type { AgentTask } from '../../worker/pool-task.js';
 import { describeConfinement } from '../executors/confine/mode.js';
 import { MAX_CONVERSATION_BYTES } from '../../policy/message-limits.js';
-import { BUILT_IN_MODELS } from '../models/model-catalog.js';
 import { serveModel } from '../models/model-server.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { RecordingProvider } from '../providers/recording.js';
@@ -178,13 +177,12 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
  * A conversation longer than this many characters per token of the model's
  * window cannot fit it in any tokenizer the providers use (English prose is about
  * four), so it is never sent, and a run's transcript in memory stays bounded by
- * its model. A replay has no window: the largest in the catalog applies.
+ * its model.
  */
 const CHARACTERS_PER_TOKEN_CEILING = 8;
 
-function conversationLimit(contextWindow: number | undefined): number {
-  const window = contextWindow ?? Math.max(...BUILT_IN_MODELS.map((m) => m.contextWindow));
-  return Math.min(MAX_CONVERSATION_BYTES, window * CHARACTERS_PER_TOKEN_CEILING);
+function conversationLimit(contextWindow: number): number {
+  return Math.min(MAX_CONVERSATION_BYTES, contextWindow * CHARACTERS_PER_TOKEN_CEILING);
 }
 
 function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSession): RunEvent {

@@ -14,7 +14,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ZotboxError } from '../../errors.js';
 import type { AgentTask, AgentTaskOutcome } from '../../worker/pool-task.js';
-import { RunSlots, type ReleaseSlot } from './run-slots.js';
+// The same FIFO limiter that bounds a model endpoint's requests bounds a pool's runs.
+import { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 
 export interface AgentPoolOptions {
   /** Old-generation heap per worker, in MiB (default 512). The runs on a worker share it. */
@@ -48,12 +49,15 @@ export const DEFAULT_MAX_RUNS = 256;
 
 export class AgentPool {
   private readonly piscina: Piscina<AgentTask, AgentTaskResult>;
-  private readonly slots: RunSlots;
+  private readonly slots: ConcurrencyLimiter;
 
   constructor(options: AgentPoolOptions = {}) {
     const threads = options.maxThreads ?? Math.max(1, Math.min(4, availableParallelism()));
     if (!Number.isSafeInteger(threads) || threads < 1) throw new ZotboxError('ZB_OPTION_INVALID', `maxThreads must be a whole number of at least 1 (got ${String(options.maxThreads)}).`);
-    this.slots = new RunSlots(options.maxRuns ?? DEFAULT_MAX_RUNS);
+    const maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
+    if (!Number.isSafeInteger(maxRuns) || maxRuns < 1)
+      throw new ZotboxError('ZB_OPTION_INVALID', `maxRuns must be a whole number of at least 1 (got ${String(maxRuns)}); it is how many runs the pool keeps in flight at once.`);
+    this.slots = new ConcurrencyLimiter(maxRuns);
     const workerFile = (options as InternalPoolOptions)[WORKER_FILE_FOR_TESTS] ?? new URL('../../worker/pool-task.js', import.meta.url);
     this.piscina = new Piscina({
       filename: fileURLToPath(workerFile),
@@ -83,15 +87,16 @@ export class AgentPool {
 
   /** Runs in flight now, and runs waiting for a slot. */
   get load(): { readonly inFlight: number; readonly queued: number } {
-    return { inFlight: this.slots.inFlight, queued: this.slots.queued };
+    return { inFlight: this.slots.held, queued: this.slots.queued };
   }
 
   /**
    * Waits for a run slot (in order). The run holds it until it calls the release,
    * which it must do exactly once when it ends; an aborted wait takes no slot.
    */
-  [ADMIT_RUN](signal?: AbortSignal): Promise<ReleaseSlot> {
-    return this.slots.acquire(signal);
+  async [ADMIT_RUN](signal: AbortSignal = new AbortController().signal): Promise<() => void> {
+    const slot = await this.slots.acquire(signal);
+    return () => slot.release();
   }
 
   /** Runs one agent task on a worker; the ports move to the worker. The caller holds a slot. */
