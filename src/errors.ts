@@ -123,6 +123,14 @@ export const ERROR_CODES = {
   ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for is unknown, or its provider is not available in this build.' },
   ZB_MODEL_CONTEXT_EXCEEDED: { exit: 1, summary: "The conversation outgrew the model's context window; the run stopped before sending it." },
   ZB_PROVIDER_AUTH: { exit: 1, summary: 'The model provider refused the API key (missing, wrong, or without access to the model).' },
+  ZB_PROVIDER_TIMEOUT: {
+    exit: 1,
+    summary: 'The model server was silent too long: no answer within the time-to-first-byte limit, or no event within the idle limit (docs/models.md, Timeouts).',
+  },
+  ZB_PROVIDER_INTERRUPTED: {
+    exit: 1,
+    summary: 'The connection to the model server broke after the answer had started; the partial text is kept in the session, which can be continued.',
+  },
   ZB_PROVIDER_FAILED: { exit: 1, summary: 'The model provider failed after retries (HTTP error, connection, or a response that did not match its API).' },
   ZB_MODELS_FILE_INVALID: { exit: 1, summary: 'The user models file (<state>/models.json) is not valid; the message names the field.' },
   ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },

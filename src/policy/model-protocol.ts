@@ -38,11 +38,30 @@ export const ModelRequestSchema = z.strictObject({
   tools: z.array(ToolSpecSchema),
 });
 
-export const UsageSchema = z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+/**
+ * Tokens of one turn. The cache counts are absent in transcripts recorded before
+ * they were kept. Anthropic's input_tokens excludes cached tokens; OpenAI's
+ * prompt_tokens includes its cached ones (cache_read_input_tokens).
+ */
+export const UsageSchema = z.strictObject({
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+  cache_creation_input_tokens: z.number().int().min(0).optional(),
+  cache_read_input_tokens: z.number().int().min(0).optional(),
+});
+
+/**
+ * Why a turn ended. end: answered; tool_use: wants tools run; max_tokens: cut
+ * off by the output limit (the loop asks it to go on); pause_turn: the server
+ * paused a long turn (the loop continues it); refusal: the model declined (the
+ * run ends "refused"); content_filter: a provider's filter stopped the output
+ * (the run ends "content_filtered").
+ */
+export const StopReasonSchema = z.enum(['end', 'tool_use', 'max_tokens', 'pause_turn', 'refusal', 'content_filter']);
 
 export const AssistantTurnSchema = z.strictObject({
   content: z.array(z.union([TextBlockSchema, ToolUseBlockSchema])),
-  stop: z.enum(['end', 'tool_use', 'max_tokens']),
+  stop: StopReasonSchema,
   usage: UsageSchema,
 });
 
@@ -74,3 +93,4 @@ export type ToolSpec = z.infer<typeof ToolSpecSchema>;
 export type ModelRequest = z.infer<typeof ModelRequestSchema>;
 export type AssistantTurn = z.infer<typeof AssistantTurnSchema>;
 export type Usage = z.infer<typeof UsageSchema>;
+export type StopReason = z.infer<typeof StopReasonSchema>;

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { ZotboxError } from '../../errors.js';
 import type { AssistantTurn, ChatMessage, TextBlock, ToolUseBlock } from '../../policy/model-protocol.js';
-import { postForStream, readServerSentEvents } from './http.js';
+import { postForStream } from './http.js';
+import { readServerSentEvents } from './sse.js';
 import { PROCESS_MODEL_ENDPOINTS, type ModelEndpoint, type ModelEndpoints } from './model-endpoints.js';
 import type { ModelProvider, ModelTurnRequest } from './provider.js';
 

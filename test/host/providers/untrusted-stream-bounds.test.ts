@@ -5,7 +5,7 @@ import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ZotboxError } from '../../../src/errors.js';
-import { MAX_EVENT_CHARS, readServerSentEvents } from '../../../src/host/providers/http.js';
+import { MAX_EVENT_CHARS, readServerSentEvents } from '../../../src/host/providers/sse.js';
 import { ModelEndpoints } from '../../../src/host/providers/model-endpoints.js';
 import { OpenAiProvider } from '../../../src/host/providers/openai.js';
 
