@@ -5,7 +5,7 @@
 // process and network access: it runs inside pool workers.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, fromWireError } from '../errors.js';
-import { ToolCallSchema, ToolResultSchema, type ToolInput, type ToolName } from './gate-protocol.js';
+import { ToolResultSchema } from './gate-protocol.js';
 import { MESSAGE_LIMITS, checkMessageLimits } from './message-limits.js';
 
 interface Pending {
@@ -28,18 +28,21 @@ export class GateClient {
     port.on('message', this.onMessage);
   }
 
-  /** Calls a tool through the gate; rejects with the gate's ZotboxError when denied or failed. */
-  call<T extends ToolName>(tool: T, input: ToolInput<T>): Promise<unknown> {
+  /**
+   * Calls a tool through the gate; rejects with the gate's ZotboxError when
+   * denied or failed. The name and input are the model's, unchecked: the gate
+   * checks them, so that a call refused for its name or input is still seen
+   * (and reported) by the host rather than refused out of its sight.
+   */
+  call(tool: string, input: Record<string, unknown>): Promise<unknown> {
     if (this.closed) return Promise.reject(new ZotboxError('ZB_GATE_CLOSED', 'the gate client is closed.'));
     const id = this.nextId++;
     const message = { type: 'tool.call', id, tool, input };
-    // Tool input comes from the model: check it here too, for a clear error before it travels.
+    // Depth and size before the port: a value too deep to clone safely never travels; the gate is told it was refused.
     const tooBig = checkMessageLimits(message, MESSAGE_LIMITS.gate, `the ${tool} call`);
-    if (tooBig !== undefined) return Promise.reject(tooBig);
-    const checked = ToolCallSchema.safeParse(message);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      return Promise.reject(new ZotboxError('ZB_GATE_INVALID_MESSAGE', `invalid ${tool} input: ${issue?.message ?? 'invalid'} at ${issue?.path.slice(1).join('.') || 'input'}.`));
+    if (tooBig !== undefined) {
+      this.port.postMessage({ type: 'tool.refused', id, tool: tool.slice(0, 64), code: tooBig.code, reason: tooBig.message.slice(0, 2000) });
+      return Promise.reject(tooBig);
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -48,7 +51,12 @@ export class GateClient {
         reject(new ZotboxError('ZB_GATE_TIMEOUT', `the ${tool} call got no answer within ${this.timeoutMs} ms.`));
       }, this.timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      this.port.postMessage(checked.data);
+      try {
+        this.port.postMessage(message);
+      } catch (error) {
+        // Input that cannot be cloned never leaves the worker (the model's JSON always can).
+        this.settle(id, (pending) => pending.reject(new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the ${tool} call could not be sent: ${(error as Error).message}.`)));
+      }
     });
   }
 

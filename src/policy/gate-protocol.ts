@@ -34,8 +34,21 @@ export const ToolCallSchema = z.discriminatedUnion('tool', [
 
 export const ToolCancelSchema = z.strictObject({ type: z.literal('tool.cancel'), id: CallId });
 
+/**
+ * A call the worker did not send because it broke the port's limits (too deep
+ * or too large to travel): told to the gate so the host still reports it. It
+ * is never answered and never executed.
+ */
+export const ToolRefusedSchema = z.strictObject({
+  type: z.literal('tool.refused'),
+  id: CallId,
+  tool: z.string().max(64),
+  code: z.string().refine(isErrorCode, { error: 'not a registered zotbox error code' }),
+  reason: z.string().max(2000),
+});
+
 /** What a worker may send to the gate. */
-export const GateRequestSchema = z.union([ToolCallSchema, ToolCancelSchema]);
+export const GateRequestSchema = z.union([ToolCallSchema, ToolCancelSchema, ToolRefusedSchema]);
 
 export const WireErrorSchema = z.strictObject({
   code: z.string().refine(isErrorCode, { error: 'not a registered zotbox error code' }),

@@ -30,7 +30,21 @@ export type GateVerdict =
   | { readonly allow: true; readonly approved: ApprovedCall; readonly audit: AuditFields }
   | { readonly allow: false; readonly code: ErrorCode; readonly reason: string; readonly audit: AuditFields };
 
+/** A tool call as the agent made it, before any check: what run events report. */
+export interface AnnouncedCall {
+  readonly id: number;
+  /** The tool name as sent (a name the gate does not know included), or "unknown" when it was not a string. */
+  readonly tool: string;
+  /** The input as sent, or {} when it was not an object or was too large to look at. */
+  readonly input: Record<string, unknown>;
+}
+
 export interface GateServerOptions {
+  /**
+   * Every tool call that names an id, before it is checked or decided: calls
+   * refused for their name, their input or their size included.
+   */
+  onCall?(call: AnnouncedCall): void;
   /** The policy decision for one call; must not throw (a throw is treated as a denial). */
   decide(call: ToolCall): GateVerdict;
   /** Performs an approved call. Its result must be structured-cloneable. */
@@ -97,6 +111,19 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
     });
   };
 
+  /** Reports a tool.call message to onCall; `inspect` is false when the message is too large to walk. */
+  const announce = (raw: unknown, inspect: boolean) => {
+    const message = raw as { type?: unknown; id?: unknown; tool?: unknown; input?: unknown } | null;
+    if (options.onCall === undefined || message?.type !== 'tool.call' || typeof message.id !== 'number' || !Number.isSafeInteger(message.id) || message.id <= 0) return;
+    const { tool, input } = message;
+    const plainInput = inspect && typeof input === 'object' && input !== null && !Array.isArray(input);
+    options.onCall({
+      id: message.id,
+      tool: typeof tool === 'string' ? tool.slice(0, 64) : 'unknown',
+      input: plainInput ? (input as Record<string, unknown>) : {},
+    });
+  };
+
   const refuse = (raw: unknown, error: ZotboxError) => {
     const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
     audit(id, 'unknown', false, {}, error.code, error.message);
@@ -106,13 +133,22 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
   const handle = async (raw: unknown) => {
     // Depth and size first: nothing below may walk a value that could overflow the stack.
     const tooBig = checkMessageLimits(raw, MESSAGE_LIMITS.gate, 'the message');
-    if (tooBig !== undefined) return refuse(raw, tooBig);
+    if (tooBig !== undefined) {
+      announce(raw, false);
+      return refuse(raw, tooBig);
+    }
+    announce(raw, true);
     const parsed = GateRequestSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return refuse(raw, new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the gate refused a malformed message: ${issue?.message ?? 'invalid'} at ${issue?.path.join('.') || 'the top level'}.`));
     }
     const request = parsed.data;
+    if (request.type === 'tool.refused') {
+      options.onCall?.({ id: request.id, tool: request.tool, input: {} });
+      audit(request.id, 'unknown', false, {}, request.code, request.reason);
+      return;
+    }
     if (request.type === 'tool.cancel') {
       inFlight.get(request.id)?.abort(new ZotboxError('ZB_GATE_CANCELLED', 'the tool call was cancelled.'));
       return;

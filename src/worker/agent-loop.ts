@@ -1,12 +1,12 @@
 // The agent loop: ask the model, run the tool calls it makes through the gate,
 // hand back the results (a denial is a tool error the model sees, and the run
-// continues), until the model answers without tool calls, the turn limit, or
-// cancellation.
-import { ZotboxError, isZotboxError } from '../errors.js';
+// continues), until the model answers without tool calls, refuses, the turn
+// limit, a fault, or cancellation. Every tool call goes to the gate, whatever
+// its name or input: the gate refuses what it does not know, in the host's sight.
+import { ZotboxError, isZotboxError, toZotboxError } from '../errors.js';
 import type { GateClient } from '../policy/gate-client.js';
-import type { ChatMessage, ToolResultBlock, ToolSpec, ToolUseBlock } from '../policy/model-protocol.js';
+import type { AssistantTurn, ChatMessage, ToolResultBlock, ToolSpec, ToolUseBlock } from '../policy/model-protocol.js';
 import type { ModelClient } from './model-client.js';
-import { TOOL_NAMES } from './tools.js';
 
 export interface AgentLoopInput {
   readonly system: string;
@@ -26,14 +26,26 @@ export interface AgentLoopInput {
    * bounded (the host sets it from the model's context window).
    */
   readonly maxConversationChars?: number;
+  /** The model and its context window in tokens, named when the conversation outgrows it. */
+  readonly model?: { readonly id: string; readonly contextWindow: number };
   readonly signal?: AbortSignal;
 }
 
+/**
+ * How a run ended: completed (answered, and no prompt is left), max_turns,
+ * cancelled, refused (the model declined: stop refusal), content_filtered (a
+ * provider's filter stopped the answer), or failed (with the error). finalText
+ * and turns are what was completed, also when it failed.
+ */
+export type AgentLoopStatus = 'completed' | 'max_turns' | 'cancelled' | 'refused' | 'content_filtered' | 'failed';
+
 export interface AgentLoopResult {
-  readonly status: 'completed' | 'max_turns' | 'cancelled';
+  readonly status: AgentLoopStatus;
   readonly finalText: string;
   readonly turns: number;
   readonly messages: readonly ChatMessage[];
+  /** Set when status is failed. */
+  readonly error?: ZotboxError;
 }
 
 /** The text the model sees for a tool's outcome. */
@@ -41,12 +53,9 @@ function describeResult(result: unknown): string {
   return typeof result === 'string' ? result : JSON.stringify(result, null, 1);
 }
 
-async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock, offered: ReadonlySet<string>): Promise<ToolResultBlock> {
-  if (!TOOL_NAMES.has(call.name) || !offered.has(call.name)) {
-    return { type: 'tool_result', tool_use_id: call.id, content: `error: there is no tool named ${JSON.stringify(call.name)}`, is_error: true };
-  }
+async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock): Promise<ToolResultBlock> {
   try {
-    const result = await gate.call(call.name as 'read', call.input as never);
+    const result = await gate.call(call.name, call.input);
     return { type: 'tool_result', tool_use_id: call.id, content: describeResult(result), is_error: false };
   } catch (error) {
     const text = isZotboxError(error) ? `${error.code}: ${error.message}` : String(error);
@@ -65,6 +74,7 @@ class ConversationSize {
     system: string,
     tools: readonly ToolSpec[],
     private readonly limit: number | undefined,
+    private readonly model: AgentLoopInput['model'],
   ) {
     this.chars = system.length + JSON.stringify(tools).length;
   }
@@ -74,30 +84,83 @@ class ConversationSize {
   /** Throws ZB_MODEL_CONTEXT_EXCEEDED when the next request would be larger than the limit. */
   check(): void {
     if (this.limit === undefined || this.chars <= this.limit) return;
+    const window = this.model === undefined ? "the model's context window" : `${this.model.id}'s context window (${this.model.contextWindow.toLocaleString('en-US')} tokens)`;
     throw new ZotboxError(
       'ZB_MODEL_CONTEXT_EXCEEDED',
-      `the conversation has grown to ${this.chars} characters, more than the model's context window can hold (this run's limit is ${this.limit}); it was not sent. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`,
+      `the conversation has grown to ${this.chars} characters, more than ${window} can hold (this run's limit is ${this.limit} characters); it was not sent. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`,
       {
-        details: { conversationChars: this.chars, limitChars: this.limit },
+        details: { conversationChars: this.chars, limitChars: this.limit, ...(this.model === undefined ? {} : { model: this.model.id, contextWindow: this.model.contextWindow }) },
       },
     );
   }
 }
 
+/** The text blocks of an answer, joined: what run.end reports as final_text. */
+function textOf(answer: AssistantTurn): string {
+  return answer.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+}
+
+/** Runs the loop; a fault ends it as failed, with the turns and text completed before it. */
 export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
-  const size = new ConversationSize(input.system, input.tools, input.maxConversationChars);
-  const messages: ChatMessage[] = [];
-  const push = (message: ChatMessage) => {
-    messages.push(message);
-    size.add(message);
-  };
-  for (const message of input.history ?? []) push(message);
+  const progress = new LoopProgress(input);
+  try {
+    return await runTurns(gate, model, input, progress);
+  } catch (error) {
+    return { ...progress.result('failed'), error: toZotboxError(error) };
+  }
+}
+
+/** The conversation, the turns and the last answer's text, kept as they happen so a failure can report them. */
+class LoopProgress {
+  readonly messages: ChatMessage[] = [];
+  finalText = '';
+  turns = 0;
+  private readonly size: ConversationSize;
+  constructor(input: AgentLoopInput) {
+    this.size = new ConversationSize(input.system, input.tools, input.maxConversationChars, input.model);
+  }
+  push(message: ChatMessage): void {
+    this.messages.push(message);
+    this.size.add(message);
+  }
+  /** Text of paused answers not yet followed by the rest of their turn. */
+  pausedText = '';
+  /**
+   * Adds a paused answer's text to the assistant message before it, or starts
+   * one: the API continues the last assistant message. Tool calls of a paused
+   * answer are dropped: a turn that is not finished is never acted on.
+   */
+  extendLast(answer: AssistantTurn): void {
+    const content = answer.content.filter((b) => b.type === 'text');
+    if (content.length === 0) return;
+    const last = this.messages.at(-1);
+    this.size.add({ role: 'assistant', content });
+    if (last?.role === 'assistant') this.messages[this.messages.length - 1] = { role: 'assistant', content: [...last.content, ...content] };
+    else this.messages.push({ role: 'assistant', content });
+    this.pausedText += textOf(answer);
+  }
+  /** The text of a finished answer, after the text of the paused answers it continues. */
+  finish(answer: AssistantTurn): void {
+    this.finalText = this.pausedText + textOf(answer);
+    this.pausedText = '';
+  }
+  checkSize(): void {
+    this.size.check();
+  }
+  result(status: AgentLoopStatus): AgentLoopResult {
+    return { status, finalText: this.finalText, turns: this.turns, messages: this.messages };
+  }
+}
+
+async function runTurns(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput, progress: LoopProgress): Promise<AgentLoopResult> {
+  const { messages } = progress;
+  for (const message of input.history ?? []) progress.push(message);
   const pending = [...input.prompts];
-  const offered = new Set(input.tools.map((t) => t.name));
-  let finalText = '';
-  let turns = 0;
   let preamble = input.preamble;
-  const end = (status: AgentLoopResult['status']): AgentLoopResult => ({ status, finalText, turns, messages });
+  const end = (status: AgentLoopStatus): AgentLoopResult => progress.result(status);
   const cancelled = () => input.signal?.aborted === true;
   /** The next user message: a scripted prompt, else (interactive) the user's input. False when there is none. */
   const ask = async (): Promise<boolean> => {
@@ -115,7 +178,7 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
       text = `${preamble}\n\n${text}`;
       preamble = undefined;
     }
-    push({ role: 'user', content: [{ type: 'text', text }] });
+    progress.push({ role: 'user', content: [{ type: 'text', text }] });
     return true;
   };
 
@@ -125,7 +188,7 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
   for (;;) {
     if (cancelled()) return end('cancelled');
     if (turnsSinceUser >= input.maxTurns) return end('max_turns');
-    size.check();
+    progress.checkSize();
     let answer;
     try {
       answer = await model.complete(input.system, messages, input.tools);
@@ -133,19 +196,23 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
       if (cancelled()) return end('cancelled');
       throw error;
     }
-    turns++;
+    progress.turns++;
     turnsSinceUser++;
+    if (answer.stop === 'pause_turn') {
+      // The server paused a long turn: send it back as it is and the model goes on (the turn limit still applies).
+      progress.extendLast(answer);
+      continue;
+    }
     // The model APIs refuse an assistant message without content when it is sent back.
     const content = answer.content.length > 0 ? answer.content : [{ type: 'text' as const, text: answer.stop === 'max_tokens' ? '[output cut off]' : '[no output]' }];
-    push({ role: 'assistant', content });
-    finalText = answer.content
-      .filter((b) => b.type === 'text')
-      .map((b) => b.text)
-      .join('');
+    progress.push({ role: 'assistant', content });
+    progress.finish(answer);
+    if (answer.stop === 'refusal') return end('refused');
+    if (answer.stop === 'content_filter') return end('content_filtered');
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0 && answer.stop === 'max_tokens') {
       // Cut off by the output limit: not an answer. Ask the model to go on (the turn limit still applies).
-      push({ role: 'user', content: [{ type: 'text', text: OUTPUT_LIMIT_NOTICE }] });
+      progress.push({ role: 'user', content: [{ type: 'text', text: OUTPUT_LIMIT_NOTICE }] });
       continue;
     }
     if (calls.length === 0) {
@@ -156,9 +223,9 @@ export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<M
     const results: ToolResultBlock[] = [];
     for (const call of calls) {
       if (cancelled()) return end('cancelled');
-      results.push(await runTool(gate, call, offered));
+      results.push(await runTool(gate, call));
     }
     if (cancelled()) return end('cancelled');
-    push({ role: 'user', content: results });
+    progress.push({ role: 'user', content: results });
   }
 }

@@ -25,13 +25,21 @@ export interface AgentTask {
   readonly maxTurns: number;
   /** The conversation's size limit (JSON characters), from the model's context window. */
   readonly maxConversationChars: number;
+  /** The model and its context window in tokens, named when the conversation outgrows it. */
+  readonly model: { readonly id: string; readonly contextWindow: number };
   /** Slightly longer than the host's per-call limit, so the host's answer normally wins. */
   readonly toolTimeoutMs: number;
 }
 
-export type AgentTaskOutcome =
-  | (Omit<AgentLoopResult, 'messages'> & { readonly messages: number })
-  | { readonly status: 'failed'; readonly error: WireError; readonly finalText: ''; readonly turns: 0; readonly messages: 0 };
+/** What the task returns: the loop's result with its error as wire data (a structured-cloned Error would lose its code). */
+export interface AgentTaskOutcome {
+  readonly status: AgentLoopResult['status'];
+  readonly finalText: string;
+  readonly turns: number;
+  readonly messages: number;
+  /** Set when status is failed. */
+  readonly error?: WireError;
+}
 
 export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOutcome> {
   const gate = new GateClient(task.gatePort, task.toolTimeoutMs);
@@ -46,11 +54,13 @@ export default async function runAgentTask(task: AgentTask): Promise<AgentTaskOu
       tools: toolsFor({ bashAvailable: task.prompt.bashAvailable, hasSkills: task.prompt.skills.length > 0 }),
       maxTurns: task.maxTurns,
       maxConversationChars: task.maxConversationChars,
+      model: task.model,
       signal: model.signal,
     });
-    return { status: result.status, finalText: result.finalText, turns: result.turns, messages: result.messages.length };
+    const outcome = { status: result.status, finalText: result.finalText, turns: result.turns, messages: result.messages.length };
+    return result.error === undefined ? outcome : { ...outcome, error: result.error.toWire() };
   } catch (error) {
-    // Errors cross back as wire data: a structured-cloned Error would lose its code.
+    // Only a fault outside the loop (building the prompt) reaches here: nothing was completed.
     return { status: 'failed', error: toZotboxError(error).toWire(), finalText: '', turns: 0, messages: 0 };
   } finally {
     gate.close();

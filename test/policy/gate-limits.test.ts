@@ -106,15 +106,43 @@ async function codeAndLimit(promise: Promise<unknown>) {
   return { code: error?.code, limit: error?.details?.['limit'] };
 }
 
-test('client: 5,000-deep inputs and huge strings are refused before anything is sent', async (t) => {
+test('client: 5,000-deep inputs and huge strings never travel; the gate is told each call was refused, and why', async (t) => {
   const { port, client } = directClient(t);
-  t.deepEqual(await codeAndLimit(client.call('read', { path: nestedArray(5000) } as never)), { code: 'ZB_GATE_INVALID_MESSAGE', limit: 'depth' });
-  t.deepEqual(await codeAndLimit(client.call('read', nestedObject(5000) as never)), { code: 'ZB_GATE_INVALID_MESSAGE', limit: 'depth' });
+  t.deepEqual(await codeAndLimit(client.call('read', { path: nestedArray(5000) })), { code: 'ZB_GATE_INVALID_MESSAGE', limit: 'depth' });
+  t.deepEqual(await codeAndLimit(client.call('read', nestedObject(5000) as Record<string, unknown>)), { code: 'ZB_GATE_INVALID_MESSAGE', limit: 'depth' });
   t.deepEqual(await codeAndLimit(client.call('write', { path: 'a', content: 'x'.repeat(MAX_MESSAGE_BYTES + 1) })), { code: 'ZB_GATE_INVALID_MESSAGE', limit: 'size' });
-  const wide: Record<string, string> = { path: 'a.txt' };
-  for (let i = 0; i < 100_000; i++) wide[`k${i}`] = 'v';
-  t.deepEqual(await codeAndLimit(client.call('read', wide as never)), { code: 'ZB_GATE_INVALID_MESSAGE', limit: undefined }, 'within the limits, refused by the schema');
-  t.deepEqual(port.posted, []);
+  t.deepEqual(
+    port.posted.map((m) => ({ ...(m as Record<string, unknown>), reason: typeof (m as { reason?: unknown }).reason })),
+    [
+      { type: 'tool.refused', id: 1, tool: 'read', code: 'ZB_GATE_INVALID_MESSAGE', reason: 'string' },
+      { type: 'tool.refused', id: 2, tool: 'read', code: 'ZB_GATE_INVALID_MESSAGE', reason: 'string' },
+      { type: 'tool.refused', id: 3, tool: 'write', code: 'ZB_GATE_INVALID_MESSAGE', reason: 'string' },
+    ],
+  );
+});
+
+test('server: a refused-call notice is reported and audited as a denial, never decided or answered', async (t) => {
+  const port = new DirectPort();
+  const audits: GateAuditEvent[] = [];
+  const announced: unknown[] = [];
+  let decided = 0;
+  const server = serveGate(port.asPort, {
+    onCall: (call) => announced.push(call),
+    decide: (call) => (decided++, allowAll(call)),
+    execute: async () => 'ran',
+    onAudit: (event) => audits.push(event),
+    timeoutMs: 60_000,
+  });
+  t.teardown(() => server.close());
+  port.deliver({ type: 'tool.refused', id: 4, tool: 'write', code: 'ZB_GATE_INVALID_MESSAGE', reason: 'the write call is too large.' });
+  port.deliver({ type: 'tool.call', id: 5, tool: 'read', input: { path: 'a.txt' } });
+  t.like(await port.nextPosted(), { id: 5, ok: true });
+  t.deepEqual(announced, [
+    { id: 4, tool: 'write', input: {} },
+    { id: 5, tool: 'read', input: { path: 'a.txt' } },
+  ]);
+  t.like(audits[0], { id: 4, allowed: false, code: 'ZB_GATE_INVALID_MESSAGE', reason: 'the write call is too large.' });
+  t.is(decided, 1);
 });
 
 test('client: an answer too deep or too large fails its call with the limit at once; one for no call of ours is ignored', async (t) => {

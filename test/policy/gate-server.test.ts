@@ -272,7 +272,7 @@ test('a decider that throws denies instead of crashing, and a non-cloneable resu
   t.is((await t.throwsAsync(second.client.call('read', { path: 'a.txt' }), { instanceOf: ZotboxError })).code, 'ZB_INTERNAL_BUG');
 });
 
-test('the client checks tool input before sending it, and ignores answers it cannot believe', async (t) => {
+test("the client sends the model's call as it is (the gate checks it), and ignores answers it cannot believe", async (t) => {
   const channel = new MessageChannel();
   const client = new GateClient(channel.port2, 600_000);
   t.teardown(() => {
@@ -286,13 +286,12 @@ test('the client checks tool input before sending it, and ignores answers it can
     sent.push(m);
     callArrived();
   });
-  t.is((await t.throwsAsync(client.call('read', { path: 7 } as never), { instanceOf: ZotboxError })).code, 'ZB_GATE_INVALID_MESSAGE');
-  const pending = client.call('read', { path: 'a.txt' });
+  const pending = client.call('read', { path: 7 });
   await arrived; // the host side has the call: now answer it, first with a forgery
-  channel.port1.postMessage({ type: 'tool.result', id: 2, ok: false, error: { code: 'ZB_NOT_REAL', message: 'forged' } });
-  channel.port1.postMessage({ type: 'tool.result', id: 2, ok: true, result: 'genuine' });
+  t.deepEqual(sent, [{ type: 'tool.call', id: 1, tool: 'read', input: { path: 7 } }]);
+  channel.port1.postMessage({ type: 'tool.result', id: 1, ok: false, error: { code: 'ZB_NOT_REAL', message: 'forged' } });
+  channel.port1.postMessage({ type: 'tool.result', id: 1, ok: true, result: 'genuine' });
   t.is(await pending, 'genuine');
-  t.is(sent.length, 1, 'the invalid call was never sent');
 });
 
 test('a client in a worker thread talks to the gate in the host', async (t) => {

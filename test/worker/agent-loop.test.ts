@@ -43,21 +43,19 @@ test('tool results go back to the model; a denial is a tool error and the run co
   });
 });
 
-test('a tool that was not offered never reaches the gate', async (t) => {
-  const model = scriptedModel([call('a', 'bash', { command: 'ls' }), say('ok')]);
-  let gateCalls = 0;
-  const result = await runAgentLoop(
-    {
-      call: async () => {
-        gateCalls++;
-      },
-    } as never,
-    model,
-    { system: 's', prompts: ['go'], tools, maxTurns: 5 },
-  );
+test('every tool call goes to the gate, whatever its name: the gate refuses one it does not know, and the model reads why', async (t) => {
+  const model = scriptedModel([call('a', 'bash', { command: 'ls' }), call('b', 'launch_missiles', { now: true }), say('ok')]);
+  const asked: string[] = [];
+  const gate = {
+    call: async (tool: string) => {
+      asked.push(tool);
+      throw new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the gate refused a malformed message: no tool named ${tool}.`);
+    },
+  };
+  const result = await runAgentLoop(gate as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 5 });
   t.is(result.status, 'completed');
-  t.is(gateCalls, 0);
-  t.like(model.seen[1]!.at(-1)!.content[0], { is_error: true, content: 'error: there is no tool named "bash"' });
+  t.deepEqual(asked, ['bash', 'launch_missiles']);
+  t.like(model.seen[1]!.at(-1)!.content[0], { is_error: true, content: 'error: ZB_GATE_INVALID_MESSAGE: the gate refused a malformed message: no tool named bash.' });
 });
 
 test('history comes before the new prompt; the turn limit and cancellation stop the loop', async (t) => {
@@ -95,8 +93,17 @@ test('a conversation that outgrows its limit is not sent: the run fails with ZB_
   const big = 'x'.repeat(5_000);
   const model = scriptedModel([call('a', 'read', { path: 'x' }), call('b', 'read', { path: 'y' }), say('never reached')]);
   const gate = { call: async () => big };
-  const error = await t.throwsAsync(runAgentLoop(gate as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10, maxConversationChars: 8_000 }));
-  t.is((error as { code?: string }).code, 'ZB_MODEL_CONTEXT_EXCEEDED');
+  const result = await runAgentLoop(gate as never, model, {
+    system: 's',
+    prompts: ['go'],
+    tools,
+    maxTurns: 10,
+    maxConversationChars: 8_000,
+    model: { id: 'small-model', contextWindow: 1_000 },
+  });
+  t.like(result, { status: 'failed', turns: 2 });
+  t.is(result.error?.code, 'ZB_MODEL_CONTEXT_EXCEEDED');
+  t.regex(result.error?.message ?? '', /small-model's context window \(1,000 tokens\)/);
   // The first request (prompt) and the second (one 5,000-character result) fit; the third (two results) would not.
   t.is(model.seen.length, 2);
 });
@@ -105,4 +112,81 @@ test('without a limit, or under it, the loop runs to its answer', async (t) => {
   const model = scriptedModel([call('a', 'read', { path: 'x' }), say('done')]);
   const result = await runAgentLoop({ call: async () => 'x'.repeat(5_000) } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10, maxConversationChars: 20_000 });
   t.like(result, { status: 'completed', finalText: 'done' });
+});
+
+test('a failure after some turns reports the turns and the text completed before it', async (t) => {
+  const model = scriptedModel([
+    {
+      content: [
+        { type: 'text', text: 'looking' },
+        { type: 'tool_use', id: 'a', name: 'read', input: { path: 'x' } },
+      ],
+      stop: 'tool_use',
+      usage,
+    },
+    call('b', 'read', { path: 'y' }),
+  ]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10 });
+  // The script runs out on the third request: a fault in the model call.
+  t.like(result, { status: 'failed', turns: 2, finalText: '' });
+  t.is(result.error?.code, 'ZB_INTERNAL_BUG');
+  t.is(result.messages.length, 5, 'the prompt, then two answers, each with its results');
+});
+
+test('a refusal ends the run as refused, with the refusal text; nothing more is asked', async (t) => {
+  const model = scriptedModel([{ content: [{ type: 'text', text: 'I cannot help with that.' }], stop: 'refusal', usage }, say('never')]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go', 'and then'], tools, maxTurns: 10 });
+  t.like(result, { status: 'refused', finalText: 'I cannot help with that.', turns: 1 });
+  t.is(model.seen.length, 1);
+});
+
+test('a refusal with no text is still refused, and the empty answer is recorded with a placeholder', async (t) => {
+  const model = scriptedModel([{ content: [], stop: 'refusal', usage }]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10 });
+  t.like(result, { status: 'refused', finalText: '', turns: 1 });
+  t.deepEqual(result.messages.at(-1), { role: 'assistant', content: [{ type: 'text', text: '[no output]' }] });
+});
+
+test('a content filter stop ends the run as content_filtered, keeping the text received', async (t) => {
+  const model = scriptedModel([{ content: [{ type: 'text', text: 'Here is the part bef' }], stop: 'content_filter', usage }, say('never')]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10 });
+  t.like(result, { status: 'content_filtered', finalText: 'Here is the part bef', turns: 1 });
+});
+
+test('a paused turn is sent back as it is and continued; the continuation completes the same assistant message', async (t) => {
+  const paused: AssistantTurn = { content: [{ type: 'text', text: 'Searching... ' }], stop: 'pause_turn', usage };
+  const model = scriptedModel([paused, say('found it')]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10 });
+  t.like(result, { status: 'completed', finalText: 'Searching... found it', turns: 2 });
+  t.deepEqual(model.seen[1], [
+    { role: 'user', content: [{ type: 'text', text: 'go' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Searching... ' }] },
+  ]);
+});
+
+test('pauses count toward the turn limit', async (t) => {
+  const paused = (text: string): AssistantTurn => ({ content: [{ type: 'text', text }], stop: 'pause_turn', usage });
+  const model = scriptedModel([paused('a'), paused('b'), paused('c'), say('never')]);
+  const result = await runAgentLoop({ call: async () => 'c' } as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 2 });
+  t.like(result, { status: 'max_turns', turns: 2 });
+  t.is(model.seen.length, 2);
+  // Two pauses are one assistant message: the second continued the first.
+  t.deepEqual(result.messages.at(-1), {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+    ],
+  });
+});
+
+test('a paused turn with no text adds no empty assistant message; its tool calls are never run', async (t) => {
+  const paused: AssistantTurn = { content: [{ type: 'tool_use', id: 'p', name: 'read', input: { path: 'x' } }], stop: 'pause_turn', usage };
+  const model = scriptedModel([paused, say('done')]);
+  let gateCalls = 0;
+  const gate = { call: async () => (gateCalls++, 'c') };
+  const result = await runAgentLoop(gate as never, model, { system: 's', prompts: ['go'], tools, maxTurns: 10 });
+  t.like(result, { status: 'completed', finalText: 'done', turns: 2 });
+  t.is(gateCalls, 0);
+  t.deepEqual(model.seen[1], [{ role: 'user', content: [{ type: 'text', text: 'go' }] }]);
 });

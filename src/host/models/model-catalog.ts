@@ -22,6 +22,9 @@ export interface CatalogModel {
   readonly baseUrl?: string;
   /** Requests in flight at most on this model's endpoint (models.json max_concurrency). */
   readonly maxConcurrency?: number;
+  /** models.json first_byte_timeout_s and idle_timeout_s, in milliseconds (docs/models.md, Timeouts). */
+  readonly firstByteTimeoutMs?: number;
+  readonly idleTimeoutMs?: number;
 }
 
 export const BUILT_IN_MODELS: readonly CatalogModel[] = [
@@ -44,6 +47,8 @@ const UserModelsSchema = z.strictObject({
       reasoning: z.boolean().default(false),
       vision: z.boolean().default(false),
       max_concurrency: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+      first_byte_timeout_s: z.number().positive().max(86_400).optional(),
+      idle_timeout_s: z.number().positive().max(86_400).optional(),
     }),
   ),
 });
@@ -77,6 +82,8 @@ export function readUserModels(stateDirectory: string): CatalogModel[] {
     vision: m.vision,
     ...(m.base_url === undefined ? {} : { baseUrl: m.base_url }),
     ...(m.max_concurrency === undefined ? {} : { maxConcurrency: m.max_concurrency }),
+    ...(m.first_byte_timeout_s === undefined ? {} : { firstByteTimeoutMs: Math.round(m.first_byte_timeout_s * 1000) }),
+    ...(m.idle_timeout_s === undefined ? {} : { idleTimeoutMs: Math.round(m.idle_timeout_s * 1000) }),
   }));
 }
 

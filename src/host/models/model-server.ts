@@ -12,6 +12,12 @@ export interface ModelServerHooks {
   onText(delta: string): void;
   /** After each answer: the conversation so far, the answer included (sessions record it here). */
   onTurn(turn: AssistantTurn, conversation: readonly ChatMessage[]): void;
+  /**
+   * An answer broke off after its text had started (details.partialText of the
+   * provider's error): the conversation with that text as the last assistant
+   * message, so the session keeps it and can be continued.
+   */
+  onPartial?(conversation: readonly ChatMessage[]): void;
   /** Interactive runs: the user's next message, or undefined to end the chat. Without it, input requests get null. */
   readInput?(): Promise<string | undefined>;
   /** The reader failed: the chat ends, and the run reports this error. */
@@ -48,8 +54,17 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
     let turn: AssistantTurn;
     try {
       turn = await provider.complete(parsed.data, (text) => hooks.onText(text), signal);
-    } catch (error) {
-      return fail(toZotboxError(error));
+    } catch (thrown) {
+      const error = toZotboxError(thrown);
+      const partialText = error.details?.partialText;
+      if (typeof partialText === 'string' && partialText !== '' && !signal.aborted) {
+        try {
+          hooks.onPartial?.([...parsed.data.messages, { role: 'assistant', content: [{ type: 'text', text: partialText }] }]);
+        } catch {
+          // Keeping the partial text is a courtesy: the run still reports the provider's error, not this one.
+        }
+      }
+      return fail(error);
     }
     // The model's tool inputs are untrusted: a turn too deep or too large for the port goes no further (not to the session, not to the worker).
     const refused = checkMessageLimits(turn, MESSAGE_LIMITS.modelTurn, "the model's turn");

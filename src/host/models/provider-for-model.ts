@@ -1,17 +1,18 @@
-// The live provider for a selected catalog model: its key and base URL from the
-// environment (or the models file), on its endpoint's budget in the given
+// The live provider for a selected catalog model: its key, base URL and
+// timeouts from the environment (or the models file), on its endpoint's budget in the given
 // registry. The concurrency is the run's override, else the model's
 // max_concurrency, else the registry's default. It never picks the model.
 import { AnthropicProvider } from '../providers/anthropic.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { OpenAiProvider } from '../providers/openai.js';
+import { resolveModelTimeouts } from '../providers/model-timeouts.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { API_KEY_VARIABLES, type CatalogModel } from './model-catalog.js';
 
 export interface ProviderForModelOptions {
   /** The model selectModel chose. */
   readonly model: CatalogModel;
-  /** Read for the provider's key and *_BASE_URL only. */
+  /** Read for the provider's key, *_BASE_URL and the ZOTBOX_MODEL_*_TIMEOUT variables only. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The model budget; default PROCESS_MODEL_ENDPOINTS. */
   readonly endpoints?: ModelEndpoints;
@@ -29,6 +30,8 @@ export function providerForModel(options: ProviderForModelOptions): ModelProvide
   const maxConcurrency = options.maxConcurrency ?? model.maxConcurrency;
   const shared = {
     model: model.id,
+    contextWindow: model.contextWindow,
+    timeouts: resolveModelTimeouts(model, env),
     apiKey,
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }),

@@ -1,14 +1,17 @@
 // HTTP for model providers: a streaming POST through the endpoint's budget
 // (one dispatcher, a concurrency slot held until the body is done, the shared
 // backoff on 429/529/503-with-retry-after), per-request retries of 408, other
-// 5xx and connection errors, clear errors for auth failures, and a server-sent-
-// events reader. It never creates a dispatcher of its own.
+// 5xx and connection errors, a time limit on the first byte, clear errors for
+// auth failures and wrong base URLs. It never creates a dispatcher of its own.
 import { request, type Dispatcher } from 'undici';
 import { ZotboxError } from '../../errors.js';
+import { ZOTBOX_VERSION } from '../../version.js';
 import { cancelledRequest } from './endpoint-clock.js';
 import type { Slot } from './concurrency-limiter.js';
 import type { ModelEndpoint } from './model-endpoints.js';
+import { baseUrlHint } from './base-url-hint.js';
 import { parseRetryAfterMs } from './retry-after.js';
+import { DEFAULT_MODEL_TIMEOUTS, isUndiciTimeout, timeoutError, type ModelTimeouts } from './model-timeouts.js';
 
 export interface PostOptions {
   readonly endpoint: ModelEndpoint;
@@ -19,7 +22,14 @@ export interface PostOptions {
   readonly signal: AbortSignal;
   /** Retries after the first attempt (default 4); waiting out another run's backoff is not one. */
   readonly maxRetries?: number;
+  /** Attempts already spent on this request (a stream that broke before any output); default 0. */
+  readonly attemptsSpent?: number;
+  /** Time to the response headers, and the longest silence in the body (default DEFAULT_MODEL_TIMEOUTS). */
+  readonly timeouts?: ModelTimeouts;
 }
+
+/** Every request says who sends it: servers and gateways log it, and some refuse requests without one. */
+export const USER_AGENT = `zotbox/${ZOTBOX_VERSION}`;
 
 export type ResponseBody = Dispatcher.ResponseData['body'];
 
@@ -30,6 +40,8 @@ export interface StreamingResponse {
    * slot is free. A function property, not a method: callers destructure it.
    */
   readonly close: () => Promise<void>;
+  /** Attempts spent, this one included: a caller that retries the request counts on from here. */
+  readonly attempts: number;
 }
 
 /**
@@ -41,8 +53,8 @@ function isThrottle(status: number, headers: Dispatcher.ResponseData['headers'])
   return status === 429 || status === 529 || (status === 503 && (headers['retry-after'] !== undefined || headers['retry-after-ms'] !== undefined));
 }
 
-/** Exponential backoff with jitter for a request retrying on its own (408, 5xx, connection errors). */
-function ownRetryDelay(endpoint: ModelEndpoint, attempt: number): number {
+/** Exponential backoff with jitter for a request retrying on its own (408, 5xx, connection errors, a broken stream). */
+export function ownRetryDelay(endpoint: ModelEndpoint, attempt: number): number {
   return Math.round(Math.min(endpoint.policy.baseMs * 2 ** attempt, endpoint.policy.maxBackoffMs) * (0.5 + endpoint.random() / 2));
 }
 
@@ -53,17 +65,17 @@ function ownRetryDelay(endpoint: ModelEndpoint, attempt: number): number {
  */
 export async function postForStream(options: PostOptions): Promise<StreamingResponse> {
   const slot = await options.endpoint.limiter.acquire(options.signal);
-  let body: ResponseBody;
+  let sent: { body: ResponseBody; attempts: number };
   try {
-    body = await sendWithRetries(options);
+    sent = await sendWithRetries(options);
   } catch (error) {
     slot.release();
     throw error;
   }
-  return holdSlotUntilBodyEnds(body, slot);
+  return holdSlotUntilBodyEnds(sent.body, slot, sent.attempts);
 }
 
-function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot): StreamingResponse {
+function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot, attempts: number): StreamingResponse {
   // undici bodies auto-destroy, so 'close' follows the end, an error, an abort
   // and a destroy alike; by then undici has also let go of the connection, so
   // the next request admitted can reuse it.
@@ -81,6 +93,7 @@ function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot): StreamingRespons
   body.on('error', () => {});
   return {
     body,
+    attempts,
     close: async () => {
       if (!body.destroyed) body.destroy();
       await closed;
@@ -89,24 +102,29 @@ function holdSlotUntilBodyEnds(body: ResponseBody, slot: Slot): StreamingRespons
   };
 }
 
-async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
+async function sendWithRetries(options: PostOptions): Promise<{ body: ResponseBody; attempts: number }> {
   const { endpoint, signal } = options;
   const maxRetries = options.maxRetries ?? 4;
+  const timeouts = options.timeouts ?? DEFAULT_MODEL_TIMEOUTS;
   const url = `${endpoint.baseUrl}${options.path}`;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = options.attemptsSpent ?? 0; ; attempt++) {
     const ticket = await endpoint.gate.pass(signal);
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
         method: 'POST',
         dispatcher: endpoint.dispatcher,
-        headers: { 'content-type': 'application/json', ...options.headers },
+        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...options.headers },
         body: JSON.stringify(options.body),
+        headersTimeout: timeouts.firstByteMs,
+        bodyTimeout: timeouts.idleMs,
         signal,
       });
     } catch (cause) {
       ticket.unanswered();
       if (signal.aborted) throw cancelledRequest(cause);
+      // A server that stays silent is not asked again: the user hears within the limit, not five limits later.
+      if (isUndiciTimeout(cause)) throw timeoutError(endpoint.provider, url, timeouts, cause, '');
       if (attempt < maxRetries) {
         await endpoint.clock.sleep(ownRetryDelay(endpoint, attempt), signal);
         continue;
@@ -116,7 +134,7 @@ async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
     const status = response.statusCode;
     if (status === 200) {
       ticket.answered();
-      return response.body;
+      return { body: response.body, attempts: attempt + 1 };
     }
     // Tell the gate first, so other runs stop sending before this body is read.
     const throttled = isThrottle(status, response.headers);
@@ -126,19 +144,30 @@ async function sendWithRetries(options: PostOptions): Promise<ResponseBody> {
     // one that cannot be read (a dropped connection) still leaves the status to report.
     const text = await readErrorBody(response.body);
     if (signal.aborted) throw cancelledRequest();
-    if (status === 401 || status === 403) {
-      throw new ZotboxError('ZB_PROVIDER_AUTH', `${endpoint.provider} refused the API key (HTTP ${status}). Check the key in your environment and that it may use this model.`, {
-        details: { status },
-      });
-    }
     const retryable = throttled || status === 408 || status >= 500;
     if (retryable && attempt < maxRetries) {
       // A throttled request waits in the gate, with everyone else, on its next pass.
       if (!throttled) await endpoint.clock.sleep(ownRetryDelay(endpoint, attempt), signal);
       continue;
     }
-    throw new ZotboxError('ZB_PROVIDER_FAILED', `${endpoint.provider} answered HTTP ${status}${retryable ? ` after ${attempt + 1} attempts` : ''}: ${text.slice(0, 300)}`, { details: { status } });
+    throw statusError(endpoint, url, status, text, retryable ? attempt + 1 : undefined);
   }
+}
+
+/** The error for a final non-200 answer, with the fix the status suggests. */
+function statusError(endpoint: ModelEndpoint, url: string, status: number, text: string, attempts: number | undefined): ZotboxError {
+  if (status === 401 || status === 403) {
+    return new ZotboxError('ZB_PROVIDER_AUTH', `${endpoint.provider} refused the API key (HTTP ${status}). Check the key in your environment and that it may use this model.`, {
+      details: { status },
+    });
+  }
+  // The quoted body stays in details so a provider can tell a full context window from other refusals.
+  const quoted = text.slice(0, 300);
+  const details = { status, body: quoted };
+  if (status === 404) {
+    return new ZotboxError('ZB_PROVIDER_FAILED', `${endpoint.provider} answered HTTP 404 for ${url}: ${quoted}. ${baseUrlHint(endpoint.provider, endpoint.baseUrl)}`, { details });
+  }
+  return new ZotboxError('ZB_PROVIDER_FAILED', `${endpoint.provider} answered HTTP ${status}${attempts === undefined ? '' : ` after ${attempts} attempts`}: ${quoted}`, { details });
 }
 
 /** The first 64 KiB of an error answer (the message quotes 300 characters); the rest is not read into memory. */

@@ -114,10 +114,18 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
         ? { readInput: readInputFrom(options.readPrompt, plan.manifest.entry.greeting), onInputError: (error: unknown) => (inputError ??= toZotboxError(error)) }
         : {}),
       onTurn: (turn, conversation) => {
-        queue.push({ type: 'usage', input_tokens: turn.usage.input_tokens, output_tokens: turn.usage.output_tokens });
+        const { usage } = turn;
+        queue.push({
+          type: 'usage',
+          input_tokens: usage.input_tokens,
+          output_tokens: usage.output_tokens,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+        });
         // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
         sessionWriter?.sync(conversation);
       },
+      onPartial: (conversation) => sessionWriter?.sync(conversation),
     },
     cancellation.signal,
   );
@@ -136,6 +144,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     interactive: input.interactive,
     maxTurns: options.maxTurns ?? 50,
     maxConversationChars: conversationLimit(plan.provider.contextWindow),
+    model: { id: provider.model, contextWindow: plan.provider.contextWindow },
     toolTimeoutMs: plan.toolTimeoutMs + 5_000,
   });
   const stopState = () => ({ fatal: cancellation.fatal, cancelled: cancellation.signal.aborted, inputError });

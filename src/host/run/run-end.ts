@@ -24,8 +24,8 @@ export function endFromOutcome(result: AgentTaskOutcome, state: RunStopState): R
   if (state.inputError !== undefined && result.status !== 'failed')
     return { type: 'run.end', status: 'failed', ...done, error: { code: state.inputError.code, message: state.inputError.message }, at };
   if (result.status === 'failed') {
-    const error = fromWireError(result.error);
-    return { type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at };
+    const error = result.error === undefined ? new ZotboxError('ZB_INTERNAL_BUG', 'the run failed without saying why.') : fromWireError(result.error);
+    return { type: 'run.end', status: 'failed', ...done, error: { code: error.code, message: error.message }, at };
   }
   return { type: 'run.end', status: result.status, ...done, at };
 }

@@ -38,10 +38,16 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('tool.result'), id: z.number().int(), tool: z.string(), ok: z.boolean(), summary: z.string() }),
-  z.strictObject({ type: z.literal('usage'), input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  z.strictObject({
+    type: z.literal('usage'),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cache_creation_input_tokens: z.number().int(),
+    cache_read_input_tokens: z.number().int(),
+  }),
   z.strictObject({
     type: z.literal('run.end'),
-    status: z.enum(['completed', 'max_turns', 'cancelled', 'failed']),
+    status: z.enum(['completed', 'max_turns', 'cancelled', 'refused', 'content_filtered', 'failed']),
     turns: z.number().int(),
     final_text: z.string(),
     error: z.strictObject({ code: z.string(), message: z.string() }).optional(),

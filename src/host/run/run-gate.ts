@@ -10,10 +10,9 @@ import type { RunPlan } from './run-plan.js';
 export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue, cancellation: RunCancellation): GateServer {
   return serveGate(port, {
     timeoutMs: plan.toolTimeoutMs,
-    decide: (call) => {
-      queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input });
-      return plan.decide(call);
-    },
+    // Every call the agent makes is reported, also one refused for its name, input or size before any decision.
+    onCall: (call) => queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input }),
+    decide: (call) => plan.decide(call),
     execute: async (approved, signal) => {
       try {
         const result = await plan.execute(approved, signal);

@@ -82,7 +82,81 @@ test('a transcript with too few turns ends the run as failed, with the reason', 
     }),
   );
   const events = await collect({ ...base(t), replayFile: short });
-  t.like(end(events), { status: 'failed', error: { code: 'ZB_REPLAY_EXHAUSTED' } });
+  // The one recorded turn was completed before the transcript ran out: run.end says so.
+  t.like(end(events), { status: 'failed', turns: 1, error: { code: 'ZB_REPLAY_EXHAUSTED' } });
+});
+
+/** A transcript file of these turns, each with one token of usage either way. */
+function transcript(t: Parameters<typeof tempDir>[0], turns: readonly { content: unknown[]; stop: string }[]): string {
+  const file = path.join(tempDir(t, 'zb-replay-'), 'turns.json');
+  writeFileSync(file, JSON.stringify({ zotbox_replay: 1, model: 'x', turns: turns.map((turn) => ({ ...turn, usage: { input_tokens: 1, output_tokens: 1 } })) }));
+  return file;
+}
+
+test('every tool call the model makes is a tool.call event: one refused for its name or its input included', async (t) => {
+  const replayFile = transcript(t, [
+    {
+      content: [
+        { type: 'tool_use', id: 't1', name: 'launch_missiles', input: { now: true } },
+        { type: 'tool_use', id: 't2', name: 'read', input: { path: 7 } },
+        { type: 'tool_use', id: 't3', name: 'read', input: { path: 'README.md' } },
+      ],
+      stop: 'tool_use',
+    },
+    { content: [{ type: 'text', text: 'done' }], stop: 'end' },
+  ]);
+  const events = await collect({ ...base(t), replayFile });
+  const calls = events.filter((e) => e.type === 'tool.call');
+  t.deepEqual(
+    calls.map((e) => [e.id, e.tool, e.input]),
+    [
+      [1, 'launch_missiles', { now: true }],
+      [2, 'read', { path: 7 }],
+      [3, 'read', { path: 'README.md' }],
+    ],
+  );
+  const decisions = events.filter((e) => e.type === 'gate.decision');
+  t.deepEqual(
+    decisions.map((e) => [e.id, e.allowed, e.code]),
+    [
+      [1, false, 'ZB_GATE_INVALID_MESSAGE'],
+      [2, false, 'ZB_GATE_INVALID_MESSAGE'],
+      [3, true, undefined],
+    ],
+  );
+  t.deepEqual(
+    events.filter((e) => e.type === 'tool.result').map((e) => [e.id, e.ok]),
+    [
+      [1, false],
+      [2, false],
+      [3, true],
+    ],
+  );
+  t.like(end(events), { status: 'completed', final_text: 'done', turns: 2 });
+});
+
+test('a refusal ends the run as refused, with its text; a content filter as content_filtered', async (t) => {
+  const refused = await collect({ ...base(t), replayFile: transcript(t, [{ content: [{ type: 'text', text: 'I will not do that.' }], stop: 'refusal' }]) });
+  t.like(end(refused), { status: 'refused', final_text: 'I will not do that.', turns: 1 });
+  t.is(end(refused).error, undefined);
+  const filtered = await collect({ ...base(t), replayFile: transcript(t, [{ content: [{ type: 'text', text: 'Part' }], stop: 'content_filter' }]) });
+  t.like(end(filtered), { status: 'content_filtered', final_text: 'Part', turns: 1 });
+});
+
+test('usage events carry the cache counts, zero when the turn has none', async (t) => {
+  const file = path.join(tempDir(t, 'zb-replay-'), 'cache.json');
+  const turn = { content: [{ type: 'text', text: 'hi' }], stop: 'end', usage: { input_tokens: 3, output_tokens: 2, cache_creation_input_tokens: 100, cache_read_input_tokens: 40 } };
+  writeFileSync(file, JSON.stringify({ zotbox_replay: 1, model: 'x', turns: [turn] }));
+  const cached = await collect({ ...base(t), replayFile: file });
+  t.deepEqual(
+    cached.filter((e) => e.type === 'usage'),
+    [{ type: 'usage', input_tokens: 3, output_tokens: 2, cache_creation_input_tokens: 100, cache_read_input_tokens: 40 }],
+  );
+  const plain = await collect({ ...base(t), replayFile: transcript(t, [{ content: [{ type: 'text', text: 'hi' }], stop: 'end' }]) });
+  t.deepEqual(
+    plain.filter((e) => e.type === 'usage'),
+    [{ type: 'usage', input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }],
+  );
 });
 
 test('an invalid transcript is refused before anything runs', async (t) => {

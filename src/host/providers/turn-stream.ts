@@ -1,0 +1,90 @@
+// One streamed model turn, whatever the wire format: post the request, read
+// its server-sent events into the format's decoder, and turn every fault into a
+// provider error. A stream that breaks before any output is sent again (like a
+// 5xx); one that breaks after output started is not (the text would be said
+// twice): it fails with the text received so far in details.partialText.
+import { ZotboxError, isZotboxError } from '../../errors.js';
+import type { AssistantTurn } from '../../policy/model-protocol.js';
+import { cancelledRequest } from './endpoint-clock.js';
+import { ownRetryDelay, postForStream, type PostOptions } from './http.js';
+import { isUndiciTimeout, timeoutError, DEFAULT_MODEL_TIMEOUTS } from './model-timeouts.js';
+import { readServerSentEvents } from './sse.js';
+import type { StreamDecoder } from './stream-decoder.js';
+
+export interface TurnStreamOptions extends Omit<PostOptions, 'attemptsSpent'> {
+  /** A fresh decoder for each attempt. */
+  decoder(): StreamDecoder;
+  /** True when a refused request (HTTP 400 and its quoted body) says the conversation is too long for the model. */
+  isContextOverflow(status: number, body: string): boolean;
+  /** The model and its window in tokens, for the context-overflow message. */
+  readonly model: string;
+  readonly contextWindow: number;
+}
+
+export async function streamTurn(options: TurnStreamOptions): Promise<AssistantTurn> {
+  const maxRetries = options.maxRetries ?? 4;
+  for (let attemptsSpent = 0; ; ) {
+    const { body, close, attempts } = await postForStream({ ...options, attemptsSpent }).catch((error: unknown) => {
+      throw contextOverflowOr(error, options);
+    });
+    const decoder = options.decoder();
+    try {
+      for await (const event of readServerSentEvents(body as AsyncIterable<Buffer>)) {
+        decoder.push(event);
+        if (decoder.complete) break;
+      }
+      return decoder.finish();
+    } catch (fault) {
+      if (options.signal.aborted) throw cancelledRequest(fault);
+      if (!decoder.started && attempts <= maxRetries && mayRetry(fault)) {
+        await options.endpoint.clock.sleep(ownRetryDelay(options.endpoint, attempts - 1), options.signal);
+        attemptsSpent = attempts;
+        continue;
+      }
+      throw streamFault(fault, options, decoder.started ? decoder.partialText : '');
+    } finally {
+      await close();
+    }
+  }
+}
+
+/** Before any output: a broken connection, an early end, or an error event the server may not repeat. */
+function mayRetry(fault: unknown): boolean {
+  if (!isZotboxError(fault)) return !isUndiciTimeout(fault);
+  return fault.code === 'ZB_PROVIDER_INTERRUPTED' || fault.details?.retryable === true;
+}
+
+/** Every fault reading a stream as a provider error; never ZB_INTERNAL_BUG, since the network is not zotbox. */
+function streamFault(fault: unknown, options: TurnStreamOptions, partialText: string): ZotboxError {
+  const url = `${options.endpoint.baseUrl}${options.path}`;
+  const provider = options.endpoint.provider;
+  if (isUndiciTimeout(fault)) return timeoutError(provider, url, options.timeouts ?? DEFAULT_MODEL_TIMEOUTS, fault, partialText);
+  const kept = partialText === '' ? '' : ' The text received so far is kept in the session; continue it (zotbox run --continue) to go on.';
+  if (isZotboxError(fault)) {
+    if (partialText === '') return fault;
+    return new ZotboxError(fault.code, `${fault.message}${kept}`, { cause: fault, details: { ...fault.details, partialText } });
+  }
+  const reason = fault instanceof Error ? fault.message : String(fault);
+  return new ZotboxError(
+    partialText === '' ? 'ZB_PROVIDER_FAILED' : 'ZB_PROVIDER_INTERRUPTED',
+    `the connection to ${provider} at ${url} broke while it was answering (${reason}).${kept || ' It was retried and kept breaking: check the server and your connection.'}`,
+    { cause: fault, details: partialText === '' ? {} : { partialText } },
+  );
+}
+
+/** HTTP 400 for a conversation the model cannot take: the context-window code, naming the window. */
+function contextOverflowOr(error: unknown, options: TurnStreamOptions): unknown {
+  if (!isZotboxError(error) || error.details?.status !== 400) return error;
+  const body = typeof error.details.body === 'string' ? error.details.body : '';
+  if (!options.isContextOverflow(400, body)) return error;
+  return contextWindowExceeded(options.model, options.contextWindow, `${options.endpoint.provider} refused the request as too long: ${body}`);
+}
+
+/** ZB_MODEL_CONTEXT_EXCEEDED as the providers report it (a refused request, or a stream that stopped at the window). */
+export function contextWindowExceeded(model: string, contextWindow: number, what: string): ZotboxError {
+  return new ZotboxError(
+    'ZB_MODEL_CONTEXT_EXCEEDED',
+    `${model}'s context window (${contextWindow.toLocaleString('en-US')} tokens) is full: ${what}. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`,
+    { details: { model, contextWindow } },
+  );
+}
