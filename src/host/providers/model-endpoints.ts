@@ -8,6 +8,7 @@ import { ZotboxError } from '../../errors.js';
 import { BackoffGate, type BackoffPolicy } from './backoff-gate.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { SYSTEM_CLOCK, type EndpointClock } from './endpoint-clock.js';
+import { DEFAULT_MODEL_TIMEOUTS } from './model-timeouts.js';
 
 /**
  * Requests in flight per endpoint when nothing else is configured. Eight keeps a
@@ -128,7 +129,8 @@ export class ModelEndpoints {
       provider: address.provider,
       baseUrl,
       // Keep-alive is undici's default: sequential requests of every run reuse connections.
-      dispatcher: new Agent({ connect: { timeout: 15_000 }, headersTimeout: 120_000, bodyTimeout: 120_000 }),
+      // Each request sets its model's own first-byte and idle limits; these are only the fallback.
+      dispatcher: new Agent({ connect: { timeout: 15_000 }, headersTimeout: DEFAULT_MODEL_TIMEOUTS.firstByteMs, bodyTimeout: DEFAULT_MODEL_TIMEOUTS.idleMs }),
       limiter: new ConcurrencyLimiter(requested ?? this.defaultConcurrency),
       gate: new BackoffGate(`${address.provider} at ${baseUrl}`, this.clock, this.policy, this.random),
       clock: this.clock,

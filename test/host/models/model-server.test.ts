@@ -4,6 +4,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ZotboxError } from '../../../src/errors.js';
 import { serveModel } from '../../../src/host/models/model-server.js';
 import type { ModelProvider } from '../../../src/host/providers/provider.js';
 import { RecordingProvider } from '../../../src/host/providers/recording.js';
@@ -76,4 +77,41 @@ test('--record refuses the same turns: nothing is recorded, and no transcript is
   const file = path.join(tempDir(t, 'zb-record-'), 'transcript.json');
   recorder.write(file);
   t.false(existsSync(file));
+});
+
+test('an answer that broke off after its text began: the worker gets the error, the session gets the partial text as the last assistant message', async (t) => {
+  const port = new DirectPort();
+  const partials: (readonly ChatMessage[])[] = [];
+  const broken: ModelProvider = {
+    model: 'broken',
+    complete: async () => {
+      throw new ZotboxError('ZB_PROVIDER_INTERRUPTED', 'the connection broke.', { details: { partialText: 'Half of it' } });
+    },
+  };
+  const server = serveModel(port.asPort, broken, { onText: () => {}, onTurn: () => {}, onPartial: (conversation) => partials.push(conversation) }, new AbortController().signal);
+  t.teardown(() => server.close());
+  port.deliver(request(1));
+  t.like(await port.nextPosted(), { type: 'model.response', id: 1, ok: false, error: { code: 'ZB_PROVIDER_INTERRUPTED', details: { partialText: 'Half of it' } } });
+  t.deepEqual(partials, [
+    [
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Half of it' }] },
+    ],
+  ]);
+});
+
+test('an error without partial text records nothing', async (t) => {
+  const port = new DirectPort();
+  let partials = 0;
+  const failing: ModelProvider = {
+    model: 'failing',
+    complete: async () => {
+      throw new ZotboxError('ZB_PROVIDER_FAILED', 'HTTP 500.', { details: { status: 500 } });
+    },
+  };
+  const server = serveModel(port.asPort, failing, { onText: () => {}, onTurn: () => {}, onPartial: () => partials++ }, new AbortController().signal);
+  t.teardown(() => server.close());
+  port.deliver(request(1));
+  t.like(await port.nextPosted(), { ok: false, error: { code: 'ZB_PROVIDER_FAILED' } });
+  t.is(partials, 0);
 });
