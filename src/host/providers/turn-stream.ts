@@ -5,6 +5,7 @@
 // twice): it fails with the text received so far in details.partialText.
 import { ZotboxError, isZotboxError } from '../../errors.js';
 import type { AssistantTurn } from '../../policy/model-protocol.js';
+import { contextWindowExceeded } from './context-window-error.js';
 import { cancelledRequest } from './endpoint-clock.js';
 import { ownRetryDelay, postForStream, type PostOptions } from './http.js';
 import { isUndiciTimeout, timeoutError, DEFAULT_MODEL_TIMEOUTS } from './model-timeouts.js';
@@ -78,13 +79,4 @@ function contextOverflowOr(error: unknown, options: TurnStreamOptions): unknown 
   const body = typeof error.details.body === 'string' ? error.details.body : '';
   if (!options.isContextOverflow(400, body)) return error;
   return contextWindowExceeded(options.model, options.contextWindow, `${options.endpoint.provider} refused the request as too long: ${body}`);
-}
-
-/** ZB_MODEL_CONTEXT_EXCEEDED as the providers report it (a refused request, or a stream that stopped at the window). */
-export function contextWindowExceeded(model: string, contextWindow: number, what: string): ZotboxError {
-  return new ZotboxError(
-    'ZB_MODEL_CONTEXT_EXCEEDED',
-    `${model}'s context window (${contextWindow.toLocaleString('en-US')} tokens) is full: ${what}. Fix: ask for smaller steps, read large files in parts (read with offset and limit), or use a model with a larger context window.`,
-    { details: { model, contextWindow } },
-  );
 }
