@@ -62,17 +62,20 @@ const RULES: Readonly<Record<string, Rule>> = {
   'tool-use-id-pattern': (body) => findBlock(body, (block) => block.type === 'tool_use' && !ANTHROPIC_TOOL_ID.test(block.id), `is a tool_use whose id does not match ${ANTHROPIC_TOOL_ID.source}`),
   'tool-use-id-unique': toolUseIdsUnique,
   'tool-use-input-object': (body) => findBlock(body, (block) => block.type === 'tool_use' && !isPlainObject(block.input), 'is a tool_use whose input is not a JSON object'),
-  'tool-use-name-pattern': (body) => findBlock(body, (block) => block.type === 'tool_use' && !ANTHROPIC_TOOL_NAME.test(block.name), `is a tool_use whose name does not match ${ANTHROPIC_TOOL_NAME.source}`),
+  'tool-use-name-pattern': (body) =>
+    findBlock(body, (block) => block.type === 'tool_use' && !ANTHROPIC_TOOL_NAME.test(block.name), `is a tool_use whose name does not match ${ANTHROPIC_TOOL_NAME.source}`),
   'tool-use-answered': toolUsesAnswered,
   'tool-result-answers-previous': toolResultsAnswerPrevious,
-  'tool-results-first': (body) => findBlock(body, (block, message, j) => block.type === 'tool_result' && message.content.slice(0, j).some((b) => b.type === 'text'), 'is a tool_result after text in its message'),
+  'tool-results-first': (body) =>
+    findBlock(body, (block, message, j) => block.type === 'tool_result' && message.content.slice(0, j).some((b) => b.type === 'text'), 'is a tool_result after text in its message'),
   'tool-error-has-content': (body) => findBlock(body, (block) => block.type === 'tool_result' && block.is_error === true && block.content.trim() === '', 'is an error tool_result without content'),
   'tools-non-empty': (body) => (body.tools?.length === 0 ? 'tools is present but empty' : undefined),
-  'tool-name-pattern': (body) => body.tools?.map((tool, i) => (ANTHROPIC_TOOL_NAME.test(tool.name) ? undefined : `tools[${i}].name ${JSON.stringify(tool.name)} does not match ${ANTHROPIC_TOOL_NAME.source}`)).find(Boolean),
-  'tool-names-unique': (body) => body.tools?.map((tool, i) => (body.tools!.findIndex((other) => other.name === tool.name) < i ? `tools[${i}].name ${tool.name} is a duplicate` : undefined)).find(Boolean),
+  'tool-name-pattern': (body) =>
+    body.tools?.map((tool, i) => (ANTHROPIC_TOOL_NAME.test(tool.name) ? undefined : `tools[${i}].name ${JSON.stringify(tool.name)} does not match ${ANTHROPIC_TOOL_NAME.source}`)).find(Boolean),
+  'tool-names-unique': (body) =>
+    body.tools?.map((tool, i) => (body.tools!.findIndex((other) => other.name === tool.name) < i ? `tools[${i}].name ${tool.name} is a duplicate` : undefined)).find(Boolean),
   'tool-schema-object': (body) => body.tools?.map((tool, i) => (tool.input_schema.type === 'object' ? undefined : `tools[${i}].input_schema.type is not "object"`)).find(Boolean),
-  'tools-defined-for-tool-blocks': (body) =>
-    body.tools === undefined ? findBlock(body, (block) => block.type !== 'text', 'is a tool block in a request that defines no tools') : undefined,
+  'tools-defined-for-tool-blocks': (body) => (body.tools === undefined ? findBlock(body, (block) => block.type !== 'text', 'is a tool block in a request that defines no tools') : undefined),
 };
 
 function findMessage(body: Body, breaks: (message: Message, i: number) => boolean, what: string): string | undefined {

@@ -8,10 +8,7 @@ const RETRYABLE_ERROR_TYPES: ReadonlySet<string> = new Set(['overloaded_error', 
 
 /** Data the API never sends. */
 export function unreadable(what: string): ZotboxError {
-  return new ZotboxError(
-    'ZB_PROVIDER_FAILED',
-    `anthropic sent a stream zotbox cannot read: ${what}. Check that the base URL points at the Anthropic Messages API or a server that speaks it exactly.`,
-  );
+  return new ZotboxError('ZB_PROVIDER_FAILED', `anthropic sent a stream zotbox cannot read: ${what}. Check that the base URL points at the Anthropic Messages API or a server that speaks it exactly.`);
 }
 
 /** An `error` event; its data (JSON or not) is quoted. */
