@@ -6,7 +6,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import test from 'ava';
 import type { AssistantTurn, StopReason } from '../../../src/policy/model-protocol.js';
-import { ANTHROPIC_STREAM_CASES, ANTHROPIC_STREAM_CASES_PENDING_ON_SSE, type AnthropicStreamCase, type SdkOutcome } from '../../fixtures/streams/anthropic-corpus.js';
+import { ANTHROPIC_STREAM_CASES, type AnthropicStreamCase, type SdkOutcome } from '../../fixtures/streams/anthropic-corpus.js';
+import { ANTHROPIC_STREAM_CASES_PENDING_ON_SSE } from '../../fixtures/streams/anthropic-corpus-pending-on-sse.js';
 import { decodeAnthropicStream } from '../../fixtures/streams/anthropic-decode.js';
 import { holdModelServer, type HeldModelServer } from '../../fixtures/held-model-server.js';
 
