@@ -47,9 +47,9 @@ const STOP_REASONS: ReadonlyMap<string, StopReason | 'context_exceeded'> = new M
 const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
 
 export class AnthropicStreamDecoder implements StreamDecoder {
-  private stopped = false;
-  private began = false;
-  private shown = '';
+  private messageStopped = false;
+  private outputBegan = false;
+  private shownText = '';
   private messageStarted = false;
   /** Blocks in the order they started; `byIndex` finds them by the server's index. */
   private readonly blocks: Block[] = [];
@@ -60,20 +60,20 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   constructor(private readonly options: AnthropicStreamDecoderOptions) {}
 
   get complete(): boolean {
-    return this.stopped;
+    return this.messageStopped;
   }
 
   get started(): boolean {
-    return this.began;
+    return this.outputBegan;
   }
 
   get partialText(): string {
-    return this.shown;
+    return this.shownText;
   }
 
   push(sse: ServerSentEvent): void {
     // The driver stops reading at message_stop: nothing after it is part of the answer.
-    if (this.stopped) return;
+    if (this.messageStopped) return;
     if (sse.event === 'error') throw errorEvent(sse.data);
     // The SDK skips pings by name and events without data; so does zotbox, whatever their data.
     if (sse.event === 'ping' || sse.data === '') return;
@@ -93,7 +93,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         return this.addMessageDelta(read(MessageDeltaSchema, json));
       case 'message_stop':
         this.requireMessage('message_stop');
-        this.stopped = true;
+        this.messageStopped = true;
         return;
       case 'error':
         throw errorEvent(sse.data);
@@ -108,7 +108,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     const stop = reason === undefined ? undefined : STOP_REASONS.get(reason);
     if (stop === 'context_exceeded') throw contextExceeded(this.options.model, this.options.contextWindow);
     // Without message_stop the answer is whole only if its stop reason came and no block was left open.
-    if (!this.stopped && (stop === undefined || this.blocks.some((block) => !block.stopped))) {
+    if (!this.messageStopped && (stop === undefined || this.blocks.some((block) => !block.stopped))) {
       throw interrupted(stop === undefined ? 'no stop_reason arrived' : 'a content block was never stopped');
     }
     if (stop === undefined) throw unreadable('message_stop without a stop_reason before it');
@@ -124,7 +124,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   private startBlock(event: z.infer<typeof ContentBlockStartSchema>): void {
     this.requireMessage('content_block_start');
     if (this.byIndex.has(event.index)) throw unreadable(`a second content_block_start for block ${event.index}`);
-    this.began = true;
+    this.outputBegan = true;
     const block = newBlock(event.content_block);
     this.blocks.push(block);
     this.byIndex.set(event.index, block);
@@ -181,8 +181,8 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   }
 
   private showText(text: string): void {
-    this.began = true;
-    this.shown += text;
+    this.outputBegan = true;
+    this.shownText += text;
     this.options.onText(text);
   }
 
