@@ -35,14 +35,6 @@ export function unknownStopReason(reason: string): ZotboxError {
   );
 }
 
-export function contextExceeded(model: string, contextWindow: number): ZotboxError {
-  return new ZotboxError(
-    'ZB_MODEL_CONTEXT_EXCEEDED',
-    `the conversation filled ${model}'s context window (${contextWindow.toLocaleString('en-US')} tokens): anthropic stopped the answer (stop_reason model_context_window_exceeded). Start a new session, or choose a model with a larger context window.`,
-    { details: { model, contextWindow } },
-  );
-}
-
 /** The body ended before the answer did. */
 export function interrupted(why: string): ZotboxError {
   return new ZotboxError(

@@ -17,7 +17,8 @@ import {
   ToolUseBlockStartSchema,
   type UsageCounts,
 } from './anthropic-events.js';
-import { contextExceeded, errorEvent, interrupted, unknownStopReason, unreadable } from './anthropic-stream-errors.js';
+import { errorEvent, interrupted, unknownStopReason, unreadable } from './anthropic-stream-errors.js';
+import { contextWindowExceeded } from './context-window-error.js';
 import type { ServerSentEvent } from './sse.js';
 import type { StreamDecoder } from './stream-decoder.js';
 
@@ -106,11 +107,10 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   finish(): AssistantTurn {
     const reason = this.stopReason;
     const stop = reason === undefined ? undefined : STOP_REASONS.get(reason);
-    if (stop === 'context_exceeded') throw contextExceeded(this.options.model, this.options.contextWindow);
-    // Without message_stop the answer is whole only if its stop reason came and no block was left open.
-    if (!this.messageStopped && (stop === undefined || this.blocks.some((block) => !block.stopped))) {
-      throw interrupted(stop === undefined ? 'no stop_reason arrived' : 'a content block was never stopped');
-    }
+    if (stop === 'context_exceeded') throw contextWindowExceeded(this.options.model, this.options.contextWindow, 'anthropic stopped the answer (stop_reason model_context_window_exceeded)');
+    // Without message_stop the answer is not whole, as for the SDK (its finalMessage exists only after
+    // message_stop): a body that ends early was cut, and the driver sends it again or keeps its text.
+    if (!this.messageStopped) throw interrupted(stop === undefined ? 'no stop_reason arrived' : 'message_stop never arrived');
     if (stop === undefined) throw unreadable('message_stop without a stop_reason before it');
     return { content: this.content(stop === 'max_tokens'), stop, usage: this.turnUsage() };
   }
