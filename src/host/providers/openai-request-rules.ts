@@ -71,11 +71,15 @@ const RULES: readonly Rule[] = [
   eachMessage((m) => (m.role === 'tool' && m.content === '' ? ['tool-result-non-empty', 'a tool message is empty (compatible servers refuse "")'] : undefined)),
   eachMessage((m) => (m.role === 'assistant' && m.tool_calls?.length === 0 ? ['tool-calls-non-empty', 'an assistant message has tool_calls: [] (OpenAI wants it left out)'] : undefined)),
   eachMessage((m) =>
-    m.role === 'assistant' && (m.content === '' || (m.content === null && (m.tool_calls ?? []).length === 0)) ? ['assistant-non-empty', 'an assistant message has neither text nor a tool call'] : undefined,
+    m.role === 'assistant' && (m.content === '' || (m.content === null && (m.tool_calls ?? []).length === 0))
+      ? ['assistant-non-empty', 'an assistant message has neither text nor a tool call']
+      : undefined,
   ),
-  eachToolCall((call) => (call.id.length >= 1 && call.id.length <= MAX_TOOL_CALL_ID_CHARS ? undefined : ['tool-call-id-length', `a tool call id has ${call.id.length} characters (1 to ${MAX_TOOL_CALL_ID_CHARS} allowed)`])),
+  eachToolCall((call) =>
+    call.id.length >= 1 && call.id.length <= MAX_TOOL_CALL_ID_CHARS ? undefined : ['tool-call-id-length', `a tool call id has ${call.id.length} characters (1 to ${MAX_TOOL_CALL_ID_CHARS} allowed)`],
+  ),
   eachToolCall((call) => (call.function.name === '' ? ['tool-call-named', 'a tool call has no function name'] : undefined)),
-  eachToolCall((call) => (isJsonObjectText(call.function.arguments) ? undefined : ['tool-call-arguments', 'a tool call\'s arguments are not the JSON text of an object'])),
+  eachToolCall((call) => (isJsonObjectText(call.function.arguments) ? undefined : ['tool-call-arguments', "a tool call's arguments are not the JSON text of an object"])),
   uniqueToolCallIds,
   toolAnswers,
   (body) => (body.tools?.length === 0 ? { rule: 'tools-omitted-when-empty', at: 'tools', what: 'tools is [] (OpenAI refuses an empty array; leave it out)' } : undefined),
@@ -148,7 +152,8 @@ function toolAnswers(body: Body): RequestViolation | undefined {
   for (const [i, message] of body.messages.entries()) {
     if (message.role === 'tool') {
       const answered = open.get(message.tool_call_id);
-      if (answered === undefined) return { rule: 'tool-answers-a-call', at: `messages[${i}]`, what: `the tool message for "${message.tool_call_id}" does not follow the assistant message that made that call` };
+      if (answered === undefined)
+        return { rule: 'tool-answers-a-call', at: `messages[${i}]`, what: `the tool message for "${message.tool_call_id}" does not follow the assistant message that made that call` };
       if (answered) return { rule: 'tool-answers-a-call', at: `messages[${i}]`, what: `the tool call "${message.tool_call_id}" is answered twice` };
       open.set(message.tool_call_id, true);
       continue;

@@ -56,9 +56,13 @@ export function buildOpenAiRequestBody(options: { readonly model: string }, requ
 export function checkOpenAiRequestBody(body: OpenAiRequestBody): void {
   const violation = findOpenAiRequestViolation(body);
   if (violation === undefined) return;
-  throw new ZotboxError('ZB_INTERNAL_BUG', `zotbox built a request openai would refuse: ${violation.what} (rule ${violation.rule}, at ${violation.at}). This is a bug in zotbox; rerun with --debug and report the output.`, {
-    details: { rule: violation.rule, at: violation.at },
-  });
+  throw new ZotboxError(
+    'ZB_INTERNAL_BUG',
+    `zotbox built a request openai would refuse: ${violation.what} (rule ${violation.rule}, at ${violation.at}). This is a bug in zotbox; rerun with --debug and report the output.`,
+    {
+      details: { rule: violation.rule, at: violation.at },
+    },
+  );
 }
 
 function toOpenAiTool(tool: ToolSpec): OpenAiTool {

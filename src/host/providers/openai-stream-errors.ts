@@ -37,9 +37,13 @@ export function streamError(payload: unknown, context: StreamErrorContext): Zotb
     .filter((part) => part !== undefined)
     .join(', ');
   const retryable = isRetryable(fields);
-  return new ZotboxError('ZB_PROVIDER_FAILED', `the model server reported an error mid-stream: ${quoted}. Fix: ${retryable ? 'try again later' : 'check the model name, the request limits and the server logs'}.`, {
-    details: { ...(fields.type === undefined ? {} : { type: fields.type }), ...(fields.code === undefined ? {} : { code: fields.code }), ...(retryable ? { retryable: true } : {}) },
-  });
+  return new ZotboxError(
+    'ZB_PROVIDER_FAILED',
+    `the model server reported an error mid-stream: ${quoted}. Fix: ${retryable ? 'try again later' : 'check the model name, the request limits and the server logs'}.`,
+    {
+      details: { ...(fields.type === undefined ? {} : { type: fields.type }), ...(fields.code === undefined ? {} : { code: fields.code }), ...(retryable ? { retryable: true } : {}) },
+    },
+  );
 }
 
 function isRetryable(fields: ErrorFields): boolean {

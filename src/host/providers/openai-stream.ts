@@ -106,9 +106,13 @@ export class OpenAiStreamDecoder implements StreamDecoder {
   finish(): AssistantTurn {
     if (this.stop === undefined) {
       const where = this.done ? 'said [DONE] without a finish reason' : 'ended before a finish reason';
-      throw new ZotboxError('ZB_PROVIDER_INTERRUPTED', `the model server's stream ${where}, so the answer is incomplete. Fix: try again; if it keeps happening, check the server or proxy between zotbox and it.`, {
-        details: { partialTextChars: this.text.length },
-      });
+      throw new ZotboxError(
+        'ZB_PROVIDER_INTERRUPTED',
+        `the model server's stream ${where}, so the answer is incomplete. Fix: try again; if it keeps happening, check the server or proxy between zotbox and it.`,
+        {
+          details: { partialTextChars: this.text.length },
+        },
+      );
     }
     const calls = this.calls.finish(this.stop === 'max_tokens' || this.stop === 'content_filter');
     if (this.stop === 'tool_use' && calls.length === 0 && !this.refused) throw unreadable('a finish reason that asks for tool calls, but no tool call');

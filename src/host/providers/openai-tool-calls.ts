@@ -29,8 +29,9 @@ const MAX_NAME_CHARS = 64;
  *    name differs from the last call's, or when the last call was already
  *    touched by an earlier entry of the same chunk (separate entries of one
  *    chunk are separate calls).
- * In every case a name differing from the chosen call's name opens a new call,
- * while the same name again is a repeat ("read" on every chunk is one "read").
+ * In every case a name differing from the chosen call's name opens a new call
+ * (but under the same id it is refused: one call cannot have two names), while
+ * the same name again is a repeat ("read" on every chunk is one "read").
  */
 export class ToolCallAssembler {
   private readonly calls: DraftCall[] = [];
@@ -59,10 +60,13 @@ export class ToolCallAssembler {
     const id = nonEmpty(delta.id);
     const name = nonEmpty(delta.function?.name);
     const candidate = index !== undefined ? this.byIndex.get(index) : id !== undefined ? this.byId.get(id) : this.calls.at(-1);
+    const sameId = id !== undefined && id === candidate?.serverId;
+    const renamed = name !== undefined && candidate !== undefined && candidate.name !== '' && name !== candidate.name;
+    if (sameId && renamed) throw unreadable(`one tool call (${id}) named both "${candidate.name}" and "${name}"`);
     const continues =
       candidate !== undefined &&
-      !(id !== undefined && candidate.serverId !== undefined && id !== candidate.serverId) &&
-      !(name !== undefined && candidate.name !== '' && name !== candidate.name) &&
+      !(id !== undefined && candidate.serverId !== undefined && !sameId) &&
+      !renamed &&
       !(index === undefined && id === undefined && name !== undefined && touched.has(candidate));
     const call = continues ? candidate : this.open();
     if (index !== undefined) this.byIndex.set(index, call);
@@ -135,5 +139,8 @@ function nonEmpty(value: string | null | undefined): string | undefined {
 }
 
 export function unreadable(what: string): ZotboxError {
-  return new ZotboxError('ZB_PROVIDER_FAILED', `the model server sent a Chat Completions stream zotbox cannot read: ${what}. Fix: check that the base URL points at an OpenAI-compatible server, or report the server's output.`);
+  return new ZotboxError(
+    'ZB_PROVIDER_FAILED',
+    `the model server sent a Chat Completions stream zotbox cannot read: ${what}. Fix: check that the base URL points at an OpenAI-compatible server, or report the server's output.`,
+  );
 }
