@@ -30,7 +30,7 @@ function decode(inputs: readonly Input[]): AssistantTurn {
 }
 
 function failure(t: import('ava').ExecutionContext, inputs: readonly Input[]): ZotboxError {
-  return t.throws<ZotboxError>(() => decode(inputs))!;
+  return t.throws<ZotboxError>(() => decode(inputs));
 }
 
 const delta = (d: Record<string, unknown>, finish_reason: string | null = null) => ({ choices: [{ index: 0, delta: d, finish_reason }] });
@@ -58,7 +58,7 @@ test('a stream that ends without a finish reason is interrupted, and keeps its p
   const { decoder: d, feed } = decoder();
   feed([delta({ content: 'half an ans' })]);
   t.is(d.partialText, 'half an ans');
-  t.is(t.throws<ZotboxError>(() => d.finish())!.code, 'ZB_PROVIDER_INTERRUPTED');
+  t.is(t.throws<ZotboxError>(() => d.finish()).code, 'ZB_PROVIDER_INTERRUPTED');
 });
 
 test('[DONE] without any finish reason is interrupted too', (t) => {
@@ -253,7 +253,7 @@ test('content_filter keeps the text received', (t) => {
 
 test('an unknown finish reason is refused when it arrives', (t) => {
   const { feed } = decoder();
-  t.is(t.throws<ZotboxError>(() => feed([delta({ content: 'a' }), finish('eos')]))!.code, 'ZB_PROVIDER_FAILED');
+  t.is(t.throws<ZotboxError>(() => feed([delta({ content: 'a' }), finish('eos')])).code, 'ZB_PROVIDER_FAILED');
 });
 
 test('an empty finish reason means "not yet"', (t) => {
@@ -336,7 +336,7 @@ test('a tool-only turn has no text block', (t) => {
 
 test('an error chunk fails the turn quoting its message, type and code', (t) => {
   const { feed } = decoder();
-  const error = t.throws<ZotboxError>(() => feed([delta({ content: 'a' }), { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }]))!;
+  const error = t.throws<ZotboxError>(() => feed([delta({ content: 'a' }), { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }]));
   t.is(error.code, 'ZB_PROVIDER_FAILED');
   t.regex(error.message, /Rate limit reached.*type requests.*code rate_limit_exceeded/);
   t.is(error.details?.['retryable'], undefined);
@@ -383,7 +383,7 @@ test('unknown event types are ignored', (t) => {
 
 const refused = test.macro((t, data: string) => {
   const { feed } = decoder();
-  t.is(t.throws<ZotboxError>(() => feed([raw(data)]))!.code, 'ZB_PROVIDER_FAILED');
+  t.is(t.throws<ZotboxError>(() => feed([raw(data)])).code, 'ZB_PROVIDER_FAILED');
 });
 test('a chunk that is not JSON is refused', refused, '{"choices": [');
 test('a chunk that is JSON null is refused', refused, 'null');
