@@ -12,8 +12,6 @@ interface DraftCall {
   args: string;
 }
 
-/** The ids zotbox gives calls the server gave none (or an unusable one): unique in the turn, and valid wherever a tool call id goes. */
-export const ASSIGNED_ID_PATTERN = /^call_zb_[0-9]+$/;
 /** The longest server id kept as it is (the neutral protocol's limit); a longer one is replaced. */
 const MAX_ID_CHARS = 256;
 /** The neutral protocol's limit on tool names. */
@@ -37,10 +35,6 @@ export class ToolCallAssembler {
   private readonly calls: DraftCall[] = [];
   private readonly byIndex = new Map<number, DraftCall>();
   private readonly byId = new Map<string, DraftCall>();
-
-  get count(): number {
-    return this.calls.length;
-  }
 
   /** The tool_calls of one chunk's delta, in order. */
   add(deltas: readonly ToolCallDelta[]): void {
@@ -105,7 +99,11 @@ export class ToolCallAssembler {
   }
 }
 
-/** The server's ids where usable (present, at most 256 characters, not already taken in the turn), else call_zb_<n> ids no other call has. */
+/**
+ * The server's ids where usable (present, at most 256 characters, not already
+ * taken in the turn), else call_zb_<n>: unique in the turn, and valid wherever a
+ * tool call id goes (^[a-zA-Z0-9_-]{1,40}$, OpenAI's and Anthropic's rules).
+ */
 function assignIds(serverIds: readonly (string | undefined)[]): string[] {
   const taken = new Set(serverIds.filter((id) => id !== undefined));
   const kept = new Set<string>();
