@@ -65,7 +65,7 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
 }
 
 async function inProcess(model: LoopbackModel, state: string) {
-  const env = { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.base };
+  const env = { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${model.base}/v1` };
   const pool = new AgentPool({ maxThreads: 2, maxRuns: RUNS });
   try {
     const plan = await prepareRun({ reference: reviewer, cwd: workspace, yes: true, env, stateDirectory: state, model: 'gpt-4.1', modelConcurrency: RUNS });
@@ -86,7 +86,7 @@ async function inProcess(model: LoopbackModel, state: string) {
 async function processPerAgent(model: LoopbackModel, state: string): Promise<{ wallMs: number; runs: number; parallel: number }> {
   const parallel = availableParallelism();
   const zotbox = path.join(repoRoot, 'bin', 'zotbox.js');
-  const env = { ...process.env, OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: model.base, ZOTBOX_HOME: state };
+  const env = { ...process.env, OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${model.base}/v1`, ZOTBOX_HOME: state };
   const one = (i: number) =>
     new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, [zotbox, 'run', reviewer, `Review the code (run ${i}).`, '--model', 'gpt-4.1', '-y', '--no-session'], {

@@ -43,7 +43,7 @@ for (const provider of ['anthropic', 'openai'] as const) {
       count++;
       (provider === 'anthropic' ? anthropicStream : openaiStream)(res, step, count);
     });
-    const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'sk-test-a', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'sk-test-o', OPENAI_BASE_URL: server.base };
+    const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'sk-test-a', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'sk-test-o', OPENAI_BASE_URL: `${server.base}/v1` };
     const events = await run({
       reference: agent,
       cwd: ws,
@@ -110,14 +110,22 @@ test('429 and 5xx are retried honouring retry-after; a bad key is ZB_PROVIDER_AU
   t.like(failed.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_PROVIDER_AUTH' } });
 });
 
-test('a malformed or truncated stream fails the run with ZB_PROVIDER_FAILED instead of being guessed at', async (t) => {
+test('a stream that ends without a finish reason, after text, is interrupted (never guessed complete); a malformed one fails', async (t) => {
   const { agent, ws, state } = agentFixture(t);
-  const broken = await serve(t, (_body, _req, res) => {
+  const truncated = await serve(t, (_body, _req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('data: {"choices":[{"delta":{"content":"partial"}}]}\n\n'); // no [DONE]
+    res.end('data: {"choices":[{"delta":{"content":"partial"}}]}\n\n'); // no finish_reason, no [DONE]
   });
-  const events = await run({ reference: agent, cwd: ws, prompt: 'hi', yes: true, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: broken.base }, stateDirectory: state, confine: 'off', model: 'gpt-4.1' });
-  t.like(events.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_PROVIDER_FAILED' } });
+  const options = { reference: agent, cwd: ws, prompt: 'hi', yes: true, stateDirectory: state, confine: 'off' as const, model: 'gpt-4.1' };
+  const events = await run({ ...options, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${truncated.base}/v1` } });
+  t.like(events.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_PROVIDER_INTERRUPTED' } });
+  t.is(truncated.requests.length, 1, 'output had begun: not sent again');
+  const malformed = await serve(t, (_body, _req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end('data: {"choices":[{"delta":{"content":5}}]}\n\ndata: [DONE]\n\n');
+  });
+  const failed = await run({ ...options, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${malformed.base}/v1` } });
+  t.like(failed.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_PROVIDER_FAILED' } });
 });
 
 test('--record writes a transcript that replays the same run offline', async (t) => {
@@ -168,7 +176,7 @@ test('a tool call cut off by the output limit is dropped, never guessed at, and 
       }
       res.end();
     });
-    const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.base };
+    const env = provider === 'anthropic' ? { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base } : { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.base}/v1` };
     const events = await run({
       reference: agent,
       cwd: ws,

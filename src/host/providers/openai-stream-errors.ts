@@ -3,6 +3,7 @@
 // Turns one into the ZotboxError the run ends with; never decides on retries
 // itself, it only marks the faults a server may not repeat as retryable.
 import { ZotboxError } from '../../errors.js';
+import { contextWindowExceeded } from './context-window-error.js';
 
 export interface StreamErrorContext {
   readonly model: string;
@@ -26,12 +27,7 @@ const RETRYABLE = new Set(['server_error', 'overloaded_error', 'api_error']);
 export function streamError(payload: unknown, context: StreamErrorContext): ZotboxError {
   const fields = errorFields(payload);
   if (fields.code === 'context_length_exceeded' || fields.type === 'context_length_exceeded') {
-    const window = `${context.model}'s context window (${context.contextWindow.toLocaleString('en-US')} tokens)`;
-    return new ZotboxError(
-      'ZB_MODEL_CONTEXT_EXCEEDED',
-      `the conversation no longer fits ${window}; the server said: ${fields.message ?? 'context_length_exceeded'}. Fix: start a new session, ask for smaller steps, or use a model with a larger context window.`,
-      { details: { model: context.model, contextWindow: context.contextWindow } },
-    );
+    return contextWindowExceeded(context.model, context.contextWindow, `the server said: ${fields.message ?? 'context_length_exceeded'}`);
   }
   const quoted = [fields.message ?? 'no message', fields.type === undefined ? undefined : `type ${fields.type}`, fields.code === undefined ? undefined : `code ${fields.code}`]
     .filter((part) => part !== undefined)

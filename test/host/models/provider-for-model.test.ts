@@ -39,7 +39,7 @@ test('an openai model uses OPENAI_BASE_URL when set', (t) => {
 test('an empty *_BASE_URL counts as unset', (t) => {
   const endpoints = registry(t);
   providerForModel({ model: gpt, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '' }, endpoints });
-  t.deepEqual(endpointsOf(endpoints), [['openai https://api.openai.com', 8]]);
+  t.deepEqual(endpointsOf(endpoints), [['openai https://api.openai.com/v1', 8]]);
 });
 
 test("a models-file base URL wins over the variable, and its max_concurrency is the endpoint's limit", (t) => {

@@ -7,7 +7,6 @@ import Anthropic from '@anthropic-ai/sdk';
 import test from 'ava';
 import type { AssistantTurn, StopReason } from '../../../src/policy/model-protocol.js';
 import { ANTHROPIC_STREAM_CASES, type AnthropicStreamCase, type SdkOutcome } from '../../fixtures/streams/anthropic-corpus.js';
-import { ANTHROPIC_STREAM_CASES_PENDING_ON_SSE } from '../../fixtures/streams/anthropic-corpus-pending-on-sse.js';
 import { decodeAnthropicStream } from '../../fixtures/streams/anthropic-decode.js';
 import { holdModelServer, type HeldModelServer } from '../../fixtures/held-model-server.js';
 
@@ -86,16 +85,7 @@ for (const streamCase of ANTHROPIC_STREAM_CASES) {
   });
 }
 
-// Zotbox's side of these waits for the SSE rewrite (see the list's comment); the SDK's side, and so the expectation, is checked now.
-for (const streamCase of ANTHROPIC_STREAM_CASES_PENDING_ON_SSE) {
-  test(`the SDK on a case pending on the SSE rewrite: ${streamCase.name}`, async (t) => {
-    const sdk = await runSdk(await holdModelServer(t), streamCase.chunks);
-    const expected = 'turn' in streamCase.zotbox ? zotboxOutcome(streamCase.zotbox.turn) : 'refused';
-    t.deepEqual(inZotboxTerms(sdk.outcome), streamCase.sdk === 'agree' ? expected : inZotboxTerms(streamCase.sdk.outcome));
-  });
-}
-
 test('the corpus names every case once', (t) => {
-  const names = [...ANTHROPIC_STREAM_CASES, ...ANTHROPIC_STREAM_CASES_PENDING_ON_SSE].map((streamCase) => streamCase.name);
+  const names = ANTHROPIC_STREAM_CASES.map((streamCase) => streamCase.name);
   t.is(new Set(names).size, names.length);
 });

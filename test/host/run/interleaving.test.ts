@@ -45,7 +45,7 @@ async function collect(events: AsyncGenerator<RunEvent>): Promise<RunEvent[]> {
   return all;
 }
 
-const env = (base: string) => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: base });
+const env = (base: string) => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${base}/v1` });
 
 test('50 runs on a 2-thread pool are all in flight at once: a model that answers only once 50 requests wait lets all complete', async (t) => {
   const fixture = agentFixture(t);
