@@ -57,7 +57,7 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
     } catch (thrown) {
       const error = toZotboxError(thrown);
       const partialText = error.details?.partialText;
-      if (typeof partialText === 'string' && partialText !== '' && !signal.aborted) {
+      if (typeof partialText === 'string' && partialText !== '') {
         try {
           hooks.onPartial?.([...parsed.data.messages, { role: 'assistant', content: [{ type: 'text', text: partialText }] }]);
         } catch {

@@ -37,7 +37,7 @@ interface Setup {
   readonly server: HeldModelServer;
   readonly clock: FakeClock;
   readonly texts: string[];
-  turn(overrides?: Partial<TurnStreamOptions>): Promise<AssistantTurn>;
+  readonly turn: (overrides?: Partial<TurnStreamOptions>) => Promise<AssistantTurn>;
 }
 
 async function setup(t: ExecutionContext, provider = 'openai', basePath = '/v1'): Promise<Setup> {
