@@ -41,5 +41,3 @@ const SKILL: ToolSpec = {
 export function toolsFor(options: { readonly bashAvailable: boolean; readonly hasSkills: boolean }): ToolSpec[] {
   return [READ, WRITE, EDIT, ...(options.bashAvailable ? [BASH] : []), ...(options.hasSkills ? [SKILL] : [])];
 }
-
-export const TOOL_NAMES = new Set(['read', 'write', 'edit', 'bash', 'skill']);
