@@ -42,7 +42,7 @@ export async function streamTurn(options: TurnStreamOptions): Promise<AssistantT
         attemptsSpent = attempts;
         continue;
       }
-      throw streamFault(fault, options, decoder.started ? decoder.partialText : '');
+      throw streamFault(fault, options, decoder.started, decoder.started ? decoder.partialText : '');
     } finally {
       await close();
     }
@@ -56,7 +56,7 @@ function mayRetry(fault: unknown): boolean {
 }
 
 /** Every fault reading a stream as a provider error; never ZB_INTERNAL_BUG, since the network is not zotbox. */
-function streamFault(fault: unknown, options: TurnStreamOptions, partialText: string): ZotboxError {
+function streamFault(fault: unknown, options: TurnStreamOptions, started: boolean, partialText: string): ZotboxError {
   const url = `${options.endpoint.baseUrl}${options.path}`;
   const provider = options.endpoint.provider;
   if (isUndiciTimeout(fault)) return timeoutError(provider, url, options.timeouts ?? DEFAULT_MODEL_TIMEOUTS, fault, partialText);
@@ -66,11 +66,13 @@ function streamFault(fault: unknown, options: TurnStreamOptions, partialText: st
     return new ZotboxError(fault.code, `${fault.message}${kept}`, { cause: fault, details: { ...fault.details, partialText } });
   }
   const reason = fault instanceof Error ? fault.message : String(fault);
-  return new ZotboxError(
-    partialText === '' ? 'ZB_PROVIDER_FAILED' : 'ZB_PROVIDER_INTERRUPTED',
-    `the connection to ${provider} at ${url} broke while it was answering (${reason}).${kept || ' It was retried and kept breaking: check the server and your connection.'}`,
-    { cause: fault, details: partialText === '' ? {} : { partialText } },
-  );
+  const what = `the connection to ${provider} at ${url} broke while it was answering (${reason}).`;
+  if (!started) return new ZotboxError('ZB_PROVIDER_FAILED', `${what} It was sent again and kept breaking: check the server and your connection.`, { cause: fault });
+  // Output had begun: sending it again would say it twice.
+  return new ZotboxError('ZB_PROVIDER_INTERRUPTED', `${what}${kept || ' No text had arrived yet; an unfinished tool call is never run. Run it again, or continue the session.'}`, {
+    cause: fault,
+    details: partialText === '' ? {} : { partialText },
+  });
 }
 
 /** HTTP 400 for a conversation the model cannot take: the context-window code, naming the window. */

@@ -123,7 +123,7 @@ test('a stream that keeps breaking before output fails as ZB_PROVIDER_FAILED aft
   }
   const error = await t.throwsAsync<ZotboxError>(answer);
   t.is(error.code, 'ZB_PROVIDER_FAILED');
-  t.regex(error.message, /broke while it was answering/);
+  t.regex(error.message, /broke while it was answering.*sent again and kept breaking/);
   t.is(server.requests.length, 3);
 });
 
@@ -208,4 +208,31 @@ test('a 404 from an Anthropic base URL ending in /v1 suggests dropping it', asyn
   (await server.request(0)).res.writeHead(404).end('not found');
   const error = await t.throwsAsync<ZotboxError>(answer);
   t.true(error.message.includes(`do not include /v1 (zotbox appends /v1/messages): try ${server.base}.`), error.message);
+});
+
+test('a connection dropped after output began without text (a tool call under way) is still interrupted, not sent again', async (t) => {
+  const { server, turn } = await setup(t);
+  const startsWithoutText = (text: string) => {
+    throw new Error(`no text expected, got ${text}`);
+  };
+  const answer = turn({
+    decoder: () => {
+      const decoder = new TinyDecoder(startsWithoutText);
+      // Output begins with the first event (as a tool call's start would), with no text.
+      const push = decoder.push.bind(decoder);
+      decoder.push = (event) => {
+        if (event.data === 'tool') decoder.started = true;
+        else push(event);
+      };
+      return decoder;
+    },
+  });
+  const held = await server.request(0);
+  held.res.writeHead(200, SSE);
+  held.res.write('data: tool\n\n', () => held.res.socket?.destroy());
+  const error = await t.throwsAsync<ZotboxError>(answer);
+  t.is(error.code, 'ZB_PROVIDER_INTERRUPTED');
+  t.is(error.details?.partialText, undefined);
+  t.regex(error.message, /an unfinished tool call is never run/);
+  t.is(server.requests.length, 1);
 });
