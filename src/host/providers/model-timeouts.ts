@@ -60,7 +60,7 @@ export function isUndiciTimeout(error: unknown): boolean {
 /** ZB_PROVIDER_TIMEOUT for a silent server; `partialText` is what had arrived (kept in the session). */
 export function timeoutError(provider: string, url: string, timeouts: ModelTimeouts, cause: unknown, partialText: string): ZotboxError {
   const headers = (cause as { code?: unknown } | null)?.code === 'UND_ERR_HEADERS_TIMEOUT';
-  const waited = headers ? `no answer within ${timeouts.firstByteMs / 1000} s` : `nothing more for ${timeouts.idleMs / 1000} s in the middle of its answer`;
+  const waited = headers ? `no answer within ${timeouts.firstByteMs / 1000} s` : `nothing for ${timeouts.idleMs / 1000} s while streaming its answer`;
   const setting = headers ? `first_byte_timeout_s in models.json or ${TIMEOUT_VARIABLES.firstByte}` : `idle_timeout_s in models.json or ${TIMEOUT_VARIABLES.idle}`;
   return new ZotboxError(
     'ZB_PROVIDER_TIMEOUT',
