@@ -50,8 +50,19 @@ function render(event: RunEvent): string {
     case 'usage':
       return '';
     case 'run.end':
-      return event.status === 'completed' ? '\n' : `\n■ run ${event.status}${event.error === undefined ? '' : `: ${event.error.code}: ${field(event.error.message)}`}\n`;
+      return `${event.status === 'completed' ? '\n' : `\n■ run ${event.status}${event.error === undefined ? '' : `: ${event.error.code}: ${field(event.error.message)}`}\n`}${usageLine(event)}\n`;
   }
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The run's one-line total: tokens each way, the cache when it was used, and the cost when the model has prices. */
+export function usageLine(end: RunEvent & { type: 'run.end' }): string {
+  const { usage } = end;
+  const cache =
+    usage.cache_creation_input_tokens + usage.cache_read_input_tokens === 0 ? '' : ` (cache: ${count(usage.cache_read_input_tokens)} read, ${count(usage.cache_creation_input_tokens)} written)`;
+  const cost = end.cost_usd === null ? 'cost unknown (no prices for this model)' : `$${end.cost_usd.toFixed(4)}`;
+  return `· ${end.turns} turn${end.turns === 1 ? '' : 's'} · ${count(usage.input_tokens)} tokens in${cache} · ${count(usage.output_tokens)} out · ${cost}`;
 }
 
 export const runRun: CommandHandler = async (parsed, io: CliIo) => {

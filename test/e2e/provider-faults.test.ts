@@ -6,6 +6,7 @@ import test from 'ava';
 import type { ServerResponse } from 'node:http';
 import { readSession } from '../../src/host/run/sessions.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
+import { usageLine } from '../../src/cli/run-command.js';
 import { agentFixture, anthropicStream, run, serve } from '../fixtures/model-servers.js';
 
 type RunEnd = RunEvent & { type: 'run.end' };
@@ -154,4 +155,30 @@ test('model_context_window_exceeded fails the run with ZB_MODEL_CONTEXT_EXCEEDED
   t.like(end, { status: 'failed', error: { code: 'ZB_MODEL_CONTEXT_EXCEEDED' } });
   t.regex(end.error!.message, /claude-sonnet-4-5's context window \(200,000 tokens\)/);
   t.is(server.requests.length, 1);
+});
+
+test("run.end totals the usage of every turn and prices it at the model's list prices; text mode prints the total", async (t) => {
+  const { agent, ws, state } = agentFixture(t);
+  let count = 0;
+  const server = await serve(t, (_body, _req, res) => {
+    count++;
+    if (count === 1) anthropicStream(res, { text: 'Reading.', tool: { name: 'read', input: { path: 'notes.md' } } }, count);
+    else answerWithStop(res, 'Done.', 'end_turn');
+  });
+  const events = await run({
+    reference: agent,
+    cwd: ws,
+    prompt: 'hi',
+    yes: true,
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
+    stateDirectory: state,
+    confine: 'off',
+    model: 'claude-sonnet-4-5',
+  });
+  const end = endOf(events);
+  // Turn 1: 101 in, 20 out (anthropicStream); turn 2: 5 in, 3 out, 7 read from the cache (answerWithStop).
+  t.deepEqual(end.usage, { input_tokens: 106, output_tokens: 23, cache_creation_input_tokens: 0, cache_read_input_tokens: 7 });
+  // 106 × $3 + 23 × $15 + 7 × $0.30 per million = $0.0006651, rounded to a millionth.
+  t.is(end.cost_usd, 0.000665);
+  t.is(usageLine(end), '· 2 turns · 106 tokens in (cache: 7 read, 0 written) · 23 out · $0.0007');
 });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ZotboxError } from '../../errors.js';
 import type { Manifest } from '../../policy/manifest.js';
+import type { ModelPrices } from './model-prices.js';
 
 export type ProviderName = 'anthropic' | 'openai';
 
@@ -25,16 +26,21 @@ export interface CatalogModel {
   /** models.json first_byte_timeout_s and idle_timeout_s, in milliseconds (docs/models.md, Timeouts). */
   readonly firstByteTimeoutMs?: number;
   readonly idleTimeoutMs?: number;
+  /** USD per million tokens; without it a run's cost is unknown (null). */
+  readonly prices?: ModelPrices;
 }
 
+/** List prices, USD per million tokens (Anthropic: 5-minute cache writes; OpenAI: no charge to write the cache). */
+const price = (input: number, output: number, cacheWrite: number, cacheRead: number): ModelPrices => ({ input, output, cacheWrite, cacheRead });
+
 export const BUILT_IN_MODELS: readonly CatalogModel[] = [
-  { id: 'claude-sonnet-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true },
-  { id: 'claude-opus-4-1', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true },
-  { id: 'claude-haiku-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true },
-  { id: 'gpt-4.1', provider: 'openai', contextWindow: 1_047_576, reasoning: false, vision: true },
-  { id: 'gpt-4.1-mini', provider: 'openai', contextWindow: 1_047_576, reasoning: false, vision: true },
-  { id: 'o3', provider: 'openai', contextWindow: 200_000, reasoning: true, vision: true },
-  { id: 'gpt-4o', provider: 'openai', contextWindow: 128_000, reasoning: false, vision: true },
+  { id: 'claude-sonnet-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true, prices: price(3, 15, 3.75, 0.3) },
+  { id: 'claude-opus-4-1', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true, prices: price(15, 75, 18.75, 1.5) },
+  { id: 'claude-haiku-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true, prices: price(1, 5, 1.25, 0.1) },
+  { id: 'gpt-4.1', provider: 'openai', contextWindow: 1_047_576, reasoning: false, vision: true, prices: price(2, 8, 2, 0.5) },
+  { id: 'gpt-4.1-mini', provider: 'openai', contextWindow: 1_047_576, reasoning: false, vision: true, prices: price(0.4, 1.6, 0.4, 0.1) },
+  { id: 'o3', provider: 'openai', contextWindow: 200_000, reasoning: true, vision: true, prices: price(2, 8, 2, 0.5) },
+  { id: 'gpt-4o', provider: 'openai', contextWindow: 128_000, reasoning: false, vision: true, prices: price(2.5, 10, 2.5, 1.25) },
 ];
 
 const UserModelsSchema = z.strictObject({
@@ -49,6 +55,15 @@ const UserModelsSchema = z.strictObject({
       max_concurrency: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
       first_byte_timeout_s: z.number().positive().max(86_400).optional(),
       idle_timeout_s: z.number().positive().max(86_400).optional(),
+      /** USD per million tokens; cache_write and cache_read default to input (no discount assumed). */
+      prices: z
+        .strictObject({
+          input: z.number().min(0).max(10_000),
+          output: z.number().min(0).max(10_000),
+          cache_write: z.number().min(0).max(10_000).optional(),
+          cache_read: z.number().min(0).max(10_000).optional(),
+        })
+        .optional(),
     }),
   ),
 });
@@ -84,6 +99,7 @@ export function readUserModels(stateDirectory: string): CatalogModel[] {
     ...(m.max_concurrency === undefined ? {} : { maxConcurrency: m.max_concurrency }),
     ...(m.first_byte_timeout_s === undefined ? {} : { firstByteTimeoutMs: Math.round(m.first_byte_timeout_s * 1000) }),
     ...(m.idle_timeout_s === undefined ? {} : { idleTimeoutMs: Math.round(m.idle_timeout_s * 1000) }),
+    ...(m.prices === undefined ? {} : { prices: price(m.prices.input, m.prices.output, m.prices.cache_write ?? m.prices.input, m.prices.cache_read ?? m.prices.input) }),
   }));
 }
 

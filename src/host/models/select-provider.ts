@@ -7,7 +7,8 @@ import type { Manifest } from '../../policy/manifest.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { ReplayProvider, readReplayTranscript } from '../providers/replay.js';
-import { BUILT_IN_MODELS, readUserModels, selectModel } from './model-catalog.js';
+import { BUILT_IN_MODELS, readUserModels, selectModel, type ProviderName } from './model-catalog.js';
+import type { ModelPrices } from './model-prices.js';
 import { providerForModel } from './provider-for-model.js';
 
 export interface ProviderChoice {
@@ -15,6 +16,8 @@ export interface ProviderChoice {
   readonly model: string;
   /** The model's context window in tokens; a replay has none of its own and gets the largest in the catalog. */
   readonly contextWindow: number;
+  /** USD per million tokens and the wire format (which decides how cached input is counted); undefined: the cost is unknown (a replay, a model without prices). */
+  readonly pricing?: { readonly prices: ModelPrices; readonly provider: ProviderName };
   /** A provider for one run. */
   create(): ModelProvider;
 }
@@ -51,5 +54,10 @@ export function selectProvider(input: SelectProviderInput): ProviderChoice {
     ...(input.endpoints === undefined ? {} : { endpoints: input.endpoints }),
     ...(input.maxConcurrency === undefined ? {} : { maxConcurrency: input.maxConcurrency }),
   });
-  return { model: model.id, contextWindow: model.contextWindow, create: () => live };
+  return {
+    model: model.id,
+    contextWindow: model.contextWindow,
+    ...(model.prices === undefined ? {} : { pricing: { prices: model.prices, provider: model.provider } }),
+    create: () => live,
+  };
 }

@@ -8,6 +8,7 @@ import { ZotboxError, toZotboxError } from '../../errors.js';
 import type { AgentTask } from '../../worker/pool-task.js';
 import { describeConfinement } from '../executors/confine/mode.js';
 import { MAX_CONVERSATION_BYTES } from '../../policy/message-limits.js';
+import { addUsage, NO_USAGE, usageCost, type RunUsage } from '../models/model-prices.js';
 import { serveModel } from '../models/model-server.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { RecordingProvider } from '../providers/recording.js';
@@ -105,6 +106,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   });
   const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation);
   let inputError: ZotboxError | undefined;
+  let runUsage: RunUsage = NO_USAGE;
   const model = serveModel(
     modelChannel.port1,
     recorder ?? provider,
@@ -115,6 +117,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
         : {}),
       onTurn: (turn, conversation) => {
         const { usage } = turn;
+        runUsage = addUsage(runUsage, usage);
         queue.push({
           type: 'usage',
           input_tokens: usage.input_tokens,
@@ -147,7 +150,14 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     model: { id: provider.model, contextWindow: plan.provider.contextWindow },
     toolTimeoutMs: plan.toolTimeoutMs + 5_000,
   });
-  const stopState = () => ({ fatal: cancellation.fatal, cancelled: cancellation.signal.aborted, inputError });
+  const pricing = plan.provider.pricing;
+  const stopState = () => ({
+    usage: runUsage,
+    costUsd: pricing === undefined ? null : usageCost(runUsage, pricing.prices, pricing.provider),
+    fatal: cancellation.fatal,
+    cancelled: cancellation.signal.aborted,
+    inputError,
+  });
   const running = runPreForRun(plan, queue, cancellation.signal)
     .then((preamble) => {
       const onWorker = pool[RUN_TASK](task(preamble));

@@ -3,9 +3,13 @@
 // cancelled run is "cancelled"; a run stopped for a fault is "failed" with it.
 import { ZotboxError, fromWireError, toZotboxError } from '../../errors.js';
 import type { AgentTaskOutcome } from '../../worker/pool-task.js';
+import type { RunUsage } from '../models/model-prices.js';
 import type { RunEvent } from './run-events.js';
 
 export interface RunStopState {
+  /** The tokens of every model turn of the run, and their cost in USD (null when the model has no prices). */
+  readonly usage: RunUsage;
+  readonly costUsd: number | null;
   readonly fatal: ZotboxError | undefined;
   readonly cancelled: boolean;
   /** A fault reading the user's next message (interactive runs). */
@@ -18,7 +22,7 @@ const CANCELLED = { code: 'ZB_GATE_CANCELLED', message: 'the run was cancelled.'
 /** The task returned (the loop ended, or failed and said why). */
 export function endFromOutcome(result: AgentTaskOutcome, state: RunStopState): RunEnd {
   const at = new Date().toISOString();
-  const done = { turns: result.turns, final_text: result.finalText };
+  const done = { turns: result.turns, final_text: result.finalText, usage: state.usage, cost_usd: state.costUsd };
   if (state.fatal !== undefined) return { type: 'run.end', status: 'failed', ...done, error: { code: state.fatal.code, message: state.fatal.message }, at };
   if (state.cancelled) return { type: 'run.end', status: 'cancelled', ...done, error: { ...CANCELLED }, at };
   if (state.inputError !== undefined && result.status !== 'failed')
@@ -33,10 +37,11 @@ export function endFromOutcome(result: AgentTaskOutcome, state: RunStopState): R
 /** The task threw: the worker crashed, entry.pre failed, or the run was abandoned after a cancel. */
 export function endFromThrown(thrown: unknown, state: RunStopState): RunEnd {
   const at = new Date().toISOString();
-  if (state.fatal !== undefined) return { type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: state.fatal.code, message: state.fatal.message }, at };
-  if (state.cancelled) return { type: 'run.end', status: 'cancelled', turns: 0, final_text: '', error: { ...CANCELLED }, at };
+  const spent = { usage: state.usage, cost_usd: state.costUsd };
+  if (state.fatal !== undefined) return { type: 'run.end', status: 'failed', turns: 0, final_text: '', ...spent, error: { code: state.fatal.code, message: state.fatal.message }, at };
+  if (state.cancelled) return { type: 'run.end', status: 'cancelled', turns: 0, final_text: '', ...spent, error: { ...CANCELLED }, at };
   const error = crashError(thrown);
-  return { type: 'run.end', status: 'failed', turns: 0, final_text: '', error: { code: error.code, message: error.message }, at };
+  return { type: 'run.end', status: 'failed', turns: 0, final_text: '', ...spent, error: { code: error.code, message: error.message }, at };
 }
 
 function crashError(thrown: unknown): ZotboxError {

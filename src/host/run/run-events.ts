@@ -50,6 +50,15 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     status: z.enum(['completed', 'max_turns', 'cancelled', 'refused', 'content_filtered', 'failed']),
     turns: z.number().int(),
     final_text: z.string(),
+    /** The run's tokens, every model turn summed (the usage events add up to it). */
+    usage: z.strictObject({
+      input_tokens: z.number().int(),
+      output_tokens: z.number().int(),
+      cache_creation_input_tokens: z.number().int(),
+      cache_read_input_tokens: z.number().int(),
+    }),
+    /** What those tokens cost at the model's prices, in USD; null when the model has none (a replay, a models.json model without prices). */
+    cost_usd: z.number().nullable(),
     error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
     at: At,
   }),

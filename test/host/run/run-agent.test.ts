@@ -152,6 +152,7 @@ test('usage events carry the cache counts, zero when the turn has none', async (
     cached.filter((e) => e.type === 'usage'),
     [{ type: 'usage', input_tokens: 3, output_tokens: 2, cache_creation_input_tokens: 100, cache_read_input_tokens: 40 }],
   );
+  t.like(end(cached), { usage: { input_tokens: 3, output_tokens: 2, cache_creation_input_tokens: 100, cache_read_input_tokens: 40 }, cost_usd: null }, 'a replay costs nothing known');
   const plain = await collect({ ...base(t), replayFile: transcript(t, [{ content: [{ type: 'text', text: 'hi' }], stop: 'end' }]) });
   t.deepEqual(
     plain.filter((e) => e.type === 'usage'),
