@@ -44,6 +44,27 @@ for (const [label, pieces] of [
   });
 }
 
+test('a max_tokens answer holding a finished call and a cut-off one: the model is told it was cut off (docs/models.md), not only given the one result', async (t) => {
+  const cut = [
+    anthropicEvent('message_start', { message: { id: 'm1', usage: { input_tokens: 10, output_tokens: 1 } } }),
+    anthropicEvent('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_whole', name: 'write', input: {} } }),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt","content":"a"}' } }),
+    anthropicEvent('content_block_stop', { index: 0 }),
+    anthropicEvent('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_cut', name: 'write', input: {} } }),
+    anthropicEvent('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"path":"b.txt","content":"bbb' } }),
+    anthropicEvent('content_block_stop', { index: 1 }),
+    anthropicEvent('message_delta', { delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 8192 } }),
+    anthropicEvent('message_stop', {}),
+  ].join('');
+  const { events, requests } = await runAgainst(t, 'anthropic', (n, res) => {
+    if (n > 0) return anthropicText(res, 'Done.');
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(cut);
+  });
+  t.like(endOf(events), { status: 'completed' });
+  t.regex(JSON.stringify(requests[1]?.body.messages.at(-1)), /cut off at the output token limit/, 'the model only got the result of a.txt');
+});
+
 test('anthropic run: a tool call cut off by max_tokens before its input never reaches the gate, and the model is told it was cut off', async (t) => {
   const { events, requests } = await runAgainst(t, 'anthropic', (n, res) => {
     if (n > 0) return anthropicText(res, 'Done.');
