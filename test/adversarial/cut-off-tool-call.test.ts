@@ -6,7 +6,7 @@
 import test from 'ava';
 import { AnthropicStreamDecoder } from '../../src/host/providers/anthropic-stream.js';
 import { readServerSentEvents } from '../../src/host/providers/sse.js';
-import { anthropicEvent, anthropicText, endOf, runAgainst } from './harness.js';
+import { anthropicEvent, anthropicText, endOf, openaiChunk, openaiText, runAgainst } from './harness.js';
 
 /** An answer: some text, then a tool_use the limit cut right after it opened (one empty delta, as the API sends first). */
 function cutAfterOpening(partialJson: readonly string[]): string {
@@ -78,4 +78,19 @@ test('anthropic run: a tool call cut off by max_tokens before its input never re
     'no tool.call: the call was never finished',
   );
   t.regex(JSON.stringify(requests[1]?.body.messages.at(-1)), /cut off at the output token limit/);
+});
+
+test('openai run: a call that opens after the finish reason and is cut by the end of the body (no [DONE]) never reaches the gate', async (t) => {
+  const { events } = await runAgainst(t, 'openai', (n, res) => {
+    if (n > 0) return openaiText(res, 'Done.');
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(openaiChunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'write', arguments: '{"path":"a.txt","content":"a"}' } }] }, 'tool_calls'));
+    // The body ends as the next call opens: [DONE] is optional after a finish reason, so zotbox reads the call as finished with {}.
+    res.end(openaiChunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'bash', arguments: '' } }] }));
+  });
+  t.deepEqual(
+    events.filter((e) => e.type === 'tool.call').map((e) => (e.type === 'tool.call' ? e.tool : '')),
+    ['write'],
+    'only the call that was sent whole',
+  );
 });
