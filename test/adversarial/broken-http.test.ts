@@ -17,7 +17,8 @@ const TEXT = chunk('data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\
 const ANSWERS: Record<string, (socket: Socket) => void> = {
   'not HTTP at all': (s) => s.end('HELLO THERE\r\n\r\n'),
   'a chunk size that is not hex, after text': (s) => s.end(`${HEADERS}${TEXT}zz\r\nxx\r\n`),
-  'a body shorter than its content-length, after text': (s) => s.end('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 500\r\n\r\ndata: {"choices":[{"delta":{"content":"a"}}]}\n\n'),
+  'a body shorter than its content-length, after text': (s) =>
+    s.end('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: 500\r\n\r\ndata: {"choices":[{"delta":{"content":"a"}}]}\n\n'),
   'a reset right after the headers': (s) => {
     s.write(HEADERS);
     s.resetAndDestroy();

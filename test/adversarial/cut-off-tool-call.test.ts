@@ -89,7 +89,7 @@ test('openai run: a call that opens after the finish reason and is cut by the en
     res.end(openaiChunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'bash', arguments: '' } }] }));
   });
   t.deepEqual(
-    events.filter((e) => e.type === 'tool.call').map((e) => (e.type === 'tool.call' ? e.tool : '')),
+    events.flatMap((e) => (e.type === 'tool.call' ? [e.tool] : [])),
     ['write'],
     'only the call that was sent whole',
   );

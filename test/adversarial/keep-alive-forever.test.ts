@@ -47,10 +47,12 @@ for (const provider of ['anthropic', 'openai'] as const) {
       provider === 'anthropic'
         ? new AnthropicProvider({ model: 'claude-sonnet-4-5', apiKey: 'k', baseUrl: loopback.base, endpoints, timeouts })
         : new OpenAiProvider({ model: 'gpt-4.1', apiKey: 'k', baseUrl: `${loopback.base}/v1`, endpoints, timeouts });
-    const outcome = await model.complete({ system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }, () => undefined, new AbortController().signal).then(
-      (turn) => `answered ${JSON.stringify(turn.content)}`,
-      (error: unknown) => (isZotboxError(error) ? error.code : 'not a ZotboxError'),
-    );
+    const outcome = await model
+      .complete({ system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }, () => undefined, new AbortController().signal)
+      .then(
+        (turn) => `answered ${JSON.stringify(turn.content)}`,
+        (error: unknown) => (isZotboxError(error) ? error.code : 'not a ZotboxError'),
+      );
     t.is(outcome, 'ZB_PROVIDER_TIMEOUT');
   });
 }
