@@ -25,9 +25,13 @@ export interface AnthropicOptions {
   readonly maxConcurrency?: number;
 }
 
-/** The API says so in a 400 when the prompt does not fit: "prompt is too long: 210000 tokens > 200000 maximum". */
+/**
+ * The API's 400s for a prompt that does not fit: "prompt is too long: 210000
+ * tokens > 200000 maximum", and "input length and `max_tokens` exceed context
+ * limit: 199759 + 8192 > 200000" (the input leaves no room for the output).
+ */
 function isContextOverflow(_status: number, body: string): boolean {
-  return /prompt is too long|exceeds? the (model's )?context (window|length)/i.test(body);
+  return /prompt is too long|exceeds? (the )?(model's )?context (window|length|limit)|exceed context limit/i.test(body);
 }
 
 export class AnthropicProvider implements ModelProvider {

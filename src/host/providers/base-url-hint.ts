@@ -4,8 +4,16 @@
 /** Version-like last segments of an OpenAI-format base URL: /v1, /v1beta/openai, /openai/v1, /api/v1 ... */
 const VERSIONED_OPENAI_BASE = /\/v\d+[a-z0-9]*(\/openai)?$/i;
 
+/** The endpoint paths zotbox appends; a base URL pasted with one already on it is the commonest slip. */
+const ENDPOINT_PATHS = { anthropic: /\/v1\/messages$/i, openai: /\/chat\/completions$/i } as const;
+
 export function baseUrlHint(provider: string, baseUrl: string): string {
   const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const endpointPath = provider === 'anthropic' ? ENDPOINT_PATHS.anthropic : ENDPOINT_PATHS.openai;
+  if (endpointPath.test(path)) {
+    const appended = provider === 'anthropic' ? '/v1/messages' : '/chat/completions';
+    return `The base URL already ends in ${appended}, which zotbox appends itself: try ${baseUrl.replace(/\/+$/, '').replace(endpointPath, '')}.`;
+  }
   if (provider === 'anthropic') {
     if (/\/v1$/i.test(path)) return `Anthropic base URLs do not include /v1 (zotbox appends /v1/messages): try ${baseUrl.replace(/\/v1$/i, '')}.`;
     return 'Check the model id and that the base URL is the Anthropic API root (zotbox appends /v1/messages).';

@@ -134,7 +134,12 @@ async function sendWithRetries(options: PostOptions): Promise<{ body: ResponseBo
     const status = response.statusCode;
     if (status === 200) {
       ticket.answered();
-      return { body: response.body, attempts: attempt + 1 };
+      if (isEventStream(response.headers)) return { body: response.body, attempts: attempt + 1 };
+      // Closed world: an answer that is not an event stream is not read as one. Not
+      // sent again: a server that ignored stream: true has generated (and billed) a whole answer.
+      const text = await readErrorBody(response.body);
+      if (signal.aborted) throw cancelledRequest();
+      throw notAStream(endpoint, url, response.headers['content-type'], text);
     }
     // Tell the gate first, so other runs stop sending before this body is read.
     const throttled = isThrottle(status, response.headers);
@@ -152,6 +157,21 @@ async function sendWithRetries(options: PostOptions): Promise<{ body: ResponseBo
     }
     throw statusError(endpoint, url, status, text, retryable ? attempt + 1 : undefined);
   }
+}
+
+/** text/event-stream, with or without parameters (charset). */
+function isEventStream(headers: Dispatcher.ResponseData['headers']): boolean {
+  const type = headers['content-type'];
+  return typeof type === 'string' && /^text\/event-stream\s*(;|$)/i.test(type.trim());
+}
+
+function notAStream(endpoint: ModelEndpoint, url: string, contentType: unknown, text: string): ZotboxError {
+  const type = typeof contentType === 'string' ? contentType : 'no content-type';
+  return new ZotboxError(
+    'ZB_PROVIDER_FAILED',
+    `${endpoint.provider} at ${url} answered 200 with ${type}, not an event stream (text/event-stream): it (or a proxy before it) ignored stream: true. zotbox reads only streamed answers; check the base URL points at the model API, not at a proxy that buffers answers. The answer began: ${text.slice(0, 200)}`,
+    { details: { status: 200, contentType: type } },
+  );
 }
 
 /** The error for a final non-200 answer, with the fix the status suggests. */

@@ -28,10 +28,11 @@ export interface OpenAiOptions {
 /**
  * OpenAI answers a prompt that does not fit with 400 and code
  * context_length_exceeded; compatible servers say it in words (vLLM: "maximum
- * context length", llama.cpp: "exceeds the available context size").
+ * context length", llama.cpp: "exceeds the available context size", Gemini:
+ * "The input token count (…) exceeds the maximum number of tokens allowed").
  */
 function isContextOverflow(_status: number, body: string): boolean {
-  return /context_length_exceeded|maximum context length|exceeds? the (available )?context (size|window|length)/i.test(body);
+  return /context_length_exceeded|maximum context length|exceeds? the (available )?context (size|window|length)|input token count .* exceeds the maximum number of tokens/i.test(body);
 }
 
 export class OpenAiProvider implements ModelProvider {

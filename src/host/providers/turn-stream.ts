@@ -62,6 +62,8 @@ function streamFault(fault: unknown, options: TurnStreamOptions, started: boolea
   if (isUndiciTimeout(fault)) return timeoutError(provider, url, options.timeouts ?? DEFAULT_MODEL_TIMEOUTS, fault, partialText);
   const kept = partialText === '' ? '' : ' The text received so far is kept in the session; continue it (zotbox run --continue) to go on.';
   if (isZotboxError(fault)) {
+    // An early end before any output was sent again as often as a 5xx; that it kept happening is a failure, not an interruption of an answer.
+    if (!started && fault.code === 'ZB_PROVIDER_INTERRUPTED') return new ZotboxError('ZB_PROVIDER_FAILED', `${fault.message} It was sent again and kept ending before any output.`, { cause: fault });
     if (partialText === '') return fault;
     return new ZotboxError(fault.code, `${fault.message}${kept}`, { cause: fault, details: { ...fault.details, partialText } });
   }

@@ -36,6 +36,8 @@ async function oneSlotEndpoint(t: ExecutionContext) {
 /** Resolves when the stream closes, however it ends (events.once would reject on an error first). */
 const closeOf = (stream: NodeJS.EventEmitter) => new Promise<void>((resolve) => stream.once('close', () => resolve()));
 const slots = (endpoint: ModelEndpoint) => ({ held: endpoint.limiter.held, queued: endpoint.limiter.queued });
+/** An event stream, as a model API answers; anything else is refused before its body is read. */
+const SSE = { 'content-type': 'text/event-stream' };
 
 test('with a limit of 2, five runs send two requests; each finished one lets exactly one more in, in FIFO order', async (t) => {
   const server = await holdModelServer(t);
@@ -72,7 +74,7 @@ test('with a limit of 2, five runs send two requests; each finished one lets exa
 test('the slot is released when the body has been read to its end, without close()', async (t) => {
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const response = post();
-  (await server.request(0)).res.writeHead(200).end('data: [DONE]\n\n');
+  (await server.request(0)).res.writeHead(200, SSE).end('data: [DONE]\n\n');
   const { body } = await response;
   const closed = closeOf(body);
   t.is(await body.text(), 'data: [DONE]\n\n');
@@ -83,7 +85,7 @@ test('the slot is released when the body has been read to its end, without close
 test('close() after the end, and twice, releases the slot only once', async (t) => {
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const response = post();
-  (await server.request(0)).res.writeHead(200).end('x');
+  (await server.request(0)).res.writeHead(200, SSE).end('x');
   const { body, close } = await response;
   await body.text();
   await close();
@@ -91,9 +93,9 @@ test('close() after the end, and twice, releases the slot only once', async (t) 
   const second = post();
   const third = post();
   t.deepEqual(slots(endpoint), { held: 1, queued: 1 }, 'the third still waits for the one slot');
-  (await server.request(1)).res.writeHead(200).end('x');
+  (await server.request(1)).res.writeHead(200, SSE).end('x');
   await (await second).close();
-  (await server.request(2)).res.writeHead(200).end('x');
+  (await server.request(2)).res.writeHead(200, SSE).end('x');
   await (await third).close();
   t.deepEqual(slots(endpoint), { held: 0, queued: 0 });
 });
@@ -102,7 +104,7 @@ test('a body abandoned after its first chunk releases the slot', async (t) => {
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const response = post();
   const held = await server.request(0);
-  held.res.writeHead(200).write('data: first\n\n'); // and never ends
+  held.res.writeHead(200, SSE).write('data: first\n\n'); // and never ends
   const { body } = await response;
   const closed = closeOf(body);
   for await (const chunk of body) {
@@ -116,7 +118,7 @@ test('a body abandoned after its first chunk releases the slot', async (t) => {
 test('close() on a body never read releases the slot', async (t) => {
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const response = post();
-  (await server.request(0)).res.writeHead(200).write('data: first\n\n');
+  (await server.request(0)).res.writeHead(200, SSE).write('data: first\n\n');
   await (await response).close();
   t.deepEqual(slots(endpoint), { held: 0, queued: 0 });
 });
@@ -125,7 +127,7 @@ test('a body that fails mid-stream (the connection drops) releases the slot', as
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const response = post();
   const held = await server.request(0);
-  held.res.writeHead(200).write('data: first\n\n');
+  held.res.writeHead(200, SSE).write('data: first\n\n');
   const { body } = await response;
   const closed = closeOf(body);
   held.res.socket!.destroy();
@@ -138,7 +140,7 @@ test('cancelling while the body streams releases the slot', async (t) => {
   const { server, endpoint, post } = await oneSlotEndpoint(t);
   const controller = new AbortController();
   const response = post(controller.signal);
-  (await server.request(0)).res.writeHead(200).write('data: first\n\n');
+  (await server.request(0)).res.writeHead(200, SSE).write('data: first\n\n');
   const { body } = await response;
   const closed = closeOf(body);
   controller.abort();
@@ -165,7 +167,7 @@ test('cancelling a queued request removes it from the queue and leaves the one i
   controller.abort();
   t.is((await t.throwsAsync<ZotboxError>(queued)).code, 'ZB_GATE_CANCELLED');
   t.deepEqual(slots(endpoint), { held: 1, queued: 0 });
-  (await server.request(0)).res.writeHead(200).end('ok');
+  (await server.request(0)).res.writeHead(200, SSE).end('ok');
   const { body } = await first;
   t.is(await body.text(), 'ok');
   t.is(server.requests.length, 1, 'the cancelled request was never sent');
@@ -199,7 +201,7 @@ test('a provider turn whose stream is malformed fails and releases the slot', as
   const endpoints = registry(t);
   const provider = new OpenAiProvider({ model: 'gpt-4.1', apiKey: 'k', baseUrl: server.base, endpoints, maxConcurrency: 1 });
   const answer = provider.complete(turn('A'), () => {}, live());
-  (await server.request(0)).res.writeHead(200).end('data: {not json\n\n');
+  (await server.request(0)).res.writeHead(200, SSE).end('data: {not json\n\n');
   t.is((await t.throwsAsync<ZotboxError>(answer)).code, 'ZB_PROVIDER_FAILED');
   t.deepEqual(slots(endpoints.endpoint({ provider: 'openai', baseUrl: server.base })), { held: 0, queued: 0 });
 });
@@ -211,7 +213,7 @@ test('sequential requests on one endpoint reuse one connection; another endpoint
   const b = endpoints.endpoint({ provider: 'openai', baseUrl: `${server.base}/b` });
   const roundTrip = async (endpoint: ModelEndpoint, index: number) => {
     const response = postForStream({ endpoint, path: '/v1/x', headers: {}, body: { index }, signal: live() });
-    (await server.request(index)).res.writeHead(200).end('done');
+    (await server.request(index)).res.writeHead(200, SSE).end('done');
     const { body, close } = await response;
     t.is(await body.text(), 'done');
     await close(); // as providers do when a turn ends
