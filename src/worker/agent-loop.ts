@@ -226,6 +226,8 @@ async function runTurns(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient,
       results.push(await runTool(gate, call));
     }
     if (cancelled()) return end('cancelled');
-    progress.push({ role: 'user', content: results });
+    // Cut off by the output limit with some calls whole: their results, and word that the rest was cut (a call it was making was dropped).
+    const notice = answer.stop === 'max_tokens' ? [{ type: 'text' as const, text: OUTPUT_LIMIT_NOTICE }] : [];
+    progress.push({ role: 'user', content: [...results, ...notice] });
   }
 }

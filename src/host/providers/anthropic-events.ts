@@ -20,7 +20,8 @@ export const UsageCountsSchema = z.looseObject({
 
 export const MessageStartSchema = z.looseObject({
   type: z.literal('message_start'),
-  message: z.looseObject({ usage: UsageCountsSchema.nullable().optional() }),
+  // The API starts every message with content []; content here is read as nothing else would be: refused when not empty.
+  message: z.looseObject({ usage: UsageCountsSchema.nullable().optional(), content: z.array(z.unknown()).nullable().optional() }),
 });
 
 export const ContentBlockStartSchema = z.looseObject({ type: z.literal('content_block_start'), index: Index, content_block: EventEnvelopeSchema });

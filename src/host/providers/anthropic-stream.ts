@@ -117,6 +117,8 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 
   private startMessage(event: z.infer<typeof MessageStartSchema>): void {
     if (this.messageStarted) throw unreadable('a second message_start in one stream');
+    // The API sends content only in content blocks; content already in message_start is not a stream zotbox understands (dropping it would answer with nothing).
+    if ((event.message.content?.length ?? 0) > 0) throw unreadable('content in message_start (the API sends content only in content blocks)');
     this.messageStarted = true;
     this.mergeUsage(event.message.usage);
   }
@@ -211,9 +213,14 @@ export class AnthropicStreamDecoder implements StreamDecoder {
    */
   private content(cutOff: boolean): (TextBlock | ToolUseBlock)[] {
     const content: (TextBlock | ToolUseBlock)[] = [];
+    const last = this.blocks.at(-1);
     for (const block of this.blocks) {
       if (block.kind === 'text' && block.text !== '') content.push({ type: 'text', text: block.text });
       if (block.kind !== 'tool_use') continue;
+      // The API opens every tool_use with input {} (and a first delta of ""): when the output limit
+      // stopped the answer at its last block before any input, "no input yet" and "no parameters" look
+      // alike, and only the first reading is safe. Earlier blocks finished: the answer went on past them.
+      if (cutOff && block === last && block.json === '') continue;
       const input = finishedInput(block);
       if (input !== undefined) content.push({ type: 'tool_use', id: block.id, name: block.name, input });
       else if (!cutOff) throw unreadable(`tool call ${block.name} (${block.id}) whose input never finished as JSON, though the answer did not stop at max_tokens`);

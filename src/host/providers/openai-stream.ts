@@ -72,6 +72,11 @@ export class OpenAiStreamDecoder implements StreamDecoder {
 
   private addChoice(choice: Choice): void {
     const delta = choice.delta;
+    // After the finish reason the answer is over (only usage may follow): more of it is a stream that contradicts
+    // itself, and a tool call opened there could never be known to be whole.
+    if (this.stop !== undefined && (Boolean(delta?.content) || Boolean(delta?.refusal) || (delta?.tool_calls?.length ?? 0) > 0)) {
+      throw unreadable('more of the answer after its finish reason');
+    }
     if (delta?.content) this.addText(delta.content);
     if (delta?.refusal) {
       this.refused = true;
