@@ -79,6 +79,10 @@ const RULES: readonly Rule[] = [
     call.id.length >= 1 && call.id.length <= MAX_TOOL_CALL_ID_CHARS ? undefined : ['tool-call-id-length', `a tool call id has ${call.id.length} characters (1 to ${MAX_TOOL_CALL_ID_CHARS} allowed)`],
   ),
   eachToolCall((call) => (call.function.name === '' ? ['tool-call-named', 'a tool call has no function name'] : undefined)),
+  // OpenAI applies the name rule to the history's calls too (400 invalid_value on messages[].tool_calls[].function.name).
+  eachToolCall((call) =>
+    TOOL_NAME_PATTERN.test(call.function.name) ? undefined : ['tool-call-name-pattern', `the tool call name "${call.function.name.slice(0, 80)}" does not match ${TOOL_NAME_PATTERN.source}`],
+  ),
   eachToolCall((call) => (isJsonObjectText(call.function.arguments) ? undefined : ['tool-call-arguments', "a tool call's arguments are not the JSON text of an object"])),
   uniqueToolCallIds,
   toolAnswers,

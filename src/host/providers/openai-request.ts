@@ -135,7 +135,7 @@ function assistantMessage(message: ChatMessage, calls: readonly ToolUseBlock[], 
     .join('');
   const content = text !== '' ? text : calls.length > 0 ? null : PLACEHOLDERS.emptyAssistantMessage;
   if (calls.length === 0) return { role: 'assistant', content };
-  const toolCalls = calls.map((call, i): OpenAiToolCall => ({ id: wire[i]!.wireId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }));
+  const toolCalls = calls.map((call, i): OpenAiToolCall => ({ id: wire[i]!.wireId, type: 'function', function: { name: wireToolName(call.name), arguments: JSON.stringify(call.input) } }));
   return { role: 'assistant', content, tool_calls: toolCalls };
 }
 
@@ -155,4 +155,15 @@ class WireIds {
     this.used.add(id);
     return id;
   }
+}
+
+/**
+ * A history call's name as OpenAI takes it (^[a-zA-Z0-9_-]{1,64}$): models do
+ * call tools that do not exist ("multi_tool_use.parallel", "read file"); the gate
+ * refused those calls, and the history keeps them under a name every later
+ * request can carry. The same rewrite as the Anthropic builder's.
+ */
+function wireToolName(name: string): string {
+  const safe = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+  return safe === '' ? '_' : safe;
 }

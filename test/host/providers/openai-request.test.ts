@@ -190,6 +190,7 @@ test('an empty tool call id', breaks, 'tool-call-id-length', (b) => {
   b.messages[3]!['tool_call_id'] = '';
 });
 test('a tool call without a function name', breaks, 'tool-call-named', (b) => (b.messages[2]!['tool_calls'] = [call('c1', '')]));
+test('a tool call name OpenAI refuses (a dot)', breaks, 'tool-call-name-pattern', (b) => (b.messages[2]!['tool_calls'] = [call('c1', 'multi_tool_use.parallel')]));
 test('arguments that are not JSON', breaks, 'tool-call-arguments', (b) => (b.messages[2]!['tool_calls'] = [call('c1', 'read', '{"a":')]));
 test('arguments that are a JSON array', breaks, 'tool-call-arguments', (b) => (b.messages[2]!['tool_calls'] = [call('c1', 'read', '[]')]));
 test('one tool call id used twice', breaks, 'tool-call-ids-unique', (b) => {
