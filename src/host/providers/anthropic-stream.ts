@@ -18,6 +18,7 @@ import {
   type UsageCounts,
 } from './anthropic-events.js';
 import { errorEvent, interrupted, unknownStopReason, unreadable } from './anthropic-stream-errors.js';
+import { AnswerBudget, PER_PART_CHARS } from './answer-budget.js';
 import { contextWindowExceeded } from './context-window-error.js';
 import type { ServerSentEvent } from './sse.js';
 import type { StreamDecoder } from './stream-decoder.js';
@@ -44,6 +45,9 @@ const STOP_REASONS: ReadonlyMap<string, StopReason | 'context_exceeded'> = new M
   ['refusal', 'refusal'],
   ['model_context_window_exceeded', 'context_exceeded'],
 ] as const);
+
+/** The events that carry the answer; pings and event types added later do not show it progressing. */
+const ANSWER_EVENTS: ReadonlySet<string> = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
 
 const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
 
@@ -72,6 +76,13 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     return this.shownText;
   }
 
+  get progress(): number {
+    return this.answerEvents;
+  }
+
+  private answerEvents = 0;
+  private readonly budget = new AnswerBudget('anthropic');
+
   push(sse: ServerSentEvent): void {
     // The driver stops reading at message_stop: nothing after it is part of the answer.
     if (this.messageStopped) return;
@@ -81,6 +92,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     const json = parseJson(sse.data);
     const envelope = EventEnvelopeSchema.safeParse(json);
     if (!envelope.success) throw unreadable(`an event that is not an object with a type (${preview(sse.data)})`);
+    if (ANSWER_EVENTS.has(envelope.data.type)) this.answerEvents++;
     switch (envelope.data.type) {
       case 'message_start':
         return this.startMessage(read(MessageStartSchema, json));
@@ -127,6 +139,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     this.requireMessage('content_block_start');
     if (this.byIndex.has(event.index)) throw unreadable(`a second content_block_start for block ${event.index}`);
     this.outputBegan = true;
+    this.budget.add(PER_PART_CHARS);
     const block = newBlock(event.content_block);
     this.blocks.push(block);
     this.byIndex.set(event.index, block);
@@ -147,7 +160,9 @@ export class AnthropicStreamDecoder implements StreamDecoder {
       }
       case 'input_json_delta':
         if (block.kind !== 'tool_use') throw unreadable(`an input_json_delta for block ${event.index}, a ${block.kind} block`);
-        block.json += read(InputJsonDeltaSchema, event.delta).partial_json;
+        const piece = read(InputJsonDeltaSchema, event.delta).partial_json;
+        this.budget.add(piece.length);
+        block.json += piece;
         return;
       default:
         // citations_delta, signature_delta and delta types added later: the SDK ignores them too.
@@ -183,6 +198,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   }
 
   private showText(text: string): void {
+    this.budget.add(text.length);
     this.outputBegan = true;
     this.shownText += text;
     this.options.onText(text);

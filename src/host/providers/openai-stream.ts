@@ -3,6 +3,7 @@
 // choice 0 (zotbox never asks for n > 1), ignores unknown fields and event types,
 // and refuses a finish reason it does not know rather than act on a guess.
 import { ZotboxError } from '../../errors.js';
+import { AnswerBudget, PER_PART_CHARS } from './answer-budget.js';
 import type { AssistantTurn, StopReason, TextBlock, ToolUseBlock, Usage } from '../../policy/model-protocol.js';
 import { ChunkSchema, type Choice, type ChunkUsage } from './openai-chunks.js';
 import { streamError } from './openai-stream-errors.js';
@@ -49,6 +50,13 @@ export class OpenAiStreamDecoder implements StreamDecoder {
     return this.text;
   }
 
+  get progress(): number {
+    return this.answerChunks;
+  }
+
+  private answerChunks = 0;
+  private readonly budget = new AnswerBudget('the model server');
+
   push(event: ServerSentEvent): void {
     // After [DONE] nothing counts (the SDK skips it too); the driver stops reading anyway.
     if (this.done) return;
@@ -67,6 +75,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
     if (!parsed.success) throw unreadable(`a chunk with an unexpected shape (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
     if (parsed.data.usage) this.addUsage(parsed.data.usage);
     const choice = ourChoice(parsed.data.choices ?? []);
+    if (parsed.data.usage || (choice !== undefined && carriesAnswer(choice))) this.answerChunks++;
     if (choice !== undefined) this.addChoice(choice);
   }
 
@@ -84,6 +93,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
     }
     if (delta?.tool_calls && delta.tool_calls.length > 0) {
       this.begun = true;
+      for (const call of delta.tool_calls) this.budget.add(PER_PART_CHARS + (call.function?.arguments?.length ?? 0) + (call.function?.name?.length ?? 0) + (call.id?.length ?? 0));
       this.calls.add(delta.tool_calls);
     }
     // null is "not yet"; so is "" (some gateways send it on every chunk, and the SDK reads it so too).
@@ -95,6 +105,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
   }
 
   private addText(delta: string): void {
+    this.budget.add(delta.length);
     this.begun = true;
     this.text += delta;
     this.options.onText(delta);
@@ -130,6 +141,17 @@ export class OpenAiStreamDecoder implements StreamDecoder {
     if (this.refused) return 'refusal';
     return stop === 'end' && calls > 0 ? 'tool_use' : stop;
   }
+}
+
+/**
+ * A chunk that carries some of the answer: text, a refusal, tool calls, a
+ * finish reason, or the reasoning compatible servers stream before the answer
+ * (reasoning_content, reasoning). An empty delta is a keep-alive.
+ */
+function carriesAnswer(choice: Choice): boolean {
+  const delta = choice.delta as (Record<string, unknown> & Choice['delta']) | null | undefined;
+  const text = (value: unknown) => typeof value === 'string' && value !== '';
+  return text(delta?.content) || text(delta?.refusal) || (delta?.tool_calls?.length ?? 0) > 0 || text(delta?.['reasoning_content']) || text(delta?.['reasoning']) || text(choice.finish_reason);
 }
 
 /** Choice 0, or the only choice without an index; other indexes are ignored (zotbox asks for one choice). */

@@ -27,4 +27,10 @@ export interface StreamDecoder {
   finish(): AssistantTurn;
   /** The text received so far: kept when the stream breaks after output began. */
   readonly partialText: string;
+  /**
+   * Events that carried some of the answer (text, tool input, thinking or
+   * reasoning, a stop, usage), counted: keep-alives (pings, empty deltas) do not
+   * count, so the driver's idle limit measures silence of the answer, not of the socket.
+   */
+  readonly progress: number;
 }

@@ -29,9 +29,11 @@ export async function streamTurn(options: TurnStreamOptions): Promise<AssistantT
       throw contextOverflowOr(error, options);
     });
     const decoder = options.decoder();
+    const silence = watchSilence(decoder, options, (error) => body.destroy(error));
     try {
       for await (const event of readServerSentEvents(body as AsyncIterable<Buffer>)) {
         decoder.push(event);
+        silence.heard();
         if (decoder.complete) break;
       }
       return decoder.finish();
@@ -44,9 +46,32 @@ export async function streamTurn(options: TurnStreamOptions): Promise<AssistantT
       }
       throw streamFault(fault, options, decoder.started, decoder.started ? decoder.partialText : '');
     } finally {
+      silence.stop();
       await close();
     }
   }
+}
+
+/**
+ * The idle limit, measured in the answer's progress rather than in bytes:
+ * undici's body timeout restarts on every byte, so a server sending only
+ * keep-alives (pings, SSE comments, empty deltas) would hold the turn forever.
+ * Fails the body with ZB_PROVIDER_TIMEOUT when the decoder's progress has not
+ * moved for the idle limit.
+ */
+function watchSilence(decoder: StreamDecoder, options: TurnStreamOptions, fail: (error: ZotboxError) => void): { heard(): void; stop(): void } {
+  const timeouts = options.timeouts ?? DEFAULT_MODEL_TIMEOUTS;
+  let progress = decoder.progress;
+  const url = `${options.endpoint.baseUrl}${options.path}`;
+  const timer = setTimeout(() => fail(timeoutError(options.endpoint.provider, url, timeouts, { code: 'UND_ERR_BODY_TIMEOUT' }, decoder.started ? decoder.partialText : '')), timeouts.idleMs);
+  return {
+    heard: () => {
+      if (decoder.progress === progress) return;
+      progress = decoder.progress;
+      timer.refresh();
+    },
+    stop: () => clearTimeout(timer),
+  };
 }
 
 /** Before any output: a broken connection, an early end, or an error event the server may not repeat. */

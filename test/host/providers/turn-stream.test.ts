@@ -18,8 +18,11 @@ class TinyDecoder implements StreamDecoder {
   complete = false;
   started = false;
   partialText = '';
+  progress = 0;
   constructor(private readonly onText: (text: string) => void) {}
   push(event: { data: string }): void {
+    if (event.data !== 'ping') this.progress++;
+    if (event.data === 'ping') return;
     if (event.data === 'end') this.complete = true;
     else if (event.data.startsWith('t:')) {
       this.started = true;
