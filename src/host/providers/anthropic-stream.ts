@@ -158,12 +158,13 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         this.showText(text);
         return;
       }
-      case 'input_json_delta':
+      case 'input_json_delta': {
         if (block.kind !== 'tool_use') throw unreadable(`an input_json_delta for block ${event.index}, a ${block.kind} block`);
         const piece = read(InputJsonDeltaSchema, event.delta).partial_json;
         this.budget.add(piece.length);
         block.json += piece;
         return;
+      }
       default:
         // citations_delta, signature_delta and delta types added later: the SDK ignores them too.
         return;

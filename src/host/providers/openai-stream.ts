@@ -149,7 +149,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
  * (reasoning_content, reasoning). An empty delta is a keep-alive.
  */
 function carriesAnswer(choice: Choice): boolean {
-  const delta = choice.delta as (Record<string, unknown> & Choice['delta']) | null | undefined;
+  const delta = choice.delta;
   const text = (value: unknown) => typeof value === 'string' && value !== '';
   return text(delta?.content) || text(delta?.refusal) || (delta?.tool_calls?.length ?? 0) > 0 || text(delta?.['reasoning_content']) || text(delta?.['reasoning']) || text(choice.finish_reason);
 }
