@@ -123,6 +123,10 @@ export const ERROR_CODES = {
   ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for is unknown, or its provider is not available in this build.' },
   ZB_MODEL_CONTEXT_EXCEEDED: { exit: 1, summary: "The conversation outgrew the model's context window; the run stopped before sending it." },
   ZB_PROVIDER_AUTH: { exit: 1, summary: 'The model provider refused the API key (missing, wrong, or without access to the model).' },
+  ZB_MODEL_CALL_NOT_RUN: {
+    exit: 1,
+    summary: 'A tool call in an answer that ended refused, content-filtered or paused is reported, but never run.',
+  },
   ZB_PROVIDER_TIMEOUT: {
     exit: 1,
     summary: 'The model server was silent too long: no answer within the time-to-first-byte limit, or no event within the idle limit (docs/models.md, Timeouts).',

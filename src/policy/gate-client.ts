@@ -4,7 +4,7 @@
 // time limit is cancelled on the host too. This module must stay free of file,
 // process and network access: it runs inside pool workers.
 import type { MessagePort } from 'node:worker_threads';
-import { ZotboxError, fromWireError } from '../errors.js';
+import { ZotboxError, fromWireError, type ErrorCode } from '../errors.js';
 import { ToolResultSchema } from './gate-protocol.js';
 import { MESSAGE_LIMITS, checkMessageLimits } from './message-limits.js';
 
@@ -41,7 +41,7 @@ export class GateClient {
     // Depth and size before the port: a value too deep to clone safely never travels; the gate is told it was refused.
     const tooBig = checkMessageLimits(message, MESSAGE_LIMITS.gate, `the ${tool} call`);
     if (tooBig !== undefined) {
-      this.port.postMessage({ type: 'tool.refused', id, tool: tool.slice(0, 64), code: tooBig.code, reason: tooBig.message.slice(0, 2000) });
+      this.port.postMessage({ type: 'tool.refused', id, tool: tool.slice(0, 256), code: tooBig.code, reason: tooBig.message.slice(0, 2000) });
       return Promise.reject(tooBig);
     }
     return new Promise((resolve, reject) => {
@@ -57,6 +57,28 @@ export class GateClient {
         // Input that cannot be cloned never leaves the worker (the model's JSON always can).
         this.settle(id, (pending) => pending.reject(new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the ${tool} call could not be sent: ${(error as Error).message}.`)));
       }
+    });
+  }
+
+  /**
+   * Tells the gate of a call the agent loop will not make (its answer ended
+   * refused, filtered or paused), so the host reports it; never run. Resolves
+   * once the host has answered (so the report is made before the run ends), or
+   * when the call's time limit passes.
+   */
+  report(tool: string, input: Record<string, unknown>, code: ErrorCode, reason: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const id = this.nextId++;
+    const notice = { type: 'tool.refused', id, tool: tool.slice(0, 256), input, code, reason: reason.slice(0, 2000) };
+    // An input too large to travel is left out; the notice still says the call was made.
+    const fits = checkMessageLimits(notice, MESSAGE_LIMITS.gate, `the ${tool} call`) === undefined;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve();
+      }, this.timeoutMs);
+      this.pending.set(id, { resolve: () => resolve(), reject: () => resolve(), timer });
+      this.port.postMessage(fits ? notice : { type: 'tool.refused', id, tool: notice.tool, code, reason: notice.reason });
     });
   }
 

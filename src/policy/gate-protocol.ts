@@ -35,14 +35,17 @@ export const ToolCallSchema = z.discriminatedUnion('tool', [
 export const ToolCancelSchema = z.strictObject({ type: z.literal('tool.cancel'), id: CallId });
 
 /**
- * A call the worker did not send because it broke the port's limits (too deep
- * or too large to travel): told to the gate so the host still reports it. It
+ * A call the worker did not send: it broke the port's limits (too deep or too
+ * large to travel), or its answer ended in a way that runs no call (refused,
+ * content-filtered, paused). Told to the gate so the host still reports it; it
  * is never answered and never executed.
  */
 export const ToolRefusedSchema = z.strictObject({
   type: z.literal('tool.refused'),
   id: CallId,
-  tool: z.string().max(64),
+  tool: z.string().max(256),
+  /** The call's input when it could travel (not for a call refused for its size). */
+  input: z.record(z.string(), z.unknown()).optional(),
   code: z.string().refine(isErrorCode, { error: 'not a registered zotbox error code' }),
   reason: z.string().max(2000),
 });
@@ -64,6 +67,8 @@ export const ToolResultSchema = z.discriminatedUnion('ok', [
 
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type ToolName = ToolCall['tool'];
+/** The gate's tools: anything else is refused. */
+export const TOOL_NAMES: readonly ToolName[] = ['read', 'write', 'edit', 'bash', 'skill'];
 export type ToolInput<T extends ToolName> = Extract<ToolCall, { tool: T }>['input'];
 export type GateRequest = z.infer<typeof GateRequestSchema>;
 export type ToolResult = z.infer<typeof ToolResultSchema>;

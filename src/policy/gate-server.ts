@@ -5,7 +5,8 @@
 // concurrently, answered by id. A bad message never crashes the host.
 import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, toZotboxError, type ErrorCode } from '../errors.js';
-import { GateRequestSchema, type GateAuditEvent, type ToolCall } from './gate-protocol.js';
+import { GateRequestSchema, TOOL_NAMES, type GateAuditEvent, type ToolCall, type ToolName } from './gate-protocol.js';
+import { UNPARSED_ARGUMENTS_KEY } from './model-protocol.js';
 import { MESSAGE_LIMITS, checkMessageLimits } from './message-limits.js';
 import type { PathDecision } from './path-decision.js';
 import type { ShellDecision } from './shell-decision.js';
@@ -79,6 +80,23 @@ export function decideFailClosed(decide: GateServerOptions['decide'], call: Tool
   }
 }
 
+/** The tool a refused message names, for its audit event: one of the gate's tools, else "unknown". */
+function knownTool(tool: unknown): GateAuditEvent['tool'] {
+  return typeof tool === 'string' && (TOOL_NAMES as readonly string[]).includes(tool) ? (tool as ToolName) : 'unknown';
+}
+
+/** A call whose arguments the provider could not read as a JSON object: refused for its input, saying so. */
+function unparsedArguments(raw: unknown): ZotboxError | undefined {
+  const message = raw as { tool?: unknown; input?: Record<string, unknown> } | null;
+  const text = message?.input?.[UNPARSED_ARGUMENTS_KEY];
+  if (typeof text !== 'string') return undefined;
+  const tool = typeof message?.tool === 'string' ? message.tool.slice(0, 64) : 'the';
+  return new ZotboxError(
+    'ZB_GATE_INVALID_MESSAGE',
+    `the ${tool} call's arguments were not a JSON object (they began ${JSON.stringify(text.slice(0, 120))}). Send the arguments as a JSON object, e.g. {"path": "notes.md"}.`,
+  );
+}
+
 export function serveGate(port: MessagePort, options: GateServerOptions): GateServer {
   const inFlight = new Map<number, AbortController>();
   let closed = false;
@@ -119,14 +137,14 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
     const plainInput = inspect && typeof input === 'object' && input !== null && !Array.isArray(input);
     options.onCall({
       id: message.id,
-      tool: typeof tool === 'string' ? tool.slice(0, 64) : 'unknown',
+      tool: typeof tool === 'string' ? tool.slice(0, 256) : 'unknown',
       input: plainInput ? (input as Record<string, unknown>) : {},
     });
   };
 
   const refuse = (raw: unknown, error: ZotboxError) => {
     const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
-    audit(id, 'unknown', false, {}, error.code, error.message);
+    audit(id, knownTool((raw as { tool?: unknown } | null)?.tool), false, {}, error.code, error.message);
     if (Number.isSafeInteger(id) && id > 0) reply(id, { ok: false, error });
   };
 
@@ -140,13 +158,17 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
     announce(raw, true);
     const parsed = GateRequestSchema.safeParse(raw);
     if (!parsed.success) {
+      const unparsed = unparsedArguments(raw);
+      if (unparsed !== undefined) return refuse(raw, unparsed);
       const issue = parsed.error.issues[0];
       return refuse(raw, new ZotboxError('ZB_GATE_INVALID_MESSAGE', `the gate refused a malformed message: ${issue?.message ?? 'invalid'} at ${issue?.path.join('.') || 'the top level'}.`));
     }
     const request = parsed.data;
     if (request.type === 'tool.refused') {
-      options.onCall?.({ id: request.id, tool: request.tool, input: {} });
-      audit(request.id, 'unknown', false, {}, request.code, request.reason);
+      options.onCall?.({ id: request.id, tool: request.tool, input: request.input ?? {} });
+      audit(request.id, knownTool(request.tool), false, {}, request.code, request.reason);
+      // Answered, so a worker that waits for it knows the host has reported the call before its run ends.
+      reply(request.id, { ok: false, error: new ZotboxError(request.code, request.reason) });
       return;
     }
     if (request.type === 'tool.cancel') {

@@ -6,10 +6,19 @@ import { z } from 'zod';
 import { WireErrorSchema } from './gate-protocol.js';
 
 export const TextBlockSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+/**
+ * The one key of a tool call's input when the model's arguments were not a JSON
+ * object (a Python dict, a string, broken JSON) though its call was finished:
+ * the raw text, so the gate refuses the call for its input, the events show
+ * what the model sent, and the model reads why and tries again.
+ */
+export const UNPARSED_ARGUMENTS_KEY = 'zotbox_unparsed_arguments';
+
 export const ToolUseBlockSchema = z.strictObject({
   type: z.literal('tool_use'),
   id: z.string().min(1).max(256),
-  name: z.string().min(1).max(64),
+  // Up to 256: a model may call a tool by a long name that does not exist; the gate refuses it and the events show it.
+  name: z.string().min(1).max(256),
   input: z.record(z.string(), z.unknown()),
 });
 export const ToolResultBlockSchema = z.strictObject({

@@ -53,7 +53,7 @@ function describeResult(result: unknown): string {
   return typeof result === 'string' ? result : JSON.stringify(result, null, 1);
 }
 
-async function runTool(gate: Pick<GateClient, 'call'>, call: ToolUseBlock): Promise<ToolResultBlock> {
+async function runTool(gate: Pick<GateClient, 'call' | 'report'>, call: ToolUseBlock): Promise<ToolResultBlock> {
   try {
     const result = await gate.call(call.name, call.input);
     return { type: 'tool_result', tool_use_id: call.id, content: describeResult(result), is_error: false };
@@ -95,6 +95,15 @@ class ConversationSize {
   }
 }
 
+/** The tool calls of an answer that runs none (refused, filtered, paused): reported to the gate, never run. */
+async function reportUnrun(gate: Pick<GateClient, 'report'>, answer: AssistantTurn): Promise<void> {
+  const why = { refusal: 'the model refused', content_filter: "a provider's content filter stopped the answer", pause_turn: 'the answer was paused' } as const;
+  for (const block of answer.content) {
+    if (block.type !== 'tool_use' || answer.stop === 'end' || answer.stop === 'tool_use' || answer.stop === 'max_tokens') continue;
+    await gate.report(block.name, block.input, 'ZB_MODEL_CALL_NOT_RUN', `not run: ${why[answer.stop]}, and a call in such an answer is never run.`);
+  }
+}
+
 /** The text blocks of an answer, joined: what run.end reports as final_text. */
 function textOf(answer: AssistantTurn): string {
   return answer.content
@@ -104,7 +113,7 @@ function textOf(answer: AssistantTurn): string {
 }
 
 /** Runs the loop; a fault ends it as failed, with the turns and text completed before it. */
-export async function runAgentLoop(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
+export async function runAgentLoop(gate: Pick<GateClient, 'call' | 'report'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput): Promise<AgentLoopResult> {
   const progress = new LoopProgress(input);
   try {
     return await runTurns(gate, model, input, progress);
@@ -155,7 +164,7 @@ class LoopProgress {
   }
 }
 
-async function runTurns(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput, progress: LoopProgress): Promise<AgentLoopResult> {
+async function runTurns(gate: Pick<GateClient, 'call' | 'report'>, model: Pick<ModelClient, 'complete'>, input: AgentLoopInput, progress: LoopProgress): Promise<AgentLoopResult> {
   const { messages } = progress;
   for (const message of input.history ?? []) progress.push(message);
   const pending = [...input.prompts];
@@ -200,6 +209,7 @@ async function runTurns(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient,
     turnsSinceUser++;
     if (answer.stop === 'pause_turn') {
       // The server paused a long turn: send it back as it is and the model goes on (the turn limit still applies).
+      await reportUnrun(gate, answer);
       progress.extendLast(answer);
       continue;
     }
@@ -207,8 +217,10 @@ async function runTurns(gate: Pick<GateClient, 'call'>, model: Pick<ModelClient,
     const content = answer.content.length > 0 ? answer.content : [{ type: 'text' as const, text: answer.stop === 'max_tokens' ? '[output cut off]' : '[no output]' }];
     progress.push({ role: 'assistant', content });
     progress.finish(answer);
-    if (answer.stop === 'refusal') return end('refused');
-    if (answer.stop === 'content_filter') return end('content_filtered');
+    if (answer.stop === 'refusal' || answer.stop === 'content_filter') {
+      await reportUnrun(gate, answer);
+      return end(answer.stop === 'refusal' ? 'refused' : 'content_filtered');
+    }
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0 && answer.stop === 'max_tokens') {
       // Cut off by the output limit: not an answer. Ask the model to go on (the turn limit still applies).

@@ -52,7 +52,7 @@ test('server: 5,000-deep arrays and objects are refused as invalid messages, aud
     decided.map((call) => call.id),
     [3],
   );
-  t.like(audits[0], { id: 1, tool: 'unknown', allowed: false, code: 'ZB_GATE_INVALID_MESSAGE' });
+  t.like(audits[0], { id: 1, tool: 'read', allowed: false, code: 'ZB_GATE_INVALID_MESSAGE' });
   t.like(audits[1], { id: 2, allowed: false, code: 'ZB_GATE_INVALID_MESSAGE' });
 });
 
@@ -121,7 +121,7 @@ test('client: 5,000-deep inputs and huge strings never travel; the gate is told 
   );
 });
 
-test('server: a refused-call notice is reported and audited as a denial, never decided or answered', async (t) => {
+test('server: a refused-call notice is reported and audited as a denial, answered with it, never decided or run', async (t) => {
   const port = new DirectPort();
   const audits: GateAuditEvent[] = [];
   const announced: unknown[] = [];
@@ -135,6 +135,8 @@ test('server: a refused-call notice is reported and audited as a denial, never d
   });
   t.teardown(() => server.close());
   port.deliver({ type: 'tool.refused', id: 4, tool: 'write', code: 'ZB_GATE_INVALID_MESSAGE', reason: 'the write call is too large.' });
+  // Answered with the refusal itself, so the worker knows it was reported; never executed.
+  t.like(await port.nextPosted(), { id: 4, ok: false, error: { code: 'ZB_GATE_INVALID_MESSAGE', message: 'the write call is too large.' } });
   port.deliver({ type: 'tool.call', id: 5, tool: 'read', input: { path: 'a.txt' } });
   t.like(await port.nextPosted(), { id: 5, ok: true });
   t.deepEqual(announced, [

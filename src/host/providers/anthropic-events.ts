@@ -32,7 +32,7 @@ export const TextBlockStartSchema = z.looseObject({ type: z.literal('text'), tex
 export const ToolUseBlockStartSchema = z.looseObject({
   type: z.literal('tool_use'),
   id: z.string().min(1).max(256),
-  name: z.string().min(1).max(64),
+  name: z.string().min(1).max(256),
   // The whole input when the server sends no input_json_delta (the SDK reads it so); the API itself sends {} and deltas.
   input: z.record(z.string(), z.unknown()).nullable().optional(),
 });

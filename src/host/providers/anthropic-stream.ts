@@ -3,7 +3,7 @@
 // deltas are ignored as the SDK ignores them; data the API never sends is refused;
 // a tool call the stream did not finish is never guessed at.
 import type { z } from 'zod';
-import type { AssistantTurn, StopReason, TextBlock, ToolUseBlock, Usage } from '../../policy/model-protocol.js';
+import { UNPARSED_ARGUMENTS_KEY, type AssistantTurn, type StopReason, type TextBlock, type ToolUseBlock, type Usage } from '../../policy/model-protocol.js';
 import {
   ContentBlockDeltaSchema,
   ContentBlockStartSchema,
@@ -240,6 +240,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
       if (cutOff && block === last && block.json === '') continue;
       const input = finishedInput(block);
       if (input !== undefined) content.push({ type: 'tool_use', id: block.id, name: block.name, input });
+      // Input that never became JSON without a max-tokens stop is refused, as the SDK refuses it (the API streams only whole JSON).
       else if (!cutOff) throw unreadable(`tool call ${block.name} (${block.id}) whose input never finished as JSON, though the answer did not stop at max_tokens`);
     }
     return content;
@@ -270,7 +271,8 @@ function finishedInput(block: Extract<Block, { kind: 'tool_use' }>): Record<stri
   } catch {
     return undefined;
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw unreadable(`tool call ${block.name} (${block.id}) whose input is JSON but not an object`);
+  // Whole JSON that is not an object: the model's mistake, refused by the gate for its input (the model reads why).
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { [UNPARSED_ARGUMENTS_KEY]: block.json.slice(0, 4096) };
   return input as Record<string, unknown>;
 }
 

@@ -3,7 +3,7 @@
 // (Ollama, LiteLLM's Responses bridge) or omit ids (Ollama, llama.cpp). Never
 // guesses at a call the stream cut off: it is dropped only under a cut-off stop.
 import { ZotboxError } from '../../errors.js';
-import type { ToolUseBlock } from '../../policy/model-protocol.js';
+import { UNPARSED_ARGUMENTS_KEY, type ToolUseBlock } from '../../policy/model-protocol.js';
 import type { ToolCallDelta } from './openai-chunks.js';
 
 interface DraftCall {
@@ -15,7 +15,8 @@ interface DraftCall {
 /** The longest server id kept as it is (the neutral protocol's limit); a longer one is replaced. */
 const MAX_ID_CHARS = 256;
 /** The neutral protocol's limit on tool names. */
-const MAX_NAME_CHARS = 64;
+/** Names up to the model protocol's limit pass (the gate refuses a tool it does not know, in the events' sight). */
+const MAX_NAME_CHARS = 256;
 
 /**
  * Which call a delta continues, in this order:
@@ -86,13 +87,12 @@ export class ToolCallAssembler {
     const whole: { call: DraftCall; input: Record<string, unknown> }[] = [];
     for (const call of this.calls) {
       const input = cutOff && call.args === '' ? undefined : parseArguments(call.args);
-      if (call.name === '' || input === undefined) {
+      if (call.name === '' || (cutOff && input === undefined)) {
         if (cutOff) continue;
-        throw unreadable(call.name === '' ? 'a tool call without a name' : `arguments for ${call.name} that are not JSON`);
+        throw unreadable('a tool call without a name');
       }
       if (call.name.length > MAX_NAME_CHARS) throw unreadable(`a tool call named "${call.name.slice(0, 80)}…", longer than ${MAX_NAME_CHARS} characters`);
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw unreadable(`arguments for ${call.name} that are not a JSON object`);
-      whole.push({ call, input: input as Record<string, unknown> });
+      whole.push({ call, input: isObject(input) ? input : unparsed(call.args) });
     }
     const ids = assignIds(whole.map((w) => w.call.serverId));
     return whole.map(({ call, input }, i) => ({ type: 'tool_use', id: ids[i]!, name: call.name, input }));
@@ -119,6 +119,20 @@ function assignIds(serverIds: readonly (string | undefined)[]): string[] {
     taken.add(assigned);
     return assigned;
   });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A finished call whose arguments are not a JSON object (a Python dict, a
+ * string, broken JSON: models do write them): the raw text under
+ * UNPARSED_ARGUMENTS_KEY, so the gate refuses the call for its input and the
+ * model reads why, instead of the whole run failing.
+ */
+function unparsed(args: string): Record<string, unknown> {
+  return { [UNPARSED_ARGUMENTS_KEY]: args.slice(0, 4096) };
 }
 
 /** Empty arguments are an empty object (a function without parameters); undefined when the text is not JSON. */
