@@ -15,6 +15,7 @@ import { ZOTBOX_VERSION } from './version.js';
  * ZB_CLI_NOT_AVAILABLE.
  */
 const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>> = {
+  init: async () => (await import('./cli/init-command.js')).runInit,
   pack: async () => (await import('./cli/archive-commands.js')).runPack,
   inspect: async () => (await import('./cli/archive-commands.js')).runInspect,
   verify: async () => (await import('./cli/archive-commands.js')).runVerify,

@@ -14,6 +14,20 @@ const CWD_OPTION: OptionSpec = {
 const AGENT_REF =
   'An agent reference: an existing zotfile directory or .zot file, a public GitHub URL (https://github.com/OWNER/REPO/PATH or .../tree/REF/PATH), or github:OWNER/REPO[/PATH][@REF]. A missing local path is an error, never a GitHub lookup.';
 
+export const INIT: CommandSpec = {
+  name: 'init',
+  summary: 'Create a new agent: a manifest, an AGENT.md and one skill.',
+  usage: ['init [DIR] [--name NAME] [--json]'],
+  description:
+    'Writes a minimal agent into DIR: manifest.json (read the workspace, write nothing, no shell), AGENT.md (the instructions added to the system prompt) and one skill, skills/cite-sources/SKILL.md. It passes zotbox verify as it is; edit it from there (docs/agents.md). DIR must not exist or must be empty: init never overwrites anything.',
+  arguments: [{ name: 'DIR', description: 'The directory to create the agent in (default: the current directory); missing parents are created.' }],
+  options: [{ name: 'name', type: 'string', valueName: 'NAME', description: "The agent's name (default: made from DIR's name, lowercased, other characters as hyphens)." }, JSON_OPTION],
+  exitStatus: ['0  the agent was created', '1  DIR exists and is not an empty directory, or a file could not be written', '2  usage error, or a name that is not a valid agent name'],
+  examples: ['zotbox init my-agent', 'zotbox init . --name code-helper'],
+  minPositionals: 0,
+  maxPositionals: 1,
+};
+
 export const PACK: CommandSpec = {
   name: 'pack',
   summary: 'Pack a zotfile directory into a canonical .zot archive.',
@@ -163,4 +177,4 @@ export const CONSENT: CommandSpec = {
   maxPositionals: 3,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT];
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT];
