@@ -177,4 +177,18 @@ export const CONSENT: CommandSpec = {
   maxPositionals: 3,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT];
+export const COMPLETION: CommandSpec = {
+  name: 'completion',
+  summary: 'Print a shell completion script for bash, zsh or fish.',
+  usage: ['completion bash|zsh|fish'],
+  description:
+    'Prints a script that completes zotbox\'s commands, options and argument values in the given shell. It is generated from this build\'s command table, so it always matches the commands it offers. Install it where the shell looks for completions: bash: zotbox completion bash > ~/.local/share/bash-completion/completions/zotbox; zsh: zotbox completion zsh > "${fpath[1]}/_zotbox"; fish: zotbox completion fish > ~/.config/fish/completions/zotbox.fish. Or load it for one session: source <(zotbox completion bash).',
+  arguments: [{ name: 'bash|zsh|fish', description: 'The shell to print the script for.' }],
+  options: [],
+  exitStatus: ['0  the script was printed', '2  usage error, or a shell zotbox has no script for'],
+  examples: ['zotbox completion bash > ~/.local/share/bash-completion/completions/zotbox', 'source <(zotbox completion zsh)'],
+  minPositionals: 1,
+  maxPositionals: 1,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT, COMPLETION];
