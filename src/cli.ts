@@ -15,6 +15,7 @@ import { ZOTBOX_VERSION } from './version.js';
  * ZB_CLI_NOT_AVAILABLE.
  */
 const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>> = {
+  init: async () => (await import('./cli/init-command.js')).runInit,
   pack: async () => (await import('./cli/archive-commands.js')).runPack,
   inspect: async () => (await import('./cli/archive-commands.js')).runInspect,
   verify: async () => (await import('./cli/archive-commands.js')).runVerify,
@@ -22,6 +23,7 @@ const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>>
   check: async () => (await import('./cli/check-command.js')).runCheck,
   consent: async () => (await import('./cli/consent-command.js')).runConsent,
   run: async () => (await import('./cli/run-command.js')).runRun,
+  completion: async () => (await import('./cli/completion-command.js')).runCompletion,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));
@@ -122,9 +124,10 @@ function showHelpFor(name: string | undefined, io: CliIo): number {
   return 0;
 }
 
-/** One clear line per error; with debug, the stack and every cause follow. */
+/** One clear line per error, then one per further problem it lists; with debug, the stack and every cause follow. */
 export function formatError(error: ZotboxError, debug: boolean): string {
   let text = `zotbox: error[${error.code}]: ${error.message}\n`;
+  for (const issue of furtherIssues(error)) text += `  also: ${escapeLineBreaks(issue.path)} ${escapeLineBreaks(issue.message)}.\n`;
   if (!debug) return text;
   let current: unknown = error;
   let depth = 0;
@@ -136,4 +139,24 @@ export function formatError(error: ZotboxError, debug: boolean): string {
   // A thrown non-Error (a string, a plain object) is shown as written, not as "[object Object]".
   if (current !== undefined && !(current instanceof Error)) text += `caused by: ${typeof current === 'string' ? current : inspect(current)}\n`;
   return text;
+}
+
+/**
+ * The problems after the first of an error that lists them all in details.issues
+ * (ZB_MANIFEST_INVALID): its message names only the first, and a reader fixing a
+ * manifest should see every one at once (issue 13). Malformed details show nothing.
+ */
+function furtherIssues(error: ZotboxError): readonly { path: string; message: string }[] {
+  const issues = error.details?.['issues'];
+  if (!Array.isArray(issues)) return [];
+  const wellFormed = issues.every((issue: unknown) => {
+    const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
+    return typeof path === 'string' && typeof message === 'string';
+  });
+  return wellFormed ? (issues as { path: string; message: string }[]).slice(1) : [];
+}
+
+/** Control characters as \\u escapes, so a problem stays on its own line (the sanitizer drops the rest, not newlines). */
+function escapeLineBreaks(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   ZB_CLI_USAGE: { exit: 2, summary: 'The command line was not understood: an unknown option, a missing or extra argument.' },
   ZB_CLI_UNKNOWN_COMMAND: { exit: 2, summary: 'The first argument is not a zotbox command.' },
   ZB_CLI_NOT_AVAILABLE: { exit: 1, summary: "The command is part of zotbox's design but not available in this build yet." },
+  ZB_INIT_TARGET: { exit: 1, summary: 'The directory zotbox init was to create the agent in exists and is not an empty directory; init never overwrites anything.' },
   ZB_OPTION_INVALID: { exit: 2, summary: 'A library or command-line option has a value zotbox cannot use (for example maxRuns: 0); the message names the option and what it takes.' },
 
   // Archives: reading, packing and extracting

@@ -90,8 +90,24 @@ class StagingWriter {
   }
 }
 
+/**
+ * A directory given as the archive is an agent's source, which unpack has no use
+ * for: say that, and how to get a .zot from it (issue 13). Anything else that is
+ * not a readable file is reported when the archive is read.
+ */
+async function refuseDirectoryArchive(file: string): Promise<void> {
+  const stats = await stat(file).catch(() => undefined);
+  if (stats?.isDirectory() !== true) return;
+  throw new ZotboxError(
+    'ZB_IO_FAILED',
+    `cannot unpack ${file}: it is a directory, not a .zot file; unpack extracts an archive. Fix: pass a .zot file (to make one from this directory: zotbox pack ${file}; to look inside it: zotbox inspect ${file}).`,
+    { details: { path: file, errno: 'EISDIR' } },
+  );
+}
+
 /** Extracts a .zot file into `target` (created; or an existing empty directory). */
 export async function unpackArchiveFile(file: string, target: string, options: LoadOptions = {}): Promise<UnpackResult> {
+  await refuseDirectoryArchive(file);
   const absoluteTarget = path.resolve(target);
   const targetExists = await checkTarget(absoluteTarget);
   const parent = path.dirname(absoluteTarget);

@@ -14,6 +14,20 @@ const CWD_OPTION: OptionSpec = {
 const AGENT_REF =
   'An agent reference: an existing zotfile directory or .zot file, a public GitHub URL (https://github.com/OWNER/REPO/PATH or .../tree/REF/PATH), or github:OWNER/REPO[/PATH][@REF]. A missing local path is an error, never a GitHub lookup.';
 
+export const INIT: CommandSpec = {
+  name: 'init',
+  summary: 'Create a new agent: a manifest, an AGENT.md and one skill.',
+  usage: ['init [DIR] [--name NAME] [--json]'],
+  description:
+    'Writes a minimal agent into DIR: manifest.json (read the workspace, write nothing, no shell), AGENT.md (the instructions added to the system prompt) and one skill, skills/cite-sources/SKILL.md. It passes zotbox verify as it is; edit it from there (docs/agents.md). DIR must not exist or must be empty: init never overwrites anything.',
+  arguments: [{ name: 'DIR', description: 'The directory to create the agent in (default: the current directory); missing parents are created.' }],
+  options: [{ name: 'name', type: 'string', valueName: 'NAME', description: "The agent's name (default: made from DIR's name, lowercased, other characters as hyphens)." }, JSON_OPTION],
+  exitStatus: ['0  the agent was created', '1  DIR exists and is not an empty directory, or a file could not be written', '2  usage error, or a name that is not a valid agent name'],
+  examples: ['zotbox init my-agent', 'zotbox init . --name code-helper'],
+  minPositionals: 0,
+  maxPositionals: 1,
+};
+
 export const PACK: CommandSpec = {
   name: 'pack',
   summary: 'Pack a zotfile directory into a canonical .zot archive.',
@@ -163,4 +177,18 @@ export const CONSENT: CommandSpec = {
   maxPositionals: 3,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT];
+export const COMPLETION: CommandSpec = {
+  name: 'completion',
+  summary: 'Print a shell completion script for bash, zsh or fish.',
+  usage: ['completion bash|zsh|fish'],
+  description:
+    'Prints a script that completes zotbox\'s commands, options and argument values in the given shell. It is generated from this build\'s command table, so it always matches the commands it offers. Install it where the shell looks for completions: bash: zotbox completion bash > ~/.local/share/bash-completion/completions/zotbox; zsh: zotbox completion zsh > "${fpath[1]}/_zotbox"; fish: zotbox completion fish > ~/.config/fish/completions/zotbox.fish. Or load it for one session: source <(zotbox completion bash).',
+  arguments: [{ name: 'bash|zsh|fish', description: 'The shell to print the script for.' }],
+  options: [],
+  exitStatus: ['0  the script was printed', '2  usage error, or a shell zotbox has no script for'],
+  examples: ['zotbox completion bash > ~/.local/share/bash-completion/completions/zotbox', 'source <(zotbox completion zsh)'],
+  minPositionals: 1,
+  maxPositionals: 1,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT, COMPLETION];

@@ -1,5 +1,10 @@
-import test from 'ava';
-import { findScopesInStateDirectory, type CompiledScopes, type ScopeContext } from '../../src/policy/scopes.js';
+import test, { type ExecutionContext } from 'ava';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ErrorCode } from '../../src/errors.js';
+import { decidePathAccess, type PathTool } from '../../src/policy/path-decision.js';
+import { compileScopes, findScopesInStateDirectory, type CompiledScopes, type ScopeContext } from '../../src/policy/scopes.js';
+import { tempDir } from '../fixtures/temp.js';
 
 const context: ScopeContext = { workspace: '/home/u/proj', agentData: '/s/agents/a/data', stateDirectory: '/s' };
 
@@ -59,4 +64,53 @@ test('read and write scopes are both checked, and each offending one is named wi
     { access: 'write', declared: '${agent_data}/../consents', root: '/s/agents/a/consents' },
     { access: 'write', declared: '/s/sessions', root: '/s/sessions' },
   ]);
+});
+
+// A scope may name one file (docs/agents.md, docs/manifest.md): it grants that file, and nothing beside or above it.
+
+/** A workspace holding notes.txt, other.txt and sub/, canonical. */
+function fileScopeWorkspace(t: ExecutionContext): string {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-scope-')), 'ws');
+  mkdirSync(path.join(ws, 'sub'), { recursive: true });
+  writeFileSync(path.join(ws, 'notes.txt'), 'n');
+  writeFileSync(path.join(ws, 'other.txt'), 'o');
+  return ws;
+}
+
+function decide(tool: PathTool, requested: string, scopes: CompiledScopes): { allow: boolean; code?: ErrorCode; canonicalPath?: string } {
+  const decision = decidePathAccess(tool, requested, scopes);
+  return decision.allow ? { allow: true, canonicalPath: decision.canonicalPath } : { allow: false, code: decision.code };
+}
+
+test('a read scope naming one file allows reading that file only', (t) => {
+  const ws = fileScopeWorkspace(t);
+  const scopes = compileScopes({ read: ['${workspace}/notes.txt'], write: [] }, { workspace: ws, agentData: path.join(ws, '..', 'data') });
+  t.deepEqual(scopes.read, [{ declared: '${workspace}/notes.txt', root: path.join(ws, 'notes.txt') }]);
+  t.deepEqual(scopes.warnings, []);
+  t.deepEqual(decide('read', 'notes.txt', scopes), { allow: true, canonicalPath: path.join(ws, 'notes.txt') });
+  t.deepEqual(decide('read', path.join(ws, 'notes.txt'), scopes), { allow: true, canonicalPath: path.join(ws, 'notes.txt') });
+  t.deepEqual(decide('read', 'other.txt', scopes), { allow: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+  t.deepEqual(decide('read', '.', scopes), { allow: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' }, 'not the directory it is in');
+  t.deepEqual(decide('read', 'sub', scopes), { allow: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+  t.deepEqual(decide('read', 'notes.txt/x', scopes), { allow: false, code: 'ZB_POLICY_PATH_UNRESOLVABLE' }, 'a file has nothing below it');
+  t.deepEqual(decide('read', 'notes.txt2', scopes), { allow: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' }, 'a name that starts the same');
+});
+
+test('a file named in both read and write scopes may be edited; its siblings may not be written', (t) => {
+  const ws = fileScopeWorkspace(t);
+  const scopes = compileScopes({ read: ['notes.txt'], write: ['notes.txt'] }, { workspace: ws, agentData: path.join(ws, '..', 'data') });
+  t.deepEqual(decide('edit', 'notes.txt', scopes), { allow: true, canonicalPath: path.join(ws, 'notes.txt') });
+  t.deepEqual(decide('write', 'notes.txt', scopes), { allow: true, canonicalPath: path.join(ws, 'notes.txt') });
+  t.deepEqual(decide('write', 'other.txt', scopes), { allow: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+  t.deepEqual(decide('write', 'new.txt', scopes), { allow: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+});
+
+test('a write scope naming a path that does not exist yet allows creating it, and, until it exists as a file, paths below it', (t) => {
+  const ws = fileScopeWorkspace(t);
+  const scopes = compileScopes({ read: [], write: ['${workspace}/report.md'] }, { workspace: ws, agentData: path.join(ws, '..', 'data') });
+  t.deepEqual(scopes.write, [{ declared: '${workspace}/report.md', root: path.join(ws, 'report.md') }]);
+  t.deepEqual(decide('write', 'report.md', scopes), { allow: true, canonicalPath: path.join(ws, 'report.md') });
+  t.deepEqual(decide('write', 'report.md/part.md', scopes), { allow: true, canonicalPath: path.join(ws, 'report.md', 'part.md') });
+  writeFileSync(path.join(ws, 'report.md'), 'r');
+  t.deepEqual(decide('write', 'report.md/part.md', scopes), { allow: false, code: 'ZB_POLICY_PATH_UNRESOLVABLE' }, 'once it is a file, nothing is below it');
 });

@@ -4,7 +4,7 @@
 // any failure or abort the temporary file is removed. The output and the
 // temporary file are excluded from the walk by canonical path (spec Part A).
 import { randomBytes, createHash } from 'node:crypto';
-import { lstat, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArchiveLimits, Digest } from '../../archive/index.js';
 // From the archive's own files, not archive/index.js, which would load the zstd binding for every user of the agents API.
@@ -41,6 +41,28 @@ export function packOutputPath(cwd: string, output: string | undefined, agentNam
   return path.resolve(cwd, chosen.endsWith('.zot') ? chosen : `${chosen}.zot`);
 }
 
+/**
+ * The directory to pack must exist and be a directory: each other case says what is
+ * wrong with the path given, not that a manifest is missing (issue 13).
+ */
+async function requireDirectory(root: string): Promise<void> {
+  const stats = await stat(root).catch((cause: unknown) => {
+    if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw fileSystemError('pack', root, cause);
+    throw new ZotboxError(
+      'ZB_LOAD_NOT_FOUND',
+      `cannot pack ${root}: nothing exists there. Fix: pass the agent's directory (the one with manifest.json at its root), or create an agent there with 'zotbox init ${root}'.`,
+      { details: { path: root } },
+    );
+  });
+  if (!stats.isDirectory()) {
+    throw new ZotboxError(
+      'ZB_IO_FAILED',
+      `cannot pack ${root}: it is ${stats.isFile() ? 'a file' : 'a special file'}, not a directory. Fix: pass the agent's directory (the one with manifest.json at its root); a .zot file is packed already ('zotbox verify' checks one).`,
+      { details: { path: root, errno: 'ENOTDIR' } },
+    );
+  }
+}
+
 async function readManifestBytes(root: string): Promise<Buffer> {
   const manifestPath = path.join(root, 'manifest.json');
   const stats = await lstat(manifestPath).catch(() => undefined);
@@ -67,6 +89,7 @@ async function canonicalFuturePath(file: string): Promise<string> {
 export async function packAgent(directory: string | undefined, output: string | undefined, options: PackOptions): Promise<PackResult> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const root = path.resolve(options.cwd, directory ?? '.');
+  await requireDirectory(root);
   const manifestBytes = await readManifestBytes(root);
   const { identity } = readAgentManifest(manifestBytes);
   const outputPath = packOutputPath(options.cwd, output, identity.name);
