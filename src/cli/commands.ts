@@ -175,7 +175,10 @@ export const SESSIONS: CommandSpec = {
     { name: 'NAME', description: 'list: only the sessions of this agent (the name from its manifest).' },
     { name: 'ID', description: 'show, rm: the session id (as list and run.start show it).' },
   ],
-  options: [{ name: 'agent', type: 'string', valueName: 'NAME', description: "show, rm: look for ID among this agent's sessions only." }, JSON_OPTION],
+  options: [
+    { name: 'agent', type: 'string', valueName: 'NAME', description: "show, rm: look for ID among this agent's sessions only." },
+    { name: 'json', type: 'boolean', description: 'Print JSON instead of text: list and rm one document; show the stored lines, one JSON value per line (docs/cli.md).' },
+  ],
   exitStatus: ['0  done', '1  no such session (or ID is not a session id), or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
   examples: ['zotbox sessions list', 'zotbox sessions list code-reviewer --json', 'zotbox sessions show 20261130T171200Z-1a2b3c4d', 'zotbox sessions rm 20261130T171200Z-1a2b3c4d'],
   minPositionals: 1,
