@@ -5,13 +5,13 @@
 // fsync, rename, mode 0600, directories 0700); a receipt counts only if it parses,
 // its mac verifies and it matches both. Never trusts a receipt another writer made.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { ensureReceiptKey, readReceiptKey } from './receipt-key.js';
 import { canonicalJson, computeReceiptMac, isReceiptMacValid } from './receipt-mac.js';
-import { isAgentName, requireAgentName } from './state-dir.js';
+import { isAgentName, readStateEntries, requireAgentName } from './state-dir.js';
 
 const ConfinementSummarySchema = z.enum(['bubblewrap', 'unconfined']);
 /** The confinement consent shows and a receipt binds: a confined approval never covers an unconfined run. */
@@ -148,24 +148,14 @@ export interface ListedReceipt {
   readonly trusted: boolean;
 }
 
-/** A directory's entries, or none when it does not exist; any other failure is the state directory's fault and is reported. */
-function readdirOrNone(directory: string): string[] {
-  try {
-    return readdirSync(directory);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw fileSystemError('list', directory, cause);
-  }
-}
-
 /** Every receipt file of every agent (or of one), parsed but not verified. */
 function scanReceipts(stateDirectory: string, agentName: string | undefined): Omit<ListedReceipt, 'trusted'>[] {
   // Directories whose names no manifest could declare were not made by zotbox: no agent's receipts are there.
-  const names = agentName === undefined ? readdirOrNone(path.join(stateDirectory, 'agents')).filter(isAgentName) : [agentName];
+  const names = agentName === undefined ? readStateEntries(path.join(stateDirectory, 'agents')).filter(isAgentName) : [agentName];
   const listed: Omit<ListedReceipt, 'trusted'>[] = [];
   for (const name of names.sort()) {
     const directory = consentsDirectory(stateDirectory, name);
-    const files = readdirOrNone(directory)
+    const files = readStateEntries(directory, { strayIsEmpty: true })
       .filter((f) => f.endsWith('.json'))
       .sort();
     for (const file of files) {

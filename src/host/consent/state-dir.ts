@@ -4,7 +4,7 @@
 // agents/<name>/data/ and sessions/agents/<name>/. Callers pass the environment:
 // nothing here reads process.env. A state directory that exists but cannot be one
 // (a file, under a file) is an error, never read as "nothing stored yet".
-import { accessSync, chmodSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { AGENT_NAME_PATTERN } from '../../policy/manifest-fields.js';
@@ -90,6 +90,22 @@ export function requireAgentName(name: string): string {
 /** Whether a directory entry could be an agent's directory (zotbox makes no others). */
 export function isAgentName(name: string): boolean {
   return AGENT_NAME_PATTERN.test(name);
+}
+
+/**
+ * The entries of a directory in the state directory, none when it does not exist
+ * yet. `strayIsEmpty`: an agent's directory whose path meets a file (which zotbox
+ * never makes there) holds nothing either. Any other failure is ZB_IO_FAILED, never
+ * read as "nothing stored".
+ */
+export function readStateEntries(directory: string, { strayIsEmpty = false }: { readonly strayIsEmpty?: boolean } = {}): string[] {
+  try {
+    return readdirSync(directory);
+  } catch (cause) {
+    const errno = (cause as NodeJS.ErrnoException).code;
+    if (errno === 'ENOENT' || (strayIsEmpty && errno === 'ENOTDIR')) return [];
+    throw fileSystemError('list', directory, cause);
+  }
 }
 
 /** The agent's own data directory, which ${agent_data} expands to. */

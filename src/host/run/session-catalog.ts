@@ -2,25 +2,15 @@
 // workspace), every session of one agent or of all, one session by id, and
 // removing one. Ids and agent names are checked before they become paths, and
 // only <id>.jsonl entries directly in an agent's directory are ever touched.
-import { lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError, isZotboxError } from '../../errors.js';
-import { agentSessionsDirectory, isAgentName, requireAgentName } from '../consent/state-dir.js';
+import { agentSessionsDirectory, isAgentName, readStateEntries, requireAgentName } from '../consent/state-dir.js';
 import { isSessionId, readSession, readSessionHeader, requireSessionId, sessionFileFor, sessionWorkspace } from './sessions.js';
-
-/** A directory's entries, or none when it does not exist; any other failure is reported. */
-function readdirOrNone(directory: string): string[] {
-  try {
-    return readdirSync(directory);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw fileSystemError('list', directory, cause);
-  }
-}
 
 /** The session ids in an agent's directory (entries named <id>.jsonl; temporary files and strays are not sessions). */
 function sessionIdsIn(directory: string): string[] {
-  return readdirOrNone(directory)
+  return readStateEntries(directory, { strayIsEmpty: true })
     .filter((name) => name.endsWith('.jsonl') && isSessionId(name.slice(0, -'.jsonl'.length)))
     .map((name) => name.slice(0, -'.jsonl'.length));
 }
@@ -76,7 +66,7 @@ function sessionsRoot(stateDirectory: string): string {
 
 /** Every session of every agent (or of one), oldest first. A file that is not a readable session is listed with its problem. */
 export function listSessions(stateDirectory: string, agentName?: string): SessionSummary[] {
-  const agents = agentName === undefined ? readdirOrNone(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
+  const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
   const summaries: SessionSummary[] = [];
   for (const agent of agents) {
     const directory = agentSessionsDirectory(stateDirectory, agent);
@@ -112,7 +102,7 @@ function summarize(agent: string, id: string, file: string): SessionSummary | un
 /** Where session `id` is: in the agent's directory, or in whichever agent's directory holds it. */
 export function findSession(stateDirectory: string, id: string, agentName?: string): { readonly agent: string; readonly file: string } {
   requireSessionId(id);
-  const agents = agentName === undefined ? readdirOrNone(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
+  const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
   const found = agents.map((agent) => ({ agent, file: sessionFileFor(agentSessionsDirectory(stateDirectory, agent), id) })).filter(({ file }) => exists(file));
   const [first, second] = found;
   if (first === undefined) {
@@ -133,7 +123,9 @@ function exists(file: string): boolean {
     lstatSync(file);
     return true;
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    const errno = (cause as NodeJS.ErrnoException).code;
+    // ENOTDIR: a stray file where an agent's directory would be; it holds no session.
+    if (errno === 'ENOENT' || errno === 'ENOTDIR') return false;
     throw fileSystemError('look at', file, cause);
   }
 }
