@@ -24,6 +24,7 @@ const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>>
   consent: async () => (await import('./cli/consent-command.js')).runConsent,
   run: async () => (await import('./cli/run-command.js')).runRun,
   completion: async () => (await import('./cli/completion-command.js')).runCompletion,
+  sessions: async () => (await import('./cli/sessions-command.js')).runSessions,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));

@@ -78,7 +78,16 @@ export { parseManifest, type Manifest, type BashMode } from './api/agents.js';
  * ```
  */
 export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './api/check.js';
-export { agentDataDirectory, agentSessionsDirectory, ensureAgentDirectories, resolveStateDirectory, type StateEnvironment } from './api/state.js';
+export {
+  agentDataDirectory,
+  agentSessionsDirectory,
+  ensureAgentDirectories,
+  requireUsableStateDirectory,
+  resolveStateDirectory,
+  stateDirectoryOrigin,
+  type StateDirectoryOrigin,
+  type StateEnvironment,
+} from './api/state.js';
 
 /**
  * Requirements and consent, checked before a run.
@@ -149,10 +158,41 @@ export {
   type ModelEndpointsOptions,
 } from './api/run.js';
 export { planSession, type PlannedSession, type SessionChoice } from './api/run.js';
-export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from './api/run.js';
+/**
+ * Recorded sessions: each run's conversation, per agent, with the workspace it was recorded in.
+ *
+ * @example
+ * ```ts
+ * for (const s of listSessions(stateDirectory, 'code-reviewer')) console.log(s.id, s.workspace, s.messages);
+ * const { messages } = readSession(findSession(stateDirectory, '20261130T171200Z-1a2b3c4d').file);
+ * ```
+ */
+export {
+  findSession,
+  historyForContinuation,
+  latestSessionFile,
+  listSessions,
+  readSession,
+  readSessionHeader,
+  removeSession,
+  sessionWorkspace,
+  type LoadedSession,
+  type SessionHeader,
+  type SessionSummary,
+} from './api/sessions.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from './api/run.js';
 export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from './api/consent.js';
-export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConfinementSummary, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from './api/consent.js';
+export {
+  listReceipts,
+  readMatchingReceipt,
+  receiptPath,
+  revokeReceipts,
+  type ConfinementSummary,
+  type ConsentReceipt,
+  type ConsentSummary,
+  type ListedReceipt,
+  type RevokeFilter,
+} from './api/consent.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './api/policy.js';
 export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './api/policy.js';
 export { parseShellCommand, type ShellAst } from './api/policy.js';

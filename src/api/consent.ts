@@ -2,4 +2,14 @@
 // prompt and receipts. Re-exports only.
 export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from '../host/load/requirements.js';
 export { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest, type ConsentTextInput } from '../host/consent/request-consent.js';
-export { listReceipts, readMatchingReceipt, receiptPath, revokeReceipts, type ConfinementSummary, type ConsentReceipt, type ConsentSummary, type ListedReceipt } from '../host/consent/receipt.js';
+export {
+  listReceipts,
+  readMatchingReceipt,
+  receiptPath,
+  revokeReceipts,
+  type ConfinementSummary,
+  type ConsentReceipt,
+  type ConsentSummary,
+  type ListedReceipt,
+  type RevokeFilter,
+} from '../host/consent/receipt.js';

@@ -10,7 +10,6 @@ export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, typ
 export type { EndpointClock } from '../host/providers/endpoint-clock.js';
 export type { BackoffPolicy } from '../host/providers/backoff-gate.js';
 export { planSession, type PlannedSession, type SessionChoice } from '../host/run/run-session.js';
-export { historyForContinuation, latestSessionFile, readSession, type LoadedSession, type SessionHeader } from '../host/run/sessions.js';
 export { ReplayProvider, ReplayTranscriptSchema, readReplayTranscript, type ReplayTranscript } from '../host/providers/replay.js';
 export { createExecutor, type ExecutorOptions } from '../host/executors/execute-approved.js';
 export { listBundledSkills } from '../host/executors/skill.js';

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { CHECK_TOOLS, checkPermission, type CheckResult, type CheckTool } from '../api/check.js';
 import { parseConfineMode } from '../api/confinement.js';
-import { resolveStateDirectory } from '../api/state.js';
+import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../api/state.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
@@ -66,11 +66,13 @@ export const runCheck: CommandHandler = async (parsed, io: CliIo) => {
   const confineWord = parsed.values['confine'];
   const confine = typeof confineWord === 'string' ? parseConfineMode(confineWord) : 'required';
   if (confine === undefined) throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}.`);
+  const stateDirectory = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
+  requireUsableStateDirectory(stateDirectory, { origin: stateDirectoryOrigin(io.env) });
   const result = await checkPermission(reference, tool as CheckTool, subject, {
     cwd: io.cwd,
     workspace: typeof cwdOption === 'string' ? path.resolve(io.cwd, cwdOption) : io.cwd,
     confine,
-    stateDirectory: resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform }),
+    stateDirectory,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.env['ZOTBOX_GITHUB_BASE'] ? { githubBaseUrl: io.env['ZOTBOX_GITHUB_BASE'] } : {}),
   });

@@ -122,7 +122,7 @@ export const RUN: CommandSpec = {
   summary: 'Run an agent with a prompt under its permission ceiling.',
   usage: ['run AGENT [PROMPT] [options]'],
   description:
-    "Loads the agent, checks its requirements and model, asks for consent to its declared permissions (receipts are kept per digest and permission summary), then runs it in a worker whose only way out is the policy gate. The prompt is PROMPT, else the agent's entry.default_prompt, else read interactively.",
+    "Loads the agent, checks its requirements and model, asks for consent to its declared permissions (an answer at the prompt is saved as a receipt, kept per digest and expanded permissions, so per workspace; -y covers this run only unless --remember is given), then runs it in a worker whose only way out is the policy gate. The prompt is PROMPT, else the agent's entry.default_prompt, else read interactively.",
   arguments: [
     { name: 'AGENT', description: AGENT_REF },
     { name: 'PROMPT', description: 'The first user message.' },
@@ -134,7 +134,8 @@ export const RUN: CommandSpec = {
     JSON_OPTION,
     { name: 'replay', type: 'string', valueName: 'FILE', description: 'Play a recorded transcript instead of calling a live model (offline; docs/replay.md).' },
     { name: 'record', type: 'string', valueName: 'FILE', description: "Write a replay transcript of this run's model turns to FILE." },
-    { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agent's permissions without asking (also ZOTBOX_AGENT_CONSENT=1)." },
+    { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agent's permissions for this run only, without asking (also ZOTBOX_AGENT_CONSENT=1)." },
+    { name: 'remember', type: 'boolean', description: 'With -y (or ZOTBOX_AGENT_CONSENT=1): also save a consent receipt, so later runs in this workspace need neither.' },
     {
       name: 'confine',
       type: 'string',
@@ -145,8 +146,8 @@ export const RUN: CommandSpec = {
     { name: 'worker-memory', type: 'string', valueName: 'MB', description: 'Heap limit of the worker running the agent (default 512).' },
     { name: 'model-concurrency', type: 'string', valueName: 'N', description: "Model requests in flight at once on the model's endpoint (default: max_concurrency in models.json, else 8)." },
     { name: 'timeout', type: 'string', valueName: 'SECONDS', description: 'Cancel the run after this many seconds.' },
-    { name: 'continue', type: 'boolean', description: "Continue the agent's most recent session." },
-    { name: 'resume', type: 'string', valueName: 'ID', description: "Resume this agent's session with this id (shown when a run starts)." },
+    { name: 'continue', type: 'boolean', description: "Continue the agent's most recent session in this workspace." },
+    { name: 'resume', type: 'string', valueName: 'ID', description: "Resume this agent's session with this id, whatever its workspace ('zotbox sessions list' shows them)." },
     { name: 'session', type: 'string', valueName: 'FILE', description: 'Record to this session file, continuing it if it exists.' },
     { name: 'no-session', type: 'boolean', description: 'Do not record this run as a session.' },
   ],
@@ -162,17 +163,17 @@ export const RUN: CommandSpec = {
 export const CONSENT: CommandSpec = {
   name: 'consent',
   summary: 'List or revoke stored consent receipts.',
-  usage: ['consent list [NAME] [--json]', 'consent revoke NAME [DIGEST]'],
+  usage: ['consent list [NAME] [--json]', 'consent revoke NAME [DIGEST] [--workspace DIR] [--json]'],
   description:
-    'Consent receipts record that you allowed an agent, identified by its digest and its expanded permissions, to run. "list" shows them; "revoke" deletes all receipts of an agent, or the one for DIGEST.',
+    'Consent receipts record that you allowed an agent, identified by its digest and its expanded permissions, to run; each workspace the agent was approved in has its own. "list" shows them with the workspace each was approved in; "revoke" deletes all receipts of an agent, those for DIGEST (in every workspace), or, with --workspace, those approved in DIR.',
   arguments: [
     { name: 'list|revoke', description: 'The action.' },
     { name: 'NAME', description: 'The agent name from its manifest.' },
-    { name: 'DIGEST', description: "One receipt's digest (sha256:HEX)." },
+    { name: 'DIGEST', description: "The agent's content digest (sha256:HEX)." },
   ],
-  options: [JSON_OPTION],
-  exitStatus: ['0  done', '1  nothing matched or the state directory is unusable', '2  usage error'],
-  examples: ['zotbox consent list', 'zotbox consent revoke code-reviewer'],
+  options: [{ name: 'workspace', type: 'string', valueName: 'DIR', description: 'revoke: only the receipts approved in this workspace.' }, JSON_OPTION],
+  exitStatus: ['0  done', '1  nothing matched or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
+  examples: ['zotbox consent list', 'zotbox consent revoke code-reviewer', 'zotbox consent revoke code-reviewer --workspace ~/proj'],
   minPositionals: 1,
   maxPositionals: 3,
 };
@@ -191,4 +192,25 @@ export const COMPLETION: CommandSpec = {
   maxPositionals: 1,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT, COMPLETION];
+export const SESSIONS: CommandSpec = {
+  name: 'sessions',
+  summary: 'List, show or remove recorded sessions.',
+  usage: ['sessions list [NAME] [--json]', 'sessions show ID [--agent NAME] [--json]', 'sessions rm ID [--agent NAME] [--json]'],
+  description:
+    'Every run records its conversation as a session (docs/sessions.md). "list" shows the sessions of every agent, or of NAME, with the workspace each was recorded in, when it was created and last written, and how many messages it holds. "show" prints one conversation readably (--json: its lines as stored, one JSON value per line). "rm" deletes one. IDs look like 20261130T171200Z-1a2b3c4d; anything else is refused.',
+  arguments: [
+    { name: 'list|show|rm', description: 'The action.' },
+    { name: 'NAME', description: 'list: only the sessions of this agent (the name from its manifest).' },
+    { name: 'ID', description: 'show, rm: the session id (as list and run.start show it).' },
+  ],
+  options: [
+    { name: 'agent', type: 'string', valueName: 'NAME', description: "show, rm: look for ID among this agent's sessions only." },
+    { name: 'json', type: 'boolean', description: 'Print JSON instead of text: list and rm one document; show the stored lines, one JSON value per line (docs/cli.md).' },
+  ],
+  exitStatus: ['0  done', '1  no such session (or ID is not a session id), or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
+  examples: ['zotbox sessions list', 'zotbox sessions list code-reviewer --json', 'zotbox sessions show 20261130T171200Z-1a2b3c4d', 'zotbox sessions rm 20261130T171200Z-1a2b3c4d'],
+  minPositionals: 1,
+  maxPositionals: 2,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT, SESSIONS, COMPLETION];

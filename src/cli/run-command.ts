@@ -34,6 +34,15 @@ function sessionChoice(values: Readonly<Record<string, unknown>>, cwd: string): 
   return 'new';
 }
 
+/** --remember saves the consent -y (or ZOTBOX_AGENT_CONSENT=1) gives; alone it would promise what it cannot do. */
+function rememberConsent(values: Readonly<Record<string, unknown>>, env: CliIo['env']): boolean {
+  if (values['remember'] !== true) return false;
+  if (values['yes'] !== true && env['ZOTBOX_AGENT_CONSENT'] !== '1') {
+    throw new ZotboxError('ZB_CLI_USAGE', '--remember saves the consent that -y gives: add -y (or set ZOTBOX_AGENT_CONSENT=1). An answer at the consent prompt is saved without --remember.');
+  }
+  return true;
+}
+
 /** The human-readable form of one event. */
 function render(event: RunEvent): string {
   switch (event.type) {
@@ -76,6 +85,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   if (confineWord !== undefined && confine === undefined) {
     throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}. Commands always run confined unless you give --confine off.`);
   }
+  const remember = rememberConsent(values, io.env);
   const maxTurns = positiveInteger(values['max-turns'], 'max-turns');
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
   const workerMemoryMb = positiveInteger(values['worker-memory'], 'worker-memory');
@@ -107,6 +117,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       session,
       ...(interactive ? { readPrompt: chatInput(io) } : {}),
       yes: values['yes'] === true,
+      remember,
       env: io.env,
       stdin: io.stdin,
       stdout: io.stdout,

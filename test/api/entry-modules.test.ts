@@ -11,6 +11,7 @@ import * as consent from '../../src/api/consent.js';
 import * as github from '../../src/api/github.js';
 import * as policy from '../../src/api/policy.js';
 import * as run from '../../src/api/run.js';
+import * as sessions from '../../src/api/sessions.js';
 import * as state from '../../src/api/state.js';
 import * as terminal from '../../src/api/terminal.js';
 
@@ -94,12 +95,20 @@ const PUBLIC_NAMES = [
   'summarizePermissions',
   'unpackArchiveFile',
   'verifyAgent',
+  // Issue 13: sessions per workspace (api/sessions.ts), a usable state directory checked first (api/state.ts).
+  'findSession',
+  'listSessions',
+  'readSessionHeader',
+  'removeSession',
+  'sessionWorkspace',
+  'requireUsableStateDirectory',
+  'stateDirectoryOrigin',
 ];
 
 // errors.ts and version.ts are re-exported by index.ts directly; everything else comes through an entry module.
 const FROM_ERRORS_AND_VERSION = ['ERROR_CODES', 'ZOTBOX_VERSION', 'ZOT_COMPAT_VERSION', 'ZotboxError', 'fromWireError', 'isZotboxError'];
 
-const ENTRIES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { agents, archive, check, confinement, consent, github, policy, run, state, terminal };
+const ENTRIES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { agents, archive, check, confinement, consent, github, policy, run, sessions, state, terminal };
 
 test('the public API exports exactly the names it had before the split', (t) => {
   t.deepEqual(Object.keys(api).sort(), [...PUBLIC_NAMES].sort());

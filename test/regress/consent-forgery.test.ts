@@ -6,7 +6,7 @@ import test from 'ava';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { receiptPath } from '../../src/host/consent/receipt.js';
+import { receiptPath, type ConsentSummary } from '../../src/host/consent/receipt.js';
 import { runAgent, type RunAgentOptions } from '../../src/host/run/run-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
@@ -40,12 +40,13 @@ async function collect(options: RunAgentOptions): Promise<RunEvent[]> {
   return events;
 }
 
-const run = (s: Setup, reference: string, stateDirectory: string, over: Pick<RunAgentOptions, 'yes' | 'stdin' | 'stdout'> = {}): RunAgentOptions => ({
+const run = (s: Setup, reference: string, stateDirectory: string, over: Pick<RunAgentOptions, 'yes' | 'remember' | 'stdin' | 'stdout'> = {}): RunAgentOptions => ({
   reference,
   cwd: s.root,
   replayFile: s.transcript,
   prompt: 'hi',
   yes: true,
+  remember: true, // the approvals below are saved as receipts
   env: {},
   stateDirectory,
   confine: 'off',
@@ -81,8 +82,8 @@ test("v2's receipt, approved in another installation and copied in, or stripped 
   t.is(start.consent, 'flag');
   t.is(start.permissions.confinement, 'unconfined');
   const digest = start.agent.content_digest;
-  const genuine = receiptPath(elsewhere, 'helper', digest);
-  const planted = receiptPath(state, 'helper', digest);
+  const genuine = receiptPath(elsewhere, 'helper', digest, start.permissions as ConsentSummary);
+  const planted = receiptPath(state, 'helper', digest, start.permissions as ConsentSummary);
   // This installation has a key of its own (an earlier approval of another agent)...
   const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(genuine, 'utf8')) as Record<string, unknown>;
   await collect(run(s, s.v1.replace('v1', 'v0'), state));

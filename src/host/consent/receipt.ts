@@ -1,15 +1,17 @@
-// Consent receipts (Part A): <state>/agents/<name>/consents/<digest>.json,
-// binding the content digest AND the expanded permission summary, signed with
-// the installation's key (issue 9 §6). Written atomically (temp file, fsync,
-// rename, mode 0600, directories 0700); a receipt counts only if it parses, its
-// mac verifies and it matches both. Never trusts a receipt another writer made.
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+// Consent receipts (Part A): <state>/agents/<name>/consents/<digest>-<key>.json,
+// one per content digest AND expanded permission summary (<key> is a hash of the
+// summary), so each workspace an agent was approved in keeps its own (issue 13).
+// Signed with the installation's key (issue 9 §6); written atomically (temp file,
+// fsync, rename, mode 0600, directories 0700); a receipt counts only if it parses,
+// its mac verifies and it matches both. Never trusts a receipt another writer made.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { ensureReceiptKey, readReceiptKey } from './receipt-key.js';
-import { computeReceiptMac, isReceiptMacValid } from './receipt-mac.js';
+import { canonicalJson, computeReceiptMac, isReceiptMacValid } from './receipt-mac.js';
+import { isAgentName, readStateEntries, requireAgentName } from './state-dir.js';
 
 const ConfinementSummarySchema = z.enum(['bubblewrap', 'unconfined']);
 /** The confinement consent shows and a receipt binds: a confined approval never covers an unconfined run. */
@@ -35,6 +37,9 @@ const ReceiptSchema = z.strictObject({
   version: z.string(),
   permissions: ConsentSummarySchema,
   approved_at: z.string(),
+  // The canonical workspace the run was approved in, for `consent list`; signed like
+  // every field. Absent in receipts written before issue 13, and when unknown.
+  workspace: z.string().optional(),
   // Optional only so that an unsigned receipt is listed as UNTRUSTED rather than invalid.
   mac: z.string().optional(),
 });
@@ -43,11 +48,24 @@ export type ConsentReceipt = z.infer<typeof ReceiptSchema>;
 export type UnsignedReceipt = Omit<ConsentReceipt, 'mac'>;
 
 export function consentsDirectory(stateDirectory: string, agentName: string): string {
-  return path.join(stateDirectory, 'agents', agentName, 'consents');
+  return path.join(stateDirectory, 'agents', requireAgentName(agentName), 'consents');
 }
 
-export function receiptPath(stateDirectory: string, agentName: string, digest: string): string {
-  return path.join(consentsDirectory(stateDirectory, agentName), `${digest.replace(/^sha256:/, '')}.json`);
+const digestHex = (digest: string) => digest.replace(/^sha256:/, '');
+
+/** 16 hex digits of SHA-256 over the canonical permission summary: tells receipts of one digest apart. */
+export function permissionsKey(permissions: ConsentSummary): string {
+  return createHash('sha256').update(canonicalJson(permissions)).digest('hex').slice(0, 16);
+}
+
+/** Where the receipt for this digest and these expanded permissions is kept. */
+export function receiptPath(stateDirectory: string, agentName: string, digest: string, permissions: ConsentSummary): string {
+  return path.join(consentsDirectory(stateDirectory, agentName), `${digestHex(digest)}-${permissionsKey(permissions)}.json`);
+}
+
+/** Where zotbox before issue 13 kept the one receipt of a digest; still read, never written. */
+function legacyReceiptPath(stateDirectory: string, agentName: string, digest: string): string {
+  return path.join(consentsDirectory(stateDirectory, agentName), `${digestHex(digest)}.json`);
 }
 
 /** The receipt in a file, if it is one (parsing only: not yet trusted). */
@@ -81,17 +99,20 @@ function isSignedBy(key: Buffer | undefined, receipt: ConsentReceipt): boolean {
 export function readMatchingReceipt(stateDirectory: string, expected: { digest: string; name: string; permissions: ConsentSummary }): ConsentReceipt | undefined {
   // The key first: an unsafe key file is reported even before the first receipt exists.
   const key = readReceiptKey(stateDirectory);
-  const receipt = parseReceiptFile(receiptPath(stateDirectory, expected.name, expected.digest));
-  if (receipt === undefined || !isSignedBy(key, receipt)) return undefined;
-  const same = receipt.digest === expected.digest && receipt.name === expected.name && JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions);
-  return same ? receipt : undefined;
+  for (const file of [receiptPath(stateDirectory, expected.name, expected.digest, expected.permissions), legacyReceiptPath(stateDirectory, expected.name, expected.digest)]) {
+    const receipt = parseReceiptFile(file);
+    if (receipt === undefined || !isSignedBy(key, receipt)) continue;
+    const same = receipt.digest === expected.digest && receipt.name === expected.name && JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions);
+    if (same) return receipt;
+  }
+  return undefined;
 }
 
 /** Signs and writes a receipt atomically (creating the key on first use); never leaves a partial file. */
 export function writeReceipt(stateDirectory: string, unsigned: UnsignedReceipt): string {
   const receipt: ConsentReceipt = { ...unsigned, mac: computeReceiptMac(ensureReceiptKey(stateDirectory), unsigned) };
   const directory = consentsDirectory(stateDirectory, receipt.name);
-  const target = receiptPath(stateDirectory, receipt.name, receipt.digest);
+  const target = receiptPath(stateDirectory, receipt.name, receipt.digest, receipt.permissions);
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
   } catch (cause) {
@@ -129,24 +150,14 @@ export interface ListedReceipt {
 
 /** Every receipt file of every agent (or of one), parsed but not verified. */
 function scanReceipts(stateDirectory: string, agentName: string | undefined): Omit<ListedReceipt, 'trusted'>[] {
-  const agentsDirectory = path.join(stateDirectory, 'agents');
-  let names: string[];
-  try {
-    names = agentName === undefined ? readdirSync(agentsDirectory) : [agentName];
-  } catch {
-    return []; // no state yet
-  }
+  // Directories whose names no manifest could declare were not made by zotbox: no agent's receipts are there.
+  const names = agentName === undefined ? readStateEntries(path.join(stateDirectory, 'agents')).filter(isAgentName) : [agentName];
   const listed: Omit<ListedReceipt, 'trusted'>[] = [];
   for (const name of names.sort()) {
     const directory = consentsDirectory(stateDirectory, name);
-    let files: string[];
-    try {
-      files = readdirSync(directory)
-        .filter((f) => f.endsWith('.json'))
-        .sort();
-    } catch {
-      continue; // this agent has no receipts
-    }
+    const files = readStateEntries(directory, { strayIsEmpty: true })
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     for (const file of files) {
       const full = path.join(directory, file);
       listed.push({ name, file: full, receipt: parseReceiptFile(full) });
@@ -155,18 +166,37 @@ function scanReceipts(stateDirectory: string, agentName: string | undefined): Om
   return listed;
 }
 
-/** Receipts with whether each is trusted. Throws ZB_IO_FAILED when the key file is unsafe. */
+/** Receipts with whether each is trusted. Throws ZB_IO_FAILED when the key file is unsafe or a directory cannot be listed. */
 export function listReceipts(stateDirectory: string, agentName?: string): ListedReceipt[] {
   const key = readReceiptKey(stateDirectory);
   return scanReceipts(stateDirectory, agentName).map((r) => ({ ...r, trusted: r.receipt !== undefined && isSignedBy(key, r.receipt) }));
 }
 
-/** Deletes all receipts of an agent, or the one for `digest`, trusted or not. Returns the files removed. */
-export function revokeReceipts(stateDirectory: string, agentName: string, digest?: string): string[] {
-  const targets = scanReceipts(stateDirectory, agentName).filter((r) => digest === undefined || path.basename(r.file) === `${digest.replace(/^sha256:/, '')}.json`);
+/** Which receipts of an agent to revoke: all, those of one digest (every workspace), those approved in one workspace, or both. */
+export interface RevokeFilter {
+  readonly digest?: string;
+  /** The canonical workspace recorded in the receipt; receipts that record none never match. */
+  readonly workspace?: string;
+}
+
+/** Whether a receipt file is for `digest`, judged by its name (a receipt that does not parse can still be revoked). */
+function isFileForDigest(file: string, digest: string): boolean {
+  const name = path.basename(file);
+  const hex = digestHex(digest);
+  return name === `${hex}.json` || (name.startsWith(`${hex}-`) && name.endsWith('.json'));
+}
+
+/**
+ * Deletes the agent's receipts that pass the filter, trusted or not, and returns
+ * the files removed. A string is a digest, as before `RevokeFilter` existed.
+ */
+export function revokeReceipts(stateDirectory: string, agentName: string, filter: string | RevokeFilter = {}): string[] {
+  const { digest, workspace } = typeof filter === 'string' ? { digest: filter, workspace: undefined } : filter;
+  const targets = scanReceipts(stateDirectory, agentName).filter((r) => (digest === undefined || isFileForDigest(r.file, digest)) && (workspace === undefined || r.receipt?.workspace === workspace));
   if (targets.length === 0) {
-    throw new ZotboxError('ZB_CONSENT_NOT_FOUND', `no consent receipt for ${agentName}${digest === undefined ? '' : ` with digest ${digest}`}. List them with 'zotbox consent list'.`, {
-      details: { name: agentName, ...(digest === undefined ? {} : { digest }) },
+    const which = `${digest === undefined ? '' : ` with digest ${digest}`}${workspace === undefined ? '' : ` approved in ${workspace}`}`;
+    throw new ZotboxError('ZB_CONSENT_NOT_FOUND', `no consent receipt for ${agentName}${which}. List them with 'zotbox consent list ${agentName}'.`, {
+      details: { name: agentName, ...(digest === undefined ? {} : { digest }), ...(workspace === undefined ? {} : { workspace }) },
     });
   }
   for (const target of targets) {

@@ -3,7 +3,9 @@
 // force (consent/consent-text.ts), then ask "Allow? [y/N]" on a terminal. A
 // receipt this installation signed (consent/receipt.ts) skips the question,
 // except in bash "ask" mode, which never uses one. Without a terminal, zotbox
-// refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given.
+// refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given. A yes at the prompt
+// is saved as a receipt; -y and the variable cover this run only, unless
+// `remember` (--remember) asks to save them too (issue 13).
 import { ZotboxError } from '../../errors.js';
 import { escapeControlCharacters, formatConsentText } from './consent-text.js';
 import { readMatchingReceipt, writeReceipt, type ConfinementSummary, type ConsentSummary } from './receipt.js';
@@ -20,8 +22,12 @@ export interface ConsentRequest {
   readonly permissions: ConsentSummary;
   /** For a remote agent, where it came from ("acme/agents/reviewer@v1"), shown under the agent line. */
   readonly remoteSource?: string;
-  /** -y/--yes on the command line. */
+  /** -y/--yes on the command line: consent for this run only. */
   readonly yes: boolean;
+  /** --remember: save a receipt for consent given by `yes` or ZOTBOX_AGENT_CONSENT=1 (a yes at the prompt is always saved). */
+  readonly remember?: boolean;
+  /** The canonical workspace, recorded in a saved receipt for `consent list`. */
+  readonly workspace?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   readonly stdout: { write(text: string): unknown; isTTY?: boolean };
@@ -74,10 +80,10 @@ export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string
 export async function requestConsent(request: ConsentRequest): Promise<ConsentOutcome> {
   const askMode = request.permissions.bash.mode === 'ask';
   const expected = { digest: request.contentDigest, name: request.name, permissions: request.permissions };
-  const save = () => {
+  const save = (): void => {
     // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
     if (askMode) return;
-    // Already recorded (CI runs with -y every time): no rewrite, no fsync.
+    // Already recorded (a CI job that gives -y --remember every time): no rewrite, no fsync.
     if (readMatchingReceipt(request.stateDirectory, expected) !== undefined) return;
     writeReceipt(request.stateDirectory, {
       receipt: 2,
@@ -87,14 +93,16 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
       version: request.version,
       permissions: request.permissions,
       approved_at: new Date().toISOString(),
+      ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
     });
   };
+  // Consent the user never saw on screen is not remembered unless they asked for it.
   if (request.yes) {
-    save();
+    if (request.remember === true) save();
     return 'flag';
   }
   if (request.env['ZOTBOX_AGENT_CONSENT'] === '1') {
-    save();
+    if (request.remember === true) save();
     return 'environment';
   }
   // A receipt that fails verification (unsigned, forged, signed by another installation) counts as none.

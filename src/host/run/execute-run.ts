@@ -66,7 +66,7 @@ function runInput(plan: RunPlan, options: ExecuteRunOptions): RunInput {
  */
 export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}): AsyncGenerator<RunEvent> {
   const input = runInput(plan, options);
-  const plannedSession = planSession(options.session ?? 'new', plan.sessionsDirectory, plan.manifest.name);
+  const plannedSession = planSession(options.session ?? 'new', plan.sessionsDirectory, plan.manifest.name, plan.workspace);
   const pool = options.pool ?? new AgentPool({ maxThreads: 1, maxRuns: 1, ...(options.workerMemoryMb === undefined ? {} : { maxOldGenerationSizeMb: options.workerMemoryMb }) });
   try {
     const release = await admit(pool, options.signal);

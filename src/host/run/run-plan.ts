@@ -15,7 +15,7 @@ import { compileScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { ConsentSummary } from '../consent/receipt.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
-import { ensureAgentDirectories, resolveStateDirectory } from '../consent/state-dir.js';
+import { ensureAgentDirectories, requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
@@ -45,10 +45,19 @@ export interface PrepareRunOptions {
   readonly confine?: ConfineMode;
   /** Per tool call. */
   readonly toolTimeoutMs?: number;
+  /** Consent for this run only, without asking (like -y). */
   readonly yes?: boolean;
+  /** With `yes` (or ZOTBOX_AGENT_CONSENT=1 in `env`), also save a consent receipt, so later runs need neither (like --remember). */
+  readonly remember?: boolean;
+  /**
+   * The environment the host reads: API keys, base URLs, ZOTBOX_HOME, XDG_STATE_HOME,
+   * ZOTBOX_AGENT_CONSENT. Default {}: nothing from process.env, and the state directory
+   * is then the default one (docs/library.md); pass process.env to follow the user's.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly stdin?: ConsentRequest['stdin'];
   readonly stdout?: ConsentRequest['stdout'];
+  /** Overrides the state directory that `env` would give. */
   readonly stateDirectory?: string;
   /** At most this many model requests in flight on the model's endpoint (default: the model's max_concurrency, else 8). */
   readonly modelConcurrency?: number;
@@ -91,6 +100,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const manifest = layout.manifest;
   checkRequirements(manifest, { platform: process.platform });
   const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
+  // Before the models file in it is read or anything is created there.
+  requireUsableStateDirectory(stateDirectory, { origin: options.stateDirectory === undefined ? stateDirectoryOrigin(env) : 'the stateDirectory option', write: true });
   const provider = selectProvider({
     manifest,
     env,
@@ -114,6 +125,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     artifactDigest: image.artifactDigest,
     permissions,
     yes: options.yes === true,
+    remember: options.remember === true,
+    workspace,
     env,
     stdin: options.stdin ?? (process.stdin as ConsentRequest['stdin']),
     stdout: options.stdout ?? process.stdout,

@@ -1,30 +1,53 @@
 // Sessions: a run's conversation as a JSONL transcript, one file per session in
 // the agent's sessions directory (<state>/sessions/agents/<name>/<id>.jsonl).
-// Line 1 is a header naming the agent; every other line is one chat message.
+// Line 1 is a header naming the agent and (version 2, issue 13) the workspace the
+// session was recorded in; every other line is one chat message.
 // Lines are appended and fsynced as each model turn completes, so a crash loses
 // at most the turn in flight. A torn last line (the crash happened mid-write) is
 // dropped on reading; any other unreadable line makes the file invalid.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { MESSAGE_LIMITS, findLimitViolation } from '../../policy/message-limits.js';
 import { ChatMessageSchema, type ChatMessage } from '../../policy/model-protocol.js';
 
-const SESSION_VERSION = 1;
+/** Written now: the header records the workspace. Version 1 files (before issue 13) belong to no workspace. */
+const SESSION_VERSION = 2;
 const SESSION_ID = /^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
 
-const SessionHeaderSchema = z.strictObject({
+const HeaderFields = {
   type: z.literal('session'),
-  version: z.literal(SESSION_VERSION),
   id: z.string().min(1),
   agent: z.string().min(1),
   created_at: z.string(),
-});
+};
+const SessionHeaderSchema = z.discriminatedUnion('version', [
+  z.strictObject({ ...HeaderFields, version: z.literal(1) }),
+  z.strictObject({ ...HeaderFields, version: z.literal(SESSION_VERSION), workspace: z.string().min(1) }),
+]);
 const SessionLineSchema = z.strictObject({ type: z.literal('message'), message: ChatMessageSchema });
 
 export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
+/** What a new session's header records; the type and version are added on writing. */
+export interface NewSessionHeader {
+  readonly id: string;
+  readonly agent: string;
+  readonly created_at: string;
+  /** The canonical workspace of the run that records it. */
+  readonly workspace: string;
+}
+
+/** The workspace a session was recorded in; undefined for version 1 sessions, which belong to no workspace. */
+export function sessionWorkspace(header: SessionHeader): string | undefined {
+  return header.version === 1 ? undefined : header.workspace;
+}
+
+/** Whether a string has the form of a session id (so may become a file name). */
+export function isSessionId(text: string): boolean {
+  return SESSION_ID.test(text);
+}
 
 export interface LoadedSession {
   readonly header: SessionHeader;
@@ -44,36 +67,44 @@ export function newSessionId(now: Date = new Date()): string {
   return `${stamp}-${randomBytes(4).toString('hex')}`;
 }
 
-export function sessionFileFor(sessionsDirectory: string, id: string): string {
-  if (!SESSION_ID.test(id)) {
-    throw new ZotboxError('ZB_SESSION_NOT_FOUND', `${JSON.stringify(id)} is not a session id (they look like 20261130T171200Z-1a2b3c4d). 'ls ${sessionsDirectory}' lists this agent's sessions.`);
-  }
-  return path.join(sessionsDirectory, `${id}.jsonl`);
+/** Throws ZB_SESSION_NOT_FOUND unless `id` has the form of a session id: checked before any id becomes a path. */
+export function requireSessionId(id: string): string {
+  if (SESSION_ID.test(id)) return id;
+  throw new ZotboxError('ZB_SESSION_NOT_FOUND', `${JSON.stringify(id)} is not a session id (they look like 20261130T171200Z-1a2b3c4d). 'zotbox sessions list' lists the sessions.`, {
+    details: { id },
+  });
 }
 
-/** The agent's most recently written session file, or undefined when it has none. */
-export function latestSessionFile(sessionsDirectory: string): string | undefined {
-  let names: string[];
+export function sessionFileFor(sessionsDirectory: string, id: string): string {
+  return path.join(sessionsDirectory, `${requireSessionId(id)}.jsonl`);
+}
+
+/** Bytes read to find the header line; a header is a few hundred bytes. */
+const HEADER_READ_LIMIT = 64 * 1024;
+
+/** Reads and checks a session file's first line only (listing many sessions must not read whole transcripts). */
+export function readSessionHeader(file: string): SessionHeader {
+  let fd: number;
   try {
-    names = readdirSync(sessionsDirectory);
+    fd = openSync(file, 'r');
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw fileSystemError('list', sessionsDirectory, cause);
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw new ZotboxError('ZB_SESSION_NOT_FOUND', `there is no session file ${file}. Check the id or path.`);
+    throw fileSystemError('read', file, cause);
   }
-  let latest: { file: string; mtime: number; name: string } | undefined;
-  for (const name of names) {
-    if (!name.endsWith('.jsonl') || !SESSION_ID.test(name.slice(0, -'.jsonl'.length))) continue;
-    const file = path.join(sessionsDirectory, name);
-    let mtime: number;
-    try {
-      mtime = statSync(file).mtimeMs;
-    } catch {
-      continue; // removed since the listing
-    }
-    // Ties (same millisecond) fall back to the id, which sorts by creation time.
-    if (latest === undefined || mtime > latest.mtime || (mtime === latest.mtime && name > latest.name)) latest = { file, mtime, name };
+  const buffer = Buffer.alloc(HEADER_READ_LIMIT);
+  let length: number;
+  try {
+    length = readSync(fd, buffer, 0, HEADER_READ_LIMIT, 0);
+  } catch (cause) {
+    throw fileSystemError('read', file, cause);
+  } finally {
+    closeSync(fd);
   }
-  return latest?.file;
+  const end = buffer.subarray(0, length).indexOf(0x0a);
+  if (end === -1) throw invalid(file, length === 0 ? 'it is empty' : 'its first line is not a session header');
+  const header = SessionHeaderSchema.safeParse(parseJson(buffer.subarray(0, end).toString('utf8')));
+  if (!header.success) throw invalid(file, 'its first line is not a session header');
+  return header.data;
 }
 
 /** Reads and checks a session file. */
@@ -178,7 +209,7 @@ export class SessionWriter {
   }
 
   /** Starts a new session file (fails if it exists: ids are never reused). */
-  static create(file: string, header: Omit<SessionHeader, 'type' | 'version'>): SessionWriter {
+  static create(file: string, header: NewSessionHeader): SessionWriter {
     let fd: number;
     try {
       fd = openSync(file, 'wx', 0o600);
@@ -186,7 +217,7 @@ export class SessionWriter {
       throw fileSystemError('create', file, cause);
     }
     const writer = new SessionWriter(file, fd, 0, 0);
-    writer.writeLines([{ type: 'session', version: SESSION_VERSION, ...header }]);
+    writer.writeLines([{ type: 'session', version: SESSION_VERSION, id: header.id, agent: header.agent, created_at: header.created_at, workspace: header.workspace }]);
     return writer;
   }
 

@@ -12,7 +12,7 @@ const unsigned: UnsignedReceipt = { receipt: 2, digest: DIGEST, artifact_digest:
 const expected = { digest: DIGEST, name: 'demo', permissions };
 
 function place(state: string, receipt: object): string {
-  const file = receiptPath(state, 'demo', DIGEST);
+  const file = receiptPath(state, 'demo', DIGEST, permissions);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(receipt));
   return file;
@@ -53,7 +53,7 @@ test('a receipt copied from another state directory (another key) is not trusted
   const b = tempDir(t);
   writeReceipt(b, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // b has its own key
   const source = writeReceipt(a, unsigned);
-  const target = receiptPath(b, 'demo', DIGEST);
+  const target = receiptPath(b, 'demo', DIGEST, permissions);
   copyFileSync(source, target);
   t.truthy(readMatchingReceipt(a, expected));
   t.is(readMatchingReceipt(b, expected), undefined);
@@ -86,9 +86,9 @@ test('a signed receipt for other permissions, another digest or another agent do
   t.is(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, confinement: 'unconfined' } }), undefined, 'confined approval, unconfined run');
   t.is(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, read: ['/elsewhere'] } }), undefined);
   t.is(readMatchingReceipt(state, { ...expected, digest: `sha256:${'e'.repeat(64)}` }), undefined);
-  const underOther = receiptPath(state, 'other', DIGEST);
+  const underOther = receiptPath(state, 'other', DIGEST, permissions);
   mkdirSync(path.dirname(underOther), { recursive: true });
-  copyFileSync(receiptPath(state, 'demo', DIGEST), underOther);
+  copyFileSync(receiptPath(state, 'demo', DIGEST, permissions), underOther);
   t.is(readMatchingReceipt(state, { ...expected, name: 'other' }), undefined, 'signed for demo, placed under other');
 });
 
@@ -109,5 +109,45 @@ test('a version 1 receipt (before signing) is not a valid receipt', (t) => {
 test('revoking removes untrusted receipts too, and needs no key', (t) => {
   const state = tempDir(t);
   place(state, unsigned);
-  t.deepEqual(revokeReceipts(state, 'demo'), [receiptPath(state, 'demo', DIGEST)]);
+  t.deepEqual(revokeReceipts(state, 'demo'), [receiptPath(state, 'demo', DIGEST, permissions)]);
+});
+
+test('receipts of one digest for different permissions are separate files, <digest>-<16 hex of the permissions>.json', (t) => {
+  const state = tempDir(t);
+  const first = writeReceipt(state, unsigned);
+  const second = writeReceipt(state, { ...unsigned, permissions: { ...permissions, read: ['/home/u/other'] } });
+  t.not(first, second);
+  for (const file of [first, second]) t.regex(path.basename(file), new RegExp(`^${'a'.repeat(64)}-[0-9a-f]{16}\\.json$`));
+  t.truthy(readMatchingReceipt(state, expected));
+  t.truthy(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, read: ['/home/u/other'] } }));
+});
+
+test('an agent name that could leave the consents directory is refused before it becomes a path', (t) => {
+  const state = tempDir(t);
+  for (const name of ['..', '../x', 'a/b', '', '.hidden', 'UPPER']) {
+    t.throws(() => revokeReceipts(state, name), { code: 'ZB_OPTION_INVALID' } as never, name);
+    t.throws(() => listReceipts(state, name), { code: 'ZB_OPTION_INVALID' } as never, name);
+  }
+});
+
+test('revoking by digest removes that digest in every workspace; by workspace, only what was approved there', (t) => {
+  const state = tempDir(t);
+  const other = { ...permissions, read: ['/home/u/other'] };
+  writeReceipt(state, { ...unsigned, workspace: '/home/u/proj' });
+  const kept = writeReceipt(state, { ...unsigned, digest: `sha256:${'c'.repeat(64)}`, workspace: '/home/u/proj' });
+  const otherFile = writeReceipt(state, { ...unsigned, permissions: other, workspace: '/home/u/other' });
+  t.deepEqual(revokeReceipts(state, 'demo', { workspace: '/home/u/other' }), [otherFile]);
+  writeReceipt(state, { ...unsigned, permissions: other, workspace: '/home/u/other' });
+  t.is(revokeReceipts(state, 'demo', DIGEST).length, 2, 'a digest given as a string, as before');
+  t.deepEqual(
+    listReceipts(state).map((r) => r.file),
+    [kept],
+  );
+  t.throws(() => revokeReceipts(state, 'demo', { workspace: '/nowhere' }), { code: 'ZB_CONSENT_NOT_FOUND' } as never);
+});
+
+test('a state directory whose agents entry is a file is an error when listing, not "no receipts"', (t) => {
+  const state = tempDir(t);
+  writeFileSync(path.join(state, 'agents'), 'x');
+  t.throws(() => listReceipts(state), { code: 'ZB_IO_FAILED' } as never);
 });

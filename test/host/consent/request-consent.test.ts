@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
@@ -66,12 +66,13 @@ function request(t: ExecutionContext, overrides: Partial<ConsentRequest> & { inp
 }
 
 const code = (error: unknown) => (error as { code?: string }).code;
+const noTerminal = () => Object.assign(new PassThrough(), { isTTY: false });
 
 test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 directory)', async (t) => {
   const { request: r, output, state } = request(t, { input: 'y\r' });
   t.is(await requestConsent(r), 'prompt');
   t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read: {2}\/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
-  const file = receiptPath(state, 'demo', DIGEST);
+  const file = receiptPath(state, 'demo', DIGEST, permissions);
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
   t.like(JSON.parse(readFileSync(file, 'utf8')), { receipt: 2, digest: DIGEST, name: 'demo', version: '1.0.0', permissions });
@@ -84,7 +85,7 @@ test('on a terminal, n and Enter refuse and write nothing', async (t) => {
   for (const input of ['n\r', '\r']) {
     const { request: r, state } = request(t, { input });
     t.is(code(await t.throwsAsync(requestConsent(r))), 'ZB_CONSENT_REFUSED');
-    t.false(existsSync(receiptPath(state, 'demo', DIGEST)));
+    t.false(existsSync(receiptPath(state, 'demo', DIGEST, permissions)));
   }
 });
 
@@ -95,33 +96,64 @@ test('without a terminal, consent is refused with how to review and approve', as
   t.regex(error.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
 });
 
-test('-y and ZOTBOX_AGENT_CONSENT=1 allow without asking and write a receipt; other values of the variable do not count', async (t) => {
+test('-y and ZOTBOX_AGENT_CONSENT=1 allow this run without asking and save nothing: the next run without them is asked again', async (t) => {
+  // Issue 13: -y used to save a receipt silently, so later runs skipped a prompt the user never saw.
   const flag = request(t, { yes: true });
-  t.is(await requestConsent({ ...flag.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }), 'flag');
-  t.true(existsSync(receiptPath(flag.state, 'demo', DIGEST)));
-  const env = request(t, { env: { ZOTBOX_AGENT_CONSENT: '1' } });
+  t.is(await requestConsent({ ...flag.request, stdin: noTerminal() }), 'flag');
+  const env = request(t, { stateDirectory: flag.state, env: { ZOTBOX_AGENT_CONSENT: '1' } });
   t.is(await requestConsent(env.request), 'environment');
+  t.false(existsSync(receiptPath(flag.state, 'demo', DIGEST, permissions)));
+  t.deepEqual(listReceipts(flag.state), []);
+  await t.throwsAsync(requestConsent({ ...flag.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
   const wrong = request(t, { env: { ZOTBOX_AGENT_CONSENT: 'yes' } });
-  t.is(code(await t.throwsAsync(requestConsent({ ...wrong.request, stdin: Object.assign(new PassThrough(), { isTTY: false }) }))), 'ZB_CONSENT_REQUIRED');
+  t.is(code(await t.throwsAsync(requestConsent({ ...wrong.request, stdin: noTerminal() }))), 'ZB_CONSENT_REQUIRED');
 });
 
-test('-y with a matching receipt leaves it as it is; with other permissions it records the new ones', async (t) => {
-  const first = request(t, { yes: true });
+test('with remember, -y and ZOTBOX_AGENT_CONSENT=1 save a receipt (recording the workspace) that the next run uses', async (t) => {
+  for (const given of [{ yes: true }, { env: { ZOTBOX_AGENT_CONSENT: '1' } }]) {
+    const first = request(t, { ...given, remember: true, workspace: '/home/u/proj' });
+    await requestConsent({ ...first.request, stdin: noTerminal() });
+    t.like(JSON.parse(readFileSync(receiptPath(first.state, 'demo', DIGEST, permissions), 'utf8')), { digest: DIGEST, workspace: '/home/u/proj' });
+    t.is(await requestConsent({ ...first.request, yes: false, env: {}, stdin: noTerminal() }), 'receipt');
+  }
+});
+
+test('-y --remember with a matching receipt leaves it as it is; another workspace (other permissions) gets a receipt of its own beside it', async (t) => {
+  const first = request(t, { yes: true, remember: true, workspace: '/home/u/proj' });
   await requestConsent(first.request);
-  const file = receiptPath(first.state, 'demo', DIGEST);
+  const file = receiptPath(first.state, 'demo', DIGEST, permissions);
   const written = readFileSync(file, 'utf8');
   utimesSync(file, new Date(0), new Date(0));
   t.is(await requestConsent(first.request), 'flag');
   t.is(statSync(file).mtimeMs, 0, 'not rewritten');
   t.is(readFileSync(file, 'utf8'), written);
-  await requestConsent({ ...first.request, permissions: { ...permissions, read: ['/other'] } });
-  t.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { permissions: { read: string[] } }).permissions.read, ['/other']);
+  // Issue 13: approving a second workspace replaced the first one's receipt.
+  const other: ConsentSummary = { ...permissions, read: ['/home/u/other'] };
+  await requestConsent({ ...first.request, permissions: other, workspace: '/home/u/other' });
+  t.is(readFileSync(file, 'utf8'), written, 'the first workspace keeps its receipt');
+  t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal() }), 'receipt');
+  t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal(), permissions: other }), 'receipt');
+  t.deepEqual(
+    listReceipts(first.state)
+      .map((r) => r.receipt?.workspace)
+      .sort(),
+    ['/home/u/other', '/home/u/proj'],
+  );
+});
+
+test('a receipt saved before issue 13 (one per digest, at <digest>.json) still counts for its permissions', async (t) => {
+  const first = request(t, { yes: true, remember: true });
+  await requestConsent(first.request);
+  const legacy = path.join(path.dirname(receiptPath(first.state, 'demo', DIGEST, permissions)), `${'a'.repeat(64)}.json`);
+  renameSync(receiptPath(first.state, 'demo', DIGEST, permissions), legacy);
+  t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal() }), 'receipt');
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal(), permissions: { ...permissions, read: ['/elsewhere'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
-  const first = request(t, { yes: true });
+  const first = request(t, { yes: true, remember: true });
   await requestConsent(first.request);
-  const file = receiptPath(first.state, 'demo', DIGEST);
+  const file = receiptPath(first.state, 'demo', DIGEST, permissions);
   const noTty = Object.assign(new PassThrough(), { isTTY: false });
   // Other permissions (e.g. another workspace): asked again.
   await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTty, permissions: { ...permissions, read: ['/other'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
@@ -134,17 +166,17 @@ test('a tampered receipt, or one for other permissions or another digest, does n
 
 test('bash "ask" mode never uses or writes a receipt', async (t) => {
   const ask: ConsentSummary = { ...permissions, bash: { mode: 'ask', allow: [] } };
-  const first = request(t, { yes: true, permissions: ask });
+  const first = request(t, { yes: true, remember: true, permissions: ask });
   t.is(await requestConsent(first.request), 'flag');
-  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST)));
+  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST, ask)));
   const prompt = request(t, { stateDirectory: first.state, permissions: ask, input: 'y\r' });
   t.is(await requestConsent(prompt.request), 'prompt');
-  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST)));
+  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST, ask)));
   t.regex(formatConsentText({ ...prompt.request }), /bash: {5}ask — ANY command/);
 });
 
 test('receipts can be listed and revoked, all or by digest', async (t) => {
-  const a = request(t, { yes: true });
+  const a = request(t, { yes: true, remember: true });
   await requestConsent(a.request);
   await requestConsent({ ...a.request, contentDigest: `sha256:${'c'.repeat(64)}` });
   t.is(listReceipts(a.state).length, 2);
@@ -154,11 +186,9 @@ test('receipts can be listed and revoked, all or by digest', async (t) => {
   t.is(code(t.throws(() => revokeReceipts(a.state, 'demo'))), 'ZB_CONSENT_NOT_FOUND');
 });
 
-const noTerminal = () => Object.assign(new PassThrough(), { isTTY: false });
-
 /** What an attacker who can write the consents directory, but not read the key, would write. */
 function forgeReceipt(state: string, extra: Record<string, unknown> = {}) {
-  const file = receiptPath(state, 'demo', DIGEST);
+  const file = receiptPath(state, 'demo', DIGEST, permissions);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), ...extra }));
 }
@@ -174,24 +204,24 @@ test('a forged receipt (well-formed, written without the key) is ignored: the pr
 });
 
 test('a forged receipt next to genuine ones is ignored: without a terminal, consent is required', async (t) => {
-  const { request: r, state } = request(t, { yes: true });
+  const { request: r, state } = request(t, { yes: true, remember: true });
   await requestConsent({ ...r, contentDigest: `sha256:${'c'.repeat(64)}` }); // the installation now has a key and a genuine receipt
   forgeReceipt(state);
   await t.throwsAsync(requestConsent({ ...r, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
 });
 
 test('a receipt copied from another state directory is ignored', async (t) => {
-  const a = request(t, { yes: true });
+  const a = request(t, { yes: true, remember: true });
   await requestConsent(a.request);
-  const b = request(t, { yes: true });
+  const b = request(t, { yes: true, remember: true });
   await requestConsent({ ...b.request, contentDigest: `sha256:${'c'.repeat(64)}` });
-  copyFileSync(receiptPath(a.state, 'demo', DIGEST), receiptPath(b.state, 'demo', DIGEST));
+  copyFileSync(receiptPath(a.state, 'demo', DIGEST, permissions), receiptPath(b.state, 'demo', DIGEST, permissions));
   await t.throwsAsync(requestConsent({ ...b.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
   t.is(await requestConsent({ ...a.request, yes: false, stdin: noTerminal() }), 'receipt', 'still good where it was made');
 });
 
 test('consent to a confined run does not cover an unconfined one', async (t) => {
-  const confined = request(t, { yes: true, permissions: { ...permissions, confinement: 'bubblewrap' } });
+  const confined = request(t, { yes: true, remember: true, permissions: { ...permissions, confinement: 'bubblewrap' } });
   await requestConsent(confined.request);
   t.is(await requestConsent({ ...confined.request, yes: false, stdin: noTerminal() }), 'receipt');
   const unconfined = { ...confined.request, yes: false, stdin: noTerminal(), permissions: { ...permissions, confinement: 'unconfined' as const } };
@@ -204,7 +234,7 @@ test('an unsafe key file stops consent with ZB_IO_FAILED before anything is aske
   symlinkSync(`${symlinked.state}/elsewhere.key`, receiptKeyPath(symlinked.state));
   await t.throwsAsync(requestConsent(symlinked.request), { code: 'ZB_IO_FAILED' } as never);
   t.is(symlinked.output(), '', 'nothing was asked');
-  const readable = request(t, { yes: true });
+  const readable = request(t, { yes: true, remember: true });
   await requestConsent(readable.request);
   chmodSync(receiptKeyPath(readable.state), 0o644);
   await t.throwsAsync(requestConsent({ ...readable.request, yes: false }), { code: 'ZB_IO_FAILED', message: /mode 0644, not 0600.*Fix: delete it/ } as never);

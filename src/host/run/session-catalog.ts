@@ -1,0 +1,142 @@
+// Finding sessions in the state directory: the latest one of an agent (in a
+// workspace), every session of one agent or of all, one session by id, and
+// removing one. Ids and agent names are checked before they become paths, and
+// only <id>.jsonl entries directly in an agent's directory are ever touched.
+import { lstatSync, statSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { ZotboxError, fileSystemError, isZotboxError } from '../../errors.js';
+import { agentSessionsDirectory, isAgentName, readStateEntries, requireAgentName } from '../consent/state-dir.js';
+import { isSessionId, readSession, readSessionHeader, requireSessionId, sessionFileFor, sessionWorkspace } from './sessions.js';
+
+/** The session ids in an agent's directory (entries named <id>.jsonl; temporary files and strays are not sessions). */
+function sessionIdsIn(directory: string): string[] {
+  return readStateEntries(directory, { strayIsEmpty: true })
+    .filter((name) => name.endsWith('.jsonl') && isSessionId(name.slice(0, -'.jsonl'.length)))
+    .map((name) => name.slice(0, -'.jsonl'.length));
+}
+/**
+ * The agent's most recently written session file, or undefined when it has none.
+ * With `workspace`, only sessions whose header records that workspace count:
+ * version 1 sessions and sessions whose header cannot be read never do.
+ */
+export function latestSessionFile(sessionsDirectory: string, filter: { readonly workspace?: string } = {}): string | undefined {
+  const candidates: { file: string; mtime: number; id: string }[] = [];
+  for (const id of sessionIdsIn(sessionsDirectory)) {
+    const file = path.join(sessionsDirectory, `${id}.jsonl`);
+    try {
+      candidates.push({ file, mtime: statSync(file).mtimeMs, id });
+    } catch {
+      continue; // removed since the listing
+    }
+  }
+  // Newest first; ties (same millisecond) fall back to the id, which sorts by creation time.
+  candidates.sort((a, b) => b.mtime - a.mtime || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  if (filter.workspace === undefined) return candidates[0]?.file;
+  return candidates.find((candidate) => headerWorkspace(candidate.file) === filter.workspace)?.file;
+}
+
+/** The workspace in a session file's header, or undefined (no workspace, or no readable header). */
+function headerWorkspace(file: string): string | undefined {
+  try {
+    return sessionWorkspace(readSessionHeader(file));
+  } catch {
+    return undefined; // unreadable header: not known to belong to this workspace; --resume ID still reaches it
+  }
+}
+
+/** One session as `zotbox sessions list` shows it. */
+export interface SessionSummary {
+  readonly id: string;
+  /** The agent whose directory holds it. */
+  readonly agent: string;
+  readonly file: string;
+  /** The workspace it was recorded in; null for sessions from before workspaces were recorded, and invalid ones. */
+  readonly workspace: string | null;
+  readonly created_at: string | null;
+  /** When the file was last written (its modification time): the time of its last message. */
+  readonly last_written_at: string;
+  readonly messages: number | null;
+  /** Why the file is not a readable session, or null when it is one. */
+  readonly problem: string | null;
+}
+
+function sessionsRoot(stateDirectory: string): string {
+  return path.join(stateDirectory, 'sessions', 'agents');
+}
+
+/** Every session of every agent (or of one), oldest first. A file that is not a readable session is listed with its problem. */
+export function listSessions(stateDirectory: string, agentName?: string): SessionSummary[] {
+  const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
+  const summaries: SessionSummary[] = [];
+  for (const agent of agents) {
+    const directory = agentSessionsDirectory(stateDirectory, agent);
+    for (const id of sessionIdsIn(directory)) {
+      const summary = summarize(agent, id, path.join(directory, `${id}.jsonl`));
+      if (summary !== undefined) summaries.push(summary);
+    }
+  }
+  return summaries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+}
+
+function summarize(agent: string, id: string, file: string): SessionSummary | undefined {
+  let mtime: Date;
+  let regular: boolean;
+  try {
+    const stats = lstatSync(file);
+    mtime = stats.mtime;
+    regular = stats.isFile();
+  } catch {
+    return undefined; // removed since the listing
+  }
+  const base = { id, agent, file, last_written_at: mtime.toISOString() };
+  if (!regular) return { ...base, workspace: null, created_at: null, messages: null, problem: 'not a regular file' };
+  try {
+    const session = readSession(file);
+    return { ...base, workspace: sessionWorkspace(session.header) ?? null, created_at: session.header.created_at, messages: session.messages.length, problem: null };
+  } catch (error) {
+    if (!isZotboxError(error)) throw error;
+    return { ...base, workspace: null, created_at: null, messages: null, problem: error.message };
+  }
+}
+
+/** Where session `id` is: in the agent's directory, or in whichever agent's directory holds it. */
+export function findSession(stateDirectory: string, id: string, agentName?: string): { readonly agent: string; readonly file: string } {
+  requireSessionId(id);
+  const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
+  const found = agents.map((agent) => ({ agent, file: sessionFileFor(agentSessionsDirectory(stateDirectory, agent), id) })).filter(({ file }) => exists(file));
+  const [first, second] = found;
+  if (first === undefined) {
+    throw new ZotboxError('ZB_SESSION_NOT_FOUND', `there is no session ${id}${agentName === undefined ? '' : ` of ${agentName}`}. 'zotbox sessions list' lists the sessions.`, {
+      details: { id, ...(agentName === undefined ? {} : { agent: agentName }) },
+    });
+  }
+  if (second !== undefined) {
+    throw new ZotboxError('ZB_OPTION_INVALID', `the id ${id} names sessions of several agents (${found.map((f) => f.agent).join(', ')}). Say which with --agent NAME.`, {
+      details: { id, agents: found.map((f) => f.agent) },
+    });
+  }
+  return first;
+}
+
+function exists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (cause) {
+    const errno = (cause as NodeJS.ErrnoException).code;
+    // ENOTDIR: a stray file where an agent's directory would be; it holds no session.
+    if (errno === 'ENOENT' || errno === 'ENOTDIR') return false;
+    throw fileSystemError('look at', file, cause);
+  }
+}
+
+/** Deletes session `id` (found as findSession finds it) and returns its file. The entry is unlinked, never followed. */
+export function removeSession(stateDirectory: string, id: string, agentName?: string): { readonly agent: string; readonly file: string } {
+  const found = findSession(stateDirectory, id, agentName);
+  try {
+    unlinkSync(found.file);
+  } catch (cause) {
+    throw fileSystemError('delete', found.file, cause);
+  }
+  return found;
+}
