@@ -123,7 +123,7 @@ export const RUN: CommandSpec = {
     {
       name: 'output-format',
       type: 'string',
-      valueName: 'text|json|stream-json',
+      valueName: 'FORMAT',
       description: 'text (the default): the run as it happens; json: one JSON document when the run ends; stream-json: every event as one JSON line (docs/cli.md).',
     },
     { name: 'json', type: 'boolean', description: 'The events as NDJSON, one JSON line each: the same as --output-format stream-json.' },
