@@ -1,8 +1,7 @@
 // The zotbox command line: argument parsing, dispatch and output only. All
 // behaviour lives in the library (src/index.ts and the layers below); this file
 // turns argv into calls and results or errors into text and an exit status.
-import { inspect } from 'node:util';
-import { ZotboxError, toZotboxError, type ExitStatus } from './errors.js';
+import { ZotboxError, fileSystemError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
@@ -29,9 +28,62 @@ const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>>
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));
 
+/** Whether the command line asks for JSON on stdout (--json, or --output-format json or stream-json), looking before any `--`. */
 function jsonRequested(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return options.some((token, i) => token === '--json' || /^--output-format=(stream-)?json$/.test(token) || (token === '--output-format' && /^(stream-)?json$/.test(options[i + 1] ?? '')));
+}
+
+/** Exit status of a command whose reader closed standard output (EPIPE): 128 + SIGPIPE, as a shell reports a process SIGPIPE ended. */
+export const CLOSED_OUTPUT_STATUS = 141;
+
+/** A write error after the command ended has nobody to tell: its status is already given. */
+function ignoreLateWriteError(): void {}
+
+type Emitter = Partial<Pick<NodeJS.EventEmitter, 'on' | 'off' | 'listeners'>>;
+
+/**
+ * Watches stdout for a write error: the reader went away (EPIPE, `| head -1`) or
+ * the output failed (a full disk). Either cancels the command through the
+ * returned signal; the failed stream drops later writes by itself (it is
+ * destroyed), and after EPIPE stderr is quiet too: a closed pipe ends a command silently.
+ */
+function watchOutput(io: CliIo): { io: CliIo; settle: () => Promise<NodeJS.ErrnoException | undefined> } {
+  let failure: NodeJS.ErrnoException | undefined;
+  const failed = new AbortController();
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    failure ??= error;
+    failed.abort(fileSystemError('write to', 'standard output', error));
+  };
+  // An error writing to stderr has nowhere to be reported; without a listener it would crash the process.
+  const onStderrError = () => undefined;
+  const stdout = io.stdout as Emitter;
+  const stderr = io.stderr as Emitter;
+  stdout.on?.('error', onStdoutError);
+  stderr.on?.('error', onStderrError);
+  const writeErr = io.stderr;
+  return {
+    io: {
+      ...io,
+      stderr: { isTTY: writeErr.isTTY === true, write: (chunk: string) => (failure?.code === 'EPIPE' ? false : writeErr.write(chunk)) },
+      signal: io.signal === undefined ? failed.signal : AbortSignal.any([io.signal, failed.signal]),
+    },
+    // A failed write reports its error a tick later: wait for it before answering. One
+    // listener that ignores stays on each stream (added once, however many commands run),
+    // so an error after the command ended cannot crash the process.
+    settle: async () => {
+      if (stdout.on !== undefined) await new Promise((resolve) => setImmediate(resolve));
+      for (const [stream, listener] of [
+        [stdout, onStdoutError],
+        [stderr, onStderrError],
+      ] as const) {
+        stream.off?.('error', listener);
+        if (stream.listeners?.('error').includes(ignoreLateWriteError) === false) stream.on?.('error', ignoreLateWriteError);
+      }
+      return failure;
+    },
+  };
 }
 
 function defaultIo(): CliIo {
@@ -43,20 +95,32 @@ function defaultIo(): CliIo {
  * never calls process.exit, so it can be driven in-process by tests and embedders.
  */
 export async function runCli(argv: readonly string[], ioOverrides: Partial<CliIo> = {}): Promise<number> {
-  const io: CliIo = { ...defaultIo(), ...ioOverrides };
+  const output = watchOutput({ ...defaultIo(), ...ioOverrides });
+  const io = output.io;
   const debug = io.env['ZOTBOX_DEBUG'] === '1' || argv.includes('--debug');
+  let status: number;
   try {
-    return await dispatch(argv, io);
+    status = await dispatch(argv, io);
   } catch (thrown) {
-    const error = toZotboxError(thrown);
-    // With --json a failed command still prints one JSON document; usage errors are for humans.
-    if (error.exitStatus !== 2 && jsonRequested(argv)) io.stdout.write(`${JSON.stringify({ ok: false, error: error.toWire() }, null, 2)}\n`);
-    // Messages may quote agent input (a path, a manifest string): sanitized like any agent text.
-    // The sanitizer loads here, on failure: --help and --version never need it.
-    const { writeTerminalText } = await import('./cli/terminal-output.js');
-    writeTerminalText(io.stderr, formatError(error, debug));
-    return error.exitStatus satisfies ExitStatus;
+    status = await reportFailure(toZotboxError(thrown), argv, io, debug);
   }
+  const failure = await output.settle();
+  if (failure === undefined) return status;
+  if (failure.code === 'EPIPE') return CLOSED_OUTPUT_STATUS;
+  // Standard output failed some other way (a full disk, EIO): say so, unless the command already reported a failure.
+  return status !== 0 ? status : reportFailure(fileSystemError('write to', 'standard output', failure), [], io, debug);
+}
+
+/** Prints a failed command's error (the JSON error line too, with --json) and returns its exit status. */
+async function reportFailure(error: ZotboxError, argv: readonly string[], io: CliIo, debug: boolean): Promise<ExitStatus> {
+  // Loaded here, on failure: --help and --version never need them.
+  const { errorJsonLine, formatError } = await import('./cli/error-output.js');
+  const { writeTerminalText } = await import('./cli/terminal-output.js');
+  // With JSON output a failed command prints one JSON error line; usage errors are for humans.
+  if (error.exitStatus !== 2 && jsonRequested(argv)) io.stdout.write(errorJsonLine(error));
+  // Messages may quote agent input (a path, a manifest string): sanitized like any agent text.
+  writeTerminalText(io.stderr, formatError(error, debug));
+  return error.exitStatus;
 }
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
@@ -123,41 +187,4 @@ function showHelpFor(name: string | undefined, io: CliIo): number {
   }
   io.stdout.write(renderCommandHelp(spec, AVAILABLE.has(spec.name)));
   return 0;
-}
-
-/** One clear line per error, then one per further problem it lists; with debug, the stack and every cause follow. */
-export function formatError(error: ZotboxError, debug: boolean): string {
-  let text = `zotbox: error[${error.code}]: ${error.message}\n`;
-  for (const issue of furtherIssues(error)) text += `  also: ${escapeLineBreaks(issue.path)} ${escapeLineBreaks(issue.message)}.\n`;
-  if (!debug) return text;
-  let current: unknown = error;
-  let depth = 0;
-  while (current instanceof Error && depth < 10) {
-    text += `${depth === 0 ? '' : 'caused by: '}${current.stack ?? String(current)}\n`;
-    current = current.cause;
-    depth++;
-  }
-  // A thrown non-Error (a string, a plain object) is shown as written, not as "[object Object]".
-  if (current !== undefined && !(current instanceof Error)) text += `caused by: ${typeof current === 'string' ? current : inspect(current)}\n`;
-  return text;
-}
-
-/**
- * The problems after the first of an error that lists them all in details.issues
- * (ZB_MANIFEST_INVALID): its message names only the first, and a reader fixing a
- * manifest should see every one at once (issue 13). Malformed details show nothing.
- */
-function furtherIssues(error: ZotboxError): readonly { path: string; message: string }[] {
-  const issues = error.details?.['issues'];
-  if (!Array.isArray(issues)) return [];
-  const wellFormed = issues.every((issue: unknown) => {
-    const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
-    return typeof path === 'string' && typeof message === 'string';
-  });
-  return wellFormed ? (issues as { path: string; message: string }[]).slice(1) : [];
-}
-
-/** Control characters as \\u escapes, so a problem stays on its own line (the sanitizer drops the rest, not newlines). */
-function escapeLineBreaks(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

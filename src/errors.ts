@@ -121,7 +121,9 @@ export const ERROR_CODES = {
   ZB_GITHUB_LAYOUT: { exit: 1, summary: 'The repository archive does not have the expected layout, or the agent directory is missing or contains a symlink.' },
 
   // Runs: models, providers and workers
-  ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for is unknown, or its provider is not available in this build.' },
+  ZB_MODEL_UNAVAILABLE: { exit: 1, summary: 'No usable model: the one asked for (--model or ZOTBOX_MODEL) is unknown or lacks what the agent requires, or no catalog model is usable.' },
+  ZB_MODEL_REFUSED: { exit: 1, summary: 'The model declined to answer (a refusal); its text is the final text of the run. Rephrase the request, or use another model.' },
+  ZB_MODEL_CONTENT_FILTERED: { exit: 1, summary: "A provider's content filter stopped the model's answer; the text received before it is the final text of the run." },
   ZB_MODEL_CONTEXT_EXCEEDED: { exit: 1, summary: "The conversation outgrew the model's context window; the run stopped before sending it." },
   ZB_PROVIDER_AUTH: { exit: 1, summary: 'The model provider refused the API key (missing, wrong, or without access to the model).' },
   ZB_MODEL_CALL_NOT_RUN: {
@@ -141,6 +143,8 @@ export const ERROR_CODES = {
   ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },
   ZB_REPLAY_EXHAUSTED: { exit: 1, summary: 'The agent asked for more model turns than the replay transcript holds.' },
   ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },
+  ZB_RUN_TIMEOUT: { exit: 1, summary: 'The run reached its time limit (--timeout SECONDS) and was stopped; give it more time with a larger --timeout.' },
+  ZB_RUN_MAX_TURNS: { exit: 1, summary: 'The agent used every model turn allowed for one message (--max-turns, default 50) without finishing; allow more with a larger --max-turns.' },
   ZB_RUN_PRE_FAILED: { exit: 1, summary: "The agent's startup command (entry.pre) was refused by the gate or failed; the run stopped before the model." },
   ZB_WORKER_CRASHED: { exit: 1, summary: 'The worker running the agent crashed or ran out of memory; only this run failed.' },
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { COMMANDS } from '../src/cli/commands.js';
 import { ZotboxError } from '../src/errors.js';
-import { formatError } from '../src/cli.js';
+import { formatError } from '../src/cli/error-output.js';
 import { ZOTBOX_VERSION } from '../src/version.js';
 import { runCliCaptured } from './fixtures/cli-harness.js';
 

@@ -3,7 +3,11 @@
 // one answers ZB_CLI_NOT_AVAILABLE instead of pretending to work.
 import type { CommandSpec, OptionSpec } from './command-spec.js';
 
-const JSON_OPTION: OptionSpec = { name: 'json', type: 'boolean', description: 'Print one JSON document instead of text (shape in docs/cli.md).' };
+const JSON_OPTION: OptionSpec = {
+  name: 'json',
+  type: 'boolean',
+  description: 'Print one JSON document instead of text (shape in docs/cli.md); a failure is one {"type":"error",...} line.',
+};
 const CWD_OPTION: OptionSpec = {
   name: 'cwd',
   type: 'string',
@@ -122,16 +126,22 @@ export const RUN: CommandSpec = {
   summary: 'Run an agent with a prompt under its permission ceiling.',
   usage: ['run AGENT [PROMPT] [options]'],
   description:
-    "Loads the agent, checks its requirements and model, asks for consent to its declared permissions (an answer at the prompt is saved as a receipt, kept per digest and expanded permissions, so per workspace; -y covers this run only unless --remember is given), then runs it in a worker whose only way out is the policy gate. The prompt is PROMPT, else the agent's entry.default_prompt, else read interactively.",
+    'Loads the agent, checks its requirements and model, asks for consent to its declared permissions (an answer at the prompt is saved as a receipt, kept per digest and expanded permissions, so per workspace; -y covers this run only unless --remember is given), then runs it in a worker whose only way out is the policy gate. The prompt is PROMPT ("-": all of standard input), else standard input when it is a pipe or a file, else the agent\'s entry.default_prompt, else read interactively. A run that does not complete prints its error on stderr, in every output format.',
   arguments: [
     { name: 'AGENT', description: AGENT_REF },
-    { name: 'PROMPT', description: 'The first user message.' },
+    { name: 'PROMPT', description: 'The first user message; "-" reads it from standard input (UTF-8, not empty).' },
   ],
   options: [
     CWD_OPTION,
     { name: 'model', type: 'string', valueName: 'ID', description: 'Model id from the built-in catalog or the user models file.' },
-    { name: 'print', type: 'boolean', description: 'Print only the final answer.' },
-    JSON_OPTION,
+    {
+      name: 'output-format',
+      type: 'string',
+      valueName: 'FORMAT',
+      description: 'text (the default): the run as it happens; json: one JSON document when the run ends; stream-json: every event as one JSON line (docs/cli.md).',
+    },
+    { name: 'json', type: 'boolean', description: 'The events as NDJSON, one JSON line each: the same as --output-format stream-json.' },
+    { name: 'print', type: 'boolean', description: 'Print only the final answer (a failure still goes to stderr).' },
     { name: 'replay', type: 'string', valueName: 'FILE', description: 'Play a recorded transcript instead of calling a live model (offline; docs/replay.md).' },
     { name: 'record', type: 'string', valueName: 'FILE', description: "Write a replay transcript of this run's model turns to FILE." },
     { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agent's permissions for this run only, without asking (also ZOTBOX_AGENT_CONSENT=1)." },
@@ -142,19 +152,25 @@ export const RUN: CommandSpec = {
       valueName: 'required|off',
       description: 'Commands run in a bubblewrap sandbox, or are refused (default: required); off runs them UNCONFINED, with your full user rights.',
     },
-    { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns for one user message.' },
+    { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns for one user message (default 50).' },
     { name: 'worker-memory', type: 'string', valueName: 'MB', description: 'Heap limit of the worker running the agent (default 512).' },
     { name: 'model-concurrency', type: 'string', valueName: 'N', description: "Model requests in flight at once on the model's endpoint (default: max_concurrency in models.json, else 8)." },
-    { name: 'timeout', type: 'string', valueName: 'SECONDS', description: 'Cancel the run after this many seconds.' },
+    { name: 'timeout', type: 'string', valueName: 'SECONDS', description: 'Stop the run after this many seconds (ZB_RUN_TIMEOUT).' },
     { name: 'continue', type: 'boolean', description: "Continue the agent's most recent session in this workspace." },
     { name: 'resume', type: 'string', valueName: 'ID', description: "Resume this agent's session with this id, whatever its workspace ('zotbox sessions list' shows them)." },
     { name: 'session', type: 'string', valueName: 'FILE', description: 'Record to this session file, continuing it if it exists.' },
     { name: 'no-session', type: 'boolean', description: 'Do not record this run as a session.' },
   ],
-  exitStatus: ['0  the run finished', '1  the run failed, was refused consent, or was cancelled', '2  usage error'],
+  exitStatus: [
+    '0    the run completed',
+    '1    the run failed, hit a limit (--max-turns, --timeout), was refused, filtered, cancelled or refused consent, or could not start',
+    '2    usage error',
+    '141  standard output was closed before the run ended (as | head does); the run was cancelled',
+  ],
   examples: [
     'zotbox run examples/code-reviewer --cwd examples/workspaces/sample-project --replay examples/transcripts/code-reviewer.json -y',
     'zotbox run reviewer.zot "Review the last commit" --cwd ~/proj --replay run.json --json -y',
+    'git diff | zotbox run reviewer.zot - --output-format json -y',
   ],
   minPositionals: 1,
   maxPositionals: 2,

@@ -1,12 +1,14 @@
-// `zotbox run AGENT [PROMPT]`: runs an agent and prints its events as text
-// (default), only the final answer (--print), or NDJSON (--json).
+// `zotbox run AGENT [PROMPT]`: reads the options and the prompt, runs the agent,
+// and hands its events to the output format (run-output.ts): text (default),
+// one JSON document, NDJSON (--json), or only the final answer (--print).
 import path from 'node:path';
 import { parseConfineMode } from '../api/confinement.js';
 import { runAgent, type RunEvent, type SessionChoice } from '../api/run.js';
 import { ZotboxError } from '../errors.js';
 import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
-import { field, runEventWriter, writeModelText } from './terminal-output.js';
+import { outputFormatOf, runOutput } from './run-output.js';
+import { promptFor } from './run-prompt.js';
 
 function positiveInteger(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
@@ -43,40 +45,10 @@ function rememberConsent(values: Readonly<Record<string, unknown>>, env: CliIo['
   return true;
 }
 
-/** The human-readable form of one event. */
-function render(event: RunEvent): string {
-  switch (event.type) {
-    case 'run.start':
-      return `▶ ${event.agent.name}@${field(event.agent.version)} (${field(event.model)}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n${event.permissions.bash.mode === 'none' ? '' : `  commands: ${event.confinement}\n`}`;
-    case 'assistant.delta':
-      return event.text;
-    case 'tool.call':
-      return `\n→ ${event.tool} ${JSON.stringify(event.input)}\n`;
-    case 'gate.decision':
-      return event.allowed ? '' : `  ✘ denied: ${field(event.reason ?? event.code ?? '')}\n`;
-    case 'tool.result':
-      return event.ok ? `  ✔ ${field(event.summary.slice(0, 120))}\n` : '';
-    case 'usage':
-      return '';
-    case 'run.end':
-      return `${event.status === 'completed' ? '\n' : `\n■ run ${event.status}${event.error === undefined ? '' : `: ${event.error.code}: ${field(event.error.message)}`}\n`}${usageLine(event)}\n`;
-  }
-}
-
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** The run's one-line total: tokens each way, the cache when it was used, and the cost when the model has prices. */
-export function usageLine(end: RunEvent & { type: 'run.end' }): string {
-  const { usage } = end;
-  const cache =
-    usage.cache_creation_input_tokens + usage.cache_read_input_tokens === 0 ? '' : ` (cache: ${count(usage.cache_read_input_tokens)} read, ${count(usage.cache_creation_input_tokens)} written)`;
-  const cost = end.cost_usd === null ? 'cost unknown (no prices for this model)' : `$${end.cost_usd.toFixed(4)}`;
-  return `· ${end.turns} turn${end.turns === 1 ? '' : 's'} · ${count(usage.input_tokens)} tokens in${cache} · ${count(usage.output_tokens)} out · ${cost}`;
-}
-
 export const runRun: CommandHandler = async (parsed, io: CliIo) => {
-  const [reference, prompt] = parsed.positionals as [string, string | undefined];
+  const [reference, promptArgument] = parsed.positionals as [string, string | undefined];
   const values = parsed.values;
+  const format = outputFormatOf(values);
   const session = sessionChoice(values, io.cwd);
   const model = values['model'];
   const record = values['record'];
@@ -90,17 +62,19 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
   const workerMemoryMb = positiveInteger(values['worker-memory'], 'worker-memory');
   const modelConcurrency = positiveInteger(values['model-concurrency'], 'model-concurrency');
+  const prompt = await promptFor(promptArgument, io.stdin);
   const controller = new AbortController();
-  io.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-  const timer = timeoutSeconds === undefined ? undefined : setTimeout(() => controller.abort(), timeoutSeconds * 1000);
+  // Ctrl-C, or a closed stdout: the reason (when zotbox gave one) is what run.end says.
+  io.signal?.addEventListener('abort', () => controller.abort(io.signal?.reason), { once: true });
+  const timer = timeoutSeconds === undefined ? undefined : setTimeout(() => controller.abort(timeoutError(timeoutSeconds)), timeoutSeconds * 1000);
   const cwdOption = values['cwd'];
   const replay = values['replay'];
   // Interactive chat: a terminal on both ends, text output, and no prompt on the
   // command line (entry.default_prompt, when the agent has one, still comes first
   // and makes the run one-shot).
-  const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && values['print'] !== true && values['json'] !== true;
-  let status: (RunEvent & { type: 'run.end' }) | undefined;
-  const text = runEventWriter(io.stdout, render);
+  const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && format === 'text';
+  let status: (RunEvent & { type: 'run.end' })['status'] | undefined;
+  const output = runOutput(format, io);
   try {
     for await (const event of runAgent({
       reference,
@@ -123,14 +97,19 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       stdout: io.stdout,
       signal: controller.signal,
     })) {
-      if (values['json'] === true) io.stdout.write(`${JSON.stringify(event)}\n`);
-      else if (values['print'] !== true) text.write(event);
-      if (event.type === 'run.end') status = event;
+      output.write(event);
+      if (event.type === 'run.end') status = event.status;
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    text.end(); // owed only when the run stopped without run.end (a colour reset)
+    output.end(); // owed only when the run stopped without run.end (a colour reset)
   }
-  if (values['print'] === true && values['json'] !== true && status !== undefined) writeModelText(io.stdout, `${status.final_text}\n`);
-  return status?.status === 'completed' ? 0 : 1;
+  return status === 'completed' ? 0 : 1;
 };
+
+/** Why a run stopped at --timeout: the limit, and how to raise it. */
+function timeoutError(seconds: number): ZotboxError {
+  return new ZotboxError('ZB_RUN_TIMEOUT', `the run reached its time limit of ${seconds} s (--timeout ${seconds}) and was stopped. Fix: give it more time with --timeout N (seconds).`, {
+    details: { timeoutSeconds: seconds },
+  });
+}

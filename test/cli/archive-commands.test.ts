@@ -73,7 +73,7 @@ test('verify --expect passes on either digest and fails with exit 1 otherwise', 
   const wrong = `sha256:${'0'.repeat(64)}`;
   const bad = await runCliCaptured(['verify', 'a.zot', '--expect', wrong, '--json'], { cwd: dir });
   t.is(bad.status, 1);
-  t.is((JSON.parse(bad.stdout) as { error: { code: string } }).error.code, 'ZB_ARCHIVE_DIGEST_MISMATCH');
+  t.like(JSON.parse(bad.stdout), { type: 'error', code: 'ZB_ARCHIVE_DIGEST_MISMATCH', details: { expected: wrong, artifact_digest: packed.artifact_digest, content_digest: packed.content_digest } });
   t.regex(bad.stderr, /^zotbox: error\[ZB_ARCHIVE_DIGEST_MISMATCH\]/);
   const malformed = await runCliCaptured(['verify', 'a.zot', '--expect', 'abc'], { cwd: dir });
   t.is(malformed.status, 2);

@@ -119,7 +119,7 @@ test('a state directory that is a file is an error for consent list and revoke (
     t.is(result.stdout, '');
   }
   const json = await runCliCaptured(['consent', 'list', '--json'], { env });
-  t.like(JSON.parse(json.stdout), { ok: false, error: { code: 'ZB_IO_FAILED', details: { path: file, origin: 'ZOTBOX_HOME' } } });
+  t.like(JSON.parse(json.stdout), { type: 'error', code: 'ZB_IO_FAILED', details: { path: file, origin: 'ZOTBOX_HOME' } });
 });
 
 test('an agent name that is not one (a path trick) is refused with exit 2 and touches nothing', async (t) => {

@@ -100,7 +100,7 @@ test('a non-empty target is refused with ZB_INIT_TARGET and the fix, and nothing
   writeFileSync(path.join(dir, 'notes.txt'), 'mine');
   const result = await runCliCaptured(['init', '--json'], { cwd: dir });
   t.is(result.status, 1);
-  const error = (JSON.parse(result.stdout) as { error: { code: string; details: { path: string } } }).error;
+  const error = JSON.parse(result.stdout) as { type: string; code: string; details: { path: string } };
   t.is(error.code, 'ZB_INIT_TARGET');
   t.is(error.details.path, dir);
   t.regex(result.stderr, /is not empty.* Fix: .*zotbox init NEW-DIR/);

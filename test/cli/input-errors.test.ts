@@ -4,7 +4,7 @@
 import test from 'ava';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatError } from '../../src/cli.js';
+import { formatError } from '../../src/cli/error-output.js';
 import { ZotboxError } from '../../src/errors.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
@@ -24,7 +24,7 @@ test('pack of a file says it is not a directory and names what to do instead', a
   writeFileSync(path.join(dir, 'README.md'), '# not an agent\n');
   const json = await runCliCaptured(['pack', 'README.md', '--json'], { cwd: dir });
   t.is(json.status, 1);
-  const error = (JSON.parse(json.stdout) as { error: { code: string; details: { path: string; errno: string } } }).error;
+  const error = JSON.parse(json.stdout) as { type: string; code: string; details: { path: string; errno: string } };
   t.is(error.code, 'ZB_IO_FAILED');
   t.deepEqual(error.details, { path: path.join(dir, 'README.md'), errno: 'ENOTDIR' });
   t.regex(json.stderr, new RegExp(`^zotbox: error\\[ZB_IO_FAILED\\]: cannot pack ${dir}/README\\.md: it is a file, not a directory\\. Fix: `));
@@ -44,7 +44,7 @@ test('unpack of a directory says unpack takes a .zot file, not that a directory 
   const dir = tempDir(t);
   const result = await runCliCaptured(['unpack', path.join(EXAMPLES_DIR, 'code-reviewer'), 'out', '--json'], { cwd: dir });
   t.is(result.status, 1);
-  const error = (JSON.parse(result.stdout) as { error: { code: string; details: { errno: string } } }).error;
+  const error = JSON.parse(result.stdout) as { type: string; code: string; details: { errno: string } };
   t.is(error.code, 'ZB_IO_FAILED');
   t.is(error.details.errno, 'EISDIR');
   t.regex(result.stderr, /^zotbox: error\[ZB_IO_FAILED\]: cannot unpack .*code-reviewer: it is a directory, not a \.zot file; /);

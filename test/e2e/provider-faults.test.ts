@@ -6,7 +6,7 @@ import test from 'ava';
 import type { ServerResponse } from 'node:http';
 import { readSession } from '../../src/host/run/sessions.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
-import { usageLine } from '../../src/cli/run-command.js';
+import { usageLine } from '../../src/cli/run-text.js';
 import { agentFixture, anthropicStream, run, serve } from '../fixtures/model-servers.js';
 
 type RunEnd = RunEvent & { type: 'run.end' };

@@ -2,8 +2,8 @@
 // models plus a user models file for self-hosted ones; selection is explicit →
 // configured default (ZOTBOX_MODEL) → the agent's model.preferred → any
 // compatible model whose provider has credentials → an error naming what is
-// unmet. It runs before consent, and an explicit model that no catalog knows is
-// an error (zot silently bypasses the requirements there).
+// unmet. It runs before consent, and a model that no catalog knows, asked for
+// with --model or ZOTBOX_MODEL, is an error (zot silently bypasses the requirements there).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -119,6 +119,31 @@ export interface SelectModelInput {
   readonly catalog: readonly CatalogModel[];
 }
 
+/**
+ * The model ZOTBOX_MODEL names (unset or empty: none). A name in no catalog is an
+ * error, as it is for --model; so is a model whose provider key is missing, since
+ * such a default could never be used.
+ */
+function configuredModel(env: Readonly<Record<string, string | undefined>>, catalog: readonly CatalogModel[]): CatalogModel | undefined {
+  const id = env['ZOTBOX_MODEL'];
+  if (id === undefined || id === '') return undefined;
+  const model = catalog.find((m) => m.id === id);
+  if (model === undefined) {
+    throw new ZotboxError(
+      'ZB_MODEL_UNAVAILABLE',
+      `ZOTBOX_MODEL names the model ${JSON.stringify(id)}, which is in no catalog. Fix: set it to a built-in model or one declared in <state>/models.json (docs/models.md), or unset it.`,
+      { details: { model: id, variable: 'ZOTBOX_MODEL' } },
+    );
+  }
+  const key = API_KEY_VARIABLES[model.provider];
+  if ((env[key] ?? '') === '') {
+    throw new ZotboxError('ZB_PROVIDER_AUTH', `ZOTBOX_MODEL names ${model.id}, which needs ${key} in the environment. Fix: set ${key}, or change or unset ZOTBOX_MODEL.`, {
+      details: { model: model.id, variable: 'ZOTBOX_MODEL' },
+    });
+  }
+  return model;
+}
+
 export function selectModel(input: SelectModelInput): CatalogModel {
   const { manifest, env, catalog } = input;
   const hasCredentials = (model: CatalogModel) => (env[API_KEY_VARIABLES[model.provider]] ?? '') !== '';
@@ -141,8 +166,9 @@ export function selectModel(input: SelectModelInput): CatalogModel {
     return model;
   }
   const usable = (model: CatalogModel | undefined): model is CatalogModel => model !== undefined && unmetModelRequirements(model, manifest).length === 0 && hasCredentials(model);
-  const configured = env['ZOTBOX_MODEL'];
-  if (configured !== undefined && configured !== '' && usable(find(configured))) return find(configured)!;
+  const configured = configuredModel(env, catalog);
+  // The user's default for every agent: one that lacks what this agent requires is passed over for the agent's own choice.
+  if (configured !== undefined && unmetModelRequirements(configured, manifest).length === 0) return configured;
   for (const id of manifest.model.preferred) if (usable(find(id))) return find(id)!;
   const any = catalog.find(usable);
   if (any !== undefined) return any;

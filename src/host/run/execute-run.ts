@@ -4,7 +4,8 @@
 // Yields the run's events as they happen (docs/events.md).
 import { randomUUID } from 'node:crypto';
 import { MessageChannel } from 'node:worker_threads';
-import { ZotboxError, toZotboxError } from '../../errors.js';
+import path from 'node:path';
+import { ZotboxError, isZotboxError, toZotboxError } from '../../errors.js';
 import type { AgentTask } from '../../worker/pool-task.js';
 import { describeConfinement } from '../executors/confine/mode.js';
 import { MAX_CONVERSATION_BYTES } from '../../policy/message-limits.js';
@@ -16,6 +17,7 @@ import { EventQueue } from './event-queue.js';
 import { ADMIT_RUN, AgentPool, RUN_TASK } from './pool.js';
 import { RunCancellation } from './run-cancellation.js';
 import { endFromOutcome, endFromThrown } from './run-end.js';
+import { checkOutputFile } from './output-files.js';
 import type { RunEvent } from './run-events.js';
 import { serveRunGate } from './run-gate.js';
 import type { RunPlan } from './run-plan.js';
@@ -65,6 +67,7 @@ function runInput(plan: RunPlan, options: ExecuteRunOptions): RunInput {
  * throws; a run that started ends with a run.end event.
  */
 export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}): AsyncGenerator<RunEvent> {
+  checkRunOutputs(options);
   const input = runInput(plan, options);
   const plannedSession = planSession(options.session ?? 'new', plan.sessionsDirectory, plan.manifest.name, plan.workspace);
   const pool = options.pool ?? new AgentPool({ maxThreads: 1, maxRuns: 1, ...(options.workerMemoryMb === undefined ? {} : { maxOldGenerationSizeMb: options.workerMemoryMb }) });
@@ -80,11 +83,23 @@ export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}
   }
 }
 
+/** The files the run will write (--record, --session FILE), checked before anything runs. runAgent checks them before consent too. */
+export function checkRunOutputs(options: Pick<ExecuteRunOptions, 'recordFile' | 'session'>): void {
+  if (options.recordFile !== undefined) checkOutputFile(options.recordFile, 'record');
+  const session = options.session;
+  if (typeof session === 'object' && 'file' in session) checkOutputFile(path.resolve(session.file), 'session');
+}
+
+/** A ZotboxError the caller's signal was aborted with (a time limit) is why the run was cancelled; any other reason is a plain cancel. */
+function cancelReason(signal: AbortSignal | undefined): ZotboxError | undefined {
+  return isZotboxError(signal?.reason) ? toZotboxError(signal.reason) : undefined;
+}
+
 async function admit(pool: AgentPool, signal: AbortSignal | undefined): Promise<() => void> {
   try {
     return await pool[ADMIT_RUN](signal);
   } catch (cause) {
-    throw new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled while it waited for a free slot in the pool (maxRuns); nothing had run.', { cause });
+    throw cancelReason(signal) ?? new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled while it waited for a free slot in the pool (maxRuns); nothing had run.', { cause });
   }
 }
 
@@ -132,11 +147,12 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     },
     cancellation.signal,
   );
-  const onAbort = () => cancellation.cancel();
+  const onAbort = () => cancellation.cancel(cancelReason(options.signal));
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted === true) cancellation.cancel();
+  if (options.signal?.aborted === true) onAbort();
 
   queue.push(startEvent(plan, provider, plannedSession));
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const task = (preamble: string | undefined): AgentTask => ({
     gatePort: gateChannel.port2,
     modelPort: modelChannel.port2,
@@ -145,7 +161,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     ...(preamble === undefined ? {} : { preamble }),
     history: plannedSession.history,
     interactive: input.interactive,
-    maxTurns: options.maxTurns ?? 50,
+    maxTurns,
     maxConversationChars: conversationLimit(plan.provider.contextWindow),
     model: { id: provider.model, contextWindow: plan.provider.contextWindow },
     toolTimeoutMs: plan.toolTimeoutMs + 5_000,
@@ -155,8 +171,9 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     usage: runUsage,
     costUsd: pricing === undefined ? null : usageCost(runUsage, pricing.prices, pricing.provider),
     fatal: cancellation.fatal,
-    cancelled: cancellation.signal.aborted,
+    cancelled: cancellation.reason,
     inputError,
+    maxTurns,
   });
   const running = runPreForRun(plan, queue, cancellation.signal)
     .then((preamble) => {
@@ -167,13 +184,14 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
       return Promise.race([onWorker, cancellation.hardStop]);
     })
     .then(
-      (result) => queue.push(endFromOutcome(result, stopState())),
-      (thrown: unknown) => queue.push(endFromThrown(thrown, stopState())),
+      (result) => endFromOutcome(result, stopState()),
+      (thrown: unknown) => endFromThrown(thrown, stopState()),
     )
+    // Written before run.end, so a transcript that cannot be written is part of how the run ended.
+    .then((end) => queue.push(recorder === undefined || options.recordFile === undefined ? end : withRecording(end, recorder, options.recordFile)))
     .finally(() => {
       cancellation.settle();
       sessionWriter?.close();
-      if (recorder !== undefined && options.recordFile !== undefined) recorder.write(options.recordFile);
       gate.close();
       model.close();
       gateChannel.port1.close();
@@ -189,6 +207,24 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   } finally {
     if (!finished) cancellation.cancel();
     await running;
+  }
+}
+
+/** Model turns allowed for one user message when the caller sets none. */
+export const DEFAULT_MAX_TURNS = 50;
+
+/**
+ * Writes the run's transcript. A run that cannot keep it fails with the reason,
+ * keeping its answer (final_text); a run that already failed says both.
+ */
+function withRecording(end: RunEvent & { type: 'run.end' }, recorder: RecordingProvider, file: string): RunEvent {
+  try {
+    recorder.write(file);
+    return end;
+  } catch (thrown) {
+    const failure = toZotboxError(thrown);
+    if (end.error === undefined) return { ...end, status: 'failed', error: { code: failure.code, message: failure.message } };
+    return { ...end, error: { ...end.error, message: `${end.error.message} The replay transcript was not written either: ${failure.message}` } };
   }
 }
 

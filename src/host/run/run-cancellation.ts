@@ -16,6 +16,8 @@ export class RunCancellation {
   private rejectHardStop: ((error: ZotboxError) => void) | undefined;
   /** Set when the run is stopped for a fault rather than cancelled: it ends "failed" with this error. */
   fatal: ZotboxError | undefined;
+  /** Why the run was cancelled, once it was: ZB_GATE_CANCELLED, or the reason the caller gave (a time limit). */
+  reason: ZotboxError | undefined;
   /**
    * Rejects HARD_STOP_AFTER_MS after a cancel if the run has not ended: a worker
    * that does not stop when asked (it should never happen) is left behind rather
@@ -33,9 +35,11 @@ export class RunCancellation {
     return this.controller.signal;
   }
 
-  cancel(): void {
+  /** Cancels the run; `reason` (a ZotboxError the caller's signal carried) is what its run.end says, else ZB_GATE_CANCELLED. */
+  cancel(reason?: ZotboxError): void {
     if (this.settled || this.controller.signal.aborted) return;
     const error = new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.');
+    this.reason = reason ?? error;
     this.controller.abort(error);
     this.onCancel(error);
     this.hardStopTimer = setTimeout(() => this.rejectHardStop?.(error), HARD_STOP_AFTER_MS);

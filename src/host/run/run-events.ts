@@ -37,7 +37,16 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     code: z.string().optional(),
     reason: z.string().optional(),
   }),
-  z.strictObject({ type: z.literal('tool.result'), id: z.number().int(), tool: z.string(), ok: z.boolean(), summary: z.string() }),
+  z.strictObject({
+    type: z.literal('tool.result'),
+    id: z.number().int(),
+    tool: z.string(),
+    ok: z.boolean(),
+    summary: z.string(),
+    /** For a command that ran (bash): how it exited. ok stays true for a non-zero exit: the model reads the result. */
+    exit_code: z.number().int().nullable().optional(),
+    signal: z.string().nullable().optional(),
+  }),
   z.strictObject({
     type: z.literal('usage'),
     input_tokens: z.number().int(),

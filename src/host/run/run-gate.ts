@@ -16,7 +16,7 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
     execute: async (approved, signal) => {
       try {
         const result = await plan.execute(approved, signal);
-        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result) });
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result), ...(approved.tool === 'bash' ? commandExit(result) : {}) });
         return result;
       } catch (error) {
         const failure = toZotboxError(error);
@@ -41,6 +41,15 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
       if (!event.allowed) queue.push({ type: 'tool.result', id: event.id, tool: event.tool, ok: false, summary: event.reason ?? event.code ?? 'denied' });
     },
   });
+}
+
+/** How a command exited, from the bash executor's result (src/host/executors/bash.ts, BashResult); nothing for other results. */
+export function commandExit(result: unknown): { exit_code: number | null; signal: string | null } | Record<string, never> {
+  if (typeof result !== 'object' || result === null) return {};
+  const { exitCode, signal } = result as { exitCode?: unknown; signal?: unknown };
+  const isCode = typeof exitCode === 'number' || exitCode === null;
+  const isSignal = typeof signal === 'string' || signal === null;
+  return isCode && isSignal && 'exitCode' in result && 'signal' in result ? { exit_code: exitCode, signal } : {};
 }
 
 /** A tool result for an event: at most 200 characters. */

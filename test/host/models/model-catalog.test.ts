@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BUILT_IN_MODELS, readUserModels, selectModel } from '../../../src/host/models/model-catalog.js';
 import { parseManifest } from '../../../src/policy/manifest.js';
 import { tempDir } from '../../fixtures/temp.js';
+import type { ZotboxError } from '../../../src/errors.js';
 
 const manifest = (model: Record<string, unknown> = {}) => parseManifest(Buffer.from(JSON.stringify({ zotfile: 1, name: 'a', model })));
 const code = (error: unknown) => (error as { code?: string }).code;
@@ -74,3 +75,23 @@ for (const [label, value] of [
     t.regex(error.message, /models\.0\.max_concurrency/);
   });
 }
+
+test('ZOTBOX_MODEL naming no model is ZB_MODEL_UNAVAILABLE naming the variable, as --model is', (t) => {
+  const error = t.throws<ZotboxError>(() => selectModel({ manifest: manifest(), env: { ...both, ZOTBOX_MODEL: 'nope' }, catalog: BUILT_IN_MODELS }));
+  t.is(error.code, 'ZB_MODEL_UNAVAILABLE');
+  t.regex(error.message, /ZOTBOX_MODEL/);
+  t.deepEqual(error.details, { model: 'nope', variable: 'ZOTBOX_MODEL' });
+});
+
+test('ZOTBOX_MODEL without its key is ZB_PROVIDER_AUTH naming the key and the variable', (t) => {
+  const error = t.throws<ZotboxError>(() => selectModel({ manifest: manifest(), env: { ANTHROPIC_API_KEY: 'a', ZOTBOX_MODEL: 'gpt-4o' }, catalog: BUILT_IN_MODELS }));
+  t.is(error.code, 'ZB_PROVIDER_AUTH');
+  t.regex(error.message, /OPENAI_API_KEY/);
+  t.regex(error.message, /ZOTBOX_MODEL/);
+});
+
+test("ZOTBOX_MODEL that lacks what this agent requires is passed over for the agent's own choice; empty is unset", (t) => {
+  const needsReasoning = manifest({ requires: ['reasoning'], preferred: ['o3'] });
+  t.is(selectModel({ manifest: needsReasoning, env: { ...both, ZOTBOX_MODEL: 'gpt-4o' }, catalog: BUILT_IN_MODELS }).id, 'o3');
+  t.is(selectModel({ manifest: manifest({ preferred: ['o3'] }), env: { ...both, ZOTBOX_MODEL: '' }, catalog: BUILT_IN_MODELS }).id, 'o3');
+});

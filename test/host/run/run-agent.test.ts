@@ -137,10 +137,9 @@ test('every tool call the model makes is a tool.call event: one refused for its 
 
 test('a refusal ends the run as refused, with its text; a content filter as content_filtered', async (t) => {
   const refused = await collect({ ...base(t), replayFile: transcript(t, [{ content: [{ type: 'text', text: 'I will not do that.' }], stop: 'refusal' }]) });
-  t.like(end(refused), { status: 'refused', final_text: 'I will not do that.', turns: 1 });
-  t.is(end(refused).error, undefined);
+  t.like(end(refused), { status: 'refused', final_text: 'I will not do that.', turns: 1, error: { code: 'ZB_MODEL_REFUSED' } });
   const filtered = await collect({ ...base(t), replayFile: transcript(t, [{ content: [{ type: 'text', text: 'Part' }], stop: 'content_filter' }]) });
-  t.like(end(filtered), { status: 'content_filtered', final_text: 'Part', turns: 1 });
+  t.like(end(filtered), { status: 'content_filtered', final_text: 'Part', turns: 1, error: { code: 'ZB_MODEL_CONTENT_FILTERED' } });
 });
 
 test('usage events carry the cache counts, zero when the turn has none', async (t) => {

@@ -1,0 +1,75 @@
+// Where the events of `zotbox run` go, by output format: text (the default),
+// json (one result document at the end), stream-json (the events as NDJSON, also
+// --json) or the final answer alone (--print). In every format a run that did not
+// complete prints its one-line error on stderr, before the text's total line.
+import type { RunEvent } from '../api/run.js';
+import { ZotboxError, fromWireError } from '../errors.js';
+import type { CliIo, ParsedCommand } from './command-spec.js';
+import { formatError } from './error-output.js';
+import { runResultCollector } from './run-summary.js';
+import { textRenderer } from './run-text.js';
+import { runEventWriter, writeModelText, writeTerminalText } from './terminal-output.js';
+
+export type RunOutputFormat = 'text' | 'json' | 'stream-json' | 'final-text';
+
+const OUTPUT_FORMATS: readonly string[] = ['text', 'json', 'stream-json'];
+
+/** The format the options ask for. --json is stream-json and --print the final text; options that disagree are a usage error. */
+export function outputFormatOf(values: ParsedCommand['values']): RunOutputFormat {
+  const named = values['output-format'];
+  if (named !== undefined && (typeof named !== 'string' || !OUTPUT_FORMATS.includes(named))) {
+    throw new ZotboxError('ZB_CLI_USAGE', `--output-format takes text, json or stream-json, got ${JSON.stringify(named)}. Run 'zotbox run --help' for what each prints.`);
+  }
+  const asked = new Map<RunOutputFormat, string>();
+  if (typeof named === 'string') asked.set(named as RunOutputFormat, `--output-format ${named}`);
+  if (values['json'] === true && !asked.has('stream-json')) asked.set('stream-json', '--json');
+  if (values['print'] === true) asked.set('final-text', '--print');
+  if (asked.size > 1) {
+    throw new ZotboxError('ZB_CLI_USAGE', `${[...asked.values()].join(' and ')} ask for different outputs: give one (--json is --output-format stream-json; --print prints only the final answer).`);
+  }
+  return asked.keys().next().value ?? 'text';
+}
+
+export interface RunOutput {
+  write(event: RunEvent): void;
+  /** Called once iteration stops, with or without run.end: flushes what the text stream owes (a colour reset). */
+  end(): void;
+}
+
+/** Writes a run's events to io in the format; a run that did not complete also gets its error line on stderr. */
+export function runOutput(format: RunOutputFormat, io: CliIo): RunOutput {
+  const sink = sinkFor(format, io);
+  return {
+    write(event) {
+      if (event.type === 'run.end' && event.error !== undefined) writeTerminalText(io.stderr, formatError(fromWireError(event.error), false));
+      sink.write(event);
+    },
+    end: () => sink.end(),
+  };
+}
+
+function sinkFor(format: RunOutputFormat, io: CliIo): RunOutput {
+  switch (format) {
+    case 'text':
+      return runEventWriter(io.stdout, textRenderer());
+    case 'stream-json':
+      return { write: (event) => io.stdout.write(`${JSON.stringify(event)}\n`), end: () => undefined };
+    case 'json': {
+      const collector = runResultCollector();
+      return {
+        write(event) {
+          collector.add(event);
+          if (event.type === 'run.end') io.stdout.write(`${JSON.stringify(collector.document(event))}\n`);
+        },
+        end: () => undefined,
+      };
+    }
+    case 'final-text':
+      return {
+        write(event) {
+          if (event.type === 'run.end' && event.final_text !== '') writeModelText(io.stdout, `${event.final_text}\n`);
+        },
+        end: () => undefined,
+      };
+  }
+}
