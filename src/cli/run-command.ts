@@ -80,6 +80,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && values['print'] !== true && values['json'] !== true;
   let status: (RunEvent & { type: 'run.end' }) | undefined;
   const text = runEventWriter(io.stdout, render);
+  const chat = interactive ? chatInput(io, text, () => controller.abort()) : undefined;
   try {
     for await (const event of runAgent({
       reference,
@@ -94,7 +95,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
       ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
       session,
-      ...(interactive ? { readPrompt: chatInput(io) } : {}),
+      ...(chat === undefined ? {} : { readPrompt: chat.readPrompt }),
       yes: values['yes'] === true,
       env: io.env,
       stdin: io.stdin,
@@ -106,6 +107,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       if (event.type === 'run.end') status = event;
     }
   } finally {
+    chat?.close(); // gives the terminal back if the run ended during an answer
     if (timer !== undefined) clearTimeout(timer);
     text.end(); // owed only when the run stopped without run.end (a colour reset)
   }
