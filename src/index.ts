@@ -116,6 +116,23 @@ export { listBundledSkills } from './api/run.js';
 export { runAgent, type RunAgentOptions } from './api/run.js';
 
 /**
+ * A chat message whose answer can be cancelled on its own: return it from
+ * `readPrompt`, and abort its signal to stop that answer while the chat goes on.
+ *
+ * @example
+ * ```ts
+ * let answer = new AbortController();
+ * process.on('SIGINT', () => answer.abort());
+ * const readPrompt = async () => {
+ *   answer = new AbortController();
+ *   const text = await askTheUser();
+ *   return text === undefined ? undefined : { text, signal: answer.signal };
+ * };
+ * ```
+ */
+export type { UserMessage } from './api/run.js';
+
+/**
  * Prepare once, run many: a plan holds what does not change between runs of an
  * agent in a workspace (loading, requirements, model, consent, scopes,
  * confinement); each execution is one run, and many may share a plan and a pool.

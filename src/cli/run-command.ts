@@ -75,6 +75,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && format === 'text';
   let status: (RunEvent & { type: 'run.end' })['status'] | undefined;
   const output = runOutput(format, io);
+  const chat = interactive ? chatInput(io, { endLine: () => output.endLine?.() }, () => controller.abort()) : undefined;
   try {
     for await (const event of runAgent({
       reference,
@@ -89,7 +90,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
       ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
       session,
-      ...(interactive ? { readPrompt: chatInput(io) } : {}),
+      ...(chat === undefined ? {} : { readPrompt: chat.readPrompt }),
       yes: values['yes'] === true,
       remember,
       env: io.env,
@@ -101,6 +102,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       if (event.type === 'run.end') status = event.status;
     }
   } finally {
+    chat?.close(); // gives the terminal back if the run ended during an answer
     if (timer !== undefined) clearTimeout(timer);
     output.end(); // owed only when the run stopped without run.end (a colour reset)
   }

@@ -34,6 +34,8 @@ export interface RunOutput {
   write(event: RunEvent): void;
   /** Called once iteration stops, with or without run.end: flushes what the text stream owes (a colour reset). */
   end(): void;
+  /** Text: ends the line the answer left open, so a chat prompt starts on its own line (only text output has lines to end). */
+  endLine?(): void;
 }
 
 /** Writes a run's events to io in the format; a run that did not complete also gets its error line on stderr. */
@@ -45,6 +47,7 @@ export function runOutput(format: RunOutputFormat, io: CliIo): RunOutput {
       sink.write(event);
     },
     end: () => sink.end(),
+    endLine: () => sink.endLine?.(),
   };
 }
 

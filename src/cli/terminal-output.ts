@@ -36,28 +36,40 @@ export function field(text: string): string {
   return escapeControlCharacters(text);
 }
 
+/** Colour sequences, the only ones the sanitizer lets through: they do not move the cursor. */
+const COLOUR = /\u001b\[[0-9;]*m/g;
+
 /**
  * A writer for run events as text. Assistant deltas are one stream (a sequence
  * split across deltas is caught); any other event ends that stream first, so a
  * half-written sequence never swallows the lines zotbox prints itself. `end`
- * flushes what is owed (a colour reset) when the run stops without run.end.
+ * flushes what is owed (a colour reset) when the run stops without run.end;
+ * `endLine` also ends the line it left open, so what comes next (a chat prompt,
+ * a note) starts on a line of its own and cannot draw over the text (issue 13).
  */
-export function runEventWriter(stream: TextStream, render: (event: RunEvent) => string): { write(event: RunEvent): void; end(): void } {
+export function runEventWriter(stream: TextStream, render: (event: RunEvent) => string): { write(event: RunEvent): void; end(): void; endLine(): void } {
   const assistant = new TerminalTextSanitizer(optionsFor(stream));
-  const endAssistant = () => {
-    const flushed = assistant.end();
-    if (flushed !== '') stream.write(flushed);
+  let atLineStart = true;
+  const put = (text: string) => {
+    if (text === '') return;
+    stream.write(text);
+    const visible = text.replace(COLOUR, '');
+    if (visible !== '') atLineStart = visible.endsWith('\n');
   };
+  const endAssistant = () => put(assistant.end());
   return {
     write(event) {
       if (event.type !== 'assistant.delta') {
         endAssistant();
-        writeTerminalText(stream, render(event));
+        put(sanitizeTerminalText(render(event), { keepColour: false }));
         return;
       }
-      const safe = assistant.feed(event.text);
-      if (safe !== '') stream.write(safe);
+      put(assistant.feed(event.text));
     },
     end: endAssistant,
+    endLine() {
+      endAssistant();
+      if (!atLineStart) put('\n');
+    },
   };
 }

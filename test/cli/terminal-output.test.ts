@@ -146,12 +146,12 @@ test('the error line drops controls from the message, colour too, on a pipe and 
 async function greetingShown(greeting: string, isTTY: boolean): Promise<string> {
   let out = '';
   const io: CliIo = { stdout: { write: (chunk: string) => (out += chunk), isTTY }, stderr: { write: () => true }, stdin: Readable.from(['/exit\n']), env: {}, cwd: process.cwd() };
-  await chatInput(io)({ first: true, greeting });
+  await chatInput(io, { endLine: () => undefined }, () => undefined).readPrompt({ first: true, greeting });
   return out;
 }
 
 test('the chat greeting is sanitized; one made only of sequences shows nothing', async (t) => {
-  const hint = '(an empty line is skipped; /exit or Ctrl-D ends the chat)\n';
+  const hint = '(Ctrl-C stops an answer; /exit, Ctrl-D or Ctrl-C at the prompt end the chat)\n';
   const greeting = `${E}]0;title\u0007${E}[2JWelcome, ${E}[1mfriend${E}[0m\r\n`;
   t.is(await greetingShown(greeting, true), `Welcome, ${E}[1mfriend${E}[0m\n${hint}\n› `);
   t.is(await greetingShown(greeting, false), `Welcome, friend\n${hint}\n› `);

@@ -2,10 +2,13 @@
 // remote source, both digests, the expanded permissions and the confinement in
 // force (consent/consent-text.ts), then ask "Allow? [y/N]" on a terminal. A
 // receipt this installation signed (consent/receipt.ts) skips the question,
-// except in bash "ask" mode, which never uses one. Without a terminal, zotbox
-// refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given. A yes at the prompt
-// is saved as a receipt; -y and the variable cover this run only, unless
-// `remember` (--remember) asks to save them too (issue 13).
+// except in bash "ask" mode, which never uses one. The question goes to stdout
+// when it is a terminal, else to the controlling terminal (/dev/tty) when stdin is
+// one (issue 13: `zotbox run agent "x" --json | jq` still asks). Without a
+// terminal, zotbox refuses unless -y/--yes or ZOTBOX_AGENT_CONSENT=1 is given. A
+// yes at the prompt is saved as a receipt; -y and the variable cover this run
+// only, unless `remember` (--remember) asks to save them too.
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { ZotboxError } from '../../errors.js';
 import { escapeControlCharacters, formatConsentText } from './consent-text.js';
 import { readMatchingReceipt, writeReceipt, type ConfinementSummary, type ConsentSummary } from './receipt.js';
@@ -31,11 +34,23 @@ export interface ConsentRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   readonly stdout: { write(text: string): unknown; isTTY?: boolean };
+  /**
+   * Where to ask when stdin is a terminal and stdout is not (stdout redirected or
+   * piped): opens the terminal, or returns undefined when there is none. Default:
+   * the controlling terminal, /dev/tty.
+   */
+  readonly openTerminal?: () => ConsentTerminal | undefined;
   /** What to call the agent in the refusal message (the reference the user typed). */
   readonly reference: string;
 }
 
 export type ConsentOutcome = 'flag' | 'environment' | 'receipt' | 'prompt';
+
+/** A terminal the question is written to (the answer is read from stdin). */
+export interface ConsentTerminal {
+  write(text: string): unknown;
+  close(): void;
+}
 
 /**
  * Reads one answer in raw mode (spec B §5.3, with Part A's default): y/n set the
@@ -109,20 +124,23 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
   if (!askMode && readMatchingReceipt(request.stateDirectory, expected) !== undefined) {
     return 'receipt';
   }
-  if (request.stdin.isTTY !== true || request.stdout.isTTY !== true) {
+  const terminal = consentTerminal(request);
+  if (terminal === undefined) {
+    const why = request.stdin.isTTY === true ? 'the controlling terminal cannot be opened' : 'standard input, where the answer is read, is not a terminal';
     throw new ZotboxError(
       'ZB_CONSENT_REQUIRED',
-      `refusing to run ${escapeControlCharacters(request.name)} without consent: there is no terminal to ask on. Review it with 'zotbox inspect ${escapeControlCharacters(request.reference)}', then approve with -y/--yes or ZOTBOX_AGENT_CONSENT=1.`,
+      `refusing to run ${escapeControlCharacters(request.name)} without consent: there is no terminal to ask on (${why}). Review it with 'zotbox inspect ${escapeControlCharacters(request.reference)}', then approve with -y/--yes or ZOTBOX_AGENT_CONSENT=1.`,
       { details: { name: request.name, digest: request.contentDigest } },
     );
   }
-  request.stdout.write(`${formatConsentText(request)}Allow? [y/N] `);
-  request.stdin.setRawMode?.(true);
   let answer: 'yes' | 'no' | 'interrupted';
   try {
-    answer = await readConsentKey(request.stdin, (text) => request.stdout.write(text));
+    terminal.write(`${formatConsentText(request)}Allow? [y/N] `);
+    request.stdin.setRawMode?.(true);
+    answer = await readConsentKey(request.stdin, (text) => terminal.write(text));
   } finally {
     request.stdin.setRawMode?.(false);
+    terminal.close();
   }
   if (answer !== 'yes') {
     throw new ZotboxError(
@@ -135,6 +153,28 @@ export async function requestConsent(request: ConsentRequest): Promise<ConsentOu
   }
   save();
   return 'prompt';
+}
+
+/**
+ * Where the question is asked, stdin being where it is answered: stdout when it is
+ * a terminal too, else the controlling terminal; undefined when stdin is no
+ * terminal or there is no controlling terminal to open.
+ */
+function consentTerminal(request: ConsentRequest): ConsentTerminal | undefined {
+  if (request.stdin.isTTY !== true) return undefined;
+  if (request.stdout.isTTY === true) return { write: (text) => request.stdout.write(text), close: () => undefined };
+  return (request.openTerminal ?? openControllingTerminal)();
+}
+
+function openControllingTerminal(): ConsentTerminal | undefined {
+  let fd: number;
+  try {
+    fd = openSync('/dev/tty', 'w');
+  } catch {
+    // No controlling terminal (a service, a setsid'd process): there is nobody to ask, which the caller reports.
+    return undefined;
+  }
+  return { write: (text) => writeSync(fd, text), close: () => closeSync(fd) };
 }
 
 /** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement. */

@@ -14,6 +14,7 @@ import { serveModel } from '../models/model-server.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { RecordingProvider } from '../providers/recording.js';
 import { EventQueue } from './event-queue.js';
+import { AnswerCancellation } from './answer-cancellation.js';
 import { ADMIT_RUN, AgentPool, RUN_TASK } from './pool.js';
 import { RunCancellation } from './run-cancellation.js';
 import { endFromOutcome, endFromThrown } from './run-end.js';
@@ -29,11 +30,13 @@ export interface ExecuteRunOptions {
   readonly prompt?: string;
   /**
    * Interactive chat: when neither `prompt` nor entry.default_prompt gives a first
-   * message, the run asks this for it, and again after every answer; returning
-   * undefined ends the run (status completed). `first` is true for the first
-   * call, with the agent's entry.greeting to show.
+   * message, the run asks this for it, and again after every answer, once the
+   * caller has taken every event before it; returning undefined ends the run
+   * (status completed). `first` is true for the first call, with the agent's
+   * entry.greeting to show. A message returned as `{ text, signal }` can have its
+   * answer cancelled on its own (UserMessage).
    */
-  readonly readPrompt?: (context: { readonly first: boolean; readonly greeting: string }) => Promise<string | undefined>;
+  readonly readPrompt?: (context: { readonly first: boolean; readonly greeting: string }) => Promise<string | UserMessage | undefined>;
   /** Which session to record to and continue from; default 'new' (docs/sessions.md). */
   readonly session?: SessionChoice;
   readonly maxTurns?: number;
@@ -44,6 +47,18 @@ export interface ExecuteRunOptions {
   /** Heap limit (old generation, MiB) of the worker when the run makes its own pool; default 512. */
   readonly workerMemoryMb?: number;
   readonly signal?: AbortSignal;
+}
+
+/**
+ * A message from readPrompt with a signal of its own. Aborting it cancels the answer
+ * to this message, not the run: the model call and the command in flight are
+ * stopped, the answer's later tool calls are refused, the conversation (and
+ * session) keeps the text said so far with a note that the user cancelled it, and
+ * readPrompt is asked for the next message.
+ */
+export interface UserMessage {
+  readonly text: string;
+  readonly signal: AbortSignal;
 }
 
 interface RunInput {
@@ -112,34 +127,43 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   const sessionWriter = plannedSession.open();
   const queue = new EventQueue();
   const provider: ModelProvider = plan.provider.create();
-  const recorder = options.recordFile === undefined ? undefined : new RecordingProvider(provider);
+  const answers = new AnswerCancellation();
+  // Inside the recorder: a cancelled answer's closing turn is recorded, so a replay follows the same conversation.
+  const answering = answers.provider(provider);
+  const recorder = options.recordFile === undefined ? undefined : new RecordingProvider(answering);
   const gateChannel = new MessageChannel();
   const modelChannel = new MessageChannel();
   const cancellation = new RunCancellation((error) => {
     modelChannel.port1.postMessage({ type: 'run.cancel' });
     gate.cancel(error);
   });
-  const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation);
+  const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation, answers);
   let inputError: ZotboxError | undefined;
   let runUsage: RunUsage = NO_USAGE;
   const model = serveModel(
     modelChannel.port1,
-    recorder ?? provider,
+    recorder ?? answering,
     {
       onText: (text) => queue.push({ type: 'assistant.delta', text }),
       ...(input.interactive && options.readPrompt !== undefined
-        ? { readInput: readInputFrom(options.readPrompt, plan.manifest.entry.greeting), onInputError: (error: unknown) => (inputError ??= toZotboxError(error)) }
+        ? {
+            readInput: readInputFrom(options.readPrompt, { greeting: plan.manifest.entry.greeting, queue, answers, signal: cancellation.signal }),
+            onInputError: (error: unknown) => (inputError ??= toZotboxError(error)),
+          }
         : {}),
       onTurn: (turn, conversation) => {
         const { usage } = turn;
-        runUsage = addUsage(runUsage, usage);
-        queue.push({
-          type: 'usage',
-          input_tokens: usage.input_tokens,
-          output_tokens: usage.output_tokens,
-          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
-        });
+        // The closing turn of a cancelled answer came from no model: it has no usage to report, and costs nothing.
+        if (!answers.isClosingTurn(turn)) {
+          runUsage = addUsage(runUsage, usage);
+          queue.push({
+            type: 'usage',
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+            cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+          });
+        }
         // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
         sessionWriter?.sync(conversation);
       },
@@ -256,12 +280,27 @@ function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSess
   };
 }
 
-/** Adapts the caller's readPrompt to the model server: `first` only on the first call. */
-function readInputFrom(readPrompt: NonNullable<ExecuteRunOptions['readPrompt']>, greeting: string): () => Promise<string | undefined> {
+/**
+ * Adapts the caller's readPrompt to the model server: asked only once the caller
+ * has taken every event so far (a prompt is never drawn above output not yet
+ * shown), `first` only on the first call; a message's own signal governs its answer.
+ */
+function readInputFrom(
+  readPrompt: NonNullable<ExecuteRunOptions['readPrompt']>,
+  run: { readonly greeting: string; readonly queue: EventQueue; readonly answers: AnswerCancellation; readonly signal: AbortSignal },
+): () => Promise<string | undefined> {
   let first = true;
   return async () => {
-    const context = { first, greeting };
+    await run.queue.idle();
+    if (run.signal.aborted) return undefined;
+    const context = { first, greeting: run.greeting };
     first = false;
-    return readPrompt(context);
+    const message = await readPrompt(context);
+    if (message === undefined || typeof message === 'string') {
+      run.answers.begin(undefined);
+      return message;
+    }
+    run.answers.begin(message.signal);
+    return message.text;
   };
 }

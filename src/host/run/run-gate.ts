@@ -3,19 +3,21 @@
 import type { MessagePort } from 'node:worker_threads';
 import { toZotboxError } from '../../errors.js';
 import { serveGate, type GateServer } from '../../policy/gate-server.js';
+import type { AnswerCancellation } from './answer-cancellation.js';
 import type { EventQueue } from './event-queue.js';
 import type { RunCancellation } from './run-cancellation.js';
 import type { RunPlan } from './run-plan.js';
 
-export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue, cancellation: RunCancellation): GateServer {
+export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue, cancellation: RunCancellation, answers: AnswerCancellation): GateServer {
   return serveGate(port, {
     timeoutMs: plan.toolTimeoutMs,
     // Every call the agent makes is reported, also one refused for its name, input or size before any decision.
     onCall: (call) => queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input }),
-    decide: (call) => plan.decide(call),
+    // A call made after its answer was cancelled is refused like any denial, in the run's events.
+    decide: (call) => answers.refusal() ?? plan.decide(call),
     execute: async (approved, signal) => {
       try {
-        const result = await plan.execute(approved, signal);
+        const result = await answers.execute(signal, (stop) => plan.execute(approved, stop));
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result), ...(approved.tool === 'bash' ? commandExit(result) : {}) });
         return result;
       } catch (error) {

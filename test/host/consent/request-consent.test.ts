@@ -96,6 +96,35 @@ test('without a terminal, consent is refused with how to review and approve', as
   t.regex(error.message, /zotbox inspect demo\.zot.*-y\/--yes or ZOTBOX_AGENT_CONSENT=1/);
 });
 
+test('stdin a terminal and stdout not (redirected or piped): the question goes to the terminal, and nothing to stdout', async (t) => {
+  let onTerminal = '';
+  let closed = false;
+  const { request: r, output } = request(t, { input: 'y\r' });
+  const openTerminal = () => ({ write: (text: string) => (onTerminal += text), close: () => (closed = true) });
+  t.is(await requestConsent({ ...r, stdout: { write: (text: string) => (r.stdout.write(text), true), isTTY: false }, openTerminal }), 'prompt');
+  t.regex(onTerminal, /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
+  t.is(output(), '', 'stdout carries none of it');
+  t.true(closed, 'the terminal is closed after the answer');
+});
+
+test('stdin a terminal, stdout not, and no controlling terminal to open: consent is required, naming why', async (t) => {
+  const { request: r, output } = request(t);
+  const error = await t.throwsAsync(requestConsent({ ...r, stdout: { write: () => true, isTTY: false }, openTerminal: () => undefined }));
+  t.is(code(error), 'ZB_CONSENT_REQUIRED');
+  t.regex(error.message, /controlling terminal/);
+  t.is(output(), '');
+});
+
+test('stdout a terminal and stdin not: nothing to read the answer from, so consent is required', async (t) => {
+  const { request: r, output } = request(t);
+  let opened = false;
+  const error = await t.throwsAsync(requestConsent({ ...r, stdin: noTerminal(), openTerminal: () => ((opened = true), undefined) }));
+  t.is(code(error), 'ZB_CONSENT_REQUIRED');
+  t.regex(error.message, /standard input/);
+  t.false(opened);
+  t.is(output(), '', 'no question is asked that cannot be answered');
+});
+
 test('-y and ZOTBOX_AGENT_CONSENT=1 allow this run without asking and save nothing: the next run without them is asked again', async (t) => {
   // Issue 13: -y used to save a receipt silently, so later runs skipped a prompt the user never saw.
   const flag = request(t, { yes: true });
