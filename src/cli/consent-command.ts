@@ -53,9 +53,10 @@ function receiptJson(r: ListedReceipt) {
 
 /** One line per receipt. UNTRUSTED: not signed by this installation (written by hand, by another program, or copied in); it is never used. */
 function receiptLine(r: ListedReceipt): string {
-  if (r.receipt === undefined) return `${r.name}  INVALID  ${r.file}\n`;
-  const head = `${r.name}@${field(r.receipt.version)}  ${r.receipt.digest}`;
-  if (!r.trusted) return `${head}  UNTRUSTED  ${r.file}\n`;
+  // Every part from a file, its name included, is one escaped field: a planted file name cannot start a line of its own.
+  if (r.receipt === undefined) return `${field(r.name)}  INVALID  ${field(r.file)}\n`;
+  const head = `${field(r.name)}@${field(r.receipt.version)}  ${field(r.receipt.digest)}`;
+  if (!r.trusted) return `${head}  UNTRUSTED  ${field(r.file)}\n`;
   // Receipts written before workspaces were recorded (issue 13) do not say where they were approved.
   const workspace = r.receipt.workspace === undefined ? 'workspace not recorded' : `workspace ${field(r.receipt.workspace)}`;
   return `${head}  approved ${field(r.receipt.approved_at)}  ${workspace}\n`;

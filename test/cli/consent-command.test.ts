@@ -52,9 +52,9 @@ test('consent list marks receipts this installation did not sign as UNTRUSTED', 
   const elsewhere = tempDir(t, 'zb-consent-cli-');
   await seed(state, 'a');
   await seed(elsewhere, 'b');
-  const copied = receiptPath(state, 'demo', `sha256:${'b'.repeat(64)}`, PERMISSIONS);
-  copyFileSync(receiptPath(elsewhere, 'demo', `sha256:${'b'.repeat(64)}`, PERMISSIONS), copied);
-  const forged = receiptPath(state, 'demo', `sha256:${'c'.repeat(64)}`, PERMISSIONS);
+  const copied = receiptPath(state, 'demo', `sha256:${'b'.repeat(64)}`, PERMISSIONS, '/w');
+  copyFileSync(receiptPath(elsewhere, 'demo', `sha256:${'b'.repeat(64)}`, PERMISSIONS, '/w'), copied);
+  const forged = receiptPath(state, 'demo', `sha256:${'c'.repeat(64)}`, PERMISSIONS, '/w');
   const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(copied, 'utf8')) as Record<string, unknown>;
   writeFileSync(forged, JSON.stringify({ ...unsigned, digest: `sha256:${'c'.repeat(64)}` }));
   const env = { ZOTBOX_HOME: state };

@@ -82,8 +82,8 @@ test("v2's receipt, approved in another installation and copied in, or stripped 
   t.is(start.consent, 'flag');
   t.is(start.permissions.confinement, 'unconfined');
   const digest = start.agent.content_digest;
-  const genuine = receiptPath(elsewhere, 'helper', digest, start.permissions as ConsentSummary);
-  const planted = receiptPath(state, 'helper', digest, start.permissions as ConsentSummary);
+  const genuine = receiptPath(elsewhere, 'helper', digest, start.permissions as ConsentSummary, start.workspace);
+  const planted = receiptPath(state, 'helper', digest, start.permissions as ConsentSummary, start.workspace);
   // This installation has a key of its own (an earlier approval of another agent)...
   const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(genuine, 'utf8')) as Record<string, unknown>;
   await collect(run(s, s.v1.replace('v1', 'v0'), state));

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { ensureReceiptKey, readReceiptKey } from './receipt-key.js';
 import { canonicalJson, computeReceiptMac, isReceiptMacValid } from './receipt-mac.js';
-import { isAgentName, readStateEntries, requireAgentName } from './state-dir.js';
+import { isAgentName, readStateEntries, requireAgentName, requireNoLinkBelow } from './state-dir.js';
 
 const ConfinementSummarySchema = z.enum(['bubblewrap', 'unconfined']);
 /** The confinement consent shows and a receipt binds: a confined approval never covers an unconfined run. */
@@ -53,14 +53,22 @@ export function consentsDirectory(stateDirectory: string, agentName: string): st
 
 const digestHex = (digest: string) => digest.replace(/^sha256:/, '');
 
-/** 16 hex digits of SHA-256 over the canonical permission summary: tells receipts of one digest apart. */
-export function permissionsKey(permissions: ConsentSummary): string {
-  return createHash('sha256').update(canonicalJson(permissions)).digest('hex').slice(0, 16);
+/**
+ * 16 hex digits of SHA-256 over the canonical permission summary and the
+ * workspace: tells receipts of one digest apart. The workspace is part of it
+ * because permissions need not name it (an agent with only a bash allowlist runs
+ * its commands wherever it is started): consent in one workspace never covers another.
+ */
+export function permissionsKey(permissions: ConsentSummary, workspace?: string): string {
+  return createHash('sha256')
+    .update(canonicalJson({ permissions, workspace: workspace ?? null }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
-/** Where the receipt for this digest and these expanded permissions is kept. */
-export function receiptPath(stateDirectory: string, agentName: string, digest: string, permissions: ConsentSummary): string {
-  return path.join(consentsDirectory(stateDirectory, agentName), `${digestHex(digest)}-${permissionsKey(permissions)}.json`);
+/** Where the receipt for this digest, these expanded permissions and this workspace is kept. */
+export function receiptPath(stateDirectory: string, agentName: string, digest: string, permissions: ConsentSummary, workspace?: string): string {
+  return path.join(consentsDirectory(stateDirectory, agentName), `${digestHex(digest)}-${permissionsKey(permissions, workspace)}.json`);
 }
 
 /** Where zotbox before issue 13 kept the one receipt of a digest; still read, never written. */
@@ -96,13 +104,20 @@ function isSignedBy(key: Buffer | undefined, receipt: ConsentReceipt): boolean {
  * key, and binds this digest, name and permission summary; otherwise undefined.
  * Throws ZB_IO_FAILED when the key file itself is unsafe (receipt-key.ts).
  */
-export function readMatchingReceipt(stateDirectory: string, expected: { digest: string; name: string; permissions: ConsentSummary }): ConsentReceipt | undefined {
+export function readMatchingReceipt(stateDirectory: string, expected: { digest: string; name: string; permissions: ConsentSummary; workspace?: string }): ConsentReceipt | undefined {
   // The key first: an unsafe key file is reported even before the first receipt exists.
   const key = readReceiptKey(stateDirectory);
-  for (const file of [receiptPath(stateDirectory, expected.name, expected.digest, expected.permissions), legacyReceiptPath(stateDirectory, expected.name, expected.digest)]) {
+  for (const file of [receiptPath(stateDirectory, expected.name, expected.digest, expected.permissions, expected.workspace), legacyReceiptPath(stateDirectory, expected.name, expected.digest)]) {
     const receipt = parseReceiptFile(file);
     if (receipt === undefined || !isSignedBy(key, receipt)) continue;
-    const same = receipt.digest === expected.digest && receipt.name === expected.name && JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions);
+    // Every field the user approved must match, the workspace included: a receipt that records none (written
+    // before workspaces were recorded, or by a library caller that gives none) counts only where none is given,
+    // so never for a run, which always has a workspace: its user is asked again once.
+    const same =
+      receipt.digest === expected.digest &&
+      receipt.name === expected.name &&
+      JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions) &&
+      (receipt.workspace ?? null) === (expected.workspace ?? null);
     if (same) return receipt;
   }
   return undefined;
@@ -112,7 +127,8 @@ export function readMatchingReceipt(stateDirectory: string, expected: { digest: 
 export function writeReceipt(stateDirectory: string, unsigned: UnsignedReceipt): string {
   const receipt: ConsentReceipt = { ...unsigned, mac: computeReceiptMac(ensureReceiptKey(stateDirectory), unsigned) };
   const directory = consentsDirectory(stateDirectory, receipt.name);
-  const target = receiptPath(stateDirectory, receipt.name, receipt.digest, receipt.permissions);
+  requireNoLinkBelow(stateDirectory, directory);
+  const target = receiptPath(stateDirectory, receipt.name, receipt.digest, receipt.permissions, receipt.workspace);
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
   } catch (cause) {
@@ -155,6 +171,7 @@ function scanReceipts(stateDirectory: string, agentName: string | undefined): Om
   const listed: Omit<ListedReceipt, 'trusted'>[] = [];
   for (const name of names.sort()) {
     const directory = consentsDirectory(stateDirectory, name);
+    requireNoLinkBelow(stateDirectory, directory);
     const files = readStateEntries(directory, { strayIsEmpty: true })
       .filter((f) => f.endsWith('.json'))
       .sort();

@@ -85,6 +85,9 @@ export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string
         }
       }
     };
+    // A stdin that has already ended (the prompt was read from it: `zotbox run AGENT -`) sends no 'end' again:
+    // its answer is the end of input, No, at once, rather than a wait that never ends.
+    if ((stdin as { readableEnded?: boolean }).readableEnded === true) return finish('no');
     stdin.on('data', onData);
     stdin.on('end', onEnd);
     stdin.resume();
@@ -94,7 +97,7 @@ export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string
 /** Resolves when the run may go ahead; throws ZB_CONSENT_REQUIRED or ZB_CONSENT_REFUSED otherwise. */
 export async function requestConsent(request: ConsentRequest): Promise<ConsentOutcome> {
   const askMode = request.permissions.bash.mode === 'ask';
-  const expected = { digest: request.contentDigest, name: request.name, permissions: request.permissions };
+  const expected = { digest: request.contentDigest, name: request.name, permissions: request.permissions, ...(request.workspace === undefined ? {} : { workspace: request.workspace }) };
   const save = (): void => {
     // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
     if (askMode) return;

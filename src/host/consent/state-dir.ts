@@ -4,7 +4,7 @@
 // agents/<name>/data/ and sessions/agents/<name>/. Callers pass the environment:
 // nothing here reads process.env. A state directory that exists but cannot be one
 // (a file, under a file) is an error, never read as "nothing stored yet".
-import { accessSync, chmodSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { AGENT_NAME_PATTERN } from '../../policy/manifest-fields.js';
@@ -108,6 +108,32 @@ export function readStateEntries(directory: string, { strayIsEmpty = false }: { 
   }
 }
 
+/**
+ * Refuses a directory in the state directory that a symbolic link (or a link
+ * anywhere between it and the state directory) leads elsewhere: zotbox makes
+ * none there, so one was planted, and following it would let listing, deleting
+ * or writing state reach files outside (issue 13 review). The state directory
+ * itself may be a link (the user's choice). A directory not made yet is fine.
+ */
+export function requireNoLinkBelow(stateDirectory: string, directory: string): void {
+  let real: string;
+  let realState: string;
+  try {
+    realState = realpathSync(stateDirectory);
+    real = realpathSync(directory);
+  } catch (cause) {
+    const errno = (cause as NodeJS.ErrnoException).code;
+    if (errno === 'ENOENT' || errno === 'ENOTDIR') return;
+    throw fileSystemError('look at', directory, cause);
+  }
+  if (real === path.join(realState, path.relative(stateDirectory, directory))) return;
+  throw new ZotboxError(
+    'ZB_IO_FAILED',
+    `${directory} leads to ${real} through a symbolic link; zotbox makes no links in its state directory and does not follow one. Fix: remove the link (rm ${JSON.stringify(directory)}), then run again.`,
+    { details: { path: directory, target: real } },
+  );
+}
+
 /** The agent's own data directory, which ${agent_data} expands to. */
 export function agentDataDirectory(stateDirectory: string, agentName: string): string {
   return path.join(stateDirectory, 'agents', agentName, 'data');
@@ -126,12 +152,15 @@ export function ensureAgentDirectories(stateDirectory: string, agentName: string
   const data = agentDataDirectory(stateDirectory, agentName);
   const sessions = agentSessionsDirectory(stateDirectory, agentName);
   for (const directory of [data, sessions]) {
+    // A planted link would take the agent's data or its sessions out of the state directory.
+    requireNoLinkBelow(stateDirectory, directory);
     try {
       mkdirSync(directory, { recursive: true, mode: 0o700 });
       chmodSync(directory, 0o700);
     } catch (cause) {
       throw fileSystemError('create', directory, cause);
     }
+    requireNoLinkBelow(stateDirectory, directory);
   }
   return { data, sessions };
 }

@@ -5,7 +5,7 @@
 import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError, isZotboxError } from '../../errors.js';
-import { agentSessionsDirectory, isAgentName, readStateEntries, requireAgentName } from '../consent/state-dir.js';
+import { agentSessionsDirectory, isAgentName, readStateEntries, requireAgentName, requireNoLinkBelow } from '../consent/state-dir.js';
 import { isSessionId, readSession, readSessionHeader, requireSessionId, sessionFileFor, sessionWorkspace } from './sessions.js';
 
 /** The session ids in an agent's directory (entries named <id>.jsonl; temporary files and strays are not sessions). */
@@ -103,6 +103,7 @@ function summarize(agent: string, id: string, file: string): SessionSummary | un
 export function findSession(stateDirectory: string, id: string, agentName?: string): { readonly agent: string; readonly file: string } {
   requireSessionId(id);
   const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
+  for (const agent of agents) requireNoLinkBelow(stateDirectory, agentSessionsDirectory(stateDirectory, agent));
   const found = agents.map((agent) => ({ agent, file: sessionFileFor(agentSessionsDirectory(stateDirectory, agent), id) })).filter(({ file }) => exists(file));
   const [first, second] = found;
   if (first === undefined) {

@@ -142,7 +142,7 @@ test('with remember, -y and ZOTBOX_AGENT_CONSENT=1 save a receipt (recording the
   for (const given of [{ yes: true }, { env: { ZOTBOX_AGENT_CONSENT: '1' } }]) {
     const first = request(t, { ...given, remember: true, workspace: '/home/u/proj' });
     await requestConsent({ ...first.request, stdin: noTerminal() });
-    t.like(JSON.parse(readFileSync(receiptPath(first.state, 'demo', DIGEST, permissions), 'utf8')), { digest: DIGEST, workspace: '/home/u/proj' });
+    t.like(JSON.parse(readFileSync(receiptPath(first.state, 'demo', DIGEST, permissions, '/home/u/proj'), 'utf8')), { digest: DIGEST, workspace: '/home/u/proj' });
     t.is(await requestConsent({ ...first.request, yes: false, env: {}, stdin: noTerminal() }), 'receipt');
   }
 });
@@ -150,7 +150,7 @@ test('with remember, -y and ZOTBOX_AGENT_CONSENT=1 save a receipt (recording the
 test('-y --remember with a matching receipt leaves it as it is; another workspace (other permissions) gets a receipt of its own beside it', async (t) => {
   const first = request(t, { yes: true, remember: true, workspace: '/home/u/proj' });
   await requestConsent(first.request);
-  const file = receiptPath(first.state, 'demo', DIGEST, permissions);
+  const file = receiptPath(first.state, 'demo', DIGEST, permissions, '/home/u/proj');
   const written = readFileSync(file, 'utf8');
   utimesSync(file, new Date(0), new Date(0));
   t.is(await requestConsent(first.request), 'flag');
@@ -161,7 +161,9 @@ test('-y --remember with a matching receipt leaves it as it is; another workspac
   await requestConsent({ ...first.request, permissions: other, workspace: '/home/u/other' });
   t.is(readFileSync(file, 'utf8'), written, 'the first workspace keeps its receipt');
   t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal() }), 'receipt');
-  t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal(), permissions: other }), 'receipt');
+  t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal(), permissions: other, workspace: '/home/u/other' }), 'receipt');
+  // Each receipt counts only where it was approved, even for the same permissions (an agent's permissions need not name its workspace).
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal(), workspace: '/home/u/other' }), { code: 'ZB_CONSENT_REQUIRED' } as never);
   t.deepEqual(
     listReceipts(first.state)
       .map((r) => r.receipt?.workspace)
@@ -170,13 +172,14 @@ test('-y --remember with a matching receipt leaves it as it is; another workspac
   );
 });
 
-test('a receipt saved before issue 13 (one per digest, at <digest>.json) still counts for its permissions', async (t) => {
+test('a receipt saved before issue 13 (one per digest, at <digest>.json, no workspace) counts only for a caller that gives no workspace: a run is asked again', async (t) => {
   const first = request(t, { yes: true, remember: true });
   await requestConsent(first.request);
   const legacy = path.join(path.dirname(receiptPath(first.state, 'demo', DIGEST, permissions)), `${'a'.repeat(64)}.json`);
   renameSync(receiptPath(first.state, 'demo', DIGEST, permissions), legacy);
   t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal() }), 'receipt');
   await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal(), permissions: { ...permissions, read: ['/elsewhere'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal(), workspace: '/home/u/proj' }), { code: 'ZB_CONSENT_REQUIRED' } as never);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
