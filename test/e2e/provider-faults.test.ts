@@ -10,6 +10,20 @@ import { usageLine } from '../../src/cli/run-text.js';
 import { agentFixture, anthropicStream, run, serve } from '../fixtures/model-servers.js';
 
 type RunEnd = RunEvent & { type: 'run.end' };
+
+/** One run of the fixture agent, prompt "hi", against the Anthropic-format server at `base`. */
+function runHi(fixture: { agent: string; ws: string; state: string }, base: string): Promise<RunEvent[]> {
+  return run({
+    reference: fixture.agent,
+    cwd: fixture.ws,
+    prompt: 'hi',
+    yes: true,
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: base },
+    stateDirectory: fixture.state,
+    confine: 'off',
+    model: 'claude-sonnet-4-5',
+  });
+}
 const endOf = (events: RunEvent[]) => events.at(-1) as RunEnd;
 
 /** Anthropic events up to some text, then the connection is destroyed: the answer broke off. */
@@ -80,16 +94,7 @@ test('a connection that breaks before any output is sent again, and the run comp
       res.write(': warming up\n\n', () => res.socket?.destroy());
     } else anthropicStream(res, { text: 'Fine.' }, count);
   });
-  const events = await run({
-    reference: agent,
-    cwd: ws,
-    prompt: 'hi',
-    yes: true,
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
-    stateDirectory: state,
-    confine: 'off',
-    model: 'claude-sonnet-4-5',
-  });
+  const events = await runHi({ agent, ws, state }, server.base);
   t.like(endOf(events), { status: 'completed', final_text: 'Fine.', turns: 1 });
   t.is(server.requests.length, 2);
 });
@@ -102,16 +107,7 @@ test('pause_turn is continued: the paused text is sent back as the last assistan
     if (count === 1) answerWithStop(res, 'First half, ', 'pause_turn');
     else answerWithStop(res, 'second half.', 'end_turn');
   });
-  const events = await run({
-    reference: agent,
-    cwd: ws,
-    prompt: 'hi',
-    yes: true,
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
-    stateDirectory: state,
-    confine: 'off',
-    model: 'claude-sonnet-4-5',
-  });
+  const events = await runHi({ agent, ws, state }, server.base);
   t.like(endOf(events), { status: 'completed', final_text: 'First half, second half.', turns: 2 });
   // The API refuses a final assistant message ending in whitespace: it is sent trimmed.
   t.deepEqual(server.requests[1]!.body.messages.at(-1), { role: 'assistant', content: [{ type: 'text', text: 'First half,' }] });
@@ -124,16 +120,7 @@ test('pause_turn is continued: the paused text is sent back as the last assistan
 test('a refusal ends the run as refused, keeping the refusal text', async (t) => {
   const { agent, ws, state } = agentFixture(t);
   const server = await serve(t, (_body, _req, res) => answerWithStop(res, 'I will not help with that.', 'refusal'));
-  const events = await run({
-    reference: agent,
-    cwd: ws,
-    prompt: 'hi',
-    yes: true,
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
-    stateDirectory: state,
-    confine: 'off',
-    model: 'claude-sonnet-4-5',
-  });
+  const events = await runHi({ agent, ws, state }, server.base);
   t.like(endOf(events), { status: 'refused', final_text: 'I will not help with that.', turns: 1 });
   t.is(server.requests.length, 1);
 });
@@ -141,16 +128,7 @@ test('a refusal ends the run as refused, keeping the refusal text', async (t) =>
 test('model_context_window_exceeded fails the run with ZB_MODEL_CONTEXT_EXCEEDED naming the window', async (t) => {
   const { agent, ws, state } = agentFixture(t);
   const server = await serve(t, (_body, _req, res) => answerWithStop(res, 'Partial', 'model_context_window_exceeded'));
-  const events = await run({
-    reference: agent,
-    cwd: ws,
-    prompt: 'hi',
-    yes: true,
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
-    stateDirectory: state,
-    confine: 'off',
-    model: 'claude-sonnet-4-5',
-  });
+  const events = await runHi({ agent, ws, state }, server.base);
   const end = endOf(events);
   t.like(end, { status: 'failed', error: { code: 'ZB_MODEL_CONTEXT_EXCEEDED' } });
   t.regex(end.error!.message, /claude-sonnet-4-5's context window \(200,000 tokens\)/);
@@ -165,16 +143,7 @@ test("run.end totals the usage of every turn and prices it at the model's list p
     if (count === 1) anthropicStream(res, { text: 'Reading.', tool: { name: 'read', input: { path: 'notes.md' } } }, count);
     else answerWithStop(res, 'Done.', 'end_turn');
   });
-  const events = await run({
-    reference: agent,
-    cwd: ws,
-    prompt: 'hi',
-    yes: true,
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
-    stateDirectory: state,
-    confine: 'off',
-    model: 'claude-sonnet-4-5',
-  });
+  const events = await runHi({ agent, ws, state }, server.base);
   const end = endOf(events);
   // Turn 1: 101 in, 20 out (anthropicStream); turn 2: 5 in, 3 out, 7 read from the cache (answerWithStop).
   t.deepEqual(end.usage, { input_tokens: 106, output_tokens: 23, cache_creation_input_tokens: 0, cache_read_input_tokens: 7 });
