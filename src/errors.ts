@@ -148,6 +148,28 @@ export const ERROR_CODES = {
   ZB_RUN_PRE_FAILED: { exit: 1, summary: "The agent's startup command (entry.pre) was refused by the gate or failed; the run stopped before the model." },
   ZB_WORKER_CRASHED: { exit: 1, summary: 'The worker running the agent crashed or ran out of memory; only this run failed.' },
 
+  // Evaluations (zotbox eval)
+  ZB_EVAL_SUITE_INVALID: { exit: 2, summary: 'An eval suite file cannot be read, is not YAML or JSON, or does not match the suite format (docs/eval.md); the message names the field.' },
+  ZB_EVAL_DIGEST_MISMATCH: { exit: 2, summary: 'The agent a suite names does not have the digest the suite pins; nothing ran. Update the pin, or point the suite at the agent it was written for.' },
+  ZB_EVAL_PATH_INVALID: {
+    exit: 2,
+    summary: 'A path in an eval suite (a workspace fixture, a replay transcript, a grader) leaves the suite folder, passes through a link, or is not the kind of file it must be.',
+  },
+  ZB_EVAL_FIXTURE_INVALID: { exit: 2, summary: 'A workspace fixture holds something an eval cannot copy safely (a link, a device, a socket), or is too large.' },
+  ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE: {
+    exit: 2,
+    summary: "An agent's scope reaches out of ${workspace} through the case's temp directory; every eval case has a private temp workspace, so such a scope cannot be consented to once for all cases.",
+  },
+  ZB_EVAL_GRADER_FAILED: {
+    exit: 1,
+    summary: 'A JS grader threw, ran past its CPU time, exhausted its memory, reached for what graders do not have, or returned something other than { pass, score?, reason }; only its case failed.',
+  },
+  ZB_EVAL_JUDGE_FAILED: { exit: 1, summary: 'The judge model could not grade a case (a provider fault, or an answer without a verdict); only its case failed.' },
+  ZB_EVAL_TOKEN_LIMIT: { exit: 1, summary: "A case's run used more tokens than its max_tokens limit and was stopped." },
+  ZB_EVAL_REPORT_INVALID: { exit: 2, summary: 'A report given to zotbox eval merge or --last-failed cannot be read or is not a zotbox eval JSON report of a version this zotbox reads.' },
+  ZB_EVAL_MERGE_MISMATCH: { exit: 2, summary: 'The reports given to zotbox eval merge do not belong to one eval: different suites, agent digests or shard counts, a shard twice, or a shard missing.' },
+  ZB_EVAL_SHARD_INVALID: { exit: 2, summary: 'A shard (--shard or ZOTBOX_SHARD) is not I/N with 1 <= I <= N.' },
+
   // Sessions
   ZB_SESSION_NOT_FOUND: { exit: 1, summary: 'The session to continue does not exist (no earlier session, an unknown id, or a missing file).' },
   ZB_SESSION_INVALID: { exit: 1, summary: 'The session file is not a zotbox session (bad header or an unreadable line before the last).' },
