@@ -22,6 +22,7 @@ const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>>
   check: async () => (await import('./cli/check-command.js')).runCheck,
   consent: async () => (await import('./cli/consent-command.js')).runConsent,
   run: async () => (await import('./cli/run-command.js')).runRun,
+  eval: async () => (await import('./cli/eval-command.js')).runEvalCommand,
   completion: async () => (await import('./cli/completion-command.js')).runCompletion,
   sessions: async () => (await import('./cli/sessions-command.js')).runSessions,
 };

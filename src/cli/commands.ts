@@ -229,4 +229,49 @@ export const SESSIONS: CommandSpec = {
   maxPositionals: 2,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, CONSENT, SESSIONS, COMPLETION];
+export const EVAL: CommandSpec = {
+  name: 'eval',
+  summary: 'Evaluate agents against suites of cases: in CI, offline, sharded.',
+  usage: ['eval SUITE... [options]', 'eval merge REPORT... [--reporter SPEC]'],
+  description:
+    "Runs every case of every SUITE (a YAML or JSON file, docs/eval.md) in a fresh private copy of its workspace fixture, many at once on one worker pool, and checks its expectations: run status, final text, files, tool calls, denials, turns and tokens, JS graders (confined in isolated-vm) and a judge model. Consent is asked once per suite, as for run. Ctrl-C or SIGTERM stops cleanly: runs are cancelled, workspaces removed, and the reports are written, marked interrupted. \"eval merge\" combines the JSON reports of shards (--shard I/N) into the report one whole run would have written, and renders it with its reporters.",
+  arguments: [
+    { name: 'SUITE', description: 'An eval suite file (.yaml, .yml or .json).' },
+    { name: 'REPORT', description: 'merge: a JSON report written by --reporter json=FILE, one per shard.' },
+  ],
+  options: [
+    {
+      name: 'reporter',
+      type: 'string',
+      multiple: true,
+      valueName: 'SPEC',
+      description: 'Comma-separated reporters, each NAME or NAME=FILE: list (progress and a table; default), line (one line per case), json=FILE, junit=FILE, markdown=FILE, github (::error annotations and $GITHUB_STEP_SUMMARY; on by default when GITHUB_ACTIONS=true).',
+    },
+    { name: 'max-runs', type: 'string', valueName: 'N', description: 'Runs in flight at once (default 8).' },
+    { name: 'repeat', type: 'string', valueName: 'K', description: "Run each case K times and report its pass rate; the case passes when the rate reaches its threshold (default 1: every run)." },
+    { name: 'grep', type: 'string', valueName: 'REGEX', description: 'Only the cases whose SUITE/ID matches REGEX.' },
+    { name: 'fail-fast', type: 'boolean', description: 'Start no new case after the first one fails; the rest are reported as not run.' },
+    { name: 'retries', type: 'string', valueName: 'N', description: 'Run again, in a fresh workspace, after a provider fault (never after a failed expectation), at most N times per run (default 0).' },
+    { name: 'max-cost', type: 'string', valueName: 'USD', description: 'Start no new case once the runs and judges have cost this much (models with prices only).' },
+    { name: 'max-tokens', type: 'string', valueName: 'N', description: 'Start no new case once the runs have used this many tokens.' },
+    { name: 'shard', type: 'string', valueName: 'I/N', description: 'Run only shard I of N (also ZOTBOX_SHARD=I/N): cases are assigned by a stable hash of SUITE/ID.' },
+    { name: 'last-failed', type: 'string', valueName: 'REPORT', description: 'Run only the cases that failed or did not run in this JSON report.' },
+    { name: 'keep-workspaces', type: 'boolean', description: "Keep every case's workspace after it ran (their folder is printed) instead of removing it." },
+    { name: 'model', type: 'string', valueName: 'ID', description: "Run every suite on this model instead of its own (replay cases still replay)." },
+    { name: 'confine', type: 'string', valueName: 'required|off', description: 'Commands run in the bubblewrap sandbox (required, the default) or, only if you opt out, unconfined (off).' },
+    { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agents' permissions for this eval only, without asking (also ZOTBOX_AGENT_CONSENT=1)." },
+    { name: 'remember', type: 'boolean', description: 'With -y: also save consent receipts, so later evals of the same suites need neither.' },
+  ],
+  exitStatus: ['0  every case passed', '1  a case failed or did not run, or the eval was interrupted', '2  usage error, or a suite or report that cannot be used (nothing ran)'],
+  examples: [
+    'zotbox eval examples/evals/code-reviewer.yaml',
+    'zotbox eval evals/*.yaml --max-runs 32 --repeat 3 --reporter list,junit=out/junit.xml,json=out/report.json',
+    'zotbox eval evals/main.yaml --shard 2/4 --reporter json=out/shard-2.json',
+    'zotbox eval merge out/shard-*.json --reporter junit=out/junit.xml,markdown=out/summary.md',
+    'zotbox eval evals/main.yaml --last-failed out/report.json',
+  ],
+  minPositionals: 1,
+  maxPositionals: 10_000,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, COMPLETION];

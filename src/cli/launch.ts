@@ -13,6 +13,9 @@ export const NO_NODE_SNAPSHOT = '--no-node-snapshot';
  */
 export const ISOLATED_VM_COMMANDS: readonly string[] = [];
 
+/** Commands that stop cleanly on SIGTERM, as on Ctrl-C: they cancel runs and remove their workspaces. */
+export const GRACEFUL_TERM_COMMANDS: readonly string[] = ['run', 'eval'];
+
 /** The command a zotbox command line names: the first token after the global options, if any. */
 export function commandOf(argv: readonly string[]): string | undefined {
   for (const token of argv) {
@@ -59,12 +62,17 @@ export async function launch(options: LaunchOptions): Promise<void> {
     return;
   }
   // First Ctrl-C: cancel cleanly (commands stop and remove what they started).
-  // Second Ctrl-C: leave at once.
+  // Second Ctrl-C: leave at once. SIGTERM does the same for the commands that
+  // run agents (a CI runner stopping a job sends it); any other command still
+  // ends at once on SIGTERM, as Node's default does.
   const controller = new AbortController();
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  });
+  const cancelOn = (signal: NodeJS.Signals, status: number) =>
+    process.on(signal, () => {
+      if (controller.signal.aborted) process.exit(status);
+      controller.abort();
+    });
+  cancelOn('SIGINT', 130);
+  if (GRACEFUL_TERM_COMMANDS.includes(commandOf(options.argv) ?? '')) cancelOn('SIGTERM', 143);
   process.exitCode = await options.run(options.argv, controller.signal);
 }
 

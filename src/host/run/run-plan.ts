@@ -65,6 +65,12 @@ export interface PrepareRunOptions {
   readonly modelEndpoints?: ModelEndpoints;
   /** Cancels loading (a download, a large archive). */
   readonly signal?: AbortSignal;
+  /**
+   * How consent is obtained for the expanded permissions (default requestConsent:
+   * receipts, -y, the environment, the prompt). `zotbox eval` asks once for all
+   * the cases of a suite, whose workspaces differ only in their temp paths.
+   */
+  readonly obtainConsent?: (request: ConsentRequest) => Promise<ConsentOutcome>;
 }
 
 /** A prepared run: the agent, its workspace and everything consent covered. Read-only; execute it with executeRun. */
@@ -117,7 +123,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
-  const consent = await requestConsent({
+  const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,
     version: manifest.version,

@@ -1,0 +1,91 @@
+// Where an eval's report goes. On standard output: `list` (on a terminal, a live
+// progress line redrawn by log-update, then the final table; off one, a line per
+// finished case, then the table) or `line` (a line per case and the totals).
+// Files: json, junit, markdown, each written whole or not at all. `github`:
+// ::error annotations on standard output and the step summary.
+import { createLogUpdate } from 'log-update';
+import { appendStepSummary, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFile, type EvalProgress, type EvalReport } from '../api/eval.js';
+import type { CliIo } from './command-spec.js';
+import { caseLine, finalTable, progressLine, totalsLine } from './eval-text.js';
+import type { ReporterSpec } from './eval-reporters.js';
+import { writeTerminalText, type TextStream } from './terminal-output.js';
+
+export class EvalTerminalReporter {
+  private readonly mode: 'list' | 'line' | undefined;
+  private readonly live: ReturnType<typeof createLogUpdate> | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private started = 0;
+  private counts = { done: 0, total: 0, passed: 0, failed: 0, costUsd: 0 };
+
+  constructor(
+    private readonly stdout: TextStream,
+    reporters: readonly ReporterSpec[],
+  ) {
+    this.mode = reporters.find((spec) => spec.kind === 'list' || spec.kind === 'line')?.kind as 'list' | 'line' | undefined;
+    // log-update needs a real terminal stream; anything else gets plain lines.
+    this.live = this.mode === 'list' && stdout.isTTY === true ? createLogUpdate(stdout as NodeJS.WriteStream) : undefined;
+  }
+
+  progress(progress: EvalProgress): void {
+    if (this.mode === undefined) return;
+    if (progress.type === 'eval.start') {
+      this.started = performance.now();
+      this.counts = { ...this.counts, total: progress.cases };
+      if (this.live !== undefined) {
+        // The elapsed time moves even while no case ends; unref'd, it never keeps the process alive.
+        this.ticker = setInterval(() => this.redraw(), 1000);
+        this.ticker.unref();
+        this.redraw();
+      }
+    } else if (progress.type === 'case.end') {
+      const { result } = progress;
+      const cost = result.runs.reduce((sum, run) => sum + (run.cost_usd ?? 0), 0);
+      this.counts = {
+        ...this.counts,
+        done: this.counts.done + 1,
+        passed: this.counts.passed + (result.status === 'passed' ? 1 : 0),
+        failed: this.counts.failed + (result.status === 'failed' ? 1 : 0),
+        costUsd: this.counts.costUsd + cost,
+      };
+      if (this.live !== undefined) {
+        this.live.clear();
+        writeTerminalText(this.stdout, caseLine(result));
+        this.redraw();
+      } else {
+        writeTerminalText(this.stdout, caseLine(result));
+      }
+    }
+  }
+
+  /** The end of the eval: the live line gone, then the table (list) or the totals (line). */
+  end(report: EvalReport): void {
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    this.live?.clear();
+    this.live?.done();
+    if (this.mode === 'list') writeTerminalText(this.stdout, `\n${finalTable(report)}`);
+    else if (this.mode === 'line') writeTerminalText(this.stdout, `${totalsLine(report)}\n`);
+  }
+
+  private redraw(): void {
+    this.live?.(progressLine({ ...this.counts, elapsedMs: performance.now() - this.started }));
+  }
+}
+
+/** The file reporters and GitHub's. A file that cannot be written fails the command, after every other reporter was written. */
+export function writeFileReporters(report: EvalReport, reporters: readonly ReporterSpec[], io: CliIo): void {
+  let failure: unknown;
+  for (const spec of reporters) {
+    try {
+      if (spec.kind === 'json') writeReportFile(spec.file, formatJsonReport(report));
+      else if (spec.kind === 'junit') writeReportFile(spec.file, formatJunit(report));
+      else if (spec.kind === 'markdown') writeReportFile(spec.file, formatMarkdownSummary(report));
+      else if (spec.kind === 'github') {
+        for (const line of githubAnnotations(report)) writeTerminalText(io.stdout, `${line}\n`);
+        appendStepSummary(report, io.env);
+      }
+    } catch (thrown) {
+      failure ??= thrown;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}

@@ -1,0 +1,91 @@
+// The text forms of an eval for a person: one line per finished case, the live
+// progress line, and the final table with the failures' reasons and the totals.
+// Fields from suites, agents and models pass `field` (no control characters), and
+// the caller writes everything through the terminal-text sanitizer.
+import type { CaseResult, EvalReport } from '../api/eval.js';
+import { field } from './terminal-output.js';
+
+const count = (n: number) => n.toLocaleString('en-US');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const dollars = (usd: number | null) => (usd === null ? 'n/a' : `$${usd.toFixed(4)}`);
+
+function caseTokens(result: CaseResult): number {
+  return result.runs.reduce((sum, run) => sum + run.usage.input_tokens + run.usage.output_tokens + run.usage.cache_creation_input_tokens + run.usage.cache_read_input_tokens, 0);
+}
+
+function caseCost(result: CaseResult): number | null {
+  return result.runs.reduce<number | null>((sum, run) => (sum === null || run.cost_usd === null ? null : sum + run.cost_usd), 0);
+}
+
+function mark(result: CaseResult): string {
+  return result.status === 'passed' ? '✔' : result.status === 'failed' ? '✘' : '–';
+}
+
+/** The first reason a case failed: its first failed expectation, or how its run ended. */
+export function failureReason(result: CaseResult): string {
+  if (result.status === 'not_run') return result.not_run_reason ?? 'not run';
+  for (const run of result.runs) {
+    if (run.passed) continue;
+    const expectation = run.expectations.find((e) => !e.passed);
+    if (expectation !== undefined) return `${expectation.kind}: ${expectation.reason}`;
+    if (run.error !== null) return `${run.error.code}: ${run.error.message}`;
+  }
+  return `pass rate ${rate(result)} is under the threshold ${result.threshold}`;
+}
+
+function rate(result: CaseResult): string {
+  const passed = result.runs.filter((run) => run.passed).length;
+  return `${passed}/${result.runs.length}`;
+}
+
+/** One finished case, one line: `✔ suite/id  1/1  3 turns  1,234 tokens  0.8 s`. */
+export function caseLine(result: CaseResult): string {
+  const turns = result.runs.reduce((sum, run) => sum + run.turns, 0);
+  const time = result.runs.reduce((sum, run) => sum + run.duration_ms, 0);
+  const head = `${mark(result)} ${field(`${result.suite}/${result.id}`)}`;
+  if (result.status === 'not_run') return `${head}  not run: ${field(result.not_run_reason ?? '')}\n`;
+  const facts = `${rate(result)}  ${turns} turns  ${count(caseTokens(result))} tokens  ${seconds(time)}`;
+  return result.status === 'passed' ? `${head}  ${facts}\n` : `${head}  ${facts}  ${field(clip(failureReason(result), 160))}\n`;
+}
+
+export interface ProgressCounts {
+  readonly done: number;
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly elapsedMs: number;
+  readonly costUsd: number;
+}
+
+/** The live line: `12/40 cases · 10 passed · 2 failed · 14.2 s · $0.0123`. */
+export function progressLine(counts: ProgressCounts): string {
+  return `${counts.done}/${counts.total} cases · ${counts.passed} passed · ${counts.failed} failed · ${seconds(counts.elapsedMs)} · ${dollars(counts.costUsd)}`;
+}
+
+/** The final table, the failures with their reasons, and the totals line. */
+export function finalTable(report: EvalReport): string {
+  const rows = report.cases.map((result) => [
+    `${mark(result)} ${field(`${result.suite}/${result.id}`)}`,
+    result.status === 'not_run' ? 'not run' : result.status,
+    result.status === 'not_run' ? '' : rate(result),
+    count(result.runs.reduce((sum, run) => sum + run.turns, 0)),
+    count(caseTokens(result)),
+    dollars(caseCost(result)),
+  ]);
+  const header = ['case', 'result', 'passed', 'turns', 'tokens', 'cost'];
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => [...(row[i] ?? '')].length)));
+  const line = (cells: readonly string[]) => `${cells.map((cell, i) => cell + ' '.repeat((widths[i] ?? 0) - [...cell].length)).join('  ')}`.trimEnd();
+  const failures = report.cases.filter((result) => result.status !== 'passed').map((result) => `  ${mark(result)} ${field(`${result.suite}/${result.id}`)}: ${field(clip(failureReason(result), 400))}`);
+  return [line(header), ...rows.map(line), '', ...(failures.length === 0 ? [] : ['Not passed:', ...failures, '']), totalsLine(report), ''].join('\n');
+}
+
+export function totalsLine(report: EvalReport): string {
+  const t = report.totals;
+  const tokens = t.usage.input_tokens + t.usage.output_tokens + t.usage.cache_creation_input_tokens + t.usage.cache_read_input_tokens;
+  const status = report.status === 'interrupted' ? 'INTERRUPTED' : report.status === 'passed' ? 'PASSED' : 'FAILED';
+  return `${status}: ${t.passed} passed, ${t.failed} failed, ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
+}
+
+function clip(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}

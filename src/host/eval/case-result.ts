@@ -1,0 +1,25 @@
+// A case's result from its runs: its pass rate against its threshold, or why it
+// did not run. A case the eval's interruption cut short (a run cancelled, or
+// repeats never started) did not run: --last-failed runs it again.
+import type { CaseResult, CaseRun } from './eval-report.js';
+import type { PlannedCase } from './eval-plan.js';
+
+export function passRate(runs: readonly CaseRun[]): number | null {
+  if (runs.length === 0) return null;
+  return runs.filter((run) => run.passed).length / runs.length;
+}
+
+export function caseResult(planned: PlannedCase, runs: readonly CaseRun[], repeat: number, interrupted: boolean): CaseResult {
+  const cutShort = interrupted && (runs.length < repeat || runs.some((run) => run.status === 'cancelled' || run.error?.code === 'ZB_GATE_CANCELLED'));
+  if (cutShort) return { ...base(planned), status: 'not_run', not_run_reason: 'the eval was interrupted before the case finished', pass_rate: passRate(runs), runs: [...runs] };
+  const rate = passRate(runs);
+  return { ...base(planned), status: rate !== null && rate >= planned.threshold ? 'passed' : 'failed', not_run_reason: null, pass_rate: rate, runs: [...runs] };
+}
+
+export function notRunCase(planned: PlannedCase, reason: string): CaseResult {
+  return { ...base(planned), status: 'not_run', not_run_reason: reason, pass_rate: null, runs: [] };
+}
+
+function base(planned: PlannedCase): Pick<CaseResult, 'suite' | 'id' | 'index' | 'threshold'> {
+  return { suite: planned.suite.loaded.name, id: planned.evalCase.id, index: planned.index, threshold: planned.threshold };
+}

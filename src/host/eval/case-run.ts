@@ -1,0 +1,157 @@
+// One run of one case: a fresh workspace copied from the fixture, a run plan for
+// it (consent asked once per suite), the run on the shared pool with the case's
+// limits, the expectations checked, and the workspace removed (unless kept). A
+// provider fault is run again, in a fresh workspace, up to --retries times; a
+// failed expectation never is.
+import { ZotboxError, toZotboxError } from '../../errors.js';
+import { addUsage, NO_USAGE, type RunUsage } from '../models/model-prices.js';
+import type { ModelEndpoints } from '../providers/model-endpoints.js';
+import { executeRun } from '../run/execute-run.js';
+import type { AgentPool } from '../run/pool.js';
+import { prepareRun } from '../run/run-plan.js';
+import type { ConfineMode } from '../executors/confine/mode.js';
+import { createCaseWorkspace, type CaseWorkspace } from './case-workspace.js';
+import { checkCase } from './check-case.js';
+import type { CaseRun } from './eval-report.js';
+import type { PlannedCase } from './eval-plan.js';
+import { totalTokens } from './expectations.js';
+import { RunRecorder } from './record-run.js';
+import type { SuiteConsent } from './suite-consent.js';
+
+/** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
+const RETRIED_CODES: ReadonlySet<string> = new Set(['ZB_PROVIDER_FAILED', 'ZB_PROVIDER_TIMEOUT', 'ZB_PROVIDER_INTERRUPTED']);
+
+export interface CaseRunContext {
+  readonly evalRoot: string;
+  readonly pool: AgentPool;
+  readonly consent: SuiteConsent;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stateDirectory: string;
+  readonly model?: string;
+  readonly confine?: ConfineMode;
+  readonly retries: number;
+  readonly keepWorkspaces: boolean;
+  readonly modelEndpoints?: ModelEndpoints;
+  /** The eval's: Ctrl-C, SIGTERM. */
+  readonly signal: AbortSignal;
+}
+
+/** Runs repeat `repeat` of a case, with its retries, and grades it. Never throws for what the run or the case does. */
+export async function runCaseRepeat(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<CaseRun> {
+  const started = performance.now();
+  let attempts = 0;
+  let usage: RunUsage = NO_USAGE;
+  let cost: number | null = 0;
+  for (;;) {
+    attempts++;
+    const attempt = await runAttempt(planned, repeat, context);
+    usage = addUsage(usage, attempt.run.usage);
+    cost = cost === null || attempt.run.cost_usd === null ? null : cost + attempt.run.cost_usd;
+    const retry = attempt.retryable && attempts <= context.retries && !context.signal.aborted;
+    if (!retry) return { ...attempt.run, attempts, usage, cost_usd: cost === null ? null : roundUsd(cost), duration_ms: Math.round(performance.now() - started) };
+  }
+}
+
+async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<{ run: CaseRun; retryable: boolean }> {
+  const recorder = new RunRecorder();
+  let workspace: CaseWorkspace | undefined;
+  try {
+    workspace = await createCaseWorkspace(context.evalRoot, planned.fixture);
+    await executeCase(planned, workspace.path, recorder, context);
+    const record = recorder.record();
+    const expectations = await checkCase(planned, repeat, record, workspace, context.signal);
+    const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
+    const run: CaseRun = {
+      repeat,
+      attempts: 1,
+      passed: expectations.every((result) => result.passed),
+      status: record.status,
+      error: record.error,
+      turns: record.turns,
+      usage: record.usage,
+      cost_usd: record.costUsd === null || judgeCost === null ? null : record.costUsd + judgeCost,
+      duration_ms: 0,
+      final_text: record.finalText,
+      expectations,
+      transcript_tail: recorder.tail(),
+    };
+    return { run, retryable: record.error !== null && RETRIED_CODES.has(record.error.code) };
+  } catch (thrown) {
+    // The run could not start (a transcript that does not parse, a workspace that cannot be made): the case fails with why.
+    const error = toZotboxError(thrown);
+    const record = recorder.record({ code: error.code, message: error.message });
+    const run: CaseRun = {
+      repeat,
+      attempts: 1,
+      passed: false,
+      status: 'error',
+      error: record.error,
+      turns: 0,
+      usage: NO_USAGE,
+      cost_usd: 0,
+      duration_ms: 0,
+      final_text: '',
+      expectations: [],
+      transcript_tail: recorder.tail(),
+    };
+    return { run, retryable: false };
+  } finally {
+    if (workspace !== undefined && !context.keepWorkspaces) await workspace.remove();
+  }
+}
+
+async function executeCase(planned: PlannedCase, workspace: string, recorder: RunRecorder, context: CaseRunContext): Promise<void> {
+  const limits = new AbortController();
+  const stop = () => limits.abort(context.signal.reason);
+  context.signal.addEventListener('abort', stop, { once: true });
+  if (context.signal.aborted) stop();
+  const timer =
+    planned.timeoutSeconds === undefined
+      ? undefined
+      : setTimeout(() => {
+          const seconds = planned.timeoutSeconds ?? 0;
+          limits.abort(new ZotboxError('ZB_RUN_TIMEOUT', `case ${planned.key} reached its time limit of ${seconds} s (timeout_s) and was stopped. Fix: raise timeout_s in the suite.`, { details: { timeoutSeconds: seconds } }));
+        }, planned.timeoutSeconds * 1000);
+  try {
+    const plan = await prepareRun({
+      agent: planned.suite.agent,
+      cwd: workspace,
+      workspace,
+      ...(planned.replay === undefined ? {} : { replayFile: planned.replay }),
+      ...(planned.replay !== undefined ? {} : modelFor(planned, context)),
+      ...(context.confine === undefined ? {} : { confine: context.confine }),
+      env: context.env,
+      stateDirectory: context.stateDirectory,
+      obtainConsent: context.consent.obtain,
+      ...(context.modelEndpoints === undefined ? {} : { modelEndpoints: context.modelEndpoints }),
+      signal: limits.signal,
+    });
+    let usage: RunUsage = NO_USAGE;
+    for await (const event of executeRun(plan, { prompt: planned.evalCase.prompt, session: 'none', pool: context.pool, signal: limits.signal, ...(planned.maxTurns === undefined ? {} : { maxTurns: planned.maxTurns }) })) {
+      recorder.add(event);
+      if (event.type === 'usage' && planned.maxTokens !== undefined) {
+        usage = addUsage(usage, event);
+        if (totalTokens({ usage }) > planned.maxTokens && !limits.signal.aborted) limits.abort(tokenLimitError(planned, totalTokens({ usage })));
+      }
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    context.signal.removeEventListener('abort', stop);
+  }
+}
+
+function modelFor(planned: PlannedCase, context: CaseRunContext): { model?: string } {
+  const model = context.model ?? planned.suite.loaded.suite.model;
+  return model === undefined ? {} : { model };
+}
+
+function tokenLimitError(planned: PlannedCase, used: number): ZotboxError {
+  const limit = planned.maxTokens ?? 0;
+  return new ZotboxError('ZB_EVAL_TOKEN_LIMIT', `case ${planned.key} used ${used} tokens, over its max_tokens limit of ${limit}, and was stopped. Fix: raise max_tokens in the suite, or make the task smaller.`, {
+    details: { limit, used },
+  });
+}
+
+function roundUsd(dollars: number): number {
+  return Math.round(dollars * 1_000_000) / 1_000_000;
+}

@@ -1,0 +1,53 @@
+// Every expectation of a case, checked against one run, in the order the suite
+// lists them: the built-in ones, JS graders (each in a fresh isolate), and the
+// judge. The changed files are collected once, only when a grader or judge needs
+// them, through the workspace's no-link walk.
+import type { ChangedFile, GraderInput } from './grader-input.js';
+import type { CaseWorkspace } from './case-workspace.js';
+import type { ExpectationResult } from './eval-report.js';
+import type { PlannedCase } from './eval-plan.js';
+import { checkBuiltIn, isBuiltIn } from './expectations.js';
+import { runGrader } from './graders/run-grader.js';
+import { judgeRun } from './judge.js';
+import type { RunRecord } from './run-record.js';
+
+/** Events a grader sees, newest kept. */
+const MAX_GRADER_EVENTS = 2000;
+
+export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, signal: AbortSignal): Promise<ExpectationResult[]> {
+  const files = { workspace: workspace.path, readFile: (relative: string, maxBytes: number) => workspace.readWorkspaceFile(relative, maxBytes) };
+  let changed: Promise<readonly ChangedFile[]> | undefined;
+  const changedFiles = () => (changed ??= workspace.changedFiles().then((result) => result.files));
+  const results: ExpectationResult[] = [];
+  for (const expectation of planned.evalCase.expect) {
+    if (isBuiltIn(expectation)) {
+      results.push(await checkBuiltIn(expectation, record, files));
+    } else if ('grader' in expectation) {
+      const source = planned.suite.graders.get(expectation.grader) ?? '';
+      const outcome = await runGrader({ source, file: expectation.grader }, graderInput(planned, repeat, record, await changedFiles()));
+      results.push(
+        outcome.ok
+          ? { kind: 'grader', passed: outcome.verdict.pass, reason: `${expectation.grader}: ${outcome.verdict.reason}`, ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }) }
+          : { kind: 'grader', passed: false, reason: `${expectation.grader}: ${outcome.error.code}: ${outcome.error.message}` },
+      );
+    } else {
+      const choice = planned.suite.judges.get(expectation);
+      if (choice === undefined) results.push({ kind: 'judge', passed: false, reason: 'ZB_EVAL_JUDGE_FAILED: no judge model was prepared for this expectation' });
+      else results.push(await judgeRun(choice, { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: await changedFiles() }, signal));
+    }
+  }
+  return results;
+}
+
+function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, files: readonly ChangedFile[]): GraderInput {
+  return {
+    case: { suite: planned.suite.loaded.name, id: planned.evalCase.id, prompt: planned.evalCase.prompt, description: planned.evalCase.description ?? null, repeat },
+    status: record.status,
+    final_text: record.finalText,
+    turns: record.turns,
+    usage: record.usage,
+    error: record.error,
+    events: record.events.slice(-MAX_GRADER_EVENTS),
+    files,
+  };
+}

@@ -1,0 +1,51 @@
+// Asking a suite's consent before its first case runs: a run plan is prepared
+// for an empty probe workspace under the eval's temp directory, exactly as a
+// case's would be (loading, requirements, the model, scopes, confinement), so
+// the question shows the permissions every case will run with, and anything that
+// stops a case from starting (no model key, an unusable scope) stops the eval here.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileSystemError } from '../../errors.js';
+import { prepareRun } from '../run/run-plan.js';
+import type { PlannedSuite } from './eval-plan.js';
+import { resolveSuitePath } from './suite-paths.js';
+import type { EvalOptions } from './run-eval.js';
+import type { SuiteConsent } from './suite-consent.js';
+
+export interface ProbeContext {
+  readonly evalRoot: string;
+  readonly stateDirectory: string;
+  readonly signal: AbortSignal;
+  readonly options: EvalOptions;
+}
+
+export async function askSuiteConsent(suite: PlannedSuite, consent: SuiteConsent, context: ProbeContext): Promise<void> {
+  const { options } = context;
+  const { loaded } = suite;
+  const workspace = path.join(context.evalRoot, `consent-${loaded.name}`);
+  try {
+    mkdirSync(workspace, { mode: 0o700 });
+  } catch (cause) {
+    throw fileSystemError('create', workspace, cause);
+  }
+  const model = options.model ?? loaded.suite.model;
+  // The model of the suite's first case (its replay, or the suite's model): a probe that cannot select it fails as every case would.
+  const replayPath = loaded.suite.cases[0]?.replay ?? loaded.suite.replay;
+  const replay = replayPath === undefined ? undefined : resolveSuitePath(loaded.directory, replayPath, 'file', 'a replay transcript');
+  await prepareRun({
+    agent: suite.agent,
+    cwd: workspace,
+    workspace,
+    ...(replay !== undefined ? { replayFile: replay } : model === undefined ? {} : { model }),
+    ...(options.confine === undefined ? {} : { confine: options.confine }),
+    env: options.env,
+    stateDirectory: context.stateDirectory,
+    yes: options.yes === true,
+    remember: options.remember === true,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
+    obtainConsent: consent.obtain,
+    ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
+    signal: context.signal,
+  });
+}

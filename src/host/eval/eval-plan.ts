@@ -1,0 +1,155 @@
+// Planning an eval before any case runs: load every suite, its agent (checking
+// the digest pin), every path it names (fixtures, replays, graders: inside the
+// suite folder, no links), the grader sources and the judge's model, and choose
+// the cases to run (--grep, the shard, --last-failed). Everything a suite gets
+// wrong fails here, with exit 2, before anything is spent.
+import { ZotboxError } from '../../errors.js';
+import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
+import type { ProviderChoice } from '../models/select-provider.js';
+import type { ModelEndpoints } from '../providers/model-endpoints.js';
+import { selectJudgeModel } from './judge.js';
+import { loadSuite, type LoadedSuite } from './load-suite.js';
+import { caseInShard, caseKey } from './report/shard.js';
+import { readSuiteFile, resolveSuitePath } from './suite-paths.js';
+import type { EvalCase, Expectation } from './suite-schema.js';
+
+/** The most bytes of one grader module. */
+const MAX_GRADER_BYTES = 1024 * 1024;
+
+export interface PlannedSuite {
+  readonly loaded: LoadedSuite;
+  readonly agent: LoadedAgent;
+  /** Grader sources by their suite path. */
+  readonly graders: ReadonlyMap<string, string>;
+  /** The judge model of each judge expectation (keyed by the expectation itself). */
+  readonly judges: ReadonlyMap<Expectation, ProviderChoice>;
+}
+
+export interface PlannedCase {
+  readonly suite: PlannedSuite;
+  readonly evalCase: EvalCase;
+  /** suite/id: the shard hash, --grep and --last-failed match it. */
+  readonly key: string;
+  /** Position over every case of every suite, before selection. */
+  readonly index: number;
+  /** The fixture folder (canonical), or undefined for an empty workspace. */
+  readonly fixture: string | undefined;
+  /** The replay transcript (canonical), or undefined to use the model. */
+  readonly replay: string | undefined;
+  readonly maxTurns: number | undefined;
+  readonly timeoutSeconds: number | undefined;
+  readonly maxTokens: number | undefined;
+  readonly threshold: number;
+}
+
+export interface EvalPlanOptions {
+  readonly suiteFiles: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stateDirectory: string;
+  /** Overrides every suite's model. */
+  readonly model?: string;
+  readonly grep?: RegExp;
+  readonly shard?: { readonly index: number; readonly total: number };
+  /** Only these case keys (--last-failed). */
+  readonly only?: ReadonlySet<string>;
+  readonly modelEndpoints?: ModelEndpoints;
+  readonly signal?: AbortSignal;
+}
+
+export interface EvalPlan {
+  readonly suites: readonly PlannedSuite[];
+  /** The selected cases, in index order. */
+  readonly cases: readonly PlannedCase[];
+}
+
+export async function planEval(options: EvalPlanOptions): Promise<EvalPlan> {
+  const suites: PlannedSuite[] = [];
+  for (const file of options.suiteFiles) suites.push(await planSuite(loadSuite(file, options.cwd), options));
+  refuseDuplicateNames(suites);
+  const cases: PlannedCase[] = [];
+  let index = 0;
+  for (const suite of suites) {
+    for (const evalCase of suite.loaded.suite.cases) {
+      const planned = planCase(suite, evalCase, index++);
+      if (isSelected(planned.key, options)) cases.push(planned);
+    }
+  }
+  return { suites, cases };
+}
+
+async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise<PlannedSuite> {
+  const agent = await loadAgent(loaded.agentReference, { cwd: loaded.directory, env: options.env, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const pin = loaded.suite.digest;
+  if (pin !== undefined && pin !== agent.image.contentDigest && pin !== agent.image.artifactDigest) {
+    throw new ZotboxError(
+      'ZB_EVAL_DIGEST_MISMATCH',
+      `eval suite ${loaded.file} pins the agent to ${pin}, but ${loaded.suite.agent} has content digest ${agent.image.contentDigest}${agent.image.artifactDigest === undefined ? '' : ` and artifact digest ${agent.image.artifactDigest}`}. Fix: if the agent changed on purpose, update digest: in the suite (zotbox verify prints both digests).`,
+      { details: { file: loaded.file, expected: pin, contentDigest: agent.image.contentDigest, artifactDigest: agent.image.artifactDigest ?? null } },
+    );
+  }
+  const graders = new Map<string, string>();
+  const judges = new Map<Expectation, ProviderChoice>();
+  const judgeModels = new Map<string, ProviderChoice>();
+  for (const expectation of loaded.suite.cases.flatMap((evalCase) => evalCase.expect)) {
+    if ('grader' in expectation && !graders.has(expectation.grader)) graders.set(expectation.grader, readSuiteFile(loaded.directory, expectation.grader, 'a grader', MAX_GRADER_BYTES));
+    if ('judge' in expectation) {
+      const model = judgeModelId(expectation, loaded, options);
+      const choice =
+        judgeModels.get(model) ??
+        selectJudgeModel({ model, manifest: agent.layout.manifest, env: options.env, stateDirectory: options.stateDirectory, ...(options.modelEndpoints === undefined ? {} : { endpoints: options.modelEndpoints }) });
+      judgeModels.set(model, choice);
+      judges.set(expectation, choice);
+    }
+  }
+  return { loaded, agent, graders, judges };
+}
+
+function judgeModelId(expectation: Extract<Expectation, { judge: unknown }>, loaded: LoadedSuite, options: Pick<EvalPlanOptions, 'model'>): string {
+  const model = expectation.judge.model ?? options.model ?? loaded.suite.model;
+  if (model === undefined) {
+    throw new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suite ${loaded.file}: a judge expectation names no model, and the suite has none (it replays). Fix: add model: to the judge, e.g. judge: { rubric: "...", model: claude-sonnet-4-5 }.`, {
+      details: { file: loaded.file },
+    });
+  }
+  return model;
+}
+
+function planCase(suite: PlannedSuite, evalCase: EvalCase, index: number): PlannedCase {
+  const { loaded } = suite;
+  const defaults = loaded.suite.defaults;
+  const fixture = evalCase.workspace ?? defaults.workspace;
+  const replay = evalCase.replay ?? loaded.suite.replay;
+  return {
+    suite,
+    evalCase,
+    key: caseKey(loaded.name, evalCase.id),
+    index,
+    fixture: fixture === undefined ? undefined : resolveSuitePath(loaded.directory, fixture, 'directory', `the workspace of case ${evalCase.id}`),
+    replay: replay === undefined ? undefined : resolveSuitePath(loaded.directory, replay, 'file', `the replay transcript of case ${evalCase.id}`),
+    maxTurns: evalCase.max_turns ?? defaults.max_turns,
+    timeoutSeconds: evalCase.timeout_s ?? defaults.timeout_s,
+    maxTokens: evalCase.max_tokens ?? defaults.max_tokens,
+    threshold: evalCase.threshold ?? defaults.threshold ?? 1,
+  };
+}
+
+function isSelected(key: string, options: EvalPlanOptions): boolean {
+  if (options.grep !== undefined && !options.grep.test(key)) return false;
+  if (options.shard !== undefined && !caseInShard(key, options.shard)) return false;
+  if (options.only !== undefined && !options.only.has(key)) return false;
+  return true;
+}
+
+function refuseDuplicateNames(suites: readonly PlannedSuite[]): void {
+  const seen = new Map<string, string>();
+  for (const { loaded } of suites) {
+    const other = seen.get(loaded.name);
+    if (other !== undefined) {
+      throw new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suites ${other} and ${loaded.file} are both named "${loaded.name}"; case ids are suite/case, so names must differ. Fix: give one of them another name:.`, {
+        details: { file: loaded.file },
+      });
+    }
+    seen.set(loaded.name, loaded.file);
+  }
+}

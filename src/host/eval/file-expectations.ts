@@ -1,0 +1,89 @@
+// File expectations: what is in the case's workspace after the run. Files are
+// read through the workspace's no-link reader (case-workspace.ts): a path the
+// agent replaced with a link, a FIFO or a directory is "not a regular file",
+// never the target's content.
+import type { ExpectationResult } from './eval-report.js';
+import type { Expectation } from './suite-schema.js';
+import { quote } from './reason-text.js';
+import { jsonPathValue } from './json-path.js';
+
+/** What the no-link reader says of one workspace path. */
+export type WorkspaceFileRead =
+  | { readonly kind: 'file'; readonly bytes: Buffer }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'not_regular'; readonly what: string }
+  | { readonly kind: 'too_large'; readonly size: number };
+
+export interface WorkspaceFiles {
+  /** The workspace's canonical path (call paths are matched relative to it). */
+  readonly workspace: string;
+  readFile(relative: string, maxBytes: number): Promise<WorkspaceFileRead>;
+}
+
+/** The most of one file an expectation reads. */
+export const MAX_EXPECTED_FILE_BYTES = 8 * 1024 * 1024;
+
+type FileExpectation = Extract<Expectation, { file_exists: unknown } | { file_absent: unknown } | { file_contains: unknown } | { file_equals: unknown } | { file_json: unknown }>;
+
+export async function checkFileExpectation(expectation: FileExpectation, files: WorkspaceFiles): Promise<ExpectationResult> {
+  if ('file_exists' in expectation) {
+    const read = await files.readFile(expectation.file_exists, 0);
+    const exists = read.kind === 'file' || read.kind === 'too_large';
+    return { kind: 'file_exists', passed: exists, reason: `${expectation.file_exists} ${exists ? 'exists' : describeMissing(read)}` };
+  }
+  if ('file_absent' in expectation) {
+    const read = await files.readFile(expectation.file_absent, 0);
+    return { kind: 'file_absent', passed: read.kind === 'absent', reason: `${expectation.file_absent} ${read.kind === 'absent' ? 'is absent' : read.kind === 'not_regular' ? `exists (${read.what})` : 'exists'}` };
+  }
+  const target = 'file_contains' in expectation ? expectation.file_contains.path : 'file_equals' in expectation ? expectation.file_equals.path : expectation.file_json.path;
+  const kind = expectationKindOf(expectation);
+  const read = await files.readFile(target, MAX_EXPECTED_FILE_BYTES);
+  if (read.kind !== 'file') return { kind, passed: false, reason: `${target} ${read.kind === 'too_large' ? `is ${read.size} bytes, over the ${MAX_EXPECTED_FILE_BYTES}-byte limit of file expectations` : describeMissing(read)}` };
+  const text = read.bytes.toString('utf8');
+  if ('file_contains' in expectation) {
+    const found = text.includes(expectation.file_contains.text);
+    return { kind, passed: found, reason: `${target} ${found ? 'contains' : 'does not contain'} ${quote(expectation.file_contains.text)}` };
+  }
+  if ('file_equals' in expectation) {
+    const equal = text === expectation.file_equals.text;
+    return { kind, passed: equal, reason: equal ? `${target} has the expected content` : `${target} is ${quote(text)}, not ${quote(expectation.file_equals.text)}` };
+  }
+  return checkJsonValue(expectation.file_json, text);
+}
+
+function checkJsonValue(expected: { path: string; json_path: string; equals?: unknown }, text: string): ExpectationResult {
+  let document: unknown;
+  try {
+    document = JSON.parse(text) as unknown;
+  } catch (cause) {
+    return { kind: 'file_json', passed: false, reason: `${expected.path} is not JSON: ${(cause as Error).message}` };
+  }
+  const found = jsonPathValue(document, expected.json_path);
+  if (!found.found) return { kind: 'file_json', passed: false, reason: `${expected.path} has no value at ${expected.json_path}` };
+  const equal = deepEqualJson(found.value, expected.equals);
+  return {
+    kind: 'file_json',
+    passed: equal,
+    reason: `${expected.path} ${expected.json_path} is ${quote(JSON.stringify(found.value) ?? 'undefined')}${equal ? '' : `, not ${quote(JSON.stringify(expected.equals) ?? 'undefined')}`}`,
+  };
+}
+
+function describeMissing(read: WorkspaceFileRead): string {
+  return read.kind === 'not_regular' ? `is not a regular file (${read.what})` : 'does not exist';
+}
+
+function expectationKindOf(expectation: FileExpectation): string {
+  return Object.keys(expectation)[0] ?? 'file';
+}
+
+/** Structural equality of two JSON values (object key order ignored). */
+export function deepEqualJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => deepEqualJson(item, b[index]));
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && deepEqualJson(left[key], right[key]));
+}

@@ -1,0 +1,93 @@
+// Reading an eval suite file: YAML (.yaml, .yml) or JSON (.json), bounded in
+// size, checked against the suite schema, with every problem reported as
+// ZB_EVAL_SUITE_INVALID naming the file and the field. YAML is read in its core
+// schema: unknown tags, duplicate keys and any warning are errors, and aliases
+// are capped, so a suite cannot expand into gigabytes (a "billion laughs").
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { ZotboxError } from '../../errors.js';
+import { EvalSuiteSchema, type EvalSuite } from './suite-schema.js';
+
+/** A suite file is text a person writes; this is far above any real one. */
+export const MAX_SUITE_BYTES = 16 * 1024 * 1024;
+const MAX_YAML_ALIASES = 1000;
+
+export interface LoadedSuite {
+  readonly suite: EvalSuite;
+  /** The suite's name in reports: its `name`, else the file name without its extension. */
+  readonly name: string;
+  /** The file as the user gave it (reports show it). */
+  readonly file: string;
+  /** The canonical folder the suite's paths are relative to. */
+  readonly directory: string;
+  /** The agent reference, with a local path made absolute from the suite folder. */
+  readonly agentReference: string;
+}
+
+/** Loads one suite. `file` is resolved from `cwd`; `shownAs` is how reports name it (default: as given). */
+export function loadSuite(file: string, cwd: string): LoadedSuite {
+  const absolute = path.resolve(cwd, file);
+  const text = readSuiteText(absolute, file);
+  const data = parseSuiteText(text, file);
+  const parsed = EvalSuiteSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? 'the top level' : issue.path.map(String).join('.');
+    throw suiteError(file, `${issue?.message ?? 'invalid'} at ${where}`, 'Fix the field as docs/eval.md describes.');
+  }
+  const suite = parsed.data;
+  const directory = realpathSync.native(path.dirname(absolute));
+  return { suite, name: suite.name ?? defaultSuiteName(absolute, file), file, directory, agentReference: agentReferenceFrom(suite.agent, directory) };
+}
+
+function readSuiteText(absolute: string, shown: string): string {
+  try {
+    const stats = statSync(absolute);
+    if (!stats.isFile()) throw suiteError(shown, 'it is not a regular file', 'Name a .yaml, .yml or .json suite file.');
+    if (stats.size > MAX_SUITE_BYTES) throw suiteError(shown, `it is ${stats.size} bytes, over the ${MAX_SUITE_BYTES}-byte limit`, 'Split it into several suites.');
+    return readFileSync(absolute, 'utf8');
+  } catch (cause) {
+    if (cause instanceof ZotboxError) throw cause;
+    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw suiteError(shown, `it cannot be read (${code})`, 'Check the path: suites are files such as evals/main.yaml.', cause);
+  }
+}
+
+function parseSuiteText(text: string, shown: string): unknown {
+  const extension = path.extname(shown).toLowerCase();
+  if (extension === '.json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (cause) {
+      throw suiteError(shown, `it is not JSON: ${(cause as Error).message}`, 'Fix the syntax, or write the suite in YAML.', cause);
+    }
+  }
+  if (extension !== '.yaml' && extension !== '.yml') throw suiteError(shown, `its extension "${extension}" is neither .yaml, .yml nor .json`, 'Rename it to say which format it is in.');
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, schema: 'core', merge: false, strict: true });
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem !== undefined) throw suiteError(shown, `it is not valid YAML: ${problem.message.split('\n')[0] ?? ''}`, 'Fix the line it names (only plain YAML: no custom tags, no duplicate keys).');
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
+  } catch (cause) {
+    throw suiteError(shown, `it cannot be read as data: ${(cause as Error).message}`, `Use fewer YAML aliases (at most ${MAX_YAML_ALIASES}).`, cause);
+  }
+}
+
+function defaultSuiteName(absolute: string, shown: string): string {
+  const name = path.basename(absolute).replace(/\.(ya?ml|json)$/i, '');
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.length > 128) {
+    throw suiteError(shown, `its file name "${name}" cannot name the suite in reports`, 'Add name: to the suite (letters, digits, ".", "_" and "-").');
+  }
+  return name;
+}
+
+/** A GitHub reference stays as written; anything else is a local path relative to the suite folder. */
+function agentReferenceFrom(agent: string, directory: string): string {
+  if (agent.startsWith('github:') || agent.startsWith('https://')) return agent;
+  return path.resolve(directory, agent);
+}
+
+function suiteError(file: string, problem: string, fix: string, cause?: unknown): ZotboxError {
+  return new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suite ${file}: ${problem}. Fix: ${fix}`, { details: { file }, ...(cause === undefined ? {} : { cause }) });
+}

@@ -1,0 +1,148 @@
+// `zotbox eval`: plans the suites, asks consent once per suite, then runs the
+// selected cases on one pool, many at once, in order of start; and writes the
+// report. No new case starts once a cap is reached, after a failure with
+// failFast, or after the eval's signal (Ctrl-C, SIGTERM); runs in flight are
+// cancelled only by the signal. Every case workspace lives under one private
+// temp directory, removed at the end whatever happened (unless kept).
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { ZOTBOX_VERSION } from '../../version.js';
+import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
+import type { ConfineMode } from '../executors/confine/mode.js';
+import type { ModelEndpoints } from '../providers/model-endpoints.js';
+import { AgentPool } from '../run/pool.js';
+import type { ConsentRequest } from '../consent/request-consent.js';
+import { makeEvalRoot, removeEvalRoot } from './eval-root.js';
+import { runCaseRepeat } from './case-run.js';
+import type { CaseResult, CaseRun, EvalReport } from './eval-report.js';
+import { planEval, type PlannedCase } from './eval-plan.js';
+import { caseResult, notRunCase } from './case-result.js';
+import { computeTotals, reportStatus } from './report/totals.js';
+import { EvalScheduler } from './eval-scheduler.js';
+import { askSuiteConsent } from './consent-probe.js';
+import { suiteConsent, type SuiteConsent } from './suite-consent.js';
+import { suiteSummary } from './suite-summary.js';
+
+export interface EvalOptions {
+  readonly suiteFiles: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Runs per case (default 1); the case passes when its pass rate reaches its threshold. */
+  readonly repeat?: number;
+  /** Runs again after a provider fault, at most this many times per run (default 0). */
+  readonly retries?: number;
+  /** Runs in flight at once (default 8). */
+  readonly maxRuns?: number;
+  readonly grep?: string;
+  readonly failFast?: boolean;
+  readonly maxCostUsd?: number;
+  readonly maxTokens?: number;
+  readonly shard?: { readonly index: number; readonly total: number };
+  /** Only these case keys (suite/id), from --last-failed. */
+  readonly only?: ReadonlySet<string>;
+  readonly keepWorkspaces?: boolean;
+  /** Overrides every suite's model. */
+  readonly model?: string;
+  readonly confine?: ConfineMode;
+  /** Consent like -y, for this eval only; with remember, saved. */
+  readonly yes?: boolean;
+  readonly remember?: boolean;
+  readonly stdin?: ConsentRequest['stdin'];
+  readonly stdout?: ConsentRequest['stdout'];
+  readonly stateDirectory?: string;
+  readonly modelEndpoints?: ModelEndpoints;
+  /** Where the case workspaces go (default: the system temp directory). */
+  readonly tempDirectory?: string;
+  /** Stops the eval: no new case starts, runs in flight are cancelled, the report is marked interrupted. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: EvalProgress) => void;
+}
+
+export type EvalProgress =
+  | { readonly type: 'eval.start'; readonly cases: number; readonly runs: number; readonly workspaces: string }
+  | { readonly type: 'run.end'; readonly key: string; readonly run: CaseRun }
+  | { readonly type: 'case.end'; readonly result: CaseResult };
+
+export const DEFAULT_EVAL_MAX_RUNS = 8;
+
+export async function runEval(options: EvalOptions): Promise<EvalReport> {
+  const startedAt = new Date();
+  const env = options.env;
+  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
+  requireUsableStateDirectory(stateDirectory, { origin: options.stateDirectory === undefined ? stateDirectoryOrigin(env) : 'the stateDirectory option', write: true });
+  const signal = options.signal ?? new AbortController().signal;
+  const plan = await planEval({
+    suiteFiles: options.suiteFiles,
+    cwd: options.cwd,
+    env,
+    stateDirectory,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.grep === undefined ? {} : { grep: new RegExp(options.grep, 'u') }),
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(options.only === undefined ? {} : { only: options.only }),
+    ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
+    signal,
+  });
+  const evalRoot = makeEvalRoot(options.tempDirectory ?? tmpdir());
+  const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
+  try {
+    const consents = new Map(plan.suites.map((suite) => [suite, suiteConsent(evalRoot, suiteFileOf(suite.loaded.directory, suite.loaded.file))]));
+    // Before the first case and before any progress display: one question per suite, its cases
+    // selected or not (a shard's report then records what every other shard's does).
+    for (const [suite, consent] of consents) await askSuiteConsent(suite, consent, { evalRoot, stateDirectory, signal, options });
+    const repeat = options.repeat ?? 1;
+    options.onProgress?.({ type: 'eval.start', cases: plan.cases.length, runs: plan.cases.length * repeat, workspaces: evalRoot });
+    const scheduler = new EvalScheduler({ repeat, maxRuns: pool.maxRuns, failFast: options.failFast === true, maxCostUsd: options.maxCostUsd, maxTokens: options.maxTokens, signal });
+    const results = await scheduler.run(plan.cases, (planned, r) =>
+      runCaseRepeat(planned, r, {
+        evalRoot,
+        pool,
+        consent: consents.get(planned.suite) as SuiteConsent,
+        env,
+        stateDirectory,
+        retries: options.retries ?? 0,
+        keepWorkspaces: options.keepWorkspaces === true,
+        signal,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.confine === undefined ? {} : { confine: options.confine }),
+        ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
+      }).then((run) => {
+        options.onProgress?.({ type: 'run.end', key: planned.key, run });
+        return run;
+      }),
+      (planned, runs) => options.onProgress?.({ type: 'case.end', result: caseResult(planned, runs, repeat, signal.aborted) }),
+    );
+    const cases = plan.cases.map((planned, i) => {
+      const outcome = results[i];
+      return outcome === undefined || outcome.kind === 'not_run' ? notRunCase(planned, outcome?.reason ?? 'it never started') : caseResult(planned, outcome.runs, repeat, signal.aborted);
+    });
+    const finishedAt = new Date();
+    return {
+      zotbox_eval_report: 1,
+      zotbox_version: ZOTBOX_VERSION,
+      status: reportStatus(cases, signal.aborted),
+      shard: options.shard === undefined ? null : { index: options.shard.index, total: options.shard.total },
+      options: {
+        repeat,
+        retries: options.retries ?? 0,
+        grep: options.grep ?? null,
+        max_cost_usd: options.maxCostUsd ?? null,
+        max_tokens: options.maxTokens ?? null,
+        fail_fast: options.failFast === true,
+      },
+      started_at: startedAt.toISOString(),
+      finished_at: finishedAt.toISOString(),
+      duration_ms: finishedAt.getTime() - startedAt.getTime(),
+      suites: plan.suites.map((suite) => suiteSummary(suite, consents.get(suite) as SuiteConsent, options.model)),
+      totals: computeTotals(cases),
+      cases,
+    };
+  } finally {
+    await pool.close();
+    if (options.keepWorkspaces !== true) await removeEvalRoot(evalRoot);
+  }
+}
+
+function suiteFileOf(directory: string, file: string): string {
+  return path.join(directory, path.basename(file));
+}

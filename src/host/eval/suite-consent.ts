@@ -1,0 +1,60 @@
+// Consent for an eval suite: asked once for all its cases, the way `run` asks
+// (receipts, -y, ZOTBOX_AGENT_CONSENT=1, the prompt). Each case runs in its own
+// temp workspace, so the permissions shown and keyed are the expanded ones with
+// that workspace written `${workspace}`; the receipt's workspace is the suite
+// file. A scope that reaches the temp directory other than through ${workspace}
+// cannot be consented to once for every case, and is refused.
+import { ZotboxError } from '../../errors.js';
+import { requestConsent, type ConsentOutcome, type ConsentRequest, type ConsentSummary } from '../consent/request-consent.js';
+
+export const WORKSPACE_PLACEHOLDER = '${workspace}';
+
+export interface SuiteConsent {
+  /** Given to prepareRun as obtainConsent for every run of the suite. */
+  readonly obtain: (request: ConsentRequest) => Promise<ConsentOutcome>;
+  /** What was consented to (after the first run's plan), for the report. */
+  readonly consented: () => { readonly permissions: ConsentSummary; readonly outcome: ConsentOutcome } | undefined;
+}
+
+/**
+ * One suite's consent. `evalRoot` is the eval's temp directory, which holds every
+ * case workspace; `suiteFile` is the canonical suite file, named in a saved receipt.
+ */
+export function suiteConsent(evalRoot: string, suiteFile: string, ask: typeof requestConsent = requestConsent): SuiteConsent {
+  const answers = new Map<string, Promise<ConsentOutcome>>();
+  let first: { permissions: ConsentSummary; outcome: ConsentOutcome } | undefined;
+  return {
+    obtain: async (request) => {
+      const permissions = templatePermissions(request.permissions, request.workspace ?? '', evalRoot);
+      const key = JSON.stringify(permissions);
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        // Shared by every case with these permissions: one question, even when cases start at once.
+        answer = ask({ ...request, permissions, workspace: `eval:${suiteFile}` });
+        answers.set(key, answer);
+      }
+      const outcome = await answer;
+      first ??= { permissions, outcome };
+      return outcome;
+    },
+    consented: () => first,
+  };
+}
+
+/** The expanded permissions with the case's workspace written as ${workspace}. */
+export function templatePermissions(permissions: ConsentSummary, workspace: string, evalRoot: string): ConsentSummary {
+  const template = (root: string): string => {
+    if (workspace !== '' && root === workspace) return WORKSPACE_PLACEHOLDER;
+    if (workspace !== '' && root.startsWith(`${workspace}/`)) return `${WORKSPACE_PLACEHOLDER}${root.slice(workspace.length)}`;
+    if (root === evalRoot || root.startsWith(`${evalRoot}/`) || evalRoot.startsWith(`${root}/`)) {
+      // A scope on the eval's temp directory (or above it, such as /tmp) would reach every other case's workspace.
+      throw new ZotboxError(
+        'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE',
+        `the agent's scope ${root} contains or reaches into the eval's temp directory ${evalRoot}, where every case has its workspace; one case could read or change another's. Fix: scope the agent to \${workspace} (and \${agent_data}), or evaluate it with zotbox run.`,
+        { details: { scope: root, evalRoot } },
+      );
+    }
+    return root;
+  };
+  return { ...permissions, read: permissions.read.map(template), write: permissions.write.map(template) };
+}

@@ -1,0 +1,123 @@
+// Every built-in expectation kind, passing and failing, against runs written by
+// hand: the events a run would have emitted and the files its workspace holds.
+import test from 'ava';
+import { checkBuiltIn, isBuiltIn } from '../../../src/host/eval/expectations.js';
+import type { WorkspaceFileRead, WorkspaceFiles } from '../../../src/host/eval/file-expectations.js';
+import type { RunRecord } from '../../../src/host/eval/run-record.js';
+import { ExpectationSchema, type Expectation } from '../../../src/host/eval/suite-schema.js';
+import type { RunEvent } from '../../../src/host/run/run-events.js';
+
+const WORKSPACE = '/tmp/zotbox-eval-x/case-1';
+
+const EVENTS: RunEvent[] = [
+  { type: 'tool.call', id: 1, tool: 'read', input: { path: 'src/app.ts' } },
+  { type: 'gate.decision', id: 1, tool: 'read', allowed: true, canonical_path: `${WORKSPACE}/src/app.ts` },
+  { type: 'tool.result', id: 1, tool: 'read', ok: true, summary: '12 lines' },
+  { type: 'tool.call', id: 2, tool: 'read', input: { path: '/etc/passwd' } },
+  { type: 'gate.decision', id: 2, tool: 'read', allowed: false, canonical_path: '/etc/passwd', code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE', reason: 'outside the read scopes' },
+  { type: 'tool.call', id: 3, tool: 'bash', input: { command: 'git status --short' } },
+  { type: 'gate.decision', id: 3, tool: 'bash', allowed: true, argv: [['git', 'status', '--short']] },
+];
+
+const RUN: RunRecord = {
+  status: 'completed',
+  finalText: 'Review done: 3 problems found.',
+  turns: 3,
+  usage: { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 50, cache_read_input_tokens: 0 },
+  costUsd: null,
+  error: null,
+  events: EVENTS,
+};
+
+const FILES: Record<string, WorkspaceFileRead> = {
+  'out/report.txt': { kind: 'file', bytes: Buffer.from('3 problems\nparse-port.js: radix\n') },
+  'package.json': { kind: 'file', bytes: Buffer.from('{"name":"demo","scripts":{"test":"ava"},"files":["dist",{"x":1}],"a key":true}') },
+  'broken.json': { kind: 'file', bytes: Buffer.from('{not json') },
+  'link.txt': { kind: 'not_regular', what: 'symlink' },
+  'huge.bin': { kind: 'too_large', size: 1 << 30 },
+};
+
+const workspace: WorkspaceFiles = {
+  workspace: WORKSPACE,
+  readFile: async (relative) => FILES[relative] ?? { kind: 'absent' },
+};
+
+const expectation = test.macro(async (t, raw: unknown, passed: boolean, reason?: RegExp) => {
+  const parsed = ExpectationSchema.parse(raw) as Expectation;
+  if (!isBuiltIn(parsed)) return t.fail('not a built-in expectation');
+  const result = await checkBuiltIn(parsed, RUN, workspace);
+  t.is(result.passed, passed, result.reason);
+  t.is(result.kind, Object.keys(raw as object)[0]);
+  if (reason !== undefined) t.regex(result.reason, reason);
+});
+
+test('status: the run completed', expectation, { status: 'completed' }, true);
+test('status: a completed run is not max_turns', expectation, { status: 'max_turns' }, false, /status completed, expected max_turns/);
+test('text_contains: found', expectation, { text_contains: '3 problems' }, true);
+test('text_contains: missing, and the reason quotes the text', expectation, { text_contains: 'LGTM' }, false, /does not contain "LGTM"; it was "Review done/);
+test('text_matches: matches', expectation, { text_matches: '^Review done: \\d+ problems' }, true);
+test('text_matches: does not match', expectation, { text_matches: '^No problems' }, false);
+test('text_equals: equal', expectation, { text_equals: 'Review done: 3 problems found.' }, true);
+test('text_equals: one character off', expectation, { text_equals: 'Review done: 3 problems found' }, false);
+test('file_exists: a regular file', expectation, { file_exists: 'out/report.txt' }, true);
+test('file_exists: a file too large to read still exists', expectation, { file_exists: 'huge.bin' }, true);
+test('file_exists: missing', expectation, { file_exists: 'out/missing.txt' }, false, /does not exist/);
+test('file_exists: a link planted in its place is not the file', expectation, { file_exists: 'link.txt' }, false, /not a regular file \(symlink\)/);
+test('file_absent: absent', expectation, { file_absent: 'secrets.txt' }, true);
+test('file_absent: present', expectation, { file_absent: 'out/report.txt' }, false);
+test('file_absent: a link counts as present', expectation, { file_absent: 'link.txt' }, false, /symlink/);
+test('file_contains: found', expectation, { file_contains: { path: 'out/report.txt', text: 'radix' } }, true);
+test('file_contains: not found', expectation, { file_contains: { path: 'out/report.txt', text: 'overflow' } }, false);
+test('file_contains: through a link is refused, not read', expectation, { file_contains: { path: 'link.txt', text: 'root' } }, false, /not a regular file/);
+test('file_contains: a file over the limit fails with its size', expectation, { file_contains: { path: 'huge.bin', text: 'x' } }, false, /1073741824 bytes/);
+test('file_equals: equal', expectation, { file_equals: { path: 'out/report.txt', text: '3 problems\nparse-port.js: radix\n' } }, true);
+test('file_equals: trailing newline missing', expectation, { file_equals: { path: 'out/report.txt', text: '3 problems\nparse-port.js: radix' } }, false);
+test('file_json: nested value', expectation, { file_json: { path: 'package.json', json_path: '$.scripts.test', equals: 'ava' } }, true);
+test('file_json: array index and object value', expectation, { file_json: { path: 'package.json', json_path: '$.files[1]', equals: { x: 1 } } }, true);
+test('file_json: quoted key', expectation, { file_json: { path: 'package.json', json_path: '$["a key"]', equals: true } }, true);
+test('file_json: wrong value', expectation, { file_json: { path: 'package.json', json_path: '$.name', equals: 'other' } }, false, /"\\"demo\\"", not "\\"other\\""/);
+test('file_json: no such path', expectation, { file_json: { path: 'package.json', json_path: '$.scripts.build', equals: 'tsc' } }, false, /no value at \$\.scripts\.build/);
+test('file_json: a prototype key is not a value', expectation, { file_json: { path: 'package.json', json_path: '$.constructor', equals: null } }, false, /no value/);
+test('file_json: not JSON', expectation, { file_json: { path: 'broken.json', json_path: '$', equals: {} } }, false, /is not JSON/);
+test('tool_called: by tool and path', expectation, { tool_called: { tool: 'read', path: 'src/*.ts' } }, true);
+test('tool_called: ** spans folders', expectation, { tool_called: { tool: 'read', path: '**/app.ts' } }, true);
+test('tool_called: * stays within a folder', expectation, { tool_called: { tool: 'read', path: '*.ts' } }, false);
+test('tool_called: by command pattern', expectation, { tool_called: { tool: 'bash', command: '^git status' } }, true);
+test('tool_called: no matching call, and the reason lists the calls', expectation, { tool_called: { tool: 'write' } }, false, /no call matched write; calls: read "src\/app.ts", read "\/etc\/passwd", bash "git status --short"/);
+test('tool_not_called: never called', expectation, { tool_not_called: { tool: 'bash', command: 'rm ' } }, true);
+test('tool_not_called: called anyway', expectation, { tool_not_called: { tool: 'read', path: '/etc/passwd' } }, false);
+test('denied: the call was denied', expectation, { denied: { tool: 'read', path: '/etc/passwd' } }, true, /ZB_POLICY_PATH_OUTSIDE_SCOPE/);
+test('denied: by code', expectation, { denied: { code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' } }, true);
+test('denied: the call was allowed', expectation, { denied: { tool: 'bash', command: 'git' } }, false, /was allowed/);
+test('denied: no such call at all', expectation, { denied: { tool: 'bash', command: 'curl' } }, false, /so none was denied/);
+test('no_denials: one call was denied', expectation, { no_denials: true }, false, /\/etc\/passwd/);
+test('max_turns: within', expectation, { max_turns: 3 }, true);
+test('max_turns: over', expectation, { max_turns: 2 }, false, /3 model turns, at most 2/);
+test('max_tokens: within (cache tokens count)', expectation, { max_tokens: 1250 }, true);
+test('max_tokens: over', expectation, { max_tokens: 1249 }, false, /1250 tokens, at most 1249/);
+
+test('no_denials passes on a run whose calls were all allowed', async (t) => {
+  const allowed: RunRecord = { ...RUN, events: EVENTS.filter((event) => !('id' in event) || event.id !== 2) };
+  const result = await checkBuiltIn({ no_denials: true }, allowed, workspace);
+  t.true(result.passed, result.reason);
+});
+
+test('denied fails when one matching call was denied and another allowed', async (t) => {
+  const events: RunEvent[] = [
+    ...EVENTS,
+    { type: 'tool.call', id: 4, tool: 'read', input: { path: '/etc/passwd' } },
+    { type: 'gate.decision', id: 4, tool: 'read', allowed: true, canonical_path: '/etc/passwd' },
+  ];
+  const result = await checkBuiltIn({ denied: { tool: 'read', path: '/etc/passwd' } }, { ...RUN, events }, workspace);
+  t.false(result.passed);
+});
+
+test('an expectation kind zotbox does not know is refused by the suite schema', (t) => {
+  t.false(ExpectationSchema.safeParse({ text_startswith: 'x' }).success);
+  t.false(ExpectationSchema.safeParse({ status: 'completed', text_contains: 'x' }).success, 'one key per expectation');
+  t.false(ExpectationSchema.safeParse({ status: 'done' }).success);
+  t.false(ExpectationSchema.safeParse({ text_matches: '(' }).success, 'a bad pattern is a suite error');
+  t.false(ExpectationSchema.safeParse({ file_exists: '../outside' }).success);
+  t.false(ExpectationSchema.safeParse({ file_exists: '/etc/passwd' }).success);
+  t.false(ExpectationSchema.safeParse({ file_json: { path: 'a.json', json_path: 'scripts.test', equals: 1 } }).success);
+});

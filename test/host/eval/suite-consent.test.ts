@@ -1,0 +1,68 @@
+// Consent for a suite: one question for every case, with each case's workspace
+// written ${workspace}; and no consent at all for a scope that reaches the other
+// cases' workspaces through the eval's temp directory.
+import test from 'ava';
+import type { ConsentRequest, ConsentSummary } from '../../../src/host/consent/request-consent.js';
+import { suiteConsent, templatePermissions } from '../../../src/host/eval/suite-consent.js';
+
+const ROOT = '/tmp/zotbox-eval-abc';
+const summary = (read: string[], write: string[] = []): ConsentSummary => ({ read, write, bash: { mode: 'none', allow: [] }, confinement: 'bubblewrap' });
+
+test('the case workspace becomes ${workspace}; other roots stay expanded', (t) => {
+  const workspace = `${ROOT}/1`;
+  const template = templatePermissions(summary([workspace, `${workspace}/docs`, '/home/u/.local/state/zotbox/agents/x/data'], [`${workspace}/out`]), workspace, ROOT);
+  t.deepEqual(template.read, ['${workspace}', '${workspace}/docs', '/home/u/.local/state/zotbox/agents/x/data']);
+  t.deepEqual(template.write, ['${workspace}/out']);
+});
+
+test('a sibling whose name starts like the workspace is not the workspace', (t) => {
+  const error = t.throws(() => templatePermissions(summary([`${ROOT}/10`]), `${ROOT}/1`, ROOT));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE');
+});
+
+const reachesOtherCases = test.macro((t, root: string) => {
+  const error = t.throws(() => templatePermissions(summary([`${ROOT}/1`], [root]), `${ROOT}/1`, ROOT));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE');
+});
+test('a scope on the eval temp directory itself is refused', reachesOtherCases, ROOT);
+test('a scope on another case is refused', reachesOtherCases, `${ROOT}/2`);
+test('a scope above the eval temp directory (/tmp) is refused', reachesOtherCases, '/tmp');
+test('a scope of / is refused', reachesOtherCases, '/');
+
+function request(workspace: string): ConsentRequest {
+  return { permissions: summary([workspace]), workspace, name: 'x', version: '1', contentDigest: 'sha256:0', artifactDigest: undefined, yes: false, env: {}, reference: 'x', stateDirectory: '/s' } as unknown as ConsentRequest;
+}
+
+test('every case of a suite shares one question, asked with the template and the suite as its workspace', async (t) => {
+  const asked: ConsentRequest[] = [];
+  let answer: (outcome: 'prompt') => void = () => undefined;
+  const consent = suiteConsent(ROOT, '/evals/main.yaml', (r) => {
+    asked.push(r);
+    return new Promise((resolve) => (answer = resolve));
+  });
+  const first = consent.obtain(request(`${ROOT}/1`));
+  const second = consent.obtain(request(`${ROOT}/2`));
+  answer('prompt');
+  t.deepEqual(await Promise.all([first, second]), ['prompt', 'prompt']);
+  t.is(asked.length, 1);
+  t.deepEqual(asked[0]?.permissions.read, ['${workspace}']);
+  t.is(asked[0]?.workspace, 'eval:/evals/main.yaml');
+  t.deepEqual(consent.consented(), { permissions: summary(['${workspace}']), outcome: 'prompt' });
+});
+
+test('a case whose permissions differ from what was consented is asked again', async (t) => {
+  let questions = 0;
+  const consent = suiteConsent(ROOT, '/evals/main.yaml', async () => {
+    questions++;
+    return 'flag';
+  });
+  await consent.obtain(request(`${ROOT}/1`));
+  await consent.obtain({ ...request(`${ROOT}/2`), permissions: summary([`${ROOT}/2`, '/srv/data']) });
+  t.is(questions, 2);
+});
+
+test('a refusal reaches every case', async (t) => {
+  const consent = suiteConsent(ROOT, '/evals/main.yaml', () => Promise.reject(Object.assign(new Error('refused'), { code: 'ZB_HOST_CONSENT_REQUIRED' })));
+  await t.throwsAsync(consent.obtain(request(`${ROOT}/1`)), { message: 'refused' });
+  await t.throwsAsync(consent.obtain(request(`${ROOT}/2`)), { message: 'refused' });
+});
