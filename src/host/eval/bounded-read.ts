@@ -9,6 +9,13 @@ import { openApprovedForRead } from '../executors/file-guard.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
+/** The errno of a failed read from here (ZB_IO_FAILED carries it in details), else the error's code. */
+export function errnoOf(error: unknown): string {
+  const errno = error instanceof ZotboxError ? (error.details as { errno?: unknown } | undefined)?.errno : (error as { code?: unknown } | null)?.code;
+  if (typeof errno === 'string') return errno;
+  return error instanceof ZotboxError ? error.code : 'error';
+}
+
 /**
  * Opens `canonical` (a path every parent of which was just lstat'ed as a real
  * directory) for reading. A file that changed kind since (a race with something

@@ -6,7 +6,7 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
-import { readFileAtMost } from './bounded-read.js';
+import { errnoOf, readFileAtMost } from './bounded-read.js';
 import { copyFixture, DEFAULT_FIXTURE_LIMITS, type FixtureLimits, type WorkspaceSnapshot } from './fixture-copy.js';
 import { describeEntry, splitRelativePath, walkComponents, type EntryKind } from './no-link-path.js';
 import { DEFAULT_CHANGE_LIMITS, detectChanges, type ChangeLimits, type WorkspaceChanges } from './workspace-changes.js';
@@ -85,8 +85,8 @@ function readWorkspaceFile(workspace: string, relative: string, maxBytes: number
     const bytes = readFileAtMost(walk.path, maxBytes);
     return bytes === undefined ? { kind: 'too_large', size: maxBytes + 1 } : { kind: 'file', bytes };
   } catch (error) {
-    const errno = (error as ZotboxError).details as { errno?: unknown } | undefined;
-    if (errno?.errno === 'EACCES') return { kind: 'unreadable', at: relative, errno: 'EACCES' };
+    // A file the run made unreadable is an outcome to report; anything else (a race, an I/O fault) is an error.
+    if (errnoOf(error) === 'EACCES') return { kind: 'unreadable', at: relative, errno: 'EACCES' };
     throw error;
   }
 }

@@ -4,8 +4,7 @@
 // reported by kind, never read. Reads and the walk itself are bounded.
 import { readdirSync, type Stats, lstatSync } from 'node:fs';
 import { compareUtf8 } from '../../archive/entry-name.js';
-import { ZotboxError } from '../../errors.js';
-import { digestFileAtMost, readFileAtMost } from './bounded-read.js';
+import { digestFileAtMost, errnoOf, readFileAtMost } from './bounded-read.js';
 import type { WorkspaceSnapshot } from './fixture-copy.js';
 import type { ChangedFile } from './grader-input.js';
 import { describeEntry, type EntryKind } from './no-link-path.js';
@@ -64,11 +63,6 @@ function walkWorkspace(root: string, maxEntries: number): Walk {
     }
   }
   return walk;
-}
-
-function errnoOf(error: unknown): string {
-  if (error instanceof ZotboxError) return String((error.details as { errno?: unknown } | undefined)?.errno ?? error.code);
-  return (error as NodeJS.ErrnoException).code ?? 'error';
 }
 
 /** A path below one that could not be listed: its absence from the walk says nothing. */
