@@ -14,6 +14,8 @@ export interface ChangedFile {
   readonly content: string | null;
   /** Why content is null, when it is. */
   readonly omitted?: 'deleted' | 'binary' | 'too_large' | 'not_a_regular_file';
+  /** What the run left there when it is not a regular file (omitted: not_a_regular_file): it is reported, never read or followed. */
+  readonly kind?: 'symlink' | 'fifo' | 'socket' | 'character_device' | 'block_device' | 'unknown';
 }
 
 export interface GraderInput {
