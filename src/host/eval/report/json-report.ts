@@ -16,7 +16,7 @@ export function readEvalReport(file: string): EvalReport {
   try {
     text = readFileSync(file, 'utf8');
   } catch (cause) {
-    const io = fileSystemError('read', file, cause);
+    const io = fileSystemError('read the eval report', file, cause);
     throw new ZotboxError('ZB_EVAL_REPORT_INVALID', `${io.message} Fix: give the file that zotbox eval --reporter json=FILE wrote.`, { cause, details: { path: file, ...io.details } });
   }
   let json: unknown;

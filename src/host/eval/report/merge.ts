@@ -134,11 +134,14 @@ function collectCases(shards: readonly Labelled[]): CaseResult[] {
       const key = caseKey(result.suite, result.id);
       const suite = suites.get(result.suite);
       if (suite === undefined) throw invalid(`${shard.label} has case ${key} of suite ${JSON.stringify(result.suite)}, which its suites do not list. Fix: give unedited reports.`, { case: key });
+      const earlier = byKey.get(key) ?? byIndex.get(result.index);
+      if (earlier !== undefined) {
+        const where = earlier === shard.label ? `twice in ${earlier}` : `in both ${earlier} and ${shard.label}`;
+        throw mismatch(`case ${key} (index ${result.index}) is ${where}. Fix: give each shard's report once, from one eval.`, { case: key, index: result.index });
+      }
       if (!caseInShard(key, shard.shard)) {
         throw mismatch(`${shard.label} has case ${key}, which belongs to another shard; the shards were not cut by this zotbox's assignment. Fix: run every shard with the same zotbox version.`, { case: key });
       }
-      const earlier = byKey.get(key) ?? byIndex.get(result.index);
-      if (earlier !== undefined) throw mismatch(`case ${key} (index ${result.index}) is in both ${earlier} and ${shard.label}. Fix: give each shard's report once, from one eval.`, { case: key, index: result.index });
       byKey.set(key, shard.label);
       byIndex.set(result.index, shard.label);
       suite.found += 1;
