@@ -48,8 +48,18 @@ export function githubAnnotations(report: EvalReport): string[] {
     return lines;
   };
   return [
-    ...annotate('error', report.cases.filter((result) => result.status === 'failed'), failureMessage, 'failed'),
-    ...annotate('warning', report.cases.filter((result) => result.status === 'not_run'), (result) => result.not_run_reason ?? 'not run', 'not run'),
+    ...annotate(
+      'error',
+      report.cases.filter((result) => result.status === 'failed'),
+      failureMessage,
+      'failed',
+    ),
+    ...annotate(
+      'warning',
+      report.cases.filter((result) => result.status === 'not_run'),
+      (result) => result.not_run_reason ?? 'not run',
+      'not run',
+    ),
   ];
 }
 

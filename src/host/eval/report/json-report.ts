@@ -66,7 +66,9 @@ export function formatJsonReport(report: EvalReport): string {
   const parsed = EvalReportSchema.safeParse(report);
   if (!parsed.success) {
     const { field, message } = firstIssue(parsed.error);
-    throw new ZotboxError('ZB_EVAL_REPORT_INVALID', `the eval report to write has field ${field} that is wrong (${message}); this is a bug in zotbox. Fix: report it, with the command line.`, { details: { field } });
+    throw new ZotboxError('ZB_EVAL_REPORT_INVALID', `the eval report to write has field ${field} that is wrong (${message}); this is a bug in zotbox. Fix: report it, with the command line.`, {
+      details: { field },
+    });
   }
   return `${JSON.stringify(parsed.data, null, 2)}\n`;
 }

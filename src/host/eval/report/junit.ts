@@ -35,12 +35,7 @@ export function formatJunit(report: EvalReport): string {
     total.failures += counts.failures;
     total.errors += counts.errors;
     total.skipped += counts.skipped;
-    return [
-      `  <testsuite name="${attr(suite.name)}" ${countsAttributes(counts)} timestamp="${attr(report.started_at)}">`,
-      properties(suite),
-      ...testcases,
-      '  </testsuite>',
-    ].join('\n');
+    return [`  <testsuite name="${attr(suite.name)}" ${countsAttributes(counts)} timestamp="${attr(report.started_at)}">`, properties(suite), ...testcases, '  </testsuite>'].join('\n');
   });
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="zotbox eval" ${countsAttributes(total)}>`, ...suites, '</testsuites>', ''].join('\n');
 }

@@ -77,23 +77,30 @@ function requireEveryShardOnce(shards: readonly Labelled[]): void {
   const seen = new Map<number, string>();
   for (const shard of shards) {
     const earlier = seen.get(shard.shard.index);
-    if (earlier !== undefined) throw mismatch(`shard ${shard.shard.index}/${total} was given twice: ${earlier} and ${shard.label}. Fix: give each shard's report once.`, { duplicate: shard.shard.index });
+    if (earlier !== undefined)
+      throw mismatch(`shard ${shard.shard.index}/${total} was given twice: ${earlier} and ${shard.label}. Fix: give each shard's report once.`, { duplicate: shard.shard.index });
     seen.set(shard.shard.index, shard.label);
   }
   const missing: number[] = [];
   for (let index = 1; index <= total && missing.length < 20; index += 1) if (!seen.has(index)) missing.push(index);
   if (missing.length > 0) {
-    throw mismatch(`shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${total}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing. Fix: give the report of every shard 1/${total} to ${total}/${total}.`, { missing });
+    throw mismatch(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${total}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing. Fix: give the report of every shard 1/${total} to ${total}/${total}.`,
+      { missing },
+    );
   }
 }
 
 /** Same zotbox version, options and suites (consent aside): otherwise the shards ran different evals. */
 function requireSameEval(base: Labelled, other: Labelled): void {
   const what = (field: string, a: unknown, b: unknown) =>
-    mismatch(`${base.label} and ${other.label} differ in ${field}: ${JSON.stringify(a)} and ${JSON.stringify(b)}, so they are not shards of one eval. Fix: merge reports of runs with the same suites, agents and options.`, {
-      field,
-      values: [a, b],
-    });
+    mismatch(
+      `${base.label} and ${other.label} differ in ${field}: ${JSON.stringify(a)} and ${JSON.stringify(b)}, so they are not shards of one eval. Fix: merge reports of runs with the same suites, agents and options.`,
+      {
+        field,
+        values: [a, b],
+      },
+    );
   if (base.report.zotbox_version !== other.report.zotbox_version) throw what('zotbox_version', base.report.zotbox_version, other.report.zotbox_version);
   const options = firstDifference(base.report.options, other.report.options, 'options');
   if (options !== undefined) throw what(options.field, options.a, options.b);
@@ -140,12 +147,15 @@ function collectCases(shards: readonly Labelled[]): CaseResult[] {
         throw mismatch(`case ${key} (index ${result.index}) is ${where}. Fix: give each shard's report once, from one eval.`, { case: key, index: result.index });
       }
       if (!caseInShard(key, shard.shard)) {
-        throw mismatch(`${shard.label} has case ${key}, which belongs to another shard; the shards were not cut by this zotbox's assignment. Fix: run every shard with the same zotbox version.`, { case: key });
+        throw mismatch(`${shard.label} has case ${key}, which belongs to another shard; the shards were not cut by this zotbox's assignment. Fix: run every shard with the same zotbox version.`, {
+          case: key,
+        });
       }
       byKey.set(key, shard.label);
       byIndex.set(result.index, shard.label);
       suite.found += 1;
-      if (suite.found > suite.declared) throw invalid(`suite ${JSON.stringify(result.suite)} lists ${suite.declared} cases but the shards hold more. Fix: give unedited reports.`, { suite: result.suite });
+      if (suite.found > suite.declared)
+        throw invalid(`suite ${JSON.stringify(result.suite)} lists ${suite.declared} cases but the shards hold more. Fix: give unedited reports.`, { suite: result.suite });
       cases.push(result);
     }
   }

@@ -61,7 +61,13 @@ const refused = test.macro((t, content: string | undefined, field: string, words
 test('a missing report is refused', refused, undefined, '', /no such file|does not exist/);
 test('a report that is not JSON is refused', refused, '{"zotbox_eval_report": 1,', '$', /not JSON/);
 test('JSON that is not a report is refused', refused, '[1, 2]', 'zotbox_eval_report', /not a zotbox eval JSON report/);
-test('a report of another version says which version this zotbox reads', refused, '{"zotbox_eval_report": 2}', 'zotbox_eval_report', new RegExp(`version 2 .*\\(${ZOTBOX_VERSION.replaceAll('.', '\\.')}\\) reads version 1`));
+test(
+  'a report of another version says which version this zotbox reads',
+  refused,
+  '{"zotbox_eval_report": 2}',
+  'zotbox_eval_report',
+  new RegExp(`version 2 .*\\(${ZOTBOX_VERSION.replaceAll('.', '\\.')}\\) reads version 1`),
+);
 
 test('a report with a wrong field names the field', (t) => {
   const report = sampleReport() as unknown as { cases: { runs: { status: string }[] }[] };

@@ -34,7 +34,14 @@ test('each suite has a table with one row per case: result, pass rate, turns, to
 test('Failures lists each failed case with its failing reasons; Not run lists the reasons', (t) => {
   const text = formatMarkdownSummary(sampleReport());
   const failures = text.slice(text.indexOf('### Failures'), text.indexOf('### Not run'));
-  t.deepEqual(failures.split('\n').filter((line) => line.startsWith('- ')), ['- **refactor / extract-fn**: 1 of 2 runs passed, threshold 100%', '- **refactor / no-start**: 0 of 2 runs passed, threshold 100%', '- **docs-qa / cites-source**: 0 of 2 runs passed, threshold 100%']);
+  t.deepEqual(
+    failures.split('\n').filter((line) => line.startsWith('- ')),
+    [
+      '- **refactor / extract-fn**: 1 of 2 runs passed, threshold 100%',
+      '- **refactor / no-start**: 0 of 2 runs passed, threshold 100%',
+      '- **docs-qa / cites-source**: 0 of 2 runs passed, threshold 100%',
+    ],
+  );
   t.true(failures.includes('  - repeat 2: file\\_json: src/a.ts: expected a function named extract\n'));
   t.true(failures.includes('  - repeat 1: could not start: ZB\\_EVAL\\_FIXTURE\\_INVALID: fixture holds a socket\n'));
   t.false(failures.includes('flaky-ok'), 'a case that passed its threshold is no failure');

@@ -68,7 +68,13 @@ test('consent may differ between shards; the merged suite has the lowest shard i
   const second = shardOf(full, 2, 2);
   second.suites = second.suites.map((suite) => ({ ...suite, consent: 'receipt' as const }));
   t.is(mergeEvalReports([second, first]).suites[0]!.consent, 'flag');
-  t.is(mergeEvalReports([{ ...first, suites: second.suites }, { ...second, suites: full.suites }]).suites[0]!.consent, 'receipt');
+  t.is(
+    mergeEvalReports([
+      { ...first, suites: second.suites },
+      { ...second, suites: full.suites },
+    ]).suites[0]!.consent,
+    'receipt',
+  );
 });
 
 function mergeError(t: import('ava').ExecutionContext, reports: EvalReport[], code = 'ZB_EVAL_MERGE_MISMATCH') {
@@ -120,7 +126,12 @@ test('different options are refused: grep', differs, (r) => void (r.options = { 
 test('different options are refused: cost cap', differs, (r) => void (r.options = { ...r.options, max_cost_usd: null }), 'options.max_cost_usd');
 test('different options are refused: token cap', differs, (r) => void (r.options = { ...r.options, max_tokens: 10 }), 'options.max_tokens');
 test('different options are refused: fail_fast', differs, (r) => void (r.options = { ...r.options, fail_fast: true }), 'options.fail_fast');
-test('a different agent digest is refused', differs, (r) => void (r.suites[1] = { ...r.suites[1]!, agent: { ...r.suites[1]!.agent, content_digest: `sha256:${'c'.repeat(64)}` } }), 'suites[1].agent.content_digest');
+test(
+  'a different agent digest is refused',
+  differs,
+  (r) => void (r.suites[1] = { ...r.suites[1]!, agent: { ...r.suites[1]!.agent, content_digest: `sha256:${'c'.repeat(64)}` } }),
+  'suites[1].agent.content_digest',
+);
 test('a different model is refused', differs, (r) => void (r.suites[0] = { ...r.suites[0]!, model: 'claude-x' }), 'suites[0].model');
 test('different permissions are refused', differs, (r) => void (r.suites[0] = { ...r.suites[0]!, permissions: { ...r.suites[0]!.permissions, write: [] } }), 'suites[0].permissions.write.length');
 test('a different suite file is refused', differs, (r) => void (r.suites[0] = { ...r.suites[0]!, file: 'other.yaml' }), 'suites[0].file');
@@ -142,7 +153,10 @@ test('a case in the wrong shard is refused', (t) => {
   const full = sampleReport();
   const first = shardOf(full, 1, 2);
   const second = shardOf(full, 2, 2);
-  const { details } = mergeError(t, [{ ...first, cases: [...first.cases, second.cases[0]!] }, { ...second, cases: second.cases.slice(1) }]);
+  const { details } = mergeError(t, [
+    { ...first, cases: [...first.cases, second.cases[0]!] },
+    { ...second, cases: second.cases.slice(1) },
+  ]);
   t.is(details.case, caseKey(second.cases[0]!.suite, second.cases[0]!.id));
 });
 
