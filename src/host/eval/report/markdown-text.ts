@@ -1,0 +1,16 @@
+// Escaping for text from a report (names, reasons: a model may have written them)
+// placed inline in GitHub-flavoured Markdown: in a table cell, a heading or a
+// list item it must stay one line of plain text, never markup, HTML or a link.
+
+const MAX_INLINE_CHARS = 500;
+
+/** One line of literal text: HTML-escaped, Markdown punctuation backslash-escaped, line breaks as spaces, controls as \uXXXX, clipped. */
+export function escapeMarkdownInline(text: string): string {
+  const clipped = text.length <= MAX_INLINE_CHARS ? text : `${text.slice(0, MAX_INLINE_CHARS)}…`;
+  return clipped
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
+    .replace(/\t/g, ' ')
+    .replace(/[\u0000-\u001f\u007f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
+    .replace(/[\\`*_[\]|~#!()]/g, (char) => `\\${char}`)
+    .replace(/[&<>]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[char]!);
+}
