@@ -3,6 +3,7 @@
 // 0 when every case passed, 1 when one failed or did not run (or the eval was
 // interrupted), 2 for a usage, suite or report error (thrown, nothing ran).
 import { mergeEvalReports, readEvalReport, runEval, casesToRerun, parseShard, shardFromEnvironment, type EvalReport } from '../api/eval.js';
+import path from 'node:path';
 import { parseConfineMode } from '../api/confinement.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
@@ -14,8 +15,8 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
   const values = parsed.values;
   const reporters = parseReporters(values['reporter'] as string[] | undefined, io.cwd, io.env);
   const shardText = typeof values['shard'] === 'string' ? values['shard'] : undefined;
-  const shard = shardText !== undefined ? parseShard(shardText, '--shard') : shardFromEnvironment(io.env);
-  const lastFailed = typeof values['last-failed'] === 'string' ? casesToRerun(readEvalReport(values['last-failed'], io.cwd)) : undefined;
+  const shard = shardText !== undefined ? parseShard(shardText, '--shard') : (shardFromEnvironment(io.env) ?? undefined);
+  const lastFailed = typeof values['last-failed'] === 'string' ? casesToRerun(readEvalReport(path.resolve(io.cwd, values['last-failed']))) : undefined;
   const confineWord = values['confine'];
   const confine = typeof confineWord === 'string' ? parseConfineMode(confineWord) : undefined;
   if (confineWord !== undefined && confine === undefined) throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}.`);
@@ -50,7 +51,10 @@ async function runMerge(parsed: ParsedCommand, io: CliIo): Promise<number> {
   const files = parsed.positionals.slice(1);
   if (files.length === 0) throw new ZotboxError('ZB_CLI_USAGE', 'zotbox eval merge needs the JSON reports to merge: zotbox eval merge out/shard-*.json --reporter junit=out/junit.xml.');
   const reporters = parseReporters(parsed.values['reporter'] as string[] | undefined, io.cwd, io.env);
-  const report = mergeEvalReports(files.map((file) => readEvalReport(file, io.cwd)));
+  const report = mergeEvalReports(
+    files.map((file) => readEvalReport(path.resolve(io.cwd, file))),
+    files,
+  );
   return finish(report, reporters, new EvalTerminalReporter(io.stdout, reporters), io);
 }
 

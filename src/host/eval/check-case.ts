@@ -16,15 +16,15 @@ const MAX_GRADER_EVENTS = 2000;
 
 export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, signal: AbortSignal): Promise<ExpectationResult[]> {
   const files = { workspace: workspace.path, readFile: (relative: string, maxBytes: number) => workspace.readWorkspaceFile(relative, maxBytes) };
-  let changed: Promise<readonly ChangedFile[]> | undefined;
-  const changedFiles = () => (changed ??= workspace.changedFiles().then((result) => result.files));
+  let changed: readonly ChangedFile[] | undefined;
+  const changedFiles = () => (changed ??= workspace.changedFiles().files);
   const results: ExpectationResult[] = [];
   for (const expectation of planned.evalCase.expect) {
     if (isBuiltIn(expectation)) {
-      results.push(await checkBuiltIn(expectation, record, files));
+      results.push(checkBuiltIn(expectation, record, files));
     } else if ('grader' in expectation) {
       const source = planned.suite.graders.get(expectation.grader) ?? '';
-      const outcome = await runGrader({ source, file: expectation.grader }, graderInput(planned, repeat, record, await changedFiles()));
+      const outcome = await runGrader({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles()));
       results.push(
         outcome.ok
           ? { kind: 'grader', passed: outcome.verdict.pass, reason: `${expectation.grader}: ${outcome.verdict.reason}`, ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }) }
@@ -33,7 +33,7 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
     } else {
       const choice = planned.suite.judges.get(expectation);
       if (choice === undefined) results.push({ kind: 'judge', passed: false, reason: 'ZB_EVAL_JUDGE_FAILED: no judge model was prepared for this expectation' });
-      else results.push(await judgeRun(choice, { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: await changedFiles() }, signal));
+      else results.push(await judgeRun(choice, { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: changedFiles() }, signal));
     }
   }
   return results;

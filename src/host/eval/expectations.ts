@@ -20,7 +20,7 @@ export function expectationKind(expectation: Expectation): string {
   return Object.keys(expectation)[0] ?? 'unknown';
 }
 
-export async function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: WorkspaceFiles): Promise<ExpectationResult> {
+export function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: WorkspaceFiles): ExpectationResult {
   const kind = expectationKind(expectation);
   const verdict = (passed: boolean, reason: string): ExpectationResult => ({ kind, passed, reason });
   if ('status' in expectation) return verdict(record.status === expectation.status, `status ${record.status}, expected ${expectation.status}${record.error === null ? '' : ` (${record.error.code}: ${record.error.message})`}`);

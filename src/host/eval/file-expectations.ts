@@ -3,21 +3,15 @@
 // agent replaced with a link, a FIFO or a directory is "not a regular file",
 // never the target's content.
 import type { ExpectationResult } from './eval-report.js';
+import type { WorkspaceFile } from './case-workspace.js';
 import type { Expectation } from './suite-schema.js';
 import { quote } from './reason-text.js';
 import { jsonPathValue } from './json-path.js';
 
-/** What the no-link reader says of one workspace path. */
-export type WorkspaceFileRead =
-  | { readonly kind: 'file'; readonly bytes: Buffer }
-  | { readonly kind: 'absent' }
-  | { readonly kind: 'not_regular'; readonly what: string }
-  | { readonly kind: 'too_large'; readonly size: number };
-
 export interface WorkspaceFiles {
   /** The workspace's canonical path (call paths are matched relative to it). */
   readonly workspace: string;
-  readFile(relative: string, maxBytes: number): Promise<WorkspaceFileRead>;
+  readFile(relative: string, maxBytes: number): WorkspaceFile;
 }
 
 /** The most of one file an expectation reads. */
@@ -25,19 +19,19 @@ export const MAX_EXPECTED_FILE_BYTES = 8 * 1024 * 1024;
 
 type FileExpectation = Extract<Expectation, { file_exists: unknown } | { file_absent: unknown } | { file_contains: unknown } | { file_equals: unknown } | { file_json: unknown }>;
 
-export async function checkFileExpectation(expectation: FileExpectation, files: WorkspaceFiles): Promise<ExpectationResult> {
+export function checkFileExpectation(expectation: FileExpectation, files: WorkspaceFiles): ExpectationResult {
   if ('file_exists' in expectation) {
-    const read = await files.readFile(expectation.file_exists, 0);
+    const read = files.readFile(expectation.file_exists, 0);
     const exists = read.kind === 'file' || read.kind === 'too_large';
     return { kind: 'file_exists', passed: exists, reason: `${expectation.file_exists} ${exists ? 'exists' : describeMissing(read)}` };
   }
   if ('file_absent' in expectation) {
-    const read = await files.readFile(expectation.file_absent, 0);
-    return { kind: 'file_absent', passed: read.kind === 'absent', reason: `${expectation.file_absent} ${read.kind === 'absent' ? 'is absent' : read.kind === 'not_regular' ? `exists (${read.what})` : 'exists'}` };
+    const read = files.readFile(expectation.file_absent, 0);
+    return { kind: 'file_absent', passed: read.kind === 'absent', reason: `${expectation.file_absent} ${read.kind === 'absent' ? 'is absent' : read.kind === 'not_regular' ? `exists (${read.what} at ${read.at})` : 'exists'}` };
   }
   const target = 'file_contains' in expectation ? expectation.file_contains.path : 'file_equals' in expectation ? expectation.file_equals.path : expectation.file_json.path;
   const kind = expectationKindOf(expectation);
-  const read = await files.readFile(target, MAX_EXPECTED_FILE_BYTES);
+  const read = files.readFile(target, MAX_EXPECTED_FILE_BYTES);
   if (read.kind !== 'file') return { kind, passed: false, reason: `${target} ${read.kind === 'too_large' ? `is ${read.size} bytes, over the ${MAX_EXPECTED_FILE_BYTES}-byte limit of file expectations` : describeMissing(read)}` };
   const text = read.bytes.toString('utf8');
   if ('file_contains' in expectation) {
@@ -68,8 +62,10 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
   };
 }
 
-function describeMissing(read: WorkspaceFileRead): string {
-  return read.kind === 'not_regular' ? `is not a regular file (${read.what})` : 'does not exist';
+function describeMissing(read: WorkspaceFile): string {
+  if (read.kind === 'not_regular') return `is not a regular file (${read.what} at ${read.at})`;
+  if (read.kind === 'unreadable') return `cannot be read by zotbox (${read.errno} at ${read.at})`;
+  return 'does not exist';
 }
 
 function expectationKindOf(expectation: FileExpectation): string {

@@ -2,7 +2,8 @@
 // hand: the events a run would have emitted and the files its workspace holds.
 import test from 'ava';
 import { checkBuiltIn, isBuiltIn } from '../../../src/host/eval/expectations.js';
-import type { WorkspaceFileRead, WorkspaceFiles } from '../../../src/host/eval/file-expectations.js';
+import type { WorkspaceFile } from '../../../src/host/eval/case-workspace.js';
+import type { WorkspaceFiles } from '../../../src/host/eval/file-expectations.js';
 import type { RunRecord } from '../../../src/host/eval/run-record.js';
 import { ExpectationSchema, type Expectation } from '../../../src/host/eval/suite-schema.js';
 import type { RunEvent } from '../../../src/host/run/run-events.js';
@@ -29,23 +30,24 @@ const RUN: RunRecord = {
   events: EVENTS,
 };
 
-const FILES: Record<string, WorkspaceFileRead> = {
+const FILES: Record<string, WorkspaceFile> = {
   'out/report.txt': { kind: 'file', bytes: Buffer.from('3 problems\nparse-port.js: radix\n') },
   'package.json': { kind: 'file', bytes: Buffer.from('{"name":"demo","scripts":{"test":"ava"},"files":["dist",{"x":1}],"a key":true}') },
   'broken.json': { kind: 'file', bytes: Buffer.from('{not json') },
-  'link.txt': { kind: 'not_regular', what: 'symlink' },
+  'link.txt': { kind: 'not_regular', what: 'symlink', at: 'link.txt' },
+  'locked/a.txt': { kind: 'unreadable', at: 'locked', errno: 'EACCES' },
   'huge.bin': { kind: 'too_large', size: 1 << 30 },
 };
 
 const workspace: WorkspaceFiles = {
   workspace: WORKSPACE,
-  readFile: async (relative) => FILES[relative] ?? { kind: 'absent' },
+  readFile: (relative) => FILES[relative] ?? { kind: 'absent' },
 };
 
-const expectation = test.macro(async (t, raw: unknown, passed: boolean, reason?: RegExp) => {
+const expectation = test.macro((t, raw: unknown, passed: boolean, reason?: RegExp) => {
   const parsed = ExpectationSchema.parse(raw) as Expectation;
   if (!isBuiltIn(parsed)) return t.fail('not a built-in expectation');
-  const result = await checkBuiltIn(parsed, RUN, workspace);
+  const result = checkBuiltIn(parsed, RUN, workspace);
   t.is(result.passed, passed, result.reason);
   t.is(result.kind, Object.keys(raw as object)[0]);
   if (reason !== undefined) t.regex(result.reason, reason);
@@ -61,8 +63,9 @@ test('text_equals: equal', expectation, { text_equals: 'Review done: 3 problems 
 test('text_equals: one character off', expectation, { text_equals: 'Review done: 3 problems found' }, false);
 test('file_exists: a regular file', expectation, { file_exists: 'out/report.txt' }, true);
 test('file_exists: a file too large to read still exists', expectation, { file_exists: 'huge.bin' }, true);
+test('file_exists: a file zotbox may not read is not shown to exist', expectation, { file_exists: 'locked/a.txt' }, false, /cannot be read by zotbox \(EACCES at locked\)/);
 test('file_exists: missing', expectation, { file_exists: 'out/missing.txt' }, false, /does not exist/);
-test('file_exists: a link planted in its place is not the file', expectation, { file_exists: 'link.txt' }, false, /not a regular file \(symlink\)/);
+test('file_exists: a link planted in its place is not the file', expectation, { file_exists: 'link.txt' }, false, /not a regular file \(symlink at link.txt\)/);
 test('file_absent: absent', expectation, { file_absent: 'secrets.txt' }, true);
 test('file_absent: present', expectation, { file_absent: 'out/report.txt' }, false);
 test('file_absent: a link counts as present', expectation, { file_absent: 'link.txt' }, false, /symlink/);
@@ -96,19 +99,19 @@ test('max_turns: over', expectation, { max_turns: 2 }, false, /3 model turns, at
 test('max_tokens: within (cache tokens count)', expectation, { max_tokens: 1250 }, true);
 test('max_tokens: over', expectation, { max_tokens: 1249 }, false, /1250 tokens, at most 1249/);
 
-test('no_denials passes on a run whose calls were all allowed', async (t) => {
+test('no_denials passes on a run whose calls were all allowed', (t) => {
   const allowed: RunRecord = { ...RUN, events: EVENTS.filter((event) => !('id' in event) || event.id !== 2) };
-  const result = await checkBuiltIn({ no_denials: true }, allowed, workspace);
+  const result = checkBuiltIn({ no_denials: true }, allowed, workspace);
   t.true(result.passed, result.reason);
 });
 
-test('denied fails when one matching call was denied and another allowed', async (t) => {
+test('denied fails when one matching call was denied and another allowed', (t) => {
   const events: RunEvent[] = [
     ...EVENTS,
     { type: 'tool.call', id: 4, tool: 'read', input: { path: '/etc/passwd' } },
     { type: 'gate.decision', id: 4, tool: 'read', allowed: true, canonical_path: '/etc/passwd' },
   ];
-  const result = await checkBuiltIn({ denied: { tool: 'read', path: '/etc/passwd' } }, { ...RUN, events }, workspace);
+  const result = checkBuiltIn({ denied: { tool: 'read', path: '/etc/passwd' } }, { ...RUN, events }, workspace);
   t.false(result.passed);
 });
 

@@ -73,9 +73,17 @@ export function formatJsonReport(report: EvalReport): string {
   return `${JSON.stringify(parsed.data, null, 2)}\n`;
 }
 
-/** Writes the report atomically: parents created, a temp file beside `file` written and synced, then renamed over it. */
+/** Writes the report atomically (writeReportFile). */
 export function writeJsonReport(report: EvalReport, file: string): void {
-  const text = formatJsonReport(report);
+  writeReportFile(file, formatJsonReport(report));
+}
+
+/**
+ * Writes one reporter's output (JSON, JUnit, Markdown) atomically: parents created,
+ * a temp file beside `file` written and synced, then renamed over it, so a reader
+ * never sees half a report and a failed write leaves no temp file.
+ */
+export function writeReportFile(file: string, text: string): void {
   const directory = path.dirname(path.resolve(file));
   try {
     mkdirSync(directory, { recursive: true });
