@@ -7,11 +7,11 @@ export const NO_NODE_SNAPSHOT = '--no-node-snapshot';
 
 /**
  * Commands that load isolated-vm, which crashes nondeterministically on Node 20
- * when node's startup snapshot is in use (V8's shared read-only heap). Empty today:
- * nothing in src/ imports isolated-vm. `eval` (graders, a later issue) goes here.
- * Every other command starts without the flag: it costs start-up (docs/performance.md).
+ * when node's startup snapshot is in use (V8's shared read-only heap): `eval`,
+ * whose JS graders run in isolates (src/host/eval/graders/). Every other command
+ * starts without the flag: it costs start-up (docs/performance.md).
  */
-export const ISOLATED_VM_COMMANDS: readonly string[] = [];
+export const ISOLATED_VM_COMMANDS: readonly string[] = ['eval'];
 
 /** The command a zotbox command line names: the first token after the global options, if any. */
 export function commandOf(argv: readonly string[]): string | undefined {
