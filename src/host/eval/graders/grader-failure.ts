@@ -27,14 +27,23 @@ function failure(file: string, fault: GraderFault, message: string, more: Readon
 }
 
 export function inputTooLarge(file: string, bytes: number, limit: number): ZotboxError {
-  return failure(file, 'input_too_large', `the input for grader ${file} is ${bytes} bytes of JSON, over the ${limit}-byte limit, so it was not copied in. Fix: make the case produce less (fewer or smaller changed files, fewer events).`, {
-    bytes,
-    limit,
-  });
+  return failure(
+    file,
+    'input_too_large',
+    `the input for grader ${file} is ${bytes} bytes of JSON, over the ${limit}-byte limit, so it was not copied in. Fix: make the case produce less (fewer or smaller changed files, fewer events).`,
+    {
+      bytes,
+      limit,
+    },
+  );
 }
 
 export function inputNotJson(file: string, cause: unknown): ZotboxError {
-  return failure(file, 'input_not_json', `the input for grader ${file} cannot be written as JSON (${cause instanceof Error ? cause.message : String(cause)}). This is a bug in zotbox; rerun with --debug and report it.`);
+  return failure(
+    file,
+    'input_not_json',
+    `the input for grader ${file} cannot be written as JSON (${cause instanceof Error ? cause.message : String(cause)}). This is a bug in zotbox; rerun with --debug and report it.`,
+  );
 }
 
 export function syntaxError(file: string, message: string): ZotboxError {
@@ -74,6 +83,15 @@ export function neverSettled(file: string): ZotboxError {
 
 export function badVerdict(file: string, problem: string): ZotboxError {
   return failure(file, 'verdict', `grade in ${file} returned an invalid verdict: ${problem}. Fix: ${SHAPE}, and no other keys.`);
+}
+
+/** The harness around grade answered in a shape it never gives: the grader replaced a built-in the harness uses. */
+export function harnessBroken(file: string): ZotboxError {
+  return failure(
+    file,
+    'verdict',
+    `what grade in ${file} returned could not be read: the grader changed a JavaScript built-in (an Array, Object or Promise method) that zotbox uses to read it. Fix: leave the built-ins as they are and ${SHAPE}.`,
+  );
 }
 
 export function cpuTimeExceeded(file: string, limitMs: number, stuck: boolean): ZotboxError {

@@ -143,12 +143,15 @@ async function gradeIn(isolate: ivm.Isolate, context: ivm.Context, harness: ivm.
   } catch (thrown) {
     return { ok: false, error: limitFailure(thrown, file, limits) ?? fail.loadThrew(file, thrownOf(thrown)) };
   }
-  const start = (await harness.get('start', { reference: true })) as ivm.Reference;
-  const read = (await harness.get('read', { reference: true })) as ivm.Reference;
+  const start: ivm.Reference = await harness.get('start', { reference: true });
+  const read: ivm.Reference = await harness.get('read', { reference: true });
   try {
-    const started = StartRecordSchema.parse(await start.apply(undefined, [module.namespace.derefInto(), json], { timeout: remainingMs(isolate, limits), result: { copy: true } }));
-    if (started.state === 'no_grade') return { ok: false, error: fail.noGrade(file, started.found) };
-    const record = ReadRecordSchema.parse(await read.apply(undefined, [], { timeout: remainingMs(isolate, limits), result: { copy: true } }));
+    const started = StartRecordSchema.safeParse(await start.apply(undefined, [module.namespace.derefInto(), json], { timeout: remainingMs(isolate, limits), result: { copy: true } }));
+    if (!started.success) return { ok: false, error: fail.harnessBroken(file) };
+    if (started.data.state === 'no_grade') return { ok: false, error: fail.noGrade(file, started.data.found) };
+    const readBack = ReadRecordSchema.safeParse(await read.apply(undefined, [], { timeout: remainingMs(isolate, limits), result: { copy: true } }));
+    if (!readBack.success) return { ok: false, error: fail.harnessBroken(file) };
+    const record = readBack.data;
     if (record.state === 'pending') return { ok: false, error: fail.neverSettled(file) };
     if (record.state === 'threw') return { ok: false, error: fail.gradeThrew(file, bounded(record.error)) };
     const verdict = checkVerdict(record.verdict);

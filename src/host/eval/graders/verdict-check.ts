@@ -8,7 +8,8 @@ import { REASON_MAX_CHARS } from './grader-harness.js';
 
 const Field = z.strictObject({
   type: z.string(),
-  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  // Any number, NaN and Infinity included: checkVerdict says what is wrong with it.
+  value: z.union([z.string(), z.number().or(z.nan()).or(z.literal(Infinity)).or(z.literal(-Infinity)), z.boolean()]).optional(),
 });
 type Field = z.infer<typeof Field>;
 
@@ -50,7 +51,9 @@ export function checkVerdict(value: ReturnedValue): VerdictCheck {
   if (value.symbols > 0) return refuse('the verdict has symbol keys; a verdict has only pass, reason and optionally score');
   const extra = value.keys.filter((key) => !VERDICT_KEYS.has(key));
   if (extra.length > 0 || value.keyCount > value.keys.length) {
-    return refuse(`the verdict has key${extra.length === 1 ? '' : 's'} ${extra.map((key) => JSON.stringify(key)).join(', ')}, which a verdict does not have; it has exactly pass, reason and optionally score`);
+    return refuse(
+      `the verdict has key${extra.length === 1 ? '' : 's'} ${extra.map((key) => JSON.stringify(key)).join(', ')}, which a verdict does not have; it has exactly pass, reason and optionally score`,
+    );
   }
   const has = (key: string) => value.keys.includes(key);
   if (!has('pass')) return refuse('the verdict has no pass');
