@@ -7,11 +7,11 @@ export const NO_NODE_SNAPSHOT = '--no-node-snapshot';
 
 /**
  * Commands that load isolated-vm, which crashes nondeterministically on Node 20
- * when node's startup snapshot is in use (V8's shared read-only heap). Empty today:
- * nothing in src/ imports isolated-vm. `eval` (graders, a later issue) goes here.
- * Every other command starts without the flag: it costs start-up (docs/performance.md).
+ * when node's startup snapshot is in use (V8's shared read-only heap): `eval`,
+ * whose JS graders run in isolates (src/host/eval/graders/). Every other command
+ * starts without the flag: it costs start-up (docs/performance.md).
  */
-export const ISOLATED_VM_COMMANDS: readonly string[] = [];
+export const ISOLATED_VM_COMMANDS: readonly string[] = ['eval'];
 
 /** Commands that stop cleanly on SIGTERM, as on Ctrl-C: they cancel runs and remove their workspaces. */
 export const GRACEFUL_TERM_COMMANDS: readonly string[] = ['run', 'eval'];
