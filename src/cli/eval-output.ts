@@ -3,8 +3,10 @@
 // finished case, then the table) or `line` (a line per case and the totals).
 // Files: json, junit, markdown, each written whole or not at all. `github`:
 // ::error annotations on standard output and the step summary.
+import { WriteStream } from 'node:tty';
 import { createLogUpdate } from 'log-update';
 import { appendStepSummary, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFile, type EvalProgress, type EvalReport } from '../api/eval.js';
+import { toZotboxError, type ZotboxError } from '../errors.js';
 import type { CliIo } from './command-spec.js';
 import { caseLine, finalTable, progressLine, totalsLine } from './eval-text.js';
 import type { ReporterSpec } from './eval-reporters.js';
@@ -22,8 +24,8 @@ export class EvalTerminalReporter {
     reporters: readonly ReporterSpec[],
   ) {
     this.mode = reporters.find((spec) => spec.kind === 'list' || spec.kind === 'line')?.kind as 'list' | 'line' | undefined;
-    // log-update needs a real terminal stream; anything else gets plain lines.
-    this.live = this.mode === 'list' && stdout.isTTY === true ? createLogUpdate(stdout as NodeJS.WriteStream) : undefined;
+    // log-update redraws on a real terminal stream only; anything else gets plain lines.
+    this.live = this.mode === 'list' && stdout instanceof WriteStream ? createLogUpdate(stdout) : undefined;
   }
 
   progress(progress: EvalProgress): void {
@@ -73,7 +75,7 @@ export class EvalTerminalReporter {
 
 /** The file reporters and GitHub's. A file that cannot be written fails the command, after every other reporter was written. */
 export function writeFileReporters(report: EvalReport, reporters: readonly ReporterSpec[], io: CliIo): void {
-  let failure: unknown;
+  let failure: ZotboxError | undefined;
   for (const spec of reporters) {
     try {
       if (spec.kind === 'json') writeReportFile(spec.file, formatJsonReport(report));
@@ -84,7 +86,7 @@ export function writeFileReporters(report: EvalReport, reporters: readonly Repor
         appendStepSummary(report, io.env);
       }
     } catch (thrown) {
-      failure ??= thrown;
+      failure ??= toZotboxError(thrown);
     }
   }
   if (failure !== undefined) throw failure;

@@ -4,9 +4,7 @@
 import path from 'node:path';
 import { ZotboxError } from '../errors.js';
 
-export type ReporterSpec =
-  | { readonly kind: 'list' | 'line' | 'github' }
-  | { readonly kind: 'json' | 'junit' | 'markdown'; readonly file: string };
+export type ReporterSpec = { readonly kind: 'list' | 'line' | 'github' } | { readonly kind: 'json' | 'junit' | 'markdown'; readonly file: string };
 
 const TERMINAL = new Set(['list', 'line', 'github']);
 const FILE = new Set(['json', 'junit', 'markdown']);

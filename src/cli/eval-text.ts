@@ -73,9 +73,15 @@ export function finalTable(report: EvalReport): string {
     dollars(caseCost(result)),
   ]);
   const header = ['case', 'result', 'passed', 'turns', 'tokens', 'cost'];
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => [...(row[i] ?? '')].length)));
-  const line = (cells: readonly string[]) => `${cells.map((cell, i) => cell + ' '.repeat((widths[i] ?? 0) - [...cell].length)).join('  ')}`.trimEnd();
-  const failures = report.cases.filter((result) => result.status !== 'passed').map((result) => `  ${mark(result)} ${field(`${result.suite}/${result.id}`)}: ${field(clip(failureReason(result), 400))}`);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => columns(row[i] ?? ''))));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => cell + ' '.repeat((widths[i] ?? 0) - columns(cell)))
+      .join('  ')
+      .trimEnd();
+  const failures = report.cases
+    .filter((result) => result.status !== 'passed')
+    .map((result) => `  ${mark(result)} ${field(`${result.suite}/${result.id}`)}: ${field(clip(failureReason(result), 400))}`);
   return [line(header), ...rows.map(line), '', ...(failures.length === 0 ? [] : ['Not passed:', ...failures, '']), totalsLine(report), ''].join('\n');
 }
 
@@ -84,6 +90,11 @@ export function totalsLine(report: EvalReport): string {
   const tokens = t.usage.input_tokens + t.usage.output_tokens + t.usage.cache_creation_input_tokens + t.usage.cache_read_input_tokens;
   const status = report.status === 'interrupted' ? 'INTERRUPTED' : report.status === 'passed' ? 'PASSED' : 'FAILED';
   return `${status}: ${t.passed} passed, ${t.failed} failed, ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
+}
+
+/** Columns a cell takes: one per code point (the ✔ and ✘ marks are one each). */
+function columns(text: string): number {
+  return Array.from(text).length;
 }
 
 function clip(text: string, limit: number): string {

@@ -7,11 +7,13 @@ export const NO_NODE_SNAPSHOT = '--no-node-snapshot';
 
 /**
  * Commands that load isolated-vm, which crashes nondeterministically on Node 20
- * when node's startup snapshot is in use (V8's shared read-only heap): `eval`,
- * whose JS graders run in isolates (src/host/eval/graders/). Every other command
- * starts without the flag: it costs start-up (docs/performance.md).
+ * when node's startup snapshot is in use (V8's shared read-only heap). None:
+ * `eval` runs its JS graders in a grader process of their own, which it starts
+ * with the flag (src/host/eval/graders/grader-host.ts), so that a grader that
+ * wedges an isolate thread can be killed with its process. Every command starts
+ * without the flag: it costs start-up (docs/performance.md).
  */
-export const ISOLATED_VM_COMMANDS: readonly string[] = ['eval'];
+export const ISOLATED_VM_COMMANDS: readonly string[] = [];
 
 /** Commands that stop cleanly on SIGTERM, as on Ctrl-C: they cancel runs and remove their workspaces. */
 export const GRACEFUL_TERM_COMMANDS: readonly string[] = ['run', 'eval'];

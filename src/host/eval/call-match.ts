@@ -45,7 +45,7 @@ export function globMatches(glob: string, candidate: string): boolean {
       }
     } else if (character === '*') source += '[^/]*';
     else if (character === '?') source += '[^/]';
-    else source += character.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    else source += character.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'); // the syntax characters only: in Unicode mode, escaping any other is an error
   }
   return new RegExp(`^${source}$`, 'su').test(candidate);
 }

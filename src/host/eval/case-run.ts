@@ -16,6 +16,7 @@ import type { CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { RunRecorder } from './record-run.js';
+import type { GraderHost } from './graders/grader-host.js';
 import type { SuiteConsent } from './suite-consent.js';
 
 /** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
@@ -25,6 +26,8 @@ export interface CaseRunContext {
   readonly evalRoot: string;
   readonly pool: AgentPool;
   readonly consent: SuiteConsent;
+  /** Runs the JS graders, in a process of their own. */
+  readonly graders: GraderHost;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stateDirectory: string;
   readonly model?: string;
@@ -59,7 +62,7 @@ async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRun
     workspace = await createCaseWorkspace(context.evalRoot, planned.fixture);
     await executeCase(planned, workspace.path, recorder, context);
     const record = recorder.record();
-    const expectations = await checkCase(planned, repeat, record, workspace, context.signal);
+    const expectations = await checkCase(planned, repeat, record, workspace, context.graders, context.signal);
     const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
     const run: CaseRun = {
       repeat,
@@ -79,13 +82,12 @@ async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRun
   } catch (thrown) {
     // The run could not start (a transcript that does not parse, a workspace that cannot be made): the case fails with why.
     const error = toZotboxError(thrown);
-    const record = recorder.record({ code: error.code, message: error.message });
     const run: CaseRun = {
       repeat,
       attempts: 1,
       passed: false,
       status: 'error',
-      error: record.error,
+      error: { code: error.code, message: error.message },
       turns: 0,
       usage: NO_USAGE,
       cost_usd: 0,
@@ -110,7 +112,11 @@ async function executeCase(planned: PlannedCase, workspace: string, recorder: Ru
       ? undefined
       : setTimeout(() => {
           const seconds = planned.timeoutSeconds ?? 0;
-          limits.abort(new ZotboxError('ZB_RUN_TIMEOUT', `case ${planned.key} reached its time limit of ${seconds} s (timeout_s) and was stopped. Fix: raise timeout_s in the suite.`, { details: { timeoutSeconds: seconds } }));
+          limits.abort(
+            new ZotboxError('ZB_RUN_TIMEOUT', `case ${planned.key} reached its time limit of ${seconds} s (timeout_s) and was stopped. Fix: raise timeout_s in the suite.`, {
+              details: { timeoutSeconds: seconds },
+            }),
+          );
         }, planned.timeoutSeconds * 1000);
   try {
     const plan = await prepareRun({
@@ -127,7 +133,13 @@ async function executeCase(planned: PlannedCase, workspace: string, recorder: Ru
       signal: limits.signal,
     });
     let usage: RunUsage = NO_USAGE;
-    for await (const event of executeRun(plan, { prompt: planned.evalCase.prompt, session: 'none', pool: context.pool, signal: limits.signal, ...(planned.maxTurns === undefined ? {} : { maxTurns: planned.maxTurns }) })) {
+    for await (const event of executeRun(plan, {
+      prompt: planned.evalCase.prompt,
+      session: 'none',
+      pool: context.pool,
+      signal: limits.signal,
+      ...(planned.maxTurns === undefined ? {} : { maxTurns: planned.maxTurns }),
+    })) {
       recorder.add(event);
       if (event.type === 'usage' && planned.maxTokens !== undefined) {
         usage = addUsage(usage, event);
@@ -147,9 +159,13 @@ function modelFor(planned: PlannedCase, context: CaseRunContext): { model?: stri
 
 function tokenLimitError(planned: PlannedCase, used: number): ZotboxError {
   const limit = planned.maxTokens ?? 0;
-  return new ZotboxError('ZB_EVAL_TOKEN_LIMIT', `case ${planned.key} used ${used} tokens, over its max_tokens limit of ${limit}, and was stopped. Fix: raise max_tokens in the suite, or make the task smaller.`, {
-    details: { limit, used },
-  });
+  return new ZotboxError(
+    'ZB_EVAL_TOKEN_LIMIT',
+    `case ${planned.key} used ${used} tokens, over its max_tokens limit of ${limit}, and was stopped. Fix: raise max_tokens in the suite, or make the task smaller.`,
+    {
+      details: { limit, used },
+    },
+  );
 }
 
 function roundUsd(dollars: number): number {

@@ -7,14 +7,14 @@ import type { CaseWorkspace } from './case-workspace.js';
 import type { ExpectationResult } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 import { checkBuiltIn, isBuiltIn } from './expectations.js';
-import { runGrader } from './graders/run-grader.js';
+import type { GraderHost } from './graders/grader-host.js';
 import { judgeRun } from './judge.js';
 import type { RunRecord } from './run-record.js';
 
 /** Events a grader sees, newest kept. */
 const MAX_GRADER_EVENTS = 2000;
 
-export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, signal: AbortSignal): Promise<ExpectationResult[]> {
+export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, graders: GraderHost, signal: AbortSignal): Promise<ExpectationResult[]> {
   const files = { workspace: workspace.path, readFile: (relative: string, maxBytes: number) => workspace.readWorkspaceFile(relative, maxBytes) };
   let changed: readonly ChangedFile[] | undefined;
   const changedFiles = () => (changed ??= workspace.changedFiles().files);
@@ -24,10 +24,15 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
       results.push(checkBuiltIn(expectation, record, files));
     } else if ('grader' in expectation) {
       const source = planned.suite.graders.get(expectation.grader) ?? '';
-      const outcome = await runGrader({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles()));
+      const outcome = await graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles()));
       results.push(
         outcome.ok
-          ? { kind: 'grader', passed: outcome.verdict.pass, reason: `${expectation.grader}: ${outcome.verdict.reason}`, ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }) }
+          ? {
+              kind: 'grader',
+              passed: outcome.verdict.pass,
+              reason: `${expectation.grader}: ${outcome.verdict.reason}`,
+              ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }),
+            }
           : { kind: 'grader', passed: false, reason: `${expectation.grader}: ${outcome.error.code}: ${outcome.error.message}` },
       );
     } else {

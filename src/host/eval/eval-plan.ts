@@ -97,7 +97,13 @@ async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise
       const model = judgeModelId(expectation, loaded, options);
       const choice =
         judgeModels.get(model) ??
-        selectJudgeModel({ model, manifest: agent.layout.manifest, env: options.env, stateDirectory: options.stateDirectory, ...(options.modelEndpoints === undefined ? {} : { endpoints: options.modelEndpoints }) });
+        selectJudgeModel({
+          model,
+          manifest: agent.layout.manifest,
+          env: options.env,
+          stateDirectory: options.stateDirectory,
+          ...(options.modelEndpoints === undefined ? {} : { endpoints: options.modelEndpoints }),
+        });
       judgeModels.set(model, choice);
       judges.set(expectation, choice);
     }
@@ -108,9 +114,13 @@ async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise
 function judgeModelId(expectation: Extract<Expectation, { judge: unknown }>, loaded: LoadedSuite, options: Pick<EvalPlanOptions, 'model'>): string {
   const model = expectation.judge.model ?? options.model ?? loaded.suite.model;
   if (model === undefined) {
-    throw new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suite ${loaded.file}: a judge expectation names no model, and the suite has none (it replays). Fix: add model: to the judge, e.g. judge: { rubric: "...", model: claude-sonnet-4-5 }.`, {
-      details: { file: loaded.file },
-    });
+    throw new ZotboxError(
+      'ZB_EVAL_SUITE_INVALID',
+      `eval suite ${loaded.file}: a judge expectation names no model, and the suite has none (it replays). Fix: add model: to the judge, e.g. judge: { rubric: "...", model: claude-sonnet-4-5 }.`,
+      {
+        details: { file: loaded.file },
+      },
+    );
   }
   return model;
 }
@@ -146,9 +156,13 @@ function refuseDuplicateNames(suites: readonly PlannedSuite[]): void {
   for (const { loaded } of suites) {
     const other = seen.get(loaded.name);
     if (other !== undefined) {
-      throw new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suites ${other} and ${loaded.file} are both named "${loaded.name}"; case ids are suite/case, so names must differ. Fix: give one of them another name:.`, {
-        details: { file: loaded.file },
-      });
+      throw new ZotboxError(
+        'ZB_EVAL_SUITE_INVALID',
+        `eval suites ${other} and ${loaded.file} are both named "${loaded.name}"; case ids are suite/case, so names must differ. Fix: give one of them another name:.`,
+        {
+          details: { file: loaded.file },
+        },
+      );
     }
     seen.set(loaded.name, loaded.file);
   }

@@ -41,31 +41,56 @@ export class EvalScheduler {
         outcomes[index] = { kind: 'not_run', reason: stop };
         continue;
       }
-      const runs: Promise<CaseRun>[] = [];
-      for (let repeat = 1; repeat <= this.options.repeat; repeat++) {
-        let slot: { release(): void };
-        try {
-          slot = await slots.acquire(this.options.signal);
-        } catch {
-          // The eval was interrupted while this case waited for a slot: what started of it is kept, and it is reported as interrupted.
-          break;
-        }
-        runs.push(runOne(planned, repeat).finally(() => slot.release()).then((run) => this.count(run)));
-      }
+      const runs = await this.startCase(planned, slots, runOne);
       if (runs.length === 0) {
-        outcomes[index] = { kind: 'not_run', reason: 'the eval was interrupted before it started' };
+        outcomes[index] = { kind: 'not_run', reason: this.stopReason() ?? 'the eval was interrupted before it started' };
         continue;
       }
       started.push(
         Promise.all(runs).then((finished) => {
           outcomes[index] = { kind: 'ran', runs: finished };
           onCaseEnd(planned, finished);
-          if (finished.length === this.options.repeat && (passRate(finished) ?? 0) < planned.threshold) this.firstFailure ??= planned.key;
         }),
       );
     }
     await Promise.all(started);
     return outcomes;
+  }
+
+  /**
+   * Starts the repeats of one case, each when a slot is free. The stop rules are
+   * checked again once the first slot is held (a case that ended while this one
+   * waited may have failed it); a case either starts or does not. Each run is
+   * counted, and the case's failure noted, before its slot is released, so the
+   * case that takes the slot next sees it.
+   */
+  private async startCase(planned: PlannedCase, slots: ConcurrencyLimiter, runOne: (planned: PlannedCase, repeat: number) => Promise<CaseRun>): Promise<Promise<CaseRun>[]> {
+    const runs: Promise<CaseRun>[] = [];
+    const finished: CaseRun[] = [];
+    for (let repeat = 1; repeat <= this.options.repeat; repeat++) {
+      let slot: { release(): void };
+      try {
+        slot = await slots.acquire(this.options.signal);
+      } catch {
+        // Interrupted while waiting for a slot: what started of this case is kept, and reported as interrupted.
+        break;
+      }
+      if (repeat === 1 && this.stopReason() !== undefined) {
+        slot.release();
+        break;
+      }
+      runs.push(
+        runOne(planned, repeat)
+          .then((run) => {
+            this.count(run);
+            finished.push(run);
+            if (finished.length === this.options.repeat && (passRate(finished) ?? 0) < planned.threshold) this.firstFailure ??= planned.key;
+            return run;
+          })
+          .finally(() => slot.release()),
+      );
+    }
+    return runs;
   }
 
   /** Why no further case starts, or undefined while they may. */

@@ -23,7 +23,8 @@ export function expectationKind(expectation: Expectation): string {
 export function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: WorkspaceFiles): ExpectationResult {
   const kind = expectationKind(expectation);
   const verdict = (passed: boolean, reason: string): ExpectationResult => ({ kind, passed, reason });
-  if ('status' in expectation) return verdict(record.status === expectation.status, `status ${record.status}, expected ${expectation.status}${record.error === null ? '' : ` (${record.error.code}: ${record.error.message})`}`);
+  if ('status' in expectation)
+    return verdict(record.status === expectation.status, `status ${record.status}, expected ${expectation.status}${record.error === null ? '' : ` (${record.error.code}: ${record.error.message})`}`);
   if ('text_contains' in expectation) {
     const found = record.finalText.includes(expectation.text_contains);
     return verdict(found, `final text ${found ? 'contains' : 'does not contain'} ${quote(expectation.text_contains)}${found ? '' : `; it was ${quote(record.finalText)}`}`);

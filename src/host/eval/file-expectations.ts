@@ -27,12 +27,21 @@ export function checkFileExpectation(expectation: FileExpectation, files: Worksp
   }
   if ('file_absent' in expectation) {
     const read = files.readFile(expectation.file_absent, 0);
-    return { kind: 'file_absent', passed: read.kind === 'absent', reason: `${expectation.file_absent} ${read.kind === 'absent' ? 'is absent' : read.kind === 'not_regular' ? `exists (${read.what} at ${read.at})` : 'exists'}` };
+    return {
+      kind: 'file_absent',
+      passed: read.kind === 'absent',
+      reason: `${expectation.file_absent} ${read.kind === 'absent' ? 'is absent' : read.kind === 'not_regular' ? `exists (${read.what} at ${read.at})` : 'exists'}`,
+    };
   }
   const target = 'file_contains' in expectation ? expectation.file_contains.path : 'file_equals' in expectation ? expectation.file_equals.path : expectation.file_json.path;
   const kind = expectationKindOf(expectation);
   const read = files.readFile(target, MAX_EXPECTED_FILE_BYTES);
-  if (read.kind !== 'file') return { kind, passed: false, reason: `${target} ${read.kind === 'too_large' ? `is ${read.size} bytes, over the ${MAX_EXPECTED_FILE_BYTES}-byte limit of file expectations` : describeMissing(read)}` };
+  if (read.kind !== 'file')
+    return {
+      kind,
+      passed: false,
+      reason: `${target} ${read.kind === 'too_large' ? `is ${read.size} bytes, over the ${MAX_EXPECTED_FILE_BYTES}-byte limit of file expectations` : describeMissing(read)}`,
+    };
   const text = read.bytes.toString('utf8');
   if ('file_contains' in expectation) {
     const found = text.includes(expectation.file_contains.text);
@@ -58,7 +67,7 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
   return {
     kind: 'file_json',
     passed: equal,
-    reason: `${expected.path} ${expected.json_path} is ${quote(JSON.stringify(found.value) ?? 'undefined')}${equal ? '' : `, not ${quote(JSON.stringify(expected.equals) ?? 'undefined')}`}`,
+    reason: `${expected.path} ${expected.json_path} is ${quote(String(JSON.stringify(found.value)))}${equal ? '' : `, not ${quote(String(JSON.stringify(expected.equals)))}`}`,
   };
 }
 

@@ -38,7 +38,13 @@ export interface JudgeModelOptions {
 export function selectJudgeModel(options: JudgeModelOptions): ProviderChoice {
   // The judge reads and answers; the agent's own model requirements (vision, reasoning, context) are not its.
   const manifest: Manifest = { ...options.manifest, model: { ...options.manifest.model, minContext: 0, requires: [] } };
-  return selectProvider({ manifest, env: options.env, stateDirectory: options.stateDirectory, explicitModel: options.model, ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }) });
+  return selectProvider({
+    manifest,
+    env: options.env,
+    stateDirectory: options.stateDirectory,
+    explicitModel: options.model,
+    ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }),
+  });
 }
 
 export async function judgeRun(choice: ProviderChoice, input: JudgeInput, signal: AbortSignal): Promise<ExpectationResult> {
@@ -49,7 +55,13 @@ export async function judgeRun(choice: ProviderChoice, input: JudgeInput, signal
     usage = addUsage(usage, turn.usage);
     const text = turn.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const verdict = parseVerdict(text);
-    if (verdict === undefined) return { kind: 'judge', passed: false, reason: `ZB_EVAL_JUDGE_FAILED: the judge (${choice.model}) gave no verdict: its answer had no {"pass", "reason"} JSON object on its last line.`, cost_usd: cost() };
+    if (verdict === undefined)
+      return {
+        kind: 'judge',
+        passed: false,
+        reason: `ZB_EVAL_JUDGE_FAILED: the judge (${choice.model}) gave no verdict: its answer had no {"pass", "reason"} JSON object on its last line.`,
+        cost_usd: cost(),
+      };
     return { kind: 'judge', passed: verdict.pass, reason: `judge (${choice.model}): ${verdict.reason}`, ...(verdict.score === undefined ? {} : { score: verdict.score }), cost_usd: cost() };
   } catch (thrown) {
     const error = toZotboxError(thrown);

@@ -11,11 +11,12 @@ import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigi
 import type { ConfineMode } from '../executors/confine/mode.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { AgentPool } from '../run/pool.js';
+import { GraderHost } from './graders/grader-host.js';
 import type { ConsentRequest } from '../consent/request-consent.js';
 import { makeEvalRoot, removeEvalRoot } from './eval-root.js';
 import { runCaseRepeat } from './case-run.js';
 import type { CaseResult, CaseRun, EvalReport } from './eval-report.js';
-import { planEval, type PlannedCase } from './eval-plan.js';
+import { planEval } from './eval-plan.js';
 import { caseResult, notRunCase } from './case-result.js';
 import { computeTotals, reportStatus } from './report/totals.js';
 import { EvalScheduler } from './eval-scheduler.js';
@@ -85,6 +86,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   });
   const evalRoot = makeEvalRoot(options.tempDirectory ?? tmpdir());
   const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
+  const graders = new GraderHost();
   try {
     const consents = new Map(plan.suites.map((suite) => [suite, suiteConsent(evalRoot, suiteFileOf(suite.loaded.directory, suite.loaded.file))]));
     // Before the first case and before any progress display: one question per suite, its cases
@@ -93,23 +95,26 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     const repeat = options.repeat ?? 1;
     options.onProgress?.({ type: 'eval.start', cases: plan.cases.length, runs: plan.cases.length * repeat, workspaces: evalRoot });
     const scheduler = new EvalScheduler({ repeat, maxRuns: pool.maxRuns, failFast: options.failFast === true, maxCostUsd: options.maxCostUsd, maxTokens: options.maxTokens, signal });
-    const results = await scheduler.run(plan.cases, (planned, r) =>
-      runCaseRepeat(planned, r, {
-        evalRoot,
-        pool,
-        consent: consents.get(planned.suite) as SuiteConsent,
-        env,
-        stateDirectory,
-        retries: options.retries ?? 0,
-        keepWorkspaces: options.keepWorkspaces === true,
-        signal,
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.confine === undefined ? {} : { confine: options.confine }),
-        ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
-      }).then((run) => {
-        options.onProgress?.({ type: 'run.end', key: planned.key, run });
-        return run;
-      }),
+    const results = await scheduler.run(
+      plan.cases,
+      (planned, r) =>
+        runCaseRepeat(planned, r, {
+          evalRoot,
+          pool,
+          consent: consents.get(planned.suite) as SuiteConsent,
+          graders,
+          env,
+          stateDirectory,
+          retries: options.retries ?? 0,
+          keepWorkspaces: options.keepWorkspaces === true,
+          signal,
+          ...(options.model === undefined ? {} : { model: options.model }),
+          ...(options.confine === undefined ? {} : { confine: options.confine }),
+          ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
+        }).then((run) => {
+          options.onProgress?.({ type: 'run.end', key: planned.key, run });
+          return run;
+        }),
       (planned, runs) => options.onProgress?.({ type: 'case.end', result: caseResult(planned, runs, repeat, signal.aborted) }),
     );
     const cases = plan.cases.map((planned, i) => {
@@ -138,6 +143,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       cases,
     };
   } finally {
+    graders.close();
     await pool.close();
     if (options.keepWorkspaces !== true) await removeEvalRoot(evalRoot);
   }

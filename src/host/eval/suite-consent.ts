@@ -5,6 +5,7 @@
 // file. A scope that reaches the temp directory other than through ${workspace}
 // cannot be consented to once for every case, and is refused.
 import { ZotboxError } from '../../errors.js';
+import { isInsideRoot } from '../../policy/scopes.js';
 import { requestConsent, type ConsentOutcome, type ConsentRequest, type ConsentSummary } from '../consent/request-consent.js';
 
 export const WORKSPACE_PLACEHOLDER = '${workspace}';
@@ -46,7 +47,7 @@ export function templatePermissions(permissions: ConsentSummary, workspace: stri
   const template = (root: string): string => {
     if (workspace !== '' && root === workspace) return WORKSPACE_PLACEHOLDER;
     if (workspace !== '' && root.startsWith(`${workspace}/`)) return `${WORKSPACE_PLACEHOLDER}${root.slice(workspace.length)}`;
-    if (root === evalRoot || root.startsWith(`${evalRoot}/`) || evalRoot.startsWith(`${root}/`)) {
+    if (isInsideRoot(root, evalRoot) || isInsideRoot(evalRoot, root)) {
       // A scope on the eval's temp directory (or above it, such as /tmp) would reach every other case's workspace.
       throw new ZotboxError(
         'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE',

@@ -62,7 +62,8 @@ const FileJson = z.strictObject({
     .min(1)
     .max(1024)
     .regex(/^\$((\.[A-Za-z_$][A-Za-z0-9_$-]*)|(\[\d+\])|(\["(?:[^"\\]|\\.)*"\]))*$/, 'must be a JSON path such as $.scripts.test, $.items[0] or $["a key"]'),
-  equals: z.unknown(),
+  /** Required: a file_json that names no value would compare against nothing. */
+  equals: z.unknown().refine((value) => value !== undefined, 'file_json needs equals: the value expected at json_path'),
 });
 
 const JudgeSpec = z.strictObject({

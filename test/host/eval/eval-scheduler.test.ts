@@ -114,6 +114,7 @@ test('a case that meets its threshold is not a failure for --fail-fast', async (
   runs.finish('s/a#2', run(true));
   await runs.startedAtLeast(3);
   runs.finish('s/b#1', run(true));
+  await runs.startedAtLeast(4);
   runs.finish('s/b#2', run(true));
   const outcomes = await done;
   t.true(outcomes.every((o) => o.kind === 'ran'));

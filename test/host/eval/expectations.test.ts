@@ -45,11 +45,11 @@ const workspace: WorkspaceFiles = {
 };
 
 const expectation = test.macro((t, raw: unknown, passed: boolean, reason?: RegExp) => {
-  const parsed = ExpectationSchema.parse(raw) as Expectation;
+  const parsed: Expectation = ExpectationSchema.parse(raw);
   if (!isBuiltIn(parsed)) return t.fail('not a built-in expectation');
   const result = checkBuiltIn(parsed, RUN, workspace);
   t.is(result.passed, passed, result.reason);
-  t.is(result.kind, Object.keys(raw as object)[0]);
+  t.is(result.kind, Object.keys(raw as object)[0] ?? '');
   if (reason !== undefined) t.regex(result.reason, reason);
 });
 
@@ -85,8 +85,20 @@ test('file_json: not JSON', expectation, { file_json: { path: 'broken.json', jso
 test('tool_called: by tool and path', expectation, { tool_called: { tool: 'read', path: 'src/*.ts' } }, true);
 test('tool_called: ** spans folders', expectation, { tool_called: { tool: 'read', path: '**/app.ts' } }, true);
 test('tool_called: * stays within a folder', expectation, { tool_called: { tool: 'read', path: '*.ts' } }, false);
+test('tool_called: a literal path with every character a regular expression treats specially', (t) => {
+  const path = 'a-b.c+d(e)[f]{g}^h$i|j.ts';
+  const events: RunEvent[] = [{ type: 'tool.call', id: 9, tool: 'read', input: { path } }];
+  t.true(checkBuiltIn({ tool_called: { tool: 'read', path } }, { ...RUN, events }, workspace).passed);
+  t.false(checkBuiltIn({ tool_called: { tool: 'read', path: 'a-b.c+d(e)[f]{g}^h$i|jXts' } }, { ...RUN, events }, workspace).passed, '. is literal');
+});
 test('tool_called: by command pattern', expectation, { tool_called: { tool: 'bash', command: '^git status' } }, true);
-test('tool_called: no matching call, and the reason lists the calls', expectation, { tool_called: { tool: 'write' } }, false, /no call matched write; calls: read "src\/app.ts", read "\/etc\/passwd", bash "git status --short"/);
+test(
+  'tool_called: no matching call, and the reason lists the calls',
+  expectation,
+  { tool_called: { tool: 'write' } },
+  false,
+  /no call matched write; calls: read "src\/app.ts", read "\/etc\/passwd", bash "git status --short"/,
+);
 test('tool_not_called: never called', expectation, { tool_not_called: { tool: 'bash', command: 'rm ' } }, true);
 test('tool_not_called: called anyway', expectation, { tool_not_called: { tool: 'read', path: '/etc/passwd' } }, false);
 test('denied: the call was denied', expectation, { denied: { tool: 'read', path: '/etc/passwd' } }, true, /ZB_POLICY_PATH_OUTSIDE_SCOPE/);

@@ -55,7 +55,7 @@ const refused = test.macro((t, name: string, text: string, message: RegExp) => {
   const error = t.throws(() => loadSuite(name, directory));
   t.true(isZotboxError(error));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SUITE_INVALID');
-  t.regex(error?.message ?? '', message);
+  t.regex(error.message, message);
 });
 
 test('duplicate case ids', refused, 's.yaml', 'zotbox_eval: 1\nagent: a\ncases:\n  - { id: x, prompt: p }\n  - { id: x, prompt: q }\n', /case id "x" is used twice/);
@@ -86,5 +86,5 @@ test('a YAML alias bomb is refused, not expanded', (t) => {
 test('a missing suite file says it cannot be read', (t) => {
   const error = t.throws(() => loadSuite('nope.yaml', tempDir(t)));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SUITE_INVALID');
-  t.regex(error?.message ?? '', /cannot be read \(ENOENT\)/);
+  t.regex(error.message, /cannot be read \(ENOENT\)/);
 });

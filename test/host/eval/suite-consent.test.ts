@@ -30,7 +30,18 @@ test('a scope above the eval temp directory (/tmp) is refused', reachesOtherCase
 test('a scope of / is refused', reachesOtherCases, '/');
 
 function request(workspace: string): ConsentRequest {
-  return { permissions: summary([workspace]), workspace, name: 'x', version: '1', contentDigest: 'sha256:0', artifactDigest: undefined, yes: false, env: {}, reference: 'x', stateDirectory: '/s' } as unknown as ConsentRequest;
+  return {
+    permissions: summary([workspace]),
+    workspace,
+    name: 'x',
+    version: '1',
+    contentDigest: 'sha256:0',
+    artifactDigest: undefined,
+    yes: false,
+    env: {},
+    reference: 'x',
+    stateDirectory: '/s',
+  } as unknown as ConsentRequest;
 }
 
 test('every case of a suite shares one question, asked with the template and the suite as its workspace', async (t) => {
