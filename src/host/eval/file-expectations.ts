@@ -67,8 +67,14 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
   return {
     kind: 'file_json',
     passed: equal,
-    reason: `${expected.path} ${expected.json_path} is ${quote(String(JSON.stringify(found.value)))}${equal ? '' : `, not ${quote(String(JSON.stringify(expected.equals)))}`}`,
+    reason: `${expected.path} ${expected.json_path} is ${quote(jsonText(found.value))}${equal ? '' : `, not ${quote(jsonText(expected.equals))}`}`,
   };
+}
+
+/** JSON text of a value; JSON.stringify gives undefined for a value JSON has no text for. */
+function jsonText(value: unknown): string {
+  const text = JSON.stringify(value) as string | undefined;
+  return text ?? 'undefined';
 }
 
 function describeMissing(read: WorkspaceFile): string {
