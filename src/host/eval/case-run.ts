@@ -17,7 +17,7 @@ import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { RunRecorder } from './record-run.js';
 import type { GraderHost } from './graders/grader-host.js';
-import type { SuiteConsent } from './suite-consent.js';
+import { WORKSPACE_PLACEHOLDER, type SuiteConsent } from './suite-consent.js';
 
 /** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
 const RETRIED_CODES: ReadonlySet<string> = new Set(['ZB_PROVIDER_FAILED', 'ZB_PROVIDER_TIMEOUT', 'ZB_PROVIDER_INTERRUPTED']);
@@ -59,24 +59,27 @@ async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRun
   const recorder = new RunRecorder();
   let workspace: CaseWorkspace | undefined;
   try {
-    workspace = await createCaseWorkspace(context.evalRoot, planned.fixture);
-    await executeCase(planned, workspace.path, recorder, context);
+    const created = await createCaseWorkspace(context.evalRoot, planned.fixture);
+    workspace = created;
+    await executeCase(planned, created.path, recorder, context);
     const record = recorder.record();
-    const expectations = await checkCase(planned, repeat, record, workspace, context.graders, context.signal);
+    // Reports name each case's workspace ${workspace}: its temp path differs from run to run and machine to machine.
+    const scrub = (text: string) => text.replaceAll(created.path, WORKSPACE_PLACEHOLDER);
+    const expectations = (await checkCase(planned, repeat, record, created, context.graders, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
     const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
     const run: CaseRun = {
       repeat,
       attempts: 1,
       passed: expectations.every((result) => result.passed),
       status: record.status,
-      error: record.error,
+      error: record.error === null ? null : { code: record.error.code, message: scrub(record.error.message) },
       turns: record.turns,
       usage: record.usage,
       cost_usd: record.costUsd === null || judgeCost === null ? null : record.costUsd + judgeCost,
       duration_ms: 0,
       final_text: record.finalText,
       expectations,
-      transcript_tail: recorder.tail(),
+      transcript_tail: scrub(recorder.tail()),
     };
     return { run, retryable: record.error !== null && RETRIED_CODES.has(record.error.code) };
   } catch (thrown) {

@@ -1,0 +1,183 @@
+// `zotbox eval` on the command line: exit statuses, reporters (JUnit that parses,
+// JSON, Markdown, GitHub), shards and `eval merge`, --last-failed, usage errors,
+// and SIGTERM on a real process: runs cancelled, workspaces removed, a partial
+// report marked interrupted.
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import type { EvalReport } from '../../src/host/eval/eval-report.js';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { evalWorld, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../fixtures/eval-world.js';
+import { BIN } from '../fixtures/paths.js';
+import { serve } from '../fixtures/model-servers.js';
+
+function suiteOf(world: EvalWorld): string {
+  const writes = writeTranscript(world, 'writes', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'done\n' } } }, { text: 'Wrote out.txt.' }]);
+  const snoops = writeTranscript(world, 'snoops', [{ tool: { name: 'read', input: { path: '/etc/passwd' } } }, { text: 'Could not read it.' }]);
+  return writeSuite(world, 'main', {
+    defaults: { workspace: 'fixture' },
+    cases: [
+      { id: 'writes', prompt: 'write', replay: writes, expect: [{ file_equals: { path: 'out.txt', text: 'done\n' } }] },
+      { id: 'snoops', prompt: 'read', replay: snoops, expect: [{ denied: { tool: 'read', path: '/etc/passwd' } }] },
+      { id: 'fails', prompt: 'write', replay: writes, expect: [{ text_contains: 'nothing to do' }, { no_denials: true }] },
+      { id: 'also-passes', prompt: 'write', replay: writes, expect: [{ status: 'completed' }] },
+    ],
+  });
+}
+
+const env = (world: EvalWorld, more: Record<string, string> = {}) => ({ ZOTBOX_HOME: world.state, ZOTBOX_AGENT_CONSENT: '1', ...more });
+const readReport = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as EvalReport;
+
+test('exit 1 when a case fails; JUnit parses with the right counts; JSON and Markdown written', async (t) => {
+  const world = evalWorld(t);
+  const out = path.join(world.root, 'out');
+  const result = await runCliCaptured(['eval', suiteOf(world), '--confine', 'off', '--reporter', `line,junit=${out}/junit.xml,json=${out}/report.json,markdown=${out}/summary.md`], {
+    env: env(world),
+    cwd: world.root,
+  });
+  t.is(result.status, 1, result.stderr);
+  t.regex(result.stdout, /✘ main\/fails/);
+  t.regex(result.stdout, /FAILED: 3 passed, 1 failed, 0 not run · 4 runs/);
+  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(path.join(out, 'junit.xml'), 'utf8')) as {
+    testsuites: { tests: string; failures: string; errors: string; skipped: string; testsuite: { name: string; testcase: { name: string; failure?: { message: string } }[] } };
+  };
+  t.like(junit.testsuites, { tests: '4', failures: '1', errors: '0', skipped: '0' });
+  t.is(junit.testsuites.testsuite.name, 'main');
+  const failed = junit.testsuites.testsuite.testcase.filter((c) => c.failure !== undefined);
+  t.deepEqual(
+    failed.map((c) => c.name),
+    ['fails'],
+  );
+  t.regex(failed[0]?.failure?.message ?? '', /text_contains/);
+  t.is(readReport(path.join(out, 'report.json')).totals.failed, 1);
+  t.regex(readFileSync(path.join(out, 'summary.md'), 'utf8'), /fails/);
+});
+
+test('exit 0 when every case passes', async (t) => {
+  const world = evalWorld(t);
+  const result = await runCliCaptured(['eval', suiteOf(world), '--grep', 'main/(writes|snoops)$', '--confine', 'off', '--reporter', 'line'], { env: env(world), cwd: world.root });
+  t.is(result.status, 0, result.stdout + result.stderr);
+  t.regex(result.stdout, /PASSED: 2 passed, 0 failed/);
+});
+
+test('exit 2 for a suite error, with the code on stderr, and nothing ran', async (t) => {
+  const world = evalWorld(t);
+  writeFileSync(path.join(world.suites, 'bad.yaml'), 'zotbox_eval: 1\nagent: ../agent\ncases: [{ id: a, prompt: p, expect: [{ text_startswith: x }] }]\n');
+  const result = await runCliCaptured(['eval', path.join(world.suites, 'bad.yaml')], { env: env(world), cwd: world.root });
+  t.is(result.status, 2);
+  t.regex(result.stderr, /ZB_EVAL_SUITE_INVALID/);
+  t.is(result.stdout, '');
+});
+
+const usage = test.macro(async (t, args: string[], code: string, message: RegExp) => {
+  const world = evalWorld(t);
+  const result = await runCliCaptured(['eval', suiteOf(world), ...args], { env: env(world), cwd: world.root });
+  t.is(result.status, 2);
+  t.regex(result.stderr, new RegExp(code));
+  t.regex(result.stderr, message);
+});
+test('an unknown reporter', usage, ['--reporter', 'tap'], 'ZB_CLI_USAGE', /unknown reporter "tap"/);
+test('a file reporter without its file', usage, ['--reporter', 'junit'], 'ZB_CLI_USAGE', /junit=PATH/);
+test('list and line together', usage, ['--reporter', 'list,line'], 'ZB_CLI_USAGE', /at most one of list and line/);
+test('--max-runs 0', usage, ['--max-runs', '0'], 'ZB_CLI_USAGE', /--max-runs takes a whole number of at least 1/);
+test('--max-cost that is no amount', usage, ['--max-cost', '1e3'], 'ZB_CLI_USAGE', /--max-cost/);
+test('--shard 4/3', usage, ['--shard', '4/3'], 'ZB_EVAL_SHARD_INVALID', /--shard/);
+test('--grep that is no regular expression', usage, ['--grep', '('], 'ZB_CLI_USAGE', /--grep/);
+
+test('shards from --shard and ZOTBOX_SHARD, merged by `eval merge`, equal the whole run; merge renders its reporters', async (t) => {
+  const world = evalWorld(t);
+  const suite = suiteOf(world);
+  const out = path.join(world.root, 'out');
+  const whole = await runCliCaptured(['eval', suite, '--confine', 'off', '--reporter', `json=${out}/whole.json`], { env: env(world), cwd: world.root });
+  t.is(whole.status, 1);
+  for (const index of [1, 2, 3]) {
+    const args = index === 2 ? [] : ['--shard', `${index}/3`];
+    const shardEnv: Record<string, string> = index === 2 ? { ZOTBOX_SHARD: '2/3' } : {};
+    await runCliCaptured(['eval', suite, ...args, '--confine', 'off', '--reporter', `json=${out}/shard-${index}.json`], { env: env(world, shardEnv), cwd: world.root });
+    t.deepEqual(readReport(path.join(out, `shard-${index}.json`)).shard, { index, total: 3 });
+  }
+  const merged = await runCliCaptured(['eval', 'merge', `${out}/shard-3.json`, `${out}/shard-1.json`, `${out}/shard-2.json`, '--reporter', `line,json=${out}/merged.json,junit=${out}/merged.xml`], {
+    env: {},
+    cwd: world.root,
+  });
+  t.is(merged.status, 1, merged.stderr);
+  t.regex(merged.stdout, /FAILED: 3 passed, 1 failed, 0 not run/);
+  t.deepEqual(withoutTimings(readReport(path.join(out, 'merged.json'))), withoutTimings(readReport(path.join(out, 'whole.json'))));
+});
+
+test('merge refuses a set of shards with one missing', async (t) => {
+  const world = evalWorld(t);
+  const suite = suiteOf(world);
+  const out = path.join(world.root, 'out');
+  for (const index of [1, 3]) await runCliCaptured(['eval', suite, '--shard', `${index}/3`, '--confine', 'off', '--reporter', `json=${out}/s${index}.json`], { env: env(world), cwd: world.root });
+  const merged = await runCliCaptured(['eval', 'merge', `${out}/s1.json`, `${out}/s3.json`], { env: {}, cwd: world.root });
+  t.is(merged.status, 2);
+  t.regex(merged.stderr, /ZB_EVAL_MERGE_MISMATCH/);
+});
+
+test('--last-failed REPORT reruns exactly the failures', async (t) => {
+  const world = evalWorld(t);
+  const suite = suiteOf(world);
+  const out = path.join(world.root, 'out');
+  await runCliCaptured(['eval', suite, '--confine', 'off', '--reporter', `json=${out}/first.json`], { env: env(world), cwd: world.root });
+  const again = await runCliCaptured(['eval', suite, '--last-failed', `${out}/first.json`, '--confine', 'off', '--reporter', `line,json=${out}/again.json`], { env: env(world), cwd: world.root });
+  t.is(again.status, 1);
+  t.deepEqual(
+    readReport(path.join(out, 'again.json')).cases.map((c) => c.id),
+    ['fails'],
+  );
+});
+
+test('under GitHub Actions: ::error annotations on stdout and the summary appended to $GITHUB_STEP_SUMMARY', async (t) => {
+  const world = evalWorld(t);
+  const summary = path.join(world.root, 'step-summary.md');
+  writeFileSync(summary, 'earlier step\n');
+  const result = await runCliCaptured(['eval', suiteOf(world), '--confine', 'off', '--reporter', 'line'], {
+    env: env(world, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }),
+    cwd: world.root,
+  });
+  t.is(result.status, 1);
+  const annotations = result.stdout.split('\n').filter((line) => line.startsWith('::'));
+  t.is(annotations.length, 1);
+  t.regex(annotations[0] ?? '', /^::error .*main \/ fails/);
+  const written = readFileSync(summary, 'utf8');
+  t.true(written.startsWith('earlier step\n'), 'appended, never truncated');
+  t.regex(written, /fails/);
+});
+
+test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report marked interrupted', async (t) => {
+  const world = evalWorld(t);
+  const arrived: (() => void)[] = [];
+  let requests = 0;
+  const server = await serve(t, (_body, _req, res) => {
+    requests++;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    arrived.shift()?.();
+  });
+  writeFileSync(path.join(world.state, 'models.json'), JSON.stringify({ models: [{ id: 'local', provider: 'openai', base_url: server.base, context_window: 100_000 }] }));
+  const suite = writeSuite(world, 's', { model: 'local', cases: ['a', 'b'].map((id) => ({ id, prompt: 'p' })) });
+  const tmp = path.join(world.root, 'process-tmp');
+  mkdirSync(tmp);
+  const report = path.join(world.root, 'out', 'report.json');
+  const firstRequest = new Promise<void>((resolve) => arrived.push(resolve));
+  const child = spawn(process.execPath, [BIN, 'eval', suite, '--max-runs', '1', '--confine', 'off', '--reporter', `line,json=${report}`], {
+    env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmp, ...env(world, { OPENAI_API_KEY: 'k' }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await firstRequest;
+  child.kill('SIGTERM');
+  t.is(await exited, 1, stderr);
+  t.is(requests, 1, 'the second case never started');
+  const written = readReport(report);
+  t.is(written.status, 'interrupted');
+  t.deepEqual(
+    written.cases.map((c) => c.status),
+    ['not_run', 'not_run'],
+  );
+  t.deepEqual(readdirSync(tmp), [], 'every workspace removed');
+});

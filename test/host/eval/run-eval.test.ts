@@ -1,0 +1,256 @@
+// Whole evals through runEval: replayed and live (a loopback model server) runs,
+// the case limits, retries, caps, consent once per suite, the digest pin,
+// shards merged into the full report, --last-failed, and an interrupted eval.
+import test from 'ava';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadAgent } from '../../../src/host/load/load-agent.js';
+import { mergeEvalReports } from '../../../src/host/eval/report/merge.js';
+import { casesToRerun } from '../../../src/host/eval/report/last-failed.js';
+import { evalIn, evalWorld, leftovers, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../../fixtures/eval-world.js';
+import { openaiStream, serve } from '../../fixtures/model-servers.js';
+
+function threeCases(world: EvalWorld): string {
+  const writes = writeTranscript(world, 'writes', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'done\n' } } }, { text: 'Wrote out.txt.' }]);
+  const snoops = writeTranscript(world, 'snoops', [{ tool: { name: 'read', input: { path: '/etc/passwd' } } }, { text: 'Could not read it.' }]);
+  return writeSuite(world, 'main', {
+    defaults: { workspace: 'fixture' },
+    cases: [
+      { id: 'writes', prompt: 'write out.txt', replay: writes, expect: [{ status: 'completed' }, { file_equals: { path: 'out.txt', text: 'done\n' } }, { no_denials: true }] },
+      { id: 'snoops', prompt: 'read passwd', replay: snoops, expect: [{ denied: { tool: 'read', path: '/etc/passwd' } }, { file_absent: 'out.txt' }] },
+      { id: 'fails', prompt: 'write out.txt', replay: writes, expect: [{ text_contains: 'nothing to do' }] },
+    ],
+  });
+}
+
+test('a replayed suite: each case in a fresh copy of its fixture, expectations checked, nothing left behind', async (t) => {
+  const world = evalWorld(t);
+  const report = await evalIn(world, [threeCases(world)]);
+  t.deepEqual(
+    report.cases.map((c) => [c.id, c.status]),
+    [
+      ['writes', 'passed'],
+      ['snoops', 'passed'],
+      ['fails', 'failed'],
+    ],
+  );
+  t.is(report.status, 'failed');
+  t.like(report.totals, { cases: 3, passed: 2, failed: 1, not_run: 0, runs: 3 });
+  t.regex(report.cases[2]?.runs[0]?.expectations[0]?.reason ?? '', /does not contain "nothing to do"/);
+  t.deepEqual(report.suites[0]?.permissions.read, ['${workspace}'], 'consent covered the template, not a temp path');
+  t.deepEqual(leftovers(world), []);
+});
+
+test('reports name each case workspace ${workspace}, never its temp path', async (t) => {
+  const world = evalWorld(t);
+  const report = await evalIn(world, [threeCases(world)]);
+  const text = JSON.stringify(report);
+  t.false(text.includes(world.temp), 'no temp path in the report');
+  t.regex(report.cases[1]?.runs[0]?.transcript_tail ?? '', /outside the read scopes \(\$\{workspace\}\)/);
+});
+
+test('shards 1/3, 2/3 and 3/3 merged equal the full run, timings aside', async (t) => {
+  const world = evalWorld(t);
+  const suite = threeCases(world);
+  const full = await evalIn(world, [suite]);
+  const shards = [];
+  for (const index of [1, 2, 3]) shards.push(await evalIn(world, [suite], { shard: { index, total: 3 } }));
+  t.is(
+    shards.reduce((sum, shard) => sum + shard.cases.length, 0),
+    3,
+    'every case in exactly one shard',
+  );
+  t.deepEqual(withoutTimings(mergeEvalReports([shards[2]!, shards[0]!, shards[1]!])), withoutTimings(full));
+});
+
+test('--last-failed runs exactly the cases that failed before', async (t) => {
+  const world = evalWorld(t);
+  const suite = threeCases(world);
+  const first = await evalIn(world, [suite]);
+  const again = await evalIn(world, [suite], { only: casesToRerun(first) });
+  t.deepEqual(
+    again.cases.map((c) => c.id),
+    ['fails'],
+  );
+});
+
+test('--repeat K with a threshold: the pass rate decides', async (t) => {
+  const world = evalWorld(t);
+  const writes = writeTranscript(world, 'w', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'x' } } }, { text: 'ok' }]);
+  const suite = writeSuite(world, 's', { cases: [{ id: 'a', prompt: 'p', replay: writes, threshold: 0.5, expect: [{ file_exists: 'out.txt' }] }] });
+  const report = await evalIn(world, [suite], { repeat: 3, maxRuns: 3 });
+  t.like(report.cases[0], { status: 'passed', pass_rate: 1 });
+  t.deepEqual(
+    report.cases[0]?.runs.map((r) => r.repeat),
+    [1, 2, 3],
+  );
+  t.is(report.totals.runs, 3);
+});
+
+test('a digest pin that does not match stops the eval before anything runs', async (t) => {
+  const world = evalWorld(t);
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const suite = writeSuite(world, 's', { digest: `sha256:${'0'.repeat(64)}`, cases: [{ id: 'a', prompt: 'p', replay }] });
+  const error = await t.throwsAsync(evalIn(world, [suite]));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_DIGEST_MISMATCH');
+  t.deepEqual(leftovers(world), []);
+});
+
+test('a digest pin that matches the content digest runs', async (t) => {
+  const world = evalWorld(t);
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const digest = (await loadAgent(world.agent, { cwd: world.root, env: {} })).image.contentDigest;
+  const suite = writeSuite(world, 's', { digest, cases: [{ id: 'a', prompt: 'p', replay, expect: [{ text_equals: 'hi' }] }] });
+  const report = await evalIn(world, [suite]);
+  t.is(report.status, 'passed');
+  t.is(report.suites[0]?.agent.content_digest, digest);
+});
+
+test('without -y, ZOTBOX_AGENT_CONSENT or a receipt, and no terminal, the eval is refused before any case', async (t) => {
+  const world = evalWorld(t);
+  const suite = threeCases(world);
+  const error = await t.throwsAsync(evalIn(world, [suite], { yes: false }));
+  t.is((error as { code?: string }).code, 'ZB_CONSENT_REQUIRED');
+  t.deepEqual(leftovers(world), []);
+});
+
+test('-y with --remember saves one receipt for the suite; the next eval finds it; a run in the suite folder does not', async (t) => {
+  const world = evalWorld(t);
+  const suite = threeCases(world);
+  const first = await evalIn(world, [suite], { yes: true, remember: true });
+  t.is(first.suites[0]?.consent, 'flag');
+  const second = await evalIn(world, [suite], { yes: false });
+  t.is(second.suites[0]?.consent, 'receipt');
+  const { runAgent } = await import('../../../src/host/run/run-agent.js');
+  const run = runAgent({ reference: world.agent, cwd: world.suites, prompt: 'p', replayFile: path.join(world.suites, 'transcripts', 'writes.json'), stateDirectory: world.state, confine: 'off' });
+  const error = await t.throwsAsync(run.next());
+  t.is((error as { code?: string }).code, 'ZB_CONSENT_REQUIRED', 'an eval receipt never covers zotbox run');
+});
+
+test('a scope outside ${workspace} that reaches the eval temp directory is refused', async (t) => {
+  const world = evalWorld(t, { fs: { read: ['${workspace}/..'], write: [] }, bash: { mode: 'none' } });
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const suite = writeSuite(world, 's', { cases: [{ id: 'a', prompt: 'p', replay }] });
+  const error = await t.throwsAsync(evalIn(world, [suite]));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE');
+  t.deepEqual(leftovers(world), []);
+});
+
+/** A live model in models.json, served by `server`, with prices. */
+function liveModel(world: EvalWorld, base: string): void {
+  writeFileSync(path.join(world.state, 'models.json'), JSON.stringify({ models: [{ id: 'local', provider: 'openai', base_url: base, context_window: 100_000, prices: { input: 1, output: 2 } }] }));
+}
+
+test('an interrupted eval cancels its runs, removes every workspace, and reports interrupted with the cases not run', async (t) => {
+  const world = evalWorld(t);
+  const controller = new AbortController();
+  let held = 0;
+  const server = await serve(t, (_body, _req, res) => {
+    held++;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    // Headers only: the answer never comes. Once both runs wait on it, the user presses Ctrl-C.
+    if (held === 2) controller.abort();
+  });
+  liveModel(world, server.base);
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    defaults: { workspace: 'fixture' },
+    cases: ['a', 'b', 'c', 'd'].map((id) => ({ id, prompt: 'p', expect: [{ status: 'completed' }] })),
+  });
+  const report = await evalIn(world, [suite], { env: { OPENAI_API_KEY: 'k' }, maxRuns: 2, signal: controller.signal });
+  t.is(report.status, 'interrupted');
+  t.deepEqual(
+    report.cases.map((c) => [c.id, c.status, c.not_run_reason]),
+    [
+      ['a', 'not_run', 'the eval was interrupted before the case finished'],
+      ['b', 'not_run', 'the eval was interrupted before the case finished'],
+      ['c', 'not_run', 'the eval was interrupted before it started'],
+      ['d', 'not_run', 'the eval was interrupted before it started'],
+    ],
+  );
+  t.deepEqual(leftovers(world), [], 'no workspace left');
+});
+
+test('--retries: a provider fault is run again in a fresh workspace; a failed expectation never is', async (t) => {
+  const world = evalWorld(t);
+  let requests = 0;
+  const server = await serve(t, (_body, _req, res) => {
+    requests++;
+    if (requests === 1) {
+      // Output began, then the stream ended without a finish: ZB_PROVIDER_INTERRUPTED, which the provider does not send again itself.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hel' }, finish_reason: null }] })}\n\n`);
+      return;
+    }
+    openaiStream(res, { text: 'Hello' }, requests);
+  });
+  liveModel(world, server.base);
+  const suite = writeSuite(world, 's', { model: 'local', cases: [{ id: 'a', prompt: 'p', expect: [{ text_equals: 'Hello' }] }] });
+  const report = await evalIn(world, [suite], { env: { OPENAI_API_KEY: 'k' }, retries: 1 });
+  t.like(report.cases[0], { status: 'passed' });
+  t.is(report.cases[0]?.runs[0]?.attempts, 2);
+  t.is(requests, 2);
+  const noRetry = await evalIn(world, [writeSuite(world, 't', { model: 'local', cases: [{ id: 'a', prompt: 'p', expect: [{ text_equals: 'Goodbye' }] }] })], {
+    env: { OPENAI_API_KEY: 'k' },
+    retries: 3,
+  });
+  t.is(noRetry.cases[0]?.runs[0]?.attempts, 1, 'a failed expectation is not retried');
+  t.is(requests, 3);
+});
+
+test('max_tokens stops a run that uses more; --max-cost stops new cases once spent', async (t) => {
+  const world = evalWorld(t);
+  let index = 0;
+  const server = await serve(t, (_body, _req, res) => openaiStream(res, { tool: { name: 'write', input: { path: `f${index}.txt`, content: 'x' } } }, index++));
+  liveModel(world, server.base);
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    cases: [
+      { id: 'a', prompt: 'p', max_tokens: 150 },
+      { id: 'b', prompt: 'p', max_tokens: 150 },
+    ],
+  });
+  const report = await evalIn(world, [suite], { env: { OPENAI_API_KEY: 'k' }, maxRuns: 1, maxCostUsd: 0.0001 });
+  t.like(report.cases[0]?.runs[0], { error: { code: 'ZB_EVAL_TOKEN_LIMIT' } });
+  t.true((report.cases[0]?.runs[0]?.cost_usd ?? 0) > 0.0001);
+  t.like(report.cases[1], { status: 'not_run' });
+  t.regex(report.cases[1]?.not_run_reason ?? '', /--max-cost cap of \$0\.0001 was reached/);
+});
+
+test('a judge grades with the rubric through the same providers, and its cost counts', async (t) => {
+  const world = evalWorld(t);
+  const server = await serve(t, (_body, _req, res) => openaiStream(res, { text: 'The answer says hello.\n{"pass": true, "score": 0.9, "reason": "it greets"}' }, 0));
+  liveModel(world, server.base);
+  const replay = writeTranscript(world, 'r', [{ text: 'hello there' }]);
+  const suite = writeSuite(world, 's', { cases: [{ id: 'a', prompt: 'greet me', replay, expect: [{ judge: { rubric: 'The answer greets the user.', model: 'local' } }] }] });
+  const report = await evalIn(world, [suite], { env: { OPENAI_API_KEY: 'k' } });
+  const verdict = report.cases[0]?.runs[0]?.expectations[0];
+  t.like(verdict, { kind: 'judge', passed: true, score: 0.9 });
+  t.true((verdict?.cost_usd ?? 0) > 0);
+  t.true(report.totals.cost_usd > 0);
+  t.regex(JSON.stringify(server.requests[0]?.body), /The answer greets the user\..*<agent-output>.*hello there/);
+});
+
+test('a grader that loops, one that allocates without bound, and one that reaches for require fail only their own case', async (t) => {
+  const world = evalWorld(t);
+  const graders = {
+    'loops.js': 'export function grade() { for (;;) {} }',
+    'allocates.js': 'export function grade() { const a = []; for (;;) a.push(new Array(1e6).fill(1)); }',
+    'requires.js': 'export function grade() { return { pass: typeof require("fs").readFileSync === "function", reason: "escaped" }; }',
+    'process.js': 'export function grade() { return { pass: process.env !== undefined, reason: "escaped" }; }',
+    'good.js': 'export function grade(r) { return { pass: r.final_text === "hi", reason: "said " + r.final_text }; }',
+  };
+  for (const [name, source] of Object.entries(graders)) writeFileSync(path.join(world.suites, name), source);
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const suite = writeSuite(world, 's', { cases: Object.keys(graders).map((name) => ({ id: name.replace('.js', ''), prompt: 'p', replay, expect: [{ grader: name }] })) });
+  const report = await evalIn(world, [suite], { maxRuns: 5 });
+  const outcome = Object.fromEntries(report.cases.map((c) => [c.id, [c.status, c.runs[0]?.expectations[0]?.reason ?? '']]));
+  t.is(outcome['good']?.[0], 'passed');
+  for (const id of ['loops', 'allocates', 'requires', 'process']) {
+    t.is(outcome[id]?.[0], 'failed', id);
+    t.regex(outcome[id]?.[1] ?? '', /ZB_EVAL_GRADER_FAILED/, id);
+  }
+  t.regex(outcome['loops']?.[1] ?? '', /CPU time/);
+  t.regex(outcome['allocates']?.[1] ?? '', /memory/);
+  t.regex(outcome['requires']?.[1] ?? '', /not available/);
+});
