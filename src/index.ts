@@ -210,6 +210,40 @@ export {
   type ListedReceipt,
   type RevokeFilter,
 } from './api/consent.js';
+/**
+ * Evaluations (docs/eval.md): run suites of cases on one pool, each in a fresh
+ * workspace copy, check their expectations (JS graders confined in isolated-vm,
+ * a judge model), and get the versioned JSON report; render it as JUnit, Markdown
+ * or GitHub annotations; assign shards and merge shard reports.
+ *
+ * @example
+ * ```ts
+ * const report = await runEval({ suiteFiles: ['evals/main.yaml'], cwd: process.cwd(), env: process.env, yes: true, maxRuns: 32 });
+ * writeReportFile('out/junit.xml', formatJunit(report));
+ * process.exitCode = report.status === 'passed' ? 0 : 1;
+ * ```
+ */
+export {
+  runEval,
+  DEFAULT_EVAL_MAX_RUNS,
+  EvalSuiteSchema,
+  EvalReportSchema,
+  EVAL_REPORT_VERSION,
+  readEvalReport,
+  formatJsonReport,
+  writeReportFile,
+  mergeEvalReports,
+  formatJunit,
+  formatMarkdownSummary,
+  githubAnnotations,
+  appendStepSummary,
+  casesToRerun,
+  caseKey,
+  caseInShard,
+  parseShard,
+  shardFromEnvironment,
+} from './api/eval.js';
+export type { EvalOptions, EvalProgress, EvalSuite, EvalCase, Expectation, EvalReport, CaseResult, CaseRun, ExpectationResult, SuiteSummary, GraderInput, GraderVerdict, ChangedFile, Shard } from './api/eval.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './api/policy.js';
 export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './api/policy.js';
 export { parseShellCommand, type ShellAst } from './api/policy.js';
