@@ -8,6 +8,7 @@ import * as archive from '../../src/api/archive.js';
 import * as check from '../../src/api/check.js';
 import * as confinement from '../../src/api/confinement.js';
 import * as consent from '../../src/api/consent.js';
+import * as evaluation from '../../src/api/eval.js';
 import * as github from '../../src/api/github.js';
 import * as policy from '../../src/api/policy.js';
 import * as run from '../../src/api/run.js';
@@ -103,12 +104,31 @@ const PUBLIC_NAMES = [
   'sessionWorkspace',
   'requireUsableStateDirectory',
   'stateDirectoryOrigin',
+  // Issue 14: evaluations (api/eval.ts).
+  'runEval',
+  'DEFAULT_EVAL_MAX_RUNS',
+  'EvalSuiteSchema',
+  'EvalReportSchema',
+  'EVAL_REPORT_VERSION',
+  'readEvalReport',
+  'formatJsonReport',
+  'writeReportFile',
+  'mergeEvalReports',
+  'formatJunit',
+  'formatMarkdownSummary',
+  'githubAnnotations',
+  'appendStepSummary',
+  'casesToRerun',
+  'caseKey',
+  'caseInShard',
+  'parseShard',
+  'shardFromEnvironment',
 ];
 
 // errors.ts and version.ts are re-exported by index.ts directly; everything else comes through an entry module.
 const FROM_ERRORS_AND_VERSION = ['ERROR_CODES', 'ZOTBOX_VERSION', 'ZOT_COMPAT_VERSION', 'ZotboxError', 'fromWireError', 'isZotboxError'];
 
-const ENTRIES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { agents, archive, check, confinement, consent, github, policy, run, sessions, state, terminal };
+const ENTRIES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { agents, archive, check, confinement, consent, eval: evaluation, github, policy, run, sessions, state, terminal };
 
 test('the public API exports exactly the names it had before the split', (t) => {
   t.deepEqual(Object.keys(api).sort(), [...PUBLIC_NAMES].sort());
