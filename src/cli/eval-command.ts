@@ -24,7 +24,7 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
   if (values['remember'] === true && values['yes'] !== true && io.env['ZOTBOX_AGENT_CONSENT'] !== '1') {
     throw new ZotboxError('ZB_CLI_USAGE', '--remember saves the consent that -y gives: add -y (or set ZOTBOX_AGENT_CONSENT=1). An answer at the consent prompt is saved without --remember.');
   }
-  const terminal = new EvalTerminalReporter(io.stdout, reporters);
+  const terminal = new EvalTerminalReporter(io.stdout, reporters, io.stderr, values['keep-workspaces'] === true);
   const report = await runEval({
     suiteFiles: parsed.positionals,
     cwd: io.cwd,

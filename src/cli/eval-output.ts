@@ -22,6 +22,8 @@ export class EvalTerminalReporter {
   constructor(
     private readonly stdout: TextStream,
     reporters: readonly ReporterSpec[],
+    private readonly stderr?: TextStream,
+    private readonly keepWorkspaces = false,
   ) {
     this.mode = reporters.find((spec) => spec.kind === 'list' || spec.kind === 'line')?.kind as 'list' | 'line' | undefined;
     // log-update redraws on a real terminal stream only; anything else gets plain lines.
@@ -29,6 +31,11 @@ export class EvalTerminalReporter {
   }
 
   progress(progress: EvalProgress): void {
+    if (progress.type === 'warning') {
+      if (this.stderr !== undefined) writeTerminalText(this.stderr, `zotbox: warning: ${progress.message}\n`);
+      return;
+    }
+    if (progress.type === 'eval.start' && this.keepWorkspaces && this.stderr !== undefined) writeTerminalText(this.stderr, `zotbox: keeping every case workspace in ${progress.workspaces}\n`);
     if (this.mode === undefined) return;
     if (progress.type === 'eval.start') {
       this.started = performance.now();

@@ -1,6 +1,7 @@
 // A case's result from its runs: its pass rate against its threshold, or why it
-// did not run. A case the eval's interruption cut short (a run cancelled, or
-// repeats never started) did not run: --last-failed runs it again.
+// did not run. A case that ended after the eval was interrupted and did not pass
+// every repeat may have been cut short anywhere (a run, a judge, setup): it did
+// not run, and --last-failed runs it again.
 import type { CaseResult, CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 
@@ -9,8 +10,8 @@ export function passRate(runs: readonly CaseRun[]): number | null {
   return runs.filter((run) => run.passed).length / runs.length;
 }
 
-export function caseResult(planned: PlannedCase, runs: readonly CaseRun[], repeat: number, interrupted: boolean): CaseResult {
-  const cutShort = interrupted && (runs.length < repeat || runs.some((run) => run.status === 'cancelled' || run.error?.code === 'ZB_GATE_CANCELLED'));
+export function caseResult(planned: PlannedCase, runs: readonly CaseRun[], repeat: number, endedAfterInterrupt: boolean): CaseResult {
+  const cutShort = endedAfterInterrupt && (runs.length < repeat || runs.some((run) => !run.passed));
   if (cutShort) return { ...base(planned), status: 'not_run', not_run_reason: 'the eval was interrupted before the case finished', pass_rate: passRate(runs), runs: [...runs] };
   const rate = passRate(runs);
   return { ...base(planned), status: rate !== null && rate >= planned.threshold ? 'passed' : 'failed', not_run_reason: null, pass_rate: rate, runs: [...runs] };

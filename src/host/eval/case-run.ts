@@ -17,7 +17,9 @@ import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { RunRecorder } from './record-run.js';
 import type { GraderHost } from './graders/grader-host.js';
-import { WORKSPACE_PLACEHOLDER, type SuiteConsent } from './suite-consent.js';
+import { AGENT_DATA_PLACEHOLDER, WORKSPACE_PLACEHOLDER, type CaseDirectories, type SuiteConsent } from './suite-consent.js';
+import { makeCaseDirectory } from './eval-root.js';
+import { removeWorkspace } from './workspace-remove.js';
 
 /** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
 const RETRIED_CODES: ReadonlySet<string> = new Set(['ZB_PROVIDER_FAILED', 'ZB_PROVIDER_TIMEOUT', 'ZB_PROVIDER_INTERRUPTED']);
@@ -55,57 +57,75 @@ export async function runCaseRepeat(planned: PlannedCase, repeat: number, contex
   }
 }
 
+interface AttemptDirectories {
+  workspace?: CaseWorkspace;
+  agentData?: string;
+}
+
 async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<{ run: CaseRun; retryable: boolean }> {
   const recorder = new RunRecorder();
-  let workspace: CaseWorkspace | undefined;
+  const directories: AttemptDirectories = {};
+  const outcome = await attemptIn(planned, repeat, context, recorder, directories).catch((thrown: unknown) => ({ run: notStarted(repeat, thrown, recorder), retryable: false }));
+  if (context.keepWorkspaces) return outcome;
   try {
-    const created = await createCaseWorkspace(context.evalRoot, planned.fixture);
-    workspace = created;
-    await executeCase(planned, created.path, recorder, context);
-    const record = recorder.record();
-    // Reports name each case's workspace ${workspace}: its temp path differs from run to run and machine to machine.
-    const scrub = (text: string) => text.replaceAll(created.path, WORKSPACE_PLACEHOLDER);
-    const expectations = (await checkCase(planned, repeat, record, created, context.graders, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
-    const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
-    const run: CaseRun = {
-      repeat,
-      attempts: 1,
-      passed: expectations.every((result) => result.passed),
-      status: record.status,
-      error: record.error === null ? null : { code: record.error.code, message: scrub(record.error.message) },
-      turns: record.turns,
-      usage: record.usage,
-      cost_usd: record.costUsd === null || judgeCost === null ? null : record.costUsd + judgeCost,
-      duration_ms: 0,
-      final_text: record.finalText,
-      expectations,
-      transcript_tail: scrub(recorder.tail()),
-    };
-    return { run, retryable: record.error !== null && RETRIED_CODES.has(record.error.code) };
+    await directories.workspace?.remove();
+    if (directories.agentData !== undefined) await removeWorkspace(directories.agentData);
+    return outcome;
   } catch (thrown) {
-    // The run could not start (a transcript that does not parse, a workspace that cannot be made): the case fails with why.
+    // Whatever the run left that cannot be removed fails its case, never the eval; the eval's temp directory is removed at the end.
     const error = toZotboxError(thrown);
-    const run: CaseRun = {
-      repeat,
-      attempts: 1,
-      passed: false,
-      status: 'error',
-      error: { code: error.code, message: error.message },
-      turns: 0,
-      usage: NO_USAGE,
-      cost_usd: 0,
-      duration_ms: 0,
-      final_text: '',
-      expectations: [],
-      transcript_tail: recorder.tail(),
-    };
-    return { run, retryable: false };
-  } finally {
-    if (workspace !== undefined && !context.keepWorkspaces) await workspace.remove();
+    return { run: { ...outcome.run, passed: false, error: { code: error.code, message: `the case workspace could not be removed: ${error.message}` } }, retryable: false };
   }
 }
 
-async function executeCase(planned: PlannedCase, workspace: string, recorder: RunRecorder, context: CaseRunContext): Promise<void> {
+async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunContext, recorder: RunRecorder, directories: AttemptDirectories): Promise<{ run: CaseRun; retryable: boolean }> {
+  const created = await createCaseWorkspace(context.evalRoot, planned.fixture);
+  directories.workspace = created;
+  const agentData = makeCaseDirectory(context.evalRoot, 'data-');
+  directories.agentData = agentData;
+  await executeCase(planned, { workspace: created.path, agentData }, recorder, context);
+  const record = recorder.record();
+  // Reports name each case's directories by their placeholders: their temp paths differ from run to run and machine to machine.
+  const scrub = (text: string) => text.replaceAll(created.path, WORKSPACE_PLACEHOLDER).replaceAll(agentData, AGENT_DATA_PLACEHOLDER);
+  const expectations = (await checkCase(planned, repeat, record, created, context.graders, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
+  const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
+  const run: CaseRun = {
+    repeat,
+    attempts: 1,
+    passed: expectations.every((result) => result.passed),
+    status: record.status,
+    error: record.error === null ? null : { code: record.error.code, message: scrub(record.error.message) },
+    turns: record.turns,
+    usage: record.usage,
+    cost_usd: record.costUsd === null || judgeCost === null ? null : record.costUsd + judgeCost,
+    duration_ms: 0,
+    final_text: record.finalText,
+    expectations,
+    transcript_tail: scrub(recorder.tail()),
+  };
+  return { run, retryable: record.error !== null && RETRIED_CODES.has(record.error.code) };
+}
+
+/** A run that could not start (a transcript that does not parse, a workspace that cannot be made): the case fails with why. */
+function notStarted(repeat: number, thrown: unknown, recorder: RunRecorder): CaseRun {
+  const error = toZotboxError(thrown);
+  return {
+    repeat,
+    attempts: 1,
+    passed: false,
+    status: 'error',
+    error: { code: error.code, message: error.message },
+    turns: 0,
+    usage: NO_USAGE,
+    cost_usd: 0,
+    duration_ms: 0,
+    final_text: '',
+    expectations: [],
+    transcript_tail: recorder.tail(),
+  };
+}
+
+async function executeCase(planned: PlannedCase, directories: CaseDirectories, recorder: RunRecorder, context: CaseRunContext): Promise<void> {
   const limits = new AbortController();
   const stop = () => limits.abort(context.signal.reason);
   context.signal.addEventListener('abort', stop, { once: true });
@@ -124,14 +144,15 @@ async function executeCase(planned: PlannedCase, workspace: string, recorder: Ru
   try {
     const plan = await prepareRun({
       agent: planned.suite.agent,
-      cwd: workspace,
-      workspace,
+      cwd: directories.workspace,
+      workspace: directories.workspace,
+      agentDataDirectory: directories.agentData,
       ...(planned.replay === undefined ? {} : { replayFile: planned.replay }),
       ...(planned.replay !== undefined ? {} : modelFor(planned, context)),
       ...(context.confine === undefined ? {} : { confine: context.confine }),
       env: context.env,
       stateDirectory: context.stateDirectory,
-      obtainConsent: context.consent.obtain,
+      obtainConsent: (request) => context.consent.obtain(request, directories),
       ...(context.modelEndpoints === undefined ? {} : { modelEndpoints: context.modelEndpoints }),
       signal: limits.signal,
     });

@@ -3,9 +3,7 @@
 // case's would be (loading, requirements, the model, scopes, confinement), so
 // the question shows the permissions every case will run with, and anything that
 // stops a case from starting (no model key, an unusable scope) stops the eval here.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileSystemError } from '../../errors.js';
+import { makeCaseDirectory } from './eval-root.js';
 import { prepareRun } from '../run/run-plan.js';
 import type { PlannedSuite } from './eval-plan.js';
 import { resolveSuitePath } from './suite-paths.js';
@@ -22,12 +20,8 @@ export interface ProbeContext {
 export async function askSuiteConsent(suite: PlannedSuite, consent: SuiteConsent, context: ProbeContext): Promise<void> {
   const { options } = context;
   const { loaded } = suite;
-  const workspace = path.join(context.evalRoot, `consent-${loaded.name}`);
-  try {
-    mkdirSync(workspace, { mode: 0o700 });
-  } catch (cause) {
-    throw fileSystemError('create', workspace, cause);
-  }
+  const directories = { workspace: makeCaseDirectory(context.evalRoot, 'consent-'), agentData: makeCaseDirectory(context.evalRoot, 'consent-data-') };
+  const { workspace } = directories;
   const model = options.model ?? loaded.suite.model;
   // The model of the suite's first case (its replay, or the suite's model): a probe that cannot select it fails as every case would.
   const replayPath = loaded.suite.cases[0]?.replay ?? loaded.suite.replay;
@@ -36,6 +30,7 @@ export async function askSuiteConsent(suite: PlannedSuite, consent: SuiteConsent
     agent: suite.agent,
     cwd: workspace,
     workspace,
+    agentDataDirectory: directories.agentData,
     ...(replay !== undefined ? { replayFile: replay } : model === undefined ? {} : { model }),
     ...(options.confine === undefined ? {} : { confine: options.confine }),
     env: options.env,
@@ -44,7 +39,7 @@ export async function askSuiteConsent(suite: PlannedSuite, consent: SuiteConsent
     remember: options.remember === true,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
-    obtainConsent: consent.obtain,
+    obtainConsent: (request) => consent.obtain(request, directories),
     ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
     signal: context.signal,
   });

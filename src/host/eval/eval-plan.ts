@@ -67,15 +67,32 @@ export async function planEval(options: EvalPlanOptions): Promise<EvalPlan> {
   const suites: PlannedSuite[] = [];
   for (const file of options.suiteFiles) suites.push(await planSuite(loadSuite(file, options.cwd), options));
   refuseDuplicateNames(suites);
-  const cases: PlannedCase[] = [];
-  let index = 0;
-  for (const suite of suites) {
-    for (const evalCase of suite.loaded.suite.cases) {
-      const planned = planCase(suite, evalCase, index++);
-      if (isSelected(planned.key, options)) cases.push(planned);
-    }
+  const all: PlannedCase[] = [];
+  for (const suite of suites) for (const evalCase of suite.loaded.suite.cases) all.push(planCase(suite, evalCase, all.length));
+  refuseEmptySelection(all, options);
+  return { suites, cases: all.filter((planned) => isSelected(planned.key, options)) };
+}
+
+/**
+ * A selection that names what is not there is a mistake, never a pass: --grep
+ * that matches no case, or a --last-failed report whose failures are in none of
+ * the suites given (adversarial14/last-failed-unknown-case). A shard with no case
+ * is fine: with more shards than cases, some are empty.
+ */
+function refuseEmptySelection(all: readonly PlannedCase[], options: EvalPlanOptions): void {
+  const keys = new Set(all.map((planned) => planned.key));
+  const { grep, only } = options;
+  if (grep !== undefined && !all.some((planned) => grep.test(planned.key))) {
+    throw new ZotboxError('ZB_CLI_USAGE', `--grep /${grep.source}/ matches none of the ${all.length} cases (keys are SUITE/ID, such as ${all[0]?.key ?? 'main/first'}). Fix: check the pattern.`);
   }
-  return { suites, cases };
+  const missing = only === undefined ? [] : [...only].filter((key) => !keys.has(key));
+  if (missing.length > 0) {
+    throw new ZotboxError(
+      'ZB_EVAL_REPORT_INVALID',
+      `the --last-failed report names cases that are in none of the suites given: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}. Fix: give the suites that report was written from (a renamed case cannot be matched).`,
+      { details: { missing: missing.slice(0, 100) } },
+    );
+  }
 }
 
 async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise<PlannedSuite> {

@@ -15,6 +15,15 @@ export function makeEvalRoot(parent: string): string {
   }
 }
 
+/** A fresh private directory under the eval root (a case's ${agent_data}, a consent probe's workspace). */
+export function makeCaseDirectory(evalRoot: string, prefix: string): string {
+  try {
+    return realpathSync.native(mkdtempSync(path.join(evalRoot, prefix)));
+  } catch (cause) {
+    throw fileSystemError('create a directory in', evalRoot, cause);
+  }
+}
+
 export async function removeEvalRoot(root: string): Promise<void> {
   await removeWorkspace(root);
 }

@@ -9,7 +9,8 @@ import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { passRate } from './case-result.js';
 
-export type CaseOutcome = { readonly kind: 'ran'; readonly runs: readonly CaseRun[] } | { readonly kind: 'not_run'; readonly reason: string };
+/** `interrupted`: the case ended after the eval's signal, which may have cut it short. */
+export type CaseOutcome = { readonly kind: 'ran'; readonly runs: readonly CaseRun[]; readonly interrupted: boolean } | { readonly kind: 'not_run'; readonly reason: string };
 
 export interface SchedulerOptions {
   readonly repeat: number;
@@ -30,7 +31,7 @@ export class EvalScheduler {
   async run(
     cases: readonly PlannedCase[],
     runOne: (planned: PlannedCase, repeat: number) => Promise<CaseRun>,
-    onCaseEnd: (planned: PlannedCase, runs: readonly CaseRun[]) => void = () => undefined,
+    onCaseEnd: (planned: PlannedCase, outcome: CaseOutcome & { kind: 'ran' }) => void = () => undefined,
   ): Promise<CaseOutcome[]> {
     const outcomes: CaseOutcome[] = [];
     const slots = new ConcurrencyLimiter(this.options.maxRuns);
@@ -48,8 +49,9 @@ export class EvalScheduler {
       }
       started.push(
         Promise.all(runs).then((finished) => {
-          outcomes[index] = { kind: 'ran', runs: finished };
-          onCaseEnd(planned, finished);
+          const outcome = { kind: 'ran', runs: finished, interrupted: this.options.signal.aborted } as const;
+          outcomes[index] = outcome;
+          onCaseEnd(planned, outcome);
         }),
       );
     }

@@ -3,11 +3,12 @@
 // ZB_EVAL_SUITE_INVALID naming the file and the field. YAML is read in its core
 // schema: unknown tags, duplicate keys and any warning are errors, and aliases
 // are capped, so a suite cannot expand into gigabytes (a "billion laughs").
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { ZotboxError } from '../../errors.js';
 import { EvalSuiteSchema, type EvalSuite } from './suite-schema.js';
+import { readUserFile } from './user-file.js';
 
 /** A suite file is text a person writes; this is far above any real one. */
 export const MAX_SUITE_BYTES = 16 * 1024 * 1024;
@@ -42,16 +43,9 @@ export function loadSuite(file: string, cwd: string): LoadedSuite {
 }
 
 function readSuiteText(absolute: string, shown: string): string {
-  try {
-    const stats = statSync(absolute);
-    if (!stats.isFile()) throw suiteError(shown, 'it is not a regular file', 'Name a .yaml, .yml or .json suite file.');
-    if (stats.size > MAX_SUITE_BYTES) throw suiteError(shown, `it is ${stats.size} bytes, over the ${MAX_SUITE_BYTES}-byte limit`, 'Split it into several suites.');
-    return readFileSync(absolute, 'utf8');
-  } catch (cause) {
-    if (cause instanceof ZotboxError) throw cause;
-    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw suiteError(shown, `it cannot be read (${code})`, 'Check the path: suites are files such as evals/main.yaml.', cause);
-  }
+  const read = readUserFile(absolute, MAX_SUITE_BYTES);
+  if (read.ok) return read.text;
+  throw suiteError(shown, read.problem, read.errno === undefined ? 'Name a .yaml, .yml or .json suite file, or split a large one into several suites.' : 'Check the path: suites are files such as evals/main.yaml.');
 }
 
 function parseSuiteText(text: string, shown: string): unknown {

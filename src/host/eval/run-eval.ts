@@ -6,6 +6,7 @@
 // temp directory, removed at the end whatever happened (unless kept).
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import { toZotboxError } from '../../errors.js';
 import { ZOTBOX_VERSION } from '../../version.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
@@ -62,7 +63,9 @@ export interface EvalOptions {
 export type EvalProgress =
   | { readonly type: 'eval.start'; readonly cases: number; readonly runs: number; readonly workspaces: string }
   | { readonly type: 'run.end'; readonly key: string; readonly run: CaseRun }
-  | { readonly type: 'case.end'; readonly result: CaseResult };
+  | { readonly type: 'case.end'; readonly result: CaseResult }
+  /** Something the user should know that did not change a result (a temp directory left behind). */
+  | { readonly type: 'warning'; readonly message: string };
 
 export const DEFAULT_EVAL_MAX_RUNS = 8;
 
@@ -115,11 +118,11 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           options.onProgress?.({ type: 'run.end', key: planned.key, run });
           return run;
         }),
-      (planned, runs) => options.onProgress?.({ type: 'case.end', result: caseResult(planned, runs, repeat, signal.aborted) }),
+      (planned, outcome) => options.onProgress?.({ type: 'case.end', result: caseResult(planned, outcome.runs, repeat, outcome.interrupted) }),
     );
     const cases = plan.cases.map((planned, i) => {
       const outcome = results[i];
-      return outcome === undefined || outcome.kind === 'not_run' ? notRunCase(planned, outcome?.reason ?? 'it never started') : caseResult(planned, outcome.runs, repeat, signal.aborted);
+      return outcome === undefined || outcome.kind === 'not_run' ? notRunCase(planned, outcome?.reason ?? 'it never started') : caseResult(planned, outcome.runs, repeat, outcome.interrupted);
     });
     const finishedAt = new Date();
     return {
@@ -145,7 +148,10 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   } finally {
     graders.close();
     await pool.close();
-    if (options.keepWorkspaces !== true) await removeEvalRoot(evalRoot);
+    if (options.keepWorkspaces !== true) {
+      // A leftover is said, never fatal: the report is what the eval owes.
+      await removeEvalRoot(evalRoot).catch((thrown: unknown) => options.onProgress?.({ type: 'warning', message: `the eval's temp directory ${evalRoot} could not be removed: ${toZotboxError(thrown).message}` }));
+    }
   }
 }
 

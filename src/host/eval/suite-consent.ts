@@ -9,10 +9,17 @@ import { isInsideRoot } from '../../policy/scopes.js';
 import { requestConsent, type ConsentOutcome, type ConsentRequest, type ConsentSummary } from '../consent/request-consent.js';
 
 export const WORKSPACE_PLACEHOLDER = '${workspace}';
+export const AGENT_DATA_PLACEHOLDER = '${agent_data}';
+
+/** A case's own directories, which the template writes as placeholders. */
+export interface CaseDirectories {
+  readonly workspace: string;
+  readonly agentData: string;
+}
 
 export interface SuiteConsent {
-  /** Given to prepareRun as obtainConsent for every run of the suite. */
-  readonly obtain: (request: ConsentRequest) => Promise<ConsentOutcome>;
+  /** Given to prepareRun as obtainConsent for a run of the suite in these directories. */
+  readonly obtain: (request: ConsentRequest, directories: CaseDirectories) => Promise<ConsentOutcome>;
   /** What was consented to (after the first run's plan), for the report. */
   readonly consented: () => { readonly permissions: ConsentSummary; readonly outcome: ConsentOutcome } | undefined;
 }
@@ -25,8 +32,8 @@ export function suiteConsent(evalRoot: string, suiteFile: string, ask: typeof re
   const answers = new Map<string, Promise<ConsentOutcome>>();
   let first: { permissions: ConsentSummary; outcome: ConsentOutcome } | undefined;
   return {
-    obtain: async (request) => {
-      const permissions = templatePermissions(request.permissions, request.workspace ?? '', evalRoot);
+    obtain: async (request, directories) => {
+      const permissions = templatePermissions(request.permissions, directories, evalRoot);
       const key = JSON.stringify(permissions);
       let answer = answers.get(key);
       if (answer === undefined) {
@@ -42,11 +49,16 @@ export function suiteConsent(evalRoot: string, suiteFile: string, ask: typeof re
   };
 }
 
-/** The expanded permissions with the case's workspace written as ${workspace}. */
-export function templatePermissions(permissions: ConsentSummary, workspace: string, evalRoot: string): ConsentSummary {
+/** The expanded permissions with the case's workspace written ${workspace} and its agent data ${agent_data}. */
+export function templatePermissions(permissions: ConsentSummary, directories: CaseDirectories, evalRoot: string): ConsentSummary {
   const template = (root: string): string => {
-    if (workspace !== '' && root === workspace) return WORKSPACE_PLACEHOLDER;
-    if (workspace !== '' && root.startsWith(`${workspace}/`)) return `${WORKSPACE_PLACEHOLDER}${root.slice(workspace.length)}`;
+    for (const [directory, placeholder] of [
+      [directories.workspace, WORKSPACE_PLACEHOLDER],
+      [directories.agentData, AGENT_DATA_PLACEHOLDER],
+    ] as const) {
+      if (root === directory) return placeholder;
+      if (isInsideRoot(root, directory)) return `${placeholder}${root.slice(directory.length)}`;
+    }
     if (isInsideRoot(root, evalRoot) || isInsideRoot(evalRoot, root)) {
       // A scope on the eval's temp directory (or above it, such as /tmp) would reach every other case's workspace.
       throw new ZotboxError(

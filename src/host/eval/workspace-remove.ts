@@ -1,35 +1,58 @@
-// Removes a case workspace completely, whatever the run left in it: folders
-// made read-only or chmod 000 are given back u+rwx first (only entries lstat
-// says are directories: a link is never chmod'ed through), then fs.rm deletes
-// the tree, unlinking links rather than descending into what they point at.
-import { chmodSync, lstatSync, readdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+// Removes a case workspace (or the eval's temp directory) completely, whatever
+// the run left in it: links, FIFOs, devices, folders made read-only or chmod 000,
+// and trees deeper than PATH_MAX (adversarial14/deep-workspace). No path here ever
+// grows past the root, one staging name and one entry name: every folder found is
+// first renamed into a private staging folder directly under the root, then
+// emptied there. Only entries lstat says are folders are chmod'ed, renamed or
+// descended into; a link is unlinked, never followed. The run's processes have
+// all ended by then (bubblewrap's PID namespace dies with the command), so nothing
+// races the walk.
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { fileSystemError } from '../../errors.js';
 
-/** Gives the owner rwx on every directory below and including `root`, top down (a parent first, so its children can be listed). */
-function makeDirectoriesWritable(root: string): void {
-  const pending: string[] = [root];
-  for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
-    const stats = lstatSync(directory, { throwIfNoEntry: false });
-    if (stats === undefined || !stats.isDirectory()) continue;
-    if ((stats.mode & 0o700) !== 0o700) chmodSync(directory, (stats.mode & 0o7777) | 0o700);
-    // withFileTypes reads each entry's own type (d_type, or lstat where the file system has none): a link to a folder is not a folder here.
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      if (entry.isDirectory()) pending.push(`${directory}/${entry.name}`);
-    }
+/** Deletes `root` and everything below it; a missing root is not an error (idempotent). */
+export function removeWorkspace(root: string): Promise<void> {
+  try {
+    removeTree(root);
+    return Promise.resolve();
+  } catch (cause) {
+    return Promise.reject(fileSystemError('remove the case workspace', root, cause));
   }
 }
 
-/**
- * Deletes `root` and everything below it; nothing there is an error (idempotent).
- * fs.rm lstat's each entry and unlinks a symlink, so a link to a folder outside
- * removes the link and leaves the folder (pinned by case-workspace.test.ts).
- */
-export async function removeWorkspace(root: string): Promise<void> {
-  try {
-    makeDirectoriesWritable(root);
-    await rm(root, { recursive: true, force: true, maxRetries: 2 });
-  } catch (cause) {
-    throw fileSystemError('remove the case workspace', root, cause);
+function removeTree(root: string): void {
+  const top = lstatSync(root, { throwIfNoEntry: false });
+  if (top === undefined) return;
+  if (!top.isDirectory()) {
+    unlinkSync(root);
+    return;
   }
+  ownerCanUse(root, top);
+  const staging = mkdtempSync(`${root}/.zotbox-rm-`);
+  let moved = 0;
+  const pending: string[] = [root];
+  for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
+    for (const name of readdirSync(directory)) {
+      const entry = `${directory}/${name}`;
+      if (entry === staging) continue;
+      const stats = lstatSync(entry);
+      if (!stats.isDirectory()) {
+        unlinkSync(entry);
+        continue;
+      }
+      // Moving a folder needs write access to it (its ".." changes): give it back first.
+      ownerCanUse(entry, stats);
+      const flat = `${staging}/${moved++}`;
+      renameSync(entry, flat);
+      pending.push(flat);
+    }
+    // Everything in it was unlinked or moved out: it is empty (the root and staging last).
+    if (directory !== root) rmdirSync(directory);
+  }
+  rmdirSync(staging);
+  rmdirSync(root);
+}
+
+function ownerCanUse(directory: string, stats: Stats): void {
+  if ((stats.mode & 0o700) !== 0o700) chmodSync(directory, (stats.mode & 0o7777) | 0o700);
 }

@@ -71,6 +71,12 @@ export interface PrepareRunOptions {
    * the cases of a suite, whose workspaces differ only in their temp paths.
    */
   readonly obtainConsent?: (request: ConsentRequest) => Promise<ConsentOutcome>;
+  /**
+   * The directory `${agent_data}` names for this run, instead of the agent's own
+   * <state>/agents/NAME/data: `zotbox eval` gives each case a fresh one, so no case
+   * sees what another left, and an eval never writes the user's real agent data.
+   */
+  readonly agentDataDirectory?: string;
 }
 
 /** A prepared run: the agent, its workspace and everything consent covered. Read-only; execute it with executeRun. */
@@ -119,7 +125,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   });
   const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
   const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
-  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, data) });
+  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));

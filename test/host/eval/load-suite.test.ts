@@ -86,5 +86,5 @@ test('a YAML alias bomb is refused, not expanded', (t) => {
 test('a missing suite file says it cannot be read', (t) => {
   const error = t.throws(() => loadSuite('nope.yaml', tempDir(t)));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SUITE_INVALID');
-  t.regex(error.message, /cannot be read \(ENOENT\)/);
+  t.regex(error.message, /does not exist \(ENOENT\)/);
 });

@@ -228,7 +228,7 @@ test('a judge grades with the rubric through the same providers, and its cost co
   t.like(verdict, { kind: 'judge', passed: true, score: 0.9 });
   t.true((verdict?.cost_usd ?? 0) > 0);
   t.true(report.totals.cost_usd > 0);
-  t.regex(JSON.stringify(server.requests[0]?.body), /The answer greets the user\..*<agent-output>.*hello there/);
+  t.regex(JSON.stringify(server.requests[0]?.body), /The answer greets the user\..*<agent-output-[0-9a-f]{16}>.*hello there.*<\/agent-output-[0-9a-f]{16}>/);
 });
 
 test('a grader that loops, one that allocates without bound, and one that reaches for require fail only their own case', async (t) => {
@@ -251,6 +251,7 @@ test('a grader that loops, one that allocates without bound, and one that reache
     t.regex(outcome[id]?.[1] ?? '', /ZB_EVAL_GRADER_FAILED/, id);
   }
   t.regex(outcome['loops']?.[1] ?? '', /CPU time/);
-  t.regex(outcome['allocates']?.[1] ?? '', /memory/);
+  // Near its limit V8 collects garbage without end; on a loaded machine the CPU limit can stop it first. Either way, only its case failed.
+  t.regex(outcome['allocates']?.[1] ?? '', /memory limit|CPU time limit/);
   t.regex(outcome['requires']?.[1] ?? '', /not available/);
 });

@@ -6,26 +6,28 @@ import type { ConsentRequest, ConsentSummary } from '../../../src/host/consent/r
 import { suiteConsent, templatePermissions } from '../../../src/host/eval/suite-consent.js';
 
 const ROOT = '/tmp/zotbox-eval-abc';
+const dirs = (n: number) => ({ workspace: `${ROOT}/${n}`, agentData: `${ROOT}/data-${n}` });
 const summary = (read: string[], write: string[] = []): ConsentSummary => ({ read, write, bash: { mode: 'none', allow: [] }, confinement: 'bubblewrap' });
 
 test('the case workspace becomes ${workspace}; other roots stay expanded', (t) => {
   const workspace = `${ROOT}/1`;
-  const template = templatePermissions(summary([workspace, `${workspace}/docs`, '/home/u/.local/state/zotbox/agents/x/data'], [`${workspace}/out`]), workspace, ROOT);
-  t.deepEqual(template.read, ['${workspace}', '${workspace}/docs', '/home/u/.local/state/zotbox/agents/x/data']);
-  t.deepEqual(template.write, ['${workspace}/out']);
+  const template = templatePermissions(summary([workspace, `${workspace}/docs`, `${ROOT}/data-1`, '/srv/shared'], [`${workspace}/out`, `${ROOT}/data-1/notes`]), dirs(1), ROOT);
+  t.deepEqual(template.read, ['${workspace}', '${workspace}/docs', '${agent_data}', '/srv/shared']);
+  t.deepEqual(template.write, ['${workspace}/out', '${agent_data}/notes']);
 });
 
 test('a sibling whose name starts like the workspace is not the workspace', (t) => {
-  const error = t.throws(() => templatePermissions(summary([`${ROOT}/10`]), `${ROOT}/1`, ROOT));
+  const error = t.throws(() => templatePermissions(summary([`${ROOT}/10`]), dirs(1), ROOT));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE');
 });
 
 const reachesOtherCases = test.macro((t, root: string) => {
-  const error = t.throws(() => templatePermissions(summary([`${ROOT}/1`], [root]), `${ROOT}/1`, ROOT));
+  const error = t.throws(() => templatePermissions(summary([`${ROOT}/1`], [root]), dirs(1), ROOT));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE');
 });
 test('a scope on the eval temp directory itself is refused', reachesOtherCases, ROOT);
 test('a scope on another case is refused', reachesOtherCases, `${ROOT}/2`);
+test("a scope on another case's agent data is refused", reachesOtherCases, `${ROOT}/data-2`);
 test('a scope above the eval temp directory (/tmp) is refused', reachesOtherCases, '/tmp');
 test('a scope of / is refused', reachesOtherCases, '/');
 
@@ -51,8 +53,8 @@ test('every case of a suite shares one question, asked with the template and the
     asked.push(r);
     return new Promise((resolve) => (answer = resolve));
   });
-  const first = consent.obtain(request(`${ROOT}/1`));
-  const second = consent.obtain(request(`${ROOT}/2`));
+  const first = consent.obtain(request(`${ROOT}/1`), dirs(1));
+  const second = consent.obtain(request(`${ROOT}/2`), dirs(2));
   answer('prompt');
   t.deepEqual(await Promise.all([first, second]), ['prompt', 'prompt']);
   t.is(asked.length, 1);
@@ -67,13 +69,13 @@ test('a case whose permissions differ from what was consented is asked again', a
     questions++;
     return 'flag';
   });
-  await consent.obtain(request(`${ROOT}/1`));
-  await consent.obtain({ ...request(`${ROOT}/2`), permissions: summary([`${ROOT}/2`, '/srv/data']) });
+  await consent.obtain(request(`${ROOT}/1`), dirs(1));
+  await consent.obtain({ ...request(`${ROOT}/2`), permissions: summary([`${ROOT}/2`, '/srv/data']) }, dirs(2));
   t.is(questions, 2);
 });
 
 test('a refusal reaches every case', async (t) => {
   const consent = suiteConsent(ROOT, '/evals/main.yaml', () => Promise.reject(Object.assign(new Error('refused'), { code: 'ZB_HOST_CONSENT_REQUIRED' })));
-  await t.throwsAsync(consent.obtain(request(`${ROOT}/1`)), { message: 'refused' });
-  await t.throwsAsync(consent.obtain(request(`${ROOT}/2`)), { message: 'refused' });
+  await t.throwsAsync(consent.obtain(request(`${ROOT}/1`), dirs(1)), { message: 'refused' });
+  await t.throwsAsync(consent.obtain(request(`${ROOT}/2`), dirs(2)), { message: 'refused' });
 });

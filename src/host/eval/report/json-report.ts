@@ -3,22 +3,26 @@
 // boundary (schema-checked, version-checked) and writing is atomic (a temp file
 // beside the target, then rename): a reader never sees half a report.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { fileSystemError, ZotboxError } from '../../../errors.js';
 import { ZOTBOX_VERSION } from '../../../version.js';
+import { readUserFile } from '../user-file.js';
 import { EVAL_REPORT_VERSION, type EvalReport, EvalReportSchema } from '../eval-report.js';
+
+/** A report is JSON text zotbox wrote; this bounds what a named file can make zotbox hold. */
+export const MAX_REPORT_BYTES = 512 * 1024 * 1024;
 
 /** Reads and checks a JSON eval report. Throws ZB_EVAL_REPORT_INVALID naming the file and, when the shape is wrong, the field. */
 export function readEvalReport(file: string): EvalReport {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (cause) {
-    const io = fileSystemError('read the eval report', file, cause);
-    throw new ZotboxError('ZB_EVAL_REPORT_INVALID', `${io.message} Fix: give the file that zotbox eval --reporter json=FILE wrote.`, { cause, details: { path: file, ...io.details } });
+  const read = readUserFile(file, MAX_REPORT_BYTES);
+  if (!read.ok) {
+    throw new ZotboxError('ZB_EVAL_REPORT_INVALID', `cannot read the eval report ${file}: ${read.problem}. Fix: give the file that zotbox eval --reporter json=FILE wrote.`, {
+      details: { path: file, ...(read.errno === undefined ? {} : { errno: read.errno }) },
+    });
   }
+  const text = read.text;
   let json: unknown;
   try {
     json = JSON.parse(text);
