@@ -3,6 +3,7 @@
 import { runAgentRunBench } from './agent-run.js';
 import { runArchiveBench } from './archive.js';
 import { runConfineBench } from './confine.js';
+import { runEvalBench } from './eval.js';
 import { runPolicyBench } from './policy.js';
 import { runProvidersBench } from './providers.js';
 import { runScaleBench } from './scale.js';
@@ -16,6 +17,10 @@ interface BenchArea {
 const AREAS: Readonly<Record<string, BenchArea>> = {
   archive: { description: 'image load, unpack, pack and directory digest against zstd and tar', run: runArchiveBench },
   confine: { description: 'one bash call confined and unconfined (sandbox, git walks, bubblewrap) against spawning the program directly', run: runConfineBench },
+  eval: {
+    description: 'a 200-case replay suite in one `zotbox eval` process against one `zotbox run --replay` process per case; the overhead of a JS grader per case',
+    run: runEvalBench,
+  },
   providers: { description: 'request bodies built and checked against JSON.stringify; streamed answers decoded against JSON.parse per event', run: runProvidersBench },
   run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },
   scale: { description: '1,000 runs at once on one pool against a loopback model with 500 ms per turn, against one `zotbox run` process per agent', run: runScaleBench },

@@ -18,6 +18,7 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workDir = mkdtempSync(path.join(tmpdir(), 'zotbox-demo-'));
 const reviewer = path.join(repoRoot, 'examples', 'code-reviewer');
 const maintainer = path.join(repoRoot, 'examples', 'repo-maintainer');
+const evals = path.join(repoRoot, 'examples', 'evals');
 
 const STEPS: readonly DemoStep[] = [
   { explain: 'The commands zotbox has, and which ones are available in this build.', argv: ['--help'], expectStatus: 0 },
@@ -51,6 +52,11 @@ const STEPS: readonly DemoStep[] = [
       '--confine',
       'auto',
     ],
+    expectStatus: 0,
+  },
+  {
+    explain: 'Evaluate both agents: every case of examples/evals runs in a fresh copy of its fixture, replaying a transcript, and its expectations are checked (denials, files, text, JS graders).',
+    argv: ['eval', path.join(evals, 'code-reviewer.yaml'), path.join(evals, 'repo-maintainer.yaml'), '--reporter', 'list', '--yes'],
     expectStatus: 0,
   },
 ];
