@@ -243,7 +243,22 @@ export {
   parseShard,
   shardFromEnvironment,
 } from './api/eval.js';
-export type { EvalOptions, EvalProgress, EvalSuite, EvalCase, Expectation, EvalReport, CaseResult, CaseRun, ExpectationResult, SuiteSummary, GraderInput, GraderVerdict, ChangedFile, Shard } from './api/eval.js';
+export type {
+  EvalOptions,
+  EvalProgress,
+  EvalSuite,
+  EvalCase,
+  Expectation,
+  EvalReport,
+  CaseResult,
+  CaseRun,
+  ExpectationResult,
+  SuiteSummary,
+  GraderInput,
+  GraderVerdict,
+  ChangedFile,
+  Shard,
+} from './api/eval.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './api/policy.js';
 export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './api/policy.js';
 export { parseShellCommand, type ShellAst } from './api/policy.js';

@@ -19,8 +19,6 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
   let changed: readonly ChangedFile[] | undefined;
   const changedFiles = () => (changed ??= workspace.changedFiles().files);
   const results: ExpectationResult[] = [];
-  // A run that failed, was cancelled or ran out of turns passes nothing by default: without a status expectation, it must complete.
-  if (!planned.evalCase.expect.some((expectation) => 'status' in expectation)) results.push(checkBuiltIn({ status: 'completed' }, record, files));
   for (const expectation of planned.evalCase.expect) {
     if (isBuiltIn(expectation)) {
       results.push(checkBuiltIn(expectation, record, files));
@@ -43,6 +41,9 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
       else results.push(await judgeRun(choice, { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: changedFiles() }, signal));
     }
   }
+  // A run that failed, was cancelled or ran out of turns passes nothing by default: without a status expectation, it must complete.
+  // Checked after the suite's own, so the results keep the suite's order.
+  if (!planned.evalCase.expect.some((expectation) => 'status' in expectation)) results.push(checkBuiltIn({ status: 'completed' }, record, files));
   return results;
 }
 

@@ -67,14 +67,15 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
   return {
     kind: 'file_json',
     passed: equal,
-    reason: `${expected.path} ${expected.json_path} is ${quote(jsonText(found.value))}${equal ? '' : `, not ${quote(jsonText(expected.equals))}`}`,
+    reason: `${expected.path} ${expected.json_path} is ${jsonText(found.value)}${equal ? '' : `, not ${jsonText(expected.equals)}`}`,
   };
 }
 
 /** JSON text of a value; JSON.stringify gives undefined for a value JSON has no text for. */
 function jsonText(value: unknown): string {
-  const text = JSON.stringify(value) as string | undefined;
-  return text ?? 'undefined';
+  const text = (JSON.stringify(value) as string | undefined) ?? 'undefined';
+  // JSON text is already quoted and one line; only its length is cut.
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function describeMissing(read: WorkspaceFile): string {

@@ -45,7 +45,11 @@ export function loadSuite(file: string, cwd: string): LoadedSuite {
 function readSuiteText(absolute: string, shown: string): string {
   const read = readUserFile(absolute, MAX_SUITE_BYTES);
   if (read.ok) return read.text;
-  throw suiteError(shown, read.problem, read.errno === undefined ? 'Name a .yaml, .yml or .json suite file, or split a large one into several suites.' : 'Check the path: suites are files such as evals/main.yaml.');
+  throw suiteError(
+    shown,
+    read.problem,
+    read.errno === undefined ? 'Name a .yaml, .yml or .json suite file, or split a large one into several suites.' : 'Check the path: suites are files such as evals/main.yaml.',
+  );
 }
 
 function parseSuiteText(text: string, shown: string): unknown {

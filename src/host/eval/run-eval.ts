@@ -150,7 +150,9 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     await pool.close();
     if (options.keepWorkspaces !== true) {
       // A leftover is said, never fatal: the report is what the eval owes.
-      await removeEvalRoot(evalRoot).catch((thrown: unknown) => options.onProgress?.({ type: 'warning', message: `the eval's temp directory ${evalRoot} could not be removed: ${toZotboxError(thrown).message}` }));
+      await removeEvalRoot(evalRoot).catch((thrown: unknown) =>
+        options.onProgress?.({ type: 'warning', message: `the eval's temp directory ${evalRoot} could not be removed: ${toZotboxError(thrown).message}` }),
+      );
     }
   }
 }

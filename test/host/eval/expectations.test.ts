@@ -78,7 +78,7 @@ test('file_equals: trailing newline missing', expectation, { file_equals: { path
 test('file_json: nested value', expectation, { file_json: { path: 'package.json', json_path: '$.scripts.test', equals: 'ava' } }, true);
 test('file_json: array index and object value', expectation, { file_json: { path: 'package.json', json_path: '$.files[1]', equals: { x: 1 } } }, true);
 test('file_json: quoted key', expectation, { file_json: { path: 'package.json', json_path: '$["a key"]', equals: true } }, true);
-test('file_json: wrong value', expectation, { file_json: { path: 'package.json', json_path: '$.name', equals: 'other' } }, false, /"\\"demo\\"", not "\\"other\\""/);
+test('file_json: wrong value', expectation, { file_json: { path: 'package.json', json_path: '$.name', equals: 'other' } }, false, /\$\.name is "demo", not "other"/);
 test('file_json: no such path', expectation, { file_json: { path: 'package.json', json_path: '$.scripts.build', equals: 'tsc' } }, false, /no value at \$\.scripts\.build/);
 test('file_json: a prototype key is not a value', expectation, { file_json: { path: 'package.json', json_path: '$.constructor', equals: null } }, false, /no value/);
 test('file_json: not JSON', expectation, { file_json: { path: 'broken.json', json_path: '$', equals: {} } }, false, /is not JSON/);
