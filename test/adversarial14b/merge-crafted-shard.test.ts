@@ -25,7 +25,12 @@ test('a shard without --grep that leaves out one of its cases is refused, not me
   t.is(full.options.grep, null, 'no --grep: every case of every suite is in some shard');
   const first = shardOf(full, 1, 1);
   // The attacker drops every case that did not pass; the suites still declare them all.
-  const dropped = shardOf(full, 1, 1, first.cases.filter((result) => !isFailed(result)));
+  const dropped = shardOf(
+    full,
+    1,
+    1,
+    first.cases.filter((result) => !isFailed(result)),
+  );
   t.true(dropped.cases.length < full.cases.length);
   t.throws(() => mergeEvalReports([dropped], ['crafted.json']), { code: 'ZB_EVAL_REPORT_INVALID' } as never);
 });
@@ -38,6 +43,9 @@ test('a case marked passed whose runs say it failed is refused, not merged to pa
     .map((result): CaseResult => ({ ...result, status: 'passed' }));
   const extract = forged.find((result) => result.id === 'extract-fn')!;
   t.is(extract.threshold, 1);
-  t.true(extract.runs.some((run) => !run.passed), 'the report itself records a failed run');
+  t.true(
+    extract.runs.some((run) => !run.passed),
+    'the report itself records a failed run',
+  );
   t.throws(() => mergeEvalReports([shardOf(full, 1, 1, forged)], ['crafted.json']), { code: 'ZB_EVAL_REPORT_INVALID' } as never);
 });
