@@ -74,7 +74,8 @@ async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRun
   } catch (thrown) {
     // Whatever the run left that cannot be removed fails its case, never the eval; the eval's temp directory is removed at the end.
     const error = toZotboxError(thrown);
-    return { run: { ...outcome.run, passed: false, error: { code: error.code, message: `the case workspace could not be removed: ${error.message}` } }, retryable: false };
+    const cleanup = { kind: 'cleanup', passed: false, reason: `the case workspace could not be removed: ${error.code}: ${error.message}` };
+    return { run: { ...outcome.run, passed: false, expectations: [...outcome.run.expectations, cleanup] }, retryable: false };
   }
 }
 

@@ -120,6 +120,8 @@ export const EvalReportSchema = z.strictObject({
     max_cost_usd: z.number().nullable(),
     max_tokens: z.number().int().nullable(),
     fail_fast: z.boolean(),
+    /** --last-failed chose the cases: a suite's cases may be fewer than it declares. */
+    last_failed: z.boolean(),
   }),
   started_at: z.string(),
   finished_at: z.string(),

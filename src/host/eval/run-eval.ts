@@ -137,6 +137,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         max_cost_usd: options.maxCostUsd ?? null,
         max_tokens: options.maxTokens ?? null,
         fail_fast: options.failFast === true,
+        last_failed: options.only !== undefined,
       },
       started_at: startedAt.toISOString(),
       finished_at: finishedAt.toISOString(),

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { fileSystemError, ZotboxError } from '../../../errors.js';
 import { ZOTBOX_VERSION } from '../../../version.js';
 import { readUserFile } from '../user-file.js';
+import { findContradiction } from './consistency.js';
 import { EVAL_REPORT_VERSION, type EvalReport, EvalReportSchema } from '../eval-report.js';
 
 /** A report is JSON text zotbox wrote; this bounds what a named file can make zotbox hold. */
@@ -45,6 +46,8 @@ export function readEvalReport(file: string): EvalReport {
     const { field, message } = firstIssue(parsed.error);
     throw reportError(file, `has field ${field} that is wrong (${message}). Fix: give an unedited report written by zotbox eval --reporter json=FILE.`, field);
   }
+  const contradiction = findContradiction(parsed.data);
+  if (contradiction !== undefined) throw reportError(file, `contradicts itself: it ${contradiction}. Fix: give an unedited report written by zotbox eval --reporter json=FILE.`, '$');
   return parsed.data;
 }
 

@@ -6,6 +6,7 @@ import { ZotboxError } from '../../../errors.js';
 import { EVAL_REPORT_VERSION, type CaseResult, type EvalReport } from '../eval-report.js';
 import { caseInShard, caseKey } from './shard.js';
 import { computeTotals, reportStatus } from './totals.js';
+import { findContradiction } from './consistency.js';
 
 interface Labelled {
   readonly report: EvalReport;
@@ -27,6 +28,12 @@ export function mergeEvalReports(reports: readonly EvalReport[], names: readonly
   const base = shards[0]!;
   for (const other of shards.slice(1)) requireSameEval(base, other);
   const cases = collectCases(shards);
+  // Each shard's cases, totals and status must follow from its runs: one that contradicts itself is never merged to a pass.
+  for (const shard of shards) {
+    const contradiction = findContradiction(shard.report);
+    if (contradiction !== undefined) throw invalid(`${shard.label}: ${contradiction}. Fix: give unedited reports written by zotbox eval.`, {});
+  }
+  requireEveryCase(shards, cases);
   const span = timeSpan(shards);
   return {
     zotbox_eval_report: EVAL_REPORT_VERSION,
@@ -160,6 +167,23 @@ function collectCases(shards: readonly Labelled[]): CaseResult[] {
     }
   }
   return cases.sort((a, b) => a.index - b.index);
+}
+
+/** Without --grep or --last-failed, every case of every suite ran in some shard: a shard that left one out is not the eval's. */
+function requireEveryCase(shards: readonly Labelled[], cases: readonly CaseResult[]): void {
+  const { grep, last_failed: lastFailed } = shards[0]!.report.options;
+  if (grep !== null || lastFailed) return;
+  for (const suite of shards[0]!.report.suites) {
+    const found = cases.filter((result) => result.suite === suite.name).length;
+    if (found < suite.cases) {
+      throw invalid(
+        `suite ${JSON.stringify(suite.name)} lists ${suite.cases} cases but the shards hold ${found}, and no --grep or --last-failed chose them. Fix: give unedited reports of every shard.`,
+        {
+          suite: suite.name,
+        },
+      );
+    }
+  }
 }
 
 function timeSpan(shards: readonly Labelled[]): { started_at: string; finished_at: string; duration_ms: number } {

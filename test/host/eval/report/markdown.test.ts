@@ -51,7 +51,7 @@ test('Failures lists each failed case with its failing reasons; Not run lists th
 test('a suite without cases in this report says so instead of an empty table', (t) => {
   const report = sampleReport();
   report.cases = report.cases.filter((result) => result.suite === 'refactor');
-  t.true(formatMarkdownSummary(report).includes('### docs-qa\n\nevals/docs-qa.yaml · docs-qa-agent@1.0.0 · model replay\n\nNo cases of this suite in this report.\n'));
+  t.true(formatMarkdownSummary(report).includes('### docs-qa\n\nevals/docs-qa.yaml · docs-qa-agent@\u200b1.0.0 · model replay\n\nNo cases of this suite in this report.\n'));
 });
 
 test('no Failures section when nothing failed', (t) => {
@@ -67,7 +67,7 @@ test('inline escaping is stated by hand', (t) => {
   t.is(escapeMarkdownInline('`code`'), '\\`code\\`');
   t.is(escapeMarkdownInline('one\ntwo\r\nthree'), 'one two three');
   t.is(escapeMarkdownInline('<img src=x onerror=alert(1)>'), '&lt;img src=x onerror=alert\\(1\\)&gt;');
-  t.is(escapeMarkdownInline('[click](https://evil.example)'), '\\[click\\]\\(https://evil.example\\)');
+  t.is(escapeMarkdownInline('[click](https://evil.example)'), '\\[click\\]\\(https:\u200b//evil.example\\)', 'a zero-width space keeps a URL from being linked');
   t.is(escapeMarkdownInline('**bold** _it_ # h ~~s~~ ![i](x) &amp;'), '\\*\\*bold\\*\\* \\_it\\_ \\# h \\~\\~s\\~\\~ \\!\\[i\\]\\(x\\) &amp;amp;');
   t.is(escapeMarkdownInline('bell\u0007'), 'bell\\\\u0007', 'renders as bell\\u0007 (the backslash itself escaped)');
   t.is(escapeMarkdownInline('C:\\dir'), 'C:\\\\dir');
