@@ -7,7 +7,6 @@
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { toZotboxError } from '../../errors.js';
-import { ZOTBOX_VERSION } from '../../version.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
@@ -19,11 +18,10 @@ import { runCaseRepeat } from './case-run.js';
 import type { CaseResult, CaseRun, EvalReport } from './eval-report.js';
 import { planEval } from './eval-plan.js';
 import { caseResult, notRunCase } from './case-result.js';
-import { computeTotals, reportStatus } from './report/totals.js';
 import { EvalScheduler } from './eval-scheduler.js';
 import { askSuiteConsent } from './consent-probe.js';
+import { buildReport } from './build-report.js';
 import { suiteConsent, type SuiteConsent } from './suite-consent.js';
-import { suiteSummary } from './suite-summary.js';
 
 export interface EvalOptions {
   readonly suiteFiles: readonly string[];
@@ -124,28 +122,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       const outcome = results[i];
       return outcome === undefined || outcome.kind === 'not_run' ? notRunCase(planned, outcome?.reason ?? 'it never started') : caseResult(planned, outcome.runs, repeat, outcome.interrupted);
     });
-    const finishedAt = new Date();
-    return {
-      zotbox_eval_report: 1,
-      zotbox_version: ZOTBOX_VERSION,
-      status: reportStatus(cases, signal.aborted),
-      shard: options.shard === undefined ? null : { index: options.shard.index, total: options.shard.total },
-      options: {
-        repeat,
-        retries: options.retries ?? 0,
-        grep: options.grep ?? null,
-        max_cost_usd: options.maxCostUsd ?? null,
-        max_tokens: options.maxTokens ?? null,
-        fail_fast: options.failFast === true,
-        last_failed: options.only !== undefined,
-      },
-      started_at: startedAt.toISOString(),
-      finished_at: finishedAt.toISOString(),
-      duration_ms: finishedAt.getTime() - startedAt.getTime(),
-      suites: plan.suites.map((suite) => suiteSummary(suite, consents.get(suite) as SuiteConsent, options.model)),
-      totals: computeTotals(cases),
-      cases,
-    };
+    return buildReport({ plan, cases, consents, options, startedAt, interrupted: signal.aborted });
   } finally {
     graders.close();
     await pool.close();
