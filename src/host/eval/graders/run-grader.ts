@@ -106,15 +106,20 @@ function inputJson(file: string, input: GraderInput): string | ZotboxError {
   return bytes > GRADER_INPUT_MAX_BYTES ? fail.inputTooLarge(file, bytes, GRADER_INPUT_MAX_BYTES) : json;
 }
 
-/** What is left of the CPU budget, as an isolated-vm timeout (which counts time on the isolate's thread, as wallTime does). */
+/** What is left of the CPU budget, as the isolated-vm timeout of the next call (a bound in time on that call; the budget itself is CPU time). */
 function remainingMs(isolate: ivm.Isolate, limits: Limits): number {
   return Math.max(1, Math.ceil(limits.cpuTimeMs - busyMs(isolate)));
 }
 
-/** Time the isolate has spent on a thread, in ms; 0 once it is disposed (the call then fails on its own). */
+/**
+ * CPU time the isolate has used, in ms; 0 once it is disposed (the call then fails
+ * on its own). CPU, not wall time: on a busy machine a thread waits for a core, and
+ * that wait must not count against a grader or make the watchdog take a slow grader
+ * for a stuck one.
+ */
 function busyMs(isolate: ivm.Isolate): number {
   try {
-    return isolate.isDisposed ? 0 : Number(isolate.wallTime) / 1e6;
+    return isolate.isDisposed ? 0 : Number(isolate.cpuTime) / 1e6;
   } catch {
     // Disposed between the check and the read (by its memory limit, on its own thread).
     return 0;
