@@ -8,6 +8,9 @@ export const COMMAND_SEARCH_PATH: readonly string[] = ['/usr/local/sbin', '/usr/
 
 export const TRUSTED_PROGRAM_DIRECTORIES: readonly string[] = COMMAND_SEARCH_PATH;
 
+/** npm's global config file for commands: a path below a character device, which no one can create. */
+export const NO_GLOBAL_NPMRC = '/dev/null/zotbox-no-global-npmrc';
+
 /** Driver names that some config visible to the command defines, to be switched off. */
 export interface GitDriverNames {
   readonly filters: readonly string[];
@@ -104,8 +107,10 @@ export function commandEnvironment(home: string, assignments: Readonly<Record<st
     // programs npm runs stay fixed (the dangerous set keeps the agent's own npm_config_* assignments out).
     npm_config_cache: `${home}/.npm`,
     npm_config_logs_dir: `${home}/.npm/_logs`,
+    // No user or global npmrc. Two different names: npm 10.9 and 11 refuse one file loaded as both ("double-loading
+    // config"). Nothing can ever exist below /dev/null, so the global one reads as absent, confined or not.
     npm_config_userconfig: '/dev/null',
-    npm_config_globalconfig: '/dev/null',
+    npm_config_globalconfig: NO_GLOBAL_NPMRC,
     npm_config_script_shell: '/bin/sh',
     npm_config_git: 'git',
     npm_config_update_notifier: 'false',

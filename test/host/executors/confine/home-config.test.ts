@@ -19,7 +19,7 @@ test("npm keeps its cache and logs in the command's HOME and runs no configured 
     npm_config_cache: '/h/.npm',
     npm_config_logs_dir: '/h/.npm/_logs',
     npm_config_userconfig: '/dev/null',
-    npm_config_globalconfig: '/dev/null',
+    npm_config_globalconfig: '/dev/null/zotbox-no-global-npmrc',
     npm_config_script_shell: '/bin/sh',
     npm_config_git: 'git',
   });
