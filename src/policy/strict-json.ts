@@ -21,6 +21,9 @@ export interface StrictJsonFailure {
   /** JSON path of the place the problem was found ("$" for the document). */
   readonly path: string;
   readonly message: string;
+  /** 1-based line and column (in characters) where it was found; absent for problems of the whole file (encoding, BOM). */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 const MAX_DEPTH = 64;
@@ -46,9 +49,17 @@ class Failure extends Error {
   constructor(
     readonly path: string,
     message: string,
+    readonly index: number,
   ) {
     super(message);
   }
+}
+
+/** The 1-based line and column of a character index in `text`. */
+function lineAndColumn(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: index - lineStart + 1 };
 }
 
 class Parser {
@@ -66,7 +77,7 @@ class Parser {
   }
 
   private fail(path: string, message: string): never {
-    throw new Failure(path, message);
+    throw new Failure(path, message, this.index);
   }
 
   private describeHere(): string {
@@ -228,11 +239,13 @@ class Parser {
     for (;;) {
       this.skipWhitespace();
       if (this.text[this.index] !== '"') this.fail(path, `expected a key in double quotes, found ${this.describeHere()}`);
+      const keyStart = this.index;
       const key = this.parseString(path);
       const keyPath = childPath(path, key);
       const fold = foldKey(key);
       const earlier = folded.get(fold);
       if (earlier !== undefined) {
+        this.index = keyStart; // the failure points at the second key
         this.fail(
           keyPath,
           earlier === key
@@ -270,7 +283,7 @@ export function parseStrictJson(bytes: Uint8Array): StrictJsonSuccess | StrictJs
   try {
     return { ok: true, value: parser.parseDocument(), numberLiterals: parser.numberLiterals };
   } catch (thrown) {
-    if (thrown instanceof Failure) return { ok: false, path: thrown.path, message: thrown.message };
+    if (thrown instanceof Failure) return { ok: false, path: thrown.path, message: thrown.message, ...lineAndColumn(text, thrown.index) };
     throw thrown;
   }
 }

@@ -1,12 +1,14 @@
 // Reading an eval suite file: YAML (.yaml, .yml) or JSON (.json), bounded in
 // size, checked against the suite schema, with every problem reported as
-// ZB_EVAL_SUITE_INVALID naming the file and the field. YAML is read in its core
+// ZB_EVAL_SUITE_INVALID naming the file and the field. JSON is read strictly
+// (duplicate keys refused, with their line), as YAML is. YAML is read in its core
 // schema: unknown tags, duplicate keys and any warning are errors, and aliases
 // are capped, so a suite cannot expand into gigabytes (a "billion laughs").
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { ZotboxError } from '../../errors.js';
+import { parseStrictJson } from '../../policy/strict-json.js';
 import { EvalSuiteSchema, type EvalSuite } from './suite-schema.js';
 import { readUserFile } from './user-file.js';
 
@@ -55,11 +57,11 @@ function readSuiteText(absolute: string, shown: string): string {
 function parseSuiteText(text: string, shown: string): unknown {
   const extension = path.extname(shown).toLowerCase();
   if (extension === '.json') {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (cause) {
-      throw suiteError(shown, `it is not JSON: ${(cause as Error).message}`, 'Fix the syntax, or write the suite in YAML.', cause);
-    }
+    // Strict, like manifests: JSON.parse keeps the last of two duplicate keys, so a reviewer could read one threshold and zotbox another.
+    const parsed = parseStrictJson(Buffer.from(text, 'utf8'));
+    if (parsed.ok) return parsed.value;
+    const where = parsed.line === undefined ? parsed.path : `${parsed.path} (line ${parsed.line}, column ${parsed.column ?? 1})`;
+    throw suiteError(shown, `it is not valid JSON at ${where}: ${parsed.message}`, 'Fix the line it names (strict JSON: no duplicate keys, no comments), or write the suite in YAML.');
   }
   if (extension !== '.yaml' && extension !== '.yml') throw suiteError(shown, `its extension "${extension}" is neither .yaml, .yml nor .json`, 'Rename it to say which format it is in.');
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, schema: 'core', merge: false, strict: true });

@@ -70,7 +70,16 @@ test('a case id with a slash', refused, 's.yaml', 'zotbox_eval: 1\nagent: a\ncas
 test('duplicate YAML keys', refused, 's.yaml', 'zotbox_eval: 1\nagent: a\nagent: b\ncases: [{ id: x, prompt: p }]\n', /not valid YAML/);
 test('a custom YAML tag', refused, 's.yaml', 'zotbox_eval: 1\nagent: !!js/function a\ncases: [{ id: x, prompt: p }]\n', /not valid YAML/);
 test('YAML that is not YAML', refused, 's.yaml', 'zotbox_eval: 1\n  agent: [\n', /not valid YAML/);
-test('JSON that is not JSON', refused, 's.json', '{"zotbox_eval": 1,', /not JSON/);
+test('JSON that is not JSON', refused, 's.json', '{"zotbox_eval": 1,', /not valid JSON at \$ \(line 1, column 19\)/);
+// Issue 22 §7: JSON.parse keeps the last of two keys; a reviewer reading the first would see another suite.
+test(
+  'duplicate JSON keys, named with their line',
+  refused,
+  's.json',
+  '{"zotbox_eval": 1, "agent": "a",\n "cases": [{"id": "x", "prompt": "p", "threshold": 1, "threshold": 0}]}',
+  /not valid JSON at \$\.cases\[0\]\.threshold \(line 2, column 55\): the key "threshold" appears twice/,
+);
+test('duplicate JSON keys at the top level', refused, 's.json', '{"zotbox_eval": 1, "agent": "a", "agent": "b", "cases": []}', /\$\.agent \(line 1, column 34\)/);
 test('an extension that names no format', refused, 's.txt', 'zotbox_eval: 1\n', /neither \.yaml, \.yml nor \.json/);
 test('a file name that cannot name the suite', refused, ' odd name.yaml', 'zotbox_eval: 1\nagent: a\ncases: [{ id: x, prompt: p }]\n', /Add name:/);
 
