@@ -139,6 +139,7 @@ function benchInput(index: number): GraderInput {
       { type: 'tool.call', id: 2, tool: 'read', input: { path: 'src/m0.js' } },
       { type: 'run.end', status: 'completed' },
     ],
+    events_dropped: 0,
     files: [],
   };
 }

@@ -16,6 +16,7 @@ import type { CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { RunRecorder } from './record-run.js';
+import { callMatchers } from './expectations.js';
 import type { GraderHost } from './graders/grader-host.js';
 import { AGENT_DATA_PLACEHOLDER, WORKSPACE_PLACEHOLDER, type CaseDirectories, type SuiteConsent } from './suite-consent.js';
 import { makeCaseDirectory } from './eval-root.js';
@@ -84,6 +85,7 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
   directories.workspace = created;
   const agentData = makeCaseDirectory(context.evalRoot, 'data-');
   directories.agentData = agentData;
+  recorder.watchCalls(callMatchers(planned.evalCase.expect), created.path);
   await executeCase(planned, { workspace: created.path, agentData }, recorder, context);
   const record = recorder.record();
   // Reports name each case's directories by their placeholders: their temp paths differ from run to run and machine to machine.

@@ -56,6 +56,7 @@ function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, fi
     usage: record.usage,
     error: record.error,
     events: record.events.slice(-MAX_GRADER_EVENTS),
+    events_dropped: record.eventsDropped + Math.max(0, record.events.length - MAX_GRADER_EVENTS),
     files,
   };
 }

@@ -3,9 +3,10 @@
 // expectation gives a verdict with a reason, passed or not; graders and the judge
 // are checked elsewhere (check-case.ts) and give verdicts of the same shape.
 import type { ExpectationResult } from './eval-report.js';
-import { callMatches, describeCall, describeMatcher } from './call-match.js';
-import { observedCalls, type ObservedCall, type RunRecord } from './run-record.js';
-import type { Expectation } from './suite-schema.js';
+import { describeCall, describeMatcher } from './call-match.js';
+import type { CallFacts } from './call-ledger.js';
+import type { ObservedCall, RunRecord } from './run-record.js';
+import type { CallMatcher, Expectation } from './suite-schema.js';
 import { checkFileExpectation, type WorkspaceFiles } from './file-expectations.js';
 import { quote } from './reason-text.js';
 
@@ -42,50 +43,70 @@ export function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: Wor
     const used = totalTokens(record);
     return verdict(used <= expectation.max_tokens, `${used} tokens, at most ${expectation.max_tokens} expected`);
   }
-  if ('tool_called' in expectation || 'tool_not_called' in expectation || 'denied' in expectation || 'no_denials' in expectation) return checkCalls(expectation, record, files.workspace);
+  if ('tool_called' in expectation || 'tool_not_called' in expectation || 'denied' in expectation || 'no_denials' in expectation) return checkCalls(expectation, record.calls);
   return checkFileExpectation(expectation, files);
 }
 
 type CallExpectation = Extract<BuiltIn, { tool_called: unknown } | { tool_not_called: unknown } | { denied: unknown } | { no_denials: unknown }>;
 
-function checkCalls(expectation: CallExpectation, record: RunRecord, workspace: string): ExpectationResult {
-  const calls = observedCalls(record.events);
+/** The call matchers of a case's expectations, by identity: the run's calls are tallied against each as they come. */
+export function callMatchers(expectations: readonly Expectation[]): CallMatcher[] {
+  return expectations.flatMap((expectation) =>
+    'tool_called' in expectation ? [expectation.tool_called] : 'tool_not_called' in expectation ? [expectation.tool_not_called] : 'denied' in expectation ? [expectation.denied] : [],
+  );
+}
+
+/** A verdict whose facts were not all kept: it fails, never passes (issue 22 §1). */
+function incomplete(kind: string, why: string): ExpectationResult {
+  return { kind, passed: false, reason: `ZB_EVAL_VERDICT_INCOMPLETE: ${why}, so this verdict cannot be trusted and fails` };
+}
+
+function checkCalls(expectation: CallExpectation, calls: CallFacts): ExpectationResult {
+  const kind = expectationKind(expectation);
+  if (calls.incomplete !== undefined) return incomplete(kind, calls.incomplete);
   if ('no_denials' in expectation) {
-    const denied = calls.filter((call) => call.allowed === false);
-    return { kind: 'no_denials', passed: denied.length === 0, reason: denied.length === 0 ? `no call was denied (${calls.length} calls)` : `denied: ${denied.map(describeDenial).join('; ')}` };
-  }
-  if ('tool_called' in expectation) {
-    const matching = calls.filter((call) => callMatches(call, expectation.tool_called, workspace));
     return {
-      kind: 'tool_called',
-      passed: matching.length > 0,
-      reason: matching.length > 0 ? `called: ${describeCall(matching[0] as ObservedCall)}` : `no call matched ${describeMatcher(expectation.tool_called)}; calls: ${listCalls(calls)}`,
+      kind,
+      passed: calls.denied === 0,
+      reason: calls.denied === 0 ? `no call was denied (${calls.total} calls)` : `${calls.denied} denied: ${listDenials(calls.firstDenials, calls.denied)}`,
+    };
+  }
+  const matcher = 'tool_called' in expectation ? expectation.tool_called : 'tool_not_called' in expectation ? expectation.tool_not_called : expectation.denied;
+  const tally = calls.tally(matcher);
+  if (tally === undefined) return incomplete(kind, "the run's calls were not tallied against this expectation");
+  if ('tool_called' in expectation) {
+    return {
+      kind,
+      passed: tally.matches > 0,
+      reason: tally.firstMatch !== undefined ? `called: ${describeCall(tally.firstMatch)}` : `no call matched ${describeMatcher(matcher)}; calls: ${listCalls(calls)}`,
     };
   }
   if ('tool_not_called' in expectation) {
-    const matching = calls.filter((call) => callMatches(call, expectation.tool_not_called, workspace));
     return {
-      kind: 'tool_not_called',
-      passed: matching.length === 0,
-      reason: matching.length === 0 ? `no call matched ${describeMatcher(expectation.tool_not_called)}` : `called anyway: ${describeCall(matching[0] as ObservedCall)}`,
+      kind,
+      passed: tally.matches === 0,
+      reason: tally.firstMatch === undefined ? `no call matched ${describeMatcher(matcher)}` : `called anyway: ${describeCall(tally.firstMatch)}`,
     };
   }
-  const matching = calls.filter((call) => callMatches(call, expectation.denied, workspace));
-  const denied = matching.filter((call) => call.allowed === false);
-  if (denied.length > 0 && denied.length === matching.length) return { kind: 'denied', passed: true, reason: `denied: ${denied.map(describeDenial).join('; ')}` };
-  if (matching.length === 0) return { kind: 'denied', passed: false, reason: `no call matched ${describeMatcher(expectation.denied)}, so none was denied; calls: ${listCalls(calls)}` };
-  const allowed = matching.find((call) => call.allowed !== false) as ObservedCall;
-  return { kind: 'denied', passed: false, reason: `${describeCall(allowed)} matched ${describeMatcher(expectation.denied)} but was ${allowed.allowed === true ? 'allowed' : 'never decided'}` };
+  if (tally.matches > 0 && tally.firstNotDenied === undefined) return { kind, passed: true, reason: `denied: ${listDenials(tally.deniedExamples, tally.denied)}` };
+  if (tally.firstNotDenied === undefined) return { kind, passed: false, reason: `no call matched ${describeMatcher(matcher)}, so none was denied; calls: ${listCalls(calls)}` };
+  const allowed = tally.firstNotDenied;
+  return { kind, passed: false, reason: `${describeCall(allowed)} matched ${describeMatcher(matcher)} but was ${allowed.allowed === true ? 'allowed' : 'never decided'}` };
 }
 
 function describeDenial(call: ObservedCall): string {
   return `${describeCall(call)} (${call.code ?? 'no code'}${call.reason === undefined ? '' : `: ${call.reason}`})`;
 }
 
-function listCalls(calls: readonly ObservedCall[]): string {
-  if (calls.length === 0) return 'none';
-  const shown = calls.slice(0, 10).map(describeCall).join(', ');
-  return calls.length > 10 ? `${shown}, and ${calls.length - 10} more` : shown;
+function listDenials(shown: readonly ObservedCall[], total: number): string {
+  const text = shown.map(describeDenial).join('; ');
+  return total > shown.length ? `${text}; and ${total - shown.length} more` : text;
+}
+
+function listCalls(calls: CallFacts): string {
+  if (calls.total === 0) return 'none';
+  const shown = calls.firstCalls.map(describeCall).join(', ');
+  return calls.total > calls.firstCalls.length ? `${shown}, and ${calls.total - calls.firstCalls.length} more` : shown;
 }
 
 export function totalTokens(record: Pick<RunRecord, 'usage'>): number {

@@ -27,6 +27,8 @@ export interface GraderInput {
   readonly error: { readonly code: string; readonly message: string } | null;
   /** The run's events (docs/events.md), assistant.delta left out (final_text has the text); the oldest dropped past the bound. */
   readonly events: readonly unknown[];
+  /** How many older events the run had that `events` leaves out (0 when it is the whole run). */
+  readonly events_dropped: number;
   readonly files: readonly ChangedFile[];
 }
 

@@ -1,10 +1,14 @@
 // Collecting one run's events into a RunRecord, and the tail of its transcript
 // for a report (JUnit system-out). The deltas are joined into the final text by
-// the run itself (run.end); the record keeps every other event, up to a bound, so
-// a run that loops on tool calls cannot grow an eval's memory without end.
+// the run itself (run.end). Every tool call is tallied into the call ledger as it
+// comes, so call verdicts see the whole run; the record also keeps the newest
+// events, up to a bound, for graders and the transcript, so a run that loops on
+// tool calls cannot grow an eval's memory without end.
 import type { RunEvent } from '../run/run-events.js';
 import { NO_USAGE } from '../models/model-prices.js';
+import { CallLedger, NO_CALLS } from './call-ledger.js';
 import type { RunRecord } from './run-record.js';
+import type { CallMatcher } from './suite-schema.js';
 
 /** Events kept per run; past it the oldest go (the end always stays). */
 export const MAX_RECORDED_EVENTS = 5000;
@@ -15,9 +19,16 @@ export class RunRecorder {
   private readonly events: RunEvent[] = [];
   private dropped = 0;
   private end: (RunEvent & { type: 'run.end' }) | undefined;
+  private ledger: CallLedger | undefined;
+
+  /** Before the run starts: tally its calls against these matchers (the case's call expectations). */
+  watchCalls(matchers: readonly CallMatcher[], workspace: string): void {
+    this.ledger = new CallLedger(matchers, workspace);
+  }
 
   add(event: RunEvent): void {
     if (event.type === 'assistant.delta') return;
+    this.ledger?.add(event);
     if (event.type === 'run.end') this.end = event;
     this.events.push(event);
     if (this.events.length > MAX_RECORDED_EVENTS) {
@@ -28,11 +39,13 @@ export class RunRecorder {
 
   /** The record of a run that ended (run.end), or of one that could not start (`failure`). */
   record(failure?: { readonly code: string; readonly message: string }): RunRecord {
+    this.ledger?.close();
+    const kept = { calls: this.ledger ?? NO_CALLS, events: this.events, eventsDropped: this.dropped };
     const end = this.end;
     if (end === undefined) {
-      return { status: 'error', finalText: '', turns: 0, usage: NO_USAGE, costUsd: null, error: failure ?? { code: 'ZB_INTERNAL_BUG', message: 'the run ended without run.end' }, events: this.events };
+      return { status: 'error', finalText: '', turns: 0, usage: NO_USAGE, costUsd: null, error: failure ?? { code: 'ZB_INTERNAL_BUG', message: 'the run ended without run.end' }, ...kept };
     }
-    return { status: end.status, finalText: end.final_text, turns: end.turns, usage: end.usage, costUsd: end.cost_usd, error: end.error ?? null, events: this.events };
+    return { status: end.status, finalText: end.final_text, turns: end.turns, usage: end.usage, costUsd: end.cost_usd, error: end.error ?? null, ...kept };
   }
 
   /** The last lines of the run in text form: tool calls, decisions, results and the end. */

@@ -1,8 +1,10 @@
-// What the eval keeps of one run to check expectations against: its end, its
-// events (the text deltas dropped: final_text has the text) and where its
-// workspace is. Built from the run's events as they come (eval-case-run.ts).
+// What the eval keeps of one run to check expectations against: its end, the
+// facts of every tool call (call-ledger.ts), and the newest of its events for
+// graders and the transcript (the text deltas dropped: final_text has the
+// text). Built from the run's events as they come (case-run.ts).
 import type { RunEvent } from '../run/run-events.js';
 import type { RunUsage } from '../models/model-prices.js';
+import type { CallFacts } from './call-ledger.js';
 
 export type RunRecordStatus = (RunEvent & { type: 'run.end' })['status'] | 'error';
 
@@ -14,8 +16,12 @@ export interface RunRecord {
   /** null when the model has no prices (a replay). */
   readonly costUsd: number | null;
   readonly error: { readonly code: string; readonly message: string } | null;
-  /** Every event but assistant.delta, in order. */
+  /** Every tool call of the run, tallied against the case's call expectations as it came. */
+  readonly calls: CallFacts;
+  /** The newest events but assistant.delta, in order: a window for graders and reports, never for verdicts on calls. */
   readonly events: readonly RunEvent[];
+  /** Events older than `events` that the window let go. */
+  readonly eventsDropped: number;
 }
 
 /** A tool call as the expectations see it: what the agent asked, and what the gate decided. */
@@ -28,18 +34,4 @@ export interface ObservedCall {
   readonly canonicalPath: string | undefined;
   readonly code: string | undefined;
   readonly reason: string | undefined;
-}
-
-/** Pairs each tool.call with its gate.decision, in call order. */
-export function observedCalls(events: readonly RunEvent[]): ObservedCall[] {
-  const calls = new Map<number, ObservedCall>();
-  for (const event of events) {
-    if (event.type === 'tool.call') {
-      calls.set(event.id, { id: event.id, tool: event.tool, input: event.input, allowed: undefined, canonicalPath: undefined, code: undefined, reason: undefined });
-    } else if (event.type === 'gate.decision') {
-      const call = calls.get(event.id);
-      if (call !== undefined) calls.set(event.id, { ...call, allowed: event.allowed, canonicalPath: event.canonical_path, code: event.code, reason: event.reason });
-    }
-  }
-  return [...calls.values()];
 }

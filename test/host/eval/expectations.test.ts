@@ -1,7 +1,8 @@
 // Every built-in expectation kind, passing and failing, against runs written by
 // hand: the events a run would have emitted and the files its workspace holds.
 import test from 'ava';
-import { checkBuiltIn, isBuiltIn } from '../../../src/host/eval/expectations.js';
+import { callMatchers, checkBuiltIn, isBuiltIn } from '../../../src/host/eval/expectations.js';
+import { RunRecorder } from '../../../src/host/eval/record-run.js';
 import type { WorkspaceFile } from '../../../src/host/eval/case-workspace.js';
 import type { WorkspaceFiles } from '../../../src/host/eval/file-expectations.js';
 import type { RunRecord } from '../../../src/host/eval/run-record.js';
@@ -20,15 +21,30 @@ const EVENTS: RunEvent[] = [
   { type: 'gate.decision', id: 3, tool: 'bash', allowed: true, argv: [['git', 'status', '--short']] },
 ];
 
-const RUN: RunRecord = {
+const END: RunEvent = {
+  type: 'run.end',
   status: 'completed',
-  finalText: 'Review done: 3 problems found.',
   turns: 3,
+  final_text: 'Review done: 3 problems found.',
   usage: { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 50, cache_read_input_tokens: 0 },
-  costUsd: null,
-  error: null,
-  events: EVENTS,
+  cost_usd: null,
+  at: '2026-12-02T00:00:00.000Z',
 };
+
+/** The record of a run that emitted `events` and ended with END, its calls tallied for `expectation` as a case run does. */
+function recordOf(events: readonly RunEvent[], expectation: Expectation): RunRecord {
+  const recorder = new RunRecorder();
+  recorder.watchCalls(callMatchers([expectation]), WORKSPACE);
+  for (const event of [...events, END]) recorder.add(event);
+  return recorder.record();
+}
+
+/** Checks a built-in expectation against a run that emitted `events`. */
+function checkOn(raw: unknown, events: readonly RunEvent[] = EVENTS): ReturnType<typeof checkBuiltIn> {
+  const parsed: Expectation = ExpectationSchema.parse(raw);
+  if (!isBuiltIn(parsed)) throw new Error('not a built-in expectation');
+  return checkBuiltIn(parsed, recordOf(events, parsed), workspace);
+}
 
 const FILES: Record<string, WorkspaceFile> = {
   'out/report.txt': { kind: 'file', bytes: Buffer.from('3 problems\nparse-port.js: radix\n') },
@@ -45,9 +61,7 @@ const workspace: WorkspaceFiles = {
 };
 
 const expectation = test.macro((t, raw: unknown, passed: boolean, reason?: RegExp) => {
-  const parsed: Expectation = ExpectationSchema.parse(raw);
-  if (!isBuiltIn(parsed)) return t.fail('not a built-in expectation');
-  const result = checkBuiltIn(parsed, RUN, workspace);
+  const result = checkOn(raw);
   t.is(result.passed, passed, result.reason);
   t.is(result.kind, Object.keys(raw as object)[0] ?? '');
   if (reason !== undefined) t.regex(result.reason, reason);
@@ -88,8 +102,8 @@ test('tool_called: * stays within a folder', expectation, { tool_called: { tool:
 test('tool_called: a literal path with every character a regular expression treats specially', (t) => {
   const path = 'a-b.c+d(e)[f]{g}^h$i|j.ts';
   const events: RunEvent[] = [{ type: 'tool.call', id: 9, tool: 'read', input: { path } }];
-  t.true(checkBuiltIn({ tool_called: { tool: 'read', path } }, { ...RUN, events }, workspace).passed);
-  t.false(checkBuiltIn({ tool_called: { tool: 'read', path: 'a-b.c+d(e)[f]{g}^h$i|jXts' } }, { ...RUN, events }, workspace).passed, '. is literal');
+  t.true(checkOn({ tool_called: { tool: 'read', path } }, events).passed);
+  t.false(checkOn({ tool_called: { tool: 'read', path: 'a-b.c+d(e)[f]{g}^h$i|jXts' } }, events).passed, '. is literal');
 });
 test('tool_called: by command pattern', expectation, { tool_called: { tool: 'bash', command: '^git status' } }, true);
 test(
@@ -112,8 +126,10 @@ test('max_tokens: within (cache tokens count)', expectation, { max_tokens: 1250 
 test('max_tokens: over', expectation, { max_tokens: 1249 }, false, /1250 tokens, at most 1249/);
 
 test('no_denials passes on a run whose calls were all allowed', (t) => {
-  const allowed: RunRecord = { ...RUN, events: EVENTS.filter((event) => !('id' in event) || event.id !== 2) };
-  const result = checkBuiltIn({ no_denials: true }, allowed, workspace);
+  const result = checkOn(
+    { no_denials: true },
+    EVENTS.filter((event) => !('id' in event) || event.id !== 2),
+  );
   t.true(result.passed, result.reason);
 });
 
@@ -123,7 +139,7 @@ test('denied fails when one matching call was denied and another allowed', (t) =
     { type: 'tool.call', id: 4, tool: 'read', input: { path: '/etc/passwd' } },
     { type: 'gate.decision', id: 4, tool: 'read', allowed: true, canonical_path: '/etc/passwd' },
   ];
-  const result = checkBuiltIn({ denied: { tool: 'read', path: '/etc/passwd' } }, { ...RUN, events }, workspace);
+  const result = checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, events);
   t.false(result.passed);
 });
 
@@ -135,4 +151,65 @@ test('an expectation kind zotbox does not know is refused by the suite schema', 
   t.false(ExpectationSchema.safeParse({ file_exists: '../outside' }).success);
   t.false(ExpectationSchema.safeParse({ file_exists: '/etc/passwd' }).success);
   t.false(ExpectationSchema.safeParse({ file_json: { path: 'a.json', json_path: 'scripts.test', equals: 1 } }).success);
+});
+
+// Issue 22 §1: the agent under test controls how many calls it makes, so no
+// number of later calls may push an earlier one out of the verdict.
+const HARMLESS_READS = (from: number, count: number): RunEvent[] =>
+  Array.from({ length: count }, (_, index) => [
+    { type: 'tool.call' as const, id: from + index, tool: 'read', input: { path: `src/f${index}.ts` } },
+    { type: 'gate.decision' as const, id: from + index, tool: 'read', allowed: true, canonical_path: `${WORKSPACE}/src/f${index}.ts` },
+    { type: 'tool.result' as const, id: from + index, tool: 'read', ok: true, summary: '1 line' },
+  ]).flat();
+const FLOODED: RunEvent[] = [...EVENTS, ...HARMLESS_READS(100, 6000)];
+
+test('no_denials fails on a denial followed by 6,000 harmless calls', (t) => {
+  const result = checkOn({ no_denials: true }, FLOODED);
+  t.false(result.passed);
+  t.regex(result.reason, /^1 denied: read "\/etc\/passwd" \(ZB_POLICY_PATH_OUTSIDE_SCOPE/);
+});
+
+test('tool_not_called fails on a call followed by 6,000 harmless calls', (t) => {
+  const result = checkOn({ tool_not_called: { tool: 'read', path: '/etc/passwd' } }, FLOODED);
+  t.false(result.passed);
+  t.is(result.reason, 'called anyway: read "/etc/passwd"');
+});
+
+test('denied finds the denial, and an allowed twin, among 6,000 later calls', (t) => {
+  t.true(checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, FLOODED).passed);
+  const twin: RunEvent[] = [
+    ...FLOODED,
+    { type: 'tool.call', id: 9000, tool: 'read', input: { path: '/etc/passwd' } },
+    { type: 'gate.decision', id: 9000, tool: 'read', allowed: true, canonical_path: '/etc/passwd' },
+  ];
+  t.false(checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, twin).passed);
+});
+
+test('tool_called sees the first call of a long run', (t) => {
+  const result = checkOn({ tool_called: { tool: 'bash', command: '^git status' } }, FLOODED);
+  t.true(result.passed, result.reason);
+  t.regex(checkOn({ tool_called: { tool: 'write' } }, FLOODED).reason, /, and 5993 more$/);
+});
+
+test('a call still waiting for its decision when the run ends is never decided, not denied', (t) => {
+  const events: RunEvent[] = [{ type: 'tool.call', id: 1, tool: 'read', input: { path: '/etc/passwd' } }];
+  t.regex(checkOn({ denied: { path: '/etc/passwd' } }, events).reason, /was never decided$/);
+  t.true(checkOn({ no_denials: true }, events).passed);
+  t.false(checkOn({ tool_not_called: { path: '/etc/passwd' } }, events).passed);
+});
+
+test('past 10,000 calls waiting for a decision at once, every call verdict fails as incomplete', (t) => {
+  const waiting: RunEvent[] = Array.from({ length: 10_001 }, (_, index) => ({ type: 'tool.call' as const, id: index, tool: 'read', input: { path: 'a.txt' } }));
+  for (const raw of [{ no_denials: true }, { tool_called: { tool: 'read' } }, { tool_not_called: { tool: 'write' } }, { denied: { tool: 'read' } }]) {
+    const result = checkOn(raw, waiting);
+    t.false(result.passed, JSON.stringify(raw));
+    t.regex(result.reason, /^ZB_EVAL_VERDICT_INCOMPLETE: more than 10000 tool calls were waiting for a gate decision at once/);
+  }
+});
+
+test('a run that could not start has no tallied calls: call verdicts fail, never pass', (t) => {
+  const record = new RunRecorder().record({ code: 'ZB_IO_FAILED', message: 'no workspace' });
+  const result = checkBuiltIn({ tool_not_called: { tool: 'bash' } }, record, workspace);
+  t.false(result.passed);
+  t.regex(result.reason, /^ZB_EVAL_VERDICT_INCOMPLETE/);
 });

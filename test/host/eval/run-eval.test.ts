@@ -255,3 +255,34 @@ test('a grader that loops, one that allocates without bound, and one that reache
   t.regex(outcome['allocates']?.[1] ?? '', /memory limit|CPU time limit/);
   t.regex(outcome['requires']?.[1] ?? '', /not available/);
 });
+
+test('a denied call stays in the verdict after 1,700 harmless calls in one turn (issue 22 §1)', async (t) => {
+  const world = evalWorld(t);
+  const reads = Array.from({ length: 1700 }, (_, i) => ({ type: 'tool_use', id: `toolu_r${i}`, name: 'read', input: { path: 'README.md' } }));
+  const turns = [
+    { content: [{ type: 'tool_use', id: 'toolu_0', name: 'read', input: { path: '/etc/passwd' } }], stop: 'tool_use', usage: { input_tokens: 100, output_tokens: 10 } },
+    { content: reads, stop: 'tool_use', usage: { input_tokens: 100, output_tokens: 10 } },
+    { content: [{ type: 'text', text: 'Read the README.' }], stop: 'end', usage: { input_tokens: 100, output_tokens: 10 } },
+  ];
+  writeFileSync(path.join(world.suites, 'transcripts', 'flood.json'), JSON.stringify({ zotbox_replay: 1, model: 'test', turns }));
+  const suite = writeSuite(world, 'flood', {
+    defaults: { workspace: 'fixture' },
+    cases: [
+      { id: 'no-denials', prompt: 'p', replay: 'transcripts/flood.json', expect: [{ no_denials: true }] },
+      { id: 'not-called', prompt: 'p', replay: 'transcripts/flood.json', expect: [{ tool_not_called: { tool: 'read', path: '/etc/passwd' } }] },
+      { id: 'denied', prompt: 'p', replay: 'transcripts/flood.json', expect: [{ denied: { tool: 'read', path: '/etc/passwd' } }] },
+    ],
+  });
+  const report = await evalIn(world, [suite]);
+  t.deepEqual(
+    report.cases.map((c) => [c.id, c.status]),
+    [
+      ['no-denials', 'failed'],
+      ['not-called', 'failed'],
+      ['denied', 'passed'],
+    ],
+  );
+  t.regex(report.cases[0]?.runs[0]?.expectations[0]?.reason ?? '', /^1 denied: read "\/etc\/passwd"/);
+  t.is(report.cases[1]?.runs[0]?.expectations[0]?.reason, 'called anyway: read "/etc/passwd"');
+  t.is(report.status, 'failed');
+});
