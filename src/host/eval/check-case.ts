@@ -6,7 +6,8 @@ import type { ChangedFile, GraderInput } from './grader-input.js';
 import type { CaseWorkspace } from './case-workspace.js';
 import type { ExpectationResult } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
-import { checkBuiltIn, isBuiltIn } from './expectations.js';
+import { checkBuiltIn, expectationKind, isBuiltIn } from './expectations.js';
+import { toZotboxError } from '../../errors.js';
 import type { GraderHost } from './graders/grader-host.js';
 import { judgeRun } from './judge.js';
 import type { RunRecord } from './run-record.js';
@@ -21,7 +22,7 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
   const results: ExpectationResult[] = [];
   for (const expectation of planned.evalCase.expect) {
     if (isBuiltIn(expectation)) {
-      results.push(checkBuiltIn(expectation, record, files));
+      results.push(checkedAlone(expectationKind(expectation), () => checkBuiltIn(expectation, record, files)));
     } else if ('grader' in expectation) {
       const source = planned.suite.graders.get(expectation.grader) ?? '';
       const outcome = await graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles()));
@@ -45,6 +46,20 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
   // Checked after the suite's own, so the results keep the suite's order.
   if (!planned.evalCase.expect.some((expectation) => 'status' in expectation)) results.push(checkBuiltIn({ status: 'completed' }, record, files));
   return results;
+}
+
+/**
+ * One verdict, kept from taking the others down: whatever the agent left for it to
+ * read (a file nested a million levels deep, say), a verdict that throws fails
+ * alone, with why (issue 22 §9), and the run's other verdicts stand.
+ */
+function checkedAlone(kind: string, check: () => ExpectationResult): ExpectationResult {
+  try {
+    return check();
+  } catch (thrown) {
+    const error = toZotboxError(thrown);
+    return { kind, passed: false, reason: `this expectation could not be checked: ${error.code}: ${error.message}` };
+  }
 }
 
 function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, files: readonly ChangedFile[]): GraderInput {

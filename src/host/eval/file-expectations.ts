@@ -14,6 +14,9 @@ export interface WorkspaceFiles {
   readFile(relative: string, maxBytes: number): WorkspaceFile;
 }
 
+/** Deepest JSON file_json compares: comparing and quoting a value recurse, so deeper agent files fail the expectation instead. */
+export const MAX_JSON_DEPTH = 1000;
+
 /** The most of one file an expectation reads. */
 export const MAX_EXPECTED_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -61,6 +64,8 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
   } catch (cause) {
     return { kind: 'file_json', passed: false, reason: `${expected.path} is not JSON: ${(cause as Error).message}` };
   }
+  if (jsonDepth(document) > MAX_JSON_DEPTH)
+    return { kind: 'file_json', passed: false, reason: `${expected.path} is JSON nested more than ${MAX_JSON_DEPTH} levels deep, deeper than file_json compares` };
   const found = jsonPathValue(document, expected.json_path);
   if (!found.found) return { kind: 'file_json', passed: false, reason: `${expected.path} has no value at ${expected.json_path}` };
   const equal = deepEqualJson(found.value, expected.equals);
@@ -69,6 +74,19 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
     passed: equal,
     reason: `${expected.path} ${expected.json_path} is ${jsonText(found.value)}${equal ? '' : `, not ${jsonText(expected.equals)}`}`,
   };
+}
+
+/** How deeply a parsed JSON value nests, counted without recursion (the agent chooses the depth); stops counting past the bound. */
+function jsonDepth(root: unknown): number {
+  let deepest = 0;
+  const pending: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop() as { value: unknown; depth: number };
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    if (typeof value === 'object' && value !== null) for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
+  return deepest;
 }
 
 /** JSON text of a value; JSON.stringify gives undefined for a value JSON has no text for. */

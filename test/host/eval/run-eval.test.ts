@@ -286,3 +286,26 @@ test('a denied call stays in the verdict after 1,700 harmless calls in one turn 
   t.is(report.cases[1]?.runs[0]?.expectations[0]?.reason, 'called anyway: read "/etc/passwd"');
   t.is(report.status, 'failed');
 });
+
+test('agent JSON nested 100,000 levels deep fails file_json with why, and the run keeps its other verdicts (issue 22 §9)', async (t) => {
+  const world = evalWorld(t);
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const replay = writeTranscript(world, 'deep', [{ tool: { name: 'write', input: { path: 'out.json', content: deep } } }, { text: 'Wrote out.json.' }]);
+  const suite = writeSuite(world, 'deep', {
+    defaults: { workspace: 'fixture' },
+    cases: [{ id: 'deep', prompt: 'p', replay, expect: [{ file_json: { path: 'out.json', json_path: '$[0]', equals: [] } }, { text_contains: 'Wrote' }, { file_exists: 'out.json' }] }],
+  });
+  const report = await evalIn(world, [suite]);
+  const run = report.cases[0]?.runs[0];
+  t.is(run?.status, 'completed', 'the run is not "could not start"');
+  t.deepEqual(
+    run?.expectations.map((e) => [e.kind, e.passed]),
+    [
+      ['file_json', false],
+      ['text_contains', true],
+      ['file_exists', true],
+      ['status', true],
+    ],
+  );
+  t.is(run?.expectations[0]?.reason, 'out.json is JSON nested more than 1000 levels deep, deeper than file_json compares');
+});
