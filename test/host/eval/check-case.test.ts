@@ -26,7 +26,8 @@ test('a verdict that throws fails alone, and the run keeps its other verdicts', 
     },
     changedFiles: () => ({ files: [] }),
   } as unknown as CaseWorkspace;
-  const results = await checkCase(planned, 1, recorder.record(), workspace, {} as GraderHost, new AbortController().signal);
+  const graders = {} as unknown as GraderHost; // no grader in this case: never called
+  const results = await checkCase(planned, 1, recorder.record(), workspace, graders, new AbortController().signal);
   t.deepEqual(
     results.map((result) => [result.kind, result.passed]),
     [
