@@ -144,11 +144,15 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
   let result: { outcome: Outcome; detail: string };
   try {
     say(`testing  ${mutant.name}: ${mutant.description}`);
+    const buildStarted = Date.now();
     const built = await builder.build();
+    const buildTime = `built in ${seconds(Date.now() - buildStarted)}`;
     if (!built.ok) result = { outcome: 'broken', detail: `the build fails with the patch applied:\n${built.errors}` };
     else {
+      const testStarted = Date.now();
       const tests = await run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...mutant.tests], copy);
-      result = tests.status === 0 ? { outcome: 'survived', detail: `every test passed: ${mutant.tests.join(' ')}` } : { outcome: 'caught', detail: mutant.tests.join(' ') };
+      const times = `${buildTime}, tested in ${seconds(Date.now() - testStarted)}`;
+      result = tests.status === 0 ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` } : { outcome: 'caught', detail: `${mutant.tests.join(' ')} (${times})` };
     }
   } catch (error) {
     await run('git', ['apply', '-R', file], copy, gitEnv);
