@@ -150,9 +150,18 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
     if (!built.ok) result = { outcome: 'broken', detail: `the build fails with the patch applied:\n${built.errors}` };
     else {
       const testStarted = Date.now();
-      const tests = await run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...mutant.tests], copy);
+      // --fail-fast: one failing test is the answer; the rest of a caught mutant's tests need not run.
+      const tests = await run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--fail-fast', ...mutant.tests], copy);
       const times = `${buildTime}, tested in ${seconds(Date.now() - testStarted)}`;
-      result = tests.status === 0 ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` } : { outcome: 'caught', detail: `${mutant.tests.join(' ')} (${times})` };
+      const failed = tests.output
+        .split('\n')
+        .filter((line) => line.includes('✘'))
+        .map((line) => `\n    ${line.trim()}`)
+        .join('');
+      result =
+        tests.status === 0
+          ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` }
+          : { outcome: 'caught', detail: `${times}, by:${failed || ` ${mutant.tests.join(' ')}`}` };
     }
   } catch (error) {
     await run('git', ['apply', '-R', file], copy, gitEnv);
