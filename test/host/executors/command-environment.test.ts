@@ -7,10 +7,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandboxWorld } from '../../fixtures/sandbox-world.js';
 
+/** Runs the real git in `ws` as a user would, with none of zotbox's overrides and no user or system configuration. */
+function gitIn(ws: string, ...args: string[]): Buffer {
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: ws, env, stdio: 'pipe' });
+}
+
 /** A repository in `ws` whose config defines merge driver "planted", used by f.txt, and two branches that both change f.txt. */
 function repositoryWithMergeDriver(ws: string, marker: string): void {
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: ws, env, stdio: 'pipe' });
+  const git = (...args: string[]) => gitIn(ws, ...args);
   git('init', '-q', '-b', 'main');
   // What the agent would have planted: a driver that leaves a marker and resolves the merge, so git reports success.
   git('config', 'merge.planted.driver', `touch ${marker}; cp %B %A`);
@@ -34,11 +39,7 @@ test('git merge runs no merge driver the repository configures, confined or unco
   const outside = sandboxWorld(t);
   const outsideMarker = path.join(outside.ws, 'driver-ran');
   repositoryWithMergeDriver(outside.ws, outsideMarker);
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'merge', '-q', '--no-edit', 'other'], {
-    cwd: outside.ws,
-    stdio: 'pipe',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: outside.ws, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
+  gitIn(outside.ws, 'merge', '-q', '--no-edit', 'other');
   t.true(existsSync(outsideMarker));
   t.is(readFileSync(path.join(outside.ws, 'f.txt'), 'utf8'), 'other\n');
 
@@ -49,10 +50,6 @@ test('git merge runs no merge driver the repository configures, confined or unco
     t.not(result.exitCode, 0, `confined: ${confined}`);
     t.regex(result.stdout, /CONFLICT \(content\): Merge conflict in f\.txt/);
     t.is(readFileSync(path.join(world.ws, 'f.txt'), 'utf8'), 'main\n');
-    execFileSync('git', ['merge', '--abort'], {
-      cwd: world.ws,
-      stdio: 'pipe',
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: world.ws, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-    });
+    gitIn(world.ws, 'merge', '--abort');
   }
 });
