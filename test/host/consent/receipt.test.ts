@@ -1,5 +1,5 @@
 import test from 'ava';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { computeReceiptMac } from '../../../src/host/consent/receipt-mac.js';
 import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
@@ -58,6 +58,23 @@ test('a receipt copied from another state directory (another key) is not trusted
   t.truthy(readMatchingReceipt(a, expected));
   t.is(readMatchingReceipt(b, expected), undefined);
   t.false(listReceipts(b).find((r) => r.file === target)!.trusted);
+});
+
+test("a signed receipt for one version, copied to another version's file name, is not trusted for it", (t) => {
+  const state = tempDir(t);
+  const versionA = { ...unsigned, version: '1.0.0' };
+  const digestB = `sha256:${'b'.repeat(64)}`;
+  const source = writeReceipt(state, versionA);
+  const forB = { digest: digestB, name: 'demo', permissions };
+  // Both names zotbox reads for version B: the current one and the legacy <digest>.json.
+  const targets = [receiptPath(state, 'demo', digestB, permissions), path.join(path.dirname(source), `${'b'.repeat(64)}.json`)];
+  for (const target of targets) {
+    copyFileSync(source, target);
+    t.is(readMatchingReceipt(state, forB), undefined, path.basename(target));
+    rmSync(target);
+  }
+  // The copy is a genuine receipt: it is still trusted for the version it was signed for.
+  t.like(readMatchingReceipt(state, expected), { digest: DIGEST, version: '1.0.0' });
 });
 
 test('a signed receipt edited by hand is not trusted: any field, the mac kept', (t) => {

@@ -83,6 +83,13 @@ test('a grader that allocates without bound fails with the memory reason; the pr
   t.deepEqual(verdictOf(t, await grade(`export function grade() { return { pass: true, reason: 'after' }; }`)), { pass: true, reason: 'after' });
 });
 
+test("the memory limit is the one given, well below isolated-vm's own 128 MiB: 64 MiB kept fails at 16 MiB and passes at 256 MiB", async (t) => {
+  // About 64 MiB of doubles, held until grade returns: between the limit given and the isolate's default.
+  const hoarder = 'export function grade() { const hoard = []; for (let i = 0; i < 80; i++) hoard.push(new Array(1e5).fill(Math.random())); return { pass: hoard.length === 80, reason: "kept" }; }';
+  t.regex(failureOf(t, await grade(hoarder, SMALL_MEMORY), 'memory'), /exhausted its memory limit of 16 MiB/);
+  t.deepEqual(verdictOf(t, await grade(hoarder, { memoryMb: 256, cpuTimeMs: 20_000 })), { pass: true, reason: 'kept' });
+});
+
 const reachesFor = test.macro({
   async exec(t, body: string, said: RegExp) {
     const message = failureOf(t, await grade(`export async function grade() { ${body} }`), 'threw');

@@ -41,13 +41,24 @@ test('a confined command cannot open a socket, even to this machine', async (t) 
   t.is(confined.stdout, '');
 });
 
-test('inside, a process has no capabilities, no_new_privs, an unprivileged uid, and cannot make user namespaces', async (t) => {
+test('inside, a process has no capabilities, no_new_privs and an unprivileged uid', async (t) => {
   const world = sandboxWorld(t);
   const status = await world.run("grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status; id -u");
   t.is(status.exitCode, 0, status.stderr);
   t.is(status.stdout, 'CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\n65534\n');
-  const nested = await world.run('unshare --user --map-root-user id -u');
-  t.not(nested.exitCode, 0);
+});
+
+test('inside, a process cannot make a user namespace: unshare(CLONE_NEWUSER) fails with ENOSPC; unconfined, the same call succeeds', async (t) => {
+  const world = sandboxWorld(t);
+  // `unshare --user` makes the namespace and writes no uid or gid map, so a read-only /proc cannot be why it fails.
+  const command = 'unshare --user true && echo made';
+  t.like(await world.run(command, { confined: false }), { exitCode: 0, stdout: 'made\n' });
+  const confined = await world.run(command);
+  t.not(confined.exitCode, 0);
+  t.is(confined.stdout, '');
+  // bubblewrap's --disable-userns sets user.max_user_namespaces to 0 in the sandbox's own user namespace, and the
+  // kernel answers a namespace over that count with ENOSPC ("No space left on device"); EPERM would mean something else refused it.
+  t.regex(confined.stderr, /unshare failed: No space left on device/);
 });
 
 test('the seccomp filter is in force: no setuid or setgid file can be made in the workspace', async (t) => {
@@ -146,6 +157,23 @@ test('the zotbox state directory is masked inside a scope that contains it; the 
   t.regex(result.stdout, /tester/);
   t.regex(result.stdout, /mine/);
   t.is(readFileSync(path.join(world.data, 'note.txt'), 'utf8'), 'mine\n');
+});
+
+test('the state directory is masked in a read or a write scope that contains it when no agent data scope lies inside it', async (t) => {
+  const world = sandboxWorld(t);
+  const command = `cat ${world.state}/receipt.key; echo; ls -A ${world.state}`;
+  // Unconfined, the key and the agents directory are there: the mask is what hides them.
+  t.like(await world.run(command, { confined: false }), { stdout: 'state secret\nagents\nreceipt.key\n' });
+  const layouts = [
+    { readRoots: [world.root], writeRoots: [world.ws], stateDirectory: world.state },
+    { readRoots: [world.root], writeRoots: [world.root], stateDirectory: world.state },
+  ];
+  for (const layout of layouts) {
+    const result = await world.run(`${command}; echo planted > ${world.state}/receipt.key`, { layout });
+    t.is(result.stdout, '\n', JSON.stringify(layout.writeRoots));
+    t.regex(result.stderr, /receipt\.key: No such file or directory/);
+  }
+  t.is(readFileSync(path.join(world.state, 'receipt.key'), 'utf8'), 'state secret');
 });
 
 test('a scope root swapped for a symlink is never mounted: the command is refused', async (t) => {

@@ -1,0 +1,224 @@
+// `npm run mutants [-- NAME…]`: runs the mutation list. Each test/mutations/<name>.patch
+// (or each one named) is applied to a private copy of the tree, built, and the
+// test files its `# tests:` line names are run: `caught` when one fails,
+// `survived` when all pass, `broken` when the patch no longer applies, the build
+// fails or a named test file does not exist. Never writes the tree it reads: the
+// copy lives in a temporary directory that is removed on exit, error or signal.
+// Exit status: 0 when every mutant was caught, 1 otherwise, 2 when the unmutated
+// copy does not build or the arguments are wrong, 128+n on signal n.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BuilderReply } from './mutant-builder.js';
+import { parseMutantPatch } from './mutant-patch.js';
+
+type Outcome = 'caught' | 'survived' | 'broken';
+
+interface Options {
+  readonly root: string;
+  readonly tmpParent: string;
+  readonly names: readonly string[];
+}
+
+const USAGE = 'usage: mutants [--root DIR] [--tmp-parent DIR] [NAME|FILE.patch]…';
+
+function parseArguments(argv: readonly string[]): Options {
+  let root = fileURLToPath(new URL('../../', import.meta.url));
+  let tmpParent = tmpdir();
+  const names: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--root' || arg === '--tmp-parent') {
+      const value = argv[++i];
+      if (value === undefined) throw new Error(`${arg} needs a directory. ${USAGE}`);
+      if (arg === '--root') root = value;
+      else tmpParent = value;
+    } else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}. ${USAGE}`);
+    else names.push(arg);
+  }
+  return { root: realpathSync(root), tmpParent, names };
+}
+
+/** The patch files to run: the named ones (a path to a .patch file, or a name in test/mutations/), else all of test/mutations/*.patch. */
+function patchFiles(options: Options): string[] {
+  const listDir = path.join(options.root, 'test', 'mutations');
+  if (options.names.length === 0) {
+    return readdirSync(listDir)
+      .filter((f) => f.endsWith('.patch'))
+      .sort()
+      .map((f) => path.join(listDir, f));
+  }
+  return options.names.map((name) => {
+    const file = name.endsWith('.patch') && existsSync(name) ? path.resolve(name) : path.join(listDir, `${name.replace(/\.patch$/, '')}.patch`);
+    if (!existsSync(file)) throw new Error(`no mutant ${JSON.stringify(name)}: ${file} does not exist. ${USAGE}`);
+    return file;
+  });
+}
+
+/** What the copy leaves out: git metadata, build output and dependencies (linked instead). */
+const NOT_COPIED = new Set(['.git', 'node_modules', 'dist', '.bench-tmp']);
+
+function copyTree(root: string, copy: string): void {
+  for (const entry of readdirSync(root)) {
+    if (NOT_COPIED.has(entry) || entry.endsWith('.tsbuildinfo')) continue;
+    // Links are copied as written: a relative link in a fixture must not point back into the tree.
+    cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true, verbatimSymlinks: true });
+  }
+  symlinkSync(realpathSync(path.join(root, 'node_modules')), path.join(copy, 'node_modules'));
+}
+
+/** The children running now, each the leader of its own process group, killed with it on a signal. */
+const running = new Set<ChildProcess>();
+
+function killRunning(): void {
+  for (const child of running) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group has exited already
+    }
+  }
+}
+
+function run(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => {
+      running.delete(child);
+      resolve({ status, output });
+    });
+  });
+}
+
+/** The compiler child: `build()` sends a request and awaits the reply. */
+function startBuilder(copy: string): { build: () => Promise<BuilderReply>; stop: () => void } {
+  const child = fork(fileURLToPath(new URL('mutant-builder.js', import.meta.url)), [], { cwd: copy, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  running.add(child);
+  return {
+    build: () =>
+      new Promise((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`the compiler process exited (status ${String(code)}) before it answered`));
+        child.once('exit', onExit);
+        child.once('message', (reply) => {
+          child.off('exit', onExit);
+          resolve(reply as BuilderReply);
+        });
+        child.send('build');
+      }),
+    stop: () => {
+      child.kill('SIGKILL');
+      running.delete(child);
+    },
+  };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+interface MutantContext {
+  readonly copy: string;
+  readonly gitEnv: NodeJS.ProcessEnv;
+  readonly builder: ReturnType<typeof startBuilder>;
+  readonly say: (line: string) => void;
+}
+
+/** Applies one patch to the copy, builds, runs its tests and reverts it; throws only when the copy cannot be put back. */
+async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantContext): Promise<{ outcome: Outcome; detail: string }> {
+  const parsed = parseMutantPatch(path.basename(file, '.patch'), readFileSync(file, 'utf8'));
+  if (!parsed.ok) return { outcome: 'broken', detail: parsed.reason };
+  const { mutant } = parsed;
+  const missing = mutant.tests.find((test) => !existsSync(path.join(copy, test)));
+  if (missing !== undefined) return { outcome: 'broken', detail: `its tests line names ${missing}, which the build does not produce` };
+  const check = await run('git', ['apply', '--check', file], copy, gitEnv);
+  if (check.status !== 0) return { outcome: 'broken', detail: `the patch no longer applies: ${check.output.trim()}` };
+  const applied = await run('git', ['apply', file], copy, gitEnv);
+  if (applied.status !== 0) throw new Error(`git apply ${file} failed after its check passed: ${applied.output}`);
+  let result: { outcome: Outcome; detail: string };
+  try {
+    say(`testing  ${mutant.name}: ${mutant.description}`);
+    const buildStarted = Date.now();
+    const built = await builder.build();
+    const buildTime = `built in ${seconds(Date.now() - buildStarted)}`;
+    if (!built.ok) result = { outcome: 'broken', detail: `the build fails with the patch applied:\n${built.errors}` };
+    else {
+      const testStarted = Date.now();
+      // --fail-fast: one failing test is the answer; the rest of a caught mutant's tests need not run.
+      const tests = await run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--fail-fast', ...mutant.tests], copy);
+      const times = `${buildTime}, tested in ${seconds(Date.now() - testStarted)}`;
+      const failed = tests.output
+        .split('\n')
+        .filter((line) => line.includes('✘'))
+        .map((line) => `\n    ${line.trim()}`)
+        .join('');
+      result =
+        tests.status === 0
+          ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` }
+          : { outcome: 'caught', detail: `${times}, by:${failed || ` ${mutant.tests.join(' ')}`}` };
+    }
+  } catch (error) {
+    await run('git', ['apply', '-R', file], copy, gitEnv);
+    throw error;
+  }
+  const reverted = await run('git', ['apply', '-R', file], copy, gitEnv);
+  if (reverted.status !== 0) throw new Error(`git apply -R ${file} failed, so the copy no longer matches the tree: ${reverted.output}`);
+  return result;
+}
+
+async function main(options: Options, say: (line: string) => void): Promise<number> {
+  const started = Date.now();
+  const files = patchFiles(options);
+  const copy = mkdtempSync(path.join(options.tmpParent, 'zotbox-mutants-'));
+  const cleanUp = () => rmSync(copy, { recursive: true, force: true });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killRunning();
+      cleanUp();
+      say(`interrupted by ${signal}; removed ${copy}`);
+      process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 129);
+    });
+  }
+  // git apply acts on the copy as a plain directory tree, never on a repository around it.
+  const gitEnv = { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(copy) };
+  const counts: Record<Outcome, number> = { caught: 0, survived: 0, broken: 0 };
+  let builder: ReturnType<typeof startBuilder> | undefined;
+  try {
+    copyTree(options.root, copy);
+    say(`building a private copy of ${options.root} in ${copy}`);
+    builder = startBuilder(copy);
+    const base = await builder.build();
+    if (!base.ok) {
+      say(`the unmutated tree does not build:\n${base.errors}`);
+      return 2;
+    }
+    say(`built in ${seconds(Date.now() - started)}; ${files.length} mutant${files.length === 1 ? '' : 's'}`);
+    for (const file of files) {
+      const mutantStarted = Date.now();
+      const { outcome, detail } = await testMutant(file, { copy, gitEnv, builder, say });
+      counts[outcome]++;
+      say(`${outcome.padEnd(8)} ${path.basename(file, '.patch')} (${seconds(Date.now() - mutantStarted)}): ${detail}`);
+    }
+  } finally {
+    builder?.stop();
+    cleanUp();
+  }
+  const total = counts.caught + counts.survived + counts.broken;
+  say(`mutants: ${counts.caught} caught, ${counts.survived} survived, ${counts.broken} broken, of ${total}, in ${seconds(Date.now() - started)}`);
+  return counts.caught === total ? 0 : 1;
+}
+
+let options: Options;
+try {
+  options = parseArguments(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+process.exitCode = await main(options, (line) => process.stdout.write(`${line}\n`));
