@@ -100,6 +100,8 @@ export const FIND_CASES: readonly GateCase[] = [
   { command: "find src -exec touch {} ';'", expect: ARGUMENT },
   { command: "find src -exec cp {} dir ';'", expect: ARGUMENT, why: "cp's effects are checked file by file" },
   { command: 'find src -exec cp {} +', expect: ARGUMENT, why: 'with +, the last file would be the destination' },
+  { command: "find src -exec python3 -m json.tool {} ';'", expect: 'allow', why: 'one file: read' },
+  { command: 'find src -exec python3 -m json.tool {} +', expect: ARGUMENT, why: 'with +, the second file found would be written' },
   { command: "find src -exec mv {} dir ';'", expect: ARGUMENT },
   { command: "find src -exec chmod 600 {} ';'", expect: ARGUMENT },
   { command: "find src -exec sed -i s/a/b/ {} ';'", expect: ARGUMENT },
