@@ -41,7 +41,7 @@ export function checkWithRule(name: string, rule: ProgramRule, args: readonly st
   if (context.found !== undefined && named !== undefined && named !== 'no-response-files' && parsed.value.positionals.includes('{}')) {
     return no(
       'ZB_POLICY_SHELL_ARGUMENT',
-      `find -exec ${name}: zotbox checks ${name}'s effects file by file, and {} names no file until find runs; run find to list the files, then ${name} on them in a separate command.`,
+      `${name}: zotbox checks ${name}'s effects file by file, and {} names no file until find runs; run find to list the files, then ${name} on them in a separate command.`,
     );
   }
   const checked = named === undefined ? values : CHECKS[named](name, parsed.value, from);

@@ -42,13 +42,13 @@ function checkFoundFiles(program: string, kind: ValueKind, value: ParsedValue, m
   if (kind !== 'read') {
     return no(
       'ZB_POLICY_SHELL_ARGUMENT',
-      `find -exec ${program}: {} (${value.written === value.text ? 'an argument' : value.written}) stands for the files find finds, and ${program} does not read it as a file there; run find to list the files, then ${program} on them in a separate command.`,
+      `${program}: {} (${value.written === value.text ? 'an argument' : value.written}) stands for the files find finds, and ${program} does not read it as a file there; run find to list the files, then ${program} on them in a separate command.`,
     );
   }
   if (context.cwd !== found.cwd && found.roots.some((root) => !root.startsWith('/'))) {
     return no(
       'ZB_POLICY_SHELL_ARGUMENT',
-      `find -exec ${program}: {} names files relative to where find runs (${found.cwd}), but ${program} runs from ${context.cwd}; give find absolute starting points or drop the change of directory.`,
+      `${program}: {} names files relative to where find runs (${found.cwd}), but ${program} runs from ${context.cwd}; give find absolute starting points or drop the change of directory.`,
     );
   }
   const following = new Set([...marks, FOLLOWS_LINKS]);
