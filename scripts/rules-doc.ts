@@ -29,6 +29,7 @@ function kindName(kind: ValueKind): string {
     'awk-program': 'AWK-PROGRAM',
     'jq-filter': 'JQ-FILTER',
     'module-name': 'MODULE',
+    'working-directory': 'DIRECTORY(in read scopes; every check then runs from there)',
   };
   return names[kind] ?? kind;
 }
@@ -65,7 +66,9 @@ function describe(rule: ProgramRule): string {
 function rows(name: string, rule: ProgramRule): string[] {
   const own = `| ${name} | ${cell(describe(rule))} | ${cell(rule.why)} |`;
   const subs = Object.entries(rule.subcommands ?? {}).flatMap(([sub, subRule]) => rows(sub === '' ? `${name} (no subcommand)` : `${name} ${sub}`, subRule));
-  return [own, ...subs];
+  // python -m MODULE: each module the option may select, with the rule that reads its arguments.
+  const selected = rule.options.flatMap((o) => Object.entries(o.selects ?? {}).flatMap(([value, selectedRule]) => rows(`${name} -${o.short ?? `-${o.long ?? ''}`} ${value}`, selectedRule)));
+  return [own, ...subs, ...selected];
 }
 
 export function renderRulesSection(): string {

@@ -12,6 +12,8 @@ import { realpathSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
 import { checkProgramArguments } from './argument-rules/check-arguments.js';
+import { FOUND_FILE, readFindCommands } from './argument-rules/find-expression.js';
+import type { FoundFiles } from './argument-rules/value-kinds.js';
 import { ALWAYS_DENIED, SHELL_ONLY_BUILTINS } from './never-allowed.js';
 import type { BashMode } from './manifest.js';
 import { decidePathAccess } from './path-decision.js';
@@ -21,7 +23,7 @@ import { deny as no, type Check } from './shell-check.js';
 import { findProgram } from './program-lookup.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
-import { findExecCommands, unwrapCommand } from './wrapper-unwrap.js';
+import { unwrapCommand } from './wrapper-unwrap.js';
 
 // Program lookup lives in program-lookup.ts (light to import); the gate's users import it from here too.
 export { findProgram, lookupProgram } from './program-lookup.js';
@@ -115,6 +117,35 @@ interface Wrapping {
   readonly forkedBy: string | undefined;
   /** Programs of this command (itself, or what its wrappers and find -exec run) that create, move, link or remove names. */
   readonly changesNames: string[];
+  /** Inside find -exec: what "{}" stands for. */
+  readonly found?: FoundFiles;
+}
+
+/** How many files "{} +" may pass, as far as the classification of a program's arguments can tell apart: one, two, or more. */
+const BATCH_SIZES = [1, 2, 3, 4];
+
+/**
+ * What find -exec runs: each command checked as if it stood alone, run by find
+ * from its own directory, with "{}" standing for files under the starting points
+ * (value-kinds.ts checkFoundFiles). "{} +" passes several files at once, and the
+ * program may read a second file differently from the first (cp's last one is
+ * the destination): each count of files is checked.
+ */
+function checkFindCommands(command: SimpleCommand, context: ShellContext, cwd: string, wrapping: Wrapping): Check<null> {
+  if (wrapping.depth >= MAX_WRAPPER_DEPTH) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `more than ${MAX_WRAPPER_DEPTH} nested wrappers and find -exec; write the command with fewer.`);
+  // "{}" of an outer find would become the starting point of this one: its files are not known to be checked.
+  if (wrapping.found !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', 'find run by find -exec is not allowed; run one find with the tests of both.');
+  const read = readFindCommands('find', command.argv.slice(1));
+  if (!read.ok) return read;
+  const found: FoundFiles = { roots: read.value.roots, cwd };
+  for (const { argv, batch } of read.value.commands) {
+    for (const count of batch ? BATCH_SIZES : [1]) {
+      const expanded = batch ? argv.flatMap((word) => (word === FOUND_FILE ? Array<string>(count).fill(FOUND_FILE) : [word])) : argv;
+      const inner = checkCommand({ assignments: [], argv: expanded }, context, cwd, { depth: wrapping.depth + 1, forkedBy: 'find', changesNames: wrapping.changesNames, found });
+      if (!inner.ok) return no(inner.code, `find -exec: ${inner.reason}`);
+    }
+  }
+  return { ok: true, value: null };
 }
 
 const standalone = (): Wrapping => ({ depth: 0, forkedBy: undefined, changesNames: [] });
@@ -125,6 +156,8 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   if (!assignments.ok) return assignments;
   const written = command.argv[0]!;
   const base = written.slice(written.lastIndexOf('/') + 1);
+  const lookup = lookupForm(command.argv);
+  if (lookup !== undefined) return checkCommandLookup(command, lookup, assignments.value, context, cwd, wrapping);
   const never = ALWAYS_DENIED.get(base);
   if (never !== undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is never allowed: it ${never}.`);
   if (SHELL_ONLY_BUILTINS.has(base)) return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${base} is a shell builtin that changes or inspects a shell's own state; it has no effect here and is denied.`);
@@ -138,14 +171,10 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   const identity = identifyProgram(written, context, true);
   if (!identity.ok) return identity;
   if (identity.value.name === 'find') {
-    const commands = findExecCommands(command.argv.slice(1));
+    const commands = checkFindCommands(command, context, cwd, wrapping);
     if (!commands.ok) return commands;
-    for (const argv of commands.value) {
-      const inner = checkCommand({ assignments: [], argv }, context, cwd, { depth: wrapping.depth + 1, forkedBy: 'find', changesNames: wrapping.changesNames });
-      if (!inner.ok) return no(inner.code, `find -exec: ${inner.reason}`);
-    }
   }
-  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), { scopes: context.scopes, cwd });
+  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), { scopes: context.scopes, cwd, ...(wrapping.found === undefined ? {} : { found: wrapping.found }) });
   if (!args.ok) return args;
   // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.
   if (args.value.rule === 'ruled' && args.value.writes === 'names') wrapping.changesNames.push(identity.value.name);
@@ -163,6 +192,62 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     );
   }
   return { ok: true, value: { kind: 'exec', program: identity.value.program, invokedPath: identity.value.invokedPath, argv: command.argv, env: assignments.value, cwd } };
+}
+
+/** A name command -v and type may look up: a program's name, never a path or an option. */
+const LOOKUP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/;
+
+/** What a lookup prints for a program found at PATH: printf's format and arguments. */
+type LookupOutput = (name: string, found: string) => readonly string[];
+
+/** The builtins that only say where a program is found, by form: command -v, command -V, type, type -p/-P, type -t. */
+const LOOKUPS: ReadonlyMap<string, LookupOutput> = new Map<string, LookupOutput>([
+  ['command -v', (_name, found) => ['%s\\n', found]],
+  ['command -V', (name, found) => ['%s is %s\\n', name, found]],
+  ['type', (name, found) => ['%s is %s\\n', name, found]],
+  ['type -p', (_name, found) => ['%s\\n', found]],
+  ['type -P', (_name, found) => ['%s\\n', found]],
+  ['type -t', () => ['file\\n']],
+]);
+
+/** The lookup form of argv ("command -v", "type"), when it is one: command and type followed by an option other than a lookup's are not. */
+function lookupForm(argv: readonly string[]): string | undefined {
+  const base = argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1);
+  const option = argv[1]?.startsWith('-') === true ? argv[1] : undefined;
+  if (base === 'command') return option === '-v' || option === '-V' ? `command ${option}` : undefined;
+  if (base === 'type') return option === undefined ? 'type' : `type ${option}`;
+  return undefined;
+}
+
+/**
+ * command -v NAME, command -V NAME and type NAME: shell builtins that say where
+ * NAME is found and run nothing. The gate answers them itself, from the fixed
+ * PATH commands run with (decided again when the step starts): the plan prints
+ * what was found with printf, or runs false when nothing is, as bash does for a
+ * program it cannot find. One name, and only first in a command, like the builtins.
+ */
+function checkCommandLookup(command: SimpleCommand, form: string, env: Record<string, string>, context: ShellContext, cwd: string, wrapping: Wrapping): Check<PlannedStep> {
+  const output = LOOKUPS.get(form);
+  if (output === undefined) {
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${form} is not a lookup zotbox answers: write ${[...LOOKUPS.keys()].map((f) => `${f} NAME`).join(', ')}.`);
+  }
+  if (wrapping.depth > 0 || command.argv[0]!.includes('/')) {
+    return no(
+      'ZB_POLICY_SHELL_NOT_ALLOWED',
+      `${form} is a shell builtin only first in a command; inside another wrapper or written as a path it would run as a program. Write ${form} NAME on its own.`,
+    );
+  }
+  const words = form.split(' ').length;
+  const name = command.argv[words];
+  if (command.argv.length !== words + 1 || name === undefined || !LOOKUP_NAME.test(name)) {
+    return no('ZB_POLICY_SHELL_ARGUMENT', `${form} takes exactly one program name here (letters, digits and _ . + -, no path, no option): write ${form} NAME, once per name.`);
+  }
+  const found = findProgram(name, context.searchPath);
+  const printer = found === undefined ? 'false' : 'printf';
+  const program = findProgram(printer, context.searchPath);
+  if (program === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${form}: ${printer} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
+  const argv = found === undefined ? ['false'] : ['printf', ...output(name, found.foundAt)];
+  return { ok: true, value: { kind: 'exec', program: program.program, invokedPath: program.foundAt, argv, env, cwd } };
 }
 
 /**
@@ -211,6 +296,7 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
     depth: wrapping.depth + 1,
     forkedBy: wrapper.forks === true ? base : wrapping.forkedBy,
     changesNames: wrapping.changesNames,
+    ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
   });
   if (!inner.ok) return no(inner.code, `${base}: ${inner.reason}`);
   if (wrapper.kind === 'builtin') return inner;

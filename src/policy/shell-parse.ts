@@ -77,13 +77,23 @@ const UNQUOTED_REJECTS: Readonly<Record<string, string>> = {
   '{': 'a brace group or brace expansion "{"',
   '}': 'a brace group or brace expansion "}"',
   '#': 'a comment (#)',
-  '\\': 'a backslash escape outside quotes; quote the argument instead',
   '*': 'a glob (*); commands run without a shell, so quote it or name the files',
   '?': 'a glob (?); quote it',
   '[': 'a glob or test bracket ([); quote it',
   ']': 'a glob or test bracket (]); quote it',
   '!': 'history expansion or negation (!); quote it',
 };
+
+/**
+ * What may follow a backslash outside quotes: quotes, the backslash, blanks and
+ * the characters the lexer otherwise refuses or splits on. Not "*" and "?", which
+ * shell-quote still reads as globs; not letters or digits, whose "\n" readers
+ * take for an escape sequence that bash does not make.
+ */
+const ESCAPABLE = new Set(["'", '"', '\\', ' ', '\t', ';', '|', '&', '$', '`', '<', '>', '(', ')', '{', '}', '#', '[', ']', '!', '~', '=']);
+
+/** What ends a word: a blank or a list operator. */
+const WORD_END = new Set([' ', '\t', ';', '|', '&']);
 
 /** The quote-aware lexer: words and the four list operators, or the first thing it does not accept. */
 function lex(text: string): { ok: true; tokens: Token[] } | { ok: false; construct: string; reason: string } {
@@ -158,6 +168,29 @@ function lex(text: string): { ok: true; tokens: Token[] } | { ok: false; constru
       if (ch === '&') return { ok: false, construct: '&', reason: 'a background job (&); commands run in the foreground only' };
       tokens.push({ op: ch });
       i++;
+      continue;
+    }
+    if (ch === '\\') {
+      // bash reads "\X" outside quotes as X, taken literally: only for the characters below, which both parsers read alike.
+      const next = text[i + 1];
+      if (next === undefined || !ESCAPABLE.has(next)) {
+        return {
+          ok: false,
+          construct: '\\',
+          reason: `a backslash before ${next === undefined ? 'the end of the command' : JSON.stringify(next)} outside quotes; a backslash may escape only a quote, a space or a shell character (\\' \\; \\  \\$ ...): quote the argument instead`,
+        };
+      }
+      startQuote();
+      word += next;
+      inWord = true;
+      i += 2;
+      continue;
+    }
+    if (ch === '{' && !inWord && text[i + 1] === '}' && (i + 2 === text.length || WORD_END.has(text[i + 2]!))) {
+      // A lone "{}" (find -exec's placeholder) is a plain word to bash: no brace expansion without a comma or "..", and not the keyword "{".
+      word = '{}';
+      inWord = true;
+      i += 2;
       continue;
     }
     const rejected = UNQUOTED_REJECTS[ch];

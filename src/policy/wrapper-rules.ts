@@ -160,8 +160,8 @@ export const WRAPPERS: ReadonlyMap<string, WrapperRule> = new Map<string, Wrappe
       options: [],
       denied: [
         { short: 'p', why: 'looks the command up in a default PATH instead of the fixed one' },
-        { short: 'v', why: 'describes a command instead of running it' },
-        { short: 'V', why: 'describes a command instead of running it' },
+        { short: 'v', why: 'describes a command instead of running it: write command -v NAME on its own' },
+        { short: 'V', why: 'describes a command instead of running it: write command -V NAME on its own' },
       ],
       operands: [],
       what: 'the shell builtin: stripped, and the command runs directly',
@@ -176,7 +176,7 @@ export const MAX_WRAPPER_DEPTH = 4;
  * Programs that run a command named in their arguments and that the gate does
  * not unwrap: always denied, allowlisted or not, because what they would run
  * cannot be checked. (Privilege changers, shells' own runners and xargs are in
- * exec-rules.ts ALWAYS_DENIED; find's -exec is read by wrapper-unwrap.ts.)
+ * never-allowed.ts ALWAYS_DENIED; find's -exec is read by argument-rules/find-expression.ts.)
  */
 export const UNCHECKED_RUNNERS: ReadonlyMap<string, string> = new Map<string, string>([
   ...['chrt', 'taskset', 'prlimit', 'numactl', 'cgexec', 'setarch', 'linux32', 'linux64', 'uname26'].map((name): [string, string] => [name, 'runs a command with other process attributes']),

@@ -179,31 +179,3 @@ export function unwrapCommand(base: string, rule: WrapperRule, args: readonly st
   if (inner.length === 0 && rule.standalone === undefined) return deny('ZB_POLICY_SHELL_ARGUMENT', `${base} without a command to run is denied.`);
   return { ok: true, value: { inner, assignments, unset: reading.unset, directory: reading.directory } };
 }
-
-/**
- * The commands find's -exec and -ok would run. Allowed to go on to be checked only
- * when they are fixed words: "{}" (the files found, known only at run time) and
- * -execdir/-okdir (a directory known only at run time) cannot be checked beforehand.
- */
-export function findExecCommands(args: readonly string[]): Check<readonly (readonly string[])[]> {
-  const commands: string[][] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-execdir' || arg === '-okdir') {
-      return deny('ZB_POLICY_SHELL_ARGUMENT', `find ${arg} runs its command in the directory of each file found, known only at run time, so the command cannot be checked.`);
-    }
-    if (arg !== '-exec' && arg !== '-ok') continue;
-    const end = args.indexOf(';', i + 1);
-    const inner = args.slice(i + 1, end === -1 ? args.length : end);
-    if (inner.some((word) => word.includes('{}'))) {
-      return deny(
-        'ZB_POLICY_SHELL_ARGUMENT',
-        `find ${arg} with {} runs its command on the files it finds, known only at run time, so the command cannot be checked. List the files with find and act on them in a separate command.`,
-      );
-    }
-    if (end === -1 || inner.length === 0) return deny('ZB_POLICY_SHELL_ARGUMENT', `find ${arg} needs a command ended by ';'.`);
-    commands.push(inner);
-    i = end;
-  }
-  return { ok: true, value: commands };
-}

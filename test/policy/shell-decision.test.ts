@@ -182,7 +182,37 @@ test('wrappers: the inner command is checked as if it stood alone, and the wrapp
   expectDenied(t, context, 'timeout 5', 'ZB_POLICY_SHELL_ARGUMENT');
   expectDenied(t, context, 'timeout 5 git config x y', 'ZB_POLICY_SHELL_ARGUMENT');
   expectDenied(t, context, 'nice nice nice nice nice git status', 'ZB_POLICY_SHELL_NOT_ALLOWED');
-  expectDenied(t, context, 'command -v git', 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, 'command -v git status', 'ZB_POLICY_SHELL_ARGUMENT');
+});
+
+test('command -v, command -V and type look a program up on the fixed PATH and run nothing of it: the plan prints what they found', (t) => {
+  const { context, bin, ws } = setup(t);
+  for (const name of ['printf', 'false']) {
+    writeFileSync(path.join(bin, name), '#!/bin/sh\n');
+    chmodSync(path.join(bin, name), 0o755);
+  }
+  const planOf = (command: string): unknown => {
+    const decision = decideShellCommand(command, context);
+    if (!decision.allow || decision.mode !== 'allowlist') return decision.allow ? decision.mode : `${decision.code}: ${decision.reason}`;
+    const step = decision.plan.items.at(-1)!.pipeline[0]!;
+    return step.kind === 'exec' ? { program: step.program, argv: step.argv, cwd: step.cwd } : step;
+  };
+  const printf = path.join(bin, 'printf');
+  const git = path.join(bin, 'git');
+  t.deepEqual(planOf('command -v git'), { program: printf, argv: ['printf', '%s\\n', git], cwd: ws });
+  t.deepEqual(planOf('command -V git'), { program: printf, argv: ['printf', '%s is %s\\n', 'git', git], cwd: ws });
+  t.deepEqual(planOf('type git'), { program: printf, argv: ['printf', '%s is %s\\n', 'git', git], cwd: ws });
+  t.deepEqual(planOf('type -P git'), { program: printf, argv: ['printf', '%s\\n', git], cwd: ws });
+  t.deepEqual(planOf('type -t git'), { program: printf, argv: ['printf', 'file\\n'], cwd: ws });
+  // Not on the PATH (the evil directory holds a git, but is not on it): bash prints nothing and fails.
+  t.deepEqual(planOf('command -v nothing-here'), { program: path.join(bin, 'false'), argv: ['false'], cwd: ws });
+  t.deepEqual(planOf('cd sub && command -v git'), { program: printf, argv: ['printf', '%s\\n', git], cwd: path.join(ws, 'sub') }, 'from where the line is');
+  // Not allowlisted: the lookup runs none of it, so the allowlist does not decide it.
+  t.deepEqual(planOf('command -v rm'), { program: printf, argv: ['printf', '%s\\n', path.join(bin, 'rm')], cwd: ws });
+  expectDenied(t, context, 'command -v git status', 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, 'command rm -rf x', 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  expectDenied(t, context, 'command -p git status', 'ZB_POLICY_SHELL_ARGUMENT');
+  expectDenied(t, context, `${bin}/command -v git`, 'ZB_POLICY_SHELL_NOT_ALLOWED');
 });
 
 test('cd: alone, one directory inside the read scopes; later commands are checked from there', (t) => {

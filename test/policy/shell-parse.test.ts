@@ -129,7 +129,25 @@ test(denied, 'ls *.md', '*');
 test(denied, 'ls file?.txt', '?');
 test(denied, 'ls [ab].txt', '[');
 test(denied, 'cat ~/.ssh/id_rsa', '~');
-test(denied, 'echo a\\ b', '\\');
+// Outside quotes a backslash makes the next character literal, as bash does, for quotes, blanks and shell characters.
+test(parsesTo, "echo 'it'\\''s'", [['echo', "it's"]]);
+test(parsesTo, "git commit -m 'it'\\''s done'", [['git', 'commit', '-m', "it's done"]]);
+test(parsesTo, "echo it\\'s", [['echo', "it's"]]);
+test(parsesTo, 'echo a\\ b', [['echo', 'a b']]);
+test(parsesTo, 'echo \\"x\\" \\\\', [['echo', '"x"', '\\']]);
+test(parsesTo, 'find . -exec grep -l x {} \\;', [['find', '.', '-exec', 'grep', '-l', 'x', '{}', ';']]);
+test(parsesTo, 'echo \\$HOME \\`id\\` \\| \\& \\< \\> \\( \\) \\{ \\} \\# \\[ \\] \\! \\~ \\=', [['echo', '$HOME', '`id`', '|', '&', '<', '>', '(', ')', '{', '}', '#', '[', ']', '!', '~', '=']]);
+test(parsesTo, 'find . -exec cat {}; ls', [['find', '.', '-exec', 'cat', '{}'], ['ls']]);
+test(parsesTo, "X=it\\'s env", [['env']]);
+test(denied, 'echo a\\nb', '\\');
+test(denied, 'echo a\\1', '\\');
+test(denied, 'echo x\\', '\\');
+test(denied, 'ls \\*.md', '\\');
+test(denied, 'ls \\?', '\\');
+test(denied, 'echo {a,b}', '{');
+test(denied, 'echo {}x', '{');
+test(denied, 'echo x{}', '{');
+test(denied, "echo {}'x'", '{');
 test(denied, 'echo "a\\nb"', 'backslash inside double quotes');
 test(denied, 'echo "hi!"', '! inside double quotes');
 test(denied, 'a '.repeat(5000), 'length');
@@ -169,6 +187,8 @@ const fragment = fc.oneof(
   fc.stringMatching(/^[a-zA-Z0-9 ;|&()<>*?~#{}=._-]{0,6}$/).map((s) => `"${s}"`),
   fc.constant('"\\""'),
   fc.constant('"\\\\"'),
+  fc.constantFrom("'", '"', '\\', ' ', ';', '|', '&', '$', '`', '<', '>', '(', ')', '{', '}', '#', '[', ']', '!', '~', '=').map((c) => `\\${c}`),
+  fc.constant('{}'),
 );
 const wordArb = fc.array(fragment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(''));
 const commandArb = fc.tuple(fc.constantFrom('cmda', 'cmdb', "'cmdc'", 'c"md"a'), fc.array(wordArb, { maxLength: 4 })).map(([name, args]) => [name, ...args].join(' '));
@@ -210,7 +230,7 @@ test('approved commands run in bash with exactly the argv the AST holds (differe
       t.deepEqual(seen, expected.sort(), line);
       return true;
     }),
-    { numRuns: 250 },
+    { numRuns: 400 },
   );
   t.true(approved > 100, `${approved} of the generated commands were approved and compared`);
 });

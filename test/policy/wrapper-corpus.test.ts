@@ -10,7 +10,32 @@ import { compileScopes } from '../../src/policy/scopes.js';
 import { decideShellCommand, type ShellContext } from '../../src/policy/shell-decision.js';
 import { tempDir } from '../fixtures/temp.js';
 
-const STUBS = ['git', 'timeout', 'nice', 'nohup', 'stdbuf', 'ionice', 'env', 'sh', 'bash', 'rm', 'cat', 'ls', 'grep', 'find', 'cargo', 'npm', 'xargs', 'chrt', 'busybox', 'setsid', 'strace', 'sudo'];
+const STUBS = [
+  'git',
+  'timeout',
+  'nice',
+  'nohup',
+  'stdbuf',
+  'ionice',
+  'env',
+  'sh',
+  'bash',
+  'rm',
+  'cat',
+  'ls',
+  'grep',
+  'find',
+  'cargo',
+  'npm',
+  'xargs',
+  'chrt',
+  'busybox',
+  'setsid',
+  'strace',
+  'sudo',
+  'printf',
+  'false',
+];
 
 /** The allowlist, and one with every stub and shell builtin on it: allowlisting a wrapper or runner grants nothing. */
 const ALLOWLISTS = {
@@ -278,7 +303,28 @@ const CORPUS: readonly (readonly [group: string, cases: readonly Case[]])[] = [
     [
       ['command git status', 'allow'],
       ['command -- git status', 'allow'],
-      ['command -v git', ARGUMENT],
+      // The lookups run nothing: the gate answers them from the fixed PATH (shell-decision.test.ts shows the plan).
+      ['command -v git', 'allow'],
+      ['command -V git', 'allow'],
+      ['command -v no-such-program', 'allow', 'issue'],
+      ['type git', 'allow', 'issue'],
+      ['type -P git', 'allow'],
+      ['type -p git', 'allow'],
+      ['type -t git', 'allow'],
+      ['command -v git ls', ARGUMENT],
+      ['command -v ./git', ARGUMENT],
+      ['command -v /usr/bin/git', ARGUMENT],
+      ['command -v -- git', ARGUMENT],
+      ['command -v', ARGUMENT],
+      ['command -v -p git', ARGUMENT],
+      ['command -vp git', ARGUMENT],
+      ['type -a git', ARGUMENT],
+      ['type -f git', ARGUMENT],
+      ['type', ARGUMENT],
+      ['nice command -v git', NOT_ALLOWED],
+      ['env type git', NOT_ALLOWED],
+      ['command command -v git', NOT_ALLOWED],
+      ['LD_PRELOAD=/x.so command -v git', ASSIGNMENT],
       ['command -p git status', ARGUMENT],
       ['command -pv git', ARGUMENT],
       ['command sh -c id', ARGUMENT],
@@ -334,13 +380,16 @@ const CORPUS: readonly (readonly [group: string, cases: readonly Case[]])[] = [
     [
       ['find . -name x', 'allow'],
       ["find . -exec sh -c id ';'", ARGUMENT],
-      ["find . -exec cat '{}' ';'", ARGUMENT],
-      ["find . -exec cat '{}' +", ARGUMENT],
+      ["find . -exec cat '{}' ';'", 'allow'], // {}: the files under ., read by cat
+      ["find . -exec cat '{}' +", 'allow'],
       ["find . -exec cat 'x{}' ';'", ARGUMENT],
-      ["find . -exec cat {} ';'", CONSTRUCT], // unquoted braces never reach the rules
+      ["find . -exec cat {} ';'", 'allow'], // a lone unquoted {} is a plain word
+      ['find . -exec cat {} \\;', 'allow'],
+      ["find . -exec cat {}x ';'", CONSTRUCT], // other unquoted braces never reach the rules
+      ["find . -exec rm '{}' ';'", ARGUMENT],
       ["find . -execdir git status ';'", ARGUMENT],
       ["find . -okdir ls ';'", ARGUMENT],
-      ["find . -ok rm -rf / ';'", OUTSIDE],
+      ["find . -ok rm -rf / ';'", ARGUMENT],
       ["find . -exec sudo id ';'", NOT_ALLOWED],
       ["find . -exec nice sh -c id ';'", ARGUMENT],
       ['find . -exec git status', ARGUMENT],

@@ -35,6 +35,8 @@ interface Reading {
   readonly values: ParsedValue[];
   /** Set by an option with `endsOptions` (python -m): what follows is positional. */
   optionsEnded: boolean;
+  /** Set by an option with `selects` (python -m MODULE): the option as written, and the rule that reads the rest. */
+  selected?: { readonly written: string; readonly name: string; readonly rule: ProgramRule | undefined; readonly names: readonly string[] };
 }
 
 const MAX_LISTED = 24;
@@ -53,6 +55,11 @@ function unknownOption(reading: Reading, rule: ProgramRule, written: string): Ch
 function takeOption(reading: Reading, option: OptionRule, written: string, value: string | undefined): void {
   if (option.sets !== undefined) reading.marks.add(option.sets);
   if (option.endsOptions === true) reading.optionsEnded = true;
+  if (option.selects !== undefined && value !== undefined) {
+    const names = Object.keys(option.selects);
+    reading.selected = { written, name: value, rule: Object.hasOwn(option.selects, value) ? option.selects[value] : undefined, names };
+    return;
+  }
   const kind = option.value ?? option.optionalValue;
   if (kind !== undefined && value !== undefined) reading.values.push({ kind, text: value, written });
 }
@@ -212,6 +219,21 @@ function namedSubcommands(rule: ProgramRule): string {
     .join(', ');
 }
 
+/** python -m MODULE ARGS: the module's own rule reads ARGS, like a subcommand's; a module not listed is denied. */
+function readSelected(name: string, reading: Reading, rest: readonly string[], cwd: string, subcommands: readonly string[]): Check<ParsedArguments> {
+  const selected = reading.selected!;
+  const flag = selected.written.startsWith('--') ? selected.written.split('=')[0]! : selected.written.slice(0, 2);
+  if (selected.rule === undefined) {
+    return no(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${reading.name} ${flag} ${JSON.stringify(selected.name)} is not allowed: only ${selected.names.join(', ')} may run this way, each with its own rule for its arguments (others run code given on the command line, run other modules or scripts, install packages or serve files). Run a script file instead.`,
+    );
+  }
+  const inner = parseArguments(name, selected.rule, rest, cwd, [...subcommands, `${flag} ${selected.name}`]);
+  if (!inner.ok) return inner;
+  return { ok: true, value: { ...inner.value, values: [...reading.values, ...inner.value.values], marks: new Set([...reading.marks, ...inner.value.marks]) } };
+}
+
 /** Reads `args` (argv without the program) against `rule`. Never throws. */
 export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonly string[], cwd: string, subcommands: readonly string[] = []): Check<ParsedArguments> {
   const oldStyle = refuseOldStyleKeys(name, rule, rawArgs);
@@ -241,6 +263,7 @@ export function parseArguments(name: string, rule: ProgramRule, rawArgs: readonl
       } else used = (hasWords ? readWord(reading, rule, args, index) : undefined) ?? (onlyWords ? unknownOption(reading, rule, arg.split('=')[0]!) : readShortBundle(reading, rule, args, index));
       if (!used.ok) return used;
       index += used.value;
+      if (reading.selected !== undefined) return readSelected(name, reading, args.slice(index), cwd, subcommands);
       if (reading.optionsEnded) optionsEnded = true;
       continue;
     }

@@ -21,7 +21,8 @@ export type ValueKind =
   | 'sed-script' // program text, parsed by program-text.ts
   | 'awk-program'
   | 'jq-filter'
-  | 'module-name' // a dotted identifier (python -m)
+  | 'module-name' // a dotted identifier
+  | 'working-directory' // a directory the program changes into before it does anything else (git -C): every later check runs from there
   | { readonly choices: readonly string[] } // one of these words exactly
   | { readonly matches: RegExp; readonly describe: string; readonly path?: 'read' | 'write'; readonly mustExist?: boolean } // a word of this shape; with `path`, also a path checked like 'read' or 'write' (a script that must not be "-" or "+cmd")
   // The kind the marks decide, once every option is read (tar -f: written when creating, read when listing).
@@ -47,6 +48,11 @@ export interface OptionRule {
   readonly sets?: string;
   /** Options end after it and its value, as after "--": python's -m MODULE, whose arguments belong to the module. */
   readonly endsOptions?: boolean;
+  /**
+   * The value names what reads the rest of the arguments, as a subcommand does
+   * (python's -m MODULE): only these names, each with its own rule. Implies endsOptions.
+   */
+  readonly selects?: Readonly<Record<string, ProgramRule>>;
 }
 
 /** How the non-option arguments read: leading ones by kind, then the rest, with the last one possibly different. */

@@ -5,6 +5,7 @@
 // scripts and tests do is bounded only by the sandbox (gate-rules "Honest limits").
 import type { OptionRule, ProgramRule, ValueKind } from './rule-format.js';
 import { INTERPRETER_RULES } from './table-interpreters.js';
+import { PIP } from './table-python-modules.js';
 
 /** A make goal: no "VAR=value" assignment (SHELL=, $(shell ...)), no ":" (:=, ::=), no "$". */
 const MAKE_TARGET: ValueKind = { matches: /^[A-Za-z0-9_./+,@%][A-Za-z0-9_./+,@%-]*$/, describe: 'a target name (letters, digits and _ . / + , @ % -): variable assignments are denied' };
@@ -208,36 +209,6 @@ const NPM: ProgramRule = {
     outdated: npmRule([{ long: 'json' }, { long: 'all' }], { rest: NPM_PACKAGE }),
     view: NPM_VIEW,
     '': { why: NPM_WHY, options: [], positionals: {} },
-  },
-};
-
-const PIP_WHY = 'pip may list and inspect what is installed; install, download, wheel, uninstall and config (and index or path options that come with them) are denied';
-const PIP_NAME: ValueKind = { matches: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, describe: 'a package name' };
-const PIP_COMMON: readonly OptionRule[] = [{ short: 'q', long: 'quiet' }, { short: 'v', long: 'verbose' }, { long: 'no-color' }, { long: 'disable-pip-version-check' }, { long: 'isolated' }];
-
-function pipRule(options: readonly OptionRule[], positionals: ProgramRule['positionals'] = {}): ProgramRule {
-  return { why: PIP_WHY, options: [...PIP_COMMON, ...options], positionals };
-}
-
-const PIP: ProgramRule = {
-  why: PIP_WHY,
-  options: [...PIP_COMMON, { short: 'V', long: 'version' }],
-  positionals: {},
-  subcommands: {
-    list: pipRule([
-      { short: 'o', long: 'outdated' },
-      { short: 'u', long: 'uptodate' },
-      { short: 'e', long: 'editable' },
-      { short: 'l', long: 'local' },
-      { long: 'user' },
-      { long: 'not-required' },
-      { long: 'format', value: { choices: ['columns', 'freeze', 'json'] } },
-    ]),
-    show: pipRule([{ short: 'f', long: 'files' }], { rest: PIP_NAME, min: 1 }),
-    freeze: pipRule([{ long: 'all' }, { short: 'l', long: 'local' }, { long: 'user' }, { long: 'exclude', value: PIP_NAME }]),
-    check: pipRule([]),
-    // No subcommand: pip --version (the options before a subcommand are read by the rule above).
-    '': { why: PIP_WHY, options: [], positionals: {} },
   },
 };
 

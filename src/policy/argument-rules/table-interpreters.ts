@@ -3,6 +3,7 @@
 // command line or on standard input is never allowed; what a script does is
 // bounded only by the sandbox (gate-rules "Honest limits").
 import type { OptionRule, ProgramRule, ValueKind } from './rule-format.js';
+import { PYTHON_MODULES } from './table-python-modules.js';
 
 /** Set by --version, --help and the like: the program prints and exits, so it takes no script. */
 export const INFO = 'prints-and-exits';
@@ -26,19 +27,20 @@ function scriptRule(why: string, options: readonly OptionRule[], flagPositionals
   return { why, options, positionals: { leading: [SCRIPT], rest: 'literal', min: 1 }, flagPositionals, permute: false };
 }
 
-/** Modules that install packages, serve or open network resources, or unpack archives anywhere: pip has its own rule. */
-const PYTHON_MODULE: ValueKind = {
-  matches: /^(?!(?:pip|ensurepip|venv|http|zipfile|tarfile|webbrowser|pydoc)(?:\.|$))[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/,
-  describe: 'a dotted module name other than pip, ensurepip, venv, http.*, zipfile, tarfile, webbrowser and pydoc (they install packages, serve files or unpack archives)',
+/** -W ACTION:MESSAGE:CATEGORY:MODULE:LINENO, where CATEGORY is a built-in warning class: a dotted one would be imported. */
+const WARNING_FILTER: ValueKind = {
+  matches: /^(?:default|error|ignore|always|all|module|once|[deiamo])(?::[^:]*(?::(?:[A-Za-z]*Warning)?(?::[^:]*(?::[0-9]*)?)?)?)?$/,
+  describe: 'a warning filter ACTION[:MESSAGE[:CATEGORY[:MODULE[:LINENO]]]] whose category is a built-in warning class',
 };
 
 const PYTHON = scriptRule(
-  `${NO_CODE} (-c, -i, "-"); ${SCRIPT_LIMIT}, as does a module run with -m`,
+  `${NO_CODE} (-c, -i, "-"), and so are -m modules that take code or other programs (timeit, pdb, cProfile, code...): -m runs only the listed modules, each with its own rule; ${SCRIPT_LIMIT}`,
   [
     { short: 'u' },
     { short: 'B' },
     { short: 'O' },
-    { short: 'W', value: 'literal' },
+    // A category names a class to import ("ignore::pkg.Mod"): only built-in warning classes.
+    { short: 'W', value: WARNING_FILTER },
     // -X pycache_prefix=DIR writes elsewhere and -X frozen_modules changes what loads: only these are vetted.
     { short: 'X', value: { choices: ['importtime', 'dev', 'utf8', 'faulthandler', 'tracemalloc'] } },
     { short: 'E' },
@@ -50,11 +52,7 @@ const PYTHON = scriptRule(
     { short: 'v' },
     { short: 'V', long: 'version', sets: INFO },
     { short: 'h', long: 'help', sets: INFO },
-    { short: 'm', value: PYTHON_MODULE, sets: 'module', endsOptions: true },
-  ],
-  [
-    [INFO, {}],
-    ['module', { rest: 'literal' }],
+    { short: 'm', value: { choices: Object.keys(PYTHON_MODULES) }, selects: PYTHON_MODULES, endsOptions: true },
   ],
 );
 
@@ -190,4 +188,19 @@ export const INTERPRETER_RULES: readonly (readonly [string, ProgramRule])[] = [
   ['zsh', SHELL],
   ['ksh', SHELL],
   ['fish', SHELL],
+];
+
+/**
+ * The same interpreters under their versioned or other names (python3.12,
+ * nodejs, perl5.36, mksh...): each gets the rule of the name it stands for, so
+ * the name a program is installed under never opens -c or -e.
+ */
+export const INTERPRETER_ALIASES: readonly (readonly [pattern: RegExp, rule: string])[] = [
+  [/^(?:python[23]?(?:\.[0-9]+)?|pypy3?(?:\.[0-9]+)?)$/, 'python3'],
+  [/^nodejs$/, 'node'],
+  [/^perl5?(?:\.[0-9]+)*$/, 'perl'],
+  [/^ruby[0-9]+(?:\.[0-9]+)*$/, 'ruby'],
+  [/^php[0-9]+(?:\.[0-9]+)*$/, 'php'],
+  [/^lua(?:5(?:\.[0-9])?|jit)$/, 'lua'],
+  [/^(?:rbash|ash|mksh|lksh|pdksh|yash|posh|csh|tcsh)$/, 'sh'],
 ];

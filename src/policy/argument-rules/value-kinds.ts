@@ -5,7 +5,7 @@
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { decidePathAccess, type PathTool } from '../path-decision.js';
-import { absoluteFrom } from '../path-resolve.js';
+import { absoluteFrom, resolveCanonicalPath } from '../path-resolve.js';
 import type { CompiledScopes } from '../scopes.js';
 import { deny as no, type Check } from '../shell-check.js';
 import { checkLinksInTree } from './link-walk.js';
@@ -17,6 +17,47 @@ export interface ArgumentContext {
   readonly scopes: CompiledScopes;
   /** The directory the command runs in; relative paths are joined to it. */
   readonly cwd: string;
+  /** For a command find -exec runs: what "{}" stands for. */
+  readonly found?: FoundFiles;
+}
+
+/** The files find -exec passes in place of "{}": any entry under these starting points, as find names it. */
+export interface FoundFiles {
+  /** The starting points as written, relative to `cwd`. */
+  readonly roots: readonly string[];
+  /** The directory find runs in, and so where its relative names lead. */
+  readonly cwd: string;
+}
+
+/** The placeholder find fills in with each file it finds (find-expression.ts FOUND_FILE). */
+const FOUND_FILE = '{}';
+
+/**
+ * "{}" in a command find -exec runs: each file found, known only at run time. It
+ * may stand only where the program reads a file, and is decided as the starting
+ * points with every link under them followed (the program opens a link it is
+ * given), so whatever find passes lies inside the read scopes.
+ */
+function checkFoundFiles(program: string, kind: ValueKind, value: ParsedValue, marks: ReadonlySet<string>, context: ArgumentContext, found: FoundFiles): Check<null> {
+  if (kind !== 'read') {
+    return no(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${program}: {} (${value.written === value.text ? 'an argument' : value.written}) stands for the files find finds, and ${program} does not read it as a file there; run find to list the files, then ${program} on them in a separate command.`,
+    );
+  }
+  if (context.cwd !== found.cwd && found.roots.some((root) => !root.startsWith('/'))) {
+    return no(
+      'ZB_POLICY_SHELL_ARGUMENT',
+      `${program}: {} names files relative to where find runs (${found.cwd}), but ${program} runs from ${context.cwd}; give find absolute starting points or drop the change of directory.`,
+    );
+  }
+  const following = new Set([...marks, FOLLOWS_LINKS]);
+  following.delete(KEEPS_LINKS);
+  for (const root of found.roots) {
+    const checked = checkPath(program, 'read', { kind, text: absoluteFrom(found.cwd, root), written: `{} (the files under ${root})` }, following, context);
+    if (!checked.ok) return checked;
+  }
+  return { ok: true, value: null };
 }
 
 /** The mark an option sets when the program follows symbolic links it finds inside directories (cp -rL, grep -R). */
@@ -155,6 +196,9 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
       return checkShape(program, value, SIZE.test(value.text), 'a number with an optional unit (10K, 1M, 2GiB)');
     case 'module-name':
       return checkShape(program, value, MODULE.test(value.text), 'a dotted module name (pkg.module)');
+    case 'working-directory':
+      // Decided, and made the working directory of every other check, by moveWorkingDirectory before the values are checked.
+      return { ok: true, value: null };
     case 'url':
       return checkUrl(program, value.text);
     case 'sed-script':
@@ -166,10 +210,34 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
   }
 }
 
+/**
+ * The directory the program works from once it has changed into each
+ * 'working-directory' value in turn (git -C A -C B is A/B): each an existing
+ * directory in the read scopes, canonicalised, like a cd. Every path check and
+ * named check then runs from there.
+ */
+export function moveWorkingDirectory(program: string, parsed: ParsedArguments, cwd: string, scopes: CompiledScopes): Check<string> {
+  let directory = cwd;
+  for (const value of parsed.values) {
+    if (value.kind !== 'working-directory') continue;
+    if (value.text === '') return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${value.written} needs a directory; leave it out to work from ${directory}.`);
+    const decision = decidePathAccess('read', absoluteFrom(directory, value.text), scopes);
+    if (!decision.allow) return no(decision.code, `${program}: ${value.written} ${JSON.stringify(value.text)}: ${decision.reason}`);
+    const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
+    if (!resolved.ok || resolved.stats?.isDirectory !== true)
+      return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${value.written} ${JSON.stringify(value.text)}: ${decision.canonicalPath} is not an existing directory.`);
+    directory = decision.canonicalPath;
+  }
+  return { ok: true, value: directory };
+}
+
 /** Checks every value the parser classified, in argument order; the first denial wins. */
 export function checkArgumentValues(program: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   for (const value of parsed.values) {
-    const checked = checkKind(program, value.kind, value, parsed, context);
+    const checked =
+      context.found !== undefined && value.text === FOUND_FILE
+        ? checkFoundFiles(program, value.kind, value, parsed.marks, context, context.found)
+        : checkKind(program, value.kind, value, parsed, context);
     if (!checked.ok) return checked;
   }
   return { ok: true, value: null };

@@ -1,7 +1,7 @@
 // The examples of issue 10, each with the decision the closed-world principles
 // give. SECRET is the secret file {S}; the wrapper examples are decided with the
 // issue's allowlist (git, timeout) and with every program allowlisted.
-import { ARGUMENT, ASSIGNMENT, HARDLINK, no, NOT_ALLOWED, ok, OUTSIDE, type GoldenGroup } from './golden-case.js';
+import { ARGUMENT, ASSIGNMENT, CONSTRUCT, HARDLINK, no, NOT_ALLOWED, ok, OUTSIDE, type GoldenGroup } from './golden-case.js';
 
 const ISSUE = { allow: 'issue' } as const;
 const BUILD = { allow: 'build' } as const;
@@ -65,4 +65,53 @@ export const ISSUE_EXAMPLES: readonly GoldenGroup[] = [
   { program: 'nohup', cases: [no(NOT_ALLOWED, 'nohup sh -c id', NOT_LISTED, ISSUE), no(ARGUMENT, 'nohup sh -c id', SHELL_C)] },
   { program: 'nice', cases: [no(NOT_ALLOWED, 'nice -n 5 sh -c id', NOT_LISTED, ISSUE), no(ARGUMENT, 'nice -n 5 sh -c id', SHELL_C)] },
   { program: 'stdbuf', cases: [no(NOT_ALLOWED, 'stdbuf -o0 sh -c id', NOT_LISTED, ISSUE), no(ARGUMENT, 'stdbuf -o0 sh -c id', SHELL_C)] },
+  // Issue 21 item 7: the two gaps the published-bypass corpus found, and four forms developers expect (also issue 24).
+  {
+    program: 'python3 -m',
+    cases: [
+      no(ARGUMENT, "python3 -m timeit 'import os'", 'timeit runs the statements on its command line'),
+      no(ARGUMENT, "python3 -m pdb -c 'import os' script.py", 'pdb -c runs debugger commands, which are Python'),
+      no(ARGUMENT, 'python3 -m cProfile -m timeit pass', 'cProfile runs another module of its choosing'),
+      ok('python3 -m unittest discover -s emptydir'),
+    ],
+  },
+  {
+    program: 'git -C',
+    cases: [
+      ok('git -C emptydir log'),
+      ok('git -C {W} status'),
+      no(OUTSIDE, 'git -C {O} log', 'DIR outside the read scopes'),
+      no(OUTSIDE, 'git -C .. log', 'DIR outside the read scopes'),
+      no(ARGUMENT, 'git -C emptydir -c core.pager=sh log', 'the rest of the git rule still applies'),
+    ],
+  },
+  {
+    program: 'find -exec',
+    cases: [
+      ok("find emptydir -name '*.txt' -exec grep -l PATTERN {} ';'"),
+      ok('find emptydir -exec grep -l PATTERN {} +'),
+      no(OUTSIDE, "find . -exec grep -l PATTERN {} ';'", 'grep would read toS, a link to the secret'),
+      no(ARGUMENT, "find emptydir -exec sh -c id ';'", SHELL_C),
+      no(ARGUMENT, "find emptydir -exec grep -l x {} ';' -delete", '-delete removes what find matches'),
+      no(ARGUMENT, "find emptydir -execdir grep -l x {} ';'", '-execdir runs in directories known only at run time'),
+      no(ARGUMENT, "find emptydir -ok grep -l x {} ';'", '-ok asks on a terminal'),
+      no(ARGUMENT, "find emptydir -exec rm {} ';'", 'rm would remove what find finds'),
+    ],
+  },
+  {
+    program: 'command -v',
+    cases: [
+      ok('command -v git'),
+      ok('command -V git', ISSUE),
+      ok('type git', ISSUE),
+      no(NOT_ALLOWED, 'command sh -c id', NOT_LISTED, ISSUE),
+      no(ARGUMENT, 'command sh -c id', SHELL_C),
+      no(ARGUMENT, 'command -p git status', '-p looks the command up in another PATH'),
+      no(ARGUMENT, 'command -v git sh', 'one name per lookup'),
+    ],
+  },
+  {
+    program: 'quoting',
+    cases: [ok("git commit -m 'it'\\''s done'"), ok('git log --grep=a\\ b'), no(CONSTRUCT, 'echo a\\nb', 'a backslash before a letter')],
+  },
 ];
