@@ -70,8 +70,8 @@ export interface CallIsolation {
 export interface SandboxProbe extends MountCheckProbe {
   /** After zotbox opened and checked every bind source, before bubblewrap is spawned. */
   readonly beforeSpawn?: () => void;
-  /** After bubblewrap made every mount (the start script is waiting), before the host verifies them. */
-  readonly beforeVerify?: () => void;
+  /** After bubblewrap made every mount (the start script is waiting), before the host verifies them: the sandbox init's pid and what will be verified. */
+  readonly beforeVerify?: (sandboxPid: number, expectations: readonly MountExpectation[]) => void;
 }
 
 export interface CommandIsolation {
@@ -133,7 +133,7 @@ async function releaseVerified(
   try {
     const childPid = Number(/"child-pid":\s*([0-9]+)/u.exec(infoText)?.[1]);
     if (!Number.isInteger(childPid) || childPid <= 0) throw new Error(`bubblewrap reported no sandbox pid (${JSON.stringify(infoText)})`);
-    probe?.beforeVerify?.();
+    probe?.beforeVerify?.(childPid, expectations);
     verifySandboxMounts(childPid, expectations, probe);
   } catch (error) {
     try {
