@@ -190,13 +190,20 @@ test('the state-directory mask moved onto a decoy before bubblewrap mounts: refu
   const w = world(t);
   const decoy = path.join(w.root, 'decoy-state');
   const leak = path.join(w.ws, 'leak');
+  // No agent data inside the state directory: the mask is all that keeps it out (nothing else is mounted there).
+  const layout: SandboxLayout = { readRoots: [w.root], writeRoots: [w.ws], stateDirectory: w.state };
   const error = await t.throwsAsync(
-    run(w, `cat ${decoy}/receipt.key ${w.state}/receipt.key > ${leak}; cat ${decoy}/receipt.key`, {
-      beforeSpawn: () => {
-        mkdirSync(decoy);
-        swap(w.state, decoy);
+    run(
+      w,
+      `cat ${decoy}/receipt.key ${w.state}/receipt.key > ${leak}; cat ${decoy}/receipt.key`,
+      {
+        beforeSpawn: () => {
+          mkdirSync(decoy);
+          swap(w.state, decoy);
+        },
       },
-    }),
+      layout,
+    ),
   );
   t.is((error as { code?: string } | undefined)?.code, 'ZB_CONFINEMENT_MOUNT_MOVED');
   swap(w.state, decoy);
@@ -207,14 +214,21 @@ test('the state-directory mask moved, names then swapped back: the real state di
   const w = world(t);
   const decoy = path.join(w.root, 'decoy-state');
   const leak = path.join(w.ws, 'leak');
+  // No agent data inside the state directory: the mask is all that keeps it out (nothing else is mounted there).
+  const layout: SandboxLayout = { readRoots: [w.root], writeRoots: [w.ws], stateDirectory: w.state };
   const error = await t.throwsAsync(
-    run(w, `cat ${w.state}/receipt.key > ${leak}`, {
-      beforeSpawn: () => {
-        mkdirSync(decoy);
-        swap(w.state, decoy); // the tmpfs lands on the decoy
+    run(
+      w,
+      `cat ${w.state}/receipt.key > ${leak}`,
+      {
+        beforeSpawn: () => {
+          mkdirSync(decoy);
+          swap(w.state, decoy); // the tmpfs lands on the decoy
+        },
+        beforeVerify: () => swap(w.state, decoy), // and back: at the state directory's path, the real one, uncovered
       },
-      beforeVerify: () => swap(w.state, decoy), // and back: at the state directory's path, the real one, uncovered
-    }),
+      layout,
+    ),
   );
   t.is((error as { code?: string } | undefined)?.code, 'ZB_CONFINEMENT_MOUNT_MOVED');
   t.false(existsSync(leak), 'the command never started: the state secret was not read');
@@ -262,8 +276,13 @@ async function verifyInSandbox(t: ExecutionContext, w: World, expectations: (pid
 test('a bind that holds another object than the one zotbox opened is refused', async (t) => {
   const w = world(t);
   const other = statSync(w.state);
-  const outcome = await verifyInSandbox(t, w, () => [{ kind: 'bind', target: w.ws, readOnly: false, dev: other.dev, ino: other.ino }]);
+  const root = statSync(w.root);
+  // The read scope's root lies in the sandbox's own /tmp, where nothing of the host is covered: only what it holds tells.
+  const tmp: MountExpectation = { kind: 'fresh', target: '/tmp', fsType: 'tmpfs', readOnly: false };
+  const outcome = await verifyInSandbox(t, w, () => [tmp, { kind: 'bind', target: w.root, readOnly: true, dev: other.dev, ino: other.ino }]);
   t.is((outcome as { code?: string } | undefined)?.code, 'ZB_CONFINEMENT_MOUNT_MOVED');
+  const asBound = await verifyInSandbox(t, w, () => [tmp, { kind: 'bind', target: w.root, readOnly: true, dev: root.dev, ino: root.ino }]);
+  t.is(asBound, undefined, 'the same bind, as it was made, verifies');
 });
 
 test('a bind mounted writable where zotbox asked for read-only is refused, and read-only where it asked for writable', async (t) => {
