@@ -68,6 +68,8 @@ export interface CallIsolation {
 
 /** Test seam: callbacks at the worst moments of a sandbox's start. Production never passes one; src/index.ts does not export it. */
 export interface SandboxProbe extends MountCheckProbe {
+  /** After the scan for git metadata, before zotbox opens what it found. */
+  readonly afterScan?: () => void;
   /** After zotbox opened and checked every bind source, before bubblewrap is spawned. */
   readonly beforeSpawn?: () => void;
   /** After bubblewrap made every mount (the start script is waiting), before the host verifies them: the sandbox init's pid and what will be verified. */
@@ -148,7 +150,7 @@ async function releaseVerified(
 }
 
 function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined): CallIsolation {
-  let sandbox = prepareSandbox(layout, { seccomp: true });
+  let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
   let pipelines = 0;
@@ -157,7 +159,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
     beginPipeline: () => {
       if (pipelines++ === 0) return; // the first was prepared with the call
       sandbox.close();
-      sandbox = prepareSandbox(layout, { seccomp: true });
+      sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
     },
     launch: (command) => {
       sandbox.verifyMountPoints();

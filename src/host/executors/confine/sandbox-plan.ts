@@ -13,7 +13,7 @@ import { ZotboxError } from '../../../errors.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
-import type { MountExpectation } from './mount-verification.js';
+import { mountMoved, type MountExpectation } from './mount-verification.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
 import { systemMountArguments } from './system-mounts.js';
 import path from 'node:path';
@@ -89,11 +89,17 @@ class BindList {
   readonly nested: { path: string; kind: 'directory' | 'file' }[] = [];
   readonly expectations: MountExpectation[] = [];
   constructor(private readonly writable: readonly string[]) {}
-  bind(target: string, mode: 'ro' | 'rw', required: boolean): void {
+  /** `scannedIno`: the inode the git scan found at `target`; what is opened must still be it (or the protection would go to a decoy). */
+  bind(target: string, mode: 'ro' | 'rw', required: boolean, scannedIno?: number): void {
     const opened = openPathWithoutLinks(target);
     if ('missing' in opened) {
+      if (scannedIno !== undefined) throw mountMoved(target, 'vanished between the scan for git metadata and the mount');
       if (required) throw unsafe(target, 'vanished while the sandbox was built');
       return; // a scope that does not exist yet is not mounted: commands cannot create it, the write tool can
+    }
+    if (scannedIno !== undefined && fstatSync(opened.fd).ino !== scannedIno) {
+      closeSync(opened.fd);
+      throw mountMoved(target, 'was replaced between the scan for git metadata and the mount');
     }
     this.args.push(mode === 'rw' ? '--bind-fd' : '--ro-bind-fd', String(FIRST_BIND_FD + this.fds.length), target);
     this.fds.push(opened.fd);
@@ -130,19 +136,19 @@ function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
   if (hidden !== undefined) throw unsafe(hidden, 'cannot be listed (no read or search permission)');
   for (const [entry, state] of inventory.gitEntries) {
     if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
-    if (state.kind === 'file') binds.bind(entry, 'ro', false);
+    if (state.kind === 'file') binds.bind(entry, 'ro', false, state.ino);
     // A .git link cannot be mounted over (the mount would land on its target); the directory it points to, if in
     // the scopes, is protected as a git directory below, and a replaced link is put back after the command.
   }
-  for (const [directory, { control }] of inventory.gitDirectories) {
-    binds.bind(directory, 'rw', false);
-    for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false);
+  for (const [directory, { ino, control }] of inventory.gitDirectories) {
+    binds.bind(directory, 'rw', false, ino);
+    for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false, state.ino);
   }
   for (const target of inventory.linkTargets) binds.bind(target, 'ro', false);
 }
 
 /** With `seccomp`, the arguments name one more descriptor after `fds` (fd 4 + fds.length): the caller passes the filter there, a fresh one per spawn. */
-export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean } = {}): PreparedSandbox {
+export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean; readonly afterScan?: () => void } = {}): PreparedSandbox {
   const state = layout.stateDirectory;
   const insideState = (root: string) => state !== undefined && isInsideRoot(root, state);
   const allowedInState = (root: string) => layout.agentData !== undefined && isInsideRoot(root, layout.agentData);
@@ -170,6 +176,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     if (state !== undefined && roots.some(({ root }) => isInsideRoot(state, root) && root !== state)) binds.mask(state);
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
     const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
+    extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);
     const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + binds.fds.length)] : [];
     const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];

@@ -117,6 +117,29 @@ test('a repository swapped for a decoy before bubblewrap mounts: the call is ref
   t.true(existsSync(path.join(repo, '.git', 'HEAD')), 'the real repository is the one at its name again');
 });
 
+test('a repository swapped for a decoy between the git scan and zotbox opening it: refused before bubblewrap starts, the real hooks unwritten', async (t) => {
+  const w = world(t);
+  const repo = path.join(w.ws, 'repo');
+  const decoy = path.join(w.ws, 'decoy');
+  gitInit(repo);
+  const marker = path.join(w.ws, 'ran');
+  let spawned = false;
+  const error = await t.throwsAsync(
+    run(w, `echo ran > ${marker}; echo evil > ${decoy}/.git/hooks/pre-commit`, {
+      afterScan: () => {
+        makeDecoy(decoy);
+        swap(repo, decoy); // zotbox would otherwise open, protect and verify the decoy's .git, and leave the real one bare
+      },
+      beforeSpawn: () => (spawned = true),
+    }),
+  );
+  t.is((error as { code?: string } | undefined)?.code, 'ZB_CONFINEMENT_MOUNT_MOVED');
+  t.false(spawned, 'bubblewrap never started');
+  swap(repo, decoy);
+  t.false(existsSync(marker), 'the command never started');
+  t.false(existsSync(path.join(repo, '.git', 'hooks', 'pre-commit')), 'no hook in the real repository');
+});
+
 test('mounts moved after bubblewrap made them, names then swapped back: the object at the path is right but unmounted there, and the call is refused', async (t) => {
   const w = world(t);
   const repo = path.join(w.ws, 'repo');
