@@ -127,7 +127,7 @@ test('a repository swapped for a decoy between the git scan and zotbox opening i
   const error = await t.throwsAsync(
     run(w, `echo ran > ${marker}; echo evil > ${decoy}/.git/hooks/pre-commit`, {
       afterScan: () => {
-        makeDecoy(decoy);
+        gitInit(decoy); // every control entry the scan listed exists in the decoy too: only identity tells them apart
         swap(repo, decoy); // zotbox would otherwise open, protect and verify the decoy's .git, and leave the real one bare
       },
       beforeSpawn: () => (spawned = true),
