@@ -78,10 +78,13 @@ class CappedText {
 class ProcessGroupSet {
   private readonly children: ChildProcess[] = [];
   timedOut = false;
+  /** Set once killAll ran: a sandbox still being verified was killed, not refused. */
+  stopped = false;
   add(child: ChildProcess): void {
     this.children.push(child);
   }
   killAll(): void {
+    this.stopped = true;
     for (const child of this.children) {
       if (child.pid === undefined) continue;
       // The whole group, even when its leader has exited: what it started may still be running.
@@ -119,7 +122,7 @@ function startCommand(
   });
   group.add(child);
   // Confined, the command waits in its sandbox until the isolation has verified it; a refusal fails the pipeline.
-  const started = launch.started?.(child.pid, child.stdio.slice(3, 3 + launch.extraStdio.length)) ?? Promise.resolve();
+  const started = launch.started?.(child.pid, child.stdio.slice(3, 3 + launch.extraStdio.length), () => group.stopped) ?? Promise.resolve();
   // On exit, not on close: a background process left holding the output pipe would otherwise hold 'close' back.
   child.once('exit', () => launch.done(child.pid));
   const exit = waitForExit(child);

@@ -47,10 +47,11 @@ export interface CommandLaunch {
   /** What the child gets as fd 3, 4, …: a descriptor, or 'pipe' for a channel `started` uses. */
   readonly extraStdio: readonly (number | 'pipe')[];
   /**
-   * Right after the spawn, with the child's pid and its streams for extraStdio (index 0 is fd 3): resolves once the
-   * command may run; rejects, with the child's process group killed, when it must not. Absent: it runs at once.
+   * Right after the spawn, with the child's pid and its streams for extraStdio (index 0 is fd 3), and whether the
+   * caller has killed the call's processes (a timeout or cancel) since: resolves once the command may run; rejects,
+   * with the child's process group killed, when it must not. Absent: it runs at once.
    */
-  readonly started?: (pid: number | undefined, streams: readonly (Readable | Writable | null | undefined)[]) => Promise<void>;
+  readonly started?: (pid: number | undefined, streams: readonly (Readable | Writable | null | undefined)[], stopped: () => boolean) => Promise<void>;
   /** After the child exits: end what it left running, remove its private home. */
   readonly done: (pid: number | undefined) => void;
 }
@@ -127,17 +128,23 @@ async function releaseVerified(
   info: Readable | undefined,
   expectations: readonly MountExpectation[],
   probe: SandboxProbe | undefined,
+  stopped: () => boolean,
 ): Promise<void> {
   if (channel === undefined || pid === undefined) return; // not spawned: the exit reports it
   channel.on('error', () => undefined); // the sandbox died: its exit status reports why
   const [ready, infoText] = await Promise.all([announced(channel), collect(info)]);
   if (!ready) return;
+  const childPid = Number(/"child-pid":\s*([0-9]+)/u.exec(infoText)?.[1]);
   try {
-    const childPid = Number(/"child-pid":\s*([0-9]+)/u.exec(infoText)?.[1]);
     if (!Number.isInteger(childPid) || childPid <= 0) throw new Error(`bubblewrap reported no sandbox pid (${JSON.stringify(infoText)})`);
     probe?.beforeVerify?.(childPid, expectations);
     verifySandboxMounts(childPid, expectations, probe);
   } catch (error) {
+    // Killed meanwhile (a timeout, a cancel): nothing of it can run, and the exit reports the kill, not a refusal.
+    if (stopped()) {
+      channel.destroy();
+      return;
+    }
     try {
       process.kill(-pid, 'SIGKILL'); // the whole sandbox: bubblewrap leads its group
     } catch {
@@ -172,12 +179,12 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
         args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
         env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
-        started: (pid, streams) => {
+        started: (pid, streams, stopped) => {
           // bwrap reads the filter from a pipe to its end (no file to leave behind).
           const filterInput = streams[1 + fds.length] as Writable | undefined;
           filterInput?.on('error', () => undefined); // the child exited before reading: its exit status reports why
           filterInput?.end(seccompFilter());
-          return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe);
+          return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe, stopped);
         },
         done: () => undefined, // the PID namespace ended with the command
       };

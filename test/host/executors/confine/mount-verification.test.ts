@@ -279,6 +279,24 @@ test('a directory that changes between the host look and the sandbox walk is ref
   t.false(existsSync(path.join(w.ws, 'ran')));
 });
 
+test('a call cancelled while its sandbox is being verified is ended, not refused', async (t) => {
+  const w = world(t);
+  const cancel = new AbortController();
+  const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: w.ws, agentData: w.data });
+  const shell: ShellContext = { mode: 'ask', allow: [], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const decision = decideShellCommand(`echo ran > ${w.ws}/ran`, shell);
+  if (!decision.allow) throw new Error(decision.reason);
+  const isolation = createCommandIsolation({ kind: 'bubblewrap', bwrap: bubblewrapPath() }, w.layout, {
+    beforeVerify: (pid) => {
+      cancel.abort(); // the call's processes are killed: the sandbox may be gone by the time it is looked at
+      process.kill(pid, 'SIGKILL');
+    },
+  });
+  const result = await executeBash(decision, { workspace: w.ws, timeoutMs: 60_000, outputCapBytes: 65536, isolation, shell, signal: cancel.signal });
+  t.not(result.exitCode, 0);
+  t.false(existsSync(path.join(w.ws, 'ran')), 'the command never ran');
+});
+
 /** Runs verifySandboxMounts against a real sandbox (held before its release) with hand-written expectations. */
 async function verifyInSandbox(t: ExecutionContext, w: World, expectations: (pid: number) => MountExpectation[]): Promise<unknown> {
   let outcome: unknown = 'not verified';
