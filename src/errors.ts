@@ -108,6 +108,10 @@ export const ERROR_CODES = {
   ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },
   ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: 'Commands must run confined, but bubblewrap is not installed or cannot create namespaces here; install it, or opt out with --confine off.' },
   ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
+  ZB_CONFINEMENT_MOUNT_MOVED: {
+    exit: 1,
+    summary: 'A mount of the sandbox was not where zotbox checked it, or not what it opened (a concurrent rename moved it); the command was refused before it started and the run stopped.',
+  },
   ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command left a git control file that names a program to run (hook, fsmonitor, filter, pager, editor...); it was removed and the run stopped.' },
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },

@@ -11,7 +11,7 @@
 // environment with a private HOME, no TTY and a closed stdin, a time limit that
 // kills its whole process group, and capped output.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ErrorCode } from '../../errors.js';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import { decidePipeline, describeSimpleCommand, directoryAfter, shellStartDirectory, type PlannedStep, type ShellContext } from '../../policy/shell-decision.js';
@@ -78,10 +78,13 @@ class CappedText {
 class ProcessGroupSet {
   private readonly children: ChildProcess[] = [];
   timedOut = false;
+  /** Set once killAll ran: a sandbox still being verified was killed, not refused. */
+  stopped = false;
   add(child: ChildProcess): void {
     this.children.push(child);
   }
   killAll(): void {
+    this.stopped = true;
     for (const child of this.children) {
       if (child.pid === undefined) continue;
       // The whole group, even when its leader has exited: what it started may still be running.
@@ -104,12 +107,11 @@ function startCommand(
   group: ProcessGroupSet,
 ): { child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }> } {
   const launch = call.launch(command);
-  const piped = launch.pipedInput === undefined ? [] : ['pipe' as const];
-  const stdio: (Readable | number | 'ignore' | 'pipe')[] = [stdin, 'pipe', 'pipe', ...launch.extraFds, ...piped];
+  const stdio: (Readable | number | 'ignore' | 'pipe')[] = [stdin, 'pipe', 'pipe', ...launch.extraStdio];
   // What zotbox inherited without close-on-exec must not reach the command: /dev/null is laid over each.
   for (const fd of inheritableDescriptors()) {
     while (stdio.length <= fd) stdio.push('ignore');
-    if (fd >= 3 + launch.extraFds.length + piped.length) stdio[fd] = nullDescriptor();
+    if (fd >= 3 + launch.extraStdio.length) stdio[fd] = nullDescriptor();
   }
   const child = spawn(launch.file, [...launch.args], {
     ...(launch.argv0 === undefined ? {} : { argv0: launch.argv0 }),
@@ -119,14 +121,21 @@ function startCommand(
     detached: true, // its own process group and session, so a timeout kills everything it started
   });
   group.add(child);
-  if (launch.pipedInput !== undefined) {
-    const input = child.stdio[3 + launch.extraFds.length] as Writable | null;
-    input?.on('error', () => undefined); // the child exited before reading: its exit status reports why
-    input?.end(launch.pipedInput);
-  }
+  // Confined, the command waits in its sandbox until the isolation has verified it; a refusal fails the pipeline.
+  const started = launch.started?.(child.pid, child.stdio.slice(3, 3 + launch.extraStdio.length), () => group.stopped) ?? Promise.resolve();
   // On exit, not on close: a background process left holding the output pipe would otherwise hold 'close' back.
   child.once('exit', () => launch.done(child.pid));
-  return { child, exit: waitForExit(child) };
+  const exit = waitForExit(child);
+  return {
+    child,
+    exit: started.then(
+      () => exit,
+      async (error: unknown) => {
+        await exit;
+        throw error;
+      },
+    ),
+  };
 }
 
 function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {

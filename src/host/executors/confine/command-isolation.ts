@@ -3,7 +3,17 @@
 // or not at all when confinement is required and bubblewrap cannot start. Either
 // way each command gets a private, empty HOME, git with its configured programs
 // off, and after the call the git aftercare; unconfined, the session reaper.
+// Confined, the command does not start until its sandbox is verified (issue 21
+// §1): bubblewrap runs a fixed start script (/bin/sh, a trusted system program)
+// that tells the host, on fd 3, that the namespace is complete, and waits there;
+// the host then checks every mount of it through /proc/PID of the sandbox's init
+// (its pid from --info-fd; mount-verification.ts) and only then releases the
+// script, which execs the approved program with fd 3 closed. A mismatch kills
+// the sandbox and refuses the call with ZB_CONFINEMENT_MOUNT_MOVED.
+// bubblewrap's --block-fd is not used: it is read after setup, but nothing tells
+// the host when the child has got there (--info-fd is written before setup).
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import { writeHomeConfig } from './home-config.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +21,9 @@ import { commandEnvironment, type GitDriverNames } from '../command-environment.
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
 import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
-import { prepareSandbox, SANDBOX_HOME, type SandboxLayout } from './sandbox-plan.js';
+import { ZotboxError } from '../../../errors.js';
+import { mountMoved, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
+import { prepareSandbox, SANDBOX_HOME, START_CHANNEL_FD, type SandboxLayout } from './sandbox-plan.js';
 import { killSession } from './session-reaper.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
 
@@ -32,10 +44,14 @@ export interface CommandLaunch {
   readonly args: readonly string[];
   readonly argv0?: string;
   readonly env: Record<string, string>;
-  /** Descriptors the child gets as fd 3, 4, … */
-  readonly extraFds: readonly number[];
-  /** Bytes the child reads from one more pipe, the fd right after extraFds. */
-  readonly pipedInput?: Buffer;
+  /** What the child gets as fd 3, 4, …: a descriptor, or 'pipe' for a channel `started` uses. */
+  readonly extraStdio: readonly (number | 'pipe')[];
+  /**
+   * Right after the spawn, with the child's pid and its streams for extraStdio (index 0 is fd 3), and whether the
+   * caller has killed the call's processes (a timeout or cancel) since: resolves once the command may run; rejects,
+   * with the child's process group killed, when it must not. Absent: it runs at once.
+   */
+  readonly started?: (pid: number | undefined, streams: readonly (Readable | Writable | null | undefined)[], stopped: () => boolean) => Promise<void>;
   /** After the child exits: end what it left running, remove its private home. */
   readonly done: (pid: number | undefined) => void;
 }
@@ -49,6 +65,16 @@ export interface CallIsolation {
   launch(command: CommandSpec): CommandLaunch;
   /** After the call: the git aftercare. Throws ZB_CONFINEMENT_GIT_PROGRAM after removing what broke the rules. */
   finish(): void;
+}
+
+/** Test seam: callbacks at the worst moments of a sandbox's start. Production never passes one; src/index.ts does not export it. */
+export interface SandboxProbe extends MountCheckProbe {
+  /** After the scan for git metadata, before zotbox opens what it found. */
+  readonly afterScan?: () => void;
+  /** After zotbox opened and checked every bind source, before bubblewrap is spawned. */
+  readonly beforeSpawn?: () => void;
+  /** After bubblewrap made every mount (the start script is waiting), before the host verifies them: the sandbox init's pid and what will be verified. */
+  readonly beforeVerify?: (sandboxPid: number, expectations: readonly MountExpectation[]) => void;
 }
 
 export interface CommandIsolation {
@@ -70,8 +96,68 @@ function aftercare(layout: SandboxLayout, before: GitInventory, snapshot?: Map<s
   if (violations.length > 0) throw gitProgramError(violations);
 }
 
-function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
-  let sandbox = prepareSandbox(layout, { seccomp: true });
+/**
+ * The start script: tell the host the namespace is built, wait for its go (a line), then run the command without
+ * the channel. If the host closes the channel instead, `read` fails and nothing runs.
+ */
+const START_SCRIPT = `printf . >&${START_CHANNEL_FD} && read -r _ <&${START_CHANNEL_FD} && exec "$@" ${START_CHANNEL_FD}<&-`;
+
+function collect(stream: Readable | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    if (stream === undefined) return resolve('');
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/** Resolves true at the start script's first byte, false if the channel ends first (bubblewrap failed: its exit says why). */
+function announced(channel: Readable): Promise<boolean> {
+  return new Promise((resolve) => {
+    channel.once('data', () => resolve(true));
+    channel.once('error', () => resolve(false));
+    channel.once('end', () => resolve(false));
+  });
+}
+
+/** Waits for the sandbox to be built, verifies its mounts, then lets the command start; on a mismatch kills it. */
+async function releaseVerified(
+  pid: number | undefined,
+  channel: (Readable & Writable) | undefined,
+  info: Readable | undefined,
+  expectations: readonly MountExpectation[],
+  probe: SandboxProbe | undefined,
+  stopped: () => boolean,
+): Promise<void> {
+  if (channel === undefined || pid === undefined) return; // not spawned: the exit reports it
+  channel.on('error', () => undefined); // the sandbox died: its exit status reports why
+  const [ready, infoText] = await Promise.all([announced(channel), collect(info)]);
+  if (!ready) return;
+  const childPid = Number(/"child-pid":\s*([0-9]+)/u.exec(infoText)?.[1]);
+  try {
+    if (!Number.isInteger(childPid) || childPid <= 0) throw new Error(`bubblewrap reported no sandbox pid (${JSON.stringify(infoText)})`);
+    probe?.beforeVerify?.(childPid, expectations);
+    verifySandboxMounts(childPid, expectations, probe);
+  } catch (error) {
+    // Killed meanwhile (a timeout, a cancel): nothing of it can run, and the exit reports the kill, not a refusal.
+    if (stopped()) {
+      channel.destroy();
+      return;
+    }
+    try {
+      process.kill(-pid, 'SIGKILL'); // the whole sandbox: bubblewrap leads its group
+    } catch {
+      // already gone: nothing of it can run
+    }
+    channel.destroy();
+    throw error instanceof ZotboxError ? error : mountMoved('/', `could not be verified (${String(error)})`);
+  }
+  channel.end('\n');
+}
+
+function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined): CallIsolation {
+  let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
   let pipelines = 0;
@@ -80,17 +166,26 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
     beginPipeline: () => {
       if (pipelines++ === 0) return; // the first was prepared with the call
       sandbox.close();
-      sandbox = prepareSandbox(layout, { seccomp: true });
+      sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
     },
     launch: (command) => {
       sandbox.verifyMountPoints();
+      probe?.beforeSpawn?.();
+      const { expectations, fds } = sandbox;
+      // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, and the pipe bwrap writes its info to.
+      const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
       return {
         file: bwrap,
-        args: [...sandbox.args, '--chdir', command.cwd, '--', command.invokedPath, ...command.args],
+        args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
         env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
-        extraFds: sandbox.fds,
-        // bwrap reads the filter from a pipe to its end (no file to leave behind), on the fd after the binds.
-        pipedInput: seccompFilter(),
+        extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
+        started: (pid, streams, stopped) => {
+          // bwrap reads the filter from a pipe to its end (no file to leave behind).
+          const filterInput = streams[1 + fds.length] as Writable | undefined;
+          filterInput?.on('error', () => undefined); // the child exited before reading: its exit status reports why
+          filterInput?.end(seccompFilter());
+          return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe, stopped);
+        },
         done: () => undefined, // the PID namespace ended with the command
       };
     },
@@ -120,7 +215,7 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
         args: [...command.args],
         argv0: command.argv0,
         env: commandEnvironment(home, command.assignments, drivers),
-        extraFds: [],
+        extraStdio: [],
         done: (pid) => {
           if (pid !== undefined) killSession(pid);
           rmSync(home, { recursive: true, force: true });
@@ -131,13 +226,14 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
   };
 }
 
-export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout): CommandIsolation {
+/** `probe` is a test seam (SandboxProbe): production never passes one. */
+export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe): CommandIsolation {
   return {
     confinement,
     beginCall: () => {
       switch (confinement.kind) {
         case 'bubblewrap':
-          return bubblewrapCall(confinement.bwrap, layout);
+          return bubblewrapCall(confinement.bwrap, layout, probe);
         case 'unconfined':
           return unconfinedCall(layout);
         case 'unavailable':

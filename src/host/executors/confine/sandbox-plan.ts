@@ -5,11 +5,15 @@
 // /tmp and HOME, and the scopes bound by descriptor after a walk that follows no
 // link. The zotbox state directory is masked wherever a scope contains it, and
 // every git control entry in the write scopes is bound read-only over itself.
-import { closeSync } from 'node:fs';
+// Each mount is also recorded as a MountExpectation (what it must hold, where,
+// read-only or not), which command-isolation.ts has verified inside the built
+// namespace before the command starts (mount-verification.ts).
+import { closeSync, fstatSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
+import { mountMoved, type MountExpectation } from './mount-verification.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
 import { systemMountArguments } from './system-mounts.js';
 import path from 'node:path';
@@ -27,12 +31,17 @@ export interface SandboxLayout {
 export const SANDBOX_HOME = '/tmp/home';
 /** The uid and gid commands have inside the user namespace. */
 const SANDBOX_ID = '65534';
+/** The child's fd 3 is the start channel (command-isolation.ts); bind sources follow from fd 4. */
+export const START_CHANNEL_FD = 3;
+const FIRST_BIND_FD = 4;
 
 export interface PreparedSandbox {
   /** bwrap's arguments up to, not including, "--chdir DIR -- PROGRAM ARGS". */
   readonly args: readonly string[];
-  /** Descriptors the child gets as fd 3, 4, …, in this order (the args name them so). */
+  /** Descriptors the child gets as fd 4, 5, …, in this order (the args name them so); fd 3 is the start channel. */
   readonly fds: readonly number[];
+  /** Every mount of the scopes, the git protections, the state mask and the specials, outer ones first. */
+  readonly expectations: readonly MountExpectation[];
   readonly inventory: GitInventory;
   readonly drivers: GitDriverNames;
   /** Before each spawn: every mount point below an agent-writable bind is still the same kind of thing, reached without links. */
@@ -78,24 +87,40 @@ class BindList {
   readonly args: string[] = [];
   readonly fds: number[] = [];
   readonly nested: { path: string; kind: 'directory' | 'file' }[] = [];
+  readonly expectations: MountExpectation[] = [];
   constructor(private readonly writable: readonly string[]) {}
-  bind(target: string, mode: 'ro' | 'rw', required: boolean): void {
+  /** `scannedIno`: the inode the git scan found at `target`; what is opened must still be it (or the protection would go to a decoy). */
+  bind(target: string, mode: 'ro' | 'rw', required: boolean, scannedIno?: number): void {
     const opened = openPathWithoutLinks(target);
     if ('missing' in opened) {
+      if (scannedIno !== undefined) throw mountMoved(target, 'vanished between the scan for git metadata and the mount');
       if (required) throw unsafe(target, 'vanished while the sandbox was built');
       return; // a scope that does not exist yet is not mounted: commands cannot create it, the write tool can
     }
-    this.args.push(mode === 'rw' ? '--bind-fd' : '--ro-bind-fd', String(3 + this.fds.length), target);
+    if (scannedIno !== undefined && fstatSync(opened.fd).ino !== scannedIno) {
+      closeSync(opened.fd);
+      throw mountMoved(target, 'was replaced between the scan for git metadata and the mount');
+    }
+    this.args.push(mode === 'rw' ? '--bind-fd' : '--ro-bind-fd', String(FIRST_BIND_FD + this.fds.length), target);
     this.fds.push(opened.fd);
+    const { dev, ino } = fstatSync(opened.fd);
+    this.expectations.push({ kind: 'bind', target, readOnly: mode === 'ro', dev, ino });
     this.noteNested(target, opened.kind);
   }
   mask(target: string): void {
     const opened = openPathWithoutLinks(target);
     if ('missing' in opened) return;
+    const { dev, ino } = fstatSync(opened.fd);
     closeSync(opened.fd);
     if (opened.kind !== 'directory') throw unsafe(target, 'is not a directory');
     this.args.push('--tmpfs', target);
+    // The tmpfs must be what the path shows inside the sandbox, and cover the very directory opened here.
+    this.expectations.push({ kind: 'fresh', target, fsType: 'tmpfs', readOnly: false, covers: { dev, ino } });
     this.noteNested(target, 'directory');
+  }
+  special(target: string, args: readonly string[], fsType: 'tmpfs' | 'proc', readOnly: boolean): void {
+    this.args.push(...args);
+    this.expectations.push({ kind: 'fresh', target, fsType, readOnly });
   }
   private noteNested(target: string, kind: 'directory' | 'file'): void {
     if (this.writable.some((root) => root !== target && isInsideRoot(target, root))) this.nested.push({ path: target, kind });
@@ -111,19 +136,19 @@ function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
   if (hidden !== undefined) throw unsafe(hidden, 'cannot be listed (no read or search permission)');
   for (const [entry, state] of inventory.gitEntries) {
     if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
-    if (state.kind === 'file') binds.bind(entry, 'ro', false);
+    if (state.kind === 'file') binds.bind(entry, 'ro', false, state.ino);
     // A .git link cannot be mounted over (the mount would land on its target); the directory it points to, if in
     // the scopes, is protected as a git directory below, and a replaced link is put back after the command.
   }
-  for (const [directory, { control }] of inventory.gitDirectories) {
-    binds.bind(directory, 'rw', false);
-    for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false);
+  for (const [directory, { ino, control }] of inventory.gitDirectories) {
+    binds.bind(directory, 'rw', false, ino);
+    for (const [name, state] of control) if (state.kind !== 'link') binds.bind(path.join(directory, name), 'ro', false, state.ino);
   }
   for (const target of inventory.linkTargets) binds.bind(target, 'ro', false);
 }
 
-/** With `seccomp`, the arguments name one more descriptor after `fds`: the caller passes the filter there, a fresh one per spawn. */
-export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean } = {}): PreparedSandbox {
+/** With `seccomp`, the arguments name one more descriptor after `fds` (fd 4 + fds.length): the caller passes the filter there, a fresh one per spawn. */
+export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean; readonly afterScan?: () => void } = {}): PreparedSandbox {
   const state = layout.stateDirectory;
   const insideState = (root: string) => state !== undefined && isInsideRoot(root, state);
   const allowedInState = (root: string) => layout.agentData !== undefined && isInsideRoot(root, layout.agentData);
@@ -136,27 +161,29 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
   // The sandbox's own /proc, /dev and /tmp go in at their depth: above a scope of "/" (which would otherwise bring the
   // host's), below a scope inside /tmp.
   const specials = [
-    { root: '/proc', args: ['--proc', '/proc', '--remount-ro', '/proc'] },
-    { root: '/dev', args: ['--dev', '/dev'] },
-    { root: '/tmp', args: ['--tmpfs', '/tmp', '--dir', SANDBOX_HOME] },
+    { root: '/proc', args: ['--proc', '/proc', '--remount-ro', '/proc'], fsType: 'proc' as const, readOnly: true },
+    { root: '/dev', args: ['--dev', '/dev'], fsType: 'tmpfs' as const, readOnly: false },
+    { root: '/tmp', args: ['--tmpfs', '/tmp', '--dir', SANDBOX_HOME], fsType: 'tmpfs' as const, readOnly: false },
   ];
   const outsideState = roots.filter(({ root }) => !insideState(root));
   const ordered = [...specials.map((special) => ({ ...special, special: true })), ...outsideState.map((root) => ({ ...root, special: false }))];
   ordered.sort((a, b) => depth(a.root) - depth(b.root) || Number(b.special) - Number(a.special));
   try {
     for (const item of ordered) {
-      if ('args' in item) binds.args.push(...item.args);
+      if ('args' in item) binds.special(item.root, item.args, item.fsType, item.readOnly);
       else binds.bind(item.root, item.mode, false);
     }
     if (state !== undefined && roots.some(({ root }) => isInsideRoot(state, root) && root !== state)) binds.mask(state);
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
     const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
+    extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);
-    const seccomp = extra.seccomp === true ? ['--seccomp', String(3 + binds.fds.length)] : [];
+    const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + binds.fds.length)] : [];
     const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
     return {
       args,
       fds: binds.fds,
+      expectations: binds.expectations,
       inventory,
       drivers: gitDriversOf(inventory),
       verifyMountPoints: () => {

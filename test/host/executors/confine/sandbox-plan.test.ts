@@ -16,7 +16,7 @@ function world(t: Parameters<typeof tempDir>[0]) {
   return { root, ws, state, data };
 }
 
-/** The option and operands of each mount, e.g. ['--bind-fd', '3', '/ws']. */
+/** The option and operands of each mount, e.g. ['--bind-fd', '4', '/ws']. */
 function mounts(args: readonly string[]): string[][] {
   const result: string[][] = [];
   for (let i = 0; i < args.length; i++) {
@@ -57,10 +57,10 @@ test('scopes are bound by descriptor, write scopes read-write, read scopes read-
   const plan = prepareSandbox({ readRoots: [docs, nested], writeRoots: [ws] });
   t.teardown(() => plan.close());
   const binds = mounts(plan.args).filter((m) => m[0]!.endsWith('-fd'));
-  // vendor is inside the write scope: already writable, not bound again read-only.
+  // vendor is inside the write scope: already writable, not bound again read-only. fd 3 is the start channel.
   t.deepEqual(binds, [
-    ['--ro-bind-fd', '3', docs],
-    ['--bind-fd', '4', ws],
+    ['--ro-bind-fd', '4', docs],
+    ['--bind-fd', '5', ws],
   ]);
   t.is(plan.fds.length, 2);
   t.false(plan.args.includes(ws) && plan.args.some((a, i) => a === '--bind' && plan.args[i + 1] === ws), 'never bound by path');
