@@ -74,7 +74,7 @@ test('the write tool cannot build a repository under another name whose config n
   // However deep the write that completes the shape, the directories up to the scope's root are checked.
   t.like(await client.call('write', { path: 'deep/HEAD', content: 'ref: refs/heads/main\n' }), { created: true });
   await t.throwsAsync(client.call('write', { path: 'deep/hooks/a/b/c/d/e/post-commit', content: '#!/bin/sh\nid\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
-  t.false(existsSync(path.join(ws, 'deep', 'hooks')));
+  t.false(existsSync(path.join(ws, 'deep', 'hooks', 'a')));
   // A repository-shaped directory whose config names nothing is fine.
   t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n' }), { created: true });
 });
