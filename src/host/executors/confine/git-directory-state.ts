@@ -181,7 +181,7 @@ function judge(directory: string, relative: string, state: GitPathState, previou
   if ('unreadable' in read) return `it cannot be read (${read.unreadable}), so zotbox cannot check it`;
   if ('oversized' in read) return `it is larger than ${MAX_GIT_FILE_BYTES} bytes`;
   const why = checkGitData(rule, read.content.toString('utf8'));
-  return why === undefined ? undefined : `${why}`;
+  return why;
 }
 
 /** Puts back what stood at `relative` before, from the record; false when its bytes were not kept. */
