@@ -31,7 +31,8 @@ export type GitDataRule =
   | 'fixups'
   | 'update-refs'
   | 'bisect-terms'
-  | 'quoted-cr';
+  | 'quoted-cr'
+  | 'commondir';
 
 /** git's built-in merge strategies (git merge -s, git rebase -s); any other name runs a program git-merge-NAME. */
 export const BUILTIN_STRATEGIES: readonly string[] = ['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree'];
@@ -160,6 +161,7 @@ const OBJECT_FILE =
 
 /** The rule for a regular file at `relative` (slash-separated, inside the git directory), or undefined: not data. */
 export function gitDataRule(relative: string): GitDataRule | undefined {
+  if (relative.startsWith('worktrees/')) return worktreeRule(relative.split('/').slice(2).join('/'));
   const top = TOP_FILES.get(relative);
   if (top !== undefined) return top;
   if (/^sharedindex\.[0-9a-f]{40,64}$/u.test(relative)) return 'opaque';
@@ -183,9 +185,28 @@ export function gitDataRule(relative: string): GitDataRule | undefined {
   return undefined;
 }
 
-/** True when git makes a directory at `relative` in ordinary work. */
+/**
+ * worktrees/NAME/ is the git directory of a worktree the user added: what git writes there as the worktree works
+ * (its HEAD, index, logs, per-worktree refs, sequencer state) is data; its commondir only "../..". A new
+ * worktrees/NAME directory is not data: `git worktree add` is refused (its gitfile would point git elsewhere).
+ */
+function worktreeRule(rest: string): GitDataRule | undefined {
+  if (rest === 'commondir') return 'commondir';
+  if (rest === 'gitdir') return 'line';
+  if (rest === 'locked') return 'text';
+  if (rest === '' || /^(objects|hooks|info|worktrees|modules)(\/|$)/u.test(rest) || ['packed-refs', 'config', 'description', 'shallow'].includes(rest)) return undefined;
+  return gitDataRule(rest);
+}
+
+/** True when git makes a directory at `relative` in ordinary work (in a worktree's git directory, only below it). */
 export function isGitDataDirectory(relative: string): boolean {
-  return DIRECTORY.test(relative) && !relative.split('/').some((part) => part === '.' || part === '..' || part === '');
+  if (relative.split('/').some((part) => part === '.' || part === '..' || part === '')) return false;
+  if (relative === 'worktrees') return true;
+  if (relative.startsWith('worktrees/')) {
+    const rest = relative.split('/').slice(2).join('/');
+    return rest !== '' && !/^(objects|hooks|info|worktrees|modules)(\/|$)/u.test(rest) && DIRECTORY.test(rest);
+  }
+  return DIRECTORY.test(relative);
 }
 
 /** The lines of a text file without the final newline's empty line. */
@@ -321,6 +342,8 @@ export function checkGitData(rule: GitDataRule, text: string): string | undefine
         return /^\d{1,9}\n?$/u.test(text);
       case 'quoted-cr':
         return /^(|warn|nowarn|strip)\n?$/u.test(text);
+      case 'commondir':
+        return /^\.\.\/\.\.\n?$/u.test(text);
       case 'todo': {
         for (const line of linesOf(text)) {
           const why = checkTodoLine(line);

@@ -5,13 +5,18 @@
 // must be data by git-data-rules.ts. A link or special file, a file that cannot be
 // read, one larger than zotbox reads, or one that vanishes while being read is
 // never taken for "nothing to check": it is a violation.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, writeFileSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
 import { checkGitData, gitDataRule, isGitDataDirectory } from './git-data-rules.js';
 
 /** Largest file whose content is read (and kept, before a command); larger ones fail every grammar. */
 export const MAX_GIT_FILE_BYTES = 1024 * 1024;
+/**
+ * Largest file that is not data (a hook, an unknown file) whose bytes are kept before a command; a larger one is
+ * compared by inode, size, mtime and ctime (no command can set a ctime back), and cannot be put back.
+ */
+export const MAX_KEPT_BYTES = 64 * 1024;
 
 export interface GitPathState {
   readonly kind: 'file' | 'directory' | 'link' | 'other';
@@ -59,7 +64,7 @@ function keepsContent(relative: string): boolean {
 }
 
 /** Reads a regular file without following a link, checking it is still the file that was listed. */
-export function readGitFile(full: string, ino: bigint): { content: Buffer } | { oversized: true } | { unreadable: string } {
+export function readGitFile(full: string, ino: bigint, limit = MAX_GIT_FILE_BYTES): { content: Buffer } | { oversized: true } | { unreadable: string } {
   let fd: number;
   try {
     fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -69,7 +74,7 @@ export function readGitFile(full: string, ino: bigint): { content: Buffer } | { 
   try {
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile() || stats.ino !== ino) return { unreadable: 'replaced while being read' };
-    if (stats.size > BigInt(MAX_GIT_FILE_BYTES)) return { oversized: true };
+    if (stats.size > BigInt(limit)) return { oversized: true };
     const buffer = Buffer.alloc(Number(stats.size));
     let filled = 0;
     while (filled < buffer.length) {
@@ -91,9 +96,9 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
   while (pending.length > 0) {
     const relative = pending.pop()!;
     const full = relative === '' ? directory : path.join(directory, relative);
-    let names: string[];
+    let names: Dirent[];
     try {
-      names = readdirSync(full);
+      names = readdirSync(full, { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (relative === '' && (code === 'ENOENT' || code === 'ENOTDIR')) return { ino: undefined, usable: false, pointedTo, entries, unlisted };
@@ -101,9 +106,21 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       continue;
     }
     probe?.afterList?.(full);
-    for (const name of names) {
+    for (const dirent of names) {
+      const name = dirent.name;
       const child = relative === '' ? name : `${relative}/${name}`;
       const childFull = path.join(full, name);
+      // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
+      const rule = dirent.isFile() ? gitDataRule(child) : undefined;
+      if (rule === 'opaque' || rule === 'text') {
+        entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
+        continue;
+      }
+      if (dirent.isDirectory() && isGitDataDirectory(child)) {
+        entries.set(child, { kind: 'directory', ino: 0n, mode: 0o755, stamp: '' });
+        pending.push(child);
+        continue;
+      }
       const stats = lstatSync(childFull, { bigint: true, throwIfNoEntry: false });
       if (stats === undefined) {
         // Listed, then gone before it could be looked at: recorded as unreadable, so an aftercare never passes it over.
@@ -124,7 +141,8 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
         }
         entries.set(child, link === undefined ? { ...base, unreadable: 'vanished while being checked' } : { ...base, link });
       } else if (kind === 'file' && keepsContent(child)) {
-        entries.set(child, { ...base, ...readGitFile(childFull, stats.ino) });
+        // Bytes of grammar files up to MAX_GIT_FILE_BYTES; of other files (hooks, unknown) up to MAX_KEPT_BYTES, larger ones by their stamp.
+        entries.set(child, { ...base, ...readGitFile(childFull, stats.ino, gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES) });
       } else entries.set(child, base);
     }
   }

@@ -39,7 +39,12 @@ for (const [relative, rule] of [
   ['commondir', undefined],
   ['config.lock', undefined],
   ['branches/origin', undefined],
-  ['worktrees/other/HEAD', undefined],
+  ['worktrees/other/HEAD', 'ref'],
+  ['worktrees/other/index', 'opaque'],
+  ['worktrees/other/commondir', 'commondir'],
+  ['worktrees/other/rebase-merge/strategy', 'strategy'],
+  ['worktrees/other/hooks/pre-commit', undefined],
+  ['worktrees/other/config', undefined],
   ['modules/sub/config', undefined],
   ['rebase-merge/gpg_sign_opt', undefined],
   ['rebase-merge/exec', undefined],
@@ -55,7 +60,9 @@ for (const [relative, allowed] of [
   ['objects/ab', true],
   ['refs/heads/feature', true],
   ['rebase-merge', true],
-  ['worktrees', false],
+  ['worktrees', true],
+  ['worktrees/other', false],
+  ['worktrees/other/logs', true],
   ['modules', false],
   ['lfs', false],
   ['objects/ab/cd', false],
@@ -89,6 +96,7 @@ const accepted: [GitDataRule, string][] = [
   ['flag', 't\n'],
   ['number', '12\n'],
   ['empty', ''],
+  ['commondir', '../..\n'],
 ];
 for (const [rule, text] of accepted) {
   test(`${rule} accepts ${JSON.stringify(text.slice(0, 50))}`, (t) => {
@@ -127,6 +135,7 @@ const refused: [GitDataRule, string][] = [
   ['bisect-terms', 'bad\ngood\nthird\n'],
   ['update-refs', `refs/heads/topic\n${OID}\n`],
   ['oid', `${OID}\u0000`],
+  ['commondir', '../../../elsewhere\n'],
 ];
 for (const [rule, text] of refused) {
   test(`${rule} refuses ${JSON.stringify(text.slice(0, 50))}`, (t) => {
