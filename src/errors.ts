@@ -108,7 +108,7 @@ export const ERROR_CODES = {
   ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },
   ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: 'Commands must run confined, but bubblewrap is not installed or cannot create namespaces here; install it, or opt out with --confine off.' },
   ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
-  ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command left a git control file that names a program to run (hook, fsmonitor, filter, pager, editor...); it was removed and the run stopped.' },
+  ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file...); it was undone and the run stopped.' },
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },

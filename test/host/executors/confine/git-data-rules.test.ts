@@ -123,6 +123,7 @@ const refused: [GitDataRule, string][] = [
   ['todo', 'update-ref ../x\n'],
   ['todo', 'break now\n'],
   ['sequencer-options', '[options]\n\tstrategy = ../evil\n'],
+  ['sequencer-options', '[options]\n\tstrategy = evil\n'],
   ['sequencer-options', '[options]\n\tgpg-sign = -Sx\n'],
   ['sequencer-options', '[include]\n\tpath = ../x\n'],
   ['sequencer-options', '[options]\n\tstrategy-option = "theirs"\n'],
