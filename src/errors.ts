@@ -112,7 +112,7 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'A mount of the sandbox was not where zotbox checked it, or not what it opened (a concurrent rename moved it); the command was refused before it started and the run stopped.',
   },
-  ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command left a git control file that names a program to run (hook, fsmonitor, filter, pager, editor...); it was removed and the run stopped.' },
+  ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file...); it was undone and the run stopped.' },
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },

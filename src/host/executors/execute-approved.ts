@@ -5,7 +5,6 @@ import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { CommandIsolation } from './confine/command-isolation.js';
-import { refuseGitShapeAround } from './confine/git-aftercare.js';
 import { executeBash } from './bash.js';
 import { executeEdit, executeRead, executeWrite } from './file-tools.js';
 import { executeSkill } from './skill.js';
@@ -18,7 +17,7 @@ export interface ExecutorOptions {
   readonly outputCapBytes: number;
   /** How bash commands start: confined (or refused), or unconfined on the user's opt-out. */
   readonly isolation: CommandIsolation;
-  /** Canonical write scope roots: a written file's directories up to its root are checked for a repository's shape. */
+  /** Canonical write scope roots (the isolation's layout holds them too: its git-state check covers the file tools). */
   readonly writeRoots: readonly string[];
   /** The shell context the gate decides bash calls with (createGateDecider's): each allowlisted pipeline is decided again with it when it starts. */
   readonly shell: ShellContext;
@@ -30,13 +29,16 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
       case 'read':
         return executeRead(approved.decision, approved.call.input);
       case 'write': {
+        // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
+        const check = options.isolation.beginFileWrite();
         const result = executeWrite(approved.decision, approved.call.input);
-        refuseGitShapeAround(approved.decision.canonicalPath, options.writeRoots); // a repository under any other name than .git
+        check.finish();
         return result;
       }
       case 'edit': {
+        const check = options.isolation.beginFileWrite();
         const result = executeEdit(approved.decision, approved.call.input);
-        refuseGitShapeAround(approved.decision.canonicalPath, options.writeRoots);
+        check.finish();
         return result;
       }
       case 'skill':

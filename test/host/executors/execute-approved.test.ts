@@ -74,7 +74,7 @@ test('the write tool cannot build a repository under another name whose config n
   // However deep the write that completes the shape, the directories up to the scope's root are checked.
   t.like(await client.call('write', { path: 'deep/HEAD', content: 'ref: refs/heads/main\n' }), { created: true });
   await t.throwsAsync(client.call('write', { path: 'deep/hooks/a/b/c/d/e/post-commit', content: '#!/bin/sh\nid\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
-  t.false(existsSync(path.join(ws, 'deep', 'hooks')));
+  t.false(existsSync(path.join(ws, 'deep', 'hooks', 'a')));
   // A repository-shaped directory whose config names nothing is fine.
   t.like(await client.call('write', { path: 'evil/config', content: '[core]\n\tbare = true\n' }), { created: true });
 });
@@ -112,4 +112,106 @@ test('a command the gate denies when it is about to run stops the line, and the 
   // What the run's tool.result event shows (its first 200 characters) names the stop.
   t.regex(JSON.stringify(result).slice(0, 200), /"stoppedByGate":\{"code":"ZB_POLICY_PATH_OUTSIDE_SCOPE"/);
   t.true(existsSync(path.join(ws, 'copy')), 'the cp ran');
+});
+
+// One check for every writer (issue 21 §4): the write and edit tools get the git-state check a bash call gets.
+// The user's repository keeps its git directory apart (git init --separate-git-dir), under a name the gate allows.
+const USER_GIT_ENV = {
+  PATH: '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'u',
+  GIT_AUTHOR_EMAIL: 'u@x',
+  GIT_COMMITTER_NAME: 'u',
+  GIT_COMMITTER_EMAIL: 'u@x',
+  GIT_EDITOR: ':',
+  GIT_SEQUENCE_EDITOR: ':',
+};
+
+/** ws/proj with its git directory at ws/meta; main (one, two) and side (one, three, four) conflict on a; `stop` leaves an operation half-done. */
+function userRepository(root: string, stop: 'rebase' | 'cherry-pick'): { proj: string; meta: string; git: (...args: string[]) => number } {
+  const proj = path.join(root, 'ws', 'proj');
+  const meta = path.join(root, 'ws', 'meta');
+  mkdirSync(proj, { recursive: true });
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: proj, env: { ...USER_GIT_ENV, HOME: root }, stdio: 'ignore' }).status ?? -1;
+  git('init', '-q', '-b', 'main', '--separate-git-dir', meta);
+  for (const [file, text, message] of [
+    ['a', 'a\n', 'one'],
+    ['a', 'b\n', 'two'],
+  ] as const) {
+    writeFileSync(path.join(proj, file), text);
+    git('add', file);
+    git('commit', '-qm', message);
+    if (message === 'one') git('branch', 'side');
+  }
+  git('checkout', '-q', 'side');
+  for (const [file, text, message] of [
+    ['a', 'c\n', 'three'],
+    ['d', 'd\n', 'four'],
+  ] as const) {
+    writeFileSync(path.join(proj, file), text);
+    git('add', file);
+    git('commit', '-qm', message);
+  }
+  if (stop === 'rebase') git('rebase', '-i', 'main');
+  else {
+    git('checkout', '-q', 'main');
+    git('cherry-pick', '-x', 'side~1', 'side');
+  }
+  return { proj, meta, git };
+}
+
+test('the write tool cannot leave a rebase whose strategy names a program, and the user can still continue it', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-write-strategy-'));
+  const { proj, meta, git } = userRepository(root, 'rebase');
+  const client = await gateFor(t, path.join(root, 'ws'), path.join(root, 'data'), { mode: 'none', allow: [] });
+  const marker = path.join(root, 'STRATEGY-RAN');
+  await client.call('write', { path: 'proj/git-merge-../evil', content: `#!/bin/sh\ntouch ${marker}\nexit 1\n` });
+  await t.throwsAsync(client.call('write', { path: 'meta/rebase-merge/strategy', content: '../evil\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(meta, 'rebase-merge', 'strategy')));
+  spawnSync('chmod', ['+x', path.join(proj, 'git-merge-..', 'evil')]);
+  writeFileSync(path.join(proj, 'a'), 'resolved\n');
+  git('add', 'a');
+  t.is(git('rebase', '--continue'), 0, "the user's rebase --continue works");
+  t.false(existsSync(marker));
+});
+
+test("the write tool cannot rewrite a cherry-pick's sequencer/opts: the user's are put back", async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-write-opts-'));
+  const { proj, meta, git } = userRepository(root, 'cherry-pick');
+  const opts = path.join(meta, 'sequencer', 'opts');
+  const before = readFileSync(opts, 'utf8');
+  const client = await gateFor(t, path.join(root, 'ws'), path.join(root, 'data'), { mode: 'none', allow: [] });
+  await t.throwsAsync(client.call('write', { path: 'meta/sequencer/opts', content: '[options]\n\tstrategy = ../evil\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.is(readFileSync(opts, 'utf8'), before);
+  writeFileSync(path.join(proj, 'a'), 'resolved\n');
+  git('add', 'a');
+  t.is(git('cherry-pick', '--continue'), 0, "the user's cherry-pick --continue works");
+});
+
+test("the edit tool cannot change the user's hook: its content is put back and the other hooks stay", async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-edit-hook-'));
+  const { meta } = userRepository(root, 'rebase');
+  const hook = path.join(meta, 'hooks', 'pre-commit');
+  writeFileSync(hook, '#!/bin/sh\necho checked by the user\n', { mode: 0o755 });
+  const client = await gateFor(t, path.join(root, 'ws'), path.join(root, 'data'), { mode: 'none', allow: [] });
+  await t.throwsAsync(client.call('edit', { path: 'meta/hooks/pre-commit', old_string: 'echo checked by the user', new_string: 'touch /tmp/pwn' }), {
+    code: 'ZB_CONFINEMENT_GIT_PROGRAM',
+  } as never);
+  t.is(readFileSync(hook, 'utf8'), '#!/bin/sh\necho checked by the user\n');
+  t.true(existsSync(path.join(meta, 'hooks', 'pre-push.sample')));
+  await t.throwsAsync(client.call('write', { path: 'meta/hooks/post-checkout', content: '#!/bin/sh\nid\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(meta, 'hooks', 'post-checkout')));
+  await t.throwsAsync(client.call('write', { path: 'meta/info/attributes', content: '* filter=lfs\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(meta, 'info', 'attributes')));
+});
+
+test("a HEAD written into a project directory is removed, and none of the project's files are", async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-write-head-'));
+  const app = path.join(root, 'ws', 'app');
+  for (const directory of ['hooks', 'objects', 'refs']) mkdirSync(path.join(app, directory), { recursive: true });
+  writeFileSync(path.join(app, 'hooks', 'deploy.sh'), 'echo deploy\n');
+  const client = await gateFor(t, path.join(root, 'ws'), path.join(root, 'data'), { mode: 'none', allow: [] });
+  await t.throwsAsync(client.call('write', { path: 'app/HEAD', content: 'ref: refs/heads/main\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
+  t.false(existsSync(path.join(app, 'HEAD')));
+  t.is(readFileSync(path.join(app, 'hooks', 'deploy.sh'), 'utf8'), 'echo deploy\n');
 });

@@ -18,8 +18,8 @@ import { writeHomeConfig } from './home-config.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandEnvironment, type GitDriverNames } from '../command-environment.js';
-import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
-import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
+import { gitDriversOf, scanGitMetadata } from './git-inventory.js';
+import { beginGitStateCheck, finishGitStateCheck, type GitStateCheck } from './git-state-check.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
 import { ZotboxError } from '../../../errors.js';
 import { mountMoved, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
@@ -81,19 +81,14 @@ export interface CommandIsolation {
   readonly confinement: Confinement;
   /** Throws ZB_CONFINEMENT_UNAVAILABLE or ZB_CONFINEMENT_BIND_UNSAFE: then nothing runs. */
   beginCall(): CallIsolation;
+  /** Before a write or edit of the file tools, whatever the confinement: the same git-state check a bash call gets. */
+  beginFileWrite(): GitStateCheck;
 }
 
 let filter: Buffer | undefined;
 function seccompFilter(): Buffer {
   filter ??= buildSeccompFilter();
   return filter;
-}
-
-function aftercare(layout: SandboxLayout, before: GitInventory, snapshot?: Map<string, string>): void {
-  // No size limit here: whatever the command made must all be checked, however many directories it made.
-  const after = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory], false);
-  const violations = [...(snapshot === undefined ? [] : restoreControlFiles(snapshot, before, after)), ...removeUnsafeGitChanges(before, after)];
-  if (violations.length > 0) throw gitProgramError(violations);
 }
 
 /**
@@ -193,15 +188,14 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       if (finished) return;
       finished = true;
       sandbox.close();
-      aftercare(layout, before);
+      finishGitStateCheck(layout, before);
     },
   };
 }
 
 function unconfinedCall(layout: SandboxLayout): CallIsolation {
-  const before = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory]);
-  const snapshot = snapshotControlFiles(before);
-  let drivers: GitDriverNames = gitDriversOf(before);
+  const check = beginGitStateCheck(layout);
+  let drivers: GitDriverNames = gitDriversOf(check.before);
   let pipelines = 0;
   return {
     beginPipeline: () => {
@@ -222,7 +216,7 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
         },
       };
     },
-    finish: () => aftercare(layout, before, snapshot),
+    finish: () => check.finish(),
   };
 }
 
@@ -230,6 +224,7 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
 export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe): CommandIsolation {
   return {
     confinement,
+    beginFileWrite: () => beginGitStateCheck(layout),
     beginCall: () => {
       switch (confinement.kind) {
         case 'bubblewrap':

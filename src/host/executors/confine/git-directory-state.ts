@@ -1,0 +1,257 @@
+// One git directory as a closed world (issue 21 §2): before a command, a record of
+// every path in it (kind, inode, times) with the bytes of every file that is not
+// plain data, so a changed hook or sequencer file is found by its content and put
+// back, never trusted for keeping its inode; after it, whatever is new or changed
+// must be data by git-data-rules.ts. A link or special file, a file that cannot be
+// read, one larger than zotbox reads, or one that vanishes while being read is
+// never taken for "nothing to check": it is a violation.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, writeFileSync, type BigIntStats, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { isGitDirectoryName } from '../../../policy/git-control.js';
+import { checkGitData, gitDataRule, isGitDataDirectory } from './git-data-rules.js';
+
+/** Largest file whose content is read (and kept, before a command); larger ones fail every grammar. */
+export const MAX_GIT_FILE_BYTES = 1024 * 1024;
+/**
+ * Largest file that is not data (a hook, an unknown file) whose bytes are kept before a command; a larger one is
+ * compared by inode, size, mtime and ctime (no command can set a ctime back), and cannot be put back.
+ */
+export const MAX_KEPT_BYTES = 64 * 1024;
+
+export interface GitPathState {
+  readonly kind: 'file' | 'directory' | 'link' | 'other';
+  readonly ino: bigint;
+  readonly mode: number;
+  /** size, mtime and ctime in ns: a write changes ctime, which no command can set back. */
+  readonly stamp: string;
+  readonly link?: string;
+  /** The bytes, for every file that is not opaque data (read at most MAX_GIT_FILE_BYTES). */
+  readonly content?: Buffer;
+  readonly oversized?: true;
+  /** Why the content could not be read (gone meanwhile, not permitted, changed while read). */
+  readonly unreadable?: string;
+}
+
+export interface GitDirectoryRecord {
+  readonly ino: bigint | undefined;
+  /** Git opens it: it holds a HEAD file or link, or a gitfile, .git link or commondir points at it. */
+  readonly usable: boolean;
+  /** Found through a gitfile, .git link or commondir rather than by its shape. */
+  readonly pointedTo: boolean;
+  readonly entries: ReadonlyMap<string, GitPathState>;
+  /** Directories inside it (relative) that could not be listed. */
+  readonly unlisted: readonly string[];
+}
+
+/** Test seam: called after a directory is listed, before its entries are looked at. Production never passes one. */
+export interface GitDirectoryProbe {
+  readonly afterList?: (directory: string) => void;
+}
+
+export interface GitDirectoryViolation {
+  readonly path: string;
+  readonly reason: string;
+}
+
+function kindOf(stats: BigIntStats): GitPathState['kind'] {
+  return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'link' : 'other';
+}
+
+/** Whether a file's bytes are kept: everything but objects, logs, the index, patches (opaque) and loose refs (read when changed). */
+function keepsContent(relative: string): boolean {
+  const rule = gitDataRule(relative);
+  return rule !== 'opaque' && rule !== 'text' && rule !== 'config' && !relative.startsWith('refs/');
+}
+
+/** Reads a regular file without following a link, checking it is still the file that was listed. */
+export function readGitFile(full: string, ino: bigint, limit = MAX_GIT_FILE_BYTES): { content: Buffer } | { oversized: true } | { unreadable: string } {
+  let fd: number;
+  try {
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    return { unreadable: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    if (!stats.isFile() || stats.ino !== ino) return { unreadable: 'replaced while being read' };
+    if (stats.size > BigInt(limit)) return { oversized: true };
+    const buffer = Buffer.alloc(Number(stats.size));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const read = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (read === 0) return { unreadable: 'shrank while being read' };
+      filled += read;
+    }
+    return { content: buffer };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Records every path in `directory`, following no link. */
+export function recordGitDirectory(directory: string, pointedTo: boolean, probe?: GitDirectoryProbe): GitDirectoryRecord {
+  const entries = new Map<string, GitPathState>();
+  const unlisted: string[] = [];
+  const pending = [''];
+  while (pending.length > 0) {
+    const relative = pending.pop()!;
+    const full = relative === '' ? directory : path.join(directory, relative);
+    let names: Dirent[];
+    try {
+      names = readdirSync(full, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (relative === '' && (code === 'ENOENT' || code === 'ENOTDIR')) return { ino: undefined, usable: false, pointedTo, entries, unlisted };
+      unlisted.push(relative === '' ? '.' : relative);
+      continue;
+    }
+    probe?.afterList?.(full);
+    for (const dirent of names) {
+      const name = dirent.name;
+      const child = relative === '' ? name : `${relative}/${name}`;
+      const childFull = path.join(full, name);
+      // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
+      const rule = dirent.isFile() ? gitDataRule(child) : undefined;
+      if (rule === 'opaque' || rule === 'text') {
+        entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
+        continue;
+      }
+      if (dirent.isDirectory() && isGitDataDirectory(child)) {
+        entries.set(child, { kind: 'directory', ino: 0n, mode: 0o755, stamp: '' });
+        pending.push(child);
+        continue;
+      }
+      const stats = lstatSync(childFull, { bigint: true, throwIfNoEntry: false });
+      if (stats === undefined) {
+        // Listed, then gone before it could be looked at: recorded as unreadable, so an aftercare never passes it over.
+        entries.set(child, { kind: 'other', ino: -1n, mode: 0, stamp: '', unreadable: 'vanished while being checked' });
+        continue;
+      }
+      const kind = kindOf(stats);
+      const base = { kind, ino: stats.ino, mode: Number(stats.mode & 0o7777n), stamp: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` };
+      if (kind === 'directory') {
+        entries.set(child, base);
+        pending.push(child);
+      } else if (kind === 'link') {
+        let link: string | undefined;
+        try {
+          link = readlinkSync(childFull);
+        } catch {
+          link = undefined; // replaced meanwhile: recorded unreadable below
+        }
+        entries.set(child, link === undefined ? { ...base, unreadable: 'vanished while being checked' } : { ...base, link });
+      } else if (kind === 'file' && keepsContent(child)) {
+        // Bytes of grammar files up to MAX_GIT_FILE_BYTES; of other files (hooks, unknown) up to MAX_KEPT_BYTES, larger ones by their stamp.
+        entries.set(child, { ...base, ...readGitFile(childFull, stats.ino, gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES) });
+      } else entries.set(child, base);
+    }
+  }
+  const rootIno = lstatSync(directory, { bigint: true, throwIfNoEntry: false })?.ino;
+  return { ino: rootIno, usable: pointedTo || opensAsRepository(entries), pointedTo, entries, unlisted };
+}
+
+/**
+ * git's is_git_directory, read more widely: a HEAD that is a link, or a file that starts like a ref or an object id
+ * (git reads only the first 40 hex digits; one zotbox could not read counts), with objects/ and refs/ (of any kind)
+ * or a commondir; or, without them, a HEAD that is exactly a ref or an object id, so that a repository half-built
+ * by one write is checked before another completes it. .git/logs holds a HEAD too, a reflog line: git never opens it.
+ */
+function opensAsRepository(entries: ReadonlyMap<string, GitPathState>): boolean {
+  const head = entries.get('HEAD');
+  if (head?.kind === 'link') return true;
+  if (head?.kind !== 'file') return false;
+  const text = head.content?.toString('latin1');
+  if (text === undefined || /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/u.test(text)) return true;
+  return /^(ref:|[0-9a-f]{40})/u.test(text) && (entries.has('commondir') || (entries.has('objects') && entries.has('refs')));
+}
+
+function sameStamp(a: GitPathState, b: GitPathState): boolean {
+  return a.kind === b.kind && a.ino === b.ino && a.stamp === b.stamp;
+}
+
+/** Why `state` at `relative` breaks the rules, given what stood there before (undefined: acceptable). */
+function judge(directory: string, relative: string, state: GitPathState, previous: GitPathState | undefined): string | undefined {
+  if (state.unreadable !== undefined) return `it cannot be read (${state.unreadable}), so zotbox cannot check it`;
+  if (state.kind === 'link' || state.kind === 'other') {
+    const unchanged = previous !== undefined && previous.kind === state.kind && previous.ino === state.ino && previous.link === state.link;
+    if (unchanged) return undefined; // the user's own, as it was
+    return state.kind === 'link' ? `a symlink (to ${JSON.stringify(state.link)}) in a git directory, which git would follow` : 'a FIFO, socket or device in a git directory';
+  }
+  if (state.kind === 'directory') {
+    if (isGitDataDirectory(relative)) return undefined;
+    return previous?.kind === 'directory' && previous.ino === state.ino ? undefined : 'a directory git does not make';
+  }
+  const rule = gitDataRule(relative);
+  if (rule === 'config') return undefined; // judged by its text (git-config-rules.ts)
+  if (rule === undefined) {
+    if (previous?.kind !== 'file') return 'a file git does not write as data';
+    if (previous.content !== undefined && state.content !== undefined) return previous.content.equals(state.content) ? undefined : 'its content changed';
+    // Past the size zotbox reads: compared by inode, size and times (ctime cannot be set back), and never restorable.
+    return sameStamp(previous, state) && previous.oversized === true && state.oversized === true ? undefined : 'it changed, or is too large to compare';
+  }
+  if (previous?.kind === 'file') {
+    const unchanged = previous.content !== undefined && state.content !== undefined ? previous.content.equals(state.content) : sameStamp(previous, state);
+    if (unchanged) return undefined;
+  }
+  if (rule === 'opaque' || rule === 'text') return undefined;
+  if (state.oversized === true) return `it is larger than ${MAX_GIT_FILE_BYTES} bytes`;
+  const read = state.content === undefined ? readGitFile(path.join(directory, relative), state.ino) : { content: state.content };
+  if ('unreadable' in read) return `it cannot be read (${read.unreadable}), so zotbox cannot check it`;
+  if ('oversized' in read) return `it is larger than ${MAX_GIT_FILE_BYTES} bytes`;
+  const why = checkGitData(rule, read.content.toString('utf8'));
+  return why;
+}
+
+/** Puts back what stood at `relative` before, from the record; false when its bytes were not kept. */
+function restore(directory: string, relative: string, before: GitDirectoryRecord): boolean {
+  const state = before.entries.get(relative);
+  if (state === undefined) return true;
+  const full = path.join(directory, relative);
+  if (state.kind === 'link' && state.link !== undefined) symlinkSync(state.link, full);
+  else if (state.kind === 'file' && state.content !== undefined) writeFileSync(full, state.content, { mode: state.mode, flag: 'wx' });
+  else if (state.kind === 'directory') {
+    mkdirSync(full, { mode: state.mode });
+    let complete = true;
+    for (const child of before.entries.keys()) if (path.posix.dirname(child) === relative) complete = restore(directory, child, before) && complete;
+    return complete;
+  } else return false;
+  return true;
+}
+
+/**
+ * Compares a git directory after a command with its record before (undefined: the
+ * directory is new to git), undoes every path that breaks the rules and returns
+ * what was undone. Undoing: in a directory git opened before, the path is removed
+ * and what stood there put back; in a new `.git` or one a pointer names, the path
+ * is removed; in a new repository under any other name (the agent's write of a
+ * HEAD file made a project directory one), its HEAD is removed, so git no longer
+ * opens it and nothing of the user's is deleted.
+ */
+export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord): GitDirectoryViolation[] {
+  const earlier = before !== undefined && before.usable && before.ino === after.ino ? before : undefined;
+  if (earlier === undefined && !after.usable) return [];
+  const bad: GitDirectoryViolation[] = after.unlisted.map((relative) => ({ path: relative, reason: 'it cannot be listed, so zotbox cannot check it' }));
+  for (const [relative, state] of after.entries) {
+    const reason = judge(directory, relative, state, earlier?.entries.get(relative));
+    if (reason !== undefined) bad.push({ path: relative, reason });
+  }
+  // Only the topmost of nested paths is undone and named (a new directory is removed whole).
+  bad.sort((a, b) => a.path.localeCompare(b.path));
+  const topmost = bad.filter((v, i) => !bad.slice(0, i).some((o) => v.path.startsWith(`${o.path}/`)));
+  if (topmost.length === 0) return [];
+  const defuse = earlier === undefined && !after.pointedTo && !isGitDirectoryName(path.basename(directory)) && after.entries.get('HEAD')?.kind !== 'directory';
+  if (defuse) {
+    rmSync(path.join(directory, 'HEAD'), { force: true });
+    return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; zotbox removed ${path.join(directory, 'HEAD')}, so git no longer opens ${directory} as a repository` }));
+  }
+  return topmost.map((v) => {
+    const full = path.join(directory, v.path);
+    try {
+      rmSync(full, { recursive: true, force: true });
+      if (earlier !== undefined && !restore(directory, v.path, earlier)) return { path: full, reason: `${v.reason}; it was removed (its earlier content was not kept)` };
+    } catch (error) {
+      return { path: full, reason: `${v.reason}; undoing it failed (${(error as NodeJS.ErrnoException).code ?? String(error)}): review it by hand` };
+    }
+    return { path: full, reason: v.reason };
+  });
+}
