@@ -6,6 +6,8 @@ import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { CommandIsolation } from './confine/command-isolation.js';
 import { refuseGitShapeAround } from './confine/git-aftercare.js';
+import { refuseProtectedWrite } from './confine/protected-locations.js';
+import type { ControlLocations } from '../../policy/protected-files.js';
 import { executeBash } from './bash.js';
 import { executeEdit, executeRead, executeWrite } from './file-tools.js';
 import { executeSkill } from './skill.js';
@@ -22,6 +24,8 @@ export interface ExecutorOptions {
   readonly writeRoots: readonly string[];
   /** The shell context the gate decides bash calls with (createGateDecider's): each allowlisted pipeline is decided again with it when it starts. */
   readonly shell: ShellContext;
+  /** What the git configuration makes git run, as found now (the gate's own source): checked again at the effect of a write or edit. */
+  readonly controls?: () => ControlLocations;
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -30,11 +34,13 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
       case 'read':
         return executeRead(approved.decision, approved.call.input);
       case 'write': {
+        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls?.() ?? { locations: [] });
         const result = executeWrite(approved.decision, approved.call.input);
         refuseGitShapeAround(approved.decision.canonicalPath, options.writeRoots); // a repository under any other name than .git
         return result;
       }
       case 'edit': {
+        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls?.() ?? { locations: [] });
         const result = executeEdit(approved.decision, approved.call.input);
         refuseGitShapeAround(approved.decision.canonicalPath, options.writeRoots);
         return result;

@@ -23,8 +23,8 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
       } catch (error) {
         const failure = toZotboxError(error);
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message });
-        // A command that planted a git program was undone; the run does not go on (issue 9 §3).
-        if (failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM') cancellation.stop(failure);
+        // A command that planted a git program, or changed a file other tools run, was undone; the run does not go on (issue 9 §3, issue 21).
+        if (failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM' || failure.code === 'ZB_CONFINEMENT_PROTECTED_FILE') cancellation.stop(failure);
         throw error;
       }
     },

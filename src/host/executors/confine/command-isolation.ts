@@ -12,6 +12,7 @@ import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotC
 import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
 import { prepareSandbox, SANDBOX_HOME, type SandboxLayout } from './sandbox-plan.js';
+import { protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
 import { killSession } from './session-reaper.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
 
@@ -63,17 +64,31 @@ function seccompFilter(): Buffer {
   return filter;
 }
 
-function aftercare(layout: SandboxLayout, before: GitInventory, snapshot?: Map<string, string>): void {
+function aftercare(layout: SandboxLayout, before: GitInventory, record: ProtectedRecord, snapshot?: Map<string, string>): void {
   // No size limit here: whatever the command made must all be checked, however many directories it made.
   const after = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory], false);
   const violations = [...(snapshot === undefined ? [] : restoreControlFiles(snapshot, before, after)), ...removeUnsafeGitChanges(before, after)];
+  // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
+  const changes = restoreProtected(record, protectedSetOf(after, layout.writeRoots, layout.userGit), layout.writeRoots);
   if (violations.length > 0) throw gitProgramError(violations);
+  if (changes.length > 0) throw protectedFileError(changes);
+}
+
+/** Records the protected files; a failure closes the sandbox first (nothing ran). */
+function recordWith(sandbox: { close(): void }, make: () => ProtectedRecord): ProtectedRecord {
+  try {
+    return make();
+  } catch (error) {
+    sandbox.close();
+    throw error;
+  }
 }
 
 function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
   let sandbox = prepareSandbox(layout, { seccomp: true });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
+  const record = recordWith(sandbox, () => recordProtected(sandbox.protectedSet, layout.writeRoots));
   let pipelines = 0;
   let finished = false;
   return {
@@ -98,7 +113,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
       if (finished) return;
       finished = true;
       sandbox.close();
-      aftercare(layout, before);
+      aftercare(layout, before, record);
     },
   };
 }
@@ -106,6 +121,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout): CallIsolation {
 function unconfinedCall(layout: SandboxLayout): CallIsolation {
   const before = scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory]);
   const snapshot = snapshotControlFiles(before);
+  const record = recordProtected(protectedSetOf(before, layout.writeRoots, layout.userGit), layout.writeRoots);
   let drivers: GitDriverNames = gitDriversOf(before);
   let pipelines = 0;
   return {
@@ -127,7 +143,7 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
         },
       };
     },
-    finish: () => aftercare(layout, before, snapshot),
+    finish: () => aftercare(layout, before, record, snapshot),
   };
 }
 

@@ -10,7 +10,9 @@ import { ZotboxError } from '../../../errors.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
+import type { UserGitEnvironment } from './control-locations.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
+import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
 import { systemMountArguments } from './system-mounts.js';
 import path from 'node:path';
 
@@ -21,6 +23,8 @@ export interface SandboxLayout {
   readonly stateDirectory?: string;
   /** Canonical; the only part of the state directory a scope may bind. */
   readonly agentData?: string;
+  /** Where the user's own git reads its global and system config (what it names is protected); none read when absent. */
+  readonly userGit?: UserGitEnvironment;
 }
 
 /** Inside the sandbox: the command's private, empty home (on its private /tmp). */
@@ -34,6 +38,8 @@ export interface PreparedSandbox {
   /** Descriptors the child gets as fd 3, 4, …, in this order (the args name them so). */
   readonly fds: readonly number[];
   readonly inventory: GitInventory;
+  /** What the user's tools run (protected-locations.ts): bound read-only here, put back after the call. */
+  readonly protectedSet: ProtectedSet;
   readonly drivers: GitDriverNames;
   /** Before each spawn: every mount point below an agent-writable bind is still the same kind of thing, reached without links. */
   verifyMountPoints(): void;
@@ -152,12 +158,15 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
     const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
     protectGitMetadata(inventory, binds);
+    const protectedSet = protectedSetOf(inventory, layout.writeRoots, layout.userGit);
+    for (const target of readOnlyBinds(protectedSet, layout.writeRoots)) binds.bind(target, 'ro', false);
     const seccomp = extra.seccomp === true ? ['--seccomp', String(3 + binds.fds.length)] : [];
     const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
     return {
       args,
       fds: binds.fds,
       inventory,
+      protectedSet,
       drivers: gitDriversOf(inventory),
       verifyMountPoints: () => {
         for (const point of binds.nested) {
