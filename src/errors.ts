@@ -109,7 +109,10 @@ export const ERROR_CODES = {
   ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: 'Commands must run confined, but bubblewrap is not installed or cannot create namespaces here; install it, or opt out with --confine off.' },
   ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
   ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command left a git control file that names a program to run (hook, fsmonitor, filter, pager, editor...); it was removed and the run stopped.' },
-  ZB_CONFINEMENT_PROTECTED_FILE: { exit: 1, summary: "A command created or changed a file the user's tools run on their own (.envrc, .vscode/, a hook the git config names...); it was put back and the run stopped." },
+  ZB_CONFINEMENT_PROTECTED_FILE: {
+    exit: 1,
+    summary: "A command created or changed a file the user's tools run on their own (.envrc, .vscode/, a hook the git config names...); it was put back and the run stopped.",
+  },
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },

@@ -78,16 +78,31 @@ function denyGitMetadata(tool: PathTool, requested: string, path: string, canoni
  */
 function denyUserToolFile(tool: PathTool, requested: string, spellings: readonly string[], scopes: CompiledScopes, controls: ControlLocations, canonical: string): PathDecision | undefined {
   if ('unavailable' in controls) {
-    return deny(tool, requested, 'ZB_POLICY_PATH_PROTECTED', `${tool} denied: zotbox could not work out which files the repositories' git configuration makes git run (${controls.unavailable}), so it writes none. Fix: resolve that, then retry.`, canonical);
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_PROTECTED',
+      `${tool} denied: zotbox could not work out which files the repositories' git configuration makes git run (${controls.unavailable}), so it writes none. Fix: resolve that, then retry.`,
+      canonical,
+    );
   }
   for (const spelling of spellings) {
     const location = findControlLocation(spelling, controls.locations);
     if (location !== undefined) {
-      return deny(tool, requested, 'ZB_POLICY_PATH_PROTECTED', `${tool} denied: ${spelling} is ${location.reason}. Agents may not create or change what the user's git runs or reads as configuration. Fix: leave it to the user.`, canonical);
+      return deny(
+        tool,
+        requested,
+        'ZB_POLICY_PATH_PROTECTED',
+        `${tool} denied: ${spelling} is ${location.reason}. Agents may not create or change what the user's git runs or reads as configuration. Fix: leave it to the user.`,
+        canonical,
+      );
     }
   }
   for (const spelling of spellings) {
-    const match = ungrantedToolFile(spelling, scopes.write.map((s) => s.root));
+    const match = ungrantedToolFile(
+      spelling,
+      scopes.write.map((s) => s.root),
+    );
     if (match !== undefined) {
       return deny(
         tool,

@@ -20,9 +20,25 @@ export interface ProtectedToolName {
  * .profile, .ripgreprc, .mcp.json, .vscode/, .idea/, .claude/commands|agents), and more.
  */
 export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
-  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.mkshrc', '.cshrc', '.tcshrc', '.login', '.logout', 'config.fish'].map(
-    (name) => ({ name, runBy: 'a shell runs it when it starts or a login ends' }),
-  ),
+  ...[
+    '.bashrc',
+    '.bash_profile',
+    '.bash_login',
+    '.bash_logout',
+    '.profile',
+    '.zshrc',
+    '.zshenv',
+    '.zprofile',
+    '.zlogin',
+    '.zlogout',
+    '.kshrc',
+    '.mkshrc',
+    '.cshrc',
+    '.tcshrc',
+    '.login',
+    '.logout',
+    'config.fish',
+  ].map((name) => ({ name, runBy: 'a shell runs it when it starts or a login ends' })),
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
   ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
@@ -33,7 +49,7 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   { name: '.devcontainer.json', runBy: 'dev container tools build and run what it defines when the folder is opened' },
   { name: '.zed', runBy: 'Zed runs the tasks and language servers it defines' },
   { name: '.helix', runBy: 'Helix runs the language servers it defines' },
-  { name: '.claude', runBy: "Claude Code runs the hooks and commands in its settings" },
+  { name: '.claude', runBy: 'Claude Code runs the hooks and commands in its settings' },
   { name: '.cursor', runBy: 'Cursor runs the MCP servers and rules it defines' },
   { name: '.mcp.json', runBy: 'coding agents start the MCP servers it lists' },
   { name: '.claude.json', runBy: 'Claude Code starts the MCP servers it lists' },
@@ -41,7 +57,10 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   { name: '.gitconfig', runBy: 'git reads it as configuration (a global config, or an include)' },
   { name: '.gitmodules', runBy: 'git reads submodule settings from it' },
   { name: '.husky', runBy: 'husky runs the hooks in it on git commit and push' },
-  ...['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yml'].map((name) => ({ name, runBy: 'a git hook manager runs the commands it lists on git commit' })),
+  ...['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yml'].map((name) => ({
+    name,
+    runBy: 'a git hook manager runs the commands it lists on git commit',
+  })),
 ];
 
 /** Names ending so are protected too: VS Code opens a *.code-workspace with its settings and tasks. */
@@ -81,6 +100,17 @@ export function ungrantedToolFile(absolute: string, writeRoots: readonly string[
     return { entry, rule };
   }
   return undefined;
+}
+
+/** Write scopes that name a protected tool file or lie inside one: explicit grants, which consent shows on a line of their own. */
+export function grantedToolFiles(writeRoots: readonly string[]): { readonly root: string; readonly rule: ProtectedToolName }[] {
+  return writeRoots.flatMap((root) => {
+    const rule = root
+      .split('/')
+      .map(protectedToolName)
+      .find((found) => found !== undefined);
+    return rule === undefined ? [] : [{ root, rule }];
+  });
 }
 
 /** A path a repository's git configuration makes git execute or read as configuration (computed by the host). */

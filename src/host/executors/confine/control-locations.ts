@@ -109,7 +109,7 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     const text = real.ok ? readSmallFile(real.path) : undefined;
     if (text === undefined) return;
     for (const entry of parseConfigEntries(text)) {
-      const name = entryName(entry);
+      const name = entry.written;
       const where = `set in ${file} line ${entry.line}`;
       if (entry.value === undefined) continue;
       if ((entry.section === 'include' || entry.section === 'includeif') && entry.key === 'path') {
@@ -118,7 +118,7 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
         if (target !== undefined) readConfig({ file: path.resolve(path.dirname(file), target), origin: `a git config file included by ${file} line ${entry.line}` }, depth + 1);
         continue;
       }
-      const tree = TREE_KEYS.get(name.toLowerCase());
+      const tree = TREE_KEYS.get(entryName(entry).toLowerCase());
       // Every other value is read for the files it names, whatever its key: the closed world of "keys that run
       // nothing" is not git's to promise (aliases, drivers, helpers, hook.*.command, tools of later versions).
       const words = tree === undefined ? pathWords(entry.value).filter((word) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(word)) : entry.value === '' ? [] : [entry.value];

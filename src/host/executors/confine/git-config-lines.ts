@@ -14,9 +14,11 @@ export interface ConfigEntry {
   readonly value: string | undefined;
   /** 1-based line the entry starts on. */
   readonly line: number;
+  /** The name as written ("core.hooksPath"), for messages. */
+  readonly written: string;
 }
 
-/** `section.subsection.key` as git prints it (section and key lower case). */
+/** `section.subsection.key`, section and key lower case (what git compares). */
 export function entryName(entry: ConfigEntry): string {
   return entry.subsection === undefined ? `${entry.section}.${entry.key}` : `${entry.section}.${entry.subsection}.${entry.key}`;
 }
@@ -48,6 +50,7 @@ export function parseConfigEntries(text: string): ConfigEntry[] {
   const entries: ConfigEntry[] = [];
   const lines = text.split('\n');
   let section = '';
+  let writtenSection = '';
   let subsection: string | undefined;
   for (let index = 0; index < lines.length; index++) {
     const start = index + 1;
@@ -59,12 +62,14 @@ export function parseConfigEntries(text: string): ConfigEntry[] {
       const header = close === -1 ? rest.slice(1) : rest.slice(1, close);
       const quoted = /^\s*([^\s"]+)\s+"((?:[^"\\]|\\.)*)"\s*$/u.exec(header);
       if (quoted !== null) {
-        section = quoted[1]!.toLowerCase();
+        writtenSection = quoted[1]!;
+        section = writtenSection.toLowerCase();
         subsection = quoted[2]!.replace(/\\(.)/gu, '$1');
       } else {
         const dotted = header.trim();
         const dot = dotted.indexOf('.');
-        section = (dot === -1 ? dotted : dotted.slice(0, dot)).toLowerCase();
+        writtenSection = dot === -1 ? dotted : dotted.slice(0, dot);
+        section = writtenSection.toLowerCase();
         subsection = dot === -1 ? undefined : dotted.slice(dot + 1);
       }
       // git accepts an entry on the same line as its header: "[core] hooksPath = x".
@@ -73,7 +78,8 @@ export function parseConfigEntries(text: string): ConfigEntry[] {
     if (rest === '' || rest.startsWith('#') || rest.startsWith(';')) continue;
     const key = /^([A-Za-z0-9-]+)\s*(=?)(.*)$/su.exec(rest);
     if (key === null) continue;
-    entries.push({ section, subsection, key: key[1]!.toLowerCase(), value: key[2] === '=' ? unquote(key[3]!) : undefined, line: start });
+    const written = `${writtenSection}${subsection === undefined ? '' : `.${subsection}`}.${key[1]!}`;
+    entries.push({ section, subsection, key: key[1]!.toLowerCase(), value: key[2] === '=' ? unquote(key[3]!) : undefined, line: start, written });
   }
   return entries;
 }

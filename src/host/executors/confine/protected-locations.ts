@@ -41,7 +41,8 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   for (const entry of inventory.toolEntries) {
     for (const candidate of canonicalAndWritten(entry)) {
       const match = ungrantedToolFile(candidate, writeRoots);
-      if (match !== undefined && writeRoots.some((root) => isInsideRoot(match.entry, root)) && !reasons.has(match.entry)) reasons.set(match.entry, `a file other tools run on their own: ${match.rule.runBy}`);
+      if (match !== undefined && writeRoots.some((root) => isInsideRoot(match.entry, root)) && !reasons.has(match.entry))
+        reasons.set(match.entry, `a file other tools run on their own: ${match.rule.runBy}`);
     }
   }
   const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
@@ -88,13 +89,14 @@ function grantedInside(p: string, writeRoots: readonly string[]): string[] {
 export function readOnlyBinds(set: ProtectedSet, writeRoots: readonly string[]): string[] {
   const binds: string[] = [];
   const visit = (p: string) => {
+    if (writeRoots.includes(p)) return; // named by a scope: the agent's
     const stats = lstatSync(p, { throwIfNoEntry: false });
     if (stats === undefined || stats.isSymbolicLink()) return;
     const resolved = resolveCanonicalPath(p);
     if (!resolved.ok || resolved.path !== p) return;
     const granted = grantedInside(p, writeRoots);
     if (granted.length === 0) binds.push(p);
-    else if (stats.isDirectory() && !writeRoots.includes(p)) for (const name of readdirSync(p)) visit(path.join(p, name));
+    else if (stats.isDirectory()) for (const name of readdirSync(p)) visit(path.join(p, name));
   };
   for (const p of set.paths) visit(p);
   return binds;
