@@ -51,8 +51,8 @@ function layoutOf(world: SandboxWorld, extra: Partial<SandboxLayout> = {}): Sand
 /** The call fails with `code`; its message (errors cross ports as plain data: compared by code, not class). */
 async function refused(t: ExecutionContext, promise: Promise<unknown>, code: string): Promise<{ message: string }> {
   const error = await t.throwsAsync(promise);
-  t.is((error as { code?: string } | undefined)?.code, code, error?.message);
-  return { message: error?.message ?? '' };
+  t.is((error as { code?: string }).code, code, error.message);
+  return { message: error.message };
 }
 
 const HOOK = (marker: string) => `#!/bin/sh\ntouch ${marker}\n`;
