@@ -91,7 +91,11 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
   };
   // Every git directory's control entries: a bare repository has no ".git" in its path for the name rule to see.
   for (const [directory, { control }] of inventory.gitDirectories) {
-    for (const name of GIT_CONTROL_ENTRIES) add(path.join(directory, name), true, `the git control entry ${name} of the git directory ${directory}; git runs or reads what it holds`);
+    const linked = new Set([...control].filter(([, state]) => state.kind === 'link').map(([name]) => name.toLowerCase()));
+    for (const name of GIT_CONTROL_ENTRIES) {
+      // A linked entry is named below by its link; the entry itself is git metadata, which the gate refuses anyway.
+      if (!linked.has(name)) add(path.join(directory, name), true, `the git control entry ${name} of the git directory ${directory}; git runs or reads what it holds`);
+    }
     for (const [name, state] of control) {
       if (state.kind === 'link' && state.link !== undefined && state.link !== '') {
         add(path.resolve(directory, state.link), true, `where the link ${path.join(directory, name)} points; git follows it to its ${name}`);
