@@ -91,7 +91,7 @@ export function parseConfigEntries(text: string): ConfigEntry[] {
  */
 export function pathWords(value: string): string[] {
   return value
-    .split(/[\s"'`;|&()<>=,]+/u)
+    .split(/[\s"'`;|&()<>=,!]+/u)
     .map((word) => word.replace(/^file:\/\//u, ''))
     .filter((word) => word.includes('/') || word.startsWith('~'));
 }
