@@ -113,6 +113,10 @@ export const ERROR_CODES = {
     summary: 'A mount of the sandbox was not where zotbox checked it, or not what it opened (a concurrent rename moved it); the command was refused before it started and the run stopped.',
   },
   ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file...); it was undone and the run stopped.' },
+  ZB_CONFINEMENT_PROTECTED_FILE: {
+    exit: 1,
+    summary: "A command created or changed a file the user's tools run on their own (.envrc, .vscode/, a hook the git config names...); it was put back and the run stopped.",
+  },
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },

@@ -5,6 +5,7 @@
 import type { ApprovedCall, ApprovedPath, GateVerdict } from './gate-server.js';
 import type { ToolCall } from './gate-protocol.js';
 import { decidePathAccess, type PathTool } from './path-decision.js';
+import type { ControlLocations } from './protected-files.js';
 import { decideShellCommand, type ShellContext } from './shell-decision.js';
 
 export interface GateDeciderOptions {
@@ -12,12 +13,17 @@ export interface GateDeciderOptions {
   readonly shell: ShellContext;
   /** Names of the skills the agent image bundles. */
   readonly skills: ReadonlySet<string>;
+  /**
+   * What the repositories' git configuration makes git run or read, as the host finds it right now (issue 21 §3):
+   * asked afresh for each write and edit, so that it is never stale. None when absent.
+   */
+  readonly controls?: () => ControlLocations;
 }
 
 export function createGateDecider(options: GateDeciderOptions): (call: ToolCall) => GateVerdict {
   const { shell, skills } = options;
   const pathVerdict = (path: string, tool: PathTool, approve: (decision: ApprovedPath) => ApprovedCall): GateVerdict => {
-    const decision = decidePathAccess(tool, path, shell.scopes);
+    const decision = decidePathAccess(tool, path, shell.scopes, tool === 'read' || options.controls === undefined ? undefined : options.controls());
     const audit = decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath };
     if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit };
     return { allow: true, approved: approve(decision), audit };

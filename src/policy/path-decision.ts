@@ -7,6 +7,7 @@
 import type { ErrorCode } from '../errors.js';
 import { isInsideGitMetadata } from './git-control.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
+import { findControlLocation, ungrantedToolFile, type ControlLocations } from './protected-files.js';
 import { isInsideRoot, type CompiledScopes, type ScopeContext, type ScopeRoot } from './scopes.js';
 
 export type PathTool = 'read' | 'write' | 'edit';
@@ -70,6 +71,51 @@ function denyGitMetadata(tool: PathTool, requested: string, path: string, canoni
   );
 }
 
+/**
+ * Files the user's own tools run later (issue 21 §3, §5): what the repositories' git configuration names (control
+ * locations, computed by the host), and tool files by name that no write scope names. Both spellings are checked:
+ * a link named .vscode is what VS Code reads, and what it points to is what runs.
+ */
+function denyUserToolFile(tool: PathTool, requested: string, spellings: readonly string[], scopes: CompiledScopes, controls: ControlLocations, canonical: string): PathDecision | undefined {
+  if ('unavailable' in controls) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_PROTECTED',
+      `${tool} denied: zotbox could not work out which files the repositories' git configuration makes git run (${controls.unavailable}), so it writes none. Fix: resolve that, then retry.`,
+      canonical,
+    );
+  }
+  for (const spelling of spellings) {
+    const location = findControlLocation(spelling, controls.locations);
+    if (location !== undefined) {
+      return deny(
+        tool,
+        requested,
+        'ZB_POLICY_PATH_PROTECTED',
+        `${tool} denied: ${spelling} is ${location.reason}. Agents may not create or change what the user's git runs or reads as configuration. Fix: leave it to the user.`,
+        canonical,
+      );
+    }
+  }
+  for (const spelling of spellings) {
+    const match = ungrantedToolFile(
+      spelling,
+      scopes.write.map((s) => s.root),
+    );
+    if (match !== undefined) {
+      return deny(
+        tool,
+        requested,
+        'ZB_POLICY_PATH_PROTECTED',
+        `${tool} denied: ${spelling} is inside ${match.entry}, a file other tools run on their own (${match.rule.runBy}); a write scope that merely contains it does not grant it. Fix: declare the file itself in permissions.fs.write (for example "${match.entry}"), so that consent shows it.`,
+        canonical,
+      );
+    }
+  }
+  return undefined;
+}
+
 function describeRoots(roots: readonly ScopeRoot[]): string {
   return roots.map((r) => r.root).join(', ');
 }
@@ -77,9 +123,10 @@ function describeRoots(roots: readonly ScopeRoot[]): string {
 /**
  * Decides whether `tool` may touch `requested` (absolute, or relative to the
  * workspace). Edit needs both a read and a write scope; write and edit refuse a
- * regular file with more than one hard link.
+ * regular file with more than one hard link, and the files other tools run
+ * (`controls`: what git configuration names, computed by the host; none by default).
  */
-export function decidePathAccess(tool: PathTool, requested: string, scopes: CompiledScopes): PathDecision {
+export function decidePathAccess(tool: PathTool, requested: string, scopes: CompiledScopes, controls: ControlLocations = { locations: [] }): PathDecision {
   if (requested.length === 0) return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: the path is empty.`);
   if (requested.includes('\u0000')) return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: the path contains a NUL byte.`);
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(requested)) {
@@ -121,6 +168,8 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
   }
   // The spelling as written was checked above; only a different canonical path needs a second look.
   if (needsWrite && canonical !== absolute && isInsideGitMetadata(canonical)) return denyGitMetadata(tool, requested, absolute, canonical);
+  const userTool = needsWrite ? denyUserToolFile(tool, requested, canonical === absolute ? [absolute] : [absolute, canonical], scopes, controls, canonical) : undefined;
+  if (userTool !== undefined) return userTool;
   const where = canonical === absolute ? 'is' : `resolves to ${canonical}, which is`;
   const readRoot = needsRead ? scopes.read.find((s) => isInsideRoot(canonical, s.root)) : undefined;
   if (needsRead && readRoot === undefined) {

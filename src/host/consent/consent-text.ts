@@ -2,6 +2,7 @@
 // the expanded permissions and the confinement in force. Every string that an
 // agent or its source controls is escaped visibly first: no manifest, scope path
 // or reference may send a terminal sequence (OSC 52 clipboard, clear screen).
+import { grantedToolFiles } from '../../policy/protected-files.js';
 import type { ConfinementSummary, ConsentSummary } from './receipt.js';
 
 /**
@@ -45,6 +46,8 @@ export function formatConsentText(request: ConsentTextInput): string {
     '',
     `  fs read:  ${list(permissions.read)}`,
     `  fs write: ${list(permissions.write)}`,
+    // A write scope never grants these by containing them (issue 21 §5): each one named is said out loud.
+    ...grantedToolFiles(permissions.write).map(({ root, rule }) => `  GRANTED, a file other tools run: ${safe(root)} (${rule.runBy})`),
     `  bash:     ${bash}`,
     CONFINEMENT_LINES[permissions.confinement],
     '',

@@ -5,6 +5,8 @@ import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { CommandIsolation } from './confine/command-isolation.js';
+import { refuseProtectedWrite } from './confine/protected-locations.js';
+import type { ControlLocations } from '../../policy/protected-files.js';
 import { executeBash } from './bash.js';
 import { executeEdit, executeRead, executeWrite } from './file-tools.js';
 import { executeSkill } from './skill.js';
@@ -21,6 +23,8 @@ export interface ExecutorOptions {
   readonly writeRoots: readonly string[];
   /** The shell context the gate decides bash calls with (createGateDecider's): each allowlisted pipeline is decided again with it when it starts. */
   readonly shell: ShellContext;
+  /** What the git configuration makes git run, as found now (the gate's own source): checked again at the effect of a write or edit. */
+  readonly controls?: () => ControlLocations;
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -29,6 +33,7 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
       case 'read':
         return executeRead(approved.decision, approved.call.input);
       case 'write': {
+        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls?.() ?? { locations: [] });
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
         const check = options.isolation.beginFileWrite();
         const result = executeWrite(approved.decision, approved.call.input);
@@ -36,6 +41,7 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
         return result;
       }
       case 'edit': {
+        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls?.() ?? { locations: [] });
         const check = options.isolation.beginFileWrite();
         const result = executeEdit(approved.decision, approved.call.input);
         check.finish();

@@ -19,6 +19,8 @@ import { ensureAgentDirectories, requireUsableStateDirectory, resolveStateDirect
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
+import { userGitEnvironment } from '../executors/confine/control-locations.js';
+import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
 import { listBundledSkills } from '../executors/skill.js';
@@ -154,6 +156,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
     confined: confinement.kind !== 'unconfined',
   };
+  // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
+  const userGit = userGitEnvironment(env, homedir());
+  const controls = () => currentControlLocations(permissions.write, scopes.context.stateDirectory === undefined ? [] : [scopes.context.stateDirectory], userGit);
   const execute = createExecutor({
     image,
     workspace,
@@ -161,11 +166,13 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     outputCapBytes: 64 * 1024,
     writeRoots: permissions.write,
     shell, // the gate's own: what the executor decides again is decided by the same policy
+    controls,
     isolation: createCommandIsolation(confinement, {
       readRoots: permissions.read,
       writeRoots: permissions.write,
       ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
       agentData: scopes.context.agentData,
+      userGit,
     }),
   });
   return {
@@ -190,7 +197,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
       bashAvailable: manifest.permissions.bash.mode !== 'none',
     },
     toolTimeoutMs: options.toolTimeoutMs ?? 300_000,
-    decide: createGateDecider({ shell, skills }),
+    decide: createGateDecider({ shell, skills, controls }),
     execute,
   };
 }

@@ -64,3 +64,9 @@ test('BEL, TAB, CR, LF and NUL are shown escaped', escapes, '\u0007\t\r\n\u0000'
 test('DEL and the C1 controls (CSI, OSC, ST) are shown escaped', escapes, '\u007f\u0080\u009b\u009d\u009c\u009f', '\\u007f\\u0080\\u009b\\u009d\\u009c\\u009f');
 test('bidi overrides and invisible characters are shown escaped', escapes, 'a\u202eb\u200bc\u2066d\ufeffe\u061c', 'a\\u202eb\\u200bc\\u2066d\\ufeffe\\u061c');
 test('printable text, including non-ASCII, is left as it is', escapes, '/home/ü/проект/日本 ~$!', '/home/ü/проект/日本 ~$!');
+
+test('a write scope that names a file other tools run is shown as a grant on its own line (issue 21 §5)', (t) => {
+  const text = formatConsentText({ ...input, permissions: { ...input.permissions, write: ['/home/u/proj', '/home/u/proj/.vscode/settings.json'] } });
+  t.true(text.split('\n').includes('  GRANTED, a file other tools run: /home/u/proj/.vscode/settings.json (VS Code runs the tasks, launch configurations and programs its settings name)'));
+  t.false(formatConsentText(input).includes('GRANTED'), 'no such line for ordinary scopes');
+});

@@ -9,6 +9,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { loadImageFromDirectory } from '../../../src/archive/load-image.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../../src/host/executors/command-environment.js';
 import { createExecutor } from '../../../src/host/executors/execute-approved.js';
+import { currentControlLocations } from '../../../src/host/executors/confine/protected-locations.js';
 import { listBundledSkills } from '../../../src/host/executors/skill.js';
 import { GateClient } from '../../../src/policy/gate-client.js';
 import { createGateDecider } from '../../../src/policy/gate-decider.js';
@@ -214,4 +215,33 @@ test("a HEAD written into a project directory is removed, and none of the projec
   await t.throwsAsync(client.call('write', { path: 'app/HEAD', content: 'ref: refs/heads/main\n' }), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
   t.false(existsSync(path.join(app, 'HEAD')));
   t.is(readFileSync(path.join(app, 'hooks', 'deploy.sh'), 'utf8'), 'echo deploy\n');
+});
+
+test('the write executor checks the git configuration again at the effect: a hooks directory named after the approval is not written (issue 21 §3)', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-e2e-effect-'));
+  const ws = path.join(root, 'ws');
+  mkdirSync(ws);
+  spawnSync('git', ['init', '-q', ws], { env: { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } });
+  const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
+  const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: path.join(root, 'data') });
+  const shell = { mode: 'none' as const, allow: [], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  const controls = () => currentControlLocations([ws], [], { home: path.join(root, 'home'), noSystem: true });
+  const decide = createGateDecider({ shell, skills: listBundledSkills(image), controls });
+  const execute = createExecutor({
+    image,
+    workspace: ws,
+    bashTimeoutMs: 30_000,
+    outputCapBytes: 65536,
+    writeRoots: [ws],
+    shell,
+    controls,
+    isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }),
+  });
+  const verdict = decide({ type: 'tool.call', id: 1, tool: 'write', input: { path: 'team-hooks/pre-commit', content: '#!/bin/sh\nid\n' } });
+  if (!verdict.allow) return t.fail(verdict.reason);
+  // Between the decision and the effect, the repository's config starts naming that directory.
+  writeFileSync(path.join(ws, '.git', 'config'), `${readFileSync(path.join(ws, '.git', 'config'), 'utf8')}[core]\n\thooksPath = team-hooks\n`);
+  const error = await t.throwsAsync(execute(verdict.approved, new AbortController().signal));
+  t.is((error as { code?: string }).code, 'ZB_POLICY_PATH_PROTECTED', error.message);
+  t.false(existsSync(path.join(ws, 'team-hooks', 'pre-commit')));
 });

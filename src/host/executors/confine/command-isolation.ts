@@ -24,6 +24,7 @@ import { confinementUnavailable, type Confinement } from './mode.js';
 import { ZotboxError } from '../../../errors.js';
 import { mountMoved, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
 import { prepareSandbox, SANDBOX_HOME, START_CHANNEL_FD, type SandboxLayout } from './sandbox-plan.js';
+import { recordProtected, type ProtectedRecord } from './protected-locations.js';
 import { killSession } from './session-reaper.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
 
@@ -91,6 +92,16 @@ function seccompFilter(): Buffer {
   return filter;
 }
 
+/** Records the protected files; a failure closes the sandbox first (nothing ran). */
+function recordWith(sandbox: { close(): void }, make: () => ProtectedRecord): ProtectedRecord {
+  try {
+    return make();
+  } catch (error) {
+    sandbox.close();
+    throw error;
+  }
+}
+
 /**
  * The start script: tell the host the namespace is built, wait for its go (a line), then run the command without
  * the channel. If the host closes the channel instead, `read` fails and nothing runs.
@@ -155,6 +166,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
+  const record = recordWith(sandbox, () => recordProtected(sandbox.protectedSet, layout.writeRoots));
   let pipelines = 0;
   let finished = false;
   return {
@@ -188,7 +200,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       if (finished) return;
       finished = true;
       sandbox.close();
-      finishGitStateCheck(layout, before);
+      finishGitStateCheck(layout, before, record);
     },
   };
 }

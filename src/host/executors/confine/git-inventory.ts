@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isGitControlEntry, isGitDirectoryName } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
+import { protectedToolName } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
@@ -50,6 +51,8 @@ export interface GitInventory {
    * metadata in them can be neither protected nor checked, so callers refuse to go on.
    */
   readonly unreadable: readonly string[];
+  /** Entries named like a file other tools run (policy/protected-files.ts: .envrc, .vscode, ...), by absolute path. */
+  readonly toolEntries: readonly string[];
 }
 
 /** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
@@ -115,6 +118,7 @@ interface Found {
   readonly gitEntries: Map<string, GitEntryState>;
   readonly shaped: string[];
   readonly unreadable: string[];
+  readonly toolEntries: string[];
 }
 
 /**
@@ -126,6 +130,7 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
   const gitEntries = new Map<string, GitEntryState>();
   const shaped: string[] = [];
   const unreadable: string[] = [];
+  const toolEntries: string[] = [];
   // Each item remembers its root: the agent's data directory lies inside the skipped state directory, and is walked whole.
   const pending = roots.map((root) => ({ directory: root, root }));
   let visited = 0;
@@ -145,16 +150,17 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
     for (const entry of entries) {
       const full = path.join(directory, entry.name);
       if (isGitDirectoryName(entry.name)) gitEntries.set(full, stateOf(full, entry));
+      if (protectedToolName(entry.name) !== undefined) toolEntries.push(full);
       // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
       if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
     }
   }
-  return { gitEntries, shaped, unreadable };
+  return { gitEntries, shaped, unreadable, toolEntries };
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
 export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
-  const { gitEntries, shaped, unreadable } = findGitMetadata(roots, skipped, limit);
+  const { gitEntries, shaped, unreadable, toolEntries } = findGitMetadata(roots, skipped, limit);
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
@@ -216,7 +222,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       if (target !== undefined) addGitDirectory(target, true);
     }
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, records, unreadable };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, records, unreadable, toolEntries };
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */

@@ -14,7 +14,9 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { mountMoved, type MountExpectation } from './mount-verification.js';
+import type { UserGitEnvironment } from './control-locations.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
+import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
 import { systemMountArguments } from './system-mounts.js';
 import path from 'node:path';
 
@@ -25,6 +27,8 @@ export interface SandboxLayout {
   readonly stateDirectory?: string;
   /** Canonical; the only part of the state directory a scope may bind. */
   readonly agentData?: string;
+  /** Where the user's own git reads its global and system config (what it names is protected); none read when absent. */
+  readonly userGit?: UserGitEnvironment;
 }
 
 /** Inside the sandbox: the command's private, empty home (on its private /tmp). */
@@ -43,6 +47,8 @@ export interface PreparedSandbox {
   /** Every mount of the scopes, the git protections, the state mask and the specials, outer ones first. */
   readonly expectations: readonly MountExpectation[];
   readonly inventory: GitInventory;
+  /** What the user's tools run (protected-locations.ts): bound read-only here, put back after the call. */
+  readonly protectedSet: ProtectedSet;
   readonly drivers: GitDriverNames;
   /** Before each spawn: every mount point below an agent-writable bind is still the same kind of thing, reached without links. */
   verifyMountPoints(): void;
@@ -178,6 +184,8 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
     extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);
+    const protectedSet = protectedSetOf(inventory, layout.writeRoots, layout.userGit);
+    for (const target of readOnlyBinds(protectedSet, layout.writeRoots)) binds.bind(target, 'ro', false);
     const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + binds.fds.length)] : [];
     const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
     return {
@@ -185,6 +193,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
       fds: binds.fds,
       expectations: binds.expectations,
       inventory,
+      protectedSet,
       drivers: gitDriversOf(inventory),
       verifyMountPoints: () => {
         for (const point of binds.nested) {

@@ -1,0 +1,97 @@
+// Reads git config text entry by entry, with the line each entry starts on
+// (issue 21 §3: a denial names the config line). Lenient where git is strict:
+// what git would refuse to parse is still read as far as it goes, so a path it
+// names is protected rather than missed. Pure, no I/O.
+
+export interface ConfigEntry {
+  /** Lower case. */
+  readonly section: string;
+  /** As written (case matters for subsections), or undefined. */
+  readonly subsection: string | undefined;
+  /** Lower case. */
+  readonly key: string;
+  /** The value after git's unquoting, or undefined for a bare key (boolean true). */
+  readonly value: string | undefined;
+  /** 1-based line the entry starts on. */
+  readonly line: number;
+  /** The name as written ("core.hooksPath"), for messages. */
+  readonly written: string;
+}
+
+/** `section.subsection.key`, section and key lower case (what git compares). */
+export function entryName(entry: ConfigEntry): string {
+  return entry.subsection === undefined ? `${entry.section}.${entry.key}` : `${entry.section}.${entry.subsection}.${entry.key}`;
+}
+
+/** Unquotes a value as git does: quotes removed, \" \\ \n \t \b escapes, comments outside quotes dropped, edges trimmed. */
+function unquote(raw: string): string {
+  let out = '';
+  let quoted = false;
+  let pendingSpace = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\' && i + 1 < raw.length) {
+      const next = raw[++i]!;
+      out += pendingSpace + (next === 'n' ? '\n' : next === 't' ? '\t' : next === 'b' ? '\b' : next);
+      pendingSpace = '';
+    } else if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '#' || c === ';')) break;
+    else if (!quoted && (c === ' ' || c === '\t')) pendingSpace += out === '' ? '' : c;
+    else {
+      out += pendingSpace + c;
+      pendingSpace = '';
+    }
+  }
+  return out;
+}
+
+/** Every entry of a config text, in order. Continuation lines (a trailing backslash) are joined. */
+export function parseConfigEntries(text: string): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  const lines = text.split('\n');
+  let section = '';
+  let writtenSection = '';
+  let subsection: string | undefined;
+  for (let index = 0; index < lines.length; index++) {
+    const start = index + 1;
+    let logical = lines[index]!.replace(/\r$/u, '');
+    while (/(^|[^\\])(\\\\)*\\$/u.test(logical) && index + 1 < lines.length) logical = logical.slice(0, -1) + lines[++index]!.replace(/\r$/u, '');
+    let rest = logical.trimStart();
+    if (rest.startsWith('[')) {
+      const close = rest.indexOf(']');
+      const header = close === -1 ? rest.slice(1) : rest.slice(1, close);
+      const quoted = /^\s*([^\s"]+)\s+"((?:[^"\\]|\\.)*)"\s*$/u.exec(header);
+      if (quoted !== null) {
+        writtenSection = quoted[1]!;
+        section = writtenSection.toLowerCase();
+        subsection = quoted[2]!.replace(/\\(.)/gu, '$1');
+      } else {
+        const dotted = header.trim();
+        const dot = dotted.indexOf('.');
+        writtenSection = dot === -1 ? dotted : dotted.slice(0, dot);
+        section = writtenSection.toLowerCase();
+        subsection = dot === -1 ? undefined : dotted.slice(dot + 1);
+      }
+      // git accepts an entry on the same line as its header: "[core] hooksPath = x".
+      rest = close === -1 ? '' : rest.slice(close + 1).trimStart();
+    }
+    if (rest === '' || rest.startsWith('#') || rest.startsWith(';')) continue;
+    const key = /^([A-Za-z0-9-]+)\s*(=?)(.*)$/su.exec(rest);
+    if (key === null) continue;
+    const written = `${writtenSection}${subsection === undefined ? '' : `.${subsection}`}.${key[1]!}`;
+    entries.push({ section, subsection, key: key[1]!.toLowerCase(), value: key[2] === '=' ? unquote(key[3]!) : undefined, line: start, written });
+  }
+  return entries;
+}
+
+/**
+ * The words of a value that name a file: a shell command's words and option
+ * values ("--upload-pack=./x"), split at blanks, quotes and shell operators,
+ * kept when they hold a "/" or start with "~" (a bare name is looked up on PATH).
+ */
+export function pathWords(value: string): string[] {
+  return value
+    .split(/[\s"'`;|&()<>=,!]+/u)
+    .map((word) => word.replace(/^file:\/\//u, ''))
+    .filter((word) => word.includes('/') || word.startsWith('~'));
+}

@@ -1,0 +1,245 @@
+// Keeps what the user's own tools run out of a command's reach (issue 21 §3, §5):
+// the control locations git configuration names (control-locations.ts) and the
+// tool files no write scope names (policy/protected-files.ts). Before a call they
+// are listed and their contents recorded; inside the sandbox the existing ones
+// are bound read-only; after the call each is compared with the record, and
+// whatever was created, changed, replaced or removed is put back as it was (also
+// unconfined, where nothing was read-only), and the run stops.
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ZotboxError } from '../../../errors.js';
+import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
+import { findControlLocation, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
+import { isInsideRoot } from '../../../policy/scopes.js';
+import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
+import { scanGitMetadata, type GitInventory } from './git-inventory.js';
+
+/** Entries and bytes recorded per call at most: past these zotbox cannot promise to put things back, and refuses. */
+const MAX_ENTRIES = 20_000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+export interface ProtectedSet {
+  /** For the gate: every control location (git directories' own entries included). */
+  readonly locations: readonly ControlLocation[];
+  /** What commands must not change, outermost first, none inside another: control locations outside git directories, ungranted tool files. */
+  readonly paths: readonly string[];
+  /** Why each path is protected (for the error). */
+  readonly reasons: ReadonlyMap<string, string>;
+}
+
+/** The protected set for the scopes as the inventory found them. */
+export function protectedSetOf(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment | undefined): ProtectedSet {
+  const locations = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
+  const reasons = new Map<string, string>();
+  const inGitDirectory = (p: string) => [...inventory.gitDirectories.keys()].some((directory) => isInsideRoot(p, directory));
+  // Git directories (and the gitfiles and links in them) are the git aftercare's: bound read-only and checked there.
+  for (const location of locations) {
+    // A directory that a key names as a whole (a remote, a worktree) is not run; its files are not protected.
+    const isDirectory = !location.tree && lstatSync(location.path, { throwIfNoEntry: false })?.isDirectory() === true;
+    if (!isDirectory && !inGitDirectory(location.path) && !reasons.has(location.path)) reasons.set(location.path, location.reason);
+  }
+  for (const entry of inventory.toolEntries) {
+    for (const candidate of canonicalAndWritten(entry)) {
+      const match = ungrantedToolFile(candidate, writeRoots);
+      if (match !== undefined && writeRoots.some((root) => isInsideRoot(match.entry, root)) && !reasons.has(match.entry))
+        reasons.set(match.entry, `a file other tools run on their own: ${match.rule.runBy}`);
+    }
+  }
+  const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
+  const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
+  return { locations, paths, reasons };
+}
+
+function canonicalAndWritten(entry: string): string[] {
+  const resolved = resolveCanonicalPath(entry);
+  return resolved.ok && resolved.path !== entry ? [entry, resolved.path] : [entry];
+}
+
+/** For the gate and the write executor: the control locations now, or why they cannot be known (fail closed). */
+export function currentControlLocations(writeRoots: readonly string[], skipped: readonly string[], user: UserGitEnvironment | undefined): ControlLocations {
+  try {
+    const inventory = scanGitMetadata(writeRoots, skipped);
+    if (inventory.unreadable.length > 0) return { unavailable: `${inventory.unreadable[0]!} cannot be listed` };
+    return { locations: protectedSetOf(inventory, writeRoots, user).locations };
+  } catch (error) {
+    return { unavailable: (error as Error).message };
+  }
+}
+
+/** At the effect of a write or edit: the same rules as the gate, on the filesystem as it is now. */
+export function refuseProtectedWrite(canonical: string, writeRoots: readonly string[], controls: ControlLocations): void {
+  const refuse = (why: string) => new ZotboxError('ZB_POLICY_PATH_PROTECTED', `write denied: ${canonical} ${why}. Nothing was written.`, { details: { path: canonical } });
+  if ('unavailable' in controls) throw refuse(`may be a file the user's git runs, and zotbox could not tell (${controls.unavailable})`);
+  const location = findControlLocation(canonical, controls.locations);
+  if (location !== undefined) throw refuse(`is ${location.reason}`);
+  const tool = ungrantedToolFile(canonical, writeRoots);
+  if (tool !== undefined) throw refuse(`is inside ${tool.entry}, which ${tool.rule.runBy}; declare it in permissions.fs.write to grant it`);
+}
+
+/** Write roots strictly inside `p`: what a scope names explicitly stays the agent's, also inside a protected directory. */
+function grantedInside(p: string, writeRoots: readonly string[]): string[] {
+  return writeRoots.filter((root) => root !== p && isInsideRoot(root, p));
+}
+
+/**
+ * What to bind read-only in the sandbox: each existing protected path that is
+ * canonical (a link cannot be mounted over; what it points to is listed on its
+ * own), or, where a write scope lies inside it, its other entries.
+ */
+export function readOnlyBinds(set: ProtectedSet, writeRoots: readonly string[]): string[] {
+  const binds: string[] = [];
+  const visit = (p: string) => {
+    if (writeRoots.includes(p)) return; // named by a scope: the agent's
+    const stats = lstatSync(p, { throwIfNoEntry: false });
+    if (stats === undefined || stats.isSymbolicLink()) return;
+    const resolved = resolveCanonicalPath(p);
+    if (!resolved.ok || resolved.path !== p) return;
+    const granted = grantedInside(p, writeRoots);
+    if (granted.length === 0) binds.push(p);
+    else if (stats.isDirectory()) for (const name of readdirSync(p)) visit(path.join(p, name));
+  };
+  for (const p of set.paths) visit(p);
+  return binds;
+}
+
+type Recorded =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'granted' }
+  | { readonly kind: 'file'; readonly mode: number; readonly data: Buffer }
+  | { readonly kind: 'link'; readonly target: string }
+  | { readonly kind: 'directory'; readonly mode: number; readonly children: ReadonlyMap<string, Recorded> }
+  | { readonly kind: 'other'; readonly ino: number };
+
+export interface ProtectedRecord {
+  readonly set: ProtectedSet;
+  readonly entries: ReadonlyMap<string, Recorded>;
+}
+
+function tooLarge(p: string): ZotboxError {
+  return new ZotboxError(
+    'ZB_CONFINEMENT_BIND_UNSAFE',
+    `command refused: the protected files around ${p} hold more than ${MAX_ENTRIES} entries or ${MAX_BYTES / 1024 / 1024} MiB, too much for zotbox to record and put back after each command. Move them out of the write scopes, or declare a narrower write scope.`,
+    { details: { path: p } },
+  );
+}
+
+/** Records every protected path before a call. A protected file zotbox cannot read refuses the call: it could not be put back. */
+export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]): ProtectedRecord {
+  const budget = { entries: 0, bytes: 0 };
+  const record = (p: string): Recorded => {
+    if (writeRoots.includes(p)) return { kind: 'granted' };
+    if (++budget.entries > MAX_ENTRIES) throw tooLarge(p);
+    const stats = lstatSync(p, { throwIfNoEntry: false });
+    if (stats === undefined) return { kind: 'missing' };
+    if (stats.isSymbolicLink()) return { kind: 'link', target: readlinkSync(p) };
+    if (stats.isFile()) {
+      budget.bytes += stats.size;
+      if (budget.bytes > MAX_BYTES) throw tooLarge(p);
+      return { kind: 'file', mode: stats.mode & 0o7777, data: readRegularFile(p) };
+    }
+    if (stats.isDirectory()) return { kind: 'directory', mode: stats.mode & 0o7777, children: new Map(readdirSync(p).map((name) => [name, record(path.join(p, name))])) };
+    return { kind: 'other', ino: stats.ino };
+  };
+  return { set, entries: new Map(set.paths.map((p) => [p, record(p)])) };
+}
+
+function readRegularFile(p: string): Buffer {
+  const fd = openSync(p, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${p} changed while it was read`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** False when the file differs or cannot be read (then it is put back, which needs no reading). */
+function sameContent(p: string, data: Buffer): boolean {
+  try {
+    return readRegularFile(p).equals(data);
+  } catch {
+    return false; // unreadable now: replaced by the recorded content, which is what "put back" means
+  }
+}
+
+export interface ProtectedChange {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/**
+ * After a call: every recorded path, and every protected path the scopes hold
+ * now, is put back as recorded (a path not recorded was absent). Returns what
+ * had changed.
+ */
+export function restoreProtected(record: ProtectedRecord, now: ProtectedSet, writeRoots: readonly string[]): ProtectedChange[] {
+  const changes: ProtectedChange[] = [];
+  const reasonOf = (p: string) => record.set.reasons.get(p) ?? now.reasons.get(p) ?? 'protected';
+  const put = (p: string, want: Recorded, why: string) => {
+    if (want.kind === 'granted') return;
+    const stats = lstatSync(p, { throwIfNoEntry: false });
+    const changed = (what: string) => changes.push({ path: p, reason: `${what}; ${why}` });
+    if (want.kind === 'missing') {
+      if (stats === undefined) return;
+      if (grantedInside(p, writeRoots).length > 0 && stats.isDirectory()) {
+        // A scope named inside it: only what lies outside that scope is removed.
+        for (const name of readdirSync(p)) if (!writeRoots.includes(path.join(p, name))) put(path.join(p, name), want, why);
+        return;
+      }
+      rmSync(p, { recursive: true, force: true });
+      return changed('it was created');
+    }
+    if (want.kind === 'other') {
+      if (stats !== undefined && !stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink() && stats.ino === want.ino) return;
+      return changed('a special file was replaced or removed, and zotbox cannot make it anew; review it');
+    }
+    if (want.kind === 'link') {
+      if (stats?.isSymbolicLink() === true && readlinkSync(p) === want.target) return;
+      rmSync(p, { recursive: true, force: true });
+      mkdirSync(path.dirname(p), { recursive: true });
+      symlinkSync(want.target, p);
+      return changed('a link was changed; it was put back');
+    }
+    if (want.kind === 'file') {
+      if (stats?.isFile() === true && (stats.mode & 0o7777) === want.mode && sameContent(p, want.data)) return;
+      rmSync(p, { recursive: true, force: true });
+      mkdirSync(path.dirname(p), { recursive: true });
+      writeFileSync(p, want.data, { flag: 'wx', mode: 0o600 });
+      chmodSync(p, want.mode);
+      return changed(stats === undefined ? 'it was removed; it was put back' : 'it was changed; its content was put back');
+    }
+    if (stats === undefined || !stats.isDirectory()) {
+      rmSync(p, { recursive: true, force: true });
+      mkdirSync(p, { recursive: true, mode: 0o700 });
+      changed(stats === undefined ? 'it was removed; it was put back' : 'it was replaced; it was put back');
+    }
+    if ((lstatSync(p).mode & 0o7777) !== want.mode) {
+      chmodSync(p, want.mode);
+      if (stats?.isDirectory() === true) changed('its permissions were changed; they were put back');
+    }
+    for (const name of readdirSync(p)) {
+      const child = path.join(p, name);
+      if (!want.children.has(name) && !writeRoots.some((root) => isInsideRoot(root, child))) {
+        rmSync(child, { recursive: true, force: true });
+        changes.push({ path: child, reason: `it was created; ${why}` });
+      }
+    }
+    for (const [name, child] of want.children) put(path.join(p, name), child, why);
+  };
+  for (const [p, want] of record.entries) put(p, want, reasonOf(p));
+  // Protected paths that appeared during the call (a new .envrc at any depth): absent before, so removed.
+  for (const p of now.paths) {
+    if (record.entries.has(p) || [...record.entries.keys()].some((outer) => isInsideRoot(p, outer))) continue;
+    put(p, { kind: 'missing' }, reasonOf(p));
+  }
+  return changes;
+}
+
+export function protectedFileError(changes: readonly ProtectedChange[]): ZotboxError {
+  const list = changes.map((c) => `${c.path} (${c.reason})`).join('; ');
+  return new ZotboxError(
+    'ZB_CONFINEMENT_PROTECTED_FILE',
+    `the command changed files that other tools run on their own: ${list}. zotbox put them back as they were and stopped the run. To let an agent change such a file, declare the file itself in permissions.fs.write (consent then shows it).`,
+    { details: { paths: changes.map((c) => c.path) } },
+  );
+}

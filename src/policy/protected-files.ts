@@ -1,0 +1,136 @@
+// Files that the user's own tools run on their own (issue 21 §3, §5): pure path
+// rules, no I/O. Two kinds. Tool files are known by name at any depth (shell
+// startup files, direnv's .envrc, editor and dev-container settings, git hook
+// managers): a write scope does not grant them unless a write scope names them
+// (or lies inside them). Control locations are what a repository's effective git
+// configuration names (hooksPath, includes, program paths): the host computes
+// them (confine/control-locations.ts) and passes them in as data.
+
+/** One protected name: matched case-insensitively against a whole path component. */
+export interface ProtectedToolName {
+  readonly name: string;
+  /** The tool that runs it, and when: shown in the denial. */
+  readonly runBy: string;
+}
+
+/**
+ * The default list (docs/permissions.md, "Files other tools run"). A directory's
+ * name protects everything in it. At least what Anthropic's sandbox-runtime
+ * protects (.gitconfig, .gitmodules, .bashrc, .bash_profile, .zshrc, .zprofile,
+ * .profile, .ripgreprc, .mcp.json, .vscode/, .idea/, .claude/commands|agents), and more.
+ */
+export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
+  ...[
+    '.bashrc',
+    '.bash_profile',
+    '.bash_login',
+    '.bash_logout',
+    '.profile',
+    '.zshrc',
+    '.zshenv',
+    '.zprofile',
+    '.zlogin',
+    '.zlogout',
+    '.kshrc',
+    '.mkshrc',
+    '.cshrc',
+    '.tcshrc',
+    '.login',
+    '.logout',
+    'config.fish',
+  ].map((name) => ({ name, runBy: 'a shell runs it when it starts or a login ends' })),
+  ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
+  { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
+  ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
+  ...['.gdbinit', '.lldbinit'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
+  { name: '.vscode', runBy: 'VS Code runs the tasks, launch configurations and programs its settings name' },
+  { name: '.idea', runBy: 'JetBrains IDEs run the run configurations and tools it defines' },
+  { name: '.devcontainer', runBy: 'dev container tools build and run what it defines when the folder is opened' },
+  { name: '.devcontainer.json', runBy: 'dev container tools build and run what it defines when the folder is opened' },
+  { name: '.zed', runBy: 'Zed runs the tasks and language servers it defines' },
+  { name: '.helix', runBy: 'Helix runs the language servers it defines' },
+  { name: '.claude', runBy: 'Claude Code runs the hooks and commands in its settings' },
+  { name: '.cursor', runBy: 'Cursor runs the MCP servers and rules it defines' },
+  { name: '.mcp.json', runBy: 'coding agents start the MCP servers it lists' },
+  { name: '.claude.json', runBy: 'Claude Code starts the MCP servers it lists' },
+  { name: '.ripgreprc', runBy: 'ripgrep reads options from it, --pre runs a program' },
+  { name: '.gitconfig', runBy: 'git reads it as configuration (a global config, or an include)' },
+  { name: '.gitmodules', runBy: 'git reads submodule settings from it' },
+  { name: '.husky', runBy: 'husky runs the hooks in it on git commit and push' },
+  ...['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yml'].map((name) => ({
+    name,
+    runBy: 'a git hook manager runs the commands it lists on git commit',
+  })),
+];
+
+/** Names ending so are protected too: VS Code opens a *.code-workspace with its settings and tasks. */
+const PROTECTED_SUFFIXES: readonly ProtectedToolName[] = [{ name: '.code-workspace', runBy: 'VS Code runs the tasks and programs a workspace file names' }];
+
+/** The rule a name falls under, compared case-insensitively (case-insensitive volumes); undefined when none. */
+export function protectedToolName(name: string): ProtectedToolName | undefined {
+  const lower = name.toLowerCase();
+  return PROTECTED_TOOL_NAMES.find((rule) => rule.name === lower) ?? PROTECTED_SUFFIXES.find((rule) => lower.length > rule.name.length && lower.endsWith(rule.name));
+}
+
+function isInside(path: string, root: string): boolean {
+  return root === '/' || path === root || (path.startsWith(root) && path.charCodeAt(root.length) === 0x2f);
+}
+
+export interface ProtectedToolMatch {
+  /** The path up to and including the protected component ("/ws/sub/.vscode"). */
+  readonly entry: string;
+  readonly rule: ProtectedToolName;
+}
+
+/**
+ * The first protected component of `absolute` that no write scope grants, or
+ * undefined. A write scope grants a protected entry only by naming it or a path
+ * inside it: "${workspace}/.vscode/settings.json" grants that file,
+ * "${workspace}" grants none of them.
+ */
+export function ungrantedToolFile(absolute: string, writeRoots: readonly string[]): ProtectedToolMatch | undefined {
+  // The most specific write scope that holds the path: the deeper, the more it names explicitly.
+  const root = writeRoots.filter((r) => isInside(absolute, r)).sort((a, b) => b.length - a.length)[0];
+  const components = absolute.split('/');
+  for (let index = 1; index < components.length; index++) {
+    const rule = protectedToolName(components[index]!);
+    if (rule === undefined) continue;
+    const entry = components.slice(0, index + 1).join('/');
+    if (root !== undefined && isInside(root, entry)) continue; // the scope names this entry or lies inside it
+    return { entry, rule };
+  }
+  return undefined;
+}
+
+/** Write scopes that name a protected tool file or lie inside one: explicit grants, which consent shows on a line of their own. */
+export function grantedToolFiles(writeRoots: readonly string[]): { readonly root: string; readonly rule: ProtectedToolName }[] {
+  return writeRoots.flatMap((root) => {
+    const rule = root
+      .split('/')
+      .map(protectedToolName)
+      .find((found) => found !== undefined);
+    return rule === undefined ? [] : [{ root, rule }];
+  });
+}
+
+/** A path a repository's git configuration makes git execute or read as configuration (computed by the host). */
+export interface ControlLocation {
+  /** Absolute; canonical where it resolves. */
+  readonly path: string;
+  /** True when everything below `path` is covered too (a hooks directory). */
+  readonly tree: boolean;
+  /** Why, naming the config file and line: "core.hooksPath (set in /ws/.git/config line 7); the user's git runs files there". */
+  readonly reason: string;
+}
+
+/** What the gate knows about control locations for one decision: the list, or why it could not be computed. */
+export type ControlLocations = { readonly locations: readonly ControlLocation[] } | { readonly unavailable: string };
+
+/** The control location `absolute` falls in, compared case-insensitively (more denials, never fewer); undefined when none. */
+export function findControlLocation(absolute: string, locations: readonly ControlLocation[]): ControlLocation | undefined {
+  const lower = absolute.toLowerCase();
+  return locations.find((location) => {
+    const at = location.path.toLowerCase();
+    return lower === at || (location.tree && isInside(lower, at));
+  });
+}

@@ -1,0 +1,79 @@
+// What the user's git configuration makes git run or read (issue 21 §3), found
+// in real repositories: hooksPath and includes (conditional ones too), program
+// paths, the user's global config, and links out of a git directory. Each
+// reason names the config file and line, counted by hand here.
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { collectControlLocations, userGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
+import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
+import { findControlLocation } from '../../../../src/policy/protected-files.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+function world(t: Parameters<typeof tempDir>[0], config: string) {
+  const root = realpathSync(tempDir(t, 'zb-controls-'));
+  const ws = path.join(root, 'ws');
+  const home = path.join(root, 'home');
+  mkdirSync(home);
+  execFileSync('git', ['init', '-q', ws], { env: { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } });
+  // Replaced whole, so the lines below are known: [core] is line 1.
+  writeFileSync(path.join(ws, '.git', 'config'), config);
+  return { root, ws, home, config: path.join(ws, '.git', 'config') };
+}
+
+function reasonFor(ws: string, home: string, target: string): string | undefined {
+  const locations = collectControlLocations(scanGitMetadata([ws]), [ws], { home, noSystem: true });
+  return findControlLocation(target, locations)?.reason;
+}
+
+test('core.hooksPath covers every file in it, named with the file and line', (t) => {
+  const w = world(t, '[core]\n\trepositoryformatversion = 0\n\thooksPath = .husky\n');
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, '.husky', 'pre-commit')), `in core.hooksPath (set in ${w.config} line 3); the user's git runs the hooks there`);
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, '.husky-notes')), undefined);
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'src', 'app.ts')), undefined);
+});
+
+test('includes and every conditional include are taken as active, and what they set counts', (t) => {
+  const w = world(t, '[core]\n\tbare = false\n[includeIf "onbranch:never"]\n\tpath = ../team.inc\n');
+  writeFileSync(path.join(w.ws, 'team.inc'), '[alias]\n\tup = !./scripts/up.sh\n');
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'team.inc')), `a git config file included by ${w.config} line 4; the user's git reads it as configuration`);
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'scripts', 'up.sh')), `named by alias.up (set in ${path.join(w.ws, 'team.inc')} line 2); the user's git may run or read it`);
+});
+
+test('program paths of drivers, helpers and hooks of any key are found; a bare program name is not a path', (t) => {
+  const w = world(t, '[filter "lfs"]\n\tclean = tools/clean %f\n[credential]\n\thelper = store\n[hook "lint"]\n\tcommand = ./lint.sh\n');
+  t.truthy(reasonFor(w.ws, w.home, path.join(w.ws, 'tools', 'clean')));
+  t.truthy(reasonFor(w.ws, w.home, path.join(w.ws, 'lint.sh')));
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'store')), undefined);
+});
+
+test("the user's global config is read as the user's git reads it, and is itself protected when a scope holds it", (t) => {
+  const w = world(t, '[core]\n\tbare = false\n');
+  writeFileSync(path.join(w.home, '.gitconfig'), `[user]\n\tname = u\n[core]\n\tfsmonitor = ${path.join(w.ws, 'watch')}\n`);
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'watch')), `named by core.fsmonitor (set in ${path.join(w.home, '.gitconfig')} line 4); the user's git may run or read it`);
+  // A scope over the home: ~/.gitconfig and the XDG config, even before they exist.
+  const locations = collectControlLocations(scanGitMetadata([w.root]), [w.root], { home: w.home, noSystem: true });
+  t.truthy(findControlLocation(path.join(w.home, '.gitconfig'), locations));
+  t.truthy(findControlLocation(path.join(w.home, '.config', 'git', 'config'), locations));
+});
+
+test('a hooks directory reached through a link is protected where the link points', (t) => {
+  const w = world(t, '[core]\n\tbare = false\n');
+  mkdirSync(path.join(w.ws, 'githooks'));
+  rmSync(path.join(w.ws, '.git', 'hooks'), { recursive: true });
+  symlinkSync('../githooks', path.join(w.ws, '.git', 'hooks'));
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'githooks', 'pre-commit')), `where the link ${path.join(w.ws, '.git', 'hooks')} points; git follows it to its hooks`);
+});
+
+test("a bare repository's control entries are protected though no .git is in their path", (t) => {
+  const w = world(t, '[core]\n\tbare = false\n');
+  execFileSync('git', ['init', '-q', '--bare', path.join(w.ws, 'mirror')], { env: { PATH: '/usr/bin:/bin', HOME: w.root, GIT_CONFIG_NOSYSTEM: '1' } });
+  t.truthy(reasonFor(w.ws, w.home, path.join(w.ws, 'mirror', 'hooks', 'pre-receive')));
+  t.truthy(reasonFor(w.ws, w.home, path.join(w.ws, 'mirror', 'config')));
+});
+
+test('the user git environment comes from the variables passed in', (t) => {
+  t.deepEqual(userGitEnvironment({ HOME: '/h', XDG_CONFIG_HOME: '/x', GIT_CONFIG_NOSYSTEM: '1' }, '/fallback'), { home: '/h', xdgConfigHome: '/x', noSystem: true });
+  t.deepEqual(userGitEnvironment({ GIT_CONFIG_NOSYSTEM: 'false' }, '/fallback'), { home: '/fallback' });
+});

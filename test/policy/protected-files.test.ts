@@ -1,0 +1,127 @@
+// Files other tools run (issue 21 §3, §5): which names are protected, what a
+// write scope grants, and how the gate decides a write into either kind. The
+// expectations are written by hand from the rules in docs/permissions.md.
+import test from 'ava';
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { decidePathAccess } from '../../src/policy/path-decision.js';
+import { findControlLocation, grantedToolFiles, protectedToolName, ungrantedToolFile, type ControlLocation } from '../../src/policy/protected-files.js';
+import { compileScopes } from '../../src/policy/scopes.js';
+import { tempDir } from '../fixtures/temp.js';
+
+const protectedNames = test.macro((t, name: string) => {
+  t.not(protectedToolName(name), undefined);
+  t.is(ungrantedToolFile(`/ws/a/b/${name}/x`, ['/ws'])?.entry, `/ws/a/b/${name}`);
+});
+for (const name of [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.profile',
+  '.envrc',
+  '.vscode',
+  '.idea',
+  '.devcontainer',
+  '.devcontainer.json',
+  '.gitconfig',
+  '.gitmodules',
+  '.husky',
+  '.ripgreprc',
+  '.mcp.json',
+  '.claude',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  'team.code-workspace',
+  '.BashRC',
+  '.VSCode',
+]) {
+  test(`${name} is a protected tool file at any depth`, protectedNames, name);
+}
+
+for (const name of ['.bashrc.bak', 'bashrc', '.vscode-test', 'envrc', '.code-workspace-notes', 'README.md', '.gitignore', '.gitattributes', '.env']) {
+  test(`${name} is an ordinary file`, (t) => {
+    t.is(protectedToolName(name), undefined);
+    t.is(ungrantedToolFile(`/ws/${name}`, ['/ws']), undefined);
+  });
+}
+
+test('a write scope grants a protected file only by naming it or a path inside it', (t) => {
+  t.is(ungrantedToolFile('/ws/.vscode/settings.json', ['/ws', '/ws/.vscode/settings.json']), undefined);
+  t.is(ungrantedToolFile('/ws/.vscode/tasks.json', ['/ws', '/ws/.vscode/settings.json'])?.entry, '/ws/.vscode');
+  t.is(ungrantedToolFile('/ws/.vscode/tasks.json', ['/ws', '/ws/.vscode']), undefined);
+  t.is(ungrantedToolFile('/ws/sub/.envrc', ['/ws', '/ws/.envrc'])?.entry, '/ws/sub/.envrc');
+  // A scope inside a protected directory: the agent's own data kept in ~/.vscode/extensions/x is granted by that scope.
+  t.is(ungrantedToolFile('/home/u/.vscode/extensions/x/a', ['/home/u/.vscode/extensions/x']), undefined);
+  t.is(ungrantedToolFile('/home/u/.bashrc', ['/home/u'])?.entry, '/home/u/.bashrc');
+});
+
+test('consent lists the explicit grants', (t) => {
+  t.deepEqual(
+    grantedToolFiles(['/ws', '/ws/.vscode/settings.json', '/ws/.envrc']).map((g) => g.root),
+    ['/ws/.vscode/settings.json', '/ws/.envrc'],
+  );
+});
+
+test('a control location covers its path, and its tree only when it is one; case is folded', (t) => {
+  const locations: ControlLocation[] = [
+    { path: '/ws/.husky', tree: true, reason: 'in core.hooksPath' },
+    { path: '/ws/project.gitconfig', tree: false, reason: 'included' },
+  ];
+  t.is(findControlLocation('/ws/.husky/pre-commit', locations)?.reason, 'in core.hooksPath');
+  t.is(findControlLocation('/ws/.HUSKY/pre-commit', locations)?.reason, 'in core.hooksPath');
+  t.is(findControlLocation('/ws/project.gitconfig', locations)?.reason, 'included');
+  t.is(findControlLocation('/ws/project.gitconfig/x', locations), undefined);
+  t.is(findControlLocation('/ws/.husky-notes', locations), undefined);
+});
+
+function scopesFor(t: Parameters<typeof tempDir>[0], write: string[]) {
+  const ws = realpathSync(tempDir(t, 'zb-protected-'));
+  mkdirSync(path.join(ws, '.vscode'));
+  return { ws, scopes: compileScopes({ read: ['${workspace}'], write }, { workspace: ws, agentData: path.join(ws, 'data') }) };
+}
+
+test('the gate refuses a tool file under a plain workspace scope, saying which rule and how to grant it', (t) => {
+  const { ws, scopes } = scopesFor(t, ['${workspace}']);
+  for (const tool of ['write', 'edit'] as const) {
+    const decision = decidePathAccess(tool, '.vscode/tasks.json', scopes);
+    t.false(decision.allow);
+    if (decision.allow) return;
+    t.is(decision.code, 'ZB_POLICY_PATH_PROTECTED');
+    t.true(decision.reason.includes(`${ws}/.vscode`));
+    t.true(decision.reason.includes('permissions.fs.write'));
+  }
+  t.true(decidePathAccess('read', '.vscode/tasks.json', scopes).allow);
+  t.true(decidePathAccess('write', 'src/app.ts', scopes).allow);
+});
+
+test('the gate allows a tool file the manifest names in a write scope', (t) => {
+  const { scopes } = scopesFor(t, ['${workspace}', '${workspace}/.vscode/settings.json']);
+  t.true(decidePathAccess('write', '.vscode/settings.json', scopes).allow);
+  t.false(decidePathAccess('write', '.vscode/tasks.json', scopes).allow);
+});
+
+test('the gate refuses a control location with the reason the host gave, and everything when the host could not tell', (t) => {
+  const { ws, scopes } = scopesFor(t, ['${workspace}']);
+  const controls = { locations: [{ path: path.join(ws, 'hooks'), tree: true, reason: 'in core.hooksPath (set in /x/.git/config line 7)' }] };
+  const decision = decidePathAccess('write', 'hooks/pre-commit', scopes, controls);
+  t.false(decision.allow);
+  if (!decision.allow) t.true(decision.reason.includes('line 7'));
+  t.true(decidePathAccess('write', 'src/pre-commit', scopes, controls).allow);
+  const unknown = decidePathAccess('write', 'src/a.ts', scopes, { unavailable: 'too many directories' });
+  t.false(unknown.allow);
+  if (!unknown.allow) t.is(unknown.code, 'ZB_POLICY_PATH_PROTECTED');
+});
+
+test('a link named like a tool file is refused as written, and a link to one as resolved', (t) => {
+  const { ws, scopes } = scopesFor(t, ['${workspace}']);
+  mkdirSync(path.join(ws, 'real'));
+  symlinkSync('real', path.join(ws, '.idea'));
+  symlinkSync('.vscode', path.join(ws, 'editor'));
+  t.false(decidePathAccess('write', '.idea/workspace.xml', scopes).allow);
+  t.false(decidePathAccess('write', 'editor/tasks.json', scopes).allow);
+});
