@@ -2,8 +2,14 @@
 // agent's data and sessions directories). Re-exports only.
 export {
   agentDataDirectory,
+  agentDirectory,
   agentSessionsDirectory,
   ensureAgentDirectories,
+  listAgentDirectories,
+  type AgentDirectoryEntry,
+} from '../host/consent/agent-directory.js';
+export { agentSourceKey, describeAgentSource, type AgentSourceIdentity, type AgentStateIdentity } from '../host/consent/agent-identity.js';
+export {
   requireUsableStateDirectory,
   resolveStateDirectory,
   stateDirectoryOrigin,

@@ -109,6 +109,7 @@ test('consent list prints receipt fields without their controls', async (t) => {
   await requestConsent({
     stateDirectory: state,
     name: 'demo',
+    source: { kind: 'local', path: `/agents/demo${E}[2J` },
     version: `2.0${E}]0;pwned\u0007${E}[2J`,
     contentDigest: `sha256:${'c'.repeat(64)}`,
     artifactDigest: undefined,

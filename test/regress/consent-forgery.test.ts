@@ -6,6 +6,7 @@ import test from 'ava';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { ensureAgentDirectory } from '../../src/host/consent/agent-directory.js';
 import { receiptPath, type ConsentSummary } from '../../src/host/consent/receipt.js';
 import { runAgent, type RunAgentOptions } from '../../src/host/run/run-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
@@ -82,8 +83,11 @@ test("v2's receipt, approved in another installation and copied in, or stripped 
   t.is(start.consent, 'flag');
   t.is(start.permissions.confinement, 'unconfined');
   const digest = start.agent.content_digest;
-  const genuine = receiptPath(elsewhere, 'helper', digest, start.permissions as ConsentSummary, start.workspace);
-  const planted = receiptPath(state, 'helper', digest, start.permissions as ConsentSummary, start.workspace);
+  const v2 = { name: 'helper', source: { kind: 'local', path: s.v2 } as const };
+  const genuine = receiptPath(elsewhere, v2, digest, start.permissions as ConsentSummary, start.workspace);
+  const planted = receiptPath(state, v2, digest, start.permissions as ConsentSummary, start.workspace);
+  ensureAgentDirectory(state, v2);
+  mkdirSync(path.dirname(planted), { recursive: true });
   // This installation has a key of its own (an earlier approval of another agent)...
   const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(genuine, 'utf8')) as Record<string, unknown>;
   await collect(run(s, s.v1.replace('v1', 'v0'), state));
