@@ -84,8 +84,8 @@ test('consent list shows the workspace each receipt was approved in; two workspa
   const env = { ZOTBOX_HOME: state };
   const lines = (await runCliCaptured(['consent', 'list'], { env })).stdout.trim().split('\n').sort();
   t.is(lines.length, 2);
-  t.regex(lines[0]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/one$/);
-  t.regex(lines[1]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/two$/);
+  t.regex(lines[0]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/one {2}from \/agents\/demo$/);
+  t.regex(lines[1]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/two {2}from \/agents\/demo$/);
   const json = JSON.parse((await runCliCaptured(['consent', 'list', '--json'], { env })).stdout) as { workspace: string }[];
   t.deepEqual(json.map((r) => r.workspace).sort(), ['/zb-nowhere/one', '/zb-nowhere/two']);
 });

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlin
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ensureAgentDirectory } from '../../src/host/consent/agent-directory.js';
+import { agentDirectoryName } from '../../src/host/consent/agent-identity.js';
 import { receiptPath, type ConsentSummary } from '../../src/host/consent/receipt.js';
 import { runAgent, type RunAgentOptions } from '../../src/host/run/run-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
@@ -59,8 +60,9 @@ test('runAgent refuses ${agent_data}/../consents at load, before consent, also w
   mkdirSync(path.join(s.root, 'state-real'));
   symlinkSync(path.join(s.root, 'state-real'), path.join(s.root, 'state'));
   const error = await t.throwsAsync(collect(run(s, s.v1, path.join(s.root, 'state'))), { code: 'ZB_SCOPE_STATE_DIRECTORY' } as never);
-  t.like(error, { details: { scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(s.root, 'state-real/agents/helper/consents') }] } });
-  t.false(existsSync(path.join(s.root, 'state-real/agents/helper/consents')), 'refused before consent: -y wrote no receipt');
+  const consents = path.join(s.root, 'state-real', 'agents', agentDirectoryName({ name: 'helper', source: { kind: 'local', path: s.v1 } }), 'consents');
+  t.like(error, { details: { scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: consents }] } });
+  t.false(existsSync(consents), 'refused before consent: -y wrote no receipt');
 });
 
 test('zotbox check refuses ${agent_data}/../consents with ZB_SCOPE_STATE_DIRECTORY', async (t) => {

@@ -36,7 +36,10 @@ export function describeAgentSource(source: AgentSourceIdentity): string {
 
 /** The 16 hex digits that key a source: SHA-256 of its description, with a domain prefix. */
 export function agentSourceKey(source: AgentSourceIdentity): string {
-  return createHash('sha256').update(`zotbox agent source 1\0${describeAgentSource(source)}`).digest('hex').slice(0, AGENT_KEY_LENGTH);
+  return createHash('sha256')
+    .update(`zotbox agent source 1\0${describeAgentSource(source)}`)
+    .digest('hex')
+    .slice(0, AGENT_KEY_LENGTH);
 }
 
 /** The name of the agent's directory in <state>/agents: readable name, then the source's key. */

@@ -8,16 +8,7 @@
 import { lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
-import {
-  AGENT_RECORD_FILE,
-  agentDirectory,
-  agentRecordText,
-  agentsRoot,
-  makeStagingDirectory,
-  readAgentRecord,
-  requireAgentRecord,
-  writeFileAtomically,
-} from './agent-directory.js';
+import { AGENT_RECORD_FILE, agentDirectory, agentRecordText, agentsRoot, makeStagingDirectory, readAgentRecord, requireAgentRecord, writeFileAtomically } from './agent-directory.js';
 import { describeAgentSource, isSameSource, type AgentSourceIdentity, type AgentStateIdentity } from './agent-identity.js';
 import { isAgentName, readStateEntries, requireAgentName, requireNoLinkBelow } from './state-dir.js';
 
@@ -95,7 +86,18 @@ function isTaken(cause: unknown): boolean {
  * when the agent already has data at its new source, ZB_OPTION_INVALID when both
  * sources are one. Finishes a move a crash interrupted.
  */
-export function moveAgentData(stateDirectory: string, request: { readonly agent: AgentStateIdentity; readonly from: AgentSourceIdentity }, seam?: MoveSeam): MovedAgentData {
+export function moveAgentData(stateDirectory: string, request: MoveRequest): MovedAgentData {
+  return moveAgentDataWithSeam(stateDirectory, request);
+}
+
+/** What to move: the data of `agent.name` from `from`, to `agent` (the same name at its new source). */
+export interface MoveRequest {
+  readonly agent: AgentStateIdentity;
+  readonly from: AgentSourceIdentity;
+}
+
+/** moveAgentData with a test seam (not public: src/index.ts exports moveAgentData only). */
+export function moveAgentDataWithSeam(stateDirectory: string, request: MoveRequest, seam?: MoveSeam): MovedAgentData {
   const { agent, from } = request;
   requireAgentName(agent.name);
   if (isSameSource(agent.source, from)) {
@@ -181,7 +183,12 @@ export function listLegacyAgentData(stateDirectory: string, name?: string): Lega
  * built in a staging directory renamed into place, every step undone on failure.
  * Whatever else is in the old directory stays there.
  */
-export function adoptLegacyAgentData(stateDirectory: string, agent: AgentStateIdentity, seam?: MoveSeam): MovedAgentData {
+export function adoptLegacyAgentData(stateDirectory: string, agent: AgentStateIdentity): MovedAgentData {
+  return adoptLegacyAgentDataWithSeam(stateDirectory, agent);
+}
+
+/** adoptLegacyAgentData with a test seam (not public). */
+export function adoptLegacyAgentDataWithSeam(stateDirectory: string, agent: AgentStateIdentity, seam?: MoveSeam): MovedAgentData {
   requireAgentName(agent.name);
   const legacy = legacyParts(stateDirectory, agent.name);
   const parts = (
@@ -199,7 +206,8 @@ export function adoptLegacyAgentData(stateDirectory: string, agent: AgentStateId
     );
   }
   for (const [directory] of parts) {
-    if (!lstatSync(directory).isDirectory()) throw new ZotboxError('ZB_IO_FAILED', `${directory} is not a directory; zotbox made none there that is not. Fix: move it away, then run again.`, { details: { path: directory } });
+    if (!lstatSync(directory).isDirectory())
+      throw new ZotboxError('ZB_IO_FAILED', `${directory} is not a directory; zotbox made none there that is not. Fix: move it away, then run again.`, { details: { path: directory } });
   }
   const target = agentDirectory(stateDirectory, agent);
   requireNoLinkBelow(stateDirectory, target);

@@ -100,7 +100,13 @@ export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string
 /** Resolves when the run may go ahead; throws ZB_CONSENT_REQUIRED or ZB_CONSENT_REFUSED otherwise. */
 export async function requestConsent(request: ConsentRequest): Promise<ConsentOutcome> {
   const askMode = request.permissions.bash.mode === 'ask';
-  const expected = { digest: request.contentDigest, name: request.name, source: request.source, permissions: request.permissions, ...(request.workspace === undefined ? {} : { workspace: request.workspace }) };
+  const expected = {
+    digest: request.contentDigest,
+    name: request.name,
+    source: request.source,
+    permissions: request.permissions,
+    ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
+  };
   const save = (): void => {
     // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
     if (askMode) return;

@@ -3,6 +3,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSyn
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
+import { ensureAgentDirectory } from '../../../src/host/consent/agent-directory.js';
 import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
 import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../../src/host/consent/receipt.js';
 import { tempDir } from '../../fixtures/temp.js';
@@ -232,8 +233,12 @@ test('receipts can be listed and revoked, all or by digest', async (t) => {
 /** What an attacker who can write the consents directory, but not read the key, would write. */
 function forgeReceipt(state: string, extra: Record<string, unknown> = {}) {
   const file = receiptPath(state, DEMO, DIGEST, permissions);
+  ensureAgentDirectory(state, DEMO);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), source: SOURCE.path, ...extra }),
+  );
 }
 
 test('a forged receipt (well-formed, written without the key) is ignored: the prompt is asked again', async (t) => {

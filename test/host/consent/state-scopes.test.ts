@@ -36,10 +36,10 @@ test('${agent_data}/../consents is refused with ZB_SCOPE_STATE_DIRECTORY, naming
   t.is(error.code, 'ZB_SCOPE_STATE_DIRECTORY');
   t.deepEqual(error.details, {
     stateDirectory: real,
-    agentData: path.join(real, 'agents/demo/data'),
-    scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(real, 'agents/demo/consents') }],
+    agentData: path.join(real, 'agents', agentDirectoryName(DEMO), 'data'),
+    scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(real, 'agents', agentDirectoryName(DEMO), 'consents') }],
   });
-  t.true(error.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents/demo/consents')}`));
+  t.true(error.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents', agentDirectoryName(DEMO), 'consents')}`));
   t.regex(error.message, /Fix: .*\$\{agent_data\}/);
 });
 
