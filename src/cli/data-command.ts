@@ -75,7 +75,7 @@ function list(io: CliIo, state: string, name: string | undefined, json: boolean)
     writeTerminalText(io.stdout, `${entry.name}  ${field(source)}  ${field(entry.directory)}\n`);
   }
   for (const entry of legacy) {
-    const where = [entry.data, entry.consents, entry.sessions].filter((p) => p !== undefined).map((p) => field(p as string));
+    const where = [entry.data, entry.consents, entry.sessions].filter((p) => p !== undefined).map((p) => field(p));
     writeTerminalText(io.stdout, `${entry.name}  LEGACY (kept by name only, given to no agent; 'zotbox data move AGENT --legacy' adopts it)  ${where.join('  ')}\n`);
   }
   return 0;

@@ -166,7 +166,7 @@ test('a state directory whose agents entry is a file is an error when listing, n
 test('a signed receipt binds the source: the same name and digest from another folder, or a receipt from before sources were recorded, does not match', (t) => {
   const state = tempDir(t);
   const file = writeReceipt(state, SOURCE, unsigned);
-  t.is(JSON.parse(readFileSync(file, 'utf8')).source, '/agents/demo');
+  t.is((JSON.parse(readFileSync(file, 'utf8')) as { source: string }).source, '/agents/demo');
   const elsewhere = { kind: 'local', path: '/home/stranger/demo' } as const;
   const copied = receiptPath(state, { name: 'demo', source: elsewhere }, DIGEST, permissions);
   mkdirSync(path.dirname(copied), { recursive: true });
