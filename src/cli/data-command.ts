@@ -17,7 +17,6 @@ import {
   type AgentDirectoryEntry,
   type LegacyAgentData,
 } from '../api/state.js';
-import { requireAgentName } from '../host/consent/state-dir.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
@@ -38,7 +37,7 @@ export const runData: CommandHandler = async (parsed, io) => {
   }
   const state = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
   requireUsableStateDirectory(state, { origin: stateDirectoryOrigin(io.env), write: action === 'move' });
-  if (action === 'list') return list(io, state, argument === undefined ? undefined : requireAgentName(argument), json);
+  if (action === 'list') return list(io, state, argument, json);
   const base = io.env['ZOTBOX_GITHUB_BASE'];
   const agent = await openAgent(argument as string, { cwd: io.cwd, ...(io.signal === undefined ? {} : { signal: io.signal }), ...(base === undefined || base === '' ? {} : { githubBaseUrl: base }) });
   const identity = { name: agent.layout.manifest.name, source: agent.sourceIdentity };

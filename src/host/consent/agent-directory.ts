@@ -7,19 +7,31 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { agentDirectoryName, agentSourceKey, describeAgentSource, isSameSource, parseAgentDirectoryName, type AgentSourceIdentity, type AgentStateIdentity } from './agent-identity.js';
-import { readStateEntries, requireNoLinkBelow } from './state-dir.js';
+import { readStateEntries, requireAgentName, requireNoLinkBelow } from './state-dir.js';
 
 /** The record in each agent's directory. */
 export const AGENT_RECORD_FILE = 'source.json';
 
-const SourceSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('local'), path: z.string().min(1) }),
-  z.strictObject({ kind: z.literal('github'), owner: z.string().min(1), repo: z.string().min(1), path: z.string() }),
-]);
-const RecordSchema = z.strictObject({ zotbox_agent: z.literal(1), name: z.string(), source: SourceSchema });
+/** Exactly these keys, each a string (checked by hand: zotbox check and inspect load no zod, issue 11). */
+function hasStringKeys(value: unknown, keys: readonly string[]): value is Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => typeof (value as Record<string, unknown>)[key] === 'string');
+}
+
+/** The agent a record names, or undefined when it is not a record zotbox writes. */
+function parseRecord(json: unknown): AgentStateIdentity | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const { zotbox_agent: version, name, source, ...rest } = json as Record<string, unknown>;
+  if (version !== 1 || typeof name !== 'string' || Object.keys(rest).length > 0) return undefined;
+  if (hasStringKeys(source, ['kind', 'path']) && source['kind'] === 'local' && source['path'] !== '') return { name, source: { kind: 'local', path: source['path']! } };
+  if (hasStringKeys(source, ['kind', 'owner', 'repo', 'path']) && source['kind'] === 'github' && source['owner'] !== '' && source['repo'] !== '') {
+    return { name, source: { kind: 'github', owner: source['owner']!, repo: source['repo']!, path: source['path']! } };
+  }
+  return undefined;
+}
 
 /** <state>/agents: every agent's directory. */
 export function agentsRoot(stateDirectory: string): string {
@@ -73,8 +85,8 @@ export function readAgentRecord(directory: string): AgentRecord | 'missing' {
   } catch {
     json = undefined; // not JSON: reported below as an unusable record
   }
-  const parsed = RecordSchema.safeParse(json);
-  return parsed.success ? { ok: true, agent: parsed.data } : { ok: false, problem: `its ${AGENT_RECORD_FILE} is not a zotbox agent record` };
+  const agent = parseRecord(json);
+  return agent !== undefined ? { ok: true, agent } : { ok: false, problem: `its ${AGENT_RECORD_FILE} is not a zotbox agent record` };
 }
 
 /** Whether the record belongs in this directory entry: its name and its source's key spell the entry. */
@@ -206,6 +218,7 @@ export interface AgentDirectoryEntry {
  * not make (legacy name-only directories, staging ones) are not listed here.
  */
 export function listAgentDirectories(stateDirectory: string, name?: string): AgentDirectoryEntry[] {
+  if (name !== undefined) requireAgentName(name);
   const root = agentsRoot(stateDirectory);
   requireNoLinkBelow(stateDirectory, root);
   const listed: AgentDirectoryEntry[] = [];
