@@ -22,7 +22,7 @@ import { listBundledSkills } from '../src/host/executors/skill.js';
 import { openAgent } from '../src/host/load/open-agent.js';
 import { AgentPool } from '../src/host/run/pool.js';
 import { runAgent } from '../src/host/run/run-agent.js';
-import { ensureAgentDirectories } from '../src/host/consent/state-dir.js';
+import { ensureAgentDirectories } from '../src/host/consent/agent-directory.js';
 import { formatTable, measurePair } from './harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,8 +48,8 @@ export async function runAgentRunBench(): Promise<void> {
       }
     };
     const direct = async () => {
-      const { image, layout } = await openAgent(reviewer, { cwd: workspace });
-      const { data } = ensureAgentDirectories(state, layout.manifest.name);
+      const { image, layout, sourceIdentity } = await openAgent(reviewer, { cwd: workspace });
+      const { data } = ensureAgentDirectories(state, { name: layout.manifest.name, source: sourceIdentity });
       const scopes = compileScopes(layout.manifest.permissions.fs, { workspace, agentData: data });
       const shell = {
         mode: layout.manifest.permissions.bash.mode,

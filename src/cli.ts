@@ -25,6 +25,7 @@ const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>>
   eval: async () => (await import('./cli/eval-command.js')).runEvalCommand,
   completion: async () => (await import('./cli/completion-command.js')).runCompletion,
   sessions: async () => (await import('./cli/sessions-command.js')).runSessions,
+  data: async () => (await import('./cli/data-command.js')).runData,
 };
 
 const AVAILABLE = new Set(Object.keys(HANDLERS));

@@ -122,6 +122,12 @@ export const ERROR_CODES = {
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
   ZB_CONSENT_REFUSED: { exit: 1, summary: "You declined the agent's permissions (or pressed Ctrl-C); nothing ran." },
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
+  ZB_STATE_AGENT_MISMATCH: {
+    exit: 1,
+    summary: "An agent's directory in the state directory records another source, or none (a key collision, an interrupted data move, or a planted directory); it is given to no agent.",
+  },
+  ZB_DATA_NOT_FOUND: { exit: 1, summary: 'zotbox data move found no data of the agent under the old source (or in the name-only layout of earlier versions) it was given.' },
+  ZB_DATA_DESTINATION_EXISTS: { exit: 1, summary: 'zotbox data move refused: the agent already has data at its new source; nothing was moved.' },
 
   // Loading agents from GitHub
   ZB_GITHUB_URL_INVALID: { exit: 1, summary: 'The GitHub reference is not an https://github.com/OWNER/REPO[/tree/REF]/PATH URL or github:OWNER/REPO[/PATH][@REF] shorthand zotbox accepts.' },

@@ -51,7 +51,7 @@ export { openAgent, openLocalAgent, type AgentSource, type OpenAgentOptions, typ
 export { resolveAgentReference, type AgentReference } from './api/agents.js';
 export { formatGitHubRemote, isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './api/github.js';
 export { DEFAULT_GITHUB_BASE, archiveUrl, loadGitHubImage, type GitHubDownloadOptions } from './api/github.js';
-export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type VerifyResult } from './api/agents.js';
+export { inspectAgent, reportAgent, verifyAgent, type AgentReport, type AgentFileReport, type AgentStorage, type InspectOptions, type VerifyResult } from './api/agents.js';
 export type { AgentIdentity, AgentLayout } from './api/agents.js';
 
 /**
@@ -78,13 +78,40 @@ export { parseManifest, type Manifest, type BashMode } from './api/agents.js';
  * ```
  */
 export { CHECK_TOOLS, checkPermission, type CheckOptions, type CheckResult, type CheckTool } from './api/check.js';
+/**
+ * The state directory and each agent's own directory in it. An agent's data,
+ * sessions and consent receipts belong to its name AND its source (the real path
+ * of its folder or .zot, or GitHub's owner/repo/path): `<state>/agents/<name>-<key>/`.
+ * `moveAgentData` is the one way they follow an agent to a new source.
+ *
+ * @example
+ * ```ts
+ * const agent = await loadAgent('examples/code-reviewer');
+ * const data = agentDataDirectory(stateDirectory, { name: agent.layout.manifest.name, source: agent.sourceIdentity });
+ * moveAgentData(stateDirectory, { agent: { name: 'code-reviewer', source: agent.sourceIdentity }, from: resolveSourceReference('/old/place/code-reviewer', process.cwd()) });
+ * ```
+ */
 export {
+  adoptLegacyAgentData,
   agentDataDirectory,
+  agentDirectory,
   agentSessionsDirectory,
+  agentSourceKey,
+  describeAgentSource,
   ensureAgentDirectories,
+  listAgentDirectories,
+  listLegacyAgentData,
+  moveAgentData,
   requireUsableStateDirectory,
+  resolveSourceReference,
   resolveStateDirectory,
   stateDirectoryOrigin,
+  type AgentDirectoryEntry,
+  type AgentSourceIdentity,
+  type AgentStateIdentity,
+  type LegacyAgentData,
+  type MoveRequest,
+  type MovedAgentData,
   type StateDirectoryOrigin,
   type StateEnvironment,
 } from './api/state.js';
@@ -193,6 +220,7 @@ export {
   readSessionHeader,
   removeSession,
   sessionWorkspace,
+  type FoundSession,
   type LoadedSession,
   type SessionHeader,
   type SessionSummary,

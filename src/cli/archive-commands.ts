@@ -1,9 +1,11 @@
 // Handlers for pack, inspect, verify and unpack: call the public API, then print
 // text or, with --json, one JSON document (shapes in docs/cli.md). The archive
 // entry (extraction, the zstd binding) is imported by the handlers that use it.
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { inspectAgent, packAgent, verifyAgent, type AgentReport, type Manifest, type PackResult } from '../api/agents.js';
 import type { UnpackResult } from '../api/archive.js';
+import { resolveStateDirectory } from '../api/state.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
@@ -54,6 +56,7 @@ export function reportJson(report: AgentReport) {
     warnings: report.warnings,
     files: report.files,
     confinement: report.confinement,
+    storage: report.storage,
   };
 }
 
@@ -97,14 +100,30 @@ function reportText(report: AgentReport): string {
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
     ...report.warnings.map((w) => `warning:         ${field(w)}`),
     '',
+    ...storageLines(report),
     `files (${report.files.filter((f) => f.type === 'file').length}, ${report.expandedSize} bytes):`,
     ...report.files.map((f) => (f.type === 'directory' ? `  ${field(f.path)}/` : `  ${field(f.path)}  ${f.size} B${f.mode === '0755' ? '  (executable)' : ''}`)),
   ];
   return `${lines.join('\n')}\n`;
 }
 
+/** Where the agent's data lives (issue 21): its name and source choose the directory. */
+function storageLines(report: AgentReport): string[] {
+  if (report.storage === null) return [];
+  const { storage } = report;
+  return [
+    `data kept for ${field(report.name)} from ${field(storage.source)}:`,
+    `  agent data:    ${field(storage.data)}`,
+    `  sessions:      ${field(storage.sessions)}`,
+    `  consents:      ${field(storage.consents)}`,
+    '',
+  ];
+}
+
 export const runInspect: CommandHandler = async (parsed, io) => {
-  const report = await inspectAgent(parsed.positionals[0]!, openOptions(io));
+  // Only paths are computed: inspect reads nothing in the state directory and creates nothing there.
+  const stateDirectory = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
+  const report = await inspectAgent(parsed.positionals[0]!, { ...openOptions(io), stateDirectory });
   if (json(parsed)) writeJson(io, reportJson(report));
   // Description, version, warnings and file names come from the agent.
   else writeTerminalText(io.stdout, reportText(report));

@@ -179,15 +179,19 @@ export const RUN: CommandSpec = {
 export const CONSENT: CommandSpec = {
   name: 'consent',
   summary: 'List or revoke stored consent receipts.',
-  usage: ['consent list [NAME] [--json]', 'consent revoke NAME [DIGEST] [--workspace DIR] [--json]'],
+  usage: ['consent list [NAME] [--json]', 'consent revoke NAME [DIGEST] [--workspace DIR] [--source SOURCE] [--json]'],
   description:
-    'Consent receipts record that you allowed an agent, identified by its digest and its expanded permissions, to run; each workspace the agent was approved in has its own. "list" shows them with the workspace each was approved in; "revoke" deletes all receipts of an agent, those for DIGEST (in every workspace), or, with --workspace, those approved in DIR.',
+    'Consent receipts record that you allowed an agent, identified by its source, its digest and its expanded permissions, to run; each workspace the agent was approved in has its own. "list" shows them with the workspace each was approved in and the source of the agent; "revoke" deletes all receipts of agents named NAME, those for DIGEST (in every workspace), with --workspace those approved in DIR, and with --source those of the agent from SOURCE only.',
   arguments: [
     { name: 'list|revoke', description: 'The action.' },
     { name: 'NAME', description: 'The agent name from its manifest.' },
     { name: 'DIGEST', description: "The agent's content digest (sha256:HEX)." },
   ],
-  options: [{ name: 'workspace', type: 'string', valueName: 'DIR', description: 'revoke: only the receipts approved in this workspace.' }, JSON_OPTION],
+  options: [
+    { name: 'workspace', type: 'string', valueName: 'DIR', description: 'revoke: only the receipts approved in this workspace.' },
+    { name: 'source', type: 'string', valueName: 'SOURCE', description: 'revoke: only the receipts of the agent from this source (a path or github:OWNER/REPO[/PATH], as consent list shows it).' },
+    JSON_OPTION,
+  ],
   exitStatus: ['0  done', '1  nothing matched or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
   examples: ['zotbox consent list', 'zotbox consent revoke code-reviewer', 'zotbox consent revoke code-reviewer --workspace ~/proj'],
   minPositionals: 1,
@@ -213,7 +217,7 @@ export const SESSIONS: CommandSpec = {
   summary: 'List, show or remove recorded sessions.',
   usage: ['sessions list [NAME] [--json]', 'sessions show ID [--agent NAME] [--json]', 'sessions rm ID [--agent NAME] [--json]'],
   description:
-    'Every run records its conversation as a session (docs/sessions.md). "list" shows the sessions of every agent, or of NAME, with the workspace each was recorded in, when it was created and last written, and how many messages it holds. "show" prints one conversation readably (--json: its lines as stored, one JSON value per line). "rm" deletes one. IDs look like 20261130T171200Z-1a2b3c4d; anything else is refused.',
+    'Every run records its conversation as a session (docs/sessions.md). "list" shows the sessions of every agent, or of the agents named NAME, with the workspace each was recorded in, when it was created and last written, how many messages it holds, and the source of its agent. "show" prints one conversation readably (--json: its lines as stored, one JSON value per line). "rm" deletes one. IDs look like 20261130T171200Z-1a2b3c4d; anything else is refused.',
   arguments: [
     { name: 'list|show|rm', description: 'The action.' },
     { name: 'NAME', description: 'list: only the sessions of this agent (the name from its manifest).' },
@@ -225,6 +229,32 @@ export const SESSIONS: CommandSpec = {
   ],
   exitStatus: ['0  done', '1  no such session (or ID is not a session id), or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
   examples: ['zotbox sessions list', 'zotbox sessions list code-reviewer --json', 'zotbox sessions show 20261130T171200Z-1a2b3c4d', 'zotbox sessions rm 20261130T171200Z-1a2b3c4d'],
+  minPositionals: 1,
+  maxPositionals: 2,
+};
+
+export const DATA: CommandSpec = {
+  name: 'data',
+  summary: "List where agents' data is kept, or move an agent's data to where the agent is now.",
+  usage: ['data list [NAME] [--json]', 'data move AGENT --from SOURCE [--json]', 'data move AGENT --legacy [--json]'],
+  description:
+    'An agent\'s data (${agent_data}), sessions and consent receipts belong to its name and its source: the real path of its folder or .zot, or GitHub\'s OWNER/REPO/PATH (any ref). An agent of the same name from anywhere else gets its own, empty ones, and an agent whose folder was moved or renamed starts empty too: its data follows it only when you say so. "list" shows every agent\'s directory with its source, and data kept by zotbox versions that knew agents by name only (never given to any agent). "move" gives AGENT (the agent where it is now) the data, sessions and receipts kept for its name under SOURCE (--from: a path as list shows it, which need not exist any more, or a github: reference), or, with --legacy, the name-only data of earlier versions. It is one rename: never half done, and refused when AGENT already has data of its own. Moved receipts still name the source they were approved for, so consent is asked again.',
+  arguments: [
+    { name: 'list|move', description: 'The action.' },
+    { name: 'AGENT', description: `list: only agents with this name (the name from its manifest). move: the agent where it is now. ${AGENT_REF}` },
+  ],
+  options: [
+    {
+      name: 'from',
+      type: 'string',
+      valueName: 'SOURCE',
+      description: 'move: the source the data is kept under: an old path of the folder or .zot (as data list shows it), or github:OWNER/REPO[/PATH].',
+    },
+    { name: 'legacy', type: 'boolean', description: 'move: take the data kept under the name only, by zotbox versions before data was kept per source.' },
+    JSON_OPTION,
+  ],
+  exitStatus: ['0  done', '1  nothing to move, the agent already has data where it is, or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
+  examples: ['zotbox data list', 'zotbox data list code-reviewer --json', 'zotbox data move ~/agents/reviewer --from ~/old-place/reviewer', 'zotbox data move ~/agents/reviewer --legacy'],
   minPositionals: 1,
   maxPositionals: 2,
 };
@@ -280,4 +310,4 @@ export const EVAL: CommandSpec = {
   maxPositionals: 10_000,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, COMPLETION];
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, DATA, COMPLETION];

@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { listReceipts, revokeReceipts, type ListedReceipt } from '../api/consent.js';
-import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../api/state.js';
+import { describeAgentSource, requireUsableStateDirectory, resolveSourceReference, resolveStateDirectory, stateDirectoryOrigin } from '../api/state.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
@@ -13,12 +13,13 @@ export const runConsent: CommandHandler = async (parsed, io) => {
   const [action, name, digest] = parsed.positionals;
   const json = parsed.values['json'] === true;
   const workspaceOption = parsed.values['workspace'];
+  const sourceOption = parsed.values['source'];
   if (action !== 'list' && action !== 'revoke') {
     throw new ZotboxError('ZB_CLI_USAGE', `unknown consent action ${JSON.stringify(action)}; use list or revoke. Run 'zotbox consent --help'.`);
   }
   if (action === 'list' && digest !== undefined) throw new ZotboxError('ZB_CLI_USAGE', "consent list takes at most an agent name. Run 'zotbox consent --help'.");
-  if (action === 'list' && workspaceOption !== undefined)
-    throw new ZotboxError('ZB_CLI_USAGE', "--workspace is for consent revoke; consent list shows every receipt's workspace. Run 'zotbox consent --help'.");
+  if (action === 'list' && (workspaceOption !== undefined || sourceOption !== undefined))
+    throw new ZotboxError('ZB_CLI_USAGE', "--workspace and --source are for consent revoke; consent list shows every receipt's workspace and source. Run 'zotbox consent --help'.");
   if (action === 'revoke' && name === undefined) throw new ZotboxError('ZB_CLI_USAGE', "consent revoke needs the agent name. Run 'zotbox consent --help'.");
   const state = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
   requireUsableStateDirectory(state, { origin: stateDirectoryOrigin(io.env), write: action === 'revoke' });
@@ -32,7 +33,8 @@ export const runConsent: CommandHandler = async (parsed, io) => {
   }
   const agent = name as string;
   const workspace = typeof workspaceOption === 'string' ? canonicalWorkspace(io, workspaceOption) : undefined;
-  const removed = revokeReceipts(state, agent, { ...(digest === undefined ? {} : { digest }), ...(workspace === undefined ? {} : { workspace }) });
+  const source = typeof sourceOption === 'string' ? describeAgentSource(resolveSourceReference(sourceOption, io.cwd)) : undefined;
+  const removed = revokeReceipts(state, agent, { ...(digest === undefined ? {} : { digest }), ...(workspace === undefined ? {} : { workspace }), ...(source === undefined ? {} : { source }) });
   io.stdout.write(json ? `${JSON.stringify({ ok: true, removed }, null, 2)}\n` : `revoked ${removed.length} receipt${removed.length === 1 ? '' : 's'} for ${agent}\n`);
   return 0;
 };
@@ -40,6 +42,7 @@ export const runConsent: CommandHandler = async (parsed, io) => {
 function receiptJson(r: ListedReceipt) {
   return {
     name: r.name,
+    source: r.source ?? null,
     file: r.file,
     valid: r.receipt !== undefined,
     trusted: r.trusted,
@@ -59,7 +62,12 @@ function receiptLine(r: ListedReceipt): string {
   if (!r.trusted) return `${head}  UNTRUSTED  ${field(r.file)}\n`;
   // Receipts written before workspaces were recorded (issue 13) do not say where they were approved.
   const workspace = r.receipt.workspace === undefined ? 'workspace not recorded' : `workspace ${field(r.receipt.workspace)}`;
-  return `${head}  approved ${field(r.receipt.approved_at)}  ${workspace}\n`;
+  // A receipt binds the source it was approved for (issue 21): one moved or adopted with the agent's data is kept, never used.
+  const source =
+    r.receipt.source === undefined || r.receipt.source !== r.source
+      ? `NOT USED: approved for ${r.receipt.source === undefined ? 'no recorded source' : field(r.receipt.source)}`
+      : `from ${field(r.receipt.source)}`;
+  return `${head}  approved ${field(r.receipt.approved_at)}  ${workspace}  ${source}\n`;
 }
 
 /** Receipts record the canonical workspace, as a run computes it; a directory that is gone can still be named as it was. */

@@ -26,7 +26,9 @@ export const runSessions: CommandHandler = async (parsed, io) => {
   const id = argument as string;
   if (action === 'show') return show(io, findSession(state, id, agent).file, json);
   const removed = removeSession(state, id, agent);
-  io.stdout.write(json ? `${JSON.stringify({ ok: true, removed: removed.file }, null, 2)}\n` : `removed session ${id} of ${removed.agent}\n`);
+  if (json) io.stdout.write(`${JSON.stringify({ ok: true, removed: removed.file, agent: removed.agent, source: removed.source }, null, 2)}\n`);
+  // The source is a path from the agent's record: any character may be in it.
+  else writeTerminalText(io.stdout, `removed session ${id} of ${removed.agent} from ${field(removed.source ?? 'an unknown source')}\n`);
   return 0;
 };
 
@@ -44,11 +46,12 @@ function list(io: CliIo, state: string, agent: string | undefined, json: boolean
   return 0;
 }
 
-/** id, agent, message count, created, last written, workspace: the workspace last, as the one field of any length. */
+/** id, agent, message count, created, last written, workspace, then the agent's source (issue 21): the two fields of any length last. */
 function summaryLine(s: SessionSummary): string {
-  if (s.problem !== null) return `${s.id}  ${s.agent}  INVALID  ${field(s.problem)}\n`;
+  const source = `from ${s.source === null ? '(an agent directory given to no agent)' : field(s.source)}`;
+  if (s.problem !== null) return `${s.id}  ${s.agent}  INVALID  ${field(s.problem)}  ${source}\n`;
   const workspace = s.workspace === null ? '(no workspace recorded)' : field(s.workspace);
-  return `${s.id}  ${s.agent}  ${s.messages ?? 0} message${s.messages === 1 ? '' : 's'}  created ${field(s.created_at ?? '')}  last ${s.last_written_at}  ${workspace}\n`;
+  return `${s.id}  ${s.agent}  ${s.messages ?? 0} message${s.messages === 1 ? '' : 's'}  created ${field(s.created_at ?? '')}  last ${s.last_written_at}  ${workspace}  ${source}\n`;
 }
 
 function show(io: CliIo, file: string, json: boolean): number {

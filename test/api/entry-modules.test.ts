@@ -123,6 +123,16 @@ const PUBLIC_NAMES = [
   'caseInShard',
   'parseShard',
   'shardFromEnvironment',
+  // Issue 21: agent data, sessions and receipts keyed by name and source (api/state.ts); agentDataDirectory
+  // and agentSessionsDirectory now take { name, source }.
+  'adoptLegacyAgentData',
+  'agentDirectory',
+  'agentSourceKey',
+  'describeAgentSource',
+  'listAgentDirectories',
+  'listLegacyAgentData',
+  'moveAgentData',
+  'resolveSourceReference',
 ];
 
 // errors.ts and version.ts are re-exported by index.ts directly; everything else comes through an entry module.

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
@@ -45,11 +45,36 @@ test('inspect describes an agent without running it, in text and JSON', async (t
     'warnings',
     'files',
     'confinement',
+    'storage',
   ]);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
   t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });
   t.deepEqual(doc.files[0], { path: 'AGENT.md', type: 'file', size: readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md')).length, mode: '0644' });
+});
+
+test("inspect shows where the agent's data, sessions and receipts live: by name and source, so a copy elsewhere has its own", async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-inspect-storage-'));
+  const home = path.join(root, 'state');
+  const copy = path.join(root, 'elsewhere', 'code-reviewer');
+  cpSync(path.join(EXAMPLES_DIR, 'code-reviewer'), copy, { recursive: true });
+  const storage = async (reference: string) => {
+    const result = await runCliCaptured(['inspect', reference, '--json'], { env: { ZOTBOX_HOME: home } });
+    t.is(result.status, 0, result.stderr);
+    return (JSON.parse(result.stdout) as { storage: { source: string; directory: string; data: string; sessions: string; consents: string } }).storage;
+  };
+  const original = await storage(path.join(EXAMPLES_DIR, 'code-reviewer'));
+  const copied = await storage(copy);
+  t.is(copied.source, copy);
+  t.is(original.source, realpathSync(path.join(EXAMPLES_DIR, 'code-reviewer')));
+  for (const s of [original, copied]) {
+    t.regex(path.relative(home, s.directory), /^agents\/code-reviewer-[0-9a-f]{16}$/);
+    t.deepEqual([s.data, s.sessions, s.consents], [path.join(s.directory, 'data'), path.join(s.directory, 'sessions'), path.join(s.directory, 'consents')]);
+  }
+  t.not(copied.directory, original.directory);
+  const text = await runCliCaptured(['inspect', copy], { env: { ZOTBOX_HOME: home } });
+  t.true(text.stdout.includes(`data kept for code-reviewer from ${copy}:\n  agent data:    ${copied.data}\n  sessions:      ${copied.sessions}\n  consents:      ${copied.consents}\n`), text.stdout);
+  t.false(existsSync(home), 'inspect creates nothing in the state directory');
 });
 
 test('inspect reports unknown keys and a missing AGENT.md', async (t) => {

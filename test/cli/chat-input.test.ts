@@ -11,6 +11,7 @@ import { readSession } from '../../src/host/run/sessions.js';
 import { anthropicStream, serve } from '../fixtures/model-servers.js';
 import { REPO_ROOT } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
+import { agentSessionsDirectory } from '../../src/host/consent/agent-directory.js';
 
 test('a terminal with no prompt is a chat: greeting, one conversation across messages, /exit ends it', async (t) => {
   const root = realpathSync(tempDir(t, 'zb-chat-'));
@@ -59,7 +60,7 @@ test('a terminal with no prompt is a chat: greeting, one conversation across mes
   t.is(server.requests.length, 3);
   const texts = server.requests[2]!.body.messages.map((m: { content: { type: string; text?: string }[] }) => m.content[0]!.text ?? m.content[0]!.type);
   t.deepEqual(texts, ['What is in /etc/passwd?', 'tool_use', 'tool_result', 'I may not read that.', 'And now?']);
-  const sessionDir = path.join(state, 'sessions', 'agents', 'chatter');
+  const sessionDir = agentSessionsDirectory(state, { name: 'chatter', source: { kind: 'local', path: realpathSync(agent) } });
   t.is(readSession(latestSessionFile(sessionDir)!).messages.length, 6);
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
+import { agentDataDirectory } from '../../src/host/consent/agent-directory.js';
 
 function workspace(t: Parameters<typeof tempDir>[0]) {
   const ws = realpathSync(tempDir(t, 'zb-check-'));
@@ -45,14 +46,17 @@ test('check answers for repo-maintainer: the allowlist, with the programs that w
   }
 });
 
-test('${agent_data} expands into the state directory', async (t) => {
+test("${agent_data} expands into the agent's own directory in the state directory; the name-only directory of earlier versions is not its", async (t) => {
   const ws = workspace(t);
   const state = tempDir(t, 'zb-state-');
-  const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'write', path.join(state, 'agents/repo-maintainer/data/notes.md'), '--cwd', ws, '--json'], {
-    env: { ZOTBOX_HOME: state },
-  });
+  const maintainer = path.join(EXAMPLES_DIR, 'repo-maintainer');
+  const own = path.join(agentDataDirectory(state, { name: 'repo-maintainer', source: { kind: 'local', path: realpathSync(maintainer) } }), 'notes.md');
+  const result = await runCliCaptured(['check', maintainer, 'write', own, '--cwd', ws, '--json'], { env: { ZOTBOX_HOME: state } });
   t.is(result.status, 0, result.stdout);
-  t.is((JSON.parse(result.stdout) as { canonical_path: string }).canonical_path, path.join(realpathSync(state), 'agents/repo-maintainer/data/notes.md'));
+  t.is((JSON.parse(result.stdout) as { canonical_path: string }).canonical_path, path.join(realpathSync(state), path.relative(state, own)));
+  const legacy = await runCliCaptured(['check', maintainer, 'write', path.join(state, 'agents/repo-maintainer/data/notes.md'), '--cwd', ws, '--json'], { env: { ZOTBOX_HOME: state } });
+  t.is(legacy.status, 1, legacy.stdout);
+  t.like(JSON.parse(legacy.stdout), { allowed: false, code: 'ZB_POLICY_PATH_PROTECTED' });
 });
 
 test('a subject of "-" is read from standard input verbatim, NUL and newlines included', async (t) => {

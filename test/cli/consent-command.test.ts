@@ -7,12 +7,15 @@ import { receiptPath, type ConsentSummary } from '../../src/host/consent/receipt
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
+const SOURCE = { kind: 'local', path: '/agents/demo' } as const;
+const DEMO = { name: 'demo', source: SOURCE };
 const PERMISSIONS: ConsentSummary = { read: ['/w'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'unconfined' };
 
 async function seed(state: string, digestLetter: string, workspace = '/w') {
   await requestConsent({
     stateDirectory: state,
     name: 'demo',
+    source: SOURCE,
     version: '1.0.0',
     contentDigest: `sha256:${digestLetter.repeat(64)}`,
     artifactDigest: undefined,
@@ -52,9 +55,9 @@ test('consent list marks receipts this installation did not sign as UNTRUSTED', 
   const elsewhere = tempDir(t, 'zb-consent-cli-');
   await seed(state, 'a');
   await seed(elsewhere, 'b');
-  const copied = receiptPath(state, 'demo', `sha256:${'b'.repeat(64)}`, PERMISSIONS, '/w');
-  copyFileSync(receiptPath(elsewhere, 'demo', `sha256:${'b'.repeat(64)}`, PERMISSIONS, '/w'), copied);
-  const forged = receiptPath(state, 'demo', `sha256:${'c'.repeat(64)}`, PERMISSIONS, '/w');
+  const copied = receiptPath(state, DEMO, `sha256:${'b'.repeat(64)}`, PERMISSIONS, '/w');
+  copyFileSync(receiptPath(elsewhere, DEMO, `sha256:${'b'.repeat(64)}`, PERMISSIONS, '/w'), copied);
+  const forged = receiptPath(state, DEMO, `sha256:${'c'.repeat(64)}`, PERMISSIONS, '/w');
   const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(copied, 'utf8')) as Record<string, unknown>;
   writeFileSync(forged, JSON.stringify({ ...unsigned, digest: `sha256:${'c'.repeat(64)}` }));
   const env = { ZOTBOX_HOME: state };
@@ -81,8 +84,8 @@ test('consent list shows the workspace each receipt was approved in; two workspa
   const env = { ZOTBOX_HOME: state };
   const lines = (await runCliCaptured(['consent', 'list'], { env })).stdout.trim().split('\n').sort();
   t.is(lines.length, 2);
-  t.regex(lines[0]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/one$/);
-  t.regex(lines[1]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/two$/);
+  t.regex(lines[0]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/one {2}from \/agents\/demo$/);
+  t.regex(lines[1]!, /^demo@1\.0\.0 {2}sha256:a{64} {2}approved \S+ {2}workspace \/zb-nowhere\/two {2}from \/agents\/demo$/);
   const json = JSON.parse((await runCliCaptured(['consent', 'list', '--json'], { env })).stdout) as { workspace: string }[];
   t.deepEqual(json.map((r) => r.workspace).sort(), ['/zb-nowhere/one', '/zb-nowhere/two']);
 });

@@ -59,8 +59,8 @@ test('-y --remember saves a receipt per workspace: approving a second workspace 
   }
   const listed = (await runCliCaptured(['consent', 'list'], { env: w.env })).stdout.trim().split('\n').sort();
   t.is(listed.length, 2);
-  t.true(listed[0]!.endsWith(`workspace ${w.repoA}`), listed[0]);
-  t.true(listed[1]!.endsWith(`workspace ${w.repoB}`), listed[1]);
+  t.true(listed[0]!.includes(`workspace ${w.repoA}  from `), listed[0]);
+  t.true(listed[1]!.includes(`workspace ${w.repoB}  from `), listed[1]);
 });
 
 test('--remember without -y (or ZOTBOX_AGENT_CONSENT=1) is a usage error; with the variable it saves', async (t) => {

@@ -3,6 +3,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { agentSessionsDirectory } from '../../src/host/consent/agent-directory.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
@@ -29,7 +30,7 @@ function world(t: ExecutionContext): World {
   mkdirSync(repoA);
   mkdirSync(repoB);
   const state = path.join(root, 'state');
-  return { agent, transcript, repoA, repoB, env: { ZOTBOX_HOME: state }, sessions: path.join(state, 'sessions', 'agents', 'helper') };
+  return { agent, transcript, repoA, repoB, env: { ZOTBOX_HOME: state }, sessions: agentSessionsDirectory(state, { name: 'helper', source: { kind: 'local', path: agent } }) };
 }
 
 async function run(w: World, workspace: string, prompt: string, ...flags: string[]): Promise<RunEvent & { type: 'run.start' }> {
@@ -59,13 +60,13 @@ test('sessions list shows id, agent, messages, created, last written and workspa
   const lines = listed.stdout.trim().split('\n');
   t.is(lines.length, 2);
   const [first, second] = [inA, inB].sort((a, b) => (a.session!.id < b.session!.id ? -1 : 1));
-  const line = (id: string, workspace: string) => new RegExp(`^${id} {2}helper {2}2 messages {2}created \\S+Z {2}last \\S+Z {2}${workspace}$`);
+  const line = (id: string, workspace: string) => new RegExp(`^${id} {2}helper {2}2 messages {2}created \\S+Z {2}last \\S+Z {2}${workspace} {2}from ${w.agent}$`);
   t.regex(lines[0]!, line(first!.session!.id, first!.workspace));
   t.regex(lines[1]!, line(second!.session!.id, second!.workspace));
   const json = JSON.parse((await runCliCaptured(['sessions', 'list', 'helper', '--json'], { env: w.env })).stdout) as Record<string, unknown>[];
   t.like(
     json.find((s) => s['id'] === inA.session!.id),
-    { agent: 'helper', workspace: w.repoA, messages: 2, problem: null, file: inA.session!.file },
+    { agent: 'helper', source: w.agent, workspace: w.repoA, messages: 2, problem: null, file: inA.session!.file },
   );
   t.deepEqual(JSON.parse((await runCliCaptured(['sessions', 'list', 'nobody', '--json'], { env: w.env })).stdout), []);
 });
@@ -80,7 +81,7 @@ test('a session from before workspaces were recorded is listed as such, skipped 
     `${JSON.stringify({ type: 'session', version: 1, id, agent: 'helper', created_at: '2025-01-01T00:00:00.000Z' })}\n${JSON.stringify({ type: 'message', message })}\n${JSON.stringify({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'old answer' }] } })}\n`,
   );
   const listed = await runCliCaptured(['sessions', 'list'], { env: w.env });
-  t.regex(listed.stdout, new RegExp(`^${id} {2}helper {2}2 messages .*\\(no workspace recorded\\)$`, 'm'));
+  t.regex(listed.stdout, new RegExp(`^${id} {2}helper {2}2 messages .*\\(no workspace recorded\\) {2}from ${w.agent}$`, 'm'));
   t.regex((await runCliCaptured(['sessions', 'show', id], { env: w.env })).stdout, /workspace: \(not recorded[^\n]*\n[\s\S]*── user\nold words\n\n── assistant\nold answer\n/);
   await t.throwsAsync(run(w, w.repoB, 'in b', '--continue'), { message: /ZB_SESSION_NOT_FOUND.*no session to continue in the workspace/ });
   const resumed = await run(w, w.repoB, 'again', '--resume', id);
@@ -114,7 +115,7 @@ test('sessions rm removes one session by id; a second rm, an unknown id or a pat
   const gone = await run(w, w.repoA, 'remove');
   const removed = await runCliCaptured(['sessions', 'rm', gone.session!.id], { env: w.env });
   t.is(removed.status, 0, removed.stderr);
-  t.is(removed.stdout, `removed session ${gone.session!.id} of helper\n`);
+  t.is(removed.stdout, `removed session ${gone.session!.id} of helper from ${w.agent}\n`);
   t.false(existsSync(gone.session!.file));
   const again = await runCliCaptured(['sessions', 'rm', gone.session!.id], { env: w.env });
   t.is(again.status, 1);

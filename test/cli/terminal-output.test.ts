@@ -109,6 +109,7 @@ test('consent list prints receipt fields without their controls', async (t) => {
   await requestConsent({
     stateDirectory: state,
     name: 'demo',
+    source: { kind: 'local', path: `/agents/demo${E}[2J` },
     version: `2.0${E}]0;pwned\u0007${E}[2J`,
     contentDigest: `sha256:${'c'.repeat(64)}`,
     artifactDigest: undefined,
@@ -123,7 +124,7 @@ test('consent list prints receipt fields without their controls', async (t) => {
   });
   const result = await runCliCaptured(['consent', 'list'], { env: { ZOTBOX_HOME: state } });
   t.is(result.status, 0, result.stderr);
-  t.regex(result.stdout, new RegExp(`^demo@2\\.0\\\\u001b\\]0;pwned\\\\u0007\\\\u001b\\[2J  sha256:c{64}  approved \\S+  workspace /w\\\\u001b\\[2J\\n$`));
+  t.regex(result.stdout, new RegExp(`^demo@2\\.0\\\\u001b\\]0;pwned\\\\u0007\\\\u001b\\[2J  sha256:c{64}  approved \\S+  workspace /w\\\\u001b\\[2J  from /agents/demo\\\\u001b\\[2J\\n$`));
 });
 
 test('the error line drops controls from the message, colour too, on a pipe and on a terminal', async (t) => {

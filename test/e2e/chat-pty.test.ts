@@ -14,6 +14,7 @@ import { BIN } from '../fixtures/paths.js';
 import { startPty, type PtySession } from '../fixtures/pty.js';
 import { tempDir } from '../fixtures/temp.js';
 import type { VtScreen } from '../fixtures/vt-screen.js';
+import { agentSessionsDirectory } from '../../src/host/consent/agent-directory.js';
 
 interface Chat {
   readonly root: string;
@@ -151,7 +152,7 @@ test('Ctrl-C during an answer cancels that answer and returns to the prompt; the
 
   pty.press('\u0003');
   t.is(await pty.exited, 0, pty.screen.text());
-  const session = readSession(latestSessionFile(path.join(chat.state, 'sessions', 'agents', 'chatter'))!);
+  const session = readSession(latestSessionFile(agentSessionsDirectory(chat.state, { name: 'chatter', source: { kind: 'local', path: realpathSync(chat.agent) } }))!);
   t.deepEqual(
     session.messages.map((m) => m.role),
     ['user', 'assistant', 'user', 'assistant'],

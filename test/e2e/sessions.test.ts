@@ -3,12 +3,16 @@
 // prompt, a run that failed mid-turn continues from its last complete exchange,
 // and --no-session records nothing.
 import test from 'ava';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { readSession } from '../../src/host/run/sessions.js';
 import { SCRIPT, agentFixture, anthropicStream, run, serve } from '../fixtures/model-servers.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { agentSessionsDirectory } from '../../src/host/consent/agent-directory.js';
+
+/** The writer agent's own sessions directory (by name and source, issue 21). */
+const writerSessions = (state: string, agent: string) => agentSessionsDirectory(state, { name: 'writer', source: { kind: 'local', path: realpathSync(agent) } });
 
 type Start = RunEvent & { type: 'run.start' };
 const start = (events: RunEvent[]) => events.find((e): e is Start => e.type === 'run.start')!;
@@ -25,7 +29,7 @@ test('a run records its session; --continue sends the whole conversation back wi
   const first = await run({ ...base, prompt: 'Write some notes.' });
   const session = start(first).session!;
   t.like(session, { continued: false });
-  t.is(path.dirname(session.file), path.join(state, 'sessions', 'agents', 'writer'));
+  t.is(path.dirname(session.file), writerSessions(state, agent));
   t.is(readSession(session.file).messages.length, 8, 'user, then 4 answers and 3 tool results');
 
   const second = await run({ ...base, prompt: 'And now?', session: 'continue' });
@@ -77,7 +81,7 @@ test('--no-session records nothing; conflicting session flags and unknown sessio
   const none = await runCliCaptured(['run', agent, 'hi', '--no-session', ...common, '--json'], { env, cwd: ws });
   t.is(none.status, 0, none.stderr);
   t.is((JSON.parse(none.stdout.split('\n')[0]!) as { session: unknown }).session, null);
-  t.deepEqual(readdirSync(path.join(state, 'sessions', 'agents', 'writer')), []);
+  t.deepEqual(readdirSync(writerSessions(state, agent)), []);
 
   const conflict = await runCliCaptured(['run', agent, 'hi', '--continue', '--no-session', ...common], { env, cwd: ws });
   t.is(conflict.status, 1);
@@ -87,5 +91,5 @@ test('--no-session records nothing; conflicting session flags and unknown sessio
   const badId = await runCliCaptured(['run', agent, 'hi', '--resume', '../../x', ...common], { env, cwd: ws });
   t.regex(badId.stderr, /ZB_SESSION_NOT_FOUND/);
   t.is(count, 1, 'only the --no-session run reached the model');
-  t.false(existsSync(path.join(state, 'sessions', 'agents', 'writer', 'x.jsonl')));
+  t.false(existsSync(path.join(writerSessions(state, agent), 'x.jsonl')));
 });

@@ -6,6 +6,8 @@ import test from 'ava';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { ensureAgentDirectory } from '../../src/host/consent/agent-directory.js';
+import { agentDirectoryName } from '../../src/host/consent/agent-identity.js';
 import { receiptPath, type ConsentSummary } from '../../src/host/consent/receipt.js';
 import { runAgent, type RunAgentOptions } from '../../src/host/run/run-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
@@ -58,8 +60,9 @@ test('runAgent refuses ${agent_data}/../consents at load, before consent, also w
   mkdirSync(path.join(s.root, 'state-real'));
   symlinkSync(path.join(s.root, 'state-real'), path.join(s.root, 'state'));
   const error = await t.throwsAsync(collect(run(s, s.v1, path.join(s.root, 'state'))), { code: 'ZB_SCOPE_STATE_DIRECTORY' } as never);
-  t.like(error, { details: { scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(s.root, 'state-real/agents/helper/consents') }] } });
-  t.false(existsSync(path.join(s.root, 'state-real/agents/helper/consents')), 'refused before consent: -y wrote no receipt');
+  const consents = path.join(s.root, 'state-real', 'agents', agentDirectoryName({ name: 'helper', source: { kind: 'local', path: s.v1 } }), 'consents');
+  t.like(error, { details: { scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: consents }] } });
+  t.false(existsSync(consents), 'refused before consent: -y wrote no receipt');
 });
 
 test('zotbox check refuses ${agent_data}/../consents with ZB_SCOPE_STATE_DIRECTORY', async (t) => {
@@ -82,8 +85,11 @@ test("v2's receipt, approved in another installation and copied in, or stripped 
   t.is(start.consent, 'flag');
   t.is(start.permissions.confinement, 'unconfined');
   const digest = start.agent.content_digest;
-  const genuine = receiptPath(elsewhere, 'helper', digest, start.permissions as ConsentSummary, start.workspace);
-  const planted = receiptPath(state, 'helper', digest, start.permissions as ConsentSummary, start.workspace);
+  const v2 = { name: 'helper', source: { kind: 'local', path: s.v2 } as const };
+  const genuine = receiptPath(elsewhere, v2, digest, start.permissions as ConsentSummary, start.workspace);
+  const planted = receiptPath(state, v2, digest, start.permissions as ConsentSummary, start.workspace);
+  ensureAgentDirectory(state, v2);
+  mkdirSync(path.dirname(planted), { recursive: true });
   // This installation has a key of its own (an earlier approval of another agent)...
   const { mac: _dropped, ...unsigned } = JSON.parse(readFileSync(genuine, 'utf8')) as Record<string, unknown>;
   await collect(run(s, s.v1.replace('v1', 'v0'), state));

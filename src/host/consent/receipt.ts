@@ -1,6 +1,8 @@
-// Consent receipts (Part A): <state>/agents/<name>/consents/<digest>-<key>.json,
+// Consent receipts (Part A): <state>/agents/<name>-<source key>/consents/<digest>-<key>.json,
 // one per content digest AND expanded permission summary (<key> is a hash of the
 // summary), so each workspace an agent was approved in keeps its own (issue 13).
+// A receipt also records and binds the agent's source (issue 21 §6): consent for
+// one folder or repository never covers another, nor data moved from it.
 // Signed with the installation's key (issue 9 §6); written atomically (temp file,
 // fsync, rename, mode 0600, directories 0700); a receipt counts only if it parses,
 // its mac verifies and it matches both. Never trusts a receipt another writer made.
@@ -11,7 +13,9 @@ import { z } from 'zod';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { ensureReceiptKey, readReceiptKey } from './receipt-key.js';
 import { canonicalJson, computeReceiptMac, isReceiptMacValid } from './receipt-mac.js';
-import { isAgentName, readStateEntries, requireAgentName, requireNoLinkBelow } from './state-dir.js';
+import { agentConsentsDirectory, ensureAgentDirectory, listAgentDirectories } from './agent-directory.js';
+import { describeAgentSource, type AgentSourceIdentity, type AgentStateIdentity } from './agent-identity.js';
+import { readStateEntries, requireAgentName, requireNoLinkBelow } from './state-dir.js';
 
 const ConfinementSummarySchema = z.enum(['bubblewrap', 'unconfined']);
 /** The confinement consent shows and a receipt binds: a confined approval never covers an unconfined run. */
@@ -40,6 +44,8 @@ const ReceiptSchema = z.strictObject({
   // The canonical workspace the run was approved in, for `consent list`; signed like
   // every field. Absent in receipts written before issue 13, and when unknown.
   workspace: z.string().optional(),
+  // The agent's source as describeAgentSource gives it (issue 21); absent in older receipts, which are then never used.
+  source: z.string().optional(),
   // Optional only so that an unsigned receipt is listed as UNTRUSTED rather than invalid.
   mac: z.string().optional(),
 });
@@ -47,8 +53,9 @@ export type ConsentReceipt = z.infer<typeof ReceiptSchema>;
 /** A receipt before it is signed. */
 export type UnsignedReceipt = Omit<ConsentReceipt, 'mac'>;
 
-export function consentsDirectory(stateDirectory: string, agentName: string): string {
-  return path.join(stateDirectory, 'agents', requireAgentName(agentName), 'consents');
+export function consentsDirectory(stateDirectory: string, agent: AgentStateIdentity): string {
+  requireAgentName(agent.name);
+  return agentConsentsDirectory(stateDirectory, agent);
 }
 
 const digestHex = (digest: string) => digest.replace(/^sha256:/, '');
@@ -66,14 +73,9 @@ export function permissionsKey(permissions: ConsentSummary, workspace?: string):
     .slice(0, 16);
 }
 
-/** Where the receipt for this digest, these expanded permissions and this workspace is kept. */
-export function receiptPath(stateDirectory: string, agentName: string, digest: string, permissions: ConsentSummary, workspace?: string): string {
-  return path.join(consentsDirectory(stateDirectory, agentName), `${digestHex(digest)}-${permissionsKey(permissions, workspace)}.json`);
-}
-
-/** Where zotbox before issue 13 kept the one receipt of a digest; still read, never written. */
-function legacyReceiptPath(stateDirectory: string, agentName: string, digest: string): string {
-  return path.join(consentsDirectory(stateDirectory, agentName), `${digestHex(digest)}.json`);
+/** Where the receipt of this agent (name and source) for this digest, these expanded permissions and this workspace is kept. */
+export function receiptPath(stateDirectory: string, agent: AgentStateIdentity, digest: string, permissions: ConsentSummary, workspace?: string): string {
+  return path.join(consentsDirectory(stateDirectory, agent), `${digestHex(digest)}-${permissionsKey(permissions, workspace)}.json`);
 }
 
 /** The receipt in a file, if it is one (parsing only: not yet trusted). */
@@ -104,31 +106,40 @@ function isSignedBy(key: Buffer | undefined, receipt: ConsentReceipt): boolean {
  * key, and binds this digest, name and permission summary; otherwise undefined.
  * Throws ZB_IO_FAILED when the key file itself is unsafe (receipt-key.ts).
  */
-export function readMatchingReceipt(stateDirectory: string, expected: { digest: string; name: string; permissions: ConsentSummary; workspace?: string }): ConsentReceipt | undefined {
+export function readMatchingReceipt(
+  stateDirectory: string,
+  expected: { digest: string; name: string; source: AgentSourceIdentity; permissions: ConsentSummary; workspace?: string },
+): ConsentReceipt | undefined {
   // The key first: an unsafe key file is reported even before the first receipt exists.
   const key = readReceiptKey(stateDirectory);
-  for (const file of [receiptPath(stateDirectory, expected.name, expected.digest, expected.permissions, expected.workspace), legacyReceiptPath(stateDirectory, expected.name, expected.digest)]) {
-    const receipt = parseReceiptFile(file);
-    if (receipt === undefined || !isSignedBy(key, receipt)) continue;
-    // Every field the user approved must match, the workspace included: a receipt that records none (written
-    // before workspaces were recorded, or by a library caller that gives none) counts only where none is given,
-    // so never for a run, which always has a workspace: its user is asked again once.
-    const same =
-      receipt.digest === expected.digest &&
-      receipt.name === expected.name &&
-      JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions) &&
-      (receipt.workspace ?? null) === (expected.workspace ?? null);
-    if (same) return receipt;
-  }
-  return undefined;
+  const file = receiptPath(stateDirectory, { name: expected.name, source: expected.source }, expected.digest, expected.permissions, expected.workspace);
+  requireNoLinkBelow(stateDirectory, path.dirname(file));
+  const receipt = parseReceiptFile(file);
+  if (receipt === undefined || !isSignedBy(key, receipt)) return undefined;
+  // Every field the user approved must match, the workspace and the source included: a receipt that records
+  // no workspace (written before workspaces were recorded, or by a library caller that gives none) counts only
+  // where none is given, so never for a run; one that records no source (before issue 21) never counts.
+  const same =
+    receipt.digest === expected.digest &&
+    receipt.name === expected.name &&
+    receipt.source === describeAgentSource(expected.source) &&
+    JSON.stringify(receipt.permissions) === JSON.stringify(expected.permissions) &&
+    (receipt.workspace ?? null) === (expected.workspace ?? null);
+  return same ? receipt : undefined;
 }
 
-/** Signs and writes a receipt atomically (creating the key on first use); never leaves a partial file. */
-export function writeReceipt(stateDirectory: string, unsigned: UnsignedReceipt): string {
+/**
+ * Signs and writes a receipt of the agent from `source` atomically (creating the
+ * key on first use, and the agent's directory); never leaves a partial file.
+ */
+export function writeReceipt(stateDirectory: string, source: AgentSourceIdentity, fields: Omit<UnsignedReceipt, 'source'>): string {
+  const agent = { name: fields.name, source };
+  const unsigned: UnsignedReceipt = { ...fields, source: describeAgentSource(source) };
   const receipt: ConsentReceipt = { ...unsigned, mac: computeReceiptMac(ensureReceiptKey(stateDirectory), unsigned) };
-  const directory = consentsDirectory(stateDirectory, receipt.name);
+  ensureAgentDirectory(stateDirectory, agent);
+  const directory = consentsDirectory(stateDirectory, agent);
   requireNoLinkBelow(stateDirectory, directory);
-  const target = receiptPath(stateDirectory, receipt.name, receipt.digest, receipt.permissions, receipt.workspace);
+  const target = receiptPath(stateDirectory, agent, receipt.digest, receipt.permissions, receipt.workspace);
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
   } catch (cause) {
@@ -157,6 +168,8 @@ export function writeReceipt(stateDirectory: string, unsigned: UnsignedReceipt):
 
 export interface ListedReceipt {
   readonly name: string;
+  /** The source of the agent whose directory holds it (describeAgentSource), or undefined when that directory is given to no agent. */
+  readonly source: string | undefined;
   readonly file: string;
   /** The parsed receipt, or undefined when the file is not a valid receipt. */
   readonly receipt: ConsentReceipt | undefined;
@@ -164,20 +177,21 @@ export interface ListedReceipt {
   readonly trusted: boolean;
 }
 
-/** Every receipt file of every agent (or of one), parsed but not verified. */
+/** Every receipt file of every agent (or of every agent of one name), parsed but not verified. */
 function scanReceipts(stateDirectory: string, agentName: string | undefined): Omit<ListedReceipt, 'trusted'>[] {
-  // Directories whose names no manifest could declare were not made by zotbox: no agent's receipts are there.
-  const names = agentName === undefined ? readStateEntries(path.join(stateDirectory, 'agents')).filter(isAgentName) : [agentName];
+  // Only directories zotbox makes (<name>-<key>): legacy name-only ones are `zotbox data list`'s.
+  const agents = listAgentDirectories(stateDirectory, agentName === undefined ? undefined : requireAgentName(agentName));
   const listed: Omit<ListedReceipt, 'trusted'>[] = [];
-  for (const name of names.sort()) {
-    const directory = consentsDirectory(stateDirectory, name);
+  for (const agent of agents) {
+    const directory = path.join(agent.directory, 'consents');
     requireNoLinkBelow(stateDirectory, directory);
     const files = readStateEntries(directory, { strayIsEmpty: true })
       .filter((f) => f.endsWith('.json'))
       .sort();
+    const source = agent.source === undefined ? undefined : describeAgentSource(agent.source);
     for (const file of files) {
       const full = path.join(directory, file);
-      listed.push({ name, file: full, receipt: parseReceiptFile(full) });
+      listed.push({ name: agent.name, source, file: full, receipt: parseReceiptFile(full) });
     }
   }
   return listed;
@@ -194,6 +208,8 @@ export interface RevokeFilter {
   readonly digest?: string;
   /** The canonical workspace recorded in the receipt; receipts that record none never match. */
   readonly workspace?: string;
+  /** Only the receipts of the agent from this source (as describeAgentSource writes it). */
+  readonly source?: string;
 }
 
 /** Whether a receipt file is for `digest`, judged by its name (a receipt that does not parse can still be revoked). */
@@ -208,12 +224,14 @@ function isFileForDigest(file: string, digest: string): boolean {
  * the files removed. A string is a digest, as before `RevokeFilter` existed.
  */
 export function revokeReceipts(stateDirectory: string, agentName: string, filter: string | RevokeFilter = {}): string[] {
-  const { digest, workspace } = typeof filter === 'string' ? { digest: filter, workspace: undefined } : filter;
-  const targets = scanReceipts(stateDirectory, agentName).filter((r) => (digest === undefined || isFileForDigest(r.file, digest)) && (workspace === undefined || r.receipt?.workspace === workspace));
+  const { digest, workspace, source } = typeof filter === 'string' ? { digest: filter, workspace: undefined, source: undefined } : filter;
+  const targets = scanReceipts(stateDirectory, agentName).filter(
+    (r) => (digest === undefined || isFileForDigest(r.file, digest)) && (workspace === undefined || r.receipt?.workspace === workspace) && (source === undefined || r.source === source),
+  );
   if (targets.length === 0) {
-    const which = `${digest === undefined ? '' : ` with digest ${digest}`}${workspace === undefined ? '' : ` approved in ${workspace}`}`;
+    const which = `${source === undefined ? '' : ` from ${source}`}${digest === undefined ? '' : ` with digest ${digest}`}${workspace === undefined ? '' : ` approved in ${workspace}`}`;
     throw new ZotboxError('ZB_CONSENT_NOT_FOUND', `no consent receipt for ${agentName}${which}. List them with 'zotbox consent list ${agentName}'.`, {
-      details: { name: agentName, ...(digest === undefined ? {} : { digest }), ...(workspace === undefined ? {} : { workspace }) },
+      details: { name: agentName, ...(digest === undefined ? {} : { digest }), ...(workspace === undefined ? {} : { workspace }), ...(source === undefined ? {} : { source }) },
     });
   }
   for (const target of targets) {

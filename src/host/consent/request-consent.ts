@@ -11,6 +11,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { ZotboxError } from '../../errors.js';
 import { escapeControlCharacters, formatConsentText } from './consent-text.js';
+import type { AgentSourceIdentity } from './agent-identity.js';
 import { readMatchingReceipt, writeReceipt, type ConfinementSummary, type ConsentSummary } from './receipt.js';
 
 export { escapeControlCharacters, formatConsentText, type ConsentTextInput } from './consent-text.js';
@@ -19,6 +20,8 @@ export type { ConfinementSummary, ConsentSummary } from './receipt.js';
 export interface ConsentRequest {
   readonly stateDirectory: string;
   readonly name: string;
+  /** Where the agent came from (issue 21): a receipt binds it, so consent for one source never covers another. */
+  readonly source: AgentSourceIdentity;
   readonly version: string;
   readonly contentDigest: string;
   readonly artifactDigest: string | undefined;
@@ -97,13 +100,19 @@ export function readConsentKey(stdin: NodeJS.ReadableStream, echo: (text: string
 /** Resolves when the run may go ahead; throws ZB_CONSENT_REQUIRED or ZB_CONSENT_REFUSED otherwise. */
 export async function requestConsent(request: ConsentRequest): Promise<ConsentOutcome> {
   const askMode = request.permissions.bash.mode === 'ask';
-  const expected = { digest: request.contentDigest, name: request.name, permissions: request.permissions, ...(request.workspace === undefined ? {} : { workspace: request.workspace }) };
+  const expected = {
+    digest: request.contentDigest,
+    name: request.name,
+    source: request.source,
+    permissions: request.permissions,
+    ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
+  };
   const save = (): void => {
     // bash "ask" lets the agent run any command: consent is asked on every launch, never remembered.
     if (askMode) return;
     // Already recorded (a CI job that gives -y --remember every time): no rewrite, no fsync.
     if (readMatchingReceipt(request.stateDirectory, expected) !== undefined) return;
-    writeReceipt(request.stateDirectory, {
+    writeReceipt(request.stateDirectory, request.source, {
       receipt: 2,
       digest: request.contentDigest,
       artifact_digest: request.artifactDigest ?? null,

@@ -1,10 +1,10 @@
 // Where zotbox keeps state (spec Part A, Homes and names): $ZOTBOX_HOME, else
 // $XDG_STATE_HOME/zotbox, else ~/.local/state/zotbox (macOS: ~/Library/
-// Application Support/zotbox). Inside it: agents/<name>/consents/,
-// agents/<name>/data/ and sessions/agents/<name>/. Callers pass the environment:
+// Application Support/zotbox). Inside it, each agent has its own directory,
+// agents/<name>-<key>/ (agent-directory.ts). Callers pass the environment:
 // nothing here reads process.env. A state directory that exists but cannot be one
 // (a file, under a file) is an error, never read as "nothing stored yet".
-import { accessSync, chmodSync, constants, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { AGENT_NAME_PATTERN } from '../../policy/manifest-fields.js';
@@ -132,35 +132,4 @@ export function requireNoLinkBelow(stateDirectory: string, directory: string): v
     `${directory} leads to ${real} through a symbolic link; zotbox makes no links in its state directory and does not follow one. Fix: remove the link (rm ${JSON.stringify(directory)}), then run again.`,
     { details: { path: directory, target: real } },
   );
-}
-
-/** The agent's own data directory, which ${agent_data} expands to. */
-export function agentDataDirectory(stateDirectory: string, agentName: string): string {
-  return path.join(stateDirectory, 'agents', agentName, 'data');
-}
-
-/** The agent's session directory: sessions are scoped per agent. */
-export function agentSessionsDirectory(stateDirectory: string, agentName: string): string {
-  return path.join(stateDirectory, 'sessions', 'agents', agentName);
-}
-
-/**
- * Creates (for every run) the agent's data directory and its sessions directory,
- * both 0700 whatever the umask, and returns their paths.
- */
-export function ensureAgentDirectories(stateDirectory: string, agentName: string): { data: string; sessions: string } {
-  const data = agentDataDirectory(stateDirectory, agentName);
-  const sessions = agentSessionsDirectory(stateDirectory, agentName);
-  for (const directory of [data, sessions]) {
-    // A planted link would take the agent's data or its sessions out of the state directory.
-    requireNoLinkBelow(stateDirectory, directory);
-    try {
-      mkdirSync(directory, { recursive: true, mode: 0o700 });
-      chmodSync(directory, 0o700);
-    } catch (cause) {
-      throw fileSystemError('create', directory, cause);
-    }
-    requireNoLinkBelow(stateDirectory, directory);
-  }
-  return { data, sessions };
 }

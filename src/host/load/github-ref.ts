@@ -6,6 +6,7 @@
 // backslash or control character, and no git metadata component.
 import { ZotboxError } from '../../errors.js';
 import { isGitDirectoryName } from '../../policy/git-control.js';
+import type { AgentSourceIdentity } from '../consent/agent-identity.js';
 
 export interface GitHubAgentRef {
   readonly owner: string;
@@ -132,4 +133,16 @@ export function parseGitHubShorthand(text: string): GitHubAgentRef {
  */
 export function formatGitHubRemote(ref: GitHubAgentRef): string {
   return `${ref.owner}/${ref.repo}${ref.subdirectory === '' ? '' : `/${ref.subdirectory}`}@${ref.ref}`;
+}
+
+/**
+ * The identity of a GitHub agent (issue 21 §6): owner and repository lowercased
+ * (GitHub treats them without case), the agent's path as written (git paths have
+ * case), and never the ref: a new tag, branch or commit of the same agent is the
+ * same agent, and keeps its data and sessions (its consent is still bound to the
+ * content digest). Whoever can push a ref to the repository controls its default
+ * branch too, so the ref draws no line of trust; a fork (another owner) does.
+ */
+export function githubSourceIdentity(ref: GitHubAgentRef): AgentSourceIdentity {
+  return { kind: 'github', owner: ref.owner.toLowerCase(), repo: ref.repo.toLowerCase(), path: ref.subdirectory };
 }

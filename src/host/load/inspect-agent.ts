@@ -3,6 +3,8 @@
 import type { Digest, ImageFormat } from '../../archive/index.js';
 import { ZotboxError } from '../../errors.js';
 import type { Manifest } from '../../policy/manifest.js';
+import { agentConsentsDirectory, agentDirectory, agentDataDirectory, agentSessionsDirectory } from '../consent/agent-directory.js';
+import { describeAgentSource } from '../consent/agent-identity.js';
 import { describeConfinement, resolveConfinement } from '../executors/confine/mode.js';
 import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
@@ -30,10 +32,31 @@ export interface AgentReport {
   readonly files: readonly AgentFileReport[];
   /** The OS confinement commands would run under here by default (--confine required). */
   readonly confinement: string;
+  /**
+   * Where the agent's data, sessions and consent receipts live in the state
+   * directory (issue 21: by name and source), or null when no state directory was given.
+   */
+  readonly storage: AgentStorage | null;
 }
 
-export function reportAgent(agent: OpenedAgent): AgentReport {
+/** An agent's own places in the state directory (they exist once it has run). */
+export interface AgentStorage {
+  /** The source they belong to with the name: a real path, or github:OWNER/REPO[/PATH]. */
+  readonly source: string;
+  readonly directory: string;
+  readonly data: string;
+  readonly sessions: string;
+  readonly consents: string;
+}
+
+/** Options of inspect and verify: where to open the agent, and the state directory to say where its data lives. */
+export interface InspectOptions extends OpenAgentOptions {
+  readonly stateDirectory?: string;
+}
+
+export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentReport {
   const { image, layout } = agent;
+  const identity = { name: layout.identity.name, source: agent.sourceIdentity };
   return {
     source: agent.source,
     format: image.format,
@@ -49,12 +72,22 @@ export function reportAgent(agent: OpenedAgent): AgentReport {
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),
     confinement: describeConfinement(resolveConfinement('required')),
+    storage:
+      stateDirectory === undefined
+        ? null
+        : {
+            source: describeAgentSource(agent.sourceIdentity),
+            directory: agentDirectory(stateDirectory, identity),
+            data: agentDataDirectory(stateDirectory, identity),
+            sessions: agentSessionsDirectory(stateDirectory, identity),
+            consents: agentConsentsDirectory(stateDirectory, identity),
+          },
   };
 }
 
 /** Opens and describes an agent. */
-export async function inspectAgent(reference: string, options: OpenAgentOptions): Promise<AgentReport> {
-  return reportAgent(await openAgent(reference, options));
+export async function inspectAgent(reference: string, options: InspectOptions): Promise<AgentReport> {
+  return reportAgent(await openAgent(reference, options), options.stateDirectory);
 }
 
 export interface VerifyResult {
@@ -67,7 +100,7 @@ export interface VerifyResult {
  * Validates an agent and, when `expect` is given, requires one of its digests to
  * equal it (ZB_ARCHIVE_DIGEST_MISMATCH otherwise): the way to pin an agent in CI.
  */
-export async function verifyAgent(reference: string, options: OpenAgentOptions & { readonly expect?: Digest }): Promise<VerifyResult> {
+export async function verifyAgent(reference: string, options: InspectOptions & { readonly expect?: Digest }): Promise<VerifyResult> {
   const report = await inspectAgent(reference, options);
   if (options.expect === undefined) return { report, matched: null };
   if (report.artifactDigest === options.expect) return { report, matched: 'artifact' };

@@ -3,15 +3,16 @@
 // layout. It never guesses: a missing local path is ZB_LOAD_NOT_FOUND. The HTTP
 // client (github.ts, undici) is loaded only for a GitHub reference, so opening a
 // local agent (zotbox check, inspect) starts fast (issue 11).
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentImage, ArchiveLimits } from '../../archive/index.js';
 // From the loader's own file, not archive/index.js: that would also load packing and the zstd binding.
 import { loadImageFromDirectory, loadImageFromFile } from '../../archive/load-image.js';
 import { ZotboxError, fileSystemError } from '../../errors.js';
+import type { AgentSourceIdentity } from '../consent/agent-identity.js';
 import { validateAgentLayout, type AgentLayout } from './agent-layout.js';
 import { agentNotFound, isMissingPathError, resolveAgentReference } from './agent-reference.js';
-import { formatGitHubRemote } from './github-ref.js';
+import { formatGitHubRemote, githubSourceIdentity } from './github-ref.js';
 
 export interface OpenAgentOptions {
   /** Directory a relative reference is resolved against. */
@@ -30,6 +31,12 @@ export type AgentSource =
 
 export interface OpenedAgent {
   readonly source: AgentSource;
+  /**
+   * Who the agent is for its data, sessions and receipts, with its manifest name
+   * (issue 21): the real path of a local agent (the one it was read from), or
+   * GitHub's owner/repo/path without the ref.
+   */
+  readonly sourceIdentity: AgentSourceIdentity;
   readonly image: AgentImage;
   readonly layout: AgentLayout;
 }
@@ -37,17 +44,20 @@ export interface OpenedAgent {
 export async function openLocalAgent(reference: string, options: OpenAgentOptions): Promise<OpenedAgent> {
   const absolute = path.resolve(options.cwd, reference);
   let stats;
+  let real: string;
   try {
-    stats = await stat(absolute);
+    // Read from the real path, so the identity is the place the agent was read from, not where a link pointed later.
+    real = await realpath(absolute);
+    stats = await stat(real);
   } catch (cause) {
     if (isMissingPathError(cause)) throw agentNotFound(reference, absolute, cause);
     throw fileSystemError('open the agent at', absolute, cause);
   }
   const loadOptions = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.limits === undefined ? {} : { limits: options.limits }) };
   const kind = stats.isDirectory() ? 'directory' : 'archive';
-  const image = kind === 'directory' ? await loadImageFromDirectory(absolute, loadOptions) : await loadImageFromFile(absolute, loadOptions);
+  const image = kind === 'directory' ? await loadImageFromDirectory(real, loadOptions) : await loadImageFromFile(real, loadOptions);
   const layout = validateAgentLayout({ entries: image.entries, readFile: (name) => image.readFile(name) });
-  return { source: { kind, path: absolute }, image, layout };
+  return { source: { kind, path: absolute }, sourceIdentity: { kind: 'local', path: real }, image, layout };
 }
 
 /**
@@ -80,5 +90,5 @@ export async function openAgent(reference: string, options: OpenAgentOptions): P
     }
     throw error;
   }
-  return { source: { kind: 'github', path: ref.url, remote: formatGitHubRemote(ref) }, image, layout };
+  return { source: { kind: 'github', path: ref.url, remote: formatGitHubRemote(ref) }, sourceIdentity: githubSourceIdentity(ref), image, layout };
 }

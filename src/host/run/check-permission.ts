@@ -9,7 +9,7 @@ import type { ExecutionPlan } from '../../policy/shell-decision.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { openAgent, type OpenAgentOptions } from '../load/open-agent.js';
-import { agentDataDirectory } from '../consent/state-dir.js';
+import { agentDataDirectory } from '../consent/agent-directory.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 
 export type CheckTool = PathTool | 'bash';
@@ -51,11 +51,11 @@ function canonicalWorkspace(directory: string): string {
 }
 
 export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
-  const { image, layout } = await openAgent(reference, options);
+  const { image, layout, sourceIdentity } = await openAgent(reference, options);
   const workspace = canonicalWorkspace(options.workspace);
   const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, {
     workspace,
-    ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, layout.manifest.name)),
+    ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, { name: layout.manifest.name, source: sourceIdentity })),
   });
   refuseScopesInStateDirectory(scopes);
   const base = {

@@ -15,7 +15,8 @@ import { compileScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { ConsentSummary } from '../consent/receipt.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
-import { ensureAgentDirectories, requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
+import { ensureAgentDirectories } from '../consent/agent-directory.js';
+import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
@@ -75,7 +76,7 @@ export interface PrepareRunOptions {
   readonly obtainConsent?: (request: ConsentRequest) => Promise<ConsentOutcome>;
   /**
    * The directory `${agent_data}` names for this run, instead of the agent's own
-   * <state>/agents/NAME/data: `zotbox eval` gives each case a fresh one, so no case
+   * <state>/agents/NAME-KEY/data: `zotbox eval` gives each case a fresh one, so no case
    * sees what another left, and an eval never writes the user's real agent data.
    */
   readonly agentDataDirectory?: string;
@@ -110,7 +111,7 @@ export interface RunPlan {
 export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const env = options.env ?? {};
   const agent = await agentFor(options, env);
-  const { image, layout, source, reference } = agent;
+  const { image, layout, source, sourceIdentity, reference } = agent;
   const manifest = layout.manifest;
   checkRequirements(manifest, { platform: process.platform });
   const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
@@ -126,7 +127,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     ...(options.modelConcurrency === undefined ? {} : { maxConcurrency: options.modelConcurrency }),
   });
   const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
-  const { data, sessions } = ensureAgentDirectories(stateDirectory, manifest.name);
+  // The agent's own directory belongs to its name and its source (issue 21): a namesake from elsewhere gets its own.
+  const { data, sessions } = ensureAgentDirectories(stateDirectory, { name: manifest.name, source: sourceIdentity });
   const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
@@ -134,6 +136,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,
+    source: sourceIdentity,
     version: manifest.version,
     contentDigest: image.contentDigest,
     artifactDigest: image.artifactDigest,

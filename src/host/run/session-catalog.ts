@@ -1,11 +1,14 @@
 // Finding sessions in the state directory: the latest one of an agent (in a
 // workspace), every session of one agent or of all, one session by id, and
 // removing one. Ids and agent names are checked before they become paths, and
-// only <id>.jsonl entries directly in an agent's directory are ever touched.
+// only <id>.jsonl entries directly in an agent's sessions directory
+// (<state>/agents/<name>-<key>/sessions, issue 21) are ever touched.
 import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError, isZotboxError } from '../../errors.js';
-import { agentSessionsDirectory, isAgentName, readStateEntries, requireAgentName, requireNoLinkBelow } from '../consent/state-dir.js';
+import { listAgentDirectories, type AgentDirectoryEntry } from '../consent/agent-directory.js';
+import { describeAgentSource } from '../consent/agent-identity.js';
+import { readStateEntries, requireAgentName, requireNoLinkBelow } from '../consent/state-dir.js';
 import { isSessionId, readSession, readSessionHeader, requireSessionId, sessionFileFor, sessionWorkspace } from './sessions.js';
 
 /** The session ids in an agent's directory (entries named <id>.jsonl; temporary files and strays are not sessions). */
@@ -49,6 +52,8 @@ export interface SessionSummary {
   readonly id: string;
   /** The agent whose directory holds it. */
   readonly agent: string;
+  /** That agent's source (a real path, or github:OWNER/REPO/PATH); null when its directory is given to no agent. */
+  readonly source: string | null;
   readonly file: string;
   /** The workspace it was recorded in; null for sessions from before workspaces were recorded, and invalid ones. */
   readonly workspace: string | null;
@@ -60,25 +65,30 @@ export interface SessionSummary {
   readonly problem: string | null;
 }
 
-function sessionsRoot(stateDirectory: string): string {
-  return path.join(stateDirectory, 'sessions', 'agents');
+/** The agent directories whose sessions are looked at: every one, or those of agents with this name (from any source). */
+function agentsFor(stateDirectory: string, agentName: string | undefined): { readonly agent: string; readonly source: string | null; readonly directory: string }[] {
+  const listed = listAgentDirectories(stateDirectory, agentName === undefined ? undefined : requireAgentName(agentName));
+  return listed.map((entry: AgentDirectoryEntry) => {
+    const directory = path.join(entry.directory, 'sessions');
+    requireNoLinkBelow(stateDirectory, directory);
+    return { agent: entry.name, source: entry.source === undefined ? null : describeAgentSource(entry.source), directory };
+  });
 }
 
-/** Every session of every agent (or of one), oldest first. A file that is not a readable session is listed with its problem. */
+/** Every session of every agent (or of every agent with one name), oldest first. A file that is not a readable session is listed with its problem. */
 export function listSessions(stateDirectory: string, agentName?: string): SessionSummary[] {
-  const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
   const summaries: SessionSummary[] = [];
-  for (const agent of agents) {
-    const directory = agentSessionsDirectory(stateDirectory, agent);
+  for (const { agent, source, directory } of agentsFor(stateDirectory, agentName)) {
     for (const id of sessionIdsIn(directory)) {
-      const summary = summarize(agent, id, path.join(directory, `${id}.jsonl`));
+      const summary = summarize(agent, source, id, path.join(directory, `${id}.jsonl`));
       if (summary !== undefined) summaries.push(summary);
     }
   }
-  return summaries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+  const order = (a: SessionSummary) => `${a.id}\0${a.agent}\0${a.source ?? ''}`;
+  return summaries.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
-function summarize(agent: string, id: string, file: string): SessionSummary | undefined {
+function summarize(agent: string, source: string | null, id: string, file: string): SessionSummary | undefined {
   let mtime: Date;
   let regular: boolean;
   try {
@@ -88,7 +98,7 @@ function summarize(agent: string, id: string, file: string): SessionSummary | un
   } catch {
     return undefined; // removed since the listing
   }
-  const base = { id, agent, file, last_written_at: mtime.toISOString() };
+  const base = { id, agent, source, file, last_written_at: mtime.toISOString() };
   if (!regular) return { ...base, workspace: null, created_at: null, messages: null, problem: 'not a regular file' };
   try {
     const session = readSession(file);
@@ -99,12 +109,20 @@ function summarize(agent: string, id: string, file: string): SessionSummary | un
   }
 }
 
-/** Where session `id` is: in the agent's directory, or in whichever agent's directory holds it. */
-export function findSession(stateDirectory: string, id: string, agentName?: string): { readonly agent: string; readonly file: string } {
+/** A session found by id: its agent's name and source, and its file. */
+export interface FoundSession {
+  readonly agent: string;
+  /** The agent's source; null when its directory is given to no agent. */
+  readonly source: string | null;
+  readonly file: string;
+}
+
+/** Where session `id` is: among the sessions of the agents with this name, or of whichever agent holds it. */
+export function findSession(stateDirectory: string, id: string, agentName?: string): FoundSession {
   requireSessionId(id);
-  const agents = agentName === undefined ? readStateEntries(sessionsRoot(stateDirectory)).filter(isAgentName) : [requireAgentName(agentName)];
-  for (const agent of agents) requireNoLinkBelow(stateDirectory, agentSessionsDirectory(stateDirectory, agent));
-  const found = agents.map((agent) => ({ agent, file: sessionFileFor(agentSessionsDirectory(stateDirectory, agent), id) })).filter(({ file }) => exists(file));
+  const found = agentsFor(stateDirectory, agentName)
+    .map(({ agent, source, directory }) => ({ agent, source, file: sessionFileFor(directory, id) }))
+    .filter(({ file }) => exists(file));
   const [first, second] = found;
   if (first === undefined) {
     throw new ZotboxError('ZB_SESSION_NOT_FOUND', `there is no session ${id}${agentName === undefined ? '' : ` of ${agentName}`}. 'zotbox sessions list' lists the sessions.`, {
@@ -112,8 +130,9 @@ export function findSession(stateDirectory: string, id: string, agentName?: stri
     });
   }
   if (second !== undefined) {
-    throw new ZotboxError('ZB_OPTION_INVALID', `the id ${id} names sessions of several agents (${found.map((f) => f.agent).join(', ')}). Say which with --agent NAME.`, {
-      details: { id, agents: found.map((f) => f.agent) },
+    const which = found.map((f) => `${f.agent} from ${f.source ?? 'an unknown source'}`);
+    throw new ZotboxError('ZB_OPTION_INVALID', `the id ${id} names sessions of several agents (${which.join('; ')}). Say which with --agent NAME, or remove one by its file.`, {
+      details: { id, agents: found.map((f) => f.agent), files: found.map((f) => f.file) },
     });
   }
   return first;
@@ -132,7 +151,7 @@ function exists(file: string): boolean {
 }
 
 /** Deletes session `id` (found as findSession finds it) and returns its file. The entry is unlinked, never followed. */
-export function removeSession(stateDirectory: string, id: string, agentName?: string): { readonly agent: string; readonly file: string } {
+export function removeSession(stateDirectory: string, id: string, agentName?: string): FoundSession {
   const found = findSession(stateDirectory, id, agentName);
   try {
     unlinkSync(found.file);

@@ -8,11 +8,22 @@ import { tempDir } from '../../fixtures/temp.js';
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
 const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'bubblewrap' };
-const unsigned: UnsignedReceipt = { receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: '2026-01-02T03:04:05.000Z' };
-const expected = { digest: DIGEST, name: 'demo', permissions };
+const SOURCE = { kind: 'local', path: '/agents/demo' } as const;
+const DEMO = { name: 'demo', source: SOURCE };
+const unsigned: UnsignedReceipt = {
+  receipt: 2,
+  digest: DIGEST,
+  artifact_digest: null,
+  name: 'demo',
+  version: '1.0.0',
+  permissions,
+  approved_at: '2026-01-02T03:04:05.000Z',
+  source: '/agents/demo',
+};
+const expected = { digest: DIGEST, name: 'demo', source: SOURCE, permissions };
 
 function place(state: string, receipt: object): string {
-  const file = receiptPath(state, 'demo', DIGEST, permissions);
+  const file = receiptPath(state, DEMO, DIGEST, permissions);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(receipt));
   return file;
@@ -20,7 +31,7 @@ function place(state: string, receipt: object): string {
 
 test('a written receipt is signed, and trusted where it was written', (t) => {
   const state = tempDir(t);
-  const file = writeReceipt(state, unsigned);
+  const file = writeReceipt(state, SOURCE, unsigned);
   const stored = JSON.parse(readFileSync(file, 'utf8')) as { mac: string };
   t.like(stored, { ...unsigned, permissions: { ...permissions } });
   t.regex(stored.mac, /^hmac-sha256:[0-9a-f]{64}$/);
@@ -37,7 +48,7 @@ test('a well-formed receipt written without the key is not trusted, whether or n
   t.is(readMatchingReceipt(fresh, expected), undefined);
   t.false(existsSync(receiptKeyPath(fresh)), 'verifying creates no key');
   const used = tempDir(t);
-  writeReceipt(used, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // the installation has a key now
+  writeReceipt(used, SOURCE, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // the installation has a key now
   for (const mac of [undefined, `hmac-sha256:${'0'.repeat(64)}`, computeReceiptMac(Buffer.alloc(32, 9), unsigned)]) {
     place(used, { ...unsigned, ...(mac === undefined ? {} : { mac }) });
     t.is(readMatchingReceipt(used, expected), undefined, String(mac));
@@ -51,9 +62,9 @@ test('a well-formed receipt written without the key is not trusted, whether or n
 test('a receipt copied from another state directory (another key) is not trusted', (t) => {
   const a = tempDir(t);
   const b = tempDir(t);
-  writeReceipt(b, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // b has its own key
-  const source = writeReceipt(a, unsigned);
-  const target = receiptPath(b, 'demo', DIGEST, permissions);
+  writeReceipt(b, SOURCE, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` }); // b has its own key
+  const source = writeReceipt(a, SOURCE, unsigned);
+  const target = receiptPath(b, DEMO, DIGEST, permissions);
   copyFileSync(source, target);
   t.truthy(readMatchingReceipt(a, expected));
   t.is(readMatchingReceipt(b, expected), undefined);
@@ -88,7 +99,7 @@ test('a signed receipt edited by hand is not trusted: any field, the mac kept', 
   ];
   for (const [label, edit] of edits) {
     const state = tempDir(t);
-    const file = writeReceipt(state, unsigned);
+    const file = writeReceipt(state, SOURCE, unsigned);
     const receipt = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { permissions: ConsentSummary };
     edit(receipt);
     writeFileSync(file, JSON.stringify(receipt));
@@ -99,19 +110,19 @@ test('a signed receipt edited by hand is not trusted: any field, the mac kept', 
 
 test('a signed receipt for other permissions, another digest or another agent does not match', (t) => {
   const state = tempDir(t);
-  writeReceipt(state, unsigned);
+  writeReceipt(state, SOURCE, unsigned);
   t.is(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, confinement: 'unconfined' } }), undefined, 'confined approval, unconfined run');
   t.is(readMatchingReceipt(state, { ...expected, permissions: { ...permissions, read: ['/elsewhere'] } }), undefined);
   t.is(readMatchingReceipt(state, { ...expected, digest: `sha256:${'e'.repeat(64)}` }), undefined);
-  const underOther = receiptPath(state, 'other', DIGEST, permissions);
+  const underOther = receiptPath(state, { name: 'other', source: SOURCE }, DIGEST, permissions);
   mkdirSync(path.dirname(underOther), { recursive: true });
-  copyFileSync(receiptPath(state, 'demo', DIGEST, permissions), underOther);
+  copyFileSync(receiptPath(state, DEMO, DIGEST, permissions), underOther);
   t.is(readMatchingReceipt(state, { ...expected, name: 'other' }), undefined, 'signed for demo, placed under other');
 });
 
 test('a version 1 receipt (before signing) is not a valid receipt', (t) => {
   const state = tempDir(t);
-  writeReceipt(state, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` });
+  writeReceipt(state, SOURCE, { ...unsigned, digest: `sha256:${'c'.repeat(64)}` });
   place(state, { ...unsigned, receipt: 1 });
   t.is(readMatchingReceipt(state, expected), undefined);
   t.deepEqual(
@@ -126,13 +137,13 @@ test('a version 1 receipt (before signing) is not a valid receipt', (t) => {
 test('revoking removes untrusted receipts too, and needs no key', (t) => {
   const state = tempDir(t);
   place(state, unsigned);
-  t.deepEqual(revokeReceipts(state, 'demo'), [receiptPath(state, 'demo', DIGEST, permissions)]);
+  t.deepEqual(revokeReceipts(state, 'demo'), [receiptPath(state, DEMO, DIGEST, permissions)]);
 });
 
 test('receipts of one digest for different permissions are separate files, <digest>-<16 hex of the permissions>.json', (t) => {
   const state = tempDir(t);
-  const first = writeReceipt(state, unsigned);
-  const second = writeReceipt(state, { ...unsigned, permissions: { ...permissions, read: ['/home/u/other'] } });
+  const first = writeReceipt(state, SOURCE, unsigned);
+  const second = writeReceipt(state, SOURCE, { ...unsigned, permissions: { ...permissions, read: ['/home/u/other'] } });
   t.not(first, second);
   for (const file of [first, second]) t.regex(path.basename(file), new RegExp(`^${'a'.repeat(64)}-[0-9a-f]{16}\\.json$`));
   t.truthy(readMatchingReceipt(state, expected));
@@ -150,11 +161,11 @@ test('an agent name that could leave the consents directory is refused before it
 test('revoking by digest removes that digest in every workspace; by workspace, only what was approved there', (t) => {
   const state = tempDir(t);
   const other = { ...permissions, read: ['/home/u/other'] };
-  writeReceipt(state, { ...unsigned, workspace: '/home/u/proj' });
-  const kept = writeReceipt(state, { ...unsigned, digest: `sha256:${'c'.repeat(64)}`, workspace: '/home/u/proj' });
-  const otherFile = writeReceipt(state, { ...unsigned, permissions: other, workspace: '/home/u/other' });
+  writeReceipt(state, SOURCE, { ...unsigned, workspace: '/home/u/proj' });
+  const kept = writeReceipt(state, SOURCE, { ...unsigned, digest: `sha256:${'c'.repeat(64)}`, workspace: '/home/u/proj' });
+  const otherFile = writeReceipt(state, SOURCE, { ...unsigned, permissions: other, workspace: '/home/u/other' });
   t.deepEqual(revokeReceipts(state, 'demo', { workspace: '/home/u/other' }), [otherFile]);
-  writeReceipt(state, { ...unsigned, permissions: other, workspace: '/home/u/other' });
+  writeReceipt(state, SOURCE, { ...unsigned, permissions: other, workspace: '/home/u/other' });
   t.is(revokeReceipts(state, 'demo', DIGEST).length, 2, 'a digest given as a string, as before');
   t.deepEqual(
     listReceipts(state).map((r) => r.file),
@@ -167,4 +178,19 @@ test('a state directory whose agents entry is a file is an error when listing, n
   const state = tempDir(t);
   writeFileSync(path.join(state, 'agents'), 'x');
   t.throws(() => listReceipts(state), { code: 'ZB_IO_FAILED' } as never);
+});
+
+test('a signed receipt binds the source: the same name and digest from another folder, or a receipt from before sources were recorded, does not match', (t) => {
+  const state = tempDir(t);
+  const file = writeReceipt(state, SOURCE, unsigned);
+  t.is((JSON.parse(readFileSync(file, 'utf8')) as { source: string }).source, '/agents/demo');
+  const elsewhere = { kind: 'local', path: '/home/stranger/demo' } as const;
+  const copied = receiptPath(state, { name: 'demo', source: elsewhere }, DIGEST, permissions);
+  mkdirSync(path.dirname(copied), { recursive: true });
+  copyFileSync(file, copied);
+  t.is(readMatchingReceipt(state, { ...expected, source: elsewhere }), undefined, 'signed for /agents/demo, placed under the stranger');
+  const { source: _dropped, ...older } = unsigned;
+  const key = readFileSync(receiptKeyPath(state));
+  writeFileSync(file, JSON.stringify({ ...older, mac: computeReceiptMac(key, older) }));
+  t.is(readMatchingReceipt(state, expected), undefined, 'a signed receipt that records no source');
 });

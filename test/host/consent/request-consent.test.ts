@@ -3,12 +3,15 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSyn
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
+import { ensureAgentDirectory } from '../../../src/host/consent/agent-directory.js';
 import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
 import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../../src/host/consent/receipt.js';
 import { tempDir } from '../../fixtures/temp.js';
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
 const permissions: ConsentSummary = { read: ['/home/u/proj'], write: [], bash: { mode: 'none', allow: [] }, confinement: 'unconfined' };
+const SOURCE = { kind: 'local', path: '/agents/demo' } as const;
+const DEMO = { name: 'demo', source: SOURCE };
 
 async function answer(bytes: number[] | string, end = false) {
   const input = new PassThrough();
@@ -51,6 +54,7 @@ function request(t: ExecutionContext, overrides: Partial<ConsentRequest> & { inp
     request: {
       stateDirectory: state,
       name: 'demo',
+      source: SOURCE,
       version: '1.0.0',
       contentDigest: DIGEST,
       artifactDigest: undefined,
@@ -72,9 +76,9 @@ test('on a terminal, y allows and writes a verified receipt (0600, in a 0700 dir
   const { request: r, output, state } = request(t, { input: 'y\r' });
   t.is(await requestConsent(r), 'prompt');
   t.regex(output(), /^Agent demo@1\.0\.0 wants to run\.\n[\s\S]*fs read: {2}\/home\/u\/proj\n[\s\S]*Allow\? \[y\/N\] y\r\n$/);
-  const file = receiptPath(state, 'demo', DIGEST, permissions);
+  const file = receiptPath(state, DEMO, DIGEST, permissions);
   t.is(statSync(file).mode & 0o777, 0o600);
-  t.is(statSync(`${state}/agents/demo/consents`).mode & 0o777, 0o700);
+  t.is(statSync(path.dirname(file)).mode & 0o777, 0o700);
   t.like(JSON.parse(readFileSync(file, 'utf8')), { receipt: 2, digest: DIGEST, name: 'demo', version: '1.0.0', permissions });
   const again = request(t, { stateDirectory: state });
   t.is(await requestConsent(again.request), 'receipt');
@@ -85,7 +89,7 @@ test('on a terminal, n and Enter refuse and write nothing', async (t) => {
   for (const input of ['n\r', '\r']) {
     const { request: r, state } = request(t, { input });
     t.is(code(await t.throwsAsync(requestConsent(r))), 'ZB_CONSENT_REFUSED');
-    t.false(existsSync(receiptPath(state, 'demo', DIGEST, permissions)));
+    t.false(existsSync(receiptPath(state, DEMO, DIGEST, permissions)));
   }
 });
 
@@ -131,7 +135,7 @@ test('-y and ZOTBOX_AGENT_CONSENT=1 allow this run without asking and save nothi
   t.is(await requestConsent({ ...flag.request, stdin: noTerminal() }), 'flag');
   const env = request(t, { stateDirectory: flag.state, env: { ZOTBOX_AGENT_CONSENT: '1' } });
   t.is(await requestConsent(env.request), 'environment');
-  t.false(existsSync(receiptPath(flag.state, 'demo', DIGEST, permissions)));
+  t.false(existsSync(receiptPath(flag.state, DEMO, DIGEST, permissions)));
   t.deepEqual(listReceipts(flag.state), []);
   await t.throwsAsync(requestConsent({ ...flag.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
   const wrong = request(t, { env: { ZOTBOX_AGENT_CONSENT: 'yes' } });
@@ -142,7 +146,7 @@ test('with remember, -y and ZOTBOX_AGENT_CONSENT=1 save a receipt (recording the
   for (const given of [{ yes: true }, { env: { ZOTBOX_AGENT_CONSENT: '1' } }]) {
     const first = request(t, { ...given, remember: true, workspace: '/home/u/proj' });
     await requestConsent({ ...first.request, stdin: noTerminal() });
-    t.like(JSON.parse(readFileSync(receiptPath(first.state, 'demo', DIGEST, permissions, '/home/u/proj'), 'utf8')), { digest: DIGEST, workspace: '/home/u/proj' });
+    t.like(JSON.parse(readFileSync(receiptPath(first.state, DEMO, DIGEST, permissions, '/home/u/proj'), 'utf8')), { digest: DIGEST, workspace: '/home/u/proj' });
     t.is(await requestConsent({ ...first.request, yes: false, env: {}, stdin: noTerminal() }), 'receipt');
   }
 });
@@ -150,7 +154,7 @@ test('with remember, -y and ZOTBOX_AGENT_CONSENT=1 save a receipt (recording the
 test('-y --remember with a matching receipt leaves it as it is; another workspace (other permissions) gets a receipt of its own beside it', async (t) => {
   const first = request(t, { yes: true, remember: true, workspace: '/home/u/proj' });
   await requestConsent(first.request);
-  const file = receiptPath(first.state, 'demo', DIGEST, permissions, '/home/u/proj');
+  const file = receiptPath(first.state, DEMO, DIGEST, permissions, '/home/u/proj');
   const written = readFileSync(file, 'utf8');
   utimesSync(file, new Date(0), new Date(0));
   t.is(await requestConsent(first.request), 'flag');
@@ -172,20 +176,28 @@ test('-y --remember with a matching receipt leaves it as it is; another workspac
   );
 });
 
-test('a receipt saved before issue 13 (one per digest, at <digest>.json, no workspace) counts only for a caller that gives no workspace: a run is asked again', async (t) => {
+test('a receipt saved before issue 13 (one per digest, at <digest>.json) is not used: the run is asked again', async (t) => {
   const first = request(t, { yes: true, remember: true });
   await requestConsent(first.request);
-  const legacy = path.join(path.dirname(receiptPath(first.state, 'demo', DIGEST, permissions)), `${'a'.repeat(64)}.json`);
-  renameSync(receiptPath(first.state, 'demo', DIGEST, permissions), legacy);
-  t.is(await requestConsent({ ...first.request, yes: false, stdin: noTerminal() }), 'receipt');
-  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal(), permissions: { ...permissions, read: ['/elsewhere'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
-  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal(), workspace: '/home/u/proj' }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  const legacy = path.join(path.dirname(receiptPath(first.state, DEMO, DIGEST, permissions)), `${'a'.repeat(64)}.json`);
+  renameSync(receiptPath(first.state, DEMO, DIGEST, permissions), legacy);
+  await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('consent to an agent from one folder does not cover an agent of the same name and content from another (issue 21)', async (t) => {
+  const trusted = request(t, { yes: true, remember: true });
+  await requestConsent(trusted.request);
+  t.is(await requestConsent({ ...trusted.request, yes: false, stdin: noTerminal() }), 'receipt');
+  const stranger = { ...trusted.request, source: { kind: 'local', path: '/home/stranger/demo' } as const, yes: false, stdin: noTerminal() };
+  await t.throwsAsync(requestConsent(stranger), { code: 'ZB_CONSENT_REQUIRED' } as never);
+  const fromGitHub = { ...stranger, source: { kind: 'github', owner: 'acme', repo: 'agents', path: 'demo' } as const };
+  await t.throwsAsync(requestConsent(fromGitHub), { code: 'ZB_CONSENT_REQUIRED' } as never);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {
   const first = request(t, { yes: true, remember: true });
   await requestConsent(first.request);
-  const file = receiptPath(first.state, 'demo', DIGEST, permissions);
+  const file = receiptPath(first.state, DEMO, DIGEST, permissions);
   const noTty = Object.assign(new PassThrough(), { isTTY: false });
   // Other permissions (e.g. another workspace): asked again.
   await t.throwsAsync(requestConsent({ ...first.request, yes: false, stdin: noTty, permissions: { ...permissions, read: ['/other'] } }), { code: 'ZB_CONSENT_REQUIRED' } as never);
@@ -200,10 +212,10 @@ test('bash "ask" mode never uses or writes a receipt', async (t) => {
   const ask: ConsentSummary = { ...permissions, bash: { mode: 'ask', allow: [] } };
   const first = request(t, { yes: true, remember: true, permissions: ask });
   t.is(await requestConsent(first.request), 'flag');
-  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST, ask)));
+  t.false(existsSync(receiptPath(first.state, DEMO, DIGEST, ask)));
   const prompt = request(t, { stateDirectory: first.state, permissions: ask, input: 'y\r' });
   t.is(await requestConsent(prompt.request), 'prompt');
-  t.false(existsSync(receiptPath(first.state, 'demo', DIGEST, ask)));
+  t.false(existsSync(receiptPath(first.state, DEMO, DIGEST, ask)));
   t.regex(formatConsentText({ ...prompt.request }), /bash: {5}ask — ANY command/);
 });
 
@@ -220,9 +232,13 @@ test('receipts can be listed and revoked, all or by digest', async (t) => {
 
 /** What an attacker who can write the consents directory, but not read the key, would write. */
 function forgeReceipt(state: string, extra: Record<string, unknown> = {}) {
-  const file = receiptPath(state, 'demo', DIGEST, permissions);
+  const file = receiptPath(state, DEMO, DIGEST, permissions);
+  ensureAgentDirectory(state, DEMO);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({ receipt: 2, digest: DIGEST, artifact_digest: null, name: 'demo', version: '1.0.0', permissions, approved_at: new Date().toISOString(), source: SOURCE.path, ...extra }),
+  );
 }
 
 test('a forged receipt (well-formed, written without the key) is ignored: the prompt is asked again', async (t) => {
@@ -247,7 +263,7 @@ test('a receipt copied from another state directory is ignored', async (t) => {
   await requestConsent(a.request);
   const b = request(t, { yes: true, remember: true });
   await requestConsent({ ...b.request, contentDigest: `sha256:${'c'.repeat(64)}` });
-  copyFileSync(receiptPath(a.state, 'demo', DIGEST, permissions), receiptPath(b.state, 'demo', DIGEST, permissions));
+  copyFileSync(receiptPath(a.state, DEMO, DIGEST, permissions), receiptPath(b.state, DEMO, DIGEST, permissions));
   await t.throwsAsync(requestConsent({ ...b.request, yes: false, stdin: noTerminal() }), { code: 'ZB_CONSENT_REQUIRED' } as never);
   t.is(await requestConsent({ ...a.request, yes: false, stdin: noTerminal() }), 'receipt', 'still good where it was made');
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import type { ZotboxError } from '../../../src/errors.js';
 import path from 'node:path';
-import { agentDataDirectory, requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../../../src/host/consent/state-dir.js';
+import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../../../src/host/consent/state-dir.js';
 import { tempDir } from '../../fixtures/temp.js';
 
 const linux = { homeDirectory: '/home/u', platform: 'linux' as const };
@@ -20,24 +20,6 @@ test('empty or relative XDG_STATE_HOME is ignored, as the XDG spec says', (t) =>
 
 test('macOS uses Application Support', (t) => {
   t.is(resolveStateDirectory({ homeDirectory: '/Users/u', platform: 'darwin', env: {} }), '/Users/u/Library/Application Support/zotbox');
-});
-
-test('agent data lives under agents/<name>/data', (t) => {
-  t.is(agentDataDirectory('/s', 'code-reviewer'), '/s/agents/code-reviewer/data');
-});
-
-test('every run gets the agent data and sessions directories, 0700 whatever the umask', async (t) => {
-  const { mkdtempSync, rmSync, statSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { ensureAgentDirectories } = await import('../../../src/host/consent/state-dir.js');
-  const state = mkdtempSync(`${tmpdir()}/zb-state-`);
-  t.teardown(() => rmSync(state, { recursive: true, force: true }));
-  const { data, sessions } = ensureAgentDirectories(state, 'demo');
-  t.is(data, `${state}/agents/demo/data`);
-  t.is(sessions, `${state}/sessions/agents/demo`);
-  t.is(statSync(data).mode & 0o777, 0o700);
-  t.is(statSync(sessions).mode & 0o777, 0o700);
-  t.deepEqual(ensureAgentDirectories(state, 'demo'), { data, sessions }, 'idempotent');
 });
 
 test('a state directory that is a file, or under one, is ZB_IO_FAILED naming where it came from and the fix', (t) => {

@@ -3,9 +3,12 @@ import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../src/errors.js';
 import { compileScopes } from '../../../src/policy/scopes.js';
-import { ensureAgentDirectories } from '../../../src/host/consent/state-dir.js';
+import { ensureAgentDirectories } from '../../../src/host/consent/agent-directory.js';
+import { agentDirectoryName } from '../../../src/host/consent/agent-identity.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../../../src/host/consent/state-scopes.js';
 import { tempDir } from '../../fixtures/temp.js';
+
+const DEMO = { name: 'demo', source: { kind: 'local', path: '/agents/demo' } } as const;
 
 /** A real state directory, reached through a symlink as $ZOTBOX_HOME may be. */
 function linkedState(t: Parameters<typeof tempDir>[0]) {
@@ -14,13 +17,13 @@ function linkedState(t: Parameters<typeof tempDir>[0]) {
   symlinkSync(path.join(root, 'real'), path.join(root, 'link'));
   const workspace = path.join(root, 'ws');
   mkdirSync(workspace);
-  const { data } = ensureAgentDirectories(path.join(root, 'link'), 'demo');
+  const { data } = ensureAgentDirectories(path.join(root, 'link'), DEMO);
   return { root, real: path.join(root, 'real'), state: path.join(root, 'link'), data, workspace };
 }
 
 test('the state and data directories are canonicalized, through symlinks and below missing directories', (t) => {
   const { real, state, data, root } = linkedState(t);
-  t.deepEqual(canonicalStateContext(state, data), { stateDirectory: real, agentData: path.join(real, 'agents/demo/data') });
+  t.deepEqual(canonicalStateContext(state, data), { stateDirectory: real, agentData: path.join(real, 'agents', agentDirectoryName(DEMO), 'data') });
   const missing = path.join(state, 'not', 'yet');
   t.deepEqual(canonicalStateContext(missing, path.join(missing, 'agents/x/data')), { stateDirectory: path.join(real, 'not/yet'), agentData: path.join(real, 'not/yet/agents/x/data') });
   t.is(t.throws(() => canonicalStateContext(`${root}/ws/missing/../x`, '/d'), { instanceOf: ZotboxError }).code, 'ZB_IO_FAILED');
@@ -33,10 +36,10 @@ test('${agent_data}/../consents is refused with ZB_SCOPE_STATE_DIRECTORY, naming
   t.is(error.code, 'ZB_SCOPE_STATE_DIRECTORY');
   t.deepEqual(error.details, {
     stateDirectory: real,
-    agentData: path.join(real, 'agents/demo/data'),
-    scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(real, 'agents/demo/consents') }],
+    agentData: path.join(real, 'agents', agentDirectoryName(DEMO), 'data'),
+    scopes: [{ access: 'write', declared: '${agent_data}/../consents', root: path.join(real, 'agents', agentDirectoryName(DEMO), 'consents') }],
   });
-  t.true(error.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents/demo/consents')}`));
+  t.true(error.message.includes(`"\${agent_data}/../consents" (permissions.fs.write) resolves to ${path.join(real, 'agents', agentDirectoryName(DEMO), 'consents')}`));
   t.regex(error.message, /Fix: .*\$\{agent_data\}/);
 });
 

@@ -200,3 +200,18 @@ test('a run of a GitHub agent shows its remote source on a line of its own at co
   t.regex(shown, /\n {2}source: github acme\/agents\/reviewer@HEAD\n/);
   t.is(code(error), 'ZB_CONSENT_REFUSED');
 });
+
+test('a GitHub agent is known by owner/repo/path, without the ref and without case in owner and repo; another path or a fork is another agent (issue 21)', async (t) => {
+  const archive = repositoryArchive();
+  const base = await serve(
+    t,
+    archiveHandler(archive, ['/acme/agents/archive/HEAD.tar.gz', '/acme/agents/archive/v2.tar.gz', '/Acme/Agents/archive/HEAD.tar.gz', '/mallory/agents/archive/HEAD.tar.gz']),
+  );
+  const open = async (reference: string) => (await openAgent(reference, { cwd: '/', githubBaseUrl: base })).sourceIdentity;
+  const reviewer = { kind: 'github', owner: 'acme', repo: 'agents', path: 'reviewer' };
+  t.deepEqual(await open('github:acme/agents/reviewer'), reviewer);
+  t.deepEqual(await open('github:acme/agents/reviewer@v2'), reviewer, 'a new version keeps its data');
+  t.deepEqual(await open('https://github.com/Acme/Agents/tree/HEAD/reviewer'), reviewer, 'GitHub names owners and repositories without case');
+  t.deepEqual(await open('github:acme/agents/other'), { kind: 'github', owner: 'acme', repo: 'agents', path: 'other' });
+  t.deepEqual(await open('github:mallory/agents/reviewer'), { kind: 'github', owner: 'mallory', repo: 'agents', path: 'reviewer' }, 'a fork is another agent');
+});
