@@ -112,7 +112,11 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'A mount of the sandbox was not where zotbox checked it, or not what it opened (a concurrent rename moved it); the command was refused before it started and the run stopped.',
   },
-  ZB_CONFINEMENT_GIT_PROGRAM: { exit: 1, summary: 'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file...); it was undone and the run stopped.' },
+  ZB_CONFINEMENT_GIT_PROGRAM: {
+    exit: 1,
+    summary:
+      'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file...); it was undone and the run stopped.',
+  },
   ZB_CONFINEMENT_PROTECTED_FILE: {
     exit: 1,
     summary: "A command created or changed a file the user's tools run on their own (.envrc, .vscode/, a hook the git config names...); it was put back and the run stopped.",

@@ -75,10 +75,10 @@ test("a signed receipt for one version, copied to another version's file name, i
   const state = tempDir(t);
   const versionA = { ...unsigned, version: '1.0.0' };
   const digestB = `sha256:${'b'.repeat(64)}`;
-  const source = writeReceipt(state, versionA);
-  const forB = { digest: digestB, name: 'demo', permissions };
-  // Both names zotbox reads for version B: the current one and the legacy <digest>.json.
-  const targets = [receiptPath(state, 'demo', digestB, permissions), path.join(path.dirname(source), `${'b'.repeat(64)}.json`)];
+  const source = writeReceipt(state, SOURCE, versionA);
+  const forB = { digest: digestB, name: 'demo', source: SOURCE, permissions };
+  // Both names a receipt for version B could have: the current one and the legacy <digest>.json.
+  const targets = [receiptPath(state, DEMO, digestB, permissions), path.join(path.dirname(source), `${'b'.repeat(64)}.json`)];
   for (const target of targets) {
     copyFileSync(source, target);
     t.is(readMatchingReceipt(state, forB), undefined, path.basename(target));
