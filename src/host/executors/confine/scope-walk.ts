@@ -24,8 +24,12 @@ import { isInsideRoot } from '../../../policy/scopes.js';
  * in the last 50 ms.
  */
 export const TIMESTAMP_SLACK_MS = 50;
-/** Directories remembered per walker (about 150 bytes each: some 30 MB); past it the cache starts over. */
-export const MAX_CACHED_DIRECTORIES = 200_000;
+/**
+ * Directories remembered per walker, as many as the walk before a command accepts. Each costs 250–400 bytes of
+ * heap (measured on generated trees and on node_modules), so a walker holds at most about 100 MB; past the bound
+ * the cache starts over.
+ */
+export const MAX_CACHED_DIRECTORIES = 250_000;
 /** A wall clock that falls this far behind the monotonic one has been set back (reading jitter is about 1 ms). */
 const CLOCK_STEP_MS = 5;
 /** statfs magic numbers of filesystems whose timestamp clock was measured (see TIMESTAMP_SLACK_MS). */
@@ -85,12 +89,12 @@ interface Node {
   /** The listing may be reused while dev, ino, ctime and mtime stay equal (see the header). */
   readonly trusted: boolean;
   readonly subdirectories: readonly string[];
-  /** Per entry predicate, in order: the matching entries. */
+  /** The nodes of the subdirectories walked so far, at their name's index (undefined: not walked yet). */
+  readonly children: (Node | undefined)[];
+  /** Per entry predicate, in order: the matching entries (one shared list of empty lists when nothing matched). */
   readonly matched: readonly (readonly Dirent[])[];
-  /** Per directory predicate, in order. */
-  readonly marks: readonly boolean[];
-  /** Nodes of the subdirectories walked so far, by name. */
-  readonly children: Map<string, Node>;
+  /** Bit i set: directory predicate i holds for this listing. */
+  readonly marks: number;
 }
 
 type Looked = { readonly stats: Stats } | { readonly gone: true } | { readonly unreadable: true };
@@ -106,13 +110,15 @@ function look(directory: string): Looked {
   }
 }
 
-function countNodes(node: Node): number {
+function countNodes(node: Node | undefined): number {
+  if (node === undefined) return 0;
   let count = 1;
-  for (const child of node.children.values()) count += countNodes(child);
+  for (const child of node.children) count += countNodes(child);
   return count;
 }
 
-const EMPTY: readonly Dirent[] = [];
+const NO_ENTRIES: readonly Dirent[] = [];
+const NO_NAMES: readonly string[] = [];
 
 /**
  * One walker per set of predicates: its cache remembers what those predicates found in each directory. Owned by
@@ -125,6 +131,7 @@ export class ScopeWalker<E extends string, D extends string> {
   private readonly directoryNames: readonly D[];
   private readonly directoryTests: readonly ((listing: readonly Dirent[]) => boolean)[];
   private readonly roots = new Map<string, Node>();
+  private readonly noMatches: readonly (readonly Dirent[])[];
   private cached = 0;
   private clockOffset: number | undefined;
 
@@ -136,6 +143,13 @@ export class ScopeWalker<E extends string, D extends string> {
     this.entryTests = this.entryNames.map((name) => collect.entries[name]);
     this.directoryNames = Object.keys(collect.directories) as D[];
     this.directoryTests = this.directoryNames.map((name) => collect.directories[name]);
+    if (this.directoryTests.length > 30) throw new RangeError('a scope walker takes at most 30 directory predicates');
+    this.noMatches = this.entryNames.map(() => NO_ENTRIES);
+  }
+
+  /** How many directories' listings are held now. */
+  get cachedDirectories(): number {
+    return this.cached;
   }
 
   /** Forgets every listing. */
@@ -158,43 +172,42 @@ export class ScopeWalker<E extends string, D extends string> {
     let exceeded = false;
     // Each item remembers its root (the agent's data directory lies inside the skipped state directory, and is
     // walked whole) and where its node hangs.
-    const pending: { directory: string; root: string; parent: Node | undefined; name: string }[] = request.roots.map((root) => ({ directory: root, root, parent: undefined, name: root }));
+    const pending: { directory: string; root: string; parent: Node | undefined; index: number }[] = request.roots.map((root) => ({ directory: root, root, parent: undefined, index: -1 }));
     while (pending.length > 0) {
-      const { directory, root, parent, name } = pending.pop()!;
+      const { directory, root, parent, index } = pending.pop()!;
       visited++;
       if (request.maxDirectories !== undefined && visited > request.maxDirectories) {
         exceeded = true;
         break;
       }
-      const siblings = parent === undefined ? this.roots : parent.children;
       const looked = look(directory);
-      let node = siblings.get(name);
+      let node = parent === undefined ? this.roots.get(directory) : parent.children[index];
       if (!('stats' in looked)) {
         if ('unreadable' in looked) unreadable.push(directory);
-        this.drop(siblings, name);
+        this.remove(parent, index, directory);
         continue;
       }
       if (node === undefined || !node.trusted || !this.matches(node, looked.stats)) {
         const fresh = this.list(directory, looked.stats, node, measured);
         if (!('node' in fresh)) {
           if ('unreadable' in fresh) unreadable.push(directory);
-          this.drop(siblings, name);
+          this.remove(parent, index, directory);
           continue;
         }
-        // The old node goes; the subtrees it kept move to the new one, the rest go with it.
-        this.cached += 1 - (node === undefined ? 0 : 1 + [...node.children].reduce((sum, [sub, child]) => sum + (fresh.node.children.get(sub) === child ? 0 : countNodes(child)), 0));
+        // The new node comes in, the old one goes with the subtrees that did not move to the new one.
+        this.cached += 1 - fresh.released;
         node = fresh.node;
-        siblings.set(name, node);
+        this.place(parent, index, directory, node);
         listed++;
       } else reused++;
-      for (let i = 0; i < directories.length; i++) if (node.marks[i] === true) directories[i]!.push(directory);
+      for (let i = 0; i < directories.length; i++) if ((node.marks & (1 << i)) !== 0) directories[i]!.push(directory);
       const prefix = directory === '/' ? '/' : `${directory}/`;
       for (let i = 0; i < entries.length; i++) for (const entry of node.matched[i]!) entries[i]!.push({ path: prefix + entry.name, entry });
-      for (const sub of node.subdirectories) {
-        const full = prefix + sub;
+      for (let i = 0; i < node.subdirectories.length; i++) {
+        const full = prefix + node.subdirectories[i]!;
         // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
         if (skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) continue;
-        pending.push({ directory: full, root, parent: node, name: sub });
+        pending.push({ directory: full, root, parent: node, index: i });
       }
     }
     if (this.cached > MAX_CACHED_DIRECTORIES) this.clear();
@@ -203,7 +216,7 @@ export class ScopeWalker<E extends string, D extends string> {
   }
 
   /** Reads a directory; the listing is trusted only when the stats read before and after it agree and are old enough. */
-  private list(directory: string, before: Stats, previous: Node | undefined, measured: Map<number, boolean>): { node: Node } | { gone: true } | { unreadable: true } {
+  private list(directory: string, before: Stats, previous: Node | undefined, measured: Map<number, boolean>): { node: Node; released: number } | { gone: true } | { unreadable: true } {
     const clock = this.seams.clock;
     const listedAt = clock === undefined ? Date.now() : clock.now();
     let listing: Dirent[];
@@ -220,26 +233,39 @@ export class ScopeWalker<E extends string, D extends string> {
     const trusted = confirmed && key.ctime < listedAt - TIMESTAMP_SLACK_MS && this.measuredFilesystem(directory, before.dev, measured);
     const subdirectories: string[] = [];
     const matched = this.entryTests.map((): Dirent[] => []);
+    let matches = 0;
     for (const entry of listing) {
       if (entry.isDirectory()) subdirectories.push(entry.name);
-      for (let i = 0; i < matched.length; i++) if (this.entryTests[i]!(entry)) matched[i]!.push(entry);
+      for (let i = 0; i < matched.length; i++) {
+        if (!this.entryTests[i]!(entry)) continue;
+        matched[i]!.push(entry);
+        matches++;
+      }
     }
     // The subtrees below keep their own nodes (each is checked by its own stat) while their names are still there.
-    const children = new Map<string, Node>();
-    for (const sub of subdirectories) {
-      const kept = previous?.children.get(sub);
-      if (kept !== undefined) children.set(sub, kept);
+    const children = new Array<Node | undefined>(subdirectories.length).fill(undefined);
+    let released = countNodes(previous);
+    if (previous !== undefined && previous.subdirectories.length > 0) {
+      const byName = new Map(previous.subdirectories.map((name, i) => [name, previous.children[i]]));
+      for (let i = 0; i < subdirectories.length; i++) {
+        children[i] = byName.get(subdirectories[i]!);
+        released -= countNodes(children[i]);
+      }
     }
-    return {
-      node: {
-        ...key,
-        trusted,
-        subdirectories,
-        matched: matched.map((list) => (list.length === 0 ? EMPTY : list)),
-        marks: this.directoryTests.map((test) => test(listing)),
-        children,
-      },
+    let marks = 0;
+    for (let i = 0; i < this.directoryTests.length; i++) if (this.directoryTests[i]!(listing)) marks |= 1 << i;
+    const node: Node = {
+      dev: key.dev,
+      ino: key.ino,
+      ctime: key.ctime,
+      mtime: key.mtime,
+      trusted,
+      subdirectories: subdirectories.length === 0 ? NO_NAMES : subdirectories,
+      children,
+      matched: matches === 0 ? this.noMatches : matched.map((list) => (list.length === 0 ? NO_ENTRIES : list)),
+      marks,
     };
+    return { node, released };
   }
 
   private keyOf(stats: Stats): { dev: number; ino: number; ctime: number; mtime: number } {
@@ -252,11 +278,18 @@ export class ScopeWalker<E extends string, D extends string> {
     return key.dev === now.dev && key.ino === now.ino && key.ctime === now.ctime && key.mtime === now.mtime;
   }
 
-  private drop(siblings: Map<string, Node>, name: string): void {
-    const node = siblings.get(name);
-    if (node === undefined) return;
-    siblings.delete(name);
-    this.cached -= countNodes(node);
+  /** Hangs `node` where the walk found its directory. */
+  private place(parent: Node | undefined, index: number, directory: string, node: Node): void {
+    if (parent === undefined) this.roots.set(directory, node);
+    else parent.children[index] = node;
+  }
+
+  /** Forgets a directory that is gone or cannot be listed, and everything below it. */
+  private remove(parent: Node | undefined, index: number, directory: string): void {
+    const old = parent === undefined ? this.roots.get(directory) : parent.children[index];
+    this.cached -= countNodes(old);
+    if (parent === undefined) this.roots.delete(directory);
+    else parent.children[index] = undefined;
   }
 
   /** Whether the filesystem holding `directory` (device `dev`) is one whose timestamp clock was measured. */

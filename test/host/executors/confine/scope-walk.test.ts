@@ -269,6 +269,8 @@ test('property: after any changes, the cached walk finds exactly what an uncache
       for (const operation of operations) {
         mutate(root, operation, scratch);
         if (JSON.stringify(found(walker.walk({ roots: [root] }))) !== JSON.stringify(referenceWalk(root))) return false;
+        // The cache holds exactly the directories there are now: nothing gone is kept.
+        if (walker.cachedDirectories !== directoriesUnder(root).length) return false;
       }
       return true;
     }),
