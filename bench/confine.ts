@@ -91,7 +91,8 @@ export async function runConfineBench(): Promise<void> {
     const small = path.join(scratch, 'small');
     const large = path.join(scratch, 'large');
     cpSync(path.join(REPOSITORY, 'src'), small, { recursive: true });
-    cpSync(path.join(REPOSITORY, 'node_modules'), path.join(large, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    // realpath: in a worktree node_modules can be a link to another checkout's.
+    cpSync(realpathSync(path.join(REPOSITORY, 'node_modules')), path.join(large, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     const rows: string[][] = [];
     const workspaces: [string, string, () => void, number][] = [
       ['small workspace', small, () => undefined, 21],
