@@ -206,7 +206,7 @@ export class ScopeWalker<E extends string, D extends string> {
       for (let i = 0; i < node.subdirectories.length; i++) {
         const full = prefix + node.subdirectories[i]!;
         // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
-        if (skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) continue;
+        if (skipped.length > 0 && skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) continue;
         pending.push({ directory: full, root, parent: node, index: i });
       }
     }
@@ -269,8 +269,9 @@ export class ScopeWalker<E extends string, D extends string> {
   }
 
   private keyOf(stats: Stats): { dev: number; ino: number; ctime: number; mtime: number } {
-    const timestamp = this.seams.clock?.timestamp ?? ((ms: number) => ms);
-    return { dev: stats.dev, ino: stats.ino, ctime: timestamp(stats.ctimeMs), mtime: timestamp(stats.mtimeMs) };
+    const clock = this.seams.clock;
+    if (clock === undefined) return { dev: stats.dev, ino: stats.ino, ctime: stats.ctimeMs, mtime: stats.mtimeMs };
+    return { dev: stats.dev, ino: stats.ino, ctime: clock.timestamp(stats.ctimeMs), mtime: clock.timestamp(stats.mtimeMs) };
   }
 
   private matches(key: { dev: number; ino: number; ctime: number; mtime: number }, stats: Stats): boolean {
