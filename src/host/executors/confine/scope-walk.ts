@@ -3,16 +3,23 @@
 // a directory's listing changes only through an entry added, removed or renamed
 // in it, and each such change sets the directory's ctime and mtime to the
 // filesystem clock's now; an unprivileged process cannot set ctime, and a replaced,
-// remounted, renamed-over or chmodded directory has another dev, ino or ctime. So
-// one lstat per directory per walk is the floor (a deep directory is unchanged only
-// by its own stat: an ancestor's times do not move), and a listing is reused when
-// dev+ino+ctime+mtime equal those read around it, with git's "racily clean" rule
-// for the coarse clock: a listing counts only if the ctime read before it is older
-// than the moment it was taken by more than TIMESTAMP_SLACK_MS (a change in the same
-// tick, right after the listing, may keep the same timestamp). Listings are trusted
-// only on filesystems whose clock was measured (ext4, tmpfs), and all are dropped
-// when the wall clock steps back. What is cached is a fact about one directory, not
-// about a scope set: roots, skipped trees and limits are applied anew on every walk.
+// remounted, renamed-over or chmodded directory has another dev, ino or ctime. A
+// listing is reused when dev+ino+ctime+mtime equal those read before and after it
+// was taken, with git's "racily clean" rule for the coarse clock: it counts only if
+// that ctime is older than the moment of the listing by more than
+// TIMESTAMP_SLACK_MS (a change in the same tick, right after the listing, may keep
+// the timestamp). Listings are trusted only on filesystems whose clock was measured
+// (ext4, tmpfs), and all are dropped when the wall clock steps back. A cached
+// listing is a fact about one directory, not about a scope set: roots, skipped
+// trees and limits are applied anew on every walk.
+// Why every directory is still stat-ed on every walk: an ancestor's times do not
+// move when a deep directory changes, so nothing but the deep directory's own stat
+// proves it unchanged. Nothing cheaper can carry that proof from here: inotify
+// through node's fs.watch drops the queue-overflow event (a lost change would pass
+// silently), fanotify needs CAP_SYS_ADMIN, and reusing the last aftercare's walk as
+// the next command's "before" would take whatever changed in between (the user's
+// own git, another process) for the agent's doing. So the floor is one lstat per
+// directory per walk (docs/performance.md measures it against the target).
 import { lstatSync, readdirSync, statfsSync, type Dirent, type Stats } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isInsideRoot } from '../../../policy/scopes.js';
