@@ -1,22 +1,26 @@
 // The cost of confinement per bash call: `true` run by the bash executor inside the
 // sandbox (build the sandbox, walk the write scope for git metadata before and
-// after, start bubblewrap) and unconfined, against spawning the same program
-// directly (the baseline), in a small workspace and in one shaped like a
-// JavaScript repository (this checkout's node_modules: hundreds of directories).
+// after, start bubblewrap) and unconfined, against a bare bubblewrap sandbox
+// running the same program (the baseline, issue 21 §9: a confined call within 2×
+// of it whatever the workspace's size), in a small workspace, one shaped like a
+// JavaScript repository (this checkout's node_modules) and generated ones of
+// 20,000 and 100,000 directories.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/executors/command-environment.js';
 import { createCommandIsolation } from '../src/host/executors/confine/command-isolation.js';
-import { scanGitMetadata } from '../src/host/executors/confine/git-inventory.js';
+import { isShapedLikeGitDirectory, scanGitMetadata } from '../src/host/executors/confine/git-inventory.js';
+import { ScopeWalker } from '../src/host/executors/confine/scope-walk.js';
 import { resolveConfinement } from '../src/host/executors/confine/mode.js';
 import { executeBash } from '../src/host/executors/bash.js';
 import type { ApprovedShell } from '../src/policy/gate-server.js';
+import { isGitDirectoryName } from '../src/policy/git-control.js';
 import { compileScopes } from '../src/policy/scopes.js';
 import { decideShellCommand, type ShellContext } from '../src/policy/shell-decision.js';
-import { formatTable, measure, measurePair } from './harness.js';
+import { formatTable, measure, measureRounds } from './harness.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -36,6 +40,49 @@ function approveTrue(workspace: string): { decision: ApprovedShell; shell: Shell
   return { decision, shell };
 }
 
+/** `count` directories below `root`, ten to a directory (breadth first), each holding one small file. */
+function makeTree(root: string, count: number): void {
+  mkdirSync(root);
+  const queue = [root];
+  let made = 0;
+  for (let head = 0; made < count; head++) {
+    const parent = queue[head]!;
+    for (let i = 0; i < 10 && made < count; i++, made++) {
+      const directory = path.join(parent, `d${i}`);
+      mkdirSync(directory);
+      writeFileSync(path.join(directory, 'index.js'), 'export {};\n');
+      queue.push(directory);
+    }
+  }
+}
+
+/** bubblewrap alone, with a minimal sandbox running the same program: what the kernel and bwrap themselves cost. */
+function bareBubblewrapArguments(): string[] {
+  return [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-net',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--',
+    '/usr/bin/true',
+  ];
+}
+
 export async function runConfineBench(): Promise<void> {
   const confinement = resolveConfinement('required');
   if (confinement.kind !== 'bubblewrap') throw new Error(`the confinement bench needs bubblewrap: ${confinement.kind === 'unavailable' ? confinement.reason : 'off'}`);
@@ -44,57 +91,47 @@ export async function runConfineBench(): Promise<void> {
     const small = path.join(scratch, 'small');
     const large = path.join(scratch, 'large');
     cpSync(path.join(REPOSITORY, 'src'), small, { recursive: true });
-    cpSync(path.join(REPOSITORY, 'node_modules'), path.join(large, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    // realpath: in a worktree node_modules can be a link to another checkout's.
+    cpSync(realpathSync(path.join(REPOSITORY, 'node_modules')), path.join(large, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     const rows: string[][] = [];
-    for (const [label, workspace] of [
-      ['small workspace', small],
-      ['node_modules-sized workspace', large],
-    ] as const) {
+    const workspaces: [string, string, () => void, number][] = [
+      ['small workspace', small, () => undefined, 21],
+      ['node_modules-sized workspace', large, () => undefined, 21],
+      ['20,000 directories', path.join(scratch, 'd20k'), () => makeTree(path.join(scratch, 'd20k'), 20_000), 15],
+      ['100,000 directories', path.join(scratch, 'd100k'), () => makeTree(path.join(scratch, 'd100k'), 100_000), 7],
+    ];
+    for (const [label, workspace, make, samples] of workspaces) {
+      make();
       const layout = { readRoots: [workspace], writeRoots: [workspace] };
       const { decision, shell } = approveTrue(workspace);
       const run = (kind: 'confined' | 'unconfined') => () =>
-        executeBash(decision, { workspace, timeoutMs: 30_000, outputCapBytes: 4096, shell, isolation: createCommandIsolation(kind === 'confined' ? confinement : { kind: 'unconfined' }, layout) });
-      const spawnTrue = () => spawnAndWait('/usr/bin/true', []);
-      const confined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'confined', fn: run('confined') }, { warmup: 3, samples: 21 });
-      const unconfined = await measurePair({ name: 'spawn', fn: spawnTrue }, { name: 'unconfined', fn: run('unconfined') }, { warmup: 3, samples: 21 });
-      const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples: 15 });
-      // bubblewrap alone, with a minimal sandbox: what the kernel and bwrap themselves cost.
-      const bwrapAlone = await measure(
-        'bwrap',
-        () =>
-          spawnAndWait(confinement.bwrap, [
-            '--unshare-user',
-            '--unshare-pid',
-            '--unshare-net',
-            '--ro-bind',
-            '/usr',
-            '/usr',
-            '--symlink',
-            'usr/bin',
-            '/bin',
-            '--symlink',
-            'usr/lib',
-            '/lib',
-            '--symlink',
-            'usr/lib64',
-            '/lib64',
-            '--proc',
-            '/proc',
-            '--dev',
-            '/dev',
-            '--',
-            '/usr/bin/true',
-          ]),
-        { warmup: 3, samples: 21 },
+        executeBash(decision, { workspace, timeoutMs: 60_000, outputCapBytes: 4096, shell, isolation: createCommandIsolation(kind === 'confined' ? confinement : { kind: 'unconfined' }, layout) });
+      const rounds = await measureRounds(
+        [
+          { name: 'bare bwrap', fn: () => spawnAndWait(confinement.bwrap, bareBubblewrapArguments()) },
+          { name: 'confined', fn: run('confined') },
+          { name: 'unconfined', fn: run('unconfined') },
+        ],
+        { warmup: 2, samples },
       );
+      const [bare, confined, unconfined] = rounds.samples;
+      const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples });
+      const fresh = await measure(
+        'uncached walk',
+        () => new ScopeWalker({ entries: { git: (e) => isGitDirectoryName(e.name) }, directories: { shaped: isShapedLikeGitDirectory } }).walk({ roots: [workspace] }),
+        { warmup: 1, samples: Math.min(samples, 7) },
+      );
+      const ratio = (i: number) => `${rounds.ratios[i]!.toFixed(2)}×`;
       rows.push(
-        [`${label}: confined call`, confined.b.medianMs.toFixed(2), confined.a.medianMs.toFixed(2), `${confined.speedup.toFixed(1)}×`],
-        [`${label}: unconfined call`, unconfined.b.medianMs.toFixed(2), unconfined.a.medianMs.toFixed(2), `${unconfined.speedup.toFixed(1)}×`],
-        [`${label}: one git-metadata walk`, walk.medianMs.toFixed(2), '-', '-'],
-        [`${label}: bare bwrap running true (reference)`, bwrapAlone.medianMs.toFixed(2), '-', '-'],
+        [`${label}: bare bwrap running true (baseline)`, bare!.medianMs.toFixed(2), bare!.p99Ms.toFixed(2), '1.00×'],
+        [`${label}: confined call`, confined!.medianMs.toFixed(2), confined!.p99Ms.toFixed(2), ratio(1)],
+        [`${label}: unconfined call`, unconfined!.medianMs.toFixed(2), unconfined!.p99Ms.toFixed(2), ratio(2)],
+        [`${label}: one git-metadata walk (listings cached)`, walk.medianMs.toFixed(2), walk.p99Ms.toFixed(2), '-'],
+        [`${label}: one git-metadata walk (uncached)`, fresh.medianMs.toFixed(2), fresh.p99Ms.toFixed(2), '-'],
       );
+      rmSync(workspace, { recursive: true, force: true });
     }
-    process.stdout.write(formatTable(['measure (median ms)', 'zotbox', 'spawn /usr/bin/true', 'zotbox ÷ spawn'], rows));
+    process.stdout.write(formatTable(['measure', 'median ms', 'p99 ms', '÷ bare bwrap'], rows));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -16,7 +16,10 @@ interface BenchArea {
 
 const AREAS: Readonly<Record<string, BenchArea>> = {
   archive: { description: 'image load, unpack, pack and directory digest against zstd and tar', run: runArchiveBench },
-  confine: { description: 'one bash call confined and unconfined (sandbox, git walks, bubblewrap) against spawning the program directly', run: runConfineBench },
+  confine: {
+    description: 'one bash call confined and unconfined (sandbox, git walks, bubblewrap) against a bare bubblewrap sandbox running the same program, up to 100,000 directories',
+    run: runConfineBench,
+  },
   eval: {
     description: 'a 200-case replay suite in one `zotbox eval` process against one `zotbox run --replay` process per case; the overhead of a JS grader per case',
     run: runEvalBench,

@@ -16,6 +16,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
 import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-state.js';
+import { ScopeWalker } from './scope-walk.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
 const MAX_DIRECTORIES = 250_000;
@@ -122,40 +123,33 @@ interface Found {
 }
 
 /**
+ * The process's walker for the git checks, with its cache of listings (scope-walk.ts: reused only while a
+ * directory is provably unchanged). Another list to collect is one more predicate here.
+ */
+const gitMetadataWalker = new ScopeWalker({
+  entries: { git: (entry) => isGitDirectoryName(entry.name), tool: (entry) => protectedToolName(entry.name) !== undefined },
+  directories: { shaped: isShapedLikeGitDirectory },
+});
+
+/**
  * Every .git entry and git-shaped directory at or below the roots; below a root,
  * links and `skipped` trees are not entered. `limit` false walks however large
  * the scopes are (the aftercare: what a command made must all be checked).
  */
 function findGitMetadata(roots: readonly string[], skipped: readonly string[], limit: boolean): Found {
-  const gitEntries = new Map<string, GitEntryState>();
-  const shaped: string[] = [];
-  const unreadable: string[] = [];
-  const toolEntries: string[] = [];
-  // Each item remembers its root: the agent's data directory lies inside the skipped state directory, and is walked whole.
-  const pending = roots.map((root) => ({ directory: root, root }));
-  let visited = 0;
-  while (pending.length > 0) {
-    const { directory, root } = pending.pop()!;
-    if (++visited > MAX_DIRECTORIES && limit) {
-      throw new ZotboxError(
-        'ZB_CONFINEMENT_BIND_UNSAFE',
-        `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`,
-        {
-          details: { roots: [...roots] },
-        },
-      );
-    }
-    const entries = listDirectory(directory, unreadable);
-    if (isShapedLikeGitDirectory(entries)) shaped.push(directory);
-    for (const entry of entries) {
-      const full = path.join(directory, entry.name);
-      if (isGitDirectoryName(entry.name)) gitEntries.set(full, stateOf(full, entry));
-      if (protectedToolName(entry.name) !== undefined) toolEntries.push(full);
-      // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
-      if (entry.isDirectory() && !skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) pending.push({ directory: full, root });
-    }
+  const walk = gitMetadataWalker.walk({ roots, skipped, ...(limit ? { maxDirectories: MAX_DIRECTORIES } : {}) });
+  if (walk.exceeded) {
+    throw new ZotboxError(
+      'ZB_CONFINEMENT_BIND_UNSAFE',
+      `command refused: the write scopes hold more than ${MAX_DIRECTORIES} directories, too many to check for git metadata around each command. Declare a narrower write scope.`,
+      {
+        details: { roots: [...roots] },
+      },
+    );
   }
-  return { gitEntries, shaped, unreadable, toolEntries };
+  const gitEntries = new Map<string, GitEntryState>();
+  for (const found of walk.entries.git) gitEntries.set(found.path, stateOf(found.path, found.entry));
+  return { gitEntries, shaped: [...walk.directories.shaped], unreadable: [...walk.unreadable], toolEntries: walk.entries.tool.map((found) => found.path) };
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */

@@ -1,0 +1,335 @@
+// Walks the write scopes for what the git checks need (issue 21 §9), reusing a
+// directory's listing only while the directory is provably unchanged. The proof:
+// a directory's listing changes only through an entry added, removed or renamed
+// in it, and each such change sets the directory's ctime and mtime to the
+// filesystem clock's now; an unprivileged process cannot set ctime, and a replaced,
+// remounted, renamed-over or chmodded directory has another dev, ino or ctime. A
+// listing is reused when dev+ino+ctime+mtime equal those read before and after it
+// was taken, with git's "racily clean" rule for the coarse clock: it counts only if
+// that ctime is older than the moment of the listing by more than
+// TIMESTAMP_SLACK_MS (a change in the same tick, right after the listing, may keep
+// the timestamp). Listings are trusted only on filesystems whose clock was measured
+// (ext4, tmpfs), and all are dropped when the wall clock steps back. A cached
+// listing is a fact about one directory, not about a scope set: roots, skipped
+// trees and limits are applied anew on every walk.
+// Why every directory is still stat-ed on every walk: an ancestor's times do not
+// move when a deep directory changes, so nothing but the deep directory's own stat
+// proves it unchanged. Nothing cheaper can carry that proof from here: inotify
+// through node's fs.watch drops the queue-overflow event (a lost change would pass
+// silently), fanotify needs CAP_SYS_ADMIN, and reusing the last aftercare's walk as
+// the next command's "before" would take whatever changed in between (the user's
+// own git, another process) for the agent's doing. So the floor is one lstat per
+// directory per walk (docs/performance.md measures it against the target).
+import { lstatSync, readdirSync, statfsSync, type Dirent, type Stats } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { isInsideRoot } from '../../../policy/scopes.js';
+
+/**
+ * How far a filesystem timestamp can lag the wall clock read just before the change. Measured on Linux 6.18
+ * (HZ=250): at most 4 ms on ext4 and tmpfs (one tick; test/host/executors/confine/scope-walk.test.ts measures
+ * it again); kernels with HZ=100 lag up to 10 ms. The margin costs only a second listing of a directory changed
+ * in the last 50 ms.
+ */
+export const TIMESTAMP_SLACK_MS = 50;
+/**
+ * Directories remembered per walker, as many as the walk before a command accepts. Each costs 250–400 bytes of
+ * heap (measured on generated trees and on node_modules), so a walker holds at most about 100 MB; past the bound
+ * the cache starts over.
+ */
+export const MAX_CACHED_DIRECTORIES = 250_000;
+/** A wall clock that falls this far behind the monotonic one has been set back (reading jitter is about 1 ms). */
+const CLOCK_STEP_MS = 5;
+/** statfs magic numbers of filesystems whose timestamp clock was measured (see TIMESTAMP_SLACK_MS). */
+const MEASURED_FILESYSTEMS: ReadonlySet<number> = new Set([0xef53 /* ext2/3/4 */, 0x01021994 /* tmpfs */]);
+
+/** What the walk collects: entries by a predicate on the entry, directories by a predicate on their whole listing. */
+export interface ScopeWalkCollect<E extends string, D extends string> {
+  /** Pure functions of the entry's name and type (they are evaluated once per listing, then cached). */
+  readonly entries: Readonly<Record<E, (entry: Dirent) => boolean>>;
+  readonly directories: Readonly<Record<D, (listing: readonly Dirent[]) => boolean>>;
+}
+
+export interface FoundEntry {
+  /** Absolute path: the directory's path and the entry's name. */
+  readonly path: string;
+  /** The entry as listed (name and type; the listing is current, see the header). */
+  readonly entry: Dirent;
+}
+
+export interface ScopeWalk<E extends string, D extends string> {
+  readonly entries: Readonly<Record<E, readonly FoundEntry[]>>;
+  readonly directories: Readonly<Record<D, readonly string[]>>;
+  /** Directories that exist but could not be listed (or stat-ed): callers fail closed on them. */
+  readonly unreadable: readonly string[];
+  /** Directories visited (counted as the uncached walk counted them, missing ones included). */
+  readonly visited: number;
+  /** Set when `maxDirectories` was passed: the walk stopped there and its lists are incomplete. */
+  readonly exceeded: boolean;
+  /** Directories read with readdir, and directories whose cached listing was reused. */
+  readonly listed: number;
+  readonly reused: number;
+}
+
+export interface ScopeWalkRequest {
+  readonly roots: readonly string[];
+  /** Trees not entered below a root (a root inside one is walked whole). */
+  readonly skipped?: readonly string[];
+  readonly maxDirectories?: number;
+}
+
+/** Test seams (production passes none): the clock, and a hook right after a directory is read. */
+export interface ScopeWalkSeams {
+  /**
+   * The wall clock and how the filesystem's timestamps read; a test models a coarse filesystem clock with a
+   * `timestamp` that rounds (every change in one tick reads the same).
+   */
+  readonly clock?: { readonly now: () => number; readonly timestamp: (ms: number) => number };
+  /** Runs after a directory's readdir, before the stat that confirms it and before the listing is stored. */
+  readonly afterListing?: (directory: string) => void;
+}
+
+interface Node {
+  readonly dev: number;
+  readonly ino: number;
+  readonly ctime: number;
+  readonly mtime: number;
+  /** The listing may be reused while dev, ino, ctime and mtime stay equal (see the header). */
+  readonly trusted: boolean;
+  readonly subdirectories: readonly string[];
+  /** The nodes of the subdirectories walked so far, at their name's index (undefined: not walked yet). */
+  readonly children: (Node | undefined)[];
+  /** Per entry predicate, in order: the matching entries (one shared list of empty lists when nothing matched). */
+  readonly matched: readonly (readonly Dirent[])[];
+  /** Bit i set: directory predicate i holds for this listing. */
+  readonly marks: number;
+}
+
+type Looked = { readonly stats: Stats } | { readonly gone: true } | { readonly unreadable: true };
+
+function look(directory: string): Looked {
+  try {
+    const stats = lstatSync(directory, { throwIfNoEntry: false });
+    // Gone, or no longer a directory (a link is never followed): nothing in it to find.
+    return stats?.isDirectory() === true ? { stats } : { gone: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOTDIR' || code === 'ENOENT' ? { gone: true } : { unreadable: true };
+  }
+}
+
+function countNodes(node: Node | undefined): number {
+  if (node === undefined) return 0;
+  let count = 1;
+  for (const child of node.children) count += countNodes(child);
+  return count;
+}
+
+const NO_ENTRIES: readonly Dirent[] = [];
+const NO_NAMES: readonly string[] = [];
+
+/**
+ * One walker per set of predicates: its cache remembers what those predicates found in each directory. Owned by
+ * whoever creates it (git-inventory.ts keeps one for the process: listings are facts about directories, checked
+ * on every use, so sharing them between runs and scope sets is as sound as listing anew).
+ */
+export class ScopeWalker<E extends string, D extends string> {
+  private readonly entryNames: readonly E[];
+  private readonly entryTests: readonly ((entry: Dirent) => boolean)[];
+  private readonly directoryNames: readonly D[];
+  private readonly directoryTests: readonly ((listing: readonly Dirent[]) => boolean)[];
+  private readonly roots = new Map<string, Node>();
+  private readonly noMatches: readonly (readonly Dirent[])[];
+  private cached = 0;
+  private clockOffset: number | undefined;
+
+  constructor(
+    collect: ScopeWalkCollect<E, D>,
+    private readonly seams: ScopeWalkSeams = {},
+  ) {
+    this.entryNames = Object.keys(collect.entries) as E[];
+    this.entryTests = this.entryNames.map((name) => collect.entries[name]);
+    this.directoryNames = Object.keys(collect.directories) as D[];
+    this.directoryTests = this.directoryNames.map((name) => collect.directories[name]);
+    if (this.directoryTests.length > 30) throw new RangeError('a scope walker takes at most 30 directory predicates');
+    this.noMatches = this.entryNames.map(() => NO_ENTRIES);
+  }
+
+  /** How many directories' listings are held now. */
+  get cachedDirectories(): number {
+    return this.cached;
+  }
+
+  /** Forgets every listing. */
+  clear(): void {
+    this.roots.clear();
+    this.cached = 0;
+  }
+
+  walk(request: ScopeWalkRequest): ScopeWalk<E, D> {
+    this.forgetAfterClockStep();
+    // Which devices carry a measured clock, asked again on every walk (a device number can be reused by another mount).
+    const measured = new Map<number, boolean>();
+    const skipped = request.skipped ?? [];
+    const entries = this.entryNames.map((): FoundEntry[] => []);
+    const directories = this.directoryNames.map((): string[] => []);
+    const unreadable: string[] = [];
+    let visited = 0;
+    let listed = 0;
+    let reused = 0;
+    let exceeded = false;
+    // Each item remembers its root (the agent's data directory lies inside the skipped state directory, and is
+    // walked whole) and where its node hangs.
+    const pending: { directory: string; root: string; parent: Node | undefined; index: number }[] = request.roots.map((root) => ({ directory: root, root, parent: undefined, index: -1 }));
+    while (pending.length > 0) {
+      const { directory, root, parent, index } = pending.pop()!;
+      visited++;
+      if (request.maxDirectories !== undefined && visited > request.maxDirectories) {
+        exceeded = true;
+        break;
+      }
+      const looked = look(directory);
+      let node = parent === undefined ? this.roots.get(directory) : parent.children[index];
+      if (!('stats' in looked)) {
+        if ('unreadable' in looked) unreadable.push(directory);
+        this.remove(parent, index, directory);
+        continue;
+      }
+      if (node === undefined || !node.trusted || !this.matches(node, looked.stats)) {
+        const fresh = this.list(directory, looked.stats, node, measured);
+        if (!('node' in fresh)) {
+          if ('unreadable' in fresh) unreadable.push(directory);
+          this.remove(parent, index, directory);
+          continue;
+        }
+        // The new node comes in, the old one goes with the subtrees that did not move to the new one.
+        this.cached += 1 - fresh.released;
+        node = fresh.node;
+        this.place(parent, index, directory, node);
+        listed++;
+      } else reused++;
+      for (let i = 0; i < directories.length; i++) if ((node.marks & (1 << i)) !== 0) directories[i]!.push(directory);
+      const prefix = directory === '/' ? '/' : `${directory}/`;
+      for (let i = 0; i < entries.length; i++) for (const entry of node.matched[i]!) entries[i]!.push({ path: prefix + entry.name, entry });
+      for (let i = 0; i < node.subdirectories.length; i++) {
+        const full = prefix + node.subdirectories[i]!;
+        // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
+        if (skipped.length > 0 && skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) continue;
+        pending.push({ directory: full, root, parent: node, index: i });
+      }
+    }
+    if (this.cached > MAX_CACHED_DIRECTORIES) this.clear();
+    const byName = <K extends string, V>(names: readonly K[], lists: readonly V[]) => Object.fromEntries(names.map((key, i) => [key, lists[i]])) as Record<K, V>;
+    return { entries: byName(this.entryNames, entries), directories: byName(this.directoryNames, directories), unreadable, visited, exceeded, listed, reused };
+  }
+
+  /** Reads a directory; the listing is trusted only when the stats read before and after it agree and are old enough. */
+  private list(directory: string, before: Stats, previous: Node | undefined, measured: Map<number, boolean>): { node: Node; released: number } | { gone: true } | { unreadable: true } {
+    const clock = this.seams.clock;
+    const listedAt = clock === undefined ? Date.now() : clock.now();
+    let listing: Dirent[];
+    try {
+      listing = readdirSync(directory, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? { gone: true } : { unreadable: true };
+    }
+    this.seams.afterListing?.(directory);
+    const after = look(directory);
+    const key = this.keyOf(before);
+    const confirmed = 'stats' in after && this.matches(key, after.stats);
+    const trusted = confirmed && key.ctime < listedAt - TIMESTAMP_SLACK_MS && this.measuredFilesystem(directory, before.dev, measured);
+    const subdirectories: string[] = [];
+    const matched = this.entryTests.map((): Dirent[] => []);
+    let matches = 0;
+    for (const entry of listing) {
+      if (entry.isDirectory()) subdirectories.push(entry.name);
+      for (let i = 0; i < matched.length; i++) {
+        if (!this.entryTests[i]!(entry)) continue;
+        matched[i]!.push(entry);
+        matches++;
+      }
+    }
+    // The subtrees below keep their own nodes (each is checked by its own stat) while their names are still there.
+    const children = new Array<Node | undefined>(subdirectories.length).fill(undefined);
+    let released = countNodes(previous);
+    if (previous !== undefined && previous.subdirectories.length > 0) {
+      const byName = new Map(previous.subdirectories.map((name, i) => [name, previous.children[i]]));
+      for (let i = 0; i < subdirectories.length; i++) {
+        children[i] = byName.get(subdirectories[i]!);
+        released -= countNodes(children[i]);
+      }
+    }
+    let marks = 0;
+    for (let i = 0; i < this.directoryTests.length; i++) if (this.directoryTests[i]!(listing)) marks |= 1 << i;
+    const node: Node = {
+      dev: key.dev,
+      ino: key.ino,
+      ctime: key.ctime,
+      mtime: key.mtime,
+      trusted,
+      subdirectories: subdirectories.length === 0 ? NO_NAMES : subdirectories,
+      children,
+      matched: matches === 0 ? this.noMatches : matched.map((list) => (list.length === 0 ? NO_ENTRIES : list)),
+      marks,
+    };
+    return { node, released };
+  }
+
+  private keyOf(stats: Stats): { dev: number; ino: number; ctime: number; mtime: number } {
+    const clock = this.seams.clock;
+    if (clock === undefined) return { dev: stats.dev, ino: stats.ino, ctime: stats.ctimeMs, mtime: stats.mtimeMs };
+    return { dev: stats.dev, ino: stats.ino, ctime: clock.timestamp(stats.ctimeMs), mtime: clock.timestamp(stats.mtimeMs) };
+  }
+
+  private matches(key: { dev: number; ino: number; ctime: number; mtime: number }, stats: Stats): boolean {
+    const now = this.keyOf(stats);
+    return key.dev === now.dev && key.ino === now.ino && key.ctime === now.ctime && key.mtime === now.mtime;
+  }
+
+  /** Hangs `node` where the walk found its directory. */
+  private place(parent: Node | undefined, index: number, directory: string, node: Node): void {
+    if (parent === undefined) this.roots.set(directory, node);
+    else parent.children[index] = node;
+  }
+
+  /** Forgets a directory that is gone or cannot be listed, and everything below it. */
+  private remove(parent: Node | undefined, index: number, directory: string): void {
+    const old = parent === undefined ? this.roots.get(directory) : parent.children[index];
+    this.cached -= countNodes(old);
+    if (parent === undefined) this.roots.delete(directory);
+    else parent.children[index] = undefined;
+  }
+
+  /** Whether the filesystem holding `directory` (device `dev`) is one whose timestamp clock was measured. */
+  private measuredFilesystem(directory: string, dev: number, measured: Map<number, boolean>): boolean {
+    const known = measured.get(dev);
+    if (known !== undefined) return known;
+    let type: number;
+    try {
+      type = statfsSync(directory).type;
+    } catch {
+      return false; // cannot tell: the listing is used once and not trusted
+    }
+    // statfs went by path: count it for `dev` only if the path still lies on that device.
+    if (lstatSync(directory, { throwIfNoEntry: false })?.dev !== dev) return false;
+    const verdict = MEASURED_FILESYSTEMS.has(type);
+    measured.set(dev, verdict);
+    return verdict;
+  }
+
+  /** A wall clock set back could stamp a change with a time already seen: every listing is then forgotten. */
+  private forgetAfterClockStep(): void {
+    if (this.seams.clock !== undefined) return;
+    // The two clocks are read back to back; a read the scheduler split (the process preempted between them)
+    // would look like a step back, so it is taken again, and when no clean read comes, the cache is dropped.
+    let offset: number | undefined;
+    for (let attempt = 0; attempt < 5 && offset === undefined; attempt++) {
+      const before = performance.now();
+      const wall = Date.now();
+      if (performance.now() - before < 1) offset = wall - before;
+    }
+    if (offset === undefined || (this.clockOffset !== undefined && offset < this.clockOffset - CLOCK_STEP_MS)) this.clear();
+    if (offset === undefined) return;
+    this.clockOffset = this.clockOffset === undefined ? offset : Math.max(offset, this.clockOffset);
+  }
+}
