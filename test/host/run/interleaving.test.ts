@@ -79,9 +79,10 @@ test('beyond maxRuns, runs wait in the order they started, and a finished run le
   const model = await holdingModel(t);
   const pool = new AgentPool({ maxThreads: 2, maxRuns: 3 });
   t.teardown(() => pool.close());
-  const runs = Array.from({ length: 6 }, (_, i) =>
-    run({ reference: fixture.agent, cwd: fixture.ws, prompt: `task ${i}`, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1', pool }),
-  );
+  // Prepared once, then started one after another: the order they start in is the order executeRun is called
+  // (six runAgent calls would each load and prepare concurrently, and could reach the pool in any order).
+  const plan = await prepareRun({ reference: fixture.agent, cwd: fixture.ws, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1' });
+  const runs = Array.from({ length: 6 }, (_, i) => collect(executeRun(plan, { prompt: `task ${i}`, pool })));
   await model.arrived(3);
   t.deepEqual(pool.load, { inFlight: 3, queued: 3 });
   t.is(model.held.length, 3, 'three runs in flight; the other three wait for a slot');
