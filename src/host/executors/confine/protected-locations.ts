@@ -168,6 +168,28 @@ export interface ProtectedChange {
 }
 
 /**
+ * The first directory between the write root that holds `p` and `p` that is a link or anything but a directory
+ * (missing ones are fine: they are made anew); undefined when `p` is reached through plain directories alone.
+ * A path in no write root is never acted on.
+ */
+function linkOnTheWay(p: string, writeRoots: readonly string[]): string | undefined {
+  const root = writeRoots.filter((r) => isInsideRoot(p, r)).sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) return p;
+  const steps = path
+    .relative(root, path.dirname(p))
+    .split(path.sep)
+    .filter((part) => part !== '');
+  let at = root;
+  for (const step of ['', ...steps]) {
+    at = step === '' ? at : path.join(at, step);
+    const stats = lstatSync(at, { throwIfNoEntry: false });
+    if (stats === undefined) return undefined;
+    if (!stats.isDirectory()) return at;
+  }
+  return undefined;
+}
+
+/**
  * After a call: every recorded path, and every protected path the scopes hold
  * now, is put back as recorded (a path not recorded was absent). Returns what
  * had changed.
@@ -177,8 +199,11 @@ export function restoreProtected(record: ProtectedRecord, now: ProtectedSet, wri
   const reasonOf = (p: string) => record.set.reasons.get(p) ?? now.reasons.get(p) ?? 'protected';
   const put = (p: string, want: Recorded, why: string) => {
     if (want.kind === 'granted') return;
-    const stats = lstatSync(p, { throwIfNoEntry: false });
     const changed = (what: string) => changes.push({ path: p, reason: `${what}; ${why}` });
+    // Never act through a link: one planted on the way would make zotbox remove or write outside the scopes.
+    const detour = linkOnTheWay(p, writeRoots);
+    if (detour !== undefined) return changed(`${detour} on the way to it is not a plain directory now (a link?); zotbox follows no link to put it back, so review it`);
+    const stats = lstatSync(p, { throwIfNoEntry: false });
     if (want.kind === 'missing') {
       if (stats === undefined) return;
       if (grantedInside(p, writeRoots).length > 0 && stats.isDirectory()) {
