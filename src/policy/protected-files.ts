@@ -66,10 +66,36 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
 /** Names ending so are protected too: VS Code opens a *.code-workspace with its settings and tasks. */
 const PROTECTED_SUFFIXES: readonly ProtectedToolName[] = [{ name: '.code-workspace', runBy: 'VS Code runs the tasks and programs a workspace file names' }];
 
+/**
+ * Families of names one tool reads in several spellings (extensions, local variants), matched whole and
+ * case-insensitively. Found by the adversarial review of issue 21: every spelling the tool reads, not one of them.
+ */
+const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: string }[] = [
+  { pattern: /^\.?lefthook(-local)?\.(ya?ml|toml|jsonc?)$/u, runBy: 'lefthook runs the commands it lists on git commit' },
+  { pattern: /^(\.lintstagedrc(\.[a-z]+)?|lint-staged\.config\.[cm]?[jt]s)$/u, runBy: 'lint-staged runs the commands it lists from a git hook' },
+  { pattern: /^(\.commitlintrc(\.[a-z]+)?|commitlint\.config\.[cm]?[jt]s)$/u, runBy: 'commitlint loads it (JavaScript runs) from a git hook' },
+  { pattern: /^(\.huskyrc(\.[a-z]+)?|husky\.config\.[cm]?js)$/u, runBy: 'husky 4 runs the hooks it lists on git commit and push' },
+  { pattern: /^\.?simple-git-hooks(\.[cm]?js|\.json)?$/u, runBy: 'simple-git-hooks installs the hooks it lists' },
+  { pattern: /^\.?mise(\.[a-z0-9_-]+)?\.toml$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+];
+
+/** Whole directories of other version control systems and tools, read as their repository's configuration. */
+const PROTECTED_OTHER_NAMES: readonly ProtectedToolName[] = [
+  ...['.hg', '.jj', '.sl'].map((name) => ({ name, runBy: 'Mercurial, jj or Sapling run the hooks and extensions of the repository configuration in it' })),
+  { name: '.mise', runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+  { name: '.tool-versions', runBy: 'asdf and mise install and run the plugins it names when a shell enters the directory' },
+  { name: '.rvmrc', runBy: 'rvm runs it when a shell enters the directory' },
+  { name: '.lazygit.yml', runBy: 'lazygit runs the pager and commands it names when it opens the repository' },
+];
+
 /** The rule a name falls under, compared case-insensitively (case-insensitive volumes); undefined when none. */
 export function protectedToolName(name: string): ProtectedToolName | undefined {
   const lower = name.toLowerCase();
-  return PROTECTED_TOOL_NAMES.find((rule) => rule.name === lower) ?? PROTECTED_SUFFIXES.find((rule) => lower.length > rule.name.length && lower.endsWith(rule.name));
+  const named = PROTECTED_TOOL_NAMES.find((rule) => rule.name === lower) ?? PROTECTED_OTHER_NAMES.find((rule) => rule.name === lower);
+  if (named !== undefined) return named;
+  const family = PROTECTED_PATTERNS.find((rule) => rule.pattern.test(lower));
+  if (family !== undefined) return { name: lower, runBy: family.runBy };
+  return PROTECTED_SUFFIXES.find((rule) => lower.length > rule.name.length && lower.endsWith(rule.name));
 }
 
 function isInside(path: string, root: string): boolean {
