@@ -18,6 +18,7 @@ import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/ex
 import { createCommandIsolation } from '../src/host/executors/confine/command-isolation.js';
 import { resolveConfinement } from '../src/host/executors/confine/mode.js';
 import { createExecutor } from '../src/host/executors/execute-approved.js';
+import { currentControlLocations } from '../src/host/executors/confine/protected-locations.js';
 import { listBundledSkills } from '../src/host/executors/skill.js';
 import { openAgent } from '../src/host/load/open-agent.js';
 import { AgentPool } from '../src/host/run/pool.js';
@@ -58,7 +59,14 @@ export async function runAgentRunBench(): Promise<void> {
         searchPath: COMMAND_SEARCH_PATH,
         trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
       };
-      const decide = createGateDecider({ shell, skills: listBundledSkills(image) });
+      // What a run asks of the user's git configuration at every write decision and effect (a home of the bench's own).
+      const controls = () =>
+        currentControlLocations(
+          scopes.write.map((s) => s.root),
+          [state],
+          { home: path.join(state, 'home'), noSystem: true },
+        );
+      const decide = createGateDecider({ shell, skills: listBundledSkills(image), controls });
       const execute = createExecutor({
         image,
         workspace,
@@ -66,6 +74,7 @@ export async function runAgentRunBench(): Promise<void> {
         outputCapBytes: 64 * 1024,
         writeRoots: scopes.write.map((s) => s.root),
         shell,
+        controls,
         isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }),
       });
       for (const call of calls) {

@@ -24,7 +24,7 @@ export interface ExecutorOptions {
   /** The shell context the gate decides bash calls with (createGateDecider's): each allowlisted pipeline is decided again with it when it starts. */
   readonly shell: ShellContext;
   /** What the git configuration makes git run, as found now (the gate's own source): checked again at the effect of a write or edit. */
-  readonly controls?: () => ControlLocations;
+  readonly controls: () => ControlLocations;
 }
 
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
@@ -33,7 +33,7 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
       case 'read':
         return executeRead(approved.decision, approved.call.input);
       case 'write': {
-        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls?.() ?? { locations: [] });
+        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
         const check = options.isolation.beginFileWrite();
         const result = executeWrite(approved.decision, approved.call.input);
@@ -41,7 +41,7 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
         return result;
       }
       case 'edit': {
-        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls?.() ?? { locations: [] });
+        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
         const check = options.isolation.beginFileWrite();
         const result = executeEdit(approved.decision, approved.call.input);
         check.finish();

@@ -23,11 +23,23 @@ async function gateFor(t: ExecutionContext, ws: string, data: string, bash: { mo
   const image = await loadImageFromDirectory(path.join(EXAMPLES_DIR, 'code-reviewer'));
   const scopes = compileScopes({ read: ['${workspace}'], write: ['${workspace}'] }, { workspace: ws, agentData: data });
   const shell = { ...bash, scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+  // No control locations: these tests reach the git-state check behind the gate, which a control location (a hooks
+  // directory, say) would refuse earlier; that layer has its own tests (protected-locations, the effect re-check below).
+  const controls = () => ({ locations: [] });
   const decide = createGateDecider({ shell, skills: listBundledSkills(image) });
   const channel = new MessageChannel();
   const server = serveGate(channel.port1, {
     decide,
-    execute: createExecutor({ image, workspace: ws, bashTimeoutMs: 30_000, outputCapBytes: 65536, writeRoots: [ws], shell, isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }) }),
+    execute: createExecutor({
+      image,
+      workspace: ws,
+      bashTimeoutMs: 30_000,
+      outputCapBytes: 65536,
+      writeRoots: [ws],
+      shell,
+      controls,
+      isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }),
+    }),
     timeoutMs: 60_000,
   });
   // Limits no loaded machine reaches: these tests are about effects, not time.
