@@ -33,16 +33,18 @@ function awaitExit(pid: number): void {
 }
 
 /**
- * A chain in a session of its own: each link is a bash that, on SIGUSR1, starts the next
- * link in the background and exits; a link writes its pid to `ready` once its trap is set.
+ * A chain in a session of its own: each link is a bash that writes its pid to `ready`, then
+ * waits on a FIFO of its own (`go-PID`); a line there makes it start the next link in the
+ * background and exit. No signal is involved: a trapped signal that lands between bash's
+ * check for pending traps and its blocking read is lost, which hung this test under load.
  */
 function startChain(t: ExecutionContext) {
   const dir = tempDir(t, 'zb-reaper-');
   const ready = path.join(dir, 'ready');
   execFileSync('mkfifo', [ready]);
   const link = path.join(dir, 'link.sh');
-  writeFileSync(link, 'trap \'bash "$0" "$1" & exit 0\' USR1\necho $$ > "$1"\nread -r -u 3 _\n');
-  const leader = spawn('bash', [link, ready], { detached: true, stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  writeFileSync(link, 'go="${1%/*}/go-$$"\nmkfifo "$go"\necho $$ > "$1"\nread -r _ < "$go"\nbash "$0" "$1" &\nexit 0\n');
+  const leader = spawn('bash', [link, ready], { detached: true, stdio: 'ignore' });
   const pids = new Set<number>();
   t.teardown(() => {
     for (const pid of [leader.pid!, ...pids, ...liveMembers(leader.pid!)]) {
@@ -52,12 +54,11 @@ function startChain(t: ExecutionContext) {
         // already gone: what the test expects
       }
     }
-    leader.stdio[3]?.destroy();
   });
   let head = Number(readFileSync(ready, 'utf8'));
   const passOn = () => {
     const previous = head;
-    process.kill(previous, 'SIGUSR1');
+    writeFileSync(path.join(dir, `go-${previous}`), 'pass on\n');
     head = Number(readFileSync(ready, 'utf8'));
     pids.add(head);
     awaitExit(previous);
