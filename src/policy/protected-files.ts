@@ -88,9 +88,39 @@ const PROTECTED_OTHER_NAMES: readonly ProtectedToolName[] = [
   { name: '.lazygit.yml', runBy: 'lazygit runs the pager and commands it names when it opens the repository' },
 ];
 
-/** The rule a name falls under, compared case-insensitively (case-insensitive volumes); undefined when none. */
-export function protectedToolName(name: string): ProtectedToolName | undefined {
+/**
+ * Names protected only in a directory of a given name: a Python virtual environment's files that editors
+ * run on their own when the folder is opened (VS Code's Python extension sources `bin/activate` into every
+ * terminal and starts `bin/python`, whose startup runs every `.pth` file and `sitecustomize.py` in
+ * site-packages). `pyvenv.cfg` (any directory) chooses the interpreter a venv runs.
+ */
+const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly pattern: RegExp; readonly runBy: string }[] = [
+  {
+    parent: /^(bin|scripts)$/u,
+    pattern: /^(activate(\.[a-z0-9]+)?|activate_this\.py|python(\d+(\.\d+)?)?(\.exe)?|pythonw(\.exe)?|pypy\d*(\.\d+)?)$/u,
+    runBy: "editors source a virtual environment's activation script in every terminal they open and start its interpreter to inspect it",
+  },
+  {
+    parent: /^(site|dist)-packages$/u,
+    pattern: /^(.+\.pth|sitecustomize\.py|usercustomize\.py)$/u,
+    runBy: "Python runs it whenever the environment's interpreter starts (editors start it when the folder is opened)",
+  },
+];
+
+const PYVENV_CONFIG: ProtectedToolName = { name: 'pyvenv.cfg', runBy: 'it chooses the interpreter a virtual environment runs (editors start it when the folder is opened)' };
+
+/**
+ * The rule a name falls under, compared case-insensitively (case-insensitive volumes); undefined when none.
+ * `parent` is the name of the directory that holds it (some names are protected only in some directories).
+ */
+export function protectedToolName(name: string, parent?: string): ProtectedToolName | undefined {
   const lower = name.toLowerCase();
+  if (lower === PYVENV_CONFIG.name) return PYVENV_CONFIG;
+  if (parent !== undefined) {
+    const parentLower = parent.toLowerCase();
+    const inDirectory = PROTECTED_IN_DIRECTORY.find((rule) => rule.parent.test(parentLower) && rule.pattern.test(lower));
+    if (inDirectory !== undefined) return { name: lower, runBy: inDirectory.runBy };
+  }
   const named = PROTECTED_TOOL_NAMES.find((rule) => rule.name === lower) ?? PROTECTED_OTHER_NAMES.find((rule) => rule.name === lower);
   if (named !== undefined) return named;
   const family = PROTECTED_PATTERNS.find((rule) => rule.pattern.test(lower));
@@ -119,7 +149,7 @@ export function ungrantedToolFile(absolute: string, writeRoots: readonly string[
   const root = writeRoots.filter((r) => isInside(absolute, r)).sort((a, b) => b.length - a.length)[0];
   const components = absolute.split('/');
   for (let index = 1; index < components.length; index++) {
-    const rule = protectedToolName(components[index]!);
+    const rule = protectedToolName(components[index]!, index > 1 ? components[index - 1] : undefined);
     if (rule === undefined) continue;
     const entry = components.slice(0, index + 1).join('/');
     if (root !== undefined && isInside(root, entry)) continue; // the scope names this entry or lies inside it
@@ -131,10 +161,8 @@ export function ungrantedToolFile(absolute: string, writeRoots: readonly string[
 /** Write scopes that name a protected tool file or lie inside one: explicit grants, which consent shows on a line of their own. */
 export function grantedToolFiles(writeRoots: readonly string[]): { readonly root: string; readonly rule: ProtectedToolName }[] {
   return writeRoots.flatMap((root) => {
-    const rule = root
-      .split('/')
-      .map(protectedToolName)
-      .find((found) => found !== undefined);
+    const components = root.split('/');
+    const rule = components.map((name, index) => protectedToolName(name, index > 1 ? components[index - 1] : undefined)).find((found) => found !== undefined);
     return rule === undefined ? [] : [{ root, rule }];
   });
 }

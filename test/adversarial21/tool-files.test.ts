@@ -2,7 +2,7 @@
 // (policy/protected-files.ts) misses. Each is written here by the write tool alone
 // (no bash), with a write scope of ${workspace} that names none of them: the
 // closed world says such a file is not granted unless a scope names it. (The
-// review's seventh case, a virtualenv's bin/activate, is still open in issue 21.)
+// review's seventh case, a virtualenv's bin/activate, is in tool-files-venv.test.ts.)
 import test from 'ava';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

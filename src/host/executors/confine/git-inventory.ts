@@ -127,7 +127,7 @@ interface Found {
  * directory is provably unchanged). Another list to collect is one more predicate here.
  */
 const gitMetadataWalker = new ScopeWalker({
-  entries: { git: (entry) => isGitDirectoryName(entry.name), tool: (entry) => protectedToolName(entry.name) !== undefined },
+  entries: { git: (entry) => isGitDirectoryName(entry.name), tool: (entry) => protectedToolName(entry.name, path.basename(entry.parentPath)) !== undefined },
   directories: { shaped: isShapedLikeGitDirectory },
 });
 
