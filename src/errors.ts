@@ -32,7 +32,7 @@ export const ERROR_CODES = {
   },
   ZB_ARCHIVE_LIMIT_EXCEEDED: {
     exit: 1,
-    summary: 'The archive passes a size limit: 100 MiB compressed, 64 MiB per entry, 256 MiB expanded, or 10,000 entries.',
+    summary: 'The archive passes a size limit: 100 MiB compressed, 64 MiB per entry, 256 MiB expanded, or 10,000 entries; or, for the whole stream (a GitHub repository outside the agent folder included), 200,000 entries or 1 GiB decompressed.',
   },
   ZB_ARCHIVE_ENTRY_UNSAFE: {
     exit: 1,

@@ -8,7 +8,7 @@ import { ZotboxError } from '../errors.js';
 import { AgentImage, type ImageFormat } from './agent-image.js';
 import { formatDigest, type Digest } from './digest.js';
 import { checkEntryName, compareUtf8, findGitMetadataComponent } from './entry-name.js';
-import type { ArchiveLimits } from './limits.js';
+import { DEFAULT_LIMITS, type ArchiveLimits } from './limits.js';
 import type { TarEntry, TarReaderHandlers } from './tar-read.js';
 import { encodeCanonicalHeader } from './tar-header.js';
 
@@ -56,6 +56,9 @@ export class ImageBuilder implements TarReaderHandlers {
   private current: CurrentEntry | undefined;
   private entryCount = 0;
   private expandedBytes = 0;
+  /** Over the whole stream, entries outside a selection included: bounded by the archive-wide limits. */
+  private archiveEntries = 0;
+  private decompressedBytes = 0;
   private canonical = true;
   private previousName: string | undefined;
   /** With a selection: the archive's one top-level directory, and whether anything was selected. */
@@ -67,17 +70,26 @@ export class ImageBuilder implements TarReaderHandlers {
     private readonly options: ImageBuilderOptions = {},
   ) {}
 
-  /** Every decompressed byte goes through here before the tar reader sees it. */
+  /** Every decompressed byte goes through here before the tar reader sees it: counted, whatever it turns out to be. */
   observeTarBytes(chunk: Buffer): void {
+    this.decompressedBytes += chunk.length;
+    const max = this.limits.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes!;
+    if (this.decompressedBytes > max) {
+      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the ${this.what()} decompresses to more than ${max} bytes, the limit for one archive.${this.advice()}`, {
+        details: { limit: 'decompressed', max },
+      });
+    }
     if (this.canonical) this.streamHash.update(chunk);
   }
 
   onMetadata(size: number): void {
+    this.countArchiveEntry();
     this.countEntry();
     this.countExpanded(size);
   }
 
   onEntry(entry: TarEntry): void {
+    this.countArchiveEntry();
     if (this.options.select !== undefined) {
       const selected = this.selectEntry(entry);
       if (selected === undefined) {
@@ -159,6 +171,25 @@ export class ImageBuilder implements TarReaderHandlers {
       `unsafe archive entry ${JSON.stringify(raw)}: ${JSON.stringify(component)} is git metadata (".git" or a name git treats as one), which a zotfile never carries: git run where the agent is unpacked would obey the hooks, fsmonitor and filters it names. The archive is rejected; nothing was extracted. Fix: remove it from the agent's source and pack again ('zotbox pack' refuses git metadata).`,
       { details: { entry: raw, component } },
     );
+  }
+
+  private what(): string {
+    return this.options.select === undefined ? 'archive' : 'repository archive';
+  }
+
+  private advice(): string {
+    return this.options.select === undefined ? '' : " Every entry of the repository is read, also outside the agent's folder: put the agent in a smaller repository, or load a packed .zot.";
+  }
+
+  /** Every entry of the stream, kept or skipped, pax and long-name headers included. */
+  private countArchiveEntry(): void {
+    this.archiveEntries++;
+    const max = this.limits.maxArchiveEntries ?? DEFAULT_LIMITS.maxArchiveEntries!;
+    if (this.archiveEntries > max) {
+      throw new ZotboxError('ZB_ARCHIVE_LIMIT_EXCEEDED', `the ${this.what()} has more than ${max} entries, the limit for one archive.${this.advice()}`, {
+        details: { limit: 'archive-entries', max },
+      });
+    }
   }
 
   private countEntry(): void {

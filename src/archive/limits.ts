@@ -10,6 +10,13 @@ export interface ArchiveLimits {
   readonly maxExpandedBytes: number;
   /** Entries of any type, directories and ignored types included. */
   readonly maxEntries: number;
+  /**
+   * Entries of the whole archive stream, kept or not: a GitHub archive is a whole repository, of which only
+   * the agent's folder is kept, and every entry outside it still costs a header to read.
+   */
+  readonly maxArchiveEntries?: number;
+  /** Bytes the decompressor yields for the whole archive (headers, padding and entries outside the kept folder included). */
+  readonly maxDecompressedBytes?: number;
 }
 
 export const DEFAULT_LIMITS: ArchiveLimits = Object.freeze({
@@ -17,6 +24,8 @@ export const DEFAULT_LIMITS: ArchiveLimits = Object.freeze({
   maxEntryBytes: 64 * 1024 * 1024,
   maxExpandedBytes: 256 * 1024 * 1024,
   maxEntries: 10_000,
+  maxArchiveEntries: 200_000,
+  maxDecompressedBytes: 1024 * 1024 * 1024,
 });
 
 /** zstd window accepted when decoding: 2^23 = 8 MiB, zot's encoder window (spec B §3.7). */

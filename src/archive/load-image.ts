@@ -103,9 +103,19 @@ export async function loadImageFromArchive(source: Uint8Array | AsyncIterable<Ui
   } else {
     // gzip tars are rare (zot reads them; zotbox writes zstd): their machinery loads on use.
     const [{ Readable }, { pipeline }, { createGunzip }] = await Promise.all([import('node:stream'), import('node:stream/promises'), import('node:zlib')]);
+    // What the tar side refused (a limit, an unsafe entry) is the error, not the AbortError the pipeline reports for it.
+    let refused: ZotboxError | undefined;
     await pipeline(Readable.from(prepend(head, input)), createGunzip(), async function (decoded: AsyncIterable<Buffer>) {
-      for await (const slice of decoded) feedTar(slice);
+      for await (const slice of decoded) {
+        try {
+          feedTar(slice);
+        } catch (error) {
+          if (error instanceof ZotboxError) refused = error;
+          throw error;
+        }
+      }
     }).catch((cause: unknown) => {
+      if (refused !== undefined) throw refused;
       if (cause instanceof ZotboxError) throw cause;
       throw new ZotboxError('ZB_ARCHIVE_CORRUPT', `the gzip stream is corrupt or truncated: ${(cause as Error).message}. Re-download or re-create the archive.`, {
         cause,

@@ -316,3 +316,15 @@ test('an aborted load stops with ZB_ARCHIVE_INTERRUPTED', async (t) => {
   const error = await t.throwsAsync(loadImageFromArchive(zot([manifest]), { signal: controller.signal }));
   t.is((error as { code?: string }).code, 'ZB_ARCHIVE_INTERRUPTED');
 });
+
+test('one bound on decompressed bytes applies to every archive, zstd and gzip, whatever the entries are (issue 22 §8)', async (t) => {
+  const tar = buildTar([manifest, { kind: 'file', name: 'a.txt', data: 'x'.repeat(3000) }]);
+  const limits: ArchiveLimits = { ...DEFAULT_LIMITS, maxDecompressedBytes: 4096 };
+  for (const archive of [zstdCompress(tar), gzipCompress(tar)]) {
+    const error = await t.throwsAsync(loadImageFromArchive(archive, { limits }));
+    t.is((error as { code?: string }).code, 'ZB_ARCHIVE_LIMIT_EXCEEDED');
+    t.deepEqual((error as { details?: unknown }).details, { limit: 'decompressed', max: 4096 });
+  }
+  // Within the bound (the tar is 3 header blocks, 3 KiB of data and two trailer blocks), the same archive loads.
+  t.is((await loadImageFromArchive(zstdCompress(tar), { limits: { ...limits, maxDecompressedBytes: tar.length } })).readText('a.txt'), 'x'.repeat(3000));
+});

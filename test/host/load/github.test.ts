@@ -143,6 +143,22 @@ test('limits apply to the agent directory, not to the rest of the repository', a
   t.is(agent.layout.identity.name, 'reviewer');
 });
 
+test('every entry and byte of the repository counts toward the archive-wide limits, also outside the agent directory (issue 22 §8)', async (t) => {
+  const limits = { maxCompressedBytes: 1 << 20, maxEntryBytes: 1000, maxExpandedBytes: 1 << 20, maxEntries: 100, maxArchiveEntries: 200, maxDecompressedBytes: 1 << 20 };
+  const many = Array.from({ length: 300 }, (_, i): TarPiece => ({ kind: 'file', name: `agents-abc123/other/f${i}.txt`, data: 'x' }));
+  const entries = await serve(t, archiveHandler(repositoryArchive(many)));
+  const tooMany = await t.throwsAsync(openAgent('https://github.com/acme/agents/reviewer', { cwd: '/', githubBaseUrl: entries, limits }));
+  t.is(code(tooMany), 'ZB_ARCHIVE_LIMIT_EXCEEDED');
+  t.deepEqual((tooMany as { details?: unknown }).details, { limit: 'archive-entries', max: 200 });
+  t.regex(tooMany.message, /repository archive has more than 200 entries.*outside the agent's folder/u);
+
+  // 0.3 MiB of zeros outside the agent's folder compress to almost nothing: the bytes the decompressor yields are counted.
+  const zeros = await serve(t, archiveHandler(repositoryArchive([{ kind: 'file', name: 'agents-abc123/docs/zeros.bin', data: Buffer.alloc(300_000) }])));
+  const inflated = await t.throwsAsync(openAgent('https://github.com/acme/agents/reviewer', { cwd: '/', githubBaseUrl: zeros, limits: { ...limits, maxDecompressedBytes: 100_000 } }));
+  t.is(code(inflated), 'ZB_ARCHIVE_LIMIT_EXCEEDED');
+  t.deepEqual((inflated as { details?: unknown }).details, { limit: 'decompressed', max: 100_000 });
+});
+
 test('a wrong layout, a symlink in the agent directory, a missing directory and a missing manifest are clear errors', async (t) => {
   const cases: [Buffer, string, string][] = [
     [gzipCompress(buildTar([manifest('reviewer'), { kind: 'file', name: 'second-top/x', data: 'x' }])), 'reviewer', 'ZB_GITHUB_LAYOUT'],
