@@ -260,6 +260,7 @@ export {
   readEvalReport,
   formatJsonReport,
   writeReportFile,
+  writeReportFiles,
   mergeEvalReports,
   formatJunit,
   formatMarkdownSummary,

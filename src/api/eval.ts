@@ -4,7 +4,7 @@ export { runEval, DEFAULT_EVAL_MAX_RUNS, type EvalOptions, type EvalProgress } f
 export { EvalSuiteSchema, type EvalSuite, type EvalCase, type Expectation } from '../host/eval/suite-schema.js';
 export { EvalReportSchema, EVAL_REPORT_VERSION, type EvalReport, type CaseResult, type CaseRun, type ExpectationResult, type SuiteSummary } from '../host/eval/eval-report.js';
 export type { GraderInput, GraderVerdict, ChangedFile } from '../host/eval/grader-input.js';
-export { readEvalReport, formatJsonReport, writeReportFile } from '../host/eval/report/json-report.js';
+export { readEvalReport, formatJsonReport, writeReportFile, writeReportFiles } from '../host/eval/report/json-report.js';
 export { mergeEvalReports } from '../host/eval/report/merge.js';
 export { formatJunit } from '../host/eval/report/junit.js';
 export { formatMarkdownSummary } from '../host/eval/report/markdown.js';

@@ -5,8 +5,7 @@
 // ::error annotations on standard output and the step summary.
 import { WriteStream } from 'node:tty';
 import { createLogUpdate } from 'log-update';
-import { appendStepSummary, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFile, type EvalProgress, type EvalReport } from '../api/eval.js';
-import { toZotboxError, type ZotboxError } from '../errors.js';
+import { appendStepSummary, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFiles, type EvalProgress, type EvalReport } from '../api/eval.js';
 import type { CliIo } from './command-spec.js';
 import { caseLine, finalTable, progressLine, totalsLine } from './eval-text.js';
 import type { ReporterSpec } from './eval-reporters.js';
@@ -80,21 +79,23 @@ export class EvalTerminalReporter {
   }
 }
 
-/** The file reporters and GitHub's. A file that cannot be written fails the command, after every other reporter was written. */
+/**
+ * The file reporters and GitHub's, from the one report: every output is rendered first, then the
+ * files are written all or none (writeReportFiles), and only then do the annotations and the step
+ * summary go out. A reporter that cannot render or a file that cannot be written fails the command
+ * with nothing written, so no reporter can say "passed" beside one that failed.
+ */
 export function writeFileReporters(report: EvalReport, reporters: readonly ReporterSpec[], io: CliIo): void {
-  let failure: ZotboxError | undefined;
+  const files: { file: string; text: string }[] = [];
+  let annotations: string[] = [];
   for (const spec of reporters) {
-    try {
-      if (spec.kind === 'json') writeReportFile(spec.file, formatJsonReport(report));
-      else if (spec.kind === 'junit') writeReportFile(spec.file, formatJunit(report));
-      else if (spec.kind === 'markdown') writeReportFile(spec.file, formatMarkdownSummary(report));
-      else if (spec.kind === 'github') {
-        for (const line of githubAnnotations(report)) writeTerminalText(io.stdout, `${line}\n`);
-        appendStepSummary(report, io.env);
-      }
-    } catch (thrown) {
-      failure ??= toZotboxError(thrown);
-    }
+    if (spec.kind === 'json') files.push({ file: spec.file, text: formatJsonReport(report) });
+    else if (spec.kind === 'junit') files.push({ file: spec.file, text: formatJunit(report) });
+    else if (spec.kind === 'markdown') files.push({ file: spec.file, text: formatMarkdownSummary(report) });
+    else if (spec.kind === 'github') annotations = githubAnnotations(report);
   }
-  if (failure !== undefined) throw failure;
+  writeReportFiles(files);
+  if (!reporters.some((spec) => spec.kind === 'github')) return;
+  for (const line of annotations) writeTerminalText(io.stdout, `${line}\n`);
+  appendStepSummary(report, io.env);
 }

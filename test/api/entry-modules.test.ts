@@ -113,6 +113,7 @@ const PUBLIC_NAMES = [
   'readEvalReport',
   'formatJsonReport',
   'writeReportFile',
+  'writeReportFiles',
   'mergeEvalReports',
   'formatJunit',
   'formatMarkdownSummary',

@@ -4,6 +4,7 @@
 import { ZOTBOX_VERSION } from '../../version.js';
 import { EVAL_REPORT_VERSION, type CaseResult, type EvalReport } from './eval-report.js';
 import type { EvalPlan, PlannedSuite } from './eval-plan.js';
+import { boundReportTexts } from './report/text-bounds.js';
 import { computeTotals, reportStatus } from './report/totals.js';
 import type { EvalOptions } from './run-eval.js';
 import type { SuiteConsent } from './suite-consent.js';
@@ -18,9 +19,10 @@ export interface ReportParts {
   readonly interrupted: boolean;
 }
 
+/** The report every reporter renders, its large texts cut to the documented sizes (report/text-bounds.ts). */
 export function buildReport({ plan, cases, consents, options, startedAt, interrupted }: ReportParts): EvalReport {
   const finishedAt = new Date();
-  return {
+  return boundReportTexts({
     zotbox_eval_report: EVAL_REPORT_VERSION,
     zotbox_version: ZOTBOX_VERSION,
     status: reportStatus(cases, interrupted),
@@ -40,5 +42,5 @@ export function buildReport({ plan, cases, consents, options, startedAt, interru
     suites: plan.suites.map((suite) => suiteSummary(suite, consents.get(suite) as SuiteConsent, options.model)),
     totals: computeTotals(cases),
     cases: [...cases],
-  };
+  });
 }

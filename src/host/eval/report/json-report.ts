@@ -91,6 +91,35 @@ export function writeJsonReport(report: EvalReport, file: string): void {
  * never sees half a report and a failed write leaves no temp file.
  */
 export function writeReportFile(file: string, text: string): void {
+  writeReportFiles([{ file, text }]);
+}
+
+/**
+ * Writes several reporters' outputs all or none: every temp file is written and
+ * synced first; only when all are, each is renamed over its target. A failed
+ * write removes every temp file and leaves every target as it was.
+ */
+export function writeReportFiles(outputs: readonly { readonly file: string; readonly text: string }[]): void {
+  const temps: { readonly temp: string; readonly file: string }[] = [];
+  try {
+    for (const { file, text } of outputs) temps.push({ temp: writeTempBeside(file, text), file });
+  } catch (error) {
+    for (const { temp } of temps) removeQuietly(temp);
+    throw error;
+  }
+  for (let index = 0; index < temps.length; index++) {
+    const { temp, file } = temps[index]!;
+    try {
+      renameSync(temp, file);
+    } catch (cause) {
+      for (const rest of temps.slice(index)) removeQuietly(rest.temp);
+      throw fileSystemError('write the eval report', file, cause);
+    }
+  }
+}
+
+/** A synced temp file beside `file` holding `text`; nothing is left behind when it fails. */
+function writeTempBeside(file: string, text: string): string {
   const directory = path.dirname(path.resolve(file));
   try {
     mkdirSync(directory, { recursive: true });
@@ -104,15 +133,18 @@ export function writeReportFile(file: string, text: string): void {
     writeSync(fd, text);
     fsyncSync(fd);
     closeSync(fd);
-    fd = undefined;
-    renameSync(temp, file);
+    return temp;
   } catch (cause) {
     if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // The temp file was never created, or the rename already moved it.
-    }
+    removeQuietly(temp);
     throw fileSystemError('write the eval report', file, cause);
+  }
+}
+
+function removeQuietly(temp: string): void {
+  try {
+    unlinkSync(temp);
+  } catch {
+    // Never created, or already renamed.
   }
 }

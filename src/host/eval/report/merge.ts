@@ -7,6 +7,7 @@ import { EVAL_REPORT_VERSION, type CaseResult, type EvalReport } from '../eval-r
 import { caseInShard, caseKey } from './shard.js';
 import { computeTotals, reportStatus } from './totals.js';
 import { findContradiction } from './consistency.js';
+import { boundReportTexts } from './text-bounds.js';
 
 interface Labelled {
   readonly report: EvalReport;
@@ -35,7 +36,8 @@ export function mergeEvalReports(reports: readonly EvalReport[], names: readonly
   }
   requireEveryCase(shards, cases);
   const span = timeSpan(shards);
-  return {
+  // Each shard's texts are within their limits; together they may pass the report-wide budget.
+  return boundReportTexts({
     zotbox_eval_report: EVAL_REPORT_VERSION,
     zotbox_version: base.report.zotbox_version,
     status: reportStatus(
@@ -50,7 +52,7 @@ export function mergeEvalReports(reports: readonly EvalReport[], names: readonly
     suites: base.report.suites,
     totals: computeTotals(cases),
     cases,
-  };
+  });
 }
 
 function mismatch(message: string, details: Record<string, unknown> = {}): ZotboxError {
