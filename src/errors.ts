@@ -32,7 +32,8 @@ export const ERROR_CODES = {
   },
   ZB_ARCHIVE_LIMIT_EXCEEDED: {
     exit: 1,
-    summary: 'The archive passes a size limit: 100 MiB compressed, 64 MiB per entry, 256 MiB expanded, or 10,000 entries; or, for the whole stream (a GitHub repository outside the agent folder included), 200,000 entries or 1 GiB decompressed.',
+    summary:
+      'The archive passes a size limit: 100 MiB compressed, 64 MiB per entry, 256 MiB expanded, or 10,000 entries; or, for the whole stream (a GitHub repository outside the agent folder included), 200,000 entries or 1 GiB decompressed.',
   },
   ZB_ARCHIVE_ENTRY_UNSAFE: {
     exit: 1,
@@ -106,7 +107,13 @@ export const ERROR_CODES = {
 
   // Host: requirements and consent
   ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },
-  ZB_CONFINEMENT_UNAVAILABLE: { exit: 1, summary: 'Commands must run confined, but bubblewrap is not installed or cannot create namespaces here; install it, or opt out with --confine off.' },
+  ZB_CONFINEMENT_UNAVAILABLE: {
+    exit: 1,
+    summary:
+      'Commands must run confined, but bubblewrap cannot build the sandbox here; details.cause says why (not-installed, bubblewrap-too-old, userns-disabled, apparmor, seccomp, container, kernel-too-old, other) and the message gives the fix. `zotbox doctor` checks it.',
+  },
+  ZB_DOCTOR_NOT_ROOT: { exit: 1, summary: 'zotbox doctor --fix-apparmor changes the system AppArmor policy and must run as root; the message gives the commands to run by hand.' },
+  ZB_DOCTOR_APPARMOR_LOAD: { exit: 1, summary: 'The AppArmor profile was written but apparmor_parser could not load it (AppArmor 4 is needed); the message says how to remove it.' },
   ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
   ZB_CONFINEMENT_MOUNT_MOVED: {
     exit: 1,

@@ -310,4 +310,22 @@ export const EVAL: CommandSpec = {
   maxPositionals: 10_000,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, DATA, COMPLETION];
+export const DOCTOR: CommandSpec = {
+  name: 'doctor',
+  summary: 'Check that this machine can run agents with commands confined, and say how to fix what is missing.',
+  usage: ['doctor [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor'],
+  arguments: [],
+  description:
+    "Checks Node.js and starts a real bubblewrap sandbox with the flags every command gets. When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again.",
+  options: [
+    { name: 'print-apparmor', type: 'boolean', description: 'Print the AppArmor profile for /usr/bin/bwrap and exit.' },
+    { name: 'fix-apparmor', type: 'boolean', description: 'As root: install and load the AppArmor profile, showing what it writes, then check again.' },
+    JSON_OPTION,
+  ],
+  exitStatus: ['0  every check passed', '1  a check failed (each says its fix), or --fix-apparmor could not install the profile', '2  usage error'],
+  examples: ['zotbox doctor', 'sudo zotbox doctor --fix-apparmor'],
+  minPositionals: 0,
+  maxPositionals: 0,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, DATA, DOCTOR, COMPLETION];

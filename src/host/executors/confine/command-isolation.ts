@@ -244,7 +244,7 @@ export function createCommandIsolation(confinement: Confinement, layout: Sandbox
         case 'unconfined':
           return unconfinedCall(layout);
         case 'unavailable':
-          throw confinementUnavailable(confinement.reason);
+          throw confinementUnavailable(confinement);
       }
     },
   };

@@ -1,0 +1,98 @@
+// `zotbox doctor` and ZB_CONFINEMENT_UNAVAILABLE name the cause of a sandbox that
+// cannot start, and its fix (issue 23). Where this machine can make the cause
+// real without touching other tests, it is real: user namespaces switched off in
+// a private user namespace of the test's own, a seccomp filter like Docker's on a
+// child. The causes this machine cannot reach (Ubuntu's AppArmor restriction, an
+// old kernel or bubblewrap) are driven through the diagnosis's facts.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { diagnoseSandbox, type SandboxFacts } from '../../../src/host/executors/confine/sandbox-diagnosis.js';
+import { sandboxFacts } from '../../../src/host/executors/confine/mode.js';
+import { runDoctor } from '../../../src/host/doctor/run-doctor.js';
+import { underUserNamespaceDenial } from '../../fixtures/deny-user-namespaces.js';
+import { BIN } from '../../fixtures/paths.js';
+
+interface DoctorJson {
+  readonly ok: boolean;
+  readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly detail: string; readonly cause: string | null; readonly fix: string | null }[];
+}
+
+function doctor(prefix: readonly string[]): { status: number | null; json: DoctorJson; stderr: string } {
+  const argv = [...prefix, process.execPath, BIN, 'doctor', '--json'];
+  const result = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+  return { status: result.status, json: JSON.parse(result.stdout || '{}') as DoctorJson, stderr: result.stderr };
+}
+
+const sandbox = (report: DoctorJson) => report.checks.find((check) => check.name === 'sandbox')!;
+
+test('on this machine the sandbox starts: doctor says so and exits 0', (t) => {
+  const { status, json } = doctor([]);
+  t.is(status, 0);
+  t.true(json.ok);
+  t.like(sandbox(json), { ok: true, cause: null, fix: null });
+});
+
+test('user namespaces switched off (max_user_namespaces=0): the cause is userns-disabled, with the sysctl to paste', (t) => {
+  // A user namespace of the test's own: its limit is its own, so no other test sees the change.
+  const { status, json, stderr } = doctor(['unshare', '--user', '--map-root-user', 'sh', '-c', 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', 'sh']);
+  t.is(status, 1, stderr);
+  t.like(sandbox(json), { ok: false, cause: 'userns-disabled' });
+  t.regex(sandbox(json).detail, /^unprivileged user namespaces are disabled on this system \(bubblewrap said: .*max_\*_namespaces exceeded/u);
+  t.is(
+    sandbox(json).fix,
+    "enable them: sudo sysctl -w user.max_user_namespaces=15000, and to keep it after a reboot: echo 'user.max_user_namespaces=15000' | sudo tee /etc/sysctl.d/60-zotbox-userns.conf (this lets every program create user namespaces)",
+  );
+});
+
+test("a container's seccomp profile refusing user namespaces: the cause is seccomp, with the profile to use", (t) => {
+  const { status, json, stderr } = doctor(underUserNamespaceDenial([]));
+  t.is(status, 1, stderr);
+  t.like(sandbox(json), { ok: false, cause: 'seccomp' });
+  t.regex(sandbox(json).detail, /seccomp (profile this process runs under|filter on this process) refuses to create user namespaces \(bubblewrap said: bwrap: No permissions to creat/u);
+  t.regex(sandbox(json).fix ?? '', /seccomp profile that allows unshare, clone with CLONE_NEWUSER, mount, umount2 and pivot_root/u);
+});
+
+test('no bubblewrap on the search path: the cause is not-installed, with the install commands', (t) => {
+  const report = runDoctor(sandboxFacts(['/nonexistent-zotbox-search-path'], {}));
+  const check = report.checks.find((c) => c.name === 'sandbox')!;
+  t.false(report.ok);
+  t.is(check.cause, 'not-installed');
+  t.is(check.detail, 'bubblewrap (bwrap) is not installed');
+  t.regex(check.fix ?? '', /sudo apt-get install -y bubblewrap \(Debian, Ubuntu\)/u);
+});
+
+const base: SandboxFacts = {
+  bwrap: '/usr/bin/bwrap',
+  probe: { status: 1, message: '' },
+  maxUserNamespaces: 15000,
+  unprivilegedUsernsClone: undefined,
+  apparmorRestrictsUserns: 0,
+  seccompMode: 0,
+  container: undefined,
+  kernelRelease: '6.8.0-45-generic',
+};
+
+test("Ubuntu 24.04's AppArmor restriction (a seam: the facts such a runner has): the cause is apparmor, the narrow fix first", (t) => {
+  const diagnosis = diagnoseSandbox({ ...base, apparmorRestrictsUserns: 1, probe: { status: 1, message: 'bwrap: setting up uid map: Permission denied' } });
+  t.deepEqual(diagnosis, {
+    ok: false,
+    cause: 'apparmor',
+    summary: 'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1, Ubuntu 23.10 and later) (bubblewrap said: bwrap: setting up uid map: Permission denied)',
+    fix: 'let /usr/bin/bwrap alone create them: sudo zotbox doctor --fix-apparmor (installs the AppArmor profile /etc/apparmor.d/zotbox-bwrap and loads it); or, wider, for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
+  });
+});
+
+test('each other cause has its own code and fix: old bubblewrap, Debian switch off, old kernel, container mounts, anything else', (t) => {
+  const cause = (facts: Partial<SandboxFacts>) => {
+    const diagnosis = diagnoseSandbox({ ...base, ...facts });
+    return diagnosis.ok ? 'ok' : diagnosis.cause;
+  };
+  t.is(cause({ probe: { status: 1, message: 'bwrap: Unknown option --disable-userns' } }), 'bubblewrap-too-old');
+  t.is(cause({ unprivilegedUsernsClone: 0, probe: { status: 1, message: 'bwrap: No permissions to creating new namespace' } }), 'userns-disabled');
+  t.regex((diagnoseSandbox({ ...base, unprivilegedUsernsClone: 0 }) as { fix: string }).fix, /sudo sysctl -w kernel\.unprivileged_userns_clone=1/u);
+  t.is(cause({ kernelRelease: '4.4.0-210-generic', probe: { status: 1, message: 'bwrap: Creating new namespace failed: Invalid argument' } }), 'kernel-too-old');
+  t.is(cause({ container: 'docker', probe: { status: 1, message: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" } }), 'container');
+  t.is(cause({ probe: { status: 1, message: 'bwrap: something new' } }), 'other');
+  t.regex((diagnoseSandbox({ ...base, probe: { status: 1, message: 'bwrap: something new' } }) as { summary: string }).summary, /bubblewrap said: bwrap: something new/u);
+  t.is(cause({ probe: { status: 0, message: '' } }), 'ok');
+});
