@@ -71,6 +71,11 @@ export function isIndexFile(relative: string): boolean {
   return relative === 'index' || /^worktrees\/[^/]+\/index$/u.test(relative);
 }
 
+/** The patches `git am --continue` and `git rebase --continue` (apply backend) apply: stat-ed, so that a changed one is seen. */
+export function isPatchFile(relative: string): boolean {
+  return /^(worktrees\/[^/]+\/)?rebase-apply\/(\d{4,}|patch)$/u.test(relative);
+}
+
 /** Reads a regular file without following a link, checking it is still the file that was listed. */
 export function readGitFile(full: string, ino: bigint, limit = MAX_GIT_FILE_BYTES): { content: Buffer } | { oversized: true } | { unreadable: string } {
   let fd: number;
@@ -120,7 +125,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if ((rule === 'opaque' && !isIndexFile(child)) || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child)) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }

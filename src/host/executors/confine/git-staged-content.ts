@@ -16,7 +16,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, ungrantedToolFile, type ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
-import { isIndexFile, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isIndexFile, isPatchFile, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { readSmallFile, type GitInventory } from './git-inventory.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
 import type { ProtectedRecord } from './protected-locations.js';
@@ -140,7 +140,8 @@ const sameEntry = (a: TreeEntry | undefined, b: TreeEntry | undefined) => a !== 
 export function checkStagedContent(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord, context: StagedContentContext): GitDirectoryViolation[] {
   const refFiles = changedFiles(before, after, isRefFile);
   const indexFiles = changedFiles(before, after, isIndexFile);
-  if (refFiles.length === 0 && indexFiles.length === 0) return [];
+  const patchFiles = changedFiles(before, after, isPatchFile);
+  if (refFiles.length === 0 && indexFiles.length === 0 && patchFiles.length === 0) return [];
   const violations: GitDirectoryViolation[] = [];
   const fail = (where: string, reason: string) => violations.push({ path: path.join(directory, where), reason });
   const git = (args: readonly string[], input = '', gitDir = directory) => {
@@ -279,6 +280,23 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     }
   }
 
+  // The patches an am or apply-backend rebase in progress applies when the user continues: the paths they change.
+  if (patchFiles.length > 0) {
+    const listed = git(['apply', '--numstat', '-z', ...patchFiles.map((relative) => path.join(directory, relative))]);
+    const paths = listed === undefined ? undefined : patchedPaths(listed);
+    const bad = paths === undefined ? ['\0'] : paths.filter((p) => protectedReason(p, context, everyBase) !== undefined);
+    if (bad.length > 0) {
+      const what =
+        paths === undefined
+          ? 'zotbox could not read the patches, so it cannot check them'
+          : `a patch git applies when the user continues changes ${bad.map((p) => protectedReason(p, context, everyBase)!.absolute).join(', ')}`;
+      for (const relative of patchFiles) fail(relative, `${what}; it was removed`);
+      const state = patchFiles[0]!.replace(/rebase-apply\/.*$/u, 'rebase-apply');
+      if (before?.entries.has(state) === true) for (const relative of patchFiles) putBackGitPath(directory, relative, { ...after, entries: new Map() });
+      else putBackGitPath(directory, state, { ...after, entries: new Map() });
+    }
+  }
+
   // Refs and sequencer files that changed are put back as they were (or removed when new), when a commit broke the rule.
   if (refsBad) {
     const earlier = before ?? { ino: undefined, usable: false, pointedTo: false, entries: new Map<string, GitPathState>(), unlisted: [] };
@@ -287,6 +305,21 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     fail('.', `zotbox put back the refs and sequencer files the command changed (${refFiles.join(', ')})`);
   }
   return violations;
+}
+
+/** The paths `git apply --numstat -z` names ("added TAB deleted TAB path", or for a rename an empty path then old and new); undefined when unreadable. */
+function patchedPaths(output: Buffer): string[] | undefined {
+  const tokens = output.toString('latin1').split('\0');
+  if (tokens.at(-1) === '') tokens.pop();
+  const paths: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const match = /^(\d+|-)\t(\d+|-)\t(.*)$/su.exec(tokens[index]!);
+    if (match === null) return undefined;
+    const names = match[3] === '' ? [tokens[++index], tokens[++index]] : [match[3]];
+    if (names.some((name) => name === undefined)) return undefined;
+    paths.push(...names.map((name) => Buffer.from(name!, 'latin1').toString('utf8')));
+  }
+  return paths;
 }
 
 /** Where each git directory's worktrees lie: its parent (a .git directory's worktree), and every .git link or gitfile that names it. */

@@ -157,3 +157,46 @@ test('a link staged at an ordinary path is not protected', (t) => {
   const { violations } = check(repo, () => repo.git('add', 'b.txt'));
   t.deepEqual(violations, []);
 });
+
+test('a patch left for git am --continue that changes the hook is refused, and the new am state removed', (t) => {
+  const repo = makeRepo(t);
+  const patch = [
+    'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001',
+    'From: a <a@x>',
+    'Subject: [PATCH] tidy',
+    '',
+    '---',
+    'diff --git a/tools/hooks/pre-commit b/tools/hooks/pre-commit',
+    '--- a/tools/hooks/pre-commit',
+    '+++ b/tools/hooks/pre-commit',
+    '@@ -1,2 +1,2 @@',
+    ' #!/bin/sh',
+    '-echo lint',
+    '+touch /tmp/pwned',
+    '',
+  ].join('\n');
+  const { violations } = check(repo, () => {
+    const state = path.join(repo.gitDir, 'rebase-apply');
+    mkdirSync(state);
+    writeFileSync(path.join(state, '0001'), patch);
+    writeFileSync(path.join(state, 'next'), '1\n');
+    writeFileSync(path.join(state, 'last'), '1\n');
+    writeFileSync(path.join(state, 'applying'), '');
+  });
+  t.true(
+    violations.some((v) => v.path === path.join(repo.gitDir, 'rebase-apply/0001') && v.reason.includes(path.join(repo.workspace, 'tools/hooks/pre-commit'))),
+    JSON.stringify(violations),
+  );
+  t.false(existsSync(path.join(repo.gitDir, 'rebase-apply')), 'the am the command left is gone');
+});
+
+test('a patch left for git am --continue that changes an ordinary file stays for the user', (t) => {
+  const repo = makeRepo(t);
+  const patch = ['diff --git a/a.txt b/a.txt', '--- a/a.txt', '+++ b/a.txt', '@@ -1 +1 @@', '-hi', '+hello', ''].join('\n');
+  const { violations } = check(repo, () => {
+    mkdirSync(path.join(repo.gitDir, 'rebase-apply'));
+    writeFileSync(path.join(repo.gitDir, 'rebase-apply', '0001'), patch);
+  });
+  t.deepEqual(violations, []);
+  t.true(existsSync(path.join(repo.gitDir, 'rebase-apply', '0001')));
+});
