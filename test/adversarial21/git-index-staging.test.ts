@@ -156,6 +156,26 @@ test("a stash holding a staged hook never reaches the user's git stash pop --ind
   t.is(world.git('stash', 'list'), '', 'the stash carrying the hook is gone');
 });
 
+test("an older stash, named only in the stash's reflog, never reaches the user's second git stash pop", async (t) => {
+  const { world, hook, patch } = huskyWorld(t);
+  const ordinary = ['diff --git a/a.txt b/a.txt', '--- a/a.txt', '+++ b/a.txt', '@@ -1 +1 @@', '-hi', '+hello', ''].join('\n');
+  // The hook goes into stash@{1}; refs/stash then names an ordinary stash whose history does not reach it.
+  const result = await runAttack(world, REPO_MAINTAINER, [
+    { tool: 'write', input: { path: 'notes/p.diff', content: patch } },
+    { tool: 'write', input: { path: 'notes/q.diff', content: ordinary } },
+    { tool: 'bash', input: { command: 'git apply --cached notes/p.diff && git stash -q && git apply notes/q.diff && git stash -q' } },
+  ]);
+
+  userRuns(world, ['stash', 'pop', '-q'], ['checkout', '--', '.'], ['stash', 'pop', '-q', '--index'], ['checkout', '--', '.'], ['commit', '-q', '--allow-empty', '-m', 'user work']);
+
+  const why = stopped(result);
+  t.is(why.code, 'ZB_CONFINEMENT_GIT_PROGRAM');
+  t.regex(why.message, COMMIT_WRITES_HOOK);
+  t.regex(why.message, /logs\/refs\/stash/u);
+  t.is(readFileSync(hook, 'utf8'), HOOK);
+  t.false(existsSync(world.mark), "the user's second stash pop staged the agent's hook, and checkout wrote it");
+});
+
 test('an index entry set by git update-index --cacheinfo (ask mode) is set back', async (t) => {
   const { world, hook } = huskyWorld(t);
   const evil = `#!/bin/sh\ntouch ${world.mark}\n`;

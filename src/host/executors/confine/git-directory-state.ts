@@ -63,8 +63,11 @@ function kindOf(stats: BigIntStats): GitPathState['kind'] {
  */
 function keepsContent(relative: string): boolean {
   const rule = gitDataRule(relative);
-  return rule !== 'opaque' && rule !== 'text' && rule !== 'config';
+  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || relative === STASH_LOG;
 }
+
+/** The stash's reflog: every stash but the newest is named only there (stash@{1}, ...), so it is kept like a ref. */
+export const STASH_LOG = 'logs/refs/stash';
 
 /** The index files of a git directory (its own, each worktree's): stat-ed, so that a changed index is seen. */
 export function isIndexFile(relative: string): boolean {
@@ -125,7 +128,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child)) || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && child !== STASH_LOG) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }

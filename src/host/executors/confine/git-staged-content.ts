@@ -16,7 +16,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, ungrantedToolFile, type ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
-import { isIndexFile, isPatchFile, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isIndexFile, isPatchFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { readSmallFile, type GitInventory } from './git-inventory.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
 import type { ProtectedRecord } from './protected-locations.js';
@@ -33,7 +33,7 @@ export interface StagedContentContext {
 
 type Recorded = ProtectedRecord['entries'] extends ReadonlyMap<string, infer R> ? R : never;
 
-/** Files whose content names commits git later writes into the worktree. */
+/** Files whose content names commits git later writes into the worktree (and the stash's reflog, STASH_LOG). */
 const REF_RULES = new Set(['ref', 'oid', 'oids', 'fetch-head', 'packed-refs', 'todo', 'rewritten-list', 'update-refs']);
 const FULL_OID = /\b[0-9a-f]{64}\b|\b[0-9a-f]{40}\b/gu;
 const ZERO = /^0+$/u;
@@ -41,6 +41,7 @@ const ZERO = /^0+$/u;
 const TODO_PICKS = /^(pick|p|reword|r|edit|e|squash|s|fixup|f|merge|m)$/u;
 
 function isRefFile(relative: string): boolean {
+  if (relative === STASH_LOG) return true;
   const rule = gitDataRule(relative);
   return rule !== undefined && REF_RULES.has(rule);
 }
@@ -156,6 +157,7 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     if (name !== undefined && gitfile !== undefined && path.isAbsolute(gitfile)) worktreeBases.set(`worktrees/${name}`, [path.dirname(gitfile)]);
   }
   const everyBase = [...new Set([...worktreeBases.values()].flat())];
+  for (const relative of refFiles) if (after.entries.get(relative)?.oversized === true) fail(relative, 'it is too large for zotbox to read, so it cannot check the commits it names');
   for (const relative of refFiles) if (relative.startsWith('refs/replace/')) fail(relative, 'a replace ref makes git read another object in place of one the user has');
 
   // Before: every object any ref-like file named (reachable from them is the user's, or was checked then).
