@@ -76,10 +76,13 @@ function headOf(record: GitDirectoryRecord | undefined, head: string, common: Gi
   return new RegExp(`^([0-9a-f]{40,64}) ${name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}$`, 'mu').exec(packed)?.[1];
 }
 
+/** Objects are most of a git directory's entries and never name a commit for the user to check out: skipped before any rule is asked. */
+const isObject = (relative: string) => relative.startsWith('objects/');
+
 function changedFiles(before: GitDirectoryRecord | undefined, after: GitDirectoryRecord, pick: (relative: string) => boolean): string[] {
   const changed: string[] = [];
   for (const [relative, state] of after.entries) {
-    if (!pick(relative)) continue;
+    if (isObject(relative) || !pick(relative)) continue;
     const earlier = before?.entries.get(relative);
     const same =
       earlier !== undefined &&
@@ -162,7 +165,7 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
 
   // Before: every object any ref-like file named (reachable from them is the user's, or was checked then).
   const known = new Set<string>();
-  for (const [relative, state] of before?.entries ?? []) if (isRefFile(relative)) for (const oid of namedObjects(relative, textOf(state) ?? '')) known.add(oid);
+  for (const [relative, state] of before?.entries ?? []) if (!isObject(relative) && isRefFile(relative)) for (const oid of namedObjects(relative, textOf(state) ?? '')) known.add(oid);
   const headBefore = headOf(before, 'HEAD', before);
   const oidLength = headBefore?.length ?? [...known][0]?.length ?? 40;
 
