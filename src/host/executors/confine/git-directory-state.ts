@@ -57,10 +57,26 @@ function kindOf(stats: BigIntStats): GitPathState['kind'] {
   return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'link' : 'other';
 }
 
-/** Whether a file's bytes are kept: everything but objects, logs, the index, patches (opaque) and loose refs (read when changed). */
+/**
+ * Whether a file's bytes are kept: everything but objects, logs, the index and patches (opaque). Loose refs are
+ * kept too: a ref a command moved to a commit that would write a protected file is put back (git-staged-content.ts).
+ */
 function keepsContent(relative: string): boolean {
   const rule = gitDataRule(relative);
-  return rule !== 'opaque' && rule !== 'text' && rule !== 'config' && !relative.startsWith('refs/');
+  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || relative === STASH_LOG;
+}
+
+/** The stash's reflog: every stash but the newest is named only there (stash@{1}, ...), so it is kept like a ref. */
+export const STASH_LOG = 'logs/refs/stash';
+
+/** The index files of a git directory (its own, each worktree's): stat-ed, so that a changed index is seen. */
+export function isIndexFile(relative: string): boolean {
+  return relative === 'index' || /^worktrees\/[^/]+\/index$/u.test(relative);
+}
+
+/** The patches `git am --continue` and `git rebase --continue` (apply backend) apply: stat-ed, so that a changed one is seen. */
+export function isPatchFile(relative: string): boolean {
+  return /^(worktrees\/[^/]+\/)?rebase-apply\/(\d{4,}|patch)$/u.test(relative);
 }
 
 /** Reads a regular file without following a link, checking it is still the file that was listed. */
@@ -112,7 +128,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if (rule === 'opaque' || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && child !== STASH_LOG) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }
@@ -216,6 +232,12 @@ function restore(directory: string, relative: string, before: GitDirectoryRecord
     return complete;
   } else return false;
   return true;
+}
+
+/** Puts back what stood at `relative` before (removing what stands there now); false when its bytes were not kept. */
+export function putBackGitPath(directory: string, relative: string, before: GitDirectoryRecord): boolean {
+  rmSync(path.join(directory, relative), { recursive: true, force: true });
+  return restore(directory, relative, before);
 }
 
 /**

@@ -5,6 +5,7 @@
 // and ZB_CONFINEMENT_GIT_PROGRAM or ZB_CONFINEMENT_PROTECTED_FILE stops the run.
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
+import { stagedContentViolations } from './git-staged-content.js';
 import { protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
 import type { SandboxLayout } from './sandbox-plan.js';
 
@@ -27,8 +28,11 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // No size limit here: whatever the command made must all be checked, however many directories it made.
   const after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
   const violations = [...(snapshot === undefined ? [] : restoreControlFiles(snapshot)), ...removeUnsafeGitChanges(before, after)];
+  const now = protectedSetOf(after, layout.writeRoots, layout.userGit);
+  // The index and the commits refs name may not carry a protected file the user did not have (git-staged-content.ts).
+  violations.push(...stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
-  const changes = restoreProtected(record, protectedSetOf(after, layout.writeRoots, layout.userGit), layout.writeRoots);
+  const changes = restoreProtected(record, now, layout.writeRoots);
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
 }
