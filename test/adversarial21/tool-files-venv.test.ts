@@ -6,16 +6,7 @@
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack, type World } from './world.js';
-
-async function writeAll(world: World, files: readonly string[], content: string): Promise<string[]> {
-  await runAttack(
-    world,
-    { mode: 'none' },
-    files.map((file) => ({ tool: 'write' as const, input: { path: file, content } })),
-  );
-  return files.filter((file) => existsSync(path.join(world.workspace, file)));
-}
+import { makeWorld, runAttack, writeAll } from './world.js';
 
 test("a virtualenv's activation scripts (sourced by editors into every new terminal, and by direnv layouts) are not granted by ${workspace}", async (t) => {
   const world = makeWorld(t);

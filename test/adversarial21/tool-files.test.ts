@@ -4,18 +4,9 @@
 // closed world says such a file is not granted unless a scope names it. (The
 // review's seventh case, a virtualenv's bin/activate, is in tool-files-venv.test.ts.)
 import test from 'ava';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack, type World } from './world.js';
-
-async function writeAll(world: World, files: readonly string[], content: string): Promise<string[]> {
-  await runAttack(
-    world,
-    { mode: 'none' },
-    files.map((file) => ({ tool: 'write' as const, input: { path: file, content } })),
-  );
-  return files.filter((file) => existsSync(path.join(world.workspace, file)));
-}
+import { makeWorld, writeAll } from './world.js';
 
 test('lefthook reads lefthook.yaml, .toml, .json and their -local variants as it reads lefthook.yml: none is granted by ${workspace}', async (t) => {
   const world = makeWorld(t);

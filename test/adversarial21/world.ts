@@ -3,7 +3,7 @@
 // CLI run in-process with default confinement (bubblewrap).
 import type { ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCliCaptured, type CliResult } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
@@ -70,4 +70,14 @@ export async function runAttack(world: World, bash: BashPermission, calls: reado
     env: { ZOTBOX_HOME: world.home, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: world.root },
     cwd: workspace,
   });
+}
+
+/** Writes each file with the write tool alone (no bash); returns those that exist afterwards. */
+export async function writeAll(world: World, files: readonly string[], content: string): Promise<string[]> {
+  await runAttack(
+    world,
+    { mode: 'none' },
+    files.map((file) => ({ tool: 'write' as const, input: { path: file, content } })),
+  );
+  return files.filter((file) => existsSync(path.join(world.workspace, file)));
 }
