@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 test('a hook one run creates is not put back by a concurrent run that recorded it while it existed', async (t) => {
   const world = makeWorld(t);
