@@ -27,6 +27,16 @@ export interface ExecutorOptions {
   readonly controls: () => ControlLocations;
 }
 
+/** A write or edit inside the git-state check, holding the write scopes as a bash call does; the aftercare runs whatever happened. */
+async function checked<T>(isolation: CommandIsolation, signal: AbortSignal, write: () => T): Promise<T> {
+  const check = await isolation.beginFileWrite(signal);
+  try {
+    return write();
+  } finally {
+    check.finish();
+  }
+}
+
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
   return async (approved, signal) => {
     switch (approved.tool) {
@@ -35,17 +45,11 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
       case 'write': {
         refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
-        const check = options.isolation.beginFileWrite();
-        const result = executeWrite(approved.decision, approved.call.input);
-        check.finish();
-        return result;
+        return checked(options.isolation, signal, () => executeWrite(approved.decision, approved.call.input));
       }
       case 'edit': {
         refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
-        const check = options.isolation.beginFileWrite();
-        const result = executeEdit(approved.decision, approved.call.input);
-        check.finish();
-        return result;
+        return checked(options.isolation, signal, () => executeEdit(approved.decision, approved.call.input));
       }
       case 'skill':
         return executeSkill(options.image, approved.decision.name);

@@ -25,7 +25,13 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message });
         // A command that planted a git program, or changed a file other tools run, was undone (issue 9 §3, issue 21), or
         // a sandbox's mounts were moved under it by something racing in the workspace (issue 21 §1): the run does not go on.
-        if (failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM' || failure.code === 'ZB_CONFINEMENT_PROTECTED_FILE' || failure.code === 'ZB_CONFINEMENT_MOUNT_MOVED') cancellation.stop(failure);
+        if (
+          failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM' ||
+          failure.code === 'ZB_CONFINEMENT_PROTECTED_FILE' ||
+          failure.code === 'ZB_CONFINEMENT_MOUNT_MOVED' ||
+          failure.code === 'ZB_CONFINEMENT_SCOPE_LOCK'
+        )
+          cancellation.stop(failure);
         throw error;
       }
     },
