@@ -32,6 +32,8 @@ const SOCKET_TABLE = '/proc/net/unix';
 export interface ScopeLockProbe {
   /** A call is connected to `name` (another holder, or the arbiter) and waits for it to close. */
   readonly waiting?: (name: string) => void;
+  /** With the arbiter held, after the bound names were read and found free of overlaps, before this call binds its own. */
+  readonly beforeBind?: () => Promise<void>;
 }
 
 /** Test seam for whole runs, where no probe can be passed: every wait is reported here too. Production adds none. */
@@ -181,6 +183,7 @@ export async function lockWriteScopes(writeRoots: readonly string[], options: { 
       const chains = writeRoots.map(chainOf).filter((chain) => chain.length > 0);
       other = overlappingHolder(chains, boundNames());
       if (other === undefined) {
+        await options.probe?.beforeBind?.();
         const names = new Set<string>();
         for (const chain of chains) {
           chain.forEach((id, index) => names.add(`${PREFIX}-${index === chain.length - 1 ? 'at' : 'in'}-${id}-${unique}`));
