@@ -15,24 +15,10 @@
 // the lock's seam; either way the test then lets B end first, then A.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { scopeLockWaits } from '../../src/host/executors/confine/scope-lock.js';
-import { makeWorld, runAttack, type World } from './world.js';
-
-/** Resolves when a call waits for the holder of `root` (seen through the lock's test seam). */
-function waitsFor(root: string): Promise<'waits'> {
-  const { dev, ino } = lstatSync(root, { bigint: true });
-  return new Promise((resolve) => {
-    const listener = (name: string) => {
-      if (!name.includes(`-at-${dev}-${ino}-`)) return;
-      scopeLockWaits.delete(listener);
-      resolve('waits');
-    };
-    scopeLockWaits.add(listener);
-  });
-}
+import { makeWorld, runAttack, waitsFor, type World } from './world.js';
 
 /** Runs B's command until it blocks, then A's call; B ends first, then A. `other` is A's world (another state directory, or the same). */
 async function interleave(world: World, other: World, commandB: string, commandA: string): Promise<void> {

@@ -3,8 +3,9 @@
 // CLI run in-process with default confinement (bubblewrap).
 import type { ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { scopeLockWaits } from '../../src/host/executors/confine/scope-lock.js';
 import { runCliCaptured, type CliResult } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
@@ -69,5 +70,22 @@ export async function runAttack(world: World, bash: BashPermission, calls: reado
   return runCliCaptured(['run', agent, 'go', '--replay', replay, '-y', '--cwd', workspace, '--json', ...extra], {
     env: { ZOTBOX_HOME: world.home, PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: world.root },
     cwd: workspace,
+  });
+}
+
+/**
+ * Resolves when a call waits for the holder of the write scope `root` (zotbox orders calls in overlapping write
+ * scopes: scope-lock.ts), seen through the lock's test seam. A test of two runs races it with the second run's
+ * command starting, so that it neither hangs when zotbox orders the runs nor passes without trying the interleaving.
+ */
+export function waitsFor(root: string): Promise<'waits'> {
+  const { dev, ino } = lstatSync(root, { bigint: true });
+  return new Promise((resolve) => {
+    const listener = (name: string) => {
+      if (!name.includes(`-at-${dev}-${ino}-`)) return;
+      scopeLockWaits.delete(listener);
+      resolve('waits');
+    };
+    scopeLockWaits.add(listener);
   });
 }

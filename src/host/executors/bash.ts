@@ -230,7 +230,14 @@ async function runLine(
 
 export async function executeBash(decision: ApprovedShell, options: BashRunOptions): Promise<BashResult> {
   // Before the time limit starts: a call waits here while another run's call holds an overlapping write scope (scope-lock.ts).
-  const call = await options.isolation.beginCall(options.signal);
+  let call: CallIsolation;
+  try {
+    call = await options.isolation.beginCall(options.signal);
+  } catch (error) {
+    // Cancelled while it waited: nothing ran, reported as a line cut short.
+    if (options.signal?.aborted === true) return { exitCode: null, signal: 'SIGKILL', stdout: '', stderr: '', truncated: false, timedOut: false, durationMs: 0 };
+    throw error;
+  }
   const started = Date.now();
   const stdout = new CappedText(options.outputCapBytes);
   const stderr = new CappedText(options.outputCapBytes);

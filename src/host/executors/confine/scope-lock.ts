@@ -139,6 +139,8 @@ function unbind(held: { server: net.Server; peers: Set<net.Socket> }): void {
  */
 function awaitClose(name: string, probe: ScopeLockProbe | undefined, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve, reject) => {
+    // A call aborted before it had to wait still takes free scopes (its line then stops at once); one that must wait does not.
+    if (signal?.aborted === true) return reject(cancelled(signal));
     const socket = net.connect({ path: `\0${name}` });
     const onAbort = () => {
       socket.destroy();
@@ -171,7 +173,6 @@ export async function lockWriteScopes(writeRoots: readonly string[], options: { 
   const unique = `${process.pid}-${++counter}-${randomBytes(4).toString('hex')}`;
   let refused: string | undefined;
   for (;;) {
-    if (options.signal?.aborted === true) throw cancelled(options.signal);
     const arbiter = await bind(ARBITER);
     if (arbiter === undefined) {
       await awaitClose(ARBITER, options.probe, options.signal);
