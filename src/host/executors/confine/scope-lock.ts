@@ -189,11 +189,10 @@ export async function lockWriteScopes(writeRoots: readonly string[], options: { 
         for (const chain of chains) {
           chain.forEach((id, index) => names.add(`${PREFIX}-${index === chain.length - 1 ? 'at' : 'in'}-${id}-${unique}`));
         }
-        for (const name of names) {
-          const bound = await bind(name);
-          if (bound === undefined) throw lockError(`${name} is bound by another socket`);
-          held.push(bound);
-        }
+        const bound = await Promise.all([...names].map(bind));
+        held.push(...bound.filter((one) => one !== undefined));
+        const taken = [...names].find((_, index) => bound[index] === undefined);
+        if (taken !== undefined) throw lockError(`${taken} is bound by another socket`);
       }
     } catch (error) {
       for (const one of held) unbind(one);
