@@ -27,10 +27,14 @@ export interface ExecutorOptions {
   readonly controls: () => ControlLocations;
 }
 
-/** A write or edit inside the git-state check, holding the write scopes as a bash call does; the aftercare runs whatever happened. */
-async function checked<T>(isolation: CommandIsolation, signal: AbortSignal, write: () => T): Promise<T> {
-  const check = await isolation.beginFileWrite(signal);
+/**
+ * A write or edit inside the git-state check, holding the write scopes as a bash call does (no other run's command is
+ * in flight there); the control locations are checked again at the effect, and the aftercare runs whatever happened.
+ */
+async function checked<T>(options: ExecutorOptions, canonical: string, signal: AbortSignal, write: () => T): Promise<T> {
+  const check = await options.isolation.beginFileWrite(signal);
   try {
+    refuseProtectedWrite(canonical, options.writeRoots, options.controls());
     return write();
   } finally {
     check.finish();
@@ -42,15 +46,11 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
     switch (approved.tool) {
       case 'read':
         return executeRead(approved.decision, approved.call.input);
-      case 'write': {
-        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
+      case 'write':
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
-        return checked(options.isolation, signal, () => executeWrite(approved.decision, approved.call.input));
-      }
-      case 'edit': {
-        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
-        return checked(options.isolation, signal, () => executeEdit(approved.decision, approved.call.input));
-      }
+        return checked(options, approved.decision.canonicalPath, signal, () => executeWrite(approved.decision, approved.call.input));
+      case 'edit':
+        return checked(options, approved.decision.canonicalPath, signal, () => executeEdit(approved.decision, approved.call.input));
       case 'skill':
         return executeSkill(options.image, approved.decision.name);
       case 'bash':
