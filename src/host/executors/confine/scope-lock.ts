@@ -47,7 +47,7 @@ export interface ScopeLock {
 function lockError(why: string): ZotboxError {
   return new ZotboxError(
     'ZB_CONFINEMENT_SCOPE_LOCK',
-    `command refused: zotbox could not order it with other runs' commands in the same write scopes (${why}). Nothing ran. zotbox needs Linux abstract unix sockets and a readable ${SOCKET_TABLE} to keep one run's aftercare from restoring what another run's command wrote.`,
+    `call refused: zotbox could not order this command or write with other runs' calls in the same write scopes (${why}). Nothing ran and the run stopped. zotbox needs Linux abstract unix sockets and a readable ${SOCKET_TABLE} to keep one run's aftercare from restoring what another run's command wrote.`,
     { details: { why } },
   );
 }
