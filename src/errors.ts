@@ -119,6 +119,11 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'A mount of the sandbox was not where zotbox checked it, or not what it opened (a concurrent rename moved it); the command was refused before it started and the run stopped.',
   },
+  ZB_CONFINEMENT_SCOPE_LOCK: {
+    exit: 1,
+    summary:
+      "A command or file-tool write could not be ordered with other runs' calls in the same write scopes (no abstract unix sockets, /proc/net/unix unreadable); nothing ran and the run stopped.",
+  },
   ZB_CONFINEMENT_GIT_PROGRAM: {
     exit: 1,
     summary:

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeWorld, runAttack } from './world.js';
+import { makeWorld, runAttack, waitsFor } from './world.js';
 
 test('putting a protected file back never writes through a link to outside the write scopes', async (t) => {
   const world = makeWorld(t);
@@ -43,10 +43,13 @@ test("two runs together cannot make zotbox write the agent's bytes into a file o
 
   const runB = runAttack(world, { mode: 'ask' }, [{ tool: 'bash', input: { command: `mkdir c && echo 'touch ${world.mark}' > c/.bashrc; echo x > b-started; cat b-go` } }]);
   await readFile(fifo('b-started')); // c/.bashrc holds the agent's bytes
+  const waits = waitsFor(world.workspace);
   const runA = runAttack(world, { mode: 'ask' }, [{ tool: 'bash', input: { command: `echo x > a-started; cat a-go; mv c c2 && ln -s ${home} c` } }]);
-  await readFile(fifo('a-started')); // run A recorded c/.bashrc as it is now
+  const aStarted = readFile(fifo('a-started'));
+  await Promise.race([aStarted, waits]); // run A recorded c/.bashrc as it is now, or waits for run B (zotbox orders them)
   await writeFile(fifo('b-go'), '');
   await runB;
+  await aStarted;
   await writeFile(fifo('a-go'), '');
   await runA;
 

@@ -3,8 +3,9 @@
 // CLI run in-process with default confinement (bubblewrap).
 import type { ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { scopeLockWaits } from '../../src/host/executors/confine/scope-lock.js';
 import { runCliCaptured, type CliResult } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
@@ -80,4 +81,21 @@ export async function writeAll(world: World, files: readonly string[], content: 
     files.map((file) => ({ tool: 'write' as const, input: { path: file, content } })),
   );
   return files.filter((file) => existsSync(path.join(world.workspace, file)));
+}
+
+/**
+ * Resolves when a call waits for the holder of the write scope `root` (zotbox orders calls in overlapping write
+ * scopes: scope-lock.ts), seen through the lock's test seam. A test of two runs races it with the second run's
+ * command starting, so that it neither hangs when zotbox orders the runs nor passes without trying the interleaving.
+ */
+export function waitsFor(root: string): Promise<'waits'> {
+  const { dev, ino } = lstatSync(root, { bigint: true });
+  return new Promise((resolve) => {
+    const listener = (name: string) => {
+      if (!name.includes(`-at-${dev}-${ino}-`)) return;
+      scopeLockWaits.delete(listener);
+      resolve('waits');
+    };
+    scopeLockWaits.add(listener);
+  });
 }

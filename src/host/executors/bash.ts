@@ -229,6 +229,15 @@ async function runLine(
 }
 
 export async function executeBash(decision: ApprovedShell, options: BashRunOptions): Promise<BashResult> {
+  // Before the time limit starts: a call waits here while another run's call holds an overlapping write scope (scope-lock.ts).
+  let call: CallIsolation;
+  try {
+    call = await options.isolation.beginCall(options.signal);
+  } catch (error) {
+    // Cancelled while it waited: nothing ran, reported as a line cut short.
+    if (options.signal?.aborted === true) return { exitCode: null, signal: 'SIGKILL', stdout: '', stderr: '', truncated: false, timedOut: false, durationMs: 0 };
+    throw error;
+  }
   const started = Date.now();
   const stdout = new CappedText(options.outputCapBytes);
   const stderr = new CappedText(options.outputCapBytes);
@@ -240,10 +249,8 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
   const onAbort = () => group.killAll();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
-  let call: CallIsolation | undefined;
   let stoppedByGate: GateStop | undefined;
   try {
-    call = options.isolation.beginCall();
     if (decision.mode === 'ask') {
       const { child, exit } = startCommand(call, { cwd: options.workspace, program: '/bin/bash', invokedPath: '/bin/bash', argv0: 'bash', args: ['-c', decision.command] }, 'ignore', group);
       child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -259,7 +266,7 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     options.signal?.removeEventListener('abort', onAbort);
     group.killAll();
     // The git aftercare runs whatever happened: a command that failed may still have planted a hook.
-    call?.finish();
+    call.finish();
   }
   const notices = [
     ...(stoppedByGate === undefined ? [] : [`[zotbox: ${JSON.stringify(stoppedByGate.command)} was denied when it was about to run: ${stoppedByGate.reason}]`]),

@@ -27,26 +27,30 @@ export interface ExecutorOptions {
   readonly controls: () => ControlLocations;
 }
 
+/**
+ * A write or edit inside the git-state check, holding the write scopes as a bash call does (no other run's command is
+ * in flight there); the control locations are checked again at the effect, and the aftercare runs whatever happened.
+ */
+async function checked<T>(options: ExecutorOptions, canonical: string, signal: AbortSignal, write: () => T): Promise<T> {
+  const check = await options.isolation.beginFileWrite(signal);
+  try {
+    refuseProtectedWrite(canonical, options.writeRoots, options.controls());
+    return write();
+  } finally {
+    check.finish();
+  }
+}
+
 export function createExecutor(options: ExecutorOptions): (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown> {
   return async (approved, signal) => {
     switch (approved.tool) {
       case 'read':
         return executeRead(approved.decision, approved.call.input);
-      case 'write': {
-        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
+      case 'write':
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
-        const check = options.isolation.beginFileWrite();
-        const result = executeWrite(approved.decision, approved.call.input);
-        check.finish();
-        return result;
-      }
-      case 'edit': {
-        refuseProtectedWrite(approved.decision.canonicalPath, options.writeRoots, options.controls());
-        const check = options.isolation.beginFileWrite();
-        const result = executeEdit(approved.decision, approved.call.input);
-        check.finish();
-        return result;
-      }
+        return checked(options, approved.decision.canonicalPath, signal, () => executeWrite(approved.decision, approved.call.input));
+      case 'edit':
+        return checked(options, approved.decision.canonicalPath, signal, () => executeEdit(approved.decision, approved.call.input));
       case 'skill':
         return executeSkill(options.image, approved.decision.name);
       case 'bash':

@@ -24,8 +24,15 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
         const failure = toZotboxError(error);
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message });
         // A command that planted a git program, or changed a file other tools run, was undone (issue 9 §3, issue 21), or
-        // a sandbox's mounts were moved under it by something racing in the workspace (issue 21 §1): the run does not go on.
-        if (failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM' || failure.code === 'ZB_CONFINEMENT_PROTECTED_FILE' || failure.code === 'ZB_CONFINEMENT_MOUNT_MOVED') cancellation.stop(failure);
+        // a sandbox's mounts were moved under it by something racing in the workspace, or the call could not be ordered
+        // with other runs' calls in its write scopes (issue 21 §1): the run does not go on.
+        if (
+          failure.code === 'ZB_CONFINEMENT_GIT_PROGRAM' ||
+          failure.code === 'ZB_CONFINEMENT_PROTECTED_FILE' ||
+          failure.code === 'ZB_CONFINEMENT_MOUNT_MOVED' ||
+          failure.code === 'ZB_CONFINEMENT_SCOPE_LOCK'
+        )
+          cancellation.stop(failure);
         throw error;
       }
     },

@@ -12,6 +12,10 @@
 // the sandbox and refuses the call with ZB_CONFINEMENT_MOUNT_MOVED.
 // bubblewrap's --block-fd is not used: it is read after setup, but nothing tells
 // the host when the child has got there (--info-fd is written before setup).
+// Each call, and each write or edit of the file tools, holds its write scopes
+// (scope-lock.ts) from its record to the end of its aftercare, so no other run's
+// command is in flight in them while it records, builds its sandbox, runs or
+// puts back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { writeHomeConfig } from './home-config.js';
@@ -25,6 +29,7 @@ import { ZotboxError } from '../../../errors.js';
 import { mountMoved, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
 import { prepareSandbox, SANDBOX_HOME, START_CHANNEL_FD, type SandboxLayout } from './sandbox-plan.js';
 import { recordProtected, type ProtectedRecord } from './protected-locations.js';
+import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lock.js';
 import { killSession } from './session-reaper.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
 
@@ -69,7 +74,7 @@ export interface CallIsolation {
 }
 
 /** Test seam: callbacks at the worst moments of a sandbox's start. Production never passes one; src/index.ts does not export it. */
-export interface SandboxProbe extends MountCheckProbe {
+export interface SandboxProbe extends MountCheckProbe, ScopeLockProbe {
   /** After the scan for git metadata, before zotbox opens what it found. */
   readonly afterScan?: () => void;
   /** After zotbox opened and checked every bind source, before bubblewrap is spawned. */
@@ -80,10 +85,14 @@ export interface SandboxProbe extends MountCheckProbe {
 
 export interface CommandIsolation {
   readonly confinement: Confinement;
-  /** Throws ZB_CONFINEMENT_UNAVAILABLE or ZB_CONFINEMENT_BIND_UNSAFE: then nothing runs. */
-  beginCall(): CallIsolation;
-  /** Before a write or edit of the file tools, whatever the confinement: the same git-state check a bash call gets. */
-  beginFileWrite(): GitStateCheck;
+  /**
+   * Once no other call holds an overlapping write scope (scope-lock.ts; `signal` ends the wait): the call, holding
+   * them until its finish. Throws ZB_CONFINEMENT_UNAVAILABLE, ZB_CONFINEMENT_BIND_UNSAFE or ZB_CONFINEMENT_SCOPE_LOCK:
+   * then nothing runs and nothing is held.
+   */
+  beginCall(signal?: AbortSignal): Promise<CallIsolation>;
+  /** Before a write or edit of the file tools, whatever the confinement: the same git-state check a bash call gets, holding the write scopes the same way until its finish. */
+  beginFileWrite(signal?: AbortSignal): Promise<GitStateCheck>;
 }
 
 let filter: Buffer | undefined;
@@ -98,6 +107,16 @@ function recordWith(sandbox: { close(): void }, make: () => ProtectedRecord): Pr
     return make();
   } catch (error) {
     sandbox.close();
+    throw error;
+  }
+}
+
+/** `begin` while holding `lock`; a failure releases it (nothing ran). */
+function holding<T>(lock: ScopeLock, begin: () => T): T {
+  try {
+    return begin();
+  } catch (error) {
+    lock.release();
     throw error;
   }
 }
@@ -162,7 +181,7 @@ async function releaseVerified(
   channel.end('\n');
 }
 
-function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined): CallIsolation {
+function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined, lock: ScopeLock): CallIsolation {
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
@@ -199,13 +218,17 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
     finish: () => {
       if (finished) return;
       finished = true;
-      sandbox.close();
-      finishGitStateCheck(layout, before, record);
+      try {
+        sandbox.close();
+        finishGitStateCheck(layout, before, record);
+      } finally {
+        lock.release();
+      }
     },
   };
 }
 
-function unconfinedCall(layout: SandboxLayout): CallIsolation {
+function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
   const check = beginGitStateCheck(layout);
   let drivers: GitDriverNames = gitDriversOf(check.before);
   let pipelines = 0;
@@ -228,7 +251,13 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
         },
       };
     },
-    finish: () => check.finish(),
+    finish: () => {
+      try {
+        check.finish();
+      } finally {
+        lock.release();
+      }
+    },
   };
 }
 
@@ -236,16 +265,24 @@ function unconfinedCall(layout: SandboxLayout): CallIsolation {
 export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe): CommandIsolation {
   return {
     confinement,
-    beginFileWrite: () => beginGitStateCheck(layout),
-    beginCall: () => {
-      switch (confinement.kind) {
-        case 'bubblewrap':
-          return bubblewrapCall(confinement.bwrap, layout, probe);
-        case 'unconfined':
-          return unconfinedCall(layout);
-        case 'unavailable':
-          throw confinementUnavailable(confinement);
-      }
+    beginFileWrite: async (signal) => {
+      const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
+      const check = holding(lock, () => beginGitStateCheck(layout));
+      return {
+        before: check.before,
+        finish: () => {
+          try {
+            check.finish();
+          } finally {
+            lock.release();
+          }
+        },
+      };
+    },
+    beginCall: async (signal) => {
+      if (confinement.kind === 'unavailable') throw confinementUnavailable(confinement);
+      const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
+      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, probe, lock) : unconfinedCall(layout, lock)));
     },
   };
 }

@@ -11,10 +11,10 @@ for (const [name, isolate] of [
   ['confined', confinedIsolation],
   ['unconfined', unconfinedIsolation],
 ] as const) {
-  test(`${name}: a repository an earlier pipeline made has its drivers switched off for the next`, (t) => {
+  test(`${name}: a repository an earlier pipeline made has its drivers switched off for the next`, async (t) => {
     const ws = path.join(realpathSync(tempDir(t, 'zb-isolation-')), 'ws');
     mkdirSync(ws);
-    const call = isolate({ readRoots: [ws], writeRoots: [ws] }).beginCall();
+    const call = await isolate({ readRoots: [ws], writeRoots: [ws] }).beginCall();
     call.beginPipeline();
     const first = call.launch(command(ws));
     first.done(undefined);

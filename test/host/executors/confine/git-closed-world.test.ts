@@ -171,8 +171,8 @@ async function whileCommandRuns(world: SandboxWorld, during: () => void): Promis
     () => undefined,
     (error: unknown) => error,
   );
-  during();
   const writer = await open(path.join(world.ws, 'go'), 'w'); // resolves once the command has opened it for reading
+  during(); // the call has recorded the scopes and its command runs
   await writer.write('x');
   await writer.close();
   return running;

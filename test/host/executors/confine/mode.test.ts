@@ -5,11 +5,11 @@ import { describeConfinement, parseConfineMode, resolveConfinement, summarizeCon
 const works = () => ({ bwrap: '/usr/bin/bwrap' });
 const broken = () => ({ reason: 'bubblewrap (bwrap) is not installed' });
 
-test('confinement is required by default: with bubblewrap it is used, without it commands are refused, never run unconfined', (t) => {
+test('confinement is required by default: with bubblewrap it is used, without it commands are refused, never run unconfined', async (t) => {
   t.deepEqual(resolveConfinement('required', works), { kind: 'bubblewrap', bwrap: '/usr/bin/bwrap' });
   t.deepEqual(resolveConfinement('required', broken), { kind: 'unavailable', reason: 'bubblewrap (bwrap) is not installed' });
   const isolation = createCommandIsolation(resolveConfinement('required', broken), { readRoots: [], writeRoots: [] });
-  const error = t.throws(() => isolation.beginCall());
+  const error = await t.throwsAsync(() => isolation.beginCall());
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_UNAVAILABLE');
   t.regex(error.message, /apt-get install bubblewrap/);
   t.regex(error.message, /--confine off/);
