@@ -39,10 +39,10 @@ test('inspect and run.start say plainly when commands will be refused, and how t
   t.regex(text, /macOS Seatbelt confinement is future work/);
 });
 
-test('a refused command names the diagnosed cause (details.cause) and its fix, and points at zotbox doctor', (t) => {
+test('a refused command names the diagnosed cause (details.cause) and its fix, and points at zotbox doctor', async (t) => {
   const confinement = resolveConfinement('required', () => ({ reason: 'AppArmor restricts unprivileged user namespaces', cause: 'apparmor', fix: 'sudo zotbox doctor --fix-apparmor' }));
   t.deepEqual(confinement, { kind: 'unavailable', reason: 'AppArmor restricts unprivileged user namespaces', cause: 'apparmor', fix: 'sudo zotbox doctor --fix-apparmor' });
-  const error = t.throws(() => createCommandIsolation(confinement, { readRoots: [], writeRoots: [] }).beginCall());
+  const error = await t.throwsAsync(createCommandIsolation(confinement, { readRoots: [], writeRoots: [] }).beginCall());
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_UNAVAILABLE');
   t.like((error as unknown as { details: unknown }).details, { cause: 'apparmor' });
   t.regex(error.message, /and AppArmor restricts unprivileged user namespaces\. Fix: sudo zotbox doctor --fix-apparmor\. `zotbox doctor` checks it again\./u);
