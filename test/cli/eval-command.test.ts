@@ -11,7 +11,7 @@ import type { EvalReport } from '../../src/host/eval/eval-report.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { evalWorld, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../fixtures/eval-world.js';
 import { BIN } from '../fixtures/paths.js';
-import { serve } from '../fixtures/model-servers.js';
+import { openaiStream, serve } from '../fixtures/model-servers.js';
 
 function suiteOf(world: EvalWorld): string {
   const writes = writeTranscript(world, 'writes', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'done\n' } } }, { text: 'Wrote out.txt.' }]);
@@ -147,7 +147,7 @@ test('under GitHub Actions: ::error annotations on stdout and the summary append
   t.regex(written, /fails/);
 });
 
-test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report marked interrupted', async (t) => {
+test('SIGTERM stops a real eval cleanly: exit 143 (128 + 15), no workspace left, a report marked interrupted', async (t) => {
   const world = evalWorld(t);
   const arrived: (() => void)[] = [];
   let requests = 0;
@@ -171,7 +171,7 @@ test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report mar
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await firstRequest;
   child.kill('SIGTERM');
-  t.is(await exited, 1, stderr);
+  t.is(await exited, 143, stderr);
   t.is(requests, 1, 'the second case never started');
   const written = readReport(report);
   t.is(written.status, 'interrupted');
@@ -179,5 +179,41 @@ test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report mar
     written.cases.map((c) => c.status),
     ['not_run', 'not_run'],
   );
+  t.deepEqual(readdirSync(tmp), [], 'every workspace removed');
+});
+
+test('SIGINT stops a real eval within its spinning command pattern (issue 22 §4): exit 130, no workspace left', async (t) => {
+  const world = evalWorld(t);
+  let requests = 0;
+  let secondRequest: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (secondRequest = resolve));
+  const server = await serve(t, (_body, _req, res) => {
+    requests++;
+    // First answer: a bash call whose command the suite's matcher backtracks on without end. The gate denies it
+    // (no bash) and the run asks again: that second request is held open, the run waits on it, the matcher spins.
+    if (requests === 1) openaiStream(res, { tool: { name: 'bash', input: { command: `${'a'.repeat(40)}!` } } }, 0);
+    else {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      secondRequest();
+    }
+  });
+  writeFileSync(path.join(world.state, 'models.json'), JSON.stringify({ models: [{ id: 'local', provider: 'openai', base_url: server.base, context_window: 100_000 }] }));
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    cases: [{ id: 'spins', prompt: 'p', expect: [{ tool_not_called: { tool: 'bash', command: '^(\\w+\\s?)+$' } }, { text_matches: '^(\\w+\\s?)+$' }] }],
+  });
+  const tmp = path.join(world.root, 'process-tmp');
+  mkdirSync(tmp);
+  const child = spawn(process.execPath, [BIN, 'eval', suite, '--confine', 'off', '--reporter', 'line'], {
+    env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmp, ...env(world, { OPENAI_API_KEY: 'k' }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Before issue 22 §4 the matcher ran on the main thread as the call was decided: the second request never came.
+  await asked;
+  child.kill('SIGINT');
+  t.is(await exited, 130, stderr);
   t.deepEqual(readdirSync(tmp), [], 'every workspace removed');
 });

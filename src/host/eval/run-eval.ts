@@ -12,6 +12,7 @@ import type { ConfineMode } from '../executors/confine/mode.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { AgentPool } from '../run/pool.js';
 import { GraderHost } from './graders/grader-host.js';
+import { PatternHost } from './pattern-host.js';
 import type { ConsentRequest } from '../consent/request-consent.js';
 import { makeEvalRoot, removeEvalRoot } from './eval-root.js';
 import { runCaseRepeat } from './case-run.js';
@@ -88,6 +89,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const evalRoot = makeEvalRoot(options.tempDirectory ?? tmpdir());
   const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
   const graders = new GraderHost();
+  // Terminated at once by the signal, whatever pattern it matches (issue 22 §4).
+  const patterns = new PatternHost({ signal });
   try {
     const consents = new Map(plan.suites.map((suite) => [suite, suiteConsent(evalRoot, suiteFileOf(suite.loaded.directory, suite.loaded.file))]));
     // Before the first case and before any progress display: one question per suite, its cases
@@ -104,6 +107,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           pool,
           consent: consents.get(planned.suite) as SuiteConsent,
           graders,
+          patterns,
           env,
           stateDirectory,
           retries: options.retries ?? 0,
@@ -124,6 +128,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     });
     return buildReport({ plan, cases, consents, options, startedAt, interrupted: signal.aborted });
   } finally {
+    patterns.close();
     graders.close();
     await pool.close();
     if (options.keepWorkspaces !== true) {

@@ -6,6 +6,7 @@ import { checkCase } from '../../../src/host/eval/check-case.js';
 import type { PlannedCase } from '../../../src/host/eval/eval-plan.js';
 import type { GraderHost } from '../../../src/host/eval/graders/grader-host.js';
 import { RunRecorder } from '../../../src/host/eval/record-run.js';
+import { PatternHost } from '../../../src/host/eval/pattern-host.js';
 
 test('a verdict that throws fails alone, and the run keeps its other verdicts', async (t) => {
   const planned = { evalCase: { id: 'c', prompt: 'p', expect: [{ file_exists: 'out.txt' }, { text_contains: 'done' }] }, suite: { graders: new Map(), judges: new Map() } } as unknown as PlannedCase;
@@ -27,7 +28,9 @@ test('a verdict that throws fails alone, and the run keeps its other verdicts', 
     changedFiles: () => ({ files: [] }),
   } as unknown as CaseWorkspace;
   const graders = {} as unknown as GraderHost; // no grader in this case: never called
-  const results = await checkCase(planned, 1, recorder.record(), workspace, graders, new AbortController().signal);
+  const patterns = new PatternHost();
+  t.teardown(() => patterns.close());
+  const results = await checkCase(planned, 1, recorder.record(), workspace, { graders, patterns }, new AbortController().signal);
   t.deepEqual(
     results.map((result) => [result.kind, result.passed]),
     [
