@@ -41,6 +41,7 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
     ...(confine === undefined ? {} : { confine }),
     yes: values['yes'] === true,
     remember: values['remember'] === true,
+    ...(values['allow-scope'] === undefined ? {} : { allowScopes: values['allow-scope'] as string[] }),
     stdin: io.stdin,
     stdout: io.stdout,
     ...(io.signal === undefined ? {} : { signal: io.signal }),

@@ -64,11 +64,29 @@ test('exit 0 when every case passes', async (t) => {
 
 test('exit 2 for a suite error, with the code on stderr, and nothing ran', async (t) => {
   const world = evalWorld(t);
-  writeFileSync(path.join(world.suites, 'bad.yaml'), 'zotbox_eval: 1\nagent: ../agent\ncases: [{ id: a, prompt: p, expect: [{ text_startswith: x }] }]\n');
+  writeFileSync(path.join(world.suites, 'bad.yaml'), 'zotbox_eval: 1\nagent: agent\ncases: [{ id: a, prompt: p, expect: [{ text_startswith: x }] }]\n');
   const result = await runCliCaptured(['eval', path.join(world.suites, 'bad.yaml')], { env: env(world), cwd: world.root });
   t.is(result.status, 2);
   t.regex(result.stderr, /ZB_EVAL_SUITE_INVALID/);
   t.is(result.stdout, '');
+});
+
+test('-y does not grant a host folder a suite asks for: exit 2, naming the scope and --allow-scope; with the flag it runs and every reporter names it (issue 22 §5)', async (t) => {
+  const world = evalWorld(t, { fs: { read: ['${workspace}', '/usr/share'], write: ['${workspace}'] }, bash: { mode: 'none' } });
+  const suite = suiteOf(world);
+  const refused = await runCliCaptured(['eval', suite, '-y', '--confine', 'off', '--reporter', 'line'], { env: { ZOTBOX_HOME: world.state }, cwd: world.root });
+  t.is(refused.status, 2, refused.stdout);
+  t.regex(refused.stderr, /ZB_EVAL_SCOPE_NOT_ALLOWED.*read scope \/usr\/share.*--allow-scope \/usr\/share/);
+  const markdown = path.join(world.root, 'out', 'summary.md');
+  const report = path.join(world.root, 'out', 'report.json');
+  const allowed = await runCliCaptured(['eval', suite, '-y', '--grep', 'main/writes$', '--allow-scope', '/usr/share', '--confine', 'off', '--reporter', `line,json=${report},markdown=${markdown}`], {
+    env: { ZOTBOX_HOME: world.state },
+    cwd: world.root,
+  });
+  t.is(allowed.status, 0, allowed.stdout + allowed.stderr);
+  t.regex(allowed.stdout, /^Allowed beyond each case's workspace \(--allow-scope\): \/usr\/share$/m);
+  t.deepEqual(readReport(report).options.allow_scope, ['/usr/share']);
+  t.regex(readFileSync(markdown, 'utf8'), /Allowed beyond each case's workspace \(--allow-scope\):\*\* \/usr\/share/);
 });
 
 const usage = test.macro(async (t, args: string[], code: string, message: RegExp) => {
