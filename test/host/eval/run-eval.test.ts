@@ -353,7 +353,7 @@ test('under -y, an agent that asks for a host folder is refused, naming the scop
   const error = await t.throwsAsync(evalIn(world, [suite], { yes: true }));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_NOT_ALLOWED');
   t.deepEqual((error as { details?: unknown }).details, { scope: hostFolder, access: 'read', flag: '--allow-scope' });
-  t.true(error?.message.includes(`--allow-scope ${hostFolder}`));
+  t.true(error.message.includes(`--allow-scope ${hostFolder}`));
   t.deepEqual(leftovers(world), []);
 });
 

@@ -21,7 +21,7 @@ const notAllowed = test.macro((t, read: string[], write: string[], allowed: stri
   const error = t.throws(() => templatePermissions(summary([`${ROOT}/1`, ...read], write), dirs(1), ROOT, allowed));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_NOT_ALLOWED');
   t.deepEqual((error as { details?: unknown }).details, { scope, access, flag: '--allow-scope' });
-  t.regex(error?.message ?? '', new RegExp(`--allow-scope ${scope.replaceAll('/', '\\/')}`));
+  t.regex(error.message, new RegExp(`--allow-scope ${scope.replaceAll('/', '\\/')}`));
 });
 test('a read scope on a host folder is refused by default', notAllowed, ['/home/u/.ssh'], [], [], '/home/u/.ssh', 'read');
 test('a write scope on a host folder is refused by default', notAllowed, [], ['/srv/shared'], [], '/srv/shared', 'write');
