@@ -102,7 +102,8 @@ function spawnZotbox(args: readonly string[], env: NodeJS.ProcessEnv): Promise<v
 /** One `zotbox eval` process for all the cases. */
 async function evalOnce(corpus: Corpus, sample: number): Promise<void> {
   const env = childEnv(path.join(corpus.root, `eval-home-${sample}`));
-  await spawnZotbox(['eval', corpus.suite, '--max-runs', String(MAX_RUNS), '-y', '--reporter', 'line'], env);
+  // The reviewer lies outside the generated suite folder: allowed for this eval, as a user would (docs/eval.md).
+  await spawnZotbox(['eval', corpus.suite, '--max-runs', String(MAX_RUNS), '-y', '--allow-scope', REVIEWER, '--reporter', 'line'], env);
 }
 
 /** One `zotbox run --replay` process per case, `parallel` at once, each in its own copy of the fixture. */

@@ -199,6 +199,18 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'A fact an expectation needs was not kept (docs/eval.md, Bounds), so its verdict fails rather than pass on part of the run; only its case failed.',
   },
+  ZB_EVAL_PATTERN_LIMIT: {
+    exit: 1,
+    summary: "A suite pattern (text_matches, a call matcher's command or path) ran past its time bound or was given more text than it may read; its verdict failed, never passed (docs/eval.md).",
+  },
+  ZB_EVAL_SCOPE_NOT_ALLOWED: {
+    exit: 2,
+    summary: 'An eval agent asks for a read or write scope outside its case workspace and ${agent_data}; nothing ran. Allow the folder on the command line with --allow-scope PATH.',
+  },
+  ZB_EVAL_AGENT_NOT_ALLOWED: {
+    exit: 2,
+    summary: "A suite's agent lies outside the suite folder and is not pinned by digest; nothing ran. Pin it with digest:, or allow its folder with --allow-scope PATH.",
+  },
   ZB_EVAL_TOKEN_LIMIT: { exit: 1, summary: "A case's run used more tokens than its max_tokens limit and was stopped." },
   ZB_EVAL_REPORT_INVALID: { exit: 2, summary: 'A report given to zotbox eval merge or --last-failed cannot be read or is not a zotbox eval JSON report of a version this zotbox reads.' },
   ZB_EVAL_MERGE_MISMATCH: { exit: 2, summary: 'The reports given to zotbox eval merge do not belong to one eval: different suites, agent digests or shard counts, a shard twice, or a shard missing.' },

@@ -264,7 +264,7 @@ export const EVAL: CommandSpec = {
   summary: 'Evaluate agents against suites of cases: in CI, offline, sharded.',
   usage: ['eval SUITE... [options]', 'eval merge REPORT... [--reporter SPEC]'],
   description:
-    'Runs every case of every SUITE (a YAML or JSON file, docs/eval.md) in a fresh private copy of its workspace fixture, many at once on one worker pool, and checks its expectations: run status, final text, files, tool calls, denials, turns and tokens, JS graders (confined in isolated-vm) and a judge model. Consent is asked once per suite, as for run. Ctrl-C or SIGTERM stops cleanly: runs are cancelled, workspaces removed, and the reports are written, marked interrupted. "eval merge" combines the JSON reports of shards (--shard I/N) into the report one whole run would have written, and renders it with its reporters.',
+    'Runs every case of every SUITE (a YAML or JSON file, docs/eval.md) in a fresh private copy of its workspace fixture, many at once on one worker pool, and checks its expectations: run status, final text, files, tool calls, denials, turns and tokens, JS graders (confined in isolated-vm) and a judge model. Consent is asked once per suite, as for run; an agent gets no scope beyond each case\'s workspace and ${agent_data}, and is read from outside the suite folder only when pinned by digest, unless --allow-scope says otherwise. Ctrl-C or SIGTERM stops cleanly: runs are cancelled, workspaces removed, the reports are written, marked interrupted, and the exit status is 130 or 143. "eval merge" combines the JSON reports of shards (--shard I/N) into the report one whole run would have written, and renders it with its reporters.',
   arguments: [
     { name: 'SUITE', description: 'An eval suite file (.yaml, .yml or .json).' },
     { name: 'REPORT', description: 'merge: a JSON report written by --reporter json=FILE, one per shard.' },
@@ -296,9 +296,22 @@ export const EVAL: CommandSpec = {
     { name: 'model', type: 'string', valueName: 'ID', description: 'Run every suite on this model instead of its own (replay cases still replay).' },
     { name: 'confine', type: 'string', valueName: 'required|off', description: 'Commands run in the bubblewrap sandbox (required, the default) or, only if you opt out, unconfined (off).' },
     { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agents' permissions for this eval only, without asking (also ZOTBOX_AGENT_CONSENT=1)." },
+    {
+      name: 'allow-scope',
+      type: 'string',
+      multiple: true,
+      valueName: 'PATH',
+      description:
+        "Trust the folder PATH for this eval: agents may be granted read and write scopes inside it, and an agent without a digest pin may be read from it. By default an eval grants only each case's workspace and ${agent_data}, and reads only agents inside the suite folder or pinned by digest. The report names every PATH.",
+    },
     { name: 'remember', type: 'boolean', description: 'With -y: also save consent receipts, so later evals of the same suites need neither.' },
   ],
-  exitStatus: ['0  every case passed', '1  a case failed or did not run, or the eval was interrupted', '2  usage error, or a suite or report that cannot be used (nothing ran)'],
+  exitStatus: [
+    '0  every case passed',
+    '1  a case failed or did not run',
+    '2  usage error, or a suite or report that cannot be used (nothing ran)',
+    '130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number)',
+  ],
   examples: [
     'zotbox eval examples/evals/code-reviewer.yaml',
     'zotbox eval evals/*.yaml --max-runs 32 --repeat 3 --reporter list,junit=out/junit.xml,json=out/report.json',

@@ -1,7 +1,8 @@
 // `zotbox eval SUITE…` and `zotbox eval merge REPORT…`: reads the options, runs
 // the eval (or merges shard reports), and hands the report to its reporters. Exit
-// 0 when every case passed, 1 when one failed or did not run (or the eval was
-// interrupted), 2 for a usage, suite or report error (thrown, nothing ran).
+// 0 when every case passed, 1 when one failed or did not run, 128 + the signal's
+// number when SIGINT or SIGTERM stopped it (130, 143), 2 for a usage, suite or
+// report error (thrown, nothing ran).
 import { mergeEvalReports, readEvalReport, runEval, casesToRerun, parseShard, shardFromEnvironment, type EvalReport } from '../api/eval.js';
 import path from 'node:path';
 import { parseConfineMode } from '../api/confinement.js';
@@ -9,6 +10,7 @@ import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 import { parseReporters } from './eval-reporters.js';
 import { EvalTerminalReporter, writeFileReporters } from './eval-output.js';
+import { signalExitStatus } from './launch.js';
 
 export const runEvalCommand: CommandHandler = async (parsed, io) => {
   if (parsed.positionals[0] === 'merge') return runMerge(parsed, io);
@@ -39,6 +41,7 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
     ...(confine === undefined ? {} : { confine }),
     yes: values['yes'] === true,
     remember: values['remember'] === true,
+    ...(values['allow-scope'] === undefined ? {} : { allowScopes: values['allow-scope'] as string[] }),
     stdin: io.stdin,
     stdout: io.stdout,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
@@ -61,7 +64,9 @@ async function runMerge(parsed: ParsedCommand, io: CliIo): Promise<number> {
 function finish(report: EvalReport, reporters: ReturnType<typeof parseReporters>, terminal: EvalTerminalReporter, io: CliIo): number {
   terminal.end(report);
   writeFileReporters(report, reporters, io);
-  return report.status === 'passed' ? 0 : 1;
+  // Stopped by a signal: end the way a shell expects of it, once the workspaces are gone and the reports written.
+  const stopped = report.status === 'interrupted' ? signalExitStatus(io.signal) : undefined;
+  return stopped ?? (report.status === 'passed' ? 0 : 1);
 }
 
 function numberOptions(values: ParsedCommand['values']): { maxRuns?: number; repeat?: number; retries?: number; maxCostUsd?: number; maxTokens?: number } {

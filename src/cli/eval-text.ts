@@ -89,7 +89,10 @@ export function totalsLine(report: EvalReport): string {
   const t = report.totals;
   const tokens = t.usage.input_tokens + t.usage.output_tokens + t.usage.cache_creation_input_tokens + t.usage.cache_read_input_tokens;
   const status = report.status === 'interrupted' ? 'INTERRUPTED' : report.status === 'passed' ? 'PASSED' : 'FAILED';
-  return `${status}: ${t.passed} passed, ${t.failed} failed, ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
+  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
+  // What this eval was allowed beyond each case's own folders is said where every reader looks.
+  const allowed = report.options.allow_scope;
+  return allowed.length === 0 ? totals : `Allowed beyond each case's workspace (--allow-scope): ${allowed.map(field).join(', ')}\n${totals}`;
 }
 
 /** Columns a cell takes: one per code point (the ✔ and ✘ marks are one each). */

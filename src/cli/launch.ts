@@ -18,6 +18,23 @@ export const ISOLATED_VM_COMMANDS: readonly string[] = [];
 /** Commands that stop cleanly on SIGTERM, as on Ctrl-C: they cancel runs and remove their workspaces. */
 export const GRACEFUL_TERM_COMMANDS: readonly string[] = ['run', 'eval'];
 
+/** The reason the launcher aborts with on a signal: commands that end by it exit 128 + its number. */
+export class StopSignal extends Error {
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM',
+    readonly number: number,
+  ) {
+    super(`stopped by ${signal}`);
+    this.name = 'StopSignal';
+  }
+}
+
+/** The exit status of a command stopped by the launcher's signal (130 for SIGINT, 143 for SIGTERM), or undefined. */
+export function signalExitStatus(signal: AbortSignal | undefined): number | undefined {
+  const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
+  return reason instanceof StopSignal ? 128 + reason.number : undefined;
+}
+
 /** The command a zotbox command line names: the first token after the global options, if any. */
 export function commandOf(argv: readonly string[]): string | undefined {
   for (const token of argv) {
@@ -68,13 +85,13 @@ export async function launch(options: LaunchOptions): Promise<void> {
   // run agents (a CI runner stopping a job sends it); any other command still
   // ends at once on SIGTERM, as Node's default does.
   const controller = new AbortController();
-  const cancelOn = (signal: NodeJS.Signals, status: number) =>
+  const cancelOn = (signal: 'SIGINT' | 'SIGTERM', number: number) =>
     process.on(signal, () => {
-      if (controller.signal.aborted) process.exit(status);
-      controller.abort();
+      if (controller.signal.aborted) process.exit(128 + number);
+      controller.abort(new StopSignal(signal, number));
     });
-  cancelOn('SIGINT', 130);
-  if (GRACEFUL_TERM_COMMANDS.includes(commandOf(options.argv) ?? '')) cancelOn('SIGTERM', 143);
+  cancelOn('SIGINT', 2);
+  if (GRACEFUL_TERM_COMMANDS.includes(commandOf(options.argv) ?? '')) cancelOn('SIGTERM', 15);
   process.exitCode = await options.run(options.argv, controller.signal);
 }
 

@@ -32,7 +32,7 @@ test('an agent that leaves a tree deeper than PATH_MAX fails only its own case: 
     'deep.yaml',
     [
       'zotbox_eval: 1',
-      'agent: ../agent',
+      'agent: agent',
       'cases:',
       '  - id: deep',
       '    prompt: go',

@@ -31,7 +31,8 @@ export function makeEvalWorld(t: ExecutionContext, shape: AgentShape = {}): Eval
   const root = tempDir(t, 'zb-adv14-');
   // GNU rm walks with openat, so it removes what a run left deeper than PATH_MAX (the tempDir teardown cannot).
   t.teardown(() => execFileSync('rm', ['-rf', root]));
-  const agent = path.join(root, 'agent');
+  // Inside the suite folder: an eval reads no unpinned agent from elsewhere by default (issue 22 §5).
+  const agent = path.join(root, 'suite', 'agent');
   const suiteDirectory = path.join(root, 'suite');
   const state = path.join(root, 'state');
   const temp = path.join(root, 'tmp');

@@ -13,7 +13,7 @@ import { makeEvalWorld, writeSuite, writeTranscript } from './eval-world.js';
 test('--last-failed with a report whose failed cases are not in the suites does not pass', async (t) => {
   const world = makeEvalWorld(t);
   writeTranscript(world, 'answer', [{ text: 'done' }]);
-  const suite = writeSuite(world, 'main.yaml', ['zotbox_eval: 1', 'agent: ../agent', 'replay: answer.json', 'cases:', '  - id: first', '    prompt: go', ''].join('\n'));
+  const suite = writeSuite(world, 'main.yaml', ['zotbox_eval: 1', 'agent: agent', 'replay: answer.json', 'cases:', '  - id: first', '    prompt: go', ''].join('\n'));
   // The earlier report: its suites (refactor, docs-qa) had failures; none of them is in main.yaml.
   const earlier = sampleReport();
   t.true(earlier.cases.some((result) => result.status === 'failed'));

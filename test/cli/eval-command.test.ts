@@ -11,7 +11,7 @@ import type { EvalReport } from '../../src/host/eval/eval-report.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { evalWorld, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../fixtures/eval-world.js';
 import { BIN } from '../fixtures/paths.js';
-import { serve } from '../fixtures/model-servers.js';
+import { openaiStream, serve } from '../fixtures/model-servers.js';
 
 function suiteOf(world: EvalWorld): string {
   const writes = writeTranscript(world, 'writes', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'done\n' } } }, { text: 'Wrote out.txt.' }]);
@@ -64,11 +64,29 @@ test('exit 0 when every case passes', async (t) => {
 
 test('exit 2 for a suite error, with the code on stderr, and nothing ran', async (t) => {
   const world = evalWorld(t);
-  writeFileSync(path.join(world.suites, 'bad.yaml'), 'zotbox_eval: 1\nagent: ../agent\ncases: [{ id: a, prompt: p, expect: [{ text_startswith: x }] }]\n');
+  writeFileSync(path.join(world.suites, 'bad.yaml'), 'zotbox_eval: 1\nagent: agent\ncases: [{ id: a, prompt: p, expect: [{ text_startswith: x }] }]\n');
   const result = await runCliCaptured(['eval', path.join(world.suites, 'bad.yaml')], { env: env(world), cwd: world.root });
   t.is(result.status, 2);
   t.regex(result.stderr, /ZB_EVAL_SUITE_INVALID/);
   t.is(result.stdout, '');
+});
+
+test('-y does not grant a host folder a suite asks for: exit 2, naming the scope and --allow-scope; with the flag it runs and every reporter names it (issue 22 §5)', async (t) => {
+  const world = evalWorld(t, { fs: { read: ['${workspace}', '/usr/share'], write: ['${workspace}'] }, bash: { mode: 'none' } });
+  const suite = suiteOf(world);
+  const refused = await runCliCaptured(['eval', suite, '-y', '--confine', 'off', '--reporter', 'line'], { env: { ZOTBOX_HOME: world.state }, cwd: world.root });
+  t.is(refused.status, 2, refused.stdout);
+  t.regex(refused.stderr, /ZB_EVAL_SCOPE_NOT_ALLOWED.*read scope \/usr\/share.*--allow-scope \/usr\/share/);
+  const markdown = path.join(world.root, 'out', 'summary.md');
+  const report = path.join(world.root, 'out', 'report.json');
+  const allowed = await runCliCaptured(['eval', suite, '-y', '--grep', 'main/writes$', '--allow-scope', '/usr/share', '--confine', 'off', '--reporter', `line,json=${report},markdown=${markdown}`], {
+    env: { ZOTBOX_HOME: world.state },
+    cwd: world.root,
+  });
+  t.is(allowed.status, 0, allowed.stdout + allowed.stderr);
+  t.regex(allowed.stdout, /^Allowed beyond each case's workspace \(--allow-scope\): \/usr\/share$/m);
+  t.deepEqual(readReport(report).options.allow_scope, ['/usr/share']);
+  t.regex(readFileSync(markdown, 'utf8'), /Allowed beyond each case's workspace \(--allow-scope\):\*\* \/usr\/share/);
 });
 
 const usage = test.macro(async (t, args: string[], code: string, message: RegExp) => {
@@ -147,7 +165,7 @@ test('under GitHub Actions: ::error annotations on stdout and the summary append
   t.regex(written, /fails/);
 });
 
-test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report marked interrupted', async (t) => {
+test('SIGTERM stops a real eval cleanly: exit 143 (128 + 15), no workspace left, a report marked interrupted', async (t) => {
   const world = evalWorld(t);
   const arrived: (() => void)[] = [];
   let requests = 0;
@@ -171,7 +189,7 @@ test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report mar
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await firstRequest;
   child.kill('SIGTERM');
-  t.is(await exited, 1, stderr);
+  t.is(await exited, 143, stderr);
   t.is(requests, 1, 'the second case never started');
   const written = readReport(report);
   t.is(written.status, 'interrupted');
@@ -179,5 +197,41 @@ test('SIGTERM stops a real eval cleanly: exit 1, no workspace left, a report mar
     written.cases.map((c) => c.status),
     ['not_run', 'not_run'],
   );
+  t.deepEqual(readdirSync(tmp), [], 'every workspace removed');
+});
+
+test('SIGINT stops a real eval within its spinning command pattern (issue 22 §4): exit 130, no workspace left', async (t) => {
+  const world = evalWorld(t);
+  let requests = 0;
+  let secondRequest: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (secondRequest = resolve));
+  const server = await serve(t, (_body, _req, res) => {
+    requests++;
+    // First answer: a bash call whose command the suite's matcher backtracks on without end. The gate denies it
+    // (no bash) and the run asks again: that second request is held open, the run waits on it, the matcher spins.
+    if (requests === 1) openaiStream(res, { tool: { name: 'bash', input: { command: `${'a'.repeat(40)}!` } } }, 0);
+    else {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      secondRequest();
+    }
+  });
+  writeFileSync(path.join(world.state, 'models.json'), JSON.stringify({ models: [{ id: 'local', provider: 'openai', base_url: server.base, context_window: 100_000 }] }));
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    cases: [{ id: 'spins', prompt: 'p', expect: [{ tool_not_called: { tool: 'bash', command: '^(\\w+\\s?)+$' } }, { text_matches: '^(\\w+\\s?)+$' }] }],
+  });
+  const tmp = path.join(world.root, 'process-tmp');
+  mkdirSync(tmp);
+  const child = spawn(process.execPath, [BIN, 'eval', suite, '--confine', 'off', '--reporter', 'line'], {
+    env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmp, ...env(world, { OPENAI_API_KEY: 'k' }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Before issue 22 §4 the matcher ran on the main thread as the call was decided: the second request never came.
+  await asked;
+  child.kill('SIGINT');
+  t.is(await exited, 130, stderr);
   t.deepEqual(readdirSync(tmp), [], 'every workspace removed');
 });

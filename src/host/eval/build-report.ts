@@ -15,12 +15,14 @@ export interface ReportParts {
   readonly cases: readonly CaseResult[];
   readonly consents: ReadonlyMap<PlannedSuite, SuiteConsent>;
   readonly options: EvalOptions;
+  /** The --allow-scope folders, canonical: the report names what the eval was allowed beyond each case. */
+  readonly allowedScopes: readonly string[];
   readonly startedAt: Date;
   readonly interrupted: boolean;
 }
 
 /** The report every reporter renders, its large texts cut to the documented sizes (report/text-bounds.ts). */
-export function buildReport({ plan, cases, consents, options, startedAt, interrupted }: ReportParts): EvalReport {
+export function buildReport({ plan, cases, consents, options, allowedScopes, startedAt, interrupted }: ReportParts): EvalReport {
   const finishedAt = new Date();
   return boundReportTexts({
     zotbox_eval_report: EVAL_REPORT_VERSION,
@@ -35,6 +37,7 @@ export function buildReport({ plan, cases, consents, options, startedAt, interru
       max_tokens: options.maxTokens ?? null,
       fail_fast: options.failFast === true,
       last_failed: options.only !== undefined,
+      allow_scope: [...allowedScopes],
     },
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),

@@ -5,8 +5,13 @@
 // call waits for its gate decision in `pending`, is counted against every
 // matcher, then let go. The one bound is on calls still waiting for a decision;
 // past it the ledger is incomplete, and every call verdict fails as such.
+// A matcher's command regex and path glob are matched by the pattern host, off
+// the main thread and within its bounds (issue 22 §4), one decided call after the
+// other, so "first" stays first; a matcher whose pattern ran past a bound is
+// matched no more, and its verdict fails with why.
 import type { RunEvent } from '../run/run-events.js';
-import { callMatches } from './call-match.js';
+import { callPatternRequests } from './call-match.js';
+import type { PatternTester } from './pattern-host.js';
 import type { ObservedCall } from './run-record.js';
 import type { CallMatcher } from './suite-schema.js';
 
@@ -24,6 +29,8 @@ export interface MatcherTally {
   readonly firstNotDenied: ObservedCall | undefined;
   /** Up to ten of the matching calls that were denied, first first. */
   readonly deniedExamples: readonly ObservedCall[];
+  /** Why this matcher's pattern could not be matched against some call (ZB_EVAL_PATTERN_LIMIT); its verdict then fails. */
+  readonly patternFailure: string | undefined;
 }
 
 export interface CallFacts {
@@ -42,6 +49,7 @@ interface MutableTally {
   firstMatch: ObservedCall | undefined;
   firstNotDenied: ObservedCall | undefined;
   deniedExamples: ObservedCall[];
+  patternFailure: string | undefined;
 }
 
 /** Only what a matcher or a reason reads of a call's input: its command and its path. */
@@ -54,6 +62,9 @@ function matchedInput(input: Readonly<Record<string, unknown>>): Record<string, 
 
 export class CallLedger implements CallFacts {
   private readonly pending = new Map<number, ObservedCall>();
+  /** Decided calls waiting for their patterns to be matched, in order. */
+  private readonly decided: ObservedCall[] = [];
+  private draining: Promise<void> | undefined;
   private readonly tallies = new Map<CallMatcher, MutableTally>();
   total = 0;
   denied = 0;
@@ -65,14 +76,15 @@ export class CallLedger implements CallFacts {
   constructor(
     matchers: readonly CallMatcher[],
     private readonly workspace: string,
+    private readonly patterns: PatternTester,
   ) {
-    for (const matcher of matchers) this.tallies.set(matcher, { matches: 0, denied: 0, firstMatch: undefined, firstNotDenied: undefined, deniedExamples: [] });
+    for (const matcher of matchers) this.tallies.set(matcher, { matches: 0, denied: 0, firstMatch: undefined, firstNotDenied: undefined, deniedExamples: [], patternFailure: undefined });
   }
 
   add(event: RunEvent): void {
     if (event.type === 'tool.call') {
-      if (this.pending.size >= MAX_PENDING_CALLS) {
-        this.incomplete ??= `more than ${MAX_PENDING_CALLS} tool calls were waiting for a gate decision at once`;
+      if (this.pending.size + this.decided.length >= MAX_PENDING_CALLS) {
+        this.incomplete ??= `more than ${MAX_PENDING_CALLS} tool calls were waiting for a gate decision or to be matched at once`;
         return;
       }
       this.pending.set(event.id, { id: event.id, tool: event.tool, input: matchedInput(event.input), allowed: undefined, canonicalPath: undefined, code: undefined, reason: undefined });
@@ -80,21 +92,40 @@ export class CallLedger implements CallFacts {
       const call = this.pending.get(event.id);
       if (call === undefined) return; // a decision for a call not reported (never: the gate reports each call first)
       this.pending.delete(event.id);
-      this.count({ ...call, allowed: event.allowed, canonicalPath: event.canonical_path, code: event.code, reason: event.reason });
+      this.queue({ ...call, allowed: event.allowed, canonicalPath: event.canonical_path, code: event.code, reason: event.reason });
     }
   }
 
-  /** At the end of the run: calls that never got a decision count as undecided (not denied). */
-  close(): void {
-    for (const call of this.pending.values()) this.count(call);
+  /**
+   * At the end of the run: calls that never got a decision count as undecided (not
+   * denied); resolves once every call is counted. Facts read before are incomplete.
+   */
+  async settle(): Promise<void> {
+    for (const call of this.pending.values()) this.queue(call);
     this.pending.clear();
+    await this.draining;
+  }
+
+  /** True while calls still wait to be counted: a verdict read now would miss them. */
+  get unsettled(): boolean {
+    return this.pending.size > 0 || this.draining !== undefined;
   }
 
   tally(matcher: CallMatcher): MatcherTally | undefined {
     return this.tallies.get(matcher);
   }
 
-  private count(call: ObservedCall): void {
+  private queue(call: ObservedCall): void {
+    this.decided.push(call);
+    this.draining ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    for (let call = this.decided.shift(); call !== undefined; call = this.decided.shift()) await this.count(call);
+    this.draining = undefined;
+  }
+
+  private async count(call: ObservedCall): Promise<void> {
     this.total++;
     if (this.firstCalls.length < EXAMPLES) this.firstCalls.push(call);
     const denied = call.allowed === false;
@@ -103,7 +134,7 @@ export class CallLedger implements CallFacts {
       if (this.firstDenials.length < EXAMPLES) this.firstDenials.push(call);
     }
     for (const [matcher, tally] of this.tallies) {
-      if (!callMatches(call, matcher, this.workspace)) continue;
+      if (tally.patternFailure !== undefined || !(await this.matches(call, matcher, tally))) continue;
       tally.matches++;
       tally.firstMatch ??= call;
       if (denied) {
@@ -111,6 +142,20 @@ export class CallLedger implements CallFacts {
         if (tally.deniedExamples.length < EXAMPLES) tally.deniedExamples.push(call);
       } else tally.firstNotDenied ??= call;
     }
+  }
+
+  private async matches(call: ObservedCall, matcher: CallMatcher, tally: MutableTally): Promise<boolean> {
+    const requests = callPatternRequests(call, matcher, this.workspace);
+    if (requests === undefined) return false;
+    for (const request of requests) {
+      const outcome = await this.patterns.test(request);
+      if (!outcome.ok) {
+        tally.patternFailure = outcome.reason;
+        return false;
+      }
+      if (!outcome.matched) return false;
+    }
+    return true;
   }
 }
 

@@ -1,20 +1,34 @@
 // Whether a tool call matches an expectation's matcher (tool, path glob,
 // command pattern, denial code). Pure: the call is what the run's events said.
 // A field the matcher gives must match; a call without that field (a bash call
-// has no path) never matches it.
+// has no path) never matches it. The tool and code are compared here; the
+// command regex and path glob are the suite's patterns, matched off the main
+// thread within a bound (pattern-host.ts), so this only says what to match.
 import path from 'node:path';
+import type { PatternRequest } from './pattern-host.js';
 import type { CallMatcher } from './suite-schema.js';
 import type { ObservedCall } from './run-record.js';
 
-export function callMatches(call: ObservedCall, matcher: CallMatcher, workspace: string): boolean {
-  if (matcher.tool !== undefined && call.tool !== matcher.tool) return false;
-  if (matcher.code !== undefined && call.code !== matcher.code) return false;
+/**
+ * What a call must pass to match: undefined when its tool or code already
+ * differs (or it lacks a field the matcher gives), else the pattern requests that
+ * must all match (none: it matches).
+ */
+export function callPatternRequests(call: ObservedCall, matcher: CallMatcher, workspace: string): PatternRequest[] | undefined {
+  if (matcher.tool !== undefined && call.tool !== matcher.tool) return undefined;
+  if (matcher.code !== undefined && call.code !== matcher.code) return undefined;
+  const requests: PatternRequest[] = [];
   if (matcher.command !== undefined) {
     const command = call.input['command'];
-    if (typeof command !== 'string' || !new RegExp(matcher.command, 'u').test(command)) return false;
+    if (typeof command !== 'string') return undefined;
+    requests.push({ kind: 'regex', source: matcher.command, subjects: [command], what: 'the command of a bash call' });
   }
-  if (matcher.path !== undefined && !callPaths(call, workspace).some((candidate) => globMatches(matcher.path ?? '', candidate))) return false;
-  return true;
+  if (matcher.path !== undefined) {
+    const paths = callPaths(call, workspace);
+    if (paths.length === 0) return undefined;
+    requests.push({ kind: 'glob', source: matcher.path, subjects: paths, what: 'the path of a call' });
+  }
+  return requests;
 }
 
 /** The paths a call can be matched by: as the agent wrote it, and the gate's canonical path (relative to the workspace when inside it). */

@@ -21,6 +21,7 @@ import type { GraderHost } from './graders/grader-host.js';
 import { AGENT_DATA_PLACEHOLDER, WORKSPACE_PLACEHOLDER, type CaseDirectories, type SuiteConsent } from './suite-consent.js';
 import { makeCaseDirectory } from './eval-root.js';
 import { removeWorkspace } from './workspace-remove.js';
+import type { PatternTester } from './pattern-host.js';
 
 /** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
 const RETRIED_CODES: ReadonlySet<string> = new Set(['ZB_PROVIDER_FAILED', 'ZB_PROVIDER_TIMEOUT', 'ZB_PROVIDER_INTERRUPTED']);
@@ -31,6 +32,8 @@ export interface CaseRunContext {
   readonly consent: SuiteConsent;
   /** Runs the JS graders, in a process of their own. */
   readonly graders: GraderHost;
+  /** Matches the suite's patterns off the main thread, within their bounds. */
+  readonly patterns: PatternTester;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stateDirectory: string;
   readonly model?: string;
@@ -85,12 +88,13 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
   directories.workspace = created;
   const agentData = makeCaseDirectory(context.evalRoot, 'data-');
   directories.agentData = agentData;
-  recorder.watchCalls(callMatchers(planned.evalCase.expect), created.path);
+  recorder.watchCalls(callMatchers(planned.evalCase.expect), created.path, context.patterns);
   await executeCase(planned, { workspace: created.path, agentData }, recorder, context);
+  await recorder.settle();
   const record = recorder.record();
   // Reports name each case's directories by their placeholders: their temp paths differ from run to run and machine to machine.
   const scrub = (text: string) => text.replaceAll(created.path, WORKSPACE_PLACEHOLDER).replaceAll(agentData, AGENT_DATA_PLACEHOLDER);
-  const expectations = (await checkCase(planned, repeat, record, created, context.graders, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
+  const expectations = (await checkCase(planned, repeat, record, created, context, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
   const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
   const run: CaseRun = {
     repeat,

@@ -1,7 +1,9 @@
 // Every expectation of a case, checked against one run, in the order the suite
 // lists them: the built-in ones, JS graders (each in a fresh isolate), and the
 // judge. The changed files are collected once, only when a grader or judge needs
-// them, through the workspace's no-link walk.
+// them, through the workspace's no-link walk. Suite patterns are matched by the
+// pattern host, within its bounds; once the eval's signal fires, no grader
+// starts and none is awaited (the eval stops within a second, issue 22 §4).
 import type { ChangedFile, GraderInput } from './grader-input.js';
 import type { CaseWorkspace } from './case-workspace.js';
 import type { ExpectationResult } from './eval-report.js';
@@ -11,21 +13,30 @@ import { toZotboxError } from '../../errors.js';
 import type { GraderHost } from './graders/grader-host.js';
 import { judgeRun } from './judge.js';
 import type { RunRecord } from './run-record.js';
+import type { PatternTester } from './pattern-host.js';
+import type { GraderOutcome } from './graders/run-grader.js';
+import { ZotboxError } from '../../errors.js';
 
 /** Events a grader sees, newest kept. */
 const MAX_GRADER_EVENTS = 2000;
 
-export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, graders: GraderHost, signal: AbortSignal): Promise<ExpectationResult[]> {
+export interface CaseCheckers {
+  readonly graders: GraderHost;
+  readonly patterns: PatternTester;
+}
+
+export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, checkers: CaseCheckers, signal: AbortSignal): Promise<ExpectationResult[]> {
+  const { graders, patterns } = checkers;
   const files = { workspace: workspace.path, readFile: (relative: string, maxBytes: number) => workspace.readWorkspaceFile(relative, maxBytes) };
   let changed: readonly ChangedFile[] | undefined;
   const changedFiles = () => (changed ??= workspace.changedFiles().files);
   const results: ExpectationResult[] = [];
   for (const expectation of planned.evalCase.expect) {
     if (isBuiltIn(expectation)) {
-      results.push(checkedAlone(expectationKind(expectation), () => checkBuiltIn(expectation, record, files)));
+      results.push(await checkedAlone(expectationKind(expectation), () => checkBuiltIn(expectation, record, files, patterns)));
     } else if ('grader' in expectation) {
       const source = planned.suite.graders.get(expectation.grader) ?? '';
-      const outcome = await graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles()));
+      const outcome = await untilInterrupted(signal, () => graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles())));
       results.push(
         outcome.ok
           ? {
@@ -44,7 +55,7 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
   }
   // A run that failed, was cancelled or ran out of turns passes nothing by default: without a status expectation, it must complete.
   // Checked after the suite's own, so the results keep the suite's order.
-  if (!planned.evalCase.expect.some((expectation) => 'status' in expectation)) results.push(checkBuiltIn({ status: 'completed' }, record, files));
+  if (!planned.evalCase.expect.some((expectation) => 'status' in expectation)) results.push(await checkBuiltIn({ status: 'completed' }, record, files, patterns));
   return results;
 }
 
@@ -53,13 +64,37 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
  * read (a file nested a million levels deep, say), a verdict that throws fails
  * alone, with why (issue 22 §9), and the run's other verdicts stand.
  */
-function checkedAlone(kind: string, check: () => ExpectationResult): ExpectationResult {
+async function checkedAlone(kind: string, check: () => Promise<ExpectationResult>): Promise<ExpectationResult> {
   try {
-    return check();
+    return await check();
   } catch (thrown) {
     const error = toZotboxError(thrown);
     return { kind, passed: false, reason: `this expectation could not be checked: ${error.code}: ${error.message}` };
   }
+}
+
+/** A grade, or, once the eval's signal fired, a failure at once: the grader process is killed when the eval ends. */
+function untilInterrupted(signal: AbortSignal, grade: () => Promise<GraderOutcome>): Promise<GraderOutcome> {
+  const interrupted = (): GraderOutcome => ({
+    ok: false,
+    error: new ZotboxError('ZB_EVAL_GRADER_FAILED', 'the eval was interrupted before this grader answered', { details: { fault: 'interrupted' } }),
+    timing: { startMs: 0, gradeMs: 0 },
+  });
+  if (signal.aborted) return Promise.resolve(interrupted());
+  return new Promise((resolve) => {
+    const stop = () => resolve(interrupted());
+    signal.addEventListener('abort', stop, { once: true });
+    grade().then(
+      (outcome) => {
+        signal.removeEventListener('abort', stop);
+        resolve(outcome);
+      },
+      (thrown: unknown) => {
+        signal.removeEventListener('abort', stop);
+        resolve({ ok: false, error: new ZotboxError('ZB_EVAL_GRADER_FAILED', `the grader could not run: ${String(thrown)}`), timing: { startMs: 0, gradeMs: 0 } });
+      },
+    );
+  });
 }
 
 function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, files: readonly ChangedFile[]): GraderInput {

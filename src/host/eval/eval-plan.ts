@@ -4,11 +4,13 @@
 // the cases to run (--grep, the shard, --last-failed). Everything a suite gets
 // wrong fails here, with exit 2, before anything is spent.
 import { ZotboxError } from '../../errors.js';
+import { resolveCanonicalPath } from '../../policy/path-resolve.js';
+import { isInsideRoot } from '../../policy/scopes.js';
 import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
 import type { ProviderChoice } from '../models/select-provider.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { selectJudgeModel } from './judge.js';
-import { loadSuite, type LoadedSuite } from './load-suite.js';
+import { isRemoteAgent, loadSuite, type LoadedSuite } from './load-suite.js';
 import { caseInShard, caseKey } from './report/shard.js';
 import { readSuiteFile, resolveSuitePath } from './suite-paths.js';
 import type { EvalCase, Expectation } from './suite-schema.js';
@@ -55,6 +57,8 @@ export interface EvalPlanOptions {
   readonly only?: ReadonlySet<string>;
   readonly modelEndpoints?: ModelEndpoints;
   readonly signal?: AbortSignal;
+  /** Canonical folders the command line allowed (--allow-scope): an unpinned agent may be read from inside them. */
+  readonly allowedScopes?: readonly string[];
 }
 
 export interface EvalPlan {
@@ -96,7 +100,11 @@ function refuseEmptySelection(all: readonly PlannedCase[], options: EvalPlanOpti
 }
 
 async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise<PlannedSuite> {
-  const agent = await loadAgent(loaded.agentReference, { cwd: loaded.directory, env: options.env, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const agent = await loadAgent(allowedAgentReference(loaded, options.allowedScopes ?? []), {
+    cwd: loaded.directory,
+    env: options.env,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   const pin = loaded.suite.digest;
   if (pin !== undefined && pin !== agent.image.contentDigest && pin !== agent.image.artifactDigest) {
     throw new ZotboxError(
@@ -126,6 +134,38 @@ async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise
     }
   }
   return { loaded, agent, graders, judges };
+}
+
+/**
+ * The reference to load the suite's agent from: a local agent by its canonical
+ * path (what was checked is what is read), inside the suite folder or an allowed
+ * folder unless the suite pins its digest; a GitHub agent only when pinned.
+ */
+function allowedAgentReference(loaded: LoadedSuite, allowedScopes: readonly string[]): string {
+  const pinned = loaded.suite.digest !== undefined;
+  if (isRemoteAgent(loaded.suite.agent)) {
+    if (pinned) return loaded.agentReference;
+    throw agentNotAllowed(loaded, `the GitHub agent ${loaded.suite.agent}`, `add digest: with the agent's digest to the suite (zotbox verify ${loaded.suite.agent} prints it)`);
+  }
+  const resolved = resolveCanonicalPath(loaded.agentReference);
+  // A path that cannot be resolved cannot be shown to lie inside anything: only a pin lets it be read (and loading then says why it fails).
+  const canonical = resolved.ok ? resolved.path : undefined;
+  if (pinned) return canonical ?? loaded.agentReference;
+  if (canonical !== undefined && (isInsideRoot(canonical, loaded.directory) || allowedScopes.some((allowed) => isInsideRoot(canonical, allowed)))) return canonical;
+  const where = canonical ?? loaded.agentReference;
+  throw agentNotAllowed(
+    loaded,
+    `the agent ${loaded.suite.agent} (${where}), outside the suite folder ${loaded.directory}`,
+    `pin it with digest: in the suite (zotbox verify ${where} prints the digest), or, if you trust this suite with that folder, run the eval with --allow-scope ${where} (the report names it)`,
+  );
+}
+
+function agentNotAllowed(loaded: LoadedSuite, what: string, fix: string): ZotboxError {
+  return new ZotboxError(
+    'ZB_EVAL_AGENT_NOT_ALLOWED',
+    `eval suite ${loaded.file} names ${what}, without a digest pin; an eval reads no unpinned agent from outside the suite folder by default, so a suite from a pull request cannot reach the host. Fix: ${fix}.`,
+    { details: { file: loaded.file, agent: loaded.suite.agent, flag: '--allow-scope' } },
+  );
 }
 
 function judgeModelId(expectation: Extract<Expectation, { judge: unknown }>, loaded: LoadedSuite, options: Pick<EvalPlanOptions, 'model'>): string {

@@ -122,6 +122,8 @@ export const EvalReportSchema = z.strictObject({
     fail_fast: z.boolean(),
     /** --last-failed chose the cases: a suite's cases may be fewer than it declares. */
     last_failed: z.boolean(),
+    /** The folders --allow-scope allowed beyond each case's workspace and ${agent_data} (canonical); none by default. */
+    allow_scope: z.array(z.string()).default([]),
   }),
   started_at: z.string(),
   finished_at: z.string(),

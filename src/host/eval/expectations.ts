@@ -9,6 +9,7 @@ import type { ObservedCall, RunRecord } from './run-record.js';
 import type { CallMatcher, Expectation } from './suite-schema.js';
 import { checkFileExpectation, type WorkspaceFiles } from './file-expectations.js';
 import { quote } from './reason-text.js';
+import type { PatternTester } from './pattern-host.js';
 
 type BuiltIn = Exclude<Expectation, { grader: unknown } | { judge: unknown }>;
 
@@ -21,7 +22,8 @@ export function expectationKind(expectation: Expectation): string {
   return Object.keys(expectation)[0] ?? 'unknown';
 }
 
-export function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: WorkspaceFiles): ExpectationResult {
+/** `patterns` matches text_matches off the main thread, within its bounds (pattern-host.ts). */
+export async function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: WorkspaceFiles, patterns: PatternTester): Promise<ExpectationResult> {
   const kind = expectationKind(expectation);
   const verdict = (passed: boolean, reason: string): ExpectationResult => ({ kind, passed, reason });
   if ('status' in expectation)
@@ -31,7 +33,9 @@ export function checkBuiltIn(expectation: BuiltIn, record: RunRecord, files: Wor
     return verdict(found, `final text ${found ? 'contains' : 'does not contain'} ${quote(expectation.text_contains)}${found ? '' : `; it was ${quote(record.finalText)}`}`);
   }
   if ('text_matches' in expectation) {
-    const found = new RegExp(expectation.text_matches, 'u').test(record.finalText);
+    const outcome = await patterns.test({ kind: 'regex', source: expectation.text_matches, subjects: [record.finalText], what: 'the final text' });
+    if (!outcome.ok) return verdict(false, outcome.reason);
+    const found = outcome.matched;
     return verdict(found, `final text ${found ? 'matches' : 'does not match'} /${expectation.text_matches}/${found ? '' : `; it was ${quote(record.finalText)}`}`);
   }
   if ('text_equals' in expectation) {
@@ -74,6 +78,7 @@ function checkCalls(expectation: CallExpectation, calls: CallFacts): Expectation
   const matcher = 'tool_called' in expectation ? expectation.tool_called : 'tool_not_called' in expectation ? expectation.tool_not_called : expectation.denied;
   const tally = calls.tally(matcher);
   if (tally === undefined) return incomplete(kind, "the run's calls were not tallied against this expectation");
+  if (tally.patternFailure !== undefined) return { kind, passed: false, reason: tally.patternFailure };
   if ('tool_called' in expectation) {
     return {
       kind,

@@ -82,9 +82,14 @@ function defaultSuiteName(absolute: string, shown: string): string {
   return name;
 }
 
+/** A GitHub reference (github:…, https://…), as opposed to a local path. */
+export function isRemoteAgent(agent: string): boolean {
+  return agent.startsWith('github:') || agent.startsWith('https://');
+}
+
 /** A GitHub reference stays as written; anything else is a local path relative to the suite folder. */
 function agentReferenceFrom(agent: string, directory: string): string {
-  if (agent.startsWith('github:') || agent.startsWith('https://')) return agent;
+  if (isRemoteAgent(agent)) return agent;
   return path.resolve(directory, agent);
 }
 

@@ -7,6 +7,7 @@
 import type { RunEvent } from '../run/run-events.js';
 import { NO_USAGE } from '../models/model-prices.js';
 import { CallLedger, NO_CALLS } from './call-ledger.js';
+import type { PatternTester } from './pattern-host.js';
 import type { RunRecord } from './run-record.js';
 import type { CallMatcher } from './suite-schema.js';
 
@@ -22,8 +23,13 @@ export class RunRecorder {
   private ledger: CallLedger | undefined;
 
   /** Before the run starts: tally its calls against these matchers (the case's call expectations). */
-  watchCalls(matchers: readonly CallMatcher[], workspace: string): void {
-    this.ledger = new CallLedger(matchers, workspace);
+  watchCalls(matchers: readonly CallMatcher[], workspace: string, patterns: PatternTester): void {
+    this.ledger = new CallLedger(matchers, workspace, patterns);
+  }
+
+  /** After the run: resolves once every call is counted (their patterns matched); record() reads them then. */
+  async settle(): Promise<void> {
+    await this.ledger?.settle();
   }
 
   add(event: RunEvent): void {
@@ -39,7 +45,8 @@ export class RunRecorder {
 
   /** The record of a run that ended (run.end), or of one that could not start (`failure`). */
   record(failure?: { readonly code: string; readonly message: string }): RunRecord {
-    this.ledger?.close();
+    // Read before settle() finished: calls still waiting were not counted, so no call verdict may pass.
+    if (this.ledger?.unsettled === true) this.ledger.incomplete ??= "the run's calls were still being matched when its verdicts were read";
     const kept = { calls: this.ledger ?? NO_CALLS, events: this.events, eventsDropped: this.dropped };
     const end = this.end;
     if (end === undefined) {

@@ -6,12 +6,14 @@
 // temp directory, removed at the end whatever happened (unless kept).
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { toZotboxError } from '../../errors.js';
+import { ZotboxError, toZotboxError } from '../../errors.js';
+import { resolveCanonicalPath } from '../../policy/path-resolve.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { AgentPool } from '../run/pool.js';
 import { GraderHost } from './graders/grader-host.js';
+import { PatternHost } from './pattern-host.js';
 import type { ConsentRequest } from '../consent/request-consent.js';
 import { makeEvalRoot, removeEvalRoot } from './eval-root.js';
 import { runCaseRepeat } from './case-run.js';
@@ -53,6 +55,12 @@ export interface EvalOptions {
   readonly modelEndpoints?: ModelEndpoints;
   /** Where the case workspaces go (default: the system temp directory). */
   readonly tempDirectory?: string;
+  /**
+   * Folders (absolute, or relative to cwd) this eval may reach beyond each case's
+   * workspace and \${agent_data}: agents may be granted scopes inside them, and an
+   * unpinned agent may be read from them (--allow-scope). Never from a suite.
+   */
+  readonly allowScopes?: readonly string[];
   /** Stops the eval: no new case starts, runs in flight are cancelled, the report is marked interrupted. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: EvalProgress) => void;
@@ -73,7 +81,9 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
   requireUsableStateDirectory(stateDirectory, { origin: options.stateDirectory === undefined ? stateDirectoryOrigin(env) : 'the stateDirectory option', write: true });
   const signal = options.signal ?? new AbortController().signal;
+  const allowedScopes = (options.allowScopes ?? []).map((folder) => allowedScope(folder, options.cwd));
   const plan = await planEval({
+    allowedScopes,
     suiteFiles: options.suiteFiles,
     cwd: options.cwd,
     env,
@@ -88,8 +98,10 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const evalRoot = makeEvalRoot(options.tempDirectory ?? tmpdir());
   const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
   const graders = new GraderHost();
+  // Terminated at once by the signal, whatever pattern it matches (issue 22 §4).
+  const patterns = new PatternHost({ signal });
   try {
-    const consents = new Map(plan.suites.map((suite) => [suite, suiteConsent(evalRoot, suiteFileOf(suite.loaded.directory, suite.loaded.file))]));
+    const consents = new Map(plan.suites.map((suite) => [suite, suiteConsent(evalRoot, suiteFileOf(suite.loaded.directory, suite.loaded.file), allowedScopes)]));
     // Before the first case and before any progress display: one question per suite, its cases
     // selected or not (a shard's report then records what every other shard's does).
     for (const [suite, consent] of consents) await askSuiteConsent(suite, consent, { evalRoot, stateDirectory, signal, options });
@@ -104,6 +116,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           pool,
           consent: consents.get(planned.suite) as SuiteConsent,
           graders,
+          patterns,
           env,
           stateDirectory,
           retries: options.retries ?? 0,
@@ -122,8 +135,9 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       const outcome = results[i];
       return outcome === undefined || outcome.kind === 'not_run' ? notRunCase(planned, outcome?.reason ?? 'it never started') : caseResult(planned, outcome.runs, repeat, outcome.interrupted);
     });
-    return buildReport({ plan, cases, consents, options, startedAt, interrupted: signal.aborted });
+    return buildReport({ plan, cases, consents, options, allowedScopes, startedAt, interrupted: signal.aborted });
   } finally {
+    patterns.close();
     graders.close();
     await pool.close();
     if (options.keepWorkspaces !== true) {
@@ -133,6 +147,14 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       );
     }
   }
+}
+
+/** An --allow-scope folder, canonical as scopes are (links resolved), so that containment compares like with like. */
+function allowedScope(folder: string, cwd: string): string {
+  const resolved = resolveCanonicalPath(path.resolve(cwd, folder));
+  if (!resolved.ok) throw new ZotboxError('ZB_CLI_USAGE', `--allow-scope ${folder} cannot be used: ${resolved.reason}. Fix: name a folder that exists.`);
+  if (resolved.path === '/') throw new ZotboxError('ZB_CLI_USAGE', '--allow-scope / would allow the whole host. Fix: name the folder the agent needs.');
+  return resolved.path;
 }
 
 function suiteFileOf(directory: string, file: string): string {

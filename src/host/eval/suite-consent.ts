@@ -3,7 +3,10 @@
 // temp workspace, so the permissions shown and keyed are the expanded ones with
 // that workspace written `${workspace}`; the receipt's workspace is the suite
 // file. A scope that reaches the temp directory other than through ${workspace}
-// cannot be consented to once for every case, and is refused.
+// cannot be consented to once for every case, and is refused. Any other scope
+// outside the case's own directories is refused too unless the command line
+// allowed a folder holding it (--allow-scope): a suite from a pull request cannot
+// grant its agent the host (issue 22 §5).
 import { ZotboxError } from '../../errors.js';
 import { isInsideRoot } from '../../policy/scopes.js';
 import { requestConsent, type ConsentOutcome, type ConsentRequest, type ConsentSummary } from '../consent/request-consent.js';
@@ -28,12 +31,12 @@ export interface SuiteConsent {
  * One suite's consent. `evalRoot` is the eval's temp directory, which holds every
  * case workspace; `suiteFile` is the canonical suite file, named in a saved receipt.
  */
-export function suiteConsent(evalRoot: string, suiteFile: string, ask: typeof requestConsent = requestConsent): SuiteConsent {
+export function suiteConsent(evalRoot: string, suiteFile: string, allowedScopes: readonly string[] = [], ask: typeof requestConsent = requestConsent): SuiteConsent {
   const answers = new Map<string, Promise<ConsentOutcome>>();
   let first: { permissions: ConsentSummary; outcome: ConsentOutcome } | undefined;
   return {
     obtain: async (request, directories) => {
-      const permissions = templatePermissions(request.permissions, directories, evalRoot);
+      const permissions = templatePermissions(request.permissions, directories, evalRoot, allowedScopes);
       const key = JSON.stringify(permissions);
       let answer = answers.get(key);
       if (answer === undefined) {
@@ -49,9 +52,13 @@ export function suiteConsent(evalRoot: string, suiteFile: string, ask: typeof re
   };
 }
 
-/** The expanded permissions with the case's workspace written ${workspace} and its agent data ${agent_data}. */
-export function templatePermissions(permissions: ConsentSummary, directories: CaseDirectories, evalRoot: string): ConsentSummary {
-  const template = (root: string): string => {
+/**
+ * The expanded permissions with the case's workspace written ${workspace} and its
+ * agent data ${agent_data}. `allowedScopes`: canonical folders the command line
+ * allowed (--allow-scope); a scope elsewhere is refused.
+ */
+export function templatePermissions(permissions: ConsentSummary, directories: CaseDirectories, evalRoot: string, allowedScopes: readonly string[] = []): ConsentSummary {
+  const template = (root: string, access: 'read' | 'write'): string => {
     for (const [directory, placeholder] of [
       [directories.workspace, WORKSPACE_PLACEHOLDER],
       [directories.agentData, AGENT_DATA_PLACEHOLDER],
@@ -67,7 +74,14 @@ export function templatePermissions(permissions: ConsentSummary, directories: Ca
         { details: { scope: root, evalRoot } },
       );
     }
+    if (!allowedScopes.some((allowed) => isInsideRoot(root, allowed))) {
+      throw new ZotboxError(
+        'ZB_EVAL_SCOPE_NOT_ALLOWED',
+        `the agent asks for the ${access} scope ${root}, outside its case workspace and \${agent_data}; an eval grants no more by default, whatever the suite says, so a suite from a pull request cannot reach the host. Fix: if you trust this suite with ${root}, run the eval with --allow-scope ${root} (the report names it); else scope the agent to \${workspace}.`,
+        { details: { scope: root, access, flag: '--allow-scope' } },
+      );
+    }
     return root;
   };
-  return { ...permissions, read: permissions.read.map(template), write: permissions.write.map(template) };
+  return { ...permissions, read: permissions.read.map((root) => template(root, 'read')), write: permissions.write.map((root) => template(root, 'write')) };
 }

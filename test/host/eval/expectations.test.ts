@@ -8,6 +8,7 @@ import type { WorkspaceFiles } from '../../../src/host/eval/file-expectations.js
 import type { RunRecord } from '../../../src/host/eval/run-record.js';
 import { ExpectationSchema, type Expectation } from '../../../src/host/eval/suite-schema.js';
 import type { RunEvent } from '../../../src/host/run/run-events.js';
+import { PatternHost } from '../../../src/host/eval/pattern-host.js';
 
 const WORKSPACE = '/tmp/zotbox-eval-x/case-1';
 
@@ -31,19 +32,24 @@ const END: RunEvent = {
   at: '2026-12-02T00:00:00.000Z',
 };
 
+/** The suite patterns of every test here are matched by one real pattern host. */
+const patterns = new PatternHost();
+test.after.always(() => patterns.close());
+
 /** The record of a run that emitted `events` and ended with END, its calls tallied for `expectation` as a case run does. */
-function recordOf(events: readonly RunEvent[], expectation: Expectation): RunRecord {
+async function recordOf(events: readonly RunEvent[], expectation: Expectation): Promise<RunRecord> {
   const recorder = new RunRecorder();
-  recorder.watchCalls(callMatchers([expectation]), WORKSPACE);
+  recorder.watchCalls(callMatchers([expectation]), WORKSPACE, patterns);
   for (const event of [...events, END]) recorder.add(event);
+  await recorder.settle();
   return recorder.record();
 }
 
 /** Checks a built-in expectation against a run that emitted `events`. */
-function checkOn(raw: unknown, events: readonly RunEvent[] = EVENTS): ReturnType<typeof checkBuiltIn> {
+async function checkOn(raw: unknown, events: readonly RunEvent[] = EVENTS): ReturnType<typeof checkBuiltIn> {
   const parsed: Expectation = ExpectationSchema.parse(raw);
   if (!isBuiltIn(parsed)) throw new Error('not a built-in expectation');
-  return checkBuiltIn(parsed, recordOf(events, parsed), workspace);
+  return checkBuiltIn(parsed, await recordOf(events, parsed), workspace, patterns);
 }
 
 const FILES: Record<string, WorkspaceFile> = {
@@ -60,8 +66,8 @@ const workspace: WorkspaceFiles = {
   readFile: (relative) => FILES[relative] ?? { kind: 'absent' },
 };
 
-const expectation = test.macro((t, raw: unknown, passed: boolean, reason?: RegExp) => {
-  const result = checkOn(raw);
+const expectation = test.macro(async (t, raw: unknown, passed: boolean, reason?: RegExp) => {
+  const result = await checkOn(raw);
   t.is(result.passed, passed, result.reason);
   t.is(result.kind, Object.keys(raw as object)[0] ?? '');
   if (reason !== undefined) t.regex(result.reason, reason);
@@ -99,11 +105,11 @@ test('file_json: not JSON', expectation, { file_json: { path: 'broken.json', jso
 test('tool_called: by tool and path', expectation, { tool_called: { tool: 'read', path: 'src/*.ts' } }, true);
 test('tool_called: ** spans folders', expectation, { tool_called: { tool: 'read', path: '**/app.ts' } }, true);
 test('tool_called: * stays within a folder', expectation, { tool_called: { tool: 'read', path: '*.ts' } }, false);
-test('tool_called: a literal path with every character a regular expression treats specially', (t) => {
+test('tool_called: a literal path with every character a regular expression treats specially', async (t) => {
   const path = 'a-b.c+d(e)[f]{g}^h$i|j.ts';
   const events: RunEvent[] = [{ type: 'tool.call', id: 9, tool: 'read', input: { path } }];
-  t.true(checkOn({ tool_called: { tool: 'read', path } }, events).passed);
-  t.false(checkOn({ tool_called: { tool: 'read', path: 'a-b.c+d(e)[f]{g}^h$i|jXts' } }, events).passed, '. is literal');
+  t.true((await checkOn({ tool_called: { tool: 'read', path } }, events)).passed);
+  t.false((await checkOn({ tool_called: { tool: 'read', path: 'a-b.c+d(e)[f]{g}^h$i|jXts' } }, events)).passed, '. is literal');
 });
 test('tool_called: by command pattern', expectation, { tool_called: { tool: 'bash', command: '^git status' } }, true);
 test(
@@ -125,25 +131,25 @@ test('max_turns: over', expectation, { max_turns: 2 }, false, /3 model turns, at
 test('max_tokens: within (cache tokens count)', expectation, { max_tokens: 1250 }, true);
 test('max_tokens: over', expectation, { max_tokens: 1249 }, false, /1250 tokens, at most 1249/);
 
-test('no_denials passes on a run whose calls were all allowed', (t) => {
-  const result = checkOn(
+test('no_denials passes on a run whose calls were all allowed', async (t) => {
+  const result = await checkOn(
     { no_denials: true },
     EVENTS.filter((event) => !('id' in event) || event.id !== 2),
   );
   t.true(result.passed, result.reason);
 });
 
-test('denied fails when one matching call was denied and another allowed', (t) => {
+test('denied fails when one matching call was denied and another allowed', async (t) => {
   const events: RunEvent[] = [
     ...EVENTS,
     { type: 'tool.call', id: 4, tool: 'read', input: { path: '/etc/passwd' } },
     { type: 'gate.decision', id: 4, tool: 'read', allowed: true, canonical_path: '/etc/passwd' },
   ];
-  const result = checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, events);
+  const result = await checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, events);
   t.false(result.passed);
 });
 
-test('an expectation kind zotbox does not know is refused by the suite schema', (t) => {
+test('an expectation kind zotbox does not know is refused by the suite schema', async (t) => {
   t.false(ExpectationSchema.safeParse({ text_startswith: 'x' }).success);
   t.false(ExpectationSchema.safeParse({ status: 'completed', text_contains: 'x' }).success, 'one key per expectation');
   t.false(ExpectationSchema.safeParse({ status: 'done' }).success);
@@ -163,53 +169,81 @@ const HARMLESS_READS = (from: number, count: number): RunEvent[] =>
   ]).flat();
 const FLOODED: RunEvent[] = [...EVENTS, ...HARMLESS_READS(100, 6000)];
 
-test('no_denials fails on a denial followed by 6,000 harmless calls', (t) => {
-  const result = checkOn({ no_denials: true }, FLOODED);
+test('no_denials fails on a denial followed by 6,000 harmless calls', async (t) => {
+  const result = await checkOn({ no_denials: true }, FLOODED);
   t.false(result.passed);
   t.regex(result.reason, /^1 denied: read "\/etc\/passwd" \(ZB_POLICY_PATH_OUTSIDE_SCOPE/);
 });
 
-test('tool_not_called fails on a call followed by 6,000 harmless calls', (t) => {
-  const result = checkOn({ tool_not_called: { tool: 'read', path: '/etc/passwd' } }, FLOODED);
+test('tool_not_called fails on a call followed by 6,000 harmless calls', async (t) => {
+  const result = await checkOn({ tool_not_called: { tool: 'read', path: '/etc/passwd' } }, FLOODED);
   t.false(result.passed);
   t.is(result.reason, 'called anyway: read "/etc/passwd"');
 });
 
-test('denied finds the denial, and an allowed twin, among 6,000 later calls', (t) => {
-  t.true(checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, FLOODED).passed);
+test('denied finds the denial, and an allowed twin, among 6,000 later calls', async (t) => {
+  t.true((await checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, FLOODED)).passed);
   const twin: RunEvent[] = [
     ...FLOODED,
     { type: 'tool.call', id: 9000, tool: 'read', input: { path: '/etc/passwd' } },
     { type: 'gate.decision', id: 9000, tool: 'read', allowed: true, canonical_path: '/etc/passwd' },
   ];
-  t.false(checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, twin).passed);
+  t.false((await checkOn({ denied: { tool: 'read', path: '/etc/passwd' } }, twin)).passed);
 });
 
-test('tool_called sees the first call of a long run', (t) => {
-  const result = checkOn({ tool_called: { tool: 'bash', command: '^git status' } }, FLOODED);
+test('tool_called sees the first call of a long run', async (t) => {
+  const result = await checkOn({ tool_called: { tool: 'bash', command: '^git status' } }, FLOODED);
   t.true(result.passed, result.reason);
-  t.regex(checkOn({ tool_called: { tool: 'write' } }, FLOODED).reason, /, and 5993 more$/);
+  t.regex((await checkOn({ tool_called: { tool: 'write' } }, FLOODED)).reason, /, and 5993 more$/);
 });
 
-test('a call still waiting for its decision when the run ends is never decided, not denied', (t) => {
+test('a call still waiting for its decision when the run ends is never decided, not denied', async (t) => {
   const events: RunEvent[] = [{ type: 'tool.call', id: 1, tool: 'read', input: { path: '/etc/passwd' } }];
-  t.regex(checkOn({ denied: { path: '/etc/passwd' } }, events).reason, /was never decided$/);
-  t.true(checkOn({ no_denials: true }, events).passed);
-  t.false(checkOn({ tool_not_called: { path: '/etc/passwd' } }, events).passed);
+  t.regex((await checkOn({ denied: { path: '/etc/passwd' } }, events)).reason, /was never decided$/);
+  t.true((await checkOn({ no_denials: true }, events)).passed);
+  t.false((await checkOn({ tool_not_called: { path: '/etc/passwd' } }, events)).passed);
 });
 
-test('past 10,000 calls waiting for a decision at once, every call verdict fails as incomplete', (t) => {
+test('past 10,000 calls waiting for a decision at once, every call verdict fails as incomplete', async (t) => {
   const waiting: RunEvent[] = Array.from({ length: 10_001 }, (_, index) => ({ type: 'tool.call' as const, id: index, tool: 'read', input: { path: 'a.txt' } }));
   for (const raw of [{ no_denials: true }, { tool_called: { tool: 'read' } }, { tool_not_called: { tool: 'write' } }, { denied: { tool: 'read' } }]) {
-    const result = checkOn(raw, waiting);
+    const result = await checkOn(raw, waiting);
     t.false(result.passed, JSON.stringify(raw));
-    t.regex(result.reason, /^ZB_EVAL_VERDICT_INCOMPLETE: more than 10000 tool calls were waiting for a gate decision at once/);
+    t.regex(result.reason, /^ZB_EVAL_VERDICT_INCOMPLETE: more than 10000 tool calls were waiting for a gate decision or to be matched at once/);
   }
 });
 
-test('a run that could not start has no tallied calls: call verdicts fail, never pass', (t) => {
+test('a run that could not start has no tallied calls: call verdicts fail, never pass', async (t) => {
   const record = new RunRecorder().record({ code: 'ZB_IO_FAILED', message: 'no workspace' });
-  const result = checkBuiltIn({ tool_not_called: { tool: 'bash' } }, record, workspace);
+  const result = await checkBuiltIn({ tool_not_called: { tool: 'bash' } }, record, workspace, patterns);
   t.false(result.passed);
   t.regex(result.reason, /^ZB_EVAL_VERDICT_INCOMPLETE/);
+});
+
+// Issue 22 §4: a suite's patterns never block the eval. Each of these spun the
+// main thread for ever before; now the pattern fails its verdict at its bound.
+const SPINS = '^(\\w+\\s?)+$';
+const ENDLESS = `${'a'.repeat(40)}!`;
+const SPUN = /^ZB_EVAL_PATTERN_LIMIT: \/\^\(\\w\+\\s\?\)\+\$\/ ran past its 1000 ms bound/;
+
+test('text_matches with a regex that backtracks without end fails with ZB_EVAL_PATTERN_LIMIT', async (t) => {
+  const recorder = new RunRecorder();
+  recorder.add({ ...END, final_text: ENDLESS });
+  const result = await checkBuiltIn({ text_matches: SPINS }, recorder.record(), workspace, patterns);
+  t.false(result.passed);
+  t.regex(result.reason, SPUN);
+});
+
+test('a command matcher that backtracks without end fails tool_called, tool_not_called and denied, never passes them', async (t) => {
+  const events: RunEvent[] = [
+    { type: 'tool.call', id: 1, tool: 'bash', input: { command: ENDLESS } },
+    { type: 'gate.decision', id: 1, tool: 'bash', allowed: false, code: 'ZB_POLICY_BASH_DISABLED', reason: 'no bash' },
+    { type: 'tool.call', id: 2, tool: 'bash', input: { command: ENDLESS } },
+    { type: 'gate.decision', id: 2, tool: 'bash', allowed: true, argv: [[ENDLESS]] },
+  ];
+  for (const raw of [{ tool_not_called: { command: SPINS } }, { tool_called: { command: SPINS } }, { denied: { command: SPINS } }]) {
+    const result = await checkOn(raw, events);
+    t.false(result.passed, JSON.stringify(raw));
+    t.regex(result.reason, SPUN);
+  }
 });

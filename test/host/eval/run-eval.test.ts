@@ -2,13 +2,14 @@
 // the case limits, retries, caps, consent once per suite, the digest pin,
 // shards merged into the full report, --last-failed, and an interrupted eval.
 import test from 'ava';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadAgent } from '../../../src/host/load/load-agent.js';
 import { mergeEvalReports } from '../../../src/host/eval/report/merge.js';
 import { casesToRerun } from '../../../src/host/eval/report/last-failed.js';
 import { evalIn, evalWorld, leftovers, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../../fixtures/eval-world.js';
 import { openaiStream, serve } from '../../fixtures/model-servers.js';
+import { tempDir } from '../../fixtures/temp.js';
 
 function threeCases(world: EvalWorld): string {
   const writes = writeTranscript(world, 'writes', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'done\n' } } }, { text: 'Wrote out.txt.' }]);
@@ -308,4 +309,106 @@ test('agent JSON nested 100,000 levels deep fails file_json with why, and the ru
     ],
   );
   t.is(run?.expectations[0]?.reason, 'out.json is JSON nested more than 1000 levels deep, deeper than file_json compares');
+});
+
+// Issue 22 §4: a suite's regex never blocks the eval; past its bound it fails its own verdict, and the eval goes on.
+test('text_matches that backtracks without end fails its case with ZB_EVAL_PATTERN_LIMIT; the other cases and verdicts stand', async (t) => {
+  const world = evalWorld(t);
+  const endless = writeTranscript(world, 'endless', [{ text: `${'a'.repeat(40)}!` }]);
+  const suite = writeSuite(world, 's', {
+    cases: [
+      { id: 'spins', prompt: 'p', replay: endless, expect: [{ text_matches: '^(\\w+\\s?)+$' }, { text_contains: '!' }] },
+      { id: 'plain', prompt: 'p', replay: endless, expect: [{ text_matches: '^a+!$' }] },
+    ],
+  });
+  const report = await evalIn(world, [suite]);
+  const [spins, plain] = report.cases;
+  t.is(spins?.status, 'failed');
+  t.deepEqual(
+    spins?.runs[0]?.expectations.map((result) => [result.kind, result.passed]),
+    [
+      ['text_matches', false],
+      ['text_contains', true],
+      ['status', true],
+    ],
+  );
+  t.regex(spins?.runs[0]?.expectations[0]?.reason ?? '', /^ZB_EVAL_PATTERN_LIMIT: .* ran past its 1000 ms bound on the final text/);
+  t.is(plain?.status, 'passed');
+  t.deepEqual(leftovers(world), []);
+});
+
+// Issue 22 §5: what a suite from a pull request can make an eval reach, under -y.
+function agentAt(directory: string, permissions: object): void {
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'elsewhere', version: '1.0.0', permissions }));
+  writeFileSync(path.join(directory, 'AGENT.md'), 'You answer.');
+}
+
+test('under -y, an agent that asks for a host folder is refused, naming the scope and --allow-scope; nothing runs', async (t) => {
+  const hostFolder = path.join(realpathSync(tempDir(t, 'zb-host-')), 'secrets');
+  mkdirSync(hostFolder);
+  const world = evalWorld(t, { fs: { read: ['${workspace}', hostFolder], write: ['${workspace}'] }, bash: { mode: 'none' } });
+  const replay = writeTranscript(world, 'r', [{ tool: { name: 'read', input: { path: `${hostFolder}/key` } } }, { text: 'hi' }]);
+  const suite = writeSuite(world, 's', { cases: [{ id: 'a', prompt: 'p', replay }] });
+  const error = await t.throwsAsync(evalIn(world, [suite], { yes: true }));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_NOT_ALLOWED');
+  t.deepEqual((error as { details?: unknown }).details, { scope: hostFolder, access: 'read', flag: '--allow-scope' });
+  t.true(error.message.includes(`--allow-scope ${hostFolder}`));
+  t.deepEqual(leftovers(world), []);
+});
+
+test('--allow-scope grants a host folder, and the report names it', async (t) => {
+  const hostFolder = path.join(realpathSync(tempDir(t, 'zb-host-')), 'shared');
+  mkdirSync(hostFolder);
+  writeFileSync(path.join(hostFolder, 'data.txt'), 'shared data\n');
+  const world = evalWorld(t, { fs: { read: ['${workspace}', `${hostFolder}/data.txt`], write: ['${workspace}'] }, bash: { mode: 'none' } });
+  const replay = writeTranscript(world, 'r', [{ tool: { name: 'read', input: { path: `${hostFolder}/data.txt` } } }, { text: 'hi' }]);
+  const suite = writeSuite(world, 's', { cases: [{ id: 'a', prompt: 'p', replay, expect: [{ no_denials: true }] }] });
+  const report = await evalIn(world, [suite], { allowScopes: [hostFolder] });
+  t.is(report.status, 'passed');
+  t.deepEqual(report.options.allow_scope, [hostFolder]);
+  t.deepEqual(report.suites[0]?.permissions.read, ['${workspace}', `${hostFolder}/data.txt`]);
+});
+
+test('agent: ../elsewhere, outside the suite folder and unpinned, is refused before it is read', async (t) => {
+  const world = evalWorld(t);
+  agentAt(path.join(world.root, 'elsewhere'), { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none' } });
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const suite = writeSuite(world, 's', { agent: '../elsewhere', cases: [{ id: 'a', prompt: 'p', replay }] });
+  const error = await t.throwsAsync(evalIn(world, [suite]));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_AGENT_NOT_ALLOWED');
+  t.deepEqual((error as { details?: unknown }).details, { file: suite, agent: '../elsewhere', flag: '--allow-scope' });
+  t.deepEqual(leftovers(world), []);
+});
+
+test('an agent reached through a link inside the suite folder is judged by where it is, and refused', async (t) => {
+  const world = evalWorld(t);
+  agentAt(path.join(world.root, 'elsewhere'), { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none' } });
+  symlinkSync(path.join(world.root, 'elsewhere'), path.join(world.suites, 'linked'));
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const suite = writeSuite(world, 's', { agent: 'linked', cases: [{ id: 'a', prompt: 'p', replay }] });
+  const error = await t.throwsAsync(evalIn(world, [suite]));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_AGENT_NOT_ALLOWED');
+});
+
+test('an unpinned GitHub agent is refused before anything is fetched', async (t) => {
+  const world = evalWorld(t);
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const suite = writeSuite(world, 's', { agent: 'github:someone/agents/reviewer@main', cases: [{ id: 'a', prompt: 'p', replay }] });
+  const error = await t.throwsAsync(evalIn(world, [suite]));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_AGENT_NOT_ALLOWED');
+});
+
+test('an agent outside the suite folder runs when pinned by digest, or when --allow-scope allows its folder', async (t) => {
+  const world = evalWorld(t);
+  const elsewhere = path.join(world.root, 'elsewhere');
+  agentAt(elsewhere, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none' } });
+  const replay = writeTranscript(world, 'r', [{ text: 'hi' }]);
+  const digest = (await loadAgent(elsewhere, { cwd: world.root, env: {} })).image.contentDigest;
+  const pinned = writeSuite(world, 'pinned', { agent: '../elsewhere', digest, cases: [{ id: 'a', prompt: 'p', replay, expect: [{ text_equals: 'hi' }] }] });
+  t.is((await evalIn(world, [pinned])).status, 'passed');
+  const unpinned = writeSuite(world, 'unpinned', { agent: '../elsewhere', cases: [{ id: 'a', prompt: 'p', replay, expect: [{ text_equals: 'hi' }] }] });
+  const allowed = await evalIn(world, [unpinned], { allowScopes: ['elsewhere'] });
+  t.is(allowed.status, 'passed');
+  t.deepEqual(allowed.options.allow_scope, [elsewhere], 'relative to cwd, canonical, and named');
 });

@@ -9,12 +9,24 @@ const ROOT = '/tmp/zotbox-eval-abc';
 const dirs = (n: number) => ({ workspace: `${ROOT}/${n}`, agentData: `${ROOT}/data-${n}` });
 const summary = (read: string[], write: string[] = []): ConsentSummary => ({ read, write, bash: { mode: 'none', allow: [] }, confinement: 'bubblewrap' });
 
-test('the case workspace becomes ${workspace}; other roots stay expanded', (t) => {
+test('the case workspace becomes ${workspace}; a root --allow-scope allowed stays expanded', (t) => {
   const workspace = `${ROOT}/1`;
-  const template = templatePermissions(summary([workspace, `${workspace}/docs`, `${ROOT}/data-1`, '/srv/shared'], [`${workspace}/out`, `${ROOT}/data-1/notes`]), dirs(1), ROOT);
-  t.deepEqual(template.read, ['${workspace}', '${workspace}/docs', '${agent_data}', '/srv/shared']);
+  const template = templatePermissions(summary([workspace, `${workspace}/docs`, `${ROOT}/data-1`, '/srv/shared/x'], [`${workspace}/out`, `${ROOT}/data-1/notes`]), dirs(1), ROOT, ['/srv/shared']);
+  t.deepEqual(template.read, ['${workspace}', '${workspace}/docs', '${agent_data}', '/srv/shared/x']);
   t.deepEqual(template.write, ['${workspace}/out', '${agent_data}/notes']);
 });
+
+// Issue 22 §5: by default an eval grants only the case's own folders, whatever the suite's agent asks.
+const notAllowed = test.macro((t, read: string[], write: string[], allowed: string[], scope: string, access: string) => {
+  const error = t.throws(() => templatePermissions(summary([`${ROOT}/1`, ...read], write), dirs(1), ROOT, allowed));
+  t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_NOT_ALLOWED');
+  t.deepEqual((error as { details?: unknown }).details, { scope, access, flag: '--allow-scope' });
+  t.regex(error.message, new RegExp(`--allow-scope ${scope.replaceAll('/', '\\/')}`));
+});
+test('a read scope on a host folder is refused by default', notAllowed, ['/home/u/.ssh'], [], [], '/home/u/.ssh', 'read');
+test('a write scope on a host folder is refused by default', notAllowed, [], ['/srv/shared'], [], '/srv/shared', 'write');
+test('a scope beside an allowed folder is refused', notAllowed, ['/srv/shared2'], [], ['/srv/shared'], '/srv/shared2', 'read');
+test('a scope above an allowed folder is refused', notAllowed, ['/srv'], [], ['/srv/shared'], '/srv', 'read');
 
 test('a sibling whose name starts like the workspace is not the workspace', (t) => {
   const error = t.throws(() => templatePermissions(summary([`${ROOT}/10`]), dirs(1), ROOT));
@@ -49,7 +61,7 @@ function request(workspace: string): ConsentRequest {
 test('every case of a suite shares one question, asked with the template and the suite as its workspace', async (t) => {
   const asked: ConsentRequest[] = [];
   let answer: (outcome: 'prompt') => void = () => undefined;
-  const consent = suiteConsent(ROOT, '/evals/main.yaml', (r) => {
+  const consent = suiteConsent(ROOT, '/evals/main.yaml', [], (r) => {
     asked.push(r);
     return new Promise((resolve) => (answer = resolve));
   });
@@ -65,7 +77,7 @@ test('every case of a suite shares one question, asked with the template and the
 
 test('a case whose permissions differ from what was consented is asked again', async (t) => {
   let questions = 0;
-  const consent = suiteConsent(ROOT, '/evals/main.yaml', async () => {
+  const consent = suiteConsent(ROOT, '/evals/main.yaml', ['/srv/data'], async () => {
     questions++;
     return 'flag';
   });
@@ -75,7 +87,7 @@ test('a case whose permissions differ from what was consented is asked again', a
 });
 
 test('a refusal reaches every case', async (t) => {
-  const consent = suiteConsent(ROOT, '/evals/main.yaml', () => Promise.reject(Object.assign(new Error('refused'), { code: 'ZB_HOST_CONSENT_REQUIRED' })));
+  const consent = suiteConsent(ROOT, '/evals/main.yaml', [], () => Promise.reject(Object.assign(new Error('refused'), { code: 'ZB_HOST_CONSENT_REQUIRED' })));
   await t.throwsAsync(consent.obtain(request(`${ROOT}/1`), dirs(1)), { message: 'refused' });
   await t.throwsAsync(consent.obtain(request(`${ROOT}/2`), dirs(2)), { message: 'refused' });
 });

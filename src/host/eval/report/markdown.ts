@@ -8,7 +8,14 @@ import { computeTotals } from './totals.js';
 const STATUS_MARK = { passed: '✅', failed: '❌', interrupted: '⚠️', not_run: '⏭️' } as const;
 
 export function formatMarkdownSummary(report: EvalReport): string {
-  const lines = [`## ${STATUS_MARK[report.status]} zotbox eval ${report.status}`, '', totalsLine(report), ''];
+  const allowed = report.options.allow_scope;
+  const lines = [
+    `## ${STATUS_MARK[report.status]} zotbox eval ${report.status}`,
+    '',
+    totalsLine(report),
+    '',
+    ...(allowed.length === 0 ? [] : [`**Allowed beyond each case's workspace (--allow-scope):** ${allowed.map(md).join(', ')}`, '']),
+  ];
   for (const suite of report.suites) {
     const cases = report.cases.filter((result) => result.suite === suite.name);
     lines.push(`### ${md(suite.name)}`, '', `${md(suite.file)} · ${md(`${suite.agent.name}@${suite.agent.version}`)} · model ${md(suite.model)}`, '');
