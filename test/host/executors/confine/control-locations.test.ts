@@ -23,7 +23,7 @@ function world(t: Parameters<typeof tempDir>[0], config: string) {
 }
 
 function reasonFor(ws: string, home: string, target: string): string | undefined {
-  const locations = collectControlLocations(scanGitMetadata([ws]), [ws], { home, noSystem: true });
+  const { locations } = collectControlLocations(scanGitMetadata([ws]), [ws], { home, noSystem: true });
   return findControlLocation(target, locations)?.reason;
 }
 
@@ -41,11 +41,13 @@ test('includes and every conditional include are taken as active, and what they 
   t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'scripts', 'up.sh')), `named by alias.up (set in ${path.join(w.ws, 'team.inc')} line 2); the user's git may run or read it`);
 });
 
-test('program paths of drivers, helpers and hooks of any key are found; a bare program name is not a path', (t) => {
-  const w = world(t, '[filter "lfs"]\n\tclean = tools/clean %f\n[credential]\n\thelper = store\n[hook "lint"]\n\tcommand = ./lint.sh\n');
+test('program paths of drivers, helpers and hooks of any key are found, every word of a command counting; a data value is not a command', (t) => {
+  const w = world(t, '[filter "lfs"]\n\tclean = tools/clean %f\n[credential]\n\thelper = store\n[hook "lint"]\n\tcommand = ./lint.sh\n[user]\n\tname = alice\n');
   t.truthy(reasonFor(w.ws, w.home, path.join(w.ws, 'tools', 'clean')));
   t.truthy(reasonFor(w.ws, w.home, path.join(w.ws, 'lint.sh')));
-  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'store')), undefined);
+  // Git runs "git credential-store" here, but a word without a slash is a file where git runs a shell command.
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'store')), `named by credential.helper (set in ${w.config} line 4); the user's git may run or read it`);
+  t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'alice')), undefined);
 });
 
 test("the user's global config is read as the user's git reads it, and is itself protected when a scope holds it", (t) => {
@@ -53,7 +55,7 @@ test("the user's global config is read as the user's git reads it, and is itself
   writeFileSync(path.join(w.home, '.gitconfig'), `[user]\n\tname = u\n[core]\n\tfsmonitor = ${path.join(w.ws, 'watch')}\n`);
   t.is(reasonFor(w.ws, w.home, path.join(w.ws, 'watch')), `named by core.fsmonitor (set in ${path.join(w.home, '.gitconfig')} line 4); the user's git may run or read it`);
   // A scope over the home: ~/.gitconfig and the XDG config, even before they exist.
-  const locations = collectControlLocations(scanGitMetadata([w.root]), [w.root], { home: w.home, noSystem: true });
+  const { locations } = collectControlLocations(scanGitMetadata([w.root]), [w.root], { home: w.home, noSystem: true });
   t.truthy(findControlLocation(path.join(w.home, '.gitconfig'), locations));
   t.truthy(findControlLocation(path.join(w.home, '.config', 'git', 'config'), locations));
 });
