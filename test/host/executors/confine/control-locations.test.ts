@@ -5,6 +5,7 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { UserGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
 import path from 'node:path';
 import { collectControlLocations, userGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
@@ -78,4 +79,56 @@ test("a bare repository's control entries are protected though no .git is in the
 test('the user git environment comes from the variables passed in', (t) => {
   t.deepEqual(userGitEnvironment({ HOME: '/h', XDG_CONFIG_HOME: '/x', GIT_CONFIG_NOSYSTEM: '1' }, '/fallback'), { home: '/h', xdgConfigHome: '/x', noSystem: true });
   t.deepEqual(userGitEnvironment({ GIT_CONFIG_NOSYSTEM: 'false' }, '/fallback'), { home: '/fallback' });
+});
+
+function scan(scope: string, user: UserGitEnvironment) {
+  return collectControlLocations(scanGitMetadata([scope]), [scope], user);
+}
+
+test('a scope inside a repository: the config git finds upward from the scope root is read, relative to the top of its worktree', (t) => {
+  const w = world(t, '[core]\n\tbare = false\n\thooksPath = packages/app/githooks\n');
+  const app = path.join(w.ws, 'packages', 'app');
+  mkdirSync(app, { recursive: true });
+  const { locations, unresolved } = scan(app, { home: w.home, noSystem: true });
+  t.deepEqual(unresolved, []);
+  t.is(findControlLocation(path.join(app, 'githooks', 'pre-commit'), locations)?.reason, `in core.hooksPath (set in ${w.config} line 3); the user's git runs the hooks there`);
+  t.is(findControlLocation(path.join(app, 'src', 'index.ts'), locations), undefined);
+});
+
+test("a linked worktree as the scope: its gitfile, commondir and the main repository's config are followed", (t) => {
+  const w = world(t, '[core]\n\tbare = false\n\thooksPath = githooks\n[alias]\n\tup = !sh scripts/up.sh\n');
+  const env = { PATH: '/usr/bin:/bin', HOME: w.root, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' };
+  execFileSync('git', ['-C', w.ws, 'commit', '-q', '--allow-empty', '-m', 'init'], { env });
+  const feature = path.join(w.root, 'feature');
+  execFileSync('git', ['-C', w.ws, 'worktree', 'add', '-q', feature, '-b', 'feature'], { env });
+  const { locations } = scan(feature, { home: w.home, noSystem: true });
+  t.is(findControlLocation(path.join(feature, 'githooks', 'pre-commit'), locations)?.reason, `in core.hooksPath (set in ${w.config} line 3); the user's git runs the hooks there`);
+  t.is(findControlLocation(path.join(feature, 'scripts', 'up.sh'), locations)?.reason, `named by alias.up (set in ${w.config} line 5); the user's git may run or read it`);
+  // The same worktree nested in a wider scope: its gitfile points out of the scope, and is followed all the same.
+  const wider = path.join(w.root, 'outer');
+  mkdirSync(wider);
+  execFileSync('git', ['-C', w.ws, 'worktree', 'add', '-q', path.join(wider, 'nested'), '-b', 'nested'], { env });
+  t.truthy(findControlLocation(path.join(wider, 'nested', 'githooks', 'x'), scan(wider, { home: w.home, noSystem: true }).locations));
+});
+
+test('a program named through an expansion only the run can know refuses, naming the config line; the known ones resolve', (t) => {
+  const w = world(t, '[core]\n\tfsmonitor = $TOOLS/watch\n\tpager = \"$HOME/bin/pager\"\n\teditor = sh $(git rev-parse --show-toplevel)/edit.sh\n');
+  const { locations, unresolved } = scan(w.ws, { home: w.ws, noSystem: true });
+  t.deepEqual(unresolved, [`core.fsmonitor (set in ${w.config} line 2) names "$TOOLS/watch", and $TOOLS is expanded only when git runs it`]);
+  t.truthy(findControlLocation(path.join(w.ws, 'bin', 'pager'), locations));
+  t.truthy(findControlLocation(path.join(w.ws, 'edit.sh'), locations));
+});
+
+test('a bare program name is looked up in the PATH directories that are relative or in a scope', (t) => {
+  const w = world(t, '[core]\n\tpager = mypager -R\n');
+  const { locations } = scan(w.ws, { home: w.home, noSystem: true, searchPath: `node_modules/.bin:${path.join(w.ws, 'bin')}:/usr/bin` });
+  t.truthy(findControlLocation(path.join(w.ws, 'node_modules', '.bin', 'mypager'), locations));
+  t.truthy(findControlLocation(path.join(w.ws, 'bin', 'mypager'), locations));
+  t.truthy(findControlLocation(path.join(w.ws, 'mypager'), locations));
+});
+
+test('a config file that exists but cannot be read is not taken as empty', (t) => {
+  const w = world(t, '[core]\n\tbare = false\n[include]\n\tpath = ../team.inc\n');
+  execFileSync('mkfifo', [path.join(w.ws, 'team.inc')]);
+  t.deepEqual(scan(w.ws, { home: w.home, noSystem: true }).unresolved, [`${path.join(w.ws, 'team.inc')} exists but cannot be read`]);
 });
