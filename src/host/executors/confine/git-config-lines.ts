@@ -320,12 +320,29 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell'): Co
   const out: CommandWord[] = [];
   const expansions: string[] = [];
   const seen = new Set<string>();
+  // Directories a "cd" in the command moved to: later relative words are relative to them too.
+  const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   const parts = (word: string) => {
     for (const part of new Set([word, ...word.split(/[\s"'`;|&()<>{}=,:!]+/u)])) {
-      if (part === '' || seen.has(part)) continue;
-      seen.add(part);
+      const key = `${moved.length}\u0000${part}`;
+      if (part === '' || seen.has(key)) continue;
+      seen.add(key);
+      const from = out.length;
       resolvePart(part, expansions, mode === 'shell', out);
+      for (const found of out.slice(from)) {
+        if (found.kind !== 'path' || found.anchor !== 'plain' || path.isAbsolute(found.text)) continue;
+        for (const directory of moved) out.push({ ...found, text: path.join(directory.text, found.text), anchor: directory.anchor });
+      }
     }
+  };
+  const changeDirectory = (command: readonly string[]) => {
+    const target = command.slice(1).find((word) => !word.startsWith('-'));
+    if (target === undefined) return moved.push({ text: '', anchor: 'home' });
+    const resolved: CommandWord[] = [];
+    resolvePart(target, expansions, true, resolved);
+    // An unresolved target is already reported as a word of the command.
+    for (const found of resolved) if (found.kind === 'path') moved.push({ text: found.text, anchor: found.anchor });
+    return moved.length;
   };
   const read = (text: string, depth: number) => {
     for (const command of lexShell(text, expansions)) {
@@ -336,6 +353,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell'): Co
         const scriptFollows = (program === 'eval' && index > 0) || (SHELLS.has(program) && index > 0 && /^-[a-z]*c[a-z]*$/u.test(command[index - 1] ?? ''));
         if (scriptFollows && depth < 4) read(unmark(word), depth + 1);
       });
+      if (['cd', 'pushd'].includes(command[0] ?? '')) changeDirectory(command);
     }
   };
   if (mode === 'git') {
@@ -345,5 +363,6 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell'): Co
     ).flat())
       parts(word);
   } else read(value, 0);
-  return out;
+  const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree] : [word.text]), word]));
+  return [...unique.values()];
 }

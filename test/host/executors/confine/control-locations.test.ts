@@ -112,7 +112,7 @@ test("a linked worktree as the scope: its gitfile, commondir and the main reposi
 });
 
 test('a program named through an expansion only the run can know refuses, naming the config line; the known ones resolve', (t) => {
-  const w = world(t, '[core]\n\tfsmonitor = $TOOLS/watch\n\tpager = \"$HOME/bin/pager\"\n\teditor = sh $(git rev-parse --show-toplevel)/edit.sh\n');
+  const w = world(t, '[core]\n\tfsmonitor = $TOOLS/watch\n\tpager = "$HOME/bin/pager"\n\teditor = sh $(git rev-parse --show-toplevel)/edit.sh\n');
   const { locations, unresolved } = scan(w.ws, { home: w.ws, noSystem: true });
   t.deepEqual(unresolved, [`core.fsmonitor (set in ${w.config} line 2) names "$TOOLS/watch", and $TOOLS is expanded only when git runs it`]);
   t.truthy(findControlLocation(path.join(w.ws, 'bin', 'pager'), locations));

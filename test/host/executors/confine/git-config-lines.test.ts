@@ -34,10 +34,7 @@ test('the words of a value that name files: relative, absolute, home and option 
 });
 
 const plain = (text: string): CommandWord => ({ kind: 'path', text, anchor: 'plain', tree: false });
-const paths = (value: string, mode?: 'shell' | 'git') =>
-  commandWords(value, mode)
-    .filter((w) => w.kind === 'path')
-    .map((w) => (w.kind === 'path' ? `${w.anchor}:${w.text}${w.tree ? '/**' : ''}` : ''));
+const paths = (value: string, mode?: 'shell' | 'git') => commandWords(value, mode).flatMap((w) => (w.kind === 'path' ? [`${w.anchor}:${w.text}${w.tree ? '/**' : ''}`] : []));
 const unresolved = (value: string, mode?: 'shell' | 'git') => commandWords(value, mode).flatMap((w) => (w.kind === 'unresolved' ? [w.text] : []));
 
 test('every word of a command names a file where git runs it, with or without a slash, and each part of an option value', (t) => {
@@ -72,7 +69,7 @@ test('an expansion that only the run can know is unresolved; a pattern under a f
   t.deepEqual(paths('sh "tools/*.sh"'), ['plain:sh', 'plain:tools/*.sh']);
 });
 
-test("the user's own arguments ($1, \"$@\") are theirs; a function body's braces are no files", (t) => {
+test('the user\'s own arguments ($1, "$@") are theirs; a function body\'s braces are no files', (t) => {
   t.deepEqual(commandWords('f() { git commit --fixup=$1 "$@"; }; f'), [plain('f'), plain('git'), plain('commit'), plain('--fixup')]);
   t.deepEqual(unresolved('git checkout -b $1 origin/$1'), []);
   t.deepEqual(unresolved('git checkout $1 $(cat x)'), ['$(cat x)']);
@@ -92,4 +89,19 @@ test('data keys are a closed list: names, colours, refspecs and formats; any oth
   t.false(isDataEntry(entry('[remote "origin"]\n\tuploadpack = x\n')));
   t.false(isDataEntry(entry('[diff "x"]\n\ttextconv = x\n')));
   t.false(isDataEntry(entry('[color "diff"]\n\tmeta = x\n')), 'color.<slot>.key has a subsection: not listed, so read as a command');
+});
+
+test('after a cd, relative words are also taken from the directory it moves to; a cd to an unknown directory is unresolved', (t) => {
+  t.deepEqual(paths("sh -c 'cd tools && sh fsmon.sh'"), [
+    'plain:sh',
+    'plain:-c',
+    'plain:cd tools && sh fsmon.sh',
+    'plain:cd',
+    'plain:tools',
+    'plain:fsmon.sh',
+    'plain:tools/sh',
+    'plain:tools/fsmon.sh',
+  ]);
+  t.deepEqual(paths('cd; ./x'), ['plain:cd', 'plain:./x', 'home:x']);
+  t.deepEqual(unresolved('cd "$DIR" && ./x'), ['$DIR']);
 });
