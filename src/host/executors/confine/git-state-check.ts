@@ -5,7 +5,7 @@
 // and ZB_CONFINEMENT_GIT_PROGRAM or ZB_CONFINEMENT_PROTECTED_FILE stops the run.
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
-import { protectedFileError, protectedSetOf, recordProtected, refuseUnresolvedControls, restoreProtected, type ProtectedRecord } from './protected-locations.js';
+import { protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
 import type { SandboxLayout } from './sandbox-plan.js';
 
 export interface GitStateCheck {
@@ -37,8 +37,6 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
 export function beginGitStateCheck(layout: SandboxLayout, inventory?: GitInventory): GitStateCheck {
   const before = inventory ?? scanGitMetadata(layout.writeRoots, skippedOf(layout));
   const snapshot = snapshotControlFiles(before);
-  const set = protectedSetOf(before, layout.writeRoots, layout.userGit);
-  refuseUnresolvedControls(set);
-  const record = recordProtected(set, layout.writeRoots);
+  const record = recordProtected(protectedSetOf(before, layout.writeRoots, layout.userGit), layout.writeRoots);
   return { before, finish: () => finishGitStateCheck(layout, before, record, snapshot) };
 }

@@ -57,7 +57,7 @@ export function unresolvedControlsMessage(unresolved: readonly string[]): string
   return `zotbox cannot tell which files the user's git would run: ${unresolved.join('; ')}. Git runs such a value through a shell from the top of the repository, so a file the agent writes could be what it names. Fix: write the program's path out in that config line (an absolute path, or one relative to the top of the repository, "~/..." or "$HOME/..."), or call a script outside the write scopes that does the rest`;
 }
 
-/** Before a command: refuses it when what the user's git runs cannot be worked out (fail closed). */
+/** Before any writer acts: refuses when what the user's git runs cannot be worked out (fail closed). */
 export function refuseUnresolvedControls(set: ProtectedSet): void {
   if (set.unresolved.length === 0) return;
   throw new ZotboxError('ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED', `command refused: ${unresolvedControlsMessage(set.unresolved)}.`, { details: { unresolved: [...set.unresolved] } });
@@ -138,8 +138,12 @@ function tooLarge(p: string): ZotboxError {
   );
 }
 
-/** Records every protected path before a call. A protected file zotbox cannot read refuses the call: it could not be put back. */
+/**
+ * Records every protected path before a call (every writer: commands, confined or not, and the file tools). A protected
+ * file zotbox cannot read refuses the call: it could not be put back; so does a set with unresolved config values.
+ */
 export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]): ProtectedRecord {
+  refuseUnresolvedControls(set); // what cannot be listed cannot be recorded, bound or put back: no command runs
   const budget = { entries: 0, bytes: 0 };
   const record = (p: string): Recorded => {
     if (writeRoots.includes(p)) return { kind: 'granted' };

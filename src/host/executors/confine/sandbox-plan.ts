@@ -16,7 +16,7 @@ import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventor
 import { mountMoved, type MountExpectation } from './mount-verification.js';
 import type { UserGitEnvironment } from './control-locations.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
-import { protectedSetOf, readOnlyBinds, refuseUnresolvedControls, type ProtectedSet } from './protected-locations.js';
+import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
 import { systemMountArguments } from './system-mounts.js';
 import path from 'node:path';
 
@@ -185,7 +185,6 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);
     const protectedSet = protectedSetOf(inventory, layout.writeRoots, layout.userGit);
-    refuseUnresolvedControls(protectedSet);
     for (const target of readOnlyBinds(protectedSet, layout.writeRoots)) binds.bind(target, 'ro', false);
     const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + binds.fds.length)] : [];
     const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
