@@ -9,6 +9,8 @@ import type { UserGitEnvironment } from '../../../../src/host/executors/confine/
 import path from 'node:path';
 import { collectControlLocations, userGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
+import { currentControlLocations, protectedSetOf, recordProtected } from '../../../../src/host/executors/confine/protected-locations.js';
+import { ZotboxError } from '../../../../src/errors.js';
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -131,4 +133,15 @@ test('a config file that exists but cannot be read is not taken as empty', (t) =
   const w = world(t, '[core]\n\tbare = false\n[include]\n\tpath = ../team.inc\n');
   execFileSync('mkfifo', [path.join(w.ws, 'team.inc')]);
   t.deepEqual(scan(w.ws, { home: w.home, noSystem: true }).unresolved, [`${path.join(w.ws, 'team.inc')} exists but cannot be read`]);
+});
+
+test('an unresolved value reaches every writer: the gate gets no list but the reason, and recording for a command refuses', (t) => {
+  const w = world(t, '[core]\n\tbare = false\n\tfsmonitor = sh $(cat .watcher)\n');
+  const user = { home: w.home, noSystem: true };
+  const why = `zotbox cannot tell which files the user's git would run: core.fsmonitor (set in ${w.config} line 3) names "$(cat .watcher)", and $(cat .watcher) is expanded only when git runs it`;
+  const controls = currentControlLocations([w.ws], [], user);
+  t.true('unavailable' in controls && controls.unavailable.startsWith(why), JSON.stringify(controls));
+  const error = t.throws(() => recordProtected(protectedSetOf(scanGitMetadata([w.ws]), [w.ws], user), [w.ws]));
+  t.true(error instanceof ZotboxError && error.code === 'ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED');
+  t.true(error.message.startsWith(`command refused: ${why}`), error.message);
 });
