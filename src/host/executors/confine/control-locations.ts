@@ -2,9 +2,13 @@
 // (issue 21 §3): every path that a repository's effective configuration names
 // (its config, its includes and conditional includes, all taken as active, and
 // the user's global and system config, read as the user's git reads them), the
-// control entries of every git directory and what their links point to. Computed
-// in the host from the inventory walk; the gate gets the result as data. Never
-// reads process.env: the user's environment is passed in (UserGitEnvironment).
+// control entries of every git directory and what their links point to. The
+// repositories are those the inventory walk finds in the write scopes and those
+// git uses for them from outside (found upward from each root, or through a
+// gitfile). Every file a command value may name counts (git-config-lines.ts);
+// what cannot be worked out is returned as unresolved, and refuses every writer.
+// Computed in the host; the gate gets the result as data. Never reads
+// process.env: the user's environment is passed in (UserGitEnvironment).
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_CONTROL_ENTRIES } from '../../../policy/git-control.js';
