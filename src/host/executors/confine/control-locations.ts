@@ -186,9 +186,31 @@ export interface ControlScan {
 export function collectControlLocations(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment): ControlScan {
   const found: ControlLocation[] = [];
   const unresolved: Problems = [];
+  // Canonical directories, resolved once per call: a config's words against every base would otherwise resolve the same few directories hundreds of times.
+  const canonicalDirectories = new Map<string, string | undefined>();
+  const canonical = (absolute: string): string | undefined => {
+    const directory = path.dirname(absolute);
+    if (!canonicalDirectories.has(directory)) {
+      const resolved = resolveCanonicalPath(directory);
+      canonicalDirectories.set(directory, resolved.ok ? resolved.path : undefined);
+    }
+    const parent = canonicalDirectories.get(directory);
+    if (parent === undefined) return undefined;
+    const joined = path.join(parent, path.basename(absolute));
+    let link = true; // what cannot be told is resolved the full way
+    try {
+      link = lstatSync(joined, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    } catch {
+      // ENOTDIR, EACCES: resolved below as resolveCanonicalPath resolves it
+    }
+    if (!link) return joined;
+    const resolved = resolveCanonicalPath(joined);
+    return resolved.ok ? resolved.path : undefined;
+  };
   const add = (absolute: string, tree: boolean, reason: string) => {
-    const resolved = resolveCanonicalPath(absolute);
-    for (const candidate of new Set([path.resolve(absolute), ...(resolved.ok ? [resolved.path] : [])])) {
+    const written = path.resolve(absolute);
+    const resolved = canonical(written);
+    for (const candidate of new Set([written, ...(resolved === undefined ? [] : [resolved])])) {
       if (writeRoots.some((root) => isInsideRoot(candidate, root))) found.push({ path: candidate, tree, reason });
     }
   };
