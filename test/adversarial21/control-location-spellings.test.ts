@@ -102,3 +102,20 @@ test('bash: a linked worktree as the workspace cannot plant a hook its main repo
   world.git('-C', worktree, 'commit', '-q', '--allow-empty', '-m', 'user work');
   t.false(existsSync(world.mark), "the user's git commit in the worktree ran a hook the agent wrote");
 });
+
+test('the edit tool: a program core.fsmonitor names without a slash cannot be edited, and a linked worktree hook neither', async (t) => {
+  const world = fsmonitorWorld(t, 'sh fsmon.sh');
+  await runAttack(world, { mode: 'none' }, [{ tool: 'edit', input: { path: 'fsmon.sh', old_string: 'exit 0', new_string: `touch ${world.mark}` } }]);
+  world.git('status', '--short');
+  t.false(existsSync(world.mark), "the user's git status ran a program the agent edited");
+  program(path.join(world.workspace, 'githooks', 'pre-commit'));
+  world.git('add', '.');
+  world.git('commit', '-q', '-m', 'hooks');
+  world.git('config', 'core.hooksPath', 'githooks');
+  world.git('config', '--unset', 'core.fsmonitor');
+  const worktree = path.join(world.root, 'feature');
+  world.git('worktree', 'add', '-q', worktree, '-b', 'feature');
+  await runAttack(world, { mode: 'none' }, [{ tool: 'edit', input: { path: 'githooks/pre-commit', old_string: 'exit 0', new_string: `touch ${world.mark}` } }], [], worktree);
+  world.git('-C', worktree, 'commit', '-q', '--allow-empty', '-m', 'user work');
+  t.false(existsSync(world.mark), "the user's git commit in the worktree ran a hook the agent edited");
+});
