@@ -2,16 +2,21 @@
 // (issue 21 §3): every path that a repository's effective configuration names
 // (its config, its includes and conditional includes, all taken as active, and
 // the user's global and system config, read as the user's git reads them), the
-// control entries of every git directory and what their links point to. Computed
-// in the host from the inventory walk; the gate gets the result as data. Never
-// reads process.env: the user's environment is passed in (UserGitEnvironment).
+// control entries of every git directory and what their links point to. The
+// repositories are those the inventory walk finds in the write scopes and those
+// git uses for them from outside (found upward from each root, or through a
+// gitfile). Every file a command value may name counts (git-config-lines.ts);
+// what cannot be worked out is returned as unresolved, and refuses every writer.
+// Computed in the host; the gate gets the result as data. Never reads
+// process.env: the user's environment is passed in (UserGitEnvironment).
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_CONTROL_ENTRIES } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
-import { entryName, parseConfigEntries, pathWords } from './git-config-lines.js';
-import { readSmallFile, type GitInventory } from './git-inventory.js';
+import { commandWords, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
+import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 
 /** Where the user's own git finds its global and system configuration (from the host's environment, given explicitly). */
 export interface UserGitEnvironment {
@@ -22,6 +27,8 @@ export interface UserGitEnvironment {
   readonly globalConfig?: string;
   readonly systemConfig?: string;
   readonly noSystem?: boolean;
+  /** The user's PATH: a bare program name in a config value is looked up there (a relative entry is relative to where git runs). */
+  readonly searchPath?: string;
 }
 
 /** The user's git environment from the host's environment variables (never process.env: the caller passes them). */
@@ -34,6 +41,7 @@ export function userGitEnvironment(env: Readonly<Record<string, string | undefin
     ...(set('GIT_CONFIG_GLOBAL') === undefined ? {} : { globalConfig: set('GIT_CONFIG_GLOBAL')! }),
     ...(set('GIT_CONFIG_SYSTEM') === undefined ? {} : { systemConfig: set('GIT_CONFIG_SYSTEM')! }),
     ...(noSystem === undefined || /^(0|false|no|off)$/iu.test(noSystem) ? {} : { noSystem: true }),
+    ...(set('PATH') === undefined ? {} : { searchPath: set('PATH')! }),
   };
 }
 
@@ -69,11 +77,105 @@ function userConfigFiles(user: UserGitEnvironment): ConfigFile[] {
   return files;
 }
 
-/** Git directory → the directories relative paths in its config are taken from (its worktrees, itself). */
-function repositoryBases(inventory: GitInventory): string[] {
-  const bases = new Set<string>(inventory.gitDirectories.keys());
-  for (const [entry, state] of inventory.gitEntries) if (state.kind !== 'other') bases.add(path.dirname(entry));
-  return [...bases];
+/** A repository git would use: its git directory, the common one (a linked worktree's is its main repository's), and where git runs its programs. */
+interface Repository {
+  readonly gitDirectory: string;
+  readonly commonDirectory: string;
+  /** The top of its worktree (a bare repository: the git directory): where git runs hooks, aliases, drivers. */
+  readonly top: string;
+}
+
+/** What could not be read or worked out: each one refuses writes and commands (fail closed), named in the error. */
+type Problems = string[];
+
+/** lstat that tells "absent" from "cannot tell": undefined when absent, and a problem noted when it cannot be read. */
+function entryAt(file: string, problems: Problems): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${file} cannot be read (${code ?? 'error'})`);
+    return undefined;
+  }
+}
+
+/** A control file's text; undefined when absent; a problem when it exists but cannot be read whole. */
+function textAt(file: string, problems: Problems): string | undefined {
+  const real = resolveCanonicalPath(file);
+  if (!real.ok) return undefined; // absent (or a link to nothing): git reads nothing there either
+  const text = readSmallFile(real.path);
+  if (text === undefined && entryAt(real.path, problems) !== undefined) problems.push(`${file} exists but cannot be read`);
+  if (text === OVERSIZED) {
+    problems.push(`${file} is larger than zotbox reads`);
+    return undefined;
+  }
+  return text;
+}
+
+/** The repository a ".git" entry (a directory, a gitfile, a link to either) opens; undefined when it opens none. */
+function repositoryOf(dotGit: string, top: string, problems: Problems): Repository | undefined {
+  const real = resolveCanonicalPath(dotGit);
+  if (!real.ok) return undefined;
+  const stats = entryAt(real.path, problems);
+  let gitDirectory: string | undefined;
+  if (stats?.isDirectory() === true) gitDirectory = real.path;
+  else if (stats?.isFile() === true) {
+    const written = /^gitdir:\s*(.*?)\s*$/mu.exec(textAt(real.path, problems) ?? '')?.[1];
+    if (written !== undefined && written !== '') {
+      const target = resolveCanonicalPath(path.resolve(path.dirname(real.path), written));
+      if (target.ok) gitDirectory = target.path;
+    }
+  }
+  if (gitDirectory === undefined) return undefined;
+  return { gitDirectory, commonDirectory: commonDirectoryOf(gitDirectory, problems), top };
+}
+
+function commonDirectoryOf(gitDirectory: string, problems: Problems): string {
+  const written = textAt(path.join(gitDirectory, 'commondir'), problems)?.trim();
+  if (written === undefined || written === '') return gitDirectory;
+  const common = resolveCanonicalPath(path.resolve(gitDirectory, written));
+  return common.ok ? common.path : gitDirectory;
+}
+
+/**
+ * The repositories git uses for the write scopes though their git directories lie outside them (issue 21 §3): the
+ * one git finds upward from each scope root, as git discovers it (".git" at each level, then the level itself as a
+ * bare repository; the nearest wins), and the ones that gitfiles or ".git" links inside the scopes point out to (a
+ * linked worktree, a submodule whose git directory is elsewhere). A few lstats per level: no walk.
+ */
+function repositoriesAround(inventory: GitInventory, writeRoots: readonly string[], problems: Problems): Repository[] {
+  const found: Repository[] = [];
+  for (const root of writeRoots) {
+    for (let directory = root; ; directory = path.dirname(directory)) {
+      const dotGit = path.join(directory, '.git');
+      const repository =
+        entryAt(dotGit, problems) !== undefined
+          ? repositoryOf(dotGit, directory, problems)
+          : entryAt(path.join(directory, 'HEAD'), problems) !== undefined &&
+              (entryAt(path.join(directory, 'objects'), problems) !== undefined || entryAt(path.join(directory, 'commondir'), problems) !== undefined)
+            ? { gitDirectory: directory, commonDirectory: commonDirectoryOf(directory, problems), top: directory }
+            : undefined;
+      if (repository !== undefined) {
+        found.push(repository);
+        break;
+      }
+      if (directory === path.dirname(directory)) break;
+    }
+  }
+  for (const [entry, state] of inventory.gitEntries) {
+    if (state.kind === 'file' || state.kind === 'link') {
+      const repository = repositoryOf(entry, path.dirname(entry), problems);
+      if (repository !== undefined) found.push(repository);
+    }
+  }
+  return found;
+}
+
+/** What collectControlLocations found: the locations, and what it could not work out (then nothing may be written). */
+export interface ControlScan {
+  readonly locations: ControlLocation[];
+  /** Each names the config line or file; non-empty means zotbox cannot tell what the user's git runs. */
+  readonly unresolved: string[];
 }
 
 /**
@@ -81,16 +183,38 @@ function repositoryBases(inventory: GitInventory): string[] {
  * are absolute; each is listed as written and, where a link lies on it, as it
  * resolves too (git follows links).
  */
-export function collectControlLocations(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment): ControlLocation[] {
+export function collectControlLocations(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment): ControlScan {
   const found: ControlLocation[] = [];
+  const unresolved: Problems = [];
+  // Canonical directories, resolved once per call: a config's words against every base would otherwise resolve the same few directories hundreds of times.
+  const canonicalDirectories = new Map<string, string | undefined>();
+  const canonical = (absolute: string): string | undefined => {
+    const directory = path.dirname(absolute);
+    if (!canonicalDirectories.has(directory)) {
+      const resolved = resolveCanonicalPath(directory);
+      canonicalDirectories.set(directory, resolved.ok ? resolved.path : undefined);
+    }
+    const parent = canonicalDirectories.get(directory);
+    if (parent === undefined) return undefined;
+    const joined = path.join(parent, path.basename(absolute));
+    let link = true; // what cannot be told is resolved the full way
+    try {
+      link = lstatSync(joined, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    } catch {
+      // ENOTDIR, EACCES: resolved below as resolveCanonicalPath resolves it
+    }
+    if (!link) return joined;
+    const resolved = resolveCanonicalPath(joined);
+    return resolved.ok ? resolved.path : undefined;
+  };
   const add = (absolute: string, tree: boolean, reason: string) => {
-    const resolved = resolveCanonicalPath(absolute);
-    for (const candidate of new Set([path.resolve(absolute), ...(resolved.ok ? [resolved.path] : [])])) {
+    const written = path.resolve(absolute);
+    const resolved = canonical(written);
+    for (const candidate of new Set([written, ...(resolved === undefined ? [] : [resolved])])) {
       if (writeRoots.some((root) => isInsideRoot(candidate, root))) found.push({ path: candidate, tree, reason });
     }
   };
-  // Every git directory's control entries: a bare repository has no ".git" in its path for the name rule to see.
-  for (const [directory, { control }] of inventory.gitDirectories) {
+  const addControlEntries = (directory: string, control: ReadonlyMap<string, GitEntryState>) => {
     const linked = new Set([...control].filter(([, state]) => state.kind === 'link').map(([name]) => name.toLowerCase()));
     for (const name of GIT_CONTROL_ENTRIES) {
       // A linked entry is named below by its link; the entry itself is git metadata, which the gate refuses anyway.
@@ -101,16 +225,37 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
         add(path.resolve(directory, state.link), true, `where the link ${path.join(directory, name)} points; git follows it to its ${name}`);
       }
     }
+  };
+  // Every git directory's control entries: a bare repository has no ".git" in its path for the name rule to see.
+  for (const [directory, { control }] of inventory.gitDirectories) addControlEntries(directory, control);
+  const around = repositoriesAround(inventory, writeRoots, unresolved);
+  for (const directory of new Set(around.flatMap((r) => [r.gitDirectory, r.commonDirectory]))) {
+    if (inventory.gitDirectories.has(directory)) continue;
+    const control = new Map<string, GitEntryState>();
+    for (const name of GIT_CONTROL_ENTRIES) {
+      const stats = entryAt(path.join(directory, name), unresolved);
+      if (stats?.isSymbolicLink() === true) control.set(name, { kind: 'link', link: readlinkSync(path.join(directory, name)) });
+    }
+    addControlEntries(directory, control);
   }
-  const bases = repositoryBases(inventory);
+  // Where git runs what the configuration names: every worktree top and git directory (over-approximated: each config's words against all).
+  const bases = [...new Set([...repositoryBases(inventory), ...around.flatMap((r) => [r.top, r.gitDirectory, r.commonDirectory])])];
+  // PATH directories a bare program name may be found in: relative ones (from where git runs it) and those in a scope.
+  const searchPath = (user.searchPath ?? '')
+    .split(':')
+    .flatMap((entry) => (entry === '' ? ['.'] : [entry]))
+    .filter((entry) => {
+      if (!path.isAbsolute(entry)) return true;
+      const resolved = resolveCanonicalPath(entry);
+      return writeRoots.some((root) => isInsideRoot(entry, root) || (resolved.ok && isInsideRoot(resolved.path, root)));
+    });
   const read = new Set<string>();
   const readConfig = ({ file, origin }: ConfigFile, depth: number) => {
     add(file, false, `${origin}; the user's git reads it as configuration`);
     if (read.has(file) || depth > MAX_INCLUDE_DEPTH) return;
     read.add(file);
     // git follows links to its config files: read what the link names (the link itself is protected as written).
-    const real = resolveCanonicalPath(file);
-    const text = real.ok ? readSmallFile(real.path) : undefined;
+    const text = textAt(file, unresolved);
     if (text === undefined) return;
     for (const entry of parseConfigEntries(text)) {
       const name = entry.written;
@@ -123,15 +268,40 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
         continue;
       }
       const tree = TREE_KEYS.get(entryName(entry).toLowerCase());
-      // Every other value is read for the files it names, whatever its key: the closed world of "keys that run
-      // nothing" is not git's to promise (aliases, drivers, helpers, hook.*.command, tools of later versions).
-      const words = tree === undefined ? pathWords(entry.value).filter((word) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(word)) : entry.value === '' ? [] : [entry.value];
-      for (const word of words) {
-        const expanded = expandHome(word, user);
-        if (expanded === undefined) continue;
-        const reason = tree === undefined ? `named by ${name} (${where}); the user's git may run or read it` : `in ${name} (${where}); ${tree}`;
-        if (path.isAbsolute(expanded)) add(expanded, tree !== undefined, reason);
-        else for (const base of [path.dirname(file), ...bases]) add(path.resolve(base, expanded), tree !== undefined, reason);
+      if (tree !== undefined) {
+        const expanded = entry.value === '' ? undefined : expandHome(entry.value, user);
+        const reason = `in ${name} (${where}); ${tree}`;
+        if (expanded !== undefined && path.isAbsolute(expanded)) add(expanded, true, reason);
+        else if (expanded !== undefined) for (const base of [path.dirname(file), ...bases]) add(path.resolve(base, expanded), true, reason);
+        continue;
+      }
+      const reason = `named by ${name} (${where}); the user's git may run or read it`;
+      if (isDataEntry(entry)) {
+        // A value git never runs: only the words that are paths as written are protected (nothing to expand).
+        for (const word of pathWords(entry.value).filter((w) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(w))) {
+          const expanded = expandHome(word, user);
+          if (expanded !== undefined) for (const base of path.isAbsolute(expanded) ? ['/'] : [path.dirname(file), ...bases]) add(path.resolve(base, expanded), false, reason);
+        }
+        continue;
+      }
+      // Every other value may be a command git runs through a shell, from the top of the worktree: every word of it
+      // names a file there, or in a PATH directory, and what the shell would expand must be known now.
+      const alias = entry.section === 'alias';
+      const command = alias || entryName(entry).toLowerCase() === 'credential.helper' ? entry.value.replace(/^\s*!/u, '') : entry.value;
+      const shell = !alias || entry.value.trimStart().startsWith('!');
+      for (const word of commandWords(command, shell ? 'shell' : 'git')) {
+        if (word.kind === 'unresolved') {
+          unresolved.push(`${name} (${where}) names ${JSON.stringify(word.text)}, and ${word.why}`);
+          continue;
+        }
+        const anchors = path.isAbsolute(word.text)
+          ? ['/']
+          : word.anchor === 'home'
+            ? [user.home]
+            : word.anchor === 'top'
+              ? bases
+              : [path.dirname(file), ...bases, ...(word.text.includes('/') ? [] : searchPath.flatMap((entry) => (path.isAbsolute(entry) ? [entry] : bases.map((base) => path.resolve(base, entry)))))];
+        for (const anchor of anchors) add(path.resolve(anchor, word.text), word.tree, reason);
       }
     }
   };
@@ -139,5 +309,18 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
   for (const directory of inventory.gitDirectories.keys()) {
     for (const name of ['config', 'config.worktree']) readConfig({ file: path.join(directory, name), origin: `the config of the git directory ${directory}` }, 0);
   }
-  return found;
+  for (const { gitDirectory, commonDirectory, top } of around) {
+    // A linked worktree reads its main repository's config, and its own config.worktree (read whether or not extensions.worktreeConfig is on).
+    for (const file of new Set([path.join(commonDirectory, 'config'), path.join(gitDirectory, 'config'), path.join(gitDirectory, 'config.worktree'), path.join(commonDirectory, 'config.worktree')])) {
+      readConfig({ file, origin: `the config of the repository at ${top} (git directory ${gitDirectory})` }, 0);
+    }
+  }
+  return { locations: found, unresolved: [...new Set(unresolved)] };
+}
+
+/** Git directory → the directories relative paths in its config are taken from (its worktrees, itself). */
+function repositoryBases(inventory: GitInventory): string[] {
+  const bases = new Set<string>(inventory.gitDirectories.keys());
+  for (const [entry, state] of inventory.gitEntries) if (state.kind !== 'other') bases.add(path.dirname(entry));
+  return [...bases];
 }

@@ -25,11 +25,13 @@ export interface ProtectedSet {
   readonly paths: readonly string[];
   /** Why each path is protected (for the error). */
   readonly reasons: ReadonlyMap<string, string>;
+  /** What zotbox could not work out about what the user's git runs (a shell expansion, an unreadable config): non-empty refuses. */
+  readonly unresolved: readonly string[];
 }
 
 /** The protected set for the scopes as the inventory found them. */
 export function protectedSetOf(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment | undefined): ProtectedSet {
-  const locations = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
+  const { locations, unresolved } = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
   const reasons = new Map<string, string>();
   const inGitDirectory = (p: string) => [...inventory.gitDirectories.keys()].some((directory) => isInsideRoot(p, directory));
   // Git directories (and the gitfiles and links in them) are the git aftercare's: bound read-only and checked there.
@@ -47,7 +49,18 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   }
   const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
   const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
-  return { locations, paths, reasons };
+  return { locations, paths, reasons, unresolved };
+}
+
+/** What the user's git would run cannot be worked out: why, naming each config line, and how to fix it. */
+export function unresolvedControlsMessage(unresolved: readonly string[]): string {
+  return `zotbox cannot tell which files the user's git would run: ${unresolved.join('; ')}. Git runs such a value through a shell from the top of the repository, so a file the agent writes could be what it names. Fix: write the program's path out in that config line (an absolute path, or one relative to the top of the repository, "~/..." or "$HOME/..."), or call a script outside the write scopes that does the rest`;
+}
+
+/** Before any writer acts: refuses when what the user's git runs cannot be worked out (fail closed). */
+export function refuseUnresolvedControls(set: ProtectedSet): void {
+  if (set.unresolved.length === 0) return;
+  throw new ZotboxError('ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED', `command refused: ${unresolvedControlsMessage(set.unresolved)}.`, { details: { unresolved: [...set.unresolved] } });
 }
 
 function canonicalAndWritten(entry: string): string[] {
@@ -60,7 +73,9 @@ export function currentControlLocations(writeRoots: readonly string[], skipped: 
   try {
     const inventory = scanGitMetadata(writeRoots, skipped);
     if (inventory.unreadable.length > 0) return { unavailable: `${inventory.unreadable[0]!} cannot be listed` };
-    return { locations: protectedSetOf(inventory, writeRoots, user).locations };
+    const set = protectedSetOf(inventory, writeRoots, user);
+    if (set.unresolved.length > 0) return { unavailable: unresolvedControlsMessage(set.unresolved) };
+    return { locations: set.locations };
   } catch (error) {
     return { unavailable: (error as Error).message };
   }
@@ -123,8 +138,12 @@ function tooLarge(p: string): ZotboxError {
   );
 }
 
-/** Records every protected path before a call. A protected file zotbox cannot read refuses the call: it could not be put back. */
+/**
+ * Records every protected path before a call (every writer: commands, confined or not, and the file tools). A protected
+ * file zotbox cannot read refuses the call: it could not be put back; so does a set with unresolved config values.
+ */
 export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]): ProtectedRecord {
+  refuseUnresolvedControls(set); // what cannot be listed cannot be recorded, bound or put back: no command runs
   const budget = { entries: 0, bytes: 0 };
   const record = (p: string): Recorded => {
     if (writeRoots.includes(p)) return { kind: 'granted' };

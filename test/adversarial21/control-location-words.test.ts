@@ -13,7 +13,7 @@
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 const CASES: readonly { readonly title: string; readonly value: (root: string) => string; readonly file: string }[] = [
   { title: "an interpreter's argument without a slash (sh fsmon.sh)", value: () => 'sh fsmon.sh', file: 'fsmon.sh' },

@@ -11,7 +11,7 @@
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 function hook(file: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
