@@ -48,7 +48,7 @@ function hooksLocation(repo: Repo): ControlLocation {
   return { path: path.join(repo.workspace, 'tools', 'hooks'), tree: true, reason: 'in core.hooksPath; the user runs the hooks there' };
 }
 
-const NOTHING_RECORDED: ProtectedRecord = { set: { locations: [], paths: [], reasons: new Map() }, entries: new Map() };
+const NOTHING_RECORDED: ProtectedRecord = { set: { locations: [], paths: [], reasons: new Map(), unresolved: [] }, entries: new Map() };
 
 /** Records, lets `act` change the repository, records again and runs the check. */
 function check(repo: Repo, act: () => void): { violations: ReturnType<typeof checkStagedContent>; before: GitDirectoryRecord } {
@@ -140,7 +140,7 @@ test("an index entry equal to the worktree's file before the command is the user
   const hook = path.join(repo.workspace, 'tools', 'hooks', 'pre-commit');
   writeFileSync(hook, '#!/bin/sh\necho lint --strict\n');
   const worktreeBefore: ProtectedRecord = {
-    set: { locations: [hooksLocation(repo)], paths: [path.join(repo.workspace, 'tools', 'hooks')], reasons: new Map() },
+    set: { locations: [hooksLocation(repo)], paths: [path.join(repo.workspace, 'tools', 'hooks')], reasons: new Map(), unresolved: [] },
     entries: new Map([[path.join(repo.workspace, 'tools', 'hooks'), { kind: 'directory', mode: 0o755, children: new Map([['pre-commit', { kind: 'file', mode: 0o755, data: readFileSync(hook) }]]) }]]),
   };
   const before = recordGitDirectory(repo.gitDir, false);
