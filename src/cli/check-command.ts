@@ -73,6 +73,7 @@ export const runCheck: CommandHandler = async (parsed, io: CliIo) => {
     workspace: typeof cwdOption === 'string' ? path.resolve(io.cwd, cwdOption) : io.cwd,
     confine,
     stateDirectory,
+    env: io.env,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     ...(io.env['ZOTBOX_GITHUB_BASE'] ? { githubBaseUrl: io.env['ZOTBOX_GITHUB_BASE'] } : {}),
   });

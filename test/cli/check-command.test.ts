@@ -185,3 +185,19 @@ test("zotbox check agrees with the gate on issue 10's examples", async (t) => {
     t.is((JSON.parse(unconfined.stdout) as { code: string }).code, 'ZB_POLICY_SHELL_NO_RULE', command);
   }
 });
+
+test('check decides a write as a run does: a hook the repository config names is refused, naming the config line (issue 21)', async (t) => {
+  const ws = workspace(t);
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: ws, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', HOME: ws } });
+  git('init', '-q', '.');
+  git('config', 'core.hooksPath', 'githooks');
+  mkdirSync(path.join(ws, 'githooks'));
+  writeFileSync(path.join(ws, 'githooks', 'pre-commit'), '#!/bin/sh\n');
+  const maintainer = path.join(EXAMPLES_DIR, 'repo-maintainer');
+  const hook = await runCliCaptured(['check', maintainer, 'write', 'githooks/pre-commit', '--cwd', ws], { env: { ...env(t), HOME: ws, GIT_CONFIG_NOSYSTEM: '1' } });
+  t.is(hook.status, 1, hook.stdout + hook.stderr);
+  t.regex(hook.stdout, /^deny: .*core\.hooksPath .*\.git\/config line \d+/mu);
+  t.regex(hook.stdout, /code: ZB_POLICY_PATH_PROTECTED/u);
+  const plain = await runCliCaptured(['check', maintainer, 'write', 'src/a.ts', '--cwd', ws], { env: { ...env(t), HOME: ws, GIT_CONFIG_NOSYSTEM: '1' } });
+  t.is(plain.status, 0, plain.stdout + plain.stderr);
+});

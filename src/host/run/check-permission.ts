@@ -2,12 +2,15 @@
 // agent, without running anything. Uses the same policy functions, scopes and
 // command environment as a real run.
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { ZotboxError, fileSystemError, type ErrorCode } from '../../errors.js';
 import { decidePathAccess, type PathTool } from '../../policy/path-decision.js';
 import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
 import type { ExecutionPlan } from '../../policy/shell-decision.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
+import { userGitEnvironment } from '../executors/confine/control-locations.js';
+import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { openAgent, type OpenAgentOptions } from '../load/open-agent.js';
 import { agentDataDirectory } from '../consent/agent-directory.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
@@ -21,6 +24,8 @@ export interface CheckOptions extends OpenAgentOptions {
   readonly stateDirectory: string;
   /** Decide as for a run with this confinement (default: required, where every command runs in the sandbox or not at all). */
   readonly confine?: ConfineMode;
+  /** The environment a run would get: the user's git configuration, whose control locations writes may not touch, is found through it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface CheckResult {
@@ -66,7 +71,17 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
     warnings: scopes.warnings,
   };
   if (tool !== 'bash') {
-    const decision = decidePathAccess(tool, subject, scopes);
+    // As at run time (run-plan.ts): a write or edit is decided against the control locations the user's git configuration names.
+    const stateDirectory = scopes.context.stateDirectory;
+    const controls =
+      tool === 'read'
+        ? undefined
+        : currentControlLocations(
+            scopes.write.map((scope) => scope.root),
+            stateDirectory === undefined ? [] : [stateDirectory],
+            userGitEnvironment(options.env ?? {}, homedir()),
+          );
+    const decision = decidePathAccess(tool, subject, scopes, controls);
     return decision.allow
       ? { ...base, allowed: true, canonicalPath: decision.canonicalPath }
       : { ...base, allowed: false, code: decision.code, reason: decision.reason, ...(decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath }) };
