@@ -141,6 +141,8 @@ function benchInput(index: number): GraderInput {
     ],
     events_dropped: 0,
     files: [],
+    files_truncated: false,
+    files_unreadable: [],
   };
 }
 
