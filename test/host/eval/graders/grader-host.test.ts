@@ -28,7 +28,7 @@ test('a grader that aborts V8 fails only itself: 10 honest graders of other suit
       // Every answer of the shared process is held until that process has ended: all 10 are in flight when it dies.
       beforeSettle: ({ attempt }) => (attempt === 'shared' ? ended : Promise.resolve()),
       processEnded: ({ signal, code, attempt }: { signal: NodeJS.Signals | null; code: number | null; attempt: GraderAttempt }) => {
-        ends.push(`${attempt} ${signal ?? code}`);
+        ends.push(`${attempt} ${signal ?? String(code)}`);
         if (attempt === 'shared') sharedEnded();
       },
     },
