@@ -11,6 +11,9 @@ import { RunRecorder } from '../../../src/host/eval/record-run.js';
 import { GraderHost } from '../../../src/host/eval/graders/grader-host.js';
 import type { Expectation } from '../../../src/host/eval/suite-schema.js';
 import { tempDir } from '../../fixtures/temp.js';
+import type { AssistantTurn } from '../../../src/policy/model-protocol.js';
+import type { ModelTurnRequest } from '../../../src/host/providers/provider.js';
+import type { ProviderChoice } from '../../../src/host/models/select-provider.js';
 
 function completedRecord() {
   const recorder = new RunRecorder();
@@ -124,4 +127,32 @@ test('within the bounds, a grader and file_absent decide on the complete list', 
       ['status', true, 'status completed, expected completed'],
     ],
   );
+});
+
+test('on a truncated change list the judge is told, outside the evidence, and its pass counts as a fail', async (t) => {
+  const ws = await reviewWorkspace(t);
+  floodWorkspace(ws.path, 1);
+  const sent: string[] = [];
+  const choice: ProviderChoice = {
+    model: 'judge-model',
+    contextWindow: 200_000,
+    create: () => ({
+      model: 'judge-model',
+      complete: (request: ModelTurnRequest): Promise<AssistantTurn> => {
+        for (const message of request.messages) for (const block of message.content) if (block.type === 'text') sent.push(block.text);
+        return Promise.resolve({ content: [{ type: 'text', text: '{"pass": true, "reason": "the tests look untouched"}' }], stop: 'end', usage: { input_tokens: 10, output_tokens: 10 } });
+      },
+    }),
+  };
+  const expectation: Expectation = { judge: { rubric: 'The tests are untouched.' } };
+  const planned = {
+    evalCase: { id: 'c', prompt: 'p', expect: [expectation] },
+    suite: { loaded: { name: 's' }, graders: new Map(), judges: new Map([[expectation, choice]]) },
+  } as unknown as PlannedCase;
+  const [result] = await checkCase(planned, 1, completedRecord(), ws, {} as unknown as GraderHost, new AbortController().signal);
+  t.like(result, { kind: 'judge', passed: false });
+  t.regex(result?.reason ?? '', /the tests look untouched; but it counts as a fail: ZB_EVAL_CHANGES_INCOMPLETE/);
+  const message = sent[0] ?? '';
+  const note = message.indexOf('The list of changed files is truncated');
+  t.true(note >= 0 && note < message.indexOf('<agent-output-'), 'said by zotbox, before the evidence');
 });
