@@ -3,7 +3,9 @@
 // against the same 200 cases as one `zotbox run --replay` process per case, as many
 // at once as the machine has cores (the baseline), each in its own copy of the
 // workspace. Then what a JS grader costs per case: runGrader in-process (isolate
-// start and grade) and a round trip through GraderHost's grader process.
+// start and grade), a round trip through GraderHost's shared grader process, and a
+// grader process of its own per grader (the design issue 22 §3 weighed: zotbox
+// keeps the shared process and runs a grader again alone only when it crashed).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -142,6 +144,8 @@ function benchInput(index: number): GraderInput {
     ],
     events_dropped: 0,
     files: [],
+    files_truncated: false,
+    files_unreadable: [],
   };
 }
 
@@ -187,6 +191,18 @@ export async function runEvalBench(): Promise<void> {
     const timings = await graderTimings(grader);
     let index = 0;
     const roundTrip = await measure('GraderHost.grade', async () => passed(await host.grade(grader, benchInput(index++))), { warmup: 10, samples: GRADERS });
+    const ownProcess = await measure(
+      'a grader process per grader',
+      async () => {
+        const alone = new GraderHost();
+        try {
+          passed(await alone.grade(grader, benchInput(index++)));
+        } finally {
+          alone.close();
+        }
+      },
+      { warmup: 3, samples: 30 },
+    );
     const rows = [
       [
         `${CASES} replayed cases, wall`,
@@ -204,7 +220,8 @@ export async function runEvalBench(): Promise<void> {
     const graderRows = [
       ['runGrader: start (isolate, context, harness)', ms(percentile(timings.startMs, 0.5)), ms(percentile(timings.startMs, 0.99))],
       ['runGrader: grade (compile, load, grade, verdict)', ms(percentile(timings.gradeMs, 0.5)), ms(percentile(timings.gradeMs, 0.99))],
-      ['GraderHost.grade round trip (grader process)', ms(roundTrip.medianMs), ms(roundTrip.p99Ms)],
+      ['GraderHost.grade round trip (shared grader process)', ms(roundTrip.medianMs), ms(roundTrip.p99Ms)],
+      ['a grader process of its own per grader (start, grade, exit)', ms(ownProcess.medianMs), ms(ownProcess.p99Ms)],
     ];
     process.stdout.write(formatTable([`grader overhead per case (${GRADERS} graders, one at a time)`, 'median', 'p99'], graderRows));
     process.stdout.write(`load average at the end: ${loadAverage()}\n`);

@@ -216,6 +216,11 @@ export const ERROR_CODES = {
     exit: 2,
     summary: "A suite's agent lies outside the suite folder and is not pinned by digest; nothing ran. Pin it with digest:, or allow its folder with --allow-scope PATH.",
   },
+  ZB_EVAL_CHANGES_INCOMPLETE: {
+    exit: 1,
+    summary:
+      'The list of files a run changed is truncated (past the change bounds, docs/eval.md) or has entries zotbox cannot read, so file_absent, graders and the judge cannot pass; only its case failed.',
+  },
   ZB_EVAL_TOKEN_LIMIT: { exit: 1, summary: "A case's run used more tokens than its max_tokens limit and was stopped." },
   ZB_EVAL_REPORT_INVALID: { exit: 2, summary: 'A report given to zotbox eval merge or --last-failed cannot be read or is not a zotbox eval JSON report of a version this zotbox reads.' },
   ZB_EVAL_MERGE_MISMATCH: { exit: 2, summary: 'The reports given to zotbox eval merge do not belong to one eval: different suites, agent digests or shard counts, a shard twice, or a shard missing.' },

@@ -40,7 +40,12 @@ export { DEFAULT_CHANGE_LIMITS, DEFAULT_FIXTURE_LIMITS, type ChangeLimits, type 
  * fixture folder `fixture` (canonical, from resolveSuitePath) into it; no fixture
  * gives an empty workspace. A fixture that cannot be copied leaves nothing behind.
  */
-export async function createCaseWorkspace(root: string, fixture: string | undefined, limits: FixtureLimits = DEFAULT_FIXTURE_LIMITS): Promise<CaseWorkspace> {
+export async function createCaseWorkspace(
+  root: string,
+  fixture: string | undefined,
+  limits: FixtureLimits = DEFAULT_FIXTURE_LIMITS,
+  defaultChangeLimits: ChangeLimits = DEFAULT_CHANGE_LIMITS,
+): Promise<CaseWorkspace> {
   let workspace: string;
   try {
     // mkdtemp creates it 0700 with a name nobody could have planted in advance.
@@ -59,7 +64,7 @@ export async function createCaseWorkspace(root: string, fixture: string | undefi
     path: workspace,
     snapshot,
     readWorkspaceFile: (relative, maxBytes) => readWorkspaceFile(workspace, relative, maxBytes),
-    changedFiles: (changeLimits) => detectChanges(workspace, snapshot, changeLimits ?? DEFAULT_CHANGE_LIMITS),
+    changedFiles: (changeLimits) => detectChanges(workspace, snapshot, changeLimits ?? defaultChangeLimits),
     remove: () => removeWorkspace(workspace),
   };
 }

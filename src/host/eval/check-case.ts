@@ -1,11 +1,14 @@
 // Every expectation of a case, checked against one run, in the order the suite
 // lists them: the built-in ones, JS graders (each in a fresh isolate), and the
-// judge. The changed files are collected once, only when a grader or judge needs
-// them, through the workspace's no-link walk. Suite patterns are matched by the
-// pattern host, within its bounds; once the eval's signal fires, no grader
-// starts and none is awaited (the eval stops within a second, issue 22 §4).
-import type { ChangedFile, GraderInput } from './grader-input.js';
-import type { CaseWorkspace } from './case-workspace.js';
+// judge. The changed files are collected once, only when a file expectation, a
+// grader or the judge needs them, through the workspace's no-link walk. When that
+// list is incomplete (truncated, or entries unreadable), graders and the judge are
+// told, and their pass counts as a fail: "unchanged" is never concluded from it.
+// Suite patterns are matched by the pattern host, within its bounds; once the
+// eval's signal fires, no grader starts and none is awaited (the eval stops within
+// a second, issue 22 §4).
+import type { GraderInput } from './grader-input.js';
+import type { CaseWorkspace, WorkspaceChanges } from './case-workspace.js';
 import type { ExpectationResult } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 import { checkBuiltIn, expectationKind, isBuiltIn } from './expectations.js';
@@ -16,6 +19,7 @@ import type { RunRecord } from './run-record.js';
 import type { PatternTester } from './pattern-host.js';
 import type { GraderOutcome } from './graders/run-grader.js';
 import { ZotboxError } from '../../errors.js';
+import { describeIncompleteChanges } from './workspace-changes.js';
 
 /** Events a grader sees, newest kept. */
 const MAX_GRADER_EVENTS = 2000;
@@ -27,30 +31,38 @@ export interface CaseCheckers {
 
 export async function checkCase(planned: PlannedCase, repeat: number, record: RunRecord, workspace: CaseWorkspace, checkers: CaseCheckers, signal: AbortSignal): Promise<ExpectationResult[]> {
   const { graders, patterns } = checkers;
-  const files = { workspace: workspace.path, readFile: (relative: string, maxBytes: number) => workspace.readWorkspaceFile(relative, maxBytes) };
-  let changed: readonly ChangedFile[] | undefined;
-  const changedFiles = () => (changed ??= workspace.changedFiles().files);
+  let changed: WorkspaceChanges | undefined;
+  const changes = () => (changed ??= workspace.changedFiles());
+  const files = { workspace: workspace.path, readFile: (relative: string, maxBytes: number) => workspace.readWorkspaceFile(relative, maxBytes), changes };
   const results: ExpectationResult[] = [];
   for (const expectation of planned.evalCase.expect) {
     if (isBuiltIn(expectation)) {
       results.push(await checkedAlone(expectationKind(expectation), () => checkBuiltIn(expectation, record, files, patterns)));
     } else if ('grader' in expectation) {
       const source = planned.suite.graders.get(expectation.grader) ?? '';
-      const outcome = await untilInterrupted(signal, () => graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changedFiles())));
+      const outcome = await untilInterrupted(signal, () => graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changes())));
       results.push(
-        outcome.ok
-          ? {
-              kind: 'grader',
-              passed: outcome.verdict.pass,
-              reason: `${expectation.grader}: ${outcome.verdict.reason}`,
-              ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }),
-            }
-          : { kind: 'grader', passed: false, reason: `${expectation.grader}: ${outcome.error.code}: ${outcome.error.message}` },
+        failClosed(
+          outcome.ok
+            ? {
+                kind: 'grader',
+                passed: outcome.verdict.pass,
+                reason: `${expectation.grader}: ${outcome.verdict.reason}`,
+                ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }),
+              }
+            : { kind: 'grader', passed: false, reason: `${expectation.grader}: ${outcome.error.code}: ${outcome.error.message}` },
+          changes(),
+        ),
       );
     } else {
       const choice = planned.suite.judges.get(expectation);
       if (choice === undefined) results.push({ kind: 'judge', passed: false, reason: 'ZB_EVAL_JUDGE_FAILED: no judge model was prepared for this expectation' });
-      else results.push(await judgeRun(choice, { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: changedFiles() }, signal));
+      else {
+        const { files: changedFiles } = changes();
+        const filesTruncated = describeIncompleteChanges(changes()) !== undefined;
+        const input = { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: changedFiles, filesTruncated };
+        results.push(failClosed(await judgeRun(choice, input, signal), changes()));
+      }
     }
   }
   // A run that failed, was cancelled or ran out of turns passes nothing by default: without a status expectation, it must complete.
@@ -97,7 +109,15 @@ function untilInterrupted(signal: AbortSignal, grade: () => Promise<GraderOutcom
   });
 }
 
-function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, files: readonly ChangedFile[]): GraderInput {
+/** A grader's or the judge's verdict on an incomplete change list: a pass is not one (issue 22 §2); a fail stands. */
+function failClosed(result: ExpectationResult, changes: WorkspaceChanges): ExpectationResult {
+  const incomplete = describeIncompleteChanges(changes);
+  if (incomplete === undefined) return result;
+  if (!result.passed) return { ...result, reason: `${result.reason} (note: ${incomplete})` };
+  return { ...result, passed: false, reason: `${result.reason}; but it counts as a fail: ${incomplete}` };
+}
+
+function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, changes: WorkspaceChanges): GraderInput {
   return {
     case: { suite: planned.suite.loaded.name, id: planned.evalCase.id, prompt: planned.evalCase.prompt, description: planned.evalCase.description ?? null, repeat },
     status: record.status,
@@ -107,6 +127,8 @@ function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, fi
     error: record.error,
     events: record.events.slice(-MAX_GRADER_EVENTS),
     events_dropped: record.eventsDropped + Math.max(0, record.events.length - MAX_GRADER_EVENTS),
-    files,
+    files: changes.files,
+    files_truncated: changes.truncated,
+    files_unreadable: changes.unreadable,
   };
 }

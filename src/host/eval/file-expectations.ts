@@ -1,9 +1,12 @@
 // File expectations: what is in the case's workspace after the run. Files are
 // read through the workspace's no-link reader (case-workspace.ts): a path the
 // agent replaced with a link, a FIFO or a directory is "not a regular file",
-// never the target's content.
+// never the target's content. When the run's change list is incomplete (a walk
+// bound reached, or entries zotbox cannot read), every file expectation says so,
+// and file_absent never passes (issue 22 §2).
 import type { ExpectationResult } from './eval-report.js';
 import type { WorkspaceFile } from './case-workspace.js';
+import { describeIncompleteChanges, type WorkspaceChanges } from './workspace-changes.js';
 import type { Expectation } from './suite-schema.js';
 import { quote } from './reason-text.js';
 import { jsonPathValue } from './json-path.js';
@@ -12,6 +15,8 @@ export interface WorkspaceFiles {
   /** The workspace's canonical path (call paths are matched relative to it). */
   readonly workspace: string;
   readFile(relative: string, maxBytes: number): WorkspaceFile;
+  /** The run's changes, walked once, within the change bounds (workspace-changes.ts). */
+  changes(): Pick<WorkspaceChanges, 'truncated' | 'unreadable'>;
 }
 
 /** Deepest JSON file_json compares: comparing and quoting a value recurse, so deeper agent files fail the expectation instead. */
@@ -23,6 +28,15 @@ export const MAX_EXPECTED_FILE_BYTES = 8 * 1024 * 1024;
 type FileExpectation = Extract<Expectation, { file_exists: unknown } | { file_absent: unknown } | { file_contains: unknown } | { file_equals: unknown } | { file_json: unknown }>;
 
 export function checkFileExpectation(expectation: FileExpectation, files: WorkspaceFiles): ExpectationResult {
+  const result = checkFile(expectation, files);
+  const incomplete = describeIncompleteChanges(files.changes());
+  if (incomplete === undefined) return result;
+  // Absence is what an incomplete walk cannot vouch for; the others read their own path, and say what the walk could not.
+  if (result.kind === 'file_absent') return { kind: result.kind, passed: false, reason: `${result.reason}, but ${incomplete}, so file_absent cannot pass` };
+  return { ...result, reason: `${result.reason} (note: ${incomplete})` };
+}
+
+function checkFile(expectation: FileExpectation, files: WorkspaceFiles): ExpectationResult {
   if ('file_exists' in expectation) {
     const read = files.readFile(expectation.file_exists, 0);
     const exists = read.kind === 'file' || read.kind === 'too_large';

@@ -30,6 +30,13 @@ export interface GraderInput {
   /** How many older events the run had that `events` leaves out (0 when it is the whole run). */
   readonly events_dropped: number;
   readonly files: readonly ChangedFile[];
+  /**
+   * The change walk reached a bound (docs/eval.md, Bounds): added files may be
+   * missing from `files`. A grader's pass then counts as a fail (issue 22 §2).
+   */
+  readonly files_truncated: boolean;
+  /** Workspace entries zotbox could not read: what is below them is unknown. A grader's pass then counts as a fail. */
+  readonly files_unreadable: readonly { readonly path: string; readonly errno: string }[];
 }
 
 /** What grade(result) returns, once checked. */

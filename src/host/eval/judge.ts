@@ -25,6 +25,8 @@ export interface JudgeInput {
   readonly finalText: string;
   /** Changed files, as "path" and text (or why there is none). */
   readonly files: readonly { readonly path: string; readonly content: string | null }[];
+  /** The list of changed files is incomplete (truncated, or entries zotbox could not read): the judge is told, outside the evidence. */
+  readonly filesTruncated?: boolean;
 }
 
 export interface JudgeModelOptions {
@@ -76,7 +78,10 @@ function judgeMessage(input: JudgeInput): string {
   const shown = evidence.length > MAX_JUDGED_CHARS ? `${evidence.slice(0, MAX_JUDGED_CHARS)}\n[cut at ${MAX_JUDGED_CHARS} characters]` : evidence;
   // A tag with a key the agent never saw: no spelling of a closing tag in its words closes the fence (adversarial14/judge-fence).
   const tag = `agent-output-${randomBytes(8).toString('hex')}`;
-  return `Rubric:\n${input.rubric}\n\nThe task the agent was given:\n${input.prompt}\n\nThe evidence tag is <${tag}>.\n<${tag}>\n${shown}\n</${tag}>`;
+  // Said by zotbox, outside the evidence (where the agent's words could imitate it), in fixed words: the names involved are the agent's.
+  const truncated =
+    input.filesTruncated === true ? '\n\nThe list of changed files is truncated: zotbox stopped at a bound or could not read part of the workspace, so changes may be missing from it.' : '';
+  return `Rubric:\n${input.rubric}\n\nThe task the agent was given:\n${input.prompt}${truncated}\n\nThe evidence tag is <${tag}>.\n<${tag}>\n${shown}\n</${tag}>`;
 }
 
 /** The verdict on the answer's last non-empty line, checked: boolean pass, string reason, score in [0, 1] if given. */

@@ -64,6 +64,7 @@ const FILES: Record<string, WorkspaceFile> = {
 const workspace: WorkspaceFiles = {
   workspace: WORKSPACE,
   readFile: (relative) => FILES[relative] ?? { kind: 'absent' },
+  changes: () => ({ truncated: false, unreadable: [] }),
 };
 
 const expectation = test.macro(async (t, raw: unknown, passed: boolean, reason?: RegExp) => {
