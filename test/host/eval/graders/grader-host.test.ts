@@ -11,10 +11,8 @@ import { REPO_ROOT } from '../../../fixtures/paths.js';
 
 /** A Map that grows without end: V8 aborts the whole process (SIGABRT) on out-of-memory, which isolated-vm's memory limit does not catch. */
 const HOSTILE = 'export function grade() { const seen = new Map(); for (let i = 0; ; i++) seen.set(i, { i }); }';
-/** Honest, and busy for 4 s of wall time, so that without the seam it is still running when the process aborts (as in the review). */
+/** Honest. The seam below holds its answer until the shared process has died, so it is in flight then, whatever the machine's speed. */
 const HONEST = `export function grade(result) {
-  const until = Date.now() + 4000;
-  while (Date.now() < until);
   return { pass: result.case.suite.startsWith('suite-'), reason: 'graded ' + result.case.suite + '/' + result.case.id };
 }`;
 
