@@ -8,6 +8,7 @@ import { closeSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forgetCloseOnExec, vouchCloseOnExec } from './inherited-descriptors.js';
 
 /** Event bits of <sys/inotify.h> (the same on every Linux architecture). */
 export const IN_ATTRIB = 0x4;
@@ -91,6 +92,8 @@ export function openInotify(): Inotify | { readonly unavailable: string } {
   const fd = native.init();
   if (fd < 0) return { unavailable: `inotify_init1 failed (${ERRNO[-fd] ?? `errno ${-fd}`})` };
   const buffer = Buffer.alloc(READ_BYTES);
+  // Opened with IN_CLOEXEC (native/inotify.c): no child inherits it, and its fdinfo (every watch) need not be read.
+  vouchCloseOnExec(fd);
   return {
     fd,
     addWatch: (target, mask) => {
@@ -112,6 +115,9 @@ export function openInotify(): Inotify | { readonly unavailable: string } {
         parse(buffer, length, events);
       }
     },
-    close: () => closeSync(fd),
+    close: () => {
+      forgetCloseOnExec(fd);
+      closeSync(fd);
+    },
   };
 }

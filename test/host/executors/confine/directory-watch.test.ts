@@ -7,10 +7,11 @@
 import test, { type ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { DirectoryWatch, type DirectoryWatchSeams } from '../../../../src/host/executors/confine/directory-watch.js';
 import { isShapedLikeGitDirectory } from '../../../../src/host/executors/confine/git-inventory.js';
+import { inheritableDescriptors } from '../../../../src/host/executors/confine/inherited-descriptors.js';
 import { openInotify, IN_CREATE } from '../../../../src/host/executors/confine/inotify.js';
 import { ScopeWalker, type ScopeWalk } from '../../../../src/host/executors/confine/scope-walk.js';
 import { isGitDirectoryName } from '../../../../src/policy/git-control.js';
@@ -90,6 +91,29 @@ test('the native module is built and reports a real event', (t) => {
   } finally {
     inotify.close();
   }
+});
+
+test('the watch descriptor is close-on-exec: no child inherits it, and the per-spawn descriptor check skips its costly fdinfo', (t) => {
+  const ws = workspace(t);
+  makeTree(ws, 20);
+  const { walker } = watchedWalker();
+  walker.walk({ roots: [ws] });
+  const inotifyDescriptors = readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === 'anon_inode:inotify';
+    } catch {
+      return false; // the readdir's own descriptor, closed by now
+    }
+  });
+  t.true(inotifyDescriptors.length > 0);
+  for (const fd of inotifyDescriptors) {
+    const flags = Number.parseInt(/^flags:\s*([0-7]+)$/mu.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1] ?? '0', 8);
+    t.not(flags & 0o2000000, 0, `descriptor ${fd} is close-on-exec`);
+    t.false(inheritableDescriptors().includes(Number(fd)));
+  }
+  const child = spawnSync('ls', ['-l', '/proc/self/fd'], { encoding: 'utf8' });
+  t.is(child.status, 0);
+  t.false(child.stdout.includes('inotify'));
 });
 
 test('an unchanged tree is walked again without a stat of any directory but the root, and a second time as a whole replay', (t) => {
