@@ -23,6 +23,8 @@ export interface DirectoryWatchSeams {
   readonly addWatch?: (target: string, add: () => { readonly wd: number } | { readonly code: string }) => { readonly wd: number } | { readonly code: string };
   /** Sees each batch of events read, before they are applied (a test counts them). */
   readonly onEvents?: (events: readonly InotifyEvent[]) => void;
+  /** Where the sentinel's directory is made instead of the temp directory (a test puts it inside a scope). */
+  readonly sentinelParent?: string;
 }
 
 /** A watch as a listing remembers it: valid while its epoch is current and no event came on it after `since`. */
@@ -77,7 +79,8 @@ export class DirectoryWatch {
     if (inotify === undefined || sentinel === undefined) return false;
     const mounts = readMountTable();
     if (mounts !== this.mountTable) return this.reset('the mount table changed');
-    const from = path.join(sentinel.directory, `s${sentinel.count}`);
+    const fromName = `s${sentinel.count}`;
+    const from = path.join(sentinel.directory, fromName);
     sentinel.count++;
     const expected = `s${sentinel.count}`;
     try {
@@ -93,11 +96,10 @@ export class DirectoryWatch {
       let seen = false;
       for (const event of batch) {
         if (event.wd === -1 || (event.mask & IN_Q_OVERFLOW) !== 0) return this.reset('the event queue overflowed');
-        if (event.wd === sentinel.wd) {
-          if (event.name === expected && (event.mask & IN_MOVED_TO) !== 0) seen = true;
-          continue;
-        }
-        this.apply(event);
+        // Only the sentinel's own rename is left out; anything else in its directory (which may lie in a scope, when
+        // the temp directory does) counts like any change, and a walk never vouches for that directory.
+        if (event.wd === sentinel.wd && event.name === expected && event.mask === IN_MOVED_TO) seen = true;
+        else if (!(event.wd === sentinel.wd && event.name === fromName && event.mask === IN_MOVED_FROM)) this.apply(event);
       }
       if (seen) return true;
     }
@@ -119,7 +121,7 @@ export class DirectoryWatch {
 
   /** True when nothing happened on the stamp's watch since it was taken, in this epoch. */
   unchanged(stamp: WatchStamp): boolean {
-    return stamp.epoch === this.resets && (this.lastEvent.get(stamp.wd) ?? -1) <= stamp.since;
+    return stamp.epoch === this.resets && stamp.wd !== this.sentinel?.wd && (this.lastEvent.get(stamp.wd) ?? -1) <= stamp.since;
   }
 
   private apply(event: InotifyEvent): void {
@@ -146,7 +148,7 @@ export class DirectoryWatch {
       return;
     }
     try {
-      this.sentinel ??= makeSentinelDirectory();
+      this.sentinel ??= makeSentinelDirectory(this.seams.sentinelParent ?? tmpdir());
       const { directory } = this.sentinel;
       const added = opened.addWatch(directory, LISTING_EVENTS);
       if (!('wd' in added)) throw new Error(`the sentinel directory cannot be watched (${added.code})`);
@@ -166,8 +168,8 @@ function readMountTable(): string {
 }
 
 /** A private directory (0700) holding the one sentinel file, removed when the process exits. */
-function makeSentinelDirectory(): { directory: string; wd: number; count: number } {
-  const directory = mkdtempSync(path.join(tmpdir(), 'zotbox-watch-'));
+function makeSentinelDirectory(parent: string): { directory: string; wd: number; count: number } {
+  const directory = mkdtempSync(path.join(parent, 'zotbox-watch-'));
   writeFileSync(path.join(directory, 's0'), '');
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
   return { directory, wd: -1, count: 0 };

@@ -183,6 +183,21 @@ test('a directory renamed within the tree, and one renamed away and replaced, ar
   t.deepEqual(found(walker.walk({ roots: [ws] })), referenceWalk(ws));
 });
 
+test('a change inside the sentinel directory, when a scope holds it, counts like any other', (t) => {
+  const ws = workspace(t);
+  const all = makeTree(ws, 30);
+  // The temp directory can lie in a write scope: here the sentinel's directory is made inside the tree.
+  const { walker } = watchedWalker({ sentinelParent: all[12]! });
+  walker.walk({ roots: [ws] });
+  walker.walk({ roots: [ws] });
+  const sentinelDirectory = readdirSync(all[12]!).find((name) => name.startsWith('zotbox-watch-'));
+  if (sentinelDirectory === undefined) return t.fail('no sentinel directory');
+  mkdirSync(path.join(all[12]!, sentinelDirectory, '.git'));
+  const walk = walker.walk({ roots: [ws] });
+  t.deepEqual(found(walk).git, [path.join(all[12]!, sentinelDirectory, '.git')]);
+  t.deepEqual(found(walker.walk({ roots: [ws] })).git, [path.join(all[12]!, sentinelDirectory, '.git')]);
+});
+
 test('an event queue that overflowed starts the watch over, and the walk falls back to checking every directory', (t) => {
   const ws = workspace(t);
   const all = makeTree(ws, 50);
