@@ -4,9 +4,11 @@
 // running the same program (the baseline, issue 21 §9: a confined call within 2×
 // of it whatever the workspace's size), in a small workspace, one shaped like a
 // JavaScript repository (this checkout's node_modules) and generated ones of
-// 20,000 and 100,000 directories.
+// 20,000 and 100,000 directories. The walk alone is timed four ways: watched with
+// nothing changed (the calls above), watched after a change deep in the tree, with
+// the stat-based cache only (the fallback when the watch cannot vouch), and uncached.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +58,17 @@ function makeTree(root: string, count: number): void {
   }
 }
 
+/** The last directory in a depth-first descent that always takes the last subdirectory. */
+function makeDeepest(root: string): string {
+  let directory = root;
+  for (;;) {
+    const subdirectories = readdirSync(directory, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== 'changed');
+    const last = subdirectories.sort((a, b) => a.name.localeCompare(b.name)).pop();
+    if (last === undefined) return directory;
+    directory = path.join(directory, last.name);
+  }
+}
+
 /** bubblewrap alone, with a minimal sandbox running the same program: what the kernel and bwrap themselves cost. */
 function bareBubblewrapArguments(): string[] {
   return [
@@ -102,6 +115,7 @@ export async function runConfineBench(): Promise<void> {
     ];
     for (const [label, workspace, make, samples] of workspaces) {
       make();
+      const deep = path.join(makeDeepest(workspace), 'changed');
       const layout = { readRoots: [workspace], writeRoots: [workspace] };
       const { decision, shell } = approveTrue(workspace);
       const run = (kind: 'confined' | 'unconfined') => () =>
@@ -116,17 +130,31 @@ export async function runConfineBench(): Promise<void> {
       );
       const [bare, confined, unconfined] = rounds.samples;
       const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples });
-      const fresh = await measure(
-        'uncached walk',
-        () => new ScopeWalker({ entries: { git: (e) => isGitDirectoryName(e.name) }, directories: { shaped: isShapedLikeGitDirectory } }).walk({ roots: [workspace] }),
-        { warmup: 1, samples: Math.min(samples, 7) },
+      // A directory made or removed deep in the tree before each walk: the watch names it, the rest is vouched for.
+      let made = false;
+      const changed = await measure(
+        'walk after a change',
+        () => {
+          if (made) rmdirSync(deep);
+          else mkdirSync(deep);
+          made = !made;
+          return scanGitMetadata([workspace]);
+        },
+        { warmup: 2, samples },
       );
+      rmSync(deep, { recursive: true, force: true }); // made or not: the next workspace starts clean
+      const gitWalker = () => new ScopeWalker({ entries: { git: (e) => isGitDirectoryName(e.name) }, directories: { shaped: isShapedLikeGitDirectory } });
+      const statOnly = gitWalker();
+      const statted = await measure('stat-checked walk', () => statOnly.walk({ roots: [workspace] }), { warmup: 2, samples: Math.min(samples, 7) });
+      const fresh = await measure('uncached walk', () => gitWalker().walk({ roots: [workspace] }), { warmup: 1, samples: Math.min(samples, 7) });
       const ratio = (i: number) => `${rounds.ratios[i]!.toFixed(2)}×`;
       rows.push(
         [`${label}: bare bwrap running true (baseline)`, bare!.medianMs.toFixed(2), bare!.p99Ms.toFixed(2), '1.00×'],
         [`${label}: confined call`, confined!.medianMs.toFixed(2), confined!.p99Ms.toFixed(2), ratio(1)],
         [`${label}: unconfined call`, unconfined!.medianMs.toFixed(2), unconfined!.p99Ms.toFixed(2), ratio(2)],
-        [`${label}: one git-metadata walk (listings cached)`, walk.medianMs.toFixed(2), walk.p99Ms.toFixed(2), '-'],
+        [`${label}: one git-metadata walk (watched, nothing changed)`, walk.medianMs.toFixed(2), walk.p99Ms.toFixed(2), '-'],
+        [`${label}: one git-metadata walk (watched, one deep change)`, changed.medianMs.toFixed(2), changed.p99Ms.toFixed(2), '-'],
+        [`${label}: one git-metadata walk (no watch, every directory stat-ed)`, statted.medianMs.toFixed(2), statted.p99Ms.toFixed(2), '-'],
         [`${label}: one git-metadata walk (uncached)`, fresh.medianMs.toFixed(2), fresh.p99Ms.toFixed(2), '-'],
       );
       rmSync(workspace, { recursive: true, force: true });

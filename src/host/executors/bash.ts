@@ -76,16 +76,17 @@ class CappedText {
 
 /** Runs a set of processes until they all exit, killing their process groups on timeout or abort. */
 class ProcessGroupSet {
-  private readonly children: ChildProcess[] = [];
+  private readonly children: { readonly child: ChildProcess; readonly contained: boolean }[] = [];
   timedOut = false;
   /** Set once killAll ran: a sandbox still being verified was killed, not refused. */
   stopped = false;
-  add(child: ChildProcess): void {
-    this.children.push(child);
+  /** `contained`: every process the child starts stays in a PID namespace that ends with the group (CommandLaunch). */
+  add(child: ChildProcess, contained: boolean): void {
+    this.children.push({ child, contained });
   }
   killAll(): void {
     this.stopped = true;
-    for (const child of this.children) {
+    for (const { child, contained } of this.children) {
       if (child.pid === undefined) continue;
       // The whole group, even when its leader has exited: what it started may still be running.
       try {
@@ -93,8 +94,9 @@ class ProcessGroupSet {
       } catch {
         // the group is already gone
       }
-      // And the whole session (each command leads its own), which also holds processes that left the group.
-      killSession(child.pid);
+      // And the whole session (each command leads its own), which also holds processes that left the group. A
+      // confined command's processes cannot leave its PID namespace, which the group kill ends: no /proc scan.
+      if (!contained) killSession(child.pid);
     }
   }
 }
@@ -120,7 +122,7 @@ function startCommand(
     stdio,
     detached: true, // its own process group and session, so a timeout kills everything it started
   });
-  group.add(child);
+  group.add(child, launch.contained);
   // Confined, the command waits in its sandbox until the isolation has verified it; a refusal fails the pipeline.
   const started = launch.started?.(child.pid, child.stdio.slice(3, 3 + launch.extraStdio.length), () => group.stopped) ?? Promise.resolve();
   // On exit, not on close: a background process left holding the output pipe would otherwise hold 'close' back.

@@ -157,6 +157,23 @@ test('unconfined: a background process left by a command that already exited end
   t.deepEqual(sleepsOf(marker), []);
 });
 
+test("confined: a process that left the command's session and group still ends with the call (its PID namespace ends)", async (t) => {
+  const { approve, ws, shell } = setup(t);
+  // No /proc scan runs for a confined command (bash.ts): what setsid(1) takes out of the session must still end,
+  // because the sandbox's init dies with the command and the kernel kills its whole PID namespace.
+  const marker = unique('47.777');
+  const result = await executeBash(approve(`timeout 60 sh -c 'setsid sleep ${marker} & exit 0'`, 'ask'), {
+    workspace: ws,
+    timeoutMs: 60_000,
+    outputCapBytes: 4096,
+    isolation: confinedIsolation({ readRoots: [ws], writeRoots: [ws] }),
+    shell,
+  });
+  t.is(result.exitCode, 0, result.stderr);
+  t.false(result.timedOut);
+  t.deepEqual(sleepsOf(marker), []);
+});
+
 test('unconfined: a chain of processes that fork and exit faster than one scan is ended with the call', async (t) => {
   const { approve, ws, shell } = setup(t);
   const isolation = unconfinedIsolation({ readRoots: [ws], writeRoots: [ws] });

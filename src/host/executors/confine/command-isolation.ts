@@ -60,6 +60,11 @@ export interface CommandLaunch {
   readonly started?: (pid: number | undefined, streams: readonly (Readable | Writable | null | undefined)[], stopped: () => boolean) => Promise<void>;
   /** After the child exits: end what it left running, remove its private home. */
   readonly done: (pid: number | undefined) => void;
+  /**
+   * Whether the child's processes can outlive its process group only in its session (unconfined: the caller's
+   * kill scans /proc for the session), or are all held in a PID namespace that the group kill ends (confined).
+   */
+  readonly contained: boolean;
 }
 
 export interface CallIsolation {
@@ -213,6 +218,8 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
           return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe, stopped);
         },
         done: () => undefined, // the PID namespace ended with the command
+        // bubblewrap leads its group, its init is in it, and the init's end kills the whole PID namespace.
+        contained: true,
       };
     },
     finish: () => {
@@ -249,6 +256,7 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
           if (pid !== undefined) killSession(pid);
           rmSync(home, { recursive: true, force: true });
         },
+        contained: false,
       };
     },
     finish: () => {

@@ -16,6 +16,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
 import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-state.js';
+import { DirectoryWatch } from './directory-watch.js';
 import { ScopeWalker } from './scope-walk.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
@@ -126,10 +127,14 @@ interface Found {
  * The process's walker for the git checks, with its cache of listings (scope-walk.ts: reused only while a
  * directory is provably unchanged). Another list to collect is one more predicate here.
  */
-const gitMetadataWalker = new ScopeWalker({
-  entries: { git: (entry) => isGitDirectoryName(entry.name), tool: (entry) => protectedToolName(entry.name, path.basename(entry.parentPath)) !== undefined },
-  directories: { shaped: isShapedLikeGitDirectory },
-});
+const gitMetadataWalker = new ScopeWalker(
+  {
+    entries: { git: (entry) => isGitDirectoryName(entry.name), tool: (entry) => protectedToolName(entry.name, path.basename(entry.parentPath)) !== undefined },
+    directories: { shaped: isShapedLikeGitDirectory },
+  },
+  {},
+  new DirectoryWatch(),
+);
 
 /**
  * Every .git entry and git-shaped directory at or below the roots; below a root,

@@ -7,6 +7,22 @@ import { constants, openSync, readFileSync, readdirSync } from 'node:fs';
 
 const O_CLOEXEC = 0o2000000;
 
+/**
+ * Descriptors zotbox opened itself with close-on-exec whose fdinfo is costly to read: an inotify descriptor's
+ * lists every watch (directory-watch.ts holds one per watched directory), so reading it would cost a confined
+ * call time in proportion to the workspace. inotify.ts adds its descriptor when it opens it and removes it
+ * before closing it.
+ */
+const ownCloseOnExec = new Set<number>();
+
+export function vouchCloseOnExec(fd: number): void {
+  ownCloseOnExec.add(fd);
+}
+
+export function forgetCloseOnExec(fd: number): void {
+  ownCloseOnExec.delete(fd);
+}
+
 /** Descriptor numbers above 2 open in this process without close-on-exec: what a child would inherit. */
 export function inheritableDescriptors(): number[] {
   let entries: string[];
@@ -18,7 +34,7 @@ export function inheritableDescriptors(): number[] {
   const found: number[] = [];
   for (const entry of entries) {
     const fd = Number(entry);
-    if (!Number.isInteger(fd) || fd <= 2) continue;
+    if (!Number.isInteger(fd) || fd <= 2 || ownCloseOnExec.has(fd)) continue;
     try {
       const flags = /^flags:\s*([0-7]+)$/mu.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
       if (flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) found.push(fd);

@@ -12,17 +12,25 @@
 // (ext4, tmpfs), and all are dropped when the wall clock steps back. A cached
 // listing is a fact about one directory, not about a scope set: roots, skipped
 // trees and limits are applied anew on every walk.
-// Why every directory is still stat-ed on every walk: an ancestor's times do not
-// move when a deep directory changes, so nothing but the deep directory's own stat
-// proves it unchanged. Nothing cheaper can carry that proof from here: inotify
-// through node's fs.watch drops the queue-overflow event (a lost change would pass
-// silently), fanotify needs CAP_SYS_ADMIN, and reusing the last aftercare's walk as
-// the next command's "before" would take whatever changed in between (the user's
-// own git, another process) for the agent's doing. So the floor is one lstat per
-// directory per walk (docs/performance.md measures it against the target).
-import { lstatSync, readdirSync, statfsSync, type Dirent, type Stats } from 'node:fs';
+// Without a watch, every directory is stat-ed on every walk: an ancestor's times do
+// not move when a deep directory changes, so nothing but the deep directory's own
+// stat proves it unchanged. With a watch (directory-watch.ts, the kernel's inotify
+// through zotbox's native module; node's fs.watch drops the queue-overflow event),
+// the proof is the absence of events instead: a directory listed after its watch
+// was added, with no event on that watch since, is not stat-ed at all, and a walk
+// whose every directory is so watched, with no event anywhere since the same walk
+// last ran and its roots' stats unchanged, returns that walk's result as it was.
+// Where the watch cannot vouch (a directory it could not watch, a filesystem whose
+// clock was not measured, a watch reset after an overflow), the stat-based check
+// above applies, directory by directory. Below a directory listed anew, every
+// subdirectory kept from the old listing is stat-ed again: a changed mode can make
+// it unreadable, and another directory under the same name has another inode (an
+// inode number is reused only once its directory is gone, which ends the old
+// directory's watch with an event).
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statfsSync, type Dirent, type Stats } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import type { DirectoryWatch, WatchStamp } from './directory-watch.js';
 
 /**
  * How far a filesystem timestamp can lag the wall clock read just before the change. Measured on Linux 6.18
@@ -68,6 +76,10 @@ export interface ScopeWalk<E extends string, D extends string> {
   /** Directories read with readdir, and directories whose cached listing was reused. */
   readonly listed: number;
   readonly reused: number;
+  /** Of the reused, those the watch vouched for without a stat (directory-watch.ts). */
+  readonly unstatted: number;
+  /** True when this is the previous walk's result, returned whole because nothing watched changed. */
+  readonly replayed: boolean;
 }
 
 export interface ScopeWalkRequest {
@@ -102,6 +114,8 @@ interface Node {
   readonly matched: readonly (readonly Dirent[])[];
   /** Bit i set: directory predicate i holds for this listing. */
   readonly marks: number;
+  /** The watch added before the listing was taken (directory-watch.ts); undefined: none (checked by stat). */
+  readonly watch: WatchStamp | undefined;
 }
 
 type Looked = { readonly stats: Stats } | { readonly gone: true } | { readonly unreadable: true };
@@ -141,10 +155,14 @@ export class ScopeWalker<E extends string, D extends string> {
   private readonly noMatches: readonly (readonly Dirent[])[];
   private cached = 0;
   private clockOffset: number | undefined;
+  /** Per request (roots, skipped, limit), the last walk and the watch's generation and epoch when it ended. */
+  private readonly replays = new Map<string, { walk: ScopeWalk<E, D>; generation: number; epoch: number }>();
 
+  /** `watch`: the kernel's word on which directories changed; without one every directory is stat-ed on every walk. */
   constructor(
     collect: ScopeWalkCollect<E, D>,
     private readonly seams: ScopeWalkSeams = {},
+    private readonly watch?: DirectoryWatch,
   ) {
     this.entryNames = Object.keys(collect.entries) as E[];
     this.entryTests = this.entryNames.map((name) => collect.entries[name]);
@@ -162,11 +180,25 @@ export class ScopeWalker<E extends string, D extends string> {
   /** Forgets every listing. */
   clear(): void {
     this.roots.clear();
+    this.replays.clear();
     this.cached = 0;
   }
 
   walk(request: ScopeWalkRequest): ScopeWalk<E, D> {
     this.forgetAfterClockStep();
+    const watch = this.watch;
+    // Every event of what finished before this walk is read first (a command that exited, the user's own git).
+    if (watch !== undefined) watch.sync();
+    const requestKey = JSON.stringify([request.roots, request.skipped ?? [], request.maxDirectories ?? null]);
+    const replay = this.replays.get(requestKey);
+    this.replays.delete(requestKey);
+    if (watch !== undefined && replay !== undefined && replay.epoch === watch.epoch && replay.generation === watch.generation && this.rootsUnchanged(request.roots)) {
+      this.replays.set(requestKey, replay);
+      const { walk } = replay;
+      return { ...walk, listed: 0, reused: walk.visited, unstatted: walk.visited, replayed: true };
+    }
+    // Events read from here on are about changes that may have come during this walk: the replay is keyed to now.
+    const startedAt = watch === undefined ? undefined : { generation: watch.generation, epoch: watch.epoch };
     // Which devices carry a measured clock, asked again on every walk (a device number can be reused by another mount).
     const measured = new Map<number, boolean>();
     const skipped = request.skipped ?? [];
@@ -176,37 +208,61 @@ export class ScopeWalker<E extends string, D extends string> {
     let visited = 0;
     let listed = 0;
     let reused = 0;
+    let unstatted = 0;
+    // Directories the watch does not vouch for (and missing or unreadable ones): the next walk cannot be a replay.
+    let unwatched = 0;
     let exceeded = false;
     // Each item remembers its root (the agent's data directory lies inside the skipped state directory, and is
-    // walked whole) and where its node hangs.
-    const pending: { directory: string; root: string; parent: Node | undefined; index: number }[] = request.roots.map((root) => ({ directory: root, root, parent: undefined, index: -1 }));
+    // walked whole), where its node hangs, and whether it must be stat-ed (a root, or below a listing taken now).
+    const pending: { directory: string; root: string; parent: Node | undefined; index: number; check: boolean }[] = request.roots.map((root) => ({
+      directory: root,
+      root,
+      parent: undefined,
+      index: -1,
+      check: true,
+    }));
     while (pending.length > 0) {
-      const { directory, root, parent, index } = pending.pop()!;
+      const { directory, root, parent, index, check } = pending.pop()!;
       visited++;
       if (request.maxDirectories !== undefined && visited > request.maxDirectories) {
         exceeded = true;
         break;
       }
-      const looked = look(directory);
       let node = parent === undefined ? this.roots.get(directory) : parent.children[index];
-      if (!('stats' in looked)) {
-        if ('unreadable' in looked) unreadable.push(directory);
-        this.remove(parent, index, directory);
-        continue;
-      }
-      if (node === undefined || !node.trusted || !this.matches(node, looked.stats)) {
-        const fresh = this.list(directory, looked.stats, node, measured);
-        if (!('node' in fresh)) {
-          if ('unreadable' in fresh) unreadable.push(directory);
+      const vouched = node?.watch !== undefined && watch !== undefined && watch.unchanged(node.watch);
+      let listedNow = false;
+      if (node !== undefined && vouched && !check) {
+        reused++;
+        unstatted++;
+      } else {
+        const looked = look(directory);
+        if (!('stats' in looked)) {
+          if ('unreadable' in looked) unreadable.push(directory);
           this.remove(parent, index, directory);
+          unwatched++;
           continue;
         }
-        // The new node comes in, the old one goes with the subtrees that did not move to the new one.
-        this.cached += 1 - fresh.released;
-        node = fresh.node;
-        this.place(parent, index, directory, node);
-        listed++;
-      } else reused++;
+        const stats = looked.stats;
+        const keep =
+          node !== undefined && (vouched ? node.dev === stats.dev && node.ino === stats.ino : node.watch === undefined || watch === undefined ? node.trusted && this.matches(node, stats) : false);
+        if (!keep) {
+          const fresh = this.list(directory, stats, node, measured);
+          if (!('node' in fresh)) {
+            if ('unreadable' in fresh) unreadable.push(directory);
+            this.remove(parent, index, directory);
+            unwatched++;
+            continue;
+          }
+          // The new node comes in, the old one goes with the subtrees that did not move to the new one.
+          this.cached += 1 - fresh.released;
+          node = fresh.node;
+          this.place(parent, index, directory, node);
+          listed++;
+          listedNow = true;
+        } else reused++;
+      }
+      if (node === undefined) continue; // never: each branch above leaves a node or goes on to the next directory
+      if (node.watch === undefined) unwatched++;
       for (let i = 0; i < directories.length; i++) if ((node.marks & (1 << i)) !== 0) directories[i]!.push(directory);
       const prefix = directory === '/' ? '/' : `${directory}/`;
       for (let i = 0; i < entries.length; i++) for (const entry of node.matched[i]!) entries[i]!.push({ path: prefix + entry.name, entry });
@@ -214,18 +270,43 @@ export class ScopeWalker<E extends string, D extends string> {
         const full = prefix + node.subdirectories[i]!;
         // .git directories are entered too: a repository planted inside one (in objects/, say) is a repository.
         if (skipped.length > 0 && skipped.some((skip) => isInsideRoot(full, skip) && !isInsideRoot(root, skip))) continue;
-        pending.push({ directory: full, root, parent: node, index: i });
+        pending.push({ directory: full, root, parent: node, index: i, check: listedNow || watch === undefined });
       }
     }
     if (this.cached > MAX_CACHED_DIRECTORIES) this.clear();
     const byName = <K extends string, V>(names: readonly K[], lists: readonly V[]) => Object.fromEntries(names.map((key, i) => [key, lists[i]])) as Record<K, V>;
-    return { entries: byName(this.entryNames, entries), directories: byName(this.directoryNames, directories), unreadable, visited, exceeded, listed, reused };
+    const result = {
+      entries: byName(this.entryNames, entries),
+      directories: byName(this.directoryNames, directories),
+      unreadable,
+      visited,
+      exceeded,
+      listed,
+      reused,
+      unstatted,
+      replayed: false,
+    };
+    // Replayed next time only if the watch vouches for every directory and no event is read from now until then.
+    if (startedAt !== undefined && unwatched === 0) this.replays.set(requestKey, { walk: result, ...startedAt });
+    return result;
+  }
+
+  /** Each root still is the directory its node was listed from, unchanged (its stat; events inside it are the watch's). */
+  private rootsUnchanged(roots: readonly string[]): boolean {
+    return roots.every((root) => {
+      const node = this.roots.get(root);
+      const looked = look(root);
+      return node !== undefined && 'stats' in looked && this.matches(node, looked.stats);
+    });
   }
 
   /** Reads a directory; the listing is trusted only when the stats read before and after it agree and are old enough. */
   private list(directory: string, before: Stats, previous: Node | undefined, measured: Map<number, boolean>): { node: Node; released: number } | { gone: true } | { unreadable: true } {
     const clock = this.seams.clock;
     const listedAt = clock === undefined ? Date.now() : clock.now();
+    const measuredClock = this.measuredFilesystem(directory, before.dev, measured);
+    // The watch goes on before the listing is read: a change from then on is an event.
+    const stamp = measuredClock ? this.watchDirectory(directory, before) : undefined;
     let listing: Dirent[];
     try {
       listing = readdirSync(directory, { withFileTypes: true });
@@ -237,7 +318,7 @@ export class ScopeWalker<E extends string, D extends string> {
     const after = look(directory);
     const key = this.keyOf(before);
     const confirmed = 'stats' in after && this.matches(key, after.stats);
-    const trusted = confirmed && key.ctime < listedAt - TIMESTAMP_SLACK_MS && this.measuredFilesystem(directory, before.dev, measured);
+    const trusted = confirmed && key.ctime < listedAt - TIMESTAMP_SLACK_MS && measuredClock;
     const subdirectories: string[] = [];
     const matched = this.entryTests.map((): Dirent[] => []);
     let matches = 0;
@@ -271,8 +352,26 @@ export class ScopeWalker<E extends string, D extends string> {
       children,
       matched: matches === 0 ? this.noMatches : matched.map((list) => (list.length === 0 ? NO_ENTRIES : list)),
       marks,
+      // Vouched for only if the listing is the watched directory's: the same one, unchanged, before and after it.
+      watch: confirmed ? stamp : undefined,
     };
     return { node, released };
+  }
+
+  /** Watches the directory at `path` if it still is the one stat-ed as `before` (the watch is added through its descriptor). */
+  private watchDirectory(directory: string, before: Stats): WatchStamp | undefined {
+    let fd: number;
+    try {
+      fd = openSync(directory, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    } catch {
+      return undefined; // checked by stat, as without a watch
+    }
+    try {
+      const opened = fstatSync(fd);
+      return opened.dev === before.dev && opened.ino === before.ino ? this.watch?.watch(fd) : undefined;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private keyOf(stats: Stats): { dev: number; ino: number; ctime: number; mtime: number } {
