@@ -325,7 +325,7 @@ export const EVAL: CommandSpec = {
 
 export const DOCTOR: CommandSpec = {
   name: 'doctor',
-  summary: 'Check that this machine can run agents with commands confined, and say how to fix what is missing.',
+  summary: 'Check that commands can run confined here, and say how to fix what is missing.',
   usage: ['doctor [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor'],
   arguments: [],
   description:
