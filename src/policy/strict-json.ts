@@ -63,6 +63,9 @@ function lineAndColumn(text: string, index: number): { line: number; column: num
 }
 
 class Parser {
+  /** How deep the document may nest (MAX_DEPTH unless the caller chose another bound). */
+  maxDepth = MAX_DEPTH;
+
   private index = 0;
   readonly numberLiterals = new Map<string, string>();
 
@@ -95,7 +98,7 @@ class Parser {
   }
 
   private parseValue(path: string, depth: number): JsonValue {
-    if (depth > MAX_DEPTH) this.fail(path, `nesting deeper than ${MAX_DEPTH} levels`);
+    if (depth > this.maxDepth) this.fail(path, `nesting deeper than ${this.maxDepth} levels`);
     const ch = this.text[this.index];
     switch (ch) {
       case '{':
@@ -268,8 +271,8 @@ class Parser {
   }
 }
 
-/** Parses JSON bytes strictly (see the file comment). */
-export function parseStrictJson(bytes: Uint8Array): StrictJsonSuccess | StrictJsonFailure {
+/** Parses JSON bytes strictly (see the file comment). `maxDepth`: the nesting allowed (64 unless given; the parser recurses). */
+export function parseStrictJson(bytes: Uint8Array, options: { readonly maxDepth?: number } = {}): StrictJsonSuccess | StrictJsonFailure {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { ok: false, path: '$', message: 'the file starts with a UTF-8 byte-order mark; save it as UTF-8 without a BOM' };
   }
@@ -280,6 +283,7 @@ export function parseStrictJson(bytes: Uint8Array): StrictJsonSuccess | StrictJs
     return { ok: false, path: '$', message: 'the file is not valid UTF-8' };
   }
   const parser = new Parser(text);
+  if (options.maxDepth !== undefined) parser.maxDepth = options.maxDepth;
   try {
     return { ok: true, value: parser.parseDocument(), numberLiterals: parser.numberLiterals };
   } catch (thrown) {

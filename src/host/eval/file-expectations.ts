@@ -4,6 +4,7 @@
 // never the target's content. When the run's change list is incomplete (a walk
 // bound reached, or entries zotbox cannot read), every file expectation says so,
 // and file_absent never passes (issue 22 §2).
+import { parseStrictJson } from '../../policy/strict-json.js';
 import type { ExpectationResult } from './eval-report.js';
 import type { WorkspaceFile } from './case-workspace.js';
 import { describeIncompleteChanges, type WorkspaceChanges } from './workspace-changes.js';
@@ -68,10 +69,10 @@ function checkFile(expectation: FileExpectation, files: WorkspaceFiles): Expecta
     const equal = text === expectation.file_equals.text;
     return { kind, passed: equal, reason: equal ? `${target} has the expected content` : `${target} is ${quote(text)}, not ${quote(expectation.file_equals.text)}` };
   }
-  return checkJsonValue(expectation.file_json, text);
+  return checkJsonValue(expectation.file_json, text, read.bytes);
 }
 
-function checkJsonValue(expected: { path: string; json_path: string; equals?: unknown }, text: string): ExpectationResult {
+function checkJsonValue(expected: { path: string; json_path: string; equals?: unknown }, text: string, bytes: Uint8Array): ExpectationResult {
   let document: unknown;
   try {
     document = JSON.parse(text) as unknown;
@@ -80,6 +81,12 @@ function checkJsonValue(expected: { path: string; json_path: string; equals?: un
   }
   if (jsonDepth(document) > MAX_JSON_DEPTH)
     return { kind: 'file_json', passed: false, reason: `${expected.path} is JSON nested more than ${MAX_JSON_DEPTH} levels deep, deeper than file_json compares` };
+  // JSON.parse keeps the last of two duplicate keys; another reader of the agent's file may keep the first, or fold case: such a file is not one value.
+  const strict = parseStrictJson(bytes, { maxDepth: MAX_JSON_DEPTH });
+  if (!strict.ok) {
+    const where = strict.line === undefined ? '' : ` (line ${strict.line}, column ${strict.column ?? 1})`;
+    return { kind: 'file_json', passed: false, reason: `${expected.path} is JSON that readers disagree on: ${strict.message} at ${strict.path}${where}` };
+  }
   const found = jsonPathValue(document, expected.json_path);
   if (!found.found) return { kind: 'file_json', passed: false, reason: `${expected.path} has no value at ${expected.json_path}` };
   const equal = deepEqualJson(found.value, expected.equals);

@@ -6,9 +6,9 @@
 // are capped, so a suite cannot expand into gigabytes (a "billion laughs").
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { isScalar, parseDocument, type ParsedNode } from 'yaml';
 import { ZotboxError } from '../../errors.js';
-import { parseStrictJson } from '../../policy/strict-json.js';
+import { foldKey, parseStrictJson } from '../../policy/strict-json.js';
 import { EvalSuiteSchema, type EvalSuite } from './suite-schema.js';
 import { readUserFile } from './user-file.js';
 
@@ -54,6 +54,16 @@ function readSuiteText(absolute: string, shown: string): string {
   );
 }
 
+/**
+ * Whether two YAML keys become one key in the suite: toJS turns a key into its string (`1` and "1", `true`
+ * and "true", `~` and "" alike), and keys that differ only by case are refused too, as in JSON suites
+ * (policy/strict-json.ts foldKey), so both formats refuse the same mappings.
+ */
+function sameKey(a: ParsedNode, b: ParsedNode): boolean {
+  const text = (node: ParsedNode) => (isScalar(node) && node.value === null ? '' : JSON.stringify(isScalar(node) ? node.value : node.toJSON()).replace(/^"(.*)"$/su, '$1'));
+  return foldKey(text(a)) === foldKey(text(b));
+}
+
 function parseSuiteText(text: string, shown: string): unknown {
   const extension = path.extname(shown).toLowerCase();
   if (extension === '.json') {
@@ -64,7 +74,7 @@ function parseSuiteText(text: string, shown: string): unknown {
     throw suiteError(shown, `it is not valid JSON at ${where}: ${parsed.message}`, 'Fix the line it names (strict JSON: no duplicate keys, no comments), or write the suite in YAML.');
   }
   if (extension !== '.yaml' && extension !== '.yml') throw suiteError(shown, `its extension "${extension}" is neither .yaml, .yml nor .json`, 'Rename it to say which format it is in.');
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, schema: 'core', merge: false, strict: true });
+  const document = parseDocument(text, { uniqueKeys: sameKey, prettyErrors: true, schema: 'core', merge: false, strict: true });
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem !== undefined) throw suiteError(shown, `it is not valid YAML: ${problem.message.split('\n')[0] ?? ''}`, 'Fix the line it names (only plain YAML: no custom tags, no duplicate keys).');
   try {

@@ -14,7 +14,10 @@ export const REPORT_TEXT_LIMITS = Object.freeze({
   errorMessage: 16 * 1024,
 });
 
-/** All the report's texts together: past this the per-text limits are halved until they fit (never below MIN_TEXT_CHARS). */
+/**
+ * All the report's texts together, as JSON writes them (a control character is six, `\u0001`): past this
+ * the per-text limits are halved until they fit (never below MIN_TEXT_CHARS).
+ */
 export const REPORT_TEXT_BUDGET = 128 * 1024 * 1024;
 const MIN_TEXT_CHARS = 256;
 
@@ -39,14 +42,19 @@ function boundRun(run: CaseRun, limits: Limits): CaseRun {
   };
 }
 
-/** Characters the texts would take under `limits`, markers aside. */
+/** Characters JSON writes for the first `max` characters of `text` (escapes counted, quotes not). */
+function jsonSize(text: string, max: number): number {
+  return JSON.stringify(text.length <= max ? text : text.slice(0, max)).length - 2;
+}
+
+/** Characters the texts would take in the JSON report under `limits`, markers aside. */
 function boundedSize(cases: readonly CaseResult[], limits: Limits): number {
   let total = 0;
   for (const result of cases) {
     for (const run of result.runs) {
-      total += Math.min(run.final_text.length, limits.finalText) + Math.min(run.transcript_tail.length, limits.transcriptTail);
-      if (run.error !== null) total += Math.min(run.error.message.length, limits.errorMessage);
-      for (const expectation of run.expectations) total += Math.min(expectation.reason.length, limits.reason);
+      total += jsonSize(run.final_text, limits.finalText) + jsonSize(run.transcript_tail, limits.transcriptTail);
+      if (run.error !== null) total += jsonSize(run.error.message, limits.errorMessage);
+      for (const expectation of run.expectations) total += jsonSize(expectation.reason, limits.reason);
     }
   }
   return total;

@@ -10,9 +10,9 @@
 // --repeat would (the eval itself would take minutes). Stated by hand: a report
 // whose texts are within REPORT_TEXT_BUDGET serialises.
 import test from 'ava';
-import { boundReportTexts, REPORT_TEXT_BUDGET } from '../../../src/host/eval/report/text-bounds.js';
-import { formatJsonReport } from '../../../src/host/eval/report/json-report.js';
-import { evalIn, evalWorld, writeSuite, writeTranscript } from '../../fixtures/eval-world.js';
+import { boundReportTexts, REPORT_TEXT_BUDGET } from '../../src/host/eval/report/text-bounds.js';
+import { formatJsonReport } from '../../src/host/eval/report/json-report.js';
+import { evalIn, evalWorld, writeSuite, writeTranscript } from '../fixtures/eval-world.js';
 
 const RUNS = 1400;
 

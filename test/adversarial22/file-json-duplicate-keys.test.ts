@@ -7,7 +7,7 @@
 // file_json verdict on a file with a duplicate key (exact or case-folded) must not
 // pass; it fails with a reason naming the key.
 import test from 'ava';
-import { evalIn, evalWorld, writeSuite, writeTranscript } from '../../fixtures/eval-world.js';
+import { evalIn, evalWorld, writeSuite, writeTranscript } from '../fixtures/eval-world.js';
 
 for (const [title, content] of [
   ['an exact duplicate', '{"approved": false, "approved": true}\n'],
