@@ -100,13 +100,18 @@ function refuseEmptySelection(all: readonly PlannedCase[], options: EvalPlanOpti
 }
 
 async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise<PlannedSuite> {
-  const agent = await loadAgent(allowedAgentReference(loaded, options.allowedScopes ?? []), {
+  const { reference, onlyByPin } = allowedAgentReference(loaded, options.allowedScopes ?? []);
+  const agent = await loadAgent(reference, {
     cwd: loaded.directory,
     env: options.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+  }).catch((error: unknown) => {
+    // Outside the suite folder, only the pin let it be read: what loading found there (names, bytes) must not reach the log.
+    throw onlyByPin ? pinnedAgentRefused(loaded) : error;
   });
   const pin = loaded.suite.digest;
   if (pin !== undefined && pin !== agent.image.contentDigest && pin !== agent.image.artifactDigest) {
+    if (onlyByPin) throw pinnedAgentRefused(loaded); // its digests would tell a guess at its content
     throw new ZotboxError(
       'ZB_EVAL_DIGEST_MISMATCH',
       `eval suite ${loaded.file} pins the agent to ${pin}, but ${loaded.suite.agent} has content digest ${agent.image.contentDigest}${agent.image.artifactDigest === undefined ? '' : ` and artifact digest ${agent.image.artifactDigest}`}. Fix: if the agent changed on purpose, update digest: in the suite (zotbox verify prints both digests).`,
@@ -141,22 +146,34 @@ async function planSuite(loaded: LoadedSuite, options: EvalPlanOptions): Promise
  * path (what was checked is what is read), inside the suite folder or an allowed
  * folder unless the suite pins its digest; a GitHub agent only when pinned.
  */
-function allowedAgentReference(loaded: LoadedSuite, allowedScopes: readonly string[]): string {
+function allowedAgentReference(loaded: LoadedSuite, allowedScopes: readonly string[]): { readonly reference: string; readonly onlyByPin: boolean } {
   const pinned = loaded.suite.digest !== undefined;
   if (isRemoteAgent(loaded.suite.agent)) {
-    if (pinned) return loaded.agentReference;
+    if (pinned) return { reference: loaded.agentReference, onlyByPin: false };
     throw agentNotAllowed(loaded, `the GitHub agent ${loaded.suite.agent}`, `add digest: with the agent's digest to the suite (zotbox verify ${loaded.suite.agent} prints it)`);
   }
   const resolved = resolveCanonicalPath(loaded.agentReference);
-  // A path that cannot be resolved cannot be shown to lie inside anything: only a pin lets it be read (and loading then says why it fails).
+  // A path that cannot be resolved cannot be shown to lie inside anything: only a pin lets it be read, and then loading it says nothing of it.
   const canonical = resolved.ok ? resolved.path : undefined;
-  if (pinned) return canonical ?? loaded.agentReference;
-  if (canonical !== undefined && (isInsideRoot(canonical, loaded.directory) || allowedScopes.some((allowed) => isInsideRoot(canonical, allowed)))) return canonical;
+  if (canonical !== undefined && (isInsideRoot(canonical, loaded.directory) || allowedScopes.some((allowed) => isInsideRoot(canonical, allowed)))) return { reference: canonical, onlyByPin: false };
+  if (pinned) return { reference: canonical ?? loaded.agentReference, onlyByPin: true };
   const where = canonical ?? loaded.agentReference;
   throw agentNotAllowed(
     loaded,
     `the agent ${loaded.suite.agent} (${where}), outside the suite folder ${loaded.directory}`,
     `pin it with digest: in the suite (zotbox verify ${where} prints the digest), or, if you trust this suite with that folder, run the eval with --allow-scope ${where} (the report names it)`,
+  );
+}
+
+/**
+ * A pinned agent outside the suite folder that does not load as the pinned agent: said without anything of what
+ * was found there (a suite from a pull request may name any host path), and without a cause to print with --debug.
+ */
+function pinnedAgentRefused(loaded: LoadedSuite): ZotboxError {
+  return new ZotboxError(
+    'ZB_EVAL_DIGEST_MISMATCH',
+    `eval suite ${loaded.file} names the agent ${loaded.suite.agent}, outside the suite folder, pinned to ${loaded.suite.digest ?? ''}, and it is not that agent (or cannot be read as one); nothing of what is there is shown, since a suite from a pull request may name any path. Fix: check the path and the pin (zotbox verify ${loaded.suite.agent} prints its digests), or allow its folder with --allow-scope.`,
+    { details: { file: loaded.file, expected: loaded.suite.digest ?? null } },
   );
 }
 

@@ -11,9 +11,9 @@
 import test from 'ava';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ZotboxError } from '../../../src/errors.js';
-import { evalIn, evalWorld, writeSuite } from '../../fixtures/eval-world.js';
-import { tempDir } from '../../fixtures/temp.js';
+import { ZotboxError } from '../../src/errors.js';
+import { evalIn, evalWorld, writeSuite } from '../fixtures/eval-world.js';
+import { tempDir } from '../fixtures/temp.js';
 
 const WRONG_PIN = `sha256:${'0'.repeat(64)}`;
 
