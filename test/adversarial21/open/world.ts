@@ -49,7 +49,12 @@ export type ToolCall = { readonly name: 'bash'; readonly input: { readonly comma
  * Runs an agent that may read and write the workspace, with `allow` as its bash allowlist, through the real CLI:
  * `zotbox run AGENT go --replay FILE -y --cwd WS --no-session`, default confinement.
  */
-export async function replay(w: World, calls: readonly ToolCall[], allow: readonly string[] = ['git', 'python3', 'ls', 'cat']): Promise<CliResult> {
+export async function replay(
+  w: World,
+  calls: readonly ToolCall[],
+  allow: readonly string[] = ['git', 'python3', 'ls', 'cat'],
+  options: { readonly args?: readonly string[]; readonly state?: string } = {},
+): Promise<CliResult> {
   const agent = path.join(w.root, 'agent');
   mkdirSync(agent, { recursive: true });
   writeFileSync(
@@ -73,5 +78,7 @@ export async function replay(w: World, calls: readonly ToolCall[], allow: readon
   ];
   const file = path.join(w.root, 'replay.json');
   writeFileSync(file, JSON.stringify({ zotbox_replay: 1, model: 'claude-sonnet-4-5', turns }));
-  return runCliCaptured(['run', agent, 'go', '--replay', file, '-y', '--cwd', w.ws, '--no-session'], { env: { ZOTBOX_HOME: path.join(w.root, 'state') } });
+  return runCliCaptured(['run', agent, 'go', '--replay', file, '-y', '--cwd', w.ws, '--no-session', ...(options.args ?? [])], {
+    env: { ZOTBOX_HOME: options.state ?? path.join(w.root, 'state') },
+  });
 }
