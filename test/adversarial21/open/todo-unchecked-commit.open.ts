@@ -6,7 +6,8 @@
 // rebase stopped at `break` whose next line is `reset <E>` or `merge -C <HEAD> <E>`, E a
 // dangling commit that changes .husky/pre-commit (the user's core.hooksPath). The user's
 // `git rebase --continue` moves main to E (or merges it), writes the hook, and the next
-// commit runs it with the user's rights.
+// commit runs it with the user's rights. The same with BISECT_START, read as a plain line:
+// the user's `git bisect reset` checks out what it names (`git checkout <E> --`).
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -37,3 +38,25 @@ for (const how of ['reset', 'merge'] as const) {
     t.false(existsSync(w.marker), "the agent's pre-commit hook ran as the user");
   });
 }
+
+test('BISECT_START never names a commit the check did not read', async (t) => {
+  const w = world(t, { '.husky/pre-commit': '#!/bin/sh\nexit 0\n' });
+  userGit(w, ['config', 'core.hooksPath', '.husky']);
+  const result = await replay(w, [
+    { name: 'write', input: { path: 'seq.py', content: readFileSync(GENERATOR, 'utf8') } },
+    { name: 'bash', input: { command: `python3 seq.py ${w.marker} bisect` } },
+  ]);
+  t.log(result.stdout);
+  // The user, later, ends the bisection and commits.
+  for (const args of [
+    ['bisect', 'reset'],
+    ['commit', '-q', '--allow-empty', '-m', 'later'],
+  ]) {
+    try {
+      userGit(w, args);
+    } catch {
+      // what counts is the marker
+    }
+  }
+  t.false(existsSync(w.marker), "the agent's pre-commit hook ran as the user");
+});

@@ -1,6 +1,7 @@
 # Fixture of todo-unchecked-commit.open.ts: leaves an interactive rebase stopped at
 # `break` whose remaining todo line is `reset <E>` (or `merge -C <HEAD> <E>`), E a
-# dangling commit that plants a .husky/pre-commit payload. Usage: python3 FILE MARKER reset|merge
+# dangling commit that plants a .husky/pre-commit payload; or (bisect) a bisection whose
+# BISECT_START names E. Usage: python3 FILE MARKER reset|merge|bisect
 import os, subprocess, sys
 marker, how = sys.argv[1], sys.argv[2]
 def run(*a, i=None, env=None):
@@ -11,6 +12,10 @@ entries = [l for l in run('git', 'ls-tree', 'HEAD').split('\n') if not l.endswit
 tree = run('git', 'mktree', i=('\n'.join(entries + ['040000 tree %s\t.husky' % husky]) + '\n').encode())
 head = run('git', 'rev-parse', 'HEAD')
 evil = run('git', 'commit-tree', tree, '-p', head, '-m', 'tidy', env=dict(os.environ, GIT_AUTHOR_NAME='a', GIT_AUTHOR_EMAIL='a@x', GIT_COMMITTER_NAME='a', GIT_COMMITTER_EMAIL='a@x'))
+if how == 'bisect':
+    subprocess.run(['git', 'bisect', 'start'], capture_output=True, check=True)
+    open('.git/BISECT_START', 'w').write(evil + '\n')
+    sys.exit(0)
 line = 'reset %s' % evil if how == 'reset' else 'merge -C %s %s' % (head, evil)
 open('todo.txt', 'w').write('break\n%s\n' % line)
 subprocess.run(['git', 'rebase', '-i', 'HEAD'], env=dict(os.environ, GIT_SEQUENCE_EDITOR='cp todo.txt'), capture_output=True)
