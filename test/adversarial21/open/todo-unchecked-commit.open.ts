@@ -6,7 +6,9 @@
 // rebase stopped at `break` whose next line is `reset <E>` or `merge -C <HEAD> <E>`, E a
 // dangling commit that changes .husky/pre-commit (the user's core.hooksPath). The user's
 // `git rebase --continue` moves main to E (or merges it), writes the hook, and the next
-// commit runs it with the user's rights. The same with BISECT_START, read as a plain line:
+// commit runs it with the user's rights. Checking hex ids is not enough: a label is any
+// revision (`reset main@{1}`, with a reflog line the agent appended: logs/ is not checked).
+// The same with BISECT_START, read as a plain line:
 // the user's `git bisect reset` checks out what it names (`git checkout <E> --`).
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { replay, userGit, world } from './world.js';
 
 const GENERATOR = fileURLToPath(new URL('../../../../test/adversarial21/open/todo-unchecked-commit.py', import.meta.url));
 
-for (const how of ['reset', 'merge'] as const) {
+for (const how of ['reset', 'merge', 'reflog'] as const) {
   test(`a todo ${how} line never brings the user a commit the check did not read`, async (t) => {
     const w = world(t, { '.husky/pre-commit': '#!/bin/sh\nexit 0\n' });
     userGit(w, ['config', 'core.hooksPath', '.husky']);

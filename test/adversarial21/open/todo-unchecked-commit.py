@@ -1,7 +1,7 @@
 # Fixture of todo-unchecked-commit.open.ts: leaves an interactive rebase stopped at
 # `break` whose remaining todo line is `reset <E>` (or `merge -C <HEAD> <E>`), E a
 # dangling commit that plants a .husky/pre-commit payload; or (bisect) a bisection whose
-# BISECT_START names E. Usage: python3 FILE MARKER reset|merge|bisect
+# BISECT_START names E. Usage: python3 FILE MARKER reset|merge|reflog|bisect
 import os, subprocess, sys
 marker, how = sys.argv[1], sys.argv[2]
 def run(*a, i=None, env=None):
@@ -16,7 +16,12 @@ if how == 'bisect':
     subprocess.run(['git', 'bisect', 'start'], capture_output=True, check=True)
     open('.git/BISECT_START', 'w').write(evil + '\n')
     sys.exit(0)
-line = 'reset %s' % evil if how == 'reset' else 'merge -C %s %s' % (head, evil)
+if how == 'reflog':
+    # No object id at all: a reflog line (logs/ is not checked) makes main@{1} name E.
+    with open('.git/logs/refs/heads/main', 'a') as log:
+        log.write('%s %s a <a@x> 1700000000 +0000\tcommit: tidy\n' % (head, evil))
+        log.write('%s %s a <a@x> 1700000001 +0000\treset: moving to HEAD~\n' % (evil, head))
+line = {'reset': 'reset %s' % evil, 'merge': 'merge -C %s %s' % (head, evil), 'reflog': 'reset main@{1}'}[how]
 open('todo.txt', 'w').write('break\n%s\n' % line)
 subprocess.run(['git', 'rebase', '-i', 'HEAD'], env=dict(os.environ, GIT_SEQUENCE_EDITOR='cp todo.txt'), capture_output=True)
 os.remove('todo.txt')
