@@ -42,7 +42,9 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
   ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
-  ...['.gdbinit', '.lldbinit'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
+  ...['.gdbinit', '.lldbinit', '.pdbrc', '.perldb'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
+  ...['.pryrc', '.irbrc', '.rprofile', '.octaverc', '.ghci'].map((name) => ({ name, runBy: 'the REPL (pry, irb, R, Octave, GHCi) runs it when started in the directory' })),
+  { name: '.gvimrc', runBy: 'gvim runs it when it opens the directory (exrc)' },
   { name: '.vscode', runBy: 'VS Code runs the tasks, launch configurations and programs its settings name' },
   { name: '.idea', runBy: 'JetBrains IDEs run the run configurations and tools it defines' },
   { name: '.devcontainer', runBy: 'dev container tools build and run what it defines when the folder is opened' },
@@ -52,6 +54,10 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   { name: '.claude', runBy: 'Claude Code runs the hooks and commands in its settings' },
   { name: '.cursor', runBy: 'Cursor runs the MCP servers and rules it defines' },
   { name: '.mcp.json', runBy: 'coding agents start the MCP servers it lists' },
+  ...['.gemini', '.amazonq', '.kiro', '.roo', '.continue', '.codex', '.opencode', 'opencode.json', 'opencode.jsonc', '.aider.conf.yml'].map((name) => ({
+    name,
+    runBy: 'a coding agent starts the MCP servers or runs the commands its project settings list',
+  })),
   { name: '.claude.json', runBy: 'Claude Code starts the MCP servers it lists' },
   { name: '.ripgreprc', runBy: 'ripgrep reads options from it, --pre runs a program' },
   { name: '.gitconfig', runBy: 'git reads it as configuration (a global config, or an include)' },
@@ -105,6 +111,14 @@ const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly patte
     pattern: /^(.+\.pth|sitecustomize\.py|usercustomize\.py)$/u,
     runBy: "Python runs it whenever the environment's interpreter starts (editors start it when the folder is opened)",
   },
+  {
+    // What a .pth file imports runs at every start too, so the whole of site-packages is the environment's startup code.
+    parent: /^(lib|python\d+(\.\d+)?|pypy\d+(\.\d+)?)$/u,
+    pattern: /^(site|dist)-packages$/u,
+    runBy: "Python runs its .pth files and the modules they import whenever the environment's interpreter starts (editors start it when the folder is opened)",
+  },
+  { parent: /^mise$/u, pattern: /^(config(\.[a-z0-9_-]+)?\.toml|conf\.d)$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+  { parent: /^conda$/u, pattern: /^(de)?activate\.d$/u, runBy: "conda and editors' terminals source a conda environment's activation scripts" },
 ];
 
 const PYVENV_CONFIG: ProtectedToolName = { name: 'pyvenv.cfg', runBy: 'it chooses the interpreter a virtual environment runs (editors start it when the folder is opened)' };

@@ -11,7 +11,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { replay, world } from './world.js';
+import { replay, world } from './open/world.js';
 
 test('the write tool never changes a module a .pth file imports at every start', async (t) => {
   const w = world(t);

@@ -24,7 +24,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { replay, world } from './world.js';
+import { replay, world } from './open/world.js';
 
 const UNLISTED = [
   '.pryrc',
