@@ -121,9 +121,11 @@ test('across OS processes: a call waits for another process holding its scope, a
   const child = await holderProcess(t, ws);
   const waiter = contend([path.join(ws, 'a')]);
   t.is(await waiter.outcome, 'waits');
+  // Listened for before the holder is told to go: it may exit before the waiter's lock resolves.
+  const exited = once(child, 'exit');
   child.stdin!.end();
   (await waiter.lock).release();
-  const [code] = (await once(child, 'exit')) as [number];
+  const [code] = (await exited) as [number];
   t.is(code, 0);
 });
 
