@@ -4,7 +4,8 @@
 // and the run goes on to the next message. The run's own signal still cancels
 // everything. readPrompt is asked only once the caller has taken every earlier event.
 import test, { type ExecutionContext } from 'ava';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, realpathSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAgent, type RunAgentOptions } from '../../../src/host/run/run-agent.js';
@@ -44,27 +45,27 @@ const textOf = (message: ChatMessage | undefined) => (message?.content ?? []).ma
 
 /** A sleep length unique to this test process, so pgrep finds only ours. */
 const SLEEP = `3939.${process.pid}`;
-function sleepIsRunning(): boolean {
+function sleepPids(): number[] {
   try {
-    execFileSync('pgrep', ['-f', `^sleep ${SLEEP}$`]);
-    return true;
+    return execFileSync('pgrep', ['-f', `^sleep ${SLEEP}$`], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
-    return false;
+    return []; // pgrep exits 1 when nothing matches
   }
 }
 
 /**
- * Whether the sleep is gone once the kernel has carried out the kill: SIGKILL to
- * a sandbox's processes is delivered at once but they die when next scheduled, so
- * on a busy machine the result can come back a moment before they are gone. Polls
- * for the exit itself; the 30 s limit only stops a test that would otherwise hang.
+ * Resolves once the sleep has exited: SIGKILL to a sandbox's processes is delivered
+ * at once but they die when next scheduled, so on a busy machine the result can come
+ * back a moment before they are gone. Awaits the kernel's exit event (a pidfd turns
+ * readable) for each one still there, never the clock.
  */
-async function sleepEnds(): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < 30_000; ) {
-    if (!sleepIsRunning()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
+async function sleepEnds(): Promise<number[]> {
+  const script = 'import os, select, sys\ntry:\n    fd = os.pidfd_open(int(sys.argv[1]))\nexcept ProcessLookupError:\n    sys.exit(0)\nselect.select([fd], [], [])\n';
+  await Promise.all(sleepPids().map((pid) => once(spawn('/usr/bin/python3', ['-c', script, String(pid)], { stdio: 'ignore' }), 'exit')));
+  return sleepPids(); // none: the kill took them all (a sleep that was never killed keeps this waiting, and ava's timeout fails it)
 }
 
 const sleepingTurns = [
@@ -96,7 +97,7 @@ test('cancelling an answer kills its command and refuses its later calls; the ru
   const events = await collect({ ...options, readPrompt: async () => messages.shift() });
 
   t.true(answer.signal.aborted);
-  t.true(await sleepEnds(), 'the command was killed');
+  t.deepEqual(await sleepEnds(), [], 'the command was killed');
   t.like(
     events.find((e) => e.type === 'tool.result' && e.id === 1),
     { ok: false },
@@ -164,7 +165,7 @@ test("the run's own signal still cancels the whole run while an answer has a sig
     },
   });
   t.like(end(events), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
-  t.true(await sleepEnds(), 'the command was killed');
+  t.deepEqual(await sleepEnds(), [], 'the command was killed');
   t.is(asked, 1, 'a cancelled run asks for nothing more');
 });
 
