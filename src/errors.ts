@@ -114,6 +114,7 @@ export const ERROR_CODES = {
   },
   ZB_DOCTOR_NOT_ROOT: { exit: 1, summary: 'zotbox doctor --fix-apparmor changes the system AppArmor policy and must run as root; the message gives the commands to run by hand.' },
   ZB_DOCTOR_APPARMOR_LOAD: { exit: 1, summary: 'The AppArmor profile was written but apparmor_parser could not load it (AppArmor 4 is needed); the message says how to remove it.' },
+  ZB_DOCTOR_PROFILE_MISSING: { exit: 1, summary: 'The container seccomp profile zotbox ships (profiles/zotbox-seccomp.json) is missing or unreadable in this installation; reinstall zotbox.' },
   ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
   ZB_CONFINEMENT_MOUNT_MOVED: {
     exit: 1,

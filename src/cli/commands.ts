@@ -326,17 +326,18 @@ export const EVAL: CommandSpec = {
 export const DOCTOR: CommandSpec = {
   name: 'doctor',
   summary: 'Check that commands can run confined here, and say how to fix what is missing.',
-  usage: ['doctor [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor'],
+  usage: ['doctor [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor', 'doctor --print-seccomp'],
   arguments: [],
   description:
-    "Checks Node.js and starts a real bubblewrap sandbox with the flags every command gets. When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again.",
+    "Checks Node.js and starts a real bubblewrap sandbox with the flags every command gets. When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again. --print-seccomp prints the seccomp profile for containers (Docker's default, plus the five calls bubblewrap needs), for docker run --security-opt seccomp=FILE or a Kubernetes Localhost profile.",
   options: [
     { name: 'print-apparmor', type: 'boolean', description: 'Print the AppArmor profile for /usr/bin/bwrap and exit.' },
     { name: 'fix-apparmor', type: 'boolean', description: 'As root: install and load the AppArmor profile, showing what it writes, then check again.' },
+    { name: 'print-seccomp', type: 'boolean', description: 'Print the seccomp profile for containers (Docker, Kubernetes) and exit.' },
     JSON_OPTION,
   ],
   exitStatus: ['0  every check passed', '1  a check failed (each says its fix), or --fix-apparmor could not install the profile', '2  usage error'],
-  examples: ['zotbox doctor', 'sudo zotbox doctor --fix-apparmor'],
+  examples: ['zotbox doctor', 'sudo zotbox doctor --fix-apparmor', 'zotbox doctor --print-seccomp > zotbox-seccomp.json'],
   minPositionals: 0,
   maxPositionals: 0,
 };

@@ -1,7 +1,8 @@
 // `zotbox doctor`: prints each check (✓ or ✘), and for a failed one its cause and
 // the fix to paste. Exit 0 when every check passes, 1 otherwise.
-// `--print-apparmor` prints the AppArmor profile; `--fix-apparmor` installs it (root).
-import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, installAppArmorProfile, requireRootForAppArmor, runDoctor, sandboxFacts, type DoctorReport } from '../api/doctor.js';
+// `--print-apparmor` prints the AppArmor profile; `--fix-apparmor` installs it (root);
+// `--print-seccomp` prints the seccomp profile for containers.
+import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, installAppArmorProfile, readSeccompProfile, requireRootForAppArmor, runDoctor, sandboxFacts, type DoctorReport } from '../api/doctor.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 
@@ -19,6 +20,10 @@ export const runDoctorCommand: CommandHandler = async (parsed, io: CliIo) => {
   const { values } = parsed;
   if (values['print-apparmor'] === true) {
     writeTerminalText(io.stdout, APPARMOR_PROFILE);
+    return 0;
+  }
+  if (values['print-seccomp'] === true) {
+    writeTerminalText(io.stdout, readSeccompProfile());
     return 0;
   }
   if (values['fix-apparmor'] === true) {

@@ -6,6 +6,7 @@
 // old kernel or bubblewrap) are driven through the diagnosis's facts.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { diagnoseSandbox, type SandboxFacts } from '../../../src/host/executors/confine/sandbox-diagnosis.js';
 import { sandboxFacts } from '../../../src/host/executors/confine/mode.js';
 import { runDoctor } from '../../../src/host/doctor/run-doctor.js';
@@ -48,8 +49,20 @@ test("a container's seccomp profile refusing user namespaces: the cause is secco
   const { status, json, stderr } = doctor(underUserNamespaceDenial([]));
   t.is(status, 1, stderr);
   t.like(sandbox(json), { ok: false, cause: 'seccomp' });
-  t.regex(sandbox(json).detail, /seccomp (profile this process runs under|filter on this process) refuses to create user namespaces \(bubblewrap said: bwrap: No permissions to creat/u);
-  t.regex(sandbox(json).fix ?? '', /seccomp profile that allows unshare, clone with CLONE_NEWUSER, mount, umount2 and pivot_root/u);
+  t.regex(sandbox(json).detail, /seccomp (profile this process runs under|filter on this process) refuses a system call bubblewrap needs .*\(bubblewrap said: bwrap: No permissions to creat/u);
+  t.regex(sandbox(json).fix ?? '', /zotbox doctor --print-seccomp > zotbox-seccomp\.json, then Docker: --security-opt seccomp=zotbox-seccomp\.json/u);
+});
+
+test("a /proc partly masked, as a container's default masks it: the cause is proc-masked, with the option that unmasks it", (t) => {
+  // An outer sandbox of the test's own hides /proc/keys behind /dev/null, as Docker hides it; the kernel then refuses
+  // zotbox's inner sandbox a fresh /proc ("VFS: Mount too revealing"). Nothing outside the outer sandbox changes.
+  if (!existsSync('/proc/keys')) throw new Error("this kernel has no /proc/keys to mask; pick another masked path of Docker's for this test");
+  const outer = ['bwrap', '--unshare-user', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--ro-bind', '/dev/null', '/proc/keys', '--'];
+  const { status, json, stderr } = doctor(outer);
+  t.is(status, 1, stderr);
+  t.like(sandbox(json), { ok: false, cause: 'proc-masked' });
+  t.regex(sandbox(json).detail, /^parts of \/proc are masked here \(.*\/proc\/keys.*\), so the kernel refuses bubblewrap a fresh \/proc \(bubblewrap said: bwrap: Can't mount proc/u);
+  t.regex(sandbox(json).fix ?? '', /Docker: --security-opt systempaths=unconfined; Podman: --security-opt unmask=ALL; Kubernetes: securityContext\.procMount: Unmasked/u);
 });
 
 test('no bubblewrap on the search path: the cause is not-installed, with the install commands', (t) => {
@@ -68,6 +81,8 @@ const base: SandboxFacts = {
   unprivilegedUsernsClone: undefined,
   apparmorRestrictsUserns: 0,
   seccompMode: 0,
+  procOvermounts: [],
+  appArmorLabel: undefined,
   container: undefined,
   kernelRelease: '6.8.0-45-generic',
 };
@@ -92,6 +107,21 @@ test('each other cause has its own code and fix: old bubblewrap, Debian switch o
   t.regex((diagnoseSandbox({ ...base, unprivilegedUsernsClone: 0 }) as { fix: string }).fix, /sudo sysctl -w kernel\.unprivileged_userns_clone=1/u);
   t.is(cause({ kernelRelease: '4.4.0-210-generic', probe: { status: 1, message: 'bwrap: Creating new namespace failed: Invalid argument' } }), 'kernel-too-old');
   t.is(cause({ container: 'docker', probe: { status: 1, message: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" } }), 'container');
+  const masked = {
+    container: 'docker' as const,
+    seccompMode: 2,
+    procOvermounts: ['/proc/acpi', '/proc/kcore'],
+    probe: { status: 1, message: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" },
+  };
+  t.is(cause(masked), 'proc-masked', 'a masked /proc is the cause even under a seccomp filter that let bubblewrap this far');
+  const mountRefused = { container: 'docker' as const, appArmorLabel: 'docker-default (enforce)\n', probe: { status: 1, message: 'bwrap: Failed to make / slave: Permission denied' } };
+  t.deepEqual(diagnoseSandbox({ ...base, ...mountRefused }), {
+    ok: false,
+    cause: 'container-apparmor',
+    summary: "the AppArmor profile of this docker container (docker-default (enforce)) refuses bubblewrap's mounts (bubblewrap said: bwrap: Failed to make / slave: Permission denied)",
+    fix: 'run the container without the engine\'s default AppArmor profile: Docker: --security-opt apparmor=unconfined; Kubernetes: securityContext.appArmorProfile type Unconfined (1.30 and later), or a Localhost profile that allows mount; the recipes are in docs/install.md, "Containers"',
+  });
+  t.is(cause({ ...mountRefused, appArmorLabel: 'unconfined\n' }), 'container', 'an unconfined label is not the cause');
   t.is(cause({ probe: { status: 1, message: 'bwrap: something new' } }), 'other');
   t.regex((diagnoseSandbox({ ...base, probe: { status: 1, message: 'bwrap: something new' } }) as { summary: string }).summary, /bubblewrap said: bwrap: something new/u);
   t.is(cause({ probe: { status: 0, message: '' } }), 'ok');

@@ -5,30 +5,10 @@
 // so every cause is pinned by a test, including those this machine cannot reach.
 import { readFileSync } from 'node:fs';
 import { release } from 'node:os';
+import { containerRestriction } from './container-diagnosis.js';
+import type { SandboxDiagnosis, SandboxFacts } from './sandbox-facts.js';
 
-export type SandboxCause = 'not-installed' | 'bubblewrap-too-old' | 'userns-disabled' | 'apparmor' | 'seccomp' | 'container' | 'kernel-too-old' | 'other';
-
-/** What the diagnosis reads. A fact that cannot be read is undefined: it then explains nothing. */
-export interface SandboxFacts {
-  /** Where bwrap was found, or undefined. */
-  readonly bwrap: string | undefined;
-  /** The probe's exit status (null: killed or not started) and bubblewrap's first stderr line. */
-  readonly probe: { readonly status: number | null; readonly message: string } | undefined;
-  /** /proc/sys/user/max_user_namespaces */
-  readonly maxUserNamespaces: number | undefined;
-  /** /proc/sys/kernel/unprivileged_userns_clone (Debian's and older Ubuntu's switch). */
-  readonly unprivilegedUsernsClone: number | undefined;
-  /** /proc/sys/kernel/apparmor_restrict_unprivileged_userns (Ubuntu 23.10 and later). */
-  readonly apparmorRestrictsUserns: number | undefined;
-  /** The Seccomp field of /proc/self/status: 0 none, 1 strict, 2 filter. */
-  readonly seccompMode: number | undefined;
-  /** A container this process runs in, by its marker, or undefined. */
-  readonly container: 'docker' | 'podman' | 'kubernetes' | 'container' | undefined;
-  /** os.release(), e.g. "6.8.0-45-generic". */
-  readonly kernelRelease: string;
-}
-
-export type SandboxDiagnosis = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly cause: SandboxCause; readonly summary: string; readonly fix: string };
+export type { SandboxCause, SandboxDiagnosis, SandboxFacts } from './sandbox-facts.js';
 
 /** Linux 4.9 made user namespace limits per namespace, which --disable-userns relies on. */
 const MINIMUM_KERNEL: readonly [number, number] = [4, 9];
@@ -74,15 +54,8 @@ export function diagnoseSandbox(facts: SandboxFacts): SandboxDiagnosis {
       fix: 'let /usr/bin/bwrap alone create them: sudo zotbox doctor --fix-apparmor (installs the AppArmor profile /etc/apparmor.d/zotbox-bwrap and loads it); or, wider, for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
     };
   }
-  if (facts.seccompMode === 2 && /operation not permitted|no permissions to creat/iu.test(message)) {
-    const where = facts.container === undefined ? 'a seccomp filter on this process' : `the ${facts.container} seccomp profile this process runs under`;
-    return {
-      ok: false,
-      cause: 'seccomp',
-      summary: `${where} refuses to create user namespaces${said}`,
-      fix: 'run the container with a seccomp profile that allows unshare, clone with CLONE_NEWUSER, mount, umount2 and pivot_root (Docker: --security-opt seccomp=PROFILE.json; Kubernetes: securityContext.seccompProfile type Localhost); the recipes are in docs/install.md, "Containers"',
-    };
-  }
+  const restriction = containerRestriction(facts, message, said);
+  if (restriction !== undefined) return restriction;
   if (kernelIsOlder(facts.kernelRelease, MINIMUM_KERNEL)) {
     return {
       ok: false,
@@ -96,7 +69,7 @@ export function diagnoseSandbox(facts: SandboxFacts): SandboxDiagnosis {
       ok: false,
       cause: 'container',
       summary: `the ${facts.container} container this process runs in stops bubblewrap${said}`,
-      fix: 'run the container so bubblewrap may mount: Docker: --security-opt apparmor=unconfined --security-opt systempaths=unconfined with a seccomp profile that allows namespaces; the recipes are in docs/install.md, "Containers"',
+      fix: 'run the container so bubblewrap may mount: Docker: --security-opt apparmor=unconfined --security-opt systempaths=unconfined --security-opt seccomp=zotbox-seccomp.json (from zotbox doctor --print-seccomp); the recipes are in docs/install.md, "Containers"',
     };
   }
   return {
@@ -131,6 +104,16 @@ function containerMarker(env: Readonly<Record<string, string | undefined>>): San
   return readText('/run/systemd/container') === undefined ? undefined : 'container';
 }
 
+/** Mount points below /proc other than binfmt_misc's (an empty directory of procfs, which the kernel allows over). */
+function procOvermounts(): readonly string[] | undefined {
+  const mountinfo = readText('/proc/self/mountinfo');
+  if (mountinfo === undefined) return undefined;
+  return mountinfo
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter((point) => point.startsWith('/proc/') && point !== '/proc/sys/fs/binfmt_misc');
+}
+
 /** The system's side of the facts, read now. */
 export function readSystemFacts(env: Readonly<Record<string, string | undefined>>): Omit<SandboxFacts, 'bwrap' | 'probe'> {
   const status = readText('/proc/self/status');
@@ -140,6 +123,8 @@ export function readSystemFacts(env: Readonly<Record<string, string | undefined>
     unprivilegedUsernsClone: readNumber('/proc/sys/kernel/unprivileged_userns_clone'),
     apparmorRestrictsUserns: readNumber('/proc/sys/kernel/apparmor_restrict_unprivileged_userns'),
     seccompMode: seccomp === undefined ? undefined : Number(seccomp),
+    procOvermounts: procOvermounts(),
+    appArmorLabel: readText('/proc/self/attr/current')?.replace(/\0/gu, ''),
     container: containerMarker(env),
     kernelRelease: release(),
   };
