@@ -4,10 +4,13 @@
 // `survived` when all pass, `broken` when the patch no longer applies, the build
 // fails or a named test file does not exist. Never writes the tree it reads: the
 // copy lives in a temporary directory that is removed on exit, error or signal.
+// Before any patch, the named tests run once on the unmutated copy: a test that
+// fails there (for example one the copy's place makes fail) would "catch" every
+// mutant for the wrong reason, so the run stops instead.
 // Exit status: 0 when every mutant was caught, 1 otherwise, 2 when the unmutated
-// copy does not build or the arguments are wrong, 128+n on signal n.
+// copy does not build, its tests fail, or the arguments are wrong, 128+n on signal n.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +122,31 @@ function startBuilder(copy: string): { build: () => Promise<BuilderReply>; stop:
   };
 }
 
+/** Runs ava on the copy; `--fail-fast` when only whether one fails matters. */
+function runAva(copy: string, tests: readonly string[], failFast: boolean): Promise<{ status: number | null; output: string }> {
+  return run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...(failFast ? ['--fail-fast'] : []), ...tests], copy);
+}
+
+function failedLines(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => line.includes('✘'))
+    .map((line) => `\n    ${line.trim()}`)
+    .join('');
+}
+
+/** The tests every mutant names, run once unmutated: undefined when they pass, else what failed. */
+async function baselineFailure(copy: string, files: readonly string[]): Promise<string | undefined> {
+  const tests = new Set<string>();
+  for (const file of files) {
+    const parsed = parseMutantPatch(path.basename(file, '.patch'), readFileSync(file, 'utf8'));
+    if (parsed.ok) for (const test of parsed.mutant.tests) if (existsSync(path.join(copy, test))) tests.add(test);
+  }
+  if (tests.size === 0) return undefined;
+  const result = await runAva(copy, [...tests].sort(), false);
+  return result.status === 0 ? undefined : failedLines(result.output) || `\n${result.output.trim().split('\n').slice(-20).join('\n')}`;
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -151,13 +179,9 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
     else {
       const testStarted = Date.now();
       // --fail-fast: one failing test is the answer; the rest of a caught mutant's tests need not run.
-      const tests = await run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--fail-fast', ...mutant.tests], copy);
+      const tests = await runAva(copy, mutant.tests, true);
       const times = `${buildTime}, tested in ${seconds(Date.now() - testStarted)}`;
-      const failed = tests.output
-        .split('\n')
-        .filter((line) => line.includes('✘'))
-        .map((line) => `\n    ${line.trim()}`)
-        .join('');
+      const failed = failedLines(tests.output);
       result =
         tests.status === 0
           ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` }
@@ -176,6 +200,8 @@ async function main(options: Options, say: (line: string) => void): Promise<numb
   const started = Date.now();
   const files = patchFiles(options);
   const copy = mkdtempSync(path.join(options.tmpParent, 'zotbox-mutants-'));
+  // As a clone is: tests that run commands as another user (the sandbox's 65534) must reach the copy, as they reach the tree.
+  chmodSync(copy, 0o755);
   const cleanUp = () => rmSync(copy, { recursive: true, force: true });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
@@ -198,7 +224,13 @@ async function main(options: Options, say: (line: string) => void): Promise<numb
       say(`the unmutated tree does not build:\n${base.errors}`);
       return 2;
     }
-    say(`built in ${seconds(Date.now() - started)}; ${files.length} mutant${files.length === 1 ? '' : 's'}`);
+    say(`built in ${seconds(Date.now() - started)}; running the mutants' tests once, unmutated`);
+    const baseline = await baselineFailure(copy, files);
+    if (baseline !== undefined) {
+      say(`the unmutated copy fails the mutants' tests, so a mutant "caught" by them would prove nothing; fix these first:${baseline}`);
+      return 2;
+    }
+    say(`the unmutated tests pass (${seconds(Date.now() - started)}); ${files.length} mutant${files.length === 1 ? '' : 's'}`);
     for (const file of files) {
       const mutantStarted = Date.now();
       const { outcome, detail } = await testMutant(file, { copy, gitEnv, builder, say });

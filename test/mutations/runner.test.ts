@@ -102,3 +102,27 @@ test('interrupted while a patch is applied, the runner leaves the tree untouched
   t.deepEqual(snapshotTree(root, []), before);
   t.deepEqual(readdirSync(tmpParent), []);
 });
+
+test('a test that fails on the unmutated copy stops the run before any mutant: it would catch every one for the wrong reason', async (t) => {
+  const root = fixtureProject(t);
+  const tmpParent = tempDir(t, 'zb-mutants-tmp-');
+  writeFileSync(path.join(root, 'test', 'arith.test.ts'), "import test from 'ava';\nimport { add } from '../src/arith.js';\n\ntest('add adds wrongly', (t) => {\n  t.is(add(2, 3), 6);\n});\n");
+  const run = await runRunner(root, tmpParent, ['caught']);
+  t.is(run.status, 2, run.stdout + run.stderr);
+  t.regex(run.stdout, /the unmutated copy fails the mutants' tests, so a mutant "caught" by them would prove nothing; fix these first:\n +✘ .*add adds wrongly/u);
+  t.notRegex(run.stdout, /^(caught|survived|broken) /mu);
+  t.deepEqual(readdirSync(tmpParent), []);
+});
+
+test('the private copy is reachable by other users, as the tree is: tests that run commands as the sandbox user see it', async (t) => {
+  const root = fixtureProject(t);
+  const tmpParent = tempDir(t, 'zb-mutants-tmp-');
+  // The test reads its own copy's mode: 0755 as a clone would be, not mkdtemp's 0700.
+  writeFileSync(
+    path.join(root, 'test', 'arith.test.ts'),
+    "import test from 'ava';\nimport { statSync } from 'node:fs';\nimport { add } from '../src/arith.js';\n\ntest('add adds', (t) => {\n  t.is(statSync(process.cwd()).mode & 0o777, 0o755);\n  t.is(add(2, 3), 5);\n});\n",
+  );
+  const run = await runRunner(root, tmpParent, ['caught']);
+  t.is(run.status, 0, run.stdout + run.stderr);
+  t.regex(run.stdout, /^mutants: 1 caught, 0 survived, 0 broken, of 1, /mu);
+});
