@@ -8,9 +8,11 @@ import test, { type ExecutionContext } from 'ava';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { formatConsentText } from '../../src/host/consent/consent-text.js';
 import { packAgent } from '../../src/host/load/pack-agent.js';
 import { runAgent } from '../../src/host/run/run-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
 const usage = { input_tokens: 1, output_tokens: 1 };
@@ -242,4 +244,27 @@ test('unconfined, commands cannot reach /zotbox (denied, saying why) while the r
   t.false(gate[1]!.allowed);
   t.regex(gate[1]!.reason ?? '', /commands cannot reach \/zotbox\/skills\/demo\/reference\.md: confinement is off for this run/u);
   t.false(existsSync('/zotbox/skills/demo'), 'this machine has no host /zotbox that the answer could have come from');
+});
+
+test('inspect lists each skill with its file count and scripts; consent says that skills bundle scripts', async (t) => {
+  const w = world(t);
+  const inspected = await runCliCaptured(['inspect', w.agent, '--json'], { cwd: w.root });
+  t.is(inspected.status, 0, inspected.stderr);
+  t.deepEqual((JSON.parse(inspected.stdout) as { skills: unknown }).skills, [
+    { name: 'demo', files: 7, scripts: ['scripts/count.sh', 'scripts/make.py', 'scripts/where.py', 'scripts/write-beside.py'] },
+  ]);
+  const text = await runCliCaptured(['inspect', w.agent], { cwd: w.root });
+  t.regex(text.stdout, /^skills \(1\), each readable by the model at \/zotbox\/skills\/<name>\/:\n {2}demo: 7 files, scripts: scripts\/count\.sh, scripts\/make\.py, /mu);
+  const consent = formatConsentText({
+    name: 'skilled',
+    version: '1.0.0',
+    contentDigest: 'sha256:00',
+    artifactDigest: undefined,
+    permissions: { read: [w.ws], write: [], bash: { mode: 'allowlist', allow: ['python3'] }, confinement: 'bubblewrap' },
+    skillScripts: [
+      { name: 'demo', scripts: ['scripts/a.py', 'scripts/b.sh', 'scripts/c.py', 'scripts/d.py'] },
+      { name: 'plain', scripts: [] },
+    ],
+  });
+  t.true(consent.includes('  skills bundle scripts: demo (scripts/a.py, scripts/b.sh, scripts/c.py, …); they run only as commands, with their interpreter in the bash allowlist\n'), consent);
 });

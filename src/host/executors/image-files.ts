@@ -90,3 +90,27 @@ export class ImageExtraction {
     return IMAGE_TREES.filter((tree) => this.image.entries.some((entry) => entry.name === tree)).map((tree) => ({ source: path.join(root, tree), target: `${IMAGE_ROOT}/${tree}` }));
   }
 }
+
+/** What counts as a script: executable, in a scripts/ or bin/ folder, or with an interpreter's file extension. */
+const SCRIPT_EXTENSION = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|lua)$/u;
+
+export interface SkillSummary {
+  readonly name: string;
+  /** How many files the skill's folder holds, SKILL.md included. */
+  readonly files: number;
+  /** Its scripts, relative to its folder: they run only as commands, confined, with their interpreter allowlisted. */
+  readonly scripts: readonly string[];
+}
+
+/** Each skill (skills/<name>/SKILL.md) with its file count and scripts, in name order. */
+export function skillSummaries(image: AgentImage): SkillSummary[] {
+  const names = image.entries.flatMap((entry) => (entry.type === 'file' ? (/^skills\/([^/]+)\/SKILL\.md$/u.exec(entry.name)?.[1] ?? []) : []));
+  return names.map((name) => {
+    const prefix = `skills/${name}/`;
+    const files = image.entries.filter((entry) => entry.type === 'file' && entry.name.startsWith(prefix));
+    const scripts = files
+      .filter((entry) => entry.mode === 0o755 || /(?:^|\/)(?:scripts|bin)\//u.test(entry.name.slice(prefix.length)) || SCRIPT_EXTENSION.test(entry.name))
+      .map((entry) => entry.name.slice(prefix.length));
+    return { name, files: files.length, scripts };
+  });
+}

@@ -24,7 +24,7 @@ import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
-import { ImageExtraction, imageIndexOf } from '../executors/image-files.js';
+import { ImageExtraction, imageIndexOf, skillSummaries } from '../executors/image-files.js';
 import { listBundledSkills } from '../executors/skill.js';
 import type { AgentSource } from '../load/open-agent.js';
 import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
@@ -156,6 +156,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     stdout: options.stdout ?? process.stdout,
     reference,
     ...(source.kind === 'github' ? { remoteSource: source.remote } : {}),
+    skillScripts: skillSummaries(image),
   });
   const skills = listBundledSkills(image);
   const shell: ShellContext = {
