@@ -55,6 +55,7 @@ export function reportJson(report: AgentReport) {
     unknown_keys: report.unknownKeys,
     warnings: report.warnings,
     files: report.files,
+    skills: report.skills,
     confinement: report.confinement,
     storage: report.storage,
   };
@@ -100,11 +101,25 @@ function reportText(report: AgentReport): string {
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
     ...report.warnings.map((w) => `warning:         ${field(w)}`),
     '',
+    ...skillLines(report),
     ...storageLines(report),
     `files (${report.files.filter((f) => f.type === 'file').length}, ${report.expandedSize} bytes):`,
     ...report.files.map((f) => (f.type === 'directory' ? `  ${field(f.path)}/` : `  ${field(f.path)}  ${f.size} B${f.mode === '0755' ? '  (executable)' : ''}`)),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Each skill, its file count and its scripts (issue 25): the folder is the model's to read at /zotbox/skills/<name>/. */
+function skillLines(report: AgentReport): string[] {
+  if (report.skills.length === 0) return [];
+  return [
+    `skills (${report.skills.length}), each readable by the model at /zotbox/skills/<name>/:`,
+    ...report.skills.map(
+      (skill) =>
+        `  ${field(skill.name)}: ${skill.files} file${skill.files === 1 ? '' : 's'}${skill.scripts.length === 0 ? '' : `, scripts: ${skill.scripts.map(field).join(', ')} (run only as confined commands, with their interpreter allowlisted)`}`,
+    ),
+    '',
+  ];
 }
 
 /** Where the agent's data lives (issue 21): its name and source choose the directory. */

@@ -23,7 +23,7 @@ export interface GateDeciderOptions {
 export function createGateDecider(options: GateDeciderOptions): (call: ToolCall) => GateVerdict {
   const { shell, skills } = options;
   const pathVerdict = (path: string, tool: PathTool, approve: (decision: ApprovedPath) => ApprovedCall): GateVerdict => {
-    const decision = decidePathAccess(tool, path, shell.scopes, tool === 'read' || options.controls === undefined ? undefined : options.controls());
+    const decision = decidePathAccess(tool, path, shell.scopes, tool === 'read' || options.controls === undefined ? undefined : options.controls(), { fileTool: true });
     const audit = decision.canonicalPath === undefined ? {} : { canonicalPath: decision.canonicalPath };
     if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit };
     return { allow: true, approved: approve(decision), audit };

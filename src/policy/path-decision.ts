@@ -6,6 +6,7 @@
 // apply, the strictest wins: forbidden, then protected, then out of scope.
 import type { ErrorCode } from '../errors.js';
 import { isInsideGitMetadata } from './git-control.js';
+import { imageEntryOf } from './image-paths.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import { findControlLocation, ungrantedToolFile, type ControlLocations } from './protected-files.js';
 import { isInsideRoot, type CompiledScopes, type ScopeContext, type ScopeRoot } from './scopes.js';
@@ -121,17 +122,61 @@ function describeRoots(roots: readonly ScopeRoot[]): string {
 }
 
 /**
+ * /zotbox (image-paths.ts): the agent's own package, consented to by digest, so reading it needs no scope; nothing
+ * there is ever written. Commands see it only where the sandbox mounts it; the file tools always (served from the image).
+ */
+function decideImagePath(tool: PathTool, requested: string, image: { virtual: string; entry: string }, scopes: CompiledScopes, fileTool: boolean): PathDecision {
+  const index = scopes.context.image;
+  if (tool !== 'read') {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_PROTECTED',
+      `${tool} denied: ${image.virtual} is the agent's own package (/zotbox), which is read-only. Fix: write in the workspace instead.`,
+      image.virtual,
+    );
+  }
+  if (index === undefined || index.kindOf(image.entry) === undefined) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_OUTSIDE_SCOPE',
+      `${tool} denied: ${image.virtual} is not in this agent's package; /zotbox/skills/<name>/ holds each skill's files and /zotbox/assets/ the assets. Fix: use a path the skill tool listed.`,
+      image.virtual,
+    );
+  }
+  if (!fileTool && !index.inCommands) {
+    return deny(
+      tool,
+      requested,
+      'ZB_POLICY_PATH_OUTSIDE_SCOPE',
+      `${tool} denied: commands cannot reach ${image.virtual}: ${index.notInCommands ?? 'only the sandbox mounts /zotbox'}. Fix: read the file with the read tool.`,
+      image.virtual,
+    );
+  }
+  return { allow: true, tool, requested, canonicalPath: image.virtual, exists: true, scope: '/zotbox (the agent package, read-only)' };
+}
+
+/**
  * Decides whether `tool` may touch `requested` (absolute, or relative to the
  * workspace). Edit needs both a read and a write scope; write and edit refuse a
  * regular file with more than one hard link, and the files other tools run
  * (`controls`: what git configuration names, computed by the host; none by default).
  */
-export function decidePathAccess(tool: PathTool, requested: string, scopes: CompiledScopes, controls: ControlLocations = { locations: [] }): PathDecision {
+export function decidePathAccess(
+  tool: PathTool,
+  requested: string,
+  scopes: CompiledScopes,
+  controls: ControlLocations = { locations: [] },
+  options: { readonly fileTool?: boolean } = {},
+): PathDecision {
   if (requested.length === 0) return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: the path is empty.`);
   if (requested.includes('\u0000')) return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: the path contains a NUL byte.`);
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(requested)) {
     return deny(tool, requested, 'ZB_POLICY_PATH_INVALID', `${tool} denied: ${JSON.stringify(requested)} is a URL; ask for a file path.`);
   }
+  const image = imageEntryOf(absoluteFrom(scopes.context.workspace, requested));
+  if (image !== undefined) return decideImagePath(tool, requested, image, scopes, options.fileTool === true);
   const needsRead = tool === 'read' || tool === 'edit';
   const needsWrite = tool === 'write' || tool === 'edit';
   if ((needsRead && scopes.read.length === 0) || (needsWrite && scopes.write.length === 0)) {

@@ -3,6 +3,7 @@
 // with the same resolver as every target path. The declaration is kept, so the
 // scopes are recompiled whenever the workspace changes (Part A). A root that
 // cannot be resolved is dropped, with a warning: fewer permissions, never more.
+import type { ImageIndex } from './image-paths.js';
 import type { Manifest } from './manifest.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 
@@ -17,6 +18,8 @@ export interface ScopeContext {
    * directory inside it (issue 9 §6). Absent only where no state exists (tests).
    */
   readonly stateDirectory?: string;
+  /** What the agent's package holds at /zotbox (image-paths.ts); absent: nothing is there. */
+  readonly image?: ImageIndex;
 }
 
 export interface ScopeRoot {

@@ -16,6 +16,7 @@ import { FOUND_FILE, readFindCommands } from './argument-rules/find-expression.j
 import type { FoundFiles } from './argument-rules/value-kinds.js';
 import { ALWAYS_DENIED, SHELL_ONLY_BUILTINS } from './never-allowed.js';
 import type { BashMode } from './manifest.js';
+import { imageEntryOf } from './image-paths.js';
 import { decidePathAccess } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
@@ -309,6 +310,12 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
 function checkDirectory(what: string, target: string, context: ShellContext, cwd: string): Check<string> {
   const decision = decidePathAccess('read', absoluteFrom(cwd, target), context.scopes);
   if (!decision.allow) return no(decision.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE' ? 'ZB_POLICY_SHELL_CD' : decision.code, `${what} ${decision.reason}`);
+  // In the agent's package the image says what is a directory (the sandbox mounts exactly it); nothing is resolved on the host.
+  const image = imageEntryOf(decision.canonicalPath);
+  if (image !== undefined) {
+    if (context.scopes.context.image?.kindOf(image.entry) === 'directory') return { ok: true, value: image.virtual };
+    return no('ZB_POLICY_SHELL_CD', `${what} denied: ${image.virtual} is not a directory of the agent's package.`);
+  }
   const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
   if (!resolved.ok || resolved.stats?.isDirectory !== true) return no('ZB_POLICY_SHELL_CD', `${what} denied: ${decision.canonicalPath} is not an existing directory.`);
   return { ok: true, value: decision.canonicalPath };

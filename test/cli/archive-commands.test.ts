@@ -44,6 +44,7 @@ test('inspect describes an agent without running it, in text and JSON', async (t
     'unknown_keys',
     'warnings',
     'files',
+    'skills',
     'confinement',
     'storage',
   ]);

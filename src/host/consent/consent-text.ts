@@ -25,6 +25,16 @@ export interface ConsentTextInput {
   readonly permissions: ConsentSummary;
   /** Where a remote agent came from ("acme/agents/reviewer@v1"); absent for local agents. */
   readonly remoteSource?: string | undefined;
+  /** The skills that bundle scripts, with them (issue 25); absent or empty: none. */
+  readonly skillScripts?: readonly { readonly name: string; readonly scripts: readonly string[] }[] | undefined;
+}
+
+/** Skills with scripts, said out loud: running one still needs its interpreter in the allowlist, and runs confined. */
+function skillScriptLines(skills: ConsentTextInput['skillScripts']): string[] {
+  const withScripts = (skills ?? []).filter((skill) => skill.scripts.length > 0);
+  if (withScripts.length === 0) return [];
+  const shown = withScripts.map((skill) => `${escapeControlCharacters(skill.name)} (${skill.scripts.slice(0, 3).map(escapeControlCharacters).join(', ')}${skill.scripts.length > 3 ? ', …' : ''})`);
+  return [`  skills bundle scripts: ${shown.join('; ')}; they run only as commands, with their interpreter in the bash allowlist`];
 }
 
 const CONFINEMENT_LINES: Readonly<Record<ConfinementSummary, string>> = {
@@ -49,6 +59,7 @@ export function formatConsentText(request: ConsentTextInput): string {
     // A write scope never grants these by containing them (issue 21 §5): each one named is said out loud.
     ...grantedToolFiles(permissions.write).map(({ root, rule }) => `  GRANTED, a file other tools run: ${safe(root)} (${rule.runBy})`),
     `  bash:     ${bash}`,
+    ...skillScriptLines(request.skillScripts),
     CONFINEMENT_LINES[permissions.confinement],
     '',
   ].join('\n');

@@ -10,7 +10,7 @@
 // only, unless `remember` (--remember) asks to save them too.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { ZotboxError } from '../../errors.js';
-import { escapeControlCharacters, formatConsentText } from './consent-text.js';
+import { escapeControlCharacters, formatConsentText, type ConsentTextInput } from './consent-text.js';
 import type { AgentSourceIdentity } from './agent-identity.js';
 import { readMatchingReceipt, writeReceipt, type ConfinementSummary, type ConsentSummary } from './receipt.js';
 
@@ -28,6 +28,8 @@ export interface ConsentRequest {
   readonly permissions: ConsentSummary;
   /** For a remote agent, where it came from ("acme/agents/reviewer@v1"), shown under the agent line. */
   readonly remoteSource?: string;
+  /** The skills that bundle scripts (issue 25), said in the prompt; the digest the receipt binds covers them. */
+  readonly skillScripts?: ConsentTextInput['skillScripts'];
   /** -y/--yes on the command line: consent for this run only. */
   readonly yes: boolean;
   /** --remember: save a receipt for consent given by `yes` or ZOTBOX_AGENT_CONSENT=1 (a yes at the prompt is always saved). */

@@ -117,7 +117,7 @@ function startCommand(
   }
   const child = spawn(launch.file, [...launch.args], {
     ...(launch.argv0 === undefined ? {} : { argv0: launch.argv0 }),
-    cwd: command.cwd,
+    cwd: launch.hostCwd ?? command.cwd,
     env: launch.env,
     stdio,
     detached: true, // its own process group and session, so a timeout kills everything it started

@@ -8,7 +8,9 @@ import type { CommandIsolation } from './confine/command-isolation.js';
 import { refuseProtectedWrite } from './confine/protected-locations.js';
 import type { ControlLocations } from '../../policy/protected-files.js';
 import { executeBash } from './bash.js';
-import { executeEdit, executeRead, executeWrite } from './file-tools.js';
+import { executeEdit, executeRead, executeWrite, readResultFrom } from './file-tools.js';
+import { readImageFile } from './image-files.js';
+import { isImagePath } from '../../policy/image-paths.js';
 import { executeSkill } from './skill.js';
 
 export interface ExecutorOptions {
@@ -45,6 +47,8 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
   return async (approved, signal) => {
     switch (approved.tool) {
       case 'read':
+        // The agent's package (/zotbox) is served from the image, never from a path on the host.
+        if (isImagePath(approved.decision.canonicalPath)) return readResultFrom(approved.decision.canonicalPath, readImageFile(options.image, approved.decision.canonicalPath), approved.call.input);
         return executeRead(approved.decision, approved.call.input);
       case 'write':
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.

@@ -65,10 +65,28 @@ function isBinary(bytes: Buffer): boolean {
 }
 
 /** `probe` is a test seam (file-guard.ts); production callers never pass it. */
-export function executeRead(decision: ApprovedPath, input: { offset?: number | undefined; limit?: number | undefined }, probe?: FileGuardProbe): ReadResult {
-  const bytes = readWhole(decision.canonicalPath, probe);
+export function executeRead(decision: ApprovedPath, input: ReadWindow, probe?: FileGuardProbe): ReadResult {
+  return readResultFrom(decision.canonicalPath, readWhole(decision.canonicalPath, probe), input);
+}
+
+export interface ReadWindow {
+  readonly offset?: number | undefined;
+  readonly limit?: number | undefined;
+}
+
+/** What the read tool returns for a file's bytes (from disk, or from the agent's package at /zotbox). */
+export function readResultFrom(shown: string, bytes: Buffer, input: ReadWindow): ReadResult {
+  if (bytes.length > MAX_READ_FILE_BYTES) {
+    throw new ZotboxError(
+      'ZB_EXEC_FILE_TOO_LARGE',
+      `${shown} is ${bytes.length} bytes; the read tool loads at most ${MAX_READ_FILE_BYTES}. Search it with grep, or ask the user for the part you need.`,
+      {
+        details: { path: shown, size: bytes.length },
+      },
+    );
+  }
   if (isBinary(bytes)) {
-    return { path: decision.canonicalPath, size: bytes.length, binary: true, content: '', startLine: 0, endLine: 0, totalLines: 0, truncated: false };
+    return { path: shown, size: bytes.length, binary: true, content: '', startLine: 0, endLine: 0, totalLines: 0, truncated: false };
   }
   const lines = bytes.toString('utf8').split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -86,7 +104,7 @@ export function executeRead(decision: ApprovedPath, input: { offset?: number | u
     selected.push(line);
   }
   return {
-    path: decision.canonicalPath,
+    path: shown,
     size: bytes.length,
     binary: false,
     content: selected.join('\n'),

@@ -6,6 +6,7 @@ import type { Manifest } from '../../policy/manifest.js';
 import { agentConsentsDirectory, agentDirectory, agentDataDirectory, agentSessionsDirectory } from '../consent/agent-directory.js';
 import { describeAgentSource } from '../consent/agent-identity.js';
 import { describeConfinement, resolveConfinement } from '../executors/confine/mode.js';
+import { skillSummaries, type SkillSummary } from '../executors/image-files.js';
 import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
 export interface AgentFileReport {
@@ -30,6 +31,8 @@ export interface AgentReport {
   readonly unknownKeys: readonly string[];
   readonly warnings: readonly string[];
   readonly files: readonly AgentFileReport[];
+  /** Each skill with its file count and scripts (issue 25: its folder is readable at /zotbox/skills/<name>/). */
+  readonly skills: readonly SkillSummary[];
   /** The OS confinement commands would run under here by default (--confine required). */
   readonly confinement: string;
   /**
@@ -71,6 +74,7 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentR
     unknownKeys: layout.unknownKeys,
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),
+    skills: skillSummaries(image),
     confinement: describeConfinement(resolveConfinement('required')),
     storage:
       stateDirectory === undefined

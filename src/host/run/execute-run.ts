@@ -199,6 +199,8 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     inputError,
     maxTurns,
   });
+  // The package the sandbox mounts at /zotbox exists while a run of the plan holds it (entry.pre included).
+  const releaseImage = plan.holdImage();
   const running = runPreForRun(plan, queue, cancellation.signal)
     .then((preamble) => {
       const onWorker = pool[RUN_TASK](task(preamble));
@@ -221,6 +223,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
       gateChannel.port1.close();
       modelChannel.port1.close();
       options.signal?.removeEventListener('abort', onAbort);
+      releaseImage();
       release();
       queue.finish();
     });

@@ -11,7 +11,7 @@ import { createGateDecider } from '../../policy/gate-decider.js';
 import type { ApprovedCall, GateVerdict } from '../../policy/gate-server.js';
 import type { ToolCall } from '../../policy/gate-protocol.js';
 import type { Manifest } from '../../policy/manifest.js';
-import { compileScopes } from '../../policy/scopes.js';
+import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { ConsentSummary } from '../consent/receipt.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
@@ -24,6 +24,7 @@ import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
+import { ImageExtraction, imageIndexOf, skillSummaries } from '../executors/image-files.js';
 import { listBundledSkills } from '../executors/skill.js';
 import type { AgentSource } from '../load/open-agent.js';
 import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
@@ -105,6 +106,8 @@ export interface RunPlan {
   readonly decide: (call: ToolCall) => GateVerdict;
   /** The privileged executors, for approved calls only. */
   readonly execute: (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown>;
+  /** A run's hold on the extraction of the package the sandbox mounts at /zotbox; the returned function lets go. */
+  readonly holdImage: () => () => void;
 }
 
 /** Loads, checks and asks consent once. Throws (with a ZB_ code) when the agent cannot run here. */
@@ -129,9 +132,13 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
   // The agent's own directory belongs to its name and its source (issue 21): a namesake from elsewhere gets its own.
   const { data, sessions } = ensureAgentDirectories(stateDirectory, { name: manifest.name, source: sourceIdentity });
-  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
-  refuseScopesInStateDirectory(scopes);
+  const compiled = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
+  refuseScopesInStateDirectory(compiled);
   const confinement = resolveConfinement(options.confine ?? 'required');
+  // The agent's package at /zotbox (issue 25): the file tools read it from the image; commands see it where the sandbox mounts it.
+  const hidden = packageHiddenFromCommands(confinement, compiled);
+  const scopes = { ...compiled, context: { ...compiled.context, image: imageIndexOf(image, hidden) } };
+  const extraction = new ImageExtraction(image);
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
@@ -149,6 +156,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     stdout: options.stdout ?? process.stdout,
     reference,
     ...(source.kind === 'github' ? { remoteSource: source.remote } : {}),
+    skillScripts: skillSummaries(image),
   });
   const skills = listBundledSkills(image);
   const shell: ShellContext = {
@@ -176,6 +184,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
       ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
       agentData: scopes.context.agentData,
       userGit,
+      ...(hidden === undefined ? { image: extraction } : {}),
     }),
   });
   return {
@@ -202,7 +211,15 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     toolTimeoutMs: options.toolTimeoutMs ?? 300_000,
     decide: createGateDecider({ shell, skills, controls }),
     execute,
+    holdImage: () => extraction.acquire(),
   };
+}
+
+/** Why commands cannot see /zotbox in this run, or undefined when the sandbox mounts it. */
+function packageHiddenFromCommands(confinement: Confinement, scopes: CompiledScopes): string | undefined {
+  if (confinement.kind === 'unconfined') return 'confinement is off for this run (--confine off), and only the sandbox mounts /zotbox';
+  if ([...scopes.read, ...scopes.write].some((scope) => scope.root === '/')) return 'a scope of "/" puts the host\'s root in the sandbox, where /zotbox cannot be mounted';
+  return undefined;
 }
 
 async function agentFor(options: PrepareRunOptions, env: Readonly<Record<string, string | undefined>>): Promise<LoadedAgent> {

@@ -4,6 +4,7 @@
 // its parser. The one place a kind gets its meaning; never throws.
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isImagePath } from '../image-paths.js';
 import { decidePathAccess, type PathTool } from '../path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from '../path-resolve.js';
 import type { CompiledScopes } from '../scopes.js';
@@ -88,7 +89,8 @@ function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: R
       if (!home.allow) return no(home.code, `${program}: ${value.written} is a symbolic link, which the program may replace or remove where it is: ${home.reason}`);
     }
   }
-  if (marks.has(FOLLOWS_LINKS) && !marks.has(KEEPS_LINKS)) {
+  // The agent's package holds no links (image-paths.ts): there is nothing in it to follow, and nothing on the host to walk.
+  if (marks.has(FOLLOWS_LINKS) && !marks.has(KEEPS_LINKS) && !isImagePath(decided.value)) {
     const walked = checkLinksInTree(decided.value, tool, context.scopes);
     if (!walked.ok) return no(walked.code, `${program}: ${value.written} follows links inside it: ${walked.reason}`);
   }

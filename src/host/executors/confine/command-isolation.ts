@@ -50,6 +50,8 @@ export interface CommandLaunch {
   readonly args: readonly string[];
   readonly argv0?: string;
   readonly env: Record<string, string>;
+  /** Where the spawned file starts on the host, when not the command's directory (bwrap: the command's is inside the sandbox, given by --chdir). */
+  readonly hostCwd?: string;
   /** What the child gets as fd 3, 4, …: a descriptor, or 'pipe' for a channel `started` uses. */
   readonly extraStdio: readonly (number | 'pipe')[];
   /**
@@ -207,6 +209,8 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
       return {
         file: bwrap,
+        // The command's directory may exist only in the sandbox (/zotbox, the agent's package): bwrap starts from "/".
+        hostCwd: '/',
         args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
         env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],

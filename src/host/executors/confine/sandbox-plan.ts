@@ -29,6 +29,8 @@ export interface SandboxLayout {
   readonly agentData?: string;
   /** Where the user's own git reads its global and system config (what it names is protected); none read when absent. */
   readonly userGit?: UserGitEnvironment;
+  /** The agent's package, mounted read-only at /zotbox/<tree> from a private extraction (image-files.ts); none when absent. */
+  readonly image?: { mounts(): readonly { readonly source: string; readonly target: string }[] };
 }
 
 /** Inside the sandbox: the command's private, empty home (on its private /tmp). */
@@ -113,6 +115,15 @@ class BindList {
     this.expectations.push({ kind: 'bind', target, readOnly: mode === 'ro', dev, ino });
     this.noteNested(target, opened.kind);
   }
+  /** `source` mounted read-only at `target`, a place only the sandbox has (the agent's package at /zotbox). */
+  bindAt(source: string, target: string): void {
+    const opened = openPathWithoutLinks(source);
+    if ('missing' in opened) throw unsafe(source, 'vanished while the sandbox was built');
+    this.args.push('--ro-bind-fd', String(FIRST_BIND_FD + this.fds.length), target);
+    this.fds.push(opened.fd);
+    const { dev, ino } = fstatSync(opened.fd);
+    this.expectations.push({ kind: 'bind', target, readOnly: true, dev, ino });
+  }
   mask(target: string): void {
     const opened = openPathWithoutLinks(target);
     if ('missing' in opened) return;
@@ -181,6 +192,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     }
     if (state !== undefined && roots.some(({ root }) => isInsideRoot(state, root) && root !== state)) binds.mask(state);
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
+    for (const mount of layout.image?.mounts() ?? []) binds.bindAt(mount.source, mount.target);
     const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
     extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);

@@ -1,0 +1,270 @@
+// A skill's bundled files (issue 25), in whole replayed runs with the real gate
+// and the real sandbox: the skill tool says where its folder is and what it holds;
+// the read tool reads it at /zotbox/skills/<name>/ without any scope; a bundled
+// script runs confined; nothing in /zotbox can be written by a tool, a command or a
+// script; the ways out (.., links, the host's own /zotbox) end where they must; two
+// runs of different agents each see their own package; a .zot behaves the same.
+import test, { type ExecutionContext } from 'ava';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { formatConsentText } from '../../src/host/consent/consent-text.js';
+import { packAgent } from '../../src/host/load/pack-agent.js';
+import { runAgent } from '../../src/host/run/run-agent.js';
+import type { RunEvent } from '../../src/host/run/run-events.js';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { tempDir } from '../fixtures/temp.js';
+
+const usage = { input_tokens: 1, output_tokens: 1 };
+
+interface Call {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+/** An agent whose skill "demo" points to a reference, bundles a Python and a shell helper, examples and a binary asset. */
+function writeAgent(dir: string, name: string, skill: string): void {
+  const skillDir = path.join(dir, 'skills', skill);
+  for (const sub of ['scripts', 'examples']) mkdirSync(path.join(skillDir, sub), { recursive: true });
+  mkdirSync(path.join(dir, 'assets', 'fonts'), { recursive: true });
+  const permissions = { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['python3', 'sh', 'ls', 'cat'] } };
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ zotfile: 1, name, version: '1.0.0', permissions }));
+  writeFileSync(path.join(dir, 'AGENT.md'), 'Uses its skill.\n');
+  writeFileSync(path.join(skillDir, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill} things\n---\nRead reference.md first, then run scripts/make.py --help.\n`);
+  writeFileSync(path.join(skillDir, 'reference.md'), `# ${skill} reference\nThe output line is MADE BY ${skill}.\n`);
+  writeFileSync(
+    path.join(skillDir, 'scripts', 'make.py'),
+    `import sys\nif sys.argv[1:] == ['--help']:\n    print('usage: make.py OUT')\nelse:\n    open(sys.argv[1], 'w').write('MADE BY ${skill}\\n')\n`,
+  );
+  writeFileSync(
+    path.join(skillDir, 'scripts', 'write-beside.py'),
+    "import os, sys\ntry:\n    open(os.path.join(os.path.dirname(__file__), 'planted.txt'), 'w').write('x')\n    print('WROTE')\nexcept OSError as e:\n    print('REFUSED', e.strerror)\n",
+  );
+  // Prints the source of the /zotbox/skills mount (the root field of /proc/self/mountinfo).
+  writeFileSync(path.join(skillDir, 'scripts', 'where.py'), "for line in open('/proc/self/mountinfo'):\n    fields = line.split()\n    if fields[4] == '/zotbox/skills':\n        print(fields[3])\n");
+  writeFileSync(path.join(skillDir, 'scripts', 'count.sh'), 'echo "$# arguments"\n', { mode: 0o755 });
+  writeFileSync(path.join(skillDir, 'examples', 'one.txt'), 'example one\n');
+  writeFileSync(path.join(dir, 'assets', 'fonts', 'mono.ttf'), Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7) % 256)));
+}
+
+interface World {
+  readonly root: string;
+  readonly ws: string;
+  readonly agent: string;
+  /** The run's events, and each tool result as the model got it (from the run's session file), in call order. */
+  run(calls: readonly Call[], options?: { agent?: string; confine?: 'off'; state?: string }): Promise<{ events: RunEvent[]; outputs: string[] }>;
+}
+
+/** Every session file under the state directory. */
+function sessionFiles(state: string): string[] {
+  const agents = path.join(state, 'agents');
+  if (!existsSync(agents)) return [];
+  return readdirSync(agents).flatMap((agent) => {
+    const dir = path.join(agents, agent, 'sessions');
+    return existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [];
+  });
+}
+
+/** The tool results a session file holds, in order. */
+function toolOutputs(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; message?: { content: { type: string; content?: string }[] } })
+    .flatMap((line) => (line.type === 'message' ? (line.message?.content ?? []) : []))
+    .filter((block) => block.type === 'tool_result')
+    .map((block) => block.content ?? '');
+}
+
+function world(t: ExecutionContext): World {
+  const root = realpathSync(tempDir(t, 'zb-skill-files-'));
+  const ws = path.join(root, 'ws');
+  const agent = path.join(root, 'agent');
+  mkdirSync(ws);
+  writeAgent(agent, 'skilled', 'demo');
+  let runs = 0;
+  return {
+    root,
+    ws,
+    agent,
+    run: async (calls, options = {}) => {
+      const transcript = path.join(root, `run-${++runs}.json`);
+      const turns = [
+        ...calls.map((call, i) => ({ content: [{ type: 'tool_use', id: `t${i}`, name: call.name, input: call.input }], stop: 'tool_use', usage })),
+        { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
+      ];
+      writeFileSync(transcript, JSON.stringify({ zotbox_replay: 1, model: 'replay', turns }));
+      const state = options.state ?? path.join(root, 'state');
+      const before = new Set(sessionFiles(state));
+      const events: RunEvent[] = [];
+      for await (const event of runAgent({
+        reference: options.agent ?? agent,
+        cwd: ws,
+        replayFile: transcript,
+        prompt: 'go',
+        yes: true,
+        env: {},
+        stateDirectory: state,
+        ...(options.confine === undefined ? {} : { confine: options.confine }),
+      })) {
+        events.push(event);
+      }
+      const made = sessionFiles(state).filter((file) => !before.has(file));
+      if (made.length !== 1) throw new Error(`expected one new session file, found ${made.length}`);
+      return { events, outputs: toolOutputs(made[0]!) };
+    },
+  };
+}
+
+type Decision = RunEvent & { type: 'gate.decision' };
+const decisions = (events: readonly RunEvent[]) => events.filter((e): e is Decision => e.type === 'gate.decision');
+const bash = (output: string) => JSON.parse(output) as { exitCode: number; stdout: string; stderr: string };
+const extractions = () => readdirSync(tmpdir()).filter((name) => name.startsWith('zotbox-image-'));
+
+test('load the skill, read its reference, run its script (--help, then a real job into the workspace), all confined', async (t) => {
+  const w = world(t);
+  const { events, outputs } = await w.run([
+    { name: 'skill', input: { name: 'demo' } },
+    { name: 'read', input: { path: '/zotbox/skills/demo/reference.md' } },
+    { name: 'bash', input: { command: 'python3 /zotbox/skills/demo/scripts/make.py --help' } },
+    { name: 'bash', input: { command: `cd /zotbox/skills/demo && python3 scripts/make.py ${w.ws}/made.txt && sh scripts/count.sh a b` } },
+    { name: 'bash', input: { command: 'ls /zotbox/skills/demo/examples /zotbox/assets/fonts' } },
+    { name: 'read', input: { path: '/zotbox/assets/fonts/mono.ttf' } },
+    { name: 'bash', input: { command: 'python3 /zotbox/skills/demo/scripts/where.py' } },
+  ]);
+  const [skill, reference, help, job, listing, asset] = outputs as [string, string, string, string, string, string];
+  t.like(JSON.parse(skill), {
+    name: 'demo',
+    directory: '/zotbox/skills/demo/',
+    files: ['SKILL.md', 'examples/one.txt', 'reference.md', 'scripts/count.sh', 'scripts/make.py', 'scripts/where.py', 'scripts/write-beside.py'],
+    filesNotListed: 0,
+  });
+  t.is((JSON.parse(reference) as { content: string }).content, '# demo reference\nThe output line is MADE BY demo.');
+  t.is(bash(help).stdout, 'usage: make.py OUT\n');
+  t.is(bash(job).stdout, '2 arguments\n');
+  t.is(readFileSync(path.join(w.ws, 'made.txt'), 'utf8'), 'MADE BY demo\n');
+  t.is(bash(listing).stdout, '/zotbox/assets/fonts:\nmono.ttf\n\n/zotbox/skills/demo/examples:\none.txt\n');
+  t.like(JSON.parse(asset), { path: '/zotbox/assets/fonts/mono.ttf', size: 40_000, binary: true });
+  t.like(events.at(-1), { type: 'run.end', status: 'completed' });
+  // Where the sandbox's /zotbox/skills came from, as the kernel tells the command: the run's extraction, gone after the run.
+  const source = bash(outputs[6]!).stdout.trim();
+  t.regex(source, /\/zotbox-image-[^/]+\/skills$/u);
+  t.false(
+    extractions().some((name) => source.includes(`/${name}/`)),
+    "the run's extraction is removed when it ends",
+  );
+});
+
+test('nothing in /zotbox is writable: the write and edit tools are denied, and a command or a script writing there is refused by the sandbox', async (t) => {
+  const w = world(t);
+  const { events, outputs } = await w.run([
+    { name: 'write', input: { path: '/zotbox/skills/demo/reference.md', content: 'changed' } },
+    { name: 'edit', input: { path: '/zotbox/skills/demo/SKILL.md', old_string: 'Read', new_string: 'Ignore' } },
+    { name: 'write', input: { path: '/zotbox/skills/new.md', content: 'x' } },
+    { name: 'bash', input: { command: 'python3 /zotbox/skills/demo/scripts/write-beside.py' } },
+    { name: 'bash', input: { command: 'python3 /zotbox/skills/demo/scripts/make.py /zotbox/skills/demo/out.txt' } },
+  ]);
+  const gate = decisions(events);
+  t.deepEqual(
+    gate.slice(0, 3).map((d) => [d.allowed, d.code]),
+    [
+      [false, 'ZB_POLICY_PATH_PROTECTED'],
+      [false, 'ZB_POLICY_PATH_PROTECTED'],
+      [false, 'ZB_POLICY_PATH_PROTECTED'],
+    ],
+  );
+  const [, , , beside, written] = outputs as [string, string, string, string, string];
+  t.is(bash(beside).stdout, 'REFUSED Read-only file system\n', 'the script ran, and the sandbox refused its write');
+  t.regex(bash(written).stderr, /Read-only file system: '\/zotbox\/skills\/demo\/out\.txt'/u, 'the script ran, and the sandbox refused its output');
+  t.like(events.at(-1), { type: 'run.end', status: 'completed' });
+});
+
+test('the ways out of /zotbox end where they must: ".." and a link planted in the workspace are decided on the host, outside every scope', async (t) => {
+  const w = world(t);
+  const { events } = await w.run([
+    { name: 'read', input: { path: '/zotbox/skills/demo/../../../etc/passwd' } },
+    { name: 'read', input: { path: '/zotbox/skills/../../root/.bashrc' } },
+    { name: 'bash', input: { command: 'cat /zotbox/skills/demo/../../../etc/hostname' } },
+    { name: 'write', input: { path: 'mklink.py', content: "import os\nos.symlink('/zotbox/skills/demo', 'link')\n" } },
+    { name: 'bash', input: { command: 'python3 mklink.py' } },
+    { name: 'read', input: { path: 'link/reference.md' } },
+    { name: 'write', input: { path: 'link/planted.md', content: 'x' } },
+    { name: 'read', input: { path: '/zotbox/skills/other/SKILL.md' } },
+  ]);
+  const gate = decisions(events);
+  // Outside /zotbox once ".." leaves it: decided on the host, outside the read scopes.
+  t.false(gate[0]!.allowed);
+  t.false(gate[1]!.allowed);
+  t.false(gate[2]!.allowed);
+  t.true(gate[4]!.allowed, 'the link was made in the sandbox');
+  t.true(!existsSync(path.join(w.ws, 'link')) && readlinkSync(path.join(w.ws, 'link')) === '/zotbox/skills/demo');
+  // The link is the host's: it leads to a /zotbox that is not the package, outside every scope.
+  t.like(gate[5], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+  t.like(gate[6], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+  t.like(gate[7], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+  t.regex(gate[7]!.reason ?? '', /is not in this agent's package/u);
+});
+
+test('two runs of different agents at once each see only their own skills', async (t) => {
+  const w = world(t);
+  const second = path.join(w.root, 'second');
+  writeAgent(second, 'other-agent', 'charts');
+  const list = [{ name: 'bash', input: { command: 'ls /zotbox/skills' } }];
+  const [mine, theirs] = await Promise.all([w.run(list), w.run(list, { agent: second, state: path.join(w.root, 'state-2') })]);
+  t.is(bash(mine.outputs[0]!).stdout, 'demo\n');
+  t.is(bash(theirs.outputs[0]!).stdout, 'charts\n');
+});
+
+test('a packed .zot behaves as the directory does', async (t) => {
+  const w = world(t);
+  const packed = path.join(w.root, 'skilled.zot');
+  await packAgent(w.agent, packed, { cwd: w.root });
+  const { outputs } = await w.run(
+    [
+      { name: 'read', input: { path: '/zotbox/skills/demo/reference.md' } },
+      { name: 'bash', input: { command: `python3 /zotbox/skills/demo/scripts/make.py ${w.ws}/from-zot.txt` } },
+    ],
+    { agent: packed },
+  );
+  t.regex(outputs[0]!, /MADE BY demo/u);
+  t.is(readFileSync(path.join(w.ws, 'from-zot.txt'), 'utf8'), 'MADE BY demo\n');
+});
+
+test('unconfined, commands cannot reach /zotbox (denied, saying why) while the read tool still can', async (t) => {
+  const w = world(t);
+  const { events } = await w.run(
+    [
+      { name: 'read', input: { path: '/zotbox/skills/demo/reference.md' } },
+      { name: 'bash', input: { command: 'cat /zotbox/skills/demo/reference.md' } },
+    ],
+    { confine: 'off' },
+  );
+  const gate = decisions(events);
+  t.true(gate[0]!.allowed);
+  t.false(gate[1]!.allowed);
+  t.regex(gate[1]!.reason ?? '', /commands cannot reach \/zotbox\/skills\/demo\/reference\.md: confinement is off for this run/u);
+  t.false(existsSync('/zotbox/skills/demo'), 'this machine has no host /zotbox that the answer could have come from');
+});
+
+test('inspect lists each skill with its file count and scripts; consent says that skills bundle scripts', async (t) => {
+  const w = world(t);
+  const inspected = await runCliCaptured(['inspect', w.agent, '--json'], { cwd: w.root });
+  t.is(inspected.status, 0, inspected.stderr);
+  t.deepEqual((JSON.parse(inspected.stdout) as { skills: unknown }).skills, [
+    { name: 'demo', files: 7, scripts: ['scripts/count.sh', 'scripts/make.py', 'scripts/where.py', 'scripts/write-beside.py'] },
+  ]);
+  const text = await runCliCaptured(['inspect', w.agent], { cwd: w.root });
+  t.regex(text.stdout, /^skills \(1\), each readable by the model at \/zotbox\/skills\/<name>\/:\n {2}demo: 7 files, scripts: scripts\/count\.sh, scripts\/make\.py, /mu);
+  const consent = formatConsentText({
+    name: 'skilled',
+    version: '1.0.0',
+    contentDigest: 'sha256:00',
+    artifactDigest: undefined,
+    permissions: { read: [w.ws], write: [], bash: { mode: 'allowlist', allow: ['python3'] }, confinement: 'bubblewrap' },
+    skillScripts: [
+      { name: 'demo', scripts: ['scripts/a.py', 'scripts/b.sh', 'scripts/c.py', 'scripts/d.py'] },
+      { name: 'plain', scripts: [] },
+    ],
+  });
+  t.true(consent.includes('  skills bundle scripts: demo (scripts/a.py, scripts/b.sh, scripts/c.py, …); they run only as commands, with their interpreter in the bash allowlist\n'), consent);
+});
