@@ -54,7 +54,7 @@ function replaceRefsOf(record: GitDirectoryRecord): Map<string, { where: string;
   const packed = record.entries.get('packed-refs');
   const text = textOf(packed) ?? (packed === undefined ? '' : undefined);
   // A packed-refs zotbox could not read may hold any replace ref.
-  if (text === undefined) refs.set('refs/replace/?', { where: 'packed-refs', value: `${String(packed.ino)}:${packed.stamp}` });
+  if (text === undefined && packed !== undefined) refs.set('refs/replace/?', { where: 'packed-refs', value: `${String(packed.ino)}:${packed.stamp}` });
   for (const line of (text ?? '').split('\n')) {
     const name = / (refs\/replace\/.*)$/u.exec(line)?.[1];
     if (name !== undefined) refs.set(name, { where: 'packed-refs', value: line.split(' ')[0]! });
