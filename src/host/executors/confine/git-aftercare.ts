@@ -90,7 +90,7 @@ export function gitProgramError(violations: readonly GitViolation[]): ZotboxErro
   const list = violations.map((v) => `${v.path} (${v.reason})`).join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_GIT_PROGRAM',
-    `the command left git metadata that would make git run programs: ${list}. zotbox undid it and stopped the run. An agent may create repositories and commit, but never hooks, fsmonitor, filters, pagers, editors, exec lines or other programs git would run.`,
+    `the command left git metadata that would make git run programs: ${list}. zotbox undid it and stopped the run. An agent may create repositories and commit, but never hooks, fsmonitor, filters, pagers, editors, exec lines or other programs git would run, nor replace refs, forged objects or index flags that hide changes from git status.`,
     { details: { paths: violations.map((v) => v.path) } },
   );
 }

@@ -17,6 +17,8 @@ export const MAX_GIT_FILE_BYTES = 1024 * 1024;
  * compared by inode, size, mtime and ctime (no command can set a ctime back), and cannot be put back.
  */
 export const MAX_KEPT_BYTES = 64 * 1024;
+/** Largest index whose bytes are kept before a command: its flags are compared after it (git-index-flags.ts). */
+export const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 export interface GitPathState {
   readonly kind: 'file' | 'directory' | 'link' | 'other';
@@ -63,7 +65,7 @@ function kindOf(stats: BigIntStats): GitPathState['kind'] {
  */
 function keepsContent(relative: string): boolean {
   const rule = gitDataRule(relative);
-  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || relative === STASH_LOG;
+  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || relative === STASH_LOG || isIndexFile(relative);
 }
 
 /** The stash's reflog: every stash but the newest is named only there (stash@{1}, ...), so it is kept like a ref. */
@@ -72,6 +74,11 @@ export const STASH_LOG = 'logs/refs/stash';
 /** The index files of a git directory (its own, each worktree's): stat-ed, so that a changed index is seen. */
 export function isIndexFile(relative: string): boolean {
   return relative === 'index' || /^worktrees\/[^/]+\/index$/u.test(relative);
+}
+
+/** Packs, their indexes and the commit-graph: stat-ed, so that one changed in place is seen (git-substitution.ts). */
+export function isObjectIndexFile(relative: string): boolean {
+  return /^objects\/(pack|info)\//u.test(relative);
 }
 
 /** The patches `git am --continue` and `git rebase --continue` (apply backend) apply: stat-ed, so that a changed one is seen. */
@@ -128,7 +135,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && child !== STASH_LOG) || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && !isObjectIndexFile(child) && child !== STASH_LOG) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }
@@ -158,7 +165,8 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
         entries.set(child, link === undefined ? { ...base, unreadable: 'vanished while being checked' } : { ...base, link });
       } else if (kind === 'file' && keepsContent(child)) {
         // Bytes of grammar files up to MAX_GIT_FILE_BYTES; of other files (hooks, unknown) up to MAX_KEPT_BYTES, larger ones by their stamp.
-        entries.set(child, { ...base, ...readGitFile(childFull, stats.ino, gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES) });
+        const limit = isIndexFile(child) ? MAX_INDEX_BYTES : gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES;
+        entries.set(child, { ...base, ...readGitFile(childFull, stats.ino, limit) });
       } else entries.set(child, base);
     }
   }

@@ -1,9 +1,10 @@
 // The machine's git plumbing, run by the host to read a repository's index and
 // objects after a command (git-staged-content.ts). Only plumbing that runs no
 // program (cat-file, rev-list, diff-tree, diff-index, ls-files, ls-tree,
-// update-index): no system or global config, no hooks (post-index-change), no
-// fsmonitor, no transports (a partial clone never fetches), no replace refs, no
-// pager, no prompt, literal pathspecs, an empty environment otherwise. The
+// update-index, verify-pack): no system or global config, no hooks
+// (post-index-change), no fsmonitor, no transports (a partial clone never
+// fetches), no replace refs and no commit-graph (objects are read as they are),
+// no pager, no prompt, literal pathspecs, an empty environment otherwise. The
 // repository's own config is read, as the user's git reads it: it is a control
 // location the agent cannot change (git-config-rules.ts). A failure is returned,
 // never taken for "nothing there".
@@ -13,6 +14,7 @@ import { COMMAND_SEARCH_PATH } from '../command-environment.js';
 /** Config given on the command line, which outranks every config file. */
 const HARDENING: readonly string[] = [
   'core.fsmonitor=false',
+  'core.commitGraph=false',
   'core.hooksPath=/dev/null',
   'core.untrackedCache=false',
   'core.useReplaceRefs=false',
@@ -26,8 +28,8 @@ const MAX_OUTPUT = 512 * 1024 * 1024;
 
 export type PlumbingResult = { readonly ok: true; readonly output: Buffer } | { readonly ok: false; readonly reason: string };
 
-/** Runs `git <args>` on the git directory `gitDir` with `input` on stdin. */
-export function runPlumbing(gitDir: string, args: readonly string[], input = ''): PlumbingResult {
+/** Runs `git <args>` on the git directory `gitDir` with `input` on stdin (`indexFile`: another index to read). */
+export function runPlumbing(gitDir: string, args: readonly string[], input = '', indexFile?: string): PlumbingResult {
   const git = findProgram('git', COMMAND_SEARCH_PATH);
   if (git === undefined) return { ok: false, reason: 'git is not installed on the host, so zotbox cannot read the repository' };
   const { spawnSync } = process.getBuiltinModule('node:child_process');
@@ -49,6 +51,7 @@ export function runPlumbing(gitDir: string, args: readonly string[], input = '')
       GIT_TERMINAL_PROMPT: '0',
       GIT_NO_LAZY_FETCH: '1',
       GIT_ALLOW_PROTOCOL: '',
+      ...(indexFile === undefined ? {} : { GIT_INDEX_FILE: indexFile }),
     },
   });
   if (run.error !== undefined) return { ok: false, reason: `git ${args[0] ?? ''} could not run (${run.error.message})` };

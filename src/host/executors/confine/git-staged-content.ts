@@ -6,10 +6,11 @@
 // entry the user did not have there before the command: a new commit (one no
 // ref reached before) may change such a path only to what the worktree or HEAD
 // held there; an index entry there must be HEAD's (before, or after when HEAD
-// is acceptable) or the worktree's. Refs under refs/replace/ may not change at
-// all. What breaks this is undone (refs and sequencer files put back from the
-// record, index entries set back to HEAD's) and the run stops. Reading is done
-// by the host's git plumbing (git-plumbing.ts); whatever it cannot read fails.
+// is acceptable) or the worktree's. Replace refs, loose or packed, are refused
+// first (git-substitution.ts). What breaks this is undone (refs and sequencer
+// files put back from the record, index entries set back to HEAD's) and the run
+// stops. Reading is done by the host's git plumbing (git-plumbing.ts); whatever
+// it cannot read fails.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
@@ -18,7 +19,9 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
 import { isIndexFile, isPatchFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { readSmallFile, type GitInventory } from './git-inventory.js';
+import { indexFlagViolations } from './git-index-flags.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
+import { substitutionViolations } from './git-substitution.js';
 import type { ProtectedRecord } from './protected-locations.js';
 
 export interface StagedContentContext {
@@ -161,7 +164,6 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
   }
   const everyBase = [...new Set([...worktreeBases.values()].flat())];
   for (const relative of refFiles) if (after.entries.get(relative)?.oversized === true) fail(relative, 'it is too large for zotbox to read, so it cannot check the commits it names');
-  for (const relative of refFiles) if (relative.startsWith('refs/replace/')) fail(relative, 'a replace ref makes git read another object in place of one the user has');
 
   // Before: every object any ref-like file named (reachable from them is the user's, or was checked then).
   const known = new Set<string>();
@@ -353,7 +355,10 @@ export function stagedContentViolations(
     // A directory git does not open, now or before, holds no index or refs the user's git reads.
     if (!record.usable && earlier?.usable !== true) continue;
     const previous = earlier !== undefined && earlier.ino === record.ino ? earlier : undefined;
+    // First what substitutes objects or history (git-substitution.ts), so that the plumbing below reads real objects.
+    violations.push(...substitutionViolations(directory, previous, record));
     violations.push(...checkStagedContent(directory, previous, record, { writeRoots, locations, worktreeBefore, bases: basesOf(directory, after) }));
+    violations.push(...indexFlagViolations(directory, previous, record));
   }
   return violations;
 }

@@ -88,19 +88,6 @@ test('a rebase todo list that picks a commit changing the hook is refused, and t
   t.false(existsSync(path.join(repo.gitDir, 'rebase-merge')), 'the rebase the command started is gone');
 });
 
-test('a replace ref is refused whatever it names, and removed', (t) => {
-  const repo = makeRepo(t);
-  const hookBlob = repo.git('rev-parse', 'HEAD:tools/hooks/pre-commit');
-  const evilBlob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.workspace, input: '#!/bin/sh\ntouch /tmp/pwned\n', encoding: 'utf8' }).trim();
-  const { violations } = check(repo, () => repo.git('replace', hookBlob, evilBlob));
-  t.true(
-    violations.some((v) => v.path === path.join(repo.gitDir, 'refs/replace', hookBlob)),
-    JSON.stringify(violations),
-  );
-  t.false(existsSync(path.join(repo.gitDir, 'refs/replace', hookBlob)));
-  t.is(readFileSync(path.join(repo.gitDir, 'refs/heads/main'), 'utf8').trim(), repo.git('rev-parse', 'HEAD'));
-});
-
 test('a commit that makes a directory on the way to the hooks path a link is refused', (t) => {
   const repo = makeRepo(t);
   // The tree: tools -> elsewhere (a link), elsewhere/hooks/pre-commit the agent's own file.
