@@ -59,6 +59,11 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'manifest.json breaks a rule of the zotfile format; the message names the JSON path and the fix.',
   },
+  ZB_MANIFEST_ENV_REFUSED: {
+    exit: 1,
+    summary:
+      "permissions.env.read names a variable no agent may read (the dangerous set, one zotbox or the shell sets for every command, or the host's own settings and model keys); the message names it.",
+  },
   ZB_LAYOUT_AGENT_MD_INVALID: { exit: 1, summary: 'AGENT.md exists but is not a regular file.' },
   ZB_LAYOUT_EXTENSION_BUNDLED: { exit: 1, summary: 'The agent bundles an executable extension (extensions/**/extension.json), which cannot be confined.' },
 

@@ -255,6 +255,12 @@ export function dangerousVariable(name: string): string | undefined {
   return DANGEROUS_VARIABLES.find((entry) => matches(upper, entry))?.why;
 }
 
+/** The rule a name's value must follow, when the name is allowed only with checked values; else undefined. */
+export function constrainedVariable(name: string): string | undefined {
+  const upper = name.toUpperCase();
+  return CONSTRAINED_VALUES.find((entry) => matches(upper, entry))?.rule;
+}
+
 /** Decides one NAME=value (a leading assignment or env's). */
 export function decideAssignment(name: string, value: string): Check<null> {
   const why = dangerousVariable(name);

@@ -24,6 +24,7 @@ import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
+import { readPassedEnvironment } from '../executors/passed-environment.js';
 import { listBundledSkills } from '../executors/skill.js';
 import type { AgentSource } from '../load/open-agent.js';
 import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
@@ -132,7 +133,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.env.read);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,
@@ -176,6 +177,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
       ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
       agentData: scopes.context.agentData,
       userGit,
+      // Read once, here; only the command executors hold the values.
+      passed: readPassedEnvironment(manifest.permissions.env.read, env),
     }),
   });
   return {
