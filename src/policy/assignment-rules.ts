@@ -188,7 +188,11 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
   },
   {
     prefixes: ['SSL_', 'OPENSSL_', 'GNUTLS_', 'KRB5', 'GTK_', 'GIO_', 'GDK_', 'QT_'],
+    // curl reads <scheme>_PROXY for every scheme it speaks (wss_proxy, smtp_proxy...): the whole class (issue 24).
+    suffixes: ['_PROXY'],
     names: [
+      'SOCKS_SERVER',
+      'SOCKS5_SERVER',
       'HTTP_PROXY',
       'HTTPS_PROXY',
       'ALL_PROXY',

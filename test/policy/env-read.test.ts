@@ -33,6 +33,8 @@ for (const name of [
   'all_proxy',
   'no_proxy',
   'NO_PROXY',
+  'wss_proxy',
+  'SOCKS_SERVER',
   'SSL_CERT_FILE',
   'CURL_CA_BUNDLE',
   'NODE_EXTRA_CA_CERTS',
