@@ -217,6 +217,10 @@ export const ERROR_CODES = {
     exit: 2,
     summary: 'An eval agent asks for a read or write scope outside its case workspace and ${agent_data}; nothing ran. Allow the folder on the command line with --allow-scope PATH.',
   },
+  ZB_EVAL_ENV_NOT_ALLOWED: {
+    exit: 2,
+    summary: "An eval agent reads environment variables (permissions.env.read); an eval gives a suite's agent none of yours, since its output goes into the report. Evaluate it with zotbox run.",
+  },
   ZB_EVAL_AGENT_NOT_ALLOWED: {
     exit: 2,
     summary: "A suite's agent lies outside the suite folder and is not pinned by digest; nothing ran. Pin it with digest:, or allow its folder with --allow-scope PATH.",
