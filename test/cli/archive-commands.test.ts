@@ -65,13 +65,17 @@ test('inspect shows each env.read name and whether it is set here, never its val
   t.regex(text.stdout, /\n {2}env read: ZB_TEST_SET \(set\), ZB_TEST_UNSET \(not set: absent for commands\), ZB_TEST_EMPTY \(set\)\n/);
   const json = await runCliCaptured(['inspect', agent, '--json'], { env });
   t.is(json.status, 0, json.stderr);
-  const doc = JSON.parse(json.stdout) as { env_read: unknown; permissions: { env: unknown } };
+  const doc = JSON.parse(json.stdout) as { env_read: unknown; permissions: { env: unknown }; warnings: string[] };
   t.deepEqual(doc.env_read, [
     { name: 'ZB_TEST_SET', set: true },
     { name: 'ZB_TEST_UNSET', set: false },
     { name: 'ZB_TEST_EMPTY', set: true },
   ]);
   t.deepEqual(doc.permissions.env, { read: ['ZB_TEST_SET', 'ZB_TEST_UNSET', 'ZB_TEST_EMPTY'] });
+  t.true(
+    doc.warnings.some((w) => w.includes('zot refuses such an agent')),
+    'inspect warns that zot would not run it',
+  );
   for (const output of [text.stdout, text.stderr, json.stdout, json.stderr]) t.false(output.includes('must-not-show'));
 });
 
