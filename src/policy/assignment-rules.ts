@@ -21,7 +21,7 @@ export interface DangerousVariables {
 export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
   {
     prefixes: ['LD_', 'DYLD_', 'MALLOC_'],
-    names: ['GCONV_PATH', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TZDIR'], // + all but LD_*, DYLD_*
+    names: ['GCONV_PATH', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TZDIR', 'GETCONF_DIR', 'DATEMSK'], // + all but LD_*, DYLD_*
     why: 'changes what the loader or the C library loads into every program',
   },
   {

@@ -272,6 +272,8 @@ const EXTENDED_SET = [
   'FTP_PROXY',
   'RSYNC_PROXY',
   'wss_proxy',
+  'GETCONF_DIR',
+  'DATEMSK',
   'SMTP_PROXY',
   'socks_proxy',
   'SOCKS5_SERVER',
