@@ -59,6 +59,11 @@ export const ERROR_CODES = {
     exit: 1,
     summary: 'manifest.json breaks a rule of the zotfile format; the message names the JSON path and the fix.',
   },
+  ZB_MANIFEST_ENV_REFUSED: {
+    exit: 1,
+    summary:
+      "permissions.env.read names a variable no agent may read (the dangerous set, one zotbox or the shell sets for every command, or the host's own settings and model keys); the message names it.",
+  },
   ZB_LAYOUT_AGENT_MD_INVALID: { exit: 1, summary: 'AGENT.md exists but is not a regular file.' },
   ZB_LAYOUT_EXTENSION_BUNDLED: { exit: 1, summary: 'The agent bundles an executable extension (extensions/**/extension.json), which cannot be confined.' },
 
@@ -212,6 +217,10 @@ export const ERROR_CODES = {
   ZB_EVAL_SCOPE_NOT_ALLOWED: {
     exit: 2,
     summary: 'An eval agent asks for a read or write scope outside its case workspace and ${agent_data}; nothing ran. Allow the folder on the command line with --allow-scope PATH.',
+  },
+  ZB_EVAL_ENV_NOT_ALLOWED: {
+    exit: 2,
+    summary: "An eval agent reads environment variables (permissions.env.read); an eval gives a suite's agent none of yours, since its output goes into the report. Evaluate it with zotbox run.",
   },
   ZB_EVAL_AGENT_NOT_ALLOWED: {
     exit: 2,

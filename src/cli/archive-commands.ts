@@ -56,6 +56,7 @@ export function reportJson(report: AgentReport) {
     warnings: report.warnings,
     files: report.files,
     skills: report.skills,
+    env_read: report.envRead,
     confinement: report.confinement,
     storage: report.storage,
   };
@@ -96,6 +97,8 @@ function reportText(report: AgentReport): string {
     '',
     'permissions (as declared):',
     ...describePermissions(report.permissions),
+    // Whether each is set where inspect runs; the value is never shown.
+    ...(report.envRead.length === 0 ? [] : [`  env read: ${report.envRead.map(({ name, set }) => `${field(name)} (${set ? 'set' : 'not set: absent for commands'})`).join(', ')}`]),
     `  confinement: ${report.confinement}`,
     '',
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
@@ -138,7 +141,7 @@ function storageLines(report: AgentReport): string[] {
 export const runInspect: CommandHandler = async (parsed, io) => {
   // Only paths are computed: inspect reads nothing in the state directory and creates nothing there.
   const stateDirectory = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
-  const report = await inspectAgent(parsed.positionals[0]!, { ...openOptions(io), stateDirectory });
+  const report = await inspectAgent(parsed.positionals[0]!, { ...openOptions(io), stateDirectory, env: io.env });
   if (json(parsed)) writeJson(io, reportJson(report));
   // Description, version, warnings and file names come from the agent.
   else writeTerminalText(io.stdout, reportText(report));

@@ -21,7 +21,7 @@ export interface DangerousVariables {
 export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
   {
     prefixes: ['LD_', 'DYLD_', 'MALLOC_'],
-    names: ['GCONV_PATH', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TZDIR'], // + all but LD_*, DYLD_*
+    names: ['GCONV_PATH', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TZDIR', 'GETCONF_DIR', 'DATEMSK'], // + all but LD_*, DYLD_*
     why: 'changes what the loader or the C library loads into every program',
   },
   {
@@ -188,7 +188,11 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
   },
   {
     prefixes: ['SSL_', 'OPENSSL_', 'GNUTLS_', 'KRB5', 'GTK_', 'GIO_', 'GDK_', 'QT_'],
+    // curl reads <scheme>_PROXY for every scheme it speaks (wss_proxy, smtp_proxy...): the whole class (issue 24).
+    suffixes: ['_PROXY'],
     names: [
+      'SOCKS_SERVER',
+      'SOCKS5_SERVER',
       'HTTP_PROXY',
       'HTTPS_PROXY',
       'ALL_PROXY',
@@ -253,6 +257,12 @@ function matches(upper: string, entry: { readonly names?: readonly string[]; rea
 export function dangerousVariable(name: string): string | undefined {
   const upper = name.toUpperCase();
   return DANGEROUS_VARIABLES.find((entry) => matches(upper, entry))?.why;
+}
+
+/** The rule a name's value must follow, when the name is allowed only with checked values; else undefined. */
+export function constrainedVariable(name: string): string | undefined {
+  const upper = name.toUpperCase();
+  return CONSTRAINED_VALUES.find((entry) => matches(upper, entry))?.rule;
 }
 
 /** Decides one NAME=value (a leading assignment or env's). */

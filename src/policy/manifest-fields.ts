@@ -11,6 +11,10 @@ export const MODEL_CAPABILITIES = ['tools', 'vision', 'reasoning'] as const;
 /** Go's GOOS values, which requirements.os names. */
 export const GO_OS_NAMES = ['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'illumos', 'ios', 'js', 'linux', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows'] as const;
 export const BASH_MODES = ['none', 'ask', 'allowlist'] as const;
+/** A name in permissions.env.read (issue 24 §2): a plain shell variable name, never a pattern. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const MAX_ENV_NAME_LENGTH = 128;
+export const MAX_ENV_READ_NAMES = 64;
 
 export const KNOWN_TOP_LEVEL = ['zotfile', 'name', 'version', 'description', 'license', 'runtime', 'model', 'permissions', 'requirements', 'entry', 'replace_system_prompt'];
 export const KNOWN_ENTRY = ['greeting', 'pre', 'default_prompt'];
@@ -55,6 +59,7 @@ export interface ManifestFields {
     | {
         readonly fs?: { readonly read?: readonly string[] | undefined; readonly write?: readonly string[] | undefined } | undefined;
         readonly bash?: { readonly mode?: BashMode | undefined; readonly allow?: readonly string[] | undefined } | undefined;
+        readonly env?: { readonly read?: readonly string[] | undefined } | undefined;
       }
     | undefined;
   readonly requirements?: { readonly bin?: readonly string[] | undefined; readonly os?: readonly (typeof GO_OS_NAMES)[number][] | undefined } | undefined;

@@ -5,7 +5,17 @@
 // (manifest-shape.ts), so `zotbox check` and `inspect` start fast (issue 11).
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
-import { AGENT_NAME_PATTERN, BASH_MODES, COMMAND_NAME_PATTERN, GO_OS_NAMES, MODEL_CAPABILITIES, scopeStringProblems } from './manifest-fields.js';
+import {
+  AGENT_NAME_PATTERN,
+  BASH_MODES,
+  COMMAND_NAME_PATTERN,
+  ENV_NAME_PATTERN,
+  GO_OS_NAMES,
+  MAX_ENV_NAME_LENGTH,
+  MAX_ENV_READ_NAMES,
+  MODEL_CAPABILITIES,
+  scopeStringProblems,
+} from './manifest-fields.js';
 import { parseSemver } from './semver.js';
 
 const require = createRequire(import.meta.url);
@@ -41,6 +51,29 @@ function buildManifestSchema(z: typeof Zod.z) {
   const emptyList = (feature: string) =>
     optional(z.array(z.unknown(), { error: 'must be an array' }).max(0, { error: `${feature} is not supported by zotbox yet: it could not be enforced; remove it or leave it empty` }));
 
+  // Variable names (issue 24 §2): a closed grammar, bounded; two that differ only in case are one name to some programs.
+  const envNames = z
+    .array(
+      nonEmptyString('a variable name')
+        .max(MAX_ENV_NAME_LENGTH, { error: `must be at most ${MAX_ENV_NAME_LENGTH} characters` })
+        .regex(ENV_NAME_PATTERN, { error: 'must be a variable name such as "GITHUB_TOKEN": letters, digits and underscores, not starting with a digit (no pattern, no value)' }),
+      { error: 'must be an array of strings (variable names)' },
+    )
+    .max(MAX_ENV_READ_NAMES, { error: `may list at most ${MAX_ENV_READ_NAMES} variables` })
+    .superRefine((list, ctx) => {
+      const seen = new Map<string, string>();
+      list.forEach((value, index) => {
+        const earlier = seen.get(value.toUpperCase());
+        if (earlier !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [index],
+            message: `${JSON.stringify(value)} is listed twice${earlier === value ? '' : ` (as ${JSON.stringify(earlier)}: names that differ only in case)`}; list it once`,
+          });
+        else seen.set(value.toUpperCase(), value);
+      });
+    });
+
   const PermissionsSchema = z.strictObject({
     fs: optional(
       z.strictObject({
@@ -72,7 +105,7 @@ function buildManifestSchema(z: typeof Zod.z) {
         }),
     ),
     net: optional(z.strictObject({ allow: emptyList('network access') })),
-    env: optional(z.strictObject({ read: emptyList('reading environment variables') })),
+    env: optional(z.strictObject({ read: optional(envNames) })),
   });
 
   const ModelSchema = z.strictObject({

@@ -4,7 +4,18 @@
 // else, unusual or wrong, so that the schema decides and explains it. It must never
 // accept what the schema rejects; test/policy/manifest-shape.test.ts holds the two
 // together.
-import { AGENT_NAME_PATTERN, BASH_MODES, COMMAND_NAME_PATTERN, GO_OS_NAMES, MODEL_CAPABILITIES, scopeStringProblems, type ManifestFields } from './manifest-fields.js';
+import {
+  AGENT_NAME_PATTERN,
+  BASH_MODES,
+  COMMAND_NAME_PATTERN,
+  ENV_NAME_PATTERN,
+  GO_OS_NAMES,
+  MAX_ENV_NAME_LENGTH,
+  MAX_ENV_READ_NAMES,
+  MODEL_CAPABILITIES,
+  scopeStringProblems,
+  type ManifestFields,
+} from './manifest-fields.js';
 import { parseSemver } from './semver.js';
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -73,6 +84,12 @@ const scope = (value: unknown) => {
   return scopeStringProblems(text).length === 0 ? text : decline();
 };
 const emptyList = (value: unknown): readonly never[] => (Array.isArray(value) && value.length === 0 ? [] : decline());
+const envName = (value: unknown) => (matching(ENV_NAME_PATTERN)(value).length <= MAX_ENV_NAME_LENGTH ? (value as string) : decline());
+/** Variable names: bounded, and no two that differ only in case. */
+const envNames = (value: unknown): string[] => {
+  const list = uniqueList(envName)(value);
+  return list.length <= MAX_ENV_READ_NAMES && new Set(list.map((name) => name.toUpperCase())).size === list.length ? list : decline();
+};
 
 function readFields(top: JsonObject): ManifestFields {
   if (field(top, 'zotfile') !== 1) decline();
@@ -111,10 +128,10 @@ function readModel(value: unknown): NonNullable<ManifestFields['model']> {
 
 function readPermissions(value: unknown): NonNullable<ManifestFields['permissions']> {
   const permissions = object(value, ['fs', 'bash', 'net', 'env']);
-  // Network and environment access cannot be enforced yet: only empty lists pass.
+  // Network access cannot be enforced yet: only an empty list passes.
   optional(permissions, 'net', (net) => optional(object(net, ['allow']), 'allow', emptyList));
-  optional(permissions, 'env', (env) => optional(object(env, ['read']), 'read', emptyList));
   return {
+    env: optional(permissions, 'env', (env) => ({ read: optional(object(env, ['read']), 'read', envNames) })),
     fs: optional(permissions, 'fs', (fs) => {
       const scopes = object(fs, ['read', 'write']);
       return { read: optional(scopes, 'read', uniqueList(scope)), write: optional(scopes, 'write', uniqueList(scope)) };

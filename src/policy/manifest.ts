@@ -3,6 +3,7 @@
 // or, for a plainly valid manifest, the zod-free recogniser (manifest-shape.ts, issue
 // 11) with the same result. Every failure names the JSON path and the fix.
 import { ZotboxError } from '../errors.js';
+import { envReadRefusal } from './env-read.js';
 import { GO_OS_NAMES, KNOWN_ENTRY, KNOWN_TOP_LEVEL, MODEL_CAPABILITIES, type BashMode, type ManifestFields } from './manifest-fields.js';
 import { manifestSchema } from './manifest-schema.js';
 import { readManifestFields } from './manifest-shape.js';
@@ -26,6 +27,8 @@ export interface Manifest {
   readonly permissions: {
     readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] };
     readonly bash: { readonly mode: BashMode; readonly allow: readonly string[] };
+    /** Variables whose values the agent's commands get from the user's environment (names only). */
+    readonly env: { readonly read: readonly string[] };
   };
   readonly requirements: { readonly bin: readonly string[]; readonly os: readonly (typeof GO_OS_NAMES)[number][] };
   readonly entry: { readonly greeting: string; readonly pre: string; readonly defaultPrompt: string | undefined };
@@ -87,6 +90,18 @@ function validateWithSchema(value: unknown): ManifestFields {
   throw manifestError(first.path, first.message, issues);
 }
 
+/** A variable no agent may read fails the load, named (issue 24 §2): both readers accept any well-formed name. */
+function refuseEnvNames(names: readonly string[]): void {
+  for (const [index, name] of names.entries()) {
+    const why = envReadRefusal(name);
+    if (why === undefined) continue;
+    const path = `$.permissions.env.read[${index}]`;
+    throw new ZotboxError('ZB_MANIFEST_ENV_REFUSED', `manifest.json: ${path} asks to read ${name}, which agents may not read: ${name} ${why}. Fix: remove ${name} from permissions.env.read.`, {
+      details: { path, variable: name },
+    });
+  }
+}
+
 /**
  * Parses and validates manifest.json bytes. Throws ZB_MANIFEST_INVALID naming the
  * JSON path of the first problem (all problems are in `details.issues`).
@@ -112,6 +127,8 @@ export function parseManifest(bytes: Uint8Array): Manifest {
   if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) rejectCaseVariants(entry, '$.entry', KNOWN_ENTRY);
   // A plainly valid manifest is read without zod; anything else, the schema decides and explains.
   const m = readManifestFields(json.value) ?? validateWithSchema(json.value);
+  const envRead = m.permissions?.env?.read ?? [];
+  refuseEnvNames(envRead);
   const unknownKeys = Object.keys(json.value).filter((k) => !KNOWN_TOP_LEVEL.includes(k));
   // From the manifest as written: the fields keep known keys only.
   if (entry !== null && typeof entry === 'object') for (const key of Object.keys(entry)) if (!KNOWN_ENTRY.includes(key)) unknownKeys.push(`entry.${key}`);
@@ -126,6 +143,7 @@ export function parseManifest(bytes: Uint8Array): Manifest {
     permissions: {
       fs: { read: m.permissions?.fs?.read ?? [], write: m.permissions?.fs?.write ?? [] },
       bash: { mode: m.permissions?.bash?.mode ?? 'none', allow: m.permissions?.bash?.allow ?? [] },
+      env: { read: envRead },
     },
     requirements: { bin: m.requirements?.bin ?? [], os: m.requirements?.os ?? [] },
     entry: { greeting: m.entry?.greeting ?? '', pre: m.entry?.pre ?? '', defaultPrompt: m.entry?.default_prompt },

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
@@ -45,13 +45,39 @@ test('inspect describes an agent without running it, in text and JSON', async (t
     'warnings',
     'files',
     'skills',
+    'env_read',
     'confinement',
     'storage',
   ]);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
-  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });
+  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] }, env: { read: [] } });
   t.deepEqual(doc.files[0], { path: 'AGENT.md', type: 'file', size: readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md')).length, mode: '0644' });
+});
+
+test('inspect shows each env.read name and whether it is set here, never its value', async (t) => {
+  const agent = path.join(realpathSync(tempDir(t, 'zb-inspect-env-')), 'agent');
+  mkdirSync(agent);
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'env-reader', permissions: { env: { read: ['ZB_TEST_SET', 'ZB_TEST_UNSET', 'ZB_TEST_EMPTY'] } } }));
+  writeFileSync(path.join(agent, 'AGENT.md'), 'Reads variables.\n');
+  const env = { ZB_TEST_SET: 'value-that-must-not-show-7f3a', ZB_TEST_EMPTY: '' };
+  const text = await runCliCaptured(['inspect', agent], { env });
+  t.is(text.status, 0, text.stderr);
+  t.regex(text.stdout, /\n {2}env read: ZB_TEST_SET \(set\), ZB_TEST_UNSET \(not set: absent for commands\), ZB_TEST_EMPTY \(set\)\n/);
+  const json = await runCliCaptured(['inspect', agent, '--json'], { env });
+  t.is(json.status, 0, json.stderr);
+  const doc = JSON.parse(json.stdout) as { env_read: unknown; permissions: { env: unknown }; warnings: string[] };
+  t.deepEqual(doc.env_read, [
+    { name: 'ZB_TEST_SET', set: true },
+    { name: 'ZB_TEST_UNSET', set: false },
+    { name: 'ZB_TEST_EMPTY', set: true },
+  ]);
+  t.deepEqual(doc.permissions.env, { read: ['ZB_TEST_SET', 'ZB_TEST_UNSET', 'ZB_TEST_EMPTY'] });
+  t.true(
+    doc.warnings.some((w) => w.includes('zot refuses such an agent')),
+    'inspect warns that zot would not run it',
+  );
+  for (const output of [text.stdout, text.stderr, json.stdout, json.stderr]) t.false(output.includes('must-not-show'));
 });
 
 test("inspect shows where the agent's data, sessions and receipts live: by name and source, so a copy elsewhere has its own", async (t) => {

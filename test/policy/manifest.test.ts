@@ -16,7 +16,7 @@ const invalid = test.macro({
 
 test('a minimal manifest gets every default', (t) => {
   const m = parse(base);
-  t.deepEqual(m.permissions, { fs: { read: [], write: [] }, bash: { mode: 'none', allow: [] } });
+  t.deepEqual(m.permissions, { fs: { read: [], write: [] }, bash: { mode: 'none', allow: [] }, env: { read: [] } });
   t.deepEqual(m.model, { requires: [], minContext: 0, preferred: [] });
   t.deepEqual(m.entry, { greeting: '', pre: '', defaultPrompt: undefined });
   t.false(m.replaceSystemPrompt);
@@ -84,7 +84,51 @@ test('a command with shell syntax', invalid, { ...base, permissions: { bash: { m
 test('"." as a command (source)', invalid, { ...base, permissions: { bash: { mode: 'allowlist', allow: ['.'] } } }, '$.permissions.bash.allow[0]');
 test('allow without allowlist mode', invalid, { ...base, permissions: { bash: { mode: 'ask', allow: ['git'] } } }, '$.permissions.bash.allow', /no effect/);
 test('net.allow entries', invalid, { ...base, permissions: { net: { allow: ['example.com'] } } }, '$.permissions.net.allow', /not supported/);
-test('env.read entries', invalid, { ...base, permissions: { env: { read: ['HOME'] } } }, '$.permissions.env.read', /not supported/);
+test('env.read names are kept as written, in order', (t) => {
+  t.deepEqual(parse({ ...base, permissions: { env: { read: ['GITHUB_TOKEN', 'NODE_ENV', 'ci_job'] } } }).permissions.env, { read: ['GITHUB_TOKEN', 'NODE_ENV', 'ci_job'] });
+});
+test('an env.read entry that is not a name', invalid, { ...base, permissions: { env: { read: ['GITHUB_*'] } } }, '$.permissions.env.read[0]', /variable name/);
+test('an env.read entry with a value', invalid, { ...base, permissions: { env: { read: ['TOKEN=x'] } } }, '$.permissions.env.read[0]', /variable name/);
+test('env.read names that differ only in case', invalid, { ...base, permissions: { env: { read: ['TOKEN', 'token'] } } }, '$.permissions.env.read[1]', /differ only in case/);
+test('an env.read name listed twice', invalid, { ...base, permissions: { env: { read: ['TOKEN', 'TOKEN'] } } }, '$.permissions.env.read[1]', /twice/);
+test('too many env.read names', invalid, { ...base, permissions: { env: { read: Array.from({ length: 65 }, (_, i) => `V${i}`) } } }, '$.permissions.env.read', /at most 64/);
+test('an env.read name too long', invalid, { ...base, permissions: { env: { read: ['V'.repeat(129)] } } }, '$.permissions.env.read[0]', /at most 128/);
+
+// Refused at load with their own code, naming the variable: every case, for programs that read names case-insensitively (curl's http_proxy).
+for (const [name, index] of [
+  ['LD_PRELOAD', 0],
+  ['BASH_ENV', 0],
+  ['NODE_OPTIONS', 0],
+  ['PATH', 0],
+  ['Path', 0],
+  ['HOME', 0],
+  ['GIT_SSH_COMMAND', 0],
+  ['git_dir', 0],
+  ['npm_config_userconfig', 0],
+  ['PYTHONPATH', 0],
+  ['http_proxy', 0],
+  ['HTTPS_PROXY', 0],
+  ['no_proxy', 0],
+  ['all_proxy', 0],
+  ['SSL_CERT_FILE', 0],
+  ['LANG', 0],
+  ['lc_all', 0],
+  ['TERM', 0],
+  ['TZ', 0],
+  ['NO_COLOR', 0],
+  ['PWD', 0],
+  ['ANTHROPIC_API_KEY', 0],
+  ['openai_api_key', 0],
+  ['OPENAI_BASE_URL', 0],
+  ['ZOTBOX_HOME', 0],
+  ['ZOTBOX_AGENT_CONSENT', 0],
+] as const) {
+  test(`env.read of ${name} is refused at load, naming it`, (t) => {
+    const error = t.throws(() => parse({ ...base, permissions: { env: { read: ['GITHUB_TOKEN', name] } } }));
+    t.like(error, { code: 'ZB_MANIFEST_ENV_REFUSED', details: { path: `$.permissions.env.read[${index + 1}]`, variable: name } });
+    t.true(error.message.includes(name));
+  });
+}
 test('an empty scope', invalid, { ...base, permissions: { fs: { read: [''] } } }, '$.permissions.fs.read[0]', /empty/);
 test('an unknown scope variable', invalid, { ...base, permissions: { fs: { read: ['${home}'] } } }, '$.permissions.fs.read[0]', /unknown variable/);
 test('a tilde scope', invalid, { ...base, permissions: { fs: { write: ['~/notes'] } } }, '$.permissions.fs.write[0]', /not expanded/);

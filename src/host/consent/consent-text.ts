@@ -60,6 +60,8 @@ export function formatConsentText(request: ConsentTextInput): string {
     ...grantedToolFiles(permissions.write).map(({ root, rule }) => `  GRANTED, a file other tools run: ${safe(root)} (${rule.runBy})`),
     `  bash:     ${bash}`,
     ...skillScriptLines(request.skillScripts),
+    // Names only: the values stay in the user's environment until a command starts.
+    ...(permissions.env === undefined ? [] : [`  env read: ${list(permissions.env)} (values from your environment, given to its commands)`]),
     CONFINEMENT_LINES[permissions.confinement],
     '',
   ].join('\n');

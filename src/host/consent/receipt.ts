@@ -26,6 +26,8 @@ export const ConsentSummarySchema = z.strictObject({
   write: z.array(z.string()),
   bash: z.strictObject({ mode: z.enum(['none', 'ask', 'allowlist']), allow: z.array(z.string()) }),
   confinement: ConfinementSummarySchema,
+  // The variables the agent's commands get from the user's environment (issue 24 §2): names, never values; absent when none.
+  env: z.array(z.string()).optional(),
 });
 export type ConsentSummary = z.infer<typeof ConsentSummarySchema>;
 

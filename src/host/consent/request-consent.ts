@@ -191,11 +191,14 @@ function openControllingTerminal(): ConsentTerminal | undefined {
   return { write: (text) => writeSync(fd, text), close: () => closeSync(fd) };
 }
 
-/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement. */
+/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement, the variable names read. */
 export function summarizePermissions(
   scopes: { readonly read: readonly { root: string }[]; readonly write: readonly { root: string }[] },
   bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
   confinement: ConfinementSummary,
+  envRead: readonly string[] = [],
 ): ConsentSummary {
-  return { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
+  const summary = { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
+  // No key without names: receipts made before env.read existed still match.
+  return envRead.length === 0 ? summary : { ...summary, env: [...envRead] };
 }

@@ -58,6 +58,14 @@ export function suiteConsent(evalRoot: string, suiteFile: string, allowedScopes:
  * allowed (--allow-scope); a scope elsewhere is refused.
  */
 export function templatePermissions(permissions: ConsentSummary, directories: CaseDirectories, evalRoot: string, allowedScopes: readonly string[] = []): ConsentSummary {
+  // Issue 24 §2: a suite from a pull request could have its agent print the user's tokens into the report.
+  if (permissions.env !== undefined && permissions.env.length > 0) {
+    throw new ZotboxError(
+      'ZB_EVAL_ENV_NOT_ALLOWED',
+      `the agent reads the environment variables ${permissions.env.join(', ')} (permissions.env.read); an eval gives a suite's agent none of yours, since what its commands print goes into the report, and a suite may come from a pull request. Fix: evaluate an agent without env.read, or run this one with zotbox run.`,
+      { details: { variables: [...permissions.env] } },
+    );
+  }
   const template = (root: string, access: 'read' | 'write'): string => {
     for (const [directory, placeholder] of [
       [directories.workspace, WORKSPACE_PLACEHOLDER],

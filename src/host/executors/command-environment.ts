@@ -64,9 +64,15 @@ export function gitConfigOverrides(drivers: GitDriverNames): [string, string][] 
  * fixed PATH, a private and empty HOME (and XDG directories) of this command
  * alone, no pagers or editors, no git or terminal prompts, no system or global
  * git configuration, git's configured programs off, and nothing from the user's
- * environment (no tokens, no keys).
+ * environment (no tokens, no keys) but the variables the manifest names in
+ * permissions.env.read that the user had set (`passed`).
  */
-export function commandEnvironment(home: string, assignments: Readonly<Record<string, string>> = {}, drivers: GitDriverNames = NO_GIT_DRIVERS): Record<string, string> {
+export function commandEnvironment(
+  home: string,
+  assignments: Readonly<Record<string, string>> = {},
+  drivers: GitDriverNames = NO_GIT_DRIVERS,
+  passed: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const overrides = gitConfigOverrides(drivers);
   const gitConfig: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) };
   for (const [index, [key, value]] of overrides.entries()) {
@@ -74,6 +80,8 @@ export function commandEnvironment(home: string, assignments: Readonly<Record<st
     gitConfig[`GIT_CONFIG_VALUE_${index}`] = value;
   }
   return {
+    // The user's variables the agent may read (permissions.env.read, issue 24 §2): first, so nothing fixed is overridden.
+    ...passed,
     LANG: 'C.UTF-8',
     TERM: 'dumb',
     NO_COLOR: '1',

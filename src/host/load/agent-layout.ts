@@ -55,6 +55,8 @@ export function validateAgentLayout(view: LayoutView): AgentLayout {
   const { identity, manifest, unknownKeys } = readAgentManifest(view.readFile('manifest.json')!);
   const warnings: string[] = [];
   if (!types.has('AGENT.md')) warnings.push('AGENT.md is missing: the agent runs with the base system prompt only.');
+  // zotbox enforces env.read (issue 24 §2); the reference runtime refuses any name there (spec B §1.3 step 7).
+  if (manifest.permissions.env.read.length > 0) warnings.push('permissions.env.read lists variables: zot refuses such an agent ("permissions.env is not supported"), so it runs in zotbox only.');
   return { identity, manifest, unknownKeys, warnings };
 }
 

@@ -33,6 +33,8 @@ export interface AgentReport {
   readonly files: readonly AgentFileReport[];
   /** Each skill with its file count and scripts (issue 25: its folder is readable at /zotbox/skills/<name>/). */
   readonly skills: readonly SkillSummary[];
+  /** Each name of permissions.env.read and whether the inspecting environment sets it (never its value). */
+  readonly envRead: readonly { readonly name: string; readonly set: boolean }[];
   /** The OS confinement commands would run under here by default (--confine required). */
   readonly confinement: string;
   /**
@@ -55,9 +57,11 @@ export interface AgentStorage {
 /** Options of inspect and verify: where to open the agent, and the state directory to say where its data lives. */
 export interface InspectOptions extends OpenAgentOptions {
   readonly stateDirectory?: string;
+  /** The environment a run would read permissions.env.read from (the CLI gives its own); default {}: nothing is set. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentReport {
+export function reportAgent(agent: OpenedAgent, stateDirectory?: string, env: Readonly<Record<string, string | undefined>> = {}): AgentReport {
   const { image, layout } = agent;
   const identity = { name: layout.identity.name, source: agent.sourceIdentity };
   return {
@@ -75,6 +79,7 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentR
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),
     skills: skillSummaries(image),
+    envRead: layout.manifest.permissions.env.read.map((name) => ({ name, set: Object.hasOwn(env, name) && env[name] !== undefined })),
     confinement: describeConfinement(resolveConfinement('required')),
     storage:
       stateDirectory === undefined
@@ -91,7 +96,7 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentR
 
 /** Opens and describes an agent. */
 export async function inspectAgent(reference: string, options: InspectOptions): Promise<AgentReport> {
-  return reportAgent(await openAgent(reference, options), options.stateDirectory);
+  return reportAgent(await openAgent(reference, options), options.stateDirectory, options.env);
 }
 
 export interface VerifyResult {

@@ -18,6 +18,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       write: z.array(z.string()),
       bash: z.strictObject({ mode: z.string(), allow: z.array(z.string()) }),
       confinement: z.enum(['bubblewrap', 'unconfined']),
+      /** permissions.env.read: the names whose values the commands get (never the values). */
+      env: z.array(z.string()).optional(),
     }),
     /** The confinement in force, in words: confined, UNCONFINED, or required but unavailable here (then commands are refused). */
     confinement: z.string(),

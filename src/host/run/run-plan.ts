@@ -25,6 +25,7 @@ import { currentControlLocations } from '../executors/confine/protected-location
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
 import { ImageExtraction, imageIndexOf, skillSummaries } from '../executors/image-files.js';
+import { readPassedEnvironment } from '../executors/passed-environment.js';
 import { listBundledSkills } from '../executors/skill.js';
 import type { AgentSource } from '../load/open-agent.js';
 import { loadAgent, type LoadedAgent } from '../load/load-agent.js';
@@ -139,7 +140,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const hidden = packageHiddenFromCommands(confinement, compiled);
   const scopes = { ...compiled, context: { ...compiled.context, image: imageIndexOf(image, hidden) } };
   const extraction = new ImageExtraction(image);
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.env.read);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,
@@ -185,6 +186,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
       agentData: scopes.context.agentData,
       userGit,
       ...(hidden === undefined ? { image: extraction } : {}),
+      // Read once, here; only the command executors hold the values.
+      passed: readPassedEnvironment(manifest.permissions.env.read, env),
     }),
   });
   return {

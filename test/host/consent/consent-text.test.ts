@@ -27,6 +27,12 @@ test('confined: the whole text, with the sandbox described on the confinement li
   );
 });
 
+test('env.read: the names are shown on their own line after bash, escaped; without names there is no line', (t) => {
+  const lines = formatConsentText({ ...input, permissions: { ...input.permissions, env: ['GITHUB_TOKEN', 'NODE_ENV'] } }).split('\n');
+  t.is(lines[lines.indexOf('  bash:     allowlist (git, ls)') + 1], '  env read: GITHUB_TOKEN, NODE_ENV (values from your environment, given to its commands)');
+  t.false(formatConsentText(input).includes('env read'));
+});
+
 test('unconfined: a line of its own says commands run with the full user rights', (t) => {
   const text = formatConsentText({ ...input, permissions: { ...input.permissions, confinement: 'unconfined' } });
   t.true(text.split('\n').includes('  UNCONFINED: commands run with your full user rights'));

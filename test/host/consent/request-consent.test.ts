@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
+import { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
 import { ensureAgentDirectory } from '../../../src/host/consent/agent-directory.js';
 import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
 import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../../src/host/consent/receipt.js';
@@ -192,6 +192,22 @@ test('consent to an agent from one folder does not cover an agent of the same na
   await t.throwsAsync(requestConsent(stranger), { code: 'ZB_CONSENT_REQUIRED' } as never);
   const fromGitHub = { ...stranger, source: { kind: 'github', owner: 'acme', repo: 'agents', path: 'demo' } as const };
   await t.throwsAsync(requestConsent(fromGitHub), { code: 'ZB_CONSENT_REQUIRED' } as never);
+});
+
+test('the receipt binds the env.read names: a receipt for [GITHUB_TOKEN] does not cover [GITHUB_TOKEN, NPM_TOKEN_X] nor none, and each list keeps its own', async (t) => {
+  const scopes = { read: [{ root: '/home/u/proj' }], write: [] };
+  const bash = { mode: 'none', allow: [] } as const;
+  const one = summarizePermissions(scopes, bash, 'unconfined', ['GITHUB_TOKEN']);
+  const two = summarizePermissions(scopes, bash, 'unconfined', ['GITHUB_TOKEN', 'NPM_TOKEN_X']);
+  const none = summarizePermissions(scopes, bash, 'unconfined', []);
+  t.deepEqual(one, { ...permissions, env: ['GITHUB_TOKEN'] });
+  t.deepEqual(none, permissions, 'no names: the summary of receipts made before env.read');
+  const first = request(t, { yes: true, remember: true, permissions: one });
+  await requestConsent(first.request);
+  t.like(JSON.parse(readFileSync(receiptPath(first.state, DEMO, DIGEST, one), 'utf8')), { permissions: { env: ['GITHUB_TOKEN'] } });
+  const again = { ...first.request, yes: false, stdin: noTerminal() };
+  t.is(await requestConsent(again), 'receipt');
+  for (const other of [two, none]) await t.throwsAsync(requestConsent({ ...again, permissions: other }), { code: 'ZB_CONSENT_REQUIRED' } as never);
 });
 
 test('a tampered receipt, or one for other permissions or another digest, does not count', async (t) => {

@@ -28,6 +28,11 @@ test('a write scope on a host folder is refused by default', notAllowed, [], ['/
 test('a scope beside an allowed folder is refused', notAllowed, ['/srv/shared2'], [], ['/srv/shared'], '/srv/shared2', 'read');
 test('a scope above an allowed folder is refused', notAllowed, ['/srv'], [], ['/srv/shared'], '/srv', 'read');
 
+test("an agent that reads environment variables is refused: an eval passes none of the user's to a suite's agent", (t) => {
+  const error = t.throws(() => templatePermissions({ ...summary([`${ROOT}/1`]), env: ['GITHUB_TOKEN'] }, dirs(1), ROOT, ['/']));
+  t.like(error, { code: 'ZB_EVAL_ENV_NOT_ALLOWED', details: { variables: ['GITHUB_TOKEN'] } });
+});
+
 test('a sibling whose name starts like the workspace is not the workspace', (t) => {
   const error = t.throws(() => templatePermissions(summary([`${ROOT}/10`]), dirs(1), ROOT));
   t.is((error as { code?: string }).code, 'ZB_EVAL_SCOPE_OUTSIDE_WORKSPACE');

@@ -22,6 +22,7 @@ import { writeHomeConfig } from './home-config.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandEnvironment, type GitDriverNames } from '../command-environment.js';
+import { NO_PASSED_ENVIRONMENT, type PassedEnvironment } from '../passed-environment.js';
 import { gitDriversOf, scanGitMetadata } from './git-inventory.js';
 import { beginGitStateCheck, finishGitStateCheck, type GitStateCheck } from './git-state-check.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
@@ -188,7 +189,7 @@ async function releaseVerified(
   channel.end('\n');
 }
 
-function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined, lock: ScopeLock): CallIsolation {
+function bubblewrapCall(bwrap: string, layout: SandboxLayout, passed: PassedEnvironment, probe: SandboxProbe | undefined, lock: ScopeLock): CallIsolation {
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
@@ -212,7 +213,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
         // The command's directory may exist only in the sandbox (/zotbox, the agent's package): bwrap starts from "/".
         hostCwd: '/',
         args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
-        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
+        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
         started: (pid, streams, stopped) => {
           // bwrap reads the filter from a pipe to its end (no file to leave behind).
@@ -239,7 +240,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
   };
 }
 
-function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
+function unconfinedCall(layout: SandboxLayout, passed: PassedEnvironment, lock: ScopeLock): CallIsolation {
   const check = beginGitStateCheck(layout);
   let drivers: GitDriverNames = gitDriversOf(check.before);
   let pipelines = 0;
@@ -254,7 +255,7 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
         file: command.program,
         args: [...command.args],
         argv0: command.argv0,
-        env: commandEnvironment(home, command.assignments, drivers),
+        env: commandEnvironment(home, command.assignments, drivers, passed),
         extraStdio: [],
         done: (pid) => {
           if (pid !== undefined) killSession(pid);
@@ -273,8 +274,14 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
   };
 }
 
+/** The sandbox's layout, and the user's variables the agent's commands get (permissions.env.read; none when absent). */
+export interface IsolationLayout extends SandboxLayout {
+  readonly passed?: PassedEnvironment;
+}
+
 /** `probe` is a test seam (SandboxProbe): production never passes one. */
-export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe): CommandIsolation {
+export function createCommandIsolation(confinement: Confinement, layout: IsolationLayout, probe?: SandboxProbe): CommandIsolation {
+  const passed = layout.passed ?? NO_PASSED_ENVIRONMENT;
   return {
     confinement,
     beginFileWrite: async (signal) => {
@@ -294,7 +301,7 @@ export function createCommandIsolation(confinement: Confinement, layout: Sandbox
     beginCall: async (signal) => {
       if (confinement.kind === 'unavailable') throw confinementUnavailable(confinement);
       const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
-      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, probe, lock) : unconfinedCall(layout, lock)));
+      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, passed, probe, lock) : unconfinedCall(layout, passed, lock)));
     },
   };
 }
