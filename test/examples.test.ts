@@ -12,7 +12,7 @@ function readManifest(name: string): Record<string, unknown> {
 }
 
 test('every example directory is a zotfile with a valid name, an AGENT.md and a README', (t) => {
-  // workspaces/, transcripts/, library/, evals/ and ci/ hold the demo's sample project, recorded runs, the embedding example, the eval suites, a CI workflow and the container recipes, not agents.
+  // workspaces/, transcripts/, library/, evals/, ci/ and containers/ hold the demo's sample project, recorded runs, the embedding example, the eval suites, a CI workflow and the container recipes, not agents.
   const names = readdirSync(EXAMPLES_DIR, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !['workspaces', 'transcripts', 'library', 'evals', 'ci', 'containers'].includes(e.name))
     .map((e) => e.name);
