@@ -58,6 +58,7 @@ export function reportJson(report: AgentReport) {
     skills: report.skills,
     env_read: report.envRead,
     confinement: report.confinement,
+    limits: report.limits,
     storage: report.storage,
   };
 }
@@ -100,6 +101,7 @@ function reportText(report: AgentReport): string {
     // Whether each is set where inspect runs; the value is never shown.
     ...(report.envRead.length === 0 ? [] : [`  env read: ${report.envRead.map(({ name, set }) => `${field(name)} (${set ? 'set' : 'not set: absent for commands'})`).join(', ')}`]),
     `  confinement: ${report.confinement}`,
+    `  limits: ${report.limits.enforcement}`,
     '',
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
     ...report.warnings.map((w) => `warning:         ${field(w)}`),

@@ -8,6 +8,7 @@ import type * as Zod from 'zod';
 import {
   AGENT_NAME_PATTERN,
   BASH_MODES,
+  COMMAND_LIMIT_FIELDS,
   COMMAND_NAME_PATTERN,
   ENV_NAME_PATTERN,
   GO_OS_NAMES,
@@ -73,6 +74,12 @@ function buildManifestSchema(z: typeof Zod.z) {
         else seen.set(value.toUpperCase(), value);
       });
     });
+  const limitValue = (unit: string, max: number) =>
+    z
+      .number({ error: `must be a whole number of ${unit}` })
+      .int({ error: `must be a whole number of ${unit}` })
+      .min(1, { error: 'must be at least 1' })
+      .max(max, { error: `must be at most ${max}` });
 
   const PermissionsSchema = z.strictObject({
     fs: optional(
@@ -106,6 +113,7 @@ function buildManifestSchema(z: typeof Zod.z) {
     ),
     net: optional(z.strictObject({ allow: emptyList('network access') })),
     env: optional(z.strictObject({ read: optional(envNames) })),
+    limits: optional(z.strictObject(Object.fromEntries(COMMAND_LIMIT_FIELDS.map(({ key, unit, max }) => [key, optional(limitValue(unit, max))])))),
   });
 
   const ModelSchema = z.strictObject({

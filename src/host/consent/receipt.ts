@@ -28,6 +28,8 @@ export const ConsentSummarySchema = z.strictObject({
   confinement: ConfinementSummarySchema,
   // The variables the agent's commands get from the user's environment (issue 24 §2): names, never values; absent when none.
   env: z.array(z.string()).optional(),
+  // Each command's resource ceilings (issue 24 §5); absent in receipts written before them, which then match no run.
+  limits: z.strictObject({ processes: z.number(), memory_mib: z.number(), cpu_seconds: z.number(), file_size_mib: z.number() }).optional(),
 });
 export type ConsentSummary = z.infer<typeof ConsentSummarySchema>;
 

@@ -197,8 +197,15 @@ export function summarizePermissions(
   bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
   confinement: ConfinementSummary,
   envRead: readonly string[] = [],
+  limits?: ConsentSummary['limits'],
 ): ConsentSummary {
-  const summary = { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
+  const summary = {
+    read: scopes.read.map((s) => s.root),
+    write: scopes.write.map((s) => s.root),
+    bash: { mode: bash.mode, allow: [...bash.allow] },
+    confinement,
+    ...(limits === undefined ? {} : { limits: { ...limits } }),
+  };
   // No key without names: receipts made before env.read existed still match.
   return envRead.length === 0 ? summary : { ...summary, env: [...envRead] };
 }

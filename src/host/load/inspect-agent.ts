@@ -6,6 +6,7 @@ import type { Manifest } from '../../policy/manifest.js';
 import { agentConsentsDirectory, agentDirectory, agentDataDirectory, agentSessionsDirectory } from '../consent/agent-directory.js';
 import { describeAgentSource } from '../consent/agent-identity.js';
 import { describeConfinement, resolveConfinement } from '../executors/confine/mode.js';
+import { commandLimitCeiling, describeLimits, detectLimitEnforcement, type CommandLimits } from '../executors/confine/command-limits.js';
 import { skillSummaries, type SkillSummary } from '../executors/image-files.js';
 import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
@@ -37,6 +38,8 @@ export interface AgentReport {
   readonly envRead: readonly { readonly name: string; readonly set: boolean }[];
   /** The OS confinement commands would run under here by default (--confine required). */
   readonly confinement: string;
+  /** Each confined command's resource ceilings (permissions.limits, zotbox's defaults for the rest) and how this host enforces them. */
+  readonly limits: CommandLimits & { readonly enforcement: string };
   /**
    * Where the agent's data, sessions and consent receipts live in the state
    * directory (issue 21: by name and source), or null when no state directory was given.
@@ -81,6 +84,7 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string, env: Re
     skills: skillSummaries(image),
     envRead: layout.manifest.permissions.env.read.map((name) => ({ name, set: Object.hasOwn(env, name) && env[name] !== undefined })),
     confinement: describeConfinement(resolveConfinement('required')),
+    limits: limitsReport(commandLimitCeiling(layout.manifest.permissions.limits)),
     storage:
       stateDirectory === undefined
         ? null
@@ -92,6 +96,10 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string, env: Re
             consents: agentConsentsDirectory(stateDirectory, identity),
           },
   };
+}
+
+function limitsReport(limits: CommandLimits): CommandLimits & { readonly enforcement: string } {
+  return { ...limits, enforcement: describeLimits({ limits, enforcement: detectLimitEnforcement() }) };
 }
 
 /** Opens and describes an agent. */

@@ -320,3 +320,10 @@ test('without a terminal, the refusal escapes control characters in the referenc
   t.false(error.message.includes('\u001b'));
   t.true(error.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
 });
+
+test('the permission summary consent shows and the receipt binds holds the command limits ceiling', (t) => {
+  const limits = { processes: 1024, memory_mib: 4096, cpu_seconds: 3600, file_size_mib: 4096 };
+  const summary = summarizePermissions({ read: [{ root: '/w' }], write: [] }, { mode: 'ask', allow: [] }, 'bubblewrap', [], limits);
+  t.deepEqual(summary, { read: ['/w'], write: [], bash: { mode: 'ask', allow: [] }, confinement: 'bubblewrap', limits });
+  t.true(formatConsentText({ name: 'a', version: '1', contentDigest: `sha256:${'a'.repeat(64)}`, artifactDigest: undefined, permissions: summary }).includes('  limits:   per command 1024 processes'));
+});
