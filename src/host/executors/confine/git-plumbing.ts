@@ -29,7 +29,7 @@ const MAX_OUTPUT = 512 * 1024 * 1024;
 export type PlumbingResult = { readonly ok: true; readonly output: Buffer } | { readonly ok: false; readonly reason: string };
 
 /** Runs `git <args>` on the git directory `gitDir` with `input` on stdin (`indexFile`: another index to read). */
-export function runPlumbing(gitDir: string, args: readonly string[], input = '', indexFile?: string): PlumbingResult {
+export function runPlumbing(gitDir: string, args: readonly string[], input: string | Buffer = '', indexFile?: string): PlumbingResult {
   const git = findProgram('git', COMMAND_SEARCH_PATH);
   if (git === undefined) return { ok: false, reason: 'git is not installed on the host, so zotbox cannot read the repository' };
   const { spawnSync } = process.getBuiltinModule('node:child_process');
