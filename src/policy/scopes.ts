@@ -20,6 +20,8 @@ export interface ScopeContext {
   readonly stateDirectory?: string;
   /** What the agent's package holds at /zotbox (image-paths.ts); absent: nothing is there. */
   readonly image?: ImageIndex;
+  /** Other places the state directory shows (a bind mount of it, or of a directory above it): kept out as it is. */
+  readonly stateAliases?: readonly string[];
 }
 
 export interface ScopeRoot {

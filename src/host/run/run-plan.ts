@@ -24,6 +24,7 @@ import { commandLimitCeiling, detectLimitEnforcement, lowerCommandLimits, type L
 import type { CommandLimitKey } from '../../policy/manifest-fields.js';
 import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
+import { stateDirectoryAliases, stateDirectoryPlaces } from '../executors/confine/state-aliases.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
 import { ImageExtraction, imageIndexOf, skillSummaries } from '../executors/image-files.js';
@@ -142,7 +143,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
   // The agent's own directory belongs to its name and its source (issue 21): a namesake from elsewhere gets its own.
   const { data, sessions } = ensureAgentDirectories(stateDirectory, { name: manifest.name, source: sourceIdentity });
-  const compiled = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
+  const stateContext = canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data);
+  const stateAliases = stateDirectoryAliases(stateContext.stateDirectory).map((alias) => alias.path);
+  const compiled = compileScopes(manifest.permissions.fs, { workspace, ...stateContext, ...(stateAliases.length === 0 ? {} : { stateAliases }) });
   refuseScopesInStateDirectory(compiled);
   const confinement = resolveConfinement(options.confine ?? 'required');
   // The agent's package at /zotbox (issue 25): the file tools read it from the image; commands see it where the sandbox mounts it.
@@ -183,7 +186,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   };
   // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
   const userGit = userGitEnvironment(env, homedir());
-  const controls = () => currentControlLocations(permissions.write, scopes.context.stateDirectory === undefined ? [] : [scopes.context.stateDirectory], userGit);
+  const controls = () => currentControlLocations(permissions.write, stateDirectoryPlaces(scopes.context.stateDirectory), userGit);
   const execute = createExecutor({
     image,
     workspace,
