@@ -427,7 +427,12 @@ export function decideShellCommand(command: string, context: ShellContext): Shel
     notes.unknown(); // the commands after the denied one were never decided
     return { allow: false, command, code, reason: `bash denied: ${reason}`, facts: facts() };
   };
-  if (context.mode === 'none') return deny('ZB_POLICY_NO_PERMISSION', 'this agent has no bash permission (permissions.bash.mode is "none").');
+  if (context.mode === 'none') {
+    // Read for the record only: what the refused line would have run, when the parser reads it.
+    const parsed = parseShellCommand(command);
+    if (parsed.ok) argv = parsedArgv(parsed.ast);
+    return deny('ZB_POLICY_NO_PERMISSION', 'this agent has no bash permission (permissions.bash.mode is "none").');
+  }
   if (context.mode === 'ask') {
     // The user consented to arbitrary commands at launch (and confinement bounds them); only bytes bash cannot take are refused.
     if (command.trim().length === 0) return deny('ZB_POLICY_SHELL_CONSTRUCT', 'the command is empty.');
