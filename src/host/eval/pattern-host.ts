@@ -174,7 +174,7 @@ export class PatternHost implements TimedPatternTester {
     this.timer = undefined;
     const current = this.current;
     this.current = undefined;
-    current?.resolve({ outcome, spentMs: current === undefined ? 0 : this.spentOn(current) });
+    if (current !== undefined) current.resolve({ outcome, spentMs: this.spentOn(current) });
     this.pump();
   }
 
