@@ -2,11 +2,11 @@
 // verdict with path decisions (read, write, edit), shell decisions (bash) and
 // the agent image's skill index (skill). The host builds one per run, and
 // rebuilds it when the workspace changes (scopes follow the workspace).
-import type { ApprovedCall, ApprovedPath, GateVerdict } from './gate-server.js';
+import type { ApprovedCall, ApprovedPath, AuditFields, GateVerdict } from './gate-server.js';
 import type { ToolCall } from './gate-protocol.js';
 import { decidePathAccess, type PathTool } from './path-decision.js';
 import type { ControlLocations } from './protected-files.js';
-import { decideShellCommand, type ShellContext } from './shell-decision.js';
+import { decideShellCommand, type ShellContext, type ShellDecision } from './shell-decision.js';
 
 export interface GateDeciderOptions {
   /** Shell context; its scopes also govern the file tools. */
@@ -38,8 +38,8 @@ export function createGateDecider(options: GateDeciderOptions): (call: ToolCall)
         return pathVerdict(call.input.path, 'edit', (decision) => ({ tool: 'edit', call, decision }));
       case 'bash': {
         const decision = decideShellCommand(call.input.command, shell);
-        if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit: {} };
-        const audit = decision.mode === 'allowlist' ? { argv: decision.plan.items.flatMap((i) => i.pipeline.map((s) => (s.kind === 'cd' ? ['cd', s.directory] : s.argv))) } : {};
+        const audit = shellAudit(decision);
+        if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit };
         return { allow: true, approved: { tool: 'bash', call, decision }, audit };
       }
       case 'skill':
@@ -54,4 +54,15 @@ export function createGateDecider(options: GateDeciderOptions): (call: ToolCall)
         return { allow: true, approved: { tool: 'skill', call, decision: { allow: true, name: call.input.name } }, audit: {} };
     }
   };
+}
+
+/**
+ * A bash decision's record: the argv that runs (an allowed allowlist line: its plan, cd
+ * targets canonical; otherwise as parsed, when it parsed), and the paths the gate decided
+ * for it, with whether they are all of them (issue 22 §1: what the eval's matchers see).
+ */
+export function shellAudit(decision: ShellDecision): AuditFields {
+  const facts = decision.facts;
+  const argv = decision.allow && decision.mode === 'allowlist' ? decision.plan.items.flatMap((i) => i.pipeline.map((s) => (s.kind === 'cd' ? ['cd', s.directory] : s.argv))) : facts?.argv;
+  return { ...(argv === undefined ? {} : { argv }), paths: facts?.paths ?? [], pathsComplete: facts?.pathsComplete ?? false };
 }

@@ -81,8 +81,11 @@ export interface GateAuditEvent {
   readonly allowed: boolean;
   /** The canonical path a file decision approved or denied. */
   readonly canonicalPath?: string;
-  /** For bash in allowlist mode: each command's argv, in order. */
+  /** For bash: each command's argv, in order (an allowed allowlist line as planned; otherwise as parsed, when it parsed). */
   readonly argv?: readonly (readonly string[])[];
+  /** For bash: the canonical paths the gate decided for its commands, allowed or denied, and whether they are every path it names. */
+  readonly paths?: readonly string[];
+  readonly pathsComplete?: boolean;
   readonly code?: string;
   readonly reason?: string;
   readonly at: string;

@@ -25,6 +25,9 @@ export type ApprovedCall =
 export interface AuditFields {
   readonly canonicalPath?: string;
   readonly argv?: readonly (readonly string[])[];
+  /** For bash: the canonical paths decided for its commands (shell-decision.ts ShellFacts), and whether they are all it names. */
+  readonly paths?: readonly string[];
+  readonly pathsComplete?: boolean;
 }
 
 export type GateVerdict =

@@ -12,12 +12,13 @@ import { realpathSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
 import { checkProgramArguments } from './argument-rules/check-arguments.js';
+import { decideArgumentPath } from './argument-rules/value-kinds.js';
 import { FOUND_FILE, readFindCommands } from './argument-rules/find-expression.js';
 import type { FoundFiles } from './argument-rules/value-kinds.js';
 import { ALWAYS_DENIED, SHELL_ONLY_BUILTINS } from './never-allowed.js';
 import type { BashMode } from './manifest.js';
 import { imageEntryOf } from './image-paths.js';
-import { decidePathAccess } from './path-decision.js';
+import { PathNotes } from './path-notes.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
 import { deny as no, type Check } from './shell-check.js';
@@ -40,6 +41,8 @@ export interface ShellContext {
   readonly trustedDirectories: readonly string[];
   /** Whether commands run inside the sandbox. A program with no argument rule may run only then; absent means not. */
   readonly confined?: boolean;
+  /** Where the paths decided for one call are recorded (decideShellCommand makes one per call; the executor's re-check has none). */
+  readonly notes?: PathNotes;
 }
 
 export type PlannedStep =
@@ -59,8 +62,25 @@ export interface ExecutionPlan {
   readonly items: readonly { readonly connector: Connector | null; readonly pipeline: readonly PlannedStep[] }[];
 }
 
+/**
+ * What the gate learnt of a call's commands while deciding it, allowed or denied: for
+ * the record (the gate.decision event), never for a decision (issue 22 §1).
+ */
+export interface ShellFacts {
+  /** Each simple command's argv as the parser read it (quotes removed), in order; absent when the line did not parse. */
+  readonly argv?: readonly (readonly string[])[];
+  /** The canonical paths the gate decided for the commands' path arguments and cd targets, allowed or denied, each once. */
+  readonly paths: readonly string[];
+  /**
+   * Whether `paths` holds every path the commands name: false in ask mode (nothing is decided), for a denied line
+   * (its later commands were never decided), for a program without an argument rule or one that runs code from
+   * files, and for a path decided without a canonical path.
+   */
+  readonly pathsComplete: boolean;
+}
+
 export type ShellDecision =
-  | { readonly allow: true; readonly mode: 'ask'; readonly command: string }
+  | { readonly allow: true; readonly mode: 'ask'; readonly command: string; readonly facts?: ShellFacts }
   | {
       readonly allow: true;
       readonly mode: 'allowlist';
@@ -69,8 +89,9 @@ export type ShellDecision =
       readonly plan: ExecutionPlan;
       /** The parsed line: the executor decides each of its pipelines again, in order, just before starting it. */
       readonly ast: ShellAst;
+      readonly facts?: ShellFacts;
     }
-  | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string };
+  | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string; readonly facts?: ShellFacts };
 
 /** Leading assignments (gate-rules §5): any name outside the dangerous set, with a literal value. */
 function checkAssignments(assignments: readonly Assignment[]): Check<Record<string, string>> {
@@ -175,8 +196,15 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     const commands = checkFindCommands(command, context, cwd, wrapping);
     if (!commands.ok) return commands;
   }
-  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), { scopes: context.scopes, cwd, ...(wrapping.found === undefined ? {} : { found: wrapping.found }) });
+  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), {
+    scopes: context.scopes,
+    cwd,
+    ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
+    ...(context.notes === undefined ? {} : { notes: context.notes }),
+  });
   if (!args.ok) return args;
+  // Nothing decided which files such a command touches: the record says its paths are not all known.
+  if (args.value.rule === 'none' || args.value.runsProjectCode) context.notes?.unknown();
   // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.
   if (args.value.rule === 'ruled' && args.value.writes === 'names') wrapping.changesNames.push(identity.value.name);
   if (args.value.rule === 'none' && context.confined !== true) {
@@ -308,7 +336,7 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
 
 /** A directory a command starts in (cd, env -C): inside the read scopes and an existing directory, canonicalised. */
 function checkDirectory(what: string, target: string, context: ShellContext, cwd: string): Check<string> {
-  const decision = decidePathAccess('read', absoluteFrom(cwd, target), context.scopes);
+  const decision = decideArgumentPath('read', absoluteFrom(cwd, target), context);
   if (!decision.allow) return no(decision.code === 'ZB_POLICY_PATH_OUTSIDE_SCOPE' ? 'ZB_POLICY_SHELL_CD' : decision.code, `${what} ${decision.reason}`);
   // In the agent's package the image says what is a directory (the sandbox mounts exactly it); nothing is resolved on the host.
   const image = imageEntryOf(decision.canonicalPath);
@@ -392,26 +420,48 @@ export function describeSimpleCommand(command: SimpleCommand): string {
   return [...command.assignments.map((a) => `${a.name}=${a.value}`), ...command.argv].join(' ');
 }
 
-/** Decides one bash tool call. Never throws. */
+/** Every simple command's argv in the parsed line, in order. */
+function parsedArgv(ast: ShellAst): string[][] {
+  return ast.items.flatMap((item) => item.pipeline.commands.map((command) => [...command.argv]));
+}
+
+/** Decides one bash tool call, with what the gate learnt of its commands (ShellFacts). Never throws. */
 export function decideShellCommand(command: string, context: ShellContext): ShellDecision {
-  const deny = (code: ErrorCode, reason: string): ShellDecision => ({ allow: false, command, code, reason: `bash denied: ${reason}` });
-  if (context.mode === 'none') return deny('ZB_POLICY_NO_PERMISSION', 'this agent has no bash permission (permissions.bash.mode is "none").');
+  const notes = new PathNotes();
+  let argv: string[][] | undefined;
+  const facts = (): ShellFacts => ({ ...(argv === undefined ? {} : { argv }), paths: notes.paths, pathsComplete: notes.complete });
+  const deny = (code: ErrorCode, reason: string): ShellDecision => {
+    notes.unknown(); // the commands after the denied one were never decided
+    return { allow: false, command, code, reason: `bash denied: ${reason}`, facts: facts() };
+  };
+  if (context.mode === 'none') {
+    // Read for the record only: what the refused line would have run, when the parser reads it.
+    const parsed = parseShellCommand(command);
+    if (parsed.ok) argv = parsedArgv(parsed.ast);
+    return deny('ZB_POLICY_NO_PERMISSION', 'this agent has no bash permission (permissions.bash.mode is "none").');
+  }
   if (context.mode === 'ask') {
     // The user consented to arbitrary commands at launch (and confinement bounds them); only bytes bash cannot take are refused.
     if (command.trim().length === 0) return deny('ZB_POLICY_SHELL_CONSTRUCT', 'the command is empty.');
     if (command.includes('\u0000')) return deny('ZB_POLICY_SHELL_CONSTRUCT', 'the command contains a NUL byte.');
-    return { allow: true, mode: 'ask', command };
+    // Read for the record only, never decided: what it runs when the parser reads it, and no path known.
+    const parsed = parseShellCommand(command);
+    if (parsed.ok) argv = parsedArgv(parsed.ast);
+    notes.unknown();
+    return { allow: true, mode: 'ask', command, facts: facts() };
   }
   const parsed = parseShellCommand(command);
   if (!parsed.ok) return deny('ZB_POLICY_SHELL_CONSTRUCT', parsed.reason);
+  argv = parsedArgv(parsed.ast);
+  const noted: ShellContext = { ...context, notes };
   let cwd = shellStartDirectory(context);
   const items: { connector: Connector | null; pipeline: readonly PlannedStep[] }[] = [];
   for (const item of parsed.ast.items) {
-    const decided = decidePipeline(item.pipeline, context, cwd);
+    const decided = decidePipeline(item.pipeline, noted, cwd);
     if (!decided.allow) return deny(decided.code, decided.reason);
     // Later commands are checked from here; the executor decides each again, from where it really is, when it runs.
     cwd = directoryAfter(decided.steps, cwd);
     items.push({ connector: item.connector, pipeline: decided.steps });
   }
-  return { allow: true, mode: 'allowlist', command, plan: { items }, ast: parsed.ast };
+  return { allow: true, mode: 'allowlist', command, plan: { items }, ast: parsed.ast, facts: facts() };
 }

@@ -58,9 +58,43 @@ test('mode none denies everything and names the field', (t) => {
 test('mode ask allows any command for bash -c, but never an empty one or a NUL', (t) => {
   const { context } = setup(t, { mode: 'ask' });
   const decision = decideShellCommand('rm -rf /tmp/x > /dev/null 2>&1 &', context);
-  t.deepEqual(decision, { allow: true, mode: 'ask', command: 'rm -rf /tmp/x > /dev/null 2>&1 &' });
+  // Nothing is decided in ask mode: the record says no path is known, and a line the parser cannot read has no argv.
+  t.deepEqual(decision, { allow: true, mode: 'ask', command: 'rm -rf /tmp/x > /dev/null 2>&1 &', facts: { paths: [], pathsComplete: false } });
   expectDenied(t, context, '  ', 'ZB_POLICY_SHELL_CONSTRUCT');
   expectDenied(t, context, 'ls\u0000', 'ZB_POLICY_SHELL_CONSTRUCT');
+});
+
+test('the record of a decision: the argv as parsed and every path decided, canonical, allowed or denied (issue 22 §1)', (t) => {
+  const { context, ws, root } = setup(t);
+  symlinkSync(path.join(ws, 'file.txt'), path.join(ws, 'alias.txt'));
+  // Allowed: quotes removed, each path canonical (the link resolved, the cd target too), every path known.
+  const allowed = decideShellCommand("cat 'file'.txt alias.txt && cd sub && ls ../file.txt", context);
+  t.true(allowed.allow);
+  t.deepEqual(allowed.facts, {
+    argv: [
+      ['cat', 'file.txt', 'alias.txt'],
+      ['cd', 'sub'],
+      ['ls', '../file.txt'],
+    ],
+    paths: [path.join(ws, 'file.txt'), path.join(ws, 'sub')],
+    pathsComplete: true,
+  });
+  // Denied: the path it was denied for is recorded, and the list is not complete (what came after was never decided).
+  const denied = decideShellCommand(`cat file.txt ${path.join(root, 'evil', 'git')}; cat secret.txt`, context);
+  t.false(denied.allow);
+  t.deepEqual(denied.facts, {
+    argv: [
+      ['cat', 'file.txt', path.join(root, 'evil', 'git')],
+      ['cat', 'secret.txt'],
+    ],
+    paths: [path.join(ws, 'file.txt'), path.join(root, 'evil', 'git')],
+    pathsComplete: false,
+  });
+  // A line that does not parse: no argv, nothing known.
+  t.deepEqual(decideShellCommand('cat $(echo file.txt)', context).facts, { paths: [], pathsComplete: false });
+  // Ask mode: the argv as parsed when it parses, and no path known (nothing was decided).
+  const { context: asking } = setup(t, { mode: 'ask' });
+  t.deepEqual(decideShellCommand("cat 'secret'.txt", asking).facts, { argv: [['cat', 'secret.txt']], paths: [], pathsComplete: false });
 });
 
 test('an approved command carries the plan: canonical program, exact argv, env and cwd', (t) => {

@@ -29,8 +29,21 @@ export interface MatcherTally {
   readonly firstNotDenied: ObservedCall | undefined;
   /** Up to ten of the matching calls that were denied, first first. */
   readonly deniedExamples: readonly ObservedCall[];
+  /**
+   * Calls that may match, though their record cannot tell (call-match.ts FieldCheck): the first, with why, and the
+   * first of them the gate did not deny. tool_not_called cannot pass with one; denied cannot with one not denied.
+   */
+  readonly uncertain: number;
+  readonly firstUncertain: UncertainCall | undefined;
+  readonly firstUncertainNotDenied: UncertainCall | undefined;
   /** Why this matcher's pattern could not be matched against some call (ZB_EVAL_PATTERN_LIMIT); its verdict then fails. */
   readonly patternFailure: string | undefined;
+}
+
+/** A call that may match a matcher, and why its record cannot tell. */
+export interface UncertainCall {
+  readonly call: ObservedCall;
+  readonly why: string;
 }
 
 export interface CallFacts {
@@ -49,6 +62,9 @@ interface MutableTally {
   firstMatch: ObservedCall | undefined;
   firstNotDenied: ObservedCall | undefined;
   deniedExamples: ObservedCall[];
+  uncertain: number;
+  firstUncertain: UncertainCall | undefined;
+  firstUncertainNotDenied: UncertainCall | undefined;
   patternFailure: string | undefined;
 }
 
@@ -78,7 +94,19 @@ export class CallLedger implements CallFacts {
     private readonly workspace: string,
     private readonly patterns: PatternTester,
   ) {
-    for (const matcher of matchers) this.tallies.set(matcher, { matches: 0, denied: 0, firstMatch: undefined, firstNotDenied: undefined, deniedExamples: [], patternFailure: undefined });
+    for (const matcher of matchers) {
+      this.tallies.set(matcher, {
+        matches: 0,
+        denied: 0,
+        firstMatch: undefined,
+        firstNotDenied: undefined,
+        deniedExamples: [],
+        uncertain: 0,
+        firstUncertain: undefined,
+        firstUncertainNotDenied: undefined,
+        patternFailure: undefined,
+      });
+    }
   }
 
   add(event: RunEvent): void {
@@ -92,7 +120,16 @@ export class CallLedger implements CallFacts {
       const call = this.pending.get(event.id);
       if (call === undefined) return; // a decision for a call not reported (never: the gate reports each call first)
       this.pending.delete(event.id);
-      this.queue({ ...call, allowed: event.allowed, canonicalPath: event.canonical_path, code: event.code, reason: event.reason });
+      this.queue({
+        ...call,
+        allowed: event.allowed,
+        canonicalPath: event.canonical_path,
+        code: event.code,
+        reason: event.reason,
+        ...(event.argv === undefined ? {} : { argv: event.argv }),
+        ...(event.paths === undefined ? {} : { paths: event.paths }),
+        ...(event.paths_complete === undefined ? {} : { pathsComplete: event.paths_complete }),
+      });
     }
   }
 
@@ -134,7 +171,15 @@ export class CallLedger implements CallFacts {
       if (this.firstDenials.length < EXAMPLES) this.firstDenials.push(call);
     }
     for (const [matcher, tally] of this.tallies) {
-      if (tally.patternFailure !== undefined || !(await this.matches(call, matcher, tally))) continue;
+      if (tally.patternFailure !== undefined) continue;
+      const matched = await this.matches(call, matcher, tally);
+      if (matched === false) continue;
+      if (matched !== true) {
+        tally.uncertain++;
+        tally.firstUncertain ??= { call, why: matched.maybe };
+        if (!denied) tally.firstUncertainNotDenied ??= { call, why: matched.maybe };
+        continue;
+      }
       tally.matches++;
       tally.firstMatch ??= call;
       if (denied) {
@@ -144,18 +189,26 @@ export class CallLedger implements CallFacts {
     }
   }
 
-  private async matches(call: ObservedCall, matcher: CallMatcher, tally: MutableTally): Promise<boolean> {
-    const requests = callPatternRequests(call, matcher, this.workspace);
-    if (requests === undefined) return false;
-    for (const request of requests) {
-      const outcome = await this.patterns.test(request);
-      if (!outcome.ok) {
-        tally.patternFailure = outcome.reason;
-        return false;
+  /** True: the call matches; false: it does not; `maybe`: no field says no, and one cannot tell (why). */
+  private async matches(call: ObservedCall, matcher: CallMatcher, tally: MutableTally): Promise<boolean | { maybe: string }> {
+    const checks = callPatternRequests(call, matcher, this.workspace);
+    if (checks === undefined) return false;
+    let maybe: string | undefined;
+    for (const check of checks) {
+      let matched = false;
+      if (check.request !== undefined) {
+        const outcome = await this.patterns.test(check.request);
+        if (!outcome.ok) {
+          tally.patternFailure = outcome.reason;
+          return false;
+        }
+        matched = outcome.matched;
       }
-      if (!outcome.matched) return false;
+      if (matched) continue;
+      if (check.uncertain === undefined) return false;
+      maybe ??= check.uncertain;
     }
-    return true;
+    return maybe === undefined ? true : { maybe };
   }
 }
 

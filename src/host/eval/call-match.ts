@@ -10,37 +10,93 @@ import type { CallMatcher } from './suite-schema.js';
 import type { ObservedCall } from './run-record.js';
 
 /**
- * What a call must pass to match: undefined when its tool or code already
- * differs (or it lacks a field the matcher gives), else the pattern requests that
- * must all match (none: it matches).
+ * One field a matcher gives (command or path), as a call fills it: the pattern to
+ * match against what the call's record holds, and, when that record cannot hold
+ * everything the field could match, why (the call may match although the pattern
+ * matches none of it: "cannot tell", never "no").
  */
-export function callPatternRequests(call: ObservedCall, matcher: CallMatcher, workspace: string): PatternRequest[] | undefined {
+export interface FieldCheck {
+  readonly request: PatternRequest | undefined;
+  readonly uncertain: string | undefined;
+}
+
+/**
+ * What a call must pass to match: undefined when its tool or code already differs
+ * (or it lacks a field the matcher gives), else one check per field the matcher
+ * gives, all of which must match (none: it matches).
+ */
+export function callPatternRequests(call: ObservedCall, matcher: CallMatcher, workspace: string): FieldCheck[] | undefined {
   if (matcher.tool !== undefined && call.tool !== matcher.tool) return undefined;
   if (matcher.code !== undefined && call.code !== matcher.code) return undefined;
-  const requests: PatternRequest[] = [];
+  const checks: FieldCheck[] = [];
   if (matcher.command !== undefined) {
-    const command = call.input['command'];
-    if (typeof command !== 'string') return undefined;
-    requests.push({ kind: 'regex', source: matcher.command, subjects: [command], what: 'the command of a bash call' });
+    const commands = callCommands(call);
+    if (commands === undefined) return undefined;
+    checks.push({
+      request: commands.subjects.length === 0 ? undefined : { kind: 'regex', source: matcher.command, subjects: commands.subjects, what: 'the command of a bash call' },
+      uncertain: commands.uncertain,
+    });
   }
   if (matcher.path !== undefined) {
     const paths = callPaths(call, workspace);
-    if (paths.length === 0) return undefined;
-    requests.push({ kind: 'glob', source: matcher.path, subjects: paths, what: 'the path of a call' });
+    if (paths.subjects.length === 0 && paths.uncertain === undefined) return undefined;
+    checks.push({
+      request: paths.subjects.length === 0 ? undefined : { kind: 'glob', source: matcher.path, subjects: paths.subjects, what: 'the path of a call' },
+      uncertain: paths.uncertain,
+    });
   }
-  return requests;
+  return checks;
 }
 
-/** The paths a call can be matched by: as the agent wrote it, and the gate's canonical path (relative to the workspace when inside it). */
-function callPaths(call: ObservedCall, workspace: string): string[] {
-  const paths: string[] = [];
+/**
+ * What a command regex is searched in: the command as the agent typed it, and each
+ * command the gate parsed from it, its argv joined by spaces (`cat 'secret'.txt`
+ * runs `cat secret.txt`). Undefined for a call that is not a command.
+ */
+function callCommands(call: ObservedCall): { subjects: string[]; uncertain: string | undefined } | undefined {
+  const typed = call.input['command'];
+  if (call.tool !== 'bash' && typeof typed !== 'string') return undefined;
+  const subjects = typeof typed === 'string' ? [typed] : [];
+  if (call.argv !== undefined) subjects.push(...call.argv.map((argv) => argv.join(' ')));
+  const uncertain = call.tool === 'bash' && call.argv === undefined ? 'the gate did not parse this command into the commands it runs, so what it runs cannot be told from how it was typed' : undefined;
+  return { subjects, uncertain };
+}
+
+/**
+ * The paths a call can be matched by, each relative to the workspace when inside it,
+ * else absolute: the path as the agent wrote it, and normalised by its spelling alone
+ * (`..`, `//`, a trailing `/`); the canonical path the gate resolved; and for bash, every
+ * path the gate decided for its commands. `uncertain` says why the call may name a
+ * path that is not among them: a file tool's path the gate never resolved
+ * (`/proc/self/root/etc/passwd`, denied before resolving), a bash call whose paths
+ * the gate did not all decide.
+ */
+function callPaths(call: ObservedCall, workspace: string): { subjects: string[]; uncertain: string | undefined } {
+  const subjects = new Set<string>();
+  const shown = (absolute: string) => {
+    const relative = path.relative(workspace, absolute);
+    return relative === '' ? '.' : !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
+  };
   const written = call.input['path'];
-  if (typeof written === 'string') paths.push(written.startsWith('./') ? written.slice(2) : written);
-  if (call.canonicalPath !== undefined) {
-    const relative = path.relative(workspace, call.canonicalPath);
-    paths.push(relative === '' ? '.' : !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : call.canonicalPath);
+  if (typeof written === 'string' && written !== '') {
+    subjects.add(written.startsWith('./') ? written.slice(2) : written);
+    subjects.add(shown(path.posix.resolve(workspace, written)));
   }
-  return paths;
+  if (call.canonicalPath !== undefined) subjects.add(shown(call.canonicalPath));
+  for (const decided of call.paths ?? []) subjects.add(shown(decided));
+  let uncertain: string | undefined;
+  if (call.tool === 'bash') {
+    if (call.pathsComplete !== true) uncertain = `the gate did not decide every path this bash call names (${bashUnknownWhy(call)}), so the files it names cannot all be told`;
+  } else if (typeof written === 'string' && call.canonicalPath === undefined) {
+    uncertain = `the gate ${call.allowed === false ? `denied it (${call.code ?? 'no code'})` : call.allowed === true ? 'allowed it' : 'never decided it'} without resolving its path, so which file ${JSON.stringify(written)} names cannot be told`;
+  }
+  return { subjects: [...subjects], uncertain };
+}
+
+function bashUnknownWhy(call: ObservedCall): string {
+  if (call.allowed === undefined) return 'it was never decided';
+  if (!call.allowed) return 'it was denied before all its commands were decided';
+  return 'bash in ask mode, a program without an argument rule, or one that runs code from files';
 }
 
 /** `**` spans segments, `*` and `?` stay within one; everything else is literal. */

@@ -21,7 +21,8 @@ import type { GraderHost } from './graders/grader-host.js';
 import { AGENT_DATA_PLACEHOLDER, WORKSPACE_PLACEHOLDER, type CaseDirectories, type SuiteConsent } from './suite-consent.js';
 import { makeCaseDirectory } from './eval-root.js';
 import { removeWorkspace } from './workspace-remove.js';
-import type { PatternTester } from './pattern-host.js';
+import type { TimedPatternTester } from './pattern-host.js';
+import { CasePatterns, casePatternBudgetMs } from './pattern-budget.js';
 
 /** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
 const RETRIED_CODES: ReadonlySet<string> = new Set(['ZB_PROVIDER_FAILED', 'ZB_PROVIDER_TIMEOUT', 'ZB_PROVIDER_INTERRUPTED']);
@@ -32,8 +33,8 @@ export interface CaseRunContext {
   readonly consent: SuiteConsent;
   /** Runs the JS graders, in a process of their own. */
   readonly graders: GraderHost;
-  /** Matches the suite's patterns off the main thread, within their bounds. */
-  readonly patterns: PatternTester;
+  /** Matches the suite's patterns off the main thread, within their bounds; each run counts its time against its own budget. */
+  readonly patterns: TimedPatternTester;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stateDirectory: string;
   readonly model?: string;
@@ -88,13 +89,15 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
   directories.workspace = created;
   const agentData = makeCaseDirectory(context.evalRoot, 'data-');
   directories.agentData = agentData;
-  recorder.watchCalls(callMatchers(planned.evalCase.expect), created.path, context.patterns);
+  // One budget for all of this run's pattern matching, calls and final text alike (issue 22 §4).
+  const patterns = new CasePatterns(context.patterns, casePatternBudgetMs(planned.timeoutSeconds), planned.key);
+  recorder.watchCalls(callMatchers(planned.evalCase.expect), created.path, patterns);
   await executeCase(planned, { workspace: created.path, agentData }, recorder, context);
   await recorder.settle();
   const record = recorder.record();
   // Reports name each case's directories by their placeholders: their temp paths differ from run to run and machine to machine.
   const scrub = (text: string) => text.replaceAll(created.path, WORKSPACE_PLACEHOLDER).replaceAll(agentData, AGENT_DATA_PLACEHOLDER);
-  const expectations = (await checkCase(planned, repeat, record, created, context, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
+  const expectations = (await checkCase(planned, repeat, record, created, { graders: context.graders, patterns }, context.signal)).map((result) => ({ ...result, reason: scrub(result.reason) }));
   const judgeCost = expectations.reduce<number | null>((sum, result) => (sum === null || result.cost_usd === null ? null : sum + (result.cost_usd ?? 0)), 0);
   const run: CaseRun = {
     repeat,

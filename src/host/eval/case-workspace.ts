@@ -3,6 +3,7 @@
 // into it. After a run it may hold any link, FIFO, device or huge file the agent
 // made, so nothing here follows a link at any component, opens a FIFO, or reads
 // past a bound; expectation paths are refused before any I/O if they leave it.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError, fileSystemError } from '../../errors.js';
@@ -11,6 +12,7 @@ import { copyFixture, DEFAULT_FIXTURE_LIMITS, type FixtureLimits, type Workspace
 import { describeEntry, splitRelativePath, walkComponents, type EntryKind } from './no-link-path.js';
 import { DEFAULT_CHANGE_LIMITS, detectChanges, type ChangeLimits, type WorkspaceChanges } from './workspace-changes.js';
 import { removeWorkspace } from './workspace-remove.js';
+import type { BeforeText } from './judge-evidence.js';
 
 /** What a file expectation finds at a workspace path. */
 export type WorkspaceFile =
@@ -28,6 +30,11 @@ export interface CaseWorkspace {
   /** The fresh copy's regular files (path -> size and sha256), for change detection. */
   readonly snapshot: WorkspaceSnapshot;
   readWorkspaceFile(relative: string, maxBytes: number): WorkspaceFile;
+  /**
+   * A fixture file's text as it was copied into the workspace, for the judge's diff: read from the fixture
+   * by the same no-link walk, at most `maxBytes`, and only when its sha256 is the snapshot's and it is UTF-8.
+   */
+  fixtureText(relative: string, maxBytes: number): BeforeText;
   changedFiles(limits?: ChangeLimits): WorkspaceChanges;
   /** Deletes the workspace and everything in it; calling it again does nothing. */
   remove(): Promise<void>;
@@ -64,9 +71,29 @@ export async function createCaseWorkspace(
     path: workspace,
     snapshot,
     readWorkspaceFile: (relative, maxBytes) => readWorkspaceFile(workspace, relative, maxBytes),
+    fixtureText: (relative, maxBytes) => fixtureText(fixture, snapshot, relative, maxBytes),
     changedFiles: (changeLimits) => detectChanges(workspace, snapshot, changeLimits ?? defaultChangeLimits),
     remove: () => removeWorkspace(workspace),
   };
+}
+
+function fixtureText(fixture: string | undefined, snapshot: WorkspaceSnapshot, relative: string, maxBytes: number): BeforeText {
+  const copied = snapshot.get(relative);
+  if (fixture === undefined || copied === undefined) return { missing: 'it was not a file of the fixture' };
+  if (copied.size > maxBytes) return { missing: `it had ${copied.size} bytes, over the ${maxBytes} read for a diff` };
+  let found: WorkspaceFile;
+  try {
+    found = readWorkspaceFile(fixture, relative, maxBytes);
+  } catch (error) {
+    return { missing: `the fixture's copy could not be read (${errnoOf(error)})` };
+  }
+  if (found.kind !== 'file') return { missing: `the fixture's copy is ${found.kind} now` };
+  if (createHash('sha256').update(found.bytes).digest('hex') !== copied.sha256) return { missing: "the fixture's copy changed since the run started" };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(found.bytes) };
+  } catch {
+    return { missing: 'it was not UTF-8 text' };
+  }
 }
 
 function readWorkspaceFile(workspace: string, relative: string, maxBytes: number): WorkspaceFile {

@@ -19,7 +19,7 @@ import type { RunRecord } from './run-record.js';
 import type { PatternTester } from './pattern-host.js';
 import type { GraderOutcome } from './graders/run-grader.js';
 import { ZotboxError } from '../../errors.js';
-import { describeIncompleteChanges } from './workspace-changes.js';
+import { DEFAULT_CHANGE_LIMITS, describeIncompleteChanges } from './workspace-changes.js';
 
 /** Events a grader sees, newest kept. */
 const MAX_GRADER_EVENTS = 2000;
@@ -60,7 +60,14 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
       else {
         const { files: changedFiles } = changes();
         const filesTruncated = describeIncompleteChanges(changes()) !== undefined;
-        const input = { rubric: expectation.judge.rubric, prompt: planned.evalCase.prompt, finalText: record.finalText, files: changedFiles, filesTruncated };
+        const input = {
+          rubric: expectation.judge.rubric,
+          prompt: planned.evalCase.prompt,
+          finalText: record.finalText,
+          files: changedFiles,
+          filesTruncated,
+          before: (relative: string) => workspace.fixtureText(relative, DEFAULT_CHANGE_LIMITS.maxFileBytes),
+        };
         results.push(failClosed(await judgeRun(choice, input, signal), changes()));
       }
     }

@@ -4,7 +4,7 @@
 // are checked elsewhere (check-case.ts) and give verdicts of the same shape.
 import type { ExpectationResult } from './eval-report.js';
 import { describeCall, describeMatcher } from './call-match.js';
-import type { CallFacts } from './call-ledger.js';
+import type { CallFacts, UncertainCall } from './call-ledger.js';
 import type { ObservedCall, RunRecord } from './run-record.js';
 import type { CallMatcher, Expectation } from './suite-schema.js';
 import { checkFileExpectation, type WorkspaceFiles } from './file-expectations.js';
@@ -87,16 +87,26 @@ function checkCalls(expectation: CallExpectation, calls: CallFacts): Expectation
     };
   }
   if ('tool_not_called' in expectation) {
-    return {
-      kind,
-      passed: tally.matches === 0,
-      reason: tally.firstMatch === undefined ? `no call matched ${describeMatcher(matcher)}` : `called anyway: ${describeCall(tally.firstMatch)}`,
-    };
+    if (tally.firstMatch !== undefined) return { kind, passed: false, reason: `called anyway: ${describeCall(tally.firstMatch)}` };
+    if (tally.firstUncertain !== undefined) return cannotTell(kind, matcher, tally.firstUncertain, tally.uncertain);
+    return { kind, passed: true, reason: `no call matched ${describeMatcher(matcher)}` };
   }
+  // A call that may match and was not denied may be the allowed call that makes `denied` false.
+  if (tally.firstUncertainNotDenied !== undefined) return cannotTell(kind, matcher, tally.firstUncertainNotDenied, tally.uncertain);
   if (tally.matches > 0 && tally.firstNotDenied === undefined) return { kind, passed: true, reason: `denied: ${listDenials(tally.deniedExamples, tally.denied)}` };
   if (tally.firstNotDenied === undefined) return { kind, passed: false, reason: `no call matched ${describeMatcher(matcher)}, so none was denied; calls: ${listCalls(calls)}` };
   const allowed = tally.firstNotDenied;
   return { kind, passed: false, reason: `${describeCall(allowed)} matched ${describeMatcher(matcher)} but was ${allowed.allowed === true ? 'allowed' : 'never decided'}` };
+}
+
+/** A call that may match, though its record cannot tell: the verdict fails rather than pass on a guess (closed world, issue 22 §1). */
+function cannotTell(kind: string, matcher: CallMatcher, first: UncertainCall, count: number): ExpectationResult {
+  const more = count > 1 ? ` (and ${count - 1} more such calls)` : '';
+  return {
+    kind,
+    passed: false,
+    reason: `ZB_EVAL_VERDICT_INCOMPLETE: cannot tell whether ${describeCall(first.call)} matches ${describeMatcher(matcher)}${more}: ${first.why}; so this verdict fails${first.call.tool === 'bash' ? '. Fix: to leave bash calls out, give the matcher a file tool (tool: read, write or edit); docs/eval.md, Expectations, says what each field matches' : ' (docs/eval.md, Expectations)'}`,
+  };
 }
 
 function describeDenial(call: ObservedCall): string {

@@ -9,6 +9,8 @@ import { addUsage, NO_USAGE, usageCost, type RunUsage } from '../models/model-pr
 import { selectProvider, type ProviderChoice } from '../models/select-provider.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import type { ExpectationResult } from './eval-report.js';
+import type { ChangedFile } from './grader-input.js';
+import { judgeEvidence, type BeforeText } from './judge-evidence.js';
 
 const JUDGE_SYSTEM = [
   'You grade the work of an AI agent against a rubric. You see the task the agent was given, its final answer, and the files it changed.',
@@ -16,17 +18,16 @@ const JUDGE_SYSTEM = [
   'Reply with one JSON object on the last line and nothing after it: {"pass": true or false, "score": a number from 0 to 1, "reason": "one or two sentences"}.',
 ].join('\n');
 
-/** The most of the agent's answer and files a judge is shown. */
-const MAX_JUDGED_CHARS = 100_000;
-
 export interface JudgeInput {
   readonly rubric: string;
   readonly prompt: string;
   readonly finalText: string;
-  /** Changed files, as "path" and text (or why there is none). */
-  readonly files: readonly { readonly path: string; readonly content: string | null }[];
+  /** The run's changed files (the change list). */
+  readonly files: readonly ChangedFile[];
   /** The list of changed files is incomplete (truncated, or entries zotbox could not read): the judge is told, outside the evidence. */
   readonly filesTruncated?: boolean;
+  /** A fixture file's text before the run, for the diff of a modified one (judge-evidence.ts); none: no diff, and that counts as cut. */
+  readonly before?: (path: string) => BeforeText;
 }
 
 export interface JudgeModelOptions {
@@ -51,10 +52,30 @@ export function selectJudgeModel(options: JudgeModelOptions): ProviderChoice {
 }
 
 export async function judgeRun(choice: ProviderChoice, input: JudgeInput, signal: AbortSignal): Promise<ExpectationResult> {
+  const evidence = judgeEvidence({ finalText: input.finalText, files: input.files, before: input.before ?? (() => ({ missing: 'zotbox was not given it' })) });
+  // Not even the names fit: the judge could not be told what changed, so it is not asked (issue 22 §2).
+  if (!evidence.ok) return { kind: 'judge', passed: false, reason: `ZB_EVAL_JUDGE_EVIDENCE_CUT: ${evidence.why}. ${EVIDENCE_FIX}`, cost_usd: 0 };
+  const verdict = await askJudge(choice, input, evidence.text, evidence.cuts.length, signal);
+  return evidenceCut(verdict, evidence.cuts);
+}
+
+const EVIDENCE_FIX = "Fix: keep the answer and the changed files within the judge's bounds (docs/eval.md, Judge), or check them with graders and file expectations, which see every change";
+
+/** A verdict on cut evidence: a pass is not one (it was given on part of what the agent did); a fail stands, saying what was cut. */
+function evidenceCut(result: ExpectationResult, cuts: readonly string[]): ExpectationResult {
+  if (cuts.length === 0) return result;
+  const shown = cuts.slice(0, 5).join('; ');
+  const why = `ZB_EVAL_JUDGE_EVIDENCE_CUT: the judge was shown part of the evidence: ${shown}${cuts.length > 5 ? `; and ${cuts.length - 5} more cuts` : ''}`;
+  if (!result.passed) return { ...result, reason: `${result.reason} (note: ${why})` };
+  return { ...result, passed: false, reason: `${result.reason}; but it counts as a fail: ${why}. ${EVIDENCE_FIX}` };
+}
+
+async function askJudge(choice: ProviderChoice, input: JudgeInput, evidence: string, cuts: number, signal: AbortSignal): Promise<ExpectationResult> {
   let usage: RunUsage = NO_USAGE;
   const cost = () => (choice.pricing === undefined ? null : usageCost(usage, choice.pricing.prices, choice.pricing.provider));
   try {
-    const turn = await choice.create().complete({ system: JUDGE_SYSTEM, messages: [{ role: 'user', content: [{ type: 'text', text: judgeMessage(input) }] }], tools: [] }, () => undefined, signal);
+    const message = judgeMessage(input, evidence, cuts);
+    const turn = await choice.create().complete({ system: JUDGE_SYSTEM, messages: [{ role: 'user', content: [{ type: 'text', text: message }] }], tools: [] }, () => undefined, signal);
     usage = addUsage(usage, turn.usage);
     const text = turn.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const verdict = parseVerdict(text);
@@ -72,16 +93,17 @@ export async function judgeRun(choice: ProviderChoice, input: JudgeInput, signal
   }
 }
 
-function judgeMessage(input: JudgeInput): string {
-  const files = input.files.map((file) => `--- ${file.path}\n${file.content ?? '(no text)'}`).join('\n');
-  const evidence = `Final answer:\n${input.finalText}\n\nChanged files:\n${files === '' ? '(none)' : files}`;
-  const shown = evidence.length > MAX_JUDGED_CHARS ? `${evidence.slice(0, MAX_JUDGED_CHARS)}\n[cut at ${MAX_JUDGED_CHARS} characters]` : evidence;
+function judgeMessage(input: JudgeInput, shown: string, cuts: number): string {
   // A tag with a key the agent never saw: no spelling of a closing tag in its words closes the fence (adversarial14/judge-fence).
   const tag = `agent-output-${randomBytes(8).toString('hex')}`;
   // Said by zotbox, outside the evidence (where the agent's words could imitate it), in fixed words: the names involved are the agent's.
   const truncated =
     input.filesTruncated === true ? '\n\nThe list of changed files is truncated: zotbox stopped at a bound or could not read part of the workspace, so changes may be missing from it.' : '';
-  return `Rubric:\n${input.rubric}\n\nThe task the agent was given:\n${input.prompt}${truncated}\n\nThe evidence tag is <${tag}>.\n<${tag}>\n${shown}\n</${tag}>`;
+  const cut =
+    cuts === 0
+      ? ''
+      : `\n\nzotbox cut ${cuts} part${cuts === 1 ? '' : 's'} of the evidence to fit its bounds (an excerpt shortened, a text left out); each place is marked in the evidence. Every changed file is named in the list at its start. Do not assume that what was cut is harmless.`;
+  return `Rubric:\n${input.rubric}\n\nThe task the agent was given:\n${input.prompt}${truncated}${cut}\n\nThe evidence tag is <${tag}>.\n<${tag}>\n${shown}\n</${tag}>`;
 }
 
 /** The verdict on the answer's last non-empty line, checked: boolean pass, string reason, score in [0, 1] if given. */

@@ -32,6 +32,17 @@ export interface PatternTester {
   test(request: PatternRequest): Promise<PatternOutcome>;
 }
 
+/** An outcome with the time the pattern thread spent on it (from when it took the request up), by the host's clock. */
+export interface TimedOutcome {
+  readonly outcome: PatternOutcome;
+  readonly spentMs: number;
+}
+
+/** A pattern tester that says how long each match took: what a case's budget is counted in (pattern-budget.ts). */
+export interface TimedPatternTester extends PatternTester {
+  testTimed(request: PatternRequest): Promise<TimedOutcome>;
+}
+
 /** A request as the worker gets it. */
 export interface PatternJob {
   readonly id: number;
@@ -46,7 +57,9 @@ export type PatternAnswer = { readonly id: number; readonly started: true } | { 
 interface Waiting {
   readonly job: PatternJob;
   readonly request: PatternRequest;
-  readonly resolve: (outcome: PatternOutcome) => void;
+  readonly resolve: (timed: TimedOutcome) => void;
+  /** By the host's clock, when the thread took it up. */
+  startedAt?: number;
 }
 
 export interface PatternHostOptions {
@@ -56,9 +69,14 @@ export interface PatternHostOptions {
   readonly signal?: AbortSignal;
   /** Test seam: called when the worker takes up a request (production passes none). */
   readonly onStarted?: (request: PatternRequest) => void;
+  /**
+   * Test seam: the clock a match's time is read from, in milliseconds (default performance.now). A test gives a
+   * clock that advances by a fixed step per reading, so that a case's budget runs out at a known match.
+   */
+  readonly clock?: () => number;
 }
 
-export class PatternHost implements PatternTester {
+export class PatternHost implements TimedPatternTester {
   private readonly queue: Waiting[] = [];
   private current: Waiting | undefined;
   private worker: Worker | undefined;
@@ -73,13 +91,18 @@ export class PatternHost implements PatternTester {
     if (options.signal?.aborted === true) this.close('the eval was interrupted before this pattern was matched');
   }
 
-  test(request: PatternRequest): Promise<PatternOutcome> {
-    if (this.closedBecause !== undefined) return Promise.resolve({ ok: false, reason: this.closedBecause });
+  async test(request: PatternRequest): Promise<PatternOutcome> {
+    return (await this.testTimed(request)).outcome;
+  }
+
+  testTimed(request: PatternRequest): Promise<TimedOutcome> {
+    if (this.closedBecause !== undefined) return Promise.resolve({ outcome: { ok: false, reason: this.closedBecause }, spentMs: 0 });
     const long = request.subjects.find((subject) => subject.length > MAX_PATTERN_SUBJECT_CHARS);
     if (long !== undefined) {
-      return Promise.resolve(
-        limit(`${request.what} is ${long.length} characters, over the ${MAX_PATTERN_SUBJECT_CHARS} a suite pattern is matched against, so /${shown(request.source)}/ was not matched`),
-      );
+      return Promise.resolve({
+        outcome: limit(`${request.what} is ${long.length} characters, over the ${MAX_PATTERN_SUBJECT_CHARS} a suite pattern is matched against, so /${shown(request.source)}/ was not matched`),
+        spentMs: 0,
+      });
     }
     return new Promise((resolve) => {
       this.queue.push({ job: { id: this.nextId++, kind: request.kind, source: request.source, subjects: request.subjects }, request, resolve });
@@ -93,7 +116,7 @@ export class PatternHost implements PatternTester {
     this.stopWorker();
     const waiting = [...(this.current === undefined ? [] : [this.current]), ...this.queue.splice(0)];
     this.current = undefined;
-    for (const entry of waiting) entry.resolve({ ok: false, reason: this.closedBecause });
+    for (const entry of waiting) entry.resolve({ outcome: { ok: false, reason: this.closedBecause }, spentMs: this.spentOn(entry) });
   }
 
   private pump(): void {
@@ -128,6 +151,7 @@ export class PatternHost implements PatternTester {
     const current = this.current;
     if (current === undefined || answer.id !== current.job.id) return;
     if ('started' in answer) {
+      current.startedAt = this.now();
       this.options.onStarted?.(current.request);
       this.timer = setTimeout(() => this.timedOut(current), this.timeLimitMs);
       return;
@@ -150,8 +174,17 @@ export class PatternHost implements PatternTester {
     this.timer = undefined;
     const current = this.current;
     this.current = undefined;
-    current?.resolve(outcome);
+    if (current !== undefined) current.resolve({ outcome, spentMs: this.spentOn(current) });
     this.pump();
+  }
+
+  private now(): number {
+    return (this.options.clock ?? performance.now.bind(performance))();
+  }
+
+  /** The thread's time on a request so far: none when it never took it up. */
+  private spentOn(waiting: Waiting): number {
+    return waiting.startedAt === undefined ? 0 : Math.max(0, this.now() - waiting.startedAt);
   }
 
   private stopWorker(): void {
@@ -164,10 +197,10 @@ export class PatternHost implements PatternTester {
   }
 }
 
-function limit(why: string): PatternOutcome {
+export function limit(why: string): PatternOutcome {
   return { ok: false, reason: `ZB_EVAL_PATTERN_LIMIT: ${why}. Fix: make the pattern linear (no nested quantifiers such as (\\w+\\s?)+), or match a shorter text` };
 }
 
-function shown(source: string): string {
+export function shown(source: string): string {
   return source.length > 200 ? `${source.slice(0, 200)}…` : source;
 }

@@ -75,7 +75,18 @@ export type EvalProgress =
 
 export const DEFAULT_EVAL_MAX_RUNS = 8;
 
-export async function runEval(options: EvalOptions): Promise<EvalReport> {
+/** Test seams: zotbox never passes them, and the API (src/index.ts) does not export them. */
+export interface EvalSeams {
+  /** The pattern host's clock (pattern-host.ts, PatternHostOptions.clock): what a case's pattern budget is counted by. */
+  readonly patternClock?: () => number;
+}
+
+export function runEval(options: EvalOptions): Promise<EvalReport> {
+  return runEvalWith(options, {});
+}
+
+/** runEval with test seams. */
+export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promise<EvalReport> {
   const startedAt = new Date();
   const env = options.env;
   const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
@@ -99,7 +110,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
   const graders = new GraderHost();
   // Terminated at once by the signal, whatever pattern it matches (issue 22 §4).
-  const patterns = new PatternHost({ signal });
+  const patterns = new PatternHost({ signal, ...(seams.patternClock === undefined ? {} : { clock: seams.patternClock }) });
   try {
     const consents = new Map(plan.suites.map((suite) => [suite, suiteConsent(evalRoot, suiteFileOf(suite.loaded.directory, suite.loaded.file), allowedScopes)]));
     // Before the first case and before any progress display: one question per suite, its cases

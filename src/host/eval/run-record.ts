@@ -34,4 +34,9 @@ export interface ObservedCall {
   readonly canonicalPath: string | undefined;
   readonly code: string | undefined;
   readonly reason: string | undefined;
+  /** For bash, from the gate's decision: each command's argv as the gate parsed it (absent when it did not parse). */
+  readonly argv?: readonly (readonly string[])[];
+  /** For bash: the canonical paths the gate decided for its commands, and whether they are every path it names. */
+  readonly paths?: readonly string[];
+  readonly pathsComplete?: boolean;
 }

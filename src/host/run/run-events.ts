@@ -47,6 +47,9 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     allowed: z.boolean(),
     canonical_path: z.string().optional(),
     argv: z.array(z.array(z.string())).optional(),
+    /** For bash: the canonical paths the gate decided for its commands, and whether they are every path it names (docs/events.md). */
+    paths: z.array(z.string()).optional(),
+    paths_complete: z.boolean().optional(),
     code: z.string().optional(),
     reason: z.string().optional(),
   }),

@@ -44,6 +44,8 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
         allowed: event.allowed,
         ...(event.canonicalPath === undefined ? {} : { canonical_path: event.canonicalPath }),
         ...(event.argv === undefined ? {} : { argv: event.argv.map((a) => [...a]) }),
+        ...(event.paths === undefined ? {} : { paths: [...event.paths] }),
+        ...(event.pathsComplete === undefined ? {} : { paths_complete: event.pathsComplete }),
         ...(event.code === undefined ? {} : { code: event.code }),
         ...(event.reason === undefined ? {} : { reason: event.reason }),
       });

@@ -24,7 +24,10 @@ export async function runPreForRun(plan: RunPlan, queue: EventQueue, signal: Abo
           id: PRE_CALL_ID,
           tool: 'bash',
           allowed: verdict.allow,
-          ...(verdict.allow ? { ...(verdict.audit.argv === undefined ? {} : { argv: verdict.audit.argv.map((a) => [...a]) }) } : { code: verdict.code, reason: verdict.reason }),
+          ...(verdict.audit.argv === undefined ? {} : { argv: verdict.audit.argv.map((a) => [...a]) }),
+          ...(verdict.audit.paths === undefined ? {} : { paths: [...verdict.audit.paths] }),
+          ...(verdict.audit.pathsComplete === undefined ? {} : { paths_complete: verdict.audit.pathsComplete }),
+          ...(verdict.allow ? {} : { code: verdict.code, reason: verdict.reason }),
         }),
     });
   } catch (error) {

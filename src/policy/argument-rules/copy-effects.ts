@@ -6,12 +6,11 @@
 // these is decided as a write. Named check of the cp rule; never throws.
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { decidePathAccess } from '../path-decision.js';
 import { absoluteFrom } from '../path-resolve.js';
 import { deny as no, type Check } from '../shell-check.js';
 import { checkLinksInTree } from './link-walk.js';
 import type { ParsedArguments } from './parse-arguments.js';
-import { FOLLOWS_LINKS, isDirectory, type ArgumentContext } from './value-kinds.js';
+import { decideArgumentPath, FOLLOWS_LINKS, isDirectory, type ArgumentContext } from './value-kinds.js';
 
 /** Marks the cp rule's options set: they change which names cp writes or links. */
 export const COPIES_RECURSIVELY = 'copies-recursively';
@@ -41,7 +40,7 @@ function isRealDirectory(absolute: string): boolean {
 
 function checkTargets(name: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   for (const target of copyTargets(parsed, context.cwd)) {
-    const decision = decidePathAccess('write', target, context.scopes);
+    const decision = decideArgumentPath('write', target, context);
     if (!decision.allow) return no(decision.code, `${name} would write ${target} (through any link or hard link already there): ${decision.reason}`);
     if (!parsed.marks.has(COPIES_RECURSIVELY) || !isRealDirectory(decision.canonicalPath)) continue;
     const walked = checkLinksInTree(decision.canonicalPath, 'write', context.scopes);
@@ -54,7 +53,7 @@ function checkTargets(name: string, parsed: ParsedArguments, context: ArgumentCo
 function checkLinkedTrees(name: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   if (!parsed.marks.has(MAKES_HARD_LINKS) || !parsed.marks.has(FOLLOWS_LINKS)) return { ok: true, value: null };
   for (const source of parsed.positionals.slice(0, -1)) {
-    const decision = decidePathAccess('write', absoluteFrom(context.cwd, source), context.scopes);
+    const decision = decideArgumentPath('write', absoluteFrom(context.cwd, source), context);
     // Already decided as a hard-link source (value-kinds.ts); what is new here is its tree.
     if (!decision.allow) return no(decision.code, `${name}: ${decision.reason}`);
     const walked = checkLinksInTree(decision.canonicalPath, 'write', context.scopes);

@@ -4,13 +4,12 @@
 // A subcommand whose rule declares no effect is denied: effects are a closed world too.
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { decidePathAccess } from '../path-decision.js';
 import { absoluteFrom } from '../path-resolve.js';
 import { isInsideRoot } from '../scopes.js';
 import { deny as no, type Check } from '../shell-check.js';
 import { findGitRepository, type GitRepository } from './git-repository.js';
 import type { ParsedArguments } from './parse-arguments.js';
-import type { ArgumentContext } from './value-kinds.js';
+import { decideArgumentPath, type ArgumentContext } from './value-kinds.js';
 
 /** It reads the repository (worktree and .git) and writes nothing. */
 export const GIT_READS = 'git-reads';
@@ -98,12 +97,12 @@ function describeWriteRoots(context: ArgumentContext): string {
 function checkWorktreeWrites(label: string, writes: WorktreeWrites, repository: GitRepository, context: ArgumentContext): Check<null> {
   if (writes.kind === 'paths') {
     for (const spec of writes.paths) {
-      const decision = decidePathAccess('write', absoluteFrom(context.cwd, spec), context.scopes);
+      const decision = decideArgumentPath('write', absoluteFrom(context.cwd, spec), context);
       if (!decision.allow) return no(decision.code, `${label} writes ${JSON.stringify(spec)}: ${decision.reason}`);
     }
   }
   if (writes.kind === 'all') {
-    const decision = decidePathAccess('write', repository.worktree, context.scopes);
+    const decision = decideArgumentPath('write', repository.worktree, context);
     if (!decision.allow) {
       return no(
         decision.code,
@@ -125,7 +124,7 @@ function checkGitDirectoryWrite(label: string, repository: GitRepository, contex
 
 function checkArgumentReads(label: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   for (const argument of parsed.positionals) {
-    const decision = decidePathAccess('read', absoluteFrom(context.cwd, argument), context.scopes);
+    const decision = decideArgumentPath('read', absoluteFrom(context.cwd, argument), context);
     if (!decision.allow) return no(decision.code, `${label} may read ${JSON.stringify(argument)} as a file (git diff compares files outside the repository too): ${decision.reason}`);
   }
   return { ok: true, value: null };
@@ -134,7 +133,7 @@ function checkArgumentReads(label: string, parsed: ParsedArguments, context: Arg
 /** git init [DIR]: DIR (or the working directory) must be writable, and an existing .git there a real directory. */
 function checkNewRepository(label: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
   const target = parsed.positionals[0] ?? '.';
-  const decision = decidePathAccess('write', absoluteFrom(context.cwd, target), context.scopes);
+  const decision = decideArgumentPath('write', absoluteFrom(context.cwd, target), context);
   if (!decision.allow) return no(decision.code, `${label} creates a repository in ${JSON.stringify(target)}: ${decision.reason}`);
   const dotGit = path.join(decision.canonicalPath, '.git');
   let isDirectory = true;
@@ -175,7 +174,7 @@ export function checkGitEffects(name: string, parsed: ParsedArguments, context: 
     );
   }
   // The .git directory is a real directory inside the worktree (git-repository.ts), so this read covers it too.
-  const read = decidePathAccess('read', repository.worktree, context.scopes);
+  const read = decideArgumentPath('read', repository.worktree, context);
   if (!read.allow) return no(read.code, `${label} reads the whole repository ${repository.worktree}: ${read.reason}`);
   const written = checkWorktreeWrites(label, worktree, repository, context);
   if (!written.ok) return written;

@@ -5,7 +5,8 @@
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isImagePath } from '../image-paths.js';
-import { decidePathAccess, type PathTool } from '../path-decision.js';
+import { decidePathAccess, type PathDecision, type PathTool } from '../path-decision.js';
+import type { PathNotes } from '../path-notes.js';
 import { absoluteFrom, resolveCanonicalPath } from '../path-resolve.js';
 import type { CompiledScopes } from '../scopes.js';
 import { deny as no, type Check } from '../shell-check.js';
@@ -20,6 +21,15 @@ export interface ArgumentContext {
   readonly cwd: string;
   /** For a command find -exec runs: what "{}" stands for. */
   readonly found?: FoundFiles;
+  /** Where every path decided for the command is recorded, for the gate's record (path-notes.ts); none for the executor's re-check. */
+  readonly notes?: PathNotes;
+}
+
+/** decidePathAccess for a path the command names, recorded in the context's notes: every path argument decision goes through here. */
+export function decideArgumentPath(tool: PathTool, absolute: string, context: Pick<ArgumentContext, 'scopes' | 'notes'>): PathDecision {
+  const decision = decidePathAccess(tool, absolute, context.scopes);
+  context.notes?.note(decision);
+  return decision;
 }
 
 /** The files find -exec passes in place of "{}": any entry under these starting points, as find names it. */
@@ -71,7 +81,7 @@ const SIZE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:[KMGTPEZYkmgtpezyb]|[KMGTPEZYkmgtpezy]
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 function pathDecision(program: string, tool: PathTool, value: ParsedValue, context: ArgumentContext): Check<string> {
-  const decision = decidePathAccess(tool, absoluteFrom(context.cwd, value.text), context.scopes);
+  const decision = decideArgumentPath(tool, absoluteFrom(context.cwd, value.text), context);
   if (!decision.allow) return no(decision.code, `${program}: ${decision.reason}`);
   return { ok: true, value: decision.canonicalPath };
 }
@@ -98,7 +108,7 @@ function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: R
 }
 
 function checkHardlinkSource(program: string, value: ParsedValue, context: ArgumentContext): Check<null> {
-  const decision = decidePathAccess('write', absoluteFrom(context.cwd, value.text), context.scopes);
+  const decision = decideArgumentPath('write', absoluteFrom(context.cwd, value.text), context);
   if (decision.allow) return { ok: true, value: null };
   if (decision.code !== 'ZB_POLICY_PATH_OUTSIDE_SCOPE') return no(decision.code, `${program}: ${decision.reason}`);
   return no(
@@ -127,7 +137,7 @@ function checkSymlinkTarget(program: string, value: ParsedValue, parsed: ParsedA
   const destination = parsed.values.find((v) => v.destination === true);
   const directories = destination === undefined ? [context.cwd] : linkDirectories(absoluteFrom(context.cwd, destination.text));
   for (const directory of directories) {
-    const decision = decidePathAccess('read', absoluteFrom(directory, value.text), context.scopes);
+    const decision = decideArgumentPath('read', absoluteFrom(directory, value.text), context);
     if (!decision.allow) return no(decision.code, `${program}: a symbolic link to ${JSON.stringify(value.text)} (from ${directory}) is denied: ${decision.reason}`);
   }
   return { ok: true, value: null };
@@ -218,12 +228,12 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
  * directory in the read scopes, canonicalised, like a cd. Every path check and
  * named check then runs from there.
  */
-export function moveWorkingDirectory(program: string, parsed: ParsedArguments, cwd: string, scopes: CompiledScopes): Check<string> {
+export function moveWorkingDirectory(program: string, parsed: ParsedArguments, cwd: string, scopes: CompiledScopes, notes?: PathNotes): Check<string> {
   let directory = cwd;
   for (const value of parsed.values) {
     if (value.kind !== 'working-directory') continue;
     if (value.text === '') return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${value.written} needs a directory; leave it out to work from ${directory}.`);
-    const decision = decidePathAccess('read', absoluteFrom(directory, value.text), scopes);
+    const decision = decideArgumentPath('read', absoluteFrom(directory, value.text), notes === undefined ? { scopes } : { scopes, notes });
     if (!decision.allow) return no(decision.code, `${program}: ${value.written} ${JSON.stringify(value.text)}: ${decision.reason}`);
     const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
     if (!resolved.ok || resolved.stats?.isDirectory !== true)

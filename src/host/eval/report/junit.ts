@@ -35,17 +35,24 @@ export function formatJunit(report: EvalReport): string {
     total.failures += counts.failures;
     total.errors += counts.errors;
     total.skipped += counts.skipped;
-    return [`  <testsuite name="${attr(suite.name)}" ${countsAttributes(counts)} timestamp="${attr(report.started_at)}">`, properties(suite), ...testcases, '  </testsuite>'].join('\n');
+    return [
+      `  <testsuite name="${attr(suite.name)}" ${countsAttributes(counts)} timestamp="${attr(report.started_at)}">`,
+      properties(suite, report.options.allow_scope),
+      ...testcases,
+      '  </testsuite>',
+    ].join('\n');
   });
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="zotbox eval" ${countsAttributes(total)}>`, ...suites, '</testsuites>', ''].join('\n');
 }
 
-function properties(suite: SuiteSummary): string {
+/** The suite's identity, and each folder --allow-scope allowed beyond each case's workspace (one `allow_scope` property a folder), so a CI view names it. */
+function properties(suite: SuiteSummary, allowScope: readonly string[]): string {
   const entries: [string, string][] = [
     ['file', suite.file],
     ['agent', `${suite.agent.name}@${suite.agent.version}`],
     ['agent.content_digest', suite.agent.content_digest],
     ['model', suite.model],
+    ...allowScope.map((folder): [string, string] => ['allow_scope', folder]),
   ];
   return ['    <properties>', ...entries.map(([name, value]) => `      <property name="${attr(name)}" value="${attr(value)}"/>`), '    </properties>'].join('\n');
 }

@@ -86,6 +86,18 @@ test('testcases are named <case id> [repeat i/n], classname the suite, time in s
   );
 });
 
+test('each folder --allow-scope allowed is a property of every testsuite; none without it', (t) => {
+  const report = sampleReport();
+  const allowed: EvalReport = { ...report, options: { ...report.options, allow_scope: ['/srv/data', '/opt/x & "y"'] } };
+  for (const suite of parse(formatJunit(allowed)).testsuites.testsuite) {
+    t.deepEqual(
+      suite.properties.property.filter((property) => property.name === 'allow_scope').map((property) => property.value),
+      ['/srv/data', '/opt/x & "y"'],
+    );
+  }
+  for (const suite of parse(formatJunit(report)).testsuites.testsuite) t.false(suite.properties.property.some((property) => property.name === 'allow_scope'));
+});
+
 test('with --repeat 1 a testcase is named by the case id alone', (t) => {
   const report = sampleReport();
   report.options.repeat = 1;
