@@ -66,7 +66,13 @@ export function gitConfigOverrides(drivers: GitDriverNames): [string, string][] 
  * git configuration, git's configured programs off, and nothing from the user's
  * environment (no tokens, no keys).
  */
-export function commandEnvironment(home: string, assignments: Readonly<Record<string, string>> = {}, drivers: GitDriverNames = NO_GIT_DRIVERS): Record<string, string> {
+export function commandEnvironment(
+  home: string,
+  assignments: Readonly<Record<string, string>> = {},
+  drivers: GitDriverNames = NO_GIT_DRIVERS,
+  /** The user's program directories first, then the fixed path (program-directories.ts searchPathWith). */
+  searchPath: readonly string[] = COMMAND_SEARCH_PATH,
+): Record<string, string> {
   const overrides = gitConfigOverrides(drivers);
   const gitConfig: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) };
   for (const [index, [key, value]] of overrides.entries()) {
@@ -79,7 +85,7 @@ export function commandEnvironment(home: string, assignments: Readonly<Record<st
     NO_COLOR: '1',
     // The command's own leading assignments (the gate allows only names outside the dangerous set); what follows always wins.
     ...assignments,
-    PATH: COMMAND_SEARCH_PATH.join(':'),
+    PATH: searchPath.join(':'),
     HOME: home,
     XDG_CONFIG_HOME: `${home}/.config`,
     XDG_CACHE_HOME: `${home}/.cache`,

@@ -22,6 +22,7 @@ import { writeHomeConfig } from './home-config.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandEnvironment, type GitDriverNames } from '../command-environment.js';
+import { searchPathWith } from '../program-directories.js';
 import { gitDriversOf, scanGitMetadata } from './git-inventory.js';
 import { beginGitStateCheck, finishGitStateCheck, type GitStateCheck } from './git-state-check.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
@@ -208,7 +209,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       return {
         file: bwrap,
         args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
-        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
+        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, searchPathWith(layout.programDirectories ?? [])),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
         started: (pid, streams, stopped) => {
           // bwrap reads the filter from a pipe to its end (no file to leave behind).
@@ -250,7 +251,7 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
         file: command.program,
         args: [...command.args],
         argv0: command.argv0,
-        env: commandEnvironment(home, command.assignments, drivers),
+        env: commandEnvironment(home, command.assignments, drivers, searchPathWith(layout.programDirectories ?? [])),
         extraStdio: [],
         done: (pid) => {
           if (pid !== undefined) killSession(pid);
