@@ -86,7 +86,7 @@ function homeOf(directory: string, context: { readonly homeDirectory: string; re
   return { home };
 }
 
-/** Throws ZB_PROGRAM_PATH_UNSAFE when a program directory or its home lies in a write scope, or holds one: the agent could put programs there. */
+/** Throws ZB_PROGRAM_PATH_UNSAFE when a program directory or its home lies in a write scope, or holds one, or a link in it points into one: the agent could put programs there. */
 export function refuseProgramDirectoriesInWriteScopes(directories: readonly ProgramDirectory[], writeRoots: readonly string[]): void {
   for (const { directory, home } of directories) {
     for (const bound of home === undefined ? [directory] : [directory, home]) {
@@ -94,6 +94,7 @@ export function refuseProgramDirectoriesInWriteScopes(directories: readonly Prog
       if (root !== undefined) throw unsafe(directory, `${bound === directory ? 'it' : `its toolchain home ${bound}`} overlaps the write scope ${root} of this run, where the agent could put programs`);
     }
   }
+  programDirectoryBinds(directories, writeRoots); // and no link in one points into a write scope (each sandbox checks again)
 }
 
 /** The search path in force: the program directories in the user's order, then the fixed one. */
