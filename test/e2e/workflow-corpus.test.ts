@@ -14,7 +14,7 @@ import { buildProject, userGit, type ProjectOptions } from '../fixtures/workflow
 import { installOtherNpm, replayCommands, systemNpmMajor, type OtherNpm, type Step, type StepResult } from '../fixtures/workflow-run.js';
 
 /** What the agent may run: the programs the tasks need, nothing else. */
-const ALLOW = ['npm', 'npx', 'node', 'python3', 'make', 'git', 'sed', 'grep', 'find', 'cat', 'ls', 'mkdir'];
+const ALLOW = ['npm', 'npx', 'node', 'python3', 'make', 'git', 'sed', 'grep', 'find', 'cat', 'ls', 'mkdir', 'command', 'diff'];
 
 let otherNpm: OtherNpm | undefined;
 test.before(() => {
@@ -136,11 +136,13 @@ test('python3 -m pytest runs the tests', workflow, {
   check: (t, done) => t.regex(done.out(0), /1 passed/),
 });
 
-test('make builds the default target and make test runs its check', workflow, {
-  commands: ['make', 'make test'],
+test('make builds the default target, make test runs its check, and a subdirectory is made from there', workflow, {
+  // make -C DIR stays denied (it reads another directory's makefile): the agent changes into it instead.
+  commands: ['make', 'make test', 'cd tools && make check'],
   check: (t, done) => {
     t.true(file(done.ws, 'build/out.txt').includes('exports.add'));
     t.regex(done.out(1), /^2$/m);
+    t.is(done.out(2), 'tools ok\n');
   },
 });
 
@@ -297,11 +299,14 @@ test('an agent fixes a failing test and commits the fix', workflow, {
 });
 
 test('ls and cat look around the project', workflow, {
-  commands: ['ls', 'cat package.json', 'ls -la src'],
+  commands: ['ls', 'cat package.json', 'ls -la src', 'command -v node', 'diff -u src/add.js src/greet.js'],
+  exits: { 4: 1 },
   check: (t, done) => {
     t.regex(done.out(0), /Makefile/);
     t.is((JSON.parse(done.out(1)) as { name: string }).name, 'fixture-project');
     t.regex(done.out(2), /greet\.js/);
+    t.regex(done.out(3), /\/node$/m);
+    t.regex(done.out(4), /^\+exports\.greet/m);
   },
 });
 
