@@ -129,7 +129,10 @@ export const runInspect: CommandHandler = async (parsed, io) => {
   const report = await inspectAgent(parsed.positionals[0]!, { ...openOptions(io), stateDirectory });
   // The program directories as a run would check them (a write scope is checked at run time, where the workspace is known).
   const searchPath = searchPathWith(resolveProgramDirectories(programPathOf(parsed.values, io.cwd) ?? [], { homeDirectory: homedir(), stateDirectory }));
-  if (json(parsed)) writeJson(io, { ...reportJson(report), search_path: searchPath });
+  if (json(parsed)) {
+    const { storage, ...described } = reportJson(report);
+    writeJson(io, { ...described, search_path: searchPath, storage });
+  }
   // Description, version, warnings and file names come from the agent.
   else writeTerminalText(io.stdout, reportText(report, searchPath));
   return 0;

@@ -2,7 +2,6 @@
 // Pure data: src/cli.ts maps each command to its handler, and a command without
 // one answers ZB_CLI_NOT_AVAILABLE instead of pretending to work.
 import type { CommandSpec, OptionSpec } from './command-spec.js';
-import { PROGRAM_PATH_OPTION } from './program-path-option.js';
 
 const JSON_OPTION: OptionSpec = {
   name: 'json',
@@ -14,6 +13,15 @@ const CWD_OPTION: OptionSpec = {
   type: 'string',
   valueName: 'DIR',
   description: 'Workspace directory that ${workspace} expands to (default: the current directory).',
+};
+
+const PROGRAM_PATH_OPTION: OptionSpec = {
+  name: 'program-path',
+  type: 'string',
+  multiple: true,
+  valueName: 'DIR',
+  description:
+    'Also find programs in DIR, before the fixed PATH (repeatable, in this order), e.g. ~/.nvm/versions/node/v22.1.0/bin or ~/.cargo/bin. DIR must exist, lie outside the write scopes and be writable by no one but you or root; the sandbox binds it read-only, with its parent when DIR is named bin (docs/permissions.md).',
 };
 
 const AGENT_REF =
