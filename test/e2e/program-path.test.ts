@@ -3,7 +3,7 @@
 // confined by a real `zotbox run --replay`; program directories that the agent or
 // someone the sandbox can reach could change are refused before anything runs.
 import test from 'ava';
-import { chmodSync, chownSync, mkdirSync, realpathSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
@@ -92,4 +92,18 @@ test("a program directory whose parent is owned by the sandbox's uid is refused"
   t.is(run.status, 1);
   t.regex(run.stderr, /ZB_PROGRAM_PATH_UNSAFE/);
   t.regex(run.stderr, /uid 65534/);
+});
+
+test("a program linked from a program directory runs confined: the link's target is bound read-only", async (t) => {
+  const { root, ws } = fixture(t);
+  const tools = path.join(root, 'tools');
+  const elsewhere = path.join(root, 'elsewhere');
+  mkdirSync(tools);
+  mkdirSync(elsewhere);
+  writeFileSync(path.join(elsewhere, 'hello.sh'), '#!/bin/sh\necho "hello from $(dirname "$0")"\n', { mode: 0o755 });
+  symlinkSync(path.join(elsewhere, 'hello.sh'), path.join(tools, 'hello'));
+  const run = await replayCommands(root, ws, ['hello'], ['hello'], ['--program-path', tools]);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.results[0]?.exitCode, 0, run.results[0]?.error ?? run.results[0]?.stderr);
+  t.is(run.results[0]?.stdout, `hello from ${tools}\n`);
 });
