@@ -127,6 +127,11 @@ export const ERROR_CODES = {
   ZB_DOCTOR_APPARMOR_LOAD: { exit: 1, summary: 'The AppArmor profile was written but apparmor_parser could not load it (AppArmor 4 is needed); the message says how to remove it.' },
   ZB_DOCTOR_PROFILE_MISSING: { exit: 1, summary: 'The container seccomp profile zotbox ships (profiles/zotbox-seccomp.json) is missing or unreadable in this installation; reinstall zotbox.' },
   ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
+  ZB_PROGRAM_PATH_UNSAFE: {
+    exit: 1,
+    summary:
+      'A program directory named with --program-path (or programPath) is not absolute, does not exist, overlaps a write scope of the run, or could be changed by someone the sandbox can reach (world- or group-writable, owned by another user or uid 65534); nothing ran.',
+  },
   ZB_CONFINEMENT_MOUNT_MOVED: {
     exit: 1,
     summary: 'A mount of the sandbox was not where zotbox checked it, or not what it opened (a concurrent rename moved it); the command was refused before it started and the run stopped.',

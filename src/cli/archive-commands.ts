@@ -5,7 +5,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { inspectAgent, packAgent, verifyAgent, type AgentReport, type Manifest, type PackResult } from '../api/agents.js';
 import type { UnpackResult } from '../api/archive.js';
+import { resolveProgramDirectories, searchPathWith } from '../api/confinement.js';
 import { resolveStateDirectory } from '../api/state.js';
+import { programPathOf } from './program-path-option.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
@@ -86,7 +88,7 @@ export function describePermissions(permissions: Manifest['permissions']): strin
   return [`  fs read: ${listOrNone(permissions.fs.read)}`, `  fs write: ${listOrNone(permissions.fs.write)}`, `  bash: ${permissions.bash.mode}${allow}`];
 }
 
-function reportText(report: AgentReport): string {
+function reportText(report: AgentReport, searchPath: readonly string[]): string {
   const lines = [
     `name:            ${field(report.name)}`,
     `version:         ${field(report.version)}`,
@@ -102,6 +104,7 @@ function reportText(report: AgentReport): string {
     ...(report.envRead.length === 0 ? [] : [`  env read: ${report.envRead.map(({ name, set }) => `${field(name)} (${set ? 'set' : 'not set: absent for commands'})`).join(', ')}`]),
     `  confinement: ${report.confinement}`,
     `  limits: ${report.limits.enforcement}`,
+    `  search path: ${searchPath.map(field).join(':')}`,
     '',
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
     ...report.warnings.map((w) => `warning:         ${field(w)}`),
@@ -144,9 +147,14 @@ export const runInspect: CommandHandler = async (parsed, io) => {
   // Only paths are computed: inspect reads nothing in the state directory and creates nothing there.
   const stateDirectory = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
   const report = await inspectAgent(parsed.positionals[0]!, { ...openOptions(io), stateDirectory, env: io.env });
-  if (json(parsed)) writeJson(io, reportJson(report));
+  // The program directories as a run would check them (a write scope is checked at run time, where the workspace is known).
+  const searchPath = searchPathWith(resolveProgramDirectories(programPathOf(parsed.values, io.cwd) ?? [], { homeDirectory: homedir(), stateDirectory }));
+  if (json(parsed)) {
+    const { storage, ...described } = reportJson(report);
+    writeJson(io, { ...described, search_path: searchPath, storage });
+  }
   // Description, version, warnings and file names come from the agent.
-  else writeTerminalText(io.stdout, reportText(report));
+  else writeTerminalText(io.stdout, reportText(report, searchPath));
   return 0;
 };
 

@@ -8,6 +8,7 @@ import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigi
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
+import { programPathOf } from './program-path-option.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -72,6 +73,7 @@ export const runCheck: CommandHandler = async (parsed, io: CliIo) => {
     cwd: io.cwd,
     workspace: typeof cwdOption === 'string' ? path.resolve(io.cwd, cwdOption) : io.cwd,
     confine,
+    ...(programPathOf(parsed.values, io.cwd) === undefined ? {} : { programPath: programPathOf(parsed.values, io.cwd)! }),
     stateDirectory,
     env: io.env,
     ...(io.signal === undefined ? {} : { signal: io.signal }),

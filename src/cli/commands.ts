@@ -15,6 +15,15 @@ const CWD_OPTION: OptionSpec = {
   description: 'Workspace directory that ${workspace} expands to (default: the current directory).',
 };
 
+const PROGRAM_PATH_OPTION: OptionSpec = {
+  name: 'program-path',
+  type: 'string',
+  multiple: true,
+  valueName: 'DIR',
+  description:
+    'Also find programs in DIR, before the fixed PATH (repeatable, in this order), e.g. ~/.nvm/versions/node/v22.1.0/bin or ~/.cargo/bin. DIR must exist, lie outside the write scopes and be writable by no one but you or root; the sandbox binds it read-only, with its parent when DIR is named bin (docs/permissions.md).',
+};
+
 const AGENT_REF =
   'An agent reference: an existing zotfile directory or .zot file, a public GitHub URL (https://github.com/OWNER/REPO/PATH or .../tree/REF/PATH), or github:OWNER/REPO[/PATH][@REF]. A missing local path is an error, never a GitHub lookup.';
 
@@ -52,11 +61,11 @@ export const PACK: CommandSpec = {
 export const INSPECT: CommandSpec = {
   name: 'inspect',
   summary: 'Show what an agent is and what it asks for, without running anything.',
-  usage: ['inspect AGENT [--json]'],
+  usage: ['inspect AGENT [--program-path DIR]... [--json]'],
   description:
-    "Prints the agent's name, version and description, both digests, the declared permissions as written in the manifest, unknown manifest keys, warnings, and every file with its size. Nothing from the agent is executed.",
+    "Prints the agent's name, version and description, both digests, the declared permissions as written in the manifest, the search path its commands would run with (with --program-path, your program directories first), unknown manifest keys, warnings, and every file with its size. Nothing from the agent is executed.",
   arguments: [{ name: 'AGENT', description: 'A zotfile directory or .zot file.' }],
-  options: [JSON_OPTION],
+  options: [PROGRAM_PATH_OPTION, JSON_OPTION],
   exitStatus: ['0  the agent was read and described', '1  the agent could not be read or is invalid', '2  usage error'],
   examples: ['zotbox inspect examples/code-reviewer', 'zotbox inspect reviewer.zot --json'],
   minPositionals: 1,
@@ -97,7 +106,7 @@ export const UNPACK: CommandSpec = {
 export const CHECK: CommandSpec = {
   name: 'check',
   summary: 'Ask the policy gate whether an agent may do something.',
-  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--confine required|off] [--json]'],
+  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--confine required|off] [--program-path DIR]... [--json]'],
   description:
     'Runs the same decision the gate makes at run time and prints allow or deny with the reason, and the canonical path or the parsed commands. A subject of "-" is read from standard input verbatim (no trimming), so any byte, NUL and newlines included, can be tested. Use it to test an agent\'s permissions before shipping it.',
   arguments: [
@@ -113,6 +122,7 @@ export const CHECK: CommandSpec = {
       valueName: 'required|off',
       description: 'Decide as for a run with this confinement (default: required). With off, programs that have no built-in argument rule are denied.',
     },
+    PROGRAM_PATH_OPTION,
     JSON_OPTION,
   ],
   exitStatus: ['0  allowed', '1  denied, or the agent could not be loaded', '2  usage error'],
@@ -156,6 +166,7 @@ export const RUN: CommandSpec = {
     { name: 'limit-memory', type: 'string', valueName: 'MIB', description: 'At most this much memory per command, in MiB (default: permissions.limits, else 4096); only lower.' },
     { name: 'limit-cpu', type: 'string', valueName: 'SECONDS', description: 'At most this much CPU time per process of a command (default: permissions.limits, else 3600); only lower.' },
     { name: 'limit-file-size', type: 'string', valueName: 'MIB', description: 'No file a command writes grows past this size, in MiB (default: permissions.limits, else 4096); only lower.' },
+    PROGRAM_PATH_OPTION,
     { name: 'max-turns', type: 'string', valueName: 'N', description: 'Stop after N model turns for one user message (default 50).' },
     { name: 'worker-memory', type: 'string', valueName: 'MB', description: 'Heap limit of the worker running the agent (default 512).' },
     { name: 'model-concurrency', type: 'string', valueName: 'N', description: "Model requests in flight at once on the model's endpoint (default: max_concurrency in models.json, else 8)." },
@@ -299,6 +310,7 @@ export const EVAL: CommandSpec = {
     { name: 'keep-workspaces', type: 'boolean', description: "Keep every case's workspace after it ran (their folder is printed) instead of removing it." },
     { name: 'model', type: 'string', valueName: 'ID', description: 'Run every suite on this model instead of its own (replay cases still replay).' },
     { name: 'confine', type: 'string', valueName: 'required|off', description: 'Commands run in the bubblewrap sandbox (required, the default) or, only if you opt out, unconfined (off).' },
+    PROGRAM_PATH_OPTION,
     { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agents' permissions for this eval only, without asking (also ZOTBOX_AGENT_CONSENT=1)." },
     {
       name: 'allow-scope',
@@ -330,14 +342,15 @@ export const EVAL: CommandSpec = {
 export const DOCTOR: CommandSpec = {
   name: 'doctor',
   summary: 'Check that commands can run confined here, and say how to fix what is missing.',
-  usage: ['doctor [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor', 'doctor --print-seccomp'],
+  usage: ['doctor [--program-path DIR]... [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor', 'doctor --print-seccomp'],
   arguments: [],
   description:
-    "Checks Node.js and starts a real bubblewrap sandbox with the flags every command gets. When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again. --print-seccomp prints the seccomp profile for containers (Docker's default, plus the five calls bubblewrap needs), for docker run --security-opt seccomp=FILE or a Kubernetes Localhost profile.",
+    "Checks Node.js and starts a real bubblewrap sandbox with the flags every command gets. When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again. --print-seccomp prints the seccomp profile for containers (Docker's default, plus the five calls bubblewrap needs), for docker run --security-opt seccomp=FILE or a Kubernetes Localhost profile. It also prints the search path commands run with (with --program-path, your program directories first, each checked as for a run).",
   options: [
     { name: 'print-apparmor', type: 'boolean', description: 'Print the AppArmor profile for /usr/bin/bwrap and exit.' },
     { name: 'fix-apparmor', type: 'boolean', description: 'As root: install and load the AppArmor profile, showing what it writes, then check again.' },
     { name: 'print-seccomp', type: 'boolean', description: 'Print the seccomp profile for containers (Docker, Kubernetes) and exit.' },
+    PROGRAM_PATH_OPTION,
     JSON_OPTION,
   ],
   exitStatus: ['0  every check passed', '1  a check failed (each says its fix), or --fix-apparmor could not install the profile', '2  usage error'],

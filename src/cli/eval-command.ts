@@ -11,6 +11,7 @@ import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 import { parseReporters } from './eval-reporters.js';
 import { EvalTerminalReporter, writeFileReporters } from './eval-output.js';
 import { signalExitStatus } from './launch.js';
+import { programPathOf } from './program-path-option.js';
 
 export const runEvalCommand: CommandHandler = async (parsed, io) => {
   if (parsed.positionals[0] === 'merge') return runMerge(parsed, io);
@@ -39,6 +40,7 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
     keepWorkspaces: values['keep-workspaces'] === true,
     ...(typeof values['model'] === 'string' ? { model: values['model'] } : {}),
     ...(confine === undefined ? {} : { confine }),
+    ...(programPathOf(values, io.cwd) === undefined ? {} : { programPath: programPathOf(values, io.cwd)! }),
     yes: values['yes'] === true,
     remember: values['remember'] === true,
     ...(values['allow-scope'] === undefined ? {} : { allowScopes: values['allow-scope'] as string[] }),

@@ -9,6 +9,7 @@ import { chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { outputFormatOf, runOutput } from './run-output.js';
 import { promptFor } from './run-prompt.js';
+import { programPathOf } from './program-path-option.js';
 
 function positiveInteger(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
@@ -58,6 +59,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
     throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}. Commands always run confined unless you give --confine off.`);
   }
   const remember = rememberConsent(values, io.env);
+  const programPath = programPathOf(values, io.cwd);
   const maxTurns = positiveInteger(values['max-turns'], 'max-turns');
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
   const workerMemoryMb = positiveInteger(values['worker-memory'], 'worker-memory');
@@ -92,6 +94,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(typeof model === 'string' ? { model } : {}),
       ...(typeof record === 'string' ? { recordFile: path.resolve(io.cwd, record) } : {}),
       ...(confine === undefined ? {} : { confine }),
+      ...(programPath === undefined ? {} : { programPath }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
       ...(modelConcurrency === undefined ? {} : { modelConcurrency }),

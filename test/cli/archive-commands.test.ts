@@ -50,8 +50,10 @@ test('inspect describes an agent without running it, in text and JSON', async (t
     'env_read',
     'confinement',
     'limits',
+    'search_path',
     'storage',
   ]);
+  t.deepEqual((doc as unknown as { search_path: string[] }).search_path, ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
   t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] }, env: { read: [] }, limits: {} });

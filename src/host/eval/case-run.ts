@@ -39,6 +39,7 @@ export interface CaseRunContext {
   readonly stateDirectory: string;
   readonly model?: string;
   readonly confine?: ConfineMode;
+  readonly programPath?: readonly string[];
   readonly retries: number;
   readonly keepWorkspaces: boolean;
   readonly modelEndpoints?: ModelEndpoints;
@@ -160,6 +161,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
       ...(planned.replay === undefined ? {} : { replayFile: planned.replay }),
       ...(planned.replay !== undefined ? {} : modelFor(planned, context)),
       ...(context.confine === undefined ? {} : { confine: context.confine }),
+      ...(context.programPath === undefined ? {} : { programPath: context.programPath }),
       env: context.env,
       stateDirectory: context.stateDirectory,
       obtainConsent: (request) => context.consent.obtain(request, directories),

@@ -33,6 +33,7 @@ export async function askSuiteConsent(suite: PlannedSuite, consent: SuiteConsent
     agentDataDirectory: directories.agentData,
     ...(replay !== undefined ? { replayFile: replay } : model === undefined ? {} : { model }),
     ...(options.confine === undefined ? {} : { confine: options.confine }),
+    ...(options.programPath === undefined ? {} : { programPath: options.programPath }),
     env: options.env,
     stateDirectory: context.stateDirectory,
     yes: options.yes === true,

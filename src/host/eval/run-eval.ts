@@ -46,6 +46,8 @@ export interface EvalOptions {
   /** Overrides every suite's model. */
   readonly model?: string;
   readonly confine?: ConfineMode;
+  /** Program directories every case's commands find programs in first (run-plan.ts programPath). */
+  readonly programPath?: readonly string[];
   /** Consent like -y, for this eval only; with remember, saved. */
   readonly yes?: boolean;
   readonly remember?: boolean;
@@ -135,6 +137,7 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
           signal,
           ...(options.model === undefined ? {} : { model: options.model }),
           ...(options.confine === undefined ? {} : { confine: options.confine }),
+          ...(options.programPath === undefined ? {} : { programPath: options.programPath }),
           ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
         }).then((run) => {
           options.onProgress?.({ type: 'run.end', key: planned.key, run });

@@ -72,6 +72,8 @@ export function commandEnvironment(
   assignments: Readonly<Record<string, string>> = {},
   drivers: GitDriverNames = NO_GIT_DRIVERS,
   passed: Readonly<Record<string, string>> = {},
+  /** The user's program directories first, then the fixed path (program-directories.ts searchPathWith). */
+  searchPath: readonly string[] = COMMAND_SEARCH_PATH,
 ): Record<string, string> {
   const overrides = gitConfigOverrides(drivers);
   const gitConfig: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) };
@@ -87,7 +89,7 @@ export function commandEnvironment(
     NO_COLOR: '1',
     // The command's own leading assignments (the gate allows only names outside the dangerous set); what follows always wins.
     ...assignments,
-    PATH: COMMAND_SEARCH_PATH.join(':'),
+    PATH: searchPath.join(':'),
     HOME: home,
     XDG_CONFIG_HOME: `${home}/.config`,
     XDG_CACHE_HOME: `${home}/.cache`,

@@ -8,7 +8,7 @@ import { decidePathAccess, type PathTool } from '../../policy/path-decision.js';
 import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
 import type { ExecutionPlan } from '../../policy/shell-decision.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
-import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
+import { refuseProgramDirectoriesInWriteScopes, resolveProgramDirectories, searchPathWith, trustedDirectoriesWith } from '../executors/program-directories.js';
 import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { stateDirectoryAliases, stateDirectoryPlaces } from '../executors/confine/state-aliases.js';
@@ -27,6 +27,8 @@ export interface CheckOptions extends OpenAgentOptions {
   readonly confine?: ConfineMode;
   /** The environment a run would get: the user's git configuration, whose control locations writes may not touch, is found through it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The program directories a run would get (run-plan.ts programPath); checked the same way. */
+  readonly programPath?: readonly string[];
 }
 
 export interface CheckResult {
@@ -63,6 +65,14 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
   const stateAliases = stateDirectoryAliases(stateContext.stateDirectory).map((alias) => alias.path);
   const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, ...stateContext, ...(stateAliases.length === 0 ? {} : { stateAliases }) });
   refuseScopesInStateDirectory(scopes);
+  const programDirectories = resolveProgramDirectories(options.programPath ?? [], {
+    homeDirectory: homedir(),
+    ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
+  });
+  refuseProgramDirectoriesInWriteScopes(
+    programDirectories,
+    scopes.write.map((scope) => scope.root),
+  );
   const base = {
     tool,
     subject,
@@ -93,8 +103,8 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
     mode,
     allow,
     scopes,
-    searchPath: COMMAND_SEARCH_PATH,
-    trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
+    searchPath: searchPathWith(programDirectories),
+    trustedDirectories: trustedDirectoriesWith(programDirectories),
     confined: (options.confine ?? 'required') !== 'off',
   });
   if (!decision.allow) return { ...base, allowed: false, code: decision.code, reason: decision.reason };

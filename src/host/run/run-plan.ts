@@ -18,7 +18,7 @@ import { requestConsent, summarizePermissions, type ConsentOutcome, type Consent
 import { ensureAgentDirectories } from '../consent/agent-directory.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
-import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
+import { refuseProgramDirectoriesInWriteScopes, resolveProgramDirectories, searchPathWith, trustedDirectoriesWith, type ProgramDirectory } from '../executors/program-directories.js';
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
 import { commandLimitCeiling, detectLimitEnforcement, lowerCommandLimits, type LimitSetting } from '../executors/confine/command-limits.js';
 import type { CommandLimitKey } from '../../policy/manifest-fields.js';
@@ -90,6 +90,12 @@ export interface PrepareRunOptions {
    * sees what another left, and an eval never writes the user's real agent data.
    */
   readonly agentDataDirectory?: string;
+  /**
+   * Program directories, absolute, searched before the fixed PATH in this order (nvm's, rustup's, a venv's bin):
+   * each must exist, lie outside the write scopes and be writable by no one the sandbox can reach
+   * (ZB_PROGRAM_PATH_UNSAFE); the sandbox binds it read-only with its toolchain home (docs/permissions.md).
+   */
+  readonly programPath?: readonly string[];
 }
 
 /** A prepared run: the agent, its workspace and everything consent covered. Read-only; execute it with executeRun. */
@@ -119,6 +125,9 @@ export interface RunPlan {
   readonly execute: (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown>;
   /** A run's hold on the extraction of the package the sandbox mounts at /zotbox; the returned function lets go. */
   readonly holdImage: () => () => void;
+  /** The user's program directories in force (canonical), and the search path commands run with. */
+  readonly programDirectories: readonly ProgramDirectory[];
+  readonly searchPath: readonly string[];
 }
 
 /** Loads, checks and asks consent once. Throws (with a ZB_ code) when the agent cannot run here. */
@@ -157,6 +166,11 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const commandLimits = lowerCommandLimits(ceiling, options.commandLimits, 'the command limits given (--limit-* or commandLimits)');
   const limits = confinement.kind === 'unconfined' ? undefined : { limits: commandLimits, enforcement: detectLimitEnforcement() };
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.env.read, ceiling);
+  const programDirectories = resolveProgramDirectories(options.programPath ?? [], {
+    homeDirectory: homedir(),
+    ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
+  });
+  refuseProgramDirectoriesInWriteScopes(programDirectories, permissions.write);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,
@@ -180,8 +194,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     mode: manifest.permissions.bash.mode,
     allow: manifest.permissions.bash.allow,
     scopes,
-    searchPath: COMMAND_SEARCH_PATH,
-    trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
+    searchPath: searchPathWith(programDirectories),
+    trustedDirectories: trustedDirectoriesWith(programDirectories),
     confined: confinement.kind !== 'unconfined',
   };
   // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
@@ -203,6 +217,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
         ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
         agentData: scopes.context.agentData,
         userGit,
+        programDirectories,
         ...(hidden === undefined ? { image: extraction } : {}),
         // Read once, here; only the command executors hold the values.
         passed: readPassedEnvironment(manifest.permissions.env.read, env),
@@ -237,6 +252,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     decide: createGateDecider({ shell, skills, controls }),
     execute,
     holdImage: () => extraction.acquire(),
+    programDirectories,
+    searchPath: shell.searchPath,
   };
 }
 

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COMMAND_SEARCH_PATH, commandEnvironment, type GitDriverNames } from '../command-environment.js';
 import { NO_PASSED_ENVIRONMENT, type PassedEnvironment } from '../passed-environment.js';
+import { searchPathWith } from '../program-directories.js';
 import { gitDriversOf, scanGitMetadata } from './git-inventory.js';
 import { beginGitStateCheck, finishGitStateCheck, type GitStateCheck } from './git-state-check.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
@@ -243,7 +244,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, passed: PassedEnvi
         // The start script execs prlimit, which sets the rlimits inside the user namespace and execs the command.
         ...bound.wrap(bwrap, [...bwrapArgs, ...rlimitArguments(prlimit, setting), command.invokedPath, ...command.args]),
         limits: bound.limits,
-        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed),
+        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? [])),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
         started: (pid, streams, stopped) => {
           // bwrap reads the filter from a pipe to its end (no file to leave behind).
@@ -285,7 +286,7 @@ function unconfinedCall(layout: SandboxLayout, passed: PassedEnvironment, lock: 
         file: command.program,
         args: [...command.args],
         argv0: command.argv0,
-        env: commandEnvironment(home, command.assignments, drivers, passed),
+        env: commandEnvironment(home, command.assignments, drivers, passed, searchPathWith(layout.programDirectories ?? [])),
         extraStdio: [],
         done: (pid) => {
           if (pid !== undefined) killSession(pid);

@@ -16,6 +16,7 @@ import { gitDriversOf, scanGitMetadata, type GitInventory } from './git-inventor
 import { mountMoved, type MountExpectation } from './mount-verification.js';
 import type { UserGitEnvironment } from './control-locations.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
+import { programDirectoryBinds, type ProgramDirectory } from '../program-directories.js';
 import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
 import { stateDirectoryAliases, type StateAlias } from './state-aliases.js';
 import { systemMountArguments, systemMountTargets } from './system-mounts.js';
@@ -32,6 +33,8 @@ export interface SandboxLayout {
   readonly userGit?: UserGitEnvironment;
   /** The agent's package, mounted read-only at /zotbox/<tree> from a private extraction (image-files.ts); none when absent. */
   readonly image?: { mounts(): readonly { readonly source: string; readonly target: string }[] };
+  /** The user's program directories (program-directories.ts): each bound read-only with its toolchain home and its links' targets. */
+  readonly programDirectories?: readonly ProgramDirectory[];
 }
 
 /** Inside the sandbox: the command's private, empty home (on its private /tmp). */
@@ -188,6 +191,10 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
   const roots = [
     ...layout.writeRoots.map((root) => ({ root, mode: 'rw' as const })),
     ...layout.readRoots.filter((root) => !layout.writeRoots.some((w) => isInsideRoot(root, w))).map((root) => ({ root, mode: 'ro' as const })),
+    // The program directories: read-only, where no scope shows them already (none overlaps a write scope: run-plan.ts).
+    ...programDirectoryBinds(layout.programDirectories ?? [], layout.writeRoots)
+      .filter((root) => !layout.readRoots.some((r) => isInsideRoot(root, r)))
+      .map((root) => ({ root, mode: 'ro' as const })),
   ].filter(({ root }) => (!insideState(root) || allowedInState(root)) && !insideAlias(root));
   roots.sort((a, b) => depth(a.root) - depth(b.root) || a.root.localeCompare(b.root));
   const binds = new BindList(layout.writeRoots);
