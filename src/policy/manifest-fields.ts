@@ -70,6 +70,7 @@ export interface ManifestFields {
         readonly bash?: { readonly mode?: BashMode | undefined; readonly allow?: readonly string[] | undefined } | undefined;
         readonly env?: { readonly read?: readonly string[] | undefined } | undefined;
         readonly limits?: { readonly [key in CommandLimitKey]?: number | undefined } | undefined;
+        readonly net?: { readonly allow?: readonly string[] | undefined } | undefined;
       }
     | undefined;
   readonly requirements?: { readonly bin?: readonly string[] | undefined; readonly os?: readonly (typeof GO_OS_NAMES)[number][] | undefined } | undefined;

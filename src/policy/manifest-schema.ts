@@ -17,6 +17,7 @@ import {
   MODEL_CAPABILITIES,
   scopeStringProblems,
 } from './manifest-fields.js';
+import { MAX_NET_ENTRIES, parseNetAllowEntry } from './net-allow.js';
 import { parseSemver } from './semver.js';
 
 const require = createRequire(import.meta.url);
@@ -48,9 +49,6 @@ function buildManifestSchema(z: typeof Zod.z) {
   const scopeString = nonEmptyString('a path, "${workspace}", "${agent_data}", or a path below one of them').superRefine((value, ctx) => {
     for (const message of scopeStringProblems(value)) ctx.addIssue({ code: 'custom', message });
   });
-
-  const emptyList = (feature: string) =>
-    optional(z.array(z.unknown(), { error: 'must be an array' }).max(0, { error: `${feature} is not supported by zotbox yet: it could not be enforced; remove it or leave it empty` }));
 
   // Variable names (issue 24 §2): a closed grammar, bounded; two that differ only in case are one name to some programs.
   const envNames = z
@@ -111,7 +109,20 @@ function buildManifestSchema(z: typeof Zod.z) {
           }
         }),
     ),
-    net: optional(z.strictObject({ allow: emptyList('network access') })),
+    // Hosts the sandbox's proxy lets commands reach (net-allow.ts); each entry in its canonical form.
+    net: optional(
+      z.strictObject({
+        allow: optional(
+          uniqueStrings(
+            z.string({ error: 'must be a string (a host, *.domain, or either with :port)' }).superRefine((value, ctx) => {
+              const parsed = parseNetAllowEntry(value);
+              if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
+            }),
+            'hosts',
+          ).refine((list) => list.length <= MAX_NET_ENTRIES, { error: `may list at most ${MAX_NET_ENTRIES} hosts` }),
+        ),
+      }),
+    ),
     env: optional(z.strictObject({ read: optional(envNames) })),
     limits: optional(z.strictObject(Object.fromEntries(COMMAND_LIMIT_FIELDS.map(({ key, unit, max }) => [key, optional(limitValue(unit, max))])))),
   });

@@ -16,6 +16,7 @@ import {
   scopeStringProblems,
   type ManifestFields,
 } from './manifest-fields.js';
+import { MAX_NET_ENTRIES, parseNetAllowEntry } from './net-allow.js';
 import { parseSemver } from './semver.js';
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -83,7 +84,11 @@ const scope = (value: unknown) => {
   const text = nonEmpty(value);
   return scopeStringProblems(text).length === 0 ? text : decline();
 };
-const emptyList = (value: unknown): readonly never[] => (Array.isArray(value) && value.length === 0 ? [] : decline());
+const netEntry = (value: unknown) => (parseNetAllowEntry(string(value)).ok ? (value as string) : decline());
+const netAllowList = (value: unknown) => {
+  const list = uniqueList(netEntry)(value);
+  return list.length <= MAX_NET_ENTRIES ? list : decline();
+};
 const envName = (value: unknown) => (matching(ENV_NAME_PATTERN)(value).length <= MAX_ENV_NAME_LENGTH ? (value as string) : decline());
 /** Variable names: bounded, and no two that differ only in case. */
 const envNames = (value: unknown): string[] => {
@@ -128,10 +133,9 @@ function readModel(value: unknown): NonNullable<ManifestFields['model']> {
 
 function readPermissions(value: unknown): NonNullable<ManifestFields['permissions']> {
   const permissions = object(value, ['fs', 'bash', 'net', 'env']);
-  // Network access cannot be enforced yet: only an empty list passes.
-  optional(permissions, 'net', (net) => optional(object(net, ['allow']), 'allow', emptyList));
   return {
     env: optional(permissions, 'env', (env) => ({ read: optional(object(env, ['read']), 'read', envNames) })),
+    net: optional(permissions, 'net', (net) => ({ allow: optional(object(net, ['allow']), 'allow', netAllowList) })),
     fs: optional(permissions, 'fs', (fs) => {
       const scopes = object(fs, ['read', 'write']);
       return { read: optional(scopes, 'read', uniqueList(scope)), write: optional(scopes, 'write', uniqueList(scope)) };

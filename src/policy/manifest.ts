@@ -31,6 +31,8 @@ export interface Manifest {
     readonly env: { readonly read: readonly string[] };
     /** The per-command resource ceilings as declared (issue 24 §5); an absent one takes zotbox's default. */
     readonly limits: { readonly [key in CommandLimitKey]?: number };
+    /** Hosts commands may reach through the sandbox's proxy (net-allow.ts), as written. */
+    readonly net: { readonly allow: readonly string[] };
   };
   readonly requirements: { readonly bin: readonly string[]; readonly os: readonly (typeof GO_OS_NAMES)[number][] };
   readonly entry: { readonly greeting: string; readonly pre: string; readonly defaultPrompt: string | undefined };
@@ -157,6 +159,7 @@ export function parseManifest(bytes: Uint8Array): Manifest {
       bash: { mode: m.permissions?.bash?.mode ?? 'none', allow: m.permissions?.bash?.allow ?? [] },
       env: { read: envRead },
       limits: declaredLimits(m.permissions?.limits),
+      net: { allow: m.permissions?.net?.allow ?? [] },
     },
     requirements: { bin: m.requirements?.bin ?? [], os: m.requirements?.os ?? [] },
     entry: { greeting: m.entry?.greeting ?? '', pre: m.entry?.pre ?? '', defaultPrompt: m.entry?.default_prompt },

@@ -8,6 +8,7 @@
 // carries the parsed line and the plan decided up front; the executor decides
 // each pipeline again just before it starts (decidePipeline, gate-rules §10) and
 // runs the steps that decision returns. Never throws.
+import type { NetRule } from './net-allow.js';
 import { realpathSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
@@ -43,6 +44,8 @@ export interface ShellContext {
   readonly confined?: boolean;
   /** Where the paths decided for one call are recorded (decideShellCommand makes one per call; the executor's re-check has none). */
   readonly notes?: PathNotes;
+  /** permissions.net.allow: a URL a command names (curl, wget, a git remote, a registry) must be on it; absent means empty. */
+  readonly net?: readonly NetRule[];
 }
 
 export type PlannedStep =
@@ -199,6 +202,7 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   const args = checkProgramArguments(identity.value.name, command.argv.slice(1), {
     scopes: context.scopes,
     cwd,
+    net: context.net ?? [],
     ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
     ...(context.notes === undefined ? {} : { notes: context.notes }),
   });

@@ -68,7 +68,11 @@ export function formatConsentText(request: ConsentTextInput): string {
     ...skillScriptLines(request.skillScripts),
     // Names only: the values stay in the user's environment until a command starts.
     ...(permissions.env === undefined ? [] : [`  env read: ${list(permissions.env)} (values from your environment, given to its commands)`]),
-    CONFINEMENT_LINES[permissions.confinement],
+    // net.allow (issue 24): the only hosts commands can reach, through the sandbox's proxy.
+    ...(permissions.net === undefined ? [] : [`  net:      ${list(permissions.net)} (no port: 80 and 443 only)`]),
+    permissions.net !== undefined && permissions.confinement === 'bubblewrap'
+      ? "  confinement: bubblewrap sandbox (system read-only, only the scopes above, network only to the hosts above through zotbox's proxy)"
+      : CONFINEMENT_LINES[permissions.confinement],
     ...(permissions.limits === undefined ? [] : [limitsLine(permissions.limits, permissions.confinement)]),
     '',
   ].join('\n');

@@ -30,6 +30,8 @@ export const ConsentSummarySchema = z.strictObject({
   env: z.array(z.string()).optional(),
   // Each command's resource ceilings (issue 24 §5); absent in receipts written before them, which then match no run.
   limits: z.strictObject({ processes: z.number(), memory_mib: z.number(), cpu_seconds: z.number(), file_size_mib: z.number() }).optional(),
+  // permissions.net.allow as declared; present only when not empty, so receipts of agents without it keep their key.
+  net: z.array(z.string()).optional(),
 });
 export type ConsentSummary = z.infer<typeof ConsentSummarySchema>;
 

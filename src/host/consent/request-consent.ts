@@ -191,13 +191,14 @@ function openControllingTerminal(): ConsentTerminal | undefined {
   return { write: (text) => writeSync(fd, text), close: () => closeSync(fd) };
 }
 
-/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement, the variable names read. */
+/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement, the variable names read, the command limits, and the hosts of net.allow (when any). */
 export function summarizePermissions(
   scopes: { readonly read: readonly { root: string }[]; readonly write: readonly { root: string }[] },
   bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
   confinement: ConfinementSummary,
   envRead: readonly string[] = [],
   limits?: ConsentSummary['limits'],
+  net: readonly string[] = [],
 ): ConsentSummary {
   const summary = {
     read: scopes.read.map((s) => s.root),
@@ -205,6 +206,7 @@ export function summarizePermissions(
     bash: { mode: bash.mode, allow: [...bash.allow] },
     confinement,
     ...(limits === undefined ? {} : { limits: { ...limits } }),
+    ...(net.length === 0 ? {} : { net: [...net] }),
   };
   // No key without names: receipts made before env.read existed still match.
   return envRead.length === 0 ? summary : { ...summary, env: [...envRead] };

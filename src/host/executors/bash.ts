@@ -15,6 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ErrorCode } from '../../errors.js';
+import type { NetConnection } from '../../policy/net-allow.js';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import { decidePipeline, describeSimpleCommand, directoryAfter, shellStartDirectory, type PlannedStep, type ShellContext } from '../../policy/shell-decision.js';
 import type { ShellAst } from '../../policy/shell-parse.js';
@@ -57,6 +58,8 @@ export interface BashResult {
   readonly truncated: boolean;
   readonly timedOut: boolean;
   readonly durationMs: number;
+  /** With net.allow: each connection attempt the commands made through the sandbox's proxy (absent when none). */
+  readonly network?: readonly NetConnection[];
 }
 
 class CappedText {
@@ -294,6 +297,7 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     ...(group.timedOut ? [`[zotbox: killed after ${options.timeoutMs} ms]`] : []),
   ];
   const errors = stderr.text();
+  const network = call.connections();
   return {
     ...(group.limit === undefined ? {} : { limit: group.limit }),
     // First when present, so that it leads what the model reads and the tool.result summary (the first 200 characters).
@@ -305,5 +309,6 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     truncated: stdout.dropped + stderr.dropped > 0,
     timedOut: group.timedOut,
     durationMs: Date.now() - started,
+    ...(network.length === 0 ? {} : { network }),
   };
 }

@@ -74,8 +74,10 @@ export function commandEnvironment(
   passed: Readonly<Record<string, string>> = {},
   /** The user's program directories first, then the fixed path (program-directories.ts searchPathWith). */
   searchPath: readonly string[] = COMMAND_SEARCH_PATH,
+  /** With net.allow (issue 24): the sandbox's proxy, for every client and git's http(s). */
+  proxy?: string,
 ): Record<string, string> {
-  const overrides = gitConfigOverrides(drivers);
+  const overrides = [...gitConfigOverrides(drivers), ...(proxy === undefined ? [] : [['http.proxy', proxy] as [string, string]])];
   const gitConfig: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) };
   for (const [index, [key, value]] of overrides.entries()) {
     gitConfig[`GIT_CONFIG_KEY_${index}`] = key;
@@ -108,7 +110,7 @@ export function commandEnvironment(
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     // No transport at all (the sandbox has no network; local ones run upload-pack commands config can name).
-    GIT_ALLOW_PROTOCOL: 'zotbox-none',
+    GIT_ALLOW_PROTOCOL: proxy === undefined ? 'zotbox-none' : 'http:https',
     GIT_AUTHOR_NAME: 'zotbox agent',
     GIT_AUTHOR_EMAIL: 'agent@zotbox.invalid',
     GIT_COMMITTER_NAME: 'zotbox agent',
@@ -125,5 +127,17 @@ export function commandEnvironment(
     npm_config_git: 'git',
     npm_config_update_notifier: 'false',
     ...gitConfig,
+    ...(proxy === undefined ? {} : proxyVariables(proxy)),
   };
+}
+
+/**
+ * With net.allow, every spelling of the proxy variables curl, wget, git, npm,
+ * pip and Node's clients read, all naming the sandbox's proxy. NO_PROXY is
+ * empty: nothing, loopback included, is reached but through the proxy.
+ */
+function proxyVariables(proxy: string): Record<string, string> {
+  const variables: Record<string, string> = { NO_PROXY: '', no_proxy: '', npm_config_proxy: proxy, npm_config_https_proxy: proxy, npm_config_noproxy: '' };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) variables[name] = variables[name.toLowerCase()] = proxy;
+  return variables;
 }

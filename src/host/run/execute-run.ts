@@ -282,6 +282,7 @@ function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSess
       bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] },
       confinement: permissions.confinement,
       ...(permissions.env === undefined ? {} : { env: [...permissions.env] }),
+      ...(permissions.net === undefined ? {} : { net: [...permissions.net] }),
     },
     confinement: describeConfinement(plan.confinement),
     limits:

@@ -14,6 +14,9 @@ import type { Manifest } from '../../policy/manifest.js';
 import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { ConsentSummary } from '../consent/receipt.js';
+import { createCallNetwork } from '../net/call-network.js';
+import type { NetResolver } from '../net/net-proxy.js';
+import { runNetRules } from '../net/run-net.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
 import { ensureAgentDirectories } from '../consent/agent-directory.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
@@ -130,8 +133,19 @@ export interface RunPlan {
   readonly searchPath: readonly string[];
 }
 
+/** Test seams: production never passes them, and src/index.ts exports neither this nor prepareRunWithSeams. */
+export interface RunSeams {
+  /** Resolves host names for the sandbox's proxy instead of the system resolver (tests map names to loopback upstreams). */
+  readonly netResolver?: NetResolver;
+}
+
 /** Loads, checks and asks consent once. Throws (with a ZB_ code) when the agent cannot run here. */
 export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
+  return prepareRunWithSeams(options, {});
+}
+
+/** prepareRun with test seams (RunSeams). */
+export async function prepareRunWithSeams(options: PrepareRunOptions, seams: RunSeams): Promise<RunPlan> {
   const env = options.env ?? {};
   const agent = await agentFor(options, env);
   const { image, layout, source, sourceIdentity, reference } = agent;
@@ -165,7 +179,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const ceiling = commandLimitCeiling(manifest.permissions.limits);
   const commandLimits = lowerCommandLimits(ceiling, options.commandLimits, 'the command limits given (--limit-* or commandLimits)');
   const limits = confinement.kind === 'unconfined' ? undefined : { limits: commandLimits, enforcement: detectLimitEnforcement() };
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.env.read, ceiling);
+  // Refuses net.allow where nothing could enforce it (--confine off), before consent.
+  const netRules = runNetRules(manifest.permissions.net.allow, confinement.kind, manifest.name);
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.env.read, ceiling, manifest.permissions.net.allow);
   const programDirectories = resolveProgramDirectories(options.programPath ?? [], {
     homeDirectory: homedir(),
     ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
@@ -197,6 +213,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     searchPath: searchPathWith(programDirectories),
     trustedDirectories: trustedDirectoriesWith(programDirectories),
     confined: confinement.kind !== 'unconfined',
+    net: netRules,
   };
   // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
   const userGit = userGitEnvironment(env, homedir());
@@ -224,6 +241,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
       },
       undefined,
       limits,
+      createCallNetwork(netRules, seams.netResolver),
     ),
   });
   return {

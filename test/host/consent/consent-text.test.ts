@@ -84,3 +84,10 @@ test('the command limits are shown as ceilings per command, and as none for unco
   const unconfined = formatConsentText({ ...input, permissions: { ...input.permissions, confinement: 'unconfined', limits } }).split('\n');
   t.true(unconfined.includes('  limits:   none (unconfined commands are not bounded)'));
 });
+
+test('net.allow: consent lists the hosts, the default ports, and says the network goes only to them', (t) => {
+  const text = formatConsentText({ ...input, permissions: { ...input.permissions, net: ['api.github.com', '*.npmjs.org:443', 'evil\u001b]52;c;x\u0007.com'] } });
+  t.true(text.includes('  net:      api.github.com, *.npmjs.org:443, evil\\u001b]52;c;x\\u0007.com (no port: 80 and 443 only)\n'));
+  t.true(text.includes("network only to the hosts above through zotbox's proxy"));
+  t.false(text.includes('no network'));
+});

@@ -204,3 +204,17 @@ test('a receipt binds the command limits: approval with one ceiling does not cov
   t.is(readMatchingReceipt(state, { ...bounded, permissions: { ...permissions, limits: { ...limits, memory_mib: 65_536 } } }), undefined, 'a higher memory ceiling');
   t.is(readMatchingReceipt(state, expected), undefined, 'a summary without limits');
 });
+
+test('a receipt binds net.allow: approval without hosts, or with other hosts, never covers a run with these hosts', (t) => {
+  const state = tempDir(t);
+  const withNet: ConsentSummary = { ...permissions, net: ['api.github.com'] };
+  writeReceipt(state, SOURCE, unsigned); // approved without network
+  t.is(readMatchingReceipt(state, { ...expected, permissions: withNet }), undefined);
+  writeReceipt(state, SOURCE, { ...unsigned, permissions: { ...permissions, net: ['api.github.com', '*.github.com'] } });
+  t.is(readMatchingReceipt(state, { ...expected, permissions: withNet }), undefined);
+  writeReceipt(state, SOURCE, { ...unsigned, permissions: withNet });
+  t.like(readMatchingReceipt(state, { ...expected, permissions: withNet }), { permissions: { net: ['api.github.com'] } });
+  // A receipt of hosts never stands for a run without them either, and the one without keeps its old key.
+  t.like(readMatchingReceipt(state, expected), { permissions: { read: ['/home/u/proj'] } });
+  t.not(receiptPath(state, DEMO, DIGEST, withNet), receiptPath(state, DEMO, DIGEST, permissions));
+});

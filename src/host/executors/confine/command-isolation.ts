@@ -37,6 +37,18 @@ import { stateDirectoryPlaces } from './state-aliases.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
 import { createCommandCgroup, DEFAULT_COMMAND_LIMITS, detectLimitEnforcement, prlimitProgram, rlimitArguments, type CommandLimits, type LimitSetting } from './command-limits.js';
 import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
+import type { Duplex } from 'node:stream';
+import type { NetConnection } from '../../../policy/net-allow.js';
+import { bridgeCommand, bridgeNode, PROXY_URL } from './net-bridge.js';
+
+/**
+ * net.allow's proxy (host/net), opened for each confined call: every command's
+ * network carrier is attached to it, and closing it ends every connection and
+ * gives the attempts it saw. Absent: commands have no network at all.
+ */
+export interface CallNetwork {
+  open(): { attach(carrier: Duplex): void; close(): readonly NetConnection[] };
+}
 
 export interface CommandSpec {
   readonly cwd: string;
@@ -85,6 +97,8 @@ export interface CallIsolation {
   launch(command: CommandSpec): CommandLaunch;
   /** After the call: the git aftercare. Throws ZB_CONFINEMENT_GIT_PROGRAM after removing what broke the rules. */
   finish(): void;
+  /** After finish: the connection attempts of the call's commands through the proxy (none without net.allow). */
+  connections(): readonly NetConnection[];
 }
 
 /** Test seam: callbacks at the worst moments of a sandbox's start. Production never passes one; src/index.ts does not export it. */
@@ -216,9 +230,20 @@ function boundCommand(setting: LimitSetting): { wrap: (file: string, args: reado
   };
 }
 
-function bubblewrapCall(bwrap: string, layout: SandboxLayout, passed: PassedEnvironment, probe: SandboxProbe | undefined, lock: ScopeLock, setting: LimitSetting): CallIsolation {
+function bubblewrapCall(
+  bwrap: string,
+  layout: SandboxLayout,
+  passed: PassedEnvironment,
+  probe: SandboxProbe | undefined,
+  lock: ScopeLock,
+  setting: LimitSetting,
+  network: CallNetwork | undefined,
+): CallIsolation {
   const prlimit = prlimitProgram(COMMAND_SEARCH_PATH);
+  const node = network === undefined ? undefined : bridgeNode();
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
+  const proxy = network?.open();
+  let connections: readonly NetConnection[] = [];
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
   const record = recordWith(sandbox, () => recordProtected(sandbox.protectedSet, layout.writeRoots));
@@ -234,19 +259,23 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, passed: PassedEnvi
       sandbox.verifyMountPoints();
       probe?.beforeSpawn?.();
       const { expectations, fds } = sandbox;
-      // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, and the pipe bwrap writes its info to.
+      // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, the pipe bwrap writes its info to,
+      // and with net.allow the network carrier (a socket pair) the bridge runs the command behind.
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
       const bound = boundCommand(setting);
       const bwrapArgs = [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start'];
+      const run = proxy === undefined || node === undefined ? [command.invokedPath, ...command.args] : bridgeCommand(node, infoFd + 1, command.invokedPath, command.args);
       return {
         // The command's directory may exist only in the sandbox (/zotbox, the agent's package): bwrap starts from "/".
         hostCwd: '/',
-        // The start script execs prlimit, which sets the rlimits inside the user namespace and execs the command.
-        ...bound.wrap(bwrap, [...bwrapArgs, ...rlimitArguments(prlimit, setting), command.invokedPath, ...command.args]),
+        // The start script execs prlimit, which sets the rlimits inside the user namespace and execs the command (or the network bridge that runs it).
+        ...bound.wrap(bwrap, [...bwrapArgs, ...rlimitArguments(prlimit, setting), ...run]),
         limits: bound.limits,
-        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? [])),
-        extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
+        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? []), proxy === undefined ? undefined : PROXY_URL),
+        extraStdio: ['pipe', ...fds, 'pipe', 'pipe', ...(proxy === undefined ? [] : ['pipe' as const])],
         started: (pid, streams, stopped) => {
+          const carrier = streams[3 + fds.length] as Duplex | undefined;
+          if (proxy !== undefined && carrier !== undefined) proxy.attach(carrier);
           // bwrap reads the filter from a pipe to its end (no file to leave behind).
           const filterInput = streams[1 + fds.length] as Writable | undefined;
           filterInput?.on('error', () => undefined); // the child exited before reading: its exit status reports why
@@ -263,11 +292,13 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, passed: PassedEnvi
       finished = true;
       try {
         sandbox.close();
+        if (proxy !== undefined) connections = proxy.close();
         finishGitStateCheck(layout, before, record);
       } finally {
         lock.release();
       }
     },
+    connections: () => connections,
   };
 }
 
@@ -302,6 +333,7 @@ function unconfinedCall(layout: SandboxLayout, passed: PassedEnvironment, lock: 
         lock.release();
       }
     },
+    connections: () => [],
   };
 }
 
@@ -312,9 +344,10 @@ export interface IsolationLayout extends SandboxLayout {
 
 /**
  * `probe` is a test seam (SandboxProbe): production never passes one. `limits`: each confined command's resource
- * limits and how they are enforced (default: zotbox's default limits, by the mechanism this host offers).
+ * limits and how they are enforced (default: zotbox's default limits, by the mechanism this host offers); `network`:
+ * net.allow's proxy, opened for each call (absent: no network).
  */
-export function createCommandIsolation(confinement: Confinement, layout: IsolationLayout, probe?: SandboxProbe, limits?: LimitSetting): CommandIsolation {
+export function createCommandIsolation(confinement: Confinement, layout: IsolationLayout, probe?: SandboxProbe, limits?: LimitSetting, network?: CallNetwork): CommandIsolation {
   const passed = layout.passed ?? NO_PASSED_ENVIRONMENT;
   return {
     confinement,
@@ -334,10 +367,13 @@ export function createCommandIsolation(confinement: Confinement, layout: Isolati
     },
     beginCall: async (signal) => {
       if (confinement.kind === 'unavailable') throw confinementUnavailable(confinement);
+      // net.allow is enforced only by the sandbox's proxy: an unconfined call never gets a network of its own (run-net.ts refuses such runs).
+      if (network !== undefined && confinement.kind !== 'bubblewrap')
+        throw new ZotboxError('ZB_CONFINEMENT_NET_UNCONFINED', 'permissions.net.allow is enforced only in the sandbox; this call is unconfined.');
       const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
       return holding(lock, () =>
         confinement.kind === 'bubblewrap'
-          ? bubblewrapCall(confinement.bwrap, layout, passed, probe, lock, limits ?? { limits: DEFAULT_COMMAND_LIMITS, enforcement: detectLimitEnforcement() })
+          ? bubblewrapCall(confinement.bwrap, layout, passed, probe, lock, limits ?? { limits: DEFAULT_COMMAND_LIMITS, enforcement: detectLimitEnforcement() }, network)
           : unconfinedCall(layout, passed, lock),
       );
     },
