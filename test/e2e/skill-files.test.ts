@@ -5,8 +5,8 @@
 // script; the ways out (.., links, the host's own /zotbox) end where they must; two
 // runs of different agents each see their own package; a .zot behaves the same.
 import test, { type ExecutionContext } from 'ava';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatConsentText } from '../../src/host/consent/consent-text.js';
 import { packAgent } from '../../src/host/load/pack-agent.js';
@@ -119,7 +119,6 @@ function world(t: ExecutionContext): World {
 type Decision = RunEvent & { type: 'gate.decision' };
 const decisions = (events: readonly RunEvent[]) => events.filter((e): e is Decision => e.type === 'gate.decision');
 const bash = (output: string) => JSON.parse(output) as { exitCode: number; stdout: string; stderr: string };
-const extractions = () => readdirSync(tmpdir()).filter((name) => name.startsWith('zotbox-image-'));
 
 test('load the skill, read its reference, run its script (--help, then a real job into the workspace), all confined', async (t) => {
   const w = world(t);
@@ -148,11 +147,10 @@ test('load the skill, read its reference, run its script (--help, then a real jo
   t.like(events.at(-1), { type: 'run.end', status: 'completed' });
   // Where the sandbox's /zotbox/skills came from, as the kernel tells the command: the run's extraction, gone after the run.
   const source = bash(outputs[6]!).stdout.trim();
-  t.regex(source, /\/zotbox-image-[^/]+\/skills$/u);
-  t.false(
-    extractions().some((name) => source.includes(`/${name}/`)),
-    "the run's extraction is removed when it ends",
-  );
+  // Below the state directory (no scope reaches it, every sandbox masks it), named after the process; gone after the run.
+  const made = /\/images\/(\d+-[^/]+)\/skills$/u.exec(source)?.[1];
+  t.is(made?.startsWith(`${process.pid}-`), true, source);
+  t.deepEqual(readdirSync(path.join(w.root, 'state', 'images')), [], "the run's extraction is removed when it ends");
 });
 
 test('nothing in /zotbox is writable: the write and edit tools are denied, and a command or a script writing there is refused by the sandbox', async (t) => {
@@ -267,4 +265,45 @@ test('inspect lists each skill with its file count and scripts; consent says tha
     ],
   });
   t.true(consent.includes('  skills bundle scripts: demo (scripts/a.py, scripts/b.sh, scripts/c.py, …); they run only as commands, with their interpreter in the bash allowlist\n'), consent);
+});
+
+test('an extraction a dead process left behind (SIGKILL, SIGHUP) is removed by the next one made in the state directory', async (t) => {
+  const w = world(t);
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  const leftover = path.join(w.root, 'state', 'images', `${dead}-left`);
+  mkdirSync(path.join(leftover, 'skills', 'demo'), { recursive: true });
+  writeFileSync(path.join(leftover, 'skills', 'demo', 'SKILL.md'), 'left behind\n');
+  const { outputs } = await w.run([{ name: 'bash', input: { command: 'ls /zotbox/skills' } }]);
+  t.is(bash(outputs[0]!).stdout, 'demo\n');
+  t.false(existsSync(leftover));
+  t.deepEqual(readdirSync(path.join(w.root, 'state', 'images')), []);
+});
+
+test('a package whose paths are too long to extract: each command is refused with the same clear error, and nothing is left', async (t) => {
+  const w = world(t);
+  // A state directory ~3,000 bytes deep, and an entry ~1,300 bytes long: the agent's folder holds it, the extraction cannot.
+  let state = path.join(w.root, 'state-long');
+  while (state.length < 3000) state = path.join(state, 's'.repeat(200));
+  mkdirSync(state, { recursive: true });
+  let relative = path.join('skills', 'demo');
+  while (relative.length < 1100) relative = path.join(relative, 'd'.repeat(200));
+  mkdirSync(path.join(w.agent, relative), { recursive: true });
+  writeFileSync(path.join(w.agent, relative, 'f'.repeat(200)), 'x');
+  const calls = [
+    { name: 'bash', input: { command: 'ls /zotbox/skills' } },
+    { name: 'bash', input: { command: 'ls /zotbox/skills' } },
+    { name: 'read', input: { path: '/zotbox/skills/demo/reference.md' } },
+  ];
+  const { events, outputs } = await w.run(calls, { state });
+  const results = events.filter((e): e is RunEvent & { type: 'tool.result' } => e.type === 'tool.result');
+  t.deepEqual(
+    results.map((r) => r.ok),
+    [false, false, true],
+  );
+  for (const output of outputs.slice(0, 2)) {
+    t.regex(output, /cannot make the agent's package available to commands at \/zotbox: a path in it is too long for this system/u);
+    t.notRegex(output, /unexpected failure|ZB_INTERNAL/u);
+  }
+  t.regex(outputs[2]!, /The output line is MADE BY demo/u, 'the read tool still reads the package');
+  t.deepEqual(readdirSync(path.join(state, 'images')), [], 'no partial extraction is left');
 });

@@ -1,10 +1,9 @@
 // The agent's own package at /zotbox (issue 25): each skill's folder at
 // /zotbox/skills/<name>/ and the assets at /zotbox/assets/, read-only. The read
 // tool serves them from the image, the digested bytes the user consented to; the
-// sandbox mounts a private extraction of the same bytes, made while a run of the
-// plan needs it and removed when the last one ends (or the process exits).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// sandbox mounts a private extraction of the same bytes, below the state directory,
+// made while a run of the plan needs it and removed when the last one ends.
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentImage } from '../../archive/index.js';
 import { ZotboxError } from '../../errors.js';
@@ -37,35 +36,76 @@ export function skillFiles(image: AgentImage, name: string): string[] {
   return image.entries.filter((entry) => entry.type === 'file' && entry.name.startsWith(prefix)).map((entry) => entry.name.slice(prefix.length));
 }
 
-const live = new Set<string>();
-let exitHook = false;
-
-function extract(image: AgentImage): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'zotbox-image-'));
-  live.add(root);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const directory of live) rmSync(directory, { recursive: true, force: true });
-    });
+/**
+ * Where a process keeps its extractions: below the state directory, which no scope reaches and every sandbox masks
+ * (wherever it is mounted), so no agent's command, this run's or another's, can read or change one. Each is named
+ * "<pid>-<random>": one left by a process that died without cleaning up (SIGKILL, SIGHUP) is removed by the next.
+ */
+function sweepStale(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    const pid = Number(/^(\d+)-/u.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    rmSync(path.join(parent, name), { recursive: true, force: true });
   }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Each entry created exclusively, parents first (the image's order), so nothing found at a name is followed or written into. */
+function writeEntries(image: AgentImage, root: string): void {
   for (const entry of image.entries) {
     if (!underTrees(entry.name)) continue;
     const target = path.join(root, entry.name);
-    if (entry.type === 'directory') mkdirSync(target, { recursive: true, mode: 0o755 });
-    else {
-      mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
-      writeFileSync(target, image.readFile(entry.name)!, { mode: entry.mode });
+    if (entry.type === 'directory') {
+      mkdirSync(target, { mode: 0o755 });
+      continue;
+    }
+    const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, entry.mode);
+    try {
+      writeSync(fd, image.readFile(entry.name)!);
+    } finally {
+      closeSync(fd);
     }
   }
-  return root;
+}
+
+/** A new extraction under `parent`; on failure nothing of it is left, and the error says which entry and why. */
+function extract(image: AgentImage, parent: string): string {
+  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  sweepStale(parent);
+  const root = mkdtempSync(path.join(parent, `${process.pid}-`));
+  try {
+    writeEntries(image, root);
+    return root;
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENAMETOOLONG' ? 'a path in it is too long for this system (keep each path in the package well under 4096 bytes with the state directory before it)' : (error as Error).message;
+    throw new ZotboxError('ZB_IO_FAILED', `cannot make the agent's package available to commands at /zotbox: ${why}. The read tool still reads it; commands in this run cannot.`, {
+      details: { path: parent, ...(code === undefined ? {} : { errno: code }) },
+    });
+  }
 }
 
 /** The extraction the sandbox mounts at /zotbox: made on first use while a run holds it, removed when the last run lets go. */
 export class ImageExtraction {
   private holders = 0;
   private root: string | undefined;
-  constructor(private readonly image: AgentImage) {}
+  /** An extraction that failed fails every later call the same way, instead of leaving a partial copy per command. */
+  private failure: ZotboxError | undefined;
+  /** `parent`: a directory below the state directory (run-plan.ts), private to the user. */
+  constructor(
+    private readonly image: AgentImage,
+    private readonly parent: string,
+  ) {}
 
   /** A run's hold on the extraction; the returned function lets go (once). */
   acquire(): () => void {
@@ -76,7 +116,6 @@ export class ImageExtraction {
       released = true;
       if (--this.holders === 0 && this.root !== undefined) {
         rmSync(this.root, { recursive: true, force: true });
-        live.delete(this.root);
         this.root = undefined;
       }
     };
@@ -85,7 +124,13 @@ export class ImageExtraction {
   /** Where /zotbox/<tree> comes from for each tree the image has, while a run holds the extraction; none otherwise. */
   mounts(): { readonly source: string; readonly target: string }[] {
     if (this.holders === 0) return [];
-    this.root ??= extract(this.image);
+    if (this.failure !== undefined) throw this.failure;
+    try {
+      this.root ??= extract(this.image, this.parent);
+    } catch (error) {
+      this.failure = error as ZotboxError;
+      throw error;
+    }
     const root = this.root;
     return IMAGE_TREES.filter((tree) => this.image.entries.some((entry) => entry.name === tree)).map((tree) => ({ source: path.join(root, tree), target: `${IMAGE_ROOT}/${tree}` }));
   }

@@ -5,6 +5,7 @@
 // (execute-run.ts); nothing in it is mutated by a run.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
+import path from 'node:path';
 import type { AgentImage } from '../../archive/index.js';
 import { ZotboxError, fileSystemError } from '../../errors.js';
 import { createGateDecider } from '../../policy/gate-decider.js';
@@ -174,7 +175,7 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
   // The agent's package at /zotbox (issue 25): the file tools read it from the image; commands see it where the sandbox mounts it.
   const hidden = packageHiddenFromCommands(confinement, compiled);
   const scopes = { ...compiled, context: { ...compiled.context, image: imageIndexOf(image, hidden) } };
-  const extraction = new ImageExtraction(image);
+  const extraction = new ImageExtraction(image, path.join(stateDirectory, 'images'));
   // The ceiling is what consent shows and the receipt binds; an option may only lower it, refused before consent.
   const ceiling = commandLimitCeiling(manifest.permissions.limits);
   const commandLimits = lowerCommandLimits(ceiling, options.commandLimits, 'the command limits given (--limit-* or commandLimits)');

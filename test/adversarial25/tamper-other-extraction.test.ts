@@ -1,16 +1,16 @@
-// Finding: the private extraction of an agent's package (issue 25) lives in the
-// process's temp directory, and nothing keeps the agents' scopes out of it. An agent
-// whose scopes contain that directory (a declared "/tmp", or TMPDIR under a scope)
-// reads any other run's package there and rewrites its scripts; the other run's
-// commands at /zotbox then run the attacker's code with the victim's rights (here:
-// a file in the victim's workspace, which the attacker cannot reach), while the
-// read tool still serves the consented bytes.
+// Found by the review of issue 25 (fixed): the private extraction of an agent's
+// package lived in the process's temp directory, which an agent's scopes can hold
+// (a declared "/tmp", or a run with the temp directory as its workspace); another
+// run's command read and rewrote the package there, and the victim's /zotbox
+// commands ran it. The extraction now lives below the state directory, which no
+// scope reaches and every sandbox masks: the attacker's command finds nothing to
+// rewrite, and the victim's script runs as consented.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { agentDir, replayFile, results, runAgent, world } from './world.js';
+import { agentDir, replayFile, results, runAgent, world } from './open/world.js';
 
 const EVIL = `import glob, os
 tmp = os.environ.get('ZB_TMP', '')
