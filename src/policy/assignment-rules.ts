@@ -20,8 +20,8 @@ export interface DangerousVariables {
  */
 export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
   {
-    prefixes: ['LD_', 'DYLD_', 'MALLOC_'],
-    names: ['GCONV_PATH', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TZDIR', 'GETCONF_DIR', 'DATEMSK'], // + all but LD_*, DYLD_*
+    prefixes: ['LD_', 'DYLD_', 'MALLOC_', '_RLD', 'LDR_'],
+    names: ['GCONV_PATH', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TZDIR', 'GETCONF_DIR', 'DATEMSK', 'PATH_LOCALE', 'SHLIB_PATH', 'LIBPATH', 'AUTHSTATE', 'VAR_ACE', 'USR_ACE', 'DLC_ACE'], // + all but LD_*, DYLD_*
     why: 'changes what the loader or the C library loads into every program',
   },
   {
@@ -48,6 +48,9 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
       'GLOBIGNORE',
       'HISTFILE',
       'ZDOTDIR',
+      'NULLCMD',
+      'READNULLCMD',
+      'TMPPREFIX',
       'FPATH',
       'INPUTRC',
       'FCEDIT',
@@ -62,7 +65,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
   {
     prefixes: ['LESS', 'MAN_', 'NVIM', 'GROFF_'],
     suffixes: ['PAGER', 'EDITOR'],
-    names: ['VISUAL', 'BROWSER', 'MANOPT', 'MANPATH', 'MANROFFOPT', 'MANROFFSEQ', 'VIMINIT', 'GVIMINIT', 'EXINIT', 'MYVIMRC', 'VIM', 'VIMRUNTIME', 'TERMINFO', 'TERMINFO_DIRS', 'TERMCAP'],
+    names: ['VISUAL', 'BROWSER', 'MANOPT', 'MANPATH', 'MANROFFOPT', 'MANROFFSEQ', 'VIMINIT', 'GVIMINIT', 'EXINIT', 'MYVIMRC', 'VIM', 'VIMRUNTIME', 'TERMINFO', 'TERMINFO_DIRS', 'TERMCAP', 'TERMPATH'],
     why: 'names a program to run, or makes a pager, editor or terminal library run commands or load files',
   },
   {
@@ -183,7 +186,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
     why: 'makes a program read options, a configuration or a history file from elsewhere, or name the files it writes',
   },
   {
-    names: ['POSIXLY_CORRECT'],
+    names: ['POSIXLY_CORRECT', '_POSIX2_VERSION'],
     why: 'changes how programs read their options, so they would not read the arguments as the gate checked them',
   },
   {
@@ -209,6 +212,8 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariables[] = [
       'HOSTALIASES',
       'RES_OPTIONS',
       'LOCALDOMAIN',
+      'RESOLV_HOST_CONF',
+      'NIS_PATH',
     ],
     why: 'changes where a program connects, how it resolves names, which certificates it trusts, or runs a program to connect',
   },

@@ -326,6 +326,84 @@ test('the documented extensions of the dangerous set are denied', (t) => {
   for (const name of EXTENDED_SET) t.false(decideAssignment(name, 'x').ok, name);
 });
 
+/**
+ * A floor the set must cover (issue 24 §2 review): glibc's own UNSECURE_ENVVARS (sysdeps/generic/unsecvars.h,
+ * the names it drops for setuid programs) and sudo's initial_badenv_table (plugins/sudoers/env.c), written out by
+ * hand; a name ending in * stands for the prefix. Each changes what a program loads, runs or resolves.
+ */
+const GLIBC_UNSECURE = [
+  'GCONV_PATH',
+  'GETCONF_DIR',
+  'GLIBC_TUNABLES',
+  'HOSTALIASES',
+  'LD_*',
+  'LOCALDOMAIN',
+  'LOCPATH',
+  'MALLOC_TRACE',
+  'NIS_PATH',
+  'NLSPATH',
+  'RESOLV_HOST_CONF',
+  'RES_OPTIONS',
+  'TMPDIR',
+  'TZDIR',
+];
+const SUDO_BADENV = [
+  'IFS',
+  'CDPATH',
+  'LOCALDOMAIN',
+  'RES_OPTIONS',
+  'HOSTALIASES',
+  'NLSPATH',
+  'PATH_LOCALE',
+  'LD_*',
+  '_RLD*',
+  'SHLIB_PATH',
+  'LDR_*',
+  'LIBPATH',
+  'AUTHSTATE',
+  'DYLD_*',
+  'KRB5_CONFIG*',
+  'KRB5_KTNAME',
+  'VAR_ACE',
+  'USR_ACE',
+  'DLC_ACE',
+  'TERMINFO',
+  'TERMINFO_DIRS',
+  'TERMPATH',
+  'TERMCAP',
+  'ENV',
+  'BASH_ENV',
+  'PS4',
+  'GLOBIGNORE',
+  'BASHOPTS',
+  'SHELLOPTS',
+  'JAVA_TOOL_OPTIONS',
+  'PERLIO_DEBUG',
+  'PERLLIB',
+  'PERL5LIB',
+  'PERL5OPT',
+  'PERL5DB',
+  'FPATH',
+  'NULLCMD',
+  'READNULLCMD',
+  'ZDOTDIR',
+  'TMPPREFIX',
+  'PYTHONHOME',
+  'PYTHONPATH',
+  'PYTHONINSPECT',
+  'PYTHONUSERBASE',
+  'RUBYLIB',
+  'RUBYOPT',
+];
+
+test("glibc's unsecure variables and sudo's bad environment are a floor the set covers", (t) => {
+  for (const name of [...GLIBC_UNSECURE, ...SUDO_BADENV]) {
+    const spelled = name.endsWith('*') ? `${name.slice(0, -1)}X` : name;
+    t.false(decideAssignment(spelled, 'x').ok, spelled);
+  }
+  t.false(decideAssignment('_POSIX2_VERSION', '199209').ok, 'coreutils read it to parse obsolete option forms, as POSIXLY_CORRECT changes parsing');
+});
+
 test('names outside the set are allowed with a literal value', (t) => {
   for (const name of ALLOWED) t.true(decideAssignment(name, 'C').ok, name);
   t.true(decideAssignment('FOO', 'a b/c:d=e').ok);

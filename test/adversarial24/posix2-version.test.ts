@@ -11,7 +11,7 @@
 import test from 'ava';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { decisions, replay, world } from './world.js';
+import { decisions, replay, world } from './open/world.js';
 
 test('permissions.env.read may not name _POSIX2_VERSION', async (t) => {
   const w = world(t);

@@ -12,7 +12,7 @@
 //   no command, and makes its temporary files at TMPPREFIX.
 // Each passes both ways: permissions.env.read and the agent's own assignment.
 import test from 'ava';
-import { decisions, replay, world } from './world.js';
+import { decisions, replay, world } from './open/world.js';
 
 const NAMES = ['RESOLV_HOST_CONF', 'NIS_PATH', 'TERMPATH', 'NULLCMD', 'READNULLCMD', 'TMPPREFIX'];
 
