@@ -269,7 +269,7 @@ test('inspect lists each skill with its file count and scripts; consent says tha
 
 test('an extraction a dead process left behind (SIGKILL, SIGHUP) is removed by the next one made in the state directory', async (t) => {
   const w = world(t);
-  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  const dead = spawnSync(process.execPath, ['-e', '']).pid;
   const leftover = path.join(w.root, 'state', 'images', `${dead}-left`);
   mkdirSync(path.join(leftover, 'skills', 'demo'), { recursive: true });
   writeFileSync(path.join(leftover, 'skills', 'demo', 'SKILL.md'), 'left behind\n');
