@@ -104,6 +104,12 @@ export const ERROR_CODES = {
   ZB_EXEC_FILE_TOO_LARGE: { exit: 1, summary: 'The file is larger than the read tool returns; read a part of it with offset and limit.' },
   ZB_EXEC_EDIT_NO_MATCH: { exit: 1, summary: 'The text to replace does not occur in the file.' },
   ZB_EXEC_EDIT_AMBIGUOUS: { exit: 1, summary: 'The text to replace occurs more than once; include more context so it is unique.' },
+  ZB_COMMAND_LIMIT: {
+    exit: 1,
+    summary:
+      "A command reached one of its resource limits (processes, memory, CPU time, file size) and was stopped; the bash result's `limit` names which. Do less per command, or ask the user for a higher limit.",
+  },
+  ZB_COMMAND_LIMIT_RAISED: { exit: 2, summary: 'An option asked for a command limit above the ceiling the manifest declares (or the default); options can only lower it.' },
 
   // Host: requirements and consent
   ZB_REQUIREMENT_UNMET: { exit: 1, summary: 'The agent requires an OS, program or zot version this machine does not have; the message says how to get it.' },

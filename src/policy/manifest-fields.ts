@@ -17,6 +17,15 @@ export const KNOWN_ENTRY = ['greeting', 'pre', 'default_prompt'];
 
 export type BashMode = (typeof BASH_MODES)[number];
 
+/** permissions.limits: the per-command resource ceilings an agent may declare (issue 24 §5), each a whole number up to `max`. */
+export const COMMAND_LIMIT_FIELDS = [
+  { key: 'processes', unit: 'processes', max: 65_536 },
+  { key: 'memory_mib', unit: 'MiB', max: 1_048_576 },
+  { key: 'cpu_seconds', unit: 'seconds', max: 86_400 },
+  { key: 'file_size_mib', unit: 'MiB', max: 1_048_576 },
+] as const;
+export type CommandLimitKey = (typeof COMMAND_LIMIT_FIELDS)[number]['key'];
+
 /**
  * What is wrong with a non-empty scope string (an unknown ${variable}, an
  * unterminated "${", a NUL, a leading "~"), one message per problem; empty when
@@ -55,6 +64,7 @@ export interface ManifestFields {
     | {
         readonly fs?: { readonly read?: readonly string[] | undefined; readonly write?: readonly string[] | undefined } | undefined;
         readonly bash?: { readonly mode?: BashMode | undefined; readonly allow?: readonly string[] | undefined } | undefined;
+        readonly limits?: { readonly [key in CommandLimitKey]?: number | undefined } | undefined;
       }
     | undefined;
   readonly requirements?: { readonly bin?: readonly string[] | undefined; readonly os?: readonly (typeof GO_OS_NAMES)[number][] | undefined } | undefined;

@@ -5,7 +5,7 @@
 // (manifest-shape.ts), so `zotbox check` and `inspect` start fast (issue 11).
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
-import { AGENT_NAME_PATTERN, BASH_MODES, COMMAND_NAME_PATTERN, GO_OS_NAMES, MODEL_CAPABILITIES, scopeStringProblems } from './manifest-fields.js';
+import { AGENT_NAME_PATTERN, BASH_MODES, COMMAND_LIMIT_FIELDS, COMMAND_NAME_PATTERN, GO_OS_NAMES, MODEL_CAPABILITIES, scopeStringProblems } from './manifest-fields.js';
 import { parseSemver } from './semver.js';
 
 const require = createRequire(import.meta.url);
@@ -41,6 +41,13 @@ function buildManifestSchema(z: typeof Zod.z) {
   const emptyList = (feature: string) =>
     optional(z.array(z.unknown(), { error: 'must be an array' }).max(0, { error: `${feature} is not supported by zotbox yet: it could not be enforced; remove it or leave it empty` }));
 
+  const limitValue = (unit: string, max: number) =>
+    z
+      .number({ error: `must be a whole number of ${unit}` })
+      .int({ error: `must be a whole number of ${unit}` })
+      .min(1, { error: 'must be at least 1' })
+      .max(max, { error: `must be at most ${max}` });
+
   const PermissionsSchema = z.strictObject({
     fs: optional(
       z.strictObject({
@@ -73,6 +80,7 @@ function buildManifestSchema(z: typeof Zod.z) {
     ),
     net: optional(z.strictObject({ allow: emptyList('network access') })),
     env: optional(z.strictObject({ read: emptyList('reading environment variables') })),
+    limits: optional(z.strictObject(Object.fromEntries(COMMAND_LIMIT_FIELDS.map(({ key, unit, max }) => [key, optional(limitValue(unit, max))])))),
   });
 
   const ModelSchema = z.strictObject({

@@ -3,7 +3,7 @@
 // or, for a plainly valid manifest, the zod-free recogniser (manifest-shape.ts, issue
 // 11) with the same result. Every failure names the JSON path and the fix.
 import { ZotboxError } from '../errors.js';
-import { GO_OS_NAMES, KNOWN_ENTRY, KNOWN_TOP_LEVEL, MODEL_CAPABILITIES, type BashMode, type ManifestFields } from './manifest-fields.js';
+import { COMMAND_LIMIT_FIELDS, GO_OS_NAMES, KNOWN_ENTRY, KNOWN_TOP_LEVEL, MODEL_CAPABILITIES, type BashMode, type CommandLimitKey, type ManifestFields } from './manifest-fields.js';
 import { manifestSchema } from './manifest-schema.js';
 import { readManifestFields } from './manifest-shape.js';
 import { childPath, foldKey, parseStrictJson } from './strict-json.js';
@@ -26,6 +26,8 @@ export interface Manifest {
   readonly permissions: {
     readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] };
     readonly bash: { readonly mode: BashMode; readonly allow: readonly string[] };
+    /** The per-command resource ceilings as declared (issue 24 §5); an absent one takes zotbox's default. */
+    readonly limits: { readonly [key in CommandLimitKey]?: number };
   };
   readonly requirements: { readonly bin: readonly string[]; readonly os: readonly (typeof GO_OS_NAMES)[number][] };
   readonly entry: { readonly greeting: string; readonly pre: string; readonly defaultPrompt: string | undefined };
@@ -42,7 +44,7 @@ function jsonPath(segments: readonly PropertyKey[]): string {
   return segments.reduce<string>((parent, key) => childPath(parent, typeof key === 'number' ? key : String(key)), '$');
 }
 
-const INTEGER_FIELDS = ['$.zotfile', '$.model.min_context'];
+const INTEGER_FIELDS = ['$.zotfile', '$.model.min_context', ...COMMAND_LIMIT_FIELDS.map(({ key }) => `$.permissions.limits.${key}`)];
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /**
@@ -87,6 +89,16 @@ function validateWithSchema(value: unknown): ManifestFields {
   throw manifestError(first.path, first.message, issues);
 }
 
+/** The limits the manifest declares, absent and null ones left out. */
+function declaredLimits(limits: { readonly [key in CommandLimitKey]?: number | undefined } | undefined): { [key in CommandLimitKey]?: number } {
+  const declared: { [key in CommandLimitKey]?: number } = {};
+  for (const { key } of COMMAND_LIMIT_FIELDS) {
+    const value = limits?.[key];
+    if (value !== undefined) declared[key] = value;
+  }
+  return declared;
+}
+
 /**
  * Parses and validates manifest.json bytes. Throws ZB_MANIFEST_INVALID naming the
  * JSON path of the first problem (all problems are in `details.issues`).
@@ -126,6 +138,7 @@ export function parseManifest(bytes: Uint8Array): Manifest {
     permissions: {
       fs: { read: m.permissions?.fs?.read ?? [], write: m.permissions?.fs?.write ?? [] },
       bash: { mode: m.permissions?.bash?.mode ?? 'none', allow: m.permissions?.bash?.allow ?? [] },
+      limits: declaredLimits(m.permissions?.limits),
     },
     requirements: { bin: m.requirements?.bin ?? [], os: m.requirements?.os ?? [] },
     entry: { greeting: m.entry?.greeting ?? '', pre: m.entry?.pre ?? '', defaultPrompt: m.entry?.default_prompt },

@@ -9,7 +9,9 @@
 // sandbox built for the call, or unconfined on the user's explicit opt-out) is
 // the isolation's (confine/command-isolation.ts). Every command gets the fixed
 // environment with a private HOME, no TTY and a closed stdin, a time limit that
-// kills its whole process group, and capped output.
+// kills its whole process group, and capped output. A confined command also has
+// resource limits (confine/command-limits.ts): the first it reaches stops the line,
+// and the result says which (ZB_COMMAND_LIMIT).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ErrorCode } from '../../errors.js';
@@ -19,6 +21,7 @@ import type { ShellAst } from '../../policy/shell-parse.js';
 import type { CallIsolation, CommandIsolation, CommandSpec } from './confine/command-isolation.js';
 import { inheritableDescriptors, nullDescriptor } from './confine/inherited-descriptors.js';
 import { killSession } from './confine/session-reaper.js';
+import { limitOfExit, limitReport, type LimitReport } from './confine/command-limits.js';
 
 export interface BashRunOptions {
   /** Where ask-mode commands start (the workspace). */
@@ -42,6 +45,8 @@ export interface GateStop {
 }
 
 export interface BashResult {
+  /** Set when a command reached one of its resource limits: it and everything the call started were killed. */
+  readonly limit?: LimitReport;
   /** Set when the gate denied a command of the line just before it ran (exit code 126); absent otherwise. */
   readonly stoppedByGate?: GateStop;
   readonly exitCode: number | null;
@@ -80,6 +85,13 @@ class ProcessGroupSet {
   timedOut = false;
   /** Set once killAll ran: a sandbox still being verified was killed, not refused. */
   stopped = false;
+  /** The first resource limit a command reached; the call is killed then. */
+  limit: LimitReport | undefined;
+  reachLimit(report: LimitReport): void {
+    if (this.limit !== undefined) return;
+    this.limit = report;
+    this.killAll();
+  }
   /** `contained`: every process the child starts stays in a PID namespace that ends with the group (CommandLaunch). */
   add(child: ChildProcess, contained: boolean): void {
     this.children.push({ child, contained });
@@ -125,8 +137,14 @@ function startCommand(
   group.add(child, launch.contained);
   // Confined, the command waits in its sandbox until the isolation has verified it; a refusal fails the pipeline.
   const started = launch.started?.(child.pid, child.stdio.slice(3, 3 + launch.extraStdio.length), () => group.stopped) ?? Promise.resolve();
+  const limits = launch.limits;
+  limits?.watch((limit) => group.reachLimit(limitReport(limit, limits.values[limit])));
   // On exit, not on close: a background process left holding the output pipe would otherwise hold 'close' back.
-  child.once('exit', () => launch.done(child.pid));
+  child.once('exit', (code, signal) => {
+    launch.done(child.pid); // a limit its cgroup shows is reported here, before the exit status is read for one
+    const limit = limitOfExit(code, signal);
+    if (limits !== undefined && limit !== undefined) group.reachLimit(limitReport(limit, limits.values[limit]));
+  });
   const exit = waitForExit(child);
   return {
     child,
@@ -208,7 +226,7 @@ async function runLine(
   let status: { code: number | null; signal: string | null } = { code: 0, signal: null };
   let cwd = shellStartDirectory(options.shell);
   for (const item of ast.items) {
-    if (group.timedOut || options.signal?.aborted) {
+    if (group.timedOut || group.limit !== undefined || options.signal?.aborted) {
       // The rest of the line never ran: its status is not the last command's success.
       return { status: { code: null, signal: 'SIGKILL' } };
     }
@@ -271,11 +289,13 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     call.finish();
   }
   const notices = [
+    ...(group.limit === undefined ? [] : [`[zotbox: ${group.limit.code}: ${group.limit.message}]`]),
     ...(stoppedByGate === undefined ? [] : [`[zotbox: ${JSON.stringify(stoppedByGate.command)} was denied when it was about to run: ${stoppedByGate.reason}]`]),
     ...(group.timedOut ? [`[zotbox: killed after ${options.timeoutMs} ms]`] : []),
   ];
   const errors = stderr.text();
   return {
+    ...(group.limit === undefined ? {} : { limit: group.limit }),
     // First when present, so that it leads what the model reads and the tool.result summary (the first 200 characters).
     ...(stoppedByGate === undefined ? {} : { stoppedByGate }),
     exitCode: status.code,

@@ -21,7 +21,7 @@ import type { Readable, Writable } from 'node:stream';
 import { writeHomeConfig } from './home-config.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { commandEnvironment, type GitDriverNames } from '../command-environment.js';
+import { COMMAND_SEARCH_PATH, commandEnvironment, type GitDriverNames } from '../command-environment.js';
 import { gitDriversOf, scanGitMetadata } from './git-inventory.js';
 import { beginGitStateCheck, finishGitStateCheck, type GitStateCheck } from './git-state-check.js';
 import { confinementUnavailable, type Confinement } from './mode.js';
@@ -32,6 +32,8 @@ import { recordProtected, type ProtectedRecord } from './protected-locations.js'
 import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lock.js';
 import { killSession } from './session-reaper.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
+import { createCommandCgroup, DEFAULT_COMMAND_LIMITS, detectLimitEnforcement, prlimitProgram, rlimitArguments, type CommandLimits, type LimitSetting } from './command-limits.js';
+import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
 
 export interface CommandSpec {
   readonly cwd: string;
@@ -60,6 +62,8 @@ export interface CommandLaunch {
   readonly started?: (pid: number | undefined, streams: readonly (Readable | Writable | null | undefined)[], stopped: () => boolean) => Promise<void>;
   /** After the child exits: end what it left running, remove its private home. */
   readonly done: (pid: number | undefined) => void;
+  /** Confined: the command's resource limits; `watch` is told the first one the command reaches (at once where a cgroup shows it, else when it ends). */
+  readonly limits?: { readonly values: CommandLimits; watch(onReached: (limit: CommandLimitKey) => void): void };
   /**
    * Whether the child's processes can outlive its process group only in its session (unconfined: the caller's
    * kill scans /proc for the session), or are all held in a PID namespace that the group kill ends (confined).
@@ -186,7 +190,29 @@ async function releaseVerified(
   channel.end('\n');
 }
 
-function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined, lock: ScopeLock): CallIsolation {
+/** The command's cgroup where the limits use one (its spawn wraps bwrap to join it), and its launch's `limits`. */
+function boundCommand(setting: LimitSetting): { wrap: (file: string, args: readonly string[]) => { file: string; args: string[] }; limits: NonNullable<CommandLaunch['limits']>; done: () => void } {
+  const { enforcement } = setting;
+  const cgroup = enforcement.kind === 'rlimit' ? undefined : createCommandCgroup(enforcement, setting.limits);
+  let report: ((limit: CommandLimitKey) => void) | undefined;
+  return {
+    wrap: (file, args) => cgroup?.wrap(file, args) ?? { file, args: [...args] },
+    limits: {
+      values: setting.limits,
+      watch: (onReached) => {
+        report = onReached;
+        cgroup?.watch(onReached);
+      },
+    },
+    done: () => {
+      const limit = cgroup?.finish();
+      if (limit !== undefined) report?.(limit);
+    },
+  };
+}
+
+function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined, lock: ScopeLock, setting: LimitSetting): CallIsolation {
+  const prlimit = prlimitProgram(COMMAND_SEARCH_PATH);
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
@@ -205,9 +231,12 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       const { expectations, fds } = sandbox;
       // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, and the pipe bwrap writes its info to.
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
+      const bound = boundCommand(setting);
+      const bwrapArgs = [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start'];
       return {
-        file: bwrap,
-        args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
+        // The start script execs prlimit, which sets the rlimits inside the user namespace and execs the command.
+        ...bound.wrap(bwrap, [...bwrapArgs, ...rlimitArguments(prlimit, setting), command.invokedPath, ...command.args]),
+        limits: bound.limits,
         env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
         started: (pid, streams, stopped) => {
@@ -217,7 +246,7 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
           filterInput?.end(seccompFilter());
           return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe, stopped);
         },
-        done: () => undefined, // the PID namespace ended with the command
+        done: bound.done, // the PID namespace ended with the command; its cgroup, if any, is killed whole and removed
         // bubblewrap leads its group, its init is in it, and the init's end kills the whole PID namespace.
         contained: true,
       };
@@ -269,8 +298,11 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
   };
 }
 
-/** `probe` is a test seam (SandboxProbe): production never passes one. */
-export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe): CommandIsolation {
+/**
+ * `probe` is a test seam (SandboxProbe): production never passes one. `limits`: each confined command's resource
+ * limits and how they are enforced (default: zotbox's default limits, by the mechanism this host offers).
+ */
+export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe, limits?: LimitSetting): CommandIsolation {
   return {
     confinement,
     beginFileWrite: async (signal) => {
@@ -290,7 +322,11 @@ export function createCommandIsolation(confinement: Confinement, layout: Sandbox
     beginCall: async (signal) => {
       if (confinement.kind === 'unavailable') throw confinementUnavailable(confinement);
       const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
-      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, probe, lock) : unconfinedCall(layout, lock)));
+      return holding(lock, () =>
+        confinement.kind === 'bubblewrap'
+          ? bubblewrapCall(confinement.bwrap, layout, probe, lock, limits ?? { limits: DEFAULT_COMMAND_LIMITS, enforcement: detectLimitEnforcement() })
+          : unconfinedCall(layout, lock),
+      );
     },
   };
 }

@@ -1,0 +1,187 @@
+// Resource limits of confined commands (issue 24 §5), with the real bubblewrap: a
+// fork bomb and a memory hog end with ZB_COMMAND_LIMIT under the cgroup this host
+// offers; with the rlimit fallback forced, CPU time and file size end a command the
+// same way; nothing a limited command started survives its call; an option can
+// lower a limit and never raise it.
+import test, { type ExecutionContext } from 'ava';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  DEFAULT_COMMAND_LIMITS,
+  commandLimitCeiling,
+  describeLimits,
+  detectLimitEnforcement,
+  lowerCommandLimits,
+  type CommandLimits,
+  type LimitEnforcement,
+  type LimitSetting,
+} from '../../../../src/host/executors/confine/command-limits.js';
+import type { SandboxProbe } from '../../../../src/host/executors/confine/command-isolation.js';
+import { sandboxWorld } from '../../../fixtures/sandbox-world.js';
+
+/** The cgroup mechanism this host offers; the tests of it fail (never skip) where there is none. */
+function cgroupEnforcement(): LimitEnforcement {
+  const enforcement = detectLimitEnforcement();
+  if (enforcement.kind === 'rlimit') throw new Error(`these tests need a usable cgroup (v2 delegated, or v1 writable as root): ${enforcement.reason}`);
+  return enforcement;
+}
+
+const RLIMITS_ONLY: LimitEnforcement = { kind: 'rlimit', reason: 'forced by the test', processesBound: process.getuid?.() !== 0 };
+
+function setting(enforcement: LimitEnforcement, lower: Partial<CommandLimits> = {}): LimitSetting {
+  return { limits: { ...DEFAULT_COMMAND_LIMITS, ...lower }, enforcement };
+}
+
+/** Records each sandbox's PID namespace (through its init, before the command starts), to find what is left of it later. */
+function namespaceRecorder(): { probe: SandboxProbe; namespaces: string[] } {
+  const namespaces: string[] = [];
+  return { probe: { beforeVerify: (pid) => namespaces.push(readlinkSync(`/proc/${pid}/ns/pid`)) }, namespaces };
+}
+
+/** The processes now alive in any of `namespaces` (a zombie has exited: only its parent's wait is owed, as session-reaper.ts reads it). */
+function processesIn(namespaces: readonly string[]): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      if (!namespaces.includes(readlinkSync(`/proc/${entry}/ns/pid`))) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+      if (state !== 'Z' && state !== 'X') found.push(Number(entry));
+    } catch {
+      // exited while listed
+    }
+  }
+  return found;
+}
+
+/**
+ * Resolves once every process left in `namespaces` has exited, awaiting the kernel's exit event (a pidfd turns
+ * readable) for each, never the clock; then returns what is left (nothing, unless something kept running: then
+ * this never resolves and ava's timeout fails the test).
+ */
+async function nothingSurvives(namespaces: readonly string[]): Promise<number[]> {
+  const pids = processesIn(namespaces);
+  if (pids.length > 0) {
+    const script =
+      'import os, select, sys\nfds = []\nfor p in sys.argv[1:]:\n    try:\n        fds.append(os.pidfd_open(int(p)))\n    except ProcessLookupError:\n        pass\nfor fd in fds:\n    select.select([fd], [], [])\n';
+    await once(spawn('/usr/bin/python3', ['-c', script, ...pids.map(String)], { stdio: 'ignore' }), 'exit');
+  }
+  return processesIn(namespaces);
+}
+
+/** The cgroups of a process (from the host), one path per line. */
+function cgroupsOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/cgroup`, 'utf8');
+}
+
+test('this host bounds commands with a cgroup (these tests run as root, where RLIMIT_NPROC binds nothing)', (t) => {
+  t.not(detectLimitEnforcement().kind, 'rlimit');
+});
+
+test('a fork bomb ends with ZB_COMMAND_LIMIT (processes), and nothing it started survives the call', async (t) => {
+  const world = sandboxWorld(t);
+  const { probe, namespaces } = namespaceRecorder();
+  const result = await world.run(':(){ :|:& };:; wait', { limits: setting(cgroupEnforcement(), { processes: 128 }), probe });
+  t.like(result.limit, { code: 'ZB_COMMAND_LIMIT', limit: 'processes', value: 128 });
+  t.false(result.timedOut);
+  t.regex(result.stderr, /\[zotbox: ZB_COMMAND_LIMIT: the command reached its process limit \(128 processes\)/);
+  t.is(namespaces.length, 1);
+  t.deepEqual(await nothingSurvives(namespaces), []);
+});
+
+test('a memory hog ends with ZB_COMMAND_LIMIT (memory)', async (t) => {
+  const world = sandboxWorld(t);
+  const result = await world.run(`python3 -c "a = b'x' * (512 * 1024 * 1024); print('allocated')"`, { limits: setting(cgroupEnforcement(), { memory_mib: 64 }) });
+  t.like(result.limit, { code: 'ZB_COMMAND_LIMIT', limit: 'memory_mib', value: 64 });
+  t.is(result.stdout, '');
+  t.not(result.exitCode, 0);
+});
+
+test('the same allocation under the default limits succeeds (so the memory limit, not the program, stopped it)', async (t) => {
+  const world = sandboxWorld(t);
+  const result = await world.run(`python3 -c "a = b'x' * (512 * 1024 * 1024); print('allocated')"`, { limits: setting(cgroupEnforcement()) });
+  t.is(result.limit, undefined);
+  t.like(result, { exitCode: 0, stdout: 'allocated\n' });
+});
+
+test('a confined command runs in its own cgroup, which is gone after the call', async (t) => {
+  const world = sandboxWorld(t);
+  const cgroups: string[] = [];
+  const result = await world.run('true', { limits: setting(cgroupEnforcement()), probe: { beforeVerify: (pid) => cgroups.push(cgroupsOf(pid)) } });
+  t.is(result.exitCode, 0, result.stderr);
+  const own = new RegExp(`/zotbox-${process.pid}-[0-9]+$`, 'm');
+  t.regex(cgroups[0] ?? '', own);
+  const enforcement = cgroupEnforcement();
+  const parent = enforcement.kind === 'cgroup2' ? enforcement.parent : enforcement.kind === 'cgroup1' ? enforcement.parents.pids : '';
+  const name = own.exec(cgroups[0] ?? '')?.[0].slice(1) ?? 'none';
+  t.throws(() => statSync(path.join(parent, name)), { code: 'ENOENT' });
+});
+
+/** The soft limit of one resource as /proc/self/limits shows it inside the sandbox. */
+async function limitInside(t: ExecutionContext, limits: LimitSetting, resource: string): Promise<string> {
+  const world = sandboxWorld(t);
+  const result = await world.run(`grep '^${resource}' /proc/self/limits`, { limits });
+  t.is(result.exitCode, 0, result.stderr);
+  return result.stdout.trim().split(/\s{2,}/)[1] ?? '';
+}
+
+test('inside the sandbox the rlimits are in force: CPU time and file size always, processes and data only as the fallback', async (t) => {
+  const cgroup = setting(cgroupEnforcement(), { cpu_seconds: 7, file_size_mib: 3, processes: 50, memory_mib: 100 });
+  t.is(await limitInside(t, cgroup, 'Max cpu time'), '7');
+  t.is(await limitInside(t, cgroup, 'Max file size'), String(3 * 1024 * 1024));
+  // Not the command's: the one zotbox itself has, inherited (the cgroup bounds processes).
+  const own = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('Max processes'))
+    ?.split(/\s{2,}/)[1];
+  t.is(await limitInside(t, cgroup, 'Max processes'), own ?? 'missing');
+  const fallback = setting(RLIMITS_ONLY, { cpu_seconds: 7, file_size_mib: 3, processes: 50, memory_mib: 100 });
+  t.is(await limitInside(t, fallback, 'Max processes'), '50');
+  t.is(await limitInside(t, fallback, 'Max data size'), String(100 * 1024 * 1024));
+  t.is(await limitInside(t, fallback, 'Max cpu time'), '7');
+});
+
+test('rlimits: a command that spins past its CPU time ends with ZB_COMMAND_LIMIT (cpu_seconds)', async (t) => {
+  const world = sandboxWorld(t);
+  const result = await world.run('while :; do :; done', { limits: setting(RLIMITS_ONLY, { cpu_seconds: 1 }) });
+  t.like(result.limit, { code: 'ZB_COMMAND_LIMIT', limit: 'cpu_seconds', value: 1 });
+  t.false(result.timedOut);
+});
+
+test('rlimits: a command that writes past the file size limit ends with ZB_COMMAND_LIMIT (file_size_mib), the file cut there', async (t) => {
+  const world = sandboxWorld(t);
+  // One command: bash execs it, so its death by SIGXFSZ is the command's (a shell that runs more reports it itself).
+  const result = await world.run('head -c 3145728 /dev/zero > big', { limits: setting(RLIMITS_ONLY, { file_size_mib: 1 }) });
+  t.like(result.limit, { code: 'ZB_COMMAND_LIMIT', limit: 'file_size_mib', value: 1 });
+  t.is(statSync(path.join(world.ws, 'big')).size, 1024 * 1024);
+});
+
+test('rlimits: a memory hog fails to allocate past RLIMIT_DATA (the program reports it; no cgroup counts it)', async (t) => {
+  const world = sandboxWorld(t);
+  const result = await world.run(`python3 -c "a = b'x' * (512 * 1024 * 1024); print('allocated')"`, { limits: setting(RLIMITS_ONLY, { memory_mib: 64 }) });
+  t.not(result.exitCode, 0);
+  t.is(result.stdout, '');
+  t.regex(result.stderr, /MemoryError/);
+});
+
+test('an option lowers a limit below the ceiling; one above it is refused with ZB_COMMAND_LIMIT_RAISED', (t) => {
+  const ceiling = commandLimitCeiling({ memory_mib: 8192 });
+  t.deepEqual(ceiling, { processes: 1024, memory_mib: 8192, cpu_seconds: 3600, file_size_mib: 4096 });
+  t.deepEqual(lowerCommandLimits(ceiling, { processes: 100, memory_mib: 1024 }, '--limit'), { processes: 100, memory_mib: 1024, cpu_seconds: 3600, file_size_mib: 4096 });
+  t.deepEqual(lowerCommandLimits(ceiling, { processes: 1024 }, '--limit'), ceiling);
+  const raised = t.throws(() => lowerCommandLimits(ceiling, { processes: 1025 }, '--limit'));
+  t.like(raised, { code: 'ZB_COMMAND_LIMIT_RAISED', details: { limit: 'processes', requested: 1025, ceiling: 1024 } });
+  t.like(
+    t.throws(() => lowerCommandLimits(ceiling, { processes: 0 }, '--limit')),
+    { code: 'ZB_OPTION_INVALID' },
+  );
+});
+
+test('the rlimit fallback says so when it cannot bound processes (root)', (t) => {
+  const text = describeLimits(setting({ kind: 'rlimit', reason: 'no cgroup', processesBound: false }));
+  t.regex(text, /processes NOT bounded/);
+  t.regex(describeLimits(setting({ kind: 'rlimit', reason: 'no cgroup', processesBound: true })), /at most 1024 processes \(RLIMIT_NPROC/);
+});
