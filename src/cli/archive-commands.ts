@@ -56,6 +56,7 @@ export function reportJson(report: AgentReport) {
     warnings: report.warnings,
     files: report.files,
     confinement: report.confinement,
+    limits: report.limits,
     storage: report.storage,
   };
 }
@@ -96,6 +97,7 @@ function reportText(report: AgentReport): string {
     'permissions (as declared):',
     ...describePermissions(report.permissions),
     `  confinement: ${report.confinement}`,
+    `  limits: ${report.limits.enforcement}`,
     '',
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
     ...report.warnings.map((w) => `warning:         ${field(w)}`),

@@ -62,6 +62,12 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
   const workerMemoryMb = positiveInteger(values['worker-memory'], 'worker-memory');
   const modelConcurrency = positiveInteger(values['model-concurrency'], 'model-concurrency');
+  const commandLimits = {
+    processes: positiveInteger(values['limit-processes'], 'limit-processes'),
+    memory_mib: positiveInteger(values['limit-memory'], 'limit-memory'),
+    cpu_seconds: positiveInteger(values['limit-cpu'], 'limit-cpu'),
+    file_size_mib: positiveInteger(values['limit-file-size'], 'limit-file-size'),
+  };
   const prompt = await promptFor(promptArgument, io.stdin);
   const controller = new AbortController();
   // Ctrl-C, or a closed stdout: the reason (when zotbox gave one) is what run.end says.
@@ -89,6 +95,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(workerMemoryMb === undefined ? {} : { workerMemoryMb }),
       ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
+      commandLimits,
       session,
       ...(chat === undefined ? {} : { readPrompt: chat.readPrompt }),
       yes: values['yes'] === true,

@@ -28,6 +28,8 @@ test('inspect describes an agent without running it, in text and JSON', async (t
   t.regex(text.stdout, /^name: +repo-maintainer\nversion: +0\.3\.0\n/);
   t.regex(text.stdout, / {2}fs read: \$\{workspace\}, \$\{agent_data\}\n {2}fs write: \$\{workspace\}, \$\{agent_data\}\n {2}bash: allowlist \(git, grep, ls\)\n/);
   t.regex(text.stdout, /\n {2}skills\/triage-issue\/SKILL\.md +\d+ B\n/);
+  // The command limits in force: the defaults (the agent declares none), and the mechanism this host enforces them with.
+  t.regex(text.stdout, /\n {2}limits: (a cgroup v[12] per command: at most 1024 processes and 4096 MiB|rlimits only)/);
   const json = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer'), '--json']);
   const doc = JSON.parse(json.stdout) as { format: string; artifact_digest: string | null; permissions: unknown; files: unknown[] };
   t.deepEqual(Object.keys(doc), [
@@ -45,11 +47,12 @@ test('inspect describes an agent without running it, in text and JSON', async (t
     'warnings',
     'files',
     'confinement',
+    'limits',
     'storage',
   ]);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
-  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });
+  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] }, limits: {} });
   t.deepEqual(doc.files[0], { path: 'AGENT.md', type: 'file', size: readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md')).length, mode: '0644' });
 });
 

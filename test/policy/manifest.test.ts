@@ -16,7 +16,7 @@ const invalid = test.macro({
 
 test('a minimal manifest gets every default', (t) => {
   const m = parse(base);
-  t.deepEqual(m.permissions, { fs: { read: [], write: [] }, bash: { mode: 'none', allow: [] } });
+  t.deepEqual(m.permissions, { fs: { read: [], write: [] }, bash: { mode: 'none', allow: [] }, limits: {} });
   t.deepEqual(m.model, { requires: [], minContext: 0, preferred: [] });
   t.deepEqual(m.entry, { greeting: '', pre: '', defaultPrompt: undefined });
   t.false(m.replaceSystemPrompt);
@@ -109,3 +109,13 @@ test('all problems are listed in details, the first in the message', (t) => {
     ['$.version', '$.license'],
   );
 });
+
+test('permissions.limits declares per-command ceilings; absent ones are left to the default', (t) => {
+  t.deepEqual(parse({ ...base, permissions: { limits: { processes: 200, memory_mib: 8192 } } }).permissions.limits, { processes: 200, memory_mib: 8192 });
+  t.deepEqual(parse({ ...base, permissions: { limits: { cpu_seconds: null } } }).permissions.limits, {});
+});
+test('a limit of 0', invalid, { ...base, permissions: { limits: { processes: 0 } } }, '$.permissions.limits.processes', /at least 1/);
+test('a limit written 1.0', invalid, '{"zotfile":1,"name":"a","permissions":{"limits":{"memory_mib":1.0}}}', '$.permissions.limits.memory_mib', /whole number/);
+test('a limit as a string', invalid, { ...base, permissions: { limits: { file_size_mib: '100' } } }, '$.permissions.limits.file_size_mib', /whole number of MiB/);
+test('a limit above its maximum', invalid, { ...base, permissions: { limits: { processes: 65_537 } } }, '$.permissions.limits.processes', /at most 65536/);
+test('an unknown limit', invalid, { ...base, permissions: { limits: { threads: 4 } } }, '$.permissions.limits.threads', /not a known key/);

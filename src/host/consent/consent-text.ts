@@ -32,6 +32,12 @@ const CONFINEMENT_LINES: Readonly<Record<ConfinementSummary, string>> = {
   unconfined: '  UNCONFINED: commands run with your full user rights',
 };
 
+/** The per-command resource ceilings (issue 24 §5); unconfined commands get none. */
+function limitsLine(limits: NonNullable<ConsentSummary['limits']>, confinement: ConfinementSummary): string {
+  if (confinement === 'unconfined') return '  limits:   none (unconfined commands are not bounded)';
+  return `  limits:   per command ${limits.processes} processes, ${limits.memory_mib} MiB memory; ${limits.cpu_seconds} s CPU per process, files up to ${limits.file_size_mib} MiB`;
+}
+
 /** The consent text (plain, ending with a blank line; shown before the question). */
 export function formatConsentText(request: ConsentTextInput): string {
   const safe = escapeControlCharacters;
@@ -50,6 +56,7 @@ export function formatConsentText(request: ConsentTextInput): string {
     ...grantedToolFiles(permissions.write).map(({ root, rule }) => `  GRANTED, a file other tools run: ${safe(root)} (${rule.runBy})`),
     `  bash:     ${bash}`,
     CONFINEMENT_LINES[permissions.confinement],
+    ...(permissions.limits === undefined ? [] : [limitsLine(permissions.limits, permissions.confinement)]),
     '',
   ].join('\n');
 }

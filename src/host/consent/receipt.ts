@@ -26,6 +26,8 @@ export const ConsentSummarySchema = z.strictObject({
   write: z.array(z.string()),
   bash: z.strictObject({ mode: z.enum(['none', 'ask', 'allowlist']), allow: z.array(z.string()) }),
   confinement: ConfinementSummarySchema,
+  // Each command's resource ceilings (issue 24 §5); absent in receipts written before them, which then match no run.
+  limits: z.strictObject({ processes: z.number(), memory_mib: z.number(), cpu_seconds: z.number(), file_size_mib: z.number() }).optional(),
 });
 export type ConsentSummary = z.infer<typeof ConsentSummarySchema>;
 

@@ -194,6 +194,13 @@ export function summarizePermissions(
   scopes: { readonly read: readonly { root: string }[]; readonly write: readonly { root: string }[] },
   bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
   confinement: ConfinementSummary,
+  limits?: ConsentSummary['limits'],
 ): ConsentSummary {
-  return { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
+  return {
+    read: scopes.read.map((s) => s.root),
+    write: scopes.write.map((s) => s.root),
+    bash: { mode: bash.mode, allow: [...bash.allow] },
+    confinement,
+    ...(limits === undefined ? {} : { limits: { ...limits } }),
+  };
 }

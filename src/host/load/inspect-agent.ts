@@ -6,6 +6,7 @@ import type { Manifest } from '../../policy/manifest.js';
 import { agentConsentsDirectory, agentDirectory, agentDataDirectory, agentSessionsDirectory } from '../consent/agent-directory.js';
 import { describeAgentSource } from '../consent/agent-identity.js';
 import { describeConfinement, resolveConfinement } from '../executors/confine/mode.js';
+import { commandLimitCeiling, describeLimits, detectLimitEnforcement, type CommandLimits } from '../executors/confine/command-limits.js';
 import { openAgent, type OpenAgentOptions, type OpenedAgent } from './open-agent.js';
 
 export interface AgentFileReport {
@@ -32,6 +33,8 @@ export interface AgentReport {
   readonly files: readonly AgentFileReport[];
   /** The OS confinement commands would run under here by default (--confine required). */
   readonly confinement: string;
+  /** Each confined command's resource ceilings (permissions.limits, zotbox's defaults for the rest) and how this host enforces them. */
+  readonly limits: CommandLimits & { readonly enforcement: string };
   /**
    * Where the agent's data, sessions and consent receipts live in the state
    * directory (issue 21: by name and source), or null when no state directory was given.
@@ -72,6 +75,7 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentR
     warnings: layout.warnings,
     files: image.entries.map((e) => ({ path: e.name, type: e.type, size: e.size, mode: `0${e.mode.toString(8)}` })),
     confinement: describeConfinement(resolveConfinement('required')),
+    limits: limitsReport(commandLimitCeiling(layout.manifest.permissions.limits)),
     storage:
       stateDirectory === undefined
         ? null
@@ -83,6 +87,10 @@ export function reportAgent(agent: OpenedAgent, stateDirectory?: string): AgentR
             consents: agentConsentsDirectory(stateDirectory, identity),
           },
   };
+}
+
+function limitsReport(limits: CommandLimits): CommandLimits & { readonly enforcement: string } {
+  return { ...limits, enforcement: describeLimits({ limits, enforcement: detectLimitEnforcement() }) };
 }
 
 /** Opens and describes an agent. */

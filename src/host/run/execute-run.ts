@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ZotboxError, isZotboxError, toZotboxError } from '../../errors.js';
 import type { AgentTask } from '../../worker/pool-task.js';
 import { describeConfinement } from '../executors/confine/mode.js';
+import { commandLimitCeiling, describeLimits } from '../executors/confine/command-limits.js';
 import { MAX_CONVERSATION_BYTES } from '../../policy/message-limits.js';
 import { addUsage, NO_USAGE, usageCost, type RunUsage } from '../models/model-prices.js';
 import { serveModel } from '../models/model-server.js';
@@ -274,6 +275,10 @@ function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSess
     workspace: plan.workspace,
     permissions: { read: [...permissions.read], write: [...permissions.write], bash: { mode: permissions.bash.mode, allow: [...permissions.bash.allow] }, confinement: permissions.confinement },
     confinement: describeConfinement(plan.confinement),
+    limits:
+      plan.limits === undefined
+        ? { ...commandLimitCeiling(plan.manifest.permissions.limits), enforcement: 'none', description: 'none: unconfined commands are not bounded' }
+        : { ...plan.limits.limits, enforcement: plan.limits.enforcement.kind, description: describeLimits(plan.limits) },
     consent: plan.consent,
     session: session.file === undefined ? null : { id: session.id ?? '', file: session.file, continued: session.history.length > 0 },
     at: new Date().toISOString(),

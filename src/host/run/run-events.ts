@@ -21,6 +21,17 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     }),
     /** The confinement in force, in words: confined, UNCONFINED, or required but unavailable here (then commands are refused). */
     confinement: z.string(),
+    /** Each command's resource limits (issue 24 §5) and how they are enforced (cgroup2, cgroup1, rlimit; none when unconfined), also in words. */
+    limits: z
+      .strictObject({
+        processes: z.number(),
+        memory_mib: z.number(),
+        cpu_seconds: z.number(),
+        file_size_mib: z.number(),
+        enforcement: z.enum(['cgroup2', 'cgroup1', 'rlimit', 'none']),
+        description: z.string(),
+      })
+      .optional(),
     consent: z.enum(['flag', 'environment', 'receipt', 'prompt']),
     session: z.strictObject({ id: z.string(), file: z.string(), continued: z.boolean() }).nullable(),
     at: At,

@@ -20,6 +20,8 @@ import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigi
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
+import { commandLimitCeiling, detectLimitEnforcement, lowerCommandLimits, type LimitSetting } from '../executors/confine/command-limits.js';
+import type { CommandLimitKey } from '../../policy/manifest-fields.js';
 import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
@@ -48,6 +50,11 @@ export interface PrepareRunOptions {
   readonly confine?: ConfineMode;
   /** Per tool call. */
   readonly toolTimeoutMs?: number;
+  /**
+   * Lower resource limits for each confined command than the agent's permissions.limits (or zotbox's defaults) set:
+   * processes, memory_mib, cpu_seconds, file_size_mib. One above that ceiling is refused with ZB_COMMAND_LIMIT_RAISED.
+   */
+  readonly commandLimits?: { readonly [key in CommandLimitKey]?: number };
   /** Consent for this run only, without asking (like -y). */
   readonly yes?: boolean;
   /** With `yes` (or ZOTBOX_AGENT_CONSENT=1 in `env`), also save a consent receipt, so later runs need neither (like --remember). */
@@ -94,6 +101,8 @@ export interface RunPlan {
   readonly sessionsDirectory: string;
   readonly permissions: ConsentSummary;
   readonly confinement: Confinement;
+  /** Each confined command's resource limits and how they are enforced; undefined when commands run unconfined. */
+  readonly limits: LimitSetting | undefined;
   readonly consent: ConsentOutcome;
   readonly provider: ProviderChoice;
   readonly pre: PreAction;
@@ -132,7 +141,11 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
+  // The ceiling is what consent shows and the receipt binds; an option may only lower it, refused before consent.
+  const ceiling = commandLimitCeiling(manifest.permissions.limits);
+  const commandLimits = lowerCommandLimits(ceiling, options.commandLimits, 'the command limits given (--limit-* or commandLimits)');
+  const limits = confinement.kind === 'unconfined' ? undefined : { limits: commandLimits, enforcement: detectLimitEnforcement() };
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), ceiling);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,
@@ -170,13 +183,18 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     writeRoots: permissions.write,
     shell, // the gate's own: what the executor decides again is decided by the same policy
     controls,
-    isolation: createCommandIsolation(confinement, {
-      readRoots: permissions.read,
-      writeRoots: permissions.write,
-      ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
-      agentData: scopes.context.agentData,
-      userGit,
-    }),
+    isolation: createCommandIsolation(
+      confinement,
+      {
+        readRoots: permissions.read,
+        writeRoots: permissions.write,
+        ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
+        agentData: scopes.context.agentData,
+        userGit,
+      },
+      undefined,
+      limits,
+    ),
   });
   return {
     image,
@@ -188,6 +206,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     sessionsDirectory: sessions,
     permissions,
     confinement,
+    limits,
     consent,
     provider,
     pre: parseEntryPre(manifest.entry.pre),

@@ -70,3 +70,11 @@ test('a write scope that names a file other tools run is shown as a grant on its
   t.true(text.split('\n').includes('  GRANTED, a file other tools run: /home/u/proj/.vscode/settings.json (VS Code runs the tasks, launch configurations and programs its settings name)'));
   t.false(formatConsentText(input).includes('GRANTED'), 'no such line for ordinary scopes');
 });
+
+test('the command limits are shown as ceilings per command, and as none for unconfined commands', (t) => {
+  const limits = { processes: 200, memory_mib: 2048, cpu_seconds: 600, file_size_mib: 100 };
+  const lines = formatConsentText({ ...input, permissions: { ...input.permissions, limits } }).split('\n');
+  t.true(lines.includes('  limits:   per command 200 processes, 2048 MiB memory; 600 s CPU per process, files up to 100 MiB'));
+  const unconfined = formatConsentText({ ...input, permissions: { ...input.permissions, confinement: 'unconfined', limits } }).split('\n');
+  t.true(unconfined.includes('  limits:   none (unconfined commands are not bounded)'));
+});

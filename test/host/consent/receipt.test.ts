@@ -194,3 +194,13 @@ test('a signed receipt binds the source: the same name and digest from another f
   writeFileSync(file, JSON.stringify({ ...older, mac: computeReceiptMac(key, older) }));
   t.is(readMatchingReceipt(state, expected), undefined, 'a signed receipt that records no source');
 });
+
+test('a receipt binds the command limits: approval with one ceiling does not cover a run with another, or one before limits', (t) => {
+  const state = tempDir(t);
+  const limits = { processes: 1024, memory_mib: 4096, cpu_seconds: 3600, file_size_mib: 4096 };
+  const bounded = { ...expected, permissions: { ...permissions, limits } };
+  writeReceipt(state, SOURCE, { ...unsigned, permissions: bounded.permissions });
+  t.like(readMatchingReceipt(state, bounded), { digest: DIGEST });
+  t.is(readMatchingReceipt(state, { ...bounded, permissions: { ...permissions, limits: { ...limits, memory_mib: 65_536 } } }), undefined, 'a higher memory ceiling');
+  t.is(readMatchingReceipt(state, expected), undefined, 'a summary without limits');
+});

@@ -84,7 +84,7 @@ test('this host bounds commands with a cgroup (these tests run as root, where RL
 test('a fork bomb ends with ZB_COMMAND_LIMIT (processes), and nothing it started survives the call', async (t) => {
   const world = sandboxWorld(t);
   const { probe, namespaces } = namespaceRecorder();
-  const result = await world.run(':(){ :|:& };:; wait', { limits: setting(cgroupEnforcement(), { processes: 128 }), probe });
+  const result = await world.run('bomb() { bomb | bomb; }; bomb', { limits: setting(cgroupEnforcement(), { processes: 128 }), probe });
   t.like(result.limit, { code: 'ZB_COMMAND_LIMIT', limit: 'processes', value: 128 });
   t.false(result.timedOut);
   t.regex(result.stderr, /\[zotbox: ZB_COMMAND_LIMIT: the command reached its process limit \(128 processes\)/);
