@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { formatConsentText, readConsentKey, requestConsent, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
+import { formatConsentText, readConsentKey, requestConsent, summarizePermissions, type ConsentRequest } from '../../../src/host/consent/request-consent.js';
 import { ensureAgentDirectory } from '../../../src/host/consent/agent-directory.js';
 import { receiptKeyPath } from '../../../src/host/consent/receipt-key.js';
 import { listReceipts, receiptPath, revokeReceipts, type ConsentSummary } from '../../../src/host/consent/receipt.js';
@@ -303,4 +303,11 @@ test('without a terminal, the refusal escapes control characters in the referenc
   const error = await t.throwsAsync(requestConsent({ ...r, stdin: noTerminal() }));
   t.false(error.message.includes('\u001b'));
   t.true(error.message.includes("zotbox inspect x\\u001b]0;title\\u0007'"));
+});
+
+test('the permission summary consent shows and the receipt binds holds the command limits ceiling', (t) => {
+  const limits = { processes: 1024, memory_mib: 4096, cpu_seconds: 3600, file_size_mib: 4096 };
+  const summary = summarizePermissions({ read: [{ root: '/w' }], write: [] }, { mode: 'ask', allow: [] }, 'bubblewrap', limits);
+  t.deepEqual(summary, { read: ['/w'], write: [], bash: { mode: 'ask', allow: [] }, confinement: 'bubblewrap', limits });
+  t.true(formatConsentText({ name: 'a', version: '1', contentDigest: `sha256:${'a'.repeat(64)}`, artifactDigest: undefined, permissions: summary }).includes('  limits:   per command 1024 processes'));
 });
