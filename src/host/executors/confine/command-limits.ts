@@ -288,6 +288,9 @@ function killCgroup(directories: readonly string[]): void {
 /** How often a running command's cgroup counters are read: cgroup v1 notifies nothing, v2 only for some files. */
 const WATCH_INTERVAL_MS = 100;
 
+/** bubblewrap's own processes in the cgroup beside the command's: the outer monitor and the sandbox's init. */
+const SANDBOX_PROCESSES = 2;
+
 /** Makes the command's cgroup(s) with its limits; throws ZB_CONFINEMENT_UNAVAILABLE when that fails (nothing runs unbounded). */
 export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgroup2' | 'cgroup1' }, limits: CommandLimits): CommandCgroup {
   removeCgroups([...leftover]);
@@ -299,14 +302,14 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
         {
           directory: path.join(enforcement.parent, name),
           settings: [
-            ['pids.max', String(limits.processes), 'required'],
+            ['pids.max', String(limits.processes + SANDBOX_PROCESSES), 'required'],
             ['memory.max', memory, 'required'],
             ['memory.swap.max', '0', 'optional'],
           ],
         },
       ]
     : [
-        { directory: path.join(enforcement.parents.pids, name), settings: [['pids.max', String(limits.processes), 'required']] },
+        { directory: path.join(enforcement.parents.pids, name), settings: [['pids.max', String(limits.processes + SANDBOX_PROCESSES), 'required']] },
         {
           directory: path.join(enforcement.parents.memory, name),
           settings: [
