@@ -50,6 +50,16 @@ function agentRunning(t: ExecutionContext, commands: readonly string[], limits: 
   return { root, agent, ws, transcript, options: { reference: agent, cwd: ws, replayFile: transcript, prompt: 'go', yes: true, env: {}, stateDirectory: path.join(root, 'state') } };
 }
 
+/** An agent whose entry.pre is `pre`, in bash ask mode, with `limits`. */
+function agentStartingWith(t: ExecutionContext, pre: string, limits: Record<string, number>): RunAgentOptions & { reference: string; cwd: string } {
+  const { agent, options } = agentRunning(t, []);
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'bounded', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash: { mode: 'ask' }, limits }, entry: { pre } }),
+  );
+  return options;
+}
+
 /** The run's events, each with the moment it arrived. */
 async function collect(options: RunAgentOptions): Promise<{ event: RunEvent; at: number }[]> {
   const events: { event: RunEvent; at: number }[] = [];
@@ -124,4 +134,11 @@ test('zotbox run --limit-processes lowers the limit; a value above the manifest 
   t.is(raised.status, 2);
   t.regex(raised.stderr, /ZB_COMMAND_LIMIT_RAISED/);
   t.is(raised.stdout, '');
+});
+
+test('entry.pre runs under the same limits: a fork bomb there stops the run with ZB_RUN_PRE_FAILED naming ZB_COMMAND_LIMIT', async (t) => {
+  const events = await collect(agentStartingWith(t, `!${FORK_BOMB}`, { processes: 100 }));
+  const end = events.at(-1)?.event as RunEvent & { type: 'run.end' };
+  t.like(end, { type: 'run.end', status: 'failed', error: { code: 'ZB_RUN_PRE_FAILED' } });
+  t.regex(end.error?.message ?? '', /^entry\.pre: "bomb\(\) \{ bomb \| bomb; \}; bomb" was stopped \(ZB_COMMAND_LIMIT\): the command reached its process limit \(100 processes\)/);
 });

@@ -52,6 +52,8 @@ export async function runPreCommand(command: string, context: PreCommandContext)
   } catch (thrown) {
     throw preFailed(command, `could not run (${toZotboxError(thrown).message})`);
   }
+  // A limit first: the output of a fork bomb is thousands of fork errors, which would hide it.
+  if (result.limit !== undefined) throw preFailed(command, `was stopped (${result.limit.code}): ${result.limit.message}`);
   const output = `${result.stdout}${result.stderr}`.trimEnd();
   if (result.exitCode !== 0) throw preFailed(command, `failed (exit ${result.exitCode ?? result.signal ?? 'unknown'})${output === '' ? '' : `: ${output.slice(0, 2000)}`}`);
   return `The agent's startup command \`${command}\` (entry.pre) printed:\n${output === '' ? '(nothing)' : output}`;
