@@ -1,7 +1,7 @@
 // `zotbox doctor`: prints each check (✓ or ✘), and for a failed one its cause and
 // the fix to paste. Exit 0 when every check passes, 1 otherwise.
 // `--print-apparmor` prints the AppArmor profile; `--fix-apparmor` installs it (root).
-import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, installAppArmorProfile, requireRootForAppArmor, runDoctor, sandboxFacts, type DoctorReport } from '../api/doctor.js';
+import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, installAppArmorProfile, limitFacts, requireRootForAppArmor, runDoctor, sandboxFacts, type DoctorReport } from '../api/doctor.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 
@@ -27,7 +27,7 @@ export const runDoctorCommand: CommandHandler = async (parsed, io: CliIo) => {
     installAppArmorProfile();
     writeTerminalText(io.stdout, `done: /usr/bin/bwrap may now create user namespaces.\n`);
   }
-  const report = runDoctor(sandboxFacts(undefined, io.env));
+  const report = runDoctor(sandboxFacts(undefined, io.env), process.version, limitFacts());
   if (values['json'] === true) {
     writeTerminalText(
       io.stdout,

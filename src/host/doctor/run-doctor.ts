@@ -3,9 +3,10 @@
 // sandbox check runs the real bubblewrap probe (the same privilege-dropping flags
 // every command gets) and, when it fails, the diagnosis of sandbox-diagnosis.ts.
 import { diagnoseSandbox, type SandboxCause, type SandboxFacts } from '../executors/confine/sandbox-diagnosis.js';
+import type { LimitFacts } from '../executors/confine/command-limits.js';
 
 export interface DoctorCheck {
-  readonly name: 'node' | 'sandbox';
+  readonly name: 'node' | 'sandbox' | 'limits';
   readonly ok: boolean;
   /** What was found, in words. */
   readonly detail: string;
@@ -42,8 +43,19 @@ function sandboxCheck(facts: SandboxFacts): DoctorCheck {
   return { name: 'sandbox', ok: false, detail: diagnosis.summary, fix: diagnosis.fix, cause: diagnosis.cause };
 }
 
-/** The checks, from facts the caller read (mode.ts sandboxFacts reads the real ones). */
-export function runDoctor(facts: SandboxFacts, nodeVersion: string = process.version): DoctorReport {
-  const checks = [nodeCheck(nodeVersion), sandboxCheck(facts)];
+/** Each confined command's resource limits (issue 24 §5): how they are enforced here; without prlimit, commands are refused. */
+function limitsCheck(facts: LimitFacts): DoctorCheck {
+  if (facts.prlimit !== undefined) return { name: 'limits', ok: true, detail: `per command, by default: ${facts.description}` };
+  return {
+    name: 'limits',
+    ok: false,
+    detail: "util-linux's prlimit is not installed, so commands cannot get their resource limits and are refused",
+    fix: 'install util-linux: sudo apt-get install util-linux (Fedora: sudo dnf install util-linux)',
+  };
+}
+
+/** The checks, from facts the caller read (mode.ts sandboxFacts and command-limits.ts limitFacts read the real ones). */
+export function runDoctor(facts: SandboxFacts, nodeVersion: string = process.version, limits?: LimitFacts): DoctorReport {
+  const checks = [nodeCheck(nodeVersion), sandboxCheck(facts), ...(limits === undefined ? [] : [limitsCheck(limits)])];
   return { ok: checks.every((check) => check.ok), checks };
 }

@@ -96,3 +96,16 @@ test('each other cause has its own code and fix: old bubblewrap, Debian switch o
   t.regex((diagnoseSandbox({ ...base, probe: { status: 1, message: 'bwrap: something new' } }) as { summary: string }).summary, /bubblewrap said: bwrap: something new/u);
   t.is(cause({ probe: { status: 0, message: '' } }), 'ok');
 });
+
+test('doctor names how command limits are enforced here; without prlimit the limits check fails with the install command', (t) => {
+  const { json } = doctor([]);
+  const limits = json.checks.find((check) => check.name === 'limits');
+  t.like(limits, { ok: true, cause: null, fix: null });
+  t.regex(limits?.detail ?? '', /^per command, by default: (a cgroup v[12] per command: at most 1024 processes|rlimits only)/);
+  const report = runDoctor(sandboxFacts(), process.version, { description: 'rlimits only', prlimit: undefined });
+  t.false(report.ok);
+  t.like(
+    report.checks.find((check) => check.name === 'limits'),
+    { ok: false, fix: 'install util-linux: sudo apt-get install util-linux (Fedora: sudo dnf install util-linux)' },
+  );
+});

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { COMMAND_LIMIT_FIELDS, type CommandLimitKey } from '../../../policy/manifest-fields.js';
 import { findProgram } from '../../../policy/program-lookup.js';
+import { COMMAND_SEARCH_PATH } from '../command-environment.js';
 
 /** One command's limits: processes, memory (MiB), CPU time per process (s), size of any one file it writes (MiB). */
 export type CommandLimits = { readonly [key in CommandLimitKey]: number };
@@ -213,6 +214,16 @@ export function describeLimits(setting: LimitSetting): string {
     ? `at most ${limits.processes} processes (RLIMIT_NPROC, in the sandbox's own user namespace)`
     : 'processes NOT bounded (zotbox runs as root, which RLIMIT_NPROC does not bind)';
   return `rlimits only (no usable cgroup: ${enforcement.reason}): ${processes}, ${limits.memory_mib} MiB of data per process (RLIMIT_DATA), ${rlimits}`;
+}
+
+/** What `zotbox doctor` reports on the limits: how the defaults are enforced here, and whether prlimit is there to set the rlimits. */
+export interface LimitFacts {
+  readonly description: string;
+  readonly prlimit: string | undefined;
+}
+
+export function limitFacts(searchPath: readonly string[] = COMMAND_SEARCH_PATH): LimitFacts {
+  return { description: describeLimits({ limits: DEFAULT_COMMAND_LIMITS, enforcement: detectLimitEnforcement() }), prlimit: findProgram('prlimit', searchPath)?.foundAt };
 }
 
 /** The prlimit program the start script execs, found on the fixed system path (util-linux). */
