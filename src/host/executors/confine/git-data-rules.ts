@@ -32,7 +32,8 @@ export type GitDataRule =
   | 'update-refs'
   | 'bisect-terms'
   | 'quoted-cr'
-  | 'commondir';
+  | 'commondir'
+  | 'bisect-start';
 
 /** git's built-in merge strategies (git merge -s, git rebase -s); any other name runs a program git-merge-NAME. */
 export const BUILTIN_STRATEGIES: readonly string[] = ['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree'];
@@ -45,7 +46,12 @@ const OID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/u;
 const SHORT_OID = /^[0-9a-f]{4,64}$/u;
 /** A ref name as check_refname_format accepts it, read more narrowly: no control or special characters, no "..". */
 const REF_NAME = /^refs\/(?:[^\s~^:?*[\\\u0000-\u001f\u007f]+)$/u;
-const LABEL = /^[^\s#\u0000-\u001f\u007f]+$/u;
+/**
+ * A label, or a word git resolves as a revision only when the line runs (reset, merge parents): the characters of a
+ * ref name's components, never reflog (`@{`), peeling, search or path syntax (`^ ~ : ?`), `..`, a lone `@`, or a
+ * leading dash or dot. Whether such a word resolves safely is decided with the repository (git-sequencer-state.ts).
+ */
+const LABEL = /^(?![-.])(?!@$)(?!.*(?:\.\.|@\{|\/\/|\/\.|\.lock$|[./]$))[^\s#~^:?*[\\\u0000-\u001f\u007f]+$/u;
 
 const TOP_FILES: ReadonlyMap<string, GitDataRule> = new Map([
   ['HEAD', 'ref'],
@@ -60,7 +66,7 @@ const TOP_FILES: ReadonlyMap<string, GitDataRule> = new Map([
   ['MERGE_HEAD', 'oids'],
   ['shallow', 'oids'],
   ['FETCH_HEAD', 'fetch-head'],
-  ['BISECT_START', 'line'],
+  ['BISECT_START', 'bisect-start'],
   ['BISECT_TERMS', 'bisect-terms'],
   ['BISECT_ANCESTORS_OK', 'empty'],
   ['BISECT_LOG', 'text'],
@@ -220,6 +226,11 @@ function isRefName(name: string): boolean {
   return REF_NAME.test(name) && !name.includes('..') && !name.includes('//') && !name.endsWith('/') && !name.endsWith('.lock');
 }
 
+/** A ref git later writes a commit into (a symbolic ref's target, head-name, update-ref): never a replace ref, which makes git read another object in place of one. */
+function isRefTarget(name: string): boolean {
+  return isRefName(name) && !name.startsWith('refs/replace/');
+}
+
 /** A todo line of the plain commands; undefined when accepted, else why not. */
 function checkTodoLine(raw: string): string | undefined {
   const line = raw.trim();
@@ -261,7 +272,7 @@ function checkTodoLine(raw: string): string | undefined {
     }
     case 'update-ref':
     case 'u':
-      return words.length === 1 && isRefName(words[0]!) ? undefined : 'update-ref needs one ref name';
+      return words.length === 1 && isRefTarget(words[0]!) ? undefined : 'update-ref needs one ref name outside refs/replace/';
     case 'break':
     case 'b':
     case 'noop':
@@ -327,7 +338,7 @@ export function checkGitData(rule: GitDataRule, text: string): string | undefine
       case 'text':
         return true;
       case 'ref':
-        return /^ref: /u.test(text) ? linesOf(text).length === 1 && isRefName(linesOf(text)[0]!.slice(5)) : linesOf(text).length === 1 && OID.test(linesOf(text)[0]!);
+        return /^ref: /u.test(text) ? linesOf(text).length === 1 && isRefTarget(linesOf(text)[0]!.slice(5)) : linesOf(text).length === 1 && OID.test(linesOf(text)[0]!);
       case 'oid':
         return linesOf(text).length === 1 && OID.test(linesOf(text)[0]!);
       case 'oids':
@@ -370,7 +381,7 @@ export function checkGitData(rule: GitDataRule, text: string): string | undefine
       case 'packed-refs':
         return everyLine(text, (line) => /^# pack-refs with:[ a-z-]*$/u.test(line) || /^\^[0-9a-f]{40,64}$/u.test(line) || (/^[0-9a-f]{40,64} /u.test(line) && isRefName(line.replace(/^\S+ /u, ''))));
       case 'ref-name':
-        return linesOf(text).length === 1 && (isRefName(linesOf(text)[0]!) || linesOf(text)[0] === 'detached HEAD');
+        return linesOf(text).length === 1 && (isRefTarget(linesOf(text)[0]!) || linesOf(text)[0] === 'detached HEAD');
       case 'ref-names':
         return everyLine(text, isRefName);
       case 'rewritten-list':
@@ -379,7 +390,12 @@ export function checkGitData(rule: GitDataRule, text: string): string | undefine
         return everyLine(text, (line) => /^(fixup|squash) [0-9a-f]{4,64}$/u.test(line));
       case 'update-refs': {
         const lines = linesOf(text);
-        return lines.length % 3 === 0 && lines.every((line, i) => (i % 3 === 0 ? isRefName(line) : OID.test(line)));
+        return lines.length % 3 === 0 && lines.every((line, i) => (i % 3 === 0 ? isRefTarget(line) : OID.test(line)));
+      }
+      case 'bisect-start': {
+        // What `git bisect reset` checks out: git writes an object id, or the short name of the branch it started on.
+        const [start = '', ...more] = linesOf(text);
+        return more.length === 0 && (start === '' || OID.test(start) || (isRefName(`refs/heads/${start}`) && LABEL.test(start)));
       }
       case 'bisect-terms':
         return linesOf(text).length === 2 && everyLine(text, (line) => /^[A-Za-z][A-Za-z0-9_-]{0,40}$/u.test(line));

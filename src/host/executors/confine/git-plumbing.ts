@@ -27,7 +27,7 @@ const MAX_OUTPUT = 512 * 1024 * 1024;
 export type PlumbingResult = { readonly ok: true; readonly output: Buffer } | { readonly ok: false; readonly reason: string };
 
 /** Runs `git <args>` on the git directory `gitDir` with `input` on stdin. */
-export function runPlumbing(gitDir: string, args: readonly string[], input = ''): PlumbingResult {
+export function runPlumbing(gitDir: string, args: readonly string[], input: string | Buffer = ''): PlumbingResult {
   const git = findProgram('git', COMMAND_SEARCH_PATH);
   if (git === undefined) return { ok: false, reason: 'git is not installed on the host, so zotbox cannot read the repository' };
   const { spawnSync } = process.getBuiltinModule('node:child_process');

@@ -16,9 +16,10 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, ungrantedToolFile, type ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
-import { isIndexFile, isPatchFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isIndexFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { readSmallFile, type GitInventory } from './git-inventory.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
+import { amReach, amStateChanges, changedAmStates, sequencerReach } from './git-sequencer-state.js';
 import type { ProtectedRecord } from './protected-locations.js';
 
 export interface StagedContentContext {
@@ -34,7 +35,7 @@ export interface StagedContentContext {
 type Recorded = ProtectedRecord['entries'] extends ReadonlyMap<string, infer R> ? R : never;
 
 /** Files whose content names commits git later writes into the worktree (and the stash's reflog, STASH_LOG). */
-const REF_RULES = new Set(['ref', 'oid', 'oids', 'fetch-head', 'packed-refs', 'todo', 'rewritten-list', 'update-refs']);
+const REF_RULES = new Set(['ref', 'oid', 'oids', 'fetch-head', 'packed-refs', 'todo', 'rewritten-list', 'update-refs', 'bisect-start']);
 const FULL_OID = /\b[0-9a-f]{64}\b|\b[0-9a-f]{40}\b/gu;
 const ZERO = /^0+$/u;
 /** Todo commands whose object id git applies; `merge -C <id>` too. */
@@ -144,8 +145,8 @@ const sameEntry = (a: TreeEntry | undefined, b: TreeEntry | undefined) => a !== 
 export function checkStagedContent(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord, context: StagedContentContext): GitDirectoryViolation[] {
   const refFiles = changedFiles(before, after, isRefFile);
   const indexFiles = changedFiles(before, after, isIndexFile);
-  const patchFiles = changedFiles(before, after, isPatchFile);
-  if (refFiles.length === 0 && indexFiles.length === 0 && patchFiles.length === 0) return [];
+  const amStates = changedAmStates(before, after);
+  if (refFiles.length === 0 && indexFiles.length === 0 && amStates.length === 0) return [];
   const violations: GitDirectoryViolation[] = [];
   const fail = (where: string, reason: string) => violations.push({ path: path.join(directory, where), reason });
   const git = (args: readonly string[], input = '', gitDir = directory) => {
@@ -183,8 +184,18 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
   const allowed = (relative: string, entry: TreeEntry, absolute: string) =>
     ZERO.test(entry.oid) || sameEntry(entry, headBeforeEntries.get(relative)) || sameEntry(entry, worktreeEntry(context.worktreeBefore, absolute, oidLength));
 
+  // Revisions a todo list or BISECT_START leaves for the user's git to resolve later: resolved now, or refused (git-sequencer-state.ts).
+  const reached = new Map<string, string[]>();
+  for (const relative of refFiles.filter((r) => gitDataRule(r) === 'todo' || gitDataRule(r) === 'bisect-start')) {
+    const holder = /^worktrees\/[^/]+/u.exec(relative)?.[0];
+    const reach = sequencerReach(holder === undefined ? directory : path.join(directory, holder), relative, textOf(after.entries.get(relative)) ?? '');
+    reached.set(relative, reach.oids);
+    for (const why of reach.refused) fail(relative, why);
+  }
+  const namedNow = (relative: string) => [...namedObjects(relative, textOf(after.entries.get(relative)) ?? ''), ...(reached.get(relative) ?? [])];
+
   // After: the objects the changed ref-like files name now, by kind.
-  const named = [...new Set(refFiles.flatMap((relative) => namedObjects(relative, textOf(after.entries.get(relative)) ?? '')))].filter((oid) => !known.has(oid));
+  const named = [...new Set(refFiles.flatMap(namedNow))].filter((oid) => !known.has(oid));
   const badCommits = new Set<string>();
   if (named.length > 0) {
     const kinds = git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], named.map((oid) => `${oid}^{}\n`).join(''));
@@ -229,7 +240,7 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
           if (allowed(t.path, t.entry, t.absolute)) continue;
           badCommits.add(t.commit);
           // Named by the changed files that name it directly, else by all of them (it lies in their history).
-          const direct = refFiles.filter((relative) => namedObjects(relative, textOf(after.entries.get(relative)) ?? '').some((oid) => resolved.get(oid) === t.commit));
+          const direct = refFiles.filter((relative) => namedNow(relative).some((oid) => resolved.get(oid) === t.commit));
           fail(
             direct.length === 1 ? direct[0]! : '.',
             `${direct.length === 1 ? '' : `reached from ${(direct.length > 0 ? direct : refFiles).join(', ')}: `}commit ${t.commit} writes ${t.absolute} (${t.reason}) with content the user did not have there; the user's checkout, reset, merge or rebase would write it`,
@@ -285,21 +296,29 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     }
   }
 
-  // The patches an am or apply-backend rebase in progress applies when the user continues: the paths they change.
-  if (patchFiles.length > 0) {
-    const listed = git(['apply', '--numstat', '-z', ...patchFiles.map((relative) => path.join(directory, relative))]);
-    const paths = listed === undefined ? undefined : patchedPaths(listed);
-    const bad = paths === undefined ? ['\0'] : paths.filter((p) => protectedReason(p, context, everyBase) !== undefined);
-    if (bad.length > 0) {
-      const what =
-        paths === undefined
-          ? 'zotbox could not read the patches, so it cannot check them'
-          : `a patch git applies when the user continues changes ${bad.map((p) => protectedReason(p, context, everyBase)!.absolute).join(', ')}`;
-      for (const relative of patchFiles) fail(relative, `${what}; it was removed`);
-      const state = patchFiles[0]!.replace(/rebase-apply\/.*$/u, 'rebase-apply');
-      if (before?.entries.has(state) === true) for (const relative of patchFiles) putBackGitPath(directory, relative, { ...after, entries: new Map() });
-      else putBackGitPath(directory, state, { ...after, entries: new Map() });
-    }
+  // What an am or apply-backend rebase in progress applies when the user continues, read as git am will (git-sequencer-state.ts).
+  for (const state of amStates) {
+    const reach = amReach(directory, state, after, known);
+    const bad = (reach.ok ? reach.files : []).flatMap((file) =>
+      file.paths.flatMap((p) => {
+        const where = protectedReason(p, context, everyBase);
+        return where === undefined ? [] : [{ file: file.relative, absolute: where.absolute }];
+      }),
+    );
+    if (reach.ok && bad.length === 0) continue;
+    const existed = before?.entries.get(state)?.kind === 'directory';
+    const undone = existed ? 'what the command changed there was put back' : 'it was removed';
+    if (!reach.ok) fail(reach.relative, `${reach.reason}; ${undone}`);
+    for (const file of new Set(bad.map((b) => b.file)))
+      fail(
+        file,
+        `a patch git applies when the user continues changes ${bad
+          .filter((b) => b.file === file)
+          .map((b) => b.absolute)
+          .join(', ')}; ${undone}`,
+      );
+    if (existed) for (const relative of amStateChanges(before, after, state)) putBackGitPath(directory, relative, before);
+    else putBackGitPath(directory, state, { ...after, entries: new Map() });
   }
 
   // Refs and sequencer files that changed are put back as they were (or removed when new), when a commit broke the rule.
@@ -310,21 +329,6 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     fail('.', `zotbox put back the refs and sequencer files the command changed (${refFiles.join(', ')})`);
   }
   return violations;
-}
-
-/** The paths `git apply --numstat -z` names ("added TAB deleted TAB path", or for a rename an empty path then old and new); undefined when unreadable. */
-function patchedPaths(output: Buffer): string[] | undefined {
-  const tokens = output.toString('latin1').split('\0');
-  if (tokens.at(-1) === '') tokens.pop();
-  const paths: string[] = [];
-  for (let index = 0; index < tokens.length; index++) {
-    const match = /^(\d+|-)\t(\d+|-)\t(.*)$/su.exec(tokens[index]!);
-    if (match === null) return undefined;
-    const names = match[3] === '' ? [tokens[++index], tokens[++index]] : [match[3]];
-    if (names.some((name) => name === undefined)) return undefined;
-    paths.push(...names.map((name) => Buffer.from(name!, 'latin1').toString('utf8')));
-  }
-  return paths;
 }
 
 /** Where each git directory's worktrees lie: its parent (a .git directory's worktree), and every .git link or gitfile that names it. */
