@@ -148,7 +148,8 @@ const REBASE_APPLY_FILES: ReadonlyMap<string, GitDataRule> = new Map([
   ['next', 'number'],
   ['last', 'number'],
   ['quoted-cr', 'quoted-cr'],
-  ...['keep', 'messageid', 'quiet', 'sign', 'threeway', 'utf8'].map((name) => [name, 'flag'] as const),
+  ['rewritten', 'rewritten-list'], // what git rebase --apply has rewritten so far, for post-rewrite and notes
+  ...['keep', 'messageid', 'quiet', 'sign', 'threeway', 'utf8', 'rerere-autoupdate'].map((name) => [name, 'flag'] as const),
   ...['applying', 'rebasing', 'scissors', 'dirtyindex'].map((name) => [name, 'empty'] as const),
 ]);
 
@@ -348,7 +349,7 @@ export function checkGitData(rule: GitDataRule, text: string): string | undefine
       case 'empty':
         return text.trim() === '';
       case 'flag':
-        return /^[tfb]\n?$/u.test(text);
+        return /^[tfb]?\n?$/u.test(text); // empty too: git rebase -q --apply leaves rebase-apply/quiet empty
       case 'number':
         return /^\d{1,9}\n?$/u.test(text);
       case 'quoted-cr':

@@ -32,6 +32,8 @@ for (const [relative, rule] of [
   ['rebase-merge/strategy_opts', 'strategy-options'],
   ['rebase-apply/0001', 'opaque'],
   ['rebase-apply/apply-opt', 'empty'],
+  ['rebase-apply/rewritten', 'rewritten-list'],
+  ['rebase-apply/rerere-autoupdate', 'flag'],
   ['sequencer/opts', 'sequencer-options'],
   // Not data: git runs, obeys or redirects through these.
   ['hooks/pre-commit', undefined],
@@ -100,6 +102,7 @@ const accepted: [GitDataRule, string][] = [
   ['bisect-start', ''],
   ['todo', 'reset 1a2b3c4 # a branch point outside the list\nmerge -C 1234567 feature/topic.v2 # Merge\n'],
   ['flag', 't\n'],
+  ['flag', ''],
   ['number', '12\n'],
   ['empty', ''],
   ['commondir', '../..\n'],

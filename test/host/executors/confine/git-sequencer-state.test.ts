@@ -7,7 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { recordGitDirectory } from '../../../../src/host/executors/confine/git-directory-state.js';
+import { recordGitDirectory, undoGitDirectoryChanges } from '../../../../src/host/executors/confine/git-directory-state.js';
 import { sequencerReach, todoLabels } from '../../../../src/host/executors/confine/git-sequencer-state.js';
 import { checkStagedContent } from '../../../../src/host/executors/confine/git-staged-content.js';
 import type { ProtectedRecord } from '../../../../src/host/executors/confine/protected-locations.js';
@@ -289,19 +289,23 @@ test("the rebasing marker added to the user's own stopped am is checked too, and
   t.false(existsSync(path.join(repo.gitDir, 'rebase-apply', 'rebasing')), 'the marker is gone');
 });
 
-test('git rebase --apply stopped on a conflict is ordinary work: the commits its mails name are the user own', (t) => {
+test('git rebase --apply stopped on a conflict after its first commit is ordinary work: its state is data, the commits its mails name the user own', (t) => {
   const repo = makeRepo(t);
   repo.git('checkout', '-q', '-b', 'side');
-  writeFileSync(path.join(repo.workspace, 'a.txt'), 'side\n');
-  repo.git('commit', '-q', '-am', 'side');
   writeFileSync(path.join(repo.workspace, 'b.txt'), 'b\n');
   repo.git('add', 'b.txt');
   repo.git('commit', '-q', '-m', 'b');
+  writeFileSync(path.join(repo.workspace, 'a.txt'), 'side\n');
+  repo.git('commit', '-q', '-am', 'side');
   repo.git('checkout', '-q', 'main');
   writeFileSync(path.join(repo.workspace, 'a.txt'), 'main\n');
   repo.git('commit', '-q', '-am', 'main');
   repo.git('checkout', '-q', 'side');
-  const violations = check(repo, () => t.not(repo.tryGit('rebase', '-q', '--apply', 'main'), 0));
+  const before = recordGitDirectory(repo.gitDir, false);
+  t.not(repo.tryGit('rebase', '-q', '--apply', 'main'), 0);
+  const after = recordGitDirectory(repo.gitDir, false);
   t.true(existsSync(path.join(repo.gitDir, 'rebase-apply', 'rebasing')));
-  t.deepEqual(violations, []);
+  t.true(existsSync(path.join(repo.gitDir, 'rebase-apply', 'rewritten')), 'the first commit was rewritten before the stop');
+  t.deepEqual(undoGitDirectoryChanges(repo.gitDir, before, after), []);
+  t.deepEqual(checkStagedContent(repo.gitDir, before, after, { writeRoots: [repo.workspace], locations: [hooksLocation(repo)], worktreeBefore: NOTHING_RECORDED, bases: [repo.workspace] }), []);
 });
