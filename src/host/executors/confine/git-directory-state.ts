@@ -74,6 +74,11 @@ export function isIndexFile(relative: string): boolean {
   return relative === 'index' || /^worktrees\/[^/]+\/index$/u.test(relative);
 }
 
+/** HEAD's reflog, whose last "checkout: moving from X" line the user's `git checkout -` goes back to: stat-ed, so that a changed one is seen. */
+export function isHeadLog(relative: string): boolean {
+  return /^(worktrees\/[^/]+\/)?logs\/HEAD$/u.test(relative);
+}
+
 /** The patches `git am --continue` and `git rebase --continue` (apply backend) apply: stat-ed, so that a changed one is seen. */
 export function isPatchFile(relative: string): boolean {
   return /^(worktrees\/[^/]+\/)?rebase-apply\/(\d{4,}|patch)$/u.test(relative);
@@ -128,7 +133,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && child !== STASH_LOG) || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && !isHeadLog(child) && child !== STASH_LOG) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }

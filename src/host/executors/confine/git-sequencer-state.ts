@@ -270,3 +270,33 @@ export function amReach(directory: string, state: string, after: GitDirectoryRec
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+/**
+ * The paths that the commit the user's `git checkout -` (`@{-1}`) goes back to changes, when HEAD's reflog at
+ * `log` names one that `known` (the objects refs named before the command) does not reach: git reads the previous
+ * branch from the last "checkout: moving from X to Y" line, and X may be any object id. Nothing there, or an X git
+ * cannot resolve (its checkout - fails): no paths.
+ */
+export function previousCheckoutReach(
+  directory: string,
+  log: string,
+  known: ReadonlySet<string>,
+): { readonly ok: true; readonly commit?: string; readonly paths: string[] } | { readonly ok: false; readonly reason: string } {
+  const holder = log === 'logs/HEAD' ? directory : path.join(directory, path.posix.dirname(path.posix.dirname(log)));
+  const previous = runPlumbing(holder, ['rev-parse', '--verify', '-q', '@{-1}^{commit}']);
+  const commit = previous.ok ? previous.output.toString('latin1').trim() : undefined;
+  if (commit === undefined) return { ok: true, paths: [] };
+  if (!FULL_OID.test(commit)) return { ok: false, reason: 'zotbox could not read the commit git checkout - would go back to' };
+  const fresh = runPlumbing(directory, ['rev-list', '--ignore-missing', '--stdin'], `${[commit, ...[...known].map((oid) => `^${oid}`)].join('\n')}\n`);
+  if (!fresh.ok) return { ok: false, reason: 'zotbox could not read the commit git checkout - would go back to' };
+  const commits = fresh.output
+    .toString('latin1')
+    .split('\n')
+    .filter((oid) => oid !== '');
+  if (commits.length === 0) return { ok: true, commit, paths: [] };
+  // Every commit not reached before: git checkout - writes the commit's whole tree, which its history built.
+  const diff = runPlumbing(directory, ['diff-tree', '--stdin', '-r', '-m', '--root', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'], `${commits.join('\n')}\n`);
+  const changes = diff.ok ? parseRawDiff(diff.output) : undefined;
+  if (changes === undefined) return { ok: false, reason: 'zotbox could not read the commit git checkout - would go back to' };
+  return { ok: true, commit, paths: changes.map((change) => change.path) };
+}

@@ -11,15 +11,16 @@
 // record, index entries set back to HEAD's) and the run stops. Reading is done
 // by the host's git plumbing (git-plumbing.ts); whatever it cannot read fails.
 import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, ungrantedToolFile, type ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
-import { isIndexFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isHeadLog, isIndexFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { readSmallFile, type GitInventory } from './git-inventory.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
-import { amReach, amStateChanges, changedAmStates, sequencerReach } from './git-sequencer-state.js';
+import { amReach, amStateChanges, changedAmStates, previousCheckoutReach, sequencerReach } from './git-sequencer-state.js';
 import type { ProtectedRecord } from './protected-locations.js';
 
 export interface StagedContentContext {
@@ -146,7 +147,8 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
   const refFiles = changedFiles(before, after, isRefFile);
   const indexFiles = changedFiles(before, after, isIndexFile);
   const amStates = changedAmStates(before, after);
-  if (refFiles.length === 0 && indexFiles.length === 0 && amStates.length === 0) return [];
+  const headLogs = changedFiles(before, after, isHeadLog);
+  if (refFiles.length === 0 && indexFiles.length === 0 && amStates.length === 0 && headLogs.length === 0) return [];
   const violations: GitDirectoryViolation[] = [];
   const fail = (where: string, reason: string) => violations.push({ path: path.join(directory, where), reason });
   const git = (args: readonly string[], input = '', gitDir = directory) => {
@@ -321,6 +323,16 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     else putBackGitPath(directory, state, { ...after, entries: new Map() });
   }
 
+  // The commit the user's `git checkout -` goes back to, from HEAD's reflog (git-sequencer-state.ts); undone by a
+  // line that makes the previous branch the current one (a reflog's earlier bytes were not kept).
+  for (const log of headLogs) {
+    const reach = previousCheckoutReach(directory, log, known);
+    const bad = reach.ok ? reach.paths.flatMap((p) => [protectedReason(p, context, everyBase)?.absolute].filter((a) => a !== undefined)) : [];
+    if (reach.ok && bad.length === 0) continue;
+    const neutral = neutralizeHeadLog(directory, log, after);
+    fail(log, `${reach.ok ? `commit ${reach.commit ?? ''} writes ${bad.join(', ')}; the user's git checkout - would go back to it` : reach.reason}; ${neutral}`);
+  }
+
   // Refs and sequencer files that changed are put back as they were (or removed when new), when a commit broke the rule.
   if (refsBad) {
     const earlier = before ?? { ino: undefined, usable: false, pointedTo: false, entries: new Map<string, GitPathState>(), unlisted: [] };
@@ -329,6 +341,21 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
     fail('.', `zotbox put back the refs and sequencer files the command changed (${refFiles.join(', ')})`);
   }
   return violations;
+}
+
+/** Appends to HEAD's reflog at `log` a line that moves from the current branch to itself, so `git checkout -` stays put. */
+function neutralizeHeadLog(directory: string, log: string, after: GitDirectoryRecord): string {
+  const holder = log === 'logs/HEAD' ? '' : path.posix.dirname(path.posix.dirname(log));
+  const head = textOf(after.entries.get(path.posix.join(holder, 'HEAD')))?.trim() ?? '';
+  const branch = /^ref: refs\/heads\/(\S+)$/u.exec(head)?.[1];
+  const oid = headOf(after, path.posix.join(holder, 'HEAD'), after);
+  if (branch === undefined || oid === undefined) return 'zotbox could not set it back: run git checkout with a branch name before git checkout -';
+  try {
+    appendFileSync(path.join(directory, log), `${oid} ${oid} zotbox <zotbox@localhost> ${Math.floor(Date.now() / 1000)} +0000\tcheckout: moving from ${branch} to ${branch}\n`);
+    return `zotbox added a line so that git checkout - stays on ${branch}`;
+  } catch (error) {
+    return `zotbox could not set it back (${(error as NodeJS.ErrnoException).code ?? String(error)}): run git checkout with a branch name before git checkout -`;
+  }
 }
 
 /** Where each git directory's worktrees lie: its parent (a .git directory's worktree), and every .git link or gitfile that names it. */

@@ -309,3 +309,29 @@ test('git rebase --apply stopped on a conflict after its first commit is ordinar
   t.deepEqual(undoGitDirectoryChanges(repo.gitDir, before, after), []);
   t.deepEqual(checkStagedContent(repo.gitDir, before, after, { writeRoots: [repo.workspace], locations: [hooksLocation(repo)], worktreeBefore: NOTHING_RECORDED, bases: [repo.workspace] }), []);
 });
+
+// --- HEAD's reflog: what git checkout - goes back to
+
+test("a line appended to HEAD's reflog naming a dangling commit that changes the hook is refused, and checkout - kept on the branch", (t) => {
+  const repo = makeRepo(t);
+  const evil = danglingEvilCommit(repo);
+  const head = repo.git('rev-parse', 'HEAD');
+  const violations = check(repo, () => appendFileSync(path.join(repo.gitDir, 'logs/HEAD'), `${head} ${head} a <a@x> 1700000000 +0000\tcheckout: moving from ${evil} to main\n`));
+  t.true(
+    violations.some((v) => v.path === path.join(repo.gitDir, 'logs/HEAD') && v.reason.includes(`commit ${evil} writes ${path.join(repo.workspace, 'tools/hooks/pre-commit')}`)),
+    JSON.stringify(violations),
+  );
+  t.is(repo.git('rev-parse', '--symbolic-full-name', '@{-1}'), 'refs/heads/main', 'git checkout - now stays on main');
+});
+
+test('an agent switching between its own branch and main is ordinary work: nothing refused', (t) => {
+  const repo = makeRepo(t);
+  const violations = check(repo, () => {
+    repo.git('checkout', '-q', '-b', 'feature');
+    writeFileSync(path.join(repo.workspace, 'a.txt'), 'feature\n');
+    repo.git('commit', '-q', '-am', 'feature');
+    repo.git('checkout', '-q', 'main');
+  });
+  t.deepEqual(violations, []);
+  t.is(repo.git('rev-parse', '--symbolic-full-name', '@{-1}'), 'refs/heads/feature');
+});
