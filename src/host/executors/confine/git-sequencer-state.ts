@@ -14,6 +14,9 @@
 //   the options the state files give; with the `rebasing` marker, the diff of the commit each
 //   mail's first line names instead; and `patch` as it stands. The paths all of them change are
 //   returned. Whatever cannot be read or decoded is refused, never taken for "nothing there".
+// - HEAD's reflog names what the user's `git checkout -` goes back to (`@{-1}`, the last
+//   "checkout: moving from X" line; X may be any object id): after a call that changed it, that
+//   commit is resolved and, when no ref reached it before, its new history's paths are returned.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
