@@ -9,7 +9,12 @@
 // that ctime is older than the moment of the listing by more than
 // TIMESTAMP_SLACK_MS (a change in the same tick, right after the listing, may keep
 // the timestamp). Listings are trusted only on filesystems whose clock was measured
-// (ext4, tmpfs), and all are dropped when the wall clock steps back. A cached
+// (ext4, tmpfs), and all are dropped when the wall clock steps back. The same magic
+// number covers ext2, ext3 and an ext4 with 128-byte inodes, which keep whole
+// seconds: a ctime with no fraction of a second (COARSE_TICK_MS) is read as such a
+// clock's, whose tick lasts until the second ends, and the listing counts only once
+// that whole second is older than the slack. A ctime with a fraction proves the
+// inode keeps fine timestamps (ctime is the kernel's; no process can set it). A cached
 // listing is a fact about one directory, not about a scope set: roots, skipped
 // trees and limits are applied anew on every walk.
 // Without a watch, every directory is stat-ed on every walk: an ancestor's times do
@@ -45,6 +50,8 @@ export const TIMESTAMP_SLACK_MS = 50;
  * the cache starts over.
  */
 export const MAX_CACHED_DIRECTORIES = 250_000;
+/** The tick of a clock that keeps whole seconds (ext2, ext3, an ext4 with 128-byte inodes): a ctime on it has no fraction. */
+const COARSE_TICK_MS = 1000;
 /** A wall clock that falls this far behind the monotonic one has been set back (reading jitter is about 1 ms). */
 const CLOCK_STEP_MS = 5;
 /** statfs magic numbers of filesystems whose timestamp clock was measured (see TIMESTAMP_SLACK_MS). */
@@ -318,7 +325,9 @@ export class ScopeWalker<E extends string, D extends string> {
     const after = look(directory);
     const key = this.keyOf(before);
     const confirmed = 'stats' in after && this.matches(key, after.stats);
-    const trusted = confirmed && key.ctime < listedAt - TIMESTAMP_SLACK_MS && measuredClock;
+    // A whole-second ctime may be a coarse clock's: every change until that second ends reads the same.
+    const tick = Math.floor(key.ctime) % COARSE_TICK_MS === 0 ? COARSE_TICK_MS : 0;
+    const trusted = confirmed && key.ctime + tick < listedAt - TIMESTAMP_SLACK_MS && measuredClock;
     const subdirectories: string[] = [];
     const matched = this.entryTests.map((): Dirent[] => []);
     let matches = 0;

