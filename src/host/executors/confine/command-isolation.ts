@@ -31,6 +31,7 @@ import { prepareSandbox, SANDBOX_HOME, START_CHANNEL_FD, type SandboxLayout } fr
 import { recordProtected, type ProtectedRecord } from './protected-locations.js';
 import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lock.js';
 import { killSession } from './session-reaper.js';
+import { stateDirectoryPlaces } from './state-aliases.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
 
 export interface CommandSpec {
@@ -241,7 +242,7 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
   let pipelines = 0;
   return {
     beginPipeline: () => {
-      if (pipelines++ > 0) drivers = gitDriversOf(scanGitMetadata(layout.writeRoots, layout.stateDirectory === undefined ? [] : [layout.stateDirectory]));
+      if (pipelines++ > 0) drivers = gitDriversOf(scanGitMetadata(layout.writeRoots, stateDirectoryPlaces(layout.stateDirectory)));
     },
     launch: (command) => {
       const home = mkdtempSync(path.join(tmpdir(), 'zotbox-home-'));

@@ -8,6 +8,7 @@ import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
 import { protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
 import type { SandboxLayout } from './sandbox-plan.js';
+import { stateDirectoryPlaces } from './state-aliases.js';
 
 export interface GitStateCheck {
   /** The git metadata as it was before: the sandbox protects what it lists. */
@@ -17,7 +18,7 @@ export interface GitStateCheck {
 }
 
 function skippedOf(layout: SandboxLayout): string[] {
-  return layout.stateDirectory === undefined ? [] : [layout.stateDirectory];
+  return stateDirectoryPlaces(layout.stateDirectory);
 }
 
 /**

@@ -8,7 +8,7 @@
 // Each mount is also recorded as a MountExpectation (what it must hold, where,
 // read-only or not), which command-isolation.ts has verified inside the built
 // namespace before the command starts (mount-verification.ts).
-import { closeSync, fstatSync } from 'node:fs';
+import { closeSync, fstatSync, statSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
@@ -17,7 +17,8 @@ import { mountMoved, type MountExpectation } from './mount-verification.js';
 import type { UserGitEnvironment } from './control-locations.js';
 import { openPathWithoutLinks } from './no-follow-open.js';
 import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
-import { systemMountArguments } from './system-mounts.js';
+import { stateDirectoryAliases, type StateAlias } from './state-aliases.js';
+import { systemMountArguments, systemMountTargets } from './system-mounts.js';
 import path from 'node:path';
 
 export interface SandboxLayout {
@@ -124,6 +125,18 @@ class BindList {
     this.expectations.push({ kind: 'fresh', target, fsType: 'tmpfs', readOnly: false, covers: { dev, ino } });
     this.noteNested(target, 'directory');
   }
+  /** Another place the state directory shows (state-aliases.ts), inside a bind: masked while it still shows it there. */
+  maskAlias(alias: StateAlias, state: { readonly dev: number; readonly ino: number }): void {
+    const opened = openPathWithoutLinks(alias.path);
+    if ('missing' in opened) throw unsafe(alias.path, 'is where the mount table shows the zotbox state directory, and it cannot be reached');
+    const { dev, ino } = fstatSync(opened.fd);
+    closeSync(opened.fd);
+    if (dev !== state.dev || (!alias.part && ino !== state.ino)) return; // another mount lies over it: the state directory does not show there
+    if (opened.kind !== 'directory') throw unsafe(alias.path, 'shows a file of the zotbox state directory (a bind mount of it) and is not a directory');
+    this.args.push('--tmpfs', alias.path);
+    this.expectations.push({ kind: 'fresh', target: alias.path, fsType: 'tmpfs', readOnly: false, covers: { dev, ino } });
+    this.noteNested(alias.path, 'directory');
+  }
   special(target: string, args: readonly string[], fsType: 'tmpfs' | 'proc', readOnly: boolean): void {
     this.args.push(...args);
     this.expectations.push({ kind: 'fresh', target, fsType, readOnly });
@@ -156,12 +169,15 @@ function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
 /** With `seccomp`, the arguments name one more descriptor after `fds` (fd 4 + fds.length): the caller passes the filter there, a fresh one per spawn. */
 export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean; readonly afterScan?: () => void } = {}): PreparedSandbox {
   const state = layout.stateDirectory;
+  // Every other place the state directory shows (a bind mount of it): masked like it, never bound.
+  const aliases = state === undefined ? [] : stateDirectoryAliases(state);
   const insideState = (root: string) => state !== undefined && isInsideRoot(root, state);
+  const insideAlias = (root: string) => aliases.some((alias) => isInsideRoot(root, alias.path));
   const allowedInState = (root: string) => layout.agentData !== undefined && isInsideRoot(root, layout.agentData);
   const roots = [
     ...layout.writeRoots.map((root) => ({ root, mode: 'rw' as const })),
     ...layout.readRoots.filter((root) => !layout.writeRoots.some((w) => isInsideRoot(root, w))).map((root) => ({ root, mode: 'ro' as const })),
-  ].filter(({ root }) => !insideState(root) || allowedInState(root));
+  ].filter(({ root }) => (!insideState(root) || allowedInState(root)) && !insideAlias(root));
   roots.sort((a, b) => depth(a.root) - depth(b.root) || a.root.localeCompare(b.root));
   const binds = new BindList(layout.writeRoots);
   // The sandbox's own /proc, /dev and /tmp go in at their depth: above a scope of "/" (which would otherwise bring the
@@ -180,8 +196,13 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
       else binds.bind(item.root, item.mode, false);
     }
     if (state !== undefined && roots.some(({ root }) => isInsideRoot(state, root) && root !== state)) binds.mask(state);
+    if (state !== undefined) {
+      const bound = [...roots.map(({ root }) => root), ...systemMountTargets()];
+      const { dev, ino } = statSync(state);
+      for (const alias of aliases.filter((a) => bound.some((root) => isInsideRoot(a.path, root)))) binds.maskAlias(alias, { dev, ino });
+    }
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
-    const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state]);
+    const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state, ...aliases.map((alias) => alias.path)]);
     extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);
     const protectedSet = protectedSetOf(inventory, layout.writeRoots, layout.userGit);

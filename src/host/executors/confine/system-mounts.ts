@@ -94,3 +94,9 @@ export function systemMountArguments(): readonly string[] {
   cached = args;
   return args;
 }
+
+/** Where the system mounts land in the sandbox (their destinations). */
+export function systemMountTargets(): string[] {
+  const args = systemMountArguments();
+  return args.flatMap((arg, index) => (arg === '--ro-bind' ? [args[index + 2]!] : []));
+}
