@@ -52,6 +52,7 @@ function isForbidden(path: string): boolean {
  */
 function isInsideStateDirectory(canonical: string, context: ScopeContext): context is ScopeContext & { readonly stateDirectory: string } {
   const state = context.stateDirectory;
+  if (state !== undefined && (context.stateAliases ?? []).some((alias) => isInsideRoot(canonical, alias))) return true; // the same directory, mounted there too
   return state !== undefined && isInsideRoot(canonical, state) && !isInsideRoot(canonical, context.agentData);
 }
 
@@ -162,7 +163,7 @@ export function decidePathAccess(tool: PathTool, requested: string, scopes: Comp
       tool,
       requested,
       'ZB_POLICY_PATH_PROTECTED',
-      `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside the zotbox state directory (${scopes.context.stateDirectory}), which holds consents, sessions and other agents' data; no scope reaches it, not even "/". Fix: keep the agent's own files under its data directory (${scopes.context.agentData}, \${agent_data}).`,
+      `${tool} denied: ${JSON.stringify(requested)} resolves to ${canonical}, inside the zotbox state directory (${scopes.context.stateDirectory}, or a mount of it), which holds consents, sessions and other agents' data; no scope reaches it, not even "/". Fix: keep the agent's own files under its data directory (${scopes.context.agentData}, \${agent_data}).`,
       canonical,
     );
   }

@@ -17,6 +17,8 @@ export interface ScopeContext {
    * directory inside it (issue 9 §6). Absent only where no state exists (tests).
    */
   readonly stateDirectory?: string;
+  /** Other places the state directory shows (a bind mount of it, or of a directory above it): kept out as it is. */
+  readonly stateAliases?: readonly string[];
 }
 
 export interface ScopeRoot {

@@ -55,3 +55,19 @@ test('a directory above the state directory mounted inside the workspace shows n
   t.false(existsSync(path.join(world.home, 'planted')), 'a confined command wrote into the state directory');
   t.true(result.stdout.includes('entries: 0'), 'the command ran, and found nothing at up/state/');
 });
+
+test('the read and write tools do not reach the state directory through a bind mount of it either', async (t) => {
+  const world = makeWorld(t);
+  const key = await rememberedKey(world);
+  const mirror = path.join(world.workspace, 'mirror');
+  mkdirSync(mirror);
+  execFileSync('mount', ['--bind', world.home, mirror]);
+  t.teardown(() => execFileSync('umount', [mirror]));
+  const result = await runAttack(world, { mode: 'none' }, [
+    { tool: 'read', input: { path: 'mirror/receipt.key' } },
+    { tool: 'write', input: { path: 'mirror/planted', content: 'x' } },
+  ]);
+  t.log(result.stdout);
+  t.false(result.stdout.includes(key.slice(0, 16)), 'the read tool returned the receipt key');
+  t.false(existsSync(path.join(world.home, 'planted')), 'the write tool wrote into the state directory');
+});

@@ -11,6 +11,7 @@ import type { ConfineMode } from '../executors/confine/mode.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/command-environment.js';
 import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
+import { stateDirectoryAliases, stateDirectoryPlaces } from '../executors/confine/state-aliases.js';
 import { openAgent, type OpenAgentOptions } from '../load/open-agent.js';
 import { agentDataDirectory } from '../consent/agent-directory.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
@@ -58,10 +59,9 @@ function canonicalWorkspace(directory: string): string {
 export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
   const { image, layout, sourceIdentity } = await openAgent(reference, options);
   const workspace = canonicalWorkspace(options.workspace);
-  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, {
-    workspace,
-    ...canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, { name: layout.manifest.name, source: sourceIdentity })),
-  });
+  const stateContext = canonicalStateContext(options.stateDirectory, agentDataDirectory(options.stateDirectory, { name: layout.manifest.name, source: sourceIdentity }));
+  const stateAliases = stateDirectoryAliases(stateContext.stateDirectory).map((alias) => alias.path);
+  const scopes: CompiledScopes = compileScopes(layout.manifest.permissions.fs, { workspace, ...stateContext, ...(stateAliases.length === 0 ? {} : { stateAliases }) });
   refuseScopesInStateDirectory(scopes);
   const base = {
     tool,
@@ -78,7 +78,7 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
         ? undefined
         : currentControlLocations(
             scopes.write.map((scope) => scope.root),
-            stateDirectory === undefined ? [] : [stateDirectory],
+            stateDirectoryPlaces(stateDirectory),
             userGitEnvironment(options.env ?? {}, homedir()),
           );
     const decision = decidePathAccess(tool, subject, scopes, controls);

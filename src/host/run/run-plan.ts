@@ -22,6 +22,7 @@ import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../executors/c
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
 import { userGitEnvironment } from '../executors/confine/control-locations.js';
 import { currentControlLocations } from '../executors/confine/protected-locations.js';
+import { stateDirectoryAliases, stateDirectoryPlaces } from '../executors/confine/state-aliases.js';
 import { resolveConfinement, summarizeConfinement, type ConfineMode, type Confinement } from '../executors/confine/mode.js';
 import { createExecutor } from '../executors/execute-approved.js';
 import { listBundledSkills } from '../executors/skill.js';
@@ -129,7 +130,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const workspace = canonicalWorkspace(options.workspace ?? options.cwd);
   // The agent's own directory belongs to its name and its source (issue 21): a namesake from elsewhere gets its own.
   const { data, sessions } = ensureAgentDirectories(stateDirectory, { name: manifest.name, source: sourceIdentity });
-  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
+  const stateContext = canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data);
+  const stateAliases = stateDirectoryAliases(stateContext.stateDirectory).map((alias) => alias.path);
+  const scopes = compileScopes(manifest.permissions.fs, { workspace, ...stateContext, ...(stateAliases.length === 0 ? {} : { stateAliases }) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
@@ -161,7 +164,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   };
   // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
   const userGit = userGitEnvironment(env, homedir());
-  const controls = () => currentControlLocations(permissions.write, scopes.context.stateDirectory === undefined ? [] : [scopes.context.stateDirectory], userGit);
+  const controls = () => currentControlLocations(permissions.write, stateDirectoryPlaces(scopes.context.stateDirectory), userGit);
   const execute = createExecutor({
     image,
     workspace,

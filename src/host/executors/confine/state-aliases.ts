@@ -59,7 +59,9 @@ function below(root: string, relative: string): string {
  * "nowhere else"). `mountInfo` is a test seam (the text of /proc/self/mountinfo); production passes none.
  */
 export function stateDirectoryAliases(stateDirectory: string, mountInfo?: string): StateAlias[] {
-  const device = deviceName(statSync(stateDirectory, { bigint: true }).dev);
+  const stats = statSync(stateDirectory, { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined) return []; // not made yet: it shows nowhere
+  const device = deviceName(stats.dev);
   const rows = parseRows(mountInfo ?? readFileSync('/proc/self/mountinfo', 'utf8')).filter((row) => row.device === device);
   // The state directory's own mount: the deepest mount point above it on its device (the last of equals is on top).
   let own: MountRow | undefined;
