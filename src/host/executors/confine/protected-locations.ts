@@ -13,6 +13,7 @@ import { findControlLocation, ungrantedToolFile, type ControlLocation, type Cont
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
+import { toolFileReferences } from './tool-file-references.js';
 
 /** Entries and bytes recorded per call at most: past these zotbox cannot promise to put things back, and refuses. */
 const MAX_ENTRIES = 20_000;
@@ -27,11 +28,17 @@ export interface ProtectedSet {
   readonly reasons: ReadonlyMap<string, string>;
   /** What zotbox could not work out about what the user's git runs (a shell expansion, an unreadable config): non-empty refuses. */
   readonly unresolved: readonly string[];
+  /** Lines of tool files zotbox does not read (tool-file-references.ts): non-empty refuses too. */
+  readonly toolUnresolved?: readonly string[];
 }
 
 /** The protected set for the scopes as the inventory found them. */
 export function protectedSetOf(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment | undefined): ProtectedSet {
-  const { locations, unresolved } = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
+  const git = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
+  // What the tool files name is protected as they are (tool-file-references.ts).
+  const named = toolFileReferences(inventory.toolEntries, writeRoots);
+  const locations = [...git.locations, ...named.locations];
+  const unresolved = git.unresolved;
   const reasons = new Map<string, string>();
   const inGitDirectory = (p: string) => [...inventory.gitDirectories.keys()].some((directory) => isInsideRoot(p, directory));
   // Git directories (and the gitfiles and links in them) are the git aftercare's: bound read-only and checked there.
@@ -49,7 +56,12 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   }
   const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
   const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
-  return { locations, paths, reasons, unresolved };
+  return { locations, paths, reasons, unresolved, toolUnresolved: named.unresolved };
+}
+
+/** What a tool file names cannot be worked out: why, naming each line, and how to fix it. */
+export function unresolvedToolFilesMessage(unresolved: readonly string[]): string {
+  return `zotbox cannot tell which files the user's tools would run: ${unresolved.join('; ')}. The tool runs what such a line names, so a file the agent writes could be it. Fix: write that line with the directives zotbox reads (source_env FILE, dotenv, PATH_add DIR, use nix, NAME=VALUE...), or move it into a file outside the write scopes`;
 }
 
 /** What the user's git would run cannot be worked out: why, naming each config line, and how to fix it. */
@@ -59,6 +71,8 @@ export function unresolvedControlsMessage(unresolved: readonly string[]): string
 
 /** Before any writer acts: refuses when what the user's git runs cannot be worked out (fail closed). */
 export function refuseUnresolvedControls(set: ProtectedSet): void {
+  const tools = set.toolUnresolved ?? [];
+  if (tools.length > 0) throw new ZotboxError('ZB_CONFINEMENT_TOOL_FILE_UNRESOLVED', `command refused: ${unresolvedToolFilesMessage(tools)}.`, { details: { unresolved: [...tools] } });
   if (set.unresolved.length === 0) return;
   throw new ZotboxError('ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED', `command refused: ${unresolvedControlsMessage(set.unresolved)}.`, { details: { unresolved: [...set.unresolved] } });
 }
@@ -75,6 +89,7 @@ export function currentControlLocations(writeRoots: readonly string[], skipped: 
     if (inventory.unreadable.length > 0) return { unavailable: `${inventory.unreadable[0]!} cannot be listed` };
     const set = protectedSetOf(inventory, writeRoots, user);
     if (set.unresolved.length > 0) return { unavailable: unresolvedControlsMessage(set.unresolved) };
+    if ((set.toolUnresolved ?? []).length > 0) return { unavailable: unresolvedToolFilesMessage(set.toolUnresolved!) };
     return { locations: set.locations };
   } catch (error) {
     return { unavailable: (error as Error).message };
