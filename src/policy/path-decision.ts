@@ -83,7 +83,7 @@ function denyUserToolFile(tool: PathTool, requested: string, spellings: readonly
       tool,
       requested,
       'ZB_POLICY_PATH_PROTECTED',
-      `${tool} denied: zotbox could not work out which files the repositories' git configuration makes git run (${controls.unavailable}), so it writes none. Fix: resolve that, then retry.`,
+      `${tool} denied: zotbox could not work out which files the repositories' git configuration makes git run, or the user's other tools run (${controls.unavailable}), so it writes none. Fix: resolve that, then retry.`,
       canonical,
     );
   }

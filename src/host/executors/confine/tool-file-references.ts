@@ -19,7 +19,10 @@
 //   - any other file of a protected tool (.vscode/, .devcontainer/, .mcp.json,
 //     .claude/, a *.code-workspace ...): every word that spells a path (holds a
 //     "/", or starts with "./" or "../", after ${workspaceFolder} and its kin),
-//     relative to the directory that holds the tool file's top entry.
+//     relative to the directory that holds the tool file's top entry, when it
+//     names a file (a directory a setting names, a working directory, is not
+//     protected); a file so named is read the same way once (a script a task
+//     runs names the scripts it calls), no further.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -34,6 +37,14 @@ export interface ToolFileReferences {
   /** Lines and files zotbox cannot read: each refuses every writer, named in the error. */
   readonly unresolved: readonly string[];
 }
+
+/**
+ * Tool entries whose files are read for the paths they name: settings of editors, dev containers, coding agents,
+ * hook managers, mise (what they run is spelled in them). Not the startup files of shells and REPLs, nor a Python
+ * environment's files (code, protected whole where it runs on its own).
+ */
+const WORDS_ENTRIES =
+  /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook.*|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
 
 /** Files read per call at most (sourced files, nix imports): past it, the rest is unresolved. */
 const MAX_FILES = 200;
@@ -142,8 +153,10 @@ function valuePaths(value: string): string[] {
 }
 
 function pathLike(word: string): boolean {
-  if (word.includes('://')) return false;
-  return word.startsWith('./') || word.startsWith('../') || word === '.' || (word.includes('/') && !word.startsWith('-') && !word.includes('$'));
+  // A word holding control characters names no file a tool opens.
+  if (word.includes('://') || /[\u0000-\u001f]/u.test(word)) return false;
+  // Plain path characters only: a pattern (**/x), a variable or a shebang (#!/bin/sh) spells no file here.
+  return word.includes('/') && /^[\w.@+~-]*(\/[\w.@+~-]*)+$/u.test(word) && !word.startsWith('-');
 }
 
 const ASSIGNMENT = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/u;
@@ -183,7 +196,7 @@ function readFile(file: string, as: Reading, runBy: string, unresolved: string[]
     if (as === 'nix') {
       for (const literal of line.replace(/#.*$/u, '').match(/(?<![\w./-])\.\.?\/[\w.+/-]*/gu) ?? []) {
         const name = literal.replace(/\/+$/u, '');
-        if (name !== '.' && name !== './.' && name !== './') named.push({ name, as: name.endsWith('.nix') ? 'nix' : 'tree', by: where(''), runBy });
+        if (name !== '.' && name !== './.' && name !== './') named.push({ name, as: 'nix', by: where(''), runBy });
       }
       continue;
     }
@@ -263,6 +276,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
   for (const entry of toolEntries) {
     if (!inScopes(entry)) continue;
     const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
+    if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
     // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
     const real = resolveCanonicalPath(entry);
     for (const file of filesOf(real.ok && inScopes(real.path) ? real.path : entry, budget, unresolved))
@@ -277,14 +291,20 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       break;
     }
     for (const named of readFile(file, as, runBy, unresolved)) {
-      const target = path.resolve(as === 'words' ? base : path.dirname(file), named.name);
+      const written = path.resolve(as === 'words' ? base : path.dirname(file), named.name);
+      const writtenIsDirectory = lstatSync(written, { throwIfNoEntry: false })?.isDirectory() === true;
+      // A directory nix imports is its default.nix; a directory direnv sources is its .envrc.
+      const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : undefined;
+      const target = writtenIsDirectory && inside !== undefined ? path.join(written, inside) : written;
       if (!inScopes(target) || granted(target)) continue;
       const isDirectory = lstatSync(target, { throwIfNoEntry: false })?.isDirectory() === true;
-      const tree = named.as === 'tree' || (named.as === 'words' && isDirectory);
-      if (!locations.has(target)) locations.set(target, { path: target, tree, reason: `named by ${named.by}; ${named.runBy}` });
-      if (named.as === 'direnv' && isDirectory) pending.push({ file: path.join(target, '.envrc'), as: 'direnv', base, runBy: named.runBy, depth });
-      else if (named.as !== 'tree' && !isDirectory && (named.as !== 'words' || depth === 0))
-        pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth: named.as === 'words' ? depth + 1 : depth });
+      // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the
+      // directories put on PATH (`tree`), are what a tool runs from.
+      if (isDirectory && named.as !== 'tree') continue;
+      if (!locations.has(target)) locations.set(target, { path: target, tree: named.as === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
+      // Read on: what direnv sources and loads, the .nix files nix evaluates, and the files the tool file itself names.
+      const readOn = named.as === 'direnv' || named.as === 'dotenv' || (named.as === 'nix' && target.endsWith('.nix')) || (named.as === 'words' && depth === 0);
+      if (readOn && !isDirectory) pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth: named.as === 'words' ? depth + 1 : depth });
     }
   }
   return { locations: [...locations.values()], unresolved };

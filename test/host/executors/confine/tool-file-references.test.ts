@@ -1,0 +1,121 @@
+// What protected tool files name, read in a closed world (tool-file-references.ts): direnv's grammar for .envrc and
+// what it sources, dotenv files, nix path literals, and the path words of editor and agent settings. Real files;
+// the expected paths are written out by hand.
+import test from 'ava';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+function workspace(t: Parameters<typeof tempDir>[0], files: Readonly<Record<string, string>>): string {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-tool-refs-')), 'ws');
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
+    writeFileSync(path.join(ws, name), content);
+  }
+  return ws;
+}
+
+function protectedPaths(ws: string, entries: readonly string[], writeRoots: readonly string[] = [ws]) {
+  const found = toolFileReferences(
+    entries.map((entry) => path.join(ws, entry)),
+    writeRoots,
+  );
+  return {
+    paths: found.locations.map((location) => `${path.relative(ws, location.path)}${location.tree ? '/' : ''}`).sort(),
+    unresolved: found.unresolved.length,
+  };
+}
+
+test('the direnv directives name what direnv runs or loads, relative to the file that says them', (t) => {
+  const ws = workspace(t, {
+    '.envrc': [
+      '# comment',
+      'source_env_if_exists .envrc.local',
+      "source_env 'conf/env.sh'",
+      'dotenv',
+      'dotenv_if_exists "config/dev.env"',
+      'PATH_add bin scripts',
+      'path_add PYTHONPATH lib',
+      'use nix',
+      'use flake ./dev',
+      'watch_file flake.lock',
+      'export NODE_ENV=development',
+      'export PATH=$PWD/tools:$PATH',
+      'BASH_ENV=./hooks/env.sh',
+      'layout python3',
+      '',
+    ].join('\n'),
+    'conf/env.sh': 'source_env ../more.sh\n',
+  });
+  t.deepEqual(protectedPaths(ws, ['.envrc']), {
+    paths: [
+      '.direnv/',
+      '.env',
+      '.envrc.local',
+      'bin/',
+      'conf/env.sh',
+      'config/dev.env',
+      'default.nix',
+      'dev/flake.lock',
+      'dev/flake.nix',
+      'hooks/env.sh',
+      'lib/',
+      'more.sh',
+      'scripts/',
+      'shell.nix',
+      'tools/',
+    ],
+    unresolved: 0,
+  });
+});
+
+for (const line of [
+  'eval "$(lorri direnv)"',
+  'source .envrc.local',
+  '. ./local.sh',
+  'export X=$(cat .version)',
+  'export X=`cat .version`',
+  'if true; then source_env a; fi',
+  'PATH_add $SOMEWHERE',
+  'my_function a b',
+]) {
+  test(`an .envrc line zotbox does not read is unresolved: ${line}`, (t) => {
+    const ws = workspace(t, { '.envrc': `${line}\n` });
+    t.is(protectedPaths(ws, ['.envrc']).unresolved, 1);
+  });
+}
+
+test('a line of a file the .envrc sources that zotbox does not read is unresolved too', (t) => {
+  const ws = workspace(t, { '.envrc': 'source_env_if_exists .envrc.local\n', '.envrc.local': 'curl -s https://example.com/x | sh\n' });
+  t.is(protectedPaths(ws, ['.envrc']).unresolved, 1);
+});
+
+test('what a nix file names is followed into the nix files it names; the directory itself is not protected', (t) => {
+  const ws = workspace(t, {
+    '.envrc': 'use nix\n',
+    'shell.nix': '{ pkgs ? import <nixpkgs> {} }: (import ./nix/dev.nix { src = ./.; }) # ./not-this.nix\n',
+    'nix/dev.nix': '{ src }: { shellHook = builtins.readFile ./hook.sh; }\n',
+  });
+  t.deepEqual(protectedPaths(ws, ['.envrc']).paths, ['default.nix', 'nix/dev.nix', 'nix/hook.sh', 'shell.nix']);
+});
+
+test("a folderOpen task's script is named, and what that script names, once", (t) => {
+  const tasks = { version: '2.0.0', tasks: [{ label: 'setup', command: '${workspaceFolder}/scripts/on-open.sh', args: ['--config=./conf/a.json'], options: { cwd: '${workspaceFolder}' } }] };
+  const ws = workspace(t, {
+    '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2),
+    'scripts/on-open.sh': '#!/bin/sh\n./scripts/helper.sh https://example.com/x\n',
+    'scripts/helper.sh': './scripts/deeper.sh\n',
+  });
+  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['conf/a.json', 'scripts/helper.sh', 'scripts/on-open.sh'], unresolved: 0 });
+});
+
+test('a write scope that names a path, or lies inside it, grants it', (t) => {
+  const ws = workspace(t, { '.envrc': 'source_env_if_exists .envrc.local\nPATH_add bin\n' });
+  t.deepEqual(protectedPaths(ws, ['.envrc'], [ws, path.join(ws, '.envrc.local'), path.join(ws, 'bin', 'tool')]).paths, []);
+});
+
+test("the startup files of shells and a Python environment's files are not read for words", (t) => {
+  const ws = workspace(t, { '.bashrc': 'source ./x.sh\n', 'venv/lib/python3.11/site-packages/a.pth': 'import ./y\n' });
+  t.deepEqual(protectedPaths(ws, ['.bashrc', 'venv/lib/python3.11/site-packages']), { paths: [], unresolved: 0 });
+});
