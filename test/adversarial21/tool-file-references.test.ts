@@ -134,3 +134,10 @@ test('the edit tool never changes the .env that `dotenv` in the .envrc loads', a
   t.regex(result.stdout, /ZB_POLICY_PATH_PROTECTED/u);
   t.is(readFileSync(path.join(world.workspace, '.env'), 'utf8'), 'NODE_ENV=development\n');
 });
+
+test('an .envrc line zotbox does not read refuses commands too', async (t) => {
+  const world = withFiles(t, { '.envrc': 'eval "$(./scripts/gen-env)"\n', 'k.py': "open('scripts/gen-env', 'w').write('touch x')\n" });
+  const result = await runAttack(world, PYTHON, [{ tool: 'bash', input: { command: 'python3 k.py' } }]);
+  t.regex(result.stdout, /command refused: zotbox cannot tell which files the user's tools would run: [^"]*\.envrc line 1/u);
+  t.false(existsSync(path.join(world.workspace, 'scripts/gen-env')));
+});
