@@ -301,7 +301,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the
       // directories put on PATH (`tree`), are what a tool runs from.
       if (isDirectory && named.as !== 'tree') continue;
-      if (!locations.has(target)) locations.set(target, { path: target, tree: named.as === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
+      // Under the name written and where it resolves (a linked directory on the way): the gate decides canonical paths.
+      const real = resolveCanonicalPath(target);
+      for (const at of real.ok && real.path !== target && inScopes(real.path) && !granted(real.path) ? [target, real.path] : [target])
+        if (!locations.has(at)) locations.set(at, { path: at, tree: named.as === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
       // Read on: what direnv sources and loads, the .nix files nix evaluates, and the files the tool file itself names.
       const readOn = named.as === 'direnv' || named.as === 'dotenv' || (named.as === 'nix' && target.endsWith('.nix')) || (named.as === 'words' && depth === 0);
       if (readOn && !isDirectory) pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth: named.as === 'words' ? depth + 1 : depth });

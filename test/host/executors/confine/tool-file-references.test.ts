@@ -2,7 +2,7 @@
 // what it sources, dotenv files, nix path literals, and the path words of editor and agent settings. Real files;
 // the expected paths are written out by hand.
 import test from 'ava';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { tempDir } from '../../../fixtures/temp.js';
@@ -118,4 +118,10 @@ test('a write scope that names a path, or lies inside it, grants it', (t) => {
 test("the startup files of shells and a Python environment's files are not read for words", (t) => {
   const ws = workspace(t, { '.bashrc': 'source ./x.sh\n', 'venv/lib/python3.11/site-packages/a.pth': 'import ./y\n' });
   t.deepEqual(protectedPaths(ws, ['.bashrc', 'venv/lib/python3.11/site-packages']), { paths: [], unresolved: 0 });
+});
+
+test('a path named through a linked directory is protected where it resolves too', (t) => {
+  const ws = workspace(t, { '.envrc': 'source_env_if_exists conf/local.sh\n', 'real/keep': '' });
+  symlinkSync('real', path.join(ws, 'conf'));
+  t.deepEqual(protectedPaths(ws, ['.envrc']).paths, ['conf/local.sh', 'real/local.sh']);
 });
