@@ -46,6 +46,9 @@ export interface ToolFileReferences {
 const WORDS_ENTRIES =
   /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook.*|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
 
+/** IDE state, not settings: JetBrains keeps the files open in editor tabs, recent ones and shelved changes there. */
+const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/)/iu;
+
 /** Files read per call at most (sourced files, nix imports): past it, the rest is unresolved. */
 const MAX_FILES = 200;
 const DIRENV = 'direnv runs it when a shell enters the directory';
@@ -279,7 +282,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
     // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
     const real = resolveCanonicalPath(entry);
-    for (const file of filesOf(real.ok && inScopes(real.path) ? real.path : entry, budget, unresolved))
+    for (const file of filesOf(real.ok && inScopes(real.path) ? real.path : entry, budget, unresolved).filter((f) => !IDE_STATE.test(f)))
       pending.push({ file, as: isEnvrc ? 'direnv' : 'words', base: isEnvrc ? path.dirname(file) : path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 });
   }
   while (pending.length > 0) {

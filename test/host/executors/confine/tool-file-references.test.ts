@@ -125,3 +125,11 @@ test('a path named through a linked directory is protected where it resolves too
   symlinkSync('real', path.join(ws, 'conf'));
   t.deepEqual(protectedPaths(ws, ['.envrc']).paths, ['conf/local.sh', 'real/local.sh']);
 });
+
+test("a JetBrains project's state (the files open in its editor tabs) is not read for paths; its tool settings are", (t) => {
+  const ws = workspace(t, {
+    '.idea/workspace.xml': '<property name="last_opened_file_path" value="$PROJECT_DIR$/src/main.ts" />\n',
+    '.idea/watcherTasks.xml': '<option name="program" value="$PROJECT_DIR$/tools/format.sh" />\n',
+  });
+  t.deepEqual(protectedPaths(ws, ['.idea']).paths, ['tools/format.sh']);
+});
