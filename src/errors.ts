@@ -91,6 +91,12 @@ export const ERROR_CODES = {
     summary: 'The program has no built-in argument rule, or runs code the agent can write (scripts, makefiles, tests), so it may run only inside the sandbox, and confinement is off for this run.',
   },
   ZB_POLICY_SHELL_CD: { exit: 1, summary: 'A cd is not a single, plain change into a directory inside the read scopes.' },
+  ZB_POLICY_NET_DENIED: {
+    exit: 1,
+    summary:
+      'A network connection (a URL, a git remote, a registry, a proxy request) names a host or port not in permissions.net.allow, or an address that is private, loopback, link-local or otherwise not routable.',
+  },
+  ZB_CONFINEMENT_NET_UNCONFINED: { exit: 1, summary: 'The agent declares permissions.net.allow, which only the sandbox and its proxy can enforce, and confinement is off for this run.' },
 
   ZB_POLICY_SKILL_UNKNOWN: { exit: 1, summary: 'The agent asked for a skill its package does not bundle.' },
 

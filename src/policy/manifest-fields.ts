@@ -55,6 +55,7 @@ export interface ManifestFields {
     | {
         readonly fs?: { readonly read?: readonly string[] | undefined; readonly write?: readonly string[] | undefined } | undefined;
         readonly bash?: { readonly mode?: BashMode | undefined; readonly allow?: readonly string[] | undefined } | undefined;
+        readonly net?: { readonly allow?: readonly string[] | undefined } | undefined;
       }
     | undefined;
   readonly requirements?: { readonly bin?: readonly string[] | undefined; readonly os?: readonly (typeof GO_OS_NAMES)[number][] | undefined } | undefined;

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
 import { AGENT_NAME_PATTERN, BASH_MODES, COMMAND_NAME_PATTERN, GO_OS_NAMES, MODEL_CAPABILITIES, scopeStringProblems } from './manifest-fields.js';
+import { MAX_NET_ENTRIES, parseNetAllowEntry } from './net-allow.js';
 import { parseSemver } from './semver.js';
 
 const require = createRequire(import.meta.url);
@@ -71,7 +72,20 @@ function buildManifestSchema(z: typeof Zod.z) {
           }
         }),
     ),
-    net: optional(z.strictObject({ allow: emptyList('network access') })),
+    // Hosts the sandbox's proxy lets commands reach (net-allow.ts); each entry in its canonical form.
+    net: optional(
+      z.strictObject({
+        allow: optional(
+          uniqueStrings(
+            z.string({ error: 'must be a string (a host, *.domain, or either with :port)' }).superRefine((value, ctx) => {
+              const parsed = parseNetAllowEntry(value);
+              if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
+            }),
+            'hosts',
+          ).refine((list) => list.length <= MAX_NET_ENTRIES, { error: `may list at most ${MAX_NET_ENTRIES} hosts` }),
+        ),
+      }),
+    ),
     env: optional(z.strictObject({ read: emptyList('reading environment variables') })),
   });
 

@@ -5,6 +5,7 @@
 // accept what the schema rejects; test/policy/manifest-shape.test.ts holds the two
 // together.
 import { AGENT_NAME_PATTERN, BASH_MODES, COMMAND_NAME_PATTERN, GO_OS_NAMES, MODEL_CAPABILITIES, scopeStringProblems, type ManifestFields } from './manifest-fields.js';
+import { MAX_NET_ENTRIES, parseNetAllowEntry } from './net-allow.js';
 import { parseSemver } from './semver.js';
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -72,6 +73,11 @@ const scope = (value: unknown) => {
   const text = nonEmpty(value);
   return scopeStringProblems(text).length === 0 ? text : decline();
 };
+const netEntry = (value: unknown) => (parseNetAllowEntry(string(value)).ok ? (value as string) : decline());
+const netAllowList = (value: unknown) => {
+  const list = uniqueList(netEntry)(value);
+  return list.length <= MAX_NET_ENTRIES ? list : decline();
+};
 const emptyList = (value: unknown): readonly never[] => (Array.isArray(value) && value.length === 0 ? [] : decline());
 
 function readFields(top: JsonObject): ManifestFields {
@@ -111,10 +117,10 @@ function readModel(value: unknown): NonNullable<ManifestFields['model']> {
 
 function readPermissions(value: unknown): NonNullable<ManifestFields['permissions']> {
   const permissions = object(value, ['fs', 'bash', 'net', 'env']);
-  // Network and environment access cannot be enforced yet: only empty lists pass.
-  optional(permissions, 'net', (net) => optional(object(net, ['allow']), 'allow', emptyList));
+  // Environment access cannot be enforced yet: only empty lists pass.
   optional(permissions, 'env', (env) => optional(object(env, ['read']), 'read', emptyList));
   return {
+    net: optional(permissions, 'net', (net) => ({ allow: optional(object(net, ['allow']), 'allow', netAllowList) })),
     fs: optional(permissions, 'fs', (fs) => {
       const scopes = object(fs, ['read', 'write']);
       return { read: optional(scopes, 'read', uniqueList(scope)), write: optional(scopes, 'write', uniqueList(scope)) };

@@ -26,6 +26,8 @@ export interface Manifest {
   readonly permissions: {
     readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] };
     readonly bash: { readonly mode: BashMode; readonly allow: readonly string[] };
+    /** Hosts commands may reach through the sandbox's proxy (net-allow.ts), as written. */
+    readonly net: { readonly allow: readonly string[] };
   };
   readonly requirements: { readonly bin: readonly string[]; readonly os: readonly (typeof GO_OS_NAMES)[number][] };
   readonly entry: { readonly greeting: string; readonly pre: string; readonly defaultPrompt: string | undefined };
@@ -126,6 +128,7 @@ export function parseManifest(bytes: Uint8Array): Manifest {
     permissions: {
       fs: { read: m.permissions?.fs?.read ?? [], write: m.permissions?.fs?.write ?? [] },
       bash: { mode: m.permissions?.bash?.mode ?? 'none', allow: m.permissions?.bash?.allow ?? [] },
+      net: { allow: m.permissions?.net?.allow ?? [] },
     },
     requirements: { bin: m.requirements?.bin ?? [], os: m.requirements?.os ?? [] },
     entry: { greeting: m.entry?.greeting ?? '', pre: m.entry?.pre ?? '', defaultPrompt: m.entry?.default_prompt },

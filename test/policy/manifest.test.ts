@@ -16,7 +16,7 @@ const invalid = test.macro({
 
 test('a minimal manifest gets every default', (t) => {
   const m = parse(base);
-  t.deepEqual(m.permissions, { fs: { read: [], write: [] }, bash: { mode: 'none', allow: [] } });
+  t.deepEqual(m.permissions, { fs: { read: [], write: [] }, bash: { mode: 'none', allow: [] }, net: { allow: [] } });
   t.deepEqual(m.model, { requires: [], minContext: 0, preferred: [] });
   t.deepEqual(m.entry, { greeting: '', pre: '', defaultPrompt: undefined });
   t.false(m.replaceSystemPrompt);
@@ -83,7 +83,17 @@ test('a command given as a path', invalid, { ...base, permissions: { bash: { mod
 test('a command with shell syntax', invalid, { ...base, permissions: { bash: { mode: 'allowlist', allow: ['git;rm'] } } }, '$.permissions.bash.allow[0]');
 test('"." as a command (source)', invalid, { ...base, permissions: { bash: { mode: 'allowlist', allow: ['.'] } } }, '$.permissions.bash.allow[0]');
 test('allow without allowlist mode', invalid, { ...base, permissions: { bash: { mode: 'ask', allow: ['git'] } } }, '$.permissions.bash.allow', /no effect/);
-test('net.allow entries', invalid, { ...base, permissions: { net: { allow: ['example.com'] } } }, '$.permissions.net.allow', /not supported/);
+test(
+  'a net.allow entry not in canonical form',
+  invalid,
+  { ...base, permissions: { net: { allow: ['example.com', 'API.github.com'] } } },
+  '$.permissions.net.allow[1]',
+  /"API\.github\.com".*write "api\.github\.com"/,
+);
+test('a net.allow IP address without a port', invalid, { ...base, permissions: { net: { allow: ['10.0.0.1'] } } }, '$.permissions.net.allow[0]', /"10\.0\.0\.1".*without a port/);
+test('net.allow entries are kept as written', (t) => {
+  t.deepEqual(parse({ ...base, permissions: { net: { allow: ['api.github.com', '*.npmjs.org:443'] } } }).permissions.net, { allow: ['api.github.com', '*.npmjs.org:443'] });
+});
 test('env.read entries', invalid, { ...base, permissions: { env: { read: ['HOME'] } } }, '$.permissions.env.read', /not supported/);
 test('an empty scope', invalid, { ...base, permissions: { fs: { read: [''] } } }, '$.permissions.fs.read[0]', /empty/);
 test('an unknown scope variable', invalid, { ...base, permissions: { fs: { read: ['${home}'] } } }, '$.permissions.fs.read[0]', /unknown variable/);
