@@ -80,7 +80,12 @@ const listOrNone = (values: readonly string[]) => (values.length === 0 ? 'none' 
 /** The declared (unexpanded) permission summary, in the consent prompt's words. */
 export function describePermissions(permissions: Manifest['permissions']): string[] {
   const allow = permissions.bash.allow.length > 0 ? ` (${permissions.bash.allow.map(field).join(', ')})` : '';
-  return [`  fs read: ${listOrNone(permissions.fs.read)}`, `  fs write: ${listOrNone(permissions.fs.write)}`, `  bash: ${permissions.bash.mode}${allow}`];
+  return [
+    `  fs read: ${listOrNone(permissions.fs.read)}`,
+    `  fs write: ${listOrNone(permissions.fs.write)}`,
+    `  bash: ${permissions.bash.mode}${allow}`,
+    `  net: ${permissions.net.allow.length === 0 ? 'none (no network)' : `${listOrNone(permissions.net.allow)} (through the sandbox's proxy; no port: 80 and 443 only)`}`,
+  ];
 }
 
 function reportText(report: AgentReport): string {

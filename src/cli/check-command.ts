@@ -32,7 +32,10 @@ function planLines(result: CheckResult): string[] {
 
 function text(result: CheckResult): string {
   const lines = result.allowed
-    ? [`allow ${result.tool}${result.canonicalPath === undefined ? '' : ` ${result.canonicalPath}`}`, ...(result.tool === 'bash' ? planLines(result) : [])]
+    ? [
+        `allow ${result.tool}${result.canonicalPath === undefined ? '' : ` ${result.canonicalPath}`}${result.net === undefined ? '' : ` ${field(result.net.host)}:${result.net.port} (net.allow entry ${field(result.net.entry)})`}`,
+        ...(result.tool === 'bash' ? planLines(result) : []),
+      ]
     : [`deny: ${field(result.reason ?? '')}`, `  code: ${result.code ?? '(none)'}`, ...(result.canonicalPath === undefined ? [] : [`  canonical path: ${field(result.canonicalPath)}`])];
   lines.push(`  agent: ${field(result.agent.name)}@${field(result.agent.version)}, workspace: ${field(result.workspace)}`);
   for (const warning of result.warnings) lines.push(`  warning: ${field(warning)}`);
@@ -49,6 +52,7 @@ function json(result: CheckResult): unknown {
     canonical_path: result.canonicalPath ?? null,
     bash_mode: result.bashMode ?? null,
     commands: result.plan?.items.map((item) => ({ connector: item.connector, pipeline: item.pipeline })) ?? null,
+    net: result.net ?? null,
     agent: { name: result.agent.name, version: result.agent.version, content_digest: result.agent.contentDigest },
     workspace: result.workspace,
     warnings: result.warnings,

@@ -97,13 +97,13 @@ export const UNPACK: CommandSpec = {
 export const CHECK: CommandSpec = {
   name: 'check',
   summary: 'Ask the policy gate whether an agent may do something.',
-  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--confine required|off] [--json]'],
+  usage: ['check AGENT read|write|edit PATH [--cwd DIR] [--json]', 'check AGENT bash COMMAND [--cwd DIR] [--confine required|off] [--json]', 'check AGENT net URL [--confine required|off] [--json]'],
   description:
-    'Runs the same decision the gate makes at run time and prints allow or deny with the reason, and the canonical path or the parsed commands. A subject of "-" is read from standard input verbatim (no trimming), so any byte, NUL and newlines included, can be tested. Use it to test an agent\'s permissions before shipping it.',
+    'Runs the same decision the gate makes at run time and prints allow or deny with the reason, and the canonical path, the parsed commands, or for net the host and port a URL connects to and the net.allow entry that allows it. A subject of "-" is read from standard input verbatim (no trimming), so any byte, NUL and newlines included, can be tested. Use it to test an agent\'s permissions before shipping it.',
   arguments: [
     { name: 'AGENT', description: AGENT_REF },
-    { name: 'read|write|edit|bash', description: 'The tool to ask about.' },
-    { name: 'SUBJECT', description: 'The path or shell command, or "-" for standard input.' },
+    { name: 'read|write|edit|bash|net', description: "The tool to ask about (net: a URL a command would fetch through the sandbox's proxy)." },
+    { name: 'SUBJECT', description: 'The path, shell command or URL, or "-" for standard input.' },
   ],
   options: [
     CWD_OPTION,

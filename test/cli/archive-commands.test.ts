@@ -49,7 +49,7 @@ test('inspect describes an agent without running it, in text and JSON', async (t
   ]);
   t.is(doc.format, 'directory');
   t.is(doc.artifact_digest, null);
-  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] } });
+  t.deepEqual(doc.permissions, { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'none', allow: [] }, net: { allow: [] } });
   t.deepEqual(doc.files[0], { path: 'AGENT.md', type: 'file', size: readFileSync(path.join(EXAMPLES_DIR, 'code-reviewer/AGENT.md')).length, mode: '0644' });
 });
 
@@ -164,4 +164,16 @@ test('inspect, verify and unpack refuse a .zot holding git metadata', async (t) 
     t.regex(result.stderr, /^zotbox: error\[ZB_ARCHIVE_ENTRY_UNSAFE\]: unsafe archive entry "sub\/\.git": ".git" is git metadata/, args[0]);
   }
   t.deepEqual(readdirSync(dir), ['git.zot']);
+});
+
+test('inspect shows the hosts of net.allow, and "none" without them', async (t) => {
+  const dir = tempDir(t, 'zb-inspect-net-');
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'fetcher', permissions: { net: { allow: ['api.github.com', '*.npmjs.org:443'] } } }));
+  const text = await runCliCaptured(['inspect', dir]);
+  t.is(text.status, 0, text.stderr);
+  t.regex(text.stdout, /\n {2}net: api\.github\.com, \*\.npmjs\.org:443 \(through the sandbox's proxy; no port: 80 and 443 only\)\n/);
+  const json = await runCliCaptured(['inspect', dir, '--json']);
+  t.deepEqual((JSON.parse(json.stdout) as { permissions: { net: unknown } }).permissions.net, { allow: ['api.github.com', '*.npmjs.org:443'] });
+  const none = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer')]);
+  t.regex(none.stdout, /\n {2}net: none \(no network\)\n/);
 });

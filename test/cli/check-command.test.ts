@@ -75,7 +75,7 @@ test('--json gives the documented shape', async (t) => {
   const ws = workspace(t);
   const result = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'repo-maintainer'), 'bash', 'LANG=C git log', '--cwd', ws, '--json'], { env: env(t) });
   const doc = JSON.parse(result.stdout) as { commands: [{ pipeline: [unknown] }] };
-  t.deepEqual(Object.keys(doc), ['allowed', 'tool', 'subject', 'code', 'reason', 'canonical_path', 'bash_mode', 'commands', 'agent', 'workspace', 'warnings']);
+  t.deepEqual(Object.keys(doc), ['allowed', 'tool', 'subject', 'code', 'reason', 'canonical_path', 'bash_mode', 'commands', 'net', 'agent', 'workspace', 'warnings']);
   t.like(doc.commands[0].pipeline[0], { kind: 'exec', argv: ['git', 'log'], env: { LANG: 'C' }, cwd: ws });
 });
 
@@ -200,4 +200,47 @@ test('check decides a write as a run does: a hook the repository config names is
   t.regex(hook.stdout, /code: ZB_POLICY_PATH_PROTECTED/u);
   const plain = await runCliCaptured(['check', maintainer, 'write', 'src/a.ts', '--cwd', ws], { env: { ...env(t), HOME: ws, GIT_CONFIG_NOSYSTEM: '1' } });
   t.is(plain.status, 0, plain.stdout + plain.stderr);
+});
+
+function netAgent(t: Parameters<typeof tempDir>[0], allow: readonly string[]): string {
+  const dir = tempDir(t, 'zb-net-agent-');
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'fetcher', permissions: { fs: { read: ['${workspace}'] }, net: { allow } } }));
+  return dir;
+}
+
+test('check net decides a URL against net.allow: the host, the port rule, the wildcard scope', async (t) => {
+  const ws = workspace(t);
+  const agent = netAgent(t, ['api.github.com', '*.npmjs.org:443', '127.0.0.1:8080']);
+  const cases: readonly (readonly [string, number, RegExp])[] = [
+    ['https://api.github.com/repos/x', 0, /^allow net api\.github\.com:443 \(net\.allow entry api\.github\.com\)\n/],
+    ['http://API.github.com./', 0, /^allow net api\.github\.com:80 /],
+    ['https://api.github.com:8443/', 1, /only for port 80 and 443/],
+    ['https://registry.npmjs.org/x', 0, /^allow net registry\.npmjs\.org:443 \(net\.allow entry \*\.npmjs\.org:443\)/],
+    ['http://registry.npmjs.org/x', 1, /only for port 443/],
+    ['https://npmjs.org/', 1, /npmjs\.org is not in permissions\.net\.allow/],
+    ['https://github.com/', 1, /github\.com is not in permissions\.net\.allow/],
+    ['http://127.0.0.1:8080/', 0, /^allow net 127\.0\.0\.1:8080/],
+    ['http://0x7f.1:8080/', 1, /ends in a number/],
+    ['http://2130706433:8080/', 1, /ends in a number/],
+    ['http://[::ffff:127.0.0.1]:8080/', 1, /IPv4 address inside/],
+    ['https://user@api.github.com/', 1, /credentials/],
+    ['ftp://api.github.com/', 1, /not an http/],
+    ['https://bücher.example/', 1, /not ASCII/],
+  ];
+  for (const [url, status, expected] of cases) {
+    const result = await runCliCaptured(['check', agent, 'net', url, '--cwd', ws], { env: env(t) });
+    t.is(result.status, status, `${url}: ${result.stdout}${result.stderr}`);
+    t.regex(result.stdout, expected, url);
+    if (status === 1) t.regex(result.stdout, /code: ZB_POLICY_NET_DENIED/, url);
+  }
+});
+
+test('check net: with no net.allow every URL is denied, and with --confine off an agent with hosts is refused', async (t) => {
+  const ws = workspace(t);
+  const none = await runCliCaptured(['check', path.join(EXAMPLES_DIR, 'code-reviewer'), 'net', 'https://api.github.com/', '--cwd', ws, '--json'], { env: env(t) });
+  t.is(none.status, 1);
+  t.like(JSON.parse(none.stdout), { allowed: false, code: 'ZB_POLICY_NET_DENIED' });
+  const off = await runCliCaptured(['check', netAgent(t, ['api.github.com']), 'net', 'https://api.github.com/', '--cwd', ws, '--confine', 'off', '--json'], { env: env(t) });
+  t.is(off.status, 1);
+  t.like(JSON.parse(off.stdout), { allowed: false, code: 'ZB_CONFINEMENT_NET_UNCONFINED' });
 });

@@ -73,7 +73,7 @@ test('bash: the first word offers the commands and help, or the global options',
 test('bash: argument words come from the table, at their position', async (t) => {
   const text = await script('bash');
   const dir = tempDir(t);
-  t.deepEqual(bashComplete(text, ['zotbox', 'check', 'agent', ''], dir), ['bash', 'edit', 'read', 'write']);
+  t.deepEqual(bashComplete(text, ['zotbox', 'check', 'agent', ''], dir), ['bash', 'edit', 'net', 'read', 'write']);
   t.deepEqual(bashComplete(text, ['zotbox', 'check', '--cwd', 'ws', 'agent', 'w'], dir), ['write'], 'an option value is not an argument');
   t.deepEqual(bashComplete(text, ['zotbox', 'consent', ''], dir), ['list', 'revoke']);
   t.deepEqual(bashComplete(text, ['zotbox', 'completion', ''], dir), ['bash', 'fish', 'zsh']);

@@ -49,7 +49,11 @@ export function formatConsentText(request: ConsentTextInput): string {
     // A write scope never grants these by containing them (issue 21 §5): each one named is said out loud.
     ...grantedToolFiles(permissions.write).map(({ root, rule }) => `  GRANTED, a file other tools run: ${safe(root)} (${rule.runBy})`),
     `  bash:     ${bash}`,
-    CONFINEMENT_LINES[permissions.confinement],
+    // net.allow (issue 24): the only hosts commands can reach, through the sandbox's proxy.
+    ...(permissions.net === undefined ? [] : [`  net:      ${list(permissions.net)} (no port: 80 and 443 only)`]),
+    permissions.net !== undefined && permissions.confinement === 'bubblewrap'
+      ? "  confinement: bubblewrap sandbox (system read-only, only the scopes above, network only to the hosts above through zotbox's proxy)"
+      : CONFINEMENT_LINES[permissions.confinement],
     '',
   ].join('\n');
 }

@@ -26,6 +26,8 @@ export const ConsentSummarySchema = z.strictObject({
   write: z.array(z.string()),
   bash: z.strictObject({ mode: z.enum(['none', 'ask', 'allowlist']), allow: z.array(z.string()) }),
   confinement: ConfinementSummarySchema,
+  // permissions.net.allow as declared; present only when not empty, so receipts of agents without it keep their key.
+  net: z.array(z.string()).optional(),
 });
 export type ConsentSummary = z.infer<typeof ConsentSummarySchema>;
 

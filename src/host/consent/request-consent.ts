@@ -189,11 +189,18 @@ function openControllingTerminal(): ConsentTerminal | undefined {
   return { write: (text) => writeSync(fd, text), close: () => closeSync(fd) };
 }
 
-/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement. */
+/** The expanded permission summary consent binds: absolute roots, the bash mode and allowlist, the confinement, and the hosts of net.allow (when any). */
 export function summarizePermissions(
   scopes: { readonly read: readonly { root: string }[]; readonly write: readonly { root: string }[] },
   bash: { readonly mode: 'none' | 'ask' | 'allowlist'; readonly allow: readonly string[] },
   confinement: ConfinementSummary,
+  net: readonly string[] = [],
 ): ConsentSummary {
-  return { read: scopes.read.map((s) => s.root), write: scopes.write.map((s) => s.root), bash: { mode: bash.mode, allow: [...bash.allow] }, confinement };
+  return {
+    read: scopes.read.map((s) => s.root),
+    write: scopes.write.map((s) => s.root),
+    bash: { mode: bash.mode, allow: [...bash.allow] },
+    confinement,
+    ...(net.length === 0 ? {} : { net: [...net] }),
+  };
 }

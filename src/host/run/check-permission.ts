@@ -4,6 +4,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { ZotboxError, fileSystemError, type ErrorCode } from '../../errors.js';
+import { compileNetAllow } from '../../policy/net-allow.js';
+import { decideNetUrl } from '../../policy/net-url.js';
 import { decidePathAccess, type PathTool } from '../../policy/path-decision.js';
 import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
 import type { ExecutionPlan } from '../../policy/shell-decision.js';
@@ -15,8 +17,8 @@ import { openAgent, type OpenAgentOptions } from '../load/open-agent.js';
 import { agentDataDirectory } from '../consent/agent-directory.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 
-export type CheckTool = PathTool | 'bash';
-export const CHECK_TOOLS: readonly CheckTool[] = ['read', 'write', 'edit', 'bash'];
+export type CheckTool = PathTool | 'bash' | 'net';
+export const CHECK_TOOLS: readonly CheckTool[] = ['read', 'write', 'edit', 'bash', 'net'];
 
 export interface CheckOptions extends OpenAgentOptions {
   /** The workspace (--cwd); the reference is resolved against OpenAgentOptions.cwd. */
@@ -40,6 +42,8 @@ export interface CheckResult {
   /** For bash: 'ask' runs the string with bash -c; 'allowlist' runs the plan. */
   readonly bashMode?: 'ask' | 'allowlist';
   readonly plan?: ExecutionPlan;
+  /** For net: the host and port the URL connects to, and the net.allow entry that allows it. */
+  readonly net?: { readonly host: string; readonly port: number; readonly entry: string };
   /** Declared scopes that grant nothing (unresolvable). */
   readonly warnings: readonly string[];
 }
@@ -70,6 +74,18 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
     workspace,
     warnings: scopes.warnings,
   };
+  if (tool === 'net') {
+    // A URL decided as the sandbox's proxy and the gate decide it (issue 24): net.allow, in force only when confined.
+    const confined = (options.confine ?? 'required') !== 'off';
+    if (!confined && layout.manifest.permissions.net.allow.length > 0) {
+      return { ...base, allowed: false, code: 'ZB_CONFINEMENT_NET_UNCONFINED', reason: 'permissions.net.allow is enforced only in the sandbox; with --confine off this agent does not run at all.' };
+    }
+    const compiled = compileNetAllow(confined ? layout.manifest.permissions.net.allow : []);
+    const decision = decideNetUrl(compiled.ok ? compiled.rules : [], subject);
+    return decision.allow
+      ? { ...base, allowed: true, net: { host: decision.host, port: decision.port, entry: decision.rule.entry } }
+      : { ...base, allowed: false, code: decision.code, reason: decision.reason };
+  }
   if (tool !== 'bash') {
     // As at run time (run-plan.ts): a write or edit is decided against the control locations the user's git configuration names.
     const stateDirectory = scopes.context.stateDirectory;

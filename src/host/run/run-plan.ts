@@ -14,6 +14,7 @@ import type { Manifest } from '../../policy/manifest.js';
 import { compileScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { ConsentSummary } from '../consent/receipt.js';
+import { runNetRules } from '../net/run-net.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
 import { ensureAgentDirectories } from '../consent/agent-directory.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
@@ -132,7 +133,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
-  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement));
+  const netRules = runNetRules(manifest.permissions.net.allow, confinement.kind, manifest.name);
+  netRules; // enforced by the proxy and the gate (next layers)
+  const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.net.allow);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
     name: manifest.name,

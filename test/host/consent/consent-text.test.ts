@@ -70,3 +70,10 @@ test('a write scope that names a file other tools run is shown as a grant on its
   t.true(text.split('\n').includes('  GRANTED, a file other tools run: /home/u/proj/.vscode/settings.json (VS Code runs the tasks, launch configurations and programs its settings name)'));
   t.false(formatConsentText(input).includes('GRANTED'), 'no such line for ordinary scopes');
 });
+
+test('net.allow: consent lists the hosts, the default ports, and says the network goes only to them', (t) => {
+  const text = formatConsentText({ ...input, permissions: { ...input.permissions, net: ['api.github.com', '*.npmjs.org:443', 'evil\u001b]52;c;x\u0007.com'] } });
+  t.true(text.includes('  net:      api.github.com, *.npmjs.org:443, evil\\u001b]52;c;x\\u0007.com (no port: 80 and 443 only)\n'));
+  t.true(text.includes("network only to the hosts above through zotbox's proxy"));
+  t.false(text.includes('no network'));
+});

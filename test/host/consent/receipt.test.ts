@@ -194,3 +194,17 @@ test('a signed receipt binds the source: the same name and digest from another f
   writeFileSync(file, JSON.stringify({ ...older, mac: computeReceiptMac(key, older) }));
   t.is(readMatchingReceipt(state, expected), undefined, 'a signed receipt that records no source');
 });
+
+test('a receipt binds net.allow: approval without hosts, or with other hosts, never covers a run with these hosts', (t) => {
+  const state = tempDir(t);
+  const withNet: ConsentSummary = { ...permissions, net: ['api.github.com'] };
+  writeReceipt(state, SOURCE, unsigned); // approved without network
+  t.is(readMatchingReceipt(state, { ...expected, permissions: withNet }), undefined);
+  writeReceipt(state, SOURCE, { ...unsigned, permissions: { ...permissions, net: ['api.github.com', '*.github.com'] } });
+  t.is(readMatchingReceipt(state, { ...expected, permissions: withNet }), undefined);
+  writeReceipt(state, SOURCE, { ...unsigned, permissions: withNet });
+  t.like(readMatchingReceipt(state, { ...expected, permissions: withNet }), { permissions: { net: ['api.github.com'] } });
+  // A receipt of hosts never stands for a run without them either, and the one without keeps its old key.
+  t.like(readMatchingReceipt(state, expected), { permissions: { read: ['/home/u/proj'] } });
+  t.not(receiptPath(state, DEMO, DIGEST, withNet), receiptPath(state, DEMO, DIGEST, permissions));
+});

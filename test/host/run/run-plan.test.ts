@@ -50,3 +50,21 @@ test('a stateDirectory option that is a file is ZB_IO_FAILED naming the option, 
   t.like((error as unknown as { details: unknown }).details, { path: file, origin: 'the stateDirectory option' });
   t.deepEqual(readdirSync(root).sort(), ['hello.json', 'helper', 'state-file']);
 });
+
+test('an agent with net.allow is refused under --confine off, before consent, naming its hosts; confined, consent binds the hosts', async (t) => {
+  const { root, options } = agentFixture(t);
+  const agent = path.join(root, 'fetcher');
+  mkdirSync(agent);
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'fetcher', permissions: { fs: { read: ['${workspace}'] }, net: { allow: ['api.github.com'] } } }));
+  const env = { ZOTBOX_HOME: path.join(root, 'state') };
+  const error = await t.throwsAsync(prepareRun({ ...options, reference: agent, env, yes: true, remember: true }));
+  t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_NET_UNCONFINED');
+  t.regex(String((error).message), /api\.github\.com/);
+  t.deepEqual(listReceipts(env.ZOTBOX_HOME), []);
+  const confined = await prepareRun({ ...options, reference: agent, env, yes: true, remember: true, confine: 'required' });
+  t.deepEqual(confined.permissions.net, ['api.github.com']);
+  t.deepEqual(
+    listReceipts(env.ZOTBOX_HOME).map((r) => r.receipt?.permissions.net),
+    [['api.github.com']],
+  );
+});
