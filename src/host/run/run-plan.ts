@@ -133,8 +133,8 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   const scopes = compileScopes(manifest.permissions.fs, { workspace, ...canonicalStateContext(stateDirectory, options.agentDataDirectory ?? data) });
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
-  const netRules = runNetRules(manifest.permissions.net.allow, confinement.kind, manifest.name);
-  netRules; // enforced by the proxy and the gate (next layers)
+  // Refuses net.allow where nothing could enforce it (--confine off), before consent.
+  runNetRules(manifest.permissions.net.allow, confinement.kind, manifest.name);
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.net.allow);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,

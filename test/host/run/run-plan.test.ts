@@ -59,7 +59,7 @@ test('an agent with net.allow is refused under --confine off, before consent, na
   const env = { ZOTBOX_HOME: path.join(root, 'state') };
   const error = await t.throwsAsync(prepareRun({ ...options, reference: agent, env, yes: true, remember: true }));
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_NET_UNCONFINED');
-  t.regex(String((error).message), /api\.github\.com/);
+  t.regex(error.message, /api\.github\.com/);
   t.deepEqual(listReceipts(env.ZOTBOX_HOME), []);
   const confined = await prepareRun({ ...options, reference: agent, env, yes: true, remember: true, confine: 'required' });
   t.deepEqual(confined.permissions.net, ['api.github.com']);
