@@ -33,6 +33,8 @@ export function textRenderer(): (event: RunEvent) => string {
         return `  ✘ denied: ${field(event.reason ?? event.code ?? '')}\n`;
       case 'tool.result':
         return denied.has(event.id) ? '' : resultLine(event);
+      case 'net.connect':
+        return `  ${event.allowed ? '⇄' : '✘'} net ${field(event.host)}:${event.port} ${event.allowed ? `(${event.bytes_out} B out, ${event.bytes_in} B in)` : `denied: ${field(event.reason)}`}\n`;
       case 'usage':
         return '';
       case 'run.end':

@@ -35,6 +35,19 @@ export interface CanonicalHost {
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
+/** One connection attempt through the sandbox's proxy, as its run.event net.connect reports it. */
+export interface NetConnection {
+  readonly host: string;
+  readonly port: number;
+  readonly allowed: boolean;
+  readonly reason: string;
+  /** The address connected to (allowed only). */
+  readonly address?: string;
+  /** Bytes from the command to the upstream, and back. */
+  readonly bytesOut: number;
+  readonly bytesIn: number;
+}
+
 export type NetDecision = { readonly allow: true; readonly host: string; readonly port: number; readonly rule: NetRule } | { readonly allow: false; readonly code: ErrorCode; readonly reason: string };
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ErrorCode } from '../../errors.js';
+import type { NetConnection } from '../../policy/net-allow.js';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import { decidePipeline, describeSimpleCommand, directoryAfter, shellStartDirectory, type PlannedStep, type ShellContext } from '../../policy/shell-decision.js';
 import type { ShellAst } from '../../policy/shell-parse.js';
@@ -52,6 +53,8 @@ export interface BashResult {
   readonly truncated: boolean;
   readonly timedOut: boolean;
   readonly durationMs: number;
+  /** With net.allow: each connection attempt the commands made through the sandbox's proxy (absent when none). */
+  readonly network?: readonly NetConnection[];
 }
 
 class CappedText {
@@ -275,6 +278,7 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     ...(group.timedOut ? [`[zotbox: killed after ${options.timeoutMs} ms]`] : []),
   ];
   const errors = stderr.text();
+  const network = call.connections();
   return {
     // First when present, so that it leads what the model reads and the tool.result summary (the first 200 characters).
     ...(stoppedByGate === undefined ? {} : { stoppedByGate }),
@@ -285,5 +289,6 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
     truncated: stdout.dropped + stderr.dropped > 0,
     timedOut: group.timedOut,
     durationMs: Date.now() - started,
+    ...(network.length === 0 ? {} : { network }),
   };
 }

@@ -66,8 +66,9 @@ export function gitConfigOverrides(drivers: GitDriverNames): [string, string][] 
  * git configuration, git's configured programs off, and nothing from the user's
  * environment (no tokens, no keys).
  */
-export function commandEnvironment(home: string, assignments: Readonly<Record<string, string>> = {}, drivers: GitDriverNames = NO_GIT_DRIVERS): Record<string, string> {
-  const overrides = gitConfigOverrides(drivers);
+export function commandEnvironment(home: string, assignments: Readonly<Record<string, string>> = {}, drivers: GitDriverNames = NO_GIT_DRIVERS, proxy?: string): Record<string, string> {
+  // With net.allow (issue 24): git's http(s) goes to the sandbox's proxy, like every client below.
+  const overrides = [...gitConfigOverrides(drivers), ...(proxy === undefined ? [] : [['http.proxy', proxy] as [string, string]])];
   const gitConfig: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) };
   for (const [index, [key, value]] of overrides.entries()) {
     gitConfig[`GIT_CONFIG_KEY_${index}`] = key;
@@ -98,7 +99,7 @@ export function commandEnvironment(home: string, assignments: Readonly<Record<st
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     // No transport at all (the sandbox has no network; local ones run upload-pack commands config can name).
-    GIT_ALLOW_PROTOCOL: 'zotbox-none',
+    GIT_ALLOW_PROTOCOL: proxy === undefined ? 'zotbox-none' : 'http:https',
     GIT_AUTHOR_NAME: 'zotbox agent',
     GIT_AUTHOR_EMAIL: 'agent@zotbox.invalid',
     GIT_COMMITTER_NAME: 'zotbox agent',
@@ -115,5 +116,17 @@ export function commandEnvironment(home: string, assignments: Readonly<Record<st
     npm_config_git: 'git',
     npm_config_update_notifier: 'false',
     ...gitConfig,
+    ...(proxy === undefined ? {} : proxyVariables(proxy)),
   };
+}
+
+/**
+ * With net.allow, every spelling of the proxy variables curl, wget, git, npm,
+ * pip and Node's clients read, all naming the sandbox's proxy. NO_PROXY is
+ * empty: nothing, loopback included, is reached but through the proxy.
+ */
+function proxyVariables(proxy: string): Record<string, string> {
+  const variables: Record<string, string> = { NO_PROXY: '', no_proxy: '', npm_config_proxy: proxy, npm_config_https_proxy: proxy, npm_config_noproxy: '' };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) variables[name] = variables[name.toLowerCase()] = proxy;
+  return variables;
 }

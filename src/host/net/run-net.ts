@@ -17,6 +17,7 @@ export function runNetRules(allow: readonly string[], confinement: 'bubblewrap' 
   }
   const compiled = compileNetAllow(allow);
   // Never: the manifest was validated with the same grammar at load.
-  if (!compiled.ok) throw new ZotboxError('ZB_MANIFEST_INVALID', `manifest.json: $.permissions.net.allow[${compiled.index}] ${compiled.reason}.`, { details: { path: `$.permissions.net.allow[${compiled.index}]` } });
+  if (!compiled.ok)
+    throw new ZotboxError('ZB_MANIFEST_INVALID', `manifest.json: $.permissions.net.allow[${compiled.index}] ${compiled.reason}.`, { details: { path: `$.permissions.net.allow[${compiled.index}]` } });
   return compiled.rules;
 }

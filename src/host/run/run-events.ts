@@ -18,6 +18,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       write: z.array(z.string()),
       bash: z.strictObject({ mode: z.string(), allow: z.array(z.string()) }),
       confinement: z.enum(['bubblewrap', 'unconfined']),
+      net: z.array(z.string()).optional(),
     }),
     /** The confinement in force, in words: confined, UNCONFINED, or required but unavailable here (then commands are refused). */
     confinement: z.string(),
@@ -46,6 +47,18 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** For a command that ran (bash): how it exited. ok stays true for a non-zero exit: the model reads the result. */
     exit_code: z.number().int().nullable().optional(),
     signal: z.string().nullable().optional(),
+  }),
+  /** One connection attempt of a command through the sandbox's proxy (net.allow), reported when it ends. */
+  z.strictObject({
+    type: z.literal('net.connect'),
+    id: z.number().int(),
+    host: z.string(),
+    port: z.number().int(),
+    allowed: z.boolean(),
+    reason: z.string(),
+    address: z.string().optional(),
+    bytes_out: z.number().int(),
+    bytes_in: z.number().int(),
   }),
   z.strictObject({
     type: z.literal('usage'),

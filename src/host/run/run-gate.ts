@@ -3,6 +3,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { toZotboxError } from '../../errors.js';
 import { serveGate, type GateServer } from '../../policy/gate-server.js';
+import type { NetConnection } from '../../policy/net-allow.js';
 import type { AnswerCancellation } from './answer-cancellation.js';
 import type { EventQueue } from './event-queue.js';
 import type { RunCancellation } from './run-cancellation.js';
@@ -18,6 +19,10 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
     execute: async (approved, signal) => {
       try {
         const result = await answers.execute(signal, (stop) => plan.execute(approved, stop));
+        for (const connection of networkOf(result)) {
+          const { host, port, allowed, reason, address, bytesOut, bytesIn } = connection;
+          queue.push({ type: 'net.connect', id: approved.call.id, host, port, allowed, reason, ...(address === undefined ? {} : { address }), bytes_out: bytesOut, bytes_in: bytesIn });
+        }
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result), ...(approved.tool === 'bash' ? commandExit(result) : {}) });
         return result;
       } catch (error) {
@@ -51,6 +56,13 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
       if (!event.allowed) queue.push({ type: 'tool.result', id: event.id, tool: event.tool, ok: false, summary: event.reason ?? event.code ?? 'denied' });
     },
   });
+}
+
+/** The connection attempts a bash result carries (BashResult.network); none for other results. */
+function networkOf(result: unknown): readonly NetConnection[] {
+  if (typeof result !== 'object' || result === null || !('network' in result)) return [];
+  const { network } = result as { network?: unknown };
+  return Array.isArray(network) ? (network as NetConnection[]) : [];
 }
 
 /** How a command exited, from the bash executor's result (src/host/executors/bash.ts, BashResult); nothing for other results. */

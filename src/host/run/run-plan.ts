@@ -14,6 +14,8 @@ import type { Manifest } from '../../policy/manifest.js';
 import { compileScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { ConsentSummary } from '../consent/receipt.js';
+import { createCallNetwork } from '../net/call-network.js';
+import type { NetResolver } from '../net/net-proxy.js';
 import { runNetRules } from '../net/run-net.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
 import { ensureAgentDirectories } from '../consent/agent-directory.js';
@@ -108,8 +110,19 @@ export interface RunPlan {
   readonly execute: (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown>;
 }
 
+/** Test seams: production never passes them, and src/index.ts exports neither this nor prepareRunWithSeams. */
+export interface RunSeams {
+  /** Resolves host names for the sandbox's proxy instead of the system resolver (tests map names to loopback upstreams). */
+  readonly netResolver?: NetResolver;
+}
+
 /** Loads, checks and asks consent once. Throws (with a ZB_ code) when the agent cannot run here. */
 export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
+  return prepareRunWithSeams(options, {});
+}
+
+/** prepareRun with test seams (RunSeams). */
+export async function prepareRunWithSeams(options: PrepareRunOptions, seams: RunSeams): Promise<RunPlan> {
   const env = options.env ?? {};
   const agent = await agentFor(options, env);
   const { image, layout, source, sourceIdentity, reference } = agent;
@@ -134,7 +147,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
   refuseScopesInStateDirectory(scopes);
   const confinement = resolveConfinement(options.confine ?? 'required');
   // Refuses net.allow where nothing could enforce it (--confine off), before consent.
-  runNetRules(manifest.permissions.net.allow, confinement.kind, manifest.name);
+  const netRules = runNetRules(manifest.permissions.net.allow, confinement.kind, manifest.name);
   const permissions = summarizePermissions(scopes, manifest.permissions.bash, summarizeConfinement(confinement), manifest.permissions.net.allow);
   const consent = await (options.obtainConsent ?? requestConsent)({
     stateDirectory,
@@ -173,13 +186,18 @@ export async function prepareRun(options: PrepareRunOptions): Promise<RunPlan> {
     writeRoots: permissions.write,
     shell, // the gate's own: what the executor decides again is decided by the same policy
     controls,
-    isolation: createCommandIsolation(confinement, {
-      readRoots: permissions.read,
-      writeRoots: permissions.write,
-      ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
-      agentData: scopes.context.agentData,
-      userGit,
-    }),
+    isolation: createCommandIsolation(
+      confinement,
+      {
+        readRoots: permissions.read,
+        writeRoots: permissions.write,
+        ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
+        agentData: scopes.context.agentData,
+        userGit,
+      },
+      undefined,
+      createCallNetwork(netRules, seams.netResolver),
+    ),
   });
   return {
     image,

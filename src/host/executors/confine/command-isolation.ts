@@ -32,6 +32,18 @@ import { recordProtected, type ProtectedRecord } from './protected-locations.js'
 import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lock.js';
 import { killSession } from './session-reaper.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
+import type { Duplex } from 'node:stream';
+import type { NetConnection } from '../../../policy/net-allow.js';
+import { bridgeCommand, bridgeNode, PROXY_URL } from './net-bridge.js';
+
+/**
+ * net.allow's proxy (host/net), opened for each confined call: every command's
+ * network carrier is attached to it, and closing it ends every connection and
+ * gives the attempts it saw. Absent: commands have no network at all.
+ */
+export interface CallNetwork {
+  open(): { attach(carrier: Duplex): void; close(): readonly NetConnection[] };
+}
 
 export interface CommandSpec {
   readonly cwd: string;
@@ -76,6 +88,8 @@ export interface CallIsolation {
   launch(command: CommandSpec): CommandLaunch;
   /** After the call: the git aftercare. Throws ZB_CONFINEMENT_GIT_PROGRAM after removing what broke the rules. */
   finish(): void;
+  /** After finish: the connection attempts of the call's commands through the proxy (none without net.allow). */
+  connections(): readonly NetConnection[];
 }
 
 /** Test seam: callbacks at the worst moments of a sandbox's start. Production never passes one; src/index.ts does not export it. */
@@ -186,8 +200,11 @@ async function releaseVerified(
   channel.end('\n');
 }
 
-function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined, lock: ScopeLock): CallIsolation {
+function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProbe | undefined, lock: ScopeLock, network: CallNetwork | undefined): CallIsolation {
+  const node = network === undefined ? undefined : bridgeNode();
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
+  const proxy = network?.open();
+  let connections: readonly NetConnection[] = [];
   // The aftercare compares with the scopes as they were before the call's first command.
   const before = sandbox.inventory;
   const record = recordWith(sandbox, () => recordProtected(sandbox.protectedSet, layout.writeRoots));
@@ -203,14 +220,18 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       sandbox.verifyMountPoints();
       probe?.beforeSpawn?.();
       const { expectations, fds } = sandbox;
-      // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, and the pipe bwrap writes its info to.
+      // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, the pipe bwrap writes its info to,
+      // and with net.allow the network carrier (a socket pair) the bridge runs the command behind.
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
+      const run = proxy === undefined || node === undefined ? [command.invokedPath, ...command.args] : bridgeCommand(node, infoFd + 1, command.invokedPath, command.args);
       return {
         file: bwrap,
-        args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', command.invokedPath, ...command.args],
-        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers),
-        extraStdio: ['pipe', ...fds, 'pipe', 'pipe'],
+        args: [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', ...run],
+        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, proxy === undefined ? undefined : PROXY_URL),
+        extraStdio: ['pipe', ...fds, 'pipe', 'pipe', ...(proxy === undefined ? [] : ['pipe' as const])],
         started: (pid, streams, stopped) => {
+          const carrier = streams[3 + fds.length] as Duplex | undefined;
+          if (proxy !== undefined && carrier !== undefined) proxy.attach(carrier);
           // bwrap reads the filter from a pipe to its end (no file to leave behind).
           const filterInput = streams[1 + fds.length] as Writable | undefined;
           filterInput?.on('error', () => undefined); // the child exited before reading: its exit status reports why
@@ -227,11 +248,13 @@ function bubblewrapCall(bwrap: string, layout: SandboxLayout, probe: SandboxProb
       finished = true;
       try {
         sandbox.close();
+        if (proxy !== undefined) connections = proxy.close();
         finishGitStateCheck(layout, before, record);
       } finally {
         lock.release();
       }
     },
+    connections: () => connections,
   };
 }
 
@@ -266,11 +289,12 @@ function unconfinedCall(layout: SandboxLayout, lock: ScopeLock): CallIsolation {
         lock.release();
       }
     },
+    connections: () => [],
   };
 }
 
 /** `probe` is a test seam (SandboxProbe): production never passes one. */
-export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe): CommandIsolation {
+export function createCommandIsolation(confinement: Confinement, layout: SandboxLayout, probe?: SandboxProbe, network?: CallNetwork): CommandIsolation {
   return {
     confinement,
     beginFileWrite: async (signal) => {
@@ -289,8 +313,11 @@ export function createCommandIsolation(confinement: Confinement, layout: Sandbox
     },
     beginCall: async (signal) => {
       if (confinement.kind === 'unavailable') throw confinementUnavailable(confinement);
+      // net.allow is enforced only by the sandbox's proxy: an unconfined call never gets a network of its own (run-net.ts refuses such runs).
+      if (network !== undefined && confinement.kind !== 'bubblewrap')
+        throw new ZotboxError('ZB_CONFINEMENT_NET_UNCONFINED', 'permissions.net.allow is enforced only in the sandbox; this call is unconfined.');
       const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
-      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, probe, lock) : unconfinedCall(layout, lock)));
+      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, probe, lock, network) : unconfinedCall(layout, lock)));
     },
   };
 }

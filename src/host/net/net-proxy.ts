@@ -1,0 +1,210 @@
+// The HTTP proxy of one bash call (issue 24 §1): the only way out of the
+// sandbox's network namespace. It takes CONNECT host:port and plain requests
+// in absolute form (http://host/...), decides each against net.allow, resolves
+// the name itself, refuses every address that is not globally routable unless
+// net.allow names that literal address and port, and connects to the very
+// address it checked (never resolving twice: no DNS rebinding). Every attempt
+// becomes a NetConnection record (host, port, allowed or not, the reason, bytes
+// each way). It never listens anywhere: connections reach it as streams.
+import { lookup } from 'node:dns/promises';
+import { request, type IncomingMessage, type ServerResponse, createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { decideAddress } from '../../policy/net-address.js';
+import { decideNetAccess, type NetConnection, type NetDecision, type NetRule } from '../../policy/net-allow.js';
+import { decideNetUrl } from '../../policy/net-url.js';
+
+/** Resolves a host name to addresses. Production: the system resolver. Tests pass one (a seam never exported from src/index.ts). */
+export type NetResolver = (host: string) => Promise<readonly string[]>;
+
+export interface NetProxyOptions {
+  readonly rules: readonly NetRule[];
+  readonly resolver?: NetResolver;
+  /** Called once per attempt, when it is refused or, allowed, when it ends. */
+  readonly onConnection?: (connection: NetConnection) => void;
+}
+
+export interface NetProxy {
+  /** Serves one client connection (a stream from the sandbox's bridge). */
+  handle(stream: Duplex): void;
+  /** Every attempt so far, in the order they ended. */
+  connections(): readonly NetConnection[];
+  /** Ends every open connection. */
+  close(): void;
+}
+
+const systemResolver: NetResolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+/** Headers that belong to one hop (RFC 9110 §7.6.1) and the proxy's own. */
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const MAX_OPEN = 256;
+
+type Target = { readonly ok: true; readonly address: string; readonly decision: Extract<NetDecision, { allow: true }> } | { readonly ok: false; readonly reason: string };
+
+/** CONNECT's authority: host:port or [v6]:port, the port in decimal. */
+function parseAuthority(text: string): { host: string; port: number } | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):([1-9][0-9]{0,4})$/.exec(text);
+  if (match === null || Number(match[2]) > 65535) return undefined;
+  return { host: match[1]!, port: Number(match[2]) };
+}
+
+/** The host and port a refused request named, for its record: as a URL parser reads them, else the text itself. */
+function namedTarget(url: string): { host: string; port: number } {
+  try {
+    const parsed = new URL(url);
+    return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port) };
+  } catch {
+    return { host: url.slice(0, 200), port: 0 };
+  }
+}
+
+export function createNetProxy(options: NetProxyOptions): NetProxy {
+  const resolve = options.resolver ?? systemResolver;
+  const finished: NetConnection[] = [];
+  const open = new Set<Duplex | Socket>();
+  let closed = false;
+  const record = (connection: NetConnection) => {
+    finished.push(connection);
+    options.onConnection?.(connection);
+  };
+
+  /** The decision, then the resolution, then the address check: the address returned is the one to connect to. */
+  async function target(decision: NetDecision): Promise<Target> {
+    if (!decision.allow) return { ok: false, reason: decision.reason };
+    const kind = decision.rule.kind;
+    let addresses: readonly string[];
+    if (kind === 'ipv4' || kind === 'ipv6') addresses = [decision.host];
+    // localhost is never looked up: the resolver could say anything.
+    else if (kind === 'localhost') addresses = ['127.0.0.1', '::1'];
+    else {
+      try {
+        addresses = await resolve(decision.host);
+      } catch (error) {
+        return { ok: false, reason: `${decision.host} could not be resolved (${(error as { code?: string }).code ?? String(error)})` };
+      }
+    }
+    let refusal = `${decision.host} resolved to no address`;
+    for (const address of addresses) {
+      const checked = decideAddress(options.rules, kind, address, decision.port);
+      if (checked.allow) return { ok: true, address: checked.address, decision };
+      refusal = `${decision.host} resolves to ${checked.reason}`;
+    }
+    return { ok: false, reason: refusal };
+  }
+
+  function track<T extends Duplex | Socket>(stream: T): T {
+    open.add(stream);
+    stream.once('close', () => open.delete(stream));
+    return stream;
+  }
+
+  async function onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    track(client);
+    client.on('error', () => undefined); // the command went away: the upstream side ends with it
+    const authority = parseAuthority(req.url ?? '');
+    const host = authority?.host ?? String(req.url);
+    const port = authority?.port ?? 0;
+    const decided = authority === undefined ? undefined : await target(decideNetAccess(options.rules, authority.host, authority.port));
+    if (decided === undefined || !decided.ok || closed) {
+      const reason = decided === undefined ? `CONNECT ${JSON.stringify(String(req.url))} is not host:port` : decided.ok ? 'the call ended' : decided.reason;
+      record({ host, port, allowed: false, reason, bytesOut: 0, bytesIn: 0 });
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nzotbox: ${reason}\n`);
+      return;
+    }
+    const upstream = track(connect({ host: decided.address, port }));
+    let bytesOut = head.length;
+    let bytesIn = 0;
+    let reported = false;
+    const report = (reason: string) => {
+      if (reported) return;
+      reported = true;
+      record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
+    };
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      client.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
+      upstream.on('data', (chunk: Buffer) => (bytesIn += chunk.length));
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    upstream.once('error', (error) => {
+      if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nzotbox: ${error.message}\n`);
+      report(`allowed by ${decided.decision.rule.entry}; the upstream failed: ${error.message}`);
+    });
+    upstream.once('close', () => {
+      client.destroy();
+      report(`allowed by ${decided.decision.rule.entry}`);
+    });
+    client.once('close', () => upstream.destroy());
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '';
+    const decision = decideNetUrl(options.rules, url);
+    const { host, port } = decision.allow ? decision : namedTarget(url);
+    // Only plain http in absolute form: https goes through CONNECT.
+    const decided =
+      decision.allow && !url.startsWith('http://')
+        ? ({ ok: false, reason: `${JSON.stringify(url)}: only http:// URLs are proxied as requests; https goes through CONNECT` } as const)
+        : await target(decision);
+    if (!decided.ok || closed) {
+      const reason = decided.ok ? 'the call ended' : decided.reason;
+      record({ host, port, allowed: false, reason, bytesOut: 0, bytesIn: 0 });
+      res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(`zotbox: ${reason}\n`);
+      return;
+    }
+    const parsed = new URL(url);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
+    headers['host'] = parsed.host; // the host decided, never one the client wrote besides it
+    let bytesOut = 0;
+    let bytesIn = 0;
+    const upstream = request({ host: decided.address, port, method: req.method, path: `${parsed.pathname}${parsed.search}`, headers, setHost: false, agent: false });
+    req.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
+    const report = (reason: string) => record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
+    upstream.once('response', (response) => {
+      const back: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) back[name] = value;
+      res.writeHead(response.statusCode ?? 502, back);
+      response.on('data', (chunk: Buffer) => (bytesIn += chunk.length));
+      response.pipe(res);
+      response.once('end', () => report(`allowed by ${decided.decision.rule.entry}`));
+      response.once('error', (error) => report(`allowed by ${decided.decision.rule.entry}; the upstream failed: ${error.message}`));
+    });
+    upstream.once('error', (error) => {
+      report(`allowed by ${decided.decision.rule.entry}; the upstream failed: ${error.message}`);
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' }).end(`zotbox: ${error.message}\n`);
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  const server: Server = createServer({ keepAlive: false });
+  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void onConnect(req, client, head));
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res));
+  // Protocol switches (WebSocket over plain http) are not proxied: only CONNECT tunnels.
+  server.on('upgrade', (req: IncomingMessage, client: Duplex) => {
+    record({ host: String(req.headers.host), port: 0, allowed: false, reason: 'protocol upgrades are not proxied; use https (CONNECT)', bytesOut: 0, bytesIn: 0 });
+    client.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
+  });
+  server.on('clientError', (_error, client: Duplex) => {
+    if (!client.destroyed) client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+
+  return {
+    handle: (stream) => {
+      if (closed || open.size >= MAX_OPEN) {
+        stream.destroy();
+        return;
+      }
+      track(stream);
+      server.emit('connection', stream);
+    },
+    connections: () => [...finished],
+    close: () => {
+      closed = true;
+      for (const stream of open) stream.destroy();
+      open.clear();
+    },
+  };
+}
