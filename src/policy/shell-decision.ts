@@ -8,6 +8,7 @@
 // carries the parsed line and the plan decided up front; the executor decides
 // each pipeline again just before it starts (decidePipeline, gate-rules §10) and
 // runs the steps that decision returns. Never throws.
+import type { NetRule } from './net-allow.js';
 import { realpathSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
@@ -39,6 +40,8 @@ export interface ShellContext {
   readonly trustedDirectories: readonly string[];
   /** Whether commands run inside the sandbox. A program with no argument rule may run only then; absent means not. */
   readonly confined?: boolean;
+  /** permissions.net.allow: a URL a command names (curl, wget, a git remote, a registry) must be on it; absent means empty. */
+  readonly net?: readonly NetRule[];
 }
 
 export type PlannedStep =
@@ -174,7 +177,12 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     const commands = checkFindCommands(command, context, cwd, wrapping);
     if (!commands.ok) return commands;
   }
-  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), { scopes: context.scopes, cwd, ...(wrapping.found === undefined ? {} : { found: wrapping.found }) });
+  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), {
+    scopes: context.scopes,
+    cwd,
+    net: context.net ?? [],
+    ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
+  });
   if (!args.ok) return args;
   // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.
   if (args.value.rule === 'ruled' && args.value.writes === 'names') wrapping.changesNames.push(identity.value.name);

@@ -59,6 +59,12 @@ function canonicalWorkspace(directory: string): string {
   return real;
 }
 
+/** net.allow's rules as a run would enforce them: none unconfined (such a run is refused). */
+function netRulesOf(allow: readonly string[], confined: boolean) {
+  const compiled = compileNetAllow(confined ? allow : []);
+  return compiled.ok ? compiled.rules : [];
+}
+
 export async function checkPermission(reference: string, tool: CheckTool, subject: string, options: CheckOptions): Promise<CheckResult> {
   const { image, layout, sourceIdentity } = await openAgent(reference, options);
   const workspace = canonicalWorkspace(options.workspace);
@@ -80,8 +86,7 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
     if (!confined && layout.manifest.permissions.net.allow.length > 0) {
       return { ...base, allowed: false, code: 'ZB_CONFINEMENT_NET_UNCONFINED', reason: 'permissions.net.allow is enforced only in the sandbox; with --confine off this agent does not run at all.' };
     }
-    const compiled = compileNetAllow(confined ? layout.manifest.permissions.net.allow : []);
-    const decision = decideNetUrl(compiled.ok ? compiled.rules : [], subject);
+    const decision = decideNetUrl(netRulesOf(layout.manifest.permissions.net.allow, confined), subject);
     return decision.allow
       ? { ...base, allowed: true, net: { host: decision.host, port: decision.port, entry: decision.rule.entry } }
       : { ...base, allowed: false, code: decision.code, reason: decision.reason };
@@ -112,6 +117,7 @@ export async function checkPermission(reference: string, tool: CheckTool, subjec
     searchPath: COMMAND_SEARCH_PATH,
     trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
     confined: (options.confine ?? 'required') !== 'off',
+    net: netRulesOf(layout.manifest.permissions.net.allow, (options.confine ?? 'required') !== 'off'),
   });
   if (!decision.allow) return { ...base, allowed: false, code: decision.code, reason: decision.reason };
   return decision.mode === 'ask' ? { ...base, allowed: true, bashMode: 'ask' } : { ...base, allowed: true, bashMode: 'allowlist', plan: decision.plan };

@@ -174,6 +174,7 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
     searchPath: COMMAND_SEARCH_PATH,
     trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES,
     confined: confinement.kind !== 'unconfined',
+    net: netRules,
   };
   // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
   const userGit = userGitEnvironment(env, homedir());

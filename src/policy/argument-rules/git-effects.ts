@@ -133,7 +133,8 @@ function checkArgumentReads(label: string, parsed: ParsedArguments, context: Arg
 
 /** git init [DIR]: DIR (or the working directory) must be writable, and an existing .git there a real directory. */
 function checkNewRepository(label: string, parsed: ParsedArguments, context: ArgumentContext): Check<null> {
-  const target = parsed.positionals[0] ?? '.';
+  // git init DIR, git clone URL DIR: the repository is made in the last positional (clone's rule requires DIR).
+  const target = parsed.positionals[parsed.positionals.length - 1] ?? '.';
   const decision = decidePathAccess('write', absoluteFrom(context.cwd, target), context.scopes);
   if (!decision.allow) return no(decision.code, `${label} creates a repository in ${JSON.stringify(target)}: ${decision.reason}`);
   const dotGit = path.join(decision.canonicalPath, '.git');

@@ -172,7 +172,7 @@ const CARGO: ProgramRule = {
 };
 
 const NPM_WHY =
-  "npm may run the project's scripts (run, test, start) and list or view packages; install, ci, exec, x, config, init, publish, link, update and options that name a shell or node options (--script-shell, --node-options, --call) are denied; the scripts themselves are bounded only by the sandbox";
+  "npm may run the project's scripts (run, test, start), list or view packages, and install them (install, ci: only confined, with --registry an http(s) URL permissions.net.allow lists); exec, x, config, init, publish, link, update and options that name a shell or node options (--script-shell, --node-options, --call) are denied; the scripts themselves are bounded only by the sandbox, and the network by net.allow";
 const NPM_PACKAGE: ValueKind = {
   matches: /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[A-Za-z0-9._^~<>=*|-]+)?$/,
   describe: 'a registry package name, optionally @version (not a URL, path or git spec)',
@@ -192,7 +192,12 @@ function npmRule(options: readonly OptionRule[], positionals: ProgramRule['posit
 const NPM_RUN = npmRule([{ long: 'if-present' }], { rest: 'literal' });
 const NPM_TEST = npmRule([], { rest: 'literal' });
 const NPM_LIST = npmRule([{ short: 'a', long: 'all' }, { long: 'depth', value: 'number' }, { long: 'json' }], { rest: NPM_PACKAGE });
-const NPM_VIEW = npmRule([{ long: 'json' }], { leading: [NPM_PACKAGE], rest: 'literal', min: 1 });
+/** A registry is an http(s) URL whose host permissions.net.allow lists (issue 24); without one, npm's own (or .npmrc's) is decided by the sandbox's proxy. */
+const NPM_REGISTRY: OptionRule = { long: 'registry', value: 'url' };
+const NPM_VIEW = npmRule([{ long: 'json' }, NPM_REGISTRY], { leading: [NPM_PACKAGE], rest: 'literal', min: 1 });
+/** install and ci fetch packages and run their install scripts: bounded by the sandbox, and by net.allow through its proxy. */
+const NPM_INSTALL_OPTIONS: readonly OptionRule[] = [NPM_REGISTRY, { long: 'no-audit' }, { long: 'no-fund' }, { long: 'ignore-scripts' }];
+const NPM_INSTALL = npmRule([...NPM_INSTALL_OPTIONS, { short: 'D', long: 'save-dev' }, { long: 'no-save' }], { rest: NPM_PACKAGE });
 
 const NPM: ProgramRule = {
   why: NPM_WHY,
@@ -208,6 +213,8 @@ const NPM: ProgramRule = {
     list: NPM_LIST,
     outdated: npmRule([{ long: 'json' }, { long: 'all' }], { rest: NPM_PACKAGE }),
     view: NPM_VIEW,
+    install: NPM_INSTALL,
+    ci: npmRule(NPM_INSTALL_OPTIONS),
     '': { why: NPM_WHY, options: [], positionals: {} },
   },
 };

@@ -17,8 +17,11 @@ export const REVISION_OR_PATHSPEC: ValueKind = {
 /** Free text (a message, an author, a format, a date, a search pattern). Never starting with "-": it can then never be an option git reads differently. */
 export const TEXT: ValueKind = { matches: /^(?!-)/, describe: 'text that does not start with "-"' };
 
-/** A remote's name or an https:// URL: no local path, no ssh, no transport helper. */
-export const REMOTE: ValueKind = { matches: /^(?:[A-Za-z0-9][A-Za-z0-9._-]*|https:\/\/[^\s\\]+)$/, describe: 'a remote name (origin) or an https:// URL' };
+/**
+ * A remote's name, or an http(s) URL whose host permissions.net.allow lists: no local path, no ssh, no transport
+ * helper. A name's URL is in the repository's config: the sandbox's proxy decides it when git connects.
+ */
+export const REMOTE: ValueKind = { anyOf: [{ matches: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, describe: 'a remote name (origin)' }, 'url'] };
 
 /** A fetch refspec: SRC or SRC:DST of ref names, optionally forced with "+". */
 export const REFSPEC: ValueKind = {

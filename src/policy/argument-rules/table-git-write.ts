@@ -6,11 +6,12 @@ import {
   GIT_ALSO_WORKTREE,
   GIT_CREATES_REPOSITORY,
   GIT_DRY_RUN,
+  GIT_NO_REPOSITORY,
   GIT_ONLY_INDEX,
   GIT_READS,
   GIT_WRITES_GITDIR,
-  GIT_WRITES_PATHS_AFTER_DASHDASH,
   GIT_WRITES_PATHSPECS,
+  GIT_WRITES_PATHS_AFTER_DASHDASH,
   GIT_WRITES_WORKTREE,
 } from './git-effects.js';
 import type { OptionRule, ProgramRule } from './rule-format.js';
@@ -323,5 +324,32 @@ export const GIT_WRITE_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
     ],
     positionals: { leading: ['write'] },
     marks: [GIT_CREATES_REPOSITORY],
+  },
+  // Network (issue 24): only http(s) URLs whose host permissions.net.allow lists; the sandbox's proxy decides each connection again.
+  clone: {
+    why: 'it creates a repository in DIR (named, in the write scopes) from an http(s) URL whose host permissions.net.allow lists; --template, --config, --upload-pack, --separate-git-dir, --recurse-submodules, --reference and local or ssh sources are not allowed',
+    options: [
+      { short: 'q', long: 'quiet' },
+      { long: 'depth', value: 'number' },
+      { short: 'b', long: 'branch', value: REVISION_OR_PATHSPEC },
+    ],
+    // DIR is decided by the mark (git-effects.ts): in the write scopes, and no gitfile or link there.
+    positionals: { leading: ['url', 'literal'], min: 2 },
+    marks: [GIT_CREATES_REPOSITORY],
+  },
+  push: {
+    why: 'it sends commits to a remote (a name, or an http(s) URL whose host permissions.net.allow lists) and updates remote-tracking refs in .git; --receive-pack, --exec, -u (config) and --mirror are not allowed',
+    options: [
+      { short: 'q', long: 'quiet' },
+      { short: 'n', long: 'dry-run' },
+    ],
+    positionals: { leading: [REMOTE], rest: REFSPEC },
+    marks: [GIT_WRITES_GITDIR],
+  },
+  'ls-remote': {
+    why: 'it lists the refs of an http(s) URL whose host permissions.net.allow lists (a URL only: a name would read the config); --upload-pack is not allowed',
+    options: [{ long: 'heads' }, { long: 'tags' }],
+    positionals: { leading: ['url'], rest: REFSPEC, min: 1 },
+    marks: [GIT_NO_REPOSITORY],
   },
 };

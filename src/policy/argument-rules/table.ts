@@ -30,7 +30,7 @@ const RUNS_PROJECT_CODE: ReadonlyMap<string, true | readonly string[]> = new Map
   ...['python', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'fish', 'make'].map((name) => [name, true] as const),
   ['go', ['build', 'test', 'run', 'vet']],
   ['cargo', ['build', 'check', 'test', 'run', 'clippy', 'doc']],
-  ['npm', ['run', 'run-script', 'test', 't', 'start']],
+  ['npm', ['run', 'run-script', 'test', 't', 'start', 'install', 'ci']],
   ['deno', ['run', 'test', 'task']],
   ['bun', ['run', 'test']],
 ]);

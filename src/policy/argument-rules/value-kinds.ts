@@ -12,6 +12,8 @@ import { checkLinksInTree } from './link-walk.js';
 import type { ParsedArguments, ParsedValue } from './parse-arguments.js';
 import { checkAwkProgram, checkJqFilter, checkSedScript } from './program-text.js';
 import type { ValueKind } from './rule-format.js';
+import type { NetRule } from '../net-allow.js';
+import { decideNetUrl } from '../net-url.js';
 
 export interface ArgumentContext {
   readonly scopes: CompiledScopes;
@@ -19,6 +21,8 @@ export interface ArgumentContext {
   readonly cwd: string;
   /** For a command find -exec runs: what "{}" stands for. */
   readonly found?: FoundFiles;
+  /** permissions.net.allow: every URL must be on it (closed world; absent means empty, so every URL is denied). */
+  readonly net?: readonly NetRule[];
 }
 
 /** The files find -exec passes in place of "{}": any entry under these starting points, as find names it. */
@@ -131,14 +135,18 @@ function checkSymlinkTarget(program: string, value: ParsedValue, parsed: ParsedA
   return { ok: true, value: null };
 }
 
-function checkUrl(program: string, text: string): Check<null> {
+function checkUrl(program: string, text: string, net: readonly NetRule[]): Check<null> {
   // Only the plain lower-case spelling: curl globs [] and {}, and guesses a scheme for a bare host.
   if (!/^https?:\/\/[^\s[\]{}\\]+$/.test(text)) {
     return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${JSON.stringify(text)} is not allowed: URLs must start with http:// or https:// (lower case) and contain no [ ] { } or spaces.`);
   }
   try {
     const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { ok: true, value: null };
+    if (url.protocol === 'http:' || url.protocol === 'https:') {
+      // Closed world (issue 24): the URL's host and port must be in permissions.net.allow, as the sandbox's proxy decides it.
+      const decided = decideNetUrl(net, text);
+      return decided.allow ? { ok: true, value: null } : no(decided.code, `${program}: ${decided.reason}`);
+    }
   } catch {
     // falls through to the denial
   }
@@ -200,7 +208,7 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
       // Decided, and made the working directory of every other check, by moveWorkingDirectory before the values are checked.
       return { ok: true, value: null };
     case 'url':
-      return checkUrl(program, value.text);
+      return checkUrl(program, value.text, context.net ?? []);
     case 'sed-script':
       return checkSedScript(program, value.text);
     case 'awk-program':

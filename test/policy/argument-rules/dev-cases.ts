@@ -183,7 +183,7 @@ const NPM_COMMON: readonly GateCase[] = [
 ];
 
 export const NPM_CASES: readonly GateCase[] = [
-  ...each(['run', 'run-script', 'test', 't', 'start', 'ls', 'list', 'outdated'], NPM_COMMON),
+  ...each(['run', 'run-script', 'test', 't', 'start', 'ls', 'list', 'outdated', 'install', 'ci'], NPM_COMMON),
   ...each(['view react'], NPM_COMMON),
   { command: 'npm -s test', expect: 'allow' },
   { command: 'npm -w $S/app test', expect: OUTSIDE, why: 'a workspace is a directory' },
@@ -225,9 +225,20 @@ export const NPM_CASES: readonly GateCase[] = [
   { command: 'npm view git+ssh://git@x.test/r.git', expect: ARGUMENT },
   { command: 'npm exec cowsay', expect: ARGUMENT },
   { command: 'npm x cowsay', expect: ARGUMENT },
-  { command: 'npm install', expect: ARGUMENT },
-  { command: 'npm i left-pad', expect: ARGUMENT },
-  { command: 'npm ci', expect: ARGUMENT },
+  // issue 24: install and ci run confined, their registry through net.allow's proxy; --registry is decided here.
+  { command: 'npm install', expect: 'allow' },
+  { command: 'npm i left-pad', expect: ARGUMENT, why: 'write install' },
+  { command: 'npm ci', expect: 'allow' },
+  { command: 'npm install --registry https://example.com/ -D --no-save left-pad', expect: 'allow' },
+  { command: 'npm install --no-audit --no-fund --ignore-scripts left-pad', expect: 'allow' },
+  { command: 'npm install --save-dev left-pad', expect: 'allow' },
+  { command: 'npm ci --registry=https://example.com/ --no-audit --no-fund --ignore-scripts', expect: 'allow' },
+  { command: 'npm view --registry https://example.com/ left-pad version', expect: 'allow' },
+  { command: 'npm view --registry https://evil.example/ left-pad', expect: 'ZB_POLICY_NET_DENIED', why: 'a registry not in net.allow' },
+  { command: 'npm install --registry https://evil.example/ left-pad', expect: 'ZB_POLICY_NET_DENIED', why: 'a registry not in net.allow' },
+  { command: 'npm ci --registry http://example.com:8080/', expect: 'ZB_POLICY_NET_DENIED', why: 'net.allow lists example.com for 80 and 443 only' },
+  { command: 'npm install https://example.com/x.tgz', expect: ARGUMENT, why: 'a package is a registry name, not a URL' },
+  { command: 'npm install --script-shell=/bin/sh', expect: ARGUMENT },
   { command: 'npm add left-pad', expect: ARGUMENT },
   { command: 'npm config set script-shell ./x', expect: ARGUMENT },
   { command: 'npm set script-shell ./x', expect: ARGUMENT },

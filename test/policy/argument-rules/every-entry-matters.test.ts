@@ -30,6 +30,7 @@ const COVERED_TWICE = new Map<string, string>([
 interface ProgramCase {
   readonly args: readonly string[];
   readonly scopes: GateWorld['context']['scopes'];
+  readonly net: GateWorld['context']['net'];
   readonly cwd: string;
 }
 
@@ -45,14 +46,14 @@ function casesOf(world: GateWorld, program: string, cases: readonly GateCase[]):
     const commands = items[items.length - 1]!;
     if (commands.length !== 1 || path.basename(commands[0]!.argv[0]!) !== program) continue;
     const context = contextOf(world, c);
-    found.push({ args: commands[0]!.argv.slice(1), scopes: context.scopes, cwd: cd === undefined ? world.W : path.resolve(world.W, cd) });
+    found.push({ args: commands[0]!.argv.slice(1), scopes: context.scopes, net: context.net, cwd: cd === undefined ? world.W : path.resolve(world.W, cd) });
   }
   return found;
 }
 
 function outcomes(world: GateWorld, program: string, rule: ProgramRule, cases: readonly ProgramCase[]): string[] {
   return cases.map((c) => {
-    const checked = checkWithRule(program, rule, c.args, { scopes: c.scopes, cwd: c.cwd });
+    const checked = checkWithRule(program, rule, c.args, { scopes: c.scopes, cwd: c.cwd, ...(c.net === undefined ? {} : { net: c.net }) });
     // What an allowed command writes is part of its decision: a pipeline may not hold one that changes names.
     return checked.ok ? `allow, writes ${writeEffectOf(checked.value)}${checked.value.marks.has(RUNS_PROJECT_CODE_MARK) ? ', runs project code' : ''}` : checked.code;
   });

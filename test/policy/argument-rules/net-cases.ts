@@ -7,6 +7,15 @@ const ASSIGNMENT = 'ZB_POLICY_SHELL_ASSIGNMENT';
 
 /** The same hand-written cases for each program ("{}" in a command stands for it). */
 export const CURL_CASES: readonly GateCase[] = [
+  // issue 24: the URL's host and port must be in net.allow (the world lists example.com, x.test, ref.test, proxy.test).
+  { command: 'curl https://evil.example/', expect: 'ZB_POLICY_NET_DENIED', why: 'a host not in net.allow' },
+  { command: 'curl -L https://sub.example.com/', expect: 'ZB_POLICY_NET_DENIED', why: 'example.com does not cover its subdomains' },
+  { command: 'curl https://example.com:8443/', expect: 'ZB_POLICY_NET_DENIED', why: 'no port on the entry: 80 and 443 only' },
+  { command: 'curl http://0x7f.1/', expect: 'ZB_POLICY_NET_DENIED', why: 'a numeric spelling of an address' },
+  { command: 'curl http://2130706433/', expect: 'ZB_POLICY_NET_DENIED', why: 'a numeric spelling of an address' },
+  { command: "curl 'http://[::ffff:127.0.0.1]/'", expect: ARGUMENT, why: 'curl globs [ ]' },
+  { command: 'curl https://user@example.com/', expect: 'ZB_POLICY_NET_DENIED', why: 'credentials in the URL' },
+  { command: 'wget -O - https://evil.example/', expect: 'ZB_POLICY_NET_DENIED', why: 'a host not in net.allow' },
   { command: 'curl https://example.com', expect: 'allow' },
   { command: "curl 'http://example.com/a?b=c'", expect: 'allow' },
   { command: 'curl -sSLf https://x.test/', expect: 'allow' },

@@ -2,6 +2,7 @@
 // redirects from leaving http(s), and npm's caches and logs stay in that HOME
 // whatever a project .npmrc says. Expectations written by hand.
 import test from 'ava';
+import { compileNetAllow } from '../../../../src/policy/net-allow.js';
 import { createServer } from 'node:http';
 import { mkdirSync, realpathSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -44,7 +45,10 @@ test('unconfined, curl follows no redirect to ftp, and wget follows none at all'
   t.teardown(() => server.close());
   const port = (server.address() as AddressInfo).port;
   const scopes = compileScopes({ read: [ws], write: [ws] }, { workspace: ws, agentData: path.join(root, 'data') });
-  const shell: ShellContext = { mode: 'allowlist', allow: ['curl', 'wget'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: false };
+  // The gate's URL check (issue 24) is not under test here: the server's address is listed. (A real run refuses net.allow unconfined.)
+  const net = compileNetAllow([`127.0.0.1:${port}`]);
+  if (!net.ok) throw new Error(net.reason);
+  const shell: ShellContext = { mode: 'allowlist', allow: ['curl', 'wget'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined: false, net: net.rules };
   const run = async (command: string) => {
     const decision = decideShellCommand(command, shell);
     if (!decision.allow) throw new Error(decision.reason);
