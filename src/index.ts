@@ -126,7 +126,17 @@ export {
  * ```
  */
 export { checkRequirements, findUnmetRequirements, goOsName, type RequirementContext } from './api/consent.js';
-export { describeConfinement, detectBubblewrap, parseConfineMode, resolveConfinement, type ConfineMode, type Confinement } from './api/confinement.js';
+export {
+  describeConfinement,
+  detectBubblewrap,
+  parseConfineMode,
+  resolveConfinement,
+  resolveProgramDirectories,
+  searchPathWith,
+  type ConfineMode,
+  type Confinement,
+  type ProgramDirectory,
+} from './api/confinement.js';
 export { createExecutor, type ExecutorOptions } from './api/run.js';
 export { listBundledSkills } from './api/run.js';
 

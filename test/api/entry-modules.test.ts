@@ -19,6 +19,9 @@ import * as terminal from '../../src/api/terminal.js';
 // The value exports of zotbox 0.1.0 before the split, and those issue 11 added
 // (prepare once, run many; the pool's and the model budget's defaults), written out by hand.
 const PUBLIC_NAMES = [
+  // issue 24 §4: the program directories a run checks and the search path it uses (what --program-path shows).
+  'resolveProgramDirectories',
+  'searchPathWith',
   'DEFAULT_MAX_RUNS',
   'DEFAULT_MODEL_CONCURRENCY',
   'ModelEndpoints',

@@ -86,8 +86,11 @@ test("v2's receipt, approved in another installation and copied in, or stripped 
   t.is(start.permissions.confinement, 'unconfined');
   const digest = start.agent.content_digest;
   const v2 = { name: 'helper', source: { kind: 'local', path: s.v2 } as const };
-  const genuine = receiptPath(elsewhere, v2, digest, start.permissions as ConsentSummary, start.workspace);
-  const planted = receiptPath(state, v2, digest, start.permissions as ConsentSummary, start.workspace);
+  // What consent bound: the permissions run.start shows, with the command limits' ceilings (issue 24 §5).
+  const { processes, memory_mib, cpu_seconds, file_size_mib } = start.limits!;
+  const bound = { ...start.permissions, limits: { processes, memory_mib, cpu_seconds, file_size_mib } } as ConsentSummary;
+  const genuine = receiptPath(elsewhere, v2, digest, bound, start.workspace);
+  const planted = receiptPath(state, v2, digest, bound, start.workspace);
   ensureAgentDirectory(state, v2);
   mkdirSync(path.dirname(planted), { recursive: true });
   // This installation has a key of its own (an earlier approval of another agent)...

@@ -61,6 +61,8 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
   const resolve = options.resolver ?? systemResolver;
   const finished: NetConnection[] = [];
   const open = new Set<Duplex | Socket>();
+  // Allowed connections not yet recorded: a call that ends first still reports each (closed in close()).
+  const pending = new Set<() => void>();
   let closed = false;
   const record = (connection: NetConnection) => {
     finished.push(connection);
@@ -117,8 +119,11 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     const report = (reason: string) => {
       if (reported) return;
       reported = true;
+      pending.delete(endedFirst);
       record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
     };
+    const endedFirst = () => report(`allowed by ${decided.decision.rule.entry}; the call ended before the connection did`);
+    pending.add(endedFirst);
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
@@ -161,7 +166,15 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     let bytesIn = 0;
     const upstream = request({ host: decided.address, port, method: req.method, path: `${parsed.pathname}${parsed.search}`, headers, setHost: false, agent: false });
     req.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
-    const report = (reason: string) => record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
+    let reported = false;
+    const report = (reason: string) => {
+      if (reported) return;
+      reported = true;
+      pending.delete(endedFirst);
+      record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
+    };
+    const endedFirst = () => report(`allowed by ${decided.decision.rule.entry}; the call ended before the connection did`);
+    pending.add(endedFirst);
     upstream.once('response', (response) => {
       const back: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) back[name] = value;
@@ -203,6 +216,8 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     connections: () => [...finished],
     close: () => {
       closed = true;
+      // Every allowed attempt is an event, also one still open when the command ended (its bytes so far).
+      for (const endedFirst of [...pending]) endedFirst();
       for (const stream of open) stream.destroy();
       open.clear();
     },
