@@ -23,9 +23,9 @@ test('bytes sent after a refused CONNECT are not held by the host', async (t) =>
   // The command keeps writing on the connection the proxy refused (a slice of 1 MiB, the largest frame).
   const slice = Buffer.alloc(MiB - 9, 0x61);
   let sent = 0;
-  let cut = false;
-  c.sandbox.once('close', () => (cut = true));
-  while (sent < SENT && !cut) {
+  const state = { cut: false };
+  c.sandbox.once('close', () => (state.cut = true));
+  while (sent < SENT && !state.cut) {
     await new Promise<void>((resolve) => c.sandbox.write(c.frame(DATA, 1, slice), () => resolve()));
     sent += slice.length;
   }

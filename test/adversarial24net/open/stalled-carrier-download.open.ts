@@ -35,13 +35,13 @@ test('an upstream cannot push more into the host than the sandbox reads', async 
   // The bridge is stopped: the sandbox's end of the carrier reads nothing more.
   c.sandbox.pause();
   const before = heldBytes();
-  let cut = false;
-  socket.once('close', () => (cut = true));
+  const state = { cut: false };
+  socket.once('close', () => (state.cut = true));
   socket.on('error', () => undefined);
   const slice = Buffer.alloc(MiB, 0x62);
   let sent = 0;
   // The upstream writes as fast as it is let (each slice awaited: TCP flow control applies to it).
-  while (sent < SENT && !cut) {
+  while (sent < SENT && !state.cut) {
     await new Promise<void>((resolve) => socket.write(slice, () => resolve()));
     sent += slice.length;
   }
