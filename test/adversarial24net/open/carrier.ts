@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { serveCarrier } from '../../../src/host/net/carrier.js';
 import { createNetProxy, type NetResolver } from '../../../src/host/net/net-proxy.js';
-import { compileNetAllow } from '../../../src/policy/net-allow.js';
+import { compileNetAllow, type NetConnection } from '../../../src/policy/net-allow.js';
 
 export const OPEN = 1;
 export const DATA = 2;
@@ -24,6 +24,8 @@ export interface Carrier {
   /** Resolves when connection `id` has received text containing `needle`. */
   waitFor(id: number, needle: string): Promise<string>;
   frame(type: number, id: number, payload?: Buffer): Buffer;
+  /** The proxy's records so far (what the call's end would report). */
+  records(): readonly NetConnection[];
   close(): void;
 }
 
@@ -76,6 +78,7 @@ export async function carrier(allow: readonly string[], resolver: NetResolver): 
     host,
     received,
     frame,
+    records: () => proxy.connections(),
     waitFor: (id, needle) =>
       new Promise((resolve) => {
         const text = (received.get(id) ?? Buffer.alloc(0)).toString('latin1');
