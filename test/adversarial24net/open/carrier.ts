@@ -26,13 +26,16 @@ export interface Carrier {
   frame(type: number, id: number, payload?: Buffer): Buffer;
   /** The proxy's records so far (what the call's end would report). */
   records(): readonly NetConnection[];
+  /** Resolves with the next record the proxy makes. */
+  nextRecord(): Promise<NetConnection>;
   close(): void;
 }
 
 export async function carrier(allow: readonly string[], resolver: NetResolver): Promise<Carrier> {
   const compiled = compileNetAllow(allow);
   if (!compiled.ok) throw new Error(compiled.reason);
-  const proxy = createNetProxy({ rules: compiled.rules, resolver });
+  const recordWaiters: ((connection: NetConnection) => void)[] = [];
+  const proxy = createNetProxy({ rules: compiled.rules, resolver, onConnection: (connection) => recordWaiters.shift()?.(connection) });
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -79,6 +82,7 @@ export async function carrier(allow: readonly string[], resolver: NetResolver): 
     received,
     frame,
     records: () => proxy.connections(),
+    nextRecord: () => new Promise((resolve) => recordWaiters.push(resolve)),
     waitFor: (id, needle) =>
       new Promise((resolve) => {
         const text = (received.get(id) ?? Buffer.alloc(0)).toString('latin1');
