@@ -32,5 +32,5 @@ test('the bytes a plain http request carries out in its URL and headers are coun
   const record = await recorded;
   t.log(record);
   t.true(received >= 12000, 'the upstream received the query and the header');
-  t.true((record.bytesOut ?? 0) >= 12000, `the record says ${record.bytesOut} bytes out; the upstream received ${received} bytes of data in the URL and a header`);
+  t.true(record.bytesOut >= 12000, `the record says ${record.bytesOut} bytes out; the upstream received ${received} bytes of data in the URL and a header`);
 });
