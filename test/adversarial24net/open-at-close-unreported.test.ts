@@ -12,8 +12,8 @@
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import test from 'ava';
-import { createCallNetwork } from '../../../src/host/net/call-network.js';
-import { compileNetAllow } from '../../../src/policy/net-allow.js';
+import { createCallNetwork } from '../../src/host/net/call-network.js';
+import { compileNetAllow } from '../../src/policy/net-allow.js';
 import { DATA, OPEN } from './open/carrier.js';
 
 const frame = (type: number, id: number, payload?: Buffer) => {
