@@ -130,7 +130,7 @@ function runAva(copy: string, tests: readonly string[], failFast: boolean): Prom
 function failedLines(output: string): string {
   return output
     .split('\n')
-    .filter((line) => line.includes('✘'))
+    .filter((line) => line.includes('✘ [fail]'))
     .map((line) => `\n    ${line.trim()}`)
     .join('');
 }
