@@ -93,6 +93,20 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     return { ok: false, reason: refusal };
   }
 
+  /** Records an allowed connection once, when it ends or, still open, when the call does (close()): with its bytes then. */
+  function allowedReport(decided: Extract<Target, { ok: true }>, port: number, bytes: () => { bytesOut: number; bytesIn: number }): (reason: string) => void {
+    let reported = false;
+    const report = (reason: string) => {
+      if (reported) return;
+      reported = true;
+      pending.delete(endedFirst);
+      record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, ...bytes() });
+    };
+    const endedFirst = () => report(`allowed by ${decided.decision.rule.entry}; the call ended before the connection did`);
+    pending.add(endedFirst);
+    return report;
+  }
+
   function track<T extends Duplex | Socket>(stream: T): T {
     open.add(stream);
     stream.once('close', () => open.delete(stream));
@@ -115,15 +129,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     const upstream = track(connect({ host: decided.address, port }));
     let bytesOut = head.length;
     let bytesIn = 0;
-    let reported = false;
-    const report = (reason: string) => {
-      if (reported) return;
-      reported = true;
-      pending.delete(endedFirst);
-      record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
-    };
-    const endedFirst = () => report(`allowed by ${decided.decision.rule.entry}; the call ended before the connection did`);
-    pending.add(endedFirst);
+    const report = allowedReport(decided, port, () => ({ bytesOut, bytesIn }));
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
@@ -166,15 +172,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     let bytesIn = 0;
     const upstream = request({ host: decided.address, port, method: req.method, path: `${parsed.pathname}${parsed.search}`, headers, setHost: false, agent: false });
     req.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
-    let reported = false;
-    const report = (reason: string) => {
-      if (reported) return;
-      reported = true;
-      pending.delete(endedFirst);
-      record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, bytesOut, bytesIn });
-    };
-    const endedFirst = () => report(`allowed by ${decided.decision.rule.entry}; the call ended before the connection did`);
-    pending.add(endedFirst);
+    const report = allowedReport(decided, port, () => ({ bytesOut, bytesIn }));
     upstream.once('response', (response) => {
       const back: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) back[name] = value;
