@@ -143,12 +143,18 @@ function startCommand(
   const limits = launch.limits;
   limits?.watch((limit) => group.reachLimit(limitReport(limit, limits.values[limit])));
   // On exit, not on close: a background process left holding the output pipe would otherwise hold 'close' back.
-  child.once('exit', (code, signal) => {
-    launch.done(child.pid); // a limit its cgroup shows is reported here, before the exit status is read for one
-    const limit = limitOfExit(code, signal);
-    if (limits !== undefined && limit !== undefined) group.reachLimit(limitReport(limit, limits.values[limit]));
+  const released = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      // A limit its cgroup shows is reported here, before the exit status is read for one.
+      const removal = launch.done(child.pid);
+      const limit = limitOfExit(code, signal);
+      if (limits !== undefined && limit !== undefined) group.reachLimit(limitReport(limit, limits.values[limit]));
+      void (removal ?? Promise.resolve()).then(resolve);
+    });
+    child.once('error', () => resolve()); // never spawned: no exit, nothing to release
   });
-  const exit = waitForExit(child);
+  // The command has ended once its process has closed its streams and what it ran in (its cgroup) is gone.
+  const exit = Promise.all([waitForExit(child), released]).then(([status]) => status);
   return {
     child,
     exit: started.then(

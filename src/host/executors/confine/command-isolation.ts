@@ -77,8 +77,8 @@ export interface CommandLaunch {
    * with the child's process group killed, when it must not. Absent: it runs at once.
    */
   readonly started?: (pid: number | undefined, streams: readonly (Readable | Writable | null | undefined)[], stopped: () => boolean) => Promise<void>;
-  /** After the child exits: end what it left running, remove its private home. */
-  readonly done: (pid: number | undefined) => void;
+  /** After the child exits: end what it left running, remove its private home (or its cgroup: the promise settles once it is gone). */
+  readonly done: (pid: number | undefined) => Promise<void> | undefined;
   /** Confined: the command's resource limits; `watch` is told the first one the command reaches (at once where a cgroup shows it, else when it ends). */
   readonly limits?: { readonly values: CommandLimits; watch(onReached: (limit: CommandLimitKey) => void): void };
   /**
@@ -210,7 +210,11 @@ async function releaseVerified(
 }
 
 /** The command's cgroup where the limits use one (its spawn wraps bwrap to join it), and its launch's `limits`. */
-function boundCommand(setting: LimitSetting): { wrap: (file: string, args: readonly string[]) => { file: string; args: string[] }; limits: NonNullable<CommandLaunch['limits']>; done: () => void } {
+function boundCommand(setting: LimitSetting): {
+  wrap: (file: string, args: readonly string[]) => { file: string; args: string[] };
+  limits: NonNullable<CommandLaunch['limits']>;
+  done: () => Promise<void> | undefined;
+} {
   const { enforcement } = setting;
   const cgroup = enforcement.kind === 'rlimit' ? undefined : createCommandCgroup(enforcement, setting.limits);
   let report: ((limit: CommandLimitKey) => void) | undefined;
@@ -224,8 +228,10 @@ function boundCommand(setting: LimitSetting): { wrap: (file: string, args: reado
       },
     },
     done: () => {
-      const limit = cgroup?.finish();
+      if (cgroup === undefined) return undefined;
+      const { limit, removed } = cgroup.finish();
       if (limit !== undefined) report?.(limit);
+      return removed;
     },
   };
 }
@@ -322,6 +328,7 @@ function unconfinedCall(layout: SandboxLayout, passed: PassedEnvironment, lock: 
         done: (pid) => {
           if (pid !== undefined) killSession(pid);
           rmSync(home, { recursive: true, force: true });
+          return undefined;
         },
         contained: false,
       };

@@ -254,15 +254,20 @@ export interface CommandCgroup {
   wrap(file: string, args: readonly string[]): { file: string; args: string[] };
   /** Calls `onReached` once, at the first refused fork or memory kill seen. */
   watch(onReached: (limit: CommandLimitKey) => void): void;
-  /** After the command: which limit it reached, if any; then everything left in the cgroup is killed and the cgroup removed. */
-  finish(): CommandLimitKey | undefined;
+  /**
+   * After the command: which limit it reached, if any; then everything left in the cgroup is killed, and `removed`
+   * settles once the cgroup is gone (or, still busy after every retry, kept for the next command to remove).
+   */
+  finish(): { limit: CommandLimitKey | undefined; removed: Promise<void> };
 }
 
 /** Cgroups whose removal failed (processes still dying): tried again at the next command, and at exit. */
 const leftover = new Set<string>();
 let serial = 0;
 
-function removeCgroups(directories: Iterable<string>): void {
+/** Removes each cgroup it can; returns the ones still busy (a process of theirs not yet released). */
+function removeCgroups(directories: Iterable<string>): string[] {
+  const busy: string[] = [];
   for (const directory of directories) {
     try {
       rmdirSync(directory);
@@ -270,10 +275,35 @@ function removeCgroups(directories: Iterable<string>): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') leftover.delete(directory);
-      else if (leftover.size === 0) process.once('exit', () => removeCgroups([...leftover]));
-      if (code !== 'ENOENT') leftover.add(directory);
+      else busy.push(directory);
     }
   }
+  return busy;
+}
+
+/** Keeps busy cgroups for the next command, and for the process's exit. */
+function keepLeftover(directories: readonly string[]): void {
+  if (directories.length === 0) return;
+  if (leftover.size === 0) process.once('exit', () => removeCgroups([...leftover]));
+  for (const directory of directories) leftover.add(directory);
+}
+
+/**
+ * How long, in all, the removal after a command waits for its killed processes to be released. The kernel releases a
+ * killed process's cgroup some time after its exit was reported (rmdir says EBUSY until then), and cgroup v1 has no
+ * notification of emptiness short of a release agent: so the removal retries after doubling pauses.
+ */
+const REMOVAL_PAUSES_MS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
+
+/** Removes the cgroups, retrying while the kernel still holds them busy; what stays busy is kept as leftover. */
+async function removeWhenReleased(directories: readonly string[]): Promise<void> {
+  let busy = removeCgroups(directories);
+  for (const pause of REMOVAL_PAUSES_MS) {
+    if (busy.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    busy = removeCgroups(busy);
+  }
+  keepLeftover(busy);
 }
 
 /** Every process in the cgroup gets SIGKILL: v2 at once through cgroup.kill, v1 one by one from cgroup.procs. */
@@ -344,7 +374,7 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
       }
     }
   } catch (error) {
-    removeCgroups(made);
+    keepLeftover(removeCgroups(made));
     throw new ZotboxError('ZB_CONFINEMENT_UNAVAILABLE', `command refused: it must run in a cgroup with its limits, and ${String(error)}. \`zotbox doctor\` shows the limits in force.`, {
       details: { reason: 'cgroup', cause: 'other' },
     });
@@ -379,8 +409,7 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
       clearInterval(timer);
       const limit = reached();
       killCgroup(made);
-      removeCgroups(made);
-      return limit;
+      return { limit, removed: removeWhenReleased(made) };
     },
   };
 }
