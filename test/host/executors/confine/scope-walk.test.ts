@@ -20,8 +20,14 @@ function gitWalker(seams: ScopeWalkSeams = {}): ScopeWalker<'git', 'shaped'> {
   return new ScopeWalker({ entries: { git: (entry) => isGitDirectoryName(entry.name) }, directories: { shaped: isShapedLikeGitDirectory } }, seams);
 }
 
-/** Listings count as taken a second after the tree's last change, so they are trusted without waiting (see the property test's premise). */
-const SECOND_LATER: ScopeWalkSeams = { clock: { now: () => Date.now() + 1000, timestamp: (ms) => ms } };
+/**
+ * Listings count as taken two seconds after the tree's last change, so they are trusted without waiting (see the
+ * property test's premise): past the slack, and past the whole second a ctime that falls in a second's first
+ * millisecond may stand for (the kernel's coarse clock stamps a directory made in a second's first tick so, about one
+ * in 250 here; the walk then trusts its listing only once that second has ended).
+ */
+const LATER_MS = 2000;
+const SECOND_LATER: ScopeWalkSeams = { clock: { now: () => Date.now() + LATER_MS, timestamp: (ms) => ms } };
 /** A filesystem clock that has not ticked since T, read at T: every timestamp equal, every listing racy. */
 const T = 1_700_000_000_000;
 const SAME_TICK = { now: () => T, timestamp: () => T };
@@ -167,7 +173,7 @@ test('a directory chmodded 000 after a cached listing is reported as unreadable'
   const script = [
     `import { chmodSync } from 'node:fs';`,
     `import { ScopeWalker } from ${JSON.stringify(walkModule)};`,
-    `const walker = new ScopeWalker({ entries: {}, directories: {} }, { clock: { now: () => Date.now() + 1000, timestamp: (ms) => ms } });`,
+    `const walker = new ScopeWalker({ entries: {}, directories: {} }, { clock: { now: () => Date.now() + ${LATER_MS}, timestamp: (ms) => ms } });`,
     `const first = walker.walk({ roots: [${JSON.stringify(ws)}] });`,
     `const cached = walker.walk({ roots: [${JSON.stringify(ws)}] });`,
     `chmodSync(${JSON.stringify(hidden)}, 0);`,
