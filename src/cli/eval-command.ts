@@ -28,6 +28,7 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
     throw new ZotboxError('ZB_CLI_USAGE', '--remember saves the consent that -y gives: add -y (or set ZOTBOX_AGENT_CONSENT=1). An answer at the consent prompt is saved without --remember.');
   }
   const terminal = new EvalTerminalReporter(io.stdout, reporters, io.stderr, values['keep-workspaces'] === true);
+  let removeTemp: (() => Promise<void>) | undefined;
   const report = await runEval({
     suiteFiles: parsed.positionals,
     cwd: io.cwd,
@@ -48,8 +49,15 @@ export const runEvalCommand: CommandHandler = async (parsed, io) => {
     stdout: io.stdout,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     onProgress: (progress) => terminal.progress(progress),
+    removeAfterReport: (remove) => (removeTemp = remove),
   });
-  return finish(report, reporters, terminal, io);
+  const status = finish(report, reporters, terminal, io);
+  if (removeTemp !== undefined) {
+    // Interrupted: the reports are written; a second signal leaves at once, with the temp folder named.
+    io.stderr.write('zotbox eval: interrupted; the reports are written, now removing the case workspaces (a second Ctrl-C leaves them)\n');
+    await removeTemp();
+  }
+  return status;
 };
 
 async function runMerge(parsed: ParsedCommand, io: CliIo): Promise<number> {

@@ -72,10 +72,11 @@ async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRun
   const recorder = new RunRecorder();
   const directories: AttemptDirectories = {};
   const outcome = await attemptIn(planned, repeat, context, recorder, directories).catch((thrown: unknown) => ({ run: notStarted(repeat, thrown, recorder), retryable: false }));
-  if (context.keepWorkspaces) return outcome;
+  // Interrupted: the eval root's removal takes this attempt's folders too (both lie in it), after the reports are written.
+  if (context.keepWorkspaces || context.signal.aborted) return outcome;
   try {
-    await directories.workspace?.remove();
-    if (directories.agentData !== undefined) await removeWorkspace(directories.agentData);
+    await directories.workspace?.remove(context.signal);
+    if (directories.agentData !== undefined) await removeWorkspace(directories.agentData, context.signal);
     return outcome;
   } catch (thrown) {
     // Whatever the run left that cannot be removed fails its case, never the eval; the eval's temp directory is removed at the end.

@@ -36,8 +36,8 @@ export interface CaseWorkspace {
    */
   fixtureText(relative: string, maxBytes: number): BeforeText;
   changedFiles(limits?: ChangeLimits): WorkspaceChanges;
-  /** Deletes the workspace and everything in it; calling it again does nothing. */
-  remove(): Promise<void>;
+  /** Deletes the workspace and everything in it (calling it again does nothing); once `stop` fires it leaves the rest to the eval root's removal. */
+  remove(stop?: AbortSignal): Promise<void>;
 }
 
 export { DEFAULT_CHANGE_LIMITS, DEFAULT_FIXTURE_LIMITS, type ChangeLimits, type FixtureLimits, type WorkspaceChanges };
@@ -73,7 +73,7 @@ export async function createCaseWorkspace(
     readWorkspaceFile: (relative, maxBytes) => readWorkspaceFile(workspace, relative, maxBytes),
     fixtureText: (relative, maxBytes) => fixtureText(fixture, snapshot, relative, maxBytes),
     changedFiles: (changeLimits) => detectChanges(workspace, snapshot, changeLimits ?? defaultChangeLimits),
-    remove: () => removeWorkspace(workspace),
+    remove: (stop) => removeWorkspace(workspace, stop),
   };
 }
 

@@ -40,18 +40,22 @@ export async function checkCase(planned: PlannedCase, repeat: number, record: Ru
       results.push(await checkedAlone(expectationKind(expectation), () => checkBuiltIn(expectation, record, files, patterns)));
     } else if ('grader' in expectation) {
       const source = planned.suite.graders.get(expectation.grader) ?? '';
-      const outcome = await untilInterrupted(signal, () => graders.grade({ source, file: expectation.grader }, graderInput(planned, repeat, record, changes())));
+      const input = graderInput(planned, repeat, record, changes());
+      const outcome = await untilInterrupted(signal, () => graders.grade({ source, file: expectation.grader }, input));
       results.push(
-        failClosed(
-          outcome.ok
-            ? {
-                kind: 'grader',
-                passed: outcome.verdict.pass,
-                reason: `${expectation.grader}: ${outcome.verdict.reason}`,
-                ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }),
-              }
-            : { kind: 'grader', passed: false, reason: `${expectation.grader}: ${outcome.error.code}: ${outcome.error.message}` },
-          changes(),
+        failClosedOnEvents(
+          failClosed(
+            outcome.ok
+              ? {
+                  kind: 'grader',
+                  passed: outcome.verdict.pass,
+                  reason: `${expectation.grader}: ${outcome.verdict.reason}`,
+                  ...(outcome.verdict.score === undefined ? {} : { score: outcome.verdict.score }),
+                }
+              : { kind: 'grader', passed: false, reason: `${expectation.grader}: ${outcome.error.code}: ${outcome.error.message}` },
+            changes(),
+          ),
+          input,
         ),
       );
     } else {
@@ -122,6 +126,17 @@ function failClosed(result: ExpectationResult, changes: WorkspaceChanges): Expec
   if (incomplete === undefined) return result;
   if (!result.passed) return { ...result, reason: `${result.reason} (note: ${incomplete})` };
   return { ...result, passed: false, reason: `${result.reason}; but it counts as a fail: ${incomplete}` };
+}
+
+/**
+ * A grader's pass on a window of the run's events is not one (issue 22 §1): the agent chooses how many events come
+ * after the one that matters. Graders of long runs decide from the built-in call expectations, which see every event.
+ */
+function failClosedOnEvents(result: ExpectationResult, input: GraderInput): ExpectationResult {
+  if (input.events_dropped === 0) return result;
+  const why = `ZB_EVAL_VERDICT_INCOMPLETE: the grader was given the run's newest ${input.events.length} events, and ${input.events_dropped} earlier ones were not`;
+  if (!result.passed) return { ...result, reason: `${result.reason} (note: ${why})` };
+  return { ...result, passed: false, reason: `${result.reason}; but it counts as a fail: ${why}` };
 }
 
 function graderInput(planned: PlannedCase, repeat: number, record: RunRecord, changes: WorkspaceChanges): GraderInput {

@@ -113,7 +113,10 @@ export function judgeEvidence(input: EvidenceInput): Evidence {
 function fileBody(file: ChangedFile, before: EvidenceInput['before'], cuts: string[]): string {
   if (file.change === 'deleted') return '(deleted)';
   if (file.content === null) {
+    // Whatever the judge is not shown as text is cut: one stray byte that makes a file "binary" must not hide a change.
     if (file.omitted === 'too_large') cuts.push(`${file.path} (its ${file.size} bytes are past the change list's content bounds)`);
+    else if (file.omitted === 'binary') cuts.push(`${file.path} (not UTF-8 text: its ${file.size} bytes are not shown)`);
+    else cuts.push(`${file.path} (${file.kind === undefined ? 'not a regular file' : `a ${file.kind}`}: what it holds is not shown)`);
     return `(no text: ${file.omitted === 'not_a_regular_file' ? `a ${file.kind ?? 'special file'}` : (file.omitted ?? 'none')})`;
   }
   if (file.change === 'added') return file.content;

@@ -43,6 +43,13 @@ export interface EvalOptions {
   /** Only these case keys (suite/id), from --last-failed. */
   readonly only?: ReadonlySet<string>;
   readonly keepWorkspaces?: boolean;
+  /**
+   * Interrupted (the signal fired), the eval resolves with its report before its temp folder is removed, and hands the
+   * removal here, so reports are written first: removing what a run left (tens of thousands of files) takes seconds, and
+   * a CI runner that sends SIGKILL after its grace period would otherwise get no report. Without it, an interrupted
+   * eval removes its temp folder before it resolves, as a finished one does.
+   */
+  readonly removeAfterReport?: (remove: () => Promise<void>) => void;
   /** Overrides every suite's model. */
   readonly model?: string;
   readonly confine?: ConfineMode;
@@ -156,9 +163,12 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
     await pool.close();
     if (options.keepWorkspaces !== true) {
       // A leftover is said, never fatal: the report is what the eval owes.
-      await removeEvalRoot(evalRoot).catch((thrown: unknown) =>
-        options.onProgress?.({ type: 'warning', message: `the eval's temp directory ${evalRoot} could not be removed: ${toZotboxError(thrown).message}` }),
-      );
+      const remove = () =>
+        removeEvalRoot(evalRoot).catch((thrown: unknown) =>
+          options.onProgress?.({ type: 'warning', message: `the eval's temp directory ${evalRoot} could not be removed: ${toZotboxError(thrown).message}` }),
+        );
+      if (signal.aborted && options.removeAfterReport !== undefined) options.removeAfterReport(remove);
+      else await remove();
     }
   }
 }

@@ -10,17 +10,27 @@
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import { fileSystemError } from '../../errors.js';
 
-/** Deletes `root` and everything below it; a missing root is not an error (idempotent). */
-export function removeWorkspace(root: string): Promise<void> {
+/**
+ * Deletes `root` and everything below it; a missing root is not an error (idempotent). Once `stop` fires it returns
+ * with the work half done (an interrupted eval removes its whole temp folder later, after its reports).
+ */
+export async function removeWorkspace(root: string, stop?: AbortSignal): Promise<void> {
   try {
-    removeTree(root);
-    return Promise.resolve();
+    await removeTree(root, stop);
   } catch (cause) {
-    return Promise.reject(fileSystemError('remove the case workspace', root, cause));
+    throw fileSystemError('remove the case workspace', root, cause);
   }
 }
 
-function removeTree(root: string): void {
+/**
+ * How many entries are removed between two turns of the event loop: a run can leave any number of files, and while
+ * they go, signals, other cases' timers and progress must still be served (a tick of this many takes a few ms).
+ */
+const ENTRIES_PER_TURN = 256;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function removeTree(root: string, stop: AbortSignal | undefined): Promise<void> {
   const top = lstatSync(root, { throwIfNoEntry: false });
   if (top === undefined) return;
   if (!top.isDirectory()) {
@@ -30,9 +40,15 @@ function removeTree(root: string): void {
   ownerCanUse(root, top);
   const staging = mkdtempSync(`${root}/.zotbox-rm-`);
   let moved = 0;
+  let sinceTurn = 0;
   const pending: string[] = [root];
   for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
     for (const name of readdirSync(directory)) {
+      if (++sinceTurn === ENTRIES_PER_TURN) {
+        sinceTurn = 0;
+        await nextTurn();
+        if (stop?.aborted === true) return;
+      }
       const entry = `${directory}/${name}`;
       if (entry === staging) continue;
       const stats = lstatSync(entry);

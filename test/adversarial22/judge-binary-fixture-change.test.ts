@@ -10,8 +10,8 @@
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { evalIn, evalWorld, writeSuite, writeTranscript } from '../../fixtures/eval-world.js';
-import { anthropicStream, serve } from '../../fixtures/model-servers.js';
+import { evalIn, evalWorld, writeSuite, writeTranscript } from '../fixtures/eval-world.js';
+import { anthropicStream, serve } from '../fixtures/model-servers.js';
 
 test('a fixture file the agent made non-UTF-8 is not shown to the judge as a diff, and its pass is not a pass', async (t) => {
   const world = evalWorld(t, { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['python3'] } });

@@ -10,7 +10,7 @@
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { evalIn, evalWorld, writeSuite } from '../../fixtures/eval-world.js';
+import { evalIn, evalWorld, writeSuite } from '../fixtures/eval-world.js';
 
 test('a grader that decides from events passes after the agent pushed the denial out of its window', async (t) => {
   const world = evalWorld(t);
