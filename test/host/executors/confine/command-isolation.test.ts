@@ -17,7 +17,7 @@ for (const [name, isolate] of [
     const call = await isolate({ readRoots: [ws], writeRoots: [ws] }).beginCall();
     call.beginPipeline();
     const first = call.launch(command(ws));
-    first.done(undefined);
+    await first.done(undefined);
     t.false(Object.values(first.env).includes('filter.late.clean'));
     // What an earlier command of the line did: a repository under another name, with a filter.
     mkdirSync(path.join(ws, 'r'));
@@ -25,7 +25,7 @@ for (const [name, isolate] of [
     writeFileSync(path.join(ws, 'r', 'config'), '[filter "late"]\n\tclean = cat\n');
     call.beginPipeline();
     const second = call.launch(command(ws));
-    second.done(undefined);
+    await second.done(undefined);
     const overridden = Object.entries(second.env).filter(([key, value]) => key.startsWith('GIT_CONFIG_KEY_') && value === 'filter.late.clean');
     t.is(overridden.length, 1);
     t.throws(() => call.finish(), { code: 'ZB_CONFINEMENT_GIT_PROGRAM' } as never);
