@@ -30,6 +30,8 @@ function runInstead(program: string, module: string): string {
  * no standard library name, no "_" name. Other files in the folder that python may
  * prefer (an extension module, bytecode in __pycache__) are the same consented
  * package; the folder is read-only to every command, so nothing can be planted there.
+ * Not seen from here: a name an installed package claims at startup (a .pth file's
+ * import, an editable install's finder), which python then takes from that package.
  */
 export function resolveSkillModule(program: string, module: string, cwd: string, image: ImageIndex | undefined, marks: ReadonlySet<string>): Check<string> {
   const listed = Object.keys(PYTHON_MODULES).join(', ');
