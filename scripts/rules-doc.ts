@@ -29,6 +29,7 @@ function kindName(kind: ValueKind): string {
     'awk-program': 'AWK-PROGRAM',
     'jq-filter': 'JQ-FILTER',
     'module-name': 'MODULE',
+    'skill-module': 'SKILL-MODULE(from a skill folder)',
     'working-directory': 'DIRECTORY(in read scopes; every check then runs from there)',
   };
   return names[kind] ?? kind;
@@ -67,7 +68,11 @@ function rows(name: string, rule: ProgramRule): string[] {
   const own = `| ${name} | ${cell(describe(rule))} | ${cell(rule.why)} |`;
   const subs = Object.entries(rule.subcommands ?? {}).flatMap(([sub, subRule]) => rows(sub === '' ? `${name} (no subcommand)` : `${name} ${sub}`, subRule));
   // python -m MODULE: each module the option may select, with the rule that reads its arguments.
-  const selected = rule.options.flatMap((o) => Object.entries(o.selects ?? {}).flatMap(([value, selectedRule]) => rows(`${name} -${o.short ?? `-${o.long ?? ''}`} ${value}`, selectedRule)));
+  const selected = rule.options.flatMap((o) => {
+    const flag = `${name} -${o.short ?? `-${o.long ?? ''}`}`;
+    const listed = Object.entries(o.selects ?? {}).flatMap(([value, selectedRule]) => rows(`${flag} ${value}`, selectedRule));
+    return o.selectsOtherwise === undefined ? listed : [...listed, ...rows(`${flag} ${kindName(o.selectsOtherwise.value)}`, o.selectsOtherwise.rule)];
+  });
   return [own, ...subs, ...selected];
 }
 

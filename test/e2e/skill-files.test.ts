@@ -3,122 +3,20 @@
 // the read tool reads it at /zotbox/skills/<name>/ without any scope; a bundled
 // script runs confined; nothing in /zotbox can be written by a tool, a command or a
 // script; the ways out (.., links, the host's own /zotbox) end where they must; two
-// runs of different agents each see their own package; a .zot behaves the same.
-import test, { type ExecutionContext } from 'ava';
+// runs of different agents each see their own package; a .zot and a GitHub-loaded
+// agent behave the same.
+import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { formatConsentText } from '../../src/host/consent/consent-text.js';
 import { packAgent } from '../../src/host/load/pack-agent.js';
-import { runAgent } from '../../src/host/run/run-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
-import { tempDir } from '../fixtures/temp.js';
-
-const usage = { input_tokens: 1, output_tokens: 1 };
-
-interface Call {
-  readonly name: string;
-  readonly input: Record<string, unknown>;
-}
-
-/** An agent whose skill "demo" points to a reference, bundles a Python and a shell helper, examples and a binary asset. */
-function writeAgent(dir: string, name: string, skill: string): void {
-  const skillDir = path.join(dir, 'skills', skill);
-  for (const sub of ['scripts', 'examples']) mkdirSync(path.join(skillDir, sub), { recursive: true });
-  mkdirSync(path.join(dir, 'assets', 'fonts'), { recursive: true });
-  const permissions = { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['python3', 'sh', 'ls', 'cat'] } };
-  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ zotfile: 1, name, version: '1.0.0', permissions }));
-  writeFileSync(path.join(dir, 'AGENT.md'), 'Uses its skill.\n');
-  writeFileSync(path.join(skillDir, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill} things\n---\nRead reference.md first, then run scripts/make.py --help.\n`);
-  writeFileSync(path.join(skillDir, 'reference.md'), `# ${skill} reference\nThe output line is MADE BY ${skill}.\n`);
-  writeFileSync(
-    path.join(skillDir, 'scripts', 'make.py'),
-    `import sys\nif sys.argv[1:] == ['--help']:\n    print('usage: make.py OUT')\nelse:\n    open(sys.argv[1], 'w').write('MADE BY ${skill}\\n')\n`,
-  );
-  writeFileSync(
-    path.join(skillDir, 'scripts', 'write-beside.py'),
-    "import os, sys\ntry:\n    open(os.path.join(os.path.dirname(__file__), 'planted.txt'), 'w').write('x')\n    print('WROTE')\nexcept OSError as e:\n    print('REFUSED', e.strerror)\n",
-  );
-  // Prints the source of the /zotbox/skills mount (the root field of /proc/self/mountinfo).
-  writeFileSync(path.join(skillDir, 'scripts', 'where.py'), "for line in open('/proc/self/mountinfo'):\n    fields = line.split()\n    if fields[4] == '/zotbox/skills':\n        print(fields[3])\n");
-  writeFileSync(path.join(skillDir, 'scripts', 'count.sh'), 'echo "$# arguments"\n', { mode: 0o755 });
-  writeFileSync(path.join(skillDir, 'examples', 'one.txt'), 'example one\n');
-  writeFileSync(path.join(dir, 'assets', 'fonts', 'mono.ttf'), Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7) % 256)));
-}
-
-interface World {
-  readonly root: string;
-  readonly ws: string;
-  readonly agent: string;
-  /** The run's events, and each tool result as the model got it (from the run's session file), in call order. */
-  run(calls: readonly Call[], options?: { agent?: string; confine?: 'off'; state?: string }): Promise<{ events: RunEvent[]; outputs: string[] }>;
-}
-
-/** Every session file under the state directory. */
-function sessionFiles(state: string): string[] {
-  const agents = path.join(state, 'agents');
-  if (!existsSync(agents)) return [];
-  return readdirSync(agents).flatMap((agent) => {
-    const dir = path.join(agents, agent, 'sessions');
-    return existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [];
-  });
-}
-
-/** The tool results a session file holds, in order. */
-function toolOutputs(file: string): string[] {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { type: string; message?: { content: { type: string; content?: string }[] } })
-    .flatMap((line) => (line.type === 'message' ? (line.message?.content ?? []) : []))
-    .filter((block) => block.type === 'tool_result')
-    .map((block) => block.content ?? '');
-}
-
-function world(t: ExecutionContext): World {
-  const root = realpathSync(tempDir(t, 'zb-skill-files-'));
-  const ws = path.join(root, 'ws');
-  const agent = path.join(root, 'agent');
-  mkdirSync(ws);
-  writeAgent(agent, 'skilled', 'demo');
-  let runs = 0;
-  return {
-    root,
-    ws,
-    agent,
-    run: async (calls, options = {}) => {
-      const transcript = path.join(root, `run-${++runs}.json`);
-      const turns = [
-        ...calls.map((call, i) => ({ content: [{ type: 'tool_use', id: `t${i}`, name: call.name, input: call.input }], stop: 'tool_use', usage })),
-        { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
-      ];
-      writeFileSync(transcript, JSON.stringify({ zotbox_replay: 1, model: 'replay', turns }));
-      const state = options.state ?? path.join(root, 'state');
-      const before = new Set(sessionFiles(state));
-      const events: RunEvent[] = [];
-      for await (const event of runAgent({
-        reference: options.agent ?? agent,
-        cwd: ws,
-        replayFile: transcript,
-        prompt: 'go',
-        yes: true,
-        env: {},
-        stateDirectory: state,
-        ...(options.confine === undefined ? {} : { confine: options.confine }),
-      })) {
-        events.push(event);
-      }
-      const made = sessionFiles(state).filter((file) => !before.has(file));
-      if (made.length !== 1) throw new Error(`expected one new session file, found ${made.length}`);
-      return { events, outputs: toolOutputs(made[0]!) };
-    },
-  };
-}
-
-type Decision = RunEvent & { type: 'gate.decision' };
-const decisions = (events: readonly RunEvent[]) => events.filter((e): e is Decision => e.type === 'gate.decision');
-const bash = (output: string) => JSON.parse(output) as { exitCode: number; stdout: string; stderr: string };
+import { bash, decisions, skillWorld as world, writeAgent } from '../fixtures/skill-world.js';
+import { buildTar, gzipCompress, type TarPiece } from '../fixtures/tar-builder.js';
 
 test('load the skill, read its reference, run its script (--help, then a real job into the workspace), all confined', async (t) => {
   const w = world(t);
@@ -226,6 +124,48 @@ test('a packed .zot behaves as the directory does', async (t) => {
   );
   t.regex(outputs[0]!, /MADE BY demo/u);
   t.is(readFileSync(path.join(w.ws, 'from-zot.txt'), 'utf8'), 'MADE BY demo\n');
+});
+
+/** The agent directory as GitHub serves a repository holding it at skilled/: one top-level folder, no directory entries. */
+function repositoryArchive(agent: string): Buffer {
+  const files = readdirSync(agent, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const pieces: TarPiece[] = files.map((entry) => {
+    const full = path.join(entry.parentPath, entry.name);
+    return { kind: 'file', name: `agents-abc123/skilled/${path.relative(agent, full)}`, data: readFileSync(full), mode: statSync(full).mode & 0o777 };
+  });
+  return gzipCompress(buildTar([{ kind: 'pax', global: true, records: { comment: 'abc123' } }, ...pieces]));
+}
+
+test('an agent loaded from GitHub behaves as the directory does: its skill files are read and run from /zotbox/skills', async (t) => {
+  const w = world(t);
+  const archive = repositoryArchive(w.agent);
+  const requests: string[] = [];
+  // A loopback server in GitHub's place (ZOTBOX_GITHUB_BASE): no test touches the network.
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.url !== '/acme/agents/archive/HEAD.tar.gz') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/x-gzip', 'content-length': archive.length }).end(archive);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { events, outputs } = await w.run(
+    [
+      { name: 'skill', input: { name: 'demo' } },
+      { name: 'read', input: { path: '/zotbox/skills/demo/reference.md' } },
+      { name: 'bash', input: { command: `cd /zotbox/skills/demo && python3 scripts/make.py ${w.ws}/from-github.txt && sh scripts/count.sh a` } },
+      { name: 'read', input: { path: '/zotbox/assets/fonts/mono.ttf' } },
+    ],
+    { agent: 'github:acme/agents/skilled', env: { ZOTBOX_GITHUB_BASE: base } },
+  );
+  t.deepEqual(requests, ['/acme/agents/archive/HEAD.tar.gz']);
+  t.like(JSON.parse(outputs[0]!), { name: 'demo', directory: '/zotbox/skills/demo/', filesNotListed: 0 });
+  t.regex(outputs[1]!, /MADE BY demo/u);
+  t.is(bash(outputs[2]!).stdout, '1 arguments\n');
+  t.is(readFileSync(path.join(w.ws, 'from-github.txt'), 'utf8'), 'MADE BY demo\n');
+  t.like(JSON.parse(outputs[3]!), { path: '/zotbox/assets/fonts/mono.ttf', size: 40_000, binary: true });
+  t.like(events.at(-1), { type: 'run.end', status: 'completed' });
+  t.deepEqual(readdirSync(path.join(w.root, 'state', 'images')), [], "the run's extraction is removed when it ends");
 });
 
 test('unconfined, commands cannot reach /zotbox (denied, saying why) while the read tool still can', async (t) => {

@@ -36,7 +36,13 @@ interface Reading {
   /** Set by an option with `endsOptions` (python -m): what follows is positional. */
   optionsEnded: boolean;
   /** Set by an option with `selects` (python -m MODULE): the option as written, and the rule that reads the rest. */
-  selected?: { readonly written: string; readonly name: string; readonly rule: ProgramRule | undefined; readonly names: readonly string[] };
+  selected?: {
+    readonly written: string;
+    readonly name: string;
+    readonly rule: ProgramRule | undefined;
+    readonly names: readonly string[];
+    readonly otherwise: OptionRule['selectsOtherwise'];
+  };
 }
 
 const MAX_LISTED = 24;
@@ -57,7 +63,7 @@ function takeOption(reading: Reading, option: OptionRule, written: string, value
   if (option.endsOptions === true) reading.optionsEnded = true;
   if (option.selects !== undefined && value !== undefined) {
     const names = Object.keys(option.selects);
-    reading.selected = { written, name: value, rule: Object.hasOwn(option.selects, value) ? option.selects[value] : undefined, names };
+    reading.selected = { written, name: value, rule: Object.hasOwn(option.selects, value) ? option.selects[value] : undefined, names, otherwise: option.selectsOtherwise };
     return;
   }
   const kind = option.value ?? option.optionalValue;
@@ -219,10 +225,24 @@ function namedSubcommands(rule: ProgramRule): string {
     .join(', ');
 }
 
-/** python -m MODULE ARGS: the module's own rule reads ARGS, like a subcommand's; a module not listed is denied. */
+/**
+ * python -m MODULE ARGS: the module's own rule reads ARGS, like a subcommand's. A module not listed is, with
+ * `selectsOtherwise`, a value of its kind read by its rule (value-kinds.ts decides it), else denied.
+ */
 function readSelected(name: string, reading: Reading, rest: readonly string[], cwd: string, subcommands: readonly string[]): Check<ParsedArguments> {
   const selected = reading.selected!;
   const flag = selected.written.startsWith('--') ? selected.written.split('=')[0]! : selected.written.slice(0, 2);
+  if (selected.rule === undefined && selected.otherwise !== undefined) {
+    // The module's own arguments, none of them an option to python: the rule's positionals classify them all.
+    const rule = selected.otherwise.rule;
+    reading.values.push({ kind: selected.otherwise.value, text: selected.name, written: `${flag} ${selected.name}` });
+    const classified = classifyPositionals(reading, rule, rest, cwd);
+    if (!classified.ok) return classified;
+    return {
+      ok: true,
+      value: { subcommands: [...subcommands, `${flag} ${selected.name}`], rule, marks: new Set([...reading.marks, ...(rule.marks ?? [])]), values: reading.values, positionals: rest },
+    };
+  }
   if (selected.rule === undefined) {
     return no(
       'ZB_POLICY_SHELL_ARGUMENT',

@@ -22,6 +22,7 @@ export type ValueKind =
   | 'awk-program'
   | 'jq-filter'
   | 'module-name' // a dotted identifier
+  | 'skill-module' // python -m NAME of a module in the skill folder the command runs in (skill-module.ts)
   | 'working-directory' // a directory the program changes into before it does anything else (git -C): every later check runs from there
   | { readonly choices: readonly string[] } // one of these words exactly
   | { readonly matches: RegExp; readonly describe: string; readonly path?: 'read' | 'write'; readonly mustExist?: boolean } // a word of this shape; with `path`, also a path checked like 'read' or 'write' (a script that must not be "-" or "+cmd")
@@ -53,6 +54,11 @@ export interface OptionRule {
    * (python's -m MODULE): only these names, each with its own rule. Implies endsOptions.
    */
   readonly selects?: Readonly<Record<string, ProgramRule>>;
+  /**
+   * With `selects`: a name it does not list is a value of this kind, and this rule's positionals take every later
+   * argument, none read as an option (python -m of a skill's own module, whose arguments are its own).
+   */
+  readonly selectsOtherwise?: { readonly value: ValueKind; readonly rule: ProgramRule };
 }
 
 /** How the non-option arguments read: leading ones by kind, then the rest, with the last one possibly different. */

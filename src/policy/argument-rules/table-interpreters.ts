@@ -3,6 +3,7 @@
 // command line or on standard input is never allowed; what a script does is
 // bounded only by the sandbox (gate-rules "Honest limits").
 import type { OptionRule, ProgramRule, ValueKind } from './rule-format.js';
+import { ISOLATED_MARK } from './skill-module.js';
 import { PYTHON_MODULES } from './table-python-modules.js';
 
 /** Set by --version, --help and the like: the program prints and exits, so it takes no script. */
@@ -33,8 +34,15 @@ const WARNING_FILTER: ValueKind = {
   describe: 'a warning filter ACTION[:MESSAGE[:CATEGORY[:MODULE[:LINENO]]]] whose category is a built-in warning class',
 };
 
+/** python -m NAME of a module the skill bundles, run from the skill's folder (skill-module.ts): its arguments are its own. */
+const SKILL_MODULE: ProgramRule = {
+  why: "a skill's own module runs from the skill's read-only folder, like a script of it, with every later argument its own; what it does is bounded only by the sandbox",
+  options: [],
+  positionals: { rest: 'literal' },
+};
+
 const PYTHON = scriptRule(
-  `${NO_CODE} (-c, -i, "-"), and so are -m modules that take code or other programs (timeit, pdb, cProfile, code...): -m runs only the listed modules, each with its own rule; ${SCRIPT_LIMIT}`,
+  `${NO_CODE} (-c, -i, "-"), and so are -m modules that take code or other programs (timeit, pdb, cProfile, code...): -m runs only the listed modules, each with its own rule, and, from a skill's folder, the skill's own modules; ${SCRIPT_LIMIT}`,
   [
     { short: 'u' },
     { short: 'B' },
@@ -44,7 +52,7 @@ const PYTHON = scriptRule(
     // -X pycache_prefix=DIR writes elsewhere and -X frozen_modules changes what loads: only these are vetted.
     { short: 'X', value: { choices: ['importtime', 'dev', 'utf8', 'faulthandler', 'tracemalloc'] } },
     { short: 'E' },
-    { short: 'I' },
+    { short: 'I', sets: ISOLATED_MARK },
     { short: 's' },
     { short: 'S' },
     { short: 'q' },
@@ -52,7 +60,7 @@ const PYTHON = scriptRule(
     { short: 'v' },
     { short: 'V', long: 'version', sets: INFO },
     { short: 'h', long: 'help', sets: INFO },
-    { short: 'm', value: { choices: Object.keys(PYTHON_MODULES) }, selects: PYTHON_MODULES, endsOptions: true },
+    { short: 'm', value: { choices: Object.keys(PYTHON_MODULES) }, selects: PYTHON_MODULES, selectsOtherwise: { value: 'skill-module', rule: SKILL_MODULE }, endsOptions: true },
   ],
 );
 

@@ -14,6 +14,7 @@ import { checkLinksInTree } from './link-walk.js';
 import type { ParsedArguments, ParsedValue } from './parse-arguments.js';
 import { checkAwkProgram, checkJqFilter, checkSedScript } from './program-text.js';
 import type { ValueKind } from './rule-format.js';
+import { resolveSkillModule } from './skill-module.js';
 import type { NetRule } from '../net-allow.js';
 import { decideNetUrl } from '../net-url.js';
 
@@ -109,6 +110,14 @@ function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: R
     if (!walked.ok) return no(walked.code, `${program}: ${value.written} follows links inside it: ${walked.reason}`);
   }
   return { ok: true, value: null };
+}
+
+/** python -m NAME of the skill folder the command runs in: the file it resolves to there is read like a script's path. */
+function checkSkillModule(program: string, value: ParsedValue, marks: ReadonlySet<string>, context: ArgumentContext): Check<null> {
+  const file = resolveSkillModule(program, value.text, context.cwd, context.scopes.context.image, marks);
+  if (!file.ok) return file;
+  const decision = decideArgumentPath('read', file.value, context);
+  return decision.allow ? { ok: true, value: null } : no(decision.code, `${program}: ${value.written}: ${decision.reason}`);
 }
 
 function checkHardlinkSource(program: string, value: ParsedValue, context: ArgumentContext): Check<null> {
@@ -216,6 +225,8 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
       return checkShape(program, value, SIZE.test(value.text), 'a number with an optional unit (10K, 1M, 2GiB)');
     case 'module-name':
       return checkShape(program, value, MODULE.test(value.text), 'a dotted module name (pkg.module)');
+    case 'skill-module':
+      return checkSkillModule(program, value, parsed.marks, context);
     case 'working-directory':
       // Decided, and made the working directory of every other check, by moveWorkingDirectory before the values are checked.
       return { ok: true, value: null };

@@ -58,6 +58,13 @@ export const PYTHON_CASES: readonly GateCase[] = each(
     { command: '{} -m site', expect: ARGUMENT },
     { command: '{} -m json', expect: ARGUMENT, why: 'only json.tool is listed' },
     { command: '{} -m pytest.main', expect: ARGUMENT },
+    // A skill's own module, from its folder in the package (skill-module.ts; test/policy/argument-rules/skill-module.test.ts has the rest).
+    { command: 'cd /zotbox/skills/demo && {} -m scripts.job a --flag -c x', expect: 'allow', why: "after the module, the module's own arguments" },
+    { command: 'cd /zotbox/skills/demo && {} -B -m scripts.job', expect: 'allow' },
+    { command: 'cd /zotbox/skills/demo && {} -I -m scripts.job', expect: ARGUMENT, why: '-I leaves the folder off the module path: an installed scripts would run' },
+    { command: 'cd /zotbox/skills/demo && {} -m scripts.missing', expect: ARGUMENT },
+    { command: '{} -m scripts.job', expect: ARGUMENT, why: 'from the workspace, where the agent can plant a scripts/' },
+    { command: 'cd /zotbox/skills/demo && {} -m scripts.job', expect: 'ZB_POLICY_SHELL_CD', world: 'unconfined', why: 'no sandbox mounts /zotbox' },
     { command: '{} -m __proto__', expect: ARGUMENT },
     { command: '{} -m constructor', expect: ARGUMENT },
     { command: '{} -m pytest -x -q -vv -s --tb=short -rA --maxfail 2 --lf --co tests/test_a.py::test_b', expect: 'allow' },

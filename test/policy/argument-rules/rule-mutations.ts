@@ -40,6 +40,14 @@ function* optionMutations(rule: ProgramRule): Generator<{ readonly what: string;
     }
     if (checks(option.value))
       yield { what: `option ${spell(option)} with its value unchecked`, rule: { ...rule, options: [...others.slice(0, index), { ...option, value: 'literal' }, ...others.slice(index)] } };
+    if (option.selectsOtherwise !== undefined) {
+      const { selectsOtherwise: otherwise, ...closed } = option;
+      yield { what: `option ${spell(option)} without its other names`, rule: { ...rule, options: [...others.slice(0, index), closed, ...others.slice(index)] } };
+      if (checks(otherwise.value)) {
+        const unchecked = { ...option, selectsOtherwise: { ...otherwise, value: 'literal' as const } };
+        yield { what: `option ${spell(option)} with its other names unchecked`, rule: { ...rule, options: [...others.slice(0, index), unchecked, ...others.slice(index)] } };
+      }
+    }
   }
 }
 
