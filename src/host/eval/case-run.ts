@@ -7,6 +7,7 @@ import { ZotboxError, toZotboxError } from '../../errors.js';
 import { addUsage, NO_USAGE, type RunUsage } from '../models/model-prices.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { executeRun } from '../run/execute-run.js';
+import { linkSignal } from '../run/linked-signal.js';
 import type { AgentPool } from '../run/pool.js';
 import { prepareRun } from '../run/run-plan.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
@@ -137,10 +138,8 @@ function notStarted(repeat: number, thrown: unknown, recorder: RunRecorder): Cas
 }
 
 async function executeCase(planned: PlannedCase, directories: CaseDirectories, recorder: RunRecorder, context: CaseRunContext): Promise<void> {
-  const limits = new AbortController();
-  const stop = () => limits.abort(context.signal.reason);
-  context.signal.addEventListener('abort', stop, { once: true });
-  if (context.signal.aborted) stop();
+  // Linked, not listened to: every case in flight shares the eval's signal, which gets one listener for all of them.
+  const limits = linkSignal(context.signal);
   const timer =
     planned.timeoutSeconds === undefined
       ? undefined
@@ -184,7 +183,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    context.signal.removeEventListener('abort', stop);
+    limits.unlink();
   }
 }
 

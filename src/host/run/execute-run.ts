@@ -124,7 +124,10 @@ async function* waitForSlot(pool: AgentPool, link: LinkedSignal): AsyncGenerator
   } finally {
     if (!admitted) {
       link.abort();
-      admission.then((release) => release(), () => undefined);
+      admission.then(
+        (release) => release(),
+        () => undefined,
+      );
     }
   }
 }
