@@ -44,6 +44,8 @@ export interface CaseRunContext {
   readonly retries: number;
   readonly keepWorkspaces: boolean;
   readonly modelEndpoints?: ModelEndpoints;
+  /** The runs' model concurrency (--model-concurrency), fixed on their endpoint. */
+  readonly modelConcurrency?: number;
   /** The eval's: Ctrl-C, SIGTERM. */
   readonly signal: AbortSignal;
 }
@@ -165,6 +167,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
       stateDirectory: context.stateDirectory,
       obtainConsent: (request) => context.consent.obtain(request, directories),
       ...(context.modelEndpoints === undefined ? {} : { modelEndpoints: context.modelEndpoints }),
+      ...(context.modelConcurrency === undefined ? {} : { modelConcurrency: context.modelConcurrency }),
       signal: limits.signal,
     });
     let usage: RunUsage = NO_USAGE;

@@ -35,6 +35,8 @@ export interface EvalOptions {
   readonly retries?: number;
   /** Runs in flight at once (default 8). */
   readonly maxRuns?: number;
+  /** Model requests in flight at once on each run's model endpoint, fixed (default: max_concurrency in models.json, else adaptive). */
+  readonly modelConcurrency?: number;
   readonly grep?: string;
   readonly failFast?: boolean;
   readonly maxCostUsd?: number;
@@ -139,6 +141,7 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
           ...(options.confine === undefined ? {} : { confine: options.confine }),
           ...(options.programPath === undefined ? {} : { programPath: options.programPath }),
           ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
+          ...(options.modelConcurrency === undefined ? {} : { modelConcurrency: options.modelConcurrency }),
         }).then((run) => {
           options.onProgress?.({ type: 'run.end', key: planned.key, run });
           return run;
