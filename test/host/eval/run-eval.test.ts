@@ -8,6 +8,7 @@ import { loadAgent } from '../../../src/host/load/load-agent.js';
 import { mergeEvalReports } from '../../../src/host/eval/report/merge.js';
 import { casesToRerun } from '../../../src/host/eval/report/last-failed.js';
 import { evalIn, evalWorld, leftovers, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../../fixtures/eval-world.js';
+import { ModelEndpoints } from '../../../src/host/providers/model-endpoints.js';
 import { openaiStream, serve } from '../../fixtures/model-servers.js';
 import { tempDir } from '../../fixtures/temp.js';
 
@@ -170,6 +171,31 @@ test('an interrupted eval cancels its runs, removes every workspace, and reports
     ],
   );
   t.deepEqual(leftovers(world), [], 'no workspace left');
+});
+
+test('--model-concurrency (modelConcurrency) fixes the limit of the runs\' model endpoint: never more requests in flight than it', async (t) => {
+  const world = evalWorld(t);
+  let inFlight = 0;
+  let peak = 0;
+  const server = await serve(t, (_body, _req, res) => {
+    peak = Math.max(peak, ++inFlight);
+    res.once('close', () => inFlight--);
+    openaiStream(res, { text: 'done' }, 0);
+  });
+  liveModel(world, server.base);
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    defaults: { workspace: 'fixture' },
+    cases: ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id, prompt: 'p', expect: [{ status: 'completed' }] })),
+  });
+  const modelEndpoints = new ModelEndpoints();
+  t.teardown(() => modelEndpoints.close());
+  const report = await evalIn(world, [suite], { env: { OPENAI_API_KEY: 'k' }, maxRuns: 6, modelConcurrency: 2, modelEndpoints });
+  t.like(report.totals, { cases: 6, passed: 6 });
+  const [endpoint] = modelEndpoints.list();
+  t.is(endpoint?.limiter.limit, 2);
+  t.false(endpoint?.adaptive.adapting);
+  t.true(peak <= 2, `peak in flight ${peak}`);
 });
 
 test('--retries: a provider fault is run again in a fresh workspace; a failed expectation never is', async (t) => {
