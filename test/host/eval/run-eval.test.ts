@@ -173,7 +173,7 @@ test('an interrupted eval cancels its runs, removes every workspace, and reports
   t.deepEqual(leftovers(world), [], 'no workspace left');
 });
 
-test('--model-concurrency (modelConcurrency) fixes the limit of the runs\' model endpoint: never more requests in flight than it', async (t) => {
+test("--model-concurrency (modelConcurrency) fixes the limit of the runs' model endpoint: never more requests in flight than it", async (t) => {
   const world = evalWorld(t);
   let inFlight = 0;
   let peak = 0;
