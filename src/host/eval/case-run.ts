@@ -9,6 +9,7 @@ import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { executeRun } from '../run/execute-run.js';
 import { linkSignal } from '../run/linked-signal.js';
 import type { AgentPool } from '../run/pool.js';
+import type { RunEvent } from '../run/run-events.js';
 import { prepareRun } from '../run/run-plan.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import { createCaseWorkspace, type CaseWorkspace } from './case-workspace.js';
@@ -46,6 +47,8 @@ export interface CaseRunContext {
   readonly modelEndpoints?: ModelEndpoints;
   /** The runs' model concurrency (--model-concurrency), fixed on their endpoint. */
   readonly modelConcurrency?: number;
+  /** Sees each event of each run as it happens. */
+  readonly onEvent?: (event: RunEvent) => void;
   /** The eval's: Ctrl-C, SIGTERM. */
   readonly signal: AbortSignal;
 }
@@ -179,6 +182,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
       ...(planned.maxTurns === undefined ? {} : { maxTurns: planned.maxTurns }),
     })) {
       recorder.add(event);
+      context.onEvent?.(event);
       if (event.type === 'usage' && planned.maxTokens !== undefined) {
         usage = addUsage(usage, event);
         if (totalTokens({ usage }) > planned.maxTokens && !limits.signal.aborted) limits.abort(tokenLimitError(planned, totalTokens({ usage })));
