@@ -3,6 +3,7 @@
 import { runAgentRunBench } from './agent-run.js';
 import { runArchiveBench } from './archive.js';
 import { runConfineBench } from './confine.js';
+import { runDefaultsBench } from './defaults.js';
 import { runEvalBench } from './eval.js';
 import { runPolicyBench } from './policy.js';
 import { runProvidersBench } from './providers.js';
@@ -19,6 +20,10 @@ const AREAS: Readonly<Record<string, BenchArea>> = {
   confine: {
     description: 'one bash call confined and unconfined (sandbox, git walks, bubblewrap) against a bare bubblewrap sandbox running the same program, up to 100,000 directories',
     run: runConfineBench,
+  },
+  defaults: {
+    description: '100 runs at once against a loopback model with 300 ms per turn at the default settings, against a hand-tuned modelConcurrency: 100 and the old fixed limit of 8',
+    run: runDefaultsBench,
   },
   eval: {
     description: 'a 200-case replay suite in one `zotbox eval` process against one `zotbox run --replay` process per case; the overhead of a JS grader per case',

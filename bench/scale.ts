@@ -25,15 +25,16 @@ const TURNS_PER_RUN = 2;
 const RUNS = 1_000;
 const PROCESS_RUNS = 16;
 
-interface LoopbackModel {
+export interface LoopbackModel {
   readonly base: string;
   stats(): Promise<{ requests: number; peakInFlight: number }>;
   reset(): Promise<void>;
   stop(): void;
 }
 
-async function startModel(): Promise<LoopbackModel> {
-  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/loopback-model.js', import.meta.url)), '--delay', String(MODEL_DELAY_MS)], {
+/** The loopback model in its own process, answering every turn after `delayMs`. */
+export async function startModel(delayMs = MODEL_DELAY_MS): Promise<LoopbackModel> {
+  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/loopback-model.js', import.meta.url)), '--delay', String(delayMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));

@@ -190,7 +190,7 @@ export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from './api/run.js
 
 /**
  * The model budget: one entry per provider endpoint (provider + base URL) with one
- * keep-alive dispatcher, a FIFO concurrency limit (default 8) and a backoff shared by
+ * keep-alive dispatcher, a FIFO concurrency limit (adaptive from 256 unless fixed) and a backoff shared by
  * every run on it. Runs use PROCESS_MODEL_ENDPOINTS unless given another registry.
  *
  * @example
@@ -205,6 +205,7 @@ export {
   DEFAULT_MODEL_CONCURRENCY,
   ModelEndpoints,
   PROCESS_MODEL_ENDPOINTS,
+  type AdaptivePolicy,
   type BackoffPolicy,
   type EndpointAddress,
   type EndpointClock,

@@ -7,6 +7,7 @@ export { executeRun, type ExecuteRunOptions, type UserMessage } from '../host/ru
 export { RunEventSchema, type RunEvent } from '../host/run/run-events.js';
 export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from '../host/run/pool.js';
 export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, type EndpointAddress, type ModelEndpoint, type ModelEndpointsOptions } from '../host/providers/model-endpoints.js';
+export type { AdaptivePolicy } from '../host/providers/adaptive-limit.js';
 export type { EndpointClock } from '../host/providers/endpoint-clock.js';
 export type { BackoffPolicy } from '../host/providers/backoff-gate.js';
 export { planSession, type PlannedSession, type SessionChoice } from '../host/run/run-session.js';

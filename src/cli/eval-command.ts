@@ -79,8 +79,9 @@ function finish(report: EvalReport, reporters: ReturnType<typeof parseReporters>
   return stopped ?? (report.status === 'passed' ? 0 : 1);
 }
 
-function numberOptions(values: ParsedCommand['values']): { maxRuns?: number; repeat?: number; retries?: number; maxCostUsd?: number; maxTokens?: number } {
+function numberOptions(values: ParsedCommand['values']): { maxRuns?: number; modelConcurrency?: number; repeat?: number; retries?: number; maxCostUsd?: number; maxTokens?: number } {
   const maxRuns = wholeNumber(values['max-runs'], 'max-runs', 1);
+  const modelConcurrency = wholeNumber(values['model-concurrency'], 'model-concurrency', 1);
   const repeat = wholeNumber(values['repeat'], 'repeat', 1);
   const retries = wholeNumber(values['retries'], 'retries', 0);
   const maxTokens = wholeNumber(values['max-tokens'], 'max-tokens', 1);
@@ -92,6 +93,7 @@ function numberOptions(values: ParsedCommand['values']): { maxRuns?: number; rep
   }
   return {
     ...(maxRuns === undefined ? {} : { maxRuns }),
+    ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
     ...(repeat === undefined ? {} : { repeat }),
     ...(retries === undefined ? {} : { retries }),
     ...(maxTokens === undefined ? {} : { maxTokens }),

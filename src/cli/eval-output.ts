@@ -34,6 +34,14 @@ export class EvalTerminalReporter {
       if (this.stderr !== undefined) writeTerminalText(this.stderr, `zotbox: warning: ${progress.message}\n`);
       return;
     }
+    if (progress.type === 'queued') {
+      if (this.stderr !== undefined)
+        writeTerminalText(
+          this.stderr,
+          `zotbox: runs wait for model slots on ${progress.endpoint} (${progress.ahead} requests ahead, ${progress.limit} at once: --model-concurrency, max_concurrency)\n`,
+        );
+      return;
+    }
     if (progress.type === 'eval.start' && this.keepWorkspaces && this.stderr !== undefined) writeTerminalText(this.stderr, `zotbox: keeping every case workspace in ${progress.workspaces}\n`);
     if (this.mode === undefined) return;
     if (progress.type === 'eval.start') {

@@ -16,11 +16,29 @@ function resultLine(event: ToolResult): string {
   return `  ✔ ${shown(120)}\n`;
 }
 
+type Queued = RunEvent & { type: 'run.queued' };
+
+/**
+ * The line for a long wait, else ''. A wait for the pool is for whole runs to end;
+ * one for an endpoint is long when at least a full round of requests (the limit)
+ * waits before this one. Each reason is told once per run: the wait is the news.
+ */
+function queuedLine(event: Queued, told: Set<Queued['reason']>): string {
+  if (told.has(event.reason)) return '';
+  if (event.reason === 'endpoint' && event.ahead < event.limit) return '';
+  told.add(event.reason);
+  if (event.reason === 'pool') return `⧗ waiting for a run slot in the pool (${count(event.ahead)} runs ahead, ${count(event.limit)} at once: maxRuns)\n`;
+  return `\n⧗ waiting for a model slot on ${field(event.endpoint ?? '')} (${count(event.ahead)} requests ahead, ${count(event.limit)} at once: --model-concurrency, max_concurrency)\n`;
+}
+
 /** A renderer for one run's events. It remembers the denied calls, whose result is their denial, already shown. */
 export function textRenderer(): (event: RunEvent) => string {
   const denied = new Set<number>();
+  const told = new Set<Queued['reason']>();
   return (event) => {
     switch (event.type) {
+      case 'run.queued':
+        return queuedLine(event, told);
       case 'run.start':
         return `▶ ${event.agent.name}@${field(event.agent.version)} (${field(event.model)}) in ${event.workspace}${event.session === null ? '' : `, session ${event.session.id}${event.session.continued ? ' (continued)' : ''}`}\n${event.permissions.bash.mode === 'none' ? '' : `  commands: ${event.confinement}\n`}`;
       case 'assistant.delta':

@@ -100,6 +100,7 @@ test('an unknown reporter', usage, ['--reporter', 'tap'], 'ZB_CLI_USAGE', /unkno
 test('a file reporter without its file', usage, ['--reporter', 'junit'], 'ZB_CLI_USAGE', /junit=PATH/);
 test('list and line together', usage, ['--reporter', 'list,line'], 'ZB_CLI_USAGE', /at most one of list and line/);
 test('--max-runs 0', usage, ['--max-runs', '0'], 'ZB_CLI_USAGE', /--max-runs takes a whole number of at least 1/);
+test('--model-concurrency 0', usage, ['--model-concurrency', '0'], 'ZB_CLI_USAGE', /--model-concurrency takes a whole number of at least 1/);
 test('--max-cost that is no amount', usage, ['--max-cost', '1e3'], 'ZB_CLI_USAGE', /--max-cost/);
 test('--shard 4/3', usage, ['--shard', '4/3'], 'ZB_EVAL_SHARD_INVALID', /--shard/);
 test('--grep that is no regular expression', usage, ['--grep', '('], 'ZB_CLI_USAGE', /--grep/);

@@ -7,7 +7,9 @@ import { ZotboxError, toZotboxError } from '../../errors.js';
 import { addUsage, NO_USAGE, type RunUsage } from '../models/model-prices.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import { executeRun } from '../run/execute-run.js';
+import { linkSignal } from '../run/linked-signal.js';
 import type { AgentPool } from '../run/pool.js';
+import type { RunEvent } from '../run/run-events.js';
 import { prepareRun } from '../run/run-plan.js';
 import type { ConfineMode } from '../executors/confine/mode.js';
 import { createCaseWorkspace, type CaseWorkspace } from './case-workspace.js';
@@ -43,6 +45,10 @@ export interface CaseRunContext {
   readonly retries: number;
   readonly keepWorkspaces: boolean;
   readonly modelEndpoints?: ModelEndpoints;
+  /** The runs' model concurrency (--model-concurrency), fixed on their endpoint. */
+  readonly modelConcurrency?: number;
+  /** Sees each event of each run as it happens. */
+  readonly onEvent?: (event: RunEvent) => void;
   /** The eval's: Ctrl-C, SIGTERM. */
   readonly signal: AbortSignal;
 }
@@ -138,10 +144,8 @@ function notStarted(repeat: number, thrown: unknown, recorder: RunRecorder): Cas
 }
 
 async function executeCase(planned: PlannedCase, directories: CaseDirectories, recorder: RunRecorder, context: CaseRunContext): Promise<void> {
-  const limits = new AbortController();
-  const stop = () => limits.abort(context.signal.reason);
-  context.signal.addEventListener('abort', stop, { once: true });
-  if (context.signal.aborted) stop();
+  // Linked, not listened to: every case in flight shares the eval's signal, which gets one listener for all of them.
+  const limits = linkSignal(context.signal);
   const timer =
     planned.timeoutSeconds === undefined
       ? undefined
@@ -167,6 +171,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
       stateDirectory: context.stateDirectory,
       obtainConsent: (request) => context.consent.obtain(request, directories),
       ...(context.modelEndpoints === undefined ? {} : { modelEndpoints: context.modelEndpoints }),
+      ...(context.modelConcurrency === undefined ? {} : { modelConcurrency: context.modelConcurrency }),
       signal: limits.signal,
     });
     let usage: RunUsage = NO_USAGE;
@@ -178,6 +183,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
       ...(planned.maxTurns === undefined ? {} : { maxTurns: planned.maxTurns }),
     })) {
       recorder.add(event);
+      context.onEvent?.(event);
       if (event.type === 'usage' && planned.maxTokens !== undefined) {
         usage = addUsage(usage, event);
         if (totalTokens({ usage }) > planned.maxTokens && !limits.signal.aborted) limits.abort(tokenLimitError(planned, totalTokens({ usage })));
@@ -185,7 +191,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    context.signal.removeEventListener('abort', stop);
+    limits.unlink();
   }
 }
 

@@ -20,6 +20,7 @@ import type { PatternTester } from './pattern-host.js';
 import type { GraderOutcome } from './graders/run-grader.js';
 import { ZotboxError } from '../../errors.js';
 import { DEFAULT_CHANGE_LIMITS, describeIncompleteChanges } from './workspace-changes.js';
+import { linkSignal } from '../run/linked-signal.js';
 
 /** Events a grader sees, newest kept. */
 const MAX_GRADER_EVENTS = 2000;
@@ -105,15 +106,16 @@ function untilInterrupted(signal: AbortSignal, grade: () => Promise<GraderOutcom
   });
   if (signal.aborted) return Promise.resolve(interrupted());
   return new Promise((resolve) => {
-    const stop = () => resolve(interrupted());
-    signal.addEventListener('abort', stop, { once: true });
+    // Linked: the graders of every case in flight share the eval's signal (one listener for all).
+    const link = linkSignal(signal);
+    link.signal.addEventListener('abort', () => resolve(interrupted()), { once: true });
     grade().then(
       (outcome) => {
-        signal.removeEventListener('abort', stop);
+        link.unlink();
         resolve(outcome);
       },
       (thrown: unknown) => {
-        signal.removeEventListener('abort', stop);
+        link.unlink();
         resolve({ ok: false, error: new ZotboxError('ZB_EVAL_GRADER_FAILED', `the grader could not run: ${String(thrown)}`), timing: { startMs: 0, gradeMs: 0 } });
       },
     );

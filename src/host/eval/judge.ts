@@ -11,6 +11,7 @@ import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import type { ExpectationResult } from './eval-report.js';
 import type { ChangedFile } from './grader-input.js';
 import { judgeEvidence, type BeforeText } from './judge-evidence.js';
+import { linkSignal } from '../run/linked-signal.js';
 
 const JUDGE_SYSTEM = [
   'You grade the work of an AI agent against a rubric. You see the task the agent was given, its final answer, and the files it changed.',
@@ -73,9 +74,11 @@ function evidenceCut(result: ExpectationResult, cuts: readonly string[]): Expect
 async function askJudge(choice: ProviderChoice, input: JudgeInput, evidence: string, cuts: number, signal: AbortSignal): Promise<ExpectationResult> {
   let usage: RunUsage = NO_USAGE;
   const cost = () => (choice.pricing === undefined ? null : usageCost(usage, choice.pricing.prices, choice.pricing.provider));
+  // Linked: the judge calls of every case in flight share the eval's signal (one listener for all).
+  const link = linkSignal(signal);
   try {
     const message = judgeMessage(input, evidence, cuts);
-    const turn = await choice.create().complete({ system: JUDGE_SYSTEM, messages: [{ role: 'user', content: [{ type: 'text', text: message }] }], tools: [] }, () => undefined, signal);
+    const turn = await choice.create().complete({ system: JUDGE_SYSTEM, messages: [{ role: 'user', content: [{ type: 'text', text: message }] }], tools: [] }, () => undefined, link.signal);
     usage = addUsage(usage, turn.usage);
     const text = turn.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const verdict = parseVerdict(text);
@@ -90,6 +93,8 @@ async function askJudge(choice: ProviderChoice, input: JudgeInput, evidence: str
   } catch (thrown) {
     const error = toZotboxError(thrown);
     return { kind: 'judge', passed: false, reason: `ZB_EVAL_JUDGE_FAILED: the judge (${choice.model}) could not grade the case: ${error.code}: ${error.message}`, cost_usd: cost() };
+  } finally {
+    link.unlink();
   }
 }
 

@@ -35,6 +35,8 @@ export interface EvalOptions {
   readonly retries?: number;
   /** Runs in flight at once (default 8). */
   readonly maxRuns?: number;
+  /** Model requests in flight at once on each run's model endpoint, fixed (default: max_concurrency in models.json, else adaptive). */
+  readonly modelConcurrency?: number;
   readonly grep?: string;
   readonly failFast?: boolean;
   readonly maxCostUsd?: number;
@@ -79,6 +81,11 @@ export type EvalProgress =
   | { readonly type: 'eval.start'; readonly cases: number; readonly runs: number; readonly workspaces: string }
   | { readonly type: 'run.end'; readonly key: string; readonly run: CaseRun }
   | { readonly type: 'case.end'; readonly result: CaseResult }
+  /**
+   * Runs wait for their model endpoint (issue 26): told once per endpoint and eval,
+   * the first time a run waits behind at least a whole round of requests (its limit).
+   */
+  | { readonly type: 'queued'; readonly endpoint: string; readonly ahead: number; readonly limit: number }
   /** Something the user should know that did not change a result (a temp directory left behind). */
   | { readonly type: 'warning'; readonly message: string };
 
@@ -128,6 +135,8 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
     const repeat = options.repeat ?? 1;
     options.onProgress?.({ type: 'eval.start', cases: plan.cases.length, runs: plan.cases.length * repeat, workspaces: evalRoot });
     const scheduler = new EvalScheduler({ repeat, maxRuns: pool.maxRuns, failFast: options.failFast === true, maxCostUsd: options.maxCostUsd, maxTokens: options.maxTokens, signal });
+    // Endpoints whose long wait the user was told of (once each).
+    const toldQueued = new Set<string>();
     const results = await scheduler.run(
       plan.cases,
       (planned, r) =>
@@ -146,6 +155,14 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
           ...(options.confine === undefined ? {} : { confine: options.confine }),
           ...(options.programPath === undefined ? {} : { programPath: options.programPath }),
           ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
+          ...(options.modelConcurrency === undefined ? {} : { modelConcurrency: options.modelConcurrency }),
+          onEvent: (event) => {
+            if (event.type !== 'run.queued' || event.reason !== 'endpoint' || event.ahead < event.limit) return;
+            const endpoint = event.endpoint ?? '';
+            if (toldQueued.has(endpoint)) return;
+            toldQueued.add(endpoint);
+            options.onProgress?.({ type: 'queued', endpoint, ahead: event.ahead, limit: event.limit });
+          },
         }).then((run) => {
           options.onProgress?.({ type: 'run.end', key: planned.key, run });
           return run;

@@ -6,10 +6,13 @@ import type { MessagePort } from 'node:worker_threads';
 import { ZotboxError, toZotboxError } from '../../errors.js';
 import { MESSAGE_LIMITS, checkMessageLimits } from '../../policy/message-limits.js';
 import { InputRequestSchema, ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../../policy/model-protocol.js';
+import type { EndpointWait } from '../providers/http.js';
 import type { ModelProvider } from '../providers/provider.js';
 
 export interface ModelServerHooks {
   onText(delta: string): void;
+  /** A model request waits for a slot of its endpoint (run.queued). */
+  onQueued?(wait: EndpointWait): void;
   /** After each answer: the conversation so far, the answer included (sessions record it here). */
   onTurn(turn: AssistantTurn, conversation: readonly ChatMessage[]): void;
   /**
@@ -53,7 +56,7 @@ export function serveModel(port: MessagePort, provider: ModelProvider, hooks: Mo
     if (signal.aborted) return fail(toZotboxError(signal.reason));
     let turn: AssistantTurn;
     try {
-      turn = await provider.complete(parsed.data, (text) => hooks.onText(text), signal);
+      turn = await provider.complete(parsed.data, (text) => hooks.onText(text), signal, hooks.onQueued === undefined ? undefined : { onQueued: (wait) => hooks.onQueued?.(wait) });
     } catch (thrown) {
       const error = toZotboxError(thrown);
       const partialText = error.details?.partialText;

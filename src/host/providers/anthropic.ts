@@ -7,7 +7,8 @@ import { buildAnthropicRequestBody, checkAnthropicRequestBody } from './anthropi
 import { AnthropicStreamDecoder } from './anthropic-stream.js';
 import { PROCESS_MODEL_ENDPOINTS, type ModelEndpoint, type ModelEndpoints } from './model-endpoints.js';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './model-timeouts.js';
-import type { ModelProvider, ModelTurnRequest } from './provider.js';
+import type { ModelProvider, ModelTurnRequest, TurnObserver } from './provider.js';
+import type { EndpointWait } from './http.js';
 import { streamTurn } from './turn-stream.js';
 
 export interface AnthropicOptions {
@@ -46,12 +47,13 @@ export class AnthropicProvider implements ModelProvider {
     });
   }
 
-  async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn> {
+  async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal, observer?: TurnObserver): Promise<AssistantTurn> {
     const { model } = this.options;
     const contextWindow = this.options.contextWindow ?? 200_000;
     const body = buildAnthropicRequestBody({ model, maxTokens: this.options.maxTokens ?? 8192 }, request);
     checkAnthropicRequestBody(body);
     return streamTurn({
+      ...(observer?.onQueued === undefined ? {} : { onQueued: (wait: EndpointWait) => observer.onQueued?.(wait) }),
       endpoint: this.endpoint,
       path: '/v1/messages',
       signal,

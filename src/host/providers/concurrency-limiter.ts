@@ -31,6 +31,11 @@ export class ConcurrencyLimiter {
     return this.waiters.length;
   }
 
+  /** True when a request asking now would wait (every slot is held, or others wait already). */
+  get mustWait(): boolean {
+    return this.waiters.length > 0 || this.heldCount >= this.currentLimit;
+  }
+
   /** Changes the limit; raising it admits waiters, lowering it never revokes a held slot. */
   setLimit(limit: number): void {
     this.currentLimit = limit;

@@ -26,6 +26,16 @@ export interface PostOptions {
   readonly attemptsSpent?: number;
   /** Time to the response headers, and the longest silence in the body (default DEFAULT_MODEL_TIMEOUTS). */
   readonly timeouts?: ModelTimeouts;
+  /** Told, before it waits, when the request must wait for one of the endpoint's slots. */
+  readonly onQueued?: (wait: EndpointWait) => void;
+}
+
+/** A request that waits for a slot of its endpoint: how many wait before it, and the limit now. */
+export interface EndpointWait {
+  /** The endpoint's host (and port), as run.queued names it. */
+  readonly endpoint: string;
+  readonly ahead: number;
+  readonly limit: number;
 }
 
 /** Every request says who sends it: servers and gateways log it, and some refuse requests without one. */
@@ -64,7 +74,9 @@ export function ownRetryDelay(endpoint: ModelEndpoint, attempt: number): number 
  * called, whichever comes first, and is released exactly once.
  */
 export async function postForStream(options: PostOptions): Promise<StreamingResponse> {
-  const slot = await options.endpoint.limiter.acquire(options.signal);
+  const { limiter } = options.endpoint;
+  if (options.onQueued !== undefined && limiter.mustWait) options.onQueued({ endpoint: new URL(options.endpoint.baseUrl).host, ahead: limiter.queued, limit: limiter.limit });
+  const slot = await limiter.acquire(options.signal);
   let sent: { body: ResponseBody; attempts: number };
   try {
     sent = await sendWithRetries(options);
@@ -109,6 +121,8 @@ async function sendWithRetries(options: PostOptions): Promise<{ body: ResponseBo
   const url = `${endpoint.baseUrl}${options.path}`;
   for (let attempt = options.attemptsSpent ?? 0; ; attempt++) {
     const ticket = await endpoint.gate.pass(signal);
+    const sent = endpoint.adaptive.sending();
+    const sentAt = endpoint.clock.now();
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
@@ -132,6 +146,10 @@ async function sendWithRetries(options: PostOptions): Promise<{ body: ResponseBo
       throw new ZotboxError('ZB_PROVIDER_FAILED', `${endpoint.provider}: cannot reach ${url}: ${(cause as Error).message}. Check the base URL and your connection.`, { cause });
     }
     const status = response.statusCode;
+    const throttled = isThrottle(status, response.headers);
+    // The time to the first byte is the endpoint's load as the limit sees it; a throttle halves the limit.
+    if (throttled) endpoint.adaptive.throttled(sent);
+    else endpoint.adaptive.answered(sent, endpoint.clock.now() - sentAt);
     if (status === 200) {
       ticket.answered();
       if (isEventStream(response.headers)) return { body: response.body, attempts: attempt + 1 };
@@ -142,7 +160,6 @@ async function sendWithRetries(options: PostOptions): Promise<{ body: ResponseBo
       throw notAStream(endpoint, url, response.headers['content-type'], text);
     }
     // Tell the gate first, so other runs stop sending before this body is read.
-    const throttled = isThrottle(status, response.headers);
     if (throttled) ticket.throttled(status, parseRetryAfterMs(response.headers, endpoint.clock.now()));
     else ticket.answered();
     // Reading the error body to its end also returns the connection to the pool;

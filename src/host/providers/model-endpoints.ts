@@ -1,28 +1,34 @@
 // The model budget of a process (issue 11, item 2): one entry per provider
 // endpoint (provider + base URL), each with one keep-alive undici dispatcher, a
-// FIFO concurrency limit and a shared backoff, used by every run that talks to
-// that endpoint. The one module-level value is PROCESS_MODEL_ENDPOINTS, the
+// FIFO concurrency limit (adaptive unless a caller fixes it, issue 26) and a
+// shared backoff, used by every run that talks to that endpoint. The one module-level value is PROCESS_MODEL_ENDPOINTS, the
 // documented default; callers may pass their own registry instead.
 import { Agent } from 'undici';
 import { ZotboxError } from '../../errors.js';
+import { AdaptiveLimit, DEFAULT_ADAPTIVE_POLICY, type AdaptivePolicy } from './adaptive-limit.js';
 import { BackoffGate, type BackoffPolicy } from './backoff-gate.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { SYSTEM_CLOCK, type EndpointClock } from './endpoint-clock.js';
 import { DEFAULT_MODEL_TIMEOUTS } from './model-timeouts.js';
 
 /**
- * Requests in flight per endpoint when nothing else is configured. Eight keeps a
- * handful of agents busy on a hosted API without one process bursting through the
- * per-minute limits of lower account tiers; self-hosted servers often serve fewer
- * requests at once and should set max_concurrency in models.json.
+ * Requests in flight per endpoint at first when nothing is configured. The limit
+ * then adapts (adaptive-limit.ts): it halves on a throttle, steps down while
+ * latency climbs and climbs again. A server that serves one request at a time sets
+ * max_concurrency: 1 in models.json (docs/models.md), which fixes it.
  */
-export const DEFAULT_MODEL_CONCURRENCY = 8;
+export const DEFAULT_MODEL_CONCURRENCY = DEFAULT_ADAPTIVE_POLICY.initial;
 
 export const DEFAULT_BACKOFF_POLICY: BackoffPolicy = { baseMs: 1000, maxBackoffMs: 30_000, maxWaitMs: 60_000 };
 
 export interface ModelEndpointsOptions {
-  /** Concurrency of an endpoint no caller configured (default DEFAULT_MODEL_CONCURRENCY). */
+  /**
+   * A fixed concurrency for every endpoint no caller configured. Without it those
+   * endpoints start at DEFAULT_MODEL_CONCURRENCY and adapt.
+   */
   readonly defaultConcurrency?: number;
+  /** How unconfigured endpoints adapt (default DEFAULT_ADAPTIVE_POLICY). */
+  readonly adaptive?: Partial<AdaptivePolicy>;
   readonly clock?: EndpointClock;
   /** For the jitter of backoffs without retry-after; [0, 1). */
   readonly random?: () => number;
@@ -46,6 +52,8 @@ export interface ModelEndpoint {
   readonly baseUrl: string;
   readonly dispatcher: Agent;
   readonly limiter: ConcurrencyLimiter;
+  /** Moves the limiter's limit with the endpoint's answers, until a caller fixes it. */
+  readonly adaptive: AdaptiveLimit;
   readonly gate: BackoffGate;
   readonly clock: EndpointClock;
   /** Also paces a request retrying on its own (408, 5xx, connection errors). */
@@ -98,20 +106,23 @@ export class ModelEndpoints {
   private readonly clock: EndpointClock;
   private readonly random: () => number;
   private readonly policy: BackoffPolicy;
-  private readonly defaultConcurrency: number;
+  private readonly defaultConcurrency: number | undefined;
+  private readonly adaptivePolicy: AdaptivePolicy;
 
   constructor(options: ModelEndpointsOptions = {}) {
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.random = options.random ?? Math.random;
     this.policy = { ...DEFAULT_BACKOFF_POLICY, ...options.backoff };
-    this.defaultConcurrency = checkConcurrency(options.defaultConcurrency ?? DEFAULT_MODEL_CONCURRENCY, 'the default model concurrency');
+    this.defaultConcurrency = options.defaultConcurrency === undefined ? undefined : checkConcurrency(options.defaultConcurrency, 'the default model concurrency');
+    this.adaptivePolicy = { ...DEFAULT_ADAPTIVE_POLICY, ...options.adaptive };
+    checkConcurrency(this.adaptivePolicy.initial, 'the initial adaptive model concurrency');
   }
 
   /**
    * The endpoint for this provider and base URL, made on first use. The first
    * limit a caller gives replaces the default; later ones can only lower it: when
    * runs disagree, the strictest wins (house rule), since the provider's limit is
-   * the same for all of them.
+   * the same for all of them. A configured limit is fixed: it no longer adapts.
    */
   endpoint(address: EndpointAddress): ModelEndpoint {
     const baseUrl = normalizeBaseUrl(address.provider, address.baseUrl);
@@ -121,9 +132,13 @@ export class ModelEndpoints {
     const firstLimit = !this.configured.has(key);
     if (requested !== undefined) this.configured.add(key);
     if (existing !== undefined) {
-      if (requested !== undefined && (firstLimit || requested < existing.limiter.limit)) existing.limiter.setLimit(requested);
+      if (requested !== undefined && (firstLimit || requested < existing.limiter.limit)) existing.adaptive.fix(requested);
       return existing;
     }
+    const fixed = requested ?? this.defaultConcurrency;
+    const limiter = new ConcurrencyLimiter(fixed ?? this.adaptivePolicy.initial);
+    const adaptive = new AdaptiveLimit(limiter, this.adaptivePolicy);
+    if (fixed !== undefined) adaptive.fix(fixed);
     const endpoint: ModelEndpoint = {
       key,
       provider: address.provider,
@@ -131,7 +146,8 @@ export class ModelEndpoints {
       // Keep-alive is undici's default: sequential requests of every run reuse connections.
       // Each request sets its model's own first-byte and idle limits; these are only the fallback.
       dispatcher: new Agent({ connect: { timeout: 15_000 }, headersTimeout: DEFAULT_MODEL_TIMEOUTS.firstByteMs, bodyTimeout: DEFAULT_MODEL_TIMEOUTS.idleMs }),
-      limiter: new ConcurrencyLimiter(requested ?? this.defaultConcurrency),
+      limiter,
+      adaptive,
       gate: new BackoffGate(`${address.provider} at ${baseUrl}`, this.clock, this.policy, this.random),
       clock: this.clock,
       policy: this.policy,

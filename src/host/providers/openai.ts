@@ -8,7 +8,8 @@ import { PROCESS_MODEL_ENDPOINTS, type ModelEndpoint, type ModelEndpoints } from
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './model-timeouts.js';
 import { buildOpenAiRequestBody, checkOpenAiRequestBody } from './openai-request.js';
 import { OpenAiStreamDecoder } from './openai-stream.js';
-import type { ModelProvider, ModelTurnRequest } from './provider.js';
+import type { ModelProvider, ModelTurnRequest, TurnObserver } from './provider.js';
+import type { EndpointWait } from './http.js';
 import { streamTurn } from './turn-stream.js';
 
 export interface OpenAiOptions {
@@ -47,12 +48,13 @@ export class OpenAiProvider implements ModelProvider {
     });
   }
 
-  async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn> {
+  async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal, observer?: TurnObserver): Promise<AssistantTurn> {
     const { model } = this.options;
     const contextWindow = this.options.contextWindow ?? 128_000;
     const body = buildOpenAiRequestBody({ model }, request);
     checkOpenAiRequestBody(body);
     return streamTurn({
+      ...(observer?.onQueued === undefined ? {} : { onQueued: (wait: EndpointWait) => observer.onQueued?.(wait) }),
       endpoint: this.endpoint,
       path: '/chat/completions',
       signal,

@@ -1,6 +1,7 @@
 // A model provider, as the host uses it: one assistant turn per call, with text
 // streamed to `onText` as it arrives. Credentials stay in the host.
 import type { AssistantTurn, ChatMessage, ToolSpec } from '../../policy/model-protocol.js';
+import type { EndpointWait } from './http.js';
 
 export interface ModelTurnRequest {
   readonly system: string;
@@ -8,8 +9,14 @@ export interface ModelTurnRequest {
   readonly tools: readonly ToolSpec[];
 }
 
+/** What a run hears about a turn besides its text. */
+export interface TurnObserver {
+  /** The request waits for a slot of its endpoint's concurrency limit (run.queued). */
+  onQueued?(wait: EndpointWait): void;
+}
+
 export interface ModelProvider {
   /** The model id, as shown in run.start. */
   readonly model: string;
-  complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn>;
+  complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal, observer?: TurnObserver): Promise<AssistantTurn>;
 }

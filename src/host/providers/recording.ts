@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileSystemError } from '../../errors.js';
 import { MESSAGE_LIMITS, checkMessageLimits } from '../../policy/message-limits.js';
 import type { AssistantTurn } from '../../policy/model-protocol.js';
-import type { ModelProvider, ModelTurnRequest } from './provider.js';
+import type { ModelProvider, ModelTurnRequest, TurnObserver } from './provider.js';
 import type { ReplayTranscript } from './replay.js';
 
 export class RecordingProvider implements ModelProvider {
@@ -16,8 +16,8 @@ export class RecordingProvider implements ModelProvider {
     this.model = inner.model;
   }
 
-  async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<AssistantTurn> {
-    const turn = await this.inner.complete(request, onText, signal);
+  async complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal, observer?: TurnObserver): Promise<AssistantTurn> {
+    const turn = await this.inner.complete(request, onText, signal, observer);
     // A turn the model port refuses ends the run there; it is not recorded (it could not be written as JSON).
     const refused = checkMessageLimits(turn, MESSAGE_LIMITS.modelTurn, "the model's turn");
     if (refused !== undefined) throw refused;

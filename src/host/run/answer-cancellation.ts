@@ -31,9 +31,9 @@ export class AnswerCancellation {
   provider(inner: ModelProvider): ModelProvider {
     return {
       model: inner.model,
-      complete: async (request, onText, runSignal) => {
+      complete: async (request, onText, runSignal, observer) => {
         const answer = this.current;
-        if (answer === undefined) return inner.complete(request, onText, runSignal);
+        if (answer === undefined) return inner.complete(request, onText, runSignal, observer);
         // Read through a function: the answer may be cancelled while this call waits.
         const cancelled = () => answer.aborted;
         if (cancelled()) return this.closingTurn('');
@@ -46,6 +46,7 @@ export class AnswerCancellation {
             onText(text);
           },
           AbortSignal.any([runSignal, answer]),
+          observer,
         );
         try {
           return await untilAborted(call, answer, 'the model call');

@@ -17,6 +17,7 @@ import { RecordingProvider } from '../providers/recording.js';
 import { EventQueue } from './event-queue.js';
 import { AnswerCancellation } from './answer-cancellation.js';
 import { ADMIT_RUN, AgentPool, RUN_TASK } from './pool.js';
+import { linkSignal, type LinkedSignal } from './linked-signal.js';
 import { RunCancellation } from './run-cancellation.js';
 import { endFromOutcome, endFromThrown } from './run-end.js';
 import { checkOutputFile } from './output-files.js';
@@ -87,15 +88,47 @@ export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}
   const input = runInput(plan, options);
   const plannedSession = planSession(options.session ?? 'new', plan.sessionsDirectory, plan.manifest.name, plan.workspace);
   const pool = options.pool ?? new AgentPool({ maxThreads: 1, maxRuns: 1, ...(options.workerMemoryMb === undefined ? {} : { maxOldGenerationSizeMb: options.workerMemoryMb }) });
+  // The run's own signal: the caller's may be shared by any number of runs, and gets one listener for all of them.
+  const link = linkSignal(options.signal);
   try {
-    const release = await admit(pool, options.signal);
+    const release = yield* waitForSlot(pool, link);
     try {
-      yield* runAdmitted(plan, options, input, plannedSession, pool, release);
+      yield* runAdmitted(plan, { ...options, signal: link.signal }, input, plannedSession, pool, release);
     } finally {
       release(); // a run that failed to start; otherwise already released when it ended
     }
   } finally {
+    link.unlink();
     if (options.pool === undefined) await pool.close();
+  }
+}
+
+/**
+ * A slot in the pool. A run that must wait for one says so first (run.queued),
+ * then waits; a caller that stops reading there takes no slot, and one granted at
+ * that moment is given back.
+ */
+async function* waitForSlot(pool: AgentPool, link: LinkedSignal): AsyncGenerator<RunEvent, () => void> {
+  const wait = pool.wait;
+  // Queued now, synchronously: runs that start in order are admitted in order.
+  const admission = admit(pool, link.signal);
+  if (wait === undefined) return await admission;
+  // Nobody may be awaiting it while the caller holds the event: its rejection is handled here too.
+  admission.catch(() => undefined);
+  let admitted = false;
+  try {
+    yield { type: 'run.queued', reason: 'pool', ahead: wait.ahead, limit: wait.limit, at: new Date().toISOString() };
+    const release = await admission;
+    admitted = true;
+    return release;
+  } finally {
+    if (!admitted) {
+      link.abort();
+      admission.then(
+        (release) => release(),
+        () => undefined,
+      );
+    }
   }
 }
 
@@ -146,6 +179,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     recorder ?? answering,
     {
       onText: (text) => queue.push({ type: 'assistant.delta', text }),
+      onQueued: (wait) => queue.push({ type: 'run.queued', reason: 'endpoint', endpoint: wait.endpoint, ahead: wait.ahead, limit: wait.limit, at: new Date().toISOString() }),
       ...(input.interactive && options.readPrompt !== undefined
         ? {
             readInput: readInputFrom(options.readPrompt, { greeting: plan.manifest.entry.greeting, queue, answers, signal: cancellation.signal }),

@@ -90,6 +90,11 @@ export class AgentPool {
     return { inFlight: this.slots.held, queued: this.slots.queued };
   }
 
+  /** How a run that asked for a slot now would wait (runs ahead of it, the limit); undefined when it would not. */
+  get wait(): { readonly ahead: number; readonly limit: number } | undefined {
+    return this.slots.mustWait ? { ahead: this.slots.queued, limit: this.slots.limit } : undefined;
+  }
+
   /**
    * Waits for a run slot (in order). The run holds it until it calls the release,
    * which it must do exactly once when it ends; an aborted wait takes no slot.

@@ -39,6 +39,20 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     session: z.strictObject({ id: z.string(), file: z.string(), continued: z.boolean() }).nullable(),
     at: At,
   }),
+  /**
+   * The run waits (issue 26): for a slot of its pool (maxRuns; before run.start,
+   * the one event that may come first) or for a slot of its model endpoint's
+   * concurrency limit (before a model request). `ahead`: how many wait before it.
+   */
+  z.strictObject({
+    type: z.literal('run.queued'),
+    reason: z.enum(['pool', 'endpoint']),
+    /** The endpoint's host (and port), for reason endpoint. */
+    endpoint: z.string().optional(),
+    ahead: z.number().int(),
+    limit: z.number().int(),
+    at: At,
+  }),
   z.strictObject({ type: z.literal('assistant.delta'), text: z.string() }),
   z.strictObject({ type: z.literal('tool.call'), id: z.number().int(), tool: z.string(), input: z.record(z.string(), z.unknown()) }),
   z.strictObject({

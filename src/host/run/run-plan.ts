@@ -76,7 +76,7 @@ export interface PrepareRunOptions {
   readonly stdout?: ConsentRequest['stdout'];
   /** Overrides the state directory that `env` would give. */
   readonly stateDirectory?: string;
-  /** At most this many model requests in flight on the model's endpoint (default: the model's max_concurrency, else 8). */
+  /** At most this many model requests in flight on the model's endpoint, fixed (default: the model's max_concurrency, else adaptive). */
   readonly modelConcurrency?: number;
   /** The model budget to draw on (default PROCESS_MODEL_ENDPOINTS, shared by every run in the process). */
   readonly modelEndpoints?: ModelEndpoints;

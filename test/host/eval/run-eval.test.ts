@@ -8,6 +8,8 @@ import { loadAgent } from '../../../src/host/load/load-agent.js';
 import { mergeEvalReports } from '../../../src/host/eval/report/merge.js';
 import { casesToRerun } from '../../../src/host/eval/report/last-failed.js';
 import { evalIn, evalWorld, leftovers, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../../fixtures/eval-world.js';
+import { ModelEndpoints } from '../../../src/host/providers/model-endpoints.js';
+import type { EvalProgress } from '../../../src/host/eval/run-eval.js';
 import { openaiStream, serve } from '../../fixtures/model-servers.js';
 import { tempDir } from '../../fixtures/temp.js';
 
@@ -170,6 +172,67 @@ test('an interrupted eval cancels its runs, removes every workspace, and reports
     ],
   );
   t.deepEqual(leftovers(world), [], 'no workspace left');
+});
+
+test("--model-concurrency (modelConcurrency) fixes the limit of the runs' model endpoint: never more requests in flight than it", async (t) => {
+  const world = evalWorld(t);
+  let inFlight = 0;
+  let peak = 0;
+  const server = await serve(t, (_body, _req, res) => {
+    peak = Math.max(peak, ++inFlight);
+    res.once('close', () => inFlight--);
+    openaiStream(res, { text: 'done' }, 0);
+  });
+  liveModel(world, server.base);
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    defaults: { workspace: 'fixture' },
+    cases: ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id, prompt: 'p', expect: [{ status: 'completed' }] })),
+  });
+  const modelEndpoints = new ModelEndpoints();
+  t.teardown(() => modelEndpoints.close());
+  const report = await evalIn(world, [suite], { env: { OPENAI_API_KEY: 'k' }, maxRuns: 6, modelConcurrency: 2, modelEndpoints });
+  t.like(report.totals, { cases: 6, passed: 6 });
+  const [endpoint] = modelEndpoints.list();
+  t.is(endpoint?.limiter.limit, 2);
+  t.false(endpoint?.adaptive.adapting);
+  t.true(peak <= 2, `peak in flight ${peak}`);
+});
+
+test('runs that wait behind a whole round of requests for their endpoint are told once, as a queued progress naming it', async (t) => {
+  const world = evalWorld(t);
+  const held: import('node:http').ServerResponse[] = [];
+  let release = false;
+  const server = await serve(t, (_body, _req, res) => {
+    if (release) openaiStream(res, { text: 'done' }, 0);
+    else held.push(res);
+  });
+  liveModel(world, server.base);
+  const suite = writeSuite(world, 's', {
+    model: 'local',
+    defaults: { workspace: 'fixture' },
+    cases: ['a', 'b', 'c', 'd'].map((id) => ({ id, prompt: 'p', expect: [{ status: 'completed' }] })),
+  });
+  const progress: EvalProgress[] = [];
+  const report = await evalIn(world, [suite], {
+    env: { OPENAI_API_KEY: 'k' },
+    maxRuns: 4,
+    modelConcurrency: 1,
+    onProgress: (event) => {
+      progress.push(event);
+      // The first request is held until a run waits behind a whole round (one request, at limit 1): then every answer goes.
+      if (event.type === 'queued') {
+        release = true;
+        for (const res of held.splice(0)) openaiStream(res, { text: 'done' }, 0);
+      }
+    },
+  });
+  t.like(report.totals, { cases: 4, passed: 4 });
+  const queued = progress.filter((event) => event.type === 'queued');
+  t.is(queued.length, 1, 'told once per endpoint');
+  t.like(queued[0], { type: 'queued', endpoint: new URL(server.base).host, limit: 1 });
+  // Which waiting run reports first is up to the event loop; each waits behind at least the held one.
+  t.true(queued[0]?.type === 'queued' && queued[0].ahead >= 1);
 });
 
 test('--retries: a provider fault is run again in a fresh workspace; a failed expectation never is', async (t) => {

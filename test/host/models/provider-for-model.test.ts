@@ -6,7 +6,7 @@ import type { ZotboxError } from '../../../src/errors.js';
 import type { CatalogModel } from '../../../src/host/models/model-catalog.js';
 import { providerForModel } from '../../../src/host/models/provider-for-model.js';
 import { AnthropicProvider } from '../../../src/host/providers/anthropic.js';
-import { ModelEndpoints } from '../../../src/host/providers/model-endpoints.js';
+import { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints } from '../../../src/host/providers/model-endpoints.js';
 import { OpenAiProvider } from '../../../src/host/providers/openai.js';
 
 const sonnet: CatalogModel = { id: 'claude-sonnet-4-5', provider: 'anthropic', contextWindow: 200_000, reasoning: true, vision: true };
@@ -21,25 +21,25 @@ function registry(t: ExecutionContext): ModelEndpoints {
 
 const endpointsOf = (endpoints: ModelEndpoints) => endpoints.list().map((e) => [e.key, e.limiter.limit]);
 
-test('an anthropic model gets the Anthropic provider on api.anthropic.com at the default concurrency', (t) => {
+test('an anthropic model gets the Anthropic provider on api.anthropic.com at the default (adaptive) concurrency', (t) => {
   const endpoints = registry(t);
   const provider = providerForModel({ model: sonnet, env: { ANTHROPIC_API_KEY: 'k' }, endpoints });
   t.true(provider instanceof AnthropicProvider);
   t.is(provider.model, 'claude-sonnet-4-5');
-  t.deepEqual(endpointsOf(endpoints), [['anthropic https://api.anthropic.com', 8]]);
+  t.deepEqual(endpointsOf(endpoints), [['anthropic https://api.anthropic.com', DEFAULT_MODEL_CONCURRENCY]]);
 });
 
 test('an openai model uses OPENAI_BASE_URL when set', (t) => {
   const endpoints = registry(t);
   const provider = providerForModel({ model: gpt, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'https://gateway.example.com/openai/' }, endpoints });
   t.true(provider instanceof OpenAiProvider);
-  t.deepEqual(endpointsOf(endpoints), [['openai https://gateway.example.com/openai', 8]]);
+  t.deepEqual(endpointsOf(endpoints), [['openai https://gateway.example.com/openai', DEFAULT_MODEL_CONCURRENCY]]);
 });
 
 test('an empty *_BASE_URL counts as unset', (t) => {
   const endpoints = registry(t);
   providerForModel({ model: gpt, env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '' }, endpoints });
-  t.deepEqual(endpointsOf(endpoints), [['openai https://api.openai.com/v1', 8]]);
+  t.deepEqual(endpointsOf(endpoints), [['openai https://api.openai.com/v1', DEFAULT_MODEL_CONCURRENCY]]);
 });
 
 test("a models-file base URL wins over the variable, and its max_concurrency is the endpoint's limit", (t) => {

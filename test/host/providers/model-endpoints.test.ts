@@ -43,12 +43,24 @@ test('another path, port or provider is another endpoint with its own dispatcher
   }
 });
 
-test('an endpoint nobody configured allows 8 requests at once', (t) => {
-  t.is(registry(t).endpoint({ provider: 'openai', baseUrl: 'http://h' }).limiter.limit, 8);
+test('an endpoint nobody configured starts at 256 requests at once, and adapts', (t) => {
+  const endpoint = registry(t).endpoint({ provider: 'openai', baseUrl: 'http://h' });
+  t.is(endpoint.limiter.limit, 256);
+  t.true(endpoint.adaptive.adapting);
 });
 
-test('a registry default replaces 8 for endpoints nobody configured', (t) => {
-  t.is(registry(t, { defaultConcurrency: 3 }).endpoint({ provider: 'openai', baseUrl: 'http://h' }).limiter.limit, 3);
+test('a registry default replaces the adaptive limit for endpoints nobody configured, fixed', (t) => {
+  const endpoint = registry(t, { defaultConcurrency: 3 }).endpoint({ provider: 'openai', baseUrl: 'http://h' });
+  t.is(endpoint.limiter.limit, 3);
+  t.false(endpoint.adaptive.adapting);
+});
+
+test('a configured limit ends the adapting of an endpoint made without one', (t) => {
+  const endpoints = registry(t);
+  const endpoint = endpoints.endpoint({ provider: 'openai', baseUrl: 'http://h' });
+  endpoints.endpoint({ provider: 'openai', baseUrl: 'http://h', maxConcurrency: 100 });
+  t.is(endpoint.limiter.limit, 100);
+  t.false(endpoint.adaptive.adapting);
 });
 
 test('the first configured limit replaces the default, even upward; later ones only lower it', (t) => {

@@ -116,9 +116,11 @@ test('a run cancelled while it waits for a slot takes none, starts nothing, and 
   await model.arrived(1);
   const controller = new AbortController();
   const waiting = executeRun(plan, { prompt: 'cancelled while waiting', pool, signal: controller.signal });
-  // The generator runs up to its wait for a slot within this call.
-  const waitingStep = waiting.next();
+  // The generator queues for a slot within this call, and says so first.
+  const queued = await waiting.next();
+  t.like(queued.value, { type: 'run.queued', reason: 'pool', ahead: 0, limit: 1 });
   t.deepEqual(pool.load, { inFlight: 1, queued: 1 });
+  const waitingStep = waiting.next();
   const third = collect(executeRun(plan, { prompt: 'third', pool }));
   controller.abort();
   await t.throwsAsync(waitingStep, { code: 'ZB_GATE_CANCELLED' } as never);
@@ -129,6 +131,82 @@ test('a run cancelled while it waits for a slot takes none, starts nothing, and 
   t.like((await first).at(-1), { type: 'run.end', status: 'completed' });
   t.like((await third).at(-1), { type: 'run.end', status: 'completed' });
   t.is(model.held.length, 2, 'the cancelled run never asked the model');
+});
+
+test('a caller that stops reading at run.queued takes no slot: the next run in line gets it', async (t) => {
+  const fixture = agentFixture(t);
+  const model = await holdingModel(t);
+  const pool = new AgentPool({ maxThreads: 1, maxRuns: 1 });
+  t.teardown(() => pool.close());
+  const plan = await prepareRun({ reference: fixture.agent, cwd: fixture.ws, yes: true, env: env(model.base), stateDirectory: fixture.state, confine: 'off', model: 'gpt-4.1' });
+  const first = collect(executeRun(plan, { prompt: 'first', pool }));
+  await model.arrived(1);
+  const left = executeRun(plan, { prompt: 'left at run.queued', pool });
+  t.like((await left.next()).value, { type: 'run.queued', reason: 'pool', ahead: 0, limit: 1 });
+  const third = collect(executeRun(plan, { prompt: 'third', pool }));
+  t.deepEqual(pool.load, { inFlight: 1, queued: 2 });
+  await left.return(undefined);
+  t.deepEqual(pool.load, { inFlight: 1, queued: 1 });
+  model.answer(0, 'done first');
+  await model.arrived(2);
+  t.is(model.held[1]!.prompt, 'third');
+  model.answer(1, 'done third');
+  t.like((await first).at(-1), { type: 'run.end', status: 'completed' });
+  const thirdEvents = await third;
+  t.like(thirdEvents[0], { type: 'run.queued', reason: 'pool', ahead: 1, limit: 1 });
+  t.like(thirdEvents.at(-1), { type: 'run.end', status: 'completed' });
+});
+
+test('runs that wait for their model endpoint say so with run.queued, naming the endpoint', async (t) => {
+  const fixture = agentFixture(t);
+  const model = await holdingModel(t);
+  const pool = new AgentPool({ maxThreads: 1 });
+  t.teardown(() => pool.close());
+  const endpoints = new ModelEndpoints();
+  t.teardown(() => endpoints.close());
+  const plan = await prepareRun({
+    reference: fixture.agent,
+    cwd: fixture.ws,
+    yes: true,
+    env: env(model.base),
+    stateDirectory: fixture.state,
+    confine: 'off',
+    model: 'gpt-4.1',
+    modelEndpoints: endpoints,
+    modelConcurrency: 1,
+  });
+  let seen = 0;
+  let bothQueued!: () => void;
+  const queuedTwice = new Promise<void>((resolve) => (bothQueued = resolve));
+  const runs = [0, 1, 2].map(async (i) => {
+    const events: RunEvent[] = [];
+    for await (const event of executeRun(plan, { prompt: `task ${i}`, pool })) {
+      events.push(event);
+      if (event.type === 'run.queued' && ++seen === 2) bothQueued();
+    }
+    return events;
+  });
+  // The model answers nothing until both other runs wait for the endpoint's one slot.
+  await Promise.all([model.arrived(1), queuedTwice]);
+  for (let i = 0; i < 3; i++) {
+    await model.arrived(i + 1);
+    model.answer(i, `answer ${i}`);
+  }
+  const results = await Promise.all(runs);
+  const host = new URL(model.base).host;
+  const queued = results.map((events) => events.filter((event) => event.type === 'run.queued'));
+  t.deepEqual(queued.map((events) => events.length).sort(), [0, 1, 1], 'the first run to ask waits for none; the other two wait once each');
+  t.deepEqual(
+    queued
+      .flat()
+      .map((event) => ({ reason: event.reason, endpoint: event.endpoint, limit: event.limit, ahead: event.ahead }))
+      .sort((a, b) => a.ahead - b.ahead),
+    [
+      { reason: 'endpoint', endpoint: host, limit: 1, ahead: 0 },
+      { reason: 'endpoint', endpoint: host, limit: 1, ahead: 1 },
+    ],
+  );
+  for (const events of results) t.like(events.at(-1), { type: 'run.end', status: 'completed' });
 });
 
 test('one prepared plan runs many times at once: each run has its own run id, session and answer', async (t) => {

@@ -47,7 +47,7 @@ test('the pool offers a library caller no way to run a task of its own: only exe
   const surface = Object.getOwnPropertyNames(Object.getPrototypeOf(pool))
     .filter((name) => name !== 'constructor')
     .sort();
-  t.deepEqual(surface, ['close', 'load', 'maxRuns']);
+  t.deepEqual(surface, ['close', 'load', 'maxRuns', 'wait']);
   t.is((pool as unknown as { run?: unknown }).run, undefined);
 });
 
