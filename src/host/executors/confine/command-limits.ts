@@ -261,6 +261,8 @@ export interface CommandCgroup {
 /** Cgroups whose removal failed (processes still dying): tried again at the next command, and at exit. */
 const leftover = new Set<string>();
 let serial = 0;
+/** Whether the exit hook that removes the leftovers is registered: once per process (one per failed removal would pile up). */
+let exitHook = false;
 
 function removeCgroups(directories: Iterable<string>): void {
   for (const directory of directories) {
@@ -269,9 +271,15 @@ function removeCgroups(directories: Iterable<string>): void {
       leftover.delete(directory);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') leftover.delete(directory);
-      else if (leftover.size === 0) process.once('exit', () => removeCgroups([...leftover]));
-      if (code !== 'ENOENT') leftover.add(directory);
+      if (code === 'ENOENT') {
+        leftover.delete(directory);
+        continue;
+      }
+      leftover.add(directory);
+      if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => removeCgroups([...leftover]));
+      }
     }
   }
 }
