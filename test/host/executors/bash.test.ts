@@ -37,6 +37,17 @@ test("a pipeline runs with pipes between its commands, and its status is the las
   t.is((await run(approve('true | false'))).exitCode, 1);
 });
 
+test("every command of a pipeline gets /etc's files whole, not only the first (each sandbox reads its own copy)", async (t) => {
+  const { approve, run } = setup(t);
+  // ls -l names the owner (uid 65534 inside) from /etc/passwd: a number instead of "nobody" means an empty copy.
+  const alone = await run(approve('ls -l sub'));
+  t.regex(alone.stdout, / nobody /u, alone.stderr);
+  const piped = await run(approve('true | ls -l sub | cat'));
+  t.is(piped.exitCode, 0, piped.stderr);
+  t.is(piped.stdout, alone.stdout);
+  t.is((await run(approve('ls -l sub | cat | ls -l sub'))).stdout, alone.stdout);
+});
+
 test('; && || follow bash: && runs after success, || after failure, ; always', async (t) => {
   const { approve, run } = setup(t);
   t.is((await run(approve('true && printf a || printf b ; printf c'))).stdout, 'ac');

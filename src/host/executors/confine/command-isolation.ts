@@ -264,7 +264,8 @@ function bubblewrapCall(
     launch: (command) => {
       sandbox.verifyMountPoints();
       probe?.beforeSpawn?.();
-      const { expectations, fds } = sandbox;
+      const { expectations } = sandbox;
+      const fds = sandbox.descriptors();
       // fd 3 the start channel, then the bind sources, the seccomp filter's pipe, the pipe bwrap writes its info to,
       // and with net.allow the network carrier (a socket pair) the bridge runs the command behind.
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;

@@ -264,6 +264,8 @@ export interface CommandCgroup {
 /** Cgroups whose removal failed (processes still dying): tried again at the next command, and at exit. */
 const leftover = new Set<string>();
 let serial = 0;
+/** Whether the exit hook that removes the leftovers is registered: once per process (one per failed removal would pile up). */
+let exitHook = false;
 
 /** Removes each cgroup it can; returns the ones still busy (a process of theirs not yet released). */
 function removeCgroups(directories: Iterable<string>): string[] {
@@ -284,8 +286,10 @@ function removeCgroups(directories: Iterable<string>): string[] {
 /** Keeps busy cgroups for the next command, and for the process's exit. */
 function keepLeftover(directories: readonly string[]): void {
   if (directories.length === 0) return;
-  if (leftover.size === 0) process.once('exit', () => removeCgroups([...leftover]));
   for (const directory of directories) leftover.add(directory);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => removeCgroups([...leftover]));
 }
 
 /**

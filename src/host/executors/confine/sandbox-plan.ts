@@ -19,7 +19,7 @@ import { openPathWithoutLinks } from './no-follow-open.js';
 import { programDirectoryBinds, type ProgramDirectory } from '../program-directories.js';
 import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
 import { stateDirectoryAliases, type StateAlias } from './state-aliases.js';
-import { systemMountArguments, systemMountTargets } from './system-mounts.js';
+import { closeSystemMounts, reopenCopies, systemMounts, systemMountTargets, type SystemMounts } from './system-mounts.js';
 import path from 'node:path';
 
 export interface SandboxLayout {
@@ -50,6 +50,8 @@ export interface PreparedSandbox {
   readonly args: readonly string[];
   /** Descriptors the child gets as fd 4, 5, …, in this order (the args name them so); fd 3 is the start channel. */
   readonly fds: readonly number[];
+  /** `fds` for one spawn: the first gets them, each later one the same with new descriptors of the files copied into /etc. */
+  descriptors(): readonly number[];
   /** Every mount of the scopes, the git protections, the state mask and the specials, outer ones first. */
   readonly expectations: readonly MountExpectation[];
   readonly inventory: GitInventory;
@@ -198,6 +200,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
   ].filter(({ root }) => (!insideState(root) || allowedInState(root)) && !insideAlias(root));
   roots.sort((a, b) => depth(a.root) - depth(b.root) || a.root.localeCompare(b.root));
   const binds = new BindList(layout.writeRoots);
+  let system: SystemMounts | undefined;
   // The sandbox's own /proc, /dev and /tmp go in at their depth: above a scope of "/" (which would otherwise bring the
   // host's), below a scope inside /tmp.
   const specials = [
@@ -226,12 +229,19 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     protectGitMetadata(inventory, binds);
     const protectedSet = protectedSetOf(inventory, layout.writeRoots, layout.userGit);
     for (const target of readOnlyBinds(protectedSet, layout.writeRoots)) binds.bind(target, 'ro', false);
-    const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + binds.fds.length)] : [];
-    const args = [...BASE_ARGUMENTS, ...seccomp, ...systemMountArguments(), ...binds.args];
+    // /etc is copied into a tmpfs of its own (system-mounts.ts) unless a scope lies in it or holds it: their mount points are made there.
+    system = systemMounts(FIRST_BIND_FD + binds.fds.length, !roots.some(({ root }) => isInsideRoot(root, '/etc') || isInsideRoot('/etc', root)));
+    const fds = [...binds.fds, ...system.fds];
+    const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + fds.length)] : [];
+    const args = [...BASE_ARGUMENTS, ...seccomp, ...system.args, ...binds.args, ...system.finalArgs];
+    const copied = system;
+    let spawns = 0;
     return {
       args,
-      fds: binds.fds,
-      expectations: binds.expectations,
+      fds,
+      descriptors: () => (spawns++ === 0 ? fds : [...binds.fds, ...reopenCopies(copied)]),
+      // The copied /etc must be bubblewrap's tmpfs, read-only, before anything else is verified.
+      expectations: system.etcIsCopied ? [{ kind: 'fresh', target: '/etc', fsType: 'tmpfs', readOnly: true }, ...binds.expectations] : binds.expectations,
       inventory,
       protectedSet,
       drivers: gitDriversOf(inventory),
@@ -245,10 +255,12 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
       },
       close: () => {
         for (const fd of binds.fds) closeSync(fd);
+        closeSystemMounts(copied);
       },
     };
   } catch (error) {
     for (const fd of binds.fds) closeSync(fd);
+    if (system !== undefined) closeSystemMounts(system);
     throw error;
   }
 }

@@ -3,9 +3,17 @@
 // world-readable. /etc holds secrets (shadow, private TLS keys, tokens in npmrc
 // or pip.conf) that a sandboxed process could otherwise read whenever zotbox
 // runs as root, because the kernel then still sees it as the files' owner.
-// Computed once per process: none of these directories is agent-writable.
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+// /etc's allowed files are copied into a tmpfs of the sandbox's own, remounted
+// read-only once everything is in it, not bound one by one (issue 21 §9): after
+// every bind bubblewrap reads the whole mount table again, and thirty binds of
+// small files cost a call about as much as a bare sandbox. Directories, mount
+// points and files over 1 MiB are bound as before. Which entries there are is
+// computed once per process; each copied file is opened afresh for each sandbox
+// and checked again there (a regular file, world-readable, its name no link).
+// None of these directories is agent-writable.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { forgetCloseOnExec, vouchCloseOnExec } from './inherited-descriptors.js';
 
 /** Mounted read-only when they exist (as symlinks when they are symlinks on the host). */
 const SYSTEM_DIRECTORIES = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
@@ -63,40 +71,153 @@ const ETC_ALLOWED: readonly (string | RegExp)[] = [
 /** Below /etc/ssl only the certificates and the OpenSSL configuration: never private/. */
 const ETC_SSL_ALLOWED = ['certs', 'openssl.cnf'];
 
+/** A file larger than this is bound, not copied (copying it would cost more than its bind). */
+const COPY_LIMIT_BYTES = 1024 * 1024;
+
 function worldReadable(mode: number, directory: boolean): boolean {
   return directory ? (mode & 0o005) === 0o005 : (mode & 0o004) === 0o004;
 }
 
-function mountEntry(source: string, args: string[]): void {
-  const stats = lstatSync(source, { throwIfNoEntry: false });
-  if (stats === undefined) return;
-  if (stats.isSymbolicLink()) args.push('--symlink', readlinkSync(source), source);
-  else if ((stats.isFile() || stats.isDirectory()) && worldReadable(stats.mode, stats.isDirectory())) args.push('--ro-bind', source, source);
+/** One allowed entry: bound from the host (directories, mount points, large files), made as the same symlink, or a file copied. */
+type SystemEntry = { readonly kind: 'bind' | 'copy'; readonly path: string } | { readonly kind: 'link'; readonly path: string; readonly target: string };
+
+/** The mount points of this process's mount table (mountinfo escapes space, tab, newline and backslash as \ooo). */
+function mountPoints(): Set<string> {
+  let table: string;
+  try {
+    table = readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return new Set(); // no /proc: no mount point is known, and there is no sandbox to build either
+  }
+  const points = table.split('\n').map((line) => line.split(' ')[4]);
+  return new Set(points.filter((point): point is string => point !== undefined).map((point) => point.replace(/\\([0-7]{3})/gu, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))));
 }
 
-let cached: readonly string[] | undefined;
+function entryOf(source: string, points: ReadonlySet<string>): SystemEntry | undefined {
+  const stats = lstatSync(source, { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  if (stats.isSymbolicLink()) return { kind: 'link', path: source, target: readlinkSync(source) };
+  if (!(stats.isFile() || stats.isDirectory()) || !worldReadable(stats.mode, stats.isDirectory())) return undefined;
+  // A mount point (a container's /etc/hosts) is bound, so that a state-directory mask can land on it (sandbox-plan.ts).
+  const copy = stats.isFile() && stats.size <= COPY_LIMIT_BYTES && !points.has(source) && source.startsWith('/etc/');
+  return { kind: copy ? 'copy' : 'bind', path: source };
+}
 
-/** The bwrap arguments for the system directories and the allowed part of /etc. */
-export function systemMountArguments(): readonly string[] {
-  if (cached !== undefined) return cached;
-  const args: string[] = [];
-  for (const directory of SYSTEM_DIRECTORIES) mountEntry(directory, args);
+/** The system directories and the allowed /etc entries, in mount order. */
+function systemEntries(): SystemEntry[] {
+  const points = mountPoints();
+  const entries: SystemEntry[] = [];
+  for (const directory of SYSTEM_DIRECTORIES) {
+    const entry = entryOf(directory, points);
+    if (entry !== undefined) entries.push(entry);
+  }
   let names: string[] = [];
   try {
     names = readdirSync('/etc');
   } catch {
     names = []; // no /etc: programs get none
   }
-  for (const name of names.sort()) {
-    if (ETC_ALLOWED.some((allowed) => (typeof allowed === 'string' ? allowed === name : allowed.test(name)))) mountEntry(path.join('/etc', name), args);
+  const candidates = names
+    .sort()
+    .filter((name) => ETC_ALLOWED.some((allowed) => (typeof allowed === 'string' ? allowed === name : allowed.test(name))))
+    .map((name) => path.join('/etc', name));
+  for (const candidate of [...candidates, ...ETC_SSL_ALLOWED.map((name) => path.join('/etc/ssl', name))]) {
+    const entry = entryOf(candidate, points);
+    if (entry !== undefined) entries.push(entry);
   }
-  for (const name of ETC_SSL_ALLOWED) mountEntry(path.join('/etc/ssl', name), args);
-  cached = args;
-  return args;
+  return entries;
 }
 
-/** Where the system mounts land in the sandbox (their destinations). */
+let cached: SystemEntry[] | undefined;
+
+/**
+ * Opens a file to copy: still a regular, world-readable file, small enough, its name not a link; undefined otherwise.
+ * Node opens it close-on-exec (vouched for, so the per-spawn check of inherited descriptors skips it).
+ */
+function openCopySource(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined; // gone or replaced by a link since the list was made: it is made again
+  }
+  const stats = fstatSync(fd);
+  if (!stats.isFile() || !worldReadable(stats.mode, false) || stats.size > COPY_LIMIT_BYTES) {
+    closeSync(fd);
+    return undefined;
+  }
+  vouchCloseOnExec(fd);
+  return fd;
+}
+
+/** Closes the descriptors systemMounts and reopenCopies opened. */
+export function closeSystemMounts(mounts: SystemMounts): void {
+  for (const fd of [...mounts.fds, ...mounts.reopened]) {
+    forgetCloseOnExec(fd);
+    closeSync(fd);
+  }
+  mounts.reopened.length = 0;
+}
+
+/**
+ * bubblewrap reads a copied file's descriptor to its end, moving the offset it shares with zotbox's: each later
+ * sandbox built from the same mounts (the next command of a pipeline) gets new descriptors of the same files.
+ */
+export function reopenCopies(mounts: SystemMounts): number[] {
+  return mounts.fds.map((fd) => {
+    const again = openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
+    vouchCloseOnExec(again);
+    mounts.reopened.push(again);
+    return again;
+  });
+}
+
+/** One sandbox's system mounts. */
+export interface SystemMounts {
+  /** bwrap's arguments for the system directories and /etc. */
+  readonly args: readonly string[];
+  /** With a copied /etc: arguments that must come after every other mount (its tmpfs remounted read-only). */
+  readonly finalArgs: readonly string[];
+  /** Descriptors of the files copied into /etc, which the child gets as fd `firstFd`, `firstFd + 1`, …; the caller closes them. */
+  readonly fds: readonly number[];
+  /** Whether /etc is the sandbox's own tmpfs (copied), which the caller verifies as a fresh, read-only mount. */
+  readonly etcIsCopied: boolean;
+  /** What reopenCopies opened, closed with the rest. */
+  readonly reopened: number[];
+}
+
+/**
+ * The system mounts for one sandbox. `copyEtc`: copy /etc's files into a tmpfs (false when a scope lies in /etc or
+ * holds it: their mount points are made there, so each entry is bound, as before). Copied files' descriptors are
+ * numbered from `firstFd`; closeSystemMounts closes them.
+ */
+export function systemMounts(firstFd: number, copyEtc: boolean): SystemMounts {
+  cached ??= systemEntries();
+  const args: string[] = [];
+  const fds: number[] = [];
+  let etc = false;
+  for (const entry of cached) {
+    if (copyEtc && !etc && entry.path.startsWith('/etc/')) {
+      args.push('--tmpfs', '/etc');
+      etc = true;
+    }
+    if (entry.kind === 'link') args.push('--symlink', entry.target, entry.path);
+    else if (entry.kind === 'bind' || !copyEtc) args.push('--ro-bind', entry.path, entry.path);
+    else {
+      const fd = openCopySource(entry.path);
+      if (fd === undefined) {
+        cached = undefined; // changed since the list was made: left out now, and the list made again for the next sandbox
+        continue;
+      }
+      args.push('--perms', '0444', '--file', String(firstFd + fds.length), entry.path);
+      fds.push(fd);
+    }
+  }
+  return { args, finalArgs: etc ? ['--remount-ro', '/etc'] : [], fds, etcIsCopied: etc, reopened: [] };
+}
+
+/** Where the system mounts show the host's files and directories in the sandbox (bound or copied): a state-directory alias there must be masked. */
 export function systemMountTargets(): string[] {
-  const args = systemMountArguments();
-  return args.flatMap((arg, index) => (arg === '--ro-bind' ? [args[index + 2]!] : []));
+  cached ??= systemEntries();
+  return cached.filter((entry) => entry.kind !== 'link').map((entry) => entry.path);
 }

@@ -6,11 +6,12 @@
 import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   DEFAULT_COMMAND_LIMITS,
   commandLimitCeiling,
+  createCommandCgroup,
   describeLimits,
   detectLimitEnforcement,
   lowerCommandLimits,
@@ -118,6 +119,29 @@ test('a confined command runs in its own cgroup, which is gone after the call', 
   const parent = enforcement.kind === 'cgroup2' ? enforcement.parent : enforcement.kind === 'cgroup1' ? enforcement.parents.pids : '';
   const name = own.exec(cgroups[0] ?? '')?.[0].slice(1) ?? 'none';
   t.throws(() => statSync(path.join(parent, name)), { code: 'ENOENT' });
+});
+
+// Serial: it finds the cgroup it made by listing their parent, where another test's could appear at the same time.
+test.serial('cgroups that cannot be removed yet are kept for later by one exit hook, not one more hook per command', async (t) => {
+  const enforcement = cgroupEnforcement();
+  if (enforcement.kind === 'rlimit') return t.fail();
+  const parent = enforcement.kind === 'cgroup2' ? enforcement.parent : enforcement.parents.pids;
+  const hooks = process.listenerCount('exit');
+  // Two commands: the second first removes what the first left (its blocker is gone by then), so the leftovers are
+  // empty again when its own cgroup is kept: a hook per keep would make two.
+  for (let i = 0; i < 2; i++) {
+    const before = new Set(readdirSync(parent));
+    const cgroup = createCommandCgroup(enforcement, DEFAULT_COMMAND_LIMITS);
+    const made = readdirSync(parent).find((name) => !before.has(name) && name.startsWith(`zotbox-${process.pid}-`));
+    if (made === undefined) return t.fail('no cgroup made');
+    // A child cgroup makes every removal fail (EBUSY), as a command's processes still dying do, until it is gone.
+    const blocker = path.join(parent, made, 'blocker');
+    mkdirSync(blocker);
+    await cgroup.finish().removed; // every retry failed: the cgroup is kept as a leftover
+    t.true(statSync(path.join(parent, made)).isDirectory());
+    rmdirSync(blocker);
+  }
+  t.true(process.listenerCount('exit') <= hooks + 1, `${process.listenerCount('exit') - hooks} exit hooks added`);
 });
 
 /** The soft limit of one resource as /proc/self/limits shows it inside the sandbox. */

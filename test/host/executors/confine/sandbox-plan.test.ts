@@ -21,7 +21,7 @@ function mounts(args: readonly string[]): string[][] {
   const result: string[][] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (['--bind-fd', '--ro-bind-fd', '--ro-bind', '--symlink'].includes(arg)) result.push(args.slice(i, i + 3));
+    if (['--bind-fd', '--ro-bind-fd', '--ro-bind', '--symlink', '--file'].includes(arg)) result.push(args.slice(i, i + 3));
     if (['--tmpfs', '--dir', '--proc', '--dev', '--remount-ro'].includes(arg)) result.push(args.slice(i, i + 2));
   }
   return result;
@@ -62,7 +62,8 @@ test('scopes are bound by descriptor, write scopes read-write, read scopes read-
     ['--ro-bind-fd', '4', docs],
     ['--bind-fd', '5', ws],
   ]);
-  t.is(plan.fds.length, 2);
+  // Then one descriptor for each file copied into /etc.
+  t.is(plan.fds.length, 2 + mounts(plan.args).filter((m) => m[0] === '--file').length);
   t.false(plan.args.includes(ws) && plan.args.some((a, i) => a === '--bind' && plan.args[i + 1] === ws), 'never bound by path');
 });
 
@@ -126,12 +127,26 @@ test('the system part is read-only and /etc holds only what programs need: never
   const plan = prepareSandbox({ readRoots: [ws], writeRoots: [] });
   t.teardown(() => plan.close());
   const system = mounts(plan.args)
-    .filter((m) => m[0] === '--ro-bind' || m[0] === '--symlink')
+    .filter((m) => m[0] === '--ro-bind' || m[0] === '--symlink' || m[0] === '--file')
     .map((m) => m[2]!);
   t.true(system.includes('/usr'));
   t.true(system.includes('/etc/passwd'));
+  // /etc is a tmpfs of the sandbox's own with copies of its files, remounted read-only after every other mount, and verified so.
+  t.true(mounts(plan.args).some((m) => m[0] === '--file' && m[2] === '/etc/passwd'));
+  t.deepEqual(plan.args.slice(plan.args.indexOf('--tmpfs'), plan.args.indexOf('--tmpfs') + 2), ['--tmpfs', '/etc']);
+  t.deepEqual(plan.args.slice(-2), ['--remount-ro', '/etc']);
+  t.deepEqual(plan.expectations[0], { kind: 'fresh', target: '/etc', fsType: 'tmpfs', readOnly: true });
   for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/ssl/private', '/etc/sudoers', '/etc/ssh', '/etc/npmrc', '/etc/pip.conf', '/etc', '/root', '/home', '/var', '/run']) {
     t.false(system.includes(secret), secret);
   }
   t.false(plan.args.some((a, i) => a === '--bind' || (a === '--ro-bind' && plan.args[i + 1] === '/')));
+});
+
+test('with a scope that holds /etc, its entries are bound one by one as before (the scope brings its own mount points there)', (t) => {
+  const plan = prepareSandbox({ readRoots: ['/'], writeRoots: [] });
+  t.teardown(() => plan.close());
+  t.true(mounts(plan.args).some((m) => m[0] === '--ro-bind' && m[1] === '/etc/passwd' && m[2] === '/etc/passwd'));
+  t.false(plan.args.includes('--file'));
+  t.false(mounts(plan.args).some((m) => m[1] === '/etc' && (m[0] === '--tmpfs' || m[0] === '--remount-ro')));
+  t.false(plan.expectations.some((e) => e.target === '/etc'));
 });

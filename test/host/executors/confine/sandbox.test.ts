@@ -114,6 +114,18 @@ test('setuid programs grant nothing inside, and /etc/shadow is not there to read
   t.like(await world.run('cat /etc/passwd >/dev/null && getent passwd nobody >/dev/null && echo ok'), { exitCode: 0, stdout: 'ok\n' });
 });
 
+test("/etc's files are the host's, in a read-only /etc of the sandbox's own: nothing can be written or made there", async (t) => {
+  const world = sandboxWorld(t);
+  const passwd = await world.run('cat /etc/passwd');
+  t.is(passwd.exitCode, 0, passwd.stderr);
+  t.is(passwd.stdout, readFileSync('/etc/passwd', 'utf8'));
+  const write = await world.run('echo root2:x:0:0::/:/bin/sh >> /etc/passwd; touch /etc/ld.so.preload; mkdir /etc/zotbox-test; ls /etc/ld.so.preload /etc/zotbox-test');
+  t.not(write.exitCode, 0);
+  t.is(write.stdout, '');
+  t.regex(write.stderr, /Read-only file system/u);
+  t.is(readFileSync('/etc/passwd', 'utf8'), passwd.stdout);
+});
+
 test('/proc is read-only inside: kernel settings cannot be written even when zotbox runs as root', async (t) => {
   const world = sandboxWorld(t);
   const before = readFileSync('/proc/sys/kernel/core_pattern', 'utf8');
