@@ -47,5 +47,10 @@ test('the refused attempts of one call do not hold unbounded command text in the
   const summary = records.find((r) => r.dropped !== undefined);
   t.is(summary?.dropped, ATTEMPTS - MAX_REFUSED_RECORDS, 'the attempts not kept one by one are counted in a summary');
   t.is(records.length, MAX_REFUSED_RECORDS + 1);
+  // Each kept record holds a clipped host (a name is at most 253 characters) and reason.
+  t.true(
+    records.every((r) => r.host.length <= 260 && r.reason.length <= 600),
+    'hosts and reasons are clipped',
+  );
   t.true(size < 8 * MiB, `${records.length} refused attempts are held with ${Math.round(size / MiB)} MiB of text the command wrote`);
 });

@@ -66,6 +66,13 @@ class CarriedStream extends Duplex {
     this.ended = true;
     this.push(null);
   }
+  /** The bridge's connection closed: what it sent before is still read (then the stream goes), nothing more is sent. */
+  closedArrived(): void {
+    this.closedByPeer(true);
+    this.endArrived();
+    if (this.readableLength === 0) this.destroy();
+    else this.once('end', () => this.destroy());
+  }
   /** The bridge granted `bytes` more: a write waiting for it goes on. */
   credited(bytes: number): void {
     this.credit += bytes;
@@ -189,10 +196,7 @@ export function serveCarrier(carrier: Duplex, proxy: NetProxy): void {
         if (!stream.arrived(Buffer.from(payload))) stream.destroy(); // past its credit: the connection is cut
       } else if (type === END) stream.endArrived();
       else if (type === CREDIT) stream.credited(payload.readUInt32BE(0));
-      else {
-        stream.closedByPeer(true);
-        stream.destroy();
-      }
+      else stream.closedArrived();
     }
   });
 }

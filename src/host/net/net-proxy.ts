@@ -208,8 +208,10 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
       if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nzotbox: ${error.message}\n`);
       report(`allowed by ${decided.decision.rule.entry}; the upstream failed: ${error.message}`);
     });
-    upstream.once('close', () => {
-      client.destroy();
+    upstream.once('close', (hadError: boolean) => {
+      // An upstream that ended cleanly has its last bytes delivered first (they may wait for the sandbox's credit).
+      if (!hadError && client.writableEnded && !client.writableFinished) client.once('finish', () => client.destroy());
+      else client.destroy();
       report(`allowed by ${decided.decision.rule.entry}`);
     });
     client.once('close', () => upstream.destroy());

@@ -13,6 +13,7 @@ import { compileNetAllow, type NetConnection, type NetRule } from '../../../src/
 
 export const OPEN = 1;
 export const DATA = 2;
+export const CLOSE = 4;
 export const CREDIT = 5;
 /** The first bytes of each connection's data are kept as they came (the rest only counted). */
 const KEPT = 64 * 1024;
@@ -24,6 +25,8 @@ export interface Carrier {
   readonly host: Socket;
   /** Frames the host sent back, payloads per connection id (the first 64 KiB of each). */
   readonly received: Map<number, Buffer>;
+  /** Resolves when the host closes connection `id` (a close frame: after every data frame it sent there). */
+  closed(id: number): Promise<void>;
   /** How many data bytes the host sent on each connection. */
   readonly counted: Map<number, number>;
   /** From now on, grants the host credit on connection `id` for each byte it sends there, as the bridge does for a reading command. */
@@ -61,6 +64,8 @@ export async function carrierWithRules(rules: readonly NetRule[], resolver: NetR
   const received = new Map<number, Buffer>();
   const counted = new Map<number, number>();
   const crediting = new Set<number>();
+  const closedIds = new Set<number>();
+  const closeWaiters: { id: number; resolve: () => void }[] = [];
   const waiters: { id: number; needle: string; resolve: (text: string) => void }[] = [];
   let pending = Buffer.alloc(0);
   sandbox.on('data', (chunk: Buffer) => {
@@ -75,6 +80,9 @@ export async function carrierWithRules(rules: readonly NetRule[], resolver: NetR
         if (kept.length < KEPT) received.set(id, Buffer.concat([kept, pending.subarray(9, 9 + Math.min(length, KEPT - kept.length))]));
         counted.set(id, (counted.get(id) ?? 0) + length);
         if (crediting.has(id)) sandbox.write(frame(CREDIT, id, creditOf(length)));
+      } else if (type === CLOSE) {
+        closedIds.add(id);
+        for (const waiter of closeWaiters.filter((w) => w.id === id)) waiter.resolve();
       }
       pending = pending.subarray(9 + length);
     }
@@ -100,6 +108,7 @@ export async function carrierWithRules(rules: readonly NetRule[], resolver: NetR
     host,
     received,
     counted,
+    closed: (id) => new Promise((resolve) => (closedIds.has(id) ? resolve() : closeWaiters.push({ id, resolve }))),
     credit: (id) => {
       crediting.add(id);
       const unanswered = counted.get(id) ?? 0;

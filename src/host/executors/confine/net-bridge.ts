@@ -53,6 +53,8 @@ function flush(c) {
   }
   if (c.queue.length > 0) return c.sock.pause();
   if (c.ending) { c.ending = false; send(3, c.id); }
+  // Closed only once all it wrote went out.
+  if (c.closing) { conns.delete(c.id); send(4, c.id); return; }
   c.sock.resume();
 }
 let pending = Buffer.alloc(0);
@@ -82,12 +84,12 @@ carrier.on('data', (chunk) => {
 carrier.on('error', () => { for (const c of conns.values()) c.sock.destroy(); });
 carrier.on('close', () => { for (const c of conns.values()) c.sock.destroy(); });
 const server = net.createServer({ allowHalfOpen: true }, (sock) => {
-  const c = { id: next++, sock, credit: WINDOW, queue: [], ending: false, taken: 0 };
+  const c = { id: next++, sock, credit: WINDOW, queue: [], ending: false, closing: false, taken: 0 };
   conns.set(c.id, c);
   send(1, c.id);
   sock.on('data', (data) => { if (conns.has(c.id)) { c.queue.push(data); flush(c); } });
   sock.on('end', () => { if (!conns.has(c.id)) return; c.ending = true; flush(c); });
-  sock.on('close', () => { if (conns.delete(c.id)) send(4, c.id); });
+  sock.on('close', () => { if (!conns.has(c.id)) return; c.closing = true; flush(c); });
   sock.on('error', () => {});
 });
 server.on('error', (error) => {
