@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import test from 'ava';
 import { CARRIER_WINDOW } from '../../../src/host/executors/confine/net-bridge.js';
-import { carrier, DATA, OPEN } from '../../adversarial24net/open/carrier.js';
+import { carrier, CREDIT, DATA, OPEN } from '../../adversarial24net/open/carrier.js';
 
 async function upstream(onSocket: (socket: Socket) => void): Promise<{ port: number; close: () => void }> {
   const sockets: Socket[] = [];
@@ -95,4 +95,52 @@ test('an upstream that ends has its last bytes delivered, though they wait for t
   c.credit(1);
   await c.closed(1);
   t.is(c.counted.get(1), CARRIER_WINDOW + tail.length, 'every byte arrived before the connection was closed');
+});
+
+test('what the sandbox sends within its credit reaches the upstream: the proxy grants credit as the upstream takes it', async (t) => {
+  const total = 16 * CARRIER_WINDOW;
+  let got = 0;
+  const finishing: { done?: () => void } = {};
+  const finished = new Promise<void>((resolve) => (finishing.done = resolve));
+  const up = await upstream((socket) =>
+    socket.on('data', (chunk: Buffer) => {
+      got += chunk.length;
+      if (got >= total) finishing.done?.();
+    }),
+  );
+  t.teardown(up.close);
+  const c = await carrier([`127.0.0.1:${up.port}`], async () => []);
+  t.teardown(() => c.close());
+  // The sandbox's end as the bridge plays it: data only as far as the host's credit goes.
+  let credit = CARRIER_WINDOW;
+  let left = total;
+  let pending = Buffer.alloc(0);
+  const pump = () => {
+    while (left > 0 && credit > 0) {
+      const n = Math.min(credit, left, 65536);
+      c.sandbox.write(c.frame(DATA, 1, Buffer.alloc(n, 0x61)));
+      credit -= n;
+      left -= n;
+    }
+  };
+  c.sandbox.on('data', (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    while (pending.length >= 9) {
+      const length = pending.readUInt32BE(5);
+      if (pending.length < 9 + length) break;
+      if (pending[0] === CREDIT) {
+        credit += pending.readUInt32BE(9);
+        pump();
+      }
+      pending = pending.subarray(9 + length);
+    }
+  });
+  const connect = Buffer.from(`CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\n\r\n`);
+  credit -= connect.length;
+  c.sandbox.write(c.frame(OPEN, 1));
+  c.sandbox.write(c.frame(DATA, 1, connect));
+  t.regex(await c.waitFor(1, '\r\n\r\n'), /^HTTP\/1\.1 200 /);
+  pump();
+  await finished;
+  t.is(got, total, 'sixteen windows went through, so the proxy granted credit');
 });
