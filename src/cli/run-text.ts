@@ -52,6 +52,7 @@ export function textRenderer(): (event: RunEvent) => string {
       case 'tool.result':
         return denied.has(event.id) ? '' : resultLine(event);
       case 'net.connect':
+        if (event.dropped !== undefined) return `  ${event.allowed ? '⇄' : '✘'} net: ${field(event.reason)} (${event.bytes_out} B out, ${event.bytes_in} B in)\n`;
         return `  ${event.allowed ? '⇄' : '✘'} net ${field(event.host)}:${event.port} ${event.allowed ? `(${event.bytes_out} B out, ${event.bytes_in} B in)` : `denied: ${field(event.reason)}`}\n`;
       case 'usage':
         return '';

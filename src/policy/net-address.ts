@@ -5,7 +5,7 @@
 // unique-local (fc00::/7), documentation and reserved ranges are refused,
 // including when they hide inside IPv6 (::ffff:a.b.c.d, 64:ff9b::/96, 2002::/16).
 // Pure: the proxy resolves names and passes the addresses here.
-import { ipv6Groups, parseIpv4, formatIpv6, type NetRule } from './net-allow.js';
+import { ipv6Groups, isUnspecifiedAddress, parseIpv4, formatIpv6, type NetRule } from './net-allow.js';
 
 /** [base address as a number, prefix length, what the range is] */
 const IPV4_SPECIAL: readonly (readonly [number, number, string])[] = [
@@ -102,6 +102,14 @@ export function decideAddress(rules: readonly NetRule[], requestKind: NetRule['k
   const cls = classifyAddress(canonical);
   if (cls.routable) return { allow: true, address: canonical };
   const kind = canonical.includes(':') ? 'ipv6' : 'ipv4';
+  // Never a destination, whatever a rule names: the kernel connects 0.0.0.0 and :: to this machine's loopback.
+  if (isUnspecifiedAddress(kind, canonical)) {
+    const written = kind === 'ipv6' ? `[${canonical}]` : canonical;
+    return {
+      allow: false,
+      reason: `${written} is the unspecified address (${cls.range}), which connects to this machine's own loopback; it is never a destination (name localhost:${port} in permissions.net.allow for a service on this machine)`,
+    };
+  }
   if (rules.some((r) => r.kind === kind && r.host === canonical && r.port === port)) return { allow: true, address: canonical };
   const loopback = cls.range.startsWith('loopback');
   if (loopback && requestKind === 'localhost' && rules.some((r) => r.kind === 'localhost' && r.port === port)) return { allow: true, address: canonical };

@@ -46,6 +46,8 @@ export interface NetConnection {
   /** Bytes from the command to the upstream, and back. */
   readonly bytesOut: number;
   readonly bytesIn: number;
+  /** A summary, not one attempt: this many attempts beyond the call's cap (host "(more)", port 0), their bytes summed. */
+  readonly dropped?: number;
 }
 
 export type NetDecision = { readonly allow: true; readonly host: string; readonly port: number; readonly rule: NetRule } | { readonly allow: false; readonly code: ErrorCode; readonly reason: string };
@@ -106,6 +108,13 @@ export function formatIpv6(groups: readonly number[]): string {
   const hex = groups.map((g) => g.toString(16));
   if (best.start < 0) return hex.join(':');
   return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
+}
+
+/** 0.0.0.0/8 ("this network") or :: (the unspecified address): never a destination; Linux reads both as this machine. */
+export function isUnspecifiedAddress(kind: NetHostKind, host: string): boolean {
+  if (kind === 'ipv4') return host.startsWith('0.');
+  if (kind === 'ipv6') return ipv6Groups(host)?.every((group) => group === 0) === true;
+  return false;
 }
 
 /** An IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d) address: the IPv4 address hides in it. */
@@ -202,6 +211,13 @@ export function parseNetAllowEntry(entry: string): Parsed<NetRule> {
   if (!canonical.ok) return fail(`${quoted}: ${canonical.reason}`);
   const { kind, host } = canonical.value;
   const written = kind === 'ipv6' ? `[${host}]` : host;
+  // 0.0.0.0 and :: mean "no address": Linux connects a socket aimed at one to this machine's own loopback, so such an
+  // entry would grant the host's loopback services while consent shows what reads as "any address".
+  if (isUnspecifiedAddress(kind, host)) {
+    return fail(
+      `${quoted} names the unspecified address ${written}, which is no host: a connection to it reaches this machine's own loopback, and it does not mean "any address". Fix: write localhost:PORT for a service on this machine, or the host name or address of the service`,
+    );
+  }
   if (written !== bare) return fail(`${quoted} is not written in canonical form; write ${JSON.stringify(`${wildcard ? '*.' : ''}${written}${port === undefined ? '' : `:${port}`}`)}`);
   if (kind !== 'name') {
     if (wildcard) return fail(`${quoted}: a wildcard stands only before a host name, not an address or localhost`);

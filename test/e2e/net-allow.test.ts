@@ -100,7 +100,9 @@ test('curl reaches an allowed host through the proxy, plain and through a CONNEC
   t.is(plain.network?.length, 1);
   t.like(plain.network?.[0], { host: 'upstream.test', port: w.port, allowed: true, address: '127.0.0.1' });
   t.true((plain.network?.[0]?.bytesIn ?? 0) >= 'hello from upstream\n'.length);
-  t.true((plain.network?.[0]?.bytesOut ?? 0) === 0, 'a plain request has no body');
+  // Out: the request's line and headers (a URL and headers carry data too); this one has no body.
+  const line = `GET http://upstream.test:${w.port}/hello HTTP/1.1\r\n`;
+  t.true((plain.network?.[0]?.bytesOut ?? 0) > line.length, 'the request line and headers are counted');
   const tunnel = await w.run(`curl -sS --max-time 30 --proxytunnel http://upstream.test:${w.port}/hello`);
   t.is(tunnel.exitCode, 0, tunnel.stderr);
   t.is(tunnel.stdout, 'hello from upstream\n');
@@ -123,7 +125,9 @@ test('a host not on the list is refused, plain and by CONNECT, with a record nam
     t.not(result.exitCode, 0);
     t.is(result.stdout, '');
     t.is(result.network?.length, 1);
-    t.like(result.network?.[0], { host: `other.test`, port: w.port, allowed: false, bytesIn: 0, bytesOut: 0 });
+    t.like(result.network?.[0], { host: `other.test`, port: w.port, allowed: false, bytesIn: 0 });
+    // Out: what the proxy received of the attempt, its request line at least.
+    t.true((result.network?.[0]?.bytesOut ?? 0) > `CONNECT other.test:${w.port} HTTP/1.1\r\n`.length);
     t.regex(result.network?.[0]?.reason ?? '', /other\.test is not in permissions\.net\.allow/);
   }
   // CONNECT to another port of an allowed host: refused by the port rule.

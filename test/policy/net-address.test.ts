@@ -59,6 +59,18 @@ test('a private address is allowed only when net.allow names it with the port', 
   t.true(decideAddress(rules('example.com'), 'name', '93.184.216.34', 443).allow);
 });
 
+test('an unspecified address is never a destination, even when a rule names it', (t) => {
+  for (const [host, kind] of [
+    ['0.0.0.0', 'ipv4'],
+    ['::', 'ipv6'],
+  ] as const) {
+    const named = [{ entry: `${host}:8080`, kind, host, wildcard: false, port: 8080 }];
+    const decision = decideAddress(named, kind, host, 8080);
+    t.false(decision.allow, host);
+    if (!decision.allow) t.regex(decision.reason, /unspecified address/);
+  }
+});
+
 test('localhost:PORT allows loopback for a request that named localhost, and nothing else', (t) => {
   t.true(decideAddress(rules('localhost:3000'), 'localhost', '127.0.0.1', 3000).allow);
   t.true(decideAddress(rules('localhost:3000'), 'localhost', '::1', 3000).allow);

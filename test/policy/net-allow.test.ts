@@ -48,6 +48,11 @@ test(refused, '0177.0.0.1:80', /ends in a number/);
 test(refused, '[::ffff:127.0.0.1]:80', /IPv4 address inside an IPv6/);
 test(refused, '[::ffff:7f00:1]:80', /IPv4 address inside an IPv6/);
 test(refused, '[0:0:0:0:0:0:0:1]:80', /write "\[::1\]:80"/);
+// The unspecified address is no host: Linux connects it to this machine's loopback (review of issue 24).
+test(refused, '0.0.0.0:8080', /unspecified address.*localhost:PORT/);
+test(refused, '0.1.2.3:8080', /unspecified address/);
+test(refused, '[::]:8080', /unspecified address/);
+test(refused, '[0::0]:8080', /unspecified address/);
 test(refused, '*.127.0.0.1:80', /ends in a number|wildcard/);
 test(refused, '*:443', /wildcard|label/);
 test(refused, '*', /label|wildcard/);

@@ -27,7 +27,7 @@ export interface NetProxyOptions {
 export interface NetProxy {
   /** Serves one client connection (a stream from the sandbox's bridge). */
   handle(stream: Duplex): void;
-  /** Every attempt so far, in the order they ended. */
+  /** Every attempt so far, in the order they ended (up to the caps), then one summary per kind beyond its cap. */
   connections(): readonly NetConnection[];
   /** Ends every open connection. */
   close(): void;
@@ -37,6 +37,23 @@ const systemResolver: NetResolver = async (host) => (await lookup(host, { all: t
 /** Headers that belong to one hop (RFC 9110 §7.6.1) and the proxy's own. */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 const MAX_OPEN = 256;
+/** Records kept one by one per call; the attempts beyond are summed in one record each way (`dropped`). */
+export const MAX_REFUSED_RECORDS = 64;
+export const MAX_ALLOWED_RECORDS = 1024;
+/** Command-chosen text kept in a record: a host as written, and a reason quoting it. */
+const MAX_RECORD_HOST = 260;
+const MAX_RECORD_REASON = 600;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The bytes of a request's line and headers, as the command sent them (what the proxy parsed of them). */
+function headBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(`${req.method ?? ''} ${req.url ?? ''} HTTP/${req.httpVersion}\r\n\r\n`);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) bytes += Buffer.byteLength(`${req.rawHeaders[i]!}: ${req.rawHeaders[i + 1]!}\r\n`);
+  return bytes;
+}
 
 type Target = { readonly ok: true; readonly address: string; readonly decision: Extract<NetDecision, { allow: true }> } | { readonly ok: false; readonly reason: string };
 
@@ -64,10 +81,36 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
   // Allowed connections not yet recorded: a call that ends first still reports each (closed in close()).
   const pending = new Set<() => void>();
   let closed = false;
+  // Beyond the caps, attempts are only counted (with their bytes): a command opening connection after connection
+  // cannot grow the host, the events or the session by what it writes in them.
+  const beyond = { refused: { count: 0, bytesOut: 0, bytesIn: 0 }, allowed: { count: 0, bytesOut: 0, bytesIn: 0 } };
+  const kept = { refused: 0, allowed: 0 };
   const record = (connection: NetConnection) => {
-    finished.push(connection);
-    options.onConnection?.(connection);
+    const kind = connection.allowed ? 'allowed' : 'refused';
+    if (kept[kind] >= (connection.allowed ? MAX_ALLOWED_RECORDS : MAX_REFUSED_RECORDS)) {
+      beyond[kind].count++;
+      beyond[kind].bytesOut += connection.bytesOut;
+      beyond[kind].bytesIn += connection.bytesIn;
+      return;
+    }
+    kept[kind]++;
+    const bounded = { ...connection, host: clip(connection.host, MAX_RECORD_HOST), reason: clip(connection.reason, MAX_RECORD_REASON) };
+    finished.push(bounded);
+    options.onConnection?.(bounded);
   };
+  /** One record for each kind of attempt beyond its cap, saying how many there were. */
+  const summaries = (): NetConnection[] =>
+    (['allowed', 'refused'] as const)
+      .filter((kind) => beyond[kind].count > 0)
+      .map((kind) => ({
+        host: '(more)',
+        port: 0,
+        allowed: kind === 'allowed',
+        reason: `${beyond[kind].count} more ${kind} attempts of this call are not reported one by one (the first ${kind === 'allowed' ? MAX_ALLOWED_RECORDS : MAX_REFUSED_RECORDS} are); their bytes are summed here`,
+        bytesOut: beyond[kind].bytesOut,
+        bytesIn: beyond[kind].bytesIn,
+        dropped: beyond[kind].count,
+      }));
 
   /** The decision, then the resolution, then the address check: the address returned is the one to connect to. */
   async function target(decision: NetDecision): Promise<Target> {
@@ -93,18 +136,35 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     return { ok: false, reason: refusal };
   }
 
-  /** Records an allowed connection once, when it ends or, still open, when the call does (close()): with its bytes then. */
-  function allowedReport(decided: Extract<Target, { ok: true }>, port: number, bytes: () => { bytesOut: number; bytesIn: number }): (reason: string) => void {
+  /** Records a connection once, when it ends or, still open, when the call does (close()): with its bytes then. */
+  function onceReported(make: (endedFirst: boolean) => NetConnection): () => void {
     let reported = false;
-    const report = (reason: string) => {
+    const report = (endedFirst = false) => {
       if (reported) return;
       reported = true;
-      pending.delete(endedFirst);
-      record({ host: decided.decision.host, port, allowed: true, reason, address: decided.address, ...bytes() });
+      pending.delete(callEnded);
+      record(make(endedFirst));
     };
-    const endedFirst = () => report(`allowed by ${decided.decision.rule.entry}; the call ended before the connection did`);
-    pending.add(endedFirst);
-    return report;
+    const callEnded = () => report(true);
+    pending.add(callEnded);
+    return () => report();
+  }
+
+  /** onceReported for an allowed connection: the reason given when it ends, or that the call ended first. */
+  function allowedReport(decided: Extract<Target, { ok: true }>, port: number, bytes: () => { bytesOut: number; bytesIn: number }): (reason: string) => void {
+    let last = `allowed by ${decided.decision.rule.entry}`;
+    const report = onceReported((endedFirst) => ({
+      host: decided.decision.host,
+      port,
+      allowed: true,
+      reason: endedFirst ? `allowed by ${decided.decision.rule.entry}; the call ended before the connection did` : last,
+      address: decided.address,
+      ...bytes(),
+    }));
+    return (reason: string) => {
+      last = reason;
+      report();
+    };
   }
 
   function track<T extends Duplex | Socket>(stream: T): T {
@@ -121,9 +181,15 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     const port = authority?.port ?? 0;
     const decided = authority === undefined ? undefined : await target(decideNetAccess(options.rules, authority.host, authority.port));
     if (decided === undefined || !decided.ok || closed) {
-      const reason = decided === undefined ? `CONNECT ${JSON.stringify(String(req.url))} is not host:port` : decided.ok ? 'the call ended' : decided.reason;
-      record({ host, port, allowed: false, reason, bytesOut: 0, bytesIn: 0 });
-      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nzotbox: ${reason}\n`);
+      const reason = decided === undefined ? `CONNECT ${JSON.stringify(String(req.url).slice(0, 200))} is not host:port` : decided.ok ? 'the call ended' : decided.reason;
+      // Recorded when the connection ends, with every byte the command sent on it: its request, and anything after,
+      // which is read and dropped (never held) until the answer is out and the connection closed.
+      let bytesOut = headBytes(req) + head.length;
+      const report = onceReported(() => ({ host, port, allowed: false, reason, bytesOut, bytesIn: 0 }));
+      client.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
+      client.resume();
+      client.once('close', () => report());
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nzotbox: ${reason}\n`, () => client.destroy());
       return;
     }
     const upstream = track(connect({ host: decided.address, port }));
@@ -142,8 +208,10 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
       if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nzotbox: ${error.message}\n`);
       report(`allowed by ${decided.decision.rule.entry}; the upstream failed: ${error.message}`);
     });
-    upstream.once('close', () => {
-      client.destroy();
+    upstream.once('close', (hadError: boolean) => {
+      // An upstream that ended cleanly has its last bytes delivered first (they may wait for the sandbox's credit).
+      if (!hadError && client.writableEnded && !client.writableFinished) client.once('finish', () => client.destroy());
+      else client.destroy();
       report(`allowed by ${decided.decision.rule.entry}`);
     });
     client.once('close', () => upstream.destroy());
@@ -160,7 +228,8 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
         : await target(decision);
     if (!decided.ok || closed) {
       const reason = decided.ok ? 'the call ended' : decided.reason;
-      record({ host, port, allowed: false, reason, bytesOut: 0, bytesIn: 0 });
+      // Its line and headers came in; its body is never read.
+      record({ host, port, allowed: false, reason, bytesOut: headBytes(req), bytesIn: 0 });
       res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(`zotbox: ${reason}\n`);
       return;
     }
@@ -168,7 +237,8 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
     headers['host'] = parsed.host; // the host decided, never one the client wrote besides it
-    let bytesOut = 0;
+    // Out: the request's line and headers (a URL and headers carry data too), then its body.
+    let bytesOut = headBytes(req);
     let bytesIn = 0;
     const upstream = request({ host: decided.address, port, method: req.method, path: `${parsed.pathname}${parsed.search}`, headers, setHost: false, agent: false });
     req.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
@@ -195,8 +265,8 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
   server.on('request', (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res));
   // Protocol switches (WebSocket over plain http) are not proxied: only CONNECT tunnels.
   server.on('upgrade', (req: IncomingMessage, client: Duplex) => {
-    record({ host: String(req.headers.host), port: 0, allowed: false, reason: 'protocol upgrades are not proxied; use https (CONNECT)', bytesOut: 0, bytesIn: 0 });
-    client.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
+    record({ host: String(req.headers.host), port: 0, allowed: false, reason: 'protocol upgrades are not proxied; use https (CONNECT)', bytesOut: headBytes(req), bytesIn: 0 });
+    client.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n', () => client.destroy());
   });
   server.on('clientError', (_error, client: Duplex) => {
     if (!client.destroyed) client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
@@ -211,7 +281,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
       track(stream);
       server.emit('connection', stream);
     },
-    connections: () => [...finished],
+    connections: () => [...finished, ...summaries()],
     close: () => {
       closed = true;
       // Every allowed attempt is an event, also one still open when the command ended (its bytes so far).

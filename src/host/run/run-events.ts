@@ -89,6 +89,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     address: z.string().optional(),
     bytes_out: z.number().int(),
     bytes_in: z.number().int(),
+    /** A summary of the attempts beyond the call's cap (host "(more)"): how many, their bytes summed. */
+    dropped: z.number().int().optional(),
   }),
   z.strictObject({
     type: z.literal('usage'),

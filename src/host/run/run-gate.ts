@@ -20,8 +20,19 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
       try {
         const result = await answers.execute(signal, (stop) => plan.execute(approved, stop));
         for (const connection of networkOf(result)) {
-          const { host, port, allowed, reason, address, bytesOut, bytesIn } = connection;
-          queue.push({ type: 'net.connect', id: approved.call.id, host, port, allowed, reason, ...(address === undefined ? {} : { address }), bytes_out: bytesOut, bytes_in: bytesIn });
+          const { host, port, allowed, reason, address, bytesOut, bytesIn, dropped } = connection;
+          queue.push({
+            type: 'net.connect',
+            id: approved.call.id,
+            host,
+            port,
+            allowed,
+            reason,
+            ...(address === undefined ? {} : { address }),
+            bytes_out: bytesOut,
+            bytes_in: bytesIn,
+            ...(dropped === undefined ? {} : { dropped }),
+          });
         }
         queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result), ...(approved.tool === 'bash' ? commandExit(result) : {}) });
         return result;

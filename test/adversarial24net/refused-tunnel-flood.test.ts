@@ -1,4 +1,5 @@
-// Finding: the host's proxy holds, without bound, whatever a sandboxed command
+// Finding (fixed: the proxy reads and drops what comes after its 403, then closes
+// the connection; the carrier's credit bounds what may be in flight): the host's proxy held, without bound, whatever a sandboxed command
 // sends on a connection nobody reads. After a CONNECT the proxy refuses (a host
 // not on the list: no allowed upstream is needed at all), the proxy answers 403
 // and ends its side, but the connection's readable side stays open; the carrier
@@ -8,7 +9,7 @@
 // zotbox host process (which holds the model keys and every other run) by as much
 // as it writes. What must not happen: the host holding what the command sent.
 import test from 'ava';
-import { carrier, DATA, heldBytes, MiB, OPEN } from './carrier.js';
+import { carrier, DATA, heldBytes, MiB, OPEN } from './open/carrier.js';
 
 const SENT = 128 * MiB;
 

@@ -1,4 +1,4 @@
-// Finding (end to end): a command in the real sandbox grows the zotbox host
+// Finding (fixed, end to end; see refused-tunnel-flood.test.ts): a command in the real sandbox grew the zotbox host
 // process's memory by whatever it writes on a tunnel the proxy refused. The
 // command connects to the bridge (127.0.0.1:3128), asks CONNECT for a host not on
 // the list, gets 403, and keeps writing (its socket half-open); the bridge carries
@@ -13,8 +13,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import test from 'ava';
-import { heldBytes, MiB } from './carrier.js';
-import { replay, world } from './world.js';
+import { heldBytes, MiB } from './open/carrier.js';
+import { events, replay, world } from './open/world.js';
 
 const FLOOD = String.raw`
 const net = require('node:net');
@@ -58,5 +58,8 @@ test('a command cannot grow the host by writing on a refused tunnel', async (t) 
   const result = await replay(w, [`127.0.0.1:${port}`], [`node flood.js ${port}`], ['node']);
   t.log(result.stdout.slice(-2000), result.stderr.slice(-1000));
   t.not(held, undefined, 'the command reached the marking upstream');
+  // The refused attempt's bytes out are what the proxy received on it, its CONNECT line at least (it was 0).
+  const refused = events(result, 'net.connect').find((event) => event.allowed === false);
+  t.true(Number(refused?.bytes_out) >= 'CONNECT not-listed.example.net:443 HTTP/1.1\r\n\r\n'.length, `the refused attempt reports ${String(refused?.bytes_out)} bytes out`);
   t.true((held ?? 0) < 32 * MiB, `while the command ran, the host held ${Math.round((held ?? 0) / MiB)} MiB of the 128 MiB it wrote on a refused tunnel`);
 });

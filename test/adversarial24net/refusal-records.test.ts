@@ -1,4 +1,6 @@
-// Finding: the records of refused attempts grow without bound, each holding up
+// Finding (fixed: a call keeps the first 64 refused attempts one by one, with hosts
+// and reasons clipped, and one summary record with `dropped` for the rest): the
+// records of refused attempts grew without bound, each holding up
 // to two copies of text the command wrote. A refused CONNECT is recorded with its
 // target as written (`String(req.url)`, or the authority's host part, up to the
 // HTTP parser's 16 KiB header limit) and a reason that quotes it again; every
@@ -9,7 +11,8 @@
 // as much as it likes, and drowns the attempts that matter among them. What must
 // not happen: the host keeping an unbounded amount of text the command chose.
 import test from 'ava';
-import { carrier, DATA, MiB, OPEN } from './carrier.js';
+import { MAX_REFUSED_RECORDS } from '../../src/host/net/net-proxy.js';
+import { carrier, DATA, MiB, OPEN } from './open/carrier.js';
 
 const ATTEMPTS = 10_000;
 const BATCH = 200;
@@ -41,5 +44,13 @@ test('the refused attempts of one call do not hold unbounded command text in the
   // The proxy's list, as the call's end takes it (c.close() ends the call; the list is what it reported so far).
   const records = c.records();
   const size = records.reduce((sum, r) => sum + r.host.length + r.reason.length, 0);
+  const summary = records.find((r) => r.dropped !== undefined);
+  t.is(summary?.dropped, ATTEMPTS - MAX_REFUSED_RECORDS, 'the attempts not kept one by one are counted in a summary');
+  t.is(records.length, MAX_REFUSED_RECORDS + 1);
+  // Each kept record holds a clipped host (a name is at most 253 characters) and reason.
+  t.true(
+    records.every((r) => r.host.length <= 260 && r.reason.length <= 600),
+    'hosts and reasons are clipped',
+  );
   t.true(size < 8 * MiB, `${records.length} refused attempts are held with ${Math.round(size / MiB)} MiB of text the command wrote`);
 });

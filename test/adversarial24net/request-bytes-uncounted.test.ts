@@ -1,4 +1,5 @@
-// Finding: what a plain http request carries out in its request line and headers
+// Finding (fixed: the proxy counts a request's line and headers as it parsed them,
+// then its body): what a plain http request carries out in its request line and headers
 // is not counted. docs/permissions.md promises each net.connect event gives the
 // bytes each way; for an absolute-form request the proxy counts only the body
 // (`req.on('data')`), so a GET carrying 6000 bytes in its query and 6000 in a header
@@ -9,7 +10,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import test from 'ava';
-import { carrier, DATA, OPEN } from './carrier.js';
+import { carrier, DATA, OPEN } from './open/carrier.js';
 
 test('the bytes a plain http request carries out in its URL and headers are counted', async (t) => {
   let received = 0;
