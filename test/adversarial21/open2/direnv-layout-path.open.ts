@@ -1,0 +1,41 @@
+// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// zotbox protects the directories an .envrc puts on PATH (tool-file-references.ts),
+// but models direnv's `layout` as "a virtual environment in .direnv/" for every
+// layout but node. direnv's own `layout php` is `PATH_add vendor/bin`: the agent
+// writes `vendor/bin/git`, and the user's next `git` in that directory (direnv
+// loaded, the .envrc unchanged and still allowed) runs it. The same holds for
+// `PATH=bin:$PATH` (a relative PATH entry has no "/", so it is not read as a path)
+// and `VIRTUAL_ENV=venv` before `layout python` (its bin/ goes on PATH; only
+// activate and python are protected there).
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeWorld, runAttack } from '../world.js';
+
+test("direnv's layout php puts vendor/bin on PATH, and the agent's vendor/bin/git runs as the user's git", async (t) => {
+  const world = makeWorld(t);
+  writeFileSync(path.join(world.workspace, '.envrc'), 'layout php\n');
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: world.root, GIT_CONFIG_NOSYSTEM: '1' };
+  // The user allowed this .envrc (direnv approves its bytes); the agent never changes it.
+  execFileSync('direnv', ['allow', world.workspace], { cwd: world.workspace, env });
+
+  const result = await runAttack(world, { mode: 'allowlist', allow: ['chmod'] }, [
+    { tool: 'write', input: { path: 'vendor/bin/git', content: `#!/bin/sh\ntouch ${world.mark}\n` } },
+    { tool: 'bash', input: { command: 'chmod u+x vendor/bin/git' } },
+  ]);
+  t.log(
+    result.stdout
+      .split('\n')
+      .filter((line) => line.includes('tool.result') || line.includes('run.end'))
+      .join('\n'),
+  );
+
+  // The user enters the directory (direnv loads the .envrc) and runs git.
+  execFileSync('direnv', ['exec', world.workspace, 'git', 'status'], { cwd: world.workspace, env, stdio: 'ignore' });
+
+  // Expected: vendor/bin is protected as a directory the .envrc puts on PATH; the write is refused
+  // (ZB_POLICY_PATH_PROTECTED naming .envrc line 1), and nothing of the agent's runs.
+  t.false(existsSync(world.mark), "the user's git command ran the agent's vendor/bin/git");
+  t.false(existsSync(path.join(world.workspace, 'vendor', 'bin', 'git')), 'the agent wrote a program into a directory direnv puts on PATH');
+});
