@@ -39,3 +39,28 @@ test("direnv's layout php puts vendor/bin on PATH, and the agent's vendor/bin/gi
   t.false(existsSync(world.mark), "the user's git command ran the agent's vendor/bin/git");
   t.false(existsSync(path.join(world.workspace, 'vendor', 'bin', 'git')), 'the agent wrote a program into a directory direnv puts on PATH');
 });
+
+test("a virtual environment's bin/ is on PATH once activated, and the agent's .venv/bin/git runs as the user's git", async (t) => {
+  const world = makeWorld(t);
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: world.root, GIT_CONFIG_NOSYSTEM: '1' };
+  execFileSync('python3', ['-m', 'venv', '--without-pip', '.venv'], { cwd: world.workspace, env });
+
+  const result = await runAttack(world, { mode: 'allowlist', allow: ['chmod'] }, [
+    { tool: 'write', input: { path: '.venv/bin/git', content: `#!/bin/sh\ntouch ${world.mark}\n` } },
+    { tool: 'bash', input: { command: 'chmod u+x .venv/bin/git' } },
+  ]);
+  t.log(
+    result.stdout
+      .split('\n')
+      .filter((line) => line.includes('tool.result') || line.includes('run.end'))
+      .join('\n'),
+  );
+
+  // What an editor's terminal does on its own, then the user's git.
+  execFileSync('sh', ['-c', '. .venv/bin/activate && git status'], { cwd: world.workspace, env, stdio: 'ignore' });
+
+  // Expected: a virtual environment's bin/ is protected whole (what activation puts on PATH), so the
+  // write is refused (ZB_POLICY_PATH_PROTECTED) and nothing of the agent's runs.
+  t.false(existsSync(world.mark), "the user's git command ran the agent's .venv/bin/git");
+  t.false(existsSync(path.join(world.workspace, '.venv', 'bin', 'git')), 'the agent wrote a program into a directory activation puts on PATH');
+});
