@@ -249,15 +249,17 @@ function workingDirectories(text: string, file: string, where: (index: number, w
   const found: { target: string | undefined; index: number }[] = [];
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
-    for (const match of line.matchAll(/"(?:cwd|root|dir)"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*(?:cwd|root|dir)\s*[:=]\s*["']?([^"'\s#]*)/gu))
-      found.push({ target: match[1] ?? match[2], index });
+    for (const match of line.matchAll(/"(?:cwd|root|dir)"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*(?:cwd|root|dir)\s*[:=]\s*["']?([^"'\s#]*)/gu)) found.push({ target: match[1] ?? match[2], index });
     for (const match of line.matchAll(/(?:^|[;&|({]|\b(?:then|do|else|exec|builtin))\s*(?:cd|pushd)(?=$|[\s;&|)])((?:\s+-[A-Za-z@]+)*)(?:\s+("[^"]*"|'[^']*'|[^\s;&|)]+))?/gu))
       found.push({ target: match[2], index });
   }
   const directories: string[] = [];
   for (const { target, index } of found) {
     const unquoted = (target ?? '').replace(/^(["'])(.*)\1$/u, '$2').replace(WORKSPACE_VARIABLES, '.');
-    const spelled = unquoted.replace(SCRIPT_DIRECTORY, path.dirname(file)).replace(TOP, '.').replace(/^\$\{?PWD\}?(?=\/|$)/u, '.');
+    const spelled = unquoted
+      .replace(SCRIPT_DIRECTORY, path.dirname(file))
+      .replace(TOP, '.')
+      .replace(/^\$\{?PWD\}?(?=\/|$)/u, '.');
     if (target === undefined || spelled === '' || spelled === '-' || /[$`~*?[\\]/u.test(spelled)) {
       unresolved.push(where(index, `: a command there runs in a directory zotbox cannot work out (${target ?? 'cd alone: the home directory'}), so any file could be what it runs`));
       continue;
@@ -452,10 +454,18 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     // do in every terminal they open, puts all of its bin/ first on PATH, so every program there runs as the user's own.
     const name = path.basename(entry).toLowerCase();
     const venvBins =
-      name === 'pyvenv.cfg' ? ['bin', 'Scripts'].map((bin) => path.join(path.dirname(entry), bin)) : name === 'activate' && /^(bin|scripts)$/iu.test(path.basename(path.dirname(entry))) ? [path.dirname(entry)] : [];
+      name === 'pyvenv.cfg'
+        ? ['bin', 'Scripts'].map((bin) => path.join(path.dirname(entry), bin))
+        : name === 'activate' && /^(bin|scripts)$/iu.test(path.basename(path.dirname(entry)))
+          ? [path.dirname(entry)]
+          : [];
     for (const bin of venvBins)
       if (!granted(bin))
-        setLocation({ path: bin, tree: true, reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH` });
+        setLocation({
+          path: bin,
+          tree: true,
+          reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH`,
+        });
     const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
     if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
     // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
@@ -492,7 +502,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // scripts is followed to its end, within MAX_FILES).
       if (named.as === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
       else if (named.as === 'direnv' || named.as === 'dotenv' || named.as === 'nix') pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth });
-      else if (named.as === 'words' && (depth === 0 || isScript(target))) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1 });
+      else if (depth === 0 || isScript(target)) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1 });
     }
   }
   return { locations: [...locations.values()], unresolved };
