@@ -10,19 +10,28 @@
 // grants it.
 // Read in a closed world:
 //   - .envrc, and every file it sources, by direnv's grammar: a closed list of
-//     stdlib directives (DIRENV_DIRECTIVES) and plain assignments; any other line
-//     (a command, a function, a condition, $(...), `...`) is not understood, and
-//     every writer is refused until it is changed (tool files are unresolved);
+//     stdlib directives (DIRENV_DIRECTIVES; `layout` as the stdlib defines each
+//     layout, layoutNames) and plain assignments (every entry of a *PATH value is
+//     a directory on a search path, with or without a "/"); any other line (a
+//     command, a function, a condition, $(...), `...`, an unknown layout) is not
+//     understood, and every writer is refused until it is changed (unresolved);
 //   - a dotenv file: KEY=VALUE lines; a value naming a path protects that path;
 //   - a .nix file: its path literals (./x, ../x), followed into the .nix files
 //     they name; the directory itself (./.) is copied into the store, not run;
+//     the words of its shellHook strings, run in the .envrc's directory, as a
+//     script's words (${./dir}/x is dir/x);
 //   - any other file of a protected tool (.vscode/, .devcontainer/, .mcp.json,
-//     .claude/, a *.code-workspace ...): every word that spells a path (holds a
-//     "/", or starts with "./" or "../", after ${workspaceFolder} and its kin),
-//     relative to the directory that holds the tool file's top entry, when it
-//     names a file (a directory a setting names, a working directory, is not
-//     protected); a file so named is read the same way once (a script a task
-//     runs names the scripts it calls), no further.
+//     .husky/, .claude/, a *.code-workspace ...): every word, with or without a
+//     "/" (`sh check.sh`; JSON keys, XML names and URLs excepted), after
+//     ${workspaceFolder} and its kin, relative to the directory that holds the
+//     tool file's top entry and to every directory a `cwd` or a `cd` names (one
+//     zotbox cannot work out is unresolved), when it names a file (a directory a
+//     setting names, a working directory, is not protected); a "PATH" it sets
+//     puts its workspace entries on PATH (protected whole). A file so named is
+//     read the same way, and so is every script named by a script, to the end of
+//     the chain (within MAX_FILES).
+//   - a Python virtual environment (pyvenv.cfg, or bin/activate): its whole bin/
+//     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
