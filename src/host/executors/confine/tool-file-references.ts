@@ -10,19 +10,28 @@
 // grants it.
 // Read in a closed world:
 //   - .envrc, and every file it sources, by direnv's grammar: a closed list of
-//     stdlib directives (DIRENV_DIRECTIVES) and plain assignments; any other line
-//     (a command, a function, a condition, $(...), `...`) is not understood, and
-//     every writer is refused until it is changed (tool files are unresolved);
+//     stdlib directives (DIRENV_DIRECTIVES; `layout` as the stdlib defines each
+//     layout, layoutNames) and plain assignments (every entry of a *PATH value is
+//     a directory on a search path, with or without a "/"); any other line (a
+//     command, a function, a condition, $(...), `...`, an unknown layout) is not
+//     understood, and every writer is refused until it is changed (unresolved);
 //   - a dotenv file: KEY=VALUE lines; a value naming a path protects that path;
 //   - a .nix file: its path literals (./x, ../x), followed into the .nix files
 //     they name; the directory itself (./.) is copied into the store, not run;
+//     the words of its shellHook strings, run in the .envrc's directory, as a
+//     script's words (${./dir}/x is dir/x);
 //   - any other file of a protected tool (.vscode/, .devcontainer/, .mcp.json,
-//     .claude/, a *.code-workspace ...): every word that spells a path (holds a
-//     "/", or starts with "./" or "../", after ${workspaceFolder} and its kin),
-//     relative to the directory that holds the tool file's top entry, when it
-//     names a file (a directory a setting names, a working directory, is not
-//     protected); a file so named is read the same way once (a script a task
-//     runs names the scripts it calls), no further.
+//     .husky/, .claude/, a *.code-workspace ...): every word, with or without a
+//     "/" (`sh check.sh`; JSON keys, XML names and URLs excepted), after
+//     ${workspaceFolder} and its kin, relative to the directory that holds the
+//     tool file's top entry and to every directory a `cwd` or a `cd` names (one
+//     zotbox cannot work out is unresolved), when it names a file (a directory a
+//     setting names, a working directory, is not protected); a "PATH" it sets
+//     puts its workspace entries on PATH (protected whole). A file so named is
+//     read the same way, and so is every script named by a script, to the end of
+//     the chain (within MAX_FILES).
+//   - a Python virtual environment (pyvenv.cfg, or bin/activate): its whole bin/
+//     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -60,7 +69,9 @@ type Reading = 'direnv' | 'dotenv' | 'nix' | 'words';
  * it): `file` is read as direnv code, `dotenv` as a dotenv file, `nix` as nix, `tree` a directory whose programs
  * the user's shell then runs (PATH), `none` nothing to protect (the argument is no file, or only watched).
  */
-const DIRENV_DIRECTIVES: ReadonlyMap<string, (args: readonly string[]) => readonly { readonly name: string; readonly as: Reading | 'tree' }[]> = new Map([
+type Directive = (args: readonly string[], known: ReadonlyMap<string, string>) => readonly { readonly name: string; readonly as: Reading | 'tree' }[] | string;
+
+const DIRENV_DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
   ['source_env', (args) => args.slice(0, 1).map((name) => ({ name, as: 'direnv' as const }))],
   ['source_env_if_exists', (args) => args.slice(0, 1).map((name) => ({ name, as: 'direnv' as const }))],
   ['source_up', (args) => args.slice(0, 1).map((name) => ({ name: path.join('..', name), as: 'direnv' as const }))],
@@ -79,10 +90,58 @@ const DIRENV_DIRECTIVES: ReadonlyMap<string, (args: readonly string[]) => readon
   ['log_error', () => []],
   ['direnv_version', () => []],
   ['unset', () => []],
-  // layout python* keeps a virtual environment in .direnv/ and puts its bin/ on PATH; layout node puts node_modules/.bin there.
-  ['layout', (args) => (args[0] === 'node' ? [{ name: 'node_modules/.bin', as: 'tree' as const }] : [{ name: '.direnv', as: 'tree' as const }])],
+  ['layout', (args, known) => layoutNames(args, known)],
   ['use', (args) => useNames(args)],
 ]);
+
+/**
+ * What each of direnv's stdlib layouts puts on PATH or runs (as `direnv stdlib` prints them, direnv 2.32), relative
+ * to the .envrc's directory; `$(direnv_layout_dir)` is `$direnv_layout_dir` when the file sets it, else .direnv.
+ * A layout not modelled here is a string: why it is unresolved (closed world).
+ */
+function layoutNames(args: readonly string[], known: ReadonlyMap<string, string>): { name: string; as: Reading | 'tree' }[] | string {
+  const [what, ...rest] = args;
+  const layoutDirectory = known.get('direnv_layout_dir') ?? '.direnv';
+  const tree = (name: string) => ({ name, as: 'tree' as const });
+  switch (what) {
+    case 'node':
+      return [tree('node_modules/.bin')]; // PATH_add node_modules/.bin
+    case 'php':
+      return [tree('vendor/bin')]; // PATH_add vendor/bin
+    case 'go': // PATH_add $(direnv_layout_dir)/go/bin
+    case 'perl': // PATH_add $(direnv_layout_dir)/perl5/bin
+    case 'ruby': // PATH_add $GEM_HOME/bin and $BUNDLE_BIN, both in $(direnv_layout_dir)
+    case 'pyenv': // layout_python with pyenv's interpreter: $VIRTUAL_ENV or $(direnv_layout_dir)/python-X.Y
+    case 'python':
+    case 'python2':
+    case 'python3': {
+      // layout_python: the interpreter ($1 of `layout python`, a file when it names one) runs on every load; its
+      // virtual environment is $VIRTUAL_ENV when the file sets it, else $(direnv_layout_dir)/python-X.Y (or /virtualenv),
+      // and its bin/ goes first on PATH.
+      const named: { name: string; as: Reading | 'tree' }[] = [tree(layoutDirectory)];
+      const venv = known.get('VIRTUAL_ENV');
+      if (venv !== undefined && /^(python[23]?|pyenv)$/u.test(what)) named.push(tree(path.join(venv, 'bin')));
+      if (what === 'python' && rest[0] !== undefined) named.push({ name: rest[0], as: 'words' });
+      return named;
+    }
+    case 'pipenv':
+      // $(pipenv --venv): .venv in the project when it exists or PIPENV_VENV_IN_PROJECT is set (else outside the workspace);
+      // `pipenv install --dev` runs on the Pipfile when there is none.
+      return [tree('.venv'), { name: known.get('PIPENV_PIPFILE') ?? 'Pipfile', as: 'words' }, { name: 'Pipfile.lock', as: 'words' }];
+    case 'anaconda': {
+      // A "./prefix" environment is activated (its activate.d scripts run); the directory of a conda named by path goes on PATH.
+      const [prefix, conda] = rest;
+      const named: { name: string; as: Reading | 'tree' }[] = [{ name: 'environment.yml', as: 'words' }];
+      if (prefix?.startsWith('./') === true || prefix?.startsWith('../') === true) named.push(tree(prefix));
+      if (conda?.includes('/') === true) named.push(tree(path.dirname(conda)));
+      return named;
+    }
+    case 'julia':
+      return []; // export JULIA_PROJECT=$PWD: nothing runs
+    default:
+      return `direnv's layout ${what ?? '(none)'} is not one zotbox models (node, php, go, perl, ruby, python, python2, python3, pyenv, pipenv, anaconda, julia)`;
+  }
+}
 
 /** `use nix [FILE]`, `use flake [DIR]`: what nix evaluates (its shellHook runs); other `use` (a version manager) puts .direnv on PATH. */
 function useNames(args: readonly string[]): { name: string; as: Reading | 'tree' }[] {
@@ -98,6 +157,8 @@ function useNames(args: readonly string[]): { name: string; as: Reading | 'tree'
     if (!directory.startsWith('.') && !directory.startsWith('/')) return []; // a registry or URL flake: not in the workspace
     return ['flake.nix', 'flake.lock'].map((name) => ({ name: path.join(directory.split('#')[0]!, name), as: 'nix' }));
   }
+  // use vim: the direnv.vim extension sources the file (.vimrc.local by default) in every vim opened below.
+  if (what === 'vim') return [{ name: files[0] ?? '.vimrc.local', as: 'words' }];
   return [{ name: '.direnv', as: 'tree' }];
 }
 
@@ -162,8 +223,92 @@ function pathLike(word: string): boolean {
   return word.includes('/') && /^[\w.@+~-]*(\/[\w.@+~-]*)+$/u.test(word) && !word.startsWith('-');
 }
 
+/** A word that may name a file, with or without a "/" (`sh check.sh`): plain path characters, not an option. */
+function plainWord(word: string): boolean {
+  return word !== '' && !word.startsWith('-') && /^[\w.@+~-]*(\/[\w.@+~-]*)*$/u.test(word);
+}
+
 const ASSIGNMENT = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/u;
 const WORKSPACE_VARIABLES = /\$\{(workspaceFolder|workspaceRoot|fileWorkspaceFolder|localWorkspaceFolder|containerWorkspaceFolder)\}|\$PROJECT_DIR\$/gu;
+
+/**
+ * The words of a line of a tool file that may name a file: every word, with or without a "/" (`sh check.sh`, a task's
+ * `"args": ["on-open.sh"]`), as for git configuration values. JSON keys, XML element and attribute names, and URLs name none.
+ */
+function lineWords(line: string): string[] {
+  return line
+    .replace(WORKSPACE_VARIABLES, '.')
+    .replace(/"(?:[^"\\]|\\.)*"\s*:/gu, ' ')
+    .replace(/<\/?[\w:.-]+|\b[\w:.-]+=(?=["'])/gu, ' ')
+    .replace(/[a-z][\w+.-]*:\/\/\S*/giu, ' ')
+    .split(/[\s"'`,;=()[\]{}<>|&:]+/u)
+    .filter((word) => plainWord(word) && !/[\u0000-\u001f]/u.test(word));
+}
+
+/** Spellings of "the directory this script is in" and "the top of the repository" that a cd may name. */
+const SCRIPT_DIRECTORY = /^(?:\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)|\$\{0%\/\*\})/u;
+const TOP = /^\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)/u;
+
+/**
+ * Where the commands of a words file run besides its base (relative to it, or absolute): a task's `options.cwd`
+ * (VS Code, dev containers), lefthook's `root`, mise's `dir`, and each `cd`/`pushd` of a script (every one, wherever
+ * it stands: more files protected, never fewer). A target zotbox cannot work out is unresolved (closed world).
+ */
+function workingDirectories(text: string, file: string, where: (index: number, what: string) => string, unresolved: string[]): string[] {
+  const found: { target: string | undefined; index: number }[] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    for (const match of line.matchAll(/"(?:cwd|root|dir)"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*(?:cwd|root|dir)\s*[:=]\s*["']?([^"'\s#]*)/gu)) found.push({ target: match[1] ?? match[2], index });
+    for (const match of line.matchAll(/(?:^|[;&|({]|\b(?:then|do|else|exec|builtin))\s*(?:cd|pushd)(?=$|[\s;&|)])((?:\s+-[A-Za-z@]+)*)(?:\s+("[^"]*"|'[^']*'|[^\s;&|)]+))?/gu))
+      found.push({ target: match[2], index });
+  }
+  const directories: string[] = [];
+  for (const { target, index } of found) {
+    const unquoted = (target ?? '').replace(/^(["'])(.*)\1$/u, '$2').replace(WORKSPACE_VARIABLES, '.');
+    const spelled = unquoted
+      .replace(SCRIPT_DIRECTORY, path.dirname(file))
+      .replace(TOP, '.')
+      .replace(/^\$\{?PWD\}?(?=\/|$)/u, '.');
+    if (target === undefined || spelled === '' || spelled === '-' || /[$`~*?[\\]/u.test(spelled)) {
+      unresolved.push(where(index, `: a command there runs in a directory zotbox cannot work out (${target ?? 'cd alone: the home directory'}), so any file could be what it runs`));
+      continue;
+    }
+    // A cd relative to the directory an earlier one moved to is relative to that one too.
+    const next = [spelled, ...(path.isAbsolute(spelled) ? [] : directories.map((d) => path.join(d, spelled)))];
+    for (const directory of next) if (!directories.includes(directory) && directories.length < 64) directories.push(directory);
+  }
+  return directories;
+}
+
+/** The directories a words file puts on PATH (`"PATH": "${workspaceFolder}/tools:${env:PATH}"` in a terminal's or task's env). */
+function pathEntries(text: string, where: (index: number, what: string) => string, unresolved: string[]): { readonly entry: string; readonly index: number }[] {
+  const entries: { entry: string; index: number }[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    for (const match of line.matchAll(/"PATH"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*PATH\s*[:=]\s*["']?([^"'#]*)/giu)) {
+      for (const piece of (match[1] ?? match[2] ?? '').replace(WORKSPACE_VARIABLES, '.').split(/[:;](?![^{]*\})/u)) {
+        // The user's own PATH, from the environment of the editor, the host or the container: theirs.
+        if (piece.trim() === '' || /^\$\{(env|localEnv|containerEnv):[^}]*\}$/u.test(piece) || /^\$\{?PATH\}?$/u.test(piece)) continue;
+        if (!plainWord(piece)) unresolved.push(where(index, `: it puts ${JSON.stringify(piece)} on PATH, and zotbox cannot work out which directory that is`));
+        else entries.push({ entry: piece, index });
+      }
+    }
+  }
+  return entries;
+}
+
+/** The shell text of a nix file's shellHook strings, with `${./dir}` path literals as the absolute paths they copy. */
+function shellHooks(text: string, file: string): string[] {
+  const hooks: string[] = [];
+  for (const match of text.matchAll(/shellHook\s*=\s*(?:''([\s\S]*?)''(?!')|"((?:[^"\\]|\\.)*)")/gu)) {
+    hooks.push(
+      (match[1] ?? match[2] ?? '')
+        .replace(/\$\{\s*(\.\.?\/[\w.+/-]*)\s*\}/gu, (_, literal: string) => path.resolve(path.dirname(file), literal))
+        // Other interpolations are store paths (${pkgs.hello}/bin/hello): outside the workspace.
+        .replace(/\$\{[^}]*\}/gu, '/nix/store/interpolated'),
+    );
+  }
+  return hooks;
+}
 
 interface Named {
   readonly name: string;
@@ -175,7 +320,7 @@ interface Named {
 }
 
 /** What one file names, and what in it zotbox cannot read. */
-function readFile(file: string, as: Reading, runBy: string, unresolved: string[]): Named[] {
+function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[]): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
     if (lstatSync(file, { throwIfNoEntry: false }) !== undefined) unresolved.push(`${file} exists but cannot be read`);
@@ -189,13 +334,31 @@ function readFile(file: string, as: Reading, runBy: string, unresolved: string[]
   // What $NAME expands to: $PWD is the file's directory; a variable the file sets is what it set (outside values are unknown).
   const known = new Map<string, string>([['PWD', '.']]);
   const lines = text.split('\n');
+  const whereAt = (index: number, what: string) => {
+    const line = (lines[index] ?? '').trim();
+    return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
+  };
+  if (as === 'words') {
+    // Each word, where the commands run: the base, and every directory a cwd or cd names.
+    const directories = ['', ...workingDirectories(text, file, whereAt, unresolved)];
+    for (const [index, line] of lines.entries())
+      for (const word of lineWords(line))
+        for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
+    for (const { entry, index } of pathEntries(text, whereAt, unresolved))
+      named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
+    return named;
+  }
+  if (as === 'nix') {
+    // What a shellHook runs, run in the directory of the .envrc (`source env.sh`, `sh ${./scripts}/init.sh`): as a script's words.
+    for (const hook of shellHooks(text, file)) {
+      const directories = ['', ...workingDirectories(hook, file, (_, what) => `${file} (shellHook)${what}`, unresolved)];
+      for (const word of hook.split('\n').flatMap((line) => lineWords(line)))
+        for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.resolve(base, directory, word), as: 'words', by: `${file} (shellHook)`, runBy: DIRENV });
+    }
+  }
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
-    const where = (what: string) => `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
-    if (as === 'words') {
-      for (const word of line.replace(WORKSPACE_VARIABLES, '.').split(/[\s"'`,;=()[\]{}<>|&]+/u)) if (pathLike(word)) named.push({ name: word, as: 'words', by: where(''), runBy });
-      continue;
-    }
+    const where = (what: string) => whereAt(index, what);
     if (as === 'nix') {
       for (const literal of line.replace(/#.*$/u, '').match(/(?<![\w./-])\.\.?\/[\w.+/-]*/gu) ?? []) {
         const name = literal.replace(/\/+$/u, '');
@@ -216,8 +379,10 @@ function readFile(file: string, as: Reading, runBy: string, unresolved: string[]
       }
       const value = words[0] ?? '';
       known.set(name!, value);
-      // PATH's directories: every program in them runs in place of the user's own.
-      for (const piece of valuePaths(value)) named.push({ name: piece, as: name === 'PATH' ? 'tree' : 'words', by: where(''), runBy });
+      // A search path's directories (PATH, LD_LIBRARY_PATH, PYTHONPATH...): what is in them runs in place of the user's
+      // own, and a relative entry (`bin` in PATH=bin:$PATH) is one too, with or without a "/".
+      const searchPath = /PATH$/u.test(name!);
+      for (const piece of searchPath ? value.split(':').filter((p) => plainWord(p)) : valuePaths(value)) named.push({ name: piece, as: searchPath ? 'tree' : 'words', by: where(''), runBy });
       continue;
     }
     if (as === 'dotenv') {
@@ -230,7 +395,12 @@ function readFile(file: string, as: Reading, runBy: string, unresolved: string[]
       unresolved.push(where(`: ${DIRENV}, and zotbox reads only direnv's directives ${[...DIRENV_DIRECTIVES.keys()].join(', ')} and NAME=VALUE lines`));
       continue;
     }
-    for (const item of directive(words.slice(1))) named.push({ ...item, by: where(''), runBy: DIRENV });
+    const items = directive(words.slice(1), known);
+    if (typeof items === 'string') {
+      unresolved.push(where(`: ${DIRENV}, and ${items}`));
+      continue;
+    }
+    for (const item of items) named.push({ ...item, by: where(''), runBy: DIRENV });
   }
   return named;
 }
@@ -265,6 +435,12 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
   return files;
 }
 
+/** A file that runs as a program or a shell script: executable, or named like a script. */
+function isScript(file: string): boolean {
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  return stats?.isFile() === true && ((stats.mode & 0o111) !== 0 || /\.(sh|bash|zsh|ksh|fish|ps1|py|rb|pl|[cm]?js|ts)$/iu.test(file));
+}
+
 /** What the protected tool files among `toolEntries` name inside the write scopes. */
 export function toolFileReferences(toolEntries: readonly string[], writeRoots: readonly string[]): ToolFileReferences {
   const unresolved: string[] = [];
@@ -276,8 +452,29 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
   const granted = (p: string) => writeRoots.some((root) => isInsideRoot(root, p));
   // `depth`: how many words files lie between the tool file and this one (a script a task names is read, what that names is not).
   const pending: { file: string; as: Reading; base: string; runBy: string; depth: number }[] = [];
+  const setLocation = (location: ControlLocation) => {
+    // A directory on PATH covers what it holds: it wins over the same path named as a file.
+    const known = locations.get(location.path);
+    if (known === undefined || (location.tree && !known.tree)) locations.set(location.path, location);
+  };
   for (const entry of toolEntries) {
     if (!inScopes(entry)) continue;
+    // A Python virtual environment (pyvenv.cfg; an activation script in bin/ for older ones): activation, which editors
+    // do in every terminal they open, puts all of its bin/ first on PATH, so every program there runs as the user's own.
+    const name = path.basename(entry).toLowerCase();
+    const venvBins =
+      name === 'pyvenv.cfg'
+        ? ['bin', 'Scripts'].map((bin) => path.join(path.dirname(entry), bin))
+        : name === 'activate' && /^(bin|scripts)$/iu.test(path.basename(path.dirname(entry)))
+          ? [path.dirname(entry)]
+          : [];
+    for (const bin of venvBins)
+      if (!granted(bin))
+        setLocation({
+          path: bin,
+          tree: true,
+          reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH`,
+        });
     const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
     if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
     // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
@@ -293,7 +490,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       unresolved.push(`${file}: the tool files name more files than zotbox reads`);
       break;
     }
-    for (const named of readFile(file, as, runBy, unresolved)) {
+    for (const named of readFile(file, as, base, runBy, unresolved)) {
       const written = path.resolve(as === 'words' ? base : path.dirname(file), named.name);
       const writtenIsDirectory = lstatSync(written, { throwIfNoEntry: false })?.isDirectory() === true;
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc.
@@ -307,10 +504,14 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // Under the name written and where it resolves (a linked directory on the way): the gate decides canonical paths.
       const real = resolveCanonicalPath(target);
       for (const at of real.ok && real.path !== target && inScopes(real.path) && !granted(real.path) ? [target, real.path] : [target])
-        if (!locations.has(at)) locations.set(at, { path: at, tree: named.as === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
-      // Read on: what direnv sources and loads, the .nix files nix evaluates, and the files the tool file itself names.
-      const readOn = named.as === 'direnv' || named.as === 'dotenv' || (named.as === 'nix' && target.endsWith('.nix')) || (named.as === 'words' && depth === 0);
-      if (readOn && !isDirectory) pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth: named.as === 'words' ? depth + 1 : depth });
+        setLocation({ path: at, tree: named.as === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
+      if (isDirectory || named.as === 'tree') continue;
+      // Read on: what direnv sources and loads, the .nix files nix evaluates (a file nix names otherwise is a hook's
+      // script, read for its words), the files the tool file itself names, and any script a script names (a chain of
+      // scripts is followed to its end, within MAX_FILES).
+      if (named.as === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
+      else if (named.as === 'direnv' || named.as === 'dotenv' || named.as === 'nix') pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth });
+      else if (depth === 0 || isScript(target)) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1 });
     }
   }
   return { locations: [...locations.values()], unresolved };

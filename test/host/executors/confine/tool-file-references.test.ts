@@ -100,14 +100,14 @@ test('what a nix file names is followed into the nix files it names; the directo
   t.deepEqual(protectedPaths(ws, ['.envrc']).paths, ['default.nix', 'nix/dev.nix', 'nix/hook.sh', 'shell.nix']);
 });
 
-test("a folderOpen task's script is named, and what that script names, once", (t) => {
+test("a folderOpen task's script is named, every word of the task (with or without a slash), and the scripts it calls to the end of the chain", (t) => {
   const tasks = { version: '2.0.0', tasks: [{ label: 'setup', command: '${workspaceFolder}/scripts/on-open.sh', args: ['--config=./conf/a.json'], options: { cwd: '${workspaceFolder}' } }] };
   const ws = workspace(t, {
     '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2),
     'scripts/on-open.sh': '#!/bin/sh\n./scripts/helper.sh https://example.com/x\n',
     'scripts/helper.sh': './scripts/deeper.sh\n',
   });
-  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['conf/a.json', 'scripts/helper.sh', 'scripts/on-open.sh'], unresolved: 0 });
+  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['2.0.0', 'conf/a.json', 'scripts/deeper.sh', 'scripts/helper.sh', 'scripts/on-open.sh', 'setup'], unresolved: 0 });
 });
 
 test('a write scope that names a path, or lies inside it, grants it', (t) => {
@@ -131,5 +131,66 @@ test("a JetBrains project's state (the files open in its editor tabs) is not rea
     '.idea/workspace.xml': '<property name="last_opened_file_path" value="$PROJECT_DIR$/src/main.ts" />\n',
     '.idea/watcherTasks.xml': '<option name="program" value="$PROJECT_DIR$/tools/format.sh" />\n',
   });
-  t.deepEqual(protectedPaths(ws, ['.idea']).paths, ['tools/format.sh']);
+  t.deepEqual(protectedPaths(ws, ['.idea']).paths, ['program', 'tools/format.sh']);
+});
+
+test('a word without a slash is a file too: `sh check.sh` in a husky hook, a task\'s "args": ["on-open.sh"]', (t) => {
+  const tasks = { tasks: [{ command: 'sh', args: ['on-open.sh'] }] };
+  const ws = workspace(t, { '.husky/pre-commit': 'sh check.sh\n', '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2) });
+  t.deepEqual(protectedPaths(ws, ['.husky', '.vscode']), { paths: ['check.sh', 'on-open.sh', 'sh'], unresolved: 0 });
+});
+
+test("a task's options.cwd and a script's cd move where its words are taken from; a directory zotbox cannot work out is unresolved", (t) => {
+  const tasks = { tasks: [{ command: './run.sh', options: { cwd: '${workspaceFolder}/scripts' } }] };
+  const ws = workspace(t, { '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2), '.husky/pre-commit': 'cd tools && sh lint.sh\n' });
+  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['run.sh', 'scripts', 'scripts/run.sh', 'scripts/scripts'], unresolved: 0 });
+  t.deepEqual(protectedPaths(ws, ['.husky']), { paths: ['cd', 'lint.sh', 'sh', 'tools', 'tools/cd', 'tools/lint.sh', 'tools/sh', 'tools/tools'], unresolved: 0 });
+  for (const hook of ['cd "$SOMEWHERE" && sh lint.sh\n', 'cd\nsh lint.sh\n', 'cd ~/x; ./lint.sh\n']) {
+    const other = workspace(t, { '.husky/pre-commit': hook });
+    t.is(protectedPaths(other, ['.husky']).unresolved, 1, hook);
+  }
+  const unknown = workspace(t, { '.vscode/tasks.json': JSON.stringify({ tasks: [{ command: './run.sh', options: { cwd: '${fileDirname}' } }] }) });
+  t.is(protectedPaths(unknown, ['.vscode']).unresolved, 1);
+});
+
+test("a nix shellHook's words are files run in the directory of the .envrc, and a ${./dir} literal is that directory", (t) => {
+  const ws = workspace(t, { '.envrc': 'use nix\n', 'shell.nix': '{ pkgs }: pkgs.mkShell {\n  shellHook = "source env.sh; sh ${./scripts}/init.sh ${pkgs.hello}/bin/hello";\n}\n' });
+  t.deepEqual(protectedPaths(ws, ['.envrc']).paths, ['default.nix', 'env.sh', 'scripts', 'scripts/init.sh', 'sh', 'shell.nix', 'source']);
+});
+
+for (const [envrc, expected] of [
+  ['layout php\n', ['vendor/bin/']],
+  ['layout node\n', ['node_modules/.bin/']],
+  ['layout go\n', ['.direnv/']],
+  ['layout ruby\n', ['.direnv/']],
+  ['export VIRTUAL_ENV=.venv\nlayout python3\n', ['.direnv/', '.venv/bin/']],
+  ['layout python ./py\n', ['.direnv/', 'py']],
+  ['direnv_layout_dir=.layouts\nlayout perl\n', ['.layouts/']],
+  ['export PATH=bin:$PATH\n', ['bin/']],
+  ['PATH=tools:sbin:$PATH\n', ['sbin/', 'tools/']],
+  ['use vim\n', ['.vimrc.local']],
+] as const) {
+  test(`what direnv puts on PATH or runs, by its stdlib: ${envrc.replace(/\n/gu, '; ')}`, (t) => {
+    const ws = workspace(t, { '.envrc': envrc });
+    t.deepEqual(protectedPaths(ws, ['.envrc']), { paths: [...expected], unresolved: 0 });
+  });
+}
+
+test('a layout direnv has no model for is unresolved', (t) => {
+  const ws = workspace(t, { '.envrc': 'layout haskell\n' });
+  t.is(protectedPaths(ws, ['.envrc']).unresolved, 1);
+});
+
+test("VS Code's terminal PATH puts a workspace directory on PATH; the user's own PATH is theirs; an unknown variable is unresolved", (t) => {
+  const settings = { 'terminal.integrated.env.linux': { PATH: '${workspaceFolder}/tools:${env:PATH}' }, 'terminal.integrated.env.osx': { PATH: 'bin:${env:PATH}' } };
+  const ws = workspace(t, { '.vscode/settings.json': JSON.stringify(settings, undefined, 2) });
+  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['PATH', 'bin/', 'env', 'tools/'], unresolved: 0 });
+  const other = workspace(t, { '.vscode/settings.json': JSON.stringify({ 'terminal.integrated.env.linux': { PATH: '${config:x}/bin:${env:PATH}' } }) });
+  t.is(protectedPaths(other, ['.vscode']).unresolved, 1);
+});
+
+test("a virtual environment's whole bin/ is protected (pyvenv.cfg; an activation script for older ones); a scope naming it grants it", (t) => {
+  const ws = workspace(t, { '.venv/pyvenv.cfg': 'home = /usr/bin\n', 'old/bin/activate': '# old virtualenv\n' });
+  t.deepEqual(protectedPaths(ws, ['.venv/pyvenv.cfg', 'old/bin/activate']).paths, ['.venv/Scripts/', '.venv/bin/', 'old/bin/']);
+  t.deepEqual(protectedPaths(ws, ['.venv/pyvenv.cfg'], [ws, path.join(ws, '.venv', 'bin')]).paths, ['.venv/Scripts/']);
 });
