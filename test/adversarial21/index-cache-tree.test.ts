@@ -11,7 +11,7 @@
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 /** Run by the agent's allowlisted python3: points the cache-tree entry of DIR at a tree holding FILE (mode 755) with CONTENT. */
 const FORGE = `import hashlib, subprocess, sys

@@ -13,7 +13,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 /** Run by the agent's allowlisted python3: rewrites FILE and makes its index entry's stat data match; removes itself. */
 const HIDE = `import hashlib, os, sys

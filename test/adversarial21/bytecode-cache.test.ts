@@ -13,7 +13,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 /** Run by the agent's allowlisted python3: compiles EVIL + MODULE.py into MODULE's cache entry, stamped as the source; removes itself. */
 const FORGE = `import importlib.util, os, sys
