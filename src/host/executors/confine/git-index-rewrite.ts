@@ -65,6 +65,7 @@ function parseWith(bytes: Buffer, hash: 'sha1' | 'sha256'): IndexParse {
   const entries: ParsedEntry[] = [];
   let position = 12;
   let previous = '';
+  let nameless = false;
   for (let index = 0; index < count; index++) {
     const at = position;
     const flagsAt = at + STAT_BYTES + idLength;
@@ -89,7 +90,8 @@ function parseWith(bytes: Buffer, hash: 'sha1' | 'sha256'): IndexParse {
       position = at + Math.floor((nul - at + 8) / 8) * 8;
       if (position > end || bytes.subarray(nul, position).some((byte) => byte !== 0)) return { ok: false, reason: 'an entry is not padded as git writes it' };
     }
-    if (path === '') return { ok: false, reason: 'an entry has no name' };
+    // A split index replaces entries of its shared part with nameless ones: refused below, at its "link".
+    if (path === '') nameless = true;
     previous = path;
     entries.push({ at, key: `${path}\0${(flags >> 12) & 3}` });
   }
@@ -105,6 +107,7 @@ function parseWith(bytes: Buffer, hash: 'sha1' | 'sha256'): IndexParse {
     position += 8 + size;
   }
   if (position !== end) return { ok: false, reason: 'its extensions do not end where its checksum begins' };
+  if (nameless) return { ok: false, reason: 'an entry has no name' };
   const trailer = bytes.subarray(end);
   const digest = createHash(hash).update(bytes.subarray(0, end)).digest();
   // index.skipHash writes a zero checksum, which git then does not verify.
