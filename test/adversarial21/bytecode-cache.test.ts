@@ -1,4 +1,5 @@
-// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// Found by the fresh adversarial review of issue 21, second round (failed on d860bcf;
+// fixed: __pycache__ and *.pyc are protected files, and commands run with PYTHONDONTWRITEBYTECODE=1).
 // For files it does not protect, zotbox relies on the user's review ("review an agent's
 // changes before running the project's tools on them", docs/security.md), and lists as
 // known gaps only ignore rules an agent adds. But tools run caches that stand for a

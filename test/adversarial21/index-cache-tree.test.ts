@@ -1,4 +1,5 @@
-// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// Found by the fresh adversarial review of issue 21, second round (failed on d860bcf;
+// fixed by git-index-rewrite.ts: the cache-tree is dropped whenever a call wrote the index).
 // The index holds two views of what is staged: its entries, which zotbox checks at
 // protected paths (git-staged-content.ts), and the cache-tree extension ("TREE"),
 // which records the tree id of every directory and which the user's `git commit`

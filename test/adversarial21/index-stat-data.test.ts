@@ -1,4 +1,5 @@
-// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// Found by the fresh adversarial review of issue 21, second round (failed on d860bcf;
+// fixed by git-index-rewrite.ts: new or changed stat data is smudged whenever a call wrote the index).
 // zotbox's answer for files it does not protect (a Makefile, package.json scripts,
 // conftest.py) is the user's review: "review an agent's changes before running the
 // project's tools on them" (docs/security.md), which is `git status` and `git diff`.
