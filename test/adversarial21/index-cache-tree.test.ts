@@ -72,8 +72,8 @@ test('a forged cache-tree in the index makes the user commit a hook nobody stage
   writeFileSync(path.join(world.workspace, 'README'), 'a\nb\nc\n');
   world.git('commit', '-qam', 'another');
 
-  // Expected: the call's index change is undone (or the cache-tree dropped) and the run stops
-  // (ZB_CONFINEMENT_GIT_PROGRAM), so the user's commit carries only what the index entries hold.
+  // Expected: the cache-tree is dropped after the call that wrote the index (git rebuilds it from the
+  // entries), so the user's commit carries only what the index entries hold.
   t.false(existsSync(world.mark), "the user's git ran a hook the agent put in the index's cache-tree");
   t.notRegex(world.git('show', '--stat', 'HEAD~1'), /\.husky\/pre-commit/u, "the user's commit changed .husky/pre-commit, which they never staged");
 });

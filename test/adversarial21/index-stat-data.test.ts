@@ -66,8 +66,8 @@ test("an index entry's stat data, set to match the agent's Makefile, hides the c
   execFileSync('make', ['test'], { cwd: world.workspace, stdio: 'ignore' });
   t.log(existsSync(world.mark) ? "make ran the agent's recipe" : 'make ran the user recipe');
 
-  // Expected: the user's review shows the change (zotbox undoes the forged stat data or refreshes the
-  // entry from the file's content, and stops the run with ZB_CONFINEMENT_GIT_PROGRAM naming it).
+  // Expected: the user's review shows the change (zotbox zeroes the stat data the call wrote into the
+  // entry, so the user's git compares the file's content).
   t.regex(status, /^ M Makefile$/mu, 'git status shows the agent-changed Makefile as unchanged');
   t.regex(diff, /touch /u, 'git diff hides the agent-changed Makefile');
 });
