@@ -83,6 +83,7 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   { pattern: /^(\.huskyrc(\.[a-z]+)?|husky\.config\.[cm]?js)$/u, runBy: 'husky 4 runs the hooks it lists on git commit and push' },
   { pattern: /^\.?simple-git-hooks(\.[cm]?js|\.json)?$/u, runBy: 'simple-git-hooks installs the hooks it lists' },
   { pattern: /^\.?mise(\.[a-z0-9_-]+)?\.toml$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+  { pattern: /^.+\.py[co]$/u, runBy: 'Python runs bytecode in place of a missing or matching source, so no review of the source shows a change to it' },
 ];
 
 /** Whole directories of other version control systems and tools, read as their repository's configuration. */
@@ -92,6 +93,9 @@ const PROTECTED_OTHER_NAMES: readonly ProtectedToolName[] = [
   { name: '.tool-versions', runBy: 'asdf and mise install and run the plugins it names when a shell enters the directory' },
   { name: '.rvmrc', runBy: 'rvm runs it when a shell enters the directory' },
   { name: '.lazygit.yml', runBy: 'lazygit runs the pager and commands it names when it opens the repository' },
+  // A cache that stands for a source (issue 21, second review: "bytecode-cache"): Python imports the bytecode whenever its
+  // header's mtime and size match the source, without reading the source, and __pycache__ is in nearly every .gitignore.
+  { name: '__pycache__', runBy: 'Python runs the bytecode cached in it in place of the source it stands for, so no review of the source shows a change to it' },
 ];
 
 /**

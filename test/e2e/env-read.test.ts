@@ -100,6 +100,7 @@ const FIXED = new Set([
   'npm_config_script_shell',
   'npm_config_git',
   'npm_config_update_notifier',
+  'PYTHONDONTWRITEBYTECODE',
   'GIT_CONFIG_COUNT',
   'PWD',
   'OLDPWD',

@@ -63,7 +63,7 @@ export function gitConfigOverrides(drivers: GitDriverNames): [string, string][] 
  * The complete environment of every command an agent runs (gate-rules §5): a
  * fixed PATH, a private and empty HOME (and XDG directories) of this command
  * alone, no pagers or editors, no git or terminal prompts, no system or global
- * git configuration, git's configured programs off, and nothing from the user's
+ * git configuration, git's configured programs off, no Python bytecode written, and nothing from the user's
  * environment (no tokens, no keys) but the variables the manifest names in
  * permissions.env.read that the user had set (`passed`).
  */
@@ -115,6 +115,8 @@ export function commandEnvironment(
     GIT_AUTHOR_EMAIL: 'agent@zotbox.invalid',
     GIT_COMMITTER_NAME: 'zotbox agent',
     GIT_COMMITTER_EMAIL: 'agent@zotbox.invalid',
+    // Python writes no bytecode cache: an honest run leaves no __pycache__, which is protected (policy/protected-files.ts).
+    PYTHONDONTWRITEBYTECODE: '1',
     // npm reads a project .npmrc the agent can write, but the environment outranks it: caches, logs and the
     // programs npm runs stay fixed (the dangerous set keeps the agent's own npm_config_* assignments out).
     npm_config_cache: `${home}/.npm`,

@@ -7,14 +7,15 @@
 // index, every entry carrying such a flag must have carried it before the
 // command (the user's sparse checkout or own update-index); a flag the command
 // set is cleared and the run stops. Intent-to-add entries show as new files and
-// pass. The caches that claim files clean without looking (the untracked cache,
-// the fsmonitor extension and its valid bits) are dropped whenever the command
-// wrote the index: the user's git rebuilds them. The index is read by git itself
-// (git ls-files -v) through the host's plumbing; what cannot be read fails.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// pass. The flags are read by git itself (git ls-files -v) through the host's
+// plumbing; what cannot be read fails. Then what the index trusts without
+// rereading (stat data, cache-tree, untracked and fsmonitor caches...) is smudged
+// or dropped whenever the command wrote the index (git-index-rewrite.ts).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isIndexFile, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { rewriteChangedIndex } from './git-index-rewrite.js';
 import { runPlumbing } from './git-plumbing.js';
 
 interface Flags {
@@ -92,19 +93,10 @@ export function indexFlagViolations(directory: string, before: GitDirectoryRecor
       const hides = (file: string, flag: string) => `the command marked ${file} ${flag}, so the user's git status and git diff would not show its changes; ${outcome}`;
       for (const file of skip) violations.push({ path: index, reason: hides(file, 'skip-worktree') });
       for (const file of valid) violations.push({ path: index, reason: hides(file, 'assume-unchanged') });
-      continue;
     }
-    // The untracked cache and the fsmonitor extension: any write through the plumbing drops both (a false match only rewrites the index).
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(index);
-    } catch {
-      violations.push({ path: index, reason: 'zotbox could not read it to drop its untracked and fsmonitor caches; review it with git status --untracked-files=all' });
-      continue;
-    }
-    if ((bytes.includes('UNTR') || bytes.includes('FSMN')) && !runPlumbing(holder, ['update-index']).ok) {
-      violations.push({ path: index, reason: 'zotbox could not drop its untracked-file and fsmonitor caches, which can claim files clean; review it with git status --untracked-files=all' });
-    }
+    // Then what the index trusts without rereading: new stat data is smudged, the extensions dropped (git-index-rewrite.ts).
+    const failed = rewriteChangedIndex(index, before?.entries.get(relative)?.content);
+    if (failed !== undefined) violations.push({ path: index, reason: failed });
   }
   return violations;
 }

@@ -1,4 +1,5 @@
-// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// Found by the fresh adversarial review of issue 21, second round (failed on d860bcf;
+// fixed by git-index-rewrite.ts: new or changed stat data is smudged whenever a call wrote the index).
 // zotbox's answer for files it does not protect (a Makefile, package.json scripts,
 // conftest.py) is the user's review: "review an agent's changes before running the
 // project's tools on them" (docs/security.md), which is `git status` and `git diff`.
@@ -13,7 +14,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 /** Run by the agent's allowlisted python3: rewrites FILE and makes its index entry's stat data match; removes itself. */
 const HIDE = `import hashlib, os, sys
@@ -65,8 +66,8 @@ test("an index entry's stat data, set to match the agent's Makefile, hides the c
   execFileSync('make', ['test'], { cwd: world.workspace, stdio: 'ignore' });
   t.log(existsSync(world.mark) ? "make ran the agent's recipe" : 'make ran the user recipe');
 
-  // Expected: the user's review shows the change (zotbox undoes the forged stat data or refreshes the
-  // entry from the file's content, and stops the run with ZB_CONFINEMENT_GIT_PROGRAM naming it).
+  // Expected: the user's review shows the change (zotbox zeroes the stat data the call wrote into the
+  // entry, so the user's git compares the file's content).
   t.regex(status, /^ M Makefile$/mu, 'git status shows the agent-changed Makefile as unchanged');
   t.regex(diff, /touch /u, 'git diff hides the agent-changed Makefile');
 });

@@ -1,4 +1,5 @@
-// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// Found by the fresh adversarial review of issue 21, second round (failed on d860bcf;
+// fixed by git-index-rewrite.ts: the cache-tree is dropped whenever a call wrote the index).
 // The index holds two views of what is staged: its entries, which zotbox checks at
 // protected paths (git-staged-content.ts), and the cache-tree extension ("TREE"),
 // which records the tree id of every directory and which the user's `git commit`
@@ -11,7 +12,7 @@
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 /** Run by the agent's allowlisted python3: points the cache-tree entry of DIR at a tree holding FILE (mode 755) with CONTENT. */
 const FORGE = `import hashlib, subprocess, sys
@@ -71,8 +72,8 @@ test('a forged cache-tree in the index makes the user commit a hook nobody stage
   writeFileSync(path.join(world.workspace, 'README'), 'a\nb\nc\n');
   world.git('commit', '-qam', 'another');
 
-  // Expected: the call's index change is undone (or the cache-tree dropped) and the run stops
-  // (ZB_CONFINEMENT_GIT_PROGRAM), so the user's commit carries only what the index entries hold.
+  // Expected: the cache-tree is dropped after the call that wrote the index (git rebuilds it from the
+  // entries), so the user's commit carries only what the index entries hold.
   t.false(existsSync(world.mark), "the user's git ran a hook the agent put in the index's cache-tree");
   t.notRegex(world.git('show', '--stat', 'HEAD~1'), /\.husky\/pre-commit/u, "the user's commit changed .husky/pre-commit, which they never staged");
 });

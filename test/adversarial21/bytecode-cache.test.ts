@@ -1,4 +1,5 @@
-// Found by the fresh adversarial review of issue 21 (open: fails on main).
+// Found by the fresh adversarial review of issue 21, second round (failed on d860bcf;
+// fixed: __pycache__ and *.pyc are protected files, and commands run with PYTHONDONTWRITEBYTECODE=1).
 // For files it does not protect, zotbox relies on the user's review ("review an agent's
 // changes before running the project's tools on them", docs/security.md), and lists as
 // known gaps only ignore rules an agent adds. But tools run caches that stand for a
@@ -13,7 +14,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorld, runAttack } from '../world.js';
+import { makeWorld, runAttack } from './world.js';
 
 /** Run by the agent's allowlisted python3: compiles EVIL + MODULE.py into MODULE's cache entry, stamped as the source; removes itself. */
 const FORGE = `import importlib.util, os, sys
@@ -59,4 +60,45 @@ test("bytecode stamped with an unchanged source's mtime and size runs in place o
   // compile from its source is removed after the call (and the run stops), or such caches are
   // protected like a virtual environment's site-packages; the user's run of main.py runs app.py.
   t.false(existsSync(world.mark), "the user's python3 main.py ran bytecode the agent wrote for an unchanged app.py");
+});
+
+test('a bytecode cache a command creates is removed after the call and stops the run; an honest python run writes none', async (t) => {
+  const world = makeWorld(t);
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: world.root };
+  writeFileSync(path.join(world.workspace, 'app.py'), 'def greet():\n    return "hello"\n');
+  writeFileSync(path.join(world.workspace, 'main.py'), 'import app\nprint(app.greet())\n');
+  writeFileSync(path.join(world.workspace, '.gitignore'), '__pycache__/\n');
+  world.git('add', '-A');
+  world.git('commit', '-qm', 'init');
+
+  // The agent's own honest run of the project: python imports app and writes no cache (PYTHONDONTWRITEBYTECODE).
+  const honest = await runAttack(world, { mode: 'allowlist', allow: ['python3'] }, [{ tool: 'bash', input: { command: 'python3 main.py' } }]);
+  t.regex(honest.stdout, /hello/u);
+  t.regex(honest.stdout, /"status":"completed"/u);
+  t.false(existsSync(path.join(world.workspace, '__pycache__')), 'an honest python run left a bytecode cache');
+
+  // No cache yet: the forged one lands in a new __pycache__, which the aftercare finds and removes.
+  const result = await runAttack(world, { mode: 'allowlist', allow: ['python3'] }, [
+    { tool: 'write', input: { path: 'forge.py', content: FORGE } },
+    { tool: 'bash', input: { command: `python3 forge.py app "open('${world.mark}', 'w').close()"` } },
+  ]);
+  t.regex(result.stdout, /ZB_CONFINEMENT_PROTECTED_FILE/u);
+  t.regex(result.stdout, /__pycache__/u);
+  t.false(existsSync(path.join(world.workspace, '__pycache__')), 'the bytecode cache the command wrote is still there');
+  execFileSync('python3', ['main.py'], { cwd: world.workspace, env, stdio: 'ignore' });
+  t.false(existsSync(world.mark), "the user's python3 main.py ran bytecode the agent wrote");
+});
+
+test('the write tool refuses bytecode, beside a source and in __pycache__', async (t) => {
+  const world = makeWorld(t);
+  writeFileSync(path.join(world.workspace, 'app.py'), 'x = 1\n');
+  world.git('add', '-A');
+  world.git('commit', '-qm', 'init');
+  const result = await runAttack(world, { mode: 'none' }, [
+    { tool: 'write', input: { path: 'app.pyc', content: 'x' } },
+    { tool: 'write', input: { path: '__pycache__/app.cpython-311.pyc', content: 'x' } },
+  ]);
+  t.is(result.stdout.match(/"tool":"write","ok":false/gu)?.length, 2, result.stdout);
+  t.false(existsSync(path.join(world.workspace, 'app.pyc')));
+  t.false(existsSync(path.join(world.workspace, '__pycache__')));
 });
