@@ -10,6 +10,7 @@ import { CallLedger, NO_CALLS } from './call-ledger.js';
 import type { PatternTester } from './pattern-host.js';
 import type { RunRecord } from './run-record.js';
 import type { CallMatcher } from './suite-schema.js';
+import { SANDBOX_FAULT_CODES } from './infrastructure.js';
 
 /** Events kept per run; past it the oldest go (the end always stays). */
 export const MAX_RECORDED_EVENTS = 5000;
@@ -21,6 +22,18 @@ export class RunRecorder {
   private dropped = 0;
   private end: (RunEvent & { type: 'run.end' }) | undefined;
   private ledger: CallLedger | undefined;
+  /** The first call that failed because the sandbox could not be built (infrastructure.ts). */
+  private sandbox: { code: string; message: string } | undefined;
+  /** A command ran in the sandbox (or unconfined): the sandbox worked for this run. */
+  private commandRan = false;
+
+  get sandboxFault(): { readonly code: string; readonly message: string } | undefined {
+    return this.sandbox;
+  }
+
+  get ranCommand(): boolean {
+    return this.commandRan;
+  }
 
   /** Before the run starts: tally its calls against these matchers (the case's call expectations). */
   watchCalls(matchers: readonly CallMatcher[], workspace: string, patterns: PatternTester): void {
@@ -36,6 +49,8 @@ export class RunRecorder {
     if (event.type === 'assistant.delta') return;
     this.ledger?.add(event);
     if (event.type === 'run.end') this.end = event;
+    if (event.type === 'tool.result' && event.code !== undefined && SANDBOX_FAULT_CODES.has(event.code)) this.sandbox ??= { code: event.code, message: event.summary };
+    if (event.type === 'tool.result' && event.tool === 'bash' && event.exit_code !== undefined) this.commandRan = true;
     this.events.push(event);
     if (this.events.length > MAX_RECORDED_EVENTS) {
       this.events.shift();

@@ -20,7 +20,7 @@ import { runCaseRepeat } from './case-run.js';
 import type { CaseResult, CaseRun, EvalReport } from './eval-report.js';
 import { planEval } from './eval-plan.js';
 import { caseResult, notRunCase } from './case-result.js';
-import { EvalScheduler } from './eval-scheduler.js';
+import { DEFAULT_MAX_INFRA_ERRORS, EvalScheduler } from './eval-scheduler.js';
 import { askSuiteConsent } from './consent-probe.js';
 import { buildReport } from './build-report.js';
 import { suiteConsent, type SuiteConsent } from './suite-consent.js';
@@ -39,6 +39,11 @@ export interface EvalOptions {
   readonly failFast?: boolean;
   readonly maxCostUsd?: number;
   readonly maxTokens?: number;
+  /**
+   * Start no case once this many runs in a row ended on an infrastructure error (the model
+   * server down or silent, the sandbox unavailable) on one endpoint (default 3); 0 never stops.
+   */
+  readonly maxInfraErrors?: number;
   readonly shard?: { readonly index: number; readonly total: number };
   /** Only these case keys (suite/id), from --last-failed. */
   readonly only?: ReadonlySet<string>;
@@ -72,6 +77,8 @@ export type EvalProgress =
   | { readonly type: 'eval.start'; readonly cases: number; readonly runs: number; readonly workspaces: string }
   | { readonly type: 'run.end'; readonly key: string; readonly run: CaseRun }
   | { readonly type: 'case.end'; readonly result: CaseResult }
+  /** Infrastructure errors in a row stopped the eval from starting cases; the reason says where and why. */
+  | { readonly type: 'eval.stopping'; readonly reason: string }
   /** Something the user should know that did not change a result (a temp directory left behind). */
   | { readonly type: 'warning'; readonly message: string };
 
@@ -120,7 +127,16 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
     for (const [suite, consent] of consents) await askSuiteConsent(suite, consent, { evalRoot, stateDirectory, signal, options });
     const repeat = options.repeat ?? 1;
     options.onProgress?.({ type: 'eval.start', cases: plan.cases.length, runs: plan.cases.length * repeat, workspaces: evalRoot });
-    const scheduler = new EvalScheduler({ repeat, maxRuns: pool.maxRuns, failFast: options.failFast === true, maxCostUsd: options.maxCostUsd, maxTokens: options.maxTokens, signal });
+    const scheduler = new EvalScheduler({
+      repeat,
+      maxRuns: pool.maxRuns,
+      failFast: options.failFast === true,
+      maxCostUsd: options.maxCostUsd,
+      maxTokens: options.maxTokens,
+      maxInfraErrors: options.maxInfraErrors ?? DEFAULT_MAX_INFRA_ERRORS,
+      signal,
+      onInfrastructureStop: (reason) => options.onProgress?.({ type: 'eval.stopping', reason }),
+    });
     const results = await scheduler.run(
       plan.cases,
       (planned, r) =>
@@ -139,9 +155,9 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
           ...(options.confine === undefined ? {} : { confine: options.confine }),
           ...(options.programPath === undefined ? {} : { programPath: options.programPath }),
           ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
-        }).then((run) => {
-          options.onProgress?.({ type: 'run.end', key: planned.key, run });
-          return run;
+        }).then((ended) => {
+          options.onProgress?.({ type: 'run.end', key: planned.key, run: ended.run });
+          return ended;
         }),
       (planned, outcome) => options.onProgress?.({ type: 'case.end', result: caseResult(planned, outcome.runs, repeat, outcome.interrupted) }),
     );
