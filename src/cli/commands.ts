@@ -295,7 +295,7 @@ export const EVAL: CommandSpec = {
       multiple: true,
       valueName: 'SPEC',
       description:
-        'Comma-separated reporters, each NAME or NAME=FILE: list (progress and a table; default), line (one line per case), json=FILE, junit=FILE, markdown=FILE, github (::error annotations and $GITHUB_STEP_SUMMARY; on by default when GITHUB_ACTIONS=true).',
+        'Comma-separated reporters, each NAME or NAME=FILE: list (progress and a table; default), line (one line per case), json=FILE, junit=FILE, markdown=FILE, html=FILE (one self-contained page to look at), github (::error annotations and $GITHUB_STEP_SUMMARY; on by default when GITHUB_ACTIONS=true).',
     },
     { name: 'max-runs', type: 'string', valueName: 'N', description: 'Runs in flight at once (default 8).' },
     { name: 'repeat', type: 'string', valueName: 'K', description: 'Run each case K times and report its pass rate; the case passes when the rate reaches its threshold (default 1: every run).' },

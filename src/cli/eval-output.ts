@@ -1,11 +1,11 @@
 // Where an eval's report goes. On standard output: `list` (on a terminal, a live
 // progress line redrawn by log-update, then the final table; off one, a line per
 // finished case, then the table) or `line` (a line per case and the totals).
-// Files: json, junit, markdown, each written whole or not at all. `github`:
+// Files: json, junit, markdown, html, each written whole or not at all. `github`:
 // ::error annotations on standard output and the step summary.
 import { WriteStream } from 'node:tty';
 import { createLogUpdate } from 'log-update';
-import { appendStepSummary, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFiles, type EvalProgress, type EvalReport } from '../api/eval.js';
+import { appendStepSummary, formatHtmlReport, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFiles, type EvalProgress, type EvalReport } from '../api/eval.js';
 import type { CliIo } from './command-spec.js';
 import { caseLine, finalTable, progressLine, totalsLine } from './eval-text.js';
 import type { ReporterSpec } from './eval-reporters.js';
@@ -108,6 +108,7 @@ export function writeFileReporters(report: EvalReport, reporters: readonly Repor
     if (spec.kind === 'json') files.push({ file: spec.file, text: formatJsonReport(report) });
     else if (spec.kind === 'junit') files.push({ file: spec.file, text: formatJunit(report) });
     else if (spec.kind === 'markdown') files.push({ file: spec.file, text: formatMarkdownSummary(report) });
+    else if (spec.kind === 'html') files.push({ file: spec.file, text: formatHtmlReport(report) });
     else if (spec.kind === 'github') annotations = githubAnnotations(report);
   }
   writeReportFiles(files);
