@@ -36,7 +36,12 @@ test('the HTML report in headless chromium: counts, a case expanded, the filter,
   await browser.evaluate(session, `document.querySelector('#case-7 summary').click()`);
   t.true(await browser.evaluate(session, `document.getElementById('case-7').open`));
   t.is(await browser.evaluate(session, `document.querySelector('#case-7 pre.answer').textContent`), HOSTILE);
-  t.regex(String(await browser.evaluate(session, `document.querySelector('#case-7 .denied').textContent`)), /✘ denied ZB_POLICY_PATH_OUTSIDE_SCOPE/);
+  t.regex(String(await browser.evaluate(session, `document.querySelector('#case-7 pre.transcript .denied').textContent`)), /✘ denied ZB_POLICY_PATH_OUTSIDE_SCOPE/);
+  t.is(await browser.evaluate(session, `document.querySelector('#case-7 pre.prompt').textContent`), `Review this: ${HOSTILE}`);
+  t.deepEqual(await browser.evaluate(session, `[...document.querySelectorAll('#case-7 tr.call')].map((row) => [row.className, row.cells[2].textContent])`), [
+    ['call denied', 'denied ZB_POLICY_PATH_OUTSIDE_SCOPE: read denied: /etc/passwd is outside the read scopes'],
+    ['call', 'allowed'],
+  ]);
   t.regex(String(await browser.evaluate(session, `document.querySelector('#case-8 .infra').textContent`)), /Infrastructure error at openai http:\/\/127\.0\.0\.1:9\/v1: ZB_PROVIDER_FAILED/);
   // The filter: errors only.
   await browser.evaluate(session, `(() => { const s = document.getElementById('filter-status'); s.value = 'error'; s.dispatchEvent(new Event('change')); })()`);

@@ -22,7 +22,7 @@ export function notRunCase(planned: PlannedCase, reason: string): CaseResult {
   return { ...base(planned), status: 'not_run', not_run_reason: reason, pass_rate: null, runs: [] };
 }
 
-function base(planned: PlannedCase): Pick<CaseResult, 'suite' | 'id' | 'index' | 'line' | 'threshold'> {
+function base(planned: PlannedCase): Pick<CaseResult, 'suite' | 'id' | 'index' | 'prompt' | 'line' | 'threshold'> {
   const line = planned.line;
-  return { suite: planned.suite.loaded.name, id: planned.evalCase.id, index: planned.index, ...(line === undefined ? {} : { line }), threshold: planned.threshold };
+  return { suite: planned.suite.loaded.name, id: planned.evalCase.id, index: planned.index, prompt: planned.evalCase.prompt, ...(line === undefined ? {} : { line }), threshold: planned.threshold };
 }

@@ -150,6 +150,12 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
     final_text: record.finalText,
     expectations,
     transcript_tail: scrub(recorder.tail()),
+    calls: recorder.calls().map((call) => ({
+      ...call,
+      input: scrub(call.input),
+      ...(call.reason === undefined ? {} : { reason: scrub(call.reason) }),
+      ...(call.summary === undefined ? {} : { summary: scrub(call.summary) }),
+    })),
   };
   const infrastructure = infrastructureOf(record, recorder, endpointFor(planned, context, directories), scrub);
   return {

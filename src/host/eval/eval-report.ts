@@ -29,6 +29,21 @@ export const ExpectationResultSchema = z.strictObject({
 });
 export type ExpectationResult = z.infer<typeof ExpectationResultSchema>;
 
+/** One tool call of a run as the HTML report shows it: what the agent asked, the gate's decision, the result. */
+export const CallTraceSchema = z.strictObject({
+  tool: z.string(),
+  /** The call's input as JSON. */
+  input: z.string(),
+  /** The gate's decision; null when none came (the run ended first). */
+  allowed: z.boolean().nullable(),
+  code: z.string().optional(),
+  reason: z.string().optional(),
+  /** Whether the tool ran without error; null when no result came. */
+  ok: z.boolean().nullable(),
+  summary: z.string().optional(),
+});
+export type CallTrace = z.infer<typeof CallTraceSchema>;
+
 /** One run of a case (one of --repeat K). */
 export const CaseRunSchema = z.strictObject({
   /** 1-based, up to --repeat. */
@@ -54,6 +69,8 @@ export const CaseRunSchema = z.strictObject({
    * A run that did not pass with one is an error, not the agent's failure.
    */
   infrastructure: z.strictObject({ code: z.string(), message: z.string(), endpoint: z.string() }).optional(),
+  /** The run's last tool calls (at most MAX_TRACED_CALLS), in order, for the HTML report. */
+  calls: z.array(CallTraceSchema).optional(),
 });
 export type CaseRun = z.infer<typeof CaseRunSchema>;
 
@@ -70,6 +87,8 @@ export const CaseResultSchema = z.strictObject({
    * infrastructure errors in a row).
    */
   status: z.enum(['passed', 'failed', 'error', 'not_run']),
+  /** The case's prompt, as the suite gives it (cut like a final text). */
+  prompt: z.string().optional(),
   /** The case's line in its suite file (1-based), for annotations; absent when unknown. */
   line: z.number().int().positive().optional(),
   /** Why a case did not run. */

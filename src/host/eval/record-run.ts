@@ -10,7 +10,12 @@ import { CallLedger, NO_CALLS } from './call-ledger.js';
 import type { PatternTester } from './pattern-host.js';
 import type { RunRecord } from './run-record.js';
 import type { CallMatcher } from './suite-schema.js';
+import type { CallTrace } from './eval-report.js';
 import { SANDBOX_FAULT_CODES } from './infrastructure.js';
+
+/** Tool calls a run's report keeps (the last ones), for the HTML report. */
+export const MAX_TRACED_CALLS = 200;
+const TRACE_FIELD_CHARS = 2000;
 
 /** Events kept per run; past it the oldest go (the end always stays). */
 export const MAX_RECORDED_EVENTS = 5000;
@@ -68,6 +73,26 @@ export class RunRecorder {
       return { status: 'error', finalText: '', turns: 0, usage: NO_USAGE, costUsd: null, error: failure ?? { code: 'ZB_INTERNAL_BUG', message: 'the run ended without run.end' }, ...kept };
     }
     return { status: end.status, finalText: end.final_text, turns: end.turns, usage: end.usage, costUsd: end.cost_usd, error: end.error ?? null, ...kept };
+  }
+
+  /** The run's last tool calls, each with the gate's decision and its result, fields cut to TRACE_FIELD_CHARS. */
+  calls(): CallTrace[] {
+    const byId = new Map<number, CallTrace>();
+    const cut = (text: string) => (text.length > TRACE_FIELD_CHARS ? `${text.slice(0, TRACE_FIELD_CHARS)}…` : text);
+    for (const event of this.events) {
+      if (event.type === 'tool.call') byId.set(event.id, { tool: event.tool, input: cut(JSON.stringify(event.input)), allowed: null, ok: null });
+      const call = 'id' in event && typeof event.id === 'number' ? byId.get(event.id) : undefined;
+      if (call === undefined) continue;
+      if (event.type === 'gate.decision') {
+        call.allowed = event.allowed;
+        if (event.code !== undefined) call.code = event.code;
+        if (event.reason !== undefined) call.reason = cut(event.reason);
+      } else if (event.type === 'tool.result') {
+        call.ok = event.ok;
+        call.summary = cut(event.summary);
+      }
+    }
+    return [...byId.values()].slice(-MAX_TRACED_CALLS);
   }
 
   /** The last lines of the run in text form: tool calls, decisions, results and the end. */

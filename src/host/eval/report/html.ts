@@ -110,6 +110,7 @@ function caseDetails(result: CaseResult, i: number, repeat: number): string {
   const runs = result.runs.map((run) => runSection(run, repeat)).join('\n');
   return `<details class="case" id="case-${i}"><summary>${head}</summary>
 <p>Threshold ${result.threshold}${result.pass_rate === null ? '' : ` · pass rate ${result.pass_rate}`}${result.line === undefined ? '' : ` · line ${result.line} of its suite file`}</p>
+${result.prompt === undefined ? '' : `<h4>Prompt</h4><pre class="prompt">${h(result.prompt)}</pre>`}
 ${notRun}${runs}
 </details>`;
 }
@@ -129,8 +130,20 @@ function runSection(run: CaseRun, repeat: number): string {
   return `<section class="run"><h3>${title}: <span class="${run.passed ? 'passed' : 'failed'}">${run.passed ? 'passed' : 'not passed'}</span> · ${h(run.status)} · ${run.turns} turns · ${run.attempts} attempts · ${(run.duration_ms / 1000).toFixed(1)} s</h3>
 ${infra}${error}<h4>Expectations</h4><ul>${verdicts}</ul>
 <h4>Usage and cost</h4><p>${usage} · ${run.cost_usd === null ? 'no price' : usd(run.cost_usd)}</p>
+${callsTable(run)}
 <h4>Final answer</h4><pre class="answer">${h(run.final_text)}</pre>
 <h4>Transcript (tool calls, gate decisions, results)</h4><pre class="transcript">${transcriptHtml(run.transcript_tail)}</pre></section>`;
+}
+
+/** Every tool call kept in the report: the input, the gate's decision and reason (a denial highlighted), the result. */
+function callsTable(run: CaseRun): string {
+  if (run.calls === undefined || run.calls.length === 0) return '';
+  const rows = run.calls.map((call) => {
+    const decision = call.allowed === null ? 'no decision' : call.allowed ? 'allowed' : `denied${call.code === undefined ? '' : ` ${call.code}`}`;
+    const result = call.ok === null ? '' : `${call.ok ? '✔' : '✘'} ${call.summary ?? ''}`;
+    return `<tr class="call${call.allowed === false ? ' denied' : ''}"><td>${h(call.tool)}</td><td><code>${h(call.input)}</code></td><td>${h(decision)}${call.reason === undefined ? '' : `: ${h(call.reason)}`}</td><td>${h(result)}</td></tr>`;
+  });
+  return `<h4>Tool calls</h4><table class="calls"><thead><tr><th>Tool</th><th>Input</th><th>Gate</th><th>Result</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /** The transcript tail, each line escaped; a gate denial highlighted. */
