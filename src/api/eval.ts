@@ -8,6 +8,7 @@ export { readEvalReport, formatJsonReport, writeReportFile, writeReportFiles } f
 export { mergeEvalReports } from '../host/eval/report/merge.js';
 export { formatJunit } from '../host/eval/report/junit.js';
 export { formatMarkdownSummary } from '../host/eval/report/markdown.js';
+export { formatHtmlReport } from '../host/eval/report/html.js';
 export { githubAnnotations, appendStepSummary } from '../host/eval/report/github.js';
 export { casesToRerun } from '../host/eval/report/last-failed.js';
 export { caseKey, caseInShard, parseShard, shardFromEnvironment, type Shard } from '../host/eval/report/shard.js';

@@ -300,7 +300,7 @@ export const EVAL: CommandSpec = {
       multiple: true,
       valueName: 'SPEC',
       description:
-        'Comma-separated reporters, each NAME or NAME=FILE: list (progress and a table; default), line (one line per case), json=FILE, junit=FILE, markdown=FILE, github (::error annotations and $GITHUB_STEP_SUMMARY; on by default when GITHUB_ACTIONS=true).',
+        'Comma-separated reporters, each NAME or NAME=FILE: list (progress and a table; default), line (one line per case), json=FILE, junit=FILE, markdown=FILE, html=FILE (one self-contained page to look at), github (::error annotations and $GITHUB_STEP_SUMMARY; on by default when GITHUB_ACTIONS=true).',
     },
     { name: 'max-runs', type: 'string', valueName: 'N', description: 'Runs in flight at once (default 8).' },
     {
@@ -320,6 +320,13 @@ export const EVAL: CommandSpec = {
     },
     { name: 'max-cost', type: 'string', valueName: 'USD', description: 'Start no new case once the runs and judges have cost this much (models with prices only).' },
     { name: 'max-tokens', type: 'string', valueName: 'N', description: 'Start no new case once the runs have used this many tokens.' },
+    {
+      name: 'max-infra-errors',
+      type: 'string',
+      valueName: 'K',
+      description:
+        'Start no new case once K runs in a row ended on an infrastructure error (model server unreachable, failing or silent; sandbox unavailable) on one endpoint; the rest are reported as not run, with why (default 3; 0: never stop).',
+    },
     { name: 'shard', type: 'string', valueName: 'I/N', description: 'Run only shard I of N (also ZOTBOX_SHARD=I/N): cases are assigned by a stable hash of SUITE/ID.' },
     { name: 'last-failed', type: 'string', valueName: 'REPORT', description: 'Run only the cases that failed or did not run in this JSON report.' },
     { name: 'keep-workspaces', type: 'boolean', description: "Keep every case's workspace after it ran (their folder is printed) instead of removing it." },
@@ -339,7 +346,8 @@ export const EVAL: CommandSpec = {
   ],
   exitStatus: [
     '0  every case passed',
-    '1  a case failed or did not run',
+    '1  a case failed, or did not run and none is an error',
+    '3  no case failed, but one is an error: an infrastructure fault (model server, sandbox), not the agent',
     '2  usage error, or a suite or report that cannot be used (nothing ran)',
     '130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number)',
   ],

@@ -1,6 +1,7 @@
 // `zotbox eval SUITE…` and `zotbox eval merge REPORT…`: reads the options, runs
 // the eval (or merges shard reports), and hands the report to its reporters. Exit
-// 0 when every case passed, 1 when one failed or did not run, 128 + the signal's
+// 0 when every case passed, 1 when one failed or did not run, 3 when none failed
+// but one is an infrastructure error (report status error), 128 + the signal's
 // number when SIGINT or SIGTERM stopped it (130, 143), 2 for a usage, suite or
 // report error (thrown, nothing ran).
 import { mergeEvalReports, readEvalReport, runEval, casesToRerun, parseShard, shardFromEnvironment, type EvalReport } from '../api/eval.js';
@@ -76,12 +77,24 @@ function finish(report: EvalReport, reporters: ReturnType<typeof parseReporters>
   writeFileReporters(report, reporters, io);
   // Stopped by a signal: end the way a shell expects of it, once the workspaces are gone and the reports written.
   const stopped = report.status === 'interrupted' ? signalExitStatus(io.signal) : undefined;
-  return stopped ?? (report.status === 'passed' ? 0 : 1);
+  return stopped ?? EXIT_BY_STATUS[report.status];
 }
 
-function numberOptions(values: ParsedCommand['values']): { maxRuns?: number; modelConcurrency?: number; repeat?: number; retries?: number; maxCostUsd?: number; maxTokens?: number } {
+/** Exit statuses by report status (docs/eval.md): an infrastructure error is told apart from an agent that failed. */
+const EXIT_BY_STATUS = { passed: 0, failed: 1, error: 3, interrupted: 1 } as const;
+
+function numberOptions(values: ParsedCommand['values']): {
+  maxRuns?: number;
+  modelConcurrency?: number;
+  repeat?: number;
+  retries?: number;
+  maxCostUsd?: number;
+  maxTokens?: number;
+  maxInfraErrors?: number;
+} {
   const maxRuns = wholeNumber(values['max-runs'], 'max-runs', 1);
   const modelConcurrency = wholeNumber(values['model-concurrency'], 'model-concurrency', 1);
+  const maxInfraErrors = wholeNumber(values['max-infra-errors'], 'max-infra-errors', 0);
   const repeat = wholeNumber(values['repeat'], 'repeat', 1);
   const retries = wholeNumber(values['retries'], 'retries', 0);
   const maxTokens = wholeNumber(values['max-tokens'], 'max-tokens', 1);
@@ -98,6 +111,7 @@ function numberOptions(values: ParsedCommand['values']): { maxRuns?: number; mod
     ...(retries === undefined ? {} : { retries }),
     ...(maxTokens === undefined ? {} : { maxTokens }),
     ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
+    ...(maxInfraErrors === undefined ? {} : { maxInfraErrors }),
   };
 }
 

@@ -1,22 +1,24 @@
 // Where an eval's report goes. On standard output: `list` (on a terminal, a live
 // progress line redrawn by log-update, then the final table; off one, a line per
 // finished case, then the table) or `line` (a line per case and the totals).
-// Files: json, junit, markdown, each written whole or not at all. `github`:
+// Files: json, junit, markdown, html, each written whole or not at all. `github`:
 // ::error annotations on standard output and the step summary.
 import { WriteStream } from 'node:tty';
 import { createLogUpdate } from 'log-update';
-import { appendStepSummary, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFiles, type EvalProgress, type EvalReport } from '../api/eval.js';
+import { appendStepSummary, formatHtmlReport, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFiles, type EvalProgress, type EvalReport } from '../api/eval.js';
 import type { CliIo } from './command-spec.js';
 import { caseLine, finalTable, progressLine, totalsLine } from './eval-text.js';
 import type { ReporterSpec } from './eval-reporters.js';
-import { writeTerminalText, type TextStream } from './terminal-output.js';
+import { field, writeTerminalText, type TextStream } from './terminal-output.js';
 
 export class EvalTerminalReporter {
   private readonly mode: 'list' | 'line' | undefined;
   private readonly live: ReturnType<typeof createLogUpdate> | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private started = 0;
-  private counts = { done: 0, total: 0, passed: 0, failed: 0, costUsd: 0 };
+  private counts = { done: 0, total: 0, passed: 0, failed: 0, errors: 0, costUsd: 0 };
+  /** The cases a line was written for as they ended; the line reporter writes the others at the end (a merge, cases not run). */
+  private readonly shown = new Set<string>();
 
   constructor(
     private readonly stdout: TextStream,
@@ -42,6 +44,14 @@ export class EvalTerminalReporter {
         );
       return;
     }
+    if (progress.type === 'eval.stopping') {
+      this.live?.clear();
+      writeTerminalText(
+        this.stderr ?? this.stdout,
+        `zotbox: eval: stopping: ${field(progress.reason)}. Fix: check the model server (zotbox doctor checks the sandbox), then rerun with --last-failed.\n`,
+      );
+      return;
+    }
     if (progress.type === 'eval.start' && this.keepWorkspaces && this.stderr !== undefined) writeTerminalText(this.stderr, `zotbox: keeping every case workspace in ${progress.workspaces}\n`);
     if (this.mode === undefined) return;
     if (progress.type === 'eval.start') {
@@ -61,8 +71,10 @@ export class EvalTerminalReporter {
         done: this.counts.done + 1,
         passed: this.counts.passed + (result.status === 'passed' ? 1 : 0),
         failed: this.counts.failed + (result.status === 'failed' ? 1 : 0),
+        errors: this.counts.errors + (result.status === 'error' ? 1 : 0),
         costUsd: this.counts.costUsd + cost,
       };
+      this.shown.add(`${result.suite}/${result.id}`);
       if (this.live !== undefined) {
         this.live.clear();
         writeTerminalText(this.stdout, caseLine(result));
@@ -79,7 +91,11 @@ export class EvalTerminalReporter {
     this.live?.clear();
     this.live?.done();
     if (this.mode === 'list') writeTerminalText(this.stdout, `\n${finalTable(report)}`);
-    else if (this.mode === 'line') writeTerminalText(this.stdout, `${totalsLine(report)}\n`);
+    else if (this.mode === 'line') {
+      // Every case gets its line: those that never ended here (merged from shards, not run) before the totals.
+      for (const result of report.cases) if (!this.shown.has(`${result.suite}/${result.id}`)) writeTerminalText(this.stdout, caseLine(result));
+      writeTerminalText(this.stdout, `${totalsLine(report)}\n`);
+    }
   }
 
   private redraw(): void {
@@ -100,6 +116,7 @@ export function writeFileReporters(report: EvalReport, reporters: readonly Repor
     if (spec.kind === 'json') files.push({ file: spec.file, text: formatJsonReport(report) });
     else if (spec.kind === 'junit') files.push({ file: spec.file, text: formatJunit(report) });
     else if (spec.kind === 'markdown') files.push({ file: spec.file, text: formatMarkdownSummary(report) });
+    else if (spec.kind === 'html') files.push({ file: spec.file, text: formatHtmlReport(report) });
     else if (spec.kind === 'github') annotations = githubAnnotations(report);
   }
   writeReportFiles(files);

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { ZotboxError } from '../errors.js';
 
-export type ReporterSpec = { readonly kind: 'list' | 'line' | 'github' } | { readonly kind: 'json' | 'junit' | 'markdown'; readonly file: string };
+export type ReporterSpec = { readonly kind: 'list' | 'line' | 'github' } | { readonly kind: 'json' | 'junit' | 'markdown' | 'html'; readonly file: string };
 
 const TERMINAL = new Set(['list', 'line', 'github']);
-const FILE = new Set(['json', 'junit', 'markdown']);
+const FILE = new Set(['json', 'junit', 'markdown', 'html']);
 
 export function parseReporters(values: readonly string[] | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): ReporterSpec[] {
   const words = (values ?? []).flatMap((value) => value.split(',')).map((word) => word.trim());
@@ -29,11 +29,11 @@ function parseOne(word: string, cwd: string): ReporterSpec {
   }
   if (FILE.has(name)) {
     if (file === undefined || file === '') throw usage(`the ${name} reporter needs a file: ${name}=PATH`);
-    return { kind: name as 'json' | 'junit' | 'markdown', file: path.resolve(cwd, file) };
+    return { kind: name as 'json' | 'junit' | 'markdown' | 'html', file: path.resolve(cwd, file) };
   }
   throw usage(`unknown reporter "${name}"`);
 }
 
 function usage(problem: string): ZotboxError {
-  return new ZotboxError('ZB_CLI_USAGE', `--reporter: ${problem}. Reporters: list, line, github, json=FILE, junit=FILE, markdown=FILE, comma-separated (docs/eval.md).`);
+  return new ZotboxError('ZB_CLI_USAGE', `--reporter: ${problem}. Reporters: list, line, github, json=FILE, junit=FILE, markdown=FILE, html=FILE, comma-separated (docs/eval.md).`);
 }

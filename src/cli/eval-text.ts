@@ -18,12 +18,18 @@ function caseCost(result: CaseResult): number | null {
 }
 
 function mark(result: CaseResult): string {
-  return result.status === 'passed' ? '✔' : result.status === 'failed' ? '✘' : '–';
+  return result.status === 'passed' ? '✔' : result.status === 'failed' ? '✘' : result.status === 'error' ? '!' : '–';
 }
 
-/** The first reason a case failed: its first failed expectation, or how its run ended. */
+/**
+ * The first reason a case did not pass. An infrastructure error comes first (the model server or
+ * the sandbox failed, so the expectations that failed after it say nothing about the agent); else
+ * its first failed expectation, or how its run ended.
+ */
 export function failureReason(result: CaseResult): string {
   if (result.status === 'not_run') return result.not_run_reason ?? 'not run';
+  const fault = result.status === 'error' ? result.runs.find((run) => !run.passed && run.infrastructure !== undefined)?.infrastructure : undefined;
+  if (fault !== undefined) return `infrastructure error at ${fault.endpoint}: ${fault.code}: ${fault.message}`;
   for (const run of result.runs) {
     if (run.passed) continue;
     const expectation = run.expectations.find((e) => !e.passed);
@@ -53,13 +59,15 @@ export interface ProgressCounts {
   readonly total: number;
   readonly passed: number;
   readonly failed: number;
+  readonly errors: number;
   readonly elapsedMs: number;
   readonly costUsd: number;
 }
 
-/** The live line: `12/40 cases · 10 passed · 2 failed · 14.2 s · $0.0123`. */
+/** The live line: `12/40 cases · 10 passed · 2 failed · 14.2 s · $0.0123` (and `· 1 error` when there are some). */
 export function progressLine(counts: ProgressCounts): string {
-  return `${counts.done}/${counts.total} cases · ${counts.passed} passed · ${counts.failed} failed · ${seconds(counts.elapsedMs)} · ${dollars(counts.costUsd)}`;
+  const errors = counts.errors === 0 ? '' : ` · ${counts.errors} ${counts.errors === 1 ? 'error' : 'errors'}`;
+  return `${counts.done}/${counts.total} cases · ${counts.passed} passed · ${counts.failed} failed${errors} · ${seconds(counts.elapsedMs)} · ${dollars(counts.costUsd)}`;
 }
 
 /** The final table, the failures with their reasons, and the totals line. */
@@ -88,8 +96,8 @@ export function finalTable(report: EvalReport): string {
 export function totalsLine(report: EvalReport): string {
   const t = report.totals;
   const tokens = t.usage.input_tokens + t.usage.output_tokens + t.usage.cache_creation_input_tokens + t.usage.cache_read_input_tokens;
-  const status = report.status === 'interrupted' ? 'INTERRUPTED' : report.status === 'passed' ? 'PASSED' : 'FAILED';
-  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
+  const status = report.status.toUpperCase();
+  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors (infrastructure), ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
   // What this eval was allowed beyond each case's own folders is said where every reader looks.
   const allowed = report.options.allow_scope;
   return allowed.length === 0 ? totals : `Allowed beyond each case's workspace (--allow-scope): ${allowed.map(field).join(', ')}\n${totals}`;

@@ -12,6 +12,9 @@ import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { evalWorld, withoutTimings, writeSuite, writeTranscript, type EvalWorld } from '../fixtures/eval-world.js';
 import { BIN } from '../fixtures/paths.js';
 import { openaiStream, serve } from '../fixtures/model-servers.js';
+import { sampleReport, sampleRun } from '../fixtures/eval-reports.js';
+import { computeTotals } from '../../src/host/eval/report/totals.js';
+import { formatJsonReport } from '../../src/host/eval/report/json-report.js';
 
 function suiteOf(world: EvalWorld): string {
   const writes = writeTranscript(world, 'writes', [{ tool: { name: 'write', input: { path: 'out.txt', content: 'done\n' } } }, { text: 'Wrote out.txt.' }]);
@@ -39,7 +42,7 @@ test('exit 1 when a case fails; JUnit parses with the right counts; JSON and Mar
   });
   t.is(result.status, 1, result.stderr);
   t.regex(result.stdout, /✘ main\/fails/);
-  t.regex(result.stdout, /FAILED: 3 passed, 1 failed, 0 not run · 4 runs/);
+  t.regex(result.stdout, /FAILED: 3 passed, 1 failed, 0 errors \(infrastructure\), 0 not run · 4 runs/);
   const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(path.join(out, 'junit.xml'), 'utf8')) as {
     testsuites: { tests: string; failures: string; errors: string; skipped: string; testsuite: { name: string; testcase: { name: string; failure?: { message: string } }[] } };
   };
@@ -122,7 +125,8 @@ test('shards from --shard and ZOTBOX_SHARD, merged by `eval merge`, equal the wh
     cwd: world.root,
   });
   t.is(merged.status, 1, merged.stderr);
-  t.regex(merged.stdout, /FAILED: 3 passed, 1 failed, 0 not run/);
+  t.regex(merged.stdout, /FAILED: 3 passed, 1 failed, 0 errors \(infrastructure\), 0 not run/);
+  t.regex(merged.stdout, /^✘ main\/fails {2}0\/1 .*text_contains: final text does not contain "nothing to do"/m, 'merge with the line reporter names the failing case');
   t.deepEqual(withoutTimings(readReport(path.join(out, 'merged.json'))), withoutTimings(readReport(path.join(out, 'whole.json'))));
 });
 
@@ -235,4 +239,43 @@ test('SIGINT stops a real eval within its spinning command pattern (issue 22 §4
   child.kill('SIGINT');
   t.is(await exited, 130, stderr);
   t.deepEqual(readdirSync(tmp), [], 'every workspace removed');
+});
+
+/** A one-shard report whose one case met the model server down: status error, as the eval writes it. */
+function erroredShard(): EvalReport {
+  const report = sampleReport();
+  const run = sampleRun(1, {
+    passed: false,
+    status: 'failed',
+    error: { code: 'ZB_PROVIDER_FAILED', message: 'openai: cannot reach http://127.0.0.1:9/v1/chat/completions: connect ECONNREFUSED 127.0.0.1:9.' },
+    expectations: [{ kind: 'text_contains', passed: false, reason: 'final text does not contain "hello"; it was ""' }],
+    infrastructure: { code: 'ZB_PROVIDER_FAILED', message: 'openai: cannot reach http://127.0.0.1:9/v1/chat/completions: connect ECONNREFUSED 127.0.0.1:9.', endpoint: 'openai http://127.0.0.1:9/v1' },
+  });
+  const cases = [{ suite: 'refactor', id: 'down', index: 0, line: 12, status: 'error' as const, not_run_reason: null, threshold: 1, pass_rate: 0, runs: [run] }];
+  return {
+    ...report,
+    status: 'error',
+    shard: { index: 1, total: 1 },
+    options: { ...report.options, repeat: 1 },
+    suites: [{ ...report.suites[0]!, cases: 1 }],
+    cases,
+    totals: computeTotals(cases),
+  };
+}
+
+test('issue 27 §3: merge of an infrastructure error exits 3; line names the case with its cause first; annotations carry its line', async (t) => {
+  const world = evalWorld(t);
+  const file = path.join(world.root, 'shard-1.json');
+  writeFileSync(file, formatJsonReport(erroredShard()));
+  const merged = await runCliCaptured(['eval', 'merge', file, '--reporter', 'line,github'], { env: {}, cwd: world.root });
+  t.is(merged.status, 3, merged.stderr);
+  t.regex(merged.stdout, /^! refactor\/down {2}0\/1 .* {2}infrastructure error at openai http:\/\/127\.0\.0\.1:9\/v1: ZB_PROVIDER_FAILED: .*ECONNREFUSED/m);
+  t.regex(merged.stdout, /^ERROR: 0 passed, 0 failed, 1 errors \(infrastructure\), 0 not run/m);
+  t.regex(
+    merged.stdout,
+    /^::error file=evals\/refactor\.yaml,line=12,title=refactor \/ down errored \(infrastructure\)::0 of 1 runs passed \(threshold 100%25\)\.%0Arepeat 1: infrastructure error at openai http:\/\/127\.0\.0\.1:9\/v1: ZB_PROVIDER_FAILED: [^%]*%0Arepeat 1: text_contains: /m,
+  );
+  const list = await runCliCaptured(['eval', 'merge', file], { env: {}, cwd: world.root });
+  t.is(list.status, 3);
+  t.regex(list.stdout, /! refactor\/down: infrastructure error at openai/, 'the list reporter names it with its cause too');
 });

@@ -9,6 +9,7 @@ import { computeTotals, reportStatus } from './report/totals.js';
 import type { EvalOptions } from './run-eval.js';
 import type { SuiteConsent } from './suite-consent.js';
 import { suiteSummary } from './suite-summary.js';
+import { DEFAULT_MAX_INFRA_ERRORS } from './eval-scheduler.js';
 
 export interface ReportParts {
   readonly plan: EvalPlan;
@@ -35,6 +36,7 @@ export function buildReport({ plan, cases, consents, options, allowedScopes, sta
       grep: options.grep ?? null,
       max_cost_usd: options.maxCostUsd ?? null,
       max_tokens: options.maxTokens ?? null,
+      max_infra_errors: options.maxInfraErrors ?? DEFAULT_MAX_INFRA_ERRORS,
       fail_fast: options.failFast === true,
       last_failed: options.only !== undefined,
       allow_scope: [...allowedScopes],

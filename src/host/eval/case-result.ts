@@ -4,6 +4,7 @@
 // not run, and --last-failed runs it again.
 import type { CaseResult, CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
+import { caseStatusOf } from './infrastructure.js';
 
 export function passRate(runs: readonly CaseRun[]): number | null {
   if (runs.length === 0) return null;
@@ -14,13 +15,14 @@ export function caseResult(planned: PlannedCase, runs: readonly CaseRun[], repea
   const cutShort = endedAfterInterrupt && (runs.length < repeat || runs.some((run) => !run.passed));
   if (cutShort) return { ...base(planned), status: 'not_run', not_run_reason: 'the eval was interrupted before the case finished', pass_rate: passRate(runs), runs: [...runs] };
   const rate = passRate(runs);
-  return { ...base(planned), status: rate !== null && rate >= planned.threshold ? 'passed' : 'failed', not_run_reason: null, pass_rate: rate, runs: [...runs] };
+  return { ...base(planned), status: caseStatusOf(runs, planned.threshold), not_run_reason: null, pass_rate: rate, runs: [...runs] };
 }
 
 export function notRunCase(planned: PlannedCase, reason: string): CaseResult {
   return { ...base(planned), status: 'not_run', not_run_reason: reason, pass_rate: null, runs: [] };
 }
 
-function base(planned: PlannedCase): Pick<CaseResult, 'suite' | 'id' | 'index' | 'threshold'> {
-  return { suite: planned.suite.loaded.name, id: planned.evalCase.id, index: planned.index, threshold: planned.threshold };
+function base(planned: PlannedCase): Pick<CaseResult, 'suite' | 'id' | 'index' | 'prompt' | 'line' | 'threshold'> {
+  const line = planned.line;
+  return { suite: planned.suite.loaded.name, id: planned.evalCase.id, index: planned.index, prompt: planned.evalCase.prompt, ...(line === undefined ? {} : { line }), threshold: planned.threshold };
 }

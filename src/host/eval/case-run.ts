@@ -18,6 +18,7 @@ import type { CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { RunRecorder } from './record-run.js';
+import type { RunRecord } from './run-record.js';
 import { callMatchers } from './expectations.js';
 import type { GraderHost } from './graders/grader-host.js';
 import { AGENT_DATA_PLACEHOLDER, WORKSPACE_PLACEHOLDER, type CaseDirectories, type SuiteConsent } from './suite-consent.js';
@@ -25,6 +26,7 @@ import { makeCaseDirectory } from './eval-root.js';
 import { removeWorkspace } from './workspace-remove.js';
 import type { TimedPatternTester } from './pattern-host.js';
 import { CasePatterns, casePatternBudgetMs } from './pattern-budget.js';
+import { isInfrastructureCode, SANDBOX_ENDPOINT, SANDBOX_FAULT_CODES } from './infrastructure.js';
 
 /** Run failures worth a retry: the provider's, never the agent's or an expectation's. */
 const RETRIED_CODES: ReadonlySet<string> = new Set(['ZB_PROVIDER_FAILED', 'ZB_PROVIDER_TIMEOUT', 'ZB_PROVIDER_INTERRUPTED']);
@@ -53,8 +55,15 @@ export interface CaseRunContext {
   readonly signal: AbortSignal;
 }
 
+/** A run of a case as the scheduler sees it: its result, and the endpoints it reached (model endpoint, sandbox). */
+export interface EndedRun {
+  readonly run: CaseRun;
+  /** Endpoints the run used: its model endpoint when it has one, and SANDBOX_ENDPOINT when a command ran. */
+  readonly endpoints: readonly string[];
+}
+
 /** Runs repeat `repeat` of a case, with its retries, and grades it. Never throws for what the run or the case does. */
-export async function runCaseRepeat(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<CaseRun> {
+export async function runCaseRepeat(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<EndedRun> {
   const started = performance.now();
   let attempts = 0;
   let usage: RunUsage = NO_USAGE;
@@ -65,19 +74,32 @@ export async function runCaseRepeat(planned: PlannedCase, repeat: number, contex
     usage = addUsage(usage, attempt.run.usage);
     cost = cost === null || attempt.run.cost_usd === null ? null : cost + attempt.run.cost_usd;
     const retry = attempt.retryable && attempts <= context.retries && !context.signal.aborted;
-    if (!retry) return { ...attempt.run, attempts, usage, cost_usd: cost === null ? null : roundUsd(cost), duration_ms: Math.round(performance.now() - started) };
+    if (!retry) {
+      const run = { ...attempt.run, attempts, usage, cost_usd: cost === null ? null : roundUsd(cost), duration_ms: Math.round(performance.now() - started) };
+      return { run, endpoints: attempt.endpoints };
+    }
   }
 }
 
-interface AttemptDirectories {
+interface AttemptState {
   workspace?: CaseWorkspace;
   agentData?: string;
+  /** The model endpoint of the run's plan, once prepared. */
+  endpoint?: string;
 }
 
-async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<{ run: CaseRun; retryable: boolean }> {
+interface Attempt {
+  readonly run: CaseRun;
+  readonly retryable: boolean;
+  readonly endpoints: readonly string[];
+}
+
+async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRunContext): Promise<Attempt> {
   const recorder = new RunRecorder();
-  const directories: AttemptDirectories = {};
-  const outcome = await attemptIn(planned, repeat, context, recorder, directories).catch((thrown: unknown) => ({ run: notStarted(repeat, thrown, recorder), retryable: false }));
+  const directories: AttemptState = {};
+  const outcome = await attemptIn(planned, repeat, context, recorder, directories).catch(
+    (thrown: unknown): Attempt => ({ run: notStarted(repeat, thrown, recorder, endpointFor(planned, context, directories)), retryable: false, endpoints: usedEndpoints(directories, recorder) }),
+  );
   // Interrupted: the eval root's removal takes this attempt's folders too (both lie in it), after the reports are written.
   if (context.keepWorkspaces || context.signal.aborted) return outcome;
   try {
@@ -88,11 +110,26 @@ async function runAttempt(planned: PlannedCase, repeat: number, context: CaseRun
     // Whatever the run left that cannot be removed fails its case, never the eval; the eval's temp directory is removed at the end.
     const error = toZotboxError(thrown);
     const cleanup = { kind: 'cleanup', passed: false, reason: `the case workspace could not be removed: ${error.code}: ${error.message}` };
-    return { run: { ...outcome.run, passed: false, expectations: [...outcome.run.expectations, cleanup] }, retryable: false };
+    return { ...outcome, run: { ...outcome.run, passed: false, expectations: [...outcome.run.expectations, cleanup] }, retryable: false };
   }
 }
 
-async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunContext, recorder: RunRecorder, directories: AttemptDirectories): Promise<{ run: CaseRun; retryable: boolean }> {
+/** What an infrastructure fault is counted against: the sandbox, or the run's model endpoint (its model id before it was prepared). */
+function endpointFor(planned: PlannedCase, context: CaseRunContext, state: AttemptState): (code: string) => string {
+  return (code) => (SANDBOX_FAULT_CODES.has(code) ? SANDBOX_ENDPOINT : (state.endpoint ?? `model ${context.model ?? planned.suite.loaded.suite.model ?? '(default)'}`));
+}
+
+function usedEndpoints(state: AttemptState, recorder: RunRecorder): string[] {
+  return [...(state.endpoint === undefined ? [] : [state.endpoint]), ...(recorder.ranCommand ? [SANDBOX_ENDPOINT] : [])];
+}
+
+/** The run's infrastructure fault: its own error when that is one, else a command the sandbox could not run. */
+function infrastructureOf(record: RunRecord, recorder: RunRecorder, endpoint: (code: string) => string, scrub: (text: string) => string): CaseRun['infrastructure'] {
+  const fault = record.error !== null && isInfrastructureCode(record.error.code) ? record.error : recorder.sandboxFault;
+  return fault === undefined ? undefined : { code: fault.code, message: scrub(fault.message), endpoint: endpoint(fault.code) };
+}
+
+async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunContext, recorder: RunRecorder, directories: AttemptState): Promise<Attempt> {
   const created = await createCaseWorkspace(context.evalRoot, planned.fixture);
   directories.workspace = created;
   const agentData = makeCaseDirectory(context.evalRoot, 'data-');
@@ -100,7 +137,7 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
   // One budget for all of this run's pattern matching, calls and final text alike (issue 22 §4).
   const patterns = new CasePatterns(context.patterns, casePatternBudgetMs(planned.timeoutSeconds), planned.key);
   recorder.watchCalls(callMatchers(planned.evalCase.expect), created.path, patterns);
-  await executeCase(planned, { workspace: created.path, agentData }, recorder, context);
+  await executeCase(planned, { workspace: created.path, agentData }, recorder, context, directories);
   await recorder.settle();
   const record = recorder.record();
   // Reports name each case's directories by their placeholders: their temp paths differ from run to run and machine to machine.
@@ -120,14 +157,26 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
     final_text: record.finalText,
     expectations,
     transcript_tail: scrub(recorder.tail()),
+    calls: recorder.calls().map((call) => ({
+      ...call,
+      input: scrub(call.input),
+      ...(call.reason === undefined ? {} : { reason: scrub(call.reason) }),
+      ...(call.summary === undefined ? {} : { summary: scrub(call.summary) }),
+    })),
   };
-  return { run, retryable: record.error !== null && RETRIED_CODES.has(record.error.code) };
+  const infrastructure = infrastructureOf(record, recorder, endpointFor(planned, context, directories), scrub);
+  return {
+    run: infrastructure === undefined ? run : { ...run, infrastructure },
+    retryable: record.error !== null && RETRIED_CODES.has(record.error.code),
+    endpoints: usedEndpoints(directories, recorder),
+  };
 }
 
 /** A run that could not start (a transcript that does not parse, a workspace that cannot be made): the case fails with why. */
-function notStarted(repeat: number, thrown: unknown, recorder: RunRecorder): CaseRun {
+function notStarted(repeat: number, thrown: unknown, recorder: RunRecorder, endpoint: (code: string) => string): CaseRun {
   const error = toZotboxError(thrown);
   return {
+    ...(isInfrastructureCode(error.code) ? { infrastructure: { code: error.code, message: error.message, endpoint: endpoint(error.code) } } : {}),
     repeat,
     attempts: 1,
     passed: false,
@@ -143,7 +192,7 @@ function notStarted(repeat: number, thrown: unknown, recorder: RunRecorder): Cas
   };
 }
 
-async function executeCase(planned: PlannedCase, directories: CaseDirectories, recorder: RunRecorder, context: CaseRunContext): Promise<void> {
+async function executeCase(planned: PlannedCase, directories: CaseDirectories, recorder: RunRecorder, context: CaseRunContext, state: AttemptState): Promise<void> {
   // Linked, not listened to: every case in flight shares the eval's signal, which gets one listener for all of them.
   const limits = linkSignal(context.signal);
   const timer =
@@ -174,6 +223,7 @@ async function executeCase(planned: PlannedCase, directories: CaseDirectories, r
       ...(context.modelConcurrency === undefined ? {} : { modelConcurrency: context.modelConcurrency }),
       signal: limits.signal,
     });
+    if (plan.provider.endpoint !== undefined) state.endpoint = plan.provider.endpoint;
     let usage: RunUsage = NO_USAGE;
     for await (const event of executeRun(plan, {
       prompt: planned.evalCase.prompt,

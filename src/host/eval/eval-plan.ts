@@ -34,6 +34,8 @@ export interface PlannedCase {
   readonly key: string;
   /** Position over every case of every suite, before selection. */
   readonly index: number;
+  /** The case's line in its suite file, when known (GitHub annotations point at it). */
+  readonly line: number | undefined;
   /** The fixture folder (canonical), or undefined for an empty workspace. */
   readonly fixture: string | undefined;
   /** The replay transcript (canonical), or undefined to use the model. */
@@ -72,7 +74,7 @@ export async function planEval(options: EvalPlanOptions): Promise<EvalPlan> {
   for (const file of options.suiteFiles) suites.push(await planSuite(loadSuite(file, options.cwd), options));
   refuseDuplicateNames(suites);
   const all: PlannedCase[] = [];
-  for (const suite of suites) for (const evalCase of suite.loaded.suite.cases) all.push(planCase(suite, evalCase, all.length));
+  for (const suite of suites) for (const [i, evalCase] of suite.loaded.suite.cases.entries()) all.push(planCase(suite, evalCase, all.length, suite.loaded.caseLines[i]));
   refuseEmptySelection(all, options);
   return { suites, cases: all.filter((planned) => isSelected(planned.key, options)) };
 }
@@ -199,7 +201,7 @@ function judgeModelId(expectation: Extract<Expectation, { judge: unknown }>, loa
   return model;
 }
 
-function planCase(suite: PlannedSuite, evalCase: EvalCase, index: number): PlannedCase {
+function planCase(suite: PlannedSuite, evalCase: EvalCase, index: number, line: number | undefined): PlannedCase {
   const { loaded } = suite;
   const defaults = loaded.suite.defaults;
   const fixture = evalCase.workspace ?? defaults.workspace;
@@ -209,6 +211,7 @@ function planCase(suite: PlannedSuite, evalCase: EvalCase, index: number): Plann
     evalCase,
     key: caseKey(loaded.name, evalCase.id),
     index,
+    line,
     fixture: fixture === undefined ? undefined : resolveSuitePath(loaded.directory, fixture, 'directory', `the workspace of case ${evalCase.id}`),
     replay: replay === undefined ? undefined : resolveSuitePath(loaded.directory, replay, 'file', `the replay transcript of case ${evalCase.id}`),
     maxTurns: evalCase.max_turns ?? defaults.max_turns,

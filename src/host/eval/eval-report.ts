@@ -29,6 +29,21 @@ export const ExpectationResultSchema = z.strictObject({
 });
 export type ExpectationResult = z.infer<typeof ExpectationResultSchema>;
 
+/** One tool call of a run as the HTML report shows it: what the agent asked, the gate's decision, the result. */
+export const CallTraceSchema = z.strictObject({
+  tool: z.string(),
+  /** The call's input as JSON. */
+  input: z.string(),
+  /** The gate's decision; null when none came (the run ended first). */
+  allowed: z.boolean().nullable(),
+  code: z.string().optional(),
+  reason: z.string().optional(),
+  /** Whether the tool ran without error; null when no result came. */
+  ok: z.boolean().nullable(),
+  summary: z.string().optional(),
+});
+export type CallTrace = z.infer<typeof CallTraceSchema>;
+
 /** One run of a case (one of --repeat K). */
 export const CaseRunSchema = z.strictObject({
   /** 1-based, up to --repeat. */
@@ -48,6 +63,14 @@ export const CaseRunSchema = z.strictObject({
   expectations: z.array(ExpectationResultSchema),
   /** The last lines of the run in text form, for a failure's context (JUnit system-out). */
   transcript_tail: z.string(),
+  /**
+   * The infrastructure fault the run met, when it met one (infrastructure.ts): the model
+   * server failed or went silent, or the sandbox could not be built. Absent when none.
+   * A run that did not pass with one is an error, not the agent's failure.
+   */
+  infrastructure: z.strictObject({ code: z.string(), message: z.string(), endpoint: z.string() }).optional(),
+  /** The run's last tool calls (at most MAX_TRACED_CALLS), in order, for the HTML report. */
+  calls: z.array(CallTraceSchema).optional(),
 });
 export type CaseRun = z.infer<typeof CaseRunSchema>;
 
@@ -57,8 +80,17 @@ export const CaseResultSchema = z.strictObject({
   id: z.string(),
   /** Position of the case in the whole eval: suites in command-line order, cases in file order. Merge restores this order. */
   index: z.number().int().nonnegative(),
-  /** passed: the pass rate reached the threshold; not_run: never started (a cap, --fail-fast, an interruption). */
-  status: z.enum(['passed', 'failed', 'not_run']),
+  /**
+   * passed: the pass rate reached the threshold; failed: it did not, and would not have
+   * with every infrastructure error passed; error: it did not because of infrastructure
+   * errors (case-status.ts); not_run: never started (a cap, --fail-fast, an interruption,
+   * infrastructure errors in a row).
+   */
+  status: z.enum(['passed', 'failed', 'error', 'not_run']),
+  /** The case's prompt, as the suite gives it (cut like a final text). */
+  prompt: z.string().optional(),
+  /** The case's line in its suite file (1-based), for annotations; absent when unknown. */
+  line: z.number().int().positive().optional(),
   /** Why a case did not run. */
   not_run_reason: z.string().nullable(),
   threshold: z.number().min(0).max(1),
@@ -98,6 +130,8 @@ export const EvalTotalsSchema = z.strictObject({
   cases: z.number().int().nonnegative(),
   passed: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
+  /** Cases that did not pass because of infrastructure errors. */
+  errors: z.number().int().nonnegative().default(0),
   not_run: z.number().int().nonnegative(),
   runs: z.number().int().nonnegative(),
   usage: Usage,
@@ -109,8 +143,11 @@ export type EvalTotals = z.infer<typeof EvalTotalsSchema>;
 export const EvalReportSchema = z.strictObject({
   zotbox_eval_report: z.literal(EVAL_REPORT_VERSION),
   zotbox_version: z.string(),
-  /** passed: every case passed; failed: a case failed or did not run; interrupted: stopped by a signal before the end. */
-  status: z.enum(['passed', 'failed', 'interrupted']),
+  /**
+   * passed: every case passed; failed: a case failed, or did not run and none is an error;
+   * error: no case failed, and one is an error; interrupted: stopped by a signal before the end.
+   */
+  status: z.enum(['passed', 'failed', 'error', 'interrupted']),
   /** The shard this report covers, or null for a whole eval (and a merged one). */
   shard: z.strictObject({ index: z.number().int().positive(), total: z.number().int().positive() }).nullable(),
   options: z.strictObject({
@@ -119,6 +156,8 @@ export const EvalReportSchema = z.strictObject({
     grep: z.string().nullable(),
     max_cost_usd: z.number().nullable(),
     max_tokens: z.number().int().nullable(),
+    /** --max-infra-errors: infrastructure errors in a row on one endpoint that stop the eval (0: never). */
+    max_infra_errors: z.number().int().nonnegative().default(3),
     fail_fast: z.boolean(),
     /** --last-failed chose the cases: a suite's cases may be fewer than it declares. */
     last_failed: z.boolean(),

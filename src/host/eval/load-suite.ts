@@ -6,10 +6,11 @@
 // are capped, so a suite cannot expand into gigabytes (a "billion laughs").
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { isScalar, parseDocument, type ParsedNode } from 'yaml';
+import { isScalar, isSeq, LineCounter, parseDocument, type ParsedNode } from 'yaml';
 import { ZotboxError } from '../../errors.js';
 import { foldKey, parseStrictJson } from '../../policy/strict-json.js';
 import { EvalSuiteSchema, type EvalSuite } from './suite-schema.js';
+import { describeSuiteIssue, type SuitePositions } from './suite-problem.js';
 import { readUserFile } from './user-file.js';
 
 /** A suite file is text a person writes; this is far above any real one. */
@@ -26,6 +27,8 @@ export interface LoadedSuite {
   readonly directory: string;
   /** The agent reference, with a local path made absolute from the suite folder. */
   readonly agentReference: string;
+  /** Each case's line in the file (1-based), in case order; empty when the file's positions are unknown. */
+  readonly caseLines: readonly (number | undefined)[];
 }
 
 /** Loads one suite. `file` is resolved from `cwd`; `shownAs` is how reports name it (default: as given). */
@@ -33,15 +36,49 @@ export function loadSuite(file: string, cwd: string): LoadedSuite {
   const absolute = path.resolve(cwd, file);
   const text = readSuiteText(absolute, file);
   const data = parseSuiteText(text, file);
+  const positions = suitePositions(text);
   const parsed = EvalSuiteSchema.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? 'the top level' : issue.path.map(String).join('.');
-    throw suiteError(file, `${issue?.message ?? 'invalid'} at ${where}`, 'Fix the field as docs/eval.md describes.');
+    // A misspelt required key is both unknown and missing: the unknown one is the one to name (with its guess).
+    const issue = parsed.error.issues.find((found) => found.code === 'unrecognized_keys') ?? parsed.error.issues[0];
+    if (issue === undefined) throw suiteError(file, 'it does not match the suite format', 'Compare it with docs/eval.md.');
+    const problem = describeSuiteIssue(issue, data, EvalSuiteSchema, positions);
+    const at = problem.line === undefined ? '' : ` (line ${problem.line}, column ${problem.column ?? 1})`;
+    throw suiteError(file, `${problem.problem} at ${problem.where}${at}`, problem.fix, undefined, {
+      field: problem.where,
+      ...(problem.line === undefined ? {} : { line: problem.line, column: problem.column ?? 1 }),
+    });
   }
   const suite = parsed.data;
   const directory = realpathSync.native(path.dirname(absolute));
-  return { suite, name: suite.name ?? defaultSuiteName(absolute, file), file, directory, agentReference: agentReferenceFrom(suite.agent, directory) };
+  return {
+    suite,
+    name: suite.name ?? defaultSuiteName(absolute, file),
+    file,
+    directory,
+    agentReference: agentReferenceFrom(suite.agent, directory),
+    caseLines: caseLines(positions, suite.cases.length),
+  };
+}
+
+/**
+ * The positions of a suite's nodes: its text read as YAML (JSON is YAML too), only
+ * for line numbers once the strict reading above succeeded; undefined when that
+ * reading fails (then messages name the field without a line).
+ */
+function suitePositions(text: string): SuitePositions | undefined {
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, uniqueKeys: false, schema: 'core', merge: false });
+  return document.errors.length === 0 ? { document, lines } : undefined;
+}
+
+function caseLines(positions: SuitePositions | undefined, count: number): (number | undefined)[] {
+  const cases = positions?.document.get('cases', true);
+  if (positions === undefined || !isSeq(cases)) return [];
+  return Array.from({ length: count }, (_, i) => {
+    const offset = (cases.items[i] as ParsedNode | undefined)?.range[0];
+    return offset === undefined ? undefined : positions.lines.linePos(offset).line;
+  });
 }
 
 function readSuiteText(absolute: string, shown: string): string {
@@ -103,6 +140,6 @@ function agentReferenceFrom(agent: string, directory: string): string {
   return path.resolve(directory, agent);
 }
 
-function suiteError(file: string, problem: string, fix: string, cause?: unknown): ZotboxError {
-  return new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suite ${file}: ${problem}. Fix: ${fix}`, { details: { file }, ...(cause === undefined ? {} : { cause }) });
+function suiteError(file: string, problem: string, fix: string, cause?: unknown, details: Record<string, unknown> = {}): ZotboxError {
+  return new ZotboxError('ZB_EVAL_SUITE_INVALID', `eval suite ${file}: ${problem}. Fix: ${fix}`, { details: { file, ...details }, ...(cause === undefined ? {} : { cause }) });
 }

@@ -10,6 +10,12 @@ import { CallLedger, NO_CALLS } from './call-ledger.js';
 import type { PatternTester } from './pattern-host.js';
 import type { RunRecord } from './run-record.js';
 import type { CallMatcher } from './suite-schema.js';
+import type { CallTrace } from './eval-report.js';
+import { SANDBOX_FAULT_CODES } from './infrastructure.js';
+
+/** Tool calls a run's report keeps (the last ones), for the HTML report. */
+export const MAX_TRACED_CALLS = 200;
+const TRACE_FIELD_CHARS = 2000;
 
 /** Events kept per run; past it the oldest go (the end always stays). */
 export const MAX_RECORDED_EVENTS = 5000;
@@ -21,6 +27,18 @@ export class RunRecorder {
   private dropped = 0;
   private end: (RunEvent & { type: 'run.end' }) | undefined;
   private ledger: CallLedger | undefined;
+  /** The first call that failed because the sandbox could not be built (infrastructure.ts). */
+  private sandbox: { code: string; message: string } | undefined;
+  /** A command ran in the sandbox (or unconfined): the sandbox worked for this run. */
+  private commandRan = false;
+
+  get sandboxFault(): { readonly code: string; readonly message: string } | undefined {
+    return this.sandbox;
+  }
+
+  get ranCommand(): boolean {
+    return this.commandRan;
+  }
 
   /** Before the run starts: tally its calls against these matchers (the case's call expectations). */
   watchCalls(matchers: readonly CallMatcher[], workspace: string, patterns: PatternTester): void {
@@ -36,6 +54,8 @@ export class RunRecorder {
     if (event.type === 'assistant.delta') return;
     this.ledger?.add(event);
     if (event.type === 'run.end') this.end = event;
+    if (event.type === 'tool.result' && event.code !== undefined && SANDBOX_FAULT_CODES.has(event.code)) this.sandbox ??= { code: event.code, message: event.summary };
+    if (event.type === 'tool.result' && event.tool === 'bash' && event.exit_code !== undefined) this.commandRan = true;
     this.events.push(event);
     if (this.events.length > MAX_RECORDED_EVENTS) {
       this.events.shift();
@@ -53,6 +73,26 @@ export class RunRecorder {
       return { status: 'error', finalText: '', turns: 0, usage: NO_USAGE, costUsd: null, error: failure ?? { code: 'ZB_INTERNAL_BUG', message: 'the run ended without run.end' }, ...kept };
     }
     return { status: end.status, finalText: end.final_text, turns: end.turns, usage: end.usage, costUsd: end.cost_usd, error: end.error ?? null, ...kept };
+  }
+
+  /** The run's last tool calls, each with the gate's decision and its result, fields cut to TRACE_FIELD_CHARS. */
+  calls(): CallTrace[] {
+    const byId = new Map<number, CallTrace>();
+    const cut = (text: string) => (text.length > TRACE_FIELD_CHARS ? `${text.slice(0, TRACE_FIELD_CHARS)}…` : text);
+    for (const event of this.events) {
+      if (event.type === 'tool.call') byId.set(event.id, { tool: event.tool, input: cut(JSON.stringify(event.input)), allowed: null, ok: null });
+      const call = 'id' in event && typeof event.id === 'number' ? byId.get(event.id) : undefined;
+      if (call === undefined) continue;
+      if (event.type === 'gate.decision') {
+        call.allowed = event.allowed;
+        if (event.code !== undefined) call.code = event.code;
+        if (event.reason !== undefined) call.reason = cut(event.reason);
+      } else if (event.type === 'tool.result') {
+        call.ok = event.ok;
+        call.summary = cut(event.summary);
+      }
+    }
+    return [...byId.values()].slice(-MAX_TRACED_CALLS);
   }
 
   /** The last lines of the run in text form: tool calls, decisions, results and the end. */

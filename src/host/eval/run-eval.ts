@@ -20,7 +20,7 @@ import { runCaseRepeat } from './case-run.js';
 import type { CaseResult, CaseRun, EvalReport } from './eval-report.js';
 import { planEval } from './eval-plan.js';
 import { caseResult, notRunCase } from './case-result.js';
-import { EvalScheduler } from './eval-scheduler.js';
+import { DEFAULT_MAX_INFRA_ERRORS, EvalScheduler } from './eval-scheduler.js';
 import { askSuiteConsent } from './consent-probe.js';
 import { buildReport } from './build-report.js';
 import { suiteConsent, type SuiteConsent } from './suite-consent.js';
@@ -41,6 +41,11 @@ export interface EvalOptions {
   readonly failFast?: boolean;
   readonly maxCostUsd?: number;
   readonly maxTokens?: number;
+  /**
+   * Start no case once this many runs in a row ended on an infrastructure error (the model
+   * server down or silent, the sandbox unavailable) on one endpoint (default 3); 0 never stops.
+   */
+  readonly maxInfraErrors?: number;
   readonly shard?: { readonly index: number; readonly total: number };
   /** Only these case keys (suite/id), from --last-failed. */
   readonly only?: ReadonlySet<string>;
@@ -86,6 +91,8 @@ export type EvalProgress =
    * the first time a run waits behind at least a whole round of requests (its limit).
    */
   | { readonly type: 'queued'; readonly endpoint: string; readonly ahead: number; readonly limit: number }
+  /** Infrastructure errors in a row stopped the eval from starting cases; the reason says where and why. */
+  | { readonly type: 'eval.stopping'; readonly reason: string }
   /** Something the user should know that did not change a result (a temp directory left behind). */
   | { readonly type: 'warning'; readonly message: string };
 
@@ -134,7 +141,16 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
     for (const [suite, consent] of consents) await askSuiteConsent(suite, consent, { evalRoot, stateDirectory, signal, options });
     const repeat = options.repeat ?? 1;
     options.onProgress?.({ type: 'eval.start', cases: plan.cases.length, runs: plan.cases.length * repeat, workspaces: evalRoot });
-    const scheduler = new EvalScheduler({ repeat, maxRuns: pool.maxRuns, failFast: options.failFast === true, maxCostUsd: options.maxCostUsd, maxTokens: options.maxTokens, signal });
+    const scheduler = new EvalScheduler({
+      repeat,
+      maxRuns: pool.maxRuns,
+      failFast: options.failFast === true,
+      maxCostUsd: options.maxCostUsd,
+      maxTokens: options.maxTokens,
+      maxInfraErrors: options.maxInfraErrors ?? DEFAULT_MAX_INFRA_ERRORS,
+      signal,
+      onInfrastructureStop: (reason) => options.onProgress?.({ type: 'eval.stopping', reason }),
+    });
     // Endpoints whose long wait the user was told of (once each).
     const toldQueued = new Set<string>();
     const results = await scheduler.run(
@@ -163,9 +179,9 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
             toldQueued.add(endpoint);
             options.onProgress?.({ type: 'queued', endpoint, ahead: event.ahead, limit: event.limit });
           },
-        }).then((run) => {
-          options.onProgress?.({ type: 'run.end', key: planned.key, run });
-          return run;
+        }).then((ended) => {
+          options.onProgress?.({ type: 'run.end', key: planned.key, run: ended.run });
+          return ended;
         }),
       (planned, outcome) => options.onProgress?.({ type: 'case.end', result: caseResult(planned, outcome.runs, repeat, outcome.interrupted) }),
     );

@@ -18,6 +18,8 @@ export interface ProviderChoice {
   readonly contextWindow: number;
   /** USD per million tokens and the wire format (which decides how cached input is counted); undefined: the cost is unknown (a replay, a model without prices). */
   readonly pricing?: { readonly prices: ModelPrices; readonly provider: ProviderName };
+  /** The model endpoint its runs talk to (`provider base-url`); undefined for a replay. */
+  readonly endpoint?: string;
   /** A provider for one run. */
   create(): ModelProvider;
 }
@@ -58,6 +60,7 @@ export function selectProvider(input: SelectProviderInput): ProviderChoice {
     model: model.id,
     contextWindow: model.contextWindow,
     ...(model.prices === undefined ? {} : { pricing: { prices: model.prices, provider: model.provider } }),
+    ...(live.endpointKey === undefined ? {} : { endpoint: live.endpointKey }),
     create: () => live,
   };
 }

@@ -38,6 +38,9 @@ function isContextOverflow(_status: number, body: string): boolean {
 export class AnthropicProvider implements ModelProvider {
   readonly model: string;
   private readonly endpoint: ModelEndpoint;
+  get endpointKey(): string {
+    return this.endpoint.key;
+  }
   constructor(private readonly options: AnthropicOptions) {
     this.model = options.model;
     this.endpoint = (options.endpoints ?? PROCESS_MODEL_ENDPOINTS).endpoint({

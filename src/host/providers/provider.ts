@@ -18,5 +18,7 @@ export interface TurnObserver {
 export interface ModelProvider {
   /** The model id, as shown in run.start. */
   readonly model: string;
+  /** The endpoint it talks to (`provider base-url`, model-endpoints.ts), for a live provider; a replay has none. */
+  readonly endpointKey?: string;
   complete(request: ModelTurnRequest, onText: (delta: string) => void, signal: AbortSignal, observer?: TurnObserver): Promise<AssistantTurn>;
 }

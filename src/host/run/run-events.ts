@@ -77,6 +77,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** For a command that ran (bash): how it exited. ok stays true for a non-zero exit: the model reads the result. */
     exit_code: z.number().int().nullable().optional(),
     signal: z.string().nullable().optional(),
+    /** For a call that failed when it ran: the error's ZB_ code (ZB_CONFINEMENT_UNAVAILABLE, ZB_COMMAND_LIMIT, ...). */
+    code: z.string().optional(),
   }),
   /** One connection attempt of a command through the sandbox's proxy (net.allow), reported when it ends. */
   z.strictObject({

@@ -38,7 +38,7 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
         return result;
       } catch (error) {
         const failure = toZotboxError(error);
-        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message });
+        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: false, summary: failure.message, code: failure.code });
         // A command that planted a git program, or changed a file other tools run, was undone (issue 9 §3, issue 21), or
         // a sandbox's mounts were moved under it by something racing in the workspace, or the call could not be ordered
         // with other runs' calls in its write scopes (issue 21 §1): the run does not go on.

@@ -5,6 +5,7 @@ import test from 'ava';
 import type { CaseRun } from '../../../src/host/eval/eval-report.js';
 import type { PlannedCase } from '../../../src/host/eval/eval-plan.js';
 import { EvalScheduler, type SchedulerOptions } from '../../../src/host/eval/eval-scheduler.js';
+import type { EndedRun } from '../../../src/host/eval/case-run.js';
 
 function planned(key: string, threshold = 1): PlannedCase {
   return { key, threshold } as unknown as PlannedCase;
@@ -30,10 +31,10 @@ function run(passed: boolean, costUsd: number | null = 0, tokens = 0): CaseRun {
 /** A run the test ends when it chooses, and a record of which runs started. */
 class ControlledRuns {
   readonly started: string[] = [];
-  private readonly pending = new Map<string, (run: CaseRun) => void>();
+  private readonly pending = new Map<string, (ended: EndedRun) => void>();
   private readonly waiters: { count: number; resolve: () => void }[] = [];
 
-  readonly runOne = (p: PlannedCase, repeat: number): Promise<CaseRun> =>
+  readonly runOne = (p: PlannedCase, repeat: number): Promise<EndedRun> =>
     new Promise((resolve) => {
       const name = `${p.key}#${repeat}`;
       this.started.push(name);
@@ -41,11 +42,12 @@ class ControlledRuns {
       for (const waiter of this.waiters.filter((w) => this.started.length >= w.count)) waiter.resolve();
     });
 
-  finish(name: string, result: CaseRun): void {
+  /** Ends a run; `endpoints` are those it reached (its model endpoint, the sandbox). */
+  finish(name: string, result: CaseRun, endpoints: readonly string[] = []): void {
     const resolve = this.pending.get(name);
     if (resolve === undefined) throw new Error(`${name} is not running`);
     this.pending.delete(name);
-    resolve(result);
+    resolve({ run: result, endpoints });
   }
 
   /** Resolves once `count` runs have started. */
@@ -61,6 +63,7 @@ const options = (overrides: Partial<SchedulerOptions> = {}): SchedulerOptions =>
   failFast: false,
   maxCostUsd: undefined,
   maxTokens: undefined,
+  maxInfraErrors: 3,
   signal: new AbortController().signal,
   ...overrides,
 });
@@ -153,4 +156,68 @@ test('the signal: cases waiting for a slot never start, and the runs in flight a
   t.is(outcomes[0]?.kind, 'ran');
   t.deepEqual(outcomes[1], { kind: 'not_run', reason: 'the eval was interrupted before it started' });
   t.deepEqual(outcomes[2], { kind: 'not_run', reason: 'the eval was interrupted before it started' });
+});
+
+/** A run that ended on the model server being down at `endpoint`. */
+function downRun(endpoint: string): CaseRun {
+  return {
+    ...run(false),
+    status: 'failed',
+    error: { code: 'ZB_PROVIDER_FAILED', message: 'cannot reach it: connect ECONNREFUSED' },
+    infrastructure: { code: 'ZB_PROVIDER_FAILED', message: 'cannot reach it: connect ECONNREFUSED', endpoint },
+  };
+}
+
+test('3 runs in a row that end on an infrastructure error at one endpoint stop the eval from starting cases, and say why once', async (t) => {
+  const runs = new ControlledRuns();
+  const stops: string[] = [];
+  const cases = ['s/a', 's/b', 's/c', 's/d', 's/e'].map((key) => planned(key));
+  const done = new EvalScheduler(options({ maxRuns: 1, onInfrastructureStop: (reason) => stops.push(reason) })).run(cases, runs.runOne);
+  for (const [i, name] of ['s/a#1', 's/b#1', 's/c#1'].entries()) {
+    await runs.startedAtLeast(i + 1);
+    runs.finish(name, downRun('openai http://127.0.0.1:9/v1'), ['openai http://127.0.0.1:9/v1']);
+  }
+  const outcomes = await done;
+  t.deepEqual(runs.started, ['s/a#1', 's/b#1', 's/c#1']);
+  t.deepEqual(
+    outcomes.map((o) => o.kind),
+    ['ran', 'ran', 'ran', 'not_run', 'not_run'],
+  );
+  const reason = outcomes[3]?.kind === 'not_run' ? outcomes[3].reason : '';
+  t.regex(reason, /^3 runs in a row ended on an infrastructure error at openai http:\/\/127\.0\.0\.1:9\/v1 \(the last: ZB_PROVIDER_FAILED: .*ECONNREFUSED\)/);
+  t.deepEqual(stops, [reason]);
+});
+
+test('a run that reaches the endpoint without an infrastructure error ends its streak; errors at another endpoint count apart', async (t) => {
+  const runs = new ControlledRuns();
+  const cases = ['s/a', 's/b', 's/c', 's/d', 's/e', 's/f'].map((key) => planned(key));
+  const done = new EvalScheduler(options({ maxRuns: 1 })).run(cases, runs.runOne);
+  const steps: [CaseRun, string[]][] = [
+    [downRun('A'), ['A']],
+    [downRun('A'), ['A']],
+    [run(true), ['A']], // A answered: its streak ends
+    [downRun('B'), ['B']],
+    [downRun('A'), ['A']],
+    [downRun('A'), ['A']],
+  ];
+  for (const [i, [result, endpoints]] of steps.entries()) {
+    await runs.startedAtLeast(i + 1);
+    runs.finish(`${cases[i]!.key}#1`, result, endpoints);
+  }
+  const outcomes = await done;
+  t.true(
+    outcomes.every((o) => o.kind === 'ran'),
+    'never 3 in a row at one endpoint',
+  );
+});
+
+test('--max-infra-errors 0 never stops for infrastructure errors', async (t) => {
+  const runs = new ControlledRuns();
+  const cases = ['s/a', 's/b', 's/c', 's/d'].map((key) => planned(key));
+  const done = new EvalScheduler(options({ maxRuns: 1, maxInfraErrors: 0 })).run(cases, runs.runOne);
+  for (const [i, p] of cases.entries()) {
+    await runs.startedAtLeast(i + 1);
+    runs.finish(`${p.key}#1`, downRun('A'), ['A']);
+  }
+  t.true((await done).every((o) => o.kind === 'ran'));
 });

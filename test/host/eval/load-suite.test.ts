@@ -97,3 +97,52 @@ test('a missing suite file says it cannot be read', (t) => {
   t.is((error as { code?: string }).code, 'ZB_EVAL_SUITE_INVALID');
   t.regex(error.message, /does not exist \(ENOENT\)/);
 });
+
+// Issue 27 §3: a suite error names the line and column, and a misspelt key the one it was meant to be.
+test(
+  'an unknown case key names its line and column and the key it is closest to',
+  refused,
+  's.yaml',
+  'zotbox_eval: 1\nagent: a\ncases:\n  - id: x\n    prompt: p\n    expct: []\n',
+  /unknown key "expct" \(did you mean "expect"\?\) at cases\.0\.expct \(line 6, column 5\)\. Fix: Rename it to expect\./,
+);
+test(
+  'an unknown top-level key is placed and guessed',
+  refused,
+  's.yaml',
+  'zotbox_eval: 1\nagnet: a\ncases: [{ id: x, prompt: p }]\n',
+  /unknown key "agnet" \(did you mean "agent"\?\) at agnet \(line 2, column 1\)/,
+);
+test(
+  'a misspelt expectation kind is named with its line and the kind it is closest to',
+  refused,
+  's.yaml',
+  'zotbox_eval: 1\nagent: a\ncases:\n  - id: x\n    prompt: p\n    expect:\n      - text_contain: hi\n',
+  /unknown kind "text_contain" \(did you mean "text_contains"\?\) at cases\.0\.expect\.0\.text_contain \(line 7, column 9\)/,
+);
+test(
+  'a wrong value inside a known expectation kind is placed at the value',
+  refused,
+  's.yaml',
+  'zotbox_eval: 1\nagent: a\ncases:\n  - id: x\n    prompt: p\n    expect:\n      - max_turns: -1\n',
+  /at cases\.0\.expect\.0\.max_turns \(line 7, column 20\)/,
+);
+test(
+  'a JSON suite error has its line too',
+  refused,
+  's.json',
+  '{"zotbox_eval": 1, "agent": "a",\n "cases": [{"id": "x", "prompt": "p",\n   "treshold": 1}]}',
+  /unknown key "treshold" \(did you mean "threshold"\?\) at cases\.0\.treshold \(line 3, column 4\)/,
+);
+test(
+  'a key far from every known one gets no guess',
+  refused,
+  's.yaml',
+  'zotbox_eval: 1\nagent: a\nzzzzzzzz: 1\ncases: [{ id: x, prompt: p }]\n',
+  /unknown key "zzzzzzzz" at zzzzzzzz \(line 3, column 1\)\. Fix: Remove it/,
+);
+
+test('each case knows its line in the suite file', (t) => {
+  const directory = write(t, 'reviewer.yaml', YAML_SUITE);
+  t.deepEqual(loadSuite('reviewer.yaml', directory).caseLines, [7, 13]);
+});

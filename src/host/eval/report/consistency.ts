@@ -4,6 +4,7 @@
 // (a CI artifact is as trustworthy as the jobs that wrote it), but one that
 // contradicts itself is refused, never merged to a pass (adversarial14b).
 import type { CaseResult, EvalReport } from '../eval-report.js';
+import { caseStatusOf } from '../infrastructure.js';
 import { computeTotals, reportStatus } from './totals.js';
 
 /** The first contradiction in the report, in words, or undefined when it has none. */
@@ -28,7 +29,7 @@ function caseContradiction(result: CaseResult, repeat: number): string | undefin
   if (rate !== result.pass_rate) return `has pass rate ${String(result.pass_rate)}, but its runs make it ${String(rate)}`;
   if (result.status === 'not_run') return undefined;
   if (result.runs.length !== repeat) return `is ${result.status} with ${result.runs.length} runs of ${repeat}`;
-  const status = rate !== null && rate >= result.threshold ? 'passed' : 'failed';
-  if (status !== result.status) return `is marked ${result.status}, but its pass rate ${String(rate)} against its threshold ${result.threshold} makes it ${status}`;
+  const status = caseStatusOf(result.runs, result.threshold);
+  if (status !== result.status) return `is marked ${result.status}, but its pass rate ${String(rate)} against its threshold ${result.threshold} and its infrastructure errors make it ${status}`;
   return undefined;
 }

@@ -20,8 +20,8 @@ export function escapeCommandProperty(text: string): string {
   return escapeCommandData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
 }
 
-function command(kind: 'error' | 'warning', file: string | undefined, title: string, message: string): string {
-  const fileProperty = file === undefined ? '' : `file=${escapeCommandProperty(file)},`;
+function command(kind: 'error' | 'warning', file: string | undefined, line: number | undefined, title: string, message: string): string {
+  const fileProperty = file === undefined ? '' : `file=${escapeCommandProperty(file)},${line === undefined ? '' : `line=${line},`}`;
   return `::${kind} ${fileProperty}title=${escapeCommandProperty(title)}::${escapeCommandData(message)}`;
 }
 
@@ -31,29 +31,30 @@ function failureMessage(result: CaseResult): string {
   for (const run of result.runs) {
     if (run.passed) continue;
     const failing = run.expectations.filter((expectation) => !expectation.passed);
-    if (run.error !== null) lines.push(`repeat ${run.repeat}: ${run.status === 'error' ? 'could not start' : `ended ${run.status}`}: ${run.error.code}: ${run.error.message}`);
+    if (run.infrastructure !== undefined) lines.push(`repeat ${run.repeat}: infrastructure error at ${run.infrastructure.endpoint}: ${run.infrastructure.code}: ${run.infrastructure.message}`);
+    else if (run.error !== null) lines.push(`repeat ${run.repeat}: ${run.status === 'error' ? 'could not start' : `ended ${run.status}`}: ${run.error.code}: ${run.error.message}`);
     else if (failing.length === 0) lines.push(`repeat ${run.repeat}: ended ${run.status}`);
     for (const expectation of failing) lines.push(`repeat ${run.repeat}: ${expectation.kind}: ${expectation.reason}`);
   }
   return lines.join('\n');
 }
 
-/** One `::error` per failed case and one `::warning` per case that did not run, each on one line. */
+/**
+ * One `::error` per failed case and per case that is an infrastructure error, and one
+ * `::warning` per case that did not run, each on one line and, when the report knows
+ * it, at the case's line in its suite file.
+ */
 export function githubAnnotations(report: EvalReport): string[] {
   const fileOf = new Map(report.suites.map((suite) => [suite.name, suite.file]));
   const annotate = (kind: 'error' | 'warning', cases: CaseResult[], message: (result: CaseResult) => string, what: string) => {
     const shown = cases.length > MAX_ANNOTATIONS_PER_KIND ? cases.slice(0, MAX_ANNOTATIONS_PER_KIND - 1) : cases;
-    const lines = shown.map((result) => command(kind, fileOf.get(result.suite), `${result.suite} / ${result.id} ${what}`, message(result)));
-    if (shown.length < cases.length) lines.push(command(kind, undefined, `${cases.length - shown.length} more cases ${what}`, 'See the step summary or the JSON report for all of them.'));
+    const lines = shown.map((result) => command(kind, fileOf.get(result.suite), result.line, `${result.suite} / ${result.id} ${verdictOf(result)}`, message(result)));
+    if (shown.length < cases.length) lines.push(command(kind, undefined, undefined, `${cases.length - shown.length} more cases ${what}`, 'See the step summary or the JSON report for all of them.'));
     return lines;
   };
+  const notPassed = report.cases.filter((result) => result.status === 'failed' || result.status === 'error');
   return [
-    ...annotate(
-      'error',
-      report.cases.filter((result) => result.status === 'failed'),
-      failureMessage,
-      'failed',
-    ),
+    ...annotate('error', notPassed, failureMessage, notPassed.some((result) => result.status === 'error') ? 'failed or errored' : 'failed'),
     ...annotate(
       'warning',
       report.cases.filter((result) => result.status === 'not_run'),
@@ -61,6 +62,11 @@ export function githubAnnotations(report: EvalReport): string[] {
       'not run',
     ),
   ];
+}
+
+function verdictOf(result: CaseResult): string {
+  if (result.status === 'error') return 'errored (infrastructure)';
+  return result.status === 'not_run' ? 'not run' : result.status;
 }
 
 /**

@@ -22,7 +22,8 @@ function countsAttributes(counts: Counts): string {
 
 /**
  * The report as JUnit XML. A failed run is a <failure> (its failing expectations'
- * reasons), a run that could not start an <error>, a case that never ran one
+ * reasons), a run that could not start or that did not pass on an infrastructure
+ * error (the model server, the sandbox) an <error>, a case that never ran one
  * <skipped>. A failed run of a case that passed its threshold is not a failure:
  * the case passed, so the testcase passes and its <system-out> says the run failed.
  */
@@ -75,6 +76,12 @@ function runTestcase(result: CaseResult, run: CaseRun, name: string, counts: Cou
   let note = '';
   if (!run.passed && result.status === 'passed') {
     note = `[zotbox] this run failed (${failureText(run).replaceAll('\n', '; ')}), but the case passed: pass rate ${result.pass_rate ?? 0} >= threshold ${result.threshold}.\n`;
+  } else if (!run.passed && run.infrastructure !== undefined) {
+    // The model server or the sandbox failed, not the agent: an <error>, as CI views show a broken test rig.
+    counts.errors += 1;
+    const { code, endpoint, message } = run.infrastructure;
+    const cause = `infrastructure error at ${endpoint}: ${code}: ${message}`;
+    lines.push(`      <error message="${attr(clip(cause))}" type="${attr(code)}">${text(`${cause}\n${failureText(run)}`)}</error>`);
   } else if (!run.passed && run.status === 'error') {
     counts.errors += 1;
     const message = run.error === null ? 'the run could not start' : `${run.error.code}: ${run.error.message}`;

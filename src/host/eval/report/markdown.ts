@@ -5,7 +5,7 @@ import type { CaseResult, EvalReport, EvalUsage } from '../eval-report.js';
 import { escapeMarkdownInline as md } from './markdown-text.js';
 import { computeTotals } from './totals.js';
 
-const STATUS_MARK = { passed: '✅', failed: '❌', interrupted: '⚠️', not_run: '⏭️' } as const;
+const STATUS_MARK = { passed: '✅', failed: '❌', error: '⛔', interrupted: '⚠️', not_run: '⏭️' } as const;
 
 export function formatMarkdownSummary(report: EvalReport): string {
   const allowed = report.options.allow_scope;
@@ -23,7 +23,7 @@ export function formatMarkdownSummary(report: EvalReport): string {
     else lines.push('| Case | Result | Pass rate | Turns | Tokens | Cost |', '| --- | --- | --- | --- | --- | --- |', ...cases.map(caseRow));
     lines.push('');
   }
-  lines.push(...failureSection(report), ...notRunSection(report));
+  lines.push(...errorSection(report), ...failureSection(report), ...notRunSection(report));
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
@@ -32,7 +32,7 @@ function totalsLine(report: EvalReport): string {
   const tokensIn = totals.usage.input_tokens + totals.usage.cache_creation_input_tokens + totals.usage.cache_read_input_tokens;
   const shard = report.shard === null ? '' : ` (shard ${report.shard.index}/${report.shard.total})`;
   return (
-    `**${totals.cases} cases${shard}:** ${totals.passed} passed, ${totals.failed} failed, ${totals.not_run} not run · ${totals.runs} runs · ` +
+    `**${totals.cases} cases${shard}:** ${totals.passed} passed, ${totals.failed} failed, ${totals.errors} errors, ${totals.not_run} not run · ${totals.runs} runs · ` +
     `${count(tokensIn)} tokens in, ${count(totals.usage.output_tokens)} out · ${usd(totals.cost_usd)} · ${duration(report.duration_ms)}`
   );
 }
@@ -63,6 +63,19 @@ function failureSection(report: EvalReport): string[] {
       else if (failing.length === 0) lines.push(`  - ${prefix}ended ${run.status}`);
       for (const expectation of failing) lines.push(`  - ${prefix}${md(expectation.kind)}: ${md(expectation.reason)}`);
     }
+  }
+  lines.push('');
+  return lines;
+}
+
+/** Cases that did not pass because of infrastructure: the cause first, so a broken server does not read as a broken agent. */
+function errorSection(report: EvalReport): string[] {
+  const errored = report.cases.filter((result) => result.status === 'error');
+  if (errored.length === 0) return [];
+  const lines = ['### Errors (infrastructure, not the agent)', ''];
+  for (const result of errored) {
+    const cause = result.runs.find((run) => !run.passed && run.infrastructure !== undefined)?.infrastructure;
+    lines.push(`- **${md(result.suite)} / ${md(result.id)}**: ${cause === undefined ? 'infrastructure error' : md(`${cause.code} at ${cause.endpoint}: ${cause.message}`)}`);
   }
   lines.push('');
   return lines;

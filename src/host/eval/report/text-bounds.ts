@@ -39,6 +39,16 @@ function boundRun(run: CaseRun, limits: Limits): CaseRun {
     final_text: cutText(run.final_text, limits.finalText),
     transcript_tail: cutText(run.transcript_tail, limits.transcriptTail),
     expectations: run.expectations.map((expectation): ExpectationResult => ({ ...expectation, reason: cutText(expectation.reason, limits.reason) })),
+    ...(run.calls === undefined
+      ? {}
+      : {
+          calls: run.calls.map((call) => ({
+            ...call,
+            input: cutText(call.input, limits.reason),
+            ...(call.reason === undefined ? {} : { reason: cutText(call.reason, limits.reason) }),
+            ...(call.summary === undefined ? {} : { summary: cutText(call.summary, limits.reason) }),
+          })),
+        }),
   };
 }
 
@@ -51,10 +61,12 @@ function jsonSize(text: string, max: number): number {
 function boundedSize(cases: readonly CaseResult[], limits: Limits): number {
   let total = 0;
   for (const result of cases) {
+    total += jsonSize(result.prompt ?? '', limits.finalText);
     for (const run of result.runs) {
       total += jsonSize(run.final_text, limits.finalText) + jsonSize(run.transcript_tail, limits.transcriptTail);
       if (run.error !== null) total += jsonSize(run.error.message, limits.errorMessage);
       for (const expectation of run.expectations) total += jsonSize(expectation.reason, limits.reason);
+      for (const call of run.calls ?? []) total += jsonSize(call.input, limits.reason) + jsonSize(call.reason ?? '', limits.reason) + jsonSize(call.summary ?? '', limits.reason);
     }
   }
   return total;
@@ -66,5 +78,12 @@ export function boundReportTexts(report: EvalReport): EvalReport {
   while (boundedSize(report.cases, limits) > REPORT_TEXT_BUDGET && limits.finalText > MIN_TEXT_CHARS) {
     for (const key of Object.keys(limits) as (keyof Limits)[]) limits[key] = Math.max(MIN_TEXT_CHARS, Math.floor(limits[key] / 2));
   }
-  return { ...report, cases: report.cases.map((result) => ({ ...result, runs: result.runs.map((run) => boundRun(run, limits)) })) };
+  return {
+    ...report,
+    cases: report.cases.map((result) => ({
+      ...result,
+      ...(result.prompt === undefined ? {} : { prompt: cutText(result.prompt, limits.finalText) }),
+      runs: result.runs.map((run) => boundRun(run, limits)),
+    })),
+  };
 }

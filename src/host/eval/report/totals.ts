@@ -15,13 +15,14 @@ export function computeTotals(cases: readonly CaseResult[]): EvalTotals {
     cases: cases.length,
     passed: 0,
     failed: 0,
+    errors: 0,
     not_run: 0,
     runs: 0,
     usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     cost_usd: 0,
   };
   for (const result of cases) {
-    totals[result.status] += 1;
+    totals[result.status === 'error' ? 'errors' : result.status] += 1;
     for (const run of result.runs) {
       totals.runs += 1;
       totals.usage.input_tokens += run.usage.input_tokens;
@@ -41,8 +42,15 @@ function knownCost(run: CaseRun): number {
   return judges;
 }
 
-/** passed iff every case passed (an empty eval or shard passes); interrupted wins over both. */
+/**
+ * interrupted wins over all; then failed when a case failed; then error when a case
+ * is an infrastructure error (the cases not run after them are its consequence);
+ * then failed when a case did not run; passed when every case passed (an empty eval
+ * or shard passes).
+ */
 export function reportStatus(cases: readonly CaseResult[], interrupted: boolean): EvalReport['status'] {
   if (interrupted) return 'interrupted';
+  if (cases.some((result) => result.status === 'failed')) return 'failed';
+  if (cases.some((result) => result.status === 'error')) return 'error';
   return cases.every((result) => result.status === 'passed') ? 'passed' : 'failed';
 }

@@ -17,6 +17,12 @@ test('one ::error per failed case and one ::warning per case not run, with the s
   ]);
 });
 
+test('issue 27 §3: an annotation names the case line in the suite file when the report knows it', (t) => {
+  const report = sampleReport();
+  report.cases = [{ ...report.cases[1]!, line: 42 }];
+  t.true(githubAnnotations(report)[0]!.startsWith('::error file=evals/refactor.yaml,line=42,title=refactor / extract-fn failed::'));
+});
+
 test('a passed eval has no annotations', (t) => {
   const report = sampleReport();
   report.cases = report.cases.filter((result) => result.status === 'passed');

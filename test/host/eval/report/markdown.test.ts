@@ -8,7 +8,7 @@ import { sampleReport, sampleRun } from '../../../fixtures/eval-reports.js';
 test('the heading says the status and the totals line counts cases, runs, tokens, cost and time', (t) => {
   const lines = formatMarkdownSummary(sampleReport()).split('\n');
   t.is(lines[0], '## ❌ zotbox eval failed');
-  t.is(lines[2], '**7 cases:** 3 passed, 3 failed, 1 not run · 12 runs · 1,500 tokens in, 100 out · $2.3750 · 1m 0.0s');
+  t.is(lines[2], '**7 cases:** 3 passed, 3 failed, 0 errors, 1 not run · 12 runs · 1,500 tokens in, 100 out · $2.3750 · 1m 0.0s');
 });
 
 test('a passed eval and a shard say so', (t) => {

@@ -13,6 +13,7 @@ test('computeTotals of no cases is all zero', (t) => {
     cases: 0,
     passed: 0,
     failed: 0,
+    errors: 0,
     not_run: 0,
     runs: 0,
     usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
