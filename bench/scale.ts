@@ -32,7 +32,7 @@ const PROCESS_RUNS = 16;
 
 export interface LoopbackModel {
   readonly base: string;
-  stats(): Promise<{ requests: number; peakInFlight: number }>;
+  stats(): Promise<{ requests: number; peakInFlight: number; connections: number }>;
   reset(): Promise<void>;
   stop(): void;
 }
@@ -46,7 +46,7 @@ export async function startModel(delayMs = MODEL_DELAY_MS): Promise<LoopbackMode
   const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
   return {
     base,
-    stats: async () => (await (await fetch(`${base}/stats`)).json()) as { requests: number; peakInFlight: number },
+    stats: async () => (await (await fetch(`${base}/stats`)).json()) as { requests: number; peakInFlight: number; connections: number },
     reset: async () => void (await fetch(`${base}/reset`, { method: 'POST' })).body?.cancel(),
     stop: () => child.kill('SIGTERM'),
   };
@@ -85,7 +85,7 @@ async function inProcess(model: LoopbackModel, state: string) {
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     const cpuMs = cpuMsSince(cpu);
     const stats = await model.stats();
-    return { wallMs, cpuMs, baseRss, peakRss, peakInFlight: stats.peakInFlight, requests: stats.requests };
+    return { wallMs, cpuMs, baseRss, peakRss, peakInFlight: stats.peakInFlight, requests: stats.requests, connections: stats.connections };
   } finally {
     await pool.close();
   }
@@ -132,7 +132,7 @@ async function floorAgent(client: OpenAI, index: number): Promise<void> {
 }
 
 /** The floor: the same agents as a Promise.all loop over one OpenAI SDK client, in this process. */
-async function floor(model: LoopbackModel): Promise<{ wallMs: number; cpuMs: number; peakInFlight: number; requests: number }> {
+async function floor(model: LoopbackModel): Promise<{ wallMs: number; cpuMs: number; peakInFlight: number; requests: number; connections: number }> {
   const client = new OpenAI({ apiKey: 'sk-bench', baseURL: `${model.base}/v1` }); // the SDK's default retries, as a user gets them
   await Promise.all(Array.from({ length: 20 }, (_, i) => floorAgent(client, i))); // warm the JIT
   await model.reset();
@@ -143,7 +143,7 @@ async function floor(model: LoopbackModel): Promise<{ wallMs: number; cpuMs: num
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   const cpuMs = cpuMsSince(cpu);
   const stats = await model.stats();
-  return { wallMs, cpuMs, peakInFlight: stats.peakInFlight, requests: stats.requests };
+  return { wallMs, cpuMs, peakInFlight: stats.peakInFlight, requests: stats.requests, connections: stats.connections };
 }
 
 async function processPerAgent(model: LoopbackModel, state: string): Promise<{ wallMs: number; runs: number; parallel: number }> {
@@ -220,6 +220,7 @@ export async function runScaleBench(): Promise<void> {
         `${((engine.peakInFlight / RUNS) * 100).toFixed(1)}%`,
         `≥ 950 ${mark(engine.peakInFlight >= 950)}`,
       ],
+      ['TCP connections opened to the model (batch)', String(engine.connections), `the floor (${bare.requests} requests)`, String(bare.connections), '', ''],
       ['peak RSS (whole process)', `${(engine.peakRss / 2 ** 20).toFixed(0)} MiB`, 'RSS before the batch', `${(engine.baseRss / 2 ** 20).toFixed(0)} MiB`, '', ''],
       ['RSS per run in flight', `${perRunMiB.toFixed(2)} MiB`, '', '', '', `≤ 2 MiB ${mark(perRunMiB <= 2)}`],
       [
