@@ -31,7 +31,10 @@ const AREAS: Readonly<Record<string, BenchArea>> = {
   },
   providers: { description: 'request bodies built and checked against JSON.stringify; streamed answers decoded against JSON.parse per event', run: runProvidersBench },
   run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },
-  scale: { description: '1,000 runs at once on one pool against a loopback model with 500 ms per turn, against one `zotbox run` process per agent', run: runScaleBench },
+  scale: {
+    description: '1,000 runs at once on one pool against a loopback model with 1,000 ms per turn, against the floor (a Promise.all loop over the OpenAI SDK) and one `zotbox run` process per agent',
+    run: runScaleBench,
+  },
   start: { description: 'process start-up of zotbox commands (--help, --version, check, inspect, a replayed run) against node -e 0, and the cost of --no-node-snapshot', run: runStartBench },
   policy: {
     description:
