@@ -26,6 +26,7 @@ const HANDLERS: Readonly<Partial<Record<string, () => Promise<CommandHandler>>>>
   completion: async () => (await import('./cli/completion-command.js')).runCompletion,
   sessions: async () => (await import('./cli/sessions-command.js')).runSessions,
   data: async () => (await import('./cli/data-command.js')).runData,
+  models: async () => (await import('./cli/models-command.js')).runModels,
   doctor: async () => (await import('./cli/doctor-command.js')).runDoctorCommand,
 };
 

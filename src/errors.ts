@@ -202,7 +202,7 @@ export const ERROR_CODES = {
     summary: 'The connection to the model server broke after the answer had started; the partial text is kept in the session, which can be continued.',
   },
   ZB_PROVIDER_FAILED: { exit: 1, summary: 'The model provider failed after retries (HTTP error, connection, or a response that did not match its API).' },
-  ZB_MODELS_FILE_INVALID: { exit: 1, summary: 'The user models file (<state>/models.json) is not valid; the message names the field.' },
+  ZB_MODELS_FILE_INVALID: { exit: 1, summary: 'The user models file (models.json in the state directory) is not valid; the message names the field.' },
   ZB_REPLAY_INVALID: { exit: 1, summary: 'The replay transcript file is missing, is not JSON, or does not match the transcript format (docs/replay.md).' },
   ZB_REPLAY_EXHAUSTED: { exit: 1, summary: 'The agent asked for more model turns than the replay transcript holds.' },
   ZB_RUN_NO_PROMPT: { exit: 1, summary: 'No prompt: give one on the command line, or use an agent with entry.default_prompt.' },

@@ -368,7 +368,7 @@ export const DOCTOR: CommandSpec = {
   usage: ['doctor [--program-path DIR]... [--json]', 'doctor --print-apparmor', 'doctor --fix-apparmor', 'doctor --print-seccomp'],
   arguments: [],
   description:
-    "Checks Node.js and starts a real bubblewrap sandbox with the flags every command gets. When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again. --print-seccomp prints the seccomp profile for containers (Docker's default, plus the five calls bubblewrap needs), for docker run --security-opt seccomp=FILE or a Kubernetes Localhost profile. It also prints the search path commands run with (with --program-path, your program directories first, each checked as for a run).",
+    "Checks Node.js, starts a real bubblewrap sandbox with the flags every command gets, checks command limits, the state directory, the models file, and which key variables are set (names only, never values). When the sandbox cannot start it tells the cause from the system itself (bubblewrap missing or too old, user namespaces disabled, Ubuntu's AppArmor restriction, a container's seccomp profile or mount restrictions, a kernel too old, or bubblewrap's own message) and prints the fix for that cause. --print-apparmor prints the AppArmor profile that lets /usr/bin/bwrap alone create user namespaces (Ubuntu 23.10 and later); --fix-apparmor (root) writes it to /etc/apparmor.d/zotbox-bwrap, loads it, and checks again. --print-seccomp prints the seccomp profile for containers (Docker's default, plus the five calls bubblewrap needs), for docker run --security-opt seccomp=FILE or a Kubernetes Localhost profile. It also prints the search path commands run with (with --program-path, your program directories first, each checked as for a run).",
   options: [
     { name: 'print-apparmor', type: 'boolean', description: 'Print the AppArmor profile for /usr/bin/bwrap and exit.' },
     { name: 'fix-apparmor', type: 'boolean', description: 'As root: install and load the AppArmor profile, showing what it writes, then check again.' },
@@ -382,4 +382,41 @@ export const DOCTOR: CommandSpec = {
   maxPositionals: 0,
 };
 
-export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, DATA, DOCTOR, COMPLETION];
+export const MODELS: CommandSpec = {
+  name: 'models',
+  summary: 'List the model catalog, print the models file path, add a model, or test one with a tiny request.',
+  usage: [
+    'models list [--json]',
+    'models path',
+    'models add ID --provider openai|anthropic --context-window N [--base-url URL] [--reasoning] [--vision] [--max-concurrency N] [--no-key] [--json]',
+    'models test MODEL [--json]',
+  ],
+  description:
+    '"list" shows every model a run can use: the built-in ones and those of the user models file, each with its provider, context window, capabilities, endpoint, where it comes from (built in, or the file\'s real path) and whether its key is set (never its value). "path" prints the real path of the user models file (models.json in the state directory: $ZOTBOX_HOME, else $XDG_STATE_HOME/zotbox, else ~/.local/state/zotbox), whether or not it exists. "add" writes an entry to it from the flags, checking the base URL against its provider\'s convention (OpenAI format: ends with /v1; Anthropic format: without /v1). "test" sends MODEL one tiny request offering one tool, and says how long the answer took, whether its text streamed, and whether the model called the tool (agents need tool calls).',
+  arguments: [
+    { name: 'list|path|add|test', description: 'The action.' },
+    { name: 'ID', description: 'add: the model id the server knows it by (also what --model takes).' },
+    { name: 'MODEL', description: 'test: a model id from the catalog.' },
+  ],
+  options: [
+    { name: 'provider', type: 'string', valueName: 'openai|anthropic', description: 'add: the wire format the server speaks.' },
+    { name: 'base-url', type: 'string', valueName: 'URL', description: "add: the server's base URL (OpenAI format: ending with /v1, e.g. http://127.0.0.1:8080/v1)." },
+    { name: 'context-window', type: 'string', valueName: 'N', description: 'add: the context window the server is configured for, in tokens.' },
+    { name: 'reasoning', type: 'boolean', description: 'add: the model reasons (agents may require it).' },
+    { name: 'vision', type: 'boolean', description: 'add: the model reads images.' },
+    { name: 'max-concurrency', type: 'string', valueName: 'N', description: "add: requests in flight at most on the model's endpoint." },
+    { name: 'no-key', type: 'boolean', description: 'add: the server checks no key ("api_key": "none"), so no key variable is needed.' },
+    JSON_OPTION,
+  ],
+  exitStatus: ['0  done (test: the model answered)', '1  the models file is invalid or cannot be written, the key is missing, or the model did not answer', '2  usage error, or a bad flag value'],
+  examples: [
+    'zotbox models list',
+    'zotbox models path',
+    'zotbox models add qwen3:8b --provider openai --base-url http://127.0.0.1:11434/v1 --context-window 32768 --no-key',
+    'zotbox models test qwen3:8b',
+  ],
+  minPositionals: 1,
+  maxPositionals: 2,
+};
+
+export const COMMANDS: readonly CommandSpec[] = [INIT, PACK, INSPECT, VERIFY, UNPACK, CHECK, RUN, EVAL, CONSENT, SESSIONS, DATA, MODELS, DOCTOR, COMPLETION];

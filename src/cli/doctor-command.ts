@@ -2,7 +2,18 @@
 // the fix to paste. Exit 0 when every check passes, 1 otherwise.
 // `--print-apparmor` prints the AppArmor profile; `--fix-apparmor` installs it (root);
 // `--print-seccomp` prints the seccomp profile for containers.
-import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, installAppArmorProfile, limitFacts, readSeccompProfile, requireRootForAppArmor, runDoctor, sandboxFacts, type DoctorReport } from '../api/doctor.js';
+import {
+  APPARMOR_PROFILE,
+  APPARMOR_PROFILE_PATH,
+  installAppArmorProfile,
+  limitFacts,
+  readSeccompProfile,
+  requireRootForAppArmor,
+  runDoctor,
+  sandboxFacts,
+  stateChecks,
+  type DoctorReport,
+} from '../api/doctor.js';
 import { homedir } from 'node:os';
 import { resolveProgramDirectories, searchPathWith } from '../api/confinement.js';
 import { resolveStateDirectory } from '../api/state.js';
@@ -40,7 +51,7 @@ export const runDoctorCommand: CommandHandler = async (parsed, io: CliIo) => {
   const stateDirectory = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
   // Checked as for a run (a write scope is checked at run time, where the workspace is known).
   const searchPath = searchPathWith(resolveProgramDirectories(programPathOf(values, io.cwd) ?? [], { homeDirectory: homedir(), stateDirectory }));
-  const report = runDoctor(sandboxFacts(undefined, io.env), process.version, limitFacts());
+  const report = runDoctor(sandboxFacts(undefined, io.env), process.version, limitFacts(), stateChecks(stateDirectory, io.env));
   if (values['json'] === true) {
     writeTerminalText(
       io.stdout,

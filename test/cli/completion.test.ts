@@ -64,7 +64,23 @@ test('bash: "zotbox run --" offers exactly the long options the table gives run'
 test('bash: the first word offers the commands and help, or the global options', async (t) => {
   const text = await script('bash');
   const dir = tempDir(t);
-  t.deepEqual(bashComplete(text, ['zotbox', ''], dir), ['check', 'completion', 'consent', 'data', 'doctor', 'eval', 'help', 'init', 'inspect', 'pack', 'run', 'sessions', 'unpack', 'verify']);
+  t.deepEqual(bashComplete(text, ['zotbox', ''], dir), [
+    'check',
+    'completion',
+    'consent',
+    'data',
+    'doctor',
+    'eval',
+    'help',
+    'init',
+    'inspect',
+    'models',
+    'pack',
+    'run',
+    'sessions',
+    'unpack',
+    'verify',
+  ]);
   t.deepEqual(bashComplete(text, ['zotbox', '-'], dir), ['--debug', '--help', '--version', '-V', '-h']);
   t.deepEqual(bashComplete(text, ['zotbox', '--debug', 'ch'], dir), ['check'], 'a global option before the command');
   t.deepEqual(bashComplete(text, ['zotbox', 'help', 'co'], dir), ['completion', 'consent']);

@@ -2,7 +2,7 @@
 // $XDG_STATE_HOME/zotbox, else ~/.local/state/zotbox (macOS: ~/Library/
 // Application Support/zotbox). Inside it, each agent has its own directory,
 // agents/<name>-<key>/ (agent-directory.ts). Callers pass the environment:
-// nothing here reads process.env. A state directory that exists but cannot be one
+// nothing here reads process.env (stateVariablesOf picks from what it is given). A state directory that exists but cannot be one
 // (a file, under a file) is an error, never read as "nothing stored yet".
 import { accessSync, constants, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,11 @@ export function resolveStateDirectory({ env, homeDirectory, platform }: StateEnv
   if (xdg !== undefined && xdg !== '' && path.isAbsolute(xdg)) return path.join(xdg, 'zotbox');
   if (platform === 'darwin') return path.join(homeDirectory, 'Library', 'Application Support', 'zotbox');
   return path.join(homeDirectory, '.local', 'state', 'zotbox');
+}
+
+/** Only the variables that choose the state directory (ZOTBOX_HOME, XDG_STATE_HOME), from `env`: what a library run without `env` follows. */
+export function stateVariablesOf(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return { ZOTBOX_HOME: env['ZOTBOX_HOME'], XDG_STATE_HOME: env['XDG_STATE_HOME'] };
 }
 
 /** Which setting chose the state directory, for messages that must say how to change it. */

@@ -4,9 +4,12 @@
 // every command gets) and, when it fails, the diagnosis of sandbox-diagnosis.ts.
 import { diagnoseSandbox, type SandboxCause, type SandboxFacts } from '../executors/confine/sandbox-diagnosis.js';
 import type { LimitFacts } from '../executors/confine/command-limits.js';
+import { requireUsableStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
+import { API_KEY_VARIABLES, BUILT_IN_MODELS, hasModelCredentials, readUserModels, userModelsFile, type CatalogModel } from '../models/model-catalog.js';
+import { toZotboxError } from '../../errors.js';
 
 export interface DoctorCheck {
-  readonly name: 'node' | 'sandbox' | 'limits';
+  readonly name: 'node' | 'sandbox' | 'limits' | 'state' | 'models' | 'keys';
   readonly ok: boolean;
   /** What was found, in words. */
   readonly detail: string;
@@ -54,8 +57,48 @@ function limitsCheck(facts: LimitFacts): DoctorCheck {
   };
 }
 
+/** Where zotbox keeps state and the models (issue 27): the state directory, the models file, and which key variables are set (names only, never values). */
+export function stateChecks(stateDirectory: string, env: Readonly<Record<string, string | undefined>>): DoctorCheck[] {
+  const origin = stateDirectoryOrigin(env);
+  const checks: DoctorCheck[] = [];
+  try {
+    requireUsableStateDirectory(stateDirectory, { origin, write: true });
+    checks.push({ name: 'state', ok: true, detail: `state directory ${stateDirectory} (${origin === 'default' ? 'the default' : `from ${origin}`})` });
+  } catch (error) {
+    checks.push({
+      name: 'state',
+      ok: false,
+      detail: toZotboxError(error).message,
+      fix: `point ZOTBOX_HOME at a directory you can read and write, e.g. export ZOTBOX_HOME=${stateDirectory}-new, or fix ${stateDirectory}`,
+    });
+    return checks;
+  }
+  const file = userModelsFile(stateDirectory);
+  let user: CatalogModel[];
+  try {
+    user = readUserModels(stateDirectory);
+  } catch (error) {
+    checks.push({ name: 'models', ok: false, detail: toZotboxError(error).message, fix: `correct ${file} (docs/models.md, The user models file), or move it away to use the built-in models only` });
+    return checks;
+  }
+  checks.push({ name: 'models', ok: true, detail: `${BUILT_IN_MODELS.length} built-in models, ${user.length} in ${file}${user.length === 0 ? ' (none: zotbox models add declares one)' : ''}` });
+  const variables = Object.values(API_KEY_VARIABLES);
+  const set = variables.filter((name) => (env[name] ?? '') !== '');
+  const usable = [...BUILT_IN_MODELS, ...user].filter((model) => hasModelCredentials(model, env)).map((model) => model.id);
+  // Informational, never a failure: a machine used only for --replay runs needs no key.
+  checks.push({
+    name: 'keys',
+    ok: true,
+    detail:
+      usable.length > 0
+        ? `${set.length === 0 ? 'no key variable set' : `${set.join(' and ')} set`}; models usable: ${usable.join(', ')}`
+        : `none of ${variables.join(', ')} is set, and no model in ${file} says it needs no key, so only --replay runs can work; to ask a model, export ANTHROPIC_API_KEY=… or OPENAI_API_KEY=…, or declare a local server that needs no key: zotbox models add ID --provider openai --base-url http://127.0.0.1:8080/v1 --context-window 32768 --no-key`,
+  });
+  return checks;
+}
+
 /** The checks, from facts the caller read (mode.ts sandboxFacts and command-limits.ts limitFacts read the real ones). */
-export function runDoctor(facts: SandboxFacts, nodeVersion: string = process.version, limits?: LimitFacts): DoctorReport {
-  const checks = [nodeCheck(nodeVersion), sandboxCheck(facts), ...(limits === undefined ? [] : [limitsCheck(limits)])];
+export function runDoctor(facts: SandboxFacts, nodeVersion: string = process.version, limits?: LimitFacts, state: readonly DoctorCheck[] = []): DoctorReport {
+  const checks = [nodeCheck(nodeVersion), sandboxCheck(facts), ...(limits === undefined ? [] : [limitsCheck(limits)]), ...state];
   return { ok: checks.every((check) => check.ok), checks };
 }

@@ -28,6 +28,10 @@ export interface CatalogModel {
   readonly idleTimeoutMs?: number;
   /** USD per million tokens; without it a run's cost is unknown (null). */
   readonly prices?: ModelPrices;
+  /** models.json `"api_key": "none"`: the server takes no key, so none is needed in the environment. */
+  readonly noKey?: boolean;
+  /** Where the entry comes from: built in, or the models file at this path. */
+  readonly source?: string;
 }
 
 /** List prices, USD per million tokens (Anthropic: 5-minute cache writes; OpenAI: no charge to write the cache). */
@@ -55,6 +59,8 @@ const UserModelsSchema = z.strictObject({
       max_concurrency: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
       first_byte_timeout_s: z.number().positive().max(86_400).optional(),
       idle_timeout_s: z.number().positive().max(86_400).optional(),
+      /** "none": the server needs no key (a local server); the provider's variable is then not required. */
+      api_key: z.literal('none').optional(),
       /** USD per million tokens; cache_write and cache_read default to input (no discount assumed). */
       prices: z
         .strictObject({
@@ -70,9 +76,14 @@ const UserModelsSchema = z.strictObject({
 
 export const API_KEY_VARIABLES: Readonly<Record<ProviderName, string>> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
 
-/** The user models file, <state>/models.json; absent means none. */
+/** The user models file of a state directory: STATE/models.json. */
+export function userModelsFile(stateDirectory: string): string {
+  return path.join(stateDirectory, 'models.json');
+}
+
+/** The user models file, STATE/models.json; absent means none. */
 export function readUserModels(stateDirectory: string): CatalogModel[] {
-  const file = path.join(stateDirectory, 'models.json');
+  const file = userModelsFile(stateDirectory);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -100,7 +111,27 @@ export function readUserModels(stateDirectory: string): CatalogModel[] {
     ...(m.first_byte_timeout_s === undefined ? {} : { firstByteTimeoutMs: Math.round(m.first_byte_timeout_s * 1000) }),
     ...(m.idle_timeout_s === undefined ? {} : { idleTimeoutMs: Math.round(m.idle_timeout_s * 1000) }),
     ...(m.prices === undefined ? {} : { prices: price(m.prices.input, m.prices.output, m.prices.cache_write ?? m.prices.input, m.prices.cache_read ?? m.prices.input) }),
+    ...(m.api_key === 'none' ? { noKey: true } : {}),
+    source: file,
   }));
+}
+
+/** Whether the model can be asked with this environment: its provider's key is set, or its entry says it needs none. */
+export function hasModelCredentials(model: CatalogModel, env: Readonly<Record<string, string | undefined>>): boolean {
+  return model.noKey === true || (env[API_KEY_VARIABLES[model.provider]] ?? '') !== '';
+}
+
+/** How to give a model its key, in words: for a self-hosted model, that any value works, or that the entry can say it needs none. */
+function keyFix(model: CatalogModel, modelsFile: string): string {
+  const key = API_KEY_VARIABLES[model.provider];
+  if (model.baseUrl === undefined) return `Fix: set ${key}.`;
+  return `Fix: set ${key} (if the server at ${model.baseUrl} checks no key, any value works, e.g. ${key}=none), or add "api_key": "none" to its entry in ${modelsFile}.`;
+}
+
+/** The catalog models that meet the agent's requirements (context window and capabilities), in words. */
+function modelsThatFit(catalog: readonly CatalogModel[], manifest: Manifest): string {
+  const fit = catalog.filter((m) => unmetModelRequirements(m, manifest).length === 0).map((m) => m.id);
+  return fit.length === 0 ? 'no catalog model meets them' : `catalog models that do: ${fit.join(', ')}`;
 }
 
 /** What the agent requires of a model that this one lacks; empty when compatible. */
@@ -117,6 +148,8 @@ export interface SelectModelInput {
   readonly explicit?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly catalog: readonly CatalogModel[];
+  /** The user models file, named in messages (STATE/models.json with the real state directory). */
+  readonly modelsFile?: string;
 }
 
 /**
@@ -124,20 +157,20 @@ export interface SelectModelInput {
  * error, as it is for --model; so is a model whose provider key is missing, since
  * such a default could never be used.
  */
-function configuredModel(env: Readonly<Record<string, string | undefined>>, catalog: readonly CatalogModel[]): CatalogModel | undefined {
+function configuredModel(env: Readonly<Record<string, string | undefined>>, catalog: readonly CatalogModel[], modelsFile: string): CatalogModel | undefined {
   const id = env['ZOTBOX_MODEL'];
   if (id === undefined || id === '') return undefined;
   const model = catalog.find((m) => m.id === id);
   if (model === undefined) {
     throw new ZotboxError(
       'ZB_MODEL_UNAVAILABLE',
-      `ZOTBOX_MODEL names the model ${JSON.stringify(id)}, which is in no catalog. Fix: set it to a built-in model or one declared in <state>/models.json (docs/models.md), or unset it.`,
+      `ZOTBOX_MODEL names the model ${JSON.stringify(id)}, which is in no catalog. Fix: set it to a built-in model or one declared in ${modelsFile} (docs/models.md; zotbox models list shows the catalog), or unset it.`,
       { details: { model: id, variable: 'ZOTBOX_MODEL' } },
     );
   }
   const key = API_KEY_VARIABLES[model.provider];
-  if ((env[key] ?? '') === '') {
-    throw new ZotboxError('ZB_PROVIDER_AUTH', `ZOTBOX_MODEL names ${model.id}, which needs ${key} in the environment. Fix: set ${key}, or change or unset ZOTBOX_MODEL.`, {
+  if (!hasModelCredentials(model, env)) {
+    throw new ZotboxError('ZB_PROVIDER_AUTH', `ZOTBOX_MODEL names ${model.id}, which needs ${key} in the environment. ${keyFix(model, modelsFile)} Or change or unset ZOTBOX_MODEL.`, {
       details: { model: model.id, variable: 'ZOTBOX_MODEL' },
     });
   }
@@ -146,14 +179,15 @@ function configuredModel(env: Readonly<Record<string, string | undefined>>, cata
 
 export function selectModel(input: SelectModelInput): CatalogModel {
   const { manifest, env, catalog } = input;
-  const hasCredentials = (model: CatalogModel) => (env[API_KEY_VARIABLES[model.provider]] ?? '') !== '';
+  const modelsFile = input.modelsFile ?? 'the models file, models.json in the state directory';
+  const hasCredentials = (model: CatalogModel) => hasModelCredentials(model, env);
   const find = (id: string) => catalog.find((m) => m.id === id);
   if (input.explicit !== undefined) {
     const model = find(input.explicit);
     if (model === undefined) {
       throw new ZotboxError(
         'ZB_MODEL_UNAVAILABLE',
-        `model ${JSON.stringify(input.explicit)} is in no catalog. Declare it in <state>/models.json with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked.`,
+        `model ${JSON.stringify(input.explicit)} is in no catalog. Declare it in ${modelsFile} with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked, e.g. zotbox models add ${input.explicit} --provider openai --base-url http://127.0.0.1:8080/v1 --context-window 32768.`,
         {
           details: { model: input.explicit },
         },
@@ -161,12 +195,17 @@ export function selectModel(input: SelectModelInput): CatalogModel {
     }
     const unmet = unmetModelRequirements(model, manifest);
     if (unmet.length > 0)
-      throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${model.id} does not meet the agent's requirements: it lacks ${unmet.join(' and ')}.`, { details: { model: model.id, unmet } });
-    if (!hasCredentials(model)) throw new ZotboxError('ZB_PROVIDER_AUTH', `model ${model.id} needs ${API_KEY_VARIABLES[model.provider]} in the environment.`, { details: { model: model.id } });
+      throw new ZotboxError(
+        'ZB_MODEL_UNAVAILABLE',
+        `model ${model.id} does not meet the agent's requirements: it lacks ${unmet.join(' and ')}; ${modelsThatFit(catalog, manifest)}. Fix: choose one with --model, or declare a model that fits in ${modelsFile}.`,
+        { details: { model: model.id, unmet } },
+      );
+    if (!hasCredentials(model))
+      throw new ZotboxError('ZB_PROVIDER_AUTH', `model ${model.id} needs ${API_KEY_VARIABLES[model.provider]} in the environment. ${keyFix(model, modelsFile)}`, { details: { model: model.id } });
     return model;
   }
   const usable = (model: CatalogModel | undefined): model is CatalogModel => model !== undefined && unmetModelRequirements(model, manifest).length === 0 && hasCredentials(model);
-  const configured = configuredModel(env, catalog);
+  const configured = configuredModel(env, catalog, modelsFile);
   // The user's default for every agent: one that lacks what this agent requires is passed over for the agent's own choice.
   if (configured !== undefined && unmetModelRequirements(configured, manifest).length === 0) return configured;
   for (const id of manifest.model.preferred) if (usable(find(id))) return find(id)!;
@@ -176,7 +215,7 @@ export function selectModel(input: SelectModelInput): CatalogModel {
   throw new ZotboxError(
     'ZB_MODEL_UNAVAILABLE',
     compatible.length === 0
-      ? `no catalog model meets the agent's requirements (${[manifest.model.minContext > 0 ? `context ≥ ${manifest.model.minContext}` : '', ...manifest.model.requires].filter(Boolean).join(', ')}).`
+      ? `no catalog model meets the agent's requirements (${[manifest.model.minContext > 0 ? `context ≥ ${manifest.model.minContext}` : '', ...manifest.model.requires].filter(Boolean).join(', ')}). Fix: declare a model that meets them in ${modelsFile} (docs/models.md).`
       : `no model is usable: the compatible ones (${compatible.map((m) => m.id).join(', ')}) need ${[...new Set(compatible.map((m) => API_KEY_VARIABLES[m.provider]))].join(' or ')} in the environment. Or replay a transcript with --replay FILE.`,
   );
 }

@@ -24,7 +24,8 @@ const BASE_URL_VARIABLES = { anthropic: 'ANTHROPIC_BASE_URL', openai: 'OPENAI_BA
 
 export function providerForModel(options: ProviderForModelOptions): ModelProvider {
   const { model, env } = options;
-  const apiKey = env[API_KEY_VARIABLES[model.provider]] ?? '';
+  // A model whose entry says its server takes no key (api_key "none") gets the key if one is set, else "none".
+  const apiKey = env[API_KEY_VARIABLES[model.provider]] || (model.noKey === true ? 'none' : '');
   // An empty variable counts as unset, as it always has.
   const baseUrl = model.baseUrl ?? (env[BASE_URL_VARIABLES[model.provider]] || undefined);
   const maxConcurrency = options.maxConcurrency ?? model.maxConcurrency;

@@ -7,7 +7,7 @@ import type { Manifest } from '../../policy/manifest.js';
 import type { ModelEndpoints } from '../providers/model-endpoints.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { ReplayProvider, readReplayTranscript } from '../providers/replay.js';
-import { BUILT_IN_MODELS, readUserModels, selectModel, type ProviderName } from './model-catalog.js';
+import { BUILT_IN_MODELS, readUserModels, selectModel, userModelsFile, type ProviderName } from './model-catalog.js';
 import type { ModelPrices } from './model-prices.js';
 import { providerForModel } from './provider-for-model.js';
 
@@ -46,6 +46,7 @@ export function selectProvider(input: SelectProviderInput): ProviderChoice {
     manifest: input.manifest,
     env,
     catalog: [...BUILT_IN_MODELS, ...readUserModels(input.stateDirectory)],
+    modelsFile: userModelsFile(input.stateDirectory),
     ...(input.explicitModel === undefined ? {} : { explicit: input.explicitModel }),
   });
   // Built now, so a bad base URL or limit is refused before consent. A live

@@ -20,7 +20,7 @@ import type { NetResolver } from '../net/net-proxy.js';
 import { runNetRules } from '../net/run-net.js';
 import { requestConsent, summarizePermissions, type ConsentOutcome, type ConsentRequest } from '../consent/request-consent.js';
 import { ensureAgentDirectories } from '../consent/agent-directory.js';
-import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../consent/state-dir.js';
+import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin, stateVariablesOf } from '../consent/state-dir.js';
 import { canonicalStateContext, refuseScopesInStateDirectory } from '../consent/state-scopes.js';
 import { refuseProgramDirectoriesInWriteScopes, resolveProgramDirectories, searchPathWith, trustedDirectoriesWith, type ProgramDirectory } from '../executors/program-directories.js';
 import { createCommandIsolation } from '../executors/confine/command-isolation.js';
@@ -68,8 +68,9 @@ export interface PrepareRunOptions {
   readonly remember?: boolean;
   /**
    * The environment the host reads: API keys, base URLs, ZOTBOX_HOME, XDG_STATE_HOME,
-   * ZOTBOX_AGENT_CONSENT. Default {}: nothing from process.env, and the state directory
-   * is then the default one (docs/library.md); pass process.env to follow the user's.
+   * ZOTBOX_AGENT_CONSENT. Default: only ZOTBOX_HOME and XDG_STATE_HOME from process.env
+   * (the state directory follows the user's), nothing else (docs/library.md); pass
+   * process.env to use the user's keys too.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly stdin?: ConsentRequest['stdin'];
@@ -152,9 +153,11 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
   const { image, layout, source, sourceIdentity, reference } = agent;
   const manifest = layout.manifest;
   checkRequirements(manifest, { platform: process.platform });
-  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env, homeDirectory: homedir(), platform: process.platform });
+  // Without `env`, the state directory still follows the user's ZOTBOX_HOME and XDG_STATE_HOME (issue 27); nothing else is read from process.env.
+  const stateEnv = options.env ?? stateVariablesOf(process.env);
+  const stateDirectory = options.stateDirectory ?? resolveStateDirectory({ env: stateEnv, homeDirectory: homedir(), platform: process.platform });
   // Before the models file in it is read or anything is created there.
-  requireUsableStateDirectory(stateDirectory, { origin: options.stateDirectory === undefined ? stateDirectoryOrigin(env) : 'the stateDirectory option', write: true });
+  requireUsableStateDirectory(stateDirectory, { origin: options.stateDirectory === undefined ? stateDirectoryOrigin(stateEnv) : 'the stateDirectory option', write: true });
   const provider = selectProvider({
     manifest,
     env,

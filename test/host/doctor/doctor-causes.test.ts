@@ -6,10 +6,12 @@
 // old kernel or bubblewrap) are driven through the diagnosis's facts.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { diagnoseSandbox, type SandboxFacts } from '../../../src/host/executors/confine/sandbox-diagnosis.js';
 import { sandboxFacts } from '../../../src/host/executors/confine/mode.js';
-import { runDoctor } from '../../../src/host/doctor/run-doctor.js';
+import { runDoctor, stateChecks, type DoctorCheck } from '../../../src/host/doctor/run-doctor.js';
 import { underUserNamespaceDenial } from '../../fixtures/deny-user-namespaces.js';
 import { BIN } from '../../fixtures/paths.js';
 
@@ -20,7 +22,8 @@ interface DoctorJson {
 
 function doctor(prefix: readonly string[]): { status: number | null; json: DoctorJson; stderr: string } {
   const argv = [...prefix, process.execPath, BIN, 'doctor', '--json'];
-  const result = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+  // A key variable is set (its value never printed), so the keys check passes and only the sandbox decides.
+  const result = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', OPENAI_API_KEY: 'doctor-test-key' } });
   return { status: result.status, json: JSON.parse(result.stdout || '{}') as DoctorJson, stderr: result.stderr };
 }
 
@@ -138,4 +141,35 @@ test('doctor names how command limits are enforced here; without prlimit the lim
     report.checks.find((check) => check.name === 'limits'),
     { ok: false, fix: 'install util-linux: sudo apt-get install util-linux (Fedora: sudo dnf install util-linux)' },
   );
+});
+
+test('doctor checks the state directory, the models file and which keys are set, never printing a value, each failure with its fix (issue 27)', (t) => {
+  const root = mkdtempSync(path.join(tmpdir(), 'zb-doctor-state-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const state = path.join(root, 'state');
+  const named = (checks: readonly DoctorCheck[], name: string) => checks.find((check) => check.name === name);
+  const keyed = stateChecks(state, { OPENAI_API_KEY: 'sk-never-printed' });
+  t.like(named(keyed, 'state'), { ok: true, detail: `state directory ${state} (the default)` });
+  t.like(named(keyed, 'models'), { ok: true });
+  t.true(named(keyed, 'models')!.detail.includes(path.join(state, 'models.json')));
+  t.like(named(keyed, 'keys'), { ok: true });
+  t.regex(named(keyed, 'keys')!.detail, /^OPENAI_API_KEY set; models usable: gpt-4\.1/);
+  t.false(JSON.stringify(keyed).includes('sk-never-printed'));
+  const none = named(stateChecks(state, {}), 'keys')!;
+  t.true(none.ok, 'no key is not a failure: --replay runs need none');
+  t.regex(none.detail, /only --replay runs can work; .*--no-key/);
+  mkdirSync(state);
+  writeFileSync(path.join(state, 'models.json'), JSON.stringify({ models: [{ id: 'local', provider: 'openai', base_url: 'http://127.0.0.1:8080/v1', context_window: 8192, api_key: 'none' }] }));
+  t.like(named(stateChecks(state, {}), 'keys'), { ok: true, detail: 'no key variable set; models usable: local' });
+  writeFileSync(path.join(state, 'models.json'), '{');
+  const invalid = named(stateChecks(state, {}), 'models')!;
+  t.false(invalid.ok);
+  t.true((invalid.fix ?? '').includes(path.join(state, 'models.json')));
+  const file = path.join(root, 'a-file');
+  writeFileSync(file, 'x');
+  const unusable = stateChecks(file, { ZOTBOX_HOME: file });
+  t.like(unusable[0], { name: 'state', ok: false });
+  t.regex(unusable[0]!.fix ?? '', /ZOTBOX_HOME/);
+  t.is(unusable.length, 1, 'no models check on an unusable state directory');
+  t.false(runDoctor(sandboxFacts(), process.version, undefined, unusable).ok, 'a failed state check fails doctor');
 });

@@ -95,3 +95,44 @@ test("ZOTBOX_MODEL that lacks what this agent requires is passed over for the ag
   t.is(selectModel({ manifest: needsReasoning, env: { ...both, ZOTBOX_MODEL: 'gpt-4o' }, catalog: BUILT_IN_MODELS }).id, 'o3');
   t.is(selectModel({ manifest: manifest({ preferred: ['o3'] }), env: { ...both, ZOTBOX_MODEL: '' }, catalog: BUILT_IN_MODELS }).id, 'o3');
 });
+
+test('messages name the real models file, never a placeholder (issue 27)', (t) => {
+  const modelsFile = '/home/someone/.local/state/zotbox/models.json';
+  const unknown = t.throws(() => selectModel({ manifest: manifest(), explicit: 'my-local-llm', env: both, catalog: BUILT_IN_MODELS, modelsFile }));
+  t.true(unknown.message.includes(modelsFile), unknown.message);
+  t.false(unknown.message.includes('<state>'));
+  const configured = t.throws(() => selectModel({ manifest: manifest(), env: { ...both, ZOTBOX_MODEL: 'nope' }, catalog: BUILT_IN_MODELS, modelsFile }));
+  t.true(configured.message.includes(modelsFile), configured.message);
+});
+
+test('a too-small context window is refused naming the catalog models that fit (issue 27)', (t) => {
+  const small = { id: 'small-local', provider: 'openai', contextWindow: 32_768, reasoning: false, vision: false, baseUrl: 'http://127.0.0.1:8080/v1' } as const;
+  const error = t.throws(() => selectModel({ manifest: manifest({ min_context: 65_536 }), explicit: 'small-local', env: both, catalog: [...BUILT_IN_MODELS, small] }));
+  t.is(code(error), 'ZB_MODEL_UNAVAILABLE');
+  t.regex(error.message, /catalog models that do: claude-sonnet-4-5, .*gpt-4o/);
+  t.false(error.message.includes('do: small-local'));
+});
+
+test('a models.json entry with "api_key": "none" needs no key; a self-hosted model without one says any value works (issue 27)', (t) => {
+  const state = tempDir(t, 'zb-models-');
+  writeFileSync(
+    path.join(state, 'models.json'),
+    JSON.stringify({
+      models: [
+        { id: 'keyless', provider: 'openai', base_url: 'http://127.0.0.1:8080/v1', context_window: 8192, api_key: 'none' },
+        { id: 'keyed', provider: 'openai', base_url: 'http://127.0.0.1:8080/v1', context_window: 8192 },
+      ],
+    }),
+  );
+  const [keyless, keyed] = readUserModels(state);
+  t.true(keyless!.noKey);
+  t.is(keyless!.source, path.join(state, 'models.json'));
+  t.is(selectModel({ manifest: manifest(), explicit: 'keyless', env: {}, catalog: [keyless!, keyed!] }).id, 'keyless');
+  t.is(selectModel({ manifest: manifest(), env: {}, catalog: [keyed!, keyless!] }).id, 'keyless', 'automatic selection counts it as usable');
+  const error = t.throws(() => selectModel({ manifest: manifest(), explicit: 'keyed', env: {}, catalog: [keyless!, keyed!], modelsFile: path.join(state, 'models.json') }));
+  t.is(code(error), 'ZB_PROVIDER_AUTH');
+  t.regex(error.message, /any value works/);
+  t.true(error.message.includes(`"api_key": "none" to its entry in ${path.join(state, 'models.json')}`));
+  writeFileSync(path.join(state, 'models.json'), JSON.stringify({ models: [{ id: 'x', provider: 'openai', context_window: 1, api_key: 'sk-secret' }] }));
+  t.is(code(t.throws(() => readUserModels(state))), 'ZB_MODELS_FILE_INVALID', 'only "none" is accepted: keys never go in the file');
+});

@@ -68,3 +68,18 @@ test('an agent with net.allow is refused under --confine off, before consent, na
     [['api.github.com']],
   );
 });
+
+test.serial('without env, the state directory follows process.env.ZOTBOX_HOME (issue 27), and with env only env counts', async (t) => {
+  const { root, options } = agentFixture(t);
+  const home = path.join(root, 'exported-home');
+  const before = process.env['ZOTBOX_HOME'];
+  process.env['ZOTBOX_HOME'] = home;
+  try {
+    t.is((await prepareRun({ ...options, yes: true })).stateDirectory, home);
+    const other = path.join(root, 'passed-home');
+    t.is((await prepareRun({ ...options, env: { ZOTBOX_HOME: other }, yes: true })).stateDirectory, other);
+  } finally {
+    if (before === undefined) delete process.env['ZOTBOX_HOME'];
+    else process.env['ZOTBOX_HOME'] = before;
+  }
+});
