@@ -89,7 +89,7 @@ test('in a real terminal every streamed answer stays on screen, above the next p
     'in the order they happened',
   );
   t.true(
-    lines.some((line) => line.startsWith('→ read {"path":"notes.txt"}')),
+    lines.some((line) => line === '  ✔ read notes.txt (7 B)'),
     'the tool call shows',
   );
 

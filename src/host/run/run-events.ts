@@ -63,6 +63,10 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** For a command that ran (bash): how it exited. ok stays true for a non-zero exit: the model reads the result. */
     exit_code: z.number().int().nullable().optional(),
     signal: z.string().nullable().optional(),
+    /** How large the result was (read: the file's size; write, edit: the bytes written; bash: its output), for a one-line summary. */
+    bytes: z.number().int().optional(),
+    /** read: the lines returned; bash: the lines of its output. */
+    lines: z.number().int().optional(),
   }),
   /** One connection attempt of a command through the sandbox's proxy (net.allow), reported when it ends. */
   z.strictObject({
