@@ -10,6 +10,7 @@ import { runCli } from '../../src/cli.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { readSession } from '../../src/host/run/sessions.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { serve } from '../fixtures/model-servers.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
 
@@ -81,6 +82,20 @@ test('a failed run: the one-line error with its code on stderr, nothing of it on
   t.regex(result.stderr, /^zotbox: error\[ZB_REPLAY_EXHAUSTED\]: [^\n]+\n$/);
   t.notRegex(result.stdout, /ZB_REPLAY_EXHAUSTED|■/);
   t.regex(lastLine(result.stdout), USAGE_LINE);
+});
+
+test('a run that failed before its first model turn prints no total line of zeros', async (t) => {
+  const s = setUp(t, [textTurn('unused')]);
+  // The provider refuses the key: no model turn, no token.
+  const server = await serve(t, (_body, _req, res) =>
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'),
+  );
+  const env = { ...s.env, ANTHROPIC_API_KEY: 'bad', ANTHROPIC_BASE_URL: server.base };
+  const result = await runCliCaptured(['run', s.agent, 'go', '--cwd', s.workspace, '--model', 'claude-sonnet-4-5', '-y', '--no-session', '--confine', 'off'], { env });
+  t.is(result.status, 1);
+  t.regex(result.stderr, /^zotbox: error\[ZB_PROVIDER_\w+\]: [^\n]+\n$/);
+  t.false(result.stdout.includes('· 0 turns'), result.stdout);
+  t.regex(lastLine(result.stdout), /^▶ probe@1\.0\.0|^ {2}commands: /, 'the start line is all there is');
 });
 
 test('--print on a failed run prints no blank line, and the error on stderr', async (t) => {

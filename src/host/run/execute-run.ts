@@ -141,6 +141,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation, answers);
   let inputError: ZotboxError | undefined;
   let runUsage: RunUsage = NO_USAGE;
+  let closingTurns = 0;
   const model = serveModel(
     modelChannel.port1,
     recorder ?? answering,
@@ -164,7 +165,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
             cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
             cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
           });
-        }
+        } else closingTurns++;
         // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
         sessionWriter?.sync(conversation);
       },
@@ -198,6 +199,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     fatal: cancellation.fatal,
     cancelled: cancellation.reason,
     inputError,
+    closingTurns,
     maxTurns,
   });
   // The package the sandbox mounts at /zotbox exists while a run of the plan holds it (entry.pre included).
