@@ -3,6 +3,7 @@
 // --json) or the final answer alone (--print). In every format a run that did not
 // complete prints its one-line error on stderr, before the text's total line.
 import type { RunEvent } from '../api/run.js';
+import { sanitizeTerminalText } from '../api/terminal.js';
 import { ZotboxError, fromWireError } from '../errors.js';
 import type { CliIo, ParsedCommand } from './command-spec.js';
 import { formatError } from './error-output.js';
@@ -31,6 +32,10 @@ export function outputFormatOf(values: ParsedCommand['values']): RunOutputFormat
   return asked.keys().next().value ?? 'text';
 }
 
+const WARNING_LABEL = '\u001b[1;97;41m WARNING \u001b[0m';
+const RED_BOLD = '\u001b[1;31m';
+const RESET = '\u001b[0m';
+
 export interface RunOutput {
   write(event: RunEvent): void;
   /** Called once iteration stops, with or without run.end: flushes what the text stream owes (a colour reset). */
@@ -46,6 +51,10 @@ export function runOutput(format: RunOutputFormat, io: CliIo, options: { readonl
   const sink = sinkFor(format, io, options.chat);
   return {
     write(event) {
+      // On a terminal, each warning of run.start is loud, in colour, on stderr (issue 27); the event carries them everywhere.
+      if (event.type === 'run.start' && event.warnings !== undefined && io.stderr.isTTY === true) {
+        for (const warning of event.warnings) io.stderr.write(`${WARNING_LABEL} ${RED_BOLD}${sanitizeTerminalText(warning.message, { keepColour: false })}${RESET}\n`);
+      }
       if (event.type === 'run.end' && event.error !== undefined) {
         sink.endLine?.(); // the status line is erased and the answer's line ended: the error starts a line of its own
         writeTerminalText(io.stderr, formatError(fromWireError(event.error), false));

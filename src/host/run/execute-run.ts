@@ -270,6 +270,24 @@ function conversationLimit(contextWindow: number): number {
   return Math.min(MAX_CONVERSATION_BYTES, contextWindow * CHARACTERS_PER_TOKEN_CEILING);
 }
 
+/** The warnings run.start carries: commands that would run unconfined, and zotbox itself running as root (docs/security.md advises against it). */
+function warningsOf(plan: RunPlan): { warnings?: { code: 'unconfined' | 'root'; message: string }[] } {
+  const warnings: { code: 'unconfined' | 'root'; message: string }[] = [];
+  if (plan.permissions.confinement === 'unconfined' && plan.permissions.bash.mode !== 'none') {
+    warnings.push({
+      code: 'unconfined',
+      message: "commands run UNCONFINED (--confine off): as you, with your files, network and keys, limited only by the gate's checks. Leave out --confine off to run them in the sandbox.",
+    });
+  }
+  if (process.getuid?.() === 0) {
+    warnings.push({
+      code: 'root',
+      message: 'zotbox is running as root: whatever the agent may write or run, it may do with root rights outside the sandbox (docs/security.md). Run zotbox as an ordinary user.',
+    });
+  }
+  return warnings.length === 0 ? {} : { warnings };
+}
+
 function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSession): RunEvent {
   const { manifest, image, permissions } = plan;
   return {
@@ -292,6 +310,7 @@ function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSess
         ? { ...commandLimitCeiling(plan.manifest.permissions.limits), enforcement: 'none', description: 'none: unconfined commands are not bounded' }
         : { ...plan.limits.limits, enforcement: plan.limits.enforcement.kind, description: describeLimits(plan.limits) },
     consent: plan.consent,
+    ...warningsOf(plan),
     session: session.file === undefined ? null : { id: session.id ?? '', file: session.file, continued: session.history.length > 0 },
     at: new Date().toISOString(),
   };

@@ -36,6 +36,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       })
       .optional(),
     consent: z.enum(['flag', 'environment', 'receipt', 'prompt']),
+    /** What the user must know before trusting this run (issue 27, item 5): commands unconfined (--confine off), zotbox running as root. Absent when none. */
+    warnings: z.array(z.strictObject({ code: z.enum(['unconfined', 'root']), message: z.string() })).optional(),
     session: z.strictObject({ id: z.string(), file: z.string(), continued: z.boolean() }).nullable(),
     at: At,
   }),
