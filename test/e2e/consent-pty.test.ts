@@ -62,6 +62,5 @@ test('the consent prompt names the model and the host its requests go to', async
   });
   await asked(pty);
   t.true(pty.screen.lines().includes('  model:    claude-sonnet-4-5 at models.example.test:8080 (what the agent reads goes there)'), pty.screen.text());
-  pty.press('n');
-  t.is(await pty.exited, 1, pty.screen.text());
+  // Left unanswered: the pty's teardown ends the command (answering is covered by the tests above).
 });
