@@ -1,7 +1,7 @@
 // The zotbox command line: argument parsing, dispatch and output only. All
 // behaviour lives in the library (src/index.ts and the layers below); this file
 // turns argv into calls and results or errors into text and an exit status.
-import { ZotboxError, fileSystemError, toZotboxError, type ExitStatus } from './errors.js';
+import { ZotboxError, didYouMean, fileSystemError, toZotboxError, type ExitStatus } from './errors.js';
 import { parseCommandArguments, type CliIo, type CommandHandler } from './cli/command-spec.js';
 import { COMMANDS } from './cli/commands.js';
 import { renderCommandHelp, renderMainHelp } from './cli/help.js';
@@ -157,9 +157,16 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const spec = COMMANDS.find((c) => c.name === name);
   if (spec === undefined) {
     const names = COMMANDS.map((c) => c.name).join(', ');
-    throw new ZotboxError('ZB_CLI_UNKNOWN_COMMAND', `unknown command '${name}'. The commands are: ${names}. Run 'zotbox --help' for usage.`, {
-      details: { command: name },
-    });
+    throw new ZotboxError(
+      'ZB_CLI_UNKNOWN_COMMAND',
+      `unknown command '${name}'.${didYouMean(
+        name,
+        COMMANDS.map((c) => c.name),
+      )} The commands are: ${names}. Run 'zotbox --help' for usage.`,
+      {
+        details: { command: name },
+      },
+    );
   }
   const parsed = parseCommandArguments(spec, rest);
   if (parsed.values['help'] === true) {
@@ -185,9 +192,16 @@ function showHelpFor(name: string | undefined, io: CliIo): number {
   }
   const spec = COMMANDS.find((c) => c.name === name);
   if (spec === undefined) {
-    throw new ZotboxError('ZB_CLI_UNKNOWN_COMMAND', `no help for unknown command '${name}'. Run 'zotbox --help' to list the commands.`, {
-      details: { command: name },
-    });
+    throw new ZotboxError(
+      'ZB_CLI_UNKNOWN_COMMAND',
+      `no help for unknown command '${name}'.${didYouMean(
+        name,
+        COMMANDS.map((c) => c.name),
+      )} Run 'zotbox --help' to list the commands.`,
+      {
+        details: { command: name },
+      },
+    );
   }
   io.stdout.write(renderCommandHelp(spec, AVAILABLE.has(spec.name)));
   return 0;

@@ -390,3 +390,42 @@ function describeUnknown(value: unknown): string {
     return String(value);
   }
 }
+
+/** Edit distance with adjacent swaps (optimal string alignment): `rn` → `run` is 1, `agnet` → `agent` is 1. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate a misspelt word most likely meant (issue 27: "did you mean"), or
+ * undefined when none is close: at most one edit for a short word, a third of its
+ * length for a longer one, and a word that is the start of exactly one candidate.
+ */
+export function closestName(word: string, candidates: Iterable<string>): string | undefined {
+  const lower = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(lower.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  const prefixed: string[] = [];
+  for (const name of candidates) {
+    if (name === word) continue;
+    const distance = editDistance(lower, name.toLowerCase());
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
+    if (lower.length >= 2 && name.toLowerCase().startsWith(lower)) prefixed.push(name);
+  }
+  return best?.name ?? (prefixed.length === 1 ? prefixed[0] : undefined);
+}
+
+/** " Did you mean 'run'?" for the closest candidate, or '' when none is close: for the end of an error's first sentence. */
+export function didYouMean(word: string, candidates: Iterable<string>, quote: (name: string) => string = (name) => `'${name}'`): string {
+  const name = closestName(word, candidates);
+  return name === undefined ? '' : ` Did you mean ${quote(name)}?`;
+}

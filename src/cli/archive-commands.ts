@@ -93,6 +93,39 @@ export function describePermissions(permissions: Manifest['permissions']): strin
   ];
 }
 
+/** A grant that reaches far beyond a workspace (issue 27, item 5): inspect flags it so it never looks ordinary. */
+export interface WideGrant {
+  readonly permission: 'fs.read' | 'fs.write' | 'bash.mode';
+  readonly value: string;
+  readonly why: string;
+}
+
+/** The root or the home directory as a read or write scope, and bash in ask mode. */
+export function wideGrantsOf(permissions: AgentReport['permissions'], home: string): WideGrant[] {
+  const wide: WideGrant[] = [];
+  const homes = new Set([home.replace(/\/+$/, '')]); // scopes are absolute or ${...} variables: ~ is refused by the manifest
+  for (const [permission, scopes] of [
+    ['fs.read', permissions.fs.read],
+    ['fs.write', permissions.fs.write],
+  ] as const) {
+    for (const scope of scopes) {
+      const trimmed = scope.length > 1 ? scope.replace(/\/+$/, '') : scope;
+      if (trimmed === '/')
+        wide.push({ permission, value: scope, why: `the whole file system (${permission === 'fs.read' ? 'every file you can read, keys and tokens included' : 'every file you can change'})` });
+      else if (homes.has(trimmed))
+        wide.push({ permission, value: scope, why: `your whole home directory (${permission === 'fs.read' ? 'keys, tokens and shell history included' : 'your shell start-up files included'})` });
+    }
+  }
+  if (permissions.bash.mode === 'ask') wide.push({ permission: 'bash.mode', value: 'ask', why: 'any command at all, unchecked by the gate (only confinement bounds it)' });
+  return wide;
+}
+
+function wideGrantLines(report: AgentReport): string[] {
+  const wide = wideGrantsOf(report.permissions, homedir());
+  if (wide.length === 0) return [];
+  return ['', `WIDE GRANTS (${wide.length}): read these before you consent`, ...wide.map((w) => `  ! ${w.permission} ${field(w.value)}: ${w.why}`)];
+}
+
 function reportText(report: AgentReport, searchPath: readonly string[]): string {
   const lines = [
     `name:            ${field(report.name)}`,
@@ -110,6 +143,7 @@ function reportText(report: AgentReport, searchPath: readonly string[]): string 
     `  confinement: ${report.confinement}`,
     `  limits: ${report.limits.enforcement}`,
     `  search path: ${searchPath.map(field).join(':')}`,
+    ...wideGrantLines(report),
     '',
     `unknown keys:    ${listOrNone(report.unknownKeys)}`,
     ...report.warnings.map((w) => `warning:         ${field(w)}`),
@@ -156,7 +190,7 @@ export const runInspect: CommandHandler = async (parsed, io) => {
   const searchPath = searchPathWith(resolveProgramDirectories(programPathOf(parsed.values, io.cwd) ?? [], { homeDirectory: homedir(), stateDirectory }));
   if (json(parsed)) {
     const { storage, ...described } = reportJson(report);
-    writeJson(io, { ...described, search_path: searchPath, storage });
+    writeJson(io, { ...described, search_path: searchPath, wide_grants: wideGrantsOf(report.permissions, homedir()), storage });
   }
   // Description, version, warnings and file names come from the agent.
   else writeTerminalText(io.stdout, reportText(report, searchPath));

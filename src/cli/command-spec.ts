@@ -2,7 +2,7 @@
 // that turns parsed arguments into library calls and printed output. Parsing is
 // node:util parseArgs in strict mode, so unknown options are usage errors.
 import { parseArgs } from 'node:util';
-import { ZotboxError } from '../errors.js';
+import { ZotboxError, closestName } from '../errors.js';
 
 export interface OptionSpec {
   readonly name: string;
@@ -66,7 +66,7 @@ export function parseCommandArguments(spec: CommandSpec, args: readonly string[]
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (cause) {
-    throw new ZotboxError('ZB_CLI_USAGE', `${describeParseFailure(cause)}. Run 'zotbox ${spec.name} --help' for usage.`, {
+    throw new ZotboxError('ZB_CLI_USAGE', `${describeParseFailure(cause, spec)}. Run 'zotbox ${spec.name} --help' for usage.`, {
       cause,
       details: { command: spec.name },
     });
@@ -87,12 +87,14 @@ export function parseCommandArguments(spec: CommandSpec, args: readonly string[]
 }
 
 /** parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes; say the same thing in fewer words. */
-function describeParseFailure(cause: unknown): string {
+function describeParseFailure(cause: unknown, spec: CommandSpec): string {
   const message = cause instanceof Error ? cause.message : String(cause);
   const code = (cause as { code?: unknown } | null)?.code;
   const option = /'([^']+)'/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) {
-    return `unknown option '${option}' (to pass an argument that starts with '-', put it after '--')`;
+    const names = [...COMMON_OPTIONS, ...spec.options].map((o) => `--${o.name}`);
+    const near = option.startsWith('--') ? closestName(option, names) : undefined;
+    return `unknown option '${option}'${near === undefined ? '' : ` (did you mean '${near}'?)`} (to pass an argument that starts with '-', put it after '--')`;
   }
   return message.replace(/\.$/, '');
 }

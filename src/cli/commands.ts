@@ -238,21 +238,30 @@ export const COMPLETION: CommandSpec = {
 
 export const SESSIONS: CommandSpec = {
   name: 'sessions',
-  summary: 'List, show or remove recorded sessions.',
-  usage: ['sessions list [NAME] [--json]', 'sessions show ID [--agent NAME] [--json]', 'sessions rm ID [--agent NAME] [--json]'],
+  summary: 'List, show, remove or prune recorded sessions.',
+  usage: ['sessions list [NAME] [--json]', 'sessions show ID [--agent NAME] [--json]', 'sessions rm ID [--agent NAME] [--json]', 'sessions prune [NAME] [--older-than AGE] [--empty] [--json]'],
   description:
-    'Every run records its conversation as a session (docs/sessions.md). "list" shows the sessions of every agent, or of the agents named NAME, with the workspace each was recorded in, when it was created and last written, how many messages it holds, and the source of its agent. "show" prints one conversation readably (--json: its lines as stored, one JSON value per line). "rm" deletes one. IDs look like 20261130T171200Z-1a2b3c4d; anything else is refused.',
+    'Every run records its conversation as a session (docs/sessions.md). "list" shows the sessions of every agent, or of the agents named NAME, with the workspace each was recorded in, when it was created and last written, how many messages it holds, its first prompt, and the source of its agent. "show" prints one conversation readably (--json: its lines as stored, one JSON value per line). "rm" deletes one. "prune" deletes every session (of the agents named NAME) that meets all the criteria given: last written longer ago than AGE (--older-than 30d; units m, h, d, w), holding no message (--empty). IDs look like 20261130T171200Z-1a2b3c4d; anything else is refused.',
   arguments: [
-    { name: 'list|show|rm', description: 'The action.' },
-    { name: 'NAME', description: 'list: only the sessions of this agent (the name from its manifest).' },
+    { name: 'list|show|rm|prune', description: 'The action.' },
+    { name: 'NAME', description: 'list, prune: only the sessions of this agent (the name from its manifest).' },
     { name: 'ID', description: 'show, rm: the session id (as list and run.start show it).' },
   ],
   options: [
     { name: 'agent', type: 'string', valueName: 'NAME', description: "show, rm: look for ID among this agent's sessions only." },
+    { name: 'older-than', type: 'string', valueName: 'AGE', description: 'prune: sessions last written longer ago than AGE: a number and a unit, m (minutes), h, d or w (30d).' },
+    { name: 'empty', type: 'boolean', description: 'prune: sessions holding no message.' },
     { name: 'json', type: 'boolean', description: 'Print JSON instead of text: list and rm one document; show the stored lines, one JSON value per line (docs/cli.md).' },
   ],
   exitStatus: ['0  done', '1  no such session (or ID is not a session id), or the state directory is unusable', '2  usage error, or NAME is not an agent name'],
-  examples: ['zotbox sessions list', 'zotbox sessions list code-reviewer --json', 'zotbox sessions show 20261130T171200Z-1a2b3c4d', 'zotbox sessions rm 20261130T171200Z-1a2b3c4d'],
+  examples: [
+    'zotbox sessions list',
+    'zotbox sessions list code-reviewer --json',
+    'zotbox sessions show 20261130T171200Z-1a2b3c4d',
+    'zotbox sessions rm 20261130T171200Z-1a2b3c4d',
+    'zotbox sessions prune --older-than 30d',
+    'zotbox sessions prune --empty',
+  ],
   minPositionals: 1,
   maxPositionals: 2,
 };

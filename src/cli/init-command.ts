@@ -100,6 +100,7 @@ function report(io: CliIo, shownDirectory: string, directory: string, name: stri
     `  zotbox verify ${field(shellWord(shownDirectory))}`,
     `  zotbox check ${field(shellWord(shownDirectory))} read README.md`,
     `  zotbox run ${field(shellWord(shownDirectory))} "What is in this workspace?"`,
+    `  zotbox run ${field(shellWord(shownDirectory))}                (no prompt, on a terminal: a chat)`,
     'docs/agents.md in the zotbox package explains each file and the tools the agent gets.',
   ];
   writeTerminalText(io.stdout, `${lines.join('\n')}\n`);

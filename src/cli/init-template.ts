@@ -25,7 +25,8 @@ function manifest(name: string): string {
     '    "bash": { "mode": "none" }',
     '  },',
     '  "entry": {',
-    '    "default_prompt": "Describe what this workspace contains, citing the files you read."',
+    // A greeting and no default_prompt: with no prompt on a terminal, the agent opens a chat (issue 27).
+    '    "greeting": "Hi! Ask me about the files in this workspace."',
     '  }',
     '}',
     '',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseConfineMode } from '../api/confinement.js';
 import { runAgent, type RunEvent, type SessionChoice } from '../api/run.js';
 import { ZotboxError } from '../errors.js';
-import { chatInput } from './chat-input.js';
+import { type Chat, chatInput } from './chat-input.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { outputFormatOf, runOutput } from './run-output.js';
 import { promptFor } from './run-prompt.js';
@@ -82,8 +82,17 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   // and makes the run one-shot).
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && format === 'text';
   let status: (RunEvent & { type: 'run.end' })['status'] | undefined;
-  const output = runOutput(format, io);
+  const output = runOutput(format, io, { chat: interactive });
   const chat = interactive ? chatInput(io, { endLine: () => output.endLine?.() }, () => controller.abort()) : undefined;
+  // A message sent is a model asked: the status line says so until the answer starts.
+  const readPrompt: Chat['readPrompt'] | undefined =
+    chat === undefined
+      ? undefined
+      : async (context) => {
+          const message = await chat.readPrompt(context);
+          if (message !== undefined) output.showWaiting?.();
+          return message;
+        };
   try {
     for await (const event of runAgent({
       reference,
@@ -100,7 +109,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
       commandLimits,
       session,
-      ...(chat === undefined ? {} : { readPrompt: chat.readPrompt }),
+      ...(readPrompt === undefined ? {} : { readPrompt }),
       yes: values['yes'] === true,
       remember,
       env: io.env,

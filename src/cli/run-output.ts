@@ -3,11 +3,13 @@
 // --json) or the final answer alone (--print). In every format a run that did not
 // complete prints its one-line error on stderr, before the text's total line.
 import type { RunEvent } from '../api/run.js';
+import { sanitizeTerminalText } from '../api/terminal.js';
 import { ZotboxError, fromWireError } from '../errors.js';
 import type { CliIo, ParsedCommand } from './command-spec.js';
 import { formatError } from './error-output.js';
 import { runResultCollector } from './run-summary.js';
 import { textRenderer } from './run-text.js';
+import { canShowStatus, statusLine } from './status-line.js';
 import { runEventWriter, writeModelText, writeTerminalText } from './terminal-output.js';
 
 export type RunOutputFormat = 'text' | 'json' | 'stream-json' | 'final-text';
@@ -30,31 +32,48 @@ export function outputFormatOf(values: ParsedCommand['values']): RunOutputFormat
   return asked.keys().next().value ?? 'text';
 }
 
+const WARNING_LABEL = '\u001b[1;97;41m WARNING \u001b[0m';
+const RED_BOLD = '\u001b[1;31m';
+const RESET = '\u001b[0m';
+
 export interface RunOutput {
   write(event: RunEvent): void;
   /** Called once iteration stops, with or without run.end: flushes what the text stream owes (a colour reset). */
   end(): void;
   /** Text: ends the line the answer left open, so a chat prompt starts on its own line (only text output has lines to end). */
   endLine?(): void;
+  /** Text on a terminal: shows the status line for the model (a chat message was sent). */
+  showWaiting?(): void;
 }
 
 /** Writes a run's events to io in the format; a run that did not complete also gets its error line on stderr. */
-export function runOutput(format: RunOutputFormat, io: CliIo): RunOutput {
-  const sink = sinkFor(format, io);
+export function runOutput(format: RunOutputFormat, io: CliIo, options: { readonly chat: boolean } = { chat: false }): RunOutput {
+  const sink = sinkFor(format, io, options.chat);
   return {
     write(event) {
-      if (event.type === 'run.end' && event.error !== undefined) writeTerminalText(io.stderr, formatError(fromWireError(event.error), false));
+      // On a terminal, each warning of run.start is loud, in colour, on stderr (issue 27); the event carries them everywhere.
+      if (event.type === 'run.start' && event.warnings !== undefined && io.stderr.isTTY === true) {
+        for (const warning of event.warnings) io.stderr.write(`${WARNING_LABEL} ${RED_BOLD}${sanitizeTerminalText(warning.message, { keepColour: false })}${RESET}\n`);
+      }
+      if (event.type === 'run.end' && event.error !== undefined) {
+        sink.endLine?.(); // the status line is erased and the answer's line ended: the error starts a line of its own
+        writeTerminalText(io.stderr, formatError(fromWireError(event.error), false));
+      }
       sink.write(event);
     },
     end: () => sink.end(),
     endLine: () => sink.endLine?.(),
+    showWaiting: () => sink.showWaiting?.(),
   };
 }
 
-function sinkFor(format: RunOutputFormat, io: CliIo): RunOutput {
+function sinkFor(format: RunOutputFormat, io: CliIo, chat: boolean): RunOutput {
   switch (format) {
-    case 'text':
-      return runEventWriter(io.stdout, textRenderer());
+    case 'text': {
+      // The status line only where it can be erased: a terminal, never --json, --print or a pipe.
+      const view = textRenderer({ chat });
+      return runEventWriter(io.stdout, view.render, view, canShowStatus(io.stdout, io.env) ? statusLine(io.stdout) : undefined);
+    }
     case 'stream-json':
       return { write: (event) => io.stdout.write(`${JSON.stringify(event)}\n`), end: () => undefined };
     case 'json': {

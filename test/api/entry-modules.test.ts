@@ -105,6 +105,8 @@ const PUBLIC_NAMES = [
   'readSessionHeader',
   'removeSession',
   'sessionWorkspace',
+  // Issue 27: sessions prune.
+  'pruneSessions',
   'requireUsableStateDirectory',
   'stateDirectoryOrigin',
   // Issue 14: evaluations (api/eval.ts).

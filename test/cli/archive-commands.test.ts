@@ -51,6 +51,7 @@ test('inspect describes an agent without running it, in text and JSON', async (t
     'confinement',
     'limits',
     'search_path',
+    'wide_grants',
     'storage',
   ]);
   t.deepEqual((doc as unknown as { search_path: string[] }).search_path, ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']);
@@ -208,4 +209,28 @@ test('inspect shows the hosts of net.allow, and "none" without them', async (t) 
   t.deepEqual((JSON.parse(json.stdout) as { permissions: { net: unknown } }).permissions.net, { allow: ['api.github.com', '*.npmjs.org:443'] });
   const none = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer')]);
   t.regex(none.stdout, /\n {2}net: none \(no network\)\n/);
+});
+
+test('inspect flags wide grants: a read scope of /, a write scope of the home directory, and bash ask mode; an ordinary agent has none', async (t) => {
+  const agent = path.join(tempDir(t), 'wide');
+  mkdirSync(agent);
+  const home = (await import('node:os')).homedir();
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'wide', version: '1.0.0', permissions: { fs: { read: ['/'], write: [`${home}/`] }, bash: { mode: 'ask' } } }));
+  const text = await runCliCaptured(['inspect', agent]);
+  t.is(text.status, 0, text.stderr);
+  t.regex(
+    text.stdout,
+    /\nWIDE GRANTS \(3\): read these before you consent\n {2}! fs\.read \/: the whole file system[^\n]*\n {2}! fs\.write [^\n]+: your whole home directory[^\n]*\n {2}! bash\.mode ask: /,
+  );
+  const json = JSON.parse((await runCliCaptured(['inspect', agent, '--json'])).stdout) as { wide_grants: { permission: string; value: string }[] };
+  t.deepEqual(
+    json.wide_grants.map((w) => [w.permission, w.value]),
+    [
+      ['fs.read', '/'],
+      ['fs.write', `${home}/`],
+      ['bash.mode', 'ask'],
+    ],
+  );
+  const ordinary = await runCliCaptured(['inspect', path.join(EXAMPLES_DIR, 'code-reviewer')]);
+  t.false(ordinary.stdout.includes('WIDE GRANTS'));
 });

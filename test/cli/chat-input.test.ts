@@ -55,7 +55,8 @@ test('a terminal with no prompt is a chat: greeting, one conversation across mes
   });
   t.is(status, 0, out);
   t.true(out.includes('Hello! Ask me about this project.'));
-  t.regex(out, /→ read \{"path":"\/etc\/passwd"\}\n {2}✘ denied: .*outside the read scopes/);
+  // The line starts where the status line was erased (this stdout says it is a terminal 120 columns wide).
+  t.regex(out, /\r\u001b\[2K {2}✘ read \/etc\/passwd — denied: read denied: .*outside the read scopes/);
   t.true(out.includes('I may not read that.') && out.includes('Second answer.'));
   t.is(server.requests.length, 3);
   const texts = server.requests[2]!.body.messages.map((m: { content: { type: string; text?: string }[] }) => m.content[0]!.text ?? m.content[0]!.type);

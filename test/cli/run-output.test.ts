@@ -10,6 +10,7 @@ import { runCli } from '../../src/cli.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { readSession } from '../../src/host/run/sessions.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { serve } from '../fixtures/model-servers.js';
 import { EXAMPLES_DIR } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
 
@@ -47,29 +48,30 @@ function setUp(t: ExecutionContext, turns: Turn[]) {
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 const USAGE_LINE = /^· \d+ turns? · [\d,]+ tokens in.* · [\d,]+ out · /;
 
-test('text mode shows each tool call once as ok, failed, denied, a non-zero exit or a signal, never ✔ for the last two', async (t) => {
+test('text mode shows each tool call as one line with its outcome: ok, failed, denied, a non-zero exit or a signal, never ✔ for the last two', async (t) => {
   const s = setUp(t, [
-    toolTurn(['read', { path: 'nope.txt' }], ['read', { path: '/etc/passwd' }], ['bash', { command: 'ls nope' }], ['bash', { command: 'sleep 5', timeout_ms: 200 }], ['read', { path: 'here.txt' }]),
+    toolTurn(
+      ['read', { path: 'nope.txt' }],
+      ['read', { path: '/etc/passwd' }],
+      ['bash', { command: 'ls nope' }],
+      ['bash', { command: 'sleep 5', timeout_ms: 200 }],
+      ['read', { path: 'here.txt' }],
+      ['bash', { command: 'ls' }],
+    ),
     textTurn('done'),
   ]);
   const result = await runCliCaptured(['run', s.agent, 'go', '--cwd', s.workspace, '--replay', s.transcript, '-y', '--no-session'], { env: s.env });
   t.is(result.status, 0, result.stderr);
-  const outcomeOf = (call: string) => {
-    const after = result.stdout.split(`→ ${call}\n`)[1] ?? '';
-    return (
-      after
-        .split('\n')
-        .filter((line) => line.startsWith('  ✔') || line.startsWith('  ✘'))
-        .slice(0, 1)[0] ?? ''
-    );
-  };
-  t.regex(outcomeOf('read {"path":"nope.txt"}'), /^ {2}✘ failed: .*nope\.txt/);
-  t.regex(outcomeOf('read {"path":"/etc/passwd"}'), /^ {2}✘ denied: read denied: /);
-  t.regex(outcomeOf('bash {"command":"ls nope"}'), /^ {2}✘ exit 2: /);
-  t.regex(outcomeOf('bash {"command":"sleep 5","timeout_ms":200}'), /^ {2}✘ killed by SIGKILL: /);
-  t.regex(outcomeOf('read {"path":"here.txt"}'), /^ {2}✔ /);
-  t.is(result.stdout.match(/✘ denied/g)?.length, 1, 'a denial is shown once, not again as a failure');
-  t.is(result.stdout.match(/✘/g)?.length, 4);
+  const toolLines = result.stdout.split('\n').filter((line) => line.startsWith('  ✔') || line.startsWith('  ✘'));
+  t.is(toolLines.length, 6, result.stdout);
+  t.regex(toolLines[0]!, /^ {2}✘ read nope\.txt — failed: .*nope\.txt/);
+  t.regex(toolLines[1]!, /^ {2}✘ read \/etc\/passwd — denied: read denied: /);
+  t.regex(toolLines[2]!, /^ {2}✘ bash ls nope → exit 2, 1 line$/);
+  t.is(toolLines[3], '  ✘ bash sleep 5 → killed by SIGKILL');
+  t.is(toolLines[4], '  ✔ read here.txt (5 B)');
+  t.is(toolLines[5], '  ✔ bash ls → exit 0, 1 line', 'ls lists the one file');
+  t.false(result.stdout.includes('{"'), 'no raw JSON result');
+  t.regex(result.stdout, /\n {2}✔ bash ls → exit 0, 1 line\n\ndone\n/, 'the model text starts on a line of its own, after a blank one');
   t.is(result.stderr, '');
 });
 
@@ -80,6 +82,20 @@ test('a failed run: the one-line error with its code on stderr, nothing of it on
   t.regex(result.stderr, /^zotbox: error\[ZB_REPLAY_EXHAUSTED\]: [^\n]+\n$/);
   t.notRegex(result.stdout, /ZB_REPLAY_EXHAUSTED|■/);
   t.regex(lastLine(result.stdout), USAGE_LINE);
+});
+
+test('a run that failed before its first model turn prints no total line of zeros', async (t) => {
+  const s = setUp(t, [textTurn('unused')]);
+  // The provider refuses the key: no model turn, no token.
+  const server = await serve(t, (_body, _req, res) =>
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'),
+  );
+  const env = { ...s.env, ANTHROPIC_API_KEY: 'bad', ANTHROPIC_BASE_URL: server.base };
+  const result = await runCliCaptured(['run', s.agent, 'go', '--cwd', s.workspace, '--model', 'claude-sonnet-4-5', '-y', '--no-session', '--confine', 'off'], { env });
+  t.is(result.status, 1);
+  t.regex(result.stderr, /^zotbox: error\[ZB_PROVIDER_\w+\]: [^\n]+\n$/);
+  t.false(result.stdout.includes('· 0 turns'), result.stdout);
+  t.regex(lastLine(result.stdout), /^▶ probe@1\.0\.0|^ {2}commands: /, 'the start line is all there is');
 });
 
 test('--print on a failed run prints no blank line, and the error on stderr', async (t) => {

@@ -1,7 +1,7 @@
 // `zotbox sessions list|show|rm`, and --continue staying in its workspace, driven
 // through the CLI with a replayed one-turn agent (issue 13).
 import test, { type ExecutionContext } from 'ava';
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentSessionsDirectory } from '../../src/host/consent/agent-directory.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
@@ -51,7 +51,7 @@ test('--continue continues the session of this workspace, though another workspa
   t.notRegex(shown.stdout, /about repo b/);
 });
 
-test('sessions list shows id, agent, messages, created, last written and workspace; --json the same as fields', async (t) => {
+test('sessions list shows id, agent, messages, created, last written, first prompt and workspace; --json the same as fields', async (t) => {
   const w = world(t);
   const inA = await run(w, w.repoA, 'one');
   const inB = await run(w, w.repoB, 'two');
@@ -60,13 +60,14 @@ test('sessions list shows id, agent, messages, created, last written and workspa
   const lines = listed.stdout.trim().split('\n');
   t.is(lines.length, 2);
   const [first, second] = [inA, inB].sort((a, b) => (a.session!.id < b.session!.id ? -1 : 1));
-  const line = (id: string, workspace: string) => new RegExp(`^${id} {2}helper {2}2 messages {2}created \\S+Z {2}last \\S+Z {2}${workspace} {2}from ${w.agent}$`);
-  t.regex(lines[0]!, line(first!.session!.id, first!.workspace));
-  t.regex(lines[1]!, line(second!.session!.id, second!.workspace));
+  const line = (id: string, prompt: string, workspace: string) => new RegExp(`^${id} {2}helper {2}2 messages {2}created \\S+Z {2}last \\S+Z {2}"${prompt}" {2}${workspace} {2}from ${w.agent}$`);
+  const promptOf = (id: string) => (id === inA.session!.id ? 'one' : 'two');
+  t.regex(lines[0]!, line(first!.session!.id, promptOf(first!.session!.id), first!.workspace));
+  t.regex(lines[1]!, line(second!.session!.id, promptOf(second!.session!.id), second!.workspace));
   const json = JSON.parse((await runCliCaptured(['sessions', 'list', 'helper', '--json'], { env: w.env })).stdout) as Record<string, unknown>[];
   t.like(
     json.find((s) => s['id'] === inA.session!.id),
-    { agent: 'helper', source: w.agent, workspace: w.repoA, messages: 2, problem: null, file: inA.session!.file },
+    { agent: 'helper', source: w.agent, workspace: w.repoA, messages: 2, first_prompt: 'one', problem: null, file: inA.session!.file },
   );
   t.deepEqual(JSON.parse((await runCliCaptured(['sessions', 'list', 'nobody', '--json'], { env: w.env })).stdout), []);
 });
@@ -107,6 +108,62 @@ test('sessions show escapes control characters from the session file', async (t)
   const shown = await runCliCaptured(['sessions', 'show', started.session!.id], { env: w.env });
   t.false(shown.stdout.includes('\u001b'));
   t.true(shown.stdout.includes('color \\u001b[31mred'), shown.stdout);
+});
+
+test('sessions list previews a long or multi-line first prompt on one line, cut with an ellipsis', async (t) => {
+  const w = world(t);
+  await run(w, w.repoA, `Review this\nproject ${'carefully '.repeat(10)}`);
+  const listed = await runCliCaptured(['sessions', 'list'], { env: w.env });
+  t.regex(listed.stdout, /last \S+Z {2}"Review this project carefully carefully [a-z ]*…" {2}/);
+  t.is(listed.stdout.trim().split('\n').length, 1);
+});
+
+test("sessions show renders text as text: a tool result's lines are lines, never \\u000a", async (t) => {
+  const w = world(t);
+  const started = await run(w, w.repoA, 'first');
+  const id = '20250101T000000Z-0fedcba9';
+  const result = JSON.stringify({ path: '/p/notes.txt', size: 14, binary: false, content: 'line one\nline two', startLine: 1, endLine: 2, totalLines: 2, truncated: false }, null, 1);
+  const lines = [
+    { type: 'session', version: 2, id, agent: 'helper', created_at: '2025-01-01T00:00:00.000Z', workspace: w.repoA },
+    { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'read it\r\nplease' }] } },
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: { path: 'notes.txt' } }] } },
+    { type: 'message', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: result, is_error: false }] } },
+  ];
+  writeFileSync(path.join(path.dirname(started.session!.file), `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  const shown = await runCliCaptured(['sessions', 'show', id], { env: w.env });
+  t.is(shown.status, 0, shown.stderr);
+  t.false(shown.stdout.includes('\\u000'), shown.stdout);
+  t.true(shown.stdout.includes('── user\nread it\nplease\n'), shown.stdout);
+  t.true(shown.stdout.includes('← result:\n    /p/notes.txt:\n    line one\n    line two\n'), shown.stdout);
+});
+
+test('sessions prune removes the sessions older than --older-than, or empty with --empty, and keeps the rest', async (t) => {
+  const w = world(t);
+  const old = await run(w, w.repoA, 'old');
+  const fresh = await run(w, w.repoA, 'fresh');
+  const day = 86_400_000;
+  utimesSync(old.session!.file, new Date(Date.now() - 40 * day), new Date(Date.now() - 40 * day));
+  const emptyId = '20250101T000000Z-00000000';
+  const emptyFile = path.join(path.dirname(fresh.session!.file), `${emptyId}.jsonl`);
+  writeFileSync(emptyFile, `${JSON.stringify({ type: 'session', version: 2, id: emptyId, agent: 'helper', created_at: '2025-01-01T00:00:00.000Z', workspace: w.repoA })}\n`);
+
+  t.is((await runCliCaptured(['sessions', 'prune'], { env: w.env })).status, 2, 'no criterion: a usage error');
+  t.is((await runCliCaptured(['sessions', 'prune', '--older-than', '30 days'], { env: w.env })).status, 2, 'an age is a number and a unit');
+  t.true(existsSync(old.session!.file) && existsSync(emptyFile), 'and nothing was removed');
+
+  const pruned = await runCliCaptured(['sessions', 'prune', '--older-than', '30d'], { env: w.env });
+  t.is(pruned.status, 0, pruned.stderr);
+  t.regex(pruned.stdout, new RegExp(`^removed ${old.session!.id} {2}helper .*\n1 session removed from `));
+  t.false(existsSync(old.session!.file));
+  t.true(existsSync(fresh.session!.file) && existsSync(emptyFile));
+
+  const empties = JSON.parse((await runCliCaptured(['sessions', 'prune', '--empty', '--json'], { env: w.env })).stdout) as { removed: { id: string }[] };
+  t.deepEqual(
+    empties.removed.map((s) => s.id),
+    [emptyId],
+  );
+  t.false(existsSync(emptyFile));
+  t.true(existsSync(fresh.session!.file), 'a recent session with messages stays');
 });
 
 test('sessions rm removes one session by id; a second rm, an unknown id or a path is refused and removes nothing', async (t) => {

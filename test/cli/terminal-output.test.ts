@@ -32,13 +32,13 @@ test('run text: a sequence split across deltas is never written, in any part', (
   t.deepEqual(written, ['Hi', ' there']);
 });
 
-test('run text: an unterminated sequence in the model text does not swallow the next tool line', (t) => {
+test('run text: an unterminated sequence in the model text does not swallow the next tool line, which starts a line', (t) => {
   const { stream, written } = capture(false);
   const writer = runEventWriter(stream, renderType);
   writer.write(delta(`thinking${E}]0;never ended`));
   writer.write(call);
   writer.write(delta('after'));
-  t.deepEqual(written, ['thinking', '[tool.call]\n', 'after']);
+  t.deepEqual(written, ['thinking', '\n', '[tool.call]\n', 'after']);
 });
 
 test('run text: colour the model left on is reset before zotbox prints its own line (terminal)', (t) => {
@@ -46,7 +46,7 @@ test('run text: colour the model left on is reset before zotbox prints its own l
   const writer = runEventWriter(stream, renderType);
   writer.write(delta(`${E}[31mred`));
   writer.write(call);
-  t.deepEqual(written, [`${E}[31mred`, `${E}[0m`, '[tool.call]\n']);
+  t.deepEqual(written, [`${E}[31mred`, `${E}[0m`, '\n', '[tool.call]\n']);
 });
 
 test('run text: a run that stops without run.end still gets its colour reset', (t) => {

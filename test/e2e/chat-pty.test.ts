@@ -89,7 +89,7 @@ test('in a real terminal every streamed answer stays on screen, above the next p
     'in the order they happened',
   );
   t.true(
-    lines.some((line) => line.startsWith('→ read {"path":"notes.txt"}')),
+    lines.some((line) => line === '  ✔ read notes.txt (7 B)'),
     'the tool call shows',
   );
 
@@ -176,4 +176,26 @@ test('Ctrl-C twice during one answer ends the chat: the run is cancelled', async
     pty.screen.text(),
   );
   t.is(server.requests.length, 1, 'nothing more was asked');
+});
+
+test('turns are counted honestly: a chat of three answers, two of them cancelled, ends with 1 turn and no zero line', async (t) => {
+  const chat = chatAgent(t);
+  const server = await holdModelServer(t);
+  const pty = startChat(t, chat, ['--model', 'claude-sonnet-4-5'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base });
+  await pty.waitFor('the first prompt', atPrompt);
+  for (const [index, message] of ['one', 'two'].entries()) {
+    pty.press(`${message}\r`);
+    startAnswer(await server.request(index), `Answer ${message}`);
+    await pty.waitFor(`answer ${message}`, (screen) => screen.lines().includes(`Answer ${message}`));
+    pty.press('\u0003');
+    await pty.waitFor(`the prompt after answer ${message}`, promptAfter(message));
+  }
+  pty.press('three\r');
+  anthropicStream((await server.request(2)).res, { text: 'Answer three.' }, 3);
+  await pty.waitFor('the prompt after the third answer', promptAfter('three'));
+  pty.press('\u0004');
+  t.is(await pty.exited, 0, pty.screen.text());
+  const totals = pty.screen.lines().filter((line) => line.startsWith('· '));
+  t.is(totals.length, 1, pty.screen.text());
+  t.regex(totals[0]!, /^· 1 turn · /, 'the two cancelled answers are not turns');
 });

@@ -53,3 +53,14 @@ test('with stdout redirected, n at the terminal refuses: nothing runs', async (t
   );
   t.false(readFileSync(stdoutFile, 'utf8').includes('"run.start"'), 'no run started');
 });
+
+test('the consent prompt names the model and the host its requests go to', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-consent-pty-'));
+  const pty = startPty(t, [process.execPath, BIN, 'run', reviewer, 'Review it', '--cwd', workspace, '--model', 'claude-sonnet-4-5'], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ZOTBOX_HOME: path.join(root, 'state'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://models.example.test:8080/v1' },
+  });
+  await asked(pty);
+  t.true(pty.screen.lines().includes('  model:    claude-sonnet-4-5 at models.example.test:8080 (what the agent reads goes there)'), pty.screen.text());
+  // Left unanswered: the pty's teardown ends the command (answering is covered by the tests above).
+});

@@ -47,10 +47,10 @@ test('piped text output has no escape sequence, control character or bidi overri
   t.is(result.status, 0, result.stderr);
   t.false(ANY_CONTROL.test(result.stdout), JSON.stringify(result.stdout));
   t.regex(result.stdout, /Reading\.\n/);
-  t.regex(result.stdout, /→ read \{"path":"\.\.\/evil\.txt"\}\n/, 'the tool call line is sanitized too (JSON leaves C1 and bidi as they are)');
-  // The read result is one field: every control shows escaped, so it cannot fake the lines after it.
-  t.regex(result.stdout, /✔ \{"path":"[^"]*\/notes\.txt".*"content":"note\\u001b\]0;title\\u0007 \\u001b\[1A\\u009b2J bod/);
-  t.regex(result.stdout, /✘ denied: read denied: "\.\.\/\\u202eevil\\u009b2J\.txt"/, 'the denial shows the path with its controls escaped');
+  // A tool line shows what the call acted on, each control escaped, so it cannot fake the lines after it.
+  t.regex(result.stdout, /\n {2}✔ read notes\.txt \(\d+ B\)\n/, 'the read is one line with its size, never its content');
+  t.false(result.stdout.includes('title'), 'what the file holds is not printed');
+  t.regex(result.stdout, /✘ read \.\.\/\\u202eevil\\u009b2J\.txt — denied: read denied: "\.\.\/\\u202eevil\\u009b2J\.txt"/, 'the call and its denial show the path with its controls escaped');
   t.regex(result.stdout, /Done red end\.\n/);
 });
 

@@ -27,6 +27,8 @@ export interface ConsentTextInput {
   readonly remoteSource?: string | undefined;
   /** The skills that bundle scripts, with them (issue 25); absent or empty: none. */
   readonly skillScripts?: readonly { readonly name: string; readonly scripts: readonly string[] }[] | undefined;
+  /** The model the run talks to and the host its requests (the prompts, and what the agent reads) go to (issue 27); absent: not known here. */
+  readonly model?: { readonly id: string; readonly host: string | undefined } | undefined;
 }
 
 /** Skills with scripts, said out loud: running one still needs its interpreter in the allowlist, and runs confined. */
@@ -59,6 +61,13 @@ export function formatConsentText(request: ConsentTextInput): string {
     ...(request.remoteSource === undefined ? [] : [`  source: github ${safe(request.remoteSource)}`]),
     `  content digest:  ${safe(request.contentDigest)}`,
     ...(request.artifactDigest === undefined ? [] : [`  artifact digest: ${safe(request.artifactDigest)}`]),
+    ...(request.model === undefined
+      ? []
+      : [
+          request.model.host === undefined
+            ? `  model:    ${safe(request.model.id)} (nothing is sent anywhere)`
+            : `  model:    ${safe(request.model.id)} at ${safe(request.model.host)} (what the agent reads goes there)`,
+        ]),
     '',
     `  fs read:  ${list(permissions.read)}`,
     `  fs write: ${list(permissions.write)}`,

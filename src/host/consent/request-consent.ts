@@ -30,6 +30,8 @@ export interface ConsentRequest {
   readonly remoteSource?: string;
   /** The skills that bundle scripts (issue 25), said in the prompt; the digest the receipt binds covers them. */
   readonly skillScripts?: ConsentTextInput['skillScripts'];
+  /** The model and the host its requests go to, named in the prompt (issue 27). */
+  readonly model?: ConsentTextInput['model'];
   /** -y/--yes on the command line: consent for this run only. */
   readonly yes: boolean;
   /** --remember: save a receipt for consent given by `yes` or ZOTBOX_AGENT_CONSENT=1 (a yes at the prompt is always saved). */

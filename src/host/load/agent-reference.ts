@@ -3,9 +3,9 @@
 // github: shorthand. Nothing else is ever looked up remotely: a reference that
 // is none of these is ZB_LOAD_NOT_FOUND, so a mistyped folder never downloads
 // someone else's agent (a deliberate deviation from zot's B §7.1).
-import { statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { ZotboxError, fileSystemError } from '../../errors.js';
+import { ZotboxError, closestName, fileSystemError } from '../../errors.js';
 import { isGitHubShorthand, parseGitHubAgentUrl, parseGitHubShorthand, type GitHubAgentRef } from './github-ref.js';
 
 export type AgentReference =
@@ -14,11 +14,23 @@ export type AgentReference =
 
 /** The error for a local path with nothing at it; it says how to name a GitHub agent instead. */
 export function agentNotFound(reference: string, absolute: string, cause?: unknown): ZotboxError {
+  const near = nearbyEntry(absolute);
   return new ZotboxError(
     'ZB_LOAD_NOT_FOUND',
-    `no agent at ${absolute}: nothing exists there. Fix: check the path (a zotfile directory or a .zot file). A reference that is not a local path is never looked up on GitHub by guess; to load an agent from GitHub, name it explicitly: github:OWNER/REPO/PATH[@REF] or https://github.com/OWNER/REPO/tree/REF/PATH.`,
+    `no agent at ${absolute}: nothing exists there.${near === undefined ? '' : ` Did you mean ${path.join(path.dirname(reference), near)}?`} Fix: check the path (a zotfile directory or a .zot file). A reference that is not a local path is never looked up on GitHub by guess; to load an agent from GitHub, name it explicitly: github:OWNER/REPO/PATH[@REF] or https://github.com/OWNER/REPO/tree/REF/PATH.`,
     { ...(cause === undefined ? {} : { cause }), details: { reference, path: absolute } },
   );
+}
+
+/** The entry beside a missing path whose name is closest to its last part (my-agnet → my-agent), if any is close. */
+function nearbyEntry(absolute: string): string | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync(path.dirname(absolute));
+  } catch {
+    return undefined; // the folder is missing or unreadable too: there is nothing to suggest, and the error says what is missing
+  }
+  return closestName(path.basename(absolute), entries);
 }
 
 /** True when the errno means "no such path" (a missing component, or a file where a directory was expected). */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ZotboxError } from '../../errors.js';
+import { ZotboxError, didYouMean } from '../../errors.js';
 import type { Manifest } from '../../policy/manifest.js';
 import type { ModelPrices } from './model-prices.js';
 
@@ -164,7 +164,10 @@ function configuredModel(env: Readonly<Record<string, string | undefined>>, cata
   if (model === undefined) {
     throw new ZotboxError(
       'ZB_MODEL_UNAVAILABLE',
-      `ZOTBOX_MODEL names the model ${JSON.stringify(id)}, which is in no catalog. Fix: set it to a built-in model or one declared in ${modelsFile} (docs/models.md; zotbox models list shows the catalog), or unset it.`,
+      `ZOTBOX_MODEL names the model ${JSON.stringify(id)}, which is in no catalog.${didYouMean(
+        id,
+        catalog.map((m) => m.id),
+      )} Fix: set it to a built-in model or one declared in ${modelsFile} (docs/models.md; zotbox models list shows the catalog), or unset it.`,
       { details: { model: id, variable: 'ZOTBOX_MODEL' } },
     );
   }
@@ -187,7 +190,10 @@ export function selectModel(input: SelectModelInput): CatalogModel {
     if (model === undefined) {
       throw new ZotboxError(
         'ZB_MODEL_UNAVAILABLE',
-        `model ${JSON.stringify(input.explicit)} is in no catalog. Declare it in ${modelsFile} with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked, e.g. zotbox models add ${input.explicit} --provider openai --base-url http://127.0.0.1:8080/v1 --context-window 32768.`,
+        `model ${JSON.stringify(input.explicit)} is in no catalog.${didYouMean(
+          input.explicit,
+          catalog.map((m) => m.id),
+        )} Declare it in ${modelsFile} with its provider, context_window and capabilities (docs/models.md), so the agent's requirements can be checked, e.g. zotbox models add ${input.explicit} --provider openai --base-url http://127.0.0.1:8080/v1 --context-window 32768.`,
         {
           details: { model: input.explicit },
         },

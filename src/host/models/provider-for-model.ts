@@ -22,6 +22,19 @@ export interface ProviderForModelOptions {
 
 const BASE_URL_VARIABLES = { anthropic: 'ANTHROPIC_BASE_URL', openai: 'OPENAI_BASE_URL' } as const;
 
+const DEFAULT_HOSTS = { anthropic: 'api.anthropic.com', openai: 'api.openai.com' } as const;
+
+/** The host the model's requests go to (consent names it, issue 27): its base URL's, else the provider's own. */
+export function endpointHostOf(model: CatalogModel, env: Readonly<Record<string, string | undefined>>): string {
+  const baseUrl = model.baseUrl ?? (env[BASE_URL_VARIABLES[model.provider]] || undefined);
+  if (baseUrl === undefined) return DEFAULT_HOSTS[model.provider];
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl; // providerForModel refuses a base URL it cannot parse, with the fix
+  }
+}
+
 export function providerForModel(options: ProviderForModelOptions): ModelProvider {
   const { model, env } = options;
   // A model whose entry says its server takes no key (api_key "none") gets the key if one is set, else "none".

@@ -9,7 +9,7 @@ import type { ModelProvider } from '../providers/provider.js';
 import { ReplayProvider, readReplayTranscript } from '../providers/replay.js';
 import { BUILT_IN_MODELS, readUserModels, selectModel, userModelsFile, type ProviderName } from './model-catalog.js';
 import type { ModelPrices } from './model-prices.js';
-import { providerForModel } from './provider-for-model.js';
+import { endpointHostOf, providerForModel } from './provider-for-model.js';
 
 export interface ProviderChoice {
   /** The model's id, as run.start reports it. */
@@ -20,6 +20,8 @@ export interface ProviderChoice {
   readonly pricing?: { readonly prices: ModelPrices; readonly provider: ProviderName };
   /** The model endpoint its runs talk to (`provider base-url`); undefined for a replay. */
   readonly endpoint?: string;
+  /** The host its requests go to; absent for a replay, which sends nothing. */
+  readonly endpointHost?: string;
   /** A provider for one run. */
   create(): ModelProvider;
 }
@@ -60,6 +62,7 @@ export function selectProvider(input: SelectProviderInput): ProviderChoice {
   return {
     model: model.id,
     contextWindow: model.contextWindow,
+    endpointHost: endpointHostOf(model, env),
     ...(model.prices === undefined ? {} : { pricing: { prices: model.prices, provider: model.provider } }),
     ...(live.endpointKey === undefined ? {} : { endpoint: live.endpointKey }),
     create: () => live,

@@ -174,6 +174,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
   const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation, answers);
   let inputError: ZotboxError | undefined;
   let runUsage: RunUsage = NO_USAGE;
+  let closingTurns = 0;
   const model = serveModel(
     modelChannel.port1,
     recorder ?? answering,
@@ -198,7 +199,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
             cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
             cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
           });
-        }
+        } else closingTurns++;
         // Flushed before the worker sees the answer: a crash loses at most the turn in flight.
         sessionWriter?.sync(conversation);
       },
@@ -232,6 +233,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     fatal: cancellation.fatal,
     cancelled: cancellation.reason,
     inputError,
+    closingTurns,
     maxTurns,
   });
   // The package the sandbox mounts at /zotbox exists while a run of the plan holds it (entry.pre included).
@@ -302,6 +304,24 @@ function conversationLimit(contextWindow: number): number {
   return Math.min(MAX_CONVERSATION_BYTES, contextWindow * CHARACTERS_PER_TOKEN_CEILING);
 }
 
+/** The warnings run.start carries: commands that would run unconfined, and zotbox itself running as root (docs/security.md advises against it). */
+function warningsOf(plan: RunPlan): { warnings?: { code: 'unconfined' | 'root'; message: string }[] } {
+  const warnings: { code: 'unconfined' | 'root'; message: string }[] = [];
+  if (plan.permissions.confinement === 'unconfined' && plan.permissions.bash.mode !== 'none') {
+    warnings.push({
+      code: 'unconfined',
+      message: "commands run UNCONFINED (--confine off): as you, with your files, network and keys, limited only by the gate's checks. Leave out --confine off to run them in the sandbox.",
+    });
+  }
+  if (process.getuid?.() === 0) {
+    warnings.push({
+      code: 'root',
+      message: 'zotbox is running as root: whatever the agent may write or run, it may do with root rights outside the sandbox (docs/security.md). Run zotbox as an ordinary user.',
+    });
+  }
+  return warnings.length === 0 ? {} : { warnings };
+}
+
 function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSession): RunEvent {
   const { manifest, image, permissions } = plan;
   return {
@@ -324,6 +344,7 @@ function startEvent(plan: RunPlan, provider: ModelProvider, session: PlannedSess
         ? { ...commandLimitCeiling(plan.manifest.permissions.limits), enforcement: 'none', description: 'none: unconfined commands are not bounded' }
         : { ...plan.limits.limits, enforcement: plan.limits.enforcement.kind, description: describeLimits(plan.limits) },
     consent: plan.consent,
+    ...warningsOf(plan),
     session: session.file === undefined ? null : { id: session.id ?? '', file: session.file, continued: session.history.length > 0 },
     at: new Date().toISOString(),
   };

@@ -19,6 +19,8 @@ export interface RunStopState {
   readonly inputError: ZotboxError | undefined;
   /** The model turns allowed for one user message, named when the run stops at it. */
   readonly maxTurns: number;
+  /** Turns made up to close a cancelled answer (answer-cancellation.ts): no model answered them, so they are not counted (issue 27). */
+  readonly closingTurns: number;
 }
 
 type RunEnd = RunEvent & { type: 'run.end' };
@@ -53,7 +55,7 @@ function stopError(status: AgentTaskOutcome['status'], maxTurns: number): RunEnd
 /** The task returned (the loop ended, or failed and said why). */
 export function endFromOutcome(result: AgentTaskOutcome, state: RunStopState): RunEnd {
   const at = new Date().toISOString();
-  const done = { turns: result.turns, final_text: result.finalText, usage: state.usage, cost_usd: state.costUsd };
+  const done = { turns: Math.max(0, result.turns - state.closingTurns), final_text: result.finalText, usage: state.usage, cost_usd: state.costUsd };
   if (state.fatal !== undefined) return { type: 'run.end', status: 'failed', ...done, error: wire(state.fatal), at };
   if (state.cancelled !== undefined) return { type: 'run.end', status: 'cancelled', ...done, error: wire(state.cancelled), at };
   if (state.inputError !== undefined && result.status !== 'failed') return { type: 'run.end', status: 'failed', ...done, error: wire(state.inputError), at };

@@ -36,6 +36,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       })
       .optional(),
     consent: z.enum(['flag', 'environment', 'receipt', 'prompt']),
+    /** What the user must know before trusting this run (issue 27, item 5): commands unconfined (--confine off), zotbox running as root. Absent when none. */
+    warnings: z.array(z.strictObject({ code: z.enum(['unconfined', 'root']), message: z.string() })).optional(),
     session: z.strictObject({ id: z.string(), file: z.string(), continued: z.boolean() }).nullable(),
     at: At,
   }),
@@ -79,6 +81,10 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     signal: z.string().nullable().optional(),
     /** For a call that failed when it ran: the error's ZB_ code (ZB_CONFINEMENT_UNAVAILABLE, ZB_COMMAND_LIMIT, ...). */
     code: z.string().optional(),
+    /** How large the result was (read: the file's size; write, edit: the bytes written; bash: its output), for a one-line summary. */
+    bytes: z.number().int().optional(),
+    /** read: the lines returned; bash: the lines of its output. */
+    lines: z.number().int().optional(),
   }),
   /** One connection attempt of a command through the sandbox's proxy (net.allow), reported when it ends. */
   z.strictObject({

@@ -34,7 +34,15 @@ export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue
             ...(dropped === undefined ? {} : { dropped }),
           });
         }
-        queue.push({ type: 'tool.result', id: approved.call.id, tool: approved.tool, ok: true, summary: summarizeResult(result), ...(approved.tool === 'bash' ? commandExit(result) : {}) });
+        queue.push({
+          type: 'tool.result',
+          id: approved.call.id,
+          tool: approved.tool,
+          ok: true,
+          summary: summarizeResult(result),
+          ...measureResult(result),
+          ...(approved.tool === 'bash' ? commandExit(result) : {}),
+        });
         return result;
       } catch (error) {
         const failure = toZotboxError(error);
@@ -85,6 +93,26 @@ export function commandExit(result: unknown): { exit_code: number | null; signal
   const isCode = typeof exitCode === 'number' || exitCode === null;
   const isSignal = typeof signal === 'string' || signal === null;
   return isCode && isSignal && 'exitCode' in result && 'signal' in result ? { exit_code: exitCode, signal } : {};
+}
+
+/**
+ * The size of a result in two numbers, for a one-line summary (issue 27, item 5):
+ * a file read its size and the lines returned, a file written or edited the bytes
+ * written, a command the bytes and lines of its output (stdout and stderr).
+ */
+export function measureResult(result: unknown): { bytes?: number; lines?: number } {
+  if (typeof result !== 'object' || result === null) return {};
+  const r = result as Record<string, unknown>;
+  const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
+  if (typeof r['stdout'] === 'string' && typeof r['stderr'] === 'string') {
+    const output = r['stdout'] + r['stderr'];
+    return { bytes: Buffer.byteLength(output), lines: lineCount(r['stdout']) + lineCount(r['stderr']) };
+  }
+  if (typeof r['size'] === 'number' && typeof r['startLine'] === 'number' && typeof r['endLine'] === 'number') {
+    return { bytes: r['size'], lines: r['startLine'] === 0 ? 0 : r['endLine'] - r['startLine'] + 1 };
+  }
+  if (typeof r['bytes'] === 'number') return { bytes: r['bytes'] };
+  return {};
 }
 
 /** A tool result for an event: at most 200 characters. */

@@ -208,6 +208,7 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
     reference,
     ...(source.kind === 'github' ? { remoteSource: source.remote } : {}),
     skillScripts: skillSummaries(image),
+    model: { id: provider.model, host: provider.endpointHost },
   });
   const skills = listBundledSkills(image);
   const shell: ShellContext = {

@@ -4,7 +4,7 @@
 import { toZotboxError } from '../../errors.js';
 import { PRE_CALL_ID, runPreCommand } from './entry-pre.js';
 import type { EventQueue } from './event-queue.js';
-import { summarizeResult } from './run-gate.js';
+import { measureResult, summarizeResult } from './run-gate.js';
 import type { RunPlan } from './run-plan.js';
 
 /** The command's output, or undefined when entry.pre is not a command. Throws ZB_RUN_PRE_FAILED. */
@@ -34,6 +34,6 @@ export async function runPreForRun(plan: RunPlan, queue: EventQueue, signal: Abo
     queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: false, summary: toZotboxError(error).message });
     throw error;
   }
-  queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: true, summary: summarizeResult(output) });
+  queue.push({ type: 'tool.result', id: PRE_CALL_ID, tool: 'bash', ok: true, summary: summarizeResult(output), ...measureResult(output) });
   return output;
 }

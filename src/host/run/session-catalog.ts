@@ -61,6 +61,8 @@ export interface SessionSummary {
   /** When the file was last written (its modification time): the time of its last message. */
   readonly last_written_at: string;
   readonly messages: number | null;
+  /** The first thing the user asked (the first text of the first user message), or null when there is none. */
+  readonly first_prompt: string | null;
   /** Why the file is not a readable session, or null when it is one. */
   readonly problem: string | null;
 }
@@ -99,13 +101,22 @@ function summarize(agent: string, source: string | null, id: string, file: strin
     return undefined; // removed since the listing
   }
   const base = { id, agent, source, file, last_written_at: mtime.toISOString() };
-  if (!regular) return { ...base, workspace: null, created_at: null, messages: null, problem: 'not a regular file' };
+  if (!regular) return { ...base, workspace: null, created_at: null, messages: null, first_prompt: null, problem: 'not a regular file' };
   try {
     const session = readSession(file);
-    return { ...base, workspace: sessionWorkspace(session.header) ?? null, created_at: session.header.created_at, messages: session.messages.length, problem: null };
+    const firstUser = session.messages.find((message) => message.role === 'user');
+    const firstText = firstUser?.content.find((block) => block.type === 'text');
+    return {
+      ...base,
+      workspace: sessionWorkspace(session.header) ?? null,
+      created_at: session.header.created_at,
+      messages: session.messages.length,
+      first_prompt: firstText?.type === 'text' ? firstText.text : null,
+      problem: null,
+    };
   } catch (error) {
     if (!isZotboxError(error)) throw error;
-    return { ...base, workspace: null, created_at: null, messages: null, problem: error.message };
+    return { ...base, workspace: null, created_at: null, messages: null, first_prompt: null, problem: error.message };
   }
 }
 
@@ -159,4 +170,40 @@ export function removeSession(stateDirectory: string, id: string, agentName?: st
     throw fileSystemError('delete', found.file, cause);
   }
   return found;
+}
+
+/** Which sessions `zotbox sessions prune` removes: a session goes when it meets every criterion given. */
+export interface PruneCriteria {
+  /** Last written more than this many milliseconds before `now`. */
+  readonly olderThanMs?: number;
+  /** Holding no message (a run refused or stopped before its first message was recorded). */
+  readonly empty?: boolean;
+  /** The time ages are measured from (Date.now() at the CLI). */
+  readonly now: number;
+  readonly agentName?: string;
+}
+
+/**
+ * Deletes the readable sessions that meet every criterion given, and returns them.
+ * Files that are not readable sessions are never pruned: `sessions list` shows them
+ * and `sessions rm` removes one. At least one criterion is required.
+ */
+export function pruneSessions(stateDirectory: string, criteria: PruneCriteria): SessionSummary[] {
+  if (criteria.olderThanMs === undefined && criteria.empty !== true) {
+    throw new ZotboxError('ZB_CLI_USAGE', 'prune needs a criterion: --older-than AGE (such as 30d) and/or --empty. Nothing was removed.');
+  }
+  const pruned: SessionSummary[] = [];
+  for (const session of listSessions(stateDirectory, criteria.agentName)) {
+    if (session.problem !== null) continue;
+    if (criteria.empty === true && session.messages !== 0) continue;
+    if (criteria.olderThanMs !== undefined && criteria.now - Date.parse(session.last_written_at) <= criteria.olderThanMs) continue;
+    try {
+      unlinkSync(session.file);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile: what prune wanted
+      throw fileSystemError('delete', session.file, cause);
+    }
+    pruned.push(session);
+  }
+  return pruned;
 }

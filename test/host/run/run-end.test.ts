@@ -14,6 +14,7 @@ const state = (overrides: Partial<RunStopState> = {}): RunStopState => ({
   cancelled: undefined,
   inputError: undefined,
   maxTurns: 7,
+  closingTurns: 0,
   ...overrides,
 });
 const outcome = (status: AgentTaskOutcome['status'], finalText = 'last answer'): AgentTaskOutcome => ({ status, finalText, turns: 7, messages: 9 });
@@ -22,6 +23,11 @@ test('a completed run carries no error', (t) => {
   const end = endFromOutcome(outcome('completed'), state());
   t.like(end, { status: 'completed', final_text: 'last answer', turns: 7 });
   t.false('error' in end);
+});
+
+test('the turns made up to close cancelled answers are not counted: no model answered them', (t) => {
+  t.like(endFromOutcome(outcome('completed'), state({ closingTurns: 2 })), { status: 'completed', turns: 5 });
+  t.like(endFromOutcome(outcome('failed'), state({ closingTurns: 2, fatal: new ZotboxError('ZB_GATE_CANCELLED', 'x') })), { turns: 5 });
 });
 
 test('the turn limit ends the run with ZB_RUN_MAX_TURNS, naming the limit and how to raise it', (t) => {
