@@ -116,6 +116,7 @@ const PUBLIC_NAMES = [
   'EvalReportSchema',
   'EVAL_REPORT_VERSION',
   'readEvalReport',
+  'formatHtmlReport',
   'formatJsonReport',
   'writeReportFile',
   'writeReportFiles',
