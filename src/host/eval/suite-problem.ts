@@ -4,7 +4,7 @@
 // closest to. Reads the parsed document and the schema only; no I/O.
 import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
-import { nearestName } from './nearest-name.js';
+import { closestName } from '../../errors.js';
 
 type Key = string | number;
 
@@ -57,7 +57,7 @@ export function describeSuiteIssue(issue: z.core.$ZodIssue, data: unknown, schem
 }
 
 function unknownKey(path: readonly Key[], key: string, known: readonly string[], positions: SuitePositions | undefined, what = 'key'): SuiteProblem {
-  const guess = nearestName(key, known);
+  const guess = closestName(key, known);
   const listed = known.length > 0 && known.length <= 20 ? ` Known ${what}s here: ${known.join(', ')}.` : '';
   return {
     ...place([...path, key], key, positions),
