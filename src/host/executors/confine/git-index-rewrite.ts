@@ -129,14 +129,17 @@ export function parseIndex(bytes: Buffer): IndexParse {
  */
 export function smudgedIndex(bytes: Buffer, parsed: ParsedIndex, before: Buffer | undefined): Buffer | undefined {
   const earlier = new Map<string, Buffer>();
-  const old = before === undefined ? undefined : parseIndex(before);
-  if (old?.ok === true) for (const entry of old.index.entries) earlier.set(entry.key, before!.subarray(entry.at, entry.at + STAT_BYTES));
   const idLength = parsed.hash === 'sha1' ? 20 : 32;
+  // An entry's stat data is kept only with the object id and mode it vouched for: stat data left as it was beside a
+  // new id would make git take the old file for the new object (and commit it unread).
+  const head = STAT_BYTES + idLength;
+  const old = before === undefined ? undefined : parseIndex(before);
+  if (old?.ok === true && old.index.hash === parsed.hash) for (const entry of old.index.entries) earlier.set(entry.key, before!.subarray(entry.at, entry.at + head));
   const body = Buffer.from(bytes.subarray(0, parsed.entriesEnd));
   let changed = parsed.entriesEnd !== bytes.length - idLength;
   for (const entry of parsed.entries) {
     const stat = body.subarray(entry.at, entry.at + STAT_BYTES);
-    if (earlier.get(entry.key)?.equals(stat) === true) continue;
+    if (earlier.get(entry.key)?.equals(body.subarray(entry.at, entry.at + head)) === true) continue;
     const zero = (from: number, to: number) => {
       if (stat.subarray(from, to).some((byte) => byte !== 0)) changed = true;
       stat.fill(0, from, to);
