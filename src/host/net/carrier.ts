@@ -150,6 +150,7 @@ export function serveCarrier(carrier: Duplex, proxy: NetProxy): void {
   let drainWaiters: (() => void)[] = [];
   const afterDrain = (callback: () => void) => drainWaiters.push(callback);
   carrier.on('drain', () => {
+    carrier.resume(); // paused below while the host's own frames to the sandbox were backed up
     const waiters = drainWaiters;
     drainWaiters = [];
     for (const waiter of waiters) waiter();
@@ -198,5 +199,8 @@ export function serveCarrier(carrier: Duplex, proxy: NetProxy): void {
       else if (type === CREDIT) stream.credited(payload.readUInt32BE(0));
       else stream.closedArrived();
     }
+    // The frames the host sends back (a CLOSE for each refused OPEN, CREDIT, END) are as many as the sandbox makes it
+    // send: while the sandbox does not take them, the host takes nothing more from it, so what it holds stays bounded.
+    if (carrier.writableNeedDrain) carrier.pause();
   });
 }
