@@ -15,7 +15,7 @@ import { formatConsentText } from '../../src/host/consent/consent-text.js';
 import { packAgent } from '../../src/host/load/pack-agent.js';
 import type { RunEvent } from '../../src/host/run/run-events.js';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
-import { bash, decisions, skillWorld as world, writeAgent } from '../fixtures/skill-world.js';
+import { bash, decisions, uniqueSkillName, skillWorld as world, writeAgent } from '../fixtures/skill-world.js';
 import { buildTar, gzipCompress, type TarPiece } from '../fixtures/tar-builder.js';
 
 test('load the skill, read its reference, run its script (--help, then a real job into the workspace), all confined', async (t) => {
@@ -76,12 +76,15 @@ test('nothing in /zotbox is writable: the write and edit tools are denied, and a
 });
 
 test('the ways out of /zotbox end where they must: ".." and a link planted in the workspace are decided on the host, outside every scope', async (t) => {
-  const w = world(t);
+  // A skill name no host holds, so the planted link leads nowhere on this machine whatever its own /zotbox holds.
+  const skill = uniqueSkillName();
+  const w = world(t, skill);
+  t.false(existsSync(`/zotbox/skills/${skill}`));
   const { events } = await w.run([
-    { name: 'read', input: { path: '/zotbox/skills/demo/../../../etc/passwd' } },
+    { name: 'read', input: { path: `/zotbox/skills/${skill}/../../../etc/passwd` } },
     { name: 'read', input: { path: '/zotbox/skills/../../root/.bashrc' } },
-    { name: 'bash', input: { command: 'cat /zotbox/skills/demo/../../../etc/hostname' } },
-    { name: 'write', input: { path: 'mklink.py', content: "import os\nos.symlink('/zotbox/skills/demo', 'link')\n" } },
+    { name: 'bash', input: { command: `cat /zotbox/skills/${skill}/../../../etc/hostname` } },
+    { name: 'write', input: { path: 'mklink.py', content: `import os\nos.symlink('/zotbox/skills/${skill}', 'link')\n` } },
     { name: 'bash', input: { command: 'python3 mklink.py' } },
     { name: 'read', input: { path: 'link/reference.md' } },
     { name: 'write', input: { path: 'link/planted.md', content: 'x' } },
@@ -93,7 +96,7 @@ test('the ways out of /zotbox end where they must: ".." and a link planted in th
   t.false(gate[1]!.allowed);
   t.false(gate[2]!.allowed);
   t.true(gate[4]!.allowed, 'the link was made in the sandbox');
-  t.true(!existsSync(path.join(w.ws, 'link')) && readlinkSync(path.join(w.ws, 'link')) === '/zotbox/skills/demo');
+  t.true(!existsSync(path.join(w.ws, 'link')) && readlinkSync(path.join(w.ws, 'link')) === `/zotbox/skills/${skill}`);
   // The link is the host's: it leads to a /zotbox that is not the package, outside every scope.
   t.like(gate[5], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
   t.like(gate[6], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
@@ -169,19 +172,22 @@ test('an agent loaded from GitHub behaves as the directory does: its skill files
 });
 
 test('unconfined, commands cannot reach /zotbox (denied, saying why) while the read tool still can', async (t) => {
-  const w = world(t);
-  const { events } = await w.run(
+  // A skill name no host holds: the read tool's answer can only have come from the package.
+  const skill = uniqueSkillName();
+  const w = world(t, skill);
+  t.false(existsSync(`/zotbox/skills/${skill}`), 'this machine has no host /zotbox that the answer could have come from');
+  const { events, outputs } = await w.run(
     [
-      { name: 'read', input: { path: '/zotbox/skills/demo/reference.md' } },
-      { name: 'bash', input: { command: 'cat /zotbox/skills/demo/reference.md' } },
+      { name: 'read', input: { path: `/zotbox/skills/${skill}/reference.md` } },
+      { name: 'bash', input: { command: `cat /zotbox/skills/${skill}/reference.md` } },
     ],
     { confine: 'off' },
   );
   const gate = decisions(events);
   t.true(gate[0]!.allowed);
+  t.is((JSON.parse(outputs[0]!) as { content: string }).content, `# ${skill} reference\nThe output line is MADE BY ${skill}.`);
   t.false(gate[1]!.allowed);
-  t.regex(gate[1]!.reason ?? '', /commands cannot reach \/zotbox\/skills\/demo\/reference\.md: confinement is off for this run/u);
-  t.false(existsSync('/zotbox/skills/demo'), 'this machine has no host /zotbox that the answer could have come from');
+  t.true((gate[1]!.reason ?? '').includes(`commands cannot reach /zotbox/skills/${skill}/reference.md: confinement is off for this run`), gate[1]!.reason);
 });
 
 test('inspect lists each skill with its file count and scripts; consent says that skills bundle scripts', async (t) => {
