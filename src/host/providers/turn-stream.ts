@@ -31,11 +31,13 @@ export async function streamTurn(options: TurnStreamOptions): Promise<AssistantT
     const decoder = options.decoder();
     const silence = watchSilence(decoder, options, (error) => body.destroy(error));
     try {
+      let whole = false;
       for await (const event of readServerSentEvents(body as AsyncIterable<Buffer>)) {
-        if (decoder.complete) continue; // what follows the end of the turn is read, never decoded
+        if (whole) continue; // what follows the end of the turn is read, never decoded
         decoder.push(event);
         silence.heard();
-        if (decoder.complete && !sourceEnded(body)) break;
+        whole = decoder.complete;
+        if (whole && !sourceEnded(body)) break;
       }
       return decoder.finish();
     } catch (fault) {
