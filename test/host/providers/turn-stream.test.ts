@@ -101,8 +101,8 @@ test('a body that has ended is read to its end after the turn, and nothing after
 
 test('a body still open after the end of the turn is not waited for: the answer comes at once', async (t) => {
   const { server, turn } = await setup(t);
-  // An idle limit longer than the test's own: waiting for the body would fail the test, not pass it.
-  const answer = turn({ timeouts: { firstByteMs: 60_000, idleMs: 60_000 } });
+  // An idle limit far longer than ava's timeout (60 s): waiting for the body would fail the test, not pass it late.
+  const answer = turn({ timeouts: { firstByteMs: 60_000, idleMs: 600_000 } });
   const held = await server.request(0);
   held.res.writeHead(200, SSE);
   held.res.write('data: t:hi\n\ndata: end\n\n');
