@@ -36,10 +36,10 @@ test('--max-cost with a run model without prices is refused before any case, nam
   const { world: w, requests } = await world(t);
   const suite = writeSuite(w, 's', { model: 'free', cases: [{ id: 'a', prompt: 'p' }] });
   const error = await t.throwsAsync<ZotboxError>(evalIn(w, [suite], { env, maxCostUsd: 5 }));
-  t.is(error?.code, 'ZB_EVAL_COST_UNKNOWN');
-  t.deepEqual(error?.details, { models: ['free'], modelsFile: path.join(w.state, 'models.json') });
-  t.true(error?.message.includes(`free (runs suite s)`));
-  t.true(error?.message.includes(path.join(w.state, 'models.json')));
+  t.is(error.code, 'ZB_EVAL_COST_UNKNOWN');
+  t.deepEqual(error.details, { models: ['free'], modelsFile: path.join(w.state, 'models.json') });
+  t.true(error.message.includes(`free (runs suite s)`));
+  t.true(error.message.includes(path.join(w.state, 'models.json')));
   t.is(requests(), 0, 'no model request was sent');
   t.deepEqual(leftovers(w), []);
 });
@@ -49,9 +49,9 @@ test('--max-cost with a judge model without prices is refused, naming it; a repl
   const replay = writeTranscript(w, 'r', [{ text: 'hello' }]);
   const suite = writeSuite(w, 's', { cases: [{ id: 'a', prompt: 'p', replay, expect: [{ judge: { rubric: 'greets', model: 'free-judge' } }] }] });
   const error = await t.throwsAsync<ZotboxError>(evalIn(w, [suite], { env, maxCostUsd: 5 }));
-  t.is(error?.code, 'ZB_EVAL_COST_UNKNOWN');
-  t.deepEqual(error?.details, { models: ['free-judge'], modelsFile: path.join(w.state, 'models.json') });
-  t.true(error?.message.includes('free-judge (judges suite s)'));
+  t.is(error.code, 'ZB_EVAL_COST_UNKNOWN');
+  t.deepEqual(error.details, { models: ['free-judge'], modelsFile: path.join(w.state, 'models.json') });
+  t.true(error.message.includes('free-judge (judges suite s)'));
   t.is(requests(), 0);
 });
 
@@ -59,7 +59,7 @@ test('--max-cost names every unpriced model at once, run and judge; --model over
   const { world: w } = await world(t);
   const suite = writeSuite(w, 's', { model: 'priced', cases: [{ id: 'a', prompt: 'p', expect: [{ judge: { rubric: 'greets', model: 'free-judge' } }] }] });
   const error = await t.throwsAsync<ZotboxError>(evalIn(w, [suite], { env, maxCostUsd: 5, model: 'free' }));
-  t.deepEqual(error?.details, { models: ['free', 'free-judge'], modelsFile: path.join(w.state, 'models.json') });
+  t.deepEqual(error.details, { models: ['free', 'free-judge'], modelsFile: path.join(w.state, 'models.json') });
 });
 
 test('without --max-cost an unpriced model runs as before', async (t) => {
