@@ -3,6 +3,7 @@
 // without limit while the cap looked set. Checked once the eval is planned, before
 // consent and before any case starts; replayed runs spend nothing and need none.
 import { ZotboxError } from '../../errors.js';
+import { formatCost } from '../models/format-cost.js';
 import { BUILT_IN_MODELS, readUserModels, selectModel, userModelsFile } from '../models/model-catalog.js';
 import type { EvalPlan, PlannedCase } from './eval-plan.js';
 
@@ -37,7 +38,7 @@ export function refuseUnpricedModels(input: CostCapInput): void {
   const named = [...unpriced].map(([model, uses]) => `${model} (${uses.join(', ')})`).join('; ');
   throw new ZotboxError(
     'ZB_EVAL_COST_UNKNOWN',
-    `--max-cost ${input.maxCostUsd} cannot cap this eval: ${unpriced.size === 1 ? 'this model has' : 'these models have'} no prices, so what ${unpriced.size === 1 ? 'it spends' : 'they spend'} would not count: ${named}. Fix: add "prices": {"input": USD, "output": USD} (per million tokens) to ${unpriced.size === 1 ? 'its entry' : 'their entries'} in ${modelsFile} (docs/models.md), choose a priced model with --model, or cap tokens with --max-tokens instead.`,
+    `--max-cost ${input.maxCostUsd} (${formatCost(input.maxCostUsd)}) cannot cap this eval: ${unpriced.size === 1 ? 'this model has' : 'these models have'} no prices, so what ${unpriced.size === 1 ? 'it spends' : 'they spend'} would not count: ${named}. Fix: add "prices": {"input": USD, "output": USD} (per million tokens) to ${unpriced.size === 1 ? 'its entry' : 'their entries'} in ${modelsFile} (docs/models.md), choose a priced model with --model, or cap tokens with --max-tokens instead.`,
     { details: { models: [...unpriced.keys()], modelsFile } },
   );
 }

@@ -5,7 +5,8 @@
 // hash), so agent text can neither run script nor reach the network.
 import { createHash } from 'node:crypto';
 import type { CaseResult, CaseRun, EvalReport } from '../eval-report.js';
-import { computeTotals } from './totals.js';
+import { formatCost } from '../../models/format-cost.js';
+import { computeTotals, formatCasesCost } from './totals.js';
 
 const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -66,7 +67,7 @@ export function formatHtmlReport(report: EvalReport): string {
 </head>
 <body>
 <h1>zotbox eval: <span class="${h(report.status)}" id="status">${h(report.status)}</span></h1>
-<p class="totals" id="totals"><span><b id="total-cases">${totals.cases}</b> cases</span><span class="passed"><b id="total-passed">${totals.passed}</b> passed</span><span class="failed"><b id="total-failed">${totals.failed}</b> failed</span><span class="error"><b id="total-errors">${totals.errors}</b> errors (infrastructure)</span><span class="not_run"><b id="total-not-run">${totals.not_run}</b> not run</span><span>${totals.runs} runs</span><span>${count(allTokens(totals.usage))} tokens</span><span>${usd(totals.cost_usd)}</span><span>${(report.duration_ms / 1000).toFixed(1)} s</span></p>
+<p class="totals" id="totals"><span><b id="total-cases">${totals.cases}</b> cases</span><span class="passed"><b id="total-passed">${totals.passed}</b> passed</span><span class="failed"><b id="total-failed">${totals.failed}</b> failed</span><span class="error"><b id="total-errors">${totals.errors}</b> errors (infrastructure)</span><span class="not_run"><b id="total-not-run">${totals.not_run}</b> not run</span><span>${totals.runs} runs</span><span>${count(allTokens(totals.usage))} tokens</span><span>${h(formatCasesCost(report.cases))}</span><span>${(report.duration_ms / 1000).toFixed(1)} s</span></p>
 <p>zotbox ${h(report.zotbox_version)} · started ${h(report.started_at)}${report.shard === null ? '' : ` · shard ${report.shard.index}/${report.shard.total}`} · ${report.suites.map((suite) => `${h(suite.name)} (${h(suite.file)}, ${h(`${suite.agent.name}@${suite.agent.version}`)}, model ${h(suite.model)})`).join(' · ')}</p>
 <p><label>Filter <input id="filter-text" type="search" placeholder="suite/id"></label> <label>Result <select id="filter-status"><option value="">all</option>${statuses}</select></label> · <span id="shown">${report.cases.length}</span> shown</p>
 <table id="cases">
@@ -87,8 +88,7 @@ function caseRow(result: CaseResult, i: number): string {
   const passed = result.runs.filter((run) => run.passed).length;
   const turns = result.runs.reduce((sum, run) => sum + run.turns, 0);
   const tokens = result.runs.reduce((sum, run) => sum + allTokens(run.usage), 0);
-  const cost = result.runs.reduce<number | null>((sum, run) => (sum === null || run.cost_usd === null ? null : sum + run.cost_usd), 0);
-  return `<tr class="case" data-key="${h(key)}" data-status="${h(result.status)}" data-details="case-${i}"><td><a href="#case-${i}">${h(key)}</a></td><td class="${h(result.status)}">${h(result.status.replace('_', ' '))}</td><td>${result.status === 'not_run' ? '' : `${passed}/${result.runs.length}`}</td><td>${turns}</td><td>${count(tokens)}</td><td>${cost === null ? 'n/a' : usd(cost)}</td><td>${h(clip(whyText(result), 200))}</td></tr>`;
+  return `<tr class="case" data-key="${h(key)}" data-status="${h(result.status)}" data-details="case-${i}"><td><a href="#case-${i}">${h(key)}</a></td><td class="${h(result.status)}">${h(result.status.replace('_', ' '))}</td><td>${result.status === 'not_run' ? '' : `${passed}/${result.runs.length}`}</td><td>${turns}</td><td>${count(tokens)}</td><td>${result.status === 'not_run' ? '' : h(formatCasesCost([result]))}</td><td>${h(clip(whyText(result), 200))}</td></tr>`;
 }
 
 function whyText(result: CaseResult): string {
@@ -123,13 +123,13 @@ function runSection(run: CaseRun, repeat: number): string {
   const verdicts = run.expectations
     .map(
       (expectation) =>
-        `<li class="${expectation.passed ? 'verdict-pass' : 'verdict-fail'}">${expectation.passed ? '✔' : '✘'} <b>${h(expectation.kind)}</b>: ${h(expectation.reason)}${expectation.score === undefined ? '' : ` (score ${expectation.score})`}${expectation.cost_usd === undefined || expectation.cost_usd === null ? '' : ` · ${usd(expectation.cost_usd)}`}</li>`,
+        `<li class="${expectation.passed ? 'verdict-pass' : 'verdict-fail'}">${expectation.passed ? '✔' : '✘'} <b>${h(expectation.kind)}</b>: ${h(expectation.reason)}${expectation.score === undefined ? '' : ` (score ${expectation.score})`}${expectation.cost_usd === undefined ? '' : ` · ${h(formatCost(expectation.cost_usd))}`}</li>`,
     )
     .join('');
   const usage = `${run.usage.input_tokens} in, ${run.usage.output_tokens} out, ${run.usage.cache_creation_input_tokens} cache write, ${run.usage.cache_read_input_tokens} cache read`;
   return `<section class="run"><h3>${title}: <span class="${run.passed ? 'passed' : 'failed'}">${run.passed ? 'passed' : 'not passed'}</span> · ${h(run.status)} · ${run.turns} turns · ${run.attempts} attempts · ${(run.duration_ms / 1000).toFixed(1)} s</h3>
 ${infra}${error}<h4>Expectations</h4><ul>${verdicts}</ul>
-<h4>Usage and cost</h4><p>${usage} · ${run.cost_usd === null ? 'no price' : usd(run.cost_usd)}</p>
+<h4>Usage and cost</h4><p>${usage} · ${h(formatCost(run.cost_usd))}</p>
 ${callsTable(run)}
 <h4>Final answer</h4><pre class="answer">${h(run.final_text)}</pre>
 <h4>Transcript (tool calls, gate decisions, results)</h4><pre class="transcript">${transcriptHtml(run.transcript_tail)}</pre></section>`;
@@ -156,5 +156,4 @@ function transcriptHtml(tail: string): string {
 
 const allTokens = (usage: CaseRun['usage']) => usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 const count = (value: number) => value.toLocaleString('en-US');
-const usd = (value: number) => `$${value.toFixed(4)}`;
 const clip = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text);
