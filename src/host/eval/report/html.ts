@@ -4,7 +4,7 @@
 // (a CSP meta allows no source but its own inline style and its one script, by
 // hash), so agent text can neither run script nor reach the network.
 import { createHash } from 'node:crypto';
-import type { CaseResult, CaseRun, EvalReport } from '../eval-report.js';
+import type { CaseResult, CaseRun, EvalReport, ReportedFile } from '../eval-report.js';
 import { formatCost } from '../../models/format-cost.js';
 import { computeTotals, formatCasesCost } from './totals.js';
 
@@ -44,7 +44,7 @@ h1 { font-size: 1.4rem; } .passed { color: #137333; } .failed { color: #c5221f; 
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
 details.case { border: 1px solid #ddd; border-radius: 6px; margin: .6rem 0; padding: .4rem .8rem; }
 summary { cursor: pointer; font-weight: 600; } pre { background: #f6f8fa; padding: .6rem; white-space: pre-wrap; word-break: break-word; max-height: 30rem; overflow: auto; }
-.denied { background: #fce8e6; color: #a50e0e; } .verdict-fail { color: #c5221f; } .verdict-pass { color: #137333; }
+.denied { background: #fce8e6; color: #a50e0e; } .diff-add { background: #e6f4ea; color: #137333; } .diff-del { background: #fce8e6; color: #a50e0e; } .diff-hunk { color: #5f6368; } .verdict-fail { color: #c5221f; } .verdict-pass { color: #137333; }
 .infra { background: #fef7e0; border-left: 4px solid #f9ab00; padding: .4rem .6rem; }
 `;
 
@@ -131,6 +131,7 @@ function runSection(run: CaseRun, repeat: number): string {
 ${infra}${error}<h4>Expectations</h4><ul>${verdicts}</ul>
 <h4>Usage and cost</h4><p>${usage} · ${h(formatCost(run.cost_usd))}</p>
 ${callsTable(run)}
+${filesSection(run)}
 <h4>Final answer</h4><pre class="answer">${h(run.final_text)}</pre>
 <h4>Transcript (tool calls, gate decisions, results)</h4><pre class="transcript">${transcriptHtml(run.transcript_tail)}</pre></section>`;
 }
@@ -144,6 +145,38 @@ function callsTable(run: CaseRun): string {
     return `<tr class="call${call.allowed === false ? ' denied' : ''}"><td>${h(call.tool)}</td><td><code>${h(call.input)}</code></td><td>${h(decision)}${call.reason === undefined ? '' : `: ${h(call.reason)}`}</td><td>${h(result)}</td></tr>`;
   });
   return `<h4>Tool calls</h4><table class="calls"><thead><tr><th>Tool</th><th>Input</th><th>Gate</th><th>Result</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** Why a changed file has no diff, in words. */
+const NO_DIFF: Readonly<Record<NonNullable<ReportedFile['omitted']>, string>> = {
+  binary: 'binary (not UTF-8 text): no diff',
+  too_large: 'too large to read: no diff',
+  not_a_regular_file: 'not a regular file: no diff',
+  before_unreadable: 'its text before the run could not be read: no diff',
+  budget: "the run's diffs reached their bound: no diff",
+  deleted: 'deleted',
+};
+
+/** The files the run changed, each with its unified diff (escaped line by line: agent text), or why it has none. */
+function filesSection(run: CaseRun): string {
+  if (run.files === undefined) return '';
+  const files = run.files.map((file) => {
+    const head = `<p class="file"><b>${h(file.change)}</b> <code>${h(file.path)}</code> · ${file.size} bytes${file.omitted === undefined ? '' : ` · ${h(NO_DIFF[file.omitted])}`}</p>`;
+    return file.diff === undefined ? head : `${head}<pre class="diff">${diffHtml(file.diff)}</pre>`;
+  });
+  const cut = run.files_cut === undefined ? '' : `<p class="infra">Not all changed files are listed: ${h(run.files_cut)}</p>`;
+  return `<h4>Files changed</h4>${run.files.length === 0 ? '<p>None.</p>' : files.join('')}${cut}`;
+}
+
+function diffHtml(diff: string): string {
+  const classOf = (line: string) => (line.startsWith('@@') ? 'diff-hunk' : line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : undefined);
+  return diff
+    .split('\n')
+    .map((line) => {
+      const cls = classOf(line);
+      return cls === undefined ? h(line) : `<span class="${cls}">${h(line)}</span>`;
+    })
+    .join('\n');
 }
 
 /** The transcript tail, each line escaped; a gate denial highlighted. */
