@@ -258,6 +258,11 @@ export const ERROR_CODES = {
     summary:
       "The judge was shown only part of a run's evidence (an answer or changed file past the judge's bounds, docs/eval.md), or not even every changed file's name, so its pass counts as a fail; only its case failed.",
   },
+  ZB_EVAL_COST_UNKNOWN: {
+    exit: 2,
+    summary:
+      'An eval has --max-cost, but a model one of its cases runs or judges with has no prices, so its spending could not count against the cap; nothing ran. Add prices to its entry in models.json (the message prints the path), choose a priced model, or cap tokens with --max-tokens.',
+  },
   ZB_EVAL_TOKEN_LIMIT: { exit: 1, summary: "A case's run used more tokens than its max_tokens limit and was stopped." },
   ZB_EVAL_REPORT_INVALID: { exit: 2, summary: 'A report given to zotbox eval merge or --last-failed cannot be read or is not a zotbox eval JSON report of a version this zotbox reads.' },
   ZB_EVAL_MERGE_MISMATCH: { exit: 2, summary: 'The reports given to zotbox eval merge do not belong to one eval: different suites, agent digests or shard counts, a shard twice, or a shard missing.' },

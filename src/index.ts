@@ -281,6 +281,8 @@ export {
   githubAnnotations,
   appendStepSummary,
   casesToRerun,
+  formatCasesCost,
+  runCostParts,
   caseKey,
   caseInShard,
   parseShard,
@@ -302,6 +304,19 @@ export type {
   ChangedFile,
   Shard,
 } from './api/eval.js';
+/**
+ * Cost, printed one way on every surface (run summaries, eval reporters, `models list`,
+ * --max-cost messages): under $1 four decimals, from $1 two, and "no price" when unknown.
+ *
+ * @example
+ * ```ts
+ * formatCost(0.012345); // '$0.0123'
+ * formatCost(12.345); // '$12.35'
+ * formatCost(null); // 'no price' (a model without prices, a replay)
+ * formatCostSum([0.5, null]); // '$0.5000 + no price'
+ * ```
+ */
+export { NO_PRICE, formatCost, formatCostSum } from './api/cost.js';
 export { decidePathAccess, type PathDecision, type PathTool } from './api/policy.js';
 export { decideShellCommand, type ExecutionPlan, type PlannedStep, type ShellContext, type ShellDecision } from './api/policy.js';
 export { parseShellCommand, type ShellAst } from './api/policy.js';

@@ -10,5 +10,6 @@ export { formatJunit } from '../host/eval/report/junit.js';
 export { formatMarkdownSummary } from '../host/eval/report/markdown.js';
 export { formatHtmlReport } from '../host/eval/report/html.js';
 export { githubAnnotations, appendStepSummary } from '../host/eval/report/github.js';
+export { formatCasesCost, runCostParts } from '../host/eval/report/totals.js';
 export { casesToRerun } from '../host/eval/report/last-failed.js';
 export { caseKey, caseInShard, parseShard, shardFromEnvironment, type Shard } from '../host/eval/report/shard.js';

@@ -327,7 +327,7 @@ export const EVAL: CommandSpec = {
       valueName: 'N',
       description: 'Run again, in a fresh workspace, after a provider fault (never after a failed expectation), at most N times per run (default 0).',
     },
-    { name: 'max-cost', type: 'string', valueName: 'USD', description: 'Start no new case once the runs and judges have cost this much (models with prices only).' },
+    { name: 'max-cost', type: 'string', valueName: 'USD', description: 'Start no new case once the runs and judges have cost this much (every model must have prices).' },
     { name: 'max-tokens', type: 'string', valueName: 'N', description: 'Start no new case once the runs have used this many tokens.' },
     {
       name: 'max-infra-errors',

@@ -5,7 +5,18 @@
 // ::error annotations on standard output and the step summary.
 import { WriteStream } from 'node:tty';
 import { createLogUpdate } from 'log-update';
-import { appendStepSummary, formatHtmlReport, formatJsonReport, formatJunit, formatMarkdownSummary, githubAnnotations, writeReportFiles, type EvalProgress, type EvalReport } from '../api/eval.js';
+import {
+  appendStepSummary,
+  formatHtmlReport,
+  formatJsonReport,
+  formatJunit,
+  formatMarkdownSummary,
+  githubAnnotations,
+  runCostParts,
+  writeReportFiles,
+  type EvalProgress,
+  type EvalReport,
+} from '../api/eval.js';
 import type { CliIo } from './command-spec.js';
 import { caseLine, finalTable, progressLine, totalsLine } from './eval-text.js';
 import type { ReporterSpec } from './eval-reporters.js';
@@ -16,7 +27,7 @@ export class EvalTerminalReporter {
   private readonly live: ReturnType<typeof createLogUpdate> | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private started = 0;
-  private counts = { done: 0, total: 0, passed: 0, failed: 0, errors: 0, costUsd: 0 };
+  private counts = { done: 0, total: 0, passed: 0, failed: 0, errors: 0, costs: [] as readonly (number | null)[] };
   /** The cases a line was written for as they ended; the line reporter writes the others at the end (a merge, cases not run). */
   private readonly shown = new Set<string>();
 
@@ -65,14 +76,13 @@ export class EvalTerminalReporter {
       }
     } else if (progress.type === 'case.end') {
       const { result } = progress;
-      const cost = result.runs.reduce((sum, run) => sum + (run.cost_usd ?? 0), 0);
       this.counts = {
         ...this.counts,
         done: this.counts.done + 1,
         passed: this.counts.passed + (result.status === 'passed' ? 1 : 0),
         failed: this.counts.failed + (result.status === 'failed' ? 1 : 0),
         errors: this.counts.errors + (result.status === 'error' ? 1 : 0),
-        costUsd: this.counts.costUsd + cost,
+        costs: [...this.counts.costs, ...result.runs.flatMap(runCostParts)],
       };
       this.shown.add(`${result.suite}/${result.id}`);
       if (this.live !== undefined) {

@@ -2,19 +2,15 @@
 // progress line, and the final table with the failures' reasons and the totals.
 // Fields from suites, agents and models pass `field` (no control characters), and
 // the caller writes everything through the terminal-text sanitizer.
-import type { CaseResult, EvalReport } from '../api/eval.js';
+import { formatCasesCost, type CaseResult, type EvalReport } from '../api/eval.js';
+import { formatCostSum } from '../api/cost.js';
 import { field } from './terminal-output.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const dollars = (usd: number | null) => (usd === null ? 'n/a' : `$${usd.toFixed(4)}`);
 
 function caseTokens(result: CaseResult): number {
   return result.runs.reduce((sum, run) => sum + run.usage.input_tokens + run.usage.output_tokens + run.usage.cache_creation_input_tokens + run.usage.cache_read_input_tokens, 0);
-}
-
-function caseCost(result: CaseResult): number | null {
-  return result.runs.reduce<number | null>((sum, run) => (sum === null || run.cost_usd === null ? null : sum + run.cost_usd), 0);
 }
 
 function mark(result: CaseResult): string {
@@ -61,13 +57,14 @@ export interface ProgressCounts {
   readonly failed: number;
   readonly errors: number;
   readonly elapsedMs: number;
-  readonly costUsd: number;
+  /** The cost parts of the runs ended so far (runCostParts): known in USD, or null. */
+  readonly costs: readonly (number | null)[];
 }
 
 /** The live line: `12/40 cases · 10 passed · 2 failed · 14.2 s · $0.0123` (and `· 1 error` when there are some). */
 export function progressLine(counts: ProgressCounts): string {
   const errors = counts.errors === 0 ? '' : ` · ${counts.errors} ${counts.errors === 1 ? 'error' : 'errors'}`;
-  return `${counts.done}/${counts.total} cases · ${counts.passed} passed · ${counts.failed} failed${errors} · ${seconds(counts.elapsedMs)} · ${dollars(counts.costUsd)}`;
+  return `${counts.done}/${counts.total} cases · ${counts.passed} passed · ${counts.failed} failed${errors} · ${seconds(counts.elapsedMs)} · ${formatCostSum(counts.costs)}`;
 }
 
 /** The final table, the failures with their reasons, and the totals line. */
@@ -78,7 +75,7 @@ export function finalTable(report: EvalReport): string {
     result.status === 'not_run' ? '' : rate(result),
     count(result.runs.reduce((sum, run) => sum + run.turns, 0)),
     count(caseTokens(result)),
-    dollars(caseCost(result)),
+    result.status === 'not_run' ? '' : formatCasesCost([result]),
   ]);
   const header = ['case', 'result', 'passed', 'turns', 'tokens', 'cost'];
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => columns(row[i] ?? ''))));
@@ -97,7 +94,7 @@ export function totalsLine(report: EvalReport): string {
   const t = report.totals;
   const tokens = t.usage.input_tokens + t.usage.output_tokens + t.usage.cache_creation_input_tokens + t.usage.cache_read_input_tokens;
   const status = report.status.toUpperCase();
-  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors (infrastructure), ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${dollars(t.cost_usd)} · ${seconds(report.duration_ms)}`;
+  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors (infrastructure), ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${formatCasesCost(report.cases)} · ${seconds(report.duration_ms)}`;
   // What this eval was allowed beyond each case's own folders is said where every reader looks.
   const allowed = report.options.allow_scope;
   return allowed.length === 0 ? totals : `Allowed beyond each case's workspace (--allow-scope): ${allowed.map(field).join(', ')}\n${totals}`;

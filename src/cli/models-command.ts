@@ -3,6 +3,7 @@
 // path, an entry written from flags, and one tiny request to a model, reported in words.
 import { homedir } from 'node:os';
 import { API_KEY_VARIABLES, addUserModel, hasModelCredentials, listCatalog, testModel, userModelsFile, type CatalogModel, type ProviderName } from '../api/models.js';
+import { formatCost } from '../api/cost.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../api/state.js';
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
@@ -42,6 +43,11 @@ function keyState(model: CatalogModel, env: CliIo['env']): string {
   return `${API_KEY_VARIABLES[model.provider]} ${hasModelCredentials(model, env) ? 'set' : 'not set'}`;
 }
 
+/** Input and output prices per million tokens, as every cost prints (format-cost.ts); "no price" without them (--max-cost refuses such a model). */
+function priceText(model: CatalogModel): string {
+  return model.prices === undefined ? formatCost(null) : `${formatCost(model.prices.input)} in/${formatCost(model.prices.output)} out`;
+}
+
 function list(io: CliIo, catalog: readonly CatalogModel[], json: boolean): number {
   if (json) {
     const models = catalog.map((m) => ({
@@ -53,15 +59,16 @@ function list(io: CliIo, catalog: readonly CatalogModel[], json: boolean): numbe
       base_url: m.baseUrl ?? null,
       source: m.source ?? 'built-in',
       key: m.noKey === true ? 'none needed' : hasModelCredentials(m, io.env) ? 'set' : 'missing',
+      prices: m.prices === undefined ? null : { input: m.prices.input, output: m.prices.output, cache_write: m.prices.cacheWrite, cache_read: m.prices.cacheRead },
     }));
     writeTerminalText(io.stdout, `${JSON.stringify({ models }, null, 2)}\n`);
     return 0;
   }
   const lines = catalog.map((m) => {
     const capabilities = [m.reasoning ? 'reasoning' : '', m.vision ? 'vision' : ''].filter(Boolean).join(',') || '-';
-    return [field(m.id), m.provider, `${m.contextWindow}`, capabilities, field(m.baseUrl ?? '-'), keyState(m, io.env), field(m.source ?? 'built in')].join('  ');
+    return [field(m.id), m.provider, `${m.contextWindow}`, capabilities, field(m.baseUrl ?? '-'), keyState(m, io.env), priceText(m), field(m.source ?? 'built in')].join('  ');
   });
-  writeTerminalText(io.stdout, `ID  PROVIDER  CONTEXT  CAPABILITIES  BASE_URL  KEY  SOURCE\n${lines.join('\n')}\n`);
+  writeTerminalText(io.stdout, `ID  PROVIDER  CONTEXT  CAPABILITIES  BASE_URL  KEY  PRICE_PER_MTOK  SOURCE\n${lines.join('\n')}\n`);
   return 0;
 }
 

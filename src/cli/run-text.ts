@@ -5,6 +5,7 @@
 // goes to stderr as the one-line error (run-output.ts). On a terminal, a status line
 // says what the run waits on (status-line.ts), from `status` below.
 import type { RunEvent } from '../api/run.js';
+import { formatCost } from '../api/cost.js';
 import { field, type RunTextView } from './terminal-output.js';
 
 type ToolCall = RunEvent & { type: 'tool.call' };
@@ -148,6 +149,5 @@ export function usageLine(end: RunEnd): string {
   const { usage } = end;
   const cache =
     usage.cache_creation_input_tokens + usage.cache_read_input_tokens === 0 ? '' : ` (cache: ${count(usage.cache_read_input_tokens)} read, ${count(usage.cache_creation_input_tokens)} written)`;
-  const cost = end.cost_usd === null ? 'cost unknown (no prices for this model)' : `$${end.cost_usd.toFixed(4)}`;
-  return `· ${end.turns} turn${end.turns === 1 ? '' : 's'} · ${count(usage.input_tokens)} tokens in${cache} · ${count(usage.output_tokens)} out · ${cost}`;
+  return `· ${end.turns} turn${end.turns === 1 ? '' : 's'} · ${count(usage.input_tokens)} tokens in${cache} · ${count(usage.output_tokens)} out · ${formatCost(end.cost_usd)}`;
 }

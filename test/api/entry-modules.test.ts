@@ -15,6 +15,7 @@ import * as run from '../../src/api/run.js';
 import * as sessions from '../../src/api/sessions.js';
 import * as state from '../../src/api/state.js';
 import * as terminal from '../../src/api/terminal.js';
+import * as cost from '../../src/api/cost.js';
 
 // The value exports of zotbox 0.1.0 before the split, and those issue 11 added
 // (prepare once, run many; the pool's and the model budget's defaults), written out by hand.
@@ -140,12 +141,18 @@ const PUBLIC_NAMES = [
   'listLegacyAgentData',
   'moveAgentData',
   'resolveSourceReference',
+  // Issue 27 §6: cost prints one way (api/cost.ts), and the eval's cost text from its cases (api/eval.ts).
+  'NO_PRICE',
+  'formatCost',
+  'formatCostSum',
+  'formatCasesCost',
+  'runCostParts',
 ];
 
 // errors.ts and version.ts are re-exported by index.ts directly; everything else comes through an entry module.
 const FROM_ERRORS_AND_VERSION = ['ERROR_CODES', 'ZOTBOX_VERSION', 'ZOT_COMPAT_VERSION', 'ZotboxError', 'fromWireError', 'isZotboxError'];
 
-const ENTRIES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { agents, archive, check, confinement, consent, eval: evaluation, github, policy, run, sessions, state, terminal };
+const ENTRIES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { agents, archive, check, confinement, consent, cost, eval: evaluation, github, policy, run, sessions, state, terminal };
 
 test('the public API exports exactly the names it had before the split', (t) => {
   t.deepEqual(Object.keys(api).sort(), [...PUBLIC_NAMES].sort());

@@ -279,3 +279,16 @@ test('issue 27 §3: merge of an infrastructure error exits 3; line names the cas
   t.is(list.status, 3);
   t.regex(list.stdout, /! refactor\/down: infrastructure error at openai/, 'the list reporter names it with its cause too');
 });
+
+test('--max-cost with a model without prices: exit 2 before any case, naming the model and the real models.json path (issue 27 §6)', async (t) => {
+  const world = evalWorld(t);
+  const file = path.join(world.state, 'models.json');
+  writeFileSync(file, JSON.stringify({ models: [{ id: 'local', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', context_window: 100_000 }] }));
+  const suite = writeSuite(world, 's', { model: 'local', cases: [{ id: 'a', prompt: 'p' }] });
+  const result = await runCliCaptured(['eval', suite, '--max-cost', '2', '--confine', 'off', '--reporter', 'line'], { env: env(world, { OPENAI_API_KEY: 'k' }), cwd: world.root });
+  t.is(result.status, 2, result.stdout + result.stderr);
+  t.regex(result.stderr, /ZB_EVAL_COST_UNKNOWN/);
+  t.true(result.stderr.includes(`local (runs suite s)`), result.stderr);
+  t.true(result.stderr.includes(file), result.stderr);
+  t.is(result.stdout, '');
+});

@@ -43,7 +43,7 @@ test('models add writes an entry from flags; list shows it with its source and k
     { key: 'missing' },
   );
   const text = await runCliCaptured(['models', 'list'], { env: { ...env, ANTHROPIC_API_KEY: 'secret-value' } });
-  t.regex(text.stdout, /qwen-local {2}openai {2}32768 .*no key needed {2}\//);
+  t.regex(text.stdout, /qwen-local {2}openai {2}32768 .*no key needed {2}no price {2}\//);
   t.false(text.stdout.includes('secret-value'), 'never a key value');
   const again = await runCliCaptured(['models', 'add', 'qwen-local', '--provider', 'openai', '--context-window', '1'], { env });
   t.is(again.status, 2);

@@ -42,6 +42,13 @@ test('the HTML report in headless chromium: counts, a case expanded, the filter,
     ['call denied', 'denied ZB_POLICY_PATH_OUTSIDE_SCOPE: read denied: /etc/passwd is outside the read scopes'],
     ['call', 'allowed'],
   ]);
+  // Its changed files with their diffs: the hostile line added to README.md, as text.
+  t.deepEqual(await browser.evaluate(session, `[...document.querySelectorAll('#case-7 p.file code')].map((c) => c.textContent)`), ['README.md', 'logo.png', 'x.html']);
+  t.deepEqual(await browser.evaluate(session, `[...document.querySelectorAll('#case-7 pre.diff')[0].children].map((s) => [s.className, s.textContent])`), [
+    ['diff-hunk', '@@ -1,3 +1,4 @@'],
+    ['diff-add', `+${HOSTILE}`],
+  ]);
+  t.is(await browser.evaluate(session, 'window.__pwned'), undefined, 'no script from a diff ran');
   t.regex(String(await browser.evaluate(session, `document.querySelector('#case-8 .infra').textContent`)), /Infrastructure error at openai http:\/\/127\.0\.0\.1:9\/v1: ZB_PROVIDER_FAILED/);
   // The filter: errors only.
   await browser.evaluate(session, `(() => { const s = document.getElementById('filter-status'); s.value = 'error'; s.dispatchEvent(new Event('change')); })()`);
@@ -57,5 +64,13 @@ test('the HTML report in headless chromium: counts, a case expanded, the filter,
   const png = Buffer.from(shot.data, 'base64');
   t.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG');
   t.true(png.length > 10_000);
+  // ZOTBOX_SCREENSHOT=PATH keeps a tall one of the expanded case, its diffs in view (docs/eval-html-report.png is made this way).
+  const keep = process.env['ZOTBOX_SCREENSHOT'];
+  if (keep !== undefined && keep !== '') {
+    await browser.send('Emulation.setDeviceMetricsOverride', { width: 1200, height: 2000, deviceScaleFactor: 1, mobile: false }, session);
+    await browser.evaluate(session, `document.querySelector('#case-7 .file').scrollIntoView({ block: 'center' })`);
+    const tall = (await browser.send('Page.captureScreenshot', { format: 'png' }, session)) as { data: string };
+    writeFileSync(keep, Buffer.from(tall.data, 'base64'));
+  }
   t.deepEqual(requests, [pathToFileURL(file).href], 'the page asked for nothing but itself');
 });

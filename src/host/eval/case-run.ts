@@ -18,6 +18,7 @@ import type { CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
 import { totalTokens } from './expectations.js';
 import { RunRecorder } from './record-run.js';
+import { reportFiles, type ReportedFiles } from './run-files.js';
 import type { RunRecord } from './run-record.js';
 import { callMatchers } from './expectations.js';
 import type { GraderHost } from './graders/grader-host.js';
@@ -164,12 +165,22 @@ async function attemptIn(planned: PlannedCase, repeat: number, context: CaseRunC
       ...(call.summary === undefined ? {} : { summary: scrub(call.summary) }),
     })),
   };
+  const files = reportedFilesOf(created, scrub);
   const infrastructure = infrastructureOf(record, recorder, endpointFor(planned, context, directories), scrub);
   return {
-    run: infrastructure === undefined ? run : { ...run, infrastructure },
+    run: { ...run, ...files, ...(infrastructure === undefined ? {} : { infrastructure }) },
     retryable: record.error !== null && RETRIED_CODES.has(record.error.code),
     endpoints: usedEndpoints(directories, recorder),
   };
+}
+
+/** The run's changed files for the report; a workspace that cannot be walked any more leaves them out rather than failing the case. */
+function reportedFilesOf(workspace: CaseWorkspace, scrub: (text: string) => string): Partial<ReportedFiles> {
+  try {
+    return reportFiles(workspace, scrub);
+  } catch (error) {
+    return { files_cut: `the changed files could not be listed: ${scrub(toZotboxError(error).message)}` };
+  }
 }
 
 /** A run that could not start (a transcript that does not parse, a workspace that cannot be made): the case fails with why. */

@@ -44,6 +44,21 @@ export const CallTraceSchema = z.strictObject({
 });
 export type CallTrace = z.infer<typeof CallTraceSchema>;
 
+/** A file the run changed, as the HTML report shows it (run-files.ts): a unified diff of its text before and after, or why there is none. */
+export const ReportedFileSchema = z.strictObject({
+  path: z.string(),
+  change: z.enum(['added', 'modified', 'deleted']),
+  /** Bytes after the run (0 when deleted). */
+  size: z.number().int().nonnegative(),
+  /** `@@` hunks of the fixture's text against the text after the run (an added file against nothing). */
+  diff: z.string().optional(),
+  /** The diff passed its bound and was cut; its last line says so. */
+  diff_cut: z.boolean().optional(),
+  /** Why there is no diff: not text, over the bound read, not a regular file, the fixture's text unreadable, or the run's diff budget spent. */
+  omitted: z.enum(['binary', 'too_large', 'not_a_regular_file', 'before_unreadable', 'budget', 'deleted']).optional(),
+});
+export type ReportedFile = z.infer<typeof ReportedFileSchema>;
+
 /** One run of a case (one of --repeat K). */
 export const CaseRunSchema = z.strictObject({
   /** 1-based, up to --repeat. */
@@ -71,6 +86,10 @@ export const CaseRunSchema = z.strictObject({
   infrastructure: z.strictObject({ code: z.string(), message: z.string(), endpoint: z.string() }).optional(),
   /** The run's last tool calls (at most MAX_TRACED_CALLS), in order, for the HTML report. */
   calls: z.array(CallTraceSchema).optional(),
+  /** The files the run changed, with diffs (run-files.ts, bounded); absent when the run did not get to run. */
+  files: z.array(ReportedFileSchema).optional(),
+  /** What of the changed files is not in `files`, in words; absent when nothing. */
+  files_cut: z.string().optional(),
 });
 export type CaseRun = z.infer<typeof CaseRunSchema>;
 

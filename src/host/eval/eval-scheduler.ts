@@ -5,6 +5,7 @@
 // row that ended on an infrastructure error on one endpoint (issue 27 §3: a model
 // server that is down fails every case the same way). Runs in flight are never
 // abandoned: the scheduler returns once every started run ended.
+import { formatCost } from '../models/format-cost.js';
 import { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { CaseRun } from './eval-report.js';
 import type { PlannedCase } from './eval-plan.js';
@@ -114,7 +115,7 @@ export class EvalScheduler {
     const { maxCostUsd, maxTokens, signal, failFast } = this.options;
     if (signal.aborted) return 'the eval was interrupted before it started';
     if (failFast && this.firstFailure !== undefined) return `--fail-fast: case ${this.firstFailure} failed`;
-    if (maxCostUsd !== undefined && this.spentUsd >= maxCostUsd) return `the --max-cost cap of $${maxCostUsd} was reached ($${this.spentUsd.toFixed(4)} spent)`;
+    if (maxCostUsd !== undefined && this.spentUsd >= maxCostUsd) return `the --max-cost cap of ${formatCost(maxCostUsd)} was reached (${formatCost(this.spentUsd)} spent)`;
     if (maxTokens !== undefined && this.spentTokens >= maxTokens) return `the --max-tokens cap of ${maxTokens} tokens was reached (${this.spentTokens} used)`;
     return this.infraStop;
   }

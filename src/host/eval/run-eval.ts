@@ -23,6 +23,7 @@ import { caseResult, notRunCase } from './case-result.js';
 import { DEFAULT_MAX_INFRA_ERRORS, EvalScheduler } from './eval-scheduler.js';
 import { askSuiteConsent } from './consent-probe.js';
 import { buildReport } from './build-report.js';
+import { refuseUnpricedModels } from './cost-cap.js';
 import { suiteConsent, type SuiteConsent } from './suite-consent.js';
 
 export interface EvalOptions {
@@ -39,6 +40,7 @@ export interface EvalOptions {
   readonly modelConcurrency?: number;
   readonly grep?: string;
   readonly failFast?: boolean;
+  /** Start no case once the runs and judges cost this much; every model that can spend must have prices (else ZB_EVAL_COST_UNKNOWN before any case). */
   readonly maxCostUsd?: number;
   readonly maxTokens?: number;
   /**
@@ -129,6 +131,9 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
     ...(options.modelEndpoints === undefined ? {} : { modelEndpoints: options.modelEndpoints }),
     signal,
   });
+  if (options.maxCostUsd !== undefined) {
+    refuseUnpricedModels({ plan, maxCostUsd: options.maxCostUsd, env, stateDirectory, ...(options.model === undefined ? {} : { model: options.model }) });
+  }
   const evalRoot = makeEvalRoot(options.tempDirectory ?? tmpdir());
   const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
   const graders = new GraderHost();

@@ -132,7 +132,7 @@ test('--max-cost: once finished runs cost the cap, no new case starts', async (t
   runs.finish('s/b#1', run(true, 0.25));
   const outcomes = await done;
   t.deepEqual(runs.started, ['s/a#1', 's/b#1']);
-  t.deepEqual(outcomes[2], { kind: 'not_run', reason: 'the --max-cost cap of $0.5 was reached ($0.5500 spent)' });
+  t.deepEqual(outcomes[2], { kind: 'not_run', reason: 'the --max-cost cap of $0.5000 was reached ($0.5500 spent)' });
 });
 
 test('--max-tokens: once finished runs used the cap, no new case starts', async (t) => {

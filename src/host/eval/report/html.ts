@@ -4,8 +4,9 @@
 // (a CSP meta allows no source but its own inline style and its one script, by
 // hash), so agent text can neither run script nor reach the network.
 import { createHash } from 'node:crypto';
-import type { CaseResult, CaseRun, EvalReport } from '../eval-report.js';
-import { computeTotals } from './totals.js';
+import type { CaseResult, CaseRun, EvalReport, ReportedFile } from '../eval-report.js';
+import { formatCost } from '../../models/format-cost.js';
+import { computeTotals, formatCasesCost } from './totals.js';
 
 const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -43,7 +44,7 @@ h1 { font-size: 1.4rem; } .passed { color: #137333; } .failed { color: #c5221f; 
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
 details.case { border: 1px solid #ddd; border-radius: 6px; margin: .6rem 0; padding: .4rem .8rem; }
 summary { cursor: pointer; font-weight: 600; } pre { background: #f6f8fa; padding: .6rem; white-space: pre-wrap; word-break: break-word; max-height: 30rem; overflow: auto; }
-.denied { background: #fce8e6; color: #a50e0e; } .verdict-fail { color: #c5221f; } .verdict-pass { color: #137333; }
+.denied { background: #fce8e6; color: #a50e0e; } .diff-add { background: #e6f4ea; color: #137333; } .diff-del { background: #fce8e6; color: #a50e0e; } .diff-hunk { color: #5f6368; } .verdict-fail { color: #c5221f; } .verdict-pass { color: #137333; }
 .infra { background: #fef7e0; border-left: 4px solid #f9ab00; padding: .4rem .6rem; }
 `;
 
@@ -66,7 +67,7 @@ export function formatHtmlReport(report: EvalReport): string {
 </head>
 <body>
 <h1>zotbox eval: <span class="${h(report.status)}" id="status">${h(report.status)}</span></h1>
-<p class="totals" id="totals"><span><b id="total-cases">${totals.cases}</b> cases</span><span class="passed"><b id="total-passed">${totals.passed}</b> passed</span><span class="failed"><b id="total-failed">${totals.failed}</b> failed</span><span class="error"><b id="total-errors">${totals.errors}</b> errors (infrastructure)</span><span class="not_run"><b id="total-not-run">${totals.not_run}</b> not run</span><span>${totals.runs} runs</span><span>${count(allTokens(totals.usage))} tokens</span><span>${usd(totals.cost_usd)}</span><span>${(report.duration_ms / 1000).toFixed(1)} s</span></p>
+<p class="totals" id="totals"><span><b id="total-cases">${totals.cases}</b> cases</span><span class="passed"><b id="total-passed">${totals.passed}</b> passed</span><span class="failed"><b id="total-failed">${totals.failed}</b> failed</span><span class="error"><b id="total-errors">${totals.errors}</b> errors (infrastructure)</span><span class="not_run"><b id="total-not-run">${totals.not_run}</b> not run</span><span>${totals.runs} runs</span><span>${count(allTokens(totals.usage))} tokens</span><span>${h(formatCasesCost(report.cases))}</span><span>${(report.duration_ms / 1000).toFixed(1)} s</span></p>
 <p>zotbox ${h(report.zotbox_version)} · started ${h(report.started_at)}${report.shard === null ? '' : ` · shard ${report.shard.index}/${report.shard.total}`} · ${report.suites.map((suite) => `${h(suite.name)} (${h(suite.file)}, ${h(`${suite.agent.name}@${suite.agent.version}`)}, model ${h(suite.model)})`).join(' · ')}</p>
 <p><label>Filter <input id="filter-text" type="search" placeholder="suite/id"></label> <label>Result <select id="filter-status"><option value="">all</option>${statuses}</select></label> · <span id="shown">${report.cases.length}</span> shown</p>
 <table id="cases">
@@ -87,8 +88,7 @@ function caseRow(result: CaseResult, i: number): string {
   const passed = result.runs.filter((run) => run.passed).length;
   const turns = result.runs.reduce((sum, run) => sum + run.turns, 0);
   const tokens = result.runs.reduce((sum, run) => sum + allTokens(run.usage), 0);
-  const cost = result.runs.reduce<number | null>((sum, run) => (sum === null || run.cost_usd === null ? null : sum + run.cost_usd), 0);
-  return `<tr class="case" data-key="${h(key)}" data-status="${h(result.status)}" data-details="case-${i}"><td><a href="#case-${i}">${h(key)}</a></td><td class="${h(result.status)}">${h(result.status.replace('_', ' '))}</td><td>${result.status === 'not_run' ? '' : `${passed}/${result.runs.length}`}</td><td>${turns}</td><td>${count(tokens)}</td><td>${cost === null ? 'n/a' : usd(cost)}</td><td>${h(clip(whyText(result), 200))}</td></tr>`;
+  return `<tr class="case" data-key="${h(key)}" data-status="${h(result.status)}" data-details="case-${i}"><td><a href="#case-${i}">${h(key)}</a></td><td class="${h(result.status)}">${h(result.status.replace('_', ' '))}</td><td>${result.status === 'not_run' ? '' : `${passed}/${result.runs.length}`}</td><td>${turns}</td><td>${count(tokens)}</td><td>${result.status === 'not_run' ? '' : h(formatCasesCost([result]))}</td><td>${h(clip(whyText(result), 200))}</td></tr>`;
 }
 
 function whyText(result: CaseResult): string {
@@ -123,14 +123,15 @@ function runSection(run: CaseRun, repeat: number): string {
   const verdicts = run.expectations
     .map(
       (expectation) =>
-        `<li class="${expectation.passed ? 'verdict-pass' : 'verdict-fail'}">${expectation.passed ? '✔' : '✘'} <b>${h(expectation.kind)}</b>: ${h(expectation.reason)}${expectation.score === undefined ? '' : ` (score ${expectation.score})`}${expectation.cost_usd === undefined || expectation.cost_usd === null ? '' : ` · ${usd(expectation.cost_usd)}`}</li>`,
+        `<li class="${expectation.passed ? 'verdict-pass' : 'verdict-fail'}">${expectation.passed ? '✔' : '✘'} <b>${h(expectation.kind)}</b>: ${h(expectation.reason)}${expectation.score === undefined ? '' : ` (score ${expectation.score})`}${expectation.cost_usd === undefined ? '' : ` · ${h(formatCost(expectation.cost_usd))}`}</li>`,
     )
     .join('');
   const usage = `${run.usage.input_tokens} in, ${run.usage.output_tokens} out, ${run.usage.cache_creation_input_tokens} cache write, ${run.usage.cache_read_input_tokens} cache read`;
   return `<section class="run"><h3>${title}: <span class="${run.passed ? 'passed' : 'failed'}">${run.passed ? 'passed' : 'not passed'}</span> · ${h(run.status)} · ${run.turns} turns · ${run.attempts} attempts · ${(run.duration_ms / 1000).toFixed(1)} s</h3>
 ${infra}${error}<h4>Expectations</h4><ul>${verdicts}</ul>
-<h4>Usage and cost</h4><p>${usage} · ${run.cost_usd === null ? 'no price' : usd(run.cost_usd)}</p>
+<h4>Usage and cost</h4><p>${usage} · ${h(formatCost(run.cost_usd))}</p>
 ${callsTable(run)}
+${filesSection(run)}
 <h4>Final answer</h4><pre class="answer">${h(run.final_text)}</pre>
 <h4>Transcript (tool calls, gate decisions, results)</h4><pre class="transcript">${transcriptHtml(run.transcript_tail)}</pre></section>`;
 }
@@ -146,6 +147,38 @@ function callsTable(run: CaseRun): string {
   return `<h4>Tool calls</h4><table class="calls"><thead><tr><th>Tool</th><th>Input</th><th>Gate</th><th>Result</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** Why a changed file has no diff, in words. */
+const NO_DIFF: Readonly<Record<NonNullable<ReportedFile['omitted']>, string>> = {
+  binary: 'binary (not UTF-8 text): no diff',
+  too_large: 'too large to read: no diff',
+  not_a_regular_file: 'not a regular file: no diff',
+  before_unreadable: 'its text before the run could not be read: no diff',
+  budget: "the run's diffs reached their bound: no diff",
+  deleted: 'deleted',
+};
+
+/** The files the run changed, each with its unified diff (escaped line by line: agent text), or why it has none. */
+function filesSection(run: CaseRun): string {
+  if (run.files === undefined) return '';
+  const files = run.files.map((file) => {
+    const head = `<p class="file"><b>${h(file.change)}</b> <code>${h(file.path)}</code> · ${file.size} bytes${file.omitted === undefined ? '' : ` · ${h(NO_DIFF[file.omitted])}`}</p>`;
+    return file.diff === undefined ? head : `${head}<pre class="diff">${diffHtml(file.diff)}</pre>`;
+  });
+  const cut = run.files_cut === undefined ? '' : `<p class="infra">Not all changed files are listed: ${h(run.files_cut)}</p>`;
+  return `<h4>Files changed</h4>${run.files.length === 0 ? '<p>None.</p>' : files.join('')}${cut}`;
+}
+
+function diffHtml(diff: string): string {
+  const classOf = (line: string) => (line.startsWith('@@') ? 'diff-hunk' : line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : undefined);
+  return diff
+    .split('\n')
+    .map((line) => {
+      const cls = classOf(line);
+      return cls === undefined ? h(line) : `<span class="${cls}">${h(line)}</span>`;
+    })
+    .join('\n');
+}
+
 /** The transcript tail, each line escaped; a gate denial highlighted. */
 function transcriptHtml(tail: string): string {
   return tail
@@ -156,5 +189,4 @@ function transcriptHtml(tail: string): string {
 
 const allTokens = (usage: CaseRun['usage']) => usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 const count = (value: number) => value.toLocaleString('en-US');
-const usd = (value: number) => `$${value.toFixed(4)}`;
 const clip = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text);

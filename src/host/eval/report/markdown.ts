@@ -3,7 +3,7 @@
 // every string from it goes through escapeMarkdownInline.
 import type { CaseResult, EvalReport, EvalUsage } from '../eval-report.js';
 import { escapeMarkdownInline as md } from './markdown-text.js';
-import { computeTotals } from './totals.js';
+import { computeTotals, formatCasesCost } from './totals.js';
 
 const STATUS_MARK = { passed: '✅', failed: '❌', error: '⛔', interrupted: '⚠️', not_run: '⏭️' } as const;
 
@@ -33,7 +33,7 @@ function totalsLine(report: EvalReport): string {
   const shard = report.shard === null ? '' : ` (shard ${report.shard.index}/${report.shard.total})`;
   return (
     `**${totals.cases} cases${shard}:** ${totals.passed} passed, ${totals.failed} failed, ${totals.errors} errors, ${totals.not_run} not run · ${totals.runs} runs · ` +
-    `${count(tokensIn)} tokens in, ${count(totals.usage.output_tokens)} out · ${usd(totals.cost_usd)} · ${duration(report.duration_ms)}`
+    `${count(tokensIn)} tokens in, ${count(totals.usage.output_tokens)} out · ${formatCasesCost(report.cases)} · ${duration(report.duration_ms)}`
   );
 }
 
@@ -44,8 +44,7 @@ function caseRow(result: CaseResult): string {
   const rate = `${passed}/${result.runs.length} (threshold ${Math.round(result.threshold * 100)}%)`;
   const turns = result.runs.reduce((sum, run) => sum + run.turns, 0);
   const totals = computeTotals([result]);
-  const unpriced = result.runs.some((run) => run.cost_usd === null) ? ' + unpriced' : '';
-  return `| ${md(result.id)} | ${verdict} | ${rate} | ${turns} | ${count(allTokens(totals.usage))} | ${usd(totals.cost_usd)}${unpriced} |`;
+  return `| ${md(result.id)} | ${verdict} | ${rate} | ${turns} | ${count(allTokens(totals.usage))} | ${formatCasesCost([result])} |`;
 }
 
 function failureSection(report: EvalReport): string[] {
@@ -89,7 +88,6 @@ function notRunSection(report: EvalReport): string[] {
 
 const allTokens = (usage: EvalUsage) => usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 const count = (value: number) => value.toLocaleString('en-US');
-const usd = (value: number) => `$${value.toFixed(4)}`;
 
 function duration(ms: number): string {
   const seconds = ms / 1000;

@@ -12,6 +12,8 @@ export const REPORT_TEXT_LIMITS = Object.freeze({
   transcriptTail: 64 * 1024,
   reason: 16 * 1024,
   errorMessage: 16 * 1024,
+  /** One changed file's diff (run-files.ts bounds it at 16 KiB already; here the budget can halve it). */
+  diff: 16 * 1024,
 });
 
 /**
@@ -49,6 +51,7 @@ function boundRun(run: CaseRun, limits: Limits): CaseRun {
             ...(call.summary === undefined ? {} : { summary: cutText(call.summary, limits.reason) }),
           })),
         }),
+    ...(run.files === undefined ? {} : { files: run.files.map((file) => (file.diff === undefined ? file : { ...file, diff: cutText(file.diff, limits.diff) })) }),
   };
 }
 
@@ -66,6 +69,7 @@ function boundedSize(cases: readonly CaseResult[], limits: Limits): number {
       total += jsonSize(run.final_text, limits.finalText) + jsonSize(run.transcript_tail, limits.transcriptTail);
       if (run.error !== null) total += jsonSize(run.error.message, limits.errorMessage);
       for (const expectation of run.expectations) total += jsonSize(expectation.reason, limits.reason);
+      for (const file of run.files ?? []) total += jsonSize(file.diff ?? '', limits.diff) + jsonSize(file.path, limits.reason);
       for (const call of run.calls ?? []) total += jsonSize(call.input, limits.reason) + jsonSize(call.reason ?? '', limits.reason) + jsonSize(call.summary ?? '', limits.reason);
     }
   }

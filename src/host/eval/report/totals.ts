@@ -1,6 +1,7 @@
 // The eval's totals and status, computed from its cases alone: the runner and
 // `zotbox eval merge` both call these, so a merged report's totals are exactly
 // those a single unsharded run would have written. Pure: no I/O, no clock.
+import { formatCostSum } from '../../models/format-cost.js';
 import type { CaseResult, CaseRun, EvalReport, EvalTotals } from '../eval-report.js';
 
 /**
@@ -33,6 +34,20 @@ export function computeTotals(cases: readonly CaseResult[]): EvalTotals {
     }
   }
   return totals;
+}
+
+/**
+ * The parts of a run's cost, each known (USD) or not (null): its cost when it has one;
+ * else an unknown part, and what its judges reported. Summed, the known parts are knownCost.
+ */
+export function runCostParts(run: CaseRun): (number | null)[] {
+  if (run.cost_usd !== null) return [run.cost_usd];
+  return [null, ...run.expectations.flatMap((expectation) => (typeof expectation.cost_usd === 'number' ? [expectation.cost_usd] : []))];
+}
+
+/** What these cases cost, as every reporter prints it (format-cost.ts): "$0.0123", "$0.0123 + no price", "no price". */
+export function formatCasesCost(cases: readonly CaseResult[]): string {
+  return formatCostSum(cases.flatMap((result) => result.runs.flatMap(runCostParts)));
 }
 
 function knownCost(run: CaseRun): number {

@@ -18,6 +18,15 @@ test('agent text appears only escaped: no tag, no attribute, no script from it',
   t.true(html.includes('hostile&lt;b&gt;'), 'a case id is escaped too');
 });
 
+test("a changed file's diff holding </script><script> and <img onerror> is shown escaped, line by line", (t) => {
+  const html = formatHtmlReport(htmlSample());
+  t.true(html.includes(`<span class="diff-add">+${escapeHtml(HOSTILE)}</span>`), 'the added line, escaped');
+  t.true(html.includes('<b>modified</b> <code>README.md</code>'));
+  t.true(html.includes('<b>added</b> <code>logo.png</code> · 2048 bytes · binary (not UTF-8 text): no diff'));
+  t.false(html.includes('<img'), 'no image tag from a diff');
+  t.is(html.match(/<script>/g)?.length, 1, "only the page's own script");
+});
+
 test('the page loads nothing: a CSP meta with no source but its own, and no external URL outside agent text', (t) => {
   const html = formatHtmlReport(htmlSample());
   t.regex(
