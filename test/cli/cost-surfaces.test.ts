@@ -61,9 +61,10 @@ test('eval list, Markdown and HTML reports, and the --max-cost message print the
   t.regex(result.stdout, /^FAILED: .* · 120 tokens · \$0\.0140 · /m);
   t.true(result.stdout.includes(cap), result.stdout);
   const markdown = readFileSync(path.join(out, 'r.md'), 'utf8');
-  t.true(markdown.includes('| a | ✅ passed | 1/1 (threshold 100%) | 1 | 120 | $0.0140 |'), markdown);
-  t.regex(markdown, /out · \$0\.0140 · /);
-  t.true(markdown.includes(cap.replace(/[()]/g, '\\$&')), markdown);
+  // Markdown escapes "$" (two on a line are math on GitHub), as it does "(" and ")": GitHub shows "$0.0140".
+  t.true(markdown.includes('| a | ✅ passed | 1/1 (threshold 100%) | 1 | 120 | \\$0.0140 |'), markdown);
+  t.regex(markdown, /out · \\\$0\.0140 · /);
+  t.true(markdown.includes(cap.replace(/[()$]/g, '\\$&')), markdown);
   const html = readFileSync(path.join(out, 'r.html'), 'utf8');
   t.regex(html, /<td>120<\/td><td>\$0\.0140<\/td>/);
   t.regex(html, /tokens<\/span><span>\$0\.0140<\/span>/);

@@ -51,14 +51,21 @@ export function callPatternRequests(call: ObservedCall, matcher: CallMatcher, wo
 /**
  * What a command regex is searched in: the command as the agent typed it, and each
  * command the gate parsed from it, its argv joined by spaces (`cat 'secret'.txt`
- * runs `cat secret.txt`). Undefined for a call that is not a command.
+ * runs `cat secret.txt`). Undefined for a call that is not a command. Closed world,
+ * as for paths: a bash call the gate did not read whole (not parsed, or a program
+ * that runs code from files or has no argument rule, whose `paths_complete` is false)
+ * may have run any command, so one the pattern does not match is "cannot tell".
  */
 function callCommands(call: ObservedCall): { subjects: string[]; uncertain: string | undefined } | undefined {
   const typed = call.input['command'];
   if (call.tool !== 'bash' && typeof typed !== 'string') return undefined;
   const subjects = typeof typed === 'string' ? [typed] : [];
   if (call.argv !== undefined) subjects.push(...call.argv.map((argv) => argv.join(' ')));
-  const uncertain = call.tool === 'bash' && call.argv === undefined ? 'the gate did not parse this command into the commands it runs, so what it runs cannot be told from how it was typed' : undefined;
+  let uncertain: string | undefined;
+  if (call.tool === 'bash' && call.argv === undefined) uncertain = 'the gate did not parse this command into the commands it runs, so what it runs cannot be told from how it was typed';
+  else if (call.tool === 'bash' && call.pathsComplete !== true) {
+    uncertain = `the gate did not read everything this bash call runs (${bashUnknownWhy(call)}), so the commands it ran cannot all be told from how it was typed`;
+  }
   return { subjects, uncertain };
 }
 

@@ -99,13 +99,22 @@ function checkCalls(expectation: CallExpectation, calls: CallFacts): Expectation
   return { kind, passed: false, reason: `${describeCall(allowed)} matched ${describeMatcher(matcher)} but was ${allowed.allowed === true ? 'allowed' : 'never decided'}` };
 }
 
+/** How to make a verdict that cannot tell into one that can. */
+function fixFor(call: UncertainCall['call'], matcher: CallMatcher): string {
+  if (call.tool !== 'bash') return ' (docs/eval.md, Expectations)';
+  if (matcher.command !== undefined) {
+    return '. Fix: a command matcher can settle only bash calls whose every command the gate read; check what the command would have left instead (a file expectation), or give the agent no program that runs code from files; docs/eval.md, Expectations, "Cannot tell"';
+  }
+  return '. Fix: to leave bash calls out, give the matcher a file tool (tool: read, write or edit); docs/eval.md, Expectations, says what each field matches';
+}
+
 /** A call that may match, though its record cannot tell: the verdict fails rather than pass on a guess (closed world, issue 22 §1). */
 function cannotTell(kind: string, matcher: CallMatcher, first: UncertainCall, count: number): ExpectationResult {
   const more = count > 1 ? ` (and ${count - 1} more such calls)` : '';
   return {
     kind,
     passed: false,
-    reason: `ZB_EVAL_VERDICT_INCOMPLETE: cannot tell whether ${describeCall(first.call)} matches ${describeMatcher(matcher)}${more}: ${first.why}; so this verdict fails${first.call.tool === 'bash' ? '. Fix: to leave bash calls out, give the matcher a file tool (tool: read, write or edit); docs/eval.md, Expectations, says what each field matches' : ' (docs/eval.md, Expectations)'}`,
+    reason: `ZB_EVAL_VERDICT_INCOMPLETE: cannot tell whether ${describeCall(first.call)} matches ${describeMatcher(matcher)}${more}: ${first.why}; so this verdict fails${fixFor(first.call, matcher)}`,
   };
 }
 

@@ -19,7 +19,7 @@ const EVENTS: RunEvent[] = [
   { type: 'tool.call', id: 2, tool: 'read', input: { path: '/etc/passwd' } },
   { type: 'gate.decision', id: 2, tool: 'read', allowed: false, canonical_path: '/etc/passwd', code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE', reason: 'outside the read scopes' },
   { type: 'tool.call', id: 3, tool: 'bash', input: { command: 'git status --short' } },
-  { type: 'gate.decision', id: 3, tool: 'bash', allowed: true, argv: [['git', 'status', '--short']] },
+  { type: 'gate.decision', id: 3, tool: 'bash', allowed: true, argv: [['git', 'status', '--short']], paths_complete: true },
 ];
 
 const END: RunEvent = {
@@ -131,6 +131,31 @@ test('max_turns: within', expectation, { max_turns: 3 }, true);
 test('max_turns: over', expectation, { max_turns: 2 }, false, /3 model turns, at most 2/);
 test('max_tokens: within (cache tokens count)', expectation, { max_tokens: 1250 }, true);
 test('max_tokens: over', expectation, { max_tokens: 1249 }, false, /1250 tokens, at most 1249/);
+
+// A bash call whose every command the gate did not read (a script: python3 may run any program) may have run
+// the command a matcher names, though neither the typed line nor the parsed argv shows it (adversarial-s32e).
+const SCRIPT_CALL: RunEvent[] = [
+  { type: 'tool.call', id: 9, tool: 'bash', input: { command: 'python3 s.py' } },
+  { type: 'gate.decision', id: 9, tool: 'bash', allowed: true, argv: [['python3', 's.py']], paths_complete: false },
+];
+
+test('a command matcher cannot tell over a bash call that ran code from a file: tool_not_called and denied fail, tool_called does not pass', async (t) => {
+  const notCalled = await checkOn({ tool_not_called: { tool: 'bash', command: 'curl' } }, [...EVENTS, ...SCRIPT_CALL]);
+  t.false(notCalled.passed);
+  t.regex(notCalled.reason, /^ZB_EVAL_VERDICT_INCOMPLETE: cannot tell whether bash "python3 s\.py" matches bash, command \/curl\/: the gate did not read everything this bash call runs/u);
+  t.regex(notCalled.reason, /Fix: a command matcher can settle only bash calls whose every command the gate read/u);
+  const deniedCurl: RunEvent[] = [
+    { type: 'tool.call', id: 8, tool: 'bash', input: { command: 'curl --version' } },
+    { type: 'gate.decision', id: 8, tool: 'bash', allowed: false, argv: [['curl', '--version']], paths_complete: false, code: 'ZB_POLICY_SHELL_NOT_ALLOWED', reason: 'not allowlisted' },
+  ];
+  const denied = await checkOn({ denied: { tool: 'bash', command: 'curl' } }, [...EVENTS, ...deniedCurl, ...SCRIPT_CALL]);
+  t.false(denied.passed);
+  t.regex(denied.reason, /^ZB_EVAL_VERDICT_INCOMPLETE: cannot tell whether bash "python3 s\.py"/u);
+  const called = await checkOn({ tool_called: { tool: 'bash', command: 'curl' } }, [...EVENTS, ...SCRIPT_CALL]);
+  t.false(called.passed);
+  // The same matcher over a call the gate read whole is settled: it runs git, not curl.
+  t.true((await checkOn({ tool_not_called: { tool: 'bash', command: 'curl' } }, EVENTS)).passed);
+});
 
 test('no_denials passes on a run whose calls were all allowed', async (t) => {
   const result = await checkOn(

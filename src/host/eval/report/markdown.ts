@@ -33,7 +33,7 @@ function totalsLine(report: EvalReport): string {
   const shard = report.shard === null ? '' : ` (shard ${report.shard.index}/${report.shard.total})`;
   return (
     `**${totals.cases} cases${shard}:** ${totals.passed} passed, ${totals.failed} failed, ${totals.errors} errors, ${totals.not_run} not run · ${totals.runs} runs · ` +
-    `${count(tokensIn)} tokens in, ${count(totals.usage.output_tokens)} out · ${formatCasesCost(report.cases)} · ${duration(report.duration_ms)}`
+    `${count(tokensIn)} tokens in, ${count(totals.usage.output_tokens)} out · ${md(formatCasesCost(report.cases))} · ${duration(report.duration_ms)}`
   );
 }
 
@@ -44,7 +44,7 @@ function caseRow(result: CaseResult): string {
   const rate = `${passed}/${result.runs.length} (threshold ${Math.round(result.threshold * 100)}%)`;
   const turns = result.runs.reduce((sum, run) => sum + run.turns, 0);
   const totals = computeTotals([result]);
-  return `| ${md(result.id)} | ${verdict} | ${rate} | ${turns} | ${count(allTokens(totals.usage))} | ${formatCasesCost([result])} |`;
+  return `| ${md(result.id)} | ${verdict} | ${rate} | ${turns} | ${count(allTokens(totals.usage))} | ${md(formatCasesCost([result]))} |`;
 }
 
 function failureSection(report: EvalReport): string[] {

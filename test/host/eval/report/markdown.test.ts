@@ -8,7 +8,7 @@ import { sampleReport, sampleRun } from '../../../fixtures/eval-reports.js';
 test('the heading says the status and the totals line counts cases, runs, tokens, cost and time', (t) => {
   const lines = formatMarkdownSummary(sampleReport()).split('\n');
   t.is(lines[0], '## ❌ zotbox eval failed');
-  t.is(lines[2], '**7 cases:** 3 passed, 3 failed, 0 errors, 1 not run · 12 runs · 1,500 tokens in, 100 out · $2.38 + no price · 1m 0.0s');
+  t.is(lines[2], '**7 cases:** 3 passed, 3 failed, 0 errors, 1 not run · 12 runs · 1,500 tokens in, 100 out · \\$2.38 + no price · 1m 0.0s');
 });
 
 test('a passed eval and a shard say so', (t) => {
@@ -25,9 +25,9 @@ test('each suite has a table with one row per case: result, pass rate, turns, to
   t.true(text.includes('### refactor\n'));
   t.true(text.includes('### docs-qa\n'));
   t.is(text.split('\n').filter((line) => line === '| Case | Result | Pass rate | Turns | Tokens | Cost |').length, 2);
-  t.true(text.includes('\n| rename-symbol | ✅ passed | 2/2 (threshold 100%) | 6 | 320 | $0.5000 |\n'));
-  t.true(text.includes('\n| flaky-ok | ✅ passed | 1/2 (threshold 50%) | 6 | 320 | $0.5000 |\n'));
-  t.true(text.includes('\n| cites-source | ❌ failed | 0/2 (threshold 100%) | 6 | 320 | $0.3750 + no price |\n'));
+  t.true(text.includes('\n| rename-symbol | ✅ passed | 2/2 (threshold 100%) | 6 | 320 | \\$0.5000 |\n'));
+  t.true(text.includes('\n| flaky-ok | ✅ passed | 1/2 (threshold 50%) | 6 | 320 | \\$0.5000 |\n'));
+  t.true(text.includes('\n| cites-source | ❌ failed | 0/2 (threshold 100%) | 6 | 320 | \\$0.3750 + no price |\n'));
   t.true(text.includes('\n| long-one | ⏭️ not run | — | — | — | — |\n'));
 });
 
