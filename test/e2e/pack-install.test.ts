@@ -58,11 +58,14 @@ interface Packed {
   readonly files: readonly string[];
 }
 
-/** `npm pack` of the repository, once for the file. */
+/**
+ * `npm pack` of the repository, once for the file. Without its prepack script: that rebuilds dist/, test files and
+ * all, under the running suite; the suite's own build (`npm test`'s pretest) is what is packed.
+ */
 async function pack(): Promise<Packed> {
   const packed = path.join(root, 'pack');
   mkdirSync(packed);
-  const [manifest] = JSON.parse(await npm(['pack', '--json', '--pack-destination', packed], REPO_ROOT)) as [{ filename: string; files: { path: string }[] }];
+  const [manifest] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packed], REPO_ROOT)) as [{ filename: string; files: { path: string }[] }];
   return { tarball: path.join(packed, manifest.filename), files: manifest.files.map((file) => file.path) };
 }
 
