@@ -131,3 +131,21 @@ for (const kind of POOL_KINDS.filter((k) => k.name !== 'threads')) {
     t.is(pool[PROCESS_IDS_FOR_TESTS]().length, 2, 'with a new process in place of the killed one');
   });
 }
+
+test('processes in bubblewrap: a pool process has no network, its own pid namespace, no root, and of the file system only what Node and zotbox need', async (t) => {
+  const kind = POOL_KINDS.find((k) => k.name === 'processes in bubblewrap')!;
+  const pool = new AgentPool({ ...kind.options(1), [WORKER_FILE_FOR_TESTS]: new URL('../../fixtures/sandbox-report-worker.js', import.meta.url) } as never);
+  t.teardown(() => pool.close());
+  const report = (await pool[RUN_TASK]({} as never)) as unknown as { interfaces: string[]; root: string[]; pid: number; uid: number };
+  t.deepEqual(report.interfaces, ['lo'], 'a network namespace of its own: loopback only');
+  t.true(report.pid < 10, `a pid namespace of its own (pid ${report.pid})`);
+  t.is(report.uid, 65534, 'nobody, not the user');
+  // Top-level entries: /proc, /dev, and the first component of each read-only bind (node, its libraries, zotbox's code).
+  const allowed = new Set(['proc', 'dev', 'etc', 'lib', 'lib64', 'usr', ...[process.execPath, import.meta.dirname].map((p) => realpathSync(p).split('/')[1]!)]);
+  t.deepEqual(
+    report.root.filter((entry) => !allowed.has(entry)),
+    [],
+    `nothing else at / (${report.root.join(', ')})`,
+  );
+  t.false(report.root.includes('home') || report.root.includes('tmp') || report.root.includes('root'), 'no home, /tmp or /root');
+});
