@@ -147,5 +147,7 @@ test('processes in bubblewrap: a pool process has no network, its own pid namesp
     [],
     `nothing else at / (${report.root.join(', ')})`,
   );
-  t.false(report.root.includes('home') || report.root.includes('tmp') || report.root.includes('root'), 'no home, /tmp or /root');
+  // Unless zotbox's own code lies below one of them (a copy in /tmp), none of these is there.
+  const codeTop = realpathSync(import.meta.dirname).split('/')[1];
+  for (const absent of ['home', 'tmp', 'root'].filter((entry) => entry !== codeTop)) t.false(report.root.includes(absent), `no /${absent}`);
 });
