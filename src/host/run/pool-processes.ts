@@ -44,6 +44,9 @@ export function startProcessWorkers(options: PoolProcessOptions, testTask: Proce
   });
 }
 
+/** The schema a process's result is checked against admits every outcome the agent task returns (a compile-time check). */
+export const OUTCOME_SCHEMA_COVERS_TASK: AgentTaskOutcome extends z.infer<typeof TaskOutcomeSchema> ? true : never = true;
+
 /** Runs a task on a process: its ports stay here, the rest is sent. */
 export function runOnProcess(workers: ProcessWorkers, task: AgentTask): Promise<AgentTaskOutcome> {
   const { gatePort, modelPort, ...data } = task;
