@@ -6,6 +6,7 @@ import { runConfineBench } from './confine.js';
 import { runDefaultsBench } from './defaults.js';
 import { runEvalBench } from './eval.js';
 import { runPolicyBench } from './policy.js';
+import { runProcessesBench } from './processes.js';
 import { runProvidersBench } from './providers.js';
 import { runScaleBench } from './scale.js';
 import { runStartBench } from './start.js';
@@ -28,6 +29,10 @@ const AREAS: Readonly<Record<string, BenchArea>> = {
   eval: {
     description: 'a 200-case replay suite in one `zotbox eval` process against one `zotbox run --replay` process per case; the overhead of a JS grader per case',
     run: runEvalBench,
+  },
+  processes: {
+    description: 'a batch of runs on a pool of worker threads against pools of 1 and 2 processes, unconfined and in bubblewrap, against a loopback model with 20 ms per turn',
+    run: runProcessesBench,
   },
   providers: { description: 'request bodies built and checked against JSON.stringify; streamed answers decoded against JSON.parse per event', run: runProvidersBench },
   run: { description: 'a replayed agent run through the pool and gate against the same work in-process, one and sixteen at once', run: runAgentRunBench },

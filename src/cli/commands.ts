@@ -313,6 +313,13 @@ export const EVAL: CommandSpec = {
     },
     { name: 'max-runs', type: 'string', valueName: 'N', description: 'Runs in flight at once (default 8).' },
     {
+      name: 'processes',
+      type: 'string',
+      valueName: 'N',
+      description:
+        'Run the agent loops in N pool processes instead of worker threads: each without environment or handles, inside bubblewrap unless --confine off (docs/security.md, "Pool isolation").',
+    },
+    {
       name: 'model-concurrency',
       type: 'string',
       valueName: 'N',

@@ -85,6 +85,7 @@ const EXIT_BY_STATUS = { passed: 0, failed: 1, error: 3, interrupted: 1 } as con
 
 function numberOptions(values: ParsedCommand['values']): {
   maxRuns?: number;
+  processes?: number;
   modelConcurrency?: number;
   repeat?: number;
   retries?: number;
@@ -93,6 +94,7 @@ function numberOptions(values: ParsedCommand['values']): {
   maxInfraErrors?: number;
 } {
   const maxRuns = wholeNumber(values['max-runs'], 'max-runs', 1);
+  const processes = wholeNumber(values['processes'], 'processes', 1);
   const modelConcurrency = wholeNumber(values['model-concurrency'], 'model-concurrency', 1);
   const maxInfraErrors = wholeNumber(values['max-infra-errors'], 'max-infra-errors', 0);
   const repeat = wholeNumber(values['repeat'], 'repeat', 1);
@@ -106,6 +108,7 @@ function numberOptions(values: ParsedCommand['values']): {
   }
   return {
     ...(maxRuns === undefined ? {} : { maxRuns }),
+    ...(processes === undefined ? {} : { processes }),
     ...(modelConcurrency === undefined ? {} : { modelConcurrency }),
     ...(repeat === undefined ? {} : { repeat }),
     ...(retries === undefined ? {} : { retries }),

@@ -103,10 +103,29 @@ test('an unknown reporter', usage, ['--reporter', 'tap'], 'ZB_CLI_USAGE', /unkno
 test('a file reporter without its file', usage, ['--reporter', 'junit'], 'ZB_CLI_USAGE', /junit=PATH/);
 test('list and line together', usage, ['--reporter', 'list,line'], 'ZB_CLI_USAGE', /at most one of list and line/);
 test('--max-runs 0', usage, ['--max-runs', '0'], 'ZB_CLI_USAGE', /--max-runs takes a whole number of at least 1/);
+test('--processes 0', usage, ['--processes', '0'], 'ZB_CLI_USAGE', /--processes takes a whole number of at least 1/);
 test('--model-concurrency 0', usage, ['--model-concurrency', '0'], 'ZB_CLI_USAGE', /--model-concurrency takes a whole number of at least 1/);
 test('--max-cost that is no amount', usage, ['--max-cost', '1e3'], 'ZB_CLI_USAGE', /--max-cost/);
 test('--shard 4/3', usage, ['--shard', '4/3'], 'ZB_EVAL_SHARD_INVALID', /--shard/);
 test('--grep that is no regular expression', usage, ['--grep', '('], 'ZB_CLI_USAGE', /--grep/);
+
+test('--processes N runs the cases on pool processes, in bubblewrap or (with --confine off) not, with the results of worker threads', async (t) => {
+  const world = evalWorld(t);
+  const suite = suiteOf(world);
+  const outcome = async (args: string[]) => {
+    const result = await runCliCaptured(['eval', suite, '--reporter', 'line', ...args], { env: env(world), cwd: world.root });
+    const lines = result.stdout
+      .split('\n')
+      .filter((line) => /^[✔✘]/u.test(line))
+      .map((line) => line.split('  ')[0])
+      .sort();
+    return { status: result.status, lines };
+  };
+  const threads = await outcome(['--confine', 'off']);
+  t.true(threads.lines.length > 0, 'the suite has cases');
+  t.deepEqual(await outcome(['--confine', 'off', '--processes', '2']), threads);
+  t.deepEqual(await outcome(['--processes', '1']), threads);
+});
 
 test('shards from --shard and ZOTBOX_SHARD, merged by `eval merge`, equal the whole run; merge renders its reporters', async (t) => {
   const world = evalWorld(t);

@@ -36,6 +36,8 @@ export interface EvalOptions {
   readonly retries?: number;
   /** Runs in flight at once (default 8). */
   readonly maxRuns?: number;
+  /** Run the agent loops in this many pool processes instead of worker threads (AgentPoolOptions.processes); confined as `confine` says. */
+  readonly processes?: number;
   /** Model requests in flight at once on each run's model endpoint, fixed (default: max_concurrency in models.json, else adaptive). */
   readonly modelConcurrency?: number;
   readonly grep?: string;
@@ -135,7 +137,10 @@ export async function runEvalWith(options: EvalOptions, seams: EvalSeams): Promi
     refuseUnpricedModels({ plan, maxCostUsd: options.maxCostUsd, env, stateDirectory, ...(options.model === undefined ? {} : { model: options.model }) });
   }
   const evalRoot = makeEvalRoot(options.tempDirectory ?? tmpdir());
-  const pool = new AgentPool({ maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS });
+  const pool = new AgentPool({
+    maxRuns: options.maxRuns ?? DEFAULT_EVAL_MAX_RUNS,
+    ...(options.processes === undefined ? {} : { processes: options.processes, ...(options.confine === undefined ? {} : { confine: options.confine }) }),
+  });
   const graders = new GraderHost();
   // Terminated at once by the signal, whatever pattern it matches (issue 22 §4).
   const patterns = new PatternHost({ signal, ...(seams.patternClock === undefined ? {} : { clock: seams.patternClock }) });

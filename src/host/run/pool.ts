@@ -14,6 +14,9 @@ import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ZotboxError } from '../../errors.js';
 import type { AgentTask, AgentTaskOutcome } from '../../worker/pool-task.js';
+import type { ConfineMode } from '../executors/confine/mode.js';
+import { runOnProcess, startProcessWorkers } from './pool-processes.js';
+import type { ProcessWorkers } from './process-workers.js';
 // The same FIFO limiter that bounds a model endpoint's requests bounds a pool's runs.
 import { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 
@@ -24,6 +27,14 @@ export interface AgentPoolOptions {
   readonly maxThreads?: number;
   /** Runs in flight at once, over all threads (default 256). Runs beyond it wait in the order they started. */
   readonly maxRuns?: number;
+  /**
+   * Run the agent loops in this many pool processes instead of worker threads
+   * (maxThreads is then unused): each has no environment, no handles but its
+   * pipes, and, unless `confine` is 'off', runs inside bubblewrap (docs/security.md).
+   */
+  readonly processes?: number;
+  /** Pool processes only: 'required' (the default) starts each in bubblewrap or refuses; 'off' starts them unconfined. */
+  readonly confine?: ConfineMode;
 }
 
 /**
@@ -32,7 +43,9 @@ export interface AgentPoolOptions {
  * package's exports map keeps this module out of a library user's reach.
  */
 export const WORKER_FILE_FOR_TESTS: unique symbol = Symbol('zotbox.workerFileForTests');
-type InternalPoolOptions = AgentPoolOptions & { readonly [WORKER_FILE_FOR_TESTS]?: URL };
+/** Tests only: the module a pool process runs to serve WORKER_FILE_FOR_TESTS (test/fixtures/process-test-entry.js). */
+export const PROCESS_ENTRY_FOR_TESTS: unique symbol = Symbol('zotbox.processEntryForTests');
+type InternalPoolOptions = AgentPoolOptions & { readonly [WORKER_FILE_FOR_TESTS]?: URL; readonly [PROCESS_ENTRY_FOR_TESTS]?: URL };
 
 export type AgentTaskResult = AgentTaskOutcome;
 
@@ -45,10 +58,14 @@ export type AgentTaskResult = AgentTaskOutcome;
 export const ADMIT_RUN: unique symbol = Symbol('zotbox.admitRun');
 export const RUN_TASK: unique symbol = Symbol('zotbox.runTask');
 
+/** Tests only: the ids of a process pool's running processes (the launched command's: bubblewrap's, when confined). */
+export const PROCESS_IDS_FOR_TESTS: unique symbol = Symbol('zotbox.processIdsForTests');
+
 export const DEFAULT_MAX_RUNS = 256;
 
 export class AgentPool {
-  private readonly piscina: Piscina<AgentTask, AgentTaskResult>;
+  private readonly piscina: Piscina<AgentTask, AgentTaskResult> | undefined;
+  private readonly processWorkers: ProcessWorkers | undefined;
   private readonly slots: ConcurrencyLimiter;
 
   constructor(options: AgentPoolOptions = {}) {
@@ -58,7 +75,16 @@ export class AgentPool {
     if (!Number.isSafeInteger(maxRuns) || maxRuns < 1)
       throw new ZotboxError('ZB_OPTION_INVALID', `maxRuns must be a whole number of at least 1 (got ${String(maxRuns)}); it is how many runs the pool keeps in flight at once.`);
     this.slots = new ConcurrencyLimiter(maxRuns);
-    const workerFile = (options as InternalPoolOptions)[WORKER_FILE_FOR_TESTS] ?? new URL('../../worker/pool-task.js', import.meta.url);
+    const testFile = (options as InternalPoolOptions)[WORKER_FILE_FOR_TESTS];
+    const workerFile = testFile ?? new URL('../../worker/pool-task.js', import.meta.url);
+    if (options.processes !== undefined) {
+      const testEntry = (options as InternalPoolOptions)[PROCESS_ENTRY_FOR_TESTS];
+      if (testFile !== undefined && testEntry === undefined) throw new ZotboxError('ZB_INTERNAL_BUG', 'a test worker file for pool processes needs PROCESS_ENTRY_FOR_TESTS.');
+      this.piscina = undefined;
+      this.processWorkers = startProcessWorkers(options, testFile === undefined || testEntry === undefined ? undefined : { entryFile: testEntry, taskFile: testFile });
+      return;
+    }
+    this.processWorkers = undefined;
     this.piscina = new Piscina({
       filename: fileURLToPath(workerFile),
       env: {},
@@ -106,12 +132,18 @@ export class AgentPool {
 
   /** Runs one agent task on a worker; the ports move to the worker. The caller holds a slot. */
   [RUN_TASK](task: AgentTask): Promise<AgentTaskResult> {
+    if (this.processWorkers !== undefined) return runOnProcess(this.processWorkers, task);
     // Tests hand the pool tasks without ports (to inspect a worker); only real ports move.
     const ports: (MessagePort | undefined)[] = [task.gatePort, task.modelPort];
-    return this.piscina.run(task, { transferList: ports.filter((port) => port !== undefined) as never });
+    return this.piscina!.run(task, { transferList: ports.filter((port) => port !== undefined) as never });
+  }
+
+  [PROCESS_IDS_FOR_TESTS](): number[] {
+    return this.processWorkers?.pids ?? [];
   }
 
   async close(): Promise<void> {
-    await this.piscina.destroy();
+    await this.processWorkers?.close();
+    await this.piscina?.destroy();
   }
 }

@@ -9,6 +9,7 @@ import { skillDescription } from '../../../src/host/run/run-plan.js';
 import type { RunEvent } from '../../../src/host/run/run-events.js';
 import { readSession } from '../../../src/host/run/sessions.js';
 import { EXAMPLES_DIR } from '../../fixtures/paths.js';
+import { POOL_KINDS } from '../../fixtures/pool-kinds.js';
 import { tempDir } from '../../fixtures/temp.js';
 
 const base = (t: Parameters<typeof tempDir>[0]): RunAgentOptions & { reference: string; agent?: undefined } => ({
@@ -31,15 +32,17 @@ const end = (events: RunEvent[]) => events.at(-1) as RunEvent & { type: 'run.end
 
 const CRASH_WORKER = new URL('../../fixtures/crash-worker.js', import.meta.url);
 
-test('a crashing run fails with ZB_WORKER_CRASHED, however it crashed, and the pool replaces its worker and keeps working', async (t) => {
-  for (const how of ['crash:throw', 'crash:exit', 'crash:oom']) {
-    const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 64, [WORKER_FILE_FOR_TESTS]: CRASH_WORKER } as never);
-    t.teardown(() => pool.close());
-    const crashed = await collect({ ...base(t), pool, prompt: how });
-    t.like(end(crashed), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } }, how);
-    t.is(end(await collect({ ...base(t), pool })).status, 'completed', `after ${how}, the pool runs again`);
-  }
-});
+for (const kind of POOL_KINDS) {
+  test(`${kind.name}: a crashing run fails with ZB_WORKER_CRASHED, however it crashed, and the pool replaces its worker and keeps working`, async (t) => {
+    for (const how of ['crash:throw', 'crash:exit', 'crash:oom']) {
+      const pool = new AgentPool({ ...kind.options(1, { maxOldGenerationSizeMb: 64 }), [WORKER_FILE_FOR_TESTS]: CRASH_WORKER } as never);
+      t.teardown(() => pool.close());
+      const crashed = await collect({ ...base(t), pool, prompt: how });
+      t.like(end(crashed), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } }, how);
+      t.is(end(await collect({ ...base(t), pool })).status, 'completed', `after ${how}, the pool runs again`);
+    }
+  });
+}
 
 test('the pool offers a library caller no way to run a task of its own: only executeRun reaches its workers', (t) => {
   const pool = new AgentPool({ maxThreads: 1 });
@@ -51,17 +54,19 @@ test('the pool offers a library caller no way to run a task of its own: only exe
   t.is((pool as unknown as { run?: unknown }).run, undefined);
 });
 
-test("a caller that stops reading a finished run's events does not hold the pool: the next run gets the slot", async (t) => {
-  const pool = new AgentPool({ maxThreads: 1, maxRuns: 1 });
-  t.teardown(() => pool.close());
-  const abandoned = runAgent({ ...base(t), pool, session: 'none' });
-  const first = await abandoned.next();
-  t.is(first.done ? undefined : first.value.type, 'run.start');
-  // Never read again: the run goes on to its end in the background, and then lets the next in.
-  const next = await collect({ ...base(t), pool, session: 'none' });
-  t.is(end(next).status, 'completed');
-  await abandoned.return(undefined);
-});
+for (const kind of POOL_KINDS) {
+  test(`${kind.name}: a caller that stops reading a finished run's events does not hold the pool: the next run gets the slot`, async (t) => {
+    const pool = new AgentPool(kind.options(1, { maxRuns: 1 }));
+    t.teardown(() => pool.close());
+    const abandoned = runAgent({ ...base(t), pool, session: 'none' });
+    const first = await abandoned.next();
+    t.is(first.done ? undefined : first.value.type, 'run.start');
+    // Never read again: the run goes on to its end in the background, and then lets the next in.
+    const next = await collect({ ...base(t), pool, session: 'none' });
+    t.is(end(next).status, 'completed');
+    await abandoned.return(undefined);
+  });
+}
 
 test('runAgent takes no crash hook: a library caller cannot crash a shared worker through its options', async (t) => {
   const pool = new AgentPool({ maxThreads: 1 });
@@ -224,26 +229,28 @@ function sleepIsRunning(seconds: number | string): boolean {
   }
 }
 
-test('cancelling a run kills its command and flushes its session; the run beside it on the same worker completes', async (t) => {
-  const pool = new AgentPool({ maxThreads: 1, maxRuns: 4 });
-  t.teardown(() => pool.close());
-  // An hour-long command: the run can only end within the test's time if cancelling kills it.
-  const length = unique('3737.');
-  const victim = sleeper(t, length, true);
-  // Cancel once the command is running: `started` exists.
-  const controller = new AbortController();
-  const watcher = watch(victim.cwd, (_event, name) => {
-    if (name === 'started') controller.abort();
+for (const kind of POOL_KINDS) {
+  test(`${kind.name}: cancelling a run kills its command and flushes its session; the run beside it on the same worker completes`, async (t) => {
+    const pool = new AgentPool(kind.options(1, { maxRuns: 4 }));
+    t.teardown(() => pool.close());
+    // An hour-long command: the run can only end within the test's time if cancelling kills it.
+    const length = unique(`3737.${POOL_KINDS.indexOf(kind)}`); // each kind's own: the three run at once
+    const victim = sleeper(t, length, true);
+    // Cancel once the command is running: `started` exists.
+    const controller = new AbortController();
+    const watcher = watch(victim.cwd, (_event, name) => {
+      if (name === 'started') controller.abort();
+    });
+    t.teardown(() => watcher.close());
+    const [victimEvents, neighbourEvents] = await Promise.all([collect({ ...victim, pool, signal: controller.signal }), collect({ ...sleeper(t, 0), pool })]);
+    t.true(controller.signal.aborted, 'cancelled by the test, once the command had started');
+    t.like(end(victimEvents), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
+    t.false(sleepIsRunning(length), 'the command was killed');
+    t.like(end(neighbourEvents), { status: 'completed', final_text: 'Done waiting.' });
+    const session = (victimEvents[0] as RunEvent & { type: 'run.start' }).session!;
+    t.is(readSession(session.file).messages.length, 2, 'the prompt and the answered turn were flushed');
   });
-  t.teardown(() => watcher.close());
-  const [victimEvents, neighbourEvents] = await Promise.all([collect({ ...victim, pool, signal: controller.signal }), collect({ ...sleeper(t, 0), pool })]);
-  t.true(controller.signal.aborted, 'cancelled by the test, once the command had started');
-  t.like(end(victimEvents), { status: 'cancelled', error: { code: 'ZB_GATE_CANCELLED' } });
-  t.false(sleepIsRunning(length), 'the command was killed');
-  t.like(end(neighbourEvents), { status: 'completed', final_text: 'Done waiting.' });
-  const session = (victimEvents[0] as RunEvent & { type: 'run.start' }).session!;
-  t.is(readSession(session.file).messages.length, 2, 'the prompt and the answered turn were flushed');
-});
+}
 
 test('a run whose signal is already aborted stops while loading, before anything runs', async (t) => {
   const length = unique('38.');
@@ -251,14 +258,16 @@ test('a run whose signal is already aborted stops while loading, before anything
   t.false(sleepIsRunning(length));
 });
 
-test('workers start with an empty environment, the configured memory limit, and without require(esm)', async (t) => {
-  const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 96, [WORKER_FILE_FOR_TESTS]: new URL('../../fixtures/report-worker.js', import.meta.url) } as never);
-  t.teardown(() => pool.close());
-  const report = (await pool[RUN_TASK]({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number; execArgv: string[] };
-  t.deepEqual(report.env, {});
-  t.true(report.execArgv.includes('--no-experimental-require-module'), 'the task is loaded with import(), not require(esm)');
-  t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
-});
+for (const kind of POOL_KINDS) {
+  test(`${kind.name}: workers start with an empty environment, the configured memory limit, and without require(esm)`, async (t) => {
+    const pool = new AgentPool({ ...kind.options(1, { maxOldGenerationSizeMb: 96 }), [WORKER_FILE_FOR_TESTS]: new URL('../../fixtures/report-worker.js', import.meta.url) } as never);
+    t.teardown(() => pool.close());
+    const report = (await pool[RUN_TASK]({ gatePort: undefined, modelPort: undefined } as never)) as unknown as { env: Record<string, string>; heapLimitMb: number; execArgv: string[] };
+    t.deepEqual(report.env, {});
+    t.true(report.execArgv.includes('--no-experimental-require-module'), 'the task is loaded with import(), not require(esm)');
+    t.true(report.heapLimitMb >= 96 && report.heapLimitMb < 160, `heap limit ${report.heapLimitMb} MiB`);
+  });
+}
 
 test('an interactive run reads each next message from readPrompt; a failing reader ends the run with its error', async (t) => {
   const asked: { first: boolean; greeting: string }[] = [];
@@ -278,9 +287,11 @@ test('an interactive run reads each next message from readPrompt; a failing read
   t.like(end(events), { status: 'failed', final_text: 'Done waiting.', error: { code: 'ZB_IO_FAILED' } });
 });
 
-test('a run that outgrows its own worker memory limit fails with ZB_WORKER_CRASHED', async (t) => {
-  const pool = new AgentPool({ maxThreads: 1, maxOldGenerationSizeMb: 32, [WORKER_FILE_FOR_TESTS]: CRASH_WORKER } as never);
-  t.teardown(() => pool.close());
-  const events = await collect({ ...base(t), pool, prompt: 'crash:oom' });
-  t.like(end(events), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } });
-});
+for (const kind of POOL_KINDS) {
+  test(`${kind.name}: a run that outgrows its own worker memory limit fails with ZB_WORKER_CRASHED`, async (t) => {
+    const pool = new AgentPool({ ...kind.options(1, { maxOldGenerationSizeMb: 32 }), [WORKER_FILE_FOR_TESTS]: CRASH_WORKER } as never);
+    t.teardown(() => pool.close());
+    const events = await collect({ ...base(t), pool, prompt: 'crash:oom' });
+    t.like(end(events), { status: 'failed', error: { code: 'ZB_WORKER_CRASHED' } });
+  });
+}
