@@ -46,7 +46,7 @@ export function formatApprovalPrompt(request: ApprovalRequest): string {
     lines.push(`│ command ${index + 1}: ${shownWord(argv[0] ?? '')}`);
     argv.slice(1).forEach((word, n) => lines.push(`│   argument ${n + 1}: ${shownWord(word)}`));
   });
-  lines.push('│ Approval waives only the allowlist: it still runs confined, within the scopes and the argument rules.');
+  lines.push('│ Approving waives only the allowlist: it still runs confined,', "│ within the agent's scopes and argument rules.");
   lines.push(`└─ Run it? [o]nce, [a]lways ${name} this session, [N]o: `);
   return lines.join('\n');
 }

@@ -1,0 +1,112 @@
+// Per-command approval on a real pseudo-terminal (issue 27 §6): `zotbox run --approve`
+// asks on the terminal about a command the gate denies only because its program is
+// not allowlisted; once, always (this session) or no. Approved commands run confined
+// (bubblewrap), and a command denied for anything else is never asked about. Replayed
+// runs; stdout (the NDJSON events) goes to a file, the prompt to the terminal (stderr).
+import test, { type ExecutionContext } from 'ava';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RunEvent } from '../../src/host/run/run-events.js';
+import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { BIN } from '../fixtures/paths.js';
+import { startPty, type PtySession } from '../fixtures/pty.js';
+import { tempDir } from '../fixtures/temp.js';
+
+const PROMPT_END = '[N]o:';
+
+/** An agent allowed `ls` only, a workspace with notes.txt, and a replay whose turns each run one command. */
+function setUp(t: ExecutionContext, commands: readonly string[], bash: object = { mode: 'allowlist', allow: ['ls'] }) {
+  const root = realpathSync(tempDir(t, 'zb-approve-pty-'));
+  const agent = path.join(root, 'agent');
+  const ws = path.join(root, 'ws');
+  mkdirSync(agent);
+  mkdirSync(ws);
+  writeFileSync(path.join(ws, 'notes.txt'), 'hello\nworld\n');
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify({ zotfile: 1, name: 'approver', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash } }));
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  const turns = [
+    ...commands.map((command, i) => ({ content: [{ type: 'tool_use', id: `t${i}`, name: 'bash', input: { command } }], stop: 'tool_use', usage })),
+    { content: [{ type: 'text', text: 'Done.' }], stop: 'end', usage },
+  ];
+  const transcript = path.join(root, 'replay.json');
+  writeFileSync(transcript, JSON.stringify({ zotbox_replay: 1, model: 'claude-sonnet-4-5', turns }));
+  const stdoutFile = path.join(root, 'stdout.ndjson');
+  const args = ['run', agent, 'go', '--cwd', ws, '--replay', transcript, '-y', '--no-session', '--approve', '--json'];
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ZOTBOX_HOME: path.join(root, 'state') };
+  return { root, ws, args, env, stdoutFile };
+}
+
+const promptsShown = (pty: PtySession) => pty.raw().split(PROMPT_END).length - 1;
+const prompted = (pty: PtySession, n: number) => pty.waitFor(`approval prompt ${n}`, (screen) => promptsShown(pty) >= n && screen.cursorLine().includes(PROMPT_END));
+const eventsOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
+
+test('once runs it confined and the same call asks again; always stops asking for that program; another program asks; no denies; a scope denial never asks', async (t) => {
+  const s = setUp(t, ['cat notes.txt', 'cat notes.txt', 'cat notes.txt', 'head -n 1 notes.txt', 'cat /etc/shadow']);
+  const pty = startPty(t, [process.execPath, BIN, ...s.args], { cwd: s.root, env: s.env, stdoutFile: s.stdoutFile, rows: 60 });
+  await prompted(pty, 1);
+  t.true(pty.screen.lines().some((line) => line.includes('command 1: "cat"')));
+  t.true(pty.screen.lines().some((line) => line.includes('argument 1: "notes.txt"')));
+  pty.press('o\r');
+  await prompted(pty, 2);
+  pty.press('a\r');
+  await prompted(pty, 3);
+  t.true(pty.screen.cursorLine().includes('[a]lways head this session'), pty.screen.text());
+  pty.press('n\r');
+  t.is(await pty.exited, 0, pty.screen.text());
+  t.is(promptsShown(pty), 3, 'the third cat and the read of /etc/shadow were never asked about');
+
+  const events = eventsOf(s.stdoutFile);
+  const start = events[0] as RunEvent & { type: 'run.start' };
+  t.regex(start.confinement, /bubblewrap/);
+  const approvals = events.filter((e) => e.type === 'gate.approval');
+  t.like(approvals, [
+    { program: 'cat', approved: true, approved_by: 'user', scope: 'once' },
+    { program: 'cat', approved: true, approved_by: 'user', scope: 'session' },
+    { program: 'head', approved: false },
+  ]);
+  t.false('scope' in approvals[2]!);
+  const results = events.filter((e): e is RunEvent & { type: 'tool.result' } => e.type === 'tool.result');
+  t.like(results, [{ ok: true, exit_code: 0 }, { ok: true, exit_code: 0 }, { ok: true, exit_code: 0 }, { ok: false }, { ok: false }]);
+  t.true(results[0]!.summary.includes('hello'));
+  const decisions = events.filter((e): e is RunEvent & { type: 'gate.decision' } => e.type === 'gate.decision');
+  t.like(decisions[3], { allowed: false, code: 'ZB_POLICY_SHELL_NOT_ALLOWED' });
+  t.regex(decisions[3]!.reason ?? '', /"head" .*declined it at the approval prompt/);
+  t.like(decisions[4], { allowed: false, code: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+});
+
+test('a command denied for an argument rule, a never-allowed program or a control character is denied without asking', async (t) => {
+  const s = setUp(t, ['sh -c id', 'sudo ls', 'cat "a\u001b[31mred"', 'ls']);
+  const pty = startPty(t, [process.execPath, BIN, ...s.args], { cwd: s.root, env: s.env, stdoutFile: s.stdoutFile });
+  t.is(await pty.exited, 0, pty.screen.text());
+  t.is(promptsShown(pty), 0, pty.screen.text());
+  const decisions = eventsOf(s.stdoutFile).filter((e): e is RunEvent & { type: 'gate.decision' } => e.type === 'gate.decision');
+  t.deepEqual(
+    decisions.map((d) => d.code ?? 'allowed'),
+    ['ZB_POLICY_SHELL_ARGUMENT', 'ZB_POLICY_SHELL_NOT_ALLOWED', 'ZB_POLICY_SHELL_CONSTRUCT', 'allowed'],
+  );
+});
+
+test('without a terminal --approve is refused before anything runs, --json too', async (t) => {
+  const s = setUp(t, ['cat notes.txt']);
+  for (const args of [s.args, s.args.filter((a) => a !== '--json')]) {
+    const piped = await runCliCaptured(args, { env: s.env, cwd: s.root });
+    t.is(piped.status, 2);
+    t.regex(piped.stdout + piped.stderr, /ZB_APPROVE_NO_TERMINAL/);
+    t.false((piped.stdout + piped.stderr).includes('run.start'));
+  }
+});
+
+test('--approve is refused for an agent in bash mode none, and with --confine off', async (t) => {
+  const none = setUp(t, ['cat notes.txt'], { mode: 'none' });
+  const first = startPty(t, [process.execPath, BIN, ...none.args], { cwd: none.root, env: none.env, stdoutFile: none.stdoutFile });
+  t.is(await first.exited, 2, first.screen.text());
+  t.true(first.screen.text().includes('ZB_APPROVE_BASH_MODE'), first.screen.text());
+  const off = setUp(t, ['cat notes.txt']);
+  const second = startPty(t, [process.execPath, BIN, ...off.args, '--confine', 'off'], { cwd: off.root, env: off.env, stdoutFile: off.stdoutFile });
+  t.is(await second.exited, 2, second.screen.text());
+  t.true(second.screen.text().includes('ZB_APPROVE_UNCONFINED'), second.screen.text());
+});
