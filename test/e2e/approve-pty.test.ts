@@ -110,3 +110,52 @@ test('--approve is refused for an agent in bash mode none, and with --confine of
   t.is(await second.exited, 2, second.screen.text());
   t.true(second.screen.text().includes('ZB_APPROVE_UNCONFINED'), second.screen.text());
 });
+
+test('in a chat the prompt comes after the answer streamed so far, on lines of its own; always covers the rest of the chat', async (t) => {
+  const root = realpathSync(tempDir(t, 'zb-approve-chat-'));
+  const agent = path.join(root, 'agent');
+  mkdirSync(agent);
+  writeFileSync(path.join(root, 'notes.txt'), 'hello\n');
+  writeFileSync(
+    path.join(agent, 'manifest.json'),
+    JSON.stringify({ zotfile: 1, name: 'chatter', version: '1.0.0', permissions: { fs: { read: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['ls'] } } }),
+  );
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  const look = (text: string, id: string) => ({
+    content: [
+      { type: 'text', text },
+      { type: 'tool_use', id, name: 'bash', input: { command: 'cat notes.txt' } },
+    ],
+    stop: 'tool_use',
+    usage,
+  });
+  const turns = [
+    look('Let me look, unterminated', 't1'),
+    { content: [{ type: 'text', text: 'First done.' }], stop: 'end', usage },
+    look('Again', 't2'),
+    { content: [{ type: 'text', text: 'Second done.' }], stop: 'end', usage },
+  ];
+  const transcript = path.join(root, 'chat.json');
+  writeFileSync(transcript, JSON.stringify({ zotbox_replay: 1, model: 'claude-sonnet-4-5', turns }));
+  const pty = startPty(t, [process.execPath, BIN, 'run', agent, '-y', '--approve', '--replay', transcript], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ZOTBOX_HOME: path.join(root, 'state') },
+    rows: 60,
+  });
+  const atInput = () => pty.screen.cursorLine() === '›';
+  await pty.waitFor('the chat prompt', atInput);
+  pty.press('look\r');
+  await prompted(pty, 1);
+  const lines = pty.screen.lines();
+  const said = lines.findIndex((line) => line.startsWith('Let me look, unterminated'));
+  const frame = lines.findIndex((line) => line.startsWith('┌─ zotbox: approve a command'));
+  t.true(said >= 0 && frame > said, pty.screen.text());
+  t.is(lines[said], 'Let me look, unterminated', 'the model text ends its line before the prompt');
+  pty.press('a\r');
+  await pty.waitFor('the first answer', (screen) => screen.lines().some((line) => line.startsWith('First done.')) && atInput());
+  pty.press('again\r');
+  await pty.waitFor('the second answer', (screen) => screen.lines().some((line) => line.startsWith('Second done.')) && atInput());
+  t.is(promptsShown(pty), 1, 'cat was approved for the session');
+  pty.press('\u0004');
+  t.is(await pty.exited, 0, pty.screen.text());
+});
