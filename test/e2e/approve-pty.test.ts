@@ -100,14 +100,26 @@ test('without a terminal --approve is refused before anything runs, --json too',
   }
 });
 
+/** The exit status, or -1 as soon as a prompt shows instead (a run that asks would wait for an answer forever). */
+const refusedOrAsked = (pty: PtySession) =>
+  Promise.race([
+    pty.exited,
+    pty
+      .waitFor('an approval prompt', (screen) => screen.text().includes(PROMPT_END))
+      .then(
+        () => -1,
+        () => pty.exited,
+      ),
+  ]);
+
 test('--approve is refused for an agent in bash mode none, and with --confine off', async (t) => {
   const none = setUp(t, ['cat notes.txt'], { mode: 'none' });
   const first = startPty(t, [process.execPath, BIN, ...none.args], { cwd: none.root, env: none.env, stdoutFile: none.stdoutFile });
-  t.is(await first.exited, 2, first.screen.text());
+  t.is(await refusedOrAsked(first), 2, first.screen.text());
   t.true(first.screen.text().includes('ZB_APPROVE_BASH_MODE'), first.screen.text());
   const off = setUp(t, ['cat notes.txt']);
   const second = startPty(t, [process.execPath, BIN, ...off.args, '--confine', 'off'], { cwd: off.root, env: off.env, stdoutFile: off.stdoutFile });
-  t.is(await second.exited, 2, second.screen.text());
+  t.is(await refusedOrAsked(second), 2, second.screen.text());
   t.true(second.screen.text().includes('ZB_APPROVE_UNCONFINED'), second.screen.text());
 });
 
