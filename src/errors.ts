@@ -171,6 +171,18 @@ export const ERROR_CODES = {
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },
   ZB_CONSENT_REFUSED: { exit: 1, summary: "You declined the agent's permissions (or pressed Ctrl-C); nothing ran." },
   ZB_CONSENT_NOT_FOUND: { exit: 1, summary: 'No consent receipt matches the agent name (and digest) given to consent revoke.' },
+  ZB_APPROVE_NO_TERMINAL: {
+    exit: 2,
+    summary: '--approve asks you at the terminal about each command outside the allowlist, and standard input or standard error is not a terminal; run without --approve, or on a terminal.',
+  },
+  ZB_APPROVE_UNCONFINED: {
+    exit: 2,
+    summary: 'A command approved with --approve still runs inside the sandbox, and this run has none (--confine off); drop --confine off or --approve.',
+  },
+  ZB_APPROVE_BASH_MODE: {
+    exit: 2,
+    summary: "--approve approves commands outside an allowlist, and the agent's bash mode is none (no commands at all) or ask (any command already); run without --approve.",
+  },
   ZB_STATE_AGENT_MISMATCH: {
     exit: 1,
     summary: "An agent's directory in the state directory records another source, or none (a key collision, an interrupted data move, or a planted directory); it is given to no agent.",

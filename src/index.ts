@@ -170,6 +170,22 @@ export { runAgent, type RunAgentOptions } from './api/run.js';
 export type { UserMessage } from './api/run.js';
 
 /**
+ * Per-command approval (`approveCommand`, what `zotbox run --approve` gives): called for a bash
+ * call the gate denies only because a program is not in the allowlist, once every earlier event
+ * was taken. Answer 'once', 'session' (that program for the rest of the run) or 'no'; an approved
+ * call is decided again with every other check, and runs confined. Only for allowlist agents
+ * whose commands are confined (ZB_APPROVE_BASH_MODE, ZB_APPROVE_UNCONFINED).
+ *
+ * @example
+ * ```ts
+ * const approveCommand: AskApproval = async ({ program, argv }) =>
+ *   (await askTheUser(`run ${program.name} (${program.program})? ${JSON.stringify(argv)}`)) ? 'once' : 'no';
+ * for await (const event of runAgent({ reference: 'my-agent', cwd: process.cwd(), prompt: 'go', approveCommand })) console.log(event.type);
+ * ```
+ */
+export type { ApprovalAnswer, ApprovalRequest, AskApproval } from './api/run.js';
+
+/**
  * Prepare once, run many: a plan holds what does not change between runs of an
  * agent in a workspace (loading, requirements, model, consent, scopes,
  * confinement); each execution is one run, and many may share a plan and a pool.

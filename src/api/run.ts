@@ -4,6 +4,7 @@
 export { runAgent, type RunAgentOptions } from '../host/run/run-agent.js';
 export { prepareRun, type PrepareRunOptions, type RunPlan } from '../host/run/run-plan.js';
 export { executeRun, type ExecuteRunOptions, type UserMessage } from '../host/run/execute-run.js';
+export type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../host/run/command-approver.js';
 export { RunEventSchema, type RunEvent } from '../host/run/run-events.js';
 export { AgentPool, DEFAULT_MAX_RUNS, type AgentPoolOptions } from '../host/run/pool.js';
 export { DEFAULT_MODEL_CONCURRENCY, ModelEndpoints, PROCESS_MODEL_ENDPOINTS, type EndpointAddress, type ModelEndpoint, type ModelEndpointsOptions } from '../host/providers/model-endpoints.js';

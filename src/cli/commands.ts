@@ -161,6 +161,12 @@ export const RUN: CommandSpec = {
     { name: 'yes', type: 'boolean', short: 'y', description: "Consent to the agent's permissions for this run only, without asking (also ZOTBOX_AGENT_CONSENT=1)." },
     { name: 'remember', type: 'boolean', description: 'With -y (or ZOTBOX_AGENT_CONSENT=1): also save a consent receipt, so later runs in this workspace need neither.' },
     {
+      name: 'approve',
+      type: 'boolean',
+      description:
+        'On a terminal, ask before denying a command only because its program is not in the allowlist: once, always this session, or no. It still runs confined, within the scopes and argument rules.',
+    },
+    {
       name: 'confine',
       type: 'string',
       valueName: 'required|off',

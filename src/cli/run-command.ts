@@ -10,6 +10,7 @@ import type { CliIo, CommandHandler } from './command-spec.js';
 import { outputFormatOf, runOutput } from './run-output.js';
 import { promptFor } from './run-prompt.js';
 import { programPathOf } from './program-path-option.js';
+import { requireApprovalTerminal, terminalApprover } from './approval-prompt.js';
 
 function positiveInteger(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
@@ -59,6 +60,9 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
     throw new ZotboxError('ZB_CLI_USAGE', `--confine takes required (the default) or off, got ${JSON.stringify(confineWord)}. Commands always run confined unless you give --confine off.`);
   }
   const remember = rememberConsent(values, io.env);
+  // Refused before anything loads: --approve without a terminal to ask on (--json too) would deny silently.
+  const approve = values['approve'] === true;
+  if (approve) requireApprovalTerminal(io);
   const programPath = programPathOf(values, io.cwd);
   const maxTurns = positiveInteger(values['max-turns'], 'max-turns');
   const timeoutSeconds = positiveInteger(values['timeout'], 'timeout');
@@ -83,6 +87,25 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true && prompt === undefined && format === 'text';
   let status: (RunEvent & { type: 'run.end' })['status'] | undefined;
   const output = runOutput(format, io, { chat: interactive });
+  // While the approval prompt is open, later events wait, so no output lands inside it.
+  let held: RunEvent[] | undefined;
+  const approveCommand = approve
+    ? terminalApprover(io, {
+        before: () => {
+          output.endLine?.();
+          held = [];
+        },
+        after: () => {
+          const events = held ?? [];
+          held = undefined;
+          for (const event of events) output.write(event);
+        },
+        // Outside a chat Ctrl-C at the prompt stops the run, as anywhere else; in a chat its watcher cancels the answer.
+        interrupted: () => {
+          if (!interactive) controller.abort();
+        },
+      })
+    : undefined;
   const chat = interactive ? chatInput(io, { endLine: () => output.endLine?.() }, () => controller.abort()) : undefined;
   // A message sent is a model asked: the status line says so until the answer starts.
   const readPrompt: Chat['readPrompt'] | undefined =
@@ -110,6 +133,7 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       commandLimits,
       session,
       ...(readPrompt === undefined ? {} : { readPrompt }),
+      ...(approveCommand === undefined ? {} : { approveCommand }),
       yes: values['yes'] === true,
       remember,
       env: io.env,
@@ -117,7 +141,8 @@ export const runRun: CommandHandler = async (parsed, io: CliIo) => {
       stdout: io.stdout,
       signal: controller.signal,
     })) {
-      output.write(event);
+      if (held !== undefined) held.push(event);
+      else output.write(event);
       if (event.type === 'run.end') status = event.status;
     }
   } finally {

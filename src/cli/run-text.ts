@@ -105,6 +105,9 @@ export function textRenderer(options: { readonly chat: boolean }): { render: (ev
         case 'gate.decision':
           if (!event.allowed) denials.set(event.id, event.reason ?? event.code ?? '');
           return '';
+        case 'gate.approval':
+          // The answer given at the approval prompt (on stderr), kept with the output too.
+          return `    ${event.approved ? `✔ approved by you (${event.scope ?? 'once'})` : '✘ declined by you'}: ${field(event.program)} (${field(event.path)})\n`;
         case 'tool.result': {
           afterTools = true;
           const line = toolLine(event, calls.get(event.id), denials.get(event.id));

@@ -20,7 +20,13 @@ export interface GateDeciderOptions {
   readonly controls?: () => ControlLocations;
 }
 
-export function createGateDecider(options: GateDeciderOptions): (call: ToolCall) => GateVerdict {
+/**
+ * The gate's decision for one call. `approved` names programs the user approved at the terminal (issue 27 §6,
+ * command-approval.ts): for a bash call they count as allowlisted, and every other check applies as before.
+ */
+export type GateDecide = (call: ToolCall, approved?: readonly string[]) => GateVerdict;
+
+export function createGateDecider(options: GateDeciderOptions): GateDecide {
   const { shell, skills } = options;
   const pathVerdict = (path: string, tool: PathTool, approve: (decision: ApprovedPath) => ApprovedCall): GateVerdict => {
     const decision = decidePathAccess(tool, path, shell.scopes, tool === 'read' || options.controls === undefined ? undefined : options.controls(), { fileTool: true });
@@ -28,7 +34,7 @@ export function createGateDecider(options: GateDeciderOptions): (call: ToolCall)
     if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit };
     return { allow: true, approved: approve(decision), audit };
   };
-  return (call) => {
+  return (call, approved = []) => {
     switch (call.tool) {
       case 'read':
         return pathVerdict(call.input.path, 'read', (decision) => ({ tool: 'read', call, decision }));
@@ -37,9 +43,14 @@ export function createGateDecider(options: GateDeciderOptions): (call: ToolCall)
       case 'edit':
         return pathVerdict(call.input.path, 'edit', (decision) => ({ tool: 'edit', call, decision }));
       case 'bash': {
-        const decision = decideShellCommand(call.input.command, shell);
-        const audit = shellAudit(decision);
-        if (!decision.allow) return { allow: false, code: decision.code, reason: decision.reason, audit };
+        // Only the allowlist grows with approvals; the executor decides again with the same list (approvedPrograms).
+        const context = approved.length === 0 ? shell : { ...shell, allow: [...shell.allow, ...approved] };
+        const decided = decideShellCommand(call.input.command, context);
+        const audit = shellAudit(decided);
+        if (!decided.allow) {
+          return { allow: false, code: decided.code, reason: decided.reason, audit, ...(decided.unlisted === undefined ? {} : { unlisted: decided.unlisted }) };
+        }
+        const decision = decided.mode === 'allowlist' && approved.length > 0 ? { ...decided, approvedPrograms: [...approved] } : decided;
         return { allow: true, approved: { tool: 'bash', call, decision }, audit };
       }
       case 'skill':

@@ -9,7 +9,8 @@ import { GateRequestSchema, TOOL_NAMES, type GateAuditEvent, type ToolCall, type
 import { UNPARSED_ARGUMENTS_KEY } from './model-protocol.js';
 import { MESSAGE_LIMITS, checkMessageLimits } from './message-limits.js';
 import type { PathDecision } from './path-decision.js';
-import type { ShellDecision } from './shell-decision.js';
+import type { ShellDecision, Unlisted } from './shell-decision.js';
+import type { CommandApprovals } from './command-approval.js';
 
 export type ApprovedPath = Extract<PathDecision, { allow: true }>;
 export type ApprovedShell = Extract<ShellDecision, { allow: true }>;
@@ -32,7 +33,14 @@ export interface AuditFields {
 
 export type GateVerdict =
   | { readonly allow: true; readonly approved: ApprovedCall; readonly audit: AuditFields }
-  | { readonly allow: false; readonly code: ErrorCode; readonly reason: string; readonly audit: AuditFields };
+  | {
+      readonly allow: false;
+      readonly code: ErrorCode;
+      readonly reason: string;
+      readonly audit: AuditFields;
+      /** A bash call denied only because this program is not allowlisted: the one denial the user may approve (command-approval.ts). */
+      readonly unlisted?: Unlisted;
+    };
 
 /** A tool call as the agent made it, before any check: what run events report. */
 export interface AnnouncedCall {
@@ -49,8 +57,16 @@ export interface GateServerOptions {
    * refused for their name, their input or their size included.
    */
   onCall?(call: AnnouncedCall): void;
-  /** The policy decision for one call; must not throw (a throw is treated as a denial). */
-  decide(call: ToolCall): GateVerdict;
+  /**
+   * The policy decision for one call; must not throw (a throw is treated as a denial). `approved`: programs the
+   * user approved (`approvals`), allowlisted for this decision only.
+   */
+  decide(call: ToolCall, approved?: readonly string[]): GateVerdict;
+  /**
+   * Per-command approval (issue 27 §6): a call denied only for programs outside the allowlist is put to the user
+   * first. Absent: never asked, the denial stands.
+   */
+  readonly approvals?: CommandApprovals;
   /** Performs an approved call. Its result must be structured-cloneable. */
   execute(approved: ApprovedCall, signal: AbortSignal): Promise<unknown>;
   onAudit?(event: GateAuditEvent): void;
@@ -187,14 +203,24 @@ export function serveGate(port: MessagePort, options: GateServerOptions): GateSe
       reply(request.id, { ok: false, error: new ZotboxError('ZB_GATE_INVALID_MESSAGE', `call id ${request.id} is already in flight; ids must be unique.`) });
       return;
     }
-    const verdict = decideFailClosed((call) => options.decide(call), request);
+    const controller = new AbortController();
+    let verdict = decideFailClosed((call) => options.decide(call), request);
+    if (!verdict.allow && verdict.unlisted !== undefined && options.approvals !== undefined) {
+      // In flight while the user is asked: a cancel (tool.cancel, the run's) ends the wait, denied.
+      inFlight.set(request.id, controller);
+      verdict = await options.approvals.decide(request, (call, approved) => decideFailClosed((c) => options.decide(c, approved), call), controller.signal);
+      inFlight.delete(request.id);
+      if (controller.signal.aborted) {
+        const error = toZotboxError(controller.signal.reason);
+        verdict = { allow: false, code: error.code, reason: error.message, audit: verdict.audit };
+      }
+    }
     if (!verdict.allow) {
       audit(request.id, request.tool, false, verdict.audit, verdict.code, verdict.reason);
       reply(request.id, { ok: false, error: new ZotboxError(verdict.code, verdict.reason) });
       return;
     }
     audit(request.id, request.tool, true, verdict.audit);
-    const controller = new AbortController();
     inFlight.set(request.id, controller);
     const timer = setTimeout(() => controller.abort(new ZotboxError('ZB_GATE_TIMEOUT', `the ${request.tool} call took longer than ${options.timeoutMs} ms and was cancelled.`)), options.timeoutMs);
     try {

@@ -22,7 +22,7 @@ import { imageEntryOf } from './image-paths.js';
 import { PathNotes } from './path-notes.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
-import { deny as no, type Check } from './shell-check.js';
+import { deny as no, denyWithin, type Check, type Unlisted } from './shell-check.js';
 import { findProgram } from './program-lookup.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
@@ -30,6 +30,7 @@ import { unwrapCommand } from './wrapper-unwrap.js';
 
 // Program lookup lives in program-lookup.ts (light to import); the gate's users import it from here too.
 export { findProgram, lookupProgram } from './program-lookup.js';
+export type { Unlisted } from './shell-check.js';
 
 export interface ShellContext {
   readonly mode: BashMode;
@@ -93,8 +94,21 @@ export type ShellDecision =
       /** The parsed line: the executor decides each of its pipelines again, in order, just before starting it. */
       readonly ast: ShellAst;
       readonly facts?: ShellFacts;
+      /**
+       * Programs the user approved at the terminal (issue 27 §6), added to the allowlist for this call: the executor
+       * decides each pipeline again with them, and with every other check as before. Absent when none.
+       */
+      readonly approvedPrograms?: readonly string[];
     }
-  | { readonly allow: false; readonly command: string; readonly code: ErrorCode; readonly reason: string; readonly facts?: ShellFacts };
+  | {
+      readonly allow: false;
+      readonly command: string;
+      readonly code: ErrorCode;
+      readonly reason: string;
+      readonly facts?: ShellFacts;
+      /** Set when the first denied command was denied only for not being allowlisted: the user may approve it (--approve). */
+      readonly unlisted?: Unlisted;
+    };
 
 /** Leading assignments (gate-rules §5): any name outside the dangerous set, with a literal value. */
 function checkAssignments(assignments: readonly Assignment[]): Check<Record<string, string>> {
@@ -119,7 +133,11 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
     }
   }
   if (requireAllowlisted && !context.allow.includes(name)) {
-    return no('ZB_POLICY_SHELL_NOT_ALLOWED', `${JSON.stringify(name)} is not in this agent's bash allowlist (${context.allow.join(', ')}).`);
+    const reason = `${JSON.stringify(name)} is not in this agent's bash allowlist (${context.allow.join(', ')}).`;
+    // Approvable (issue 27 §6) only when it names a program that exists; approving it waives this check alone.
+    const found = findProgram(name, context.searchPath);
+    if (found === undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', reason);
+    return { ok: false, code: 'ZB_POLICY_SHELL_NOT_ALLOWED', reason, unlisted: { name, program: found.program } };
   }
   const found = findProgram(name, context.searchPath);
   if (found === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
@@ -167,7 +185,7 @@ function checkFindCommands(command: SimpleCommand, context: ShellContext, cwd: s
     for (const count of batch ? BATCH_SIZES : [1]) {
       const expanded = batch ? argv.flatMap((word) => (word === FOUND_FILE ? Array<string>(count).fill(FOUND_FILE) : [word])) : argv;
       const inner = checkCommand({ assignments: [], argv: expanded }, context, cwd, { depth: wrapping.depth + 1, forkedBy: 'find', changesNames: wrapping.changesNames, found });
-      if (!inner.ok) return no(inner.code, `find -exec: ${inner.reason}`);
+      if (!inner.ok) return denyWithin(inner, 'find -exec: ');
     }
   }
   return { ok: true, value: null };
@@ -314,7 +332,7 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
     // No command: not a wrapper here but a program of its own (env printing the environment), so the allowlist decides.
     if (unwrapped.value.directory !== undefined) return no('ZB_POLICY_SHELL_ARGUMENT', `${base} -C needs a command to run.`);
     const program = identifyProgram(command.argv[0]!, context, true);
-    if (!program.ok) return no(program.code, `${base} with no command ${wrapper.standalone ?? 'runs nothing'}: ${program.reason}`);
+    if (!program.ok) return denyWithin(program, `${base} with no command ${wrapper.standalone ?? 'runs nothing'}: `);
     const assignments = checkAssignments(unwrapped.value.assignments);
     if (!assignments.ok) return no(assignments.code, `${base}: ${assignments.reason}`);
     return { ok: true, value: { kind: 'exec', program: program.value.program, invokedPath: program.value.invokedPath, argv: command.argv, env, cwd } };
@@ -331,7 +349,7 @@ function checkWrapped(command: SimpleCommand, base: string, wrapper: WrapperRule
     changesNames: wrapping.changesNames,
     ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
   });
-  if (!inner.ok) return no(inner.code, `${base}: ${inner.reason}`);
+  if (!inner.ok) return denyWithin(inner, `${base}: `);
   if (wrapper.kind === 'builtin') return inner;
   const program = identifyProgram(command.argv[0]!, context, false);
   if (!program.ok) return program;
@@ -363,7 +381,7 @@ function checkCd(command: SimpleCommand, context: ShellContext, cwd: string): Ch
 /** The decision for one pipeline, from a given working directory, against the filesystem as it is now. */
 export type PipelineDecision =
   | { readonly allow: true; readonly steps: readonly PlannedStep[] }
-  | { readonly allow: false; readonly code: ErrorCode; readonly reason: string; readonly command: SimpleCommand };
+  | { readonly allow: false; readonly code: ErrorCode; readonly reason: string; readonly command: SimpleCommand; readonly unlisted?: Unlisted };
 
 /** Where an allowlisted line starts: the workspace, for the gate and the executor alike. */
 export function shellStartDirectory(context: ShellContext): string {
@@ -398,7 +416,7 @@ export function decidePipeline(pipeline: Pipeline, context: ShellContext, cwd: s
     const wrapping = standalone();
     const checked: Check<PlannedStep> =
       simple.argv[0] === 'cd' && pipeline.commands.length === 1 ? mapCheck(checkCd(simple, context, cwd), (directory) => ({ kind: 'cd', directory })) : checkCommand(simple, context, cwd, wrapping);
-    if (!checked.ok) return { allow: false, code: checked.code, reason: checked.reason, command: simple };
+    if (!checked.ok) return { allow: false, code: checked.code, reason: checked.reason, command: simple, ...(checked.unlisted === undefined ? {} : { unlisted: checked.unlisted }) };
     // The commands of a pipeline run at the same time, all decided before the first starts: one that renames,
     // links or removes could make a path another was approved for lead elsewhere while it runs.
     const renamer = wrapping.changesNames[0];
@@ -434,9 +452,9 @@ export function decideShellCommand(command: string, context: ShellContext): Shel
   const notes = new PathNotes();
   let argv: string[][] | undefined;
   const facts = (): ShellFacts => ({ ...(argv === undefined ? {} : { argv }), paths: notes.paths, pathsComplete: notes.complete });
-  const deny = (code: ErrorCode, reason: string): ShellDecision => {
+  const deny = (code: ErrorCode, reason: string, unlisted?: Unlisted): ShellDecision => {
     notes.unknown(); // the commands after the denied one were never decided
-    return { allow: false, command, code, reason: `bash denied: ${reason}`, facts: facts() };
+    return { allow: false, command, code, reason: `bash denied: ${reason}`, facts: facts(), ...(unlisted === undefined ? {} : { unlisted }) };
   };
   if (context.mode === 'none') {
     // Read for the record only: what the refused line would have run, when the parser reads it.
@@ -462,7 +480,7 @@ export function decideShellCommand(command: string, context: ShellContext): Shel
   const items: { connector: Connector | null; pipeline: readonly PlannedStep[] }[] = [];
   for (const item of parsed.ast.items) {
     const decided = decidePipeline(item.pipeline, noted, cwd);
-    if (!decided.allow) return deny(decided.code, decided.reason);
+    if (!decided.allow) return deny(decided.code, decided.reason, decided.unlisted);
     // Later commands are checked from here; the executor decides each again, from where it really is, when it runs.
     cwd = directoryAfter(decided.steps, cwd);
     items.push({ connector: item.connector, pipeline: decided.steps });

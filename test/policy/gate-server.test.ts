@@ -7,6 +7,7 @@ import { GateClient } from '../../src/policy/gate-client.js';
 import { createGateDecider } from '../../src/policy/gate-decider.js';
 import type { GateAuditEvent } from '../../src/policy/gate-protocol.js';
 import { serveGate, type ApprovedCall, type GateServerOptions } from '../../src/policy/gate-server.js';
+import { CommandApprovals } from '../../src/policy/command-approval.js';
 import { compileScopes } from '../../src/policy/scopes.js';
 import { REPO_ROOT } from '../fixtures/paths.js';
 import { tempDir } from '../fixtures/temp.js';
@@ -321,4 +322,35 @@ test('a client in a worker thread talks to the gate in the host', async (t) => {
   server.close();
   channel.port1.close();
   t.deepEqual(answer, { ok: path.join(ws, 'a.txt'), denied: 'ZB_POLICY_PATH_OUTSIDE_SCOPE' });
+});
+
+test('--approve: a call approved at the prompt reaches the executor with the program added; one the run cancels while it waits is denied', async (t) => {
+  const { decide } = workspace(t);
+  // Each question, as it is asked: the test answers it, or cancels the run while it is open.
+  const questions: { answer: (a: 'once') => void }[] = [];
+  let onQuestion: () => void = () => undefined;
+  const nextQuestion = () => new Promise<void>((resolve) => (onQuestion = resolve));
+  const approvals = new CommandApprovals(
+    (_request, signal) =>
+      new Promise((resolve) => {
+        questions.push({ answer: resolve });
+        // An approver that says yes even after the cancel: the gate must still deny.
+        signal.addEventListener('abort', () => resolve('once'), { once: true });
+        onQuestion();
+      }),
+  );
+  const { client, server, executed, audits } = connect(t, { decide, approvals });
+  let asked = nextQuestion();
+  const approved = client.call('bash', { command: 'cat a.txt' });
+  await asked;
+  questions[0]!.answer('once');
+  await approved;
+  t.like(executed[0], { tool: 'bash', decision: { approvedPrograms: ['cat'] } });
+  asked = nextQuestion();
+  const cancelled = client.call('bash', { command: 'cat a.txt' });
+  await asked;
+  server.cancel(new ZotboxError('ZB_GATE_CANCELLED', 'the run was cancelled.'));
+  await t.throwsAsync(cancelled, { code: 'ZB_GATE_CANCELLED' });
+  t.is(executed.length, 1);
+  t.like(audits.at(-1), { tool: 'bash', allowed: false, code: 'ZB_GATE_CANCELLED' });
 });

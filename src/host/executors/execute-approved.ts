@@ -64,8 +64,17 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
           outputCapBytes: options.outputCapBytes,
           signal,
           isolation: options.isolation,
-          shell: options.shell,
+          shell: shellFor(approved.decision, options.shell),
         });
     }
   };
+}
+
+/**
+ * The context each pipeline is decided again with as it starts: the gate's, with the programs the user approved
+ * for this call (issue 27 §6) added to the allowlist, exactly as the gate decided it.
+ */
+function shellFor(decision: Extract<ApprovedCall, { tool: 'bash' }>['decision'], shell: ShellContext): ShellContext {
+  const approved = decision.mode === 'allowlist' ? (decision.approvedPrograms ?? []) : [];
+  return approved.length === 0 ? shell : { ...shell, allow: [...shell.allow, ...approved] };
 }

@@ -23,6 +23,7 @@ import { endFromOutcome, endFromThrown } from './run-end.js';
 import { checkOutputFile } from './output-files.js';
 import type { RunEvent } from './run-events.js';
 import { serveRunGate } from './run-gate.js';
+import { refuseApprovalFor, type AskApproval } from './command-approver.js';
 import type { RunPlan } from './run-plan.js';
 import { runPreForRun } from './run-pre.js';
 import { planSession, type PlannedSession, type SessionChoice } from './run-session.js';
@@ -41,6 +42,12 @@ export interface ExecuteRunOptions {
   readonly readPrompt?: (context: { readonly first: boolean; readonly greeting: string }) => Promise<string | UserMessage | undefined>;
   /** Which session to record to and continue from; default 'new' (docs/sessions.md). */
   readonly session?: SessionChoice;
+  /**
+   * Per-command approval (issue 27 §6): asked about a bash call the gate denies only because a program is not
+   * in the allowlist, once every earlier event was taken; 'once' or 'session' lets it run (still confined, every
+   * other check as before). Only for allowlist agents (ZB_APPROVE_BASH_MODE). Absent: such calls are denied.
+   */
+  readonly approveCommand?: AskApproval;
   readonly maxTurns?: number;
   /** Write a replay transcript of the model's turns here when the run ends. */
   readonly recordFile?: string;
@@ -85,6 +92,7 @@ function runInput(plan: RunPlan, options: ExecuteRunOptions): RunInput {
  */
 export async function* executeRun(plan: RunPlan, options: ExecuteRunOptions = {}): AsyncGenerator<RunEvent> {
   checkRunOutputs(options);
+  if (options.approveCommand !== undefined) refuseApprovalFor(plan.manifest.permissions.bash.mode, plan.manifest.name, plan.confinement.kind !== 'unconfined');
   const input = runInput(plan, options);
   const plannedSession = planSession(options.session ?? 'new', plan.sessionsDirectory, plan.manifest.name, plan.workspace);
   const pool = options.pool ?? new AgentPool({ maxThreads: 1, maxRuns: 1, ...(options.workerMemoryMb === undefined ? {} : { maxOldGenerationSizeMb: options.workerMemoryMb }) });
@@ -171,7 +179,7 @@ async function* runAdmitted(plan: RunPlan, options: ExecuteRunOptions, input: Ru
     modelChannel.port1.postMessage({ type: 'run.cancel' });
     gate.cancel(error);
   });
-  const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation, answers);
+  const gate = serveRunGate(gateChannel.port1, plan, queue, cancellation, answers, options.approveCommand);
   let inputError: ZotboxError | undefined;
   let runUsage: RunUsage = NO_USAGE;
   let closingTurns = 0;

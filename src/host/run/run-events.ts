@@ -70,6 +70,19 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     code: z.string().optional(),
     reason: z.string().optional(),
   }),
+  /** The user's answer at the approval prompt (--approve, issue 27 §6) for a program outside the allowlist; the gate.decision follows. */
+  z.strictObject({
+    type: z.literal('gate.approval'),
+    id: z.number().int(),
+    /** The program's name, and where it was found on the PATH commands run with. */
+    program: z.string(),
+    path: z.string(),
+    approved: z.boolean(),
+    /** Who approved it, and for how long: this call (once) or the rest of the session; absent when declined. */
+    approved_by: z.literal('user').optional(),
+    scope: z.enum(['once', 'session']).optional(),
+    at: At,
+  }),
   z.strictObject({
     type: z.literal('tool.result'),
     id: z.number().int(),

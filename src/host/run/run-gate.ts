@@ -8,14 +8,17 @@ import type { AnswerCancellation } from './answer-cancellation.js';
 import type { EventQueue } from './event-queue.js';
 import type { RunCancellation } from './run-cancellation.js';
 import type { RunPlan } from './run-plan.js';
+import { runApprovals, type AskApproval } from './command-approver.js';
 
-export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue, cancellation: RunCancellation, answers: AnswerCancellation): GateServer {
+export function serveRunGate(port: MessagePort, plan: RunPlan, queue: EventQueue, cancellation: RunCancellation, answers: AnswerCancellation, approveCommand?: AskApproval): GateServer {
   return serveGate(port, {
     timeoutMs: plan.toolTimeoutMs,
+    // --approve (issue 27 §6): one set of approvals for the whole run, a chat's every answer included.
+    ...(approveCommand === undefined ? {} : { approvals: runApprovals(approveCommand, queue) }),
     // Every call the agent makes is reported, also one refused for its name, input or size before any decision.
     onCall: (call) => queue.push({ type: 'tool.call', id: call.id, tool: call.tool, input: call.input }),
     // A call made after its answer was cancelled is refused like any denial, in the run's events.
-    decide: (call) => answers.refusal() ?? plan.decide(call),
+    decide: (call, approved) => answers.refusal() ?? plan.decide(call, approved),
     execute: async (approved, signal) => {
       try {
         const result = await answers.execute(signal, (stop) => plan.execute(approved, stop));

@@ -8,9 +8,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { AgentImage } from '../../archive/index.js';
 import { ZotboxError, fileSystemError } from '../../errors.js';
-import { createGateDecider } from '../../policy/gate-decider.js';
-import type { ApprovedCall, GateVerdict } from '../../policy/gate-server.js';
-import type { ToolCall } from '../../policy/gate-protocol.js';
+import { createGateDecider, type GateDecide } from '../../policy/gate-decider.js';
+import { refuseApprovalFor, type AskApproval } from './command-approver.js';
+import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { Manifest } from '../../policy/manifest.js';
 import { compileScopes, type CompiledScopes } from '../../policy/scopes.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
@@ -83,6 +83,8 @@ export interface PrepareRunOptions {
   readonly modelEndpoints?: ModelEndpoints;
   /** Cancels loading (a download, a large archive). */
   readonly signal?: AbortSignal;
+  /** Set when the run will ask about commands outside the allowlist (--approve): refused before consent for an agent without one. */
+  readonly approveCommand?: AskApproval;
   /**
    * How consent is obtained for the expanded permissions (default requestConsent:
    * receipts, -y, the environment, the prompt). `zotbox eval` asks once for all
@@ -125,7 +127,7 @@ export interface RunPlan {
   readonly prompt: Omit<PromptInput, 'date'>;
   readonly toolTimeoutMs: number;
   /** The gate's decision for one tool call. */
-  readonly decide: (call: ToolCall) => GateVerdict;
+  readonly decide: GateDecide;
   /** The privileged executors, for approved calls only. */
   readonly execute: (approved: ApprovedCall, signal: AbortSignal) => Promise<unknown>;
   /** A run's hold on the extraction of the package the sandbox mounts at /zotbox; the returned function lets go. */
@@ -175,6 +177,8 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
   const compiled = compileScopes(manifest.permissions.fs, { workspace, ...stateContext, ...(stateAliases.length === 0 ? {} : { stateAliases }) });
   refuseScopesInStateDirectory(compiled);
   const confinement = resolveConfinement(options.confine ?? 'required');
+  // --approve for an agent with no allowlist, or without the sandbox, is refused before consent is asked.
+  if (options.approveCommand !== undefined) refuseApprovalFor(manifest.permissions.bash.mode, manifest.name, confinement.kind !== 'unconfined');
   // The agent's package at /zotbox (issue 25): the file tools read it from the image; commands see it where the sandbox mounts it.
   const hidden = packageHiddenFromCommands(confinement, compiled);
   const scopes = { ...compiled, context: { ...compiled.context, image: imageIndexOf(image, hidden) } };
