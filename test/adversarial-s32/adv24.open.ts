@@ -1,5 +1,18 @@
 // Adversarial review of net.allow / SOCKS5 (issue 24), session 32, helper adv24.
 // Each test states the safe outcome; it fails (times out) on the code it was written against.
+//
+// Finding 1 (medium-high: the host grows without bound, and holds sockets after the call). A plain http:// request's
+// upstream (net-proxy.ts onRequest: http.request, agent false) is in no set the proxy tracks: close() does not end it,
+// the command dropping its connection does not end it, and MAX_OPEN does not count it. 400 requests in sequence, each
+// dropped after the first byte, leave 400 upstream sockets open on the host, all still open after close(); 1000
+// requests pipelined on ONE connection to an upstream that never answers left 553 upstream sockets open after close().
+// Fix direction (class: every host resource a call opens is owned by the call): track the request's socket in `open`
+// (destroyed by close(), counted by MAX_OPEN), destroy the upstream request when the client's response or request
+// closes early, and take one request at a time per client connection (or refuse one beyond MAX_OPEN).
+// Finding 2 (low: a record goes missing). An attempt whose name is still resolving when the call ends is recorded only
+// when the resolution returns, after call-network.ts has taken connections(): the host sent a DNS query for the command
+// and no net.connect event says so. Fix direction (class: every attempt is pending from its first byte): register the
+// attempt with onceReported (as allowed ones are) before the await, so close() reports it ("the call ended").
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
