@@ -151,6 +151,25 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     return () => report();
   }
 
+  /**
+   * `target(decision)`, with the attempt pending while the proxy decides it (a name may take long to resolve):
+   * a call that ends first reports it at once, refused, and 'reported' says so to the caller, which then drops
+   * the client. Every attempt is the call's from its first byte.
+   */
+  async function decideWhilePending(decision: NetDecision, host: string, port: number, sent: () => number): Promise<Target | 'reported'> {
+    const state = { reported: false };
+    const callEnded = () => {
+      state.reported = true;
+      pending.delete(callEnded);
+      record({ host, port, allowed: false, reason: 'the call ended while the proxy was deciding this connection', bytesOut: sent(), bytesIn: 0 });
+    };
+    pending.add(callEnded);
+    const decided = await target(decision);
+    if (state.reported) return 'reported';
+    pending.delete(callEnded);
+    return decided;
+  }
+
   /** onceReported for an allowed connection: the reason given when it ends, or that the call ended first. */
   function allowedReport(decided: Extract<Target, { ok: true }>, port: number, bytes: () => { bytesOut: number; bytesIn: number }): (reason: string) => void {
     let last = `allowed by ${decided.decision.rule.entry}`;
@@ -190,7 +209,12 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     track(client);
     client.on('error', () => undefined); // the command went away: the upstream side ends with it
     const { host, port } = named;
-    const decided = refusal === undefined ? await target(decideNetAccess(options.rules, host, port)) : undefined;
+    let decided: Target | undefined;
+    if (refusal === undefined) {
+      const settled = await decideWhilePending(decideNetAccess(options.rules, host, port), host, port, () => sentBefore + head.length);
+      if (settled === 'reported') return void client.destroy();
+      decided = settled;
+    }
     if (decided === undefined || !decided.ok || closed) {
       const reason = decided === undefined ? (refusal ?? '') : decided.ok ? 'the call ended' : decided.reason;
       // Recorded when the connection ends, with every byte the command sent on it: its request, and anything after,
@@ -289,9 +313,12 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     const decided =
       decision.allow && !url.startsWith('http://')
         ? ({ ok: false, reason: `${JSON.stringify(url)}: only http:// URLs are proxied as requests; https goes through CONNECT` } as const)
-        : await target(decision);
-    if (!decided.ok || closed) {
-      const reason = decided.ok ? 'the call ended' : decided.reason;
+        : await decideWhilePending(decision, host, port, () => headBytes(req));
+    if (decided === 'reported') return void res.destroy();
+    // Each upstream request holds a host socket: past the call's bound, a request is refused, not queued.
+    const full = decided.ok && open.size >= MAX_OPEN;
+    if (!decided.ok || closed || full) {
+      const reason = !decided.ok ? decided.reason : closed ? 'the call ended' : `the call already has ${MAX_OPEN} connections open`;
       // Its line and headers came in; its body is never read.
       record({ host, port, allowed: false, reason, bytesOut: headBytes(req), bytesIn: 0 });
       res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(`zotbox: ${reason}\n`);
@@ -305,6 +332,14 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     let bytesOut = headBytes(req);
     let bytesIn = 0;
     const upstream = request({ host: decided.address, port, method: req.method, path: `${parsed.pathname}${parsed.search}`, headers, setHost: false, agent: false });
+    // The upstream socket is the call's: close() ends it, MAX_OPEN counts it, and it goes when the client does.
+    upstream.once('socket', (socket: Socket) => {
+      if (closed) socket.destroy();
+      else track(socket);
+    });
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
     const report = allowedReport(decided, port, () => ({ bytesOut, bytesIn }));
     upstream.once('response', (response) => {

@@ -1,5 +1,9 @@
 // Adversarial review of net.allow / SOCKS5 (issue 24), session 32, helper adv24.
-// Each test states the safe outcome; it fails (times out) on the code it was written against.
+// Each test states the safe outcome; it failed (timed out) on the code it was written against (7713c5c).
+// Both findings are fixed as classes in net-proxy.ts: every upstream socket of a plain request is tracked
+// (close() ends it, MAX_OPEN counts it, it goes when the client does: mutants net-request-upstream-untracked,
+// net-request-upstream-outlives-client), and every attempt is pending while the proxy decides it
+// (mutant net-attempt-unrecorded-while-deciding).
 //
 // Finding 1 (medium-high: the host grows without bound, and holds sockets after the call). A plain http:// request's
 // upstream (net-proxy.ts onRequest: http.request, agent false) is in no set the proxy tracks: close() does not end it,
