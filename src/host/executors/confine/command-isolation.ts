@@ -35,7 +35,16 @@ import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lo
 import { killSession } from './session-reaper.js';
 import { stateDirectoryPlaces } from './state-aliases.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
-import { createCommandCgroup, DEFAULT_COMMAND_LIMITS, detectLimitEnforcement, prlimitProgram, rlimitArguments, type CommandLimits, type LimitSetting } from './command-limits.js';
+import {
+  createCommandCgroup,
+  DEFAULT_COMMAND_LIMITS,
+  detectLimitEnforcement,
+  fallbackRlimitArguments,
+  SHELL_LIMITS,
+  shellLimitArguments,
+  type CommandLimits,
+  type LimitSetting,
+} from './command-limits.js';
 import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
 import type { Duplex } from 'node:stream';
 import type { NetConnection } from '../../../policy/net-allow.js';
@@ -150,10 +159,11 @@ function holding<T>(lock: ScopeLock, begin: () => T): T {
 }
 
 /**
- * The start script: tell the host the namespace is built, wait for its go (a line), then run the command without
- * the channel. If the host closes the channel instead, `read` fails and nothing runs.
+ * The start script: set the command's rlimits (its first three arguments: command-limits.ts), tell the host the
+ * namespace is built, wait for its go (a line), then run the command without the channel. If a limit cannot be set,
+ * or the host closes the channel instead, nothing runs.
  */
-const START_SCRIPT = `printf . >&${START_CHANNEL_FD} && read -r _ <&${START_CHANNEL_FD} && exec "$@" ${START_CHANNEL_FD}<&-`;
+const START_SCRIPT = `${SHELL_LIMITS} && printf . >&${START_CHANNEL_FD} && read -r _ <&${START_CHANNEL_FD} && exec "$@" ${START_CHANNEL_FD}<&-`;
 
 function collect(stream: Readable | undefined): Promise<string> {
   return new Promise((resolve) => {
@@ -245,7 +255,8 @@ function bubblewrapCall(
   setting: LimitSetting,
   network: CallNetwork | undefined,
 ): CallIsolation {
-  const prlimit = prlimitProgram(COMMAND_SEARCH_PATH);
+  // Only the rlimit fallback execs prlimit (for processes and data); looked up before anything is built.
+  const fallbackRlimits = fallbackRlimitArguments(setting, COMMAND_SEARCH_PATH);
   const node = network === undefined ? undefined : bridgeNode();
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   const proxy = network?.open();
@@ -270,13 +281,14 @@ function bubblewrapCall(
       // and with net.allow the network carrier (a socket pair) the bridge runs the command behind.
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
       const bound = boundCommand(setting);
-      const bwrapArgs = [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start'];
+      const bwrapArgs = [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', ...shellLimitArguments(setting.limits)];
       const run = proxy === undefined || node === undefined ? [command.invokedPath, ...command.args] : bridgeCommand(node, infoFd + 1, command.invokedPath, command.args);
       return {
         // The command's directory may exist only in the sandbox (/zotbox, the agent's package): bwrap starts from "/".
         hostCwd: '/',
-        // The start script execs prlimit, which sets the rlimits inside the user namespace and execs the command (or the network bridge that runs it).
-        ...bound.wrap(bwrap, [...bwrapArgs, ...rlimitArguments(prlimit, setting), ...run]),
+        // The start script sets the rlimits inside the user namespace and execs the command (or the network bridge that
+        // runs it); with the rlimit fallback, through prlimit, which sets the processes and data limits first.
+        ...bound.wrap(bwrap, [...bwrapArgs, ...fallbackRlimits, ...run]),
         limits: bound.limits,
         env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? []), proxy === undefined ? undefined : PROXY_URL),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe', ...(proxy === undefined ? [] : ['pipe' as const])],

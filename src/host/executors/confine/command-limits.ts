@@ -3,9 +3,10 @@
 // output caps. Processes and memory are bounded by a cgroup made for the command where
 // this host can make one (cgroup v2 delegated to zotbox, or the v1 hierarchies when it
 // may write them, as root), by rlimits otherwise; CPU time and file size are always
-// rlimits. The rlimits are set by util-linux's prlimit inside the sandbox's user
-// namespace (the start script execs it), so RLIMIT_NPROC counts that namespace's
-// processes only. Options can lower a limit below its ceiling, never raise it.
+// rlimits. The rlimits are set inside the sandbox's user namespace: CPU time and
+// file size by the start script's ulimit builtin, the fallback's processes and data
+// by util-linux's prlimit (the start script execs it), so RLIMIT_NPROC counts that
+// namespace's processes only. Options can lower a limit below its ceiling, never raise it.
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
@@ -239,13 +240,28 @@ export function prlimitProgram(searchPath: readonly string[]): string {
   return found;
 }
 
-/** prlimit's arguments for one command, up to its "--": soft limit N, hard N + 1 (so the soft one's signal comes first). */
-export function rlimitArguments(prlimit: string, setting: LimitSetting): string[] {
+/**
+ * The start script's arguments for the rlimits every command gets, set by the shell's own ulimit builtin in the
+ * sandbox's user namespace (no program to exec): CPU time soft N, then hard N + 1 (so the soft one's signal comes
+ * first; soft first, as a hard limit below the soft one is refused), and file size, soft and hard, in the 512-byte
+ * blocks POSIX's ulimit -f counts (dash, and bash as sh, do).
+ */
+export function shellLimitArguments(limits: CommandLimits): string[] {
+  return [String(limits.cpu_seconds), String(limits.cpu_seconds + 1), String((limits.file_size_mib * MIB) / 512)];
+}
+
+/** The start script's lines that set them from its first three arguments, then drop those. */
+export const SHELL_LIMITS = 'ulimit -S -t "$1" && ulimit -H -t "$2" && ulimit -f "$3" && shift 3';
+
+/**
+ * The start script's prlimit and its arguments, up to its "--", for the rlimits only the fallback sets (processes and
+ * data, whose ulimit flags differ between shells); none where a cgroup bounds them. Throws ZB_CONFINEMENT_UNAVAILABLE
+ * when the fallback needs prlimit and it is missing.
+ */
+export function fallbackRlimitArguments(setting: LimitSetting, searchPath: readonly string[]): string[] {
   const { limits, enforcement } = setting;
-  const fileBytes = limits.file_size_mib * MIB;
-  const args = [prlimit, `--cpu=${limits.cpu_seconds}:${limits.cpu_seconds + 1}`, `--fsize=${fileBytes}:${fileBytes}`];
-  if (enforcement.kind === 'rlimit') args.push(`--nproc=${limits.processes}:${limits.processes}`, `--data=${limits.memory_mib * MIB}:${limits.memory_mib * MIB}`);
-  return [...args, '--'];
+  if (enforcement.kind !== 'rlimit') return [];
+  return [prlimitProgram(searchPath), `--nproc=${limits.processes}:${limits.processes}`, `--data=${limits.memory_mib * MIB}:${limits.memory_mib * MIB}`, '--'];
 }
 
 /** One command's cgroup: join it at spawn, watch it while it runs, kill and remove it at the end. */
