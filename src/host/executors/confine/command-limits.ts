@@ -264,10 +264,13 @@ export function fallbackRlimitArguments(setting: LimitSetting, searchPath: reado
   return [prlimitProgram(searchPath), `--nproc=${limits.processes}:${limits.processes}`, `--data=${limits.memory_mib * MIB}:${limits.memory_mib * MIB}`, '--'];
 }
 
-/** One command's cgroup: join it at spawn, watch it while it runs, kill and remove it at the end. */
+/** One command's cgroup: joined before the command starts, watched while it runs, killed and removed at the end. */
 export interface CommandCgroup {
-  /** Wraps the spawn of bwrap: a /bin/sh that moves itself into the cgroup, then execs it. */
-  wrap(file: string, args: readonly string[]): { file: string; args: string[] };
+  /**
+   * Moves `pids` into the cgroup(s): the sandbox's processes, all waiting before the command starts
+   * (sandbox-processes.ts). Throws ZB_CONFINEMENT_UNAVAILABLE when one cannot be moved: the command must not run.
+   */
+  join(pids: readonly number[]): void;
   /** Calls `onReached` once, at the first refused fork or memory kill seen. */
   watch(onReached: (limit: CommandLimitKey) => void): void;
   /**
@@ -404,18 +407,21 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
   const reached = (): CommandLimitKey | undefined => (counter(pidsEvents, 'max') > 0 ? 'processes' : counter(...memoryCounter) > 0 ? 'memory_mib' : undefined);
   let timer: NodeJS.Timeout | undefined;
   return {
-    wrap: (file, args) => ({
-      file: '/bin/sh',
-      args: [
-        '-c',
-        'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"',
-        'zotbox-cgroup',
-        String(made.length),
-        ...made.map((d) => path.join(d, 'cgroup.procs')),
-        file,
-        ...args,
-      ],
-    }),
+    join: (pids) => {
+      for (const directory of made) {
+        for (const pid of pids) {
+          try {
+            writeFileSync(path.join(directory, 'cgroup.procs'), String(pid));
+          } catch (error) {
+            throw new ZotboxError(
+              'ZB_CONFINEMENT_UNAVAILABLE',
+              `command refused: it must run in a cgroup with its limits, and its sandbox's process ${pid} could not be moved into ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}). \`zotbox doctor\` shows the limits in force.`,
+              { details: { reason: 'cgroup', cause: 'other' } },
+            );
+          }
+        }
+      }
+    },
     watch: (onReached) => {
       timer = setInterval(() => {
         const limit = reached();
