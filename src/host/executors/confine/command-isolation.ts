@@ -10,8 +10,8 @@
 // (its pid from --info-fd; mount-verification.ts) and only then releases the
 // script, which execs the approved program with fd 3 closed. A mismatch kills
 // the sandbox and refuses the call with ZB_CONFINEMENT_MOUNT_MOVED. Where the
-// limits use a cgroup, the host moves the waiting sandbox's processes into it
-// just before the release (sandbox-processes.ts): no wrapper to exec first.
+// limits use a cgroup, the host moves the waiting start script into it just
+// before the release (sandbox-processes.ts): no wrapper to exec first.
 // bubblewrap's --block-fd is not used: it is read after setup, but nothing tells
 // the host when the child has got there (--info-fd is written before setup).
 // Each call, and each write or edit of the file tools, holds its write scopes
@@ -37,7 +37,7 @@ import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lo
 import { killSession } from './session-reaper.js';
 import { stateDirectoryPlaces } from './state-aliases.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
-import { sandboxProcesses } from './sandbox-processes.js';
+import { startScriptOf } from './sandbox-processes.js';
 import {
   createCommandCgroup,
   DEFAULT_COMMAND_LIMITS,
@@ -188,7 +188,7 @@ function announced(channel: Readable): Promise<boolean> {
 }
 
 /**
- * Waits for the sandbox to be built, verifies its mounts, moves its processes into the command's cgroup (`join`,
+ * Waits for the sandbox to be built, verifies its mounts, moves its start script into the command's cgroup (`join`,
  * where the limits use one), then lets the command start; on a mismatch or a failed move kills it.
  */
 async function releaseVerified(
@@ -198,7 +198,7 @@ async function releaseVerified(
   expectations: readonly MountExpectation[],
   probe: SandboxProbe | undefined,
   stopped: () => boolean,
-  join: ((pids: readonly number[]) => void) | undefined,
+  join: ((pid: number) => void) | undefined,
 ): Promise<void> {
   if (channel === undefined || pid === undefined) return; // not spawned: the exit reports it
   channel.on('error', () => undefined); // the sandbox died: its exit status reports why
@@ -209,7 +209,7 @@ async function releaseVerified(
     if (!Number.isInteger(childPid) || childPid <= 0) throw new Error(`bubblewrap reported no sandbox pid (${JSON.stringify(infoText)})`);
     probe?.beforeVerify?.(childPid, expectations);
     verifySandboxMounts(childPid, expectations, probe);
-    join?.(sandboxProcesses(pid, childPid));
+    join?.(startScriptOf(pid, childPid));
   } catch (error) {
     // Killed meanwhile (a timeout, a cancel): nothing of it can run, and the exit reports the kill, not a refusal.
     if (stopped()) {
@@ -229,7 +229,7 @@ async function releaseVerified(
 
 /** The command's cgroup where the limits use one (the sandbox joins it before the command starts), and its launch's `limits`. */
 function boundCommand(setting: LimitSetting): {
-  join: ((pids: readonly number[]) => void) | undefined;
+  join: ((pid: number) => void) | undefined;
   limits: NonNullable<CommandLaunch['limits']>;
   done: () => Promise<void> | undefined;
 } {
@@ -237,7 +237,7 @@ function boundCommand(setting: LimitSetting): {
   const cgroup = enforcement.kind === 'rlimit' ? undefined : createCommandCgroup(enforcement, setting.limits);
   let report: ((limit: CommandLimitKey) => void) | undefined;
   return {
-    join: cgroup === undefined ? undefined : (pids) => cgroup.join(pids),
+    join: cgroup === undefined ? undefined : (pid) => cgroup.join(pid),
     limits: {
       values: setting.limits,
       watch: (onReached) => {

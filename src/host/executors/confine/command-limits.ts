@@ -267,10 +267,10 @@ export function fallbackRlimitArguments(setting: LimitSetting, searchPath: reado
 /** One command's cgroup: joined before the command starts, watched while it runs, killed and removed at the end. */
 export interface CommandCgroup {
   /**
-   * Moves `pids` into the cgroup(s): the sandbox's processes, all waiting before the command starts
-   * (sandbox-processes.ts). Throws ZB_CONFINEMENT_UNAVAILABLE when one cannot be moved: the command must not run.
+   * Moves `pid` into the cgroup(s): the sandbox's start script, waiting to exec the command, before which nothing in
+   * the sandbox forks (sandbox-processes.ts). Throws ZB_CONFINEMENT_UNAVAILABLE when it cannot be moved: the command must not run.
    */
-  join(pids: readonly number[]): void;
+  join(pid: number): void;
   /** Calls `onReached` once, at the first refused fork or memory kill seen. */
   watch(onReached: (limit: CommandLimitKey) => void): void;
   /**
@@ -352,9 +352,6 @@ function killCgroup(directories: readonly string[]): void {
 /** How often a running command's cgroup counters are read: cgroup v1 notifies nothing, v2 only for some files. */
 const WATCH_INTERVAL_MS = 100;
 
-/** bubblewrap's own processes in the cgroup beside the command's: the outer monitor and the sandbox's init. */
-const SANDBOX_PROCESSES = 2;
-
 /** Makes the command's cgroup(s) with its limits; throws ZB_CONFINEMENT_UNAVAILABLE when that fails (nothing runs unbounded). */
 export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgroup2' | 'cgroup1' }, limits: CommandLimits): CommandCgroup {
   removeCgroups([...leftover]);
@@ -366,14 +363,14 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
         {
           directory: path.join(enforcement.parent, name),
           settings: [
-            ['pids.max', String(limits.processes + SANDBOX_PROCESSES), 'required'],
+            ['pids.max', String(limits.processes), 'required'],
             ['memory.max', memory, 'required'],
             ['memory.swap.max', '0', 'optional'],
           ],
         },
       ]
     : [
-        { directory: path.join(enforcement.parents.pids, name), settings: [['pids.max', String(limits.processes + SANDBOX_PROCESSES), 'required']] },
+        { directory: path.join(enforcement.parents.pids, name), settings: [['pids.max', String(limits.processes), 'required']] },
         {
           directory: path.join(enforcement.parents.memory, name),
           settings: [
@@ -407,18 +404,16 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
   const reached = (): CommandLimitKey | undefined => (counter(pidsEvents, 'max') > 0 ? 'processes' : counter(...memoryCounter) > 0 ? 'memory_mib' : undefined);
   let timer: NodeJS.Timeout | undefined;
   return {
-    join: (pids) => {
+    join: (pid) => {
       for (const directory of made) {
-        for (const pid of pids) {
-          try {
-            writeFileSync(path.join(directory, 'cgroup.procs'), String(pid));
-          } catch (error) {
-            throw new ZotboxError(
-              'ZB_CONFINEMENT_UNAVAILABLE',
-              `command refused: it must run in a cgroup with its limits, and its sandbox's process ${pid} could not be moved into ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}). \`zotbox doctor\` shows the limits in force.`,
-              { details: { reason: 'cgroup', cause: 'other' } },
-            );
-          }
+        try {
+          writeFileSync(path.join(directory, 'cgroup.procs'), String(pid));
+        } catch (error) {
+          throw new ZotboxError(
+            'ZB_CONFINEMENT_UNAVAILABLE',
+            `command refused: it must run in a cgroup with its limits, and its sandbox's start script (pid ${pid}) could not be moved into ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}). \`zotbox doctor\` shows the limits in force.`,
+            { details: { reason: 'cgroup', cause: 'other' } },
+          );
         }
       }
     },

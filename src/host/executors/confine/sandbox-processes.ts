@@ -1,10 +1,11 @@
-// The processes of a confined command's sandbox while its start script waits for
-// the host's go (command-isolation.ts): bubblewrap's monitor (the host's child),
-// the sandbox's init (the pid bubblewrap reports on --info-fd) and init's one
-// child, the start script. Nothing else exists then, and none of them can fork
-// until the host releases the script, so moving these into the command's cgroup
-// puts everything the command will ever start there (issue 21 §9: no wrapper shell
-// to exec per command). Only reads /proc; a sandbox that is not shaped so is refused.
+// The process of a confined command's sandbox that becomes the command: while
+// the start script waits for the host's go (command-isolation.ts), the sandbox is
+// bubblewrap's monitor (the host's child), the sandbox's init (the pid bubblewrap
+// reports on --info-fd) and init's one child, the start script, which execs the
+// command. Nothing forks until the host releases the script, so moving the script
+// into the command's cgroup then puts everything the command will ever start
+// there (issue 21 §9: no wrapper shell to exec per command); bubblewrap's own two
+// processes only wait and reap. Only reads /proc; a sandbox not shaped so is refused.
 import { readdirSync, readFileSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 
@@ -48,8 +49,8 @@ function unshaped(why: string): ZotboxError {
   );
 }
 
-/** The sandbox's three processes, monitor first; throws ZB_CONFINEMENT_UNAVAILABLE unless they are shaped so. */
-export function sandboxProcesses(monitor: number, init: number): number[] {
+/** The start script's pid; throws ZB_CONFINEMENT_UNAVAILABLE unless the sandbox is shaped as above. */
+export function startScriptOf(monitor: number, init: number): number {
   if (parentOf(init) !== monitor) throw unshaped(`the sandbox's init (pid ${init}) is not the child of bubblewrap (pid ${monitor})`);
   let children: number[];
   try {
@@ -58,5 +59,5 @@ export function sandboxProcesses(monitor: number, init: number): number[] {
     throw unshaped(`the children of the sandbox's init (pid ${init}) cannot be read (${String(error)})`);
   }
   if (children.length !== 1) throw unshaped(`the sandbox's init (pid ${init}) has ${children.length} child processes, not the one start script`);
-  return [monitor, init, children[0]!];
+  return children[0]!;
 }

@@ -1,11 +1,12 @@
-// The sandbox's processes that the host moves into a command's cgroup before the
-// command starts (sandbox-processes.ts), found in a real process tree: a stand-in
+// The sandbox's start script, which the host moves into a command's cgroup before
+// the command starts (sandbox-processes.ts), found in a real process tree: a stand-in
 // "init" (a shell) whose children are known, awaited by a line it prints after
 // forking them, never by the clock.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { sandboxProcesses } from '../../../../src/host/executors/confine/sandbox-processes.js';
+import { readFileSync } from 'node:fs';
+import { startScriptOf } from '../../../../src/host/executors/confine/sandbox-processes.js';
 
 /** A shell that starts `children` sleeping children, then says so on stdout and waits for them. */
 async function initWith(children: number): Promise<ChildProcess> {
@@ -19,13 +20,12 @@ function end(init: ChildProcess): void {
   process.kill(-init.pid!, 'SIGKILL'); // the shell and its sleeping children (its process group)
 }
 
-test('the sandbox is bubblewrap, its init and the init one child: all three, monitor first', async (t) => {
+test("the start script is the one child of the sandbox's init, itself bubblewrap's child", async (t) => {
   const init = await initWith(1);
   try {
-    const found = sandboxProcesses(process.pid, init.pid!);
-    t.is(found.length, 3);
-    t.deepEqual(found.slice(0, 2), [process.pid, init.pid!]);
-    t.not(found[2], init.pid);
+    const script = startScriptOf(process.pid, init.pid!);
+    t.not(script, init.pid);
+    t.regex(readFileSync(`/proc/${script}/cmdline`, 'utf8'), /^sleep\0/);
   } finally {
     end(init);
   }
@@ -34,7 +34,7 @@ test('the sandbox is bubblewrap, its init and the init one child: all three, mon
 test('an init with more than one child is refused (one could be missed by the cgroup)', async (t) => {
   const init = await initWith(2);
   try {
-    t.throws(() => sandboxProcesses(process.pid, init.pid!), { code: 'ZB_CONFINEMENT_UNAVAILABLE' });
+    t.throws(() => startScriptOf(process.pid, init.pid!), { code: 'ZB_CONFINEMENT_UNAVAILABLE' });
   } finally {
     end(init);
   }
@@ -43,7 +43,7 @@ test('an init with more than one child is refused (one could be missed by the cg
 test('an init that is not the child of the given bubblewrap is refused', async (t) => {
   const init = await initWith(1);
   try {
-    t.throws(() => sandboxProcesses(process.ppid, init.pid!), { code: 'ZB_CONFINEMENT_UNAVAILABLE' });
+    t.throws(() => startScriptOf(process.ppid, init.pid!), { code: 'ZB_CONFINEMENT_UNAVAILABLE' });
   } finally {
     end(init);
   }
