@@ -9,7 +9,9 @@
 // the host then checks every mount of it through /proc/PID of the sandbox's init
 // (its pid from --info-fd; mount-verification.ts) and only then releases the
 // script, which execs the approved program with fd 3 closed. A mismatch kills
-// the sandbox and refuses the call with ZB_CONFINEMENT_MOUNT_MOVED.
+// the sandbox and refuses the call with ZB_CONFINEMENT_MOUNT_MOVED. Where the
+// limits use a cgroup, the host moves the waiting start script into it just
+// before the release (sandbox-processes.ts): no wrapper to exec first.
 // bubblewrap's --block-fd is not used: it is read after setup, but nothing tells
 // the host when the child has got there (--info-fd is written before setup).
 // Each call, and each write or edit of the file tools, holds its write scopes
@@ -35,7 +37,17 @@ import { lockWriteScopes, type ScopeLock, type ScopeLockProbe } from './scope-lo
 import { killSession } from './session-reaper.js';
 import { stateDirectoryPlaces } from './state-aliases.js';
 import { buildSeccompFilter } from './seccomp-filter.js';
-import { createCommandCgroup, DEFAULT_COMMAND_LIMITS, detectLimitEnforcement, prlimitProgram, rlimitArguments, type CommandLimits, type LimitSetting } from './command-limits.js';
+import { startScriptOf } from './sandbox-processes.js';
+import {
+  createCommandCgroup,
+  DEFAULT_COMMAND_LIMITS,
+  detectLimitEnforcement,
+  fallbackRlimitArguments,
+  SHELL_LIMITS,
+  shellLimitArguments,
+  type CommandLimits,
+  type LimitSetting,
+} from './command-limits.js';
 import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
 import type { Duplex } from 'node:stream';
 import type { NetConnection } from '../../../policy/net-allow.js';
@@ -150,10 +162,11 @@ function holding<T>(lock: ScopeLock, begin: () => T): T {
 }
 
 /**
- * The start script: tell the host the namespace is built, wait for its go (a line), then run the command without
- * the channel. If the host closes the channel instead, `read` fails and nothing runs.
+ * The start script: set the command's rlimits (its first three arguments: command-limits.ts), tell the host the
+ * namespace is built, wait for its go (a line), then run the command without the channel. If a limit cannot be set,
+ * or the host closes the channel instead, nothing runs.
  */
-const START_SCRIPT = `printf . >&${START_CHANNEL_FD} && read -r _ <&${START_CHANNEL_FD} && exec "$@" ${START_CHANNEL_FD}<&-`;
+const START_SCRIPT = `${SHELL_LIMITS} && printf . >&${START_CHANNEL_FD} && read -r _ <&${START_CHANNEL_FD} && exec "$@" ${START_CHANNEL_FD}<&-`;
 
 function collect(stream: Readable | undefined): Promise<string> {
   return new Promise((resolve) => {
@@ -174,7 +187,10 @@ function announced(channel: Readable): Promise<boolean> {
   });
 }
 
-/** Waits for the sandbox to be built, verifies its mounts, then lets the command start; on a mismatch kills it. */
+/**
+ * Waits for the sandbox to be built, verifies its mounts, moves its start script into the command's cgroup (`join`,
+ * where the limits use one), then lets the command start; on a mismatch or a failed move kills it.
+ */
 async function releaseVerified(
   pid: number | undefined,
   channel: (Readable & Writable) | undefined,
@@ -182,6 +198,7 @@ async function releaseVerified(
   expectations: readonly MountExpectation[],
   probe: SandboxProbe | undefined,
   stopped: () => boolean,
+  join: ((pid: number) => void) | undefined,
 ): Promise<void> {
   if (channel === undefined || pid === undefined) return; // not spawned: the exit reports it
   channel.on('error', () => undefined); // the sandbox died: its exit status reports why
@@ -192,6 +209,7 @@ async function releaseVerified(
     if (!Number.isInteger(childPid) || childPid <= 0) throw new Error(`bubblewrap reported no sandbox pid (${JSON.stringify(infoText)})`);
     probe?.beforeVerify?.(childPid, expectations);
     verifySandboxMounts(childPid, expectations, probe);
+    join?.(startScriptOf(pid, childPid));
   } catch (error) {
     // Killed meanwhile (a timeout, a cancel): nothing of it can run, and the exit reports the kill, not a refusal.
     if (stopped()) {
@@ -209,9 +227,9 @@ async function releaseVerified(
   channel.end('\n');
 }
 
-/** The command's cgroup where the limits use one (its spawn wraps bwrap to join it), and its launch's `limits`. */
+/** The command's cgroup where the limits use one (the sandbox joins it before the command starts), and its launch's `limits`. */
 function boundCommand(setting: LimitSetting): {
-  wrap: (file: string, args: readonly string[]) => { file: string; args: string[] };
+  join: ((pid: number) => void) | undefined;
   limits: NonNullable<CommandLaunch['limits']>;
   done: () => Promise<void> | undefined;
 } {
@@ -219,7 +237,7 @@ function boundCommand(setting: LimitSetting): {
   const cgroup = enforcement.kind === 'rlimit' ? undefined : createCommandCgroup(enforcement, setting.limits);
   let report: ((limit: CommandLimitKey) => void) | undefined;
   return {
-    wrap: (file, args) => cgroup?.wrap(file, args) ?? { file, args: [...args] },
+    join: cgroup === undefined ? undefined : (pid) => cgroup.join(pid),
     limits: {
       values: setting.limits,
       watch: (onReached) => {
@@ -245,7 +263,8 @@ function bubblewrapCall(
   setting: LimitSetting,
   network: CallNetwork | undefined,
 ): CallIsolation {
-  const prlimit = prlimitProgram(COMMAND_SEARCH_PATH);
+  // Only the rlimit fallback execs prlimit (for processes and data); looked up before anything is built.
+  const fallbackRlimits = fallbackRlimitArguments(setting, COMMAND_SEARCH_PATH);
   const node = network === undefined ? undefined : bridgeNode();
   let sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
   const proxy = network?.open();
@@ -270,13 +289,15 @@ function bubblewrapCall(
       // and with net.allow the network carrier (a socket pair) the bridge runs the command behind.
       const infoFd = START_CHANNEL_FD + 1 + fds.length + 1;
       const bound = boundCommand(setting);
-      const bwrapArgs = [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start'];
+      const bwrapArgs = [...sandbox.args, '--info-fd', String(infoFd), '--chdir', command.cwd, '--', '/bin/sh', '-c', START_SCRIPT, 'zotbox-start', ...shellLimitArguments(setting.limits)];
       const run = proxy === undefined || node === undefined ? [command.invokedPath, ...command.args] : bridgeCommand(node, infoFd + 1, command.invokedPath, command.args);
       return {
         // The command's directory may exist only in the sandbox (/zotbox, the agent's package): bwrap starts from "/".
         hostCwd: '/',
-        // The start script execs prlimit, which sets the rlimits inside the user namespace and execs the command (or the network bridge that runs it).
-        ...bound.wrap(bwrap, [...bwrapArgs, ...rlimitArguments(prlimit, setting), ...run]),
+        // The start script sets the rlimits inside the user namespace and execs the command (or the network bridge that
+        // runs it); with the rlimit fallback, through prlimit, which sets the processes and data limits first.
+        file: bwrap,
+        args: [...bwrapArgs, ...fallbackRlimits, ...run],
         limits: bound.limits,
         env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? []), proxy === undefined ? undefined : PROXY_URL),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe', ...(proxy === undefined ? [] : ['pipe' as const])],
@@ -287,7 +308,7 @@ function bubblewrapCall(
           const filterInput = streams[1 + fds.length] as Writable | undefined;
           filterInput?.on('error', () => undefined); // the child exited before reading: its exit status reports why
           filterInput?.end(seccompFilter());
-          return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe, stopped);
+          return releaseVerified(pid, streams[0] as (Readable & Writable) | undefined, streams[2 + fds.length] as Readable | undefined, expectations, probe, stopped, bound.join);
         },
         done: bound.done, // the PID namespace ended with the command; its cgroup, if any, is killed whole and removed
         // bubblewrap leads its group, its init is in it, and the init's end kills the whole PID namespace.

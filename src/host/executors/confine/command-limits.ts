@@ -3,9 +3,10 @@
 // output caps. Processes and memory are bounded by a cgroup made for the command where
 // this host can make one (cgroup v2 delegated to zotbox, or the v1 hierarchies when it
 // may write them, as root), by rlimits otherwise; CPU time and file size are always
-// rlimits. The rlimits are set by util-linux's prlimit inside the sandbox's user
-// namespace (the start script execs it), so RLIMIT_NPROC counts that namespace's
-// processes only. Options can lower a limit below its ceiling, never raise it.
+// rlimits. The rlimits are set inside the sandbox's user namespace: CPU time and
+// file size by the start script's ulimit builtin, the fallback's processes and data
+// by util-linux's prlimit (the start script execs it), so RLIMIT_NPROC counts that
+// namespace's processes only. Options can lower a limit below its ceiling, never raise it.
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
@@ -239,19 +240,37 @@ export function prlimitProgram(searchPath: readonly string[]): string {
   return found;
 }
 
-/** prlimit's arguments for one command, up to its "--": soft limit N, hard N + 1 (so the soft one's signal comes first). */
-export function rlimitArguments(prlimit: string, setting: LimitSetting): string[] {
-  const { limits, enforcement } = setting;
-  const fileBytes = limits.file_size_mib * MIB;
-  const args = [prlimit, `--cpu=${limits.cpu_seconds}:${limits.cpu_seconds + 1}`, `--fsize=${fileBytes}:${fileBytes}`];
-  if (enforcement.kind === 'rlimit') args.push(`--nproc=${limits.processes}:${limits.processes}`, `--data=${limits.memory_mib * MIB}:${limits.memory_mib * MIB}`);
-  return [...args, '--'];
+/**
+ * The start script's arguments for the rlimits every command gets, set by the shell's own ulimit builtin in the
+ * sandbox's user namespace (no program to exec): CPU time soft N, then hard N + 1 (so the soft one's signal comes
+ * first; soft first, as a hard limit below the soft one is refused), and file size, soft and hard, in the 512-byte
+ * blocks POSIX's ulimit -f counts (dash, and bash as sh, do).
+ */
+export function shellLimitArguments(limits: CommandLimits): string[] {
+  return [String(limits.cpu_seconds), String(limits.cpu_seconds + 1), String((limits.file_size_mib * MIB) / 512)];
 }
 
-/** One command's cgroup: join it at spawn, watch it while it runs, kill and remove it at the end. */
+/** The start script's lines that set them from its first three arguments, then drop those. */
+export const SHELL_LIMITS = 'ulimit -S -t "$1" && ulimit -H -t "$2" && ulimit -f "$3" && shift 3';
+
+/**
+ * The start script's prlimit and its arguments, up to its "--", for the rlimits only the fallback sets (processes and
+ * data, whose ulimit flags differ between shells); none where a cgroup bounds them. Throws ZB_CONFINEMENT_UNAVAILABLE
+ * when the fallback needs prlimit and it is missing.
+ */
+export function fallbackRlimitArguments(setting: LimitSetting, searchPath: readonly string[]): string[] {
+  const { limits, enforcement } = setting;
+  if (enforcement.kind !== 'rlimit') return [];
+  return [prlimitProgram(searchPath), `--nproc=${limits.processes}:${limits.processes}`, `--data=${limits.memory_mib * MIB}:${limits.memory_mib * MIB}`, '--'];
+}
+
+/** One command's cgroup: joined before the command starts, watched while it runs, killed and removed at the end. */
 export interface CommandCgroup {
-  /** Wraps the spawn of bwrap: a /bin/sh that moves itself into the cgroup, then execs it. */
-  wrap(file: string, args: readonly string[]): { file: string; args: string[] };
+  /**
+   * Moves `pid` into the cgroup(s): the sandbox's start script, waiting to exec the command, before which nothing in
+   * the sandbox forks (sandbox-processes.ts). Throws ZB_CONFINEMENT_UNAVAILABLE when it cannot be moved: the command must not run.
+   */
+  join(pid: number): void;
   /** Calls `onReached` once, at the first refused fork or memory kill seen. */
   watch(onReached: (limit: CommandLimitKey) => void): void;
   /**
@@ -333,9 +352,6 @@ function killCgroup(directories: readonly string[]): void {
 /** How often a running command's cgroup counters are read: cgroup v1 notifies nothing, v2 only for some files. */
 const WATCH_INTERVAL_MS = 100;
 
-/** bubblewrap's own processes in the cgroup beside the command's: the outer monitor and the sandbox's init. */
-const SANDBOX_PROCESSES = 2;
-
 /** Makes the command's cgroup(s) with its limits; throws ZB_CONFINEMENT_UNAVAILABLE when that fails (nothing runs unbounded). */
 export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgroup2' | 'cgroup1' }, limits: CommandLimits): CommandCgroup {
   removeCgroups([...leftover]);
@@ -347,14 +363,14 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
         {
           directory: path.join(enforcement.parent, name),
           settings: [
-            ['pids.max', String(limits.processes + SANDBOX_PROCESSES), 'required'],
+            ['pids.max', String(limits.processes), 'required'],
             ['memory.max', memory, 'required'],
             ['memory.swap.max', '0', 'optional'],
           ],
         },
       ]
     : [
-        { directory: path.join(enforcement.parents.pids, name), settings: [['pids.max', String(limits.processes + SANDBOX_PROCESSES), 'required']] },
+        { directory: path.join(enforcement.parents.pids, name), settings: [['pids.max', String(limits.processes), 'required']] },
         {
           directory: path.join(enforcement.parents.memory, name),
           settings: [
@@ -388,18 +404,19 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
   const reached = (): CommandLimitKey | undefined => (counter(pidsEvents, 'max') > 0 ? 'processes' : counter(...memoryCounter) > 0 ? 'memory_mib' : undefined);
   let timer: NodeJS.Timeout | undefined;
   return {
-    wrap: (file, args) => ({
-      file: '/bin/sh',
-      args: [
-        '-c',
-        'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"',
-        'zotbox-cgroup',
-        String(made.length),
-        ...made.map((d) => path.join(d, 'cgroup.procs')),
-        file,
-        ...args,
-      ],
-    }),
+    join: (pid) => {
+      for (const directory of made) {
+        try {
+          writeFileSync(path.join(directory, 'cgroup.procs'), String(pid));
+        } catch (error) {
+          throw new ZotboxError(
+            'ZB_CONFINEMENT_UNAVAILABLE',
+            `command refused: it must run in a cgroup with its limits, and its sandbox's start script (pid ${pid}) could not be moved into ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}). \`zotbox doctor\` shows the limits in force.`,
+            { details: { reason: 'cgroup', cause: 'other' } },
+          );
+        }
+      }
+    },
     watch: (onReached) => {
       timer = setInterval(() => {
         const limit = reached();

@@ -88,10 +88,13 @@ interface Repository {
 /** What could not be read or worked out: each one refuses writes and commands (fail closed), named in the error. */
 type Problems = string[];
 
-/** lstat that tells "absent" from "cannot tell": undefined when absent, and a problem noted when it cannot be read. */
+/**
+ * lstat that tells "absent" from "cannot tell": undefined when absent, and a problem noted when it cannot be read.
+ * Absence is the common case (configs and repositories that are not there) and costs no exception (issue 21 §9).
+ */
 function entryAt(file: string, problems: Problems): ReturnType<typeof lstatSync> | undefined {
   try {
-    return lstatSync(file);
+    return lstatSync(file, { throwIfNoEntry: false });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${file} cannot be read (${code ?? 'error'})`);
@@ -101,8 +104,9 @@ function entryAt(file: string, problems: Problems): ReturnType<typeof lstatSync>
 
 /** A control file's text; undefined when absent; a problem when it exists but cannot be read whole. */
 function textAt(file: string, problems: Problems): string | undefined {
-  const real = resolveCanonicalPath(file);
-  if (!real.ok) return undefined; // absent (or a link to nothing): git reads nothing there either
+  // withStats: an lstat first tells absence without the exception a failed realpath costs.
+  const real = resolveCanonicalPath(file, { withStats: true });
+  if (!real.ok || !real.exists) return undefined; // absent (or a link to nothing): git reads nothing there either
   const text = readSmallFile(real.path);
   if (text === undefined && entryAt(real.path, problems) !== undefined) problems.push(`${file} exists but cannot be read`);
   if (text === OVERSIZED) {

@@ -3,7 +3,7 @@
 // directory descriptor there is a way around every mount, and a pipe a way to
 // talk to whoever holds the other end. Node opens its own with O_CLOEXEC and
 // cannot change another's flags, so each spawn lays /dev/null over them instead.
-import { constants, openSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync } from 'node:fs';
 
 const O_CLOEXEC = 0o2000000;
 
@@ -23,6 +23,24 @@ export function forgetCloseOnExec(fd: number): void {
   ownCloseOnExec.delete(fd);
 }
 
+/**
+ * The head of a descriptor's fdinfo, where "flags:" is (its second line; an epoll descriptor's lists every watched
+ * one after it): one read into a buffer kept for it, rather than the whole text decoded (issue 21 §9: every spawn
+ * reads one per open descriptor).
+ */
+const head = Buffer.alloc(512);
+
+function flagsOf(fd: number): number | undefined {
+  const info = openSync(`/proc/self/fdinfo/${fd}`, constants.O_RDONLY);
+  try {
+    const length = readSync(info, head, 0, head.length, null);
+    const flags = /^flags:\s*([0-7]+)\n/mu.exec(head.toString('latin1', 0, length))?.[1];
+    return flags === undefined ? undefined : Number.parseInt(flags, 8);
+  } finally {
+    closeSync(info);
+  }
+}
+
 /** Descriptor numbers above 2 open in this process without close-on-exec: what a child would inherit. */
 export function inheritableDescriptors(): number[] {
   let entries: string[];
@@ -36,8 +54,8 @@ export function inheritableDescriptors(): number[] {
     const fd = Number(entry);
     if (!Number.isInteger(fd) || fd <= 2 || ownCloseOnExec.has(fd)) continue;
     try {
-      const flags = /^flags:\s*([0-7]+)$/mu.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
-      if (flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) found.push(fd);
+      const flags = flagsOf(fd);
+      if (flags !== undefined && (flags & O_CLOEXEC) === 0) found.push(fd);
     } catch {
       // closed while listing (the readdir's own descriptor among them)
     }
