@@ -40,7 +40,7 @@ test('a version 4 index naming 312 MB is refused after the same rewrite as any o
   writeFileSync(index, crafted);
   const violations = indexFlagViolations(gitDir, before, recordGitDirectory(gitDir, false));
 
-  t.is(violations.length, 1, JSON.stringify(violations.map((v) => v.reason)));
+  t.is(violations.length, 1, `${violations.length} violations, the first: ${violations[0]?.reason.slice(0, 200) ?? ''}`);
   t.is(violations[0]?.path, index);
   t.regex(violations[0]?.reason ?? '', /names total 312512500 bytes once expanded .* more than the 67108864 zotbox compares/u);
   t.regex(violations[0]?.reason ?? '', /zeroed the stat data of every entry, cleared the skip-worktree and assume-unchanged flags of its 5 flagged entries and dropped its caches/u);
