@@ -84,6 +84,16 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   { pattern: /^\.?simple-git-hooks(\.[cm]?js|\.json)?$/u, runBy: 'simple-git-hooks installs the hooks it lists' },
   { pattern: /^\.?mise(\.[a-z0-9_-]+)?\.toml$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
   { pattern: /^.+\.py[co]$/u, runBy: 'Python runs bytecode in place of a missing or matching source, so no review of the source shows a change to it' },
+  // Python's finder tries every extension suffix before .py (third review, "python-extension-module"), for any
+  // version, ABI and platform: MOD.cpython-311-x86_64-linux-gnu.so, MOD.abi3.so, MOD.pypy310-pp73-x86_64-linux-gnu.so
+  // and MOD.so (POSIX; PyPy; a package's __init__.so), MOD.cp311-win_amd64.pyd and MOD.pyd (Windows, a workspace it
+  // shares), MOD.fwork (iOS). Not .pyw (a source, shown by a review) nor Cygwin's MOD.dll (every .NET build writes
+  // *.dll; zotbox runs on Linux): docs/security.md, "What is not protected".
+  {
+    pattern: /^.+\.(so|pyd|fwork)$/u,
+    runBy:
+      'Python imports an extension module (MOD.so, MOD.abi3.so, MOD.cpython-311-x86_64-linux-gnu.so, MOD.pyd) before MOD.py beside it, so `import MOD` runs its native code and no review of the source shows it',
+  },
 ];
 
 /** Whole directories of other version control systems and tools, read as their repository's configuration. */

@@ -230,3 +230,49 @@ test('npm installs a package from a registry stub on an allowed host through the
     JSON.stringify(result.network),
   );
 });
+
+test('SOCKS5 at the same address: curl (names resolved by the proxy, and an address literal) and git reach an allowed host; other hosts are refused', async (t) => {
+  const w = await world(t, allowed);
+  const byName = await w.run(`curl -sS --max-time 30 --noproxy '' --socks5-hostname 127.0.0.1:3128 http://upstream.test:${w.port}/hello`);
+  t.is(byName.exitCode, 0, byName.stderr);
+  t.is(byName.stdout, 'hello from upstream\n');
+  t.like(byName.network?.[0], { host: 'upstream.test', port: w.port, allowed: true, address: '127.0.0.1' });
+  // curl resolves the name itself with --socks5: inside, nothing resolves, so only a literal gets through.
+  const byAddress = await w.run(`curl -sS --max-time 30 --socks5 127.0.0.1:3128 http://127.0.0.1:${w.port}/hello`);
+  t.is(byAddress.exitCode, 0, byAddress.stderr);
+  t.like(byAddress.network?.[0], { host: '127.0.0.1', port: w.port, allowed: true });
+  const other = await w.run(`curl -sS --max-time 30 --socks5-hostname 127.0.0.1:3128 http://other.test:${w.port}/hello`);
+  t.not(other.exitCode, 0);
+  t.regex(other.stderr, /SOCKS5 connection to other\.test\. \(2\)/u, 'curl reports reply 2, "connection not allowed by ruleset"');
+  t.like(other.network?.[0], { host: 'other.test', allowed: false });
+  const git = await w.run(`git -c http.proxy=socks5h://127.0.0.1:3128 ls-remote http://upstream.test:${w.port}/missing.git`);
+  t.regex(git.stderr, /not found|404|repository .* not found/i, 'git reached the upstream through SOCKS5, which answered 404');
+  t.true((git.network ?? []).length > 0 && (git.network ?? []).every((c) => c.allowed && c.host === 'upstream.test'), JSON.stringify(git.network));
+});
+
+test('SOCKS5 UDP ASSOCIATE and BIND are refused from inside the sandbox: nothing but decided TCP leaves', async (t) => {
+  const w = await world(t, allowed);
+  const script = [
+    'import socket',
+    'for command in (3, 2):',
+    "    s = socket.create_connection(('127.0.0.1', 3128))",
+    '    s.sendall(bytes([5, 1, 0, 5, command, 0, 1, 127, 0, 0, 1, 0, 53]))',
+    '    answer = b""',
+    '    while True:',
+    '        chunk = s.recv(64)',
+    '        if not chunk: break',
+    '        answer += chunk',
+    '    print(list(answer))',
+  ].join('\n');
+  writeFileSync(path.join(w.workspace, 'socks.py'), `${script}\n`);
+  const result = await w.run('python3 socks.py');
+  t.is(result.exitCode, 0, result.stderr);
+  t.is(result.stdout, '[5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0]\n'.repeat(2));
+  t.deepEqual(
+    result.network?.map((c) => [c.allowed, c.reason.split(':')[0]]),
+    [
+      [false, 'SOCKS5 UDP ASSOCIATE is not proxied'],
+      [false, 'SOCKS5 BIND is not proxied'],
+    ],
+  );
+});

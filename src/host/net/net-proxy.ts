@@ -13,6 +13,7 @@ import type { Duplex } from 'node:stream';
 import { decideAddress } from '../../policy/net-address.js';
 import { decideNetAccess, type NetConnection, type NetDecision, type NetRule } from '../../policy/net-allow.js';
 import { decideNetUrl } from '../../policy/net-url.js';
+import { parseSocksGreeting, parseSocksRequest, SOCKS_REPLY, SOCKS_VERSION, socksFailureReply, socksMethodReply, socksReply } from './socks5.js';
 
 /** Resolves a host name to addresses. Production: the system resolver. Tests pass one (a seam never exported from src/index.ts). */
 export type NetResolver = (host: string) => Promise<readonly string[]>;
@@ -173,23 +174,33 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     return stream;
   }
 
-  async function onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+  /** How a tunnel's client is answered: HTTP CONNECT's status lines, or SOCKS5's replies. */
+  interface TunnelAnswer {
+    established(): void;
+    refused(reason: string, done: () => void): void;
+    failed(error: NodeJS.ErrnoException): void;
+  }
+
+  /**
+   * One tunnel to `named`, decided, resolved and checked like every connection, or refused at once with
+   * `refusal` (a request the proxy could not read: `named` is then what it is recorded as). `sentBefore` is
+   * what the client sent to ask for it; `head`, what it sent after, for the upstream.
+   */
+  async function tunnel(client: Duplex, named: { host: string; port: number }, refusal: string | undefined, sentBefore: number, head: Buffer, answer: TunnelAnswer): Promise<void> {
     track(client);
     client.on('error', () => undefined); // the command went away: the upstream side ends with it
-    const authority = parseAuthority(req.url ?? '');
-    const host = authority?.host ?? String(req.url);
-    const port = authority?.port ?? 0;
-    const decided = authority === undefined ? undefined : await target(decideNetAccess(options.rules, authority.host, authority.port));
+    const { host, port } = named;
+    const decided = refusal === undefined ? await target(decideNetAccess(options.rules, host, port)) : undefined;
     if (decided === undefined || !decided.ok || closed) {
-      const reason = decided === undefined ? `CONNECT ${JSON.stringify(String(req.url).slice(0, 200))} is not host:port` : decided.ok ? 'the call ended' : decided.reason;
+      const reason = decided === undefined ? (refusal ?? '') : decided.ok ? 'the call ended' : decided.reason;
       // Recorded when the connection ends, with every byte the command sent on it: its request, and anything after,
       // which is read and dropped (never held) until the answer is out and the connection closed.
-      let bytesOut = headBytes(req) + head.length;
+      let bytesOut = sentBefore + head.length;
       const report = onceReported(() => ({ host, port, allowed: false, reason, bytesOut, bytesIn: 0 }));
       client.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
       client.resume();
       client.once('close', () => report());
-      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nzotbox: ${reason}\n`, () => client.destroy());
+      answer.refused(reason, () => client.destroy());
       return;
     }
     const upstream = track(connect({ host: decided.address, port }));
@@ -197,7 +208,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     let bytesIn = 0;
     const report = allowedReport(decided, port, () => ({ bytesOut, bytesIn }));
     upstream.once('connect', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      answer.established();
       if (head.length > 0) upstream.write(head);
       client.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
       upstream.on('data', (chunk: Buffer) => (bytesIn += chunk.length));
@@ -205,7 +216,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
       upstream.pipe(client);
     });
     upstream.once('error', (error) => {
-      if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nzotbox: ${error.message}\n`);
+      if (!client.destroyed) answer.failed(error);
       report(`allowed by ${decided.decision.rule.entry}; the upstream failed: ${error.message}`);
     });
     upstream.once('close', (hadError: boolean) => {
@@ -215,6 +226,59 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
       report(`allowed by ${decided.decision.rule.entry}`);
     });
     client.once('close', () => upstream.destroy());
+  }
+
+  function onConnect(req: IncomingMessage, client: Duplex, head: Buffer): void {
+    const authority = parseAuthority(req.url ?? '');
+    const refusal = authority === undefined ? `CONNECT ${JSON.stringify(String(req.url).slice(0, 200))} is not host:port` : undefined;
+    void tunnel(client, authority ?? { host: String(req.url), port: 0 }, refusal, headBytes(req), head, {
+      established: () => client.write('HTTP/1.1 200 Connection Established\r\n\r\n'),
+      refused: (reason, done) => client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nzotbox: ${reason}\n`, done),
+      failed: (error) => client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nzotbox: ${error.message}\n`),
+    });
+  }
+
+  /** A SOCKS5 client: its greeting answered, its request read (bounded), then a tunnel like CONNECT's. */
+  function onSocks(client: Duplex): void {
+    track(client);
+    client.on('error', () => undefined);
+    let buffered = Buffer.alloc(0);
+    let sent = 0;
+    let greeted = false;
+    const refuseUnread = (reason: string, reply: Buffer) => {
+      client.off('data', onData);
+      record({ host: '(socks5)', port: 0, allowed: false, reason, bytesOut: sent, bytesIn: 0 });
+      client.end(reply, () => client.destroy());
+    };
+    const onData = (chunk: Buffer) => {
+      sent += chunk.length;
+      buffered = Buffer.concat([buffered, chunk]);
+      if (!greeted) {
+        const greeting = parseSocksGreeting(buffered);
+        if (!greeting.done) return;
+        if (!greeting.ok) return refuseUnread(greeting.reason, socksMethodReply(false));
+        greeted = true;
+        buffered = buffered.subarray(greeting.consumed);
+        client.write(socksMethodReply(true));
+      }
+      const request = parseSocksRequest(buffered);
+      // Bounded by the protocol: a greeting and a request together complete within MAX_SOCKS_HANDSHAKE bytes.
+      if (!request.done) return;
+      client.off('data', onData);
+      client.pause();
+      const head = buffered.subarray(request.consumed);
+      const refusal = request.ok ? undefined : request.reason;
+      let refusedWith: number = request.ok ? SOCKS_REPLY.notAllowed : request.reply;
+      void tunnel(client, { host: request.host, port: request.port }, refusal, sent - head.length, head, {
+        established: () => client.write(socksReply(SOCKS_REPLY.succeeded)),
+        refused: (_reason, done) => client.end(socksReply(refusedWith), done),
+        failed: (error) => {
+          refusedWith = socksFailureReply(error);
+          client.end(socksReply(refusedWith));
+        },
+      });
+    };
+    client.on('data', onData);
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -261,7 +325,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
   }
 
   const server: Server = createServer({ keepAlive: false });
-  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void onConnect(req, client, head));
+  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => onConnect(req, client, head));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res));
   // Protocol switches (WebSocket over plain http) are not proxied: only CONNECT tunnels.
   server.on('upgrade', (req: IncomingMessage, client: Duplex) => {
@@ -269,8 +333,27 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
     client.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n', () => client.destroy());
   });
   server.on('clientError', (_error, client: Duplex) => {
-    if (!client.destroyed) client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    if (!client.destroyed) client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n', () => client.destroy());
   });
+
+  /** SOCKS5 or HTTP, by the first byte the client sends (5 starts no HTTP request); the byte is given back to the stream. */
+  function routeByFirstByte(stream: Duplex): void {
+    // A client that ends before its first byte is done with; after routing, ending is the protocol's business.
+    const endedFirst = () => stream.destroy();
+    stream.once('end', endedFirst);
+    const route = () => {
+      const first = stream.read(1) as Buffer | null;
+      if (first === null) {
+        if (!stream.destroyed) stream.once('readable', route);
+        return;
+      }
+      stream.off('end', endedFirst);
+      stream.unshift(first);
+      if (first[0] === SOCKS_VERSION) onSocks(stream);
+      else server.emit('connection', stream);
+    };
+    route();
+  }
 
   return {
     handle: (stream) => {
@@ -279,7 +362,7 @@ export function createNetProxy(options: NetProxyOptions): NetProxy {
         return;
       }
       track(stream);
-      server.emit('connection', stream);
+      routeByFirstByte(stream);
     },
     connections: () => [...finished, ...summaries()],
     close: () => {

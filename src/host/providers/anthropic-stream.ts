@@ -84,7 +84,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   private readonly budget = new AnswerBudget('anthropic');
 
   push(sse: ServerSentEvent): void {
-    // The driver stops reading at message_stop: nothing after it is part of the answer.
+    // The driver decodes nothing after message_stop: nothing after it is part of the answer.
     if (this.messageStopped) return;
     if (sse.event === 'error') throw errorEvent(sse.data);
     // The SDK skips pings by name and events without data; so does zotbox, whatever their data.

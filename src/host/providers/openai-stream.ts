@@ -58,7 +58,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
   private readonly budget = new AnswerBudget('the model server');
 
   push(event: ServerSentEvent): void {
-    // After [DONE] nothing counts (the SDK skips it too); the driver stops reading anyway.
+    // After [DONE] nothing counts (the SDK skips it too); the driver passes nothing after it anyway.
     if (this.done) return;
     if (event.event === 'error') throw streamError(errorPayload(parseJson(event.data) ?? event.data), this.options);
     if (event.event !== 'message') return;

@@ -14,7 +14,7 @@ export interface StreamDecoder {
    * not repeat (overloaded, a server error) carries details.retryable = true.
    */
   push(event: ServerSentEvent): void;
-  /** The stream said it is over ([DONE], message_stop): the driver stops reading. */
+  /** The stream said it is over ([DONE], message_stop): the driver decodes no more (it reads a body that has ended to its end). */
   readonly complete: boolean;
   /** Output has begun (text, a tool call or any content block): a fault from now on cannot be retried. */
   readonly started: boolean;

@@ -7,7 +7,7 @@ import { ZotboxError, isZotboxError } from '../../errors.js';
 import type { AssistantTurn } from '../../policy/model-protocol.js';
 import { contextWindowExceeded } from './context-window-error.js';
 import { cancelledRequest } from './endpoint-clock.js';
-import { ownRetryDelay, postForStream, type PostOptions } from './http.js';
+import { ownRetryDelay, postForStream, type PostOptions, type ResponseBody } from './http.js';
 import { isUndiciTimeout, timeoutError, DEFAULT_MODEL_TIMEOUTS } from './model-timeouts.js';
 import { readServerSentEvents } from './sse.js';
 import type { StreamDecoder } from './stream-decoder.js';
@@ -31,14 +31,19 @@ export async function streamTurn(options: TurnStreamOptions): Promise<AssistantT
     const decoder = options.decoder();
     const silence = watchSilence(decoder, options, (error) => body.destroy(error));
     try {
+      let whole = false;
       for await (const event of readServerSentEvents(body as AsyncIterable<Buffer>)) {
+        if (whole) continue; // what follows the end of the turn is read, never decoded
         decoder.push(event);
         silence.heard();
-        if (decoder.complete) break;
+        whole = decoder.complete;
+        if (whole && !sourceEnded(body)) break;
       }
       return decoder.finish();
     } catch (fault) {
       if (options.signal.aborted) throw cancelledRequest(fault);
+      // The turn was whole before reading what followed it failed: as if the reader had stopped at its end.
+      if (decoder.complete) return decoder.finish();
       if (!decoder.started && attempts <= maxRetries && mayRetry(fault)) {
         await options.endpoint.clock.sleep(ownRetryDelay(options.endpoint, attempts - 1), options.signal);
         attemptsSpent = attempts;
@@ -50,6 +55,20 @@ export async function streamTurn(options: TurnStreamOptions): Promise<AssistantT
       await close();
     }
   }
+}
+
+/**
+ * Whether the body's end has arrived, so that all that is left of it is already
+ * buffered. A turn whose body has ended is read to that end: leaving the body's
+ * iterator early makes Node destroy the unfinished body with an AbortError, and
+ * undici turn that into a RequestAbortedError, two errors with stack traces per
+ * turn (issue 26's profile). A body still open after the turn is left at once,
+ * as before, so a server that keeps it open cannot hold the answer back.
+ * `_readableState.ended` is Node's own flag for that (no public property says it);
+ * were it ever missing, the body is left early, as before.
+ */
+function sourceEnded(body: ResponseBody): boolean {
+  return (body as unknown as { _readableState?: { ended?: unknown } })._readableState?.ended === true;
 }
 
 /**

@@ -91,6 +91,24 @@ test('a connection dropped before any output is sent again, after a backoff, and
   t.deepEqual(texts, ['whole']);
 });
 
+test('a body that has ended is read to its end after the turn, and nothing after the end of the turn is decoded', async (t) => {
+  const { server, turn } = await setup(t);
+  const answer = turn();
+  // "junk" after "end" would fail the turn were it decoded (the tiny decoder refuses it).
+  (await server.request(0)).res.writeHead(200, SSE).end('data: t:hi\n\ndata: end\n\ndata: junk\n\n: more\n\n');
+  t.like(await answer, { content: [{ type: 'text', text: 'hi' }] });
+});
+
+test('a body still open after the end of the turn is not waited for: the answer comes at once', async (t) => {
+  const { server, turn } = await setup(t);
+  // An idle limit far longer than ava's timeout (60 s): waiting for the body would fail the test, not pass it late.
+  const answer = turn({ timeouts: { firstByteMs: 60_000, idleMs: 600_000 } });
+  const held = await server.request(0);
+  held.res.writeHead(200, SSE);
+  held.res.write('data: t:hi\n\ndata: end\n\n');
+  t.like(await answer, { content: [{ type: 'text', text: 'hi' }] });
+});
+
 test('a stream that ends cleanly but early, before any output, is sent again too', async (t) => {
   const { server, clock, turn } = await setup(t);
   const answer = turn();

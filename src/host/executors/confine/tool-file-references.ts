@@ -34,6 +34,7 @@
 //     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
 import { lstatSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
@@ -65,34 +66,77 @@ const DIRENV = 'direnv runs it when a shell enters the directory';
 type Reading = 'direnv' | 'dotenv' | 'nix' | 'words';
 
 /**
- * direnv's stdlib directives zotbox reads, and what each names (relative to the directory of the file that says
- * it): `file` is read as direnv code, `dotenv` as a dotenv file, `nix` as nix, `tree` a directory whose programs
- * the user's shell then runs (PATH), `none` nothing to protect (the argument is no file, or only watched).
+ * direnv's stdlib directives zotbox reads, and what each names (relative to `directory`, the directory of the file
+ * that says it, where direnv runs it): `direnv` is read as direnv code, `dotenv` as a dotenv file, `nix` as nix,
+ * `words` as a script's words, `tree` a directory whose programs the user's shell then runs (PATH). A string is why
+ * the line is unresolved. The list is closed: every function `direnv stdlib` defines (direnv 2.32) is here, and
+ * one that runs a command or code zotbox does not read is unresolved; any other word (a function from the user's
+ * direnvrc, a `use` or `layout` the stdlib does not define) is unresolved where it is met.
  */
-type Directive = (args: readonly string[], known: ReadonlyMap<string, string>) => readonly { readonly name: string; readonly as: Reading | 'tree' }[] | string;
+type DirectiveNames = readonly { readonly name: string; readonly as: Reading | 'tree' }[];
+type Directive = (args: readonly string[], known: ReadonlyMap<string, string>, directory: string) => DirectiveNames | string;
+
+const nothing: Directive = () => [];
+const runs =
+  (what: string): Directive =>
+  () =>
+    `${what}, which zotbox does not read`;
 
 const DIRENV_DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
-  ['source_env', (args) => args.slice(0, 1).map((name) => ({ name, as: 'direnv' as const }))],
-  ['source_env_if_exists', (args) => args.slice(0, 1).map((name) => ({ name, as: 'direnv' as const }))],
-  ['source_up', (args) => args.slice(0, 1).map((name) => ({ name: path.join('..', name), as: 'direnv' as const }))],
-  ['source_up_if_exists', (args) => args.slice(0, 1).map((name) => ({ name: path.join('..', name), as: 'direnv' as const }))],
-  ['dotenv', (args) => [{ name: args[0] ?? '.env', as: 'dotenv' as const }]],
-  ['dotenv_if_exists', (args) => [{ name: args[0] ?? '.env', as: 'dotenv' as const }]],
+  // source_env expands a leading ~ itself (${1/#\~/$HOME}); a directory is its .envrc (read below).
+  ['source_env', (args) => args.slice(0, 1).map((name) => ({ name: withHome(name), as: 'direnv' as const }))],
+  ['source_env_if_exists', (args) => args.slice(0, 1).map((name) => ({ name: withHome(name), as: 'direnv' as const }))],
+  // _source_up: `cd .. && find_up NAME` (NAME defaults to .envrc): the first NAME in the parent or any ancestor up to /.
+  ['source_up', (args, _, directory) => ancestorsNamed(directory, args[0] || '.envrc')],
+  ['source_up_if_exists', (args, _, directory) => ancestorsNamed(directory, args[0] || '.envrc')],
+  // Its path, $PWD/.env by default, a directory's .env (read below).
+  ['dotenv', (args) => [{ name: args[0] || '.env', as: 'dotenv' as const }]],
+  ['dotenv_if_exists', (args) => [{ name: args[0] || '.env', as: 'dotenv' as const }]],
   ['PATH_add', (args) => args.map((name) => ({ name, as: 'tree' as const }))],
   ['path_add', (args) => args.slice(1).map((name) => ({ name, as: 'tree' as const }))],
-  ['MANPATH_add', () => []],
+  // Its bin/ goes on PATH, its lib/ on LD_LIBRARY_PATH: the whole prefix.
   ['load_prefix', (args) => args.slice(0, 1).map((name) => ({ name, as: 'tree' as const }))],
-  ['watch_file', () => []],
-  ['watch_dir', () => []],
-  ['strict_env', () => []],
-  ['unstrict_env', () => []],
-  ['log_status', () => []],
-  ['log_error', () => []],
-  ['direnv_version', () => []],
-  ['unset', () => []],
   ['layout', (args, known) => layoutNames(args, known)],
-  ['use', (args) => useNames(args)],
+  ['use', (args, known) => useNames(args, known)],
+  // With a command after it, the command runs (strictness applies for its duration): read as a line of its own.
+  ['strict_env', (args, known, directory) => commandAfter(args, known, directory)],
+  ['unstrict_env', (args, known, directory) => commandAfter(args, known, directory)],
+  // Read or record only: watched files' times, the environment, a message, a path printed, PATH entries removed.
+  ...['watch_file', 'watch_dir', 'MANPATH_add', 'PATH_rm', 'path_rm', 'env_vars_required', 'log_status', 'log_error'].map((name) => [name, nothing] as const),
+  ...['direnv_version', 'has', 'expand_path', 'user_rel_path', 'join_args', 'find_up', 'semver_search', 'direnv_layout_dir', 'fetchurl'].map((name) => [name, nothing] as const),
+  // Runs the user's git in the directory, whose configuration is protected as control locations.
+  ['on_git_branch', nothing],
+  ['unset', nothing],
+  ['direnv_load', runs('it runs the command after it and loads the environment that command dumps')],
+  ['direnv_apply_dump', runs('it loads an environment (PATH among it) from the dump file it names')],
+  ['source_url', runs('it runs a downloaded script, and the files that script loads')],
+  ['rvm', runs("it runs rvm, which reads the project's Ruby files")],
 ]);
+
+/** The stdlib functions decided here (read, nothing to protect, or unresolved): the test compares them with `direnv stdlib`. */
+export const DIRENV_FUNCTIONS: readonly string[] = [...DIRENV_DIRECTIVES.keys()];
+
+/** `~` and `~/x` as the shell reads them, in the user's home directory; `~user/x` is left as it is (no such file here). */
+function withHome(name: string): string {
+  return name === '~' || name.startsWith('~/') ? os.homedir() + name.slice(1) : name;
+}
+
+/** NAME in the parent of `directory` and in every directory above it, to /: what direnv's find_up may find. */
+function ancestorsNamed(directory: string, name: string): DirectiveNames {
+  const found: { name: string; as: 'direnv' }[] = [];
+  for (let at = path.dirname(directory); ; at = path.dirname(at)) {
+    found.push({ name: path.join(at, name), as: 'direnv' });
+    if (at === path.dirname(at)) return found;
+  }
+}
+
+/** The command after strict_env or unstrict_env: a directive of its own, or unresolved. */
+function commandAfter(args: readonly string[], known: ReadonlyMap<string, string>, directory: string): DirectiveNames | string {
+  if (args.length === 0) return [];
+  const directive = DIRENV_DIRECTIVES.get(args[0]!);
+  if (directive === undefined) return `it runs ${JSON.stringify(args[0])}, a command zotbox does not read`;
+  return directive(args.slice(1), known, directory);
+}
 
 /**
  * What each of direnv's stdlib layouts puts on PATH or runs (as `direnv stdlib` prints them, direnv 2.32), relative
@@ -143,28 +187,50 @@ function layoutNames(args: readonly string[], known: ReadonlyMap<string, string>
   }
 }
 
-/** `use nix [FILE]`, `use flake [DIR]`: what nix evaluates (its shellHook runs); other `use` (a version manager) puts .direnv on PATH. */
-function useNames(args: readonly string[]): { name: string; as: Reading | 'tree' }[] {
+/**
+ * `use NAME` as direnv's stdlib defines each use_NAME: what nix evaluates (`use nix [FILE]`, `use flake [DIR]`; its
+ * shellHook runs), the file direnv.vim sources, the version files and version directories of node, nodenv, julia
+ * and rbenv. Any other (guix, which loads the manifests its options name; a use_NAME from the user's direnvrc) is unresolved.
+ */
+function useNames(args: readonly string[], known: ReadonlyMap<string, string>): DirectiveNames | string {
   const [what, ...rest] = args;
   const files = rest.filter((arg) => !arg.startsWith('-'));
-  if (what === 'nix') {
-    const named = files.filter((arg) => arg.endsWith('.nix'));
-    return (named.length > 0 ? named : ['shell.nix', 'default.nix']).map((name) => ({ name, as: 'nix' }));
+  switch (what) {
+    case 'nix': {
+      const named = files.filter((arg) => arg.endsWith('.nix'));
+      return (named.length > 0 ? named : ['shell.nix', 'default.nix']).map((name) => ({ name, as: 'nix' }));
+    }
+    case 'flake': {
+      const ref = files[0] ?? '.';
+      const directory = ref.startsWith('path:') ? ref.slice('path:'.length) : ref;
+      if (!directory.startsWith('.') && !directory.startsWith('/')) return []; // a registry or URL flake: not in the workspace
+      return ['flake.nix', 'flake.lock'].map((name) => ({ name: path.join(directory.split('#')[0]!, name), as: 'nix' }));
+    }
+    case 'vim':
+      // The direnv.vim extension sources the file (.vimrc.local by default) in every vim opened below.
+      return [{ name: files[0] ?? '.vimrc.local', as: 'words' }];
+    case 'node':
+    case 'nodenv':
+    case 'julia': {
+      // load_prefix of $NODE_VERSIONS/node-vX (or $JULIA_VERSIONS/julia-X), the version read from .nvmrc or
+      // .node-version when none is given; nodenv's versions are under `nodenv root`, and it adds layout node.
+      const versions = known.get(what === 'julia' ? 'JULIA_VERSIONS' : 'NODE_VERSIONS');
+      const named: { name: string; as: Reading | 'tree' }[] = versions === undefined ? [] : [{ name: versions, as: 'tree' }];
+      if (what === 'node') named.push({ name: '.nvmrc', as: 'words' }, { name: '.node-version', as: 'words' });
+      if (what === 'nodenv') named.push({ name: 'node_modules/.bin', as: 'tree' });
+      return named;
+    }
+    case 'rbenv':
+      // rbenv's shims run the Ruby that .ruby-version names.
+      return [{ name: '.ruby-version', as: 'words' }];
+    default:
+      return `direnv's stdlib has no use ${what ?? '(none)'} zotbox models (nix, flake, vim, node, nodenv, julia, rbenv): it runs a function zotbox does not read`;
   }
-  if (what === 'flake') {
-    const ref = files[0] ?? '.';
-    const directory = ref.startsWith('path:') ? ref.slice('path:'.length) : ref;
-    if (!directory.startsWith('.') && !directory.startsWith('/')) return []; // a registry or URL flake: not in the workspace
-    return ['flake.nix', 'flake.lock'].map((name) => ({ name: path.join(directory.split('#')[0]!, name), as: 'nix' }));
-  }
-  // use vim: the direnv.vim extension sources the file (.vimrc.local by default) in every vim opened below.
-  if (what === 'vim') return [{ name: files[0] ?? '.vimrc.local', as: 'words' }];
-  return [{ name: '.direnv', as: 'tree' }];
 }
 
 /**
  * Splits a shell line into words: plain, '...' and "..." quoting; $NAME and ${NAME} expand to what `known` holds
- * ($PWD: the file's directory). Undefined when the line holds what zotbox does not read: a command substitution,
+ * ($PWD: the file's directory), a leading ~ to the user's home. Undefined when the line holds what zotbox does not read: a command substitution,
  * a backquote, an escape, a redirection, a separator, a group, or a variable it does not know.
  */
 function shellWords(line: string, known: ReadonlyMap<string, string>): string[] | undefined {
@@ -195,6 +261,12 @@ function shellWords(line: string, known: ReadonlyMap<string, string>): string[] 
     if (c === '"' || c === "'") {
       quote = c;
       word ??= '';
+      continue;
+    }
+    if (c === '~' && word === undefined) {
+      // Tilde expansion, at the start of an unquoted word: ~ and ~/x are in the user's home; ~user is not read.
+      if (!/^~(?=$|[\s/])/u.test(line.slice(i))) return undefined;
+      word = os.homedir();
       continue;
     }
     if (';&|<>(){}'.includes(c)) return undefined;
@@ -395,7 +467,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
       unresolved.push(where(`: ${DIRENV}, and zotbox reads only direnv's directives ${[...DIRENV_DIRECTIVES.keys()].join(', ')} and NAME=VALUE lines`));
       continue;
     }
-    const items = directive(words.slice(1), known);
+    const items = directive(words.slice(1), known, path.dirname(file));
     if (typeof items === 'string') {
       unresolved.push(where(`: ${DIRENV}, and ${items}`));
       continue;
@@ -493,8 +565,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     for (const named of readFile(file, as, base, runBy, unresolved)) {
       const written = path.resolve(as === 'words' ? base : path.dirname(file), named.name);
       const writtenIsDirectory = lstatSync(written, { throwIfNoEntry: false })?.isDirectory() === true;
-      // A directory nix imports is its default.nix; a directory direnv sources is its .envrc.
-      const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : undefined;
+      // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
+      const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : named.as === 'dotenv' ? '.env' : undefined;
       const target = writtenIsDirectory && inside !== undefined ? path.join(written, inside) : written;
       if (!inScopes(target) || granted(target)) continue;
       const isDirectory = lstatSync(target, { throwIfNoEntry: false })?.isDirectory() === true;

@@ -2,9 +2,10 @@
 // what it sources, dotenv files, nix path literals, and the path words of editor and agent settings. Real files;
 // the expected paths are written out by hand.
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
+import { DIRENV_FUNCTIONS, toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
 function workspace(t: Parameters<typeof tempDir>[0], files: Readonly<Record<string, string>>): string {
@@ -193,4 +194,64 @@ test("a virtual environment's whole bin/ is protected (pyvenv.cfg; an activation
   const ws = workspace(t, { '.venv/pyvenv.cfg': 'home = /usr/bin\n', 'old/bin/activate': '# old virtualenv\n' });
   t.deepEqual(protectedPaths(ws, ['.venv/pyvenv.cfg', 'old/bin/activate']).paths, ['.venv/Scripts/', '.venv/bin/', 'old/bin/']);
   t.deepEqual(protectedPaths(ws, ['.venv/pyvenv.cfg'], [ws, path.join(ws, '.venv', 'bin')]).paths, ['.venv/Scripts/']);
+});
+
+// direnv's stdlib as one closed class (third review, finding 4): each function that reads or runs a file names it,
+// each that runs a command zotbox does not read is unresolved, and so is any function the stdlib does not define.
+test('every function direnv stdlib defines is one zotbox decided on (layout_NAME and use_NAME through layout and use)', (t) => {
+  const stdlib = execFileSync('direnv', ['stdlib'], { encoding: 'utf8' });
+  const defined = [...stdlib.matchAll(/^([A-Za-z_][\w.]*)\(\)\s*\{/gmu)].map((match) => match[1]!);
+  t.true(defined.includes('source_up'), 'direnv stdlib printed its functions');
+  const undecided = defined.filter((name) => !name.startsWith('_') && !name.startsWith('realpath.') && !/^(layout|use)_/u.test(name) && !DIRENV_FUNCTIONS.includes(name));
+  t.deepEqual(undecided, []);
+});
+
+for (const [envrc, expected] of [
+  ['dotenv config\n', ['config/.env']],
+  ['dotenv_if_exists config\n', ['config/.env']],
+  ['source_env config\n', ['config/.envrc']],
+  ['strict_env\nstrict_env source_env_if_exists .envrc.local\n', ['.envrc.local']],
+  ['unstrict_env PATH_add bin\n', ['bin/']],
+  ['load_prefix local\n', ['local/']],
+  ['use node\n', ['.node-version', '.nvmrc']],
+  ['NODE_VERSIONS=./nodes\nuse node 20\n', ['.node-version', '.nvmrc', 'nodes/']],
+  ['JULIA_VERSIONS=./julias\nuse julia 1.10\n', ['julias/']],
+  ['use nodenv 20.1.0\n', ['node_modules/.bin/']],
+  ['use rbenv\n', ['.ruby-version']],
+  ["watch_file a b\nwatch_dir d\nenv_vars_required TOKEN\nPATH_rm '/x/*'\nlog_status hi\nlog_error no\nMANPATH_add man\non_git_branch main\ndirenv_version 2.30\nfetchurl https://example.com/x\n", []],
+] as const) {
+  test(`what a direnv stdlib function reads or runs is named: ${envrc.replace(/\n/gu, '; ')}`, (t) => {
+    const ws = workspace(t, { '.envrc': envrc, 'config/keep': '' });
+    t.deepEqual(protectedPaths(ws, ['.envrc']), { paths: [...expected], unresolved: 0 });
+  });
+}
+
+for (const line of [
+  'strict_env ./setup.sh',
+  'unstrict_env sh setup.sh',
+  'direnv_load nix-shell --run "direnv dump"',
+  'direnv_apply_dump .env.dump',
+  'source_url https://example.com/env.sh sha256-AAAA',
+  'rvm use 3.2',
+  'use guix -l guix.scm',
+  'use asdf',
+  'use_nix',
+  'layout_python',
+  'PATH_add ~other/bin',
+]) {
+  test(`a direnv stdlib function that runs what zotbox does not read, or a function the stdlib does not define, is unresolved: ${line}`, (t) => {
+    const ws = workspace(t, { '.envrc': `${line}\n` });
+    t.is(protectedPaths(ws, ['.envrc']).unresolved, 1);
+  });
+}
+
+test("a leading ~ is the user's home, as the shell expands it (and source_env does itself, quoted too)", (t) => {
+  const ws = workspace(t, { '.envrc': 'source_env ~/shared.envrc\nsource_env_if_exists "~/quoted.envrc"\nPATH_add ~/bin\n', 'home/keep': '' });
+  const home = process.env['HOME'];
+  process.env['HOME'] = path.join(ws, 'home');
+  try {
+    t.deepEqual(protectedPaths(ws, ['.envrc']), { paths: ['home/bin/', 'home/quoted.envrc', 'home/shared.envrc'], unresolved: 0 });
+  } finally {
+    process.env['HOME'] = home;
+  }
 });
