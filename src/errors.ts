@@ -150,7 +150,7 @@ export const ERROR_CODES = {
   ZB_CONFINEMENT_GIT_PROGRAM: {
     exit: 1,
     summary:
-      'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file, an index entry or commit that would write a protected file into the worktree, a replace ref or an object whose content is not its id, an index flag that hides a change from git status...); it was undone and the run stopped.',
+      'A command or a file-tool write left git state that is not plain data (a hook, a config naming a program, sequencer state outside its grammar, a link, an unknown or unreadable file, an index entry or commit that would write a protected file into the worktree, a replace ref or an object whose content is not its id, an index flag that hides a change from git status, an index zotbox cannot read whole in the object format of its repository or within its 64 MiB bounds...); it was undone and the run stopped.',
   },
   ZB_CONFINEMENT_PROTECTED_FILE: {
     exit: 1,

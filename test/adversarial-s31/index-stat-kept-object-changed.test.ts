@@ -38,7 +38,7 @@ test('an entry whose object id changed keeps the stat data git trusts, so git di
   Buffer.from(evil, 'hex').copy(body, 12 + 40);
   writeFileSync(indexFile, Buffer.concat([body, createHash('sha1').update(body).digest()]));
 
-  t.is(rewriteChangedIndex(indexFile, before), undefined, 'the rewrite reports nothing');
+  t.is(rewriteChangedIndex(indexFile, before, 'sha1').failure, undefined, 'the rewrite reports nothing');
   const diff = spawnSync('git', ['-C', repo, 'diff', '--quiet', '--', 'Makefile']);
   t.is(diff.status, 1, 'git diff shows that the worktree Makefile differs from the index entry');
 });

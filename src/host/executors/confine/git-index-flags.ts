@@ -7,55 +7,40 @@
 // index, every entry carrying such a flag must have carried it before the
 // command (the user's sparse checkout or own update-index); a flag the command
 // set is cleared and the run stops. Intent-to-add entries show as new files and
-// pass. The flags are read by git itself (git ls-files -v) through the host's
-// plumbing; what cannot be read fails. Then what the index trusts without
-// rereading (stat data, cache-tree, untracked and fsmonitor caches...) is smudged
-// or dropped whenever the command wrote the index (git-index-rewrite.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// pass. The flags are read by zotbox's own parser (git-index-parse.ts), in the
+// repository's object format, with bounded reads and names: nothing here runs
+// git (third review, findings 6 and 7: `git ls-files` printed 312 MB for a 1.6 MB
+// index). Clearing the flags, smudging the stat data and dropping the caches is
+// one rewrite (git-index-rewrite.ts), done whatever else was found, so that the
+// run never stops with an index git would trust as the command left it.
 import path from 'node:path';
 import { isIndexFile, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { MAX_INDEX_NAME_BYTES, type IndexEntry, type ParsedIndex } from './git-index-parse.js';
 import { rewriteChangedIndex } from './git-index-rewrite.js';
-import { runPlumbing } from './git-plumbing.js';
+import { repositoryObjectFormat } from './git-object-format.js';
 
-interface Flags {
-  /** skip-worktree: git never looks at the worktree file. */
-  readonly skip: boolean;
-  /** assume-unchanged (CE_VALID): git takes the worktree file for unchanged. */
-  readonly valid: boolean;
-}
-
-/** The entries `git ls-files -v` shows with a flag, path → flags, in the index `holder/index` or `indexFile`; undefined when unreadable. */
-export function flaggedEntries(holder: string, indexFile?: string): Map<string, Flags> | undefined {
-  const listed = runPlumbing(holder, ['ls-files', '-v', '-z'], '', indexFile);
-  if (!listed.ok) return undefined;
-  const flagged = new Map<string, Flags>();
-  const tokens = listed.output.toString('utf8').split('\0');
-  if (tokens.at(-1) === '') tokens.pop();
-  for (const token of tokens) {
-    // H cached, M unmerged, S skip-worktree; lower case when assume-unchanged.
-    const match = /^([HMShms]) (.*)$/su.exec(token);
-    if (match === null) return undefined;
-    const tag = match[1]!;
-    const flags = { skip: tag.toUpperCase() === 'S', valid: tag !== tag.toUpperCase() };
-    if (!flags.skip && !flags.valid) continue;
-    const had = flagged.get(match[2]!);
-    flagged.set(match[2]!, { skip: flags.skip || had?.skip === true, valid: flags.valid || had?.valid === true });
+/**
+ * The entries of `now` with a flag `earlier` did not have on the same path (any stage), each with only the flags
+ * that are new. Without names to compare (either index past the name bound, or the earlier one not kept), every
+ * flag counts as new.
+ */
+export function addedFlags(now: ParsedIndex, earlier: ParsedIndex | undefined): IndexEntry[] {
+  const had = new Map<string, { skip: boolean; valid: boolean }>();
+  if (earlier?.named === true && now.named) {
+    for (const entry of earlier.entries) {
+      if (!entry.skip && !entry.valid) continue;
+      const known = had.get(entry.path!);
+      had.set(entry.path!, { skip: entry.skip || known?.skip === true, valid: entry.valid || known?.valid === true });
+    }
   }
-  return flagged;
-}
-
-/** The flagged entries of an index as it was before the command, from its kept bytes; an empty map when they were not kept (every flag then counts as new). */
-function flaggedBefore(holder: string, state: GitPathState | undefined): Map<string, Flags> {
-  if (state?.content === undefined) return new Map<string, Flags>();
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'zotbox-index-'));
-  try {
-    const copy = path.join(scratch, 'index');
-    writeFileSync(copy, state.content, { mode: 0o600 });
-    return flaggedEntries(holder, copy) ?? new Map<string, Flags>();
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
+  const added: IndexEntry[] = [];
+  for (const entry of now.entries) {
+    if (!entry.skip && !entry.valid) continue;
+    const known = entry.path === undefined ? undefined : had.get(entry.path);
+    const flags = { skip: entry.skip && known?.skip !== true, valid: entry.valid && known?.valid !== true };
+    if (flags.skip || flags.valid) added.push({ ...entry, ...flags });
   }
+  return added;
 }
 
 function changed(earlier: GitPathState | undefined, state: GitPathState): boolean {
@@ -64,39 +49,54 @@ function changed(earlier: GitPathState | undefined, state: GitPathState): boolea
   return earlier.ino !== state.ino || earlier.stamp !== state.stamp;
 }
 
+/** A path as the user's git shows it (the index stores bytes, read here as latin1). */
+function shown(entry: IndexEntry): string {
+  return Buffer.from(entry.path ?? '', 'latin1').toString('utf8');
+}
+
+/** What the rewrite of one changed index found: the flags the command set, and why the index cannot be trusted. */
+function indexViolations(index: string, holder: string, before: Buffer | undefined): GitDirectoryViolation[] {
+  const format = repositoryObjectFormat(holder);
+  if (!format.ok) {
+    return [
+      {
+        path: index,
+        reason: `zotbox cannot tell the object format git reads it in (${format.reason}), so it cannot check its flags or drop the stat data and caches git trusts; fix the repository's config, then remove the index and run git reset to rebuild it`,
+      },
+    ];
+  }
+  const rewrite = rewriteChangedIndex(index, before, format.hash, addedFlags);
+  const violations: GitDirectoryViolation[] = [];
+  const outcome = rewrite.failure === undefined ? 'zotbox cleared the flag' : `zotbox could not clear the flag (${rewrite.failure})`;
+  if (rewrite.parsed?.named === false) {
+    const flags = rewrite.cleared.length === 0 ? '' : `, cleared the skip-worktree and assume-unchanged flags of its ${rewrite.cleared.length} flagged entries`;
+    violations.push({
+      path: index,
+      reason: `its entry names total ${rewrite.parsed.nameBytes} bytes once expanded (index version 4 compresses them), more than the ${MAX_INDEX_NAME_BYTES} zotbox compares, so it cannot tell which entries the command changed; ${
+        rewrite.failure === undefined ? `zotbox zeroed the stat data of every entry${flags} and dropped its caches` : `and ${rewrite.failure}`
+      }; review the staged changes with git diff --cached, or rebuild the index from HEAD with git reset`,
+    });
+    return violations;
+  }
+  for (const entry of rewrite.cleared) {
+    for (const [flag, set] of [
+      ['skip-worktree', entry.skip],
+      ['assume-unchanged', entry.valid],
+    ] as const) {
+      if (set) violations.push({ path: index, reason: `the command marked ${shown(entry)} ${flag}, so the user's git status and git diff would not show its changes; ${outcome}` });
+    }
+  }
+  if (rewrite.failure !== undefined && rewrite.cleared.length === 0) violations.push({ path: index, reason: rewrite.failure });
+  return violations;
+}
+
 /** Checks each index of `directory` the command changed; clears flags it set, drops the caches, and returns what it found. */
 export function indexFlagViolations(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord): GitDirectoryViolation[] {
   const violations: GitDirectoryViolation[] = [];
   for (const [relative, state] of after.entries) {
     if (!isIndexFile(relative) || state.kind !== 'file' || !changed(before?.entries.get(relative), state)) continue;
     const holder = path.join(directory, path.dirname(relative));
-    const index = path.join(directory, relative);
-    const now = flaggedEntries(holder);
-    if (now === undefined) {
-      violations.push({ path: index, reason: 'zotbox could not read its entry flags, so it cannot tell whether it hides changes from git status; review it with git ls-files -v' });
-      continue;
-    }
-    const earlier = now.size === 0 ? new Map<string, Flags>() : flaggedBefore(holder, before?.entries.get(relative));
-    const skip: string[] = [];
-    const valid: string[] = [];
-    for (const [file, flags] of now) {
-      if (flags.skip && earlier.get(file)?.skip !== true) skip.push(file);
-      if (flags.valid && earlier.get(file)?.valid !== true) valid.push(file);
-    }
-    // Clearing writes the index through the plumbing, which also drops the caches (core.untrackedCache and core.fsmonitor are off there).
-    const clear = (option: string, files: readonly string[]) => files.length === 0 || runPlumbing(holder, ['update-index', option, '-z', '--stdin'], files.map((f) => `${f}\0`).join('')).ok;
-    if (skip.length + valid.length > 0) {
-      const cleared = clear('--no-skip-worktree', skip) && clear('--no-assume-unchanged', valid);
-      const left = cleared ? flaggedEntries(holder) : undefined;
-      const stuck = left === undefined || skip.some((file) => left.get(file)?.skip === true) || valid.some((file) => left.get(file)?.valid === true);
-      const outcome = stuck ? 'zotbox could not clear the flag: review it with git ls-files -v' : 'zotbox cleared the flag';
-      const hides = (file: string, flag: string) => `the command marked ${file} ${flag}, so the user's git status and git diff would not show its changes; ${outcome}`;
-      for (const file of skip) violations.push({ path: index, reason: hides(file, 'skip-worktree') });
-      for (const file of valid) violations.push({ path: index, reason: hides(file, 'assume-unchanged') });
-    }
-    // Then what the index trusts without rereading: new stat data is smudged, the extensions dropped (git-index-rewrite.ts).
-    const failed = rewriteChangedIndex(index, before?.entries.get(relative)?.content);
-    if (failed !== undefined) violations.push({ path: index, reason: failed });
+    violations.push(...indexViolations(path.join(directory, relative), holder, before?.entries.get(relative)?.content));
   }
   return violations;
 }

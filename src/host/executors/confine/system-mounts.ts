@@ -10,8 +10,16 @@
 // points and files over 1 MiB are bound as before. Which entries there are is
 // computed once per process; each copied file is opened afresh for each sandbox
 // and checked again there (a regular file, world-readable, its name no link).
+// A directory that is bound (vim, perl, python3, fonts, ssl/certs, ...) is walked
+// once to its full depth (third review, finding 5): every file in it that is not
+// world-readable is masked with the host's /dev/null (bound nodev: it cannot be
+// read, as for an ordinary user), every such directory (and
+// every one zotbox cannot list) with an empty read-only tmpfs, so that a root
+// host's 0600 file is not readable through the sandbox's uid mapping. A link is
+// left as it is: inside the sandbox it reaches only what the sandbox shows, and
+// every /etc file shown is checked; what /usr and /opt hold is docs/security.md's.
 // None of these directories is agent-writable.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { forgetCloseOnExec, vouchCloseOnExec } from './inherited-descriptors.js';
 
@@ -78,8 +86,69 @@ function worldReadable(mode: number, directory: boolean): boolean {
   return directory ? (mode & 0o005) === 0o005 : (mode & 0o004) === 0o004;
 }
 
-/** One allowed entry: bound from the host (directories, mount points, large files), made as the same symlink, or a file copied. */
-type SystemEntry = { readonly kind: 'bind' | 'copy'; readonly path: string } | { readonly kind: 'link'; readonly path: string; readonly target: string };
+/** What inside a bound directory is not world-readable, by its path in the sandbox: each is masked. */
+interface PrivateEntry {
+  readonly kind: 'file' | 'directory';
+  readonly path: string;
+}
+
+/**
+ * One allowed entry, at `path` in the sandbox and `source` on the host: bound from the host (directories, mount
+ * points, large files) with what it holds that is not world-readable masked, made as the same symlink, or copied.
+ */
+type SystemEntry =
+  | { readonly kind: 'bind'; readonly path: string; readonly source: string; readonly masks: readonly PrivateEntry[] }
+  | { readonly kind: 'copy'; readonly path: string; readonly source: string }
+  | { readonly kind: 'link'; readonly path: string; readonly target: string };
+
+/** Where the system's /etc is read from: the host's /etc, or a test's stand-in directory mounted as /etc. */
+export interface EtcSource {
+  readonly source: string;
+}
+
+const HOST_ETC: EtcSource = { source: '/etc' };
+
+/**
+ * Every entry below the host directory `source` that is not world-readable (a file without o+r, a directory
+ * without o+rx, one that cannot be listed or looked at), as its path below `target`; a masked directory is not
+ * walked further. Links are not followed. Runs once a process for each bound directory.
+ */
+function privateEntries(source: string, target: string): PrivateEntry[] {
+  const found: PrivateEntry[] = [];
+  const pending = [''];
+  while (pending.length > 0) {
+    const relative = pending.pop()!;
+    let names: Dirent[];
+    try {
+      names = readdirSync(path.join(source, relative), { withFileTypes: true });
+    } catch {
+      // Cannot be listed: what it holds cannot be checked, so none of it is shown (fail closed).
+      if (relative === '') return [{ kind: 'directory', path: target }];
+      found.push({ kind: 'directory', path: path.join(target, relative) });
+      continue;
+    }
+    for (const dirent of names) {
+      const child = path.join(relative, dirent.name);
+      if (dirent.isSymbolicLink()) continue;
+      const stats = lstatSync(path.join(source, child), { throwIfNoEntry: false });
+      // Gone between the listing and the look (or replaced): its directory is masked whole.
+      if (stats === undefined || stats.isSymbolicLink() !== dirent.isSymbolicLink() || stats.isDirectory() !== dirent.isDirectory()) {
+        found.push({ kind: 'directory', path: path.join(target, relative) });
+        break;
+      }
+      if (stats.isDirectory()) {
+        if (worldReadable(stats.mode, true)) pending.push(child);
+        else found.push({ kind: 'directory', path: path.join(target, child) });
+      } else if (!worldReadable(stats.mode, false)) found.push({ kind: 'file', path: path.join(target, child) });
+    }
+  }
+  return found;
+}
+
+/** bubblewrap's arguments that mask `entry` in the sandbox: /dev/null (nodev there, so unreadable), or an empty read-only directory. */
+function maskArgs(entry: PrivateEntry): string[] {
+  return entry.kind === 'file' ? ['--ro-bind', '/dev/null', entry.path] : ['--tmpfs', entry.path, '--remount-ro', entry.path];
+}
 
 /** The mount points of this process's mount table (mountinfo escapes space, tab, newline and backslash as \ooo). */
 function mountPoints(): Set<string> {
@@ -93,27 +162,31 @@ function mountPoints(): Set<string> {
   return new Set(points.filter((point): point is string => point !== undefined).map((point) => point.replace(/\\([0-7]{3})/gu, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))));
 }
 
-function entryOf(source: string, points: ReadonlySet<string>): SystemEntry | undefined {
+/** The entry for the host's `source`, shown at `target` in the sandbox; undefined when it is left out. */
+function entryOf(source: string, target: string, points: ReadonlySet<string>): SystemEntry | undefined {
   const stats = lstatSync(source, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
-  if (stats.isSymbolicLink()) return { kind: 'link', path: source, target: readlinkSync(source) };
+  if (stats.isSymbolicLink()) return { kind: 'link', path: target, target: readlinkSync(source) };
   if (!(stats.isFile() || stats.isDirectory()) || !worldReadable(stats.mode, stats.isDirectory())) return undefined;
   // A mount point (a container's /etc/hosts) is bound, so that a state-directory mask can land on it (sandbox-plan.ts).
-  const copy = stats.isFile() && stats.size <= COPY_LIMIT_BYTES && !points.has(source) && source.startsWith('/etc/');
-  return { kind: copy ? 'copy' : 'bind', path: source };
+  const copy = stats.isFile() && stats.size <= COPY_LIMIT_BYTES && !points.has(source) && target.startsWith('/etc/');
+  if (copy) return { kind: 'copy', path: target, source };
+  // /usr, /opt and the others are bound whole (docs/security.md says what that leaves); /etc's directories are checked.
+  const masks = stats.isDirectory() && target.startsWith('/etc/') ? privateEntries(source, target) : [];
+  return { kind: 'bind', path: target, source, masks };
 }
 
-/** The system directories and the allowed /etc entries, in mount order. */
-function systemEntries(): SystemEntry[] {
+/** The system directories and the allowed /etc entries (read from `etc`), in mount order. */
+function systemEntries(etc: EtcSource): SystemEntry[] {
   const points = mountPoints();
   const entries: SystemEntry[] = [];
   for (const directory of SYSTEM_DIRECTORIES) {
-    const entry = entryOf(directory, points);
+    const entry = entryOf(directory, directory, points);
     if (entry !== undefined) entries.push(entry);
   }
   let names: string[] = [];
   try {
-    names = readdirSync('/etc');
+    names = readdirSync(etc.source);
   } catch {
     names = []; // no /etc: programs get none
   }
@@ -121,14 +194,21 @@ function systemEntries(): SystemEntry[] {
     .sort()
     .filter((name) => ETC_ALLOWED.some((allowed) => (typeof allowed === 'string' ? allowed === name : allowed.test(name))))
     .map((name) => path.join('/etc', name));
-  for (const candidate of [...candidates, ...ETC_SSL_ALLOWED.map((name) => path.join('/etc/ssl', name))]) {
-    const entry = entryOf(candidate, points);
+  for (const target of [...candidates, ...ETC_SSL_ALLOWED.map((name) => path.join('/etc/ssl', name))]) {
+    const entry = entryOf(path.join(etc.source, path.relative('/etc', target)), target, points);
     if (entry !== undefined) entries.push(entry);
   }
   return entries;
 }
 
+/** The entries, made once a process for the host's /etc (a stand-in's are made each time: tests only). */
 let cached: SystemEntry[] | undefined;
+
+function entriesFor(etc: EtcSource): SystemEntry[] {
+  if (etc !== HOST_ETC) return systemEntries(etc);
+  cached ??= systemEntries(HOST_ETC);
+  return cached;
+}
 
 /**
  * Opens a file to copy: still a regular, world-readable file, small enough, its name not a link; undefined otherwise.
@@ -189,22 +269,24 @@ export interface SystemMounts {
 /**
  * The system mounts for one sandbox. `copyEtc`: copy /etc's files into a tmpfs (false when a scope lies in /etc or
  * holds it: their mount points are made there, so each entry is bound, as before). Copied files' descriptors are
- * numbered from `firstFd`; closeSystemMounts closes them.
+ * numbered from `firstFd`; closeSystemMounts closes them. `etc`: where /etc is read from (a test seam: production
+ * passes none, and the host's /etc is read).
  */
-export function systemMounts(firstFd: number, copyEtc: boolean): SystemMounts {
-  cached ??= systemEntries();
+export function systemMounts(firstFd: number, copyEtc: boolean, etc: EtcSource = HOST_ETC): SystemMounts {
+  const entries = entriesFor(etc);
   const args: string[] = [];
   const fds: number[] = [];
-  let etc = false;
-  for (const entry of cached) {
-    if (copyEtc && !etc && entry.path.startsWith('/etc/')) {
+  let copied = false;
+  for (const entry of entries) {
+    if (copyEtc && !copied && entry.path.startsWith('/etc/')) {
       args.push('--tmpfs', '/etc');
-      etc = true;
+      copied = true;
     }
     if (entry.kind === 'link') args.push('--symlink', entry.target, entry.path);
-    else if (entry.kind === 'bind' || !copyEtc) args.push('--ro-bind', entry.path, entry.path);
+    else if (entry.kind === 'bind') args.push('--ro-bind', entry.source, entry.path, ...entry.masks.flatMap(maskArgs));
+    else if (!copyEtc) args.push('--ro-bind', entry.source, entry.path);
     else {
-      const fd = openCopySource(entry.path);
+      const fd = openCopySource(entry.source);
       if (fd === undefined) {
         cached = undefined; // changed since the list was made: left out now, and the list made again for the next sandbox
         continue;
@@ -213,11 +295,12 @@ export function systemMounts(firstFd: number, copyEtc: boolean): SystemMounts {
       fds.push(fd);
     }
   }
-  return { args, finalArgs: etc ? ['--remount-ro', '/etc'] : [], fds, etcIsCopied: etc, reopened: [] };
+  return { args, finalArgs: copied ? ['--remount-ro', '/etc'] : [], fds, etcIsCopied: copied, reopened: [] };
 }
 
 /** Where the system mounts show the host's files and directories in the sandbox (bound or copied): a state-directory alias there must be masked. */
 export function systemMountTargets(): string[] {
-  cached ??= systemEntries();
-  return cached.filter((entry) => entry.kind !== 'link').map((entry) => entry.path);
+  return entriesFor(HOST_ETC)
+    .filter((entry) => entry.kind !== 'link')
+    .map((entry) => entry.path);
 }

@@ -6,7 +6,9 @@ import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseIndex, rewriteChangedIndex } from '../../../../src/host/executors/confine/git-index-rewrite.js';
+import { parseIndex } from '../../../../src/host/executors/confine/git-index-parse.js';
+import { rewriteChangedIndex } from '../../../../src/host/executors/confine/git-index-rewrite.js';
+import { repositoryObjectFormat } from '../../../../src/host/executors/confine/git-object-format.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
 interface Repo {
@@ -39,9 +41,16 @@ function makeRepo(t: ExecutionContext, ...init: string[]): Repo {
   return { workspace, index: path.join(workspace, '.git', 'index'), git };
 }
 
+/** The rewrite as the aftercare runs it: in the object format of the repository the index belongs to; its failure. */
+function rewrite(index: string, before: Buffer | undefined): string | undefined {
+  const format = repositoryObjectFormat(path.dirname(index));
+  if (!format.ok) throw new Error(format.reason);
+  return rewriteChangedIndex(index, before, format.hash).failure;
+}
+
 /** The signatures of the extensions an index holds, read by the parser under test's own rules (entries end → checksum). */
-function extensions(bytes: Buffer): string[] {
-  const parsed = parseIndex(bytes);
+function extensions(bytes: Buffer, hash: 'sha1' | 'sha256' = 'sha1'): string[] {
+  const parsed = parseIndex(bytes, hash);
   if (!parsed.ok) throw new Error(parsed.reason);
   const end = bytes.length - (parsed.index.hash === 'sha1' ? 20 : 32);
   const found: string[] = [];
@@ -66,7 +75,8 @@ for (const [name, init] of [
     const repo = makeRepo(t, ...init);
     if (name.startsWith('version 4')) repo.git('update-index', '--index-version', '4');
     const before = readFileSync(repo.index);
-    t.deepEqual(extensions(before).sort(), ['TREE', 'UNTR']);
+    const hash = init.length === 0 ? 'sha1' : 'sha256';
+    t.deepEqual(extensions(before, hash).sort(), ['TREE', 'UNTR']);
     t.is(before.readUInt32BE(4), name.startsWith('version 4') ? 4 : 2);
     const kept = statOf(repo);
 
@@ -75,9 +85,9 @@ for (const [name, init] of [
     repo.git('add', 'Makefile');
     const forged = readFileSync(repo.index);
 
-    t.is(rewriteChangedIndex(repo.index, before), undefined);
+    t.is(rewrite(repo.index, before), undefined);
     const after = readFileSync(repo.index);
-    t.deepEqual(extensions(after), [], 'an extension survived');
+    t.deepEqual(extensions(after, hash), [], 'an extension survived');
     t.notDeepEqual(after, forged);
     const stats = statOf(repo);
     // README and src/deep/a.c kept their stat data (unchanged from before); Makefile's is zero.
@@ -92,11 +102,11 @@ for (const [name, init] of [
 
 test('without the bytes from before, every entry is smudged; an unchanged index is left as it is', (t) => {
   const repo = makeRepo(t);
-  t.is(rewriteChangedIndex(repo.index, undefined), undefined);
+  t.is(rewrite(repo.index, undefined), undefined);
   for (const stat of statOf(repo).values()) t.regex(stat, /ctime: 0:0 .*size: 0/su);
   t.is(repo.git('status', '--porcelain'), '');
   const smudged = readFileSync(repo.index);
-  t.is(rewriteChangedIndex(repo.index, smudged), undefined);
+  t.is(rewrite(repo.index, smudged), undefined);
   t.deepEqual(readFileSync(repo.index), smudged, 'an index with nothing to smudge or drop was rewritten');
 });
 
@@ -114,7 +124,7 @@ test('a forged cache-tree is dropped: the next commit hashes the entries', (t) =
   const { createHash } = process.getBuiltinModule('node:crypto');
   writeFileSync(repo.index, Buffer.concat([body, createHash('sha1').update(body).digest()]));
 
-  t.is(rewriteChangedIndex(repo.index, before), undefined);
+  t.is(rewrite(repo.index, before), undefined);
   writeFileSync(path.join(repo.workspace, 'README'), 'b\n');
   repo.git('commit', '-qam', 'user');
   t.is(repo.git('show', 'HEAD:src/deep/a.c'), 'int a;');
@@ -123,7 +133,7 @@ test('a forged cache-tree is dropped: the next commit hashes the entries', (t) =
 test('an index zotbox cannot parse whole is reported and left as it is: split index, unknown extension, wrong checksum, held lock', (t) => {
   const split = makeRepo(t);
   split.git('update-index', '--split-index');
-  t.regex(rewriteChangedIndex(split.index, undefined) ?? '', /split index/u);
+  t.regex(rewrite(split.index, undefined) ?? '', /split index/u);
 
   const repo = makeRepo(t);
   const good = readFileSync(repo.index);
@@ -131,16 +141,16 @@ test('an index zotbox cannot parse whole is reported and left as it is: split in
   const { createHash } = process.getBuiltinModule('node:crypto');
   const withExtension = Buffer.concat([body, Buffer.from('ZZZZ\u0000\u0000\u0000\u0000', 'latin1')]);
   writeFileSync(repo.index, Buffer.concat([withExtension, createHash('sha1').update(withExtension).digest()]));
-  t.regex(rewriteChangedIndex(repo.index, undefined) ?? '', /"ZZZZ" extension/u);
+  t.regex(rewrite(repo.index, undefined) ?? '', /"ZZZZ" extension/u);
 
   const wrong = Buffer.from(good);
   wrong.writeUInt8(wrong.readUInt8(wrong.length - 1) ^ 1, wrong.length - 1);
   writeFileSync(repo.index, wrong);
-  t.regex(rewriteChangedIndex(repo.index, undefined) ?? '', /checksum/u);
+  t.regex(rewrite(repo.index, undefined) ?? '', /checksum/u);
   t.deepEqual(readFileSync(repo.index), wrong);
 
   writeFileSync(repo.index, good);
   writeFileSync(`${repo.index}.lock`, '');
-  t.regex(rewriteChangedIndex(repo.index, undefined) ?? '', /lock/u);
+  t.regex(rewrite(repo.index, undefined) ?? '', /lock/u);
   t.deepEqual(readFileSync(repo.index), good);
 });
