@@ -3,7 +3,7 @@
 // Both findings are fixed as classes in net-proxy.ts: every upstream socket of a plain request is tracked
 // (close() ends it, MAX_OPEN counts it, it goes when the client does: mutants net-request-upstream-untracked,
 // net-request-upstream-outlives-client), and every attempt is pending while the proxy decides it
-// (mutant net-attempt-unrecorded-while-deciding).
+// (mutant net-attempt-unrecorded-while-deciding); the bound counts those sockets (the last test).
 //
 // Finding 1 (medium-high: the host grows without bound, and holds sockets after the call). A plain http:// request's
 // upstream (net-proxy.ts onRequest: http.request, agent false) is in no set the proxy tracks: close() does not end it,
@@ -132,4 +132,31 @@ test('finding 2: an attempt whose name is still resolving when the call ends is 
     reported.some((c) => c.host === 'example.com' && c.port === 443 && !c.allowed),
     `the attempt is missing from the records taken at close: ${JSON.stringify(reported)}`,
   );
+});
+
+test("the call's bound on open connections counts plain requests' upstream sockets: past it, a new client is dropped", async (t) => {
+  t.timeout(60_000);
+  const { server, port, sockets } = await dripServer();
+  t.teardown(() => server.close());
+  const proxy = createNetProxy({ rules: [rule(`localhost:${port}`)] });
+  t.teardown(() => proxy.close());
+  // Each client holds one request whose response never ends: a client stream and an upstream socket each, so
+  // half of the 256 fill the bound.
+  const clients = 128;
+  const answered: Promise<unknown>[] = [];
+  for (let i = 0; i < clients; i++) {
+    const [inside, outside] = pair();
+    proxy.handle(outside);
+    inside.write(`GET http://localhost:${port}/ HTTP/1.1\r\nhost: localhost:${port}\r\n\r\n`);
+    answered.push(once(inside, 'data'));
+  }
+  await Promise.all(answered); // every request reached the upstream and is being answered
+  t.is(sockets.length, clients);
+  const [inside, outside] = pair();
+  const closed = once(inside, 'close');
+  proxy.handle(outside);
+  inside.write(`GET http://localhost:${port}/ HTTP/1.1\r\nhost: localhost:${port}\r\n\r\n`);
+  // Safe outcome: the new client is dropped at once, and no new upstream connection is made for it.
+  await closed;
+  t.is(sockets.length, clients);
 });
