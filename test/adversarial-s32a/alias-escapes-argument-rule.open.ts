@@ -6,7 +6,8 @@
 // within the agent's scopes and argument rules", answers once, and `ex -c '!cmd'` runs
 // (confined, but with vim's command execution the rule exists to stop). Safe outcome:
 // the program is judged by what it is: such a line is denied as vim's is, and nobody
-// is asked.
+// is asked. Found by listing the links on the fixed PATH whose target has a rule (or is
+// denied) under another name: also i386 -> setarch, gmake -> make, git-upload-pack -> git.
 import test from 'ava';
 import { realpathSync } from 'node:fs';
 import { CommandApprovals, type ApprovalRequest } from '../../src/policy/command-approval.js';
@@ -14,22 +15,26 @@ import { createGateDecider } from '../../src/policy/gate-decider.js';
 import { gateWorld } from '../fixtures/gate-world.js';
 
 const cases = [
-  ['ex', "ex -c '!touch pwned' a.txt", '/usr/bin/vim.basic'],
-  ['view', "view -c '!touch pwned' a.txt", '/usr/bin/vim.basic'],
-  ['editor', "editor -c '!touch pwned' a.txt", '/usr/bin/vim.basic'],
-  ['pager', "pager '+!touch pwned' a.txt", '/usr/bin/less'],
+  // [name as written, the line, what the name is, the program's own name]
+  ['ex', "ex -c '!touch pwned' a.txt", '/usr/bin/vim.basic', 'vim'],
+  ['view', "view -c '!touch pwned' a.txt", '/usr/bin/vim.basic', 'vim'],
+  ['editor', "editor -c '!touch pwned' a.txt", '/usr/bin/vim.basic', 'vim'],
+  ['pager', "pager '+!touch pwned' a.txt", '/usr/bin/less', 'less'],
+  // setarch is an unchecked runner (never allowed, as is its alias linux64); x86_64 is not known as one.
+  ['x86_64', "x86_64 sh -c 'touch pwned'", '/usr/bin/setarch', 'setarch'],
+  ['slogin', "slogin -o ProxyCommand='touch pwned' x", '/usr/bin/ssh', 'ssh'],
 ] as const;
 
-for (const [name, command, target] of cases) {
+for (const [name, command, target, own] of cases) {
   test(`${name} (${target}) is held to its program's argument rule after approval`, async (t) => {
     // Precondition, not a skip: this machine's ${name} is that program.
     t.is(realpathSync(`/usr/bin/${name}`), target);
     const world = gateWorld(t);
-    const shell = { ...world.context, allow: world.context.allow.filter((n) => n !== name && n !== 'vim' && n !== 'less') };
+    const shell = { ...world.context, allow: world.context.allow.filter((n) => n !== name && n !== own) };
     const decide = createGateDecider({ shell, skills: new Set() });
     // The same line under the program's own name is denied by its rule (control).
-    const own = decide({ id: 1, tool: 'bash', input: { command: command.replace(name, target === '/usr/bin/less' ? 'less' : 'vim') } } as never, [target === '/usr/bin/less' ? 'less' : 'vim']);
-    t.false(own.allow, 'the rule of the program itself denies the line');
+    const control = decide({ id: 1, tool: 'bash', input: { command: command.replace(name, own) } } as never, [own]);
+    t.false(control.allow, 'the rule of the program itself denies the line');
     const asked: ApprovalRequest[] = [];
     const approvals = new CommandApprovals(async (request) => {
       asked.push(request);
