@@ -1,0 +1,32 @@
+// adv27 (issue 27 §6): a key the user did not mean as an answer must not answer "always".
+// Up-arrow sends ESC [ A; the prompt reads every byte and takes the "A" as [a]lways.
+// A user who presses Up (to scroll back to the command) and then Enter approves the
+// program for the rest of the session. Safe outcome: escape sequences are not answers,
+// so Up + Enter is No, the default.
+import test from 'ava';
+import { PassThrough } from 'node:stream';
+import { terminalApprover } from '../../src/cli/approval-prompt.js';
+import type { CliIo } from '../../src/cli/command-spec.js';
+
+function terminal(): { io: CliIo; stdin: PassThrough } {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  const stderr = Object.assign(new PassThrough(), { isTTY: true });
+  stderr.resume();
+  return { io: { stdin, stderr, stdout: new PassThrough() } as unknown as CliIo, stdin };
+}
+
+const request = { id: 1, program: { name: 'head', program: '/usr/bin/head' }, argv: [['head', '-n', '1', 'a.txt']] };
+
+for (const [key, bytes] of [
+  ['Up (normal cursor keys)', '\u001b[A'],
+  ['Up (application cursor keys)', '\u001bOA'],
+  ['Home (application mode)', '\u001bOH'],
+] as const) {
+  test(`${key} then Enter at the approval prompt is not an answer: No`, async (t) => {
+    const { io, stdin } = terminal();
+    const ask = terminalApprover(io, { before: () => undefined, after: () => undefined, interrupted: () => undefined });
+    const answer = ask(request, new AbortController().signal);
+    stdin.write(`${bytes}\r`);
+    t.is(await answer, 'no');
+  });
+}
