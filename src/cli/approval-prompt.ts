@@ -46,7 +46,12 @@ export function formatApprovalPrompt(request: ApprovalRequest): string {
     lines.push(`│ command ${index + 1}: ${shownWord(argv[0] ?? '')}`);
     argv.slice(1).forEach((word, n) => lines.push(`│   argument ${n + 1}: ${shownWord(word)}`));
   });
-  lines.push('│ Approving waives only the allowlist: it still runs confined,', "│ within the agent's scopes and argument rules.");
+  if (request.program.noArgumentRule === true) {
+    // No rule: promising argument rules would be false; only confinement stands between it and its arguments.
+    lines.push('│ Approving waives only the allowlist. zotbox has no argument rule for it:', '│ nothing checks its arguments; only the sandbox bounds what it does.');
+  } else {
+    lines.push('│ Approving waives only the allowlist: it still runs confined,', "│ within the agent's scopes and argument rules.");
+  }
   lines.push(`└─ Run it? [o]nce, [a]lways ${name} this session, [N]o: `);
   return lines.join('\n');
 }

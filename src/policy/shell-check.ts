@@ -11,6 +11,8 @@ export interface Unlisted {
   readonly name: string;
   /** Where it was found on the fixed PATH (canonical), shown in the approval prompt. */
   readonly program: string;
+  /** Set when zotbox has no argument rule for it: nothing checks its arguments, only the sandbox bounds it (the prompt says so). */
+  readonly noArgumentRule?: true;
 }
 
 export type Check<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string; readonly unlisted?: Unlisted };

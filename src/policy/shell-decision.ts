@@ -12,7 +12,7 @@ import type { NetRule } from './net-allow.js';
 import { realpathSync } from 'node:fs';
 import type { ErrorCode } from '../errors.js';
 import { decideAssignment, decideUnset } from './assignment-rules.js';
-import { checkProgramArguments } from './argument-rules/check-arguments.js';
+import { builtInRuleOf, checkProgramArguments, checkWithRule } from './argument-rules/check-arguments.js';
 import { decideArgumentPath } from './argument-rules/value-kinds.js';
 import { FOUND_FILE, readFindCommands } from './argument-rules/find-expression.js';
 import type { FoundFiles } from './argument-rules/value-kinds.js';
@@ -24,6 +24,7 @@ import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
 import { deny as no, denyWithin, type Check, type Unlisted } from './shell-check.js';
 import { findProgram } from './program-lookup.js';
+import { checkProgramIdentity } from './program-identity.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
 import { unwrapCommand } from './wrapper-unwrap.js';
@@ -137,7 +138,8 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
     // Approvable (issue 27 §6) only when it names a program that exists; approving it waives this check alone.
     const found = findProgram(name, context.searchPath);
     if (found === undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', reason);
-    return { ok: false, code: 'ZB_POLICY_SHELL_NOT_ALLOWED', reason, unlisted: { name, program: found.program } };
+    const unlisted = { name, program: found.program, ...(builtInRuleOf(name) === undefined ? { noArgumentRule: true as const } : {}) };
+    return { ok: false, code: 'ZB_POLICY_SHELL_NOT_ALLOWED', reason, unlisted };
   }
   const found = findProgram(name, context.searchPath);
   if (found === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
@@ -211,20 +213,30 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
   const wrapper = WRAPPERS.get(base);
   if (wrapper !== undefined) return checkWrapped(command, base, wrapper, assignments.value, context, cwd, wrapping);
 
+  // Decided by what runs (adv27): a name for a file zotbox knows under another name takes that name's denial or rule.
+  const resolved = findProgram(base, context.searchPath);
+  const alsoRuled = resolved === undefined ? undefined : checkProgramIdentity(base, resolved.program, context.searchPath);
+  if (alsoRuled !== undefined && !alsoRuled.ok) return alsoRuled;
   const identity = identifyProgram(written, context, true);
   if (!identity.ok) return identity;
   if (identity.value.name === 'find') {
     const commands = checkFindCommands(command, context, cwd, wrapping);
     if (!commands.ok) return commands;
   }
-  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), {
+  const argumentContext = {
     scopes: context.scopes,
     cwd,
     net: context.net ?? [],
     ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
     ...(context.notes === undefined ? {} : { notes: context.notes }),
-  });
+  };
+  const args = checkProgramArguments(identity.value.name, command.argv.slice(1), argumentContext);
   if (!args.ok) return args;
+  // The same file under another name with a rule of its own: that rule must allow the arguments too (the stricter decides).
+  for (const [other, rule] of alsoRuled?.value ?? []) {
+    const also = checkWithRule(other, rule, command.argv.slice(1), argumentContext);
+    if (!also.ok) return denyWithin(also, `${base} is ${identity.value.program}, which is also ${other}: `);
+  }
   // Nothing decided which files such a command touches: the record says its paths are not all known.
   if (args.value.rule === 'none' || args.value.runsProjectCode) context.notes?.unknown();
   // Without a rule nothing was checked of its arguments: only the sandbox bounds what it does.

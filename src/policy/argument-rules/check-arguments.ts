@@ -54,6 +54,11 @@ function ruleOfAlias(name: string, rules: ReadonlyMap<string, ProgramRule>): Pro
   return alias === undefined ? undefined : rules.get(alias[1]);
 }
 
+/** The built-in rule a program name is decided by: its own, or its interpreter family's (python3.11 -> python3). */
+export function builtInRuleOf(name: string): ProgramRule | undefined {
+  return BUILT_IN_RULES.get(name) ?? ruleOfAlias(name, BUILT_IN_RULES);
+}
+
 export type ArgumentOutcome = { readonly rule: 'ruled'; readonly writes: WriteEffect; readonly runsProjectCode: boolean } | { readonly rule: 'none' };
 
 /**

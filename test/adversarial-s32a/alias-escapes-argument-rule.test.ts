@@ -12,6 +12,7 @@ import test from 'ava';
 import { realpathSync } from 'node:fs';
 import { CommandApprovals, type ApprovalRequest } from '../../src/policy/command-approval.js';
 import { createGateDecider } from '../../src/policy/gate-decider.js';
+import { formatApprovalPrompt } from '../../src/cli/approval-prompt.js';
 import { gateWorld } from '../fixtures/gate-world.js';
 
 const cases = [
@@ -45,3 +46,23 @@ for (const [name, command, target, own] of cases) {
     t.is(asked.length, 0, 'a line an argument rule denies is never asked about');
   });
 }
+
+// fix27: the same holds when a manifest allowlists the alias, and the denial names what really runs.
+test('an allowlisted ex is denied as what it is: /usr/bin/vim.basic, under vim rules', (t) => {
+  t.is(realpathSync('/usr/bin/ex'), '/usr/bin/vim.basic');
+  const world = gateWorld(t);
+  const decide = createGateDecider({ shell: { ...world.context, allow: [...world.context.allow, 'ex'] }, skills: new Set() });
+  const verdict = decide({ id: 1, tool: 'bash', input: { command: 'ex a.txt' } } as never, []);
+  t.false(verdict.allow);
+  t.regex(verdict.allow ? '' : verdict.reason, /ex is \/usr\/bin\/vim\.basic: (vim|vi)'s argument rules apply/);
+  const runner = decide({ id: 2, tool: 'bash', input: { command: 'x86_64 true' } } as never, ['x86_64']);
+  t.regex(runner.allow ? '' : runner.reason, /x86_64 is \/usr\/bin\/setarch, which is \w+: \w+ is never allowed/);
+});
+
+test('the approval prompt promises argument rules only to a program that has them', (t) => {
+  const ruled = formatApprovalPrompt({ id: 1, program: { name: 'head', program: '/usr/bin/head' }, argv: [['head', 'a.txt']] });
+  t.regex(ruled, /argument rules/);
+  const unruled = formatApprovalPrompt({ id: 1, program: { name: 'od', program: '/usr/bin/od', noArgumentRule: true }, argv: [['od', 'a.txt']] });
+  t.notRegex(unruled, /scopes and argument rules/);
+  t.regex(unruled, /nothing checks its arguments; only the sandbox bounds what it does/);
+});
