@@ -8,11 +8,12 @@
 import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../api/run.js';
 import { escapeControlCharacters } from '../api/terminal.js';
 import { ZotboxError } from '../errors.js';
+import { AnswerKeys } from './answer-keys.js';
 import type { CliIo } from './command-spec.js';
+import { discardTypeAhead } from './type-ahead.js';
 
 /** Longer arguments are cut in the prompt, saying how much is not shown (the gate decided all of it). */
 const ARGUMENT_LIMIT = 300;
-const CTRL_C = 0x03;
 
 type TerminalInput = CliIo['stdin'] & { setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
 
@@ -57,7 +58,8 @@ export function formatApprovalPrompt(request: ApprovalRequest): string {
 }
 
 /**
- * Reads one answer in raw mode: o, a or n set it (the first counts), Backspace clears it, Enter confirms
+ * Reads one answer in raw mode, as keys (answer-keys.ts: escape sequences and pastes dropped whole):
+ * o, a or n set it (the first counts), Backspace clears it, Enter confirms
  * (none is No), Ctrl-C is No and interrupts, end of input is No. The terminal's mode and flow are restored
  * after, so a chat's watcher of the keyboard goes on as before.
  */
@@ -79,27 +81,30 @@ function readAnswer(stdin: TerminalInput, echo: (text: string) => void, signal: 
       echo('(cancelled)\n');
       finish('no');
     };
-    const keys: Record<number, ApprovalAnswer> = { 0x6f: 'once', 0x4f: 'once', 0x61: 'session', 0x41: 'session', 0x6e: 'no', 0x4e: 'no' };
+    const keys: Record<string, ApprovalAnswer> = { o: 'once', O: 'once', a: 'session', A: 'session', n: 'no', N: 'no' };
+    const parser = new AnswerKeys();
     const onData = (chunk: Buffer | string) => {
-      for (const byte of Buffer.from(chunk)) {
-        if (byte === CTRL_C) {
+      for (const key of parser.read(Buffer.from(chunk))) {
+        if (key.kind === 'interrupt') {
           echo('^C\n');
           return finish('interrupted');
         }
-        const key = keys[byte];
-        if (key !== undefined && answer === undefined) {
-          answer = key;
-          echo(String.fromCharCode(byte));
-        } else if ((byte === 0x08 || byte === 0x7f) && answer !== undefined) {
-          answer = undefined;
-          echo('\b \b');
-        } else if (byte === 0x0d || byte === 0x0a) {
+        if (key.kind === 'enter') {
           echo('\n');
           return finish(answer ?? 'no');
+        }
+        if (key.kind === 'erase' && answer !== undefined) {
+          answer = undefined;
+          echo('\b \b');
+        } else if (key.kind === 'letter' && answer === undefined && keys[key.letter] !== undefined) {
+          answer = keys[key.letter];
+          echo(key.letter);
         }
       }
     };
     if (signal.aborted) return finish('no');
+    // Input that ended while the run streamed (its waiting keys discarded): nobody is left to answer.
+    if ((stdin as { readableEnded?: boolean }).readableEnded === true) return finish('no');
     signal.addEventListener('abort', onAbort, { once: true });
     stdin.on('data', onData);
     stdin.on('end', onEnd);
@@ -123,6 +128,8 @@ export function terminalApprover(io: CliIo, screen: ApprovalScreen): AskApproval
   return async (request, signal) => {
     screen.before();
     try {
+      // Keys typed before the question was on screen are not its answer (adv27).
+      discardTypeAhead(stdin);
       echo(formatApprovalPrompt(request));
       const answer = await readAnswer(stdin, echo, signal);
       if (answer !== 'interrupted') return answer;

@@ -21,3 +21,15 @@ test('keys typed before the approval prompt opened do not answer it', async (t) 
   const answer = await ask({ id: 1, program: { name: 'head', program: '/usr/bin/head' }, argv: [['head', 'a.txt']] }, new AbortController().signal);
   t.is(answer, 'no');
 });
+
+test('keys typed before the prompt are dropped, and the answer typed after it counts', async (t) => {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  const stderr = Object.assign(new PassThrough(), { isTTY: true });
+  stderr.resume();
+  const io = { stdin, stderr, stdout: new PassThrough() } as unknown as CliIo;
+  stdin.write('a\r');
+  const ask = terminalApprover(io, { before: () => undefined, after: () => undefined, interrupted: () => undefined });
+  const answer = ask({ id: 1, program: { name: 'head', program: '/usr/bin/head' }, argv: [['head', 'a.txt']] }, new AbortController().signal);
+  stdin.write('o\r');
+  t.is(await answer, 'once');
+});

@@ -30,3 +30,22 @@ for (const [key, bytes] of [
     t.is(await answer, 'no');
   });
 }
+
+// fix27: whole sequences are dropped, also when split across reads; a letter typed on its own still answers.
+for (const [what, chunks, expected] of [
+  ['a bracketed paste holding "a"', ['\u001b[200~a\r\u001b[201~', '\r'], 'no'],
+  ['a paste split across reads', ['\u001b[20', '0~a', '\r\u001b[2', '01~\r'], 'no'],
+  ['an OSC reply holding "a"', ['\u001b]11;rgb:aaaa/aaaa/aaaa\u001b\\\r'], 'no'],
+  ['Alt+a', ['\u001ba\r'], 'no'],
+  ['Up split across reads', ['\u001b', '[', 'A', '\r'], 'no'],
+  ['"a" then Enter', ['a', '\r'], 'session'],
+  ['Up, then "o" and Enter', ['\u001b[A', 'o\r'], 'once'],
+] as const) {
+  test(`approval prompt keys: ${what} is ${expected}`, async (t) => {
+    const { io, stdin } = terminal();
+    const ask = terminalApprover(io, { before: () => undefined, after: () => undefined, interrupted: () => undefined });
+    const answer = ask(request, new AbortController().signal);
+    for (const chunk of chunks) stdin.write(chunk);
+    t.is(await answer, expected);
+  });
+}
