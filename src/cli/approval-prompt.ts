@@ -44,7 +44,9 @@ export function formatApprovalPrompt(request: ApprovalRequest): string {
     `│ The agent wants to run ${shownWord(request.program.name)} (${escapeControlCharacters(request.program.program)}), which is not in its bash allowlist.`,
   ];
   request.argv.forEach((argv, index) => {
-    lines.push(`│ command ${index + 1}: ${shownWord(argv[0] ?? '')}`);
+    // Assignments run with the program (in its environment): shown before it, each escaped like any word.
+    const assignments = (request.assignments?.[index] ?? []).map((assignment) => `${shownWord(assignment)} `).join('');
+    lines.push(`│ command ${index + 1}: ${assignments}${shownWord(argv[0] ?? '')}`);
     argv.slice(1).forEach((word, n) => lines.push(`│   argument ${n + 1}: ${shownWord(word)}`));
   });
   if (request.program.noArgumentRule === true) {

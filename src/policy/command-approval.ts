@@ -9,6 +9,7 @@ import { toZotboxError } from '../errors.js';
 import type { ToolCall } from './gate-protocol.js';
 import type { GateVerdict } from './gate-server.js';
 import type { Unlisted } from './shell-check.js';
+import { parseShellCommand } from './shell-parse.js';
 
 /** once: this call only; session: this program for the rest of the run (chat); no: denied. */
 export type ApprovalAnswer = 'once' | 'session' | 'no';
@@ -20,6 +21,11 @@ export interface ApprovalRequest {
   readonly program: Unlisted;
   /** Every simple command of the line as the parser read it (program and arguments), to show as they are. */
   readonly argv: readonly (readonly string[])[];
+  /**
+   * Each command's leading assignments (`NAME=value`, as parsed), in the order of `argv`: they run with its program,
+   * so the prompt shows them before it. Absent when the line's commands could not be matched to `argv`.
+   */
+  readonly assignments?: readonly (readonly string[])[];
 }
 
 /** What the user answered, for the record (the gate.approval event). */
@@ -34,6 +40,15 @@ export type AskApproval = (request: ApprovalRequest, signal: AbortSignal) => Pro
 
 /** The gate's decision with the approved names as allowlisted (gate-decider.ts GateDecide). */
 export type DecideWithApproved = (call: ToolCall, approved: readonly string[]) => GateVerdict;
+
+/** Each simple command's assignments as `NAME=value`, read from the line as the gate parsed it; undefined unless it has `count` commands. */
+function assignmentsOf(call: ToolCall, count: number): string[][] | undefined {
+  if (call.tool !== 'bash') return undefined;
+  const parsed = parseShellCommand(call.input.command);
+  if (!parsed.ok) return undefined;
+  const commands = parsed.ast.items.flatMap((item) => item.pipeline.commands);
+  return commands.length === count ? commands.map((command) => command.assignments.map(({ name, value }) => `${name}=${value}`)) : undefined;
+}
 
 /** More unlisted programs than this in one line are not asked about one by one: the line is denied. */
 const MAX_PROGRAMS_PER_CALL = 8;
@@ -87,7 +102,9 @@ export class CommandApprovals {
     const once: string[] = [];
     for (const program of needed) {
       if (signal.aborted) throw signal.reason;
-      const answer = await this.ask({ id: call.id, program, argv: first.audit.argv ?? [] }, signal);
+      const argv = first.audit.argv ?? [];
+      const assignments = assignmentsOf(call, argv.length);
+      const answer = await this.ask({ id: call.id, program, argv, ...(assignments === undefined ? {} : { assignments }) }, signal);
       this.onAnswer({ id: call.id, program, answer });
       if (answer === 'no') {
         return {

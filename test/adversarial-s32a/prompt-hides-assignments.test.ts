@@ -23,5 +23,17 @@ test('the approval prompt shows the assignments of the command it asks about', a
   t.true(verdict.allow, 'the line is allowed once head is approved (precondition)');
   t.is(asked.length, 1);
   const prompt = formatApprovalPrompt(asked[0]!);
-  t.regex(prompt, /LC_ALL=C/, `the prompt does not show the assignment that runs with head:\n${prompt}`);
+  t.regex(prompt, /command 1: "LC_ALL=C" "head"/, `the prompt does not show the assignment that runs with head:\n${prompt}`);
+});
+
+test('assignments are shown escaped, before the program they run with', (t) => {
+  const prompt = formatApprovalPrompt({
+    id: 1,
+    program: { name: 'head', program: '/usr/bin/head' },
+    argv: [['head', 'a.txt'], ['wc']],
+    assignments: [['LC_ALL=C', 'X=\u001b[31mred'], []],
+  });
+  t.true(prompt.includes('│ command 1: "LC_ALL=C" "X=\\u001b[31mred" "head"'), prompt);
+  t.true(prompt.includes('│ command 2: "wc"'), prompt);
+  t.false(prompt.includes('\u001b'), 'no raw escape reaches the terminal');
 });
