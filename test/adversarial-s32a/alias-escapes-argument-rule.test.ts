@@ -66,3 +66,12 @@ test('the approval prompt promises argument rules only to a program that has the
   t.notRegex(unruled, /scopes and argument rules/);
   t.regex(unruled, /nothing checks its arguments; only the sandbox bounds what it does/);
 });
+
+test('an unlisted program without an argument rule is put to the user as such; one with a rule is not', (t) => {
+  const world = gateWorld(t);
+  const decide = createGateDecider({ shell: { ...world.context, allow: world.context.allow.filter((n) => n !== 'tac' && n !== 'head') }, skills: new Set() });
+  const unruled = decide({ id: 1, tool: 'bash', input: { command: 'tac a.txt' } } as never, []);
+  t.deepEqual(unruled.allow ? undefined : unruled.unlisted, { name: 'tac', program: realpathSync('/usr/bin/tac'), noArgumentRule: true });
+  const ruled = decide({ id: 2, tool: 'bash', input: { command: 'head a.txt' } } as never, []);
+  t.deepEqual(ruled.allow ? undefined : ruled.unlisted, { name: 'head', program: realpathSync('/usr/bin/head') });
+});
