@@ -171,3 +171,36 @@ test('in a chat the prompt comes after the answer streamed so far, on lines of i
   pty.press('\u0004');
   t.is(await pty.exited, 0, pty.screen.text());
 });
+
+// fix27 (adv27 type-ahead): "a" and Enter typed as the run starts, long before any prompt, wait in the
+// terminal's input queue; the prompt discards them (tcflush), so only the key pressed once it is on
+// screen answers. Pressed before the command has even started, they cannot arrive after the prompt.
+test('keys typed before the approval prompt opened are discarded: the answer is the one typed at the prompt', async (t) => {
+  const s = setUp(t, ['head -n 1 notes.txt']);
+  const pty = startPty(t, [process.execPath, BIN, ...s.args], { cwd: s.root, env: s.env, stdoutFile: s.stdoutFile, rows: 60 });
+  pty.press('a\r');
+  await prompted(pty, 1);
+  pty.press('o\r');
+  t.is(await pty.exited, 0, pty.screen.text());
+  t.like(
+    eventsOf(s.stdoutFile).filter((e) => e.type === 'gate.approval'),
+    [{ program: 'head', approved: true, scope: 'once' }],
+  );
+});
+
+// fix27 (adv27 keys): Up (ESC [ A) at the prompt, then Enter, is no answer but the default, No; it echoes nothing.
+test('Up then Enter at the approval prompt denies: an escape sequence is not an answer', async (t) => {
+  const s = setUp(t, ['head -n 1 notes.txt']);
+  const pty = startPty(t, [process.execPath, BIN, ...s.args], { cwd: s.root, env: s.env, stdoutFile: s.stdoutFile, rows: 60 });
+  await prompted(pty, 1);
+  pty.press('\u001b[A\r');
+  t.is(await pty.exited, 0, pty.screen.text());
+  t.like(
+    eventsOf(s.stdoutFile).filter((e) => e.type === 'gate.approval'),
+    [{ program: 'head', approved: false }],
+  );
+  t.false(
+    pty.screen.lines().some((line) => line.includes(`${PROMPT_END} A`)),
+    pty.screen.text(),
+  );
+});
