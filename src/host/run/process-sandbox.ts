@@ -9,27 +9,11 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZotboxError } from '../../errors.js';
+import { DROPPED_PRIVILEGES } from '../executors/confine/dropped-privileges.js';
 import type { ProcessLauncher } from './process-workers.js';
 
-/** The privileges-dropping flags every confined command also gets (confine/sandbox-plan.ts), with every namespace unshared. */
-const SANDBOX_FLAGS = [
-  '--unshare-all',
-  '--unshare-user',
-  '--uid',
-  '65534',
-  '--gid',
-  '65534',
-  '--cap-drop',
-  'ALL',
-  '--disable-userns',
-  '--die-with-parent',
-  '--new-session',
-  '--clearenv',
-  '--proc',
-  '/proc',
-  '--dev',
-  '/dev',
-];
+/** The privileges every confined command drops (confine/dropped-privileges.ts), with every namespace unshared. */
+const SANDBOX_FLAGS = ['--unshare-all', ...DROPPED_PRIVILEGES, '--die-with-parent', '--new-session', '--clearenv', '--proc', '/proc', '--dev', '/dev'];
 
 let nodeFiles: readonly string[] | undefined;
 

@@ -6,6 +6,7 @@
 import { findProgram } from '../../../policy/program-lookup.js';
 import { COMMAND_SEARCH_PATH } from '../command-environment.js';
 import { ZotboxError } from '../../../errors.js';
+import { DROPPED_PRIVILEGES } from './dropped-privileges.js';
 import { diagnoseSandbox, readSystemFacts, type SandboxCause, type SandboxFacts } from './sandbox-diagnosis.js';
 
 /** `required` (the default): confined or refused. `off`: the user's explicit opt-out. */
@@ -21,26 +22,7 @@ export type Confinement =
 export type ConfinementSummary = 'bubblewrap' | 'unconfined';
 
 /** The sandbox flags the probe must be able to use: the same privileges-dropping set every command gets. */
-const PROBE_ARGUMENTS = [
-  '--unshare-user',
-  '--uid',
-  '65534',
-  '--gid',
-  '65534',
-  '--cap-drop',
-  'ALL',
-  '--disable-userns',
-  '--unshare-pid',
-  '--unshare-net',
-  '--die-with-parent',
-  '--ro-bind',
-  '/',
-  '/',
-  '--proc',
-  '/proc',
-  '--',
-  '/bin/true',
-];
+const PROBE_ARGUMENTS = [...DROPPED_PRIVILEGES, '--unshare-pid', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--', '/bin/true'];
 
 /** Where bubblewrap works, its path; where it does not, why (sandbox-diagnosis.ts) and the fix for that cause. */
 export type BubblewrapDetection = { readonly bwrap: string } | { readonly reason: string; readonly cause?: SandboxCause; readonly fix?: string };

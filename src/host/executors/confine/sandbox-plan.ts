@@ -21,6 +21,7 @@ import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-lo
 import { stateDirectoryAliases, type StateAlias } from './state-aliases.js';
 import { closeSystemMounts, reopenCopies, systemMounts, systemMountTargets, type SystemMounts } from './system-mounts.js';
 import path from 'node:path';
+import { DROPPED_PRIVILEGES } from './dropped-privileges.js';
 
 export interface SandboxLayout {
   readonly readRoots: readonly string[];
@@ -39,8 +40,6 @@ export interface SandboxLayout {
 
 /** Inside the sandbox: the command's private, empty home (on its private /tmp). */
 export const SANDBOX_HOME = '/tmp/home';
-/** The uid and gid commands have inside the user namespace. */
-const SANDBOX_ID = '65534';
 /** The child's fd 3 is the start channel (command-isolation.ts); bind sources follow from fd 4. */
 export const START_CHANNEL_FD = 3;
 const FIRST_BIND_FD = 4;
@@ -67,22 +66,7 @@ export interface PreparedSandbox {
  * No --new-session: commands get no terminal (stdin is closed, output goes to pipes), so there is none to inject
  * into, and the sandbox stays in bubblewrap's process group, which a timeout kills whole, even mid-setup.
  */
-const BASE_ARGUMENTS = [
-  '--unshare-user',
-  '--uid',
-  SANDBOX_ID,
-  '--gid',
-  SANDBOX_ID,
-  '--cap-drop',
-  'ALL',
-  '--disable-userns',
-  '--unshare-pid',
-  '--unshare-net',
-  '--unshare-ipc',
-  '--unshare-uts',
-  '--unshare-cgroup-try',
-  '--die-with-parent',
-];
+const BASE_ARGUMENTS = [...DROPPED_PRIVILEGES, '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent'];
 
 function depth(p: string): number {
   return p === '/' ? 0 : p.split('/').length;
