@@ -4,13 +4,15 @@
 // running the same program (the baseline, issue 21 §9: a confined call within 2×
 // of it whatever the workspace's size), in a small workspace, one shaped like a
 // JavaScript repository (this checkout's node_modules) and generated ones of
-// 20,000 and 100,000 directories. The walk alone is timed four ways: watched with
+// 20,000 and 100,000 directories. A floor row runs bubblewrap with the call's own
+// sandbox arguments and `true` directly: what the mount set alone costs. The walk alone is timed four ways: watched with
 // nothing changed (the calls above), watched after a change deep in the tree, with
 // the stat-based cache only (the fallback when the watch cannot vouch), and uncached.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/executors/command-environment.js';
 import { createCommandIsolation } from '../src/host/executors/confine/command-isolation.js';
@@ -18,6 +20,8 @@ import { isShapedLikeGitDirectory, scanGitMetadata } from '../src/host/executors
 import { ScopeWalker } from '../src/host/executors/confine/scope-walk.js';
 import { resolveConfinement } from '../src/host/executors/confine/mode.js';
 import { executeBash } from '../src/host/executors/bash.js';
+import { prepareSandbox, type SandboxLayout } from '../src/host/executors/confine/sandbox-plan.js';
+import { buildSeccompFilter } from '../src/host/executors/confine/seccomp-filter.js';
 import type { ApprovedShell } from '../src/policy/gate-server.js';
 import { isGitDirectoryName } from '../src/policy/git-control.js';
 import { compileScopes } from '../src/policy/scopes.js';
@@ -67,6 +71,30 @@ function makeDeepest(root: string): string {
     if (last === undefined) return directory;
     directory = path.join(directory, last.name);
   }
+}
+
+/**
+ * bubblewrap with the call's own sandbox (every mount, the copied /etc, the seccomp filter) running `true` directly:
+ * what zotbox's closed-world mount set costs in bubblewrap and the kernel, without the start script's handshake, the
+ * mount verification, the cgroup or the git record and aftercare. Not a mode zotbox runs: a floor for the call.
+ */
+function spawnSandboxOnly(bwrap: string, layout: SandboxLayout, cwd: string): Promise<void> {
+  const sandbox = prepareSandbox(layout, { seccomp: true });
+  const fds = sandbox.descriptors();
+  const args = [...sandbox.args, '--chdir', cwd, '--', '/usr/bin/true'];
+  // fd 3 is the start channel's place (unused here), the bind sources from fd 4, then the filter's pipe.
+  const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'ignore', 'ignore', ...fds, 'pipe'] });
+  const filterInput = child.stdio[4 + fds.length] as Writable;
+  filterInput.on('error', () => undefined);
+  filterInput.end(buildSeccompFilter());
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      sandbox.close();
+      if (code === 0) resolve();
+      else reject(new Error(`bubblewrap with the call's sandbox exited ${String(code)}`));
+    });
+  });
 }
 
 /** bubblewrap alone, with a minimal sandbox running the same program: what the kernel and bwrap themselves cost. */
@@ -125,10 +153,11 @@ export async function runConfineBench(): Promise<void> {
           { name: 'bare bwrap', fn: () => spawnAndWait(confinement.bwrap, bareBubblewrapArguments()) },
           { name: 'confined', fn: run('confined') },
           { name: 'unconfined', fn: run('unconfined') },
+          { name: 'sandbox only', fn: () => spawnSandboxOnly(confinement.bwrap, layout, workspace) },
         ],
         { warmup: 2, samples },
       );
-      const [bare, confined, unconfined] = rounds.samples;
+      const [bare, confined, unconfined, sandboxOnly] = rounds.samples;
       const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples });
       // A directory made or removed deep in the tree before each walk: the watch names it, the rest is vouched for.
       let made = false;
@@ -152,6 +181,7 @@ export async function runConfineBench(): Promise<void> {
         [`${label}: bare bwrap running true (baseline)`, bare!.medianMs.toFixed(2), bare!.p99Ms.toFixed(2), '1.00×'],
         [`${label}: confined call`, confined!.medianMs.toFixed(2), confined!.p99Ms.toFixed(2), ratio(1)],
         [`${label}: unconfined call`, unconfined!.medianMs.toFixed(2), unconfined!.p99Ms.toFixed(2), ratio(2)],
+        [`${label}: bwrap with the call's sandbox, running true (floor)`, sandboxOnly!.medianMs.toFixed(2), sandboxOnly!.p99Ms.toFixed(2), ratio(3)],
         [`${label}: one git-metadata walk (watched, nothing changed)`, walk.medianMs.toFixed(2), walk.p99Ms.toFixed(2), '-'],
         [`${label}: one git-metadata walk (watched, one deep change)`, changed.medianMs.toFixed(2), changed.p99Ms.toFixed(2), '-'],
         [`${label}: one git-metadata walk (no watch, every directory stat-ed)`, statted.medianMs.toFixed(2), statted.p99Ms.toFixed(2), '-'],
