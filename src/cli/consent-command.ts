@@ -8,6 +8,7 @@ import { describeAgentSource, requireUsableStateDirectory, resolveSourceReferenc
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
+import { unknownAction } from './unknown-action.js';
 
 export const runConsent: CommandHandler = async (parsed, io) => {
   const [action, name, digest] = parsed.positionals;
@@ -15,7 +16,7 @@ export const runConsent: CommandHandler = async (parsed, io) => {
   const workspaceOption = parsed.values['workspace'];
   const sourceOption = parsed.values['source'];
   if (action !== 'list' && action !== 'revoke') {
-    throw new ZotboxError('ZB_CLI_USAGE', `unknown consent action ${JSON.stringify(action)}; use list or revoke. Run 'zotbox consent --help'.`);
+    throw unknownAction('consent', action, ['list', 'revoke']);
   }
   if (action === 'list' && digest !== undefined) throw new ZotboxError('ZB_CLI_USAGE', "consent list takes at most an agent name. Run 'zotbox consent --help'.");
   if (action === 'list' && (workspaceOption !== undefined || sourceOption !== undefined))

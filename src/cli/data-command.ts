@@ -20,13 +20,14 @@ import {
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
+import { unknownAction } from './unknown-action.js';
 
 export const runData: CommandHandler = async (parsed, io) => {
   const [action, argument] = parsed.positionals;
   const json = parsed.values['json'] === true;
   const from = parsed.values['from'];
   const legacy = parsed.values['legacy'] === true;
-  if (action !== 'list' && action !== 'move') throw new ZotboxError('ZB_CLI_USAGE', `unknown data action ${JSON.stringify(action)}; use list or move. Run 'zotbox data --help'.`);
+  if (action !== 'list' && action !== 'move') throw unknownAction('data', action, ['list', 'move']);
   if (action === 'list' && (from !== undefined || legacy)) throw new ZotboxError('ZB_CLI_USAGE', "--from and --legacy are for data move. Run 'zotbox data --help'.");
   if (action === 'move' && argument === undefined) throw new ZotboxError('ZB_CLI_USAGE', "data move needs the agent where it is now: 'zotbox data move AGENT --from SOURCE'.");
   if (action === 'move' && (from === undefined) === !legacy) {

@@ -5,9 +5,10 @@ import { homedir } from 'node:os';
 import { API_KEY_VARIABLES, addUserModel, hasModelCredentials, listCatalog, testModel, userModelsFile, type CatalogModel, type ProviderName } from '../api/models.js';
 import { formatCost } from '../api/cost.js';
 import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigin } from '../api/state.js';
-import { ZotboxError } from '../errors.js';
+import { didYouMean, ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler, ParsedCommand } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
+import { unknownAction } from './unknown-action.js';
 
 const ADD_OPTIONS = ['provider', 'base-url', 'context-window', 'reasoning', 'vision', 'max-concurrency', 'no-key'] as const;
 
@@ -15,7 +16,7 @@ export const runModels: CommandHandler = async (parsed, io) => {
   const [action, argument] = parsed.positionals;
   const json = parsed.values['json'] === true;
   if (action !== 'list' && action !== 'path' && action !== 'add' && action !== 'test') {
-    throw new ZotboxError('ZB_CLI_USAGE', `unknown models action ${JSON.stringify(action)}; use list, path, add or test. Run 'zotbox models --help'.`);
+    throw unknownAction('models', action, ['list', 'path', 'add', 'test']);
   }
   if ((action === 'add' || action === 'test') !== (argument !== undefined)) {
     throw new ZotboxError(
@@ -105,9 +106,15 @@ function add(io: CliIo, state: string, id: string, parsed: ParsedCommand, json: 
 async function probe(io: CliIo, catalog: readonly CatalogModel[], id: string, modelsFile: string, json: boolean): Promise<number> {
   const model = catalog.find((m) => m.id === id);
   if (model === undefined) {
-    throw new ZotboxError('ZB_MODEL_UNAVAILABLE', `model ${JSON.stringify(id)} is in no catalog (zotbox models list shows it). Fix: declare it in ${modelsFile}, e.g. with zotbox models add.`, {
-      details: { model: id },
-    });
+    const suggestion = didYouMean(
+      id,
+      catalog.map((m) => m.id),
+    );
+    throw new ZotboxError(
+      'ZB_MODEL_UNAVAILABLE',
+      `model ${JSON.stringify(id)} is in no catalog.${suggestion} zotbox models list shows the models there are. Fix: declare it in ${modelsFile}, e.g. zotbox models add ${id} --provider openai --base-url http://127.0.0.1:8080/v1 --context-window 32768.`,
+      { details: { model: id } },
+    );
   }
   if (!hasModelCredentials(model, io.env)) {
     const key = API_KEY_VARIABLES[model.provider];

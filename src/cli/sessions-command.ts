@@ -7,6 +7,7 @@ import { requireUsableStateDirectory, resolveStateDirectory, stateDirectoryOrigi
 import { ZotboxError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
+import { unknownAction } from './unknown-action.js';
 
 const ACTIONS = ['list', 'show', 'rm', 'prune'] as const;
 
@@ -16,7 +17,7 @@ export const runSessions: CommandHandler = async (parsed, io) => {
   const agentOption = parsed.values['agent'];
   const agent = typeof agentOption === 'string' ? agentOption : undefined;
   if (!(ACTIONS as readonly (string | undefined)[]).includes(action)) {
-    throw new ZotboxError('ZB_CLI_USAGE', `unknown sessions action ${JSON.stringify(action)}; use list, show, rm or prune. Run 'zotbox sessions --help'.`);
+    throw unknownAction('sessions', action, ['list', 'show', 'rm', 'prune']);
   }
   if (action === 'list' && agent !== undefined) throw new ZotboxError('ZB_CLI_USAGE', "sessions list takes the agent name as its argument, not --agent: 'zotbox sessions list NAME'.");
   if (action !== 'list' && action !== 'prune' && argument === undefined)

@@ -51,3 +51,22 @@ test('a misspelt model id suggests the catalog model', async (t) => {
   t.is(result.status, 1);
   t.regex(result.stderr, /error\[ZB_MODEL_UNAVAILABLE\]: model "claude-sonet-4-5" is in no catalog\. Did you mean 'claude-sonnet-4-5'\?/);
 });
+
+const action = test.macro(async (t, argv: string[], expected: RegExp) => {
+  const result = await runCliCaptured(argv);
+  t.is(result.status, 2);
+  t.regex(result.stderr, expected);
+});
+test('zotbox models lst suggests list and names every action', action, ['models', 'lst'], /unknown models action "lst"\. Did you mean 'list'\? Use list, path, add or test\./);
+test('zotbox sessions prne suggests prune', action, ['sessions', 'prne'], /unknown sessions action "prne"\. Did you mean 'prune'\? Use list, show, rm or prune\./);
+test('zotbox consent revok suggests revoke', action, ['consent', 'revok'], /unknown consent action "revok"\. Did you mean 'revoke'\? Use list or revoke\./);
+test('zotbox data mov suggests move', action, ['data', 'mov'], /unknown data action "mov"\. Did you mean 'move'\? Use list or move\./);
+test('an action near none gets no suggestion', action, ['models', 'deploy'], /unknown models action "deploy"\. Use list, path, add or test\./);
+
+test('zotbox models test with a misspelt model id suggests the model the catalog has', async (t) => {
+  const state = path.join(tempDir(t, 'zb-dym-models-'), 'state');
+  const result = await runCliCaptured(['models', 'test', 'gpt-4.l'], { env: { ZOTBOX_HOME: state } });
+  t.is(result.status, 1);
+  t.regex(result.stderr, /model "gpt-4\.l" is in no catalog\. Did you mean 'gpt-4\.1'\?/);
+  t.true(result.stderr.includes(`zotbox models add gpt-4.l --provider openai`), result.stderr);
+});
