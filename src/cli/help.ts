@@ -2,6 +2,7 @@
 // drift from the options the parser actually accepts.
 import { COMMON_OPTIONS, type CommandSpec, type OptionSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
+import { packageDoc } from './package-docs.js';
 
 export function renderMainHelp(version: string, available: ReadonlySet<string>): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -23,7 +24,7 @@ export function renderMainHelp(version: string, available: ReadonlySet<string>):
     '      --debug    On failure, print the stack trace and causes (same as ZOTBOX_DEBUG=1).',
     '',
     'Exit status: 0 success, 1 failure (the message names a ZB_ code), 2 usage error.',
-    'Documentation: docs/cli.md in the zotbox package.',
+    `Documentation: ${packageDoc('cli.md')}`,
     '',
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import { isZotboxError, ZotboxError, fileSystemError } from '../errors.js';
 import type { CliIo, CommandHandler } from './command-spec.js';
 import { field, writeTerminalText } from './terminal-output.js';
 import { agentNameFromDirectory, agentTemplate, type TemplateFile } from './init-template.js';
+import { packageDoc } from './package-docs.js';
 
 /** The name from --name, else from the directory's name; checked by the manifest parser itself, so the rule is not copied here. */
 async function chooseName(option: unknown, directory: string): Promise<string> {
@@ -101,7 +102,7 @@ function report(io: CliIo, shownDirectory: string, directory: string, name: stri
     `  zotbox check ${field(shellWord(shownDirectory))} read README.md`,
     `  zotbox run ${field(shellWord(shownDirectory))} "What is in this workspace?"`,
     `  zotbox run ${field(shellWord(shownDirectory))}                (no prompt, on a terminal: a chat)`,
-    'docs/agents.md in the zotbox package explains each file and the tools the agent gets.',
+    `${field(packageDoc('agents.md'))} explains each file and the tools the agent gets.`,
   ];
   writeTerminalText(io.stdout, `${lines.join('\n')}\n`);
 }

@@ -167,6 +167,12 @@ for (const how of ['global', 'dependency'] as const) {
     const version = await outside('zotbox', ['--version'], home, env);
     t.is(version.status, 0, version.stderr);
     t.is(version.stdout, `${ZOTBOX_VERSION}\n`);
+    // Help names the installed package's own docs, a file the user can open (not a path inside a clone).
+    const help = await outside('zotbox', ['--help'], home, env);
+    t.is(help.status, 0, help.stderr);
+    const docs = /^Documentation: (.+)$/m.exec(help.stdout)?.[1];
+    t.is(docs, path.join(realpathSync(packageDir), 'docs', 'cli.md'));
+    t.true(existsSync(docs ?? ''), `${docs ?? 'no Documentation line'} exists`);
     const result = await outside('zotbox', ['run', agent, 'list the files', '--replay', transcript, '-y', '--cwd', workspace, '--session', session, '--json'], home, env);
     t.is(result.status, 0, result.stderr);
     const all = events(result.stdout);
