@@ -41,17 +41,7 @@ const STEPS: readonly DemoStep[] = [
   { explain: 'The code reviewer may read the workspace, but not escape it.', argv: ['check', reviewer, 'read', '../../etc/passwd', '--cwd', repoRoot], expectStatus: 1 },
   {
     explain: 'The main job: run the code reviewer on a sample project, offline, replaying a recorded model. Every tool call crosses the gate; reading /etc/passwd is denied and the model is told why.',
-    argv: [
-      'run',
-      reviewer,
-      '--cwd',
-      path.join(repoRoot, 'examples', 'workspaces', 'sample-project'),
-      '--replay',
-      path.join(repoRoot, 'examples', 'transcripts', 'code-reviewer.json'),
-      '--yes',
-      '--confine',
-      'auto',
-    ],
+    argv: ['run', reviewer, '--cwd', path.join(repoRoot, 'examples', 'workspaces', 'sample-project'), '--replay', path.join(repoRoot, 'examples', 'transcripts', 'code-reviewer.json'), '--yes'],
     expectStatus: 0,
   },
   {

@@ -139,10 +139,13 @@ export function textRenderer(options: { readonly chat: boolean }): { render: (ev
   };
 }
 
-/** The total line, after a blank one; none for a run that failed before any model turn (its error says it all). */
+/**
+ * The total line, after a blank one; none when no model turn happened: a run that failed first (its error says it
+ * all), or a chat closed before its first message (a line of zeros says nothing).
+ */
 function endLines(end: RunEnd): string {
   const nothing = end.turns === 0 && end.usage.input_tokens + end.usage.output_tokens === 0;
-  return end.status !== 'completed' && nothing ? '' : `\n${usageLine(end)}\n`;
+  return nothing ? '' : `\n${usageLine(end)}\n`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');

@@ -26,4 +26,6 @@ test('zotbox run on an init agent with no prompt, on a terminal, is a chat: gree
   pty.press('\u0004');
   t.is(await pty.exited, 0, pty.screen.text());
   t.false(pty.raw().includes('Describe what this workspace contains'), 'no default prompt was sent');
+  // Nothing was asked, so no total line of zeros.
+  t.false(pty.raw().includes('0 turns'), pty.screen.text());
 });
