@@ -8,6 +8,7 @@ import { MESSAGE_LIMITS, checkMessageLimits } from '../../policy/message-limits.
 import { InputRequestSchema, ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../../policy/model-protocol.js';
 import type { EndpointWait } from '../providers/http.js';
 import type { ModelProvider } from '../providers/provider.js';
+import { takeLoopTurn } from './loop-turns.js';
 
 export interface ModelServerHooks {
   onText(delta: string): void;
@@ -27,34 +28,10 @@ export interface ModelServerHooks {
   onInputError?(error: unknown): void;
 }
 
-// Model requests are taken one per turn of the event loop, across every run of the
-// process. A pass of the loop delivers every port's messages that arrive while it
-// runs, so 1,000 runs starting at once made one pass of 1,000 requests, and no
-// socket could connect or send until the last request was built (the first went
-// out about 450 ms into the scale bench). Between two requests the loop now
-// connects and writes the sockets of those before it.
-const waiting: (() => void)[] = [];
-let draining = false;
-
-function loopTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    if (!draining) {
-      draining = true;
-      setImmediate(takeNext);
-    }
-  });
-}
-
-function takeNext(): void {
-  waiting.shift()?.();
-  if (waiting.length > 0) setImmediate(takeNext);
-  else draining = false;
-}
-
 export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
   const onMessage = async (raw: unknown) => {
-    await loopTurn();
+    // One request per turn of the event loop, across every run (loop-turns.ts).
+    await takeLoopTurn();
     const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
     const fail = (error: ZotboxError) => {
       if (id > 0) port.postMessage({ type: 'model.response', id, ok: false, error: error.toWire() });
