@@ -1,7 +1,9 @@
-// Model requests are taken one per turn of the event loop (issue 26, item 2): when
-// many runs' requests arrive in one pass of the loop, the loop still turns between
-// them, so the sockets of the requests already taken connect and send before the
-// last is built. A turn is counted by a ticker that runs once in every check phase.
+// Model requests are taken for at most about 1 ms of each turn of the event loop
+// (issue 26, item 2): when many runs' requests arrive in one pass of the loop, the
+// loop still turns between them, so the sockets of the requests already taken
+// connect and send before the last is built. A turn is counted by a ticker that
+// runs once in every check phase; a request's work is made longer than the budget
+// by a provider that computes for 2 ms (more on a loaded machine, never less).
 import test from 'ava';
 import { MessageChannel } from 'node:worker_threads';
 import { serveModel } from '../../../src/host/models/model-server.js';
@@ -20,29 +22,28 @@ function loopTurnCounter(): { readonly now: () => number; readonly stop: () => v
   return { now: () => turns, stop: () => (ticking = false) };
 }
 
-test('callers waiting together are resumed in order, each in a turn of the loop of its own', async (t) => {
-  const counter = loopTurnCounter();
-  const resumed: { caller: number; turn: number }[] = [];
-  await Promise.all(Array.from({ length: 20 }, (_, caller) => takeLoopTurn().then(() => resumed.push({ caller, turn: counter.now() }))));
-  counter.stop();
+test('callers waiting together are resumed in the order they came', async (t) => {
+  const resumed: number[] = [];
+  await Promise.all(Array.from({ length: 20 }, (_, caller) => takeLoopTurn().then(() => resumed.push(caller))));
   t.deepEqual(
-    resumed.map((r) => r.caller),
+    resumed,
     Array.from({ length: 20 }, (_, i) => i),
   );
-  for (let i = 1; i < resumed.length; i++) t.true(resumed[i]!.turn > resumed[i - 1]!.turn, `caller ${i} resumed in turn ${resumed[i]!.turn}, caller ${i - 1} in ${resumed[i - 1]!.turn}`);
 });
 
-test('model requests of 50 runs delivered in one pass of the loop reach the provider in 50 different turns of it', async (t) => {
+test('model requests of 20 runs delivered in one pass of the loop, each longer than the budget, reach the provider in 20 different turns of it', async (t) => {
   const counter = loopTurnCounter();
   const calledInTurn: number[] = [];
   const provider: ModelProvider = {
     model: 'm',
     complete: async () => {
       calledInTurn.push(counter.now());
+      const started = performance.now();
+      while (performance.now() - started < 2); // a request's own work: building it, checking it, JSON
       return { content: [{ type: 'text', text: 'done' }], stop: 'end', usage: { input_tokens: 1, output_tokens: 1 } };
     },
   };
-  const runs = Array.from({ length: 50 }, () => new MessageChannel());
+  const runs = Array.from({ length: 20 }, () => new MessageChannel());
   const servers = runs.map((channel) => serveModel(channel.port1, provider, { onText: () => {}, onTurn: () => {} }, new AbortController().signal));
   const answers = runs.map((channel) => new Promise((resolve) => channel.port2.once('message', resolve)));
   runs.forEach((channel, i) => channel.port2.postMessage({ type: 'model.request', id: i + 1, system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], tools: [] }));
@@ -51,5 +52,5 @@ test('model requests of 50 runs delivered in one pass of the loop reach the prov
   for (const server of servers) server.close();
   for (const channel of runs) channel.port1.close();
   t.true(answered.every((answer) => (answer as { ok?: unknown }).ok === true));
-  t.is(new Set(calledInTurn).size, 50, `the provider was called in turns ${calledInTurn.join(', ')}`);
+  t.is(new Set(calledInTurn).size, 20, `the provider was called in turns ${calledInTurn.join(', ')}`);
 });
