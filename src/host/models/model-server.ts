@@ -8,6 +8,7 @@ import { MESSAGE_LIMITS, checkMessageLimits } from '../../policy/message-limits.
 import { InputRequestSchema, ModelRequestSchema, type AssistantTurn, type ChatMessage } from '../../policy/model-protocol.js';
 import type { EndpointWait } from '../providers/http.js';
 import type { ModelProvider } from '../providers/provider.js';
+import { takeLoopTurn } from './loop-turns.js';
 
 export interface ModelServerHooks {
   onText(delta: string): void;
@@ -29,6 +30,8 @@ export interface ModelServerHooks {
 
 export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
   const onMessage = async (raw: unknown) => {
+    // One request per turn of the event loop, across every run (loop-turns.ts).
+    await takeLoopTurn();
     const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
     const fail = (error: ZotboxError) => {
       if (id > 0) port.postMessage({ type: 'model.response', id, ok: false, error: error.toWire() });
