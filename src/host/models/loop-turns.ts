@@ -1,6 +1,7 @@
 // Model requests are taken in order, across every run of the process, for at most
-// about TURN_BUDGET_MS of each turn of the event loop (the rest wait for the next). One pass of the loop delivers every port's
-// messages, those that arrive while it runs included, so 1,000 runs started at once
+// about TURN_BUDGET_MS of each turn of the event loop (the rest wait for the next).
+// One pass of the loop delivers every port's messages, those that arrive while it
+// runs included, so 1,000 runs started at once
 // made one pass of 1,000 model requests, and no socket could connect or send until
 // the last request was built: in the scale bench every turn-1 request went out in a
 // 20-50 ms window 450-700 ms into the batch, and every answer came back at once.

@@ -30,7 +30,7 @@ export interface ModelServerHooks {
 
 export function serveModel(port: MessagePort, provider: ModelProvider, hooks: ModelServerHooks, signal: AbortSignal): { close(): void } {
   const onMessage = async (raw: unknown) => {
-    // One request per turn of the event loop, across every run (loop-turns.ts).
+    // Requests are taken a few per turn of the event loop, across every run (loop-turns.ts).
     await takeLoopTurn();
     const id = typeof (raw as { id?: unknown } | null)?.id === 'number' ? (raw as { id: number }).id : 0;
     const fail = (error: ZotboxError) => {
