@@ -54,7 +54,7 @@ function record(t: ExecutionContext, args: readonly string[]): Recorded {
 }
 
 /** What the CLI's dispatcher loads for every command line, written out by hand. */
-const DISPATCH = ['bin', 'cli/launch.js', 'cli.js', 'cli/command-spec.js', 'cli/commands.js', 'cli/help.js', 'errors.js', 'version.js'];
+const DISPATCH = ['bin', 'cli/launch.js', 'cli.js', 'cli/command-spec.js', 'cli/commands.js', 'cli/help.js', 'cli/package-docs.js', 'errors.js', 'version.js'];
 
 /**
  * zotbox modules that no start-up path below may load: the pool, HTTP, the providers, the models, the worker.
