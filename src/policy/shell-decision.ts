@@ -25,6 +25,7 @@ import type { CompiledScopes } from './scopes.js';
 import { deny as no, denyWithin, type Check, type Unlisted } from './shell-check.js';
 import { findProgram } from './program-lookup.js';
 import { checkProgramIdentity } from './program-identity.js';
+import { checkProgramLocation } from './program-location.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
 import { unwrapCommand } from './wrapper-unwrap.js';
@@ -138,11 +139,16 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
     // Approvable (issue 27 §6) only when it names a program that exists; approving it waives this check alone.
     const found = findProgram(name, context.searchPath);
     if (found === undefined) return no('ZB_POLICY_SHELL_NOT_ALLOWED', reason);
+    // A file the agent can change is never offered for approval.
+    const location = checkProgramLocation(name, found, context.scopes);
+    if (!location.ok) return location;
     const unlisted = { name, program: found.program, ...(builtInRuleOf(name) === undefined ? { noArgumentRule: true as const } : {}) };
     return { ok: false, code: 'ZB_POLICY_SHELL_NOT_ALLOWED', reason, unlisted };
   }
   const found = findProgram(name, context.searchPath);
   if (found === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
+  const location = checkProgramLocation(name, found, context.scopes);
+  if (!location.ok) return location;
   const program = found.program;
   if (written.includes('/')) {
     let real: string;

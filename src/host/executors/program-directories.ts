@@ -8,6 +8,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../errors.js';
+import { resolveCanonicalPath } from '../../policy/path-resolve.js';
 import { isInsideRoot } from '../../policy/scopes.js';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from './command-environment.js';
 
@@ -130,7 +131,13 @@ export function programDirectoryBinds(directories: readonly ProgramDirectory[], 
       try {
         target = realpathSync.native(entry);
       } catch {
-        continue; // a dangling link: the gate finds no program there, and there is nothing to bind
+        // Dangling: nothing to bind, but its target may be made later, and the name then runs it: where it would be
+        // made must not be a write scope (adv27b). A link that cannot be resolved even so is refused.
+        const landing = resolveCanonicalPath(entry, { withStats: true });
+        if (!landing.ok) throw unsafe(directory, `${entry} is a link that cannot be resolved (${landing.reason})`);
+        const root = writeRoots.find((scope) => isInsideRoot(landing.path, scope));
+        if (root !== undefined) throw unsafe(directory, `${entry} points to ${landing.path}, not there yet but inside the write scope ${root} of this run, where the agent could make it`);
+        continue;
       }
       const root = writeRoots.find((scope) => isInsideRoot(target, scope));
       if (root !== undefined) throw unsafe(directory, `${entry} points to ${target}, inside the write scope ${root} of this run`);

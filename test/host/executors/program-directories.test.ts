@@ -124,3 +124,23 @@ test('the search path is the program directories in order, then the fixed path',
   t.deepEqual(searchPathWith([{ directory: '/a/bin', home: '/a' }, { directory: '/b' }]), ['/a/bin', '/b', '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']);
   t.deepEqual(searchPathWith([]), ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']);
 });
+
+test('a dangling link whose target would be made inside a write scope is refused; one landing elsewhere is not', (t) => {
+  const base = root(t);
+  const ws = made(base, 'ws');
+  const tools = made(base, 'tools');
+  symlinkSync(path.join(base, 'not-installed', 'bin', 'tool'), path.join(tools, 'tool')); // dangling, outside the scopes
+  const directories = resolveProgramDirectories([tools], context('/x'));
+  t.deepEqual(programDirectoryBinds(directories, [ws]), [tools]);
+  symlinkSync(path.join(ws, 'build', 'jq'), path.join(tools, 'jq')); // dangling, into the workspace: the agent could make it
+  refusal(t, () => programDirectoryBinds(directories, [ws]), /jq points to .*\/ws\/build\/jq, not there yet but inside the write scope/);
+  refusal(t, () => refuseProgramDirectoriesInWriteScopes(directories, [ws]), /not there yet but inside the write scope/);
+});
+
+test('a link in a program directory that loops is refused (it cannot be resolved)', (t) => {
+  const base = root(t);
+  const tools = made(base, 'tools');
+  symlinkSync('loop', path.join(tools, 'loop'));
+  const directories = resolveProgramDirectories([tools], context('/x'));
+  refusal(t, () => programDirectoryBinds(directories, [made(base, 'ws')]), /loop is a link that cannot be resolved/);
+});
