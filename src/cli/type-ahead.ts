@@ -4,6 +4,30 @@
 // or in the stream's buffer once Node has read them. Both are dropped just before the
 // prompt is drawn, so the answer is typed after the question was on screen.
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+
+/**
+ * The helper programs, by absolute path in the system's own directories only: they run on the host with the user's
+ * rights, so a PATH that holds a workspace directory (npm run's node_modules/.bin, direnv's PATH_add) must not choose
+ * them (adv27b). A file that root does not own, or that others may write, is not used.
+ */
+const HELPERS: readonly (readonly [readonly string[], readonly string[]])[] = [
+  [
+    ['/usr/bin/perl', '/bin/perl'],
+    ['-MPOSIX', '-e', 'POSIX::tcflush(0, POSIX::TCIFLUSH) or exit 1'],
+  ],
+  [
+    ['/usr/bin/python3', '/bin/python3'],
+    ['-c', 'import termios; termios.tcflush(0, termios.TCIFLUSH)'],
+  ],
+];
+
+function systemProgram(candidates: readonly string[]): string | undefined {
+  return candidates.find((file) => {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return stats !== undefined && stats.isFile() && stats.uid === 0 && (stats.mode & 0o022) === 0;
+  });
+}
 
 /**
  * Flushes the kernel's input queue of the terminal on fd 0 (tcflush TCIFLUSH). Node has no binding for it;
@@ -11,12 +35,10 @@ import { spawnSync } from 'node:child_process';
  * without either the stream's own buffer is still dropped.
  */
 function flushTerminalInput(): void {
-  const helpers: readonly (readonly [string, readonly string[]])[] = [
-    ['perl', ['-MPOSIX', '-e', 'POSIX::tcflush(0, POSIX::TCIFLUSH) or exit 1']],
-    ['python3', ['-c', 'import termios; termios.tcflush(0, termios.TCIFLUSH)']],
-  ];
-  for (const [program, args] of helpers) {
-    const flushed = spawnSync(program, args, { stdio: [0, 'ignore', 'ignore'] });
+  for (const [candidates, args] of HELPERS) {
+    const program = systemProgram(candidates);
+    if (program === undefined) continue;
+    const flushed = spawnSync(program, args, { stdio: [0, 'ignore', 'ignore'], env: {} });
     if (flushed.error === undefined && flushed.status === 0) return;
   }
 }

@@ -220,6 +220,10 @@ export const UNCHECKED_RUNNERS: ReadonlyMap<string, string> = new Map<string, st
     'at',
     'batch',
   ].map((name): [string, string] => [name, 'runs a command given in its arguments or input']),
+  // The dynamic loader runs any program file given to it (a never-allowed one too); ldd may run the program it
+  // inspects (a file with its own loader), which its manual warns of.
+  ['ld.so', 'loads and runs the program file given in its arguments (the dynamic loader)'],
+  ['ldd', 'may run the program it is given (its manual warns not to use it on untrusted files)'],
   ['busybox', 'runs its applets (shells, env, xargs, timeout...), which are other programs with options of their own'],
   ['toybox', 'runs its applets (shells, env, xargs, timeout...), which are other programs with options of their own'],
 ]);

@@ -8,6 +8,8 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileSystemError, ZotboxError } from '../../errors.js';
 import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH } from './apparmor-profile.js';
+import { lookupProgram } from '../../policy/program-lookup.js';
+import { COMMAND_SEARCH_PATH } from '../executors/command-environment.js';
 
 /** The commands a user without root runs instead: exactly what --fix-apparmor does. */
 export const APPARMOR_MANUAL_STEPS = [`sudo zotbox doctor --print-apparmor | sudo tee ${APPARMOR_PROFILE_PATH} >/dev/null`, `sudo apparmor_parser -r ${APPARMOR_PROFILE_PATH}`];
@@ -34,7 +36,13 @@ export function installAppArmorProfile(): void {
     rmSync(temp, { force: true });
     throw fileSystemError('write the AppArmor profile', APPARMOR_PROFILE_PATH, cause);
   }
-  const loaded = spawnSync('apparmor_parser', ['-r', APPARMOR_PROFILE_PATH], { encoding: 'utf8' });
+  // Found on the fixed system path only, run with no inherited environment: as root, a PATH the caller (or a
+  // workspace directory on it) controls must not choose what runs.
+  const parser = lookupProgram('apparmor_parser', COMMAND_SEARCH_PATH);
+  const loaded =
+    parser === undefined
+      ? { status: null, error: new Error(`apparmor_parser is not in ${COMMAND_SEARCH_PATH.join(', ')}`), stderr: '' }
+      : spawnSync(parser, ['-r', APPARMOR_PROFILE_PATH], { encoding: 'utf8', env: { PATH: COMMAND_SEARCH_PATH.join(':') } });
   if (loaded.status !== 0) {
     const said = loaded.error?.message ?? loaded.stderr.trim();
     throw new ZotboxError(
