@@ -1,0 +1,40 @@
+// adv27b (false refusal): a single-binary coreutils (Fedora/UBI minimal's
+// coreutils-single, uutils) or busybox answers to every applet name through
+// symlinks, and picks the applet by argv[0], which is the name written. The identity
+// check sees that the file is also chroot (never allowed) and denies `ls .` on such a
+// system, though ls runs as ls. The layout is what the decision reads: a program
+// directory whose ls and chroot are links to one multi-call file. The expected
+// outcome: ls is judged as ls (chroot, written as chroot, stays denied).
+import test from 'ava';
+import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { checkPermission } from '../../src/api/check.js';
+import { tempDir } from '../fixtures/temp.js';
+
+test('ls through a multi-call coreutils is judged as ls, not refused as chroot', async (t) => {
+  const root = tempDir(t, 'zb-adv27b-');
+  const workspace = path.join(root, 'ws');
+  const agent = path.join(root, 'agent');
+  const bin = path.join(root, 'coreutils', 'bin');
+  for (const directory of [workspace, agent, bin]) mkdirSync(directory, { recursive: true, mode: 0o755 });
+  copyFileSync('/usr/bin/true', path.join(bin, 'coreutils'));
+  for (const applet of ['ls', 'cat', 'chroot', 'env']) symlinkSync('coreutils', path.join(bin, applet));
+  writeFileSync(path.join(agent, 'AGENT.md'), '# a\n');
+  const manifest = {
+    zotfile: 1,
+    name: 'adv27b',
+    version: '1.0.0',
+    description: 'x',
+    license: 'MIT',
+    runtime: { min_zot: '0.2.0' },
+    model: { requires: ['tools'], min_context: 32000 },
+    permissions: { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'allowlist', allow: ['ls', 'chroot'] } },
+    entry: { greeting: 'hi', default_prompt: 'hi' },
+  };
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
+  const options = { cwd: root, workspace, stateDirectory: path.join(root, 'state'), programPath: [bin] };
+  const chroot = await checkPermission(agent, 'bash', 'chroot / true', options);
+  t.is(chroot.code, 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  const ls = await checkPermission(agent, 'bash', 'ls .', options);
+  t.true(ls.allowed, `ls was refused: ${ls.reason ?? ''}`);
+});
