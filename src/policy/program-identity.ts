@@ -66,8 +66,8 @@ export function knownNamesOf(program: string, searchPath: readonly string[]): re
 export function checkProgramIdentity(written: string, program: string, searchPath: readonly string[]): Check<readonly (readonly [string, ProgramRule])[]> {
   // A multi-call binary is each of its applets, chosen by the name it runs as (the written name: argv[0], or the
   // file it is found at inside the sandbox): ls linked to busybox is ls, and is judged as ls alone (adv27b).
-  // The binary under its own name stays an unchecked runner.
-  if (MULTI_CALL_FILES.has(program.slice(program.lastIndexOf('/') + 1)) && !MULTI_CALL_FILES.has(written)) return { ok: true, value: [] };
+  // The binary under its own name is denied before this, as an unchecked runner.
+  if (MULTI_CALL_FILES.has(program.slice(program.lastIndexOf('/') + 1))) return { ok: true, value: [] };
   const others = knownNamesOf(program, searchPath).filter((name) => name !== written);
   const is = `${written} is ${program}`;
   for (const other of others) {

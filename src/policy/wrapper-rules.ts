@@ -226,4 +226,5 @@ export const UNCHECKED_RUNNERS: ReadonlyMap<string, string> = new Map<string, st
   ['ldd', 'may run the program it is given (its manual warns not to use it on untrusted files)'],
   ['busybox', 'runs its applets (shells, env, xargs, timeout...), which are other programs with options of their own'],
   ['toybox', 'runs its applets (shells, env, xargs, timeout...), which are other programs with options of their own'],
+  ['coreutils', 'runs its applets (chroot, env, nohup, timeout...), which are other programs with options of their own'],
 ]);

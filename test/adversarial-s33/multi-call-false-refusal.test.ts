@@ -38,3 +38,30 @@ test('ls through a multi-call coreutils is judged as ls, not refused as chroot',
   const ls = await checkPermission(agent, 'bash', 'ls .', options);
   t.true(ls.allowed, `ls was refused: ${ls.reason ?? ''}`);
 });
+
+test('the multi-call binary written under its own name stays denied (it runs any applet, chroot included)', async (t) => {
+  const root = tempDir(t, 'zb-adv27b-');
+  const workspace = path.join(root, 'ws');
+  const agent = path.join(root, 'agent');
+  const bin = path.join(root, 'coreutils', 'bin');
+  for (const directory of [workspace, agent, bin]) mkdirSync(directory, { recursive: true, mode: 0o755 });
+  copyFileSync('/usr/bin/true', path.join(bin, 'coreutils'));
+  symlinkSync('coreutils', path.join(bin, 'ls'));
+  writeFileSync(path.join(agent, 'AGENT.md'), '# a\n');
+  const manifest = {
+    zotfile: 1,
+    name: 'adv27b',
+    version: '1.0.0',
+    description: 'x',
+    license: 'MIT',
+    runtime: { min_zot: '0.2.0' },
+    model: { requires: ['tools'], min_context: 32000 },
+    permissions: { fs: { read: ['${workspace}'], write: [] }, bash: { mode: 'allowlist', allow: ['ls', 'coreutils'] } },
+    entry: { greeting: 'hi', default_prompt: 'hi' },
+  };
+  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
+  const options = { cwd: root, workspace, stateDirectory: path.join(root, 'state'), programPath: [bin] };
+  const direct = await checkPermission(agent, 'bash', 'coreutils --coreutils-prog=chroot / true', options);
+  t.is(direct.code, 'ZB_POLICY_SHELL_NOT_ALLOWED');
+  t.true((await checkPermission(agent, 'bash', 'ls .', options)).allowed);
+});
