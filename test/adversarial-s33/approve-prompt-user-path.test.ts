@@ -10,6 +10,7 @@ import path from 'node:path';
 import { BIN } from '../fixtures/paths.js';
 import { startPty } from '../fixtures/pty.js';
 import { tempDir } from '../fixtures/temp.js';
+import { writeReviewAgent } from './review-agent.js';
 
 const usage = { input_tokens: 0, output_tokens: 0 };
 const call = (id: string, name: string, input: object) => ({ content: [{ type: 'tool_use', id, name, input }], stop: 'tool_use', usage });
@@ -21,19 +22,7 @@ test('the approval prompt never runs a program the agent wrote in a PATH directo
   const agent = path.join(root, 'agent');
   const marker = path.join(root, 'HOST-MARKER');
   for (const directory of [path.join(workspace, 'node_modules', '.bin'), agent]) mkdirSync(directory, { recursive: true, mode: 0o755 });
-  writeFileSync(path.join(agent, 'AGENT.md'), '# a\n');
-  const manifest = {
-    zotfile: 1,
-    name: 'adv27b',
-    version: '1.0.0',
-    description: 'x',
-    license: 'MIT',
-    runtime: { min_zot: '0.2.0' },
-    model: { requires: ['tools'], min_context: 32000 },
-    permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['chmod'] } },
-    entry: { greeting: 'hi', default_prompt: 'hi' },
-  };
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
+  writeReviewAgent(agent, { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['chmod'] } });
   const transcript = {
     zotbox_replay: 1,
     model: 'claude-sonnet-4-5',

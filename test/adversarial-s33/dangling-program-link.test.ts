@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'no
 import path from 'node:path';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
+import { writeReviewAgent } from './review-agent.js';
 
 const usage = { input_tokens: 0, output_tokens: 0 };
 const call = (id: string, name: string, input: object) => ({ content: [{ type: 'tool_use', id, name, input }], stop: 'tool_use', usage });
@@ -22,19 +23,7 @@ test('a program written by the agent through a dangling link of a program direct
   for (const directory of [workspace, tools, agent]) mkdirSync(directory, { recursive: true, mode: 0o755 });
   // The user's tool directory links jq to a build output in the project, not built yet.
   symlinkSync(path.join(workspace, 'jq'), path.join(tools, 'jq'));
-  writeFileSync(path.join(agent, 'AGENT.md'), '# a\n');
-  const manifest = {
-    zotfile: 1,
-    name: 'adv27b',
-    version: '1.0.0',
-    description: 'x',
-    license: 'MIT',
-    runtime: { min_zot: '0.2.0' },
-    model: { requires: ['tools'], min_context: 32000 },
-    permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['jq', 'chmod'] } },
-    entry: { greeting: 'hi', default_prompt: 'hi' },
-  };
-  writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
+  writeReviewAgent(agent, { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['jq', 'chmod'] } });
   const transcript = {
     zotbox_replay: 1,
     model: 'claude-sonnet-4-5',
