@@ -94,7 +94,7 @@ export function totalsLine(report: EvalReport): string {
   const t = report.totals;
   const tokens = t.usage.input_tokens + t.usage.output_tokens + t.usage.cache_creation_input_tokens + t.usage.cache_read_input_tokens;
   const status = report.status.toUpperCase();
-  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors (infrastructure), ${t.not_run} not run · ${t.runs} runs · ${count(tokens)} tokens · ${formatCasesCost(report.cases)} · ${seconds(report.duration_ms)}`;
+  const totals = `${status}: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors (infrastructure), ${t.not_run} not run · ${t.runs} run${t.runs === 1 ? '' : 's'} · ${count(tokens)} tokens · ${formatCasesCost(report.cases)} · ${seconds(report.duration_ms)}`;
   // What this eval was allowed beyond each case's own folders is said where every reader looks.
   const allowed = report.options.allow_scope;
   return allowed.length === 0 ? totals : `Allowed beyond each case's workspace (--allow-scope): ${allowed.map(field).join(', ')}\n${totals}`;
