@@ -12,6 +12,7 @@ import {
   runDoctor,
   sandboxFacts,
   stateChecks,
+  userChecks,
   type DoctorReport,
 } from '../api/doctor.js';
 import { homedir } from 'node:os';
@@ -51,7 +52,7 @@ export const runDoctorCommand: CommandHandler = async (parsed, io: CliIo) => {
   const stateDirectory = resolveStateDirectory({ env: io.env, homeDirectory: homedir(), platform: process.platform });
   // Checked as for a run (a write scope is checked at run time, where the workspace is known).
   const searchPath = searchPathWith(resolveProgramDirectories(programPathOf(values, io.cwd) ?? [], { homeDirectory: homedir(), stateDirectory }));
-  const report = runDoctor(sandboxFacts(undefined, io.env), process.version, limitFacts(), stateChecks(stateDirectory, io.env));
+  const report = runDoctor(sandboxFacts(undefined, io.env), process.version, limitFacts(), [...stateChecks(stateDirectory, io.env), ...userChecks(process.getuid?.())]);
   if (values['json'] === true) {
     writeTerminalText(
       io.stdout,

@@ -9,7 +9,7 @@ import { API_KEY_VARIABLES, BUILT_IN_MODELS, hasModelCredentials, readUserModels
 import { toZotboxError } from '../../errors.js';
 
 export interface DoctorCheck {
-  readonly name: 'node' | 'sandbox' | 'limits' | 'state' | 'models' | 'keys';
+  readonly name: 'node' | 'sandbox' | 'limits' | 'state' | 'models' | 'keys' | 'user';
   readonly ok: boolean;
   /** What was found, in words. */
   readonly detail: string;
@@ -95,6 +95,22 @@ export function stateChecks(stateDirectory: string, env: Readonly<Record<string,
         : `none of ${variables.join(', ')} is set, and no model in ${file} says it needs no key, so only --replay runs can work; to ask a model, export ANTHROPIC_API_KEY=… or OPENAI_API_KEY=…, or declare a local server that needs no key: zotbox models add ID --provider openai --base-url http://127.0.0.1:8080/v1 --context-window 32768 --no-key`,
   });
   return checks;
+}
+
+/**
+ * As root, a line saying so (informational, never a failure), as `zotbox run` warns: commands still run as an
+ * unprivileged user in the sandbox, but zotbox itself, and any --confine off run, has root's rights. None otherwise.
+ */
+export function userChecks(uid: number | undefined): DoctorCheck[] {
+  if (uid !== 0) return [];
+  return [
+    {
+      name: 'user',
+      ok: true,
+      detail:
+        "running as root: commands still run as an unprivileged user in the sandbox, but zotbox itself (and a --confine off run) has root's rights; security.md advises running agents as an ordinary user",
+    },
+  ];
 }
 
 /** The checks, from facts the caller read (mode.ts sandboxFacts and command-limits.ts limitFacts read the real ones). */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { diagnoseSandbox, type SandboxFacts } from '../../../src/host/executors/confine/sandbox-diagnosis.js';
 import { sandboxFacts } from '../../../src/host/executors/confine/mode.js';
-import { runDoctor, stateChecks, type DoctorCheck } from '../../../src/host/doctor/run-doctor.js';
+import { runDoctor, stateChecks, userChecks, type DoctorCheck } from '../../../src/host/doctor/run-doctor.js';
 import { underUserNamespaceDenial } from '../../fixtures/deny-user-namespaces.js';
 import { BIN } from '../../fixtures/paths.js';
 
@@ -172,4 +172,13 @@ test('doctor checks the state directory, the models file and which keys are set,
   t.regex(unusable[0]!.fix ?? '', /ZOTBOX_HOME/);
   t.is(unusable.length, 1, 'no models check on an unusable state directory');
   t.false(runDoctor(sandboxFacts(), process.version, undefined, unusable).ok, 'a failed state check fails doctor');
+});
+
+test('as root doctor says so on a user line that never fails it; as anyone else it says nothing', (t) => {
+  const [root] = userChecks(0);
+  t.like(root, { name: 'user', ok: true });
+  t.regex(root?.detail ?? '', /^running as root: commands still run as an unprivileged user in the sandbox/);
+  t.deepEqual(userChecks(1000), []);
+  t.deepEqual(userChecks(undefined), []);
+  t.true(runDoctor(sandboxFacts(), process.version, undefined, userChecks(0)).ok);
 });
