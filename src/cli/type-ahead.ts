@@ -18,7 +18,9 @@ const HELPERS: readonly (readonly [readonly string[], readonly string[]])[] = [
   ],
   [
     ['/usr/bin/python3', '/bin/python3'],
-    ['-c', 'import termios; termios.tcflush(0, termios.TCIFLUSH)'],
+    // -I: isolated (no current directory or user site on sys.path, no PYTHON* variables): termios is not built in,
+    // so a termios.py in the workspace would otherwise be imported (adv27c).
+    ['-I', '-c', 'import termios; termios.tcflush(0, termios.TCIFLUSH)'],
   ],
 ];
 
@@ -38,7 +40,8 @@ function flushTerminalInput(): void {
   for (const [candidates, args] of HELPERS) {
     const program = systemProgram(candidates);
     if (program === undefined) continue;
-    const flushed = spawnSync(program, args, { stdio: [0, 'ignore', 'ignore'], env: {} });
+    // cwd "/": nothing a helper looks up relative to its directory can be the agent's (the workspace is usually ours).
+    const flushed = spawnSync(program, args, { stdio: [0, 'ignore', 'ignore'], env: {}, cwd: '/' });
     if (flushed.error === undefined && flushed.status === 0) return;
   }
 }
