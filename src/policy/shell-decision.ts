@@ -26,6 +26,8 @@ import { deny as no, denyWithin, type Check, type Unlisted } from './shell-check
 import { findProgram } from './program-lookup.js';
 import { checkProgramIdentity } from './program-identity.js';
 import { checkProgramLocation } from './program-location.js';
+import { checkStandInUnconfined } from './program-stand-in.js';
+import { checkSearchPathUnconfined } from './search-path-audit.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
 import { MAX_WRAPPER_DEPTH, UNCHECKED_RUNNERS, WRAPPERS, type WrapperRule } from './wrapper-rules.js';
 import { unwrapCommand } from './wrapper-unwrap.js';
@@ -149,6 +151,12 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
   if (found === undefined) return no('ZB_POLICY_SHELL_PROGRAM', `${JSON.stringify(name)} was not found on the PATH commands run with (${context.searchPath.join(':')}).`);
   const location = checkProgramLocation(name, found, context.scopes);
   if (!location.ok) return location;
+  if (context.confined !== true) {
+    const searchPath = checkSearchPathUnconfined(context.searchPath, context.scopes);
+    if (!searchPath.ok) return searchPath;
+    const standIn = checkStandInUnconfined(name, found.program);
+    if (!standIn.ok) return standIn;
+  }
   const program = found.program;
   if (written.includes('/')) {
     let real: string;

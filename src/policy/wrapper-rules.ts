@@ -224,6 +224,8 @@ export const UNCHECKED_RUNNERS: ReadonlyMap<string, string> = new Map<string, st
   // inspects (a file with its own loader), which its manual warns of.
   ['ld.so', 'loads and runs the program file given in its arguments (the dynamic loader)'],
   ['ldd', 'may run the program it is given (its manual warns not to use it on untrusted files)'],
+  // glibc's tracing helpers run the program in their arguments with a library preloaded (memusage, xtrace) or audited (sotruss).
+  ...['sotruss', 'memusage', 'xtrace'].map((name): [string, string] => [name, 'runs the program given in its arguments with a tracing library loaded into it']),
   ['busybox', 'runs its applets (shells, env, xargs, timeout...), which are other programs with options of their own'],
   ['toybox', 'runs its applets (shells, env, xargs, timeout...), which are other programs with options of their own'],
   ['coreutils', 'runs its applets (chroot, env, nohup, timeout...), which are other programs with options of their own'],

@@ -28,7 +28,7 @@ test('an allowlisted name linked into a write scope is denied, naming the link a
   t.false(decision.allow);
   if (decision.allow) return;
   t.is(decision.code, 'ZB_POLICY_SHELL_PROGRAM');
-  t.true(decision.reason.includes(`${path.join(bin, 'jq')} is a link to ${path.join(ws, 'jq')}, inside the write scope \${workspace}`), decision.reason);
+  t.true(decision.reason.includes(`${path.join(bin, 'jq')} is a link leading to ${path.join(ws, 'jq')}, inside the write scope \${workspace}`), decision.reason);
 });
 
 test('the same program in a pipeline, and written as a path, is denied as well', (t) => {

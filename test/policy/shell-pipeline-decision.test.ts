@@ -2,11 +2,12 @@
 // against the filesystem as it is now; the executor asks it again just before
 // each pipeline starts (gate-rules §10).
 import test, { type ExecutionContext } from 'ava';
-import { chmodSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileScopes } from '../../src/policy/scopes.js';
 import { decidePipeline, decideShellCommand, describeSimpleCommand, directoryAfter, shellStartDirectory, type ShellContext } from '../../src/policy/shell-decision.js';
 import { parseShellCommand, type Pipeline } from '../../src/policy/shell-parse.js';
+import { writeStubProgram } from '../fixtures/stub-program.js';
 import { tempDir } from '../fixtures/temp.js';
 
 function setup(t: ExecutionContext) {
@@ -15,8 +16,7 @@ function setup(t: ExecutionContext) {
   const ws = path.join(root, 'ws');
   for (const dir of [bin, path.join(ws, 'sub'), path.join(root, 'outside')]) mkdirSync(dir, { recursive: true });
   for (const name of ['cat', 'grep', 'env']) {
-    writeFileSync(path.join(bin, name), '#!/bin/sh\n');
-    chmodSync(path.join(bin, name), 0o755);
+    writeStubProgram(path.join(bin, name));
   }
   writeFileSync(path.join(root, 'outside', 'secret'), 'x');
   const context: ShellContext = {
