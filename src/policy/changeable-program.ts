@@ -46,13 +46,8 @@ function scopeOnTheWay(file: string, writeRoots: readonly ScopeRoot[]): Changeab
     const scope = writeRoots.find(({ root }) => isInsideRoot(next, root));
     if (scope !== undefined) return { scope, why: what(path.join(next, ...pending), scope) };
     const stats = lstatSync(next, { throwIfNoEntry: false });
-    if (stats === undefined) {
-      // Missing: whatever is made here later, with the plain names below it, is what runs.
-      const landing = path.join(next, ...pending);
-      const later = writeRoots.find(({ root }) => isInsideRoot(landing, root));
-      if (later === undefined) return { canonical: landing };
-      return { scope: later, why: `is a link to ${landing}, not there yet but inside the write scope ${later.declared} of this run, where the agent could make it` };
-    }
+    // Missing: the scopes were compared on the way, so nothing here is in one, and the agent cannot make it.
+    if (stats === undefined) return { canonical: path.join(next, ...pending) };
     if (!stats.isSymbolicLink()) {
       current = next;
       continue;
