@@ -1,0 +1,30 @@
+// adv27d finding 2 (high): the stand-in check knows rustup only by the name of the
+// canonical file. rustup installs its proxies (cargo, rustc, ...) as hard links to
+// itself where it can (a copy elsewhere), not as links: the file is then named cargo,
+// is ELF, and passes. As a proxy it reads rust-toolchain.toml from the working
+// directory, whose `path` key names any directory as the toolchain: `cargo -V`
+// unconfined runs the agent's <workspace>/fake/bin/cargo on the host. (A hard link on
+// the write scope's device is caught by the nlink check, for another reason; on another
+// device, or a copy, nothing stops it.) Class: a dispatcher told by name, not by what
+// the file is.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { markerScript, runUnconfined, world } from './unconfined-world.js';
+
+test('a copy of rustup named cargo is a stand-in: rust-toolchain.toml in the workspace does not pick what runs unconfined', async (t) => {
+  const rustup = [path.join(homedir(), '.cargo', 'bin', 'rustup'), '/usr/bin/rustup', '/usr/local/bin/rustup'].find((file) => existsSync(file));
+  if (rustup === undefined) return t.fail('this repro needs rustup');
+  const w = world(t);
+  const bin = path.join(w.root, 'rust', 'bin');
+  mkdirSync(bin, { recursive: true });
+  // What rustup's installer makes where it cannot hard-link: the proxy is rustup itself under the tool's name.
+  copyFileSync(realpathSync(rustup), path.join(bin, 'cargo'));
+  writeFileSync(path.join(w.workspace, 'rust-toolchain.toml'), `[toolchain]\npath = ${JSON.stringify(path.join(w.workspace, 'fake'))}\n`);
+  mkdirSync(path.join(w.workspace, 'fake', 'bin'), { recursive: true });
+  for (const tool of ['cargo', 'rustc']) markerScript(path.join(w.workspace, 'fake', 'bin', tool), w.marker);
+  const result = await runUnconfined(w, 'cargo -V', [bin]);
+  t.log(result.stdout, result.stderr);
+  t.false(existsSync(w.marker), existsSync(w.marker) ? readFileSync(w.marker, 'utf8') : '');
+});
