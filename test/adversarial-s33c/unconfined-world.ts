@@ -31,7 +31,7 @@ export function world(t: ExecutionContext): World {
     license: 'MIT',
     runtime: { min_zot: '0.2.0' },
     model: { requires: ['tools'], min_context: 8000 },
-    permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['cargo', 'pip', 'ls'] } },
+    permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['cargo', 'pip', 'jq', 'ls'] } },
   };
   writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(path.join(agent, 'AGENT.md'), '# dev\n');
