@@ -1,12 +1,13 @@
 // adv27d finding 1 (high): `cargo fmt` is allowed unconfined (cargo's rule marks only
 // build, check, test, run, clippy and doc as running project code), but cargo reads
 // .cargo/config.toml from the working directory and its ancestors, a file the agent
-// writes. An [alias] there shadows the external subcommand fmt (cargo only warns:
-// "user-defined alias `fmt` is shadowing an external subcommand"), so `cargo fmt`
-// becomes `cargo run`: the agent's main.rs is built and run on the host. The same file
-// can name build.rustc, build.rustc-wrapper or a target runner. Class: a ruled program
+// may write (no protected name). An [alias] there shadows the external subcommand fmt
+// (cargo only warns: "user-defined alias `fmt` is shadowing an external subcommand"),
+// so `cargo fmt` becomes `cargo run`: the agent's main.rs is built and run on the host.
+// The same file can name build.rustc, build.rustc-wrapper or a target runner. Debian's
+// cargo is on the fixed path: no --program-path is needed there. Class: a ruled program
 // that looks up, in the working directory, a file that decides what runs.
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -26,12 +27,16 @@ test('cargo fmt unconfined does not run what the workspace .cargo/config.toml al
   const directory = cargoDirectory();
   if (directory === undefined) return t.fail('this repro needs cargo (Debian cargo, or a rustup toolchain in ~/.rustup/toolchains)');
   const w = world(t);
-  mkdirSync(path.join(w.workspace, '.cargo'));
-  writeFileSync(path.join(w.workspace, '.cargo', 'config.toml'), '[alias]\nfmt = ["run", "--quiet", "--"]\n');
-  writeFileSync(path.join(w.workspace, 'Cargo.toml'), '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n');
-  mkdirSync(path.join(w.workspace, 'src'));
-  writeFileSync(path.join(w.workspace, 'src', 'main.rs'), `fn main() { std::fs::write(${JSON.stringify(w.marker)}, "agent code ran on the host").unwrap(); }\n`);
-  const result = await runUnconfined(w, 'cargo fmt --check', directory === '/usr/bin' || directory === '/usr/local/bin' ? [] : [directory]);
-  t.log(result.stdout, result.stderr);
+  await runUnconfined(
+    t,
+    w,
+    [
+      { write: '.cargo/config.toml', content: '[alias]\nfmt = ["run", "--quiet", "--"]\n' },
+      { write: 'Cargo.toml', content: '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n' },
+      { write: 'src/main.rs', content: `fn main() { std::fs::write(${JSON.stringify(w.marker)}, "agent code ran on the host").unwrap(); }\n` },
+      { bash: 'cargo fmt --check' },
+    ],
+    directory === '/usr/bin' || directory === '/usr/local/bin' ? [] : [directory],
+  );
   t.false(existsSync(w.marker), existsSync(w.marker) ? readFileSync(w.marker, 'utf8') : '');
 });

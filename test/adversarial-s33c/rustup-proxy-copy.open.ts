@@ -2,12 +2,12 @@
 // canonical file. rustup installs its proxies (cargo, rustc, ...) as hard links to
 // itself where it can (a copy elsewhere), not as links: the file is then named cargo,
 // is ELF, and passes. As a proxy it reads rust-toolchain.toml from the working
-// directory, whose `path` key names any directory as the toolchain: `cargo -V`
-// unconfined runs the agent's <workspace>/fake/bin/cargo on the host. (A hard link on
-// the write scope's device is caught by the nlink check, for another reason; on another
-// device, or a copy, nothing stops it.) Class: a dispatcher told by name, not by what
-// the file is.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+// directory (not a protected name), whose `path` key names any directory as the
+// toolchain: `cargo -V` unconfined runs the agent's <workspace>/fake/bin/cargo on the
+// host. (A hard link on the write scope's device is caught by the nlink check, for
+// another reason; on another device, or a copy, nothing stops it.) Class: a dispatcher
+// told by its name, not by what the file is.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -21,10 +21,17 @@ test('a copy of rustup named cargo is a stand-in: rust-toolchain.toml in the wor
   mkdirSync(bin, { recursive: true });
   // What rustup's installer makes where it cannot hard-link: the proxy is rustup itself under the tool's name.
   copyFileSync(realpathSync(rustup), path.join(bin, 'cargo'));
-  writeFileSync(path.join(w.workspace, 'rust-toolchain.toml'), `[toolchain]\npath = ${JSON.stringify(path.join(w.workspace, 'fake'))}\n`);
-  mkdirSync(path.join(w.workspace, 'fake', 'bin'), { recursive: true });
-  for (const tool of ['cargo', 'rustc']) markerScript(path.join(w.workspace, 'fake', 'bin', tool), w.marker);
-  const result = await runUnconfined(w, 'cargo -V', [bin]);
-  t.log(result.stdout, result.stderr);
+  await runUnconfined(
+    t,
+    w,
+    [
+      { write: 'rust-toolchain.toml', content: `[toolchain]\npath = ${JSON.stringify(path.join(w.workspace, 'fake'))}\n` },
+      { write: 'fake/bin/cargo', content: markerScript(w.marker) },
+      { write: 'fake/bin/rustc', content: markerScript(w.marker) },
+      { bash: 'chmod +x fake/bin/cargo fake/bin/rustc' },
+      { bash: 'cargo -V' },
+    ],
+    [bin],
+  );
   t.false(existsSync(w.marker), existsSync(w.marker) ? readFileSync(w.marker, 'utf8') : '');
 });

@@ -5,23 +5,24 @@
 // in the project being worked on) runs the agent's file as its interpreter.
 // changeable-program.ts walks only the path to the script. Class: a program's own
 // lookup (its interpreter) leads into a write scope.
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { markerScript, runUnconfined, world } from './unconfined-world.js';
+import { markerScript, runUnconfined, userExecutable, world } from './unconfined-world.js';
 
 test('a script whose #! interpreter is a link into the workspace does not run the agent file unconfined', async (t) => {
   const w = world(t);
   const bin = path.join(w.root, 'tools', 'bin');
   const interpreterBin = path.join(w.root, 'python-env', 'bin');
-  mkdirSync(bin, { recursive: true });
   mkdirSync(interpreterBin, { recursive: true });
-  // The venv's python is a link to the interpreter built in the project (here the agent's file).
-  symlinkSync(path.join(w.workspace, 'python3'), path.join(interpreterBin, 'python3'));
-  markerScript(path.join(w.workspace, 'python3'), w.marker);
-  writeFileSync(path.join(bin, 'jq'), `#!${path.join(interpreterBin, 'python3')}\nprint("jq")\n`);
-  chmodSync(path.join(bin, 'jq'), 0o755);
-  const result = await runUnconfined(w, 'jq . package.json', [bin]);
-  t.log(result.stdout, result.stderr);
+  // The environment's python is a link to the interpreter built in the project.
+  symlinkSync(path.join(w.workspace, 'build', 'python3'), path.join(interpreterBin, 'python3'));
+  userExecutable(path.join(bin, 'jq'), `#!${path.join(interpreterBin, 'python3')}\nprint("jq")\n`);
+  await runUnconfined(
+    t,
+    w,
+    [{ write: 'build/python3', content: markerScript(w.marker) }, { bash: 'chmod +x build/python3' }, { write: 'package.json', content: '{}\n' }, { bash: 'jq . package.json' }],
+    [bin],
+  );
   t.false(existsSync(w.marker), existsSync(w.marker) ? readFileSync(w.marker, 'utf8') : '');
 });
