@@ -34,7 +34,7 @@ export function world(t: ExecutionContext): World {
     license: 'MIT',
     runtime: { min_zot: '0.2.0' },
     model: { requires: ['tools'], min_context: 8000 },
-    permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['cargo', 'pip', 'jq', 'ls', 'chmod', 'git'] } },
+    permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['cargo', 'pip', 'jq', 'deno', 'ls', 'chmod', 'git'] } },
   };
   writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(path.join(agent, 'AGENT.md'), '# dev\n');
@@ -66,8 +66,9 @@ interface GateDecision {
 /**
  * Runs the agent unconfined on a transcript of `steps`; every step but the last must be allowed (the agent can
  * write what the repro needs), so the repro passes only when the last one is denied or runs nothing of the agent's.
+ * Returns the run's events (JSON lines), which hold what each command printed.
  */
-export async function runUnconfined(t: ExecutionContext, w: World, steps: readonly Step[], programPath: readonly string[]): Promise<void> {
+export async function runUnconfined(t: ExecutionContext, w: World, steps: readonly Step[], programPath: readonly string[]): Promise<string> {
   const turn = (content: unknown[], stop: string) => ({ content, stop, usage: { input_tokens: 0, output_tokens: 0 } });
   const calls = steps.map((step, index) => {
     const input = 'bash' in step ? { command: step.bash } : { path: path.join(w.workspace, step.write), content: step.content };
@@ -87,4 +88,5 @@ export async function runUnconfined(t: ExecutionContext, w: World, steps: readon
   t.log(decisions.map((decision) => JSON.stringify(decision)).join('\n'), result.stderr);
   t.is(decisions.length, steps.length, 'every step reached the gate');
   for (const decision of decisions.slice(0, -1)) t.true(decision.allowed, `the agent could do step ${String(decision.id)} (${decision.reason ?? ''})`);
+  return result.stdout;
 }
