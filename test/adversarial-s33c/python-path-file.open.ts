@@ -6,7 +6,10 @@
 // then has the workspace on sys.path, and Python imports sitecustomize from sys.path at
 // startup (a name protected only inside site-packages): `pip list`, allowed
 // unconfined, runs the agent's <workspace>/src/sitecustomize.py on the host. Any other
-// module such a program imports and the earlier entries lack is found there too. Class:
+// module such a program imports and the earlier entries lack is found there too: with
+// Debian's python3 (which has a sitecustomize) outside a venv, usercustomize plays that
+// part, so /usr/bin/pip on the fixed path runs it when the .pth is in
+// /usr/local/lib/python3.X/dist-packages (pip install -e as root in a container). Class:
 // the program's own lookup (the interpreter's module path) leads into a write scope;
 // the checks walk only the path to the program's file.
 import { execFileSync } from 'node:child_process';

@@ -1,12 +1,13 @@
-// adv27d finding 2 (high): the stand-in check knows rustup only by the name of the
-// canonical file. rustup installs its proxies (cargo, rustc, ...) as hard links to
-// itself where it can (a copy elsewhere), not as links: the file is then named cargo,
+// adv27d finding 2 (high where it applies): the stand-in check knows rustup only by
+// the name of the canonical file. rustup installs its proxies (cargo, rustc, ...) as
+// hard links to itself (symlinks only where it cannot): the file is then named cargo,
 // is ELF, and passes. As a proxy it reads rust-toolchain.toml from the working
 // directory (not a protected name), whose `path` key names any directory as the
 // toolchain: `cargo -V` unconfined runs the agent's <workspace>/fake/bin/cargo on the
-// host. (A hard link on the write scope's device is caught by the nlink check, for
-// another reason; on another device, or a copy, nothing stops it.) Class: a dispatcher
-// told by its name, not by what the file is.
+// host. When the workspace is on the same filesystem as ~/.cargo, the nlink check
+// denies it (for another reason); on another filesystem (a second disk, /tmp on tmpfs,
+// a container volume) nothing does. One device here, so a copy of rustup stands for
+// that hard link. Class: a dispatcher told by its name, not by what the file is.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,7 @@ test('a copy of rustup named cargo is a stand-in: rust-toolchain.toml in the wor
   const w = world(t);
   const bin = path.join(w.root, 'rust', 'bin');
   mkdirSync(bin, { recursive: true });
-  // What rustup's installer makes where it cannot hard-link: the proxy is rustup itself under the tool's name.
+  // rustup itself under the tool's name, as its hard-linked proxy is (nlink does not count across devices).
   copyFileSync(realpathSync(rustup), path.join(bin, 'cargo'));
   await runUnconfined(
     t,
