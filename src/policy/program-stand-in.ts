@@ -17,6 +17,9 @@ import { deny, type Check } from './shell-check.js';
 /** Interpreters that make a file a shell script. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'ash', 'yash', 'fish', 'busybox', 'toybox']);
 
+/** Python interpreters by name (python, python3, python3.11, pypy3). */
+const PYTHONS = /^(?:python|pypy)[0-9.]*$/u;
+
 /** Dispatchers by the canonical file's name: each runs a program chosen from files in the current directory. */
 const DISPATCHERS = new Set(['mise', 'rtx', 'volta-shim', 'proto-shim', 'asdf', 'rbenv', 'pyenv', 'nodenv', 'goenv', 'jenv', 'rustup', 'corepack']);
 
@@ -48,7 +51,6 @@ export function standInReason(program: string): string | undefined {
   const name = path.basename(program);
   if (DISPATCHERS.has(name)) return `its file ${program} is ${name}, a version manager that runs a program chosen from files in the current directory`;
   if (program.includes('/node_modules/corepack/')) return `its file ${program} is corepack's, which runs the package manager a project's package.json names`;
-  if (DISTRIBUTION_DIRECTORIES.some((directory) => isInsideRoot(program, directory))) return undefined;
   let head: ReturnType<typeof headOf>;
   try {
     head = headOf(program);
@@ -58,6 +60,10 @@ export function standInReason(program: string): string | undefined {
   if (head.kind === 'elf') return undefined;
   // Neither a binary nor a #! line: execvp runs such a file with /bin/sh.
   const interpreter = head.kind === 'shebang' ? interpreterName(head.line) : 'sh';
+  if (interpreter !== undefined && PYTHONS.test(interpreter)) {
+    return `its file ${program} is a Python script: Python imports, at every start, modules from the directories its site-packages' .pth files name (an editable install of a project names the workspace)`;
+  }
+  if (DISTRIBUTION_DIRECTORIES.some((directory) => isInsideRoot(program, directory))) return undefined;
   if (interpreter === undefined || SHELLS.has(interpreter))
     return `its file ${program} is a ${interpreter ?? 'script with no interpreter named'} script (a version manager's shim is one), not the program its rule describes`;
   return undefined;

@@ -26,6 +26,7 @@ import { deny as no, denyWithin, type Check, type Unlisted } from './shell-check
 import { findProgram } from './program-lookup.js';
 import { checkProgramIdentity } from './program-identity.js';
 import { checkProgramLocation } from './program-location.js';
+import { checkProgramLoadsUnconfined } from './program-loads.js';
 import { checkStandInUnconfined } from './program-stand-in.js';
 import { checkSearchPathUnconfined } from './search-path-audit.js';
 import { parseShellCommand, type Assignment, type Connector, type Pipeline, type ShellAst, type SimpleCommand } from './shell-parse.js';
@@ -156,6 +157,8 @@ function identifyProgram(written: string, context: ShellContext, requireAllowlis
     if (!searchPath.ok) return searchPath;
     const standIn = checkStandInUnconfined(name, found.program);
     if (!standIn.ok) return standIn;
+    const loads = checkProgramLoadsUnconfined(name, found, context.scopes);
+    if (!loads.ok) return loads;
   }
   const program = found.program;
   if (written.includes('/')) {

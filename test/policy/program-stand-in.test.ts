@@ -43,6 +43,14 @@ test('unconfined, shell scripts of every spelling are stand-ins: denied as witho
   }
 });
 
+test('unconfined, a Python script is a stand-in: Python imports what its .pth files name at every start', (t) => {
+  const { context, script } = world(t);
+  for (const text of ['#!/opt/venv/bin/python3\n', '#!/usr/bin/env python3.11\n', '#!/usr/bin/pypy3 -E\n']) {
+    script('jq', text);
+    t.is(codeOf('jq .', context), 'ZB_POLICY_SHELL_NO_RULE', JSON.stringify(text));
+  }
+});
+
 test('a #! line naming a non-shell interpreter is not a stand-in', (t) => {
   const { context, script } = world(t);
   script('cat', '#!/usr/bin/env node\n');

@@ -25,21 +25,29 @@ function merge(...families: (readonly (readonly [string, ProgramRule])[])[]): Re
  * scripts, tests, build scripts): no argument rule can check that code, so, like a
  * program without a rule, it runs only confined. `true`: every use of the program;
  * a list: those subcommands.
+ *
+ * Toolchains whose every use reads project configuration that can name a program,
+ * plugin or toolchain to run are `true` (adv27d): cargo reads .cargo/config.toml in
+ * the directory and its parents ([alias] makes `cargo fmt` a `cargo run`, build.rustc
+ * a wrapper) and rustup's proxy reads rust-toolchain.toml (`path =` any directory);
+ * go reads go.mod's and go.work's toolchain line and go.env; deno reads deno.json
+ * (lint plugins run with read access); bun reads bunfig.toml (preload); pip is Python,
+ * which imports what its site-packages' .pth files name at every start.
  */
 const RUNS_PROJECT_CODE: ReadonlyMap<string, true | readonly string[]> = new Map<string, true | readonly string[]>([
   ...['python', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'fish', 'make'].map((name) => [name, true] as const),
-  ['go', ['build', 'test', 'run', 'vet']],
-  ['cargo', ['build', 'check', 'test', 'run', 'clippy', 'doc']],
+  ...['go', 'cargo', 'deno', 'bun', 'pip', 'pip3'].map((name) => [name, true] as const),
   ['npm', ['run', 'run-script', 'test', 't', 'start', 'install', 'ci']],
-  ['deno', ['run', 'test', 'task']],
-  ['bun', ['run', 'test']],
 ]);
 
 function markRunsProjectCode(name: string, rule: ProgramRule): ProgramRule {
   const which = RUNS_PROJECT_CODE.get(name);
   if (which === undefined) return rule;
   const marked = (r: ProgramRule): ProgramRule => ({ ...r, marks: [...(r.marks ?? []), RUNS_PROJECT_CODE_MARK] });
-  if (which === true) return marked(rule);
+  // Every use: the program's own rule and each of its subcommands' (a subcommand's rule is what a command is checked by).
+  const markedAll = (r: ProgramRule): ProgramRule =>
+    marked(r.subcommands === undefined ? r : { ...r, subcommands: Object.fromEntries(Object.entries(r.subcommands).map(([sub, subRule]) => [sub, markedAll(subRule)])) });
+  if (which === true) return markedAll(rule);
   const subcommands = Object.fromEntries(Object.entries(rule.subcommands ?? {}).map(([sub, subRule]) => [sub, which.includes(sub) ? marked(subRule) : subRule]));
   return { ...rule, subcommands };
 }

@@ -1,7 +1,9 @@
 // Commands that run code the agent can write (scripts, makefiles, package
 // scripts, tests, build scripts) run only confined, like programs without a
 // rule: unconfined, the gate would be their only bound, and it cannot read the
-// code. Uses of the same programs that run no project code are allowed. By hand.
+// code. Uses of the same programs that run no project code are allowed, except for
+// toolchains whose every use reads project configuration that can name what runs
+// (cargo, go, deno, bun, pip). By hand.
 import test from 'ava';
 import { checkCases, type GateCase } from './gate-cases.js';
 
@@ -26,14 +28,16 @@ const CASES: readonly GateCase[] = [
   { command: 'go test ./...', world: U, expect: NO_RULE },
   { command: 'go run .', world: U, expect: NO_RULE },
   { command: 'go vet ./...', world: U, expect: NO_RULE },
-  { command: 'go fmt ./...', world: U, expect: 'allow', why: 'formatting runs no project code' },
+  { command: 'go fmt ./...', world: U, expect: NO_RULE, why: "go.mod's toolchain line chooses the go that runs" },
+  { command: 'go version', world: U, expect: NO_RULE, why: 'every use of go reads go.mod, go.work and go.env' },
   { command: 'cargo build', world: U, expect: NO_RULE, why: 'build scripts run' },
   { command: 'cargo check', world: U, expect: NO_RULE },
   { command: 'cargo test', world: U, expect: NO_RULE },
   { command: 'cargo run', world: U, expect: NO_RULE },
   { command: 'cargo clippy', world: U, expect: NO_RULE },
   { command: 'cargo doc', world: U, expect: NO_RULE },
-  { command: 'cargo fmt', world: U, expect: 'allow' },
+  { command: 'cargo fmt', world: U, expect: NO_RULE, why: ".cargo/config.toml's [alias] can make fmt a run" },
+  { command: 'cargo --version', world: U, expect: NO_RULE, why: "rustup's proxy runs the toolchain rust-toolchain.toml names" },
   { command: 'npm test', world: U, expect: NO_RULE },
   { command: 'npm t', world: U, expect: NO_RULE },
   { command: 'npm start', world: U, expect: NO_RULE },
@@ -43,15 +47,21 @@ const CASES: readonly GateCase[] = [
   { command: 'deno run script.py', world: U, expect: NO_RULE },
   { command: 'deno test', world: U, expect: NO_RULE },
   { command: 'deno task build', world: U, expect: NO_RULE },
-  { command: 'deno fmt --check', world: U, expect: 'allow' },
+  { command: 'deno fmt --check', world: U, expect: NO_RULE, why: 'deno reads deno.json on every use' },
+  { command: 'deno lint', world: U, expect: NO_RULE, why: "deno.json's lint plugins run with read access" },
   { command: 'bun run script.py', world: U, expect: NO_RULE },
   { command: 'bun test', world: U, expect: NO_RULE },
+  { command: 'bun --version', world: U, expect: NO_RULE, why: "bunfig.toml's preload" },
+  { command: 'pip list', world: U, expect: NO_RULE, why: "Python imports what site-packages' .pth files name" },
   // Confined, the sandbox bounds them: allowed.
   { command: 'python3 script.py', expect: 'allow' },
   { command: 'make', expect: 'allow' },
   { command: 'npm test', expect: 'allow' },
   { command: 'cargo test', expect: 'allow' },
   { command: 'go test ./...', expect: 'allow' },
+  { command: 'cargo fmt', expect: 'allow' },
+  { command: 'deno lint', expect: 'allow' },
+  { command: 'pip list', expect: 'allow' },
   { command: 'bash script.sh', expect: 'allow' },
 ];
 
