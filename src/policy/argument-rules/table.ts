@@ -44,10 +44,8 @@ function markRunsProjectCode(name: string, rule: ProgramRule): ProgramRule {
   const which = RUNS_PROJECT_CODE.get(name);
   if (which === undefined) return rule;
   const marked = (r: ProgramRule): ProgramRule => ({ ...r, marks: [...(r.marks ?? []), RUNS_PROJECT_CODE_MARK] });
-  // Every use: the program's own rule and each of its subcommands' (a subcommand's rule is what a command is checked by).
-  const markedAll = (r: ProgramRule): ProgramRule =>
-    marked(r.subcommands === undefined ? r : { ...r, subcommands: Object.fromEntries(Object.entries(r.subcommands).map(([sub, subRule]) => [sub, markedAll(subRule)])) });
-  if (which === true) return markedAll(rule);
+  // Every use: a mark on the program's own rule holds for each of its subcommands (parse-arguments.ts merges them).
+  if (which === true) return marked(rule);
   const subcommands = Object.fromEntries(Object.entries(rule.subcommands ?? {}).map(([sub, subRule]) => [sub, which.includes(sub) ? marked(subRule) : subRule]));
   return { ...rule, subcommands };
 }
