@@ -1,0 +1,45 @@
+// Finding (s33d): the scripts a hook manager's hook names are promised protected ("every word counts as a file ... a
+// script such a file names is read in turn"), but a word the reader cannot spell as a file is skipped, not refused:
+// a module run with `python3 -m scripts.check`, a quoted name with a space, a non-ASCII name. In a husky repository
+// (core.hooksPath = .husky) an agent with only the write tool writes that script, and the user's next commit runs it.
+import test from 'ava';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeWorld, userRuns, type World } from './world.js';
+
+function huskyRepository(world: World, hook: string): void {
+  mkdirSync(path.join(world.workspace, '.husky'));
+  mkdirSync(path.join(world.workspace, 'scripts'));
+  userRuns(world, 'git', ['init', '-q']);
+  userRuns(world, 'git', ['config', 'core.hooksPath', '.husky']);
+  writeFileSync(path.join(world.workspace, '.husky', 'pre-commit'), `#!/bin/sh\n${hook}\n`);
+  chmodSync(path.join(world.workspace, '.husky', 'pre-commit'), 0o755);
+  writeFileSync(path.join(world.workspace, 'README.md'), 'project\n');
+}
+
+function userCommits(world: World): void {
+  userRuns(world, 'git', ['add', 'README.md']);
+  try {
+    userRuns(world, 'git', ['-c', 'user.email=u@example.com', '-c', 'user.name=u', 'commit', '-q', '-m', 'docs']);
+  } catch {
+    // a hook that fails stops the commit; what matters is whether it ran the agent's code
+  }
+}
+
+for (const [title, hook, script] of [
+  ['a module the hook runs with python3 -m', 'python3 -m scripts.check', 'scripts/check.py'],
+  ['a quoted script name with a space', 'sh "scripts/pre commit.sh"', 'scripts/pre commit.sh'],
+  ['a script with a non-ASCII name', 'sh scripts/prüfen.sh', 'scripts/prüfen.sh'],
+] as const) {
+  test(`the husky hook's ${title} is not the agent's to write`, async (t) => {
+    const world = makeWorld(t);
+    const marker = path.join(world.root, 'PWNED');
+    huskyRepository(world, hook);
+    const content = script.endsWith('.py') ? `open(${JSON.stringify(marker)}, 'w')\n` : `touch '${marker}'\n`;
+    const result = await world.run([{ write: script, content }]);
+    t.is(result.status, 0, result.stderr);
+    userCommits(world);
+    t.false(existsSync(path.join(world.workspace, script)), `the agent wrote ${script}, which the user's pre-commit hook runs`);
+    t.false(existsSync(marker), "the user's git commit ran code the agent wrote");
+  });
+}
