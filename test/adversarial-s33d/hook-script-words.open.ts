@@ -1,6 +1,7 @@
 // Finding (s33d): the scripts a hook manager's hook names are promised protected ("every word counts as a file ... a
 // script such a file names is read in turn"), but a word the reader cannot spell as a file is skipped, not refused:
-// a module run with `python3 -m scripts.check`, a quoted name with a space, a non-ASCII name. In a husky repository
+// a module run with `python3 -m scripts.check`, a quoted name with a space, a non-ASCII name, a loop over
+// `scripts/*.sh`, `${CHECKS:-scripts}/check.sh`, `sh <scripts/check.sh` (also brace expansion, `env -C DIR`, `find -exec`). In a husky repository
 // (core.hooksPath = .husky) an agent with only the write tool writes that script, and the user's next commit runs it.
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,10 @@ for (const [title, hook, script] of [
   ['a module the hook runs with python3 -m', 'python3 -m scripts.check', 'scripts/check.py'],
   ['a quoted script name with a space', 'sh "scripts/pre commit.sh"', 'scripts/pre commit.sh'],
   ['a script with a non-ASCII name', 'sh scripts/prüfen.sh', 'scripts/prüfen.sh'],
+  // The git config reader protects a pattern's fixed directory and refuses an unknown expansion; this reader skips both.
+  ['scripts a loop over a pattern runs', 'for f in scripts/*.sh; do sh "$f"; done', 'scripts/any.sh'],
+  ['a script named through a parameter expansion', 'sh ${CHECKS:-scripts}/check.sh', 'scripts/check.sh'],
+  ['a script fed to sh on its standard input', 'sh <scripts/check.sh', 'scripts/check.sh'],
 ] as const) {
   test(`the husky hook's ${title} is not the agent's to write`, async (t) => {
     const world = makeWorld(t);
