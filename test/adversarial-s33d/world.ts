@@ -13,7 +13,8 @@ export interface World {
   readonly root: string;
   readonly workspace: string;
   readonly state: string;
-  run(calls: readonly Call[], options?: { bash?: 'ask' | 'none'; write?: readonly string[]; confine?: 'off' }): Promise<CliResult>;
+  /** Runs the agent with `cwd` (default: the workspace) as its workspace. */
+  run(calls: readonly Call[], options?: { bash?: 'ask' | 'none'; write?: readonly string[]; confine?: 'off'; cwd?: string }): Promise<CliResult>;
 }
 
 export function makeWorld(t: ExecutionContext): World {
@@ -54,18 +55,19 @@ export function makeWorld(t: ExecutionContext): World {
     turns.push({ content: [{ type: 'text', text: 'done' } as never], stop: 'end', usage });
     const replay = path.join(root, `replay${runs}.json`);
     writeFileSync(replay, JSON.stringify({ zotbox_replay: 1, model: 'claude-sonnet-4-5', turns }));
-    const argv = ['run', agent, 'go', '--cwd', workspace, '--replay', replay, '-y', ...(options.confine === 'off' ? ['--confine', 'off'] : [])];
-    return runCliCaptured(argv, { env: { ZOTBOX_HOME: state, PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: path.join(root, 'home') }, cwd: workspace });
+    const cwd = options.cwd ?? workspace;
+    const argv = ['run', agent, 'go', '--cwd', cwd, '--replay', replay, '-y', ...(options.confine === 'off' ? ['--confine', 'off'] : [])];
+    return runCliCaptured(argv, { env: { ZOTBOX_HOME: state, PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: path.join(root, 'home') }, cwd });
   };
   return { root, workspace, state, run };
 }
 
 /** The user's own shell: a program run unconfined in the workspace, with a home of its own. */
-export function userRuns(world: World, file: string, args: readonly string[], env: Record<string, string> = {}): string {
+export function userRuns(world: World, file: string, args: readonly string[], env: Record<string, string> = {}, cwd = world.workspace): string {
   const home = path.join(world.root, 'home');
   mkdirSync(home, { recursive: true });
   return execFileSync(file, args, {
-    cwd: world.workspace,
+    cwd,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), ...env },
   });
