@@ -48,3 +48,19 @@ for (const [title, hook, script] of [
     t.false(existsSync(marker), "the user's git commit ran code the agent wrote");
   });
 }
+
+// Same class, the chain: "a script such a file names is read in turn ... to the end of the chain", but past the first
+// script only files named like scripts or executable are read. A sourced helper without an extension (`. ./scripts/common`,
+// as `.inc`, `.conf` or `env` files often are) ends the chain, and what it sources is the agent's to write.
+test("a script sourced by a helper without an extension, two steps from the hook, is not the agent's to write", async (t) => {
+  const world = makeWorld(t);
+  const marker = path.join(world.root, 'PWNED');
+  huskyRepository(world, 'sh scripts/check.sh');
+  writeFileSync(path.join(world.workspace, 'scripts', 'check.sh'), '. ./scripts/common\n');
+  writeFileSync(path.join(world.workspace, 'scripts', 'common'), '. ./scripts/deep.sh\n');
+  writeFileSync(path.join(world.workspace, 'scripts', 'deep.sh'), 'echo checked\n');
+  const result = await world.run([{ write: 'scripts/deep.sh', content: `touch '${marker}'\n` }]);
+  t.is(result.status, 0, result.stderr);
+  userCommits(world);
+  t.false(existsSync(marker), "the user's git commit ran code the agent wrote");
+});
