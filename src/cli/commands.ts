@@ -303,7 +303,7 @@ export const EVAL: CommandSpec = {
   summary: 'Evaluate agents against suites of cases: in CI, offline, sharded.',
   usage: ['eval SUITE... [options]', 'eval merge REPORT... [--reporter SPEC]'],
   description:
-    'Runs every case of every SUITE (a YAML or JSON file, docs/eval.md) in a fresh private copy of its workspace fixture, many at once on one worker pool, and checks its expectations: run status, final text, files, tool calls, denials, turns and tokens, JS graders (confined in isolated-vm) and a judge model. Consent is asked once per suite, as for run; an agent gets no scope beyond each case\'s workspace and ${agent_data}, and is read from outside the suite folder only when pinned by digest, unless --allow-scope says otherwise. Ctrl-C or SIGTERM stops cleanly: runs are cancelled, workspaces removed, the reports are written, marked interrupted, and the exit status is 130 or 143. "eval merge" combines the JSON reports of shards (--shard I/N) into the report one whole run would have written, and renders it with its reporters.',
+    'Runs every case of every SUITE (a YAML or JSON file, docs/eval.md) in a fresh private copy of its workspace fixture, many at once on one worker pool, and checks its expectations: run status, final text, files, tool calls, denials, turns and tokens, JS graders (confined in isolated-vm) and a judge model. Consent is asked once per suite, as for run; an agent gets no scope beyond each case\'s workspace and ${agent_data}, and is read from outside the suite folder only when pinned by digest, unless --allow-scope says otherwise. Ctrl-C, SIGTERM or SIGHUP stops cleanly: runs are cancelled, workspaces removed, the reports are written, marked interrupted, and the exit status is 130, 143 or 129. "eval merge" combines the JSON reports of shards (--shard I/N) into the report one whole run would have written, and renders it with its reporters.',
   arguments: [
     { name: 'SUITE', description: 'An eval suite file (.yaml, .yml or .json).' },
     { name: 'REPORT', description: 'merge: a JSON report written by --reporter json=FILE, one per shard.' },
@@ -371,7 +371,7 @@ export const EVAL: CommandSpec = {
     '1  a case failed, or did not run and none is an error',
     '3  no case failed, but one is an error: an infrastructure fault (model server, sandbox), not the agent',
     '2  usage error, or a suite or report that cannot be used (nothing ran)',
-    '130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number)',
+    '130, 143, 129  stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP (128 + the signal number)',
   ],
   examples: [
     'zotbox eval examples/evals/code-reviewer.yaml',

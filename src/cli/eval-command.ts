@@ -2,7 +2,7 @@
 // the eval (or merges shard reports), and hands the report to its reporters. Exit
 // 0 when every case passed, 1 when one failed or did not run, 3 when none failed
 // but one is an infrastructure error (report status error), 128 + the signal's
-// number when SIGINT or SIGTERM stopped it (130, 143), 2 for a usage, suite or
+// number when SIGINT, SIGTERM or SIGHUP stopped it (130, 143, 129), 2 for a usage, suite or
 // report error (thrown, nothing ran).
 import { mergeEvalReports, readEvalReport, runEval, casesToRerun, parseShard, shardFromEnvironment, type EvalReport } from '../api/eval.js';
 import path from 'node:path';

@@ -15,13 +15,19 @@ export const NO_NODE_SNAPSHOT = '--no-node-snapshot';
  */
 export const ISOLATED_VM_COMMANDS: readonly string[] = [];
 
-/** Commands that stop cleanly on SIGTERM, as on Ctrl-C: they cancel runs and remove their workspaces. */
+/**
+ * Commands that stop cleanly on SIGTERM and SIGHUP, as on Ctrl-C: they cancel runs, check what the command in flight
+ * left (the aftercare) and remove their workspaces. A closed terminal or a dropped ssh session sends SIGHUP: ending
+ * at once would skip the aftercare of the command in flight (s33d).
+ */
 export const GRACEFUL_TERM_COMMANDS: readonly string[] = ['run', 'eval'];
+
+export type StopSignalName = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** The reason the launcher aborts with on a signal: commands that end by it exit 128 + its number. */
 export class StopSignal extends Error {
   constructor(
-    readonly signal: 'SIGINT' | 'SIGTERM',
+    readonly signal: StopSignalName,
     readonly number: number,
   ) {
     super(`stopped by ${signal}`);
@@ -29,7 +35,7 @@ export class StopSignal extends Error {
   }
 }
 
-/** The exit status of a command stopped by the launcher's signal (130 for SIGINT, 143 for SIGTERM), or undefined. */
+/** The exit status of a command stopped by the launcher's signal (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP), or undefined. */
 export function signalExitStatus(signal: AbortSignal | undefined): number | undefined {
   const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
   return reason instanceof StopSignal ? 128 + reason.number : undefined;
@@ -81,17 +87,24 @@ export async function launch(options: LaunchOptions): Promise<void> {
     return;
   }
   // First Ctrl-C: cancel cleanly (commands stop and remove what they started).
-  // Second Ctrl-C: leave at once. SIGTERM does the same for the commands that
-  // run agents (a CI runner stopping a job sends it); any other command still
-  // ends at once on SIGTERM, as Node's default does.
+  // Second Ctrl-C: leave at once. SIGTERM and SIGHUP do the same for the commands
+  // that run agents (a CI runner stopping a job sends SIGTERM, a closed terminal
+  // SIGHUP); any other command still ends at once on them, as Node's default does.
   const controller = new AbortController();
-  const cancelOn = (signal: 'SIGINT' | 'SIGTERM', number: number) =>
+  const cancelOn = (signal: StopSignalName, number: number) =>
     process.on(signal, () => {
       if (controller.signal.aborted) process.exit(128 + number);
       controller.abort(new StopSignal(signal, number));
     });
   cancelOn('SIGINT', 2);
-  if (GRACEFUL_TERM_COMMANDS.includes(commandOf(options.argv) ?? '')) cancelOn('SIGTERM', 15);
+  if (GRACEFUL_TERM_COMMANDS.includes(commandOf(options.argv) ?? '')) {
+    cancelOn('SIGTERM', 15);
+    cancelOn('SIGHUP', 1);
+    // After a hang-up the terminal is gone: writes to it fail (EIO), which must not end the process before its aftercare.
+    process.once('SIGHUP', () => {
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+    });
+  }
   process.exitCode = await options.run(options.argv, controller.signal);
 }
 
