@@ -454,7 +454,21 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
       // A search path's directories (PATH, LD_LIBRARY_PATH, PYTHONPATH...): what is in them runs in place of the user's
       // own, and a relative entry (`bin` in PATH=bin:$PATH) is one too, with or without a "/".
       const searchPath = /PATH$/u.test(name!);
-      for (const piece of searchPath ? value.split(':').filter((p) => plainWord(p)) : valuePaths(value)) named.push({ name: piece, as: searchPath ? 'tree' : 'words', by: where(''), runBy });
+      if (searchPath) {
+        // Every directory of a search path, or the file refuses (s33d): a piece zotbox cannot read (a variable dotenv
+        // expands, `${TOOLS}/bin`) is not known to name nothing, and one with spaces or other letters is a directory all the same.
+        // The variable's own earlier value, as dotenv-expand writes it ($PATH, ${PATH}), is the user's: it names nothing here.
+        const own = new Set([`$${name!}`, `\${${name!}}`]);
+        const pieces = value.split(':').filter((piece) => piece !== '' && !own.has(piece));
+        const unreadable = pieces.find((piece) => /[$`\\\u0000-\u001f]/u.test(piece) || piece.startsWith('-'));
+        if (unreadable !== undefined) {
+          unresolved.push(where(`: it puts ${JSON.stringify(unreadable)} on ${name!}, and zotbox cannot work out which directory that is`));
+          continue;
+        }
+        for (const piece of pieces) named.push({ name: piece, as: 'tree', by: where(''), runBy });
+        continue;
+      }
+      for (const piece of valuePaths(value)) named.push({ name: piece, as: 'words', by: where(''), runBy });
       continue;
     }
     if (as === 'dotenv') {
