@@ -96,7 +96,9 @@ function dynamicOf(reader: Reader, segments: readonly Segment[]): Pick<ElfLoads,
   const dynamic = segments.find((segment) => segment.type === PT_DYNAMIC);
   if (dynamic === undefined) return { needed: [], searchPaths: [] };
   const entrySize = reader.word * 2;
-  const count = Math.min(Math.floor(dynamic.size / entrySize), MAX_DYNAMIC);
+  const count = Math.floor(dynamic.size / entrySize);
+  // Past the bound the entries are not read, so the file is not understood (never "nothing more there").
+  if (count > MAX_DYNAMIC) throw new Error(`a dynamic section of ${count} entries`);
   const table = reader.bytes(dynamic.offset, count * entrySize);
   const entries: { tag: number; value: number }[] = [];
   for (let index = 0; index < count; index += 1) {

@@ -42,9 +42,16 @@ function interpreterName(shebang: string): string | undefined {
   const words = shebang.trim().split(/[ \t]+/);
   const first = words[0] === undefined ? undefined : path.basename(words[0]);
   if (first !== 'env') return first;
-  const named = words.slice(1).find((word) => !word.startsWith('-') && !word.includes('='));
-  return named === undefined ? undefined : path.basename(named);
+  for (const word of words.slice(1)) {
+    if (ENV_FLAGS.has(word) || (!word.startsWith('-') && word.includes('='))) continue;
+    // An option env takes with a value (-u NAME, -C DIR) or does not list here is not understood: undefined, a stand-in.
+    return word.startsWith('-') ? undefined : path.basename(word);
+  }
+  return undefined;
 }
+
+/** env's options that take no value, the only ones read before the interpreter's name. */
+const ENV_FLAGS = new Set(['-', '-i', '--ignore-environment', '-S', '--split-string', '-0', '--null', '-v', '--debug']);
 
 /** Why `program` (canonical) stands in for another program, or undefined. What cannot be read is a stand-in. */
 export function standInReason(program: string): string | undefined {

@@ -35,3 +35,18 @@ test('a file that is not ELF is undefined; an ELF file cut inside its headers th
   writeFileSync(cut, readFileSync(realpathSync('/usr/bin/true')).subarray(0, 80));
   t.throws(() => readElfLoads(cut));
 });
+
+test('a dynamic section past the bound of what is read throws: its further entries are not known to be harmless', (t) => {
+  const root = tempDir(t, 'zb-elf-');
+  const bytes = Buffer.from(readFileSync(realpathSync('/usr/bin/true')));
+  // The program headers of this 64-bit little-endian file: find PT_DYNAMIC (2) and declare 100,000 entries.
+  const table = Number(bytes.readBigUInt64LE(0x20));
+  const entrySize = bytes.readUInt16LE(0x36);
+  const count = bytes.readUInt16LE(0x38);
+  const dynamic = [...Array(count).keys()].map((index) => table + index * entrySize).find((at) => bytes.readUInt32LE(at) === 2);
+  if (dynamic === undefined) return t.fail('/usr/bin/true has no dynamic section');
+  bytes.writeBigUInt64LE(16n * 100_000n, dynamic + 32);
+  const file = path.join(root, 'long-dynamic');
+  writeFileSync(file, bytes);
+  t.throws(() => readElfLoads(file), { message: /dynamic section of 100000 entries/ });
+});

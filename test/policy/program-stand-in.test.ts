@@ -37,7 +37,15 @@ test('a binary is the program its rule describes, unconfined too', (t) => {
 
 test('unconfined, shell scripts of every spelling are stand-ins: denied as without a rule', (t) => {
   const { context, script } = world(t);
-  for (const text of ['#!/bin/sh\nexec cat "$@"\n', '#!/bin/bash -e\n', '#!/usr/bin/env bash\n', '#!/usr/bin/env -S dash -e\n', 'exec cat "$@"\n']) {
+  for (const text of [
+    '#!/bin/sh\nexec cat "$@"\n',
+    '#!/bin/bash -e\n',
+    '#!/usr/bin/env bash\n',
+    '#!/usr/bin/env -S dash -e\n',
+    '#!/usr/bin/env -u HOME bash\n',
+    '#!/usr/bin/env --chdir=/ sh\n',
+    'exec cat "$@"\n',
+  ]) {
     script('cat', text);
     t.is(codeOf('cat f.txt', context), 'ZB_POLICY_SHELL_NO_RULE', JSON.stringify(text));
   }
