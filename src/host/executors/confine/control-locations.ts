@@ -29,6 +29,8 @@ export interface UserGitEnvironment {
   readonly noSystem?: boolean;
   /** The user's PATH: a bare program name in a config value is looked up there (a relative entry is relative to where git runs). */
   readonly searchPath?: string;
+  /** The user's environment: what a variable a hook or a tool's script does not set itself expands to. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The user's git environment from the host's environment variables (never process.env: the caller passes them). */
@@ -42,6 +44,7 @@ export function userGitEnvironment(env: Readonly<Record<string, string | undefin
     ...(set('GIT_CONFIG_SYSTEM') === undefined ? {} : { systemConfig: set('GIT_CONFIG_SYSTEM')! }),
     ...(noSystem === undefined || /^(0|false|no|off)$/iu.test(noSystem) ? {} : { noSystem: true }),
     ...(set('PATH') === undefined ? {} : { searchPath: set('PATH')! }),
+    environment: { ...env },
   };
 }
 
@@ -180,6 +183,14 @@ export interface ControlScan {
   readonly locations: ControlLocation[];
   /** Each names the config line or file; non-empty means zotbox cannot tell what the user's git runs. */
   readonly unresolved: string[];
+  /** Where the user's git finds the hooks of each repository (core.hooksPath, else hooks/ of its git directory), and the top it runs them in. */
+  readonly hookDirectories: readonly HookDirectory[];
+}
+
+/** A directory whose files git runs as hooks, in the worktree top `top` (tool-file-references.ts reads what they run). */
+export interface HookDirectory {
+  readonly directory: string;
+  readonly top: string;
 }
 
 /**
@@ -254,6 +265,8 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       return writeRoots.some((root) => isInsideRoot(entry, root) || (resolved.ok && isInsideRoot(resolved.path, root)));
     });
   const read = new Set<string>();
+  // core.hooksPath values as written: each is a hooks directory of every repository, relative to its top (over-approximated).
+  const hooksPaths: string[] = [];
   const readConfig = ({ file, origin }: ConfigFile, depth: number) => {
     add(file, false, `${origin}; the user's git reads it as configuration`);
     if (read.has(file) || depth > MAX_INCLUDE_DEPTH) return;
@@ -275,6 +288,7 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       if (tree !== undefined) {
         const expanded = entry.value === '' ? undefined : expandHome(entry.value, user);
         const reason = `in ${name} (${where}); ${tree}`;
+        if (expanded !== undefined && entryName(entry).toLowerCase() === 'core.hookspath') hooksPaths.push(expanded);
         if (expanded !== undefined && path.isAbsolute(expanded)) add(expanded, true, reason);
         else if (expanded !== undefined) for (const base of [path.dirname(file), ...bases]) add(path.resolve(base, expanded), true, reason);
         continue;
@@ -319,7 +333,24 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       readConfig({ file, origin: `the config of the repository at ${top} (git directory ${gitDirectory})` }, 0);
     }
   }
-  return { locations: found, unresolved: [...new Set(unresolved)] };
+  return { locations: found, unresolved: [...new Set(unresolved)], hookDirectories: hookDirectoriesOf(inventory, around, hooksPaths) };
+}
+
+/** Every repository's hooks directories: its own hooks/ and each core.hooksPath read, from its top. */
+function hookDirectoriesOf(inventory: GitInventory, around: readonly Repository[], hooksPaths: readonly string[]): HookDirectory[] {
+  const repositories = [
+    ...around,
+    ...[...inventory.gitDirectories.keys()].map((gitDirectory) => ({
+      gitDirectory,
+      commonDirectory: gitDirectory,
+      top: path.basename(gitDirectory) === '.git' ? path.dirname(gitDirectory) : gitDirectory,
+    })),
+  ];
+  const found = new Map<string, HookDirectory>();
+  for (const { commonDirectory, top } of repositories) {
+    for (const directory of [path.join(commonDirectory, 'hooks'), ...hooksPaths.map((value) => path.resolve(top, value))]) found.set(`${directory}\u0000${top}`, { directory, top });
+  }
+  return [...found.values()];
 }
 
 /** Git directory → the directories relative paths in its config are taken from (its worktrees, itself). */

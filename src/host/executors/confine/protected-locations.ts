@@ -36,7 +36,7 @@ export interface ProtectedSet {
 export function protectedSetOf(inventory: GitInventory, writeRoots: readonly string[], user: UserGitEnvironment | undefined): ProtectedSet {
   const git = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
   // What the tool files name is protected as they are (tool-file-references.ts).
-  const named = toolFileReferences(inventory.toolEntries, writeRoots);
+  const named = toolFileReferences(inventory.toolEntries, writeRoots, { hookDirectories: git.hookDirectories, ...(user?.environment === undefined ? {} : { environment: user.environment }) });
   const locations = [...git.locations, ...named.locations];
   const unresolved = git.unresolved;
   const reasons = new Map<string, string>();

@@ -33,13 +33,19 @@
 //   - a Python virtual environment (pyvenv.cfg, or bin/activate): its whole bin/
 //     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
-import { lstatSync, readdirSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
+export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
+import { interpreterReading } from './interpreter-operands.js';
+import { scriptWords } from './shell-command-words.js';
+import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
+import { enclosingToolEntries } from './enclosing-tool-entries.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -63,170 +69,7 @@ const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/)/iu;
 const MAX_FILES = 200;
 const DIRENV = 'direnv runs it when a shell enters the directory';
 
-type Reading = 'direnv' | 'dotenv' | 'nix' | 'words';
-
-/**
- * direnv's stdlib directives zotbox reads, and what each names (relative to `directory`, the directory of the file
- * that says it, where direnv runs it): `direnv` is read as direnv code, `dotenv` as a dotenv file, `nix` as nix,
- * `words` as a script's words, `tree` a directory whose programs the user's shell then runs (PATH). A string is why
- * the line is unresolved. The list is closed: every function `direnv stdlib` defines (direnv 2.32) is here, and
- * one that runs a command or code zotbox does not read is unresolved; any other word (a function from the user's
- * direnvrc, a `use` or `layout` the stdlib does not define) is unresolved where it is met.
- */
-type DirectiveNames = readonly { readonly name: string; readonly as: Reading | 'tree' }[];
-type Directive = (args: readonly string[], known: ReadonlyMap<string, string>, directory: string) => DirectiveNames | string;
-
-const nothing: Directive = () => [];
-const runs =
-  (what: string): Directive =>
-  () =>
-    `${what}, which zotbox does not read`;
-
-const DIRENV_DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
-  // source_env expands a leading ~ itself (${1/#\~/$HOME}); a directory is its .envrc (read below).
-  ['source_env', (args) => args.slice(0, 1).map((name) => ({ name: withHome(name), as: 'direnv' as const }))],
-  ['source_env_if_exists', (args) => args.slice(0, 1).map((name) => ({ name: withHome(name), as: 'direnv' as const }))],
-  // _source_up: `cd .. && find_up NAME` (NAME defaults to .envrc): the first NAME in the parent or any ancestor up to /.
-  ['source_up', (args, _, directory) => ancestorsNamed(directory, args[0] || '.envrc')],
-  ['source_up_if_exists', (args, _, directory) => ancestorsNamed(directory, args[0] || '.envrc')],
-  // Its path, $PWD/.env by default, a directory's .env (read below).
-  ['dotenv', (args) => [{ name: args[0] || '.env', as: 'dotenv' as const }]],
-  ['dotenv_if_exists', (args) => [{ name: args[0] || '.env', as: 'dotenv' as const }]],
-  ['PATH_add', (args) => args.map((name) => ({ name, as: 'tree' as const }))],
-  ['path_add', (args) => args.slice(1).map((name) => ({ name, as: 'tree' as const }))],
-  // Its bin/ goes on PATH, its lib/ on LD_LIBRARY_PATH: the whole prefix.
-  ['load_prefix', (args) => args.slice(0, 1).map((name) => ({ name, as: 'tree' as const }))],
-  ['layout', (args, known) => layoutNames(args, known)],
-  ['use', (args, known) => useNames(args, known)],
-  // With a command after it, the command runs (strictness applies for its duration): read as a line of its own.
-  ['strict_env', (args, known, directory) => commandAfter(args, known, directory)],
-  ['unstrict_env', (args, known, directory) => commandAfter(args, known, directory)],
-  // Read or record only: watched files' times, the environment, a message, a path printed, PATH entries removed.
-  ...['watch_file', 'watch_dir', 'MANPATH_add', 'PATH_rm', 'path_rm', 'env_vars_required', 'log_status', 'log_error'].map((name) => [name, nothing] as const),
-  ...['direnv_version', 'has', 'expand_path', 'user_rel_path', 'join_args', 'find_up', 'semver_search', 'direnv_layout_dir', 'fetchurl'].map((name) => [name, nothing] as const),
-  // Runs the user's git in the directory, whose configuration is protected as control locations.
-  ['on_git_branch', nothing],
-  ['unset', nothing],
-  ['direnv_load', runs('it runs the command after it and loads the environment that command dumps')],
-  ['direnv_apply_dump', runs('it loads an environment (PATH among it) from the dump file it names')],
-  ['source_url', runs('it runs a downloaded script, and the files that script loads')],
-  ['rvm', runs("it runs rvm, which reads the project's Ruby files")],
-]);
-
-/** The stdlib functions decided here (read, nothing to protect, or unresolved): the test compares them with `direnv stdlib`. */
-export const DIRENV_FUNCTIONS: readonly string[] = [...DIRENV_DIRECTIVES.keys()];
-
-/** `~` and `~/x` as the shell reads them, in the user's home directory; `~user/x` is left as it is (no such file here). */
-function withHome(name: string): string {
-  return name === '~' || name.startsWith('~/') ? os.homedir() + name.slice(1) : name;
-}
-
-/** NAME in the parent of `directory` and in every directory above it, to /: what direnv's find_up may find. */
-function ancestorsNamed(directory: string, name: string): DirectiveNames {
-  const found: { name: string; as: 'direnv' }[] = [];
-  for (let at = path.dirname(directory); ; at = path.dirname(at)) {
-    found.push({ name: path.join(at, name), as: 'direnv' });
-    if (at === path.dirname(at)) return found;
-  }
-}
-
-/** The command after strict_env or unstrict_env: a directive of its own, or unresolved. */
-function commandAfter(args: readonly string[], known: ReadonlyMap<string, string>, directory: string): DirectiveNames | string {
-  if (args.length === 0) return [];
-  const directive = DIRENV_DIRECTIVES.get(args[0]!);
-  if (directive === undefined) return `it runs ${JSON.stringify(args[0])}, a command zotbox does not read`;
-  return directive(args.slice(1), known, directory);
-}
-
-/**
- * What each of direnv's stdlib layouts puts on PATH or runs (as `direnv stdlib` prints them, direnv 2.32), relative
- * to the .envrc's directory; `$(direnv_layout_dir)` is `$direnv_layout_dir` when the file sets it, else .direnv.
- * A layout not modelled here is a string: why it is unresolved (closed world).
- */
-function layoutNames(args: readonly string[], known: ReadonlyMap<string, string>): { name: string; as: Reading | 'tree' }[] | string {
-  const [what, ...rest] = args;
-  const layoutDirectory = known.get('direnv_layout_dir') ?? '.direnv';
-  const tree = (name: string) => ({ name, as: 'tree' as const });
-  switch (what) {
-    case 'node':
-      return [tree('node_modules/.bin')]; // PATH_add node_modules/.bin
-    case 'php':
-      return [tree('vendor/bin')]; // PATH_add vendor/bin
-    case 'go': // PATH_add $(direnv_layout_dir)/go/bin
-    case 'perl': // PATH_add $(direnv_layout_dir)/perl5/bin
-    case 'ruby': // PATH_add $GEM_HOME/bin and $BUNDLE_BIN, both in $(direnv_layout_dir)
-    case 'pyenv': // layout_python with pyenv's interpreter: $VIRTUAL_ENV or $(direnv_layout_dir)/python-X.Y
-    case 'python':
-    case 'python2':
-    case 'python3': {
-      // layout_python: the interpreter ($1 of `layout python`, a file when it names one) runs on every load; its
-      // virtual environment is $VIRTUAL_ENV when the file sets it, else $(direnv_layout_dir)/python-X.Y (or /virtualenv),
-      // and its bin/ goes first on PATH.
-      const named: { name: string; as: Reading | 'tree' }[] = [tree(layoutDirectory)];
-      const venv = known.get('VIRTUAL_ENV');
-      if (venv !== undefined && /^(python[23]?|pyenv)$/u.test(what)) named.push(tree(path.join(venv, 'bin')));
-      if (what === 'python' && rest[0] !== undefined) named.push({ name: rest[0], as: 'words' });
-      return named;
-    }
-    case 'pipenv':
-      // $(pipenv --venv): .venv in the project when it exists or PIPENV_VENV_IN_PROJECT is set (else outside the workspace);
-      // `pipenv install --dev` runs on the Pipfile when there is none.
-      return [tree('.venv'), { name: known.get('PIPENV_PIPFILE') ?? 'Pipfile', as: 'words' }, { name: 'Pipfile.lock', as: 'words' }];
-    case 'anaconda': {
-      // A "./prefix" environment is activated (its activate.d scripts run); the directory of a conda named by path goes on PATH.
-      const [prefix, conda] = rest;
-      const named: { name: string; as: Reading | 'tree' }[] = [{ name: 'environment.yml', as: 'words' }];
-      if (prefix?.startsWith('./') === true || prefix?.startsWith('../') === true) named.push(tree(prefix));
-      if (conda?.includes('/') === true) named.push(tree(path.dirname(conda)));
-      return named;
-    }
-    case 'julia':
-      return []; // export JULIA_PROJECT=$PWD: nothing runs
-    default:
-      return `direnv's layout ${what ?? '(none)'} is not one zotbox models (node, php, go, perl, ruby, python, python2, python3, pyenv, pipenv, anaconda, julia)`;
-  }
-}
-
-/**
- * `use NAME` as direnv's stdlib defines each use_NAME: what nix evaluates (`use nix [FILE]`, `use flake [DIR]`; its
- * shellHook runs), the file direnv.vim sources, the version files and version directories of node, nodenv, julia
- * and rbenv. Any other (guix, which loads the manifests its options name; a use_NAME from the user's direnvrc) is unresolved.
- */
-function useNames(args: readonly string[], known: ReadonlyMap<string, string>): DirectiveNames | string {
-  const [what, ...rest] = args;
-  const files = rest.filter((arg) => !arg.startsWith('-'));
-  switch (what) {
-    case 'nix': {
-      const named = files.filter((arg) => arg.endsWith('.nix'));
-      return (named.length > 0 ? named : ['shell.nix', 'default.nix']).map((name) => ({ name, as: 'nix' }));
-    }
-    case 'flake': {
-      const ref = files[0] ?? '.';
-      const directory = ref.startsWith('path:') ? ref.slice('path:'.length) : ref;
-      if (!directory.startsWith('.') && !directory.startsWith('/')) return []; // a registry or URL flake: not in the workspace
-      return ['flake.nix', 'flake.lock'].map((name) => ({ name: path.join(directory.split('#')[0]!, name), as: 'nix' }));
-    }
-    case 'vim':
-      // The direnv.vim extension sources the file (.vimrc.local by default) in every vim opened below.
-      return [{ name: files[0] ?? '.vimrc.local', as: 'words' }];
-    case 'node':
-    case 'nodenv':
-    case 'julia': {
-      // load_prefix of $NODE_VERSIONS/node-vX (or $JULIA_VERSIONS/julia-X), the version read from .nvmrc or
-      // .node-version when none is given; nodenv's versions are under `nodenv root`, and it adds layout node.
-      const versions = known.get(what === 'julia' ? 'JULIA_VERSIONS' : 'NODE_VERSIONS');
-      const named: { name: string; as: Reading | 'tree' }[] = versions === undefined ? [] : [{ name: versions, as: 'tree' }];
-      if (what === 'node') named.push({ name: '.nvmrc', as: 'words' }, { name: '.node-version', as: 'words' });
-      if (what === 'nodenv') named.push({ name: 'node_modules/.bin', as: 'tree' });
-      return named;
-    }
-    case 'rbenv':
-      // rbenv's shims run the Ruby that .ruby-version names.
-      return [{ name: '.ruby-version', as: 'words' }];
-    default:
-      return `direnv's stdlib has no use ${what ?? '(none)'} zotbox models (nix, flake, vim, node, nodenv, julia, rbenv): it runs a function zotbox does not read`;
-  }
-}
+type Reading = DirectiveReading | 'script';
 
 /**
  * Splits a shell line into words: plain, '...' and "..." quoting; $NAME and ${NAME} expand to what `known` holds
@@ -297,7 +140,7 @@ function pathLike(word: string): boolean {
 
 /** A word that may name a file, with or without a "/" (`sh check.sh`): plain path characters, not an option. */
 function plainWord(word: string): boolean {
-  return word !== '' && !word.startsWith('-') && /^[\w.@+~-]*(\/[\w.@+~-]*)*$/u.test(word);
+  return word !== '' && !word.startsWith('-') && /^[\p{L}\p{M}\p{N}_.@+~%-]*(\/[\p{L}\p{M}\p{N}_.@+~%-]*)*$/u.test(word);
 }
 
 const ASSIGNMENT = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/u;
@@ -308,13 +151,27 @@ const WORKSPACE_VARIABLES = /\$\{(workspaceFolder|workspaceRoot|fileWorkspaceFol
  * `"args": ["on-open.sh"]`), as for git configuration values. JSON keys, XML element and attribute names, and URLs name none.
  */
 function lineWords(line: string): string[] {
-  return line
+  const text = line
     .replace(WORKSPACE_VARIABLES, '.')
     .replace(/"(?:[^"\\]|\\.)*"\s*:/gu, ' ')
     .replace(/<\/?[\w:.-]+|\b[\w:.-]+=(?=["'])/gu, ' ')
-    .replace(/[a-z][\w+.-]*:\/\/\S*/giu, ' ')
-    .split(/[\s"'`,;=()[\]{}<>|&:]+/u)
-    .filter((word) => plainWord(word) && !/[\u0000-\u001f]/u.test(word));
+    .replace(/[a-z][\w+.-]*:\/\/\S*/giu, ' ');
+  const words = text.split(/[\s"'`,;=()[\]{}<>|&:]+/u);
+  // A quoted name with blanks in it ("scripts/pre commit.sh") is one file too.
+  const quoted = [...text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((match) => (match[1] ?? match[2] ?? '').trim());
+  return [...words, ...quoted.filter((whole) => /\s/u.test(whole) && plainWord(whole.replace(/ /gu, '_')))].filter((word) => plainWord(word.replace(/ /gu, '_')) && !/[\u0000-\u001f]/u.test(word));
+}
+
+/**
+ * What an interpreter a line names runs besides the words written (`entry: python -m tools.check` runs
+ * tools/check.py, `node tools` tools/index.js): interpreter-operands.ts, on the line's blank-separated words.
+ */
+function grammarNames(line: string): { readonly text: string; readonly tree: boolean }[] {
+  const words = line
+    .replace(WORKSPACE_VARIABLES, '.')
+    .split(/[\s"'`,;()[\]{}<>|&]+/u)
+    .filter((word) => word !== '');
+  return words.flatMap((word, index) => interpreterReading(path.basename(word), words.slice(index + 1)).names).filter((name) => plainWord(name.text));
 }
 
 /** Spellings of "the directory this script is in" and "the top of the repository" that a cd may name. */
@@ -352,21 +209,41 @@ function workingDirectories(text: string, file: string, where: (index: number, w
   return directories;
 }
 
-/** The directories a words file puts on PATH (`"PATH": "${workspaceFolder}/tools:${env:PATH}"` in a terminal's or task's env). */
+/**
+ * The directories a words file's environment settings name (`"PATH": "${workspaceFolder}/tools:${env:PATH}"`,
+ * `"PYTHONPATH": "${workspaceFolder}/lib"` in a terminal's or task's env, `XDG_CONFIG_HOME = ".config"` in mise's
+ * [env]): every entry of a search-path variable, every path-like part of another variable's value (a directory
+ * tools search for code or configuration), unless the variable is one of the data variables (DATA_VARIABLES).
+ */
 function pathEntries(text: string, where: (index: number, what: string) => string, unresolved: string[]): { readonly entry: string; readonly index: number }[] {
   const entries: { entry: string; index: number }[] = [];
   for (const [index, line] of text.split('\n').entries()) {
-    for (const match of line.matchAll(/"PATH"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*PATH\s*[:=]\s*["']?([^"'#]*)/giu)) {
-      for (const piece of (match[1] ?? match[2] ?? '').replace(WORKSPACE_VARIABLES, '.').split(/[:;](?![^{]*\})/u)) {
-        // The user's own PATH, from the environment of the editor, the host or the container: theirs.
-        if (piece.trim() === '' || /^\$\{(env|localEnv|containerEnv):[^}]*\}$/u.test(piece) || /^\$\{?PATH\}?$/u.test(piece)) continue;
-        if (!plainWord(piece)) unresolved.push(where(index, `: it puts ${JSON.stringify(piece)} on PATH, and zotbox cannot work out which directory that is`));
+    for (const match of line.matchAll(/"([A-Z][A-Z0-9_]*)"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*([A-Z][A-Z0-9_]*)\s*[:=]\s*["']?([^"'#]*)/gu)) {
+      const name = match[1] ?? match[3]!;
+      if (DATA_VARIABLES.test(name)) continue;
+      const value = (match[2] ?? match[4] ?? '').replace(WORKSPACE_VARIABLES, '.');
+      if (!SEARCH_VARIABLES.test(name)) {
+        for (const piece of valuePaths(value)) entries.push({ entry: piece, index });
+        continue;
+      }
+      for (const piece of value.split(/[:;](?![^{]*\})/u)) {
+        // The user's own value, from the environment of the editor, the host or the container: theirs.
+        if (piece.trim() === '' || /^\$\{(env|localEnv|containerEnv):[^}]*\}$/u.test(piece) || piece === `$${name}` || piece === `\${${name}}`) continue;
+        if (!plainWord(piece)) unresolved.push(where(index, `: it puts ${JSON.stringify(piece)} on ${name}, and zotbox cannot work out which directory that is`));
         else entries.push({ entry: piece, index });
       }
     }
   }
   return entries;
 }
+
+/**
+ * Variables whose every entry is a directory tools search for programs, libraries, modules or configuration
+ * (PATH, PYTHONPATH, PERL5LIB, RUBYLIB, XDG_CONFIG_HOME, CARGO_HOME, GOROOT...): protected whole, with or without a "/".
+ */
+const SEARCH_VARIABLES = /(PATH|LIB|LIBS|DIR|DIRS|HOME|ROOT|PREFIX|INC|INCLUDE)$/u;
+/** The closed list of variables whose directory is data, never code or configuration: temporary files, data, logs, outputs. */
+const DATA_VARIABLES = /^(TMPDIR|TMP|TEMP|TEMPDIR)$|(^|_)(DATA|LOG|LOGS|OUTPUT|OUT|UPLOAD|UPLOADS|FIXTURES|STORAGE)(_(DIR|FILE|ROOT|PATH))?$/u;
 
 /** The shell text of a nix file's shellHook strings, with `${./dir}` path literals as the absolute paths they copy. */
 function shellHooks(text: string, file: string): string[] {
@@ -384,15 +261,67 @@ function shellHooks(text: string, file: string): string[] {
 
 interface Named {
   readonly name: string;
-  readonly as: Reading | 'tree';
+  /** `value`: a variable's path: a file it names is read as words, anything else (a directory, nothing yet) protected whole. */
+  readonly as: Reading | 'tree' | 'value';
   /** What names it: "/ws/.envrc line 1 (source_env_if_exists .envrc.local)". */
   readonly by: string;
   /** Who runs what it names. */
   readonly runBy: string;
+  /** A script's word that is run or sourced: read as a script in turn, wherever it lies. */
+  readonly runs?: boolean;
+}
+
+/**
+ * A shell script a tool runs (a hook, what a hook or a tool file runs), read by the shell's grammar where it runs
+ * (shell-command-words.ts): every word, the modules and directories interpreters run, patterns that are run or
+ * looped over (their fixed directory), and what it cannot spell out, unresolved. A word that is run or sourced is read
+ * in turn (`runs`).
+ */
+function readScript(file: string, text: string, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): Named[] {
+  const named: Named[] = [];
+  const lines = text.split('\n');
+  const home = environment.HOME ?? os.homedir();
+  for (const word of scriptWords(text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+    if (word.kind === 'unresolved') {
+      // The first line that spells it (the words of a script carry no line of their own).
+      const index = lines.findIndex((line) => line.includes(word.text) || word.text.split(/[\s/]+/u).some((piece) => piece.length > 1 && line.includes(piece)));
+      const line = (lines[index] ?? '').trim();
+      const at = index === -1 ? file : `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})`;
+      unresolved.push(`${at}: it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, and ${word.why.replace('when git runs it', 'when the script runs')}`);
+      continue;
+    }
+    const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
+    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...(word.runs === true ? { runs: true } : {}) });
+  }
+  return named;
+}
+
+/** How a file a script runs is read: a shell script (by its #! line, its name, or none: sh runs it) by the shell's grammar. */
+function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined {
+  const head = Buffer.alloc(256);
+  let length = 0;
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      length = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return 'words'; // read (and reported) as words: readFile says what it could not read
+  }
+  const start = head.subarray(0, length);
+  if (start.includes(0)) return undefined; // a compiled program: no words to read
+  const line = /^#!\s*(\S+)(?:\s+(\S+))?/u.exec(start.toString('latin1'));
+  if (line !== null) {
+    const program = path.basename(line[1]!) === 'env' ? (line[2] ?? '') : path.basename(line[1]!);
+    return /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? 'script' : 'words';
+  }
+  return runs || /\.(sh|bash|zsh|ksh)$/iu.test(file) ? 'script' : 'words';
 }
 
 /** What one file names, and what in it zotbox cannot read. */
-function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[]): Named[] {
+function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
     if (lstatSync(file, { throwIfNoEntry: false }) !== undefined) unresolved.push(`${file} exists but cannot be read`);
@@ -410,12 +339,16 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     const line = (lines[index] ?? '').trim();
     return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
   };
+  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment);
   if (as === 'words') {
     // Each word, where the commands run: the base, and every directory a cwd or cd names.
     const directories = ['', ...workingDirectories(text, file, whereAt, unresolved)];
-    for (const [index, line] of lines.entries())
+    for (const [index, line] of lines.entries()) {
       for (const word of lineWords(line))
         for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
+      for (const name of grammarNames(line))
+        for (const directory of path.isAbsolute(name.text) ? [''] : directories) named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(index, ''), runBy });
+    }
     for (const { entry, index } of pathEntries(text, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
@@ -453,8 +386,10 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
       known.set(name!, value);
       // A search path's directories (PATH, LD_LIBRARY_PATH, PYTHONPATH...): what is in them runs in place of the user's
       // own, and a relative entry (`bin` in PATH=bin:$PATH) is one too, with or without a "/".
-      const searchPath = /PATH$/u.test(name!);
-      if (searchPath) {
+      // A directory named by any variable is one a tool may search for code or configuration (PERL5LIB, XDG_CONFIG_HOME):
+      // protected whole, unless the variable is on the closed list of data variables.
+      if (DATA_VARIABLES.test(name!)) continue;
+      if (SEARCH_VARIABLES.test(name!)) {
         // Every directory of a search path, or the file refuses (s33d): a piece zotbox cannot read (a variable dotenv
         // expands, `${TOOLS}/bin`) is not known to name nothing, and one with spaces or other letters is a directory all the same.
         // The variable's own earlier value, as dotenv-expand writes it ($PATH, ${PATH}), is the user's: it names nothing here.
@@ -468,7 +403,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
         for (const piece of pieces) named.push({ name: piece, as: 'tree', by: where(''), runBy });
         continue;
       }
-      for (const piece of valuePaths(value)) named.push({ name: piece, as: 'words', by: where(''), runBy });
+      for (const piece of valuePaths(value)) named.push({ name: piece, as: 'value', by: where(''), runBy });
       continue;
     }
     if (as === 'dotenv') {
@@ -527,17 +462,83 @@ function isScript(file: string): boolean {
   return stats?.isFile() === true && ((stats.mode & 0o111) !== 0 || /\.(sh|bash|zsh|ksh|fish|ps1|py|rb|pl|[cm]?js|ts)$/iu.test(file));
 }
 
-/** What the protected tool files among `toolEntries` name inside the write scopes. */
-export function toolFileReferences(toolEntries: readonly string[], writeRoots: readonly string[]): ToolFileReferences {
+/** Where a tool file's reading starts: its entry's files, each read as its kind is. */
+interface Pending {
+  readonly file: string;
+  readonly as: Reading;
+  readonly base: string;
+  readonly runBy: string;
+  /** How many words files lie between the tool file and this one (a script a task names is read, what that names is not, unless it is run). */
+  readonly depth: number;
+}
+
+/** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
+export interface ToolFileContext {
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly hookDirectories?: readonly HookDirectory[];
+}
+
+const HOOK_RUN_BY = "the user's git runs it as a hook, and the hook runs what it names";
+
+/** The hooks in a hooks directory (not git's *.sample files), read as the scripts they are, from the worktree top. */
+function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pending[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') unresolved.push(`the hooks directory ${directory} cannot be listed (${code ?? 'error'})`);
+    return [];
+  }
+  const hooks: Pending[] = [];
+  for (const name of names.filter((n) => !n.endsWith('.sample') && !n.startsWith('.'))) {
+    const file = path.join(directory, name);
+    if (lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    const as = readingOf(file, true);
+    if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);
+    else hooks.push({ file, as, base: top, runBy: HOOK_RUN_BY, depth: 0 });
+  }
+  return hooks;
+}
+
+/** The files of the tool entries found, each with how it is read: .envrc as direnv code, husky's hooks as scripts, the rest as words. */
+function entryFiles(toolEntries: readonly string[], inScopes: (p: string) => boolean, budget: { left: number }, unresolved: string[]): Pending[] {
+  const pending: Pending[] = [];
+  for (const entry of toolEntries) {
+    const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
+    if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
+    const husky = path.basename(entry).toLowerCase() === '.husky';
+    // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
+    const real = resolveCanonicalPath(entry);
+    for (const file of filesOf(real.ok && inScopes(real.path) ? real.path : entry, budget, unresolved).filter((f) => !IDE_STATE.test(f))) {
+      // A husky hook is a shell script run at the top of the repository (the directory that holds .husky).
+      const as: Reading = isEnvrc ? 'direnv' : husky && !path.basename(file).startsWith('.') ? (readingOf(file, true) ?? 'words') : 'words';
+      pending.push({ file, as, base: isEnvrc ? path.dirname(file) : path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 });
+    }
+  }
+  return pending;
+}
+
+/** Python virtual environments among the entries: activation puts all of a venv's bin/ first on PATH. */
+function venvBins(entry: string): string[] {
+  const name = path.basename(entry).toLowerCase();
+  if (name === 'pyvenv.cfg') return ['bin', 'Scripts'].map((bin) => path.join(path.dirname(entry), bin));
+  return name === 'activate' && /^(bin|scripts)$/iu.test(path.basename(path.dirname(entry))) ? [path.dirname(entry)] : [];
+}
+
+/**
+ * What the protected tool files name inside the write scopes: those among `toolEntries` (in the scopes), those in the
+ * directories above them (enclosing-tool-entries.ts), and the hooks git runs for the repositories in and around them.
+ */
+export function toolFileReferences(toolEntries: readonly string[], writeRoots: readonly string[], context: ToolFileContext = {}): ToolFileReferences {
   const unresolved: string[] = [];
   const locations = new Map<string, ControlLocation>();
   const read = new Set<string>();
   const budget = { left: MAX_FILES };
+  const environment = context.environment ?? {};
   const inScopes = (p: string) => writeRoots.some((root) => isInsideRoot(p, root));
   // Granted when a write scope names the path or lies inside it (as for tool files).
   const granted = (p: string) => writeRoots.some((root) => isInsideRoot(root, p));
-  // `depth`: how many words files lie between the tool file and this one (a script a task names is read, what that names is not).
-  const pending: { file: string; as: Reading; base: string; runBy: string; depth: number }[] = [];
   const setLocation = (location: ControlLocation) => {
     // A directory on PATH covers what it holds: it wins over the same path named as a file.
     const known = locations.get(location.path);
@@ -547,27 +548,26 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     if (!inScopes(entry)) continue;
     // A Python virtual environment (pyvenv.cfg; an activation script in bin/ for older ones): activation, which editors
     // do in every terminal they open, puts all of its bin/ first on PATH, so every program there runs as the user's own.
-    const name = path.basename(entry).toLowerCase();
-    const venvBins =
-      name === 'pyvenv.cfg'
-        ? ['bin', 'Scripts'].map((bin) => path.join(path.dirname(entry), bin))
-        : name === 'activate' && /^(bin|scripts)$/iu.test(path.basename(path.dirname(entry)))
-          ? [path.dirname(entry)]
-          : [];
-    for (const bin of venvBins)
+    for (const bin of venvBins(entry))
       if (!granted(bin))
         setLocation({
           path: bin,
           tree: true,
           reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH`,
         });
-    const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
-    if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
-    // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
-    const real = resolveCanonicalPath(entry);
-    for (const file of filesOf(real.ok && inScopes(real.path) ? real.path : entry, budget, unresolved).filter((f) => !IDE_STATE.test(f)))
-      pending.push({ file, as: isEnvrc ? 'direnv' : 'words', base: isEnvrc ? path.dirname(file) : path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 });
   }
+  const enclosing = enclosingToolEntries(writeRoots, environment.HOME ?? os.homedir(), (name) => name.toLowerCase() === '.envrc' || WORDS_ENTRIES.test(name));
+  for (const directory of enclosing.unreadable) unresolved.push(`${directory} (above a write scope) cannot be listed for the tool files there`);
+  const pending: Pending[] = [
+    ...entryFiles(
+      toolEntries.filter((entry) => inScopes(entry)),
+      inScopes,
+      budget,
+      unresolved,
+    ),
+    ...entryFiles(enclosing.entries, () => true, budget, unresolved),
+    ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
+  ];
   while (pending.length > 0) {
     const { file, as, base, runBy, depth } = pending.shift()!;
     if (read.has(`${as}:${file}`)) continue;
@@ -576,29 +576,45 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       unresolved.push(`${file}: the tool files name more files than zotbox reads`);
       break;
     }
-    for (const named of readFile(file, as, base, runBy, unresolved)) {
-      const written = path.resolve(as === 'words' ? base : path.dirname(file), named.name);
-      const writtenIsDirectory = lstatSync(written, { throwIfNoEntry: false })?.isDirectory() === true;
+    for (const named of readFile(file, as, base, runBy, unresolved, environment)) {
+      const written = path.resolve(as === 'words' || as === 'script' ? base : path.dirname(file), named.name);
+      const writtenStats = lstatSync(written, { throwIfNoEntry: false });
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
       const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : named.as === 'dotenv' ? '.env' : undefined;
-      const target = writtenIsDirectory && inside !== undefined ? path.join(written, inside) : written;
-      if (!inScopes(target) || granted(target)) continue;
-      const isDirectory = lstatSync(target, { throwIfNoEntry: false })?.isDirectory() === true;
+      const target = writtenStats?.isDirectory() === true && inside !== undefined ? path.join(written, inside) : written;
+      const targetStats = target === written ? writtenStats : lstatSync(target, { throwIfNoEntry: false });
+      const isDirectory = targetStats?.isDirectory() === true;
+      // A variable's path: a file is read as words; a directory, or nothing yet, is protected whole.
+      const kind = named.as === 'value' ? (targetStats?.isFile() === true ? 'words' : 'tree') : named.as;
+      // A script run or sourced from outside the scopes, in the project (below where the tool runs it), is read all
+      // the same (the monorepo's hook runs the root's scripts, which run the package's): only what lies in the scopes
+      // is protected. The system's programs are not the project's.
+      if (!inScopes(target) || granted(target)) {
+        if (named.runs === true && targetStats?.isFile() === true && isInsideRoot(target, base)) followScript(target, named, base, depth, pending);
+        continue;
+      }
       // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the
       // directories put on PATH (`tree`), are what a tool runs from.
-      if (isDirectory && named.as !== 'tree') continue;
+      if (isDirectory && kind !== 'tree') continue;
       // Under the name written and where it resolves (a linked directory on the way): the gate decides canonical paths.
       const real = resolveCanonicalPath(target);
       for (const at of real.ok && real.path !== target && inScopes(real.path) && !granted(real.path) ? [target, real.path] : [target])
-        setLocation({ path: at, tree: named.as === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
-      if (isDirectory || named.as === 'tree') continue;
+        setLocation({ path: at, tree: kind === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
+      if (isDirectory || kind === 'tree') continue;
       // Read on: what direnv sources and loads, the .nix files nix evaluates (a file nix names otherwise is a hook's
-      // script, read for its words), the files the tool file itself names, and any script a script names (a chain of
-      // scripts is followed to its end, within MAX_FILES).
-      if (named.as === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
-      else if (named.as === 'direnv' || named.as === 'dotenv' || named.as === 'nix') pending.push({ file: target, as: named.as, base, runBy: named.runBy, depth });
-      else if (depth === 0 || isScript(target)) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1 });
+      // script, read for its words), the files the tool file itself names, any script a script names and any file a
+      // script runs or sources (a chain of scripts is followed to its end, within MAX_FILES).
+      if (kind === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
+      else if (kind === 'direnv' || kind === 'dotenv' || kind === 'nix') pending.push({ file: target, as: kind, base, runBy: named.runBy, depth });
+      else if (named.runs === true) followScript(target, named, base, depth, pending);
+      else if (depth === 0 || isScript(target)) pending.push({ file: target, as: readingOf(target, false) ?? 'words', base, runBy: named.runBy, depth: depth + 1 });
     }
   }
   return { locations: [...locations.values()], unresolved };
+}
+
+/** A file a script runs or sources, read in turn by what it is (a compiled program names nothing zotbox reads). */
+function followScript(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {
+  const as = readingOf(target, true);
+  if (as !== undefined) pending.push({ file: target, as, base, runBy: named.runBy, depth: depth + 1 });
 }

@@ -79,8 +79,9 @@ test("a bare repository's control entries are protected though no .git is in the
 });
 
 test('the user git environment comes from the variables passed in', (t) => {
-  t.deepEqual(userGitEnvironment({ HOME: '/h', XDG_CONFIG_HOME: '/x', GIT_CONFIG_NOSYSTEM: '1' }, '/fallback'), { home: '/h', xdgConfigHome: '/x', noSystem: true });
-  t.deepEqual(userGitEnvironment({ GIT_CONFIG_NOSYSTEM: 'false' }, '/fallback'), { home: '/fallback' });
+  const env = { HOME: '/h', XDG_CONFIG_HOME: '/x', GIT_CONFIG_NOSYSTEM: '1' };
+  t.deepEqual(userGitEnvironment(env, '/fallback'), { home: '/h', xdgConfigHome: '/x', noSystem: true, environment: env });
+  t.deepEqual(userGitEnvironment({ GIT_CONFIG_NOSYSTEM: 'false' }, '/fallback'), { home: '/fallback', environment: { GIT_CONFIG_NOSYSTEM: 'false' } });
 });
 
 function scan(scope: string, user: UserGitEnvironment) {

@@ -40,7 +40,8 @@ const unresolved = (value: string, mode?: 'shell' | 'git') => commandWords(value
 test('every word of a command names a file where git runs it, with or without a slash, and each part of an option value', (t) => {
   t.deepEqual(commandWords('sh fsmon.sh'), [plain('sh'), plain('fsmon.sh')]);
   t.deepEqual(paths('tools/run --config=conf.d/x.toml'), ['plain:tools/run', 'plain:--config=conf.d/x.toml', 'plain:--config', 'plain:conf.d/x.toml']);
-  t.deepEqual(paths("python3 'my tool.py' | less"), ['plain:python3', 'plain:my tool.py', 'plain:my', 'plain:tool.py', 'plain:less']);
+  // An interpreter's operand may be a directory it runs the __main__.py of: the operand whole.
+  t.deepEqual(paths("python3 'my tool.py' | less"), ['plain:python3', 'plain:my tool.py', 'plain:my', 'plain:tool.py', 'plain:my tool.py/**', 'plain:tool.py/**', 'plain:less']);
   t.deepEqual(unresolved('sh fsmon.sh'), []);
 });
 

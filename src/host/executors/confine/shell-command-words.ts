@@ -1,0 +1,455 @@
+// The files a shell command may name, as the shell would read it: for a git
+// config value (a command git hands to a shell) and for a whole script a tool runs
+// (a hook, a script a hook or a tool file names). Every word counts, with or without
+// a "/"; an interpreter's module or directory counts as the file it runs
+// (interpreter-operands.ts); what the shell would expand must be known now, or the
+// word is unresolved (closed world). Pure, no I/O.
+import path from 'node:path';
+import { interpreterReading } from './interpreter-operands.js';
+
+/** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
+export type CommandWord =
+  | {
+      readonly kind: 'path';
+      /** Relative to `anchor` unless absolute ("plain": to every directory git may run it from, and PATH). */
+      readonly text: string;
+      readonly anchor: 'plain' | 'home' | 'top';
+      /** True when the word is a pattern: everything below `text` may match. */
+      readonly tree: boolean;
+      /** Script mode: the word is run as a program or sourced (a command's first word, `. FILE`, an interpreter's script). */
+      readonly runs?: true;
+    }
+  | { readonly kind: 'unresolved'; readonly text: string; readonly why: string };
+
+/**
+ * A whole script, read where it runs: its own directory ($(dirname "$0")), the directory it runs in ($PWD, the
+ * top of the repository), and the user's environment (what a variable the script does not set expands to).
+ */
+export interface ScriptContext {
+  readonly scriptDirectory: string;
+  readonly workingDirectory: string;
+  readonly environment: Readonly<Record<string, string | undefined>>;
+}
+
+/** Marks for an unquoted pattern character (the shell expands it), and the first code point of expansions. */
+const GLOB_MARKS: Readonly<Record<string, string>> = { '*': '\uF001', '?': '\uF002', '[': '\uF003', '{': '\uF004' };
+const GLOB_CHARACTERS = '*?[{';
+/** A pattern mark back to the character written. */
+const unmark = (text: string) => text.replace(/[\uF001-\uF004]/gu, (ch) => GLOB_CHARACTERS[ch.charCodeAt(0) - 0xf001]!);
+const EXPANSION_BASE = 0xe000;
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox', 'eval']);
+/** What a shell expands these to is known: the user's home, the directory git runs the command in, the user's own arguments. */
+const HOME_EXPANSIONS = new Set(['$HOME', '${HOME}']);
+const TOP_EXPANSIONS = new Set(['$PWD', '${PWD}', '$(pwd)', '`pwd`', '$(git rev-parse --show-toplevel)', '`git rev-parse --show-toplevel`']);
+const POSITIONAL = /^\$(\{?[0-9@*#?$!-]\}?)$/u;
+/** Words before a command's program that are not it: keywords, assignments, and wrappers that run the words after them. */
+const BEFORE_PROGRAM = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', 'time', 'exec', 'command', 'builtin', 'nohup', 'env', 'xargs']);
+
+/** How an expansion is spelled out before the words are split: a value, or undefined to leave it for resolvePart. */
+type Substitute = (expansion: string) => string | undefined;
+
+/** Splits shell text into words (quotes removed, expansions as placeholders, unquoted pattern characters marked). */
+function lexShell(text: string, expansions: string[], substitute?: Substitute): string[][] {
+  const commands: string[][] = [[]];
+  let word = '';
+  let started = false;
+  const push = () => {
+    // A lone "{" or "}" is a reserved word (a function body), not a file.
+    if (word !== '' && word !== '\uF004' && word !== '}') commands.at(-1)!.push(word);
+    word = '';
+    started = false;
+  };
+  const separate = () => {
+    push();
+    if (commands.at(-1)!.length > 0) commands.push([]);
+  };
+  let quote: '' | "'" | '"' = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = '';
+      else word += c;
+      continue;
+    }
+    if ((c === '$' || c === '`') && expansionEnd(text, i) > i + 1) {
+      const end = expansionEnd(text, i);
+      const expansion = text.slice(i, end).replace(/\s+/gu, ' ');
+      const value = substitute?.(expansion);
+      if (value !== undefined) word += value;
+      else {
+        expansions.push(expansion);
+        word += String.fromCharCode(EXPANSION_BASE + expansions.length - 1);
+      }
+      started = true;
+      i = end - 1;
+      continue;
+    }
+    if (quote === '"') {
+      if (c === '"') quote = '';
+      else if (c === '\\' && i + 1 < text.length && '$`"\\\n'.includes(text[i + 1]!)) word += text[++i]!;
+      else word += c;
+      continue;
+    }
+    if (c === '#' && word === '' && !started) {
+      // A comment, to the end of the line.
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      started = true;
+    } else if (c === '\\' && text[i + 1] === '\n') i++;
+    else if (c === '\\' && i + 1 < text.length) word += text[++i]!;
+    else if (c === '\n') separate();
+    else if (/\s/u.test(c)) push();
+    else if (';|&()<>!'.includes(c)) separate();
+    else word += GLOB_MARKS[c] ?? c;
+  }
+  push();
+  return commands.filter((command) => command.length > 0);
+}
+
+/** At `at` ("$" or "`"): the index after the expansion, or at + 1 for a plain "$". */
+function expansionEnd(text: string, at: number): number {
+  if (text[at] === '`') {
+    let j = at + 1;
+    while (j < text.length && text[j] !== '`') j += text[j] === '\\' ? 2 : 1;
+    return Math.min(j + 1, text.length);
+  }
+  const next = text[at + 1];
+  if (next === '(') {
+    let depth = 0;
+    for (let j = at + 1; j < text.length; j++) {
+      if (text[j] === '(') depth++;
+      else if (text[j] === ')' && --depth === 0) return j + 1;
+    }
+    return text.length;
+  }
+  if (next === '{') {
+    let depth = 0;
+    for (let j = at + 1; j < text.length; j++) {
+      if (text[j] === '{') depth++;
+      else if (text[j] === '}' && --depth === 0) return j + 1;
+    }
+    return text.length;
+  }
+  if (next !== undefined && /[A-Za-z_]/u.test(next)) {
+    let j = at + 1;
+    while (j < text.length && /[A-Za-z0-9_]/u.test(text[j]!)) j++;
+    return j;
+  }
+  if (next !== undefined && /[0-9@*#?$!-]/u.test(next)) return at + 2;
+  return at + 1;
+}
+
+interface Reading {
+  readonly shell: boolean;
+  /** A whole script: an expansion left is the script's own (a command's output, a loop's words), not the user's. */
+  readonly script: boolean;
+  /** The word is run or sourced, or is one of a loop's words. */
+  readonly runs: boolean;
+}
+
+/** The variable an expansion reads ($X, ${X}, ${X:-w}...), if it is one. */
+const variableOf = (expansion: string) => /^\$\{?([A-Za-z_][A-Za-z0-9_]*)/u.exec(expansion)?.[1];
+
+function resolvePart(part: string, expansions: readonly string[], reading: Reading, out: CommandWord[]): void {
+  const expansionAt = (index: number) => expansions[part.charCodeAt(index) - EXPANSION_BASE];
+  const isExpansion = (index: number) => {
+    const code = part.charCodeAt(index);
+    return code >= EXPANSION_BASE && code < EXPANSION_BASE + expansions.length;
+  };
+  const written = unmark(part.replace(/[\uE000-\uEFFF]/gu, (ch) => expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch));
+  const used = Array.from({ length: part.length }, (_, index) => index).filter(isExpansion);
+  const known = (index: number) => HOME_EXPANSIONS.has(expansionAt(index)!) || TOP_EXPANSIONS.has(expansionAt(index)!);
+  // The user's own arguments ("$1", "$@") name what the user types when running it: theirs to choose.
+  if (used.some((index) => POSITIONAL.test(expansionAt(index)!))) {
+    const other = used.filter((index) => !POSITIONAL.test(expansionAt(index)!) && !known(index));
+    if (other.length === 0) return;
+    out.push({ kind: 'unresolved', text: written, why: `${other.map((index) => expansionAt(index)).join(', ')} is expanded only when git runs it` });
+    return;
+  }
+  let anchor: 'plain' | 'home' | 'top' = 'plain';
+  let rest = part;
+  if (reading.script && used.length > 0) {
+    // A script's own variable set from a command's output or a loop, or a command substitution: its words were read
+    // (they are words too) but what it holds cannot be spelled out. A word that is only that names no file zotbox
+    // could know; one with more around it is read as a pattern under its fixed directory.
+    if (used.length === 1 && part.length === 1) return;
+    rest = part.replace(/[\uE000-\uEFFF]/gu, '\uF001');
+  } else if (used.length > 0) {
+    const first = expansionAt(0);
+    const leading = used.length === 1 && used[0] === 0 && first !== undefined ? (HOME_EXPANSIONS.has(first) ? 'home' : TOP_EXPANSIONS.has(first) ? 'top' : undefined) : undefined;
+    if (leading === undefined || (part.length > 1 && part[1] !== '/')) {
+      out.push({ kind: 'unresolved', text: written, why: `${used.map((index) => expansionAt(index)).join(', ')} is expanded only when git runs it` });
+      return;
+    }
+    anchor = leading;
+    rest = part.slice(2);
+  } else if (part === '~' || part.startsWith('~/')) {
+    anchor = 'home';
+    rest = part.slice(2);
+  } else if (part.startsWith('~') && reading.shell) {
+    out.push({ kind: 'unresolved', text: written, why: "another user's home directory" });
+    return;
+  }
+  const glob = rest.search(/[\uF001-\uF004]/u);
+  if (glob === -1) {
+    out.push({ kind: 'path', text: rest, anchor, tree: false });
+    return;
+  }
+  // In a script, a pattern in an argument (`eslint src/*.ts`, `case $f in *.md)`) is data for the program; one that
+  // is run, sourced or looped over names the files that run.
+  if (reading.script && !reading.runs) return;
+  const prefix = rest.slice(0, glob);
+  const directory = prefix.slice(0, prefix.lastIndexOf('/') + 1).replace(/\/+$/u, '');
+  if (directory === '' && !prefix.startsWith('/')) {
+    out.push({ kind: 'unresolved', text: written, why: 'a pattern the shell matches against the files where git runs it' });
+    return;
+  }
+  // A script's program picked from the project's dependencies by a pattern or a variable (lefthook's hook:
+  // "$dir/node_modules/lefthook-${os}-${cpu}/bin/lefthook") is the dependencies', as running them by hand is.
+  if (reading.script && directory.split('/').includes('node_modules')) return;
+  out.push({ kind: 'path', text: directory === '' ? '/' : directory, anchor, tree: true });
+}
+
+/** A wrapper's options that take the next word as their value (`env -C DIR`, `xargs -I {}`, `exec -a NAME`). */
+const VALUED_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  env: new Set(['-C', '--chdir', '-u', '--unset', '-S', '--split-string']),
+  xargs: new Set(['-I', '-i', '-n', '-P', '-d', '-E', '-e', '-L', '-l', '-s', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs']),
+  exec: new Set(['-a']),
+};
+
+/**
+ * The index of a command's program, past keywords, assignments and wrappers (`env -i X=1 prog`, `exec prog`), and the
+ * directory a wrapper moves it to (`env -C DIR prog`, `--chdir=DIR`).
+ */
+function programOf(command: readonly string[]): { readonly at: number; readonly chdir: string | undefined } {
+  let at = 0;
+  let chdir: string | undefined;
+  let wrapper = '';
+  while (at < command.length) {
+    const word = unmark(command[at]!);
+    if (BEFORE_PROGRAM.has(word)) {
+      wrapper = word;
+      at++;
+    } else if (/^[A-Za-z_][A-Za-z0-9_]*=/u.test(word)) at++;
+    else if (word.startsWith('-') && wrapper !== '' && wrapper !== 'if' && wrapper !== 'then') {
+      if (wrapper === 'env' && word.startsWith('--chdir=')) chdir = command[at]!.slice('--chdir='.length);
+      if (VALUED_OPTIONS[wrapper]?.has(word) === true) {
+        if (wrapper === 'env' && (word === '-C' || word === '--chdir')) chdir = command[at + 1];
+        at++;
+      }
+      at++;
+    } else break;
+  }
+  return { at, chdir };
+}
+
+/**
+ * find's starting points when it runs what it finds (`-exec {} ;`, `-exec sh {} ;`, `-execdir python3 {} +`): every
+ * file below them may be run. A program given the files as data (`-exec black {} +`) runs none of them.
+ */
+function findStarts(command: readonly string[], at: number): string[] {
+  const words = command.slice(at + 1).map(unmark);
+  const runsFound = words.some((word, index) => {
+    if (!/^-(exec|execdir|ok|okdir)$/u.test(word)) return false;
+    const end = words.findIndex((w, i) => i > index && (w === ';' || w === '+'));
+    const executed = words.slice(index + 1, end === -1 ? undefined : end);
+    if (executed[0] === '{}') return true;
+    const operand = interpreterReading(path.basename(executed[0] ?? ''), executed.slice(1)).operand;
+    return operand !== undefined && executed[1 + operand] === '{}';
+  });
+  if (!runsFound) return [];
+  const end = words.findIndex((word) => word.startsWith('-') || word === '(' || word === '!');
+  return command.slice(at + 1, at + 1 + (end === -1 ? words.length : end));
+}
+
+/**
+ * Every file a command value may name, as git runs it: through a shell (`shell`, the default: "!" aliases, editors,
+ * pagers, drivers, helpers, fsmonitor), or split as git splits a plain alias (no expansion). Every word counts, with
+ * or without a "/" (an interpreter's argument, "sh fsmon.sh", names a file relative to where git runs it), and so does
+ * each part of it between "=", ":" and ","; so do the files an interpreter runs for a module or a directory
+ * (`python3 -m tools.fsmon`: tools/fsmon.py...). A shell script handed to "sh -c" or "eval" is read the same way. A word
+ * whose expansion cannot be known before git runs it ($X, $(cmd), `cmd`, ~user, a pattern with no fixed directory)
+ * comes back unresolved; "$HOME/…", "~/…", "$PWD/…", "$(pwd)/…" and "$(git rev-parse --show-toplevel)/…" are known.
+ * With `script`, the text is a whole script (scriptWords).
+ */
+export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', script?: ScriptContext): CommandWord[] {
+  const out: CommandWord[] = [];
+  const expansions: string[] = [];
+  const seen = new Set<string>();
+  const substitute = script === undefined ? undefined : scriptSubstitute(script, assignmentsOf(value));
+  // Directories a "cd" in the command moved to: later relative words are relative to them too.
+  const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
+  const parts = (word: string, runs: boolean) => {
+    // The test command's brackets are no pattern; in a script, a URL is no file.
+    if (/^(\uF003|\uF003\uF003|\]|\]\])$/u.test(word) || (script !== undefined && /^[a-z][\w+.-]*:\/\//iu.test(word))) return;
+    for (const part of new Set([word, ...word.split(/[\s"'`;|&()<>{}=,:!]+/u)])) {
+      const key = `${moved.length}\u0000${runs}\u0000${part}`;
+      if (part === '' || seen.has(key)) continue;
+      seen.add(key);
+      const from = out.length;
+      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs }, out);
+      for (const found of out.slice(from)) {
+        if (found.kind !== 'path') continue;
+        if (runs && part === word && script !== undefined) out[out.indexOf(found)] = { ...found, runs: true };
+        if (found.anchor !== 'plain' || path.isAbsolute(found.text)) continue;
+        for (const directory of moved)
+          out.push({ ...found, text: path.join(directory.text, found.text), anchor: directory.anchor, ...(runs && part === word && script !== undefined ? { runs: true as const } : {}) });
+      }
+    }
+  };
+  const changeDirectory = (command: readonly string[]) => {
+    const target = command.slice(1).find((word) => !word.startsWith('-'));
+    if (target === undefined) return moved.push({ text: '', anchor: 'home' });
+    const resolved: CommandWord[] = [];
+    resolvePart(target, expansions, { shell: true, script: false, runs: false }, resolved);
+    // An unresolved target is already reported as a word of the command (in a script, where a lone variable is not, here).
+    for (const found of resolved) {
+      if (found.kind === 'path') moved.push({ text: found.text, anchor: found.anchor });
+      else if (script !== undefined) out.push({ ...found, why: `${found.why}, and the words after this cd are relative to it` });
+    }
+    return moved.length;
+  };
+  const read = (text: string, depth: number) => {
+    for (const command of lexShell(text, expansions, substitute)) {
+      const { at, chdir } = programOf(command);
+      const program = path.basename(unmark(command[at] ?? ''));
+      if (chdir !== undefined) changeDirectory(['cd', chdir]);
+      const grammar = interpreterReading(program, command.slice(at + 1).map(unmark));
+      const runsAt = new Set(script === undefined ? [] : [at, ...(grammar.operand === undefined ? [] : [at + 1 + grammar.operand])]);
+      // What find hands to the program it runs is every file below its starting points; the program runs too.
+      const starts = program === 'find' ? findStarts(command, at) : [];
+      for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);
+      command.forEach((word, index) => {
+        if (starts.length > 0 && /^-(exec|execdir|ok|okdir)$/u.test(unmark(command[index - 1] ?? ''))) runsAt.add(index);
+      });
+      // A loop's words (`for f in scripts/*.sh; do sh "$f"; done`): counted as what the loop runs.
+      if (script !== undefined && (command[0] === 'for' || command[0] === 'select') && command[2] === 'in') for (let index = 3; index < command.length; index++) runsAt.add(index);
+      command.forEach((word, index) => {
+        parts(word, runsAt.has(index));
+        // "sh -c SCRIPT", "bash -ec SCRIPT", "eval SCRIPT": the script is shell text of its own.
+        const scriptFollows = (program === 'eval' && index > at) || (SHELLS.has(program) && index > at && /^-[a-z]*c[a-z]*$/u.test(command[index - 1] ?? ''));
+        if (scriptFollows && depth < 4) read(unmark(word), depth + 1);
+      });
+      for (const name of grammar.names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+      if (['cd', 'pushd'].includes(unmark(command[at] ?? ''))) changeDirectory(command.slice(at));
+    }
+  };
+  if (mode === 'git') {
+    for (const word of lexShell(
+      value.replace(/[$`*?[{~]/gu, (c) => `\\${c}`),
+      expansions,
+    ).flat())
+      parts(word, false);
+  } else read(value, 0);
+  // A command substitution a script uses runs too: its words are the script's words.
+  if (script !== undefined) for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1);
+  const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false] : [word.text]), word]));
+  return [...unique.values()];
+}
+
+/** What a script sets its variables to: each assignment's value words (expansions as placeholders into `expansions`). */
+interface Assignments {
+  readonly values: ReadonlyMap<string, readonly string[]>;
+  /** Loop variables and what `read` sets: the words of a list or a line of input, never spelled out. */
+  readonly unknown: ReadonlySet<string>;
+  readonly expansions: readonly string[];
+}
+
+const DECLARERS = new Set(['export', 'local', 'readonly', 'declare', 'typeset']);
+
+function assignmentsOf(text: string): Assignments {
+  const expansions: string[] = [];
+  const values = new Map<string, string[]>();
+  const unknown = new Set<string>();
+  for (const command of lexShell(text, expansions)) {
+    const words = command.map(unmark);
+    if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined) unknown.add(words[1]);
+    const read = words.indexOf('read');
+    if (read !== -1) for (const name of words.slice(read + 1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) unknown.add(name);
+    for (const [index, word] of command.entries()) {
+      const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$/su.exec(word);
+      if (assignment === null || !(index === 0 || DECLARERS.has(words[0]!) || /^[A-Za-z_][A-Za-z0-9_]*=/u.test(unmark(command[index - 1]!)))) continue;
+      const [, name, append, value] = assignment;
+      if (append === '+') unknown.add(name!);
+      else values.set(name!, [...(values.get(name!) ?? []), value!]);
+    }
+  }
+  return { values, unknown, expansions };
+}
+
+/** The script's own directory, as scripts spell it ("$(dirname -- "$0")", "${0%/*}", "$(cd "$(dirname "$0")" && pwd)"). */
+const SCRIPT_DIRECTORY =
+  /^(?:\$\(\s*(?:cd\s+"?)?\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?\s*(?:&&\s*pwd\s*)?\)|\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)|`dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?`|\$\{0%\/\*\})$/u;
+const SCRIPT_PARENT = /^\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?\s*\)"\s*\)$/u;
+
+/** Script mode: what an expansion is, where it can be told now (undefined: it cannot be). */
+function scriptSubstitute(script: ScriptContext, assignments: Assignments): Substitute {
+  const resolving = new Set<string>();
+  // A variable the script sets: its value spelled out when every assignment spells out the same (a loop's, a
+  // command's output: never).
+  const assigned = (name: string): string | undefined => {
+    const values = assignments.values.get(name)!;
+    if (assignments.unknown.has(name) || resolving.has(name)) return undefined;
+    resolving.add(name);
+    const spelled = values.map((value) =>
+      /[\uF001-\uF004]/u.test(value)
+        ? undefined
+        : spelledOut(
+            value.replace(/[\uE000-\uEFFF]/gu, (ch) => assignments.expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch),
+            substitute,
+          ),
+    );
+    resolving.delete(name);
+    return spelled.every((value) => value !== undefined && value === spelled[0]) ? spelled[0] : undefined;
+  };
+  const valueOf = (name: string): string | undefined => {
+    if (assignments.values.has(name)) return assigned(name);
+    // A variable the environment does not hold now may hold anything when the script runs: left for resolvePart.
+    return assignments.unknown.has(name) ? undefined : script.environment[name];
+  };
+  const substitute: Substitute = (expansion) => {
+    if (SCRIPT_DIRECTORY.test(expansion)) return script.scriptDirectory;
+    if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
+    if (TOP_EXPANSIONS.has(expansion)) return script.workingDirectory;
+    const name = variableOf(expansion);
+    if (name === undefined || POSITIONAL.test(expansion)) return undefined;
+    if (/^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$/u.test(expansion)) return valueOf(name);
+    // ${X:-word}, ${X-word}, ${X:=word}, ${X=word}: the value when set, else the word; ${X:+word}: the word or nothing.
+    const operator = /^\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=+])(.*)\}$/su.exec(expansion);
+    if (operator === null) return undefined;
+    const [, kind, word] = operator;
+    if (kind!.endsWith('+')) return spelledOut(word!, substitute);
+    const value = assignments.values.has(name) || assignments.unknown.has(name) ? valueOf(name) : script.environment[name];
+    if (value !== undefined && (value !== '' || !kind!.startsWith(':'))) return value;
+    if (assignments.values.has(name) || assignments.unknown.has(name)) return undefined;
+    return spelledOut(word!, substitute);
+  };
+  return substitute;
+}
+
+/** A default word with its own expansions spelled out, or undefined when one of them cannot be. */
+function spelledOut(word: string, substitute: Substitute): string | undefined {
+  let out = '';
+  for (let i = 0; i < word.length; i++) {
+    if (word[i] !== '$' && word[i] !== '`') {
+      out += word[i]!.replace(/^["']$/u, '');
+      continue;
+    }
+    const end = expansionEnd(word, i);
+    if (end === i + 1) {
+      out += word[i]!;
+      continue;
+    }
+    const value = substitute(word.slice(i, end));
+    if (value === undefined) return undefined;
+    out += value;
+    i = end - 1;
+  }
+  return out;
+}
+
+/** The words of a whole script a tool runs (a hook, a script a hook names), read where it runs. */
+export function scriptWords(text: string, script: ScriptContext): CommandWord[] {
+  return commandWords(text, 'shell', script);
+}

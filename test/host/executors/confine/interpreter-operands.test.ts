@@ -1,0 +1,57 @@
+// What an interpreter runs besides the words written (interpreter-operands.ts): a module, a directory's entry file,
+// a library directory. The expected names are written out by hand from each interpreter's documented grammar.
+import test from 'ava';
+import { interpreterReading, moduleFiles } from '../../../../src/host/executors/confine/interpreter-operands.js';
+
+const names = (program: string, args: readonly string[]) => interpreterReading(program, args).names.map((name) => `${name.text}${name.tree ? '/**' : ''}`);
+const operand = (program: string, args: readonly string[]) => interpreterReading(program, args).operand;
+
+test('python -m MOD runs every package __init__ on the way, the module or its package, and a plain module beside a namespace package', (t) => {
+  t.deepEqual(
+    moduleFiles('tools.fsmon').map((name) => `${name.text}${name.tree ? '/**' : ''}`),
+    ['tools.py', 'tools/__init__.py', 'tools/fsmon.py', 'tools/fsmon/__init__.py', 'tools/fsmon/__main__.py', 'tools/fsmon/**'],
+  );
+  t.deepEqual(names('python3', ['-m', 'check']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
+  t.deepEqual(names('python3.11', ['-mcheck']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
+  // -m ends a group of flags; the words after the module are its own arguments.
+  t.deepEqual(names('pypy3', ['-Bm', 'check', 'other.py']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
+  t.deepEqual(names('python', ['-W', 'ignore', '-m', 'a.b']), ['a.py', 'a/__init__.py', 'a/b.py', 'a/b/__init__.py', 'a/b/__main__.py', 'a/b/**']);
+  t.is(operand('python3', ['-m', 'check', 'x.py']), undefined);
+});
+
+test('python -c CODE runs the modules it imports; a script operand may be a directory whose __main__.py runs', (t) => {
+  t.deepEqual(names('python3', ['-c', 'import tools.run; tools.run.main()']), ['tools.py', 'tools/__init__.py', 'tools/run.py', 'tools/run/__init__.py', 'tools/run/__main__.py', 'tools/run/**']);
+  t.deepEqual(names('python3', ['-c', 'from lib import x']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
+  t.deepEqual(names('python3', ['-I', 'tools']), ['tools/**']);
+  t.deepEqual(names('python3', ['.']), ['./__main__.py']);
+  t.is(operand('python3', ['-I', 'tools', '--flag']), 1);
+});
+
+test("node, bun and deno run a directory's package.json main or index file; options with values are skipped", (t) => {
+  // A directory runs what its package.json's main names, anything in it: the operand whole (a file: the file).
+  t.deepEqual(names('node', ['tools']), ['tools/**']);
+  t.deepEqual(names('node', ['-r', 'ts-node/register', 'src']), ['src/**']);
+  t.is(operand('node', ['-r', 'ts-node/register', 'src']), 2);
+  t.deepEqual(names('deno', ['run', '-A', 'x.ts']), ['x.ts/**']);
+  // The directory it runs in is not protected whole: its entry files are.
+  t.deepEqual(names('node', ['.']), ['./package.json', './index.js', './index.mjs', './index.cjs', './index.json', './index.node']);
+  t.deepEqual(names('node', ['-e', 'require("./x")']), []);
+});
+
+test('perl and ruby: -I DIR puts a directory on the library path, whole; the first operand is the script', (t) => {
+  t.deepEqual(names('perl', ['-Itools', '-MFsmon', '-e', '1']), ['tools/**']);
+  t.deepEqual(names('ruby', ['-I', 'lib', 'x.rb']), ['lib/**']);
+  t.is(operand('ruby', ['-I', 'lib', 'x.rb']), 2);
+  t.is(operand('perl', ['-w', 'x.pl']), 1);
+});
+
+test("a shell's first operand is the script it runs; -c and -s read no file; . and source run their operand", (t) => {
+  t.is(operand('sh', ['-e', 'x.sh', 'arg']), 1);
+  t.is(operand('bash', ['-o', 'pipefail', 'x.sh']), 2);
+  t.is(operand('sh', ['-c', 'echo']), undefined);
+  t.is(operand('sh', ['-s']), undefined);
+  t.is(operand('.', ['./common']), 0);
+  t.is(operand('source', ['env.sh']), 0);
+  t.deepEqual(names('make', ['-C', 'tools']), []);
+  t.is(operand('make', ['-C', 'tools']), undefined);
+});
