@@ -71,6 +71,15 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute): 
       else word += c;
       continue;
     }
+    if (c === '$' && quote === '' && (text[i + 1] === "'" || text[i + 1] === '"')) {
+      // $'...' (escapes spelled out, as bash reads them) and $"..." (a translated string: its text).
+      if (text[i + 1] === '"') continue;
+      const quoted = ansiQuoted(text, i + 2);
+      word += quoted.value;
+      started = true;
+      i = quoted.end;
+      continue;
+    }
     if ((c === '$' || c === '`') && expansionEnd(text, i) > i + 1) {
       const end = expansionEnd(text, i);
       const expansion = text.slice(i, end).replace(/\s+/gu, ' ');
@@ -105,6 +114,26 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute): 
   }
   push();
   return commands.filter((command) => command.length > 0);
+}
+
+/** The text of a $'...' string from `start` (after the quote), escapes spelled out; `end` is the closing quote's index. */
+function ansiQuoted(text: string, start: number): { value: string; end: number } {
+  const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\u0007', b: '\b', e: '\u001b', E: '\u001b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  let value = '';
+  let i = start;
+  for (; i < text.length && text[i] !== "'"; i++) {
+    if (text[i] !== '\\' || i + 1 >= text.length) {
+      value += text[i]!;
+      continue;
+    }
+    const next = text[++i]!;
+    const code = /^(x[0-9A-Fa-f]{1,2}|[0-7]{1,3})/u.exec(text.slice(i))?.[0];
+    if (code !== undefined) {
+      value += String.fromCharCode(code.startsWith('x') ? Number.parseInt(code.slice(1), 16) : Number.parseInt(code, 8));
+      i += code.length - 1;
+    } else value += escapes[next] ?? `\\${next}`;
+  }
+  return { value, end: i };
 }
 
 /** At `at` ("$" or "`"): the index after the expansion, or at + 1 for a plain "$". */
@@ -173,7 +202,11 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     // A script's own variable set from a command's output or a loop, or a command substitution: its words were read
     // (they are words too) but what it holds cannot be spelled out. A word that is only that names no file zotbox
     // could know; one with more around it is read as a pattern under its fixed directory.
-    if (used.length === 1 && part.length === 1) return;
+    if (used.length === 1 && part.length === 1) {
+      // A command's output run as a program (`$(cat scripts/cmd)`, `eval "$(...)"`, `sh -c "$(...)"`): anything.
+      if (reading.runs && /^(\$\(|`)/u.test(expansionAt(0)!)) out.push({ kind: 'unresolved', text: written, why: "it runs a command's output" });
+      return;
+    }
     rest = part.replace(/[\uE000-\uEFFF]/gu, '\uF001');
   } else if (used.length > 0) {
     const first = expansionAt(0);
@@ -326,9 +359,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       // A loop's words (`for f in scripts/*.sh; do sh "$f"; done`): counted as what the loop runs.
       if (script !== undefined && (command[0] === 'for' || command[0] === 'select') && command[2] === 'in') for (let index = 3; index < command.length; index++) runsAt.add(index);
       command.forEach((word, index) => {
-        parts(word, runsAt.has(index));
-        // "sh -c SCRIPT", "bash -ec SCRIPT", "eval SCRIPT": the script is shell text of its own.
+        // "sh -c SCRIPT", "bash -ec SCRIPT", "eval SCRIPT": the script is shell text of its own, and is run.
         const scriptFollows = (program === 'eval' && index > at) || (SHELLS.has(program) && index > at && /^-[a-z]*c[a-z]*$/u.test(command[index - 1] ?? ''));
+        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined));
         if (scriptFollows && depth < 4) read(unmark(word), depth + 1);
       });
       for (const name of grammar.names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);

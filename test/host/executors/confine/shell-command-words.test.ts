@@ -111,3 +111,23 @@ test('env -C DIR moves the command; find that runs what it finds covers its star
   t.false(words("find src -name '*.py' -exec black {} +").some((word) => word.includes('src/**')));
   t.true(words('sh scripts/{a,b}.sh').includes('plain:scripts/** (runs)'));
 });
+
+test('$\'...\' is read as bash reads it, escapes spelled out; $"..." is its text', (t) => {
+  t.deepEqual(words("sh $'scripts/check.sh'"), ['plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
+  t.deepEqual(words("sh $'scripts/\\x63heck.sh'"), ['plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
+  t.deepEqual(words('sh $"scripts/check.sh"'), ['plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
+});
+
+test("a command's output run as a program is unresolved: eval, sh -c and a command position alike", (t) => {
+  for (const line of ['eval "$(cat scripts/cmd)"', 'sh -c "$(cat scripts/cmd)"', '$(cat scripts/cmd) --check', '`cat scripts/cmd`'])
+    t.deepEqual(
+      words(line).filter((word) => word.startsWith('unresolved')),
+      [line.includes('`') ? 'unresolved:`cat scripts/cmd`' : 'unresolved:$(cat scripts/cmd)'],
+      line,
+    );
+  // Its output as data for a program is not run: a lint over the staged files.
+  t.deepEqual(
+    words('npx eslint $(git diff --cached --name-only)').filter((word) => word.startsWith('unresolved')),
+    [],
+  );
+});

@@ -2,8 +2,11 @@
 // the repositories in and around them, any variable's directory, interpreters' modules and directories, and the
 // scripts a script runs or sources to the end of the chain. Real files; expected paths written out by hand.
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
+import { protectedSetOf } from '../../../../src/host/executors/confine/protected-locations.js';
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -95,4 +98,23 @@ test("settings name modules and quoted names: pre-commit's entry: python -m, a t
   });
   const paths = found(pkg, [path.join(pkg, '.pre-commit-config.yaml'), path.join(pkg, '.vscode')]).paths;
   for (const name of ['tools/check.py', 'tools/__init__.py', 'tools/check/', 'scripts/pre commit.sh', 'prüfen.sh']) t.true(paths.includes(name), name);
+});
+
+test("husky's hooks are read by the shell's grammar, also where git is not yet told to run them: a loop, an input redirection", (t) => {
+  const { pkg } = project(t, { 'root/pkg/.husky/pre-commit': 'for f in scripts/*.sh; do sh "$f"; done\nsh <tools/x.sh\n' });
+  const paths = found(pkg, [path.join(pkg, '.husky')]).paths;
+  t.true(paths.includes('scripts/'), paths.join(' '));
+  t.true(paths.includes('tools/x.sh'), paths.join(' '));
+});
+
+test("the hooks in the enclosing repository's core.hooksPath (a directory of any name) name the package's scripts", (t) => {
+  const { root, pkg } = project(t, { 'root/githooks/pre-commit': '#!/bin/sh\nsh pkg/scripts/check.sh\n' });
+  execFileSync('git', ['init', '-q', root], { env: { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } });
+  execFileSync('git', ['-C', root, 'config', 'core.hooksPath', 'githooks'], { env: { PATH: '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } });
+  const set = protectedSetOf(scanGitMetadata([pkg]), [pkg], { home: path.join(root, '..', 'home'), noSystem: true, environment: {} });
+  t.deepEqual(set.toolUnresolved, []);
+  t.true(
+    set.locations.some((location) => location.path === path.join(pkg, 'scripts', 'check.sh')),
+    set.locations.map((location) => location.path).join(' '),
+  );
 });

@@ -106,10 +106,11 @@ test("a folderOpen task's script is named, every word of the task (with or witho
   const tasks = { version: '2.0.0', tasks: [{ label: 'setup', command: '${workspaceFolder}/scripts/on-open.sh', args: ['--config=./conf/a.json'], options: { cwd: '${workspaceFolder}' } }] };
   const ws = workspace(t, {
     '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2),
-    'scripts/on-open.sh': '#!/bin/sh\n./scripts/helper.sh https://example.com/x\n',
+    // helper.sh is an argument here, not run: it is read on because it is a script (named like one, or executable).
+    'scripts/on-open.sh': '#!/bin/sh\nrunner ./scripts/helper.sh https://example.com/x\n',
     'scripts/helper.sh': './scripts/deeper.sh\n',
   });
-  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['2.0.0', 'conf/a.json', 'scripts/deeper.sh', 'scripts/helper.sh', 'scripts/on-open.sh', 'setup'], unresolved: 0 });
+  t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['2.0.0', 'conf/a.json', 'runner', 'scripts/deeper.sh', 'scripts/helper.sh', 'scripts/on-open.sh', 'setup'], unresolved: 0 });
 });
 
 test('a write scope that names a path, or lies inside it, grants it', (t) => {
