@@ -76,3 +76,25 @@ export const PAYLOAD = {
   pl: "package Evil; open(my $f, '>', 'PWNED'); print $f 'agent code ran'; close $f; 1;\n",
   sh: '#!/bin/sh\necho agent code ran > PWNED\n',
 } as const;
+
+/** A git project holding `files` and no hook (for tool files other than git's hooks). */
+export function project(files: Readonly<Record<string, string>>): string {
+  return projectWithHook('#!/bin/sh\nexit 0\n', files);
+}
+
+/** The user's direnv, with its own state (the user allowed the project's .envrc before the run). */
+function direnvEnvironment(ws: string): NodeJS.ProcessEnv {
+  const home = path.join(ws, '..', `${path.basename(ws)}-home`);
+  mkdirSync(home, { recursive: true });
+  return { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
+}
+
+export function direnvAllow(ws: string): void {
+  execFileSync('direnv', ['allow', ws], { env: direnvEnvironment(ws), stdio: 'pipe' });
+}
+
+/** The user runs `command` in the project through direnv afterwards: true when it ran what the agent wrote. */
+export function userRunUnderDirenvRunsAgentCode(ws: string, command: readonly string[]): boolean {
+  spawnSync('direnv', ['exec', ws, ...command], { cwd: ws, env: direnvEnvironment(ws), stdio: 'pipe' });
+  return existsSync(path.join(ws, 'PWNED'));
+}
