@@ -98,3 +98,38 @@ export function userRunUnderDirenvRunsAgentCode(ws: string, command: readonly st
   spawnSync('direnv', ['exec', ws, ...command], { cwd: ws, env: direnvEnvironment(ws), stdio: 'pipe' });
   return existsSync(path.join(ws, 'PWNED'));
 }
+
+/** Runs a replayed agent with the bash tool (ask mode, consented with -y: confined by default) running `command`. */
+export function agentRuns(ws: string, command: string): { readonly status: number | null; readonly output: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'zb-s33e-agent-'));
+  mkdirSync(path.join(dir, 'agent'));
+  writeFileSync(path.join(dir, 'agent/AGENT.md'), '# runner\n\nRuns the command asked for.\n');
+  writeFileSync(
+    path.join(dir, 'agent/manifest.json'),
+    JSON.stringify({
+      zotfile: 1,
+      name: 'runner',
+      version: '1.0.0',
+      description: 'runs one command',
+      license: 'MIT',
+      runtime: { min_zot: '0.2.0' },
+      model: { requires: ['tools'], min_context: 32000 },
+      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'ask' } },
+      entry: { greeting: 'hi', default_prompt: 'go' },
+    }),
+  );
+  const usage = { input_tokens: 10, output_tokens: 10 };
+  writeFileSync(
+    path.join(dir, 'replay.json'),
+    JSON.stringify({
+      zotbox_replay: 1,
+      model: 'claude-sonnet-4-5',
+      turns: [
+        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command } }], stop: 'tool_use', usage },
+        { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
+      ],
+    }),
+  );
+  const run = spawnSync(process.execPath, [ZOTBOX, 'run', path.join(dir, 'agent'), '--replay', path.join(dir, 'replay.json'), '-y'], { cwd: ws, encoding: 'utf8' });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
