@@ -63,10 +63,10 @@ export function agentWrites(ws: string, file: string, content: string): { readon
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-/** The user's own commit afterwards (hooks on, unconfined): true when the hook ran what the agent wrote. */
-export function userCommitRunsAgentCode(ws: string): boolean {
+/** The user's own commit afterwards (hooks on, unconfined): true when the hook ran what the agent wrote (`marker`: where it runs). */
+export function userCommitRunsAgentCode(ws: string, marker = 'PWNED'): boolean {
   spawnSync('git', ['-C', ws, 'commit', '-q', '--allow-empty', '-m', 'user commit'], { cwd: ws, stdio: 'pipe' });
-  return existsSync(path.join(ws, 'PWNED'));
+  return existsSync(path.join(ws, marker));
 }
 
 /** Agent payloads that leave PWNED in the directory they run in (the hook's: the top of the repository). */
