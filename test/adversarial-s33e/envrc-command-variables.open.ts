@@ -5,6 +5,8 @@
 // directory runs it. The same value in git config is read by the shell's grammar (commandWords). Class: a variable
 // whose value is a command (or any value not on a closed list of data shapes) read by commandWords, as git config
 // values are, or refused.
+// A bare file name in any variable is missed the same way: `export BASH_ENV=env.sh` makes every bash the user runs
+// there (a #!/bin/bash hook, any bash script) source ./env.sh, and nothing is protected (`BASH_ENV=tools/env.sh` is).
 import test from 'ava';
 import { agentWrites, direnvAllow, PAYLOAD, project, userRunUnderDirenvRunsAgentCode } from './harness.js';
 
@@ -21,4 +23,11 @@ test('GIT_EDITOR="python3 -m tools.edit" in .envrc gets tools/edit.py refused to
   direnvAllow(ws);
   const run = agentWrites(ws, 'tools/edit.py', PAYLOAD.py);
   t.false(userRunUnderDirenvRunsAgentCode(ws, ['git', 'commit', '--allow-empty']), `the user's git commit, under direnv, ran the agent's tools/edit.py\n${run.output}`);
+});
+
+test('BASH_ENV=env.sh in .envrc gets env.sh refused to the write tool', (t) => {
+  const ws = project({ '.envrc': 'export BASH_ENV=env.sh\n' });
+  direnvAllow(ws);
+  const run = agentWrites(ws, 'env.sh', PAYLOAD.sh);
+  t.false(userRunUnderDirenvRunsAgentCode(ws, ['bash', '-c', 'true']), `the user's bash, under direnv, sourced the agent's env.sh\n${run.output}`);
 });
