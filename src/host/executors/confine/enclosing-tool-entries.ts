@@ -24,8 +24,10 @@ function namesIn(directory: string): readonly string[] | undefined {
     const stats = lstatSync(directory, { bigint: true });
     if (!stats.isDirectory()) return [];
     key = `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Not there (a write root not made yet): nothing above it to read; anything else is "cannot read".
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : undefined;
   }
   const cached = listings.get(directory);
   if (cached !== undefined && cached.key === key) return cached.names;

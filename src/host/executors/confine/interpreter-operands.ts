@@ -32,9 +32,29 @@ const NODE_DIRECTORY_ENTRIES = ['package.json', 'index.js', 'index.mjs', 'index.
  * package.json main, a package's siblings): the operand whole. The directory the command runs in (`node .`) is not
  * protected whole (every write would be refused): its entry files are.
  */
-function operandNames(word: string, entries: readonly string[]): InterpreterName[] {
+function operandNames(word: string, entries: readonly string[], extensions: readonly string[] = []): InterpreterName[] {
   if (/^\.{1,2}\/?$/u.test(word)) return entries.map((entry) => file(`${word.replace(/\/$/u, '')}/${entry}`));
-  return [{ text: word, tree: true }];
+  return [{ text: word, tree: true }, ...extensions.map((extension) => file(`${word}${extension}`))];
+}
+
+/** The extensions node tries for a name written without one (`node tools/check` loads tools/check.js). */
+const NODE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.json', '.node'];
+
+/** What node loads for a module a -r/--import names: a relative one as a file (or a package's folder); a bare one is a package. */
+function nodeModuleNames(specifier: string): InterpreterName[] {
+  return /^\.{0,2}\//u.test(specifier) ? operandNames(specifier, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS) : [];
+}
+
+/**
+ * What a program's text runs from the directory it starts in: the modules Python code imports, the relative modules
+ * JavaScript requires or imports, the directories Perl's `use lib` adds. For -c/-e programs and here-documents.
+ */
+export function codeNames(code: string): InterpreterName[] {
+  const names = importedModules(code).flatMap(moduleFiles);
+  for (const match of code.matchAll(/(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/gu)) names.push(...nodeModuleNames(match[1]!));
+  for (const match of code.matchAll(/\buse\s+lib\s+(?:qw\s*[(/]\s*([^)/]*)[)/]|["']([^"']+)["'])/gu))
+    for (const directory of (match[1] ?? match[2] ?? '').split(/\s+/u)) if (directory !== '') names.push({ text: directory, tree: true });
+  return names;
 }
 
 /** A dotted module name as `-m` takes it. */
@@ -83,7 +103,7 @@ function readPython(args: readonly string[]): InterpreterReading {
     }
     if (/^-[bBdEhiIOPqsSuvx]*c(.*)$/u.test(word)) {
       const code = /^-[a-zA-Z]*c(.+)$/u.exec(word)?.[1] ?? args[i + 1] ?? '';
-      return { names: importedModules(code).flatMap(moduleFiles), operand: undefined };
+      return { names: codeNames(code), operand: undefined };
     }
     if (word === '-' || word === '--') return { names: [], operand: word === '--' && i + 1 < args.length ? i + 1 : undefined };
     if (word.startsWith('-')) continue;
@@ -94,21 +114,25 @@ function readPython(args: readonly string[]): InterpreterReading {
 }
 
 function readNode(program: string, args: readonly string[]): InterpreterReading {
+  const names: InterpreterName[] = [];
   let i = 0;
   // deno and bun take a subcommand first: `deno run X`, `bun run X`.
   if ((program === 'deno' || program === 'bun') && /^(run|x)$/u.test(args[0] ?? '')) i = 1;
   for (; i < args.length; i++) {
     const word = args[i]!;
+    // -r ./setup, --import=./hooks.mjs: a module node loads before the program.
+    const valued = /^(-r|--require|--import|--loader|--experimental-loader)(?:=(.*))?$/u.exec(word);
+    if (valued !== null) names.push(...nodeModuleNames(valued[2] ?? args[i + 1] ?? ''));
     if (NODE_VALUED.has(word)) {
       i++;
       continue;
     }
-    if (/^(-e|--eval|-p|--print)$/u.test(word)) return { names: [], operand: undefined };
-    if (word === '--') return { names: [], operand: i + 1 < args.length ? i + 1 : undefined };
+    if (/^(-e|--eval|-p|--print)$/u.test(word)) return { names: [...names, ...codeNames(args[i + 1] ?? '')], operand: undefined };
+    if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
     if (word.startsWith('-')) continue;
-    return { names: operandNames(word, NODE_DIRECTORY_ENTRIES), operand: i };
+    return { names: [...names, ...operandNames(word, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS)], operand: i };
   }
-  return { names: [], operand: undefined };
+  return { names, operand: undefined };
 }
 
 function readPerlOrRuby(args: readonly string[]): InterpreterReading {
@@ -118,7 +142,11 @@ function readPerlOrRuby(args: readonly string[]): InterpreterReading {
     // -I DIR, -IDIR: a directory on the library path, whose every file may be what a -M/-r or a `use` loads.
     if (word === '-I' && args[i + 1] !== undefined) names.push({ text: args[++i]!, tree: true });
     else if (word.startsWith('-I') && word.length > 2) names.push({ text: word.slice(2), tree: true });
-    else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return { names, operand: undefined };
+    // -Mlib=DIR,DIR and -Mlocal::lib=DIR: directories on the library path.
+    else if (/^-M-?(lib|local::lib)=/u.test(word)) for (const directory of word.slice(word.indexOf('=') + 1).split(',')) names.push({ text: directory, tree: true });
+    // ruby -r ./x: a file it loads first (x.rb).
+    else if (word === '-r' && /^\.{0,2}\//u.test(args[i + 1] ?? '')) names.push(file(args[++i]!), file(`${args[i]!}.rb`));
+    else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return { names: [...names, ...codeNames(args[i + 1] ?? '')], operand: undefined };
     else if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
     else if (!word.startsWith('-')) return { names, operand: i };
   }
@@ -149,5 +177,10 @@ export function interpreterReading(program: string, args: readonly string[]): In
   if (PERL_RUBY.test(program)) return readPerlOrRuby(args);
   if (SCRIPT_SHELLS.test(program)) return readShell(args);
   if (program === '.' || program === 'source') return { names: [], operand: args.length > 0 ? 0 : undefined };
+  // run-parts DIR runs every file in DIR.
+  if (program === 'run-parts') {
+    const directory = args.findIndex((arg) => !arg.startsWith('-'));
+    return { names: directory === -1 ? [] : [{ text: args[directory]!, tree: true }], operand: undefined };
+  }
   return { names: [], operand: undefined };
 }

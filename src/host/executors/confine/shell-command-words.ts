@@ -5,7 +5,8 @@
 // (interpreter-operands.ts); what the shell would expand must be known now, or the
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
-import { interpreterReading } from './interpreter-operands.js';
+import { codeNames, interpreterReading, type InterpreterName } from './interpreter-operands.js';
+import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
 export type CommandWord =
@@ -26,6 +27,8 @@ export type CommandWord =
  * top of the repository), and the user's environment (what a variable the script does not set expands to).
  */
 export interface ScriptContext {
+  /** The script's own file ($0) and directory. */
+  readonly scriptFile?: string;
   readonly scriptDirectory: string;
   readonly workingDirectory: string;
   readonly environment: Readonly<Record<string, string | undefined>>;
@@ -44,6 +47,12 @@ const TOP_EXPANSIONS = new Set(['$PWD', '${PWD}', '$(pwd)', '`pwd`', '$(git rev-
 const POSITIONAL = /^\$(\{?[0-9@*#?$!-]\}?)$/u;
 /** Words before a command's program that are not it: keywords, assignments, and wrappers that run the words after them. */
 const BEFORE_PROGRAM = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', 'time', 'exec', 'command', 'builtin', 'nohup', 'env', 'xargs']);
+/** The shell's own builtins and keywords: as a command they run no file (`test -n "$X"`, `exit 0`). */
+const BUILTINS = new Set([
+  ...['test', 'echo', 'printf', 'exit', 'return', 'set', 'unset', 'export', 'readonly', 'local', 'declare', 'typeset', 'read', 'shift'],
+  ...['true', 'false', ':', 'cd', 'pushd', 'popd', 'trap', 'wait', 'type', 'hash', 'alias', 'unalias', 'let', 'umask', 'getopts', 'break'],
+  ...['continue', 'if', 'then', 'else', 'elif', 'fi', 'for', 'in', 'do', 'done', 'while', 'until', 'case', 'esac', 'function', 'select'],
+]);
 
 /** How an expansion is spelled out before the words are split: a value, or undefined to leave it for resolvePart. */
 type Substitute = (expansion: string) => string | undefined;
@@ -95,7 +104,9 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute): 
     }
     if (quote === '"') {
       if (c === '"') quote = '';
-      else if (c === '\\' && i + 1 < text.length && '$`"\\\n'.includes(text[i + 1]!)) word += text[++i]!;
+      else if (c === '\\' && text[i + 1] === '\n')
+        i++; // a line continued inside quotes: both go
+      else if (c === '\\' && i + 1 < text.length && '$`"\\'.includes(text[i + 1]!)) word += text[++i]!;
       else word += c;
       continue;
     }
@@ -189,8 +200,9 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
   const written = unmark(part.replace(/[\uE000-\uEFFF]/gu, (ch) => expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch));
   const used = Array.from({ length: part.length }, (_, index) => index).filter(isExpansion);
   const known = (index: number) => HOME_EXPANSIONS.has(expansionAt(index)!) || TOP_EXPANSIONS.has(expansionAt(index)!);
-  // The user's own arguments ("$1", "$@") name what the user types when running it: theirs to choose.
-  if (used.some((index) => POSITIONAL.test(expansionAt(index)!))) {
+  // The user's own arguments ("$1", "$@") name what the user types when running it: theirs to choose (in a script, the
+  // arguments its caller gives are read below with the script's other values).
+  if (!reading.script && used.some((index) => POSITIONAL.test(expansionAt(index)!))) {
     const other = used.filter((index) => !POSITIONAL.test(expansionAt(index)!) && !known(index));
     if (other.length === 0) return;
     out.push({ kind: 'unresolved', text: written, why: `${other.map((index) => expansionAt(index)).join(', ')} is expanded only when git runs it` });
@@ -316,9 +328,13 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const parts = (word: string, runs: boolean) => {
     // The test command's brackets are no pattern; in a script, a URL is no file.
     if (/^(\uF003|\uF003\uF003|\]|\]\])$/u.test(word) || (script !== undefined && /^[a-z][\w+.-]*:\/\//iu.test(word))) return;
-    for (const part of new Set([word, ...word.split(/[\s"'`;|&()<>{}=,:!]+/u)])) {
+    // An option's value is a file too (--config=x, a:b): the parts between "=", ":" and ","; outside a script, a value
+    // with blanks may be a command of its own. In a script the shell has split the words: a quoted one is one argument.
+    for (const part of new Set([word, ...word.split(script === undefined ? /[\s"'`;|&()<>{}=,:!]+/u : /[=,:]+/u)])) {
       const key = `${moved.length}\u0000${runs}\u0000${part}`;
       if (part === '' || seen.has(key)) continue;
+      // A builtin or keyword run as a command is the shell's own: no file.
+      if (script !== undefined && runs && part === word && BUILTINS.has(unmark(word))) continue;
       seen.add(key);
       const from = out.length;
       resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs }, out);
@@ -332,6 +348,14 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     }
   };
   const changeDirectory = (command: readonly string[]) => {
+    // `cd -` goes to $OLDPWD: one the script sets, or the one an earlier cd left (already counted: relative words are
+    // kept from each directory moved to); before any cd, the directory the shell was started from, which zotbox cannot tell.
+    if (command.slice(1).includes('-')) {
+      const previous = substitute?.('$OLDPWD');
+      if (previous !== undefined && previous !== '' && previous !== script?.environment['OLDPWD']) return changeDirectory(['cd', previous]);
+      if (moved.length === 0 && script !== undefined) out.push({ kind: 'unresolved', text: 'cd -', why: 'it goes back to the directory the shell started from, which zotbox cannot tell' });
+      return moved.length;
+    }
     const target = command.slice(1).find((word) => !word.startsWith('-'));
     if (target === undefined) return moved.push({ text: '', anchor: 'home' });
     const resolved: CommandWord[] = [];
@@ -348,8 +372,17 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       const { at, chdir } = programOf(command);
       const program = path.basename(unmark(command[at] ?? ''));
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
-      const grammar = interpreterReading(program, command.slice(at + 1).map(unmark));
-      const runsAt = new Set(script === undefined ? [] : [at, ...(grammar.operand === undefined ? [] : [at + 1 + grammar.operand])]);
+      // Every word that names an interpreter starts its grammar: the program, and one behind a wrapper zotbox does not
+      // know (`nice python3 -m x`, `timeout 60 node tools`).
+      const names: InterpreterName[] = [];
+      const runsAt = new Set<number>(script === undefined ? [] : [at]);
+      for (let index = at; index < command.length; index++) {
+        const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark));
+        names.push(...grammar.names);
+        if (grammar.operand !== undefined && script !== undefined) runsAt.add(index + 1 + grammar.operand);
+      }
+      // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
+      if (script !== undefined) for (const word of command) names.push(...searchPathNames(unmark(word)));
       // What find hands to the program it runs is every file below its starting points; the program runs too.
       const starts = program === 'find' ? findStarts(command, at) : [];
       for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);
@@ -364,7 +397,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         parts(word, runsAt.has(index) || (scriptFollows && script !== undefined));
         if (scriptFollows && depth < 4) read(unmark(word), depth + 1);
       });
-      for (const name of grammar.names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+      for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
       if (['cd', 'pushd'].includes(unmark(command[at] ?? ''))) changeDirectory(command.slice(at));
     }
   };
@@ -375,6 +408,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     ).flat())
       parts(word, false);
   } else read(value, 0);
+  // A here-document's body is program text for the command that reads it: what it imports or requires runs.
+  if (script !== undefined) for (const name of hereDocuments(value).flatMap(codeNames)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
   // A command substitution a script uses runs too: its words are the script's words.
   if (script !== undefined) for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1);
   const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false] : [word.text]), word]));
@@ -443,7 +478,11 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
   };
   const substitute: Substitute = (expansion) => {
     if (SCRIPT_DIRECTORY.test(expansion)) return script.scriptDirectory;
+    // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
+    if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
     if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
+    // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).
+    if (/^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u.test(expansion)) return '.';
     if (TOP_EXPANSIONS.has(expansion)) return script.workingDirectory;
     const name = variableOf(expansion);
     if (name === undefined || POSITIONAL.test(expansion)) return undefined;
@@ -480,6 +519,33 @@ function spelledOut(word: string, substitute: Substitute): string | undefined {
     i = end - 1;
   }
   return out;
+}
+
+/**
+ * The directories an assignment in a script puts on a search path (every entry of a search-path variable but the
+ * variable's own earlier value), whole; the project's dependencies (`node_modules/.bin`) are theirs, as by hand.
+ */
+export function searchPathNames(word: string): InterpreterName[] {
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
+  if (assignment === null || !SEARCH_VARIABLES.test(assignment[1]!) || DATA_VARIABLES.test(assignment[1]!)) return [];
+  return assignment[2]!
+    .split(':')
+    .filter((entry) => entry !== '' && !/[\uE000-\uEFFF]/u.test(entry) && !entry.split('/').includes('node_modules'))
+    .map((entry) => ({ text: entry, tree: true }));
+}
+
+/** The bodies of a script's here-documents (`python3 - <<'EOF' ... EOF`): program text for the command that reads them. */
+function hereDocuments(text: string): string[] {
+  const bodies: string[] = [];
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const start = /<<(-?)\s*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/u.exec(lines[index]!);
+    if (start === null) continue;
+    const end = lines.findIndex((line, at) => at > index && (start[1] === '-' ? line.replace(/^\t+/u, '') : line) === start[3]);
+    bodies.push(lines.slice(index + 1, end === -1 ? undefined : end).join('\n'));
+    if (end !== -1) index = end;
+  }
+  return bodies;
 }
 
 /** The words of a whole script a tool runs (a hook, a script a hook names), read where it runs. */

@@ -43,9 +43,10 @@ import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { interpreterReading } from './interpreter-operands.js';
-import { scriptWords } from './shell-command-words.js';
+import { commandWords, scriptWords, searchPathNames } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
+import { DATA_VARIABLES, OPTION_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -166,12 +167,26 @@ function lineWords(line: string): string[] {
  * What an interpreter a line names runs besides the words written (`entry: python -m tools.check` runs
  * tools/check.py, `node tools` tools/index.js): interpreter-operands.ts, on the line's blank-separated words.
  */
-function grammarNames(line: string): { readonly text: string; readonly tree: boolean }[] {
-  const words = line
+function grammarNames(text: string): { readonly text: string; readonly tree: boolean; readonly line: number }[] {
+  // The whole file as one stream of words, each with its line: a task's "command": "python3" and its
+  // "args": ["-m", "tools.lint"] (pre-commit's entry: and args:) are one command on several lines.
+  const words = text
     .replace(WORKSPACE_VARIABLES, '.')
-    .split(/[\s"'`,;()[\]{}<>|&]+/u)
-    .filter((word) => word !== '');
-  return words.flatMap((word, index) => interpreterReading(path.basename(word), words.slice(index + 1)).names).filter((name) => plainWord(name.text));
+    .split('\n')
+    .flatMap((line, index) =>
+      line
+        .replace(/"(?:command|args|entry|run|program|cmd)"\s*:|^\s*-?\s*(?:command|args|entry|run|program|cmd)\s*:/gu, ' ')
+        .split(/[\s"'`,;()[\]{}<>|&]+/u)
+        .filter((word) => word !== '')
+        .map((word) => ({ word, line: index })),
+    );
+  const plain = words.map(({ word }) => word);
+  return words
+    .flatMap(({ word, line }, index) =>
+      // An interpreter's grammar, and a search path set for the command (lefthook's `run: PYTHONPATH=tools python3 -m lint`).
+      [...interpreterReading(path.basename(word), plain.slice(index + 1, index + 64)).names, ...searchPathNames(word)].map((name) => ({ ...name, line })),
+    )
+    .filter((name) => plainWord(name.text));
 }
 
 /** Spellings of "the directory this script is in" and "the top of the repository" that a cd may name. */
@@ -237,14 +252,6 @@ function pathEntries(text: string, where: (index: number, what: string) => strin
   return entries;
 }
 
-/**
- * Variables whose every entry is a directory tools search for programs, libraries, modules or configuration
- * (PATH, PYTHONPATH, PERL5LIB, RUBYLIB, XDG_CONFIG_HOME, CARGO_HOME, GOROOT...): protected whole, with or without a "/".
- */
-const SEARCH_VARIABLES = /(PATH|LIB|LIBS|DIR|DIRS|HOME|ROOT|PREFIX|INC|INCLUDE)$/u;
-/** The closed list of variables whose directory is data, never code or configuration: temporary files, data, logs, outputs. */
-const DATA_VARIABLES = /^(TMPDIR|TMP|TEMP|TEMPDIR)$|(^|_)(DATA|LOG|LOGS|OUTPUT|OUT|UPLOAD|UPLOADS|FIXTURES|STORAGE)(_(DIR|FILE|ROOT|PATH))?$/u;
-
 /** The shell text of a nix file's shellHook strings, with `${./dir}` path literals as the absolute paths they copy. */
 function shellHooks(text: string, file: string): string[] {
   const hooks: string[] = [];
@@ -281,7 +288,7 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
   const named: Named[] = [];
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
-  for (const word of scriptWords(text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+  for (const word of scriptWords(text, { scriptFile: file, scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
       const index = lines.findIndex((line) => line.includes(word.text) || word.text.split(/[\s/]+/u).some((piece) => piece.length > 1 && line.includes(piece)));
@@ -320,6 +327,30 @@ function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined 
   return runs || /\.(sh|bash|zsh|ksh)$/iu.test(file) ? 'script' : 'words';
 }
 
+/**
+ * What a variable's value runs: a command a tool runs from it (GIT_SSH_COMMAND="sh ssh-wrapper.sh", GIT_EDITOR,
+ * BASH_ENV=env.sh), read as git config commands are, every word a file with interpreters' grammar; an interpreter's
+ * options (PERL5OPT="-Itools -MLint", NODE_OPTIONS="-r ./tools/setup") by that interpreter's grammar.
+ */
+function variableCommandNames(name: string, value: string, where: (what: string) => string, runBy: string, unresolved: string[]): Named[] {
+  const named: Named[] = [];
+  const program = OPTION_VARIABLES.get(name);
+  if (program !== undefined) {
+    for (const found of interpreterReading(
+      program,
+      value.split(/\s+/u).filter((word) => word !== ''),
+    ).names)
+      named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
+    return named;
+  }
+  for (const word of commandWords(value, 'shell')) {
+    if (word.kind === 'unresolved') unresolved.push(where(`: ${DIRENV}, and its value names ${JSON.stringify(word.text)}, which ${word.why}`));
+    else if (word.anchor === 'plain' && !path.isAbsolute(word.text) && plainWord(word.text.replace(/ /gu, '_')))
+      named.push({ name: word.text, as: word.tree ? 'tree' : 'words', by: where(''), runBy });
+  }
+  return named;
+}
+
 /** What one file names, and what in it zotbox cannot read. */
 function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): Named[] {
   const text = readSmallFile(file);
@@ -343,12 +374,12 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
   if (as === 'words') {
     // Each word, where the commands run: the base, and every directory a cwd or cd names.
     const directories = ['', ...workingDirectories(text, file, whereAt, unresolved)];
-    for (const [index, line] of lines.entries()) {
+    for (const [index, line] of lines.entries())
       for (const word of lineWords(line))
         for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
-      for (const name of grammarNames(line))
-        for (const directory of path.isAbsolute(name.text) ? [''] : directories) named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(index, ''), runBy });
-    }
+    for (const name of grammarNames(text))
+      for (const directory of path.isAbsolute(name.text) ? [''] : directories)
+        named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(name.line, ''), runBy });
     for (const { entry, index } of pathEntries(text, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
@@ -404,6 +435,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
         continue;
       }
       for (const piece of valuePaths(value)) named.push({ name: piece, as: 'value', by: where(''), runBy });
+      named.push(...variableCommandNames(name!, value, where, runBy, unresolved));
       continue;
     }
     if (as === 'dotenv') {
@@ -449,7 +481,11 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
       const full = path.join(directory, name);
       const child = lstatSync(full, { throwIfNoEntry: false });
       if (child?.isFile() === true) files.push(full);
-      else if (child?.isDirectory() === true) visit(full);
+      else if (child?.isSymbolicLink() === true) {
+        // A linked file is run where it leads (husky's hook linked to a shared one): read that file.
+        const resolved = resolveCanonicalPath(full);
+        if (resolved.ok && lstatSync(resolved.path, { throwIfNoEntry: false })?.isFile() === true) files.push(resolved.path);
+      } else if (child?.isDirectory() === true) visit(full);
     }
   };
   visit(entry);
@@ -492,7 +528,9 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pen
   }
   const hooks: Pending[] = [];
   for (const name of names.filter((n) => !n.endsWith('.sample') && !n.startsWith('.'))) {
-    const file = path.join(directory, name);
+    // A linked hook runs what the link leads to: read that.
+    const resolved = resolveCanonicalPath(path.join(directory, name));
+    const file = resolved.ok ? resolved.path : path.join(directory, name);
     if (lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
     const as = readingOf(file, true);
     if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);

@@ -28,14 +28,18 @@ test('python -c CODE runs the modules it imports; a script operand may be a dire
 });
 
 test("node, bun and deno run a directory's package.json main or index file; options with values are skipped", (t) => {
-  // A directory runs what its package.json's main names, anything in it: the operand whole (a file: the file).
-  t.deepEqual(names('node', ['tools']), ['tools/**']);
-  t.deepEqual(names('node', ['-r', 'ts-node/register', 'src']), ['src/**']);
+  // A directory runs what its package.json's main names, anything in it: the operand whole (a file: the file); a name
+  // without an extension is also what node finds with one.
+  const found = (name: string) => [`${name}/**`, `${name}.js`, `${name}.mjs`, `${name}.cjs`, `${name}.json`, `${name}.node`];
+  t.deepEqual(names('node', ['tools']), found('tools'));
+  // -r with a relative module loads it first; a bare one is a package of the project's dependencies.
+  t.deepEqual(names('node', ['-r', 'ts-node/register', 'src']), found('src'));
+  t.deepEqual(names('node', ['-r', './setup', 'src']), [...found('./setup'), ...found('src')]);
   t.is(operand('node', ['-r', 'ts-node/register', 'src']), 2);
-  t.deepEqual(names('deno', ['run', '-A', 'x.ts']), ['x.ts/**']);
+  t.deepEqual(names('deno', ['run', '-A', 'x.ts']), found('x.ts'));
   // The directory it runs in is not protected whole: its entry files are.
   t.deepEqual(names('node', ['.']), ['./package.json', './index.js', './index.mjs', './index.cjs', './index.json', './index.node']);
-  t.deepEqual(names('node', ['-e', 'require("./x")']), []);
+  t.deepEqual(names('node', ['-e', 'require("./x")']), found('./x'));
 });
 
 test('perl and ruby: -I DIR puts a directory on the library path, whole; the first operand is the script', (t) => {

@@ -14,7 +14,15 @@ test("a script's own directory, as scripts spell it, is where the script lies", 
 });
 
 test('a variable the script sets to a plain value is spelled out; one the environment holds is its value; a default is used when unset', (t) => {
-  t.deepEqual(words('DIR=scripts/ci\nsh "$DIR/check.sh"'), ['plain:DIR=scripts/ci', 'plain:DIR', 'plain:scripts/ci', 'plain:sh (runs)', 'plain:scripts/ci/check.sh (runs)']);
+  // DIR is named like a search path: the directory it sets is protected whole.
+  t.deepEqual(words('DIR=scripts/ci\nsh "$DIR/check.sh"'), [
+    'plain:DIR=scripts/ci',
+    'plain:DIR',
+    'plain:scripts/ci',
+    'plain:scripts/ci/** (runs)',
+    'plain:sh (runs)',
+    'plain:scripts/ci/check.sh (runs)',
+  ]);
   t.deepEqual(words('sh $TOOLS/run.sh'), ['plain:sh (runs)', 'plain:tools/run.sh (runs)']);
   t.deepEqual(words('sh ${CHECKS:-scripts}/check.sh'), ['plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
   t.deepEqual(words('sh ${CHECKS:-scripts}/check.sh', { CHECKS: 'ci' }), ['plain:sh (runs)', 'plain:ci/check.sh (runs)']);
@@ -23,11 +31,12 @@ test('a variable the script sets to a plain value is spelled out; one the enviro
 
 test('what cannot be spelled out: a lone word names nothing; within a path that is run, it is unresolved; a pattern that is run covers its directory', (t) => {
   // An unset variable or a command's output alone: data for the program ([ -n "$CI" ]), or a program zotbox cannot name.
-  t.deepEqual(words('[ -n "$CI" ] && exit 0'), ['plain:-n', 'plain:exit (runs)', 'plain:0']);
+  // A builtin run as a command is the shell's own, no file.
+  t.deepEqual(words('[ -n "$CI" ] && exit 0'), ['plain:-n', 'plain:0']);
   t.deepEqual(words('n=$(basename "$0")\nsh -e "$n"'), ['plain:n', 'plain:sh (runs)', 'plain:-e', 'plain:basename (runs)']);
   t.deepEqual(words('sh $UNSET/check.sh'), ['plain:sh (runs)', 'unresolved:$UNSET/check.sh']);
   t.deepEqual(words('cat $UNSET/list'), ['plain:cat (runs)']);
-  t.deepEqual(words('for f in scripts/*.sh; do sh "$f"; done'), ['plain:for (runs)', 'plain:f', 'plain:in', 'plain:scripts/** (runs)', 'plain:do', 'plain:sh (runs)', 'plain:done (runs)']);
+  t.deepEqual(words('for f in scripts/*.sh; do sh "$f"; done'), ['plain:f', 'plain:in', 'plain:scripts/** (runs)', 'plain:do', 'plain:sh (runs)']);
   // A pattern given to a program as data (eslint src/*.ts, case ... in *.md) names no program.
   t.deepEqual(words('eslint src/*.ts'), ['plain:eslint (runs)']);
   t.deepEqual(words('sh *.sh'), ['plain:sh (runs)', 'unresolved:*.sh']);
@@ -39,7 +48,7 @@ test('a cd to a directory the environment does not hold is unresolved: every rel
     words('cd "$HOOK_DIR" && sh lint.sh').filter((word) => word.startsWith('unresolved')),
     ['unresolved:$HOOK_DIR'],
   );
-  t.deepEqual(words('cd tools && sh lint.sh'), ['plain:cd (runs)', 'plain:tools', 'plain:sh (runs)', 'plain:tools/sh (runs)', 'plain:lint.sh (runs)', 'plain:tools/lint.sh (runs)']);
+  t.deepEqual(words('cd tools && sh lint.sh'), ['plain:tools', 'plain:sh (runs)', 'plain:tools/sh (runs)', 'plain:lint.sh (runs)', 'plain:tools/lint.sh (runs)']);
 });
 
 test('what is run or sourced is marked: a command, . FILE, an input redirection, an interpreter script; comments are not read', (t) => {
@@ -130,4 +139,15 @@ test("a command's output run as a program is unresolved: eval, sh -c and a comma
     words('npx eslint $(git diff --cached --name-only)').filter((word) => word.startsWith('unresolved')),
     [],
   );
+});
+
+test("$0 is the script's own file; the arguments its caller gives are values like the script's own", (t) => {
+  const read = scriptWords('[ -x "$0.local" ] && exec "$0.local" "$@"', { ...context, scriptFile: '/ws/scripts/check.sh' }).map(show);
+  t.true(read.includes('plain:/ws/scripts/check.sh.local (runs)'), read.join(' '));
+  // git's argument inside a path given as data names nothing; run, it is a pattern under its fixed directory.
+  t.deepEqual(
+    words('grep -q fixup "$UNSET/$1"').filter((word) => word.startsWith('unresolved')),
+    [],
+  );
+  t.true(words('sh "scripts/$1.sh"').includes('plain:scripts/** (runs)'));
 });

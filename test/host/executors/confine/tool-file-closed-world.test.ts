@@ -88,7 +88,8 @@ test('any variable an .envrc sets names a directory protected whole, unless it i
     ].join('\n'),
     'root/pkg/startup.py': 'import helpers\n',
   });
-  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, ['.config/', 'helpers', 'import', 'lib/', 'perl5/', 'rlib/', 'startup.py']);
+  // Every word of a value counts as a file a tool may run (NODE_ENV=development: a file named development).
+  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, ['.config/', 'development', 'helpers', 'import', 'lib/', 'perl5/', 'rlib/', 'startup.py']);
 });
 
 test("settings name modules and quoted names: pre-commit's entry: python -m, a task's quoted script with a blank, a name in any letters", (t) => {

@@ -60,6 +60,8 @@ test('the direnv directives name what direnv runs or loads, relative to the file
       'default.nix',
       'dev/flake.lock',
       'dev/flake.nix',
+      // Every word of a value is a file a tool may run (GIT_EDITOR, BASH_ENV...): harmless here.
+      'development',
       // Not there yet: a variable's path is protected whole (a directory made there is as good as the file).
       'hooks/env.sh/',
       'lib/',
@@ -148,7 +150,7 @@ test("a task's options.cwd and a script's cd move where its words are taken from
   const ws = workspace(t, { '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2), '.husky/pre-commit': 'cd tools && sh lint.sh\n' });
   t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['run.sh', 'scripts', 'scripts/run.sh', 'scripts/scripts'], unresolved: 0 });
   // A husky hook is read as the shell reads it: the words after the cd are relative to where it moved.
-  t.deepEqual(protectedPaths(ws, ['.husky']), { paths: ['cd', 'lint.sh', 'sh', 'tools', 'tools/lint.sh', 'tools/sh'], unresolved: 0 });
+  t.deepEqual(protectedPaths(ws, ['.husky']), { paths: ['lint.sh', 'sh', 'tools', 'tools/lint.sh', 'tools/sh'], unresolved: 0 });
   // A variable the environment does not hold moves the hook anywhere; `cd` alone and `cd ~/x` move it into the user's home.
   t.is(protectedPaths(workspace(t, { '.husky/pre-commit': 'cd "$SOMEWHERE" && sh lint.sh\n' }), ['.husky']).unresolved, 1);
   for (const hook of ['cd\nsh lint.sh\n', 'cd ~/x; ./lint.sh\n']) t.is(protectedPaths(workspace(t, { '.husky/pre-commit': hook }), ['.husky']).unresolved, 0, hook);
@@ -166,7 +168,8 @@ for (const [envrc, expected] of [
   ['layout node\n', ['node_modules/.bin/']],
   ['layout go\n', ['.direnv/']],
   ['layout ruby\n', ['.direnv/']],
-  ['export VIRTUAL_ENV=.venv\nlayout python3\n', ['.direnv/', '.venv/bin/']],
+  // .venv, not made yet, is a word of a value too.
+  ['export VIRTUAL_ENV=.venv\nlayout python3\n', ['.direnv/', '.venv', '.venv/bin/']],
   ['layout python ./py\n', ['.direnv/', 'py']],
   ['direnv_layout_dir=.layouts\nlayout perl\n', ['.layouts/']],
   ['export PATH=bin:$PATH\n', ['bin/']],
