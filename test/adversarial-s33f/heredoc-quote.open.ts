@@ -8,3 +8,9 @@ test('a hook that prints a here-doc with an apostrophe, then runs tools/evil.sh:
   t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
   t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /ZB_POLICY_PATH_PROTECTED|write denied/u);
 });
+
+test('the same with an unbalanced double quote in the here-doc body', (t) => {
+  const hook = hookCase('#!/bin/sh\ncat <<EOF\nRun "npm test before pushing.\nEOF\nsh tools/evil.sh\n');
+  t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
+  t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
+});

@@ -48,3 +48,20 @@ export function hookCase(hook: string, hookName = '.git/hooks/pre-commit'): Hook
     },
   };
 }
+
+/** A real repository holding `files` (tool files the user wrote): whether the agent may write `relative`. */
+export function workspaceRefusal(files: Readonly<Record<string, string>>, relative: string): { root: string; refusal: string | undefined } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zb-s33f-')));
+  execFileSync('git', ['init', '-q', root]);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text, { mode: 0o755 });
+  }
+  const controls = currentControlLocations([root], [], userGitEnvironment(process.env, os.homedir()));
+  try {
+    refuseProtectedWrite(path.join(root, relative), [root], controls);
+    return { root, refusal: undefined };
+  } catch (error) {
+    return { root, refusal: (error as Error).message };
+  }
+}
