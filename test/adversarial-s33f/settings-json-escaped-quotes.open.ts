@@ -34,3 +34,17 @@ for (const { file, settings, command } of cases) {
     t.regex(refusal ?? 'allowed', /write denied/u);
   });
 }
+
+// The same class: any JSON string escape in the name (\u0065 for "e", \/ for "/"), and YAML/TOML escaped quotes.
+const escaped: readonly (readonly [string, string])[] = [
+  ['.vscode/tasks.json', String.raw`{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"sh tools/run\u002esh"}]}`],
+  ['.vscode/tasks.json', String.raw`{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"sh tools\/run.sh"}]}`],
+  ['.pre-commit-config.yaml', String.raw`repos: [{repo: local, hooks: [{id: x, name: x, language: system, entry: "sh \"tools/run.sh\""}]}]` + '\n'],
+  ['.mise.toml', `[tasks.setup]\nrun = ${String.raw`"sh \"tools/run.sh\""`}\n`],
+];
+for (const [file, text] of escaped) {
+  test(`${file} naming tools/run.sh through an escape (${text.slice(0, 90)}): the agent may not write it`, (t) => {
+    if (file.endsWith('.json')) t.regex((JSON.parse(text) as { tasks: { command: string }[] }).tasks[0]!.command, /^sh tools\/run\.sh$/u);
+    t.regex(workspaceRefusal({ [file]: text }, 'tools/run.sh').refusal ?? 'allowed', /write denied/u);
+  });
+}
