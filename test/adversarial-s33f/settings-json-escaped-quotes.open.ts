@@ -40,11 +40,14 @@ const escaped: readonly (readonly [string, string])[] = [
   ['.vscode/tasks.json', String.raw`{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"sh tools/run\u002esh"}]}`],
   ['.vscode/tasks.json', String.raw`{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"sh tools\/run.sh"}]}`],
   ['.pre-commit-config.yaml', String.raw`repos: [{repo: local, hooks: [{id: x, name: x, language: system, entry: "sh \"tools/run.sh\""}]}]` + '\n'],
+  ['.vscode/tasks.json', String.raw`{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"sh tools/run\\ now.sh"}]}`],
+  ['.idea/runConfigurations/x.xml', '<component><configuration name="x" type="ShConfigurationType"><option name="SCRIPT_PATH" value="$PROJECT_DIR$/tools&#47;run.sh" /></configuration></component>\n'],
   ['.mise.toml', `[tasks.setup]\nrun = ${String.raw`"sh \"tools/run.sh\""`}\n`],
 ];
 for (const [file, text] of escaped) {
   test(`${file} naming tools/run.sh through an escape (${text.slice(0, 90)}): the agent may not write it`, (t) => {
-    if (file.endsWith('.json')) t.regex((JSON.parse(text) as { tasks: { command: string }[] }).tasks[0]!.command, /^sh tools\/run\.sh$/u);
-    t.regex(workspaceRefusal({ [file]: text }, 'tools/run.sh').refusal ?? 'allowed', /write denied/u);
+    const target = text.includes('now.sh') ? 'tools/run now.sh' : 'tools/run.sh';
+    if (file.endsWith('.json') && target === 'tools/run.sh') t.regex((JSON.parse(text) as { tasks: { command: string }[] }).tasks[0]!.command, /^sh tools\/run\.sh$/u);
+    t.regex(workspaceRefusal({ [file]: text }, target).refusal ?? 'allowed', /write denied/u);
   });
 }
