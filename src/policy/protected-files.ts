@@ -78,6 +78,8 @@ const PROTECTED_SUFFIXES: readonly ProtectedToolName[] = [{ name: '.code-workspa
  */
 const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: string }[] = [
   { pattern: /^\.?lefthook(-local)?\.(ya?ml|toml|jsonc?)$/u, runBy: 'lefthook runs the commands it lists on git commit' },
+  // lefthook's `scripts:` run from .lefthook/<hook>/ and .lefthook-local/<hook>/ (its source_dir defaults).
+  { pattern: /^\.lefthook(-local)?$/u, runBy: 'lefthook runs the scripts in it on git commit' },
   { pattern: /^(\.lintstagedrc(\.[a-z]+)?|lint-staged\.config\.[cm]?[jt]s)$/u, runBy: 'lint-staged runs the commands it lists from a git hook' },
   { pattern: /^(\.commitlintrc(\.[a-z]+)?|commitlint\.config\.[cm]?[jt]s)$/u, runBy: 'commitlint loads it (JavaScript runs) from a git hook' },
   { pattern: /^(\.huskyrc(\.[a-z]+)?|husky\.config\.[cm]?js)$/u, runBy: 'husky 4 runs the hooks it lists on git commit and push' },

@@ -57,9 +57,19 @@ const BUILTINS = new Set([
 /** How an expansion is spelled out before the words are split: a value, or undefined to leave it for resolvePart. */
 type Substitute = (expansion: string) => string | undefined;
 
-/** Splits shell text into words (quotes removed, expansions as placeholders, unquoted pattern characters marked). */
-function lexShell(text: string, expansions: string[], substitute?: Substitute): string[][] {
+/** What the lexer saw besides words: here-documents (their text and the command that reads them), an unclosed quote. */
+interface LexNotes {
+  readonly hereDocuments: { readonly command: string[]; readonly body: string }[];
+  unclosed: boolean;
+}
+
+/**
+ * Splits shell text into words (quotes removed, expansions as placeholders, unquoted pattern characters marked). A
+ * here-document's body is not words of the script: it is kept in `notes` as the text its command reads.
+ */
+function lexShell(text: string, expansions: string[], substitute?: Substitute, notes?: LexNotes): string[][] {
   const commands: string[][] = [[]];
+  const pending: { delimiter: string; tabs: boolean; command: string[] }[] = [];
   let word = '';
   let started = false;
   const push = () => {
@@ -93,7 +103,15 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute): 
       const end = expansionEnd(text, i);
       const expansion = text.slice(i, end).replace(/\s+/gu, ' ');
       const value = substitute?.(expansion);
-      if (value !== undefined) word += value;
+      if (value !== undefined && quote === '' && /\s/u.test(value.trim())) {
+        // Unquoted, the shell splits a value at blanks (RUN="sh x"; $RUN runs sh with x).
+        const [first, ...rest] = value.trim().split(/\s+/u);
+        word += first!;
+        for (const piece of rest) {
+          push();
+          word = piece;
+        }
+      } else if (value !== undefined) word += value;
       else {
         expansions.push(expansion);
         word += String.fromCharCode(EXPANSION_BASE + expansions.length - 1);
@@ -118,13 +136,46 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute): 
       started = true;
     } else if (c === '\\' && text[i + 1] === '\n') i++;
     else if (c === '\\' && i + 1 < text.length) word += text[++i]!;
-    else if (c === '\n') separate();
-    else if (/\s/u.test(c)) push();
+    else if (c === '\n') {
+      separate();
+      i = hereDocumentBodies(text, i, pending, notes);
+    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
+      // <<DELIM, <<-DELIM, <<'DELIM': the body starts on the next line and ends at a line that is DELIM.
+      const start = /^<<(-?)\s*(["']?)([^\s"'<>;&|()]+)\2/u.exec(text.slice(i));
+      if (start !== null) {
+        pending.push({ delimiter: start[3]!, tabs: start[1] === '-', command: commands.at(-1)! });
+        i += start[0].length - 1;
+      }
+      separate();
+    } else if (/\s/u.test(c)) push();
     else if (';|&()<>!'.includes(c)) separate();
     else word += GLOB_MARKS[c] ?? c;
   }
   push();
+  hereDocumentBodies(text, text.length, pending, notes);
+  if (quote !== '' && notes !== undefined) notes.unclosed = true;
   return commands.filter((command) => command.length > 0);
+}
+
+/** At a newline (index `at`): the bodies of the here-documents opened on the line, read off; the index to go on from. */
+function hereDocumentBodies(text: string, at: number, pending: { delimiter: string; tabs: boolean; command: string[] }[], notes: LexNotes | undefined): number {
+  let next = at;
+  while (pending.length > 0) {
+    const { delimiter, tabs, command } = pending.shift()!;
+    const lines: string[] = [];
+    let end = next + 1;
+    while (end < text.length) {
+      const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
+      const line = text.slice(end, lineEnd);
+      end = lineEnd;
+      if ((tabs ? line.replace(/^\t+/u, '') : line) === delimiter) break;
+      lines.push(line);
+      end = lineEnd + 1;
+    }
+    notes?.hereDocuments.push({ command, body: lines.join('\n') });
+    next = Math.min(end, text.length);
+  }
+  return next;
 }
 
 /** The text of a $'...' string from `start` (after the quote), escapes spelled out; `end` is the closing quote's index. */
@@ -138,9 +189,10 @@ function ansiQuoted(text: string, start: number): { value: string; end: number }
       continue;
     }
     const next = text[++i]!;
-    const code = /^(x[0-9A-Fa-f]{1,2}|[0-7]{1,3})/u.exec(text.slice(i))?.[0];
+    const code = /^(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3})/u.exec(text.slice(i))?.[0];
     if (code !== undefined) {
-      value += String.fromCharCode(code.startsWith('x') ? Number.parseInt(code.slice(1), 16) : Number.parseInt(code, 8));
+      const number = /^[xuU]/u.test(code) ? Number.parseInt(code.slice(1), 16) : Number.parseInt(code, 8);
+      value += number <= 0x10ffff ? String.fromCodePoint(number) : '';
       i += code.length - 1;
     } else value += escapes[next] ?? `\\${next}`;
   }
@@ -158,7 +210,11 @@ function expansionEnd(text: string, at: number): number {
   if (next === '(') {
     let depth = 0;
     for (let j = at + 1; j < text.length; j++) {
-      if (text[j] === '(') depth++;
+      // Quoted text inside a command substitution holds no parenthesis that counts ("$(printf ')')").
+      if (text[j] === "'") j = text.indexOf("'", j + 1) === -1 ? text.length : text.indexOf("'", j + 1);
+      else if (text[j] === '"') while (++j < text.length && text[j] !== '"') j += text[j] === '\\' ? 1 : 0;
+      else if (text[j] === '\\') j++;
+      else if (text[j] === '(') depth++;
       else if (text[j] === ')' && --depth === 0) return j + 1;
     }
     return text.length;
@@ -368,7 +424,11 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     return moved.length;
   };
   const read = (text: string, depth: number) => {
-    for (const command of lexShell(text, expansions, substitute)) {
+    const notes: LexNotes = { hereDocuments: [], unclosed: false };
+    const commands = lexShell(text, expansions, substitute, notes);
+    if (notes.unclosed && script !== undefined)
+      out.push({ kind: 'unresolved', text: text.length > 60 ? `${text.slice(0, 57)}...` : text, why: 'a quote is never closed, so zotbox cannot tell where its words end' });
+    for (const command of commands) {
       const { at, chdir } = programOf(command);
       const program = path.basename(unmark(command[at] ?? ''));
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
@@ -391,14 +451,25 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       });
       // A loop's words (`for f in scripts/*.sh; do sh "$f"; done`): counted as what the loop runs.
       if (script !== undefined && (command[0] === 'for' || command[0] === 'select') && command[2] === 'in') for (let index = 3; index < command.length; index++) runsAt.add(index);
+      // Shell text a word holds, at any word of the command: "sh -c SCRIPT" (behind any wrapper), "eval SCRIPT",
+      // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value.
+      const scripts = commandStrings(command.map(unmark));
       command.forEach((word, index) => {
-        // "sh -c SCRIPT", "bash -ec SCRIPT", "eval SCRIPT": the script is shell text of its own, and is run.
-        const scriptFollows = (program === 'eval' && index > at) || (SHELLS.has(program) && index > at && /^-[a-z]*c[a-z]*$/u.test(command[index - 1] ?? ''));
+        const scriptFollows = scripts.has(index);
         parts(word, runsAt.has(index) || (scriptFollows && script !== undefined));
-        if (scriptFollows && depth < 4) read(unmark(word), depth + 1);
+        if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
       });
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
       if (['cd', 'pushd'].includes(unmark(command[at] ?? ''))) changeDirectory(command.slice(at));
+    }
+    // A here-document's body is the text its command reads: shell text for a shell, a program for an interpreter
+    // (what it imports or requires runs), data for anything else.
+    for (const { command, body } of notes.hereDocuments) {
+      if (script === undefined) continue;
+      const program = path.basename(unmark(command[programOf(command).at] ?? ''));
+      if (SHELLS.has(program) || program === '.' || program === 'source') {
+        if (depth < 4) read(body, depth + 1);
+      } else for (const name of codeNames(body)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
     }
   };
   if (mode === 'git') {
@@ -408,8 +479,6 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     ).flat())
       parts(word, false);
   } else read(value, 0);
-  // A here-document's body is program text for the command that reads it: what it imports or requires runs.
-  if (script !== undefined) for (const name of hereDocuments(value).flatMap(codeNames)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
   // A command substitution a script uses runs too: its words are the script's words.
   if (script !== undefined) for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1);
   const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false] : [word.text]), word]));
@@ -449,6 +518,9 @@ function assignmentsOf(text: string): Assignments {
 /** The script's own directory, as scripts spell it ("$(dirname -- "$0")", "${0%/*}", "$(cd "$(dirname "$0")" && pwd)"). */
 const SCRIPT_DIRECTORY =
   /^(?:\$\(\s*(?:cd\s+"?)?\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?\s*(?:&&\s*pwd\s*)?\)|\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)|`dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?`|\$\{0%\/\*\})$/u;
+/** More spellings of the script's own directory: ${BASH_SOURCE%/*}, $(dirname "$(readlink -f "$0")"), $(dirname "$(realpath "$0")"). */
+const SCRIPT_DIRECTORY_MORE =
+  /^(?:\$\{(?:0|BASH_SOURCE(?:\[0\])?)%\/\*\}|\$\(\s*(?:cd\s+"?)?\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*(?:readlink\s+-[a-z]*f|realpath)\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\})"?\s*\)"\s*\)"?\s*(?:&&\s*pwd\s*)?\)|\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*(?:readlink\s+-[a-z]*f|realpath)\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\})"?\s*\)"\s*\))$/u;
 const SCRIPT_PARENT = /^\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?\s*\)"\s*\)$/u;
 
 /** Script mode: what an expansion is, where it can be told now (undefined: it cannot be). */
@@ -477,7 +549,7 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     return assignments.unknown.has(name) ? undefined : script.environment[name];
   };
   const substitute: Substitute = (expansion) => {
-    if (SCRIPT_DIRECTORY.test(expansion)) return script.scriptDirectory;
+    if (SCRIPT_DIRECTORY.test(expansion) || SCRIPT_DIRECTORY_MORE.test(expansion)) return script.scriptDirectory;
     // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
     if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
     if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
@@ -534,18 +606,39 @@ export function searchPathNames(word: string): InterpreterName[] {
     .map((entry) => ({ text: entry, tree: true }));
 }
 
-/** The bodies of a script's here-documents (`python3 - <<'EOF' ... EOF`): program text for the command that reads them. */
-function hereDocuments(text: string): string[] {
-  const bodies: string[] = [];
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const start = /<<(-?)\s*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/u.exec(lines[index]!);
-    if (start === null) continue;
-    const end = lines.findIndex((line, at) => at > index && (start[1] === '-' ? line.replace(/^\t+/u, '') : line) === start[3]);
-    bodies.push(lines.slice(index + 1, end === -1 ? undefined : end).join('\n'));
-    if (end !== -1) index = end;
+/**
+ * The words of a command that hold shell text of their own, by index, with that text: the script of a shell's -c at
+ * any word (`timeout 5 bash -c -- SCRIPT`), eval's words, trap's action, flock's and su's -c, env's -S line, an alias
+ * definition's body, a git -c value (an alias or a command git runs).
+ */
+function commandStrings(words: readonly string[]): Map<number, string> {
+  const found = new Map<number, string>();
+  // From the first word: a wrapper before the program holds one too (env -S "sh x").
+  for (let index = 0; index < words.length; index++) {
+    const program = path.basename(words[index]!);
+    const after = (test: (word: string) => boolean) => {
+      const option = words.findIndex((word, i) => i > index && test(word));
+      if (option === -1) return;
+      const script = words[option + 1] === '--' ? option + 2 : option + 1;
+      if (script < words.length) found.set(script, words[script]!);
+    };
+    if (SHELLS.has(program) && program !== 'eval') after((word) => /^-[a-z]*c[a-z]*$/u.test(word));
+    else if (program === 'eval') for (let i = index + 1; i < words.length; i++) found.set(i, words[i]!);
+    else if (program === 'trap' && index + 1 < words.length) found.set(index + 1, words[index + 1]!);
+    else if (['flock', 'su', 'runuser'].includes(program)) after((word) => word === '-c' || word === '--command');
+    else if (program === 'env') after((word) => word === '-S' || word === '--split-string');
+    else if (program === 'alias')
+      for (let i = index + 1; i < words.length; i++) {
+        const body = /^[^=]+=(.*)$/su.exec(words[i]!)?.[1];
+        if (body !== undefined) found.set(i, body);
+      }
+    else if (program === 'git')
+      for (let i = index + 1; i < words.length - 1; i++) {
+        const value = words[i] === '-c' ? /^[^=]+=(.*)$/su.exec(words[i + 1]!)?.[1] : undefined;
+        if (value !== undefined) found.set(i + 1, value.replace(/^\s*!/u, ''));
+      }
   }
-  return bodies;
+  return found;
 }
 
 /** The words of a whole script a tool runs (a hook, a script a hook names), read where it runs. */

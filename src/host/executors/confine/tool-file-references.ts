@@ -33,7 +33,7 @@
 //   - a Python virtual environment (pyvenv.cfg, or bin/activate): its whole bin/
 //     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
-import { closeSync, constants, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
@@ -61,7 +61,7 @@ export interface ToolFileReferences {
  * environment's files (code, protected whole where it runs on its own).
  */
 const WORDS_ENTRIES =
-  /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook.*|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
+  /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
 
 /** IDE state, not settings: JetBrains keeps the files open in editor tabs, recent ones and shelved changes there. */
 const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/)/iu;
@@ -157,7 +157,11 @@ function lineWords(line: string): string[] {
     .replace(/"(?:[^"\\]|\\.)*"\s*:/gu, ' ')
     .replace(/<\/?[\w:.-]+|\b[\w:.-]+=(?=["'])/gu, ' ')
     .replace(/[a-z][\w+.-]*:\/\/\S*/giu, ' ');
-  const words = text.split(/[\s"'`,;=()[\]{}<>|&:]+/u);
+  // A blank escaped for the shell (`sh tools/run\ now.sh`) is part of its word.
+  const words = text
+    .replace(/\\ /gu, '\uE100')
+    .split(/[\s"'`,;=()[\]{}<>|&:]+/u)
+    .map((word) => word.replace(/\uE100/gu, ' '));
   // A quoted name with blanks in it ("scripts/pre commit.sh") is one file too.
   const quoted = [...text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((match) => (match[1] ?? match[2] ?? '').trim());
   return [...words, ...quoted.filter((whole) => /\s/u.test(whole) && plainWord(whole.replace(/ /gu, '_')))].filter((word) => plainWord(word.replace(/ /gu, '_')) && !/[\u0000-\u001f]/u.test(word));
@@ -278,6 +282,23 @@ interface Named {
   readonly runs?: boolean;
 }
 
+/** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
+const printable = (code: number, written: string) => (code >= 0x20 && code <= 0x10ffff ? String.fromCodePoint(code) : written);
+
+/**
+ * A settings file's string escapes spelled out, as its tool reads them before running a command: JSON's and YAML's
+ * and TOML's \" \\ \/ \uXXXX, a backslash before a blank, XML's character and entity references.
+ */
+function decodeEscapes(text: string): string {
+  return text
+    .replace(/\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/gu, (written, short: string | undefined, long: string | undefined) => printable(Number.parseInt(short ?? long!, 16), written))
+    .replace(/\\([\\/"' ])/gu, '$1')
+    .replace(/&#(\d{1,7});|&#x([0-9A-Fa-f]{1,6});/gu, (written, decimal: string | undefined, hex: string | undefined) =>
+      printable(decimal === undefined ? Number.parseInt(hex!, 16) : Number(decimal), written),
+    )
+    .replace(/&(quot|apos|amp|lt|gt);/gu, (_, name: string) => ({ quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' })[name]!);
+}
+
 /**
  * A shell script a tool runs (a hook, what a hook or a tool file runs), read by the shell's grammar where it runs
  * (shell-command-words.ts): every word, the modules and directories interpreters run, patterns that are run or
@@ -372,15 +393,17 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
   };
   if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment);
   if (as === 'words') {
+    // The text as the tool reads it: its format's escapes spelled out ("sh \"tools/run.sh\"", "tools\u002frun", &#47;).
+    const decoded = decodeEscapes(text);
     // Each word, where the commands run: the base, and every directory a cwd or cd names.
-    const directories = ['', ...workingDirectories(text, file, whereAt, unresolved)];
-    for (const [index, line] of lines.entries())
+    const directories = ['', ...workingDirectories(decoded, file, whereAt, unresolved)];
+    for (const [index, line] of decoded.split('\n').entries())
       for (const word of lineWords(line))
         for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
-    for (const name of grammarNames(text))
+    for (const name of grammarNames(decoded))
       for (const directory of path.isAbsolute(name.text) ? [''] : directories)
         named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(name.line, ''), runBy });
-    for (const { entry, index } of pathEntries(text, whereAt, unresolved))
+    for (const { entry, index } of pathEntries(decoded, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
   }
@@ -516,8 +539,11 @@ export interface ToolFileContext {
 
 const HOOK_RUN_BY = "the user's git runs it as a hook, and the hook runs what it names";
 
-/** The hooks in a hooks directory (not git's *.sample files), read as the scripts they are, from the worktree top. */
-function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pending[] {
+/**
+ * The hooks in a hooks directory (not git's *.sample files), read as the scripts they are, from the worktree top; a
+ * linked hook where it leads, and where a link leads to nothing yet, that path (`dangling`: whoever makes it, git runs).
+ */
+function hookFiles({ directory, top }: HookDirectory, unresolved: string[], dangling: string[]): Pending[] {
   let names: string[];
   try {
     names = readdirSync(directory);
@@ -531,7 +557,10 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pen
     // A linked hook runs what the link leads to: read that.
     const resolved = resolveCanonicalPath(path.join(directory, name));
     const file = resolved.ok ? resolved.path : path.join(directory, name);
-    if (lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (stats === undefined && lstatSync(path.join(directory, name), { throwIfNoEntry: false })?.isSymbolicLink() === true)
+      dangling.push(path.resolve(directory, readlinkSync(path.join(directory, name))));
+    if (stats?.isFile() !== true) continue;
     const as = readingOf(file, true);
     if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);
     else hooks.push({ file, as, base: top, runBy: HOOK_RUN_BY, depth: 0 });
@@ -594,6 +623,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
           reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH`,
         });
   }
+  const dangling: string[] = [];
   const enclosing = enclosingToolEntries(writeRoots, environment.HOME ?? os.homedir(), (name) => name.toLowerCase() === '.envrc' || WORDS_ENTRIES.test(name));
   for (const directory of enclosing.unreadable) unresolved.push(`${directory} (above a write scope) cannot be listed for the tool files there`);
   const pending: Pending[] = [
@@ -604,8 +634,9 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       unresolved,
     ),
     ...entryFiles(enclosing.entries, () => true, budget, unresolved),
-    ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
+    ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved, dangling)),
   ];
+  for (const target of dangling) if (inScopes(target) && !granted(target)) setLocation({ path: target, tree: true, reason: `where a hook links to; the user's git runs what is made there as a hook` });
   while (pending.length > 0) {
     const { file, as, base, runBy, depth } = pending.shift()!;
     if (read.has(`${as}:${file}`)) continue;
