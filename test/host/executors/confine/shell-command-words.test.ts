@@ -151,3 +151,33 @@ test("$0 is the script's own file; the arguments its caller gives are values lik
   );
   t.true(words('sh "scripts/$1.sh"').includes('plain:scripts/** (runs)'));
 });
+
+test("a here-document's body is not the script's words: an apostrophe in a message leaves the rest of the hook as it is", (t) => {
+  const read = words("cat <<EOF\nDon't commit secrets.\nEOF\nsh tools/evil.sh\n");
+  t.true(read.includes('plain:tools/evil.sh (runs)'), read.join(' '));
+  t.deepEqual(
+    read.filter((word) => word.startsWith('unresolved')),
+    [],
+  );
+  // A shell reads its here-document as a script.
+  t.true(words('sh <<EOF\nsh tools/inner.sh\nEOF\n').includes('plain:tools/inner.sh (runs)'));
+});
+
+test('a quote never closed is unresolved: zotbox cannot tell where the words end', (t) => {
+  t.deepEqual(
+    words('sh "tools/x.sh\n').filter((word) => word.startsWith('unresolved')),
+    ['unresolved:sh "tools/x.sh\n'],
+  );
+});
+
+test('a quoted parenthesis inside $(...) does not end it: the words after it are read as the script has them', (t) => {
+  for (const line of ['x=$(echo ")"); sh tools/evil.sh', "x=$(printf ')'); sh tools/evil.sh"]) {
+    const read = words(line);
+    t.true(read.includes('plain:tools/evil.sh (runs)'), `${line}: ${read.join(' ')}`);
+    t.deepEqual(
+      read.filter((word) => word.startsWith('unresolved')),
+      [],
+      line,
+    );
+  }
+});
