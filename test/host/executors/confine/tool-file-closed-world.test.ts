@@ -84,12 +84,15 @@ test('any variable an .envrc sets names a directory protected whole, unless it i
       'export DATA_DIR=$PWD/data',
       'export TMPDIR=$PWD/tmp',
       'export NODE_ENV=development',
+      // Named like no search path: a directory its value names is protected whole all the same.
+      'export APP_SETTINGS=$PWD/conf',
       '',
     ].join('\n'),
     'root/pkg/startup.py': 'import helpers\n',
+    'root/pkg/conf/app.toml': '',
   });
   // Every word of a value counts as a file a tool may run (NODE_ENV=development: a file named development).
-  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, ['.config/', 'development', 'helpers', 'import', 'lib/', 'perl5/', 'rlib/', 'startup.py']);
+  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, ['.config/', 'conf/', 'development', 'helpers', 'import', 'lib/', 'perl5/', 'rlib/', 'startup.py']);
 });
 
 test("settings name modules and quoted names: pre-commit's entry: python -m, a task's quoted script with a blank, a name in any letters", (t) => {
