@@ -469,7 +469,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       const program = path.basename(unmark(command[programOf(command).at] ?? ''));
       if (SHELLS.has(program) || program === '.' || program === 'source') {
         if (depth < 4) read(body, depth + 1);
-      } else for (const name of codeNames(body)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+      } else if (/^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u.test(program))
+        for (const name of codeNames(body)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
     }
   };
   if (mode === 'git') {

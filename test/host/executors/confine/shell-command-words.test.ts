@@ -181,3 +181,12 @@ test('a quoted parenthesis inside $(...) does not end it: the words after it are
     );
   }
 });
+
+test("a here-document given to a program that is no interpreter is data: a message's words import nothing", (t) => {
+  const read = words('cat <<EOF\nimport data from the old system first\nEOF\n');
+  t.false(
+    read.some((word) => word.includes('data')),
+    read.join(' '),
+  );
+  t.true(words("python3 - <<'EOF'\nimport tools.lint\nEOF\n").includes('plain:tools/lint.py'));
+});
