@@ -30,20 +30,30 @@ export function projectWithHook(hook: string, files: Readonly<Record<string, str
 
 /** Runs a replayed agent whose only permission is writing the workspace; it writes `file` with `content`. */
 export function agentWrites(ws: string, file: string, content: string): { readonly status: number | null; readonly output: string } {
+  return replayedAgent(ws, 'none', { type: 'tool_use', id: 'toolu_1', name: 'write', input: { path: file, content } });
+}
+
+/** Runs a replayed agent with the bash tool (ask mode, consented with -y: confined by default) running `command`. */
+export function agentRuns(ws: string, command: string): { readonly status: number | null; readonly output: string } {
+  return replayedAgent(ws, 'ask', { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command } });
+}
+
+/** A throwaway agent (bash mode `bash`, writes the workspace) whose replayed model makes one tool call, run with the real CLI. */
+function replayedAgent(ws: string, bash: 'none' | 'ask', call: Readonly<Record<string, unknown>>): { readonly status: number | null; readonly output: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'zb-s33e-agent-'));
   mkdirSync(path.join(dir, 'agent'));
-  writeFileSync(path.join(dir, 'agent/AGENT.md'), '# writer\n\nWrites the file asked for.\n');
+  writeFileSync(path.join(dir, 'agent/AGENT.md'), '# agent\n\nMakes the one call asked for.\n');
   writeFileSync(
     path.join(dir, 'agent/manifest.json'),
     JSON.stringify({
       zotfile: 1,
-      name: 'writer',
+      name: bash === 'none' ? 'writer' : 'runner',
       version: '1.0.0',
-      description: 'writes one file',
+      description: 'makes one tool call',
       license: 'MIT',
       runtime: { min_zot: '0.2.0' },
       model: { requires: ['tools'], min_context: 32000 },
-      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'none' } },
+      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: bash } },
       entry: { greeting: 'hi', default_prompt: 'go' },
     }),
   );
@@ -54,7 +64,7 @@ export function agentWrites(ws: string, file: string, content: string): { readon
       zotbox_replay: 1,
       model: 'claude-sonnet-4-5',
       turns: [
-        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'write', input: { path: file, content } }], stop: 'tool_use', usage },
+        { content: [call], stop: 'tool_use', usage },
         { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
       ],
     }),
@@ -97,39 +107,4 @@ export function direnvAllow(ws: string): void {
 export function userRunUnderDirenvRunsAgentCode(ws: string, command: readonly string[]): boolean {
   spawnSync('direnv', ['exec', ws, ...command], { cwd: ws, env: direnvEnvironment(ws), stdio: 'pipe' });
   return existsSync(path.join(ws, 'PWNED'));
-}
-
-/** Runs a replayed agent with the bash tool (ask mode, consented with -y: confined by default) running `command`. */
-export function agentRuns(ws: string, command: string): { readonly status: number | null; readonly output: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'zb-s33e-agent-'));
-  mkdirSync(path.join(dir, 'agent'));
-  writeFileSync(path.join(dir, 'agent/AGENT.md'), '# runner\n\nRuns the command asked for.\n');
-  writeFileSync(
-    path.join(dir, 'agent/manifest.json'),
-    JSON.stringify({
-      zotfile: 1,
-      name: 'runner',
-      version: '1.0.0',
-      description: 'runs one command',
-      license: 'MIT',
-      runtime: { min_zot: '0.2.0' },
-      model: { requires: ['tools'], min_context: 32000 },
-      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'ask' } },
-      entry: { greeting: 'hi', default_prompt: 'go' },
-    }),
-  );
-  const usage = { input_tokens: 10, output_tokens: 10 };
-  writeFileSync(
-    path.join(dir, 'replay.json'),
-    JSON.stringify({
-      zotbox_replay: 1,
-      model: 'claude-sonnet-4-5',
-      turns: [
-        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command } }], stop: 'tool_use', usage },
-        { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
-      ],
-    }),
-  );
-  const run = spawnSync(process.execPath, [ZOTBOX, 'run', path.join(dir, 'agent'), '--replay', path.join(dir, 'replay.json'), '-y'], { cwd: ws, encoding: 'utf8' });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
