@@ -340,9 +340,10 @@ function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined 
   }
   const start = head.subarray(0, length);
   if (start.includes(0)) return undefined; // a compiled program: no words to read
-  const line = /^#!\s*(\S+)(?:\s+(\S+))?/u.exec(start.toString('latin1'));
+  const line = /^#!\s*(\S+)([^\n]*)/u.exec(start.toString('latin1'));
   if (line !== null) {
-    const program = path.basename(line[1]!) === 'env' ? (line[2] ?? '') : path.basename(line[1]!);
+    // `#!/usr/bin/env -S bash -e`: env's program is its first word that is no option.
+    const program = path.basename(line[1]!) === 'env' ? (line[2]!.split(/\s+/u).find((word) => word !== '' && !word.startsWith('-')) ?? '') : path.basename(line[1]!);
     return /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? 'script' : 'words';
   }
   return runs || /\.(sh|bash|zsh|ksh)$/iu.test(file) ? 'script' : 'words';
@@ -506,8 +507,12 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
       if (child?.isFile() === true) files.push(full);
       else if (child?.isSymbolicLink() === true) {
         // A linked file is run where it leads (husky's hook linked to a shared one): read that file.
+        // A linked directory is read where it leads too (within the budget, which also ends a cycle).
         const resolved = resolveCanonicalPath(full);
-        if (resolved.ok && lstatSync(resolved.path, { throwIfNoEntry: false })?.isFile() === true) files.push(resolved.path);
+        const real = resolved.ok ? resolved.path : undefined;
+        const target = real === undefined ? undefined : lstatSync(real, { throwIfNoEntry: false });
+        if (target?.isFile() === true) files.push(real!);
+        else if (target?.isDirectory() === true) visit(real!);
       } else if (child?.isDirectory() === true) visit(full);
     }
   };

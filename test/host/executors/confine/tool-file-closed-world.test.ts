@@ -3,7 +3,7 @@
 // scripts a script runs or sources to the end of the chain. Real files; expected paths written out by hand.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
 import { protectedSetOf } from '../../../../src/host/executors/confine/protected-locations.js';
@@ -121,4 +121,16 @@ test("the hooks in the enclosing repository's core.hooksPath (a directory of any
     set.locations.some((location) => location.path === path.join(pkg, 'scripts', 'check.sh')),
     set.locations.map((location) => location.path).join(' '),
   );
+});
+
+test('a husky file run by `env -S bash -e` is read as a script; a linked directory in .husky is read where it leads', (t) => {
+  const { pkg } = project(t, {
+    'root/pkg/.husky/pre-commit': '#!/usr/bin/env -S bash -e\nsh <tools/x.sh\n',
+    'root/pkg/shared/pre-push': 'for f in checks/*.sh; do sh "$f"; done\n',
+  });
+  symlinkSync('../shared', path.join(pkg, '.husky', '_'));
+  const paths = found(pkg, [path.join(pkg, '.husky')]).paths;
+  // Read as words, `<tools/x.sh` would not name tools/x.sh; nor would a loop's pattern cover checks/.
+  t.true(paths.includes('tools/x.sh'), paths.join(' '));
+  t.true(paths.includes('checks/'), paths.join(' '));
 });
