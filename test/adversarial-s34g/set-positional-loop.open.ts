@@ -26,3 +26,10 @@ test('control: the same loop spelled for-in (passes now)', async (t) => {
   userCommits(w);
   t.false(ran(w), `${result.stdout}${result.stderr}`);
 });
+
+test('the same with an agent that has bash: its command adds the script', async (t) => {
+  const w = world(t, { '.git/hooks/pre-commit': hook, 'scripts/pre-commit.d/10-lint.sh': 'echo lint\n' }, ['.git/hooks/pre-commit']);
+  const result = await agentRun(w, [{ name: 'bash', input: { command: `printf '%s\\n' "touch '${w.marker}'" > scripts/pre-commit.d/05-new.sh` } }], true);
+  userCommits(w);
+  t.false(ran(w), `the agent's scripts/pre-commit.d/05-new.sh ran on the user's commit; agent output:\n${result.stdout}${result.stderr}`);
+});
