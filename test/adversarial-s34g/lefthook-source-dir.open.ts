@@ -19,7 +19,7 @@ test("lefthook's source_dir scripts are protected as .lefthook/'s are", async (t
   });
   // The user's own install of the hook lefthook generates (.git/hooks/pre-commit calls lefthook, found on PATH).
   execFileSync(lefthook, ['install'], { cwd: w.ws });
-  process.env.PATH = `${path.dirname(execFileSync('sh', ['-c', `command -v ${lefthook}`], { encoding: 'utf8' }).trim())}:${process.env.PATH}`;
+  process.env.PATH = `${path.dirname(execFileSync('sh', ['-c', `command -v ${lefthook}`], { encoding: 'utf8' }).trim())}:${process.env.PATH ?? ''}`;
   const result = await agentRun(w, [{ name: 'write', input: { path: 'tools/hooks/pre-commit/check.sh', content: `touch '${w.marker}'\n` } }]);
   userCommits(w);
   t.false(ran(w), `lefthook ran the agent's tools/hooks/pre-commit/check.sh on the user's commit; agent output:\n${result.stdout}${result.stderr}`);

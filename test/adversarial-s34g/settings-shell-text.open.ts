@@ -18,7 +18,7 @@ test("a pattern lefthook's run: loops over and runs is protected", async (t) => 
     'tools/checks/lint.sh': 'echo lint\n',
   });
   execFileSync(lefthook, ['install'], { cwd: w.ws });
-  process.env.PATH = `${path.dirname(execFileSync('sh', ['-c', `command -v ${lefthook}`], { encoding: 'utf8' }).trim())}:${process.env.PATH}`;
+  process.env.PATH = `${path.dirname(execFileSync('sh', ['-c', `command -v ${lefthook}`], { encoding: 'utf8' }).trim())}:${process.env.PATH ?? ''}`;
   const result = await agentRun(w, [{ name: 'write', input: { path: 'tools/checks/aaa.sh', content: `touch '${w.marker}'\n` } }]);
   userCommits(w);
   t.false(ran(w), `lefthook ran the agent's tools/checks/aaa.sh on the user's commit; agent output:\n${result.stdout}${result.stderr}`);
