@@ -27,12 +27,12 @@ export interface ToolCall {
 }
 
 /** Writes an agent whose manifest has the given bash block and write scopes, and a replay making `calls` one per turn. */
-export function replayedAgent(root: string, bash: Record<string, unknown>, calls: readonly ToolCall[], write: readonly string[] = ['${workspace}']): { agent: string; replay: string } {
-  const agent = path.join(root, 'agent');
+export function replayedAgent(root: string, bash: Record<string, unknown>, calls: readonly ToolCall[], write: readonly string[] = ['${workspace}'], name = 'agent'): { agent: string; replay: string } {
+  const agent = path.join(root, name);
   mkdirSync(agent, { recursive: true });
   const manifest = {
     zotfile: 1,
-    name: 's34h-agent',
+    name: `s34h-${name}`,
     version: '0.1.0',
     description: 'adversarial repro',
     license: 'MIT',
@@ -47,16 +47,16 @@ export function replayedAgent(root: string, bash: Record<string, unknown>, calls
     ...calls.map((call, i) => ({ content: [{ type: 'tool_use', id: `t${i}`, name: call.name, input: call.input }], stop: 'tool_use', usage })),
     { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
   ];
-  const replay = path.join(root, 'replay.json');
+  const replay = path.join(root, `${name}-replay.json`);
   writeFileSync(replay, JSON.stringify({ zotbox_replay: 1, model: 'm', turns }));
   return { agent, replay };
 }
 
-export async function runReplayed(root: string, workspace: string, agent: string, replay: string, extra: readonly string[] = []): Promise<CliResult> {
+export async function runReplayed(root: string, workspace: string, agent: string, replay: string, extra: readonly string[] = [], env?: Record<string, string>): Promise<CliResult> {
   const home = path.join(root, 'home');
   mkdirSync(home, { recursive: true });
   return runCliCaptured(['run', agent, 'go', '--cwd', workspace, '--replay', replay, '-y', ...extra], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ZOTBOX_HOME: path.join(home, 'state') },
+    env: env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ZOTBOX_HOME: path.join(home, 'state') },
     cwd: workspace,
   });
 }
