@@ -57,6 +57,35 @@ function isInsideStateDirectory(canonical: string, context: ScopeContext): conte
   return state !== undefined && isInsideRoot(canonical, state) && !isInsideRoot(canonical, context.agentData);
 }
 
+/** The state directory, or a place it is mounted, at or below `canonical`; undefined when none is. */
+export function stateDirectoryBelow(canonical: string, context: ScopeContext): string | undefined {
+  const state = context.stateDirectory;
+  if (state === undefined) return undefined;
+  return [state, ...(context.stateAliases ?? [])].find((place) => isInsideRoot(place, canonical));
+}
+
+/**
+ * A path given to an unconfined command that holds the state directory below it
+ * (`$HOME` when the state directory is `~/.local/state/zotbox`, or a place it is
+ * mounted). No sandbox masks it there, and a program given a directory may walk it
+ * (`grep -r`, `ls -R`, `du`, `rm -r`, `tar`): which programs do, and into what,
+ * is not something the gate can enumerate, so none is given such a directory.
+ * Confined, the sandbox's mask keeps the state directory out of every tree.
+ */
+export function decideUnconfinedTree(decision: PathDecision, context: ScopeContext): PathDecision {
+  if (!decision.allow) return decision;
+  const canonical = decision.canonicalPath;
+  const holds = stateDirectoryBelow(canonical, context);
+  if (holds === undefined) return decision;
+  return deny(
+    decision.tool,
+    decision.requested,
+    'ZB_POLICY_PATH_PROTECTED',
+    `${decision.tool} denied: ${canonical} holds the zotbox state directory (${holds}: consents, sessions, every agent's data), and confinement is off for this run, so a program walking it would read or change that too. Fix: name a directory below it that does not hold ${holds}, run with confinement (drop --confine off), or move the state directory out of the workspace (ZOTBOX_HOME).`,
+    canonical,
+  );
+}
+
 /**
  * Git metadata at any depth, in any case or alias (git-control.ts): a .git
  * directory, a gitfile, or a new ".git" entry. Git runs the programs its config

@@ -20,6 +20,7 @@ import { ALWAYS_DENIED, SHELL_ONLY_BUILTINS } from './never-allowed.js';
 import type { BashMode } from './manifest.js';
 import { imageEntryOf } from './image-paths.js';
 import { PathNotes } from './path-notes.js';
+import { stateDirectoryBelow } from './path-decision.js';
 import { absoluteFrom, resolveCanonicalPath } from './path-resolve.js';
 import type { CompiledScopes } from './scopes.js';
 import { deny as no, denyWithin, type Check, type Unlisted } from './shell-check.js';
@@ -214,6 +215,14 @@ const standalone = (): Wrapping => ({ depth: 0, forkedBy: undefined, changesName
 
 /** Checks one simple command; what a wrapper or find -exec runs is checked the same way, as if it stood alone. */
 function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string, wrapping: Wrapping): Check<PlannedStep> {
+  // Unconfined, a program run in a directory that holds the state directory may walk into it ("grep -r x", "ls -R", "du").
+  const held = context.confined === true ? undefined : stateDirectoryBelow(cwd, context.scopes.context);
+  if (held !== undefined) {
+    return no(
+      'ZB_POLICY_PATH_PROTECTED',
+      `${command.argv[0] ?? 'the command'} would run in ${cwd}, which holds the zotbox state directory (${held}: consents, sessions, every agent's data), and confinement is off for this run, so a program walking its working directory would read or change that too. Fix: cd into a directory below it that does not hold ${held}, run with confinement (drop --confine off), or move the state directory out of the workspace (ZOTBOX_HOME).`,
+    );
+  }
   const assignments = checkAssignments(command.assignments);
   if (!assignments.ok) return assignments;
   const written = command.argv[0]!;
@@ -244,6 +253,7 @@ function checkCommand(command: SimpleCommand, context: ShellContext, cwd: string
     scopes: context.scopes,
     cwd,
     net: context.net ?? [],
+    ...(context.confined === true ? { confined: true } : {}),
     ...(wrapping.found === undefined ? {} : { found: wrapping.found }),
     ...(context.notes === undefined ? {} : { notes: context.notes }),
   };

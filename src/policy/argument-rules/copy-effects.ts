@@ -8,7 +8,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { absoluteFrom } from '../path-resolve.js';
 import { deny as no, type Check } from '../shell-check.js';
-import { checkLinksInTree } from './link-walk.js';
+import { checkLinksInTree, MAX_WALKED_ENTRIES } from './link-walk.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { decideArgumentPath, FOLLOWS_LINKS, isDirectory, type ArgumentContext } from './value-kinds.js';
 
@@ -43,7 +43,7 @@ function checkTargets(name: string, parsed: ParsedArguments, context: ArgumentCo
     const decision = decideArgumentPath('write', target, context);
     if (!decision.allow) return no(decision.code, `${name} would write ${target} (through any link or hard link already there): ${decision.reason}`);
     if (!parsed.marks.has(COPIES_RECURSIVELY) || !isRealDirectory(decision.canonicalPath)) continue;
-    const walked = checkLinksInTree(decision.canonicalPath, 'write', context.scopes);
+    const walked = checkLinksInTree(decision.canonicalPath, 'write', context.scopes, MAX_WALKED_ENTRIES, context.confined === true);
     if (!walked.ok) return no(walked.code, `${name} would copy into ${target}, writing through the links already in it: ${walked.reason}`);
   }
   return { ok: true, value: null };
@@ -56,7 +56,7 @@ function checkLinkedTrees(name: string, parsed: ParsedArguments, context: Argume
     const decision = decideArgumentPath('write', absoluteFrom(context.cwd, source), context);
     // Already decided as a hard-link source (value-kinds.ts); what is new here is its tree.
     if (!decision.allow) return no(decision.code, `${name}: ${decision.reason}`);
-    const walked = checkLinksInTree(decision.canonicalPath, 'write', context.scopes);
+    const walked = checkLinksInTree(decision.canonicalPath, 'write', context.scopes, MAX_WALKED_ENTRIES, context.confined === true);
     if (!walked.ok) return no(walked.code, `${name} would hard-link what the links in ${source} point to: ${walked.reason}`);
   }
   return { ok: true, value: null };

@@ -5,7 +5,7 @@
 // directory the link resolves to as its own tree. Bounded, fails closed on a
 // directory it cannot list; never throws.
 import { lstatSync, readdirSync } from 'node:fs';
-import { decidePathAccess, type PathTool } from '../path-decision.js';
+import { decidePathAccess, decideUnconfinedTree, type PathTool } from '../path-decision.js';
 import type { CompiledScopes } from '../scopes.js';
 import { deny as no, type Check } from '../shell-check.js';
 
@@ -55,7 +55,7 @@ function entryType(entry: string): Check<'directory' | 'link' | 'other'> {
  * Decides, as `tool`, every symbolic link in the tree at `root` (canonical),
  * and walks each directory a link resolves to as a tree of its own.
  */
-export function checkLinksInTree(root: string, tool: PathTool, scopes: CompiledScopes, limit: number = MAX_WALKED_ENTRIES): Check<null> {
+export function checkLinksInTree(root: string, tool: PathTool, scopes: CompiledScopes, limit: number = MAX_WALKED_ENTRIES, confined = false): Check<null> {
   const pending = [root];
   // Canonical directories: the walk only descends real directories and canonical link targets, so a loop ends here.
   const seen = new Set<string>();
@@ -76,7 +76,9 @@ export function checkLinksInTree(root: string, tool: PathTool, scopes: CompiledS
       if (!type.ok) return type;
       if (type.value === 'directory') pending.push(entry);
       if (type.value !== 'link') continue;
-      const decision = decidePathAccess(tool, entry, scopes);
+      const access = decidePathAccess(tool, entry, scopes);
+      // Unconfined, a link to a directory that holds the state directory would take the program into it.
+      const decision = confined ? access : decideUnconfinedTree(access, scopes.context);
       if (!decision.allow) return no(decision.code, `the link ${entry}: ${decision.reason}`);
       pending.push(decision.canonicalPath);
     }

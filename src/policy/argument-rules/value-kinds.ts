@@ -5,12 +5,12 @@
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isImagePath } from '../image-paths.js';
-import { decidePathAccess, type PathDecision, type PathTool } from '../path-decision.js';
+import { decidePathAccess, decideUnconfinedTree, type PathDecision, type PathTool } from '../path-decision.js';
 import type { PathNotes } from '../path-notes.js';
 import { absoluteFrom, resolveCanonicalPath } from '../path-resolve.js';
 import type { CompiledScopes } from '../scopes.js';
 import { deny as no, type Check } from '../shell-check.js';
-import { checkLinksInTree } from './link-walk.js';
+import { checkLinksInTree, MAX_WALKED_ENTRIES } from './link-walk.js';
 import type { ParsedArguments, ParsedValue } from './parse-arguments.js';
 import { checkAwkProgram, checkJqFilter, checkSedScript } from './program-text.js';
 import type { ValueKind } from './rule-format.js';
@@ -28,11 +28,14 @@ export interface ArgumentContext {
   readonly notes?: PathNotes;
   /** permissions.net.allow: every URL must be on it (closed world; absent means empty, so every URL is denied). */
   readonly net?: readonly NetRule[];
+  /** True when the command runs in the sandbox; otherwise no path given to it may hold the state directory (decideUnconfinedTree). */
+  readonly confined?: boolean;
 }
 
 /** decidePathAccess for a path the command names, recorded in the context's notes: every path argument decision goes through here. */
-export function decideArgumentPath(tool: PathTool, absolute: string, context: Pick<ArgumentContext, 'scopes' | 'notes'>): PathDecision {
-  const decision = decidePathAccess(tool, absolute, context.scopes);
+export function decideArgumentPath(tool: PathTool, absolute: string, context: Pick<ArgumentContext, 'scopes' | 'notes' | 'confined'>): PathDecision {
+  const access = decidePathAccess(tool, absolute, context.scopes);
+  const decision = context.confined === true ? access : decideUnconfinedTree(access, context.scopes.context);
   context.notes?.note(decision);
   return decision;
 }
@@ -106,7 +109,7 @@ function checkPath(program: string, tool: PathTool, value: ParsedValue, marks: R
   }
   // The agent's package holds no links (image-paths.ts): there is nothing in it to follow, and nothing on the host to walk.
   if (marks.has(FOLLOWS_LINKS) && !marks.has(KEEPS_LINKS) && !isImagePath(decided.value)) {
-    const walked = checkLinksInTree(decided.value, tool, context.scopes);
+    const walked = checkLinksInTree(decided.value, tool, context.scopes, MAX_WALKED_ENTRIES, context.confined === true);
     if (!walked.ok) return no(walked.code, `${program}: ${value.written} follows links inside it: ${walked.reason}`);
   }
   return { ok: true, value: null };
