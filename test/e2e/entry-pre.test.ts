@@ -26,7 +26,7 @@ async function setup(t: ExecutionContext, pre: string) {
     prompt: 'What now?',
     yes: true,
     env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.base },
-    stateDirectory: path.join(root, 'state'),
+    stateDirectory: tempDir(t, 'zb-pre-state-'), // beside the workspace: unconfined, no command may run in a directory holding it
     confine: 'off' as const,
     model: 'claude-sonnet-4-5',
   };

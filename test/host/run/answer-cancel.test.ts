@@ -30,7 +30,7 @@ function chatAgent(t: ExecutionContext, turns: readonly object[]): Options {
   );
   const replayFile = path.join(root, 'chat.json');
   writeFileSync(replayFile, JSON.stringify({ zotbox_replay: 1, model: 'replay', turns }));
-  return { reference: agent, cwd: root, replayFile, yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
+  return { reference: agent, cwd: root, replayFile, yes: true, env: {}, stateDirectory: tempDir(t, 'zb-cancel-state-'), confine: 'off' }; // beside the workspace (unconfined)
 }
 
 async function collect(options: RunAgentOptions): Promise<RunEvent[]> {

@@ -214,7 +214,7 @@ function sleeper(t: Parameters<typeof tempDir>[0], seconds: number | string, ann
       ],
     }),
   );
-  return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: path.join(root, 'state'), confine: 'off' };
+  return { reference: agent, cwd: root, replayFile: transcript, prompt: 'wait', yes: true, env: {}, stateDirectory: tempDir(t, 'zb-cancel-state-'), confine: 'off' }; // beside the workspace (unconfined)
 }
 
 /** Sleep lengths unique to this test process: another test run on the machine never owns the process looked for. */
