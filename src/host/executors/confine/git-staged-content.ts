@@ -1,7 +1,7 @@
 // Git data that the user's own git later writes into the worktree (issue 21 §2,
 // adversarial review "git-index-staging"): the index, and every commit a ref,
-// HEAD, a pseudo-ref (ORIG_HEAD, MERGE_HEAD, FETCH_HEAD, ...) or the sequencer
-// state names. After a command that changed any of them, none may carry, at a
+// HEAD, a pseudo-ref (ORIG_HEAD, MERGE_HEAD, FETCH_HEAD, ...), a reflog (main@{1})
+// or the sequencer state names. After a command that changed any of them, none may carry, at a
 // protected path (a control location or a tool file no write scope names), an
 // entry the user did not have there before the command: a new commit (one no
 // ref reached before) may change such a path only to what the worktree or HEAD
