@@ -68,7 +68,12 @@ function kindOf(stats: BigIntStats): GitPathState['kind'] {
  */
 function keepsContent(relative: string): boolean {
   const rule = gitDataRule(relative);
-  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || isReflog(relative) || isIndexFile(relative);
+  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || isReflog(relative) || isIndexFile(relative) || isSharedIndex(relative);
+}
+
+/** The shared part of a split index (core.splitIndex): its entries are what the index stages, so it is kept like the index (git-substitution.ts). */
+export function isSharedIndex(relative: string): boolean {
+  return /^sharedindex\.[0-9a-f]{40,64}$/u.test(relative);
 }
 
 /**
@@ -153,7 +158,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && !isObjectIndexFile(child) && !isReflog(child) && !isLooseObject(child)) || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && !isObjectIndexFile(child) && !isReflog(child) && !isLooseObject(child) && !isSharedIndex(child)) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }
@@ -183,7 +188,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
         entries.set(child, link === undefined ? { ...base, unreadable: 'vanished while being checked' } : { ...base, link });
       } else if (kind === 'file' && keepsContent(child)) {
         // Bytes of grammar files up to MAX_GIT_FILE_BYTES; of other files (hooks, unknown) up to MAX_KEPT_BYTES, larger ones by their stamp.
-        const limit = isIndexFile(child) ? MAX_INDEX_BYTES : isReflog(child) ? MAX_REFLOG_BYTES : gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES;
+        const limit = isIndexFile(child) || isSharedIndex(child) ? MAX_INDEX_BYTES : isReflog(child) ? MAX_REFLOG_BYTES : gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES;
         entries.set(child, { ...base, ...readGitFile(childFull, stats.ino, limit) });
       } else entries.set(child, base);
     }

@@ -10,6 +10,7 @@
 //   check a blob's id when it checks it out; a new or changed pack is verified by git
 //   (git verify-pack), since git reads a pack before a loose object and trusts its
 //   index for an id's offset.
+// - A shared index (sharedindex.*) the user had, changed in place.
 // - Caches that stand in for objects (commit-graph, multi-pack-index, reverse
 //   indexes, bitmaps) that a command wrote are removed: git rebuilds them from the
 //   objects, and zotbox's own plumbing never reads them (git-plumbing.ts).
@@ -21,7 +22,7 @@ import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { gitDataRule } from './git-data-rules.js';
-import { isObjectIndexFile, putBackGitPath, readGitFile, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isObjectIndexFile, isSharedIndex, putBackGitPath, readGitFile, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { runPlumbing } from './git-plumbing.js';
 
 const REPLACE_REF = /^(?:worktrees\/[^/]+\/)?refs\/replace\//u;
@@ -142,6 +143,15 @@ export function substitutionViolations(directory: string, before: GitDirectoryRe
         ? "; it was removed, and the user's earlier bytes were not kept: git now reports the object missing (fetch it again, or restore it from a clone)"
         : '';
     fail(relative, `a loose object whose content is not its id (${typeof id === 'string' ? `it holds ${id}` : id.why}): git would read it in place of the object the user has${had}`);
+  }
+
+  // The shared part of a split index, which git writes anew under a new name and never rewrites: one the user had that
+  // changed in place would stage other content under an index that did not change (a changed index with a split is
+  // refused by git-index-flags.ts). Put back from its kept bytes.
+  for (const [relative, state] of after.entries) {
+    const had = earlier.entries.get(relative);
+    if (!isSharedIndex(relative) || had === undefined || same(had, state)) continue;
+    fail(relative, "a shared index (core.splitIndex) changed in place, which git never does: the user's git would stage its entries (git checkout -- . writes them); it was put back");
   }
 
   // Packs: a new or changed pack or index is verified by git; caches a command wrote are removed.
