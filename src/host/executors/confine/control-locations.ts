@@ -243,6 +243,15 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
   };
   // Every git directory's control entries: a bare repository has no ".git" in its path for the name rule to see.
   for (const [directory, { control }] of inventory.gitDirectories) addControlEntries(directory, control);
+  // And each one whole, for the write and edit tools: its objects, refs, logs and caches are content the user's git
+  // later writes into a worktree. Commands change it only with git, which the git aftercare checks (protected-locations.ts
+  // binds nothing inside a git directory); a file tool's write there would be checked only by that aftercare.
+  for (const directory of inventory.gitDirectories.keys())
+    add(
+      directory,
+      true,
+      `inside the git directory ${directory}; git reads what it holds (objects, refs, logs, state) and writes it into the worktree later, so agents change a repository only with git commands through bash, never with the write or edit tool`,
+    );
   const around = repositoriesAround(inventory, writeRoots, unresolved);
   for (const directory of new Set(around.flatMap((r) => [r.gitDirectory, r.commonDirectory]))) {
     if (inventory.gitDirectories.has(directory)) continue;

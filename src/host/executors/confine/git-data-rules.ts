@@ -5,6 +5,9 @@
 // sequencer/) is parsed whole: only plain todo commands with object ids or
 // labels, git's built-in merge strategies and closed option sets; an `exec`
 // line, a strategy such as "../evil" or a gpg program option never passes.
+// rerere's records (rr-cache/, MERGE_RR) are not data: git replays a recorded
+// resolution into the worktree, at any path, on the user's next merge that meets
+// the same conflict, so what an agent records there is refused (isRerereRecord).
 
 /** How a file's content is judged. `config` files are judged by git-config-rules.ts instead. */
 export type GitDataRule =
@@ -75,7 +78,6 @@ const TOP_FILES: ReadonlyMap<string, GitDataRule> = new Map([
   ['COMMIT_EDITMSG', 'text'],
   ['MERGE_MSG', 'text'],
   ['MERGE_MODE', 'text'],
-  ['MERGE_RR', 'text'],
   ['SQUASH_MSG', 'text'],
   ['TAG_EDITMSG', 'text'],
   ['NOTES_EDITMSG', 'text'],
@@ -161,10 +163,15 @@ const SEQUENCER_FILES: ReadonlyMap<string, GitDataRule> = new Map([
 ]);
 
 /** Directories git makes in a git directory in ordinary work (refs/ and logs/ at any depth). */
-const DIRECTORY = /^(objects(\/([0-9a-f]{2}|pack|info|info\/commit-graphs))?|refs(\/.+)?|logs(\/refs(\/.+)?)?|hooks|info|branches|rebase-merge|rebase-apply|sequencer|rr-cache(\/[0-9a-f]{40,64})?)$/u;
+const DIRECTORY = /^(objects(\/([0-9a-f]{2}|pack|info|info\/commit-graphs))?|refs(\/.+)?|logs(\/refs(\/.+)?)?|hooks|info|branches|rebase-merge|rebase-apply|sequencer)$/u;
 
 const OBJECT_FILE =
   /^objects\/([0-9a-f]{2}\/([0-9a-f]{38}|[0-9a-f]{62}|tmp_obj_[A-Za-z0-9]+)|pack\/(pack-[0-9a-f]{40,64}\.(pack|idx|rev|keep|bitmap|promisor|mtimes)|multi-pack-index|tmp_(pack|idx|rev|bitmap|mtimes)_[A-Za-z0-9]+)|info\/(commit-graph|commit-graphs\/(commit-graph-chain|graph-[0-9a-f]{40,64}\.graph)))$/u;
+
+/** rerere's records: refused as a class, with a reason of their own (git-directory-state.ts). */
+export function isRerereRecord(relative: string): boolean {
+  return /^(worktrees\/[^/]+\/)?(rr-cache|MERGE_RR)(\/|$)/u.test(relative);
+}
 
 /** The rule for a regular file at `relative` (slash-separated, inside the git directory), or undefined: not data. */
 export function gitDataRule(relative: string): GitDataRule | undefined {
@@ -183,7 +190,6 @@ export function gitDataRule(relative: string): GitDataRule | undefined {
   if (relative === 'logs/HEAD' || relative.startsWith('logs/refs/')) return 'opaque';
   if (/^hooks\/[^/]+\.sample$/u.test(relative)) return 'opaque'; // git never runs a sample
   if (relative === 'info/exclude' || relative === 'info/refs' || relative === 'objects/info/packs') return 'text';
-  if (/^rr-cache\/[0-9a-f]{40,64}\/(preimage|postimage|thisimage)(\.\d+)?$/u.test(relative)) return 'opaque';
   const [directory, name, ...rest] = relative.split('/');
   if (name === undefined || rest.length > 0) return undefined;
   if (directory === 'rebase-merge') return REBASE_MERGE_FILES.get(name);

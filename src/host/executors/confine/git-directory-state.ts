@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, writeFileSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
-import { checkGitData, gitDataRule, isGitDataDirectory } from './git-data-rules.js';
+import { checkGitData, gitDataRule, isGitDataDirectory, isRerereRecord } from './git-data-rules.js';
 
 /** Largest file whose content is read (and kept, before a command); larger ones fail every grammar. */
 export const MAX_GIT_FILE_BYTES = 1024 * 1024;
@@ -19,6 +19,8 @@ export const MAX_GIT_FILE_BYTES = 1024 * 1024;
 export const MAX_KEPT_BYTES = 64 * 1024;
 /** Largest index whose bytes are kept before a command: its flags are compared after it (git-index-flags.ts). */
 export const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+/** Largest reflog whose bytes are kept: a changed larger one cannot be checked, and stops the run (git reflog expire shortens it). */
+export const MAX_REFLOG_BYTES = 16 * 1024 * 1024;
 
 export interface GitPathState {
   readonly kind: 'file' | 'directory' | 'link' | 'other';
@@ -60,16 +62,32 @@ function kindOf(stats: BigIntStats): GitPathState['kind'] {
 }
 
 /**
- * Whether a file's bytes are kept: everything but objects, logs, the index and patches (opaque). Loose refs are
- * kept too: a ref a command moved to a commit that would write a protected file is put back (git-staged-content.ts).
+ * Whether a file's bytes are kept: everything but objects, the index and patches (opaque). Loose refs and reflogs are
+ * kept too: a ref or reflog a command changed to name a commit that would write a protected file is put back
+ * (git-staged-content.ts).
  */
 function keepsContent(relative: string): boolean {
   const rule = gitDataRule(relative);
-  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || relative === STASH_LOG || isIndexFile(relative);
+  return (rule !== 'opaque' && rule !== 'text' && rule !== 'config') || isReflog(relative) || isIndexFile(relative) || isSharedIndex(relative);
 }
 
-/** The stash's reflog: every stash but the newest is named only there (stash@{1}, ...), so it is kept like a ref. */
-export const STASH_LOG = 'logs/refs/stash';
+/** The shared part of a split index (core.splitIndex): its entries are what the index stages, so it is kept like the index (git-substitution.ts). */
+export function isSharedIndex(relative: string): boolean {
+  return /^sharedindex\.[0-9a-f]{40,64}$/u.test(relative);
+}
+
+/**
+ * Every reflog (HEAD's, each branch's, the stash's, each worktree's): each names commits the user's git checks out
+ * (`git reset --hard main@{1}`, `stash@{2}`, `HEAD@{1}`), so each is kept and read like a ref.
+ */
+export function isReflog(relative: string): boolean {
+  return /^(worktrees\/[^/]+\/)?logs\/(HEAD|refs\/.+)$/u.test(relative);
+}
+
+/** A loose object: stat-ed, so that one rewritten in place is seen and hashed again (git-substitution.ts). */
+export function isLooseObject(relative: string): boolean {
+  return /^objects\/[0-9a-f]{2}\/([0-9a-f]{38}|[0-9a-f]{62})$/u.test(relative);
+}
 
 /** The index files of a git directory (its own, each worktree's): stat-ed, so that a changed index is seen. */
 export function isIndexFile(relative: string): boolean {
@@ -140,7 +158,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       const childFull = path.join(full, name);
       // Objects, logs, messages and git's own directories: only their kind matters, which the listing gives (no lstat).
       const rule = dirent.isFile() ? gitDataRule(child) : undefined;
-      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && !isObjectIndexFile(child) && !isHeadLog(child) && child !== STASH_LOG) || rule === 'text') {
+      if ((rule === 'opaque' && !isIndexFile(child) && !isPatchFile(child) && !isObjectIndexFile(child) && !isReflog(child) && !isLooseObject(child) && !isSharedIndex(child)) || rule === 'text') {
         entries.set(child, { kind: 'file', ino: 0n, mode: 0, stamp: '' });
         continue;
       }
@@ -170,7 +188,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
         entries.set(child, link === undefined ? { ...base, unreadable: 'vanished while being checked' } : { ...base, link });
       } else if (kind === 'file' && keepsContent(child)) {
         // Bytes of grammar files up to MAX_GIT_FILE_BYTES; of other files (hooks, unknown) up to MAX_KEPT_BYTES, larger ones by their stamp.
-        const limit = isIndexFile(child) ? MAX_INDEX_BYTES : gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES;
+        const limit = isIndexFile(child) || isSharedIndex(child) ? MAX_INDEX_BYTES : isReflog(child) ? MAX_REFLOG_BYTES : gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES;
         entries.set(child, { ...base, ...readGitFile(childFull, stats.ino, limit) });
       } else entries.set(child, base);
     }
@@ -206,14 +224,17 @@ function judge(directory: string, relative: string, state: GitPathState, previou
     if (unchanged) return undefined; // the user's own, as it was
     return state.kind === 'link' ? `a symlink (to ${JSON.stringify(state.link)}) in a git directory, which git would follow` : 'a FIFO, socket or device in a git directory';
   }
+  const notData = isRerereRecord(relative)
+    ? "a rerere record, which the user's git replays into the worktree (at any path) on a merge that meets the same conflict; run the agent's merges with git -c rerere.enabled=false"
+    : undefined;
   if (state.kind === 'directory') {
     if (isGitDataDirectory(relative)) return undefined;
-    return previous?.kind === 'directory' && previous.ino === state.ino ? undefined : 'a directory git does not make';
+    return previous?.kind === 'directory' && previous.ino === state.ino ? undefined : (notData ?? 'a directory git does not make');
   }
   const rule = gitDataRule(relative);
   if (rule === 'config') return undefined; // judged by its text (git-config-rules.ts)
   if (rule === undefined) {
-    if (previous?.kind !== 'file') return 'a file git does not write as data';
+    if (previous?.kind !== 'file') return notData ?? 'a file git does not write as data';
     if (previous.content !== undefined && state.content !== undefined) return previous.content.equals(state.content) ? undefined : 'its content changed';
     // Past the size zotbox reads: compared by inode, size and times (ctime cannot be set back), and never restorable.
     return sameStamp(previous, state) && previous.oversized === true && state.oversized === true ? undefined : 'it changed, or is too large to compare';

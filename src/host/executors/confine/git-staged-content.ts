@@ -1,7 +1,7 @@
 // Git data that the user's own git later writes into the worktree (issue 21 §2,
 // adversarial review "git-index-staging"): the index, and every commit a ref,
-// HEAD, a pseudo-ref (ORIG_HEAD, MERGE_HEAD, FETCH_HEAD, ...) or the sequencer
-// state names. After a command that changed any of them, none may carry, at a
+// HEAD, a pseudo-ref (ORIG_HEAD, MERGE_HEAD, FETCH_HEAD, ...), a reflog (main@{1})
+// or the sequencer state names. After a command that changed any of them, none may carry, at a
 // protected path (a control location or a tool file no write scope names), an
 // entry the user did not have there before the command: a new commit (one no
 // ref reached before) may change such a path only to what the worktree or HEAD
@@ -18,7 +18,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, ungrantedToolFile, type ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
-import { isHeadLog, isIndexFile, putBackGitPath, STASH_LOG, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isHeadLog, isIndexFile, isReflog, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { readSmallFile, type GitInventory } from './git-inventory.js';
 import { indexFlagViolations } from './git-index-flags.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
@@ -38,7 +38,7 @@ export interface StagedContentContext {
 
 type Recorded = ProtectedRecord['entries'] extends ReadonlyMap<string, infer R> ? R : never;
 
-/** Files whose content names commits git later writes into the worktree (and the stash's reflog, STASH_LOG). */
+/** Files whose content names commits git later writes into the worktree (and every reflog, isReflog). */
 const REF_RULES = new Set(['ref', 'oid', 'oids', 'fetch-head', 'packed-refs', 'todo', 'rewritten-list', 'update-refs', 'bisect-start']);
 const FULL_OID = /\b[0-9a-f]{64}\b|\b[0-9a-f]{40}\b/gu;
 const ZERO = /^0+$/u;
@@ -46,7 +46,7 @@ const ZERO = /^0+$/u;
 const TODO_PICKS = /^(pick|p|reword|r|edit|e|squash|s|fixup|f|merge|m)$/u;
 
 function isRefFile(relative: string): boolean {
-  if (relative === STASH_LOG) return true;
+  if (isReflog(relative)) return true;
   const rule = gitDataRule(relative);
   return rule !== undefined && REF_RULES.has(rule);
 }
@@ -55,8 +55,17 @@ function textOf(state: GitPathState | undefined): string | undefined {
   return state?.kind === 'file' && state.content !== undefined ? state.content.toString('latin1') : undefined;
 }
 
-/** Object ids a ref-like file names: full ids, and in a todo list the (maybe short) ids of the commits it applies. */
+/**
+ * Object ids a ref-like file names: full ids; in a reflog the old and new id of each line, as git reads them for
+ * `name@{n}` (a message's words name nothing: HEAD's "checkout: moving from X" is read by previousCheckoutReach);
+ * in a todo list the (maybe short) ids of the commits it applies.
+ */
 function namedObjects(relative: string, text: string): string[] {
+  if (isReflog(relative))
+    return text
+      .split('\n')
+      .flatMap((line) => line.split(' ').slice(0, 2))
+      .filter((word) => /^[0-9a-f]{40}$|^[0-9a-f]{64}$/u.test(word) && !ZERO.test(word));
   if (gitDataRule(relative) !== 'todo') return [...text.matchAll(FULL_OID)].map((m) => m[0]).filter((oid) => !ZERO.test(oid));
   const ids: string[] = [];
   for (const line of text.split('\n')) {

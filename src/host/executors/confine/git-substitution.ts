@@ -5,9 +5,12 @@
 //   under refs/replace/ or as a line of packed-refs, and any ref file, HEAD, todo
 //   or head-name that names one (the user's own git would write it later).
 // - New lines in `shallow` (git takes the commit for a root: history ends there).
-// - Objects whose content is not what their id says: a new loose object is hashed;
-//   a new or changed pack is verified by git (git verify-pack), since git reads a
-//   pack before a loose object and trusts its index for an id's offset.
+// - Objects whose content is not what their id says: a new or changed loose object
+//   (stat-ed before and after, git-directory-state.ts) is hashed, since git does not
+//   check a blob's id when it checks it out; a new or changed pack is verified by git
+//   (git verify-pack), since git reads a pack before a loose object and trusts its
+//   index for an id's offset.
+// - A shared index (sharedindex.*) the user had, changed in place.
 // - Caches that stand in for objects (commit-graph, multi-pack-index, reverse
 //   indexes, bitmaps) that a command wrote are removed: git rebuilds them from the
 //   objects, and zotbox's own plumbing never reads them (git-plumbing.ts).
@@ -19,7 +22,7 @@ import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { gitDataRule } from './git-data-rules.js';
-import { isObjectIndexFile, putBackGitPath, readGitFile, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
+import { isObjectIndexFile, isSharedIndex, putBackGitPath, readGitFile, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { runPlumbing } from './git-plumbing.js';
 
 const REPLACE_REF = /^(?:worktrees\/[^/]+\/)?refs\/replace\//u;
@@ -124,10 +127,10 @@ export function substitutionViolations(directory: string, before: GitDirectoryRe
     }
   }
 
-  // Objects: a new loose object must hash to its name.
+  // Objects: a new or changed loose object must hash to its name (one the user had is compared by inode, size and times).
   for (const [relative, state] of after.entries) {
     const match = LOOSE_OBJECT.exec(relative);
-    if (match === null || earlier.entries.has(relative) || state.kind !== 'file') continue;
+    if (match === null || state.kind !== 'file' || same(earlier.entries.get(relative), state)) continue;
     const full = path.join(directory, relative);
     const read = readGitFile(full, lstatSync(full, { bigint: true, throwIfNoEntry: false })?.ino ?? -1n, MAX_LOOSE_OBJECT);
     const id: string | { why: string } =
@@ -135,7 +138,20 @@ export function substitutionViolations(directory: string, before: GitDirectoryRe
         ? looseObjectId(read.content, match[2]!.length === 62 ? 'sha256' : 'sha1')
         : { why: 'unreadable' in read ? `it cannot be read (${read.unreadable})` : 'it is larger than zotbox reads' };
     if (id === `${match[1]!}${match[2]!}`) continue;
-    fail(relative, `a loose object whose content is not its id (${typeof id === 'string' ? `it holds ${id}` : id.why}): git would read it in place of the object the user has`);
+    const had =
+      earlier.entries.get(relative)?.kind === 'file'
+        ? "; it was removed, and the user's earlier bytes were not kept: git now reports the object missing (fetch it again, or restore it from a clone)"
+        : '';
+    fail(relative, `a loose object whose content is not its id (${typeof id === 'string' ? `it holds ${id}` : id.why}): git would read it in place of the object the user has${had}`);
+  }
+
+  // The shared part of a split index, which git writes anew under a new name and never rewrites: one the user had that
+  // changed in place would stage other content under an index that did not change (a changed index with a split is
+  // refused by git-index-flags.ts). Put back from its kept bytes.
+  for (const [relative, state] of after.entries) {
+    const had = earlier.entries.get(relative);
+    if (!isSharedIndex(relative) || had === undefined || same(had, state)) continue;
+    fail(relative, "a shared index (core.splitIndex) changed in place, which git never does: the user's git would stage its entries (git checkout -- . writes them); it was put back");
   }
 
   // Packs: a new or changed pack or index is verified by git; caches a command wrote are removed.

@@ -53,6 +53,11 @@ for (const [relative, rule] of [
   ['rebase-merge/exec', undefined],
   ['lfs/objects/x', undefined],
   ['objects/ef/evil', undefined],
+  // rerere's records: git replays a recorded resolution into the worktree on the user's merge.
+  [`rr-cache/${OID}/preimage`, undefined],
+  [`rr-cache/${OID}/postimage`, undefined],
+  ['MERGE_RR', undefined],
+  [`worktrees/other/rr-cache/${OID}/postimage`, undefined],
 ] as const) {
   test(`the rule for ${relative} is ${String(rule)}`, (t) => {
     t.is(gitDataRule(relative), rule);
@@ -70,6 +75,7 @@ for (const [relative, allowed] of [
   ['lfs', false],
   ['objects/ab/cd', false],
   ['hooks/sub', false],
+  ['rr-cache', false],
 ] as const) {
   test(`the directory ${relative} is ${allowed ? '' : 'not '}one git makes`, (t) => {
     t.is(isGitDataDirectory(relative), allowed);

@@ -255,3 +255,28 @@ for (const confined of [true, false]) {
     }
   });
 }
+
+test("a shared index the user had (core.splitIndex), rewritten in place, is refused and put back; the user's git stages their own hook", (t) => {
+  const repo = makeRepo(t);
+  repo.git('update-index', '--split-index');
+  const shared = readdirSync(repo.gitDir).find((name) => name.startsWith('sharedindex.'));
+  t.truthy(shared, 'git wrote a shared index');
+  const file = path.join(repo.gitDir, shared!);
+  const original = readFileSync(file);
+  // What an agent's shared index stages instead: the same entries, the hook's pointing at its own blob (made in a copy).
+  const evil = repo.blob(EVIL_HOOK);
+  const copy = tempDir(t, 'zb-subst-copy-');
+  execFileSync('cp', ['-a', `${repo.workspace}/.`, copy]);
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: copy, GIT_CONFIG_NOSYSTEM: '1' };
+  execFileSync('git', ['update-index', '--no-split-index'], { cwd: copy, env });
+  execFileSync('git', ['update-index', '--cacheinfo', `100755,${evil},hooks/pre-commit`], { cwd: copy, env });
+  execFileSync('git', ['update-index', '--split-index'], { cwd: copy, env });
+  const forged = readdirSync(path.join(copy, '.git'))
+    .filter((name) => name.startsWith('sharedindex.') && name !== shared)
+    .map((name) => readFileSync(path.join(copy, '.git', name)))[0];
+  t.truthy(forged, 'the copy wrote another shared index');
+  const violations = check(repo, () => writeFileSync(file, forged!));
+  t.true(named(violations, file), JSON.stringify(violations));
+  t.deepEqual(readFileSync(file), original);
+  t.is(repo.git('ls-files', '-s', 'hooks/pre-commit').split(/\s+/u)[1], repo.git('rev-parse', 'HEAD:hooks/pre-commit'));
+});

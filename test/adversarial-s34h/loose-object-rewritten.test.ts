@@ -44,8 +44,12 @@ test("an existing loose object the agent rewrites is not what the user's checkou
   const run = await runReplayed(root, ws, agent, replay);
   t.log(run.stdout, run.stderr);
   t.log(userGit(ws, 'status', '--short').out);
-  userGit(ws, 'checkout', '-q', 'feature');
-  t.false(readFileSync(path.join(ws, '.husky', 'pre-commit'), 'utf8').includes(marker), "the user's checkout wrote the agent's pre-commit hook");
+  // The forged object is removed and the run stops; the user's git then finds the object missing (its bytes were the agent's).
+  t.regex(run.stderr, /ZB_CONFINEMENT_GIT_PROGRAM/u);
+  t.false(existsSync(path.join(ws, object)), 'the forged loose object is gone');
+  t.log(userGit(ws, 'checkout', '-q', 'feature').out);
+  const hook = path.join(ws, '.husky', 'pre-commit');
+  t.false(existsSync(hook) && readFileSync(hook, 'utf8').includes(marker), "the user's checkout wrote the agent's pre-commit hook");
   userGit(ws, 'commit', '-q', '--allow-empty', '-m', 'next');
   t.false(existsSync(marker), "the user's commit ran a hook the agent wrote");
 });
