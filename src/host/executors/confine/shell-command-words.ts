@@ -616,7 +616,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const out: CommandWord[] = [];
   const expansions: string[] = [];
   const seen = new Set<string>();
-  const substitute = script === undefined ? undefined : scriptSubstitute(script, assignmentsOf(value));
+  const assignments = script === undefined ? undefined : assignmentsOf(value);
+  const substitute = script === undefined || assignments === undefined ? undefined : scriptSubstitute(script, assignments);
   // The variables whose value the script runs (a loop's list is run only through them).
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
@@ -632,6 +633,12 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       // A builtin or keyword run as a command is the shell's own: no file.
       if (script !== undefined && runs && part === word && BUILTINS.has(unmark(word))) continue;
       seen.add(key);
+      // A line the script reads (`… | while read f; do sh "$f"`), run: anything the input holds.
+      const variable = /^[\uE000-\uEFFF]$/u.test(part) ? variableOf(expansions[part.charCodeAt(0) - EXPANSION_BASE] ?? '') : undefined;
+      if (runs && variable !== undefined && assignments?.lines.has(variable) === true) {
+        out.push({ kind: 'unresolved', text: unmark(expansions[part.charCodeAt(0) - EXPANSION_BASE]!), why: 'it runs a line of input the script reads' });
+        continue;
+      }
       const from = out.length;
       resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs }, out);
       for (const found of out.slice(from)) {
@@ -735,6 +742,8 @@ interface Assignments {
   readonly values: ReadonlyMap<string, readonly string[]>;
   /** Loop variables and what `read` sets: the words of a list or a line of input, never spelled out. */
   readonly unknown: ReadonlySet<string>;
+  /** What `read` sets: a line of input, anything. */
+  readonly lines: ReadonlySet<string>;
   readonly expansions: readonly string[];
 }
 
@@ -744,11 +753,17 @@ function assignmentsOf(text: string): Assignments {
   const expansions: string[] = [];
   const values = new Map<string, string[]>();
   const unknown = new Set<string>();
+  const lines = new Set<string>();
   for (const command of lexShell(text, expansions)) {
     const words = command.map(unmark);
     if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined) unknown.add(words[1]);
     const read = words.indexOf('read');
-    if (read !== -1) for (const name of words.slice(read + 1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) unknown.add(name);
+    if (read !== -1)
+      for (const name of words.slice(read + 1))
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) {
+          unknown.add(name);
+          lines.add(name);
+        }
     for (const [index, word] of command.entries()) {
       const assignment = ASSIGNMENT.exec(word);
       if (assignment === null || !(index === 0 || DECLARERS.has(words[0]!) || ASSIGNMENT.test(unmark(command[index - 1]!)))) continue;
@@ -757,7 +772,7 @@ function assignmentsOf(text: string): Assignments {
       else values.set(name!, [...(values.get(name!) ?? []), value!]);
     }
   }
-  return { values, unknown, expansions };
+  return { values, unknown, lines, expansions };
 }
 
 /** The script's own directory, as scripts spell it ("$(dirname -- "$0")", "${0%/*}", "$(cd "$(dirname "$0")" && pwd)"). */
