@@ -715,7 +715,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   // with the here-documents; anything else (`curl … | sh`, `git diff | xargs sh`) cannot be told.
   const pipedProgram = (command: readonly string[], notes: LexNotes, depth: number) => {
     const producer = notes.pipes.get(command as string[]);
-    if (producer === undefined || stdinReader(command) !== 'shell') return;
+    // A shell given its script by -c (`xargs bash -c '…'`) reads that script, read as its words are.
+    if (producer === undefined || stdinReader(command) !== 'shell' || commandStrings(command.map(unmark)).size > 0) return;
     if (notes.hereDocuments.some((document) => pipelineFrom(document.command, notes).includes(command as string[]))) return;
     const { at } = programOf(producer);
     const program = unmark(producer[at] ?? '');

@@ -292,3 +292,8 @@ test("a #! line through env runs the program past env's options and assignments"
   t.is(shebangProgram('/usr/bin/env', '-SLC_ALL=C sh'), 'sh');
   t.is(shebangProgram('/bin/bash', ' -e'), 'bash');
 });
+
+test('a pipe into a shell given its script by -c is that script: the piped names are its data', (t) => {
+  t.deepEqual(unresolvedOf(words('git diff --cached --name-only | xargs -r bash -c \'black --check "$@"\' _')), []);
+  t.deepEqual(unresolvedOf(words('git diff --cached --name-only | xargs -r sh')), ['unresolved:git diff --cached --name-only']);
+});
