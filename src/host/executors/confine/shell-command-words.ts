@@ -45,6 +45,8 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busy
 const HOME_EXPANSIONS = new Set(['$HOME', '${HOME}']);
 const TOP_EXPANSIONS = new Set(['$PWD', '${PWD}', '$(pwd)', '`pwd`', '$(git rev-parse --show-toplevel)', '`git rev-parse --show-toplevel`']);
 const POSITIONAL = /^\$(\{?[0-9@*#?$!-]\}?)$/u;
+/** An assignment word, `NAME=VALUE` or bash's `NAME+=VALUE` (appended): the shell reads both as the assignment they are. */
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$/su;
 /** Words before a command's program that are not it: keywords, assignments, and wrappers that run the words after them. */
 const BEFORE_PROGRAM = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', 'time', 'exec', 'command', 'builtin', 'nohup', 'env', 'xargs']);
 /** The shell's own builtins and keywords: as a command they run no file (`test -n "$X"`, `exit 0`). */
@@ -59,8 +61,22 @@ type Substitute = (expansion: string) => string | undefined;
 
 /** What the lexer saw besides words: here-documents (their text and the command that reads them), an unclosed quote. */
 interface LexNotes {
-  readonly hereDocuments: { readonly command: string[]; readonly body: string }[];
+  /** `expanded`: the shell expands the body ($(...) in it runs) — the delimiter was not quoted. */
+  readonly hereDocuments: { readonly command: string[]; readonly body: string; readonly expanded: boolean }[];
+  /** A command whose standard input is the output of the one before it in a pipeline (`cat <<EOF | sh`): consumer → producer. */
+  readonly pipes: Map<string[], string[]>;
   unclosed: boolean;
+}
+
+/** The first word of a case pattern list (`*) ...;;`): its words are matched against the case word, not files run. */
+export const CASE_PATTERN = '\uF00F';
+
+/** A here-document opened on the current line: its body is read off at the line's end. */
+interface PendingDocument {
+  readonly delimiter: string;
+  readonly tabs: boolean;
+  readonly quoted: boolean;
+  readonly command: string[];
 }
 
 /**
@@ -69,12 +85,31 @@ interface LexNotes {
  */
 function lexShell(text: string, expansions: string[], substitute?: Substitute, notes?: LexNotes): string[][] {
   const commands: string[][] = [[]];
-  const pending: { delimiter: string; tabs: boolean; command: string[] }[] = [];
+  const pending: PendingDocument[] = [];
   let word = '';
   let started = false;
+  // A here-string's command (`bash <<< "text"`): its next word is the text the command reads, not one of its words.
+  let hereString: string[] | undefined;
+  // Open case statements, and whether the lexer is in a pattern list (after `in`, `;;`, up to `)`).
+  let cases = 0;
+  let inPattern = false;
   const push = () => {
+    const command = commands.at(-1)!;
+    if (hereString !== undefined && (word !== '' || started)) {
+      notes?.hereDocuments.push({ command: hereString, body: word, expanded: false });
+      hereString = undefined;
+    } else if (cases > 0 && word === 'esac' && command.length === 0) {
+      cases--;
+      inPattern = false;
+      command.push(word);
+    }
     // A lone "{" or "}" is a reserved word (a function body), not a file.
-    if (word !== '' && word !== '\uF004' && word !== '}') commands.at(-1)!.push(word);
+    else if (word !== '' && word !== '\uF004' && word !== '}') command.push(word);
+    if (command.length === 3 && command[0] === 'case' && command[2] === 'in') {
+      cases++;
+      inPattern = true;
+      commands.push([]);
+    }
     word = '';
     started = false;
   };
@@ -103,9 +138,13 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute, n
       const end = expansionEnd(text, i);
       const expansion = text.slice(i, end).replace(/\s+/gu, ' ');
       const value = substitute?.(expansion);
-      if (value !== undefined && quote === '' && /\s/u.test(value.trim())) {
-        // Unquoted, the shell splits a value at blanks (RUN="sh x"; $RUN runs sh with x).
-        const [first, ...rest] = value.trim().split(/\s+/u);
+      if (value !== undefined && quote === '') {
+        // Unquoted, the shell splits a value at blanks (RUN="sh x"; $RUN runs sh with x) and matches each piece as a
+        // pattern (HOOKS="dir/*.sh"; for h in $HOOKS runs every file in dir/).
+        const [first, ...rest] = value
+          .trim()
+          .split(/\s+/u)
+          .map((piece) => piece.replace(/[*?[]/gu, (ch) => GLOB_MARKS[ch]!));
         word += first!;
         for (const piece of rest) {
           push();
@@ -139,13 +178,35 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute, n
     else if (c === '\n') {
       separate();
       i = hereDocumentBodies(text, i, pending, notes);
-    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
-      // <<DELIM, <<-DELIM, <<'DELIM': the body starts on the next line and ends at a line that is DELIM.
-      const start = /^<<(-?)\s*(["']?)([^\s"'<>;&|()]+)\2/u.exec(text.slice(i));
-      if (start !== null) {
-        pending.push({ delimiter: start[3]!, tabs: start[1] === '-', command: commands.at(-1)! });
-        i += start[0].length - 1;
+    } else if (inPattern && !/[\s|)]/u.test(c) && !(c === '(' && word === '' && commands.at(-1)!.length === 0)) word += GLOB_MARKS[c] ?? c;
+    else if (inPattern && (c === ')' || c === '|' || c === '(')) {
+      // A case pattern list: `|` parts its patterns, `)` ends it; the words are data (CASE_PATTERN).
+      push();
+      if (c === ')') {
+        commands.at(-1)!.unshift(CASE_PATTERN);
+        commands.push([]);
+        inPattern = false;
       }
+    } else if (c === ';' && (text[i + 1] === ';' || text[i + 1] === '&') && cases > 0) {
+      // `;;`, `;&`, `;;&` end a case branch: a pattern list follows (or esac).
+      separate();
+      i += text[i + 1] === ';' && text[i + 2] === '&' ? 2 : 1;
+      inPattern = true;
+    } else if (c === '|' && text[i + 1] !== '|' && text[i - 1] !== '|') {
+      // A pipe: the next command reads this one's output (the command before a here-document's `<<` is already closed).
+      push();
+      const producer = commands.at(-1)!.length > 0 ? commands.at(-1) : commands.at(-2);
+      separate();
+      if (producer !== undefined) notes?.pipes.set(commands.at(-1)!, producer);
+    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] === '<') {
+      push();
+      hereString = commands.at(-1)!;
+      i += 2;
+    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
+      // <<DELIM, <<-DELIM, <<'DELIM', <<\DELIM, <<"DE"LIM: the body starts on the next line and ends at a line that is DELIM.
+      const start = hereDocumentDelimiter(text, i + 2);
+      if (start.delimiter !== '' || start.quoted) pending.push({ ...start, command: commands.at(-1)! });
+      i = start.end - 1;
       separate();
     } else if (/\s/u.test(c)) push();
     else if (';|&()<>!'.includes(c)) separate();
@@ -157,11 +218,38 @@ function lexShell(text: string, expansions: string[], substitute?: Substitute, n
   return commands.filter((command) => command.length > 0);
 }
 
+/**
+ * The delimiter word of a here-document from `at` (after "<<"), as the shell takes it: a leading "-" strips tabs; the
+ * word ends at an unquoted blank or operator, its quotes and backslashes removed; any quoting leaves the body unexpanded.
+ */
+function hereDocumentDelimiter(text: string, at: number): { delimiter: string; tabs: boolean; quoted: boolean; end: number } {
+  let i = at;
+  const tabs = text[i] === '-';
+  if (tabs) i++;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  let delimiter = '';
+  let quoted = false;
+  for (; i < text.length && !/[\s;&|()<>]/u.test(text[i]!); i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      quoted = true;
+      const close = text.indexOf(c, i + 1);
+      const end = close === -1 ? text.length : close;
+      delimiter += text.slice(i + 1, end);
+      i = end;
+    } else if (c === '\\' && i + 1 < text.length) {
+      quoted = true;
+      delimiter += text[++i]!;
+    } else delimiter += c;
+  }
+  return { delimiter, tabs, quoted, end: i };
+}
+
 /** At a newline (index `at`): the bodies of the here-documents opened on the line, read off; the index to go on from. */
-function hereDocumentBodies(text: string, at: number, pending: { delimiter: string; tabs: boolean; command: string[] }[], notes: LexNotes | undefined): number {
+function hereDocumentBodies(text: string, at: number, pending: PendingDocument[], notes: LexNotes | undefined): number {
   let next = at;
   while (pending.length > 0) {
-    const { delimiter, tabs, command } = pending.shift()!;
+    const { delimiter, tabs, quoted, command } = pending.shift()!;
     const lines: string[] = [];
     let end = next + 1;
     while (end < text.length) {
@@ -172,7 +260,7 @@ function hereDocumentBodies(text: string, at: number, pending: { delimiter: stri
       lines.push(line);
       end = lineEnd + 1;
     }
-    notes?.hereDocuments.push({ command, body: lines.join('\n') });
+    notes?.hereDocuments.push({ command, body: lines.join('\n'), expanded: !quoted });
     next = Math.min(end, text.length);
   }
   return next;
@@ -332,7 +420,7 @@ function programOf(command: readonly string[]): { readonly at: number; readonly 
     if (BEFORE_PROGRAM.has(word)) {
       wrapper = word;
       at++;
-    } else if (/^[A-Za-z_][A-Za-z0-9_]*=/u.test(word)) at++;
+    } else if (ASSIGNMENT.test(word)) at++;
     else if (word.startsWith('-') && wrapper !== '' && wrapper !== 'if' && wrapper !== 'then') {
       if (wrapper === 'env' && word.startsWith('--chdir=')) chdir = command[at]!.slice('--chdir='.length);
       if (VALUED_OPTIONS[wrapper]?.has(word) === true) {
@@ -343,6 +431,156 @@ function programOf(command: readonly string[]): { readonly at: number; readonly 
     } else break;
   }
   return { at, chdir };
+}
+
+/** How one command is read: its program, what it runs (by index), the shell text its words hold, find's starting points. */
+interface CommandReading {
+  readonly at: number;
+  readonly chdir: string | undefined;
+  readonly names: InterpreterName[];
+  readonly runsAt: Set<number>;
+  readonly scripts: Map<number, string>;
+  readonly starts: string[];
+}
+
+function commandReading(command: readonly string[], scriptMode: boolean): CommandReading {
+  const { at, chdir } = programOf(command);
+  const program = path.basename(unmark(command[at] ?? ''));
+  // Every word that names an interpreter starts its grammar: the program, and one behind a wrapper zotbox does not
+  // know (`nice python3 -m x`, `timeout 60 node tools`).
+  const names: InterpreterName[] = [];
+  const runsAt = new Set<number>(scriptMode ? [at] : []);
+  for (let index = at; index < command.length; index++) {
+    const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark));
+    names.push(...grammar.names);
+    if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);
+  }
+  // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
+  if (scriptMode) for (const word of command) names.push(...searchPathNames(unmark(word)));
+  // What find hands to the program it runs is every file below its starting points; the program runs too.
+  const starts = program === 'find' ? findStarts(command, at) : [];
+  command.forEach((_, index) => {
+    if (starts.length > 0 && /^-(exec|execdir|ok|okdir)$/u.test(unmark(command[index - 1] ?? ''))) runsAt.add(index);
+  });
+  // Shell text a word holds, at any word of the command: "sh -c SCRIPT" (behind any wrapper), "eval SCRIPT",
+  // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value.
+  const scripts = commandStrings(command.map(unmark));
+  return { at, chdir, names, runsAt, scripts, starts };
+}
+
+/** The positional parameters, as a variable name: `$1`, `$@`, `"$*"`, a `for f do` loop. */
+const POSITIONAL_NAME = '@';
+
+/**
+ * The indexes of a command's words that are a list the script loops over: `for V in WORDS` (and select) when V is
+ * run; `set [options] [--] WORDS` (the positional parameters) when they are run.
+ */
+function listWords(command: readonly string[], at: number, runVariables: ReadonlySet<string>): number[] {
+  const words = command.map(unmark);
+  const indexes = (from: number) => Array.from({ length: Math.max(0, command.length - from) }, (_, i) => from + i);
+  if ((words[0] === 'for' || words[0] === 'select') && words[2] === 'in') return runVariables.has(words[1]!) ? indexes(3) : [];
+  if (words[at] !== 'set' || !runVariables.has(POSITIONAL_NAME)) return [];
+  let index = at + 1;
+  while (index < words.length && /^[-+]/u.test(words[index]!) && words[index] !== '--' && words[index] !== '-') index += /^[-+]o$/u.test(words[index]!) ? 2 : 1;
+  if (words[index] === '--' || words[index] === '-') index++;
+  return indexes(index);
+}
+
+/** Whether a command reads its standard input as a program: a shell's script (`sh`, `timeout 60 bash`), an interpreter's. */
+function stdinReader(command: readonly string[]): 'shell' | 'code' | undefined {
+  for (let index = programOf(command).at; index < command.length; index++) {
+    const program = path.basename(unmark(command[index]!));
+    if ((SHELLS.has(program) && program !== 'eval') || program === '.' || program === 'source') return 'shell';
+    if (INTERPRETERS.test(program)) return 'code';
+  }
+  return undefined;
+}
+const INTERPRETERS = /^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u;
+
+/** A command and every command after it in its pipeline (what it writes flows to each). */
+function pipelineFrom(command: string[], notes: LexNotes): string[][] {
+  const chain = [command];
+  for (let guard = 0; guard < 64; guard++) {
+    const next = [...notes.pipes].find(([, producer]) => producer === chain.at(-1))?.[0];
+    if (next === undefined || chain.includes(next)) break;
+    chain.push(next);
+  }
+  return chain;
+}
+
+/** The command substitutions of a here-document body the shell expands ($(...) and `...`, not \$ nor $((...))). */
+function commandSubstitutions(body: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') {
+      i++;
+      continue;
+    }
+    if ((body[i] !== '$' || body[i + 1] !== '(' || body[i + 2] === '(') && body[i] !== '`') continue;
+    const end = expansionEnd(body, i);
+    found.push(body.slice(i, end).replace(/^\$\(|^`|\)$|`$/gu, ''));
+    i = end - 1;
+  }
+  return found;
+}
+
+/**
+ * The variables whose value a script runs: named in a word that is run or sourced (or an interpreter's script), in
+ * shell text a word holds, in an argument of one of the script's own functions or of a shell's -c script, in what is
+ * piped into a shell; and through assignments (`x=$f; sh "$x"` runs f). `for f do` loops over the positional
+ * parameters ("@"). Read over the script, its command substitutions and the here-documents a shell reads.
+ */
+function variablesRun(text: string): Set<string> {
+  const run = new Set<string>();
+  const flows = new Map<string, Set<string>>();
+  const functions = new Set([...text.matchAll(/(?:^|[\s;&|(])(?:function\s+([A-Za-z_][\w.-]*)|([A-Za-z_][\w.-]*)\s*\(\s*\))/gu)].map((m) => m[1] ?? m[2]!));
+  const visit = (body: string, depth: number) => {
+    const expansions: string[] = [];
+    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), unclosed: false };
+    const named = (word: string) =>
+      Array.from(word.matchAll(/[\uE000-\uEFFF]/gu), (m) => m[0]).flatMap((ch) => {
+        const expansion = expansions[ch.charCodeAt(0) - EXPANSION_BASE];
+        if (expansion === undefined) return [];
+        return [...expansion.matchAll(/\$\{?#?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])/gu)].map((m) => (/^[0-9@*]$/u.test(m[1]!) ? POSITIONAL_NAME : m[1]!));
+      });
+    const commands = lexShell(body, expansions, undefined, notes);
+    for (const command of commands) {
+      if (command[0] === CASE_PATTERN) continue;
+      const { at, runsAt, scripts } = commandReading(command, true);
+      const words = command.map(unmark);
+      const runs = new Set([...runsAt, ...scripts.keys()]);
+      // The arguments of a function of the script's, of a shell's -c script ($1...), of what is piped into a shell.
+      const after = (from: number) => command.forEach((_, index) => index > from && runs.add(index));
+      if (functions.has(words[at] ?? '')) after(at);
+      for (const index of scripts.keys()) if (SHELLS.has(path.basename(words[at] ?? ''))) after(index);
+      for (const [consumer, producer] of notes.pipes) if (producer === command && stdinReader(consumer) === 'shell') after(-1);
+      for (const index of runs) for (const name of named(command[index] ?? '')) run.add(name);
+      for (const [index, word] of command.entries()) {
+        const assignment = ASSIGNMENT.exec(word);
+        if (assignment !== null && (index < at || DECLARERS.has(words[at] ?? ''))) flows.set(assignment[1]!, new Set([...(flows.get(assignment[1]!) ?? []), ...named(assignment[3]!)]));
+      }
+      if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined && words[2] !== 'in') flows.set(words[1], new Set([...(flows.get(words[1]) ?? []), POSITIONAL_NAME]));
+      if (depth < 4) for (const script of scripts.values()) visit(script, depth + 1);
+    }
+    for (const document of notes.hereDocuments) {
+      if (depth >= 4) continue;
+      if (pipelineFrom(document.command, notes).some((command) => stdinReader(command) === 'shell')) visit(document.body, depth + 1);
+      if (document.expanded) for (const inner of commandSubstitutions(document.body)) visit(inner, depth + 1);
+    }
+    if (depth < 4) for (const expansion of expansions) if (/^(\$\(|`)/u.test(expansion)) visit(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), depth + 1);
+  };
+  visit(text, 0);
+  // A variable set from another that is run runs the other's value too.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, sources] of flows)
+      for (const source of sources)
+        if (run.has(name) && !run.has(source)) {
+          run.add(source);
+          changed = true;
+        }
+  }
+  return run;
 }
 
 /**
@@ -378,7 +616,10 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const out: CommandWord[] = [];
   const expansions: string[] = [];
   const seen = new Set<string>();
-  const substitute = script === undefined ? undefined : scriptSubstitute(script, assignmentsOf(value));
+  const assignments = script === undefined ? undefined : assignmentsOf(value);
+  const substitute = script === undefined || assignments === undefined ? undefined : scriptSubstitute(script, assignments);
+  // The variables whose value the script runs (a loop's list is run only through them).
+  const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   const parts = (word: string, runs: boolean) => {
@@ -392,6 +633,12 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       // A builtin or keyword run as a command is the shell's own: no file.
       if (script !== undefined && runs && part === word && BUILTINS.has(unmark(word))) continue;
       seen.add(key);
+      // A line the script reads (`… | while read f; do sh "$f"`), run: anything the input holds.
+      const variable = /^[\uE000-\uEFFF]$/u.test(part) ? variableOf(expansions[part.charCodeAt(0) - EXPANSION_BASE] ?? '') : undefined;
+      if (runs && variable !== undefined && assignments?.lines.has(variable) === true) {
+        out.push({ kind: 'unresolved', text: unmark(expansions[part.charCodeAt(0) - EXPANSION_BASE]!), why: 'it runs a line of input the script reads' });
+        continue;
+      }
       const from = out.length;
       resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs }, out);
       for (const found of out.slice(from)) {
@@ -424,37 +671,27 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     return moved.length;
   };
   const read = (text: string, depth: number) => {
-    const notes: LexNotes = { hereDocuments: [], unclosed: false };
+    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), unclosed: false };
     const commands = lexShell(text, expansions, substitute, notes);
     if (notes.unclosed && script !== undefined)
       out.push({ kind: 'unresolved', text: text.length > 60 ? `${text.slice(0, 57)}...` : text, why: 'a quote is never closed, so zotbox cannot tell where its words end' });
     for (const command of commands) {
-      const { at, chdir } = programOf(command);
-      const program = path.basename(unmark(command[at] ?? ''));
-      if (chdir !== undefined) changeDirectory(['cd', chdir]);
-      // Every word that names an interpreter starts its grammar: the program, and one behind a wrapper zotbox does not
-      // know (`nice python3 -m x`, `timeout 60 node tools`).
-      const names: InterpreterName[] = [];
-      const runsAt = new Set<number>(script === undefined ? [] : [at]);
-      for (let index = at; index < command.length; index++) {
-        const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark));
-        names.push(...grammar.names);
-        if (grammar.operand !== undefined && script !== undefined) runsAt.add(index + 1 + grammar.operand);
+      // A case pattern list is matched against the case word: data, no file run.
+      if (command[0] === CASE_PATTERN) {
+        for (const word of command.slice(1)) parts(word, false);
+        continue;
       }
-      // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
-      if (script !== undefined) for (const word of command) names.push(...searchPathNames(unmark(word)));
-      // What find hands to the program it runs is every file below its starting points; the program runs too.
-      const starts = program === 'find' ? findStarts(command, at) : [];
+      const { at, chdir, names, runsAt, scripts, starts } = commandReading(command, script !== undefined);
+      if (chdir !== undefined) changeDirectory(['cd', chdir]);
       for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);
+      // A list the script loops over or keeps as its positional parameters (`for f in scripts/*.sh`, `set -- dir/*.sh`
+      // and `for f do`): run when what it holds is run, data when the loop only passes "$f" to programs.
+      if (script !== undefined) for (const index of listWords(command, at, runVariables)) runsAt.add(index);
+      // A shell or interpreter reading its program from a pipe runs what the command before it writes.
+      if (script !== undefined) pipedProgram(command, notes, depth);
       command.forEach((word, index) => {
-        if (starts.length > 0 && /^-(exec|execdir|ok|okdir)$/u.test(unmark(command[index - 1] ?? ''))) runsAt.add(index);
-      });
-      // A loop's words (`for f in scripts/*.sh; do sh "$f"; done`): counted as what the loop runs.
-      if (script !== undefined && (command[0] === 'for' || command[0] === 'select') && command[2] === 'in') for (let index = 3; index < command.length; index++) runsAt.add(index);
-      // Shell text a word holds, at any word of the command: "sh -c SCRIPT" (behind any wrapper), "eval SCRIPT",
-      // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value.
-      const scripts = commandStrings(command.map(unmark));
-      command.forEach((word, index) => {
+        // find's `{}` is each file it finds: covered by its starting points when it runs them.
+        if (starts.length > 0 && unmark(word) === '{}') return;
         const scriptFollows = scripts.has(index);
         parts(word, runsAt.has(index) || (scriptFollows && script !== undefined));
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
@@ -462,23 +699,38 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
       if (['cd', 'pushd'].includes(unmark(command[at] ?? ''))) changeDirectory(command.slice(at));
     }
-    // A here-document's body is the text its command reads: shell text for a shell, a program for an interpreter
-    // (what it imports or requires runs), data for anything else.
-    for (const { command, body } of notes.hereDocuments) {
+    // A here-document's (or here-string's) body is the text its command reads, or a command it pipes into: shell
+    // text for a shell, a program for an interpreter (what it imports or requires runs), data for anything else; an
+    // unquoted delimiter lets the shell run the body's command substitutions whoever reads it.
+    for (const { command, body, expanded } of notes.hereDocuments) {
       if (script === undefined) continue;
-      const program = path.basename(unmark(command[programOf(command).at] ?? ''));
-      if (SHELLS.has(program) || program === '.' || program === 'source') {
+      if (expanded && depth < 4) for (const inner of commandSubstitutions(body)) read(inner, depth + 1);
+      const kinds = pipelineFrom(command, notes).map(stdinReader);
+      if (kinds.includes('shell')) {
         if (depth < 4) read(body, depth + 1);
-      } else if (/^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u.test(program))
-        for (const name of codeNames(body)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+      } else if (kinds.includes('code')) for (const name of codeNames(body)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
     }
+  };
+  // What a shell reading a pipe runs: the text an echo or printf writes, read as the script; a here-document's is read
+  // with the here-documents; anything else (`curl … | sh`, `git diff | xargs sh`) cannot be told.
+  const pipedProgram = (command: readonly string[], notes: LexNotes, depth: number) => {
+    const producer = notes.pipes.get(command as string[]);
+    // A shell given its script by -c (`xargs bash -c '…'`) reads that script, read as its words are.
+    if (producer === undefined || stdinReader(command) !== 'shell' || commandStrings(command.map(unmark)).size > 0) return;
+    if (notes.hereDocuments.some((document) => pipelineFrom(document.command, notes).includes(command as string[]))) return;
+    const { at } = programOf(producer);
+    const program = unmark(producer[at] ?? '');
+    const args = producer.slice(at + 1);
+    if (program === 'echo' && !args.some((arg) => unmark(arg).startsWith('-'))) return read(args.join(' '), depth + 1);
+    if (program === 'printf' && args.length === 1 && !/[%\\]/u.test(args[0]!)) return read(args[0]!, depth + 1);
+    out.push({ kind: 'unresolved', text: unmark(producer.join(' ')), why: 'a shell runs what this command writes, which zotbox cannot tell' });
   };
   if (mode === 'git') {
     for (const word of lexShell(
       value.replace(/[$`*?[{~]/gu, (c) => `\\${c}`),
       expansions,
     ).flat())
-      parts(word, false);
+      if (word !== CASE_PATTERN) parts(word, false);
   } else read(value, 0);
   // A command substitution a script uses runs too: its words are the script's words.
   if (script !== undefined) for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1);
@@ -491,6 +743,8 @@ interface Assignments {
   readonly values: ReadonlyMap<string, readonly string[]>;
   /** Loop variables and what `read` sets: the words of a list or a line of input, never spelled out. */
   readonly unknown: ReadonlySet<string>;
+  /** What `read` sets: a line of input, anything. */
+  readonly lines: ReadonlySet<string>;
   readonly expansions: readonly string[];
 }
 
@@ -500,20 +754,26 @@ function assignmentsOf(text: string): Assignments {
   const expansions: string[] = [];
   const values = new Map<string, string[]>();
   const unknown = new Set<string>();
+  const lines = new Set<string>();
   for (const command of lexShell(text, expansions)) {
     const words = command.map(unmark);
     if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined) unknown.add(words[1]);
     const read = words.indexOf('read');
-    if (read !== -1) for (const name of words.slice(read + 1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) unknown.add(name);
+    if (read !== -1)
+      for (const name of words.slice(read + 1))
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) {
+          unknown.add(name);
+          lines.add(name);
+        }
     for (const [index, word] of command.entries()) {
-      const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$/su.exec(word);
-      if (assignment === null || !(index === 0 || DECLARERS.has(words[0]!) || /^[A-Za-z_][A-Za-z0-9_]*=/u.test(unmark(command[index - 1]!)))) continue;
+      const assignment = ASSIGNMENT.exec(word);
+      if (assignment === null || !(index === 0 || DECLARERS.has(words[0]!) || ASSIGNMENT.test(unmark(command[index - 1]!)))) continue;
       const [, name, append, value] = assignment;
       if (append === '+') unknown.add(name!);
       else values.set(name!, [...(values.get(name!) ?? []), value!]);
     }
   }
-  return { values, unknown, expansions };
+  return { values, unknown, lines, expansions };
 }
 
 /** The script's own directory, as scripts spell it ("$(dirname -- "$0")", "${0%/*}", "$(cd "$(dirname "$0")" && pwd)"). */
@@ -533,13 +793,12 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     const values = assignments.values.get(name)!;
     if (assignments.unknown.has(name) || resolving.has(name)) return undefined;
     resolving.add(name);
+    // An assignment's value is not matched as a pattern (X=dir/*.sh holds the text): where it is expanded decides.
     const spelled = values.map((value) =>
-      /[\uF001-\uF004]/u.test(value)
-        ? undefined
-        : spelledOut(
-            value.replace(/[\uE000-\uEFFF]/gu, (ch) => assignments.expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch),
-            substitute,
-          ),
+      spelledOut(
+        unmark(value).replace(/[\uE000-\uEFFF]/gu, (ch) => assignments.expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch),
+        substitute,
+      ),
     );
     resolving.delete(name);
     return spelled.every((value) => value !== undefined && value === spelled[0]) ? spelled[0] : undefined;
@@ -554,6 +813,8 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
     if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
     if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
+    const directory = pathSubstitution(expansion, substitute);
+    if (directory !== undefined) return directory;
     // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).
     if (/^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u.test(expansion)) return '.';
     if (TOP_EXPANSIONS.has(expansion)) return script.workingDirectory;
@@ -571,6 +832,30 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     return spelledOut(word!, substitute);
   };
   return substitute;
+}
+
+/** Redirections of a directory-finding command's chatter (`cd DIR >/dev/null 2>&1 && pwd`). */
+const QUIET = String.raw`(?:\s+(?:[12&]?>>?\s*/dev/null|[12]>&[12]))*`;
+// The operand as written, quotes and inner expansions included (spelledOut reads it): up to the redirections and `&&`.
+const OPERAND = String.raw`(?:--\s+)?([^\s'&;|<>][^'&;|<>]*?)`;
+const CD_PWD = new RegExp(String.raw`^(?:builtin\s+)?cd\s+(?:-[PL]\s+)?${OPERAND}${QUIET}\s*&&\s*pwd(?:\s+-[PL])?${QUIET}$`, 'su');
+const DIRNAME = new RegExp(String.raw`^(dirname|realpath(?:\s+-[a-zA-Z]+)*|readlink\s+-[a-z]*f[a-z]*)\s+${OPERAND}$`, 'su');
+
+/**
+ * A command substitution that names a directory computed from a known path: `$(cd DIR && pwd)` (the repository's
+ * top as "$(cd "$(dirname "$0")/../.." && pwd)"), `$(dirname WORD)`, `$(realpath WORD)`, `$(readlink -f WORD)`; the
+ * absolute path when WORD spells out to one, else undefined (left unresolved).
+ */
+function pathSubstitution(expansion: string, substitute: Substitute): string | undefined {
+  const inner = (/^\$\((.*)\)$/su.exec(expansion) ?? /^`(.*)`$/su.exec(expansion))?.[1]?.trim();
+  if (inner === undefined) return undefined;
+  const cd = CD_PWD.exec(inner);
+  const other = cd === null ? DIRNAME.exec(inner) : null;
+  const word = cd?.[1] ?? other?.[2];
+  if (word === undefined) return undefined;
+  const value = spelledOut(word, substitute);
+  if (value === undefined || !path.isAbsolute(value)) return undefined;
+  return other?.[1] === 'dirname' ? path.dirname(path.normalize(value)) : path.normalize(value);
 }
 
 /** A default word with its own expansions spelled out, or undefined when one of them cannot be. */
@@ -599,9 +884,9 @@ function spelledOut(word: string, substitute: Substitute): string | undefined {
  * variable's own earlier value), whole; the project's dependencies (`node_modules/.bin`) are theirs, as by hand.
  */
 export function searchPathNames(word: string): InterpreterName[] {
-  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
+  const assignment = ASSIGNMENT.exec(word);
   if (assignment === null || !SEARCH_VARIABLES.test(assignment[1]!) || DATA_VARIABLES.test(assignment[1]!)) return [];
-  return assignment[2]!
+  return assignment[3]!
     .split(':')
     .filter((entry) => entry !== '' && !/[\uE000-\uEFFF]/u.test(entry) && !entry.split('/').includes('node_modules'))
     .map((entry) => ({ text: entry, tree: true }));
@@ -640,6 +925,22 @@ function commandStrings(words: readonly string[]): Map<number, string> {
       }
   }
   return found;
+}
+
+/**
+ * The program a `#!` line runs, from the interpreter's path and the rest of the line: through env, past its options
+ * (`-S`/`--split-string` splits the rest into env's words again, `-u NAME` and `-C DIR` take a value) and its
+ * NAME=VALUE assignments (`#!/usr/bin/env -S LC_ALL=C bash` runs bash).
+ */
+export function shebangProgram(interpreter: string, rest: string): string {
+  if (path.basename(interpreter) !== 'env') return path.basename(interpreter);
+  const words = rest
+    .trim()
+    .split(/\s+/u)
+    .filter((word) => word !== '' && word !== '-S' && word !== '--split-string')
+    .map((word) => word.replace(/^(-S|--split-string=)(?=.)/u, ''));
+  const { at } = programOf(['env', ...words]);
+  return path.basename(at === 0 ? '' : (['env', ...words][at] ?? ''));
 }
 
 /** The words of a whole script a tool runs (a hook, a script a hook names), read where it runs. */

@@ -43,7 +43,7 @@ import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { interpreterReading } from './interpreter-operands.js';
-import { commandWords, scriptWords, searchPathNames } from './shell-command-words.js';
+import { commandWords, scriptWords, searchPathNames, shebangProgram } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { DATA_VARIABLES, OPTION_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
@@ -342,8 +342,8 @@ function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined 
   if (start.includes(0)) return undefined; // a compiled program: no words to read
   const line = /^#!\s*(\S+)([^\n]*)/u.exec(start.toString('latin1'));
   if (line !== null) {
-    // `#!/usr/bin/env -S bash -e`: env's program is its first word that is no option.
-    const program = path.basename(line[1]!) === 'env' ? (line[2]!.split(/\s+/u).find((word) => word !== '' && !word.startsWith('-')) ?? '') : path.basename(line[1]!);
+    // `#!/usr/bin/env -S LC_ALL=C bash -e`: env's program is past its options and assignments.
+    const program = shebangProgram(line[1]!, line[2]!);
     return /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? 'script' : 'words';
   }
   return runs || /\.(sh|bash|zsh|ksh)$/iu.test(file) ? 'script' : 'words';

@@ -1,7 +1,7 @@
 // A whole script read as the shell reads it, where it runs (shell-command-words.ts, script mode): what the user's
 // tools would run when they run a hook or a script a hook names. The expected words are written out by hand.
 import test from 'ava';
-import { type CommandWord, scriptWords } from '../../../../src/host/executors/confine/shell-command-words.js';
+import { type CommandWord, scriptWords, shebangProgram } from '../../../../src/host/executors/confine/shell-command-words.js';
 
 const context = { scriptDirectory: '/ws/.husky', workingDirectory: '/ws', environment: { HOME: '/home/u', TOOLS: 'tools' } };
 const show = (word: CommandWord) => (word.kind === 'path' ? `${word.anchor}:${word.text}${word.tree ? '/**' : ''}${word.runs === true ? ' (runs)' : ''}` : `unresolved:${word.text}`);
@@ -189,4 +189,111 @@ test("a here-document given to a program that is no interpreter is data: a messa
     read.join(' '),
   );
   t.true(words("python3 - <<'EOF'\nimport tools.lint\nEOF\n").includes('plain:tools/lint.py'));
+});
+
+const unresolvedOf = (read: readonly string[]) => read.filter((word) => word.startsWith('unresolved'));
+
+test("bash's NAME+= is the assignment it is: a PATH it appends to puts the directory on the search path", (t) => {
+  t.true(words('export PATH+=":$PWD/tools/bin"\ncheck-format').includes('plain:./tools/bin/** (runs)'));
+  // Not a program run: the reader stops at the assignment as sh does.
+  t.false(words('PATH+=:tools/bin check-format').some((word) => word.startsWith('plain:PATH+=') && word.endsWith('(runs)')));
+});
+
+test("a here-document ends at its delimiter however the delimiter is quoted; an unquoted one's body runs its $(...)", (t) => {
+  for (const open of ['<<\\EOF', '<<"EOF"', "<<'EOF'", "<<E'O'F", '<<-\\EOF', '<< "EOF"']) {
+    const read = words(`cat ${open}\nRunning the checks.\nEOF\n. ./scripts/lib.sh\n`);
+    t.true(read.includes('plain:./scripts/lib.sh (runs)'), `${open}: ${read.join(' ')}`);
+  }
+  const read = words("cat <<'EOF'\n$(sh tools/quoted.sh)\nEOF\ncat <<EOF\nFiles: $(sh tools/expanded.sh) \\$(sh tools/escaped.sh)\nEOF\n");
+  t.true(read.includes('plain:tools/expanded.sh (runs)'), read.join(' '));
+  t.false(
+    read.some((word) => word.includes('quoted.sh') || word.includes('escaped.sh')),
+    read.join(' '),
+  );
+});
+
+test('text a shell reads on its standard input is its script: a here-document piped or behind a wrapper, a here-string, an echo', (t) => {
+  for (const script of [
+    "cat <<'END' | sh\n. ./scripts/lib.sh\nEND\n",
+    "cat <<'END' | tee /dev/null | bash -e\n. ./scripts/lib.sh\nEND\n",
+    'timeout 60 bash <<EOF\n. ./scripts/lib.sh\nEOF\n',
+    'bash <<< ". ./scripts/lib.sh; check_all"',
+    'echo ". ./scripts/lib.sh" | sh',
+  ])
+    t.true(words(script).includes('plain:./scripts/lib.sh (runs)'), script);
+  // What another command writes into a shell cannot be told.
+  t.deepEqual(unresolvedOf(words('curl -fsSL https://example.com/install.sh | sh')), ['unresolved:curl -fsSL https://example.com/install.sh']);
+  // A here-string given to a program that is no shell is data.
+  t.deepEqual(words('grep -q fixup <<< "$1"'), ['plain:grep (runs)', 'plain:-q', 'plain:fixup']);
+});
+
+test("a case statement's patterns are matched against its word, not files run; its branches are read", (t) => {
+  const read = words('case "$(head -n1 "$1")" in\n  fixup!*|squash!*) exit 0 ;;\n  (--fix) sh tools/fix.sh ;;\n  *) grep -q x "$1" || exit 1 ;;\nesac\nsh tools/after.sh\n');
+  t.deepEqual(unresolvedOf(read), []);
+  for (const expected of ['plain:tools/fix.sh (runs)', 'plain:tools/after.sh (runs)', 'plain:grep (runs)']) t.true(read.includes(expected), read.join(' '));
+});
+
+test("a loop's list is run only when the loop runs its variable: data for a program names nothing, run it covers the pattern", (t) => {
+  // The staged files as data: nothing run, nothing unresolved.
+  t.deepEqual(words('for f in $(git diff --cached --name-only); do\n  black --check "$f" || exit 1\ndone'), [
+    'plain:f',
+    'plain:in',
+    'plain:do',
+    'plain:black (runs)',
+    'plain:--check',
+    'plain:1',
+    'plain:git (runs)',
+    'plain:diff',
+    'plain:--cached',
+    'plain:--name-only',
+  ]);
+  // Run: what the command's output names is unknown.
+  t.deepEqual(unresolvedOf(words('for f in $(git diff --name-only); do sh "$f"; done')), ['unresolved:$(git diff --name-only)']);
+  // Run through a function of the script's, another variable, or the positional parameters.
+  for (const script of [
+    'run() { sh "$1"; }\nfor f in scripts/*.sh; do run "$f"; done',
+    'for f in scripts/*.sh; do x="$f"; bash "$x"; done',
+    'set -- scripts/*.sh\nfor part do\n  sh "$part" || exit 1\ndone',
+    'set -e -o pipefail -- scripts/*.sh\nfor part; do . "$part"; done',
+    'set -- scripts/*.sh\n"$1"',
+  ])
+    t.true(words(script).includes('plain:scripts/** (runs)'), script);
+  t.false(words('for f in scripts/*.sh; do echo "$f"; done').some((word) => word.includes('scripts')));
+  // A line the script reads, run, is anything.
+  t.deepEqual(unresolvedOf(words('git diff --name-only | while read -r f; do sh "$f"; done')), ['unresolved:$f']);
+  t.deepEqual(unresolvedOf(words('git diff --name-only | while read -r f; do black "$f"; done')), []);
+});
+
+test('an unquoted variable holding a pattern is matched as one where it is expanded; quoted, it is one name', (t) => {
+  for (const assignment of ['HOOKS="scripts/hooks/*.sh"', 'HOOKS=scripts/hooks/*.sh'])
+    t.true(words(`${assignment}\nfor h in $HOOKS; do sh "$h"; done`).includes('plain:scripts/hooks/** (runs)'), assignment);
+  t.true(words('HOOKS=scripts/hooks/*.sh\nfor h in "$HOOKS"; do sh "$h"; done').includes('plain:scripts/hooks/*.sh (runs)'));
+});
+
+test("find's {} is each file it finds: covered by its starting points, not a pattern of its own", (t) => {
+  const read = words("find scripts/checks -name '*.sh' -exec sh {} \\;");
+  t.deepEqual(unresolvedOf(read), []);
+  t.true(read.includes('plain:scripts/checks/** (runs)'));
+});
+
+test('a directory computed from the script\'s place is spelled out: $(cd "$(dirname "$0")/../.." && pwd), dirname, realpath', (t) => {
+  const hook = { ...context, scriptFile: '/ws/.git/hooks/pre-commit', scriptDirectory: '/ws/.git/hooks' };
+  const read = (text: string) => scriptWords(text, hook).map(show);
+  t.true(read('ROOT="$(cd "$(dirname "$0")/../.." && pwd)"\n"$ROOT/scripts/check.sh"').includes('plain:/ws/scripts/check.sh (runs)'));
+  t.true(read('ROOT="$(cd "$(dirname "$0")/.." >/dev/null 2>&1 && pwd -P)"\n. "$ROOT/lib.sh"').includes('plain:/ws/.git/lib.sh (runs)'));
+  t.true(read('D=$(realpath "$(dirname "$0")/../../tools")\nsh "$D/x.sh"').includes('plain:/ws/tools/x.sh (runs)'));
+  // A directory from somewhere zotbox cannot tell stays unresolved.
+  t.deepEqual(unresolvedOf(read('D=$(cd "$(mktemp -d)" && pwd)\nsh "$D/x.sh"')), ['unresolved:$D/x.sh', 'unresolved:$(mktemp -d)']);
+});
+
+test("a #! line through env runs the program past env's options and assignments", (t) => {
+  t.is(shebangProgram('/usr/bin/env', ' -S LC_ALL=C bash -e'), 'bash');
+  t.is(shebangProgram('/usr/bin/env', ' -u FOO -S X=1 python3 -u'), 'python3');
+  t.is(shebangProgram('/usr/bin/env', '-SLC_ALL=C sh'), 'sh');
+  t.is(shebangProgram('/bin/bash', ' -e'), 'bash');
+});
+
+test('a pipe into a shell given its script by -c is that script: the piped names are its data', (t) => {
+  t.deepEqual(unresolvedOf(words('git diff --cached --name-only | xargs -r bash -c \'black --check "$@"\' _')), []);
+  t.deepEqual(unresolvedOf(words('git diff --cached --name-only | xargs -r sh')), ['unresolved:git diff --cached --name-only']);
 });
