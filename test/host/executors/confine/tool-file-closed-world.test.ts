@@ -91,8 +91,22 @@ test('any variable an .envrc sets names a directory protected whole, unless it i
     'root/pkg/startup.py': 'import helpers\n',
     'root/pkg/conf/app.toml': '',
   });
-  // Every word of a value counts as a file a tool may run (NODE_ENV=development: a file named development).
-  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, ['.config/', 'conf/', 'development', 'helpers', 'import', 'lib/', 'perl5/', 'rlib/', 'startup.py']);
+  // Every word of a value counts as a file a tool may run (NODE_ENV=development: a file named development); startup.py is
+  // Python code, whose `import helpers` loads helpers (a module, or a package) from beside it.
+  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, [
+    '.config/',
+    'conf/',
+    'development',
+    'helpers.py',
+    'helpers/',
+    'helpers/__init__.py',
+    'helpers/__main__.py',
+    'import',
+    'lib/',
+    'perl5/',
+    'rlib/',
+    'startup.py',
+  ]);
 });
 
 test("settings name modules and quoted names: pre-commit's entry: python -m, a task's quoted script with a blank, a name in any letters", (t) => {
