@@ -427,6 +427,92 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
   return named;
 }
 
+/** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
+const SHELL_TEXT_KEYS = 'run|entry|command|cmd|initializeCommand|enter|leave';
+
+/** One settings string as its format spells it: JSON's and TOML's "...", YAML's '...' ('' a quote), or plain. */
+function settingString(raw: string): string {
+  const value = raw.trim();
+  if (value.startsWith('"')) {
+    try {
+      return JSON.parse(value.replace(/^("(?:[^"\\]|\\.)*")[\s\S]*$/u, '$1')) as string;
+    } catch {
+      return value.slice(1, value.lastIndexOf('"') > 0 ? value.lastIndexOf('"') : undefined);
+    }
+  }
+  if (value.startsWith("'")) return value.slice(1, value.lastIndexOf("'") > 0 ? value.lastIndexOf("'") : undefined).replace(/''/gu, "'");
+  return value.replace(/\s+#.*$/u, '');
+}
+
+/**
+ * The shell text of a setting that holds one (lefthook `run: for f in tools/*.sh; do sh "$f"; done`, pre-commit
+ * `entry: bash -c '…'`, a VS Code shell task's "command", mise's `run = "…"`), with the line it starts on: JSON and TOML
+ * strings, YAML plain, quoted and block (| >) scalars. The tools' own templates (${file}, lefthook's {staged_files})
+ * are the user's files, handed as arguments: read as a plain word.
+ */
+function settingShellTexts(text: string): { readonly text: string; readonly index: number }[] {
+  const found: { text: string; index: number }[] = [];
+  const lines = text.split('\n');
+  const keyed = new RegExp(String.raw`^(\s*)(?:-\s+)?"?(?:${SHELL_TEXT_KEYS})"?\s*[:=]\s*(.*)$`, 'u');
+  const jsonKeyed = new RegExp(String.raw`"(?:${SHELL_TEXT_KEYS})"\s*:\s*("(?:[^"\\]|\\.)*")`, 'gu');
+  const plain = (value: string) => value.replace(/\$\{(?!env:)[A-Za-z]+(?::[^}]*)?\}|\{[a-z_]+\}|\{[0-9]+\}/gu, 'tool-argument');
+  for (const [index, line] of lines.entries()) {
+    // JSON, anywhere on the line (a settings file on one line).
+    for (const json of line.matchAll(jsonKeyed)) found.push({ text: plain(settingString(json[1]!)), index });
+    const match = keyed.exec(line);
+    if (match === null || (match[2]!.startsWith('"') && line.trim().startsWith('"'))) continue;
+    const [, indent, rest] = match;
+    let value: string;
+    if (/^[|>][-+0-9]*\s*$/u.test(rest!)) {
+      // A block scalar: the lines indented past the key.
+      const block: string[] = [];
+      for (let next = index + 1; next < lines.length && (lines[next]!.trim() === '' || lines[next]!.search(/\S/u) > indent!.length); next++) block.push(lines[next]!);
+      value = block.join('\n');
+    } else if (/^"""/u.test(rest!))
+      value = lines
+        .slice(index)
+        .join('\n')
+        .replace(/^[^"]*"""\n?/u, '')
+        .replace(/"""[\s\S]*$/u, '');
+    else if (/^\[/u.test(rest!)) value = [...rest!.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((m) => settingString(m[0])).join('\n');
+    else value = settingString(rest!.replace(/,\s*$/u, ''));
+    if (value.trim() !== '') found.push({ text: plain(value), index });
+  }
+  return found;
+}
+
+/** The words of a settings file's shell texts, read by the shell's grammar as a script's are, where the tool runs them. */
+function settingShellNames(
+  file: string,
+  text: string,
+  base: string,
+  runBy: string,
+  unresolved: string[],
+  environment: Readonly<Record<string, string | undefined>>,
+  where: (index: number, what: string) => string,
+): Named[] {
+  const named: Named[] = [];
+  const home = environment.HOME ?? os.homedir();
+  for (const shell of settingShellTexts(text.replace(WORKSPACE_VARIABLES, '.'))) {
+    for (const word of scriptWords(shell.text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+      if (word.kind === 'unresolved') {
+        unresolved.push(
+          where(shell.index, `: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`),
+        );
+        continue;
+      }
+      named.push({
+        name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
+        as: word.tree ? 'tree' : 'words',
+        by: where(shell.index, ''),
+        runBy,
+        ...(word.runs === true ? { runs: true } : {}),
+      });
+    }
+  }
+  return named;
+}
+
 /** How a file a script runs is read: a shell script (by its #! line, its name, or none: sh runs it) by the shell's grammar. */
 function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined {
   const head = Buffer.alloc(256);
@@ -509,6 +595,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
         named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(name.line, ''), runBy });
     for (const { name, as: kind, runs, index } of toolKeyNames(decoded, path.relative(base, file), whereAt, unresolved))
       named.push({ name, as: kind, by: whereAt(index, ''), runBy: 'the tool puts it on PATH, sources it or runs the scripts in it', ...(runs ? { runs } : {}) });
+    named.push(...settingShellNames(file, text, base, runBy, unresolved, environment, whereAt));
     if (isProgramCode(file, text))
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it` });
