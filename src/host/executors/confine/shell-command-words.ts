@@ -6,7 +6,7 @@
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
 import { codeNames, interpreterReading, type InterpreterName } from './interpreter-operands.js';
-import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
+import { DATA_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
 export type CommandWord =
@@ -442,7 +442,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (grammar.operand !== undefined && script !== undefined) runsAt.add(index + 1 + grammar.operand);
       }
       // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
-      if (script !== undefined) for (const word of command) names.push(...searchPathNames(unmark(word)));
+      // An interpreter's option variable set for it (`NODE_OPTIONS="--require ./x.js" node ...`): read by its grammar.
+      if (script !== undefined) for (const word of command) names.push(...searchPathNames(unmark(word)), ...optionVariableNames(unmark(word)));
       // What find hands to the program it runs is every file below its starting points; the program runs too.
       const starts = program === 'find' ? findStarts(command, at) : [];
       for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);

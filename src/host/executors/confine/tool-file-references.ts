@@ -46,7 +46,7 @@ import { codeNames, interpreterReading } from './interpreter-operands.js';
 import { commandWords, scriptWords, searchPathNames } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
-import { DATA_VARIABLES, OPTION_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
+import { DATA_VARIABLES, OPTION_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -545,13 +545,8 @@ function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined 
  */
 function variableCommandNames(name: string, value: string, where: (what: string) => string, runBy: string, unresolved: string[]): Named[] {
   const named: Named[] = [];
-  const program = OPTION_VARIABLES.get(name);
-  if (program !== undefined) {
-    for (const found of interpreterReading(
-      program,
-      value.split(/\s+/u).filter((word) => word !== ''),
-    ).names)
-      named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
+  if (OPTION_VARIABLES.has(name)) {
+    for (const found of optionVariableNames(`${name}=${value}`)) named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
     return named;
   }
   for (const word of commandWords(value, 'shell')) {
