@@ -293,7 +293,7 @@ function toolKeyNames(text: string, entryName: string, where: (index: number, wh
   for (const { key, value, index } of keys) {
     if (value.startsWith('{')) continue; // an inline table, read above
     const pieces = value.startsWith('[') ? [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((m) => m[1] ?? m[2]!) : [value.replace(/^(["'])(.*)\1$/u, '$2')];
-    if (value.startsWith('[') && /[^\s\[\],]/u.test(value.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/gu, ''))) pieces.push(value);
+    if (value.startsWith('[') && /[^\s[\],]/u.test(value.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/gu, ''))) pieces.push(value);
     for (const raw of pieces) {
       // mise's templates: {{config_root}} is the directory of the configuration; any other is not known now.
       const piece = raw.replace(/\{\{\s*config_root\s*\}\}/gu, '.').replace(/\/+$/u, '');
