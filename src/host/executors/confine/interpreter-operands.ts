@@ -52,6 +52,12 @@ function nodeModuleNames(specifier: string): InterpreterName[] {
 export function codeNames(code: string): InterpreterName[] {
   const names = importedModules(code).flatMap(moduleFiles);
   for (const match of code.matchAll(/(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/gu)) names.push(...nodeModuleNames(match[1]!));
+  // Files a program runs by name: Perl's `do "FILE"` and `require "FILE"`, Python's runpy.run_path, execfile, and the
+  // open() of a program file whose text it execs (`exec(open("x.py").read())`); runpy.run_module's module.
+  // (JavaScript's require("./x") is read above, with node's resolution.)
+  for (const match of code.matchAll(/\b(?:do|require)\s*\(?\s*["']([^"'$@\n]+)["']|\b(?:run_path|execfile)\s*\(\s*["']([^"'\n]+)["']|\bopen\s*\(\s*["']([^"'\n]+\.(?:py|pl|pm|rb|[cm]?js|sh))["']/gu))
+    if (!names.some((name) => name.text === (match[1] ?? match[2] ?? match[3]))) names.push(file(match[1] ?? match[2] ?? match[3]!));
+  for (const match of code.matchAll(/\brun_module\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
   for (const match of code.matchAll(/\buse\s+lib\s+(?:qw\s*[(/]\s*([^)/]*)[)/]|["']([^"']+)["'])/gu))
     for (const directory of (match[1] ?? match[2] ?? '').split(/\s+/u)) if (directory !== '') names.push({ text: directory, tree: true });
   return names;

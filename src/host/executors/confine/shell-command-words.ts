@@ -6,7 +6,7 @@
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
 import { codeNames, interpreterReading, type InterpreterName } from './interpreter-operands.js';
-import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
+import { DATA_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
 export type CommandWord =
@@ -456,7 +456,8 @@ function commandReading(command: readonly string[], scriptMode: boolean): Comman
     if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);
   }
   // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
-  if (scriptMode) for (const word of command) names.push(...searchPathNames(unmark(word)));
+  // An interpreter's option variable set for it (`NODE_OPTIONS="--require ./x.js" node ...`): read by its grammar.
+  if (scriptMode) for (const word of command) names.push(...searchPathNames(unmark(word)), ...optionVariableNames(unmark(word)));
   // What find hands to the program it runs is every file below its starting points; the program runs too.
   const starts = program === 'find' ? findStarts(command, at) : [];
   command.forEach((_, index) => {

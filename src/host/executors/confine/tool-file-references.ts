@@ -42,11 +42,11 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
-import { interpreterReading } from './interpreter-operands.js';
+import { codeNames, interpreterReading } from './interpreter-operands.js';
 import { commandWords, scriptWords, searchPathNames, shebangProgram } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
-import { DATA_VARIABLES, OPTION_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
+import { DATA_VARIABLES, OPTION_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -63,8 +63,13 @@ export interface ToolFileReferences {
 const WORDS_ENTRIES =
   /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
 
-/** IDE state, not settings: JetBrains keeps the files open in editor tabs, recent ones and shelved changes there. */
-const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/)/iu;
+/**
+ * Files of a tool directory the tool never runs anything from, not read (nor counted against MAX_FILES): JetBrains'
+ * state (the files open in editor tabs, recent ones, shelved changes, data sources), and its library descriptors, one
+ * per dependency (a Maven project holds hundreds), which name the jars of the project's own classpath: code the user
+ * runs on purpose, as the project's sources are, never on opening the project.
+ */
+const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/|libraries\/)/iu;
 
 /** Files read per call at most (sourced files, nix imports): past it, the rest is unresolved. */
 const MAX_FILES = 200;
@@ -256,6 +261,104 @@ function pathEntries(text: string, where: (index: number, what: string) => strin
   return entries;
 }
 
+/** A key's value: one quoted string, or an array of them (TOML, YAML flow, JSON), or a plain YAML scalar. */
+const KEY_VALUE = String.raw`(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'[^']*'|[^\s#,}\]]+)`;
+
+/**
+ * Keys of hook managers and environment tools that name a directory put on a search path, or a file sourced or run,
+ * where the value is not a command's words: lefthook's `source_dir`/`source_dir_local` (where its `scripts:` live),
+ * mise's `_.path` (PATH), `_.source` (a script sourced), `_.file` (a dotenv, JSON or YAML file of variables) and
+ * `_.python.venv` (its bin/ on PATH), in every spelling (`_.path = [...]`, `_ = { path = ... }`). A value zotbox cannot
+ * spell out (a template, a variable) is unresolved.
+ */
+function toolKeyNames(text: string, entryName: string, where: (index: number, what: string) => string, unresolved: string[]): { name: string; as: Named['as']; runs?: true; index: number }[] {
+  const keys: { key: string; value: string; index: number }[] = [];
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length - 1;
+  const add = (pattern: RegExp) => {
+    for (const match of text.matchAll(pattern)) keys.push({ key: match[1]!, value: match[2]!, index: lineOf(match.index) });
+  };
+  if (/lefthook/iu.test(entryName)) add(new RegExp(String.raw`(?:^|[\s{,])"?(source_dir(?:_local)?)"?\s*[:=]\s*${KEY_VALUE}`, 'gmu'));
+  if (/mise/iu.test(entryName)) {
+    add(new RegExp(String.raw`(?:^|[\s{,.])_\.(path|source|file|python\.venv)\s*=\s*${KEY_VALUE}`, 'gmu'));
+    for (const table of text.matchAll(/(?:^|[\s{,.])_\s*=\s*\{([^}]*)\}|^\s*\[env\._(?:\.(python))?\]((?:\n(?!\s*\[)[^\n]*)*)/gmu)) {
+      const body = table[1] ?? table[3] ?? '';
+      const offset = table.index + (table[0].length - body.length);
+      for (const match of body.matchAll(new RegExp(String.raw`(?:^|[\s{,])(path|source|file|venv)\s*=\s*${KEY_VALUE}`, 'gmu')))
+        keys.push({ key: table[2] === undefined ? match[1]! : `python.${match[1]!}`, value: match[2]!, index: lineOf(offset + match.index + match[0].search(/\S/u)) });
+    }
+    // _.python.venv = { path = ".venv" }: the inline table's path.
+    for (const match of text.matchAll(/_\.python\.venv\s*=\s*\{[^}]*\bpath\s*=\s*("[^"]*"|'[^']*')/gu)) keys.push({ key: 'python.venv', value: match[1]!, index: lineOf(match.index) });
+  }
+  const names: { name: string; as: Named['as']; runs?: true; index: number }[] = [];
+  for (const { key, value, index } of keys) {
+    if (value.startsWith('{')) continue; // an inline table, read above
+    const pieces = value.startsWith('[') ? [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((m) => m[1] ?? m[2]!) : [value.replace(/^(["'])(.*)\1$/u, '$2')];
+    if (value.startsWith('[') && /[^\s[\],]/u.test(value.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/gu, ''))) pieces.push(value);
+    for (const raw of pieces) {
+      // mise's templates: {{config_root}} is the directory of the configuration; any other is not known now.
+      const piece = raw.replace(/\{\{\s*config_root\s*\}\}/gu, '.').replace(/\/+$/u, '');
+      if (piece === '' || !plainWord(piece)) {
+        unresolved.push(where(index, `: its ${key} names ${JSON.stringify(raw)}, and zotbox cannot work out which file or directory that is`));
+        continue;
+      }
+      if (key === 'path' || key.startsWith('source_dir')) names.push({ name: piece, as: 'tree', index });
+      else if (key === 'python.venv' || key === 'venv') names.push({ name: path.join(piece, 'bin'), as: 'tree', index }, { name: path.join(piece, 'Scripts'), as: 'tree', index });
+      else if (key === 'source') names.push({ name: piece, as: 'words', runs: true, index });
+      else names.push({ name: piece, as: /\.(json|ya?ml|toml)$/iu.test(piece) ? 'words' : 'dotenv', index });
+    }
+  }
+  return names;
+}
+
+/** A file of program code (by its name or its #! line): Python, JavaScript, Perl or Ruby, which its interpreter loads. */
+function isProgramCode(file: string, text: string): boolean {
+  const line = /^#!\s*(\S+)((?:[ \t]+\S+)*)/u.exec(text);
+  // `#!/usr/bin/env -S node --flag`: env's program is its first word that is no option or assignment.
+  const interpreter = line === null ? '' : path.basename(line[1]!) === 'env' ? (line[2]!.split(/\s+/u).find((word) => word !== '' && !word.startsWith('-') && !word.includes('=')) ?? '') : line[1]!;
+  return /\.(py|[cm]?js|[cm]?ts|pl|pm|rb)$/iu.test(file) || /^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u.test(path.basename(interpreter));
+}
+
+/**
+ * What a file of program code loads and runs by its language's grammar: the relative modules it requires or imports and
+ * the modules it imports, resolved from THE FILE's directory as node and Python resolve them (node's extensions and
+ * index files, interpreter-operands.ts); and each quoted pattern its code holds (`glob.glob("tools/checks/*.sh")`),
+ * which covers its fixed directory, relative to where the program runs (a pattern with none is unresolved). A quoted
+ * pattern that is an object's key (lint-staged's `'*.md': ...`) matches files handed to a command, and runs nothing.
+ */
+function programCodeNames(file: string, text: string, where: (index: number, what: string) => string, unresolved: string[]): { name: string; tree: boolean; index: number }[] {
+  const names: { name: string; tree: boolean; index: number }[] = [];
+  const lines = text.split('\n');
+  for (const name of codeNames(text)) {
+    const index = Math.max(
+      0,
+      lines.findIndex((line) =>
+        line.includes(
+          name.text
+            .replace(/\.(py|[cm]?js|json|node)$/u, '')
+            .replace(/\/(__init__|__main__|index)$/u, '')
+            .split('/')
+            .pop() ?? '',
+        ),
+      ),
+    );
+    names.push({ name: path.join(path.dirname(file), name.text), tree: name.tree, index });
+  }
+  for (const [index, line] of lines.entries()) {
+    for (const match of line.matchAll(/(["'`])((?:(?!\1)[^\\\n])*[*?[](?:(?!\1)[^\\\n])*)\1(?!\s*:)/gu)) {
+      const pattern = match[2]!;
+      // A path pattern: path characters only, with a "/" or a "." (not "[ERROR]" or "***" in a message).
+      if (!/^[\w.@+~/*?[\]{}!,-]+$/u.test(pattern) || !/[/.]/u.test(pattern)) continue;
+      const fixed = pattern
+        .slice(0, pattern.search(/[*?[]/u))
+        .replace(/[^/]*$/u, '')
+        .replace(/\/+$/u, '');
+      if (fixed === '' || !plainWord(fixed)) unresolved.push(where(index, `: the program runs what the pattern ${JSON.stringify(pattern)} may match, and zotbox cannot tell which files that is`));
+      else names.push({ name: fixed, tree: true, index });
+    }
+  }
+  return names;
+}
+
 /** The shell text of a nix file's shellHook strings, with `${./dir}` path literals as the absolute paths they copy. */
 function shellHooks(text: string, file: string): string[] {
   const hooks: string[] = [];
@@ -324,6 +427,92 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
   return named;
 }
 
+/** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
+const SHELL_TEXT_KEYS = 'run|entry|command|cmd|initializeCommand|enter|leave';
+
+/** One settings string as its format spells it: JSON's and TOML's "...", YAML's '...' ('' a quote), or plain. */
+function settingString(raw: string): string {
+  const value = raw.trim();
+  if (value.startsWith('"')) {
+    try {
+      return JSON.parse(value.replace(/^("(?:[^"\\]|\\.)*")[\s\S]*$/u, '$1')) as string;
+    } catch {
+      return value.slice(1, value.lastIndexOf('"') > 0 ? value.lastIndexOf('"') : undefined);
+    }
+  }
+  if (value.startsWith("'")) return value.slice(1, value.lastIndexOf("'") > 0 ? value.lastIndexOf("'") : undefined).replace(/''/gu, "'");
+  return value.replace(/\s+#.*$/u, '');
+}
+
+/**
+ * The shell text of a setting that holds one (lefthook `run: for f in tools/*.sh; do sh "$f"; done`, pre-commit
+ * `entry: bash -c '…'`, a VS Code shell task's "command", mise's `run = "…"`), with the line it starts on: JSON and TOML
+ * strings, YAML plain, quoted and block (| >) scalars. The tools' own templates (${file}, lefthook's {staged_files})
+ * are the user's files, handed as arguments: read as a plain word.
+ */
+function settingShellTexts(text: string): { readonly text: string; readonly index: number }[] {
+  const found: { text: string; index: number }[] = [];
+  const lines = text.split('\n');
+  const keyed = new RegExp(String.raw`^(\s*)(?:-\s+)?"?(?:${SHELL_TEXT_KEYS})"?\s*[:=]\s*(.*)$`, 'u');
+  const jsonKeyed = new RegExp(String.raw`"(?:${SHELL_TEXT_KEYS})"\s*:\s*("(?:[^"\\]|\\.)*")`, 'gu');
+  const plain = (value: string) => value.replace(/\$\{(?!env:)[A-Za-z]+(?::[^}]*)?\}|\{[a-z_]+\}|\{[0-9]+\}/gu, 'tool-argument');
+  for (const [index, line] of lines.entries()) {
+    // JSON, anywhere on the line (a settings file on one line).
+    for (const json of line.matchAll(jsonKeyed)) found.push({ text: plain(settingString(json[1]!)), index });
+    const match = keyed.exec(line);
+    if (match === null || (match[2]!.startsWith('"') && line.trim().startsWith('"'))) continue;
+    const [, indent, rest] = match;
+    let value: string;
+    if (/^[|>][-+0-9]*\s*$/u.test(rest!)) {
+      // A block scalar: the lines indented past the key.
+      const block: string[] = [];
+      for (let next = index + 1; next < lines.length && (lines[next]!.trim() === '' || lines[next]!.search(/\S/u) > indent!.length); next++) block.push(lines[next]!);
+      value = block.join('\n');
+    } else if (/^"""/u.test(rest!))
+      value = lines
+        .slice(index)
+        .join('\n')
+        .replace(/^[^"]*"""\n?/u, '')
+        .replace(/"""[\s\S]*$/u, '');
+    else if (/^\[/u.test(rest!)) value = [...rest!.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((m) => settingString(m[0])).join('\n');
+    else value = settingString(rest!.replace(/,\s*$/u, ''));
+    if (value.trim() !== '') found.push({ text: plain(value), index });
+  }
+  return found;
+}
+
+/** The words of a settings file's shell texts, read by the shell's grammar as a script's are, where the tool runs them. */
+function settingShellNames(
+  file: string,
+  text: string,
+  base: string,
+  runBy: string,
+  unresolved: string[],
+  environment: Readonly<Record<string, string | undefined>>,
+  where: (index: number, what: string) => string,
+): Named[] {
+  const named: Named[] = [];
+  const home = environment.HOME ?? os.homedir();
+  for (const shell of settingShellTexts(text.replace(WORKSPACE_VARIABLES, '.'))) {
+    for (const word of scriptWords(shell.text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+      if (word.kind === 'unresolved') {
+        unresolved.push(
+          where(shell.index, `: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`),
+        );
+        continue;
+      }
+      named.push({
+        name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
+        as: word.tree ? 'tree' : 'words',
+        by: where(shell.index, ''),
+        runBy,
+        ...(word.runs === true ? { runs: true } : {}),
+      });
+    }
+  }
+  return named;
+}
+
 /** How a file a script runs is read: a shell script (by its #! line, its name, or none: sh runs it) by the shell's grammar. */
 function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined {
   const head = Buffer.alloc(256);
@@ -356,13 +545,8 @@ function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined 
  */
 function variableCommandNames(name: string, value: string, where: (what: string) => string, runBy: string, unresolved: string[]): Named[] {
   const named: Named[] = [];
-  const program = OPTION_VARIABLES.get(name);
-  if (program !== undefined) {
-    for (const found of interpreterReading(
-      program,
-      value.split(/\s+/u).filter((word) => word !== ''),
-    ).names)
-      named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
+  if (OPTION_VARIABLES.has(name)) {
+    for (const found of optionVariableNames(`${name}=${value}`)) named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
     return named;
   }
   for (const word of commandWords(value, 'shell')) {
@@ -374,7 +558,7 @@ function variableCommandNames(name: string, value: string, where: (what: string)
 }
 
 /** What one file names, and what in it zotbox cannot read. */
-function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): Named[] {
+function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, directory = path.dirname(file)): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
     if (lstatSync(file, { throwIfNoEntry: false }) !== undefined) unresolved.push(`${file} exists but cannot be read`);
@@ -404,6 +588,12 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     for (const name of grammarNames(decoded))
       for (const directory of path.isAbsolute(name.text) ? [''] : directories)
         named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(name.line, ''), runBy });
+    for (const { name, as: kind, runs, index } of toolKeyNames(decoded, path.relative(base, file), whereAt, unresolved))
+      named.push({ name, as: kind, by: whereAt(index, ''), runBy: 'the tool puts it on PATH, sources it or runs the scripts in it', ...(runs ? { runs } : {}) });
+    named.push(...settingShellNames(file, text, base, runBy, unresolved, environment, whereAt));
+    if (isProgramCode(file, text))
+      for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved))
+        named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it` });
     for (const { entry, index } of pathEntries(decoded, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
@@ -472,7 +662,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
       unresolved.push(where(`: ${DIRENV}, and zotbox reads only direnv's directives ${[...DIRENV_DIRECTIVES.keys()].join(', ')} and NAME=VALUE lines`));
       continue;
     }
-    const items = directive(words.slice(1), known, path.dirname(file));
+    const items = directive(words.slice(1), known, directory);
     if (typeof items === 'string') {
       unresolved.push(where(`: ${DIRENV}, and ${items}`));
       continue;
@@ -498,6 +688,7 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
       return;
     }
     for (const name of names) {
+      if (IDE_STATE.test(`${path.join(directory, name)}/`)) continue;
       if (budget.left-- <= 0) {
         unresolved.push(`${entry} holds more files than zotbox reads for the paths they name`);
         return;
@@ -534,6 +725,8 @@ interface Pending {
   readonly runBy: string;
   /** How many words files lie between the tool file and this one (a script a task names is read, what that names is not, unless it is run). */
   readonly depth: number;
+  /** Where the tool runs it, when that is not the file's own directory (an .envrc linked elsewhere runs where the link is). */
+  readonly directory?: string;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -574,18 +767,32 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[], dang
 }
 
 /** The files of the tool entries found, each with how it is read: .envrc as direnv code, husky's hooks as scripts, the rest as words. */
-function entryFiles(toolEntries: readonly string[], inScopes: (p: string) => boolean, budget: { left: number }, unresolved: string[]): Pending[] {
+function entryFiles(toolEntries: readonly string[], budget: { left: number }, unresolved: string[]): Pending[] {
   const pending: Pending[] = [];
   for (const entry of toolEntries) {
     const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
     if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
     const husky = path.basename(entry).toLowerCase() === '.husky';
-    // A tool file that is a link is read where it leads (the tool reads that), if that lies in the scopes.
+    // A tool file that is a link is read where it leads, wherever that is (the tool reads that), and run where the link
+    // is: what it names is protected where it lies in the scopes. A link zotbox cannot follow is unresolved.
     const real = resolveCanonicalPath(entry);
-    for (const file of filesOf(real.ok && inScopes(real.path) ? real.path : entry, budget, unresolved).filter((f) => !IDE_STATE.test(f))) {
+    const linked = lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    if (linked && !real.ok) {
+      unresolved.push(`${entry} is a link zotbox cannot follow, and the tool reads what it leads to`);
+      continue;
+    }
+    for (const file of filesOf(real.ok ? real.path : entry, budget, unresolved).filter((f) => !IDE_STATE.test(f))) {
       // A husky hook is a shell script run at the top of the repository (the directory that holds .husky).
       const as: Reading = isEnvrc ? 'direnv' : husky && !path.basename(file).startsWith('.') ? (readingOf(file, true) ?? 'words') : 'words';
-      pending.push({ file, as, base: isEnvrc ? path.dirname(file) : path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 });
+      const runsIn = isEnvrc ? path.dirname(entry) : undefined;
+      pending.push({
+        file,
+        as,
+        base: runsIn ?? path.dirname(entry),
+        runBy: 'the tool that runs it on its own runs what it names',
+        depth: 0,
+        ...(runsIn !== undefined && runsIn !== path.dirname(file) ? { directory: runsIn } : {}),
+      });
     }
   }
   return pending;
@@ -634,24 +841,23 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
   const pending: Pending[] = [
     ...entryFiles(
       toolEntries.filter((entry) => inScopes(entry)),
-      inScopes,
       budget,
       unresolved,
     ),
-    ...entryFiles(enclosing.entries, () => true, budget, unresolved),
+    ...entryFiles(enclosing.entries, budget, unresolved),
     ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved, dangling)),
   ];
   for (const target of dangling) if (inScopes(target) && !granted(target)) setLocation({ path: target, tree: true, reason: `where a hook links to; the user's git runs what is made there as a hook` });
   while (pending.length > 0) {
-    const { file, as, base, runBy, depth } = pending.shift()!;
+    const { file, as, base, runBy, depth, directory } = pending.shift()!;
     if (read.has(`${as}:${file}`)) continue;
     read.add(`${as}:${file}`);
     if (read.size > MAX_FILES) {
       unresolved.push(`${file}: the tool files name more files than zotbox reads`);
       break;
     }
-    for (const named of readFile(file, as, base, runBy, unresolved, environment)) {
-      const written = path.resolve(as === 'words' || as === 'script' ? base : path.dirname(file), named.name);
+    for (const named of readFile(file, as, base, runBy, unresolved, environment, directory)) {
+      const written = path.resolve(as === 'words' || as === 'script' ? base : (directory ?? path.dirname(file)), named.name);
       const writtenStats = lstatSync(written, { throwIfNoEntry: false });
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
       const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : named.as === 'dotenv' ? '.env' : undefined;

@@ -3,6 +3,7 @@
 // a search path of directories tools load code or configuration from, a set of an
 // interpreter's options, or data. Closed where it counts: any variable not on the
 // data list is read for the files and directories it names.
+import { type InterpreterName, interpreterReading } from './interpreter-operands.js';
 
 /**
  * Variables whose every entry is a directory tools search for programs, libraries, modules or configuration
@@ -19,3 +20,16 @@ export const OPTION_VARIABLES: ReadonlyMap<string, string> = new Map([
   ['NODE_OPTIONS', 'node'],
   ['RUBYOPT', 'ruby'],
 ]);
+
+/**
+ * The files and directories an interpreter's option variable set for a command loads (`NODE_OPTIONS="--require
+ * ./tools/x.js" node ...`, `PERL5OPT=-Itools`): the whole value split into options as the program splits it (at blanks,
+ * node's "..." kept whole), read by that interpreter's grammar. Nothing for any other word.
+ */
+export function optionVariableNames(word: string): InterpreterName[] {
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
+  const program = assignment === null ? undefined : OPTION_VARIABLES.get(assignment[1]!);
+  if (program === undefined) return [];
+  const options = [...assignment![2]!.matchAll(/"([^"]*)"|(\S+)/gu)].map((match) => match[1] ?? match[2]!);
+  return [...interpreterReading(program, options).names];
+}

@@ -91,17 +91,32 @@ test('any variable an .envrc sets names a directory protected whole, unless it i
     'root/pkg/startup.py': 'import helpers\n',
     'root/pkg/conf/app.toml': '',
   });
-  // Every word of a value counts as a file a tool may run (NODE_ENV=development: a file named development).
-  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, ['.config/', 'conf/', 'development', 'helpers', 'import', 'lib/', 'perl5/', 'rlib/', 'startup.py']);
+  // Every word of a value counts as a file a tool may run (NODE_ENV=development: a file named development); startup.py is
+  // Python code, whose `import helpers` loads helpers (a module, or a package) from beside it.
+  t.deepEqual(found(pkg, [path.join(pkg, '.envrc')]).paths, [
+    '.config/',
+    'conf/',
+    'development',
+    'helpers.py',
+    'helpers/',
+    'helpers/__init__.py',
+    'helpers/__main__.py',
+    'import',
+    'lib/',
+    'perl5/',
+    'rlib/',
+    'startup.py',
+  ]);
 });
 
 test("settings name modules and quoted names: pre-commit's entry: python -m, a task's quoted script with a blank, a name in any letters", (t) => {
   const { pkg } = project(t, {
     'root/pkg/.pre-commit-config.yaml': 'repos:\n  - repo: local\n    hooks:\n      - id: check\n        entry: python -m tools.check\n        language: system\n',
-    'root/pkg/.vscode/tasks.json': '{ "tasks": [{ "command": "sh", "args": ["scripts/pre commit.sh", "prüfen.sh"] }] }\n',
+    // A task's command and its args are one command: python3's -m in the args runs tools/lint.py.
+    'root/pkg/.vscode/tasks.json': '{ "tasks": [{ "command": "sh", "args": ["scripts/pre commit.sh", "prüfen.sh"] }, { "command": "python3", "args": ["-m", "tools.lint"] }] }\n',
   });
   const paths = found(pkg, [path.join(pkg, '.pre-commit-config.yaml'), path.join(pkg, '.vscode')]).paths;
-  for (const name of ['tools/check.py', 'tools/__init__.py', 'tools/check/', 'scripts/pre commit.sh', 'prüfen.sh']) t.true(paths.includes(name), name);
+  for (const name of ['tools/check.py', 'tools/__init__.py', 'tools/check/', 'scripts/pre commit.sh', 'prüfen.sh', 'tools/lint.py', 'tools/lint/']) t.true(paths.includes(name), name);
 });
 
 test("husky's hooks are read by the shell's grammar, also where git is not yet told to run them: a loop, an input redirection", (t) => {

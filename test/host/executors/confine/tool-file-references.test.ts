@@ -260,3 +260,85 @@ test("a leading ~ is the user's home, as the shell expands it (and source_env do
     process.env['HOME'] = home;
   }
 });
+
+test("lefthook's source_dir and mise's _.path, _.source, _.file and _.python.venv name what the tool runs or puts on PATH", (t) => {
+  const ws = workspace(t, {
+    'lefthook.yml': 'source_dir: tools/hooks/\nsource_dir_local: "local-hooks"\n',
+    'mise.toml': '[env]\n_.path = ["./tools/bin", "{{config_root}}/more"]\n_.source = "env.sh"\n_ = { file = ".env.dev" }\n_.python.venv = { path = "venv" }\n',
+    'env.sh': 'true\n',
+  });
+  const found = protectedPaths(ws, ['lefthook.yml']).paths.filter((p) => p.endsWith('/'));
+  t.deepEqual(found, ['local-hooks/', 'tools/hooks/']);
+  const mise = protectedPaths(ws, ['mise.toml']);
+  t.deepEqual(
+    mise.paths.filter((p) => ['tools/bin/', 'more/', 'env.sh', '.env.dev', 'venv/bin/', 'venv/Scripts/'].includes(p)),
+    ['.env.dev', 'env.sh', 'more/', 'tools/bin/', 'venv/Scripts/', 'venv/bin/'],
+  );
+  t.is(mise.unresolved, 0);
+  // A template zotbox cannot spell out names no known directory: every writer is refused.
+  const unknown = workspace(t, { 'mise.toml': '[env]\n_.path = ["{{env.TOOLS}}/bin"]\n' });
+  t.is(protectedPaths(unknown, ['mise.toml']).unresolved, 1);
+});
+
+test('a linked tool entry is read wherever it leads, and what it names is protected where the link is', (t) => {
+  const ws = workspace(t, { 'bin/fmt': '' });
+  const shared = path.join(path.dirname(ws), 'shared');
+  mkdirSync(shared);
+  writeFileSync(path.join(shared, 'envrc'), 'PATH_add bin\n');
+  writeFileSync(path.join(shared, 'lefthook.yml'), 'source_dir: hooks\n');
+  symlinkSync(path.join(shared, 'envrc'), path.join(ws, '.envrc'));
+  symlinkSync(path.join(shared, 'lefthook.yml'), path.join(ws, 'lefthook.yml'));
+  t.deepEqual(protectedPaths(ws, ['.envrc']).paths, ['bin/']);
+  t.true(protectedPaths(ws, ['lefthook.yml']).paths.includes('hooks/'));
+});
+
+test("program code is read by its grammar from its own directory: a JS hook's relative require, a Python hook's pattern", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': "#!/usr/bin/env node\nrequire('../../tools/precommit');\n",
+    '.git/hooks/pre-push': '#!/usr/bin/env python3\nimport glob\nprint("[ERROR] ***")\nfor f in glob.glob("tools/checks/*.sh"):\n    pass\n',
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+  t.true(paths.includes('tools/precommit.js') && paths.includes('tools/precommit/'), paths.join(' '));
+  t.true(paths.includes('tools/checks/'), paths.join(' '));
+  t.deepEqual(found.unresolved, []);
+  // A pattern with no fixed directory covers anything the program may run: unresolved.
+  const loose = workspace(t, { '.git/hooks/pre-commit': '#!/usr/bin/env python3\nimport glob\nfor f in glob.glob("*.sh"):\n    pass\n' });
+  t.is(toolFileReferences([], [loose], { hookDirectories: [{ directory: path.join(loose, '.git/hooks'), top: loose }] }).unresolved.length, 1);
+});
+
+test("shell text in a setting is read by the shell's grammar: a loop over a pattern protects its directory", (t) => {
+  const ws = workspace(t, {
+    'lefthook.yml': 'pre-commit:\n  commands:\n    a:\n      run: for f in tools/checks/*.sh; do sh "$f"; done\n    b:\n      run: npx prettier --write {staged_files}\n',
+    '.vscode/tasks.json': JSON.stringify({ tasks: [{ type: 'shell', command: 'for f in ${workspaceFolder}/scripts/*.sh; do bash "$f"; done' }, { command: 'node ${file}' }] }),
+  });
+  t.true(protectedPaths(ws, ['lefthook.yml']).paths.includes('tools/checks/'));
+  t.true(protectedPaths(ws, ['.vscode']).paths.includes('scripts/'));
+  t.is(protectedPaths(ws, ['lefthook.yml', '.vscode']).unresolved, 0);
+});
+
+test("a hook's inline programs and option variables name the files they load", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': [
+      '#!/bin/sh',
+      `perl -e 'do "./tools/a.pl" or die $@'`,
+      `perl -e 'require "./tools/b.pl"'`,
+      `python3 -c 'import runpy; runpy.run_path("tools/c.py")'`,
+      `python3 -c 'exec(open("tools/d.py").read())'`,
+      'NODE_OPTIONS="--require ./tools/e.js" node -e 0',
+      '',
+    ].join('\n'),
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+  for (const expected of ['tools/a.pl', 'tools/b.pl', 'tools/c.py', 'tools/d.py', 'tools/e.js/']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+});
+
+test('a .idea/ with hundreds of library descriptors is read without refusing: the descriptors are not read', (t) => {
+  const files: Record<string, string> = { '.idea/runConfigurations/app.xml': '<option name="program" value="$PROJECT_DIR$/tools/run.sh" />\n' };
+  for (let i = 0; i < 250; i++) files[`.idea/libraries/Maven__lib${i}.xml`] = `<root url="jar://$MAVEN_REPOSITORY$/lib${i}.jar!/" />\n`;
+  const ws = workspace(t, files);
+  const found = protectedPaths(ws, ['.idea']);
+  t.is(found.unresolved, 0);
+  t.true(found.paths.includes('tools/run.sh'));
+});
