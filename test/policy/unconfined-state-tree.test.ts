@@ -3,6 +3,7 @@
 // directory as an operand, as the working directory and as a followed link's
 // target; a directory beside it, and the same commands confined, are allowed.
 import test, { type ExecutionContext } from 'ava';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../src/host/executors/command-environment.js';
@@ -22,7 +23,7 @@ function homeWithState(t: ExecutionContext, workspace: 'home' | 'project', confi
   symlinkSync(home, path.join(project, 'home-link'));
   const ws = workspace === 'home' ? home : project;
   const scopes = compileScopes({ read: ['${workspace}', home], write: ['${workspace}'] }, { workspace: ws, agentData: data, stateDirectory: state });
-  const context: ShellContext = { mode: 'allowlist', allow: ['grep', 'ls', 'cat', 'du'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined };
+  const context: ShellContext = { mode: 'allowlist', allow: ['grep', 'ls', 'cat', 'du', 'git'], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES, confined };
   return { context, home, project };
 }
 
@@ -64,4 +65,13 @@ test('confined, the sandbox masks the state directory: the same commands are all
   const project = homeWithState(t, 'project', true);
   t.is(outcome(`grep -r secret ${project.home}`, project.context), 'allow');
   t.is(outcome('grep -R secret .', project.context), 'allow');
+});
+
+test('a directory a program changes into (git -C) is held to the same rule: refused unconfined, allowed confined', (t) => {
+  const unconfined = homeWithState(t, 'project', false);
+  execFileSync('git', ['init', '-q', unconfined.home]); // git status there would list the state directory's files
+  t.regex(outcome(`git -C ${unconfined.home} status`, unconfined.context), /^ZB_POLICY_PATH_PROTECTED: .*holds the zotbox state directory/u);
+  const confined = homeWithState(t, 'project', true);
+  execFileSync('git', ['init', '-q', confined.home]);
+  t.is(outcome(`git -C ${confined.home} status`, confined.context), 'allow');
 });

@@ -31,7 +31,7 @@ export function checkWithRule(name: string, rule: ProgramRule, args: readonly st
   const parsed = rule.parser === undefined ? parseArguments(name, rule, args, context.cwd) : PARSERS[rule.parser](name, args, context);
   if (!parsed.ok) return parsed;
   // git -C DIR: everything after is decided from DIR, as git reads it from there.
-  const moved = moveWorkingDirectory(name, parsed.value, context.cwd, context.scopes, context.notes);
+  const moved = moveWorkingDirectory(name, parsed.value, context.cwd, context);
   if (!moved.ok) return moved;
   const from: ArgumentContext = { ...context, cwd: moved.value };
   const values = checkArgumentValues(name, parsed.value, from);

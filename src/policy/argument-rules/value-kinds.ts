@@ -250,12 +250,12 @@ function checkKind(program: string, kind: ValueKind, value: ParsedValue, parsed:
  * directory in the read scopes, canonicalised, like a cd. Every path check and
  * named check then runs from there.
  */
-export function moveWorkingDirectory(program: string, parsed: ParsedArguments, cwd: string, scopes: CompiledScopes, notes?: PathNotes): Check<string> {
+export function moveWorkingDirectory(program: string, parsed: ParsedArguments, cwd: string, context: Pick<ArgumentContext, 'scopes' | 'notes' | 'confined'>): Check<string> {
   let directory = cwd;
   for (const value of parsed.values) {
     if (value.kind !== 'working-directory') continue;
     if (value.text === '') return no('ZB_POLICY_SHELL_ARGUMENT', `${program}: ${value.written} needs a directory; leave it out to work from ${directory}.`);
-    const decision = decideArgumentPath('read', absoluteFrom(directory, value.text), notes === undefined ? { scopes } : { scopes, notes });
+    const decision = decideArgumentPath('read', absoluteFrom(directory, value.text), context);
     if (!decision.allow) return no(decision.code, `${program}: ${value.written} ${JSON.stringify(value.text)}: ${decision.reason}`);
     const resolved = resolveCanonicalPath(decision.canonicalPath, { withStats: true });
     if (!resolved.ok || resolved.stats?.isDirectory !== true)
