@@ -2,7 +2,7 @@
 // agent in bash ask mode (or allowlist), a run through the real CLI with real
 // bubblewrap, and the user's own git afterwards.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCliCaptured, type CliResult } from '../fixtures/cli-harness.js';
@@ -59,4 +59,30 @@ export async function runReplayed(root: string, workspace: string, agent: string
     env: env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ZOTBOX_HOME: path.join(home, 'state') },
     cwd: workspace,
   });
+}
+
+/**
+ * A husky repository at ROOT/ws (core.hooksPath = .husky) on main, with a branch `feature` whose
+ * .husky/pre-commit differs; `hook` rewrites the worktree's hook for the caller's own commits.
+ */
+export function huskyRepository(root: string): { ws: string; hook: (text: string) => void } {
+  const ws = path.join(root, 'ws');
+  mkdirSync(path.join(ws, '.husky'), { recursive: true });
+  const hook = (text: string) => {
+    writeFileSync(path.join(ws, '.husky', 'pre-commit'), `#!/bin/sh\necho ${text}\n`);
+    chmodSync(path.join(ws, '.husky', 'pre-commit'), 0o755);
+  };
+  git(root, 'init', '-q', '-b', 'main', ws);
+  git(ws, 'config', 'user.email', 'u@example.invalid');
+  git(ws, 'config', 'user.name', 'u');
+  git(ws, 'config', 'core.hooksPath', '.husky');
+  hook('lint v0');
+  writeFileSync(path.join(ws, 'README'), 'a\n');
+  git(ws, 'add', '-A');
+  git(ws, 'commit', '-qm', 'init');
+  git(ws, 'checkout', '-qb', 'feature');
+  hook('lint feature');
+  git(ws, 'commit', '-qam', 'feature');
+  git(ws, 'checkout', '-q', 'main');
+  return { ws, hook };
 }

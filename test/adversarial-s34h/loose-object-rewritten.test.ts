@@ -6,35 +6,14 @@
 // core.hooksPath = .husky) with content of its own. `git status` is clean; the user's
 // `git checkout feature` writes the agent's bytes and the next commit runs them.
 import test from 'ava';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { git, replayedAgent, runReplayed, scratch, userGit } from './harness.js';
-
-function huskyWithBranch(root: string): string {
-  const ws = path.join(root, 'ws');
-  mkdirSync(path.join(ws, '.husky'), { recursive: true });
-  const hook = (text: string) => {
-    writeFileSync(path.join(ws, '.husky', 'pre-commit'), `#!/bin/sh\necho ${text}\n`);
-    chmodSync(path.join(ws, '.husky', 'pre-commit'), 0o755);
-  };
-  git(root, 'init', '-q', '-b', 'main', ws);
-  git(ws, 'config', 'user.email', 'u@example.invalid');
-  git(ws, 'config', 'user.name', 'u');
-  git(ws, 'config', 'core.hooksPath', '.husky');
-  hook('lint v0');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-qm', 'init');
-  git(ws, 'checkout', '-qb', 'feature');
-  hook('lint feature');
-  git(ws, 'commit', '-qam', 'feature');
-  git(ws, 'checkout', '-q', 'main');
-  return ws;
-}
+import { git, huskyRepository, replayedAgent, runReplayed, scratch, userGit } from './harness.js';
 
 test("an existing loose object the agent rewrites is not what the user's checkout writes", async (t) => {
   const root = scratch('loose');
   const marker = path.join(root, 'PWNED');
-  const ws = huskyWithBranch(root);
+  const { ws } = huskyRepository(root);
   const blob = git(ws, 'rev-parse', 'feature:.husky/pre-commit').trim();
   const object = `.git/objects/${blob.slice(0, 2)}/${blob.slice(2)}`;
   t.true(existsSync(path.join(ws, object)), 'the blob is a loose object');

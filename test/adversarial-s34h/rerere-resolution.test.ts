@@ -6,29 +6,12 @@
 // branch; the user's plain `git merge` writes the agent's bytes into a file
 // core.hooksPath names, and the user's next commit runs them, unconfined.
 import test from 'ava';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { git, replayedAgent, runReplayed, scratch, userGit } from './harness.js';
+import { git, huskyRepository, replayedAgent, runReplayed, scratch, userGit } from './harness.js';
 
 function husky(root: string, marker: string): string {
-  const ws = path.join(root, 'ws');
-  mkdirSync(path.join(ws, '.husky'), { recursive: true });
-  const hook = (text: string) => {
-    writeFileSync(path.join(ws, '.husky', 'pre-commit'), `#!/bin/sh\necho ${text}\n`);
-    chmodSync(path.join(ws, '.husky', 'pre-commit'), 0o755);
-  };
-  git(root, 'init', '-q', '-b', 'main', ws);
-  git(ws, 'config', 'user.email', 'u@example.invalid');
-  git(ws, 'config', 'user.name', 'u');
-  git(ws, 'config', 'core.hooksPath', '.husky');
-  hook('lint v0');
-  writeFileSync(path.join(ws, 'README'), 'a\n');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-qm', 'init');
-  git(ws, 'checkout', '-qb', 'feature');
-  hook('lint feature');
-  git(ws, 'commit', '-qam', 'feature');
-  git(ws, 'checkout', '-q', 'main');
+  const { ws, hook } = huskyRepository(root);
   hook('lint main');
   git(ws, 'commit', '-qam', 'main');
   if (existsSync(marker)) throw new Error('marker exists before the run');
