@@ -4,20 +4,13 @@
 // `*)` is in most hand-written hooks (argument and ref parsing; git's own pre-rebase.sample). Here: a commit-msg hook.
 // Safe outcome: an ordinary write succeeds (case patterns are no words of a command).
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentRun, world } from './harness.js';
+import { agentRun, world, writtenText } from './harness.js';
 
 const hook = '#!/bin/sh\ncase "$(head -n1 "$1")" in\n  fixup!*|squash!*) exit 0 ;;\n  *) grep -qE "^(feat|fix|docs): " "$1" || exit 1 ;;\nesac\n';
 
 test('a hook with a case default branch does not refuse an ordinary write', async (t) => {
   const w = world(t, { '.git/hooks/commit-msg': hook }, ['.git/hooks/commit-msg']);
   const result = await agentRun(w, [{ name: 'write', input: { path: 'src/app.py', content: 'print("hello")\n' } }]);
-  let written: string | undefined;
-  try {
-    written = readFileSync(path.join(w.ws, 'src/app.py'), 'utf8');
-  } catch {
-    written = undefined;
-  }
+  const written = writtenText(w, 'src/app.py');
   t.is(written, 'print("hello")\n', `${result.stdout}${result.stderr}`);
 });

@@ -2,7 +2,7 @@
 // run through the real CLI with default confinement, and then the user's real tool run afterwards, unconfined.
 import type { ExecutionContext } from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCliCaptured, type CliResult } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
@@ -80,3 +80,9 @@ export function userCommits(w: World): void {
 }
 
 export const ran = (w: World) => existsSync(w.marker);
+
+/** What the agent's write left at `relative` in the workspace; undefined when nothing is there. */
+export function writtenText(w: World, relative: string): string | undefined {
+  const file = path.join(w.ws, relative);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}

@@ -4,9 +4,7 @@
 // inspectionProfiles/, runConfigurations/, codeStyles/. Such a project refuses every write and command of every agent.
 // Safe outcome: an ordinary write succeeds (library descriptors, which name jars, read or skipped without refusing all).
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentRun, world } from './harness.js';
+import { agentRun, world, writtenText } from './harness.js';
 
 test('a .idea/ with 250 library descriptors does not refuse an ordinary write', async (t) => {
   const files: Record<string, string> = { '.idea/misc.xml': '<project version="4"/>\n', '.idea/modules.xml': '<project version="4"/>\n' };
@@ -15,11 +13,6 @@ test('a .idea/ with 250 library descriptors does not refuse an ordinary write', 
       `<component name="libraryTable">\n  <library name="Maven: org.example:lib${i}:1.0">\n    <CLASSES><root url="jar://$MAVEN_REPOSITORY$/org/example/lib${i}/1.0/lib${i}-1.0.jar!/" /></CLASSES>\n  </library>\n</component>\n`;
   const w = world(t, files);
   const result = await agentRun(w, [{ name: 'write', input: { path: 'src/App.java', content: 'class App {}\n' } }]);
-  let written: string | undefined;
-  try {
-    written = readFileSync(path.join(w.ws, 'src/App.java'), 'utf8');
-  } catch {
-    written = undefined;
-  }
+  const written = writtenText(w, 'src/App.java');
   t.is(written, 'class App {}\n', `${result.stdout}${result.stderr}`);
 });

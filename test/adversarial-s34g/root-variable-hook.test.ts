@@ -5,9 +5,7 @@
 // exactly one file. (`REPO_ROOT=$(git rev-parse --show-toplevel)` is read: the control below passes now.)
 // Safe outcome: an ordinary write succeeds (and scripts/check.sh stays protected).
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { agentRun, world } from './harness.js';
+import { agentRun, world, writtenText } from './harness.js';
 
 const hooks = {
   'REPO_ROOT=$(git rev-parse --show-toplevel)': '#!/bin/sh\nREPO_ROOT=$(git rev-parse --show-toplevel)\ncd "$REPO_ROOT" || exit 1\necho "checking $REPO_ROOT"\n',
@@ -18,12 +16,7 @@ for (const [name, hook] of Object.entries(hooks)) {
   test(`a hook with ${name} does not refuse an ordinary write${name.startsWith('REPO_ROOT') ? ' (control, passes now)' : ''}`, async (t) => {
     const w = world(t, { '.git/hooks/pre-commit': hook, 'scripts/check.sh': 'echo ok\n' }, ['.git/hooks/pre-commit', 'scripts/check.sh']);
     const result = await agentRun(w, [{ name: 'write', input: { path: 'src/app.py', content: 'print("hello")\n' } }]);
-    let written: string | undefined;
-    try {
-      written = readFileSync(path.join(w.ws, 'src/app.py'), 'utf8');
-    } catch {
-      written = undefined;
-    }
+    const written = writtenText(w, 'src/app.py');
     t.is(written, 'print("hello")\n', `${result.stdout}${result.stderr}`);
   });
 }
