@@ -5,6 +5,8 @@
 // interpreter's grammar, so that a protected command's module or directory counts as
 // the file it runs. Pure, no I/O: names are relative as written.
 
+import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
+
 /** A file (or, `tree`, a directory whole) that a command runs, named by the grammar rather than written out. */
 export interface InterpreterName {
   readonly text: string;
@@ -15,6 +17,8 @@ export interface InterpreterName {
 export interface InterpreterReading {
   readonly names: readonly InterpreterName[];
   readonly operand: number | undefined;
+  /** An inline program's calls that run a file or command it only computes (inline-program-runs.ts): unresolved. */
+  readonly computed?: readonly string[];
 }
 
 const PYTHON = /^(python|pypy)([0-9]+(\.[0-9]+)*)?$/u;
@@ -51,6 +55,10 @@ function nodeModuleNames(specifier: string): InterpreterName[] {
  */
 export function codeNames(code: string): InterpreterName[] {
   const names = importedModules(code).flatMap(moduleFiles);
+  // Modules imported by a name written out (importlib.import_module("tools.x"), __import__("x")) and Ruby's
+  // require_relative/load of a file written without its extension.
+  for (const match of code.matchAll(/\b(?:import_module|__import__)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
+  for (const match of code.matchAll(/\b(?:require_relative|load)\s*\(?\s*["']([^"'#$\n]+)["']/gu)) names.push(file(match[1]!), file(`${match[1]!}.rb`));
   for (const match of code.matchAll(/(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/gu)) names.push(...nodeModuleNames(match[1]!));
   // Files a program runs by name: Perl's `do "FILE"` and `require "FILE"`, Python's runpy.run_path, execfile, and the
   // open() of a program file whose text it execs (`exec(open("x.py").read())`); runpy.run_module's module.
@@ -67,6 +75,25 @@ export function codeNames(code: string): InterpreterName[] {
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/u;
 
 const file = (text: string): InterpreterName => ({ text, tree: false });
+
+/** The language an interpreter's program file name says (python3.12, nodejs, perl5.36), if it is one. */
+export function programLanguage(program: string): ProgramLanguage | undefined {
+  if (PYTHON.test(program)) return 'python';
+  if (NODE.test(program)) return 'node';
+  if (PERL_RUBY.test(program)) return program.startsWith('perl') ? 'perl' : 'ruby';
+  return undefined;
+}
+
+/**
+ * What an inline program (-c, -e, a here-document) runs from the directory it starts in: what its grammar names, every
+ * path its string literals name (a command line it runs, `os.system("sh tools/x.sh")`), and its calls that run a file
+ * or command it only computes.
+ */
+export function inlineProgram(names: readonly InterpreterName[], code: string, language: ProgramLanguage | undefined): InterpreterReading {
+  const named = codeNames(code);
+  for (const literal of literalPathNames(code, language)) if (!named.some((name) => name.text === literal)) named.push(file(literal));
+  return { names: [...names, ...named], operand: undefined, computed: computedRuns(code, language) };
+}
 
 /**
  * The files Python runs to start module `name` from a directory on its path: every prefix's `P.py` and
@@ -109,7 +136,7 @@ function readPython(args: readonly string[]): InterpreterReading {
     }
     if (/^-[bBdEhiIOPqsSuvx]*c(.*)$/u.test(word)) {
       const code = /^-[a-zA-Z]*c(.+)$/u.exec(word)?.[1] ?? args[i + 1] ?? '';
-      return { names: codeNames(code), operand: undefined };
+      return inlineProgram([], code, 'python');
     }
     if (word === '-' || word === '--') return { names: [], operand: word === '--' && i + 1 < args.length ? i + 1 : undefined };
     if (word.startsWith('-')) continue;
@@ -133,7 +160,7 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
       i++;
       continue;
     }
-    if (/^(-e|--eval|-p|--print)$/u.test(word)) return { names: [...names, ...codeNames(args[i + 1] ?? '')], operand: undefined };
+    if (/^(-e|--eval|-p|--print)$/u.test(word)) return inlineProgram(names, args[i + 1] ?? '', 'node');
     if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
     if (word.startsWith('-')) continue;
     return { names: [...names, ...operandNames(word, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS)], operand: i };
@@ -141,7 +168,7 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
   return { names, operand: undefined };
 }
 
-function readPerlOrRuby(args: readonly string[]): InterpreterReading {
+function readPerlOrRuby(language: ProgramLanguage, args: readonly string[]): InterpreterReading {
   const names: InterpreterName[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
@@ -152,7 +179,7 @@ function readPerlOrRuby(args: readonly string[]): InterpreterReading {
     else if (/^-M-?(lib|local::lib)=/u.test(word)) for (const directory of word.slice(word.indexOf('=') + 1).split(',')) names.push({ text: directory, tree: true });
     // ruby -r ./x: a file it loads first (x.rb).
     else if (word === '-r' && /^\.{0,2}\//u.test(args[i + 1] ?? '')) names.push(file(args[++i]!), file(`${args[i]!}.rb`));
-    else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return { names: [...names, ...codeNames(args[i + 1] ?? '')], operand: undefined };
+    else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return inlineProgram(names, args[i + 1] ?? '', language);
     else if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
     else if (!word.startsWith('-')) return { names, operand: i };
   }
@@ -180,7 +207,7 @@ function readShell(args: readonly string[]): InterpreterReading {
 export function interpreterReading(program: string, args: readonly string[]): InterpreterReading {
   if (PYTHON.test(program)) return readPython(args);
   if (NODE.test(program)) return readNode(program, args);
-  if (PERL_RUBY.test(program)) return readPerlOrRuby(args);
+  if (PERL_RUBY.test(program)) return readPerlOrRuby(programLanguage(program)!, args);
   if (SCRIPT_SHELLS.test(program)) return readShell(args);
   if (program === '.' || program === 'source') return { names: [], operand: args.length > 0 ? 0 : undefined };
   // run-parts DIR runs every file in DIR.

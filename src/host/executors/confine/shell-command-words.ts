@@ -5,7 +5,8 @@
 // (interpreter-operands.ts); what the shell would expand must be known now, or the
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
-import { codeNames, interpreterReading, type InterpreterName } from './interpreter-operands.js';
+import type { ProgramLanguage } from './inline-program-runs.js';
+import { inlineProgram, interpreterReading, type InterpreterName, programLanguage } from './interpreter-operands.js';
 import { DATA_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -438,6 +439,8 @@ interface CommandReading {
   readonly at: number;
   readonly chdir: string | undefined;
   readonly names: InterpreterName[];
+  /** An inline program's calls that run what it only computes (`perl -e 'do $f'`). */
+  readonly computed: string[];
   readonly runsAt: Set<number>;
   readonly scripts: Map<number, string>;
   readonly starts: string[];
@@ -449,10 +452,12 @@ function commandReading(command: readonly string[], scriptMode: boolean): Comman
   // Every word that names an interpreter starts its grammar: the program, and one behind a wrapper zotbox does not
   // know (`nice python3 -m x`, `timeout 60 node tools`).
   const names: InterpreterName[] = [];
+  const computed: string[] = [];
   const runsAt = new Set<number>(scriptMode ? [at] : []);
   for (let index = at; index < command.length; index++) {
     const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark));
     names.push(...grammar.names);
+    computed.push(...(grammar.computed ?? []));
     if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);
   }
   // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
@@ -466,7 +471,7 @@ function commandReading(command: readonly string[], scriptMode: boolean): Comman
   // Shell text a word holds, at any word of the command: "sh -c SCRIPT" (behind any wrapper), "eval SCRIPT",
   // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value.
   const scripts = commandStrings(command.map(unmark));
-  return { at, chdir, names, runsAt, scripts, starts };
+  return { at, chdir, names, computed, runsAt, scripts, starts };
 }
 
 /** The positional parameters, as a variable name: `$1`, `$@`, `"$*"`, a `for f do` loop. */
@@ -497,6 +502,18 @@ function stdinReader(command: readonly string[]): 'shell' | 'code' | undefined {
   return undefined;
 }
 const INTERPRETERS = /^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u;
+
+/** The language of the interpreter a command's standard input goes to, if one does. */
+function stdinLanguage(command: readonly string[]): ProgramLanguage | undefined {
+  for (let index = programOf(command).at; index < command.length; index++) {
+    const program = path.basename(unmark(command[index]!));
+    if (INTERPRETERS.test(program)) return programLanguage(program);
+  }
+  return undefined;
+}
+
+/** Why an inline program's call that runs what it computes is unresolved. */
+const COMPUTED_RUN = 'an inline program runs a file or a command whose name it computes, which zotbox cannot tell in advance';
 
 /** A command and every command after it in its pipeline (what it writes flows to each). */
 function pipelineFrom(command: string[], notes: LexNotes): string[][] {
@@ -682,7 +699,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         for (const word of command.slice(1)) parts(word, false);
         continue;
       }
-      const { at, chdir, names, runsAt, scripts, starts } = commandReading(command, script !== undefined);
+      const { at, chdir, names, computed, runsAt, scripts, starts } = commandReading(command, script !== undefined);
+      for (const call of computed) out.push({ kind: 'unresolved', text: call, why: COMPUTED_RUN });
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
       for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);
       // A list the script loops over or keeps as its positional parameters (`for f in scripts/*.sh`, `set -- dir/*.sh`
@@ -709,7 +727,17 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       const kinds = pipelineFrom(command, notes).map(stdinReader);
       if (kinds.includes('shell')) {
         if (depth < 4) read(body, depth + 1);
-      } else if (kinds.includes('code')) for (const name of codeNames(body)) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+      } else if (kinds.includes('code')) {
+        const program = inlineProgram(
+          [],
+          body,
+          pipelineFrom(command, notes)
+            .map(stdinLanguage)
+            .find((language) => language !== undefined),
+        );
+        for (const name of program.names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+        for (const call of program.computed ?? []) out.push({ kind: 'unresolved', text: call, why: COMPUTED_RUN });
+      }
     }
   };
   // What a shell reading a pipe runs: the text an echo or printf writes, read as the script; a here-document's is read

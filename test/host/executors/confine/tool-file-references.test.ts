@@ -342,3 +342,20 @@ test('a .idea/ with hundreds of library descriptors is read without refusing: th
   t.is(found.unresolved, 0);
   t.true(found.paths.includes('tools/run.sh'));
 });
+
+test("a hook's inline program or program file names what it runs in its string literals; a name it computes is unresolved", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': ['#!/bin/sh', `python3 -c 'import os; os.system("sh tools/x.sh")'`, `perl -e 'print \`sh tools/y.sh\`'`, ''].join('\n'),
+    '.git/hooks/pre-push': "#!/usr/bin/env node\nrequire('child_process').execSync('sh tools/z.sh', { stdio: 'inherit' });\n",
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+  for (const expected of ['tools/x.sh', 'tools/y.sh', 'tools/z.sh']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+  t.deepEqual(found.unresolved, []);
+  for (const line of [`perl -e 'do $ENV{HOOK_FILE}'`, `python3 -c 'import runpy, sys; runpy.run_path(sys.argv[1])' "$1"`, `node - <<'EOF'\nrequire(process.env.HOOK)\nEOF`]) {
+    const computed = workspace(t, { '.git/hooks/pre-commit': `#!/bin/sh\n${line}\n` });
+    const unresolved = toolFileReferences([], [computed], { hookDirectories: [{ directory: path.join(computed, '.git/hooks'), top: computed }] }).unresolved;
+    t.is(unresolved.length, 1, line);
+    t.regex(unresolved[0] ?? '', /computes/u, line);
+  }
+});
