@@ -42,7 +42,6 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
-import { literalPathNames } from './inline-program-runs.js';
 import { codeNames, interpreterReading } from './interpreter-operands.js';
 import { commandWords, scriptWords, searchPathNames, shebangProgram } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
@@ -322,8 +321,7 @@ function isProgramCode(file: string, text: string): boolean {
 /**
  * What a file of program code loads and runs by its language's grammar: the relative modules it requires or imports and
  * the modules it imports, resolved from THE FILE's directory as node and Python resolve them (node's extensions and
- * index files, interpreter-operands.ts); each path its string literals name (inline-program-runs.ts), relative to
- * where the program runs; and each quoted pattern its code holds (`glob.glob("tools/checks/*.sh")`),
+ * index files, interpreter-operands.ts); and each quoted pattern its code holds (`glob.glob("tools/checks/*.sh")`),
  * which covers its fixed directory, relative to where the program runs (a pattern with none is unresolved). A quoted
  * pattern that is an object's key (lint-staged's `'*.md': ...`) matches files handed to a command, and runs nothing.
  */
@@ -346,9 +344,6 @@ function programCodeNames(file: string, text: string, where: (index: number, wha
     names.push({ name: path.join(path.dirname(file), name.text), tree: name.tree, index });
   }
   for (const [index, line] of lines.entries()) {
-    // A path its string literals name, relative to where the program runs: a command line it runs
-    // (`execSync("sh tools/x.sh")`), a file it opens or loads by a name written out.
-    for (const literal of literalPathNames(line)) names.push({ name: literal, tree: false, index });
     for (const match of line.matchAll(/(["'`])((?:(?!\1)[^\\\n])*[*?[](?:(?!\1)[^\\\n])*)\1(?!\s*:)/gu)) {
       const pattern = match[2]!;
       // A path pattern: path characters only, with a "/" or a "." (not "[ERROR]" or "***" in a message).
