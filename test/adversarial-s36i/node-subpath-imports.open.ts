@@ -3,6 +3,7 @@
 // "./lib/*"}`; the same for a self-reference by the package's own name through `"exports"`). The reader reads only
 // relative specifiers (interpreter-operands.ts nodeModuleNames: a bare one "is a package", i.e. node_modules), and
 // "#lib/util.js" is no plain word, so lib/util.js, which the hook runs on every commit, stays writable.
+// (The program carries a #! line so that it is read as program code: see interpreter-operand-read-as-shell.)
 // Fix direction: resolve `#…` specifiers and the package's own name through the nearest package.json's "imports" and
 // "exports" (protecting that package.json too), or refuse (unresolved) a program that uses ones zotbox cannot map.
 import { existsSync } from 'node:fs';
@@ -14,7 +15,7 @@ test('a module a hook node program loads through a package.json subpath import i
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nnode tools/check.mjs\n',
     'package.json': JSON.stringify({ name: 'app', type: 'module', imports: { '#lib/*': './lib/*' } }),
-    'tools/check.mjs': 'import { x } from "#lib/util.js";\nconsole.log("checked", x);\n',
+    'tools/check.mjs': '#!/usr/bin/env node\nimport { x } from "#lib/util.js";\nconsole.log("checked", x);\n',
     'lib/util.js': 'export const x = 1;\n',
   });
   const pwned = path.join(path.dirname(ws), 'PWNED');

@@ -4,7 +4,8 @@
 // tool-file-references.ts programCodeNames) joins it to the FILE's directory (tools/lib), and the word "lib" itself
 // names a directory, which a words file does not protect. So lib/Check.pm, which the hook loads, stays writable.
 // Fix direction: a search-path directory a program adds is relative to where it runs (and, closed world, to its own
-// directory too), protected whole; read Python's sys.path.insert/append and PYTHONPATH-like literals the same way.
+// directory too), protected whole (the programs here carry a #! line, so they are read as program code, not as
+// shell: see interpreter-operand-read-as-shell); read Python's sys.path.insert/append and PYTHONPATH-like literals the same way.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -13,7 +14,7 @@ import { agentWrites, git, project } from './harness.js';
 test("a module that a hook's Perl program loads through `use lib \"lib\"` is not writable", async (t) => {
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nperl tools/check.pl\n',
-    'tools/check.pl': 'use strict;\nuse lib "lib";\nuse Check;\nprint "check ok\\n";\n',
+    'tools/check.pl': '#!/usr/bin/perl\nuse strict;\nuse lib "lib";\nuse Check;\nprint "check ok\\n";\n',
     'lib/Check.pm': 'package Check;\n1;\n',
   });
   const pwned = path.join(path.dirname(ws), 'PWNED');
@@ -26,7 +27,7 @@ test("a module that a hook's Perl program loads through `use lib \"lib\"` is not
 test("a module that a hook's Python program imports after `sys.path.insert(0, \"lib\")` is not writable", async (t) => {
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\npython3 tools/check.py\n',
-    'tools/check.py': 'import sys\nsys.path.insert(0, "lib")\nimport checks\nprint("check ok")\n',
+    'tools/check.py': '#!/usr/bin/env python3\nimport sys\nsys.path.insert(0, "lib")\nimport checks\nprint("check ok")\n',
     'lib/checks.py': '',
   });
   const pwned = path.join(path.dirname(ws), 'PWNED');
