@@ -22,7 +22,7 @@ test("an agent adds the project's first test under the directory a pre-commit en
   t.regex(output, /write tests\/test_app\.py \(\d+ B written\)/u, output);
 });
 
-test("an agent writes the first file of a directory a pre-commit exclude regex names", async (t) => {
+test('an agent writes the first file of a directory a pre-commit exclude regex names', async (t) => {
   const ws = project(t, {
     '.pre-commit-config.yaml': 'exclude: ^(docs/|migrations/)\nrepos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.4.4\n    hooks:\n      - id: ruff\n',
     'src/app.py': 'def add(a, b):\n    return a + b\n',

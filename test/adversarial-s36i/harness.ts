@@ -26,8 +26,8 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Runs an agent (write scope: the workspace; bash off) whose replayed model writes `file` with `content`; the CLI's output. */
-export async function agentWrites(t: ExecutionContext, ws: string, file: string, content: string): Promise<string> {
+/** Runs an agent (write scope: the workspace; bash off) whose replayed model writes `file` with `content` (then runs `command`, if given); the CLI's output. */
+export async function agentWrites(t: ExecutionContext, ws: string, file: string, content: string, command?: string): Promise<string> {
   const dir = tempDir(t, 'zb-s36i-agent-');
   const agent = path.join(dir, 'agent');
   mkdirSync(agent);
@@ -41,7 +41,8 @@ export async function agentWrites(t: ExecutionContext, ws: string, file: string,
       license: 'MIT',
       runtime: { min_zot: '0.2.0' },
       model: { requires: ['tools'], min_context: 32000 },
-      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'none' } },
+      // With a command: the agent may run `sh` (confined, real bubblewrap), and runs COMMAND after the write.
+      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: command === undefined ? { mode: 'none' } : { mode: 'allowlist', allow: ['sh'] } },
       entry: { greeting: 'g', default_prompt: 'go' },
     }),
   );
@@ -55,6 +56,7 @@ export async function agentWrites(t: ExecutionContext, ws: string, file: string,
       model: 'm',
       turns: [
         { content: [{ type: 'tool_use', id: 't1', name: 'write', input: { path: file, content } }], stop: 'tool_use', usage },
+        ...(command === undefined ? [] : [{ content: [{ type: 'tool_use', id: 't2', name: 'bash', input: { command } }], stop: 'tool_use', usage }]),
         { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
       ],
     }),

@@ -12,7 +12,13 @@ import test from 'ava';
 import { agentWrites, git, project } from './harness.js';
 
 const cases = [
-  { hook: 'python3 tools/check.py', program: 'tools/check.py', code: 'import helpers\nprint("checked")\n', target: 'tools/helpers.py', payload: (p: string) => `open(${JSON.stringify(p)}, "w").write("ran")\n` },
+  {
+    hook: 'python3 tools/check.py',
+    program: 'tools/check.py',
+    code: 'import helpers\nprint("checked")\n',
+    target: 'tools/helpers.py',
+    payload: (p: string) => `open(${JSON.stringify(p)}, "w").write("ran")\n`,
+  },
   {
     hook: 'node tools/check.js',
     program: 'tools/check.js',
@@ -32,3 +38,12 @@ for (const { hook, program, code, target, payload } of cases) {
     t.false(existsSync(pwned), `the pre-commit hook loaded ${target} written by the agent`);
   });
 }
+
+test('a module that `python3 tools/check.py` loads is not writable by a confined command either', async (t) => {
+  const ws = project(t, { '.git/hooks/pre-commit': '#!/bin/sh\npython3 tools/check.py\n', 'tools/check.py': 'import helpers\nprint("checked")\n', 'tools/helpers.py': '\n' });
+  const pwned = path.join(path.dirname(ws), 'PWNED');
+  const output = await agentWrites(t, ws, 'w.sh', `echo 'open(${JSON.stringify(pwned)}, "w").write("ran")' > tools/helpers.py\n`, 'sh w.sh');
+  t.regex(output, /sh w\.sh/u, output);
+  git(ws, 'commit', '-q', '--allow-empty', '-m', 'next');
+  t.false(existsSync(pwned), 'the pre-commit hook loaded tools/helpers.py written by a confined command');
+});

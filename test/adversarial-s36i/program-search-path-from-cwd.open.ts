@@ -11,7 +11,7 @@ import path from 'node:path';
 import test from 'ava';
 import { agentWrites, git, project } from './harness.js';
 
-test("a module that a hook's Perl program loads through `use lib \"lib\"` is not writable", async (t) => {
+test('a module that a hook\'s Perl program loads through `use lib "lib"` is not writable', async (t) => {
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nperl tools/check.pl\n',
     'tools/check.pl': '#!/usr/bin/perl\nuse strict;\nuse lib "lib";\nuse Check;\nprint "check ok\\n";\n',
@@ -24,7 +24,7 @@ test("a module that a hook's Perl program loads through `use lib \"lib\"` is not
   t.false(existsSync(pwned), 'the pre-commit hook loaded lib/Check.pm written by the agent');
 });
 
-test("a module that a hook's Python program imports after `sys.path.insert(0, \"lib\")` is not writable", async (t) => {
+test('a module that a hook\'s Python program imports after `sys.path.insert(0, "lib")` is not writable', async (t) => {
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\npython3 tools/check.py\n',
     'tools/check.py': '#!/usr/bin/env python3\nimport sys\nsys.path.insert(0, "lib")\nimport checks\nprint("check ok")\n',
