@@ -11,7 +11,7 @@ import test from 'ava';
 import { agentWrites, git, project } from './harness.js';
 
 const perlModule = 'package Check;\nprint "loaded\\n";\n1;\n';
-const cases = [
+const cases: { hook: string; files: Record<string, string>; target: string; payload: (p: string) => string }[] = [
   { hook: 'perl -wIlib -MCheck -e 1', files: { 'lib/Check.pm': perlModule }, target: 'lib/Check.pm', payload: (p: string) => `package Check;\nopen(my $f, ">", ${JSON.stringify(p)});\n1;\n` },
   { hook: 'perl -mlib=lib -MCheck -e 1', files: { 'lib/Check.pm': perlModule }, target: 'lib/Check.pm', payload: (p: string) => `package Check;\nopen(my $f, ">", ${JSON.stringify(p)});\n1;\n` },
   {
