@@ -53,3 +53,28 @@ test('a confined bash command cannot rewrite the file a linked hook runs', async
   git(workspace, ['commit', '-q', '--allow-empty', '-m', 'the user commits later']);
   t.false(existsSync(world.marker), "the user's git commit ran the hook the agent wrote through a confined command");
 });
+
+test('the write tool cannot rewrite the file a hook in core.hooksPath links to', async (t) => {
+  const world = makeWorld(t);
+  const workspace = makeRepo(path.join(world.root, 'ws'));
+  mkdirSync(path.join(workspace, 'scripts'));
+  mkdirSync(path.join(workspace, '.githooks'));
+  writeFileSync(path.join(workspace, 'scripts', 'pc.sh'), '#!/bin/sh\nexit 0\n');
+  chmodSync(path.join(workspace, 'scripts', 'pc.sh'), 0o755);
+  symlinkSync('../scripts/pc.sh', path.join(workspace, '.githooks', 'pre-commit'));
+  git(workspace, ['add', '-A']);
+  git(workspace, ['commit', '-qm', 'versioned hooks']);
+  git(workspace, ['config', 'core.hooksPath', '.githooks']);
+  mkdirSync(world.state);
+  const agent = makeAgent(world.root, 'writer', { mode: 'none' });
+  const result = await runAgent(world, agent, workspace, [['write', { path: 'scripts/pc.sh', content: payload(world) }]]);
+  t.log(
+    result.stdout
+      .split('\n')
+      .filter((line) => line.includes('tool.result'))
+      .join('\n')
+      .slice(0, 800),
+  );
+  git(workspace, ['commit', '-q', '--allow-empty', '-m', 'the user commits later']);
+  t.false(existsSync(world.marker), "the user's git commit ran the hook the agent wrote through the write tool");
+});
