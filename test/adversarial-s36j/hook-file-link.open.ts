@@ -3,6 +3,8 @@
 // hooks directory that is itself a link (.git/hooks -> ../githooks), but not the worktree file a hook *file* links
 // to: it is neither a control location nor read-only in the sandbox. An agent with only the write tool (no bash),
 // or a confined bash command, rewrites scripts/pre-commit.sh and the user's next `git commit` runs it, unconfined.
+// tool-file-references.ts hookFiles reads a linked hook where it leads (for what it names) and protects a dangling
+// link's target whole (that held: "is where a hook links to"), but an existing target is read, never protected itself.
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
