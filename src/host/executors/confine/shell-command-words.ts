@@ -5,9 +5,9 @@
 // (interpreter-operands.ts); what the shell would expand must be known now, or the
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
-import type { ProgramLanguage } from './inline-program-runs.js';
-import { inlineProgram, interpreterReading, type InterpreterName, programLanguage } from './interpreter-operands.js';
-import { DATA_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
+import { inlineProgram } from './interpreter-operands.js';
+import { ASSIGNMENT, commandReading, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
+import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
 export type CommandWord =
@@ -20,6 +20,8 @@ export type CommandWord =
       readonly tree: boolean;
       /** Script mode: the word is run as a program or sourced (a command's first word, `. FILE`, an interpreter's script). */
       readonly runs?: true;
+      /** A word taken relative to a directory a `cd` (or `env -C`) moved to: that directory, where what it runs runs. */
+      readonly movedTo?: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' };
     }
   | { readonly kind: 'unresolved'; readonly text: string; readonly why: string };
 
@@ -35,21 +37,10 @@ export interface ScriptContext {
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
-/** Marks for an unquoted pattern character (the shell expands it), and the first code point of expansions. */
-const GLOB_MARKS: Readonly<Record<string, string>> = { '*': '\uF001', '?': '\uF002', '[': '\uF003', '{': '\uF004' };
-const GLOB_CHARACTERS = '*?[{';
-/** A pattern mark back to the character written. */
-const unmark = (text: string) => text.replace(/[\uF001-\uF004]/gu, (ch) => GLOB_CHARACTERS[ch.charCodeAt(0) - 0xf001]!);
-const EXPANSION_BASE = 0xe000;
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox', 'eval']);
 /** What a shell expands these to is known: the user's home, the directory git runs the command in, the user's own arguments. */
 const HOME_EXPANSIONS = new Set(['$HOME', '${HOME}']);
 const TOP_EXPANSIONS = new Set(['$PWD', '${PWD}', '$(pwd)', '`pwd`', '$(git rev-parse --show-toplevel)', '`git rev-parse --show-toplevel`']);
 const POSITIONAL = /^\$(\{?[0-9@*#?$!-]\}?)$/u;
-/** An assignment word, `NAME=VALUE` or bash's `NAME+=VALUE` (appended): the shell reads both as the assignment they are. */
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$/su;
-/** Words before a command's program that are not it: keywords, assignments, and wrappers that run the words after them. */
-const BEFORE_PROGRAM = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', 'time', 'exec', 'command', 'builtin', 'nohup', 'env', 'xargs']);
 /** The shell's own builtins and keywords: as a command they run no file (`test -n "$X"`, `exit 0`). */
 const BUILTINS = new Set([
   ...['test', 'echo', 'printf', 'exit', 'return', 'set', 'unset', 'export', 'readonly', 'local', 'declare', 'typeset', 'read', 'shift'],
@@ -57,273 +48,8 @@ const BUILTINS = new Set([
   ...['continue', 'if', 'then', 'else', 'elif', 'fi', 'for', 'in', 'do', 'done', 'while', 'until', 'case', 'esac', 'function', 'select'],
 ]);
 
-/** How an expansion is spelled out before the words are split: a value, or undefined to leave it for resolvePart. */
-type Substitute = (expansion: string) => string | undefined;
-
-/** What the lexer saw besides words: here-documents (their text and the command that reads them), an unclosed quote. */
-interface LexNotes {
-  /** `expanded`: the shell expands the body ($(...) in it runs) — the delimiter was not quoted. */
-  readonly hereDocuments: { readonly command: string[]; readonly body: string; readonly expanded: boolean }[];
-  /** A command whose standard input is the output of the one before it in a pipeline (`cat <<EOF | sh`): consumer → producer. */
-  readonly pipes: Map<string[], string[]>;
-  unclosed: boolean;
-}
-
-/** The first word of a case pattern list (`*) ...;;`): its words are matched against the case word, not files run. */
-export const CASE_PATTERN = '\uF00F';
-
-/** A here-document opened on the current line: its body is read off at the line's end. */
-interface PendingDocument {
-  readonly delimiter: string;
-  readonly tabs: boolean;
-  readonly quoted: boolean;
-  readonly command: string[];
-}
-
-/**
- * Splits shell text into words (quotes removed, expansions as placeholders, unquoted pattern characters marked). A
- * here-document's body is not words of the script: it is kept in `notes` as the text its command reads.
- */
-function lexShell(text: string, expansions: string[], substitute?: Substitute, notes?: LexNotes): string[][] {
-  const commands: string[][] = [[]];
-  const pending: PendingDocument[] = [];
-  let word = '';
-  let started = false;
-  // A here-string's command (`bash <<< "text"`): its next word is the text the command reads, not one of its words.
-  let hereString: string[] | undefined;
-  // Open case statements, and whether the lexer is in a pattern list (after `in`, `;;`, up to `)`).
-  let cases = 0;
-  let inPattern = false;
-  const push = () => {
-    const command = commands.at(-1)!;
-    if (hereString !== undefined && (word !== '' || started)) {
-      notes?.hereDocuments.push({ command: hereString, body: word, expanded: false });
-      hereString = undefined;
-    } else if (cases > 0 && word === 'esac' && command.length === 0) {
-      cases--;
-      inPattern = false;
-      command.push(word);
-    }
-    // A lone "{" or "}" is a reserved word (a function body), not a file.
-    else if (word !== '' && word !== '\uF004' && word !== '}') command.push(word);
-    if (command.length === 3 && command[0] === 'case' && command[2] === 'in') {
-      cases++;
-      inPattern = true;
-      commands.push([]);
-    }
-    word = '';
-    started = false;
-  };
-  const separate = () => {
-    push();
-    if (commands.at(-1)!.length > 0) commands.push([]);
-  };
-  let quote: '' | "'" | '"' = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote === "'") {
-      if (c === "'") quote = '';
-      else word += c;
-      continue;
-    }
-    if (c === '$' && quote === '' && (text[i + 1] === "'" || text[i + 1] === '"')) {
-      // $'...' (escapes spelled out, as bash reads them) and $"..." (a translated string: its text).
-      if (text[i + 1] === '"') continue;
-      const quoted = ansiQuoted(text, i + 2);
-      word += quoted.value;
-      started = true;
-      i = quoted.end;
-      continue;
-    }
-    if ((c === '$' || c === '`') && expansionEnd(text, i) > i + 1) {
-      const end = expansionEnd(text, i);
-      const expansion = text.slice(i, end).replace(/\s+/gu, ' ');
-      const value = substitute?.(expansion);
-      if (value !== undefined && quote === '') {
-        // Unquoted, the shell splits a value at blanks (RUN="sh x"; $RUN runs sh with x) and matches each piece as a
-        // pattern (HOOKS="dir/*.sh"; for h in $HOOKS runs every file in dir/).
-        const [first, ...rest] = value
-          .trim()
-          .split(/\s+/u)
-          .map((piece) => piece.replace(/[*?[]/gu, (ch) => GLOB_MARKS[ch]!));
-        word += first!;
-        for (const piece of rest) {
-          push();
-          word = piece;
-        }
-      } else if (value !== undefined) word += value;
-      else {
-        expansions.push(expansion);
-        word += String.fromCharCode(EXPANSION_BASE + expansions.length - 1);
-      }
-      started = true;
-      i = end - 1;
-      continue;
-    }
-    if (quote === '"') {
-      if (c === '"') quote = '';
-      else if (c === '\\' && text[i + 1] === '\n')
-        i++; // a line continued inside quotes: both go
-      else if (c === '\\' && i + 1 < text.length && '$`"\\'.includes(text[i + 1]!)) word += text[++i]!;
-      else word += c;
-      continue;
-    }
-    if (c === '#' && word === '' && !started) {
-      // A comment, to the end of the line.
-      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      started = true;
-    } else if (c === '\\' && text[i + 1] === '\n') i++;
-    else if (c === '\\' && i + 1 < text.length) word += text[++i]!;
-    else if (c === '\n') {
-      separate();
-      i = hereDocumentBodies(text, i, pending, notes);
-    } else if (inPattern && !/[\s|)]/u.test(c) && !(c === '(' && word === '' && commands.at(-1)!.length === 0)) word += GLOB_MARKS[c] ?? c;
-    else if (inPattern && (c === ')' || c === '|' || c === '(')) {
-      // A case pattern list: `|` parts its patterns, `)` ends it; the words are data (CASE_PATTERN).
-      push();
-      if (c === ')') {
-        commands.at(-1)!.unshift(CASE_PATTERN);
-        commands.push([]);
-        inPattern = false;
-      }
-    } else if (c === ';' && (text[i + 1] === ';' || text[i + 1] === '&') && cases > 0) {
-      // `;;`, `;&`, `;;&` end a case branch: a pattern list follows (or esac).
-      separate();
-      i += text[i + 1] === ';' && text[i + 2] === '&' ? 2 : 1;
-      inPattern = true;
-    } else if (c === '|' && text[i + 1] !== '|' && text[i - 1] !== '|') {
-      // A pipe: the next command reads this one's output (the command before a here-document's `<<` is already closed).
-      push();
-      const producer = commands.at(-1)!.length > 0 ? commands.at(-1) : commands.at(-2);
-      separate();
-      if (producer !== undefined) notes?.pipes.set(commands.at(-1)!, producer);
-    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] === '<') {
-      push();
-      hereString = commands.at(-1)!;
-      i += 2;
-    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
-      // <<DELIM, <<-DELIM, <<'DELIM', <<\DELIM, <<"DE"LIM: the body starts on the next line and ends at a line that is DELIM.
-      const start = hereDocumentDelimiter(text, i + 2);
-      if (start.delimiter !== '' || start.quoted) pending.push({ ...start, command: commands.at(-1)! });
-      i = start.end - 1;
-      separate();
-    } else if (/\s/u.test(c)) push();
-    else if (';|&()<>!'.includes(c)) separate();
-    else word += GLOB_MARKS[c] ?? c;
-  }
-  push();
-  hereDocumentBodies(text, text.length, pending, notes);
-  if (quote !== '' && notes !== undefined) notes.unclosed = true;
-  return commands.filter((command) => command.length > 0);
-}
-
-/**
- * The delimiter word of a here-document from `at` (after "<<"), as the shell takes it: a leading "-" strips tabs; the
- * word ends at an unquoted blank or operator, its quotes and backslashes removed; any quoting leaves the body unexpanded.
- */
-function hereDocumentDelimiter(text: string, at: number): { delimiter: string; tabs: boolean; quoted: boolean; end: number } {
-  let i = at;
-  const tabs = text[i] === '-';
-  if (tabs) i++;
-  while (text[i] === ' ' || text[i] === '\t') i++;
-  let delimiter = '';
-  let quoted = false;
-  for (; i < text.length && !/[\s;&|()<>]/u.test(text[i]!); i++) {
-    const c = text[i]!;
-    if (c === "'" || c === '"') {
-      quoted = true;
-      const close = text.indexOf(c, i + 1);
-      const end = close === -1 ? text.length : close;
-      delimiter += text.slice(i + 1, end);
-      i = end;
-    } else if (c === '\\' && i + 1 < text.length) {
-      quoted = true;
-      delimiter += text[++i]!;
-    } else delimiter += c;
-  }
-  return { delimiter, tabs, quoted, end: i };
-}
-
-/** At a newline (index `at`): the bodies of the here-documents opened on the line, read off; the index to go on from. */
-function hereDocumentBodies(text: string, at: number, pending: PendingDocument[], notes: LexNotes | undefined): number {
-  let next = at;
-  while (pending.length > 0) {
-    const { delimiter, tabs, quoted, command } = pending.shift()!;
-    const lines: string[] = [];
-    let end = next + 1;
-    while (end < text.length) {
-      const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
-      const line = text.slice(end, lineEnd);
-      end = lineEnd;
-      if ((tabs ? line.replace(/^\t+/u, '') : line) === delimiter) break;
-      lines.push(line);
-      end = lineEnd + 1;
-    }
-    notes?.hereDocuments.push({ command, body: lines.join('\n'), expanded: !quoted });
-    next = Math.min(end, text.length);
-  }
-  return next;
-}
-
-/** The text of a $'...' string from `start` (after the quote), escapes spelled out; `end` is the closing quote's index. */
-function ansiQuoted(text: string, start: number): { value: string; end: number } {
-  const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\u0007', b: '\b', e: '\u001b', E: '\u001b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-  let value = '';
-  let i = start;
-  for (; i < text.length && text[i] !== "'"; i++) {
-    if (text[i] !== '\\' || i + 1 >= text.length) {
-      value += text[i]!;
-      continue;
-    }
-    const next = text[++i]!;
-    const code = /^(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3})/u.exec(text.slice(i))?.[0];
-    if (code !== undefined) {
-      const number = /^[xuU]/u.test(code) ? Number.parseInt(code.slice(1), 16) : Number.parseInt(code, 8);
-      value += number <= 0x10ffff ? String.fromCodePoint(number) : '';
-      i += code.length - 1;
-    } else value += escapes[next] ?? `\\${next}`;
-  }
-  return { value, end: i };
-}
-
-/** At `at` ("$" or "`"): the index after the expansion, or at + 1 for a plain "$". */
-function expansionEnd(text: string, at: number): number {
-  if (text[at] === '`') {
-    let j = at + 1;
-    while (j < text.length && text[j] !== '`') j += text[j] === '\\' ? 2 : 1;
-    return Math.min(j + 1, text.length);
-  }
-  const next = text[at + 1];
-  if (next === '(') {
-    let depth = 0;
-    for (let j = at + 1; j < text.length; j++) {
-      // Quoted text inside a command substitution holds no parenthesis that counts ("$(printf ')')").
-      if (text[j] === "'") j = text.indexOf("'", j + 1) === -1 ? text.length : text.indexOf("'", j + 1);
-      else if (text[j] === '"') while (++j < text.length && text[j] !== '"') j += text[j] === '\\' ? 1 : 0;
-      else if (text[j] === '\\') j++;
-      else if (text[j] === '(') depth++;
-      else if (text[j] === ')' && --depth === 0) return j + 1;
-    }
-    return text.length;
-  }
-  if (next === '{') {
-    let depth = 0;
-    for (let j = at + 1; j < text.length; j++) {
-      if (text[j] === '{') depth++;
-      else if (text[j] === '}' && --depth === 0) return j + 1;
-    }
-    return text.length;
-  }
-  if (next !== undefined && /[A-Za-z_]/u.test(next)) {
-    let j = at + 1;
-    while (j < text.length && /[A-Za-z0-9_]/u.test(text[j]!)) j++;
-    return j;
-  }
-  if (next !== undefined && /[0-9@*#?$!-]/u.test(next)) return at + 2;
-  return at + 1;
-}
+/** Why an inline program's call that runs what it computes is unresolved. */
+const COMPUTED_RUN = 'an inline program runs a file or a command whose name it computes, which zotbox cannot tell in advance';
 
 interface Reading {
   readonly shell: boolean;
@@ -401,225 +127,6 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
   out.push({ kind: 'path', text: directory === '' ? '/' : directory, anchor, tree: true });
 }
 
-/** A wrapper's options that take the next word as their value (`env -C DIR`, `xargs -I {}`, `exec -a NAME`). */
-const VALUED_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-  env: new Set(['-C', '--chdir', '-u', '--unset', '-S', '--split-string']),
-  xargs: new Set(['-I', '-i', '-n', '-P', '-d', '-E', '-e', '-L', '-l', '-s', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs']),
-  exec: new Set(['-a']),
-};
-
-/**
- * The index of a command's program, past keywords, assignments and wrappers (`env -i X=1 prog`, `exec prog`), and the
- * directory a wrapper moves it to (`env -C DIR prog`, `--chdir=DIR`).
- */
-function programOf(command: readonly string[]): { readonly at: number; readonly chdir: string | undefined } {
-  let at = 0;
-  let chdir: string | undefined;
-  let wrapper = '';
-  while (at < command.length) {
-    const word = unmark(command[at]!);
-    if (BEFORE_PROGRAM.has(word)) {
-      wrapper = word;
-      at++;
-    } else if (ASSIGNMENT.test(word)) at++;
-    else if (word.startsWith('-') && wrapper !== '' && wrapper !== 'if' && wrapper !== 'then') {
-      if (wrapper === 'env' && word.startsWith('--chdir=')) chdir = command[at]!.slice('--chdir='.length);
-      if (VALUED_OPTIONS[wrapper]?.has(word) === true) {
-        if (wrapper === 'env' && (word === '-C' || word === '--chdir')) chdir = command[at + 1];
-        at++;
-      }
-      at++;
-    } else break;
-  }
-  return { at, chdir };
-}
-
-/** How one command is read: its program, what it runs (by index), the shell text its words hold, find's starting points. */
-interface CommandReading {
-  readonly at: number;
-  readonly chdir: string | undefined;
-  readonly names: InterpreterName[];
-  /** An inline program's calls that run what it only computes (`perl -e 'do $f'`). */
-  readonly computed: string[];
-  readonly runsAt: Set<number>;
-  readonly scripts: Map<number, string>;
-  readonly starts: string[];
-}
-
-function commandReading(command: readonly string[], scriptMode: boolean): CommandReading {
-  const { at, chdir } = programOf(command);
-  const program = path.basename(unmark(command[at] ?? ''));
-  // Every word that names an interpreter starts its grammar: the program, and one behind a wrapper zotbox does not
-  // know (`nice python3 -m x`, `timeout 60 node tools`).
-  const names: InterpreterName[] = [];
-  const computed: string[] = [];
-  const runsAt = new Set<number>(scriptMode ? [at] : []);
-  for (let index = at; index < command.length; index++) {
-    const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark));
-    names.push(...grammar.names);
-    computed.push(...(grammar.computed ?? []));
-    if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);
-  }
-  // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
-  // An interpreter's option variable set for it (`NODE_OPTIONS="--require ./x.js" node ...`): read by its grammar.
-  if (scriptMode) for (const word of command) names.push(...searchPathNames(unmark(word)), ...optionVariableNames(unmark(word)));
-  // What find hands to the program it runs is every file below its starting points; the program runs too.
-  const starts = program === 'find' ? findStarts(command, at) : [];
-  command.forEach((_, index) => {
-    if (starts.length > 0 && /^-(exec|execdir|ok|okdir)$/u.test(unmark(command[index - 1] ?? ''))) runsAt.add(index);
-  });
-  // Shell text a word holds, at any word of the command: "sh -c SCRIPT" (behind any wrapper), "eval SCRIPT",
-  // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value.
-  const scripts = commandStrings(command.map(unmark));
-  return { at, chdir, names, computed, runsAt, scripts, starts };
-}
-
-/** The positional parameters, as a variable name: `$1`, `$@`, `"$*"`, a `for f do` loop. */
-const POSITIONAL_NAME = '@';
-
-/**
- * The indexes of a command's words that are a list the script loops over: `for V in WORDS` (and select) when V is
- * run; `set [options] [--] WORDS` (the positional parameters) when they are run.
- */
-function listWords(command: readonly string[], at: number, runVariables: ReadonlySet<string>): number[] {
-  const words = command.map(unmark);
-  const indexes = (from: number) => Array.from({ length: Math.max(0, command.length - from) }, (_, i) => from + i);
-  if ((words[0] === 'for' || words[0] === 'select') && words[2] === 'in') return runVariables.has(words[1]!) ? indexes(3) : [];
-  if (words[at] !== 'set' || !runVariables.has(POSITIONAL_NAME)) return [];
-  let index = at + 1;
-  while (index < words.length && /^[-+]/u.test(words[index]!) && words[index] !== '--' && words[index] !== '-') index += /^[-+]o$/u.test(words[index]!) ? 2 : 1;
-  if (words[index] === '--' || words[index] === '-') index++;
-  return indexes(index);
-}
-
-/** Whether a command reads its standard input as a program: a shell's script (`sh`, `timeout 60 bash`), an interpreter's. */
-function stdinReader(command: readonly string[]): 'shell' | 'code' | undefined {
-  for (let index = programOf(command).at; index < command.length; index++) {
-    const program = path.basename(unmark(command[index]!));
-    if ((SHELLS.has(program) && program !== 'eval') || program === '.' || program === 'source') return 'shell';
-    if (INTERPRETERS.test(program)) return 'code';
-  }
-  return undefined;
-}
-const INTERPRETERS = /^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u;
-
-/** The language of the interpreter a command's standard input goes to, if one does. */
-function stdinLanguage(command: readonly string[]): ProgramLanguage | undefined {
-  for (let index = programOf(command).at; index < command.length; index++) {
-    const program = path.basename(unmark(command[index]!));
-    if (INTERPRETERS.test(program)) return programLanguage(program);
-  }
-  return undefined;
-}
-
-/** Why an inline program's call that runs what it computes is unresolved. */
-const COMPUTED_RUN = 'an inline program runs a file or a command whose name it computes, which zotbox cannot tell in advance';
-
-/** A command and every command after it in its pipeline (what it writes flows to each). */
-function pipelineFrom(command: string[], notes: LexNotes): string[][] {
-  const chain = [command];
-  for (let guard = 0; guard < 64; guard++) {
-    const next = [...notes.pipes].find(([, producer]) => producer === chain.at(-1))?.[0];
-    if (next === undefined || chain.includes(next)) break;
-    chain.push(next);
-  }
-  return chain;
-}
-
-/** The command substitutions of a here-document body the shell expands ($(...) and `...`, not \$ nor $((...))). */
-function commandSubstitutions(body: string): string[] {
-  const found: string[] = [];
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === '\\') {
-      i++;
-      continue;
-    }
-    if ((body[i] !== '$' || body[i + 1] !== '(' || body[i + 2] === '(') && body[i] !== '`') continue;
-    const end = expansionEnd(body, i);
-    found.push(body.slice(i, end).replace(/^\$\(|^`|\)$|`$/gu, ''));
-    i = end - 1;
-  }
-  return found;
-}
-
-/**
- * The variables whose value a script runs: named in a word that is run or sourced (or an interpreter's script), in
- * shell text a word holds, in an argument of one of the script's own functions or of a shell's -c script, in what is
- * piped into a shell; and through assignments (`x=$f; sh "$x"` runs f). `for f do` loops over the positional
- * parameters ("@"). Read over the script, its command substitutions and the here-documents a shell reads.
- */
-function variablesRun(text: string): Set<string> {
-  const run = new Set<string>();
-  const flows = new Map<string, Set<string>>();
-  const functions = new Set([...text.matchAll(/(?:^|[\s;&|(])(?:function\s+([A-Za-z_][\w.-]*)|([A-Za-z_][\w.-]*)\s*\(\s*\))/gu)].map((m) => m[1] ?? m[2]!));
-  const visit = (body: string, depth: number) => {
-    const expansions: string[] = [];
-    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), unclosed: false };
-    const named = (word: string) =>
-      Array.from(word.matchAll(/[\uE000-\uEFFF]/gu), (m) => m[0]).flatMap((ch) => {
-        const expansion = expansions[ch.charCodeAt(0) - EXPANSION_BASE];
-        if (expansion === undefined) return [];
-        return [...expansion.matchAll(/\$\{?#?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])/gu)].map((m) => (/^[0-9@*]$/u.test(m[1]!) ? POSITIONAL_NAME : m[1]!));
-      });
-    const commands = lexShell(body, expansions, undefined, notes);
-    for (const command of commands) {
-      if (command[0] === CASE_PATTERN) continue;
-      const { at, runsAt, scripts } = commandReading(command, true);
-      const words = command.map(unmark);
-      const runs = new Set([...runsAt, ...scripts.keys()]);
-      // The arguments of a function of the script's, of a shell's -c script ($1...), of what is piped into a shell.
-      const after = (from: number) => command.forEach((_, index) => index > from && runs.add(index));
-      if (functions.has(words[at] ?? '')) after(at);
-      for (const index of scripts.keys()) if (SHELLS.has(path.basename(words[at] ?? ''))) after(index);
-      for (const [consumer, producer] of notes.pipes) if (producer === command && stdinReader(consumer) === 'shell') after(-1);
-      for (const index of runs) for (const name of named(command[index] ?? '')) run.add(name);
-      for (const [index, word] of command.entries()) {
-        const assignment = ASSIGNMENT.exec(word);
-        if (assignment !== null && (index < at || DECLARERS.has(words[at] ?? ''))) flows.set(assignment[1]!, new Set([...(flows.get(assignment[1]!) ?? []), ...named(assignment[3]!)]));
-      }
-      if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined && words[2] !== 'in') flows.set(words[1], new Set([...(flows.get(words[1]) ?? []), POSITIONAL_NAME]));
-      if (depth < 4) for (const script of scripts.values()) visit(script, depth + 1);
-    }
-    for (const document of notes.hereDocuments) {
-      if (depth >= 4) continue;
-      if (pipelineFrom(document.command, notes).some((command) => stdinReader(command) === 'shell')) visit(document.body, depth + 1);
-      if (document.expanded) for (const inner of commandSubstitutions(document.body)) visit(inner, depth + 1);
-    }
-    if (depth < 4) for (const expansion of expansions) if (/^(\$\(|`)/u.test(expansion)) visit(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), depth + 1);
-  };
-  visit(text, 0);
-  // A variable set from another that is run runs the other's value too.
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [name, sources] of flows)
-      for (const source of sources)
-        if (run.has(name) && !run.has(source)) {
-          run.add(source);
-          changed = true;
-        }
-  }
-  return run;
-}
-
-/**
- * find's starting points when it runs what it finds (`-exec {} ;`, `-exec sh {} ;`, `-execdir python3 {} +`): every
- * file below them may be run. A program given the files as data (`-exec black {} +`) runs none of them.
- */
-function findStarts(command: readonly string[], at: number): string[] {
-  const words = command.slice(at + 1).map(unmark);
-  const runsFound = words.some((word, index) => {
-    if (!/^-(exec|execdir|ok|okdir)$/u.test(word)) return false;
-    const end = words.findIndex((w, i) => i > index && (w === ';' || w === '+'));
-    const executed = words.slice(index + 1, end === -1 ? undefined : end);
-    if (executed[0] === '{}') return true;
-    const operand = interpreterReading(path.basename(executed[0] ?? ''), executed.slice(1)).operand;
-    return operand !== undefined && executed[1 + operand] === '{}';
-  });
-  if (!runsFound) return [];
-  const end = words.findIndex((word) => word.startsWith('-') || word === '(' || word === '!');
-  return command.slice(at + 1, at + 1 + (end === -1 ? words.length : end));
-}
-
 /**
  * Every file a command value may name, as git runs it: through a shell (`shell`, the default: "!" aliases, editors,
  * pagers, drivers, helpers, fsmonitor), or split as git splits a plain alias (no expansion). Every word counts, with
@@ -664,7 +171,13 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (runs && part === word && script !== undefined) out[out.indexOf(found)] = { ...found, runs: true };
         if (found.anchor !== 'plain' || path.isAbsolute(found.text)) continue;
         for (const directory of moved)
-          out.push({ ...found, text: path.join(directory.text, found.text), anchor: directory.anchor, ...(runs && part === word && script !== undefined ? { runs: true as const } : {}) });
+          out.push({
+            ...found,
+            text: path.join(directory.text, found.text),
+            anchor: directory.anchor,
+            movedTo: directory,
+            ...(runs && part === word && script !== undefined ? { runs: true as const } : {}),
+          });
       }
     }
   };
@@ -689,7 +202,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     return moved.length;
   };
   const read = (text: string, depth: number) => {
-    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), unclosed: false };
+    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false };
     const commands = lexShell(text, expansions, substitute, notes);
     if (notes.unclosed && script !== undefined)
       out.push({ kind: 'unresolved', text: text.length > 60 ? `${text.slice(0, 57)}...` : text, why: 'a quote is never closed, so zotbox cannot tell where its words end' });
@@ -711,6 +224,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       command.forEach((word, index) => {
         // find's `{}` is each file it finds: covered by its starting points when it runs them.
         if (starts.length > 0 && unmark(word) === '{}') return;
+        if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
         parts(word, runsAt.has(index) || (scriptFollows && script !== undefined));
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
@@ -747,12 +261,37 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     // A shell given its script by -c (`xargs bash -c '…'`) reads that script, read as its words are.
     if (producer === undefined || stdinReader(command) !== 'shell' || commandStrings(command.map(unmark)).size > 0) return;
     if (notes.hereDocuments.some((document) => pipelineFrom(document.command, notes).includes(command as string[]))) return;
+    programWritten(producer, depth);
+  };
+  // The script a command writes for a shell to run: echo's and printf's text, the files cat writes (each run as a
+  // script); anything else (`curl … | sh`, `git diff | xargs sh`) cannot be told.
+  const programWritten = (producer: readonly string[], depth: number) => {
     const { at } = programOf(producer);
     const program = unmark(producer[at] ?? '');
     const args = producer.slice(at + 1);
     if (program === 'echo' && !args.some((arg) => unmark(arg).startsWith('-'))) return read(args.join(' '), depth + 1);
     if (program === 'printf' && args.length === 1 && !/[%\\]/u.test(args[0]!)) return read(args[0]!, depth + 1);
+    if (program === 'cat' && args.length > 0 && !args.some((arg) => unmark(arg).startsWith('-'))) {
+      for (const arg of args) parts(arg, true);
+      return;
+    }
     out.push({ kind: 'unresolved', text: unmark(producer.join(' ')), why: 'a shell runs what this command writes, which zotbox cannot tell' });
+  };
+  // A word that holds process substitutions (`source <(cat FILE)`): the commands inside are read; one that is run or
+  // sourced runs what its command writes (read as a pipe into a shell is). True when the word is nothing else.
+  const processSubstitutionsIn = (word: string, notes: LexNotes, index: number, runsAt: ReadonlySet<number>, depth: number): boolean => {
+    const marks = Array.from(word.matchAll(/[\uF100-\uF1FF]/gu), (match) => processSubstitutionOf(match[0])!);
+    if (marks.length === 0) return false;
+    for (const mark of marks) if (depth < 4) read(notes.processSubstitutions![mark]!, depth + 1);
+    const whole = processSubstitutionOf(word);
+    if (!runsAt.has(index) || script === undefined) return whole !== undefined;
+    const inner = whole === undefined ? [] : lexShell(notes.processSubstitutions![whole]!, expansions, substitute);
+    if (inner.length === 1) programWritten(inner[0]!, depth);
+    else {
+      const written = unmark(word).replace(/[\uF100-\uF1FF]/gu, (mark) => `<(${notes.processSubstitutions![processSubstitutionOf(mark)!] ?? ''})`);
+      out.push({ kind: 'unresolved', text: written.slice(0, 60), why: 'a shell runs what a process substitution writes, which zotbox cannot tell' });
+    }
+    return true;
   };
   if (mode === 'git') {
     for (const word of lexShell(
@@ -776,8 +315,6 @@ interface Assignments {
   readonly lines: ReadonlySet<string>;
   readonly expansions: readonly string[];
 }
-
-const DECLARERS = new Set(['export', 'local', 'readonly', 'declare', 'typeset']);
 
 function assignmentsOf(text: string): Assignments {
   const expansions: string[] = [];
@@ -906,54 +443,6 @@ function spelledOut(word: string, substitute: Substitute): string | undefined {
     i = end - 1;
   }
   return out;
-}
-
-/**
- * The directories an assignment in a script puts on a search path (every entry of a search-path variable but the
- * variable's own earlier value), whole; the project's dependencies (`node_modules/.bin`) are theirs, as by hand.
- */
-export function searchPathNames(word: string): InterpreterName[] {
-  const assignment = ASSIGNMENT.exec(word);
-  if (assignment === null || !SEARCH_VARIABLES.test(assignment[1]!) || DATA_VARIABLES.test(assignment[1]!)) return [];
-  return assignment[3]!
-    .split(':')
-    .filter((entry) => entry !== '' && !/[\uE000-\uEFFF]/u.test(entry) && !entry.split('/').includes('node_modules'))
-    .map((entry) => ({ text: entry, tree: true }));
-}
-
-/**
- * The words of a command that hold shell text of their own, by index, with that text: the script of a shell's -c at
- * any word (`timeout 5 bash -c -- SCRIPT`), eval's words, trap's action, flock's and su's -c, env's -S line, an alias
- * definition's body, a git -c value (an alias or a command git runs).
- */
-function commandStrings(words: readonly string[]): Map<number, string> {
-  const found = new Map<number, string>();
-  // From the first word: a wrapper before the program holds one too (env -S "sh x").
-  for (let index = 0; index < words.length; index++) {
-    const program = path.basename(words[index]!);
-    const after = (test: (word: string) => boolean) => {
-      const option = words.findIndex((word, i) => i > index && test(word));
-      if (option === -1) return;
-      const script = words[option + 1] === '--' ? option + 2 : option + 1;
-      if (script < words.length) found.set(script, words[script]!);
-    };
-    if (SHELLS.has(program) && program !== 'eval') after((word) => /^-[a-z]*c[a-z]*$/u.test(word));
-    else if (program === 'eval') for (let i = index + 1; i < words.length; i++) found.set(i, words[i]!);
-    else if (program === 'trap' && index + 1 < words.length) found.set(index + 1, words[index + 1]!);
-    else if (['flock', 'su', 'runuser'].includes(program)) after((word) => word === '-c' || word === '--command');
-    else if (program === 'env') after((word) => word === '-S' || word === '--split-string');
-    else if (program === 'alias')
-      for (let i = index + 1; i < words.length; i++) {
-        const body = /^[^=]+=(.*)$/su.exec(words[i]!)?.[1];
-        if (body !== undefined) found.set(i, body);
-      }
-    else if (program === 'git')
-      for (let i = index + 1; i < words.length - 1; i++) {
-        const value = words[i] === '-c' ? /^[^=]+=(.*)$/su.exec(words[i + 1]!)?.[1] : undefined;
-        if (value !== undefined) found.set(i + 1, value.replace(/^\s*!/u, ''));
-      }
-  }
-  return found;
 }
 
 /**

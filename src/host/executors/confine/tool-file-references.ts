@@ -43,7 +43,8 @@ import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { codeNames, interpreterReading } from './interpreter-operands.js';
-import { commandWords, scriptWords, searchPathNames, shebangProgram } from './shell-command-words.js';
+import { searchPathNames } from './shell-command-reading.js';
+import { commandWords, scriptWords, shebangProgram } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { DATA_VARIABLES, OPTION_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
@@ -383,6 +384,8 @@ interface Named {
   readonly runBy: string;
   /** A script's word that is run or sourced: read as a script in turn, wherever it lies. */
   readonly runs?: boolean;
+  /** Where what it names runs, when a `cd` moved there (absolute, or relative to where the naming file's words are taken from). */
+  readonly runsIn?: string;
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -422,7 +425,8 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
       continue;
     }
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
-    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...(word.runs === true ? { runs: true } : {}) });
+    const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
+    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...(word.runs === true ? { runs: true } : {}), ...(runsIn === undefined ? {} : { runsIn }) });
   }
   return named;
 }
@@ -870,7 +874,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // the same (the monorepo's hook runs the root's scripts, which run the package's): only what lies in the scopes
       // is protected. The system's programs are not the project's.
       if (!inScopes(target) || granted(target)) {
-        if (named.runs === true && targetStats?.isFile() === true && isInsideRoot(target, base)) followScript(target, named, base, depth, pending);
+        if (named.runs === true && targetStats?.isFile() === true && isInsideRoot(target, base)) followScript(target, named, runsFrom(named, base), depth, pending);
         continue;
       }
       // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the
@@ -886,12 +890,15 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // script runs or sources (a chain of scripts is followed to its end, within MAX_FILES).
       if (kind === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
       else if (kind === 'direnv' || kind === 'dotenv' || kind === 'nix') pending.push({ file: target, as: kind, base, runBy: named.runBy, depth });
-      else if (named.runs === true) followScript(target, named, base, depth, pending);
+      else if (named.runs === true) followScript(target, named, runsFrom(named, base), depth, pending);
       else if (depth === 0 || isScript(target)) pending.push({ file: target, as: readingOf(target, false) ?? 'words', base, runBy: named.runBy, depth: depth + 1 });
     }
   }
   return { locations: [...locations.values()], unresolved };
 }
+
+/** Where a script a script runs is read from: the directory a `cd` before it moved to, or where the script's words are. */
+const runsFrom = (named: Named, base: string) => (named.runsIn === undefined ? base : path.resolve(base, named.runsIn));
 
 /** A file a script runs or sources, read in turn by what it is (a compiled program names nothing zotbox reads). */
 function followScript(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {

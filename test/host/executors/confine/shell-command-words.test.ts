@@ -297,3 +297,26 @@ test('a pipe into a shell given its script by -c is that script: the piped names
   t.deepEqual(unresolvedOf(words('git diff --cached --name-only | xargs -r bash -c \'black --check "$@"\' _')), []);
   t.deepEqual(unresolvedOf(words('git diff --cached --name-only | xargs -r sh')), ['unresolved:git diff --cached --name-only']);
 });
+
+test('a process substitution that is sourced or run runs what its command writes: cat FILE runs FILE; anything else is unresolved', (t) => {
+  const script = { scriptDirectory: '/ws/.git/hooks', workingDirectory: '/ws', environment: {} };
+  const run = scriptWords('source <(cat scripts/env)\nbash <(cat tools/a.sh tools/b.sh)\ndiff <(cat data/x) data/y\n', script);
+  const ran = run.filter((word) => word.kind === 'path' && word.runs === true).map((word) => (word.kind === 'path' ? word.text : ''));
+  for (const expected of ['scripts/env', 'tools/a.sh', 'tools/b.sh']) t.true(ran.includes(expected), `${expected}: ${ran.join(' ')}`);
+  // Data for diff: named, not run.
+  t.false(ran.includes('data/x'));
+  t.true(run.some((word) => word.kind === 'path' && word.text === 'data/x'));
+  t.deepEqual(
+    run.filter((word) => word.kind === 'unresolved'),
+    [],
+  );
+  const fetched = scriptWords('source <(curl -s https://example.com/env)\n', script).filter((word) => word.kind === 'unresolved');
+  t.is(fetched.length, 1);
+  t.regex(fetched[0]!.kind === 'unresolved' ? fetched[0]!.why : '', /a shell runs what this command writes/u);
+});
+
+test('a word a cd moved to carries that directory, where what it runs runs', (t) => {
+  const words = scriptWords('cd web && sh scripts/lint.sh\n', { scriptDirectory: '/ws/.git/hooks', workingDirectory: '/ws', environment: {} });
+  const moved = words.find((word) => word.kind === 'path' && word.text === 'web/scripts/lint.sh');
+  t.deepEqual(moved?.kind === 'path' ? moved.movedTo : undefined, { text: 'web', anchor: 'plain' });
+});
