@@ -101,10 +101,14 @@ export function unresolvedControlsMessage(unresolved: readonly string[]): string
 export function refuseUnresolvedControls(set: ProtectedSet): void {
   const tools = set.toolUnresolved ?? [];
   if (tools.length > 0) throw new ZotboxError('ZB_CONFINEMENT_TOOL_FILE_UNRESOLVED', `command refused: ${unresolvedToolFilesMessage(tools)}.`, { details: { unresolved: [...tools] } });
-  const links = set.linkUnresolved ?? [];
-  if (links.length > 0) throw new ZotboxError('ZB_CONFINEMENT_LINK_UNRESOLVED', `command refused: ${unresolvedLinksMessage(links)}.`, { details: { unresolved: [...links] } });
   if (set.unresolved.length === 0) return;
   throw new ZotboxError('ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED', `command refused: ${unresolvedControlsMessage(set.unresolved)}.`, { details: { unresolved: [...set.unresolved] } });
+}
+
+/** Before any writer acts: refuses when a link in a protected place cannot be followed (fail closed). */
+export function refuseUnresolvedLinks(set: ProtectedSet): void {
+  const links = set.linkUnresolved ?? [];
+  if (links.length > 0) throw new ZotboxError('ZB_CONFINEMENT_LINK_UNRESOLVED', `command refused: ${unresolvedLinksMessage(links)}.`, { details: { unresolved: [...links] } });
 }
 
 function canonicalAndWritten(entry: string): string[] {
@@ -190,6 +194,7 @@ function tooLarge(p: string): ZotboxError {
  */
 export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]): ProtectedRecord {
   refuseUnresolvedControls(set); // what cannot be listed cannot be recorded, bound or put back: no command runs
+  refuseUnresolvedLinks(set);
   const budget = { entries: 0, bytes: 0 };
   const record = (p: string): Recorded => {
     if (writeRoots.includes(p)) return { kind: 'granted' };
