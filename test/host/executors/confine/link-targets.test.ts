@@ -36,12 +36,14 @@ function located(set: ProtectedSet, ws: string): string[] {
 
 test('a hook linked through a chain of links: every link on the way and the file at its end are protected, bound read-only and recorded', (t) => {
   const { top, ws } = world(t, { 'ws/b/real.sh': '#!/bin/sh\nexit 0\n' });
-  symlinkSync('b/real.sh', path.join(ws, 'a-hook'));
+  symlinkSync('b/real.sh', path.join(ws, 'a-middle'));
+  symlinkSync('a-middle', path.join(ws, 'a-hook'));
   symlinkSync('../../a-hook', path.join(ws, '.git', 'hooks', 'pre-commit'));
   const set = setOf(ws, top);
   t.deepEqual(set.linkUnresolved, []);
   const paths = located(set, ws);
   t.true(paths.includes('a-hook'), paths.join(' '));
+  t.true(paths.includes('a-middle'), paths.join(' '));
   t.true(paths.includes('b/real.sh'), paths.join(' '));
   t.true(set.paths.includes(path.join(ws, 'a-hook')));
   t.true(set.paths.includes(path.join(ws, 'b', 'real.sh')));
