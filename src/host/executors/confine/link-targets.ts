@@ -41,7 +41,8 @@ export function linkTargets(roots: readonly LinkRoot[], writeRoots: readonly str
     if (known === undefined || (tree && !known.tree)) found.set(p, { path: p, tree, reason });
   };
   const walk = (p: string, reason: string) => {
-    if (walked.has(p) || skip(p)) return;
+    // A write scope is the agent's: what it holds is not walked (a link to the workspace's top, `.vscode/ws -> ..`).
+    if (walked.has(p) || skip(p) || writeRoots.includes(p)) return;
     walked.add(p);
     if (budget.left-- <= 0) {
       unresolved.push(`${p}: the protected places hold more entries than zotbox walks for links (${MAX_ENTRIES})`);
@@ -51,6 +52,7 @@ export function linkTargets(roots: readonly LinkRoot[], writeRoots: readonly str
     try {
       stats = lstatSync(p, { throwIfNoEntry: false });
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return; // a file on the way: nothing there
       unresolved.push(`${p} cannot be examined (${(error as NodeJS.ErrnoException).code ?? 'error'}), and a link there would run what it leads to`);
       return;
     }
@@ -92,7 +94,8 @@ export function linkTargets(roots: readonly LinkRoot[], writeRoots: readonly str
         next = undefined; // a parent that is no directory: the resolved path above is what exists
       }
       if (next?.isSymbolicLink() !== true) {
-        if (directory && resolved.exists) walk(resolved.path, `inside ${resolved.path}, ${why}`);
+        // A directory that holds a write scope (the project's top) is not walked: its tool entries are read as those above the scopes.
+        if (directory && resolved.exists && !writeRoots.some((root) => isInsideRoot(root, resolved.path))) walk(resolved.path, `inside ${resolved.path}, ${why}`);
         return;
       }
       at = written;

@@ -98,3 +98,16 @@ test('a hook link zotbox cannot follow (a loop) refuses every writer: commands, 
   const controls = currentControlLocations([ws], [], { home: '/nonexistent-home', noSystem: true, environment: {} });
   t.true('unavailable' in controls);
 });
+
+test('a link in a tool directory to the workspace top, or above it, protects nothing of the workspace and refuses nothing', (t) => {
+  const { top, ws } = world(t, { 'ws/.vscode/settings.json': '{}\n', 'ws/src/a.ts': 'export {};\n' });
+  symlinkSync('..', path.join(ws, '.vscode', 'top'));
+  symlinkSync('../..', path.join(ws, '.vscode', 'above'));
+  const set = setOf(ws, top);
+  t.deepEqual(set.linkUnresolved, []);
+  const paths = located(set, ws);
+  t.false(
+    paths.some((p) => p === '' || p === '/' || p.startsWith('src')),
+    paths.join(' '),
+  );
+});
