@@ -166,6 +166,11 @@ export const ERROR_CODES = {
     summary:
       "A file the user's tools run on their own (.envrc, a file it sources) holds a line zotbox does not read (a command, $(cmd), a directive outside the closed list), so it cannot tell which files that tool runs; commands and writes are refused until that line is changed.",
   },
+  ZB_CONFINEMENT_LINK_UNRESOLVED: {
+    exit: 1,
+    summary:
+      "A link in a place the user's tools run from (a hooks directory, .envrc, .vscode/...) cannot be followed (unreadable, a loop, too many links), so zotbox cannot tell which file runs through it; commands and writes are refused until the link is fixed.",
+  },
   ZB_SCOPE_STATE_DIRECTORY: { exit: 1, summary: 'A declared scope resolves into the zotbox state directory (consents, sessions, other agents), which agents may never reach.' },
   ZB_LOAD_NOT_FOUND: { exit: 1, summary: 'No agent exists at the local path given, and it is not an explicit github: reference or URL.' },
   ZB_CONSENT_REQUIRED: { exit: 1, summary: 'The agent needs your consent and none could be asked for (no terminal); approve it with -y or ZOTBOX_AGENT_CONSENT=1.' },

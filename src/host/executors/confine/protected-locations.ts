@@ -13,6 +13,7 @@ import { findControlLocation, ungrantedToolFile, type ControlLocation, type Cont
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
+import { linkTargets } from './link-targets.js';
 import { toolFileReferences } from './tool-file-references.js';
 
 /** Entries and bytes recorded per call at most: past these zotbox cannot promise to put things back, and refuses. */
@@ -30,6 +31,8 @@ export interface ProtectedSet {
   readonly unresolved: readonly string[];
   /** Lines of tool files zotbox does not read (tool-file-references.ts): non-empty refuses too. */
   readonly toolUnresolved?: readonly string[];
+  /** Links in protected places zotbox cannot follow (link-targets.ts): non-empty refuses too. */
+  readonly linkUnresolved?: readonly string[];
 }
 
 /** The protected set for the scopes as the inventory found them. */
@@ -37,26 +40,51 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   const git = collectControlLocations(inventory, writeRoots, user ?? { home: '/nonexistent', noSystem: true });
   // What the tool files name is protected as they are (tool-file-references.ts).
   const named = toolFileReferences(inventory.toolEntries, writeRoots, { hookDirectories: git.hookDirectories, ...(user?.environment === undefined ? {} : { environment: user.environment }) });
-  const locations = [...git.locations, ...named.locations];
   const unresolved = git.unresolved;
   const reasons = new Map<string, string>();
   const inGitDirectory = (p: string) => [...inventory.gitDirectories.keys()].some((directory) => isInsideRoot(p, directory));
+  const entries = toolEntryReasons(inventory.toolEntries, writeRoots);
+  // What the links in protected places lead to runs as they do (link-targets.ts). A git directory is walked by its
+  // control entries (listed on their own), never its object store.
+  const linked = linkTargets(
+    [
+      ...[...git.locations, ...named.locations].map((location) => ({ path: location.path, reason: location.reason })),
+      ...[...entries].map(([entry, reason]) => ({ path: entry, reason })),
+      ...(named.enclosing ?? []).map((entry) => ({ path: entry, reason: 'a file other tools run on their own, above the write scopes' })),
+      ...git.hookDirectories.map(({ directory }) => ({ path: directory, reason: "a hooks directory; the user's git runs what it holds" })),
+    ],
+    writeRoots,
+    (p) => inventory.gitDirectories.has(p) || (path.basename(p).toLowerCase() === 'objects' && inGitDirectory(p)),
+  );
+  const locations = [...git.locations, ...named.locations, ...linked.locations];
   // Git directories (and the gitfiles and links in them) are the git aftercare's: bound read-only and checked there.
   for (const location of locations) {
     // A directory that a key names as a whole (a remote, a worktree) is not run; its files are not protected.
     const isDirectory = !location.tree && lstatSync(location.path, { throwIfNoEntry: false })?.isDirectory() === true;
     if (!isDirectory && !inGitDirectory(location.path) && !reasons.has(location.path)) reasons.set(location.path, location.reason);
   }
-  for (const entry of inventory.toolEntries) {
+  for (const [entry, reason] of entries) if (!reasons.has(entry)) reasons.set(entry, reason);
+  const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
+  const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
+  return { locations, paths, reasons, unresolved, toolUnresolved: named.unresolved, linkUnresolved: linked.unresolved };
+}
+
+/** The ungranted tool files among the entries (as written and as they resolve), each with why it is protected. */
+function toolEntryReasons(toolEntries: readonly string[], writeRoots: readonly string[]): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const entry of toolEntries) {
     for (const candidate of canonicalAndWritten(entry)) {
       const match = ungrantedToolFile(candidate, writeRoots);
       if (match !== undefined && writeRoots.some((root) => isInsideRoot(match.entry, root)) && !reasons.has(match.entry))
         reasons.set(match.entry, `a file other tools run on their own: ${match.rule.runBy}`);
     }
   }
-  const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
-  const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
-  return { locations, paths, reasons, unresolved, toolUnresolved: named.unresolved };
+  return reasons;
+}
+
+/** A link in a protected place zotbox cannot follow: why, naming each, and how to fix it. */
+export function unresolvedLinksMessage(unresolved: readonly string[]): string {
+  return `zotbox cannot tell what the links the user's tools run through lead to: ${unresolved.join('; ')}. The tool runs what such a link leads to, so a file the agent writes could be it. Fix: point the link at a file that exists and that zotbox can read, or remove it`;
 }
 
 /** What a tool file names cannot be worked out: why, naming each line, and how to fix it. */
@@ -77,6 +105,12 @@ export function refuseUnresolvedControls(set: ProtectedSet): void {
   throw new ZotboxError('ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED', `command refused: ${unresolvedControlsMessage(set.unresolved)}.`, { details: { unresolved: [...set.unresolved] } });
 }
 
+/** Before any writer acts: refuses when a link in a protected place cannot be followed (fail closed). */
+export function refuseUnresolvedLinks(set: ProtectedSet): void {
+  const links = set.linkUnresolved ?? [];
+  if (links.length > 0) throw new ZotboxError('ZB_CONFINEMENT_LINK_UNRESOLVED', `command refused: ${unresolvedLinksMessage(links)}.`, { details: { unresolved: [...links] } });
+}
+
 function canonicalAndWritten(entry: string): string[] {
   const resolved = resolveCanonicalPath(entry);
   return resolved.ok && resolved.path !== entry ? [entry, resolved.path] : [entry];
@@ -90,6 +124,7 @@ export function currentControlLocations(writeRoots: readonly string[], skipped: 
     const set = protectedSetOf(inventory, writeRoots, user);
     if (set.unresolved.length > 0) return { unavailable: unresolvedControlsMessage(set.unresolved) };
     if ((set.toolUnresolved ?? []).length > 0) return { unavailable: unresolvedToolFilesMessage(set.toolUnresolved!) };
+    if ((set.linkUnresolved ?? []).length > 0) return { unavailable: unresolvedLinksMessage(set.linkUnresolved!) };
     return { locations: set.locations };
   } catch (error) {
     return { unavailable: (error as Error).message };
@@ -159,6 +194,7 @@ function tooLarge(p: string): ZotboxError {
  */
 export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]): ProtectedRecord {
   refuseUnresolvedControls(set); // what cannot be listed cannot be recorded, bound or put back: no command runs
+  refuseUnresolvedLinks(set);
   const budget = { entries: 0, bytes: 0 };
   const record = (p: string): Recorded => {
     if (writeRoots.includes(p)) return { kind: 'granted' };

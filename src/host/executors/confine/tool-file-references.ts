@@ -54,6 +54,8 @@ export interface ToolFileReferences {
   readonly locations: readonly ControlLocation[];
   /** Lines and files zotbox cannot read: each refuses every writer, named in the error. */
   readonly unresolved: readonly string[];
+  /** The tool entries found above the write scopes (protected-locations.ts follows their links into the scopes). */
+  readonly enclosing?: readonly string[];
 }
 
 /**
@@ -894,7 +896,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       else if (depth === 0 || isScript(target)) pending.push({ file: target, as: readingOf(target, false) ?? 'words', base, runBy: named.runBy, depth: depth + 1 });
     }
   }
-  return { locations: [...locations.values()], unresolved };
+  return { locations: [...locations.values()], unresolved, enclosing: enclosing.entries };
 }
 
 /** Where a script a script runs is read from: the directory a `cd` before it moved to, or where the script's words are. */
