@@ -103,15 +103,16 @@ export function scriptRootNames(code: string): InterpreterName[] {
 /**
  * What Python may import from `directory` when it is sys.path[0] (the script's directory; the working directory for
  * -m, -c and stdin) or put first on it: every module there, as the standard library's own imports and a package's
- * find it before their own. The directory whole (not "." itself: where the program runs is the workspace, whose every
- * write would be refused), and a module file or package of each standard-library name (what is left of the closed
+ * find it before their own: the directory whole. Not "." itself (where the program runs is the workspace, whose every
+ * write would be refused): there, a module file or package of each standard-library name (what is left of the closed
  * world where the directory cannot be protected whole).
  */
 export function searchRootNames(directory: string, anchor?: 'file'): InterpreterName[] {
   const at = directory.replace(/\/+$/u, '');
   const here = at === '.' || at === '';
-  const join = (name: string) => (here ? name : `${at}/${name}`);
-  const names: InterpreterName[] = here ? [] : [{ text: at, tree: true }];
-  for (const name of PYTHON_STDLIB_NAMES) for (const suffix of ['', '.py', '.pyc', '.so', '.abi3.so']) names.push({ text: join(`${name}${suffix}`), tree: true });
+  // Elsewhere the directory whole covers them (listing each costs a path resolution per name, per command).
+  if (!here) return [{ text: at, tree: true, ...(anchor === undefined ? {} : { anchor }) }];
+  const names: InterpreterName[] = [];
+  for (const name of PYTHON_STDLIB_NAMES) for (const suffix of ['', '.py']) names.push({ text: `${name}${suffix}`, tree: true });
   return anchor === undefined ? names : names.map((name) => ({ ...name, anchor }));
 }

@@ -29,7 +29,7 @@ test('an absolute import carries no anchor: it is looked up from every directory
 
 test('a directory put on sys.path is protected whole; one computed from a variable is unresolved', (t) => {
   const literal = pythonSearchPaths('import sys\nsys.path.insert(0, "lib")\n');
-  t.deepEqual(shown(literal.names).slice(0, 3), ['lib/**', 'lib/__future__/**', 'lib/__future__.py/**']);
+  t.deepEqual(shown(literal.names), ['lib/**']);
   t.deepEqual(literal.computed, []);
   t.deepEqual(shown(pythonSearchPaths('sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))\n').names)[0], 'file:./**');
   t.deepEqual(pythonSearchPaths('sys.path.append(os.environ["X"])\n').computed, ['sys.path.append(os.environ["X"]']);
@@ -37,15 +37,13 @@ test('a directory put on sys.path is protected whole; one computed from a variab
 });
 
 test("a sys.path[0] directory's modules: the directory whole, and each standard-library name's module there", (t) => {
-  const tools = shown(searchRootNames('tools'));
-  t.is(tools[0], 'tools/**');
-  for (const name of ['tools/gettext.py/**', 'tools/gettext/**', 'tools/argparse.pyc/**', 'tools/_ssl.so/**', 'tools/json.abi3.so/**']) t.true(tools.includes(name), name);
+  t.deepEqual(shown(searchRootNames('tools')), ['tools/**']);
   // Where the program runs (".") is the workspace itself: not protected whole, its standard-library names are.
   const here = shown(searchRootNames('.'));
   t.false(here.includes('./**'));
-  t.true(here.includes('gettext.py/**'));
+  for (const name of ['gettext.py/**', 'gettext/**', '_ssl.py/**', 'argparse.py/**']) t.true(here.includes(name), name);
   // A script run by its #! line has its own directory as sys.path[0].
-  t.is(shown(scriptRootNames('#!/usr/bin/env python3\nimport argparse\n'))[0], 'file:./**');
+  t.deepEqual(shown(scriptRootNames('#!/usr/bin/env python3\nimport argparse\n')).slice(0, 3), ['file:./**', 'file:__future__/**', 'file:__future__.py/**']);
   t.deepEqual(scriptRootNames('#!/bin/sh\n'), []);
 });
 
