@@ -5,12 +5,21 @@
 // interpreter's grammar, so that a protected command's module or directory counts as
 // the file it runs. Pure, no I/O: names are relative as written.
 
+import path from 'node:path';
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
+import { MODULE, moduleFiles, pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from './python-imports.js';
+
+export { moduleFiles } from './python-imports.js';
 
 /** A file (or, `tree`, a directory whole) that a command runs, named by the grammar rather than written out. */
 export interface InterpreterName {
   readonly text: string;
   readonly tree: boolean;
+  /**
+   * `file`: relative to the program file's own directory only (a relative import, require_relative); none: to every
+   * directory the name may be looked up from (where the program runs, the file's directory).
+   */
+  readonly anchor?: 'file';
 }
 
 /** What a command runs: the names its grammar implies, and the index of its script operand (run as a program), if any. */
@@ -26,8 +35,6 @@ const NODE = /^(node|nodejs|bun|deno|tsx|ts-node)$/u;
 const PERL_RUBY = /^(perl|ruby)([0-9]+(\.[0-9]+)*)?$/u;
 /** Shells whose first operand is a script they read and run. */
 const SCRIPT_SHELLS = /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u;
-/** Python's options that take the next word as their value (-W default, -X dev). */
-const PYTHON_VALUED = new Set(['-W', '-X', '--check-hash-based-pycs']);
 const NODE_VALUED = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '-C', '--conditions', '--title', '--input-type']);
 /** Files node runs for a directory it is given: its package.json's main (read by the caller where it exists) or index.*. */
 const NODE_DIRECTORY_ENTRIES = ['package.json', 'index.js', 'index.mjs', 'index.cjs', 'index.json', 'index.node'];
@@ -54,25 +61,42 @@ function nodeModuleNames(specifier: string): InterpreterName[] {
  * JavaScript requires or imports, the directories Perl's `use lib` adds. For -c/-e programs and here-documents.
  */
 export function codeNames(code: string): InterpreterName[] {
-  const names = importedModules(code).flatMap(moduleFiles);
-  // Modules imported by a name written out (importlib.import_module("tools.x"), __import__("x")) and Ruby's
-  // require_relative/load of a file written without its extension.
-  for (const match of code.matchAll(/\b(?:import_module|__import__)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
+  const names = [...pythonImportNames(code), ...pythonSearchPaths(code).names, ...scriptRootNames(code)];
+  // Ruby's require_relative/load of a file written without its extension.
   for (const match of code.matchAll(/\b(?:require_relative|load)\s*\(?\s*["']([^"'#$\n]+)["']/gu)) names.push(file(match[1]!), file(`${match[1]!}.rb`));
-  for (const match of code.matchAll(/(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/gu)) names.push(...nodeModuleNames(match[1]!));
+  for (const match of code.matchAll(/(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/gu))
+    names.push(...nodeModuleNames(match[1]!).map((name) => ({ ...name, anchor: 'file' as const })));
   // Files a program runs by name: Perl's `do "FILE"` and `require "FILE"`, Python's runpy.run_path, execfile, and the
-  // open() of a program file whose text it execs (`exec(open("x.py").read())`); runpy.run_module's module.
+  // open() of a program file whose text it execs (`exec(open("x.py").read())`).
   // (JavaScript's require("./x") is read above, with node's resolution.)
   for (const match of code.matchAll(/\b(?:do|require)\s*\(?\s*["']([^"'$@\n]+)["']|\b(?:run_path|execfile)\s*\(\s*["']([^"'\n]+)["']|\bopen\s*\(\s*["']([^"'\n]+\.(?:py|pl|pm|rb|[cm]?js|sh))["']/gu))
     if (!names.some((name) => name.text === (match[1] ?? match[2] ?? match[3]))) names.push(file(match[1] ?? match[2] ?? match[3]!));
-  for (const match of code.matchAll(/\brun_module\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
-  for (const match of code.matchAll(/\buse\s+lib\s+(?:qw\s*[(/]\s*([^)/]*)[)/]|["']([^"']+)["'])/gu))
-    for (const directory of (match[1] ?? match[2] ?? '').split(/\s+/u)) if (directory !== '') names.push({ text: directory, tree: true });
+  names.push(...perlLibraryPaths(code).names);
   return names;
 }
 
-/** A dotted module name as `-m` takes it. */
-const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/u;
+/** What a program's text computes that zotbox cannot spell out: a search path (sys.path, @INC) built from a variable. */
+export function codeComputed(code: string): string[] {
+  return [...pythonSearchPaths(code).computed, ...perlLibraryPaths(code).computed];
+}
+
+/** Perl's `use lib LIST` and `unshift/push @INC, LIST`: directories, relative to where it runs ($FindBin::Bin: the file's). */
+function perlLibraryPaths(code: string): { names: InterpreterName[]; computed: string[] } {
+  const names: InterpreterName[] = [];
+  const computed: string[] = [];
+  for (const match of code.matchAll(/\b(?:use\s+lib\b|(?:unshift|push)\s*\(?\s*@INC\s*,)\s*([^;]*)/gu)) {
+    const list = match[1]!.trim();
+    const words = /^qw\s*[(/{[]/u.test(list) ? list.replace(/^qw\s*.(.*).$/su, '$1').split(/\s+/u) : [...list.matchAll(/"([^"]*)"|'([^']*)'|(\$\S+)/gu)].map((m) => m[1] ?? m[2] ?? m[3]!);
+    for (const word of words.filter((w) => w !== '')) {
+      const bin = /^\$(?:FindBin::(?:Real)?Bin|\{FindBin::(?:Real)?Bin\})(?=\/|$)/u.exec(word);
+      const rest = bin === null ? word : `.${word.slice(bin[0].length)}`;
+      if (/[$@`\\]/u.test(rest) || (bin !== null && rest.includes('..'))) computed.push(`${match[0].trim()} (${word})`);
+      else names.push({ text: rest.replace(/\/+$/u, '') || '.', tree: true, ...(bin === null ? {} : { anchor: 'file' as const }) });
+    }
+    if (words.length === 0 && list !== '') computed.push(match[0].trim());
+  }
+  return { names, computed };
+}
 
 const file = (text: string): InterpreterName => ({ text, tree: false });
 
@@ -90,60 +114,56 @@ export function programLanguage(program: string): ProgramLanguage | undefined {
  * or command it only computes.
  */
 export function inlineProgram(names: readonly InterpreterName[], code: string, language: ProgramLanguage | undefined): InterpreterReading {
-  const named = codeNames(code);
+  // A program given inline has no file: what it names is relative to where it runs, and that directory itself is the workspace.
+  const named = codeNames(code)
+    .filter((name) => name.text !== '.')
+    .map(({ text, tree }) => ({ text, tree }));
   for (const literal of literalPathNames(code, language)) if (!named.some((name) => name.text === literal)) named.push(file(literal));
-  return { names: [...names, ...named], operand: undefined, computed: computedRuns(code, language) };
+  return { names: [...names, ...named], operand: undefined, computed: [...computedRuns(code, language), ...codeComputed(code)] };
 }
 
-/**
- * The files Python runs to start module `name` from a directory on its path: every prefix's `P.py` and
- * `P/__init__.py` (a plain module beside a namespace package wins the import, a package's __init__ runs first), the
- * module's own `.py` and its `__main__.py`, and the module's directory whole (a package there wins over the `.py`).
- */
-export function moduleFiles(name: string): InterpreterName[] {
-  const parts = name.split('.');
-  const names: InterpreterName[] = [];
-  for (let length = 1; length <= parts.length; length++) {
-    const prefix = parts.slice(0, length).join('/');
-    names.push(file(`${prefix}.py`), file(`${prefix}/__init__.py`));
-  }
-  const own = parts.join('/');
-  names.push(file(`${own}/__main__.py`), { text: own, tree: true });
-  return names;
-}
+/** Python's switches that take no value (`python3 -Rm x` is -R then -m x): any of them may start a cluster. */
+const PYTHON_FLAGS = 'bBdEhiIOPqRsSuvVx?';
+/** Python's long options (`--check-hash-based-pycs` takes the next word). */
+const PYTHON_LONG = /^--(help|version|help-env|help-xoptions|help-all|check-hash-based-pycs)$/u;
 
-/** The modules a `-c` program imports (`import a.b`, `from a.b import c`): what it runs from the directory it starts in. */
-function importedModules(code: string): string[] {
-  const modules: string[] = [];
-  for (const match of code.matchAll(/(?:^|[;\n])\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gu)) {
-    for (const name of (match[1] ?? match[2] ?? '').split(',')) if (MODULE.test(name.trim())) modules.push(name.trim());
-  }
-  return modules;
-}
+/** A word python does not take (an option it would refuse, or one newer than zotbox reads): unresolved. */
+const unknownOption = (program: string, word: string): InterpreterReading => ({ names: [], operand: undefined, computed: [`${program} ${word} (an option zotbox does not read)`] });
 
 function readPython(args: readonly string[]): InterpreterReading {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
-    if (PYTHON_VALUED.has(word)) {
-      i++;
+    if (word === '-' || word === '--') {
+      // stdin (or the operand after --): the working directory is sys.path[0] for stdin, the script's for a script.
+      const operand = word === '--' && i + 1 < args.length ? i + 1 : undefined;
+      return { names: operand === undefined ? searchRootNames('.') : [...operandNames(args[operand]!, ['__main__.py']), ...searchRootNames(path.dirname(args[operand]!))], operand };
+    }
+    if (PYTHON_LONG.test(word)) {
+      if (word === '--check-hash-based-pycs') i++;
       continue;
     }
-    // -m MOD, -mMOD, and -m last in a group of flags (-Bm MOD): the module runs; the rest are its arguments.
-    const module = /^-[bBdEhiIOPqsSuvx]*m(.*)$/u.exec(word);
-    if (module !== null) {
-      const name = module[1] === '' ? args[i + 1] : module[1];
-      return { names: name !== undefined && MODULE.test(name) ? moduleFiles(name) : [], operand: undefined };
+    if (word.startsWith('-')) {
+      // A cluster of switches read as python reads it: flags, then at most one that takes a value (the rest, or the next word).
+      let at = 1;
+      while (at < word.length && PYTHON_FLAGS.includes(word[at]!)) at++;
+      const option = word[at];
+      const value = word.length > at + 1 ? word.slice(at + 1) : args[i + 1];
+      if (option === undefined) continue;
+      if (option === 'W' || option === 'X') {
+        if (word.length === at + 1) i++;
+        continue;
+      }
+      // -m MOD: the module runs from the working directory, sys.path[0]; the rest are its arguments.
+      if (option === 'm') return { names: [...(value !== undefined && MODULE.test(value) ? moduleFiles(value) : []), ...searchRootNames('.')], operand: undefined };
+      if (option === 'c') return inlineProgram(searchRootNames('.'), value ?? '', 'python');
+      return unknownOption('python', word);
     }
-    if (/^-[bBdEhiIOPqsSuvx]*c(.*)$/u.test(word)) {
-      const code = /^-[a-zA-Z]*c(.+)$/u.exec(word)?.[1] ?? args[i + 1] ?? '';
-      return inlineProgram([], code, 'python');
-    }
-    if (word === '-' || word === '--') return { names: [], operand: word === '--' && i + 1 < args.length ? i + 1 : undefined };
-    if (word.startsWith('-')) continue;
-    // The script, or a directory (or zip) whose __main__.py runs, importing its siblings: the whole operand.
-    return { names: operandNames(word, ['__main__.py']), operand: i };
+    // The script, or a directory (or zip) whose __main__.py runs, importing its siblings: the whole operand; and what
+    // lies beside it, its sys.path[0].
+    return { names: [...operandNames(word, ['__main__.py']), ...searchRootNames(path.dirname(word))], operand: i };
   }
-  return { names: [], operand: undefined };
+  // A program read from stdin, from the working directory.
+  return { names: searchRootNames('.'), operand: undefined };
 }
 
 function readNode(program: string, args: readonly string[]): InterpreterReading {
@@ -168,18 +188,61 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
   return { names, operand: undefined };
 }
 
-function readPerlOrRuby(language: ProgramLanguage, args: readonly string[]): InterpreterReading {
+/** Perl's switches that take no value: any of them may start a cluster (`perl -wIlib`). */
+const PERL_FLAGS = 'acfnpsStTuUvwWXh';
+
+/** The library directories of a -M/-m value: `lib=DIR,DIR`, `local::lib=DIR` (`-M-lib=` removes them: nothing added). */
+function perlModuleOption(spec: string): InterpreterName[] {
+  const library = /^(lib|local::lib)=(.*)$/su.exec(spec);
+  return library === null ? [] : library[2]!.split(',').map((directory) => ({ text: directory, tree: true }));
+}
+
+/**
+ * Perl's command line read as perl reads it: each cluster is switches that take no value, then at most one that
+ * takes the rest of the word (-I, -M, -m, -e, -E, -x, -i, -d, -D, -F, -V) or digits (-l, -0, -C); a letter perl
+ * does not have is unresolved.
+ */
+function readPerl(args: readonly string[]): InterpreterReading {
   const names: InterpreterName[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
-    // -I DIR, -IDIR: a directory on the library path, whose every file may be what a -M/-r or a `use` loads.
+    if (word === '--' || word === '-') return { names, operand: word === '--' && i + 1 < args.length ? i + 1 : undefined };
+    if (!word.startsWith('-')) return { names, operand: i };
+    for (let at = 1; at < word.length; at++) {
+      const option = word[at]!;
+      if (PERL_FLAGS.includes(option)) continue;
+      const rest = word.slice(at + 1);
+      // -l and -0 take octal (-0x hex) digits, -C a number or its letters; then the cluster goes on.
+      const digits = { l: /^[0-7]*/u, '0': /^(x[0-9A-Fa-f]*|[0-7]*)/u, C: /^([0-9]+|[IOEioSDAL]*)/u }[option];
+      if (digits !== undefined) {
+        at += digits.exec(rest)![0].length;
+        continue;
+      }
+      // -I DIR, -IDIR: a directory on the library path, whose every file may be what a -M or a `use` loads.
+      if (option === 'I' || option === 'M' || option === 'm' || option === 'e' || option === 'E') {
+        const value = rest !== '' ? rest : args[++i];
+        if (option === 'I' && value !== undefined) names.push({ text: value, tree: true });
+        if ((option === 'M' || option === 'm') && value !== undefined) names.push(...perlModuleOption(value));
+        if (option === 'e' || option === 'E') return inlineProgram(names, value ?? '', 'perl');
+        break;
+      }
+      if ('xidDFV'.includes(option)) break;
+      return unknownOption('perl', word);
+    }
+  }
+  return { names, operand: undefined };
+}
+
+function readRuby(args: readonly string[]): InterpreterReading {
+  const names: InterpreterName[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    // -I DIR, -IDIR: a directory on the library path, whose every file may be what a -r or a `require` loads.
     if (word === '-I' && args[i + 1] !== undefined) names.push({ text: args[++i]!, tree: true });
     else if (word.startsWith('-I') && word.length > 2) names.push({ text: word.slice(2), tree: true });
-    // -Mlib=DIR,DIR and -Mlocal::lib=DIR: directories on the library path.
-    else if (/^-M-?(lib|local::lib)=/u.test(word)) for (const directory of word.slice(word.indexOf('=') + 1).split(',')) names.push({ text: directory, tree: true });
     // ruby -r ./x: a file it loads first (x.rb).
     else if (word === '-r' && /^\.{0,2}\//u.test(args[i + 1] ?? '')) names.push(file(args[++i]!), file(`${args[i]!}.rb`));
-    else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return inlineProgram(names, args[i + 1] ?? '', language);
+    else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return inlineProgram(names, args[i + 1] ?? '', 'ruby');
     else if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
     else if (!word.startsWith('-')) return { names, operand: i };
   }
@@ -207,7 +270,7 @@ function readShell(args: readonly string[]): InterpreterReading {
 export function interpreterReading(program: string, args: readonly string[]): InterpreterReading {
   if (PYTHON.test(program)) return readPython(args);
   if (NODE.test(program)) return readNode(program, args);
-  if (PERL_RUBY.test(program)) return readPerlOrRuby(programLanguage(program)!, args);
+  if (PERL_RUBY.test(program)) return programLanguage(program) === 'perl' ? readPerl(args) : readRuby(args);
   if (SCRIPT_SHELLS.test(program)) return readShell(args);
   if (program === '.' || program === 'source') return { names: [], operand: args.length > 0 ? 0 : undefined };
   // run-parts DIR runs every file in DIR.

@@ -42,7 +42,8 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
-import { codeNames, interpreterReading } from './interpreter-operands.js';
+import { codeComputed, codeNames, interpreterReading } from './interpreter-operands.js';
+import { packageSearchRoot } from './python-package-root.js';
 import { searchPathNames } from './shell-command-reading.js';
 import { commandWords, scriptWords, shebangProgram } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
@@ -331,6 +332,7 @@ function isProgramCode(file: string, text: string): boolean {
 function programCodeNames(file: string, text: string, where: (index: number, what: string) => string, unresolved: string[]): { name: string; tree: boolean; index: number }[] {
   const names: { name: string; tree: boolean; index: number }[] = [];
   const lines = text.split('\n');
+  const packageRoot = packageSearchRoot(file) ?? '';
   for (const name of codeNames(text)) {
     const index = Math.max(
       0,
@@ -344,8 +346,11 @@ function programCodeNames(file: string, text: string, where: (index: number, wha
         ),
       ),
     );
-    names.push({ name: path.join(path.dirname(file), name.text), tree: name.tree, index });
+    // Looked up where the program runs (the base), beside the file, and above its package; a relative import beside it only.
+    const roots = name.anchor === 'file' ? [path.dirname(file)] : [...new Set([path.dirname(file), '', packageRoot])];
+    for (const root of roots) names.push({ name: path.join(root, name.text), tree: name.tree, index });
   }
+  for (const computed of codeComputed(text)) unresolved.push(`${file}: the program ${computed}, and zotbox cannot work out which directory that is`);
   for (const [index, line] of lines.entries()) {
     for (const match of line.matchAll(/(["'`])((?:(?!\1)[^\\\n])*[*?[](?:(?!\1)[^\\\n])*)\1(?!\s*:)/gu)) {
       const pattern = match[2]!;

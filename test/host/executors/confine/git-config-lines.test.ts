@@ -1,6 +1,7 @@
 // Reading git config entries with their lines (issue 21 §3): what git reads,
 // read at least as widely, so a path it names is never missed.
 import test from 'ava';
+import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
 import { commandWords, isDataEntry, parseConfigEntries, pathWords, type CommandWord } from '../../../../src/host/executors/confine/git-config-lines.js';
 
 test('entries carry their section, subsection, key as written, unquoted value and line', (t) => {
@@ -34,7 +35,10 @@ test('the words of a value that name files: relative, absolute, home and option 
 });
 
 const plain = (text: string): CommandWord => ({ kind: 'path', text, anchor: 'plain', tree: false });
-const paths = (value: string, mode?: 'shell' | 'git') => commandWords(value, mode).flatMap((w) => (w.kind === 'path' ? [`${w.anchor}:${w.text}${w.tree ? '/**' : ''}`] : []));
+const paths = (value: string, mode?: 'shell' | 'git') =>
+  commandWords(value, mode)
+    .flatMap((w) => (w.kind === 'path' ? [`${w.anchor}:${w.text}${w.tree ? '/**' : ''}`] : []))
+    .filter((shown) => !isStdlibShadow(shown));
 const unresolved = (value: string, mode?: 'shell' | 'git') => commandWords(value, mode).flatMap((w) => (w.kind === 'unresolved' ? [w.text] : []));
 
 test('every word of a command names a file where git runs it, with or without a slash, and each part of an option value', (t) => {

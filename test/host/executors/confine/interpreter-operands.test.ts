@@ -2,8 +2,13 @@
 // a library directory. The expected names are written out by hand from each interpreter's documented grammar.
 import test from 'ava';
 import { interpreterReading, moduleFiles } from '../../../../src/host/executors/confine/interpreter-operands.js';
+import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
 
-const names = (program: string, args: readonly string[]) => interpreterReading(program, args).names.map((name) => `${name.text}${name.tree ? '/**' : ''}`);
+/** The names a command implies, without the standard-library shadows of its sys.path[0] (python-imports.test.ts states those). */
+const names = (program: string, args: readonly string[]) =>
+  interpreterReading(program, args)
+    .names.map((name) => `${name.text}${name.tree ? '/**' : ''}`)
+    .filter((shown) => !isStdlibShadow(shown));
 const operand = (program: string, args: readonly string[]) => interpreterReading(program, args).operand;
 
 test('python -m MOD runs every package __init__ on the way, the module or its package, and a plain module beside a namespace package', (t) => {
@@ -22,7 +27,9 @@ test('python -m MOD runs every package __init__ on the way, the module or its pa
 test('python -c CODE runs the modules it imports; a script operand may be a directory whose __main__.py runs', (t) => {
   t.deepEqual(names('python3', ['-c', 'import tools.run; tools.run.main()']), ['tools.py', 'tools/__init__.py', 'tools/run.py', 'tools/run/__init__.py', 'tools/run/__main__.py', 'tools/run/**']);
   t.deepEqual(names('python3', ['-c', 'from lib import x']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
+  // A script's directory is its sys.path[0]: every module there is what it may import.
   t.deepEqual(names('python3', ['-I', 'tools']), ['tools/**']);
+  t.deepEqual(names('python3', ['tools/check.py']), ['tools/check.py/**', 'tools/**']);
   t.deepEqual(names('python3', ['.']), ['./__main__.py']);
   t.is(operand('python3', ['-I', 'tools', '--flag']), 1);
 });
@@ -58,4 +65,19 @@ test("a shell's first operand is the script it runs; -c and -s read no file; . a
   t.is(operand('source', ['env.sh']), 0);
   t.deepEqual(names('make', ['-C', 'tools']), []);
   t.is(operand('make', ['-C', 'tools']), undefined);
+});
+
+test("option clusters are read by each interpreter's grammar; an option it does not have is unresolved", (t) => {
+  // python: any no-value flag may come before m or c (-R is kept for compatibility).
+  t.deepEqual(names('python3', ['-Rm', 'tools.check']), ['tools.py', 'tools/__init__.py', 'tools/check.py', 'tools/check/__init__.py', 'tools/check/__main__.py', 'tools/check/**']);
+  t.deepEqual(names('python3', ['-sEm', 'check']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
+  t.deepEqual(names('python3', ['-Wdefault', '-Xdev', '-m', 'check']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
+  t.deepEqual(interpreterReading('python3', ['-Z', 'x.py']).computed, ['python -Z (an option zotbox does not read)']);
+  // perl: no-value switches, then one that takes the rest of the word (-I, -M, -m) or digits (-l, -0).
+  t.deepEqual(names('perl', ['-wIlib', '-MCheck', '-e', '1']), ['lib/**']);
+  t.deepEqual(names('perl', ['-mlib=lib,tools', '-e', '1']), ['lib/**', 'tools/**']);
+  t.deepEqual(names('perl', ['-l0Ilib', '-e', '1']), ['lib/**']);
+  t.deepEqual(names('perl', ['-Mlocal::lib=vendor', 'x.pl']), ['vendor/**']);
+  t.is(operand('perl', ['-wT', 'x.pl']), 1);
+  t.deepEqual(interpreterReading('perl', ['-wG', 'x.pl']).computed, ['perl -wG (an option zotbox does not read)']);
 });

@@ -1,11 +1,15 @@
 // A whole script read as the shell reads it, where it runs (shell-command-words.ts, script mode): what the user's
 // tools would run when they run a hook or a script a hook names. The expected words are written out by hand.
 import test from 'ava';
+import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
 import { type CommandWord, scriptWords, shebangProgram } from '../../../../src/host/executors/confine/shell-command-words.js';
 
 const context = { scriptDirectory: '/ws/.husky', workingDirectory: '/ws', environment: { HOME: '/home/u', TOOLS: 'tools' } };
 const show = (word: CommandWord) => (word.kind === 'path' ? `${word.anchor}:${word.text}${word.tree ? '/**' : ''}${word.runs === true ? ' (runs)' : ''}` : `unresolved:${word.text}`);
-const words = (text: string, environment: Readonly<Record<string, string>> = context.environment) => scriptWords(text, { ...context, environment }).map(show);
+const words = (text: string, environment: Readonly<Record<string, string>> = context.environment) =>
+  scriptWords(text, { ...context, environment })
+    .map(show)
+    .filter((shown) => !isStdlibShadow(shown));
 
 test("a script's own directory, as scripts spell it, is where the script lies", (t) => {
   for (const spelling of ['"$(dirname -- "$0")"', '"$(dirname "$0")"', '"${0%/*}"', '"$(cd "$(dirname "$0")" && pwd)"', '`dirname "$0"`'])

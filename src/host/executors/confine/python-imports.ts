@@ -1,0 +1,118 @@
+// What Python code imports, by the import system's rules (s36i review): an absolute import from every directory that
+// may be sys.path[0] where the program runs, a relative one (`from . import x`, `from ..common import y`) against the
+// importing file's own package, the directories it puts on sys.path, and what lies in a directory that is sys.path[0]
+// (any module there may be imported: the standard library's own imports find it first). Pure, no I/O.
+
+import type { InterpreterName } from './interpreter-operands.js';
+import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
+
+/** A dotted module name as `-m` takes it. */
+export const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/u;
+
+const file = (text: string): InterpreterName => ({ text, tree: false });
+
+/**
+ * The files Python runs to start module `name` from a directory on its path: every prefix's `P.py` and
+ * `P/__init__.py` (a plain module beside a namespace package wins the import, a package's __init__ runs first), the
+ * module's own `.py` and its `__main__.py`, and the module's directory whole (a package there wins over the `.py`).
+ */
+export function moduleFiles(name: string): InterpreterName[] {
+  const parts = name.split('.');
+  const names: InterpreterName[] = [];
+  for (let length = 1; length <= parts.length; length++) {
+    const prefix = parts.slice(0, length).join('/');
+    names.push(file(`${prefix}.py`), file(`${prefix}/__init__.py`));
+  }
+  const own = parts.join('/');
+  names.push(file(`${own}/__main__.py`), { text: own, tree: true });
+  return names;
+}
+
+/** The names of an import's list: `a, b as c`, `(a,\n b)`. */
+const importedList = (list: string) =>
+  list
+    .replace(/[()\\]/gu, ' ')
+    .split(',')
+    .map((item) => item.trim().split(/\s+/u)[0] ?? '')
+    .filter((item) => MODULE.test(item));
+
+/**
+ * The files Python code imports: absolute imports (`import a.b`, `from a.b import c`, import_module("a"), __import__,
+ * runpy.run_module) from the directories on its path (no anchor: the caller's every root), and relative ones (`from .
+ * import x`, `from .x import y`, `from ..common import z`: one directory up per extra dot) against the file's own
+ * directory (anchor `file`); a name imported from a package may be a submodule, and is read as one.
+ */
+export function pythonImportNames(code: string): InterpreterName[] {
+  const names: InterpreterName[] = [];
+  for (const match of code.matchAll(/(?:^|[;\n:])[ \t]*(?:from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+(\([^)]*\)|[^\n;#]*)|import[ \t]+([^\n;#]*))/gu)) {
+    const [, dots, from, list, imported] = match;
+    if (imported !== undefined) for (const name of importedList(imported)) names.push(...moduleFiles(name));
+    else if (dots === '' && from !== undefined && MODULE.test(from)) names.push(...moduleFiles(from));
+    else if (dots !== undefined && dots !== '') {
+      const up = '../'.repeat(dots.length - 1);
+      const relative = (name: InterpreterName): InterpreterName => ({ text: `${up}${name.text}`, tree: name.tree, anchor: 'file' });
+      names.push(relative(file('__init__.py')));
+      const modules = from !== undefined && MODULE.test(from) ? [from] : importedList(list ?? '');
+      for (const module of modules) names.push(...moduleFiles(module).map(relative));
+    }
+  }
+  for (const match of code.matchAll(/\b(?:import_module|__import__|run_module)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
+  return names;
+}
+
+/** sys.path.insert(0, X), sys.path.append(X), sys.path[:0] = [X], site.addsitedir(X): the argument text. */
+const SEARCH_PATH_CALL = /\bsys\.path(?:\.insert\s*\(\s*[^,()]+,|\.append\s*\(|\.extend\s*\(|\[[^\]]*\]\s*=|\s*=)|\bsite\.addsitedir\s*\(/gu;
+
+/** The expression a sys.path change starts at `index` (to the bracket that closes its call, or the line's end). */
+function argumentAt(code: string, index: number): string {
+  let depth = 0;
+  let end = index;
+  for (; end < code.length && code[end] !== '\n'; end++) {
+    if ('([{'.includes(code[end]!)) depth++;
+    else if (')]}'.includes(code[end]!) && --depth < 0) break;
+  }
+  return code.slice(index, end).trim();
+}
+
+/**
+ * The directories Python code puts on sys.path (`sys.path.insert(0, "lib")`, relative to where the program runs, and,
+ * closed world, to its own directory: no anchor), protected whole; one built from the file's own location without
+ * going up (`os.path.join(os.path.dirname(__file__), "lib")`) is below the file's directory, which is protected whole
+ * (anchor `file`). Anything else it computes is returned in `computed`: unresolved.
+ */
+export function pythonSearchPaths(code: string): { readonly names: InterpreterName[]; readonly computed: string[] } {
+  const names: InterpreterName[] = [];
+  const computed: string[] = [];
+  for (const match of code.matchAll(SEARCH_PATH_CALL)) {
+    const argument = argumentAt(code, match.index + match[0].length);
+    const literals = [...argument.matchAll(/["']([^"'\n]*)["']/gu)].map((literal) => literal[1]!);
+    const rest = argument.replace(/["'][^"'\n]*["']/gu, '').replace(/[\s,[\]()]/gu, '');
+    if (rest === '' && literals.length > 0 && literals.every((literal) => /^[\w.@+~/-]+$/u.test(literal))) for (const literal of literals) names.push(...searchRootNames(literal));
+    else if (/__file__/u.test(argument) && !literals.some((literal) => literal.includes('..')) && /^[\w.()_,\s"'/-]*$/u.test(argument))
+      names.push({ text: '.', tree: true, anchor: 'file' }, ...searchRootNames('.', 'file'));
+    else computed.push(`${match[0]}${argument}`);
+  }
+  return { names, computed };
+}
+
+/** A Python script run by its #! line has its own directory as sys.path[0]: what it may import from there. */
+export function scriptRootNames(code: string): InterpreterName[] {
+  return /^#!\s*\S*python[0-9.]*\b|^#!\s*\S*\/env\s+(-\S+\s+)*python[0-9.]*\b/u.test(code) ? [{ text: '.', tree: true, anchor: 'file' }, ...searchRootNames('.', 'file')] : [];
+}
+
+/**
+ * What Python may import from `directory` when it is sys.path[0] (the script's directory; the working directory for
+ * -m, -c and stdin) or put first on it: every module there, as the standard library's own imports and a package's
+ * find it before their own: the directory whole. Not "." itself (where the program runs is the workspace, whose every
+ * write would be refused): there, a module file or package of each standard-library name (what is left of the closed
+ * world where the directory cannot be protected whole).
+ */
+export function searchRootNames(directory: string, anchor?: 'file'): InterpreterName[] {
+  const at = directory.replace(/\/+$/u, '');
+  const here = at === '.' || at === '';
+  // Elsewhere the directory whole covers them (listing each costs a path resolution per name, per command).
+  if (!here) return [{ text: at, tree: true, ...(anchor === undefined ? {} : { anchor }) }];
+  const names: InterpreterName[] = [];
+  for (const name of PYTHON_STDLIB_NAMES) for (const suffix of ['', '.py']) names.push({ text: `${name}${suffix}`, tree: true });
+  return anchor === undefined ? names : names.map((name) => ({ ...name, anchor }));
+}
