@@ -15,8 +15,9 @@ import { GIT_CONTROL_ENTRIES } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
-import { commandWords, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
+import { commandWords, derivedPrograms, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
+import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
 
 /** Where the user's own git finds its global and system configuration (from the host's environment, given explicitly). */
 export interface UserGitEnvironment {
@@ -273,6 +274,17 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       const resolved = resolveCanonicalPath(entry);
       return writeRoots.some((root) => isInsideRoot(entry, root) || (resolved.ok && isInsideRoot(resolved.path, root)));
     });
+  const searchDirectories = searchPath.flatMap((entry) => (path.isAbsolute(entry) ? [entry] : bases.map((base) => path.resolve(base, entry))));
+  // Where a command word is found: as written (absolute), in the home, at the tops, else from `plain` and, a bare name, on PATH.
+  const anchorsOf: Anchors = (word, plain) =>
+    (path.isAbsolute(word.text) ? ['/'] : word.anchor === 'home' ? [user.home] : word.anchor === 'top' ? bases : [...plain, ...(word.text.includes('/') ? [] : searchDirectories)]).map((anchor) =>
+      path.resolve(anchor, word.text),
+    );
+  // A program git derives a name for (git-<alias>, git-remote-<scheme>...) is looked up on PATH after git's exec-path:
+  // in a PATH directory in the scopes (a relative entry among them) whoever makes that name runs as the user's git.
+  const addDerived = (program: string, what: string) => {
+    for (const directory of searchDirectories) add(path.resolve(directory, program), false, `the program ${program} in a PATH directory; the user's git runs it for ${what}`);
+  };
   const read = new Set<string>();
   // core.hooksPath values as written: each is a hooks directory of every repository, relative to its top (over-approximated).
   const hooksPaths: string[] = [];
@@ -321,15 +333,9 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
           unresolved.push(`${name} (${where}) names ${JSON.stringify(word.text)}, and ${word.why}`);
           continue;
         }
-        const anchors = path.isAbsolute(word.text)
-          ? ['/']
-          : word.anchor === 'home'
-            ? [user.home]
-            : word.anchor === 'top'
-              ? bases
-              : [path.dirname(file), ...bases, ...(word.text.includes('/') ? [] : searchPath.flatMap((entry) => (path.isAbsolute(entry) ? [entry] : bases.map((base) => path.resolve(base, entry)))))];
-        for (const anchor of anchors) add(path.resolve(anchor, word.text), word.tree, reason);
+        for (const target of anchorsOf(word, [path.dirname(file), ...bases])) add(target, word.tree, reason);
       }
+      for (const program of derivedPrograms(entry)) addDerived(program, `${name} (${where})`);
     }
   };
   for (const config of userConfigFiles(user)) readConfig(config, 0);
@@ -342,7 +348,45 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       readConfig({ file, origin: `the config of the repository at ${top} (git directory ${gitDirectory})` }, 0);
     }
   }
+  addPendingRuns(inventory, around, bases, user, { anchorsOf, addDerived, add, unresolved, writeRoots });
   return { locations: found, unresolved: [...new Set(unresolved)], hookDirectories: hookDirectoriesOf(inventory, around, hooksPaths) };
+}
+
+interface PendingSinks {
+  readonly anchorsOf: Anchors;
+  readonly addDerived: (program: string, what: string) => void;
+  readonly add: (absolute: string, tree: boolean, reason: string) => void;
+  readonly unresolved: Problems;
+  readonly writeRoots: readonly string[];
+}
+
+/**
+ * What the pending operations of every repository run when the user continues (git-pending-runs.ts): the files the
+ * todo lists' exec lines name, and the merge strategy programs (git-merge-<strategy>) their state names.
+ */
+function addPendingRuns(inventory: GitInventory, around: readonly Repository[], bases: readonly string[], user: UserGitEnvironment, sinks: PendingSinks): void {
+  const repositories = [
+    ...around.flatMap((r) => [{ gitDirectory: r.gitDirectory, tops: [r.top] }, ...(r.commonDirectory === r.gitDirectory ? [] : [{ gitDirectory: r.commonDirectory, tops: bases }])]),
+    // A linked worktree's state (worktrees/NAME) runs in that worktree, which zotbox does not look up here: every base.
+    ...[...inventory.gitDirectories.keys()].flatMap((directory) =>
+      pendingGitDirectories(directory).map((gitDirectory) => ({ gitDirectory, tops: gitDirectory === directory && path.basename(directory) === '.git' ? [path.dirname(directory)] : bases })),
+    ),
+  ];
+  const inScopes = (p: string) => sinks.writeRoots.some((root) => isInsideRoot(p, root));
+  const seen = new Set<string>();
+  for (const repository of repositories) {
+    if (seen.has(repository.gitDirectory)) continue;
+    seen.add(repository.gitDirectory);
+    for (const run of pendingRuns(repository, user.environment ?? {}, sinks.anchorsOf, inScopes, sinks.unresolved)) sinks.add(run.path, run.tree, run.reason);
+    // The strategy a stopped rebase (rebase-merge/strategy) or cherry-pick (sequencer/opts) merges with: git-merge-<it>.
+    const strategy = readSmallFile(path.join(repository.gitDirectory, 'rebase-merge', 'strategy'));
+    if (strategy !== undefined && strategy !== OVERSIZED && strategy.trim() !== '')
+      sinks.addDerived(`git-merge-${strategy.trim()}`, `the strategy of the pending rebase in ${repository.gitDirectory}`);
+    const options = readSmallFile(path.join(repository.gitDirectory, 'sequencer', 'opts'));
+    for (const entry of options === undefined || options === OVERSIZED ? [] : parseConfigEntries(options)) {
+      if (entry.key === 'strategy' && entry.value !== undefined) sinks.addDerived(`git-merge-${entry.value}`, `the strategy of the pending cherry-pick or revert in ${repository.gitDirectory}`);
+    }
+  }
 }
 
 /** Every repository's hooks directories: its own hooks/ and each core.hooksPath read, from its top. */

@@ -165,4 +165,47 @@ export function isDataEntry(entry: ConfigEntry): boolean {
   return DATA_KEYS.includes(key) || (entry.subsection === undefined && DATA_KEYS.includes(`${entry.section}.*`));
 }
 
+/** A URL's transport helper name: "evil" of "evil://host/x" and of "evil::address" (git runs git-remote-evil for both). */
+function urlScheme(url: string): string | undefined {
+  return /^([A-Za-z][A-Za-z0-9+.-]*)(?::\/\/|::)/u.exec(url.trim())?.[1];
+}
+
+/** The strategies `-s X`, `-sX`, `--strategy=X`, `--strategy X` of merge options (branch.*.mergeoptions). */
+export function strategyOptions(value: string): string[] {
+  const words = value.split(/\s+/u).filter((word) => word !== '');
+  return words.flatMap((word, index) => {
+    if (word === '-s' || word === '--strategy') return words[index + 1] === undefined ? [] : [words[index + 1]!];
+    const joined = /^(?:-s|--strategy=)(.+)$/u.exec(word)?.[1];
+    return joined === undefined ? [] : [joined];
+  });
+}
+
+/**
+ * The programs git derives a name for from this entry and looks up on PATH (after its own exec-path), so a file of
+ * that name in a relative PATH entry runs as the user's: git-NAME for alias.NAME (git tries an external git-NAME
+ * before it expands the alias), git-remote-SCHEME for a URL's scheme or "TRANSPORT::" (remote.*.url, pushurl, vcs,
+ * url.BASE.insteadOf), git-credential-NAME for a credential helper's bare name, git-merge-NAME for a strategy
+ * (pull.twohead, pull.octopus, -s of branch.*.mergeoptions). Other programs a value names are its command words.
+ */
+export function derivedPrograms(entry: ConfigEntry): string[] {
+  const value = entry.value ?? '';
+  const sub = entry.subsection !== undefined;
+  if (entry.section === 'alias' && !sub) return [`git-${entry.key}`];
+  if (entry.section === 'remote' && sub && entry.key === 'vcs') return value.trim() === '' ? [] : [`git-remote-${value.trim()}`];
+  if (entry.section === 'remote' && sub && (entry.key === 'url' || entry.key === 'pushurl')) return [urlScheme(value)].filter((s) => s !== undefined).map((s) => `git-remote-${s}`);
+  if (entry.section === 'url' && sub && (entry.key === 'insteadof' || entry.key === 'pushinsteadof'))
+    return [urlScheme(entry.subsection), urlScheme(value)].filter((s) => s !== undefined).map((s) => `git-remote-${s}`);
+  if (entry.section === 'credential' && entry.key === 'helper') {
+    const first = value.trim().split(/\s+/u)[0] ?? '';
+    return first === '' || first.startsWith('!') || first.includes('/') ? [] : [`git-credential-${first}`];
+  }
+  if (entry.section === 'pull' && !sub && (entry.key === 'twohead' || entry.key === 'octopus'))
+    return value
+      .split(/\s+/u)
+      .filter((word) => word !== '')
+      .map((word) => `git-merge-${word}`);
+  if (entry.section === 'branch' && sub && entry.key === 'mergeoptions') return strategyOptions(value).map((word) => `git-merge-${word}`);
+  return [];
+}
+
 export { type CommandWord, commandWords } from './shell-command-words.js';

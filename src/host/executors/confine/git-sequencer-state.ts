@@ -61,6 +61,26 @@ export function todoLabels(text: string): TodoLabel[] {
   return words;
 }
 
+/** The todo lists of a git directory's pending operations: git runs their `exec` lines on --continue. */
+export const PENDING_TODO_FILES: readonly string[] = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
+
+/** A command an `exec` (`x`) line of a todo list runs through the shell when the user continues. */
+export interface TodoExec {
+  readonly command: string;
+  /** 1-based. */
+  readonly line: number;
+}
+
+/** The `exec`/`x` lines of a todo list (pure): git runs the rest of each line through a shell at the top of the worktree. */
+export function todoExecCommands(text: string): TodoExec[] {
+  const found: TodoExec[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const match = /^[ \t]*(?:exec|x)(?:[ \t]+(.*?))?[ \t\r]*$/u.exec(raw);
+    if (match !== null && (match[1] ?? '') !== '') found.push({ command: match[1]!, line: index + 1 });
+  });
+  return found;
+}
+
 /** Every ref of the git directory by its exact name, with the object it names (symbolic refs followed); undefined when unreadable. */
 function exactRefs(gitDir: string): Map<string, string> | undefined {
   const listed = runPlumbing(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)']);
