@@ -48,6 +48,7 @@ import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { interpreterOperands, operandLanguage, PROGRAM_FILE } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
+import { gitEnvironmentNames } from './git-environment-config.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { DATA_VARIABLES, OPTION_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
@@ -692,6 +693,8 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     }
     for (const item of items) named.push({ ...item, by: where(''), runBy: DIRENV });
   }
+  // Git configuration the variables give (GIT_CONFIG_KEY_n, GIT_CONFIG_GLOBAL...): what the user's git reads in that shell.
+  for (const found of gitEnvironmentNames(known, file, directory, unresolved)) named.push({ name: found.name, as: found.as, by: file, runBy: `${DIRENV}; ${found.why}` });
   return named;
 }
 
