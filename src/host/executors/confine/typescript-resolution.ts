@@ -13,6 +13,8 @@ export function typescriptCandidates(specifier: string): string[] {
   }
   if (/\.[cm]?tsx?$/u.test(specifier)) return [];
   const base = specifier.replace(/\/+$/u, '');
+  // The directory itself (`node .`): its index files.
+  if (/^\.{1,2}$/u.test(base)) return ['.ts', '.tsx', '.mts', '.cts'].map((extension) => `${base}/index${extension}`);
   // A directory's index.ts: the caller protects a relative specifier's directory whole already.
   return ['.ts', '.tsx', '.mts', '.cts'].map((extension) => `${base}${extension}`);
 }

@@ -32,6 +32,8 @@ test('an interpreter operand without a #! line is read as its program code, not 
   for (const [hook, program, code, module] of [
     ['python3 tools/check.py', 'tools/check.py', 'import helpers\n', 'tools/helpers.py'],
     ['python3 tools/check', 'tools/check', 'from helpers import x\n', 'tools/helpers.py'],
+    // Behind a runner the operand reading does not pass (timeout): the file's name says it is Python.
+    ['timeout 60 python3 tools/check.py', 'tools/check.py', 'import helpers\n', 'tools/helpers.py'],
     ['node tools/check.js', 'tools/check.js', 'require("./helpers");\n', 'tools/helpers.js'],
     ['exec node tools/check', 'tools/check', 'import { x } from "./helpers.mjs";\n', 'tools/helpers.mjs'],
     ['npx tsx tools/check.ts', 'tools/check.ts', 'import { x } from "./helpers.js";\n', 'tools/helpers.ts'],
@@ -106,4 +108,5 @@ test("typescriptCandidates: the TypeScript runners' files for a relative specifi
   t.deepEqual(typescriptCandidates('./helpers.mjs'), ['./helpers.mts']);
   t.deepEqual(typescriptCandidates('./helpers.cjs'), ['./helpers.cts']);
   t.deepEqual(typescriptCandidates('./helpers.ts'), []);
+  t.deepEqual(typescriptCandidates('.'), ['./index.ts', './index.tsx', './index.mts', './index.cts']);
 });
