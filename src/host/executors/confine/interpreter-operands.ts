@@ -7,6 +7,7 @@
 
 import path from 'node:path';
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
+import { typescriptCandidates } from './typescript-resolution.js';
 import { MODULE, moduleFiles, pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from './python-imports.js';
 
 export { moduleFiles } from './python-imports.js';
@@ -51,9 +52,12 @@ function operandNames(word: string, entries: readonly string[], extensions: read
 /** The extensions node tries for a name written without one (`node tools/check` loads tools/check.js). */
 const NODE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.json', '.node'];
 
-/** What node loads for a module a -r/--import names: a relative one as a file (or a package's folder); a bare one is a package. */
+/**
+ * What node loads for a module a -r/--import names: a relative one as a file (or a package's folder), and what the
+ * TypeScript runners load for it (helpers.ts for ./helpers and ./helpers.js); a bare one is a package.
+ */
 function nodeModuleNames(specifier: string): InterpreterName[] {
-  return /^\.{0,2}\//u.test(specifier) ? operandNames(specifier, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS) : [];
+  return /^\.{0,2}\//u.test(specifier) ? [...operandNames(specifier, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS), ...typescriptCandidates(specifier).map(file)] : [];
 }
 
 /**
@@ -183,7 +187,7 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
     if (/^(-e|--eval|-p|--print)$/u.test(word)) return inlineProgram(names, args[i + 1] ?? '', 'node');
     if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
     if (word.startsWith('-')) continue;
-    return { names: [...names, ...operandNames(word, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS)], operand: i };
+    return { names: [...names, ...operandNames(word, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS), ...typescriptCandidates(word).map(file)], operand: i };
   }
   return { names, operand: undefined };
 }

@@ -276,6 +276,13 @@ export function restoreProtected(record: ProtectedRecord, now: ProtectedSet, wri
     const stats = lstatSync(p, { throwIfNoEntry: false });
     if (want.kind === 'missing') {
       if (stats === undefined) return;
+      // A name protected as a file that is now a directory nothing protects (a setting's `tests` or `docs/`, made by
+      // the agent's first file there): the rule that reads it now (protectedSetOf: a non-tree name's directory is not
+      // run) is the gate's, so it stays; only what is protected inside it now is put back.
+      if (stats.isDirectory() && !now.paths.some((q) => isInsideRoot(p, q))) {
+        for (const inner of now.paths) if (inner !== p && isInsideRoot(inner, p)) put(inner, want, reasonOf(inner));
+        return;
+      }
       if (grantedInside(p, writeRoots).length > 0 && stats.isDirectory()) {
         // A scope named inside it: only what lies outside that scope is removed.
         for (const name of readdirSync(p)) if (!writeRoots.includes(path.join(p, name))) put(path.join(p, name), want, why);

@@ -48,6 +48,10 @@ import { searchPathNames } from './shell-command-reading.js';
 import { commandWords, scriptWords, shebangProgram } from './shell-command-words.js';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
+import { interpreterOperands, operandLanguage, PROGRAM_FILE } from './operand-languages.js';
+import { packageSpecifierNames } from './node-module-resolution.js';
+import { gitEnvironmentNames } from './git-environment-config.js';
+import type { ProgramLanguage } from './inline-program-runs.js';
 import { DATA_VARIABLES, OPTION_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 
 export interface ToolFileReferences {
@@ -79,7 +83,8 @@ const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/|libraries\/)/
 const MAX_FILES = 200;
 const DIRENV = 'direnv runs it when a shell enters the directory';
 
-type Reading = DirectiveReading | 'script';
+/** `program`: program code an interpreter runs (its operand), read as words and by that language's grammar whatever its name. */
+type Reading = DirectiveReading | 'script' | 'program';
 
 /**
  * Splits a shell line into words: plain, '...' and "..." quoting; $NAME and ${NAME} expand to what `known` holds
@@ -393,6 +398,8 @@ interface Named {
   readonly runs?: boolean;
   /** Where what it names runs, when a `cd` moved there (absolute, or relative to where the naming file's words are taken from). */
   readonly runsIn?: string;
+  /** The interpreter's language, where the word is an interpreter's operand (`python3 tools/check.py`): read as its program code. */
+  readonly language?: ProgramLanguage;
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -422,6 +429,7 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
   const named: Named[] = [];
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
+  const operands = interpreterOperands(text);
   for (const word of scriptWords(text, { scriptFile: file, scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
@@ -433,7 +441,7 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
     }
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
-    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...(word.runs === true ? { runs: true } : {}), ...(runsIn === undefined ? {} : { runsIn }) });
+    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }) });
   }
   return named;
 }
@@ -505,6 +513,7 @@ function settingShellNames(
   const named: Named[] = [];
   const home = environment.HOME ?? os.homedir();
   for (const shell of settingShellTexts(text.replace(WORKSPACE_VARIABLES, '.'))) {
+    const operands = interpreterOperands(shell.text);
     for (const word of scriptWords(shell.text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
       if (word.kind === 'unresolved') {
         unresolved.push(
@@ -517,15 +526,26 @@ function settingShellNames(
         as: word.tree ? 'tree' : 'words',
         by: where(shell.index, ''),
         runBy,
-        ...(word.runs === true ? { runs: true } : {}),
+        ...runFields(word.runs === true, operands, word.text),
       });
     }
   }
   return named;
 }
 
-/** How a file a script runs is read: a shell script (by its #! line, its name, or none: sh runs it) by the shell's grammar. */
-function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined {
+/** A run word's fields: that it runs, and the language of the interpreter whose operand it is. */
+function runFields(runs: boolean, operands: ReadonlyMap<string, ProgramLanguage>, name: string): { runs?: true; language?: ProgramLanguage } {
+  if (!runs) return {};
+  const language = operandLanguage(operands, name);
+  return language === undefined ? { runs } : { runs, language };
+}
+
+/**
+ * How a file a script runs is read: by its #! line; else by the interpreter that runs it (its operand is that
+ * language's program code) or its name (program code: .py, .js, .ts...); else a shell script, by the shell's grammar,
+ * where a shell runs it (`runs`, or a shell's name). Never the shell's grammar for program code: its imports are read.
+ */
+function readingOf(file: string, runs: boolean, language?: ProgramLanguage): 'script' | 'words' | 'program' | undefined {
   const head = Buffer.alloc(256);
   let length = 0;
   try {
@@ -546,6 +566,8 @@ function readingOf(file: string, runs: boolean): 'script' | 'words' | undefined 
     const program = shebangProgram(line[1]!, line[2]!);
     return /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? 'script' : 'words';
   }
+  if (language !== undefined) return 'program';
+  if (PROGRAM_FILE.test(file)) return 'words';
   return runs || /\.(sh|bash|zsh|ksh)$/iu.test(file) ? 'script' : 'words';
 }
 
@@ -588,7 +610,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
   };
   if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment);
-  if (as === 'words') {
+  if (as === 'words' || as === 'program') {
     // The text as the tool reads it: its format's escapes spelled out ("sh \"tools/run.sh\"", "tools\u002frun", &#47;).
     const decoded = decodeEscapes(text);
     // Each word, where the commands run: the base, and every directory a cwd or cd names.
@@ -602,9 +624,11 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     for (const { name, as: kind, runs, index } of toolKeyNames(decoded, path.relative(base, file), whereAt, unresolved))
       named.push({ name, as: kind, by: whereAt(index, ''), runBy: 'the tool puts it on PATH, sources it or runs the scripts in it', ...(runs ? { runs } : {}) });
     named.push(...settingShellNames(file, text, base, runBy, unresolved, environment, whereAt));
-    if (isProgramCode(file, text))
+    if (as === 'program' || isProgramCode(file, text))
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it` });
+    if (as === 'program' || isProgramCode(file, text))
+      for (const { name, index } of packageSpecifierNames(file, text, whereAt, unresolved)) named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; node loads it for the program` });
     for (const { entry, index } of pathEntries(decoded, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
@@ -680,6 +704,8 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     }
     for (const item of items) named.push({ ...item, by: where(''), runBy: DIRENV });
   }
+  // Git configuration the variables give (GIT_CONFIG_KEY_n, GIT_CONFIG_GLOBAL...): what the user's git reads in that shell.
+  for (const found of gitEnvironmentNames(known, file, directory, unresolved)) named.push({ name: found.name, as: found.as, by: file, runBy: `${DIRENV}; ${found.why}` });
   return named;
 }
 
@@ -868,7 +894,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       break;
     }
     for (const named of readFile(file, as, base, runBy, unresolved, environment, directory)) {
-      const written = path.resolve(as === 'words' || as === 'script' ? base : (directory ?? path.dirname(file)), named.name);
+      const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (directory ?? path.dirname(file)), named.name);
       const writtenStats = lstatSync(written, { throwIfNoEntry: false });
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
       const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : named.as === 'dotenv' ? '.env' : undefined;
@@ -909,6 +935,6 @@ const runsFrom = (named: Named, base: string) => (named.runsIn === undefined ? b
 
 /** A file a script runs or sources, read in turn by what it is (a compiled program names nothing zotbox reads). */
 function followScript(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {
-  const as = readingOf(target, true);
+  const as = readingOf(target, true, named.language);
   if (as !== undefined) pending.push({ file: target, as, base, runBy: named.runBy, depth: depth + 1 });
 }

@@ -36,8 +36,9 @@ test('python -c CODE runs the modules it imports; a script operand may be a dire
 
 test("node, bun and deno run a directory's package.json main or index file; options with values are skipped", (t) => {
   // A directory runs what its package.json's main names, anything in it: the operand whole (a file: the file); a name
-  // without an extension is also what node finds with one.
-  const found = (name: string) => [`${name}/**`, `${name}.js`, `${name}.mjs`, `${name}.cjs`, `${name}.json`, `${name}.node`];
+  // without an extension is also what node finds with one, and what the TypeScript runners find (x.ts for x).
+  const typescript = (name: string) => (/\.[cm]?tsx?$/u.test(name) ? [] : [`${name}.ts`, `${name}.tsx`, `${name}.mts`, `${name}.cts`]);
+  const found = (name: string) => [`${name}/**`, `${name}.js`, `${name}.mjs`, `${name}.cjs`, `${name}.json`, `${name}.node`, ...typescript(name)];
   t.deepEqual(names('node', ['tools']), found('tools'));
   // -r with a relative module loads it first; a bare one is a package of the project's dependencies.
   t.deepEqual(names('node', ['-r', 'ts-node/register', 'src']), found('src'));
@@ -45,7 +46,7 @@ test("node, bun and deno run a directory's package.json main or index file; opti
   t.is(operand('node', ['-r', 'ts-node/register', 'src']), 2);
   t.deepEqual(names('deno', ['run', '-A', 'x.ts']), found('x.ts'));
   // The directory it runs in is not protected whole: its entry files are.
-  t.deepEqual(names('node', ['.']), ['./package.json', './index.js', './index.mjs', './index.cjs', './index.json', './index.node']);
+  t.deepEqual(names('node', ['.']), ['./package.json', './index.js', './index.mjs', './index.cjs', './index.json', './index.node', './index.ts', './index.tsx', './index.mts', './index.cts']);
   t.deepEqual(names('node', ['-e', 'require("./x")']), found('./x'));
 });
 

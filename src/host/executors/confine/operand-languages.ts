@@ -1,0 +1,52 @@
+// Which language reads a file a shell text runs (tool-file-references.ts): an interpreter's operand
+// (`python3 tools/check.py`, `node tools/check`, `npx tsx tools/check.ts`) is program code in that interpreter's
+// grammar, whatever its name and with or without a #! line; only a file a shell runs is a shell script. A file of
+// program code is read for what it imports (interpreter-operands.ts codeNames), never as a shell script, whose
+// reading would find none of its imports. Pure, no I/O. Read by pattern: a command it cannot split is left to the
+// shell reading, which still protects every word it names.
+
+import { interpreterReading, programLanguage } from './interpreter-operands.js';
+import type { ProgramLanguage } from './inline-program-runs.js';
+
+/** Names of program code by extension: Python, JavaScript and TypeScript, Perl, Ruby (run by their interpreter whoever names them). */
+export const PROGRAM_FILE = /\.(pyw?|[cm]?[jt]sx?|pl|pm|rb)$/iu;
+
+/** Programs that run the command after them (`npx tsx x.ts`, `exec node x.js`, `env A=1 python3 x.py`). */
+const WRAPPERS = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'npx', 'pnpx', 'bunx', 'uv', 'poetry', 'pipenv', 'pnpm', 'yarn', 'npm']);
+/** A wrapper's words to pass before its command (`uv run`, `pnpm exec`, `npm exec --`). */
+const WRAPPER_WORDS = /^(run|exec|x|dlx|--)$/u;
+
+/** The words of one simple command, quotes removed (a word with an expansion kept as written: it names no operand). */
+function commandsOf(text: string): string[][] {
+  return text
+    .split(/\n|;|&&|\|\||\||&|\(|\)|`|\$\(/u)
+    .map((command) => [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/gu)].map((match) => match[1] ?? match[2] ?? match[3]!))
+    .filter((words) => words.length > 0);
+}
+
+/**
+ * The operands of `text`'s commands that an interpreter runs as its program, each with that interpreter's language:
+ * as written, relative to where the command runs.
+ */
+export function interpreterOperands(text: string): ReadonlyMap<string, ProgramLanguage> {
+  const operands = new Map<string, ProgramLanguage>();
+  for (const words of commandsOf(text)) {
+    let at = 0;
+    while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || WRAPPERS.has(words[at]!) || (at > 0 && WRAPPER_WORDS.test(words[at]!)) || (at > 0 && words[at]!.startsWith('-')))) at++;
+    const program = (words[at] ?? '').split('/').pop()!;
+    const language = programLanguage(program);
+    if (language === undefined) continue;
+    const operand = interpreterReading(program, words.slice(at + 1)).operand;
+    if (operand !== undefined) operands.set(normal(words[at + 1 + operand]!), language);
+  }
+  return operands;
+}
+
+/** The language `word` (a name a shell text runs, as the reader resolved it) is run by, if an interpreter's operand. */
+export function operandLanguage(operands: ReadonlyMap<string, ProgramLanguage>, word: string): ProgramLanguage | undefined {
+  const written = normal(word);
+  for (const [operand, language] of operands) if (written === operand || written.endsWith(`/${operand}`)) return language;
+  return undefined;
+}
+
+const normal = (name: string) => name.replace(/^(\.\/)+/u, '').replace(/\/+$/u, '');
