@@ -49,7 +49,8 @@ const BUILTINS = new Set([
 ]);
 
 /** Why an inline program's call that runs what it computes is unresolved. */
-const COMPUTED_RUN = 'an inline program runs a file or a command whose name it computes, which zotbox cannot tell in advance';
+const COMPUTED_RUN =
+  'zotbox cannot tell in advance what it runs (a file or command an inline program names by a value it computes, a search path it computes, or an interpreter option zotbox does not read)';
 
 interface Reading {
   readonly shell: boolean;

@@ -359,3 +359,12 @@ test("a hook's inline program or program file names what it runs in its string l
     t.regex(unresolved[0] ?? '', /computes/u, line);
   }
 });
+
+test("an inline program's do, require and run_path name their file even without a directory or an extension", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': ['#!/bin/sh', `perl -e 'do "hookrc" or die'`, `perl -e 'require "checks"'`, `python3 -c 'import runpy; runpy.run_path("precheck")'`, ''].join('\n'),
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+  for (const expected of ['hookrc', 'checks', 'precheck']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+});
