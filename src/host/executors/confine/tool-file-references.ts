@@ -33,7 +33,7 @@
 //   - a Python virtual environment (pyvenv.cfg, or bin/activate): its whole bin/
 //     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
-import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
@@ -590,11 +590,24 @@ function variableCommandNames(name: string, value: string, where: (what: string)
   return named;
 }
 
+/**
+ * An entry's own stats, or undefined where there is none: a missing name, or a name below a file (`README.md/x`, which
+ * a tool file may name: nothing is there). Any other failure throws, and the caller refuses (closed world).
+ */
+function entryStats(entry: string): Stats | undefined {
+  try {
+    return lstatSync(entry, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
 /** What one file names, and what in it zotbox cannot read. */
 function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, directory = path.dirname(file)): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
-    if (lstatSync(file, { throwIfNoEntry: false }) !== undefined) unresolved.push(`${file} exists but cannot be read`);
+    if (entryStats(file) !== undefined) unresolved.push(`${file} exists but cannot be read`);
     return [];
   }
   if (text === OVERSIZED) {
@@ -711,7 +724,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
 
 /** The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`. */
 function filesOf(entry: string, budget: { left: number }, unresolved: string[]): string[] {
-  const stats = lstatSync(entry, { throwIfNoEntry: false });
+  const stats = entryStats(entry);
   if (stats === undefined || stats.isSymbolicLink()) return [];
   if (stats.isFile()) return [entry];
   if (!stats.isDirectory()) return [];
@@ -731,14 +744,14 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
         return;
       }
       const full = path.join(directory, name);
-      const child = lstatSync(full, { throwIfNoEntry: false });
+      const child = entryStats(full);
       if (child?.isFile() === true) files.push(full);
       else if (child?.isSymbolicLink() === true) {
         // A linked file is run where it leads (husky's hook linked to a shared one): read that file.
         // A linked directory is read where it leads too (within the budget, which also ends a cycle).
         const resolved = resolveCanonicalPath(full);
         const real = resolved.ok ? resolved.path : undefined;
-        const target = real === undefined ? undefined : lstatSync(real, { throwIfNoEntry: false });
+        const target = real === undefined ? undefined : entryStats(real);
         if (target?.isFile() === true) files.push(real!);
         else if (target?.isDirectory() === true) visit(real!);
       } else if (child?.isDirectory() === true) visit(full);
@@ -750,7 +763,7 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
 
 /** A file that runs as a program or a shell script: executable, or named like a script. */
 function isScript(file: string): boolean {
-  const stats = lstatSync(file, { throwIfNoEntry: false });
+  const stats = entryStats(file);
   return stats?.isFile() === true && ((stats.mode & 0o111) !== 0 || /\.(sh|bash|zsh|ksh|fish|ps1|py|rb|pl|[cm]?js|ts)$/iu.test(file));
 }
 
@@ -792,9 +805,8 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[], dang
     // A linked hook runs what the link leads to: read that.
     const resolved = resolveCanonicalPath(path.join(directory, name));
     const file = resolved.ok ? resolved.path : path.join(directory, name);
-    const stats = lstatSync(file, { throwIfNoEntry: false });
-    if (stats === undefined && lstatSync(path.join(directory, name), { throwIfNoEntry: false })?.isSymbolicLink() === true)
-      dangling.push(path.resolve(directory, readlinkSync(path.join(directory, name))));
+    const stats = entryStats(file);
+    if (stats === undefined && entryStats(path.join(directory, name))?.isSymbolicLink() === true) dangling.push(path.resolve(directory, readlinkSync(path.join(directory, name))));
     if (stats?.isFile() !== true) continue;
     const as = readingOf(file, true);
     if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);
@@ -813,7 +825,7 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
     // A tool file that is a link is read where it leads, wherever that is (the tool reads that), and run where the link
     // is: what it names is protected where it lies in the scopes. A link zotbox cannot follow is unresolved.
     const real = resolveCanonicalPath(entry);
-    const linked = lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    const linked = entryStats(entry)?.isSymbolicLink() === true;
     if (linked && !real.ok) {
       unresolved.push(`${entry} is a link zotbox cannot follow, and the tool reads what it leads to`);
       continue;
@@ -895,11 +907,11 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     }
     for (const named of readFile(file, as, base, runBy, unresolved, environment, directory)) {
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (directory ?? path.dirname(file)), named.name);
-      const writtenStats = lstatSync(written, { throwIfNoEntry: false });
+      const writtenStats = entryStats(written);
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
       const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : named.as === 'dotenv' ? '.env' : undefined;
       const target = writtenStats?.isDirectory() === true && inside !== undefined ? path.join(written, inside) : written;
-      const targetStats = target === written ? writtenStats : lstatSync(target, { throwIfNoEntry: false });
+      const targetStats = target === written ? writtenStats : entryStats(target);
       const isDirectory = targetStats?.isDirectory() === true;
       // A variable's path: a file is read as words; a directory, or nothing yet, is protected whole.
       const kind = named.as === 'value' ? (targetStats?.isFile() === true ? 'words' : 'tree') : named.as;

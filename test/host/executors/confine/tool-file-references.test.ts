@@ -368,3 +368,10 @@ test("an inline program's do, require and run_path name their file even without 
   const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
   for (const expected of ['hookrc', 'checks', 'precheck']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
 });
+
+test('a hook naming a path below a file (README.md/x) names nothing there, and the reader does not fail', (t) => {
+  const ws = workspace(t, { 'README.md': 'hi\n', '.git/hooks/pre-commit': '#!/bin/sh\nsh README.md/x\nsh tools/check.sh\n' });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  t.true(found.locations.some((l) => path.relative(ws, l.path) === 'tools/check.sh'));
+  t.deepEqual(found.unresolved, []);
+});
