@@ -33,7 +33,7 @@
 //   - a Python virtual environment (pyvenv.cfg, or bin/activate): its whole bin/
 //     (and Scripts/), which activation puts first on PATH.
 // A file zotbox cannot read whole (too large, unreadable) is unresolved too.
-import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
@@ -789,9 +789,9 @@ const HOOK_RUN_BY = "the user's git runs it as a hook, and the hook runs what it
 
 /**
  * The hooks in a hooks directory (not git's *.sample files), read as the scripts they are, from the worktree top; a
- * linked hook where it leads, and where a link leads to nothing yet, that path (`dangling`: whoever makes it, git runs).
+ * linked hook where it leads. Where a link leads, made or not yet, is protected by link-targets.ts.
  */
-function hookFiles({ directory, top }: HookDirectory, unresolved: string[], dangling: string[]): Pending[] {
+function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pending[] {
   let names: string[];
   try {
     names = readdirSync(directory);
@@ -806,7 +806,6 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[], dang
     const resolved = resolveCanonicalPath(path.join(directory, name));
     const file = resolved.ok ? resolved.path : path.join(directory, name);
     const stats = entryStats(file);
-    if (stats === undefined && entryStats(path.join(directory, name))?.isSymbolicLink() === true) dangling.push(path.resolve(directory, readlinkSync(path.join(directory, name))));
     if (stats?.isFile() !== true) continue;
     const as = readingOf(file, true);
     if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);
@@ -884,7 +883,6 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
           reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH`,
         });
   }
-  const dangling: string[] = [];
   const enclosing = enclosingToolEntries(writeRoots, environment.HOME ?? os.homedir(), (name) => name.toLowerCase() === '.envrc' || WORDS_ENTRIES.test(name));
   for (const directory of enclosing.unreadable) unresolved.push(`${directory} (above a write scope) cannot be listed for the tool files there`);
   const pending: Pending[] = [
@@ -894,9 +892,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       unresolved,
     ),
     ...entryFiles(enclosing.entries, budget, unresolved),
-    ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved, dangling)),
+    ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
   ];
-  for (const target of dangling) if (inScopes(target) && !granted(target)) setLocation({ path: target, tree: true, reason: `where a hook links to; the user's git runs what is made there as a hook` });
   while (pending.length > 0) {
     const { file, as, base, runBy, depth, directory } = pending.shift()!;
     if (read.has(`${as}:${file}`)) continue;
