@@ -314,9 +314,9 @@ test('a process substitution that is sourced or run runs what its command writes
     run.filter((word) => word.kind === 'unresolved'),
     [],
   );
-  const fetched = scriptWords('source <(curl -s https://example.com/env)\n', script).filter((word) => word.kind === 'unresolved');
+  const fetched = scriptWords('source <(curl -s https://example.com/env)\n', script).flatMap((word) => (word.kind === 'unresolved' ? [word.why] : []));
   t.is(fetched.length, 1);
-  t.regex(fetched[0]!.kind === 'unresolved' ? fetched[0]!.why : '', /a shell runs what this command writes/u);
+  t.regex(fetched[0] ?? '', /a shell runs what this command writes/u);
 });
 
 test('a word a cd moved to carries that directory, where what it runs runs', (t) => {
