@@ -1,7 +1,7 @@
 // Review s37k of issue 21: python-imports.ts takes any sys.path change built from __file__ without a ".." literal
 // for "the file's own directory" (protected whole already). The common idioms that go UP from the file pass that
 // test: `Path(__file__).resolve().parent.parent / "src"`, `os.path.join(os.path.dirname(__file__), os.pardir,
-// "src")`. So src/, which the hook's program puts first on sys.path, is no control location: the write tool
+// "src")`, `os.path.dirname(os.path.dirname(...__file__))`. So src/, which the hook's program puts first on sys.path, is no control location: the write tool
 // rewrites the module the program imports from there, and the user's commit runs it (real git, real python).
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ const RULES = 'RULES = ["no-print"]\n';
 for (const [name, insert] of [
   ['pathlib parent.parent', 'sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))'],
   ['os.pardir', 'sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src"))'],
+  ['dirname of dirname', 'sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))'],
 ] as const)
   test(`a search path built up from __file__ (${name}) protects what the hook's program imports there`, async (t) => {
     const ws = project(t, {
