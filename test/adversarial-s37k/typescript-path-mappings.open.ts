@@ -44,6 +44,20 @@ test("deno.json import map: the file `@lib/` maps to, imported by the hook's den
   t.is(readFileSync(path.join(ws, 'src/lib/rules.ts'), 'utf8'), ORIGINAL, 'the write tool rewrote the module the pre-commit hook imports');
 });
 
+// tsx applies `paths` to package names too: a mapping for "zod" sends the hook program's `import { z } from "zod"`
+// to a project file. So tsconfig.json is what a package.json mapping # imports is (node-module-resolution.ts protects
+// that one): what decides which file runs. The agent writes ./z.ts (nothing names it), then the mapping.
+test('tsconfig.json read by a tsx hook program is not rewritten to map a package name to a project file', async (t) => {
+  const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true } }, null, 2);
+  const ws = project(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nexec npx tsx scripts/check.ts\n',
+    'tsconfig.json': TSCONFIG,
+    'scripts/check.ts': 'import { z } from "zod";\nconsole.log(typeof z);\n',
+  });
+  t.log(await agentWrites(t, ws, 'tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, baseUrl: '.', paths: { zod: ['./z.ts'] } } })));
+  t.is(readFileSync(path.join(ws, 'tsconfig.json'), 'utf8'), TSCONFIG, 'the write tool remapped "zod" for the pre-commit hook');
+});
+
 // Control (passes now): the same module imported by its relative spelling is protected.
 test("control: `../src/lib/rules` from the hook's program is not writable", async (t) => {
   const ws = project(t, {
