@@ -24,8 +24,9 @@ function literalsOf(code: string, language: ProgramLanguage | undefined): Litera
   const literals: Literal[] = [];
   for (const match of code.matchAll(/(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/gu)) {
     const [whole, quote, text] = match as unknown as [string, string, string];
-    const prefix = code[match.index - 1] ?? '';
-    const fString = /[fF]/u.test(prefix) && !/\w/u.test(code[match.index - 2] ?? '') && language !== 'perl' && language !== 'ruby';
+    // Python's string prefix (f, rf, Fr, ...): the letters before the quote, when they are the whole word there.
+    const prefix = /(?<![\w.])[rRbBuUfF]{1,2}$/u.exec(code.slice(Math.max(0, match.index - 3), match.index))?.[0] ?? '';
+    const fString = /[fF]/u.test(prefix) && language !== 'perl' && language !== 'ruby';
     // Perl and Ruby expand $x, @x and #{x} in "…" and `…`; JavaScript ${x} in `…`; Python an f-string's {x}.
     const expands = fString || (quote !== "'" && /\$[\w{(]|@\w|#\{/u.test(text));
     literals.push({ start: match.index, end: match.index + whole.length, text, expands });

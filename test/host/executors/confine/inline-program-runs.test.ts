@@ -22,6 +22,7 @@ const runsComputed: readonly [string, 'python' | 'node' | 'perl' | 'ruby', strin
   ['import runpy, sys; runpy.run_path(sys.argv[1])', 'python', 'run_path(sys.argv[1])'],
   ['exec(open(name).read())', 'python', 'exec(open(name).read())'],
   ['exec(open(f"{d}/x.py").read())', 'python', 'exec(open(f"{d}/x.py").read())'],
+  ['exec(open(rf"{d}/x.py").read())', 'python', 'exec(open(rf"{d}/x.py").read())'],
   ['import os; os.system("sh " + f)', 'python', 'system("sh " + f)'],
   ['import subprocess, sys; subprocess.run(sys.argv[1:], check=True)', 'python', 'subprocess.run(sys.argv[1:], check=True)'],
   ['import importlib; importlib.import_module(name)', 'python', 'import_module(name)'],
