@@ -45,14 +45,15 @@ export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { codeComputed, codeNames, interpreterReading } from './interpreter-operands.js';
 import { packageSearchRoot } from './python-package-root.js';
 import { searchPathNames } from './shell-command-reading.js';
-import { commandWords, scriptWords, shebangProgram } from './shell-command-words.js';
-import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
+import { scriptWords, shebangProgram } from './shell-command-words.js';
+import { plainWord, valuePaths } from './tool-file-words.js';
+import type { DirectiveReading } from './direnv-stdlib.js';
+import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { interpreterOperands, operandLanguage, PROGRAM_FILE } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
-import { gitEnvironmentNames } from './git-environment-config.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
-import { DATA_VARIABLES, OPTION_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
+import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -81,84 +82,10 @@ const IDE_STATE = /\/\.idea\/(workspace\.xml|shelf\/|dataSources\/|libraries\/)/
 
 /** Files read per call at most (sourced files, nix imports): past it, the rest is unresolved. */
 const MAX_FILES = 200;
-const DIRENV = 'direnv runs it when a shell enters the directory';
 
 /** `program`: program code an interpreter runs (its operand), read as words and by that language's grammar whatever its name. */
 type Reading = DirectiveReading | 'script' | 'program';
 
-/**
- * Splits a shell line into words: plain, '...' and "..." quoting; $NAME and ${NAME} expand to what `known` holds
- * ($PWD: the file's directory), a leading ~ to the user's home. Undefined when the line holds what zotbox does not read: a command substitution,
- * a backquote, an escape, a redirection, a separator, a group, or a variable it does not know.
- */
-function shellWords(line: string, known: ReadonlyMap<string, string>): string[] | undefined {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote === "'") {
-      if (c === "'") quote = undefined;
-      else word = (word ?? '') + c;
-      continue;
-    }
-    if (c === '$') {
-      const variable = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/u.exec(line.slice(i));
-      const value = variable === null ? undefined : known.get(variable[1] ?? variable[2]!);
-      if (variable === null || value === undefined) return undefined;
-      word = (word ?? '') + value;
-      i += variable[0].length - 1;
-      continue;
-    }
-    if ('`\\'.includes(c)) return undefined;
-    if (quote === '"') {
-      if (c === '"') quote = undefined;
-      else word = (word ?? '') + c;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      word ??= '';
-      continue;
-    }
-    if (c === '~' && word === undefined) {
-      // Tilde expansion, at the start of an unquoted word: ~ and ~/x are in the user's home; ~user is not read.
-      if (!/^~(?=$|[\s/])/u.test(line.slice(i))) return undefined;
-      word = os.homedir();
-      continue;
-    }
-    if (';&|<>(){}'.includes(c)) return undefined;
-    if (c === '#' && word === undefined) break; // a comment
-    if (/\s/u.test(c)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-      continue;
-    }
-    word = (word ?? '') + c;
-  }
-  if (quote !== undefined) return undefined;
-  if (word !== undefined) words.push(word);
-  return words;
-}
-
-/** Words of an assignment's value that spell a path ($PWD and ${PWD} are the file's directory). */
-function valuePaths(value: string): string[] {
-  return value.split(/[:\s=,]/u).filter((piece) => pathLike(piece));
-}
-
-function pathLike(word: string): boolean {
-  // A word holding control characters names no file a tool opens.
-  if (word.includes('://') || /[\u0000-\u001f]/u.test(word)) return false;
-  // Plain path characters only: a pattern (**/x), a variable or a shebang (#!/bin/sh) spells no file here.
-  return word.includes('/') && /^[\w.@+~-]*(\/[\w.@+~-]*)+$/u.test(word) && !word.startsWith('-');
-}
-
-/** A word that may name a file, with or without a "/" (`sh check.sh`): plain path characters, not an option. */
-function plainWord(word: string): boolean {
-  return word !== '' && !word.startsWith('-') && /^[\p{L}\p{M}\p{N}_.@+~%-]*(\/[\p{L}\p{M}\p{N}_.@+~%-]*)*$/u.test(word);
-}
-
-const ASSIGNMENT = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/u;
 const WORKSPACE_VARIABLES = /\$\{(workspaceFolder|workspaceRoot|fileWorkspaceFolder|localWorkspaceFolder|containerWorkspaceFolder)\}|\$PROJECT_DIR\$/gu;
 
 /**
@@ -572,25 +499,6 @@ function readingOf(file: string, runs: boolean, language?: ProgramLanguage): 'sc
 }
 
 /**
- * What a variable's value runs: a command a tool runs from it (GIT_SSH_COMMAND="sh ssh-wrapper.sh", GIT_EDITOR,
- * BASH_ENV=env.sh), read as git config commands are, every word a file with interpreters' grammar; an interpreter's
- * options (PERL5OPT="-Itools -MLint", NODE_OPTIONS="-r ./tools/setup") by that interpreter's grammar.
- */
-function variableCommandNames(name: string, value: string, where: (what: string) => string, runBy: string, unresolved: string[]): Named[] {
-  const named: Named[] = [];
-  if (OPTION_VARIABLES.has(name)) {
-    for (const found of optionVariableNames(`${name}=${value}`)) named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
-    return named;
-  }
-  for (const word of commandWords(value, 'shell')) {
-    if (word.kind === 'unresolved') unresolved.push(where(`: ${DIRENV}, and its value names ${JSON.stringify(word.text)}, which ${word.why}`));
-    else if (word.anchor === 'plain' && !path.isAbsolute(word.text) && plainWord(word.text.replace(/ /gu, '_')))
-      named.push({ name: word.text, as: word.tree ? 'tree' : 'words', by: where(''), runBy });
-  }
-  return named;
-}
-
-/**
  * An entry's own stats, or undefined where there is none: a missing name, or a name below a file (`README.md/x`, which
  * a tool file may name: nothing is there). Any other failure throws, and the caller refuses (closed world).
  */
@@ -615,8 +523,6 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     return [];
   }
   const named: Named[] = [];
-  // What $NAME expands to: $PWD is the file's directory; a variable the file sets is what it set (outside values are unknown).
-  const known = new Map<string, string>([['PWD', '.']]);
   const lines = text.split('\n');
   const whereAt = (index: number, what: string) => {
     const line = (lines[index] ?? '').trim();
@@ -653,73 +559,19 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
       for (const word of hook.split('\n').flatMap((line) => lineWords(line)))
         for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.resolve(base, directory, word), as: 'words', by: `${file} (shellHook)`, runBy: DIRENV });
     }
-  }
-  for (const [index, raw] of lines.entries()) {
-    const line = raw.trim();
-    const where = (what: string) => whereAt(index, what);
-    if (as === 'nix') {
-      for (const literal of line.replace(/#.*$/u, '').match(/(?<![\w./-])\.\.?\/[\w.+/-]*/gu) ?? []) {
+    // Its path literals (./x, ../x), nix files in turn.
+    for (const [index, raw] of lines.entries()) {
+      for (const literal of raw
+        .trim()
+        .replace(/#.*$/u, '')
+        .match(/(?<![\w./-])\.\.?\/[\w.+/-]*/gu) ?? []) {
         const name = literal.replace(/\/+$/u, '');
-        if (name !== '.' && name !== './.' && name !== './') named.push({ name, as: 'nix', by: where(''), runBy });
+        if (name !== '.' && name !== './.' && name !== './') named.push({ name, as: 'nix', by: whereAt(index, ''), runBy });
       }
-      continue;
     }
-    if (line === '' || line.startsWith('#')) continue;
-    const assignment = ASSIGNMENT.exec(line);
-    if (assignment !== null) {
-      const [, name, raw] = assignment;
-      // A value is read as the shell reads it; one zotbox cannot read refuses (direnv runs it).
-      // The variable's own earlier value ($PATH in PATH=...:$PATH) is the user's, from outside: it names nothing here.
-      const words = as === 'dotenv' ? [raw!.replace(/^(["'])(.*)\1$/u, '$2')] : shellWords(raw!, new Map([...known, [name!, known.get(name!) ?? '']]));
-      if (words === undefined || words.length > 1) {
-        unresolved.push(where(`: ${DIRENV}, and zotbox cannot read this value (a command substitution, or a variable set outside the file)`));
-        continue;
-      }
-      const value = words[0] ?? '';
-      known.set(name!, value);
-      // A search path's directories (PATH, LD_LIBRARY_PATH, PYTHONPATH...): what is in them runs in place of the user's
-      // own, and a relative entry (`bin` in PATH=bin:$PATH) is one too, with or without a "/".
-      // A directory named by any variable is one a tool may search for code or configuration (PERL5LIB, XDG_CONFIG_HOME):
-      // protected whole, unless the variable is on the closed list of data variables.
-      if (DATA_VARIABLES.test(name!)) continue;
-      if (SEARCH_VARIABLES.test(name!)) {
-        // Every directory of a search path, or the file refuses (s33d): a piece zotbox cannot read (a variable dotenv
-        // expands, `${TOOLS}/bin`) is not known to name nothing, and one with spaces or other letters is a directory all the same.
-        // The variable's own earlier value, as dotenv-expand writes it ($PATH, ${PATH}), is the user's: it names nothing here.
-        const own = new Set([`$${name!}`, `\${${name!}}`]);
-        const pieces = value.split(':').filter((piece) => piece !== '' && !own.has(piece));
-        const unreadable = pieces.find((piece) => /[$`\\\u0000-\u001f]/u.test(piece) || piece.startsWith('-'));
-        if (unreadable !== undefined) {
-          unresolved.push(where(`: it puts ${JSON.stringify(unreadable)} on ${name!}, and zotbox cannot work out which directory that is`));
-          continue;
-        }
-        for (const piece of pieces) named.push({ name: piece, as: 'tree', by: where(''), runBy });
-        continue;
-      }
-      for (const piece of valuePaths(value)) named.push({ name: piece, as: 'value', by: where(''), runBy });
-      named.push(...variableCommandNames(name!, value, where, runBy, unresolved));
-      continue;
-    }
-    if (as === 'dotenv') {
-      unresolved.push(where(': not a KEY=VALUE line'));
-      continue;
-    }
-    const words = shellWords(line, known);
-    const directive = words === undefined ? undefined : DIRENV_DIRECTIVES.get(words[0]!);
-    if (words === undefined || directive === undefined) {
-      unresolved.push(where(`: ${DIRENV}, and zotbox reads only direnv's directives ${[...DIRENV_DIRECTIVES.keys()].join(', ')} and NAME=VALUE lines`));
-      continue;
-    }
-    const items = directive(words.slice(1), known, directory);
-    if (typeof items === 'string') {
-      unresolved.push(where(`: ${DIRENV}, and ${items}`));
-      continue;
-    }
-    for (const item of items) named.push({ ...item, by: where(''), runBy: DIRENV });
+    return named;
   }
-  // Git configuration the variables give (GIT_CONFIG_KEY_n, GIT_CONFIG_GLOBAL...): what the user's git reads in that shell.
-  for (const found of gitEnvironmentNames(known, file, directory, unresolved)) named.push({ name: found.name, as: found.as, by: file, runBy: `${DIRENV}; ${found.why}` });
-  return named;
+  return [...named, ...environmentFileNames(file, lines, as, directory, runBy, whereAt, unresolved)];
 }
 
 /** The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`. */
