@@ -5,7 +5,9 @@
 // any other value's words are what git runs or reads (core.hooksPath's directory, an editor's script, an include's
 // file, read as configuration in turn). Closed world: a pair or a value the file does not spell out is unresolved.
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isInsideRoot } from '../../../policy/scopes.js';
 import { type ConfigEntry, commandWords, entryName, isDataEntry, parseConfigEntries } from './git-config-lines.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 
@@ -21,33 +23,70 @@ export interface GitEnvironmentName {
   readonly why: string;
 }
 
-/** `section.sub.key=value` as a config entry (the key split as git splits it: section first, key last). */
-function entryOf(key: string, value: string): ConfigEntry | undefined {
+/**
+ * `section.sub.key` with its value as a config entry, split as git_config_parse_key splits it (section first, key last;
+ * section letters, digits and "-", the key a letter then those); undefined for a key git refuses.
+ */
+function entryOf(key: string, value: string | undefined): ConfigEntry | undefined {
   const first = key.indexOf('.');
   const last = key.lastIndexOf('.');
-  if (first <= 0 || last === key.length - 1) return undefined;
+  if (first === -1 || !/^[A-Za-z0-9-]*$/u.test(key.slice(0, first)) || !/^[A-Za-z][A-Za-z0-9-]*$/u.test(key.slice(last + 1)) || key.includes('\n')) return undefined;
   const subsection = first === last ? undefined : key.slice(first + 1, last);
   return { section: key.slice(0, first).toLowerCase(), subsection, key: key.slice(last + 1).toLowerCase(), value, line: 0, written: key };
 }
 
-/** What one entry names: nothing for data; else every word of its value (a command git runs, a path it reads). */
-function entryNames(entry: ConfigEntry, from: string, directory: string, unresolved: string[], depth: number): GitEnvironmentName[] {
+/**
+ * Where git takes the relative names of configuration from in the shells an environment file sets up: the file's
+ * directory (direnv runs it there; a command git runs without a repository runs there), and the top of every
+ * repository git may run in there (git moves to the top before it runs a hook, a command value or an alias), the one
+ * holding the directory and each below it.
+ */
+export interface GitEnvironmentPlace {
+  readonly directory: string;
+  readonly tops: readonly string[];
+  /** Variables the file spelled from $PWD (an absolute path where direnv runs it), not as a relative path. */
+  readonly fromWorkingDirectory: ReadonlySet<string>;
+}
+
+/**
+ * The tops of the repositories an environment file in `directory` applies to: of `known` (each repository zotbox
+ * found), those holding `directory` or below it; and the one git finds above it (the nearest `.git`).
+ */
+export function repositoryTops(directory: string, known: readonly string[]): string[] {
+  const tops = new Set(known.filter((top) => isInsideRoot(directory, top) || isInsideRoot(top, directory)));
+  for (let at = directory; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) {
+      tops.add(at);
+      break;
+    }
+    if (path.dirname(at) === at) break;
+  }
+  return [...tops];
+}
+
+/** A relative name git takes from every anchor of the place (all counted: more protection, never less). */
+function anchored(name: string, place: GitEnvironmentPlace): string[] {
+  return path.isAbsolute(name) ? [name] : [...new Set([place.directory, ...place.tops].map((base) => path.resolve(base, name)))];
+}
+
+/** What one entry names: nothing for data; else every word of its value (a command git runs, a path it reads), from each anchor. */
+function entryNames(entry: ConfigEntry, from: string, directory: string, place: GitEnvironmentPlace, unresolved: string[], depth: number): GitEnvironmentName[] {
   if (isDataEntry(entry) || entry.value === undefined) return [];
   const why = `git reads ${entry.written} from ${from}`;
   const names: GitEnvironmentName[] = [];
   for (const word of commandWords(entry.value, 'shell')) {
     if (word.kind === 'unresolved') unresolved.push(`${from}: ${entry.written} names ${JSON.stringify(word.text)}, which ${word.why}`);
-    else if (word.anchor === 'plain') names.push({ name: word.text, as: 'value', why });
+    else if (word.anchor === 'plain') for (const name of anchored(word.text, place)) names.push({ name, as: 'value', why });
     else unresolved.push(`${from}: ${entry.written} names ${JSON.stringify(word.text)}, outside what zotbox reads here`);
   }
-  // An include's file is configuration too.
+  // An include's file is configuration too, relative to the file that includes it.
   if (entryName(entry) === 'include.path' || (entry.section === 'includeif' && entry.key === 'path'))
-    names.push(...configFileNames(path.resolve(directory, entry.value), `${from} (${entry.written})`, unresolved, depth + 1));
+    names.push(...configFileNames(path.resolve(directory, entry.value), `${from} (${entry.written})`, place, unresolved, depth + 1));
   return names;
 }
 
 /** A config file git reads: the file itself, and what its entries name. */
-function configFileNames(file: string, from: string, unresolved: string[], depth: number): GitEnvironmentName[] {
+function configFileNames(file: string, from: string, place: GitEnvironmentPlace, unresolved: string[], depth: number): GitEnvironmentName[] {
   const names: GitEnvironmentName[] = [{ name: file, as: 'words', why: `git reads it as configuration (${from})` }];
   if (depth > MAX_INCLUDES) {
     unresolved.push(`${file}: git includes more configuration files than zotbox reads (${from})`);
@@ -55,30 +94,77 @@ function configFileNames(file: string, from: string, unresolved: string[], depth
   }
   const text = readSmallFile(file);
   if (text === OVERSIZED) unresolved.push(`${file} is larger than zotbox reads, and git reads it as configuration (${from})`);
-  else if (text !== undefined) for (const entry of parseConfigEntries(text)) names.push(...entryNames(entry, `${file} line ${entry.line}`, path.dirname(file), unresolved, depth));
+  else if (text !== undefined) for (const entry of parseConfigEntries(text)) names.push(...entryNames(entry, `${file} line ${entry.line}`, path.dirname(file), place, unresolved, depth));
   return names;
 }
 
-/** GIT_CONFIG_PARAMETERS's `'key'='value'` pairs, or undefined where it is spelled otherwise. */
-function parameterEntries(value: string): [string, string][] | undefined {
-  const pairs: [string, string][] = [];
-  const rest = value.replace(/\s*'([^']*)'(?:='([^']*)')?\s*/gu, (_, key: string, entry: string | undefined) => {
-    pairs.push([key, entry ?? 'true']);
-    return '';
-  });
-  return rest === '' ? pairs : undefined;
+/** A single-quoted word at `text[at]` as git's sq_dequote_step reads it (`'\''` and `'\!'` resume the quote): its text and end. */
+function quotedStep(text: string, at: number): { readonly word: string; readonly end: number } | undefined {
+  if (text[at] !== "'") return undefined;
+  let word = '';
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] !== "'") {
+      word += text[i]!;
+      continue;
+    }
+    if (text[i + 1] === '\\' && (text[i + 2] === "'" || text[i + 2] === '!') && text[i + 3] === "'") {
+      word += text[i + 2]!;
+      i += 3;
+      continue;
+    }
+    return { word, end: i + 1 };
+  }
+  return undefined;
+}
+
+const SPACE = /^[ \t\n\v\f\r]$/u;
+
+/**
+ * GIT_CONFIG_PARAMETERS as git's parse_config_env_list reads it (config.c, git 2.31 and later): single-quoted words
+ * separated by blanks, each `'key'='value'`, `'key'=` or `'key'` alone (no value: boolean true), or the older one-word
+ * `'key=value'` (split at the first "=", the key trimmed). Undefined where git reads it otherwise (it then refuses to run).
+ */
+export function parameterEntries(text: string): [string, string | undefined][] | undefined {
+  const pairs: [string, string | undefined][] = [];
+  let at = 0;
+  while (at < text.length) {
+    const key = quotedStep(text, at);
+    if (key === undefined) return undefined;
+    at = key.end;
+    if (at >= text.length || SPACE.test(text[at]!)) {
+      // The older one-word format: git_config_parse_parameter splits at the first "=" and trims the key.
+      const equals = key.word.indexOf('=');
+      const name = (equals === -1 ? key.word : key.word.slice(0, equals)).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/gu, '');
+      if (name === '') return undefined;
+      pairs.push([name, equals === -1 ? undefined : key.word.slice(equals + 1)]);
+    } else if (text[at] === '=') {
+      at++;
+      if (text[at] === "'") {
+        const value = quotedStep(text, at);
+        if (value === undefined || (value.end < text.length && !SPACE.test(text[value.end]!))) return undefined;
+        pairs.push([key.word, value.word]);
+        at = value.end;
+      } else if (at >= text.length || SPACE.test(text[at]!)) pairs.push([key.word, undefined]);
+      else return undefined;
+    } else return undefined;
+    while (at < text.length && SPACE.test(text[at]!)) at++;
+  }
+  return pairs;
 }
 
 /**
- * What the git configuration `known` (the variables an environment file sets, as it set them) gives names, relative
- * to `directory` (where git runs in that shell); `where` is the file that sets them. What zotbox cannot spell out is
- * pushed to `unresolved`.
+ * What the git configuration `known` (the variables an environment file sets, as it set them) gives names, absolute,
+ * from each anchor of `place`; `where` is the file that sets them. What zotbox cannot spell out is pushed to `unresolved`.
  */
-export function gitEnvironmentNames(known: ReadonlyMap<string, string>, where: string, directory: string, unresolved: string[]): GitEnvironmentName[] {
+export function gitEnvironmentNames(known: ReadonlyMap<string, string>, where: string, place: GitEnvironmentPlace, unresolved: string[]): GitEnvironmentName[] {
   const names: GitEnvironmentName[] = [];
   for (const variable of CONFIG_FILES) {
     const value = known.get(variable);
-    if (value !== undefined && value !== '' && value !== '/dev/null') names.push(...configFileNames(path.resolve(directory, value), `${variable} set in ${where}`, unresolved, 0));
+    if (value === undefined || value === '' || value === '/dev/null') continue;
+    // git opens a relative name where it runs: before it moves to the top, that is any directory below this one.
+    if (!path.isAbsolute(value) && !place.fromWorkingDirectory.has(variable))
+      unresolved.push(`${where}: ${variable} names ${JSON.stringify(value)}, and git reads it relative to the directory it runs in, any directory below ${place.directory}`);
+    else names.push(...configFileNames(path.resolve(place.directory, value), `${variable} set in ${where}`, place, unresolved, 0));
   }
   const parameters = known.get('GIT_CONFIG_PARAMETERS');
   if (parameters !== undefined) {
@@ -87,7 +173,7 @@ export function gitEnvironmentNames(known: ReadonlyMap<string, string>, where: s
     for (const [key, value] of pairs ?? []) {
       const entry = entryOf(key, value);
       if (entry === undefined) unresolved.push(`${where}: GIT_CONFIG_PARAMETERS names the key ${JSON.stringify(key)}, which zotbox cannot read`);
-      else names.push(...entryNames(entry, `GIT_CONFIG_PARAMETERS set in ${where}`, directory, unresolved, 0));
+      else names.push(...entryNames(entry, `GIT_CONFIG_PARAMETERS set in ${where}`, place.directory, place, unresolved, 0));
     }
   }
   // GIT_CONFIG_COUNT pairs: each key with its value, all set here; a pair set in part (the rest from outside) is unresolved.
@@ -103,7 +189,7 @@ export function gitEnvironmentNames(known: ReadonlyMap<string, string>, where: s
     const value = known.get(`GIT_CONFIG_VALUE_${n}`);
     const entry = key === undefined || value === undefined ? undefined : entryOf(key, value);
     if (entry === undefined) unresolved.push(`${where}: GIT_CONFIG_COUNT is ${count}, and GIT_CONFIG_KEY_${n}/GIT_CONFIG_VALUE_${n} are not both set to a key and value zotbox can read`);
-    else names.push(...entryNames(entry, `GIT_CONFIG_KEY_${n} set in ${where}`, directory, unresolved, 0));
+    else names.push(...entryNames(entry, `GIT_CONFIG_KEY_${n} set in ${where}`, place.directory, place, unresolved, 0));
   }
   return names;
 }

@@ -512,7 +512,16 @@ function entryStats(entry: string): Stats | undefined {
 }
 
 /** What one file names, and what in it zotbox cannot read. */
-function readFile(file: string, as: Reading, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, directory = path.dirname(file)): Named[] {
+function readFile(
+  file: string,
+  as: Reading,
+  base: string,
+  runBy: string,
+  unresolved: string[],
+  environment: Readonly<Record<string, string | undefined>>,
+  directory = path.dirname(file),
+  tops: readonly string[] = [],
+): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
     if (entryStats(file) !== undefined) unresolved.push(`${file} exists but cannot be read`);
@@ -571,7 +580,7 @@ function readFile(file: string, as: Reading, base: string, runBy: string, unreso
     }
     return named;
   }
-  return [...named, ...environmentFileNames(file, lines, as, directory, runBy, whereAt, unresolved)];
+  return [...named, ...environmentFileNames(file, lines, as, { directory, tops }, runBy, whereAt, unresolved)];
 }
 
 /** The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`. */
@@ -715,6 +724,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
   const read = new Set<string>();
   const budget = { left: MAX_FILES };
   const environment = context.environment ?? {};
+  // The repositories found in and around the scopes: git-environment-config.ts takes relative names from their tops.
+  const tops = [...new Set((context.hookDirectories ?? []).map((hooks) => hooks.top))];
   const inScopes = (p: string) => writeRoots.some((root) => isInsideRoot(p, root));
   // Granted when a write scope names the path or lies inside it (as for tool files).
   const granted = (p: string) => writeRoots.some((root) => isInsideRoot(root, p));
@@ -754,7 +765,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       unresolved.push(`${file}: the tool files name more files than zotbox reads`);
       break;
     }
-    for (const named of readFile(file, as, base, runBy, unresolved, environment, directory)) {
+    for (const named of readFile(file, as, base, runBy, unresolved, environment, directory, tops)) {
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (directory ?? path.dirname(file)), named.name);
       const writtenStats = entryStats(written);
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.

@@ -30,7 +30,7 @@ test('GIT_CONFIG_COUNT pairs, GIT_CONFIG_PARAMETERS and GIT_CONFIG_GLOBAL name w
   t.deepEqual(parameters.unresolved, []);
   const global = read(t, {
     ...hooks,
-    '.envrc': 'export GIT_CONFIG_GLOBAL=tools/gitconfig\n',
+    '.envrc': 'export GIT_CONFIG_GLOBAL=$PWD/tools/gitconfig\n',
     'tools/gitconfig': '[include]\n\tpath = more.gitconfig\n',
     'tools/more.gitconfig': '[core]\n\thooksPath = githooks\n',
   });
