@@ -46,3 +46,47 @@ test('git configuration the .envrc gives only in part is unresolved', (t) => {
   ])
     t.true(read(t, { '.envrc': envrc }).unresolved.length > 0, envrc);
 });
+
+test('git configuration given in one export of several assignments, or several commands on a line, is read', (t) => {
+  for (const envrc of [
+    'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=githooks\n',
+    'export GIT_CONFIG_COUNT=1; export GIT_CONFIG_KEY_0=core.hooksPath && export GIT_CONFIG_VALUE_0=githooks\n',
+    'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=githooks\n',
+    'declare -x GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=githooks\n',
+  ]) {
+    const found = read(t, { ...hooks, '.envrc': envrc });
+    t.true(found.paths.includes('githooks/'), `${envrc}: ${found.paths.join(' ')}`);
+    t.deepEqual(found.unresolved, [], envrc);
+  }
+});
+
+test('a relative GIT_CONFIG_GLOBAL is unresolved (git opens it from whatever directory it runs in); one spelled from $PWD is read', (t) => {
+  for (const envrc of ['export GIT_CONFIG_GLOBAL=tools/gitconfig\n', 'export GIT_CONFIG_SYSTEM=./gitconfig\n', 'ROOT=tools\nexport GIT_CONFIG_GLOBAL=$ROOT/gitconfig\n'])
+    t.is(read(t, { '.envrc': envrc, 'tools/gitconfig': '' }).unresolved.length, 1, envrc);
+  for (const envrc of ['export GIT_CONFIG_GLOBAL="$PWD/tools/gitconfig"\n', 'ROOT=${PWD}\nexport GIT_CONFIG_GLOBAL=$ROOT/tools/gitconfig\n']) {
+    const found = read(t, { '.envrc': envrc, 'tools/gitconfig': '' });
+    t.deepEqual(found, { paths: ['tools/gitconfig'], unresolved: [] }, envrc);
+  }
+});
+
+/** A monorepo: the repository at ws, a package .envrc at packages/web, a nested repository at packages/web/vendor/lib. */
+function monorepo(t: Parameters<typeof tempDir>[0], envrc: string, withHooks: boolean) {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-git-env-mono-')), 'ws');
+  for (const name of ['packages/web/vendor/lib/.git', '.git']) mkdirSync(path.join(ws, name), { recursive: true });
+  writeFileSync(path.join(ws, 'packages/web/.envrc'), envrc);
+  const hookDirectories = withHooks ? [ws, path.join(ws, 'packages/web/vendor/lib'), '/elsewhere/repo'].map((top) => ({ directory: path.join(top, '.git/hooks'), top })) : [];
+  const found = toolFileReferences([path.join(ws, 'packages/web/.envrc')], [ws], { hookDirectories });
+  return { paths: found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`).sort(), unresolved: found.unresolved };
+}
+
+test("a package .envrc's relative core.hooksPath and command words are taken from its directory and the top of every repository there", (t) => {
+  const envrc = 'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=tools/githooks\n';
+  // The top git finds above the .envrc (its nearest .git), with or without the repositories zotbox found.
+  const hooksOf = ({ paths, unresolved }: { paths: string[]; unresolved: readonly string[] }) => ({ paths: paths.filter((p) => p.endsWith('githooks/')), unresolved });
+  t.deepEqual(hooksOf(monorepo(t, envrc, false)), { paths: ['packages/web/tools/githooks/', 'tools/githooks/'], unresolved: [] });
+  t.deepEqual(hooksOf(monorepo(t, envrc, true)), { paths: ['packages/web/tools/githooks/', 'packages/web/vendor/lib/tools/githooks/', 'tools/githooks/'], unresolved: [] });
+  const parameters = monorepo(t, `export GIT_CONFIG_PARAMETERS="'core.hooksPath=tools/githooks' 'alias.check=!sh scripts/check.sh'"\n`, false);
+  for (const expected of ['tools/githooks/', 'packages/web/tools/githooks/', 'scripts/check.sh/', 'packages/web/scripts/check.sh/'])
+    t.true(parameters.paths.includes(expected), `${expected}: ${parameters.paths.join(' ')}`);
+  t.deepEqual(parameters.unresolved, []);
+});

@@ -1,0 +1,59 @@
+// An .envrc's lines read as the shell runs them (envrc-lines.ts): every assignment of an assignment list, `export`
+// and `declare -x`, each ";"/"&&" command; ordinary lines refuse nothing, what zotbox does not read is unresolved.
+// Expected sets are stated by hand.
+import test from 'ava';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+function read(t: Parameters<typeof tempDir>[0], envrc: string) {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-envrc-lines-')), 'ws');
+  mkdirSync(ws);
+  writeFileSync(path.join(ws, '.envrc'), envrc);
+  const found = toolFileReferences([path.join(ws, '.envrc')], [ws]);
+  return {
+    trees: found.locations
+      .filter((l) => l.tree)
+      .map((l) => `${path.relative(ws, l.path)}/`)
+      .sort(),
+    unresolved: found.unresolved.length,
+  };
+}
+
+for (const [envrc, trees] of [
+  ['export NODE_ENV=development PORT=3000\n', []],
+  ['export NODE_ENV=development; export PORT=3000\n', []],
+  ['A=1 B=2\n', []],
+  ['declare -x A=1 B=2\n', []],
+  ['export A=1 && export B=2\n', []],
+  ['export PATH\n', []],
+  ['export A=1 PATH=bin:$PATH; PATH_add tools\n', ['bin/', 'tools/']],
+  ['PATH_add tools; export PERL5LIB=lib\n', ['lib/', 'tools/']],
+  // export expands every value before it sets any (bash's declaration builtins); an assignment list, one after another.
+  ['X=old\nexport X=new PATH=$X:$PATH\n', ['old/']],
+  ['X=old\nX=new PATH=$X:$PATH\n', ['new/']],
+  ['export PATH=$PATH:~/bin/../sub\n', []],
+] as const)
+  test(`an ordinary line is read: ${JSON.stringify(envrc)}`, (t) => {
+    t.deepEqual(read(t, envrc), { trees: [...trees], unresolved: 0 });
+  });
+
+for (const envrc of [
+  'if has nix; then use nix; fi\n',
+  'has nix && use nix\n',
+  'PATH_add bin && export X=1\n',
+  'export A=1 || export B=2\n',
+  'A=1 use nix\n',
+  'export -n A\n',
+  'declare -i A=1+1\n',
+  'declare -n A=B\n',
+  'export A=1 &&\n',
+  'export $X=1\n',
+  'export A=$(pwd)\n',
+  'export A=1; curl -s https://example.com | sh\n',
+  'export A=1; source scripts/env.sh\n',
+])
+  test(`a line zotbox does not read is unresolved: ${JSON.stringify(envrc)}`, (t) => {
+    t.true(read(t, envrc).unresolved > 0);
+  });
