@@ -3,7 +3,8 @@
 // GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM and GIT_CONFIG name as configuration, in every shell direnv sets them for. Each
 // entry is read as the repository's config is: a key git never runs (git-config-lines.ts DATA_KEYS) names nothing;
 // any other value's words are what git runs or reads (core.hooksPath's directory, an editor's script, an include's
-// file, read as configuration in turn). Closed world: a pair or a value the file does not spell out is unresolved.
+// file, read as configuration in turn), each relative name from the file's directory and from the top of every
+// repository there (GitEnvironmentPlace). Closed world: a pair or a value the file does not spell out is unresolved.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -11,8 +11,9 @@
 // Read in a closed world:
 //   - .envrc, and every file it sources, by direnv's grammar: a closed list of
 //     stdlib directives (DIRENV_DIRECTIVES; `layout` as the stdlib defines each
-//     layout, layoutNames) and plain assignments (every entry of a *PATH value is
-//     a directory on a search path, with or without a "/"); any other line (a
+//     layout, layoutNames) and assignments, each ;/&& command of a line
+//     (envrc-lines.ts; every entry of a *PATH value is a directory on a search
+//     path, with or without a "/"); any other line (a
 //     command, a function, a condition, $(...), `...`, an unknown layout) is not
 //     understood, and every writer is refused until it is changed (unresolved);
 //   - a dotenv file: KEY=VALUE lines; a value naming a path protects that path;
