@@ -10,7 +10,7 @@ import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { typescriptCandidates } from './typescript-resolution.js';
 
 /** The specifiers of `code`'s imports and requires that are no relative or absolute path, with the line that says each. */
-function packageSpecifiers(code: string): { readonly text: string; readonly line: number }[] {
+export function packageSpecifiers(code: string): { readonly text: string; readonly line: number }[] {
   const found: { text: string; line: number }[] = [];
   for (const [line, text] of code.split('\n').entries())
     for (const match of text.matchAll(/(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s+|\bimport\s+)["'`]([^"'`\s./][^"'`\s]*)["'`]/gu))
