@@ -3,7 +3,8 @@
 // itself by its own name (mapped by its "exports"). Read as node's resolution reads them, every condition counted
 // (which one applies depends on how the program is run); the package.json that maps them is protected too, since
 // what it maps is what runs. Closed world: a specifier zotbox cannot map to a file is unresolved, never "nothing".
-// A bare specifier naming another package loads from node_modules, installed code that is no tool file.
+// A bare specifier naming another package loads from node_modules, installed code that is no tool file (the TypeScript
+// runners map bare specifiers through tsconfig.json and deno.json first: typescript-path-maps.ts).
 
 import path from 'node:path';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
