@@ -37,6 +37,8 @@ const PERL_RUBY = /^(perl|ruby)([0-9]+(\.[0-9]+)*)?$/u;
 /** Shells whose first operand is a script they read and run. */
 const SCRIPT_SHELLS = /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u;
 const NODE_VALUED = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '-C', '--conditions', '--title', '--input-type']);
+/** The TypeScript runners' options that take the next word (a map file: typescript-runners.ts); deno's `-c` is `--config`. */
+const RUNNER_VALUED = new Set(['--tsconfig', '--project', '-P', '--config', '--import-map']);
 /** Files node runs for a directory it is given: its package.json's main (read by the caller where it exists) or index.*. */
 const NODE_DIRECTORY_ENTRIES = ['package.json', 'index.js', 'index.mjs', 'index.cjs', 'index.json', 'index.node'];
 /**
@@ -180,7 +182,7 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
     // -r ./setup, --import=./hooks.mjs: a module node loads before the program.
     const valued = /^(-r|--require|--import|--loader|--experimental-loader)(?:=(.*))?$/u.exec(word);
     if (valued !== null) names.push(...nodeModuleNames(valued[2] ?? args[i + 1] ?? ''));
-    if (NODE_VALUED.has(word)) {
+    if (NODE_VALUED.has(word) || (program !== 'node' && program !== 'nodejs' && RUNNER_VALUED.has(word)) || (program === 'deno' && word === '-c')) {
       i++;
       continue;
     }

@@ -3,14 +3,15 @@
 // itself by its own name (mapped by its "exports"). Read as node's resolution reads them, every condition counted
 // (which one applies depends on how the program is run); the package.json that maps them is protected too, since
 // what it maps is what runs. Closed world: a specifier zotbox cannot map to a file is unresolved, never "nothing".
-// A bare specifier naming another package loads from node_modules, installed code that is no tool file.
+// A bare specifier naming another package loads from node_modules, installed code that is no tool file (the TypeScript
+// runners map bare specifiers through tsconfig.json and deno.json first: typescript-path-maps.ts).
 
 import path from 'node:path';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { typescriptCandidates } from './typescript-resolution.js';
 
 /** The specifiers of `code`'s imports and requires that are no relative or absolute path, with the line that says each. */
-function packageSpecifiers(code: string): { readonly text: string; readonly line: number }[] {
+export function packageSpecifiers(code: string): { readonly text: string; readonly line: number }[] {
   const found: { text: string; line: number }[] = [];
   for (const [line, text] of code.split('\n').entries())
     for (const match of text.matchAll(/(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s+|\bimport\s+)["'`]([^"'`\s./][^"'`\s]*)["'`]/gu))

@@ -7,6 +7,7 @@
 
 import { interpreterReading, programLanguage } from './interpreter-operands.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
+import { type TypescriptRun, typescriptRun } from './typescript-runners.js';
 
 /** Names of program code by extension: Python, JavaScript and TypeScript, Perl, Ruby (run by their interpreter whoever names them). */
 export const PROGRAM_FILE = /\.(pyw?|[cm]?[jt]sx?|pl|pm|rb)$/iu;
@@ -29,7 +30,22 @@ function commandsOf(text: string): string[][] {
  * as written, relative to where the command runs.
  */
 export function interpreterOperands(text: string): ReadonlyMap<string, ProgramLanguage> {
-  const operands = new Map<string, ProgramLanguage>();
+  return new Map(operandsOf(text).map(({ operand, language }) => [operand, language]));
+}
+
+/** The operands of `text`'s commands that a TypeScript runner runs (typescript-runners.ts), with what its command names. */
+export function typescriptOperands(text: string): ReadonlyMap<string, TypescriptRun> {
+  const runs = new Map<string, TypescriptRun>();
+  for (const { operand, words, at, index } of operandsOf(text)) {
+    const run = typescriptRun(words, at, index);
+    if (run !== undefined) runs.set(operand, run);
+  }
+  return runs;
+}
+
+/** Each interpreter's operand in `text`: as written (normalised), its language, its command's words, the program's and the operand's index. */
+function operandsOf(text: string): { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] {
+  const found: { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] = [];
   for (const words of commandsOf(text)) {
     let at = 0;
     while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || WRAPPERS.has(words[at]!) || (at > 0 && WRAPPER_WORDS.test(words[at]!)) || (at > 0 && words[at]!.startsWith('-')))) at++;
@@ -37,9 +53,16 @@ export function interpreterOperands(text: string): ReadonlyMap<string, ProgramLa
     const language = programLanguage(program);
     if (language === undefined) continue;
     const operand = interpreterReading(program, words.slice(at + 1)).operand;
-    if (operand !== undefined) operands.set(normal(words[at + 1 + operand]!), language);
+    if (operand !== undefined) found.push({ operand: normal(words[at + 1 + operand]!), language, words, at, index: at + 1 + operand });
   }
-  return operands;
+  return found;
+}
+
+/** The TypeScript run `word` (a name a shell text runs, as the reader resolved it) is, if a TypeScript runner's operand. */
+export function operandRun(runs: ReadonlyMap<string, TypescriptRun>, word: string): TypescriptRun | undefined {
+  const written = normal(word);
+  for (const [operand, run] of runs) if (written === operand || written.endsWith(`/${operand}`)) return run;
+  return undefined;
 }
 
 /** The language `word` (a name a shell text runs, as the reader resolved it) is run by, if an interpreter's operand. */

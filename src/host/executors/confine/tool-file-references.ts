@@ -51,8 +51,10 @@ import { plainWord, valuePaths } from './tool-file-words.js';
 import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
-import { interpreterOperands, operandLanguage, PROGRAM_FILE } from './operand-languages.js';
+import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
+import { typescriptMapNames } from './typescript-path-maps.js';
+import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
 
@@ -328,6 +330,8 @@ interface Named {
   readonly runsIn?: string;
   /** The interpreter's language, where the word is an interpreter's operand (`python3 tools/check.py`): read as its program code. */
   readonly language?: ProgramLanguage;
+  /** The TypeScript runner that runs it (and loads what it imports through tsconfig.json and deno's maps). */
+  readonly typescript?: TypescriptRun;
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -357,7 +361,7 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
   const named: Named[] = [];
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
-  const operands = interpreterOperands(text);
+  const operands = { languages: interpreterOperands(text), runs: typescriptOperands(text) };
   for (const word of scriptWords(text, { scriptFile: file, scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
@@ -441,7 +445,7 @@ function settingShellNames(
   const named: Named[] = [];
   const home = environment.HOME ?? os.homedir();
   for (const shell of settingShellTexts(text.replace(WORKSPACE_VARIABLES, '.'))) {
-    const operands = interpreterOperands(shell.text);
+    const operands = { languages: interpreterOperands(shell.text), runs: typescriptOperands(shell.text) };
     for (const word of scriptWords(shell.text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
       if (word.kind === 'unresolved') {
         unresolved.push(
@@ -462,10 +466,15 @@ function settingShellNames(
 }
 
 /** A run word's fields: that it runs, and the language of the interpreter whose operand it is. */
-function runFields(runs: boolean, operands: ReadonlyMap<string, ProgramLanguage>, name: string): { runs?: true; language?: ProgramLanguage } {
+function runFields(
+  runs: boolean,
+  operands: { readonly languages: ReadonlyMap<string, ProgramLanguage>; readonly runs: ReadonlyMap<string, TypescriptRun> },
+  name: string,
+): { runs?: true; language?: ProgramLanguage; typescript?: TypescriptRun } {
   if (!runs) return {};
-  const language = operandLanguage(operands, name);
-  return language === undefined ? { runs } : { runs, language };
+  const language = operandLanguage(operands.languages, name);
+  const typescript = operandRun(operands.runs, name);
+  return { runs, ...(language === undefined ? {} : { language }), ...(typescript === undefined ? {} : { typescript }) };
 }
 
 /**
@@ -522,6 +531,7 @@ function readFile(
   environment: Readonly<Record<string, string | undefined>>,
   directory = path.dirname(file),
   tops: readonly string[] = [],
+  typescript?: TypescriptRun,
 ): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
@@ -553,11 +563,18 @@ function readFile(
     for (const { name, as: kind, runs, index } of toolKeyNames(decoded, path.relative(base, file), whereAt, unresolved))
       named.push({ name, as: kind, by: whereAt(index, ''), runBy: 'the tool puts it on PATH, sources it or runs the scripts in it', ...(runs ? { runs } : {}) });
     named.push(...settingShellNames(file, text, base, runBy, unresolved, environment, whereAt));
+    // A TypeScript file is read as a TypeScript runner reads it whoever runs it; what a runner runs passes that on to its imports.
+    const run = typescript ?? (/\.[cm]?tsx?$/iu.test(file) ? NO_RUN_OPTIONS : undefined);
+    const onward = run === undefined ? {} : { typescript: run };
     if (as === 'program' || isProgramCode(file, text))
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved))
-        named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it` });
+        named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     if (as === 'program' || isProgramCode(file, text))
-      for (const { name, index } of packageSpecifierNames(file, text, whereAt, unresolved)) named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; node loads it for the program` });
+      for (const { name, index } of packageSpecifierNames(file, text, whereAt, unresolved))
+        named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; node loads it for the program`, ...onward });
+    if (run !== undefined && (as === 'program' || isProgramCode(file, text)))
+      for (const { name, index, why } of typescriptMapNames(file, text, base, run, whereAt, unresolved))
+        named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; the TypeScript runner reads it for the program (${why})`, ...onward });
     for (const { entry, index } of pathEntries(decoded, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
@@ -626,7 +643,7 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
 /** A file that runs as a program or a shell script: executable, or named like a script. */
 function isScript(file: string): boolean {
   const stats = entryStats(file);
-  return stats?.isFile() === true && ((stats.mode & 0o111) !== 0 || /\.(sh|bash|zsh|ksh|fish|ps1|py|rb|pl|[cm]?js|ts)$/iu.test(file));
+  return stats?.isFile() === true && ((stats.mode & 0o111) !== 0 || /\.(sh|bash|zsh|ksh|fish|ps1|py|rb|pl|[cm]?jsx?|[cm]?tsx?)$/iu.test(file));
 }
 
 /** Where a tool file's reading starts: its entry's files, each read as its kind is. */
@@ -639,6 +656,8 @@ interface Pending {
   readonly depth: number;
   /** Where the tool runs it, when that is not the file's own directory (an .envrc linked elsewhere runs where the link is). */
   readonly directory?: string;
+  /** The TypeScript runner that runs it, a program file it imports being run by it too. */
+  readonly typescript?: TypescriptRun;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -759,14 +778,15 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
   ];
   while (pending.length > 0) {
-    const { file, as, base, runBy, depth, directory } = pending.shift()!;
-    if (read.has(`${as}:${file}`)) continue;
-    read.add(`${as}:${file}`);
+    const { file, as, base, runBy, depth, directory, typescript } = pending.shift()!;
+    const key = `${as}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)} in ${base}:`}${file}`;
+    if (read.has(key)) continue;
+    read.add(key);
     if (read.size > MAX_FILES) {
       unresolved.push(`${file}: the tool files name more files than zotbox reads`);
       break;
     }
-    for (const named of readFile(file, as, base, runBy, unresolved, environment, directory, tops)) {
+    for (const named of readFile(file, as, base, runBy, unresolved, environment, directory, tops, typescript)) {
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (directory ?? path.dirname(file)), named.name);
       const writtenStats = entryStats(written);
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
@@ -797,7 +817,16 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       if (kind === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
       else if (kind === 'direnv' || kind === 'dotenv' || kind === 'nix') pending.push({ file: target, as: kind, base, runBy: named.runBy, depth });
       else if (named.runs === true) followScript(target, named, runsFrom(named, base), depth, pending);
-      else if (depth === 0 || isScript(target)) pending.push({ file: target, as: readingOf(target, false) ?? 'words', base, runBy: named.runBy, depth: depth + 1 });
+      else if (depth === 0 || isScript(target))
+        pending.push({
+          file: target,
+          as: readingOf(target, false) ?? 'words',
+          base,
+          runBy: named.runBy,
+          depth: depth + 1,
+          // A program file a TypeScript runner's program imports is run by that runner too.
+          ...(named.typescript !== undefined && PROGRAM_FILE.test(target) ? { typescript: named.typescript } : {}),
+        });
     }
   }
   return { locations: [...locations.values()], unresolved, enclosing: enclosing.entries };
@@ -809,5 +838,5 @@ const runsFrom = (named: Named, base: string) => (named.runsIn === undefined ? b
 /** A file a script runs or sources, read in turn by what it is (a compiled program names nothing zotbox reads). */
 function followScript(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {
   const as = readingOf(target, true, named.language);
-  if (as !== undefined) pending.push({ file: target, as, base, runBy: named.runBy, depth: depth + 1 });
+  if (as !== undefined) pending.push({ file: target, as, base, runBy: named.runBy, depth: depth + 1, ...(named.typescript === undefined ? {} : { typescript: named.typescript }) });
 }
