@@ -1,7 +1,7 @@
 // What Python code imports (python-imports.ts): relative imports against the file's package, absolute ones from every
 // root, sys.path changes, and a sys.path[0]'s modules. The expected names are written out by hand from the import system's rules.
 import test from 'ava';
-import { pathEntryNames, pythonImportNames, pythonSearchPaths, scriptRootNames } from '../../../../src/host/executors/confine/python-imports.js';
+import { pathEntryNames, pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
 import { moduleEntriesOf } from '../../../../src/host/executors/confine/python-module-entries.js';
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
@@ -48,6 +48,13 @@ test("a sys.path[0] directory's modules: its module entries, for the interpreter
   t.deepEqual(shown(scriptRootNames('#!/usr/bin/env -S python3.12 -u\n')), ['file:__zotbox_python_path_entries__@python3.12']);
   t.deepEqual(shown(scriptRootNames('#!/usr/bin/python3\n')), ['file:__zotbox_python_path_entries__@%2Fusr%2Fbin%2Fpython3']);
   t.deepEqual(scriptRootNames('#!/bin/sh\n'), []);
+});
+
+test("a directory a program puts on sys.path: whole; where it runs ('.'), each standard-library name's module there", (t) => {
+  t.deepEqual(shown(searchRootNames('tools')), ['tools/**']);
+  const here = shown(searchRootNames('.'));
+  t.false(here.includes('./**'));
+  for (const name of ['gettext.py/**', 'gettext/**', 'argparse.py/**']) t.true(here.includes(name), name);
 });
 
 test('every spelling of a sys.path change is read: insert, append, a slice assignment, site.addsitedir', (t) => {

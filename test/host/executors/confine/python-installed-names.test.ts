@@ -65,6 +65,15 @@ test("a sys.path[0]'s location protects the entries of imported names only: urll
   t.is(findControlLocation(path.join(ws, 'urllib3.py'), locations), undefined);
 });
 
+test('the standard-library names are protected whatever the interpreter lists: gettext.py beside a python that lists nothing', (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-pystd-'));
+  const bare = fake(t, 'python8', '#!/bin/sh\necho \'{"names": [], "namespaces": []}\'\n');
+  const found = moduleEntriesLocation(path.join(ws, moduleEntriesName('.', 'python8')), 'named by a hook', lookup([ws], bare));
+  if (found === undefined || 'unresolved' in found) return t.fail(JSON.stringify(found));
+  for (const name of ['gettext.py', 'argparse.py', 'json/__init__.py']) t.not(findControlLocation(path.join(ws, name), [found.location]), undefined, name);
+  t.is(findControlLocation(path.join(ws, 'urllib3.py'), [found.location]), undefined);
+});
+
 test('an interpreter zotbox cannot read: the directory whole, or unresolved where it holds a write scope', (t) => {
   const ws = realpathSync(tempDir(t, 'zb-pyfallback-'));
   const away = moduleEntriesLocation(path.join(ws, 'backend', moduleEntriesName('.', 'python7')), 'named by a hook', lookup([ws], '/nonexistent'));
