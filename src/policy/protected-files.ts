@@ -205,6 +205,35 @@ export interface ControlLocation {
   readonly tree: boolean;
   /** Why, naming the config file and line: "core.hooksPath (set in /ws/.git/config line 7); the user's git runs files there". */
   readonly reason: string;
+  /** When set, not `path` itself but its top-level module entries Python imports by these names (a sys.path[0]). */
+  readonly modules?: ModuleEntries;
+}
+
+/**
+ * The module names a directory on Python's path must not gain or change (lower case): NAME.py and NAME/__init__.py for
+ * each of `names` (a directory without __init__.py is a namespace portion, which loses to a regular module on a later
+ * path entry), and the directory NAME/ whole for each of `packages` (a regular package there now, whose submodules
+ * are imported from it, or a name installed as a namespace package, which a portion here joins ahead of it).
+ */
+export interface ModuleEntries {
+  readonly names: ReadonlySet<string>;
+  readonly packages: ReadonlySet<string>;
+}
+
+/** The name a top-level entry of a directory on Python's path is imported by (lower case): NAME.py and NAME are NAME. */
+export function moduleEntryName(entry: string): string {
+  const lower = entry.toLowerCase();
+  return lower.endsWith('.py') ? lower.slice(0, -3) : lower;
+}
+
+/** Whether `lower` (lower case, absolute) is one of the module entries `modules` protects in the directory `at`. O(1) per path. */
+function isModuleEntry(lower: string, at: string, modules: ModuleEntries): boolean {
+  if (!lower.startsWith(`${at}/`)) return false;
+  const rest = lower.slice(at.length + 1);
+  const slash = rest.indexOf('/');
+  if (slash === -1) return modules.names.has(moduleEntryName(rest));
+  const first = rest.slice(0, slash);
+  return modules.names.has(first) && (rest.slice(slash + 1) === '__init__.py' || modules.packages.has(first));
 }
 
 /** What the gate knows about control locations for one decision: the list, or why it could not be computed. */
@@ -215,6 +244,7 @@ export function findControlLocation(absolute: string, locations: readonly Contro
   const lower = absolute.toLowerCase();
   return locations.find((location) => {
     const at = location.path.toLowerCase();
+    if (location.modules !== undefined) return isModuleEntry(lower, at, location.modules);
     return lower === at || (location.tree && isInside(lower, at));
   });
 }

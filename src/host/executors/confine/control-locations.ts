@@ -15,6 +15,7 @@ import { GIT_CONTROL_ENTRIES } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import { moduleEntriesLocation } from './python-installed-names.js';
 import { commandWords, derivedPrograms, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
@@ -225,6 +226,13 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
   };
   const add = (absolute: string, tree: boolean, reason: string) => {
     const written = path.resolve(absolute);
+    // A directory on Python's path (a value runs `python3 -m x` there): the module entries of the names imported there.
+    const entries = moduleEntriesLocation(written, reason, { searchPath: user.searchPath, writeRoots, environment: user.environment ?? {} });
+    if (entries !== undefined) {
+      if ('unresolved' in entries) unresolved.push(entries.unresolved);
+      else if (writeRoots.some((root) => isInsideRoot(entries.location.path, root))) found.push(entries.location);
+      return;
+    }
     const resolved = canonical(written);
     for (const candidate of new Set([written, ...(resolved === undefined ? [] : [resolved])])) {
       if (writeRoots.some((root) => isInsideRoot(candidate, root))) found.push({ path: candidate, tree, reason });

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
 import { typescriptCandidates } from './typescript-resolution.js';
-import { MODULE, moduleFiles, pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from './python-imports.js';
+import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, pythonSearchPaths, scriptRootNames } from './python-imports.js';
 
 export { moduleFiles } from './python-imports.js';
 
@@ -136,13 +136,14 @@ const PYTHON_LONG = /^--(help|version|help-env|help-xoptions|help-all|check-hash
 /** A word python does not take (an option it would refuse, or one newer than zotbox reads): unresolved. */
 const unknownOption = (program: string, word: string): InterpreterReading => ({ names: [], operand: undefined, computed: [`${program} ${word} (an option zotbox does not read)`] });
 
-function readPython(args: readonly string[]): InterpreterReading {
+function readPython(interpreter: string, args: readonly string[]): InterpreterReading {
+  const entries = (directory: string) => pathEntryNames(directory, interpreter);
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word === '-' || word === '--') {
       // stdin (or the operand after --): the working directory is sys.path[0] for stdin, the script's for a script.
       const operand = word === '--' && i + 1 < args.length ? i + 1 : undefined;
-      return { names: operand === undefined ? searchRootNames('.') : [...operandNames(args[operand]!, ['__main__.py']), ...searchRootNames(path.dirname(args[operand]!))], operand };
+      return { names: operand === undefined ? entries('.') : [...operandNames(args[operand]!, ['__main__.py']), ...entries(path.dirname(args[operand]!))], operand };
     }
     if (PYTHON_LONG.test(word)) {
       if (word === '--check-hash-based-pycs') i++;
@@ -160,16 +161,16 @@ function readPython(args: readonly string[]): InterpreterReading {
         continue;
       }
       // -m MOD: the module runs from the working directory, sys.path[0]; the rest are its arguments.
-      if (option === 'm') return { names: [...(value !== undefined && MODULE.test(value) ? moduleFiles(value) : []), ...searchRootNames('.')], operand: undefined };
-      if (option === 'c') return inlineProgram(searchRootNames('.'), value ?? '', 'python');
+      if (option === 'm') return { names: [...(value !== undefined && MODULE.test(value) ? moduleFiles(value) : []), ...entries('.')], operand: undefined };
+      if (option === 'c') return inlineProgram(entries('.'), value ?? '', 'python');
       return unknownOption('python', word);
     }
     // The script, or a directory (or zip) whose __main__.py runs, importing its siblings: the whole operand; and what
     // lies beside it, its sys.path[0].
-    return { names: [...operandNames(word, ['__main__.py']), ...searchRootNames(path.dirname(word))], operand: i };
+    return { names: [...operandNames(word, ['__main__.py']), ...entries(path.dirname(word))], operand: i };
   }
   // A program read from stdin, from the working directory.
-  return { names: searchRootNames('.'), operand: undefined };
+  return { names: entries('.'), operand: undefined };
 }
 
 function readNode(program: string, args: readonly string[]): InterpreterReading {
@@ -271,10 +272,11 @@ function readShell(args: readonly string[]): InterpreterReading {
 
 /**
  * What `words` (a command: program first, quotes removed) runs by the grammar of its interpreter. `program` is the
- * program's file name (a path's last part). Unknown programs imply nothing.
+ * program's file name (a path's last part), `written` the word as written (the interpreter Python's path is read from).
+ * Unknown programs imply nothing.
  */
-export function interpreterReading(program: string, args: readonly string[]): InterpreterReading {
-  if (PYTHON.test(program)) return readPython(args);
+export function interpreterReading(program: string, args: readonly string[], written = program): InterpreterReading {
+  if (PYTHON.test(program)) return readPython(written, args);
   if (NODE.test(program)) return readNode(program, args);
   if (PERL_RUBY.test(program)) return programLanguage(program) === 'perl' ? readPerl(args) : readRuby(args);
   if (SCRIPT_SHELLS.test(program)) return readShell(args);

@@ -9,7 +9,7 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openS
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
-import { findControlLocation, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
+import { findControlLocation, moduleEntryName, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
@@ -44,11 +44,15 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   const reasons = new Map<string, string>();
   const inGitDirectory = (p: string) => [...inventory.gitDirectories.keys()].some((directory) => isInsideRoot(p, directory));
   const entries = toolEntryReasons(inventory.toolEntries, writeRoots);
+  // A directory's module entries (a sys.path[0]) are the entries it holds now of those names: listed afresh after each
+  // command, so one it created is found then, absent from the record, and removed.
+  const moduleEntries = [...git.locations, ...named.locations].flatMap((location) => moduleEntryPaths(location).map((p) => ({ path: p, reason: location.reason })));
   // What the links in protected places lead to runs as they do (link-targets.ts). A git directory is walked by its
   // control entries (listed on their own), never its object store.
   const linked = linkTargets(
     [
-      ...[...git.locations, ...named.locations].map((location) => ({ path: location.path, reason: location.reason })),
+      ...[...git.locations, ...named.locations].filter((location) => location.modules === undefined).map((location) => ({ path: location.path, reason: location.reason })),
+      ...moduleEntries,
       ...[...entries].map(([entry, reason]) => ({ path: entry, reason })),
       ...(named.enclosing ?? []).map((entry) => ({ path: entry, reason: 'a file other tools run on their own, above the write scopes' })),
       ...git.hookDirectories.map(({ directory }) => ({ path: directory, reason: "a hooks directory; the user's git runs what it holds" })),
@@ -58,7 +62,7 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   );
   const locations = [...git.locations, ...named.locations, ...linked.locations];
   // Git directories (and the gitfiles and links in them) are the git aftercare's: bound read-only and checked there.
-  for (const location of locations) {
+  for (const location of [...locations.filter((location) => location.modules === undefined), ...moduleEntries.map((entry) => ({ ...entry, tree: true }))]) {
     // A directory that a key names as a whole (a remote, a worktree) is not run; its files are not protected.
     const isDirectory = !location.tree && lstatSync(location.path, { throwIfNoEntry: false })?.isDirectory() === true;
     if (!isDirectory && !inGitDirectory(location.path) && !reasons.has(location.path)) reasons.set(location.path, location.reason);
@@ -67,6 +71,31 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
   const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
   return { locations, paths, reasons, unresolved, toolUnresolved: named.unresolved, linkUnresolved: linked.unresolved };
+}
+
+/**
+ * The paths a location of module entries stands for now: each entry of its directory of a protected name (NAME.py; the
+ * package directory NAME/ whole where it is one, else its NAME/__init__.py, there or not); none for any other location.
+ */
+function moduleEntryPaths(location: ControlLocation): string[] {
+  const modules = location.modules;
+  if (modules === undefined) return [];
+  let names: string[];
+  try {
+    names = readdirSync(location.path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []; // not there yet: made by a command, listed after it
+    throw error;
+  }
+  const paths: string[] = [];
+  for (const name of names) {
+    const stem = moduleEntryName(name);
+    if (!modules.names.has(stem)) continue;
+    const entry = path.join(location.path, name);
+    const isPackageDirectory = stem === name.toLowerCase() && lstatSync(entry).isDirectory();
+    paths.push(isPackageDirectory && !modules.packages.has(stem) ? path.join(entry, '__init__.py') : entry);
+  }
+  return paths;
 }
 
 /** The ungranted tool files among the entries (as written and as they resolve), each with why it is protected. */

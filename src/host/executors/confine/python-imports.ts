@@ -4,6 +4,7 @@
 // (any module there may be imported: the standard library's own imports find it first). Pure, no I/O.
 
 import type { InterpreterName } from './interpreter-operands.js';
+import { moduleEntriesName } from './python-module-entries.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
 /** A dotted module name as `-m` takes it. */
@@ -97,7 +98,17 @@ export function pythonSearchPaths(code: string): { readonly names: InterpreterNa
 
 /** A Python script run by its #! line has its own directory as sys.path[0]: what it may import from there. */
 export function scriptRootNames(code: string): InterpreterName[] {
-  return /^#!\s*\S*python[0-9.]*\b|^#!\s*\S*\/env\s+(-\S+\s+)*python[0-9.]*\b/u.test(code) ? [{ text: '.', tree: true, anchor: 'file' }, ...searchRootNames('.', 'file')] : [];
+  const line = /^#!\s*(\S*python[0-9.]*)(?=\s|$)|^#!\s*\S*\/env\s+(?:-\S+\s+)*(python[0-9.]*)(?=\s|$)/u.exec(code);
+  return line === null ? [] : [{ text: moduleEntriesName('.', line[1] ?? line[2]!), tree: false, anchor: 'file' }];
+}
+
+/**
+ * What Python may import from `directory` when it is sys.path[0] of a program `interpreter` runs (the script's
+ * directory; the working directory for -m, -c and stdin): a module there of any name the program, the standard
+ * library or an installed package imports runs in place of the one meant (python-installed-names.ts spells them out).
+ */
+export function pathEntryNames(directory: string, interpreter: string): InterpreterName[] {
+  return [{ text: moduleEntriesName(directory.replace(/\/+$/u, ''), interpreter), tree: false }];
 }
 
 /**

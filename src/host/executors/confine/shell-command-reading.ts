@@ -66,7 +66,7 @@ export function commandReading(command: readonly string[], scriptMode: boolean):
   const computed: string[] = [];
   const runsAt = new Set<number>(scriptMode ? [at] : []);
   for (let index = at; index < command.length; index++) {
-    const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark));
+    const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark), unmark(command[index]!));
     names.push(...grammar.names);
     computed.push(...(grammar.computed ?? []));
     if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);

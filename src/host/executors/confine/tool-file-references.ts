@@ -44,6 +44,7 @@ import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { codeComputed, codeNames, interpreterReading } from './interpreter-operands.js';
+import { moduleEntriesLocation, withModuleEntries } from './python-installed-names.js';
 import { packageSearchRoot } from './python-package-root.js';
 import { searchPathNames } from './shell-command-reading.js';
 import { scriptWords, shebangProgram } from './shell-command-words.js';
@@ -132,7 +133,7 @@ function grammarNames(text: string): { readonly text: string; readonly tree: boo
   return words
     .flatMap(({ word, line }, index) =>
       // An interpreter's grammar, and a search path set for the command (lefthook's `run: PYTHONPATH=tools python3 -m lint`).
-      [...interpreterReading(path.basename(word), plain.slice(index + 1, index + 64)).names, ...searchPathNames(word)].map((name) => ({ ...name, line })),
+      [...interpreterReading(path.basename(word), plain.slice(index + 1, index + 64), word).names, ...searchPathNames(word)].map((name) => ({ ...name, line })),
     )
     .filter((name) => plainWord(name.text));
 }
@@ -750,10 +751,14 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
   // Granted when a write scope names the path or lies inside it (as for tool files).
   const granted = (p: string) => writeRoots.some((root) => isInsideRoot(root, p));
   const setLocation = (location: ControlLocation) => {
-    // A directory on PATH covers what it holds: it wins over the same path named as a file.
-    const known = locations.get(location.path);
-    if (known === undefined || (location.tree && !known.tree)) locations.set(location.path, location);
+    // A directory on PATH covers what it holds: it wins over the same path named as a file. A directory's module
+    // entries are kept apart (what several interpreters import there, together).
+    const key = location.modules === undefined ? location.path : `\u0000modules:${location.path}`;
+    const known = locations.get(key);
+    if (known === undefined || (location.tree && !known.tree)) locations.set(key, location);
+    else if (location.modules !== undefined) locations.set(key, withModuleEntries(known, location));
   };
+  const lookup = { searchPath: environment.PATH, writeRoots, environment };
   for (const entry of toolEntries) {
     if (!inScopes(entry)) continue;
     // A Python virtual environment (pyvenv.cfg; an activation script in bin/ for older ones): activation, which editors
@@ -788,6 +793,18 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     }
     for (const named of readFile(file, as, base, runBy, unresolved, environment, directory, tops, typescript)) {
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (directory ?? path.dirname(file)), named.name);
+      // A directory on Python's path: the module entries of the names imported there (python-installed-names.ts).
+      const entries = moduleEntriesLocation(written, `named by ${named.by}; ${named.runBy}`, lookup);
+      if (entries !== undefined) {
+        if ('unresolved' in entries) unresolved.push(entries.unresolved);
+        else if (inScopes(entries.location.path)) {
+          // Under the name written and where it resolves (a linked directory): the gate decides canonical paths.
+          const real = resolveCanonicalPath(entries.location.path);
+          setLocation(entries.location);
+          if (real.ok && real.path !== entries.location.path && inScopes(real.path)) setLocation({ ...entries.location, path: real.path });
+        }
+        continue;
+      }
       const writtenStats = entryStats(written);
       // A directory nix imports is its default.nix; a directory direnv sources is its .envrc, one dotenv loads its .env.
       const inside = named.as === 'nix' ? 'default.nix' : named.as === 'direnv' ? '.envrc' : named.as === 'dotenv' ? '.env' : undefined;

@@ -267,3 +267,21 @@ for (const { name, confined } of modes) {
     t.is(result.stdout.trim(), '2');
   });
 }
+
+for (const { name, confined } of modes) {
+  test(`python -m hook (${name}): a command that creates urllib3.py or urllib3/__init__.py at the top is undone and stops the run; helpers.py is the agent's`, async (t) => {
+    const world = sandboxWorld(t);
+    repository(world);
+    writeFileSync(path.join(world.ws, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexec python3 -m tools.check\n', { mode: 0o755 });
+    const host = { PATH: process.env['PATH'] ?? '' };
+    const layout = layoutOf(world, { userGit: { home: path.join(world.root, 'user-home'), noSystem: true, searchPath: host.PATH, environment: host } });
+    for (const command of ['echo "x = 1" > urllib3.py', 'mkdir urllib3 && echo "x = 1" > urllib3/__init__.py']) {
+      await refused(t, world.run(command, { layout, confined }), 'ZB_CONFINEMENT_PROTECTED_FILE');
+      t.false(existsSync(path.join(world.ws, 'urllib3.py')), command);
+      t.false(existsSync(path.join(world.ws, 'urllib3', '__init__.py')), command);
+    }
+    const ordinary = await world.run('echo "x = 1" > helpers.py && mkdir -p shop && echo "y = 2" > shop/forms.py', { layout, confined });
+    t.is(ordinary.exitCode, 0, ordinary.stderr);
+    t.is(readFileSync(path.join(world.ws, 'shop', 'forms.py'), 'utf8'), 'y = 2\n');
+  });
+}

@@ -1,7 +1,8 @@
 // What Python code imports (python-imports.ts): relative imports against the file's package, absolute ones from every
 // root, sys.path changes, and a sys.path[0]'s modules. The expected names are written out by hand from the import system's rules.
 import test from 'ava';
-import { pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
+import { pathEntryNames, pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
+import { moduleEntriesOf } from '../../../../src/host/executors/confine/python-module-entries.js';
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
 
@@ -36,15 +37,24 @@ test('a directory put on sys.path is protected whole; one computed from a variab
   t.deepEqual(pythonSearchPaths('sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))\n').computed.length, 1);
 });
 
-test("a sys.path[0] directory's modules: the directory whole, and each standard-library name's module there", (t) => {
+test("a sys.path[0] directory's modules: its module entries, for the interpreter that runs the program, not the directory whole", (t) => {
+  t.deepEqual(pathEntryNames('tools/', 'python3'), [{ text: 'tools/__zotbox_python_path_entries__@python3', tree: false }]);
+  t.deepEqual(pathEntryNames('.', 'python3.11'), [{ text: '__zotbox_python_path_entries__@python3.11', tree: false }]);
+  // An interpreter named by its path keeps it (read from that file, not from PATH).
+  t.deepEqual(moduleEntriesOf(`/ws/${pathEntryNames('backend', '/usr/bin/python3')[0]!.text}`), { directory: '/ws/backend', interpreter: '/usr/bin/python3' });
+  t.is(moduleEntriesOf('/ws/backend/urllib3.py'), undefined);
+  // A script run by its #! line has its own directory as sys.path[0], for the interpreter its #! line names.
+  t.deepEqual(shown(scriptRootNames('#!/usr/bin/env python3\nimport argparse\n')), ['file:__zotbox_python_path_entries__@python3']);
+  t.deepEqual(shown(scriptRootNames('#!/usr/bin/env -S python3.12 -u\n')), ['file:__zotbox_python_path_entries__@python3.12']);
+  t.deepEqual(shown(scriptRootNames('#!/usr/bin/python3\n')), ['file:__zotbox_python_path_entries__@%2Fusr%2Fbin%2Fpython3']);
+  t.deepEqual(scriptRootNames('#!/bin/sh\n'), []);
+});
+
+test("a directory a program puts on sys.path: whole; where it runs ('.'), each standard-library name's module there", (t) => {
   t.deepEqual(shown(searchRootNames('tools')), ['tools/**']);
-  // Where the program runs (".") is the workspace itself: not protected whole, its standard-library names are.
   const here = shown(searchRootNames('.'));
   t.false(here.includes('./**'));
-  for (const name of ['gettext.py/**', 'gettext/**', '_ssl.py/**', 'argparse.py/**']) t.true(here.includes(name), name);
-  // A script run by its #! line has its own directory as sys.path[0].
-  t.deepEqual(shown(scriptRootNames('#!/usr/bin/env python3\nimport argparse\n')).slice(0, 3), ['file:./**', 'file:__future__/**', 'file:__future__.py/**']);
-  t.deepEqual(scriptRootNames('#!/bin/sh\n'), []);
+  for (const name of ['gettext.py/**', 'gettext/**', 'argparse.py/**']) t.true(here.includes(name), name);
 });
 
 test('every spelling of a sys.path change is read: insert, append, a slice assignment, site.addsitedir', (t) => {

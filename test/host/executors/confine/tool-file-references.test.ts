@@ -8,6 +8,9 @@ import path from 'node:path';
 import { DIRENV_FUNCTIONS, toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
+/** The host's PATH, where a hook's python3 is found (read, never changed). */
+const HOST = { PATH: process.env['PATH'] ?? '' };
+
 function workspace(t: Parameters<typeof tempDir>[0], files: Readonly<Record<string, string>>): string {
   const ws = path.join(realpathSync(tempDir(t, 'zb-tool-refs-')), 'ws');
   for (const [name, content] of Object.entries(files)) {
@@ -297,14 +300,14 @@ test("program code is read by its grammar from its own directory: a JS hook's re
     '.git/hooks/pre-commit': "#!/usr/bin/env node\nrequire('../../tools/precommit');\n",
     '.git/hooks/pre-push': '#!/usr/bin/env python3\nimport glob\nprint("[ERROR] ***")\nfor f in glob.glob("tools/checks/*.sh"):\n    pass\n',
   });
-  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: HOST });
   const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
   t.true(paths.includes('tools/precommit.js') && paths.includes('tools/precommit/'), paths.join(' '));
   t.true(paths.includes('tools/checks/'), paths.join(' '));
   t.deepEqual(found.unresolved, []);
   // A pattern with no fixed directory covers anything the program may run: unresolved.
   const loose = workspace(t, { '.git/hooks/pre-commit': '#!/usr/bin/env python3\nimport glob\nfor f in glob.glob("*.sh"):\n    pass\n' });
-  t.is(toolFileReferences([], [loose], { hookDirectories: [{ directory: path.join(loose, '.git/hooks'), top: loose }] }).unresolved.length, 1);
+  t.is(toolFileReferences([], [loose], { hookDirectories: [{ directory: path.join(loose, '.git/hooks'), top: loose }], environment: HOST }).unresolved.length, 1);
 });
 
 test("shell text in a setting is read by the shell's grammar: a loop over a pattern protects its directory", (t) => {
@@ -348,13 +351,13 @@ test("a hook's inline program or program file names what it runs in its string l
     '.git/hooks/pre-commit': ['#!/bin/sh', `python3 -c 'import os; os.system("sh tools/x.sh")'`, `perl -e 'print \`sh tools/y.sh\`'`, ''].join('\n'),
     '.git/hooks/pre-push': "#!/usr/bin/env node\nrequire('child_process').execSync('sh tools/z.sh', { stdio: 'inherit' });\n",
   });
-  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: HOST });
   const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
   for (const expected of ['tools/x.sh', 'tools/y.sh', 'tools/z.sh']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
   t.deepEqual(found.unresolved, []);
   for (const line of [`perl -e 'do $ENV{HOOK_FILE}'`, `python3 -c 'import runpy, sys; runpy.run_path(sys.argv[1])' "$1"`, `node - <<'EOF'\nrequire(process.env.HOOK)\nEOF`]) {
     const computed = workspace(t, { '.git/hooks/pre-commit': `#!/bin/sh\n${line}\n` });
-    const unresolved = toolFileReferences([], [computed], { hookDirectories: [{ directory: path.join(computed, '.git/hooks'), top: computed }] }).unresolved;
+    const unresolved = toolFileReferences([], [computed], { hookDirectories: [{ directory: path.join(computed, '.git/hooks'), top: computed }], environment: HOST }).unresolved;
     t.is(unresolved.length, 1, line);
     t.regex(unresolved[0] ?? '', /computes/u, line);
   }

@@ -29,3 +29,18 @@ test("an app module beside a pre-commit hook's manage.py stays writable", async 
   t.log(out);
   t.is(readFileSync(path.join(ws, 'backend/shop/views.py'), 'utf8'), 'def index(request):\n    return "shop"\n', "the agent's ordinary edit of a view was refused");
 });
+
+for (const [file, content] of [
+  ['backend/shop/forms.py', 'class OrderForm:\n    pass\n'],
+  ['backend/helpers.py', 'def slug(text):\n    return text.lower()\n'],
+] as const) {
+  test(`a new ${file} beside a pre-commit hook's manage.py is written`, async (t) => {
+    const ws = project(t, {
+      '.pre-commit-config.yaml': PRE_COMMIT,
+      'backend/manage.py': '#!/usr/bin/env python\nimport os, sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n',
+      'backend/shop/__init__.py': '',
+    });
+    t.log(await agentWrites(t, ws, file, content));
+    t.is(readFileSync(path.join(ws, file), 'utf8'), content, `the agent's new ${file} was refused`);
+  });
+}

@@ -25,3 +25,20 @@ test("a module an installed package imports, left at the worktree top, is not ru
   }
   t.false(existsSync(marker), "the agent-written urllib3.py ran in the user's pre-commit hook");
 });
+
+test("after `cd backend &&`, a module an installed package imports, left in backend/, is not run by the user's hook", async (t) => {
+  const ws = project(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\ncd backend && exec python3 -m tools.check\n',
+    'backend/tools/__init__.py': '',
+    'backend/tools/check.py': 'import requests\nprint("checked", requests.__name__)\n',
+  });
+  const marker = path.join(path.dirname(ws), 'PWNED');
+  const out = await agentWrites(t, ws, 'backend/urllib3/__init__.py', `open(${JSON.stringify(marker)}, "w").write("agent code ran")\n`);
+  t.log(out);
+  try {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
+  } catch {
+    // the agent's module broke the hook after it ran; the marker says whether it ran
+  }
+  t.false(existsSync(marker), "the agent-written backend/urllib3/__init__.py ran in the user's pre-commit hook");
+});
