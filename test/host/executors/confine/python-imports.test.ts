@@ -1,7 +1,8 @@
 // What Python code imports (python-imports.ts): relative imports against the file's package, absolute ones from every
 // root, sys.path changes, and a sys.path[0]'s modules. The expected names are written out by hand from the import system's rules.
 import test from 'ava';
-import { pythonImportNames, pythonSearchPaths, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
+import { pythonImportNames, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
+import { pythonSearchPaths } from '../../../../src/host/executors/confine/python-search-paths.js';
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
 
