@@ -1,8 +1,7 @@
 // What Python code imports (python-imports.ts): relative imports against the file's package, absolute ones from every
-// root, sys.path changes, and a sys.path[0]'s modules. The expected names are written out by hand from the import system's rules.
+// root, and a sys.path[0]'s modules (sys.path changes: python-search-paths.test.ts). The expected names are written out by hand from the import system's rules.
 import test from 'ava';
 import { pythonImportNames, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
-import { pythonSearchPaths } from '../../../../src/host/executors/confine/python-search-paths.js';
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
 
@@ -28,15 +27,6 @@ test('an absolute import carries no anchor: it is looked up from every directory
   );
 });
 
-test('a directory put on sys.path is protected whole; one computed from a variable is unresolved', (t) => {
-  const literal = pythonSearchPaths('import sys\nsys.path.insert(0, "lib")\n');
-  t.deepEqual(shown(literal.names), ['lib/**']);
-  t.deepEqual(literal.computed, []);
-  t.deepEqual(shown(pythonSearchPaths('sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))\n').names)[0], 'file:./**');
-  t.deepEqual(pythonSearchPaths('sys.path.append(os.environ["X"])\n').computed, ['sys.path.append(os.environ["X"]']);
-  t.deepEqual(pythonSearchPaths('sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))\n').computed.length, 1);
-});
-
 test("a sys.path[0] directory's modules: the directory whole, and each standard-library name's module there", (t) => {
   t.deepEqual(shown(searchRootNames('tools')), ['tools/**']);
   // Where the program runs (".") is the workspace itself: not protected whole, its standard-library names are.
@@ -46,10 +36,4 @@ test("a sys.path[0] directory's modules: the directory whole, and each standard-
   // A script run by its #! line has its own directory as sys.path[0].
   t.deepEqual(shown(scriptRootNames('#!/usr/bin/env python3\nimport argparse\n')).slice(0, 3), ['file:./**', 'file:__future__/**', 'file:__future__.py/**']);
   t.deepEqual(scriptRootNames('#!/bin/sh\n'), []);
-});
-
-test('every spelling of a sys.path change is read: insert, append, a slice assignment, site.addsitedir', (t) => {
-  for (const code of ['sys.path.append("vendor")', 'sys.path[:0] = ["vendor"]', 'site.addsitedir("vendor")', 'sys.path.insert(1, "vendor")'])
-    t.is(shown(pythonSearchPaths(code).names)[0], 'vendor/**', code);
-  t.is(pythonSearchPaths('sys.path = [here] + sys.path').computed.length, 1);
 });
