@@ -338,8 +338,6 @@ function programCodeNames(file: string, text: string, where: (index: number, wha
   const names: { name: string; tree: boolean; index: number }[] = [];
   const lines = text.split('\n');
   const packageRoot = packageSearchRoot(file) ?? '';
-  const real = resolveCanonicalPath(file);
-  const fileDirectories = [...new Set([path.dirname(file), ...(real.ok ? [path.dirname(real.path)] : [])])];
   for (const name of codeNames(text)) {
     const index = Math.max(
       0,
@@ -354,8 +352,8 @@ function programCodeNames(file: string, text: string, where: (index: number, wha
       ),
     );
     // Looked up where the program runs (the base), beside the file, and above its package; a relative import beside it
-    // only (as named and, for a linked program, where it leads: __dir__, resolve(), $RealBin); an absolute path as it is.
-    const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? fileDirectories : [...new Set([path.dirname(file), '', packageRoot])];
+    // only (a linked hook is read where it leads); an absolute path as it is.
+    const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? [path.dirname(file)] : [...new Set([path.dirname(file), '', packageRoot])];
     for (const root of roots) names.push({ name: path.join(root, name.text), tree: name.tree, index });
   }
   for (const computed of codeComputed(text)) unresolved.push(`${file}: the program ${computed}, and zotbox cannot work out which directory that is`);

@@ -42,6 +42,7 @@ for (const code of [
   'splice @INC, 0, 0, "lib";',
   // In a module FindBin names the script perl runs, not this file.
   'package My::Tool;\nuse FindBin;\nuse lib "$FindBin::Bin/lib";',
+  'package My::Tool;\nuse FindBin;\nuse lib $FindBin::Bin . "/lib";',
 ])
   test(`@INC: ${code.replaceAll('\n', '; ')} is unresolved`, (t) => {
     t.is(directories(code).computed, 1);
