@@ -8,7 +8,10 @@
 import path from 'node:path';
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
 import { typescriptCandidates } from './typescript-resolution.js';
-import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, pythonSearchPaths, scriptRootNames } from './python-imports.js';
+import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, scriptRootNames } from './python-imports.js';
+import { perlLibraryPaths } from './perl-search-paths.js';
+import { pythonSearchPaths } from './python-search-paths.js';
+import { rubyLoadPaths } from './ruby-search-paths.js';
 
 export { moduleFiles } from './python-imports.js';
 
@@ -64,12 +67,13 @@ function nodeModuleNames(specifier: string): InterpreterName[] {
 
 /**
  * What a program's text runs from the directory it starts in: the modules Python code imports, the relative modules
- * JavaScript requires or imports, the directories Perl's `use lib` adds. For -c/-e programs and here-documents.
+ * JavaScript requires or imports, the directories sys.path changes, Perl's `use lib` and Ruby's `$LOAD_PATH` add. For -c/-e programs and here-documents.
  */
 export function codeNames(code: string): InterpreterName[] {
   const names = [...pythonImportNames(code), ...pythonSearchPaths(code).names, ...scriptRootNames(code)];
-  // Ruby's require_relative/load of a file written without its extension.
-  for (const match of code.matchAll(/\b(?:require_relative|load)\s*\(?\s*["']([^"'#$\n]+)["']/gu)) names.push(file(match[1]!), file(`${match[1]!}.rb`));
+  // Ruby's require_relative (from the file's own directory) and load of a file written without its extension.
+  for (const match of code.matchAll(/\b(require_relative|load)\s*\(?\s*["']([^"'#$\n]+)["']/gu))
+    for (const text of [match[2]!, `${match[2]!}.rb`]) names.push({ ...file(text), ...(match[1] === 'require_relative' ? { anchor: 'file' as const } : {}) });
   for (const match of code.matchAll(/(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`](\.{1,2}\/[^"'`]*)["'`]/gu))
     names.push(...nodeModuleNames(match[1]!).map((name) => ({ ...name, anchor: 'file' as const })));
   // Files a program runs by name: Perl's `do "FILE"` and `require "FILE"`, Python's runpy.run_path, execfile, and the
@@ -77,31 +81,13 @@ export function codeNames(code: string): InterpreterName[] {
   // (JavaScript's require("./x") is read above, with node's resolution.)
   for (const match of code.matchAll(/\b(?:do|require)\s*\(?\s*["']([^"'$@\n]+)["']|\b(?:run_path|execfile)\s*\(\s*["']([^"'\n]+)["']|\bopen\s*\(\s*["']([^"'\n]+\.(?:py|pl|pm|rb|[cm]?js|sh))["']/gu))
     if (!names.some((name) => name.text === (match[1] ?? match[2] ?? match[3]))) names.push(file(match[1] ?? match[2] ?? match[3]!));
-  names.push(...perlLibraryPaths(code).names);
+  names.push(...perlLibraryPaths(code).names, ...rubyLoadPaths(code).names);
   return names;
 }
 
-/** What a program's text computes that zotbox cannot spell out: a search path (sys.path, @INC) built from a variable. */
+/** What a program's text computes that zotbox cannot spell out: a search path (sys.path, @INC, $LOAD_PATH) built from a variable. */
 export function codeComputed(code: string): string[] {
-  return [...pythonSearchPaths(code).computed, ...perlLibraryPaths(code).computed];
-}
-
-/** Perl's `use lib LIST` and `unshift/push @INC, LIST`: directories, relative to where it runs ($FindBin::Bin: the file's). */
-function perlLibraryPaths(code: string): { names: InterpreterName[]; computed: string[] } {
-  const names: InterpreterName[] = [];
-  const computed: string[] = [];
-  for (const match of code.matchAll(/\b(?:use\s+lib\b|(?:unshift|push)\s*\(?\s*@INC\s*,)\s*([^;]*)/gu)) {
-    const list = match[1]!.trim();
-    const words = /^qw\s*[(/{[]/u.test(list) ? list.replace(/^qw\s*.(.*).$/su, '$1').split(/\s+/u) : [...list.matchAll(/"([^"]*)"|'([^']*)'|(\$\S+)/gu)].map((m) => m[1] ?? m[2] ?? m[3]!);
-    for (const word of words.filter((w) => w !== '')) {
-      const bin = /^\$(?:FindBin::(?:Real)?Bin|\{FindBin::(?:Real)?Bin\})(?=\/|$)/u.exec(word);
-      const rest = bin === null ? word : `.${word.slice(bin[0].length)}`;
-      if (/[$@`\\]/u.test(rest) || (bin !== null && rest.includes('..'))) computed.push(`${match[0].trim()} (${word})`);
-      else names.push({ text: rest.replace(/\/+$/u, '') || '.', tree: true, ...(bin === null ? {} : { anchor: 'file' as const }) });
-    }
-    if (words.length === 0 && list !== '') computed.push(match[0].trim());
-  }
-  return { names, computed };
+  return [...pythonSearchPaths(code).computed, ...perlLibraryPaths(code).computed, ...rubyLoadPaths(code).computed];
 }
 
 const file = (text: string): InterpreterName => ({ text, tree: false });

@@ -1,6 +1,6 @@
 // What Python code imports, by the import system's rules (s36i review): an absolute import from every directory that
 // may be sys.path[0] where the program runs, a relative one (`from . import x`, `from ..common import y`) against the
-// importing file's own package, the directories it puts on sys.path, and what lies in a directory that is sys.path[0]
+// importing file's own package (sys.path changes: python-search-paths.ts), and what lies in a directory that is sys.path[0]
 // (any module there may be imported: the standard library's own imports find it first). Pure, no I/O.
 
 import type { InterpreterName } from './interpreter-operands.js';
@@ -59,41 +59,6 @@ export function pythonImportNames(code: string): InterpreterName[] {
   }
   for (const match of code.matchAll(/\b(?:import_module|__import__|run_module)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
   return names;
-}
-
-/** sys.path.insert(0, X), sys.path.append(X), sys.path[:0] = [X], site.addsitedir(X): the argument text. */
-const SEARCH_PATH_CALL = /\bsys\.path(?:\.insert\s*\(\s*[^,()]+,|\.append\s*\(|\.extend\s*\(|\[[^\]]*\]\s*=|\s*=)|\bsite\.addsitedir\s*\(/gu;
-
-/** The expression a sys.path change starts at `index` (to the bracket that closes its call, or the line's end). */
-function argumentAt(code: string, index: number): string {
-  let depth = 0;
-  let end = index;
-  for (; end < code.length && code[end] !== '\n'; end++) {
-    if ('([{'.includes(code[end]!)) depth++;
-    else if (')]}'.includes(code[end]!) && --depth < 0) break;
-  }
-  return code.slice(index, end).trim();
-}
-
-/**
- * The directories Python code puts on sys.path (`sys.path.insert(0, "lib")`, relative to where the program runs, and,
- * closed world, to its own directory: no anchor), protected whole; one built from the file's own location without
- * going up (`os.path.join(os.path.dirname(__file__), "lib")`) is below the file's directory, which is protected whole
- * (anchor `file`). Anything else it computes is returned in `computed`: unresolved.
- */
-export function pythonSearchPaths(code: string): { readonly names: InterpreterName[]; readonly computed: string[] } {
-  const names: InterpreterName[] = [];
-  const computed: string[] = [];
-  for (const match of code.matchAll(SEARCH_PATH_CALL)) {
-    const argument = argumentAt(code, match.index + match[0].length);
-    const literals = [...argument.matchAll(/["']([^"'\n]*)["']/gu)].map((literal) => literal[1]!);
-    const rest = argument.replace(/["'][^"'\n]*["']/gu, '').replace(/[\s,[\]()]/gu, '');
-    if (rest === '' && literals.length > 0 && literals.every((literal) => /^[\w.@+~/-]+$/u.test(literal))) for (const literal of literals) names.push(...searchRootNames(literal));
-    else if (/__file__/u.test(argument) && !literals.some((literal) => literal.includes('..')) && /^[\w.()_,\s"'/-]*$/u.test(argument))
-      names.push({ text: '.', tree: true, anchor: 'file' }, ...searchRootNames('.', 'file'));
-    else computed.push(`${match[0]}${argument}`);
-  }
-  return { names, computed };
 }
 
 /** A Python script run by its #! line has its own directory as sys.path[0]: what it may import from there. */

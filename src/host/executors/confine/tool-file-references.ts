@@ -282,8 +282,9 @@ function programCodeNames(file: string, text: string, where: (index: number, wha
         ),
       ),
     );
-    // Looked up where the program runs (the base), beside the file, and above its package; a relative import beside it only.
-    const roots = name.anchor === 'file' ? [path.dirname(file)] : [...new Set([path.dirname(file), '', packageRoot])];
+    // Looked up where the program runs (the base), beside the file, and above its package; a relative import beside it
+    // only (a linked hook is read where it leads); an absolute path as it is.
+    const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? [path.dirname(file)] : [...new Set([path.dirname(file), '', packageRoot])];
     for (const root of roots) names.push({ name: path.join(root, name.text), tree: name.tree, index });
   }
   for (const computed of codeComputed(text)) unresolved.push(`${file}: the program ${computed}, and zotbox cannot work out which directory that is`);

@@ -3,7 +3,7 @@
 // the expected paths are written out by hand.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIRENV_FUNCTIONS, toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { tempDir } from '../../../fixtures/temp.js';
@@ -376,5 +376,24 @@ test('a hook naming a path below a file (README.md/x) names nothing there, and t
   const ws = workspace(t, { 'README.md': 'hi\n', '.git/hooks/pre-commit': '#!/bin/sh\nsh README.md/x\nsh tools/check.sh\n' });
   const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   t.true(found.locations.some((l) => path.relative(ws, l.path) === 'tools/check.sh'));
+  t.deepEqual(found.unresolved, []);
+});
+
+test("a search path built from a linked hook program's location is read where the link leads; an absolute one as it is", (t) => {
+  const ws = workspace(t, {
+    'tools/hooks/check.py': 'import sys\nfrom pathlib import Path\nsys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))\nsys.path.append("WS/vendor")\nimport rules\n',
+    'tools/lib/rules.py': 'RULES = []\n',
+    'vendor/x.py': '',
+    'README.md': '',
+  });
+  const program = path.join(ws, 'tools/hooks/check.py');
+  writeFileSync(program, readFileSync(program, 'utf8').replace('WS', ws));
+  mkdirSync(path.join(ws, '.git/hooks'), { recursive: true });
+  symlinkSync('../../tools/hooks/check.py', path.join(ws, '.git/hooks/pre-commit'));
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+  // resolve() follows the link: tools/hooks/../lib is tools/lib; the absolute entry is the workspace's vendor/.
+  for (const expected of ['tools/lib/', 'vendor/']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+  t.false(paths.includes('README.md'));
   t.deepEqual(found.unresolved, []);
 });
