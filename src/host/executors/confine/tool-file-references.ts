@@ -828,7 +828,9 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       const real = resolveCanonicalPath(target);
       for (const at of real.ok && real.path !== target && inScopes(real.path) && !granted(real.path) ? [target, real.path] : [target])
         setLocation({ path: at, tree: kind === 'tree', reason: `named by ${named.by}; ${named.runBy}` });
-      if (isDirectory || kind === 'tree') continue;
+      // A name that covers a file and a directory of that name (a program's relative import: `./helper.js` is the file
+      // or `helper.js/index.js`) is read on where it is a script: what it imports in turn runs too.
+      if (isDirectory || (kind === 'tree' && !isScript(target))) continue;
       // Read on: what direnv sources and loads, the .nix files nix evaluates (a file nix names otherwise is a hook's
       // script, read for its words), the files the tool file itself names, any script a script names and any file a
       // script runs or sources (a chain of scripts is followed to its end, within MAX_FILES).

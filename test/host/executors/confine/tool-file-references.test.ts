@@ -397,3 +397,21 @@ test("a search path built from a linked hook program's location is read where th
   t.false(paths.includes('README.md'));
   t.deepEqual(found.unresolved, []);
 });
+
+test("a hook program's relative imports are read to the end of the chain: what the imported file imports runs too", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nnode tools/check.js\n',
+    'tools/check.js': "require('./helper.js');\n",
+    'tools/helper.js': "require('./deeper.js');\nimport('./lazy.mjs');\n",
+    'tools/deeper.js': "require('./deepest');\n",
+    'tools/deepest.js': 'module.exports = 1;\n',
+    'tools/lazy.mjs': 'export default 1;\n',
+    'tools/unrelated.js': "require('./also-unrelated');\n",
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => path.relative(ws, l.path));
+  for (const expected of ['tools/helper.js', 'tools/deeper.js', 'tools/deepest.js', 'tools/lazy.mjs']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+  // A file no program imports stays the agent's to change, and so does what only it imports.
+  for (const free of ['tools/unrelated.js', 'tools/also-unrelated.js']) t.false(paths.includes(free), free);
+  t.deepEqual(found.unresolved, []);
+});
