@@ -15,10 +15,12 @@ export const DIRENV = 'direnv runs it when a shell enters the directory';
 /** A path a line names: `value` is a variable's path (a file is read as words, anything else protected whole). */
 export interface EnvironmentFileName {
   readonly name: string;
-  readonly as: DirectiveReading | 'tree' | 'value';
+  readonly as: DirectiveReading | 'tree' | 'value' | 'hooks';
   /** What names it: "/ws/.envrc line 1 (source_env_if_exists .envrc.local)". */
   readonly by: string;
   readonly runBy: string;
+  /** For a hooks directory: the tops git runs its hooks at. */
+  readonly tops?: readonly string[];
 }
 
 /** A dotenv line: NAME=VALUE, `export` before it allowed (the value read as dotenv reads it, quotes around it removed). */
@@ -199,6 +201,7 @@ export function environmentFileNames(
   }
   // Git configuration the variables give (GIT_CONFIG_KEY_n, GIT_CONFIG_GLOBAL...): what the user's git reads in that shell.
   const gitPlace = { directory, tops: repositoryTops(directory, place.tops), fromWorkingDirectory: state.fromWorkingDirectory };
-  for (const found of gitEnvironmentNames(known, file, gitPlace, unresolved)) named.push({ name: found.name, as: found.as, by: file, runBy: `${DIRENV}; ${found.why}` });
+  for (const found of gitEnvironmentNames(known, file, gitPlace, unresolved))
+    named.push({ name: found.name, as: found.as, by: file, runBy: `${DIRENV}; ${found.why}`, ...(found.tops === undefined ? {} : { tops: found.tops }) });
   return named;
 }

@@ -20,8 +20,11 @@ const MAX_INCLUDES = 4;
 /** A path git's configuration names: `value` is read as words where it is a file, protected whole otherwise. */
 export interface GitEnvironmentName {
   readonly name: string;
-  readonly as: 'words' | 'value';
+  /** `hooks`: a hooks directory (core.hooksPath): protected whole, and each hook in it read as the script it is. */
+  readonly as: 'words' | 'value' | 'hooks';
   readonly why: string;
+  /** For `hooks`: the tops git runs them at (each hook's relative words are taken from there). */
+  readonly tops?: readonly string[];
 }
 
 /**
@@ -77,7 +80,10 @@ function entryNames(entry: ConfigEntry, from: string, directory: string, place: 
   const names: GitEnvironmentName[] = [];
   for (const word of commandWords(entry.value, 'shell')) {
     if (word.kind === 'unresolved') unresolved.push(`${from}: ${entry.written} names ${JSON.stringify(word.text)}, which ${word.why}`);
-    else if (word.anchor === 'plain') for (const name of anchored(word.text, place)) names.push({ name, as: 'value', why });
+    else if (word.anchor === 'plain')
+      // A hooks directory's hooks run what they name, from the worktree top (as the repository's own hooks are read).
+      for (const name of anchored(word.text, place))
+        names.push(entryName(entry) === 'core.hookspath' ? { name, as: 'hooks', why, tops: place.tops.length > 0 ? place.tops : [place.directory] } : { name, as: 'value', why });
     else unresolved.push(`${from}: ${entry.written} names ${JSON.stringify(word.text)}, outside what zotbox reads here`);
   }
   // An include's file is configuration too, relative to the file that includes it.

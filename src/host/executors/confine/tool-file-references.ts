@@ -321,7 +321,7 @@ function shellHooks(text: string, file: string): string[] {
 interface Named {
   readonly name: string;
   /** `value`: a variable's path: a file it names is read as words, anything else (a directory, nothing yet) protected whole. */
-  readonly as: Reading | 'tree' | 'value';
+  readonly as: Reading | 'tree' | 'value' | 'hooks';
   /** What names it: "/ws/.envrc line 1 (source_env_if_exists .envrc.local)". */
   readonly by: string;
   /** Who runs what it names. */
@@ -334,6 +334,8 @@ interface Named {
   readonly language?: ProgramLanguage;
   /** The TypeScript runner that runs it (and loads what it imports through tsconfig.json and deno's maps). */
   readonly typescript?: TypescriptRun;
+  /** For a hooks directory (`hooks`): the tops git runs its hooks at. */
+  readonly tops?: readonly string[];
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -785,7 +787,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
   ];
   while (pending.length > 0) {
     const { file, as, base, runBy, depth, directory, typescript } = pending.shift()!;
-    const key = `${as}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)} in ${base}:`}${file}`;
+    // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${file}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -813,7 +816,9 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       const targetStats = target === written ? writtenStats : entryStats(target);
       const isDirectory = targetStats?.isDirectory() === true;
       // A variable's path: a file is read as words; a directory, or nothing yet, is protected whole.
-      const kind = named.as === 'value' ? (targetStats?.isFile() === true ? 'words' : 'tree') : named.as;
+      const kind = named.as === 'value' || named.as === 'hooks' ? (targetStats?.isFile() === true ? 'words' : 'tree') : named.as;
+      // A hooks directory git configuration names (wherever it lies): each hook is read as the repository's own are.
+      if (named.as === 'hooks' && isDirectory) for (const top of named.tops ?? [base]) pending.push(...hookFiles({ directory: target, top }, unresolved));
       // A script run or sourced from outside the scopes, in the project (below where the tool runs it), is read all
       // the same (the monorepo's hook runs the root's scripts, which run the package's): only what lies in the scopes
       // is protected. The system's programs are not the project's.

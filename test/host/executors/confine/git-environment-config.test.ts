@@ -90,3 +90,26 @@ test("a package .envrc's relative core.hooksPath and command words are taken fro
     t.true(parameters.paths.includes(expected), `${expected}: ${parameters.paths.join(' ')}`);
   t.deepEqual(parameters.unresolved, []);
 });
+
+test("the hooks in a hooks directory an .envrc's git configuration names are read for what they run, from each repository top", (t) => {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-git-env-')), 'ws');
+  const files: Record<string, string> = {
+    'packages/web/.envrc': 'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=tools/githooks\n',
+    'tools/githooks/pre-commit': '#!/bin/sh\npython3 tools/check.py\nsh scripts/lint.sh\n',
+    'tools/check.py': 'import sys\n',
+    'scripts/lint.sh': 'true\n',
+    'packages/web/app.js': '1\n',
+  };
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
+    writeFileSync(path.join(ws, name), content);
+  }
+  mkdirSync(path.join(ws, '.git'));
+  const found = toolFileReferences([path.join(ws, 'packages/web/.envrc')], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+  // The hook runs at the worktree top: its program and script there are protected, and the hooks directory whole.
+  const covered = (name: string) => paths.includes(name) || paths.includes(`${name}/`);
+  for (const expected of ['tools/githooks', 'tools/check.py', 'scripts/lint.sh']) t.true(covered(expected), `${expected}: ${paths.join(' ')}`);
+  t.false(covered('packages/web/app.js'));
+  t.deepEqual(found.unresolved, []);
+});
