@@ -226,14 +226,25 @@ export function moduleEntryName(entry: string): string {
   return lower.endsWith('.py') ? lower.slice(0, -3) : lower;
 }
 
-/** Whether `lower` (lower case, absolute) is one of the module entries `modules` protects in the directory `at`. O(1) per path. */
+/** A name Python can import a module by (an identifier): `my-tool.py` or `notes.v2.py` is imported by none. */
+export function isImportableName(name: string): boolean {
+  return /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u.test(name);
+}
+
+/**
+ * Whether `lower` (lower case, absolute) is one of the module entries `modules` protects in the directory `at`: a module
+ * file or a package's __init__.py of ANY importable name (installed code also imports names that are not installed,
+ * in a `try` — requests tries chardet — so no list of names is the closed world), the entries of `names`, and the
+ * packages of `packages` whole. O(1) per path.
+ */
 function isModuleEntry(lower: string, at: string, modules: ModuleEntries): boolean {
   if (!lower.startsWith(`${at}/`)) return false;
   const rest = lower.slice(at.length + 1);
   const slash = rest.indexOf('/');
-  if (slash === -1) return modules.names.has(moduleEntryName(rest));
+  if (slash === -1) return modules.names.has(moduleEntryName(rest)) || (rest.endsWith('.py') && isImportableName(rest.slice(0, -3)));
   const first = rest.slice(0, slash);
-  return modules.names.has(first) && (rest.slice(slash + 1) === '__init__.py' || modules.packages.has(first));
+  if (rest.slice(slash + 1) === '__init__.py') return isImportableName(first);
+  return modules.names.has(first) && modules.packages.has(first);
 }
 
 /** What the gate knows about control locations for one decision: the list, or why it could not be computed. */

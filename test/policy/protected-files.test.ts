@@ -126,11 +126,15 @@ test('a link named like a tool file is refused as written, and a link to one as 
   t.false(decidePathAccess('write', 'editor/tasks.json', scopes).allow);
 });
 
-test("a directory's module entries: NAME.py and NAME/__init__.py of each name, NAME/ whole for a package, case-insensitively; nothing else there", (t) => {
+test("a directory's module entries: NAME.py and NAME/__init__.py of every importable name, NAME/ whole for a named package, case-insensitively; nothing else there", (t) => {
   const location: ControlLocation = { path: '/ws/backend', tree: false, reason: 'a sys.path[0]', modules: { names: new Set(['urllib3', 'json', 'nsp']), packages: new Set(['nsp']) } };
   const at = (relative: string) => findControlLocation(`/ws/backend/${relative}`, [location]) !== undefined;
   for (const relative of ['urllib3.py', 'URLLIB3.PY', 'urllib3/__init__.py', 'urllib3', 'json.py', 'nsp/sub/mod.py', 'nsp/__init__.py']) t.true(at(relative), relative);
-  for (const relative of ['urllib3/util.py', 'shop/views.py', 'helpers.py', 'urllib3.txt', 'sub/urllib3.py', 'urllib3.py/x']) t.false(at(relative), relative);
+  // Installed code imports names that are not installed too (requests tries chardet): any importable name's module.
+  for (const relative of ['helpers.py', 'chardet.py', 'chardet/__init__.py', 'shop/__init__.py', 'Ünï_2.py']) t.true(at(relative), relative);
+  // Not importable by any name (a hyphen, a dot, a leading digit), or not a module entry at the top.
+  for (const relative of ['urllib3/util.py', 'shop/views.py', 'my-tool.py', 'notes.v2.py', '2fa.py', 'my-dir/__init__.py', 'urllib3.txt', 'sub/urllib3.py', 'urllib3.py/x'])
+    t.false(at(relative), relative);
   t.is(findControlLocation('/ws/backend', [location]), undefined);
   t.is(findControlLocation('/ws/urllib3.py', [location]), undefined);
 });

@@ -9,7 +9,7 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openS
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
-import { findControlLocation, moduleEntryName, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
+import { findControlLocation, isImportableName, moduleEntryName, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
@@ -90,10 +90,11 @@ function moduleEntryPaths(location: ControlLocation): string[] {
   const paths: string[] = [];
   for (const name of names) {
     const stem = moduleEntryName(name);
-    if (!modules.names.has(stem)) continue;
     const entry = path.join(location.path, name);
     const isPackageDirectory = stem === name.toLowerCase() && lstatSync(entry).isDirectory();
-    paths.push(isPackageDirectory && !modules.packages.has(stem) ? path.join(entry, '__init__.py') : entry);
+    // Any importable name's module file or package __init__.py (protected-files.ts isModuleEntry), and a named one whole.
+    if (isPackageDirectory && isImportableName(stem)) paths.push(modules.names.has(stem) && modules.packages.has(stem) ? entry : path.join(entry, '__init__.py'));
+    else if (modules.names.has(stem) || (name.toLowerCase().endsWith('.py') && isImportableName(stem))) paths.push(entry);
   }
   return paths;
 }

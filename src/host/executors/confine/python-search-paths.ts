@@ -20,7 +20,7 @@ import {
   workingDirectory,
 } from './file-relative-paths.js';
 import type { InterpreterName } from './interpreter-operands.js';
-import { pythonImportNames, searchRootNames } from './python-imports.js';
+import { pathEntryNames, pythonImportNames, searchRootNames } from './python-imports.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
 
 /** sys.path.insert(0, X), sys.path.append(X), sys.path[:0] = [X], sys.path = [X] + sys.path, site.addsitedir(X). */
@@ -255,13 +255,23 @@ function added(left: Reading, right: Reading | undefined): Reading | undefined {
   return left.kind === 'path' && right.kind === 'path' ? pathReading(concatenated(left.value, right.value)) : undefined;
 }
 
+/** The module entries of `directory` on python3's path (the interpreter a program's own text does not name). */
+const moduleEntries = (directory: string, anchor?: 'file'): InterpreterName[] => pathEntryNames(directory, 'python3').map((name) => (anchor === undefined ? name : { ...name, anchor }));
+
 /** The names a directory on sys.path makes control locations: itself whole, the program's imports there, and (one that may hold the workspace) each standard-library name's module there. */
 function directoryNames(directory: SearchDirectory, imports: readonly InterpreterName[]): InterpreterName[] {
   const anchor = directory.anchor === undefined ? {} : { anchor: directory.anchor };
   // The program's own directory and where it runs are where its imports are looked up already.
-  if (directory.text === '.' || directory.text === '') return directory.anchor === 'file' ? [{ text: '.', tree: true, anchor: 'file' }, ...searchRootNames('.', 'file')] : searchRootNames('.');
+  // Where it runs and a directory above the file may hold the workspace, which is not protected whole: there, the
+  // module entries Python may import in place of an installed module (python-module-entries.ts; for python3's path).
+  if (directory.text === '.' || directory.text === '')
+    return directory.anchor === 'file' ? [{ text: '.', tree: true, anchor: 'file' }, ...searchRootNames('.', 'file'), ...moduleEntries('.', 'file')] : [...searchRootNames('.'), ...moduleEntries('.')];
   const below = (name: InterpreterName): InterpreterName => ({ text: `${directory.text}/${name.text}`, tree: name.tree, ...anchor });
-  return [{ text: directory.text, tree: true, ...anchor }, ...imports.map(below), ...(isAncestor(directory) ? searchRootNames('.').map(below) : [])];
+  return [
+    { text: directory.text, tree: true, ...anchor },
+    ...imports.map(below),
+    ...(isAncestor(directory) ? [...searchRootNames('.').map(below), ...moduleEntries(directory.text, directory.anchor)] : []),
+  ];
 }
 
 /**

@@ -269,18 +269,19 @@ for (const { name, confined } of modes) {
 }
 
 for (const { name, confined } of modes) {
-  test(`python -m hook (${name}): a command that creates urllib3.py or urllib3/__init__.py at the top is undone and stops the run; helpers.py is the agent's`, async (t) => {
+  test(`python -m hook (${name}): a command that creates urllib3.py, urllib3/__init__.py or chardet.py at the top is undone and stops the run; shop/forms.py is the agent's`, async (t) => {
     const world = sandboxWorld(t);
     repository(world);
     writeFileSync(path.join(world.ws, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexec python3 -m tools.check\n', { mode: 0o755 });
     const host = { PATH: process.env['PATH'] ?? '' };
     const layout = layoutOf(world, { userGit: { home: path.join(world.root, 'user-home'), noSystem: true, searchPath: host.PATH, environment: host } });
-    for (const command of ['echo "x = 1" > urllib3.py', 'mkdir urllib3 && echo "x = 1" > urllib3/__init__.py']) {
+    for (const command of ['echo "x = 1" > urllib3.py', 'mkdir urllib3 && echo "x = 1" > urllib3/__init__.py', 'echo "x = 1" > chardet.py']) {
       await refused(t, world.run(command, { layout, confined }), 'ZB_CONFINEMENT_PROTECTED_FILE');
       t.false(existsSync(path.join(world.ws, 'urllib3.py')), command);
       t.false(existsSync(path.join(world.ws, 'urllib3', '__init__.py')), command);
+      t.false(existsSync(path.join(world.ws, 'chardet.py')), command);
     }
-    const ordinary = await world.run('echo "x = 1" > helpers.py && mkdir -p shop && echo "y = 2" > shop/forms.py', { layout, confined });
+    const ordinary = await world.run('echo "x = 1" > my-notes.py && mkdir -p shop && echo "y = 2" > shop/forms.py', { layout, confined });
     t.is(ordinary.exitCode, 0, ordinary.stderr);
     t.is(readFileSync(path.join(world.ws, 'shop', 'forms.py'), 'utf8'), 'y = 2\n');
   });

@@ -50,7 +50,7 @@ test('an interpreter in the write scopes is never run', (t) => {
   t.false(existsSync(marker));
 });
 
-test("a sys.path[0]'s location protects the entries of imported names only: urllib3.py and urllib3/__init__.py, not views.py, forms.py or helpers.py", (t) => {
+test("a sys.path[0]'s location protects its module entries: urllib3.py, urllib3/__init__.py, helpers.py, not shop/views.py or shop/forms.py", (t) => {
   const ws = realpathSync(tempDir(t, 'zb-pyloc-'));
   mkdirSync(path.join(ws, 'backend', 'shop'), { recursive: true });
   mkdirSync(path.join(ws, 'backend', 'json'), { recursive: true });
@@ -61,7 +61,9 @@ test("a sys.path[0]'s location protects the entries of imported names only: urll
   const protects = (relative: string) => findControlLocation(path.join(ws, 'backend', relative), locations) !== undefined;
   for (const name of ['urllib3.py', 'urllib3/__init__.py', 'URLLIB3.py', 'typing_extensions.py', 'argparse.py', 'gettext/__init__.py', 'json/decoder.py']) t.true(protects(name), name);
   // A directory of an installed regular package's name without __init__.py is a namespace portion, which loses to it.
-  for (const name of ['shop/views.py', 'shop/forms.py', 'helpers.py', 'urllib3/util.py', 'manage.py', 'urllib3.txt']) t.false(protects(name), name);
+  for (const name of ['shop/views.py', 'shop/forms.py', 'urllib3/util.py', 'urllib3.txt', 'my-notes.py']) t.false(protects(name), name);
+  // Any importable name's module file or package __init__.py: installed code imports names not installed too (in a try).
+  for (const name of ['helpers.py', 'manage.py', 'chardet.py', 'shop/__init__.py']) t.true(protects(name), name);
   t.is(findControlLocation(path.join(ws, 'urllib3.py'), locations), undefined);
 });
 
@@ -71,7 +73,9 @@ test('the standard-library names are protected whatever the interpreter lists: g
   const found = moduleEntriesLocation(path.join(ws, moduleEntriesName('.', 'python8')), 'named by a hook', lookup([ws], bare));
   if (found === undefined || 'unresolved' in found) return t.fail(JSON.stringify(found));
   for (const name of ['gettext.py', 'argparse.py', 'json/__init__.py']) t.not(findControlLocation(path.join(ws, name), [found.location]), undefined, name);
-  t.is(findControlLocation(path.join(ws, 'urllib3.py'), [found.location]), undefined);
+  // Any importable name's module is protected too; a submodule of an unnamed package is not.
+  t.not(findControlLocation(path.join(ws, 'urllib3.py'), [found.location]), undefined);
+  t.is(findControlLocation(path.join(ws, 'urllib3', 'util.py'), [found.location]), undefined);
 });
 
 test('an interpreter zotbox cannot read: the directory whole, or unresolved where it holds a write scope', (t) => {
