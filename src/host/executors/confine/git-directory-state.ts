@@ -208,8 +208,9 @@ function opensAsRepository(entries: ReadonlyMap<string, GitPathState>): boolean 
   if (head?.kind === 'link') return true;
   if (head?.kind !== 'file') return false;
   const text = head.content?.toString('latin1');
-  if (text === undefined || /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/u.test(text)) return true;
-  return /^(ref:|[0-9a-f]{40})/u.test(text) && (entries.has('commondir') || (entries.has('objects') && entries.has('refs')));
+  // git reads an object id's hex digits in either case (get_oid_hex): so does this test, and "ref:" in any case (more checked, never less).
+  if (text === undefined || /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/iu.test(text)) return true;
+  return /^(ref:|[0-9a-f]{40})/iu.test(text) && (entries.has('commondir') || (entries.has('objects') && entries.has('refs')));
 }
 
 function sameStamp(a: GitPathState, b: GitPathState): boolean {
