@@ -4,6 +4,7 @@
 // taken to name nothing.
 import path from 'node:path';
 import { DIRENV_DIRECTIVES, type DirectiveReading } from './direnv-stdlib.js';
+import { dotenvLine } from './dotenv-line.js';
 import { lineCommands, shellWords } from './envrc-shell-line.js';
 import { gitEnvironmentNames, repositoryTops } from './git-environment-config.js';
 import { commandWords } from './shell-command-words.js';
@@ -22,9 +23,6 @@ export interface EnvironmentFileName {
   /** For a hooks directory: the tops git runs its hooks at. */
   readonly tops?: readonly string[];
 }
-
-/** A dotenv line: NAME=VALUE, `export` before it allowed (the value read as dotenv reads it, quotes around it removed). */
-const DOTENV_LINE = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/u;
 
 /**
  * What a variable's value runs: a command a tool runs from it (GIT_SSH_COMMAND="sh ssh-wrapper.sh", GIT_EDITOR,
@@ -85,6 +83,28 @@ function assign(name: string, value: string, written: string, state: FileState, 
 
 const ASSIGNMENT_WORD = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/u;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/u;
+
+/** What one dotenv line names, read as direnv's dotenv reads it (dotenv-line.ts). */
+function dotenvAssign(line: string, state: FileState, where: (what: string) => string, runBy: string, unresolved: string[]): EnvironmentFileName[] {
+  const read = dotenvLine(line, state.known);
+  if (read.kind === 'none') return [];
+  if (read.kind === 'unresolved') {
+    unresolved.push(where(`: ${read.why}`));
+    return [];
+  }
+  if (read.kind === 'outside') {
+    // A variable set outside the file: its value is not known, so neither is this one (a data variable names nothing).
+    state.known.delete(read.name);
+    if (!DATA_VARIABLES.test(read.name)) unresolved.push(where(`: its value takes $${read.variable}, a variable set outside the file, and zotbox cannot work out what that names`));
+    return [];
+  }
+  // A key that is no shell name (`app.port`) is no variable of the shell's; dotenv still expands it in later values.
+  if (!NAME.test(read.name)) {
+    state.known.set(read.name, read.value);
+    return [];
+  }
+  return assign(read.name, read.value, read.quote === "'" ? '' : read.written, state, where, runBy, unresolved);
+}
 
 /**
  * An assignment's value as the shell expands it (quotes, $NAME of what the file set, ~ after "=" and ":"); the
@@ -152,15 +172,13 @@ export function environmentFileNames(
   const state: FileState = { known: new Map<string, string>([['PWD', '.']]), fromWorkingDirectory: new Set() };
   const { known } = state;
   for (const [index, raw] of lines.entries()) {
-    const line = raw.trim();
     const where = (what: string) => whereAt(index, what);
-    if (line === '' || line.startsWith('#')) continue;
     if (as === 'dotenv') {
-      const assignment = DOTENV_LINE.exec(line);
-      if (assignment === null) unresolved.push(where(': not a KEY=VALUE line'));
-      else named.push(...assign(assignment[1]!, assignment[2]!.replace(/^(["'])(.*)\1$/u, '$2'), assignment[2]!, state, where, runBy, unresolved));
+      for (const piece of raw.split('\r')) named.push(...dotenvAssign(piece, state, where, runBy, unresolved));
       continue;
     }
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
     // Each simple command of the line, as the shell runs them: after "&&" only where what comes before cannot fail.
     const commands = lineCommands(line);
     if (typeof commands === 'string') {

@@ -57,3 +57,39 @@ for (const envrc of [
   test(`a line zotbox does not read is unresolved: ${JSON.stringify(envrc)}`, (t) => {
     t.true(read(t, envrc).unresolved > 0);
   });
+
+// A .env an .envrc loads, read as direnv's dotenv reads it (dotenv-line.ts): the comment after a value is no part of it.
+function readDotenv(t: Parameters<typeof tempDir>[0], dotenv: string) {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-dotenv-lines-')), 'ws');
+  mkdirSync(ws);
+  writeFileSync(path.join(ws, '.envrc'), 'dotenv\n');
+  writeFileSync(path.join(ws, '.env'), dotenv);
+  const found = toolFileReferences([path.join(ws, '.envrc')], [ws]);
+  return {
+    trees: found.locations
+      .filter((l) => l.tree)
+      .map((l) => `${path.relative(ws, l.path)}/`)
+      .sort(),
+    unresolved: found.unresolved.length,
+  };
+}
+
+for (const [dotenv, trees] of [
+  ['PYTHONPATH=src # project sources\n', ['src/']],
+  ['PYTHONPATH=src#project\n', ['src/']],
+  ["PYTHONPATH='src' # project sources\n", ['src/']],
+  ['PYTHONPATH = "src:lib"\r\nNODE_ENV=development # local\r\n', ['lib/', 'src/']],
+  ['ROOT=tools\nPATH=$ROOT/bin:${PATH}\n', ['tools/', 'tools/bin/']],
+  ['PATH=${PATH:-/usr/bin}:bin\n', ['bin/']],
+  ['PYTHONPATH=$PWD/src\n', ['src/']],
+  ['app.dir=lib\nPYTHONPATH=${app.dir}\n', ['lib/']],
+  ['OUTPUT_DIR=$HOME/out\nNODE_ENV=development\n', []],
+] as const)
+  test(`a .env line is read as direnv reads it: ${JSON.stringify(dotenv)}`, (t) => {
+    t.deepEqual(readDotenv(t, dotenv), { trees: [...trees], unresolved: 0 });
+  });
+
+for (const dotenv of ['PYTHONPATH=src lib\n', 'PYTHONPATH="src\nlib"\n', 'PYTHONPATH=$TOOLS/lib\n', 'BASH_ENV=$HOME/env.sh\n', "PYTHONPATH='$ROOT'\n"])
+  test(`a .env line zotbox does not read is unresolved: ${JSON.stringify(dotenv)}`, (t) => {
+    t.true(readDotenv(t, dotenv).unresolved > 0);
+  });

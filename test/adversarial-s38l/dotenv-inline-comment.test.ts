@@ -1,4 +1,4 @@
-// Review s38l of issue 21: the dotenv reader (envrc-lines.ts DOTENV_LINE) takes the whole rest of a `.env` line as the
+// Review s38l of issue 21 (fixed by dotenv-line.ts): the dotenv reader (envrc-lines.ts DOTENV_LINE) takes the whole rest of a `.env` line as the
 // value. direnv's `dotenv` (2.32) ends an unquoted value at `#` (`PYTHONPATH=src # project sources` is `src`; so is
 // `src#x`, and `'src' # c`). zotbox protects a directory named `src # project sources`, which is not there, and
 // nothing comes back unresolved: src/ stays writable. Python puts PYTHONPATH before the standard library and imports
