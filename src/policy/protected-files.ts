@@ -45,6 +45,8 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   ...['.gdbinit', '.lldbinit', '.pdbrc', '.perldb'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
   ...['.pryrc', '.irbrc', '.rprofile', '.octaverc', '.ghci'].map((name) => ({ name, runBy: 'the REPL (pry, irb, R, Octave, GHCi) runs it when started in the directory' })),
   { name: '.gvimrc', runBy: 'gvim runs it when it opens the directory (exrc)' },
+  ...['.dir-locals.el', '.dir-locals-2.el'].map((name) => ({ name, runBy: 'Emacs evaluates it when it visits a file in the directory or below' })),
+  { name: '.gitpod.yml', runBy: 'Gitpod runs the tasks it lists when a workspace opens on the repository' },
   { name: '.vscode', runBy: 'VS Code runs the tasks, launch configurations and programs its settings name' },
   { name: '.idea', runBy: 'JetBrains IDEs run the run configurations and tools it defines' },
   { name: '.devcontainer', runBy: 'dev container tools build and run what it defines when the folder is opened' },
@@ -54,7 +56,7 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   { name: '.claude', runBy: 'Claude Code runs the hooks and commands in its settings' },
   { name: '.cursor', runBy: 'Cursor runs the MCP servers and rules it defines' },
   { name: '.mcp.json', runBy: 'coding agents start the MCP servers it lists' },
-  ...['.gemini', '.amazonq', '.kiro', '.roo', '.continue', '.codex', '.opencode', 'opencode.json', 'opencode.jsonc', '.aider.conf.yml'].map((name) => ({
+  ...['.gemini', '.qwen', '.amazonq', '.kiro', '.roo', '.continue', '.codex', '.opencode', 'opencode.json', 'opencode.jsonc', 'crush.json', '.crush.json', '.aider.conf.yml'].map((name) => ({
     name,
     runBy: 'a coding agent starts the MCP servers or runs the commands its project settings list',
   })),
@@ -104,6 +106,10 @@ const PROTECTED_OTHER_NAMES: readonly ProtectedToolName[] = [
   { name: '.mise', runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
   { name: '.tool-versions', runBy: 'asdf and mise install and run the plugins it names when a shell enters the directory' },
   { name: '.rvmrc', runBy: 'rvm runs it when a shell enters the directory' },
+  ...['rust-toolchain.toml', 'rust-toolchain'].map((name) => ({
+    name,
+    runBy: "every rustup proxy run in the directory or below (cargo, rustc, a prompt's rustc --version) runs the toolchain it names by path",
+  })),
   { name: '.lazygit.yml', runBy: 'lazygit runs the pager and commands it names when it opens the repository' },
   // A cache that stands for a source (issue 21, second review: "bytecode-cache"): Python imports the bytecode whenever its
   // header's mtime and size match the source, without reading the source, and __pycache__ is in nearly every .gitignore.

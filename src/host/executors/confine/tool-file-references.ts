@@ -74,7 +74,7 @@ export interface ToolFileReferences {
  * environment's files (code, protected whole where it runs on its own).
  */
 const WORDS_ENTRIES =
-  /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
+  /^(\.vscode|\.idea|\.devcontainer(\.json)?|\.zed|\.helix|\.claude(\.json)?|\.cursor|\.mcp\.json|\.gemini|\.qwen|\.?crush\.json|rust-toolchain(\.toml)?|\.gitpod\.yml|\.amazonq|\.kiro|\.roo|\.continue|\.codex|\.opencode|opencode\.jsonc?|\.aider\.conf\.yml|\.husky|\.pre-commit-config\.yaml|.+\.code-workspace|\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?|\.lintstagedrc.*|lint-staged\.config\..*|\.huskyrc.*|\.mise|\.?mise.*\.toml|\.lazygit\.yml|\.ripgreprc)$/iu;
 
 /**
  * Files of a tool directory the tool never runs anything from, not read (nor counted against MAX_FILES): JetBrains'
@@ -229,6 +229,8 @@ function toolKeyNames(text: string, entryName: string, where: (index: number, wh
     // _.python.venv = { path = ".venv" }: the inline table's path.
     for (const match of text.matchAll(/_\.python\.venv\s*=\s*\{[^}]*\bpath\s*=\s*("[^"]*"|'[^']*')/gu)) keys.push({ key: 'python.venv', value: match[1]!, index: lineOf(match.index) });
   }
+  // rustup's toolchain file: `path = "DIR"` is a toolchain whose bin/ every rustup proxy runs from (a PATH directory).
+  if (/^rust-toolchain(\.toml)?$/iu.test(entryName)) add(new RegExp(String.raw`(?:^|[\s{,])"?(path)"?\s*=\s*${KEY_VALUE}`, 'gmu'));
   const names: { name: string; as: Named['as']; runs?: true; index: number }[] = [];
   for (const { key, value, index } of keys) {
     if (value.startsWith('{')) continue; // an inline table, read above

@@ -415,3 +415,17 @@ test("a hook program's relative imports are read to the end of the chain: what t
   for (const free of ['tools/unrelated.js', 'tools/also-unrelated.js']) t.false(paths.includes(free), free);
   t.deepEqual(found.unresolved, []);
 });
+
+test("rustup's toolchain file names a toolchain directory by path: protected whole (every rustup proxy runs its bin/)", (t) => {
+  for (const file of ['rust-toolchain.toml', 'rust-toolchain']) {
+    const ws = workspace(t, { [file]: '[toolchain]\npath = "tools/toolchain"\n', 'tools/toolchain/bin/rustc': '#!/bin/sh\n', 'src/main.rs': 'fn main() {}\n' });
+    const found = toolFileReferences([path.join(ws, file)], [ws]);
+    const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`);
+    t.true(paths.includes('tools/toolchain/'), `${file}: ${paths.join(' ')}`);
+    t.false(
+      paths.some((p) => p.startsWith('src')),
+      paths.join(' '),
+    );
+    t.deepEqual(found.unresolved, []);
+  }
+});
