@@ -1,5 +1,5 @@
 // The directories Python code puts on sys.path (`sys.path.insert/append/extend`, `sys.path[:0] = [...]`,
-// `sys.path = [...] + sys.path`, `site.addsitedir`), read by a closed grammar of path expressions anchored at the
+// `sys.path = [...] + sys.path`, `site.addsitedir`, under any name: python-search-path-uses.ts), read by a closed grammar of path expressions anchored at the
 // program file (file-relative-paths.ts): `__file__`, abspath/realpath/normpath, Path(...), .resolve()/.absolute(),
 // .parent/.parents[N]/dirname one step up, os.pardir/"..", os.path.join, `/`, .joinpath, str(), literals and a name
 // bound once to such an expression. Anything else is `computed`: unresolved. Pure, no I/O.
@@ -22,9 +22,7 @@ import {
 import type { InterpreterName } from './interpreter-operands.js';
 import { pathEntryNames, pythonImportNames, searchRootNames } from './python-imports.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
-
-/** sys.path.insert(0, X), sys.path.append(X), sys.path[:0] = [X], sys.path = [X] + sys.path, site.addsitedir(X). */
-const SEARCH_PATH_CALL = /\bsys\.path(?:\.(insert)\s*\(|\.append\s*\(|\.extend\s*\(|\[[^\]]*\]\s*=(?!=)|\s*\+?=(?!=))|\bsite\.addsitedir\s*\(/gu;
+import { searchPathUses } from './python-search-path-uses.js';
 
 /** The expression a sys.path change starts at `index` (to the bracket that closes its call, or the line's end). */
 export function argumentAt(code: string, index: number): string {
@@ -284,14 +282,16 @@ export function pythonSearchPaths(code: string): { readonly names: InterpreterNa
   const computed: string[] = [];
   const imports = pythonImportNames(code).filter((name) => name.anchor === undefined);
   const reader = new PythonReader(code);
-  for (const match of code.matchAll(SEARCH_PATH_CALL)) {
-    const whole = argumentAt(code, match.index + match[0].length);
+  const uses = searchPathUses(code);
+  computed.push(...uses.unresolved);
+  for (const change of uses.changes) {
+    const whole = argumentAt(code, change.at);
     // insert(INDEX, X): the index may be any expression (len(sys.path)); X is what is read.
-    const argument = match[1] === undefined ? whole : afterFirstArgument(whole);
+    const argument = change.insert ? afterFirstArgument(whole) : whole;
     const reading = argument === undefined ? undefined : reader.read(argument);
     const values = reading?.kind === 'list' ? reading.values : reading?.kind === 'path' ? [reading.value] : undefined;
     const directories = values?.map(searchDirectory);
-    if (directories === undefined || directories.some((directory) => directory === undefined)) computed.push(`${match[0]}${whole}`);
+    if (directories === undefined || directories.some((directory) => directory === undefined)) computed.push(change.text);
     else for (const directory of directories) names.push(...directoryNames(directory!, imports));
   }
   return { names, computed };
