@@ -12,6 +12,7 @@ import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, scriptRootNames
 import { perlLibraryPaths } from './perl-search-paths.js';
 import { pythonSearchPaths } from './python-search-paths.js';
 import { rubyLoadPaths } from './ruby-search-paths.js';
+import { searchDirectoryName } from './module-search-directories.js';
 
 export { moduleFiles } from './python-imports.js';
 
@@ -91,6 +92,12 @@ export function codeComputed(code: string): string[] {
 }
 
 const file = (text: string): InterpreterName => ({ text, tree: false });
+
+/** A directory on Perl's or Ruby's library path: whole, and its mark (unresolved where it holds a write scope). */
+const searchDirectory = (text: string, language: 'perl' | 'ruby'): InterpreterName[] => [
+  { text, tree: true },
+  { text: searchDirectoryName(text, language), tree: false },
+];
 
 /** The language an interpreter's program file name says (python3.12, nodejs, perl5.36), if it is one. */
 export function programLanguage(program: string): ProgramLanguage | undefined {
@@ -187,7 +194,7 @@ const PERL_FLAGS = 'acfnpsStTuUvwWXh';
 /** The library directories of a -M/-m value: `lib=DIR,DIR`, `local::lib=DIR` (`-M-lib=` removes them: nothing added). */
 function perlModuleOption(spec: string): InterpreterName[] {
   const library = /^(lib|local::lib)=(.*)$/su.exec(spec);
-  return library === null ? [] : library[2]!.split(',').map((directory) => ({ text: directory, tree: true }));
+  return library === null ? [] : library[2]!.split(',').flatMap((directory) => searchDirectory(directory, 'perl'));
 }
 
 /**
@@ -214,7 +221,7 @@ function readPerl(args: readonly string[]): InterpreterReading {
       // -I DIR, -IDIR: a directory on the library path, whose every file may be what a -M or a `use` loads.
       if (option === 'I' || option === 'M' || option === 'm' || option === 'e' || option === 'E') {
         const value = rest !== '' ? rest : args[++i];
-        if (option === 'I' && value !== undefined) names.push({ text: value, tree: true });
+        if (option === 'I' && value !== undefined) names.push(...searchDirectory(value, 'perl'));
         if ((option === 'M' || option === 'm') && value !== undefined) names.push(...perlModuleOption(value));
         if (option === 'e' || option === 'E') return inlineProgram(names, value ?? '', 'perl');
         break;
@@ -231,8 +238,9 @@ function readRuby(args: readonly string[]): InterpreterReading {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     // -I DIR, -IDIR: a directory on the library path, whose every file may be what a -r or a `require` loads.
-    if (word === '-I' && args[i + 1] !== undefined) names.push({ text: args[++i]!, tree: true });
-    else if (word.startsWith('-I') && word.length > 2) names.push({ text: word.slice(2), tree: true });
+    // (With its mark: where it holds a write scope, unresolved; module-search-directories.ts.)
+    if (word === '-I' && args[i + 1] !== undefined) names.push(...searchDirectory(args[++i]!, 'ruby'));
+    else if (word.startsWith('-I') && word.length > 2) names.push(...searchDirectory(word.slice(2), 'ruby'));
     // ruby -r ./x: a file it loads first (x.rb).
     else if (word === '-r' && /^\.{0,2}\//u.test(args[i + 1] ?? '')) names.push(file(args[++i]!), file(`${args[i]!}.rb`));
     else if (/^-[a-zA-Z]*e$/u.test(word) || word === '-E') return inlineProgram(names, args[i + 1] ?? '', 'ruby');

@@ -18,6 +18,7 @@ import {
 } from './file-relative-paths.js';
 import type { InterpreterName } from './interpreter-operands.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
+import { searchDirectoryName } from './module-search-directories.js';
 
 /** The names a Perl program may use for the directory of the script perl runs. */
 function findBinNames(code: string): Set<string> {
@@ -144,7 +145,12 @@ function moduleFiles(code: string): string[] {
 function directoryNames(directory: SearchDirectory, modules: readonly string[]): InterpreterName[] {
   const anchor = directory.anchor === undefined ? {} : { anchor: directory.anchor };
   const text = directory.text.replace(/\/+$/u, '') || '.';
-  return [{ text, tree: true, ...anchor }, ...modules.map((module) => ({ text: text === '.' ? module : `${text}/${module}`, tree: false, ...anchor }))];
+  // The directory whole, and its mark: where it holds a write scope, unresolved (module-search-directories.ts).
+  return [
+    { text, tree: true, ...anchor },
+    { text: searchDirectoryName(text, 'perl'), tree: false, ...anchor },
+    ...modules.map((module) => ({ text: text === '.' ? module : `${text}/${module}`, tree: false, ...anchor })),
+  ];
 }
 
 /**

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { type ControlLocation, moduleEntryName } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import { searchDirectoryLocation } from './module-search-directories.js';
 import { moduleEntriesOf } from './python-module-entries.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
@@ -135,7 +136,8 @@ export function installedNames(word: string, lookup: InterpreterLookup): Install
  */
 export function moduleEntriesLocation(written: string, reason: string, lookup: InterpreterLookup): { readonly location: ControlLocation } | { readonly unresolved: string } | undefined {
   const at = moduleEntriesOf(written);
-  if (at === undefined) return undefined;
+  // A Perl or Ruby search directory, passed along the same way (module-search-directories.ts).
+  if (at === undefined) return searchDirectoryLocation(written, reason, lookup.writeRoots);
   const installed = installedNames(at.interpreter, lookup);
   if ('unreadable' in installed) {
     const why = `${reason}; Python imports any module in it ahead of the installed ones, and zotbox cannot tell which names it imports: ${installed.unreadable}`;

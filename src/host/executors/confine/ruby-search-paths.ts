@@ -21,6 +21,7 @@ import {
 import type { InterpreterName } from './interpreter-operands.js';
 import { argumentAt } from './python-search-paths.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
+import { searchDirectoryName } from './module-search-directories.js';
 
 /** A Ruby value: a path, held as a String or a Pathname (whose `+` joins rather than concatenates), or a list. */
 type Reading =
@@ -209,7 +210,12 @@ function requiredFiles(code: string): string[] {
 function directoryNames(directory: SearchDirectory, required: readonly string[]): InterpreterName[] {
   const anchor = directory.anchor === undefined ? {} : { anchor: directory.anchor };
   const text = directory.text.replace(/\/+$/u, '') || '.';
-  return [{ text, tree: true, ...anchor }, ...required.map((file) => ({ text: text === '.' ? file : `${text}/${file}`, tree: false, ...anchor }))];
+  // The directory whole, and its mark: where it holds a write scope, unresolved (module-search-directories.ts).
+  return [
+    { text, tree: true, ...anchor },
+    { text: searchDirectoryName(text, 'ruby'), tree: false, ...anchor },
+    ...required.map((file) => ({ text: text === '.' ? file : `${text}/${file}`, tree: false, ...anchor })),
+  ];
 }
 
 /**

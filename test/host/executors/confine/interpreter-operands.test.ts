@@ -56,8 +56,10 @@ test("node, bun and deno run a directory's package.json main or index file; opti
 });
 
 test('perl and ruby: -I DIR puts a directory on the library path, whole; the first operand is the script', (t) => {
-  t.deepEqual(names('perl', ['-Itools', '-MFsmon', '-e', '1']), ['tools/**']);
-  t.deepEqual(names('ruby', ['-I', 'lib', 'x.rb']), ['lib/**']);
+  // Each with its mark: unresolved where the directory holds a write scope (module-search-directories.test.ts).
+  t.deepEqual(names('perl', ['-Itools', '-MFsmon', '-e', '1']), ['tools/**', 'tools/__zotbox_module_search_directory__@perl']);
+  t.deepEqual(names('ruby', ['-I', 'lib', 'x.rb']), ['lib/**', 'lib/__zotbox_module_search_directory__@ruby']);
+  t.deepEqual(names('ruby', ['-I.', 'x.rb']), ['./**', '__zotbox_module_search_directory__@ruby']);
   t.is(operand('ruby', ['-I', 'lib', 'x.rb']), 2);
   t.is(operand('perl', ['-w', 'x.pl']), 1);
 });
@@ -80,10 +82,10 @@ test("option clusters are read by each interpreter's grammar; an option it does 
   t.deepEqual(names('python3', ['-Wdefault', '-Xdev', '-m', 'check']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
   t.deepEqual(interpreterReading('python3', ['-Z', 'x.py']).computed, ['python -Z (an option zotbox does not read)']);
   // perl: no-value switches, then one that takes the rest of the word (-I, -M, -m) or digits (-l, -0).
-  t.deepEqual(names('perl', ['-wIlib', '-MCheck', '-e', '1']), ['lib/**']);
-  t.deepEqual(names('perl', ['-mlib=lib,tools', '-e', '1']), ['lib/**', 'tools/**']);
-  t.deepEqual(names('perl', ['-l0Ilib', '-e', '1']), ['lib/**']);
-  t.deepEqual(names('perl', ['-Mlocal::lib=vendor', 'x.pl']), ['vendor/**']);
+  t.deepEqual(names('perl', ['-wIlib', '-MCheck', '-e', '1']), ['lib/**', 'lib/__zotbox_module_search_directory__@perl']);
+  t.deepEqual(names('perl', ['-mlib=lib,tools', '-e', '1']), ['lib/**', 'lib/__zotbox_module_search_directory__@perl', 'tools/**', 'tools/__zotbox_module_search_directory__@perl']);
+  t.deepEqual(names('perl', ['-l0Ilib', '-e', '1']), ['lib/**', 'lib/__zotbox_module_search_directory__@perl']);
+  t.deepEqual(names('perl', ['-Mlocal::lib=vendor', 'x.pl']), ['vendor/**', 'vendor/__zotbox_module_search_directory__@perl']);
   t.is(operand('perl', ['-wT', 'x.pl']), 1);
   t.deepEqual(interpreterReading('perl', ['-wG', 'x.pl']).computed, ['perl -wG (an option zotbox does not read)']);
 });

@@ -52,6 +52,6 @@ test('a directory on @INC names the modules the program loads there (it may be t
   const names = perlLibraryPaths('use FindBin qw($Bin);\nuse lib "$Bin/..";\nuse My::Checker;\nrequire Other;\n').names;
   t.deepEqual(
     names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`),
-    ['file:../**', 'file:../FindBin.pm', 'file:../My/Checker.pm', 'file:../Other.pm'],
+    ['file:../**', 'file:../__zotbox_module_search_directory__@perl', 'file:../FindBin.pm', 'file:../My/Checker.pm', 'file:../Other.pm'],
   );
 });

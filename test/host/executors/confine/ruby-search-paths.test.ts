@@ -53,6 +53,6 @@ test('reading the load path changes nothing; the files `require` loads are named
   const names = rubyLoadPaths('$LOAD_PATH.unshift(File.expand_path("..", __dir__))\nrequire "checker"\nrequire_relative "helper"\nrequire "json"\n').names;
   t.deepEqual(
     names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`),
-    ['file:../**', 'file:../checker.rb', 'file:../json.rb'],
+    ['file:../**', 'file:../__zotbox_module_search_directory__@ruby', 'file:../checker.rb', 'file:../json.rb'],
   );
 });

@@ -1,0 +1,35 @@
+// A directory a Perl or Ruby program puts on its module search path (`use lib`, `-I`, `$LOAD_PATH.unshift`), as the
+// readers pass it along: a reserved last path component naming the language. It is searched before the installed
+// modules, so every module loaded there (the program's, the standard library's own `strict`, `Exporter`, `set`...)
+// may come from it: the directory is protected whole. Where it holds a write scope (`use lib "$FindBin::Bin/.."`
+// from bin/, `ruby -I .` at the top) it cannot be protected whole, and no list of module names is the closed world
+// (Python's module entries are python-installed-names.ts): such a search path is unresolved and refuses every writer.
+import path from 'node:path';
+import type { ControlLocation } from '../../../policy/protected-files.js';
+import { isInsideRoot } from '../../../policy/scopes.js';
+
+const MARK = '__zotbox_module_search_directory__@';
+
+/** The name standing for `directory` (relative or absolute) on `language`'s module search path. */
+export function searchDirectoryName(directory: string, language: 'perl' | 'ruby'): string {
+  const trimmed = directory.replace(/\/+$/u, '');
+  return trimmed === '' || trimmed === '.' ? `${MARK}${language}` : path.join(trimmed, `${MARK}${language}`);
+}
+
+/**
+ * The location a path built by searchDirectoryName stands for: its directory whole, or unresolved where that directory
+ * holds a write scope. Undefined for any other path.
+ */
+export function searchDirectoryLocation(written: string, reason: string, writeRoots: readonly string[]): { readonly location: ControlLocation } | { readonly unresolved: string } | undefined {
+  const last = path.basename(written);
+  if (!last.startsWith(MARK)) return undefined;
+  const directory = path.dirname(written);
+  const language = last.slice(MARK.length) === 'ruby' ? 'Ruby' : 'Perl';
+  const why = `${reason}; ${language} looks up every module the program loads there before the installed ones`;
+  const holds = writeRoots.find((root) => isInsideRoot(root, directory));
+  if (holds !== undefined)
+    return {
+      unresolved: `${directory}: ${why}, and it holds the write scope ${holds}, so zotbox cannot keep what is loaded from it out of reach; put the program's modules in a directory of their own (lib/)`,
+    };
+  return { location: { path: directory, tree: true, reason: why } };
+}
