@@ -5,10 +5,9 @@
 // interpreter's grammar, so that a protected command's module or directory counts as
 // the file it runs. Pure, no I/O: names are relative as written.
 
-import path from 'node:path';
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
 import { typescriptCandidates } from './typescript-resolution.js';
-import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, scriptRootNames } from './python-imports.js';
+import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, scriptEntryNames, scriptRootNames } from './python-imports.js';
 import { perlLibraryPaths } from './perl-search-paths.js';
 import { pythonSearchPaths } from './python-search-paths.js';
 import { rubyLoadPaths } from './ruby-search-paths.js';
@@ -136,7 +135,7 @@ function readPython(interpreter: string, args: readonly string[]): InterpreterRe
     if (word === '-' || word === '--') {
       // stdin (or the operand after --): the working directory is sys.path[0] for stdin, the script's for a script.
       const operand = word === '--' && i + 1 < args.length ? i + 1 : undefined;
-      return { names: operand === undefined ? entries('.') : [...operandNames(args[operand]!, ['__main__.py']), ...entries(path.dirname(args[operand]!))], operand };
+      return { names: operand === undefined ? entries('.') : [...operandNames(args[operand]!, ['__main__.py']), ...scriptEntryNames(args[operand]!, interpreter)], operand };
     }
     if (PYTHON_LONG.test(word)) {
       if (word === '--check-hash-based-pycs') i++;
@@ -159,8 +158,8 @@ function readPython(interpreter: string, args: readonly string[]): InterpreterRe
       return unknownOption('python', word);
     }
     // The script, or a directory (or zip) whose __main__.py runs, importing its siblings: the whole operand; and what
-    // lies beside it, its sys.path[0].
-    return { names: [...operandNames(word, ['__main__.py']), ...entries(path.dirname(word))], operand: i };
+    // lies beside where it resolves, its sys.path[0] (CPython follows a linked script to its file).
+    return { names: [...operandNames(word, ['__main__.py']), ...scriptEntryNames(word, interpreter)], operand: i };
   }
   // A program read from stdin, from the working directory.
   return { names: entries('.'), operand: undefined };

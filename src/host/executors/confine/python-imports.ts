@@ -4,7 +4,7 @@
 // (any module there may be imported: the standard library's own imports find it first). Pure, no I/O.
 
 import type { InterpreterName } from './interpreter-operands.js';
-import { moduleEntriesName } from './python-module-entries.js';
+import { moduleEntriesName, scriptEntriesName } from './python-module-entries.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
 /** A dotted module name as `-m` takes it. */
@@ -74,6 +74,11 @@ export function scriptRootNames(code: string): InterpreterName[] {
  */
 export function pathEntryNames(directory: string, interpreter: string): InterpreterName[] {
   return [{ text: moduleEntriesName(directory.replace(/\/+$/u, ''), interpreter), tree: false }];
+}
+
+/** The same for a script's sys.path[0], which CPython takes beside the file the script resolves to (its links followed). */
+export function scriptEntryNames(script: string, interpreter: string): InterpreterName[] {
+  return [{ text: scriptEntriesName(script, interpreter), tree: false }];
 }
 
 /**

@@ -135,9 +135,11 @@ export function installedNames(word: string, lookup: InterpreterLookup): Install
  * `unresolved` when that directory holds a write scope (protecting it whole would refuse nothing). Undefined for any other path.
  */
 export function moduleEntriesLocation(written: string, reason: string, lookup: InterpreterLookup): { readonly location: ControlLocation } | { readonly unresolved: string } | undefined {
-  const at = moduleEntriesOf(written);
+  const named = moduleEntriesOf(written);
   // A Perl or Ruby search directory, passed along the same way (module-search-directories.ts).
-  if (at === undefined) return searchDirectoryLocation(written, reason, lookup.writeRoots);
+  if (named === undefined) return searchDirectoryLocation(written, reason, lookup.writeRoots);
+  const at = named.script === undefined ? named : scriptDirectory(named.script, named.interpreter, reason);
+  if ('unresolved' in at) return at;
   const installed = installedNames(at.interpreter, lookup);
   if ('unreadable' in installed) {
     const why = `${reason}; Python imports any module in it ahead of the installed ones, and zotbox cannot tell which names it imports: ${installed.unreadable}`;
@@ -158,6 +160,26 @@ export function moduleEntriesLocation(written: string, reason: string, lookup: I
       reason: `${reason}; a module there named as one the standard library or an installed package imports (${at.interpreter}'s path) runs in its place`,
     },
   };
+}
+
+/**
+ * The sys.path[0] CPython takes for a script: the directory of the file it resolves to, when it is a link (checked with
+ * python3: `tools/check.py -> ../scripts/check.py` imports from scripts/); where it is written otherwise (the caller adds
+ * where that directory resolves). A link zotbox cannot follow is unresolved: the directory Python imports from is not known.
+ */
+function scriptDirectory(script: string, interpreter: string, reason: string): { readonly directory: string; readonly interpreter: string } | { readonly unresolved: string } {
+  let linked: boolean;
+  try {
+    linked = lstatSync(script, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return { directory: path.dirname(script), interpreter }; // nothing there
+    return { unresolved: `${script} cannot be examined (${(error as NodeJS.ErrnoException).code ?? 'error'}); ${reason}, and Python imports from the directory it resolves to` };
+  }
+  if (!linked) return { directory: path.dirname(script), interpreter };
+  const resolved = resolveCanonicalPath(script);
+  if (!resolved.ok || !resolved.exists)
+    return { unresolved: `${script} is a link zotbox cannot follow (${resolved.ok ? 'it leads to nothing' : resolved.reason}); ${reason}, and Python imports from the directory it leads to` };
+  return { directory: path.dirname(resolved.path), interpreter };
 }
 
 /** A directory's entries; none when it is not there (yet). */

@@ -5,6 +5,8 @@
 import path from 'node:path';
 
 const MARK = '__zotbox_python_path_entries__@';
+/** The same for the directory CPython takes as sys.path[0] for a script: where the script resolves (its links followed). */
+const SCRIPT_MARK = '__zotbox_python_script_entries__@';
 
 /** The name standing for the module entries of `directory` (relative or absolute) that `interpreter` imports. */
 export function moduleEntriesName(directory: string, interpreter: string): string {
@@ -12,13 +14,26 @@ export function moduleEntriesName(directory: string, interpreter: string): strin
   return directory === '' || directory === '.' ? mark : path.join(directory, mark);
 }
 
-/** The directory and interpreter a path built by moduleEntriesName stands for; undefined for any other path. */
-export function moduleEntriesOf(absolute: string): { readonly directory: string; readonly interpreter: string } | undefined {
+/**
+ * The name standing for the module entries of the directory CPython puts first on sys.path for `script`: the directory
+ * of the file the script resolves to (a linked `tools/check.py -> ../scripts/check.py` imports from scripts/).
+ */
+export function scriptEntriesName(script: string, interpreter: string): string {
+  return path.join(script, `${SCRIPT_MARK}${encodeURIComponent(interpreter)}`);
+}
+
+/**
+ * The directory and interpreter a path built by moduleEntriesName or scriptEntriesName stands for (`script`: the script
+ * whose resolved directory it is, the directory being the one it is written in); undefined for any other path.
+ */
+export function moduleEntriesOf(absolute: string): { readonly directory: string; readonly interpreter: string; readonly script?: string } | undefined {
   const last = path.basename(absolute);
-  if (!last.startsWith(MARK)) return undefined;
+  const mark = last.startsWith(MARK) ? MARK : last.startsWith(SCRIPT_MARK) ? SCRIPT_MARK : undefined;
+  if (mark === undefined) return undefined;
+  const at = mark === MARK ? { directory: path.dirname(absolute) } : { directory: path.dirname(path.dirname(absolute)), script: path.dirname(absolute) };
   try {
-    return { directory: path.dirname(absolute), interpreter: decodeURIComponent(last.slice(MARK.length)) };
+    return { ...at, interpreter: decodeURIComponent(last.slice(mark.length)) };
   } catch {
-    return { directory: path.dirname(absolute), interpreter: '' }; // malformed: an interpreter nothing finds, so the fallback applies
+    return { ...at, interpreter: '' }; // malformed: an interpreter nothing finds, so the fallback applies
   }
 }

@@ -52,6 +52,8 @@ import { plainWord, valuePaths } from './tool-file-words.js';
 import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
+import { isLink, linkedProgram } from './linked-programs.js';
+import { moduleEntriesOf } from './python-module-entries.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
@@ -267,7 +269,7 @@ function isProgramCode(file: string, text: string): boolean {
  * which covers its fixed directory, relative to where the program runs (a pattern with none is unresolved). A quoted
  * pattern that is an object's key (lint-staged's `'*.md': ...`) matches files handed to a command, and runs nothing.
  */
-function programCodeNames(file: string, text: string, where: (index: number, what: string) => string, unresolved: string[]): { name: string; tree: boolean; index: number }[] {
+function programCodeNames(file: string, text: string, where: (index: number, what: string) => string, unresolved: string[], linkDirectory?: string): { name: string; tree: boolean; index: number }[] {
   const names: { name: string; tree: boolean; index: number }[] = [];
   const lines = text.split('\n');
   const packageRoot = packageSearchRoot(file) ?? '';
@@ -285,8 +287,11 @@ function programCodeNames(file: string, text: string, where: (index: number, wha
       ),
     );
     // Looked up where the program runs (the base), beside the file, and above its package; a relative import beside it
-    // only (a linked hook is read where it leads); an absolute path as it is.
-    const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? [path.dirname(file)] : [...new Set([path.dirname(file), '', packageRoot])];
+    // only (a linked hook is read where it leads); an absolute path as it is. A program run through a link names a
+    // path from its file beside the link too (Python's __file__ is the link, abspath(__file__) its directory), all
+    // but its sys.path[0], which CPython takes where the link leads.
+    const beside = linkDirectory === undefined || moduleEntriesOf(name.text) !== undefined ? [] : [linkDirectory];
+    const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? [...new Set([path.dirname(file), ...beside])] : [...new Set([path.dirname(file), '', packageRoot])];
     for (const root of roots) names.push({ name: path.join(root, name.text), tree: name.tree, index });
   }
   for (const computed of codeComputed(text)) unresolved.push(`${file}: the program ${computed}, and zotbox cannot work out which directory that is`);
@@ -363,12 +368,13 @@ function decodeEscapes(text: string): string {
  * looped over (their fixed directory), and what it cannot spell out, unresolved. A word that is run or sourced is read
  * in turn (`runs`).
  */
-function readScript(file: string, text: string, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): Named[] {
+function readScript(file: string, text: string, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, runAs = file): Named[] {
   const named: Named[] = [];
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
   const operands = { languages: interpreterOperands(text), runs: typescriptOperands(text) };
-  for (const word of scriptWords(text, { scriptFile: file, scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+  // $0 and BASH_SOURCE are the script as it is run: a linked script's link.
+  for (const word of scriptWords(text, { scriptFile: runAs, scriptDirectory: path.dirname(runAs), workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
       const index = lines.findIndex((line) => line.includes(word.text) || word.text.split(/[\s/]+/u).some((piece) => piece.length > 1 && line.includes(piece)));
@@ -491,8 +497,11 @@ function runFields(
 function readingOf(file: string, runs: boolean, language?: ProgramLanguage): 'script' | 'words' | 'program' | undefined {
   const head = Buffer.alloc(256);
   let length = 0;
+  // A linked file is what it leads to (a link zotbox cannot follow is reported where it is read).
+  const resolved = isLink(file) ? resolveCanonicalPath(file) : undefined;
+  const at = resolved?.ok === true && resolved.exists ? resolved.path : file;
   try {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const fd = openSync(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       length = readSync(fd, head, 0, head.length, 0);
     } finally {
@@ -510,7 +519,7 @@ function readingOf(file: string, runs: boolean, language?: ProgramLanguage): 'sc
     return /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? 'script' : 'words';
   }
   if (language !== undefined) return 'program';
-  if (PROGRAM_FILE.test(file)) return 'words';
+  if (PROGRAM_FILE.test(file) || PROGRAM_FILE.test(at)) return 'words';
   return runs || /\.(sh|bash|zsh|ksh)$/iu.test(file) ? 'script' : 'words';
 }
 
@@ -538,6 +547,7 @@ function readFile(
   directory = path.dirname(file),
   tops: readonly string[] = [],
   typescript?: TypescriptRun,
+  runAs = file,
 ): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
@@ -554,12 +564,12 @@ function readFile(
     const line = (lines[index] ?? '').trim();
     return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
   };
-  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment);
+  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment, runAs);
   if (as === 'words' || as === 'program') {
     // The text as the tool reads it: its format's escapes spelled out ("sh \"tools/run.sh\"", "tools\u002frun", &#47;).
     const decoded = decodeEscapes(text);
     // Each word, where the commands run: the base, and every directory a cwd or cd names.
-    const directories = ['', ...workingDirectories(decoded, file, whereAt, unresolved)];
+    const directories = ['', ...workingDirectories(decoded, runAs, whereAt, unresolved)];
     for (const [index, line] of decoded.split('\n').entries())
       for (const word of lineWords(line))
         for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
@@ -573,7 +583,7 @@ function readFile(
     const run = typescript ?? (/\.[cm]?tsx?$/iu.test(file) ? NO_RUN_OPTIONS : undefined);
     const onward = run === undefined ? {} : { typescript: run };
     if (as === 'program' || isProgramCode(file, text))
-      for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved))
+      for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     if (as === 'program' || isProgramCode(file, text))
       for (const { name, index } of packageSpecifierNames(file, text, whereAt, unresolved))
@@ -648,7 +658,8 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
 
 /** A file that runs as a program or a shell script: executable, or named like a script. */
 function isScript(file: string): boolean {
-  const stats = entryStats(file);
+  const resolved = isLink(file) ? resolveCanonicalPath(file) : undefined;
+  const stats = resolved === undefined ? entryStats(file) : resolved.ok && resolved.exists ? entryStats(resolved.path) : undefined;
   return stats?.isFile() === true && ((stats.mode & 0o111) !== 0 || /\.(sh|bash|zsh|ksh|fish|ps1|py|rb|pl|[cm]?jsx?|[cm]?tsx?)$/iu.test(file));
 }
 
@@ -788,17 +799,32 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
   ];
   while (pending.length > 0) {
-    const { file, as, base, runBy, depth, directory, typescript } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript } = pending.shift()!;
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${file}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
-      unresolved.push(`${file}: the tool files name more files than zotbox reads`);
+      unresolved.push(`${pendingFile}: the tool files name more files than zotbox reads`);
       break;
     }
-    for (const named of readFile(file, as, base, runBy, unresolved, environment, directory, tops, typescript)) {
-      const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (directory ?? path.dirname(file)), named.name);
+    // A file that is a link is read where it leads, as the tool runs it there (linked-programs.ts): each hop protected.
+    let file = pendingFile;
+    if (isLink(pendingFile)) {
+      const linked = linkedProgram(pendingFile, runBy, writeRoots);
+      if ('unresolved' in linked) {
+        unresolved.push(...linked.unresolved);
+        continue;
+      }
+      for (const location of linked.locations) setLocation(location);
+      // A link to a directory: protected whole with what it holds (link-targets.ts), no file to read.
+      if (entryStats(linked.file)?.isFile() !== true) continue;
+      file = linked.file;
+    }
+    // A sourced direnv file runs in the directory of the name it is sourced by (direnv's source_env pushd's there).
+    const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
+    for (const named of readFile(file, as, base, runBy, unresolved, environment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile)) {
+      const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file)), named.name);
       // A directory on Python's path: the module entries of the names imported there (python-installed-names.ts).
       const entries = moduleEntriesLocation(written, `named by ${named.by}; ${named.runBy}`, lookup);
       if (entries !== undefined) {
@@ -825,7 +851,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // the same (the monorepo's hook runs the root's scripts, which run the package's): only what lies in the scopes
       // is protected. The system's programs are not the project's.
       if (!inScopes(target) || granted(target)) {
-        if (named.runs === true && targetStats?.isFile() === true && isInsideRoot(target, base)) followScript(target, named, runsFrom(named, base), depth, pending);
+        if (named.runs === true && (targetStats?.isFile() === true || targetStats?.isSymbolicLink() === true) && isInsideRoot(target, base))
+          followScript(target, named, runsFrom(named, base), depth, pending);
         continue;
       }
       // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the

@@ -29,11 +29,16 @@ test('python -c CODE runs the modules it imports; a script operand may be a dire
   t.deepEqual(names('python3', ['-c', 'from lib import x']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
   // A script's directory is its sys.path[0]: every module there is what it may import.
   t.deepEqual(names('python3', ['-I', 'tools']), ['tools/**']);
-  // The script's directory is its sys.path[0]: its module entries (python-imports.test.ts), not the directory whole.
+  // The script's directory is its sys.path[0]: its module entries (python-imports.test.ts), not the directory whole;
+  // named by the script, as CPython takes the directory of the file a linked script leads to (python-installed-names.test.ts).
   t.deepEqual(names('python3', ['tools/check.py']), ['tools/check.py/**']);
   t.deepEqual(
     interpreterReading('python3', ['tools/check.py']).names.map((name) => name.text),
-    ['tools/check.py', 'tools/__zotbox_python_path_entries__@python3'],
+    ['tools/check.py', 'tools/check.py/__zotbox_python_script_entries__@python3'],
+  );
+  t.deepEqual(
+    interpreterReading('python3', ['--', 'x.py']).names.map((name) => name.text),
+    ['x.py', 'x.py/__zotbox_python_script_entries__@python3'],
   );
   t.deepEqual(names('python3', ['.']), ['./__main__.py']);
   t.is(operand('python3', ['-I', 'tools', '--flag']), 1);
