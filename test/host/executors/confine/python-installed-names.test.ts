@@ -86,3 +86,21 @@ test('an interpreter zotbox cannot read: the directory whole, or unresolved wher
   t.regex(top !== undefined && 'unresolved' in top ? top.unresolved : '', /python7 is not found/u);
   t.is(moduleEntriesLocation(path.join(ws, 'urllib3.py'), 'x', lookup([ws])), undefined);
 });
+
+test('a regular package at a sys.path[0] is protected whole where its name is a standard-library or installed one, only its __init__.py otherwise', (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-pypkg-'));
+  for (const name of ['json', 'urllib3', 'shop']) {
+    mkdirSync(path.join(ws, name));
+    writeFileSync(path.join(ws, name, '__init__.py'), '');
+  }
+  // An interpreter whose path holds urllib3 only (the standard-library names are known without it).
+  const listing = fake(t, 'python9', '#!/bin/sh\necho \'{"names": ["urllib3"], "namespaces": []}\'\n');
+  const found = moduleEntriesLocation(path.join(ws, moduleEntriesName('.', 'python9')), 'named by a hook', lookup([ws], listing));
+  if (found === undefined || 'unresolved' in found) return t.fail(JSON.stringify(found));
+  const protects = (relative: string) => findControlLocation(path.join(ws, relative), [found.location]) !== undefined;
+  // json (standard library) and urllib3 (installed): their submodules are imported from here.
+  for (const name of ['json/decoder.py', 'urllib3/util.py']) t.true(protects(name), name);
+  // shop: the project's own package, imported by no name the interpreter knows: its modules stay the agent's.
+  t.false(protects('shop/views.py'));
+  t.true(protects('shop/__init__.py'));
+});
