@@ -7,6 +7,8 @@
 import path from 'node:path';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import type { SearchDirectory } from './file-relative-paths.js';
+import type { InterpreterName } from './interpreter-operands.js';
 
 const MARK = '__zotbox_module_search_directory__@';
 
@@ -14,6 +16,20 @@ const MARK = '__zotbox_module_search_directory__@';
 export function searchDirectoryName(directory: string, language: 'perl' | 'ruby'): string {
   const trimmed = directory.replace(/\/+$/u, '');
   return trimmed === '' || trimmed === '.' ? `${MARK}${language}` : path.join(trimmed, `${MARK}${language}`);
+}
+
+/**
+ * What a directory on Perl's or Ruby's module search path makes control locations: itself whole, its mark (unresolved
+ * where it holds a write scope), and each module file the program loads there (`files`, relative to it).
+ */
+export function searchDirectoryNames(directory: SearchDirectory, files: readonly string[], language: 'perl' | 'ruby'): InterpreterName[] {
+  const anchor = directory.anchor === undefined ? {} : { anchor: directory.anchor };
+  const text = directory.text.replace(/\/+$/u, '') || '.';
+  return [
+    { text, tree: true, ...anchor },
+    { text: searchDirectoryName(text, language), tree: false, ...anchor },
+    ...files.map((file) => ({ text: text === '.' ? file : `${text}/${file}`, tree: false, ...anchor })),
+  ];
 }
 
 /**

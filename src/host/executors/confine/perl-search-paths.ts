@@ -3,22 +3,10 @@
 // (and `$Bin`/`$RealBin` imported from FindBin) in a string or joined by `.`, `__FILE__`, dirname(), abs_path()/
 // realpath()/rel2abs(), File::Spec->catdir(). Anything else, and any other change to @INC, is `computed`. Pure, no I/O.
 
-import {
-  absolutePath,
-  concatenated,
-  directoryOf,
-  isFileValue,
-  joinPath,
-  literalPath,
-  type PathValue,
-  programDirectory,
-  programFile,
-  type SearchDirectory,
-  searchDirectory,
-} from './file-relative-paths.js';
+import { absolutePath, concatenated, directoryOf, isFileValue, joinPath, literalPath, type PathValue, programDirectory, programFile, searchDirectory } from './file-relative-paths.js';
 import type { InterpreterName } from './interpreter-operands.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
-import { searchDirectoryName } from './module-search-directories.js';
+import { searchDirectoryNames } from './module-search-directories.js';
 
 /** The names a Perl program may use for the directory of the script perl runs. */
 function findBinNames(code: string): Set<string> {
@@ -141,18 +129,6 @@ function moduleFiles(code: string): string[] {
   return [...files];
 }
 
-/** What a directory on @INC makes control locations: itself whole, and each module the program loads there (it may hold the workspace). */
-function directoryNames(directory: SearchDirectory, modules: readonly string[]): InterpreterName[] {
-  const anchor = directory.anchor === undefined ? {} : { anchor: directory.anchor };
-  const text = directory.text.replace(/\/+$/u, '') || '.';
-  // The directory whole, and its mark: where it holds a write scope, unresolved (module-search-directories.ts).
-  return [
-    { text, tree: true, ...anchor },
-    { text: searchDirectoryName(text, 'perl'), tree: false, ...anchor },
-    ...modules.map((module) => ({ text: text === '.' ? module : `${text}/${module}`, tree: false, ...anchor })),
-  ];
-}
-
 /**
  * Perl's `use lib LIST`, `lib->import(LIST)` and `unshift`/`push @INC, LIST`: directories relative to where perl runs,
  * or to the program file's own directory (FindBin, __FILE__: `anchor: 'file'`), whole, with the modules the program
@@ -180,7 +156,7 @@ export function perlLibraryPaths(code: string): { names: InterpreterName[]; comp
           : reader.list(new TokenCursor(tokens));
     const directories = values?.map(searchDirectory);
     if (directories === undefined || directories.some((directory) => directory === undefined)) computed.push(match[0].trim());
-    else for (const directory of directories) names.push(...directoryNames(directory!, modules));
+    else for (const directory of directories) names.push(...searchDirectoryNames(directory!, modules, 'perl'));
   }
   // @INC changed any other way: assigned, spliced, an element set.
   for (const match of code.matchAll(/@INC\s*=(?!=)|\bsplice\s*\(?\s*@INC\b|\$INC\s*\[[^\]]*\]\s*=(?!=)/gu)) computed.push(`${match[0].trim()} (a change to @INC zotbox does not read)`);

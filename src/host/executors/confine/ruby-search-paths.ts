@@ -13,7 +13,6 @@ import {
   type PathValue,
   programDirectory,
   programFile,
-  type SearchDirectory,
   searchDirectory,
   singleBinding,
   workingDirectory,
@@ -21,7 +20,7 @@ import {
 import type { InterpreterName } from './interpreter-operands.js';
 import { argumentAt } from './python-search-paths.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
-import { searchDirectoryName } from './module-search-directories.js';
+import { searchDirectoryNames } from './module-search-directories.js';
 
 /** A Ruby value: a path, held as a String or a Pathname (whose `+` joins rather than concatenates), or a list. */
 type Reading =
@@ -207,17 +206,6 @@ function requiredFiles(code: string): string[] {
   return [...files];
 }
 
-function directoryNames(directory: SearchDirectory, required: readonly string[]): InterpreterName[] {
-  const anchor = directory.anchor === undefined ? {} : { anchor: directory.anchor };
-  const text = directory.text.replace(/\/+$/u, '') || '.';
-  // The directory whole, and its mark: where it holds a write scope, unresolved (module-search-directories.ts).
-  return [
-    { text, tree: true, ...anchor },
-    { text: searchDirectoryName(text, 'ruby'), tree: false, ...anchor },
-    ...required.map((file) => ({ text: text === '.' ? file : `${text}/${file}`, tree: false, ...anchor })),
-  ];
-}
-
 /**
  * The directories Ruby code adds to `$LOAD_PATH`/`$:`: relative to where ruby runs, or to the program file's own
  * directory (`__dir__`, `__FILE__`: `anchor: 'file'`), whole, with the files its `require`s load there; an argument
@@ -247,7 +235,7 @@ export function rubyLoadPaths(code: string): { names: InterpreterName[]; compute
     const values = text === undefined ? undefined : reader.values(text);
     const directories = values?.map(searchDirectory);
     if (directories === undefined || directories.some((directory) => directory === undefined)) computed.push(`${whole}${text ?? ''} (a load path zotbox cannot spell out)`);
-    else for (const directory of directories) names.push(...directoryNames(directory!, required));
+    else for (const directory of directories) names.push(...searchDirectoryNames(directory!, required, 'ruby'));
   }
   return { names, computed };
 }
