@@ -1,5 +1,6 @@
 // Review s40o of issue 21: a hook's program that loads or runs a file beside itself through its own location —
-// node's `require(path.join(__dirname, "plug.js"))`, `require(__dirname + "/plug.js")`, ESM's
+// node's `require(path.join(__dirname, "plug.js"))`, `require(__dirname + "/plug.js")`, `createRequire(__filename)`,
+// `require.resolve("./plug.js")` handed to `fork`, `new Worker(path.resolve(__dirname, …))`, ESM's
 // `import(new URL("./plug.mjs", import.meta.url))`, `path.join(import.meta.dirname, …)`, `fileURLToPath(new URL(…))`
 // handed to `sh`, Python's `subprocess.run(["sh", str(Path(__file__).parent / "fmt.sh")])` — names that file with a
 // string literal anchored at the program's directory. zotbox's closed path grammar (file-relative-paths.ts) anchors
@@ -27,6 +28,9 @@ const cases: readonly (readonly [string, string, string, string, string])[] = [
     'import { execFileSync } from "node:child_process";\nimport { fileURLToPath } from "node:url";\nexecFileSync("sh", [fileURLToPath(new URL("./fmt.sh", import.meta.url))]);\n',
     'tools/fmt.sh',
   ],
+  ['node createRequire(__filename)("./…")', 'node tools/check.js', 'tools/check.js', 'require("module").createRequire(__filename)("./plug.js");\n', 'tools/plug.js'],
+  ['node fork(require.resolve("./…"))', 'node tools/check.js', 'tools/check.js', 'require("child_process").fork(require.resolve("./plug.js"));\n', 'tools/plug.js'],
+  ['node new Worker(path.resolve(__dirname, …))', 'node tools/check.js', 'tools/check.js', 'const { Worker } = require("worker_threads");\nnew Worker(require("path").resolve(__dirname, "plug.js"));\n', 'tools/plug.js'],
   ['python subprocess.run(["sh", Path(__file__).parent / …])', 'python3 tools/check.py', 'tools/check.py', 'import subprocess\nfrom pathlib import Path\nsubprocess.run(["sh", str(Path(__file__).parent / "fmt.sh")])\n', 'tools/fmt.sh'],
 ];
 for (const [name, command, program, code, target] of cases)
