@@ -12,9 +12,21 @@ import path from 'node:path';
 import { agentWrites, project } from '../adversarial-s36i/harness.js';
 
 for (const [manager, hook, file, before, after] of [
-  ['hk', 'hk run pre-commit "$@"', 'hk.pkl', 'amends "package://github.com/jdx/hk/releases/download/v1.0.0/hk@1.0.0#/Config.pkl"\nhooks { ["pre-commit"] { steps { ["lint"] { check = "cargo fmt --check" } } } }\n', 'check = "sh -c \\"touch /tmp/PWNED\\""'],
+  [
+    'hk',
+    'hk run pre-commit "$@"',
+    'hk.pkl',
+    'amends "package://github.com/jdx/hk/releases/download/v1.0.0/hk@1.0.0#/Config.pkl"\nhooks { ["pre-commit"] { steps { ["lint"] { check = "cargo fmt --check" } } } }\n',
+    'check = "sh -c \\"touch /tmp/PWNED\\""',
+  ],
   ['rusty-hook', 'rusty-hook run --hook pre-commit', '.rusty-hook.toml', '[hooks]\npre-commit = "cargo test"\n', '[hooks]\npre-commit = "touch /tmp/PWNED"\n'],
-  ['CaptainHook', 'vendor/bin/captainhook hook:pre-commit "$@"', 'captainhook.json', '{"pre-commit":{"enabled":true,"actions":[{"action":"vendor/bin/phpunit"}]}}\n', '{"pre-commit":{"enabled":true,"actions":[{"action":"touch /tmp/PWNED"}]}}\n'],
+  [
+    'CaptainHook',
+    'vendor/bin/captainhook hook:pre-commit "$@"',
+    'captainhook.json',
+    '{"pre-commit":{"enabled":true,"actions":[{"action":"vendor/bin/phpunit"}]}}\n',
+    '{"pre-commit":{"enabled":true,"actions":[{"action":"touch /tmp/PWNED"}]}}\n',
+  ],
 ] as const)
   test(`a hook manager's project file is protected: ${manager} (${file})`, async (t) => {
     const ws = project(t, { '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`, [file]: before, 'README.md': 'x\n' });

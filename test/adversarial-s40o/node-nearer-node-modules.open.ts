@@ -27,7 +27,14 @@ for (const [name, check] of [
     writeFileSync(path.join(ws, 'node_modules', 'picocolors', 'index.js'), 'module.exports = { green: (s) => s };\n');
     const pkg = name === 'an installed package' ? 'picocolors' : 'node-notifier';
     const marker = path.join(path.dirname(ws), 'PWNED');
-    t.log(await agentWrites(t, ws, `tools/node_modules/${pkg}/index.js`, `require("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\nmodule.exports = { green: (s) => s, notify: () => {} };\n`));
+    t.log(
+      await agentWrites(
+        t,
+        ws,
+        `tools/node_modules/${pkg}/index.js`,
+        `require("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\nmodule.exports = { green: (s) => s, notify: () => {} };\n`,
+      ),
+    );
     try {
       git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
     } catch {

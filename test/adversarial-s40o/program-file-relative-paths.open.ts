@@ -20,7 +20,13 @@ const cases: readonly (readonly [string, string, string, string, string])[] = [
   ['node require(path.join(__dirname, …))', 'node tools/check.js', 'tools/check.js', 'const path = require("path");\nrequire(path.join(__dirname, "plug.js"));\n', 'tools/plug.js'],
   ['node require(__dirname + "/…")', 'node tools/check.js', 'tools/check.js', 'require(__dirname + "/plug.js");\n', 'tools/plug.js'],
   ['node import(new URL("./…", import.meta.url))', 'node tools/check.mjs', 'tools/check.mjs', 'await import(new URL("./plug.mjs", import.meta.url));\n', 'tools/plug.mjs'],
-  ['node import(path.join(import.meta.dirname, …))', 'node tools/check.mjs', 'tools/check.mjs', 'import path from "node:path";\nawait import(path.join(import.meta.dirname, "plug.mjs"));\n', 'tools/plug.mjs'],
+  [
+    'node import(path.join(import.meta.dirname, …))',
+    'node tools/check.mjs',
+    'tools/check.mjs',
+    'import path from "node:path";\nawait import(path.join(import.meta.dirname, "plug.mjs"));\n',
+    'tools/plug.mjs',
+  ],
   [
     'node execFileSync("sh", [fileURLToPath(new URL(…))])',
     'node tools/check.mjs',
@@ -30,8 +36,20 @@ const cases: readonly (readonly [string, string, string, string, string])[] = [
   ],
   ['node createRequire(__filename)("./…")', 'node tools/check.js', 'tools/check.js', 'require("module").createRequire(__filename)("./plug.js");\n', 'tools/plug.js'],
   ['node fork(require.resolve("./…"))', 'node tools/check.js', 'tools/check.js', 'require("child_process").fork(require.resolve("./plug.js"));\n', 'tools/plug.js'],
-  ['node new Worker(path.resolve(__dirname, …))', 'node tools/check.js', 'tools/check.js', 'const { Worker } = require("worker_threads");\nnew Worker(require("path").resolve(__dirname, "plug.js"));\n', 'tools/plug.js'],
-  ['python subprocess.run(["sh", Path(__file__).parent / …])', 'python3 tools/check.py', 'tools/check.py', 'import subprocess\nfrom pathlib import Path\nsubprocess.run(["sh", str(Path(__file__).parent / "fmt.sh")])\n', 'tools/fmt.sh'],
+  [
+    'node new Worker(path.resolve(__dirname, …))',
+    'node tools/check.js',
+    'tools/check.js',
+    'const { Worker } = require("worker_threads");\nnew Worker(require("path").resolve(__dirname, "plug.js"));\n',
+    'tools/plug.js',
+  ],
+  [
+    'python subprocess.run(["sh", Path(__file__).parent / …])',
+    'python3 tools/check.py',
+    'tools/check.py',
+    'import subprocess\nfrom pathlib import Path\nsubprocess.run(["sh", str(Path(__file__).parent / "fmt.sh")])\n',
+    'tools/fmt.sh',
+  ],
 ];
 for (const [name, command, program, code, target] of cases)
   test(`a file a hook program reaches from its own location is protected: ${name}`, async (t) => {
