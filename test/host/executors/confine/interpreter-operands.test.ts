@@ -4,11 +4,18 @@ import test from 'ava';
 import { interpreterReading, moduleFiles } from '../../../../src/host/executors/confine/interpreter-operands.js';
 import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
 
-/** The names a command implies, without the standard-library shadows of its sys.path[0] (python-imports.test.ts states those). */
+/**
+ * The names a command implies, without the standard-library shadows of its sys.path[0] (python-imports.test.ts states
+ * those) and the marks of its lookups on the interpreter's own path (stated below and in python-imports.test.ts).
+ */
 const names = (program: string, args: readonly string[]) =>
   interpreterReading(program, args)
     .names.map((name) => `${name.text}${name.tree ? '/**' : ''}`)
-    .filter((shown) => !isStdlibShadow(shown));
+    .filter((shown) => !isStdlibShadow(shown) && !shown.startsWith('__zotbox_python_path_import__@'));
+const pathImports = (program: string, args: readonly string[]) =>
+  interpreterReading(program, args)
+    .names.map((name) => name.text)
+    .filter((text) => text.startsWith('__zotbox_python_path_import__@'));
 const operand = (program: string, args: readonly string[]) => interpreterReading(program, args).operand;
 
 test('python -m MOD runs every package __init__ on the way, the module or its package, and a plain module beside a namespace package', (t) => {
@@ -22,6 +29,12 @@ test('python -m MOD runs every package __init__ on the way, the module or its pa
   t.deepEqual(names('pypy3', ['-Bm', 'check', 'other.py']), ['check.py', 'check/__init__.py', 'check/__main__.py', 'check/**']);
   t.deepEqual(names('python', ['-W', 'ignore', '-m', 'a.b']), ['a.py', 'a/__init__.py', 'a/b.py', 'a/b/__init__.py', 'a/b/__main__.py', 'a/b/**']);
   t.is(operand('python3', ['-m', 'check', 'x.py']), undefined);
+});
+
+test("python -m MOD also looks MOD up on the interpreter's own path (an editable install's src/); -c CODE its imports", (t) => {
+  t.deepEqual(pathImports('python3', ['-m', 'mypkg.lint']), ['__zotbox_python_path_import__@mypkg.lint']);
+  t.deepEqual(pathImports('python3', ['-c', 'from mypkg import lint']), ['__zotbox_python_path_import__@mypkg', '__zotbox_python_path_import__@mypkg.lint']);
+  t.deepEqual(pathImports('python3', ['tools/check.py']), []);
 });
 
 test('python -c CODE runs the modules it imports; a script operand may be a directory whose __main__.py runs', (t) => {
