@@ -56,8 +56,15 @@ export function pythonImportNames(code: string): InterpreterName[] {
   for (const match of code.matchAll(/(?:^|[;\n:])[ \t]*(?:from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+(\([^)]*\)|[^\n;#]*)|import[ \t]+([^\n;#]*))/gu)) {
     const [, dots, from, list, imported] = match;
     if (imported !== undefined) for (const name of importedList(imported)) names.push(...moduleFiles(name), ...pathImportNames(name));
-    else if (dots === '' && from !== undefined && MODULE.test(from)) names.push(...moduleFiles(from), ...pathImportNames(from, importedList(list ?? '')));
-    else if (dots !== undefined && dots !== '') {
+    else if (dots === '' && from !== undefined && MODULE.test(from)) {
+      // `from X import a, b`: X's own files and each name as the submodule it may be (X/__init__.py is read on for
+      // what it imports), not X whole, which would make a package read-only wherever one of its modules imports it;
+      // a star import (no names read) may load any of X's modules: X whole.
+      const items = importedList(list ?? '');
+      names.push(...(items.length === 0 ? moduleFiles(from) : moduleFiles(from).filter((name) => !name.tree)));
+      for (const item of items) names.push(...moduleFiles(`${from}.${item}`));
+      names.push(...pathImportNames(from, items));
+    } else if (dots !== undefined && dots !== '') {
       const up = '../'.repeat(dots.length - 1);
       const relative = (name: InterpreterName): InterpreterName => ({ text: `${up}${name.text}`, tree: name.tree, anchor: 'file' });
       names.push(relative(file('__init__.py')));

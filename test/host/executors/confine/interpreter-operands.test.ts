@@ -39,7 +39,19 @@ test("python -m MOD also looks MOD up on the interpreter's own path (an editable
 
 test('python -c CODE runs the modules it imports; a script operand may be a directory whose __main__.py runs', (t) => {
   t.deepEqual(names('python3', ['-c', 'import tools.run; tools.run.main()']), ['tools.py', 'tools/__init__.py', 'tools/run.py', 'tools/run/__init__.py', 'tools/run/__main__.py', 'tools/run/**']);
-  t.deepEqual(names('python3', ['-c', 'from lib import x']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
+  // A name imported from a package is the submodule it may be, not the package whole; a star import may load any of them.
+  t.deepEqual(names('python3', ['-c', 'from lib import x']), [
+    'lib.py',
+    'lib/__init__.py',
+    'lib/__main__.py',
+    'lib.py',
+    'lib/__init__.py',
+    'lib/x.py',
+    'lib/x/__init__.py',
+    'lib/x/__main__.py',
+    'lib/x/**',
+  ]);
+  t.deepEqual(names('python3', ['-c', 'from lib import *']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
   // A script's directory is its sys.path[0]: every module there is what it may import.
   t.deepEqual(names('python3', ['-I', 'tools']), ['tools/**']);
   // The script's directory is its sys.path[0]: its module entries (python-imports.test.ts), not the directory whole;

@@ -125,14 +125,23 @@ test("a hook's program reaches the editable-installed package, and each imported
   mkdirSync(path.join(ws, 'tools'));
   writeFileSync(path.join(ws, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\nexec ${python} -m tools.check\n`, { mode: 0o755 });
   writeFileSync(path.join(ws, 'tools', 'check.py'), 'from mypkg import lint\nlint.run()\n');
-  writeFileSync(path.join(ws, 'src', 'mypkg', 'lint.py'), 'import mypkg.rules.style\n');
+  // A module of the package importing its own package by name (`from mypkg import util`): util.py, not the package whole.
+  writeFileSync(path.join(ws, 'src', 'mypkg', 'lint.py'), 'import mypkg.rules.style\nfrom mypkg import util\n');
   mkdirSync(path.join(ws, 'src', 'mypkg', 'rules'));
   writeFileSync(path.join(ws, 'src', 'mypkg', 'rules', '__init__.py'), '');
   writeFileSync(path.join(ws, 'src', 'mypkg', 'rules', 'style.py'), 'import helpers_not_installed\n');
   const found = toolFileReferences([], [ws], { environment: lookup(ws).environment, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   const protects = (relative: string) => findControlLocation(path.join(ws, relative), found.locations) !== undefined;
   // tools/ where the hook runs has no __init__.py: a namespace portion, which a regular src/tools/ created later would beat.
-  for (const name of ['src/mypkg/__init__.py', 'src/mypkg/lint.py', 'src/mypkg/rules/__init__.py', 'src/mypkg/rules/style.py', 'src/helpers_not_installed.py', 'src/tools/__init__.py'])
+  for (const name of [
+    'src/mypkg/__init__.py',
+    'src/mypkg/lint.py',
+    'src/mypkg/rules/__init__.py',
+    'src/mypkg/rules/style.py',
+    'src/helpers_not_installed.py',
+    'src/tools/__init__.py',
+    'src/mypkg/util.py',
+  ])
     t.true(protects(name), name);
   for (const name of ['src/mypkg/other.py', 'src/mypkg/new.py', 'src/mypkg/rules/other.py', 'src/setup.cfg']) t.false(protects(name), name);
   t.deepEqual(found.unresolved, []);
