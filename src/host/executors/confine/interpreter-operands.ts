@@ -7,7 +7,7 @@
 
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
 import { typescriptCandidates } from './typescript-resolution.js';
-import { MODULE, moduleFiles, pathEntryNames, pythonImportNames, scriptEntryNames, scriptRootNames } from './python-imports.js';
+import { MODULE, moduleFiles, pathEntryNames, pathImportNames, pythonImportNames, scriptEntryNames, scriptRootNames } from './python-imports.js';
 import { perlLibraryPaths } from './perl-search-paths.js';
 import { pythonSearchPaths } from './python-search-paths.js';
 import { rubyLoadPaths } from './ruby-search-paths.js';
@@ -153,7 +153,8 @@ function readPython(interpreter: string, args: readonly string[]): InterpreterRe
         continue;
       }
       // -m MOD: the module runs from the working directory, sys.path[0]; the rest are its arguments.
-      if (option === 'm') return { names: [...(value !== undefined && MODULE.test(value) ? moduleFiles(value) : []), ...entries('.')], operand: undefined };
+      // (and from the interpreter's own path, where an editable install puts the project's src/).
+      if (option === 'm') return { names: [...(value !== undefined && MODULE.test(value) ? [...moduleFiles(value), ...pathImportNames(value)] : []), ...entries('.')], operand: undefined };
       if (option === 'c') return inlineProgram(entries('.'), value ?? '', 'python');
       return unknownOption('python', word);
     }

@@ -4,7 +4,7 @@
 // (any module there may be imported: the standard library's own imports find it first). Pure, no I/O.
 
 import type { InterpreterName } from './interpreter-operands.js';
-import { moduleEntriesName, scriptEntriesName } from './python-module-entries.js';
+import { moduleEntriesName, pathImportName, scriptEntriesName } from './python-module-entries.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
 /** A dotted module name as `-m` takes it. */
@@ -29,6 +29,14 @@ export function moduleFiles(name: string): InterpreterName[] {
   return names;
 }
 
+/**
+ * What an absolute import of `name` loads from the interpreter's own path (an editable install's src/): the
+ * path-import mark of the module (python-path-imports.ts), and of each name imported from it that may be a submodule.
+ */
+export function pathImportNames(name: string, imported: readonly string[] = []): InterpreterName[] {
+  return [name, ...imported.filter((item) => !item.includes('.')).map((item) => `${name}.${item}`)].map((module) => file(pathImportName(module)));
+}
+
 /** The names of an import's list: `a, b as c`, `(a,\n b)`. */
 const importedList = (list: string) =>
   list
@@ -47,9 +55,16 @@ export function pythonImportNames(code: string): InterpreterName[] {
   const names: InterpreterName[] = [];
   for (const match of code.matchAll(/(?:^|[;\n:])[ \t]*(?:from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+(\([^)]*\)|[^\n;#]*)|import[ \t]+([^\n;#]*))/gu)) {
     const [, dots, from, list, imported] = match;
-    if (imported !== undefined) for (const name of importedList(imported)) names.push(...moduleFiles(name));
-    else if (dots === '' && from !== undefined && MODULE.test(from)) names.push(...moduleFiles(from));
-    else if (dots !== undefined && dots !== '') {
+    if (imported !== undefined) for (const name of importedList(imported)) names.push(...moduleFiles(name), ...pathImportNames(name));
+    else if (dots === '' && from !== undefined && MODULE.test(from)) {
+      // `from X import a, b`: X's own files and each name as the submodule it may be (X/__init__.py is read on for
+      // what it imports), not X whole, which would make a package read-only wherever one of its modules imports it;
+      // a star import (no names read) may load any of X's modules: X whole.
+      const items = importedList(list ?? '');
+      names.push(...(items.length === 0 ? moduleFiles(from) : moduleFiles(from).filter((name) => !name.tree)));
+      for (const item of items) names.push(...moduleFiles(`${from}.${item}`));
+      names.push(...pathImportNames(from, items));
+    } else if (dots !== undefined && dots !== '') {
       const up = '../'.repeat(dots.length - 1);
       const relative = (name: InterpreterName): InterpreterName => ({ text: `${up}${name.text}`, tree: name.tree, anchor: 'file' });
       names.push(relative(file('__init__.py')));
@@ -57,7 +72,7 @@ export function pythonImportNames(code: string): InterpreterName[] {
       for (const module of modules) names.push(...moduleFiles(module).map(relative));
     }
   }
-  for (const match of code.matchAll(/\b(?:import_module|__import__|run_module)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!));
+  for (const match of code.matchAll(/\b(?:import_module|__import__|run_module)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!), ...pathImportNames(match[1]!));
   return names;
 }
 

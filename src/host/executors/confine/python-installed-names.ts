@@ -13,20 +13,35 @@ import { searchDirectoryLocation } from './module-search-directories.js';
 import { moduleEntriesOf } from './python-module-entries.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
-/** The names on an interpreter's path (lower case), those installed as namespace packages among them; or why not known. */
-export type InstalledNames = { readonly names: ReadonlySet<string>; readonly namespaces: ReadonlySet<string> } | { readonly unreadable: string };
+/**
+ * The names on an interpreter's path (lower case), those installed as namespace packages among them, the path's
+ * entries in order (canonical; the user site and the directories its .pth files name last, as -I leaves them out), and
+ * setuptools' editable finders found in them; or why not known.
+ */
+export type InstalledNames =
+  | { readonly names: ReadonlySet<string>; readonly namespaces: ReadonlySet<string>; readonly entries: readonly string[]; readonly finders: readonly string[] }
+  | { readonly unreadable: string };
 
 /**
  * Lists each entry of sys.path and the user site: X.py, X.pyc, X.*.so, X.pyd, the package directory X/ (a namespace
- * package when it has no __init__), and what a distribution's top_level.txt names. Python 3 with -I only.
+ * package when it has no __init__), and what a distribution's top_level.txt names. Python 3 with -I only. The user
+ * site's .pth files are read, never run (an `import` line is code): their directories are entries too.
  */
 const LISTING = String.raw`
 import json, os, re, site, sys
 ident = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
-names, namespaces = set(), set()
+names, namespaces, finders = set(), set(), []
 entries = [p for p in sys.path if p]
 try:
-    entries.append(site.getusersitepackages())
+    user = site.getusersitepackages()
+    entries.append(user)
+    for pth in sorted(os.listdir(user)):
+        if pth.endswith('.pth'):
+            with open(os.path.join(user, pth)) as f:
+                for line in f:
+                    line = line.rstrip()
+                    if line and not line.startswith(('#', 'import ', 'import	')) and os.path.exists(os.path.join(user, line)):
+                        entries.append(os.path.join(user, line))
 except Exception:
     pass
 for d in entries:
@@ -49,7 +64,13 @@ for d in entries:
                 namespaces.add(e)
         elif ident.match(stem) and re.match(r'^(py|pyc|pyd|so|.*\.(so|pyd))$', ext):
             names.add(stem)
-print(json.dumps({'names': sorted(names), 'namespaces': sorted(namespaces)}))
+        if e.startswith('__editable__') and e.endswith('_finder.py'):
+            finders.append(os.path.realpath(full))
+path = []
+for d in entries:
+    if os.path.realpath(d) not in path:
+        path.append(os.path.realpath(d))
+print(json.dumps({'names': sorted(names), 'namespaces': sorted(namespaces), 'entries': path, 'finders': finders}))
 `;
 
 const TIMEOUT_MS = 5000;
@@ -116,9 +137,15 @@ export function installedNames(word: string, lookup: InterpreterLookup): Install
     result = { unreadable: `the interpreter ${found.file} could not list what it imports (${why})` };
   } else {
     try {
-      const listed = JSON.parse(run.stdout) as { names?: unknown; namespaces?: unknown };
-      if (!Array.isArray(listed.names) || !Array.isArray(listed.namespaces)) throw new Error('not a listing');
-      result = { names: new Set(listed.names.map((name) => String(name).toLowerCase())), namespaces: new Set(listed.namespaces.map((name) => String(name).toLowerCase())) };
+      const listed = JSON.parse(run.stdout) as { names?: unknown; namespaces?: unknown; entries?: unknown; finders?: unknown };
+      if (![listed.names, listed.namespaces, listed.entries, listed.finders].every(Array.isArray)) throw new Error('not a listing');
+      const strings = (list: unknown) => (list as unknown[]).map(String);
+      result = {
+        names: new Set(strings(listed.names).map((name) => name.toLowerCase())),
+        namespaces: new Set(strings(listed.namespaces).map((name) => name.toLowerCase())),
+        entries: strings(listed.entries).filter((entry) => path.isAbsolute(entry)),
+        finders: strings(listed.finders).filter((finder) => path.isAbsolute(finder)),
+      };
     } catch {
       result = { unreadable: `the interpreter ${found.file} printed no listing zotbox can read` }; // closed world: never "nothing installed"
     }

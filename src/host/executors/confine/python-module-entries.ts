@@ -37,3 +37,19 @@ export function moduleEntriesOf(absolute: string): { readonly directory: string;
     return { ...at, interpreter: '' }; // malformed: an interpreter nothing finds, so the fallback applies
   }
 }
+
+/** The name standing for an absolute import of `module`, looked up on the interpreter's own path (python-path-imports.ts). */
+const IMPORT_MARK = '__zotbox_python_path_import__@';
+
+/** The name standing for `module` (`mypkg.lint`) as an absolute import or a `-m` target finds it on the interpreter's path. */
+export function pathImportName(module: string): string {
+  return `${IMPORT_MARK}${module}`;
+}
+
+/** The module a path built by pathImportName stands for (wherever the readers joined it); undefined for any other path. */
+export function pathImportOf(absolute: string): string | undefined {
+  const last = path.basename(absolute);
+  if (!last.startsWith(IMPORT_MARK)) return undefined;
+  const module = last.slice(IMPORT_MARK.length);
+  return /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/u.test(module) ? module : undefined;
+}

@@ -46,6 +46,7 @@ export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { codeComputed, codeNames, interpreterReading } from './interpreter-operands.js';
 import { moduleEntriesLocation, withModuleEntries } from './python-installed-names.js';
 import { packageSearchRoot } from './python-package-root.js';
+import { pathImportResolver } from './python-path-imports.js';
 import { searchPathNames } from './shell-command-reading.js';
 import { scriptWords, shebangProgram } from './shell-command-words.js';
 import { plainWord, valuePaths } from './tool-file-words.js';
@@ -775,6 +776,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     else if (location.modules !== undefined) locations.set(key, withModuleEntries(known, location));
   };
   const lookup = { searchPath: environment.PATH, writeRoots, environment };
+  const pythonPath = pathImportResolver(lookup);
   for (const entry of toolEntries) {
     if (!inScopes(entry)) continue;
     // A Python virtual environment (pyvenv.cfg; an activation script in bin/ for older ones): activation, which editors
@@ -825,6 +827,14 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     for (const named of readFile(file, as, base, runBy, unresolved, environment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile)) {
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file)), named.name);
+      // A module imported through the interpreter's own path (an editable install's src/): its files (python-path-imports.ts).
+      const onPath = pythonPath.read(written, `named by ${named.by}; ${named.runBy}`);
+      if (onPath !== undefined) {
+        unresolved.push(...onPath.unresolved);
+        for (const location of onPath.locations) setLocation(location);
+        for (const found of onPath.files) pending.push({ file: found, as: 'words', base, runBy: named.runBy, depth: depth + 1 });
+        if (onPath.consumed) continue;
+      }
       // A directory on Python's path: the module entries of the names imported there (python-installed-names.ts).
       const entries = moduleEntriesLocation(written, `named by ${named.by}; ${named.runBy}`, lookup);
       if (entries !== undefined) {

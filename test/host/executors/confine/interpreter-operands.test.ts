@@ -4,11 +4,18 @@ import test from 'ava';
 import { interpreterReading, moduleFiles } from '../../../../src/host/executors/confine/interpreter-operands.js';
 import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
 
-/** The names a command implies, without the standard-library shadows of its sys.path[0] (python-imports.test.ts states those). */
+/**
+ * The names a command implies, without the standard-library shadows of its sys.path[0] (python-imports.test.ts states
+ * those) and the marks of its lookups on the interpreter's own path (stated below and in python-imports.test.ts).
+ */
 const names = (program: string, args: readonly string[]) =>
   interpreterReading(program, args)
     .names.map((name) => `${name.text}${name.tree ? '/**' : ''}`)
-    .filter((shown) => !isStdlibShadow(shown));
+    .filter((shown) => !isStdlibShadow(shown) && !shown.startsWith('__zotbox_python_path_import__@'));
+const pathImports = (program: string, args: readonly string[]) =>
+  interpreterReading(program, args)
+    .names.map((name) => name.text)
+    .filter((text) => text.startsWith('__zotbox_python_path_import__@'));
 const operand = (program: string, args: readonly string[]) => interpreterReading(program, args).operand;
 
 test('python -m MOD runs every package __init__ on the way, the module or its package, and a plain module beside a namespace package', (t) => {
@@ -24,9 +31,27 @@ test('python -m MOD runs every package __init__ on the way, the module or its pa
   t.is(operand('python3', ['-m', 'check', 'x.py']), undefined);
 });
 
+test("python -m MOD also looks MOD up on the interpreter's own path (an editable install's src/); -c CODE its imports", (t) => {
+  t.deepEqual(pathImports('python3', ['-m', 'mypkg.lint']), ['__zotbox_python_path_import__@mypkg.lint']);
+  t.deepEqual(pathImports('python3', ['-c', 'from mypkg import lint']), ['__zotbox_python_path_import__@mypkg', '__zotbox_python_path_import__@mypkg.lint']);
+  t.deepEqual(pathImports('python3', ['tools/check.py']), []);
+});
+
 test('python -c CODE runs the modules it imports; a script operand may be a directory whose __main__.py runs', (t) => {
   t.deepEqual(names('python3', ['-c', 'import tools.run; tools.run.main()']), ['tools.py', 'tools/__init__.py', 'tools/run.py', 'tools/run/__init__.py', 'tools/run/__main__.py', 'tools/run/**']);
-  t.deepEqual(names('python3', ['-c', 'from lib import x']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
+  // A name imported from a package is the submodule it may be, not the package whole; a star import may load any of them.
+  t.deepEqual(names('python3', ['-c', 'from lib import x']), [
+    'lib.py',
+    'lib/__init__.py',
+    'lib/__main__.py',
+    'lib.py',
+    'lib/__init__.py',
+    'lib/x.py',
+    'lib/x/__init__.py',
+    'lib/x/__main__.py',
+    'lib/x/**',
+  ]);
+  t.deepEqual(names('python3', ['-c', 'from lib import *']), ['lib.py', 'lib/__init__.py', 'lib/__main__.py', 'lib/**']);
   // A script's directory is its sys.path[0]: every module there is what it may import.
   t.deepEqual(names('python3', ['-I', 'tools']), ['tools/**']);
   // The script's directory is its sys.path[0]: its module entries (python-imports.test.ts), not the directory whole;

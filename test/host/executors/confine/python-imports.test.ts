@@ -2,7 +2,7 @@
 // root, and a sys.path[0]'s modules (sys.path changes: python-search-paths.test.ts). The expected names are written out by hand from the import system's rules.
 import test from 'ava';
 import { pathEntryNames, pythonImportNames, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
-import { moduleEntriesOf } from '../../../../src/host/executors/confine/python-module-entries.js';
+import { moduleEntriesOf, pathImportName, pathImportOf } from '../../../../src/host/executors/confine/python-module-entries.js';
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
 
@@ -21,11 +21,23 @@ test('an absolute import carries no anchor: it is looked up from every directory
     'local_overrides/__init__.py',
     'local_overrides/__main__.py',
     'local_overrides/**',
+    '__zotbox_python_path_import__@local_overrides',
   ]);
   t.deepEqual(
     shown(pythonImportNames('import a, b as c\n')).filter((name) => name.endsWith('/**')),
     ['a/**', 'b/**'],
   );
+});
+
+test("an absolute import is also marked for the interpreter's own path: the module, and each name imported from it as a submodule", (t) => {
+  const marks = (code: string) => shown(pythonImportNames(code)).filter((name) => name.startsWith('__zotbox_python_path_import__@'));
+  t.deepEqual(marks('from mypkg import lint, util as u\n'), ['__zotbox_python_path_import__@mypkg', '__zotbox_python_path_import__@mypkg.lint', '__zotbox_python_path_import__@mypkg.util']);
+  t.deepEqual(marks('import mypkg.checks.style\n'), ['__zotbox_python_path_import__@mypkg.checks.style']);
+  t.deepEqual(marks('importlib.import_module("mypkg.lint")\n'), ['__zotbox_python_path_import__@mypkg.lint']);
+  // A relative import is the package's own, never looked up on the path.
+  t.deepEqual(marks('from . import helpers\nfrom .x import y\n'), []);
+  t.deepEqual(pathImportOf(`/ws/tools/${pathImportName('mypkg.lint')}`), 'mypkg.lint');
+  t.is(pathImportOf('/ws/tools/mypkg.py'), undefined);
 });
 
 test("a sys.path[0] directory's modules: its module entries, for the interpreter that runs the program, not the directory whole", (t) => {

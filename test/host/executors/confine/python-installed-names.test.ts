@@ -27,7 +27,7 @@ test("the host's python3 lists the standard library's and the installed packages
 });
 
 test('an interpreter that prints a listing: its names in lower case, its namespace packages apart', (t) => {
-  const directory = fake(t, 'python9', '#!/bin/sh\necho \'{"names": ["Foo", "nsp"], "namespaces": ["nsp"]}\'\n');
+  const directory = fake(t, 'python9', '#!/bin/sh\necho \'{"names": ["Foo", "nsp"], "namespaces": ["nsp"], "entries": [], "finders": []}\'\n');
   const found = installedNames('python9', lookup([], directory));
   t.deepEqual('unreadable' in found ? found : { names: [...found.names], namespaces: [...found.namespaces] }, { names: ['foo', 'nsp'], namespaces: ['nsp'] });
 });
@@ -44,7 +44,7 @@ test('closed world: an interpreter not found, named relative, failing, printing 
 test('an interpreter in the write scopes is never run', (t) => {
   const ws = realpathSync(tempDir(t, 'zb-pyws-'));
   const marker = path.join(ws, 'RAN');
-  writeFileSync(path.join(ws, 'python3'), `#!/bin/sh\ntouch ${marker}\necho '{"names": [], "namespaces": []}'\n`, { mode: 0o755 });
+  writeFileSync(path.join(ws, 'python3'), `#!/bin/sh\ntouch ${marker}\necho '{"names": [], "namespaces": [], "entries": [], "finders": []}'\n`, { mode: 0o755 });
   t.regex((installedNames('python3', lookup([ws], ws)) as { unreadable: string }).unreadable, /write scopes/u);
   t.regex((installedNames(path.join(ws, 'python3'), lookup([ws])) as { unreadable: string }).unreadable, /write scopes/u);
   t.false(existsSync(marker));
@@ -69,7 +69,7 @@ test("a sys.path[0]'s location protects its module entries: urllib3.py, urllib3/
 
 test('the standard-library names are protected whatever the interpreter lists: gettext.py beside a python that lists nothing', (t) => {
   const ws = realpathSync(tempDir(t, 'zb-pystd-'));
-  const bare = fake(t, 'python8', '#!/bin/sh\necho \'{"names": [], "namespaces": []}\'\n');
+  const bare = fake(t, 'python8', '#!/bin/sh\necho \'{"names": [], "namespaces": [], "entries": [], "finders": []}\'\n');
   const found = moduleEntriesLocation(path.join(ws, moduleEntriesName('.', 'python8')), 'named by a hook', lookup([ws], bare));
   if (found === undefined || 'unresolved' in found) return t.fail(JSON.stringify(found));
   for (const name of ['gettext.py', 'argparse.py', 'json/__init__.py']) t.not(findControlLocation(path.join(ws, name), [found.location]), undefined, name);
@@ -94,7 +94,7 @@ test('a regular package at a sys.path[0] is protected whole where its name is a 
     writeFileSync(path.join(ws, name, '__init__.py'), '');
   }
   // An interpreter whose path holds urllib3 only (the standard-library names are known without it).
-  const listing = fake(t, 'python9', '#!/bin/sh\necho \'{"names": ["urllib3"], "namespaces": []}\'\n');
+  const listing = fake(t, 'python9', '#!/bin/sh\necho \'{"names": ["urllib3"], "namespaces": [], "entries": [], "finders": []}\'\n');
   const found = moduleEntriesLocation(path.join(ws, moduleEntriesName('.', 'python9')), 'named by a hook', lookup([ws], listing));
   if (found === undefined || 'unresolved' in found) return t.fail(JSON.stringify(found));
   const protects = (relative: string) => findControlLocation(path.join(ws, relative), [found.location]) !== undefined;

@@ -69,6 +69,8 @@ test('what is run or sourced is marked: a command, . FILE, an input redirection,
     'plain:scripts/check/__init__.py',
     'plain:scripts/check/__main__.py',
     'plain:scripts/check/** (runs)',
+    // The module on the interpreter's own path too (python-path-imports.ts).
+    'plain:__zotbox_python_path_import__@scripts.check',
   ]);
   t.deepEqual(words('sh "scripts/pre commit.sh"').slice(0, 2), ['plain:sh (runs)', 'plain:scripts/pre commit.sh (runs)']);
 });

@@ -1,0 +1,149 @@
+// Where a program's absolute imports and `-m` targets lead through the interpreter's own path (s39n review: an
+// editable install's .pth names the project's src/, so `from mypkg import lint` runs src/mypkg/lint.py). For each
+// Python interpreter the tool files run, its path entries (python-installed-names.ts) and the user's PYTHONPATH before
+// them are searched in Python's order up to the first entry holding the name as a regular module or package; then
+// setuptools' editable finders. The module's files found in the write scopes are protected (and read on); those missing
+// there are protected too (creating one would be imported). Never the directory whole: other modules stay writable.
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
+import type { ControlLocation } from '../../../policy/protected-files.js';
+import { isInsideRoot } from '../../../policy/scopes.js';
+import { type FinderMapping, readFinder } from './python-editable-finders.js';
+import { type InterpreterLookup, installedNames } from './python-installed-names.js';
+import { moduleEntriesOf, pathImportOf } from './python-module-entries.js';
+
+/** What a lookup found: locations to protect, existing files to read on (their imports run too), and what it cannot tell. */
+export interface PathImportFindings {
+  readonly locations: ControlLocation[];
+  readonly files: string[];
+  readonly unresolved: string[];
+}
+
+/**
+ * The files Python may load for `module` below a directory it imports the top-level name from: each prefix's
+ * `P.py` and `P/__init__.py`, and the module's `__main__.py` (`-m` of a package).
+ */
+export function moduleCandidates(directory: string, parts: readonly string[]): string[] {
+  const files: string[] = [];
+  for (let length = 1; length <= parts.length; length++) {
+    const prefix = path.join(directory, ...parts.slice(0, length));
+    files.push(`${prefix}.py`, path.join(prefix, '__init__.py'));
+  }
+  if (parts.length > 0) files.push(path.join(directory, ...parts, '__main__.py'));
+  return files;
+}
+
+/** Whether `entry` holds `name` as Python's path finder takes it there: a module file (X.py, X.pyc, X.*.so) or a package with an __init__. */
+export function holdsRegularModule(entry: string, name: string, list: (directory: string) => readonly string[]): boolean {
+  for (const item of list(entry)) {
+    if (item === name && list(path.join(entry, item)).some((inside) => inside.startsWith('__init__.'))) return true;
+    if (item.startsWith(`${name}.`) && /^(py|pyc|pyd|so|.*\.(so|pyd))$/u.test(item.slice(name.length + 1))) return true;
+  }
+  return false;
+}
+
+/**
+ * Per tool-file reading: the interpreters met (a sys.path[0] mark names each) and the modules imported (a path-import
+ * mark), each pair looked up once, whichever came first. `read` takes a resolved name the readers produced; undefined
+ * when it is neither mark. `consumed`: a path-import mark names nothing else.
+ */
+export function pathImportResolver(lookup: InterpreterLookup): { read(written: string, reason: string): (PathImportFindings & { readonly consumed: boolean }) | undefined } {
+  const interpreters = new Set<string>();
+  const modules = new Map<string, string>();
+  const listed = new Map<string, readonly string[]>();
+  const list = (directory: string): readonly string[] => {
+    let found = listed.get(directory);
+    if (found === undefined) {
+      try {
+        found = readdirSync(directory);
+      } catch {
+        found = []; // not a directory (a zip, nothing there): it holds no name as a file the finder sees; searching on protects more, never less
+      }
+      listed.set(directory, found);
+    }
+    return found;
+  };
+  const finders = new Map<string, { readonly mapping: FinderMapping } | { readonly unreadable: string }>();
+  const finder = (file: string) => {
+    let found = finders.get(file);
+    if (found === undefined) finders.set(file, (found = readFinder(file)));
+    return found;
+  };
+  const inScopes = (p: string) => lookup.writeRoots.some((root) => isInsideRoot(p, root));
+  // The user's PYTHONPATH comes before the interpreter's own entries (after sys.path[0], read elsewhere).
+  const pythonPath = (lookup.environment.PYTHONPATH ?? '').split(':').filter((entry) => entry !== '');
+
+  const lookUp = (interpreter: string, module: string, reason: string, into: PathImportFindings) => {
+    const installed = installedNames(interpreter, lookup);
+    // An interpreter zotbox cannot run: its sys.path[0] is protected by moduleEntriesLocation's fallback; its own path is not known.
+    if ('unreadable' in installed) return;
+    const parts = module.split('.');
+    const why = `${reason}; ${interpreter} imports ${module} from there (a directory on its path)`;
+    const consider = (file: string) => {
+      if (!inScopes(file)) return;
+      into.locations.push({ path: file, tree: false, reason: why });
+      let stats: Stats | undefined;
+      try {
+        stats = lstatSync(file, { throwIfNoEntry: false });
+      } catch {
+        // ENOTDIR: nothing there, protected as a name
+      }
+      // A file is read on (a link where it leads, as the readers read links).
+      if (stats?.isFile() === true || stats?.isSymbolicLink() === true) into.files.push(file);
+    };
+    const entries: string[] = [];
+    for (const entry of pythonPath) {
+      if (!path.isAbsolute(entry)) {
+        into.unresolved.push(`PYTHONPATH entry ${entry} is relative to where the hook runs; ${why}, and zotbox cannot tell which directory that is`);
+        continue;
+      }
+      const real = resolveCanonicalPath(entry);
+      entries.push(real.ok ? real.path : entry);
+    }
+    entries.push(...installed.entries);
+    for (const entry of entries) {
+      for (const file of moduleCandidates(entry, parts)) consider(file);
+      // Python stops at the first entry holding the top-level name as a module or a regular package.
+      if (holdsRegularModule(entry, parts[0]!, list)) return;
+    }
+    // Not found on the path: the editable finders, last on sys.meta_path.
+    for (const file of installed.finders) {
+      const read = finder(file);
+      if ('unreadable' in read) {
+        into.unresolved.push(`${read.unreadable}; ${why} through that import hook, and zotbox cannot tell which directory it imports from`);
+        continue;
+      }
+      for (const [name, directories] of read.mapping) {
+        const named = name.split('.');
+        if (named.some((part, index) => parts[index] !== part)) continue;
+        for (const directory of directories) {
+          if (!path.isAbsolute(directory)) continue; // relative to the running program: setuptools writes absolute ones
+          const rest = parts.slice(named.length);
+          // The finder tries DIR/__init__.py, then DIR with a module suffix; then the package's own path.
+          consider(path.join(directory, '__init__.py'));
+          consider(`${directory}.py`);
+          for (const found of moduleCandidates(directory, rest)) consider(found);
+        }
+      }
+    }
+  };
+
+  return {
+    read(written, reason) {
+      const module = pathImportOf(written);
+      const interpreter = module === undefined ? moduleEntriesOf(written)?.interpreter : undefined;
+      if (module === undefined && interpreter === undefined) return undefined;
+      const findings: PathImportFindings = { locations: [], files: [], unresolved: [] };
+      if (module !== undefined && !modules.has(module)) {
+        modules.set(module, reason);
+        for (const known of interpreters) lookUp(known, module, reason, findings);
+      }
+      if (interpreter !== undefined && interpreter !== '' && !interpreters.has(interpreter)) {
+        interpreters.add(interpreter);
+        for (const [known, why] of modules) lookUp(interpreter, known, why, findings);
+      }
+      return { ...findings, consumed: module !== undefined };
+    },
+  };
+}

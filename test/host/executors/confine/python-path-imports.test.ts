@@ -1,0 +1,148 @@
+// Where an absolute import leads through the interpreter's own path (python-path-imports.ts): real venvs made with
+// /usr/bin/python3 -m venv --without-pip, an editable install's .pth and setuptools' finder written by hand as pip
+// leaves them. The expected files are written out by hand; the lookup order is checked against the real interpreter.
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { installedNames } from '../../../../src/host/executors/confine/python-installed-names.js';
+import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
+import { moduleEntriesName, pathImportName } from '../../../../src/host/executors/confine/python-module-entries.js';
+import { pathImportResolver } from '../../../../src/host/executors/confine/python-path-imports.js';
+import { type ControlLocation, findControlLocation } from '../../../../src/policy/protected-files.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+type Context = Parameters<typeof tempDir>[0];
+
+/** A venv outside the workspace (its python, its site-packages) and a workspace with src/mypkg/{__init__,lint,other}.py. */
+function setUp(t: Context): { python: string; site: string; ws: string } {
+  const venv = path.join(realpathSync(tempDir(t, 'zb-pyedit-venv-')), 'venv');
+  execFileSync('/usr/bin/python3', ['-m', 'venv', '--without-pip', venv], { stdio: 'ignore' });
+  const python = path.join(venv, 'bin', 'python');
+  const site = realpathSync(execFileSync(python, ['-c', 'import site; print(site.getsitepackages()[0])'], { encoding: 'utf8' }).trim());
+  const ws = realpathSync(tempDir(t, 'zb-pyedit-ws-'));
+  mkdirSync(path.join(ws, 'src', 'mypkg'), { recursive: true });
+  for (const name of ['__init__.py', 'lint.py', 'other.py']) writeFileSync(path.join(ws, 'src', 'mypkg', name), '');
+  return { python, site, ws };
+}
+
+const lookup = (ws: string) => ({ searchPath: process.env['PATH'] ?? '', writeRoots: [ws], environment: { PATH: process.env['PATH'] ?? '' } });
+
+/** What reading the interpreter's mark, then the imports of `modules`, finds. */
+function resolve(python: string, ws: string, modules: readonly string[], environment: Record<string, string> = {}) {
+  const resolver = pathImportResolver({ ...lookup(ws), environment: { ...lookup(ws).environment, ...environment } });
+  const all = { locations: [] as ControlLocation[], files: [] as string[], unresolved: [] as string[] };
+  for (const written of [path.join(ws, moduleEntriesName('.', python)), ...modules.map((module) => path.join(ws, pathImportName(module)))]) {
+    const found = resolver.read(written, 'named by a hook');
+    if (found === undefined) throw new Error(`not a mark: ${written}`);
+    all.locations.push(...found.locations);
+    all.files.push(...found.files);
+    all.unresolved.push(...found.unresolved);
+  }
+  return { ...all, protects: (relative: string) => findControlLocation(path.join(ws, relative), all.locations) !== undefined };
+}
+
+test("the interpreter's listing gives its path entries in order, an editable install's .pth directory after site-packages", (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const found = installedNames(python, lookup(ws));
+  if ('unreadable' in found) return t.fail(found.unreadable);
+  t.true(found.entries.indexOf(path.join(ws, 'src')) > found.entries.indexOf(site), found.entries.join(':'));
+  t.true(found.entries.indexOf(site) >= 0);
+  t.deepEqual(found.finders, []);
+});
+
+test('an import of the editable-installed package protects the files it loads, not the directory: other.py and a new module stay writable', (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const found = resolve(python, ws, ['mypkg', 'mypkg.lint']);
+  for (const name of ['src/mypkg/__init__.py', 'src/mypkg/lint.py', 'src/mypkg.py', 'src/mypkg/lint/__init__.py']) t.true(found.protects(name), name);
+  t.deepEqual([...new Set(found.files)].sort(), [path.join(ws, 'src/mypkg/__init__.py'), path.join(ws, 'src/mypkg/lint.py')]);
+  for (const name of ['src/mypkg/other.py', 'src/mypkg/new.py', 'src/README.md', 'tools/check.py']) t.false(found.protects(name), name);
+  t.deepEqual(found.unresolved, []);
+});
+
+test('creation counts: a name imported and found nowhere earlier on the path is protected at the project entry', (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const found = resolve(python, ws, ['local_settings']);
+  for (const name of ['src/local_settings.py', 'src/local_settings/__init__.py']) t.true(found.protects(name), name);
+  // A standard-library name is held earlier (the interpreter's own lib directory): nothing at src/.
+  t.false(resolve(python, ws, ['json']).protects('src/json.py'));
+});
+
+test('a name an earlier site-packages entry holds wins (checked with the real interpreter): nothing protected at src/', (t) => {
+  const { python, site, ws } = setUp(t);
+  mkdirSync(path.join(site, 'mypkg'));
+  writeFileSync(path.join(site, 'mypkg', '__init__.py'), '');
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const loaded = execFileSync(python, ['-c', 'import mypkg; print(mypkg.__file__)'], { cwd: '/', encoding: 'utf8' }).trim();
+  t.is(loaded, path.join(site, 'mypkg', '__init__.py'));
+  const found = resolve(python, ws, ['mypkg', 'mypkg.lint']);
+  t.deepEqual(found.locations, []);
+  // A namespace portion earlier (a directory without __init__) does not stop the search: src/mypkg is the package.
+  const other = setUp(t);
+  mkdirSync(path.join(other.site, 'mypkg'));
+  writeFileSync(path.join(other.site, '__editable__.mypkg-0.1.pth'), `${path.join(other.ws, 'src')}\n`);
+  t.is(execFileSync(other.python, ['-c', 'import mypkg; print(mypkg.__file__)'], { cwd: '/', encoding: 'utf8' }).trim(), path.join(other.ws, 'src', 'mypkg', '__init__.py'));
+  t.true(resolve(other.python, other.ws, ['mypkg.lint']).protects('src/mypkg/lint.py'));
+});
+
+test("the user's PYTHONPATH comes first: an absolute entry in the project is searched, a relative one is unresolved", (t) => {
+  const { python, ws } = setUp(t);
+  const found = resolve(python, ws, ['mypkg.lint'], { PYTHONPATH: path.join(ws, 'src') });
+  t.true(found.protects('src/mypkg/lint.py'));
+  t.false(found.protects('src/mypkg/other.py'));
+  t.regex(resolve(python, ws, ['mypkg'], { PYTHONPATH: 'src' }).unresolved.join('\n'), /PYTHONPATH entry src is relative/u);
+});
+
+test("an import hook: setuptools' editable finder maps a name to a directory in the project; one zotbox cannot read is unresolved", (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), 'import __editable___mypkg_0_1_finder; __editable___mypkg_0_1_finder.install()\n');
+  const finder = path.join(site, '__editable___mypkg_0_1_finder.py');
+  writeFileSync(finder, `import sys\nMAPPING: dict[str, str] = {'mypkg': '${path.join(ws, 'src', 'mypkg')}'}\nNAMESPACES: dict[str, list[str]] = {}\n`);
+  const found = resolve(python, ws, ['mypkg', 'mypkg.lint']);
+  for (const name of ['src/mypkg/__init__.py', 'src/mypkg/lint.py', 'src/mypkg.py']) t.true(found.protects(name), name);
+  t.false(found.protects('src/mypkg/other.py'));
+  t.deepEqual(found.unresolved, []);
+  // A name the path holds never reaches the finder; one it does not, with a finder zotbox cannot read: unresolved.
+  writeFileSync(finder, `MAPPING = dict(mypkg=${JSON.stringify(path.join(ws, 'src', 'mypkg'))})\nNAMESPACES = {}\n`);
+  t.deepEqual(resolve(python, ws, ['json']).unresolved, []);
+  t.regex(resolve(python, ws, ['mypkg']).unresolved.join('\n'), /__editable___mypkg_0_1_finder\.py: its MAPPING/u);
+});
+
+test('closed world: an interpreter zotbox cannot run adds no path entries (its sys.path[0] fallback applies elsewhere); marks of neither kind are not read', (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-pyedit-none-'));
+  const found = resolve('python7-not-there', ws, ['mypkg']);
+  t.deepEqual([found.locations, found.unresolved], [[], []]);
+  t.is(pathImportResolver(lookup(ws)).read(path.join(ws, 'src', 'mypkg.py'), 'x'), undefined);
+});
+
+test("a hook's program reaches the editable-installed package, and each imported file's imports to the end of the chain; nothing else of src/", (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+  mkdirSync(path.join(ws, 'tools'));
+  writeFileSync(path.join(ws, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\nexec ${python} -m tools.check\n`, { mode: 0o755 });
+  writeFileSync(path.join(ws, 'tools', 'check.py'), 'from mypkg import lint\nlint.run()\n');
+  // A module of the package importing its own package by name (`from mypkg import util`): util.py, not the package whole.
+  writeFileSync(path.join(ws, 'src', 'mypkg', 'lint.py'), 'import mypkg.rules.style\nfrom mypkg import util\n');
+  mkdirSync(path.join(ws, 'src', 'mypkg', 'rules'));
+  writeFileSync(path.join(ws, 'src', 'mypkg', 'rules', '__init__.py'), '');
+  writeFileSync(path.join(ws, 'src', 'mypkg', 'rules', 'style.py'), 'import helpers_not_installed\n');
+  const found = toolFileReferences([], [ws], { environment: lookup(ws).environment, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const protects = (relative: string) => findControlLocation(path.join(ws, relative), found.locations) !== undefined;
+  // tools/ where the hook runs has no __init__.py: a namespace portion, which a regular src/tools/ created later would beat.
+  for (const name of [
+    'src/mypkg/__init__.py',
+    'src/mypkg/lint.py',
+    'src/mypkg/rules/__init__.py',
+    'src/mypkg/rules/style.py',
+    'src/helpers_not_installed.py',
+    'src/tools/__init__.py',
+    'src/mypkg/util.py',
+  ])
+    t.true(protects(name), name);
+  for (const name of ['src/mypkg/other.py', 'src/mypkg/new.py', 'src/mypkg/rules/other.py', 'src/setup.cfg']) t.false(protects(name), name);
+  t.deepEqual(found.unresolved, []);
+});
