@@ -223,6 +223,9 @@ test('a linked package re-pointed by a command is found changed and put back (th
     MONOREPO_LINKS,
   );
   const set = () => protectedSetOf(scanGitMetadata([ws], []), [ws], undefined);
+  // The link is protected as a link: what it leads to is not protected whole (the package's other files stay the agent's).
+  t.is(findControlLocation(path.join(ws, 'packages/utils/unused.js'), set().locations), undefined);
+  t.truthy(findControlLocation(path.join(ws, 'packages/utils/lint.js'), set().locations));
   t.deepEqual(restoreProtected(recordProtected(set(), [ws]), set(), [ws]), []);
   const record = recordProtected(set(), [ws]);
   rmSync(path.join(ws, 'node_modules/@acme/utils'));
