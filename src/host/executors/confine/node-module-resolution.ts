@@ -51,13 +51,16 @@ export function packageSpecifierNames(
     }
     const map = packageMap(self ? scope.json.exports : scope.json.imports, self);
     const targets = map === undefined ? undefined : mappedTargets(map, self ? `.${text.slice(typeof own === 'string' ? own.length : 0)}` : text);
-    // A target in the package ("./lib/*") is what runs; one naming another package (imports only) is installed code.
+    // A target in the package ("./lib/*") is what runs; one naming another package (imports only) is looked up in
+    // node_modules from the package.json's directory, as a bare specifier is.
     const local = (targets ?? []).filter((target) => target.startsWith('./'));
     if (targets === undefined || targets.some((target) => !target.startsWith('./') && (self || !/^[A-Za-z@][^:]*$/u.test(target)))) {
       unresolved.push(where(line, `: node maps ${JSON.stringify(text)} through ${scope.file}, and zotbox cannot work out which file that is`));
       continue;
     }
     names.push({ name: scope.file, index: line });
+    for (const target of targets.filter((each) => !each.startsWith('./')))
+      for (const found of linkedPackageNames(scope.file, target, (what) => where(line, what), unresolved)) names.push({ ...found, index: line });
     for (const target of local) for (const name of [target, ...typescriptCandidates(target)]) names.push({ name: path.resolve(path.dirname(scope.file), name), index: line });
   }
   return names;

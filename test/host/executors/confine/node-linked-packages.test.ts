@@ -154,6 +154,19 @@ test('a package linked in by pnpm, a `file:` dependency linked as a file, and a 
   t.false(single.protects('lib/other.js'));
 });
 
+test('a subpath import that maps to a workspace package by name ("#utils": "@acme/utils") is that package\'s files', (t) => {
+  const ws = workspace(
+    t,
+    'node tools/check.js',
+    { ...MONOREPO, 'package.json': json({ name: 'acme', workspaces: ['packages/*'], imports: { '#utils': '@acme/utils' } }), 'tools/check.js': 'require("#utils");\n' },
+    MONOREPO_LINKS,
+  );
+  const { unresolved, protects } = read(ws);
+  t.deepEqual(unresolved, []);
+  for (const name of ['package.json', 'packages/utils/index.js', 'packages/utils/lint.js']) t.true(protects(name), name);
+  t.false(protects('packages/utils/unused.js'));
+});
+
 test("packages really installed in node_modules (a directory, pnpm's .pnpm store) and node's built-in modules name nothing", (t) => {
   const ws = workspace(
     t,
