@@ -101,7 +101,7 @@ function isDirectory(file: string): boolean {
 }
 
 /**
- * The files node loads from a package directory `entry` (as written, through its links) for `subpath`: its package.json,
+ * The files node loads from a package's real directory `entry` for `subpath`: its package.json,
  * then what "exports" maps (every condition), else the subpath or "main" as a file, else index. Undefined: unresolved.
  */
 function packageEntryFiles(entry: string, subpath: string, say: (what: string) => string, unresolved: string[]): { files: { name: string; tree: boolean }[]; exported: boolean } | undefined {
@@ -163,10 +163,11 @@ export function linkedPackageNames(file: string, specifier: string, say: (what: 
       if (there) present.push(candidate.name);
     }
     if (present.length === 0) {
-      // Where it would be made, as that resolves (a linked node_modules: its real directory).
+      // Where it would be made, as that resolves (a linked node_modules: its real directory), each name whole: nothing
+      // there to read on.
       for (const candidate of candidates) {
         const resolved = resolveCanonicalPath(candidate.name);
-        names.push({ ...candidate, name: resolved.ok ? resolved.path : candidate.name, why: notInstalled });
+        names.push({ name: resolved.ok ? resolved.path : candidate.name, tree: true, why: notInstalled });
       }
       continue;
     }

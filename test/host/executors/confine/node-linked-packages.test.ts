@@ -214,6 +214,15 @@ test('a name no node_modules holds yet is protected where node would look for it
   t.true(read(shadow).protects('tools/node_modules/@acme/utils/index.js'));
 });
 
+test('a hook written in node that requires many packages not installed yet stays within what zotbox reads', (t) => {
+  const ws = workspace(t, 'true', {});
+  const requires = Array.from({ length: 60 }, (_, i) => `require("pkg-${i}");`).join('\n');
+  writeFileSync(path.join(ws, '.git/hooks/pre-commit'), `#!/usr/bin/env node\n${requires}\n`);
+  const { unresolved, location } = read(ws);
+  t.deepEqual(unresolved, []);
+  t.true(location('node_modules/pkg-59.js')?.tree);
+});
+
 test('what zotbox cannot decide about a linked package is unresolved, never installed code', (t) => {
   for (const [files, links, code] of [
     [{ 'packages/utils/package.json': json({ exports: { './a': './a.js' } }) }, { 'node_modules/u': '../packages/utils' }, 'require("u/b");\n'],
