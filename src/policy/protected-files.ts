@@ -213,6 +213,8 @@ export interface ControlLocation {
   readonly reason: string;
   /** When set, not `path` itself but its top-level module entries Python imports by these names (a sys.path[0]). */
   readonly modules?: ModuleEntries;
+  /** A link protected as the link it is, not what it leads to (whose files are protected on their own: node-linked-packages.ts). */
+  readonly asLink?: true;
 }
 
 /**

@@ -51,7 +51,7 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   // control entries (listed on their own), never its object store.
   const linked = linkTargets(
     [
-      ...[...git.locations, ...named.locations].filter((location) => location.modules === undefined).map((location) => ({ path: location.path, reason: location.reason })),
+      ...[...git.locations, ...named.locations].filter((location) => location.modules === undefined && location.asLink !== true).map((location) => ({ path: location.path, reason: location.reason })),
       ...moduleEntries,
       ...[...entries].map(([entry, reason]) => ({ path: entry, reason })),
       ...(named.enclosing ?? []).map((entry) => ({ path: entry, reason: 'a file other tools run on their own, above the write scopes' })),

@@ -328,8 +328,11 @@ function shellHooks(text: string, file: string): string[] {
 
 interface Named {
   readonly name: string;
-  /** `value`: a variable's path: a file it names is read as words, anything else (a directory, nothing yet) protected whole. */
-  readonly as: Reading | 'tree' | 'value' | 'hooks';
+  /**
+   * `value`: a variable's path: a file it names is read as words, anything else (a directory, nothing yet) protected
+   * whole. `link`: a link on the way to what runs (node_modules into the project), protected as the link it is.
+   */
+  readonly as: Reading | 'tree' | 'value' | 'hooks' | 'link';
   /** What names it: "/ws/.envrc line 1 (source_env_if_exists .envrc.local)". */
   readonly by: string;
   /** Who runs what it names. */
@@ -587,8 +590,8 @@ function readFile(
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     if (as === 'program' || isProgramCode(file, text))
-      for (const { name, index } of packageSpecifierNames(file, text, whereAt, unresolved))
-        named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; node loads it for the program`, ...onward });
+      for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved))
+        named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });
     if (run !== undefined && (as === 'program' || isProgramCode(file, text)))
       for (const { name, index, why } of typescriptMapNames(file, text, base, run, whereAt, unresolved))
         named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; the TypeScript runner reads it for the program (${why})`, ...onward });
@@ -827,6 +830,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     for (const named of readFile(file, as, base, runBy, unresolved, environment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile)) {
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file)), named.name);
+      if (named.as === 'link') {
+        if (inScopes(written) && !granted(written)) setLocation({ path: written, tree: false, reason: `named by ${named.by}; ${named.runBy}`, asLink: true });
+        continue;
+      }
       // A module imported through the interpreter's own path (an editable install's src/): its files (python-path-imports.ts).
       const onPath = pythonPath.read(written, `named by ${named.by}; ${named.runBy}`);
       if (onPath !== undefined) {
