@@ -1,16 +1,18 @@
 // What node loads for a bare specifier naming another package (`require("@acme/utils")`): the first node_modules up
-// from the program's real directory that holds the name. A package really installed there is the project's
-// dependencies, not read; one that leads back into the project (a workspace package npm, yarn or pnpm links in,
-// `node_modules/@acme/utils -> ../../packages/utils`, a `file:`/`link:` dependency, `npm link`) runs the project's own
-// files: its package.json and the entry files it maps (exports, else main, else index) are named where they are, and
-// every link on the way to them is named as a link (re-pointed, it changes what runs). A name no node_modules holds yet
-// is named where node would look for it: whoever makes it there, node loads it. Closed world: what zotbox cannot decide
-// is unresolved, never "installed".
+// from the program's real directory that holds the name (then NODE_PATH and the home folders: node-global-folders.ts).
+// A package really installed there is the project's dependencies, not read; one that leads back into the project (a
+// workspace package npm, yarn or pnpm links in, `node_modules/@acme/utils -> ../../packages/utils`, a `file:`/`link:`
+// dependency, `npm link`) runs the project's own files: its package.json and the entry files it maps (exports, else
+// main, else index) are named where they are, and every link on the way to them is named as a link (re-pointed, it
+// changes what runs). Every place node looks before the one that holds the name (`tools/node_modules/NAME`, NAME.js...)
+// is named whole where nothing is yet: whoever makes it there, node loads it instead. Closed world: what zotbox cannot
+// decide is unresolved, never "installed".
 
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { MAX_SYMLINK_HOPS, resolveCanonicalPath } from '../../../policy/path-resolve.js';
+import type { GlobalFolder } from './node-global-folders.js';
 import { mappedTargets, packageMap, readPackageJson } from './package-json-maps.js';
 import { typescriptCandidates } from './typescript-resolution.js';
 
@@ -132,11 +134,12 @@ function packageEntryFiles(entry: string, subpath: string, say: (what: string) =
 }
 
 /**
- * What node may load for the bare specifier `specifier` of `file` that leads into the project, or where a name not
- * installed yet would be made. `say(what)` names the line for an unresolved reason. Node's built-in modules, URL-like
- * specifiers (`npm:`, `https:`, the TypeScript runners') and packages really installed name nothing.
+ * What node may load for the bare specifier `specifier` of `file` that leads into the project, or where a name made
+ * nearer than what node finds now would load instead. `say(what)` names the line for an unresolved reason; `global`:
+ * the places CommonJS looks in after the walk (node-global-folders.ts). Node's built-in modules, URL-like specifiers
+ * (`npm:`, `https:`, the TypeScript runners') and packages really installed name nothing themselves.
  */
-export function linkedPackageNames(file: string, specifier: string, say: (what: string) => string, unresolved: string[]): LinkedPackageName[] {
+export function linkedPackageNames(file: string, specifier: string, say: (what: string) => string, unresolved: string[], global: readonly GlobalFolder[]): LinkedPackageName[] {
   if (isBuiltin(specifier) || /^[a-z][\w+.-]*:/iu.test(specifier)) return [];
   const spelled = JSON.stringify(specifier);
   const wanted = packageOf(specifier);
@@ -146,33 +149,38 @@ export function linkedPackageNames(file: string, specifier: string, say: (what: 
     unresolved.push(say(`: node looks ${spelled} up from the program's real directory, which zotbox cannot resolve (${real.reason})`));
     return [];
   }
-  const notInstalled = `no node_modules up from the program holds ${spelled} yet, and node loads what is made there`;
   const names: LinkedPackageName[] = [];
-  let ledIn = false;
-  for (const modules of nodeModulesDirectories(real.path)) {
-    // CommonJS tries the name as a file (NAME.js...) before the package directory; an import, the directory alone.
+  // Where nothing is yet, nearer than what node finds: whoever makes it there, node loads it (each name whole).
+  const nearer: string[] = [];
+  const withNearer = (found: string) => [...names, ...nearer.map((name) => ({ name, tree: true, why: `node looks for ${spelled} there before ${found}, and loads what is made there` }))];
+  for (const place of [...nodeModulesDirectories(real.path).map((directory) => ({ directory })), ...global]) {
+    if ('reason' in place) {
+      unresolved.push(say(`: node looks ${spelled} up in NODE_PATH after node_modules, and ${place.reason}`));
+      return [];
+    }
+    const modules = place.directory;
+    // CommonJS tries the name as a file (NAME, NAME.js...) before the package directory; an import, the directory alone.
     const at = path.join(modules, wanted.name);
     const candidates = [{ name: at, tree: true }, ...(wanted.subpath === '.' ? EXTENSIONS.map((extension) => ({ name: `${at}${extension}`, tree: false })) : [])];
     const present: string[] = [];
+    const absent: string[] = [];
     for (const candidate of candidates) {
       const there = presence(candidate.name);
       if (typeof there === 'string') {
         unresolved.push(say(`: node looks ${spelled} up at ${candidate.name}, which zotbox cannot examine (${there})`));
         return [];
       }
-      if (there) present.push(candidate.name);
+      // Where it would be made, as that resolves (a linked node_modules: its real directory).
+      const resolved = resolveCanonicalPath(candidate.name);
+      (there ? present : absent).push(there ? candidate.name : resolved.ok ? resolved.path : candidate.name);
     }
     if (present.length === 0) {
-      // Where it would be made, as that resolves (a linked node_modules: its real directory), each name whole: nothing
-      // there to read on.
-      for (const candidate of candidates) {
-        const resolved = resolveCanonicalPath(candidate.name);
-        names.push({ name: resolved.ok ? resolved.path : candidate.name, tree: true, why: notInstalled });
-      }
+      nearer.push(...absent);
       continue;
     }
     let falls = true; // CommonJS goes on up when nothing here loads (a package without "exports" and without its entry file)
     let leadsIn = false;
+    let installed: string | undefined;
     for (const entry of present) {
       const resolved = resolveCanonicalPath(entry);
       const hops = linkHops(entry);
@@ -183,6 +191,7 @@ export function linkedPackageNames(file: string, specifier: string, say: (what: 
       }
       // Installed code: the real entry lies in a node_modules (the package's own, pnpm's .pnpm store, a global prefix).
       if (path.relative(path.dirname(modules), resolved.path).split(path.sep).includes('node_modules')) {
+        installed ??= entry;
         falls = false;
         continue;
       }
@@ -198,10 +207,18 @@ export function linkedPackageNames(file: string, specifier: string, say: (what: 
       const manifest = path.join(resolved.path, 'package.json');
       if (!directory || found.exported || found.files.some((file) => file.name !== manifest && presence(file.name) === true)) falls = false;
     }
-    // A package really installed here ends the lookup: what a name not installed yet nearer would shadow is installed code too.
-    ledIn ||= leadsIn;
-    if (!leadsIn) return ledIn ? names : [];
-    if (!falls) return names;
+    // The file forms CommonJS tries here before the package directory shadow it too, unless its "exports" (resolved
+    // before any of them) decides.
+    if (!present.some(hasExports)) nearer.push(...absent);
+    // A package really installed here ends the lookup.
+    if (installed !== undefined && !leadsIn) return withNearer(installed);
+    if (!falls) return withNearer(present[0]!);
   }
-  return names;
+  return [...names, ...nearer.map((name) => ({ name, tree: true, why: `no node_modules up from the program holds ${spelled} yet, and node loads what is made there` }))];
+}
+
+/** Whether the package directory `entry` maps its files by "exports" (node resolves that before any file form of the name). */
+function hasExports(entry: string): boolean {
+  const json = isDirectory(entry) ? readPackageJson(path.join(entry, 'package.json')) : undefined;
+  return typeof json === 'object' && json.exports !== undefined && json.exports !== null;
 }

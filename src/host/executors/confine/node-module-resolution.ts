@@ -4,10 +4,11 @@
 // (which one applies depends on how the program is run); the package.json that maps them is protected too, since
 // what it maps is what runs. Closed world: a specifier zotbox cannot map to a file is unresolved, never "nothing".
 // A bare specifier naming another package loads from node_modules: installed code that is no tool file, unless the
-// package there leads back into the project (node-linked-packages.ts). (The TypeScript runners map bare specifiers
+// package there leads back into the project or a name made nearer would load first (node-linked-packages.ts). (The TypeScript runners map bare specifiers
 // through tsconfig.json and deno.json first: typescript-path-maps.ts.)
 
 import path from 'node:path';
+import { globalFolders } from './node-global-folders.js';
 import { linkedPackageNames } from './node-linked-packages.js';
 import { mappedTargets, packageMap, packageScope } from './package-json-maps.js';
 import { typescriptCandidates } from './typescript-resolution.js';
@@ -25,23 +26,26 @@ export function packageSpecifiers(code: string): { readonly text: string; readon
  * The files node loads for `file`'s subpath imports, its self-references and the packages that lead back into the
  * project (absolute), with the package.json that maps them; what it cannot map is unresolved (`where` says the line).
  * `tree`: a name not made yet, or a directory, whole; `link`: a link on the way, as a link; `why`: what makes node load it.
+ * `environment`: the user's (NODE_PATH, HOME), where CommonJS looks after the node_modules walk.
  */
 export function packageSpecifierNames(
   file: string,
   code: string,
   where: (index: number, what: string) => string,
   unresolved: string[],
+  environment: Readonly<Record<string, string | undefined>>,
 ): { name: string; index: number; tree?: boolean; link?: true; why?: string }[] {
   const names: { name: string; index: number; tree?: boolean; link?: true; why?: string }[] = [];
   const specifiers = packageSpecifiers(code);
   if (specifiers.length === 0) return names;
   const scope = packageScope(path.dirname(file));
+  const global = globalFolders(environment);
   for (const { text, line } of specifiers) {
     const own = scope === undefined || typeof scope.json === 'string' ? undefined : scope.json.name;
     const self = typeof own === 'string' && (text === own || text.startsWith(`${own}/`));
     if (!text.startsWith('#') && !self) {
       // Another package: what node_modules holds for it, where that leads back into the project.
-      for (const found of linkedPackageNames(file, text, (what) => where(line, what), unresolved)) names.push({ ...found, index: line });
+      for (const found of linkedPackageNames(file, text, (what) => where(line, what), unresolved, global)) names.push({ ...found, index: line });
       continue;
     }
     if (scope === undefined || typeof scope.json === 'string') {
@@ -60,7 +64,7 @@ export function packageSpecifierNames(
     }
     names.push({ name: scope.file, index: line });
     for (const target of targets.filter((each) => !each.startsWith('./')))
-      for (const found of linkedPackageNames(scope.file, target, (what) => where(line, what), unresolved)) names.push({ ...found, index: line });
+      for (const found of linkedPackageNames(scope.file, target, (what) => where(line, what), unresolved, global)) names.push({ ...found, index: line });
     for (const target of local) for (const name of [target, ...typescriptCandidates(target)]) names.push({ name: path.resolve(path.dirname(scope.file), name), index: line });
   }
   return names;

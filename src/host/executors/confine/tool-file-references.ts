@@ -590,7 +590,7 @@ function readFile(
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     if (as === 'program' || isProgramCode(file, text))
-      for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved))
+      for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
         named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });
     if (run !== undefined && (as === 'program' || isProgramCode(file, text)))
       for (const { name, index, why } of typescriptMapNames(file, text, base, run, whereAt, unresolved))

@@ -5,6 +5,7 @@
 import test from 'ava';
 import { mkdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { globalFolders } from '../../../../src/host/executors/confine/node-global-folders.js';
 import { nodeModulesDirectories, packageOf } from '../../../../src/host/executors/confine/node-linked-packages.js';
 import { protectedSetOf, recordProtected, restoreProtected } from '../../../../src/host/executors/confine/protected-locations.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
@@ -31,8 +32,8 @@ function workspace(t: Parameters<typeof tempDir>[0], hook: string, files: Readon
   return ws;
 }
 
-function read(ws: string) {
-  const found = toolFileReferences([], [ws], { environment: HOST, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+function read(ws: string, environment: Readonly<Record<string, string>> = HOST) {
+  const found = toolFileReferences([], [ws], { environment, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   const location = (relative: string) => findControlLocation(path.join(ws, relative), found.locations);
   return { unresolved: found.unresolved, protects: (relative: string) => location(relative) !== undefined, location };
 }
@@ -182,14 +183,7 @@ test("packages really installed in node_modules (a directory, pnpm's .pnpm store
   );
   const { unresolved, protects } = read(ws);
   t.deepEqual(unresolved, []);
-  for (const name of [
-    'node_modules/chalk/index.js',
-    'node_modules/.pnpm/kleur@4.1.5/node_modules/kleur/index.js',
-    'tools/node_modules/chalk',
-    'node_modules/fs',
-    'tools/node_modules/fs',
-    'node_modules/fs/promises',
-  ])
+  for (const name of ['node_modules/chalk/index.js', 'node_modules/.pnpm/kleur@4.1.5/node_modules/kleur/index.js', 'node_modules/fs', 'tools/node_modules/fs', 'node_modules/fs/promises'])
     t.false(protects(name), name);
 });
 
@@ -212,6 +206,112 @@ test('a name no node_modules holds yet is protected where node would look for it
 
   const shadow = workspace(t, 'node tools/check.js', { ...MONOREPO, 'tools/check.js': 'require("@acme/utils");\n' }, MONOREPO_LINKS);
   t.true(read(shadow).protects('tools/node_modules/@acme/utils/index.js'));
+});
+
+test('every place node looks before the installed copy is protected (made or not yet); the installed copy, farther places and other packages are not', (t) => {
+  const installed = {
+    'tools/check.js': 'require("chalk");\nrequire("kleur");\nrequire("lodash/fp/map");\n',
+    'node_modules/chalk/package.json': json({ name: 'chalk', main: 'source/index.js' }),
+    'node_modules/chalk/source/index.js': '',
+    'node_modules/.pnpm/kleur@4.1.5/node_modules/kleur/package.json': json({ name: 'kleur', exports: { '.': './index.js' } }),
+    'node_modules/.pnpm/kleur@4.1.5/node_modules/kleur/index.js': '',
+    'node_modules/lodash/package.json': json({ name: 'lodash' }),
+    'node_modules/lodash/fp/map.js': '',
+    'tools/other.js': '',
+  };
+  const ws = workspace(t, 'node tools/check.js', installed, { 'node_modules/kleur': '.pnpm/kleur@4.1.5/node_modules/kleur' });
+  const { unresolved, protects, location } = read(ws);
+  t.deepEqual(unresolved, []);
+  for (const name of [
+    'tools/node_modules/chalk',
+    'tools/node_modules/chalk/index.js',
+    'tools/node_modules/chalk/package.json',
+    'tools/node_modules/chalk.js',
+    'tools/node_modules/chalk.json',
+    'tools/node_modules/chalk.node',
+    'tools/node_modules/kleur/index.js',
+    'tools/node_modules/kleur.js',
+    'tools/node_modules/lodash/fp/map.js',
+    // CommonJS tries NAME.js in the installed copy's own node_modules before its directory (it has no "exports").
+    'node_modules/chalk.js',
+    'node_modules/chalk.node',
+  ])
+    t.true(protects(name), name);
+  t.true(location('tools/node_modules/chalk')?.tree);
+  for (const name of [
+    // The installed copies themselves: the project's dependencies (the documented limit).
+    'node_modules/chalk/source/index.js',
+    'node_modules/chalk/package.json',
+    'node_modules/.pnpm/kleur@4.1.5/node_modules/kleur/index.js',
+    // kleur's "exports" is resolved before any file form of its name; a subpath has no file forms of the package name.
+    'node_modules/kleur.js',
+    'tools/node_modules/lodash.js',
+    'node_modules/lodash.js',
+    // npm install of another package, anywhere; the program's other files are the agent's as ever.
+    'node_modules/left-pad/index.js',
+    'tools/node_modules/left-pad/index.js',
+    'node_modules/.package-lock.json',
+    'tools/other.js',
+  ])
+    t.false(protects(name), name);
+
+  // A program deeper than its package's node_modules: the places between it and the installed copy, none beyond.
+  const deep = workspace(t, 'node packages/app/src/check.js', {
+    'packages/app/src/check.js': 'import chalk from "chalk";\n',
+    'packages/app/node_modules/chalk/package.json': json({ name: 'chalk' }),
+    'packages/app/node_modules/chalk/index.js': '',
+    'node_modules/chalk/index.js': '',
+  });
+  const app = read(deep);
+  t.deepEqual(app.unresolved, []);
+  t.true(app.protects('packages/app/src/node_modules/chalk/index.js'));
+  for (const name of ['packages/app/node_modules/chalk/index.js', 'node_modules/chalk/index.js', 'node_modules/chalk.js', 'packages/node_modules/chalk/index.js']) t.false(app.protects(name), name);
+});
+
+test('globalFolders: NODE_PATH entries in order, then the home folders; a relative entry is a reason, empty ones are skipped', (t) => {
+  t.deepEqual(globalFolders({}), []);
+  t.deepEqual(globalFolders({ NODE_PATH: '/opt/a::/opt/b/', HOME: '/home/u' }), [
+    { directory: '/opt/a' },
+    { directory: '/opt/b' },
+    { directory: '/home/u/.node_modules' },
+    { directory: '/home/u/.node_libraries' },
+  ]);
+  t.true('reason' in globalFolders({ NODE_PATH: 'lib' })[0]!);
+});
+
+test('NODE_PATH and the home folders are where CommonJS looks after node_modules: a name there is read or protected, a relative entry reached is unresolved', (t) => {
+  const ws = workspace(t, 'node tools/check.js', {
+    'tools/check.js': 'require("helper");\nrequire("left-pad");\nrequire("chalk");\n',
+    'lib/helper.js': 'require("./inner.js");\n',
+    'lib/inner.js': '',
+    'lib/other.js': '',
+    'global/node_modules/chalk/index.js': '',
+    'node_modules/.keep': '',
+  });
+  const environment = { ...HOST, NODE_PATH: `${path.join(ws, 'lib')}:${path.join(ws, 'global/node_modules')}`, HOME: path.join(ws, 'home') };
+  const { unresolved, protects } = read(ws, environment);
+  t.deepEqual(unresolved, []);
+  for (const name of [
+    // The project's own file found through NODE_PATH, and nearer places that would shadow it.
+    'lib/helper.js',
+    'node_modules/helper.js',
+    'tools/node_modules/helper/index.js',
+    // A name installed nowhere: every place, NODE_PATH's and the home folders' too.
+    'lib/left-pad/index.js',
+    'global/node_modules/left-pad.js',
+    'home/.node_modules/left-pad/index.js',
+    'home/.node_libraries/left-pad.js',
+    // Installed in a NODE_PATH node_modules: every place before it.
+    'lib/chalk.js',
+    'node_modules/chalk/index.js',
+  ])
+    t.true(protects(name), name);
+  for (const name of ['lib/other.js', 'global/node_modules/chalk/index.js', 'home/.node_modules/chalk/index.js', 'home/.node_modules/other/index.js']) t.false(protects(name), name);
+
+  // A relative NODE_PATH entry depends on where the hook is started: unresolved once the lookup reaches it, not before.
+  t.is(read(ws, { ...HOST, NODE_PATH: 'lib' }).unresolved.length, 3);
+  const installed = workspace(t, 'node tools/check.js', { 'tools/check.js': 'require("chalk");\n', 'node_modules/chalk/index.js': '' });
+  t.deepEqual(read(installed, { ...HOST, NODE_PATH: 'lib' }).unresolved, []);
 });
 
 test('a hook written in node that requires many packages not installed yet stays within what zotbox reads', (t) => {
