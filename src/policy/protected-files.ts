@@ -65,10 +65,27 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   { name: '.gitconfig', runBy: 'git reads it as configuration (a global config, or an include)' },
   { name: '.gitmodules', runBy: 'git reads submodule settings from it' },
   { name: '.husky', runBy: 'husky runs the hooks in it on git commit and push' },
-  ...['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yml'].map((name) => ({
+  ...[
+    '.pre-commit-config.yaml',
+    // prek (a pre-commit runner) reads the .yml spelling too.
+    '.pre-commit-config.yml',
+    'lefthook.yml',
+    '.lefthook.yml',
+    'lefthook-local.yml',
+    '.lefthook-local.yml',
+    // rusty-hook, CaptainHook (PHP), overcommit (Ruby): the installed hook runs the manager, which runs what these list.
+    '.rusty-hook.toml',
+    'rusty-hook.toml',
+    'captainhook.json',
+    '.overcommit.yml',
+    // hk's user configuration, read for every project (its home directory may be a workspace).
+    '.hkrc.pkl',
+  ].map((name) => ({
     name,
     runBy: 'a git hook manager runs the commands it lists on git commit',
   })),
+  // cargo-husky copies the hooks in it into .git/hooks when cargo builds the tests.
+  { name: '.cargo-husky', runBy: 'cargo-husky installs the git hooks in it when cargo builds the tests' },
 ];
 
 /** Names ending so are protected too: VS Code opens a *.code-workspace with its settings and tasks. */
@@ -86,7 +103,11 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   { pattern: /^(\.commitlintrc(\.[a-z]+)?|commitlint\.config\.[cm]?[jt]s)$/u, runBy: 'commitlint loads it (JavaScript runs) from a git hook' },
   { pattern: /^(\.huskyrc(\.[a-z]+)?|husky\.config\.[cm]?js)$/u, runBy: 'husky 4 runs the hooks it lists on git commit and push' },
   { pattern: /^\.?simple-git-hooks(\.[cm]?js|\.json)?$/u, runBy: 'simple-git-hooks installs the hooks it lists' },
+  // hk (jdx/hk): hk.pkl and hk.local.pkl (also in .config/), the older hk.{toml,yaml,yml,json}; Pkl runs what they import.
+  { pattern: /^hk(\.local)?\.(pkl|toml|ya?ml|json)$/u, runBy: 'hk runs the commands its steps list on git commit' },
   { pattern: /^\.?mise(\.[a-z0-9_-]+)?\.toml$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+  // Perl opens NAME.pmc in place of every NAME.pm it loads, by module name or by path (perl's S_doopen_pm), when it exists.
+  { pattern: /^.+\.pmc$/u, runBy: 'Perl loads X.pmc in place of the X.pm beside it, so no review of the .pm shows what runs' },
   { pattern: /^.+\.py[co]$/u, runBy: 'Python runs bytecode in place of a missing or matching source, so no review of the source shows a change to it' },
   // Python's finder tries every extension suffix before .py (third review, "python-extension-module"), for any
   // version, ABI and platform: MOD.cpython-311-x86_64-linux-gnu.so, MOD.abi3.so, MOD.pypy310-pp73-x86_64-linux-gnu.so
@@ -140,6 +161,7 @@ const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly patte
     runBy: "Python runs its .pth files and the modules they import whenever the environment's interpreter starts (editors start it when the folder is opened)",
   },
   { parent: /^mise$/u, pattern: /^(config(\.[a-z0-9_-]+)?\.toml|conf\.d)$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+  { parent: /^hk$/u, pattern: /^config\.pkl$/u, runBy: "hk reads the user's configuration in it (~/.config/hk/config.pkl) for every project" },
   { parent: /^conda$/u, pattern: /^(de)?activate\.d$/u, runBy: "conda and editors' terminals source a conda environment's activation scripts" },
 ];
 

@@ -36,6 +36,17 @@ for (const name of [
   '.claude',
   '.pre-commit-config.yaml',
   'lefthook.yml',
+  'Common.pmc',
+  'hk.pkl',
+  'hk.local.pkl',
+  'hk.toml',
+  '.hkrc.pkl',
+  '.rusty-hook.toml',
+  'rusty-hook.toml',
+  'captainhook.json',
+  '.overcommit.yml',
+  '.pre-commit-config.yml',
+  '.cargo-husky',
   'team.code-workspace',
   '.BashRC',
   '.VSCode',
@@ -43,12 +54,34 @@ for (const name of [
   test(`${name} is a protected tool file at any depth`, protectedNames, name);
 }
 
-for (const name of ['.bashrc.bak', 'bashrc', '.vscode-test', 'envrc', '.code-workspace-notes', 'README.md', '.gitignore', '.gitattributes', '.env']) {
+for (const name of [
+  'Common.pm',
+  'notes.pmc.txt',
+  'hk.pkl.bak',
+  'chk.pkl',
+  'captainhook.json.dist',
+  'rusty-hook.md',
+  '.bashrc.bak',
+  'bashrc',
+  '.vscode-test',
+  'envrc',
+  '.code-workspace-notes',
+  'README.md',
+  '.gitignore',
+  '.gitattributes',
+  '.env',
+]) {
   test(`${name} is an ordinary file`, (t) => {
     t.is(protectedToolName(name), undefined);
     t.is(ungrantedToolFile(`/ws/${name}`, ['/ws']), undefined);
   });
 }
+
+test("hk's files are protected in .config/ and its user configuration in hk/", (t) => {
+  t.is(ungrantedToolFile('/ws/.config/hk.pkl', ['/ws'])?.entry, '/ws/.config/hk.pkl');
+  t.is(ungrantedToolFile('/home/u/.config/hk/config.pkl', ['/home/u'])?.entry, '/home/u/.config/hk/config.pkl');
+  t.is(ungrantedToolFile('/ws/config.pkl', ['/ws']), undefined);
+});
 
 test('a write scope grants a protected file only by naming it or a path inside it', (t) => {
   t.is(ungrantedToolFile('/ws/.vscode/settings.json', ['/ws', '/ws/.vscode/settings.json']), undefined);

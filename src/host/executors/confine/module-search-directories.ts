@@ -4,6 +4,7 @@
 // may come from it: the directory is protected whole. Where it holds a write scope (`use lib "$FindBin::Bin/.."`
 // from bin/, `ruby -I .` at the top) it cannot be protected whole, and no list of module names is the closed world
 // (Python's module entries are python-installed-names.ts): such a search path is unresolved and refuses every writer.
+// A walk to the root (FindBin::libs) is spelled out to a fixed depth, with a name that is unresolved where it falls short.
 import path from 'node:path';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
@@ -11,6 +12,13 @@ import type { SearchDirectory } from './file-relative-paths.js';
 import type { InterpreterName } from './interpreter-operands.js';
 
 const MARK = '__zotbox_module_search_directory__@';
+/** The end of a walk up to the root spelled out to a fixed depth (FindBin::libs): it must land on the root. */
+const WALK_MARK = '__zotbox_module_search_walk__@';
+
+/** The name, `levels` directories up, that is unresolved unless those levels reach the root (a walk spelled out that far). */
+export function searchWalkLimitName(levels: number, language: 'perl' | 'ruby'): string {
+  return `${'../'.repeat(levels)}${WALK_MARK}${language}`;
+}
 
 /** The name standing for `directory` (relative or absolute) on `language`'s module search path. */
 export function searchDirectoryName(directory: string, language: 'perl' | 'ruby'): string {
@@ -38,6 +46,13 @@ export function searchDirectoryNames(directory: SearchDirectory, files: readonly
  */
 export function searchDirectoryLocation(written: string, reason: string, writeRoots: readonly string[]): { readonly location: ControlLocation } | { readonly unresolved: string } | undefined {
   const last = path.basename(written);
+  if (last.startsWith(WALK_MARK)) {
+    // Past the root every further `..` stays there: the directories named up to it were every one the walk visits.
+    if (path.dirname(written) === '/') return { location: { path: written, tree: false, reason } };
+    return {
+      unresolved: `${reason}; ${last.slice(WALK_MARK.length) === 'ruby' ? 'Ruby' : 'Perl'} searches every directory from the program's up to the root, and it lies deeper than zotbox spells out`,
+    };
+  }
   if (!last.startsWith(MARK)) return undefined;
   const directory = path.dirname(written);
   const language = last.slice(MARK.length) === 'ruby' ? 'Ruby' : 'Perl';

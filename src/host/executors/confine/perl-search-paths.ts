@@ -1,12 +1,14 @@
 // The directories Perl code puts on @INC (`use lib LIST`, `lib->import(LIST)`, `unshift`/`push @INC, LIST`), read by a
 // closed grammar anchored at the program file (file-relative-paths.ts): literals, qw(), `$FindBin::Bin`/`$RealBin`
 // (and `$Bin`/`$RealBin` imported from FindBin) in a string or joined by `.`, `__FILE__`, dirname(), abs_path()/
-// realpath()/rel2abs(), File::Spec->catdir(). Anything else, and any other change to @INC, is `computed`. Pure, no I/O.
+// realpath()/rel2abs(), File::Spec->catdir(); the modules that change @INC on use (perl-search-path-modules.ts).
+// Anything else, and any other change to @INC, is `computed`. Pure, no I/O.
 
 import { absolutePath, concatenated, directoryOf, isFileValue, joinPath, literalPath, type PathValue, programDirectory, programFile, searchDirectory } from './file-relative-paths.js';
 import type { InterpreterName } from './interpreter-operands.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
 import { searchDirectoryNames } from './module-search-directories.js';
+import { perlSearchPathModules } from './perl-search-path-modules.js';
 
 /** The names a Perl program may use for the directory of the script perl runs. */
 function findBinNames(code: string): Set<string> {
@@ -37,7 +39,7 @@ class PerlReader {
   private readonly bins: Set<string>;
   private readonly functions: Map<string, 'dirname' | 'absolute' | 'catdir'>;
   /** FindBin names the directory of the script perl runs: in a module (a `package` other than main), not this file's. */
-  private readonly script: boolean;
+  readonly script: boolean;
   constructor(code: string) {
     this.bins = findBinNames(code);
     this.functions = knownFunctions(code);
@@ -139,7 +141,7 @@ export function perlLibraryPaths(code: string): { names: InterpreterName[]; comp
   const computed: string[] = [];
   const reader = new PerlReader(code);
   const modules = moduleFiles(code);
-  for (const match of code.matchAll(/\b(?:use\s+lib\b|lib\s*->\s*import\b|(?:unshift|push)\s*\(?\s*@INC\s*,)\s*((?:"[^"\n]*"|'[^'\n]*'|[^;}"'])*)/gu)) {
+  for (const match of code.matchAll(/\b(?:use\s+lib(?![\w:])|lib\s*->\s*import\b|(?:unshift|push)\s*\(?\s*@INC\s*,)\s*((?:"[^"\n]*"|'[^'\n]*'|[^;}"'])*)/gu)) {
     // unshift(@INC, LIST): the call's closing bracket is not the LIST's.
     const list = (/\(\s*@INC/u.test(match[0]) ? match[1]!.trim().replace(/\)$/u, '') : match[1]!).trim();
     // qw(a b/c): words as written; else the LIST read by the grammar.
@@ -158,6 +160,10 @@ export function perlLibraryPaths(code: string): { names: InterpreterName[]; comp
     if (directories === undefined || directories.some((directory) => directory === undefined)) computed.push(match[0].trim());
     else for (const directory of directories) names.push(...searchDirectoryNames(directory!, modules, 'perl'));
   }
+  // Modules that change @INC (FindBin::libs, Test::Lib, lib::relative, local::lib...): perl-search-path-modules.ts.
+  const used = perlSearchPathModules(code, modules, reader.script);
+  names.push(...used.names);
+  computed.push(...used.computed);
   // @INC changed any other way: assigned, spliced, an element set.
   for (const match of code.matchAll(/@INC\s*=(?!=)|\bsplice\s*\(?\s*@INC\b|\$INC\s*\[[^\]]*\]\s*=(?!=)/gu)) computed.push(`${match[0].trim()} (a change to @INC zotbox does not read)`);
   return { names, computed };
