@@ -26,16 +26,25 @@ const LOCATION = new RegExp(
     String.raw`(?<![\w.])(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.(?:resolve|absolute)\(\s*\))*(?<up>(?:\.parent)+(?!\w)|\.parents\[\s*\d\s*\])`,
     // dirname() one to three deep, its parentheses closed as many times.
     ...[1, 2, 3].map((depth) => String.raw`(?<![\w.])(?:${DIRNAME}){${depth}}${FILE}(?:\s*\)){${depth}}`),
+    // The file itself, which a lexical join steps up from: node's `path.join(__filename, "..", "x")`, Ruby's
+    // `File.expand_path("../x", __FILE__)`.
+    String.raw`(?<file>(?<![\w.$])(?:${FILE}|import\.meta\.filename)(?![\w$]))`,
   ].join('|'),
   'gu',
 );
 
+/** A stand-in for the file's own name, a join on the file steps up from. */
+const FILE_STEP = '\uE000';
+
 /** One quoted literal (no interpolation, no escape): its text. */
-const LITERAL = String.raw`(["'\x60])((?:(?!\1)[^\\\n$])*)\1`;
+const LITERAL = String.raw`(?:"[^"\\\n$]*"|'[^'\\\n$]*'|\x60[^\x60\\\n$]*\x60)`;
 const CONCATENATED = new RegExp(String.raw`^(?:\s*[+.]\s*${LITERAL})+`, 'u');
 const JOINED = new RegExp(String.raw`^(?:\s*,\s*${LITERAL})+`, 'u');
 const DIVIDED = new RegExp(String.raw`^(?:\s*/\s*${LITERAL})+`, 'u');
-const LITERALS = new RegExp(LITERAL, 'gu');
+const JOINPATH = new RegExp(String.raw`^\s*\.joinpath\(\s*${LITERAL}(?:\s*,\s*${LITERAL})*`, 'u');
+/** Ruby's `File.expand_path(LITERAL, base)`: the literal comes first. */
+const EXPANDED = new RegExp(String.raw`File\.expand_path\(\s*${LITERAL}\s*,\s*$`, 'u');
+const LITERALS = /"([^"\\\n$]*)"|'([^'\\\n$]*)'|\x60([^\x60\\\n$]*)\x60/gu;
 
 /** How many directories above the program's own a location expression names (`.parent.parent`: one, `dirname(dirname(f))`: one). */
 function stepsUp(location: string, up: string | undefined): number {
@@ -44,10 +53,17 @@ function stepsUp(location: string, up: string | undefined): number {
 }
 
 /** The texts of the literals a join, concatenation or pathlib division chain holds, in order. */
-const literalTexts = (chain: string) => [...chain.matchAll(LITERALS)].map((match) => match[2]!);
+const literalTexts = (chain: string) => [...chain.matchAll(LITERALS)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
 
 /** What follows a location expression, as a path below its directory: undefined where it is no file-relative spelling. */
-function followingPath(before: string, after: string): string | undefined {
+function followingPath(before: string, after: string, file: boolean): string | undefined {
+  const expanded = EXPANDED.exec(before);
+  if (expanded !== null && /^\s*\)/u.test(after)) return literalTexts(expanded[0]).join('');
+  // The file itself: only joined on, lexically (`__filename + "/x"` names no file).
+  if (file) {
+    const joined = JOINED.exec(after);
+    return joined === null ? undefined : literalTexts(joined[0]).join('/');
+  }
   // Inside a string: `${__dirname}/x`, f"{os.path.dirname(__file__)}/x", "#{__dir__}/x", Perl's "$FindBin::Bin/x".
   const interpolated = /[$#]?\{\s*$/u.test(before) ? /^\s*\}(\/[^\s"'`]*)/u.exec(after) : /^(\/[^\s"'`]*)/u.exec(after);
   if (interpolated !== null) return interpolated[1]!.slice(1);
@@ -59,7 +75,7 @@ function followingPath(before: string, after: string): string | undefined {
   }
   // `path.join(__dirname, "..", "lib")`, `os.path.join(d, "x")`, `File.join(__dir__, "x")`, `Path(__file__).parent / "x"`:
   // components; one written absolute ("/x") is read below the directory (node's path.join), as well as on its own as written.
-  const components = JOINED.exec(after) ?? DIVIDED.exec(after);
+  const components = JOINED.exec(after) ?? DIVIDED.exec(after) ?? JOINPATH.exec(after);
   return components === null ? undefined : literalTexts(components[0]).join('/');
 }
 
@@ -69,10 +85,14 @@ export function programRelativeNames(text: string): ProgramRelativeName[] {
   const lines = text.split('\n');
   for (const [line, code] of lines.entries())
     for (const match of code.matchAll(LOCATION)) {
-      const following = followingPath(code.slice(0, match.index), code.slice(match.index + match[0].length));
+      const file = match.groups?.['file'] !== undefined;
+      const following = followingPath(code.slice(0, match.index), code.slice(match.index + match[0].length), file);
       if (following === undefined) continue;
-      const up = '../'.repeat(stepsUp(match[0], match.groups?.['up']));
-      const name = path.posix.normalize(`${up}${following.replace(/^\/+/u, '')}`).replace(/\/+$/u, '');
+      // From the file itself, a path is one component deeper than from its directory: its first ".." is the directory.
+      const up = file ? `${FILE_STEP}/` : '../'.repeat(stepsUp(match[0], match.groups?.['up']));
+      const joined = path.posix.normalize(`${up}${following.replace(/^\/+/u, '')}`).replace(/\/+$/u, '');
+      if (file && (joined === FILE_STEP || joined.startsWith(`${FILE_STEP}/`))) continue; // below the file: names nothing
+      const name = joined;
       if (name !== '.' && plainWord(name)) names.push({ text: name, line });
     }
   return names;

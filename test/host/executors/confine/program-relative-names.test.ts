@@ -32,12 +32,18 @@ test('python: an f-string {os.path.dirname(__file__)}/x', joined, 'os.system(f"s
 test('perl: "$FindBin::Bin/x" and ${FindBin::Bin}', joined, 'do "$FindBin::Bin/common.pl"; system("${FindBin::Bin}/run.sh");', ['common.pl', 'run.sh']);
 test('perl: dirname(__FILE__) . "/x"', joined, 'do dirname(__FILE__) . "/common.pl";', ['common.pl']);
 test('ruby: "#{__dir__}/x" and File.join(__dir__, "x")', joined, 'load "#{__dir__}/a.rb"; load File.join(__dir__, "b.rb")', ['a.rb', 'b.rb']);
+test('python: Path(__file__).parent.joinpath("a", "b")', joined, 'p = Path(__file__).parent.joinpath("sub", \'fmt.sh\')', ['sub/fmt.sh']);
+test('node: path.join(__filename, "..", "x") steps up from the file', joined, 'require(path.join(__filename, "..", "lib", "x.js"));', ['lib/x.js']);
+test('node: path.resolve(import.meta.filename, "../x")', joined, 'import(path.resolve(import.meta.filename, "../x.mjs"));', ['x.mjs']);
+test('ruby: File.expand_path("../x", __FILE__) is the file\'s own directory\'s x', joined, 'load File.expand_path("../helper.rb", __FILE__)', ['helper.rb']);
+test('ruby: File.expand_path("../x", __dir__) is one up', joined, 'load File.expand_path("../lib/h.rb", __dir__)', ['../lib/h.rb']);
 
 // Not a path below the program's directory: nothing joined (a bare literal still counts from there, read elsewhere).
 test('the directory alone, or printed, names nothing', joined, 'console.log(__dirname); process.chdir(__dirname);', []);
 test('a name glued on without a "/" names no component', joined, 'require(__dirname + "plug.js")', []);
 test('a computed piece ends the chain', joined, 'require(path.join(__dirname, name))', []);
 test('a name holding __dirname is not the directory', joined, 'my__dirname + "/x.js"; x.__dirname + "/y.js"', []);
+test('the file itself with a name glued on, or a join that stays below the file, names nothing', joined, 'x(__filename + "/x"); y(path.join(__filename, "x"))', []);
 test('an interpolated piece is no literal', joined, 'require(__dirname + `/${name}.js`)', []);
 
 function workspace(t: Parameters<typeof tempDir>[0], files: Readonly<Record<string, string>>): string {
