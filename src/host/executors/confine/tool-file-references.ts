@@ -59,6 +59,7 @@ import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescr
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
+import { programRelativeNames } from './program-relative-names.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
 
@@ -572,11 +573,17 @@ function readFile(
   if (as === 'words' || as === 'program') {
     // The text as the tool reads it: its format's escapes spelled out ("sh \"tools/run.sh\"", "tools\u002frun", &#47;).
     const decoded = decodeEscapes(text);
-    // Each word, where the commands run: the base, and every directory a cwd or cd names.
-    const directories = ['', ...workingDirectories(decoded, runAs, whereAt, unresolved)];
+    // Each word, where the commands run: the base, and every directory a cwd or cd names; in program code, also from
+    // the program's own directory (where a link to it lies, too): `path.join(__dirname, "plug.js")`,
+    // `new URL("./plug.mjs", import.meta.url)`, and what it joins on its own location (program-relative-names.ts).
+    const program = as === 'program' || isProgramCode(file, text);
+    const own = program ? [...new Set([path.dirname(file), path.dirname(runAs)])] : [];
+    const directories = ['', ...workingDirectories(decoded, runAs, whereAt, unresolved), ...own];
     for (const [index, line] of decoded.split('\n').entries())
       for (const word of lineWords(line))
         for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
+    for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
+      for (const directory of own) named.push({ name: path.join(directory, relative), as: 'words', by: whereAt(line, ''), runBy });
     for (const name of grammarNames(decoded))
       for (const directory of path.isAbsolute(name.text) ? [''] : directories)
         named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(name.line, ''), runBy });
@@ -586,13 +593,13 @@ function readFile(
     // A TypeScript file is read as a TypeScript runner reads it whoever runs it; what a runner runs passes that on to its imports.
     const run = typescript ?? (/\.[cm]?tsx?$/iu.test(file) ? NO_RUN_OPTIONS : undefined);
     const onward = run === undefined ? {} : { typescript: run };
-    if (as === 'program' || isProgramCode(file, text))
+    if (program)
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
-    if (as === 'program' || isProgramCode(file, text))
+    if (program)
       for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
         named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });
-    if (run !== undefined && (as === 'program' || isProgramCode(file, text)))
+    if (run !== undefined && program)
       for (const { name, index, why } of typescriptMapNames(file, text, base, run, whereAt, unresolved))
         named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; the TypeScript runner reads it for the program (${why})`, ...onward });
     for (const { entry, index } of pathEntries(decoded, whereAt, unresolved))
