@@ -579,9 +579,11 @@ function readFile(
     const program = as === 'program' || isProgramCode(file, text);
     const own = program ? [...new Set([path.dirname(file), path.dirname(runAs)])] : [];
     const directories = ['', ...workingDirectories(decoded, runAs, whereAt, unresolved), ...own];
+    // A literal written absolute ("/plug.js") counts below the program's own directory as well: it is what a program
+    // glues on a name it bound to that directory (`const here = __dirname; require(here + "/plug.js")`).
     for (const [index, line] of decoded.split('\n').entries())
       for (const word of lineWords(line))
-        for (const directory of path.isAbsolute(word) ? [''] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
+        for (const directory of path.isAbsolute(word) ? ['', ...own] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
     for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
       for (const directory of own) named.push({ name: path.join(directory, relative), as: 'words', by: whereAt(line, ''), runBy });
     for (const name of grammarNames(decoded))

@@ -92,6 +92,26 @@ test("a path joined on the program's own location is protected below its directo
   }
 });
 
+test("a literal written absolute counts below the program's own directory too: a name bound to the directory", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nexec node tools/check.js\n',
+    'tools/check.js': 'const here = __dirname;\nrequire(here + "/plug.js");\nrequire(here + "/lib/deep.js");\n',
+    'tools/plug.js': '\n',
+    'tools/other.js': '\n',
+  });
+  const { paths, unresolved } = protectedPaths(ws);
+  for (const expected of ['tools/plug.js', 'tools/lib/deep.js']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+  // Over-denial: the program's other neighbours stay writable, and a shell script's absolute words stay absolute.
+  t.false(paths.includes('tools/other.js'));
+  t.deepEqual(unresolved, []);
+});
+
+test("a shell script's absolute words are not taken below its directory", (t) => {
+  const ws = workspace(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec sh tools/check.sh\n', 'tools/check.sh': 'cat /plug.sh\n' });
+  const { paths } = protectedPaths(ws);
+  t.false(paths.includes('tools/plug.sh'), paths.join(' '));
+});
+
 test("a program run through a link names its literals from the link's directory too", (t) => {
   const ws = workspace(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec node bin/check.js\n', 'tools/check.js': 'require(path.join(__dirname, "plug.js"));\n' });
   mkdirSync(path.join(ws, 'bin'));
