@@ -52,6 +52,7 @@ for (const [change, expected] of [
   ['sys.path.insert(0, \\\n    "vendor")', 'vendor'],
   ['ROOT = os.path.join(\n    os.path.dirname(__file__),  # the checkout\n    "..")\nsys.path.insert(1, ROOT)', 'file:..'],
   ['if True: sys.path.insert(0, "vendor")', 'vendor'],
+  ['try: import sys as s\nexcept ImportError: raise\ns.path.insert(0, "vendor")', 'vendor'],
 ] as const)
   test(`sys.path: ${change.split('\n').at(-1) ?? ''} → ${expected}`, (t) => {
     t.deepEqual(directories(change), { trees: [expected], computed: 0 });
