@@ -7,7 +7,7 @@
 
 import { computedRuns, literalPathNames, type ProgramLanguage } from './inline-program-runs.js';
 import { typescriptCandidates } from './typescript-resolution.js';
-import { MODULE, moduleFiles, pathEntryNames, pathImportNames, pythonImportNames, scriptEntryNames, scriptRootNames } from './python-imports.js';
+import { MODULE, moduleFiles, pathEntryNames, pathImportNames, pythonImportNames, scriptEntryNames, scriptRootNames, unreadPythonImports } from './python-imports.js';
 import { perlLibraryPaths } from './perl-search-paths.js';
 import { pythonSearchPaths } from './python-search-paths.js';
 import { rubyLoadPaths } from './ruby-search-paths.js';
@@ -85,9 +85,9 @@ export function codeNames(code: string): InterpreterName[] {
   return names;
 }
 
-/** What a program's text computes that zotbox cannot spell out: a search path (sys.path, @INC, $LOAD_PATH) built from a variable. */
+/** What a program's text computes that zotbox cannot spell out: a search path (sys.path, @INC, $LOAD_PATH) built from a variable, a relative import against a package it cannot read. */
 export function codeComputed(code: string): string[] {
-  return [...pythonSearchPaths(code).computed, ...perlLibraryPaths(code).computed, ...rubyLoadPaths(code).computed];
+  return [...pythonSearchPaths(code).computed, ...unreadPythonImports(code), ...perlLibraryPaths(code).computed, ...rubyLoadPaths(code).computed];
 }
 
 const file = (text: string): InterpreterName => ({ text, tree: false });

@@ -9,7 +9,7 @@ export type Token =
   | { readonly kind: 'punct'; readonly text: string };
 
 const TOKEN =
-  /(?<space>\s+)|(?<comment>#(?!\{).*)|(?<prefix>[rRuUbB]{0,2})(?<quote>["'])(?<body>(?:(?!\k<quote>)[^\\\n])*)\k<quote>|(?<name>(?:\$|@|\$:)?[A-Za-z_]\w*[?!]?|\$:)|(?<number>\d+)|(?<punct><<|::|->|\*\*|[()[\],./+:=*{}-])/uy;
+  /(?<space>\s+)|(?<comment>#(?!\{).*)|(?<prefix>[rRuUbBfF]{0,2})(?<quote>["'])(?<body>(?:(?!\k<quote>)[^\\\n])*)\k<quote>|(?<name>(?:\$|@|\$:)?[A-Za-z_]\w*[?!]?|\$:)|(?<number>\d+)|(?<punct><<|::|->|\*\*|[()[\],./+:=*{}-])/uy;
 
 /** The tokens of `text`, a comment ending them; undefined where a character is none of them. */
 export function pathTokens(text: string): Token[] | undefined {

@@ -4,6 +4,7 @@
 // (any module there may be imported: the standard library's own imports find it first). Pure, no I/O.
 
 import type { InterpreterName } from './interpreter-operands.js';
+import { pythonLogicalLines } from './python-logical-lines.js';
 import { moduleEntriesName, pathImportName, scriptEntriesName } from './python-module-entries.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
@@ -51,7 +52,8 @@ const importedList = (list: string) =>
  * import x`, `from .x import y`, `from ..common import z`: one directory up per extra dot) against the file's own
  * directory (anchor `file`); a name imported from a package may be a submodule, and is read as one.
  */
-export function pythonImportNames(code: string): InterpreterName[] {
+export function pythonImportNames(source: string): InterpreterName[] {
+  const code = pythonLogicalLines(source);
   const names: InterpreterName[] = [];
   for (const match of code.matchAll(/(?:^|[;\n:])[ \t]*(?:from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+(\([^)]*\)|[^\n;#]*)|import[ \t]+([^\n;#]*))/gu)) {
     const [, dots, from, list, imported] = match;
@@ -65,15 +67,52 @@ export function pythonImportNames(code: string): InterpreterName[] {
       for (const item of items) names.push(...moduleFiles(`${from}.${item}`));
       names.push(...pathImportNames(from, items));
     } else if (dots !== undefined && dots !== '') {
-      const up = '../'.repeat(dots.length - 1);
-      const relative = (name: InterpreterName): InterpreterName => ({ text: `${up}${name.text}`, tree: name.tree, anchor: 'file' });
-      names.push(relative(file('__init__.py')));
       const modules = from !== undefined && MODULE.test(from) ? [from] : importedList(list ?? '');
-      for (const module of modules) names.push(...moduleFiles(module).map(relative));
+      names.push(...relativeImportNames(dots.length, modules));
     }
   }
   for (const match of code.matchAll(/\b(?:import_module|__import__|run_module)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!), ...pathImportNames(match[1]!));
+  for (const call of relativeModuleCalls(code)) if (call.dots !== undefined && call.dots > 0) names.push(...relativeImportNames(call.dots, call.module === '' ? [] : [call.module]));
   return names;
+}
+
+/** A relative import `dots` deep of `modules` (none: the package itself): against the file's own directory, one up per extra dot. */
+function relativeImportNames(dots: number, modules: readonly string[]): InterpreterName[] {
+  const up = '../'.repeat(dots - 1);
+  const relative = (name: InterpreterName): InterpreterName => ({ text: `${up}${name.text}`, tree: name.tree, anchor: 'file' });
+  return [relative(file('__init__.py')), ...modules.flatMap((module) => moduleFiles(module).map(relative))];
+}
+
+/** The names that stand for the importing file's own package in import_module's `package` argument. */
+const OWN_PACKAGE = /^(?:package\s*=\s*)?(?:__package__|__spec__\s*\.\s*parent|__name__)$/u;
+
+/**
+ * Each `import_module(".x", PACKAGE)` (a leading-dot literal: relative to PACKAGE): `dots` where PACKAGE is the
+ * file's own package (`__package__`, `__spec__.parent`, `__name__`, which in a package's __init__ is the package and
+ * elsewhere names a module no submodule is imported from), 0 without one (Python raises), undefined where it is anything else.
+ */
+function relativeModuleCalls(code: string): { text: string; dots?: number; module: string }[] {
+  const calls: { text: string; dots?: number; module: string }[] = [];
+  for (const match of code.matchAll(/\bimport_module\s*\(\s*[rRuU]?["'](\.+)([A-Za-z_][\w.]*)?["']\s*(?:,\s*([^)]*?)\s*,?\s*)?\)/gu)) {
+    const [text, dots, module, anchor] = match;
+    // Without a package Python raises (TypeError) and imports nothing.
+    if (anchor === undefined) {
+      calls.push({ text, module: '', dots: 0 });
+      continue;
+    }
+    const own = OWN_PACKAGE.test(anchor);
+    calls.push({ text, module: module ?? '', ...(own ? { dots: dots!.length } : {}) });
+  }
+  // A leading-dot literal whose call the pattern above does not close (a nested call in the package argument).
+  for (const match of code.matchAll(/\bimport_module\s*\(\s*[rRuU]?["']\./gu)) if (!calls.some((call) => code.startsWith(call.text, match.index))) calls.push({ text: match[0], module: '' });
+  return calls;
+}
+
+/** What Python code imports that zotbox cannot name: an `import_module(".x", PACKAGE)` whose PACKAGE it cannot read. */
+export function unreadPythonImports(source: string): string[] {
+  return relativeModuleCalls(pythonLogicalLines(source))
+    .filter((call) => call.dots === undefined)
+    .map((call) => `${call.text}: a relative import_module against a package zotbox cannot read`);
 }
 
 /** A Python script run by its #! line has its own directory as sys.path[0]: what it may import from there. */

@@ -4,6 +4,8 @@
 // read it knows (`x in sys.path`, `print(sys.path)`, `sys.path[0]`) is passed over; any other use of sys.path,
 // sys.meta_path, sys.path_hooks, sys itself as a value or site's functions is `unresolved` (closed world). Pure.
 
+import { pythonLogicalLines } from './python-logical-lines.js';
+
 /** A change to sys.path: the text that makes it and where the expression it adds starts (after `insert(` it holds the index too). */
 export type SearchPathChange = { readonly text: string; readonly at: number; readonly insert: boolean };
 
@@ -16,8 +18,12 @@ const SITE_READS = new Set(['getsitepackages', 'getusersitepackages', 'getuserba
 /** sys attributes that are the import machinery's search state. */
 const HOOK_STATE = new Set(['meta_path', 'path_hooks', 'path_importer_cache']);
 
-/** `code` with comments and the bodies of plain (not f-) strings blanked, offsets kept: a mention in prose is no use. */
-export function maskedPython(code: string): string {
+/**
+ * `code` with comments and the bodies of plain strings blanked, offsets kept: a mention in prose is no use. An
+ * f-string's body is kept (its {expressions} are code) unless `formatted` is set, for statement shapes (`import …`
+ * written inside an f-string is none).
+ */
+export function maskedPython(code: string, formatted = false): string {
   // UTF-16 units, as the offsets are.
   const out = Array.from({ length: code.length }, (_, at) => code[at]!);
   for (let at = 0; at < code.length; ) {
@@ -31,14 +37,14 @@ export function maskedPython(code: string): string {
     }
     const prefix = /[A-Za-z]*$/u.exec(code.slice(Math.max(0, at - 3), at))![0];
     const quote = code.startsWith(code[at]!.repeat(3), at) ? code[at]!.repeat(3) : code[at]!;
-    const formatted = /f/iu.test(prefix);
+    const keptAsCode = !formatted && /f/iu.test(prefix);
     let end = at + quote.length;
     for (; end < code.length && !code.startsWith(quote, end); end++) {
       if (code[end] === '\\') end++;
       else if (code[end] === '\n' && quote.length === 1) break;
     }
     // An f-string's {expressions} are code: its text is left to be read as code (a mention there refuses, never hides).
-    if (!formatted) for (let inner = at + quote.length; inner < Math.min(end, code.length); inner++) if (out[inner] !== '\n') out[inner] = ' ';
+    if (!keptAsCode) for (let inner = at + quote.length; inner < Math.min(end, code.length); inner++) if (out[inner] !== '\n') out[inner] = ' ';
     at = end + quote.length;
   }
   return out.join('');
@@ -89,18 +95,21 @@ function enclosingCall(before: string): string | undefined {
   return undefined;
 }
 
-/** The names `import`/`from` lines and plain assignments bind to sys, site, sys.path and site.addsitedir. */
+/** Where a statement starts on a logical line: its start, or after a compound statement's header (`try: import sys`). */
+const STATEMENT = String.raw`(?:^|(?<=:))[ \t]*`;
+
+/** The names `import`/`from` statements and plain assignments bind to sys, site, sys.path and site.addsitedir (`masked` with f-strings blanked too). */
 function searchPathNames(masked: string): { sys: Set<string>; site: Set<string>; path: Set<string>; addsitedir: Set<string>; unresolved: string[] } {
   // `site` is a common word: it names the module only where the program imports it.
-  const site = /^[ \t]*import[ \t][^\n;]*\bsite\b/mu.test(masked) ? ['site'] : [];
+  const site = new RegExp(String.raw`${STATEMENT}import[ \t][^\n;]*\bsite\b`, 'mu').test(masked) ? ['site'] : [];
   const names = { sys: new Set(['sys']), site: new Set(site), path: new Set<string>(), addsitedir: new Set<string>(), unresolved: [] as string[] };
-  for (const [line, list] of masked.matchAll(/^[ \t]*import[ \t]+([^\n;]+)/gmu))
+  for (const [line, list] of masked.matchAll(new RegExp(String.raw`${STATEMENT}import[ \t]+([^\n;]+)`, 'gmu')))
     for (const item of list!.split(',')) {
       const [module, , alias] = item.trim().split(/\s+/u);
       if ((module === 'sys' || module === 'site') && alias !== undefined) names[module].add(alias);
       else if (/^(sys|site)\./u.test(module ?? '')) names.unresolved.push(line.trim());
     }
-  for (const [line, module, parenthesized, plain] of masked.matchAll(/^[ \t]*from[ \t]+(sys|site)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n;]+))/gmu))
+  for (const [line, module, parenthesized, plain] of masked.matchAll(new RegExp(String.raw`${STATEMENT}from[ \t]+(sys|site)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n;]+))`, 'gmu')))
     for (const item of (parenthesized ?? plain)!.split(',')) {
       const [name, , alias] = item.trim().split(/\s+/u);
       if (name === undefined || name === '') continue;
@@ -141,15 +150,19 @@ const words = (set: Set<string>) => (set.size === 0 ? '(?!)' : [...set].map((nam
  * Each change to sys.path in Python `code`, through any name for sys, sys.path or site.addsitedir, and each use of
  * them it does not know as a read or one of those changes: `unresolved`.
  */
-export function searchPathUses(code: string): { readonly changes: SearchPathChange[]; readonly unresolved: string[] } {
+export function searchPathUses(source: string): { readonly changes: SearchPathChange[]; readonly unresolved: string[] } {
+  // Logical lines: a use after `import sys;` or on a continued line is a statement of its own.
+  const code = pythonLogicalLines(source);
   const masked = maskedPython(code);
-  const names = searchPathNames(masked);
+  const statements = maskedPython(code, true);
+  const names = searchPathNames(statements);
   const changes: SearchPathChange[] = [];
   const unresolved = [...names.unresolved];
   // The part of each change the search-path grammar reads (it takes sys.path there only as a list added to).
   const covered: [number, number][] = [];
   const inside = (at: number) => covered.some(([from, to]) => at >= from && at < to);
-  const imports = [...masked.matchAll(/^[ \t]*(?:import|from)\b[^\n(]*(?:\([^)]*\))?[^\n]*/gmu)].map((match) => [match.index, match.index + match[0].length]);
+  // An import statement is one logical line (its sys and site are the names read above).
+  const imports = [...statements.matchAll(new RegExp(String.raw`${STATEMENT}(?:import|from)\b[^\n]*`, 'gmu'))].map((match) => [match.index, match.index + match[0].length]);
   const importLine = (at: number) => imports.some(([from, to]) => at >= from! && at < to!);
   const pathName = names.path.size > 0 ? `|(?<![\\w.])(?:${words(names.path)})\\b` : '';
   const siteDir = names.addsitedir.size > 0 ? `|(?<![\\w.])(?<sitedir>${words(names.addsitedir)})\\b` : '';

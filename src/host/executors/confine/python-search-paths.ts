@@ -21,6 +21,7 @@ import {
 } from './file-relative-paths.js';
 import type { InterpreterName } from './interpreter-operands.js';
 import { pathEntryNames, pythonImportNames, searchRootNames } from './python-imports.js';
+import { pythonLogicalLines } from './python-logical-lines.js';
 import { pathTokens, TokenCursor } from './path-expression-tokens.js';
 import { searchPathUses } from './python-search-path-uses.js';
 
@@ -56,12 +57,12 @@ type Reading =
 /** The module each name a file's imports bind stands for (`import os.path as osp` → osp: os.path; `from pathlib import Path`). */
 function importAliases(code: string): Map<string, string> {
   const aliases = new Map<string, string>();
-  for (const [, list] of code.matchAll(/^[ \t]*import[ \t]+([^\n#;]+)/gmu))
+  for (const [, list] of code.matchAll(/(?:^|(?<=:))[ \t]*import[ \t]+([^\n#;]+)/gmu))
     for (const item of list!.split(',')) {
       const [module, , alias] = item.trim().split(/\s+/u);
       if (module !== undefined) aliases.set(alias ?? module.split('.')[0]!, alias === undefined ? module.split('.')[0]! : module);
     }
-  for (const [, module, list] of code.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^)\n#;]+)/gmu))
+  for (const [, module, list] of code.matchAll(/(?:^|(?<=:))[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^)\n#;]+)/gmu))
     for (const item of list!.split(',')) {
       const [name, , alias] = item.trim().split(/\s+/u);
       if (name !== undefined && name !== '') aliases.set(alias ?? name, `${module!}.${name}`);
@@ -165,6 +166,7 @@ class PythonReader {
     if (token === undefined) return undefined;
     if (token.kind === 'string') {
       cursor.at++;
+      if (/^(?:[fF][rR]?|[rR][fF])$/u.test(token.prefix)) return this.formatted(token.body);
       return /^[rRuU]?$/u.test(token.prefix) ? pathReading(literalPath(token.body)) : undefined;
     }
     if (token.kind === 'number') {
@@ -186,6 +188,33 @@ class PythonReader {
       return { kind: 'list', values };
     }
     return this.named(cursor);
+  }
+
+  /**
+   * An f-string whose every substitution is a path the grammar reads (`f"{os.path.dirname(__file__)}/../lib"`): the
+   * parts concatenated. A conversion, format spec, `=` or `{{` is undefined.
+   */
+  private formatted(body: string): Reading | undefined {
+    let value: PathValue | undefined = literalPath('');
+    for (let at = 0; at < body.length && value !== undefined; ) {
+      const open = body.indexOf('{', at);
+      const text = body.slice(at, open === -1 ? body.length : open);
+      if (text.includes('}')) return undefined;
+      value = concatenated(value, literalPath(text));
+      if (open === -1 || value === undefined) break;
+      let depth = 0;
+      let close = open + 1;
+      for (; close < body.length && (body[close] !== '}' || depth > 0); close++) {
+        if ('([{'.includes(body[close]!)) depth++;
+        else if (')]}'.includes(body[close]!)) depth--;
+        else if ('!:='.includes(body[close]!) && depth === 0) return undefined;
+      }
+      if (close >= body.length || close === open + 1) return undefined;
+      const inner = this.read(body.slice(open + 1, close));
+      value = inner?.kind === 'path' ? concatenated(value, inner.value) : undefined;
+      at = close + 1;
+    }
+    return pathReading(value);
   }
 
   /** A dotted name: a constant, a call the grammar knows, or a name bound once to an expression it reads. */
@@ -217,6 +246,11 @@ class PythonReader {
       if (IDENTITY.has(name)) return pathReading(first);
       if (ABSOLUTE.has(name)) return pathReading(absolutePath(first));
       if (name === 'os.path.dirname') return pathReading(directoryOf(first));
+      // os.path.split(P)[0] is os.path.dirname(P) (dirname is defined as it).
+      if (name === 'os.path.split' && cursor.peek(1)?.kind === 'number' && (cursor.peek(1) as { text: string }).text === '0' && cursor.take('[')) {
+        cursor.at++;
+        return cursor.take(']') ? pathReading(directoryOf(first)) : undefined;
+      }
       return undefined;
     }
     // A plain name bound once (ROOT = Path(__file__).parent.parent), read in its turn.
@@ -277,7 +311,9 @@ function directoryNames(directory: SearchDirectory, imports: readonly Interprete
  * or to its own file's directory, `anchor: 'file'`) whole, with the modules the program imports from it; anything
  * else it puts there is returned in `computed`: unresolved.
  */
-export function pythonSearchPaths(code: string): { readonly names: InterpreterName[]; readonly computed: string[] } {
+export function pythonSearchPaths(source: string): { readonly names: InterpreterName[]; readonly computed: string[] } {
+  // Logical lines: the offsets searchPathUses returns are into this view (it takes the same one).
+  const code = pythonLogicalLines(source);
   const names: InterpreterName[] = [];
   const computed: string[] = [];
   const imports = pythonImportNames(code).filter((name) => name.anchor === undefined);

@@ -1,7 +1,7 @@
 // What Python code imports (python-imports.ts): relative imports against the file's package, absolute ones from every
 // root, and a sys.path[0]'s modules (sys.path changes: python-search-paths.test.ts). The expected names are written out by hand from the import system's rules.
 import test from 'ava';
-import { pathEntryNames, pythonImportNames, scriptRootNames, searchRootNames } from '../../../../src/host/executors/confine/python-imports.js';
+import { pathEntryNames, pythonImportNames, scriptRootNames, searchRootNames, unreadPythonImports } from '../../../../src/host/executors/confine/python-imports.js';
 import { moduleEntriesOf, pathImportName, pathImportOf } from '../../../../src/host/executors/confine/python-module-entries.js';
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
@@ -58,4 +58,36 @@ test("a directory a program puts on sys.path: whole; where it runs ('.'), each s
   const here = shown(searchRootNames('.'));
   t.false(here.includes('./**'));
   for (const name of ['gettext.py/**', 'gettext/**', 'argparse.py/**']) t.true(here.includes(name), name);
+});
+
+test('imports are read by logical lines: after `;`, continued with a backslash, inside brackets', (t) => {
+  const trees = (code: string) => shown(pythonImportNames(code)).filter((name) => name.endsWith('/**'));
+  t.deepEqual(trees('from . import a, \\\n    b\n'), ['file:a/**', 'file:b/**']);
+  t.deepEqual(trees('import sys; import fmt\n'), ['sys/**', 'fmt/**']);
+  t.deepEqual(trees('from .. import (a,  # first\n  b)\n'), ['file:../a/**', 'file:../b/**']);
+  t.deepEqual(trees('import a, \\\n  b as c\n'), ['a/**', 'b/**']);
+});
+
+test("import_module with a leading-dot literal and the file's own package is a relative import", (t) => {
+  const relative = (code: string) => shown(pythonImportNames(code)).filter((name) => name.startsWith('file:'));
+  const b = ['file:__init__.py', 'file:b.py', 'file:b/__init__.py', 'file:b/__main__.py', 'file:b/**'];
+  t.deepEqual(relative('importlib.import_module(".b", __package__)\n'), b);
+  t.deepEqual(relative('import_module(".b", package=__package__)\n'), b);
+  t.deepEqual(relative('import_module(".b", __spec__.parent)\n'), b);
+  t.deepEqual(relative('import_module(".b", __name__)\n'), b);
+  t.deepEqual(
+    relative('import_module("..c.d", __package__)\n').filter((name) => name.endsWith('/**')),
+    ['file:../c/d/**'],
+  );
+  t.deepEqual(relative('import_module(".", __package__)\n'), ['file:__init__.py']);
+  // Without a package Python raises: nothing imported, nothing unread.
+  t.deepEqual(relative('import_module(".b")\n'), []);
+  t.deepEqual(unreadPythonImports('import_module(".b")\nimport_module(".b", __package__)\nimport_module("b", pkg)\n'), []);
+});
+
+test('import_module with a leading-dot literal against a package zotbox cannot read is unresolved', (t) => {
+  t.is(unreadPythonImports('importlib.import_module(".b", pkg)\n').length, 1);
+  t.is(unreadPythonImports('import_module(".b", package=PKG)\n').length, 1);
+  t.is(unreadPythonImports('import_module(".b", package=f(x))\n').length, 1);
+  t.is(unreadPythonImports('import_module(\n    "..b",\n    base,\n)\n').length, 1);
 });

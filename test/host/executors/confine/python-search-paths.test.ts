@@ -40,6 +40,19 @@ for (const [change, expected] of [
   ['sys.path.insert(len(sys.path), "vendor")', 'vendor'],
   ['site.addsitedir(str(Path.cwd() / "lib"))', 'lib'],
   ['sys.path.insert(0, "/opt/tools/lib")', '/opt/tools/lib'],
+  // f-strings whose every substitution is a grammar path; os.path.split(P)[0] is os.path.dirname(P).
+  ['sys.path.insert(0, f"{os.path.dirname(__file__)}/lib")', 'file:lib'],
+  ['sys.path.insert(0, f"{os.path.dirname(__file__)}/../lib")', 'file:../lib'],
+  ['sys.path.insert(0, rf\'{Path(__file__).parent / "src"}/x\')', 'file:src/x'],
+  ['sys.path.insert(0, os.path.join(os.path.split(os.path.abspath(__file__))[0], "..", "lib"))', 'file:../lib'],
+  ['sys.path.append(os.path.split(os.path.split(os.path.abspath(__file__))[0])[0])', 'file:..'],
+  // Logical lines: after `;`, continued with a backslash or inside brackets, after a compound statement's header.
+  ['import sys; sys.path.insert(0, "tools/vendor"); x = 1', 'tools/vendor'],
+  ['import site; site.addsitedir("tools/vendor")', 'tools/vendor'],
+  ['sys.path.insert(0, \\\n    "vendor")', 'vendor'],
+  ['ROOT = os.path.join(\n    os.path.dirname(__file__),  # the checkout\n    "..")\nsys.path.insert(1, ROOT)', 'file:..'],
+  ['if True: sys.path.insert(0, "vendor")', 'vendor'],
+  ['try: import sys as s\nexcept ImportError: raise\ns.path.insert(0, "vendor")', 'vendor'],
 ] as const)
   test(`sys.path: ${change.split('\n').at(-1) ?? ''} → ${expected}`, (t) => {
     t.deepEqual(directories(change), { trees: [expected], computed: 0 });
@@ -49,7 +62,16 @@ for (const change of [
   'sys.path.insert(0, os.environ["TOOLS"])',
   'sys.path.insert(0, os.path.expanduser("~/lib"))',
   'sys.path.insert(0, str(Path.home() / "lib"))',
-  'sys.path.insert(0, f"{os.path.dirname(__file__)}/lib")',
+  'sys.path.insert(0, f"{os.environ[\'HOME\']}/lib")',
+  'sys.path.insert(0, f"{os.path.dirname(__file__)!r}/lib")',
+  'sys.path.insert(0, f"{os.path.dirname(__file__):>40}/lib")',
+  'sys.path.insert(0, f"{{lib}}")',
+  'sys.path.insert(0, os.path.split(os.path.abspath(__file__))[1])',
+  // A use the reader does not know as a read or a change, in each position a statement may start: unresolved.
+  'import sys; sys.path.remove("x")',
+  'try: import sys as s\nexcept ImportError: pass\ns.path.insert(0, os.environ["X"])',
+  'x = f"""\nimport {sys.path.pop(0)}\n"""',
+  'import os; p = sys.path; p.insert(0, os.environ["X"])',
   'sys.path.insert(0, os.path.dirname(os.path.dirname("tools/x.py")))',
   'sys.path.insert(0, __file__)',
   'sys.path.insert(0, os.path.join(__file__, ".."))',
