@@ -1,0 +1,58 @@
+// Review s41p of issue 21: a monorepo's own command-line tool, a workspace package with a `bin` (`packages/lint`,
+// `"bin": {"acme-lint": "bin/lint.js"}`), which npm, yarn and pnpm link into `node_modules/.bin/acme-lint ->
+// ../@acme/lint/bin/lint.js` (through the workspace link `node_modules/@acme/lint -> ../../packages/lint`). A hook that
+// runs it by its name, as husky (v9 puts `node_modules/.bin` first on PATH for every hook) and lefthook hooks usually do,
+// runs `packages/lint/bin/lint.js`, the project's own tracked source: `acme-lint` with `node_modules/.bin` on PATH, `npx
+// acme-lint`, `npm exec -- acme-lint` (npx and npm exec look in the project's `node_modules/.bin` first, no network).
+// zotbox follows the link when the hook names `node_modules/.bin/acme-lint` itself (control), and follows workspace
+// links for `require("@acme/lint")` (s39n), but takes a name npx, npm exec or PATH finds in `node_modules/.bin` as
+// "the project's dependencies" (shell-command-reading.ts drops `node_modules` entries of PATH; npx is only a wrapper
+// in operand-languages.ts) without looking where it leads. The write tool rewrites `packages/lint/bin/lint.js`; the
+// user's commit runs it.
+import test from 'ava';
+import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+
+/** An npm-workspaces monorepo whose `packages/lint` has a bin, linked in as `npm install` leaves it (node_modules untracked). */
+function monorepo(t: ExecutionContext, hook: string): string {
+  const ws = project(t, {
+    '.git/hooks/pre-commit': hook,
+    '.gitignore': 'node_modules/\n',
+    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
+    'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
+    'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
+  });
+  chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
+  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
+  mkdirSync(path.join(ws, 'node_modules/.bin'), { recursive: true });
+  symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
+  symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
+  return ws;
+}
+
+async function attack(t: ExecutionContext, hook: string): Promise<void> {
+  const ws = monorepo(t, hook);
+  const marker = path.join(path.dirname(ws), 'PWNED');
+  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
+  try {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
+  } catch {
+    // what the hook ran is what counts
+  }
+  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's pre-commit hook");
+}
+
+for (const [name, hook] of [
+  ['by name with node_modules/.bin on PATH (husky v9)', '#!/bin/sh\nexport PATH="node_modules/.bin:$PATH"\nacme-lint\n'],
+  ['npx', '#!/bin/sh\nexec npx acme-lint\n'],
+  ['npm exec', '#!/bin/sh\nexec npm exec -- acme-lint\n'],
+] as const)
+  test(`a workspace package's bin a hook runs is protected: ${name}`, async (t) => {
+    await attack(t, hook);
+  });
+
+test('control (passes today): the hook names node_modules/.bin/acme-lint itself', async (t) => {
+  await attack(t, '#!/bin/sh\nexec node_modules/.bin/acme-lint\n');
+});
