@@ -10,6 +10,7 @@
 // in operand-languages.ts) without looking where it leads. The write tool rewrites `packages/lint/bin/lint.js`; the
 // user's commit runs it.
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
@@ -52,6 +53,26 @@ for (const [name, hook] of [
   test(`a workspace package's bin a hook runs is protected: ${name}`, async (t) => {
     await attack(t, hook);
   });
+
+// direnv's `PATH_add node_modules/.bin` (what `layout node` does): zotbox protects `node_modules/.bin` whole and
+// follows its links to the workspace files (direnv-stdlib.ts): the same PATH a hook script sets is not read so.
+test('control (passes today): the bin an .envrc puts on PATH (PATH_add node_modules/.bin), run in the user\'s direnv shell', async (t) => {
+  const ws = monorepo(t, '#!/bin/sh\n');
+  execFileSync('sh', ['-c', 'printf "PATH_add node_modules/.bin\\n" > .envrc && git add .envrc && git -c user.name=u -c user.email=u@e commit -qm envrc'], { cwd: ws });
+  const marker = path.join(path.dirname(ws), 'PWNED');
+  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
+  // The user's shell in the project, the .envrc allowed (a private direnv state), runs the project's lint command.
+  const home = path.join(path.dirname(ws), 'home');
+  mkdirSync(home);
+  const env = { PATH: process.env.PATH ?? '', HOME: home };
+  execFileSync('direnv', ['allow', ws], { env, stdio: 'ignore' });
+  try {
+    execFileSync('direnv', ['exec', ws, 'acme-lint'], { cwd: ws, env, stdio: 'ignore' });
+  } catch {
+    // what ran is what counts
+  }
+  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's direnv shell");
+});
 
 test('control (passes today): the hook names node_modules/.bin/acme-lint itself', async (t) => {
   await attack(t, '#!/bin/sh\nexec node_modules/.bin/acme-lint\n');
