@@ -57,6 +57,7 @@ import { isLink, linkedProgram } from './linked-programs.js';
 import { moduleEntriesOf } from './python-module-entries.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
+import { nodeBinPlaces, nodeBinRuns } from './node-bin-runs.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
@@ -392,7 +393,14 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
     named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }) });
   }
-  return named;
+  // Names run through node_modules/.bin (npx, npm exec, a PATH holding it; husky v9 puts it on every hook's PATH).
+  const husky = [file, runAs].some((each) => each.split(path.sep).includes('.husky'));
+  return [...named, ...nodeBinNamed(text, base, file, runBy, husky)];
+}
+
+/** The node_modules/.bin entries `text` runs by name (node-bin-runs.ts), written out as a script's run words. */
+function nodeBinNamed(text: string, base: string, by: string, runBy: string, pathHasBin = false): Named[] {
+  return nodeBinRuns(text, pathHasBin).flatMap((name) => nodeBinPlaces(name, base).map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true })));
 }
 
 /** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
@@ -478,6 +486,7 @@ function settingShellNames(
         ...runFields(word.runs === true, operands, word.text),
       });
     }
+    named.push(...nodeBinNamed(shell.text, base, where(shell.index, ''), runBy));
   }
   return named;
 }
