@@ -13,12 +13,24 @@ import { linkedPackageNames } from './node-linked-packages.js';
 import { mappedTargets, packageMap, packageScope } from './package-json-maps.js';
 import { typescriptCandidates } from './typescript-resolution.js';
 
-/** The specifiers of `code`'s imports and requires that are no relative or absolute path, with the line that says each. */
+/**
+ * The calls that load or resolve a specifier as require/import does: require and import, `require.resolve`,
+ * `import.meta.resolve`, `createRequire(...)` and its `.resolve` (a file found by a package's name is run by the
+ * program that found it as often as it is loaded), and a name bound to `createRequire(...)`, called or `.resolve`d.
+ */
+function loaderCalls(code: string): RegExp {
+  const bound = [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\w+\s*\.\s*)?createRequire\b/gu)].map((match) => match[1]!.replace(/\$/gu, '\\$'));
+  const names = ['require', ...bound].map((name) => `(?<![\\w$])${name}\\s*(?:\\.\\s*resolve\\s*)?\\(\\s*`);
+  const created = String.raw`\bcreateRequire\s*\((?:[^()]|\([^()]*\))*\)\s*(?:\.\s*resolve\s*)?\(\s*`;
+  const meta = String.raw`\bimport\s*\.\s*meta\s*\.\s*resolve\s*\(\s*`;
+  return new RegExp(`(?:${[...names, created, meta, String.raw`\bimport\s*\(\s*`, String.raw`\bfrom\s+`, String.raw`\bimport\s+`].join('|')})["'\`]([^"'\`\\s./][^"'\`\\s]*)["'\`]`, 'gu');
+}
+
+/** The specifiers of `code`'s imports and requires (and their resolve calls) that are no relative or absolute path, with the line that says each. */
 export function packageSpecifiers(code: string): { readonly text: string; readonly line: number }[] {
   const found: { text: string; line: number }[] = [];
-  for (const [line, text] of code.split('\n').entries())
-    for (const match of text.matchAll(/(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s+|\bimport\s+)["'`]([^"'`\s./][^"'`\s]*)["'`]/gu))
-      if (!match[1]!.startsWith('node:')) found.push({ text: match[1]!, line });
+  const calls = loaderCalls(code);
+  for (const [line, text] of code.split('\n').entries()) for (const match of text.matchAll(calls)) if (!match[1]!.startsWith('node:')) found.push({ text: match[1]!, line });
   return found;
 }
 
