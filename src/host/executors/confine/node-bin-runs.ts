@@ -10,6 +10,14 @@ import path from 'node:path';
 
 /** Programs that run the command after them (their options and assignments skipped). */
 const PREFIXES = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'builtin']);
+/** Options of those programs that take a value as the next word (`nice -n 5`, `env -u VAR`, `env -C DIR`). */
+const PREFIX_VALUED = new Set(['-n', '--adjustment', '-u', '--unset', '-C', '--chdir']);
+/** The shell's own builtins and keywords: never looked up on PATH. */
+const SHELL_OWN = new Set(
+  'export local declare readonly typeset set unset cd echo printf test [ [[ if then else elif fi for do done while until case esac exit return true false . source shift trap eval wait read'.split(
+    ' ',
+  ),
+);
 /** Options of npx / npm exec / pnpm / yarn that take a value as the next word. */
 const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--prefix', '--workspace', '-w', '--cwd']);
 
@@ -45,7 +53,7 @@ export function nodeBinRuns(text: string, pathHasBin = false): string[] {
   const found: string[] = [];
   for (const words of commandsOf(text)) {
     let at = 0;
-    while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || PREFIXES.has(words[at]!) || (at > 0 && words[at]!.startsWith('-')))) at++;
+    while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || PREFIXES.has(words[at]!) || (at > 0 && words[at]!.startsWith('-')))) at += at > 0 && PREFIX_VALUED.has(words[at]!) ? 2 : 1;
     const program = words[at];
     if (program === undefined) continue;
     const next = operandFrom(words, at + 1);
@@ -57,7 +65,7 @@ export function nodeBinRuns(text: string, pathHasBin = false): string[] {
       // with package.json); `run`/`exec` name it next. `dlx` downloads: no lookup.
       const word = words[next];
       name = word === 'run' || word === 'exec' || word === 'run-script' ? words[operandFrom(words, next + 1)] : word === 'dlx' ? undefined : word;
-    } else if (onPath) name = program;
+    } else if (onPath && !SHELL_OWN.has(program)) name = program;
     if (name !== undefined && /^[\w@.+-][\w@.+-]*$/u.test(name) && !name.startsWith('.')) found.push(name);
   }
   return [...new Set(found)];
