@@ -69,6 +69,8 @@ export function pythonImportNames(source: string): InterpreterName[] {
     } else if (dots !== undefined && dots !== '') {
       const modules = from !== undefined && MODULE.test(from) ? [from] : importedList(list ?? '');
       names.push(...relativeImportNames(dots.length, modules));
+      // `from . import *` loads each submodule the package's __all__ names (any of them, as it may change): the package whole, as `from X import *`.
+      if (from === undefined && /^\(?\s*\*\s*\)?\s*$/u.test(list ?? '')) names.push({ text: dots.length === 1 ? '.' : '../'.repeat(dots.length - 1).replace(/\/$/u, ''), tree: true, anchor: 'file' });
     }
   }
   for (const match of code.matchAll(/\b(?:import_module|__import__|run_module)\s*\(\s*["']([A-Za-z_][\w.]*)["']/gu)) names.push(...moduleFiles(match[1]!), ...pathImportNames(match[1]!));

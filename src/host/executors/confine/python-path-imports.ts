@@ -4,7 +4,7 @@
 // them are searched in Python's order up to the first entry holding the name as a regular module or package; then
 // setuptools' editable finders. The module's files found in the write scopes are protected (and read on); those missing
 // there are protected too (creating one would be imported). Never the directory whole: other modules stay writable.
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
@@ -12,6 +12,65 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { type FinderMapping, readFinder } from './python-editable-finders.js';
 import { type InterpreterLookup, installedNames } from './python-installed-names.js';
 import { moduleEntriesOf, pathImportOf } from './python-module-entries.js';
+import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
+import { type VenvEntries, venvEntries, venvOf } from './python-venv-entries.js';
+
+/** Where an interpreter word is met: the directory of its sys.path[0] mark (the working directory, or a script's). */
+interface InterpreterAt {
+  readonly word: string;
+  readonly directory: string;
+  readonly script?: string;
+}
+
+const STDLIB = new Set(PYTHON_STDLIB_NAMES);
+
+/** An executable regular file (a link followed). */
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path of an interpreter zotbox does not run, read from its virtual environment's files (python-venv-entries.ts):
+ * the word as written (absolute), on the user's PATH (a bare name), or relative to where it runs (the working directory
+ * a -m or -c mark names; for a script, each directory above it, every venv found there read: more, never less).
+ */
+function staticEntries(at: InterpreterAt, lookup: InterpreterLookup): VenvEntries {
+  let candidates: string[];
+  if (path.isAbsolute(at.word)) candidates = [at.word];
+  else if (!at.word.includes('/'))
+    candidates = (lookup.searchPath ?? '')
+      .split(':')
+      .filter((entry) => path.isAbsolute(entry))
+      .map((entry) => path.join(entry, at.word))
+      .filter(isExecutableFile)
+      .slice(0, 1);
+  else if (at.script === undefined) candidates = [path.join(at.directory, at.word)];
+  else {
+    candidates = [];
+    for (let directory = at.directory; ; directory = path.dirname(directory)) {
+      candidates.push(path.join(directory, at.word));
+      if (path.dirname(directory) === directory) break;
+    }
+  }
+  candidates = candidates.filter(isExecutableFile);
+  if (candidates.length === 0) return { unreadable: `the interpreter ${at.word} is not found where the hook may run it` };
+  const entries: string[] = [];
+  const finders: string[] = [];
+  for (const candidate of candidates) {
+    const venv = venvOf(candidate);
+    if (venv === undefined) return { unreadable: `${candidate} is no virtual environment's interpreter (pyvenv.cfg beside bin/)` };
+    const read = venvEntries(venv);
+    if ('unreadable' in read) return read;
+    entries.push(...read.entries.filter((entry) => !entries.includes(entry)));
+    finders.push(...read.finders.filter((finder) => !finders.includes(finder)));
+  }
+  return { entries, finders };
+}
 
 /** What a lookup found: locations to protect, existing files to read on (their imports run too), and what it cannot tell. */
 export interface PathImportFindings {
@@ -49,7 +108,7 @@ export function holdsRegularModule(entry: string, name: string, list: (directory
  * when it is neither mark. `consumed`: a path-import mark names nothing else.
  */
 export function pathImportResolver(lookup: InterpreterLookup): { read(written: string, reason: string): (PathImportFindings & { readonly consumed: boolean }) | undefined } {
-  const interpreters = new Set<string>();
+  const interpreters = new Map<string, InterpreterAt>();
   const modules = new Map<string, string>();
   const listed = new Map<string, readonly string[]>();
   const list = (directory: string): readonly string[] => {
@@ -74,12 +133,23 @@ export function pathImportResolver(lookup: InterpreterLookup): { read(written: s
   // The user's PYTHONPATH comes before the interpreter's own entries (after sys.path[0], read elsewhere).
   const pythonPath = (lookup.environment.PYTHONPATH ?? '').split(':').filter((entry) => entry !== '');
 
-  const lookUp = (interpreter: string, module: string, reason: string, into: PathImportFindings) => {
-    const installed = installedNames(interpreter, lookup);
-    // An interpreter zotbox cannot run: its sys.path[0] is protected by moduleEntriesLocation's fallback; its own path is not known.
-    if ('unreadable' in installed) return;
+  const lookUp = (at: InterpreterAt, module: string, reason: string, into: PathImportFindings) => {
+    const interpreter = at.word;
     const parts = module.split('.');
     const why = `${reason}; ${interpreter} imports ${module} from there (a directory on its path)`;
+    const listed = installedNames(interpreter, lookup);
+    let installed: { readonly entries: readonly string[]; readonly finders: readonly string[] };
+    if ('unreadable' in listed) {
+      // An interpreter zotbox does not run (its sys.path[0] is protected whole by moduleEntriesLocation's fallback):
+      // its venv's files, read; else a name neither the standard library's nor in that sys.path[0] is unresolved
+      // (closed world: never taken as installed code).
+      const read = staticEntries(at, lookup);
+      if ('unreadable' in read) {
+        if (!STDLIB.has(parts[0]!) && !inFirstEntry(at, parts[0]!)) into.unresolved.push(`${why}, and zotbox cannot tell which directories that path holds: ${listed.unreadable}; ${read.unreadable}`);
+        return;
+      }
+      installed = read;
+    } else installed = listed;
     const consider = (file: string) => {
       if (!inScopes(file)) return;
       into.locations.push({ path: file, tree: false, reason: why });
@@ -129,6 +199,13 @@ export function pathImportResolver(lookup: InterpreterLookup): { read(written: s
     }
   };
 
+  // Whether the sys.path[0] an interpreter's mark stands for holds `name` (a script's: where the script resolves).
+  const inFirstEntry = (at: InterpreterAt, name: string) => {
+    const real = at.script === undefined ? undefined : resolveCanonicalPath(at.script);
+    const first = real?.ok === true && real.exists ? path.dirname(real.path) : at.directory;
+    return holdsRegularModule(first, name, list);
+  };
+
   return {
     read(written, reason) {
       const module = pathImportOf(written);
@@ -137,11 +214,18 @@ export function pathImportResolver(lookup: InterpreterLookup): { read(written: s
       const findings: PathImportFindings = { locations: [], files: [], unresolved: [] };
       if (module !== undefined && !modules.has(module)) {
         modules.set(module, reason);
-        for (const known of interpreters) lookUp(known, module, reason, findings);
+        for (const known of interpreters.values()) lookUp(known, module, reason, findings);
       }
-      if (interpreter !== undefined && interpreter !== '' && !interpreters.has(interpreter)) {
-        interpreters.add(interpreter);
-        for (const [known, why] of modules) lookUp(interpreter, known, why, findings);
+      const marked = module === undefined ? moduleEntriesOf(written) : undefined;
+      const at: InterpreterAt | undefined =
+        marked === undefined || interpreter === undefined || interpreter === ''
+          ? undefined
+          : { word: interpreter, directory: marked.directory, ...(marked.script === undefined ? {} : { script: marked.script }) };
+      // A relative word is a different file in each directory it runs in.
+      const key = at === undefined ? '' : path.isAbsolute(at.word) || !at.word.includes('/') ? at.word : `${at.word}\u0000${at.directory}\u0000${at.script ?? ''}`;
+      if (at !== undefined && !interpreters.has(key)) {
+        interpreters.set(key, at);
+        for (const [known, why] of modules) lookUp(at, known, why, findings);
       }
       return { ...findings, consumed: module !== undefined };
     },

@@ -613,7 +613,8 @@ function readFile(
     if (run !== undefined && program)
       for (const { name, index, why } of typescriptMapNames(file, text, base, run, whereAt, unresolved))
         named.push({ name, as: 'words', by: whereAt(index, ''), runBy: `${runBy}; the TypeScript runner reads it for the program (${why})`, ...onward });
-    for (const { entry, index } of pathEntries(decoded, whereAt, unresolved))
+    // A settings file's environment blocks; program code is read by its own grammars (a `BASE_DIR = …` constant is no variable set).
+    for (const { entry, index } of program ? [] : pathEntries(decoded, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
     return named;
   }

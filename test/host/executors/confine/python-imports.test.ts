@@ -6,6 +6,13 @@ import { moduleEntriesOf, pathImportName, pathImportOf } from '../../../../src/h
 
 const shown = (names: readonly { text: string; tree: boolean; anchor?: 'file' }[]) => names.map((name) => `${name.anchor === 'file' ? 'file:' : ''}${name.text}${name.tree ? '/**' : ''}`);
 
+test("a relative star import loads any submodule the package's __all__ names: the package whole", (t) => {
+  t.deepEqual(shown(pythonImportNames('from . import *\n')), ['file:__init__.py', 'file:./**']);
+  t.deepEqual(shown(pythonImportNames('from .. import (*)\n')), ['file:../__init__.py', 'file:../**']);
+  // Named imports stay exact: the package's other modules are not protected.
+  t.false(shown(pythonImportNames('from . import helpers\n')).includes('file:./**'));
+});
+
 test("a relative import is read against the importing file's package, one directory up per extra dot", (t) => {
   t.deepEqual(shown(pythonImportNames('from . import helpers\n')), ['file:__init__.py', 'file:helpers.py', 'file:helpers/__init__.py', 'file:helpers/__main__.py', 'file:helpers/**']);
   t.deepEqual(shown(pythonImportNames('from ..common import x\n')), ['file:../__init__.py', 'file:../common.py', 'file:../common/__init__.py', 'file:../common/__main__.py', 'file:../common/**']);

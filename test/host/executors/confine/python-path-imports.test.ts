@@ -3,7 +3,7 @@
 // leaves them. The expected files are written out by hand; the lookup order is checked against the real interpreter.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { installedNames } from '../../../../src/host/executors/confine/python-installed-names.js';
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
@@ -111,11 +111,57 @@ test("an import hook: setuptools' editable finder maps a name to a directory in 
   t.regex(resolve(python, ws, ['mypkg']).unresolved.join('\n'), /__editable___mypkg_0_1_finder\.py: its MAPPING/u);
 });
 
-test('closed world: an interpreter zotbox cannot run adds no path entries (its sys.path[0] fallback applies elsewhere); marks of neither kind are not read', (t) => {
+test('closed world: an interpreter zotbox cannot run or read adds no entries, and an import neither the standard library nor its sys.path[0] holds is unresolved', (t) => {
   const ws = realpathSync(tempDir(t, 'zb-pyedit-none-'));
   const found = resolve('python7-not-there', ws, ['mypkg']);
-  t.deepEqual([found.locations, found.unresolved], [[], []]);
+  t.deepEqual(found.locations, []);
+  t.regex(found.unresolved.join('\n'), /imports mypkg .*python7-not-there is not found/u);
+  t.deepEqual(resolve('python7-not-there', ws, ['json', 'os.path']).unresolved, []);
+  // A module in the directory that is its sys.path[0] (protected whole by the fallback) is imported from there.
+  writeFileSync(path.join(ws, 'helpers.py'), '');
+  t.deepEqual(resolve('python7-not-there', ws, ['helpers']).unresolved, []);
   t.is(pathImportResolver(lookup(ws)).read(path.join(ws, 'src', 'mypkg.py'), 'x'), undefined);
+});
+
+/** A workspace with src/mypkg/{__init__,lint,other}.py and its own .venv (never run: it is in the write scope). */
+function projectVenv(t: Context): { site: string; ws: string } {
+  const ws = realpathSync(tempDir(t, 'zb-pyedit-own-'));
+  execFileSync('/usr/bin/python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')], { stdio: 'ignore' });
+  const lib = path.join(ws, '.venv', 'lib');
+  const site = path.join(lib, readdirSync(lib)[0]!, 'site-packages');
+  mkdirSync(path.join(ws, 'src', 'mypkg'), { recursive: true });
+  for (const name of ['__init__.py', 'lint.py', 'other.py']) writeFileSync(path.join(ws, 'src', 'mypkg', name), '');
+  return { site, ws };
+}
+
+test("the project's own venv is read from its files: an editable install's .pth directory is searched, relative or absolute interpreter word", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  for (const python of ['.venv/bin/python', path.join(ws, '.venv/bin/python')]) {
+    const found = resolve(python, ws, ['mypkg', 'mypkg.lint']);
+    for (const name of ['src/mypkg/__init__.py', 'src/mypkg/lint.py', 'src/mypkg.py']) t.true(found.protects(name), `${python}: ${name}`);
+    t.false(found.protects('src/mypkg/other.py'), python);
+    t.deepEqual(found.unresolved, [], python);
+  }
+  // Over-denial: a name found nowhere on that path is no unresolved (the venv's path is known: it fails to import).
+  t.deepEqual(resolve('.venv/bin/python', ws, ['yaml']).unresolved, []);
+  t.false(resolve('.venv/bin/python', ws, ['yaml']).protects('src/mypkg/lint.py'));
+});
+
+test("the project's own venv: setuptools' finder line is read through the finder; any other import line, or the base's site-packages, is unresolved", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), 'import __editable___mypkg_0_1_finder; __editable___mypkg_0_1_finder.install()\n');
+  writeFileSync(path.join(site, '__editable___mypkg_0_1_finder.py'), `MAPPING = {'mypkg': '${path.join(ws, 'src', 'mypkg')}'}\nNAMESPACES = {}\n`);
+  const found = resolve('.venv/bin/python', ws, ['mypkg.lint']);
+  t.true(found.protects('src/mypkg/lint.py'));
+  t.deepEqual(found.unresolved, []);
+  writeFileSync(path.join(site, 'other.pth'), 'import sys; sys.path.append("/anywhere")\n');
+  t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /other\.pth: it runs code/u);
+  t.deepEqual(resolve('.venv/bin/python', ws, ['json']).unresolved, []);
+  rmSync(path.join(site, 'other.pth'));
+  const config = path.join(ws, '.venv', 'pyvenv.cfg');
+  writeFileSync(config, readFileSync(config, 'utf8').replace(/include-system-site-packages = false/u, 'include-system-site-packages = true'));
+  t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /includes its base interpreter's site-packages/u);
 });
 
 test("a hook's program reaches the editable-installed package, and each imported file's imports to the end of the chain; nothing else of src/", (t) => {

@@ -198,6 +198,15 @@ test("VS Code's terminal PATH puts a workspace directory on PATH; the user's own
   t.is(protectedPaths(other, ['.vscode']).unresolved, 1);
 });
 
+test('a path-named constant in program code is no environment setting (settings files only): nothing unresolved', (t) => {
+  const program = 'import os\nROOT = os.path.dirname(os.path.abspath(__file__))\nBASE_DIR = ROOT + "/x"\nprint(ROOT)\n';
+  const ws = workspace(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n', 'tools/check.py': program });
+  t.deepEqual(toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: HOST }).unresolved, []);
+  // The same line in a settings file is a variable set: unresolved (the value is no directory zotbox can spell out).
+  const settings = workspace(t, { '.vscode/settings.json': JSON.stringify({ 'terminal.integrated.env.linux': { PATH: 'ROOT + "/x"' } }) });
+  t.is(protectedPaths(settings, ['.vscode']).unresolved, 1);
+});
+
 test("a virtual environment's whole bin/ is protected (pyvenv.cfg; an activation script for older ones); a scope naming it grants it", (t) => {
   const ws = workspace(t, { '.venv/pyvenv.cfg': 'home = /usr/bin\n', 'old/bin/activate': '# old virtualenv\n' });
   t.deepEqual(protectedPaths(ws, ['.venv/pyvenv.cfg', 'old/bin/activate']).paths, ['.venv/Scripts/', '.venv/bin/', 'old/bin/']);
