@@ -23,7 +23,8 @@ function read(ws: string, entries: readonly string[] = []) {
   const found = toolFileReferences(
     entries.map((entry) => path.join(ws, entry)),
     [ws],
-    { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] },
+    // The user's PATH, as `zotbox run` passes it on: an interpreter zotbox cannot find makes an import it cannot place unresolved.
+    { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: { PATH: process.env['PATH'] } },
   );
   return { paths: found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}`), unresolved: found.unresolved };
 }
