@@ -56,7 +56,7 @@ for (const [name, hook] of [
 
 // direnv's `PATH_add node_modules/.bin` (what `layout node` does): zotbox protects `node_modules/.bin` whole and
 // follows its links to the workspace files (direnv-stdlib.ts): the same PATH a hook script sets is not read so.
-test('control (passes today): the bin an .envrc puts on PATH (PATH_add node_modules/.bin), run in the user\'s direnv shell', async (t) => {
+test("control (passes today): the bin an .envrc puts on PATH (PATH_add node_modules/.bin), run in the user's direnv shell", async (t) => {
   const ws = monorepo(t, '#!/bin/sh\n');
   execFileSync('sh', ['-c', 'printf "PATH_add node_modules/.bin\\n" > .envrc && git add .envrc && git -c user.name=u -c user.email=u@e commit -qm envrc'], { cwd: ws });
   const marker = path.join(path.dirname(ws), 'PWNED');
