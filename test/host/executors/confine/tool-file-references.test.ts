@@ -438,3 +438,17 @@ test("rustup's toolchain file names a toolchain directory by path: protected who
     t.deepEqual(found.unresolved, []);
   }
 });
+
+test('a file an inline program requires is read on too: what it imports runs when the hook runs (node -e)', (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': `#!/bin/sh\nnode -e 'require("./tools/helper.js")'\n`,
+    'tools/helper.js': "require('./deeper.js');\n",
+    'tools/deeper.js': 'module.exports = 1;\n',
+    'tools/unrelated.js': 'module.exports = 2;\n',
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const paths = found.locations.map((l) => path.relative(ws, l.path));
+  for (const expected of ['tools/helper.js', 'tools/deeper.js']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+  t.false(paths.includes('tools/unrelated.js'));
+  t.deepEqual(found.unresolved, []);
+});
