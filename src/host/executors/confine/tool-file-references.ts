@@ -43,18 +43,16 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
-import { codeComputed, codeNames, interpreterReading } from './interpreter-operands.js';
 import { moduleEntriesLocation, withModuleEntries } from './python-installed-names.js';
-import { packageSearchRoot } from './python-package-root.js';
 import { pathImportResolver } from './python-path-imports.js';
-import { searchPathNames } from './shell-command-reading.js';
 import { scriptWords, shebangProgram } from './shell-command-words.js';
-import { plainWord, valuePaths } from './tool-file-words.js';
+import { lineWords, grammarNames, pathEntries, shellHooks, WORKSPACE_VARIABLES, workingDirectories } from './tool-file-line-words.js';
+import { toolKeyNames } from './tool-key-names.js';
+import { isProgramCode, programCodeNames } from './program-code-names.js';
 import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { isLink, linkedProgram } from './linked-programs.js';
-import { moduleEntriesOf } from './python-module-entries.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { nodeBinPlaces, nodeBinRuns } from './node-bin-runs.js';
@@ -62,7 +60,6 @@ import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
-import { DATA_VARIABLES, SEARCH_VARIABLES } from './variable-kinds.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -94,239 +91,6 @@ const MAX_FILES = 200;
 
 /** `program`: program code an interpreter runs (its operand), read as words and by that language's grammar whatever its name. */
 type Reading = DirectiveReading | 'script' | 'program';
-
-const WORKSPACE_VARIABLES = /\$\{(workspaceFolder|workspaceRoot|fileWorkspaceFolder|localWorkspaceFolder|containerWorkspaceFolder)\}|\$PROJECT_DIR\$/gu;
-
-/**
- * The words of a line of a tool file that may name a file: every word, with or without a "/" (`sh check.sh`, a task's
- * `"args": ["on-open.sh"]`), as for git configuration values. JSON keys, XML element and attribute names, and URLs name none.
- */
-function lineWords(line: string): string[] {
-  const text = line
-    .replace(WORKSPACE_VARIABLES, '.')
-    .replace(/"(?:[^"\\]|\\.)*"\s*:/gu, ' ')
-    .replace(/<\/?[\w:.-]+|\b[\w:.-]+=(?=["'])/gu, ' ')
-    .replace(/[a-z][\w+.-]*:\/\/\S*/giu, ' ');
-  // A blank escaped for the shell (`sh tools/run\ now.sh`) is part of its word.
-  const words = text
-    .replace(/\\ /gu, '\uE100')
-    .split(/[\s"'`,;=()[\]{}<>|&:]+/u)
-    .map((word) => word.replace(/\uE100/gu, ' '));
-  // A quoted name with blanks in it ("scripts/pre commit.sh") is one file too.
-  const quoted = [...text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((match) => (match[1] ?? match[2] ?? '').trim());
-  return [...words, ...quoted.filter((whole) => /\s/u.test(whole) && plainWord(whole.replace(/ /gu, '_')))].filter((word) => plainWord(word.replace(/ /gu, '_')) && !/[\u0000-\u001f]/u.test(word));
-}
-
-/**
- * What an interpreter a line names runs besides the words written (`entry: python -m tools.check` runs
- * tools/check.py, `node tools` tools/index.js): interpreter-operands.ts, on the line's blank-separated words.
- */
-function grammarNames(text: string): { readonly text: string; readonly tree: boolean; readonly line: number }[] {
-  // The whole file as one stream of words, each with its line: a task's "command": "python3" and its
-  // "args": ["-m", "tools.lint"] (pre-commit's entry: and args:) are one command on several lines.
-  const words = text
-    .replace(WORKSPACE_VARIABLES, '.')
-    .split('\n')
-    .flatMap((line, index) =>
-      line
-        .replace(/"(?:command|args|entry|run|program|cmd)"\s*:|^\s*-?\s*(?:command|args|entry|run|program|cmd)\s*:/gu, ' ')
-        .split(/[\s"'`,;()[\]{}<>|&]+/u)
-        .filter((word) => word !== '')
-        .map((word) => ({ word, line: index })),
-    );
-  const plain = words.map(({ word }) => word);
-  return words
-    .flatMap(({ word, line }, index) =>
-      // An interpreter's grammar, and a search path set for the command (lefthook's `run: PYTHONPATH=tools python3 -m lint`).
-      [...interpreterReading(path.basename(word), plain.slice(index + 1, index + 64), word).names, ...searchPathNames(word)].map((name) => ({ ...name, line })),
-    )
-    .filter((name) => plainWord(name.text));
-}
-
-/** Spellings of "the directory this script is in" and "the top of the repository" that a cd may name. */
-const SCRIPT_DIRECTORY = /^(?:\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)|\$\{0%\/\*\})/u;
-const TOP = /^\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)/u;
-
-/**
- * Where the commands of a words file run besides its base (relative to it, or absolute): a task's `options.cwd`
- * (VS Code, dev containers), lefthook's `root`, mise's `dir`, and each `cd`/`pushd` of a script (every one, wherever
- * it stands: more files protected, never fewer). A target zotbox cannot work out is unresolved (closed world).
- */
-function workingDirectories(text: string, file: string, where: (index: number, what: string) => string, unresolved: string[]): string[] {
-  const found: { target: string | undefined; index: number }[] = [];
-  const lines = text.split('\n');
-  for (const [index, line] of lines.entries()) {
-    for (const match of line.matchAll(/"(?:cwd|root|dir)"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*(?:cwd|root|dir)\s*[:=]\s*["']?([^"'\s#]*)/gu)) found.push({ target: match[1] ?? match[2], index });
-    for (const match of line.matchAll(/(?:^|[;&|({]|\b(?:then|do|else|exec|builtin))\s*(?:cd|pushd)(?=$|[\s;&|)])((?:\s+-[A-Za-z@]+)*)(?:\s+("[^"]*"|'[^']*'|[^\s;&|)]+))?/gu))
-      found.push({ target: match[2], index });
-  }
-  const directories: string[] = [];
-  for (const { target, index } of found) {
-    const unquoted = (target ?? '').replace(/^(["'])(.*)\1$/u, '$2').replace(WORKSPACE_VARIABLES, '.');
-    const spelled = unquoted
-      .replace(SCRIPT_DIRECTORY, path.dirname(file))
-      .replace(TOP, '.')
-      .replace(/^\$\{?PWD\}?(?=\/|$)/u, '.');
-    if (target === undefined || spelled === '' || spelled === '-' || /[$`~*?[\\]/u.test(spelled)) {
-      unresolved.push(where(index, `: a command there runs in a directory zotbox cannot work out (${target ?? 'cd alone: the home directory'}), so any file could be what it runs`));
-      continue;
-    }
-    // A cd relative to the directory an earlier one moved to is relative to that one too.
-    const next = [spelled, ...(path.isAbsolute(spelled) ? [] : directories.map((d) => path.join(d, spelled)))];
-    for (const directory of next) if (!directories.includes(directory) && directories.length < 64) directories.push(directory);
-  }
-  return directories;
-}
-
-/**
- * The directories a words file's environment settings name (`"PATH": "${workspaceFolder}/tools:${env:PATH}"`,
- * `"PYTHONPATH": "${workspaceFolder}/lib"` in a terminal's or task's env, `XDG_CONFIG_HOME = ".config"` in mise's
- * [env]): every entry of a search-path variable, every path-like part of another variable's value (a directory
- * tools search for code or configuration), unless the variable is one of the data variables (DATA_VARIABLES).
- */
-function pathEntries(text: string, where: (index: number, what: string) => string, unresolved: string[]): { readonly entry: string; readonly index: number }[] {
-  const entries: { entry: string; index: number }[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    for (const match of line.matchAll(/"([A-Z][A-Z0-9_]*)"\s*:\s*"((?:[^"\\]|\\.)*)"|^\s*([A-Z][A-Z0-9_]*)\s*[:=]\s*["']?([^"'#]*)/gu)) {
-      const name = match[1] ?? match[3]!;
-      if (DATA_VARIABLES.test(name)) continue;
-      const value = (match[2] ?? match[4] ?? '').replace(WORKSPACE_VARIABLES, '.');
-      if (!SEARCH_VARIABLES.test(name)) {
-        for (const piece of valuePaths(value)) entries.push({ entry: piece, index });
-        continue;
-      }
-      for (const piece of value.split(/[:;](?![^{]*\})/u)) {
-        // The user's own value, from the environment of the editor, the host or the container: theirs.
-        if (piece.trim() === '' || /^\$\{(env|localEnv|containerEnv):[^}]*\}$/u.test(piece) || piece === `$${name}` || piece === `\${${name}}`) continue;
-        if (!plainWord(piece)) unresolved.push(where(index, `: it puts ${JSON.stringify(piece)} on ${name}, and zotbox cannot work out which directory that is`));
-        else entries.push({ entry: piece, index });
-      }
-    }
-  }
-  return entries;
-}
-
-/** A key's value: one quoted string, or an array of them (TOML, YAML flow, JSON), or a plain YAML scalar. */
-const KEY_VALUE = String.raw`(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'[^']*'|[^\s#,}\]]+)`;
-
-/**
- * Keys of hook managers and environment tools that name a directory put on a search path, or a file sourced or run,
- * where the value is not a command's words: lefthook's `source_dir`/`source_dir_local` (where its `scripts:` live),
- * mise's `_.path` (PATH), `_.source` (a script sourced), `_.file` (a dotenv, JSON or YAML file of variables) and
- * `_.python.venv` (its bin/ on PATH), in every spelling (`_.path = [...]`, `_ = { path = ... }`). A value zotbox cannot
- * spell out (a template, a variable) is unresolved.
- */
-function toolKeyNames(text: string, entryName: string, where: (index: number, what: string) => string, unresolved: string[]): { name: string; as: Named['as']; runs?: true; index: number }[] {
-  const keys: { key: string; value: string; index: number }[] = [];
-  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length - 1;
-  const add = (pattern: RegExp) => {
-    for (const match of text.matchAll(pattern)) keys.push({ key: match[1]!, value: match[2]!, index: lineOf(match.index) });
-  };
-  if (/lefthook/iu.test(entryName)) add(new RegExp(String.raw`(?:^|[\s{,])"?(source_dir(?:_local)?)"?\s*[:=]\s*${KEY_VALUE}`, 'gmu'));
-  if (/mise/iu.test(entryName)) {
-    add(new RegExp(String.raw`(?:^|[\s{,.])_\.(path|source|file|python\.venv)\s*=\s*${KEY_VALUE}`, 'gmu'));
-    for (const table of text.matchAll(/(?:^|[\s{,.])_\s*=\s*\{([^}]*)\}|^\s*\[env\._(?:\.(python))?\]((?:\n(?!\s*\[)[^\n]*)*)/gmu)) {
-      const body = table[1] ?? table[3] ?? '';
-      const offset = table.index + (table[0].length - body.length);
-      for (const match of body.matchAll(new RegExp(String.raw`(?:^|[\s{,])(path|source|file|venv)\s*=\s*${KEY_VALUE}`, 'gmu')))
-        keys.push({ key: table[2] === undefined ? match[1]! : `python.${match[1]!}`, value: match[2]!, index: lineOf(offset + match.index + match[0].search(/\S/u)) });
-    }
-    // _.python.venv = { path = ".venv" }: the inline table's path.
-    for (const match of text.matchAll(/_\.python\.venv\s*=\s*\{[^}]*\bpath\s*=\s*("[^"]*"|'[^']*')/gu)) keys.push({ key: 'python.venv', value: match[1]!, index: lineOf(match.index) });
-  }
-  // rustup's toolchain file: `path = "DIR"` is a toolchain whose bin/ every rustup proxy runs from (a PATH directory).
-  if (/^rust-toolchain(\.toml)?$/iu.test(entryName)) add(new RegExp(String.raw`(?:^|[\s{,])"?(path)"?\s*=\s*${KEY_VALUE}`, 'gmu'));
-  const names: { name: string; as: Named['as']; runs?: true; index: number }[] = [];
-  for (const { key, value, index } of keys) {
-    if (value.startsWith('{')) continue; // an inline table, read above
-    const pieces = value.startsWith('[') ? [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/gu)].map((m) => m[1] ?? m[2]!) : [value.replace(/^(["'])(.*)\1$/u, '$2')];
-    if (value.startsWith('[') && /[^\s[\],]/u.test(value.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/gu, ''))) pieces.push(value);
-    for (const raw of pieces) {
-      // mise's templates: {{config_root}} is the directory of the configuration; any other is not known now.
-      const piece = raw.replace(/\{\{\s*config_root\s*\}\}/gu, '.').replace(/\/+$/u, '');
-      if (piece === '' || !plainWord(piece)) {
-        unresolved.push(where(index, `: its ${key} names ${JSON.stringify(raw)}, and zotbox cannot work out which file or directory that is`));
-        continue;
-      }
-      if (key === 'path' || key.startsWith('source_dir')) names.push({ name: piece, as: 'tree', index });
-      else if (key === 'python.venv' || key === 'venv') names.push({ name: path.join(piece, 'bin'), as: 'tree', index }, { name: path.join(piece, 'Scripts'), as: 'tree', index });
-      else if (key === 'source') names.push({ name: piece, as: 'words', runs: true, index });
-      else names.push({ name: piece, as: /\.(json|ya?ml|toml)$/iu.test(piece) ? 'words' : 'dotenv', index });
-    }
-  }
-  return names;
-}
-
-/** A file of program code (by its name or its #! line): Python, JavaScript, Perl or Ruby, which its interpreter loads. */
-function isProgramCode(file: string, text: string): boolean {
-  const line = /^#!\s*(\S+)((?:[ \t]+\S+)*)/u.exec(text);
-  // `#!/usr/bin/env -S node --flag`: env's program is its first word that is no option or assignment.
-  const interpreter = line === null ? '' : path.basename(line[1]!) === 'env' ? (line[2]!.split(/\s+/u).find((word) => word !== '' && !word.startsWith('-') && !word.includes('=')) ?? '') : line[1]!;
-  return /\.(py|[cm]?js|[cm]?ts|pl|pm|rb)$/iu.test(file) || /^(python|pypy|node|nodejs|bun|deno|tsx|ts-node|perl|ruby)[0-9.]*$/u.test(path.basename(interpreter));
-}
-
-/**
- * What a file of program code loads and runs by its language's grammar: the relative modules it requires or imports and
- * the modules it imports, resolved from THE FILE's directory as node and Python resolve them (node's extensions and
- * index files, interpreter-operands.ts); and each quoted pattern its code holds (`glob.glob("tools/checks/*.sh")`),
- * which covers its fixed directory, relative to where the program runs (a pattern with none is unresolved). A quoted
- * pattern that is an object's key (lint-staged's `'*.md': ...`) matches files handed to a command, and runs nothing.
- */
-function programCodeNames(file: string, text: string, where: (index: number, what: string) => string, unresolved: string[], linkDirectory?: string): { name: string; tree: boolean; index: number }[] {
-  const names: { name: string; tree: boolean; index: number }[] = [];
-  const lines = text.split('\n');
-  const packageRoot = packageSearchRoot(file) ?? '';
-  for (const name of codeNames(text)) {
-    const index = Math.max(
-      0,
-      lines.findIndex((line) =>
-        line.includes(
-          name.text
-            .replace(/\.(py|[cm]?js|json|node)$/u, '')
-            .replace(/\/(__init__|__main__|index)$/u, '')
-            .split('/')
-            .pop() ?? '',
-        ),
-      ),
-    );
-    // Looked up where the program runs (the base), beside the file, and above its package; a relative import beside it
-    // only (a linked hook is read where it leads); an absolute path as it is. A program run through a link names a
-    // path from its file beside the link too (Python's __file__ is the link, abspath(__file__) its directory), all
-    // but its sys.path[0], which CPython takes where the link leads.
-    const beside = linkDirectory === undefined || moduleEntriesOf(name.text) !== undefined ? [] : [linkDirectory];
-    const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? [...new Set([path.dirname(file), ...beside])] : [...new Set([path.dirname(file), '', packageRoot])];
-    for (const root of roots) names.push({ name: path.join(root, name.text), tree: name.tree, index });
-  }
-  for (const computed of codeComputed(text)) unresolved.push(`${file}: the program ${computed}, and zotbox cannot work out which directory that is`);
-  for (const [index, line] of lines.entries()) {
-    for (const match of line.matchAll(/(["'`])((?:(?!\1)[^\\\n])*[*?[](?:(?!\1)[^\\\n])*)\1(?!\s*:)/gu)) {
-      const pattern = match[2]!;
-      // A path pattern: path characters only, with a "/" or a "." (not "[ERROR]" or "***" in a message).
-      if (!/^[\w.@+~/*?[\]{}!,-]+$/u.test(pattern) || !/[/.]/u.test(pattern)) continue;
-      const fixed = pattern
-        .slice(0, pattern.search(/[*?[]/u))
-        .replace(/[^/]*$/u, '')
-        .replace(/\/+$/u, '');
-      if (fixed === '' || !plainWord(fixed)) unresolved.push(where(index, `: the program runs what the pattern ${JSON.stringify(pattern)} may match, and zotbox cannot tell which files that is`));
-      else names.push({ name: fixed, tree: true, index });
-    }
-  }
-  return names;
-}
-
-/** The shell text of a nix file's shellHook strings, with `${./dir}` path literals as the absolute paths they copy. */
-function shellHooks(text: string, file: string): string[] {
-  const hooks: string[] = [];
-  for (const match of text.matchAll(/shellHook\s*=\s*(?:''([\s\S]*?)''(?!')|"((?:[^"\\]|\\.)*)")/gu)) {
-    hooks.push(
-      (match[1] ?? match[2] ?? '')
-        .replace(/\$\{\s*(\.\.?\/[\w.+/-]*)\s*\}/gu, (_, literal: string) => path.resolve(path.dirname(file), literal))
-        // Other interpolations are store paths (${pkgs.hello}/bin/hello): outside the workspace.
-        .replace(/\$\{[^}]*\}/gu, '/nix/store/interpolated'),
-    );
-  }
-  return hooks;
-}
 
 interface Named {
   readonly name: string;
