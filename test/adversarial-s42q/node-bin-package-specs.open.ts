@@ -53,3 +53,7 @@ for (const [name, hook] of [
 test('control (passes today): npx with the bin name', async (t) => {
   await attack(t, '#!/bin/sh\nexec npx acme-lint\n');
 });
+
+test('a workspace package a hook runs through npx by its folder is protected (npx ./packages/lint)', async (t) => {
+  await attack(t, '#!/bin/sh\nexec npx ./packages/lint\n');
+});
