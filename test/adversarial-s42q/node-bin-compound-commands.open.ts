@@ -1,10 +1,11 @@
 // Review s42q of issue 21: node-bin-runs.ts finds the program of each simple command by skipping only assignments
 // and a fixed list of prefix programs (exec, command, env, nice, nohup, time, builtin). A name npx runs (or a husky
 // hook's PATH finds) after a shell keyword or another wrapper is not looked up: `if ! npx acme-lint; then exit 1; fi`
-// (the usual way a hook prints its own failure message), `{ npx acme-lint; }`, `timeout 60 npx acme-lint`, `xargs npx
-// acme-lint` fed the staged files, `if acme-lint; then` with node_modules/.bin on PATH. The program word is then
-// `if`/`{`/`timeout`/`xargs` and the name is "a command name, as any other". The write tool rewrites
-// `packages/lint/bin/lint.js` (an npm workspace's bin); the user's commit runs it.
+// (the usual way a hook prints its own failure message), `{ npx acme-lint; }`, `for …; do npx acme-lint; done`,
+// `timeout 60 npx acme-lint`, `xargs npx acme-lint` fed the staged files, `if acme-lint; then` with node_modules/.bin
+// on PATH. The program word is then `if`/`{`/`do`/`timeout`/`xargs` and the name is "a command name, as any other".
+// Also a PATH that holds node_modules/.bin without spelling it: `PATH="$(npm root)/.bin:$PATH"`. The write tool
+// rewrites `packages/lint/bin/lint.js` (an npm workspace's bin); the user's commit runs it.
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -44,7 +45,10 @@ for (const [name, hook] of [
   ['{ npx NAME; }', '#!/bin/sh\n{ npx acme-lint; } || exit 1\n'],
   ['timeout 60 npx NAME', '#!/bin/sh\nexec timeout 60 npx acme-lint\n'],
   ['xargs npx NAME', '#!/bin/sh\ngit diff --cached --name-only | xargs npx acme-lint\n'],
+  ['for …; do npx NAME; done', '#!/bin/sh\nfor dir in packages/lint; do npx acme-lint; done\n'],
   ['if NAME; then (node_modules/.bin on PATH)', '#!/bin/sh\nexport PATH="node_modules/.bin:$PATH"\nif acme-lint; then echo ok; fi\n'],
+  // putsNodeBinOnPath looks for the text `node_modules/.bin`; `npm root` prints `<ws>/node_modules`.
+  ['PATH="$(npm root)/.bin:$PATH"; NAME', '#!/bin/sh\nPATH="$(npm root)/.bin:$PATH"\nacme-lint\n'],
 ] as const)
   test(`a workspace bin a hook runs in a compound command or behind a wrapper is protected: ${name}`, async (t) => {
     await attack(t, hook);

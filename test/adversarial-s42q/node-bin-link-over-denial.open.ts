@@ -19,7 +19,9 @@ function withBin(t: ExecutionContext, hook: string, name: string, pkg: string, b
     '.gitignore': 'node_modules/\n',
     'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
     'src/keep.txt': '\n',
-    ...(home.startsWith('packages/') ? { [`${home}/package.json`]: `{"name":"${pkg}","version":"1.0.0","bin":{"${name}":"${bin}"}}\n`, [`${home}/${bin}`]: '#!/usr/bin/env node\nconsole.log("ok");\n' } : {}),
+    ...(home.startsWith('packages/')
+      ? { [`${home}/package.json`]: `{"name":"${pkg}","version":"1.0.0","bin":{"${name}":"${bin}"}}\n`, [`${home}/${bin}`]: '#!/usr/bin/env node\nconsole.log("ok");\n' }
+      : {}),
   });
   if (!home.startsWith('packages/')) {
     mkdirSync(path.join(ws, home, path.dirname(bin)), { recursive: true });

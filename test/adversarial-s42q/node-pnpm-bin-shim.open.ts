@@ -87,7 +87,7 @@ for (const [name, hook] of [
     await ordinaryWrite(t, hook);
   });
 
-test('control (passes today): npx lint-staged with npm\'s link in .bin', async (t) => {
+test("control (passes today): npx lint-staged with npm's link in .bin", async (t) => {
   await ordinaryWrite(t, '#!/bin/sh\nexec npx lint-staged\n', true);
 });
 

@@ -14,8 +14,7 @@ import path from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { agentWrites, project } from '../adversarial-s36i/harness.js';
 
-const DISTUTILS_PRECEDENCE =
-  "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'local') == 'local'; enabled and __import__('_distutils_hack').add_shim(); \n";
+const DISTUTILS_PRECEDENCE = "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'local') == 'local'; enabled and __import__('_distutils_hack').add_shim(); \n";
 
 async function ordinaryWrite(t: ExecutionContext, pth: Readonly<Record<string, string>>): Promise<void> {
   const ws = project(t, {
@@ -42,7 +41,7 @@ test("a venv with setuptools' distutils-precedence.pth refuses no ordinary write
   await ordinaryWrite(t, { 'distutils-precedence.pth': DISTUTILS_PRECEDENCE, '_distutils_hack/__init__.py': '' });
 });
 
-test("a venv virtualenv made (_virtualenv.pth: poetry, pipenv, hatch, tox) refuses no ordinary write", async (t) => {
+test('a venv virtualenv made (_virtualenv.pth: poetry, pipenv, hatch, tox) refuses no ordinary write', async (t) => {
   await ordinaryWrite(t, { '_virtualenv.pth': 'import _virtualenv\n', '_virtualenv.py': '"""Patches that are applied at runtime to the virtual environment."""\n' });
 });
 
