@@ -1,0 +1,59 @@
+// Review s42q of issue 21: node-bin-runs.ts finds the program of each simple command by skipping only assignments
+// and a fixed list of prefix programs (exec, command, env, nice, nohup, time, builtin). A name npx runs (or a husky
+// hook's PATH finds) after a shell keyword or another wrapper is not looked up: `if ! npx acme-lint; then exit 1; fi`
+// (the usual way a hook prints its own failure message), `{ npx acme-lint; }`, `for …; do npx acme-lint; done`,
+// `timeout 60 npx acme-lint`, `xargs npx acme-lint` fed the staged files, `if acme-lint; then` with node_modules/.bin
+// on PATH. The program word is then `if`/`{`/`do`/`timeout`/`xargs` and the name is "a command name, as any other".
+// Also a PATH that holds node_modules/.bin without spelling it: `PATH="$(npm root)/.bin:$PATH"`. The write tool
+// rewrites `packages/lint/bin/lint.js` (an npm workspace's bin); the user's commit runs it.
+import test from 'ava';
+import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+
+function monorepo(t: ExecutionContext, hook: string): string {
+  const ws = project(t, {
+    '.git/hooks/pre-commit': hook,
+    '.gitignore': 'node_modules/\n',
+    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
+    'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
+    'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
+  });
+  chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
+  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
+  mkdirSync(path.join(ws, 'node_modules/.bin'), { recursive: true });
+  symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
+  symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
+  return ws;
+}
+
+async function attack(t: ExecutionContext, hook: string): Promise<void> {
+  const ws = monorepo(t, hook);
+  const marker = path.join(path.dirname(ws), 'PWNED');
+  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
+  try {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
+  } catch {
+    // what the hook ran is what counts
+  }
+  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's pre-commit hook");
+}
+
+for (const [name, hook] of [
+  ['if ! npx NAME; then', '#!/bin/sh\nif ! npx acme-lint; then echo "lint failed" >&2; exit 1; fi\n'],
+  ['{ npx NAME; }', '#!/bin/sh\n{ npx acme-lint; } || exit 1\n'],
+  ['timeout 60 npx NAME', '#!/bin/sh\nexec timeout 60 npx acme-lint\n'],
+  ['xargs npx NAME', '#!/bin/sh\ngit diff --cached --name-only | xargs npx acme-lint\n'],
+  ['for …; do npx NAME; done', '#!/bin/sh\nfor dir in packages/lint; do npx acme-lint; done\n'],
+  ['if NAME; then (node_modules/.bin on PATH)', '#!/bin/sh\nexport PATH="node_modules/.bin:$PATH"\nif acme-lint; then echo ok; fi\n'],
+  // putsNodeBinOnPath looks for the text `node_modules/.bin`; `npm root` prints `<ws>/node_modules`.
+  ['PATH="$(npm root)/.bin:$PATH"; NAME', '#!/bin/sh\nPATH="$(npm root)/.bin:$PATH"\nacme-lint\n'],
+] as const)
+  test(`a workspace bin a hook runs in a compound command or behind a wrapper is protected: ${name}`, async (t) => {
+    await attack(t, hook);
+  });
+
+test('control (passes today): npx NAME || exit 1', async (t) => {
+  await attack(t, '#!/bin/sh\nnpx acme-lint || exit 1\n');
+});

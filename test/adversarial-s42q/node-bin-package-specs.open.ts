@@ -1,0 +1,59 @@
+// Review s42q of issue 21: npx and `npm exec` take their first operand as a *package spec*, not only a bin name.
+// `npx @acme/lint` (the spelling husky's and commitlint's docs use: `npx --no -- commitlint`) finds no
+// `node_modules/.bin/@acme/lint`, then looks the package up in the project's own tree by name, takes the bin its
+// package.json lists and runs it: a workspace package's `bin/lint.js`, no network. npm also takes any unique
+// abbreviation of a command (`npm exe NAME` is `npm exec NAME`). node-bin-runs.ts reads neither: a name with "/" is
+// dropped (`/^[\w@.+-]+$/`), and only `exec`/`x` are read as npm exec. The write tool rewrites
+// `packages/lint/bin/lint.js`; the user's commit runs it.
+import test from 'ava';
+import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+
+/** An npm-workspaces monorepo whose `packages/lint` (`@acme/lint`) has a bin, linked in as `npm install` leaves it. */
+function monorepo(t: ExecutionContext, hook: string): string {
+  const ws = project(t, {
+    '.git/hooks/pre-commit': hook,
+    '.gitignore': 'node_modules/\n',
+    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
+    'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
+    'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
+  });
+  chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
+  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
+  mkdirSync(path.join(ws, 'node_modules/.bin'), { recursive: true });
+  symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
+  symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
+  return ws;
+}
+
+async function attack(t: ExecutionContext, hook: string): Promise<void> {
+  const ws = monorepo(t, hook);
+  const marker = path.join(path.dirname(ws), 'PWNED');
+  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
+  try {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
+  } catch {
+    // what the hook ran is what counts
+  }
+  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's pre-commit hook");
+}
+
+for (const [name, hook] of [
+  ['npx with the package name', '#!/bin/sh\nexec npx @acme/lint\n'],
+  ['npx --no -- with the package name (husky docs)', '#!/bin/sh\nexec npx --no -- @acme/lint\n'],
+  ['npm exec with the package name', '#!/bin/sh\nexec npm exec @acme/lint\n'],
+  ['npm exe (an abbreviation of exec) with the bin name', '#!/bin/sh\nexec npm exe acme-lint\n'],
+] as const)
+  test(`a workspace package's bin a hook runs through npx/npm exec is protected: ${name}`, async (t) => {
+    await attack(t, hook);
+  });
+
+test('control (passes today): npx with the bin name', async (t) => {
+  await attack(t, '#!/bin/sh\nexec npx acme-lint\n');
+});
+
+test('a workspace package a hook runs through npx by its folder is protected (npx ./packages/lint)', async (t) => {
+  await attack(t, '#!/bin/sh\nexec npx ./packages/lint\n');
+});
