@@ -53,7 +53,8 @@ const DIRECTORY_OPTIONS = ['-C', '--prefix', '--dir', '--cwd'];
 /** Their options whose value is shell text run with node_modules/.bin on PATH (pnpm's --shell-mode makes the operand that). */
 const CALL_OPTIONS = ['-c', '--call'];
 const RUNNERS = /\b(?:npx|pnpx|bunx|npm|pnpm|yarn)\b/u;
-const NAME = /^[\w@+-][\w@.+-]*$/u;
+/** A command name (not an option the lexer left first, as in `[ ! -f x ]`, nor a path). */
+const NAME = /^[\w@][\w@.+-]*$/u;
 /** Expansions a cd may spell whose value is known: the current directory, the repository's top, the script's own directory. */
 const CURRENT = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u;
 const TOPLEVEL = /^(?:\$\( ?git rev-parse --show-toplevel ?\)|`git rev-parse --show-toplevel`)$/u;

@@ -116,6 +116,38 @@ test('with node_modules/.bin on PATH every command name is looked up there, npm 
   );
 });
 
+test("over-denial: husky v9's own runner (.husky/_/h) and a lint-staged hook refuse nothing; a test's options are no names", (t) => {
+  const h = [
+    '#!/usr/bin/env sh',
+    '[ "$HUSKY" = "2" ] && set -x',
+    'n=$(basename "$0")',
+    's=$(dirname "$(dirname "$0")")/$n',
+    '[ ! -f "$s" ] && exit 0',
+    'i="${XDG_CONFIG_HOME:-$HOME/.config}/husky/init.sh"',
+    '[ -f "$i" ] && . "$i"',
+    'export PATH="node_modules/.bin:$PATH"',
+    'sh -e "$s" "$@"',
+    'c=$?',
+    'exit $c',
+  ].join('\n');
+  t.deepEqual(
+    nodeBinReading(h, { workingDirectory: WS, scriptDirectory: '/ws/.husky/_', pathHasBin: true })
+      .runs.map((run) => run.name)
+      .sort(),
+    ['basename', 'dirname', 'sh'],
+  );
+  t.deepEqual(nodeBinReading(h, { workingDirectory: WS, pathHasBin: true }).unresolved, []);
+  const hook = 'cd "$(dirname -- "$0")/.." && npx lint-staged\n';
+  t.deepEqual(nodeBinReading(hook, { workingDirectory: WS, scriptDirectory: '/ws/.husky', pathHasBin: true }), {
+    runs: [
+      { name: 'lint-staged', directories: ['/ws'] },
+      { name: 'npx', directories: ['/ws'] },
+      { name: 'dirname', directories: ['/ws'] },
+    ],
+    unresolved: [],
+  });
+});
+
 /** A monorepo whose packages/app has its own node_modules/.bin/acme-lint (into packages/lint), none at the top; a pre-commit hook `hook`. */
 function monorepo(t: Parameters<typeof tempDir>[0], hook: string) {
   const ws = path.join(realpathSync(tempDir(t, 'zb-node-bin-dir-')), 'ws');
