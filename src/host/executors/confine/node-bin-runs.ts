@@ -111,20 +111,36 @@ function directoryOf(word: string, expansions: readonly string[], context: NodeB
 
 /**
  * What an expansion at the start of a directory word holds, where zotbox knows it: the repository's top, the script's
- * own directory, HOME, and a variable of the user's environment the text never sets (as the script's reading spells them).
+ * own directory, and a variable variableValue spells out.
  */
 function knownValue(expansion: string, context: NodeBinContext, text: string): string | undefined {
   if (TOPLEVEL.test(expansion)) return context.workingDirectory;
   if (SCRIPT_DIRECTORY.test(expansion)) return context.scriptDirectory;
+  return variableValue(expansion, context, text);
+}
+
+/**
+ * What `$NAME` holds where zotbox knows it, as the script's reading spells it: the value every assignment of the text
+ * gives it, when each is the same literal (`CMD="npx acme-lint"`); else, when the text never sets it (nor reads it, nor
+ * loops over it), the user's environment's (HOME the home directory). $PWD and $OLDPWD move with each cd: never here.
+ */
+function variableValue(expansion: string, context: NodeBinContext, text: string): string | undefined {
   const name = /^\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})$/u.exec(expansion);
   const variable = name?.[1] ?? name?.[2];
-  if (variable === undefined) return undefined;
-  if (variable === 'HOME') return context.homeDirectory;
-  // Set (or read, or looped over) anywhere in the text: what it holds there is not the environment's.
-  if (new RegExp(String.raw`\b${variable}\+?=|\b(?:read|for|select)\b[^\n;]*\b${variable}\b`, 'u').test(text)) return undefined;
-  const value = context.environment?.[variable];
+  if (variable === undefined || variable === 'PWD' || variable === 'OLDPWD') return undefined;
+  if (readsVariable(text, variable)) return undefined;
+  const assignments = [...text.matchAll(new RegExp(String.raw`\b${variable}\+?=`, 'gu'))].length;
+  const literal = new RegExp(String.raw`(?:^|[\s;&|(])(?:(?:export|local|readonly)\s+)?${variable}=("[^"$\x60\\]*"|'[^']*'|[^\s;&|()$\x60"'\\]*)(?=$|[\s;&|)])`, 'gmu');
+  const values = [...text.matchAll(literal)].map((match) => match[1]!.replace(/^(["'])(.*)\1$/su, '$2'));
+  if (assignments > 0) return values.length === assignments && values.every((value) => value === values[0]) ? values[0] : undefined;
+  const value = variable === 'HOME' ? context.homeDirectory : context.environment?.[variable];
   return value === undefined || value === '' ? undefined : value;
 }
+
+/** Whether `text` reads a value into `variable` (read, a loop). */
+const readsVariable = (text: string, variable: string) => new RegExp(String.raw`\b(?:read|for|select)\b[^\n;]*\b${variable}\b`, 'u').test(text);
+/** Whether `text` sets `variable` (an assignment, read, a loop). */
+const setsVariable = (text: string, variable: string) => readsVariable(text, variable) || new RegExp(String.raw`\b${variable}\+?=`, 'u').test(text);
 
 /** Where the commands of one text may run. `unknown`: a move zotbox cannot work out (then no name is placed). */
 interface Place {
@@ -203,7 +219,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
     }
     const expansions: string[] = [];
     const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false };
-    const commands = lexShell(text, expansions, undefined, notes);
+    const commands = lexShell(text, expansions, (expansion) => variableValue(expansion, context, whole), notes);
     const onPath = pathHasBin || putsNodeBinOnPath(text);
     if (notes.unclosed && (onPath || RUNNERS.test(text))) unresolved.push(`a quote in ${short(text)} is never closed, so zotbox cannot tell which names it runs`);
     const place = placeOf(commands, expansions, from, context, whole);
@@ -211,7 +227,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
     // split by what the expansion holds (unresolved where it may run a name).
     const nested = (inner: string, innerOnPath: boolean, expanded = /[\uE000-\uEFFF]/u.test(inner), own?: string) => {
       const spelled = own === undefined ? undefined : directoryOf(own, expansions, context, whole);
-      if (expanded && (innerOnPath || RUNNERS.test(inner))) unresolved.push(`it runs shell text that holds an expansion (${short(inner)}), so zotbox cannot tell which names it runs`);
+      if (expanded && (innerOnPath || RUNNERS.test(whole))) unresolved.push(`it runs shell text that holds an expansion (${short(inner)}), so zotbox cannot tell which names it runs`);
       else if (own !== undefined && spelled === undefined) unresolved.push(`it runs shell text in ${short(own)}, a directory zotbox cannot work out`);
       else read(inner, spelled === undefined ? place : { ...place, directories: moved(place, spelled) }, innerOnPath, depth + 1);
     };
@@ -229,6 +245,10 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       }
       // With node_modules/.bin on PATH every command name is looked up there first, npm and npx too.
       if (onPath && !SHELL_OWN.has(program)) record(program, place, chdir, expansions);
+      // A command a variable of the text names that zotbox cannot spell out (`$CMD`, set two ways) may be any runner
+      // or name (one the text never sets is the user's environment's, as the script's reading takes it).
+      const variable = /^[\uE000-\uEFFF]$/u.test(program) ? /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansions[program.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1] : undefined;
+      if (variable !== undefined && setsVariable(whole, variable) && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command $${variable} names, which zotbox cannot spell out`);
     }
     // $(...) and `...`, <(...): commands of their own, run in a subshell of this place.
     for (const expansion of expansions) for (const inner of commandSubstitutions(expansion)) read(inner, place, onPath, depth + 1);

@@ -81,6 +81,19 @@ test("a cd to the user's home or to a variable of the user's environment the tex
   for (const text of ['APP=$(cat .dir); cd "$APP" && npx acme-lint', 'for APP in a b; do cd "$APP"; npx acme-lint; done']) t.is(nodeBinReading(text, context).unresolved.length, 1, text);
 });
 
+test("a variable the text sets to one literal, or the user's environment holds, is spelled out as the shell would", (t) => {
+  const context = { workingDirectory: WS, environment: { LINT: 'acme-lint' } };
+  for (const text of ['CMD="npx acme-lint"; $CMD', 'CMD="npx acme-lint"\nsh -c "$CMD"', 'APP=packages/app\ncd $APP && npx acme-lint', 'npx "$LINT"'])
+    t.deepEqual(
+      nodeBinReading(text, context).runs.map((run) => run.name),
+      ['acme-lint'],
+      text,
+    );
+  // Two different values, a value computed or read: not spelled out (the name, or the text, is unresolved).
+  for (const text of ['CMD="npx acme-lint"; [ -n "$X" ] && CMD="npx other"; sh -c "$CMD"', 'T=$(cat .tool); npx "$T"', 'read T; npx "$T"', 'CMD="npx acme-lint"; [ -n "$X" ] && CMD=make; $CMD'])
+    t.true(nodeBinReading(text, context).unresolved.length > 0, text);
+});
+
 test('over-denial: a cd zotbox cannot work out names nothing when no name runs through node_modules/.bin', (t) => {
   for (const text of ['cd "$PKG" && make lint', 'cd - && git status', 'for d in packages/*; do (cd "$d" && ./check.sh); done']) t.deepEqual(read(text), { runs: [], unresolved: [] }, text);
 });
