@@ -50,6 +50,8 @@ const SHELL_OWN = new Set(
 const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
 /** Their options that name the directory the command runs in (npm's -C is --prefix, pnpm's is --dir). */
 const DIRECTORY_OPTIONS = ['-C', '--prefix', '--dir', '--cwd'];
+/** Their options that run the command in workspace packages (npm's --workspace(s), pnpm's --filter and --recursive, -w either's). */
+const WORKSPACE_OPTIONS = ['--workspace', '-w', '--workspaces', '-ws', '--filter', '-F', '--filter-prod', '--recursive', '-r'];
 /** Their options whose value is shell text run with node_modules/.bin on PATH (pnpm's --shell-mode makes the operand that). */
 const CALL_OPTIONS = ['-c', '--call'];
 const RUNNERS = /\b(?:npx|pnpx|bunx|npm|pnpm|yarn)\b/u;
@@ -238,8 +240,11 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       const program = words[at];
       if (program === undefined) continue;
       const found = runnerName(words, at);
-      if (found?.call !== undefined) nested(found.call, true, undefined, found.directory ?? chdir);
-      if (found?.name !== undefined) {
+      const runs = found?.name ?? found?.call;
+      // In workspace packages: their node_modules/.bin, which zotbox does not list (the workspace globs are not read).
+      if (found?.workspaces === true && runs !== undefined) unresolved.push(`it runs ${short(runs)} in the packages of a workspace, whose node_modules/.bin zotbox does not look in`);
+      else if (found?.call !== undefined) nested(found.call, true, undefined, found.directory ?? chdir);
+      if (found?.workspaces !== true && found?.name !== undefined) {
         if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(found.name)) unresolved.push(`it runs ${short(found.name)} from node_modules/.bin, a name zotbox cannot spell out`);
         else record(found.name, place, found.directory ?? chdir, expansions);
       }
@@ -265,10 +270,16 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
  * moves it to. Undefined for a program that is no package runner; an empty result for one that runs none (`npm test`,
  * `pnpm dlx`: npm scripts are read with package.json, downloads are no project file).
  */
-function runnerName(words: readonly string[], at: number): { name?: string; call?: string; directory?: string } | undefined {
+function runnerName(words: readonly string[], at: number): { name?: string; call?: string; directory?: string; workspaces?: true } | undefined {
   const program = words[at]!;
   const next = operandFrom(words, at + 1);
   let operand: number | undefined;
+  if (program === 'yarn' && (words[next] === 'workspace' || words[next] === 'workspaces')) {
+    // `yarn workspace PKG NAME`, `yarn workspaces foreach … run NAME`: run in workspace packages.
+    const run = words.findIndex((word, index) => index > next && (word === 'run' || word === 'exec'));
+    const name = words[words[next] === 'workspace' ? next + 2 : run === -1 ? words.length : run + 1];
+    return { ...(name === undefined ? {} : { name }), workspaces: true };
+  }
   if (['npx', 'pnpx', 'bunx'].includes(program)) operand = next;
   else if (program === 'npm') operand = words[next] === 'exec' || words[next] === 'x' ? operandFrom(words, next + 1) : undefined;
   else if (program === 'pnpm' || program === 'yarn') {
@@ -279,7 +290,10 @@ function runnerName(words: readonly string[], at: number): { name?: string; call
   } else return undefined;
   if (operand === undefined) return {};
   const directoryWord = optionValue(words, at + 1, operand, DIRECTORY_OPTIONS);
-  const directory = directoryWord === undefined ? {} : { directory: directoryWord };
+  const directory = {
+    ...(directoryWord === undefined ? {} : { directory: directoryWord }),
+    ...(words.slice(at + 1, operand).some((word) => WORKSPACE_OPTIONS.includes(word.replace(/=.*$/su, ''))) ? { workspaces: true as const } : {}),
+  };
   const shellMode = words.slice(at + 1, operand).includes('--shell-mode');
   const call = optionValue(words, at + 1, operand, CALL_OPTIONS) ?? (shellMode ? words[operand] : undefined);
   if (call !== undefined) return { call, ...directory };

@@ -94,6 +94,24 @@ test("a variable the text sets to one literal, or the user's environment holds, 
     t.true(nodeBinReading(text, context).unresolved.length > 0, text);
 });
 
+test('a name run in workspace packages (npm --workspace, pnpm --filter or -r, yarn workspace) is unresolved; a script run there is not a name', (t) => {
+  for (const text of [
+    'npm exec -w packages/app -- acme-lint',
+    'npm exec --workspaces acme-lint',
+    'pnpm --filter app exec acme-lint',
+    'pnpm -r exec acme-lint',
+    'pnpm --filter=app acme-lint',
+    'yarn workspace app acme-lint',
+    'yarn workspaces foreach -A run acme-lint',
+    "pnpm -r exec --shell-mode 'acme-lint src'",
+  ]) {
+    const reading = read(text);
+    t.deepEqual(reading.runs, [], text);
+    t.is(reading.unresolved.length, 1, text);
+  }
+  t.deepEqual(read('npm run lint --workspaces'), { runs: [], unresolved: [] });
+});
+
 test('over-denial: a cd zotbox cannot work out names nothing when no name runs through node_modules/.bin', (t) => {
   for (const text of ['cd "$PKG" && make lint', 'cd - && git status', 'for d in packages/*; do (cd "$d" && ./check.sh); done']) t.deepEqual(read(text), { runs: [], unresolved: [] }, text);
 });
