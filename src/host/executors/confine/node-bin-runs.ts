@@ -1,33 +1,69 @@
 // The names a shell text runs through the project's `node_modules/.bin`: `npx NAME`, `npm exec [--] NAME` (`npm x`),
 // `pnpm exec NAME`, `pnpm NAME`, `yarn [run|exec] NAME`, `pnpx`/`bunx NAME`, and a plain `NAME` where the script's
 // PATH holds a `node_modules/.bin` entry (`PATH=node_modules/.bin:$PATH`; husky v9 puts it first for every hook).
-// Looked up as npm does, from where the command runs up to the root: a name found there is run as
-// `node_modules/.bin/NAME` written out (its link followed, where it leads read: tool-file-references.ts). A name found
-// nowhere is left to the shell's reading (npx would download it): a command name, as any other.
+// Looked up as npm does, from where the command runs up to the root: the directories every `cd`/`pushd` of the text
+// may have moved to (all of them, wherever they stand: more places, never fewer), or the program's own -C/--prefix/
+// --dir/--cwd. Shell text inside (`sh -c`, `npx -c`, `npm exec --call`, eval, $(...), a here-document a shell reads)
+// is read the same way. Closed world: a directory or a text zotbox cannot work out leaves the name unresolved, never
+// looked up from the wrong place. A name found nowhere is left to the shell's reading (npx would download it).
 
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { commandStrings, programOf, stdinReader } from './shell-command-reading.js';
+import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, type LexNotes, lexShell, unmark } from './shell-lexer.js';
+
+/** A name run through node_modules/.bin, with every directory (absolute) it may be run from. */
+export interface NodeBinRun {
+  readonly name: string;
+  readonly directories: readonly string[];
+}
+
+export interface NodeBinReading {
+  readonly runs: readonly NodeBinRun[];
+  /** Why a name cannot be placed (a directory or a text zotbox cannot work out): each refuses every writer. */
+  readonly unresolved: readonly string[];
+}
+
+export interface NodeBinContext {
+  /** Where the text starts running (absolute): the top of the repository for a hook. */
+  readonly workingDirectory: string;
+  /** The script's own directory ($(dirname "$0")), where the text is a script's. */
+  readonly scriptDirectory?: string;
+  /** The PATH the text runs with already holds node_modules/.bin (a husky hook). */
+  readonly pathHasBin?: boolean;
+  /** The user's environment (a variable the text does not set expands to its value there) and home (`cd`, `cd ~/x`). */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly homeDirectory?: string;
+}
 
 /** Programs that run the command after them (their options and assignments skipped). */
-const PREFIXES = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'builtin']);
+const PREFIXES = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'builtin', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', '!']);
 /** Options of those programs that take a value as the next word (`nice -n 5`, `env -u VAR`, `env -C DIR`). */
 const PREFIX_VALUED = new Set(['-n', '--adjustment', '-u', '--unset', '-C', '--chdir']);
 /** The shell's own builtins and keywords: never looked up on PATH. */
 const SHELL_OWN = new Set(
-  'export local declare readonly typeset set unset cd echo printf test [ [[ if then else elif fi for do done while until case esac exit return true false . source shift trap eval wait read'.split(
+  'export local declare readonly typeset set unset cd pushd popd echo printf test [ [[ if then else elif fi for do done while until case esac exit return true false . source shift trap eval wait read'.split(
     ' ',
   ),
 );
 /** Options of npx / npm exec / pnpm / yarn that take a value as the next word. */
-const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--prefix', '--workspace', '-w', '--cwd']);
-
-/** The words of each simple command of `text`, quotes removed (rough: a command it cannot split names nothing here; the shell reading still protects every word). */
-function commandsOf(text: string): string[][] {
-  return text
-    .split(/\n|;|&&|\|\||\||&|\(|\)|`|\$\(/u)
-    .map((command) => [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/gu)].map((match) => match[1] ?? match[2] ?? match[3]!))
-    .filter((words) => words.length > 0);
-}
+const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
+/** Their options that name the directory the command runs in (npm's -C is --prefix, pnpm's is --dir). */
+const DIRECTORY_OPTIONS = ['-C', '--prefix', '--dir', '--cwd'];
+/** Their options that run the command in workspace packages (npm's --workspace(s), pnpm's --filter and --recursive, -w either's). */
+const WORKSPACE_OPTIONS = ['--workspace', '-w', '--workspaces', '-ws', '--filter', '-F', '--filter-prod', '--recursive', '-r'];
+/** Their options whose value is shell text run with node_modules/.bin on PATH (pnpm's --shell-mode makes the operand that). */
+const CALL_OPTIONS = ['-c', '--call'];
+const RUNNERS = /\b(?:npx|pnpx|bunx|npm|pnpm|yarn)\b/u;
+/** A command name (not an option the lexer left first, as in `[ ! -f x ]`, nor a path). */
+const NAME = /^[\w@][\w@.+-]*$/u;
+/** Expansions a cd may spell whose value is known: the current directory, the repository's top, the script's own directory. */
+const CURRENT = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u;
+const TOPLEVEL = /^(?:\$\( ?git rev-parse --show-toplevel ?\)|`git rev-parse --show-toplevel`)$/u;
+const OWN = String.raw`\$\( ?dirname (?:-- )?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"? ?\)`;
+const SCRIPT_DIRECTORY = new RegExp(String.raw`^(?:${OWN}|\$\{0%/\*\}|\$\( ?cd "?${OWN}"? ?(?:&&|;) ?pwd(?: -P)? ?\))$`, 'u');
+const MAX_DEPTH = 4;
+const MAX_DIRECTORIES = 64;
 
 /** Whether `text` puts a `node_modules/.bin` directory on PATH (an assignment, exported or not, or husky's `export PATH=...`). */
 export function putsNodeBinOnPath(text: string): boolean {
@@ -44,31 +80,229 @@ function operandFrom(words: readonly string[], at: number): number {
   return index;
 }
 
-/**
- * The command names `text` runs through node_modules/.bin, each as written (no "/"), in order. `pathHasBin`: the PATH
- * the text runs with already holds node_modules/.bin (a husky hook), or the text puts it there.
- */
-export function nodeBinRuns(text: string, pathHasBin = false): string[] {
-  const onPath = pathHasBin || putsNodeBinOnPath(text);
-  const found: string[] = [];
-  for (const words of commandsOf(text)) {
-    let at = 0;
-    while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || PREFIXES.has(words[at]!) || (at > 0 && words[at]!.startsWith('-')))) at += at > 0 && PREFIX_VALUED.has(words[at]!) ? 2 : 1;
-    const program = words[at];
-    if (program === undefined) continue;
-    const next = operandFrom(words, at + 1);
-    let name: string | undefined;
-    if (['npx', 'pnpx', 'bunx'].includes(program)) name = words[next];
-    else if (program === 'npm' && (words[next] === 'exec' || words[next] === 'x')) name = words[operandFrom(words, next + 1)];
-    else if (program === 'pnpm' || program === 'yarn') {
-      // `pnpm NAME` and `yarn NAME` run a package.json script of that name first, else the bin (the script is read
-      // with package.json); `run`/`exec` name it next. `dlx` downloads: no lookup.
-      const word = words[next];
-      name = word === 'run' || word === 'exec' || word === 'run-script' ? words[operandFrom(words, next + 1)] : word === 'dlx' ? undefined : word;
-    } else if (onPath && !SHELL_OWN.has(program)) name = program;
-    if (name !== undefined && /^[\w@.+-][\w@.+-]*$/u.test(name) && !name.startsWith('.')) found.push(name);
+/** The value of the last of `names` among words[from, to) (`-C DIR`, `--prefix=DIR`), if one is there. */
+function optionValue(words: readonly string[], from: number, to: number, names: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let index = from; index < to; index++) {
+    const word = words[index]!;
+    if (names.includes(word)) value = words[index + 1];
+    else for (const name of names) if (name.startsWith('--') && word.startsWith(`${name}=`)) value = word.slice(name.length + 1);
   }
-  return [...new Set(found)];
+  return value;
+}
+
+const short = (text: string) => JSON.stringify(unmark(text.length > 60 ? `${text.slice(0, 57)}...` : text).replace(/[\uE000-\uEFFF]/gu, '$…'));
+
+/**
+ * A directory word as a path (absolute, or relative to the directory the command starts in), its known expansions
+ * spelled out; undefined for one zotbox cannot work out (another expansion, a pattern, `~`, empty).
+ */
+function directoryOf(word: string, expansions: readonly string[], context: NodeBinContext, text: string): string | undefined {
+  const unknown: string[] = [];
+  const spelled = word.replace(/[\uE000-\uEFFF]/gu, (mark, offset: number) => {
+    const expansion = expansions[mark.charCodeAt(0) - EXPANSION_BASE] ?? '';
+    if (CURRENT.test(expansion)) return '.';
+    const value = offset === 0 ? knownValue(expansion, context, text) : undefined;
+    if (value !== undefined) return value;
+    unknown.push(expansion);
+    return '';
+  });
+  const home = /^~(?=\/|$)/u.test(spelled) && context.homeDirectory !== undefined ? `${context.homeDirectory}${spelled.slice(1)}` : spelled;
+  return unknown.length === 0 && home !== '' && !/[\uF001-\uF004]/u.test(home) && !home.startsWith('~') ? home : undefined;
+}
+
+/**
+ * What an expansion at the start of a directory word holds, where zotbox knows it: the repository's top, the script's
+ * own directory, and a variable variableValue spells out.
+ */
+function knownValue(expansion: string, context: NodeBinContext, text: string): string | undefined {
+  if (TOPLEVEL.test(expansion)) return context.workingDirectory;
+  if (SCRIPT_DIRECTORY.test(expansion)) return context.scriptDirectory;
+  return variableValue(expansion, context, text);
+}
+
+/**
+ * What `$NAME` holds where zotbox knows it, as the script's reading spells it: the value every assignment of the text
+ * gives it, when each is the same literal (`CMD="npx acme-lint"`); else, when the text never sets it (nor reads it, nor
+ * loops over it), the user's environment's (HOME the home directory). $PWD and $OLDPWD move with each cd: never here.
+ */
+function variableValue(expansion: string, context: NodeBinContext, text: string): string | undefined {
+  const name = /^\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})$/u.exec(expansion);
+  const variable = name?.[1] ?? name?.[2];
+  if (variable === undefined || variable === 'PWD' || variable === 'OLDPWD') return undefined;
+  if (readsVariable(text, variable)) return undefined;
+  const assignments = [...text.matchAll(new RegExp(String.raw`\b${variable}\+?=`, 'gu'))].length;
+  const literal = new RegExp(String.raw`(?:^|[\s;&|(])(?:(?:export|local|readonly)\s+)?${variable}=("[^"$\x60\\]*"|'[^']*'|[^\s;&|()$\x60"'\\]*)(?=$|[\s;&|)])`, 'gmu');
+  const values = [...text.matchAll(literal)].map((match) => match[1]!.replace(/^(["'])(.*)\1$/su, '$2'));
+  if (assignments > 0) return values.length === assignments && values.every((value) => value === values[0]) ? values[0] : undefined;
+  const value = variable === 'HOME' ? context.homeDirectory : context.environment?.[variable];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Whether `text` reads a value into `variable` (read, a loop). */
+const readsVariable = (text: string, variable: string) => new RegExp(String.raw`\b(?:read|for|select)\b[^\n;]*\b${variable}\b`, 'u').test(text);
+/** Whether `text` sets `variable` (an assignment, read, a loop). */
+const setsVariable = (text: string, variable: string) => readsVariable(text, variable) || new RegExp(String.raw`\b${variable}\+?=`, 'u').test(text);
+
+/** Where the commands of one text may run. `unknown`: a move zotbox cannot work out (then no name is placed). */
+interface Place {
+  readonly directories: readonly string[];
+  readonly unknown?: string;
+}
+
+/** Each directory of `place` moved to `target` (relative to each, or absolute). */
+function moved(place: Place, target: string): string[] {
+  return path.isAbsolute(target) ? [path.normalize(target)] : place.directories.map((directory) => path.resolve(directory, target));
+}
+
+/** A command's program index, past keywords, assignments and wrappers, and the directory `env -C` moves it to. */
+function programAt(words: readonly string[]): { at: number; chdir: string | undefined } {
+  let { at, chdir } = programOf(words);
+  while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || PREFIXES.has(words[at]!) || (at > 0 && words[at]!.startsWith('-')))) {
+    if (words[at] === '-C' || words[at] === '--chdir') chdir = words[at + 1];
+    at += at > 0 && PREFIX_VALUED.has(words[at]!) ? 2 : 1;
+  }
+  return { at, chdir };
+}
+
+/**
+ * The place of a text's commands: `from`, and every directory a cd or pushd of it (or of an eval's text) may move to,
+ * chained (`cd a; cd b` may be in a/b, in a or in b). popd and `cd -` after a cd go back to one of them.
+ */
+function placeOf(commands: readonly string[][], expansions: string[], from: Place, context: NodeBinContext, whole: string): Place {
+  const directories = [...from.directories];
+  let unknown = from.unknown;
+  let movedYet = false;
+  const visit = (list: readonly string[][], depth: number) => {
+    for (const words of list) {
+      const { at } = programAt(words);
+      const program = words[at];
+      if (program === 'eval' && depth < MAX_DEPTH) visit(lexShell(words.slice(at + 1).join(' '), expansions), depth + 1);
+      if (program !== 'cd' && program !== 'pushd') continue;
+      const target = words.slice(at + 1).find((word) => word === '-' || !word.startsWith('-'));
+      if (target === '-' && movedYet) continue;
+      const spelled = target === '-' ? undefined : target === undefined ? context.homeDirectory : directoryOf(target, expansions, context, whole);
+      movedYet = true;
+      if (spelled === undefined) {
+        unknown ??= `${program} ${target === undefined ? '(alone: the home directory)' : short(target)}`;
+        continue;
+      }
+      for (const directory of moved({ directories }, spelled)) if (!directories.includes(directory)) directories.push(directory);
+      if (directories.length > MAX_DIRECTORIES) unknown ??= `more than ${MAX_DIRECTORIES} directories its cds may move to`;
+    }
+  };
+  visit(commands, 0);
+  return { directories, ...(unknown === undefined ? {} : { unknown }) };
+}
+
+/** The names `text` runs through node_modules/.bin and every directory each may be run from, or why one cannot be placed. */
+export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinReading {
+  const runs = new Map<string, Set<string>>();
+  const unresolved: string[] = [];
+  const record = (name: string, place: Place, own: string | undefined, expansions: readonly string[]) => {
+    if (!NAME.test(name)) return;
+    if (place.unknown !== undefined) {
+      unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from the directory it runs in, after ${place.unknown}, which zotbox cannot work out`);
+      return;
+    }
+    const spelled = own === undefined ? undefined : directoryOf(own, expansions, context, whole);
+    if (own !== undefined && spelled === undefined) {
+      unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from ${short(own)}, a directory zotbox cannot work out`);
+      return;
+    }
+    const directories = runs.get(name) ?? new Set<string>();
+    for (const directory of spelled === undefined ? place.directories : moved(place, spelled)) directories.add(directory);
+    runs.set(name, directories);
+  };
+  const read = (text: string, from: Place, pathHasBin: boolean, depth: number) => {
+    if (depth > MAX_DEPTH) {
+      unresolved.push(`it runs shell text nested deeper than zotbox reads (${short(text)})`);
+      return;
+    }
+    const expansions: string[] = [];
+    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false };
+    const commands = lexShell(text, expansions, (expansion) => variableValue(expansion, context, whole), notes);
+    const onPath = pathHasBin || putsNodeBinOnPath(text);
+    if (notes.unclosed && (onPath || RUNNERS.test(text))) unresolved.push(`a quote in ${short(text)} is never closed, so zotbox cannot tell which names it runs`);
+    const place = placeOf(commands, expansions, from, context, whole);
+    // Shell text inside: a shell's -c, eval, npx -c; expanded first by this shell, so one holding an expansion here is
+    // split by what the expansion holds (unresolved where it may run a name).
+    const nested = (inner: string, innerOnPath: boolean, expanded = /[\uE000-\uEFFF]/u.test(inner), own?: string) => {
+      const spelled = own === undefined ? undefined : directoryOf(own, expansions, context, whole);
+      if (expanded && (innerOnPath || RUNNERS.test(whole))) unresolved.push(`it runs shell text that holds an expansion (${short(inner)}), so zotbox cannot tell which names it runs`);
+      else if (own !== undefined && spelled === undefined) unresolved.push(`it runs shell text in ${short(own)}, a directory zotbox cannot work out`);
+      else read(inner, spelled === undefined ? place : { ...place, directories: moved(place, spelled) }, innerOnPath, depth + 1);
+    };
+    for (const words of commands) {
+      if (words[0] === CASE_PATTERN) continue;
+      for (const inner of commandStrings(words.map(unmark)).values()) nested(inner, onPath);
+      const { at, chdir } = programAt(words);
+      const program = words[at];
+      if (program === undefined) continue;
+      const found = runnerName(words, at);
+      const runs = found?.name ?? found?.call;
+      // In workspace packages: their node_modules/.bin, which zotbox does not list (the workspace globs are not read).
+      if (found?.workspaces === true && runs !== undefined) unresolved.push(`it runs ${short(runs)} in the packages of a workspace, whose node_modules/.bin zotbox does not look in`);
+      else if (found?.call !== undefined) nested(found.call, true, undefined, found.directory ?? chdir);
+      if (found?.workspaces !== true && found?.name !== undefined) {
+        if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(found.name)) unresolved.push(`it runs ${short(found.name)} from node_modules/.bin, a name zotbox cannot spell out`);
+        else record(found.name, place, found.directory ?? chdir, expansions);
+      }
+      // With node_modules/.bin on PATH every command name is looked up there first, npm and npx too.
+      if (onPath && !SHELL_OWN.has(program)) record(program, place, chdir, expansions);
+      // A command a variable of the text names that zotbox cannot spell out (`$CMD`, set two ways) may be any runner
+      // or name (one the text never sets is the user's environment's, as the script's reading takes it).
+      const variable = /^[\uE000-\uEFFF]$/u.test(program) ? /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansions[program.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1] : undefined;
+      if (variable !== undefined && setsVariable(whole, variable) && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command $${variable} names, which zotbox cannot spell out`);
+    }
+    // $(...) and `...`, <(...): commands of their own, run in a subshell of this place.
+    for (const expansion of expansions) for (const inner of commandSubstitutions(expansion)) read(inner, place, onPath, depth + 1);
+    for (const inner of notes.processSubstitutions ?? []) read(inner, place, onPath, depth + 1);
+    for (const document of notes.hereDocuments) if (stdinReader(document.command) === 'shell') nested(document.body, onPath, document.expanded && /[$`]/u.test(document.body));
+  };
+  read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
+  return { runs: [...runs].map(([name, directories]) => ({ name, directories: [...directories] })), unresolved };
+}
+
+/**
+ * What a package runner at `at` runs: the name it looks up in node_modules/.bin, the shell text it runs with
+ * node_modules/.bin on PATH (`npx -c`, `npm exec --call`, `pnpm exec --shell-mode`), the directory its own option
+ * moves it to. Undefined for a program that is no package runner; an empty result for one that runs none (`npm test`,
+ * `pnpm dlx`: npm scripts are read with package.json, downloads are no project file).
+ */
+function runnerName(words: readonly string[], at: number): { name?: string; call?: string; directory?: string; workspaces?: true } | undefined {
+  const program = words[at]!;
+  const next = operandFrom(words, at + 1);
+  let operand: number | undefined;
+  if (program === 'yarn' && (words[next] === 'workspace' || words[next] === 'workspaces')) {
+    // `yarn workspace PKG NAME`, `yarn workspaces foreach … run NAME`: run in workspace packages.
+    const run = words.findIndex((word, index) => index > next && (word === 'run' || word === 'exec'));
+    const name = words[words[next] === 'workspace' ? next + 2 : run === -1 ? words.length : run + 1];
+    return { ...(name === undefined ? {} : { name }), workspaces: true };
+  }
+  if (['npx', 'pnpx', 'bunx'].includes(program)) operand = next;
+  else if (program === 'npm') operand = words[next] === 'exec' || words[next] === 'x' ? operandFrom(words, next + 1) : undefined;
+  else if (program === 'pnpm' || program === 'yarn') {
+    // `pnpm NAME` and `yarn NAME` run a package.json script of that name first, else the bin (the script is read
+    // with package.json); `run`/`exec` name it next. `dlx` downloads: no lookup.
+    const word = words[next];
+    operand = word === 'run' || word === 'exec' || word === 'run-script' ? operandFrom(words, next + 1) : word === 'dlx' ? undefined : next;
+  } else return undefined;
+  if (operand === undefined) return {};
+  const directoryWord = optionValue(words, at + 1, operand, DIRECTORY_OPTIONS);
+  const directory = {
+    ...(directoryWord === undefined ? {} : { directory: directoryWord }),
+    ...(words.slice(at + 1, operand).some((word) => WORKSPACE_OPTIONS.includes(word.replace(/=.*$/su, ''))) ? { workspaces: true as const } : {}),
+  };
+  const shellMode = words.slice(at + 1, operand).includes('--shell-mode');
+  const call = optionValue(words, at + 1, operand, CALL_OPTIONS) ?? (shellMode ? words[operand] : undefined);
+  if (call !== undefined) return { call, ...directory };
+  return { ...(words[operand] === undefined ? {} : { name: words[operand] }), ...directory };
+}
+
+/** The command names `text` runs through node_modules/.bin, each as written (no "/"), in order (nodeBinReading's names). */
+export function nodeBinRuns(text: string, pathHasBin = false): string[] {
+  return nodeBinReading(text, { workingDirectory: path.sep, pathHasBin }).runs.map((run) => run.name);
 }
 
 /**

@@ -13,17 +13,39 @@ import { linkedPackageNames } from './node-linked-packages.js';
 import { mappedTargets, packageMap, packageScope } from './package-json-maps.js';
 import { typescriptCandidates } from './typescript-resolution.js';
 
+/** The names `code` binds to `createRequire(...)` (`const req = createRequire(import.meta.url)`), escaped for a RegExp. */
+function boundRequires(code: string): string[] {
+  return [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\w+\s*\.\s*)?createRequire\b/gu)].map((match) => match[1]!.replace(/\$/gu, '\\$'));
+}
+
 /**
  * The calls that load or resolve a specifier as require/import does: require and import, `require.resolve`,
  * `import.meta.resolve`, `createRequire(...)` and its `.resolve` (a file found by a package's name is run by the
  * program that found it as often as it is loaded), and a name bound to `createRequire(...)`, called or `.resolve`d.
  */
 function loaderCalls(code: string): RegExp {
-  const bound = [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\w+\s*\.\s*)?createRequire\b/gu)].map((match) => match[1]!.replace(/\$/gu, '\\$'));
+  const bound = boundRequires(code);
   const names = ['require', ...bound].map((name) => `(?<![\\w$])${name}\\s*(?:\\.\\s*resolve\\s*)?\\(\\s*`);
   const created = String.raw`\bcreateRequire\s*\((?:[^()]|\([^()]*\))*\)\s*(?:\.\s*resolve\s*)?\(\s*`;
   const meta = String.raw`\bimport\s*\.\s*meta\s*\.\s*resolve\s*\(\s*`;
   return new RegExp(`(?:${[...names, created, meta, String.raw`\bimport\s*\(\s*`, String.raw`\bfrom\s+`, String.raw`\bimport\s+`].join('|')})["'\`]([^"'\`\\s./][^"'\`\\s]*)["'\`]`, 'gu');
+}
+
+/**
+ * The resolve calls of `code` given a second argument (`require.resolve("x", { paths: [dir] })`, a createRequire's
+ * `.resolve`, `import.meta.resolve("x", parent)`), with the line of each: node looks the specifier up from the
+ * directories (or the parent) that argument names instead of the program's own, relative or bare. zotbox does not
+ * read that argument: each is unresolved. `path.resolve(...)` and other objects' `resolve` are no such call.
+ */
+export function resolveCallsWithOptions(code: string): { readonly text: string; readonly line: number }[] {
+  const bound = boundRequires(code);
+  const callers = [
+    ...['require', ...bound].map((name) => String.raw`(?<![\w$.])${name}\s*\.\s*resolve`),
+    String.raw`\bcreateRequire\s*\((?:[^()]|\([^()]*\))*\)\s*\.\s*resolve`,
+    String.raw`\bimport\s*\.\s*meta\s*\.\s*resolve`,
+  ];
+  const calls = new RegExp(`(?:${callers.join('|')})\\s*\\(\\s*(["'\`])((?:(?!\\1)[^\\\\\\n])*)\\1\\s*,`, 'gu');
+  return [...code.matchAll(calls)].map((match) => ({ text: match[2]!, line: code.slice(0, match.index).split('\n').length - 1 }));
 }
 
 /** The specifiers of `code`'s imports and requires (and their resolve calls) that are no relative or absolute path, with the line that says each. */
@@ -48,6 +70,8 @@ export function packageSpecifierNames(
   environment: Readonly<Record<string, string | undefined>>,
 ): { name: string; index: number; tree?: boolean; link?: true; why?: string }[] {
   const names: { name: string; index: number; tree?: boolean; link?: true; why?: string }[] = [];
+  for (const { text, line } of resolveCallsWithOptions(code))
+    unresolved.push(where(line, `: it resolves ${JSON.stringify(text)} from the directories its second argument names, which zotbox does not read`));
   const specifiers = packageSpecifiers(code);
   if (specifiers.length === 0) return names;
   const scope = packageScope(path.dirname(file));

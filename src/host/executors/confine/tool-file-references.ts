@@ -55,7 +55,7 @@ import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { isLink, linkedProgram } from './linked-programs.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
-import { nodeBinPlaces, nodeBinRuns } from './node-bin-runs.js';
+import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
@@ -159,12 +159,18 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
   }
   // Names run through node_modules/.bin (npx, npm exec, a PATH holding it; husky v9 puts it on every hook's PATH).
   const husky = [file, runAs].some((each) => each.split(path.sep).includes('.husky'));
-  return [...named, ...nodeBinNamed(text, base, file, runBy, husky)];
+  return [...named, ...nodeBinNamed(text, base, file, runBy, unresolved, { pathHasBin: husky, scriptDirectory: path.dirname(runAs), environment, homeDirectory: home })];
 }
 
-/** The node_modules/.bin entries `text` runs by name (node-bin-runs.ts), written out as a script's run words. */
-function nodeBinNamed(text: string, base: string, by: string, runBy: string, pathHasBin = false): Named[] {
-  return nodeBinRuns(text, pathHasBin).flatMap((name) => nodeBinPlaces(name, base).map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true })));
+/**
+ * The node_modules/.bin entries `text` runs by name (node-bin-runs.ts), looked up from each directory it may run in,
+ * written out as a script's run words; a name it cannot place is unresolved.
+ */
+function nodeBinNamed(text: string, base: string, by: string, runBy: string, unresolved: string[], context: Omit<NodeBinContext, 'workingDirectory'>): Named[] {
+  const reading = nodeBinReading(text, { workingDirectory: path.resolve(base), ...context });
+  for (const why of reading.unresolved) unresolved.push(`${by}: ${why}`);
+  const places = new Set(reading.runs.flatMap(({ name, directories }) => directories.flatMap((directory) => nodeBinPlaces(name, directory))));
+  return [...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true }));
 }
 
 /** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
@@ -250,7 +256,7 @@ function settingShellNames(
         ...runFields(word.runs === true, operands, word.text),
       });
     }
-    named.push(...nodeBinNamed(shell.text, base, where(shell.index, ''), runBy));
+    named.push(...nodeBinNamed(shell.text, base, where(shell.index, ''), runBy, unresolved, { scriptDirectory: path.dirname(file), environment, homeDirectory: home }));
   }
   return named;
 }

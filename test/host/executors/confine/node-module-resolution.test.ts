@@ -4,7 +4,7 @@
 import test from 'ava';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageSpecifiers } from '../../../../src/host/executors/confine/node-module-resolution.js';
+import { packageSpecifiers, resolveCallsWithOptions } from '../../../../src/host/executors/confine/node-module-resolution.js';
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
@@ -35,6 +35,40 @@ test('packageSpecifiers: relative literals, built-ins and other resolve calls ar
     'req.resolve("@acme/utils")',
   ])
     t.deepEqual(texts(code), [], code);
+});
+
+test('resolveCallsWithOptions: a resolve call given a second argument (node looks from the directories it names), relative or bare, over lines', (t) => {
+  for (const [code, expected] of [
+    ['require.resolve("@acme/utils/bin.js", { paths: [dir] })', [{ text: '@acme/utils/bin.js', line: 0 }]],
+    ["x;\nrequire.resolve('./bin.js',\n  { paths: ['packages/utils'] })", [{ text: './bin.js', line: 1 }]],
+    ['createRequire(import.meta.url).resolve("@acme/utils", { paths })', [{ text: '@acme/utils', line: 0 }]],
+    ['const req = createRequire(__filename);\nreq.resolve(`@acme/utils`, opts);', [{ text: '@acme/utils', line: 1 }]],
+    ['import.meta.resolve("@acme/utils", parentURL)', [{ text: '@acme/utils', line: 0 }]],
+  ] as const)
+    t.deepEqual(resolveCallsWithOptions(code), [...expected], code);
+  // One argument, path.resolve and other objects' resolve, a name not bound to createRequire: none.
+  for (const code of [
+    'require.resolve("@acme/utils")',
+    'path.resolve("a", "b")',
+    'promise.resolve("a", 1)',
+    'Promise.resolve("x", y)',
+    'req.resolve("@acme/utils", { paths })',
+    'other.require.resolve("a", b)',
+  ])
+    t.deepEqual(resolveCallsWithOptions(code), [], code);
+});
+
+test('a hook program that resolves a file from directories its options name is unresolved; path.resolve is not', (t) => {
+  const withPaths = read(
+    t,
+    'const bin = require.resolve("./bin.js", { paths: [require("path").join(__dirname, "../packages/utils")] });\nrequire("child_process").execFileSync(process.execPath, [bin]);\n',
+  );
+  t.is(withPaths.unresolved.length, 1);
+  t.regex(withPaths.unresolved[0]!, /check\.js line 1/u);
+  // Over-denial control: path.resolve with two arguments, and a one-argument require.resolve, refuse nothing.
+  const ordinary = read(t, 'const out = require("path").resolve(__dirname, "out");\nrequire.resolve("@acme/utils");\n');
+  t.deepEqual(ordinary.unresolved, []);
+  t.false(ordinary.protects('packages/utils/other.js'));
 });
 
 function read(t: Parameters<typeof tempDir>[0], code: string, program = 'tools/check.js') {
