@@ -45,7 +45,7 @@ test('closed world: a way placeDirectory cannot follow (a loop, ".." below a mis
 });
 
 /** A repository whose pre-commit hook runs the workspace bin `acme-lint` by path, which touches `ran` when run. */
-function workspaceBin(t: ExecutionContext, ran: string): SandboxWorld {
+function workspaceBin(t: ExecutionContext, ran: string, hook = 'exec node_modules/.bin/acme-lint'): SandboxWorld {
   const world = sandboxWorld(t);
   const env = { PATH: '/usr/bin:/bin', HOME: world.root, ...USER_ENV };
   execFileSync('git', ['init', '-q', world.ws], { env });
@@ -54,7 +54,7 @@ function workspaceBin(t: ExecutionContext, ran: string): SandboxWorld {
     'README.md': 'hello\n',
     'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.sh"}}\n',
     'packages/lint/bin/lint.sh': `#!/bin/sh\ntouch ${ran}\n`,
-    '.git/hooks/pre-commit': '#!/bin/sh\nexec node_modules/.bin/acme-lint\n',
+    '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`,
   };
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(world.ws, name)), { recursive: true });
@@ -101,15 +101,18 @@ const changes = [
 for (const confined of [true, false]) {
   const mode = confined ? 'confined' : 'unconfined';
 
-  test(`a call that leaves the linked workspace package alone is no change to it (${mode})`, async (t) => {
-    const ran = path.join(realpathSync(tempDir(t, 'zb-ran-')), 'LINT-RAN');
-    const world = workspaceBin(t, ran);
-    const result = await world.run('mkdir -p src && printf "x = 1\\n" > src/app.js', { layout: layoutOf(world), confined });
-    t.is(result.exitCode, 0, result.stderr);
-    t.is(readFileSync(path.join(world.ws, 'src/app.js'), 'utf8'), 'x = 1\n');
-    userCommit(world, 'a.txt');
-    t.true(existsSync(ran)); // the hook ran the workspace bin, as before
-  });
+  // The bin through its .bin link, and the path through the linked package written out in the hook.
+  for (const hook of ['exec node_modules/.bin/acme-lint', 'exec sh node_modules/@acme/lint/bin/lint.sh']) {
+    test(`a call that leaves the linked workspace package alone is no change to it (${mode}, hook: ${hook})`, async (t) => {
+      const ran = path.join(realpathSync(tempDir(t, 'zb-ran-')), 'LINT-RAN');
+      const world = workspaceBin(t, ran, hook);
+      const result = await world.run('mkdir -p src && printf "x = 1\\n" > src/app.js', { layout: layoutOf(world), confined });
+      t.is(result.exitCode, 0, result.stderr);
+      t.is(readFileSync(path.join(world.ws, 'src/app.js'), 'utf8'), 'x = 1\n');
+      userCommit(world, 'a.txt');
+      t.true(existsSync(ran)); // the hook ran the workspace bin, as before
+    });
+  }
 
   for (const change of changes) {
     test(`the link on the way to a workspace bin a hook runs, ${change.name}, is put back and the run stopped (${mode})`, async (t) => {
