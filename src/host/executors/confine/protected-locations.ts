@@ -14,6 +14,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { linkTargets } from './link-targets.js';
+import { LinkPlacement } from './links-on-the-way.js';
 import { toolFileReferences } from './tool-file-references.js';
 
 /** Entries and bytes recorded per call at most: past these zotbox cannot promise to put things back, and refuses. */
@@ -60,14 +61,19 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
     writeRoots,
     (p) => inventory.gitDirectories.has(p) || (path.basename(p).toLowerCase() === 'objects' && inGitDirectory(p)),
   );
-  const locations = [...git.locations, ...named.locations, ...linked.locations];
+  const written = [...git.locations, ...named.locations, ...linked.locations];
+  // A path reached through a linked directory (a workspace package's bin) is recorded where it lies: the links on the
+  // way as links, and where they lead (links-on-the-way.ts). The gate is given both; the path as written never matches.
+  const placement = new LinkPlacement(writeRoots);
+  const placed = (location: ControlLocation) => placement.locations(location);
+  const locations = [...written, ...written.flatMap((location) => (placement.place(location.path) === undefined ? [] : placed(location)))];
   // Git directories (and the gitfiles and links in them) are the git aftercare's: bound read-only and checked there.
-  for (const location of [...locations.filter((location) => location.modules === undefined), ...moduleEntries.map((entry) => ({ ...entry, tree: true }))]) {
+  for (const location of [...written.filter((location) => location.modules === undefined), ...moduleEntries.map((entry) => ({ ...entry, tree: true }))].flatMap(placed)) {
     // A directory that a key names as a whole (a remote, a worktree) is not run; its files are not protected.
     const isDirectory = !location.tree && lstatSync(location.path, { throwIfNoEntry: false })?.isDirectory() === true;
     if (!isDirectory && !inGitDirectory(location.path) && !reasons.has(location.path)) reasons.set(location.path, location.reason);
   }
-  for (const [entry, reason] of entries) if (!reasons.has(entry)) reasons.set(entry, reason);
+  for (const [entry, reason] of entries) for (const location of placed({ path: entry, tree: false, reason })) if (!reasons.has(location.path)) reasons.set(location.path, location.reason);
   const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
   const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
   return { locations, paths, reasons, unresolved, toolUnresolved: named.unresolved, linkUnresolved: linked.unresolved };
