@@ -164,6 +164,56 @@ test("the project's own venv: setuptools' finder line is read through the finder
   t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /includes its base interpreter's site-packages/u);
 });
 
+/** setuptools' distutils-precedence.pth as setuptools >= 60 writes it (a trailing blank, no newline), and virtualenv's _virtualenv.pth. */
+const DISTUTILS_PRECEDENCE = "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'local') == 'local'; enabled and __import__('_distutils_hack').add_shim(); ";
+
+test("the project's own venv: setuptools' distutils-precedence.pth and virtualenv's _virtualenv.pth, exact and with their module in site-packages, add nothing and refuse nothing", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  mkdirSync(path.join(site, '_distutils_hack'));
+  writeFileSync(path.join(site, '_distutils_hack', '__init__.py'), '');
+  writeFileSync(path.join(site, '_virtualenv.py'), '');
+  for (const [name, text] of [
+    ['distutils-precedence.pth', DISTUTILS_PRECEDENCE],
+    ['distutils-precedence.pth', `${DISTUTILS_PRECEDENCE.replace("'local') ==", "'stdlib') ==")}\n`],
+    ['_virtualenv.pth', 'import _virtualenv\n'],
+  ] as const) {
+    writeFileSync(path.join(site, name), text);
+    const found = resolve('.venv/bin/python', ws, ['mypkg.lint']);
+    t.deepEqual(found.unresolved, [], name);
+    t.true(found.protects('src/mypkg/lint.py'), name);
+    t.false(found.protects('src/mypkg/other.py'), name);
+    rmSync(path.join(site, name));
+  }
+});
+
+test("the project's own venv: a changed distutils-precedence or _virtualenv line, or one whose module is not in site-packages, is code zotbox does not read: unresolved", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  mkdirSync(path.join(site, '_distutils_hack'));
+  writeFileSync(path.join(site, '_distutils_hack', '__init__.py'), '');
+  writeFileSync(path.join(site, '_virtualenv.py'), '');
+  for (const [name, text] of [
+    ['distutils-precedence.pth', DISTUTILS_PRECEDENCE.replace("__import__('_distutils_hack')", "__import__('mypkg')")],
+    ['distutils-precedence.pth', `${DISTUTILS_PRECEDENCE}import sys; sys.path.insert(0, '/anywhere')`],
+    ['_virtualenv.pth', 'import _virtualenv; import mypkg.lint\n'],
+    ['_virtualenv.pth', 'import _virtualenv as v\n'],
+  ] as const) {
+    writeFileSync(path.join(site, name), text);
+    t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), new RegExp(`${name.replace('.', '\\.')}: it runs code`, 'u'), text);
+    rmSync(path.join(site, name));
+  }
+  // The exact line with its module missing from site-packages: Python looks the module up further along the path
+  // (an editable install's src/, where the agent may write it).
+  rmSync(path.join(site, '_virtualenv.py'));
+  writeFileSync(path.join(site, '_virtualenv.pth'), 'import _virtualenv\n');
+  t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /_virtualenv\.pth: it runs code/u);
+  rmSync(path.join(site, '_virtualenv.pth'));
+  rmSync(path.join(site, '_distutils_hack', '__init__.py'));
+  writeFileSync(path.join(site, 'distutils-precedence.pth'), DISTUTILS_PRECEDENCE);
+  t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /distutils-precedence\.pth: it runs code/u);
+});
+
 test("a hook's program reaches the editable-installed package, and each imported file's imports to the end of the chain; nothing else of src/", (t) => {
   const { python, site, ws } = setUp(t);
   writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
