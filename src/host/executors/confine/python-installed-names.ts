@@ -11,6 +11,7 @@ import { type ControlLocation, moduleEntryName } from '../../../policy/protected
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { searchDirectoryLocation } from './module-search-directories.js';
 import { moduleEntriesOf } from './python-module-entries.js';
+import { scriptPathOf, UNKNOWN_ENTRY, USER_PATH } from './python-script-path.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 
 /**
@@ -98,17 +99,28 @@ function interpreterFile(word: string, lookup: InterpreterLookup): { readonly fi
       return false; // not there, or not executable: the next PATH entry
     }
   };
-  let found: string | undefined;
-  if (word.includes('/')) {
-    if (!path.isAbsolute(word)) return { unreadable: `the interpreter ${word} is named relative to where it runs, and zotbox does not run the project's files` };
-    found = executable(word) ? word : undefined;
-  } else
-    found = (lookup.searchPath ?? '')
+  const onUserPath = (name: string) =>
+    (lookup.searchPath ?? '')
       .split(':')
       .filter((entry) => path.isAbsolute(entry))
-      .map((entry) => path.join(entry, word))
+      .map((entry) => path.join(entry, name))
       .find(executable);
-  if (found === undefined) return { unreadable: `the interpreter ${word} is not found${word.includes('/') ? '' : " on the user's PATH"}` };
+  let found: string | undefined;
+  const onPath = scriptPathOf(word);
+  if (onPath !== undefined) {
+    // A bare name on the PATH a script set (python-script-path.ts): its entries in order, the user's where it says $PATH.
+    for (const entry of onPath.entries) {
+      if (entry === UNKNOWN_ENTRY) return { unreadable: `the script looks ${onPath.name} up on a PATH entry zotbox cannot spell out` };
+      if (entry !== USER_PATH && !path.isAbsolute(entry))
+        return { unreadable: `the script looks ${onPath.name} up in ${entry}, relative to where it runs, and zotbox does not run the project's files` };
+      found = entry === USER_PATH ? onUserPath(onPath.name) : executable(path.join(entry, onPath.name)) ? path.join(entry, onPath.name) : undefined;
+      if (found !== undefined) break;
+    }
+  } else if (word.includes('/')) {
+    if (!path.isAbsolute(word)) return { unreadable: `the interpreter ${word} is named relative to where it runs, and zotbox does not run the project's files` };
+    found = executable(word) ? word : undefined;
+  } else found = onUserPath(word);
+  if (found === undefined) return { unreadable: `the interpreter ${word} is not found${onPath !== undefined ? ' on the PATH the script sets' : word.includes('/') ? '' : " on the user's PATH"}` };
   const real = resolveCanonicalPath(found);
   if (!real.ok) return { unreadable: `the interpreter ${found} cannot be resolved (${real.reason})` };
   if ([found, real.path].some((p) => lookup.writeRoots.some((root) => isInsideRoot(p, root))))

@@ -12,6 +12,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { type FinderMapping, readFinder } from './python-editable-finders.js';
 import { type InterpreterLookup, installedNames } from './python-installed-names.js';
 import { moduleEntriesOf, pathImportOf } from './python-module-entries.js';
+import { scriptPathOf, UNKNOWN_ENTRY, USER_PATH } from './python-script-path.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 import { type VenvEntries, venvEntries, venvOf } from './python-venv-entries.js';
 
@@ -36,27 +37,22 @@ function isExecutableFile(file: string): boolean {
 
 /**
  * The path of an interpreter zotbox does not run, read from its virtual environment's files (python-venv-entries.ts):
- * the word as written (absolute), on the user's PATH (a bare name), or relative to where it runs (the working directory
+ * the word as written (absolute), on the user's PATH (a bare name) or the PATH a script set (python-script-path.ts), or
+ * relative to where it runs (the working directory
  * a -m or -c mark names; for a script, each directory above it, every venv found there read: more, never less).
  */
 function staticEntries(at: InterpreterAt, lookup: InterpreterLookup): VenvEntries {
   let candidates: string[];
-  if (path.isAbsolute(at.word)) candidates = [at.word];
-  else if (!at.word.includes('/'))
-    candidates = (lookup.searchPath ?? '')
-      .split(':')
-      .filter((entry) => path.isAbsolute(entry))
-      .map((entry) => path.join(entry, at.word))
-      .filter(isExecutableFile)
-      .slice(0, 1);
-  else if (at.script === undefined) candidates = [path.join(at.directory, at.word)];
-  else {
-    candidates = [];
-    for (let directory = at.directory; ; directory = path.dirname(directory)) {
-      candidates.push(path.join(directory, at.word));
-      if (path.dirname(directory) === directory) break;
-    }
-  }
+  const onPath = scriptPathOf(at.word);
+  if (onPath !== undefined) {
+    // A bare name on the PATH the script set: the first entry holding it (a relative one, as a relative word is below);
+    // the user's PATH where the script says $PATH (an interpreter there is run, if it may be); an unknown entry, unknown.
+    const found = pathCandidates(at, onPath, lookup);
+    if (!Array.isArray(found)) return found;
+    candidates = found;
+  } else if (path.isAbsolute(at.word)) candidates = [at.word];
+  else if (!at.word.includes('/')) candidates = onUserPath(at.word, lookup);
+  else candidates = relativeCandidates(at, at.word);
   candidates = candidates.filter(isExecutableFile);
   if (candidates.length === 0) return { unreadable: `the interpreter ${at.word} is not found where the hook may run it` };
   const entries: string[] = [];
@@ -70,6 +66,39 @@ function staticEntries(at: InterpreterAt, lookup: InterpreterLookup): VenvEntrie
     finders.push(...read.finders.filter((finder) => !finders.includes(finder)));
   }
   return { entries, finders };
+}
+
+/** The first file of a bare name on the user's PATH, if any. */
+const onUserPath = (name: string, lookup: InterpreterLookup): string[] =>
+  (lookup.searchPath ?? '')
+    .split(':')
+    .filter((entry) => path.isAbsolute(entry))
+    .map((entry) => path.join(entry, name))
+    .filter(isExecutableFile)
+    .slice(0, 1);
+
+/** A relative word where it runs: the working directory a -m or -c mark names; for a script, each directory above it. */
+function relativeCandidates(at: InterpreterAt, word: string): string[] {
+  if (at.script === undefined) return [path.join(at.directory, word)];
+  const candidates: string[] = [];
+  for (let directory = at.directory; ; directory = path.dirname(directory)) {
+    candidates.push(path.join(directory, word));
+    if (path.dirname(directory) === directory) return candidates;
+  }
+}
+
+/** The interpreter files a bare name on a script's PATH may be (staticEntries); the user's interpreter's own entries where the lookup reaches $PATH; or why unknown. */
+function pathCandidates(at: InterpreterAt, onPath: { readonly name: string; readonly entries: readonly string[] }, lookup: InterpreterLookup): string[] | VenvEntries {
+  for (const entry of onPath.entries) {
+    if (entry === UNKNOWN_ENTRY) return { unreadable: `the script looks ${onPath.name} up on a PATH entry zotbox cannot spell out` };
+    if (entry === USER_PATH) {
+      const listed = installedNames(onPath.name, lookup);
+      return 'unreadable' in listed ? onUserPath(onPath.name, lookup) : listed;
+    }
+    const found = (path.isAbsolute(entry) ? [path.join(entry, onPath.name)] : relativeCandidates(at, path.join(entry, onPath.name))).filter(isExecutableFile);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** What a lookup found: locations to protect, existing files to read on (their imports run too), and what it cannot tell. */

@@ -2,7 +2,8 @@
 // venv's files instead. `pyvenv.cfg` beside `bin/` marks the venv; its `lib/pythonX.Y/site-packages` (and lib64's) is
 // on the path, then each directory a `.pth` file there names; setuptools' editable finders found there run last. The
 // site-packages directory is protected whole (the venv is a tool entry), so reading it runs nothing the agent wrote.
-// What the files do not spell out (an `import` line in a .pth, the base interpreter's site-packages) is unreadable.
+// What the files do not spell out (an `import` line in a .pth but a few known exact texts, the base interpreter's
+// site-packages) is unreadable.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
@@ -39,6 +40,37 @@ export function pthDirectories(text: string): { readonly directories: readonly s
   return { directories };
 }
 
+/**
+ * The import lines tools write into a venv's site-packages whose module sits beside them (site-packages is protected
+ * whole) and that add no path entry; exact text only (closed world: any other import line is code zotbox does not read).
+ * Each gives the module file (or package directory with `__init__.py`) that must be in site-packages, since otherwise
+ * the import is looked up further along the path (an editable install's src/, in the write scopes).
+ */
+const KNOWN_IMPORT_LINES: ReadonlyMap<string, string> = new Map([
+  // setuptools' distutils-precedence.pth (before and since setuptools 60 made 'local' the default).
+  ...['stdlib', 'local'].map((fallback): [string, string] => [
+    `import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, '${fallback}') == 'local'; enabled and __import__('_distutils_hack').add_shim();`,
+    '_distutils_hack/__init__.py',
+  ]),
+  // virtualenv's _virtualenv.pth (every venv poetry, pipenv, hatch, tox and virtualenv make).
+  ['import _virtualenv', '_virtualenv.py'],
+]);
+
+/**
+ * Whether a .pth line is one whose import is known to add no path entry and to load only site-packages' own files:
+ * setuptools' editable finder (its one import line puts the finder beside it on sys.meta_path, which is read), or a
+ * KNOWN_IMPORT_LINES text whose module is there.
+ */
+function isKnownImportLine(raw: string, site: string, names: readonly string[]): boolean {
+  const line = raw.replace(/\r$/u, '').trimEnd();
+  const finder = /^import (__editable___\w+_finder); \1\.install\(\)$/u.exec(line);
+  if (finder?.[1] !== undefined) return names.includes(`${finder[1]}.py`);
+  const module = KNOWN_IMPORT_LINES.get(line);
+  if (module === undefined) return false;
+  const [first, inside] = module.split('/');
+  return names.includes(first!) && (inside === undefined || (listed(path.join(site, first!)) ?? []).includes(inside));
+}
+
 /** What the venv at `venv` puts on its interpreter's path, read from its files. */
 export function venvEntries(venv: string): VenvEntries {
   let config: string;
@@ -70,15 +102,10 @@ export function venvEntries(venv: string): VenvEntries {
       } catch (error) {
         return { unreadable: `${path.join(site, name)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
       }
-      // setuptools' editable install: its one import line puts the finder beside it on sys.meta_path, which is read.
-      const finderLine = (line: string) => {
-        const match = /^import (__editable___\w+_finder); \1\.install\(\)\s*$/u.exec(line);
-        return match?.[1] !== undefined && names.includes(`${match[1]}.py`);
-      };
       const read = pthDirectories(
         text
           .split('\n')
-          .filter((line) => !finderLine(line))
+          .filter((line) => !isKnownImportLine(line, site, names))
           .join('\n'),
       );
       if ('unreadable' in read) return { unreadable: `${path.join(site, name)}: ${read.unreadable}` };

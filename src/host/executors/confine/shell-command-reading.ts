@@ -57,7 +57,8 @@ export interface CommandReading {
   readonly starts: string[];
 }
 
-export function commandReading(command: readonly string[], scriptMode: boolean): CommandReading {
+/** `interpreterWord`: the word a command's word at an index runs as, where the script's PATH decides it (python-script-path.ts). */
+export function commandReading(command: readonly string[], scriptMode: boolean, interpreterWord?: (index: number, written: string) => string): CommandReading {
   const { at, chdir } = programOf(command);
   const program = path.basename(unmark(command[at] ?? ''));
   // Every word that names an interpreter starts its grammar: the program, and one behind a wrapper zotbox does not
@@ -66,7 +67,8 @@ export function commandReading(command: readonly string[], scriptMode: boolean):
   const computed: string[] = [];
   const runsAt = new Set<number>(scriptMode ? [at] : []);
   for (let index = at; index < command.length; index++) {
-    const grammar = interpreterReading(path.basename(unmark(command[index]!)), command.slice(index + 1).map(unmark), unmark(command[index]!));
+    const written = unmark(command[index]!);
+    const grammar = interpreterReading(path.basename(written), command.slice(index + 1).map(unmark), interpreterWord?.(index, written) ?? written);
     names.push(...grammar.names);
     computed.push(...(grammar.computed ?? []));
     if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);

@@ -6,6 +6,7 @@
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
 import { inlineProgram } from './interpreter-operands.js';
+import { scriptPathTracker } from './python-script-path.js';
 import { ASSIGNMENT, commandReading, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
@@ -148,6 +149,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
+  // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
+  const scriptPath = script === undefined ? undefined : scriptPathTracker((mark) => expansions[mark.charCodeAt(0) - EXPANSION_BASE]);
   const parts = (word: string, runs: boolean) => {
     // The test command's brackets are no pattern; in a script, a URL is no file.
     if (/^(\uF003|\uF003\uF003|\]|\]\])$/u.test(word) || (script !== undefined && /^[a-z][\w+.-]*:\/\//iu.test(word))) return;
@@ -213,7 +216,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         for (const word of command.slice(1)) parts(word, false);
         continue;
       }
-      const { at, chdir, names, computed, runsAt, scripts, starts } = commandReading(command, script !== undefined);
+      const words = command.map(unmark);
+      const { at, chdir, names, computed, runsAt, scripts, starts } = commandReading(command, script !== undefined, scriptPath?.interpreterWord(words, programOf(command).at));
+      scriptPath?.after(words, at);
       for (const call of computed) out.push({ kind: 'unresolved', text: call, why: COMPUTED_RUN });
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
       for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);

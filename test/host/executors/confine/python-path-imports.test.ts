@@ -9,6 +9,7 @@ import { installedNames } from '../../../../src/host/executors/confine/python-in
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { moduleEntriesName, pathImportName } from '../../../../src/host/executors/confine/python-module-entries.js';
 import { pathImportResolver } from '../../../../src/host/executors/confine/python-path-imports.js';
+import { onScriptPath } from '../../../../src/host/executors/confine/python-script-path.js';
 import { type ControlLocation, findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -162,6 +163,86 @@ test("the project's own venv: setuptools' finder line is read through the finder
   const config = path.join(ws, '.venv', 'pyvenv.cfg');
   writeFileSync(config, readFileSync(config, 'utf8').replace(/include-system-site-packages = false/u, 'include-system-site-packages = true'));
   t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /includes its base interpreter's site-packages/u);
+});
+
+test("a bare python on the PATH a hook set (activate, PATH=...): the first entry holding it is the interpreter; the project venv's path is read", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  for (const entries of [
+    ['.venv/bin', '$PATH'],
+    ['./.venv/bin', '$PATH'],
+    [path.join(ws, '.venv/bin'), '$PATH'],
+    ['.nothing/bin', '.venv/bin', '$PATH'],
+  ]) {
+    const found = resolve(onScriptPath('python', entries), ws, ['mypkg.lint']);
+    t.true(found.protects('src/mypkg/lint.py'), entries.join(':'));
+    t.false(found.protects('src/mypkg/other.py'), entries.join(':'));
+    t.deepEqual(found.unresolved, [], entries.join(':'));
+  }
+});
+
+test('a bare python on a hook PATH: an entry zotbox cannot spell out first is unknown (an unplaced import unresolved); one without python falls through to the user PATH', (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const unknown = resolve(onScriptPath('python3', ['?', '.venv/bin', '$PATH']), ws, ['mypkg', 'json']);
+  t.is(unknown.unresolved.length, 1);
+  t.regex(unknown.unresolved[0]!, /imports mypkg .*PATH entry zotbox cannot spell out/u);
+  // No venv where the entry points: the user's python3 (outside the workspace, run), whose path does not hold src/.
+  const user = resolve(onScriptPath('python3', ['.nothing/bin', '$PATH']), ws, ['mypkg.lint']);
+  t.deepEqual(user.unresolved, []);
+  t.false(user.protects('src/mypkg/lint.py'));
+  // The user's PATH first: its python3 wins over the venv after it.
+  t.false(resolve(onScriptPath('python3', ['$PATH', '.venv/bin']), ws, ['mypkg.lint']).protects('src/mypkg/lint.py'));
+});
+
+/** setuptools' distutils-precedence.pth as setuptools >= 60 writes it (a trailing blank, no newline), and virtualenv's _virtualenv.pth. */
+const DISTUTILS_PRECEDENCE = "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'local') == 'local'; enabled and __import__('_distutils_hack').add_shim(); ";
+
+test("the project's own venv: setuptools' distutils-precedence.pth and virtualenv's _virtualenv.pth, exact and with their module in site-packages, add nothing and refuse nothing", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  mkdirSync(path.join(site, '_distutils_hack'));
+  writeFileSync(path.join(site, '_distutils_hack', '__init__.py'), '');
+  writeFileSync(path.join(site, '_virtualenv.py'), '');
+  for (const [name, text] of [
+    ['distutils-precedence.pth', DISTUTILS_PRECEDENCE],
+    ['distutils-precedence.pth', `${DISTUTILS_PRECEDENCE.replace("'local') ==", "'stdlib') ==")}\n`],
+    ['_virtualenv.pth', 'import _virtualenv\n'],
+  ] as const) {
+    writeFileSync(path.join(site, name), text);
+    const found = resolve('.venv/bin/python', ws, ['mypkg.lint']);
+    t.deepEqual(found.unresolved, [], name);
+    t.true(found.protects('src/mypkg/lint.py'), name);
+    t.false(found.protects('src/mypkg/other.py'), name);
+    rmSync(path.join(site, name));
+  }
+});
+
+test("the project's own venv: a changed distutils-precedence or _virtualenv line, or one whose module is not in site-packages, is code zotbox does not read: unresolved", (t) => {
+  const { site, ws } = projectVenv(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  mkdirSync(path.join(site, '_distutils_hack'));
+  writeFileSync(path.join(site, '_distutils_hack', '__init__.py'), '');
+  writeFileSync(path.join(site, '_virtualenv.py'), '');
+  for (const [name, text] of [
+    ['distutils-precedence.pth', DISTUTILS_PRECEDENCE.replace("__import__('_distutils_hack')", "__import__('mypkg')")],
+    ['distutils-precedence.pth', `${DISTUTILS_PRECEDENCE}import sys; sys.path.insert(0, '/anywhere')`],
+    ['_virtualenv.pth', 'import _virtualenv; import mypkg.lint\n'],
+    ['_virtualenv.pth', 'import _virtualenv as v\n'],
+  ] as const) {
+    writeFileSync(path.join(site, name), text);
+    t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), new RegExp(`${name.replace('.', '\\.')}: it runs code`, 'u'), text);
+    rmSync(path.join(site, name));
+  }
+  // The exact line with its module missing from site-packages: Python looks the module up further along the path
+  // (an editable install's src/, where the agent may write it).
+  rmSync(path.join(site, '_virtualenv.py'));
+  writeFileSync(path.join(site, '_virtualenv.pth'), 'import _virtualenv\n');
+  t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /_virtualenv\.pth: it runs code/u);
+  rmSync(path.join(site, '_virtualenv.pth'));
+  rmSync(path.join(site, '_distutils_hack', '__init__.py'));
+  writeFileSync(path.join(site, 'distutils-precedence.pth'), DISTUTILS_PRECEDENCE);
+  t.regex(resolve('.venv/bin/python', ws, ['mypkg']).unresolved.join('\n'), /distutils-precedence\.pth: it runs code/u);
 });
 
 test("a hook's program reaches the editable-installed package, and each imported file's imports to the end of the chain; nothing else of src/", (t) => {

@@ -53,3 +53,19 @@ test('control (passes today): a console script pip wrote into the venv (read thr
 test('control (passes today): the venv interpreter named', async (t) => {
   await attack(t, '#!/bin/sh\nexec .venv/bin/python tools/check.py\n');
 });
+
+test('over-denial control: with the venv activated, a write no hook names (docs/notes.md) is allowed', async (t) => {
+  const ws = project(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\n. .venv/bin/activate\npython tools/check.py\n',
+    '.gitignore': '.venv/\n',
+    'tools/check.py': 'from mypkg import lint\n',
+    'src/mypkg/__init__.py': '',
+    'src/mypkg/lint.py': 'def main():\n    print("lint ok")\n',
+    'docs/keep.txt': '\n',
+  });
+  execFileSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]);
+  const lib = path.join(ws, '.venv', 'lib');
+  writeFileSync(path.join(lib, readdirSync(lib)[0]!, 'site-packages', '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  t.log(await agentWrites(t, ws, 'docs/notes.md', '# notes\n'));
+  t.true(existsSync(path.join(ws, 'docs', 'notes.md')), 'a write no hook names was refused');
+});
