@@ -64,10 +64,10 @@ for (const [name, text, file] of notShims)
   });
 
 /** A pnpm workspace whose pre-commit hook runs `npx acme-lint`, the shim in .bin (with `extra` lines), NODE_PATH at .pnpm/node_modules. */
-function pnpmWorkspace(t: Parameters<typeof tempDir>[0], extra = '') {
+function pnpmWorkspace(t: Parameters<typeof tempDir>[0], extra = '', hook = 'exec npx acme-lint') {
   const ws = path.join(realpathSync(tempDir(t, 'zb-shims-')), 'ws');
   const files = {
-    '.git/hooks/pre-commit': '#!/bin/sh\nexec npx acme-lint\n',
+    '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`,
     'packages/lint/package.json': '{"name":"@acme/lint","bin":{"acme-lint":"bin/lint.js"}}\n',
     'packages/lint/bin/lint.js': '#!/usr/bin/env node\nrequire("@acme/utils");\n',
     'packages/utils/package.json': '{"name":"@acme/utils"}\n',
@@ -103,4 +103,9 @@ test("what the bin requires through the shim's NODE_PATH (a workspace package pn
 test('a shim with one computed line more is unresolved', (t) => {
   const { found } = pnpmWorkspace(t, 'basedir=$(cat "$basedir/where")\n');
   t.true(found.unresolved.some((line) => line.includes('node_modules/.bin/acme-lint')));
+});
+
+test("a bin the hook also runs without the shim is read again with the shim's NODE_PATH", (t) => {
+  const { protects } = pnpmWorkspace(t, '', 'node packages/lint/bin/lint.js || exit 1\nexec npx acme-lint');
+  t.true(protects('packages/utils/index.js'));
 });
