@@ -106,6 +106,6 @@ test('a shim with one computed line more is unresolved', (t) => {
 });
 
 test("a bin the hook also runs without the shim is read again with the shim's NODE_PATH", (t) => {
-  const { protects } = pnpmWorkspace(t, '', 'node packages/lint/bin/lint.js || exit 1\nexec npx acme-lint');
+  const { protects } = pnpmWorkspace(t, '', 'node node_modules/@acme/lint/bin/lint.js || exit 1\nexec npx acme-lint');
   t.true(protects('packages/utils/index.js'));
 });
