@@ -56,6 +56,7 @@ import { isLink, linkedProgram } from './linked-programs.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
+import { nodeBinShim } from './node-bin-shims.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
@@ -113,6 +114,8 @@ interface Named {
   readonly typescript?: TypescriptRun;
   /** For a hooks directory (`hooks`): the tops git runs its hooks at. */
   readonly tops?: readonly string[];
+  /** The NODE_PATH it runs with, where a shim exports one (node looks bare specifiers up there after node_modules). */
+  readonly nodePath?: string;
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -138,8 +141,12 @@ function decodeEscapes(text: string): string {
  * looped over (their fixed directory), and what it cannot spell out, unresolved. A word that is run or sourced is read
  * in turn (`runs`).
  */
-function readScript(file: string, text: string, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, runAs = file): Named[] {
+function readScript(file: string, written: string, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, runAs = file): Named[] {
   const named: Named[] = [];
+  // pnpm's shim in .bin (node-bin-shims.ts): its own directory spelled out; what it runs loads through its NODE_PATH.
+  const shim = nodeBinShim(written, runAs);
+  const text = shim?.script ?? written;
+  const nodePath = shim?.nodePath === undefined ? {} : { nodePath: [...shim.nodePath, ...(environment['NODE_PATH'] ?? '').split(':')].filter((entry) => entry !== '').join(':') };
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
   const operands = { languages: interpreterOperands(text), runs: typescriptOperands(text) };
@@ -155,7 +162,7 @@ function readScript(file: string, text: string, base: string, runBy: string, unr
     }
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
-    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }) });
+    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }), ...nodePath });
   }
   // Names run through node_modules/.bin (npx, npm exec, a PATH holding it; husky v9 puts it on every hook's PATH).
   const husky = [file, runAs].some((each) => each.split(path.sep).includes('.husky'));
@@ -468,6 +475,8 @@ interface Pending {
   readonly directory?: string;
   /** The TypeScript runner that runs it, a program file it imports being run by it too. */
   readonly typescript?: TypescriptRun;
+  /** The NODE_PATH a shim exported for it (Named), passed on to what it loads and runs. */
+  readonly nodePath?: string;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -593,9 +602,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath } = pending.shift()!;
+    const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -617,7 +627,9 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     }
     // A sourced direnv file runs in the directory of the name it is sourced by (direnv's source_env pushd's there).
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
-    for (const named of readFile(file, as, base, runBy, unresolved, environment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile)) {
+    const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
+    for (const found of readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile)) {
+      const named: Named = { ...inherited, ...found };
       const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file)), named.name);
       if (named.as === 'link') {
         if (inScopes(written) && !granted(written)) setLocation({ path: written, tree: false, reason: `named by ${named.by}; ${named.runBy}`, asLink: true });
@@ -628,7 +640,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       if (onPath !== undefined) {
         unresolved.push(...onPath.unresolved);
         for (const location of onPath.locations) setLocation(location);
-        for (const found of onPath.files) pending.push({ file: found, as: 'words', base, runBy: named.runBy, depth: depth + 1 });
+        for (const found of onPath.files) pending.push({ file: found, as: 'words', base, runBy: named.runBy, depth: depth + 1, ...inherited });
         if (onPath.consumed) continue;
       }
       // A directory on Python's path: the module entries of the names imported there (python-installed-names.ts).
@@ -686,6 +698,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
           depth: depth + 1,
           // A program file a TypeScript runner's program imports is run by that runner too.
           ...(named.typescript !== undefined && PROGRAM_FILE.test(target) ? { typescript: named.typescript } : {}),
+          ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
         });
     }
   }
@@ -698,5 +711,14 @@ const runsFrom = (named: Named, base: string) => (named.runsIn === undefined ? b
 /** A file a script runs or sources, read in turn by what it is (a compiled program names nothing zotbox reads). */
 function followScript(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {
   const as = readingOf(target, true, named.language);
-  if (as !== undefined) pending.push({ file: target, as, base, runBy: named.runBy, depth: depth + 1, ...(named.typescript === undefined ? {} : { typescript: named.typescript }) });
+  if (as !== undefined)
+    pending.push({
+      file: target,
+      as,
+      base,
+      runBy: named.runBy,
+      depth: depth + 1,
+      ...(named.typescript === undefined ? {} : { typescript: named.typescript }),
+      ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
+    });
 }

@@ -4,7 +4,7 @@
 // every name npx, npm exec or a husky hook's PATH runs up in `node_modules/.bin`, the shim is read as a script, and its
 // computed `$basedir` is "a pattern the shell matches": every writer in the project is refused as soon as a hook runs
 // ANY bin pnpm installed (`npx lint-staged`, the most common pre-commit hook there is), third-party or not. The
-// control: the same hook with npm's link in `.bin` in place of the shim (allowed).
+// control: the same hook with npm's link in `.bin` in place of the shim (allowed). Fixed: node-bin-shims.ts.
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
