@@ -12,6 +12,7 @@ import { perlLibraryPaths } from './perl-search-paths.js';
 import { pythonSearchPaths } from './python-search-paths.js';
 import { rubyLoadPaths } from './ruby-search-paths.js';
 import { searchDirectoryName } from './module-search-directories.js';
+import { nodePreloadName } from './node-preload-packages.js';
 
 export { moduleFiles } from './python-imports.js';
 
@@ -54,15 +55,52 @@ function operandNames(word: string, entries: readonly string[], extensions: read
   return [{ text: word, tree: true }, ...extensions.map((extension) => file(`${word}${extension}`))];
 }
 
+/** The env file node's `process.loadEnvFile()`, dotenv's `config()` and python-dotenv read when given no path. */
+const DEFAULT_ENV_FILE = '.env';
+/** How far up from the program's directory python-dotenv's find_dotenv is spelled out (past the root, every `..` stays there). */
+export const DOTENV_WALK_LEVELS = 40;
+
+/**
+ * The env files a program loads without naming one (NODE_OPTIONS, PYTHONPATH in it reach every interpreter the program
+ * starts): node's `process.loadEnvFile()` and dotenv (`require("dotenv").config()`, `import "dotenv/config"`) read
+ * `.env` where the program runs; python-dotenv's `load_dotenv()`/`dotenv_values()` take the first `.env` up from the
+ * calling file's directory (find_dotenv), or where it runs.
+ */
+function defaultEnvFiles(code: string): InterpreterName[] {
+  const names: InterpreterName[] = [];
+  const node = /\bloadEnvFile\s*\(\s*\)|(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)["'`]dotenv(?:\/config(?:\.js)?)?["'`]/u;
+  const python = /\b(?:load_dotenv|dotenv_values|find_dotenv)\s*\(\s*(?:\)|(?!dotenv_path\b)[A-Za-z_]\w*\s*=)/u;
+  if (node.test(code) || python.test(code)) names.push(file(DEFAULT_ENV_FILE));
+  if (python.test(code)) for (let up = 0; up <= DOTENV_WALK_LEVELS; up++) names.push({ text: `${'../'.repeat(up)}${DEFAULT_ENV_FILE}`, tree: false, anchor: 'file' });
+  return names;
+}
+
 /** The extensions node tries for a name written without one (`node tools/check` loads tools/check.js). */
 const NODE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.json', '.node'];
 
 /**
  * What node loads for a module a -r/--import names: a relative one as a file (or a package's folder), and what the
- * TypeScript runners load for it (helpers.ts for ./helpers and ./helpers.js); a bare one is a package.
+ * TypeScript runners load for it (helpers.ts for ./helpers and ./helpers.js).
  */
 function nodeModuleNames(specifier: string): InterpreterName[] {
   return /^\.{0,2}\//u.test(specifier) ? [...operandNames(specifier, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS), ...typescriptCandidates(specifier).map(file)] : [];
+}
+
+/**
+ * What a preload option's module is: a path as nodeModuleNames reads it; a bare specifier, the package node finds for it
+ * from where the command runs (node-preload-packages.ts: a workspace package linked into node_modules is the project's
+ * code), and dotenv's preload its `.env` there; what zotbox cannot carry as a name, unresolved.
+ */
+function nodePreload(specifier: string, names: InterpreterName[], computed: string[]): void {
+  if (specifier === '' || /^\.{0,2}\//u.test(specifier) || /^[a-z][\w+.-]*:/iu.test(specifier)) {
+    names.push(...nodeModuleNames(specifier));
+    return;
+  }
+  // `-r dotenv/config` loads ./.env (NODE_OPTIONS in it reaches every node the program starts).
+  if (/^dotenv\/config(\.js)?$/u.test(specifier)) names.push(file(DEFAULT_ENV_FILE));
+  const name = nodePreloadName(specifier);
+  if (name === undefined) computed.push(`node preloads ${JSON.stringify(specifier)} (a specifier zotbox cannot look up)`);
+  else names.push(file(name));
 }
 
 /**
@@ -81,7 +119,7 @@ export function codeNames(code: string): InterpreterName[] {
   // (JavaScript's require("./x") is read above, with node's resolution.)
   for (const match of code.matchAll(/\b(?:do|require)\s*\(?\s*["']([^"'$@\n]+)["']|\b(?:run_path|execfile)\s*\(\s*["']([^"'\n]+)["']|\bopen\s*\(\s*["']([^"'\n]+\.(?:py|pl|pm|rb|[cm]?js|sh))["']/gu))
     if (!names.some((name) => name.text === (match[1] ?? match[2] ?? match[3]))) names.push(file(match[1] ?? match[2] ?? match[3]!));
-  names.push(...perlLibraryPaths(code).names, ...rubyLoadPaths(code).names);
+  names.push(...perlLibraryPaths(code).names, ...rubyLoadPaths(code).names, ...defaultEnvFiles(code));
   return names;
 }
 
@@ -166,8 +204,12 @@ function readPython(interpreter: string, args: readonly string[]): InterpreterRe
   return { names: entries('.'), operand: undefined };
 }
 
+/** A reading with what the options before an inline program could not spell out added to its own. */
+const withComputed = (reading: InterpreterReading, computed: readonly string[]): InterpreterReading => ({ ...reading, computed: [...computed, ...(reading.computed ?? [])] });
+
 function readNode(program: string, args: readonly string[]): InterpreterReading {
   const names: InterpreterName[] = [];
+  const computed: string[] = [];
   let i = 0;
   // deno and bun take a subcommand first: `deno run X`, `bun run X`.
   if ((program === 'deno' || program === 'bun') && /^(run|x)$/u.test(args[0] ?? '')) i = 1;
@@ -175,17 +217,17 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
     const word = args[i]!;
     // -r ./setup, --import=./hooks.mjs: a module node loads before the program.
     const valued = /^(-r|--require|--import|--loader|--experimental-loader)(?:=(.*))?$/u.exec(word);
-    if (valued !== null) names.push(...nodeModuleNames(valued[2] ?? args[i + 1] ?? ''));
+    if (valued !== null) nodePreload(valued[2] ?? args[i + 1] ?? '', names, computed);
     if (NODE_VALUED.has(word) || (program !== 'node' && program !== 'nodejs' && RUNNER_VALUED.has(word)) || (program === 'deno' && word === '-c')) {
       i++;
       continue;
     }
-    if (/^(-e|--eval|-p|--print)$/u.test(word)) return inlineProgram(names, args[i + 1] ?? '', 'node');
-    if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined };
+    if (/^(-e|--eval|-p|--print)$/u.test(word)) return withComputed(inlineProgram(names, args[i + 1] ?? '', 'node'), computed);
+    if (word === '--') return { names, operand: i + 1 < args.length ? i + 1 : undefined, computed };
     if (word.startsWith('-')) continue;
-    return { names: [...names, ...operandNames(word, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS), ...typescriptCandidates(word).map(file)], operand: i };
+    return { names: [...names, ...operandNames(word, NODE_DIRECTORY_ENTRIES, NODE_EXTENSIONS), ...typescriptCandidates(word).map(file)], operand: i, computed };
   }
-  return { names, operand: undefined };
+  return { names, operand: undefined, computed };
 }
 
 /** Perl's switches that take no value: any of them may start a cluster (`perl -wIlib`). */

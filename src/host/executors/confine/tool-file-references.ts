@@ -57,6 +57,7 @@ import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescr
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { nodeBinShim } from './node-bin-shims.js';
+import { nodePreloadNames } from './node-preload-packages.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
@@ -628,9 +629,11 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     // A sourced direnv file runs in the directory of the name it is sourced by (direnv's source_env pushd's there).
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
-    for (const found of readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile)) {
+    const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
+    const names = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile);
+    for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
       const named: Named = { ...inherited, ...found };
-      const written = path.resolve(as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file)), named.name);
+      const written = path.resolve(from, named.name);
       if (named.as === 'link') {
         if (inScopes(written) && !granted(written)) setLocation({ path: written, tree: false, reason: `named by ${named.by}; ${named.runBy}`, asLink: true });
         continue;
@@ -703,6 +706,16 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     }
   }
   return { locations: [...locations.values()], unresolved, enclosing: enclosing.entries };
+}
+
+/**
+ * A name as the loop reads it: a package node preloads by its bare specifier (node-preload-packages.ts) stands for
+ * what node loads for it from where the command runs, as for a program's `require(LIT)`; any other name, itself.
+ */
+function withPreloads(named: Named, written: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): Named[] {
+  const found = nodePreloadNames(written, (what) => `${named.by}${what}`, unresolved, environment);
+  if (found === undefined) return [named];
+  return found.map(({ name, tree, link, why }) => ({ name, as: link === true ? 'link' : tree ? 'tree' : 'words', by: named.by, runBy: `${named.runBy}; ${why}` }));
 }
 
 /** Where a script a script runs is read from: the directory a `cd` before it moved to, or where the script's words are. */

@@ -1,7 +1,7 @@
 // What an interpreter runs besides the words written (interpreter-operands.ts): a module, a directory's entry file,
 // a library directory. The expected names are written out by hand from each interpreter's documented grammar.
 import test from 'ava';
-import { interpreterReading, moduleFiles } from '../../../../src/host/executors/confine/interpreter-operands.js';
+import { codeNames, DOTENV_WALK_LEVELS, interpreterReading, moduleFiles } from '../../../../src/host/executors/confine/interpreter-operands.js';
 import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
 
 /**
@@ -75,14 +75,49 @@ test("node, bun and deno run a directory's package.json main or index file; opti
   const typescript = (name: string) => (/\.[cm]?tsx?$/u.test(name) ? [] : [`${name}.ts`, `${name}.tsx`, `${name}.mts`, `${name}.cts`]);
   const found = (name: string) => [`${name}/**`, `${name}.js`, `${name}.mjs`, `${name}.cjs`, `${name}.json`, `${name}.node`, ...typescript(name)];
   t.deepEqual(names('node', ['tools']), found('tools'));
-  // -r with a relative module loads it first; a bare one is a package of the project's dependencies.
-  t.deepEqual(names('node', ['-r', 'ts-node/register', 'src']), found('src'));
+  // -r with a relative module loads it first; a bare one is looked up where the command runs (its mark:
+  // node-preload-packages.test.ts), a dependency installed there or a workspace package linked in.
+  t.deepEqual(names('node', ['-r', 'ts-node/register', 'src']), ['__zotbox_node_preload__/ts-node/register', ...found('src')]);
   t.deepEqual(names('node', ['-r', './setup', 'src']), [...found('./setup'), ...found('src')]);
   t.is(operand('node', ['-r', 'ts-node/register', 'src']), 2);
   t.deepEqual(names('deno', ['run', '-A', 'x.ts']), found('x.ts'));
   // The directory it runs in is not protected whole: its entry files are.
   t.deepEqual(names('node', ['.']), ['./package.json', './index.js', './index.mjs', './index.cjs', './index.json', './index.node', './index.ts', './index.tsx', './index.mts', './index.cts']);
   t.deepEqual(names('node', ['-e', 'require("./x")']), found('./x'));
+});
+
+test("node reads every preload option's bare specifier as a package looked up where it runs; one it cannot carry is unresolved", (t) => {
+  const mark = (specifier: string) => `__zotbox_node_preload__/${specifier}`;
+  t.deepEqual(names('node', ['-r', '@acme/setup', 'x.js']).slice(0, 1), [mark('@acme/setup')]);
+  t.deepEqual(names('node', ['--require=@acme/setup', 'x.js']).slice(0, 1), [mark('@acme/setup')]);
+  t.deepEqual(names('node', ['--import', '@acme/setup', 'x.js']).slice(0, 1), [mark('@acme/setup')]);
+  t.deepEqual(names('node', ['--loader=ts-node/esm', 'x.js']).slice(0, 1), [mark('ts-node/esm')]);
+  t.deepEqual(names('node', ['--experimental-loader', 'tsx', 'x.js']).slice(0, 1), [mark('tsx')]);
+  // dotenv's preload reads ./.env, whose NODE_OPTIONS reach every node the program starts.
+  t.deepEqual(names('node', ['-r', 'dotenv/config', 'x.js']).slice(0, 2), ['.env', mark('dotenv/config')]);
+  // A URL (data:, node:) is no package; a specifier a path join would fold (`a/../b`) cannot be carried: unresolved.
+  t.deepEqual(names('node', ['--import=data:text/javascript,0']), []);
+  t.deepEqual(interpreterReading('node', ['-r', 'a/../b', 'x.js']).computed?.length, 1);
+  t.deepEqual(interpreterReading('node', ['-r', '@acme/setup', 'x.js']).computed, []);
+});
+
+test('a program that loads an env file without naming it names .env: node, dotenv, python-dotenv (walking up from the file)', (t) => {
+  const envs = (code: string) => codeNames(code).filter((name) => name.text.endsWith('.env'));
+  t.deepEqual(envs('process.loadEnvFile();\n'), [{ text: '.env', tree: false }]);
+  t.deepEqual(envs('require("dotenv").config();\n'), [{ text: '.env', tree: false }]);
+  t.deepEqual(envs('import "dotenv/config";\n'), [{ text: '.env', tree: false }]);
+  t.deepEqual(envs("import dotenv from 'dotenv';\ndotenv.config({ override: true });\n"), [{ text: '.env', tree: false }]);
+  // Named: the literal names it (read as any path literal is), no default.
+  t.deepEqual(envs('process.loadEnvFile("config/app.env");\n'), []);
+  const walk = envs('from dotenv import load_dotenv\nload_dotenv()\n');
+  t.deepEqual(walk.slice(0, 3), [
+    { text: '.env', tree: false },
+    { text: '.env', tree: false, anchor: 'file' },
+    { text: '../.env', tree: false, anchor: 'file' },
+  ]);
+  t.is(walk.length, 2 + DOTENV_WALK_LEVELS);
+  t.is(envs('import dotenv\ndotenv.load_dotenv(override=True)\n').length, 2 + DOTENV_WALK_LEVELS);
+  t.deepEqual(envs('load_dotenv(dotenv_path="ci.env")\n'), []);
 });
 
 test('perl and ruby: -I DIR puts a directory on the library path, whole; the first operand is the script', (t) => {

@@ -453,3 +453,53 @@ test('a file an inline program requires is read on too: what it imports runs whe
   t.false(paths.includes('tools/unrelated.js'));
   t.deepEqual(found.unresolved, []);
 });
+
+test("a package a hook or an .envrc preloads by name is what node_modules holds for it where the command runs: a linked workspace package's files, an installed one nothing", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nnode -r @acme/setup --import installed x.js\n',
+    '.envrc': 'export NODE_OPTIONS="--require @acme/env"\n',
+    'packages/setup/package.json': '{"name":"@acme/setup","main":"main.js"}\n',
+    'packages/setup/main.js': 'require("./more.js");\n',
+    'packages/setup/more.js': '\n',
+    'packages/env/package.json': '{"name":"@acme/env"}\n',
+    'packages/env/index.js': '\n',
+    'node_modules/installed/package.json': '{"name":"installed"}\n',
+    'node_modules/installed/index.js': '\n',
+  });
+  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
+  symlinkSync('../../packages/setup', path.join(ws, 'node_modules/@acme/setup'));
+  symlinkSync('../../packages/env', path.join(ws, 'node_modules/@acme/env'));
+  const found = toolFileReferences([path.join(ws, '.envrc')], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: HOST });
+  const paths = found.locations.map((l) => `${path.relative(ws, l.path)}${l.tree ? '/' : ''}${l.asLink === true ? ' (link)' : ''}`);
+  // The link itself, the package.json, main (whole, as node tries it: a file or a folder) and what it requires in turn, index of the other.
+  for (const expected of [
+    'node_modules/@acme/setup (link)',
+    'packages/setup/package.json',
+    'packages/setup/main.js/',
+    'packages/setup/more.js/',
+    'node_modules/@acme/env (link)',
+    'packages/env/index.js',
+  ])
+    t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+  // An installed package is the project's dependencies (only the file forms CommonJS would try first, not made yet).
+  t.false(
+    paths.some((p) => p.startsWith('node_modules/installed/')),
+    paths.join(' '),
+  );
+  t.false(
+    paths.some((p) => p.includes('__zotbox_node_preload__')),
+    paths.join(' '),
+  );
+  t.deepEqual(found.unresolved, []);
+});
+
+test('the .env a hook program loads without naming it is protected where the program runs (node, python-dotenv beside the file)', (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nnode tools/check.js\npython3 tools/lint.py\n',
+    'tools/check.js': 'process.loadEnvFile();\n',
+    'tools/lint.py': 'from dotenv import load_dotenv\nload_dotenv()\n',
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: HOST });
+  const paths = found.locations.map((l) => path.relative(ws, l.path));
+  for (const expected of ['.env', 'tools/.env']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
+});
