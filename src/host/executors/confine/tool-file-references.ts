@@ -59,6 +59,7 @@ import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-r
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
+import { programCommandTexts } from './program-command-texts.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
 
 export interface ToolFileReferences {
@@ -377,6 +378,12 @@ function readFile(
     if (program)
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
+    // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
+    if (program)
+      for (const run of programCommandTexts(text)) {
+        const from = run.directory === undefined ? base : path.resolve(base, run.directory);
+        named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
+      }
     if (program)
       for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
         named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });
