@@ -1,8 +1,9 @@
 // The command texts a file of program code runs through its process calls, as shell text: node's exec/execSync,
 // execFile/execFileSync, spawn/spawnSync, execa and zx's $`…`; Python's subprocess.run/call/check_call/check_output/
-// Popen, os.system, os.popen, subprocess.getoutput and asyncio's create_subprocess_*. A string literal is the text; an
-// argv array is joined with shell quoting. A value the program computes stands as "$(computed)", so the shell reading
-// (node-bin-runs.ts) refuses a name or directory it cannot spell out; a cwd option moves where the text runs. Pure.
+// Popen, os.system, os.popen, subprocess.getoutput and asyncio's create_subprocess_*; Perl's and Ruby's system(…). A
+// string literal is the text; an argv array is joined with shell quoting. A value the program computes stands as
+// "$(computed)", so the shell reading (node-bin-runs.ts) refuses a name or directory it cannot spell out; a cwd option
+// moves where the text runs. Pure.
 
 /** One command a program runs: shell text, the line (0-based) the call is on, and the directory a literal cwd names. */
 export interface ProgramCommandText {
@@ -20,7 +21,7 @@ const CALLS =
 
 /** Calls whose first argument is always shell text (or a program name, read as text: more is read, never less). */
 const SHELL_TEXT = new Set(['execSync', 'exec', 'execaCommand', 'execaCommandSync', 'system', 'popen', 'getoutput', 'getstatusoutput', 'create_subprocess_shell']);
-/** Python's calls that take the program's arguments one by one (asyncio's create_subprocess_exec). */
+/** Calls that take the program's arguments one by one (asyncio's create_subprocess_exec). */
 const VARARGS = new Set(['create_subprocess_exec']);
 /** `run` and `call` only as subprocess's (a bare run(…) or call(…) is any function). */
 const SUBPROCESS_ONLY = new Set(['run', 'call']);
@@ -139,9 +140,11 @@ function callText(name: string, pieces: readonly string[]): { text: string; cwd?
   if (first === undefined) return undefined;
   const shell = optionExpression(rest, 'shell');
   const throughShell = shell !== undefined && !/^\s*(?:false|False|None|undefined|null)\s*$/u.test(shell);
-  const elements = VARARGS.has(name) ? pieces.filter((piece) => !/^\s*\w+\s*=/u.test(piece)) : arrayElements(first);
+  // Perl's and Ruby's system(PROGRAM, ARGS…) take the program's arguments one by one too.
+  const varargs = VARARGS.has(name) || (name === 'system' && pieces.length > 1);
+  const elements = varargs ? pieces.filter((piece) => !/^\s*\w+\s*=/u.test(piece)) : arrayElements(first);
   let text: string;
-  if (elements !== undefined && !SHELL_TEXT.has(name)) {
+  if (elements !== undefined && (varargs || !SHELL_TEXT.has(name))) {
     // Python's list with shell=True: its first element is the shell text (the rest are the shell's $0, $1…).
     if (throughShell && !/^(?:spawn|execFile|execa)/u.test(name)) text = expressionText(elements[0] ?? '', false);
     else text = elements.map((element) => expressionText(element, !throughShell)).join(' ');

@@ -31,6 +31,8 @@ test('programCommandTexts: a string literal is shell text, an argv array is join
     ['subprocess.run([\n    "npx",\n    "acme-lint",\n])', "'npx' 'acme-lint'"],
     ['await asyncio.create_subprocess_exec("npx", "acme-lint")', "'npx' 'acme-lint'"],
     ['execFileSync("sh", ["-c", "npx acme-lint"])', "'sh' '-c' 'npx acme-lint'"],
+    ['system("npx acme-lint") == 0 or die;', 'npx acme-lint'],
+    ['system("npx", "acme-lint") == 0 or die;', "'npx' 'acme-lint'"],
   ] as const)
     t.deepEqual(
       programCommandTexts(code).map((run) => run.text),
