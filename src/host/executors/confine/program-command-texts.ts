@@ -10,7 +10,14 @@ export interface ProgramCommandText {
   readonly text: string;
   readonly line: number;
   readonly directory?: string;
+  /** The cwd is the program file's own directory (`__dirname`, `os.path.dirname(__file__)`), not where it runs. */
+  readonly ownDirectory?: true;
 }
+
+/** A cwd that is the program's own directory, and one that is where it runs (as no cwd at all). */
+const OWN_DIRECTORY =
+  /^\s*(?:__dirname|import\.meta\.dirname|os\.path\.dirname\(\s*(?:os\.path\.(?:abspath|realpath)\(\s*)?__file__\s*\)?\s*\)|(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.(?:resolve|absolute)\(\s*\))*\.parent)\s*$/u;
+const RUNNING_DIRECTORY = /^\s*(?:process\.cwd\(\s*\)|os\.getcwd\(\s*\)|None|undefined|null)\s*$/u;
 
 /** What stands for a value the program computes: an expansion the shell reading cannot spell out. */
 const COMPUTED = '"$(computed)"';
@@ -135,7 +142,7 @@ function optionExpression(pieces: readonly string[], name: string): string | und
 }
 
 /** What one call runs, as shell text and where: undefined for a call that runs no command zotbox can see. */
-function callText(name: string, pieces: readonly string[]): { text: string; cwd?: string } | undefined {
+function callText(name: string, pieces: readonly string[]): { text: string; cwd?: string; ownDirectory?: true } | undefined {
   const [first, ...rest] = pieces;
   if (first === undefined) return undefined;
   const shell = optionExpression(rest, 'shell');
@@ -155,7 +162,8 @@ function callText(name: string, pieces: readonly string[]): { text: string; cwd?
     text = [expressionText(first, quoted), ...(args ?? []).map((arg) => expressionText(arg, quoted))].join(' ');
   }
   const cwd = optionExpression(rest, 'cwd');
-  if (cwd === undefined) return { text };
+  if (cwd === undefined || RUNNING_DIRECTORY.test(cwd)) return { text };
+  if (OWN_DIRECTORY.test(cwd)) return { text, cwd: '.', ownDirectory: true };
   const literal = /^\s*(["'])([^"'\\\n$`{}]*)\1\s*$/u.exec(cwd);
   // A directory the program computes: a cd the shell reading cannot spell out, so a name run there is refused.
   return literal === null ? { text: `cd ${COMPUTED} && ${text}` } : { text, cwd: literal[2]! };
@@ -179,7 +187,7 @@ export function programCommandTexts(code: string): ProgramCommandText[] {
       continue;
     }
     const call = callText(name, splitArguments(code, from));
-    if (call !== undefined) found.push({ text: call.text, line, ...(call.cwd === undefined ? {} : { directory: call.cwd }) });
+    if (call !== undefined) found.push({ text: call.text, line, ...(call.cwd === undefined ? {} : { directory: call.cwd }), ...(call.ownDirectory === true ? { ownDirectory: true as const } : {}) });
   }
   return found;
 }

@@ -380,10 +380,9 @@ function readFile(
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
     if (program)
-      for (const run of programCommandTexts(text)) {
-        const from = run.directory === undefined ? base : path.resolve(base, run.directory);
-        named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
-      }
+      for (const run of programCommandTexts(text))
+        for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')])
+          named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
     if (program)
       for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
         named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });

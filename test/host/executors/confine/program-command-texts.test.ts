@@ -61,6 +61,12 @@ test('programCommandTexts: a literal cwd is where the text runs; a computed one 
   t.deepEqual(programCommandTexts('x = 1\nsubprocess.run(["npx", "acme-lint"], cwd="packages/app")'), [{ text: "'npx' 'acme-lint'", line: 1, directory: 'packages/app' }]);
   t.deepEqual(programCommandTexts('spawn("npx", ["acme-lint"], { cwd: dir })'), [{ text: `cd "$(computed)" && 'npx' 'acme-lint'`, line: 0 }]);
   t.deepEqual(programCommandTexts('execSync("npx acme-lint", { cwd })'), [{ text: `cd "$(computed)" && npx acme-lint`, line: 0 }]);
+  // The program's own directory, and where it runs, are known.
+  t.deepEqual(programCommandTexts('execSync("npx acme-lint", { cwd: __dirname })'), [{ text: 'npx acme-lint', line: 0, directory: '.', ownDirectory: true }]);
+  t.deepEqual(programCommandTexts('subprocess.run(["npx", "acme-lint"], cwd=os.path.dirname(os.path.abspath(__file__)))'), [
+    { text: "'npx' 'acme-lint'", line: 0, directory: '.', ownDirectory: true },
+  ]);
+  t.deepEqual(programCommandTexts('execSync("npx acme-lint", { cwd: process.cwd() })'), [{ text: 'npx acme-lint', line: 0 }]);
 });
 
 test('programCommandTexts: calls that run no command are not read (a bare run() is any function, a string is no call)', (t) => {
@@ -115,6 +121,14 @@ for (const [name, program, file] of [
 test('a literal cwd moves where the name is looked up: packages/app/node_modules/.bin first', (t) => {
   const program = 'require("child_process").execFileSync("npx", ["app-lint"], { cwd: "packages/app" });\n';
   const { unresolved, protects } = monorepo(t, 'exec node tools/check.js', { 'tools/check.js': program });
+  t.deepEqual(unresolved, []);
+  t.true(protects('packages/app/node_modules/.bin/app-lint'));
+  t.true(protects('packages/app/bin/app-lint.js'));
+});
+
+test("a cwd that is the program's own directory looks the name up from there", (t) => {
+  const program = 'require("child_process").execFileSync("npx", ["app-lint"], { cwd: __dirname });\n';
+  const { unresolved, protects } = monorepo(t, 'exec node packages/app/check.js', { 'packages/app/check.js': program });
   t.deepEqual(unresolved, []);
   t.true(protects('packages/app/node_modules/.bin/app-lint'));
   t.true(protects('packages/app/bin/app-lint.js'));
