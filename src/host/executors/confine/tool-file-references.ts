@@ -61,6 +61,7 @@ import { nodePreloadNames } from './node-preload-packages.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
+import { programCommandTexts } from './program-command-texts.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
 
 export interface ToolFileReferences {
@@ -385,6 +386,11 @@ function readFile(
     if (program)
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
+    // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
+    if (program)
+      for (const run of programCommandTexts(text))
+        for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')])
+          named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
     if (program)
       for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
         named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });
