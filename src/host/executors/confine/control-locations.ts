@@ -19,6 +19,7 @@ import { moduleEntriesLocation } from './python-installed-names.js';
 import { commandWords, derivedPrograms, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
+import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
 
 /** Where the user's own git finds its global and system configuration (from the host's environment, given explicitly). */
 export interface UserGitEnvironment {
@@ -339,6 +340,10 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       for (const word of commandWords(command, shell ? 'shell' : 'git')) {
         if (word.kind === 'unresolved') {
           unresolved.push(`${name} (${where}) names ${JSON.stringify(word.text)}, and ${word.why}`);
+          continue;
+        }
+        if (isNodePreloadName(word.text)) {
+          unresolved.push(`${name} (${where}): ${unreadPreload(word.text)}`);
           continue;
         }
         for (const target of anchorsOf(word, [path.dirname(file), ...bases])) add(target, word.tree, reason);

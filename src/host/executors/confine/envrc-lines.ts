@@ -32,7 +32,9 @@ export interface EnvironmentFileName {
 function variableCommandNames(name: string, value: string, where: (what: string) => string, runBy: string, unresolved: string[]): EnvironmentFileName[] {
   const named: EnvironmentFileName[] = [];
   if (OPTION_VARIABLES.has(name)) {
-    for (const found of optionVariableNames(`${name}=${value}`)) named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
+    const options = optionVariableNames(`${name}=${value}`);
+    for (const found of options.names) named.push({ name: found.text, as: found.tree ? 'tree' : 'words', by: where(''), runBy });
+    for (const why of options.computed) unresolved.push(where(`: ${DIRENV}, and ${why}`));
     return named;
   }
   for (const word of commandWords(value, 'shell')) {

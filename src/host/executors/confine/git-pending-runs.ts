@@ -10,6 +10,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { PENDING_TODO_FILES, todoExecCommands } from './git-sequencer-state.js';
 import { scriptWords, shebangProgram } from './shell-command-words.js';
+import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
 
 /** Shell scripts followed from one git directory's todo lists at most (a chain longer than this is unresolved). */
 const MAX_SCRIPTS = 64;
@@ -74,6 +75,10 @@ export function pendingRuns(
       for (const word of words) {
         if (word.kind === 'unresolved') {
           unresolved.push(`${where} names ${JSON.stringify(word.text.slice(0, 80))}, and ${word.why.replace('when git runs it', 'when the user continues')}`);
+          continue;
+        }
+        if (isNodePreloadName(word.text)) {
+          unresolved.push(`${where}: ${unreadPreload(word.text)}`);
           continue;
         }
         for (const target of anchors(word, [top])) {

@@ -16,6 +16,17 @@ export function nodePreloadName(specifier: string): string | undefined {
   return `${MARK}/${specifier}`;
 }
 
+/** Whether `name` stands for a preloaded package (nodePreloadName): a reader that does not look it up must refuse it. */
+export function isNodePreloadName(name: string): boolean {
+  return name.split('/').includes(MARK);
+}
+
+/** Why a reader that does not look preloads up refuses one: `name` is a nodePreloadName, or a path holding one. */
+export function unreadPreload(name: string): string {
+  const parts = name.split('/');
+  return `node preloads the package ${JSON.stringify(parts.slice(parts.indexOf(MARK) + 1).join('/'))} by name, which zotbox does not look up here`;
+}
+
 /**
  * What node loads for the preload a name from nodePreloadName stands for (`written`: resolved against where the command
  * runs), looked up from that directory; undefined for any other path. `say(what)` names the line for an unresolved reason.

@@ -75,7 +75,12 @@ export function commandReading(command: readonly string[], scriptMode: boolean, 
   }
   // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
   // An interpreter's option variable set for it (`NODE_OPTIONS="--require ./x.js" node ...`): read by its grammar.
-  if (scriptMode) for (const word of command) names.push(...searchPathNames(unmark(word)), ...optionVariableNames(unmark(word)));
+  if (scriptMode)
+    for (const word of command) {
+      const options = optionVariableNames(unmark(word));
+      names.push(...searchPathNames(unmark(word)), ...options.names);
+      computed.push(...options.computed);
+    }
   // What find hands to the program it runs is every file below its starting points; the program runs too.
   const starts = program === 'find' ? findStarts(command, at) : [];
   command.forEach((_, index) => {

@@ -26,10 +26,12 @@ export const OPTION_VARIABLES: ReadonlyMap<string, string> = new Map([
  * ./tools/x.js" node ...`, `PERL5OPT=-Itools`): the whole value split into options as the program splits it (at blanks,
  * node's "..." kept whole), read by that interpreter's grammar. Nothing for any other word.
  */
-export function optionVariableNames(word: string): InterpreterName[] {
+export function optionVariableNames(word: string): { readonly names: InterpreterName[]; readonly computed: string[] } {
   const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/su.exec(word);
   const program = assignment === null ? undefined : OPTION_VARIABLES.get(assignment[1]!);
-  if (program === undefined) return [];
+  if (program === undefined) return { names: [], computed: [] };
   const options = [...assignment![2]!.matchAll(/"([^"]*)"|(\S+)/gu)].map((match) => match[1] ?? match[2]!);
-  return [...interpreterReading(program, options).names];
+  // What the options run that zotbox cannot look up (a preload it cannot carry as a name) is the caller's to refuse.
+  const reading = interpreterReading(program, options);
+  return { names: [...reading.names], computed: [...(reading.computed ?? [])] };
 }

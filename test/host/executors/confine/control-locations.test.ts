@@ -146,3 +146,12 @@ test('an unresolved value reaches every writer: the gate gets no list but the re
   t.true(error instanceof ZotboxError && error.code === 'ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED');
   t.true(error.message.startsWith(`command refused: ${why}`), error.message);
 });
+
+test('a git command that preloads a node package by name is refused, not taken for a path: the config reader does not look packages up', (t) => {
+  const w = world(t, '[core]\n\tbare = false\n[alias]\n\tlint = !node -r @acme/setup tools/lint.js\n[alias]\n\tplain = !node -r ./tools/setup.js tools/lint.js\n');
+  const { locations, unresolved } = collectControlLocations(scanGitMetadata([w.ws]), [w.ws], { home: w.home, noSystem: true });
+  t.deepEqual(unresolved, [`alias.lint (set in ${w.config} line 4): node preloads the package "@acme/setup" by name, which zotbox does not look up here`]);
+  // The preload written as a path is a file like any other word.
+  t.truthy(findControlLocation(path.join(w.ws, 'tools', 'setup.js'), locations));
+  t.false(locations.some((location) => location.path.includes('__zotbox_node_preload__')));
+});

@@ -93,3 +93,10 @@ for (const dotenv of ['PYTHONPATH=src lib\n', 'PYTHONPATH="src\nlib"\n', 'PYTHON
   test(`a .env line zotbox does not read is unresolved: ${JSON.stringify(dotenv)}`, (t) => {
     t.true(readDotenv(t, dotenv).unresolved > 0);
   });
+
+test('a preload in an .envrc NODE_OPTIONS that zotbox cannot carry as a name refuses every writer; one it can, refuses none', (t) => {
+  // `a/../b` is no package name node looks up as written; `@acme/setup` installed nowhere loads nothing of the project.
+  t.is(read(t, 'export NODE_OPTIONS="-r a/../b"\n').unresolved, 1);
+  t.is(read(t, 'export NODE_OPTIONS="--import a//b"\n').unresolved, 1);
+  t.is(read(t, 'export NODE_OPTIONS="-r @acme/setup"\n').unresolved, 0);
+});

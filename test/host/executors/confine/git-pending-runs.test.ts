@@ -108,3 +108,13 @@ test('a derived program name is protected in a relative PATH entry, and not with
   const absolute = scan(ws, { home: '/nonexistent', noSystem: true, searchPath: '/usr/bin' }).locations;
   t.is(findControlLocation(path.join(ws, 'git-st'), absolute), undefined);
 });
+
+test('an exec line that preloads a node package by name is unresolved, naming the line and the package', (t) => {
+  const ws = repository(t);
+  git(ws, ['rebase', '-q', '-i', '--exec', 'node -r @acme/setup scripts/check.js', 'HEAD~1'], { GIT_SEQUENCE_EDITOR: 'sed -i 1ibreak' });
+  const { unresolved, locations } = scan(ws);
+  t.deepEqual(unresolved, [
+    `the exec line 2 of ${path.join(ws, '.git', 'rebase-merge', 'git-rebase-todo')} ("node -r @acme/setup scripts/check.js"): node preloads the package "@acme/setup" by name, which zotbox does not look up here`,
+  ]);
+  t.truthy(findControlLocation(path.join(ws, 'scripts', 'check.js'), locations));
+});
