@@ -20,6 +20,11 @@ export interface NodeBinRun {
 
 export interface NodeBinReading {
   readonly runs: readonly NodeBinRun[];
+  /**
+   * The package specs npx / `npm exec` / bunx run a bin of (`@acme/lint`, `./packages/lint`, `-p pkg`, and a plain name
+   * no node_modules/.bin holds): npm finds the package in the tree and runs its package.json's bin (node-package-bins.ts).
+   */
+  readonly packages: readonly NodeBinRun[];
   /** Why a name cannot be placed (a directory or a text zotbox cannot work out): each refuses every writer. */
   readonly unresolved: readonly string[];
 }
@@ -40,6 +45,8 @@ export interface NodeBinContext {
 const PREFIXES = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'builtin', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', '!']);
 /** Options of those programs that take a value as the next word (`nice -n 5`, `env -u VAR`, `env -C DIR`). */
 const PREFIX_VALUED = new Set(['-n', '--adjustment', '-u', '--unset', '-C', '--chdir']);
+/** The shell's builtins that run the command after them: never looked up on PATH. */
+const BUILTIN_PREFIXES = new Set(['exec', 'command', 'builtin', 'time']);
 /** The shell's own builtins and keywords: never looked up on PATH. */
 const SHELL_OWN = new Set(
   'export local declare readonly typeset set unset cd pushd popd echo printf test [ [[ if then else elif fi for do done while until case esac exit return true false . source shift trap eval wait read'.split(
@@ -55,6 +62,16 @@ const WORKSPACE_OPTIONS = ['--workspace', '-w', '--workspaces', '-ws', '--filter
 /** Their options whose value is shell text run with node_modules/.bin on PATH (pnpm's --shell-mode makes the operand that). */
 const CALL_OPTIONS = ['-c', '--call'];
 const RUNNERS = /\b(?:npx|pnpx|bunx|npm|pnpm|yarn)\b/u;
+const RUNNER_PROGRAMS = new Set(['npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn']);
+/**
+ * npm's command words that are `exec`: the command, its alias, and every unique abbreviation npm's deref takes
+ * (`npm exe`; `ex` is also explain's and explore's, so npm refuses it).
+ */
+const NPM_EXEC = new Set(['exec', 'exe', 'x']);
+/** The runners that take their operand as a package spec and run that package's bin when no .bin holds the name. */
+const SPEC_RUNNERS = new Set(['npx', 'npm', 'bunx']);
+/** A package spec npm finds in the tree: a registry name (a scope, a version or tag after it) or a folder. */
+const PACKAGE_SPEC = /^(?:(?:@[\w.-]+\/)?[\w.-][\w.+-]*(?:@[^\s/]*)?|\.{1,2}(?:\/.*)?|\/.*|~\/.*|file:.+)$/su;
 /** A command name (not an option the lexer left first, as in `[ ! -f x ]`, nor a path). */
 const NAME = /^[\w@][\w@.+-]*$/u;
 /** Expansions a cd may spell whose value is known: the current directory, the repository's top, the script's own directory. */
@@ -65,9 +82,19 @@ const SCRIPT_DIRECTORY = new RegExp(String.raw`^(?:${OWN}|\$\{0%/\*\}|\$\( ?cd "
 const MAX_DEPTH = 4;
 const MAX_DIRECTORIES = 64;
 
-/** Whether `text` puts a `node_modules/.bin` directory on PATH (an assignment, exported or not, or husky's `export PATH=...`). */
+/**
+ * Whether `text` may put a `node_modules/.bin` directory on PATH (an assignment, exported or not, or husky's `export
+ * PATH=...`): one that spells it, or one whose entries zotbox cannot spell out (`$(npm root)/.bin`, `$TOOLS/bin`: any
+ * expansion but PATH's own and HOME's), which is taken as holding it (every name then looked up there too).
+ */
 export function putsNodeBinOnPath(text: string): boolean {
-  return /(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|local\s+)?PATH=["']?[^\s;&|]*node_modules\/\.bin/mu.test(text);
+  const assignment = /(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|local\s+)?PATH=("[^"]*"|'[^']*'|[^\s;&|]*)/gmu;
+  for (const [, value] of text.matchAll(assignment)) {
+    if (/node_modules\/\.bin/u.test(value!)) return true;
+    const unknown = value!.startsWith("'") ? '' : value!.replace(/\$(?:\{(?:PATH|HOME)\}|(?:PATH|HOME)\b)/gu, '');
+    if (/[$`]/u.test(unknown)) return true;
+  }
+  return false;
 }
 
 /** The first operand at or after `at`, past options (and the values of those that take one) and a `--`. */
@@ -198,9 +225,12 @@ function placeOf(commands: readonly string[][], expansions: string[], from: Plac
 /** The names `text` runs through node_modules/.bin and every directory each may be run from, or why one cannot be placed. */
 export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinReading {
   const runs = new Map<string, Set<string>>();
+  const packages = new Map<string, Set<string>>();
   const unresolved: string[] = [];
-  const record = (name: string, place: Place, own: string | undefined, expansions: readonly string[]) => {
-    if (!NAME.test(name)) return;
+  const record = (name: string, place: Place, own: string | undefined, expansions: readonly string[], into = runs) => {
+    if (!(into === runs ? NAME : PACKAGE_SPEC).test(name)) return;
+    // A spec that is also a plain name is reported once, as the name (its reading below is the same).
+    if (into !== runs && NAME.test(name) && (place.unknown !== undefined || (own !== undefined && directoryOf(own, expansions, context, whole) === undefined))) return;
     if (place.unknown !== undefined) {
       unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from the directory it runs in, after ${place.unknown}, which zotbox cannot work out`);
       return;
@@ -210,9 +240,9 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from ${short(own)}, a directory zotbox cannot work out`);
       return;
     }
-    const directories = runs.get(name) ?? new Set<string>();
+    const directories = into.get(name) ?? new Set<string>();
     for (const directory of spelled === undefined ? place.directories : moved(place, spelled)) directories.add(directory);
-    runs.set(name, directories);
+    into.set(name, directories);
   };
   const read = (text: string, from: Place, pathHasBin: boolean, depth: number) => {
     if (depth > MAX_DEPTH) {
@@ -239,7 +269,9 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       const { at, chdir } = programAt(words);
       const program = words[at];
       if (program === undefined) continue;
-      const found = runnerName(words, at);
+      // The first runner at or after the program: behind any wrapper, known or not (`timeout 60 npx`, `xargs npx`).
+      const runner = words.findIndex((word, index) => index >= at && RUNNER_PROGRAMS.has(path.basename(unmark(word))));
+      const found = runner === -1 ? undefined : runnerName(words, runner);
       const runs = found?.name ?? found?.call;
       // In workspace packages: their node_modules/.bin, which zotbox does not list (the workspace globs are not read).
       if (found?.workspaces === true && runs !== undefined) unresolved.push(`it runs ${short(runs)} in the packages of a workspace, whose node_modules/.bin zotbox does not look in`);
@@ -248,8 +280,17 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
         if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(found.name)) unresolved.push(`it runs ${short(found.name)} from node_modules/.bin, a name zotbox cannot spell out`);
         else record(found.name, place, found.directory ?? chdir, expansions);
       }
-      // With node_modules/.bin on PATH every command name is looked up there first, npm and npx too.
-      if (onPath && !SHELL_OWN.has(program)) record(program, place, chdir, expansions);
+      for (const spec of found?.workspaces === true ? [] : (found?.specs ?? [])) {
+        if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(spec)) unresolved.push(`it runs the package ${short(spec)} names, a package zotbox cannot spell out`);
+        else record(spec, place, found?.directory ?? chdir, expansions, packages);
+      }
+      // With node_modules/.bin on PATH every command name is looked up there first, npm and npx too; and, as zotbox
+      // does not know which programs run a word of theirs (`timeout 60 NAME`, `chronic NAME`, `cross-env X=1 NAME`),
+      // every plain word of a command whose program is not the shell's own (a word no .bin holds adds nothing); the
+      // wrappers before the program too (`env`, `nice`, `xargs` are found on PATH as well).
+      // (Where the place is unknown, the program alone says so: one reason per command.)
+      const plain = place.unknown === undefined ? words.map(unmark) : [unmark(program)];
+      if (onPath && !SHELL_OWN.has(unmark(program))) for (const word of plain) if (!SHELL_OWN.has(word) && !BUILTIN_PREFIXES.has(word)) record(word, place, chdir, expansions);
       // A command a variable of the text names that zotbox cannot spell out (`$CMD`, set two ways) may be any runner
       // or name (one the text never sets is the user's environment's, as the script's reading takes it).
       const variable = /^[\uE000-\uEFFF]$/u.test(program) ? /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansions[program.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1] : undefined;
@@ -261,7 +302,8 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
     for (const document of notes.hereDocuments) if (stdinReader(document.command) === 'shell') nested(document.body, onPath, document.expanded && /[$`]/u.test(document.body));
   };
   read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
-  return { runs: [...runs].map(([name, directories]) => ({ name, directories: [...directories] })), unresolved };
+  const listed = (map: Map<string, Set<string>>) => [...map].map(([name, directories]) => ({ name, directories: [...directories] }));
+  return { runs: listed(runs), packages: listed(packages), unresolved };
 }
 
 /**
@@ -270,8 +312,8 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
  * moves it to. Undefined for a program that is no package runner; an empty result for one that runs none (`npm test`,
  * `pnpm dlx`: npm scripts are read with package.json, downloads are no project file).
  */
-function runnerName(words: readonly string[], at: number): { name?: string; call?: string; directory?: string; workspaces?: true } | undefined {
-  const program = words[at]!;
+function runnerName(words: readonly string[], at: number): { name?: string; specs?: string[]; call?: string; directory?: string; workspaces?: true } | undefined {
+  const program = path.basename(unmark(words[at]!));
   const next = operandFrom(words, at + 1);
   let operand: number | undefined;
   if (program === 'yarn' && (words[next] === 'workspace' || words[next] === 'workspaces')) {
@@ -281,7 +323,7 @@ function runnerName(words: readonly string[], at: number): { name?: string; call
     return { ...(name === undefined ? {} : { name }), workspaces: true };
   }
   if (['npx', 'pnpx', 'bunx'].includes(program)) operand = next;
-  else if (program === 'npm') operand = words[next] === 'exec' || words[next] === 'x' ? operandFrom(words, next + 1) : undefined;
+  else if (program === 'npm') operand = NPM_EXEC.has(words[next] ?? '') ? operandFrom(words, next + 1) : undefined;
   else if (program === 'pnpm' || program === 'yarn') {
     // `pnpm NAME` and `yarn NAME` run a package.json script of that name first, else the bin (the script is read
     // with package.json); `run`/`exec` name it next. `dlx` downloads: no lookup.
@@ -296,8 +338,23 @@ function runnerName(words: readonly string[], at: number): { name?: string; call
   };
   const shellMode = words.slice(at + 1, operand).includes('--shell-mode');
   const call = optionValue(words, at + 1, operand, CALL_OPTIONS) ?? (shellMode ? words[operand] : undefined);
-  if (call !== undefined) return { call, ...directory };
-  return { ...(words[operand] === undefined ? {} : { name: words[operand] }), ...directory };
+  // npx's -p/--package name the packages to run from; with none, the operand is one when no .bin holds it.
+  const packageOptions = SPEC_RUNNERS.has(program) ? packageValues(words, at + 1, operand) : [];
+  const specs = [...packageOptions, ...(SPEC_RUNNERS.has(program) && packageOptions.length === 0 && call === undefined && words[operand] !== undefined ? [words[operand]!] : [])];
+  const found = { ...directory, ...(specs.length === 0 ? {} : { specs }) };
+  if (call !== undefined) return { call, ...found };
+  return { ...(words[operand] === undefined ? {} : { name: words[operand] }), ...found };
+}
+
+/** Every -p/--package value among words[from, to) (`-p a -p b`, `--package=a`). */
+function packageValues(words: readonly string[], from: number, to: number): string[] {
+  const values: string[] = [];
+  for (let index = from; index < to; index++) {
+    const word = words[index]!;
+    if ((word === '-p' || word === '--package') && index + 1 < to) values.push(words[index + 1]!);
+    else if (word.startsWith('--package=')) values.push(word.slice('--package='.length));
+  }
+  return values;
 }
 
 /** The command names `text` runs through node_modules/.bin, each as written (no "/"), in order (nodeBinReading's names). */

@@ -58,6 +58,7 @@ import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { nodeBinShim } from './node-bin-shims.js';
 import { nodePreloadNames } from './node-preload-packages.js';
+import { packageBins } from './node-package-bins.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
@@ -179,7 +180,16 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
   const reading = nodeBinReading(text, { workingDirectory: path.resolve(base), ...context });
   for (const why of reading.unresolved) unresolved.push(`${by}: ${why}`);
   const places = new Set(reading.runs.flatMap(({ name, directories }) => directories.flatMap((directory) => nodeBinPlaces(name, directory))));
-  return [...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true }));
+  // A package spec npx runs: its package.json (data npm reads: protected, read as words), its bins' files, and each
+  // bin by name on node_modules/.bin.
+  const manifests = new Set<string>();
+  for (const { name, directories } of reading.packages)
+    for (const directory of directories) {
+      const found = packageBins(name, directory, context.homeDirectory);
+      if (found.unresolved !== undefined) unresolved.push(`${by}: ${found.unresolved}`);
+      for (const place of [...found.places, ...found.bins.flatMap((bin) => nodeBinPlaces(bin, directory))]) (path.basename(place) === 'package.json' ? manifests : places).add(place);
+    }
+  return [...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })), ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true }))];
 }
 
 /** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */

@@ -5,13 +5,15 @@
 import test from 'ava';
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { nodeBinReading } from '../../../../src/host/executors/confine/node-bin-runs.js';
+import { type NodeBinReading, nodeBinReading } from '../../../../src/host/executors/confine/node-bin-runs.js';
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
 const WS = '/ws';
-const read = (text: string, pathHasBin = false) => nodeBinReading(text, { workingDirectory: WS, scriptDirectory: '/ws/.husky', pathHasBin });
+/** The names and what is unresolved (the package specs npx also runs are node-package-bins.test.ts's). */
+const namesOf = ({ runs, unresolved }: NodeBinReading) => ({ runs, unresolved });
+const read = (text: string, pathHasBin = false) => namesOf(nodeBinReading(text, { workingDirectory: WS, scriptDirectory: '/ws/.husky', pathHasBin }));
 
 test('a cd before the runner: looked up from where the command may run (the directory moved to, and the start)', (t) => {
   for (const [text, pathHasBin, directories] of [
@@ -76,7 +78,7 @@ test("a cd to the user's home or to a variable of the user's environment the tex
     ['cd "$HOME/src" && npx acme-lint', ['/ws', '/home/u/src']],
     ['cd "$APP" && npx acme-lint', ['/ws', '/ws/packages/app']],
   ] as const)
-    t.deepEqual(nodeBinReading(text, context), { runs: [{ name: 'acme-lint', directories: [...directories] }], unresolved: [] }, text);
+    t.deepEqual(namesOf(nodeBinReading(text, context)), { runs: [{ name: 'acme-lint', directories: [...directories] }], unresolved: [] }, text);
   // Set by the text itself (a loop, a read, an assignment): not the environment's value.
   for (const text of ['APP=$(cat .dir); cd "$APP" && npx acme-lint', 'for APP in a b; do cd "$APP"; npx acme-lint; done']) t.is(nodeBinReading(text, context).unresolved.length, 1, text);
 });
@@ -130,8 +132,11 @@ test('names inside shell text a command runs: sh -c, bash -c, env sh -c, npx -c,
     ['out=$(npx acme-lint)', ['/ws']],
     ["sh <<'EOF'\nnpx acme-lint\nEOF", ['/ws']],
     ['sh -c "sh -c \'npx acme-lint\'"', ['/ws']],
-  ] as const)
-    t.deepEqual(read(text), { runs: [{ name: 'acme-lint', directories: [...directories] }], unresolved: [] }, text);
+  ] as const) {
+    // npx -c runs its text with node_modules/.bin on PATH: the operand words are looked up there too (`src`).
+    const { runs, unresolved } = read(text);
+    t.deepEqual({ runs: runs.filter((run) => run.name !== 'src'), unresolved }, { runs: [{ name: 'acme-lint', directories: [...directories] }], unresolved: [] }, text);
+  }
 });
 
 test('nested shell text zotbox cannot split (an expansion the outer shell makes, an unclosed quote) is unresolved', (t) => {
@@ -140,11 +145,24 @@ test('nested shell text zotbox cannot split (an expansion the outer shell makes,
   t.deepEqual(read('sh -c \'npx acme-lint "$@"\''), { runs: [{ name: 'acme-lint', directories: ['/ws'] }], unresolved: [] });
 });
 
-test('with node_modules/.bin on PATH every command name is looked up there, npm and npx too (husky v9)', (t) => {
+test('with node_modules/.bin on PATH every command name is looked up there, npm and npx too (husky v9), and every plain word after it', (t) => {
+  // Any program may run a word of its own (`timeout 60 NAME`, `cross-env X=1 NAME`): a word no .bin holds adds nothing.
   t.deepEqual(
     read('npm test', true).runs.map((run) => run.name),
-    ['npm'],
+    ['npm'], // `test` is a shell word (a builtin): never a bin's name
   );
+  for (const [text, names] of [
+    ['timeout 60 acme-lint', ['timeout', '60', 'acme-lint']],
+    ['git diff --name-only | xargs -r acme-lint --fix', ['git', 'diff', 'xargs', 'acme-lint']],
+    ['if acme-lint; then echo ok; fi', ['acme-lint']],
+    ['{ acme-lint; } || exit 1', ['acme-lint']],
+    ['echo acme-lint; test -f acme-lint; export X=acme-lint', []],
+  ] as const)
+    t.deepEqual(
+      read(text, true).runs.map((run) => run.name),
+      [...names],
+      text,
+    );
 });
 
 test("over-denial: husky v9's own runner (.husky/_/h) and a lint-staged hook refuse nothing; a test's options are no names", (t) => {
@@ -169,7 +187,7 @@ test("over-denial: husky v9's own runner (.husky/_/h) and a lint-staged hook ref
   );
   t.deepEqual(nodeBinReading(h, { workingDirectory: WS, pathHasBin: true }).unresolved, []);
   const hook = 'cd "$(dirname -- "$0")/.." && npx lint-staged\n';
-  t.deepEqual(nodeBinReading(hook, { workingDirectory: WS, scriptDirectory: '/ws/.husky', pathHasBin: true }), {
+  t.deepEqual(namesOf(nodeBinReading(hook, { workingDirectory: WS, scriptDirectory: '/ws/.husky', pathHasBin: true })), {
     runs: [
       { name: 'lint-staged', directories: ['/ws'] },
       { name: 'npx', directories: ['/ws'] },
