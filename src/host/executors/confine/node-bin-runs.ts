@@ -11,6 +11,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { commandStrings, programOf, stdinReader } from './shell-command-reading.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, type LexNotes, lexShell, unmark } from './shell-lexer.js';
+import { selectedPackages, workspacePackages } from './node-workspace-packages.js';
 
 /** A name run through node_modules/.bin, with every directory (absolute) it may be run from. */
 export interface NodeBinRun {
@@ -22,6 +23,8 @@ export interface NodeBinReading {
   readonly runs: readonly NodeBinRun[];
   /** Why a name cannot be placed (a directory or a text zotbox cannot work out): each refuses every writer. */
   readonly unresolved: readonly string[];
+  /** The workspace files read to list the packages a name runs in (there or not): they decide what runs, protected. */
+  readonly files?: readonly string[];
 }
 
 export interface NodeBinContext {
@@ -47,7 +50,7 @@ const SHELL_OWN = new Set(
   ),
 );
 /** Options of npx / npm exec / pnpm / yarn that take a value as the next word. */
-const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
+const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--filter-prod', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
 /** Their options that name the directory the command runs in (npm's -C is --prefix, pnpm's is --dir). */
 const DIRECTORY_OPTIONS = ['-C', '--prefix', '--dir', '--cwd'];
 /** Their options that run the command in workspace packages (npm's --workspace(s), pnpm's --filter and --recursive, -w either's). */
@@ -199,7 +202,8 @@ function placeOf(commands: readonly string[][], expansions: string[], from: Plac
 export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinReading {
   const runs = new Map<string, Set<string>>();
   const unresolved: string[] = [];
-  const record = (name: string, place: Place, own: string | undefined, expansions: readonly string[]) => {
+  const files: string[] = [];
+  const record = (name: string, place: Place, own: string | undefined, expansions: readonly string[], into = runs) => {
     if (!NAME.test(name)) return;
     if (place.unknown !== undefined) {
       unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from the directory it runs in, after ${place.unknown}, which zotbox cannot work out`);
@@ -210,9 +214,19 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from ${short(own)}, a directory zotbox cannot work out`);
       return;
     }
-    const directories = runs.get(name) ?? new Set<string>();
+    const directories = into.get(name) ?? new Set<string>();
     for (const directory of spelled === undefined ? place.directories : moved(place, spelled)) directories.add(directory);
-    runs.set(name, directories);
+    into.set(name, directories);
+  };
+  const recordWorkspaces = (name: string, selectors: readonly string[], place: Place, own: string | undefined, expansions: readonly string[]) => {
+    const starts = new Map<string, Set<string>>();
+    record(name, place, own, expansions, starts);
+    for (const start of starts.get(name) ?? []) {
+      const listed = workspacePackages(start);
+      files.push(...listed.files);
+      if ('reason' in listed) unresolved.push(`it runs ${JSON.stringify(name)} in the packages of a workspace, and ${listed.reason}`);
+      else for (const directory of selectedPackages(listed.directories, selectors, start)) record(name, { directories: [directory] }, undefined, expansions);
+    }
   };
   const read = (text: string, from: Place, pathHasBin: boolean, depth: number) => {
     if (depth > MAX_DEPTH) {
@@ -241,10 +255,12 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       if (program === undefined) continue;
       const found = runnerName(words, at);
       const runs = found?.name ?? found?.call;
-      // In workspace packages: their node_modules/.bin, which zotbox does not list (the workspace globs are not read).
-      if (found?.workspaces === true && runs !== undefined) unresolved.push(`it runs ${short(runs)} in the packages of a workspace, whose node_modules/.bin zotbox does not look in`);
+      // In workspace packages: looked up from each package the selectors may pick (node-workspace-packages.ts).
+      if (found?.workspaces !== undefined && (found.call !== undefined || /[\uE000-\uEFFF\uF001-\uF004]/u.test(runs ?? '')))
+        unresolved.push(`it runs ${short(runs ?? '')} in the packages of a workspace, as shell text or a name zotbox cannot spell out`);
+      else if (found?.workspaces !== undefined && found.name !== undefined) recordWorkspaces(found.name, found.workspaces, place, found.directory ?? chdir, expansions);
       else if (found?.call !== undefined) nested(found.call, true, undefined, found.directory ?? chdir);
-      if (found?.workspaces !== true && found?.name !== undefined) {
+      if (found?.workspaces === undefined && found?.name !== undefined) {
         if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(found.name)) unresolved.push(`it runs ${short(found.name)} from node_modules/.bin, a name zotbox cannot spell out`);
         else record(found.name, place, found.directory ?? chdir, expansions);
       }
@@ -261,7 +277,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
     for (const document of notes.hereDocuments) if (stdinReader(document.command) === 'shell') nested(document.body, onPath, document.expanded && /[$`]/u.test(document.body));
   };
   read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
-  return { runs: [...runs].map(([name, directories]) => ({ name, directories: [...directories] })), unresolved };
+  return { runs: [...runs].map(([name, directories]) => ({ name, directories: [...directories] })), unresolved, ...(files.length === 0 ? {} : { files: [...new Set(files)] }) };
 }
 
 /**
@@ -270,7 +286,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
  * moves it to. Undefined for a program that is no package runner; an empty result for one that runs none (`npm test`,
  * `pnpm dlx`: npm scripts are read with package.json, downloads are no project file).
  */
-function runnerName(words: readonly string[], at: number): { name?: string; call?: string; directory?: string; workspaces?: true } | undefined {
+function runnerName(words: readonly string[], at: number): { name?: string; call?: string; directory?: string; workspaces?: readonly string[] } | undefined {
   const program = words[at]!;
   const next = operandFrom(words, at + 1);
   let operand: number | undefined;
@@ -278,7 +294,7 @@ function runnerName(words: readonly string[], at: number): { name?: string; call
     // `yarn workspace PKG NAME`, `yarn workspaces foreach … run NAME`: run in workspace packages.
     const run = words.findIndex((word, index) => index > next && (word === 'run' || word === 'exec'));
     const name = words[words[next] === 'workspace' ? next + 2 : run === -1 ? words.length : run + 1];
-    return { ...(name === undefined ? {} : { name }), workspaces: true };
+    return { ...(name === undefined ? {} : { name }), workspaces: words[next] === 'workspace' ? [words[next + 1] ?? '*'] : ['*'] };
   }
   if (['npx', 'pnpx', 'bunx'].includes(program)) operand = next;
   else if (program === 'npm') operand = words[next] === 'exec' || words[next] === 'x' ? operandFrom(words, next + 1) : undefined;
@@ -290,14 +306,23 @@ function runnerName(words: readonly string[], at: number): { name?: string; call
   } else return undefined;
   if (operand === undefined) return {};
   const directoryWord = optionValue(words, at + 1, operand, DIRECTORY_OPTIONS);
-  const directory = {
-    ...(directoryWord === undefined ? {} : { directory: directoryWord }),
-    ...(words.slice(at + 1, operand).some((word) => WORKSPACE_OPTIONS.includes(word.replace(/=.*$/su, ''))) ? { workspaces: true as const } : {}),
-  };
+  const selectors = workspaceSelectors(words, at + 1, operand);
+  const directory = { ...(directoryWord === undefined ? {} : { directory: directoryWord }), ...(selectors.length === 0 ? {} : { workspaces: selectors }) };
   const shellMode = words.slice(at + 1, operand).includes('--shell-mode');
   const call = optionValue(words, at + 1, operand, CALL_OPTIONS) ?? (shellMode ? words[operand] : undefined);
   if (call !== undefined) return { call, ...directory };
   return { ...(words[operand] === undefined ? {} : { name: words[operand] }), ...directory };
+}
+
+/** The values of the workspace options among words[from, to) (`--filter web`, `-w=packages/a`); `*` for one that picks every package. */
+function workspaceSelectors(words: readonly string[], from: number, to: number): string[] {
+  const selectors: string[] = [];
+  for (let index = from; index < to; index++) {
+    const [option, value] = words[index]!.split(/=(.*)/su) as [string, string | undefined];
+    if (!WORKSPACE_OPTIONS.includes(option)) continue;
+    selectors.push(value ?? (VALUED.has(option) ? (words[index + 1] ?? '*') : '*'));
+  }
+  return selectors;
 }
 
 /** The command names `text` runs through node_modules/.bin, each as written (no "/"), in order (nodeBinReading's names). */

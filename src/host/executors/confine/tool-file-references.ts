@@ -170,7 +170,9 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
   const reading = nodeBinReading(text, { workingDirectory: path.resolve(base), ...context });
   for (const why of reading.unresolved) unresolved.push(`${by}: ${why}`);
   const places = new Set(reading.runs.flatMap(({ name, directories }) => directories.flatMap((directory) => nodeBinPlaces(name, directory))));
-  return [...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true }));
+  // The workspace files that list the packages a name runs in: protected as they are, not read on (asLink).
+  const files = (reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` }));
+  return [...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true })), ...files];
 }
 
 /** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
