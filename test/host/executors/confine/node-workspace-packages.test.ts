@@ -103,4 +103,9 @@ test('a name a hook runs in workspace packages is looked up from each package pi
   const reading = nodeBinReading('pnpm -r exec acme-lint', { workingDirectory: root });
   t.deepEqual(reading.unresolved, []);
   t.deepEqual(reading.files, at('package.json', 'pnpm-workspace.yaml'));
+  // No workspace root above the tree, or a glob form not read: the name cannot be placed.
+  const bare = tree(t, { 'src/app.js': '' });
+  t.is(nodeBinReading('pnpm -r exec acme-lint', { workingDirectory: bare }).unresolved.length, 1);
+  const braces = tree(t, { 'pnpm-workspace.yaml': 'packages: ["packages/{a,b}"]\n' });
+  t.is(nodeBinReading('npm exec -w packages/a -- acme-lint', { workingDirectory: braces }).unresolved.length, 1);
 });
