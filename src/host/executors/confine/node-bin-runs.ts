@@ -11,6 +11,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { commandStrings, programOf, stdinReader } from './shell-command-reading.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, type LexNotes, lexShell, unmark } from './shell-lexer.js';
+import { pathSelectedPackages, workspacePackages } from './node-workspace-packages.js';
 
 /** A name run through node_modules/.bin, with every directory (absolute) it may be run from. */
 export interface NodeBinRun {
@@ -27,6 +28,8 @@ export interface NodeBinReading {
   readonly packages: readonly NodeBinRun[];
   /** Why a name cannot be placed (a directory or a text zotbox cannot work out): each refuses every writer. */
   readonly unresolved: readonly string[];
+  /** The workspace files read to list the packages a name runs in (there or not): they decide what runs, protected. */
+  readonly files?: readonly string[];
 }
 
 export interface NodeBinContext {
@@ -54,7 +57,7 @@ const SHELL_OWN = new Set(
   ),
 );
 /** Options of npx / npm exec / pnpm / yarn that take a value as the next word. */
-const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
+const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--filter-prod', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
 /** Their options that name the directory the command runs in (npm's -C is --prefix, pnpm's is --dir). */
 const DIRECTORY_OPTIONS = ['-C', '--prefix', '--dir', '--cwd'];
 /** Their options that run the command in workspace packages (npm's --workspace(s), pnpm's --filter and --recursive, -w either's). */
@@ -227,10 +230,12 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
   const runs = new Map<string, Set<string>>();
   const packages = new Map<string, Set<string>>();
   const unresolved: string[] = [];
+  const files: string[] = [];
   const record = (name: string, place: Place, own: string | undefined, expansions: readonly string[], into = runs) => {
-    if (!(into === runs ? NAME : PACKAGE_SPEC).test(name)) return;
+    // A name run from .bin, a package spec npm finds by name; a workspace's start places (recordWorkspaces) take either.
+    if ((into === runs && !NAME.test(name)) || (into === packages && !PACKAGE_SPEC.test(name))) return;
     // A spec that is also a plain name is reported once, as the name (its reading below is the same).
-    if (into !== runs && NAME.test(name) && (place.unknown !== undefined || (own !== undefined && directoryOf(own, expansions, context, whole) === undefined))) return;
+    if (into === packages && NAME.test(name) && (place.unknown !== undefined || (own !== undefined && directoryOf(own, expansions, context, whole) === undefined))) return;
     if (place.unknown !== undefined) {
       unresolved.push(`it runs ${JSON.stringify(name)} from node_modules/.bin as found from the directory it runs in, after ${place.unknown}, which zotbox cannot work out`);
       return;
@@ -243,6 +248,23 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
     const directories = into.get(name) ?? new Set<string>();
     for (const directory of spelled === undefined ? place.directories : moved(place, spelled)) directories.add(directory);
     into.set(name, directories);
+  };
+  const recordWorkspaces = (name: string, selectors: readonly string[], place: Place, own: string | undefined, expansions: readonly string[], into = runs) => {
+    const starts = new Map<string, Set<string>>();
+    record(name, place, own, expansions, starts);
+    for (const start of starts.get(name) ?? []) {
+      const listed = workspacePackages(start);
+      files.push(...listed.files);
+      if ('reason' in listed) unresolved.push(`it runs ${JSON.stringify(name)} in the packages of a workspace, and ${listed.reason}`);
+      else {
+        // Every package of a glob with a pattern (`pnpm -r`, a name filter): one the agent makes later runs its own
+        // node_modules/.bin too, which cannot be protected before it exists. Packages picked by path are known.
+        const picked = pathSelectedPackages(listed.directories, selectors, start);
+        if (picked === undefined && listed.open)
+          unresolved.push(`it runs ${JSON.stringify(name)} in every package of a workspace whose globs match directories made later too, and a package made later runs its own node_modules/.bin`);
+        else for (const directory of picked ?? listed.directories) record(name, { directories: [directory] }, undefined, expansions, into);
+      }
+    }
   };
   const read = (text: string, from: Place, pathHasBin: boolean, depth: number) => {
     if (depth > MAX_DEPTH) {
@@ -273,15 +295,19 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       const runner = words.findIndex((word, index) => index >= at && RUNNER_PROGRAMS.has(path.basename(unmark(word))));
       const found = runner === -1 ? undefined : runnerName(words, runner);
       const runs = found?.name ?? found?.call;
-      // In workspace packages: their node_modules/.bin, which zotbox does not list (the workspace globs are not read).
-      if (found?.workspaces === true && runs !== undefined) unresolved.push(`it runs ${short(runs)} in the packages of a workspace, whose node_modules/.bin zotbox does not look in`);
+      // In workspace packages: looked up from each package the selectors may pick (node-workspace-packages.ts).
+      if (found?.workspaces !== undefined && (found.call !== undefined || /[\uE000-\uEFFF\uF001-\uF004]/u.test(runs ?? '')))
+        unresolved.push(`it runs ${short(runs ?? '')} in the packages of a workspace, as shell text or a name zotbox cannot spell out`);
+      else if (found?.workspaces !== undefined && found.name !== undefined) recordWorkspaces(found.name, found.workspaces, place, found.directory ?? chdir, expansions);
       else if (found?.call !== undefined) nested(found.call, true, undefined, found.directory ?? chdir);
-      if (found?.workspaces !== true && found?.name !== undefined) {
+      if (found?.workspaces === undefined && found?.name !== undefined) {
         if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(found.name)) unresolved.push(`it runs ${short(found.name)} from node_modules/.bin, a name zotbox cannot spell out`);
         else record(found.name, place, found.directory ?? chdir, expansions);
       }
-      for (const spec of found?.workspaces === true ? [] : (found?.specs ?? [])) {
+      // A package spec (npx, npm exec), in the workspace packages too (`npm exec -w a -- @acme/lint`): found from each.
+      for (const spec of found?.specs ?? []) {
         if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(spec)) unresolved.push(`it runs the package ${short(spec)} names, a package zotbox cannot spell out`);
+        else if (found?.workspaces !== undefined) recordWorkspaces(spec, found.workspaces, place, found.directory ?? chdir, expansions, packages);
         else record(spec, place, found?.directory ?? chdir, expansions, packages);
       }
       // With node_modules/.bin on PATH every command name is looked up there first, npm and npx too; and, as zotbox
@@ -303,7 +329,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
   };
   read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
   const listed = (map: Map<string, Set<string>>) => [...map].map(([name, directories]) => ({ name, directories: [...directories] }));
-  return { runs: listed(runs), packages: listed(packages), unresolved };
+  return { runs: listed(runs), packages: listed(packages), unresolved, ...(files.length === 0 ? {} : { files: [...new Set(files)] }) };
 }
 
 /**
@@ -312,7 +338,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
  * moves it to. Undefined for a program that is no package runner; an empty result for one that runs none (`npm test`,
  * `pnpm dlx`: npm scripts are read with package.json, downloads are no project file).
  */
-function runnerName(words: readonly string[], at: number): { name?: string; specs?: string[]; call?: string; directory?: string; workspaces?: true } | undefined {
+function runnerName(words: readonly string[], at: number): { name?: string; specs?: string[]; call?: string; directory?: string; workspaces?: readonly string[] } | undefined {
   const program = path.basename(unmark(words[at]!));
   const next = operandFrom(words, at + 1);
   let operand: number | undefined;
@@ -320,7 +346,7 @@ function runnerName(words: readonly string[], at: number): { name?: string; spec
     // `yarn workspace PKG NAME`, `yarn workspaces foreach … run NAME`: run in workspace packages.
     const run = words.findIndex((word, index) => index > next && (word === 'run' || word === 'exec'));
     const name = words[words[next] === 'workspace' ? next + 2 : run === -1 ? words.length : run + 1];
-    return { ...(name === undefined ? {} : { name }), workspaces: true };
+    return { ...(name === undefined ? {} : { name }), workspaces: words[next] === 'workspace' ? [words[next + 1] ?? '*'] : ['*'] };
   }
   if (['npx', 'pnpx', 'bunx'].includes(program)) operand = next;
   else if (program === 'npm') operand = NPM_EXEC.has(words[next] ?? '') ? operandFrom(words, next + 1) : undefined;
@@ -332,10 +358,8 @@ function runnerName(words: readonly string[], at: number): { name?: string; spec
   } else return undefined;
   if (operand === undefined) return {};
   const directoryWord = optionValue(words, at + 1, operand, DIRECTORY_OPTIONS);
-  const directory = {
-    ...(directoryWord === undefined ? {} : { directory: directoryWord }),
-    ...(words.slice(at + 1, operand).some((word) => WORKSPACE_OPTIONS.includes(word.replace(/=.*$/su, ''))) ? { workspaces: true as const } : {}),
-  };
+  const selectors = workspaceSelectors(words, at + 1, operand);
+  const directory = { ...(directoryWord === undefined ? {} : { directory: directoryWord }), ...(selectors.length === 0 ? {} : { workspaces: selectors }) };
   const shellMode = words.slice(at + 1, operand).includes('--shell-mode');
   const call = optionValue(words, at + 1, operand, CALL_OPTIONS) ?? (shellMode ? words[operand] : undefined);
   // npx's -p/--package name the packages to run from; with none, the operand is one when no .bin holds it.
@@ -355,6 +379,17 @@ function packageValues(words: readonly string[], from: number, to: number): stri
     else if (word.startsWith('--package=')) values.push(word.slice('--package='.length));
   }
   return values;
+}
+
+/** The values of the workspace options among words[from, to) (`--filter web`, `-w=packages/a`); `*` for one that picks every package. */
+function workspaceSelectors(words: readonly string[], from: number, to: number): string[] {
+  const selectors: string[] = [];
+  for (let index = from; index < to; index++) {
+    const [option, value] = words[index]!.split(/=(.*)/su) as [string, string | undefined];
+    if (!WORKSPACE_OPTIONS.includes(option)) continue;
+    selectors.push(value ?? (VALUED.has(option) ? (words[index + 1] ?? '*') : '*'));
+  }
+  return selectors;
 }
 
 /** The command names `text` runs through node_modules/.bin, each as written (no "/"), in order (nodeBinReading's names). */

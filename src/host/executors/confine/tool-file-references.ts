@@ -189,7 +189,13 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
       if (found.unresolved !== undefined) unresolved.push(`${by}: ${found.unresolved}`);
       for (const place of [...found.places, ...found.bins.flatMap((bin) => nodeBinPlaces(bin, directory))]) (path.basename(place) === 'package.json' ? manifests : places).add(place);
     }
-  return [...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })), ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true }))];
+  // The workspace files that list the packages a name runs in: protected as they are, not read on (asLink).
+  const files = (reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` }));
+  return [
+    ...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })),
+    ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true })),
+    ...files,
+  ];
 }
 
 /** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
