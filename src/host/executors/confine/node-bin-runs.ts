@@ -329,7 +329,8 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
   };
   read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
   const listed = (map: Map<string, Set<string>>) => [...map].map(([name, directories]) => ({ name, directories: [...directories] }));
-  return { runs: listed(runs), packages: listed(packages), unresolved, ...(files.length === 0 ? {} : { files: [...new Set(files)] }) };
+  // A spec that is also the name run (`npm exec -w a -- acme-lint`) meets the same workspace reason once.
+  return { runs: listed(runs), packages: listed(packages), unresolved: [...new Set(unresolved)], ...(files.length === 0 ? {} : { files: [...new Set(files)] }) };
 }
 
 /**

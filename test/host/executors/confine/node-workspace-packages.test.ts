@@ -85,10 +85,11 @@ test('a selector path picks the packages at or below it; a name, a pattern or a 
 });
 
 test('a name a hook runs in workspace packages is looked up from each package picked; the workspace files are named', (t) => {
-  const root = tree(t, { ...PACKAGES, 'package.json': '{"workspaces":["packages/*","apps/*"]}' });
+  // Globs listed literally: the packages are known, and every one picked is looked in.
+  const root = tree(t, { ...PACKAGES, 'package.json': '{"workspaces":["packages/a","packages/b","apps/web"]}' });
   const at = (...names: string[]) => names.map((name) => path.join(root, name));
-  const runs = (text: string) => nodeBinReading(text, { workingDirectory: root }).runs.map((run) => ({ ...run, directories: [...run.directories].sort() }));
-  const everyPackage = [{ name: 'acme-lint', directories: at('.', 'apps/web', 'packages/.hidden', 'packages/a', 'packages/b').sort() }];
+  const runs = (text: string, from = root) => nodeBinReading(text, { workingDirectory: from }).runs.map((run) => ({ ...run, directories: [...run.directories].sort() }));
+  const everyPackage = [{ name: 'acme-lint', directories: at('.', 'apps/web', 'packages/a', 'packages/b').sort() }];
   for (const text of [
     'pnpm -r exec acme-lint',
     'pnpm --filter web exec acme-lint',
@@ -98,11 +99,20 @@ test('a name a hook runs in workspace packages is looked up from each package pi
     'cd apps && pnpm -r exec acme-lint',
   ])
     t.deepEqual(runs(text), everyPackage, text);
-  t.deepEqual(runs('npm exec -w packages/a -- acme-lint'), [{ name: 'acme-lint', directories: at('packages/a') }]);
-  t.deepEqual(runs('pnpm --filter=./apps/web exec acme-lint'), [{ name: 'acme-lint', directories: at('apps/web') }]);
   const reading = nodeBinReading('pnpm -r exec acme-lint', { workingDirectory: root });
   t.deepEqual(reading.unresolved, []);
   t.deepEqual(reading.files, at('package.json', 'pnpm-workspace.yaml'));
+  // Globs with a pattern: a package the agent makes later (packages/evil with its own node_modules/.bin/acme-lint)
+  // would run too, and cannot be protected before it exists. Every package: unresolved; packages picked by path: exact.
+  const open = tree(t, { ...PACKAGES, 'package.json': '{"workspaces":["packages/*","apps/*"]}' });
+  const inOpen = (...names: string[]) => names.map((name) => path.join(open, name));
+  for (const text of ['pnpm -r exec acme-lint', 'pnpm --filter web exec acme-lint', 'npm exec --workspaces -- acme-lint', 'yarn workspace web acme-lint', 'yarn workspaces foreach -A run acme-lint']) {
+    const openReading = nodeBinReading(text, { workingDirectory: open });
+    t.deepEqual(openReading.runs, [], text);
+    t.is(openReading.unresolved.length, 1, text);
+  }
+  t.deepEqual(runs('npm exec -w packages/a -- acme-lint', open), [{ name: 'acme-lint', directories: inOpen('packages/a') }]);
+  t.deepEqual(runs('pnpm --filter=./apps/web exec acme-lint', open), [{ name: 'acme-lint', directories: inOpen('apps/web') }]);
   // No workspace root above the tree, or a glob form not read: the name cannot be placed.
   const bare = tree(t, { 'src/app.js': '' });
   t.is(nodeBinReading('pnpm -r exec acme-lint', { workingDirectory: bare }).unresolved.length, 1);
