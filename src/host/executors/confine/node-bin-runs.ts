@@ -306,8 +306,10 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       }
       // A package spec (npx, npm exec), in the workspace packages too (`npm exec -w a -- @acme/lint`): found from each.
       for (const spec of found?.specs ?? []) {
-        if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(spec)) unresolved.push(`it runs the package ${short(spec)} names, a package zotbox cannot spell out`);
-        else if (found?.workspaces !== undefined) recordWorkspaces(spec, found.workspaces, place, found.directory ?? chdir, expansions, packages);
+        // A spec zotbox cannot spell out that is the name run too is refused once, as that name (above).
+        if (/[\uE000-\uEFFF\uF001-\uF004]/u.test(spec)) {
+          if (spec !== found?.name) unresolved.push(`it runs the package ${short(spec)} names, a package zotbox cannot spell out`);
+        } else if (found?.workspaces !== undefined) recordWorkspaces(spec, found.workspaces, place, found.directory ?? chdir, expansions, packages);
         else record(spec, place, found?.directory ?? chdir, expansions, packages);
       }
       // With node_modules/.bin on PATH every command name is looked up there first, npm and npx too; and, as zotbox
