@@ -18,5 +18,10 @@ for (const [name, hook, file, code] of [
   });
 
 test('control (passes today): python os.system', async (t) => {
-  await attack(t, monorepo(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/p.py\n', 'tools/p.py': 'import os\n\nos.system("npx acme-lint")\n' }), 'packages/lint/bin/lint.js', nodePayload);
+  await attack(
+    t,
+    monorepo(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/p.py\n', 'tools/p.py': 'import os\n\nos.system("npx acme-lint")\n' }),
+    'packages/lint/bin/lint.js',
+    nodePayload,
+  );
 });
