@@ -23,6 +23,10 @@ for (const [name, files] of [
     },
   ],
   [
+    'node: the program in a constant',
+    { '.git/hooks/pre-commit': NODE_HOOK, 'tools/precommit.js': 'const { execFileSync } = require("child_process");\nconst NPX = "npx";\nexecFileSync(NPX, ["acme-lint"], { stdio: "inherit" });\n' },
+  ],
+  [
     'python: a helper function around subprocess.run(shell=True)',
     {
       '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/precommit.py\n',
