@@ -57,6 +57,7 @@ import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescr
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { nodeBinShim } from './node-bin-shims.js';
+import { isInstalledPackageFile, isNodeBinEntry } from './node-installed-bins.js';
 import { nodePreloadNames } from './node-preload-packages.js';
 import { packageBins } from './node-package-bins.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
@@ -119,6 +120,8 @@ interface Named {
   readonly tops?: readonly string[];
   /** The NODE_PATH it runs with, where a shim exports one (node looks bare specifiers up there after node_modules). */
   readonly nodePath?: string;
+  /** Run through node_modules/.bin (a bin, what pnpm's shim runs, a runner's package bin): installed code is not read on. */
+  readonly nodeBin?: true;
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -165,7 +168,8 @@ function readScript(file: string, written: string, base: string, runBy: string, 
     }
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
-    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }), ...nodePath });
+    const shimRun = shim !== undefined && word.runs === true ? { nodeBin: true as const } : {};
+    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }), ...nodePath, ...shimRun });
   }
   // Names run through node_modules/.bin (npx, npm exec, a PATH holding it; husky v9 puts it on every hook's PATH).
   const husky = [file, runAs].some((each) => each.split(path.sep).includes('.husky'));
@@ -193,7 +197,7 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
   const files = (reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` }));
   return [
     ...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })),
-    ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true })),
+    ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true, nodeBin: true as const })),
     ...files,
   ];
 }
@@ -500,6 +504,8 @@ interface Pending {
   readonly typescript?: TypescriptRun;
   /** The NODE_PATH a shim exported for it (Named), passed on to what it loads and runs. */
   readonly nodePath?: string;
+  /** Run through node_modules/.bin (Named): where it lies in an installed package, protected but not read. */
+  readonly nodeBin?: true;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -625,10 +631,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -648,6 +654,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       if (entryStats(linked.file)?.isFile() !== true) continue;
       file = linked.file;
     }
+    // A bin that is installed code (node-installed-bins.ts): protected where it was named, its code not read.
+    if (nodeBin === true && isInstalledPackageFile(pendingFile, canonicalOf(file))) continue;
     // A sourced direnv file runs in the directory of the name it is sourced by (direnv's source_env pushd's there).
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
@@ -755,5 +763,12 @@ function followScript(target: string, named: Named, base: string, depth: number,
       depth: depth + 1,
       ...(named.typescript === undefined ? {} : { typescript: named.typescript }),
       ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
+      ...(named.nodeBin === true || isNodeBinEntry(target) ? { nodeBin: true as const } : {}),
     });
+}
+
+/** Where `file` canonically lies; itself where zotbox cannot resolve it (then read as named, as before). */
+function canonicalOf(file: string): string {
+  const resolved = resolveCanonicalPath(file);
+  return resolved.ok ? resolved.path : file;
 }
