@@ -59,7 +59,8 @@ import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-r
 import { nodeBinShim } from './node-bin-shims.js';
 import { isInstalledPackageFile, isNodeBinEntry } from './node-installed-bins.js';
 import { nodePreloadNames } from './node-preload-packages.js';
-import { packageBins } from './node-package-bins.js';
+import { packageBins, specPackageName } from './node-package-bins.js';
+import { isLintStagedConfig, lintStagedCommands, packageCommands, packageConfigs } from './lint-staged-configs.js';
 import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
@@ -180,7 +181,7 @@ function readScript(file: string, written: string, base: string, runBy: string, 
  * The node_modules/.bin entries `text` runs by name (node-bin-runs.ts), looked up from each directory it may run in,
  * written out as a script's run words; a name it cannot place is unresolved.
  */
-function nodeBinNamed(text: string, base: string, by: string, runBy: string, unresolved: string[], context: Omit<NodeBinContext, 'workingDirectory'>): Named[] {
+function nodeBinNamed(text: string, base: string, by: string, runBy: string, unresolved: string[], context: Omit<NodeBinContext, 'workingDirectory'> & BinRunner): Named[] {
   const reading = nodeBinReading(text, { workingDirectory: path.resolve(base), ...context });
   for (const why of reading.unresolved) unresolved.push(`${by}: ${why}`);
   const places = new Set(reading.runs.flatMap(({ name, directories }) => directories.flatMap((directory) => nodeBinPlaces(name, directory))));
@@ -195,12 +196,29 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
     }
   // The workspace files that list the packages a name runs in: protected as they are, not read on (asLink).
   const files = (reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` }));
+  // lint-staged run by name (or npx's spec) reads package.json's "lint-staged" key from where it runs: its commands.
+  const lintStaged = [...reading.runs, ...reading.packages].filter(({ name }) => specPackageName(name) === 'lint-staged');
+  const configs = context.lintStaged === true ? [] : lintStaged.flatMap(({ directories }) => directories.flatMap((directory) => packageConfigs(directory)));
+  const environment = context.environment ?? {};
+  const commands = [...new Map(configs.map((config) => [config.file, config])).values()].flatMap(({ file, text }) =>
+    packageCommands(text).map((command) => ({ file, command, by: `${file} line ${command.line + 1} ("lint-staged")` })),
+  );
   return [
+    ...commands.flatMap(({ file, command, by: at }) =>
+      shellTextNames(command.text, file, path.dirname(file), at, `${runBy}; lint-staged runs it with node_modules/.bin first on PATH`, unresolved, environment, LINT_STAGED),
+    ),
     ...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })),
     ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true, nodeBin: true as const })),
     ...files,
   ];
 }
+
+/** How a runner runs shell text: with node_modules/.bin on PATH; `lintStaged`: as lint-staged's command (its configuration is not read again). */
+interface BinRunner {
+  readonly pathHasBin?: boolean;
+  readonly lintStaged?: true;
+}
+const LINT_STAGED: BinRunner = { pathHasBin: true, lintStaged: true };
 
 /** Settings whose value is shell text a tool runs through a shell: lefthook's and mise's `run`, pre-commit's `entry`, a task's `command`, mise's hooks. */
 const SHELL_TEXT_KEYS = 'run|entry|command|cmd|initializeCommand|enter|leave';
@@ -266,27 +284,34 @@ function settingShellNames(
   environment: Readonly<Record<string, string | undefined>>,
   where: (index: number, what: string) => string,
 ): Named[] {
+  return settingShellTexts(text.replace(WORKSPACE_VARIABLES, '.')).flatMap((shell) => shellTextNames(shell.text, file, base, where(shell.index, ''), runBy, unresolved, environment));
+}
+
+/**
+ * The words of one shell text a tool runs, read by the shell's grammar as a script's are where the tool runs it, and
+ * the names it runs through node_modules/.bin (`pathHasBin`: the tool puts node_modules/.bin first on its PATH).
+ */
+function shellTextNames(
+  shell: string,
+  file: string,
+  base: string,
+  by: string,
+  runBy: string,
+  unresolved: string[],
+  environment: Readonly<Record<string, string | undefined>>,
+  runner: BinRunner = {},
+): Named[] {
   const named: Named[] = [];
   const home = environment.HOME ?? os.homedir();
-  for (const shell of settingShellTexts(text.replace(WORKSPACE_VARIABLES, '.'))) {
-    const operands = { languages: interpreterOperands(shell.text), runs: typescriptOperands(shell.text) };
-    for (const word of scriptWords(shell.text, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
-      if (word.kind === 'unresolved') {
-        unresolved.push(
-          where(shell.index, `: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`),
-        );
-        continue;
-      }
-      named.push({
-        name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
-        as: word.tree ? 'tree' : 'words',
-        by: where(shell.index, ''),
-        runBy,
-        ...runFields(word.runs === true, operands, word.text),
-      });
+  const operands = { languages: interpreterOperands(shell), runs: typescriptOperands(shell) };
+  for (const word of scriptWords(shell, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+    if (word.kind === 'unresolved') {
+      unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
+      continue;
     }
-    named.push(...nodeBinNamed(shell.text, base, where(shell.index, ''), runBy, unresolved, { scriptDirectory: path.dirname(file), environment, homeDirectory: home }));
+    named.push({ name: word.anchor === 'home' ? path.join(home, word.text) : word.text, as: word.tree ? 'tree' : 'words', by, runBy, ...runFields(word.runs === true, operands, word.text) });
   }
+  named.push(...nodeBinNamed(shell, base, by, runBy, unresolved, { scriptDirectory: path.dirname(file), environment, homeDirectory: home, ...runner }));
   return named;
 }
 
@@ -400,6 +425,15 @@ function readFile(
     for (const { name, as: kind, runs, index } of toolKeyNames(decoded, path.relative(base, file), whereAt, unresolved))
       named.push({ name, as: kind, by: whereAt(index, ''), runBy: 'the tool puts it on PATH, sources it or runs the scripts in it', ...(runs ? { runs } : {}) });
     named.push(...settingShellNames(file, text, base, runBy, unresolved, environment, whereAt));
+    // lint-staged's configuration: each command run with node_modules/.bin first on PATH, from the file's directory.
+    if (isLintStagedConfig(file))
+      for (const command of lintStagedCommands(file, text)) {
+        const at = whereAt(command.line, '');
+        const lintStagedRuns = `${runBy}; lint-staged runs it with node_modules/.bin first on PATH`;
+        // Program code's literals are looked up by name only: its words are read as the program's already.
+        if (program) named.push(...nodeBinNamed(command.text, path.dirname(file), at, lintStagedRuns, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir(), ...LINT_STAGED }));
+        else named.push(...shellTextNames(command.text, file, path.dirname(file), at, lintStagedRuns, unresolved, environment, LINT_STAGED));
+      }
     // A TypeScript file is read as a TypeScript runner reads it whoever runs it; what a runner runs passes that on to its imports.
     const run = typescript ?? (/\.[cm]?tsx?$/iu.test(file) ? NO_RUN_OPTIONS : undefined);
     const onward = run === undefined ? {} : { typescript: run };
