@@ -7,8 +7,13 @@
 
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
+
+// yaml is loaded when a pnpm-workspace.yaml is first read (its CommonJS build): a command that reads none, and the
+// CLI's `check`, never load it.
+const require = createRequire(import.meta.url);
 
 export interface WorkspacePackages {
   /** Each package directory (absolute), the root first. */
@@ -31,7 +36,7 @@ function workspaceGlobs(file: string): string[] | string | undefined {
   if (text === OVERSIZED) return 'it is larger than zotbox reads';
   let parsed: unknown;
   try {
-    parsed = file.endsWith('.json') ? JSON.parse(text) : parse(text);
+    parsed = file.endsWith('.json') ? JSON.parse(text) : (require('yaml') as typeof Yaml).parse(text);
   } catch {
     return 'zotbox cannot parse it';
   }
