@@ -64,7 +64,7 @@ for (const [name, text, file] of notShims)
   });
 
 /** A pnpm workspace whose pre-commit hook runs `npx acme-lint`, the shim in .bin (with `extra` lines), NODE_PATH at .pnpm/node_modules. */
-function pnpmWorkspace(t: Parameters<typeof tempDir>[0], extra = '', hook = 'exec npx acme-lint') {
+function pnpmWorkspace(t: Parameters<typeof tempDir>[0], extra = '', hook = 'exec npx acme-lint', more?: (ws: string) => void) {
   const ws = path.join(realpathSync(tempDir(t, 'zb-shims-')), 'ws');
   const files = {
     '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`,
@@ -83,6 +83,7 @@ function pnpmWorkspace(t: Parameters<typeof tempDir>[0], extra = '', hook = 'exe
   mkdirSync(path.join(ws, 'node_modules/.pnpm/node_modules/@acme'), { recursive: true });
   symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
   symlinkSync('../../../../packages/utils', path.join(ws, 'node_modules/.pnpm/node_modules/@acme/utils'));
+  more?.(ws);
   const found = toolFileReferences([], [ws], { environment: { PATH: process.env['PATH'] ?? '' }, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   return { found, protects: (relative: string) => findControlLocation(path.join(ws, relative), found.locations) !== undefined };
 }
@@ -107,5 +108,14 @@ test('a shim with one computed line more is unresolved', (t) => {
 
 test("a bin the hook also runs without the shim is read again with the shim's NODE_PATH", (t) => {
   const { protects } = pnpmWorkspace(t, '', 'node node_modules/@acme/lint/bin/lint.js || exit 1\nexec npx acme-lint');
+  t.true(protects('packages/utils/index.js'));
+});
+
+test('a bin another shim runs without NODE_PATH is read again when a shim runs it with NODE_PATH', (t) => {
+  // A shim of the newer shape (no NODE_PATH) runs the same file first; the pnpm shim's run of it, with NODE_PATH, must
+  // be read too: only through that NODE_PATH does its require reach the workspace package.
+  const plainShim = `#!/bin/sh\n${BASEDIR}\n\n${NEW_CYGWIN}\nif [ -x "$basedir/node" ]; then\n  exec "$basedir/node"  "$basedir/../@acme/lint/bin/lint.js" "$@"\nelse\n  exec node  "$basedir/../@acme/lint/bin/lint.js" "$@"\nfi\n`;
+  const plainFirst = (ws: string) => writeFileSync(path.join(ws, 'node_modules/.bin/acme-lint-plain'), plainShim);
+  const { protects } = pnpmWorkspace(t, '', 'npx acme-lint-plain || exit 1\nexec npx acme-lint', plainFirst);
   t.true(protects('packages/utils/index.js'));
 });
