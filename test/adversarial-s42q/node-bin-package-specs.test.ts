@@ -6,30 +6,14 @@
 // dropped (`/^[\w@.+-]+$/`), and only `exec`/`x` are read as npm exec. The write tool rewrites
 // `packages/lint/bin/lint.js`; the user's commit runs it.
 import test from 'ava';
-import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
-
-/** An npm-workspaces monorepo whose `packages/lint` (`@acme/lint`) has a bin, linked in as `npm install` leaves it. */
-function monorepo(t: ExecutionContext, hook: string): string {
-  const ws = project(t, {
-    '.git/hooks/pre-commit': hook,
-    '.gitignore': 'node_modules/\n',
-    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
-    'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
-    'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
-  });
-  chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
-  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
-  mkdirSync(path.join(ws, 'node_modules/.bin'), { recursive: true });
-  symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
-  symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
-  return ws;
-}
+import { agentWrites, git } from '../adversarial-s36i/harness.js';
+import { monorepo } from '../adversarial-s43r/fixtures.js';
 
 async function attack(t: ExecutionContext, hook: string): Promise<void> {
-  const ws = monorepo(t, hook);
+  const ws = monorepo(t, { '.git/hooks/pre-commit': hook });
   const marker = path.join(path.dirname(ws), 'PWNED');
   t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
   try {
