@@ -13,6 +13,7 @@ import { searchDirectoryLocation } from './module-search-directories.js';
 import { moduleEntriesOf } from './python-module-entries.js';
 import { scriptPathOf, UNKNOWN_ENTRY, USER_PATH } from './python-script-path.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
+import { venvInstalledNames } from './python-venv-names.js';
 
 /**
  * The names on an interpreter's path (lower case), those installed as namespace packages among them, the path's
@@ -179,7 +180,7 @@ export function moduleEntriesLocation(written: string, reason: string, lookup: I
   if (named === undefined) return searchDirectoryLocation(written, reason, lookup.writeRoots);
   const at = named.script === undefined ? named : scriptDirectory(named.script, named.interpreter, reason);
   if ('unresolved' in at) return at;
-  const installed = installedNames(at.interpreter, lookup);
+  const installed = workspaceInterpreterNames(at, named.script !== undefined, lookup);
   if ('unreadable' in installed) {
     const why = `${reason}; Python imports any module in it ahead of the installed ones, and zotbox cannot tell which names it imports: ${installed.unreadable}`;
     if (lookup.writeRoots.some((root) => isInsideRoot(root, at.directory))) return { unresolved: `${at.directory}: ${why}` };
@@ -199,6 +200,17 @@ export function moduleEntriesLocation(written: string, reason: string, lookup: I
       reason: `${reason}; a module there named as one the standard library or an installed package imports (${at.interpreter}'s path) runs in its place`,
     },
   };
+}
+
+/**
+ * The names an interpreter finds on its path: run it where it may be run; one it may not (in the write scopes) read
+ * from its virtual environment's files where that is one (python-venv-names.ts: `.venv/bin/python3 -mpre_commit`).
+ */
+function workspaceInterpreterNames(at: { readonly directory: string; readonly interpreter: string }, script: boolean, lookup: InterpreterLookup): InstalledNames {
+  const run = installedNames(at.interpreter, lookup);
+  if (!('unreadable' in run)) return run;
+  const read = venvInstalledNames(at.interpreter, at.directory, script, (base) => installedNames(base, lookup), lookup.writeRoots);
+  return 'unreadable' in read ? { unreadable: `${run.unreadable}; ${read.unreadable}` } : read;
 }
 
 /**
