@@ -100,6 +100,20 @@ export function baseInterpreter(venv: string, writeRoots: readonly string[]): { 
 }
 
 /**
+ * Why the file a venv's interpreter path runs is not one zotbox may take as the venv's (undefined when it is): the venv's
+ * own copy in bin/ (protected whole as the venv's), or where its links lead outside the write scopes (the base's file).
+ * One that leads elsewhere in the write scopes, or nowhere, is a program zotbox does not read as an interpreter.
+ */
+function venvInterpreterFile(file: string, venv: string, writeRoots: readonly string[]): string | undefined {
+  const real = resolveCanonicalPath(file);
+  if (!real.ok || !real.exists) return `${file} leads to nothing zotbox can follow (${real.ok ? 'nothing there' : real.reason})`;
+  const bin = resolveCanonicalPath(path.join(venv, 'bin'));
+  if (bin.ok && path.dirname(real.path) === bin.path) return undefined;
+  if (writeRoots.some((root) => isInsideRoot(real.path, root))) return `${file} leads to ${real.path}, in the write scopes outside the venv's bin/`;
+  return undefined;
+}
+
+/**
  * The names the interpreter `word` (absolute, or relative to `directory` where -m or -c runs) finds on its path when it
  * is a venv's: the base interpreter's listing (`list`, never run in the write scopes) with the venv's own entries'
  * names; its path entries and editable finders are the venv's. Unreadable for any other word, and where any link fails.
@@ -111,6 +125,8 @@ export function venvInstalledNames(word: string, directory: string, script: bool
   const file = path.resolve(directory, word);
   const venv = venvOf(file);
   if (venv === undefined) return { unreadable: `${file} is no virtual environment's interpreter (pyvenv.cfg beside bin/)` };
+  const runs = venvInterpreterFile(file, venv, writeRoots);
+  if (runs !== undefined) return { unreadable: runs };
   const base = baseInterpreter(venv, writeRoots);
   if ('unreadable' in base) return base;
   const listed = list(base.file);

@@ -128,3 +128,21 @@ test('closed world: a venv that includes the system site-packages, a bare name o
   const found = venvInstalledNames('.venv/bin/python3', ws, false, () => ({ names: new Set(), namespaces: new Set(), entries: [], finders: [] }), [ws]);
   t.true(!('unreadable' in found) && found.names.has('pre_commit'));
 });
+
+test("closed world: a venv interpreter that leads elsewhere in the write scopes, or to nothing, is not read as the venv's", (t) => {
+  const elsewhere = workspace(t);
+  mkdirSync(path.join(elsewhere.ws, 'tools'));
+  writeFileSync(path.join(elsewhere.ws, 'tools/python3'), '#!/bin/sh\n', { mode: 0o755 });
+  execFileSync('rm', [path.join(elsewhere.ws, '.venv/bin/python3')]);
+  symlinkSync('../../tools/python3', path.join(elsewhere.ws, '.venv/bin/python3'));
+  unresolvedTop(t, elsewhere.ws, /leads to .*tools\/python3, in the write scopes outside the venv's bin/u);
+  const dangling = workspace(t);
+  execFileSync('rm', [path.join(dangling.ws, '.venv/bin/python3')]);
+  symlinkSync('/nonexistent/python3', path.join(dangling.ws, '.venv/bin/python3'));
+  unresolvedTop(t, dangling.ws, /leads to nothing zotbox can follow/u);
+  // A link to the base interpreter outside the write scopes (as `python3 -m venv` makes it) is the venv's.
+  const linked = workspace(t);
+  execFileSync('rm', [path.join(linked.ws, '.venv/bin/python3')]);
+  symlinkSync(BASE, path.join(linked.ws, '.venv/bin/python3'));
+  t.false('unresolved' in (topLocation(linked.ws) ?? { unresolved: 'none' }));
+});
