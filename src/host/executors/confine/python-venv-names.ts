@@ -76,8 +76,8 @@ function isDirectory(file: string): boolean {
 }
 
 /**
- * The base interpreter a venv's pyvenv.cfg names: `executable` (Python 3.11+ writes it), else `home`'s
- * pythonX.Y (from `version`), else its python3. `home` must be absolute and outside the write scopes, as written and
+ * The base interpreter a venv's pyvenv.cfg names: `executable` (Python 3.11+ writes it) where it lies in `home`, else
+ * `home`'s pythonX.Y (from `version`), else its python3. `home` must be absolute and outside the write scopes, as written and
  * where it resolves: an interpreter there is one the agent may have written.
  */
 export function baseInterpreter(venv: string, writeRoots: readonly string[]): { readonly file: string } | { readonly unreadable: string } {
@@ -94,7 +94,8 @@ export function baseInterpreter(venv: string, writeRoots: readonly string[]): { 
   if ([home, ...(real.ok ? [real.path] : [])].some((p) => writeRoots.some((root) => isInsideRoot(p, root))))
     return { unreadable: `${venv}/pyvenv.cfg's home ${home} is in the write scopes, and zotbox does not run the agent's files` };
   const executable = key('executable');
-  if (executable !== undefined && path.isAbsolute(executable)) return { file: executable };
+  // CPython finds the venv's standard library from `home`: `executable` counts only where it lies there.
+  if (executable !== undefined && path.dirname(executable) === path.normalize(home).replace(/(?<=.)\/$/u, '')) return { file: executable };
   const version = /^(\d+)\.(\d+)/u.exec(key('version') ?? key('version_info') ?? '');
   return { file: path.join(home, version === null ? 'python3' : `python${version[1]!}.${version[2]!}`) };
 }

@@ -86,6 +86,10 @@ test('closed world: pyvenv.cfg missing, without a home, or naming a relative one
 test('closed world: a home in the write scopes (as written, or where it resolves) is never run', (t) => {
   const inside = workspace(t, 'home = PLACEHOLDER\n');
   writeFileSync(path.join(inside.ws, '.venv/pyvenv.cfg'), `home = ${path.join(inside.ws, 'base')}\nexecutable = ${path.join(inside.ws, 'base/python3')}\n`);
+  // The standard library is found from home: an executable outside it does not make home the user's.
+  const elsewhere = workspace(t, 'home = PLACEHOLDER\n');
+  writeFileSync(path.join(elsewhere.ws, '.venv/pyvenv.cfg'), `home = ${path.join(elsewhere.ws, 'base')}\nexecutable = ${BASE}\n`);
+  unresolvedTop(t, elsewhere.ws, /home .* is in the write scopes/u);
   mkdirSync(path.join(inside.ws, 'base'));
   writeFileSync(path.join(inside.ws, 'base/python3'), `#!/bin/sh\ntouch ${inside.marker}\n`, { mode: 0o755 });
   unresolvedTop(t, inside.ws, /home .* is in the write scopes/u);
@@ -145,4 +149,12 @@ test("closed world: a venv interpreter that leads elsewhere in the write scopes,
   execFileSync('rm', [path.join(linked.ws, '.venv/bin/python3')]);
   symlinkSync(BASE, path.join(linked.ws, '.venv/bin/python3'));
   t.false('unresolved' in (topLocation(linked.ws) ?? { unresolved: 'none' }));
+});
+
+test("a pyvenv.cfg without `executable` (Python 3.10 and before) names home's pythonX.Y by its version, or home's python3", (t) => {
+  const minor = execFileSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).trim();
+  for (const config of [`home = ${path.dirname(BASE)}\nversion = ${minor}.1\n`, `home = ${path.dirname(BASE)}/\n`]) {
+    const { ws } = workspace(t, config);
+    t.false('unresolved' in (topLocation(ws) ?? { unresolved: 'none' }), config);
+  }
 });
