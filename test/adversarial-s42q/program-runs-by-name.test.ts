@@ -5,11 +5,8 @@
 // the paths its string literals name; the names those literals run through npx or `-m` are not looked up. The write
 // tool rewrites the file that runs; the user's commit runs it. (The venv `-m` case is refused today: a control.)
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { commitAfterWrite, monorepo as workspaces } from '../adversarial-s43r/fixtures.js';
+import { commitAfterWrite, monorepo as workspaces, pythonProject } from '../adversarial-s43r/fixtures.js';
 
 /** s43r's npm-workspaces monorepo, with the project venv ignored as well. */
 const monorepo = (t: ExecutionContext, files: Readonly<Record<string, string>>) => workspaces(t, { '.gitignore': 'node_modules/\n.venv/\n', ...files });
@@ -26,15 +23,10 @@ for (const [name, program, interpreter] of [
   });
 
 test('control (passes today, every writer refused): the project venv a hook program runs with -m, subprocess.run([".venv/bin/python", "-m", "mypkg.lint"])', async (t) => {
-  const ws = monorepo(t, {
+  const ws = pythonProject(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n',
     'tools/check.py': 'import subprocess\nsubprocess.run([".venv/bin/python", "-m", "mypkg.lint"], check=True)\n',
-    'src/mypkg/__init__.py': '',
-    'src/mypkg/lint.py': 'print("lint ok")\n',
   });
-  execFileSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]);
-  const lib = path.join(ws, '.venv', 'lib');
-  writeFileSync(path.join(lib, readdirSync(lib)[0]!, 'site-packages', '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
   await commitAfterWrite(t, ws, 'src/mypkg/lint.py', (marker) => `open(${JSON.stringify(marker)}, "w").write("agent code ran")\n`);
 });
 
