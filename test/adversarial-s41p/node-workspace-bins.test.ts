@@ -11,39 +11,14 @@
 // user's commit runs it.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites } from '../adversarial-s36i/harness.js';
+import { commitAfterWrite, monorepo } from '../adversarial-s43r/fixtures.js';
 
-/** An npm-workspaces monorepo whose `packages/lint` has a bin, linked in as `npm install` leaves it (node_modules untracked). */
-function monorepo(t: ExecutionContext, hook: string): string {
-  const ws = project(t, {
-    '.git/hooks/pre-commit': hook,
-    '.gitignore': 'node_modules/\n',
-    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
-    'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
-    'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
-  });
-  chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
-  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
-  mkdirSync(path.join(ws, 'node_modules/.bin'), { recursive: true });
-  symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
-  symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
-  return ws;
-}
-
-async function attack(t: ExecutionContext, hook: string): Promise<void> {
-  const ws = monorepo(t, hook);
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's pre-commit hook");
-}
+/** The hook in an npm-workspaces monorepo (s43r's fixture); the agent rewrites the workspace bin, the user's commit runs the hook. */
+const attack = (t: ExecutionContext, hook: string) => commitAfterWrite(t, monorepo(t, { '.git/hooks/pre-commit': hook }));
 
 for (const [name, hook] of [
   ['by name with node_modules/.bin on PATH (husky v9)', '#!/bin/sh\nexport PATH="node_modules/.bin:$PATH"\nacme-lint\n'],
@@ -57,7 +32,7 @@ for (const [name, hook] of [
 // direnv's `PATH_add node_modules/.bin` (what `layout node` does): zotbox protects `node_modules/.bin` whole and
 // follows its links to the workspace files (direnv-stdlib.ts): the same PATH a hook script sets is not read so.
 test("control (passes today): the bin an .envrc puts on PATH (PATH_add node_modules/.bin), run in the user's direnv shell", async (t) => {
-  const ws = monorepo(t, '#!/bin/sh\n');
+  const ws = monorepo(t, { '.git/hooks/pre-commit': '#!/bin/sh\n' });
   execFileSync('sh', ['-c', 'printf "PATH_add node_modules/.bin\\n" > .envrc && git add .envrc && git -c user.name=u -c user.email=u@e commit -qm envrc'], { cwd: ws });
   const marker = path.join(path.dirname(ws), 'PWNED');
   t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));

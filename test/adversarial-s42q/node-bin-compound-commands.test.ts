@@ -7,23 +7,11 @@
 // Also a PATH that holds node_modules/.bin without spelling it: `PATH="$(npm root)/.bin:$PATH"`. The write tool
 // rewrites `packages/lint/bin/lint.js` (an npm workspace's bin); the user's commit runs it.
 import test from 'ava';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git } from '../adversarial-s36i/harness.js';
-import { monorepo } from '../adversarial-s43r/fixtures.js';
+import { commitAfterWrite, monorepo } from '../adversarial-s43r/fixtures.js';
 
-async function attack(t: ExecutionContext, hook: string): Promise<void> {
-  const ws = monorepo(t, { '.git/hooks/pre-commit': hook });
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's pre-commit hook");
-}
+/** The hook in the monorepo; the agent rewrites the workspace bin, and the user's commit runs the hook. */
+const attack = (t: ExecutionContext, hook: string) => commitAfterWrite(t, monorepo(t, { '.git/hooks/pre-commit': hook }));
 
 for (const [name, hook] of [
   ['if ! npx NAME; then', '#!/bin/sh\nif ! npx acme-lint; then echo "lint failed" >&2; exit 1; fi\n'],

@@ -6,23 +6,11 @@
 // dropped (`/^[\w@.+-]+$/`), and only `exec`/`x` are read as npm exec. The write tool rewrites
 // `packages/lint/bin/lint.js`; the user's commit runs it.
 import test from 'ava';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git } from '../adversarial-s36i/harness.js';
-import { monorepo } from '../adversarial-s43r/fixtures.js';
+import { commitAfterWrite, monorepo } from '../adversarial-s43r/fixtures.js';
 
-async function attack(t: ExecutionContext, hook: string): Promise<void> {
-  const ws = monorepo(t, { '.git/hooks/pre-commit': hook });
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written workspace bin ran in the user's pre-commit hook");
-}
+/** The hook in the monorepo; the agent rewrites the workspace bin, and the user's commit runs the hook. */
+const attack = (t: ExecutionContext, hook: string) => commitAfterWrite(t, monorepo(t, { '.git/hooks/pre-commit': hook }));
 
 for (const [name, hook] of [
   ['npx with the package name', '#!/bin/sh\nexec npx @acme/lint\n'],

@@ -6,10 +6,11 @@
 // ANY bin pnpm installed (`npx lint-staged`, the most common pre-commit hook there is), third-party or not. The
 // control: the same hook with npm's link in `.bin` in place of the shim (allowed). Fixed: node-bin-shims.ts.
 import test from 'ava';
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { project } from '../adversarial-s36i/harness.js';
+import { commitAfterWrite, ordinaryWriteAccepted } from '../adversarial-s43r/fixtures.js';
 
 /** The shim pnpm 8/9 writes for a bin (cmd-shim's sh form), NODE_PATH lines as pnpm writes them. */
 function pnpmShim(ws: string, target: string): string {
@@ -60,23 +61,8 @@ function monorepo(t: ExecutionContext, hook: string, npmLinks = false): string {
   return ws;
 }
 
-async function attack(t: ExecutionContext, hook: string): Promise<void> {
-  const ws = monorepo(t, hook);
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, 'packages/lint/bin/lint.js', `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written workspace bin ran through pnpm's shim in the user's pre-commit hook");
-}
-
-async function ordinaryWrite(t: ExecutionContext, hook: string, npmLinks = false): Promise<void> {
-  const ws = monorepo(t, hook, npmLinks);
-  t.log(await agentWrites(t, ws, 'src/app.js', 'x = 1\n'));
-  t.true(existsSync(path.join(ws, 'src', 'app.js')), 'a write no hook names was refused');
-}
+const attack = (t: ExecutionContext, hook: string) => commitAfterWrite(t, monorepo(t, hook));
+const ordinaryWrite = (t: ExecutionContext, hook: string, npmLinks = false) => ordinaryWriteAccepted(t, monorepo(t, hook, npmLinks));
 
 for (const [name, hook] of [
   ['npx lint-staged', '#!/bin/sh\nexec npx lint-staged\n'],

@@ -3,10 +3,11 @@
 // NODE_OPTIONS. A workspace package (`packages/setup`, linked as `node_modules/@acme/setup -> ../../packages/setup`)
 // named so is loaded before the hook program. The write tool rewrites `packages/setup/index.js`; the commit runs it.
 import test from 'ava';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { project } from '../adversarial-s36i/harness.js';
+import { commitAfterWrite } from '../adversarial-s43r/fixtures.js';
 
 async function attack(t: ExecutionContext, hook: string, check = 'console.log("checked");\n'): Promise<void> {
   const ws = project(t, {
@@ -19,14 +20,7 @@ async function attack(t: ExecutionContext, hook: string, check = 'console.log("c
   });
   mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
   symlinkSync('../../packages/setup', path.join(ws, 'node_modules/@acme/setup'));
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, 'packages/setup/index.js', `require("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written workspace package ran in the user's pre-commit hook");
+  await commitAfterWrite(t, ws, 'packages/setup/index.js', (marker) => `require("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`);
 }
 
 for (const [name, hook] of [

@@ -5,40 +5,11 @@
 // the paths its string literals name; the names those literals run through npx or `-m` are not looked up. The write
 // tool rewrites the file that runs; the user's commit runs it. (The venv `-m` case is refused today: a control.)
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { commitAfterWrite, monorepo as workspaces, pythonProject } from '../adversarial-s43r/fixtures.js';
 
-function monorepo(t: ExecutionContext, files: Readonly<Record<string, string>>): string {
-  const ws = project(t, {
-    '.gitignore': 'node_modules/\n.venv/\n',
-    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
-    'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
-    'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
-    ...files,
-  });
-  chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
-  mkdirSync(path.join(ws, 'node_modules/@acme'), { recursive: true });
-  mkdirSync(path.join(ws, 'node_modules/.bin'), { recursive: true });
-  symlinkSync('../../packages/lint', path.join(ws, 'node_modules/@acme/lint'));
-  symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
-  return ws;
-}
-
-async function commitRuns(t: ExecutionContext, ws: string, file: string, content: (marker: string) => string): Promise<void> {
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, file, content(marker)));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written file ran in the user's pre-commit hook");
-}
-
-const NODE_PAYLOAD = (marker: string) => `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`;
+/** s43r's npm-workspaces monorepo, with the project venv ignored as well. */
+const monorepo = (t: ExecutionContext, files: Readonly<Record<string, string>>) => workspaces(t, { '.gitignore': 'node_modules/\n.venv/\n', ...files });
 
 for (const [name, program, interpreter] of [
   ['execSync("npx acme-lint") (node)', 'require("node:child_process").execSync("npx acme-lint", { stdio: "inherit" });\n', 'node tools/check.js'],
@@ -48,23 +19,18 @@ for (const [name, program, interpreter] of [
   test(`a workspace bin a hook program runs through npx is protected: ${name}`, async (t) => {
     const file = interpreter.endsWith('.py') ? 'tools/check.py' : 'tools/check.js';
     const ws = monorepo(t, { '.git/hooks/pre-commit': `#!/bin/sh\nexec ${interpreter}\n`, [file]: program });
-    await commitRuns(t, ws, 'packages/lint/bin/lint.js', NODE_PAYLOAD);
+    await commitAfterWrite(t, ws);
   });
 
 test('control (passes today, every writer refused): the project venv a hook program runs with -m, subprocess.run([".venv/bin/python", "-m", "mypkg.lint"])', async (t) => {
-  const ws = monorepo(t, {
+  const ws = pythonProject(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n',
     'tools/check.py': 'import subprocess\nsubprocess.run([".venv/bin/python", "-m", "mypkg.lint"], check=True)\n',
-    'src/mypkg/__init__.py': '',
-    'src/mypkg/lint.py': 'print("lint ok")\n',
   });
-  execFileSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]);
-  const lib = path.join(ws, '.venv', 'lib');
-  writeFileSync(path.join(lib, readdirSync(lib)[0]!, 'site-packages', '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
-  await commitRuns(t, ws, 'src/mypkg/lint.py', (marker) => `open(${JSON.stringify(marker)}, "w").write("agent code ran")\n`);
+  await commitAfterWrite(t, ws, 'src/mypkg/lint.py', (marker) => `open(${JSON.stringify(marker)}, "w").write("agent code ran")\n`);
 });
 
 test('control (passes today): the hook runs npx acme-lint itself', async (t) => {
   const ws = monorepo(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec npx acme-lint\n' });
-  await commitRuns(t, ws, 'packages/lint/bin/lint.js', NODE_PAYLOAD);
+  await commitAfterWrite(t, ws);
 });

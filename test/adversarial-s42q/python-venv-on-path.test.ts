@@ -4,37 +4,16 @@
 // pip wrote into `.venv/bin` (`#!<ws>/.venv/bin/python` + `from mypkg.lint import main`). The write tool rewrites
 // `src/mypkg/lint.py`; the user's commit runs it.
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites } from '../adversarial-s36i/harness.js';
+import { commitAfterWrite, pythonProject } from '../adversarial-s43r/fixtures.js';
 
+/** The hook in s43r's venv project (editable install, pip's console script); the agent rewrites the installed module. */
 async function attack(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>> = {}): Promise<void> {
-  const ws = project(t, {
-    '.git/hooks/pre-commit': hook,
-    '.gitignore': '.venv/\n',
-    'tools/check.py': 'from mypkg import lint\n',
-    'src/mypkg/__init__.py': '',
-    'src/mypkg/lint.py': 'def main():\n    print("lint ok")\n',
-    ...files,
-  });
-  execFileSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]);
-  const lib = path.join(ws, '.venv', 'lib');
-  const site = path.join(lib, readdirSync(lib)[0]!, 'site-packages');
-  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
-  // The console script pip writes for `[project.scripts] mypkg-lint = "mypkg.lint:main"`.
-  const script = path.join(ws, '.venv/bin/mypkg-lint');
-  writeFileSync(script, `#!${path.join(ws, '.venv/bin/python')}\nimport sys\nfrom mypkg.lint import main\nif __name__ == "__main__":\n    sys.exit(main())\n`);
-  chmodSync(script, 0o755);
-  const marker = path.join(path.dirname(ws), 'PWNED');
-  t.log(await agentWrites(t, ws, 'src/mypkg/lint.py', `def main():\n    open(${JSON.stringify(marker)}, "w").write("agent code ran")\n\nmain()\n`));
-  try {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
-  } catch {
-    // what the hook ran is what counts
-  }
-  t.false(existsSync(marker), "the agent-written module of the editable install ran in the user's pre-commit hook");
+  const ws = pythonProject(t, { '.git/hooks/pre-commit': hook, 'tools/check.py': 'from mypkg import lint\n', ...files });
+  await commitAfterWrite(t, ws, 'src/mypkg/lint.py', (marker) => `def main():\n    open(${JSON.stringify(marker)}, "w").write("agent code ran")\n\nmain()\n`);
 }
 
 for (const [name, hook] of [
@@ -55,17 +34,7 @@ test('control (passes today): the venv interpreter named', async (t) => {
 });
 
 test('over-denial control: with the venv activated, a write no hook names (docs/notes.md) is allowed', async (t) => {
-  const ws = project(t, {
-    '.git/hooks/pre-commit': '#!/bin/sh\n. .venv/bin/activate\npython tools/check.py\n',
-    '.gitignore': '.venv/\n',
-    'tools/check.py': 'from mypkg import lint\n',
-    'src/mypkg/__init__.py': '',
-    'src/mypkg/lint.py': 'def main():\n    print("lint ok")\n',
-    'docs/keep.txt': '\n',
-  });
-  execFileSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]);
-  const lib = path.join(ws, '.venv', 'lib');
-  writeFileSync(path.join(lib, readdirSync(lib)[0]!, 'site-packages', '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const ws = pythonProject(t, { '.git/hooks/pre-commit': '#!/bin/sh\n. .venv/bin/activate\npython tools/check.py\n', 'tools/check.py': 'from mypkg import lint\n', 'docs/keep.txt': '\n' });
   t.log(await agentWrites(t, ws, 'docs/notes.md', '# notes\n'));
   t.true(existsSync(path.join(ws, 'docs', 'notes.md')), 'a write no hook names was refused');
 });

@@ -75,6 +75,21 @@ export async function attack(t: ExecutionContext, ws: string, target: string, pa
   t.is(readFileSync(path.join(ws, target), 'utf8'), before, 'the agent-written file was neither refused nor put back');
 }
 
+/**
+ * The write tool writes `payload(marker)` to `target` (the monorepo's workspace bin unless named); then the user commits
+ * with nothing staged, which runs the pre-commit hook unconfined. Safe: the payload never runs.
+ */
+export async function commitAfterWrite(t: ExecutionContext, ws: string, target = 'packages/lint/bin/lint.js', payload: (marker: string) => string = nodePayload): Promise<void> {
+  const marker = path.join(path.dirname(ws), 'PWNED');
+  t.log(await agentWrites(t, ws, target, payload(marker)));
+  try {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'user commit');
+  } catch {
+    // what the hook ran is what counts
+  }
+  t.false(existsSync(marker), `the agent-written ${target} ran in the user's pre-commit hook`);
+}
+
 /** A node payload that leaves the marker. */
 export const nodePayload = (marker: string) => `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\n`;
 /** A Python module payload that leaves the marker. */

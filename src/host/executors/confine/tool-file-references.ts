@@ -53,6 +53,7 @@ import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { isLink, linkedProgram } from './linked-programs.js';
+import { namesNoFile } from './overlong-names.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
@@ -698,6 +699,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
       const named: Named = { ...inherited, ...found };
       const written = path.resolve(from, named.name);
+      // A word no file can be named (a long literal: overlong-names.ts) names nothing: no lookup, nothing to protect.
+      if (namesNoFile(written)) continue;
       if (named.as === 'link') {
         if (inScopes(written) && !granted(written)) setLocation({ path: written, tree: false, reason: `named by ${named.by}; ${named.runBy}`, asLink: true });
         continue;
