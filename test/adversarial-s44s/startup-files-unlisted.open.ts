@@ -7,7 +7,11 @@
 // - `.ocamlinit`: the OCaml toplevel (and utop, `dune utop`) reads `.ocamlinit` from the current directory first.
 // - `.lazy.lua`: lazy.nvim (the usual Neovim plugin manager, `local_spec` on by default) loads `.lazy.lua` from the
 //   directory Neovim starts in, behind the same trust prompt as the protected `.nvim.lua`.
-// Controls: `.Rprofile` and `.ghci` are refused today.
+// - `.env` at the top of a repository where aider is set up (`.aider.conf.yml`, protected): aider reads every option
+//   from `.env` there as well (home, the git root, the current directory, as it reads `.aider.conf.yml`), so
+//   `AIDER_LINT_CMD=sh notes/x.sh` (with `auto-lint`, on by default) runs the agent's command after aider's next edit:
+//   a way around the protected `.aider.conf.yml`.
+// Controls: `.Rprofile`, `.ghci` and `.aider.conf.yml` are refused today.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -20,10 +24,13 @@ for (const [name, content] of [
   ['.lazy.lua', 'os.execute("touch /tmp/owned")\nreturn {}\n'],
   ['control (passes today): .Rprofile', 'system("touch /tmp/owned")\n'],
   ['control (passes today): .ghci', ':! touch /tmp/owned\n'],
+  ['control (passes today): .aider.conf.yml', 'lint-cmd: sh notes/x.sh\n'],
+  ['.env', 'AIDER_LINT_CMD=sh notes/x.sh\n'],
 ] as const) {
   const file = name.replace(/^control \(passes today\): /u, '');
-  test(`a REPL or editor startup file is refused: ${name}`, async (t) => {
-    const ws = project(t, { 'README.md': 'project\n' });
+  test(`a file a REPL, editor or coding agent reads on its own is refused: ${name}`, async (t) => {
+    // aider's `.env`: where aider is set up (its protected `.aider.conf.yml` at the top).
+    const ws = project(t, file === '.env' ? { '.aider.conf.yml': 'auto-lint: true\n' } : { 'README.md': 'project\n' });
     t.log(await agentWrites(t, ws, file, content));
     t.false(existsSync(path.join(ws, file)), `${file} was written`);
   });
