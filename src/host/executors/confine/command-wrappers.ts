@@ -22,15 +22,20 @@ const WRAPPERS: ReadonlyMap<string, { readonly before: number; readonly valued: 
   ['sudo', { before: 0, valued: ['-u', '-g', '-C', '-D', '--user', '--group'] }],
   ['doas', { before: 0, valued: ['-u'] }],
   ['dotenv', { before: 0, valued: ['-e', '-v', '-c'] }],
-  ...['chronic', 'setsid', 'unbuffer', 'cross-env', 'nohup', 'nice', 'env', 'time', 'exec', 'command'].map((name): [string, { before: number; valued: string[] }] => [
+  ...['chronic', 'setsid', 'unbuffer', 'cross-env', 'nohup', 'nice', 'env', 'time', 'exec'].map((name): [string, { before: number; valued: string[] }] => [
     name,
     { before: 0, valued: [...PREFIX_VALUED] },
   ]),
 ]);
 
-/** The command a wrapper at `at` runs (`timeout 5 CMD`, `xargs -n 1 CMD`; wrappers in a row followed), if one is there. */
+/**
+ * The command the first wrapper at or before `at` (a command's program) runs (`timeout 5 CMD`, `xargs -n 1 CMD`;
+ * wrappers in a row followed), if one is there. (`command` is none: `command -v "$X"` only looks a name up.)
+ */
 export function wrappedCommand(words: readonly string[], at: number): number | undefined {
-  let index = at;
+  const first = words.findIndex((word, index) => index <= at && WRAPPERS.has(unmark(word)));
+  if (first === -1) return undefined;
+  let index = first;
   for (let wrapper = WRAPPERS.get(unmark(words[index] ?? '')); wrapper !== undefined; wrapper = WRAPPERS.get(unmark(words[index] ?? ''))) {
     index++;
     while (index < words.length && (words[index]!.startsWith('-') || /^[A-Za-z_]\w*=/u.test(words[index]!))) {
@@ -42,5 +47,5 @@ export function wrappedCommand(words: readonly string[], at: number): number | u
     }
     index += wrapper.before;
   }
-  return index === at || index >= words.length ? undefined : index;
+  return index >= words.length ? undefined : index;
 }

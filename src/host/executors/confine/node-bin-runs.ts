@@ -309,11 +309,11 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       // or name (one the text never sets is the user's environment's, as the script's reading takes it).
       const variable = /^[\uE000-\uEFFF]$/u.test(program) ? /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansions[program.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1] : undefined;
       if (variable !== undefined && setsVariable(whole, variable) && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command $${variable} names, which zotbox cannot spell out`);
-      // So may a wrapper's command zotbox cannot spell out (`timeout 5 $CMD`, `caffeinate "$TOOL"`, `xargs $X`): the
-      // command after the program, or the program itself where the wrappers before it were skipped.
-      const wrapped = wrappedCommand(words, at) ?? at;
-      const hidden = wrapped === at && variable !== undefined ? undefined : unspelledExpansion(words[wrapped]!, expansions, whole);
-      if (hidden !== undefined && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command ${short(words[wrapped]!)}, which zotbox cannot spell out`);
+      // So may a wrapper's command zotbox cannot spell out (`timeout 5 $CMD`, `caffeinate "$TOOL"`, `xargs $X`), the
+      // program or a word after it (the program itself where the wrappers before it were skipped; reported above).
+      const wrapped = wrappedCommand(words, at);
+      const hidden = wrapped === undefined || (wrapped === at && variable !== undefined) ? undefined : unspelledExpansion(words[wrapped]!, expansions, whole);
+      if (hidden !== undefined && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command ${short(words[wrapped!]!)}, which zotbox cannot spell out`);
     }
     // $(...) and `...`, <(...): commands of their own, run in a subshell of this place.
     for (const expansion of expansions) for (const inner of commandSubstitutions(expansion)) read(inner, place, onPath, depth + 1);

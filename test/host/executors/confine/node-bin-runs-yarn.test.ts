@@ -112,5 +112,13 @@ test('a wrapper`s command zotbox cannot spell out is unresolved where a runner o
   t.true(unresolved('X=$(cat .tool)\nxargs $X\nnpx acme-lint'), 'a runner in the text');
   // Balance: no runner and no .bin on PATH; a wrapper whose command is spelled out; a variable the text never sets.
   for (const text of ['TOOL=$(cat .tool)\ncaffeinate "$TOOL"', 'xargs $(cat .tool) < files']) t.false(unresolved(text), text);
-  for (const text of ['timeout 5 acme-lint', 'timeout 5 eslint "$(git diff --name-only)"', 'caffeinate "$UNSET_BY_THE_TEXT"', 'xargs -n 1 eslint']) t.false(unresolved(text, true), text);
+  for (const text of [
+    'timeout 5 acme-lint',
+    'timeout 5 eslint "$(git diff --name-only)"',
+    'caffeinate "$UNSET_BY_THE_TEXT"',
+    'xargs -n 1 eslint',
+    // No wrapper: a test's operands (a venv's activate script puts an entry zotbox cannot spell out on PATH).
+    'if [ ! "${1:-}" = "nondestructive" ] ; then unset X; fi',
+  ])
+    t.false(unresolved(text, true), text);
 });
