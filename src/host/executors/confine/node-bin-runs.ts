@@ -1,17 +1,23 @@
 // The names a shell text runs through the project's `node_modules/.bin`: `npx NAME`, `npm exec [--] NAME` (`npm x`),
-// `pnpm exec NAME`, `pnpm NAME`, `yarn [run|exec] NAME`, `pnpx`/`bunx NAME`, and a plain `NAME` where the script's
+// `pnpm exec NAME`, `pnpm NAME`, `yarn [run|exec] NAME`, `bun [run|x] NAME`, `pnpx`/`bunx NAME`, and a plain `NAME` where the script's
 // PATH holds a `node_modules/.bin` entry (`PATH=node_modules/.bin:$PATH`; husky v9 puts it first for every hook).
 // Looked up as npm does, from where the command runs up to the root: the directories every `cd`/`pushd` of the text
 // may have moved to (all of them, wherever they stand: more places, never fewer), or the program's own -C/--prefix/
 // --dir/--cwd. Shell text inside (`sh -c`, `npx -c`, `npm exec --call`, eval, $(...), a here-document a shell reads)
 // is read the same way. Closed world: a directory or a text zotbox cannot work out leaves the name unresolved, never
-// looked up from the wrong place. A name found nowhere is left to the shell's reading (npx would download it).
+// looked up from the wrong place. A name found nowhere is left to the shell's reading (npx would download it), but
+// where yarn runs it under Plug'n'Play (yarn-pnp-bins.ts); and what yarn itself runs where it runs is named
+// (yarn-pnp-files.ts).
 
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { commandStrings, programOf, stdinReader } from './shell-command-reading.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, type LexNotes, lexShell, unmark } from './shell-lexer.js';
 import { pathSelectedPackages, workspacePackages } from './node-workspace-packages.js';
+import { yarnPnpName } from './yarn-pnp-bins.js';
+import { PREFIX_VALUED, wrappedCommand } from './command-wrappers.js';
+import { type RunnerRun, runnerName, YARN_COMMANDS } from './package-runner-words.js';
+import { type YarnProjectFiles, yarnProjectFiles } from './yarn-pnp-files.js';
 
 /** A name run through node_modules/.bin, with every directory (absolute) it may be run from. */
 export interface NodeBinRun {
@@ -30,6 +36,10 @@ export interface NodeBinReading {
   readonly unresolved: readonly string[];
   /** The workspace files read to list the packages a name runs in (there or not): they decide what runs, protected. */
   readonly files?: readonly string[];
+  /** What yarn runs as code wherever it runs (its rc files, release, plugins, Plug'n'Play's runtime): protected, not read. */
+  readonly yarnFiles?: readonly string[];
+  /** The workspace bins yarn runs by name under Plug'n'Play (no node_modules/.bin): read as run. */
+  readonly bins?: readonly string[];
 }
 
 export interface NodeBinContext {
@@ -46,8 +56,6 @@ export interface NodeBinContext {
 
 /** Programs that run the command after them (their options and assignments skipped). */
 const PREFIXES = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'builtin', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', '!']);
-/** Options of those programs that take a value as the next word (`nice -n 5`, `env -u VAR`, `env -C DIR`). */
-const PREFIX_VALUED = new Set(['-n', '--adjustment', '-u', '--unset', '-C', '--chdir']);
 /** The shell's builtins that run the command after them: never looked up on PATH. */
 const BUILTIN_PREFIXES = new Set(['exec', 'command', 'builtin', 'time']);
 /** The shell's own builtins and keywords: never looked up on PATH. */
@@ -56,23 +64,8 @@ const SHELL_OWN = new Set(
     ' ',
   ),
 );
-/** Options of npx / npm exec / pnpm / yarn that take a value as the next word. */
-const VALUED = new Set(['-p', '--package', '-C', '--dir', '--filter', '-F', '--filter-prod', '--prefix', '--workspace', '-w', '--cwd', '-c', '--call']);
-/** Their options that name the directory the command runs in (npm's -C is --prefix, pnpm's is --dir). */
-const DIRECTORY_OPTIONS = ['-C', '--prefix', '--dir', '--cwd'];
-/** Their options that run the command in workspace packages (npm's --workspace(s), pnpm's --filter and --recursive, -w either's). */
-const WORKSPACE_OPTIONS = ['--workspace', '-w', '--workspaces', '-ws', '--filter', '-F', '--filter-prod', '--recursive', '-r'];
-/** Their options whose value is shell text run with node_modules/.bin on PATH (pnpm's --shell-mode makes the operand that). */
-const CALL_OPTIONS = ['-c', '--call'];
-const RUNNERS = /\b(?:npx|pnpx|bunx|npm|pnpm|yarn)\b/u;
-const RUNNER_PROGRAMS = new Set(['npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn']);
-/**
- * npm's command words that are `exec`: the command, its alias, and every unique abbreviation npm's deref takes
- * (`npm exe`; `ex` is also explain's and explore's, so npm refuses it).
- */
-const NPM_EXEC = new Set(['exec', 'exe', 'x']);
-/** The runners that take their operand as a package spec and run that package's bin when no .bin holds the name. */
-const SPEC_RUNNERS = new Set(['npx', 'npm', 'bunx']);
+const RUNNERS = /\b(?:npx|pnpx|bunx|bun|npm|pnpm|yarn)\b/u;
+const RUNNER_PROGRAMS = new Set(['npx', 'pnpx', 'bunx', 'bun', 'npm', 'pnpm', 'yarn']);
 /** A package spec npm finds in the tree: a registry name (a scope, a version or tag after it) or a folder. */
 const PACKAGE_SPEC = /^(?:(?:@[\w.-]+\/)?[\w.-][\w.+-]*(?:@[^\s/]*)?|\.{1,2}(?:\/.*)?|\/.*|~\/.*|file:.+)$/su;
 /** A command name (not an option the lexer left first, as in `[ ! -f x ]`, nor a path). */
@@ -98,27 +91,6 @@ export function putsNodeBinOnPath(text: string): boolean {
     if (/[$`]/u.test(unknown)) return true;
   }
   return false;
-}
-
-/** The first operand at or after `at`, past options (and the values of those that take one) and a `--`. */
-function operandFrom(words: readonly string[], at: number): number {
-  let index = at;
-  while (index < words.length && words[index]!.startsWith('-')) {
-    if (words[index] === '--') return index + 1;
-    index += VALUED.has(words[index]!) ? 2 : 1;
-  }
-  return index;
-}
-
-/** The value of the last of `names` among words[from, to) (`-C DIR`, `--prefix=DIR`), if one is there. */
-function optionValue(words: readonly string[], from: number, to: number, names: readonly string[]): string | undefined {
-  let value: string | undefined;
-  for (let index = from; index < to; index++) {
-    const word = words[index]!;
-    if (names.includes(word)) value = words[index + 1];
-    else for (const name of names) if (name.startsWith('--') && word.startsWith(`${name}=`)) value = word.slice(name.length + 1);
-  }
-  return value;
 }
 
 const short = (text: string) => JSON.stringify(unmark(text.length > 60 ? `${text.slice(0, 57)}...` : text).replace(/[\uE000-\uEFFF]/gu, '$…'));
@@ -266,6 +238,19 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       }
     }
   };
+  // Where yarn runs (what it runs as code there is named), and the names it runs (looked up under Plug'n'Play too).
+  const yarnPlaces = new Map<string, Set<string>>();
+  const yarnNames = new Map<string, Set<string>>();
+  const recordYarn = (found: RunnerRun | undefined, place: Place, chdir: string | undefined, expansions: readonly string[]) => {
+    const name = found?.name;
+    // A place zotbox cannot work out is reported once: as the name's, where yarn runs one (recorded below).
+    const reported = unresolved.length;
+    record('yarn', place, found?.directory ?? chdir, expansions, yarnPlaces);
+    if (name !== undefined && NAME.test(name)) unresolved.length = reported;
+    if (name === undefined || !NAME.test(name) || (found?.bare === true && YARN_COMMANDS.has(name))) return;
+    if (found?.workspaces === undefined) record(name, place, found?.directory ?? chdir, expansions, yarnNames);
+    else recordWorkspaces(name, found.workspaces, place, found.directory ?? chdir, expansions, yarnNames);
+  };
   const read = (text: string, from: Place, pathHasBin: boolean, depth: number) => {
     if (depth > MAX_DEPTH) {
       unresolved.push(`it runs shell text nested deeper than zotbox reads (${short(text)})`);
@@ -295,6 +280,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       const runner = words.findIndex((word, index) => index >= at && RUNNER_PROGRAMS.has(path.basename(unmark(word))));
       const found = runner === -1 ? undefined : runnerName(words, runner);
       const runs = found?.name ?? found?.call;
+      if (runner !== -1 && path.basename(unmark(words[runner]!)) === 'yarn') recordYarn(found, place, chdir, expansions);
       // In workspace packages: looked up from each package the selectors may pick (node-workspace-packages.ts).
       if (found?.workspaces !== undefined && (found.call !== undefined || /[\uE000-\uEFFF\uF001-\uF004]/u.test(runs ?? '')))
         unresolved.push(`it runs ${short(runs ?? '')} in the packages of a workspace, as shell text or a name zotbox cannot spell out`);
@@ -323,6 +309,11 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       // or name (one the text never sets is the user's environment's, as the script's reading takes it).
       const variable = /^[\uE000-\uEFFF]$/u.test(program) ? /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansions[program.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1] : undefined;
       if (variable !== undefined && setsVariable(whole, variable) && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command $${variable} names, which zotbox cannot spell out`);
+      // So may a wrapper's command zotbox cannot spell out (`timeout 5 $CMD`, `caffeinate "$TOOL"`, `xargs $X`), the
+      // program or a word after it (the program itself where the wrappers before it were skipped; reported above).
+      const wrapped = wrappedCommand(words, at);
+      const hidden = wrapped === undefined || (wrapped === at && variable !== undefined) ? undefined : unspelledExpansion(words[wrapped]!, expansions, whole);
+      if (hidden !== undefined && (onPath || RUNNERS.test(whole))) unresolved.push(`it runs the command ${short(words[wrapped!]!)}, which zotbox cannot spell out`);
     }
     // $(...) and `...`, <(...): commands of their own, run in a subshell of this place.
     for (const expansion of expansions) for (const inner of commandSubstitutions(expansion)) read(inner, place, onPath, depth + 1);
@@ -331,68 +322,61 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
   };
   read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
   const listed = (map: Map<string, Set<string>>) => [...map].map(([name, directories]) => ({ name, directories: [...directories] }));
+  const yarn = yarnReading([...(yarnPlaces.get('yarn') ?? [])], listed(yarnNames));
+  unresolved.push(...yarn.unresolved);
+  files.push(...yarn.files);
   // A spec that is also the name run (`npm exec -w a -- acme-lint`) meets the same workspace reason once.
-  return { runs: listed(runs), packages: listed(packages), unresolved: [...new Set(unresolved)], ...(files.length === 0 ? {} : { files: [...new Set(files)] }) };
+  return {
+    runs: listed(runs),
+    packages: listed(packages),
+    unresolved: [...new Set(unresolved)],
+    ...(files.length === 0 ? {} : { files: [...new Set(files)] }),
+    ...(yarn.runtime.length === 0 ? {} : { yarnFiles: [...new Set(yarn.runtime)] }),
+    ...(yarn.bins.length === 0 ? {} : { bins: [...new Set(yarn.bins)] }),
+  };
 }
 
 /**
- * What a package runner at `at` runs: the name it looks up in node_modules/.bin, the shell text it runs with
- * node_modules/.bin on PATH (`npx -c`, `npm exec --call`, `pnpm exec --shell-mode`), the directory its own option
- * moves it to. Undefined for a program that is no package runner; an empty result for one that runs none (`npm test`,
- * `pnpm dlx`: npm scripts are read with package.json, downloads are no project file).
+ * What yarn runs where it runs (each directory's yarnProjectFiles), and what each name it runs there is under
+ * Plug'n'Play where no node_modules/.bin holds it (yarnPnpName: a workspace bin, or unresolved).
  */
-function runnerName(words: readonly string[], at: number): { name?: string; specs?: string[]; call?: string; directory?: string; workspaces?: readonly string[] } | undefined {
-  const program = path.basename(unmark(words[at]!));
-  const next = operandFrom(words, at + 1);
-  let operand: number | undefined;
-  if (program === 'yarn' && (words[next] === 'workspace' || words[next] === 'workspaces')) {
-    // `yarn workspace PKG NAME`, `yarn workspaces foreach … run NAME`: run in workspace packages.
-    const run = words.findIndex((word, index) => index > next && (word === 'run' || word === 'exec'));
-    const name = words[words[next] === 'workspace' ? next + 2 : run === -1 ? words.length : run + 1];
-    return { ...(name === undefined ? {} : { name }), workspaces: words[next] === 'workspace' ? [words[next + 1] ?? '*'] : ['*'] };
-  }
-  if (['npx', 'pnpx', 'bunx'].includes(program)) operand = next;
-  else if (program === 'npm') operand = NPM_EXEC.has(words[next] ?? '') ? operandFrom(words, next + 1) : undefined;
-  else if (program === 'pnpm' || program === 'yarn') {
-    // `pnpm NAME` and `yarn NAME` run a package.json script of that name first, else the bin (the script is read
-    // with package.json); `run`/`exec` name it next. `dlx` downloads: no lookup.
-    const word = words[next];
-    operand = word === 'run' || word === 'exec' || word === 'run-script' ? operandFrom(words, next + 1) : word === 'dlx' ? undefined : next;
-  } else return undefined;
-  if (operand === undefined) return {};
-  const directoryWord = optionValue(words, at + 1, operand, DIRECTORY_OPTIONS);
-  const selectors = workspaceSelectors(words, at + 1, operand);
-  const directory = { ...(directoryWord === undefined ? {} : { directory: directoryWord }), ...(selectors.length === 0 ? {} : { workspaces: selectors }) };
-  const shellMode = words.slice(at + 1, operand).includes('--shell-mode');
-  const call = optionValue(words, at + 1, operand, CALL_OPTIONS) ?? (shellMode ? words[operand] : undefined);
-  // npx's -p/--package name the packages to run from; with none, the operand is one when no .bin holds it.
-  const packageOptions = SPEC_RUNNERS.has(program) ? packageValues(words, at + 1, operand) : [];
-  const specs = [...packageOptions, ...(SPEC_RUNNERS.has(program) && packageOptions.length === 0 && call === undefined && words[operand] !== undefined ? [words[operand]!] : [])];
-  const found = { ...directory, ...(specs.length === 0 ? {} : { specs }) };
-  if (call !== undefined) return { call, ...found };
-  return { ...(words[operand] === undefined ? {} : { name: words[operand] }), ...found };
+function yarnReading(directories: readonly string[], names: readonly NodeBinRun[]): { runtime: string[]; bins: string[]; files: string[]; unresolved: string[] } {
+  const reading = { runtime: [] as string[], bins: [] as string[], files: [] as string[], unresolved: [] as string[] };
+  const projects = new Map<string, YarnProjectFiles>();
+  const project = (directory: string) => {
+    const known = projects.get(directory) ?? yarnProjectFiles(directory);
+    if (!projects.has(directory)) {
+      projects.set(directory, known);
+      reading.runtime.push(...known.files);
+      reading.unresolved.push(...known.unresolved.map((why) => `it runs yarn, which runs what its configuration names, and ${why}`));
+    }
+    return known;
+  };
+  for (const directory of directories) project(directory);
+  for (const { name, directories: from } of names)
+    for (const directory of from) {
+      if (!project(directory).pnp || nodeBinPlaces(name, directory).length > 0) continue;
+      const found = yarnPnpName(name, directory);
+      reading.bins.push(...found.bins);
+      reading.files.push(...found.files);
+      if (found.unresolved !== undefined) reading.unresolved.push(found.unresolved);
+    }
+  return reading;
 }
 
-/** Every -p/--package value among words[from, to) (`-p a -p b`, `--package=a`). */
-function packageValues(words: readonly string[], from: number, to: number): string[] {
-  const values: string[] = [];
-  for (let index = from; index < to; index++) {
-    const word = words[index]!;
-    if ((word === '-p' || word === '--package') && index + 1 < to) values.push(words[index + 1]!);
-    else if (word.startsWith('--package=')) values.push(word.slice('--package='.length));
+/**
+ * An expansion of `word` zotbox cannot spell out that may name a command on PATH: any but a variable the text never
+ * sets (which the lexer spelled out from the user's environment, or which is empty there and runs nothing).
+ */
+function unspelledExpansion(word: string, expansions: readonly string[], whole: string): string | undefined {
+  // A path (`"$basedir/node"`) is not looked up on PATH: shell-command-words.ts reads it.
+  if (word.replace(/[\uE000-\uEFFF]/gu, '').includes('/')) return undefined;
+  for (const mark of word.match(/[\uE000-\uEFFF]/gu) ?? []) {
+    const expansion = expansions[mark.charCodeAt(0) - EXPANSION_BASE] ?? '';
+    const variable = /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansion)?.[1];
+    if (variable === undefined || setsVariable(whole, variable)) return expansion;
   }
-  return values;
-}
-
-/** The values of the workspace options among words[from, to) (`--filter web`, `-w=packages/a`); `*` for one that picks every package. */
-function workspaceSelectors(words: readonly string[], from: number, to: number): string[] {
-  const selectors: string[] = [];
-  for (let index = from; index < to; index++) {
-    const [option, value] = words[index]!.split(/=(.*)/su) as [string, string | undefined];
-    if (!WORKSPACE_OPTIONS.includes(option)) continue;
-    selectors.push(value ?? (VALUED.has(option) ? (words[index + 1] ?? '*') : '*'));
-  }
-  return selectors;
+  return undefined;
 }
 
 /** The command names `text` runs through node_modules/.bin, each as written (no "/"), in order (nodeBinReading's names). */

@@ -185,7 +185,7 @@ function readScript(file: string, written: string, base: string, runBy: string, 
 function nodeBinNamed(text: string, base: string, by: string, runBy: string, unresolved: string[], context: Omit<NodeBinContext, 'workingDirectory'> & BinRunner): Named[] {
   const reading = nodeBinReading(text, { workingDirectory: path.resolve(base), ...context });
   for (const why of reading.unresolved) unresolved.push(`${by}: ${why}`);
-  const places = new Set(reading.runs.flatMap(({ name, directories }) => directories.flatMap((directory) => nodeBinPlaces(name, directory))));
+  const places = new Set([...reading.runs.flatMap(({ name, directories }) => directories.flatMap((directory) => nodeBinPlaces(name, directory))), ...(reading.bins ?? [])]);
   // A package spec npx runs: its package.json (data npm reads: protected, read as words), its bins' files, and each
   // bin by name on node_modules/.bin.
   const manifests = new Set<string>();
@@ -196,7 +196,10 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
       for (const place of [...found.places, ...found.bins.flatMap((bin) => nodeBinPlaces(bin, directory))]) (path.basename(place) === 'package.json' ? manifests : places).add(place);
     }
   // The workspace files that list the packages a name runs in: protected as they are, not read on (asLink).
-  const files = (reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` }));
+  const files = [
+    ...(reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` })),
+    ...(reading.yarnFiles ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; yarn runs it as code (its configuration, release, plugins, Plug'n'Play runtime)` })),
+  ];
   // lint-staged run by name (or npx's spec) reads package.json's "lint-staged" key from where it runs: its commands.
   const lintStaged = [...reading.runs, ...reading.packages].filter(({ name }) => specPackageName(name) === 'lint-staged');
   const configs = context.lintStaged === true ? [] : lintStaged.flatMap(({ directories }) => directories.flatMap((directory) => packageConfigs(directory)));

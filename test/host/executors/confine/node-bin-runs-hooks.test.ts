@@ -1,6 +1,7 @@
 // End to end (the real CLI, a replayed model with the write tool, then the user's real git commit): a pre-commit hook
 // that runs a monorepo's own bin by name from where it moves to (`cd packages/app && npx acme-lint`, npm's --prefix),
-// or inside shell text (`sh -c "npx acme-lint"`). The write tool rewrites the workspace package's bin target; the
+// or inside shell text (`sh -c "npx acme-lint"`), through bun, or behind a wrapper whose command the hook computes
+// (`timeout 60 "$TOOL"` with node_modules/.bin on PATH: unresolved). The write tool rewrites the workspace package's bin target; the
 // commit must not run it. Control: an ordinary file of the same project stays writable.
 import test from 'ava';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
@@ -18,6 +19,7 @@ function monorepo(t: ExecutionContext, hook: string, where: string): string {
     'packages/app/src/index.js': 'module.exports = 1;\n',
     'packages/lint/package.json': '{"name":"@acme/lint","version":"1.0.0","bin":{"acme-lint":"bin/lint.js"}}\n',
     'packages/lint/bin/lint.js': '#!/usr/bin/env node\nconsole.log("lint ok");\n',
+    '.lint-tool': 'acme-lint\n',
   });
   chmodSync(path.join(ws, 'packages/lint/bin/lint.js'), 0o755);
   const bin = path.join(ws, where, 'node_modules/.bin');
@@ -45,6 +47,9 @@ for (const [name, hook, where] of [
   ['npm --prefix DIR exec NAME', '#!/bin/sh\nexec npm --prefix packages/app exec -- acme-lint\n', 'packages/app'],
   ['sh -c "npx NAME"', '#!/bin/sh\nexec sh -c "npx acme-lint"\n', '.'],
   ["npx -c 'NAME ...'", "#!/bin/sh\nexec npx -c 'acme-lint --fix'\n", '.'],
+  ['bun run NAME', '#!/bin/sh\nexec bun run acme-lint\n', '.'],
+  ['bun x NAME', '#!/bin/sh\nexec bun x acme-lint\n', '.'],
+  ['a wrapper whose command the hook computes, with .bin on PATH', '#!/bin/sh\nexport PATH="node_modules/.bin:$PATH"\nTOOL=$(cat .lint-tool)\nexec timeout 60 "$TOOL"\n', '.'],
 ] as const)
   test(`a workspace bin a hook runs by name is protected: ${name}`, async (t) => {
     await attack(t, hook, where);

@@ -6,12 +6,14 @@
 // yarn 4.5 from npm's `@yarnpkg/cli-dist` on PATH: the payload ran). yarn is not installed here: where it is on PATH
 // the fixture runs `yarn install` (workspace-only, no network) to write the real `.pnp.cjs`, else a stand-in;
 // the assertion (the write refused or put back) does not depend on it. Control: a hook naming `.pnp.cjs` (node -r).
+// Fixed: yarn-pnp-files.ts names what yarn runs as code where it runs (.pnp.cjs, .pnp.loader.mjs, .yarnrc.yml and what
+// its yarnPath and plugins name). Control: an ordinary file of the same project stays writable.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 import { attack } from './fixtures.js';
 
 function pnpProject(t: ExecutionContext, hook: string): string {
@@ -48,4 +50,10 @@ for (const hook of ['#!/bin/sh\nexec yarn lint\n', '#!/bin/sh\nexec yarn acme-li
 test('control (passes today): a hook that names .pnp.cjs (node -r ./.pnp.cjs)', async (t) => {
   const ws = pnpProject(t, '#!/bin/sh\nexec node -r ./.pnp.cjs packages/lint/bin/lint.js\n');
   await attack(t, ws, '.pnp.cjs', payload(ws));
+});
+
+test('control: an ordinary file of the same project stays writable', async (t) => {
+  const ws = pnpProject(t, '#!/bin/sh\nexec yarn lint\n');
+  t.log(await agentWrites(t, ws, 'src/app.js', 'console.log(2);\n'));
+  t.is(readFileSync(path.join(ws, 'src/app.js'), 'utf8'), 'console.log(2);\n');
 });

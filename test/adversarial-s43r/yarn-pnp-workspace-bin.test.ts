@@ -6,12 +6,14 @@
 // `@yarnpkg/cli-dist` on PATH: the payload ran). yarn is not installed here: where it is on PATH the fixture runs
 // `yarn install` (workspace-only, no network) to write `.pnp.cjs`; the assertion (the write refused or put back) does
 // not depend on it. Control: the same project with `nodeLinker: node-modules` (the .bin link): refused today.
+// Fixed: yarn-pnp-bins.ts looks a name yarn runs under Plug'n'Play up in the workspace packages' bin maps (found: read
+// as run; found nowhere: unresolved). Control: an ordinary file of the same project stays writable.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 import { attack, nodePayload } from './fixtures.js';
 
 function yarnProject(t: ExecutionContext, linker: 'pnp' | 'node-modules', hook: string): string {
@@ -48,4 +50,10 @@ for (const hook of ['#!/bin/sh\nexec yarn acme-lint\n', '#!/bin/sh\nexec yarn ru
 
 test('control (passes today): the same with the node-modules linker', async (t) => {
   await attack(t, yarnProject(t, 'node-modules', '#!/bin/sh\nexec yarn acme-lint\n'), 'packages/lint/bin/lint.js', nodePayload);
+});
+
+test("control: an ordinary file of the same Plug'n'Play project stays writable", async (t) => {
+  const ws = yarnProject(t, 'pnp', '#!/bin/sh\nexec yarn acme-lint\n');
+  t.log(await agentWrites(t, ws, 'src/app.js', 'console.log(2);\n'));
+  t.is(readFileSync(path.join(ws, 'src/app.js'), 'utf8'), 'console.log(2);\n');
 });

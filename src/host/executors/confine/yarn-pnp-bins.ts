@@ -1,0 +1,66 @@
+// What `yarn NAME` / `yarn run NAME` runs under Plug'n'Play, where there is no node_modules/.bin: a script of the
+// package yarn runs in (package.json's, read with it), else the bin of a dependency, found through `.pnp.cjs`. A
+// workspace dependency (`workspace:*`) is a workspace package: its package.json `bin` names the file (any workspace
+// package's counts: more places, never fewer). Any other dependency's bin lies in yarn's cache zips, which zotbox cannot
+// read: unresolved, never "left to the shell". Every package.json examined is named (it decides what runs).
+
+import path from 'node:path';
+import { readPackageJson } from './package-json-maps.js';
+import { workspacePackages } from './node-workspace-packages.js';
+
+export interface YarnPnpName {
+  /** The workspace bin files the name runs (absolute): read as run. */
+  readonly bins: readonly string[];
+  /** The package.json files examined (absolute), there or not. */
+  readonly files: readonly string[];
+  readonly unresolved?: string;
+}
+
+/** The nearest package.json at or above `directory` (the package yarn runs in) and whether its scripts hold `name`. */
+function ownScript(name: string, directory: string): { file?: string; script: boolean; unresolved?: string } {
+  for (let at = path.resolve(directory); ; at = path.dirname(at)) {
+    const file = path.join(at, 'package.json');
+    const json = readPackageJson(file);
+    if (typeof json === 'string') return { file, script: false, unresolved: `${file}: ${json}` };
+    if (json !== undefined) {
+      const { scripts } = json;
+      return { file, script: typeof scripts === 'object' && scripts !== null && typeof (scripts as Record<string, unknown>)[name] === 'string' };
+    }
+    if (path.dirname(at) === at) return { script: false };
+  }
+}
+
+/** The file a package's `bin` gives `name` (a string bin is named like the unscoped package), or why it cannot be told. */
+function binTarget(json: Readonly<Record<string, unknown>>, name: string, root: string): string | { readonly unresolved: string } | undefined {
+  const { bin, directories } = json;
+  if (bin === undefined && typeof directories === 'object' && directories !== null && (directories as Record<string, unknown>).bin !== undefined)
+    return { unresolved: 'it lists its bins as a directory (directories.bin), which zotbox does not read' };
+  const own = typeof json.name === 'string' ? json.name.replace(/^@[^/]+\//u, '') : undefined;
+  const target = typeof bin === 'string' ? (own === name ? bin : undefined) : typeof bin === 'object' && bin !== null ? (bin as Record<string, unknown>)[name] : undefined;
+  if (target === undefined) return undefined;
+  return typeof target === 'string' && target !== '' ? path.resolve(root, target) : { unresolved: 'it has a bin zotbox cannot read' };
+}
+
+/** What `name`, run by yarn in `directory` of a Plug'n'Play project (no node_modules/.bin holds it), runs. */
+export function yarnPnpName(name: string, directory: string): YarnPnpName {
+  const own = ownScript(name, directory);
+  const files = own.file === undefined ? [] : [own.file];
+  if (own.unresolved !== undefined) return { bins: [], files, unresolved: own.unresolved };
+  if (own.script) return { bins: [], files };
+  const listed = workspacePackages(directory);
+  files.push(...listed.files);
+  const unresolved = (why: string) => ({ bins: [], files, unresolved: `it runs ${JSON.stringify(name)} through yarn's Plug'n'Play, and ${why}` });
+  if ('reason' in listed) return unresolved(`no workspace package can be listed for its bin (${listed.reason}); a dependency's bin lies in yarn's cache zips, which zotbox cannot read`);
+  const bins: string[] = [];
+  for (const root of listed.directories) {
+    const file = path.join(root, 'package.json');
+    files.push(file);
+    const json = readPackageJson(file);
+    if (typeof json === 'string') return unresolved(`${file}: ${json}`);
+    const target = json === undefined ? undefined : binTarget(json, name, root);
+    if (typeof target === 'object') return unresolved(`${file}: ${target.unresolved}`);
+    if (target !== undefined) bins.push(target);
+  }
+  if (bins.length === 0) return unresolved("no script of its package nor bin of a workspace package has that name: a dependency's bin lies in yarn's cache zips, which zotbox cannot read");
+  return { bins, files };
+}
