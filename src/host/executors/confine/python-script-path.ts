@@ -2,7 +2,8 @@
 // tools/check.py` runs the venv's interpreter, whose path holds the project's editable install). Followed through the
 // script's commands in order: activate puts its venv's bin/ first, a PATH assignment (exported, or for one command)
 // its entries, the project-venv runners (`uv run`, `poetry run`...) their venv. The interpreter word then names that
-// PATH (python-path-imports.ts looks it up there); an entry zotbox cannot spell out stays unknown, never skipped. Pure.
+// PATH (python-path-imports.ts looks it up there); an entry zotbox cannot spell out stays unknown, never skipped. Any
+// other bare name is looked up on the same PATH by script-path-programs.ts (a venv's console scripts). Pure.
 import path from 'node:path';
 
 /** The user's own PATH, where a script's `$PATH` stands. */
@@ -10,11 +11,11 @@ export const USER_PATH = '$PATH';
 /** An entry zotbox cannot spell out (`$(npm root)/.bin`, `$VENV/bin`): a lookup that reaches it is unknown. */
 export const UNKNOWN_ENTRY = '?';
 
-const PYTHON = /^(python|pypy)([0-9]+(\.[0-9]+)*)?$/u;
+export const PYTHON = /^(python|pypy)([0-9]+(\.[0-9]+)*)?$/u;
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$/su;
 const DECLARERS = new Set(['export', 'local', 'readonly', 'declare', 'typeset']);
 /** Runners that run a command in the project's venv: uv, poetry, pdm and pipenv use an in-project `.venv` that exists; anything else is unknown. */
-const VENV_RUNNERS: Readonly<Record<string, readonly string[]>> = {
+export const VENV_RUNNERS: Readonly<Record<string, readonly string[]>> = {
   uv: ['.venv/bin', UNKNOWN_ENTRY],
   poetry: ['.venv/bin', UNKNOWN_ENTRY],
   pdm: ['.venv/bin', UNKNOWN_ENTRY],
@@ -41,6 +42,8 @@ export function scriptPathOf(word: string): { readonly name: string; readonly en
  */
 export function scriptPathTracker(expansionOf: (mark: string) => string | undefined): {
   interpreterWord(command: readonly string[], at: number): (index: number, written: string) => string;
+  /** The PATH entries the command's program is looked up on: the script's, with the command's own assignments. */
+  commandPath(command: readonly string[], at: number): readonly string[];
   after(command: readonly string[], at: number): void;
 } {
   let entries: readonly string[] = [USER_PATH];
@@ -70,6 +73,9 @@ export function scriptPathTracker(expansionOf: (mark: string) => string | undefi
         if (!PYTHON.test(written)) return written;
         return onScriptPath(written, runner !== undefined && index > runner ? VENV_RUNNERS[command[at]!]! : own);
       };
+    },
+    commandPath(command, at) {
+      return assigned(command.slice(0, at), entries);
     },
     after(command, at) {
       const program = command[at];

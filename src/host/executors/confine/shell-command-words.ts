@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { inlineProgram } from './interpreter-operands.js';
 import { scriptPathTracker } from './python-script-path.js';
+import { programsOnScriptPath } from './script-path-programs.js';
 import { ASSIGNMENT, commandReading, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
@@ -218,6 +219,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       }
       const words = command.map(unmark);
       const { at, chdir, names, computed, runsAt, scripts, starts } = commandReading(command, script !== undefined, scriptPath?.interpreterWord(words, programOf(command).at));
+      // A bare name on the PATH the script set runs that entry's file (a venv's console script).
+      const onPath = scriptPath === undefined || BUILTINS.has(words[at] ?? '') ? [] : programsOnScriptPath(words, at, scriptPath.commandPath(words, at));
       scriptPath?.after(words, at);
       for (const call of computed) out.push({ kind: 'unresolved', text: call, why: COMPUTED_RUN });
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
@@ -236,6 +239,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
       });
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
+      for (const name of onPath) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree || name.runs);
       if (['cd', 'pushd'].includes(unmark(command[at] ?? ''))) changeDirectory(command.slice(at));
     }
     // A here-document's (or here-string's) body is the text its command reads, or a command it pipes into: shell

@@ -3,9 +3,10 @@
 // (`. .venv/bin/activate && mypkg-lint`, how most Python hooks call the project's own tools: pytest, ruff, the
 // project's entry points) are not looked up there: `.venv/bin/mypkg-lint` is protected as part of the venv's bin/, but
 // what it imports (`from mypkg.lint import main`, through the editable install's `.pth`, `<ws>/src`) is never named
-// nor unresolved. The write tool rewrites `src/mypkg/lint.py`; the user's commit runs it.
+// nor unresolved. The write tool rewrites `src/mypkg/lint.py`; the user's commit runs it. Fixed (script-path-programs.ts):
+// a bare name on the PATH a hook sets is looked up in each entry there, and the file found is read by its #! line.
 import test from 'ava';
-import { attack, pythonPayload, pythonProject } from './fixtures.js';
+import { attack, ordinaryWriteAccepted, pythonPayload, pythonProject } from './fixtures.js';
 
 for (const [name, hook] of [
   ['after activate', '#!/bin/sh\n. .venv/bin/activate\nmypkg-lint\n'],
@@ -18,4 +19,8 @@ for (const [name, hook] of [
 
 test('control (passes today): the console script run by its path', async (t) => {
   await attack(t, pythonProject(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec .venv/bin/mypkg-lint\n' }), 'src/mypkg/lint.py', pythonPayload);
+});
+
+test('control: with the console script protected, an ordinary write is still accepted', async (t) => {
+  await ordinaryWriteAccepted(t, pythonProject(t, { '.git/hooks/pre-commit': '#!/bin/sh\n. .venv/bin/activate\nmypkg-lint\n' }));
 });
