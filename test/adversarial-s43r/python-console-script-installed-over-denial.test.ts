@@ -1,15 +1,12 @@
-// Open (found while fixing python-console-script-on-path): OVER-DENIAL. A console script of a package *installed* in
-// the project's venv, run by name after activation (`. .venv/bin/activate && pytest`, the usual Python hook), is now
-// read by its #! line, and what it imports is looked up on the venv's path: the installed package's files in
-// site-packages are protected (site-packages is protected whole anyway) and read on, and installed code holds lines
-// zotbox cannot work out (`sys.meta_path.insert(0, hook)` in pytest's _pytest/assertion/__init__.py): every writer is
-// refused. Checked with the real pytest 8 copied into the venv: 1473 reasons; the same for `.venv/bin/pytest` by
-// path and `python -m pytest` after activate, before this fix. Not reading on a file the lookup finds in a venv's
-// site-packages (installed code, protected whole, as node-installed-bins.ts does for node) removes all of them. The
-// stand-in holds the one pytest line that refuses. Second: where the script's name is its module's (`.venv/bin/pytest`:
-// `from pytest import console_main`), the lookup at the script's sys.path[0] names `.venv/bin/pytest/__init__.py`, a
-// name below a file, and protected-locations.ts's lstat of it throws ENOTDIR: every writer refused. Both are older
-// than the fix (`.venv/bin/pytest` by path); the fix makes the usual bare-name hook reach them.
+// Found while fixing python-console-script-on-path, fixed with it: OVER-DENIAL. A console script of a package
+// *installed* in the project's venv, run by name after activation (`. .venv/bin/activate && pytest`, the usual Python
+// hook), is read by its #! line; what it imports was looked up on the venv's path and the installed package's files in
+// site-packages were read on, and installed code holds lines zotbox cannot work out (`sys.meta_path.insert(0, hook)` in
+// pytest's _pytest/assertion/__init__.py): every writer refused (1473 reasons with the real pytest 8). A file in a
+// site-packages is now protected (site-packages is protected whole) and not read on (python-installed-files.ts). Second:
+// where the script's name is its module's (`.venv/bin/pytest`: `from pytest import console_main`), the lookup at the
+// script's sys.path[0] names `.venv/bin/pytest/__init__.py`, a name below a file, whose lstat threw ENOTDIR: every
+// writer refused. Such a path is now protected as the file on the way (paths-below-files.ts).
 import test from 'ava';
 import { readdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';

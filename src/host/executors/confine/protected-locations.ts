@@ -15,6 +15,7 @@ import { collectControlLocations, type UserGitEnvironment } from './control-loca
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { linkTargets } from './link-targets.js';
 import { LinkPlacement } from './links-on-the-way.js';
+import { onExistingPaths } from './paths-below-files.js';
 import { toolFileReferences } from './tool-file-references.js';
 
 /** Entries and bytes recorded per call at most: past these zotbox cannot promise to put things back, and refuses. */
@@ -42,17 +43,20 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
   // What the tool files name is protected as they are (tool-file-references.ts).
   const named = toolFileReferences(inventory.toolEntries, writeRoots, { hookDirectories: git.hookDirectories, ...(user?.environment === undefined ? {} : { environment: user.environment }) });
   const unresolved = git.unresolved;
+  // A path below a file is protected as that file (paths-below-files.ts): nothing after this lstat's through a file.
+  const gitLocations = git.locations.flatMap(onExistingPaths);
+  const namedLocations = named.locations.flatMap(onExistingPaths);
   const reasons = new Map<string, string>();
   const inGitDirectory = (p: string) => [...inventory.gitDirectories.keys()].some((directory) => isInsideRoot(p, directory));
   const entries = toolEntryReasons(inventory.toolEntries, writeRoots);
   // A directory's module entries (a sys.path[0]) are the entries it holds now of those names: listed afresh after each
   // command, so one it created is found then, absent from the record, and removed.
-  const moduleEntries = [...git.locations, ...named.locations].flatMap((location) => moduleEntryPaths(location).map((p) => ({ path: p, reason: location.reason })));
+  const moduleEntries = [...gitLocations, ...namedLocations].flatMap((location) => moduleEntryPaths(location).map((p) => ({ path: p, reason: location.reason })));
   // What the links in protected places lead to runs as they do (link-targets.ts). A git directory is walked by its
   // control entries (listed on their own), never its object store.
   const linked = linkTargets(
     [
-      ...[...git.locations, ...named.locations].filter((location) => location.modules === undefined && location.asLink !== true).map((location) => ({ path: location.path, reason: location.reason })),
+      ...[...gitLocations, ...namedLocations].filter((location) => location.modules === undefined && location.asLink !== true).map((location) => ({ path: location.path, reason: location.reason })),
       ...moduleEntries,
       ...[...entries].map(([entry, reason]) => ({ path: entry, reason })),
       ...(named.enclosing ?? []).map((entry) => ({ path: entry, reason: 'a file other tools run on their own, above the write scopes' })),
@@ -61,7 +65,7 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
     writeRoots,
     (p) => inventory.gitDirectories.has(p) || (path.basename(p).toLowerCase() === 'objects' && inGitDirectory(p)),
   );
-  const written = [...git.locations, ...named.locations, ...linked.locations];
+  const written = [...gitLocations, ...namedLocations, ...linked.locations];
   // A path reached through a linked directory (a workspace package's bin) is recorded where it lies: the links on the
   // way as links, and where they lead (links-on-the-way.ts). The gate is given both; the path as written never matches.
   const placement = new LinkPlacement(writeRoots);

@@ -58,6 +58,7 @@ import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescr
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { nodeBinShim } from './node-bin-shims.js';
+import { installedPythonSite } from './python-installed-files.js';
 import { isInstalledPackageFile, isNodeBinEntry } from './node-installed-bins.js';
 import { nodePreloadNames } from './node-preload-packages.js';
 import { packageBins, specPackageName } from './node-package-bins.js';
@@ -694,6 +695,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     }
     // A bin that is installed code (node-installed-bins.ts): protected where it was named, its code not read.
     if (nodeBin === true && isInstalledPackageFile(pendingFile, canonicalOf(file))) continue;
+    // Installed Python code (python-installed-files.ts): protected whole where it lies, its code not read; one a write
+    // scope names is the agent's to change, so it is read on.
+    const site = installedPythonSite(canonicalOf(file));
+    if (site !== undefined && !granted(site)) continue;
     // A sourced direnv file runs in the directory of the name it is sourced by (direnv's source_env pushd's there).
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
