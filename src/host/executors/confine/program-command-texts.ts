@@ -37,6 +37,9 @@ const MAX_DEPTH = 4;
 /** How many values one command is read with at most; beyond, the value is computed. */
 const MAX_VALUES = 16;
 
+/** Values the interpreter itself gives (`spawnSync(process.execPath, [...])` runs node again): known, no hole. */
+const KNOWN_PROGRAMS: Readonly<Record<string, string>> = { 'process.execPath': 'node', 'process.argv[0]': 'node', 'sys.executable': 'python3', '$^X': 'perl' };
+
 /** How the program is read. */
 interface Reader extends ValueSource {
   readonly language: ProgramLanguage | undefined;
@@ -64,6 +67,8 @@ function termValues(term: string, reader: Reader, depth: number): string[] {
     .replace(/^\(+|\)+$/gu, '')
     .trim();
   if (trimmed === '') return [''];
+  const known = KNOWN_PROGRAMS[trimmed];
+  if (known !== undefined) return [known];
   if (depth > MAX_DEPTH) return [HOLE];
   if (!/^[$@]?[A-Za-z_$][\w$]*$/u.test(trimmed)) return [HOLE];
   const bound = bindingValues(trimmed, reader);

@@ -52,10 +52,10 @@ export function callAliases(clean: string, language: ProgramLanguage | undefined
     for (const [, list] of clean.matchAll(/\{([^}]*)\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(\s*["'](?:node:)?(?:child_process|execa|zx)["']\s*\)/gu))
       for (const entry of list!.split(',')) add(entry.split(':')[0]!.trim(), entry.split(':')[1]?.trim());
     // const sh = cp.execSync; sh = subprocess.check_call; const run = promisify(exec)
-    for (const [, alias, canonical] of clean.matchAll(
+    for (const [whole, alias, canonical] of clean.matchAll(
       /(?:^|[\s;])(?:const|let|var)?\s*([A-Za-z_$][\w$]*)\s*=\s*(?:(?:util\.)?promisify\s*\(\s*)?(?:[\w$]+(?:\s*\(\s*["'][^"']*["']\s*\))?\s*\.\s*)?([A-Za-z_$][\w$]*)\s*\)?\s*(?:\.bind\([^)]*\))?\s*(?=[;\n]|$)/gmu,
     ))
-      add(canonical!, alias);
+      if (!SUBPROCESS_ONLY.has(canonical!) || /\bsubprocess\s*\.\s*\w+\s*$/u.test(whole!.replace(/\s*(?:[;\n]|$)/u, ''))) add(canonical!, alias);
     for (const [, alias] of clean.matchAll(/\bimport\s+subprocess\s+as\s+(\w+)/gu)) modules.add(alias!);
   }
   return { names, modules };
@@ -171,6 +171,15 @@ export function processCalls(reader: ValueSource, language: ProgramLanguage | un
       !new RegExp(String.raw`\bfrom\s+subprocess\s+import\b[^\n]*\b${name}\b`, 'u').test(clean)
     )
       continue;
+    // JavaScript's `exec` is also RegExp's and many a library's method (`/x/.exec(line)`, `db.exec(sql)`): a method
+    // `exec` is child_process's only on a receiver named so, or on what a call returns (`require("child_process").exec`).
+    if (written === 'exec' && (language === 'node' || language === undefined) && !aliases.names.has(written)) {
+      const method =
+        receiver !== undefined
+          ? !/child|^cp$|process/iu.test(receiver)
+          : /\.\s*$/u.test(skeleton.slice(Math.max(0, match.index - 8), match.index)) && !/\)\s*\.\s*$/u.test(skeleton.slice(Math.max(0, match.index - 8), match.index));
+      if (method) continue;
+    }
     // A definition of a function by that name (`def run(`, `function exec(`) is no call.
     if (/\b(?:def|function|sub)\s+$/u.test(skeleton.slice(Math.max(0, match.index - 12), match.index))) continue;
     const pieces = listPieces(clean, from - 1, reader.skip);

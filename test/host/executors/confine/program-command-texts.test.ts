@@ -189,6 +189,9 @@ test('programCommandTexts: a command whose program stays computed is marked; one
     ['const run = (cmd) => execSync(cmd);\nsteps.forEach(run);', 'node', [{ text: '"$(computed)"', computed: true }]],
     ['execSync(`git diff --name-only ${base}`);', 'node', [{ text: 'git diff --name-only "$(computed)"' }]],
     ['subprocess.run(["git", "diff", ref])', 'python', [{ text: `'git' 'diff' "$(computed)"` }]],
+    // The interpreter itself is known.
+    ['spawnSync(process.execPath, ["tools/lint.js"]);', 'node', [{ text: "'node' 'tools/lint.js'" }]],
+    ['subprocess.run([sys.executable, "tools/lint.py"])', 'python', [{ text: "'python3' 'tools/lint.py'" }]],
   ] as const)
     t.deepEqual(
       programCommandTexts(code, language).map(({ text, computed }) => ({ text, ...(computed === true ? { computed } : {}) })),
@@ -249,6 +252,10 @@ test('programCommandTexts: a call in a comment or a string is no call', (t) => {
     ['# `npx acme-lint`\nputs 1', 'ruby'],
     // JavaScript's backquotes are a string, not a command.
     ['const text = `npx acme-lint`;', 'node'],
+    // RegExp's and a database's exec are no process call; nor is a function merely bound to subprocess's name.
+    ['const m = /npx (\\S+)/.exec(line);\nconst r = re.exec(line);', 'node'],
+    ['db.exec("npx acme-lint");', 'node'],
+    ['result = call\nresult("npx acme-lint")', 'python'],
   ] as const)
     t.deepEqual(texts(code, language), [], code);
 });
