@@ -55,7 +55,7 @@ export function callAliases(clean: string, language: ProgramLanguage | undefined
     for (const [whole, alias, canonical] of clean.matchAll(
       /(?:^|[\s;])(?:const|let|var)?\s*([A-Za-z_$][\w$]*)\s*=\s*(?:(?:util\.)?promisify\s*\(\s*)?(?:[\w$]+(?:\s*\(\s*["'][^"']*["']\s*\))?\s*\.\s*)?([A-Za-z_$][\w$]*)\s*\)?\s*(?:\.bind\([^)]*\))?\s*(?=[;\n]|$)/gmu,
     ))
-      if (!SUBPROCESS_ONLY.has(canonical!) || /\bsubprocess\s*\.\s*\w+\s*$/u.test(whole!.replace(/\s*(?:[;\n]|$)/u, ''))) add(canonical!, alias);
+      if (!SUBPROCESS_ONLY.has(canonical!) || /\bsubprocess\s*\.\s*\w+\s*$/u.test(whole.replace(/\s*(?:[;\n]|$)/u, ''))) add(canonical!, alias);
     for (const [, alias] of clean.matchAll(/\bimport\s+subprocess\s+as\s+(\w+)/gu)) modules.add(alias!);
   }
   return { names, modules };
