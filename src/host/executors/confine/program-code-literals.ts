@@ -88,6 +88,13 @@ function commentAt(code: string, index: number, language: ProgramLanguage | unde
   const c = code[index];
   if (language === 'node' && c === '/' && code[index + 1] === '/') return code.indexOf('\n', index) === -1 ? code.length : code.indexOf('\n', index);
   if (language === 'node' && c === '/' && code[index + 1] === '*') return code.indexOf('*/', index + 2) === -1 ? code.length : code.indexOf('*/', index + 2) + 2;
+  // Perl's POD (`=head1` … `=cut`) and Ruby's `=begin` … `=end` are documentation; `__END__` ends the code of either.
+  const lineStart = index === 0 || code[index - 1] === '\n';
+  if (lineStart && (language === 'perl' || language === 'ruby') && /^__(?:END|DATA)__\b/u.test(code.slice(index, index + 8))) return code.length;
+  if (lineStart && (language === 'perl' || language === 'ruby') && c === '=' && /[A-Za-z]/u.test(code[index + 1] ?? '')) {
+    const end = new RegExp(language === 'perl' ? String.raw`\n=cut\b[^\n]*` : String.raw`\n=end\b[^\n]*`, 'u').exec(code.slice(index));
+    return end === null ? code.length : index + end.index + end[0].length;
+  }
   // Perl's `$#array` and a `#` inside a word are no comment; Python's `#` always is.
   const perlish = (language === 'perl' || language === 'ruby') && /(?:^|[\s;(){}])$/u.test(code.slice(Math.max(0, index - 1), index));
   if (c === '#' && (language === 'python' || perlish)) return code.indexOf('\n', index) === -1 ? code.length : code.indexOf('\n', index);

@@ -183,13 +183,14 @@ export function processCalls(reader: ValueSource, language: ProgramLanguage | un
     // A definition of a function by that name (`def run(`, `function exec(`) is no call.
     if (/\b(?:def|function|sub)\s+$/u.test(skeleton.slice(Math.max(0, match.index - 12), match.index))) continue;
     const pieces = listPieces(clean, from - 1, reader.skip);
-    if (language === 'perl' && name === 'open') calls.push(...openCommand(pieces, match.index));
+    // Perl's own open (a package's `DirHandle::open` is another function).
+    if (language === 'perl' && name === 'open') calls.push(...(receiver === undefined || receiver === 'CORE' ? openCommand(pieces, match.index) : []));
     else calls.push(...shapeOf(name, pieces, language, match.index));
   }
   if (language === 'perl' || language === 'ruby' || language === undefined) {
     calls.push(...quotedCommands(reader));
     // Without parentheses: Perl's `system "…";`, `exec "…"`, `open my $fh, "-|", "…"`; Ruby's `system "…"`, `spawn "…"`.
-    for (const match of skeleton.matchAll(/(?<![\w$@%&>:.])(system|exec|spawn|open)[ \t]+(?=["'$@\w[{])/gu)) {
+    for (const match of skeleton.matchAll(/(?<![\w$@%&>:.])(system|exec|spawn|open)[ \t]+(?=["'$@[{]|q[qwx]?\s*[({[</]|my\b)/gu)) {
       const pieces = bareArguments(reader, match.index + match[0].length);
       if (match[1] === 'open') {
         if (language === 'perl') calls.push(...openCommand(pieces, match.index));

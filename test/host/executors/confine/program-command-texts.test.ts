@@ -250,6 +250,11 @@ test('programCommandTexts: a call in a comment or a string is no call', (t) => {
     ['print("os.system(npx acme-lint)")', 'python'],
     ['# system("npx acme-lint");\nprint 1;', 'perl'],
     ['# `npx acme-lint`\nputs 1', 'ruby'],
+    // Documentation: Perl's POD and Ruby's =begin/=end blocks, and prose after a call's name.
+    ['print 1;\n\n=head1 USAGE\n\nRun system "npx acme-lint" or `npx acme-lint`.\n\n=cut\n\nprint 2;', 'perl'],
+    ['=begin\nsystem "npx acme-lint"\n=end\nputs 1', 'ruby'],
+    ['print 1;\n__END__\nsystem("npx acme-lint");', 'perl'],
+    ['# see the stat() family of system calls\nmy $x = 1; # system itself', 'perl'],
     // JavaScript's backquotes are a string, not a command.
     ['const text = `npx acme-lint`;', 'node'],
     // RegExp's and a database's exec are no process call; nor is a function merely bound to subprocess's name.
