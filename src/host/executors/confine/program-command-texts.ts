@@ -1,9 +1,16 @@
 // The command texts a file of program code runs through its process calls, as shell text: node's exec/execSync,
-// execFile/execFileSync, spawn/spawnSync, execa and zx's $`…`; Python's subprocess.run/call/check_call/check_output/
-// Popen, os.system, os.popen, subprocess.getoutput and asyncio's create_subprocess_*; Perl's and Ruby's system(…). A
-// string literal is the text; an argv array is joined with shell quoting. A value the program computes stands as
-// "$(computed)", so the shell reading (node-bin-runs.ts) refuses a name or directory it cannot spell out; a cwd option
-// moves where the text runs. Pure.
+// execFile/execFileSync, spawn/spawnSync, execa and zx's $`…` (under any name it imports them as); Python's subprocess
+// calls, os.system/popen, the os.exec*/os.spawn*/os.posix_spawn* family, pty.spawn, asyncio's create_subprocess_*;
+// Perl's and Ruby's system/exec/spawn, backquotes, qx/%x, Perl's piped open, Ruby's IO.popen and Open3 (process-call-
+// forms.ts). A literal is the text; an argv list is joined with shell quoting; a name is each value the code gives it
+// (program-command-values.ts). What stays computed stands as "$(computed)", and a command whose program is computed is
+// marked so (the caller refuses it where a package runner is in play). Comments are no calls. Pure.
+import type { ProgramLanguage } from './inline-program-runs.js';
+import { codeSkeleton, type LiteralPart, literalAt } from './program-code-literals.js';
+import { bindingValues, elementsOf, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
+import { callAliases, type FoundCall, processCalls } from './program-process-calls.js';
+import { commandStrings, programOf } from './shell-command-reading.js';
+import { EXPANSION_BASE, lexShell } from './shell-lexer.js';
 
 /** One command a program runs: shell text, the line (0-based) the call is on, and the directory a literal cwd names. */
 export interface ProgramCommandText {
@@ -12,182 +19,204 @@ export interface ProgramCommandText {
   readonly directory?: string;
   /** The cwd is the program file's own directory (`__dirname`, `os.path.dirname(__file__)`), not where it runs. */
   readonly ownDirectory?: true;
+  /** A command of the text runs a program the code computes and zotbox cannot spell out (`execSync(process.argv[2])`). */
+  readonly computed?: true;
 }
 
 /** A cwd that is the program's own directory, and one that is where it runs (as no cwd at all). */
 const OWN_DIRECTORY =
   /^\s*(?:__dirname|import\.meta\.dirname|os\.path\.dirname\(\s*(?:os\.path\.(?:abspath|realpath)\(\s*)?__file__\s*\)?\s*\)|(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.(?:resolve|absolute)\(\s*\))*\.parent)\s*$/u;
-const RUNNING_DIRECTORY = /^\s*(?:process\.cwd\(\s*\)|os\.getcwd\(\s*\)|None|undefined|null)\s*$/u;
+const RUNNING_DIRECTORY = /^\s*(?:process\.cwd\(\s*\)|os\.getcwd\(\s*\)|None|undefined|null|nil)\s*$/u;
 
 /** What stands for a value the program computes: an expansion the shell reading cannot spell out. */
-const COMPUTED = '"$(computed)"';
+export const COMPUTED = '"$(computed)"';
+/** The same, inside a value being put together (rendered as COMPUTED, quoted around it). */
+const HOLE = '\uE7FF';
+/** How far a name's values are followed (a name assigned from another, a parameter passed a constant). */
+const MAX_DEPTH = 4;
+/** How many values one command is read with at most; beyond, the value is computed. */
+const MAX_VALUES = 16;
 
-/** Calls whose first argument is the command (text or program), and zx's/execa's tagged templates. */
-const CALLS =
-  /(?<![\w$])(?:(?:child_process|cp|subprocess|os|asyncio|[A-Za-z_$][\w$]*)\s*\.\s*)?(execSync|exec|execFileSync|execFile|spawnSync|spawn|execaSync|execa|execaCommandSync|execaCommand|run|call|check_call|check_output|Popen|system|popen|getoutput|getstatusoutput|create_subprocess_shell|create_subprocess_exec)\s*\(|(?<![\w$])(?:\$|execa)\s*`/gu;
+/** Values the interpreter itself gives (`spawnSync(process.execPath, [...])` runs node again): known, no hole. */
+const KNOWN_PROGRAMS: Readonly<Record<string, string>> = { 'process.execPath': 'node', 'process.argv[0]': 'node', 'sys.executable': 'python3', '$^X': 'perl' };
 
-/** Calls whose first argument is always shell text (or a program name, read as text: more is read, never less). */
-const SHELL_TEXT = new Set(['execSync', 'exec', 'execaCommand', 'execaCommandSync', 'system', 'popen', 'getoutput', 'getstatusoutput', 'create_subprocess_shell']);
-/** Calls that take the program's arguments one by one (asyncio's create_subprocess_exec). */
-const VARARGS = new Set(['create_subprocess_exec']);
-/** `run` and `call` only as subprocess's (a bare run(…) or call(…) is any function). */
-const SUBPROCESS_ONLY = new Set(['run', 'call']);
-
-/** A quoted literal at `at` ("…", '…', `…`, with a Python prefix before it): its end, text, and whether it expands values. */
-function literalAt(code: string, at: number): { end: number; text: string; expands: boolean } | undefined {
-  const prefix = /^[rRbBuUfF]{1,2}(?=["'])/u.exec(code.slice(at))?.[0] ?? '';
-  if (prefix !== '' && /[\w$]/u.test(code[at - 1] ?? '')) return undefined;
-  const quote = code[at + prefix.length];
-  if (quote !== '"' && quote !== "'" && quote !== '`') return undefined;
-  const raw = /[rR]/u.test(prefix);
-  const formatted = /[fF]/u.test(prefix);
-  let text = '';
-  let expands = false;
-  for (let index = at + prefix.length + 1; index < code.length; index++) {
-    const c = code[index]!;
-    if (c === quote) return { end: index + 1, text, expands };
-    if (c === '\n' && quote !== '`') return undefined;
-    if (c === '\\' && !raw) {
-      const next = code[++index] ?? '';
-      text += { n: '\n', t: '\t', r: '\r', '0': '\0' }[next] ?? next;
-    } else if ((quote === '`' && c === '$' && code[index + 1] === '{') || (formatted && c === '{' && code[index + 1] !== '{')) {
-      // A value spliced in: computed; skip to its closing brace.
-      let depth = 0;
-      for (; index < code.length; index++) {
-        if (code[index] === '{') depth++;
-        else if (code[index] === '}' && --depth === 0) break;
-      }
-      text += COMPUTED;
-      expands = true;
-    } else if (formatted && (c === '{' || c === '}') && code[index + 1] === c) {
-      text += c;
-      index++;
-    } else text += c;
-  }
-  return undefined;
+/** How the program is read. */
+interface Reader extends ValueSource {
+  readonly language: ProgramLanguage | undefined;
 }
 
-/** The top-level pieces of an argument list from `from` (after its "(" or "["), to its closing bracket: each piece's text. */
-function splitArguments(code: string, from: number): string[] {
-  const pieces: string[] = [];
-  let depth = 0;
-  let start = from;
-  for (let index = from; index < code.length; index++) {
-    const literal = literalAt(code, index);
-    if (literal !== undefined) {
-      index = literal.end - 1;
-      continue;
-    }
-    const c = code[index]!;
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (depth === 0) {
-        pieces.push(code.slice(start, index));
-        return pieces.filter((piece) => piece.trim() !== '');
-      }
-      depth--;
-    } else if (c === ',' && depth === 0) {
-      pieces.push(code.slice(start, index));
-      start = index + 1;
-    }
+/** Each way of joining one value of each list, in order (at most MAX_VALUES; beyond, undefined). */
+function combinations(lists: readonly (readonly string[])[]): string[] | undefined {
+  let joined = [''];
+  for (const list of lists) {
+    joined = joined.flatMap((head) => list.map((tail) => head + tail));
+    if (joined.length > MAX_VALUES) return undefined;
   }
-  return [];
+  return [...new Set(joined)];
+}
+
+/** The values a literal's parts put together (a spliced name followed to its values). */
+function partsValues(parts: readonly LiteralPart[], reader: Reader, depth: number): string[] {
+  return combinations(parts.map((part) => ('text' in part ? [part.text] : depth > MAX_DEPTH ? [HOLE] : valuesOf(part.expression, reader, depth + 1)))) ?? [HOLE];
+}
+
+/** The values of one term of a concatenation: a literal, a name's values, or a hole. */
+function termValues(term: string, reader: Reader, depth: number): string[] {
+  const trimmed = term
+    .trim()
+    .replace(/^\(+|\)+$/gu, '')
+    .trim();
+  if (trimmed === '') return [''];
+  const known = KNOWN_PROGRAMS[trimmed];
+  if (known !== undefined) return [known];
+  if (depth > MAX_DEPTH) return [HOLE];
+  if (!/^[$@]?[A-Za-z_$][\w$]*$/u.test(trimmed)) return [HOLE];
+  const bound = bindingValues(trimmed, reader);
+  if (bound.length === 0) return [HOLE];
+  const values = bound.flatMap((value) => (value === UNKNOWN ? [HOLE] : valuesOf(value, reader, depth + 1)));
+  return values.length > MAX_VALUES ? [HOLE] : [...new Set(values)];
 }
 
 /**
- * An expression as shell text: its literals (shell text as written, or each quoted where `quoted`), joined by `+` or
- * written side by side, and "$(computed)" for anything else it holds.
+ * The string values an expression may have: its literals (a template's or f-string's splices followed), joined by
+ * `+` (Perl's `.`) or side by side, each name followed to its values; anything else is a hole.
  */
-function expressionText(expression: string, quoted: boolean): string {
-  let text = '';
+export function valuesOf(expression: string, reader: Reader, depth = 0): string[] {
+  const lists: string[][] = [];
   let gap = '';
   const flush = () => {
-    if (gap.replace(/[\s+]/gu, '') !== '') text += COMPUTED;
+    const terms = gap.split(reader.language === 'perl' ? /\s\.\s|\+/u : /\+/u);
     gap = '';
+    for (const term of terms) lists.push(termValues(term, reader, depth));
   };
   for (let index = 0; index < expression.length; index++) {
-    const literal = literalAt(expression, index);
+    const literal = literalAt(expression, index, reader.language);
     if (literal === undefined) {
       gap += expression[index]!;
       continue;
     }
     flush();
-    text += quoted && !literal.expands ? `'${literal.text.replace(/'/gu, `'\\''`)}'` : literal.text;
+    lists.push(partsValues(literal.parts, reader, depth));
     index = literal.end - 1;
   }
   flush();
-  return text;
+  return combinations(lists) ?? [HOLE];
 }
 
-/** An argv expression (`["npx", "acme-lint"]`) as its elements, or undefined where it is no array written out. */
-function arrayElements(expression: string): string[] | undefined {
-  const trimmed = expression.trim();
-  if (!trimmed.startsWith('[') && !trimmed.startsWith('(')) return undefined;
-  return splitArguments(trimmed, 1);
+/** A value as shell text: each hole "$(computed)"; `quoted`, the rest single-quoted (one argv element, one word). */
+function rendered(value: string, quoted: boolean): string {
+  if (!quoted) return value.replaceAll(HOLE, COMPUTED);
+  return value
+    .split(HOLE)
+    .map((text) => (text === '' ? '' : `'${text.replace(/'/gu, `'\\''`)}'`))
+    .join(COMPUTED);
 }
 
-/** The value of an option among `pieces` (`{ cwd: "x" }`, `cwd="x"`): its expression, if the call sets it. */
-function optionExpression(pieces: readonly string[], name: string): string | undefined {
-  for (const piece of pieces) {
-    const keyword = new RegExp(String.raw`^\s*${name}\s*=(?!=)([\s\S]*)$`, 'u').exec(piece);
-    if (keyword !== null) return keyword[1];
-    if (!piece.trim().startsWith('{')) continue;
-    for (const entry of splitArguments(piece.trim(), 1)) {
-      const property = new RegExp(String.raw`^\s*["']?${name}["']?\s*:([\s\S]*)$`, 'u').exec(entry);
-      if (property !== null) return property[1];
-      if (entry.trim() === name) return name; // `{ cwd }`: a variable's value
+/** The argv lists an expression may be (`["npx", x]`, a name of one), each element's values; undefined for no list. */
+function argvValues(expression: string, reader: Reader, depth = 0): string[][] | undefined {
+  const elements = elementsOf(expression, reader);
+  if (elements !== undefined) {
+    const lists = elements.map((element) => (element === UNKNOWN ? [HOLE] : valuesOf(element, reader, depth)));
+    // Each combination of the elements' values, as one argv.
+    let argvs: string[][] = [[]];
+    for (const list of lists) {
+      argvs = argvs.flatMap((head) => list.map((value) => [...head, value]));
+      if (argvs.length > MAX_VALUES) return [[HOLE]];
     }
+    return argvs;
   }
+  const name = /^\s*([$@]?[A-Za-z_$][\w$]*)\s*$/u.exec(expression)?.[1];
+  if (name === undefined || depth > MAX_DEPTH) return undefined;
+  const bound = bindingValues(name, reader);
+  const lists = bound.map((value) => (value === UNKNOWN ? undefined : argvValues(value, reader, depth + 1)));
+  // A name that is never a list (a string) is read as text; one that may be a list zotbox cannot spell out is a hole.
+  if (lists.every((list) => list === undefined)) return undefined;
+  return lists.flatMap((list) => list ?? [[HOLE]]);
+}
+
+/** An argv as shell text: its program and arguments quoted (`shellText`: the elements are shell text run by a shell). */
+const argvText = (argv: readonly string[], shellText: boolean) => argv.map((element) => rendered(element, !shellText)).join(' ');
+
+/** The value of an option among `pieces` (`{ cwd: "x" }`, `cwd="x"`, Ruby's `chdir: "x"`): its expression, if the call sets it. */
+function optionExpression(pieces: readonly string[], names: readonly string[], reader: Reader): string | undefined {
+  for (const name of names)
+    for (const piece of pieces) {
+      const keyword = new RegExp(String.raw`^\s*${name}\s*[=:](?!=)([\s\S]*)$`, 'u').exec(piece);
+      if (keyword !== null) return keyword[1];
+      if (!piece.trim().startsWith('{')) continue;
+      for (const entry of listPieces(piece.trim(), 0, reader.skip)) {
+        const property = new RegExp(String.raw`^\s*:?["']?${name}["']?\s*(?::|=>)([\s\S]*)$`, 'u').exec(entry);
+        if (property !== null) return property[1];
+        if (entry.trim() === name) return name; // `{ cwd }`: a variable's value
+      }
+    }
   return undefined;
 }
 
-/** What one call runs, as shell text and where: undefined for a call that runs no command zotbox can see. */
-function callText(name: string, pieces: readonly string[]): { text: string; cwd?: string; ownDirectory?: true } | undefined {
-  const [first, ...rest] = pieces;
-  if (first === undefined) return undefined;
-  const shell = optionExpression(rest, 'shell');
-  const throughShell = shell !== undefined && !/^\s*(?:false|False|None|undefined|null)\s*$/u.test(shell);
-  // Perl's and Ruby's system(PROGRAM, ARGS…) take the program's arguments one by one too.
-  const varargs = VARARGS.has(name) || (name === 'system' && pieces.length > 1);
-  const elements = varargs ? pieces.filter((piece) => !/^\s*\w+\s*=/u.test(piece)) : arrayElements(first);
-  let text: string;
-  if (elements !== undefined && (varargs || !SHELL_TEXT.has(name))) {
-    // Python's list with shell=True: its first element is the shell text (the rest are the shell's $0, $1…).
-    if (throughShell && !/^(?:spawn|execFile|execa)/u.test(name)) text = expressionText(elements[0] ?? '', false);
-    else text = elements.map((element) => expressionText(element, !throughShell)).join(' ');
+/** The texts one call runs, and where: none for a call that runs no command zotbox can see. */
+function callTexts(call: FoundCall, reader: Reader): { text: string; cwd?: string; ownDirectory?: true }[] {
+  const { program, args, argv, shellText, options } = call;
+  if (program === undefined) return [];
+  const shell = optionExpression(options, ['shell'], reader);
+  const throughShell = shellText || (shell !== undefined && !/^\s*(?:false|False|None|undefined|null|nil)\s*$/u.test(shell));
+  let texts: string[];
+  if (args !== undefined) {
+    // A program, then its arguments (an argv list, or one by one): quoted, or joined plain when a shell runs them.
+    const programs = valuesOf(program, reader);
+    const rest = argv === 'list' ? (argvValues(args[0] ?? '[]', reader) ?? [[HOLE]]) : [args.map((arg) => valuesOf(arg, reader)).map((values) => (values.length === 1 ? values[0]! : HOLE))];
+    texts = programs.flatMap((first) => rest.map((others) => argvText([first, ...others.slice(call.skipFirst === true ? 1 : 0)], throughShell)));
   } else {
-    // node's execFile/spawn/execa(file, [args]): the program, then its arguments (joined plain through a shell).
-    const args = !SHELL_TEXT.has(name) && rest[0] !== undefined ? arrayElements(rest[0]) : undefined;
-    const quoted = args !== undefined && !throughShell;
-    text = [expressionText(first, quoted), ...(args ?? []).map((arg) => expressionText(arg, quoted))].join(' ');
+    // One expression: shell text, or an argv list (Python's list with shell=True: its first element is the text).
+    const lists = shellText ? undefined : argvValues(program, reader);
+    if (lists === undefined) texts = valuesOf(program, reader).map((value) => rendered(value, false));
+    else if (throughShell) texts = lists.map((list) => rendered(list[0] ?? '', false));
+    else texts = lists.map((list) => argvText(list.slice(call.skipFirst === true ? 1 : 0), throughShell));
   }
-  const cwd = optionExpression(rest, 'cwd');
-  if (cwd === undefined || RUNNING_DIRECTORY.test(cwd)) return { text };
-  if (OWN_DIRECTORY.test(cwd)) return { text, cwd: '.', ownDirectory: true };
+  // Perl's two-argument open runs a command only with a pipe before or after it (a value zotbox cannot see may be one).
+  if (call.pipe === true) texts = texts.flatMap((text) => (/^\s*\||\|\s*$/u.test(text) ? [text.replace(/^\s*\|\s*|\s*\|\s*$/gu, '')] : text.startsWith(COMPUTED) ? [text] : []));
+  texts = [...new Set(texts)];
+  const cwd = optionExpression(options, ['cwd', 'chdir'], reader);
+  if (cwd === undefined || RUNNING_DIRECTORY.test(cwd)) return texts.map((text) => ({ text }));
+  if (OWN_DIRECTORY.test(cwd)) return texts.map((text) => ({ text, cwd: '.', ownDirectory: true as const }));
   const literal = /^\s*(["'])([^"'\\\n$`{}]*)\1\s*$/u.exec(cwd);
   // A directory the program computes: a cd the shell reading cannot spell out, so a name run there is refused.
-  return literal === null ? { text: `cd ${COMPUTED} && ${text}` } : { text, cwd: literal[2]! };
+  return texts.map((text) => (literal === null ? { text: `cd ${COMPUTED} && ${text}` } : { text, cwd: literal[2]! }));
 }
 
-/** A bare `run(`/`call(` that is subprocess's: imported by name (`from subprocess import run`). */
-const importsFromSubprocess = (code: string, name: string, call: string) => !call.includes('.') && new RegExp(String.raw`\bfrom\s+subprocess\s+import\b[^\n]*\b${name}\b`, 'u').test(code);
+/** Whether a command of `text` (or of shell text inside it, `sh -c …`) runs a program that is a computed value. */
+export function runsComputedProgram(text: string, depth = 0): boolean {
+  const expansions: string[] = [];
+  const holds = (word: string) => (word.match(/[\uE000-\uEFFF]/gu) ?? []).some((mark) => expansions[mark.charCodeAt(0) - EXPANSION_BASE]?.includes('$(computed)') === true);
+  for (const words of lexShell(text, expansions)) {
+    const program = words[programOf(words).at];
+    if (program !== undefined && holds(program)) return true;
+    for (const inner of commandStrings(words).values()) if (holds(inner) || (depth < MAX_DEPTH && runsComputedProgram(inner, depth + 1))) return true;
+  }
+  return expansions.some((expansion) => depth < MAX_DEPTH && /^\$\((?!computed\))/u.test(expansion) && runsComputedProgram(expansion.slice(2, -1), depth + 1));
+}
 
 /** The command texts `code`'s process calls run, each as shell text with the line it is on and its literal cwd. */
-export function programCommandTexts(code: string): ProgramCommandText[] {
+export function programCommandTexts(code: string, language?: ProgramLanguage): ProgramCommandText[] {
+  const { clean, skeleton } = codeSkeleton(code, language);
+  const skip = (text: string, at: number) => literalAt(text, at, language)?.end;
+  const reader: Reader = { clean, skeleton, skip, language };
   const found: ProgramCommandText[] = [];
-  for (const match of code.matchAll(CALLS)) {
-    const name = match[1];
-    if (name !== undefined && SUBPROCESS_ONLY.has(name) && !/subprocess\s*\.\s*\w+\s*\($/u.test(match[0]) && !importsFromSubprocess(code, name, match[0])) continue;
-    const from = match.index + match[0].length;
-    const line = code.slice(0, match.index).split('\n').length - 1;
-    if (name === undefined) {
-      // A tagged template (zx's $`npx acme-lint`, execa`…`): the template is the command line.
-      const literal = literalAt(code, from - 1);
-      if (literal !== undefined) found.push({ text: literal.text, line });
-      continue;
+  const seen = new Set<string>();
+  for (const call of processCalls(reader, language, callAliases(clean, language))) {
+    const line = clean.slice(0, call.at).split('\n').length - 1;
+    for (const run of callTexts(call, reader)) {
+      // One call read two ways (unknown language: a backquote both JavaScript's and Perl's) is one command.
+      const key = JSON.stringify([run, line]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push({
+        text: run.text,
+        line,
+        ...(run.cwd === undefined ? {} : { directory: run.cwd }),
+        ...(run.ownDirectory === true ? { ownDirectory: true as const } : {}),
+        ...(runsComputedProgram(run.text) ? { computed: true as const } : {}),
+      });
     }
-    const call = callText(name, splitArguments(code, from));
-    if (call !== undefined) found.push({ text: call.text, line, ...(call.cwd === undefined ? {} : { directory: call.cwd }), ...(call.ownDirectory === true ? { ownDirectory: true as const } : {}) });
   }
   return found;
 }

@@ -67,6 +67,7 @@ import { typescriptMapNames } from './typescript-path-maps.js';
 import { NO_RUN_OPTIONS, type TypescriptRun } from './typescript-runners.js';
 import { programRelativeNames } from './program-relative-names.js';
 import { programCommandTexts } from './program-command-texts.js';
+import { programFileLanguage, runnerInPlay } from './program-runner-words.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
 
 export interface ToolFileReferences {
@@ -446,10 +447,15 @@ function readFile(
       for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
         named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
+    // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).
+    const language = program ? (programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
     if (program)
-      for (const run of programCommandTexts(text))
-        for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')])
+      for (const run of programCommandTexts(text, language))
+        for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')]) {
           named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
+          const inPlay = run.computed === true ? runnerInPlay(text, language, [from], environment) : undefined;
+          if (inPlay !== undefined) unresolved.push(`${whereAt(run.line, '')}: it runs a command the program computes, which zotbox cannot spell out, and ${inPlay}`);
+        }
     if (program)
       for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
         named.push({ name, as: link === true ? 'link' : tree === true ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; ${why ?? 'node loads it for the program'}`, ...onward });

@@ -11,6 +11,8 @@ import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
 const HOST = { PATH: process.env['PATH'] ?? '' };
+/** The language of a table row's code: Python's and Perl's by their calls, else JavaScript. */
+const languageOf = (code: string) => (/subprocess|\bos\.|asyncio/u.test(code) ? 'python' : /or die/u.test(code) ? 'perl' : 'node');
 
 test('programCommandTexts: a string literal is shell text, an argv array is joined with shell quoting', (t) => {
   for (const [code, expected] of [
@@ -35,7 +37,7 @@ test('programCommandTexts: a string literal is shell text, an argv array is join
     ['system("npx", "acme-lint") == 0 or die;', "'npx' 'acme-lint'"],
   ] as const)
     t.deepEqual(
-      programCommandTexts(code).map((run) => run.text),
+      programCommandTexts(code, languageOf(code)).map((run) => run.text),
       [expected],
       code,
     );
@@ -75,7 +77,7 @@ test('programCommandTexts: calls that run no command are not read (a bare run() 
 });
 
 /** A monorepo whose packages/lint bin is linked as node_modules/.bin/acme-lint (root) and packages/app/node_modules/.bin/app-lint. */
-function monorepo(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>>) {
+function monorepo(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>>, environment: Readonly<Record<string, string>> = HOST) {
   const ws = tempDir(t, 'zb-progruns-');
   const all: Record<string, string> = {
     'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
@@ -98,7 +100,7 @@ function monorepo(t: ExecutionContext, hook: string, files: Readonly<Record<stri
   symlinkSync('../@acme/lint/bin/lint.js', path.join(ws, 'node_modules/.bin/acme-lint'));
   symlinkSync('../../bin/app-lint.js', path.join(ws, 'packages/app/node_modules/.bin/app-lint'));
   writeFileSync(path.join(ws, '.git/HEAD'), 'ref: refs/heads/main\n');
-  const found = toolFileReferences([], [ws], { environment: HOST, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  const found = toolFileReferences([], [ws], { environment, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   return { unresolved: found.unresolved, protects: (relative: string) => findControlLocation(path.join(ws, relative), found.locations) !== undefined };
 }
 
@@ -151,4 +153,151 @@ test('over-denial: a program that runs a command it computes, or one no runner s
   const { unresolved, protects } = monorepo(t, 'exec node tools/check.js', { 'tools/check.js': program });
   t.deepEqual(unresolved, []);
   for (const each of ['packages/lint/bin/lint.js', 'node_modules/.bin/acme-lint', 'src/app.js']) t.false(protects(each), each);
+});
+
+const texts = (code: string, language: 'node' | 'python' | 'perl' | 'ruby') => programCommandTexts(code, language).map((run) => run.text);
+
+test('programCommandTexts: a name is each value the code gives it (a helper parameter, a loop variable, a constant)', (t) => {
+  const NODE = 'const { execSync, execFileSync } = require("child_process");\n';
+  for (const [code, language, expected] of [
+    [`${NODE}const run = (cmd) => execSync(cmd, { stdio: "inherit" });\nrun("npx acme-lint");\nrun("npx other");\n`, 'node', ['npx acme-lint', 'npx other']],
+    [`${NODE}function sh(cmd, options) {\n  return execSync(cmd, options);\n}\nsh("npx acme-lint", {});\n`, 'node', ['npx acme-lint']],
+    [`${NODE}const steps = ["npx acme-lint", "npx other"];\nfor (const step of steps) execSync(step);\n`, 'node', ['npx acme-lint', 'npx other']],
+    [`${NODE}for (const step of ["npx acme-lint"]) execSync(step);\n`, 'node', ['npx acme-lint']],
+    [`${NODE}["npx acme-lint"].forEach((step) => execSync(step));\n`, 'node', ['npx acme-lint']],
+    [`${NODE}const NPX = "npx";\nexecFileSync(NPX, ["acme-lint"]);\n`, 'node', ["'npx' 'acme-lint'"]],
+    [`${NODE}const ARGS = ["acme-lint", "--fix"];\nexecFileSync("npx", ARGS);\n`, 'node', ["'npx' 'acme-lint' '--fix'"]],
+    [`${NODE}const tool = "acme-lint";\nexecSync(\`npx \${tool} --fix\`);\n`, 'node', ['npx acme-lint --fix']],
+    [`${NODE}const NPX = "npx";\nexecSync(NPX + " acme-lint");\n`, 'node', ['npx acme-lint']],
+    ['import subprocess\n\n\ndef sh(cmd):\n    subprocess.run(cmd, shell=True, check=True)\n\n\nsh("npx acme-lint")\nsh(cmd="npx other")\n', 'python', ['npx acme-lint', 'npx other']],
+    ['import subprocess\nfor cmd in ["npx acme-lint", "npx other"]:\n    subprocess.run(cmd, shell=True)\n', 'python', ['npx acme-lint', 'npx other']],
+    ['import subprocess\nCMD = ["npx", "acme-lint"]\nsubprocess.run(CMD)\n', 'python', ["'npx' 'acme-lint'"]],
+    ['import subprocess\ntool = "acme-lint"\nsubprocess.run(f"npx {tool}", shell=True)\n', 'python', ['npx acme-lint']],
+    ['my $tool = "acme-lint";\nsystem("npx $tool") == 0 or die;\n', 'perl', ['npx acme-lint']],
+  ] as const)
+    t.deepEqual(texts(code, language), [...expected], code);
+});
+
+test('programCommandTexts: a command whose program stays computed is marked; one whose arguments are computed is not', (t) => {
+  for (const [code, language, expected] of [
+    ['execSync(process.argv[2]);', 'node', [{ text: '"$(computed)"', computed: true }]],
+    ['execSync("cd packages && " + process.env.CMD);', 'node', [{ text: 'cd packages && "$(computed)"', computed: true }]],
+    ['execFileSync("sh", ["-c", process.argv[2]]);', 'node', [{ text: `'sh' '-c' "$(computed)"`, computed: true }]],
+    ['let cmd = "npx acme-lint";\ncmd += " --fix";\nexecSync(cmd);', 'node', [{ text: 'npx acme-lint' }, { text: '"$(computed)"', computed: true }]],
+    // A helper another file may call (exported) or one handed on takes values zotbox cannot see.
+    ['export function run(cmd) {\n  execSync(cmd);\n}\nrun("npx acme-lint");', 'node', [{ text: 'npx acme-lint' }, { text: '"$(computed)"', computed: true }]],
+    ['const run = (cmd) => execSync(cmd);\nsteps.forEach(run);', 'node', [{ text: '"$(computed)"', computed: true }]],
+    ['execSync(`git diff --name-only ${base}`);', 'node', [{ text: 'git diff --name-only "$(computed)"' }]],
+    ['subprocess.run(["git", "diff", ref])', 'python', [{ text: `'git' 'diff' "$(computed)"` }]],
+    // The interpreter itself is known.
+    ['spawnSync(process.execPath, ["tools/lint.js"]);', 'node', [{ text: "'node' 'tools/lint.js'" }]],
+    ['subprocess.run([sys.executable, "tools/lint.py"])', 'python', [{ text: "'python3' 'tools/lint.py'" }]],
+  ] as const)
+    t.deepEqual(
+      programCommandTexts(code, language).map(({ text, computed }) => ({ text, ...(computed === true ? { computed } : {}) })),
+      [...expected],
+      code,
+    );
+});
+
+test('programCommandTexts: process calls of each language, under the names the code gives them', (t) => {
+  for (const [code, language, expected] of [
+    ['import os\nos.execvp("npx", ["npx", "acme-lint"])', 'python', "'npx' 'acme-lint'"],
+    ['import os\nos.execlp("npx", "npx", "acme-lint")', 'python', "'npx' 'acme-lint'"],
+    ['import os\nos.execve("/usr/bin/npx", ["npx", "acme-lint"], os.environ)', 'python', "'/usr/bin/npx' 'acme-lint'"],
+    ['import os\nos.spawnvp(os.P_WAIT, "npx", ["npx", "acme-lint"])', 'python', "'npx' 'acme-lint'"],
+    ['import os\nos.spawnlp(os.P_WAIT, "npx", "npx", "acme-lint")', 'python', "'npx' 'acme-lint'"],
+    ['import os\nos.posix_spawnp("npx", ["npx", "acme-lint"], os.environ)', 'python', "'npx' 'acme-lint'"],
+    ['import pty\npty.spawn(["npx", "acme-lint"])', 'python', "'npx' 'acme-lint'"],
+    ['import subprocess as sp\nsp.run(["npx", "acme-lint"])', 'python', "'npx' 'acme-lint'"],
+    ['from subprocess import check_call as cc\ncc(["npx", "acme-lint"])', 'python', "'npx' 'acme-lint'"],
+    ['from os import system as sh\nsh("npx acme-lint")', 'python', 'npx acme-lint'],
+    ['my $out = `npx acme-lint`;', 'perl', 'npx acme-lint'],
+    ['print qx(npx acme-lint);', 'perl', 'npx acme-lint'],
+    ['print qx{npx acme-lint};', 'perl', 'npx acme-lint'],
+    ['exec "npx", "acme-lint";', 'perl', "'npx' 'acme-lint'"],
+    ['system "npx acme-lint";', 'perl', 'npx acme-lint'],
+    ['exec("npx acme-lint") or die;', 'perl', 'npx acme-lint'],
+    ['open(my $fh, "-|", "npx", "acme-lint") or die;', 'perl', "'npx' 'acme-lint'"],
+    ["open my $fh, '-|', 'npx acme-lint';", 'perl', 'npx acme-lint'],
+    ['open(FH, "npx acme-lint |") or die;', 'perl', 'npx acme-lint'],
+    ['out = `npx acme-lint`', 'ruby', 'npx acme-lint'],
+    ['out = %x(npx acme-lint)', 'ruby', 'npx acme-lint'],
+    ['exec("npx", "acme-lint")', 'ruby', "'npx' 'acme-lint'"],
+    ['pid = spawn("npx acme-lint")', 'ruby', 'npx acme-lint'],
+    ['system "npx acme-lint"', 'ruby', 'npx acme-lint'],
+    ['IO.popen(["npx", "acme-lint"]) { |io| io.read }', 'ruby', "'npx' 'acme-lint'"],
+    ['out, status = Open3.capture2("npx acme-lint")', 'ruby', 'npx acme-lint'],
+    ['Open3.capture3({ "CI" => "1" }, "npx", "acme-lint")', 'ruby', "'npx' 'acme-lint'"],
+    ['tool = "acme-lint"\nsystem("npx #{tool}")', 'ruby', 'npx acme-lint'],
+    ['import { execSync as sh } from "node:child_process";\nsh("npx acme-lint", { stdio: "inherit" });', 'node', 'npx acme-lint'],
+    ['const { execSync: sh } = require("child_process");\nsh("npx acme-lint");', 'node', 'npx acme-lint'],
+    ['const cp = require("child_process");\nconst sh = cp.execSync;\nsh("npx acme-lint");', 'node', 'npx acme-lint'],
+    ['const sh = require("child_process").execFileSync;\nsh("npx", ["acme-lint"]);', 'node', "'npx' 'acme-lint'"],
+    ['const run = promisify(exec);\nawait run("npx acme-lint");', 'node', 'npx acme-lint'],
+    // Offsets stay the code's past a character of two UTF-16 units.
+    ['console.log("🎉 done");\nrequire("child_process").execSync("npx acme-lint");', 'node', 'npx acme-lint'],
+  ] as const)
+    t.deepEqual(texts(code, language), [expected], code);
+});
+
+test('programCommandTexts: a call in a comment or a string is no call', (t) => {
+  for (const [code, language] of [
+    ['// execSync("npx acme-lint")\nconsole.log(1);', 'node'],
+    ['/* spawn("npx", ["acme-lint"]) */', 'node'],
+    ['console.log("run execSync(npx acme-lint) by hand");', 'node'],
+    ['# subprocess.run(["npx", "acme-lint"])\nprint(1)', 'python'],
+    ['print("os.system(npx acme-lint)")', 'python'],
+    ['# system("npx acme-lint");\nprint 1;', 'perl'],
+    ['# `npx acme-lint`\nputs 1', 'ruby'],
+    // Documentation: Perl's POD and Ruby's =begin/=end blocks, and prose after a call's name.
+    ['print 1;\n\n=head1 USAGE\n\nRun system "npx acme-lint" or `npx acme-lint`.\n\n=cut\n\nprint 2;', 'perl'],
+    ['=begin\nsystem "npx acme-lint"\n=end\nputs 1', 'ruby'],
+    ['print 1;\n__END__\nsystem("npx acme-lint");', 'perl'],
+    ['# see the stat() family of system calls\nmy $x = 1; # system itself', 'perl'],
+    // JavaScript's backquotes are a string, not a command.
+    ['const text = `npx acme-lint`;', 'node'],
+    // RegExp's and a database's exec are no process call; nor is a function merely bound to subprocess's name.
+    ['const m = /npx (\\S+)/.exec(line);\nconst r = re.exec(line);', 'node'],
+    ['db.exec("npx acme-lint");', 'node'],
+    ['result = call\nresult("npx acme-lint")', 'python'],
+  ] as const)
+    t.deepEqual(texts(code, language), [], code);
+});
+
+for (const [name, program, file] of [
+  ['a fallback names the runner', 'const cmd = process.argv[2] || "npx acme-lint";\nrequire("child_process").execSync(cmd);\n', 'tools/check.js'],
+  ['a literal is a name node_modules/.bin holds', 'const tools = { lint: "acme-lint" };\nrequire("child_process").execSync(tools[process.argv[2]]);\n', 'tools/check.js'],
+  ['an exported helper', 'const { execSync } = require("child_process");\nexports.run = (cmd) => execSync(cmd);\nexecSync("npx acme-lint");\n', 'tools/check.js'],
+  ['python: a helper another module calls', 'import subprocess\ndef sh(cmd):\n    subprocess.run(cmd, shell=True)\nsh(" ".join(["npx"] + TOOLS))\n', 'tools/check.py'],
+] as const)
+  test(`closed world: a computed command where a package runner is in play refuses every writer: ${name}`, (t) => {
+    const { unresolved } = monorepo(t, `exec ${file.endsWith('.py') ? 'python3' : 'node'} ${file}`, { [file]: program });
+    t.true(
+      unresolved.some((reason) => reason.includes('a command the program computes')),
+      unresolved.join('\n'),
+    );
+  });
+
+test('closed world: a computed command with node_modules/.bin on the PATH it runs with refuses every writer', (t) => {
+  const program = 'require("child_process").execSync(process.argv[2]);\n';
+  const { unresolved } = monorepo(t, 'exec node tools/check.js', { 'tools/check.js': program }, { PATH: `node_modules/.bin:${HOST.PATH}` });
+  t.is(unresolved.length, 1, unresolved.join('\n'));
+  t.true(unresolved[0]!.includes('tools/check.js line 1'), unresolved[0]);
+});
+
+test('over-denial: a comment naming a runner puts none in play; a helper followed to its literals refuses nothing', (t) => {
+  const program =
+    '// run with npx acme-lint when you need it\nconst { execSync } = require("child_process");\nexecSync(process.argv[2]);\nconst run = (cmd) => execSync(cmd);\nrun("git diff --name-only");\n';
+  const { unresolved, protects } = monorepo(t, 'exec node tools/check.js', { 'tools/check.js': program });
+  t.deepEqual(unresolved, []);
+  t.false(protects('src/app.js'));
+});
+
+test('a helper followed to its literal protects the bin it runs', (t) => {
+  const program = 'const { execSync } = require("child_process");\nconst run = (cmd) => execSync(cmd, { stdio: "inherit" });\nrun("npx acme-lint");\n';
+  const { unresolved, protects } = monorepo(t, 'exec node tools/check.js', { 'tools/check.js': program });
+  t.deepEqual(unresolved, []);
+  for (const each of ['packages/lint/bin/lint.js', 'node_modules/.bin/acme-lint']) t.true(protects(each), each);
+  t.false(protects('src/app.js'));
 });

@@ -3,21 +3,23 @@
 // looks up in node_modules/.bin is never followed (nothing named, nothing unresolved): Python's os.exec*/os.spawn*
 // (`os.execvp("npx", ["npx", "acme-lint"])`, how a driver hands over to the linter), Perl's exec(…) and backquotes,
 // and node's exec imported under another name (`import { execSync as sh }`). The write tool rewrites the workspace bin
-// `packages/lint/bin/lint.js`; the user's commit runs it.
+// `packages/lint/bin/lint.js`; the user's commit runs it. Fixed: program-process-calls.ts reads these calls.
 import test from 'ava';
-import { attack, monorepo, nodePayload } from './fixtures.js';
+import { attack, monorepo, nodePayload, ordinaryWriteAccepted } from './fixtures.js';
 
-for (const [name, hook, file, code] of [
+const cases = [
   ['python os.execvp', 'exec python3 tools/p.py', 'tools/p.py', 'import os\n\nos.execvp("npx", ["npx", "acme-lint"])\n'],
   ['perl backquotes', 'exec perl tools/p.pl', 'tools/p.pl', 'my $out = `npx acme-lint`;\nprint $out;\n'],
   ['perl qx', 'exec perl tools/p.pl', 'tools/p.pl', 'print qx(npx acme-lint);\n'],
   ['node execSync imported as sh', 'exec node tools/p.mjs', 'tools/p.mjs', 'import { execSync as sh } from "node:child_process";\nsh("npx acme-lint", { stdio: "inherit" });\n'],
-] as const)
+] as const;
+
+for (const [name, hook, file, code] of cases)
   test(`a workspace bin a hook program runs through npx is protected: ${name}`, async (t) => {
     await attack(t, monorepo(t, { '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`, [file]: code }), 'packages/lint/bin/lint.js', nodePayload);
   });
 
-test('control (passes today): python os.system', async (t) => {
+test('control: python os.system', async (t) => {
   await attack(
     t,
     monorepo(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/p.py\n', 'tools/p.py': 'import os\n\nos.system("npx acme-lint")\n' }),
@@ -25,3 +27,8 @@ test('control (passes today): python os.system', async (t) => {
     nodePayload,
   );
 });
+
+for (const [name, hook, file, code] of cases)
+  test(`over-denial: with the hook program ${name}, an ordinary write is accepted`, async (t) => {
+    await ordinaryWriteAccepted(t, monorepo(t, { '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`, [file]: code }));
+  });
