@@ -58,6 +58,7 @@ import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescr
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { nodeBinShim } from './node-bin-shims.js';
+import { packageManagerConfigNames } from './package-manager-configs.js';
 import { isInstalledPackageFile, isNodeBinEntry } from './node-installed-bins.js';
 import { nodePreloadNames } from './node-preload-packages.js';
 import { packageBins, specPackageName } from './node-package-bins.js';
@@ -211,6 +212,7 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
     ...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })),
     ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true, nodeBin: true as const })),
     ...files,
+    ...packageManagerConfigNames(text, base, by, runBy, unresolved, context),
   ];
 }
 
