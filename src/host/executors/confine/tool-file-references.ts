@@ -52,6 +52,7 @@ import { isProgramCode, programCodeNames } from './program-code-names.js';
 import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
+import { packageManagerConfigNames } from './package-manager-configs.js';
 import { isLink, linkedProgram } from './linked-programs.js';
 import { namesNoFile } from './overlong-names.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
@@ -216,6 +217,7 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
     ...[...manifests].map((manifest) => ({ name: manifest, as: 'words' as const, by, runBy })),
     ...[...places].map((place) => ({ name: place, as: 'words' as const, by, runBy, runs: true, nodeBin: true as const })),
     ...files,
+    ...packageManagerConfigNames(text, base, by, runBy, unresolved, context),
   ];
 }
 
