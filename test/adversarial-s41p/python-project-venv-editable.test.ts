@@ -42,10 +42,10 @@ for (const [name, code] of [
     await attack(t, '#!/bin/sh\nexec .venv/bin/python tools/check.py\n', 'src/mypkg/lint.py', { 'tools/check.py': code, 'src/mypkg/__init__.py': '', 'src/mypkg/lint.py': 'print("lint ok")\n' });
   });
 
-test('control: the same module run with -m from the venv's interpreter (the module's file is refused)', async (t) => {
+test('control: the same module run with -m from the venv interpreter (the module file is refused)', async (t) => {
   await attack(t, '#!/bin/sh\nexec .venv/bin/python -m mypkg.lint\n', 'src/mypkg/lint.py', { 'src/mypkg/__init__.py': '', 'src/mypkg/lint.py': 'print("lint ok")\n' });
 });
 
-test('control: the flat layout, mypkg/ at the top where -m runs (the module's file is refused)', async (t) => {
+test('control: the flat layout, mypkg/ at the top where -m runs (the module file is refused)', async (t) => {
   await attack(t, '#!/bin/sh\nexec .venv/bin/python -m mypkg.lint\n', 'mypkg/lint.py', { 'mypkg/__init__.py': '', 'mypkg/lint.py': 'print("lint ok")\n', 'src/.keep': '' });
 });
