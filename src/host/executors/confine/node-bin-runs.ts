@@ -40,6 +40,8 @@ export interface NodeBinReading {
   readonly yarnFiles?: readonly string[];
   /** The workspace bins yarn runs by name under Plug'n'Play (no node_modules/.bin): read as run. */
   readonly bins?: readonly string[];
+  /** The folders a dependency's bin yarn runs under Plug'n'Play lies in (cache zips, unplugged copies): protected whole, not read. */
+  readonly installed?: readonly string[];
 }
 
 export interface NodeBinContext {
@@ -322,7 +324,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
   };
   read(whole, { directories: [path.resolve(context.workingDirectory)] }, context.pathHasBin === true, 0);
   const listed = (map: Map<string, Set<string>>) => [...map].map(([name, directories]) => ({ name, directories: [...directories] }));
-  const yarn = yarnReading([...(yarnPlaces.get('yarn') ?? [])], listed(yarnNames));
+  const yarn = yarnReading([...(yarnPlaces.get('yarn') ?? [])], listed(yarnNames), context);
   unresolved.push(...yarn.unresolved);
   files.push(...yarn.files);
   // A spec that is also the name run (`npm exec -w a -- acme-lint`) meets the same workspace reason once.
@@ -333,6 +335,7 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
     ...(files.length === 0 ? {} : { files: [...new Set(files)] }),
     ...(yarn.runtime.length === 0 ? {} : { yarnFiles: [...new Set(yarn.runtime)] }),
     ...(yarn.bins.length === 0 ? {} : { bins: [...new Set(yarn.bins)] }),
+    ...(yarn.installed.length === 0 ? {} : { installed: [...new Set(yarn.installed)] }),
   };
 }
 
@@ -340,8 +343,13 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
  * What yarn runs where it runs (each directory's yarnProjectFiles), and what each name it runs there is under
  * Plug'n'Play where no node_modules/.bin holds it (yarnPnpName: a workspace bin, or unresolved).
  */
-function yarnReading(directories: readonly string[], names: readonly NodeBinRun[]): { runtime: string[]; bins: string[]; files: string[]; unresolved: string[] } {
-  const reading = { runtime: [] as string[], bins: [] as string[], files: [] as string[], unresolved: [] as string[] };
+function yarnReading(
+  directories: readonly string[],
+  names: readonly NodeBinRun[],
+  context: NodeBinContext,
+): { runtime: string[]; bins: string[]; files: string[]; installed: string[]; unresolved: string[] } {
+  const reading = { runtime: [] as string[], bins: [] as string[], files: [] as string[], installed: [] as string[], unresolved: [] as string[] };
+  const user = { ...(context.environment === undefined ? {} : { environment: context.environment }), ...(context.homeDirectory === undefined ? {} : { homeDirectory: context.homeDirectory }) };
   const projects = new Map<string, YarnProjectFiles>();
   const project = (directory: string) => {
     const known = projects.get(directory) ?? yarnProjectFiles(directory);
@@ -356,9 +364,10 @@ function yarnReading(directories: readonly string[], names: readonly NodeBinRun[
   for (const { name, directories: from } of names)
     for (const directory of from) {
       if (!project(directory).pnp || nodeBinPlaces(name, directory).length > 0) continue;
-      const found = yarnPnpName(name, directory);
+      const found = yarnPnpName(name, directory, user);
       reading.bins.push(...found.bins);
       reading.files.push(...found.files);
+      reading.installed.push(...(found.installed ?? []));
       if (found.unresolved !== undefined) reading.unresolved.push(found.unresolved);
     }
   return reading;

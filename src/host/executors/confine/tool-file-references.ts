@@ -202,6 +202,8 @@ function nodeBinNamed(text: string, base: string, by: string, runBy: string, unr
   const files = [
     ...(reading.files ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; it lists the workspace packages a name run in them is looked up from` })),
     ...(reading.yarnFiles ?? []).map((file) => ({ name: file, as: 'link' as const, by, runBy: `${runBy}; yarn runs it as code (its configuration, release, plugins, Plug'n'Play runtime)` })),
+    // A dependency's bin under Plug'n'Play: the folders of installed code it lies in, protected whole, not read.
+    ...(reading.installed ?? []).map((folder) => ({ name: folder, as: 'tree' as const, by, runBy: `${runBy}; yarn runs a dependency's bin from the installed code it holds (Plug'n'Play)` })),
   ];
   // lint-staged run by name (or npx's spec) reads package.json's "lint-staged" key from where it runs: its commands.
   const lintStaged = [...reading.runs, ...reading.packages].filter(({ name }) => specPackageName(name) === 'lint-staged');

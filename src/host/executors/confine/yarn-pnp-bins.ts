@@ -7,12 +7,15 @@
 import path from 'node:path';
 import { readPackageJson } from './package-json-maps.js';
 import { workspacePackages } from './node-workspace-packages.js';
+import { type YarnUser, yarnInstalledCode } from './yarn-pnp-dependencies.js';
 
 export interface YarnPnpName {
   /** The workspace bin files the name runs (absolute): read as run. */
   readonly bins: readonly string[];
   /** The package.json files examined (absolute), there or not. */
   readonly files: readonly string[];
+  /** The folders a dependency's bin runs from (cache zips, unplugged copies): protected whole, not read. */
+  readonly installed?: readonly string[];
   readonly unresolved?: string;
 }
 
@@ -42,7 +45,7 @@ function binTarget(json: Readonly<Record<string, unknown>>, name: string, root: 
 }
 
 /** What `name`, run by yarn in `directory` of a Plug'n'Play project (no node_modules/.bin holds it), runs. */
-export function yarnPnpName(name: string, directory: string): YarnPnpName {
+export function yarnPnpName(name: string, directory: string, user: YarnUser = {}): YarnPnpName {
   const own = ownScript(name, directory);
   const files = own.file === undefined ? [] : [own.file];
   if (own.unresolved !== undefined) return { bins: [], files, unresolved: own.unresolved };
@@ -50,9 +53,12 @@ export function yarnPnpName(name: string, directory: string): YarnPnpName {
   const listed = workspacePackages(directory);
   files.push(...listed.files);
   const unresolved = (why: string) => ({ bins: [], files, unresolved: `it runs ${JSON.stringify(name)} through yarn's Plug'n'Play, and ${why}` });
-  if ('reason' in listed) return unresolved(`no workspace package can be listed for its bin (${listed.reason}); a dependency's bin lies in yarn's cache zips, which zotbox cannot read`);
+  // No workspace root: the project is the one package yarn runs in (its own bin counts, as yarn's does).
+  const single = 'reason' in listed && own.file !== undefined && listed.reason.startsWith('no workspace root');
+  if ('reason' in listed && !single) return unresolved(`no workspace package can be listed for its bin (${listed.reason})`);
+  const packages = 'reason' in listed ? [path.dirname(own.file!)] : listed.directories;
   const bins: string[] = [];
-  for (const root of listed.directories) {
+  for (const root of packages) {
     const file = path.join(root, 'package.json');
     files.push(file);
     const json = readPackageJson(file);
@@ -61,6 +67,11 @@ export function yarnPnpName(name: string, directory: string): YarnPnpName {
     if (typeof target === 'object') return unresolved(`${file}: ${target.unresolved}`);
     if (target !== undefined) bins.push(target);
   }
-  if (bins.length === 0) return unresolved("no script of its package nor bin of a workspace package has that name: a dependency's bin lies in yarn's cache zips, which zotbox cannot read");
-  return { bins, files };
+  if (bins.length > 0) return { bins, files };
+  // A dependency's bin: its code is in yarn's cache zips or unplugged copies, protected whole where the project's
+  // dependencies are all the registry's or workspaces (a link:/portal:/file: one's code lies anywhere).
+  const code = yarnInstalledCode(directory, packages, user);
+  files.push(...code.files);
+  if (code.unresolved !== undefined) return unresolved(`no script of its package nor bin of a workspace package has that name, so it is a dependency's, and ${code.unresolved}`);
+  return { bins, files, installed: code.folders };
 }

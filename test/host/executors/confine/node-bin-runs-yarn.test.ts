@@ -61,13 +61,65 @@ for (const hook of ['yarn acme-lint', 'yarn run acme-lint', 'cd packages/lint &&
     t.false(protects('src/app.js'));
   });
 
-test("a name yarn runs under Plug'n'Play that no script nor workspace bin has (a dependency's, in the cache zips) is unresolved", (t) => {
-  t.true(project(t, 'yarn eslint .').unresolved.some((why) => why.includes('"eslint"')));
-  t.true(project(t, 'yarn run eslint').unresolved.some((why) => why.includes('"eslint"')));
+test("a dependency's bin yarn runs under Plug'n'Play (no script nor workspace bin has the name) protects yarn's cache and unplugged folders whole", (t) => {
+  const dependency = { 'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"],"devDependencies":{"eslint":"^9.0.0","@acme/lint":"workspace:*"}}\n' };
+  for (const hook of ['yarn eslint .', 'yarn run eslint', 'npx husky && yarn eslint .']) {
+    const { unresolved, protects } = project(t, hook, 'pnp', dependency);
+    t.deepEqual(unresolved, [], hook);
+    for (const file of ['.yarn/cache/eslint-npm-9.0.0-abc.zip', '.yarn/unplugged/esbuild-npm-0.20.0-x/node_modules/esbuild/bin/esbuild', 'yarn.lock', '.yarn/install-state.gz'])
+      t.true(protects(file), `${hook}: ${file}`);
+    // Over-denial: the project's ordinary files stay the agent's.
+    t.false(protects('src/app.js'), hook);
+  }
   // Not under Plug'n'Play: a name no node_modules/.bin holds is the shell's, as before; and no yarn, no yarn files.
   t.deepEqual(project(t, 'yarn eslint .', 'node-modules').unresolved, []);
+  t.false(project(t, 'yarn eslint .', 'node-modules').protects('.yarn/cache/eslint-npm-9.0.0-abc.zip'));
   const plain = project(t, 'npx acme-lint', 'pnp');
   t.false(plain.protects('.pnp.cjs'));
+});
+
+for (const spec of [
+  'link:../lint',
+  'portal:../lint',
+  'file:../lint',
+  '../lint',
+  'github:acme/lint',
+  'acme/lint',
+  'https://example.com/lint.tgz',
+  'git+https://example.com/lint.git',
+  'exec:./build.js',
+])
+  test(`a dependency's bin yarn runs under Plug'n'Play where a dependency is ${spec} (its code is not in yarn's cache) refuses every writer`, (t) => {
+    const linked = { 'packages/lint/package.json': `{"name":"@acme/lint","bin":{"acme-lint":"bin/lint.js"},"dependencies":{"eslint":${JSON.stringify(spec)}}}\n` };
+    t.true(
+      project(t, 'yarn eslint .', 'pnp', linked).unresolved.some((why) => why.includes('"eslint"')),
+      spec,
+    );
+    // A workspace bin is read as before, whatever the dependencies are.
+    t.deepEqual(project(t, 'yarn acme-lint', 'pnp', linked).unresolved, [], spec);
+  });
+
+test("a dependency's bin under Plug'n'Play in a project of one package (no workspaces) protects the folders too", (t) => {
+  const single = { 'package.json': '{"name":"app","private":true,"devDependencies":{"eslint":"npm:eslint@^9","prettier":"3.3.3"}}\n' };
+  const { unresolved, protects } = project(t, 'yarn eslint .', 'pnp', single);
+  t.deepEqual(unresolved, []);
+  t.true(protects('.yarn/cache/eslint-npm-9.0.0-abc.zip'));
+  t.false(protects('src/app.js'));
+});
+
+test("yarn's cacheFolder and pnpUnpluggedFolder settings move the folders protected; one zotbox cannot spell out refuses every writer", (t) => {
+  const moved = { '.yarnrc.yml': 'nodeLinker: pnp\ncacheFolder: ./vendor/yarn-cache\npnpUnpluggedFolder: build/unplugged\n' };
+  const { unresolved, protects } = project(t, 'yarn eslint .', 'pnp', moved);
+  t.deepEqual(unresolved, []);
+  t.true(protects('vendor/yarn-cache/eslint-npm-9.0.0-abc.zip'));
+  t.true(protects('build/unplugged/esbuild-npm-0.20.0-x/node_modules/esbuild/bin/esbuild'));
+  t.false(protects('vendor/other.js'));
+  for (const rc of [
+    'nodeLinker: pnp\ncacheFolder: ${HOME}/cache\n',
+    'nodeLinker: pnp\nglobalFolder: ~/yarn\n',
+    'nodeLinker: pnp\npackageExtensions:\n  "eslint@*":\n    dependencies:\n      evil: "link:./evil"\n',
+  ])
+    t.true(project(t, 'yarn eslint .', 'pnp', { '.yarnrc.yml': rc }).unresolved.length > 0, rc);
 });
 
 test('an rc file zotbox cannot parse, where a hook runs yarn, is unresolved; where none runs yarn, not read', (t) => {

@@ -78,11 +78,18 @@ test('yarnPnpName: a script of the package yarn runs in, else a workspace packag
   t.deepEqual(yarnPnpName('one', ws).bins, [path.join(ws, 'packages/one/cli.js')]);
 });
 
-test('yarnPnpName: a name no script nor workspace bin has (a dependency`s bin, in the cache zips) is unresolved, and so is an unreadable package.json', (t) => {
+test("yarnPnpName: a name no script nor workspace bin has is a dependency's bin: yarn's cache and unplugged folders, where every spec is the registry's; an unreadable package.json is unresolved", (t) => {
   const ws = tree(t, WORKSPACE);
-  t.truthy(yarnPnpName('eslint', ws).unresolved);
-  t.deepEqual(yarnPnpName('eslint', ws).bins, []);
-  t.truthy(yarnPnpName('acme-lint', tree(t, { 'package.json': '{"name":"single"}\n' })).unresolved);
+  const dependency = yarnPnpName('eslint', ws);
+  t.is(dependency.unresolved, undefined);
+  t.deepEqual(dependency.bins, []);
+  for (const folder of ['.yarn/cache', '.yarn/unplugged']) t.true(dependency.installed?.includes(path.join(ws, folder)), folder);
+  for (const file of ['yarn.lock', '.yarn/install-state.gz', 'packages/app/package.json']) t.true(dependency.files.includes(path.join(ws, file)), file);
+  // One package, no workspaces: that package's own specs decide.
+  const single = tree(t, { 'package.json': '{"name":"single","devDependencies":{"eslint":"^9"}}\n' });
+  t.true(yarnPnpName('eslint', single).installed?.includes(path.join(single, '.yarn/cache')));
+  t.truthy(yarnPnpName('eslint', tree(t, { 'package.json': '{"name":"single","devDependencies":{"eslint":"link:../eslint"}}\n' })).unresolved);
+  t.truthy(yarnPnpName('eslint', tree(t, { ...WORKSPACE, 'packages/app/package.json': '{"name":"app","dependencies":{"eslint":"portal:../../eslint"}}' })).unresolved);
   t.truthy(yarnPnpName('acme-lint', tree(t, { ...WORKSPACE, 'packages/app/package.json': '{' })).unresolved);
   t.truthy(yarnPnpName('acme-lint', tree(t, { ...WORKSPACE, 'packages/app/package.json': '{"name":"app","directories":{"bin":"b"}}' })).unresolved);
 });
