@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { readPackageJson } from './package-json-maps.js';
 import { workspacePackages } from './node-workspace-packages.js';
-import { type YarnUser, yarnInstalledCode } from './yarn-pnp-dependencies.js';
+import { settingPlaces, type YarnUser, yarnInstalledCode } from './yarn-pnp-dependencies.js';
 
 export interface YarnPnpName {
   /** The workspace bin files the name runs (absolute): read as run. */
@@ -67,7 +67,14 @@ export function yarnPnpName(name: string, directory: string, user: YarnUser = {}
     if (typeof target === 'object') return unresolved(`${file}: ${target.unresolved}`);
     if (target !== undefined) bins.push(target);
   }
-  if (bins.length > 0) return { bins, files };
+  if (bins.length > 0) {
+    // Yarn takes a workspace's bin path from the install state or the lockfile as well (not only its package.json):
+    // those decide what runs too, protected as for a dependency's bin.
+    const places = settingPlaces(directory, user);
+    files.push(...places.files);
+    if (places.unresolved !== undefined) return unresolved(places.unresolved);
+    return { bins, files };
+  }
   // A dependency's bin: its code is in yarn's cache zips or unplugged copies, protected whole where the project's
   // dependencies are all the registry's or workspaces (a link:/portal:/file: one's code lies anywhere).
   const code = yarnInstalledCode(directory, packages, user);

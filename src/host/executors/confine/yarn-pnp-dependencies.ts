@@ -116,7 +116,7 @@ function extensionSpec(extensions: unknown, file: string): string | undefined {
 }
 
 /** Where yarn's settings place installed code, the lockfile and the install state, from `directory` up (and the home rc). */
-function settingPlaces(directory: string, user: YarnUser): { folders: string[]; files: string[]; unresolved?: string } {
+export function settingPlaces(directory: string, user: YarnUser): { folders: string[]; files: string[]; unresolved?: string } {
   const folders: string[] = [];
   const files: string[] = [];
   const lockfiles = new Set(['yarn.lock']);

@@ -75,6 +75,8 @@ test('yarnPnpName: a script of the package yarn runs in, else a workspace packag
   t.deepEqual(bin.bins, [path.join(ws, 'packages/lint/bin/lint.js')]);
   t.is(bin.unresolved, undefined);
   for (const name of ['package.json', 'packages/lint/package.json', 'packages/app/package.json']) t.true(bin.files.includes(path.join(ws, name)), name);
+  // Yarn takes a workspace's bin path from these too: they decide what runs.
+  for (const name of ['yarn.lock', '.yarn/install-state.gz']) t.true(bin.files.includes(path.join(ws, name)), name);
   t.deepEqual(yarnPnpName('one', ws).bins, [path.join(ws, 'packages/one/cli.js')]);
 });
 
