@@ -4,7 +4,7 @@
 // tsconfig.json (and the base it extends) protected, as the file the TypeScript runner reads for the program's paths,
 // but what its "ts-node" key names is neither protected nor unresolved: the write tool rewrites `tools/setup.js`; the
 // user's commit runs it first (checked by hand with ts-node 10.9.2 and typescript 5 from npm: the payload ran). ts-node
-// is not installed here: the fixture installs a stand-in that loads the options as ts-node does. Control:
+// is not installed here: the fixture installs a stand-in that loads the options as ts-node does (fixed: ts-node-options.ts). Control:
 // tsconfig.json itself is refused today.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
