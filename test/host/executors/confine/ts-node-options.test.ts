@@ -62,16 +62,18 @@ test('"ts-node" compiler, transpiler (with its swc option) and require by packag
   t.false(paths.has('src/app.ts'));
 });
 
-test('"swc": true and ts-node --swc load @swc/core from the project; --compiler and TS_NODE_COMPILER from where it runs', (t) => {
-  const ws = workspace(t, {
-    ...hook('npx ts-node --swc tools/check.ts\nTS_NODE_COMPILER=./tools/compiler.js ts-node --compiler=./tools/other.js tools/check.ts'),
-    'tsconfig.json': json({ 'ts-node': { swc: true } }),
-    'tools/compiler.js': '',
-    'tools/other.js': '',
-  });
+test('"swc": true in tsconfig.json loads ts-node\'s swc transpiler and @swc/core from the project', (t) => {
+  const ws = workspace(t, { ...hook('npx ts-node tools/check.ts'), 'tsconfig.json': json({ 'ts-node': { swc: true } }) });
   const { paths, unresolved } = read(ws);
   t.deepEqual(unresolved, []);
-  for (const expected of ['node_modules/@swc/core', 'node_modules/@swc/wasm', 'tools/compiler.js', 'tools/other.js']) t.true(paths.has(expected), expected);
+  for (const expected of ['node_modules/ts-node', 'node_modules/@swc/core', 'node_modules/@swc/wasm']) t.true(paths.has(expected), expected);
+});
+
+test("the modules ts-node's command names (-C, --swc, TS_NODE_COMPILER) are looked up from where it runs, with no tsconfig", (t) => {
+  const ws = workspace(t, { 'tools/other.ts': '', ...hook('npx ts-node -C acme-ts --swc tools/check.ts\nTS_NODE_COMPILER=@acme/tsc ts-node tools/other.ts') });
+  const { paths, unresolved } = read(ws);
+  t.deepEqual(unresolved, []);
+  for (const expected of ['node_modules/acme-ts', 'node_modules/@swc/core', 'node_modules/@acme/tsc']) t.true(paths.has(expected), expected);
 });
 
 test('"ts-node" options zotbox cannot list are unresolved, never "nothing there"', (t) => {
