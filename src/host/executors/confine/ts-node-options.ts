@@ -2,8 +2,9 @@
 // (ts-node 10 merges them, base first) and its command line / environment. `require` modules run before the program,
 // `compiler`/`transpiler` are modules it requires, `swc: true` requires @swc/core. Each is resolved as node resolves it
 // from the tsconfig's directory (ts-node's createProjectLocalResolveHelper): a path as a file, a package name through
-// node_modules (node-preload-packages.ts). `compilerOptions.plugins` is not read: ts-node and tsx hand the options to
-// the compiler API, which loads no plugins (only tsserver does). Closed world: a value zotbox cannot read is a problem.
+// node_modules (node-preload-packages.ts). `compilerOptions.plugins` loads nothing under typescript's compiler API
+// (only tsserver loads plugins), but a "ts-node" compiler other than typescript (ttypescript, ts-patch) loads their
+// `transform` modules: that is unresolved. Closed world: a value zotbox cannot read is a problem.
 
 import path from 'node:path';
 import { fileCandidates, type MappedName, type Problem, readObject } from './module-map-files.js';
@@ -75,4 +76,15 @@ export function tsNodeOptionNames(file: string, problem: Problem): MappedName[] 
   }
   const why = `its "ts-node" options make ts-node load it before the program (${file})`;
   return modules.flatMap((specifier) => moduleNames(specifier, path.dirname(file), why, (what) => problem(`${file}: ${what}`)));
+}
+
+/**
+ * Why the chain's `compilerOptions.plugins` may load code: a compiler other than typescript in a "ts-node" key
+ * (ttypescript, ts-patch) loads each plugin's `transform` module, resolved as that compiler chooses. Undefined: none.
+ */
+export function compilerPluginProblem(files: readonly string[]): string | undefined {
+  const objects = files.map((file) => readObject(file)).filter((json): json is Record<string, unknown> => typeof json === 'object');
+  const compiler = objects.map((json) => (json['ts-node'] as Record<string, unknown> | undefined)?.compiler).find((value) => value !== undefined && value !== 'typescript');
+  const plugins = objects.some((json) => (json.compilerOptions as Record<string, unknown> | undefined)?.plugins !== undefined);
+  return compiler !== undefined && plugins ? `its "ts-node" compiler ${JSON.stringify(compiler)} may load the "transform" modules of "compilerOptions.plugins"` : undefined;
 }

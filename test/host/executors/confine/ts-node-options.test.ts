@@ -106,3 +106,12 @@ test('control: options that load nothing (and compilerOptions.plugins, which ts-
   t.true(paths.has('tsconfig.json'));
   for (const free of ['tools/transform.js', 'src/app.ts', 'node_modules/@swc/core']) t.false(paths.has(free), free);
 });
+
+test('plugins under a "ts-node" compiler other than typescript (ttypescript loads their transforms) are unresolved', (t) => {
+  const ws = workspace(t, {
+    ...hook('npx ts-node tools/check.ts'),
+    'tsconfig.json': json({ extends: './tsconfig.base.json', 'ts-node': { compiler: 'ttypescript' } }),
+    'tsconfig.base.json': json({ compilerOptions: { plugins: [{ transform: './tools/transform.js' }] } }),
+  });
+  t.true(read(ws).unresolved.some((reason) => reason.includes('may load the "transform" modules')));
+});
