@@ -9,7 +9,7 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { project } from '../adversarial-s36i/harness.js';
-import { attack, installedBin, nodePayload } from '../adversarial-s43r/fixtures.js';
+import { attack, installedBin, nodePayload, ordinaryWriteAccepted } from '../adversarial-s43r/fixtures.js';
 
 /** ts-node's option loading, as the stand-in does it: "extends" first, a "require" entry from its tsconfig's directory. */
 const TS_NODE = `#!/usr/bin/env node
@@ -53,4 +53,9 @@ test('a module the extended tsconfig\'s "ts-node" require names is protected whe
 test('control (passes today): tsconfig.json itself is refused', async (t) => {
   const ws = tsNodeProject(t, { 'tsconfig.json': '{"compilerOptions":{"strict":true}}\n' });
   await attack(t, ws, 'tsconfig.json', () => '{"ts-node":{"require":["./tools/setup.js"]}}\n');
+});
+
+test('control: with "ts-node" require and swc set, an ordinary write (a file no option names) is accepted', async (t) => {
+  const ws = tsNodeProject(t, { 'tsconfig.json': '{"extends":"./tsconfig.base.json","ts-node":{"swc":true}}\n', 'tsconfig.base.json': '{"ts-node":{"require":["./tools/setup.js"]}}\n' });
+  await ordinaryWriteAccepted(t, ws);
 });
