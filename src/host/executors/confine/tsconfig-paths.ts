@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileCandidates, type MappedName, nearestConfigs, type Problem, readObject } from './module-map-files.js';
+import { compilerPluginProblem, tsNodeOptionNames } from './ts-node-options.js';
 
 /** A tsconfig's mapping options as TypeScript merges them along `extends`: the last that sets one wins. */
 interface CompilerMaps {
@@ -122,6 +123,10 @@ export function tsconfigNames(starts: readonly string[], explicit: readonly stri
     const maps = readTsconfig(config, path.dirname(config), files, (what) => problem(`the TypeScript runner maps the program's imports through ${what}`), new Set([config]));
     if (!existsSync(config)) files.push(config);
     for (const file of files) names.push({ name: file, index: 0, why: 'its "paths", "baseUrl" and "extends" decide which file an import runs' });
+    // ts-node's own options along the chain: read whichever runner it is (a superset: tsx and bun ignore the key).
+    for (const file of files) names.push(...tsNodeOptionNames(file, (what) => problem(`ts-node loads modules through ${what}`)));
+    const plugins = compilerPluginProblem(files);
+    if (plugins !== undefined) problem(`ts-node loads modules through ${config}: ${plugins}`);
     for (const { text, line } of specifiers) {
       const targets = maps.paths === undefined ? undefined : pathsTargets(maps.paths.map, text, maps.baseUrl ?? maps.paths.directory, path.dirname(config));
       if (typeof targets === 'string') problem(`the TypeScript runner maps ${JSON.stringify(text)} through ${config}, and ${targets}`);

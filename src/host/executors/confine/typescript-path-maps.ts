@@ -9,6 +9,7 @@ import path from 'node:path';
 import { denoNames } from './deno-import-maps.js';
 import type { MappedName, Problem } from './module-map-files.js';
 import { packageSpecifiers } from './node-module-resolution.js';
+import { moduleNames } from './ts-node-options.js';
 import { tsconfigNames } from './tsconfig-paths.js';
 import type { TypescriptRun } from './typescript-runners.js';
 
@@ -21,7 +22,7 @@ export type { MappedName } from './module-map-files.js';
  */
 export function typescriptMapNames(file: string, code: string, base: string, run: TypescriptRun, where: (index: number, what: string) => string, unresolved: string[]): MappedName[] {
   const problem: Problem = (what) => unresolved.push(where(0, `: ${what}, and zotbox cannot work out which file an import runs`));
-  for (const value of run.unreadable) problem(`the command names the map file ${JSON.stringify(value)}`);
+  for (const value of run.unreadable) problem(`the command names the map file or module ${JSON.stringify(value)}`);
   const specifiers = packageSpecifiers(code);
   const starts = [...new Set([path.dirname(file), path.resolve(base)])];
   const names = [
@@ -32,6 +33,8 @@ export function typescriptMapNames(file: string, code: string, base: string, run
       problem,
     ),
     ...denoNames(starts, run, base, specifiers, problem),
+    // The compiler or transpiler ts-node's command names, required from where it runs.
+    ...run.modules.flatMap((specifier) => moduleNames(specifier, path.resolve(base), "ts-node's command makes it load it before the program", problem)),
   ];
   return names.filter(({ name }) => !belowFile(name));
 }

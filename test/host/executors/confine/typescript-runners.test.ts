@@ -4,7 +4,7 @@ import test from 'ava';
 import { typescriptOperands } from '../../../../src/host/executors/confine/operand-languages.js';
 
 const runs = (text: string) => Object.fromEntries(typescriptOperands(text));
-const none = { tsconfigs: [], denoConfigs: [], importMaps: [], unreadable: [] };
+const none = { tsconfigs: [], denoConfigs: [], importMaps: [], modules: [], unreadable: [] };
 
 test('tsx, ts-node, bun, deno and node with a TypeScript loader are TypeScript runners; plain node is not', (t) => {
   t.deepEqual(runs('npx tsx scripts/check.ts'), { 'scripts/check.ts': none });
@@ -38,4 +38,13 @@ test('the map files a command names: --tsconfig, -P, --project, TS_NODE_PROJECT,
 test('a map file named by a value zotbox cannot spell out is unreadable', (t) => {
   t.deepEqual(runs('npx tsx --tsconfig "$CFG" scripts/check.ts'), { 'scripts/check.ts': { ...none, unreadable: ['$CFG'] } });
   t.deepEqual(runs('TS_NODE_PROJECT=$P ts-node tools/x.ts'), { 'tools/x.ts': { ...none, unreadable: ['$P'] } });
+});
+
+test("the modules ts-node's command loads: -C/--compiler, --transpiler, --swc, TS_NODE_COMPILER; tsx's options are not ts-node's", (t) => {
+  t.deepEqual(runs('ts-node -C acme-ts --transpiler=./tools/t.js --swc tools/x.ts'), {
+    'tools/x.ts': { ...none, modules: ['acme-ts', './tools/t.js', 'ts-node/transpilers/swc', '@swc/core', '@swc/wasm'] },
+  });
+  t.deepEqual(runs('TS_NODE_COMPILER=ttypescript node -r ts-node/register tools/y.ts'), { 'tools/y.ts': { ...none, modules: ['ttypescript'] } });
+  t.deepEqual(runs('tsx --swc --compiler=x tools/z.ts'), { 'tools/z.ts': none });
+  t.deepEqual(runs('ts-node --compiler="$C" tools/w.ts'), { 'tools/w.ts': { ...none, unreadable: ['"$C"'] } });
 });

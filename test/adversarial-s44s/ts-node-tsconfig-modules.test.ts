@@ -4,12 +4,12 @@
 // tsconfig.json (and the base it extends) protected, as the file the TypeScript runner reads for the program's paths,
 // but what its "ts-node" key names is neither protected nor unresolved: the write tool rewrites `tools/setup.js`; the
 // user's commit runs it first (checked by hand with ts-node 10.9.2 and typescript 5 from npm: the payload ran). ts-node
-// is not installed here: the fixture installs a stand-in that loads the options as ts-node does. Control:
+// is not installed here: the fixture installs a stand-in that loads the options as ts-node does (fixed: ts-node-options.ts). Control:
 // tsconfig.json itself is refused today.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { project } from '../adversarial-s36i/harness.js';
-import { attack, installedBin, nodePayload } from '../adversarial-s43r/fixtures.js';
+import { attack, installedBin, nodePayload, ordinaryWriteAccepted } from '../adversarial-s43r/fixtures.js';
 
 /** ts-node's option loading, as the stand-in does it: "extends" first, a "require" entry from its tsconfig's directory. */
 const TS_NODE = `#!/usr/bin/env node
@@ -53,4 +53,9 @@ test('a module the extended tsconfig\'s "ts-node" require names is protected whe
 test('control (passes today): tsconfig.json itself is refused', async (t) => {
   const ws = tsNodeProject(t, { 'tsconfig.json': '{"compilerOptions":{"strict":true}}\n' });
   await attack(t, ws, 'tsconfig.json', () => '{"ts-node":{"require":["./tools/setup.js"]}}\n');
+});
+
+test('control: with "ts-node" require and swc set, an ordinary write (a file no option names) is accepted', async (t) => {
+  const ws = tsNodeProject(t, { 'tsconfig.json': '{"extends":"./tsconfig.base.json","ts-node":{"swc":true}}\n', 'tsconfig.base.json': '{"ts-node":{"require":["./tools/setup.js"]}}\n' });
+  await ordinaryWriteAccepted(t, ws);
 });
