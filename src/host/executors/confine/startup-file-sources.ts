@@ -133,6 +133,8 @@ const DIRECTIVES: Readonly<Record<StartupLanguage, readonly Directive[]>> = {
   ruby: [
     { at: /\brequire_relative\s*\(?/gu, style: 'quoted', load: program('ruby'), from: 'file', names: withSuffix('.rb') },
     { at: /\bload\s*\(?/gu, style: 'quoted', load: program('ruby') },
+    // `require "./lib/x"` loads from where the REPL starts (a bare name is a gem, on $LOAD_PATH: read below).
+    { at: /\brequire\s*\(?(?=\s*["']\.{1,2}\/)/gu, style: 'quoted', load: program('ruby'), names: withSuffix('.rb') },
     { at: /(?:\$LOAD_PATH|\$:)\s*(?:<<|\.(?:unshift|push|prepend|append|concat)\s*\(?)\s*/gu, style: 'quoted', load: tree },
   ],
   ghci: [

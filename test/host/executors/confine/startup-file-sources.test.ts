@@ -66,12 +66,12 @@ test('.Renviron: R_PROFILE_USER and R_LIBS_USER', reads, 'renviron', 'R_PROFILE_
   unresolved: 0,
 });
 test(
-  'ruby: require_relative from the file, load from the start directory, $LOAD_PATH',
+  'ruby: require_relative from the file, load and require "./x" from the start directory, $LOAD_PATH',
   reads,
   'ruby',
-  "require 'irb/completion'\nrequire_relative 'tools/pry_helpers'\nload 'tools/x.rb'\n$LOAD_PATH.unshift 'lib'\nrequire_relative helpers\n",
+  "require 'irb/completion'\nrequire_relative 'tools/pry_helpers'\nload 'tools/x.rb'\nrequire './lib/console'\n$LOAD_PATH.unshift 'lib'\nrequire_relative helpers\n",
   {
-    names: ['/ws/tools/pry_helpers.rb ruby', 'tools/x.rb ruby', 'lib tree'],
+    names: ['/ws/tools/pry_helpers.rb ruby', 'tools/x.rb ruby', 'lib/console.rb ruby', 'lib tree'],
     unresolved: 1,
   },
 );
