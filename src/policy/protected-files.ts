@@ -41,10 +41,18 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   ].map((name) => ({ name, runBy: 'a shell runs it when it starts or a login ends' })),
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
-  ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
-  ...['.gdbinit', '.lldbinit', '.pdbrc', '.perldb'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
-  ...['.pryrc', '.irbrc', '.rprofile', '.octaverc', '.ghci'].map((name) => ({ name, runBy: 'the REPL (pry, irb, R, Octave, GHCi) runs it when started in the directory' })),
-  { name: '.gvimrc', runBy: 'gvim runs it when it opens the directory (exrc)' },
+  // _vimrc and _exrc: vim's names for them on Windows (a workspace it shares).
+  ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua', '_exrc', '_vimrc'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
+  { name: '.lazy.lua', runBy: "lazy.nvim (Neovim's plugin manager) loads it from the directory Neovim starts in (local_spec)" },
+  // .gdbearlyinit: gdb reads it from the home directory before anything else (a workspace may be the home directory).
+  ...['.gdbinit', '.gdbearlyinit', '.lldbinit', '.pdbrc', '.perldb'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
+  ...['.pryrc', '.irbrc', '.rprofile', '.octaverc', '.ghci', '.iex.exs', '.ocamlinit'].map((name) => ({
+    name,
+    runBy: 'the REPL (pry, irb, R, Octave, GHCi, IEx, the OCaml toplevel and utop) runs it when started in the directory',
+  })),
+  // R reads .Renviron before the profile: its R_PROFILE_USER names the file R runs in place of the protected .Rprofile.
+  { name: '.renviron', runBy: 'R reads its variables when started in the directory (R_PROFILE_USER names the profile it runs, R_LIBS where it loads packages from)' },
+  ...['.gvimrc', '_gvimrc'].map((name) => ({ name, runBy: 'gvim runs it when it opens the directory (exrc)' })),
   ...['.dir-locals.el', '.dir-locals-2.el'].map((name) => ({ name, runBy: 'Emacs evaluates it when it visits a file in the directory or below' })),
   { name: '.gitpod.yml', runBy: 'Gitpod runs the tasks it lists when a workspace opens on the repository' },
   { name: '.vscode', runBy: 'VS Code runs the tasks, launch configurations and programs its settings name' },

@@ -48,6 +48,15 @@ for (const name of [
   '.pre-commit-config.yml',
   '.cargo-husky',
   'team.code-workspace',
+  // REPL, editor and debugger startup files read from the directory the tool starts in (R, IEx, OCaml, lazy.nvim, vim on Windows).
+  '.Renviron',
+  '.iex.exs',
+  '.ocamlinit',
+  '.lazy.lua',
+  '_vimrc',
+  '_exrc',
+  '_gvimrc',
+  '.gdbearlyinit',
   '.BashRC',
   '.VSCode',
 ]) {

@@ -70,6 +70,7 @@ import { programRelativeNames } from './program-relative-names.js';
 import { programCommandTexts } from './program-command-texts.js';
 import { programFileLanguage, runnerInPlay } from './program-runner-words.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
+import { type StartupLanguage, startupCompanions, startupLanguage, startupNamed } from './startup-file-sources.js';
 
 export interface ToolFileReferences {
   /** Paths tool files name, inside the write scopes and granted by none: protected as tool files are. */
@@ -127,6 +128,8 @@ interface Named {
   readonly nodePath?: string;
   /** Run through node_modules/.bin (a bin, what pnpm's shim runs, a runner's package bin): installed code is not read on. */
   readonly nodeBin?: true;
+  /** A file an editor's, debugger's or REPL's startup file loads: read as words and by that language's directives (startup-file-sources.ts). */
+  readonly startup?: StartupLanguage;
 }
 
 /** Printable characters only: an escape that spells a line break or a control character stays as written (lines keep their numbers). */
@@ -555,6 +558,8 @@ interface Pending {
   readonly nodePath?: string;
   /** Run through node_modules/.bin (Named): where it lies in an installed package, protected but not read. */
   readonly nodeBin?: true;
+  /** A startup file's language (Named): its loading directives are read besides its words. */
+  readonly startup?: StartupLanguage;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -597,7 +602,8 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
   const pending: Pending[] = [];
   for (const entry of toolEntries) {
     const isEnvrc = path.basename(entry).toLowerCase() === '.envrc';
-    if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry))) continue;
+    const startup = startupLanguage(path.basename(entry));
+    if (!isEnvrc && !WORDS_ENTRIES.test(path.basename(entry)) && startup === undefined) continue;
     const husky = path.basename(entry).toLowerCase() === '.husky';
     // A tool file that is a link is read where it leads, wherever that is (the tool reads that), and run where the link
     // is: what it names is protected where it lies in the scopes. A link zotbox cannot follow is unresolved.
@@ -618,6 +624,7 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
         runBy: 'the tool that runs it on its own runs what it names',
         depth: 0,
         ...(runsIn !== undefined && runsIn !== path.dirname(file) ? { directory: runsIn } : {}),
+        ...(startup === undefined ? {} : { startup }),
       });
     }
   }
@@ -667,8 +674,11 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
           tree: true,
           reason: `the bin/ of the virtual environment at ${path.dirname(bin)}; activating it (editors do in every terminal they open) puts every program in it first on PATH`,
         });
+    // A file the tool reads beside its protected configuration (aider's .env): protected and read as the configuration is.
+    for (const companion of startupCompanions(entry))
+      if (!granted(companion)) setLocation({ path: companion, tree: false, reason: `beside ${entry}; the tool reads its options from it as from that file` });
   }
-  const enclosing = enclosingToolEntries(writeRoots, environment.HOME ?? os.homedir(), (name) => name.toLowerCase() === '.envrc' || WORDS_ENTRIES.test(name));
+  const enclosing = enclosingToolEntries(writeRoots, environment.HOME ?? os.homedir(), (name) => name.toLowerCase() === '.envrc' || WORDS_ENTRIES.test(name) || startupLanguage(name) !== undefined);
   for (const directory of enclosing.unreadable) unresolved.push(`${directory} (above a write scope) cannot be listed for the tool files there`);
   const pending: Pending[] = [
     ...entryFiles(
@@ -678,12 +688,15 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     ),
     ...entryFiles(enclosing.entries, budget, unresolved),
     ...(context.hookDirectories ?? []).flatMap((hooks) => hookFiles(hooks, unresolved)),
+    ...toolEntries
+      .filter((entry) => inScopes(entry))
+      .flatMap((entry) => startupCompanions(entry).map((file) => ({ file, as: 'words' as const, base: path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 }))),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -713,7 +726,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
     const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
-    const names = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile);
+    const names = [
+      ...readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile),
+      ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment)),
+    ];
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
       const named: Named = { ...inherited, ...found };
       const written = path.resolve(from, named.name);
@@ -757,8 +773,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // the same (the monorepo's hook runs the root's scripts, which run the package's): only what lies in the scopes
       // is protected. The system's programs are not the project's.
       if (!inScopes(target) || granted(target)) {
-        if (named.runs === true && (targetStats?.isFile() === true || targetStats?.isSymbolicLink() === true) && isInsideRoot(target, base))
-          followScript(target, named, runsFrom(named, base), depth, pending);
+        if ((named.runs === true || named.startup !== undefined) && (targetStats?.isFile() === true || targetStats?.isSymbolicLink() === true) && isInsideRoot(target, base))
+          followLoaded(target, named, base, depth, pending);
         continue;
       }
       // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the
@@ -776,7 +792,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       // script runs or sources (a chain of scripts is followed to its end, within MAX_FILES).
       if (kind === 'nix' && !target.endsWith('.nix')) pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: 0 });
       else if (kind === 'direnv' || kind === 'dotenv' || kind === 'nix') pending.push({ file: target, as: kind, base, runBy: named.runBy, depth });
-      else if (named.runs === true) followScript(target, named, runsFrom(named, base), depth, pending);
+      else if (named.runs === true || named.startup !== undefined) followLoaded(target, named, base, depth, pending);
       else if (depth === 0 || isScript(target))
         pending.push({
           file: target,
@@ -820,6 +836,12 @@ function followScript(target: string, named: Named, base: string, depth: number,
       ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
       ...(named.nodeBin === true || isNodeBinEntry(target) ? { nodeBin: true as const } : {}),
     });
+}
+
+/** A file a script runs, or a startup file loads (read as words and by its language's directives, to the end of the chain). */
+function followLoaded(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {
+  if (named.startup === undefined) followScript(target, named, runsFrom(named, base), depth, pending);
+  else pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1, startup: named.startup });
 }
 
 /** Where `file` canonically lies; itself where zotbox cannot resolve it (then read as named, as before). */

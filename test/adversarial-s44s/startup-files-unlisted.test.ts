@@ -11,7 +11,7 @@
 //   from `.env` there as well (home, the git root, the current directory, as it reads `.aider.conf.yml`), so
 //   `AIDER_LINT_CMD=sh notes/x.sh` (with `auto-lint`, on by default) runs the agent's command after aider's next edit:
 //   a way around the protected `.aider.conf.yml`.
-// Controls: `.Rprofile`, `.ghci` and `.aider.conf.yml` are refused today.
+// Controls: `.Rprofile`, `.ghci` and `.aider.conf.yml` are refused; a `.env` with no aider configuration is written.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -35,3 +35,9 @@ for (const [name, content] of [
     t.false(existsSync(path.join(ws, file)), `${file} was written`);
   });
 }
+
+test('control: a plain .env in a project without aider is written', async (t) => {
+  const ws = project(t, { 'README.md': 'project\n' });
+  t.log(await agentWrites(t, ws, '.env', 'DATABASE_URL=postgres://localhost/dev\n'));
+  t.true(existsSync(path.join(ws, '.env')), '.env was refused');
+});

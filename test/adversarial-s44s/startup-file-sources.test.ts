@@ -10,7 +10,7 @@
 //   with the real vim.
 // - R: renv (`renv::init()`) writes `.Rprofile` as `source("renv/activate.R")`: every R session, RStudio and Rscript
 //   started in the project runs `renv/activate.R` (R is not installed here: the write alone is asserted).
-// Controls: the protected files themselves are refused today.
+// Controls: the protected files themselves are refused; an ordinary source file beside them is written.
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,13 +19,14 @@ import type { ExecutionContext } from 'ava';
 import { agentWrites, project } from '../adversarial-s36i/harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
-/** The write tool leaves `target` (`payload(marker)`); then the user runs `session` in the project. Safe: refused, never run. */
+/** The write tool rewrites `target` (`payload(marker)`); then the user runs `session` in the project. Safe: refused, never run. */
 async function startupAttack(t: ExecutionContext, ws: string, target: string, payload: (marker: string) => string, session: (ws: string) => void): Promise<void> {
   const marker = path.join(path.dirname(ws), 'PWNED');
   t.log(await agentWrites(t, ws, target, payload(marker)));
   session(ws);
   t.false(existsSync(marker), "the agent-written file ran in the user's session");
-  t.false(existsSync(path.join(ws, target)), `the agent-written ${target} was neither refused nor removed`);
+  // The project holds `target` already (committed): safe is the user's version, unchanged.
+  t.is(execFileSync('git', ['status', '--porcelain', target], { cwd: ws, encoding: 'utf8' }), '', `the agent-written ${target} was neither refused nor put back`);
 }
 
 /** The user debugs in the project, which they told gdb to trust (the line gdb's own warning suggests). */
@@ -69,3 +70,9 @@ for (const [name, make, file] of [
     t.log(await agentWrites(t, ws, file, 'echo changed\n'));
     t.is(execFileSync('git', ['status', '--porcelain', file], { cwd: ws, encoding: 'utf8' }), '', `${file} was rewritten`);
   });
+
+test('control: beside a .gdbinit that sources a helper, an ordinary source file is written', async (t) => {
+  const ws = gdbProject(t);
+  t.log(await agentWrites(t, ws, 'src/main.c', 'int main(void) { return 0; }\n'));
+  t.true(existsSync(path.join(ws, 'src/main.c')), 'src/main.c was refused');
+});

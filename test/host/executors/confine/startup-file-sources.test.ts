@@ -1,0 +1,192 @@
+// What the protected startup files of editors, debuggers and REPLs load (startup-file-sources.ts), and that
+// tool-file-references.ts protects it and follows it: `.gdbinit` `source`, `.exrc` `source`, renv's `.Rprofile`,
+// `.pryrc` `require_relative`, ... Expected names written out by hand; computed targets are unresolved.
+import test from 'ava';
+import type { ExecutionContext } from 'ava';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type StartupLanguage, startupLanguage, startupSources } from '../../../../src/host/executors/confine/startup-file-sources.js';
+import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
+import { protectedToolName } from '../../../../src/policy/protected-files.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+/** The names `text` loads as `language` (`name load`), and how many lines are unresolved. */
+function sources(text: string, language: StartupLanguage) {
+  const unresolved: string[] = [];
+  const names = startupSources(text, language, { file: '/ws/.startup', home: '/home/u' }, (index, what) => `line ${index + 1}${what}`, unresolved);
+  return { names: names.map(({ name, load }) => `${name} ${'startup' in load ? load.startup : 'program' in load ? load.program : 'tree' in load ? 'tree' : 'file'}`), unresolved: unresolved.length };
+}
+
+const reads = test.macro((t, language: StartupLanguage, text: string, expected: { names: string[]; unresolved: number }) => {
+  t.deepEqual(sources(text, language), expected);
+});
+
+test(
+  'vim: source, luafile, py3file, rtp, and a lua line',
+  reads,
+  'vim',
+  'set sw=2\nsource tools/vim/project.vim\nso! local.lua\nluafile tools/init.lua\npy3file tools/x.py\nset rtp+=tools/vim,~/.vim\nlua dofile("tools/more.lua")\n',
+  {
+    names: ['tools/more.lua lua', 'tools/vim/project.vim vim', 'local.lua lua', 'tools/init.lua lua', 'tools/x.py python', 'tools/vim tree', '/home/u/.vim tree'],
+    unresolved: 0,
+  },
+);
+test('vim: a computed source or an execute that sources is unresolved', reads, 'vim', 'source %:h/x.vim\nexecute "source " . g:dir . "/x.vim"\nsource $PROJECT/x.vim\n', { names: [], unresolved: 3 });
+test(
+  'lua: dofile, require (its four files), vim.cmd strings, lazy.nvim dir',
+  reads,
+  'lua',
+  'dofile("tools/a.lua")\nrequire("proj.init")\nvim.cmd("source tools/b.vim")\nreturn { { dir = "tools/plugin" } }\n',
+  {
+    names: ['tools/b.vim vim', 'tools/a.lua lua', 'proj/init.lua lua', 'proj/init/init.lua lua', 'lua/proj/init.lua lua', 'lua/proj/init/init.lua lua', 'tools/plugin tree'],
+    unresolved: 0,
+  },
+);
+test('lua: load of a string, a computed dofile and vim.cmd of an expression are unresolved', reads, 'lua', 'load(code)()\ndofile(root .. "/x.lua")\nvim.cmd(string.format("so %s", f))\n', {
+  names: [],
+  unresolved: 3,
+});
+test(
+  'gdb: source of a gdb file and a Python file, exec(open()) and sys.path in Python',
+  reads,
+  'gdb',
+  'source tools/gdb/helpers.py\nsource -v tools/gdb/cmds.gdb\npython exec(open("tools/pp.py").read())\npython sys.path.insert(0, "tools/printers")\npython import gdb\n',
+  {
+    names: ['tools/gdb/helpers.py python', 'tools/gdb/cmds.gdb gdb', 'tools/pp.py python', 'tools/printers tree'],
+    unresolved: 0,
+  },
+);
+test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
+test("R: renv's source(), sys.source, and a computed one unresolved", reads, 'r', 'source("renv/activate.R")\nsys.source(file = "R/setup.R", envir = e)\nsource(file.path("renv", "x.R"))\n', {
+  names: ['renv/activate.R r', 'R/setup.R r'],
+  unresolved: 1,
+});
+test('.Renviron: R_PROFILE_USER and R_LIBS_USER', reads, 'renviron', 'R_PROFILE_USER=notes/profile.R\nR_LIBS_USER=lib/r:vendor/r\nLANG=C\n', {
+  names: ['notes/profile.R r', 'lib/r tree', 'vendor/r tree'],
+  unresolved: 0,
+});
+test(
+  'ruby: require_relative from the file, load and require "./x" from the start directory, $LOAD_PATH',
+  reads,
+  'ruby',
+  "require 'irb/completion'\nrequire_relative 'tools/pry_helpers'\nload 'tools/x.rb'\nrequire './lib/console'\n$LOAD_PATH.unshift 'lib'\nrequire_relative helpers\n",
+  {
+    names: ['/ws/tools/pry_helpers.rb ruby', 'tools/x.rb ruby', 'lib/console.rb ruby', 'lib tree'],
+    unresolved: 1,
+  },
+);
+test('ghci: :script and :set -i; :def is unresolved', reads, 'ghci', ':set -itools:src\n:script tools/ghci.cmds\n:def hoogle \\s -> return s\n', {
+  names: ['tools/ghci.cmds ghci', 'tools tree', 'src tree'],
+  unresolved: 1,
+});
+test('ocaml: #use, #directory, #load', reads, 'ocaml', '#use "notes/init.ml";;\n#directory "_build";;\n#load "x.cmo";;\n', {
+  names: ['notes/init.ml ocaml', 'x.cmo file', '_build tree'],
+  unresolved: 0,
+});
+test('elixir: import_file and Code.require_file', reads, 'elixir', 'import_file("tools/iex_helpers.exs")\nCode.require_file("x.exs")\nimport_file(Path.join(a, b))\n', {
+  names: ['tools/iex_helpers.exs elixir', 'x.exs elixir'],
+  unresolved: 1,
+});
+test('lldb: command source and command script import', reads, 'lldb', 'command source tools/lldb.cmds\ncommand script import tools/fmt.py\n', {
+  names: ['tools/lldb.cmds lldb', 'tools/fmt.py python'],
+  unresolved: 0,
+});
+test('elisp: load-file in an eval form', reads, 'elisp', '((nil . ((eval . (load-file "tools/dev.el")))))\n', { names: ['tools/dev.el elisp'], unresolved: 0 });
+test('perl: do and use lib', reads, 'perl', 'do "tools/db.pl";\nuse lib "lib";\ndo $file;\n', { names: ['tools/db.pl perl', 'lib tree'], unresolved: 1 });
+test('octave: source, run and addpath', reads, 'octave', 'source("tools/a.m")\nrun tools/b.m\naddpath("tools/lib")\n', {
+  names: ['tools/a.m octave', 'tools/b.m octave', 'tools/lib tree'],
+  unresolved: 0,
+});
+test('a startup file with no loading directive names nothing and is resolved', reads, 'vim', 'set shiftwidth=2\nset expandtab\nautocmd BufWritePre *.py :%s/\\s\\+$//e\n', {
+  names: [],
+  unresolved: 0,
+});
+
+test('the startup files read are the protected ones, by name, case-insensitively', (t) => {
+  for (const [name, language] of [
+    ['.gdbinit', 'gdb'],
+    ['.exrc', 'vim'],
+    ['.Rprofile', 'r'],
+    ['.Renviron', 'renviron'],
+    ['.nvim.lua', 'lua'],
+    ['.lazy.lua', 'lua'],
+    ['.iex.exs', 'elixir'],
+    ['.ocamlinit', 'ocaml'],
+  ] as const) {
+    t.is(startupLanguage(name), language, name);
+    t.not(protectedToolName(name), undefined, `${name} is on the protected list`);
+  }
+  t.is(startupLanguage('notes.vim'), undefined);
+});
+
+function workspace(t: ExecutionContext, files: Readonly<Record<string, string>>): string {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-startup-')), 'ws');
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
+    writeFileSync(path.join(ws, name), content);
+  }
+  return ws;
+}
+
+function protectedPaths(ws: string, entries: readonly string[]) {
+  const found = toolFileReferences(
+    entries.map((entry) => path.join(ws, entry)),
+    [ws],
+    { environment: { HOME: '/nonexistent-home' } },
+  );
+  return { paths: found.locations.map((location) => `${path.relative(ws, location.path)}${location.tree ? '/' : ''}`).sort(), unresolved: found.unresolved };
+}
+
+test('what a protected .gdbinit sources is protected, and what that Python file imports beside it', (t) => {
+  const ws = workspace(t, { '.gdbinit': 'source tools/gdb/helpers.py\n', 'tools/gdb/helpers.py': 'import printers\n', 'tools/gdb/printers.py': 'x = 1\n', 'src/main.c': 'int main(){}\n' });
+  const found = protectedPaths(ws, ['.gdbinit']);
+  t.true(found.paths.includes('tools/gdb/helpers.py'), found.paths.join(' '));
+  t.true(found.paths.includes('tools/gdb/printers.py'), found.paths.join(' '));
+  t.false(found.paths.includes('src/main.c'), 'an unrelated source file stays writable');
+  t.deepEqual(found.unresolved, []);
+});
+
+test('a chain of vim files is followed to its end: .exrc sources a.vim, which sources b.vim, which luafiles c.lua', (t) => {
+  const ws = workspace(t, {
+    '.exrc': 'source tools/vim/a.vim\n',
+    'tools/vim/a.vim': 'set sw=2\nsource tools/vim/b.vim\n',
+    'tools/vim/b.vim': 'luafile tools/vim/c.lua\n',
+    'tools/vim/c.lua': 'print(1)\n',
+  });
+  const found = protectedPaths(ws, ['.exrc']);
+  for (const file of ['tools/vim/a.vim', 'tools/vim/b.vim', 'tools/vim/c.lua']) t.true(found.paths.includes(file), `${file}: ${found.paths.join(' ')}`);
+  t.deepEqual(found.unresolved, []);
+});
+
+test("renv's .Rprofile: renv/activate.R is protected, and a file not there yet that it sources too", (t) => {
+  const ws = workspace(t, { '.Rprofile': 'source("renv/activate.R")\n', 'renv/activate.R': 'local({ source("renv/local.R") })\n', 'analysis.R': 'x <- 1\n' });
+  const found = protectedPaths(ws, ['.Rprofile']);
+  t.true(found.paths.includes('renv/activate.R'));
+  t.true(found.paths.includes('renv/local.R'), 'the file activate.R sources, missing now, is protected');
+  t.false(found.paths.includes('analysis.R'));
+});
+
+test('a startup file that loads a computed name refuses every writer (unresolved)', (t) => {
+  const ws = workspace(t, { '.gdbinit': 'python exec(open(os.environ["X"]).read())\n' });
+  t.true(protectedPaths(ws, ['.gdbinit']).unresolved.some((line) => line.includes('.gdbinit line 1')));
+});
+
+test(".Renviron's R_PROFILE_USER is protected and read as an R profile", (t) => {
+  const ws = workspace(t, { '.Renviron': 'R_PROFILE_USER=notes/profile.R\n', 'notes/profile.R': 'source("notes/more.R")\n' });
+  const found = protectedPaths(ws, ['.Renviron']);
+  // The profile is a path in a variable's value too, so it is protected whole (as a directory would be).
+  t.true(found.paths.includes('notes/profile.R/'), found.paths.join(' '));
+  t.true(found.paths.includes('notes/more.R'), found.paths.join(' '));
+});
+
+test("aider's .env beside its .aider.conf.yml is protected, and what it names; a .env with no aider configuration is not", (t) => {
+  const aider = workspace(t, { '.aider.conf.yml': 'auto-lint: true\n', '.env': 'AIDER_LINT_CMD=sh notes/x.sh\n', 'notes/x.sh': 'true\n' });
+  const found = protectedPaths(aider, ['.aider.conf.yml']);
+  t.true(found.paths.includes('.env'), found.paths.join(' '));
+  t.true(
+    found.paths.some((p) => p.startsWith('notes/x.sh')),
+    found.paths.join(' '),
+  );
+  const plain = workspace(t, { '.env': 'DATABASE_URL=postgres://localhost/db\n', 'README.md': 'x\n' });
+  t.deepEqual(protectedPaths(plain, []).paths, []);
+});
