@@ -34,7 +34,18 @@ test('a wrapper that hands its option or operands to a shell: the text is read a
     'git clone -u "sh tools/x.sh" src dst',
   ])
     t.true(runsScript(line), line);
-  // One word of shell text with no blank is a script too: `script -qec tools/x.sh` runs it.
+  // One word of shell text with no blank is a script too (not guessed: it holds no shell syntax), run as a whole.
+  for (const line of [
+    'nix-shell --run tools/x.sh',
+    'sg staff -c tools/x.sh',
+    'entr -s tools/x.sh',
+    'tmux new-window tools/x.sh',
+    'parallel ::: tools/x.sh',
+    'git rebase -x tools/x.sh HEAD~3',
+    'git difftool --extcmd tools/x.sh',
+    'git push --receive-pack tools/x.sh origin',
+  ])
+    t.true(runsScript(line), line);
   t.deepEqual(words('script -qec tools/x.sh /dev/null'), ['plain:script (runs)', 'plain:-qec', 'plain:tools/x.sh (runs)', 'plain:/dev/null']);
 });
 
