@@ -188,7 +188,8 @@ export function guessedTexts(words: readonly string[], at: number, known: Readon
     // exported; a plain one (`X="a b"`, no command) sets the shell's own variable, read where it is expanded. Words
     // before the program that are no assignment are keywords and a wrapper's options.
     if (assignment !== null ? !((index < at && at < words.length) || declares) : index < at) continue;
-    const text = assignment === null ? words[index]! : assignment[1]!;
+    // An option's value joined to it (`--cmd="sh x"`) is the text the program may run.
+    const text = assignment?.[1] ?? /^--?[A-Za-z][\w-]*=(.*)$/su.exec(words[index]!)?.[1] ?? words[index]!;
     if (!SHELL_SYNTAX.test(text) || !parses(text)) continue;
     found.set(index, text);
   }

@@ -77,6 +77,7 @@ test('git --exec-path=DIR and GIT_EXEC_PATH=DIR: the directory git runs its prog
 
 test('shell text in a word of a program zotbox does not know is read as a script of its own (guessed)', (t) => {
   t.true(runsScript('some-wrapper --cmd "sh tools/x.sh"'));
+  t.true(runsScript('some-wrapper --cmd="sh tools/x.sh"'));
   t.true(runsScript('some-wrapper "cd tools && sh x.sh; true"') || words('some-wrapper "cd tools && sh x.sh; true"').includes('plain:tools/x.sh (runs)'));
   t.true(runsScript('MY_TOOL_COMMAND="sh tools/x.sh" my-tool'));
   // Tcl's `spawn` runs its words as a program: read as shell text, the interpreter's script is found.
