@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { type InterpreterName, interpreterReading, programLanguage } from './interpreter-operands.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, type LexNotes, lexShell, unmark } from './shell-lexer.js';
+import { execPathNames, guessedTexts, wrapperTexts } from './shell-text-words.js';
 import { DATA_VARIABLES, optionVariableNames, SEARCH_VARIABLES } from './variable-kinds.js';
 export const DECLARERS = new Set(['export', 'local', 'readonly', 'declare', 'typeset']);
 /** Words before a command's program that are not it: keywords, assignments, and wrappers that run the words after them. */
@@ -45,6 +46,13 @@ export function programOf(command: readonly string[]): { readonly at: number; re
   return { at, chdir };
 }
 
+/**
+ * The shell text a command's words hold, by index; `guessed`: the words read only because they look like shell text
+ * (a program zotbox does not know may run them): one of them is never run as a whole word, and text sh cannot parse
+ * was never taken (shell-text-words.ts).
+ */
+export type CommandScripts = Map<number, string> & { readonly guessed: ReadonlySet<number> };
+
 /** How one command is read: its program, what it runs (by index), the shell text its words hold, find's starting points. */
 export interface CommandReading {
   readonly at: number;
@@ -53,7 +61,7 @@ export interface CommandReading {
   /** An inline program's calls that run what it only computes (`perl -e 'do $f'`). */
   readonly computed: string[];
   readonly runsAt: Set<number>;
-  readonly scripts: Map<number, string>;
+  readonly scripts: CommandScripts;
   readonly starts: string[];
 }
 
@@ -86,9 +94,14 @@ export function commandReading(command: readonly string[], scriptMode: boolean, 
   command.forEach((_, index) => {
     if (starts.length > 0 && /^-(exec|execdir|ok|okdir)$/u.test(unmark(command[index - 1] ?? ''))) runsAt.add(index);
   });
+  // git's programs come from --exec-path's directory (`git --exec-path=tools lint` runs tools/git-lint): whole.
+  names.push(...execPathNames(command.map(unmark)).map((text) => ({ text, tree: true })));
   // Shell text a word holds, at any word of the command: "sh -c SCRIPT" (behind any wrapper), "eval SCRIPT",
-  // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value.
-  const scripts = commandStrings(command.map(unmark));
+  // "trap SCRIPT EXIT", "flock -c SCRIPT", "su -c SCRIPT", "env -S LINE", an alias's body, a git -c value, a wrapper's
+  // or a variable's text (shell-text-words.ts); and, guessed, any other word that parses as shell text.
+  const known = commandStrings(command.map(unmark));
+  const guessed = guessedTexts(command.map(unmark), at, new Set(known.keys()));
+  const scripts = Object.assign(new Map([...known, ...guessed]), { guessed: new Set(guessed.keys()) });
   return { at, chdir, names, computed, runsAt, scripts, starts };
 }
 
@@ -165,11 +178,13 @@ export function variablesRun(text: string): Set<string> {
       if (command[0] === CASE_PATTERN) continue;
       const { at, runsAt, scripts } = commandReading(command, true);
       const words = command.map(unmark);
-      const runs = new Set([...runsAt, ...scripts.keys()]);
+      // A guessed word is only read as the script it may be: its variables are run where that script runs them.
+      const known = [...scripts.keys()].filter((index) => !scripts.guessed.has(index));
+      const runs = new Set([...runsAt, ...known]);
       // The arguments of a function of the script's, of a shell's -c script ($1...), of what is piped into a shell.
       const after = (from: number) => command.forEach((_, index) => index > from && runs.add(index));
       if (functions.has(words[at] ?? '')) after(at);
-      for (const index of scripts.keys()) if (SHELLS.has(path.basename(words[at] ?? ''))) after(index);
+      for (const index of known) if (SHELLS.has(path.basename(words[at] ?? ''))) after(index);
       for (const [consumer, producer] of notes.pipes) if (producer === command && stdinReader(consumer) === 'shell') after(-1);
       for (const index of runs) for (const name of named(command[index] ?? '')) run.add(name);
       for (const [index, word] of command.entries()) {
@@ -235,7 +250,8 @@ export function searchPathNames(word: string): InterpreterName[] {
 /**
  * The words of a command that hold shell text of their own, by index, with that text: the script of a shell's -c at
  * any word (`timeout 5 bash -c -- SCRIPT`), eval's words, trap's action, flock's and su's -c, env's -S line, an alias
- * definition's body, a git -c value (an alias or a command git runs).
+ * definition's body, a git -c value (an alias or a command git runs), and the wrappers' and variables' texts
+ * shell-text-words.ts knows. A quote never closed in one of these is unresolved where it is read.
  */
 export function commandStrings(words: readonly string[]): Map<number, string> {
   const found = new Map<number, string>();
@@ -264,5 +280,7 @@ export function commandStrings(words: readonly string[]): Map<number, string> {
         if (value !== undefined) found.set(i + 1, value.replace(/^\s*!/u, ''));
       }
   }
+  // The wrappers and variables that hand text to a shell (script -c, nix-shell --run, GIT_EXTERNAL_DIFF=…).
+  for (const [index, text] of wrapperTexts(words)) if (!found.has(index)) found.set(index, text);
   return found;
 }

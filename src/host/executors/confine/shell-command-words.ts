@@ -235,7 +235,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (starts.length > 0 && unmark(word) === '{}') return;
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
-        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined));
+        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)));
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
       });
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);

@@ -8,11 +8,14 @@
 // read), `sg GROUP -c`, `watch "…"`, `tmux new-session "…"`, `parallel ::: "…"`, `entr -s`, `expect -c "spawn …"`
 // (toolFileReferences-level checks here: all accepted the write). The write tool rewrites `tools/x.sh`; the user's
 // commit runs it (end to end: `script`, installed here, and git's external diff). Control: `flock -c` (read today).
+// Fixed (shell-text-words.ts): the wrappers' and variables' texts are read as scripts, and any other word that parses
+// as shell text is read as one too; the over-denial side (a commit message, an echo text: the ordinary write
+// accepted) is checked below.
 import { chmodSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { project } from '../adversarial-s36i/harness.js';
-import { attack } from '../adversarial-s43r/fixtures.js';
+import { attack, ordinaryWriteAccepted } from '../adversarial-s43r/fixtures.js';
 
 const shellPayload = (marker: string) => `#!/bin/sh\necho agent code ran > ${JSON.stringify(marker)}\n`;
 
@@ -39,11 +42,39 @@ for (const hook of [
   'sg staff -c "sh tools/x.sh"',
   'parallel ::: "sh tools/x.sh"',
   'tmux new-session -d "sh tools/x.sh"',
+  // Bounded: watch runs its text every interval until stopped.
+  'timeout 3 watch -n 1 "sh tools/x.sh"',
+  'ls src | entr -s "sh tools/x.sh"',
+  'expect -c "spawn sh tools/x.sh"',
+  'GIT_SSH_COMMAND="sh tools/x.sh" git fetch -q',
+  'GIT_EDITOR="sh tools/x.sh" git commit --amend',
+  'GIT_SEQUENCE_EDITOR="sh tools/x.sh" git rebase -i HEAD~1',
+  'export GIT_PAGER="sh tools/x.sh"; git log',
+  'env PAGER="sh tools/x.sh" git log',
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0="sh tools/x.sh" git diff',
+  'some-unknown-wrapper --cmd "sh tools/x.sh"',
 ])
   test(`a script a wrapper's shell text runs is refused to the write tool: ${hook.split(' "')[0] ?? hook}`, async (t) => {
     // Not run here (the tool is not installed, or the hook would not reach it in a plain commit): the write is what counts.
     const ws = hookProject(t, hook);
     await attack(t, ws, 'tools/x.sh', () => '#!/bin/sh\necho changed\n');
+  });
+
+test('git --exec-path=DIR: the programs git runs from DIR are refused to the write tool (git lint runs tools/git-lint)', async (t) => {
+  const ws = project(t, { '.git/hooks/pre-commit': '#!/bin/sh\ngit --exec-path=tools lint\n', 'tools/git-lint': '#!/bin/sh\necho lint ok\n' });
+  chmodSync(path.join(ws, 'tools/git-lint'), 0o755);
+  await attack(t, ws, 'tools/git-lint', shellPayload);
+});
+
+for (const hook of [
+  // An apostrophe: text sh cannot parse runs nothing, so it names nothing (and refuses no writer).
+  `git commit -q --allow-empty -m "don't break the build"`,
+  // An echo's words are printed, never run: its command substitution is the hook's own (read as such).
+  'echo "$(git rev-parse --short HEAD): checking"',
+  'script -qec "sh tools/x.sh" /dev/null',
+])
+  test(`over-denial: a hook with a commit message, an echo text or a wrapper still accepts an unrelated write: ${hook.split(' ')[0] ?? hook}`, async (t) => {
+    await ordinaryWriteAccepted(t, hookProject(t, hook));
   });
 
 test('control (passes today): flock -c', async (t) => {
