@@ -10,7 +10,14 @@ import { toolFileReferences } from '../../../../src/host/executors/confine/tool-
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
-const HOST = { PATH: process.env['PATH'] ?? '' };
+// The user's PATH without node_modules/.bin entries: `npm test` adds one for the checkout and each directory above it
+// (`/tmp/node_modules/.bin` for a clone in /tmp), which is above these workspaces and would put a runner in play.
+const HOST = {
+  PATH: (process.env['PATH'] ?? '')
+    .split(':')
+    .filter((entry) => !entry.endsWith('node_modules/.bin'))
+    .join(':'),
+};
 /** The language of a table row's code: Python's and Perl's by their calls, else JavaScript. */
 const languageOf = (code: string) => (/subprocess|\bos\.|asyncio/u.test(code) ? 'python' : /or die/u.test(code) ? 'perl' : 'node');
 
