@@ -5,7 +5,9 @@
 // "lint.sh")])`, a template `${SCRIPTS}/lint.sh`, python's `os.path.join(DIR, "lint.sh")` or f"{DIR}/lint.sh"), is
 // neither spelled out nor unresolved: the directory word names an existing directory (not protected whole), the file
 // literal is taken beside the program (`.git/hooks/lint.sh`), and `scripts/lint.sh` stays writable. The write tool
-// rewrites it; the user's commit runs it (end to end). Control: the same call with the path as one literal is refused.
+// rewrites it; the user's commit runs it (end to end). The same for `path.join(process.cwd(), "scripts", "lint.sh")`,
+// pathlib's `ROOT / "scripts" / "lint.sh"`, and a process call's `cwd` option (`execFileSync("sh", ["lint.sh"], {cwd:
+// "scripts"})`, `subprocess.run([...], cwd="scripts")`: the operand is read from the top, not from scripts/). Control: the same call with the path as one literal is refused.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { project } from '../adversarial-s36i/harness.js';
@@ -23,6 +25,10 @@ for (const [name, hook] of [
   ['node concatenation', `${NODE}execSync("sh " + SCRIPTS + "/lint.sh", { stdio: "inherit" });\n`],
   ['python os.path.join', `${PYTHON}subprocess.run(["sh", os.path.join(SCRIPTS, "lint.sh")], check=True)\n`],
   ['python f-string', `${PYTHON}subprocess.run(["sh", f"{SCRIPTS}/lint.sh"], check=True)\n`],
+  ['node path.join(process.cwd(), …)', `${NODE}execFileSync("sh", [path.join(process.cwd(), "scripts", "lint.sh")], { stdio: "inherit" });\n`],
+  ['node cwd option', `${NODE}execFileSync("sh", ["lint.sh"], { cwd: "scripts", stdio: "inherit" });\n`],
+  ['python pathlib', `${PYTHON}from pathlib import Path\n\nROOT = Path(__file__).resolve().parents[2]\nsubprocess.run(["sh", str(ROOT / "scripts" / "lint.sh")], check=True)\n`],
+  ['python cwd option', `${PYTHON}subprocess.run(["sh", "lint.sh"], cwd="scripts", check=True)\n`],
 ] as const)
   test(`a script path a hook program joins from a constant directory is protected: ${name}`, async (t) => {
     await writeThenCommit(t, hookProject(t, hook), 'scripts/lint.sh', payload);
