@@ -6,7 +6,9 @@
 // Control: the top's `.npmrc` is refused; the same hook through `cd frontend && npm run lint` refuses frontend's.
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { project } from '../adversarial-s36i/harness.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { agentWrites, project } from '../adversarial-s36i/harness.js';
 import { nodeOptionsPayload, ordinaryWriteAccepted, writeThenCommit } from './fixtures.js';
 
 const npmProject = (t: ExecutionContext, hook: string) =>
@@ -21,6 +23,19 @@ const npmrc = (marker: string) => `node-options=${nodeOptionsPayload(marker)}\n`
 for (const hook of ['npm --prefix frontend run lint', 'npm -C frontend run lint', 'npm run lint --prefix=frontend'])
   test(`the .npmrc of the project npm is given by --prefix is refused: ${hook}`, async (t) => {
     await writeThenCommit(t, npmProject(t, hook), 'frontend/.npmrc', npmrc);
+  });
+
+// Controls: pnpm's `-C`/`--dir` and yarn's `--cwd` (run in DIR, read DIR/.npmrc and DIR/.yarnrc) are placed today;
+// npm's own spellings are what is missing (pnpm and yarn 1 not installed: the write alone).
+for (const [hook, file] of [
+  ['pnpm -C frontend lint', 'frontend/.npmrc'],
+  ['pnpm --dir frontend lint', 'frontend/.npmrc'],
+  ['yarn --cwd frontend lint', 'frontend/.yarnrc'],
+] as const)
+  test(`control (passes today): the config of the directory a runner is moved to by its option is refused: ${hook} (${file})`, async (t) => {
+    const ws = npmProject(t, hook);
+    t.log(await agentWrites(t, ws, file, file.endsWith('.yarnrc') ? 'yarn-path "../notes/y.js"\n' : npmrc('/tmp/owned')));
+    t.false(existsSync(path.join(ws, file)), `${file} was written`);
   });
 
 test('control (passes today): cd frontend && npm run lint: frontend/.npmrc refused', async (t) => {
