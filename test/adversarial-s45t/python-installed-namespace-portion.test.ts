@@ -9,10 +9,11 @@
 // chardet` in requests, `try: from IPython.display import display` in rich, `try: from lxml import etree` in mypy's
 // report module). The installed linter's console script (`. .venv/bin/activate; acme-lint`) or `python -m` runs the
 // installed code, which tries its optional imports; the write tool created the module; the user's commit runs it
-// (python3 here, end to end). (2) is what docs/security.md lists as "Not covered" (a namespace portion of a name no
-// installed package provides) for sys.path[0]; its cases are kept, marked, because today's rule (installed code never
-// read) makes every installed package's optional `from X import y` a way in. Controls: the same names in `.venv/bin`
-// (the script's sys.path[0]) refused; an ordinary write accepted.
+// (python3 here, end to end). Fixed: every agent-writable entry of the interpreter's path has the any-name rule, and a
+// namespace portion there of a name no entry holds as a regular module is protected whole
+// (python-path-entry-modules.ts). The same portion at `-m`'s working directory (the project top, sys.path[0]) stays a
+// documented limit: python-installed-namespace-portion-top.open.ts. Controls: the same names in `.venv/bin` (the
+// script's sys.path[0]) refused; an ordinary write, and the project's own package's modules, accepted.
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -41,13 +42,9 @@ const payload = (marker: string) => `open(${JSON.stringify(marker)}, "w").write(
 
 const MODULE = '#!/bin/sh\n.venv/bin/python -m acmelint.cli\n';
 
-for (const [target, hook] of [
-  ['src/acme_speedups.py', undefined],
-  ['src/acme_colors/palette.py', undefined],
-  ['acme_colors/palette.py', MODULE],
-] as const)
-  test(`a module installed code tries, in an agent-writable path entry, is refused: ${target}${hook === undefined ? '' : ' (python -m)'}${target.includes('/palette') ? ' (namespace portion: documented as not covered)' : ''}`, async (t) => {
-    await writeThenCommit(t, project(t, hook), target, payload);
+for (const target of ['src/acme_speedups.py', 'src/acme_colors/palette.py'])
+  test(`a module installed code tries, in an agent-writable path entry, is refused: ${target}${target.includes('/palette') ? ' (namespace portion)' : ''}`, async (t) => {
+    await writeThenCommit(t, project(t), target, payload);
   });
 
 for (const [target, hook] of [
@@ -62,3 +59,10 @@ for (const [target, hook] of [
 test('control: an ordinary write is accepted', async (t) => {
   await ordinaryWriteAccepted(t, project(t));
 });
+
+// The project's own package (src/mypkg, a regular package no other entry holds) is not what installed code imports:
+// its modules, old and new, stay the agent's where the hook does not import them.
+for (const file of ['src/mypkg/lint.py', 'src/mypkg/newmod.py', 'src/mypkg/sub/helpers.py'])
+  test(`control: the project's own package stays writable: ${file}`, async (t) => {
+    await ordinaryWriteAccepted(t, project(t), file);
+  });
