@@ -279,3 +279,13 @@ test("a hook's program reaches the editable-installed package, and each imported
   for (const name of ['src/mypkg/other.py', 'src/mypkg/new.py', 'src/mypkg/rules/other.py', 'src/setup.cfg']) t.false(protects(name), name);
   t.deepEqual(found.unresolved, []);
 });
+
+test("an interpreter met gives each agent-writable entry of its path sys.path[0]'s any-name rule: installed code's optional imports are not read", (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  // No import is read at all: the interpreter's mark alone.
+  const found = resolve(python, ws, []);
+  for (const name of ['src/chardet.py', 'src/chardet/__init__.py', 'src/acme_colors/palette.py']) t.true(found.protects(name), name);
+  for (const name of ['src/mypkg/lint.py', 'src/mypkg/new.py', 'src/README.md', 'tools/chardet.py']) t.false(found.protects(name), name);
+  t.deepEqual(found.unresolved, []);
+});
