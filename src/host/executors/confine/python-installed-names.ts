@@ -10,6 +10,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { type ControlLocation, moduleEntryName } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { searchDirectoryLocation } from './module-search-directories.js';
+import { unitedNames } from './python-entry-names.js';
 import { moduleEntriesOf } from './python-module-entries.js';
 import { scriptPathOf, UNKNOWN_ENTRY, USER_PATH } from './python-script-path.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
@@ -258,6 +259,6 @@ export function withModuleEntries(known: ControlLocation, added: ControlLocation
   if (known.modules === undefined || added.modules === undefined) return known.tree ? known : added;
   return {
     ...known,
-    modules: { names: new Set([...known.modules.names, ...added.modules.names]), packages: new Set([...known.modules.packages, ...added.modules.packages]) },
+    modules: { names: unitedNames(known.modules.names, added.modules.names), packages: unitedNames(known.modules.packages, added.modules.packages) },
   };
 }

@@ -12,6 +12,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { type FinderMapping, readFinder } from './python-editable-finders.js';
 import { type InterpreterLookup, installedNames } from './python-installed-names.js';
 import { moduleEntriesOf, pathImportOf } from './python-module-entries.js';
+import { pathEntryModuleLocations } from './python-path-entry-modules.js';
 import { scriptPathOf, UNKNOWN_ENTRY, USER_PATH } from './python-script-path.js';
 import { PYTHON_STDLIB_NAMES } from './python-stdlib-names.js';
 import { type VenvEntries, venvEntries, venvOf } from './python-venv-entries.js';
@@ -228,6 +229,22 @@ export function pathImportResolver(lookup: InterpreterLookup): { read(written: s
     }
   };
 
+  // Each agent-writable entry of the interpreter's path gets sys.path[0]'s any-name rule (python-path-entry-modules.ts):
+  // installed code tries names no list holds. An interpreter whose path cannot be read adds none here: its imports
+  // are unresolved where they are not placed (lookUp), and installed code is what it runs from its site-packages.
+  const entryModules = (at: InterpreterAt, reason: string) => {
+    const listed = installedNames(at.word, lookup);
+    const installed = 'unreadable' in listed ? staticEntries(at, lookup) : listed;
+    if ('unreadable' in installed) return [];
+    const before = pythonPath
+      .filter((entry) => path.isAbsolute(entry))
+      .map((entry) => {
+        const real = resolveCanonicalPath(entry);
+        return real.ok ? real.path : entry;
+      });
+    return pathEntryModuleLocations(before, installed.entries, lookup.writeRoots, `${reason}; ${at.word} runs installed code`);
+  };
+
   // Whether the sys.path[0] an interpreter's mark stands for holds `name` (a script's: where the script resolves).
   const inFirstEntry = (at: InterpreterAt, name: string) => {
     const real = at.script === undefined ? undefined : resolveCanonicalPath(at.script);
@@ -254,6 +271,7 @@ export function pathImportResolver(lookup: InterpreterLookup): { read(written: s
       const key = at === undefined ? '' : path.isAbsolute(at.word) || !at.word.includes('/') ? at.word : `${at.word}\u0000${at.directory}\u0000${at.script ?? ''}`;
       if (at !== undefined && !interpreters.has(key)) {
         interpreters.set(key, at);
+        findings.locations.push(...entryModules(at, reason));
         for (const [known, why] of modules) lookUp(at, known, why, findings);
       }
       return { ...findings, consumed: module !== undefined };

@@ -68,8 +68,9 @@ test('creation counts: a name imported and found nowhere earlier on the path is 
   writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
   const found = resolve(python, ws, ['local_settings']);
   for (const name of ['src/local_settings.py', 'src/local_settings/__init__.py']) t.true(found.protects(name), name);
-  // A standard-library name is held earlier (the interpreter's own lib directory): nothing at src/.
-  t.false(resolve(python, ws, ['json']).protects('src/json.py'));
+  // A standard-library name is held earlier (the interpreter's own lib directory): its modules at src/ are never
+  // imported (src/json.py is protected all the same, as any name's module file on an agent-writable entry).
+  t.false(resolve(python, ws, ['json.decoder']).protects('src/json/decoder.py'));
 });
 
 test('a name an earlier site-packages entry holds wins (checked with the real interpreter): nothing protected at src/', (t) => {
@@ -80,7 +81,12 @@ test('a name an earlier site-packages entry holds wins (checked with the real in
   const loaded = execFileSync(python, ['-c', 'import mypkg; print(mypkg.__file__)'], { cwd: '/', encoding: 'utf8' }).trim();
   t.is(loaded, path.join(site, 'mypkg', '__init__.py'));
   const found = resolve(python, ws, ['mypkg', 'mypkg.lint']);
-  t.deepEqual(found.locations, []);
+  // Only src/'s own module entries (python-path-entry-modules.ts: any name's module file and __init__.py), not the import.
+  t.false(found.protects('src/mypkg/lint.py'));
+  t.deepEqual(
+    found.locations.map((location) => location.path),
+    [path.join(ws, 'src')],
+  );
   // A namespace portion earlier (a directory without __init__) does not stop the search: src/mypkg is the package.
   const other = setUp(t);
   mkdirSync(path.join(other.site, 'mypkg'));
@@ -271,5 +277,15 @@ test("a hook's program reaches the editable-installed package, and each imported
   ])
     t.true(protects(name), name);
   for (const name of ['src/mypkg/other.py', 'src/mypkg/new.py', 'src/mypkg/rules/other.py', 'src/setup.cfg']) t.false(protects(name), name);
+  t.deepEqual(found.unresolved, []);
+});
+
+test("an interpreter met gives each agent-writable entry of its path sys.path[0]'s any-name rule: installed code's optional imports are not read", (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  // No import is read at all: the interpreter's mark alone.
+  const found = resolve(python, ws, []);
+  for (const name of ['src/chardet.py', 'src/chardet/__init__.py', 'src/acme_colors/palette.py']) t.true(found.protects(name), name);
+  for (const name of ['src/mypkg/lint.py', 'src/mypkg/new.py', 'src/README.md', 'tools/chardet.py']) t.false(found.protects(name), name);
   t.deepEqual(found.unresolved, []);
 });
