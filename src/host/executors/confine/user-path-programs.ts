@@ -5,6 +5,8 @@
 // its #! line as a script run by its path is. Absolute entries are the user's programs, left to the name. Pure, no I/O.
 import path from 'node:path';
 import { USER_PATH } from './python-script-path.js';
+import { programOf } from './shell-command-reading.js';
+import { lexShell, unmark } from './shell-lexer.js';
 
 /** A word that is no plain command name: a path, an option, an expansion or pattern the lexer left in, or `.`/`source`. */
 const NOT_A_NAME = /[/\s\uE000-\uEFFF\uF000-\uF1FF]|^-|^\.{0,2}$|^source$/u;
@@ -24,4 +26,16 @@ export function relativeEntries(searchPath: string | undefined): string[] {
 export function programsOnUserPath(name: string, entries: readonly string[], environment: Readonly<Record<string, string | undefined>>): string[] {
   if (NOT_A_NAME.test(name) || !entries.includes(USER_PATH)) return [];
   return relativeEntries(environment['PATH']).map((entry) => path.join(entry, name));
+}
+
+/**
+ * The files the commands of shell text a program runs (program-command-texts.ts: `execFileSync("acme-lint")`) may run
+ * as in the user's relative PATH entries, relative to where it runs: a program's process calls search the user's PATH.
+ */
+export function programRunsOnUserPath(text: string, environment: Readonly<Record<string, string | undefined>>): string[] {
+  const found = lexShell(text, []).flatMap((words) => {
+    const program = words[programOf(words).at];
+    return program === undefined ? [] : programsOnUserPath(unmark(program), [USER_PATH], environment);
+  });
+  return [...new Set(found)];
 }

@@ -83,3 +83,21 @@ test('the user PATH absolute only: bin/ is not named (no over-denial), nothing u
   t.false(found.protects('tools/real-lint.sh'));
   t.deepEqual(found.unresolved, []);
 });
+
+/** A node hook running `acme-lint` by name through a process call, read with the user PATH `PATH`. */
+function nodeHookProject(t: Parameters<typeof tempDir>[0], PATH: string): (relative: string) => boolean {
+  const ws = realpathSync(tempDir(t, 'zb-userpath-node-'));
+  for (const directory of ['.git/hooks', 'bin']) mkdirSync(path.join(ws, directory), { recursive: true });
+  writeFileSync(path.join(ws, '.git/hooks/pre-commit'), '#!/usr/bin/env node\nconst { execFileSync } = require("node:child_process");\nexecFileSync("acme-lint", ["--fix"]);\n', { mode: 0o755 });
+  const found = toolFileReferences([], [ws], { environment: { PATH, HOME: '/nonexistent-home' }, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+  t.deepEqual(found.unresolved, []);
+  return (relative) => findControlLocation(path.join(ws, relative), found.locations) !== undefined;
+}
+
+test("a program's process call by name: its file in ./bin of the user PATH is protected, there or not", (t) => {
+  t.true(nodeHookProject(t, './bin:/usr/bin:/bin')('bin/acme-lint'));
+});
+
+test("a program's process call by name with the user PATH absolute only: bin/ is not named", (t) => {
+  t.false(nodeHookProject(t, '/usr/bin:/bin')('bin/acme-lint'));
+});
