@@ -116,6 +116,9 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   { pattern: /^\.?mise(\.[a-z0-9_-]+)?\.toml$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
   // Perl opens NAME.pmc in place of every NAME.pm it loads, by module name or by path (perl's S_doopen_pm), when it exists.
   { pattern: /^.+\.pmc$/u, runBy: 'Perl loads X.pmc in place of the X.pm beside it, so no review of the .pm shows what runs' },
+  // gdb auto-loads OBJFILE-gdb.py, -gdb.gdb and -gdb.scm beside every program or library it opens, in a directory the
+  // user trusts for its .gdbinit, before anything runs (s45t review, "gdb-objfile-scripts").
+  { pattern: /^.+-gdb\.(py|gdb|scm)$/u, runBy: 'gdb runs it when it opens the program or library of the name before "-gdb" beside it' },
   { pattern: /^.+\.py[co]$/u, runBy: 'Python runs bytecode in place of a missing or matching source, so no review of the source shows a change to it' },
   // Python's finder tries every extension suffix before .py (third review, "python-extension-module"), for any
   // version, ABI and platform: MOD.cpython-311-x86_64-linux-gnu.so, MOD.abi3.so, MOD.pypy310-pp73-x86_64-linux-gnu.so

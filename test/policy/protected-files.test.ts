@@ -57,6 +57,10 @@ for (const name of [
   '_exrc',
   '_gvimrc',
   '.gdbearlyinit',
+  // gdb's auto-loaded scripts beside an objfile (the program's or a library's file name, then -gdb.py/.gdb/.scm).
+  'app-gdb.py',
+  'libfoo.so.1.2-gdb.gdb',
+  'App.Exe-GDB.SCM',
   '.BashRC',
   '.VSCode',
 ]) {
@@ -66,6 +70,10 @@ for (const name of [
 for (const name of [
   'Common.pm',
   'notes.pmc.txt',
+  'gdb.py',
+  'app-gdb.py.txt',
+  'app-gdb.c',
+  'my_gdb.py',
   'hk.pkl.bak',
   'chk.pkl',
   'captainhook.json.dist',

@@ -3,8 +3,8 @@
 // name in each entry the script put on PATH is named as run, so it is protected and read by its #! line (a venv
 // python's imports followed through that venv's path, as `.venv/bin/mypkg-lint` by path is); every entry counts, not
 // only the first holding it (more, never less). A project-venv runner (`uv run NAME`) runs NAME from its venv's bin/,
-// and `uv run X.py` runs X.py with the venv's python. The user's own PATH, and entries zotbox cannot spell out, are
-// left to the word as written, as before. Pure, no I/O.
+// and `uv run X.py` runs X.py with the venv's python. The user's own absolute entries, and entries zotbox cannot spell
+// out, are left to the word as written (its relative ones: user-path-programs.ts). Pure, no I/O.
 import path from 'node:path';
 import { interpreterReading } from './interpreter-operands.js';
 import { onScriptPath, PYTHON, UNKNOWN_ENTRY, USER_PATH, VENV_RUNNERS } from './python-script-path.js';

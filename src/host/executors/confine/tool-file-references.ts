@@ -58,6 +58,7 @@ import { namesNoFile } from './overlong-names.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
+import { programRunsOnUserPath } from './user-path-programs.js';
 import { nodeBinShim } from './node-bin-shims.js';
 import { installedPythonSite } from './python-installed-files.js';
 import { isInstalledPackageFile, isNodeBinEntry } from './node-installed-bins.js';
@@ -462,6 +463,8 @@ function readFile(
           named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
           const inPlay = run.computed === true ? runnerInPlay(text, language, [from], environment) : undefined;
           if (inPlay !== undefined) unresolved.push(`${whereAt(run.line, '')}: it runs a command the program computes, which zotbox cannot spell out, and ${inPlay}`);
+          for (const file of programRunsOnUserPath(run.text, environment))
+            named.push({ name: path.resolve(from, file), as: 'words', by: whereAt(run.line, ''), runBy: `${runBy}; the program runs it by name from a relative entry of the user's PATH`, runs: true });
         }
     if (program)
       for (const { name, index, tree, link, why } of packageSpecifierNames(file, text, whereAt, unresolved, environment))
