@@ -10,14 +10,14 @@ import { tempDir } from '../../../fixtures/temp.js';
 import type { ExecutionContext } from 'ava';
 
 /** A repository whose pre-commit hook is `hook`, with `files`; what the tool files protect, and what is unresolved. */
-function project(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>> = {}, home?: string) {
+function project(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>> = {}, home?: string, user: Readonly<Record<string, string>> = {}) {
   const ws = path.join(tempDir(t, 'zb-npmrc-'), 'ws');
   const all: Record<string, string> = { '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`, 'package.json': '{"name":"app","private":true}\n', 'src/app.js': '1;\n', ...files };
   for (const [name, content] of Object.entries(all)) {
     mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
     writeFileSync(path.join(ws, name), content);
   }
-  const environment = { PATH: '/usr/bin:/bin', HOME: home ?? path.join(path.dirname(ws), 'home') };
+  const environment = { PATH: '/usr/bin:/bin', HOME: home ?? path.join(path.dirname(ws), 'home'), ...user };
   const found = toolFileReferences([], [ws], { environment, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   return { ws, unresolved: found.unresolved, protects: (relative: string) => findControlLocation(path.join(ws, relative), found.locations) !== undefined };
 }
@@ -182,6 +182,11 @@ test('pipenv: the file PIPENV_DOTENV_LOCATION names is protected; one zotbox can
   t.deepEqual(set.unresolved, []);
   t.true(set.protects('config/dev.env'));
   t.true(set.protects('.env'));
+  // Set in the user's environment: no word of the hook names it.
+  const own = project(t, 'pipenv run lint', {}, undefined, { PIPENV_DOTENV_LOCATION: 'config/dev.env' });
+  t.deepEqual(own.unresolved, []);
+  t.true(own.protects('config/dev.env'));
+  t.false(own.protects('config/other.env'));
   const unknown = project(t, 'export PIPENV_DOTENV_LOCATION="$HOME/x.env"\npipenv run lint');
   t.is(unknown.unresolved.length, 1, unknown.unresolved.join('\n'));
 });
