@@ -1,16 +1,19 @@
 // The configuration a package manager reads from the project, where a tool file runs one (npm, npx, pnpm, pnpx,
-// yarn, bun, bunx, corepack, bundle): `.npmrc` (node-options, script-shell, onload-script: code in every process it
-// starts), pnpm's `.pnpmfile.cjs` and `pnpm-workspace.yaml` (its settings), yarn 1's `.yarnrc` (yarn-path), bun's
-// `bunfig.toml` (preload), corepack's `.corepack.env`, bundler's `.bundle/config`. Each is named in every directory the
-// text may run in and each above it (npm takes the nearest with package.json as the project; a workspace's root's
-// too): protected whole, whether there or not. What one that is there names (a path in a value) is protected and read
-// as what runs. Closed world: a config there that cannot be read, or a directory zotbox cannot place, is unresolved.
+// yarn, bun, bunx, corepack, bundle, pipenv, nx): `.npmrc` (node-options, script-shell, onload-script), pnpm's
+// `.pnpmfile.cjs` and `pnpm-workspace.yaml`, yarn 1's `.yarnrc` (yarn-path), bun's `bunfig.toml` (preload), corepack's
+// `.corepack.env`, bundler's `.bundle/config`, and the environment files a runner loads into what it runs (yarn's
+// `.env.yarn`, bun's, pipenv's and Nx's `.env` family: NODE_OPTIONS there runs in every node). Each is named in every
+// directory the text may run in (each cd, and npm's --prefix/-C, bun's --cwd) and each above it: protected whole,
+// whether there or not. What one that is there names (a path in a value) is protected and read as what runs. Closed
+// world: a config there that cannot be read, or a directory zotbox cannot place, is unresolved.
 // This file never writes; it reads only the configs it names (and ~/.npmrc, for the files it points npm at).
 
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { type NodeBinContext, nodeBinReading } from './node-bin-runs.js';
+import { runnerDirectoryOptions } from './runner-directory-options.js';
+import { runnerEnvironmentFiles } from './runner-environment-files.js';
 
 /** A file the package manager reads, or one such a file names, as tool-file-references.ts takes a name. */
 export interface PackageManagerConfigName {
@@ -22,20 +25,30 @@ export interface PackageManagerConfigName {
   readonly runs?: true;
 }
 
-/** Each runner word and the project files it reads that can make it run code (yarn berry's .yarnrc.yml: node-bin-runs). */
+/** bun's environment files (`.env.$NODE_ENV` for the three values it knows; another NODE_ENV is added where set). */
+const BUN_ENV = ['.env', '.env.local', '.env.development', '.env.production', '.env.test'];
+/**
+ * Each runner word and the project files it reads that can make it run code (yarn berry's .yarnrc.yml: node-bin-runs),
+ * and the environment files it loads into what it runs (NODE_OPTIONS there reaches every node it starts): yarn 4's
+ * `.env.yarn` (injectEnvironmentFiles' default; the entries a .yarnrc.yml lists: yarn-pnp-files.ts), bun's `.env`
+ * family, pipenv's `.env` (run, shell), Nx's workspace `.env` family.
+ */
 const CONFIGS: Readonly<Record<string, readonly string[]>> = {
   npm: ['.npmrc', '.corepack.env'],
   npx: ['.npmrc', '.corepack.env'],
   pnpm: ['.npmrc', '.pnpmfile.cjs', '.pnpmfile.mjs', 'pnpm-workspace.yaml', '.corepack.env'],
   pnpx: ['.npmrc', '.pnpmfile.cjs', '.pnpmfile.mjs', 'pnpm-workspace.yaml', '.corepack.env'],
-  yarn: ['.yarnrc', '.npmrc', '.corepack.env'],
-  bun: ['bunfig.toml', '.npmrc'],
-  bunx: ['bunfig.toml', '.npmrc'],
+  yarn: ['.yarnrc', '.npmrc', '.corepack.env', '.env.yarn'],
+  bun: ['bunfig.toml', '.npmrc', ...BUN_ENV],
+  bunx: ['bunfig.toml', '.npmrc', ...BUN_ENV],
   corepack: ['.corepack.env'],
   bundle: ['.bundle/config'],
+  pipenv: ['.env'],
+  nx: ['.env', '.local.env', '.env.local'],
 };
 /** A runner word as a command (or a path to one) spells it: not part of a longer name (`bun.lockb`, `npm-run-all`). */
-const RUNNER_WORD = /(?<![\w.-])(npx|npm|pnpm|pnpx|yarn|bunx|bun|corepack|bundle)(?![\w.-])/gu;
+const RUNNER_WORD = /(?<![\w.-])(npx|npm|pnpm|pnpx|yarn|bunx|bun|corepack|bundle|pipenv|nx)(?![\w.-])/gu;
+const RUNNER_UNPLACED = /^it runs "(?:npx|npm|pnpm|pnpx|yarn|bunx|bun|corepack|bundle|pipenv|nx)" .*cannot work out/u;
 /** npm's keys whose value is another npmrc it then reads (a file of the same kind, read the same way). */
 const NPMRC_KEYS = /^\s*(?:userconfig|globalconfig)\s*[=:]/u;
 /** How deep configs naming configs are followed (userconfig → globalconfig). */
@@ -66,8 +79,18 @@ function runnerPlaces(text: string, base: string, context: Omit<NodeBinContext, 
   for (const run of reading.runs) for (const directory of run.directories) directories.add(directory);
   // One reason per place is enough: where the name it runs is unresolved already, every writer is refused.
   const known = unresolved.some((why) => why.startsWith(`${by}: `));
-  const unplaced = reading.unresolved.find((why) => /^it runs "(?:npx|npm|pnpm|pnpx|yarn|bunx|bun|corepack|bundle)" .*cannot work out/u.test(why));
+  const unplaced = reading.unresolved.find((why) => RUNNER_UNPLACED.test(why));
   if (unplaced !== undefined && !known) unresolved.push(`${by}: ${unplaced}, so zotbox cannot tell which project configuration (.npmrc ...) it reads`);
+  // npm's --prefix/-C, npx's, bun's --cwd, npm_config_prefix=: a move for the config lookup, from wherever it may run.
+  const options = runnerDirectoryOptions(text);
+  for (const word of options.unspelled)
+    unresolved.push(
+      `${by}: a package runner is moved to ${JSON.stringify(word)} (--prefix, -C, --cwd), a directory zotbox cannot work out, so zotbox cannot tell which project configuration (.npmrc ...) it reads`,
+    );
+  for (const word of options.directories) {
+    const spelled = /^~(?=\/|$)/u.test(word) && context.homeDirectory !== undefined ? `${context.homeDirectory}${word.slice(1)}` : word;
+    for (const from of [...directories]) directories.add(path.resolve(from, spelled));
+  }
   return { runners, directories };
 }
 
@@ -82,19 +105,24 @@ export function packageManagerConfigNames(text: string, base: string, by: string
   const add = (file: string, runner: string, depth: number) => {
     if (seen.has(file)) return;
     seen.add(file);
-    const why = `${runBy}; ${runner} reads it from the project, and its settings can make ${runner} run code (node-options, script-shell, a preload, another ${runner})`;
+    const why = `${runBy}; ${runner} reads it from the project, and its settings or variables can make ${runner} run code (node-options, NODE_OPTIONS, script-shell, a preload, another ${runner})`;
     names.push({ name: file, as: 'words', by, runBy: why });
     for (const found of configPaths(file, [...directories], unresolved)) {
       if (found.npmrc && depth < MAX_DEPTH) add(found.name, runner, depth + 1);
       else names.push({ name: found.name, as: 'words', by: `${file} line ${found.line + 1}`, runBy: `${why}; it loads or runs it`, runs: true });
     }
   };
+  const extra = runnerEnvironmentFiles(text, runners, context.environment ?? {});
+  unresolved.push(...extra.unresolved.map((why) => `${by}: ${why}`));
   for (const runner of runners)
-    for (const start of directories)
+    for (const start of directories) {
+      const own = runner === 'bun' || runner === 'bunx' ? extra.each.map((file) => file.name) : [];
       for (let at = start; ; at = path.dirname(at)) {
-        for (const config of CONFIGS[runner]!) add(path.join(at, config), runner, 0);
+        for (const config of [...CONFIGS[runner]!, ...own]) add(path.join(at, config), runner, 0);
         if (path.dirname(at) === at) break;
       }
+      for (const file of extra.located) if (file.runner === runner) add(path.resolve(start, file.name), runner, 0);
+    }
   // The user's own npmrc (and one the environment names): where it points npm's userconfig/globalconfig into a write
   // scope, that file is read for every command, wherever it runs.
   if ([...runners].some((runner) => CONFIGS[runner]!.includes('.npmrc'))) {

@@ -1,6 +1,7 @@
 // The files a `yarn` command runs as code in the directory it runs in, whatever it is asked to do: the `.yarnrc.yml`
 // of that directory and each above it (yarn reads them all), the release its `yarnPath` names and the plugins it lists
-// (yarn runs them in its own process), yarn 1's `.yarnrc` and its `yarn-path`, and Plug'n'Play's runtime (`.pnp.cjs`,
+// (yarn runs them in its own process), the environment files it lists in `injectEnvironmentFiles` (loaded into every
+// script and bin yarn runs), yarn 1's `.yarnrc` and its `yarn-path`, and Plug'n'Play's runtime (`.pnp.cjs`,
 // `.pnp.loader.mjs`, `.pnp.data.json`), which yarn loads and hands to every node it starts. Named there or not (one
 // made later runs too). Closed world: an rc file zotbox cannot read or parse, or a path it cannot spell out, is a
 // reason, never "nothing there". Never reads the runtime or the release (generated code; protected, not read on).
@@ -60,14 +61,17 @@ function readRcYaml(file: string): RcReading {
   }
   if (parsed === null || parsed === undefined) return { runs: [] };
   if (typeof parsed !== 'object' || Array.isArray(parsed)) return { runs: [], unresolved: `${file} is no YAML mapping` };
-  const { nodeLinker, yarnPath, plugins } = parsed as Record<string, unknown>;
+  const { nodeLinker, yarnPath, plugins, injectEnvironmentFiles } = parsed as Record<string, unknown>;
   const listed: readonly unknown[] = Array.isArray(plugins) ? plugins : [];
-  const written = [yarnPath, ...listed.map((plugin) => (typeof plugin === 'object' && plugin !== null ? (plugin as Record<string, unknown>).path : plugin))];
+  // The environment files yarn loads into every script and bin it runs (`.env?`: optional, the same file).
+  if (injectEnvironmentFiles !== undefined && !Array.isArray(injectEnvironmentFiles)) return { runs: [], unresolved: `${file} lists injectEnvironmentFiles in a form zotbox does not read` };
+  const injected = ((injectEnvironmentFiles ?? []) as unknown[]).map((entry) => (typeof entry === 'string' ? entry.replace(/\?$/u, '') : entry));
+  const written = [yarnPath, ...listed.map((plugin) => (typeof plugin === 'object' && plugin !== null ? (plugin as Record<string, unknown>).path : plugin)), ...injected];
   const runs: string[] = [];
   for (const value of written) {
     if (value === undefined) continue;
     const resolved = typeof value === 'string' ? rcPath(value, path.dirname(file)) : undefined;
-    if (resolved === undefined) return { runs: [], unresolved: `${file} names code yarn runs (yarnPath, plugins) at ${JSON.stringify(value)}, which zotbox cannot spell out` };
+    if (resolved === undefined) return { runs: [], unresolved: `${file} names code yarn runs (yarnPath, plugins, injectEnvironmentFiles) at ${JSON.stringify(value)}, which zotbox cannot spell out` };
     runs.push(resolved);
   }
   if (plugins !== undefined && !Array.isArray(plugins)) return { runs, unresolved: `${file} lists its plugins in a form zotbox does not read` };

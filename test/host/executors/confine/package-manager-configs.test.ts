@@ -10,14 +10,14 @@ import { tempDir } from '../../../fixtures/temp.js';
 import type { ExecutionContext } from 'ava';
 
 /** A repository whose pre-commit hook is `hook`, with `files`; what the tool files protect, and what is unresolved. */
-function project(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>> = {}, home?: string) {
+function project(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>> = {}, home?: string, user: Readonly<Record<string, string>> = {}) {
   const ws = path.join(tempDir(t, 'zb-npmrc-'), 'ws');
   const all: Record<string, string> = { '.git/hooks/pre-commit': `#!/bin/sh\n${hook}\n`, 'package.json': '{"name":"app","private":true}\n', 'src/app.js': '1;\n', ...files };
   for (const [name, content] of Object.entries(all)) {
     mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
     writeFileSync(path.join(ws, name), content);
   }
-  const environment = { PATH: '/usr/bin:/bin', HOME: home ?? path.join(path.dirname(ws), 'home') };
+  const environment = { PATH: '/usr/bin:/bin', HOME: home ?? path.join(path.dirname(ws), 'home'), ...user };
   const found = toolFileReferences([], [ws], { environment, hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
   return { ws, unresolved: found.unresolved, protects: (relative: string) => findControlLocation(path.join(ws, relative), found.locations) !== undefined };
 }
@@ -137,4 +137,107 @@ test('a linked ~/.npmrc (a dotfiles repository) is read where it leads', (t) => 
   symlinkSync('../dotfiles/npmrc', path.join(root, 'home/.npmrc'));
   const { unresolved } = project(t, 'npx lint-staged', {}, path.join(root, 'home'));
   t.deepEqual(unresolved, []);
+});
+
+// The environment files a runner loads into what it runs (NODE_OPTIONS there reaches every node it starts).
+for (const [name, hook, files] of [
+  ["yarn 4: .env.yarn (injectEnvironmentFiles' default)", 'yarn acme-lint', ['.env.yarn']],
+  ['bun run: the .env family', 'bun run lint', ['.env', '.env.local', '.env.development', '.env.production', '.env.test']],
+  ['bunx', 'bunx eslint .', ['.env', '.env.local']],
+  ['pipenv run: .env', 'pipenv run python tools/lint.py', ['.env']],
+  ['nx (through npx): the workspace .env family', 'npx nx run-many -t lint', ['.env', '.local.env', '.env.local']],
+  ['in each directory the runner runs in, and above', 'cd web && bun run lint', ['web/.env', 'web/.env.local', '.env']],
+] as const)
+  test(`an environment file a runner loads on its own is protected, there or not: ${name}`, (t) => {
+    const { unresolved, protects } = project(t, hook, { 'web/package.json': '{"name":"web"}\n' });
+    t.deepEqual(unresolved, []);
+    for (const file of files) t.true(protects(file), file);
+    t.false(protects('src/app.js'));
+  });
+
+test('over-denial: a .env is not protected where the hook runs only runners that do not load it (npm, pnpm)', (t) => {
+  const { unresolved, protects } = project(t, 'npm test && pnpm lint');
+  t.deepEqual(unresolved, []);
+  t.false(protects('.env'));
+  t.false(protects('.env.yarn'));
+});
+
+test("what an environment file there names is protected and read: .env.yarn's NODE_OPTIONS --require", (t) => {
+  const { unresolved, protects } = project(t, 'yarn acme-lint', { '.env.yarn': 'NODE_OPTIONS=--require ./tools/preload.cjs\n' });
+  t.deepEqual(unresolved, []);
+  t.true(protects('tools/preload.cjs'));
+});
+
+test('bun: NODE_ENV a hook sets adds .env.NODE_ENV; one zotbox cannot spell out refuses every writer', (t) => {
+  const set = project(t, 'NODE_ENV=staging bun run lint');
+  t.deepEqual(set.unresolved, []);
+  t.true(set.protects('.env.staging'));
+  const unknown = project(t, 'NODE_ENV="$STAGE" bun run lint');
+  t.is(unknown.unresolved.length, 1, unknown.unresolved.join('\n'));
+  t.true(unknown.unresolved[0]!.includes('NODE_ENV'));
+});
+
+test('pipenv: the file PIPENV_DOTENV_LOCATION names is protected; one zotbox cannot spell out refuses every writer', (t) => {
+  const set = project(t, 'PIPENV_DOTENV_LOCATION=config/dev.env pipenv run lint');
+  t.deepEqual(set.unresolved, []);
+  t.true(set.protects('config/dev.env'));
+  t.true(set.protects('.env'));
+  // Set in the user's environment: no word of the hook names it.
+  const own = project(t, 'pipenv run lint', {}, undefined, { PIPENV_DOTENV_LOCATION: 'config/dev.env' });
+  t.deepEqual(own.unresolved, []);
+  t.true(own.protects('config/dev.env'));
+  t.false(own.protects('config/other.env'));
+  const unknown = project(t, 'export PIPENV_DOTENV_LOCATION="$HOME/x.env"\npipenv run lint');
+  t.is(unknown.unresolved.length, 1, unknown.unresolved.join('\n'));
+});
+
+test('yarn: a YARN_INJECT_ENVIRONMENT_FILES assignment (a list zotbox does not read) refuses every writer', (t) => {
+  const { unresolved } = project(t, 'YARN_INJECT_ENVIRONMENT_FILES=.env yarn lint');
+  t.is(unresolved.length, 1, unresolved.join('\n'));
+});
+
+test("a .env a .yarnrc.yml's injectEnvironmentFiles lists is protected where the hook runs yarn", (t) => {
+  const { unresolved, protects } = project(t, 'yarn lint', { '.yarnrc.yml': 'injectEnvironmentFiles:\n  - .env\n  - config/ci.env?\n' });
+  t.deepEqual(unresolved, []);
+  t.true(protects('.env'));
+  t.true(protects('config/ci.env'));
+});
+
+// A runner's own directory options move it for the config lookup, as cd does.
+for (const [hook, config] of [
+  ['npm --prefix web test', 'web/.npmrc'],
+  ['npm -C web test', 'web/.npmrc'],
+  ['npm run lint --prefix=web', 'web/.npmrc'],
+  ['npx --prefix web eslint .', 'web/.npmrc'],
+  ['npm exec --prefix web -- eslint .', 'web/.npmrc'],
+  ['npm_config_prefix=web npm test', 'web/.npmrc'],
+  ['NPM_CONFIG_PREFIX=web npm test', 'web/.npmrc'],
+  ['bun --cwd web run lint', 'web/bunfig.toml'],
+  ['bun --cwd=web run lint', 'web/.env'],
+  ['sh -c "npm --prefix web test"', 'web/.npmrc'],
+  ['cd packages && npm --prefix web test', 'packages/web/.npmrc'],
+] as const)
+  test(`the directory a runner's own option moves it to is placed: ${hook}`, (t) => {
+    const { unresolved, protects } = project(t, hook);
+    t.deepEqual(unresolved, []);
+    t.true(protects(config), config);
+    t.true(protects(config.replace(/^(?:packages\/)?web\//u, '')), 'and above');
+    t.false(protects('other/.npmrc'));
+  });
+
+for (const hook of ['npm --prefix "$DIR" test', 'npm test --prefix=$(cat .where)', 'npx -C web* eslint', 'npm_config_prefix=$X npm test', 'bun --cwd "$1" run lint'])
+  test(`a directory option zotbox cannot spell out refuses every writer: ${hook}`, (t) => {
+    const { unresolved } = project(t, hook);
+    t.true(
+      unresolved.some((why) => why.includes('project configuration')),
+      unresolved.join('\n'),
+    );
+  });
+
+test("over-denial: another program's -C, and the script's own --prefix after --, place nothing", (t) => {
+  const { unresolved, protects } = project(t, 'git -C sub status && make -C "$D" && npm test -- --prefix x');
+  t.deepEqual(unresolved, []);
+  t.false(protects('sub/.npmrc'));
+  t.false(protects('x/.npmrc'));
+  t.true(protects('.npmrc'));
 });

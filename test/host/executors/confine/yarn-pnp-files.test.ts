@@ -95,3 +95,12 @@ test("yarnPnpName: a name no script nor workspace bin has is a dependency's bin:
   t.truthy(yarnPnpName('acme-lint', tree(t, { ...WORKSPACE, 'packages/app/package.json': '{' })).unresolved);
   t.truthy(yarnPnpName('acme-lint', tree(t, { ...WORKSPACE, 'packages/app/package.json': '{"name":"app","directories":{"bin":"b"}}' })).unresolved);
 });
+
+test("yarnProjectFiles: the environment files .yarnrc.yml's injectEnvironmentFiles lists (a trailing ? is the same file); one zotbox cannot spell out is unresolved", (t) => {
+  const ws = tree(t, { '.yarnrc.yml': 'injectEnvironmentFiles:\n  - .env\n  - config/local.env?\n', 'app/package.json': '{}\n' });
+  const found = yarnProjectFiles(path.join(ws, 'app'));
+  t.deepEqual(found.unresolved, []);
+  for (const name of ['.env', 'config/local.env']) t.true(found.files.includes(path.join(ws, name)), name);
+  for (const rc of ['injectEnvironmentFiles: .env\n', 'injectEnvironmentFiles:\n  - ${HOME}/x.env\n', 'injectEnvironmentFiles:\n  - 3\n'])
+    t.is(yarnProjectFiles(tree(t, { '.yarnrc.yml': rc })).unresolved.length, 1, rc);
+});
