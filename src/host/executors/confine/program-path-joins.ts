@@ -23,12 +23,17 @@ export function pathCallAt(text: string): PathCall | undefined {
   return { kind: match[1] !== undefined ? 'join' : match[2] !== undefined ? 'restart' : 'same', open: match[0].length - 1 };
 }
 
-/** A directory the language gives at the start of `text`: where the program runs ('.') or its own (OWN, its parents). */
+/** A directory the language gives at the start of `text`: where the program runs ('.') or its own (OWN, its parents, a file beside it). */
 export function knownDirectoryAt(text: string): { value: string; length: number } | undefined {
   const running = /^(?:process\.cwd\(\s*\)|os\.getcwd\(\s*\)|(?:pathlib\.)?Path\.cwd\(\s*\))/u.exec(text);
   if (running !== null) return { value: '.', length: running[0].length };
   const own = /^(?:__dirname|import\.meta\.dirname|os\.path\.dirname\(\s*(?:os\.path\.(?:abspath|realpath)\(\s*__file__\s*\)|__file__)\s*\))(?![\w$])/u.exec(text);
   if (own !== null) return { value: OWN, length: own[0].length };
+  // A file beside the program: fileURLToPath(new URL("./x", import.meta.url)), require.resolve("./x").
+  const beside = /^(?:(?:url\.)?fileURLToPath\(\s*new\s+URL\(\s*(["'])(\.{1,2}\/[^"'$`\\\n]*)\1\s*,\s*import\.meta\.url\s*\)\s*\)|require\.resolve\(\s*(["'])(\.{1,2}\/[^"'$`\\\n]*)\3\s*\))/u.exec(
+    text,
+  );
+  if (beside !== null) return { value: `${OWN}/${beside[2] ?? beside[4]!}`, length: beside[0].length };
   // Path(__file__)[.resolve()|.absolute()].parent(.parent)* or .parents[N]: that many levels above the own directory.
   const pathlib = /^(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.(?:resolve|absolute)\(\s*\))*((?:\.parent(?![\w$]))+|\.parents\[\s*(\d+)\s*\])/u.exec(text);
   if (pathlib === null) return undefined;

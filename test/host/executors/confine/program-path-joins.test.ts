@@ -41,6 +41,8 @@ test("programCommandTexts: the program's own directory is where it lies, its par
     [`${PYTHON}ROOT = Path(__file__).resolve().parents[2]\nsubprocess.run(["sh", str(ROOT / "scripts" / "lint.sh")])\n`, 'python', "'sh' '/ws/.git/hooks/../../scripts/lint.sh'"],
     [`${PYTHON}subprocess.run(["sh", str(Path(__file__).parent.parent / "lint.sh")])\n`, 'python', "'sh' '/ws/.git/hooks/../lint.sh'"],
     [`${PYTHON}subprocess.run(["sh", os.path.join(os.path.dirname(__file__), "lint.sh")])\n`, 'python', "'sh' '/ws/.git/hooks/lint.sh'"],
+    [`${NODE}execFileSync("sh", [fileURLToPath(new URL("./lint.sh", import.meta.url))]);\n`, 'node', "'sh' '/ws/.git/hooks/./lint.sh'"],
+    [`${NODE}execFileSync("node", [require.resolve("../lint.js")]);\n`, 'node', "'node' '/ws/.git/hooks/../lint.js'"],
   ] as const) {
     t.deepEqual(
       programCommandTexts(code, language, own).map((run) => run.text),
@@ -49,8 +51,9 @@ test("programCommandTexts: the program's own directory is where it lies, its par
     );
     // Without it, the own directory is a hole in the operand: sh may run any file.
     const [run] = programCommandTexts(code, language);
-    t.true(run!.text.startsWith(`'sh' "$(computed)"`), run!.text);
-    t.is(run!.computedOperand, 'sh', code);
+    const program = expected.split(' ')[0]!;
+    t.true(run!.text.startsWith(`${program} "$(computed)"`), run!.text);
+    t.is(run!.computedOperand, program.replace(/'/gu, ''), code);
   }
 });
 
