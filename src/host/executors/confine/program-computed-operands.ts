@@ -41,13 +41,20 @@ function runWord(words: readonly string[], at: number, holds: (word: string) => 
 export function computedOperandRun(text: string, depth = 0): string | undefined {
   const expansions: string[] = [];
   const holds = (word: string) => (word.match(/[\uE000-\uEFFF]/gu) ?? []).some((mark) => expansions[mark.charCodeAt(0) - EXPANSION_BASE]?.includes('$(computed)') === true);
+  // After a cd to a computed directory (a cwd option zotbox cannot spell out), a relative operand is as computed.
+  let movedAway = false;
   for (const words of lexShell(text, expansions)) {
     const { at } = programOf(words);
     // A computed program is the package-runner rule's (program-runner-words.ts).
     if (at >= words.length || holds(words[at]!)) continue;
     const { program, runner } = runWord(words, at, holds);
+    if (program === 'cd') {
+      movedAway ||= words.slice(at + 1).some(holds);
+      continue;
+    }
     for (let index = at + 1; index < words.length; index++) {
-      if (!holds(words[index]!) || index === runner) continue;
+      const computed = holds(words[index]!) || (movedAway && !unmark(words[index]!).startsWith('/') && !unmark(words[index]!).startsWith('-'));
+      if (!computed || index === runner) continue;
       const behindLoader = LOADING_OPTIONS.test(unmark(words[index - 1]!)) || unmark(words[index]!).startsWith('-');
       if (program === undefined || !OPERANDS_NOT_RUN.has(program) || behindLoader) return unmark(words[at]!);
     }

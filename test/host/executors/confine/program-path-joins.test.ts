@@ -88,6 +88,9 @@ test('computedOperandRun: a computed operand is unresolved unless its literal pr
     [`pnpm exec eslint "$(computed)"`, undefined],
     [`'python3' '-m' 'ruff' 'check' "$(computed)"`, undefined],
     [`cd "$(computed)" && git status`, undefined],
+    // Where a computed cd leads, a relative operand is as computed.
+    [`cd "$(computed)" && 'sh' 'lint.sh'`, 'sh'],
+    [`cd "$(computed)" && npx prettier --check x.js`, undefined],
     // A computed program is the package-runner rule's, not this one's.
     [`"$(computed)" x`, undefined],
     ['sh scripts/lint.sh', undefined],
