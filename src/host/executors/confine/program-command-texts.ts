@@ -3,8 +3,10 @@
 // calls, os.system/popen, the os.exec*/os.spawn*/os.posix_spawn* family, pty.spawn, asyncio's create_subprocess_*;
 // Perl's and Ruby's system/exec/spawn, backquotes, qx/%x, Perl's piped open, Ruby's IO.popen and Open3 (process-call-
 // forms.ts). A literal is the text; an argv list is joined with shell quoting; a name is each value the code gives it
-// (program-command-values.ts). What stays computed stands as "$(computed)", and a command whose program is computed is
-// marked so (the caller refuses it where a package runner is in play). Comments are no calls. Pure.
+// (program-command-values.ts), carried into the paths it builds (program-path-joins.ts) and its cwd option. What stays
+// computed stands as "$(computed)"; a command whose program is computed is marked so (the caller refuses it where a
+// package runner is in play), one whose operand is, with the program that may run it (program-computed-operands.ts).
+// Comments are no calls. Pure.
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { codeSkeleton, type LiteralPart, literalAt } from './program-code-literals.js';
 import { bindingValues, elementsOf, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
