@@ -3,11 +3,15 @@
 // calls, os.system/popen, the os.exec*/os.spawn*/os.posix_spawn* family, pty.spawn, asyncio's create_subprocess_*;
 // Perl's and Ruby's system/exec/spawn, backquotes, qx/%x, Perl's piped open, Ruby's IO.popen and Open3 (process-call-
 // forms.ts). A literal is the text; an argv list is joined with shell quoting; a name is each value the code gives it
-// (program-command-values.ts). What stays computed stands as "$(computed)", and a command whose program is computed is
-// marked so (the caller refuses it where a package runner is in play). Comments are no calls. Pure.
+// (program-command-values.ts), carried into the paths it builds (program-path-joins.ts) and its cwd option. What stays
+// computed stands as "$(computed)"; a command whose program is computed is marked so (the caller refuses it where a
+// package runner is in play), one whose operand is, with the program that may run it (program-computed-operands.ts).
+// Comments are no calls. Pure.
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { codeSkeleton, type LiteralPart, literalAt } from './program-code-literals.js';
 import { bindingValues, elementsOf, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
+import { computedOperandRun } from './program-computed-operands.js';
+import { joinPieces, knownDirectoryAt, OWN, pathCallAt } from './program-path-joins.js';
 import { callAliases, type FoundCall, processCalls } from './program-process-calls.js';
 import { commandStrings, programOf } from './shell-command-reading.js';
 import { EXPANSION_BASE, lexShell } from './shell-lexer.js';
@@ -21,6 +25,8 @@ export interface ProgramCommandText {
   readonly ownDirectory?: true;
   /** A command of the text runs a program the code computes and zotbox cannot spell out (`execSync(process.argv[2])`). */
   readonly computed?: true;
+  /** A command of the text gives a computed operand to this program, which may run it (program-computed-operands.ts). */
+  readonly computedOperand?: string;
 }
 
 /** A cwd that is the program's own directory, and one that is where it runs (as no cwd at all). */
@@ -43,6 +49,8 @@ const KNOWN_PROGRAMS: Readonly<Record<string, string>> = { 'process.execPath': '
 /** How the program is read. */
 interface Reader extends ValueSource {
   readonly language: ProgramLanguage | undefined;
+  /** The program file's own directories (where it lies, where a link to it lies): what `__dirname` is. */
+  readonly own: readonly string[];
 }
 
 /** Each way of joining one value of each list, in order (at most MAX_VALUES; beyond, undefined). */
@@ -77,6 +85,43 @@ function termValues(term: string, reader: Reader, depth: number): string[] {
   return values.length > MAX_VALUES ? [HOLE] : [...new Set(values)];
 }
 
+/** The values of a path call or a known directory at `at` (`path.join(SCRIPTS, "lint.sh")`, `__dirname`), and its end. */
+function pathValuesAt(expression: string, at: number, reader: Reader, depth: number): { values: string[]; end: number } | undefined {
+  const rest = expression.slice(at);
+  const directory = knownDirectoryAt(rest);
+  // The program's own directory is each place it lies (the caller's), or a hole where the caller gives none.
+  if (directory !== undefined)
+    return {
+      values: directory.value.startsWith(OWN) ? (reader.own.length === 0 ? [HOLE] : reader.own.map((own) => own + directory.value.slice(OWN.length))) : [directory.value],
+      end: at + directory.length,
+    };
+  const call = pathCallAt(rest);
+  if (call === undefined || depth > MAX_DEPTH) return undefined;
+  const pieces = listPieces(rest, call.open, reader.skip);
+  const close = closingParen(rest, call.open, reader);
+  if (close === undefined) return undefined;
+  // A spread or keyword among the pieces (`path.join(...parts)`) is no value zotbox can spell out.
+  const lists = pieces.map((piece) => (/^\s*(?:\.\.\.|\*|\w+\s*=(?!=))/u.test(piece) ? [HOLE] : valuesOf(piece, reader, depth + 1)));
+  const joined = combinations(lists.map((list, index) => (index === 0 ? list : list.map((value) => `\uE7FD${value}`))));
+  const values = joined?.map((value) => joinPieces(call.kind, value.split('\uE7FD'))) ?? [HOLE];
+  return { values: [...new Set(values)], end: at + close + 1 };
+}
+
+/** The index of the parenthesis that closes the one at `open` in `text` (literals skipped). */
+function closingParen(text: string, open: number, reader: Reader): number | undefined {
+  let depth = 0;
+  for (let index = open; index < text.length; index++) {
+    const end = reader.skip(text, index);
+    if (end !== undefined) {
+      index = end - 1;
+      continue;
+    }
+    if ('([{'.includes(text[index]!)) depth++;
+    else if (')]}'.includes(text[index]!) && --depth === 0) return index;
+  }
+  return undefined;
+}
+
 /**
  * The string values an expression may have: its literals (a template's or f-string's splices followed), joined by
  * `+` (Perl's `.`) or side by side, each name followed to its values; anything else is a hole.
@@ -85,11 +130,20 @@ export function valuesOf(expression: string, reader: Reader, depth = 0): string[
   const lists: string[][] = [];
   let gap = '';
   const flush = () => {
-    const terms = gap.split(reader.language === 'perl' ? /\s\.\s|\+/u : /\+/u);
+    // Pathlib's `/` glues a path component on (`ROOT / "scripts"`); `+` (Perl's `.`) glues text on.
+    // (A split's capture group that took no part is undefined, whatever the type says.)
+    const terms = gap.split(reader.language === 'perl' ? /\s\.\s|\+/u : reader.language === 'python' ? /\+|(\/)/u : /\+/u) as (string | undefined)[];
     gap = '';
-    for (const term of terms) lists.push(termValues(term, reader, depth));
+    for (const term of terms) if (term !== undefined) lists.push(term === '/' ? ['/'] : termValues(term, reader, depth));
   };
   for (let index = 0; index < expression.length; index++) {
+    const joined = /[\w$.]/u.test(expression[index - 1] ?? '') ? undefined : pathValuesAt(expression, index, reader, depth);
+    if (joined !== undefined) {
+      flush();
+      lists.push(joined.values);
+      index = joined.end - 1;
+      continue;
+    }
     const literal = literalAt(expression, index, reader.language);
     if (literal === undefined) {
       gap += expression[index]!;
@@ -178,9 +232,12 @@ function callTexts(call: FoundCall, reader: Reader): { text: string; cwd?: strin
   const cwd = optionExpression(options, ['cwd', 'chdir'], reader);
   if (cwd === undefined || RUNNING_DIRECTORY.test(cwd)) return texts.map((text) => ({ text }));
   if (OWN_DIRECTORY.test(cwd)) return texts.map((text) => ({ text, cwd: '.', ownDirectory: true as const }));
-  const literal = /^\s*(["'])([^"'\\\n$`{}]*)\1\s*$/u.exec(cwd);
+  // A literal or a followed constant (`cwd: SCRIPTS`, `cwd=os.path.join(ROOT, "scripts")`): the operands are taken from there.
+  const directories = valuesOf(cwd, { ...reader, own: [] });
+  const spelled = directories.every((directory) => directory !== '' && !directory.includes(HOLE) && !/[\n$`]/u.test(directory));
   // A directory the program computes: a cd the shell reading cannot spell out, so a name run there is refused.
-  return texts.map((text) => (literal === null ? { text: `cd ${COMPUTED} && ${text}` } : { text, cwd: literal[2]! }));
+  if (!spelled) return texts.map((text) => ({ text: `cd ${COMPUTED} && ${text}` }));
+  return directories.flatMap((directory) => texts.map((text) => ({ text, cwd: directory })));
 }
 
 /** Whether a command of `text` (or of shell text inside it, `sh -c …`) runs a program that is a computed value. */
@@ -196,10 +253,10 @@ export function runsComputedProgram(text: string, depth = 0): boolean {
 }
 
 /** The command texts `code`'s process calls run, each as shell text with the line it is on and its literal cwd. */
-export function programCommandTexts(code: string, language?: ProgramLanguage): ProgramCommandText[] {
+export function programCommandTexts(code: string, language?: ProgramLanguage, own: readonly string[] = []): ProgramCommandText[] {
   const { clean, skeleton } = codeSkeleton(code, language);
   const skip = (text: string, at: number) => literalAt(text, at, language)?.end;
-  const reader: Reader = { clean, skeleton, skip, language };
+  const reader: Reader = { clean, skeleton, skip, language, own };
   const found: ProgramCommandText[] = [];
   const seen = new Set<string>();
   for (const call of processCalls(reader, language, callAliases(clean, language))) {
@@ -209,12 +266,14 @@ export function programCommandTexts(code: string, language?: ProgramLanguage): P
       const key = JSON.stringify([run, line]);
       if (seen.has(key)) continue;
       seen.add(key);
+      const operandRun = computedOperandRun(run.text);
       found.push({
         text: run.text,
         line,
         ...(run.cwd === undefined ? {} : { directory: run.cwd }),
         ...(run.ownDirectory === true ? { ownDirectory: true as const } : {}),
         ...(runsComputedProgram(run.text) ? { computed: true as const } : {}),
+        ...(operandRun === undefined ? {} : { computedOperand: operandRun }),
       });
     }
   }

@@ -458,9 +458,14 @@ function readFile(
     // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).
     const language = program ? (programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
     if (program)
-      for (const run of programCommandTexts(text, language))
+      for (const run of programCommandTexts(text, language, own))
         for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')]) {
           named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
+          // The words of what it runs, spelled out (a constant carried into a join, a cwd option): from where it runs.
+          for (const word of run.text.split('\n').flatMap((line) => lineWords(line)))
+            named.push({ name: path.resolve(from, word), as: 'words', by: whereAt(run.line, ''), runBy: `${runBy}; the program runs it` });
+          if (run.computedOperand !== undefined)
+            unresolved.push(`${whereAt(run.line, '')}: it gives ${run.computedOperand} an operand the program computes, which zotbox cannot spell out (and ${run.computedOperand} may run it)`);
           const inPlay = run.computed === true ? runnerInPlay(text, language, [from], environment) : undefined;
           if (inPlay !== undefined) unresolved.push(`${whereAt(run.line, '')}: it runs a command the program computes, which zotbox cannot spell out, and ${inPlay}`);
           for (const file of programRunsOnUserPath(run.text, environment))

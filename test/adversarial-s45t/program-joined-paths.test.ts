@@ -8,6 +8,8 @@
 // rewrites it; the user's commit runs it (end to end). The same for `path.join(process.cwd(), "scripts", "lint.sh")`,
 // pathlib's `ROOT / "scripts" / "lint.sh"`, and a process call's `cwd` option (`execFileSync("sh", ["lint.sh"], {cwd:
 // "scripts"})`, `subprocess.run([...], cwd="scripts")`: the operand is read from the top, not from scripts/). Control: the same call with the path as one literal is refused.
+// Fixed: constants are carried into the joins and the cwd option (program-path-joins.ts), a computed operand is
+// unresolved (program-computed-operands.ts).
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { project } from '../adversarial-s36i/harness.js';
