@@ -34,6 +34,10 @@ export function knownDirectoryAt(text: string): { value: string; length: number 
     text,
   );
   if (beside !== null) return { value: `${OWN}/${beside[2] ?? beside[4]!}`, length: beside[0].length };
+  // require.resolve("pkg/x") of a package: the file node's resolution finds, which the module reading protects (or
+  // leaves unresolved: node-module-resolution.ts), so the operand is spelled out; the name as written is protected too.
+  const resolved = /^require\.resolve\(\s*(["'])((?:@[\w.-]+\/)?[\w.-]+(?:\/[^"'$`\\\n]*)?)\1\s*\)/u.exec(text);
+  if (resolved !== null) return { value: resolved[2]!, length: resolved[0].length };
   // Path(__file__)[.resolve()|.absolute()].parent(.parent)* or .parents[N]: that many levels above the own directory.
   const pathlib = /^(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.(?:resolve|absolute)\(\s*\))*((?:\.parent(?![\w$]))+|\.parents\[\s*(\d+)\s*\])/u.exec(text);
   if (pathlib === null) return undefined;
