@@ -53,3 +53,17 @@ test('pnpm -r exec NAME over packages/*: a package the agent would make runs too
   t.log(await agentWrites(t, ws, 'packages/evil/package.json', '{"name":"evil"}\n'));
   t.false(existsSync(path.join(ws, 'packages/evil/package.json')));
 });
+
+test('npm exec --workspace PATH NAME in a hook: the package.json whose workspaces list the packages is refused to the write tool', async (t) => {
+  // npm's workspaces live in the root package.json, which no package-manager configuration rule protects: only the
+  // workspace reading names it.
+  const ws = project(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nexec npm exec --workspace packages/app -- acme-lint\n',
+    '.gitignore': 'node_modules/\n',
+    'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
+    'packages/app/package.json': '{"name":"app","private":true}\n',
+  });
+  const listed = '{"name":"mono","private":true,"workspaces":["packages/*"]}\n';
+  t.log(await agentWrites(t, ws, 'package.json', '{"name":"mono","private":true,"workspaces":["elsewhere/*"]}\n'));
+  t.is(readFileSync(path.join(ws, 'package.json'), 'utf8'), listed);
+});

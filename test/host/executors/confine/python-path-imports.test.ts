@@ -92,7 +92,20 @@ test('a name an earlier site-packages entry holds wins (checked with the real in
   mkdirSync(path.join(other.site, 'mypkg'));
   writeFileSync(path.join(other.site, '__editable__.mypkg-0.1.pth'), `${path.join(other.ws, 'src')}\n`);
   t.is(execFileSync(other.python, ['-c', 'import mypkg; print(mypkg.__file__)'], { cwd: '/', encoding: 'utf8' }).trim(), path.join(other.ws, 'src', 'mypkg', '__init__.py'));
-  t.true(resolve(other.python, other.ws, ['mypkg.lint']).protects('src/mypkg/lint.py'));
+  const behind = resolve(other.python, other.ws, ['mypkg.lint']);
+  t.true(behind.protects('src/mypkg/lint.py'));
+  // Found by the import itself (read on for its own imports), not only by src/'s entry rule for a shadowing package.
+  t.true(behind.files.includes(path.join(other.ws, 'src/mypkg/lint.py')));
+});
+
+test("an import read before its interpreter is met is looked up on that interpreter's path once it is", (t) => {
+  const { python, site, ws } = setUp(t);
+  writeFileSync(path.join(site, '__editable__.mypkg-0.1.pth'), `${path.join(ws, 'src')}\n`);
+  const resolver = pathImportResolver(lookup(ws));
+  const early = resolver.read(path.join(ws, pathImportName('mypkg.lint')), 'named by a hook');
+  t.deepEqual(early?.files ?? [], []);
+  const met = resolver.read(path.join(ws, moduleEntriesName('.', python)), 'named by a hook');
+  t.true((met?.files ?? []).includes(path.join(ws, 'src/mypkg/lint.py')), JSON.stringify(met?.files));
 });
 
 test("the user's PYTHONPATH comes first: an absolute entry in the project is searched, a relative one is unresolved", (t) => {
