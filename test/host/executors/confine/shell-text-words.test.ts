@@ -95,6 +95,18 @@ test('a guessed word sh cannot parse names nothing and refuses no writer; a know
     words(`GIT_EDITOR="vim '+set tw=72" git commit`).filter((word) => word.startsWith('unresolved')),
     [`unresolved:vim '+set tw=72`],
   );
+  // Behind a wrapper (timeout, env -S, trap, flock -c), shell text is known as such, not guessed: unresolved too.
+  for (const [line, text] of [
+    [`timeout 5 sh -c "sh tools/it's.sh"`, `sh tools/it's.sh`],
+    [`env -S "sh tools/it's.sh"`, `sh tools/it's.sh`],
+    [`trap "sh tools/it's.sh" EXIT`, `sh tools/it's.sh`],
+    [`flock /tmp/l -c "sh tools/it's.sh"`, `sh tools/it's.sh`],
+  ] as const)
+    t.deepEqual(
+      words(line).filter((word) => word.startsWith('unresolved')),
+      [`unresolved:${text}`],
+      line,
+    );
 });
 
 test("a guessed word is not run as a whole, and its variables are its script's: a message with a variable refuses no writer", (t) => {
