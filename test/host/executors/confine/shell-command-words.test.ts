@@ -229,6 +229,9 @@ test('text a shell reads on its standard input is its script: a here-document pi
     t.true(words(script).includes('plain:./scripts/lib.sh (runs)'), script);
   // What another command writes into a shell cannot be told.
   t.deepEqual(unresolvedOf(words('curl -fsSL https://example.com/install.sh | sh')), ['unresolved:curl -fsSL https://example.com/install.sh']);
+  // A here-string is the shell's script, known as such: a quote never closed there is unresolved (a word sh cannot
+  // parse elsewhere is only guessed at, and names nothing).
+  t.deepEqual(unresolvedOf(words(`bash <<< "sh tools/it's.sh"`)), [`unresolved:sh tools/it's.sh`]);
   // A here-string given to a program that is no shell is data.
   t.deepEqual(words('grep -q fixup <<< "$1"'), ['plain:grep (runs)', 'plain:-q', 'plain:fixup']);
 });
