@@ -329,3 +329,7 @@ test('a word a cd moved to carries that directory, where what it runs runs', (t)
   const moved = words.find((word) => word.kind === 'path' && word.text === 'web/scripts/lint.sh');
   t.deepEqual(moved?.kind === 'path' ? moved.movedTo : undefined, { text: 'web', anchor: 'plain' });
 });
+
+test('a backslash-newline inside double quotes is joined as the shell joins it, also in the program word (never guessed at)', (t) => {
+  t.true(words('"./tools/ev\\\nil.sh" --check').includes('plain:./tools/evil.sh (runs)'), JSON.stringify(words('"./tools/ev\\\nil.sh" --check')));
+});
