@@ -10,11 +10,14 @@ export const UNKNOWN = '<computed>';
 
 const escape = (name: string) => name.replace(/\$/gu, '\\$');
 
+type LiteralSkip = (text: string, at: number) => number | undefined;
+
 /**
- * The expression that starts at `from` in `code` (literals skipped by `skip`), up to a `;`, `,` or line end at its own
- * depth (a line ending in `+` or a bracket still open goes on), or the bracket that closes around it.
+ * Walks `code` from `from` with literals skipped by `skip` and brackets counted, and returns the index of the first
+ * character outside brackets opened on the way for which `stopsAt` holds, of the bracket that closes around `from`, or
+ * the end of the code.
  */
-export function expressionFrom(code: string, from: number, skip: (text: string, at: number) => number | undefined): string {
+function topLevelStop(code: string, from: number, skip: LiteralSkip, stopsAt: (c: string, index: number) => boolean): number {
   let depth = 0;
   for (let index = from; index < code.length; index++) {
     const end = skip(code, index);
@@ -25,46 +28,39 @@ export function expressionFrom(code: string, from: number, skip: (text: string, 
     const c = code[index]!;
     if ('([{'.includes(c)) depth++;
     else if (')]}'.includes(c)) {
-      if (depth === 0) return code.slice(from, index);
+      if (depth === 0) return index;
       depth--;
-    } else if (depth === 0 && (c === ';' || c === ',')) return code.slice(from, index);
-    else if (depth === 0 && c === '\n' && !/[+\\]\s*$/u.test(code.slice(from, index)) && code.slice(from, index).trim() !== '') return code.slice(from, index);
+    } else if (depth === 0 && stopsAt(c, index)) return index;
   }
-  return code.slice(from);
+  return code.length;
 }
 
-/** The top-level pieces of a bracketed list whose opening bracket is at `open`. */
-export function listPieces(code: string, open: number, skip: (text: string, at: number) => number | undefined): string[] {
+/**
+ * The expression that starts at `from` in `code` (literals skipped by `skip`), up to a `;`, `,` or line end at its own
+ * depth (a line ending in `+` or a bracket still open goes on), or the bracket that closes around it.
+ */
+export function expressionFrom(code: string, from: number, skip: LiteralSkip): string {
+  const endsExpression = (c: string, index: number) => c === ';' || c === ',' || (c === '\n' && !/[+\\]\s*$/u.test(code.slice(from, index)) && code.slice(from, index).trim() !== '');
+  return code.slice(from, topLevelStop(code, from, skip, endsExpression));
+}
+
+/** The top-level pieces of a bracketed list whose opening bracket is at `open` (none when it never closes). */
+export function listPieces(code: string, open: number, skip: LiteralSkip): string[] {
   const pieces: string[] = [];
-  let start = open + 1;
-  let depth = 0;
-  for (let index = open + 1; index < code.length; index++) {
-    const end = skip(code, index);
-    if (end !== undefined) {
-      index = end - 1;
-      continue;
-    }
-    const c = code[index]!;
-    if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) {
-      if (depth === 0) {
-        pieces.push(code.slice(start, index));
-        return pieces.filter((piece) => piece.trim() !== '');
-      }
-      depth--;
-    } else if (c === ',' && depth === 0) {
-      pieces.push(code.slice(start, index));
-      start = index + 1;
-    }
+  for (let start = open + 1; ; ) {
+    const end = topLevelStop(code, start, skip, (c) => c === ',');
+    if (end === code.length) return [];
+    pieces.push(code.slice(start, end));
+    if (code[end] !== ',') return pieces.filter((piece) => piece.trim() !== '');
+    start = end + 1;
   }
-  return [];
 }
 
 /** How the values are read: the comment-free code, its skeleton (literal texts blanked, for matching), and a literal skipper. */
 export interface ValueSource {
   readonly clean: string;
   readonly skeleton: string;
-  readonly skip: (text: string, at: number) => number | undefined;
+  readonly skip: LiteralSkip;
 }
 
 /** The elements of a list expression (`["a", "b"]`, Python's `("a", "b")`, Perl's `qw(a b)`), or undefined for another expression. */
