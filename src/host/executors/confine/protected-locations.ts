@@ -15,6 +15,7 @@ import { collectControlLocations, type UserGitEnvironment } from './control-loca
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { linkTargets } from './link-targets.js';
 import { LinkPlacement } from './links-on-the-way.js';
+import { outermostPaths } from './outermost-paths.js';
 import { onExistingPaths } from './paths-below-files.js';
 import { toolFileReferences } from './tool-file-references.js';
 
@@ -78,8 +79,7 @@ export function protectedSetOf(inventory: GitInventory, writeRoots: readonly str
     if (!isDirectory && !inGitDirectory(location.path) && !reasons.has(location.path)) reasons.set(location.path, location.reason);
   }
   for (const [entry, reason] of entries) for (const location of placed({ path: entry, tree: false, reason })) if (!reasons.has(location.path)) reasons.set(location.path, location.reason);
-  const all = [...reasons.keys()].sort((a, b) => a.length - b.length);
-  const paths = all.filter((p, index) => !all.slice(0, index).some((outer) => isInsideRoot(p, outer)));
+  const paths = outermostPaths(reasons.keys());
   return { locations, paths, reasons, unresolved, toolUnresolved: named.unresolved, linkUnresolved: linked.unresolved };
 }
 
