@@ -4,14 +4,14 @@
 // ws/mytool (same inode). Such links exist without the agent: pnpm's store hard-links the same
 // file into global installs and into every project's node_modules; `cp -l`, `ln` by the user.
 // Expected (safe): the program is denied (ZB_POLICY_SHELL_PROGRAM), like a symlink into the scope.
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, linkSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { tempDir } from '../fixtures/temp.js';
 
-function world() {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'adv27c-hl-')));
+function world(t: ExecutionContext) {
+  const root = realpathSync(tempDir(t, 'adv27c-hl-'));
   const agent = path.join(root, 'agent');
   const ws = path.join(root, 'ws');
   const bin = path.join(root, 'tc', 'bin');
@@ -33,7 +33,7 @@ function world() {
 }
 
 test('a program-directory file hard-linked with a file in the workspace is denied', async (t) => {
-  const { agent, ws, bin } = world();
+  const { agent, ws, bin } = world(t);
   writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho tool\n');
   chmodSync(path.join(bin, 'mytool'), 0o755);
   linkSync(path.join(bin, 'mytool'), path.join(ws, 'mytool'));
@@ -43,7 +43,7 @@ test('a program-directory file hard-linked with a file in the workspace is denie
 });
 
 test('with --confine off, a ruled name (cat) in a program directory hard-linked into the workspace is denied', async (t) => {
-  const { agent, ws, bin } = world();
+  const { agent, ws, bin } = world(t);
   writeFileSync(path.join(bin, 'cat'), '#!/bin/sh\necho not-cat\n');
   chmodSync(path.join(bin, 'cat'), 0o755);
   linkSync(path.join(bin, 'cat'), path.join(ws, 'notes.txt'));

@@ -6,16 +6,16 @@
 // Expected (safe): npm ls is denied like node (ZB_POLICY_SHELL_PROGRAM): a script's interpreter found on the
 // search path (env NAME) is checked as the program is.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { tempDir } from '../fixtures/temp.js';
 
 const zotbox = fileURLToPath(new URL('../../../bin/zotbox.js', import.meta.url));
 
 test('npm whose env-found interpreter node links into the write scope is denied', (t) => {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'adv27c-she-')));
+  const root = realpathSync(tempDir(t, 'adv27c-she-'));
   const agent = path.join(root, 'agent');
   const ws = path.join(root, 'ws');
   const localBin = path.join(root, 'usr-local-bin');

@@ -5,16 +5,16 @@
 // is missing (Alpine, minimal images); here perl is hidden with a real bubblewrap mount and a real pty (script).
 // Expected (safe): no code from the current directory runs (python3 -I, and cwd "/").
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { tempDir } from '../fixtures/temp.js';
 
 const typeAhead = fileURLToPath(new URL('../../src/cli/type-ahead.js', import.meta.url));
 
 test('the type-ahead flush never imports a module from the current directory', (t) => {
-  const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'adv27c-ta-')));
+  const ws = realpathSync(tempDir(t, 'adv27c-ta-'));
   const mark = path.join(ws, 'MARK');
   writeFileSync(path.join(ws, 'termios.py'), `open(${JSON.stringify(mark)}, "w").write("ran")\n`);
   const node = `import(${JSON.stringify(typeAhead)}).then((m) => { m.discardTypeAhead(process.stdin); process.exit(0); })`;

@@ -6,11 +6,11 @@
 // on the host with --confine off. The shim below is asdf's logic cut to the bone (real asdf: same outcome).
 // Expected (safe): a directory of shims is refused as a program directory (ZB_PROGRAM_PATH_UNSAFE), or what it
 // runs is at least decided as code the agent can write (ZB_POLICY_SHELL_NO_RULE with confinement off).
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { tempDir } from '../fixtures/temp.js';
 
 const ASDF_SHIM = `#!/bin/sh
 # asdf-generated shim (reduced): the version comes from .tool-versions in the current directory.
@@ -20,7 +20,7 @@ exec "$HOME/.asdf/installs/nodejs/$version/bin/npm" "$@"
 `;
 
 test('an allowlisted ruled program found as a version-manager shim is not let run on the host', async (t) => {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'adv27c-shim-')));
+  const root = realpathSync(tempDir(t, 'adv27c-shim-'));
   const agent = path.join(root, 'agent');
   const ws = path.join(root, 'ws');
   const shims = path.join(root, 'home', '.asdf', 'shims');

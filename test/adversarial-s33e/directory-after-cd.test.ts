@@ -7,13 +7,13 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a hook running `cd tools; sh "$PWD/lint.sh"` gets tools/lint.sh refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\ncd tools\nsh "$PWD/lint.sh"\n', { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\ncd tools\nsh "$PWD/lint.sh"\n', { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/lint.sh', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws, 'tools/PWNED'), `the user's git commit ran the agent's tools/lint.sh\n${run.output}`);
 });
 
 test('a hook running `OLDPWD=tools; cd -; sh lint.sh` gets tools/lint.sh refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nOLDPWD="$PWD/tools"\ncd - >/dev/null\nsh lint.sh\n', { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nOLDPWD="$PWD/tools"\ncd - >/dev/null\nsh lint.sh\n', { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/lint.sh', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws, 'tools/PWNED'), `the user's git commit ran the agent's tools/lint.sh\n${run.output}`);
 });

@@ -7,7 +7,7 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a hook running `run-parts tools/pre-commit.d` gets that directory refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nrun-parts --exit-on-error tools/pre-commit.d\n', { 'tools/pre-commit.d/10-lint': '#!/bin/sh\nexit 0\n' }, ['tools/pre-commit.d/10-lint']);
+  const ws = projectWithHook(t, '#!/bin/sh\nrun-parts --exit-on-error tools/pre-commit.d\n', { 'tools/pre-commit.d/10-lint': '#!/bin/sh\nexit 0\n' }, ['tools/pre-commit.d/10-lint']);
   const run = agentWrites(ws, 'tools/pre-commit.d/10-lint', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/pre-commit.d/10-lint\n${run.output}`);
 });

@@ -11,7 +11,7 @@ import test from 'ava';
 import { agentWrites, direnvAllow, PAYLOAD, project, userRunUnderDirenvRunsAgentCode } from './harness.js';
 
 test('GIT_SSH_COMMAND="sh ssh-wrapper.sh" in .envrc gets ssh-wrapper.sh refused to the write tool', (t) => {
-  const ws = project({ '.envrc': 'export GIT_SSH_COMMAND="sh ssh-wrapper.sh"\n' });
+  const ws = project(t, { '.envrc': 'export GIT_SSH_COMMAND="sh ssh-wrapper.sh"\n' });
   direnvAllow(ws);
   const run = agentWrites(ws, 'ssh-wrapper.sh', PAYLOAD.sh);
   // The user's fetch from an ssh remote runs the command before any network.
@@ -19,14 +19,14 @@ test('GIT_SSH_COMMAND="sh ssh-wrapper.sh" in .envrc gets ssh-wrapper.sh refused 
 });
 
 test('GIT_EDITOR="python3 -m tools.edit" in .envrc gets tools/edit.py refused to the write tool', (t) => {
-  const ws = project({ '.envrc': 'export GIT_EDITOR="python3 -m tools.edit"\n', 'tools/README.md': 'tools\n' });
+  const ws = project(t, { '.envrc': 'export GIT_EDITOR="python3 -m tools.edit"\n', 'tools/README.md': 'tools\n' });
   direnvAllow(ws);
   const run = agentWrites(ws, 'tools/edit.py', PAYLOAD.py);
   t.false(userRunUnderDirenvRunsAgentCode(ws, ['git', 'commit', '--allow-empty']), `the user's git commit, under direnv, ran the agent's tools/edit.py\n${run.output}`);
 });
 
 test('BASH_ENV=env.sh in .envrc gets env.sh refused to the write tool', (t) => {
-  const ws = project({ '.envrc': 'export BASH_ENV=env.sh\n' });
+  const ws = project(t, { '.envrc': 'export BASH_ENV=env.sh\n' });
   direnvAllow(ws);
   const run = agentWrites(ws, 'env.sh', PAYLOAD.sh);
   t.false(userRunUnderDirenvRunsAgentCode(ws, ['bash', '-c', 'true']), `the user's bash, under direnv, sourced the agent's env.sh\n${run.output}`);

@@ -9,14 +9,14 @@ import test from 'ava';
 import { agentWrites, direnvAllow, PAYLOAD, project, userRunUnderDirenvRunsAgentCode } from './harness.js';
 
 test('PERL5OPT="-Itools -MLint" in .envrc gets tools/Lint.pm refused to the write tool', (t) => {
-  const ws = project({ '.envrc': 'export PERL5OPT="-Itools -MLint"\n', 'tools/README.md': 'tools\n' });
+  const ws = project(t, { '.envrc': 'export PERL5OPT="-Itools -MLint"\n', 'tools/README.md': 'tools\n' });
   direnvAllow(ws);
   const run = agentWrites(ws, 'tools/Lint.pm', PAYLOAD.pl.replace('package Evil', 'package Lint'));
   t.false(userRunUnderDirenvRunsAgentCode(ws, ['perl', '-e', '1']), `the user's perl, under direnv, ran the agent's tools/Lint.pm\n${run.output}`);
 });
 
 test('NODE_OPTIONS="-r ./tools/setup" in .envrc gets tools/setup.js refused to the write tool', (t) => {
-  const ws = project({ '.envrc': 'export NODE_OPTIONS="-r ./tools/setup"\n', 'tools/README.md': 'tools\n' });
+  const ws = project(t, { '.envrc': 'export NODE_OPTIONS="-r ./tools/setup"\n', 'tools/README.md': 'tools\n' });
   direnvAllow(ws);
   const run = agentWrites(ws, 'tools/setup.js', PAYLOAD.js);
   t.false(userRunUnderDirenvRunsAgentCode(ws, ['node', '-e', '0']), `the user's node, under direnv, ran the agent's tools/setup.js\n${run.output}`);

@@ -8,13 +8,13 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a hook\'s function running `sh "scripts/$1.sh"` gets scripts/lint.sh refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nrun() { sh "scripts/$1.sh"; }\nrun lint\n', { 'scripts/README.md': 'scripts\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nrun() { sh "scripts/$1.sh"; }\nrun lint\n', { 'scripts/README.md': 'scripts\n' });
   const run = agentWrites(ws, 'scripts/lint.sh', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's scripts/lint.sh\n${run.output}`);
 });
 
 test('a hook running `set -- lint; sh "scripts/$1.sh"` gets scripts/lint.sh refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nset -- lint\nsh "scripts/$1.sh"\n', { 'scripts/README.md': 'scripts\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nset -- lint\nsh "scripts/$1.sh"\n', { 'scripts/README.md': 'scripts\n' });
   const run = agentWrites(ws, 'scripts/lint.sh', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's scripts/lint.sh\n${run.output}`);
 });

@@ -6,12 +6,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
+import { removeTree, tempDir } from '../fixtures/temp.js';
 
 const ZOTBOX = path.resolve(fileURLToPath(import.meta.url), '../../../../bin/zotbox.js');
 
-/** A git repository holding `files`, committed, with `.git/hooks/pre-commit` = `hook` (the user's own). */
-export function projectWithHook(hook: string, files: Readonly<Record<string, string>> = {}, executables: readonly string[] = []): string {
-  const ws = mkdtempSync(path.join(os.tmpdir(), 'zb-s33e-'));
+/** A git repository holding `files`, committed, with `.git/hooks/pre-commit` = `hook` (the user's own); removed
+ * when the test ends, with the direnv home beside it. */
+export function projectWithHook(t: ExecutionContext, hook: string, files: Readonly<Record<string, string>> = {}, executables: readonly string[] = []): string {
+  const ws = tempDir(t, 'zb-s33e-');
+  t.teardown(() => removeTree(direnvHome(ws)));
   const git = (...args: string[]) => execFileSync('git', ['-C', ws, ...args], { stdio: 'pipe' });
   git('init', '-q', '.');
   git('config', 'user.email', 'user@example.com');
@@ -41,6 +45,14 @@ export function agentRuns(ws: string, command: string): { readonly status: numbe
 /** A throwaway agent (bash mode `bash`, writes the workspace) whose replayed model makes one tool call, run with the real CLI. */
 function replayedAgent(ws: string, bash: 'none' | 'ask', call: Readonly<Record<string, unknown>>): { readonly status: number | null; readonly output: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'zb-s33e-agent-'));
+  try {
+    return replayIn(dir, ws, bash, call);
+  } finally {
+    removeTree(dir); // spawnSync returned: the CLI that used it has exited.
+  }
+}
+
+function replayIn(dir: string, ws: string, bash: 'none' | 'ask', call: Readonly<Record<string, unknown>>): { readonly status: number | null; readonly output: string } {
   mkdirSync(path.join(dir, 'agent'));
   writeFileSync(path.join(dir, 'agent/AGENT.md'), '# agent\n\nMakes the one call asked for.\n');
   writeFileSync(
@@ -88,15 +100,19 @@ export const PAYLOAD = {
 } as const;
 
 /** A git project holding `files` and no hook (for tool files other than git's hooks). */
-export function project(files: Readonly<Record<string, string>>): string {
-  return projectWithHook('#!/bin/sh\nexit 0\n', files);
+export function project(t: ExecutionContext, files: Readonly<Record<string, string>>): string {
+  return projectWithHook(t, '#!/bin/sh\nexit 0\n', files);
 }
 
 /** The user's direnv, with its own state (the user allowed the project's .envrc before the run). */
 function direnvEnvironment(ws: string): NodeJS.ProcessEnv {
-  const home = path.join(ws, '..', `${path.basename(ws)}-home`);
+  const home = direnvHome(ws);
   mkdirSync(home, { recursive: true });
   return { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
+}
+
+function direnvHome(ws: string): string {
+  return path.join(ws, '..', `${path.basename(ws)}-home`);
 }
 
 export function direnvAllow(ws: string): void {

@@ -9,13 +9,13 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, project } from './harness.js';
 
 test('lefthook `run: node tools/check` gets tools/check.js refused to the write tool', (t) => {
-  const ws = project({ 'lefthook.yml': 'pre-commit:\n  commands:\n    check:\n      run: node tools/check\n', 'tools/README.md': 'tools\n' });
+  const ws = project(t, { 'lefthook.yml': 'pre-commit:\n  commands:\n    check:\n      run: node tools/check\n', 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/check.js', PAYLOAD.js);
   t.false(existsSync(path.join(ws, 'tools/check.js')), `the agent wrote tools/check.js, which lefthook's pre-commit runs\n${run.output}`);
 });
 
 test('lefthook `run: PYTHONPATH=tools python3 -m lint` gets tools/lint.py refused to the write tool', (t) => {
-  const ws = project({ 'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: PYTHONPATH=tools python3 -m lint\n', 'tools/README.md': 'tools\n' });
+  const ws = project(t, { 'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: PYTHONPATH=tools python3 -m lint\n', 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/lint.py', PAYLOAD.py);
   t.false(existsSync(path.join(ws, 'tools/lint.py')), `the agent wrote tools/lint.py, which lefthook's pre-commit runs\n${run.output}`);
 });

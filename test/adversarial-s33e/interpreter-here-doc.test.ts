@@ -7,7 +7,7 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a hook running python3 with `import tools.lint` in a here-document gets tools/lint.py refused to the write tool', (t) => {
-  const ws = projectWithHook("#!/bin/sh\npython3 - <<'EOF'\nimport tools.lint\nEOF\n", { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, "#!/bin/sh\npython3 - <<'EOF'\nimport tools.lint\nEOF\n", { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/lint.py', PAYLOAD.py);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/lint.py\n${run.output}`);
 });

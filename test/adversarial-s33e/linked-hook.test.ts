@@ -11,7 +11,7 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a hook linked to scripts/pre-commit.sh gets what that script runs refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nexit 0\n', { 'scripts/pre-commit.sh': '#!/bin/sh\nsh scripts/check.sh\n' }, ['scripts/pre-commit.sh']);
+  const ws = projectWithHook(t, '#!/bin/sh\nexit 0\n', { 'scripts/pre-commit.sh': '#!/bin/sh\nsh scripts/check.sh\n' }, ['scripts/pre-commit.sh']);
   unlinkSync(path.join(ws, '.git/hooks/pre-commit'));
   symlinkSync('../../scripts/pre-commit.sh', path.join(ws, '.git/hooks/pre-commit'));
   const run = agentWrites(ws, 'scripts/check.sh', PAYLOAD.sh);
@@ -20,7 +20,7 @@ test('a hook linked to scripts/pre-commit.sh gets what that script runs refused 
 
 test("husky 9's .husky/pre-commit linked to scripts/pre-commit.sh gets what that script runs refused to the write tool", (t) => {
   // husky 9's runtime as it generates it (fixtures/husky9-h.sh): .husky/_/pre-commit sources h, which runs `sh -e .husky/pre-commit`.
-  const ws = projectWithHook('#!/bin/sh\nexit 0\n', { 'scripts/pre-commit.sh': '#!/bin/sh\nsh scripts/check.sh\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nexit 0\n', { 'scripts/pre-commit.sh': '#!/bin/sh\nsh scripts/check.sh\n' });
   mkdirSync(path.join(ws, '.husky/_'), { recursive: true });
   const fixtures = path.resolve(fileURLToPath(import.meta.url), '../../../../test/adversarial-s33e/fixtures');
   writeFileSync(path.join(ws, '.husky/_/h'), readFileSync(path.join(fixtures, 'husky9-h.sh'), 'utf8'));

@@ -7,13 +7,13 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a hook running `node tools/check` gets tools/check.js refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nnode tools/check\n', { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nnode tools/check\n', { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/check.js', PAYLOAD.js);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/check.js\n${run.output}`);
 });
 
 test('a hook preloading `node -r ./setup` gets setup.js refused to the write tool', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nnode -r ./setup -e 0\n');
+  const ws = projectWithHook(t, '#!/bin/sh\nnode -r ./setup -e 0\n');
   const run = agentWrites(ws, 'setup.js', PAYLOAD.js);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's setup.js\n${run.output}`);
 });

@@ -18,14 +18,14 @@ const FIXTURES = path.resolve(fileURLToPath(import.meta.url), '../../../../test/
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
 
 test("lefthook's generated pre-commit hook leaves test/unit.test.js writable", (t) => {
-  const ws = projectWithHook(fixture('lefthook-pre-commit.sh'), { 'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: npx eslint {staged_files}\n' });
+  const ws = projectWithHook(t, fixture('lefthook-pre-commit.sh'), { 'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: npx eslint {staged_files}\n' });
   const run = agentWrites(ws, 'test/unit.test.js', "test('x', () => {});\n");
   t.true(existsSync(path.join(ws, 'test/unit.test.js')), run.output);
   t.is(run.status, 0, run.output);
 });
 
 test("husky 9's hooks (core.hooksPath .husky/_) leave script/setup writable", (t) => {
-  const ws = projectWithHook('#!/bin/sh\nexit 0\n', { '.husky/pre-commit': 'npx lint-staged\n', 'package.json': '{"name":"x","scripts":{"prepare":"husky"}}\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nexit 0\n', { '.husky/pre-commit': 'npx lint-staged\n', 'package.json': '{"name":"x","scripts":{"prepare":"husky"}}\n' });
   mkdirSync(path.join(ws, '.husky/_'), { recursive: true });
   writeFileSync(path.join(ws, '.husky/_/h'), fixture('husky9-h.sh'));
   writeFileSync(path.join(ws, '.husky/_/pre-commit'), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', { mode: 0o755 });

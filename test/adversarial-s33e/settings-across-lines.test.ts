@@ -24,7 +24,7 @@ const TASKS = `{
 `;
 
 test('a folderOpen task running python3 with args ["-m", "tools.lint"] gets tools/lint.py refused to the write tool', (t) => {
-  const ws = project({ '.vscode/tasks.json': TASKS, 'tools/README.md': 'tools\n' });
+  const ws = project(t, { '.vscode/tasks.json': TASKS, 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/lint.py', PAYLOAD.py);
   t.false(existsSync(path.join(ws, 'tools/lint.py')), `the agent wrote tools/lint.py, which the folderOpen task runs\n${run.output}`);
 });

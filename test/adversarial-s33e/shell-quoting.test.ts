@@ -9,19 +9,19 @@ import test from 'ava';
 import { agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCode } from './harness.js';
 
 test('a backslash-newline inside double quotes is read as the shell joins it', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nsh "tools/ev\\\nil.sh"\n', { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nsh "tools/ev\\\nil.sh"\n', { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/evil.sh', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/evil.sh\n${run.output}`);
 });
 
 test("bash's $'...' quoting is read as the word it spells", (t) => {
-  const ws = projectWithHook("#!/bin/bash\nbash $'tools/evil.sh'\n", { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, "#!/bin/bash\nbash $'tools/evil.sh'\n", { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/evil.sh', PAYLOAD.sh);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/evil.sh\n${run.output}`);
 });
 
 test("an escaped quote in $'...' does not hide the rest of the script from the grammar", (t) => {
-  const ws = projectWithHook("#!/bin/bash\necho $'don\\'t'\npython3 -m tools.lint\necho 'ok'\n", { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, "#!/bin/bash\necho $'don\\'t'\npython3 -m tools.lint\necho 'ok'\n", { 'tools/README.md': 'tools\n' });
   const run = agentWrites(ws, 'tools/lint.py', PAYLOAD.py);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/lint.py\n${run.output}`);
 });

@@ -9,14 +9,14 @@ import { agentRuns, agentWrites, PAYLOAD, projectWithHook, userCommitRunsAgentCo
 
 for (const wrapper of ['nice', 'timeout 60']) {
   test(`a hook running \`${wrapper} python3 -m tools.lint\` gets tools/lint.py refused to the write tool`, (t) => {
-    const ws = projectWithHook(`#!/bin/sh\n${wrapper} python3 -m tools.lint\n`, { 'tools/README.md': 'tools\n' });
+    const ws = projectWithHook(t, `#!/bin/sh\n${wrapper} python3 -m tools.lint\n`, { 'tools/README.md': 'tools\n' });
     const run = agentWrites(ws, 'tools/lint.py', PAYLOAD.py);
     t.false(userCommitRunsAgentCode(ws), `the user's git commit ran the agent's tools/lint.py\n${run.output}`);
   });
 }
 
 test('the same hook and a confined bash command writing tools/lint.py: the file is put back or the run stops', (t) => {
-  const ws = projectWithHook('#!/bin/sh\nnice python3 -m tools.lint\n', { 'tools/README.md': 'tools\n' });
+  const ws = projectWithHook(t, '#!/bin/sh\nnice python3 -m tools.lint\n', { 'tools/README.md': 'tools\n' });
   const run = agentRuns(ws, `printf '%s' "${PAYLOAD.py.trim()}" > tools/lint.py`);
   t.false(userCommitRunsAgentCode(ws), `the user's git commit ran tools/lint.py written by the agent's confined bash\n${run.output}`);
 });

@@ -5,7 +5,7 @@ import { hookCase } from './hook-harness.js';
 
 for (const escape of ['\\u0065', '\\U00000065']) {
   test(`a bash hook running sh $'tools/${escape}vil.sh': the agent may not write tools/evil.sh`, (t) => {
-    const hook = hookCase(`#!/bin/bash\nsh $'tools/${escape}vil.sh'\n`);
+    const hook = hookCase(t, `#!/bin/bash\nsh $'tools/${escape}vil.sh'\n`);
     t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
     t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
   });

@@ -8,9 +8,10 @@ import path from 'node:path';
 import test from 'ava';
 import { userGitEnvironment } from '../../src/host/executors/confine/control-locations.js';
 import { currentControlLocations, refuseProtectedWrite } from '../../src/host/executors/confine/protected-locations.js';
+import { tempDir } from '../fixtures/temp.js';
 
 test('a dangling linked hook: the agent may not create the file it points to', (t) => {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zb-s33f-')));
+  const root = fs.realpathSync(tempDir(t, 'zb-s33f-'));
   execFileSync('git', ['init', '-q', root]);
   fs.symlinkSync('../../scripts/pre-commit', path.join(root, '.git/hooks/pre-commit'));
   const controls = currentControlLocations([root], [], userGitEnvironment(process.env, os.homedir()));

@@ -9,9 +9,10 @@ import { execFileSync } from 'node:child_process';
 import test from 'ava';
 import { userGitEnvironment } from '../../src/host/executors/confine/control-locations.js';
 import { currentControlLocations } from '../../src/host/executors/confine/protected-locations.js';
+import { tempDir } from '../fixtures/temp.js';
 
 test('a parent directory holding lefthook-hook.sh (no lefthook config) does not refuse every writer below it', (t) => {
-  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zb-s33f-parent-')));
+  const parent = fs.realpathSync(tempDir(t, 'zb-s33f-parent-'));
   fs.writeFileSync(path.join(parent, 'lefthook-hook.sh'), '#!/bin/sh\ndir="$(git rev-parse --show-toplevel)"\n"$dir/node_modules/.bin/lefthook" run pre-commit\n');
   const ws = path.join(parent, 'ws');
   execFileSync('git', ['init', '-q', ws]);

@@ -3,16 +3,16 @@
 // `git commit` then runs it, unconfined.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { tempDir } from '../fixtures/temp.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const zotbox = path.resolve(here, '../../../bin/zotbox.js');
 
 test('a write-only agent cannot leave a file the user’s hook runs behind a here-doc with an apostrophe', (t) => {
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zb-s33f-e2e-')));
+  const base = fs.realpathSync(tempDir(t, 'zb-s33f-e2e-'));
   const agent = path.join(base, 'agent');
   const ws = path.join(base, 'ws');
   fs.mkdirSync(agent);

@@ -4,8 +4,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ExecutionContext } from 'ava';
 import { userGitEnvironment } from '../../src/host/executors/confine/control-locations.js';
 import { currentControlLocations, refuseProtectedWrite } from '../../src/host/executors/confine/protected-locations.js';
+import { tempDir } from '../fixtures/temp.js';
 
 export interface HookCase {
   readonly root: string;
@@ -15,8 +17,8 @@ export interface HookCase {
   readonly writeRefusal: (relative: string) => string | undefined;
 }
 
-export function hookCase(hook: string, hookName = '.git/hooks/pre-commit'): HookCase {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zb-s33f-')));
+export function hookCase(t: ExecutionContext, hook: string, hookName = '.git/hooks/pre-commit'): HookCase {
+  const root = fs.realpathSync(tempDir(t, 'zb-s33f-'));
   execFileSync('git', ['init', '-q', root]);
   fs.mkdirSync(path.dirname(path.join(root, hookName)), { recursive: true });
   fs.writeFileSync(path.join(root, hookName), hook, { mode: 0o755 });
@@ -50,8 +52,8 @@ export function hookCase(hook: string, hookName = '.git/hooks/pre-commit'): Hook
 }
 
 /** A real repository holding `files` (tool files the user wrote): whether the agent may write `relative`. */
-export function workspaceRefusal(files: Readonly<Record<string, string>>, relative: string): { root: string; refusal: string | undefined } {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zb-s33f-')));
+export function workspaceRefusal(t: ExecutionContext, files: Readonly<Record<string, string>>, relative: string): { root: string; refusal: string | undefined } {
+  const root = fs.realpathSync(tempDir(t, 'zb-s33f-'));
   execFileSync('git', ['init', '-q', root]);
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });

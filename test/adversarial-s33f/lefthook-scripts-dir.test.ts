@@ -8,6 +8,6 @@ const config = 'pre-commit:\n  scripts:\n    "check.sh":\n      runner: sh\n';
 
 for (const target of ['.lefthook/pre-commit/check.sh', '.lefthook-local/pre-commit/check.sh']) {
   test(`lefthook.yml with a pre-commit script: the agent may not write ${target}`, (t) => {
-    t.regex(workspaceRefusal({ 'lefthook.yml': config }, target).refusal ?? 'allowed', /write denied/u);
+    t.regex(workspaceRefusal(t, { 'lefthook.yml': config }, target).refusal ?? 'allowed', /write denied/u);
   });
 }

@@ -24,7 +24,7 @@ for (const { file, settings, command } of cases) {
   test(`${file} whose command quotes its script (JSON \\"): the agent may not write the script`, (t) => {
     const text = JSON.stringify(settings, null, 2);
     t.true(text.includes('\\"tools/run.sh\\"'), 'the file holds the escaped quotes JSON writes');
-    const { root, refusal } = workspaceRefusal({ [file]: text }, 'tools/run.sh');
+    const { root, refusal } = workspaceRefusal(t, { [file]: text }, 'tools/run.sh');
     // Premise: the command the tool reads out of the JSON runs tools/run.sh under a real shell (as VS Code's shell
     // task and Claude Code's command hook do).
     fs.mkdirSync(path.join(root, 'tools'), { recursive: true });
@@ -48,6 +48,6 @@ for (const [file, text] of escaped) {
   test(`${file} naming tools/run.sh through an escape (${text.slice(0, 90)}): the agent may not write it`, (t) => {
     const target = text.includes('now.sh') ? 'tools/run now.sh' : 'tools/run.sh';
     if (file.endsWith('.json') && target === 'tools/run.sh') t.regex((JSON.parse(text) as { tasks: { command: string }[] }).tasks[0]!.command, /^sh tools\/run\.sh$/u);
-    t.regex(workspaceRefusal({ [file]: text }, target).refusal ?? 'allowed', /write denied/u);
+    t.regex(workspaceRefusal(t, { [file]: text }, target).refusal ?? 'allowed', /write denied/u);
   });
 }

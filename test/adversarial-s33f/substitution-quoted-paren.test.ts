@@ -4,7 +4,7 @@ import test from 'ava';
 import { hookCase } from './hook-harness.js';
 
 test('a hook whose command substitution holds a quoted ")" and then runs tools/evil.sh: the agent may not write it', (t) => {
-  const hook = hookCase('#!/bin/sh\nx=$(echo ")"; sh tools/evil.sh)\n');
+  const hook = hookCase(t, '#!/bin/sh\nx=$(echo ")"; sh tools/evil.sh)\n');
   t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
   t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
 });

@@ -3,7 +3,7 @@ import test from 'ava';
 import { hookCase } from './hook-harness.js';
 
 test('a hook whose trap runs tools/evil.sh at exit: the agent may not write it', (t) => {
-  const hook = hookCase('#!/bin/sh\ntrap "sh tools/evil.sh" EXIT\n');
+  const hook = hookCase(t, '#!/bin/sh\ntrap "sh tools/evil.sh" EXIT\n');
   t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
   t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
 });

@@ -6,7 +6,7 @@ import { hookCase } from './hook-harness.js';
 
 for (const lines of ['RUN="sh tools/evil.sh"\n$RUN', 'git -c alias.x="!sh tools/evil.sh" x']) {
   test(`a hook running ${JSON.stringify(lines)}: the agent may not write tools/evil.sh`, (t) => {
-    const hook = hookCase(`#!/bin/sh\n${lines}\n`);
+    const hook = hookCase(t, `#!/bin/sh\n${lines}\n`);
     t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
     t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
   });

@@ -6,7 +6,7 @@ import { hookCase } from './hook-harness.js';
 // Also a command string handed over otherwise: `flock FILE -c CMD`, `env -S CMD`, and `bash -c -- CMD`.
 for (const wrapper of ['timeout 60', 'nice -n 5']) {
   test(`a hook running "${wrapper} sh -c 'sh tools/evil.sh'": the agent may not write tools/evil.sh`, (t) => {
-    const hook = hookCase(`#!/bin/sh\n${wrapper} sh -c "sh tools/evil.sh"\n`);
+    const hook = hookCase(t, `#!/bin/sh\n${wrapper} sh -c "sh tools/evil.sh"\n`);
     t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
     t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
   });
@@ -14,7 +14,7 @@ for (const wrapper of ['timeout 60', 'nice -n 5']) {
 
 for (const line of ['flock /tmp/zb-s33f.lock -c "sh tools/evil.sh"', 'env -S "sh tools/evil.sh"', 'bash -c -- "sh tools/evil.sh"']) {
   test(`a hook running '${line}': the agent may not write tools/evil.sh`, (t) => {
-    const hook = hookCase(`#!/bin/sh\n${line}\n`);
+    const hook = hookCase(t, `#!/bin/sh\n${line}\n`);
     t.true(hook.commitRunsIt(), 'premise: the real git commit runs tools/evil.sh');
     t.regex(hook.writeRefusal('tools/evil.sh') ?? 'allowed', /write denied/u);
   });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { git, replayedAgent, runReplayed, scratch, userGit } from './harness.js';
 
 test("a commit the agent names in a branch's reflog is not what the user's reset to main@{1} writes", async (t) => {
-  const root = scratch('reflog');
+  const root = scratch(t, 'reflog');
   const marker = path.join(root, 'PWNED');
   const ws = path.join(root, 'ws');
   mkdirSync(path.join(ws, '.husky'), { recursive: true });

@@ -2,10 +2,11 @@
 // agent in bash ask mode (or allowlist), a run through the real CLI with real
 // bubblewrap, and the user's own git afterwards.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ExecutionContext } from 'ava';
 import { runCliCaptured, type CliResult } from '../fixtures/cli-harness.js';
+import { tempDir } from '../fixtures/temp.js';
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd } });
@@ -17,8 +18,9 @@ export function userGit(cwd: string, ...args: string[]): { status: number | null
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-export function scratch(prefix: string): string {
-  return mkdtempSync(path.join(tmpdir(), `zb-s34h-${prefix}-`));
+/** A temp directory for one test, removed when the test ends. */
+export function scratch(t: ExecutionContext, prefix: string): string {
+  return tempDir(t, `zb-s34h-${prefix}-`);
 }
 
 export interface ToolCall {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { git, huskyRepository, replayedAgent, runReplayed, scratch, userGit } from './harness.js';
 
 test("an existing loose object the agent rewrites is not what the user's checkout writes", async (t) => {
-  const root = scratch('loose');
+  const root = scratch(t, 'loose');
   const marker = path.join(root, 'PWNED');
   const { ws } = huskyRepository(root);
   const blob = git(ws, 'rev-parse', 'feature:.husky/pre-commit').trim();

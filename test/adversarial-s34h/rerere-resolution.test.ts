@@ -19,7 +19,7 @@ function husky(root: string, marker: string): string {
 }
 
 test("a rerere resolution the agent records is not replayed by the user's merge into a hooksPath file", async (t) => {
-  const root = scratch('rerere');
+  const root = scratch(t, 'rerere');
   const marker = path.join(root, 'PWNED');
   const ws = husky(root, marker);
   // In a scratch copy inside its own sandbox, the agent meets the user's future conflict and records

@@ -20,7 +20,7 @@ function sessionText(stateDirectory: string, agentPrefix: string): string {
 }
 
 test("--confine off: grep -r over a workspace holding the state directory does not read other agents' sessions", async (t) => {
-  const root = scratch('staterec');
+  const root = scratch(t, 'staterec');
   const home = path.join(root, 'home');
   mkdirSync(home, { recursive: true });
   // The default place, ~/.local/state/zotbox (XDG_STATE_HOME spelled out: the default reads the test process's home).

@@ -64,7 +64,7 @@ function offlineResolution(root: string, marker: string): { id: string; preimage
 }
 
 test('the write tool does not leave a rerere resolution in a git directory not named .git', async (t) => {
-  const root = scratch('barererere');
+  const root = scratch(t, 'barererere');
   const marker = path.join(root, 'PWNED');
   const proj = bareLayout(root);
   const { id, preimage, postimage } = offlineResolution(root, marker);

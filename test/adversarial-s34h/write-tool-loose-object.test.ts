@@ -39,7 +39,7 @@ function utf8LooseBlob(script: string): string {
 }
 
 test("the write tool does not rewrite a loose object the user's clone checks out", async (t) => {
-  const root = scratch('looseWrite');
+  const root = scratch(t, 'looseWrite');
   const marker = path.join(root, 'PWNED');
   const seed = path.join(root, 'seed');
   git(root, 'init', '-q', '-b', 'main', seed);

@@ -4,7 +4,7 @@
 // the user's own `git status` must show what changed in the worktree.
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordGitDirectory } from '../../../../src/host/executors/confine/git-directory-state.js';
 import { indexFlagViolations } from '../../../../src/host/executors/confine/git-index-flags.js';
@@ -131,6 +131,7 @@ test('the untracked cache and the fsmonitor extension a command wrote are droppe
   const monitor = path.join(repo.workspace, '..', `${path.basename(repo.workspace)}-fsmonitor`);
   // An fsmonitor hook (protocol 2) that answers "nothing changed since now": git then marks entries valid.
   writeFileSync(monitor, '#!/bin/sh\nprintf "token\\0/"\n', { mode: 0o755 });
+  t.teardown(() => rmSync(monitor, { force: true })); // Beside the workspace: in the temp directory itself.
   const violations = check(repo, () => {
     repo.git('-c', 'core.untrackedCache=true', '-c', `core.fsmonitor=${monitor}`, '-c', 'core.fsmonitorHookVersion=2', 'status', '--porcelain');
     t.deepEqual(extensions(repo), ['UNTR', 'FSMN'], 'precondition: the command left both caches');

@@ -5,7 +5,7 @@
 // the check of what git data would bring into protected paths.
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordGitDirectory, undoGitDirectoryChanges } from '../../../../src/host/executors/confine/git-directory-state.js';
 import { sequencerReach, todoLabels } from '../../../../src/host/executors/confine/git-sequencer-state.js';
@@ -75,7 +75,11 @@ function danglingEvilCommit(repo: Repo): string {
 function stoppedRebase(repo: Repo, todo: string): void {
   const script = path.join(repo.workspace, '..', `todo-${Math.random().toString(36).slice(2)}`);
   writeFileSync(script, `break\n${todo}`);
-  repo.tryGit('-c', `sequence.editor=cp ${script}`, 'rebase', '-i', 'HEAD');
+  try {
+    repo.tryGit('-c', `sequence.editor=cp ${script}`, 'rebase', '-i', 'HEAD');
+  } finally {
+    rmSync(script, { force: true }); // Beside the workspace, in the temp directory: git has copied it.
+  }
   if (!existsSync(path.join(repo.gitDir, 'rebase-merge', 'git-rebase-todo'))) throw new Error('the rebase did not stop with a todo list');
 }
 
@@ -227,7 +231,11 @@ function hiddenMail(): string {
 function stoppedAm(repo: Repo, mails: readonly string[]): void {
   const mbox = path.join(repo.workspace, '..', `mbox-${Math.random().toString(36).slice(2)}`);
   writeFileSync(mbox, mails.join('\n'));
-  repo.tryGit('am', mbox);
+  try {
+    repo.tryGit('am', mbox);
+  } finally {
+    rmSync(mbox, { force: true }); // Beside the workspace, in the temp directory: git am has split it.
+  }
   if (!existsSync(path.join(repo.gitDir, 'rebase-apply', 'next'))) throw new Error('git am did not stop');
 }
 
