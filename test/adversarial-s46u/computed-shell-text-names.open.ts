@@ -12,7 +12,8 @@ import type { ExecutionContext } from 'ava';
 import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 import { markerOf } from '../adversarial-s45t/fixtures.js';
 
-const LIST = '#!/usr/bin/env node\nconst { execFileSync, execSync } = require("node:child_process");\nconst files = execFileSync("git", ["diff", "--cached", "--name-only"], { encoding: "utf8" }).split("\\n").filter(Boolean);\n';
+const LIST =
+  '#!/usr/bin/env node\nconst { execFileSync, execSync } = require("node:child_process");\nconst files = execFileSync("git", ["diff", "--cached", "--name-only"], { encoding: "utf8" }).split("\\n").filter(Boolean);\n';
 
 const hookProject = (t: ExecutionContext, run: string) => project(t, { '.git/hooks/pre-commit': `${LIST}${run}`, 'src/app.js': '1;\n' });
 
@@ -30,12 +31,13 @@ async function namedFileThenCommit(t: ExecutionContext, ws: string): Promise<voi
   t.false(existsSync(marker), "a staged file's name ran as shell code in the user's pre-commit hook");
 }
 
-test('a staged file name put into a hook\'s shell text does not run (git add, an inert program)', async (t) => {
+test("a staged file name put into a hook's shell text does not run (git add, an inert program)", async (t) => {
   await namedFileThenCommit(t, hookProject(t, 'execSync(`git add ${files.join(" ")}`, { stdio: "inherit" });\n'));
 });
 
-test('a staged file name put into a python hook\'s shell text does not run', async (t) => {
-  const hook = '#!/usr/bin/env python3\nimport subprocess\n\nfiles = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\nsubprocess.run(f"git add {\' \'.join(files)}", shell=True)\n';
+test("a staged file name put into a python hook's shell text does not run", async (t) => {
+  const hook =
+    '#!/usr/bin/env python3\nimport subprocess\n\nfiles = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\nsubprocess.run(f"git add {\' \'.join(files)}", shell=True)\n';
   await namedFileThenCommit(t, project(t, { '.git/hooks/pre-commit': hook, 'src/app.js': '1;\n' }));
 });
 

@@ -17,7 +17,7 @@ const payload = (marker: string) => `GIT_CONFIG_COUNT=1\nGIT_CONFIG_KEY_0=core.f
 /** dotenv-cli's `dotenv [-e FILE] -- CMD`: `.env` exported into CMD's environment. */
 const DOTENV_CLI = '#!/bin/sh\nset -a\n. ./.env\nset +a\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n';
 
-test("control (passes today): the .env a node hook loads with process.loadEnvFile() is protected", async (t) => {
+test('control (passes today): the .env a node hook loads with process.loadEnvFile() is protected', async (t) => {
   const hook = '#!/usr/bin/env node\nprocess.loadEnvFile();\nrequire("node:child_process").execFileSync("git", ["status", "--short"], { stdio: "inherit" });\n';
   await writeThenCommit(t, hookProject(t, hook), '.env', payload);
 });

@@ -35,13 +35,14 @@ function eslintProject(t: ExecutionContext, hook: string, local: boolean): strin
 }
 
 const payload = (marker: string) => `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "agent code ran");\nmodule.exports = [];\n`;
-const STAGED = '#!/usr/bin/env node\nconst { execFileSync, execSync } = require("node:child_process");\nconst files = execFileSync("git", ["diff", "--cached", "--name-only"], { encoding: "utf8" }).split("\\n").filter((f) => f.endsWith(".js"));\nexecSync(`npx eslint src ${files.join(" ")}`, { stdio: "inherit" });\n';
+const STAGED =
+  '#!/usr/bin/env node\nconst { execFileSync, execSync } = require("node:child_process");\nconst files = execFileSync("git", ["diff", "--cached", "--name-only"], { encoding: "utf8" }).split("\\n").filter((f) => f.endsWith(".js"));\nexecSync(`npx eslint src ${files.join(" ")}`, { stdio: "inherit" });\n';
 
-test('the eslint config a hook\'s `npx eslint src` loads is protected (eslint installed in node_modules)', async (t) => {
+test("the eslint config a hook's `npx eslint src` loads is protected (eslint installed in node_modules)", async (t) => {
   await writeThenCommit(t, eslintProject(t, '#!/bin/sh\nnpx eslint src\n', true), 'eslint.config.js', payload);
 });
 
-test('the eslint config a hook\'s eslint loads is protected (eslint on the user\'s PATH)', async (t) => {
+test("the eslint config a hook's eslint loads is protected (eslint on the user's PATH)", async (t) => {
   const bin = userBin(t, { eslint: `#!/bin/sh\nexec node ${ESLINT} "$@"\n` });
   await writeThenCommit(t, eslintProject(t, '#!/bin/sh\neslint src\n', false), 'eslint.config.js', payload, bin);
 });

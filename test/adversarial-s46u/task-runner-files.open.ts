@@ -10,8 +10,7 @@ import { project } from '../adversarial-s36i/harness.js';
 import { ordinaryWriteAccepted, writeThenCommit } from '../adversarial-s45t/fixtures.js';
 
 const MAKEFILE = 'lint:\n\t@echo lint ok\n';
-const makeProject = (t: ExecutionContext, hook: string) =>
-  project(t, { '.git/hooks/pre-commit': hook, Makefile: MAKEFILE, 'frontend/Makefile': MAKEFILE, 'src/app.js': '1;\n' });
+const makeProject = (t: ExecutionContext, hook: string) => project(t, { '.git/hooks/pre-commit': hook, Makefile: MAKEFILE, 'frontend/Makefile': MAKEFILE, 'src/app.js': '1;\n' });
 const payload = (marker: string) => `lint:\n\t@touch ${marker}\n`;
 
 test('the Makefile a hook runs `make lint` with is protected', async (t) => {

@@ -26,7 +26,17 @@ async function agentWritesOnPath(t: ExecutionContext, ws: string, file: string, 
   const agent = path.join(dir, 'agent');
   mkdirSync(agent);
   const permissions = { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'none' } };
-  const manifest = { zotfile: 1, name: 'writer', version: '1.0.0', description: 'writes one file', license: 'MIT', runtime: { min_zot: '0.2.0' }, model: { requires: ['tools'], min_context: 32000 }, permissions, entry: { greeting: 'g', default_prompt: 'go' } };
+  const manifest = {
+    zotfile: 1,
+    name: 'writer',
+    version: '1.0.0',
+    description: 'writes one file',
+    license: 'MIT',
+    runtime: { min_zot: '0.2.0' },
+    model: { requires: ['tools'], min_context: 32000 },
+    permissions,
+    entry: { greeting: 'g', default_prompt: 'go' },
+  };
   writeFileSync(path.join(agent, 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(path.join(agent, 'AGENT.md'), '# writer\n');
   const usage = { input_tokens: 0, output_tokens: 0 };
@@ -35,7 +45,10 @@ async function agentWritesOnPath(t: ExecutionContext, ws: string, file: string, 
     { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
   ];
   writeFileSync(path.join(dir, 'replay.json'), JSON.stringify({ zotbox_replay: 1, model: 'm', turns }));
-  const result = await runCliCaptured(['run', agent, '--cwd', ws, '--replay', path.join(dir, 'replay.json'), '-y'], { env: { PATH: `./bin:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '' }, cwd: ws });
+  const result = await runCliCaptured(['run', agent, '--cwd', ws, '--replay', path.join(dir, 'replay.json'), '-y'], {
+    env: { PATH: `./bin:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '' },
+    cwd: ws,
+  });
   return result.stdout + result.stderr;
 }
 
