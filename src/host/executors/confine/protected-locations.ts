@@ -4,13 +4,15 @@
 // are listed and their contents recorded; inside the sandbox the existing ones
 // are bound read-only; after the call each is compared with the record, and
 // whatever was created, changed, replaced or removed is put back as it was (also
-// unconfined, where nothing was read-only), and the run stops.
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// unconfined, where nothing was read-only), and the run stops. Past the byte budget a
+// file is recorded by identity: changed, it is removed instead (file-identity.ts).
+import { chmodSync, closeSync, constants, fstatSync, type BigIntStats, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, isImportableName, moduleEntryName, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import { fileIdentity, sameIdentity, settledAfter, waitPast, wallClockNs, type FileIdentity } from './file-identity.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { linkTargets } from './link-targets.js';
@@ -19,9 +21,15 @@ import { outermostPaths } from './outermost-paths.js';
 import { onExistingPaths } from './paths-below-files.js';
 import { toolFileReferences } from './tool-file-references.js';
 
-/** Entries and bytes recorded per call at most: past these zotbox cannot promise to put things back, and refuses. */
+/**
+ * Entries recorded per call at most: past it zotbox refuses (link-targets.ts walks the same trees within the same bound,
+ * so a higher one here would be refused there). Bytes kept per call at most: past them files are recorded by identity
+ * (file-identity.ts): one changed cannot be put back and is removed instead, which leaves nothing of the agent's either.
+ */
 const MAX_ENTRIES = 20_000;
 const MAX_BYTES = 64 * 1024 * 1024;
+/** The longest zotbox waits for recent ctimes to settle (file-identity.ts: 3 s on a filesystem of whole seconds). */
+const MAX_SETTLE_NS = 4_000_000_000n;
 
 export interface ProtectedSet {
   /** For the gate: every control location (git directories' own entries included). */
@@ -211,6 +219,7 @@ type Recorded =
   | { readonly kind: 'missing' }
   | { readonly kind: 'granted' }
   | { readonly kind: 'file'; readonly mode: number; readonly data: Buffer }
+  | { readonly kind: 'identity'; readonly identity: FileIdentity }
   | { readonly kind: 'link'; readonly target: string }
   | { readonly kind: 'directory'; readonly mode: number; readonly children: ReadonlyMap<string, Recorded> }
   | { readonly kind: 'other'; readonly ino: number };
@@ -220,37 +229,94 @@ export interface ProtectedRecord {
   readonly entries: ReadonlyMap<string, Recorded>;
 }
 
+/** Options for tests: the wall clock (ns since the epoch) that decides whether a file changed too recently to trust its ctime. */
+export interface RecordOptions {
+  readonly clock?: () => bigint;
+}
+
 function tooLarge(p: string): ZotboxError {
   return new ZotboxError(
     'ZB_CONFINEMENT_BIND_UNSAFE',
-    `command refused: the protected files around ${p} hold more than ${MAX_ENTRIES} entries or ${MAX_BYTES / 1024 / 1024} MiB, too much for zotbox to record and put back after each command. Move them out of the write scopes, or declare a narrower write scope.`,
+    `command refused: the protected files around ${p} hold more than ${MAX_ENTRIES} entries, too many for zotbox to record and check after each command. Move them out of the write scopes, or declare a narrower write scope.`,
     { details: { path: p } },
   );
 }
 
+/** A protected file found by the walk, recorded by identity until it is given bytes. */
+interface FoundFile {
+  readonly path: string;
+  readonly stats: BigIntStats;
+  /** Named as a protected path itself (a hook, .envrc, .pnp.cjs), not found inside a protected directory. */
+  readonly named: boolean;
+  readonly place: Map<string, Recorded>;
+  readonly key: string;
+}
+
 /**
- * Records every protected path before a call (every writer: commands, confined or not, and the file tools). A protected
- * file zotbox cannot read refuses the call: it could not be put back; so does a set with unresolved config values.
+ * Records every protected path before a call (every writer: commands, confined or not, and the file tools). Files are
+ * kept byte for byte while MAX_BYTES lasts, the files named as protected paths first and then smallest first (a hook,
+ * an .envrc, a package.json fit before any cache zip); the rest by identity (file-identity.ts), never read. A protected
+ * file zotbox cannot read for its bytes refuses the call: it could not be put back; so does a set with unresolved
+ * config values, or more than MAX_ENTRIES entries.
  */
-export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]): ProtectedRecord {
+export function recordProtected(set: ProtectedSet, writeRoots: readonly string[], options: RecordOptions = {}): ProtectedRecord {
   refuseUnresolvedControls(set); // what cannot be listed cannot be recorded, bound or put back: no command runs
   refuseUnresolvedLinks(set);
-  const budget = { entries: 0, bytes: 0 };
-  const record = (p: string): Recorded => {
-    if (writeRoots.includes(p)) return { kind: 'granted' };
+  const budget = { entries: 0 };
+  const files: FoundFile[] = [];
+  const record = (p: string, place: Map<string, Recorded>, key: string, named: boolean): void => {
+    if (writeRoots.includes(p)) return void place.set(key, { kind: 'granted' });
     if (++budget.entries > MAX_ENTRIES) throw tooLarge(p);
-    const stats = lstatSync(p, { throwIfNoEntry: false });
-    if (stats === undefined) return { kind: 'missing' };
-    if (stats.isSymbolicLink()) return { kind: 'link', target: readlinkSync(p) };
+    const stats = lstatSync(p, { throwIfNoEntry: false, bigint: true });
+    if (stats === undefined) return void place.set(key, { kind: 'missing' });
+    if (stats.isSymbolicLink()) return void place.set(key, { kind: 'link', target: readlinkSync(p) });
     if (stats.isFile()) {
-      budget.bytes += stats.size;
-      if (budget.bytes > MAX_BYTES) throw tooLarge(p);
-      return { kind: 'file', mode: stats.mode & 0o7777, data: readRegularFile(p) };
+      files.push({ path: p, stats, named, place, key });
+      return void place.set(key, { kind: 'identity', identity: fileIdentity(stats) });
     }
-    if (stats.isDirectory()) return { kind: 'directory', mode: stats.mode & 0o7777, children: new Map(readdirSync(p).map((name) => [name, record(path.join(p, name))])) };
-    return { kind: 'other', ino: stats.ino };
+    if (!stats.isDirectory()) return void place.set(key, { kind: 'other', ino: Number(stats.ino) });
+    const children = new Map<string, Recorded>();
+    place.set(key, { kind: 'directory', mode: Number(stats.mode & 0o7777n), children });
+    for (const name of readdirSync(p)) record(path.join(p, name), children, name, false);
   };
-  return { set, entries: new Map(set.paths.map((p) => [p, record(p)])) };
+  const entries = new Map<string, Recorded>();
+  for (const p of set.paths) record(p, entries, p, true);
+  keepBytes(files);
+  settleIdentities(entries, options.clock ?? wallClockNs);
+  return { set, entries };
+}
+
+/** Gives bytes to the files that fit MAX_BYTES: named ones first, then smallest first; the rest stay identities. */
+function keepBytes(files: FoundFile[]): void {
+  files.sort((a, b) => (a.named === b.named ? Number(a.stats.size - b.stats.size) : a.named ? -1 : 1));
+  let bytes = 0;
+  for (const file of files) {
+    if (bytes + Number(file.stats.size) > MAX_BYTES) continue;
+    bytes += Number(file.stats.size);
+    file.place.set(file.key, { kind: 'file', mode: Number(file.stats.mode & 0o7777n), data: readRegularFile(file.path) });
+  }
+}
+
+/** A file recorded by identity that changed moments ago could change again within its ctime's grain: waited past it. */
+function settleIdentities(entries: ReadonlyMap<string, Recorded>, clock: () => bigint): void {
+  const identities: FileIdentity[] = [];
+  const collect = (recorded: Recorded) => {
+    if (recorded.kind === 'identity') identities.push(recorded.identity);
+    if (recorded.kind === 'directory') for (const child of recorded.children.values()) collect(child);
+  };
+  for (const recorded of entries.values()) collect(recorded);
+  const instant = settledAfter(identities, clock());
+  if (instant === undefined) return;
+  // A ctime ahead of the clock by more than any grain (a skewed clock) cannot be waited out: refused.
+  if (instant - clock() > MAX_SETTLE_NS)
+    throw new ZotboxError(
+      'ZB_CONFINEMENT_BIND_UNSAFE',
+      'command refused: a protected file too large to keep a copy of has a change time ahead of the clock, so zotbox cannot tell a later change from it. Fix: check the system clock.',
+      {
+        details: { path: '' },
+      },
+    );
+  waitPast(instant, clock);
 }
 
 function readRegularFile(p: string): Buffer {
@@ -342,6 +408,15 @@ export function restoreProtected(record: ProtectedRecord, now: ProtectedSet, wri
       symlinkSync(want.target, p);
       return changed('a link was changed; it was put back');
     }
+    if (want.kind === 'identity') {
+      const current = stats?.isFile() === true ? lstatSync(p, { bigint: true }) : undefined;
+      if (current !== undefined && sameIdentity(fileIdentity(current), want.identity)) return;
+      const kept = 'zotbox kept no copy of it (past the byte budget it is recorded by identity), so restore it from its source (a cache zip: yarn install)';
+      if (stats === undefined) return changed(`it was removed; ${kept}`);
+      // Not put back, and not left: what the agent wrote there runs nowhere (yarn refetches a missing cache zip).
+      rmSync(p, { recursive: true, force: true });
+      return changed(`it was changed or replaced; it was removed, as ${kept}`);
+    }
     if (want.kind === 'file') {
       if (stats?.isFile() === true && (stats.mode & 0o7777) === want.mode && sameContent(p, want.data)) return;
       rmSync(p, { recursive: true, force: true });
@@ -381,7 +456,7 @@ export function protectedFileError(changes: readonly ProtectedChange[]): ZotboxE
   const list = changes.map((c) => `${c.path} (${c.reason})`).join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_PROTECTED_FILE',
-    `the command changed files that other tools run on their own: ${list}. zotbox put them back as they were and stopped the run. To let an agent change such a file, declare the file itself in permissions.fs.write (consent then shows it).`,
+    `the command changed files that other tools run on their own: ${list}. zotbox put them back as they were (a file it kept no copy of, removed) and stopped the run. To let an agent change such a file, declare the file itself in permissions.fs.write (consent then shows it).`,
     { details: { paths: changes.map((c) => c.path) } },
   );
 }
