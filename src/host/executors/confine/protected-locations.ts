@@ -28,6 +28,12 @@ import { toolFileReferences } from './tool-file-references.js';
  */
 const MAX_ENTRIES = 20_000;
 const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Of those, bytes kept for files found inside protected directories (not named themselves): a cache's zips are the
+ * bulk of it, and reading them before and after every call costs far more than their identity; small files there (a
+ * .vscode/ settings file, a hook in .husky/) still fit and are put back byte for byte.
+ */
+const MAX_FOUND_BYTES = 4 * 1024 * 1024;
 /** The longest zotbox waits for recent ctimes to settle (file-identity.ts: 3 s on a filesystem of whole seconds). */
 const MAX_SETTLE_NS = 4_000_000_000n;
 
@@ -286,36 +292,43 @@ export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]
   return { set, entries };
 }
 
-/** Gives bytes to the files that fit MAX_BYTES: named ones first, then smallest first; the rest stay identities. */
+/** Gives bytes to the files that fit MAX_BYTES (found ones MAX_FOUND_BYTES): named ones first, then smallest first; the rest stay identities. */
 function keepBytes(files: FoundFile[]): void {
   files.sort((a, b) => (a.named === b.named ? Number(a.stats.size - b.stats.size) : a.named ? -1 : 1));
   let bytes = 0;
+  let found = 0;
   for (const file of files) {
-    if (bytes + Number(file.stats.size) > MAX_BYTES) continue;
-    bytes += Number(file.stats.size);
+    const size = Number(file.stats.size);
+    if (bytes + size > MAX_BYTES || (!file.named && found + size > MAX_FOUND_BYTES)) continue;
+    bytes += size;
+    if (!file.named) found += size;
     file.place.set(file.key, { kind: 'file', mode: Number(file.stats.mode & 0o7777n), data: readRegularFile(file.path) });
   }
 }
 
 /** A file recorded by identity that changed moments ago could change again within its ctime's grain: waited past it. */
 function settleIdentities(entries: ReadonlyMap<string, Recorded>, clock: () => bigint): void {
-  const identities: FileIdentity[] = [];
-  const collect = (recorded: Recorded) => {
-    if (recorded.kind === 'identity') identities.push(recorded.identity);
-    if (recorded.kind === 'directory') for (const child of recorded.children.values()) collect(child);
+  const identities: { path: string; identity: FileIdentity }[] = [];
+  const collect = (at: string, recorded: Recorded) => {
+    if (recorded.kind === 'identity') identities.push({ path: at, identity: recorded.identity });
+    if (recorded.kind === 'directory') for (const [name, child] of recorded.children) collect(path.join(at, name), child);
   };
-  for (const recorded of entries.values()) collect(recorded);
-  const instant = settledAfter(identities, clock());
+  for (const [at, recorded] of entries) collect(at, recorded);
+  const now = clock();
+  const instant = settledAfter(
+    identities.map((each) => each.identity),
+    now,
+  );
   if (instant === undefined) return;
-  // A ctime ahead of the clock by more than any grain (a skewed clock) cannot be waited out: refused.
-  if (instant - clock() > MAX_SETTLE_NS)
+  // A ctime ahead of the clock by more than any grain (a skewed clock) cannot be waited out: refused, naming the file.
+  if (instant - clock() > MAX_SETTLE_NS) {
+    const ahead = identities.find((each) => settledAfter([each.identity], now) === instant)!.path;
     throw new ZotboxError(
       'ZB_CONFINEMENT_BIND_UNSAFE',
-      'command refused: a protected file too large to keep a copy of has a change time ahead of the clock, so zotbox cannot tell a later change from it. Fix: check the system clock.',
-      {
-        details: { path: '' },
-      },
+      `command refused: the protected file ${ahead}, too large to keep a copy of, has a change time ahead of the clock, so zotbox cannot tell a later change from it. Fix: check the system clock (or touch the file once the clock is right).`,
+      { details: { path: ahead } },
     );
+  }
   waitPast(instant, clock);
 }
 

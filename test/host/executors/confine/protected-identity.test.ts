@@ -106,17 +106,29 @@ function recorded(t: ExecutionContext) {
   return { root, cache, hook, set, record: recordProtected(set, [root], { clock: hourAhead }) };
 }
 
-test('the record keeps bytes for the hook and the small zips, and identities for what lies past 64 MiB', (t) => {
+test('the record keeps bytes for the hook and the small zips, and identities for the zips past 4 MiB found in the cache', (t) => {
   const { cache, hook, record } = recorded(t);
   t.is(record.entries.get(hook)?.kind, 'file');
   const children = (record.entries.get(cache) as { children: ReadonlyMap<string, { kind: string; data?: Buffer }> }).children;
-  // 512 + 4096 bytes, then nine 7 MiB zips (63 MiB) fit; the tenth does not.
+  // Files found inside a protected directory get bytes while they total 4 MiB at most: 512 + 4096 bytes fit; no 7 MiB zip does.
   t.deepEqual(
-    [...children].filter(([, r]) => r.kind === 'identity').map(([name]) => name),
-    [ZIPS[9]![0]],
+    [...children]
+      .filter(([, r]) => r.kind === 'identity')
+      .map(([name]) => name)
+      .sort(),
+    ZIPS.slice(0, 10)
+      .map(([name]) => name)
+      .sort(),
+  );
+  t.deepEqual(
+    [...children]
+      .filter(([, r]) => r.kind === 'file')
+      .map(([name]) => name)
+      .sort(),
+    [ZIPS[10]![0], ZIPS[11]![0]].sort(),
   );
   const held = [...children.values()].reduce((sum, r) => sum + (r.data?.length ?? 0), 0);
-  t.true(held <= 64 * MIB, `${held} bytes held`);
+  t.is(held, 4096 + 512);
 });
 
 test('after a call: an untouched identity passes, a same-size rewrite is removed, a removed one is reported', (t) => {
@@ -155,4 +167,24 @@ test('a file recorded by identity whose ctime is far ahead of the clock refuses 
   cacheIn(root);
   const error = t.throws(() => recordProtected(setOf([root]), [path.dirname(root)], { clock: () => BigInt(Date.now() - 10_000) * 1_000_000n }));
   t.is((error as { code?: string }).code, 'ZB_CONFINEMENT_BIND_UNSAFE');
+});
+
+test('the bytes for files found in a protected directory go to the smallest first', (t) => {
+  const root = tempDir(t, 'zb-identity-');
+  const dir = path.join(root, 'protected');
+  mkdirSync(dir);
+  for (const [name, size] of [
+    ['three.zip', 3 * MIB],
+    ['two.zip', 2 * MIB],
+    ['one-and-a-half.zip', 1.5 * MIB],
+  ] as const)
+    sparseFile(path.join(dir, name), size);
+  // Ten seconds on: no ctime is recent, nothing is waited for.
+  const record = recordProtected(setOf([dir]), [root], { clock: () => BigInt(Date.now() + 10_000) * 1_000_000n });
+  const children = (record.entries.get(dir) as { children: ReadonlyMap<string, { kind: string }> }).children;
+  // 1.5 + 2 MiB fit the 4 MiB for found files; 3 MiB more does not.
+  t.deepEqual(
+    [...children].filter(([, r]) => r.kind === 'identity').map(([name]) => name),
+    ['three.zip'],
+  );
 });
