@@ -43,7 +43,8 @@ function nxProject(t: Parameters<typeof project>[0], hook: string): string {
 }
 
 /** An env file that makes every node the task starts leave the marker (NODE_OPTIONS --import of a data: URL). */
-const envPayload = (marker: string) => `NODE_OPTIONS=--import=data:text/javascript,import{writeFileSync}from"fs";writeFileSync(${JSON.stringify(marker)},"x")\n`;
+// (Single quotes: node reads double quotes in NODE_OPTIONS as its own quoting.)
+const envPayload = (marker: string) => `NODE_OPTIONS=--import=data:text/javascript,import{writeFileSync}from'fs';writeFileSync('${marker}','x')\n`;
 
 for (const [name, hook, target] of [
   ['nx run PROJECT:TARGET', 'npx nx run web:lint', 'apps/web/.env.lint'],
