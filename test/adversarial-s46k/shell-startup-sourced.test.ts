@@ -1,7 +1,7 @@
 // Review s46k of issue 21: a shell's startup file in a write scope (a workspace that is, or holds, the user's home:
-// `.bashrc`, `.zshenv`, `.profile`) is protected, and its words, but what the file it sources sources in turn was
-// not: the write tool rewrote it, and the user's next shell (here: one whose home is the workspace, started there)
-// ran it unconfined. The first case (named by the startup file itself) is the control. Fixed: shell-startup-sources.ts reads each `source`/`.` by the
+// `.bashrc`, `.zshenv`, `.profile`) is protected, but it was not read at all: the write tool rewrote what it sources
+// (or what that file sources in turn), and the user's next shell (here: one whose home is the workspace, started
+// there) ran it unconfined. Fixed: shell-startup-sources.ts reads each `source`/`.` by the
 // shell's lexer, down the chain; a name it cannot spell out is unresolved.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ function userShell(ws: string, mode: '-i' | '-l'): void {
 }
 
 const cases = [
-  ['control: .bashrc sources a file', { '.bashrc': 'alias g=git\nsource tools/env.sh\n' }, '-i', 'tools/env.sh'],
+  ['.bashrc sources a file', { '.bashrc': 'alias g=git\nsource tools/env.sh\n' }, '-i', 'tools/env.sh'],
   ['.bashrc sources a file, which sources another', { '.bashrc': '[ -f tools/env.sh ] && . tools/env.sh\n', 'tools/env.sh': 'export X=1\n. tools/more.sh\n' }, '-i', 'tools/more.sh'],
   ['.profile sources a file, which sources another behind if', { '.profile': '. tools/env.sh\n', 'tools/env.sh': 'if [ -d tools ]; then\n  source tools/login.sh\nfi\n' }, '-l', 'tools/login.sh'],
 ] as const;
