@@ -13,6 +13,7 @@ import { pythonSearchPaths } from './python-search-paths.js';
 import { rubyLoadPaths } from './ruby-search-paths.js';
 import { searchDirectoryName } from './module-search-directories.js';
 import { nodePreloadName } from './node-preload-packages.js';
+import { tsNodeOptionKind } from './ts-node-options.js';
 
 export { moduleFiles } from './python-imports.js';
 
@@ -36,7 +37,7 @@ export interface InterpreterReading {
 }
 
 const PYTHON = /^(python|pypy)([0-9]+(\.[0-9]+)*)?$/u;
-const NODE = /^(node|nodejs|bun|deno|tsx|ts-node)$/u;
+const NODE = /^(node|nodejs|bun|deno|tsx|ts-node(-esm|-script|-cwd|-transpile-only)?)$/u;
 const PERL_RUBY = /^(perl|ruby)([0-9]+(\.[0-9]+)*)?$/u;
 /** Shells whose first operand is a script they read and run. */
 const SCRIPT_SHELLS = /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u;
@@ -218,6 +219,13 @@ function readNode(program: string, args: readonly string[]): InterpreterReading 
     // -r ./setup, --import=./hooks.mjs: a module node loads before the program.
     const valued = /^(-r|--require|--import|--loader|--experimental-loader)(?:=(.*))?$/u.exec(word);
     if (valued !== null) nodePreload(valued[2] ?? args[i + 1] ?? '', names, computed);
+    // ts-node's own options (`--compiler X`, `-O JSON`): their values are no operand; one it lacks is unresolved.
+    if (program.startsWith('ts-node') && word.startsWith('-') && word !== '--' && !/^(-e|--eval)$/u.test(word)) {
+      const kind = tsNodeOptionKind(word);
+      if (kind === undefined) return withComputed(unknownOption(program, word), computed);
+      if (kind === 'valued') i++;
+      continue;
+    }
     if (NODE_VALUED.has(word) || (program !== 'node' && program !== 'nodejs' && RUNNER_VALUED.has(word)) || (program === 'deno' && word === '-c')) {
       i++;
       continue;

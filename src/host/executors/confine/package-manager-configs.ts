@@ -13,6 +13,7 @@ import path from 'node:path';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { type NodeBinContext, nodeBinReading } from './node-bin-runs.js';
 import { runnerDirectoryOptions } from './runner-directory-options.js';
+import { nxProjectRoots } from './nx-project-roots.js';
 import { runnerEnvironmentFiles } from './runner-environment-files.js';
 
 /** A file the package manager reads, or one such a file names, as tool-file-references.ts takes a name. */
@@ -116,10 +117,16 @@ export function packageManagerConfigNames(text: string, base: string, by: string
   unresolved.push(...extra.unresolved.map((why) => `${by}: ${why}`));
   for (const runner of runners)
     for (const start of directories) {
-      const own = runner === 'bun' || runner === 'bunx' ? extra.each.map((file) => file.name) : [];
+      const own = extra.each.filter((file) => file.runner === runner || (runner === 'bunx' && file.runner === 'bun')).map((file) => file.name);
       for (let at = start; ; at = path.dirname(at)) {
         for (const config of [...CONFIGS[runner]!, ...own]) add(path.join(at, config), runner, 0);
         if (path.dirname(at) === at) break;
+      }
+      // Nx loads a task's environment files in each project's root too (nx-project-roots.ts).
+      if (runner === 'nx' && own.length > 0) {
+        const projects = nxProjectRoots(start);
+        if (projects.unresolved !== undefined) unresolved.push(`${by}: ${projects.unresolved}, and nx loads a task's environment files there`);
+        for (const root of projects.roots) for (const config of [...CONFIGS.nx!, ...own]) add(path.join(root, config), runner, 0);
       }
       for (const file of extra.located) if (file.runner === runner) add(path.resolve(start, file.name), runner, 0);
     }

@@ -8,13 +8,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
+import { shellSourcedNames } from './shell-startup-sources.js';
 import { plainWord } from './tool-file-words.js';
 
 /** The language a startup file is read in: what its tool treats as loading another file. */
-export type StartupLanguage = 'vim' | 'lua' | 'gdb' | 'lldb' | 'r' | 'renviron' | 'ruby' | 'ghci' | 'ocaml' | 'elixir' | 'elisp' | 'pdb' | 'perl' | 'octave';
+export type StartupLanguage = 'shell' | 'vim' | 'lua' | 'gdb' | 'lldb' | 'r' | 'renviron' | 'ruby' | 'ghci' | 'ocaml' | 'elixir' | 'elisp' | 'pdb' | 'perl' | 'octave';
 
 /** The startup files on the protected list (protected-files.ts) that are read here, by lower-case name. */
 const STARTUP_FILES: Readonly<Record<string, StartupLanguage>> = {
+  // The shells' own (and the X session's, run by sh): what they source is read by shell-startup-sources.ts.
+  ...Object.fromEntries(
+    [
+      ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.mkshrc'],
+      ...['.cshrc', '.tcshrc', '.login', '.logout', 'config.fish', '.xprofile', '.xinitrc', '.xsession', '.xsessionrc'],
+    ].map((name) => [name, 'shell' as const]),
+  ),
   '.exrc': 'vim',
   _exrc: 'vim',
   '.vimrc': 'vim',
@@ -102,6 +110,8 @@ const PYTHON_COMPUTED = /\b(exec|execfile|eval|compile|__import__|importlib|runp
 const VIM_SET_PATHS = /^\s*:*\s*(?:set?|setg(?:lobal)?|let\s+&)\s*(?:rtp|runtimepath|pp|packpath)\s*[-+^]?=\s*/gmu;
 
 const DIRECTIVES: Readonly<Record<StartupLanguage, readonly Directive[]>> = {
+  // Read by the shell's lexer instead (startupSources).
+  shell: [],
   vim: [
     { at: /^\s*:*\s*so(?:u(?:r(?:c(?:e)?)?)?)?!?[ \t]+/gmu, style: 'bare', load: vimOrLua },
     { at: /^\s*:*\s*luaf(?:i(?:l(?:e)?)?)?[ \t]+/gmu, style: 'bare', load: as('lua') },
@@ -216,6 +226,9 @@ export function startupSources(
   where: (index: number, what: string) => string,
   unresolved: string[],
 ): StartupName[] {
+  if (language === 'shell')
+    // A relative name is the shell's working directory's (where it starts), as every name of a chain here is.
+    return shellSourcedNames(text, context.home, where, unresolved).map(({ name, index }) => ({ name, load: { startup: 'shell' as const }, index }));
   const names: StartupName[] = [];
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length - 1;
   // One reason per line: the first construct there that zotbox cannot read.

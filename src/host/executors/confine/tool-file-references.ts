@@ -734,10 +734,9 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
     const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
-    const names = [
-      ...readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile),
-      ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment)),
-    ];
+    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile);
+    // A shell's startup file is read for what it sources only: its other words are commands the user runs by hand.
+    const names = [...(startup === 'shell' ? [] : words), ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment))];
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
       const named: Named = { ...inherited, ...found };
       const written = path.resolve(from, named.name);

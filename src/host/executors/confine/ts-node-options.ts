@@ -11,6 +11,48 @@ import { fileCandidates, type MappedName, type Problem, readObject } from './mod
 import { nodePreloadName } from './node-preload-packages.js';
 import { SWC_MODULES } from './typescript-runners.js';
 
+/**
+ * ts-node 10.9's command-line options (bin.ts's arg spec, stopAtPositional): those that take the next word (`--opt=v`
+ * is one word), and those that take none. Its command reads `--compiler X` and `--compiler=X` alike: a value read as
+ * the program operand would leave the module it loads and the real program unread.
+ */
+const TS_NODE_VALUED = new Set([
+  '-e',
+  '--eval',
+  '-r',
+  '--require',
+  '--cwd',
+  '--dir',
+  '-C',
+  '--compiler',
+  '-O',
+  '--compiler-options',
+  '-P',
+  '--project',
+  '-D',
+  '--ignore-diagnostics',
+  '-I',
+  '--ignore',
+  '--transpiler',
+  '--scope-dir',
+]);
+const TS_NODE_FLAGS = new Set([
+  ...['-i', '--interactive', '-p', '--print', '-h', '--help', '-s', '--script-mode', '--cwd-mode', '-v', '-vv', '--version', '--show-config', '--esm', '--files'],
+  ...['-T', '--transpile-only', '--type-check', '-H', '--compiler-host', '--swc', '--pretty', '--skip-project', '--skip-ignore', '--prefer-ts-exts', '--log-error', '--emit', '--scope'],
+]);
+
+/**
+ * How ts-node's command takes option `word`: `valued` (the next word is its value), `joined` (`--opt=value`), `flag`,
+ * or undefined for one ts-node 10.9 does not have (a later option may take a value: the caller leaves it unresolved).
+ * `--camelCase` spellings (`--scopeDir`, `--showConfig`) are read as their `--hyphen-case`.
+ */
+export function tsNodeOptionKind(word: string): 'valued' | 'joined' | 'flag' | undefined {
+  const hyphened = word.startsWith('--') ? word.replace(/[A-Z]/gu, (letter) => `-${letter.toLowerCase()}`) : word;
+  const option = hyphened.startsWith('--') && hyphened.includes('=') ? hyphened.slice(0, hyphened.indexOf('=')) : hyphened;
+  if (TS_NODE_VALUED.has(option)) return option === hyphened ? 'valued' : 'joined';
+  return TS_NODE_FLAGS.has(option) && option === hyphened ? 'flag' : undefined;
+}
+
 /** The names node may load for module `specifier` required from `directory` (absolute), or a problem where it cannot be carried. */
 export function moduleNames(specifier: string, directory: string, why: string, problem: Problem): MappedName[] {
   if (/^\.{1,2}(\/|$)/u.test(specifier) || path.isAbsolute(specifier)) return fileCandidates(path.resolve(directory, specifier)).map((name) => ({ name, index: 0, why }));

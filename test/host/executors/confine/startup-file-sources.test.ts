@@ -97,6 +97,24 @@ test('octave: source, run and addpath', reads, 'octave', 'source("tools/a.m")\nr
   names: ['tools/a.m octave', 'tools/b.m octave', 'tools/lib tree'],
   unresolved: 0,
 });
+test(
+  "shell: source and . behind if, &&, command and in a function; ~/ and $HOME are the home directory; a process substitution's operands",
+  reads,
+  'shell',
+  '# source nothing.sh\nsource tools/env.sh\n[ -f ~/.fzf.bash ] && . ~/.fzf.bash\nif [ -d x ]; then\n  command . "$HOME/tools/h.sh"\nfi\nw() { . -- ./tools/w.sh; }\nalias ll="ls -l"\nsource <(cat tools/gen.sh)\n',
+  { names: ['tools/env.sh shell', '/home/u/.fzf.bash shell', '/home/u/tools/h.sh shell', 'tools/w.sh shell', 'tools/gen.sh shell'], unresolved: 0 },
+);
+test(
+  "shell: a sourced name zotbox cannot spell out (a variable, a loop's file, a pattern, ~user) is unresolved",
+  reads,
+  'shell',
+  'source "$NVM_DIR/nvm.sh"\nfor f in tools/*.sh; do . "$f"; done\n. tools/*.sh\n. ~bob/x.sh\n',
+  {
+    names: [],
+    unresolved: 4,
+  },
+);
+test('shell: a file with no source names nothing and is resolved', reads, 'shell', 'export EDITOR=vim\nalias g=git\nPS1="\\u@\\h "\neval "$(pyenv init -)"\n', { names: [], unresolved: 0 });
 test('a startup file with no loading directive names nothing and is resolved', reads, 'vim', 'set shiftwidth=2\nset expandtab\nautocmd BufWritePre *.py :%s/\\s\\+$//e\n', {
   names: [],
   unresolved: 0,
@@ -112,6 +130,7 @@ test('the startup files read are the protected ones, by name, case-insensitively
     ['.lazy.lua', 'lua'],
     ['.iex.exs', 'elixir'],
     ['.ocamlinit', 'ocaml'],
+    ...['.bashrc', '.bash_profile', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.kshrc', '.xprofile'].map((name) => [name, 'shell'] as const),
   ] as const) {
     t.is(startupLanguage(name), language, name);
     t.not(protectedToolName(name), undefined, `${name} is on the protected list`);
@@ -164,6 +183,16 @@ test("renv's .Rprofile: renv/activate.R is protected, and a file not there yet t
   t.true(found.paths.includes('renv/activate.R'));
   t.true(found.paths.includes('renv/local.R'), 'the file activate.R sources, missing now, is protected');
   t.false(found.paths.includes('analysis.R'));
+});
+
+test('what a protected .bashrc sources is protected, down the chain (each relative name from where the shell starts)', (t) => {
+  const ws = workspace(t, { '.bashrc': 'alias g=git\nsource tools/env.sh\n', 'tools/env.sh': 'export X=1\n. tools/deeper.sh\n', 'tools/deeper.sh': 'echo hi\n', 'src/app.js': '' });
+  const found = protectedPaths(ws, ['.bashrc']);
+  for (const file of ['tools/env.sh', 'tools/deeper.sh']) t.true(found.paths.includes(file), `${file}: ${found.paths.join(' ')}`);
+  t.false(found.paths.includes('src/app.js'), 'an unrelated file stays writable');
+  t.deepEqual(found.unresolved, []);
+  const computed = workspace(t, { '.zshenv': 'source "$PROJECT_ENV"\n' });
+  t.true(protectedPaths(computed, ['.zshenv']).unresolved.some((line) => line.includes('.zshenv line 1')));
 });
 
 test('a startup file that loads a computed name refuses every writer (unresolved)', (t) => {

@@ -123,9 +123,9 @@ test('a write scope that names a path, or lies inside it, grants it', (t) => {
   t.deepEqual(protectedPaths(ws, ['.envrc'], [ws, path.join(ws, '.envrc.local'), path.join(ws, 'bin', 'tool')]).paths, []);
 });
 
-test("the startup files of shells and a Python environment's files are not read for words", (t) => {
-  const ws = workspace(t, { '.bashrc': 'source ./x.sh\n', 'venv/lib/python3.11/site-packages/a.pth': 'import ./y\n' });
-  t.deepEqual(protectedPaths(ws, ['.bashrc', 'venv/lib/python3.11/site-packages']), { paths: [], unresolved: 0 });
+test("the startup files of shells and a Python environment's files are not read for words (a shell's for what it sources only)", (t) => {
+  const ws = workspace(t, { '.bashrc': 'alias ll="ls -l"\nexport EDITOR=vim\nsource ./x.sh\n', 'x.sh': 'alias g=git\n', 'venv/lib/python3.11/site-packages/a.pth': 'import ./y\n' });
+  t.deepEqual(protectedPaths(ws, ['.bashrc', 'venv/lib/python3.11/site-packages']), { paths: ['x.sh'], unresolved: 0 });
 });
 
 test('a path named through a linked directory is protected where it resolves too', (t) => {

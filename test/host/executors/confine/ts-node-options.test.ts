@@ -76,6 +76,35 @@ test("the modules ts-node's command names (-C, --swc, TS_NODE_COMPILER) are look
   for (const expected of ['node_modules/acme-ts', 'node_modules/@swc/core', 'node_modules/@acme/tsc']) t.true(paths.has(expected), expected);
 });
 
+test("ts-node's module options in the space form (--compiler X, --transpiler X, -r X) load X, and the program after them is read as the program", (t) => {
+  for (const command of ['npx ts-node --compiler acme-ts tools/check.ts', 'npx ts-node --transpiler acme-ts tools/check.ts', 'ts-node-esm --compilerOptions {} -r acme-ts tools/check.ts']) {
+    const ws = workspace(t, {
+      ...hook(command),
+      'tools/check.ts': 'import "./lib";\n',
+      'tools/lib.ts': '',
+      'packages/acme-ts/package.json': json({ name: 'acme-ts', main: 'index.js' }),
+      'packages/acme-ts/index.js': '',
+      'src/app.ts': '',
+    });
+    mkdirSync(path.join(ws, 'node_modules'));
+    symlinkSync('../packages/acme-ts', path.join(ws, 'node_modules/acme-ts'));
+    const { paths, unresolved } = read(ws);
+    t.deepEqual(unresolved, [], command);
+    // The compiler (a workspace package linked into node_modules) and what the program imports.
+    for (const expected of ['node_modules/acme-ts', 'packages/acme-ts/index.js', 'tools/check.ts', 'tools/lib.ts']) t.true(paths.has(expected), `${command}: ${expected}`);
+    t.false(paths.has('src/app.ts'), command);
+  }
+});
+
+test("ts-node's value options (-O JSON, --dir D, -I pattern) are no program; an option ts-node 10.9 lacks is unresolved", (t) => {
+  const ws = workspace(t, { ...hook("npx ts-node -O '{}' --dir . -I node_modules --scopeDir . -T tools/check.ts"), 'tools/check.ts': 'import "./lib";\n', 'tools/lib.ts': '' });
+  const { paths, unresolved } = read(ws);
+  t.deepEqual(unresolved, []);
+  t.true(paths.has('tools/lib.ts'));
+  const unknown = workspace(t, { ...hook('npx ts-node --future-option acme tools/check.ts') });
+  t.true(read(unknown).unresolved.some((reason) => reason.includes('--future-option')));
+});
+
 test('"ts-node" options zotbox cannot list are unresolved, never "nothing there"', (t) => {
   for (const options of [{ require: './tools/setup.js' }, { require: [42] }, { compiler: ['x'] }, { transpiler: { name: 'x' } }, { swc: 'yes' }, { require: [''] }]) {
     const ws = workspace(t, { ...hook('npx ts-node tools/check.ts'), 'tsconfig.json': json({ 'ts-node': options }) });
