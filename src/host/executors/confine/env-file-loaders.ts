@@ -54,7 +54,8 @@ function loaderFiles(loader: string, args: readonly string[], text: string, envi
     // `-c [ENV]`: each file with `.local`, and `.ENV`, `.ENV.local` (the value is optional: a word after it that is no option).
     const cascade = args.indexOf('-c');
     const environmentName = cascade === -1 || args[cascade + 1] === undefined || args[cascade + 1]!.startsWith('-') ? undefined : args[cascade + 1];
-    const bases = values(['-e']);
+    // python-dotenv's CLI is `dotenv` too (`dotenv -f FILE run CMD`, `python -m dotenv run`): its `-f`/`--file` counted.
+    const bases = values(['-e', '-f', '--file']);
     return (bases.length > 0 ? bases : ['.env']).flatMap((base) =>
       cascade === -1 ? [base] : [base, `${base}.local`, ...(environmentName === undefined ? [] : [`${base}.${environmentName}`, `${base}.${environmentName}.local`])],
     );

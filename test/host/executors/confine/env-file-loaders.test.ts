@@ -27,6 +27,7 @@ test('dotenv-cli -c ENV: .ENV and .ENV.local too, for each -e file', loaded, 'do
   'config/.env.staging',
   'config/.env.staging.local',
 ]);
+test("python-dotenv's CLI: .env, and the file -f names", loaded, 'python3 -m dotenv run -- x; dotenv -f .env.ci run x', ['.env', '.env.ci']);
 test('dotenvx run: .env', loaded, 'dotenvx run -- x', ['.env']);
 test('dotenvx run -f: each file named (the option takes several)', loaded, 'dotenvx run -f .env.a .env.b --env-file=.env.c -- x', ['.env.a', '.env.b', '.env.c']);
 test(
