@@ -29,6 +29,24 @@ const WRAPPERS: ReadonlyMap<string, { readonly before: number; readonly valued: 
 ]);
 
 /**
+ * The index of the word the wrapper at `at` runs (`timeout 5 CMD`: CMD's; its options, assignments and leading
+ * operands skipped), or undefined where `words[at]` is no wrapper. The index may be past the end (nothing run).
+ */
+export function wrapperOperand(words: readonly string[], at: number): number | undefined {
+  const wrapper = WRAPPERS.get(unmark(words[at] ?? ''));
+  if (wrapper === undefined) return undefined;
+  let index = at + 1;
+  while (index < words.length && (words[index]!.startsWith('-') || /^[A-Za-z_]\w*=/u.test(words[index]!))) {
+    if (words[index] === '--') {
+      index++;
+      break;
+    }
+    index += wrapper.valued.includes(words[index]!) ? 2 : 1;
+  }
+  return index + wrapper.before;
+}
+
+/**
  * The command the first wrapper at or before `at` (a command's program) runs (`timeout 5 CMD`, `xargs -n 1 CMD`;
  * wrappers in a row followed), if one is there. (`command` is none: `command -v "$X"` only looks a name up.)
  */
@@ -36,16 +54,6 @@ export function wrappedCommand(words: readonly string[], at: number): number | u
   const first = words.findIndex((word, index) => index <= at && WRAPPERS.has(unmark(word)));
   if (first === -1) return undefined;
   let index = first;
-  for (let wrapper = WRAPPERS.get(unmark(words[index] ?? '')); wrapper !== undefined; wrapper = WRAPPERS.get(unmark(words[index] ?? ''))) {
-    index++;
-    while (index < words.length && (words[index]!.startsWith('-') || /^[A-Za-z_]\w*=/u.test(words[index]!))) {
-      if (words[index] === '--') {
-        index++;
-        break;
-      }
-      index += wrapper.valued.includes(words[index]!) ? 2 : 1;
-    }
-    index += wrapper.before;
-  }
+  for (let next = wrapperOperand(words, index); next !== undefined; next = wrapperOperand(words, index)) index = next;
   return index >= words.length ? undefined : index;
 }

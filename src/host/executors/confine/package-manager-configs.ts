@@ -15,6 +15,7 @@ import { type NodeBinContext, nodeBinReading } from './node-bin-runs.js';
 import { runnerDirectoryOptions } from './runner-directory-options.js';
 import { nxProjectRoots } from './nx-project-roots.js';
 import { runnerEnvironmentFiles } from './runner-environment-files.js';
+import { loaderEnvironmentFileNames } from './env-file-loaders.js';
 
 /** A file the package manager reads, or one such a file names, as tool-file-references.ts takes a name. */
 export interface PackageManagerConfigName {
@@ -130,6 +131,8 @@ export function packageManagerConfigNames(text: string, base: string, by: string
       }
       for (const file of extra.located) if (file.runner === runner) add(path.resolve(start, file.name), runner, 0);
     }
+  // dotenv-cli, dotenvx, env-cmd, the Procfile runners, uv, deno: what they load into what they run (env-file-loaders.ts).
+  for (const file of loaderEnvironmentFileNames(text, base, by, unresolved, context)) add(file.name, file.loader, 0);
   // The user's own npmrc (and one the environment names): where it points npm's userconfig/globalconfig into a write
   // scope, that file is read for every command, wherever it runs.
   if ([...runners].some((runner) => CONFIGS[runner]!.includes('.npmrc'))) {

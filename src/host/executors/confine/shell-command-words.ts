@@ -8,7 +8,7 @@ import path from 'node:path';
 import { inlineProgram } from './interpreter-operands.js';
 import { scriptPathTracker } from './python-script-path.js';
 import { programsOnScriptPath } from './script-path-programs.js';
-import { programsOnUserPath } from './user-path-programs.js';
+import { namesRun, programsOnUserPath } from './user-path-programs.js';
 import { ASSIGNMENT, commandReading, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
@@ -226,8 +226,10 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       for (const call of computed) out.push({ kind: 'unresolved', text: call, why: COMPUTED_RUN });
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
       // A relative entry of the user's own PATH is a workspace directory where the command runs (user-path-programs.ts).
-      if (script !== undefined && !BUILTINS.has(words[at] ?? ''))
-        for (const file of programsOnUserPath(words[at] ?? '', scriptPath?.commandPath(words, at) ?? [], script.environment)) parts(file, true);
+      // Behind a wrapper too (`timeout 60 NAME`, `find . -exec NAME {} +`): what it runs is looked up on PATH.
+      if (script !== undefined)
+        for (const index of namesRun(words, at))
+          if (index !== at || !BUILTINS.has(words[at] ?? '')) for (const file of programsOnUserPath(words[index]!, scriptPath?.commandPath(words, index) ?? [], script.environment)) parts(file, true);
       for (const start of starts) parts(`${start.replace(/\/+$/u, '')}/\uF001`, true);
       // A list the script loops over or keeps as its positional parameters (`for f in scripts/*.sh`, `set -- dir/*.sh`
       // and `for f do`): run when what it holds is run, data when the loop only passes "$f" to programs.

@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scriptWords } from '../../../../src/host/executors/confine/shell-command-words.js';
 import { toolFileReferences } from '../../../../src/host/executors/confine/tool-file-references.js';
-import { relativeEntries } from '../../../../src/host/executors/confine/user-path-programs.js';
+import { programRunsOnUserPath, relativeEntries } from '../../../../src/host/executors/confine/user-path-programs.js';
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -52,6 +52,26 @@ test('builtins, keywords, paths and sourcing are never looked up on PATH', runs,
 ]);
 test('after a cd, from the directory it moves to too', runs, '#!/bin/sh\ncd web\nlint\n', './bin:/usr/bin', ['lint', 'bin/lint', 'web/lint', 'web/bin/lint']);
 test('behind a wrapper the program is looked up', runs, '#!/bin/sh\nexec env A=1 lint\n', './bin:/usr/bin', ['lint', 'bin/lint']);
+test('behind timeout: the name it runs is looked up too (timeout itself as well)', runs, '#!/bin/sh\ntimeout 60 acme-lint\n', './bin:/usr/bin', ['timeout', 'bin/timeout', 'bin/acme-lint']);
+test('a chain of wrappers, valued options skipped: each wrapper the one before runs, and the name', runs, '#!/bin/sh\ntimeout -s KILL 60 nice -n 5 acme-lint --fix\n', './bin:/usr/bin', [
+  'timeout',
+  'bin/timeout',
+  'bin/nice',
+  'bin/acme-lint',
+]);
+test('flock FILE NAME: the lock file is no name, the command is', runs, '#!/bin/sh\nflock -w 5 .git/lint.lock acme-lint\n', './bin:/usr/bin', ['flock', 'bin/flock', 'bin/acme-lint']);
+test("find's -exec and -ok commands (and a wrapper there) are looked up", runs, '#!/bin/sh\nfind src -exec timeout 5 acme-lint {} + -ok rm {} \\;\n', './bin:/usr/bin', [
+  'find',
+  'bin/find',
+  'bin/timeout',
+  'bin/acme-lint',
+  'bin/rm',
+]);
+test('a builtin behind a wrapper is a program found on PATH', runs, '#!/bin/sh\ntimeout 5 echo hi\n', './bin:/usr/bin', ['timeout', 'bin/timeout', 'bin/echo']);
+test('behind a wrapper with the user PATH absolute only: nothing more is named', runs, '#!/bin/sh\ntimeout 60 acme-lint\n', '/usr/bin:/bin', ['timeout']);
+test("a program's process call behind a wrapper: each name it runs in the user's relative entries", (t) => {
+  t.deepEqual(programRunsOnUserPath('timeout 60 acme-lint --fix', { PATH: './bin:/usr/bin' }), ['bin/timeout', 'bin/acme-lint']);
+});
 test('inside sh -c text too', runs, "#!/bin/sh\nsh -c 'lint --fix'\n", './bin:/usr/bin', ['sh', 'bin/sh', 'lint --fix', 'lint', 'bin/lint']);
 
 /** A binstub project (bin/acme-lint runs tools/real-lint.sh), its hook running `acme-lint`, read with the user PATH `PATH`. */
