@@ -1,8 +1,9 @@
 // What `yarn NAME` / `yarn run NAME` runs under Plug'n'Play, where there is no node_modules/.bin: a script of the
-// package yarn runs in (its text handed back: node-bin-runs.ts reads the names it runs as yarn runs them), else the bin of a dependency, found through `.pnp.cjs`. A
-// workspace dependency (`workspace:*`) is a workspace package: its package.json `bin` names the file (any workspace
-// package's counts: more places, never fewer). Any other dependency's bin lies in yarn's cache zips, which zotbox cannot
-// read: unresolved, never "left to the shell". Every package.json examined is named (it decides what runs).
+// package yarn runs in (its text handed back: node-bin-runs.ts reads the names it runs as yarn runs them), else the
+// bin of a dependency, found through `.pnp.cjs`. A workspace dependency (`workspace:*`) is a workspace package: its
+// package.json `bin` names the file (any workspace package's counts: more places, never fewer). Any other dependency's
+// bin lies in yarn's cache zips, which zotbox cannot read: unresolved, never "left to the shell". Every package.json
+// examined is named (it decides what runs).
 
 import path from 'node:path';
 import { readPackageJson } from './package-json-maps.js';
