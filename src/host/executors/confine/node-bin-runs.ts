@@ -6,8 +6,8 @@
 // --dir/--cwd. Shell text inside (`sh -c`, `npx -c`, `npm exec --call`, eval, $(...), a here-document a shell reads)
 // is read the same way. Closed world: a directory or a text zotbox cannot work out leaves the name unresolved, never
 // looked up from the wrong place. A name found nowhere is left to the shell's reading (npx would download it), but
-// where yarn runs it under Plug'n'Play (yarn-pnp-bins.ts); and what yarn itself runs where it runs is named
-// (yarn-pnp-files.ts).
+// where yarn runs it under Plug'n'Play (yarn-pnp-bins.ts: a script found so is read on, each name in it looked up as
+// `yarn NAME` is); and what yarn itself runs where it runs is named (yarn-pnp-files.ts).
 
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
@@ -54,6 +54,11 @@ export interface NodeBinContext {
   /** The user's environment (a variable the text does not set expands to its value there) and home (`cd`, `cd ~/x`). */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   readonly homeDirectory?: string;
+  /**
+   * The text is a package.json script yarn runs under Plug'n'Play: each of the scripts being read (file and name), outer
+   * first. Yarn puts the dependencies' bins on its PATH (no node_modules/.bin), so its names are looked up as `yarn NAME`.
+   */
+  readonly yarnScripts?: readonly string[];
 }
 
 /** Programs that run the command after them (their options and assignments skipped). */
@@ -68,6 +73,8 @@ const SHELL_OWN = new Set(
 );
 const RUNNERS = /\b(?:npx|pnpx|bunx|bun|npm|pnpm|yarn)\b/u;
 const RUNNER_PROGRAMS = new Set(['npx', 'pnpx', 'bunx', 'bun', 'npm', 'pnpm', 'yarn']);
+/** What yarn puts on a script's PATH itself (its node, itself) and the runners: read as themselves in a yarn script. */
+const YARN_OWN = new Set([...RUNNER_PROGRAMS, 'node', 'yarnpkg']);
 /** A package spec npm finds in the tree: a registry name (a scope, a version or tag after it) or a folder. */
 const PACKAGE_SPEC = /^(?:(?:@[\w.-]+\/)?[\w.-][\w.+-]*(?:@[^\s/]*)?|\.{1,2}(?:\/.*)?|\/.*|~\/.*|file:.+)$/su;
 /** A command name (not an option the lexer left first, as in `[ ! -f x ]`, nor a path). */
@@ -307,6 +314,14 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
       // (Where the place is unknown, the program alone says so: one reason per command.)
       const plain = place.unknown === undefined ? words.map(unmark) : [unmark(program)];
       if (onPath && !SHELL_OWN.has(unmark(program))) for (const word of plain) if (!SHELL_OWN.has(word) && !BUILTIN_PREFIXES.has(word)) record(word, place, chdir, expansions);
+      // In a script yarn runs under Plug'n'Play, every plain word likewise names what yarn finds as `yarn NAME` does (a
+      // script, a workspace's or a dependency's bin); yarn's own `node` and the runners are read as themselves.
+      if (context.yarnScripts !== undefined && !SHELL_OWN.has(unmark(program)))
+        for (const word of plain)
+          if (NAME.test(word) && !SHELL_OWN.has(word) && !BUILTIN_PREFIXES.has(word) && !YARN_OWN.has(word)) {
+            record('yarn', place, chdir, expansions, yarnPlaces);
+            record(word, place, chdir, expansions, yarnNames);
+          }
       // A command a variable of the text names that zotbox cannot spell out (`$CMD`, set two ways) may be any runner
       // or name (one the text never sets is the user's environment's, as the script's reading takes it).
       const variable = /^[\uE000-\uEFFF]$/u.test(program) ? /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansions[program.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1] : undefined;
@@ -328,6 +343,11 @@ export function nodeBinReading(whole: string, context: NodeBinContext): NodeBinR
   unresolved.push(...yarn.unresolved);
   files.push(...yarn.files);
   // A spec that is also the name run (`npm exec -w a -- acme-lint`) meets the same workspace reason once.
+  for (const [into, found] of [
+    [runs, yarn.runs],
+    [packages, yarn.packages],
+  ] as const)
+    for (const { name, directories } of found) into.set(name, new Set([...(into.get(name) ?? []), ...directories]));
   return {
     runs: listed(runs),
     packages: listed(packages),
@@ -347,8 +367,11 @@ function yarnReading(
   directories: readonly string[],
   names: readonly NodeBinRun[],
   context: NodeBinContext,
-): { runtime: string[]; bins: string[]; files: string[]; installed: string[]; unresolved: string[] } {
-  const reading = { runtime: [] as string[], bins: [] as string[], files: [] as string[], installed: [] as string[], unresolved: [] as string[] };
+): { runtime: string[]; bins: string[]; files: string[]; installed: string[]; unresolved: string[]; runs: NodeBinRun[]; packages: NodeBinRun[] } {
+  const reading = {
+    ...{ runtime: [] as string[], bins: [] as string[], files: [] as string[], installed: [] as string[], unresolved: [] as string[] },
+    ...{ runs: [] as NodeBinRun[], packages: [] as NodeBinRun[] },
+  };
   const user = { ...(context.environment === undefined ? {} : { environment: context.environment }), ...(context.homeDirectory === undefined ? {} : { homeDirectory: context.homeDirectory }) };
   const projects = new Map<string, YarnProjectFiles>();
   const project = (directory: string) => {
@@ -369,8 +392,34 @@ function yarnReading(
       reading.files.push(...found.files);
       reading.installed.push(...(found.installed ?? []));
       if (found.unresolved !== undefined) reading.unresolved.push(found.unresolved);
+      if (found.script !== undefined) yarnScriptReading(name, found.script, context, reading);
     }
   return reading;
+}
+
+/**
+ * The names a package.json script yarn runs under Plug'n'Play runs, read as yarn runs it (from its package's directory,
+ * each name looked up as `yarn NAME`), into `reading`. A script already being read (`"lint": "yarn lint"`) adds nothing;
+ * a chain deeper than zotbox reads is unresolved.
+ */
+function yarnScriptReading(name: string, script: { file: string; text: string }, context: NodeBinContext, reading: ReturnType<typeof yarnReading>): void {
+  const key = `${script.file}\u0000${name}`;
+  const chain = context.yarnScripts ?? [];
+  if (chain.includes(key)) return;
+  if (chain.length >= MAX_DEPTH) {
+    reading.unresolved.push(`it runs the script ${JSON.stringify(name)} of ${script.file} through yarn, in a chain of scripts deeper than zotbox reads`);
+    return;
+  }
+  // Yarn runs it from its package's directory with its own PATH: not the hook's script directory nor the hook's PATH.
+  const { scriptDirectory: _hookDirectory, pathHasBin: _hookPath, ...user } = context;
+  const found = nodeBinReading(script.text, { ...user, workingDirectory: path.dirname(script.file), yarnScripts: [...chain, key] });
+  reading.runs.push(...found.runs);
+  reading.packages.push(...found.packages);
+  reading.unresolved.push(...found.unresolved.map((why) => `${script.file} ("scripts" ${JSON.stringify(name)}, run by yarn): ${why}`));
+  reading.files.push(...(found.files ?? []));
+  reading.runtime.push(...(found.yarnFiles ?? []));
+  reading.bins.push(...(found.bins ?? []));
+  reading.installed.push(...(found.installed ?? []));
 }
 
 /**

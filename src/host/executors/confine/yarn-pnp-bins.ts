@@ -1,8 +1,9 @@
 // What `yarn NAME` / `yarn run NAME` runs under Plug'n'Play, where there is no node_modules/.bin: a script of the
-// package yarn runs in (package.json's, read with it), else the bin of a dependency, found through `.pnp.cjs`. A
-// workspace dependency (`workspace:*`) is a workspace package: its package.json `bin` names the file (any workspace
-// package's counts: more places, never fewer). Any other dependency's bin lies in yarn's cache zips, which zotbox cannot
-// read: unresolved, never "left to the shell". Every package.json examined is named (it decides what runs).
+// package yarn runs in (its text handed back: node-bin-runs.ts reads the names it runs as yarn runs them), else the
+// bin of a dependency, found through `.pnp.cjs`. A workspace dependency (`workspace:*`) is a workspace package: its
+// package.json `bin` names the file (any workspace package's counts: more places, never fewer). Any other dependency's
+// bin lies in yarn's cache zips, which zotbox cannot read: unresolved, never "left to the shell". Every package.json
+// examined is named (it decides what runs).
 
 import path from 'node:path';
 import { readPackageJson } from './package-json-maps.js';
@@ -16,20 +17,23 @@ export interface YarnPnpName {
   readonly files: readonly string[];
   /** The folders a dependency's bin runs from (cache zips, unplugged copies): protected whole, not read. */
   readonly installed?: readonly string[];
+  /** The script of that name yarn runs (its shell text, and the package.json holding it): read as yarn runs it. */
+  readonly script?: { readonly file: string; readonly text: string };
   readonly unresolved?: string;
 }
 
-/** The nearest package.json at or above `directory` (the package yarn runs in) and whether its scripts hold `name`. */
-function ownScript(name: string, directory: string): { file?: string; script: boolean; unresolved?: string } {
+/** The nearest package.json at or above `directory` (the package yarn runs in) and the script of that name it holds. */
+function ownScript(name: string, directory: string): { file?: string; script?: string; unresolved?: string } {
   for (let at = path.resolve(directory); ; at = path.dirname(at)) {
     const file = path.join(at, 'package.json');
     const json = readPackageJson(file);
-    if (typeof json === 'string') return { file, script: false, unresolved: `${file}: ${json}` };
+    if (typeof json === 'string') return { file, unresolved: `${file}: ${json}` };
     if (json !== undefined) {
       const { scripts } = json;
-      return { file, script: typeof scripts === 'object' && scripts !== null && typeof (scripts as Record<string, unknown>)[name] === 'string' };
+      const text = typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>)[name] : undefined;
+      return { file, ...(typeof text === 'string' ? { script: text } : {}) };
     }
-    if (path.dirname(at) === at) return { script: false };
+    if (path.dirname(at) === at) return {};
   }
 }
 
@@ -49,7 +53,7 @@ export function yarnPnpName(name: string, directory: string, user: YarnUser = {}
   const own = ownScript(name, directory);
   const files = own.file === undefined ? [] : [own.file];
   if (own.unresolved !== undefined) return { bins: [], files, unresolved: own.unresolved };
-  if (own.script) return { bins: [], files };
+  if (own.script !== undefined) return { bins: [], files, script: { file: own.file!, text: own.script } };
   const listed = workspacePackages(directory);
   files.push(...listed.files);
   const unresolved = (why: string) => ({ bins: [], files, unresolved: `it runs ${JSON.stringify(name)} through yarn's Plug'n'Play, and ${why}` });

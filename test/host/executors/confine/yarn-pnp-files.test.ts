@@ -70,7 +70,9 @@ const WORKSPACE = {
 
 test('yarnPnpName: a script of the package yarn runs in, else a workspace package`s bin (a string bin named like the package)', (t) => {
   const ws = tree(t, WORKSPACE);
-  t.deepEqual(yarnPnpName('lint', ws), { bins: [], files: [path.join(ws, 'package.json')] });
+  // The script's text is handed back: node-bin-runs.ts reads the names it runs as yarn runs them.
+  const manifest = path.join(ws, 'package.json');
+  t.deepEqual(yarnPnpName('lint', ws), { bins: [], files: [manifest], script: { file: manifest, text: 'acme-lint' } });
   const bin = yarnPnpName('acme-lint', path.join(ws, 'packages/app'));
   t.deepEqual(bin.bins, [path.join(ws, 'packages/lint/bin/lint.js')]);
   t.is(bin.unresolved, undefined);
