@@ -2,7 +2,7 @@
 // or held by a name (`const opts = { cwd: "scripts" }; execFileSync("sh", ["lint.sh"], opts)`, Python's `**kw`), spread
 // in (`{ ...base }`) or set on it (`opts.cwd = "x"`). Closed world: an options value zotbox cannot spell out (a name
 // bound to no object written out, `Object.assign`, a computed key) may set any option, so it is UNKNOWN. Pure.
-import { bindingValues, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
+import { bindingValues, expressionFrom, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
 
 const escape = (name: string) => name.replace(/\$/gu, '\\$');
 /** How far names are followed (an options object spread into another). */
@@ -42,10 +42,13 @@ function heldValues(expression: string, names: readonly string[], source: ValueS
   const values = bound.flatMap((value) => (value === UNKNOWN ? [UNKNOWN] : heldValues(value, names, source, depth + 1)));
   // Set on it afterwards: `opts.cwd = x`, `kw["cwd"] = x`; changed in ways zotbox does not read: any option.
   const n = escape(name);
+  // Where the object as written does not set it, a later set may not be made (a branch): unset is a value too.
+  const asWritten = values.length;
   for (const option of names)
     for (const match of source.skeleton.matchAll(new RegExp(String.raw`(?<![\w$.])${n}\s*(?:\.\s*${option}|\[\s*["']${option}["']\s*\])\s*=(?!=)`, 'gu'))) {
       const at = match.index + match[0].length;
-      values.push(listPieces(`(${source.clean.slice(at)}`, 0, source.skip)[0] ?? UNKNOWN);
+      values.push(expressionFrom(source.clean, at, source.skip));
+      if (asWritten === 0 && !values.includes('undefined')) values.push('undefined');
     }
   if (new RegExp(String.raw`Object\s*\.\s*assign\s*\(\s*${n}\b|(?<![\w$.])${n}\s*\.\s*(?:update|setdefault)\s*\(|(?<![\w$.])${n}\s*\[\s*[^\s"'\]]`, 'u').test(source.skeleton)) values.push(UNKNOWN);
   return values;

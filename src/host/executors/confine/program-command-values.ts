@@ -96,9 +96,10 @@ function assignedValues(name: string, source: ValueSource, augmented: 'unknown' 
   const values: string[] = [];
   const assignment = new RegExp(String.raw`(?<![\w$@.])${escape(name)}\s*(?::\s*[\w\[\], |]+)?\s*([-+*/|&.]?)=(?![=>~])`, 'gu');
   for (const match of source.skeleton.matchAll(assignment)) {
-    // A keyword argument (`f(cmd="x")`) or a default (`def f(cmd="x")`) is no assignment of the name.
+    // A keyword argument (`f(cmd="x")`), a default (`def f(cmd="x")`) or a place in a list taken apart (`a, *rest =`:
+    // destructuredValues) is no assignment of the name.
     const before = source.skeleton.slice(Math.max(0, match.index - 200), match.index);
-    if (/[(,]\s*$/u.test(before) && !/(?:const|let|var|my|our)\s*\(?\s*$/u.test(before)) continue;
+    if (/[(,]\s*\*?\s*$/u.test(before) && !/(?:const|let|var|my|our)\s*\(?\s*$/u.test(before)) continue;
     if (match[1] !== '') {
       if (augmented === 'unknown' || match[1] !== '+') values.push(UNKNOWN);
     } else values.push(expressionFrom(source.clean, match.index + match[0].length, source.skip));

@@ -56,7 +56,7 @@ export function directoryChanges(reader: ValueSource, language: ProgramLanguage 
         continue;
       }
       // Perl's `chdir "x";` / `chdir $dir or die`, without parentheses.
-      const bare = perlish ? /^[ \t]+(?!or\b|and\b|if\b|unless\b)([^;\n]+?)(?=\s*(?:;|\n|$|\bor\b|\band\b|\bif\b|\bunless\b|\bdo\b|\{))/u.exec(after) : null;
+      const bare = perlish ? /^[ \t]+(?!or\b|and\b|if\b|unless\b)([^;\n]+?)(?=\s*(?:;|\n|$|\bor\b|\band\b|\bif\b|\bunless\b|\bdo\b|\{))/u.exec(clean.slice(match.index + name.length)) : null;
       moves.push(bare === null ? UNKNOWN : bare[1]!);
     }
   return moves;
