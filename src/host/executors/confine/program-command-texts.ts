@@ -3,16 +3,19 @@
 // calls, os.system/popen, the os.exec*/os.spawn*/os.posix_spawn* family, pty.spawn, asyncio's create_subprocess_*;
 // Perl's and Ruby's system/exec/spawn, backquotes, qx/%x, Perl's piped open, Ruby's IO.popen and Open3 (process-call-
 // forms.ts). A literal is the text; an argv list is joined with shell quoting; a name is each value the code gives it
-// (program-command-values.ts), carried into the paths it builds (program-path-joins.ts) and its cwd option. What stays
+// (program-command-values.ts, a list with the changes the code makes to it), carried into the paths it builds
+// (program-path-joins.ts), its cwd option (program-call-options.ts) and its own chdir (program-working-directories.ts). What stays
 // computed stands as "$(computed)"; a command whose program is computed is marked so (the caller refuses it where a
 // package runner is in play), one whose operand is, with the program that may run it (program-computed-operands.ts).
 // Comments are no calls. Pure.
 import type { ProgramLanguage } from './inline-program-runs.js';
 import { codeSkeleton, type LiteralPart, literalAt } from './program-code-literals.js';
-import { bindingValues, elementsOf, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
+import { bindingValues, elementsOf, listBindingValues, listChanges, listPieces, UNKNOWN, type ValueSource } from './program-command-values.js';
 import { computedOperandRun } from './program-computed-operands.js';
-import { joinPieces, knownDirectoryAt, OWN, pathCallAt } from './program-path-joins.js';
+import { joinPieces, knownDirectoryAt, MODULE, moduleJoined, OWN, pathCallAt } from './program-path-joins.js';
 import { callAliases, type FoundCall, processCalls } from './program-process-calls.js';
+import { directoryChanges } from './program-working-directories.js';
+import { optionValues } from './program-call-options.js';
 import { commandStrings, programOf } from './shell-command-reading.js';
 import { EXPANSION_BASE, lexShell } from './shell-lexer.js';
 
@@ -78,6 +81,12 @@ function termValues(term: string, reader: Reader, depth: number): string[] {
   const known = KNOWN_PROGRAMS[trimmed];
   if (known !== undefined) return [known];
   if (depth > MAX_DEPTH) return [HOLE];
+  // An element of a list (`cmd[0]`, `cmd[-1]`): that place of each argv the list may be.
+  const element = /^([$@]?[A-Za-z_$][\w$]*)\s*\[\s*(-?\d+)\s*\]$/u.exec(trimmed);
+  if (element !== null) {
+    const argvs = argvValues(element[1]!, reader, depth + 1);
+    return argvs === undefined ? [HOLE] : [...new Set(argvs.map((argv) => argv.at(Number(element[2])) ?? HOLE))];
+  }
   if (!/^[$@]?[A-Za-z_$][\w$]*$/u.test(trimmed)) return [HOLE];
   const bound = bindingValues(trimmed, reader);
   if (bound.length === 0) return [HOLE];
@@ -103,7 +112,7 @@ function pathValuesAt(expression: string, at: number, reader: Reader, depth: num
   // A spread or keyword among the pieces (`path.join(...parts)`) is no value zotbox can spell out.
   const lists = pieces.map((piece) => (/^\s*(?:\.\.\.|\*|\w+\s*=(?!=))/u.test(piece) ? [HOLE] : valuesOf(piece, reader, depth + 1)));
   const joined = combinations(lists.map((list, index) => (index === 0 ? list : list.map((value) => `\uE7FD${value}`))));
-  const values = joined?.map((value) => joinPieces(call.kind, value.split('\uE7FD'))) ?? [HOLE];
+  const values = joined?.map((value) => (moduleJoined(value.split('\uE7FD').filter((piece) => piece !== '')) ? HOLE : joinPieces(call.kind, value.split('\uE7FD')))) ?? [HOLE];
   return { values: [...new Set(values)], end: at + close + 1 };
 }
 
@@ -154,11 +163,15 @@ export function valuesOf(expression: string, reader: Reader, depth = 0): string[
     index = literal.end - 1;
   }
   flush();
+  // A package module's resolved path glued onto (`require.resolve("pkg/package.json") + "/../bin/x.js"`): computed.
+  const parts = lists.filter((list) => list.some((value) => value !== ''));
+  if (parts.length > 1) for (const [index, list] of lists.entries()) lists[index] = list.map((value) => (value.includes(MODULE) ? HOLE : value));
   return combinations(lists) ?? [HOLE];
 }
 
 /** A value as shell text: each hole "$(computed)"; `quoted`, the rest single-quoted (one argv element, one word). */
-function rendered(value: string, quoted: boolean): string {
+function rendered(written: string, quoted: boolean): string {
+  const value = written.replaceAll(MODULE, '');
   if (!quoted) return value.replaceAll(HOLE, COMPUTED);
   return value
     .split(HOLE)
@@ -166,53 +179,73 @@ function rendered(value: string, quoted: boolean): string {
     .join(COMPUTED);
 }
 
-/** The argv lists an expression may be (`["npx", x]`, a name of one), each element's values; undefined for no list. */
-function argvValues(expression: string, reader: Reader, depth = 0): string[][] | undefined {
-  const elements = elementsOf(expression, reader);
-  if (elements !== undefined) {
-    const lists = elements.map((element) => (element === UNKNOWN ? [HOLE] : valuesOf(element, reader, depth)));
-    // Each combination of the elements' values, as one argv.
-    let argvs: string[][] = [[]];
-    for (const list of lists) {
-      argvs = argvs.flatMap((head) => list.map((value) => [...head, value]));
-      if (argvs.length > MAX_VALUES) return [[HOLE]];
-    }
-    return argvs;
+/** Each combination of one value of each element's list, as one argv (beyond MAX_VALUES, one computed argv). */
+function argvCombinations(lists: readonly (readonly string[][])[]): string[][] {
+  let argvs: string[][] = [[]];
+  for (const list of lists) {
+    argvs = argvs.flatMap((head) => list.map((values) => [...head, ...values]));
+    if (argvs.length > MAX_VALUES) return [[HOLE, HOLE]];
   }
-  const name = /^\s*([$@]?[A-Za-z_$][\w$]*)\s*$/u.exec(expression)?.[1];
-  if (name === undefined || depth > MAX_DEPTH) return undefined;
-  const bound = bindingValues(name, reader);
+  return argvs;
+}
+
+/** What each element expression puts in an argv: its values one by one, or a spread list's (`...x`, `*x`) elements. */
+function elementValues(elements: readonly string[], reader: Reader, depth: number): string[][][] {
+  return elements.map((element) => {
+    const spread = /^\s*(?:\.\.\.|\*)([\s\S]*)$/u.exec(element);
+    if (spread === null) return valuesOf(element, reader, depth).map((value) => [value]);
+    return argvValues(spread[1]!, reader, depth + 1) ?? [[HOLE]];
+  });
+}
+
+/**
+ * The argv lists an expression may be (`["npx", x]`, a name of one, a slice or concat of one), each element's values;
+ * undefined for no list. A name's list is read with every change the file makes to it in place (listChanges): what
+ * it pushes is appended, what it puts elsewhere is put first or last, and a reordering makes the first element and
+ * one more computed: never "the initial literal only".
+ */
+function argvValues(expression: string, reader: Reader, depth = 0): string[][] | undefined {
+  const trimmed = expression.trim();
+  if (/^qw\s*[([{/]/u.test(trimmed)) return argvCombinations(elementValues(elementsOf(trimmed, reader) ?? [UNKNOWN], reader, depth));
+  if (/^[[(][\s\S]*[\])]$/u.test(trimmed)) return argvCombinations(elementValues(listPieces(trimmed, 0, reader.skip), reader, depth));
+  if (depth > MAX_DEPTH) return undefined;
+  // `x.slice(a[, b])`, Python's `x[a:b]`: those places of each argv; `x.concat(y, …)`: each argv, then the others' elements.
+  const slice = /^([$@]?[A-Za-z_$][\w$]*)\s*(?:\.\s*slice\s*\(\s*(-?\d+)?\s*(?:,\s*(-?\d+)\s*)?\)|\[\s*(-?\d+)?\s*:\s*(-?\d+)?\s*\])$/u.exec(trimmed);
+  if (slice !== null) {
+    const start = slice[2] ?? slice[4];
+    const end = slice[3] ?? slice[5];
+    return argvValues(slice[1]!, reader, depth + 1)?.map((argv) => argv.slice(start === undefined ? 0 : Number(start), end === undefined ? undefined : Number(end)));
+  }
+  const concat = /^([$@]?[A-Za-z_$][\w$]*)\s*\.\s*concat\s*\(/u.exec(trimmed);
+  if (concat !== null) {
+    const extra = listPieces(trimmed, concat[0].length - 1, reader.skip).map((piece) => `...${piece.trim()}`);
+    return argvCombinations([argvValues(concat[1]!, reader, depth + 1) ?? [[HOLE]], ...elementValues(extra, reader, depth + 1)]);
+  }
+  const name = /^([$@]?[A-Za-z_$][\w$]*)$/u.exec(trimmed)?.[1];
+  if (name === undefined) return undefined;
+  const bound = listBindingValues(name, reader);
   const lists = bound.map((value) => (value === UNKNOWN ? undefined : argvValues(value, reader, depth + 1)));
   // A name that is never a list (a string) is read as text; one that may be a list zotbox cannot spell out is a hole.
   if (lists.every((list) => list === undefined)) return undefined;
-  return lists.flatMap((list) => list ?? [[HOLE]]);
+  const base = lists.flatMap((list) => list ?? [[HOLE, HOLE]]);
+  const changes = listChanges(name, reader);
+  const appended = elementValues(changes.appended, reader, depth + 1);
+  const placed = elementValues(changes.placed, reader, depth + 1);
+  const argvs = argvCombinations([base, ...appended]);
+  if (placed.length > 0) argvs.push(...argvCombinations([...placed, base, ...appended]), ...argvCombinations([base, ...appended, ...placed]));
+  if (changes.reordered) argvs.push(...argvs.map((argv) => [HOLE, ...argv, HOLE]));
+  return argvs.length > MAX_VALUES ? [[HOLE, HOLE]] : argvs;
 }
 
 /** An argv as shell text: its program and arguments quoted (`shellText`: the elements are shell text run by a shell). */
 const argvText = (argv: readonly string[], shellText: boolean) => argv.map((element) => rendered(element, !shellText)).join(' ');
 
-/** The value of an option among `pieces` (`{ cwd: "x" }`, `cwd="x"`, Ruby's `chdir: "x"`): its expression, if the call sets it. */
-function optionExpression(pieces: readonly string[], names: readonly string[], reader: Reader): string | undefined {
-  for (const name of names)
-    for (const piece of pieces) {
-      const keyword = new RegExp(String.raw`^\s*${name}\s*[=:](?!=)([\s\S]*)$`, 'u').exec(piece);
-      if (keyword !== null) return keyword[1];
-      if (!piece.trim().startsWith('{')) continue;
-      for (const entry of listPieces(piece.trim(), 0, reader.skip)) {
-        const property = new RegExp(String.raw`^\s*:?["']?${name}["']?\s*(?::|=>)([\s\S]*)$`, 'u').exec(entry);
-        if (property !== null) return property[1];
-        if (entry.trim() === name) return name; // `{ cwd }`: a variable's value
-      }
-    }
-  return undefined;
-}
-
 /** The texts one call runs, and where: none for a call that runs no command zotbox can see. */
 function callTexts(call: FoundCall, reader: Reader): { text: string; cwd?: string; ownDirectory?: true }[] {
   const { program, args, argv, shellText, options } = call;
   if (program === undefined) return [];
-  const shell = optionExpression(options, ['shell'], reader);
-  const throughShell = shellText || (shell !== undefined && !/^\s*(?:false|False|None|undefined|null|nil)\s*$/u.test(shell));
+  const shells = optionValues(options, ['shell'], reader).filter((shell) => shell !== UNKNOWN);
+  const throughShell = shellText || shells.some((shell) => !/^\s*(?:false|False|None|undefined|null|nil)\s*$/u.test(shell));
   let texts: string[];
   if (args !== undefined) {
     // A program, then its arguments (an argv list, or one by one): quoted, or joined plain when a shell runs them.
@@ -229,15 +262,43 @@ function callTexts(call: FoundCall, reader: Reader): { text: string; cwd?: strin
   // Perl's two-argument open runs a command only with a pipe before or after it (a value zotbox cannot see may be one).
   if (call.pipe === true) texts = texts.flatMap((text) => (/^\s*\||\|\s*$/u.test(text) ? [text.replace(/^\s*\|\s*|\s*\|\s*$/gu, '')] : text.startsWith(COMPUTED) ? [text] : []));
   texts = [...new Set(texts)];
-  const cwd = optionExpression(options, ['cwd', 'chdir'], reader);
-  if (cwd === undefined || RUNNING_DIRECTORY.test(cwd)) return texts.map((text) => ({ text }));
-  if (OWN_DIRECTORY.test(cwd)) return texts.map((text) => ({ text, cwd: '.', ownDirectory: true as const }));
-  // A literal or a followed constant (`cwd: SCRIPTS`, `cwd=os.path.join(ROOT, "scripts")`): the operands are taken from there.
-  const directories = valuesOf(cwd, { ...reader, own: [] });
-  const spelled = directories.every((directory) => directory !== '' && !directory.includes(HOLE) && !/[\n$`]/u.test(directory));
-  // A directory the program computes: a cd the shell reading cannot spell out, so a name run there is refused.
-  if (!spelled) return texts.map((text) => ({ text: `cd ${COMPUTED} && ${text}` }));
-  return directories.flatMap((directory) => texts.map((text) => ({ text, cwd: directory })));
+  const cwds = optionValues(options, ['cwd', 'chdir'], reader);
+  if (cwds.length === 0) return texts.map((text) => ({ text }));
+  return cwds.flatMap((cwd) => {
+    if (RUNNING_DIRECTORY.test(cwd)) return texts.map((text) => ({ text }));
+    if (OWN_DIRECTORY.test(cwd)) return texts.map((text) => ({ text, cwd: '.', ownDirectory: true as const }));
+    // A literal or a followed constant (`cwd: SCRIPTS`, `cwd=os.path.join(ROOT, "scripts")`): the operands are taken from there.
+    const directories = cwd === UNKNOWN ? [HOLE] : valuesOf(cwd, { ...reader, own: [] });
+    // A directory the program computes (or an options value zotbox cannot spell out): a cd the shell reading cannot
+    // spell out, so a name run there is refused.
+    if (!directories.every(isSpelledDirectory)) return texts.map((text) => ({ text: `cd ${COMPUTED} && ${text}` }));
+    return directories.flatMap((directory) => texts.map((text) => ({ text, cwd: directory })));
+  });
+}
+
+/** A directory value with nothing computed in it. */
+const isSpelledDirectory = (directory: string) => directory !== '' && !directory.includes(HOLE) && !directory.includes(MODULE) && !/[\n$`]/u.test(directory);
+
+/** Where the program may stand when it runs its calls: where it starts ('.') and each place its own chdir calls move it. */
+function programPlaces(reader: Reader): string[] {
+  let places = ['.'];
+  for (const move of directoryChanges(reader, reader.language)) {
+    if (RUNNING_DIRECTORY.test(move)) continue;
+    // The program's own directory is where it lies (absolute), a hole where the caller gives none.
+    const directories = move === UNKNOWN ? [HOLE] : valuesOf(move, reader);
+    if (!directories.every(isSpelledDirectory)) return [HOLE];
+    // By name, not by order: a move may follow any other (more places, never fewer).
+    places = [...new Set([...places, ...places.flatMap((place) => directories.map((directory) => (directory.startsWith('/') || place === '.' ? directory : `${place}/${directory}`)))])];
+    if (places.length > MAX_VALUES) return [HOLE];
+  }
+  return places;
+}
+
+/** A call's run placed where the program stands: its cwd taken from there, or a computed cd before it. */
+function placedRun(run: { text: string; cwd?: string; ownDirectory?: true }, place: string): { text: string; cwd?: string; ownDirectory?: true } {
+  if (place === '.' || run.ownDirectory === true || run.text.startsWith(`cd ${COMPUTED}`) || run.cwd?.startsWith('/') === true) return run;
+  if (place === HOLE) return { text: `cd ${COMPUTED} && ${run.text}` };
+  return { ...run, cwd: run.cwd === undefined ? place : `${place}/${run.cwd}` };
 }
 
 /** Whether a command of `text` (or of shell text inside it, `sh -c …`) runs a program that is a computed value. */
@@ -259,9 +320,10 @@ export function programCommandTexts(code: string, language?: ProgramLanguage, ow
   const reader: Reader = { clean, skeleton, skip, language, own };
   const found: ProgramCommandText[] = [];
   const seen = new Set<string>();
+  const places = programPlaces(reader);
   for (const call of processCalls(reader, language, callAliases(clean, language))) {
     const line = clean.slice(0, call.at).split('\n').length - 1;
-    for (const run of callTexts(call, reader)) {
+    for (const run of callTexts(call, reader).flatMap((each) => places.map((place) => placedRun(each, place)))) {
       // One call read two ways (unknown language: a backquote both JavaScript's and Perl's) is one command.
       const key = JSON.stringify([run, line]);
       if (seen.has(key)) continue;

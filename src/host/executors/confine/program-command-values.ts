@@ -88,16 +88,21 @@ function loopValues(list: string, source: ValueSource): string[] {
   return assigned.flatMap((value) => elementsOf(value, source) ?? [UNKNOWN]);
 }
 
-/** The expressions assigned to `name` (`const x = …`, `x = …`, Perl's `my $x = …`); `+=` and the like are UNKNOWN. */
-function assignedValues(name: string, source: ValueSource): string[] {
+/**
+ * The expressions assigned to `name` (`const x = …`, `x = …`, Perl's `my $x = …`); `+=` and the like are UNKNOWN
+ * (`augmented: 'skip'`: left out, for a list reading that takes `+=` as an addition: see listChanges).
+ */
+function assignedValues(name: string, source: ValueSource, augmented: 'unknown' | 'skip' = 'unknown'): string[] {
   const values: string[] = [];
   const assignment = new RegExp(String.raw`(?<![\w$@.])${escape(name)}\s*(?::\s*[\w\[\], |]+)?\s*([-+*/|&.]?)=(?![=>~])`, 'gu');
   for (const match of source.skeleton.matchAll(assignment)) {
-    // A keyword argument (`f(cmd="x")`) or a default (`def f(cmd="x")`) is no assignment of the name.
+    // A keyword argument (`f(cmd="x")`), a default (`def f(cmd="x")`) or a place in a list taken apart (`a, *rest =`:
+    // destructuredValues) is no assignment of the name.
     const before = source.skeleton.slice(Math.max(0, match.index - 200), match.index);
-    if (/[(,]\s*$/u.test(before) && !/(?:const|let|var|my|our)\s*\(?\s*$/u.test(before)) continue;
-    if (match[1] !== '') values.push(UNKNOWN);
-    else values.push(expressionFrom(source.clean, match.index + match[0].length, source.skip));
+    if (/[(,]\s*\*?\s*$/u.test(before) && !/(?:const|let|var|my|our)\s*\(?\s*$/u.test(before)) continue;
+    if (match[1] !== '') {
+      if (augmented === 'unknown' || match[1] !== '+') values.push(UNKNOWN);
+    } else values.push(expressionFrom(source.clean, match.index + match[0].length, source.skip));
   }
   return values;
 }
@@ -195,5 +200,74 @@ function parameterSources(name: string, source: ValueSource): string[] {
  * binds no such name (a global, an import: the caller takes it as computed).
  */
 export function bindingValues(name: string, source: ValueSource): string[] {
-  return [...assignedValues(name, source), ...loopSources(name, source), ...parameterSources(name, source)];
+  return [...assignedValues(name, source), ...loopSources(name, source), ...parameterSources(name, source), ...destructuredValues(name, source)];
+}
+
+/** The same, for a name read as a list: `+=` is an addition the list reading takes from listChanges. */
+export function listBindingValues(name: string, source: ValueSource): string[] {
+  return [...assignedValues(name, source, 'skip'), ...loopSources(name, source), ...parameterSources(name, source), ...destructuredValues(name, source)];
+}
+
+/**
+ * What `name` takes where a list is taken apart (`const [cmd, ...args] = LIST`, Python's `cmd, *args = LIST`): the
+ * element at its place or the rest (`LIST[i]`, `LIST.slice(i)` of a name; the elements of a list written out), UNKNOWN
+ * where the place cannot be counted (after a spread) or the list is another expression.
+ */
+function destructuredValues(name: string, source: ValueSource): string[] {
+  const values: string[] = [];
+  const patterns = /(?:(?:const|let|var)\s*\[([^\]=]*)\]|(?:^|[;{])[ \t]*\[([^\]=]*)\]|^[ \t]*\(?((?:\*?[A-Za-z_]\w*\s*,\s*)+\*?[A-Za-z_]\w*)\s*,?\s*\)?)\s*=(?![=>])/gmu;
+  for (const match of source.skeleton.matchAll(patterns)) {
+    const targets = (match[1] ?? match[2] ?? match[3]!).split(',').map((target) => target.trim().replace(/\s*=[\s\S]*$/u, ''));
+    const position = targets.findIndex((target) => target.replace(/^(?:\.\.\.|\*)/u, '') === name);
+    if (position === -1) continue;
+    const rest = /^(?:\.\.\.|\*)/u.test(targets[position]!);
+    const list = expressionFrom(source.clean, match.index + match[0].length, source.skip).trim();
+    if (targets.slice(0, position).some((target) => /^(?:\.\.\.|\*)/u.test(target))) values.push(UNKNOWN);
+    else if (/^[A-Za-z_$][\w$]*$/u.test(list)) values.push(rest ? `${list}.slice(${position})` : `${list}[${position}]`);
+    else {
+      const elements = /^\[[\s\S]*\]$/u.test(list) ? listPieces(list, 0, source.skip) : undefined;
+      if (elements === undefined || elements.slice(0, position).some((element) => /^\s*(?:\.\.\.|\*)/u.test(element))) values.push(UNKNOWN);
+      else values.push(rest ? `[${elements.slice(position).join(',')}]` : (elements[position] ?? UNKNOWN));
+    }
+  }
+  return values;
+}
+
+/** How the file changes a list held by a name in place: elements added at its end, elements put anywhere, its order. */
+export interface ListChanges {
+  /** Elements pushed, appended, extended or `+=`ed on (a spread `...x` for a list's elements). */
+  readonly appended: readonly string[];
+  /** Elements put at its start or anywhere (`unshift`, `insert`, `splice`, `list[i] = x`). */
+  readonly placed: readonly string[];
+  /** An element may be taken out or the order changed (`shift`, `pop`, `reverse`, `sort`, `del`): the first may be any. */
+  readonly reordered: boolean;
+}
+
+/** The in-place changes the file makes to the list `name` holds, by name across the file (more, never fewer). */
+export function listChanges(name: string, source: ValueSource): ListChanges {
+  const appended: string[] = [];
+  const placed: string[] = [];
+  let reordered = false;
+  const n = escape(name);
+  for (const match of source.skeleton.matchAll(new RegExp(String.raw`(?<![\w$@.])${n}\s*\.\s*([A-Za-z_$][\w$]*)\s*\(`, 'gu'))) {
+    const pieces = listPieces(source.clean, match.index + match[0].length - 1, source.skip);
+    const method = match[1]!;
+    if (method === 'push' || method === 'append') appended.push(...(method === 'push' ? pieces : pieces.slice(0, 1)));
+    else if (method === 'extend') appended.push(...pieces.slice(0, 1).map((piece) => `...${piece.trim()}`));
+    else if (method === 'unshift') placed.push(...pieces);
+    else if (method === 'insert') placed.push(...pieces.slice(1, 2));
+    else if (method === 'splice') {
+      placed.push(...pieces.slice(2));
+      reordered = true;
+    } else if (/^(?:shift|pop|reverse|sort|remove|clear|fill|copyWithin)$/u.test(method)) reordered = true;
+  }
+  // `list += [...]` (Python, Ruby) adds at the end; `list[i] = x`, `list[i:j] = [...]`, `del list[i]` put or take anywhere.
+  for (const match of source.skeleton.matchAll(new RegExp(String.raw`(?<![\w$@.])${n}\s*\+=`, 'gu')))
+    appended.push(`...${expressionFrom(source.clean, match.index + match[0].length, source.skip).trim()}`);
+  for (const match of source.skeleton.matchAll(new RegExp(String.raw`(?<![\w$@.])${n}\s*\[([^\]]*)\]\s*=(?!=)`, 'gu'))) {
+    const value = expressionFrom(source.clean, match.index + match[0].length, source.skip).trim();
+    placed.push(match[1]!.includes(':') ? `...${value}` : value);
+  }
+  if (new RegExp(String.raw`\bdel\s+${n}\s*\[|(?<![\w$@.])${n}\s*\.\s*length\s*=(?!=)`, 'u').test(source.skeleton)) reordered = true;
+  return { appended, placed, reordered };
 }

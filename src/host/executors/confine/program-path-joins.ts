@@ -6,6 +6,16 @@
 /** Stands for the program file's own directory inside a value (the caller puts the directory in, or a hole). */
 export const OWN = '\uE7FE';
 
+/**
+ * Marks a package module's resolved path (`require.resolve("pkg/x")`) inside a value: it is that module only alone.
+ * Anything put together with it (a join, `+`, `..`) lies under the directory node found the package in, which is no
+ * path from where the program runs: the caller makes such a value computed (see `moduleJoined`).
+ */
+export const MODULE = '\uE7FC';
+
+/** Whether a value put together from `pieces` uses a package module's resolved path as anything but the whole value. */
+export const moduleJoined = (pieces: readonly string[]): boolean => pieces.length > 1 && pieces.some((piece) => piece.includes(MODULE));
+
 /** A path call at the start of a term: how its pieces are put together, and where the call ends. */
 export interface PathCall {
   /** `join`: node's path.join (glues every piece); `restart`: path.resolve, os.path.join (an absolute piece starts again). */
@@ -36,8 +46,9 @@ export function knownDirectoryAt(text: string): { value: string; length: number 
   if (beside !== null) return { value: `${OWN}/${beside[2] ?? beside[4]!}`, length: beside[0].length };
   // require.resolve("pkg/x") of a package: the file node's resolution finds, which the module reading protects (or
   // leaves unresolved: node-module-resolution.ts), so the operand is spelled out; the name as written is protected too.
+  // Marked MODULE: that holds for the value alone; joined on, it is a path under wherever node found the package.
   const resolved = /^require\.resolve\(\s*(["'])((?:@[\w.-]+\/)?[\w.-]+(?:\/[^"'$`\\\n]*)?)\1\s*\)/u.exec(text);
-  if (resolved !== null) return { value: resolved[2]!, length: resolved[0].length };
+  if (resolved !== null) return { value: MODULE + resolved[2]!, length: resolved[0].length };
   // Path(__file__)[.resolve()|.absolute()].parent(.parent)* or .parents[N]: that many levels above the own directory.
   const pathlib = /^(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.(?:resolve|absolute)\(\s*\))*((?:\.parent(?![\w$]))+|\.parents\[\s*(\d+)\s*\])/u.exec(text);
   if (pathlib === null) return undefined;

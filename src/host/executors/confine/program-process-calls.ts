@@ -63,8 +63,8 @@ export function callAliases(clean: string, language: ProgramLanguage | undefined
 
 /** Ruby's env hash or Perl's/Ruby's options among the pieces: none of the command. */
 const isOption = (piece: string) => /^\s*(?:\{|ENV\b|:?\w+\s*(?::(?!:)|=>)|\w+\s*=(?!=))/u.test(piece);
-/** A list written out or a name (an argv list): what node's execFile/spawn take after the program. */
-const isArgvList = (piece: string | undefined) => piece !== undefined && /^\s*(?:\[|[A-Za-z_$][\w$]*\s*$)/u.test(piece) && !/^\s*(?:undefined|null)\s*$/u.test(piece);
+/** A list written out, a name, or a slice or concat of a name (an argv list): what node's execFile/spawn take after the program. */
+const isArgvList = (piece: string | undefined) => piece !== undefined && /^\s*(?:\[|[A-Za-z_$][\w$]*\s*(?:$|\.\s*(?:slice|concat)\s*\())/u.test(piece) && !/^\s*(?:undefined|null)\s*$/u.test(piece);
 
 /** What a call of `name` hands over, from its argument pieces. */
 function shapeOf(name: string, pieces: readonly string[], language: ProgramLanguage | undefined, at: number): FoundCall[] {
