@@ -29,14 +29,24 @@ export function unsafeNameReason(name: string): string | undefined {
 }
 
 /**
- * Directories whose names are tools' data, never the agent's to choose nor staged: git's own (`.git` and its
- * aliases: the git aftercare holds them to git's grammar) and npm's `node_modules` (packages have arbitrary names).
+ * Where package managers install packages, whose files keep their authors' names (setuptools ships
+ * `script (dev).tmpl`): npm's `node_modules`, and python's `site-packages` / `dist-packages` (a project's `.venv`).
+ * They are ignored by git in projects that have them, so no hook is handed their names.
+ */
+const PACKAGE_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', 'site-packages', 'dist-packages']);
+
+/**
+ * Directories whose entries are tools' data, not names the agent chose, and never staged: git's own (`.git` and its
+ * aliases: the git aftercare holds them to git's grammar) and the package directories above.
  */
 export function isToolDataDirectory(name: string): boolean {
-  return name === 'node_modules' || isGitDirectoryName(name);
+  return PACKAGE_DIRECTORIES.has(name) || isGitDirectoryName(name);
 }
 
-/** Whether `relative` (a path below a write root) lies in a tool data directory, as one of its components. */
-export function isInsideToolData(relative: string): boolean {
-  return relative.split('/').some(isToolDataDirectory);
+/**
+ * Whether some component of `p` is a tool data directory. The whole path counts, not the part below a write root: a
+ * scope declared inside `node_modules` or a venv's `site-packages` holds that tool's data too.
+ */
+export function isInsideToolData(p: string): boolean {
+  return p.split('/').some(isToolDataDirectory);
 }

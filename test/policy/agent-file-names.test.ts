@@ -56,11 +56,13 @@ for (const name of [
   test(accepted, name);
 }
 
-test("names below .git and node_modules are tools' data, others are not", (t) => {
+test("names below .git and package directories are tools' data, others are not", (t) => {
   t.true(isInsideToolData('node_modules/x y/index.js'));
   t.true(isInsideToolData('a/node_modules/-x'));
   t.true(isInsideToolData('.git/refs/heads/a;b'));
   t.true(isInsideToolData('sub/.GIT/x'));
+  t.true(isInsideToolData('.venv/lib/python3.12/site-packages/setuptools/script (dev).tmpl'));
+  t.true(isInsideToolData('.venv/lib/python3/dist-packages/a b'));
   t.false(isInsideToolData('src/a b'));
   t.false(isInsideToolData('my_node_modules/a b'));
 });

@@ -6,7 +6,7 @@
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
-import { isToolDataDirectory, unsafeNameReason } from '../../../policy/agent-file-names.js';
+import { isInsideToolData, unsafeNameReason } from '../../../policy/agent-file-names.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
 
@@ -19,7 +19,6 @@ export interface UnsafeName {
 function unsafeNewComponent(canonical: string, root: string): UnsafeName | undefined {
   let current = root;
   for (const component of path.relative(root, canonical).split('/')) {
-    if (isToolDataDirectory(component)) return undefined; // npm's or git's data below (git metadata is refused elsewhere)
     current = path.join(current, component);
     if (lstatSync(current, { throwIfNoEntry: false }) !== undefined) continue; // already there: the user's name
     const reason = unsafeNameReason(component);
@@ -30,6 +29,8 @@ function unsafeNewComponent(canonical: string, root: string): UnsafeName | undef
 
 /** Refuses a write tool call that would create a file or directory named like an option or shell code (ZB_POLICY_PATH_NAME_UNSAFE). */
 export function refuseUnsafeNewName(canonical: string, writeRoots: readonly string[]): void {
+  // Package managers' and git's data (git metadata is refused to the write tool elsewhere).
+  if (isInsideToolData(canonical)) return;
   for (const root of writeRoots) {
     if (canonical === root || !isInsideRoot(canonical, root)) continue;
     const found = unsafeNewComponent(canonical, root);

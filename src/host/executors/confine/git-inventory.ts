@@ -162,9 +162,8 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
   }
   const gitEntries = new Map<string, GitEntryState>();
   for (const found of walk.entries.git) gitEntries.set(found.path, stateOf(found.path, found.entry));
-  // A name below .git or node_modules is that tool's data, unless another root below them holds it (strictest wins).
-  const agents = (found: string) => roots.some((root) => found !== root && isInsideRoot(found, root) && !isInsideToolData(path.relative(root, found)));
-  const unsafeNames = walk.entries.name.map((found) => found.path).filter(agents);
+  // A name below .git or a package directory is that tool's data, wherever the write roots lie.
+  const unsafeNames = walk.entries.name.map((found) => found.path).filter((found) => !isInsideToolData(found));
   return { gitEntries, shaped: [...walk.directories.shaped], unreadable: [...walk.unreadable], toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames };
 }
 

@@ -7,6 +7,8 @@ import { refuseUnsafeNewName } from '../../../../src/host/executors/confine/agen
 import { sandboxWorld } from '../../../fixtures/sandbox-world.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
+const SITE = '.venv/lib/python3.12/site-packages';
+
 function seed(ws: string): void {
   mkdirSync(path.join(ws, 'src'), { recursive: true });
   writeFileSync(path.join(ws, 'src', 'app.js'), '1;\n');
@@ -82,5 +84,16 @@ for (const confined of [true, false]) {
     await world.run("mkdir -p 'app/(shop)/[id]' 'node_modules/x y/-bin' && touch 'app/(shop)/[id]/page.tsx' 'node_modules/x y/index.js'", { confined });
     t.true(existsSync(path.join(world.ws, 'app/(shop)/[id]/page.tsx')));
     t.true(existsSync(path.join(world.ws, 'node_modules/x y/-bin')));
+  });
+
+  test(`${name}: a project venv's installed packages keep their authors' names`, async (t) => {
+    // The venv's site-packages is the agent's only when a scope names it (Python runs what is there).
+    const world = sandboxWorld(t, ({ ws }) => {
+      seed(ws);
+      mkdirSync(path.join(ws, SITE), { recursive: true });
+    });
+    const layout = { ...world.layout, writeRoots: [...world.layout.writeRoots, path.join(world.ws, SITE)] };
+    await world.run(`mkdir -p ${SITE}/setuptools && touch '${SITE}/setuptools/script (dev).tmpl'`, { confined, layout });
+    t.true(existsSync(path.join(world.ws, SITE, 'setuptools/script (dev).tmpl')));
   });
 }
