@@ -56,7 +56,7 @@ export interface GitInventory {
   readonly unreadable: readonly string[];
   /** Entries named like a file other tools run (policy/protected-files.ts: .envrc, .vscode, ...), by absolute path. */
   readonly toolEntries: readonly string[];
-  /** Entries named like an option or shell code (policy/agent-file-names.ts), outside .git and node_modules, by absolute path. */
+  /** Entries named like an option or shell code (policy/agent-file-names.ts), outside .git and package directories, by absolute path. */
   readonly unsafeNames: readonly string[];
 }
 
