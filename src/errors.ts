@@ -81,6 +81,11 @@ export const ERROR_CODES = {
     summary:
       'The path is git metadata (a .git directory or gitfile, in any case or alias, at any depth), which agents may not write because git runs what it names; or it is inside the zotbox state directory, which agents may not touch outside their own data directory.',
   },
+  ZB_POLICY_PATH_NAME_UNSAFE: {
+    exit: 1,
+    summary:
+      'The write would create a file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-" or "{", whitespace, a control character, or one of $ ` ; & | < > " \' \\); nothing was written.',
+  },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 
   ZB_POLICY_SHELL_CONSTRUCT: { exit: 1, summary: 'The shell command uses syntax the gate does not accept (substitution, redirection, &, globs, keywords, invisible characters...).' },
@@ -155,6 +160,11 @@ export const ERROR_CODES = {
   ZB_CONFINEMENT_PROTECTED_FILE: {
     exit: 1,
     summary: "A command created or changed a file the user's tools run on their own (.envrc, .vscode/, a hook the git config names...); it was put back and the run stopped.",
+  },
+  ZB_CONFINEMENT_NAME_UNSAFE: {
+    exit: 1,
+    summary:
+      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-" or "{", whitespace, a control character, or one of $ ` ; & | < > " \' \\; .git and node_modules excepted); it was removed and the run stopped.',
   },
   ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED: {
     exit: 1,

@@ -5,6 +5,7 @@ import type { AgentImage } from '../../archive/index.js';
 import type { ApprovedCall } from '../../policy/gate-server.js';
 import type { ShellContext } from '../../policy/shell-decision.js';
 import type { CommandIsolation } from './confine/command-isolation.js';
+import { refuseUnsafeNewName } from './confine/agent-name-checks.js';
 import { refuseProtectedWrite } from './confine/protected-locations.js';
 import type { ControlLocations } from '../../policy/protected-files.js';
 import { executeBash } from './bash.js';
@@ -52,7 +53,11 @@ export function createExecutor(options: ExecutorOptions): (approved: ApprovedCal
         return executeRead(approved.decision, approved.call.input);
       case 'write':
         // The same git-state check as a bash call (issue 21 §4): a HEAD file written anywhere makes a repository.
-        return checked(options, approved.decision.canonicalPath, signal, () => executeWrite(approved.decision, approved.call.input));
+        // A new name read as an option or shell code by the user's tools is refused before anything is written.
+        return checked(options, approved.decision.canonicalPath, signal, () => {
+          refuseUnsafeNewName(approved.decision.canonicalPath, options.writeRoots);
+          return executeWrite(approved.decision, approved.call.input);
+        });
       case 'edit':
         return checked(options, approved.decision.canonicalPath, signal, () => executeEdit(approved.decision, approved.call.input));
       case 'skill':

@@ -9,6 +9,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
+import { isInsideToolData, unsafeNameReason } from '../../../policy/agent-file-names.js';
 import { isGitControlEntry, isGitDirectoryName } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { protectedToolName } from '../../../policy/protected-files.js';
@@ -55,6 +56,8 @@ export interface GitInventory {
   readonly unreadable: readonly string[];
   /** Entries named like a file other tools run (policy/protected-files.ts: .envrc, .vscode, ...), by absolute path. */
   readonly toolEntries: readonly string[];
+  /** Entries named like an option or shell code (policy/agent-file-names.ts), outside .git and package directories, by absolute path. */
+  readonly unsafeNames: readonly string[];
 }
 
 /** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
@@ -121,6 +124,7 @@ interface Found {
   readonly shaped: string[];
   readonly unreadable: string[];
   readonly toolEntries: string[];
+  readonly unsafeNames: string[];
 }
 
 /**
@@ -129,7 +133,11 @@ interface Found {
  */
 const gitMetadataWalker = new ScopeWalker(
   {
-    entries: { git: (entry) => isGitDirectoryName(entry.name), tool: (entry) => protectedToolName(entry.name, path.basename(entry.parentPath)) !== undefined },
+    entries: {
+      git: (entry) => isGitDirectoryName(entry.name),
+      tool: (entry) => protectedToolName(entry.name, path.basename(entry.parentPath)) !== undefined,
+      name: (entry) => unsafeNameReason(entry.name) !== undefined,
+    },
     directories: { shaped: isShapedLikeGitDirectory },
   },
   {},
@@ -154,12 +162,14 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
   }
   const gitEntries = new Map<string, GitEntryState>();
   for (const found of walk.entries.git) gitEntries.set(found.path, stateOf(found.path, found.entry));
-  return { gitEntries, shaped: [...walk.directories.shaped], unreadable: [...walk.unreadable], toolEntries: walk.entries.tool.map((found) => found.path) };
+  // A name below .git or a package directory is that tool's data, wherever the write roots lie.
+  const unsafeNames = walk.entries.name.map((found) => found.path).filter((found) => !isInsideToolData(found));
+  return { gitEntries, shaped: [...walk.directories.shaped], unreadable: [...walk.unreadable], toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames };
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
 export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
-  const { gitEntries, shaped, unreadable, toolEntries } = findGitMetadata(roots, skipped, limit);
+  const { gitEntries, shaped, unreadable, toolEntries, unsafeNames } = findGitMetadata(roots, skipped, limit);
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
@@ -221,7 +231,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
       if (target !== undefined) addGitDirectory(target, true);
     }
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, records, unreadable, toolEntries };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, records, unreadable, toolEntries, unsafeNames };
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */

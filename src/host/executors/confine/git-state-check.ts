@@ -2,7 +2,8 @@
 // each write or edit of the file tools record the git metadata of the write
 // scopes and the files other tools run (protected-locations.ts) before, and run
 // the same aftercare after (git-aftercare.ts). What breaks the rules is undone,
-// and ZB_CONFINEMENT_GIT_PROGRAM or ZB_CONFINEMENT_PROTECTED_FILE stops the run.
+// and ZB_CONFINEMENT_GIT_PROGRAM, ZB_CONFINEMENT_PROTECTED_FILE or ZB_CONFINEMENT_NAME_UNSAFE stops the run.
+import { removeNewUnsafeNames, unsafeNameError } from './agent-name-checks.js';
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
@@ -34,8 +35,11 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   violations.push(...stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = restoreProtected(record, now, layout.writeRoots);
+  // Last, so the checks above saw what the command left where it left it: new names read as options or code go.
+  const names = removeNewUnsafeNames(before, after);
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
+  if (names.length > 0) throw unsafeNameError(names);
 }
 
 /** Records the write scopes' git metadata now, for a writer that nothing binds read-only (unconfined commands, the file tools). */

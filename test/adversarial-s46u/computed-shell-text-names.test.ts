@@ -56,8 +56,26 @@ test('control (passes today): the same hook with an argv array (no shell)', asyn
   await namedFileThenCommit(t, hookProject(t, 'execFileSync("git", ["add", ...files], { stdio: "inherit" });\n'));
 });
 
-test('control: a plain new file is accepted', async (t) => {
+test('the oddly named files are refused to the write tool (nothing written)', async (t) => {
+  const ws = hookProject(t, 'execSync(`git add ${files.join(" ")}`, { stdio: "inherit" });\n');
+  for (const name of ['src/$(sh p.sh).js', '--config=p.cjs', 'a --config=p.cjs', '{-,-}-config=p.cjs']) {
+    // The CLI shows the refusal's message (the code is asserted in test/host/executors/confine/agent-name-checks.test.ts).
+    t.regex(await agentWrites(t, ws, name, '1;\n'), /failed: write denied/u);
+    t.false(existsSync(path.join(ws, name)));
+  }
+});
+
+test('control: a plain new file is accepted under such a hook, and the commit runs', async (t) => {
   const ws = hookProject(t, 'execSync(`git add ${files.join(" ")}`, { stdio: "inherit" });\n');
   t.log(await agentWrites(t, ws, 'src/other.js', '1;\n'));
   t.true(existsSync(path.join(ws, 'src/other.js')));
+  git(ws, 'add', '-A');
+  git(ws, 'commit', '-q', '-m', 'user commit');
+  t.is(git(ws, 'show', '--name-only', '--format=', 'HEAD').trim(), 'src/other.js');
+});
+
+test('control: a Next.js route is accepted from the write tool', async (t) => {
+  const ws = hookProject(t, 'execSync(`git add ${files.join(" ")}`, { stdio: "inherit" });\n');
+  t.log(await agentWrites(t, ws, 'app/(shop)/[id]/page.tsx', 'export default 1;\n'));
+  t.true(existsSync(path.join(ws, 'app/(shop)/[id]/page.tsx')));
 });

@@ -1,0 +1,73 @@
+// One rule for every writer (review s46u): the agent does not make a name the user's tools would read as an option
+// or as shell code (policy/agent-file-names.ts). The write tool is refused before it writes; after a command (and
+// after every file-tool write, as a second line) each such entry new since the call began is removed, and the run
+// stops. Names that were there before are the user's and stay; .git and node_modules hold tools' data and are not
+// checked. The names come from the scope walk the git checks already make (git-inventory.ts): no walk of its own.
+import { lstatSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ZotboxError } from '../../../errors.js';
+import { isInsideToolData, unsafeNameReason } from '../../../policy/agent-file-names.js';
+import { isInsideRoot } from '../../../policy/scopes.js';
+import type { GitInventory } from './git-inventory.js';
+
+export interface UnsafeName {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** The first component the write would create, below the write root holding `canonical`, that is an unsafe name. */
+function unsafeNewComponent(canonical: string, root: string): UnsafeName | undefined {
+  let current = root;
+  for (const component of path.relative(root, canonical).split('/')) {
+    current = path.join(current, component);
+    if (lstatSync(current, { throwIfNoEntry: false }) !== undefined) continue; // already there: the user's name
+    const reason = unsafeNameReason(component);
+    if (reason !== undefined) return { path: current, reason };
+  }
+  return undefined;
+}
+
+/** Refuses a write tool call that would create a file or directory named like an option or shell code (ZB_POLICY_PATH_NAME_UNSAFE). */
+export function refuseUnsafeNewName(canonical: string, writeRoots: readonly string[]): void {
+  // Package managers' and git's data (git metadata is refused to the write tool elsewhere).
+  if (isInsideToolData(canonical)) return;
+  for (const root of writeRoots) {
+    if (canonical === root || !isInsideRoot(canonical, root)) continue;
+    const found = unsafeNewComponent(canonical, root);
+    if (found === undefined) continue;
+    const name = path.basename(found.path);
+    throw new ZotboxError(
+      'ZB_POLICY_PATH_NAME_UNSAFE',
+      `write denied: ${canonical} would create ${JSON.stringify(name)} (${found.path}): ${found.reason}. The user's git hooks and scripts hand file names to programs and shells, which would read it as an option or as code. Nothing was written. Fix: choose a name that does not start with "-" or "{" and holds no whitespace, control character or any of $ \` ; & | < > " ' \\.`,
+      { details: { path: canonical, component: found.path } },
+    );
+  }
+}
+
+/**
+ * Removes every entry with an unsafe name in `after` that `before` did not have (a file made, a directory made or
+ * renamed to it), outermost first; what lies in a git directory (a bare repository's refs) is the git aftercare's.
+ * Removing a renamed directory loses what was in it: the name cannot be put back, as zotbox does not know where it
+ * came from, and any other name could be one the user's tools run.
+ */
+export function removeNewUnsafeNames(before: GitInventory, after: GitInventory): UnsafeName[] {
+  const existing = new Set(before.unsafeNames);
+  const gitDirectories = [...after.gitDirectories.keys()];
+  const removed: UnsafeName[] = [];
+  for (const entry of [...after.unsafeNames].sort((a, b) => a.length - b.length)) {
+    if (existing.has(entry) || gitDirectories.some((directory) => isInsideRoot(entry, directory))) continue;
+    if (removed.some((outer) => isInsideRoot(entry, outer.path))) continue; // went with the directory holding it
+    rmSync(entry, { recursive: true, force: true });
+    removed.push({ path: entry, reason: unsafeNameReason(path.basename(entry)) ?? 'an unsafe name' });
+  }
+  return removed;
+}
+
+export function unsafeNameError(removed: readonly UnsafeName[]): ZotboxError {
+  const list = removed.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
+  return new ZotboxError(
+    'ZB_CONFINEMENT_NAME_UNSAFE',
+    `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox removed them and stopped the run. Git hooks and scripts hand file names to programs and shells; name files without a leading "-" or "{", whitespace, control characters or any of $ \` ; & | < > " ' \\.`,
+    { details: { paths: removed.map((entry) => entry.path) } },
+  );
+}

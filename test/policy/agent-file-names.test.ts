@@ -1,0 +1,68 @@
+// The name rule by hand: what the user's tools would read as an option or as shell code, and ordinary names that stay.
+import test from 'ava';
+import { isInsideToolData, unsafeNameReason } from '../../src/policy/agent-file-names.js';
+
+/** The name with every character outside printable ASCII as \u{…}, so titles stay distinct. */
+const shown = (name: string) => JSON.stringify(name.replace(/[^\x21-\x7e]/gu, (c) => (c === ' ' ? ' ' : `\\u{${c.codePointAt(0)!.toString(16)}}`)));
+
+const refused = test.macro({
+  exec(t, name: string) {
+    t.not(unsafeNameReason(name), undefined);
+  },
+  title: (_title, name: string) => `${shown(name)} is refused`,
+});
+
+const accepted = test.macro({
+  exec(t, name: string) {
+    t.is(unsafeNameReason(name), undefined);
+  },
+  title: (_title, name: string) => `${shown(name)} is a plain name`,
+});
+
+// Options: a leading dash, and a leading brace bash can expand into one (`{-,-}-config=p.cjs`).
+for (const name of ['--config=p.cjs', '-rf', '-', '--', '{-,-}-config=p.cjs', '{a,b}']) test(refused, name);
+// Word splitting: IFS, python's str.split() (unicode spaces, 0x1c-0x1f, NEL), and control characters.
+for (const name of ['a --config=p.cjs', 'a b', 'a\tb', 'a\nb', 'a\rb', 'a\u000bb', 'a\u000cb', 'a\u001cb', 'a\u0085b', 'a\u00a0b', 'a\u3000b', 'a\u0001b', 'a\u007fb']) {
+  test(refused, name);
+}
+// Shell code anywhere in the word: expansions, separators, redirections, quoting.
+for (const name of ['$(sh p.sh).js', '${X}', '`sh p.sh`.js', 'a;sh p.sh', 'x;y', 'a&b', 'a|b', 'a<b', 'a>b', 'a"b', "a'b", 'a\\b']) test(refused, name);
+
+// Ordinary work: routes (Next.js, SvelteKit), scopes, and the rest of the printable characters but those above.
+for (const name of [
+  '[id].tsx',
+  '(group)',
+  '(shop)',
+  '[...slug]',
+  '@scope',
+  '+page.svelte',
+  '~',
+  'a~1',
+  '#notes',
+  'a=b',
+  'a:b',
+  'a,b',
+  '100%',
+  'café.md',
+  '日本語.txt',
+  'a-b',
+  'x{a,b}',
+  '.env.local',
+  'a*b',
+  'a?b',
+  '!x',
+  'page.tsx',
+]) {
+  test(accepted, name);
+}
+
+test("names below .git and package directories are tools' data, others are not", (t) => {
+  t.true(isInsideToolData('node_modules/x y/index.js'));
+  t.true(isInsideToolData('a/node_modules/-x'));
+  t.true(isInsideToolData('.git/refs/heads/a;b'));
+  t.true(isInsideToolData('sub/.GIT/x'));
+  t.true(isInsideToolData('.venv/lib/python3.12/site-packages/setuptools/script (dev).tmpl'));
+  t.true(isInsideToolData('.venv/lib/python3/dist-packages/a b'));
+  t.false(isInsideToolData('src/a b'));
+  t.false(isInsideToolData('my_node_modules/a b'));
+});
