@@ -13,10 +13,17 @@ import { isGitDirectoryName } from './git-control.js';
  */
 const SHELL_CODE = /[$`;&|<>"'\\]/u;
 /**
- * Word splitting: the shell's IFS (space, tab, newline) and python's `str.split()` (every unicode space, the C0
- * separators 0x1c-0x1f, NEL); the other control characters are in no ordinary name and git prints them quoted.
+ * Line ends and control characters: a newline (or CR, VT, FF, the C0 separators, NEL, the unicode line and paragraph
+ * separators) ends a command in shell text or a line in a hook's list; none is in an ordinary name.
  */
-const SPLITS_OR_CONTROL = /[\s\u0000-\u001f\u007f\u0085]/u;
+const LINE_OR_CONTROL = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/u;
+/**
+ * Word splitting: the shell's IFS (space, tab) and python's `str.split()` (every unicode space). A name split so is
+ * only an option or code where a word after the first starts one: `-` (but `--`, which ends options, and `-` alone,
+ * standard input) or `{`. Names with spaces are ordinary (`Release Notes.md`, `Chapter 1 - Intro.md`, Cypress's
+ * `spec -- test (failed).png`); a tab is a control character above.
+ */
+const SPLITS = /\s+/u;
 
 /** Why a path component the agent makes would be read as an option or as code by the user's tools; undefined: it is a plain name. */
 export function unsafeNameReason(name: string): string | undefined {
@@ -24,7 +31,12 @@ export function unsafeNameReason(name: string): string | undefined {
   if (name.startsWith('{')) return 'it starts with "{", which bash brace expansion can turn into an option';
   const code = SHELL_CODE.exec(name);
   if (code !== null) return `it holds ${JSON.stringify(code[0])}, which a shell reads as code`;
-  if (SPLITS_OR_CONTROL.test(name)) return 'it holds whitespace or a control character, which splits it into several words';
+  if (LINE_OR_CONTROL.test(name)) return 'it holds a line end or a control character, which ends a command in shell text';
+  const option = name
+    .split(SPLITS)
+    .slice(1)
+    .find((word) => (word.startsWith('-') && word !== '-' && word !== '--') || word.startsWith('{'));
+  if (option !== undefined) return `it holds whitespace before ${JSON.stringify(option)}, so word splitting hands a program that option`;
   return undefined;
 }
 

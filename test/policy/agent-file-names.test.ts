@@ -21,10 +21,12 @@ const accepted = test.macro({
 
 // Options: a leading dash, and a leading brace bash can expand into one (`{-,-}-config=p.cjs`).
 for (const name of ['--config=p.cjs', '-rf', '-', '--', '{-,-}-config=p.cjs', '{a,b}']) test(refused, name);
-// Word splitting: IFS, python's str.split() (unicode spaces, 0x1c-0x1f, NEL), and control characters.
-for (const name of ['a --config=p.cjs', 'a b', 'a\tb', 'a\nb', 'a\rb', 'a\u000bb', 'a\u000cb', 'a\u001cb', 'a\u0085b', 'a\u00a0b', 'a\u3000b', 'a\u0001b', 'a\u007fb']) {
-  test(refused, name);
-}
+// Line ends and control characters (a newline ends a command in shell text; python's str.split() splits on 0x1c-0x1f, NEL).
+for (const name of ['a\nb', 'a\rb', 'a\tb', 'a\u000bb', 'a\u000cb', 'a\u001cb', 'a\u0085b', 'a\u2028b', 'a\u0001b', 'a\u007fb']) test(refused, name);
+// Word splitting (IFS, python's str.split(): every unicode space) that hands a program an option or a brace expansion.
+for (const name of ['a --config=p.cjs', 'a -x', 'a\t-x', 'a\u00a0--config=p.cjs', 'a\u3000-x', 'x -- -y', 'a {-,-}-x', ' -x']) test(refused, name);
+// Names with spaces that split into no option stay ordinary work (a `--` ends options).
+for (const name of ['a b', 'Chapter 1 - Intro.md', 'a\u00a0b', 'a\u3000b', 'Release Notes.md', 'spec.cy.js -- logs in (failed).png', 'a - b', 'x y-z']) test(accepted, name);
 // Shell code anywhere in the word: expansions, separators, redirections, quoting.
 for (const name of ['$(sh p.sh).js', '${X}', '`sh p.sh`.js', 'a;sh p.sh', 'x;y', 'a&b', 'a|b', 'a<b', 'a>b', 'a"b', "a'b", 'a\\b']) test(refused, name);
 

@@ -36,8 +36,9 @@ const writeAccepted = test.macro({
   title: (_title, file: string) => `the write tool may create ${JSON.stringify(file)}`,
 });
 
-for (const file of ['--config=p.cjs', 'src/$(sh p.sh).js', 'a --config=p.cjs', '{-,-}-config=p.cjs', 'a b/x.js', 'src/x;y/z.js', 'src/`id`.js']) test(writeRefused, file);
-for (const file of ['src/other.js', 'app/(shop)/[id]/page.tsx', 'src/routes/+page.svelte', 'node_modules/x y/index.js', 'node_modules/-x/index.js', 'notes/a=b,c:d.md']) test(writeAccepted, file);
+for (const file of ['--config=p.cjs', 'src/$(sh p.sh).js', 'a --config=p.cjs', '{-,-}-config=p.cjs', 'a -x/x.js', 'src/x;y/z.js', 'src/`id`.js']) test(writeRefused, file);
+for (const file of ['src/other.js', 'app/(shop)/[id]/page.tsx', 'src/routes/+page.svelte', 'node_modules/x y/index.js', 'node_modules/-x/index.js', 'notes/a=b,c:d.md', 'docs/Release Notes.md'])
+  test(writeAccepted, file);
 
 test('the write tool may write into a directory the user named with a space', (t) => {
   const ws = workspace(t);
@@ -55,7 +56,7 @@ for (const confined of [true, false]) {
   const name = confined ? 'confined' : 'unconfined';
   for (const [script, made] of [
     ['touch -- --config=p.cjs', '--config=p.cjs'],
-    ["mkdir 'a b'", 'a b'],
+    ["mkdir 'a -rf'", 'a -rf'],
     ["mv src 'x;y'", 'x;y'],
     ["mkdir -p deep/er && touch 'deep/er/$(sh p.sh).js'", 'deep/er/$(sh p.sh).js'],
   ] as const) {
@@ -81,8 +82,12 @@ for (const confined of [true, false]) {
 
   test(`${name}: routes and an npm-installed package with an odd name are ordinary work`, async (t) => {
     const world = sandboxWorld(t, ({ ws }) => seed(ws));
-    await world.run("mkdir -p 'app/(shop)/[id]' 'node_modules/x y/-bin' && touch 'app/(shop)/[id]/page.tsx' 'node_modules/x y/index.js'", { confined });
+    await world.run(
+      "mkdir -p 'app/(shop)/[id]' 'node_modules/x y/-bin' 'cypress/screenshots' && touch 'app/(shop)/[id]/page.tsx' 'node_modules/x y/index.js' 'cypress/screenshots/login -- logs in (failed).png'",
+      { confined },
+    );
     t.true(existsSync(path.join(world.ws, 'app/(shop)/[id]/page.tsx')));
+    t.true(existsSync(path.join(world.ws, 'cypress/screenshots/login -- logs in (failed).png')));
     t.true(existsSync(path.join(world.ws, 'node_modules/x y/-bin')));
   });
 
