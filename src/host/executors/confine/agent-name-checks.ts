@@ -1,12 +1,13 @@
 // One rule for every writer (review s46u): the agent does not make a name the user's tools would read as an option
 // or as shell code (policy/agent-file-names.ts). The write tool is refused before it writes; after a command (and
 // after every file-tool write, as a second line) each such entry new since the call began is removed, and the run
-// stops. Names that were there before are the user's and stay; .git and node_modules hold tools' data and are not
-// checked. The names come from the scope walk the git checks already make (git-inventory.ts): no walk of its own.
+// stops. Names that were there before are the user's and stay; .git holds git's data and is not checked. The names
+// come from the scope walk the git checks already make (git-inventory.ts): no walk of its own.
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
-import { isInsideToolData, unsafeNameReason } from '../../../policy/agent-file-names.js';
+import { isInsideToolData, responseFileReason, unsafeNameReason } from '../../../policy/agent-file-names.js';
+import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
 
@@ -16,12 +17,12 @@ export interface UnsafeName {
 }
 
 /** The first component the write would create, below the write root holding `canonical`, that is an unsafe name. */
-function unsafeNewComponent(canonical: string, root: string): UnsafeName | undefined {
+function unsafeNewComponent(canonical: string, root: string, writeRoots: readonly string[]): UnsafeName | undefined {
   let current = root;
   for (const component of path.relative(root, canonical).split('/')) {
     current = path.join(current, component);
     if (lstatSync(current, { throwIfNoEntry: false }) !== undefined) continue; // already there: the user's name
-    const reason = unsafeNameReason(component);
+    const reason = unsafeEntryReason(current, writeRoots);
     if (reason !== undefined) return { path: current, reason };
   }
   return undefined;
@@ -29,11 +30,11 @@ function unsafeNewComponent(canonical: string, root: string): UnsafeName | undef
 
 /** Refuses a write tool call that would create a file or directory named like an option or shell code (ZB_POLICY_PATH_NAME_UNSAFE). */
 export function refuseUnsafeNewName(canonical: string, writeRoots: readonly string[]): void {
-  // Package managers' and git's data (git metadata is refused to the write tool elsewhere).
+  // Git's data (git metadata is refused to the write tool elsewhere).
   if (isInsideToolData(canonical)) return;
   for (const root of writeRoots) {
     if (canonical === root || !isInsideRoot(canonical, root)) continue;
-    const found = unsafeNewComponent(canonical, root);
+    const found = unsafeNewComponent(canonical, root, writeRoots);
     if (found === undefined) continue;
     const name = path.basename(found.path);
     throw new ZotboxError(
@@ -58,7 +59,7 @@ export function removeNewUnsafeNames(before: GitInventory, after: GitInventory):
     if (existing.has(entry) || gitDirectories.some((directory) => isInsideRoot(entry, directory))) continue;
     if (removed.some((outer) => isInsideRoot(entry, outer.path))) continue; // went with the directory holding it
     rmSync(entry, { recursive: true, force: true });
-    removed.push({ path: entry, reason: unsafeNameReason(path.basename(entry)) ?? 'an unsafe name' });
+    removed.push({ path: entry, reason: unsafeNameReason(path.basename(entry)) ?? responseFileReason(path.basename(entry)) ?? 'an unsafe name' });
   }
   return removed;
 }

@@ -36,7 +36,20 @@ const writeAccepted = test.macro({
   title: (_title, file: string) => `the write tool may create ${JSON.stringify(file)}`,
 });
 
-for (const file of ['--config=p.cjs', 'src/$(sh p.sh).js', 'a --config=p.cjs', '{-,-}-config=p.cjs', 'a -x/x.js', 'src/x;y/z.js', 'src/`id`.js']) test(writeRefused, file);
+for (const file of [
+  '--config=p.cjs',
+  'src/$(sh p.sh).js',
+  'a --config=p.cjs',
+  '{-,-}-config=p.cjs',
+  'a -x/x.js',
+  'src/x;y/z.js',
+  'src/`id`.js',
+  '@o.ts',
+  'node_modules/$(sh p.sh).js',
+  'node_modules/-x/index.js',
+  'docs/site-packages/a;b.py',
+])
+  test(writeRefused, file);
 for (const file of ['src/other.js', 'app/(shop)/[id]/page.tsx', 'src/routes/+page.svelte', 'node_modules/x y/index.js', 'node_modules/-x/index.js', 'notes/a=b,c:d.md', 'docs/Release Notes.md'])
   test(writeAccepted, file);
 
@@ -58,6 +71,8 @@ for (const confined of [true, false]) {
     ['touch -- --config=p.cjs', '--config=p.cjs'],
     ["mkdir 'a -rf'", 'a -rf'],
     ["mv src 'x;y'", 'x;y'],
+    ['touch @args.txt', '@args.txt'],
+    ["mkdir -p node_modules && touch 'node_modules/$(sh p.sh).js'", 'node_modules/$(sh p.sh).js'],
     ["mkdir -p deep/er && touch 'deep/er/$(sh p.sh).js'", 'deep/er/$(sh p.sh).js'],
   ] as const) {
     test(`${name}: a command's ${JSON.stringify(made)} is removed and the run stops`, async (t) => {
@@ -83,12 +98,12 @@ for (const confined of [true, false]) {
   test(`${name}: routes and an npm-installed package with an odd name are ordinary work`, async (t) => {
     const world = sandboxWorld(t, ({ ws }) => seed(ws));
     await world.run(
-      "mkdir -p 'app/(shop)/[id]' 'node_modules/x y/-bin' 'cypress/screenshots' && touch 'app/(shop)/[id]/page.tsx' 'node_modules/x y/index.js' 'cypress/screenshots/login -- logs in (failed).png'",
+      "mkdir -p 'app/(shop)/[id]' 'node_modules/x y/bin' 'cypress/screenshots' && touch 'app/(shop)/[id]/page.tsx' 'node_modules/x y/index.js' 'cypress/screenshots/login -- logs in (failed).png'",
       { confined },
     );
     t.true(existsSync(path.join(world.ws, 'app/(shop)/[id]/page.tsx')));
     t.true(existsSync(path.join(world.ws, 'cypress/screenshots/login -- logs in (failed).png')));
-    t.true(existsSync(path.join(world.ws, 'node_modules/x y/-bin')));
+    t.true(existsSync(path.join(world.ws, 'node_modules/x y/bin')));
   });
 
   test(`${name}: a project venv's installed packages keep their authors' names`, async (t) => {
