@@ -50,7 +50,19 @@ for (const file of [
   'docs/site-packages/a;b.py',
 ])
   test(writeRefused, file);
-for (const file of ['src/other.js', 'app/(shop)/[id]/page.tsx', 'src/routes/+page.svelte', 'node_modules/x y/index.js', 'node_modules/-x/index.js', 'notes/a=b,c:d.md', 'docs/Release Notes.md'])
+for (const file of [
+  'src/other.js',
+  'app/(shop)/[id]/page.tsx',
+  'src/routes/+page.svelte',
+  'node_modules/x y/index.js',
+  'notes/a=b,c:d.md',
+  'docs/Release Notes.md',
+  'app/routes/concerts.$city.tsx',
+  'src/@types/x.d.ts',
+  'packages/@acme/x/index.js',
+  'node_modules/@scope/x/index.js',
+  '{{cookiecutter.project_slug}}/README.md',
+])
   test(writeAccepted, file);
 
 test('the write tool may write into a directory the user named with a space', (t) => {
