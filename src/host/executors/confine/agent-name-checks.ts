@@ -11,6 +11,10 @@ import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
 
+/** How to name files instead, for both errors (policy/agent-file-names.ts has the rule). */
+const NAMING =
+  'choose a name that does not start with "-", an expanding brace ({a,b}) or, at the top of a repository, "@"; with no line end, tab or control character; no space before a word starting with "-" or "@"; and none of ` ; & | < > " \' \\ or a $ a shell expands ($( ${ $VAR; $name in lower case is fine).';
+
 export interface UnsafeName {
   readonly path: string;
   readonly reason: string;
@@ -39,7 +43,7 @@ export function refuseUnsafeNewName(canonical: string, writeRoots: readonly stri
     const name = path.basename(found.path);
     throw new ZotboxError(
       'ZB_POLICY_PATH_NAME_UNSAFE',
-      `write denied: ${canonical} would create ${JSON.stringify(name)} (${found.path}): ${found.reason}. The user's git hooks and scripts hand file names to programs and shells, which would read it as an option or as code. Nothing was written. Fix: choose a name that does not start with "-" or "{" and holds no whitespace, control character or any of $ \` ; & | < > " ' \\.`,
+      `write denied: ${canonical} would create ${JSON.stringify(name)} (${found.path}): ${found.reason}. The user's git hooks and scripts hand file names to programs and shells, which would read it as an option or as code. Nothing was written. Fix: ${NAMING}`,
       { details: { path: canonical, component: found.path } },
     );
   }
@@ -68,7 +72,7 @@ export function unsafeNameError(removed: readonly UnsafeName[]): ZotboxError {
   const list = removed.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_NAME_UNSAFE',
-    `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox removed them and stopped the run. Git hooks and scripts hand file names to programs and shells; name files without a leading "-" or "{", whitespace, control characters or any of $ \` ; & | < > " ' \\.`,
+    `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox removed them and stopped the run. Git hooks and scripts hand file names to programs and shells; ${NAMING}`,
     { details: { paths: removed.map((entry) => entry.path) } },
   );
 }
