@@ -6,7 +6,7 @@
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
-import { isInsideToolData, responseFileReason, unsafeNameReason } from '../../../policy/agent-file-names.js';
+import { isInsideToolData } from '../../../policy/agent-file-names.js';
 import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
@@ -55,15 +55,18 @@ export function refuseUnsafeNewName(canonical: string, writeRoots: readonly stri
  * Removing a renamed directory loses what was in it: the name cannot be put back, as zotbox does not know where it
  * came from, and any other name could be one the user's tools run.
  */
-export function removeNewUnsafeNames(before: GitInventory, after: GitInventory): UnsafeName[] {
+export function removeNewUnsafeNames(before: GitInventory, after: GitInventory, writeRoots: readonly string[]): UnsafeName[] {
   const existing = new Set(before.unsafeNames);
   const gitDirectories = [...after.gitDirectories.keys()];
   const removed: UnsafeName[] = [];
   for (const entry of [...after.unsafeNames].sort((a, b) => a.length - b.length)) {
     if (existing.has(entry) || gitDirectories.some((directory) => isInsideRoot(entry, directory))) continue;
     if (removed.some((outer) => isInsideRoot(entry, outer.path))) continue; // went with the directory holding it
+    // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
+    const reason = unsafeEntryReason(entry, writeRoots);
+    if (reason === undefined) continue;
     rmSync(entry, { recursive: true, force: true });
-    removed.push({ path: entry, reason: unsafeNameReason(path.basename(entry)) ?? responseFileReason(path.basename(entry)) ?? 'an unsafe name' });
+    removed.push({ path: entry, reason });
   }
   return removed;
 }

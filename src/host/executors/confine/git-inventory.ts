@@ -10,7 +10,6 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdir
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideToolData, responseFileReason, unsafeNameReason } from '../../../policy/agent-file-names.js';
-import { unsafeEntryReason } from './agent-name-places.js';
 import { isGitControlEntry, isGitDirectoryName } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { protectedToolName } from '../../../policy/protected-files.js';
@@ -137,7 +136,7 @@ const gitMetadataWalker = new ScopeWalker(
     entries: {
       git: (entry) => isGitDirectoryName(entry.name),
       tool: (entry) => protectedToolName(entry.name, path.basename(entry.parentPath)) !== undefined,
-      // Every `@` name too: whether it stands at a top (a response file) is told below, where the roots are known.
+      // Every `@` name too: whether it stands at a top (a response file) is told where the roots are known.
       name: (entry) => unsafeNameReason(entry.name) !== undefined || responseFileReason(entry.name) !== undefined,
     },
     directories: { shaped: isShapedLikeGitDirectory },
@@ -165,7 +164,9 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
   const gitEntries = new Map<string, GitEntryState>();
   for (const found of walk.entries.git) gitEntries.set(found.path, stateOf(found.path, found.entry));
   // A name below .git is git's data, wherever the write roots lie.
-  const unsafeNames = walk.entries.name.map((found) => found.path).filter((found) => !isInsideToolData(found) && unsafeEntryReason(found, roots) !== undefined);
+  // Every `@` name is kept, at a top or not: one the user had stays theirs even where a command makes a `.git` beside it
+  // (agent-name-checks.ts tells which new ones stand at a top).
+  const unsafeNames = walk.entries.name.map((found) => found.path).filter((found) => !isInsideToolData(found));
   return { gitEntries, shaped: [...walk.directories.shaped], unreadable: [...walk.unreadable], toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames };
 }
 

@@ -36,7 +36,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = restoreProtected(record, now, layout.writeRoots);
   // Last, so the checks above saw what the command left where it left it: new names read as options or code go.
-  const names = removeNewUnsafeNames(before, after);
+  const names = removeNewUnsafeNames(before, after, layout.writeRoots);
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);

@@ -3,7 +3,8 @@
 import test from 'ava';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { refuseUnsafeNewName } from '../../../../src/host/executors/confine/agent-name-checks.js';
+import { refuseUnsafeNewName, removeNewUnsafeNames } from '../../../../src/host/executors/confine/agent-name-checks.js';
+import type { GitInventory } from '../../../../src/host/executors/confine/git-inventory.js';
 import { sandboxWorld } from '../../../fixtures/sandbox-world.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -129,3 +130,21 @@ for (const confined of [true, false]) {
     t.true(existsSync(path.join(world.ws, SITE, 'setuptools/script (dev).tmpl')));
   });
 }
+
+test('a new @ name is removed only at a top; one the user had stays when a .git appears beside it', (t) => {
+  const ws = workspace(t);
+  for (const directory of ['sub', 'src/@types']) mkdirSync(path.join(ws, directory), { recursive: true });
+  writeFileSync(path.join(ws, 'sub', '@notes.txt'), "the user's");
+  writeFileSync(path.join(ws, '@args.txt'), '--outFile x');
+  const inventory = (unsafeNames: string[]) => ({ unsafeNames, gitDirectories: new Map() }) as unknown as GitInventory;
+  const before = inventory([path.join(ws, 'sub', '@notes.txt')]);
+  // The command made sub/.git (sub is now a repository's top), @args.txt at the write root and src/@types deeper.
+  mkdirSync(path.join(ws, 'sub', '.git'));
+  const after = inventory([path.join(ws, 'sub', '@notes.txt'), path.join(ws, '@args.txt'), path.join(ws, 'src', '@types')]);
+  t.deepEqual(
+    removeNewUnsafeNames(before, after, [ws]).map((removed) => removed.path),
+    [path.join(ws, '@args.txt')],
+  );
+  t.true(existsSync(path.join(ws, 'sub', '@notes.txt')));
+  t.true(existsSync(path.join(ws, 'src', '@types')));
+});
