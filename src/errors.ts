@@ -84,7 +84,7 @@ export const ERROR_CODES = {
   ZB_POLICY_PATH_NAME_UNSAFE: {
     exit: 1,
     summary:
-      'The write would create a file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-" or "{", whitespace, a control character, or one of $ ` ; & | < > " \' \\); nothing was written.',
+      'The write would create a file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-", an expanding brace, or "@" at a repository top; a line end or control character; a space before a word starting with "-" or "@"; one of ` ; & | < > " \' \\; a "$" a shell expands); nothing was written.',
   },
   ZB_POLICY_PATH_HARDLINK: { exit: 1, summary: 'The file to write has more than one hard link, so its other names may lie outside the scopes.' },
 
@@ -164,7 +164,7 @@ export const ERROR_CODES = {
   ZB_CONFINEMENT_NAME_UNSAFE: {
     exit: 1,
     summary:
-      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-" or "{", whitespace, a control character, or one of $ ` ; & | < > " \' \\; .git and node_modules excepted); it was removed and the run stopped.',
+      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-", an expanding brace, or "@" at a repository top; a line end or control character; a space before a word starting with "-" or "@"; one of ` ; & | < > " \' \\; a "$" a shell expands; .git excepted); it was removed and the run stopped.',
   },
   ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED: {
     exit: 1,
