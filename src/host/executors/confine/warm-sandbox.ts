@@ -60,7 +60,11 @@ class ReplyReader {
   private buffered = Buffer.alloc(0);
   private waiting: ((reply: Buffer | undefined) => void) | undefined;
   private ended = false;
+  /** Resolves when no process holds the init's end any more: the init (and every process it started) is gone. */
+  readonly closed: Promise<void>;
+  private markClosed: () => void = () => undefined;
   constructor(channel: Socket) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
     channel.on('data', (chunk: Buffer) => {
       this.buffered = Buffer.concat([this.buffered, chunk]);
       this.deliver();
@@ -68,6 +72,7 @@ class ReplyReader {
     const end = () => {
       this.ended = true;
       this.deliver();
+      this.markClosed();
     };
     channel.on('end', end);
     channel.on('close', end);
@@ -148,8 +153,9 @@ function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd
         // already gone: its exit is what `exited` waits for
       }
     }
-    socket.destroy();
     await exited;
+    await replies.closed; // the channel's end: the init has exited, not only bwrap
+    socket.destroy();
   };
   return {
     pid,
