@@ -1,6 +1,7 @@
 // One entry of the mutation list (test/mutations/<name>.patch): header lines
 // `# mutant: <what the patch weakens>` and `# tests: <compiled test files>`
-// before the first `diff --git` line, then a unified diff against src/. Pure:
+// before the first `diff --git` line, then a unified diff against src/ or native/ (the C code, which mutants.ts
+// rebuilds with node-gyp). Pure:
 // reads no files; a malformed entry is a reason, never a guess.
 
 export interface Mutant {
@@ -29,7 +30,7 @@ export function parseMutantPatch(name: string, text: string): ParsedMutant {
   if (tests === undefined || tests.length === 0) return { ok: false, name, reason: 'its header has no `# tests: <compiled test files>` line' };
   const unsafe = tests.find((file) => !/^dist\/test\/[\w./-]+\.test\.js$/.test(file) || file.split('/').includes('..'));
   if (unsafe !== undefined) return { ok: false, name, reason: `its tests line names ${JSON.stringify(unsafe)}, not a compiled test file under dist/test/` };
-  const outsideSrc = lines.slice(diffStart).find((line) => line.startsWith('diff --git ') && !/^diff --git a\/src\/\S+ b\/src\/\S+$/.test(line));
-  if (outsideSrc !== undefined) return { ok: false, name, reason: `it changes a file outside src/ (${outsideSrc})` };
+  const outsideSrc = lines.slice(diffStart).find((line) => line.startsWith('diff --git ') && !/^diff --git a\/(src|native)\/\S+ b\/(src|native)\/\S+$/.test(line));
+  if (outsideSrc !== undefined) return { ok: false, name, reason: `it changes a file outside src/ and native/ (${outsideSrc})` };
   return { ok: true, mutant: { name, description, tests } };
 }

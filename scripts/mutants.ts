@@ -10,7 +10,7 @@
 // Exit status: 0 when every mutant was caught, 1 otherwise, 2 when the unmutated
 // copy does not build, its tests fail, or the arguments are wrong, 128+n on signal n.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +158,22 @@ interface MutantContext {
   readonly say: (line: string) => void;
 }
 
+/** Whether the patch changes the native code (native/), which tsc does not build. */
+function touchesNative(file: string): boolean {
+  return /^diff --git a\/native\//mu.test(readFileSync(file, 'utf8'));
+}
+
+/**
+ * Rebuilds build/Release in the copy (npm's node-gyp, as `npm ci` does). A worktree's build is a link to another
+ * checkout's: the copy's link is removed first, so the mutant is never built into a tree it does not own.
+ */
+async function rebuildNative(copy: string): Promise<{ ok: boolean; output: string }> {
+  const build = path.join(copy, 'build');
+  if (lstatSync(build, { throwIfNoEntry: false })?.isSymbolicLink() === true) rmSync(build);
+  const result = await run('npm', ['run', '--silent', 'install'], copy, process.env);
+  return { ok: result.status === 0, output: result.output };
+}
+
 /** Applies one patch to the copy, builds, runs its tests and reverts it; throws only when the copy cannot be put back. */
 async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantContext): Promise<{ outcome: Outcome; detail: string }> {
   const parsed = parseMutantPatch(path.basename(file, '.patch'), readFileSync(file, 'utf8'));
@@ -173,7 +189,8 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
   try {
     say(`testing  ${mutant.name}: ${mutant.description}`);
     const buildStarted = Date.now();
-    const built = await builder.build();
+    const nativeBuilt = touchesNative(file) ? await rebuildNative(copy) : { ok: true, output: '' };
+    const built = nativeBuilt.ok ? await builder.build() : { ok: false as const, errors: nativeBuilt.output };
     const buildTime = `built in ${seconds(Date.now() - buildStarted)}`;
     if (!built.ok) result = { outcome: 'broken', detail: `the build fails with the patch applied:\n${built.errors}` };
     else {
@@ -193,6 +210,7 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
   }
   const reverted = await run('git', ['apply', '-R', file], copy, gitEnv);
   if (reverted.status !== 0) throw new Error(`git apply -R ${file} failed, so the copy no longer matches the tree: ${reverted.output}`);
+  if (touchesNative(file) && !(await rebuildNative(copy)).ok) throw new Error(`the native code does not build again after ${file} was reverted`);
   return result;
 }
 

@@ -144,6 +144,8 @@ test('the tarball holds what runs, the native sources and profiles, and nothing 
     'dist/src/worker/pool-task.js',
     'binding.gyp',
     'native/inotify.c',
+    'native/fd-passing.c',
+    'native/warm-init.c',
     'profiles/zotbox-seccomp.json',
     'README.md',
   ]) {
@@ -160,7 +162,9 @@ for (const how of ['global', 'dependency'] as const) {
     const installed = await installs(t);
     const bin = how === 'global' ? installed.globalBin : path.join(installed.project, 'node_modules', '.bin');
     const packageDir = how === 'global' ? installed.globalPackage : path.join(installed.project, 'node_modules', 'zotbox');
-    t.true(existsSync(path.join(packageDir, 'build', 'Release', 'zotbox_inotify.node')), 'the install built zotbox_inotify.node');
+    for (const built of ['zotbox_inotify.node', 'zotbox_fd_passing.node', 'zotbox_warm_init']) {
+      t.true(existsSync(path.join(packageDir, 'build', 'Release', built)), `the install built ${built}`);
+    }
     const { agent, workspace, transcript, state, home } = makeAgent(`cli-${how}`);
     const session = path.join(home, 'session.jsonl');
     const env = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, ZOTBOX_HOME: state };

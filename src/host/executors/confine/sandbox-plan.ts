@@ -2,7 +2,9 @@
 // (issue 9 §2, gate-rules §7): no capabilities, an unprivileged uid in a user
 // namespace, no_new_privs (bwrap always sets it), no network, a PID namespace
 // that dies with the command, the system read-only, /proc read-only, a private
-// /tmp and HOME, and the scopes bound by descriptor after a walk that follows no
+// /tmp and HOME, bubblewrap's own root and /dev read-only once everything is
+// mounted (only /tmp and /dev/shm, each its own tmpfs, are writable places the
+// sandbox makes, so a reused sandbox has only those to empty), and the scopes bound by descriptor after a walk that follows no
 // link. The zotbox state directory is masked wherever a scope contains it, and
 // every git control entry in the write scopes is bound read-only over itself.
 // Each mount is also recorded as a MountExpectation (what it must hold, where,
@@ -166,6 +168,19 @@ function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
   for (const target of inventory.linkTargets) binds.bind(target, 'ro', false);
 }
 
+/** bubblewrap's own root tmpfs, where it made every mount point: read-only once they are made. */
+const FRESH_ROOT: MountExpectation = { kind: 'fresh', target: '/', fsType: 'tmpfs', readOnly: true };
+const COPIED_ETC: MountExpectation = { kind: 'fresh', target: '/etc', fsType: 'tmpfs', readOnly: true };
+
+/**
+ * After every mount: /dev and (unless a scope of "/" replaced it) bubblewrap's root become read-only, so that a
+ * command can leave files only in /tmp, /dev/shm and the scopes. Device nodes stay writable (a read-only mount
+ * does not stop writes to a device), and each is its own bind below /dev anyway.
+ */
+function finalRemounts(rootIsBound: boolean): string[] {
+  return ['--remount-ro', '/dev', ...(rootIsBound ? [] : ['--remount-ro', '/'])];
+}
+
 /** With `seccomp`, the arguments name one more descriptor after `fds` (fd 4 + fds.length): the caller passes the filter there, a fresh one per spawn. */
 export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?: boolean; readonly afterScan?: () => void } = {}): PreparedSandbox {
   const state = layout.stateDirectory;
@@ -187,9 +202,11 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
   let system: SystemMounts | undefined;
   // The sandbox's own /proc, /dev and /tmp go in at their depth: above a scope of "/" (which would otherwise bring the
   // host's), below a scope inside /tmp.
+  // /dev is made read-only only by finalRemounts: a scope below it needs its mount point made there first.
   const specials = [
     { root: '/proc', args: ['--proc', '/proc', '--remount-ro', '/proc'], fsType: 'proc' as const, readOnly: true },
-    { root: '/dev', args: ['--dev', '/dev'], fsType: 'tmpfs' as const, readOnly: false },
+    { root: '/dev', args: ['--dev', '/dev'], fsType: 'tmpfs' as const, readOnly: true },
+    { root: '/dev/shm', args: ['--tmpfs', '/dev/shm'], fsType: 'tmpfs' as const, readOnly: false },
     { root: '/tmp', args: ['--tmpfs', '/tmp', '--dir', SANDBOX_HOME], fsType: 'tmpfs' as const, readOnly: false },
   ];
   const outsideState = roots.filter(({ root }) => !insideState(root));
@@ -217,7 +234,8 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     system = systemMounts(FIRST_BIND_FD + binds.fds.length, !roots.some(({ root }) => isInsideRoot(root, '/etc') || isInsideRoot('/etc', root)));
     const fds = [...binds.fds, ...system.fds];
     const seccomp = extra.seccomp === true ? ['--seccomp', String(FIRST_BIND_FD + fds.length)] : [];
-    const args = [...BASE_ARGUMENTS, ...seccomp, ...system.args, ...binds.args, ...system.finalArgs];
+    const rootIsBound = roots.some(({ root }) => root === '/');
+    const args = [...BASE_ARGUMENTS, ...seccomp, ...system.args, ...binds.args, ...system.finalArgs, ...finalRemounts(rootIsBound)];
     const copied = system;
     let spawns = 0;
     return {
@@ -225,7 +243,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
       fds,
       descriptors: () => (spawns++ === 0 ? fds : [...binds.fds, ...reopenCopies(copied)]),
       // The copied /etc must be bubblewrap's tmpfs, read-only, before anything else is verified.
-      expectations: system.etcIsCopied ? [{ kind: 'fresh', target: '/etc', fsType: 'tmpfs', readOnly: true }, ...binds.expectations] : binds.expectations,
+      expectations: [...(rootIsBound ? [] : [FRESH_ROOT]), ...(system.etcIsCopied ? [COPIED_ETC] : []), ...binds.expectations],
       inventory,
       protectedSet,
       drivers: gitDriversOf(inventory),

@@ -19,6 +19,11 @@
 //   and runtimes fall back to openat, which is checked).
 // - io_uring_setup, io_uring_enter, io_uring_register: ENOSYS, since io_uring
 //   operations (IORING_OP_OPENAT...) never pass through seccomp; callers fall back.
+// - mq_open, mq_unlink, mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr:
+//   ENOSYS. A POSIX message queue outlives the processes that made it (it lives as
+//   long as the IPC namespace) and cannot be listed without mounting mqueue, which
+//   needs a capability: a sandbox reused for the next command could not prove that
+//   none was left for it. No build, test or editing tool needs one.
 // - keyctl, add_key, request_key: EPERM. Keyrings are keyed by uid and the
 //   session keyring is inherited, so a sandbox that is host root to the kernel
 //   would possess the keys of the user who started zotbox.
@@ -81,6 +86,12 @@ const SYSCALL_TABLE: readonly SyscallEntry[] = [
   { name: 'io_uring_setup', x64: 425, arm64: 425, rule: ENOSYS_RULE },
   { name: 'io_uring_enter', x64: 426, arm64: 426, rule: ENOSYS_RULE },
   { name: 'io_uring_register', x64: 427, arm64: 427, rule: ENOSYS_RULE },
+  { name: 'mq_open', x64: 240, arm64: 180, rule: ENOSYS_RULE },
+  { name: 'mq_unlink', x64: 241, arm64: 181, rule: ENOSYS_RULE },
+  { name: 'mq_timedsend', x64: 242, arm64: 182, rule: ENOSYS_RULE },
+  { name: 'mq_timedreceive', x64: 243, arm64: 183, rule: ENOSYS_RULE },
+  { name: 'mq_notify', x64: 244, arm64: 184, rule: ENOSYS_RULE },
+  { name: 'mq_getsetattr', x64: 245, arm64: 185, rule: ENOSYS_RULE },
   { name: 'keyctl', x64: 250, arm64: 219, rule: EPERM_RULE },
   { name: 'add_key', x64: 248, arm64: 217, rule: EPERM_RULE },
   { name: 'request_key', x64: 249, arm64: 218, rule: EPERM_RULE },

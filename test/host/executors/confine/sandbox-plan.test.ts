@@ -134,8 +134,11 @@ test('the system part is read-only and /etc holds only what programs need: never
   // /etc is a tmpfs of the sandbox's own with copies of its files, remounted read-only after every other mount, and verified so.
   t.true(mounts(plan.args).some((m) => m[0] === '--file' && m[2] === '/etc/passwd'));
   t.deepEqual(plan.args.slice(plan.args.indexOf('--tmpfs'), plan.args.indexOf('--tmpfs') + 2), ['--tmpfs', '/etc']);
-  t.deepEqual(plan.args.slice(-2), ['--remount-ro', '/etc']);
-  t.deepEqual(plan.expectations[0], { kind: 'fresh', target: '/etc', fsType: 'tmpfs', readOnly: true });
+  t.deepEqual(plan.args.slice(-6), ['--remount-ro', '/etc', '--remount-ro', '/dev', '--remount-ro', '/']);
+  t.deepEqual(plan.expectations.slice(0, 2), [
+    { kind: 'fresh', target: '/', fsType: 'tmpfs', readOnly: true },
+    { kind: 'fresh', target: '/etc', fsType: 'tmpfs', readOnly: true },
+  ]);
   for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/ssl/private', '/etc/sudoers', '/etc/ssh', '/etc/npmrc', '/etc/pip.conf', '/etc', '/root', '/home', '/var', '/run']) {
     t.false(system.includes(secret), secret);
   }
@@ -149,4 +152,38 @@ test('with a scope that holds /etc, its entries are bound one by one as before (
   t.false(plan.args.includes('--file'));
   t.false(mounts(plan.args).some((m) => m[1] === '/etc' && (m[0] === '--tmpfs' || m[0] === '--remount-ro')));
   t.false(plan.expectations.some((e) => e.target === '/etc'));
+});
+
+test("bubblewrap's root and /dev are remounted read-only after every other mount; /dev/shm is a writable tmpfs of its own", (t) => {
+  const { ws } = world(t);
+  const inside = path.join(ws, 'inside');
+  mkdirSync(inside);
+  const plan = prepareSandbox({ readRoots: [inside], writeRoots: [ws] });
+  t.teardown(() => plan.close());
+  const list = mounts(plan.args);
+  const at = (option: string, target: string) => list.findIndex((m) => m[0] === option && m[1] === target);
+  // The last mounts are the remounts: every mount point in / and /dev is made before they turn read-only.
+  t.deepEqual(list.slice(-2), [
+    ['--remount-ro', '/dev'],
+    ['--remount-ro', '/'],
+  ]);
+  t.true(at('--dev', '/dev') < at('--tmpfs', '/dev/shm'));
+  t.true(at('--tmpfs', '/dev/shm') < at('--remount-ro', '/dev'));
+  const fresh = plan.expectations.filter((e) => e.kind === 'fresh').map((e) => [e.target, e.readOnly]);
+  t.deepEqual(fresh, [
+    ['/', true],
+    ['/etc', true],
+    ['/proc', true],
+    ['/dev', true],
+    ['/tmp', false],
+    ['/dev/shm', false],
+  ]);
+});
+
+test('with a scope of / bound over the root, the root is not remounted (the scope says whether it is writable)', (t) => {
+  const plan = prepareSandbox({ readRoots: ['/'], writeRoots: [] });
+  t.teardown(() => plan.close());
+  t.deepEqual(plan.args.slice(-2), ['--remount-ro', '/dev']);
+  t.false(plan.expectations.some((e) => e.kind === 'fresh' && e.target === '/'));
+  t.true(plan.expectations.some((e) => e.kind === 'fresh' && e.target === '/dev' && e.readOnly));
 });

@@ -126,6 +126,25 @@ test("/etc's files are the host's, in a read-only /etc of the sandbox's own: not
   t.is(readFileSync('/etc/passwd', 'utf8'), passwd.stdout);
 });
 
+test("bubblewrap's root and /dev are read-only: a command can leave nothing there, while /dev/null, /tmp, HOME, /dev/shm and python semaphores work", async (t) => {
+  const world = sandboxWorld(t);
+  const result = await world.run(
+    'for p in /zz-probe /dev/zz-probe /dev/pts/zz-probe; do touch $p 2>/dev/null && echo "made $p"; done; mkdir /zz-dir 2>/dev/null && echo made-dir; ls -A / /dev | grep -c zz',
+  );
+  t.is(result.stdout, '0\n', result.stderr);
+  // The writable places a command needs are still there.
+  const python = [
+    'import multiprocessing, os',
+    'lock = multiprocessing.Semaphore(1)', // sem_open: a file in /dev/shm
+    'lock.acquire(); lock.release()',
+    'print("semaphore", sorted(os.listdir("/dev/shm")) == [])',
+  ].join('; ');
+  const work = await world.run(
+    `echo x > /dev/null && echo devnull-ok; echo t > /tmp/t && cat /tmp/t; echo h > "$HOME/h" && cat "$HOME/h"; echo s > /dev/shm/s && cat /dev/shm/s && rm /dev/shm/s; /usr/bin/python3 -c '${python}'`,
+  );
+  t.is(work.stdout, 'devnull-ok\nt\nh\ns\nsemaphore True\n', work.stderr);
+});
+
 test('/proc is read-only inside: kernel settings cannot be written even when zotbox runs as root', async (t) => {
   const world = sandboxWorld(t);
   const before = readFileSync('/proc/sys/kernel/core_pattern', 'utf8');

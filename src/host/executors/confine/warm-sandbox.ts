@@ -1,0 +1,194 @@
+// One bubblewrap sandbox kept for calls whose plan is identical (docs/proposals/warm-sandbox/DESIGN.md): started
+// once with the init (native/warm-init.c) as its PID 1, then handed one call at a time over a socket pair, the
+// command's stdio attached as descriptors. It owns the bwrap process, the channel and nothing else: whether a call
+// may reuse it (plan identity, mount re-verification, cgroup) is decided by its caller before every call. Any
+// reply it does not expect, the init's death, or a 'D' makes it dropped; a dropped sandbox never runs another call.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { ZotboxError } from '../../../errors.js';
+import { makePipe, makeSocketPair, sendWithDescriptors, WARM_INIT_PROGRAM } from './fd-passing.js';
+import { decodeReply, encodeCall, KILL_MESSAGE, REPLY_BYTES, type WarmCall } from './warm-init-protocol.js';
+
+export interface WarmStart {
+  /** bwrap's arguments that build the namespace (prepareSandbox's), up to the program. */
+  readonly args: readonly string[];
+  /** The descriptors those arguments name, as fd 4, 5, …, in this order (fd 3 is the init's channel). */
+  readonly descriptors: readonly number[];
+  /** The sandbox's own writable places, emptied after every call (/tmp, /dev/shm, state masks). */
+  readonly emptied: readonly string[];
+  /** Made anew, empty, after every call (HOME), inside an emptied place. */
+  readonly made: readonly string[];
+  readonly bwrap?: string;
+}
+
+export interface WarmResult {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The init could not make the sandbox as it was (or it died): the sandbox is dropped. */
+  readonly dropped: boolean;
+}
+
+export interface WarmSandbox {
+  /** The init's pid on the host: where the caller verifies the mounts before each call. */
+  readonly pid: number;
+  run(call: WarmCall): Promise<WarmResult>;
+  /** Ends the running call (the host's timeout or cancel): every process of the sandbox but the init is killed. */
+  kill(): void;
+  /** Ends the sandbox; resolves when bwrap has exited. */
+  drop(): Promise<void>;
+  readonly dropped: boolean;
+}
+
+function startFailed(why: string): ZotboxError {
+  return new ZotboxError('ZB_CONFINEMENT_UNAVAILABLE', `the warm sandbox did not start: ${why}. Fix: check that bwrap works here (zotbox doctor).`, {
+    details: { why },
+  });
+}
+
+/** Reads the stream to its end. */
+async function drain(stream: Socket): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
+
+/** Replies of the init, in order, as they come: 8 bytes each; undefined once the channel ends. */
+class ReplyReader {
+  private buffered = Buffer.alloc(0);
+  private waiting: ((reply: Buffer | undefined) => void) | undefined;
+  private ended = false;
+  /** Resolves when no process holds the init's end any more: the init (and every process it started) is gone. */
+  readonly closed: Promise<void>;
+  private markClosed: () => void = () => undefined;
+  constructor(channel: Socket) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
+    channel.on('data', (chunk: Buffer) => {
+      this.buffered = Buffer.concat([this.buffered, chunk]);
+      this.deliver();
+    });
+    const end = () => {
+      this.ended = true;
+      this.deliver();
+      this.markClosed();
+    };
+    channel.on('end', end);
+    channel.on('close', end);
+    channel.on('error', end);
+  }
+  next(): Promise<Buffer | undefined> {
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.deliver();
+    });
+  }
+  private deliver(): void {
+    const waiting = this.waiting;
+    if (waiting === undefined) return;
+    if (this.buffered.length >= REPLY_BYTES) {
+      this.waiting = undefined;
+      waiting(this.buffered.subarray(0, REPLY_BYTES));
+      this.buffered = this.buffered.subarray(REPLY_BYTES);
+    } else if (this.ended) {
+      this.waiting = undefined;
+      waiting(undefined);
+    }
+  }
+}
+
+function initArguments(start: WarmStart): string[] {
+  return [...start.emptied.flatMap((place) => ['--empty', place]), ...start.made.flatMap((place) => ['--make', place])];
+}
+
+/**
+ * Starts the sandbox and waits for the init's ready byte. The init is executed through /proc/self/fd of a descriptor
+ * bwrap inherits (no mount of its own, so the plan and its verification are the cold sandbox's); it closes every
+ * descriptor above its channel first thing.
+ */
+export async function startWarmSandbox(start: WarmStart): Promise<WarmSandbox> {
+  const channel = makeSocketPair();
+  const initFd = openSync(WARM_INIT_PROGRAM, constants.O_RDONLY);
+  const initSlot = 4 + start.descriptors.length;
+  const infoSlot = initSlot + 1;
+  const info = makePipe();
+  let child: ChildProcess;
+  try {
+    const args = [...start.args, '--as-pid-1', '--info-fd', String(infoSlot), '--chdir', '/', '--', `/proc/self/fd/${initSlot}`, ...initArguments(start)];
+    child = spawn(start.bwrap ?? 'bwrap', args, { stdio: ['ignore', 'ignore', 'pipe', channel.b, ...start.descriptors, initFd, info.b], detached: true });
+  } finally {
+    closeSync(channel.b);
+    closeSync(initFd);
+    closeSync(info.b);
+  }
+  const socket = new Socket({ fd: channel.a, readable: true, writable: false });
+  const infoText = drain(new Socket({ fd: info.a, readable: true, writable: false }));
+  let diagnostics = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (diagnostics = (diagnostics + chunk).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const replies = new ReplyReader(socket);
+  const ready = decodeReply((await replies.next()) ?? Buffer.alloc(0));
+  const pid = /"child-pid":\s*([0-9]+)/u.exec(await infoText)?.[1];
+  if (ready?.kind !== 'ready' || pid === undefined) {
+    child.kill('SIGKILL');
+    socket.destroy();
+    await exited;
+    throw startFailed(diagnostics.trim() || 'the init sent no ready byte');
+  }
+  return warmSandbox(Number(pid), child, socket, channel.a, replies, exited);
+}
+
+/** `channelFd` is the host's end, owned by `socket` (which reads the replies); calls are written to it natively. */
+function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd: number, replies: ReplyReader, exited: Promise<void>): WarmSandbox {
+  let dropped = false;
+  let running = false;
+  const drop = async () => {
+    dropped = true;
+    // detached: bwrap leads its own process group; --die-with-parent and the channel's end stop the init too.
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone: its exit is what `exited` waits for
+      }
+    }
+    await exited;
+    await replies.closed; // the channel's end: the init has exited, not only bwrap
+    socket.destroy();
+  };
+  return {
+    pid,
+    get dropped() {
+      return dropped;
+    },
+    kill: () => {
+      if (running && !dropped) sendWithDescriptors(channelFd, KILL_MESSAGE, []);
+    },
+    drop,
+    run: async (call) => {
+      if (dropped || running) throw new ZotboxError('ZB_INTERNAL_BUG', 'a warm sandbox ran a call while dropped or busy');
+      running = true;
+      const stdout = makePipe();
+      const stderr = makePipe();
+      const stdin = openSync('/dev/null', constants.O_RDONLY);
+      let sent: ReturnType<typeof sendWithDescriptors>;
+      try {
+        sent = sendWithDescriptors(channelFd, encodeCall(call), [stdin, stdout.b, stderr.b]);
+      } finally {
+        for (const fd of [stdin, stdout.b, stderr.b]) closeSync(fd);
+      }
+      const output = Promise.all([drain(new Socket({ fd: stdout.a, readable: true, writable: false })), drain(new Socket({ fd: stderr.a, readable: true, writable: false }))]);
+      const reply = 'sent' in sent ? decodeReply((await replies.next()) ?? Buffer.alloc(0)) : undefined;
+      running = false;
+      if (reply === undefined || reply.kind === 'ready') {
+        await drop();
+        const [out, err] = await output;
+        return { status: -1, stdout: out, stderr: err, dropped: true };
+      }
+      const [out, err] = await output;
+      if (reply.kind === 'drop') await drop();
+      return { status: reply.status, stdout: out, stderr: err, dropped: reply.kind === 'drop' };
+    },
+  };
+}
