@@ -13,13 +13,15 @@
 // resource limits (confine/command-limits.ts): the first it reaches stops the line,
 // and the result says which (ZB_COMMAND_LIMIT).
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { ErrorCode } from '../../errors.js';
 import type { NetConnection } from '../../policy/net-allow.js';
 import type { ApprovedShell } from '../../policy/gate-server.js';
 import { decidePipeline, describeSimpleCommand, directoryAfter, shellStartDirectory, type PlannedStep, type ShellContext } from '../../policy/shell-decision.js';
 import type { ShellAst } from '../../policy/shell-parse.js';
-import type { CallIsolation, CommandIsolation, CommandSpec } from './confine/command-isolation.js';
+import type { CallIsolation, CommandIsolation, CommandLaunch, CommandSpec, HandoffLaunch } from './confine/command-isolation.js';
+import type { HandedOff } from './confine/warm-calls.js';
 import { inheritableDescriptors, nullDescriptor } from './confine/inherited-descriptors.js';
 import { killSession } from './confine/session-reaper.js';
 import { limitOfExit, limitReport, type LimitReport } from './confine/command-limits.js';
@@ -85,6 +87,8 @@ class CappedText {
 /** Runs a set of processes until they all exit, killing their process groups on timeout or abort. */
 class ProcessGroupSet {
   private readonly children: { readonly child: ChildProcess; readonly contained: boolean }[] = [];
+  /** Commands handed to the run's reused sandbox: each is ended through its init. */
+  private readonly handedOff: (() => void)[] = [];
   timedOut = false;
   /** Set once killAll ran: a sandbox still being verified was killed, not refused. */
   stopped = false;
@@ -99,8 +103,12 @@ class ProcessGroupSet {
   add(child: ChildProcess, contained: boolean): void {
     this.children.push({ child, contained });
   }
+  addHandedOff(kill: () => void): void {
+    this.handedOff.push(kill);
+  }
   killAll(): void {
     this.stopped = true;
+    for (const kill of this.handedOff) kill();
     for (const { child, contained } of this.children) {
       if (child.pid === undefined) continue;
       // The whole group, even when its leader has exited: what it started may still be running.
@@ -116,14 +124,59 @@ class ProcessGroupSet {
   }
 }
 
-/** Starts one command through the call's isolation; `previous` is the pipeline's upstream command. */
-function startCommand(
-  call: CallIsolation,
-  command: CommandSpec,
-  stdin: Readable | 'ignore',
-  group: ProcessGroupSet,
-): { child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }> } {
+type Status = { code: number | null; signal: string | null };
+
+/** A command started through the call's isolation: its output streams and its end. */
+interface StartedCommand {
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  /** Tells `push` why the command could not start (a spawn error), if it could not. */
+  onError(push: (text: string) => void): void;
+  readonly exit: Promise<Status>;
+}
+
+/** Starts one command through the call's isolation; `stdin` is the pipeline's upstream command's output. */
+function startCommand(call: CallIsolation, command: CommandSpec, stdin: Readable | 'ignore', group: ProcessGroupSet): StartedCommand {
   const launch = call.launch(command);
+  return launch.kind === 'handoff' ? startHandedOff(launch, group) : spawnCommand(launch, command, stdin, group);
+}
+
+/** Runs the command in the run's reused sandbox: its output flows through as it comes, the exit waits for both ends. */
+function startHandedOff(launch: HandoffLaunch, group: ProcessGroupSet): StartedCommand {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let handed: HandedOff | undefined;
+  group.addHandedOff(() => handed?.kill());
+  const exit = launch
+    .start(() => group.stopped)
+    .then(
+      async (started): Promise<Status> => {
+        if (started === undefined) {
+          stdout.end();
+          stderr.end();
+          return { code: null, signal: 'SIGKILL' }; // stopped before it started: nothing ran
+        }
+        handed = started;
+        if (group.stopped) started.kill(); // a timeout or cancel while it was being handed over
+        started.watch((limit) => group.reachLimit(limitReport(limit, launch.limits.values[limit])));
+        started.stdout.pipe(stdout);
+        started.stderr.pipe(stderr);
+        const [status] = await Promise.all([started.exit, finished(stdout), finished(stderr)]);
+        const limit = limitOfExit(status.code, status.signal);
+        if (limit !== undefined) group.reachLimit(limitReport(limit, launch.limits.values[limit]));
+        return status;
+      },
+      (error: unknown) => {
+        stdout.end();
+        stderr.end();
+        throw error;
+      },
+    );
+  return { stdout, stderr, onError: () => undefined, exit };
+}
+
+/** Spawns the command (confined: bubblewrap, which waits for the isolation's verification before it runs it). */
+function spawnCommand(launch: CommandLaunch, command: CommandSpec, stdin: Readable | 'ignore', group: ProcessGroupSet): StartedCommand {
   const stdio: (Readable | number | 'ignore' | 'pipe')[] = [stdin, 'pipe', 'pipe', ...launch.extraStdio];
   // What zotbox inherited without close-on-exec must not reach the command: /dev/null is laid over each.
   for (const fd of inheritableDescriptors()) {
@@ -156,7 +209,9 @@ function startCommand(
   // The command has ended once its process has closed its streams and what it ran in (its cgroup) is gone.
   const exit = Promise.all([waitForExit(child), released]).then(([status]) => status);
   return {
-    child,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    onError: (push) => child.on('error', (error) => push(`${command.argv0}: ${error.message}\n`)),
     exit: started.then(
       () => exit,
       async (error: unknown) => {
@@ -182,14 +237,14 @@ async function runPipeline(
   stderr: CappedText,
   group: ProcessGroupSet,
 ): Promise<{ code: number | null; signal: string | null }> {
-  call.beginPipeline();
-  const exits: Promise<{ code: number | null; signal: string | null }>[] = [];
-  let previous: ChildProcess | undefined;
+  call.beginPipeline(steps.filter((step) => step.kind === 'exec').length);
+  const exits: Promise<Status>[] = [];
+  let previous: StartedCommand | undefined;
   for (const [index, step] of steps.entries()) {
     if (step.kind !== 'exec') continue; // never: decidePipeline allows cd only alone in its pipeline
     const last = index === steps.length - 1;
     const argv0 = step.argv[0]!; // an allowed command always has a program word
-    let started;
+    let started: StartedCommand;
     try {
       started = startCommand(
         call,
@@ -202,15 +257,14 @@ async function runPipeline(
       await Promise.all(exits);
       throw error; // a sandbox that cannot be built safely runs nothing more
     }
-    const child = started.child;
     // The next command now holds the pipe; the parent's paused copy would keep the
     // previous command's stdio open forever, so its 'close' would never come.
     previous?.stdout?.destroy();
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error) => stderr.push(Buffer.from(`${argv0}: ${error.message}\n`)));
-    if (last) child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    started.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    started.onError((text) => stderr.push(Buffer.from(text)));
+    if (last) started.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     exits.push(started.exit);
-    previous = child;
+    previous = started;
   }
   const results = await Promise.all(exits);
   return results[results.length - 1]!; // a pipeline's status is its last command's, as in bash
@@ -281,10 +335,10 @@ export async function executeBash(decision: ApprovedShell, options: BashRunOptio
   let stoppedByGate: GateStop | undefined;
   try {
     if (decision.mode === 'ask') {
-      const { child, exit } = startCommand(call, { cwd: options.workspace, program: '/bin/bash', invokedPath: '/bin/bash', argv0: 'bash', args: ['-c', decision.command] }, 'ignore', group);
-      child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-      child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-      status = await exit;
+      const started = startCommand(call, { cwd: options.workspace, program: '/bin/bash', invokedPath: '/bin/bash', argv0: 'bash', args: ['-c', decision.command] }, 'ignore', group);
+      started.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+      started.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+      status = await started.exit;
     } else {
       const line = await runLine(decision.ast, options, call, stdout, stderr, group);
       status = line.status;

@@ -227,6 +227,25 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
   // The user's own git, later, reads its global and system config from the user's environment: so do the protections.
   const userGit = userGitEnvironment(env, homedir());
   const controls = () => currentControlLocations(permissions.write, stateDirectoryPlaces(scopes.context.stateDirectory), userGit);
+  const isolation = createCommandIsolation(
+    confinement,
+    {
+      readRoots: permissions.read,
+      writeRoots: permissions.write,
+      ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
+      agentData: scopes.context.agentData,
+      userGit,
+      programDirectories,
+      ...(hidden === undefined ? { image: extraction } : {}),
+      // Read once, here; only the command executors hold the values.
+      passed: readPassedEnvironment(manifest.permissions.env.read, env),
+    },
+    undefined,
+    limits,
+    createCallNetwork(netRules, seams.netResolver),
+  );
+  // Runs of this plan hold its package; the last to end also ends the sandbox its commands reused.
+  let holders = 0;
   const execute = createExecutor({
     image,
     workspace,
@@ -235,23 +254,7 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
     writeRoots: permissions.write,
     shell, // the gate's own: what the executor decides again is decided by the same policy
     controls,
-    isolation: createCommandIsolation(
-      confinement,
-      {
-        readRoots: permissions.read,
-        writeRoots: permissions.write,
-        ...(scopes.context.stateDirectory === undefined ? {} : { stateDirectory: scopes.context.stateDirectory }),
-        agentData: scopes.context.agentData,
-        userGit,
-        programDirectories,
-        ...(hidden === undefined ? { image: extraction } : {}),
-        // Read once, here; only the command executors hold the values.
-        passed: readPassedEnvironment(manifest.permissions.env.read, env),
-      },
-      undefined,
-      limits,
-      createCallNetwork(netRules, seams.netResolver),
-    ),
+    isolation,
   });
   return {
     image,
@@ -278,7 +281,14 @@ export async function prepareRunWithSeams(options: PrepareRunOptions, seams: Run
     toolTimeoutMs: options.toolTimeoutMs ?? 300_000,
     decide: createGateDecider({ shell, skills, controls }),
     execute,
-    holdImage: () => extraction.acquire(),
+    holdImage: () => {
+      holders++;
+      const free = extraction.acquire();
+      return () => {
+        if (--holders === 0) void isolation.release();
+        free();
+      };
+    },
     programDirectories,
     searchPath: shell.searchPath,
   };

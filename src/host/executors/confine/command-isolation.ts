@@ -52,6 +52,7 @@ import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
 import type { Duplex } from 'node:stream';
 import type { NetConnection } from '../../../policy/net-allow.js';
 import { bridgeCommand, bridgeNode, PROXY_URL } from './net-bridge.js';
+import { WarmSlot, type HandedOff } from './warm-calls.js';
 
 /**
  * net.allow's proxy (host/net), opened for each confined call: every command's
@@ -75,6 +76,7 @@ export interface CommandSpec {
 }
 
 export interface CommandLaunch {
+  readonly kind?: 'spawn';
   readonly file: string;
   readonly args: readonly string[];
   readonly argv0?: string;
@@ -100,13 +102,25 @@ export interface CommandLaunch {
   readonly contained: boolean;
 }
 
+/** A command run in the run's reused sandbox (warm-calls.ts) instead of a process spawned for it. */
+export interface HandoffLaunch {
+  readonly kind: 'handoff';
+  /**
+   * Starts it once the sandbox is verified; undefined when `stopped()` (a timeout or cancel) came first, and nothing
+   * ran. Throws as a sandbox that may not run throws (ZB_CONFINEMENT_MOUNT_MOVED, ZB_CONFINEMENT_UNAVAILABLE).
+   */
+  start(stopped: () => boolean): Promise<HandedOff | undefined>;
+  readonly limits: { readonly values: CommandLimits };
+}
+
 export interface CallIsolation {
   /**
-   * Before each pipeline of an allowlisted line: look at the scopes again, so that a repository an earlier
-   * command of the line made has its control entries bound read-only and its drivers switched off too.
+   * Before each pipeline of an allowlisted line (`stages`: its commands): look at the scopes again, so that a
+   * repository an earlier command of the line made has its control entries bound read-only and its drivers switched
+   * off too. A call's first pipeline (or ask mode's one command) is prepared with the call.
    */
-  beginPipeline(): void;
-  launch(command: CommandSpec): CommandLaunch;
+  beginPipeline(stages: number): void;
+  launch(command: CommandSpec): CommandLaunch | HandoffLaunch;
   /** After the call: the git aftercare. Throws ZB_CONFINEMENT_GIT_PROGRAM after removing what broke the rules. */
   finish(): void;
   /** After finish: the connection attempts of the call's commands through the proxy (none without net.allow). */
@@ -121,6 +135,10 @@ export interface SandboxProbe extends MountCheckProbe, ScopeLockProbe {
   readonly beforeSpawn?: () => void;
   /** After bubblewrap made every mount (the start script is waiting), before the host verifies them: the sandbox init's pid and what will be verified. */
   readonly beforeVerify?: (sandboxPid: number, expectations: readonly MountExpectation[]) => void;
+  /** Each confined command: whether it started a sandbox of its own, started the run's reused one, or reused it. */
+  readonly sandboxUsed?: (how: 'cold' | 'warm' | 'reused') => void;
+  /** Every command in a sandbox of its own (the start script's path), as with net.allow. */
+  readonly cold?: boolean;
 }
 
 export interface CommandIsolation {
@@ -133,6 +151,8 @@ export interface CommandIsolation {
   beginCall(signal?: AbortSignal): Promise<CallIsolation>;
   /** Before a write or edit of the file tools, whatever the confinement: the same git-state check a bash call gets, holding the write scopes the same way until its finish. */
   beginFileWrite(signal?: AbortSignal): Promise<GitStateCheck>;
+  /** The run ended: its reused sandbox, if any, is ended (awaited) once no command is in it. */
+  release(): Promise<void>;
 }
 
 let filter: Buffer | undefined;
@@ -262,6 +282,7 @@ function bubblewrapCall(
   lock: ScopeLock,
   setting: LimitSetting,
   network: CallNetwork | undefined,
+  warm: WarmSlot | undefined,
 ): CallIsolation {
   // Only the rlimit fallback execs prlimit (for processes and data); looked up before anything is built.
   const fallbackRlimits = fallbackRlimitArguments(setting, COMMAND_SEARCH_PATH);
@@ -273,15 +294,28 @@ function bubblewrapCall(
   const before = sandbox.inventory;
   const record = recordWith(sandbox, () => recordProtected(sandbox.protectedSet, layout.writeRoots));
   let pipelines = 0;
+  let stages = 1;
   let finished = false;
+  const environment = (command: CommandSpec) =>
+    commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? []), proxy === undefined ? undefined : PROXY_URL);
   return {
-    beginPipeline: () => {
+    beginPipeline: (commands) => {
+      stages = commands;
       if (pipelines++ === 0) return; // the first was prepared with the call
       sandbox.close();
       sandbox = prepareSandbox(layout, { seccomp: true, ...(probe?.afterScan === undefined ? {} : { afterScan: probe.afterScan }) });
     },
     launch: (command) => {
       sandbox.verifyMountPoints();
+      // A pipeline's stages run side by side, each in a sandbox of its own; so does a call with a network bridge.
+      if (warm !== undefined && warm.free && proxy === undefined && stages === 1) {
+        const prepared = sandbox;
+        const identity = warm.identityOf(prepared);
+        // PWD as the cold sandbox's start script (a shell) exports it to the command.
+        const run = { cwd: command.cwd, argv: [command.invokedPath, ...command.args], env: { ...environment(command), PWD: command.cwd } };
+        return { kind: 'handoff', limits: { values: setting.limits }, start: (stopped) => warm.run(prepared, identity, run, stopped, probe) };
+      }
+      probe?.sandboxUsed?.('cold');
       probe?.beforeSpawn?.();
       const { expectations } = sandbox;
       const fds = sandbox.descriptors();
@@ -299,7 +333,7 @@ function bubblewrapCall(
         file: bwrap,
         args: [...bwrapArgs, ...fallbackRlimits, ...run],
         limits: bound.limits,
-        env: commandEnvironment(SANDBOX_HOME, command.assignments, sandbox.drivers, passed, searchPathWith(layout.programDirectories ?? []), proxy === undefined ? undefined : PROXY_URL),
+        env: environment(command),
         extraStdio: ['pipe', ...fds, 'pipe', 'pipe', ...(proxy === undefined ? [] : ['pipe' as const])],
         started: (pid, streams, stopped) => {
           const carrier = streams[3 + fds.length] as Duplex | undefined;
@@ -378,8 +412,12 @@ export interface IsolationLayout extends SandboxLayout {
  */
 export function createCommandIsolation(confinement: Confinement, layout: IsolationLayout, probe?: SandboxProbe, limits?: LimitSetting, network?: CallNetwork): CommandIsolation {
   const passed = layout.passed ?? NO_PASSED_ENVIRONMENT;
+  const setting = limits ?? { limits: DEFAULT_COMMAND_LIMITS, enforcement: detectLimitEnforcement() };
+  // One reused sandbox per run (warm-calls.ts): only confined, and never where net.allow gives each call its bridge.
+  const warm = confinement.kind === 'bubblewrap' && network === undefined && probe?.cold !== true ? new WarmSlot(confinement.bwrap, setting, seccompFilter) : undefined;
   return {
     confinement,
+    release: () => warm?.release() ?? Promise.resolve(),
     beginFileWrite: async (signal) => {
       const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
       const check = holding(lock, () => beginGitStateCheck(layout));
@@ -400,11 +438,7 @@ export function createCommandIsolation(confinement: Confinement, layout: Isolati
       if (network !== undefined && confinement.kind !== 'bubblewrap')
         throw new ZotboxError('ZB_CONFINEMENT_NET_UNCONFINED', 'permissions.net.allow is enforced only in the sandbox; this call is unconfined.');
       const lock = await lockWriteScopes(layout.writeRoots, { ...(signal === undefined ? {} : { signal }), ...(probe === undefined ? {} : { probe }) });
-      return holding(lock, () =>
-        confinement.kind === 'bubblewrap'
-          ? bubblewrapCall(confinement.bwrap, layout, passed, probe, lock, limits ?? { limits: DEFAULT_COMMAND_LIMITS, enforcement: detectLimitEnforcement() }, network)
-          : unconfinedCall(layout, passed, lock),
-      );
+      return holding(lock, () => (confinement.kind === 'bubblewrap' ? bubblewrapCall(confinement.bwrap, layout, passed, probe, lock, setting, network, warm) : unconfinedCall(layout, passed, lock)));
     },
   };
 }

@@ -278,6 +278,22 @@ export interface CommandCgroup {
    * settles once the cgroup is gone (or, still busy after every retry, kept for the next command to remove).
    */
   finish(): { limit: CommandLimitKey | undefined; removed: Promise<void> };
+  /** The cumulative counters the limits are read from: refused forks, memory kills (a warm sandbox's calls compare them). */
+  counts(): LimitCounts;
+  /** The processes in the cgroup now (its first hierarchy's cgroup.procs); undefined when it cannot be read. */
+  members(): number[] | undefined;
+  /** At this process's exit, where nothing can be awaited: kills what is left and removes the cgroup, waiting briefly. */
+  removeNow(): void;
+}
+
+export interface LimitCounts {
+  readonly processes: number;
+  readonly memory: number;
+}
+
+/** The limit reached between two readings of the counters, if any (processes first, as `finish` reports). */
+export function limitBetween(before: LimitCounts, after: LimitCounts): CommandLimitKey | undefined {
+  return after.processes > before.processes ? 'processes' : after.memory > before.memory ? 'memory_mib' : undefined;
 }
 
 /** Cgroups whose removal failed (processes still dying): tried again at the next command, and at exit. */
@@ -349,6 +365,18 @@ function killCgroup(directories: readonly string[]): void {
   }
 }
 
+/** Removes the cgroups, pausing in place (an exit handler cannot await) while the kernel still holds them busy. */
+function removeBlocking(directories: readonly string[]): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let busy = removeCgroups(directories);
+  for (const ms of REMOVAL_PAUSES_MS.slice(0, 8)) {
+    if (busy.length === 0) return;
+    Atomics.wait(pause, 0, 0, ms);
+    busy = removeCgroups(busy);
+  }
+  keepLeftover(busy);
+}
+
 /** How often a running command's cgroup counters are read: cgroup v1 notifies nothing, v2 only for some files. */
 const WATCH_INTERVAL_MS = 100;
 
@@ -401,7 +429,8 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
   }
   const pidsEvents = path.join(made[0]!, 'pids.events');
   const memoryCounter: [string, string] = v2 ? [path.join(made[0]!, 'memory.events'), 'oom_kill'] : [path.join(made[1]!, 'memory.oom_control'), 'oom_kill'];
-  const reached = (): CommandLimitKey | undefined => (counter(pidsEvents, 'max') > 0 ? 'processes' : counter(...memoryCounter) > 0 ? 'memory_mib' : undefined);
+  const counts = (): LimitCounts => ({ processes: counter(pidsEvents, 'max'), memory: counter(...memoryCounter) });
+  const reached = (): CommandLimitKey | undefined => limitBetween({ processes: 0, memory: 0 }, counts());
   let timer: NodeJS.Timeout | undefined;
   return {
     join: (pid) => {
@@ -431,6 +460,21 @@ export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgr
       const limit = reached();
       killCgroup(made);
       return { limit, removed: removeWhenReleased(made) };
+    },
+    counts,
+    removeNow: () => {
+      clearInterval(timer);
+      killCgroup(made);
+      removeBlocking(made);
+    },
+    members: () => {
+      const text = readText(path.join(made[0]!, 'cgroup.procs'));
+      return text === undefined
+        ? undefined
+        : text
+            .split('\n')
+            .filter((line) => line !== '')
+            .map(Number);
     },
   };
 }

@@ -21,7 +21,8 @@ import { openPathWithoutLinks } from './no-follow-open.js';
 import { programDirectoryBinds, type ProgramDirectory } from '../program-directories.js';
 import { protectedSetOf, readOnlyBinds, type ProtectedSet } from './protected-locations.js';
 import { stateDirectoryAliases, type StateAlias } from './state-aliases.js';
-import { closeSystemMounts, reopenCopies, systemMounts, systemMountTargets, type SystemMounts } from './system-mounts.js';
+import type { CopiedSourceStat } from './plan-identity.js';
+import { closeSystemMounts, copiedSourceStats, reopenCopies, systemMounts, systemMountTargets, type SystemMounts } from './system-mounts.js';
 import path from 'node:path';
 import { DROPPED_PRIVILEGES } from './dropped-privileges.js';
 
@@ -55,6 +56,8 @@ export interface PreparedSandbox {
   descriptors(): readonly number[];
   /** Every mount of the scopes, the git protections, the state mask and the specials, outer ones first. */
   readonly expectations: readonly MountExpectation[];
+  /** The stat of each host file copied into /etc (plan-identity.ts: a change there must not leave a reused copy stale). */
+  copiedSources(): readonly CopiedSourceStat[];
   readonly inventory: GitInventory;
   /** What the user's tools run (protected-locations.ts): bound read-only here, put back after the call. */
   readonly protectedSet: ProtectedSet;
@@ -244,6 +247,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
       descriptors: () => (spawns++ === 0 ? fds : [...binds.fds, ...reopenCopies(copied)]),
       // The copied /etc must be bubblewrap's tmpfs, read-only, before anything else is verified.
       expectations: [...(rootIsBound ? [] : [FRESH_ROOT]), ...(system.etcIsCopied ? [COPIED_ETC] : []), ...binds.expectations],
+      copiedSources: () => copiedSourceStats(copied.fds),
       inventory,
       protectedSet,
       drivers: gitDriversOf(inventory),

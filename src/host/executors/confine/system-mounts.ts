@@ -19,6 +19,7 @@
 // left as it is: inside the sandbox it reaches only what the sandbox shows, and
 // every /etc file shown is checked; what /usr and /opt hold is docs/security.md's.
 // None of these directories is agent-writable.
+import type { CopiedSourceStat } from './plan-identity.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { forgetCloseOnExec, vouchCloseOnExec } from './inherited-descriptors.js';
@@ -303,4 +304,12 @@ export function systemMountTargets(): string[] {
   return entriesFor(HOST_ETC)
     .filter((entry) => entry.kind !== 'link')
     .map((entry) => entry.path);
+}
+
+/** The stat of each copied file, by its open descriptor, in the order of the arguments that name them. */
+export function copiedSourceStats(fds: readonly number[]): CopiedSourceStat[] {
+  return fds.map((fd, index) => {
+    const stat = fstatSync(fd, { bigint: true });
+    return { path: String(index), dev: Number(stat.dev), ino: Number(stat.ino), size: Number(stat.size), mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs };
+  });
 }

@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { inheritableDescriptors, nullDescriptor } from './inherited-descriptors.js';
 import { ZotboxError } from '../../../errors.js';
 import { makePipe, makeSocketPair, sendWithDescriptors, WARM_INIT_PROGRAM } from './fd-passing.js';
 import { decodeReply, encodeCall, KILL_MESSAGE, REPLY_BYTES, type WarmCall } from './warm-init-protocol.js';
@@ -30,14 +32,29 @@ export interface WarmResult {
   readonly dropped: boolean;
 }
 
+/** A call handed to the init: its output as it comes, and how it ended. */
+export interface WarmRunning {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** The wait status once every process of the call has ended; `dropped` when the sandbox is gone with it. */
+  readonly ended: Promise<{ readonly status: number; readonly dropped: boolean }>;
+}
+
 export interface WarmSandbox {
   /** The init's pid on the host: where the caller verifies the mounts before each call. */
   readonly pid: number;
+  /** Hands one call to the init; its stdio are fresh pipes (stdin /dev/null). Throws when dropped or busy. */
+  start(call: WarmCall): WarmRunning;
+  /** `start`, with both outputs read to their end. */
   run(call: WarmCall): Promise<WarmResult>;
+  /** Whether a call is running. */
+  readonly busy: boolean;
   /** Ends the running call (the host's timeout or cancel): every process of the sandbox but the init is killed. */
   kill(): void;
   /** Ends the sandbox; resolves when bwrap has exited. */
   drop(): Promise<void>;
+  /** Ends the sandbox without waiting (this process is exiting): bwrap's whole process group gets SIGKILL. */
+  killNow(): void;
   readonly dropped: boolean;
 }
 
@@ -116,7 +133,14 @@ export async function startWarmSandbox(start: WarmStart): Promise<WarmSandbox> {
   let child: ChildProcess;
   try {
     const args = [...start.args, '--as-pid-1', '--info-fd', String(infoSlot), '--chdir', '/', '--', `/proc/self/fd/${initSlot}`, ...initArguments(start)];
-    child = spawn(start.bwrap ?? 'bwrap', args, { stdio: ['ignore', 'ignore', 'pipe', channel.b, ...start.descriptors, initFd, info.b], detached: true });
+    const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'ignore', 'pipe', channel.b, ...start.descriptors, initFd, info.b];
+    // What zotbox inherited without close-on-exec must not reach bubblewrap: /dev/null is laid over each (the init
+    // closes everything above its channel too). No environment: the init gives each command the call's own.
+    for (const fd of inheritableDescriptors()) {
+      while (stdio.length <= fd) stdio.push('ignore');
+      if (fd > infoSlot) stdio[fd] = nullDescriptor();
+    }
+    child = spawn(start.bwrap ?? 'bwrap', args, { stdio, detached: true, env: {} });
   } finally {
     closeSync(channel.b);
     closeSync(initFd);
@@ -136,6 +160,10 @@ export async function startWarmSandbox(start: WarmStart): Promise<WarmSandbox> {
     await exited;
     throw startFailed(diagnostics.trim() || 'the init sent no ready byte');
   }
+  // Between calls nothing of it keeps this process alive: a run's end drops it, and --die-with-parent ends it with us.
+  child.unref();
+  (child.stderr as Socket | null)?.unref();
+  socket.unref();
   return warmSandbox(Number(pid), child, socket, channel.a, replies, exited);
 }
 
@@ -143,7 +171,7 @@ export async function startWarmSandbox(start: WarmStart): Promise<WarmSandbox> {
 function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd: number, replies: ReplyReader, exited: Promise<void>): WarmSandbox {
   let dropped = false;
   let running = false;
-  const drop = async () => {
+  const killNow = () => {
     dropped = true;
     // detached: bwrap leads its own process group; --die-with-parent and the channel's end stop the init too.
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -153,11 +181,17 @@ function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd
         // already gone: its exit is what `exited` waits for
       }
     }
+  };
+  const drop = async () => {
+    killNow();
+    // Awaited: the ends it waits for must keep this process alive until they come.
+    child.ref();
+    socket.ref();
     await exited;
     await replies.closed; // the channel's end: the init has exited, not only bwrap
     socket.destroy();
   };
-  return {
+  const sandbox: WarmSandbox = {
     pid,
     get dropped() {
       return dropped;
@@ -166,9 +200,14 @@ function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd
       if (running && !dropped) sendWithDescriptors(channelFd, KILL_MESSAGE, []);
     },
     drop,
-    run: async (call) => {
+    killNow,
+    get busy() {
+      return running;
+    },
+    start: (call) => {
       if (dropped || running) throw new ZotboxError('ZB_INTERNAL_BUG', 'a warm sandbox ran a call while dropped or busy');
       running = true;
+      socket.ref(); // the reply is awaited: keep the loop alive until it comes
       const stdout = makePipe();
       const stderr = makePipe();
       const stdin = openSync('/dev/null', constants.O_RDONLY);
@@ -178,17 +217,25 @@ function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd
       } finally {
         for (const fd of [stdin, stdout.b, stderr.b]) closeSync(fd);
       }
-      const output = Promise.all([drain(new Socket({ fd: stdout.a, readable: true, writable: false })), drain(new Socket({ fd: stderr.a, readable: true, writable: false }))]);
-      const reply = 'sent' in sent ? decodeReply((await replies.next()) ?? Buffer.alloc(0)) : undefined;
-      running = false;
-      if (reply === undefined || reply.kind === 'ready') {
-        await drop();
-        const [out, err] = await output;
-        return { status: -1, stdout: out, stderr: err, dropped: true };
-      }
-      const [out, err] = await output;
-      if (reply.kind === 'drop') await drop();
-      return { status: reply.status, stdout: out, stderr: err, dropped: reply.kind === 'drop' };
+      const streams = { stdout: new Socket({ fd: stdout.a, readable: true, writable: false }), stderr: new Socket({ fd: stderr.a, readable: true, writable: false }) };
+      const ended = (async () => {
+        const reply = 'sent' in sent ? decodeReply((await replies.next()) ?? Buffer.alloc(0)) : undefined;
+        running = false;
+        socket.unref();
+        if (reply === undefined || reply.kind === 'ready') {
+          await drop();
+          return { status: -1, dropped: true };
+        }
+        if (reply.kind === 'drop') await drop();
+        return { status: reply.status, dropped: reply.kind === 'drop' };
+      })();
+      return { ...streams, ended };
+    },
+    run: async (call) => {
+      const running = sandbox.start(call);
+      const [out, err, end] = await Promise.all([drain(running.stdout as Socket), drain(running.stderr as Socket), running.ended]);
+      return { status: end.status, stdout: out, stderr: err, dropped: end.dropped };
     },
   };
+  return sandbox;
 }
