@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { createCommandCgroup, limitBetween, type CommandCgroup, type LimitCounts, type LimitSetting } from './command-limits.js';
 import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
 import { makePipe } from './fd-passing.js';
-import { parseMountInfo, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
+import { mountMoved, parseMountInfo, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
 import { planIdentity } from './plan-identity.js';
 import type { PreparedSandbox } from './sandbox-plan.js';
 import { SANDBOX_HOME } from './sandbox-plan.js';
@@ -152,6 +152,8 @@ export class WarmSlot {
       return this.handOff(warm, command);
     } catch (error) {
       this.inUse = false;
+      // Killed meanwhile (a timeout, a cancel): nothing ran, and the call reports the kill, not a refusal.
+      if (stopped()) return undefined;
       throw error;
     }
   }
@@ -231,7 +233,12 @@ export class WarmSlot {
     try {
       probe?.beforeVerify?.(sandbox.pid, prepared.expectations);
       verifySandboxMounts(sandbox.pid, prepared.expectations, probe);
-      const mountIds = mountIdsOf(sandbox.pid);
+      let mountIds: string;
+      try {
+        mountIds = mountIdsOf(sandbox.pid);
+      } catch (cause) {
+        throw mountMoved('/', `could not be inspected from the host (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`);
+      }
       const { enforcement, limits } = this.setting;
       if (enforcement.kind !== 'rlimit') {
         // The init counts as one of the sandbox's processes: the commands keep the whole limit.
