@@ -72,6 +72,12 @@ function initHasChildren(pid: number): boolean {
   }
 }
 
+/** This process's umask, which a spawned command inherits (read, not set and reset as process.umask() would). */
+function processUmask(): number {
+  const line = /^Umask:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return line === null ? 0o022 : Number.parseInt(line[1]!, 8);
+}
+
 /** The rlimits the init sets for each command (the cold sandbox's start script and prlimit set the same). */
 function callLimits(setting: LimitSetting): WarmCall['limits'] {
   const { limits, enforcement } = setting;
@@ -110,7 +116,7 @@ function endAtExit(warm: Warm): void {
 export class WarmSlot {
   private warm: Warm | undefined;
   private inUse = false;
-  private readonly umask = process.umask();
+  private readonly umask = processUmask();
   constructor(
     private readonly bwrap: string,
     private readonly setting: LimitSetting,

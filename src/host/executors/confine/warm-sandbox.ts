@@ -65,7 +65,7 @@ function startFailed(why: string): ZotboxError {
 }
 
 /** Reads the stream to its end. */
-async function drain(stream: Socket): Promise<string> {
+async function drain(stream: Readable): Promise<string> {
   let text = '';
   stream.setEncoding('utf8');
   for await (const chunk of stream) text += chunk as string;
@@ -233,7 +233,7 @@ function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd
     },
     run: async (call) => {
       const running = sandbox.start(call);
-      const [out, err, end] = await Promise.all([drain(running.stdout as Socket), drain(running.stderr as Socket), running.ended]);
+      const [out, err, end] = await Promise.all([drain(running.stdout), drain(running.stderr), running.ended]);
       return { status: end.status, stdout: out, stderr: err, dropped: end.dropped };
     },
   };
