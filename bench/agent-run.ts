@@ -67,6 +67,7 @@ export async function runAgentRunBench(): Promise<void> {
           { home: path.join(state, 'home'), noSystem: true },
         );
       const decide = createGateDecider({ shell, skills: listBundledSkills(image), controls });
+      const isolation = createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) });
       const execute = createExecutor({
         image,
         workspace,
@@ -75,11 +76,15 @@ export async function runAgentRunBench(): Promise<void> {
         writeRoots: scopes.write.map((s) => s.root),
         shell,
         controls,
-        isolation: createCommandIsolation(resolveConfinement('required'), { readRoots: scopes.read.map((s) => s.root), writeRoots: scopes.write.map((s) => s.root) }),
+        isolation,
       });
-      for (const call of calls) {
-        const verdict = decide(call);
-        if (verdict.allow) await execute(verdict.approved, new AbortController().signal);
+      try {
+        for (const call of calls) {
+          const verdict = decide(call);
+          if (verdict.allow) await execute(verdict.approved, new AbortController().signal);
+        }
+      } finally {
+        await isolation.release(); // the run's end, as a run's holdImage release does
       }
     };
     const single = await measurePair({ name: 'zotbox', fn: viaZotbox }, { name: 'direct', fn: direct }, { warmup: 5, samples: 31 });

@@ -1,6 +1,7 @@
 // The cost of confinement per bash call: `true` run by the bash executor inside the
-// sandbox (build the sandbox, walk the write scope for git metadata before and
-// after, start bubblewrap) and unconfined, against a bare bubblewrap sandbox
+// sandbox (plan the sandbox, walk the write scope for git metadata before and
+// after, then hand the command to the run's reused sandbox, or start one) and
+// unconfined, against a bare bubblewrap sandbox
 // running the same program (the baseline, issue 21 §9: a confined call within 2×
 // of it whatever the workspace's size), in a small workspace, one shaped like a
 // JavaScript repository (this checkout's node_modules) and generated ones of
@@ -15,7 +16,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../src/host/executors/command-environment.js';
-import { createCommandIsolation } from '../src/host/executors/confine/command-isolation.js';
+import { createCommandIsolation, type CommandIsolation, type SandboxProbe } from '../src/host/executors/confine/command-isolation.js';
 import { isShapedLikeGitDirectory, scanGitMetadata } from '../src/host/executors/confine/git-inventory.js';
 import { ScopeWalker } from '../src/host/executors/confine/scope-walk.js';
 import { resolveConfinement } from '../src/host/executors/confine/mode.js';
@@ -146,18 +147,32 @@ export async function runConfineBench(): Promise<void> {
       const deep = path.join(makeDeepest(workspace), 'changed');
       const layout = { readRoots: [workspace], writeRoots: [workspace] };
       const { decision, shell } = approveTrue(workspace);
-      const run = (kind: 'confined' | 'unconfined') => () =>
-        executeBash(decision, { workspace, timeoutMs: 60_000, outputCapBytes: 4096, shell, isolation: createCommandIsolation(kind === 'confined' ? confinement : { kind: 'unconfined' }, layout) });
-      const rounds = await measureRounds(
-        [
-          { name: 'bare bwrap', fn: () => spawnAndWait(confinement.bwrap, bareBubblewrapArguments()) },
-          { name: 'confined', fn: run('confined') },
-          { name: 'unconfined', fn: run('unconfined') },
-          { name: 'sandbox only', fn: () => spawnSandboxOnly(confinement.bwrap, layout, workspace) },
-        ],
-        { warmup: 2, samples },
-      );
-      const [bare, confined, unconfined, sandboxOnly] = rounds.samples;
+      const call = (isolation: CommandIsolation) => executeBash(decision, { workspace, timeoutMs: 60_000, outputCapBytes: 4096, shell, isolation });
+      /** A call in a run of its own: `cold`, a sandbox for the command alone (as pipelines and net.allow get); else the run's first call, which starts the sandbox its later calls reuse. */
+      const firstOfRun = (probe: SandboxProbe | undefined) => async () => {
+        const isolation = createCommandIsolation(confinement, layout, probe);
+        await call(isolation);
+        await isolation.release();
+      };
+      // One run across every sample: after the warm-up, each call reuses the run's sandbox (the steady state).
+      const run = createCommandIsolation(confinement, layout);
+      let rounds: Awaited<ReturnType<typeof measureRounds>>;
+      try {
+        rounds = await measureRounds(
+          [
+            { name: 'bare bwrap', fn: () => spawnAndWait(confinement.bwrap, bareBubblewrapArguments()) },
+            { name: 'confined, reused sandbox', fn: () => call(run) },
+            { name: 'confined, first of a run', fn: firstOfRun(undefined) },
+            { name: 'confined, sandbox of its own', fn: firstOfRun({ cold: true }) },
+            { name: 'unconfined', fn: () => call(createCommandIsolation({ kind: 'unconfined' }, layout)) },
+            { name: 'sandbox only', fn: () => spawnSandboxOnly(confinement.bwrap, layout, workspace) },
+          ],
+          { warmup: 2, samples },
+        );
+      } finally {
+        await run.release();
+      }
+      const [bare, reused, first, own, unconfined, sandboxOnly] = rounds.samples;
       const walk = await measure('walk', () => scanGitMetadata([workspace]), { warmup: 2, samples });
       // A directory made or removed deep in the tree before each walk: the watch names it, the rest is vouched for.
       let made = false;
@@ -179,9 +194,11 @@ export async function runConfineBench(): Promise<void> {
       const ratio = (i: number) => `${rounds.ratios[i]!.toFixed(2)}×`;
       rows.push(
         [`${label}: bare bwrap running true (baseline)`, bare!.medianMs.toFixed(2), bare!.p99Ms.toFixed(2), '1.00×'],
-        [`${label}: confined call`, confined!.medianMs.toFixed(2), confined!.p99Ms.toFixed(2), ratio(1)],
-        [`${label}: unconfined call`, unconfined!.medianMs.toFixed(2), unconfined!.p99Ms.toFixed(2), ratio(2)],
-        [`${label}: bwrap with the call's sandbox, running true (floor)`, sandboxOnly!.medianMs.toFixed(2), sandboxOnly!.p99Ms.toFixed(2), ratio(3)],
+        [`${label}: confined call, the run's sandbox reused`, reused!.medianMs.toFixed(2), reused!.p99Ms.toFixed(2), ratio(1)],
+        [`${label}: confined call, first of a run (starts its sandbox)`, first!.medianMs.toFixed(2), first!.p99Ms.toFixed(2), ratio(2)],
+        [`${label}: confined call, a sandbox of its own (pipelines, net.allow)`, own!.medianMs.toFixed(2), own!.p99Ms.toFixed(2), ratio(3)],
+        [`${label}: unconfined call`, unconfined!.medianMs.toFixed(2), unconfined!.p99Ms.toFixed(2), ratio(4)],
+        [`${label}: bwrap with the call's sandbox, running true (floor)`, sandboxOnly!.medianMs.toFixed(2), sandboxOnly!.p99Ms.toFixed(2), ratio(5)],
         [`${label}: one git-metadata walk (watched, nothing changed)`, walk.medianMs.toFixed(2), walk.p99Ms.toFixed(2), '-'],
         [`${label}: one git-metadata walk (watched, one deep change)`, changed.medianMs.toFixed(2), changed.p99Ms.toFixed(2), '-'],
         [`${label}: one git-metadata walk (no watch, every directory stat-ed)`, statted.medianMs.toFixed(2), statted.p99Ms.toFixed(2), '-'],

@@ -21,8 +21,6 @@ import { exitOf, RLIMIT, type WarmCall } from './warm-init-protocol.js';
 
 const MIB = 1024 * 1024;
 
-/** How long the init may take to answer the host's kill before the whole sandbox is dropped instead. */
-const KILL_GRACE_MS = 5_000;
 /** How often a running call's cgroup counters are read (cgroup v1 notifies nothing). */
 const WATCH_INTERVAL_MS = 100;
 
@@ -89,9 +87,9 @@ function callLimits(setting: LimitSetting): WarmCall['limits'] {
   ];
 }
 
-/** A wait status as node reports a child's exit. */
-function exitStatus(status: number, dropped: boolean): { code: number | null; signal: string | null } {
-  if (status < 0 || (dropped && status === 0)) return { code: null, signal: 'SIGKILL' };
+/** A wait status as node reports a child's exit; -1 (the init gave none: it died, or it was ended) as a kill. */
+function exitStatus(status: number): { code: number | null; signal: string | null } {
+  if (status < 0) return { code: null, signal: 'SIGKILL' };
   const exit = exitOf(status);
   if ('code' in exit) return { code: exit.code, signal: null };
   const name = Object.entries(osConstants.signals).find(([, number]) => number === exit.signal)?.[0];
@@ -272,10 +270,10 @@ export class WarmSlot {
       report?.(limit);
     };
     let timer: NodeJS.Timeout | undefined;
-    let grace: NodeJS.Timeout | undefined;
+    let ended = false;
     const exit = running.ended.then(async ({ status, dropped }) => {
+      ended = true;
       clearInterval(timer);
-      clearTimeout(grace);
       check();
       // The init says every process of the command has ended; the host checks it itself before any aftercare.
       let alone = false;
@@ -286,7 +284,7 @@ export class WarmSlot {
       }
       if (!alone && this.warm === warm) await this.drop();
       this.inUse = false;
-      return exitStatus(status, dropped);
+      return exitStatus(status);
     });
     return {
       stdout: running.stdout,
@@ -298,9 +296,10 @@ export class WarmSlot {
         timer = setInterval(check, WATCH_INTERVAL_MS);
         timer.unref();
       },
+      // The init kills every process of the call at once and answers once they are reaped, as the end of a cold
+      // sandbox's PID namespace would; the caller kills every command of a call at its end, when this one has ended.
       kill: () => {
-        warm.sandbox.kill();
-        grace ??= setTimeout(() => void this.drop(), KILL_GRACE_MS);
+        if (!ended) warm.sandbox.kill();
       },
     };
   }

@@ -230,3 +230,21 @@ test("a process the host finds in the sandbox's cgroup when a call ends gets the
   t.is((await calling).exitCode, 0);
   t.false(alive(r.inits[0]!), 'dropped when the call ended, not at the next call');
 });
+
+test('killing a call that has ended does nothing to the call running after it in the same sandbox', async (t) => {
+  const world = sandboxWorld(t);
+  const slot = new WarmSlot(bubblewrapPath(), cgroupSetting(), buildSeccompFilter);
+  t.teardown(() => slot.release());
+  const prepared = prepareSandbox(world.layout, { seccomp: true });
+  t.teardown(() => prepared.close());
+  const first = await slot.run(prepared, 'plan', { cwd: world.ws, argv: ['/usr/bin/true'], env: {} }, () => false, undefined);
+  t.like(await first?.exit, { code: 0 });
+  const go = path.join(world.ws, 'go');
+  execFileSync('mkfifo', [go]);
+  const second = await slot.run(prepared, 'plan', { cwd: world.ws, argv: ['/bin/sh', '-c', 'cat go'], env: {} }, () => false, undefined);
+  const fifo = await open(go, 'w'); // the second call is running: it has the fifo open
+  first?.kill(); // what the executor does to every command of a call once the call is over
+  await fifo.writeFile('done\n');
+  await fifo.close();
+  t.like(await second?.exit, { code: 0, signal: null });
+});
