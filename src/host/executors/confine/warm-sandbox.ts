@@ -186,6 +186,7 @@ function warmSandbox(pid: number, child: ChildProcess, socket: Socket, channelFd
     killNow();
     // Awaited: the ends it waits for must keep this process alive until they come.
     child.ref();
+    (child.stderr as Socket | null)?.ref(); // 'close' also waits for bwrap's stderr to end
     socket.ref();
     await exited;
     await replies.closed; // the channel's end: the init has exited, not only bwrap
