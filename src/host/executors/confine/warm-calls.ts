@@ -172,9 +172,9 @@ export class WarmSlot {
     const warm = this.warm;
     this.warm = undefined;
     if (warm === undefined) return;
-    live.delete(warm);
     await warm.sandbox.drop();
     await warm.cgroup?.finish().removed;
+    live.delete(warm); // only now: a process that exits meanwhile still removes its cgroup
   }
 
   /** Whether nothing but the init is left in the sandbox: no child of it, and (with a cgroup) no other member. */
