@@ -164,7 +164,7 @@ export const ERROR_CODES = {
   ZB_CONFINEMENT_NAME_UNSAFE: {
     exit: 1,
     summary:
-      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-", an expanding brace, or "@" at a repository top; a line end or control character; a space before a word starting with "-" or "@"; one of ` ; & | < > " \' \\; a "$" a shell expands; .git excepted); it was removed and the run stopped.',
+      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-", an expanding brace, or "@" at a repository top; a line end or control character; a space before a word starting with "-" or "@"; one of ` ; & | < > " \' \\; a "$" a shell expands; .git excepted); it was moved aside, with what it holds, to a zotbox-renamed-N beside it, and the run stopped.',
   },
   ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED: {
     exit: 1,

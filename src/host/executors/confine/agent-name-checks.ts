@@ -1,9 +1,10 @@
 // One rule for every writer (review s46u): the agent does not make a name the user's tools would read as an option
 // or as shell code (policy/agent-file-names.ts). The write tool is refused before it writes; after a command (and
-// after every file-tool write, as a second line) each such entry new since the call began is removed, and the run
-// stops. Names that were there before are the user's and stay; .git holds git's data and is not checked. The names
+// after every file-tool write, as a second line) each such entry new since the call began is moved aside, in its own
+// directory, to a name zotbox makes (nothing in it is lost: a user's folder renamed to "Tom's notes" keeps its
+// files), and the run stops. Names that were there before are the user's and stay; .git holds git's data and is not checked. The names
 // come from the scope walk the git checks already make (git-inventory.ts): no walk of its own.
-import { lstatSync, rmSync } from 'node:fs';
+import { lstatSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideToolData } from '../../../policy/agent-file-names.js';
@@ -18,6 +19,27 @@ const NAMING =
 export interface UnsafeName {
   readonly path: string;
   readonly reason: string;
+  /** Where it was moved (absent: removed, as no name of zotbox's own was free there). */
+  readonly movedTo?: string;
+}
+
+/** How many names of its own zotbox tries in one directory before it removes the entry instead. */
+const ASIDE_NAMES = 100;
+
+/**
+ * Moves `entry` to the first free `zotbox-renamed-N` beside it that no protected path is, holds or lies in (a name a
+ * tool file runs must not receive what the agent made); removes it when none is free. Every process of the call has
+ * ended and the write scopes are held, so nothing makes the name between the look and the rename.
+ */
+function setAside(entry: string, isProtected: (candidate: string) => boolean): string | undefined {
+  for (let n = 1; n <= ASIDE_NAMES; n++) {
+    const candidate = path.join(path.dirname(entry), `zotbox-renamed-${n}`);
+    if (lstatSync(candidate, { throwIfNoEntry: false }) !== undefined || isProtected(candidate)) continue;
+    renameSync(entry, candidate);
+    return candidate;
+  }
+  rmSync(entry, { recursive: true, force: true });
+  return undefined;
 }
 
 /** The first component the write would create, below the write root holding `canonical`, that is an unsafe name. */
@@ -50,12 +72,12 @@ export function refuseUnsafeNewName(canonical: string, writeRoots: readonly stri
 }
 
 /**
- * Removes every entry with an unsafe name in `after` that `before` did not have (a file made, a directory made or
+ * Sets aside every entry with an unsafe name in `after` that `before` did not have (a file made, a directory made or
  * renamed to it), outermost first; what lies in a git directory (a bare repository's refs) is the git aftercare's.
- * Removing a renamed directory loses what was in it: the name cannot be put back, as zotbox does not know where it
- * came from, and any other name could be one the user's tools run.
+ * `protectedPaths`: what the user's tools run or read (protected-locations.ts), never a name to move anything to.
  */
-export function removeNewUnsafeNames(before: GitInventory, after: GitInventory, writeRoots: readonly string[]): UnsafeName[] {
+export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory, writeRoots: readonly string[], protectedPaths: readonly string[]): UnsafeName[] {
+  const isProtected = (candidate: string) => protectedPaths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate));
   const existing = new Set(before.unsafeNames);
   const gitDirectories = [...after.gitDirectories.keys()];
   const removed: UnsafeName[] = [];
@@ -65,17 +87,19 @@ export function removeNewUnsafeNames(before: GitInventory, after: GitInventory, 
     // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
     const reason = unsafeEntryReason(entry, writeRoots);
     if (reason === undefined) continue;
-    rmSync(entry, { recursive: true, force: true });
-    removed.push({ path: entry, reason });
+    const movedTo = setAside(entry, isProtected);
+    removed.push({ path: entry, reason, ...(movedTo === undefined ? {} : { movedTo }) });
   }
   return removed;
 }
 
 export function unsafeNameError(removed: readonly UnsafeName[]): ZotboxError {
-  const list = removed.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
+  const list = removed
+    .map((entry) => `${entry.path} (${entry.reason}; ${entry.movedTo === undefined ? "removed: no name of zotbox's own was free beside it" : `moved to ${entry.movedTo}`})`)
+    .join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_NAME_UNSAFE',
-    `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox removed them and stopped the run. Git hooks and scripts hand file names to programs and shells; ${NAMING}`,
+    `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox moved each aside, with what it holds, and stopped the run; rename them as you wish. Git hooks and scripts hand file names to programs and shells; ${NAMING}`,
     { details: { paths: removed.map((entry) => entry.path) } },
   );
 }

@@ -3,7 +3,7 @@
 // scopes and the files other tools run (protected-locations.ts) before, and run
 // the same aftercare after (git-aftercare.ts). What breaks the rules is undone,
 // and ZB_CONFINEMENT_GIT_PROGRAM, ZB_CONFINEMENT_PROTECTED_FILE or ZB_CONFINEMENT_NAME_UNSAFE stops the run.
-import { removeNewUnsafeNames, unsafeNameError } from './agent-name-checks.js';
+import { setAsideNewUnsafeNames, unsafeNameError } from './agent-name-checks.js';
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
@@ -35,8 +35,8 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   violations.push(...stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = restoreProtected(record, now, layout.writeRoots);
-  // Last, so the checks above saw what the command left where it left it: new names read as options or code go.
-  const names = removeNewUnsafeNames(before, after, layout.writeRoots);
+  // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
+  const names = setAsideNewUnsafeNames(before, after, layout.writeRoots, [...record.set.paths, ...now.paths]);
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);

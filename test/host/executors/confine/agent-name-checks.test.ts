@@ -3,7 +3,7 @@
 import test from 'ava';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { refuseUnsafeNewName, removeNewUnsafeNames } from '../../../../src/host/executors/confine/agent-name-checks.js';
+import { refuseUnsafeNewName, setAsideNewUnsafeNames } from '../../../../src/host/executors/confine/agent-name-checks.js';
 import type { GitInventory } from '../../../../src/host/executors/confine/git-inventory.js';
 import { sandboxWorld } from '../../../fixtures/sandbox-world.js';
 import { tempDir } from '../../../fixtures/temp.js';
@@ -131,7 +131,7 @@ for (const confined of [true, false]) {
   });
 }
 
-test('a new @ name is removed only at a top; one the user had stays when a .git appears beside it', (t) => {
+test('a new @ name is set aside only at a top; one the user had stays when a .git appears beside it', (t) => {
   const ws = workspace(t);
   for (const directory of ['sub', 'src/@types']) mkdirSync(path.join(ws, directory), { recursive: true });
   writeFileSync(path.join(ws, 'sub', '@notes.txt'), "the user's");
@@ -141,10 +141,30 @@ test('a new @ name is removed only at a top; one the user had stays when a .git 
   // The command made sub/.git (sub is now a repository's top), @args.txt at the write root and src/@types deeper.
   mkdirSync(path.join(ws, 'sub', '.git'));
   const after = inventory([path.join(ws, 'sub', '@notes.txt'), path.join(ws, '@args.txt'), path.join(ws, 'src', '@types')]);
-  t.deepEqual(
-    removeNewUnsafeNames(before, after, [ws]).map((removed) => removed.path),
-    [path.join(ws, '@args.txt')],
-  );
+  t.deepEqual(setAsideNewUnsafeNames(before, after, [ws], []), [
+    {
+      path: path.join(ws, '@args.txt'),
+      reason: 'it starts with "@" at the top of the repository, so tsc, gcc, javac or pytest handed the name reads options from it',
+      movedTo: path.join(ws, 'zotbox-renamed-1'),
+    },
+  ]);
+  t.is(readFileSync(path.join(ws, 'zotbox-renamed-1'), 'utf8'), '--outFile x');
   t.true(existsSync(path.join(ws, 'sub', '@notes.txt')));
   t.true(existsSync(path.join(ws, 'src', '@types')));
+});
+
+test("a user's directory renamed to an unsafe name is moved aside with its files, never to a name a tool file protects", (t) => {
+  const ws = workspace(t);
+  // The command renamed the user's notes to "Tom's notes"; zotbox-renamed-1 is free but a hook runs a file in it.
+  mkdirSync(path.join(ws, "Tom's notes"));
+  writeFileSync(path.join(ws, "Tom's notes", 'plan.md'), 'the user plan\n');
+  const inventory = (unsafeNames: string[]) => ({ unsafeNames, gitDirectories: new Map() }) as unknown as GitInventory;
+  const moved = setAsideNewUnsafeNames(inventory([]), inventory([path.join(ws, "Tom's notes")]), [ws], [path.join(ws, 'zotbox-renamed-1', 'run.sh')]);
+  t.deepEqual(
+    moved.map((entry) => entry.movedTo),
+    [path.join(ws, 'zotbox-renamed-2')],
+  );
+  t.is(readFileSync(path.join(ws, 'zotbox-renamed-2', 'plan.md'), 'utf8'), 'the user plan\n');
+  t.false(existsSync(path.join(ws, "Tom's notes")));
+  t.false(existsSync(path.join(ws, 'zotbox-renamed-1')));
 });
