@@ -33,8 +33,10 @@ const program = fakeInitProgram(marker, lurker);
 const replace = `cat > ${WARM_INIT_PROGRAM}.new <<'ZB_EOF'\n${program}ZB_EOF\nchmod 755 ${WARM_INIT_PROGRAM}.new && mv ${WARM_INIT_PROGRAM}.new ${WARM_INIT_PROGRAM} && mv ${root} /tmp/zb-moved-away`;
 const first = await call(replace);
 const second = await call('echo second');
+// The host checked the sandbox after call 2 (its init alone, no other cgroup member) and keeps it: call 3 reuses it.
+const third = await call('echo third');
 const init = inits.at(-1)!;
-// Between calls, after call 2's aftercare: what is alive in the sandbox.
+// Between calls, after call 3's aftercare: what is alive in the sandbox.
 const threads = existsSync(`/proc/${init}/task`) ? readdirSync(`/proc/${init}/task`).length : 0;
 await isolation.release();
 process.stdout.write(
@@ -42,6 +44,7 @@ process.stdout.write(
     initProgram: WARM_INIT_PROGRAM,
     first: [first.exitCode, first.stderr],
     second: [second.exitCode, second.stdout, second.stderr],
+    third: third.stdout,
     used,
     threads,
     replacedInitRan: existsSync(marker),

@@ -28,12 +28,14 @@ test("a warm init program inside a write scope, replaced by one call, is never r
   const report = JSON.parse(execFileSync(process.execPath, ['--no-node-snapshot', child, root], { encoding: 'utf8', timeout: 120_000 })) as {
     first: [number, string];
     second: [number, string, string];
+    third: string;
     used: string[];
     threads: number;
     replacedInitRan: boolean;
   };
   t.log(report);
   t.is(report.second[1], 'second\n'); // the calls ran
+  t.is(report.third, 'third\n');
   // Safe: the replaced program never runs as an init (the host runs the init it opened before any call, or refuses).
   t.false(report.replacedInitRan, 'the program the agent wrote ran as the sandbox init');
   t.true(report.threads <= 1, 'a thread of the sandbox init outlived the call and the aftercare');
