@@ -30,9 +30,9 @@ test('a write scope of /tmp or /dev/shm itself is never emptied by the warm sand
   t.deepEqual(report.kept, ['/tmp/canary.txt', '/tmp/canary-dir/file.txt', '/dev/shm/canary.txt']);
 });
 
-// Over-denial: read scopes of /tmp and /dev/shm are bound read-only over the sandbox's tmpfs, where the init is told
-// to make HOME: it cannot, sends no ready byte, and every confined command fails as ZB_CONFINEMENT_UNAVAILABLE (a
-// cold sandbox runs it: bwrap made HOME in its tmpfs before the bind covered it).
+// Over-denial, not of the warm sandbox alone: read scopes of /tmp and /dev/shm are bound read-only over the
+// sandbox's tmpfs. Warm, the init cannot make HOME there and sends no ready byte (ZB_CONFINEMENT_UNAVAILABLE); cold,
+// the verification finds the writable tmpfs it expects read-only (ZB_CONFINEMENT_MOUNT_MOVED). Every command is refused.
 test('a command that succeeds where /tmp and /dev/shm are read scopes is reported as succeeding', (t) => {
   const report = inPrivateTmp('ro');
   t.log(report);
