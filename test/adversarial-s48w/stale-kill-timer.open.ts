@@ -14,11 +14,11 @@ import { compileScopes } from '../../src/policy/scopes.js';
 import { decideShellCommand, type ShellContext } from '../../src/policy/shell-decision.js';
 import { confinedIsolation } from '../fixtures/isolation.js';
 import { tempDir } from '../fixtures/temp.js';
-import { cgroupSetting } from './warm-run.js';
+import { cgroupSetting, warmRun } from './warm-run.js';
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
-test("a call's time limit never kills a later call through a command of it that had already ended", async (t) => {
+test.serial("a call's time limit never kills a later call through a command of it that had already ended", async (t) => {
   const root = realpathSync(tempDir(t, 'zb-advwarm-'));
   const ws = path.join(root, 'ws');
   const data = path.join(root, 'data');
@@ -38,5 +38,17 @@ test("a call's time limit never kills a later call through a command of it that 
   const idle = timers();
   // `true` ends in the warm sandbox; `sleep` reuses it and reaches the time limit: the kill reaches both.
   t.true((await run('true; sleep 1000', 1000)).timedOut);
+  t.is(timers(), idle, 'a timer is left pending after the call');
+});
+
+// The same in ask mode, one command per call: a limit seen at the command's end (here the file-size limit's
+// SIGXFSZ) is reported after the command's grace timer was cleared, and the report kills the group, so the kill of
+// that ended command arms the timer again.
+test.serial('a limit one call reaches at its end never leaves a timer that later drops the sandbox under another call', async (t) => {
+  const r = warmRun(t, cgroupSetting({ file_size_mib: 1 }));
+  t.is((await r.call('true')).exitCode, 0);
+  const idle = timers();
+  const big = await r.call('head -c 2000000 /dev/zero > big');
+  t.like(big.limit, { limit: 'file_size_mib' });
   t.is(timers(), idle, 'a timer is left pending after the call');
 });
