@@ -1,0 +1,30 @@
+// Finding: the init empties /tmp and /dev/shm and fingerprints what is left inside them, but never looks at the
+// places themselves: their mode, extended attributes and default ACL (the command owns both roots) survive every
+// restore. A default ACL on /tmp decides the mode of the HOME the init makes again after each call (mkdir's mode is
+// masked by it, whatever the umask): here call 2 makes every later HOME unusable (mode 055), and leaves data in
+// user.* attributes that call 3 reads back. A fresh sandbox per call had new roots each time.
+import test from 'ava';
+import { warmRun } from './warm-run.js';
+
+/** The places' modes and attributes, and whether HOME is usable. */
+const LOOK = ['stat -c "%a %n" /tmp /dev/shm "$HOME"', `python3 -c "import os; print(sorted(os.listxattr('/tmp')), sorted(os.listxattr('/dev/shm')))"`, 'touch "$HOME/probe" && echo home-usable'].join(
+  '; ',
+);
+
+/** A default ACL u::---,g::r-x,o::r-x as the kernel's xattr format (version 2, then tag, perm, id entries). */
+const ACL = "struct.pack('<I', 2) + b''.join(struct.pack('<HHI', tag, perm, 0xFFFFFFFF) for tag, perm in ((1, 0), (4, 5), (32, 5)))";
+const TAMPER = [
+  'chmod 0700 /tmp /dev/shm',
+  `python3 -c "import os, struct; os.setxattr('/tmp', 'user.zb', b'from call 2'); os.setxattr('/dev/shm', 'user.zb', b'from call 2'); os.setxattr('/tmp', 'system.posix_acl_default', ${ACL})"`,
+].join(' && ');
+
+test('the modes, extended attributes and default ACLs of /tmp and /dev/shm that one call sets never reach the next call', async (t) => {
+  const r = warmRun(t);
+  const baseline = await r.call(LOOK);
+  t.is(baseline.exitCode, 0, baseline.stderr);
+  const tamper = await r.call(TAMPER);
+  t.is(tamper.exitCode, 0, tamper.stderr); // all allowed: the command owns both places
+  const after = await r.call(LOOK);
+  // Safe: as in a fresh sandbox (reused or not).
+  t.is(after.stdout, baseline.stdout, `used: ${r.used.join(', ')}; stderr: ${after.stderr}`);
+});

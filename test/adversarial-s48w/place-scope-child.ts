@@ -1,0 +1,33 @@
+// Run as a child in a private mount namespace whose /tmp, /dev/shm and /mnt are fresh tmpfs (the parent test makes
+// it): nothing of the real host is at stake. The layout's write scopes are /tmp and /dev/shm themselves (a user who
+// grants them); the host has canary files in both. One confined call runs, then the canaries are looked at.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { executeBash } from '../../src/host/executors/bash.js';
+import { COMMAND_SEARCH_PATH, TRUSTED_PROGRAM_DIRECTORIES } from '../../src/host/executors/command-environment.js';
+import { compileScopes } from '../../src/policy/scopes.js';
+import { decideShellCommand, type ShellContext } from '../../src/policy/shell-decision.js';
+import { confinedIsolation } from '../fixtures/isolation.js';
+
+const canaries = ['/tmp/canary.txt', '/tmp/canary-dir/file.txt', '/dev/shm/canary.txt'];
+mkdirSync('/tmp/canary-dir');
+for (const canary of canaries) writeFileSync(canary, "the user's file");
+const data = '/mnt/state/agents/tester/data';
+mkdirSync(data, { recursive: true });
+// argv[2] 'ro': /tmp and /dev/shm are read scopes only.
+const readOnly = process.argv[2] === 'ro';
+const layout = { readRoots: ['/tmp', '/dev/shm'], writeRoots: readOnly ? [data] : ['/tmp', '/dev/shm', data], stateDirectory: '/mnt/state', agentData: data };
+const used: string[] = [];
+const isolation = confinedIsolation(layout, undefined, { sandboxUsed: (how) => used.push(how) });
+const scopes = compileScopes({ read: ['${workspace}', '/dev/shm'], write: readOnly ? [] : ['${workspace}', '/dev/shm'] }, { workspace: '/tmp', agentData: data });
+const shell: ShellContext = { mode: 'ask', allow: [], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
+const decision = decideShellCommand('echo done', shell);
+if (!decision.allow) throw new Error(decision.reason);
+let outcome: unknown;
+try {
+  const result = await executeBash(decision, { workspace: '/tmp', timeoutMs: 60_000, outputCapBytes: 65536, isolation, shell });
+  outcome = { exitCode: result.exitCode, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+} catch (error) {
+  outcome = { code: (error as { code?: string }).code, message: String(error).slice(0, 300) };
+}
+await isolation.release();
+process.stdout.write(JSON.stringify({ outcome, used, kept: canaries.filter((canary) => existsSync(canary)) }));
