@@ -30,7 +30,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define CTL 3
@@ -64,6 +66,49 @@ static uint64_t mix(uint64_t hash, const void *data, size_t length) {
   return hash;
 }
 
+/* Every extended attribute of an open directory, names and values (ACLs are system.posix_acl_*): a default ACL or a
+ * user.* attribute left on a kept directory would reach the next call. Unreadable counts as changed. */
+static uint64_t mix_xattrs(uint64_t hash, int fd) {
+  static char names[65536], value[65536];
+  ssize_t length = flistxattr(fd, names, sizeof names);
+  if (length < 0) return errno == ENOTSUP ? hash : hash ^ 0xbad;
+  for (char *name = names; name < names + length; name += strlen(name) + 1) {
+    ssize_t size = fgetxattr(fd, name, value, sizeof value);
+    if (size < 0) return hash ^ 0xbad;
+    hash = mix(hash, name, strlen(name) + 1);
+    hash = mix(hash, value, (size_t)size);
+  }
+  return hash;
+}
+
+/* What a command could change about this process without ptrace (prlimit, setpriority, sched_setaffinity,
+ * sched_setscheduler, ioprio_set only ask for the same uid) and every later call would inherit from its fork. */
+struct own_attributes {
+  struct rlimit limits[RLIM_NLIMITS];
+  int nice, policy, ioprio;
+  struct sched_param param;
+  cpu_set_t cpus;
+};
+static struct own_attributes start_attributes;
+
+static void read_attributes(struct own_attributes *a) {
+  memset(a, 0, sizeof *a);
+  for (int r = 0; r < RLIM_NLIMITS; r++) getrlimit(r, &a->limits[r]);
+  errno = 0;
+  a->nice = getpriority(PRIO_PROCESS, 0);
+  if (errno != 0) a->nice = 0x7fff;
+  a->policy = sched_getscheduler(0);
+  sched_getparam(0, &a->param);
+  a->ioprio = (int)syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, 0);
+  if (sched_getaffinity(0, sizeof a->cpus, &a->cpus) != 0) CPU_ZERO(&a->cpus);
+}
+
+static int attributes_unchanged(void) {
+  struct own_attributes now;
+  read_attributes(&now);
+  return memcmp(&now, &start_attributes, sizeof now) == 0;
+}
+
 /* What is left in a place (the mount points bwrap made and the directories on the way to them): names, kinds,
  * modes, owners and inodes, depth first, without leaving the device. Equal before and after a call, or 'D'. */
 static uint64_t print_at(int dirfd, dev_t dev, uint64_t hash, int depth) {
@@ -82,7 +127,7 @@ static uint64_t print_at(int dirfd, dev_t dev, uint64_t hash, int depth) {
     hash = mix(hash, fields, sizeof fields);
     if (!S_ISDIR(st.st_mode) || st.st_dev != dev) continue;
     int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    hash = sub < 0 ? hash ^ 0xbad : print_at(sub, dev, hash, depth + 1);
+    hash = sub < 0 ? hash ^ 0xbad : print_at(sub, dev, mix_xattrs(hash, sub), depth + 1);
   }
   closedir(d);
   return hash;
@@ -92,7 +137,10 @@ static uint64_t print_of(const char *place) {
   int fd = open(place, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) return 0xbad;
-  return print_at(fd, st.st_dev, 14695981039346656037ULL, 0);
+  /* The place itself too: its mode, owner and attributes (a default ACL on /tmp would shape every later file). */
+  uint64_t fields[3] = {st.st_mode, st.st_uid, st.st_gid};
+  uint64_t hash = mix_xattrs(mix(14695981039346656037ULL, fields, sizeof fields), fd);
+  return print_at(fd, st.st_dev, hash, 0);
 }
 
 /* Empties a directory of the sandbox's own tmpfs, never leaving its device: a scope bound below it (its mount point,
@@ -129,6 +177,37 @@ static int wipe_at(int dirfd, dev_t dev) {
   }
   closedir(d);
   return left;
+}
+
+/* Whether a directory tree holds anything but directories on its own device (mount points below it not entered). */
+static int holds_at(int dirfd, dev_t dev) {
+  DIR *d = fdopendir(dirfd);
+  if (d == NULL) {
+    close(dirfd);
+    return 1;
+  }
+  int found = 0;
+  struct dirent *e;
+  while (!found && (e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    struct stat st;
+    if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) found = 1;
+    else if (st.st_dev != dev) continue; /* a mount point of the plan */
+    else if (!S_ISDIR(st.st_mode)) found = 1;
+    else {
+      int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      found = sub < 0 ? 1 : holds_at(sub, dev);
+    }
+  }
+  closedir(d);
+  return found;
+}
+
+static int holds_entries(const char *place) {
+  int fd = open(place, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) return 1;
+  return holds_at(fd, st.st_dev);
 }
 
 static int wipe(const char *place) {
@@ -173,6 +252,7 @@ static int restore(void) {
   for (int i = 0; i < nmade; i++) clean &= mkdir(made_places[i], 0755) == 0;
   remove_sysv();
   clean &= remove_sysv() == 0;
+  clean &= attributes_unchanged();
   return clean;
 }
 
@@ -281,9 +361,16 @@ int main(int argc, char **argv) {
     else return 2;
   }
   if (argc % 2 != 1) return 2;
-  /* Start as every later call will: emptied (bwrap's own HOME too), fingerprinted, HOME made. */
-  for (int i = 0; i < nempty; i++) wipe(empty_places[i]);
+  /* A place to empty must be the sandbox's own fresh tmpfs: it holds nothing but the directories bwrap made on the way
+   * to mount points. One that holds anything else is not ours (a scope bound over it, the user's files): the init
+   * ends without touching it, and the sandbox never starts. Nothing is removed before the host has verified it. */
+  for (int i = 0; i < nempty; i++)
+    if (holds_entries(empty_places[i])) return 3;
+  /* Start as every later call will: bwrap's own HOME gone (it is empty), fingerprinted, HOME made. */
+  for (int i = 0; i < nmade; i++)
+    if (rmdir(made_places[i]) != 0 && errno != ENOENT) return 2;
   for (int i = 0; i < nempty; i++) start_print[i] = print_of(empty_places[i]);
+  read_attributes(&start_attributes);
   for (int i = 0; i < nmade; i++)
     if (mkdir(made_places[i], 0755) != 0) return 2;
   reply('R', 0); /* the namespace is built: the host verifies it before the first call */
