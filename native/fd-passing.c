@@ -1,6 +1,6 @@
 // The system calls node lacks for handing a call to the warm sandbox's init (native/warm-init.c): a unix stream
 // socket pair (the channel), an anonymous pipe (a command's stdout or stderr), and a send with descriptors attached
-// (SCM_RIGHTS). src/host/executors/confine/fd-passing.ts is its typed face. Every descriptor made here is
+// (SCM_RIGHTS), and a sealed in-memory copy of a program (memfd_create with every seal). src/host/executors/confine/fd-passing.ts is its typed face. Every descriptor made here is
 // close-on-exec; a function returns what the system call gave, or -errno, and throws only on bad arguments.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <node_api.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -42,6 +43,38 @@ static napi_value make_pipe(napi_env env, napi_callback_info info) {
   (void)info;
   int pair[2];
   return pair_or_error(env, pipe2(pair, O_CLOEXEC), pair);
+}
+
+/* sealed_copy(bytes) -> fd, or -errno: a memfd holding the bytes, sealed against every change (the warm sandbox's
+ * init runs from it: read once, nothing written to the package on disk afterwards reaches a sandbox). */
+static napi_value sealed_copy(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  void *data;
+  size_t length;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 1 || napi_get_buffer_info(env, argv[0], &data, &length) != napi_ok) {
+    napi_throw_type_error(env, NULL, "sealedCopy: expected a buffer");
+    return NULL;
+  }
+  int fd = memfd_create("zotbox-warm-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return number(env, -errno);
+  size_t written = 0;
+  while (written < length) {
+    ssize_t n = write(fd, (const char *)data + written, length - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int error = n < 0 ? errno : EIO;
+      close(fd);
+      return number(env, -error);
+    }
+    written += (size_t)n;
+  }
+  if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    int error = errno;
+    close(fd);
+    return number(env, -error);
+  }
+  return number(env, fd);
 }
 
 static int send_all(int fd, const char *data, size_t length, const int *passed, uint32_t count) {
@@ -105,6 +138,7 @@ static napi_value init_module(napi_env env, napi_value exports) {
       {"socketpair", NULL, make_socketpair, NULL, NULL, NULL, napi_enumerable, NULL},
       {"pipe", NULL, make_pipe, NULL, NULL, NULL, napi_enumerable, NULL},
       {"send", NULL, send_with_descriptors, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sealedCopy", NULL, sealed_copy, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions);
   return exports;

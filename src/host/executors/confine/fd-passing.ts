@@ -1,6 +1,7 @@
 // The typed face of native/fd-passing.c (built by `npm ci` through binding.gyp): the channel to a warm sandbox's
 // init (a unix stream socket pair), anonymous pipes for a command's output, and a send with descriptors attached
 // (SCM_RIGHTS). warm-sandbox.ts is its one user. Every descriptor it makes is close-on-exec; it never keeps one.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
@@ -10,6 +11,7 @@ interface Binding {
   socketpair(): [number, number] | number;
   pipe(): [number, number] | number;
   send(fd: number, data: Buffer, descriptors: readonly number[]): number;
+  sealedCopy(bytes: Buffer): number;
 }
 
 /** Beside the inotify module: node-gyp builds both into build/Release. */
@@ -55,4 +57,25 @@ export function makePipe(): { readonly a: number; readonly b: number } {
 export function sendWithDescriptors(fd: number, data: Buffer, descriptors: readonly number[]): { readonly sent: true } | { readonly errno: number } {
   const result = binding().send(fd, data, descriptors);
   return result === 0 ? { sent: true } : { errno: -result };
+}
+
+let initCopy: number | undefined;
+
+/**
+ * A descriptor of the warm sandbox's init: a sealed in-memory copy of WARM_INIT_PROGRAM, read once per process and
+ * kept (close-on-exec). Loaded with the native module when a run's isolation is made, before any command runs: a
+ * package that lies in a write scope cannot hand a later sandbox a program of the agent's as its PID 1.
+ */
+export function warmInitDescriptor(): number {
+  if (initCopy !== undefined) return initCopy;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(WARM_INIT_PROGRAM);
+  } catch (error) {
+    throw unavailable(`the init ${WARM_INIT_PROGRAM} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const fd = binding().sealedCopy(bytes);
+  if (fd < 0) throw unavailable(`memfd_create failed (errno ${-fd})`);
+  initCopy = fd;
+  return fd;
 }

@@ -9,7 +9,7 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { inheritableDescriptors, nullDescriptor } from './inherited-descriptors.js';
 import { ZotboxError } from '../../../errors.js';
-import { makePipe, makeSocketPair, sendWithDescriptors, WARM_INIT_PROGRAM } from './fd-passing.js';
+import { makePipe, makeSocketPair, sendWithDescriptors, warmInitDescriptor } from './fd-passing.js';
 import { decodeReply, encodeCall, KILL_MESSAGE, REPLY_BYTES, type WarmCall } from './warm-init-protocol.js';
 
 export interface WarmStart {
@@ -126,7 +126,7 @@ function initArguments(start: WarmStart): string[] {
  */
 export async function startWarmSandbox(start: WarmStart): Promise<WarmSandbox> {
   const channel = makeSocketPair();
-  const initFd = openSync(WARM_INIT_PROGRAM, constants.O_RDONLY);
+  const initFd = warmInitDescriptor(); // the sealed copy, kept for the process's life
   const initSlot = 4 + start.descriptors.length;
   const infoSlot = initSlot + 1;
   const info = makePipe();
@@ -143,7 +143,6 @@ export async function startWarmSandbox(start: WarmStart): Promise<WarmSandbox> {
     child = spawn(start.bwrap ?? 'bwrap', args, { stdio, detached: true, env: {} });
   } finally {
     closeSync(channel.b);
-    closeSync(initFd);
     closeSync(info.b);
   }
   const socket = new Socket({ fd: channel.a, readable: true, writable: false });
