@@ -308,7 +308,7 @@ function bubblewrapCall(
     launch: (command) => {
       sandbox.verifyMountPoints();
       // A pipeline's stages run side by side, each in a sandbox of its own; so does a call with a network bridge.
-      if (warm !== undefined && warm.free && proxy === undefined && stages === 1) {
+      if (warm !== undefined && warm.free && proxy === undefined && stages === 1 && warm.suits(sandbox)) {
         const prepared = sandbox;
         const identity = warm.identityOf(prepared);
         // PWD as the cold sandbox's start script (a shell) exports it to the command.

@@ -6,12 +6,13 @@
 // new one from this call's plan, verified like a cold sandbox. Limits: the CPU and file-size rlimits, and the
 // fallback's process and data rlimits, are set by the init for each command; a cgroup, where the limits use one,
 // holds the sandbox for its life (its process limit counts the init too), and each call compares its counters.
-import { closeSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createCommandCgroup, limitBetween, type CommandCgroup, type LimitCounts, type LimitSetting } from './command-limits.js';
 import type { CommandLimitKey } from '../../../policy/manifest-fields.js';
-import { makePipe } from './fd-passing.js';
+import { makePipe, warmInitDescriptor } from './fd-passing.js';
 import { mountMoved, parseMountInfo, verifySandboxMounts, type MountCheckProbe, type MountExpectation } from './mount-verification.js';
 import { planIdentity } from './plan-identity.js';
 import type { PreparedSandbox } from './sandbox-plan.js';
@@ -76,6 +77,24 @@ function processUmask(): number {
   return line === null ? 0o022 : Number.parseInt(line[1]!, 8);
 }
 
+/** How many threads a process has (the init has one: a second would be code of someone else's running in it). */
+function threadsOf(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/task`).length;
+  } catch {
+    return 0; // cannot read: never "nothing there"
+  }
+}
+
+/**
+ * The sandbox's own writable places the init empties after each call: its fresh tmpfs mounts (/tmp, /dev/shm, the
+ * state masks), never one a scope is bound at (there the path shows the user's own directory).
+ */
+export function placesToEmpty(expectations: readonly MountExpectation[]): string[] {
+  const bound = new Set(expectations.filter((e) => e.kind === 'bind').map((e) => e.target));
+  return expectations.filter((e) => e.kind === 'fresh' && !e.readOnly && !bound.has(e.target)).map((e) => e.target);
+}
+
 /** The rlimits the init sets for each command (the cold sandbox's start script and prlimit set the same). */
 function callLimits(setting: LimitSetting): WarmCall['limits'] {
   const { limits, enforcement } = setting;
@@ -114,16 +133,31 @@ function endAtExit(warm: Warm): void {
 export class WarmSlot {
   private warm: Warm | undefined;
   private inUse = false;
+  /** The run ended while a command was in the sandbox: it is ended when that command ends. */
+  private released = false;
   private readonly umask = processUmask();
   constructor(
     private readonly bwrap: string,
     private readonly setting: LimitSetting,
     private readonly seccomp: () => Buffer,
-  ) {}
+  ) {
+    // Now, before any command of the run: the native module and a sealed copy of the init (fd-passing.ts).
+    warmInitDescriptor();
+  }
 
   /** Whether a command may take the slot now (no other command of this run is in it). */
   get free(): boolean {
     return !this.inUse;
+  }
+
+  /**
+   * Whether `prepared`'s sandbox can be reused at all: its /tmp (where HOME is made) and every other writable place of
+   * its own are its fresh tmpfs, none with a scope bound at it. Otherwise each command gets a sandbox of its own.
+   */
+  suits(prepared: PreparedSandbox): boolean {
+    const own = prepared.expectations.filter((e) => e.kind === 'fresh' && !e.readOnly).map((e) => e.target);
+    const places = placesToEmpty(prepared.expectations);
+    return places.length === own.length && places.includes(path.dirname(SANDBOX_HOME));
   }
 
   /** The identity of the sandbox `prepared` would build. */
@@ -147,6 +181,7 @@ export class WarmSlot {
    */
   async run(prepared: PreparedSandbox, identity: string, command: WarmCommand, stopped: () => boolean, probe: WarmProbe | undefined): Promise<HandedOff | undefined> {
     this.inUse = true;
+    this.released = false;
     try {
       const warm = await this.sandboxFor(prepared, identity, probe);
       if (stopped()) {
@@ -164,7 +199,10 @@ export class WarmSlot {
 
   /** Drops the sandbox once no command is in it (the run ended). */
   async release(): Promise<void> {
-    if (this.inUse) return; // the command's end keeps it; the next release (or --die-with-parent) ends it
+    if (this.inUse) {
+      this.released = true; // ended with the command
+      return;
+    }
     await this.drop();
   }
 
@@ -179,7 +217,7 @@ export class WarmSlot {
 
   /** Whether nothing but the init is left in the sandbox: no child of it, and (with a cgroup) no other member. */
   private alone(warm: Warm): boolean {
-    if (mountIdsOf(warm.sandbox.pid) !== warm.mountIds || initHasChildren(warm.sandbox.pid)) return false;
+    if (mountIdsOf(warm.sandbox.pid) !== warm.mountIds || initHasChildren(warm.sandbox.pid) || threadsOf(warm.sandbox.pid) !== 1) return false;
     if (warm.cgroup === undefined) return true;
     const members = warm.cgroup.members();
     return members?.length === 1 && members[0] === warm.sandbox.pid;
@@ -227,7 +265,7 @@ export class WarmSlot {
         bwrap: this.bwrap,
         args: prepared.args,
         descriptors: [...prepared.descriptors(), filter.a],
-        emptied: prepared.expectations.filter((e) => e.kind === 'fresh' && !e.readOnly).map((e) => e.target),
+        emptied: placesToEmpty(prepared.expectations),
         made: [SANDBOX_HOME],
       });
     } finally {
@@ -282,7 +320,7 @@ export class WarmSlot {
       } catch {
         alone = false; // cannot look: never "nothing there"
       }
-      if (!alone && this.warm === warm) await this.drop();
+      if ((!alone || this.released) && this.warm === warm) await this.drop();
       this.inUse = false;
       return exitStatus(status);
     });
