@@ -174,3 +174,22 @@ test('a call that moves or changes the directories on the way to a mount point g
     t.true(sandbox.dropped, move);
   }
 });
+
+test('a place to empty that holds a file at the start is never touched: the init ends and the sandbox does not start', async (t) => {
+  const ws = path.join(realpathSync(tempDir(t, 'zb-warm-')), 'ws');
+  mkdirSync(ws);
+  writeFileSync(path.join(ws, 'kept.txt'), 'kept\n');
+  const plan = prepareSandbox({ readRoots: [ws], writeRoots: [ws] }, { seccomp: true });
+  const filterFile = path.join(tempDir(t, 'zb-warm-filter-'), 'filter.bpf');
+  writeFileSync(filterFile, buildSeccompFilter());
+  const filter = openSync(filterFile, 'r');
+  try {
+    // The workspace named as a place of the sandbox's own (what a scope bound at /tmp would be): it holds the user's file.
+    const starting = startWarmSandbox({ args: plan.args, descriptors: [...plan.descriptors(), filter], emptied: ['/tmp', ws], made: [SANDBOX_HOME] });
+    await t.throwsAsync(starting, { code: 'ZB_CONFINEMENT_UNAVAILABLE' } as never);
+  } finally {
+    closeSync(filter);
+    plan.close();
+  }
+  t.is(readFileSync(path.join(ws, 'kept.txt'), 'utf8'), 'kept\n');
+});
