@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'place-scope-child.js');
-const SCRIPT = 'mount -t tmpfs zb /tmp && mount -t tmpfs zb /dev/shm && mount -t tmpfs zb /mnt && exec "$0" --no-node-snapshot "$1" "$2"';
+const SCRIPT = 'mount -t tmpfs zb /dev/shm && mount -t tmpfs zb /mnt && exec "$0" --no-node-snapshot "$1" "$2"';
 
 interface Report {
   readonly outcome: { exitCode?: number | null; signal?: string | null; stdout?: string };
