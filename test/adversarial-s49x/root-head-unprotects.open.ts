@@ -52,3 +52,25 @@ test('an empty HEAD file a command makes beside a protected script never unprote
   t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
   t.false(existsSync(path.join(ws, 'PWNED')));
 });
+
+test("a user's own directory named Head beside a script a hook runs never unprotects it (no first step needed)", async (t) => {
+  // An ordinary layout: scripts/Head/ (a component, a partials folder) beside the script the pre-commit hook runs.
+  const ws = project(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n',
+    'scripts/check.sh': 'echo checked\n',
+    'scripts/Head/index.md': 'the page head\n',
+    'src/app.js': '1;\n',
+  });
+  t.log((await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh two.sh')).slice(-500));
+  writeFileSync(path.join(ws, 'src/app.js'), '2;\n');
+  git(ws, 'add', 'src/app.js');
+  git(ws, 'commit', '-q', '-m', 'user change');
+  t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
+  t.false(existsSync(path.join(ws, 'PWNED')));
+});
+
+test('control (passes today): without the Head directory the script is put back and the run stopped', async (t) => {
+  const ws = project(t, { '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n', 'scripts/check.sh': 'echo checked\n', 'src/app.js': '1;\n' });
+  t.log((await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh two.sh')).slice(-300));
+  t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
+});
