@@ -5,6 +5,7 @@
 // files), and the run stops. Names that were there before are the user's and stay; .git holds git's data and is not checked. The names
 // come from the scope walk the git checks already make (git-inventory.ts): no walk of its own.
 import { lstatSync, renameSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideToolData } from '../../../policy/agent-file-names.js';
@@ -23,17 +24,23 @@ export interface UnsafeName {
   readonly movedTo?: string;
 }
 
-/** How many names of its own zotbox tries in one directory before it removes the entry instead. */
+/** How many numbered names zotbox tries in one directory, then random ones (a command may have made the numbered). */
 const ASIDE_NAMES = 100;
+const RANDOM_ASIDE_NAMES = 8;
+
+function asideNames(): string[] {
+  return [...Array.from({ length: ASIDE_NAMES }, (_, i) => `zotbox-renamed-${i + 1}`), ...Array.from({ length: RANDOM_ASIDE_NAMES }, () => `zotbox-renamed-${randomBytes(8).toString('hex')}`)];
+}
 
 /**
- * Moves `entry` to the first free `zotbox-renamed-N` beside it that no protected path is, holds or lies in (a name a
- * tool file runs must not receive what the agent made); removes it when none is free. Every process of the call has
+ * Moves `entry` to the first free `zotbox-renamed-N` beside it (then a random `zotbox-renamed-HEX`) that no protected
+ * path is, holds or lies in (a name a tool file runs must not receive what the agent made); removes it only when none
+ * is free, which a command cannot bring about (it cannot guess the random names). Every process of the call has
  * ended and the write scopes are held, so nothing makes the name between the look and the rename.
  */
 function setAside(entry: string, isProtected: (candidate: string) => boolean): string | undefined {
-  for (let n = 1; n <= ASIDE_NAMES; n++) {
-    const candidate = path.join(path.dirname(entry), `zotbox-renamed-${n}`);
+  for (const name of asideNames()) {
+    const candidate = path.join(path.dirname(entry), name);
     if (lstatSync(candidate, { throwIfNoEntry: false }) !== undefined || isProtected(candidate)) continue;
     renameSync(entry, candidate);
     return candidate;
@@ -73,7 +80,8 @@ export function refuseUnsafeNewName(canonical: string, writeRoots: readonly stri
 
 /**
  * Sets aside every entry with an unsafe name in `after` that `before` did not have (a file made, a directory made or
- * renamed to it), outermost first; what lies in a git directory (a bare repository's refs) is the git aftercare's.
+ * renamed to it), innermost first, so that a directory set aside holds no unsafe name either; what lies in a git
+ * directory (a bare repository's refs) is the git aftercare's.
  * `protectedPaths`: what the user's tools run or read (protected-locations.ts), never a name to move anything to.
  */
 export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory, writeRoots: readonly string[], protectedPaths: readonly string[]): UnsafeName[] {
@@ -81,9 +89,8 @@ export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory
   const existing = new Set(before.unsafeNames);
   const gitDirectories = [...after.gitDirectories.keys()];
   const removed: UnsafeName[] = [];
-  for (const entry of [...after.unsafeNames].sort((a, b) => a.length - b.length)) {
+  for (const entry of [...after.unsafeNames].sort((a, b) => b.length - a.length)) {
     if (existing.has(entry) || gitDirectories.some((directory) => isInsideRoot(entry, directory))) continue;
-    if (removed.some((outer) => isInsideRoot(entry, outer.path))) continue; // went with the directory holding it
     // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
     const reason = unsafeEntryReason(entry, writeRoots);
     if (reason === undefined) continue;
