@@ -93,7 +93,8 @@ export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory
     if (existing.has(entry) || gitDirectories.some((directory) => isInsideRoot(entry, directory))) continue;
     // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
     const reason = unsafeEntryReason(entry, writeRoots);
-    if (reason === undefined) continue;
+    // Gone already: the git aftercare, which runs first, removed it (a repository the command made there).
+    if (reason === undefined || lstatSync(entry, { throwIfNoEntry: false }) === undefined) continue;
     const movedTo = setAside(entry, isProtected);
     removed.push({ path: entry, reason, ...(movedTo === undefined ? {} : { movedTo }) });
   }
