@@ -145,28 +145,35 @@ test.serial('cgroups that cannot be removed yet are kept for later by one exit h
 });
 
 /** The soft limit of one resource as /proc/self/limits shows it inside the sandbox. */
-async function limitInside(t: ExecutionContext, limits: LimitSetting, resource: string): Promise<string> {
+async function limitInside(t: ExecutionContext, limits: LimitSetting, resource: string, probe?: SandboxProbe): Promise<string> {
   const world = sandboxWorld(t);
-  const result = await world.run(`grep '^${resource}' /proc/self/limits`, { limits });
+  const result = await world.run(`grep '^${resource}' /proc/self/limits`, { limits, ...(probe === undefined ? {} : { probe }) });
   t.is(result.exitCode, 0, result.stderr);
   return result.stdout.trim().split(/\s{2,}/)[1] ?? '';
 }
 
-test('inside the sandbox the rlimits are in force: CPU time and file size always, processes and data only as the fallback', async (t) => {
-  const cgroup = setting(cgroupEnforcement(), { cpu_seconds: 7, file_size_mib: 3, processes: 50, memory_mib: 100 });
-  t.is(await limitInside(t, cgroup, 'Max cpu time'), '7');
-  t.is(await limitInside(t, cgroup, 'Max file size'), String(3 * 1024 * 1024));
-  // Not the command's: the one zotbox itself has, inherited (the cgroup bounds processes).
-  const own = readFileSync('/proc/self/limits', 'utf8')
-    .split('\n')
-    .find((line) => line.startsWith('Max processes'))
-    ?.split(/\s{2,}/)[1];
-  t.is(await limitInside(t, cgroup, 'Max processes'), own ?? 'missing');
-  const fallback = setting(RLIMITS_ONLY, { cpu_seconds: 7, file_size_mib: 3, processes: 50, memory_mib: 100 });
-  t.is(await limitInside(t, fallback, 'Max processes'), '50');
-  t.is(await limitInside(t, fallback, 'Max data size'), String(100 * 1024 * 1024));
-  t.is(await limitInside(t, fallback, 'Max cpu time'), '7');
-});
+// Both ways a command runs confined: the run's reused sandbox (its init sets them) and a sandbox of its own (its start
+// script's ulimit and prlimit set them, as for pipelines).
+for (const [how, probe] of [
+  ["the run's reused sandbox", undefined],
+  ['a sandbox of its own', { cold: true }],
+] as const) {
+  test(`inside ${how} the rlimits are in force: CPU time and file size always, processes and data only as the fallback`, async (t) => {
+    const cgroup = setting(cgroupEnforcement(), { cpu_seconds: 7, file_size_mib: 3, processes: 50, memory_mib: 100 });
+    t.is(await limitInside(t, cgroup, 'Max cpu time', probe), '7');
+    t.is(await limitInside(t, cgroup, 'Max file size', probe), String(3 * 1024 * 1024));
+    // Not the command's: the one zotbox itself has, inherited (the cgroup bounds processes).
+    const own = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('Max processes'))
+      ?.split(/\s{2,}/)[1];
+    t.is(await limitInside(t, cgroup, 'Max processes', probe), own ?? 'missing');
+    const fallback = setting(RLIMITS_ONLY, { cpu_seconds: 7, file_size_mib: 3, processes: 50, memory_mib: 100 });
+    t.is(await limitInside(t, fallback, 'Max processes', probe), '50');
+    t.is(await limitInside(t, fallback, 'Max data size', probe), String(100 * 1024 * 1024));
+    t.is(await limitInside(t, fallback, 'Max cpu time', probe), '7');
+  });
+}
 
 test('rlimits: a command that spins past its CPU time ends with ZB_COMMAND_LIMIT (cpu_seconds)', async (t) => {
   const world = sandboxWorld(t);
