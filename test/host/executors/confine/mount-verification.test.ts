@@ -94,28 +94,34 @@ test('an ordinary command runs, and every mount verifies: scopes, a write scope 
   }
 });
 
-test('a repository swapped for a decoy before bubblewrap mounts: the call is refused, nothing ran, the real hooks stay unwritten', async (t) => {
-  const w = world(t);
-  const repo = path.join(w.ws, 'repo');
-  const decoy = path.join(w.ws, 'decoy');
-  gitInit(repo);
-  const marker = path.join(w.ws, 'ran');
-  // After the swap the real repository is named "decoy": a command that got this far would plant its hook there.
-  const plant = `echo ran > ${marker}; echo 'touch /tmp/pwned' > ${decoy}/.git/hooks/pre-commit; echo 'touch /tmp/pwned' > ${repo}/.git/hooks/pre-commit`;
-  const error = await t.throwsAsync(
-    run(w, plant, {
-      beforeSpawn: () => {
-        makeDecoy(decoy);
-        swap(repo, decoy);
-      },
-    }),
-  );
-  t.is((error as { code?: string } | undefined)?.code, 'ZB_CONFINEMENT_MOUNT_MOVED');
-  swap(repo, decoy); // the real repository back at its name, as the attacker would leave it
-  t.false(existsSync(marker), 'the command never started');
-  t.false(existsSync(path.join(repo, '.git', 'hooks', 'pre-commit')), 'no hook in the real repository');
-  t.true(existsSync(path.join(repo, '.git', 'HEAD')), 'the real repository is the one at its name again');
-});
+for (const [how, mode] of [
+  ["the run's sandbox", {}],
+  ['a sandbox of its own (the start script)', { cold: true }],
+] as const) {
+  test(`${how}: a repository swapped for a decoy before bubblewrap mounts: the call is refused, nothing ran, the real hooks stay unwritten`, async (t) => {
+    const w = world(t);
+    const repo = path.join(w.ws, 'repo');
+    const decoy = path.join(w.ws, 'decoy');
+    gitInit(repo);
+    const marker = path.join(w.ws, 'ran');
+    // After the swap the real repository is named "decoy": a command that got this far would plant its hook there.
+    const plant = `echo ran > ${marker}; echo 'touch /tmp/pwned' > ${decoy}/.git/hooks/pre-commit; echo 'touch /tmp/pwned' > ${repo}/.git/hooks/pre-commit`;
+    const error = await t.throwsAsync(
+      run(w, plant, {
+        ...mode,
+        beforeSpawn: () => {
+          makeDecoy(decoy);
+          swap(repo, decoy);
+        },
+      }),
+    );
+    t.is((error as { code?: string } | undefined)?.code, 'ZB_CONFINEMENT_MOUNT_MOVED');
+    swap(repo, decoy); // the real repository back at its name, as the attacker would leave it
+    t.false(existsSync(marker), 'the command never started');
+    t.false(existsSync(path.join(repo, '.git', 'hooks', 'pre-commit')), 'no hook in the real repository');
+    t.true(existsSync(path.join(repo, '.git', 'HEAD')), 'the real repository is the one at its name again');
+  });
+}
 
 test('a repository swapped for a decoy between the git scan and zotbox opening it: refused before bubblewrap starts, the real hooks unwritten', async (t) => {
   const w = world(t);
