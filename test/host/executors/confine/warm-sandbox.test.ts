@@ -20,22 +20,32 @@ interface Warm {
   readonly sh: (script: string, extra?: Partial<WarmCall>) => ReturnType<WarmSandbox['run']>;
 }
 
-/** A warm sandbox over a workspace below the host's /tmp (so below the sandbox's /tmp too), with the seccomp filter. */
-async function warm(t: ExecutionContext): Promise<Warm> {
+/** A workspace below the host's /tmp (so below the sandbox's /tmp too), holding kept.txt. */
+function workspace(t: ExecutionContext): string {
   const ws = path.join(realpathSync(tempDir(t, 'zb-warm-')), 'ws');
   mkdirSync(ws);
   writeFileSync(path.join(ws, 'kept.txt'), 'kept\n');
+  return ws;
+}
+
+/** Starts a warm sandbox over `ws` with the seccomp filter, the init emptying `emptied`. */
+async function startOver(t: ExecutionContext, ws: string, emptied: readonly string[]): Promise<WarmSandbox> {
   const plan = prepareSandbox({ readRoots: [ws], writeRoots: [ws] }, { seccomp: true });
   const filterFile = path.join(tempDir(t, 'zb-warm-filter-'), 'filter.bpf');
   writeFileSync(filterFile, buildSeccompFilter());
   const filter = openSync(filterFile, 'r');
-  let sandbox: WarmSandbox;
   try {
-    sandbox = await startWarmSandbox({ args: plan.args, descriptors: [...plan.descriptors(), filter], emptied: ['/tmp', '/dev/shm'], made: [SANDBOX_HOME] });
+    return await startWarmSandbox({ args: plan.args, descriptors: [...plan.descriptors(), filter], emptied, made: [SANDBOX_HOME] });
   } finally {
     closeSync(filter);
     plan.close();
   }
+}
+
+/** A warm sandbox over a workspace, emptying /tmp and /dev/shm after each call. */
+async function warm(t: ExecutionContext): Promise<Warm> {
+  const ws = workspace(t);
+  const sandbox = await startOver(t, ws, ['/tmp', '/dev/shm']);
   t.teardown(() => sandbox.drop());
   const sh = (script: string, extra: Partial<WarmCall> = {}) =>
     sandbox.run({ cwd: ws, argv: ['/bin/sh', '-c', script], env: { PATH: COMMAND_SEARCH_PATH.join(':'), HOME: SANDBOX_HOME, LC_ALL: 'C' }, umask: 0o022, limits: [], ...extra });
@@ -176,20 +186,8 @@ test('a call that moves or changes the directories on the way to a mount point g
 });
 
 test('a place to empty that holds a file at the start is never touched: the init ends and the sandbox does not start', async (t) => {
-  const ws = path.join(realpathSync(tempDir(t, 'zb-warm-')), 'ws');
-  mkdirSync(ws);
-  writeFileSync(path.join(ws, 'kept.txt'), 'kept\n');
-  const plan = prepareSandbox({ readRoots: [ws], writeRoots: [ws] }, { seccomp: true });
-  const filterFile = path.join(tempDir(t, 'zb-warm-filter-'), 'filter.bpf');
-  writeFileSync(filterFile, buildSeccompFilter());
-  const filter = openSync(filterFile, 'r');
-  try {
-    // The workspace named as a place of the sandbox's own (what a scope bound at /tmp would be): it holds the user's file.
-    const starting = startWarmSandbox({ args: plan.args, descriptors: [...plan.descriptors(), filter], emptied: ['/tmp', ws], made: [SANDBOX_HOME] });
-    await t.throwsAsync(starting, { code: 'ZB_CONFINEMENT_UNAVAILABLE' } as never);
-  } finally {
-    closeSync(filter);
-    plan.close();
-  }
+  const ws = workspace(t);
+  // The workspace named as a place of the sandbox's own (what a scope bound at /tmp would be): it holds the user's file.
+  await t.throwsAsync(startOver(t, ws, ['/tmp', ws]), { code: 'ZB_CONFINEMENT_UNAVAILABLE' } as never);
   t.is(readFileSync(path.join(ws, 'kept.txt'), 'utf8'), 'kept\n');
 });
