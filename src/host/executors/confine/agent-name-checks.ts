@@ -12,6 +12,7 @@ import { isInsideToolData } from '../../../policy/agent-file-names.js';
 import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
+import { topEntry } from './git-directory-state.js';
 
 /** How to name files instead, for both errors (policy/agent-file-names.ts has the rule). */
 const NAMING =
@@ -87,10 +88,15 @@ export function refuseUnsafeNewName(canonical: string, writeRoots: readonly stri
 export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory, writeRoots: readonly string[], protectedPaths: readonly string[]): UnsafeName[] {
   const isProtected = (candidate: string) => protectedPaths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate));
   const existing = new Set(before.unsafeNames);
-  const gitDirectories = [...after.gitDirectories.keys()];
+  // A git directory's own names are git's data; not its name (judged as any other), nor those in one the git aftercare
+  // (which runs first) defused by removing its HEAD: an ordinary directory again.
+  const gitDirectories = [...after.gitDirectories.keys()].filter((directory) => {
+    const head = topEntry(after.records.get(directory)?.entries ?? new Map(), 'HEAD');
+    return head === undefined || lstatSync(path.join(directory, head[0]), { throwIfNoEntry: false }) !== undefined;
+  });
   const removed: UnsafeName[] = [];
   for (const entry of [...after.unsafeNames].sort((a, b) => b.length - a.length)) {
-    if (existing.has(entry) || gitDirectories.some((directory) => isInsideRoot(entry, directory))) continue;
+    if (existing.has(entry) || gitDirectories.some((directory) => entry !== directory && isInsideRoot(entry, directory))) continue;
     // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
     const reason = unsafeEntryReason(entry, writeRoots);
     // Gone already: the git aftercare, which runs first, removed it (a repository the command made there).

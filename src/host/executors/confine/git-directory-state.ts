@@ -204,13 +204,26 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
  * by one write is checked before another completes it. .git/logs holds a HEAD too, a reflog line: git never opens it.
  */
 function opensAsRepository(entries: ReadonlyMap<string, GitPathState>): boolean {
-  const head = entries.get('HEAD');
+  const head = topEntry(entries, 'HEAD')?.[1];
   if (head?.kind === 'link') return true;
   if (head?.kind !== 'file') return false;
   const text = head.content?.toString('latin1');
   // git reads an object id's hex digits in either case (get_oid_hex): so does this test, and "ref:" in any case (more checked, never less).
   if (text === undefined || /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/iu.test(text)) return true;
-  return /^(ref:|[0-9a-f]{40})/iu.test(text) && (entries.has('commondir') || (entries.has('objects') && entries.has('refs')));
+  const has = (name: string) => topEntry(entries, name) !== undefined;
+  return /^(ref:|[0-9a-f]{40})/iu.test(text) && (has('commondir') || (has('objects') && has('refs')));
+}
+
+/**
+ * The top-level entry git finds by `name`: of that name, else of that name in any case (on a case-insensitive file
+ * system, ext4 casefold or a mounted FAT or SMB share, git's open of HEAD finds `head`): more directories count, never fewer.
+ */
+export function topEntry(entries: ReadonlyMap<string, GitPathState>, name: string): [string, GitPathState] | undefined {
+  const exact = entries.get(name);
+  if (exact !== undefined) return [name, exact];
+  const lower = name.toLowerCase();
+  for (const entry of entries) if (!entry[0].includes('/') && entry[0].toLowerCase() === lower) return entry;
+  return undefined;
 }
 
 function sameStamp(a: GitPathState, b: GitPathState): boolean {
@@ -296,10 +309,12 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
   bad.sort((a, b) => a.path.localeCompare(b.path));
   const topmost = bad.filter((v, i) => !bad.slice(0, i).some((o) => v.path.startsWith(`${o.path}/`)));
   if (topmost.length === 0) return [];
-  const defuse = earlier === undefined && !after.pointedTo && !isGitDirectoryName(path.basename(directory)) && after.entries.get('HEAD')?.kind !== 'directory';
+  const head = topEntry(after.entries, 'HEAD');
+  const defuse = earlier === undefined && !after.pointedTo && !isGitDirectoryName(path.basename(directory)) && head !== undefined && head[1].kind !== 'directory';
   if (defuse) {
-    rmSync(path.join(directory, 'HEAD'), { force: true });
-    return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; zotbox removed ${path.join(directory, 'HEAD')}, so git no longer opens ${directory} as a repository` }));
+    const headPath = path.join(directory, head[0]);
+    rmSync(headPath, { force: true });
+    return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; zotbox removed ${headPath}, so git no longer opens ${directory} as a repository` }));
   }
   return topmost.map((v) => {
     const full = path.join(directory, v.path);

@@ -39,7 +39,7 @@ export interface GitEntryState {
 export interface GitInventory {
   /** Every entry named like .git, by absolute path. */
   readonly gitEntries: ReadonlyMap<string, GitEntryState>;
-  /** Git directories (named .git, shaped like one, or pointed to) → their inode and control entries by actual name. */
+  /** Git directories (those git opens: a valid HEAD, or pointed to by a .git link, gitfile or commondir) → their inode and control entries by actual name. */
   readonly gitDirectories: ReadonlyMap<string, { readonly ino: number | undefined; readonly control: ReadonlyMap<string, GitEntryState> }>;
   /** Directories and files inside the write scopes that a link among the control entries, or an include, points to. */
   readonly linkTargets: readonly string[];
@@ -47,7 +47,7 @@ export interface GitInventory {
   readonly configTexts: ReadonlyMap<string, string>;
   /** The todo lists of rebases and sequences in progress, with their texts. */
   readonly todoTexts: ReadonlyMap<string, string>;
-  /** Each git directory's every path, with the bytes of what is not plain data (git-directory-state.ts). */
+  /** Each git directory's every path, with the bytes of what is not plain data (git-directory-state.ts); also of every directory holding a HEAD entry that git does not open (yet). */
   readonly records: ReadonlyMap<string, GitDirectoryRecord>;
   /**
    * Directories in the write scopes that exist but could not be listed (a command can chmod 000 one): git
@@ -201,10 +201,14 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   const addGitDirectory = (directory: string, pointedTo: boolean) => {
     const known = records.get(directory);
     if (known !== undefined && pointedTo && !known.pointedTo) records.set(directory, { ...known, pointedTo, usable: true });
-    if (gitDirectories.has(directory)) return;
+    if (known === undefined) records.set(directory, recordGitDirectory(directory, pointedTo));
+    // Only a directory git opens (git-directory-state.ts opensAsRepository, or one a .git link, gitfile or commondir
+    // names) is a git directory: the aftercare holds it to git's data. Any other directory holding a HEAD entry (a
+    // component folder `Head/`, an empty HEAD a command made) is an ordinary one, its files protected, named and
+    // written like any other; its record is kept, so a command that makes it one git opens is checked as a new repository.
+    if (gitDirectories.has(directory) || records.get(directory)?.usable !== true) return;
     const control = new Map<string, GitEntryState>();
     gitDirectories.set(directory, { ino: lstatSync(directory, { throwIfNoEntry: false })?.ino, control });
-    records.set(directory, recordGitDirectory(directory, pointedTo));
     for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry));
     for (const todo of GIT_TODO_FILES) {
       const text = readSmallFile(path.join(directory, todo));

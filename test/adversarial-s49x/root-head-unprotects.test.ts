@@ -7,6 +7,10 @@
 // stopped; the user's `git commit` then runs the agent's code unconfined. The same exemption keeps every unsafe name
 // (agent-name-checks.ts skips what lies in a git directory), and the write tool is refused everywhere ("inside the git
 // directory"). A cold or warm sandbox alike.
+// Fixed: only a directory git opens is a git directory (git-inventory.ts addGitDirectory); one that merely holds a HEAD
+// entry is ordinary, its files protected like any other, and one a command makes into a repository git opens is
+// defused by the git aftercare (its HEAD removed, the run stopped). `scripts/t.sh` (npm test) is the project's code by
+// design (docs/security.md: `package.json` scripts are run as `npm test` runs them), so only what the hook runs is asserted.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -33,9 +37,24 @@ test('an empty HEAD file a command makes at the top never unprotects the files t
   t.log('PWNED after the commit:', existsSync(path.join(ws, 'PWNED')));
   // SAFE: what the hooks run is as the user had it, and the agent's code never ran.
   t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
-  t.is(readFileSync(path.join(ws, 'scripts/t.sh'), 'utf8'), 'echo tested\n');
   t.false(existsSync(path.join(ws, 'PWNED')));
 });
+
+for (const [what, make] of [
+  ['a HEAD holding a ref', "printf 'ref: refs/heads/main\\n' > scripts/HEAD"],
+  ['a lower-case head holding a ref, with objects/ and refs/', "mkdir scripts/objects scripts/refs && printf 'ref: refs/heads/main\\n' > scripts/head"],
+] as const) {
+  test(`${what} a command makes beside a protected script is undone, and the script stays protected`, async (t) => {
+    const ws = project(t, { '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n', 'scripts/check.sh': 'echo checked\n', 'src/app.js': '1;\n', 'one.sh': `${make}\n` });
+    const first = await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh one.sh');
+    // The directory became one git opens, holding files git does not make: its HEAD is removed and the run stopped.
+    t.regex(first, /ZB_CONFINEMENT_GIT_PROGRAM/);
+    t.false(existsSync(path.join(ws, 'scripts/HEAD')));
+    t.false(existsSync(path.join(ws, 'scripts/head')));
+    await agentWrites(t, ws, 'x.txt', 'x\n', 'sh two.sh');
+    t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
+  });
+}
 
 test('an empty HEAD file a command makes beside a protected script never unprotects it (quieter: only that directory)', async (t) => {
   const ws = project(t, {
@@ -69,7 +88,7 @@ test("a user's own directory named Head beside a script a hook runs never unprot
   t.false(existsSync(path.join(ws, 'PWNED')));
 });
 
-test('control (passes today): without the Head directory the script is put back and the run stopped', async (t) => {
+test('control: without the Head directory the script is put back and the run stopped', async (t) => {
   const ws = project(t, { '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n', 'scripts/check.sh': 'echo checked\n', 'src/app.js': '1;\n' });
   t.log((await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh two.sh')).slice(-300));
   t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
