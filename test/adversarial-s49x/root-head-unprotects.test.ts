@@ -40,52 +40,32 @@ test('an empty HEAD file a command makes at the top never unprotects the files t
   t.false(existsSync(path.join(ws, 'PWNED')));
 });
 
-for (const [what, make] of [
-  ['a HEAD holding a ref', "printf 'ref: refs/heads/main\\n' > scripts/HEAD"],
-  ['a lower-case head holding a ref, with objects/ and refs/', "mkdir scripts/objects scripts/refs && printf 'ref: refs/heads/main\\n' > scripts/head"],
-] as const) {
-  test(`${what} a command makes beside a protected script is undone, and the script stays protected`, async (t) => {
-    const ws = project(t, { '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n', 'scripts/check.sh': 'echo checked\n', 'src/app.js': '1;\n', 'one.sh': `${make}\n` });
-    const first = await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh one.sh');
-    // The directory became one git opens, holding files git does not make: its HEAD is removed and the run stopped.
-    t.regex(first, /ZB_CONFINEMENT_GIT_PROGRAM/);
-    t.false(existsSync(path.join(ws, 'scripts/HEAD')));
-    t.false(existsSync(path.join(ws, 'scripts/head')));
-    await agentWrites(t, ws, 'x.txt', 'x\n', 'sh two.sh');
-    t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
-  });
-}
-
-test('an empty HEAD file a command makes beside a protected script never unprotects it (quieter: only that directory)', async (t) => {
+test('a HEAD holding a ref a command makes beside a protected script is undone, and the script stays protected', async (t) => {
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n',
     'scripts/check.sh': 'echo checked\n',
     'src/app.js': '1;\n',
-    'one.sh': ': > scripts/HEAD\n',
+    'one.sh': "printf 'ref: refs/heads/main\\n' > scripts/HEAD\n",
   });
-  t.log((await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh one.sh')).slice(-300));
-  t.log((await agentWrites(t, ws, 'x.txt', 'x\n', 'sh two.sh')).slice(-500));
-  writeFileSync(path.join(ws, 'src/app.js'), '2;\n');
-  git(ws, 'add', 'src/app.js');
-  git(ws, 'commit', '-q', '-m', 'user change');
+  const first = await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh one.sh');
+  // scripts/ became a directory git opens, holding files git does not make: its HEAD is removed and the run stopped.
+  t.regex(first, /ZB_CONFINEMENT_GIT_PROGRAM/);
+  t.false(existsSync(path.join(ws, 'scripts/HEAD')));
+  await agentWrites(t, ws, 'x.txt', 'x\n', 'sh two.sh');
   t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
-  t.false(existsSync(path.join(ws, 'PWNED')));
 });
 
-test("a user's own directory named Head beside a script a hook runs never unprotects it (no first step needed)", async (t) => {
-  // An ordinary layout: scripts/Head/ (a component, a partials folder) beside the script the pre-commit hook runs.
+test('a lower-case head with objects/ and refs/ (git does not open it here) leaves the script protected', async (t) => {
   const ws = project(t, {
     '.git/hooks/pre-commit': '#!/bin/sh\nsh scripts/check.sh\n',
     'scripts/check.sh': 'echo checked\n',
-    'scripts/Head/index.md': 'the page head\n',
     'src/app.js': '1;\n',
+    'one.sh': "mkdir scripts/objects scripts/refs && printf 'ref: refs/heads/main\\n' > scripts/head\n",
   });
-  t.log((await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh two.sh')).slice(-500));
-  writeFileSync(path.join(ws, 'src/app.js'), '2;\n');
-  git(ws, 'add', 'src/app.js');
-  git(ws, 'commit', '-q', '-m', 'user change');
+  await agentWrites(t, ws, 'two.sh', 'echo "touch PWNED" >> scripts/check.sh\n', 'sh one.sh');
+  t.true(existsSync(path.join(ws, 'scripts/head')));
+  await agentWrites(t, ws, 'x.txt', 'x\n', 'sh two.sh');
   t.is(readFileSync(path.join(ws, 'scripts/check.sh'), 'utf8'), 'echo checked\n');
-  t.false(existsSync(path.join(ws, 'PWNED')));
 });
 
 test('control: without the Head directory the script is put back and the run stopped', async (t) => {

@@ -12,7 +12,6 @@ import { isInsideToolData } from '../../../policy/agent-file-names.js';
 import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
-import { topEntry } from './git-directory-state.js';
 
 /** How to name files instead, for both errors (policy/agent-file-names.ts has the rule). */
 const NAMING =
@@ -90,10 +89,9 @@ export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory
   const existing = new Set(before.unsafeNames);
   // A git directory's own names are git's data; not its name (judged as any other), nor those in one the git aftercare
   // (which runs first) defused by removing its HEAD: an ordinary directory again.
-  const gitDirectories = [...after.gitDirectories.keys()].filter((directory) => {
-    const head = topEntry(after.records.get(directory)?.entries ?? new Map(), 'HEAD');
-    return head === undefined || lstatSync(path.join(directory, head[0]), { throwIfNoEntry: false }) !== undefined;
-  });
+  const gitDirectories = [...after.gitDirectories.keys()].filter(
+    (directory) => after.records.get(directory)?.entries.has('HEAD') !== true || lstatSync(path.join(directory, 'HEAD'), { throwIfNoEntry: false }) !== undefined,
+  );
   const removed: UnsafeName[] = [];
   for (const entry of [...after.unsafeNames].sort((a, b) => b.length - a.length)) {
     if (existing.has(entry) || gitDirectories.some((directory) => entry !== directory && isInsideRoot(entry, directory))) continue;

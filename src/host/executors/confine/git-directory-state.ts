@@ -194,7 +194,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
     }
   }
   const rootIno = lstatSync(directory, { bigint: true, throwIfNoEntry: false })?.ino;
-  return { ino: rootIno, usable: pointedTo || opensAsRepository(entries), pointedTo, entries, unlisted };
+  return { ino: rootIno, usable: pointedTo || opensAsRepository(entries, directory), pointedTo, entries, unlisted };
 }
 
 /**
@@ -203,27 +203,27 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
  * or a commondir; or, without them, a HEAD that is exactly a ref or an object id, so that a repository half-built
  * by one write is checked before another completes it. .git/logs holds a HEAD too, a reflog line: git never opens it.
  */
-function opensAsRepository(entries: ReadonlyMap<string, GitPathState>): boolean {
-  const head = topEntry(entries, 'HEAD')?.[1];
-  if (head?.kind === 'link') return true;
-  if (head?.kind !== 'file') return false;
+function opensAsRepository(entries: ReadonlyMap<string, GitPathState>, directory: string): boolean {
+  const head = entries.get('HEAD');
+  // A HEAD git finds that the listing did not show (a case-folding directory holding `head`, or one made meanwhile):
+  // counted, its content unknown. Likewise objects/, refs/ and commondir below.
+  if (head === undefined) return foundByName(directory, 'HEAD');
+  if (head.kind === 'link') return true;
+  if (head.kind !== 'file') return false;
   const text = head.content?.toString('latin1');
   // git reads an object id's hex digits in either case (get_oid_hex): so does this test, and "ref:" in any case (more checked, never less).
   if (text === undefined || /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/iu.test(text)) return true;
-  const has = (name: string) => topEntry(entries, name) !== undefined;
+  const has = (name: string) => entries.has(name) || foundByName(directory, name);
   return /^(ref:|[0-9a-f]{40})/iu.test(text) && (has('commondir') || (has('objects') && has('refs')));
 }
 
-/**
- * The top-level entry git finds by `name`: of that name, else of that name in any case (on a case-insensitive file
- * system, ext4 casefold or a mounted FAT or SMB share, git's open of HEAD finds `head`): more directories count, never fewer.
- */
-export function topEntry(entries: ReadonlyMap<string, GitPathState>, name: string): [string, GitPathState] | undefined {
-  const exact = entries.get(name);
-  if (exact !== undefined) return [name, exact];
-  const lower = name.toLowerCase();
-  for (const entry of entries) if (!entry[0].includes('/') && entry[0].toLowerCase() === lower) return entry;
-  return undefined;
+/** Whether the file system finds `name` in `directory` (exactly as git opens it); "cannot tell" counts as found. */
+function foundByName(directory: string, name: string): boolean {
+  try {
+    return lstatSync(path.join(directory, name), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 function sameStamp(a: GitPathState, b: GitPathState): boolean {
@@ -298,8 +298,11 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
  * opens it and nothing of the user's is deleted.
  */
 export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord): GitDirectoryViolation[] {
-  const earlier = before !== undefined && before.usable && before.ino === after.ino ? before : undefined;
-  if (earlier === undefined && !after.usable) return [];
+  // A directory named like .git is git's even while git does not open it (no HEAD yet): the user's `git init` there
+  // keeps its config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
+  const named = isGitDirectoryName(path.basename(directory));
+  const earlier = before !== undefined && (before.usable || named) && before.ino === after.ino ? before : undefined;
+  if (earlier === undefined && !after.usable && !named) return [];
   const bad: GitDirectoryViolation[] = after.unlisted.map((relative) => ({ path: relative, reason: 'it cannot be listed, so zotbox cannot check it' }));
   for (const [relative, state] of after.entries) {
     const reason = judge(directory, relative, state, earlier?.entries.get(relative));
@@ -309,10 +312,9 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
   bad.sort((a, b) => a.path.localeCompare(b.path));
   const topmost = bad.filter((v, i) => !bad.slice(0, i).some((o) => v.path.startsWith(`${o.path}/`)));
   if (topmost.length === 0) return [];
-  const head = topEntry(after.entries, 'HEAD');
-  const defuse = earlier === undefined && !after.pointedTo && !isGitDirectoryName(path.basename(directory)) && head !== undefined && head[1].kind !== 'directory';
+  const defuse = earlier === undefined && !after.pointedTo && !isGitDirectoryName(path.basename(directory)) && after.entries.get('HEAD')?.kind !== 'directory';
   if (defuse) {
-    const headPath = path.join(directory, head[0]);
+    const headPath = path.join(directory, 'HEAD');
     rmSync(headPath, { force: true });
     return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; zotbox removed ${headPath}, so git no longer opens ${directory} as a repository` }));
   }

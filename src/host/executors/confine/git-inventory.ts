@@ -39,7 +39,7 @@ export interface GitEntryState {
 export interface GitInventory {
   /** Every entry named like .git, by absolute path. */
   readonly gitEntries: ReadonlyMap<string, GitEntryState>;
-  /** Git directories (those git opens: a valid HEAD, or pointed to by a .git link, gitfile or commondir) → their inode and control entries by actual name. */
+  /** Git directories (named like .git, or opened by git: a valid HEAD, or pointed to by a .git link, gitfile or commondir) → their inode and control entries by actual name. */
   readonly gitDirectories: ReadonlyMap<string, { readonly ino: number | undefined; readonly control: ReadonlyMap<string, GitEntryState> }>;
   /** Directories and files inside the write scopes that a link among the control entries, or an include, points to. */
   readonly linkTargets: readonly string[];
@@ -110,10 +110,10 @@ function listDirectory(directory: string, unreadable?: string[]): Dirent[] {
 /**
  * Git opens a directory as a repository (a bare one, whatever its name) when it
  * holds a valid HEAD and objects/ and refs/, either its own or, through a
- * commondir file, another's. Read here more widely than git does, so that
- * nothing git accepts is missed, even half-built: any entry named HEAD, of any
- * kind, makes its directory a git directory (objects/ and refs/ can follow with a
- * plain mkdir, later in the same command line).
+ * commondir file, another's. Every directory holding an entry named HEAD, in any
+ * case (a case-folding directory opens `head` as HEAD) and of any kind, is a candidate: recorded before and after each command, so
+ * that one a command makes into a repository is checked as a new one; it is a git
+ * directory only when git opens it (addGitDirectory).
  */
 export function isShapedLikeGitDirectory(entries: readonly Dirent[]): boolean {
   return entries.some((e) => e.name.toLowerCase() === 'head');
@@ -203,10 +203,11 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     if (known !== undefined && pointedTo && !known.pointedTo) records.set(directory, { ...known, pointedTo, usable: true });
     if (known === undefined) records.set(directory, recordGitDirectory(directory, pointedTo));
     // Only a directory git opens (git-directory-state.ts opensAsRepository, or one a .git link, gitfile or commondir
-    // names) is a git directory: the aftercare holds it to git's data. Any other directory holding a HEAD entry (a
-    // component folder `Head/`, an empty HEAD a command made) is an ordinary one, its files protected, named and
-    // written like any other; its record is kept, so a command that makes it one git opens is checked as a new repository.
-    if (gitDirectories.has(directory) || records.get(directory)?.usable !== true) return;
+    // names) or one named like .git (the user's `git init` there adopts its config and hooks) is a git directory: the
+    // aftercare holds it to git's data. Any other directory holding a HEAD entry (a component folder `Head/`, an empty
+    // HEAD a command made) is an ordinary one, its files protected, named and written like any other; its record is
+    // kept, so a command that makes it one git opens is checked as a new repository.
+    if (gitDirectories.has(directory) || (records.get(directory)?.usable !== true && !isGitDirectoryName(path.basename(directory)))) return;
     const control = new Map<string, GitEntryState>();
     gitDirectories.set(directory, { ino: lstatSync(directory, { throwIfNoEntry: false })?.ino, control });
     for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry));

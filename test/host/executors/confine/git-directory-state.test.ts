@@ -3,7 +3,7 @@
 // while being checked, or is too large to read, is a violation, never "nothing there".
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_GIT_FILE_BYTES, recordGitDirectory, undoGitDirectoryChanges } from '../../../../src/host/executors/confine/git-directory-state.js';
 import { tempDir } from '../../../fixtures/temp.js';
@@ -79,4 +79,37 @@ test('.git/logs holds a HEAD but no objects: it is not a repository of its own',
   execFileSync('mkdir', ['-p', path.join(git, 'logs', 'refs')]);
   writeFileSync(path.join(git, 'logs', 'HEAD'), `${'0'.repeat(40)} ${'1'.repeat(40)} u <u@x> 1 +0000\tcommit (initial): one\n`);
   t.false(recordGitDirectory(path.join(git, 'logs'), false).usable);
+});
+
+test('a directory git opens only by a HEAD the listing did not show still counts as one git opens', (t) => {
+  // What a case-folding directory does (its `head` opens as HEAD) or a HEAD made between the listing and the test:
+  // the file system is asked for HEAD by the name git opens, and a found one counts, its content unknown.
+  const directory = tempDir(t, 'zb-head-unlisted-');
+  writeFileSync(path.join(directory, 'head'), 'ref: refs/heads/main\n');
+  t.false(recordGitDirectory(directory, false).usable, 'a lower-case head on a case-sensitive file system: git does not open it');
+  const record = recordGitDirectory(directory, false, { afterList: (listed) => listed === directory && writeFileSync(path.join(directory, 'HEAD'), 'ref: refs/heads/main\n') });
+  t.false(record.entries.has('HEAD'));
+  t.true(record.usable);
+});
+
+test("a directory named .git is held to git data even while git does not open it (no HEAD): the user's git init adopts it", (t) => {
+  const directory = path.join(tempDir(t, 'zb-git-unopened-'), '.git');
+  execFileSync('mkdir', ['-p', path.join(directory, 'hooks')]);
+  const before = recordGitDirectory(directory, false);
+  t.false(before.usable);
+  writeFileSync(path.join(directory, 'hooks', 'pre-commit'), '#!/bin/sh\ntouch /tmp/pwned\n');
+  const undone = undoGitDirectoryChanges(directory, before, recordGitDirectory(directory, false));
+  t.deepEqual(
+    undone.map((v) => v.path),
+    [path.join(directory, 'hooks', 'pre-commit')],
+  );
+  t.false(existsSync(path.join(directory, 'hooks', 'pre-commit')));
+  // And the same directory made by the command (nothing before): info/ is git's, an unknown file in it is not.
+  writeFileSync(path.join(directory, 'config'), '[core]\n\tbare = false\n');
+  mkdirSync(path.join(directory, 'info'));
+  writeFileSync(path.join(directory, 'info', 'x'), 'y\n');
+  t.deepEqual(
+    undoGitDirectoryChanges(directory, undefined, recordGitDirectory(directory, false)).map((v) => v.path),
+    [path.join(directory, 'info', 'x')],
+  );
 });
