@@ -33,6 +33,7 @@
 #include <sched.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CTL 3
@@ -217,6 +218,42 @@ static int wipe(const char *place) {
   return wipe_at(fd, st.st_dev);
 }
 
+/* When the init started: every place and kept directory shows it as its access and change times after each call, so
+ * that the times a call sets (`touch -d` on /dev/shm or a directory on the way to a mount point) never reach the next. */
+static struct timespec start_time[2];
+
+/* Sets the start time on a directory of the sandbox's own tmpfs and on every directory below it on that device (the
+ * made places, the kept directories); mount points of the plan (the user's scopes) are never touched. Counts failures. */
+static int reset_times_at(int dirfd, dev_t dev) {
+  int failed = futimens(dirfd, start_time) != 0;
+  DIR *d = fdopendir(dirfd);
+  if (d == NULL) {
+    close(dirfd);
+    return 1;
+  }
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    struct stat st;
+    if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      failed++;
+      continue;
+    }
+    if (!S_ISDIR(st.st_mode) || st.st_dev != dev) continue;
+    int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    failed += sub < 0 ? 1 : reset_times_at(sub, dev);
+  }
+  closedir(d);
+  return failed;
+}
+
+static int reset_times(const char *place) {
+  int fd = open(place, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) return 1;
+  return reset_times_at(fd, st.st_dev);
+}
+
 /* Removes every SysV shared memory segment, semaphore set and message queue of the sandbox's IPC namespace; returns
  * how many were listed (0 on a second pass means all are gone). */
 static int remove_sysv(void) {
@@ -250,6 +287,7 @@ static int restore(void) {
   /* Compared before the made places are made again: each is new (a new inode) after every call. */
   for (int i = 0; i < nempty; i++) clean &= print_of(empty_places[i]) == start_print[i];
   for (int i = 0; i < nmade; i++) clean &= mkdir(made_places[i], 0755) == 0;
+  for (int i = 0; i < nempty; i++) clean &= reset_times(empty_places[i]) == 0;
   remove_sysv();
   clean &= remove_sysv() == 0;
   clean &= attributes_unchanged();
@@ -355,6 +393,8 @@ int main(int argc, char **argv) {
   for (int sig = 1; sig < NSIG; sig++) signal(sig, SIG_DFL); /* an inherited SIG_IGN would pass to every command */
   fcntl(CTL, F_SETFL, fcntl(CTL, F_GETFL) & ~O_NONBLOCK);
   umask(0); /* its own modes are the ones it names; each command gets the umask of its call */
+  clock_gettime(CLOCK_REALTIME, &start_time[0]);
+  start_time[1] = start_time[0];
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--empty") == 0 && nempty < MAX_PLACES) empty_places[nempty++] = argv[i + 1];
     else if (strcmp(argv[i], "--make") == 0 && nmade < MAX_PLACES) made_places[nmade++] = argv[i + 1];
@@ -373,6 +413,8 @@ int main(int argc, char **argv) {
   read_attributes(&start_attributes);
   for (int i = 0; i < nmade; i++)
     if (mkdir(made_places[i], 0755) != 0) return 2;
+  for (int i = 0; i < nempty; i++)
+    if (reset_times(empty_places[i]) != 0) return 2;
   reply('R', 0); /* the namespace is built: the host verifies it before the first call */
   serve();
 }
