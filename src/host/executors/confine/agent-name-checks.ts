@@ -80,21 +80,17 @@ export function refuseUnsafeNewName(canonical: string, writeRoots: readonly stri
 
 /**
  * Sets aside every entry with an unsafe name in `after` that `before` did not have (a file made, a directory made or
- * renamed to it), innermost first, so that a directory set aside holds no unsafe name either; what lies in a git
- * directory (a bare repository's refs) is the git aftercare's.
+ * renamed to it), innermost first, so that a directory set aside holds no unsafe name either. Names below a directory
+ * named like .git are git's (the scan leaves them out); those in a bare repository under any other name are not: the
+ * outer repository's `git add -A` stages its files like any other.
  * `protectedPaths`: what the user's tools run or read (protected-locations.ts), never a name to move anything to.
  */
 export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory, writeRoots: readonly string[], protectedPaths: readonly string[]): UnsafeName[] {
   const isProtected = (candidate: string) => protectedPaths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate));
   const existing = new Set(before.unsafeNames);
-  // A git directory's own names are git's data; not its name (judged as any other), nor those in one the git aftercare
-  // (which runs first) defused by removing its HEAD: an ordinary directory again.
-  const gitDirectories = [...after.gitDirectories.keys()].filter(
-    (directory) => after.records.get(directory)?.entries.has('HEAD') !== true || lstatSync(path.join(directory, 'HEAD'), { throwIfNoEntry: false }) !== undefined,
-  );
   const removed: UnsafeName[] = [];
   for (const entry of [...after.unsafeNames].sort((a, b) => b.length - a.length)) {
-    if (existing.has(entry) || gitDirectories.some((directory) => entry !== directory && isInsideRoot(entry, directory))) continue;
+    if (existing.has(entry)) continue;
     // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
     const reason = unsafeEntryReason(entry, writeRoots);
     // Gone already: the git aftercare, which runs first, removed it (a repository the command made there).

@@ -291,11 +291,11 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
 /**
  * Compares a git directory after a command with its record before (undefined: the
  * directory is new to git), undoes every path that breaks the rules and returns
- * what was undone. Undoing: in a directory git opened before, the path is removed
- * and what stood there put back; in a new `.git` or one a pointer names, the path
- * is removed; in a new repository under any other name (the agent's write of a
- * HEAD file made a project directory one), its HEAD is removed, so git no longer
- * opens it and nothing of the user's is deleted.
+ * what was undone. Undoing: in a directory git opened before (or named like .git),
+ * the path is removed and what stood there put back; in a new `.git`, the path is
+ * removed; in a new repository under any other name (the agent's write of a HEAD
+ * file made a project directory one, or a pointer it made names one), its HEAD is
+ * removed, so git no longer opens it and nothing of the user's is deleted.
  */
 export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord): GitDirectoryViolation[] {
   // A directory named like .git is git's even while git does not open it (no HEAD yet): the user's `git init` there
@@ -312,11 +312,16 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
   bad.sort((a, b) => a.path.localeCompare(b.path));
   const topmost = bad.filter((v, i) => !bad.slice(0, i).some((o) => v.path.startsWith(`${o.path}/`)));
   if (topmost.length === 0) return [];
-  const defuse = earlier === undefined && !after.pointedTo && !isGitDirectoryName(path.basename(directory)) && after.entries.get('HEAD')?.kind !== 'directory';
-  if (defuse) {
+  if (earlier === undefined && !named) {
+    // Not a git directory before the call, and not named like .git: the user's directory it may be (a gitfile or .git
+    // link the command made names it, or the command renamed it here), so nothing in it is removed. Git opens it only
+    // by its HEAD (the caller undoes a pointer the command made): a HEAD that is a file or link is removed instead.
+    const head = after.entries.get('HEAD');
     const headPath = path.join(directory, 'HEAD');
-    rmSync(headPath, { force: true });
-    return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; zotbox removed ${headPath}, so git no longer opens ${directory} as a repository` }));
+    const defused = head !== undefined && head.kind !== 'directory';
+    if (defused) rmSync(headPath, { force: true });
+    const outcome = defused ? `zotbox removed ${headPath}, so git no longer opens ${directory} as a repository` : `zotbox left ${directory} as it is: without a HEAD git does not open it`;
+    return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; ${outcome}` }));
   }
   return topmost.map((v) => {
     const full = path.join(directory, v.path);
