@@ -113,3 +113,14 @@ test("a directory named .git is held to git data even while git does not open it
     [path.join(directory, 'info', 'x')],
   );
 });
+
+test('a bare repository under any other name whose HEAD is an object id in upper case is one git opens', (t) => {
+  // git reads an object id's hex digits in either case (get_oid_hex): such a directory is held to git's data.
+  const directory = path.join(tempDir(t, 'zb-upper-head-'), 'vendor');
+  mkdirSync(path.join(directory, 'objects'), { recursive: true });
+  mkdirSync(path.join(directory, 'refs'));
+  writeFileSync(path.join(directory, 'HEAD'), `${'ABCDEF0123'.repeat(4)}\n`);
+  t.true(recordGitDirectory(directory, false).usable);
+  writeFileSync(path.join(directory, 'HEAD'), `${'ABCDEF0123'.repeat(4)} trailing\n`);
+  t.true(recordGitDirectory(directory, false).usable, 'git takes the first 40 digits with objects/ and refs/');
+});
