@@ -9,7 +9,7 @@
 // --separate-git-dir`) lies in an ordinary directory, run 1 renames that directory away first (the git directory is
 // bound over itself, its parent is not) and makes the hook where the gitfile points.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
@@ -50,6 +50,22 @@ test("the same with the user's real separate git directory, renamed away first (
   t.log((await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-700));
   const two = await agentWrites(t, ws, 'y.txt', 'y\n', 'sh two.sh');
   t.log(two.slice(-700));
+  try {
+    git(path.join(ws, 'lib'), 'add', 'a.txt');
+    git(path.join(ws, 'lib'), 'commit', '-q', '-m', 'user change');
+  } catch (error) {
+    t.log('user git failed:', String(error).slice(0, 300));
+  }
+  t.false(existsSync(path.join(ws, 'PWNED')));
+});
+
+test("the same through the user's .git symlink to a missing directory", async (t) => {
+  const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT, 'two.sh': ARM });
+  mkdirSync(path.join(ws, 'lib'));
+  symlinkSync('../gitstore/lib', path.join(ws, 'lib/.git'));
+  writeFileSync(path.join(ws, 'lib/a.txt'), 'a\n');
+  t.log((await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-400));
+  t.log((await agentWrites(t, ws, 'y.txt', 'y\n', 'sh two.sh')).slice(-400));
   try {
     git(path.join(ws, 'lib'), 'add', 'a.txt');
     git(path.join(ws, 'lib'), 'commit', '-q', '-m', 'user change');
