@@ -28,3 +28,19 @@ test('the modes, extended attributes and default ACLs of /tmp and /dev/shm that 
   // Safe: as in a fresh sandbox (reused or not).
   t.is(after.stdout, baseline.stdout, `used: ${r.used.join(', ')}; stderr: ${after.stderr}`);
 });
+
+test('the extended attributes one call sets on a directory kept on the way to a mount point never reach the next call', async (t) => {
+  // The directories bubblewrap made below /tmp on the way to the workspace's mount point stay (they hold it); the
+  // command owns them, so it can leave user.* data on them, which the init's fingerprint of the kept tree finds.
+  const r = warmRun(t);
+  const read = `python3 -c "import glob, os; print([(d, sorted(os.listxattr(d))) for d in sorted(glob.glob('/tmp/zb-*/'))])"`;
+  const baseline = await r.call(read);
+  t.is(baseline.exitCode, 0, baseline.stderr);
+  t.regex(baseline.stdout, /\/tmp\/zb-/, 'a kept directory below /tmp');
+  const tamper = await r.call(`python3 -c "import glob, os; [os.setxattr(d, 'user.zb', b'from call 2') for d in glob.glob('/tmp/zb-*/')]"`);
+  t.is(tamper.exitCode, 0, tamper.stderr);
+  const after = await r.call(read);
+  t.is(after.stdout, baseline.stdout, `used: ${r.used.join(', ')}`);
+  // The fingerprint changed: the third call had a new sandbox.
+  t.deepEqual(r.used, ['warm', 'reused', 'warm']);
+});
