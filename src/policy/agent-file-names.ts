@@ -2,7 +2,6 @@
 // names of staged files to a program, in shell text (`execSync(`eslint ${files.join(" ")}`)`, `$(git diff --name-only)`)
 // or as argv without `--`, so a file named `--config=p.cjs` or `src/$(sh p.sh).js` is the agent's code run unconfined.
 // Pure string checks, no I/O: the writers (host/executors/confine/agent-name-checks.ts) decide which names are new.
-import { isGitDirectoryName } from './git-control.js';
 
 /**
  * Characters a shell reads as code wherever they stand in an unquoted word: command substitution (backquote; `$`
@@ -64,10 +63,12 @@ export function responseFileReason(name: string): string | undefined {
 }
 
 /**
- * Whether `p` lies in a git directory (`.git` and its aliases), whose entries are git's data, held to git's grammar by
- * the git aftercare, not names the agent chose. Package directories (`node_modules`, `site-packages`) are checked like
+ * Whether `p` lies in a git directory, whose entries are git's data, held to git's grammar by the git aftercare, not
+ * names the agent chose: below `.git` in any case, which git never stages (verify_path), whatever its settings. The
+ * other aliases (`.git` with HFS-ignorable code points, trailing dots, `git~1`) are refused by git only where
+ * core.protectHFS or core.protectNTFS say so; on Linux `git add -A` may stage what they hold, so names there are checked. Package directories (`node_modules`, `site-packages`) are checked like
  * any other: nothing makes git ignore them (the agent may write `.gitignore`), and their packages use no such names.
  */
 export function isInsideToolData(p: string): boolean {
-  return p.split('/').some(isGitDirectoryName);
+  return p.split('/').some((component) => component.toLowerCase() === '.git');
 }

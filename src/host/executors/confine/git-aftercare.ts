@@ -8,7 +8,7 @@
 import { lstatSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import { checkCreatedConfig } from './git-config-rules.js';
-import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
+import { recordGitDirectory, undoGitDirectoryChanges, type GitDirectoryRecord } from './git-directory-state.js';
 import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 
 export interface GitViolation {
@@ -47,13 +47,14 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     record(entry, reason, () => undo(entry, previous));
   }
   // Each git directory is a closed world of data (git-directory-state.ts), also one that stopped looking like a repository.
-  for (const [directory, record] of after.records) violations.push(...undoGitDirectoryChanges(directory, before.records.get(directory), record));
+  const moved = movedGitDirectories(before.records, after.records);
+  for (const [directory, record] of after.records) violations.push(...undoGitDirectoryChanges(directory, moved.earlierOf(directory), record));
   for (const [directory, record] of before.records) {
     if (after.records.has(directory) || !record.usable || lstatSync(directory, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
     violations.push(...undoGitDirectoryChanges(directory, record, recordGitDirectory(directory, record.pointedTo)));
   }
   for (const [file, text] of after.configTexts) {
-    const earlier = before.configTexts.get(file);
+    const earlier = before.configTexts.get(file) ?? before.configTexts.get(moved.earlierPath(file));
     if (earlier === text) continue;
     const verdict = checkCreatedConfig(text);
     if (verdict.ok) continue;
@@ -65,6 +66,46 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
   // A directory the command made unreadable may hide anything: nothing to undo, so the run stops and says where.
   for (const directory of after.unreadable) violations.push({ path: directory, reason: 'it cannot be listed, so zotbox cannot check it for git metadata; restore its permissions and review it' });
   return violations;
+}
+
+/**
+ * The record before the call of the git directory now at `directory`: the one recorded there, or, where that is not
+ * the same directory (device and inode), the one recorded where it stood before a command moved it with its parent
+ * (`mv lib lib2`): judged against its own record, nothing of the user's is taken for new and removed. `earlierPath`
+ * maps a path below what moved (its config, an included file beside it) to where it stood.
+ */
+function movedGitDirectories(before: GitInventory['records'], after: GitInventory['records']) {
+  const key = (record: GitDirectoryRecord) => (record.ino === undefined || record.dev === undefined ? undefined : `${record.dev}:${record.ino}`);
+  const gone = new Map<string, [string, GitDirectoryRecord]>();
+  for (const [directory, record] of before) {
+    const identity = key(record);
+    const stillThere = after.get(directory);
+    if (identity !== undefined && (stillThere === undefined || key(stillThere) !== identity)) gone.set(identity, [directory, record]);
+  }
+  // What moved, as the two paths less their common tail (`/ws/lib/.git` → `/ws/lib2/.git`: `/ws/lib` → `/ws/lib2`).
+  const prefixes: [string, string][] = [];
+  const earlier = new Map<string, GitDirectoryRecord>();
+  for (const [directory, record] of after) {
+    const same = before.get(directory);
+    const identity = key(record);
+    const from = same !== undefined && same.ino === record.ino ? undefined : identity === undefined ? undefined : gone.get(identity);
+    if (from === undefined) continue;
+    earlier.set(directory, from[1]);
+    const was = from[0].split('/');
+    const now = directory.split('/');
+    while (was.length > 1 && now.length > 1 && was.at(-1) === now.at(-1)) {
+      was.pop();
+      now.pop();
+    }
+    prefixes.push([now.join('/'), was.join('/')]);
+  }
+  return {
+    earlierOf: (directory: string): GitDirectoryRecord | undefined => earlier.get(directory) ?? before.get(directory),
+    earlierPath: (file: string): string => {
+      const found = prefixes.find(([now]) => file.startsWith(`${now}/`));
+      return found === undefined ? file : found[1] + file.slice(found[0].length);
+    },
+  };
 }
 
 /** Unconfined commands could rewrite existing gitfiles: their contents before the command (git directories keep their own record). */

@@ -38,6 +38,8 @@ export interface GitPathState {
 
 export interface GitDirectoryRecord {
   readonly ino: bigint | undefined;
+  /** Its device (with `ino`, its identity: a repository moved with its parent is found by it). */
+  readonly dev?: bigint;
   /** Git opens it: it holds a HEAD file or link, or a gitfile, .git link or commondir points at it. */
   readonly usable: boolean;
   /** Found through a gitfile, .git link or commondir rather than by its shape. */
@@ -193,8 +195,8 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       } else entries.set(child, base);
     }
   }
-  const rootIno = lstatSync(directory, { bigint: true, throwIfNoEntry: false })?.ino;
-  return { ino: rootIno, usable: pointedTo || opensAsRepository(entries, directory), pointedTo, entries, unlisted };
+  const root = lstatSync(directory, { bigint: true, throwIfNoEntry: false });
+  return { ino: root?.ino, ...(root === undefined ? {} : { dev: root.dev }), usable: pointedTo || opensAsRepository(entries, directory), pointedTo, entries, unlisted };
 }
 
 /**
@@ -292,15 +294,17 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
  * Compares a git directory after a command with its record before (undefined: the
  * directory is new to git), undoes every path that breaks the rules and returns
  * what was undone. Undoing: in a directory git opened before (or named like .git),
- * the path is removed and what stood there put back; in a new `.git`, the path is
- * removed; in a new repository under any other name (the agent's write of a HEAD
+ * the path is removed and what stood there put back; in a new `.git`, or a new one
+ * where a pointer that was there before names it, the path is removed; in a new
+ * repository under any other name (the agent's write of a HEAD
  * file made a project directory one, or a pointer it made names one), its HEAD is
  * removed, so git no longer opens it and nothing of the user's is deleted.
  */
 export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord): GitDirectoryViolation[] {
-  // A directory named like .git is git's even while git does not open it (no HEAD yet): the user's `git init` there
-  // keeps its config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
-  const named = isGitDirectoryName(path.basename(directory));
+  // A directory named like .git, or one a pointer that was there before the call names (the user's gitfile or .git
+  // link), is git's even while git does not open it (no HEAD yet, or missing): the user's `git init` there keeps its
+  // config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
+  const named = isGitDirectoryName(path.basename(directory)) || before?.pointedTo === true;
   const earlier = before !== undefined && (before.usable || named) && before.ino === after.ino ? before : undefined;
   if (earlier === undefined && !after.usable && !named) return [];
   const bad: GitDirectoryViolation[] = after.unlisted.map((relative) => ({ path: relative, reason: 'it cannot be listed, so zotbox cannot check it' }));
