@@ -7,6 +7,7 @@
 // file size by the start script's ulimit builtin, the fallback's processes and data
 // by util-linux's prlimit (the start script execs it), so RLIMIT_NPROC counts that
 // namespace's processes only. Options can lower a limit below its ceiling, never raise it.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
@@ -383,7 +384,9 @@ const WATCH_INTERVAL_MS = 100;
 /** Makes the command's cgroup(s) with its limits; throws ZB_CONFINEMENT_UNAVAILABLE when that fails (nothing runs unbounded). */
 export function createCommandCgroup(enforcement: LimitEnforcement & { kind: 'cgroup2' | 'cgroup1' }, limits: CommandLimits): CommandCgroup {
   removeCgroups([...leftover]);
-  const name = `zotbox-${process.pid}-${++serial}`;
+  // A random part too: a zotbox process killed outright (SIGKILL, no exit hook) leaves its cgroups, and a later one
+  // with the same PID would meet them (EEXIST) and refuse every command.
+  const name = `zotbox-${process.pid}-${++serial}-${randomBytes(6).toString('hex')}`;
   const memory = String(limits.memory_mib * MIB);
   const v2 = enforcement.kind === 'cgroup2';
   const plan: { directory: string; settings: [string, string, 'required' | 'optional'][] }[] = v2

@@ -174,7 +174,7 @@ test("the run's end ends the sandbox and removes its cgroup", async (t) => {
   t.is((await r.call('true')).exitCode, 0);
   const init = r.inits[0]!;
   const cgroup = pidsCgroupOf(init);
-  t.regex(cgroup, new RegExp(`/zotbox-${process.pid}-[0-9]+$`));
+  t.regex(cgroup, new RegExp(`/zotbox-${process.pid}-[0-9]+-[0-9a-f]{12}$`));
   await r.isolation.release();
   t.false(alive(init));
   t.false(existsSync(cgroup));
