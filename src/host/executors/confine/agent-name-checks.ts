@@ -4,14 +4,14 @@
 // directory, to a name zotbox makes (nothing in it is lost: a user's folder renamed to "Tom's notes" keeps its
 // files), and the run stops. Names that were there before are the user's and stay; .git holds git's data and is not checked. The names
 // come from the scope walk the git checks already make (git-inventory.ts): no walk of its own.
-import { lstatSync, renameSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideToolData } from '../../../policy/agent-file-names.js';
 import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
+import { setAside } from './set-aside.js';
 
 /** How to name files instead, for both errors (policy/agent-file-names.ts has the rule). */
 const NAMING =
@@ -22,31 +22,6 @@ export interface UnsafeName {
   readonly reason: string;
   /** Where it was moved (absent: removed, as no name of zotbox's own was free there). */
   readonly movedTo?: string;
-}
-
-/** How many numbered names zotbox tries in one directory, then random ones (a command may have made the numbered). */
-const ASIDE_NAMES = 100;
-const RANDOM_ASIDE_NAMES = 8;
-
-function asideNames(): string[] {
-  return [...Array.from({ length: ASIDE_NAMES }, (_, i) => `zotbox-renamed-${i + 1}`), ...Array.from({ length: RANDOM_ASIDE_NAMES }, () => `zotbox-renamed-${randomBytes(8).toString('hex')}`)];
-}
-
-/**
- * Moves `entry` to the first free `zotbox-renamed-N` beside it (then a random `zotbox-renamed-HEX`) that no protected
- * path is, holds or lies in (a name a tool file runs must not receive what the agent made); removes it only when none
- * is free, which a command cannot bring about (it cannot guess the random names). Every process of the call has
- * ended and the write scopes are held, so nothing makes the name between the look and the rename.
- */
-function setAside(entry: string, isProtected: (candidate: string) => boolean): string | undefined {
-  for (const name of asideNames()) {
-    const candidate = path.join(path.dirname(entry), name);
-    if (lstatSync(candidate, { throwIfNoEntry: false }) !== undefined || isProtected(candidate)) continue;
-    renameSync(entry, candidate);
-    return candidate;
-  }
-  rmSync(entry, { recursive: true, force: true });
-  return undefined;
 }
 
 /** The first component the write would create, below the write root holding `canonical`, that is an unsafe name. */

@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, writeFileSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
+import { setAside } from './set-aside.js';
 import { checkGitData, gitDataRule, isGitDataDirectory, isRerereRecord } from './git-data-rules.js';
 
 /** Largest file whose content is read (and kept, before a command); larger ones fail every grammar. */
@@ -291,22 +292,26 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
 }
 
 /**
- * Compares a git directory after a command with its record before (undefined: the
- * directory is new to git), undoes every path that breaks the rules and returns
- * what was undone. Undoing: in a directory git opened before (or named like .git),
- * the path is removed and what stood there put back; in a new `.git`, or a new one
- * where a pointer that was there before names it, the path is removed; in a new
- * repository under any other name (the agent's write of a HEAD
- * file made a project directory one, or a pointer it made names one), its HEAD is
- * removed, so git no longer opens it and nothing of the user's is deleted.
+ * Compares a git directory after a command with its record before (or, `moved`, the
+ * record of the git directory it was before a command moved it with its parent;
+ * neither: new to git), undoes every path that breaks the rules and returns what was
+ * undone. Undoing: against a record, the path is removed and what stood there put
+ * back; in a new directory at git's place (named like `.git`, or named by a pointer
+ * that was there before the call), the directory is moved aside whole; in a new
+ * repository under any other name (the agent's write of a HEAD file made a project
+ * directory one, or a pointer it made names one), its HEAD is removed. Nothing of the
+ * user's is deleted.
  */
-export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord): GitDirectoryViolation[] {
+export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord, moved?: GitDirectoryRecord): GitDirectoryViolation[] {
   // A directory named like .git, or one a pointer that was there before the call names (the user's gitfile or .git
   // link), is git's even while git does not open it (no HEAD yet, or missing): the user's `git init` there keeps its
   // config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
-  const named = isGitDirectoryName(path.basename(directory)) || before?.pointedTo === true;
-  const earlier = before !== undefined && (before.usable || named) && before.ino === after.ino ? before : undefined;
-  if (earlier === undefined && !after.usable && !named) return [];
+  const owned = isGitDirectoryName(path.basename(directory)) || before?.pointedTo === true;
+  // The baseline: the record of this directory where it stood, or of the git directory it was before a command moved
+  // it with its parent (`moved`, git-aftercare.ts: only one that was a git directory before the call).
+  const here = before !== undefined && before.ino === after.ino && (before.usable || owned) ? before : undefined;
+  const earlier = here ?? moved;
+  if (earlier === undefined && !after.usable && !owned) return [];
   const bad: GitDirectoryViolation[] = after.unlisted.map((relative) => ({ path: relative, reason: 'it cannot be listed, so zotbox cannot check it' }));
   for (const [relative, state] of after.entries) {
     const reason = judge(directory, relative, state, earlier?.entries.get(relative));
@@ -316,10 +321,17 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
   bad.sort((a, b) => a.path.localeCompare(b.path));
   const topmost = bad.filter((v, i) => !bad.slice(0, i).some((o) => v.path.startsWith(`${o.path}/`)));
   if (topmost.length === 0) return [];
-  if (earlier === undefined && !named) {
-    // Not a git directory before the call, and not named like .git: the user's directory it may be (a gitfile or .git
-    // link the command made names it, or the command renamed it here), so nothing in it is removed. Git opens it only
-    // by its HEAD (the caller undoes a pointer the command made): a HEAD that is a file or link is removed instead.
+  if (earlier === undefined && owned) {
+    // Git's place with nothing to compare against: what is there may be the user's (a folder moved there), so nothing
+    // in it is deleted; it is moved aside whole, and git finds no repository there any more.
+    const movedTo = setAside(directory, () => false);
+    const outcome = movedTo === undefined ? `zotbox removed ${directory} (no name of its own was free beside it)` : `zotbox moved ${directory} whole to ${movedTo}, deleting nothing`;
+    return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; ${outcome}` }));
+  }
+  if (earlier === undefined) {
+    // Not a git directory before the call, and not git's place: the user's directory it may be (a HEAD file the
+    // command wrote made it one, or a pointer the command made names it, which the caller undoes), so nothing in it is
+    // removed. Git opens it only by its HEAD: a HEAD that is a file or link is removed instead.
     const head = after.entries.get('HEAD');
     const headPath = path.join(directory, 'HEAD');
     const defused = head !== undefined && head.kind !== 'directory';
@@ -331,7 +343,7 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
     const full = path.join(directory, v.path);
     try {
       rmSync(full, { recursive: true, force: true });
-      if (earlier !== undefined && !restore(directory, v.path, earlier)) return { path: full, reason: `${v.reason}; it was removed (its earlier content was not kept)` };
+      if (!restore(directory, v.path, earlier)) return { path: full, reason: `${v.reason}; it was removed (its earlier content was not kept)` };
     } catch (error) {
       return { path: full, reason: `${v.reason}; undoing it failed (${(error as NodeJS.ErrnoException).code ?? String(error)}): review it by hand` };
     }

@@ -7,7 +7,7 @@
 // so no baseline) and not git data, and deletes them all on the host: uncommitted work, gone. The same with a user's
 // gitfile whose target is missing (one `mkdir -p` + `mv`).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { agentWrites, project } from '../adversarial-s36i/harness.js';
@@ -16,7 +16,12 @@ const NOTES = 'uncommitted notes the user wrote\n';
 
 /** The user's notes file, wherever the command left it; undefined if it is gone everywhere. */
 function notes(ws: string): string | undefined {
-  for (const dir of ['notes', 'gitstore/lib', 'gitstore.old/lib']) {
+  const aside = existsSync(path.join(ws, 'gitstore'))
+    ? readdirSync(path.join(ws, 'gitstore'))
+        .filter((name) => name.startsWith('zotbox-renamed-'))
+        .map((name) => `gitstore/${name}`)
+    : [];
+  for (const dir of ['notes', 'gitstore/lib', 'gitstore.old/lib', ...aside]) {
     const file = path.join(ws, dir, 'todo.txt');
     if (existsSync(file)) return readFileSync(file, 'utf8');
   }
