@@ -324,8 +324,14 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
   if (earlier === undefined && owned) {
     // Git's place with nothing to compare against: what is there may be the user's (a folder moved there), so nothing
     // in it is deleted; it is moved aside whole, and git finds no repository there any more.
-    const movedTo = setAside(directory, () => false);
-    const outcome = movedTo === undefined ? `zotbox removed ${directory} (no name of its own was free beside it)` : `zotbox moved ${directory} whole to ${movedTo}, deleting nothing`;
+    let outcome: string;
+    try {
+      const movedTo = setAside(directory, () => false);
+      outcome = movedTo === undefined ? `zotbox removed ${directory} (no name of its own was free beside it)` : `zotbox moved ${directory} whole to ${movedTo}, deleting nothing`;
+    } catch (error) {
+      // EBUSY (a mount point), EACCES (a parent made read-only): reported, never a raw error out of the aftercare.
+      outcome = `moving ${directory} aside failed (${(error as NodeJS.ErrnoException).code ?? String(error)}): review it by hand`;
+    }
     return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; ${outcome}` }));
   }
   if (earlier === undefined) {
