@@ -340,7 +340,8 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
     // removed. Git opens it only by its HEAD: a HEAD that is a file or link is removed instead.
     const head = after.entries.get('HEAD');
     const headPath = path.join(directory, 'HEAD');
-    const defused = head !== undefined && head.kind !== 'directory';
+    // One the listing did not show (a case-folding directory's `head`) is found by git's name, as opensAsRepository did.
+    const defused = head === undefined ? foundByName(directory, 'HEAD') : head.kind !== 'directory';
     if (defused) rmSync(headPath, { force: true });
     const outcome = defused ? `zotbox removed ${headPath}, so git no longer opens ${directory} as a repository` : `zotbox left ${directory} as it is: without a HEAD git does not open it`;
     return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; ${outcome}` }));
