@@ -124,3 +124,16 @@ test('a bare repository under any other name whose HEAD is an object id in upper
   writeFileSync(path.join(directory, 'HEAD'), `${'ABCDEF0123'.repeat(4)} trailing\n`);
   t.true(recordGitDirectory(directory, false).usable, 'git takes the first 40 digits with objects/ and refs/');
 });
+
+test('a defuse removes a HEAD git finds by its name that the listing did not show, and nothing else', (t) => {
+  const directory = path.join(tempDir(t, 'zb-defuse-'), 'proj');
+  mkdirSync(directory);
+  writeFileSync(path.join(directory, 'notes.txt'), 'mine\n');
+  // A HEAD made between the listing and the test (as a case-folding directory's `head` is found by git's name).
+  const after = recordGitDirectory(directory, false, { afterList: (listed) => listed === directory && writeFileSync(path.join(directory, 'HEAD'), 'ref: refs/heads/main\n') });
+  t.true(after.usable);
+  t.false(after.entries.has('HEAD'));
+  t.true(undoGitDirectoryChanges(directory, undefined, after).length > 0);
+  t.false(existsSync(path.join(directory, 'HEAD')));
+  t.is(readFileSync(path.join(directory, 'notes.txt'), 'utf8'), 'mine\n');
+});
