@@ -1,0 +1,52 @@
+// Review s53b, raw error out of the aftercare, and with it a fail-open (git-directory-state.ts `recordGitDirectory`).
+// The after-scan records every directory holding a HEAD entry in any case. Its listing (readdir of the directory)
+// works while the directory's own path is shorter than PATH_MAX (4096), but the lstat of a child (`dir/head`) is
+// then longer than PATH_MAX and throws ENAMETOOLONG, uncaught: scanGitMetadata throws a raw Error out of
+// finishGitStateCheck before removeUnsafeGitChanges, restoreProtected or setAsideNewUnsafeNames ran. Nothing the
+// command left is undone. So one command that also makes `src/.git` (HEAD, objects/, refs/, hooks/pre-commit) keeps
+// the hook: the user's `git commit` in src/ runs it, unconfined. (The walk itself lists the deep directory fine.)
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+
+const PLANT =
+  "mkdir -p src/.git/hooks src/.git/objects src/.git/refs/heads && printf 'ref: refs/heads/main\\n' > src/.git/HEAD && printf '#!/bin/sh\\ntouch ../PWNED\\n' > src/.git/hooks/pre-commit && chmod +x src/.git/hooks/pre-commit\n";
+// A directory whose own path is 4093 bytes long, holding `head` (so the scan records it): `dir/head` is past PATH_MAX.
+const DEEP = [
+  'mkdir deep && cd deep',
+  `s=${'a'.repeat(200)}`,
+  'while [ $(( ${#PWD} + 201 )) -lt 4040 ]; do mkdir $s && cd $s; done',
+  'n=$(( 4093 - ${#PWD} - 1 ))',
+  'b=$(printf "%${n}s" "" | tr " " b)',
+  'mkdir $b && cd $b && : > head',
+  '',
+].join('\n');
+
+test('a directory too deep to look into never stops the aftercare from undoing a planted hook', async (t) => {
+  const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT + DEEP });
+  const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh');
+  t.log('run:', out.slice(-800));
+  t.log('hook kept:', existsSync(path.join(ws, 'src/.git/hooks/pre-commit')));
+  try {
+    git(path.join(ws, 'src'), 'add', 'app.js');
+    git(path.join(ws, 'src'), 'commit', '-q', '-m', 'user change');
+  } catch (error) {
+    t.log('user git failed:', String(error).slice(0, 300));
+  }
+  // SAFE: the aftercare undid the hook (or zotbox refused in a typed way and undid it); the user's commit runs nothing.
+  t.false(existsSync(path.join(ws, 'PWNED')));
+  t.false(/ENAMETOOLONG/u.test(out) && !/ZB_/u.test(out), 'a raw ENAMETOOLONG out of the aftercare');
+});
+
+test('control: the same plant without the deep directory is undone', async (t) => {
+  const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT });
+  t.log('run:', (await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-500));
+  try {
+    git(path.join(ws, 'src'), 'add', 'app.js');
+    git(path.join(ws, 'src'), 'commit', '-q', '-m', 'user change');
+  } catch (error) {
+    t.log('user git failed:', String(error).slice(0, 300));
+  }
+  t.false(existsSync(path.join(ws, 'PWNED')));
+});
