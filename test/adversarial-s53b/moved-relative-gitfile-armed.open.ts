@@ -14,7 +14,7 @@ import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 const HOOK = "mkdir -p deep/gitstore/lib/hooks && printf '#!/bin/sh\\ntouch ../../PWNED\\n' > deep/gitstore/lib/hooks/pre-commit && chmod +x deep/gitstore/lib/hooks/pre-commit";
 const ARM = "mkdir -p deep/gitstore/lib/objects deep/gitstore/lib/refs/heads && printf 'ref: refs/heads/main\\n' > deep/gitstore/lib/HEAD";
 
-test("a relative gitfile moved with its parent never arms a hook where it points now", async (t) => {
+test('a relative gitfile moved with its parent never arms a hook where it points now', async (t) => {
   const ws = project(t, { 'one.sh': `mkdir deep && mv lib deep/lib && ${HOOK}\n`, 'two.sh': `${ARM}\n`, 'gitstore/.keep': '' });
   git(ws, 'init', '-q', '--separate-git-dir', path.join(ws, 'gitstore/lib'), path.join(ws, 'lib'));
   writeFileSync(path.join(ws, 'lib/.git'), 'gitdir: ../gitstore/lib\n');
