@@ -22,3 +22,16 @@ test('moving one repository into a directory never touches the config of another
   // SAFE: the config of the repository that did not move is as it was.
   t.is(existsSync(config) ? readFileSync(config, 'utf8') : '(deleted)', text);
 });
+
+test("moving a repository into another repository's worktree never gives that one the workspace's config", async (t) => {
+  // x/ is a repository of its own; `/ws/x/.git/config` maps to the workspace's `/ws/.git/config`, whose text is
+  // then written over x's (x now pushes to the workspace's remote).
+  const ws = project(t, { 'one.sh': 'mv lib x/lib\n', 'lib/app.js': '1;\n', 'x/app.js': '2;\n' });
+  git(path.join(ws, 'lib'), 'init', '-q');
+  git(path.join(ws, 'x'), 'init', '-q');
+  const config = path.join(ws, 'x/.git/config');
+  appendFileSync(config, '[remote "origin"]\n\turl = https://example.com/x.git\n[pull]\n\trebase = true\n');
+  const text = readFileSync(config, 'utf8');
+  t.log('run:', (await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-600));
+  t.is(existsSync(config) ? readFileSync(config, 'utf8') : '(deleted)', text);
+});
