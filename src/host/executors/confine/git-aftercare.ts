@@ -6,12 +6,11 @@
 // git writes as data, anything else is put back as it was or removed. What fails
 // is undone, and the caller stops the run.
 import { lstatSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { isGitDirectoryName } from '../../../policy/git-control.js';
 import { ZotboxError } from '../../../errors.js';
 import { checkCreatedConfig } from './git-config-rules.js';
-import { recordGitDirectory, undoGitDirectoryChanges, type GitDirectoryRecord } from './git-directory-state.js';
+import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
 import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
+import { movedGitDirectories, movedPointers } from './git-moved-entries.js';
 
 export interface GitViolation {
   readonly path: string;
@@ -35,10 +34,10 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     fix();
     violations.push({ path: entry, reason });
   };
-  const movedGitfiles = movedFiles(before.gitEntries, after.gitEntries);
+  const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
   for (const [entry, state] of after.gitEntries) {
     const previous = before.gitEntries.get(entry);
-    if (sameEntry(previous, state) || (previous === undefined && movedGitfiles.has(entry))) continue;
+    if (sameEntry(previous, state) || (previous === undefined && movedEntries.has(entry))) continue;
     // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
     if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
     const reason =
@@ -50,14 +49,14 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     record(entry, reason, () => undo(entry, previous));
   }
   // Each git directory is a closed world of data (git-directory-state.ts), also one that stopped looking like a repository.
-  const moved = movedGitDirectories(before.records, after.records);
+  const moved = movedGitDirectories(before, after);
   for (const [directory, record] of after.records) violations.push(...undoGitDirectoryChanges(directory, before.records.get(directory), record, moved.earlierOf(directory)));
   for (const [directory, record] of before.records) {
     if (after.records.has(directory) || !record.usable || lstatSync(directory, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
     violations.push(...undoGitDirectoryChanges(directory, record, recordGitDirectory(directory, record.pointedTo)));
   }
   for (const [file, text] of after.configTexts) {
-    const earlier = before.configTexts.get(moved.earlierPath(file));
+    const earlier = before.configTexts.get(moved.earlierConfig(file, after.configInodes.get(file)));
     if (earlier === text) continue;
     const verdict = checkCreatedConfig(text);
     if (verdict.ok) continue;
@@ -69,60 +68,6 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
   // A directory the command made unreadable may hide anything: nothing to undo, so the run stops and says where.
   for (const directory of after.unreadable) violations.push({ path: directory, reason: 'it cannot be listed, so zotbox cannot check it for git metadata; restore its permissions and review it' });
   return violations;
-}
-
-/**
- * Git directories a command moved with their parent (`mv lib lib2`): each is judged against the record of where it
- * stood (`earlierOf`: found by device and inode, and only one that was a git directory before the call), so nothing of
- * the user's is taken for new. `earlierPath` maps a path below what moved (its config, an included file beside it) to
- * where it stood, and any other path to itself: a config is compared with its own text, wherever it now is.
- */
-function movedGitDirectories(before: GitInventory['records'], after: GitInventory['records']) {
-  const key = (record: GitDirectoryRecord) => (record.ino === undefined || record.dev === undefined ? undefined : `${record.dev}:${record.ino}`);
-  const wasGit = (directory: string, record: GitDirectoryRecord) => record.usable || record.pointedTo || isGitDirectoryName(path.basename(directory));
-  const gone = new Map<string, [string, GitDirectoryRecord]>();
-  for (const [directory, record] of before) {
-    const identity = key(record);
-    const stillThere = after.get(directory);
-    if (identity !== undefined && wasGit(directory, record) && (stillThere === undefined || key(stillThere) !== identity)) gone.set(identity, [directory, record]);
-  }
-  // What moved, as the two paths less their common tail (`/ws/lib/.git` → `/ws/lib2/.git`: `/ws/lib` → `/ws/lib2`).
-  const prefixes: [string, string][] = [];
-  const earlier = new Map<string, GitDirectoryRecord>();
-  for (const [directory, record] of after) {
-    const identity = key(record);
-    const from = identity === undefined || before.get(directory)?.ino === record.ino ? undefined : gone.get(identity);
-    if (from === undefined) continue;
-    earlier.set(directory, from[1]);
-    const was = from[0].split('/');
-    const now = directory.split('/');
-    while (was.length > 1 && now.length > 1 && was.at(-1) === now.at(-1)) {
-      was.pop();
-      now.pop();
-    }
-    prefixes.push([now.join('/'), was.join('/')]);
-  }
-  // The longest prefix first: a repository moved into another that moved too maps by its own.
-  prefixes.sort((a, b) => b[0].length - a[0].length);
-  return {
-    earlierOf: (directory: string): GitDirectoryRecord | undefined => earlier.get(directory),
-    earlierPath: (file: string): string => {
-      const found = prefixes.find(([now]) => file.startsWith(`${now}/`));
-      return found === undefined ? file : found[1] + file.slice(found[0].length);
-    },
-  };
-}
-
-/**
- * Gitfiles a command moved with their parent (`mv lib lib2` of a linked worktree): the same file (inode), gone from
- * where it stood; not new, so not undone. Where it points now is judged as every pointed-to directory is.
- */
-function movedFiles(before: GitInventory['gitEntries'], after: GitInventory['gitEntries']): Set<string> {
-  const gone = new Set<number>();
-  for (const [entry, state] of before) if (state.kind === 'file' && state.ino !== undefined && after.get(entry)?.ino !== state.ino) gone.add(state.ino);
-  const moved = new Set<string>();
-  for (const [entry, state] of after) if (state.kind === 'file' && state.ino !== undefined && !before.has(entry) && gone.has(state.ino)) moved.add(entry);
-  return moved;
 }
 
 /** Unconfined commands could rewrite existing gitfiles: their contents before the command (git directories keep their own record). */

@@ -6,7 +6,7 @@
 // includes point to inside the write scopes (git obeys those as the repository's
 // own). Synchronous on purpose: a readdir walk is several times faster than its
 // promise form, and it runs before and after every command.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideToolData, responseFileReason, unsafeNameReason } from '../../../policy/agent-file-names.js';
@@ -34,6 +34,8 @@ export interface GitEntryState {
   readonly kind: GitEntryKind;
   readonly ino?: number;
   readonly link?: string;
+  /** For a .git link or gitfile: the device and inode of the directory it names, if one is there (git-moved-entries.ts). */
+  readonly names?: string;
 }
 
 export interface GitInventory {
@@ -45,6 +47,8 @@ export interface GitInventory {
   readonly linkTargets: readonly string[];
   /** Config files git may read for repositories in the scopes (includes too), with their texts. */
   readonly configTexts: ReadonlyMap<string, string>;
+  /** The inode of each of those config files (a config moved with its parent is found by it: git-moved-entries.ts). */
+  readonly configInodes: ReadonlyMap<string, number>;
   /** The todo lists of rebases and sequences in progress, with their texts. */
   readonly todoTexts: ReadonlyMap<string, string>;
   /** Each git directory's every path, with the bytes of what is not plain data (git-directory-state.ts); also of every directory holding a HEAD entry that git does not open (yet). */
@@ -176,6 +180,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
+  const configInodes = new Map<string, number>();
   const todoTexts = new Map<string, string>();
   const records = new Map<string, GitDirectoryRecord>();
   /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
@@ -189,6 +194,8 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     const text = readSmallFile(file);
     if (text === undefined) return;
     configTexts.set(file, text);
+    const ino = lstatSync(file, { throwIfNoEntry: false })?.ino;
+    if (ino !== undefined) configInodes.set(file, ino);
     for (const included of includedPaths(text)) {
       // "~/…" is the user's own home: walked only if a write scope holds it, and then as that scope.
       if (included.startsWith('~')) continue;
@@ -231,15 +238,27 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   for (const directory of shaped) addGitDirectory(directory, false);
   for (const [entry, state] of gitEntries) {
     if (state.kind === 'directory') addGitDirectory(entry, false);
-    else if (state.kind === 'link') {
-      const target = insideScopes(path.dirname(entry), state.link);
-      if (target !== undefined) addGitDirectory(target, true);
-    } else if (state.kind === 'file') {
-      const target = insideScopes(path.dirname(entry), /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim());
-      if (target !== undefined) addGitDirectory(target, true);
-    }
+    if (state.kind !== 'link' && state.kind !== 'file') continue;
+    const written = state.kind === 'link' ? state.link : /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim();
+    // A link's inode too, and what each pointer names: one moved with its parent is found by them (git-moved-entries.ts).
+    const ino = state.kind === 'link' ? lstatSync(entry, { throwIfNoEntry: false })?.ino : state.ino;
+    const names = namedDirectory(entry, written);
+    gitEntries.set(entry, { ...state, ...(ino === undefined ? {} : { ino }), ...(names === undefined ? {} : { names }) });
+    const target = insideScopes(path.dirname(entry), written);
+    if (target !== undefined) addGitDirectory(target, true);
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts, todoTexts, records, unreadable, toolEntries, unsafeNames };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, configInodes, todoTexts, records, unreadable, toolEntries, unsafeNames };
+}
+
+/** The device and inode of the directory a pointer at `entry` names (`written`, relative to the entry's directory), if it names one. */
+function namedDirectory(entry: string, written: string | undefined): string | undefined {
+  if (written === undefined || written === '') return undefined;
+  try {
+    const stats = statSync(path.resolve(path.dirname(entry), written));
+    return stats.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
+  } catch {
+    return undefined; // names nothing (or nothing zotbox can look at): a moved pointer is then kept only if it names nothing still
+  }
 }
 
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */
