@@ -41,6 +41,13 @@ export interface SandboxLayout {
   readonly programDirectories?: readonly ProgramDirectory[];
 }
 
+/**
+ * The sandbox's own writable places. A read scope of exactly one of them is not bound there: a read-only bind over
+ * the place would leave commands no writable /tmp (nor HOME) or /dev/shm. Commands see the sandbox's own place; the
+ * read tool still reads the user's. A scope below one (`/tmp/project`) is bound as any other.
+ */
+const OWN_PLACES: readonly string[] = ['/tmp', '/dev/shm'];
+
 /** Inside the sandbox: the command's private, empty home (on its private /tmp). */
 export const SANDBOX_HOME = '/tmp/home';
 /** The child's fd 3 is the start channel (command-isolation.ts); bind sources follow from fd 4. */
@@ -192,12 +199,13 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
   const insideState = (root: string) => state !== undefined && isInsideRoot(root, state);
   const insideAlias = (root: string) => aliases.some((alias) => isInsideRoot(root, alias.path));
   const allowedInState = (root: string) => layout.agentData !== undefined && isInsideRoot(root, layout.agentData);
+  const readRoots = layout.readRoots.filter((root) => !OWN_PLACES.includes(root));
   const roots = [
     ...layout.writeRoots.map((root) => ({ root, mode: 'rw' as const })),
-    ...layout.readRoots.filter((root) => !layout.writeRoots.some((w) => isInsideRoot(root, w))).map((root) => ({ root, mode: 'ro' as const })),
+    ...readRoots.filter((root) => !layout.writeRoots.some((w) => isInsideRoot(root, w))).map((root) => ({ root, mode: 'ro' as const })),
     // The program directories: read-only, where no scope shows them already (none overlaps a write scope: run-plan.ts).
     ...programDirectoryBinds(layout.programDirectories ?? [], layout.writeRoots)
-      .filter((root) => !layout.readRoots.some((r) => isInsideRoot(root, r)))
+      .filter((root) => !readRoots.some((r) => isInsideRoot(root, r)))
       .map((root) => ({ root, mode: 'ro' as const })),
   ].filter(({ root }) => (!insideState(root) || allowedInState(root)) && !insideAlias(root));
   roots.sort((a, b) => depth(a.root) - depth(b.root) || a.root.localeCompare(b.root));
