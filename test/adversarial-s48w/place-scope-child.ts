@@ -15,12 +15,21 @@ mkdirSync('/mnt/ws');
 for (const canary of canaries) writeFileSync(canary, "the user's file");
 const data = '/mnt/state/agents/tester/data';
 mkdirSync(data, { recursive: true });
-// argv[2] 'ro': /dev/shm is a read scope only.
+// argv[2] 'ro': /dev/shm and /tmp are read scopes only.
 const readOnly = process.argv[2] === 'ro';
-const layout = { readRoots: ['/mnt/ws', '/dev/shm'], writeRoots: readOnly ? ['/mnt/ws', data] : ['/mnt/ws', '/dev/shm', data], stateDirectory: '/mnt/state', agentData: data };
+// Read-only, /tmp is a read scope too (the host's /tmp here: only read).
+const layout = {
+  readRoots: readOnly ? ['/mnt/ws', '/dev/shm', '/tmp'] : ['/mnt/ws', '/dev/shm'],
+  writeRoots: readOnly ? ['/mnt/ws', data] : ['/mnt/ws', '/dev/shm', data],
+  stateDirectory: '/mnt/state',
+  agentData: data,
+};
 const used: string[] = [];
 const isolation = confinedIsolation(layout, undefined, { sandboxUsed: (how) => used.push(how) });
-const scopes = compileScopes({ read: ['${workspace}', '/dev/shm'], write: readOnly ? ['${workspace}'] : ['${workspace}', '/dev/shm'] }, { workspace: '/mnt/ws', agentData: data });
+const scopes = compileScopes(
+  { read: readOnly ? ['${workspace}', '/dev/shm', '/tmp'] : ['${workspace}', '/dev/shm'], write: readOnly ? ['${workspace}'] : ['${workspace}', '/dev/shm'] },
+  { workspace: '/mnt/ws', agentData: data },
+);
 const shell: ShellContext = { mode: 'ask', allow: [], scopes, searchPath: COMMAND_SEARCH_PATH, trustedDirectories: TRUSTED_PROGRAM_DIRECTORIES };
 const decision = decideShellCommand('echo done', shell);
 if (!decision.allow) throw new Error(decision.reason);
