@@ -50,7 +50,10 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = step('putting back protected files', [], () => restoreProtected(record, now, layout.writeRoots));
   // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
-  const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, after, layout.writeRoots, [...record.set.paths, ...now.paths]));
+  // The git aftercare may have moved a `.git` aside to an ordinary name (zotbox-renamed-N), whose names the scan had
+  // left out as git's: then the names are taken from the scopes as they are now.
+  const named = violations.length > 0 ? step('looking at names again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
+  const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, named, layout.writeRoots, [...record.set.paths, ...now.paths]));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);
