@@ -56,3 +56,14 @@ test('control: the same plant without the deep directory is undone', async (t) =
   }
   t.false(existsSync(path.join(ws, 'PWNED')));
 });
+
+test('the write tool and a command in a workspace already holding a directory too deep to look into are refused, typed', async (t) => {
+  const ws = project(t, { 'src/app.js': '1;\n', 'y.sh': ': > y.txt\n' });
+  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
+  execFileSync('sh', ['-c', DEEP], { cwd: ws });
+  const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh y.sh');
+  t.log('run:', out.slice(-900));
+  t.false(/unexpected failure/u.test(out), 'a raw error out of a before-scan');
+  t.false(existsSync(path.join(ws, 'x.txt')));
+  t.false(existsSync(path.join(ws, 'y.txt')));
+});
