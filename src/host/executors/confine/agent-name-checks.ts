@@ -11,7 +11,7 @@ import { isInsideToolData } from '../../../policy/agent-file-names.js';
 import { unsafeEntryReason } from './agent-name-places.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitInventory } from './git-inventory.js';
-import { setAside } from './set-aside.js';
+import { setAsideOrReport } from './set-aside.js';
 
 /** How to name files instead, for both errors (policy/agent-file-names.ts has the rule). */
 const NAMING =
@@ -22,6 +22,8 @@ export interface UnsafeName {
   readonly reason: string;
   /** Where it was moved (absent: removed, as no name of zotbox's own was free there). */
   readonly movedTo?: string;
+  /** Why it could be neither moved nor removed (it is still there: the user reviews it). */
+  readonly failed?: string;
 }
 
 /** The first component the write would create, below the write root holding `canonical`, that is an unsafe name. */
@@ -67,19 +69,40 @@ export function setAsideNewUnsafeNames(before: GitInventory, after: GitInventory
   for (const entry of [...after.unsafeNames].sort((a, b) => b.length - a.length)) {
     if (existing.has(entry)) continue;
     // The walk lists every `@` name: a new one is unsafe only at a repository's top or a write root.
-    const reason = unsafeEntryReason(entry, writeRoots);
+    const reason = reasonOf(entry, writeRoots);
     // Gone already: the git aftercare, which runs first, removed it (a repository the command made there).
-    if (reason === undefined || lstatSync(entry, { throwIfNoEntry: false }) === undefined) continue;
-    const movedTo = setAside(entry, isProtected);
-    removed.push({ path: entry, reason, ...(movedTo === undefined ? {} : { movedTo }) });
+    if (reason === undefined || isGone(entry)) continue;
+    // Per entry, never throwing: one that cannot be moved is reported, and the others still go aside.
+    removed.push({ path: entry, reason, ...setAsideOrReport(entry, isProtected) });
   }
   return removed;
 }
 
+/** unsafeEntryReason, never throwing: a place zotbox cannot look at (is there a `.git` beside it?) counts as unsafe. */
+function reasonOf(entry: string, writeRoots: readonly string[]): string | undefined {
+  try {
+    return unsafeEntryReason(entry, writeRoots);
+  } catch (error) {
+    return `zotbox cannot tell whether its name is safe where it stands (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+}
+
+/** Whether `entry` is gone; one zotbox cannot look at (past PATH_MAX) is not: it is set aside or reported. */
+function isGone(entry: string): boolean {
+  try {
+    return lstatSync(entry, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+function outcomeOf(entry: UnsafeName): string {
+  if (entry.failed !== undefined) return `moving it aside failed (${entry.failed}): remove or rename it by hand`;
+  return entry.movedTo === undefined ? "removed: no name of zotbox's own was free beside it" : `moved to ${entry.movedTo}`;
+}
+
 export function unsafeNameError(removed: readonly UnsafeName[]): ZotboxError {
-  const list = removed
-    .map((entry) => `${entry.path} (${entry.reason}; ${entry.movedTo === undefined ? "removed: no name of zotbox's own was free beside it" : `moved to ${entry.movedTo}`})`)
-    .join('; ');
+  const list = removed.map((entry) => `${entry.path} (${entry.reason}; ${outcomeOf(entry)})`).join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_NAME_UNSAFE',
     `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox moved each aside, with what it holds, and stopped the run; rename them as you wish. Git hooks and scripts hand file names to programs and shells; ${NAMING}`,

@@ -48,6 +48,8 @@ export interface GitDirectoryRecord {
   readonly entries: ReadonlyMap<string, GitPathState>;
   /** Directories inside it (relative) that could not be listed. */
   readonly unlisted: readonly string[];
+  /** Paths inside it (relative; `.` itself) that could not be looked at (ENAMETOOLONG, ELOOP, EACCES): the scan stops the run on each. */
+  readonly unreachable?: readonly string[];
 }
 
 /** Test seam: called after a directory is listed, before its entries are looked at. Production never passes one. */
@@ -137,10 +139,26 @@ export function readGitFile(full: string, ino: bigint, limit = MAX_GIT_FILE_BYTE
   }
 }
 
-/** Records every path in `directory`, following no link. */
+const VANISHED = 'vanished while being checked';
+
+/** A path's lstat, or why it cannot be had: never an error out of a scan (ENOENT is VANISHED; any other errno, its code). */
+function lookAt(full: string): { stats: BigIntStats } | { unreadable: string } {
+  try {
+    const stats = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+    return stats === undefined ? { unreadable: VANISHED } : { stats };
+  } catch (error) {
+    return { unreadable: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+}
+
+/**
+ * Records every path in `directory`, following no link. Never throws: a path that cannot be looked at is an entry
+ * `unreadable` and in `unreachable` (git-inventory.ts stops the run on it).
+ */
 export function recordGitDirectory(directory: string, pointedTo: boolean, probe?: GitDirectoryProbe): GitDirectoryRecord {
   const entries = new Map<string, GitPathState>();
   const unlisted: string[] = [];
+  const unreachable: string[] = [];
   const pending = [''];
   while (pending.length > 0) {
     const relative = pending.pop()!;
@@ -170,12 +188,15 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
         pending.push(child);
         continue;
       }
-      const stats = lstatSync(childFull, { bigint: true, throwIfNoEntry: false });
-      if (stats === undefined) {
-        // Listed, then gone before it could be looked at: recorded as unreadable, so an aftercare never passes it over.
-        entries.set(child, { kind: 'other', ino: -1n, mode: 0, stamp: '', unreadable: 'vanished while being checked' });
+      const looked = lookAt(childFull);
+      if (!('stats' in looked)) {
+        // Listed, then gone or past what zotbox can look at (ENAMETOOLONG, ELOOP, EACCES): recorded as unreadable, and
+        // a path that cannot be looked at also in `unreachable`, so the scan stops the run whatever the directory is.
+        entries.set(child, { kind: 'other', ino: -1n, mode: 0, stamp: '', unreadable: looked.unreadable });
+        if (looked.unreadable !== VANISHED) unreachable.push(child);
         continue;
       }
+      const stats = looked.stats;
       const kind = kindOf(stats);
       const base = { kind, ino: stats.ino, mode: Number(stats.mode & 0o7777n), stamp: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` };
       if (kind === 'directory') {
@@ -188,7 +209,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
         } catch {
           link = undefined; // replaced meanwhile: recorded unreadable below
         }
-        entries.set(child, link === undefined ? { ...base, unreadable: 'vanished while being checked' } : { ...base, link });
+        entries.set(child, link === undefined ? { ...base, unreadable: VANISHED } : { ...base, link });
       } else if (kind === 'file' && keepsContent(child)) {
         // Bytes of grammar files up to MAX_GIT_FILE_BYTES; of other files (hooks, unknown) up to MAX_KEPT_BYTES, larger ones by their stamp.
         const limit = isIndexFile(child) || isSharedIndex(child) ? MAX_INDEX_BYTES : isReflog(child) ? MAX_REFLOG_BYTES : gitDataRule(child) === undefined ? MAX_KEPT_BYTES : MAX_GIT_FILE_BYTES;
@@ -196,8 +217,18 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       } else entries.set(child, base);
     }
   }
-  const root = lstatSync(directory, { bigint: true, throwIfNoEntry: false });
-  return { ino: root?.ino, ...(root === undefined ? {} : { dev: root.dev }), usable: pointedTo || opensAsRepository(entries, directory), pointedTo, entries, unlisted };
+  const self = lookAt(directory);
+  if ('unreadable' in self && self.unreadable !== VANISHED) unreachable.push('.');
+  const root = 'stats' in self ? self.stats : undefined;
+  return {
+    ino: root?.ino,
+    ...(root === undefined ? {} : { dev: root.dev }),
+    usable: pointedTo || opensAsRepository(entries, directory),
+    pointedTo,
+    entries,
+    unlisted,
+    ...(unreachable.length > 0 ? { unreachable } : {}),
+  };
 }
 
 /**
@@ -226,6 +257,16 @@ function foundByName(directory: string, name: string): boolean {
     return lstatSync(path.join(directory, name), { throwIfNoEntry: false }) !== undefined;
   } catch {
     return true;
+  }
+}
+
+/** Removes a HEAD; why it could not be (a path past PATH_MAX), never an error out of the aftercare. */
+function removeHead(headPath: string): string | undefined {
+  try {
+    rmSync(headPath, { force: true });
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
   }
 }
 
@@ -342,8 +383,13 @@ export function undoGitDirectoryChanges(directory: string, before: GitDirectoryR
     const headPath = path.join(directory, 'HEAD');
     // One the listing did not show (a case-folding directory's `head`) is found by git's name, as opensAsRepository did.
     const defused = head === undefined ? foundByName(directory, 'HEAD') : head.kind !== 'directory';
-    if (defused) rmSync(headPath, { force: true });
-    const outcome = defused ? `zotbox removed ${headPath}, so git no longer opens ${directory} as a repository` : `zotbox left ${directory} as it is: without a HEAD git does not open it`;
+    const failed = defused ? removeHead(headPath) : undefined;
+    const outcome =
+      failed !== undefined
+        ? `removing ${headPath} failed (${failed}): review it by hand`
+        : defused
+          ? `zotbox removed ${headPath}, so git no longer opens ${directory} as a repository`
+          : `zotbox left ${directory} as it is: without a HEAD git does not open it`;
     return topmost.map((v) => ({ path: path.join(directory, v.path), reason: `${v.reason}; ${outcome}` }));
   }
   return topmost.map((v) => {

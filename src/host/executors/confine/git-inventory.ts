@@ -87,7 +87,17 @@ export function readSmallFile(file: string): string | undefined {
   }
 }
 
-function stateOf(full: string, entry: Dirent): GitEntryState {
+/** The inode of `full`, or undefined when gone; a path that cannot be looked at (ENAMETOOLONG, ELOOP, EACCES) goes to `unreadable`. */
+function inodeOf(full: string, unreadable: string[]): number | undefined {
+  try {
+    return lstatSync(full, { throwIfNoEntry: false })?.ino;
+  } catch {
+    unreadable.push(full);
+    return undefined;
+  }
+}
+
+function stateOf(full: string, entry: Dirent, unreadable: string[]): GitEntryState {
   if (entry.isSymbolicLink()) {
     try {
       return { kind: 'link', link: readlinkSync(full) };
@@ -95,7 +105,7 @@ function stateOf(full: string, entry: Dirent): GitEntryState {
       return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
     }
   }
-  const ino = lstatSync(full, { throwIfNoEntry: false })?.ino;
+  const ino = inodeOf(full, unreadable);
   const kind = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
   return ino === undefined ? { kind } : { kind, ino };
 }
@@ -166,12 +176,13 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
     );
   }
   const gitEntries = new Map<string, GitEntryState>();
-  for (const found of walk.entries.git) gitEntries.set(found.path, stateOf(found.path, found.entry));
+  const unreadable = [...walk.unreadable];
+  for (const found of walk.entries.git) gitEntries.set(found.path, stateOf(found.path, found.entry, unreadable));
   // A name below .git is git's data, wherever the write roots lie.
   // Every `@` name is kept, at a top or not: one the user had stays theirs even where a command makes a `.git` beside it
   // (agent-name-checks.ts tells which new ones stand at a top).
   const unsafeNames = walk.entries.name.map((found) => found.path).filter((found) => !isInsideToolData(found));
-  return { gitEntries, shaped: [...walk.directories.shaped], unreadable: [...walk.unreadable], toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames };
+  return { gitEntries, shaped: [...walk.directories.shaped], unreadable, toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames };
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
@@ -208,7 +219,12 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   const addGitDirectory = (directory: string, pointedTo: boolean) => {
     const known = records.get(directory);
     if (known !== undefined && pointedTo && !known.pointedTo) records.set(directory, { ...known, pointedTo, usable: true });
-    if (known === undefined) records.set(directory, recordGitDirectory(directory, pointedTo));
+    if (known === undefined) {
+      const record = recordGitDirectory(directory, pointedTo);
+      records.set(directory, record);
+      // A path in it zotbox cannot look at may be anything git runs: the run stops on it, whatever the directory is.
+      for (const relative of record.unreachable ?? []) unreadable.push(path.join(directory, relative));
+    }
     // Only a directory git opens (git-directory-state.ts opensAsRepository, or one a .git link, gitfile or commondir
     // names) or one named like .git (the user's `git init` there adopts its config and hooks) is a git directory: the
     // aftercare holds it to git's data. Any other directory holding a HEAD entry (a component folder `Head/`, an empty
@@ -216,8 +232,8 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     // kept, so a command that makes it one git opens is checked as a new repository.
     if (gitDirectories.has(directory) || (records.get(directory)?.usable !== true && !isGitDirectoryName(path.basename(directory)))) return;
     const control = new Map<string, GitEntryState>();
-    gitDirectories.set(directory, { ino: lstatSync(directory, { throwIfNoEntry: false })?.ino, control });
-    for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry));
+    gitDirectories.set(directory, { ino: inodeOf(directory, unreadable), control });
+    for (const entry of listDirectory(directory).filter((e) => isGitControlEntry(e.name))) control.set(entry.name, stateOf(path.join(directory, entry.name), entry, unreadable));
     for (const todo of GIT_TODO_FILES) {
       const text = readSmallFile(path.join(directory, todo));
       if (text !== undefined) todoTexts.set(path.join(directory, todo), text);

@@ -3,8 +3,9 @@
 // scopes and the files other tools run (protected-locations.ts) before, and run
 // the same aftercare after (git-aftercare.ts). What breaks the rules is undone,
 // and ZB_CONFINEMENT_GIT_PROGRAM, ZB_CONFINEMENT_PROTECTED_FILE or ZB_CONFINEMENT_NAME_UNSAFE stops the run.
+import { ZotboxError } from '../../../errors.js';
 import { setAsideNewUnsafeNames, unsafeNameError } from './agent-name-checks.js';
-import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles } from './git-aftercare.js';
+import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles, type GitViolation } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
 import { protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
@@ -29,14 +30,30 @@ function skippedOf(layout: SandboxLayout): string[] {
 export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory, record: ProtectedRecord, snapshot?: ReadonlyMap<string, string>): void {
   // No size limit here: whatever the command made must all be checked, however many directories it made.
   const after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
-  const violations = [...(snapshot === undefined ? [] : restoreControlFiles(snapshot)), ...removeUnsafeGitChanges(before, after)];
-  const now = protectedSetOf(after, layout.writeRoots, layout.userGit);
+  const violations: GitViolation[] = [];
+  // Each step runs whatever an earlier one met: an error in one is a violation (the run stops), never a raw error
+  // that leaves the rest of what the command did in place.
+  const step = <T>(what: string, fallback: T, run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      violations.push({ path: layout.writeRoots.join(', '), reason: `zotbox could not finish ${what} (${(error as NodeJS.ErrnoException).code ?? String(error)}); review the write scopes by hand` });
+      return fallback;
+    }
+  };
+  violations.push(...step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot))));
+  violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after)));
+  // A path the set cannot look at (past PATH_MAX): the record's set stands in, so what was protected is still put back.
+  const now = step('finding the protected files', record.set, () => protectedSetOf(after, layout.writeRoots, layout.userGit));
   // The index and the commits refs name may not carry a protected file the user did not have (git-staged-content.ts).
-  violations.push(...stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots));
+  violations.push(...step('checking what git stages', [], () => stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots)));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
-  const changes = restoreProtected(record, now, layout.writeRoots);
+  const changes = step('putting back protected files', [], () => restoreProtected(record, now, layout.writeRoots));
   // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
-  const names = setAsideNewUnsafeNames(before, after, layout.writeRoots, [...record.set.paths, ...now.paths]);
+  // The git aftercare may have moved a `.git` aside to an ordinary name (zotbox-renamed-N), whose names the scan had
+  // left out as git's: then the names are taken from the scopes as they are now.
+  const named = violations.length > 0 ? step('looking at names again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
+  const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, named, layout.writeRoots, [...record.set.paths, ...now.paths]));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);
@@ -46,6 +63,18 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
 export function beginGitStateCheck(layout: SandboxLayout, inventory?: GitInventory): GitStateCheck {
   const before = inventory ?? scanGitMetadata(layout.writeRoots, skippedOf(layout));
   const snapshot = snapshotControlFiles(before);
-  const record = recordProtected(protectedSetOf(before, layout.writeRoots, layout.userGit), layout.writeRoots);
+  let record: ProtectedRecord;
+  try {
+    record = recordProtected(protectedSetOf(before, layout.writeRoots, layout.userGit), layout.writeRoots);
+  } catch (error) {
+    if (error instanceof ZotboxError) throw error;
+    // A path zotbox cannot look at (past PATH_MAX, ELOOP): nothing is written or run, and the refusal says where.
+    const where = (error as NodeJS.ErrnoException).path ?? layout.writeRoots.join(', ');
+    throw new ZotboxError(
+      'ZB_CONFINEMENT_BIND_UNSAFE',
+      `command refused: zotbox cannot look at ${where} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so it cannot tell which files there the user's tools run. Nothing was written or run. Fix: remove or shorten that path, or declare a narrower write scope.`,
+      { details: { path: where }, cause: error },
+    );
+  }
   return { before, finish: () => finishGitStateCheck(layout, before, record, snapshot) };
 }

@@ -12,19 +12,46 @@ function asideNames(): string[] {
   return [...Array.from({ length: ASIDE_NAMES }, (_, i) => `zotbox-renamed-${i + 1}`), ...Array.from({ length: RANDOM_ASIDE_NAMES }, () => `zotbox-renamed-${randomBytes(8).toString('hex')}`)];
 }
 
+/** Whether nothing stands at `candidate`; one zotbox cannot look at (past PATH_MAX, ELOOP, EACCES) is not free. */
+function isFree(candidate: string): boolean {
+  try {
+    return lstatSync(candidate, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false; // cannot tell what stands there: never a name to rename onto
+  }
+}
+
 /**
  * Moves `entry` to the first free `zotbox-renamed-N` beside it (then a random `zotbox-renamed-HEX`) that no protected
  * path is, holds or lies in (a name a tool file runs must not receive what the agent made); removes it only when none
  * is free, which a command cannot bring about (it cannot guess the random names). Every process of the call has
- * ended and the write scopes are held, so nothing makes the name between the look and the rename.
+ * ended and the write scopes are held, so nothing makes the name between the look and the rename. Looking never
+ * throws; the rename or removal itself may (EBUSY for a mount point, EACCES for a read-only parent): every caller
+ * reports that per entry (setAsideOrReport).
  */
 export function setAside(entry: string, isProtected: (candidate: string) => boolean): string | undefined {
   for (const name of asideNames()) {
     const candidate = path.join(path.dirname(entry), name);
-    if (lstatSync(candidate, { throwIfNoEntry: false }) !== undefined || isProtected(candidate)) continue;
+    if (!isFree(candidate) || isProtected(candidate)) continue;
     renameSync(entry, candidate);
     return candidate;
   }
   rmSync(entry, { recursive: true, force: true });
   return undefined;
+}
+
+/** What became of an entry set aside: moved (`movedTo`), removed (neither), or left where it is (`failed`: why). */
+export interface AsideOutcome {
+  readonly movedTo?: string;
+  readonly failed?: string;
+}
+
+/** setAside, never throwing: a rename or removal that fails is reported, and the caller goes on with the next entry. */
+export function setAsideOrReport(entry: string, isProtected: (candidate: string) => boolean): AsideOutcome {
+  try {
+    const movedTo = setAside(entry, isProtected);
+    return movedTo === undefined ? {} : { movedTo };
+  } catch (error) {
+    return { failed: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
 }

@@ -24,3 +24,24 @@ test('a directory in the scopes that cannot be listed is reported as unreadable'
   t.is(child.status, 0, child.stderr);
   t.deepEqual(JSON.parse(child.stdout), { unreadable: [hidden], dirs: [] });
 });
+
+test('a path in a HEAD-holding directory that cannot be looked at (past PATH_MAX) is reported as unreadable, not thrown', async (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-inventory-'));
+  // Node's recursive rm cannot remove a tree past PATH_MAX; rm(1) can (LIFO: before the temp dir's own teardown).
+  t.teardown(() => spawnSync('rm', ['-rf', path.join(ws, 'deep')]));
+  // A directory whose own path is 4093 bytes, holding `head` (so the scan records it): `dir/head` is past PATH_MAX.
+  const made = spawnSync(
+    'sh',
+    [
+      '-c',
+      `mkdir deep && cd deep && s=$(printf "%200s" "" | tr " " a) && while [ $(( \${#PWD} + 201 )) -lt 4040 ]; do mkdir $s && cd $s; done && b=$(printf "%$(( 4093 - \${#PWD} - 1 ))s" "" | tr " " b) && mkdir $b && cd $b && : > head && printf %s "$PWD"`,
+    ],
+    { cwd: ws, encoding: 'utf8' },
+  );
+  t.is(made.status, 0, made.stderr);
+  const deep = made.stdout;
+  const { scanGitMetadata } = (await import(inventoryModule)) as typeof import('../../../../src/host/executors/confine/git-inventory.js');
+  const inventory = scanGitMetadata([ws], [], false);
+  t.deepEqual(inventory.records.get(deep)?.unreachable, ['head']);
+  t.deepEqual(inventory.unreadable, [path.join(deep, 'head')]);
+});

@@ -7,6 +7,7 @@
 // the hook: the user's `git commit` in src/ runs it, unconfined. (The walk itself lists the deep directory fine.)
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import test from 'ava';
 import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 
@@ -25,6 +26,8 @@ const DEEP = [
 
 test('a directory too deep to look into never stops the aftercare from undoing a planted hook', async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT + DEEP });
+  // Node's recursive rm cannot remove a tree past PATH_MAX; rm(1) walks it relative to each directory (LIFO: before the temp dir's own teardown).
+  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
   const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh');
   t.log('run:', out.slice(-800));
   t.log('hook kept:', existsSync(path.join(ws, 'src/.git/hooks/pre-commit')));
@@ -37,6 +40,9 @@ test('a directory too deep to look into never stops the aftercare from undoing a
   // SAFE: the aftercare undid the hook (or zotbox refused in a typed way and undid it); the user's commit runs nothing.
   t.false(existsSync(path.join(ws, 'PWNED')));
   t.false(/ENAMETOOLONG/u.test(out) && !/ZB_/u.test(out), 'a raw ENAMETOOLONG out of the aftercare');
+  // The run stops, typed, naming the directory zotbox cannot look into.
+  t.regex(out, /ZB_CONFINEMENT_GIT_PROGRAM/u);
+  t.regex(out, /\/bbbb/u);
 });
 
 test('control: the same plant without the deep directory is undone', async (t) => {
@@ -49,4 +55,15 @@ test('control: the same plant without the deep directory is undone', async (t) =
     t.log('user git failed:', String(error).slice(0, 300));
   }
   t.false(existsSync(path.join(ws, 'PWNED')));
+});
+
+test('the write tool and a command in a workspace already holding a directory too deep to look into are refused, typed', async (t) => {
+  const ws = project(t, { 'src/app.js': '1;\n', 'y.sh': ': > y.txt\n' });
+  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
+  execFileSync('sh', ['-c', DEEP], { cwd: ws });
+  const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh y.sh');
+  t.log('run:', out.slice(-900));
+  t.false(/unexpected failure/u.test(out), 'a raw error out of a before-scan');
+  t.false(existsSync(path.join(ws, 'x.txt')));
+  t.false(existsSync(path.join(ws, 'y.txt')));
 });

@@ -4,6 +4,8 @@
 // long. setAsideNewUnsafeNames does not catch it (the git aftercare's own call does), and it works longest path
 // first: the raw error leaves every other new unsafe name in place (`src/$(touch PWNED)`, `src/-rf`), and the
 // call fails with "unexpected failure" instead of ZB_CONFINEMENT_NAME_UNSAFE.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import test from 'ava';
 import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 
@@ -21,6 +23,8 @@ const DEEP = [
 
 test('an unsafe name too deep to set aside never leaves the other unsafe names in place', async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': `: > 'src/$(touch PWNED)' && : > src/-rf\n${DEEP}` });
+  // Node's recursive rm cannot remove a tree past PATH_MAX; rm(1) walks it relative to each directory (LIFO: before the temp dir's own teardown).
+  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
   const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh');
   t.log('run:', out.slice(-600));
   git(ws, 'add', 'src');
@@ -32,4 +36,8 @@ test('an unsafe name too deep to set aside never leaves the other unsafe names i
     [],
   );
   t.false(/ENAMETOOLONG/u.test(out) && !/ZB_/u.test(out), 'a raw ENAMETOOLONG out of the aftercare');
+  // The deep one has no usable name beside it (each is past PATH_MAX): removed, as when no name is free.
+  t.is(execFileSync('find', [path.join(ws, 'deep'), '-name', '-x'], { encoding: 'utf8' }), '');
+  // The typed name error (ZB_CONFINEMENT_NAME_UNSAFE, as the tool result shows it), not "unexpected failure".
+  t.regex(out, /failed: the command left names the user's tools would read as an option or as shell code/u);
 });
