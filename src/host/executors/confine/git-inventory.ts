@@ -205,7 +205,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     const text = readSmallFile(file);
     if (text === undefined) return;
     configTexts.set(file, text);
-    const ino = lstatSync(file, { throwIfNoEntry: false })?.ino;
+    const ino = inodeOf(file, unreadable);
     if (ino !== undefined) configInodes.set(file, ino);
     for (const included of includedPaths(text)) {
       // "~/…" is the user's own home: walked only if a write scope holds it, and then as that scope.
@@ -257,7 +257,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     if (state.kind !== 'link' && state.kind !== 'file') continue;
     const written = state.kind === 'link' ? state.link : /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim();
     // A link's inode too, and what each pointer names: one moved with its parent is found by them (git-moved-entries.ts).
-    const ino = state.kind === 'link' ? lstatSync(entry, { throwIfNoEntry: false })?.ino : state.ino;
+    const ino = state.kind === 'link' ? inodeOf(entry, unreadable) : state.ino;
     const names = namedDirectory(entry, written);
     gitEntries.set(entry, { ...state, ...(ino === undefined ? {} : { ino }), ...(names === undefined ? {} : { names }) });
     const target = insideScopes(path.dirname(entry), written);
