@@ -17,6 +17,16 @@ export interface GitViolation {
   readonly reason: string;
 }
 
+/** Runs `fix`; the error code it failed with, if it did (never a raw error out of the aftercare). */
+function attempt(fix: () => void): string | undefined {
+  try {
+    fix();
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
+}
+
 /** Removes what a command left at `entry`, putting back the user's link if one stood there. */
 function undo(entry: string, before: GitEntryState | undefined): void {
   rmSync(entry, { recursive: true, force: true });
@@ -30,11 +40,27 @@ function undo(entry: string, before: GitEntryState | undefined): void {
  */
 export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory): GitViolation[] {
   const violations: GitViolation[] = [];
+  // Each entry on its own: one that cannot be undone (a path past PATH_MAX, EBUSY) is reported, and the rest are still undone.
   const record = (entry: string, reason: string, fix: () => void) => {
-    fix();
-    violations.push({ path: entry, reason });
+    const failed = attempt(fix);
+    violations.push({ path: entry, reason: failed === undefined ? reason : `${reason}; undoing it failed (${failed}): review it by hand` });
+  };
+  const judgeDirectory = (directory: string, judge: () => GitViolation[]) => {
+    let found: GitViolation[] = [];
+    const failed = attempt(() => {
+      found = judge();
+    });
+    violations.push(...found, ...(failed === undefined ? [] : [{ path: directory, reason: `zotbox could not check it (${failed}): review it by hand` }]));
   };
   const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
+  // What the user's pointers (kept: unchanged, or moved with their parent) name now. A link on their way the command
+  // re-pointed makes one name another directory than before: that directory is git's, as a .git is (git-directory-state.ts `owned`).
+  const named = new Set<string>();
+  for (const [entry, state] of after.gitEntries) {
+    const previous = before.gitEntries.get(entry);
+    if (!sameEntry(previous, state) && !(previous === undefined && movedEntries.has(entry))) continue;
+    if (state.target !== undefined) named.add(state.target);
+  }
   for (const [entry, state] of after.gitEntries) {
     const previous = before.gitEntries.get(entry);
     if (sameEntry(previous, state) || (previous === undefined && movedEntries.has(entry))) continue;
@@ -50,10 +76,14 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
   }
   // Each git directory is a closed world of data (git-directory-state.ts), also one that stopped looking like a repository.
   const moved = movedGitDirectories(before, after);
-  for (const [directory, record] of after.records) violations.push(...undoGitDirectoryChanges(directory, before.records.get(directory), record, moved.earlierOf(directory)));
+  for (const [directory, record] of after.records) {
+    judgeDirectory(directory, () => undoGitDirectoryChanges(directory, before.records.get(directory), record, moved.earlierOf(directory), named.has(directory)));
+  }
   for (const [directory, record] of before.records) {
-    if (after.records.has(directory) || !record.usable || lstatSync(directory, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
-    violations.push(...undoGitDirectoryChanges(directory, record, recordGitDirectory(directory, record.pointedTo)));
+    if (after.records.has(directory) || !record.usable) continue;
+    judgeDirectory(directory, () =>
+      lstatSync(directory, { throwIfNoEntry: false })?.isDirectory() === true ? undoGitDirectoryChanges(directory, record, recordGitDirectory(directory, record.pointedTo)) : [],
+    );
   }
   for (const [file, text] of after.configTexts) {
     const earlier = before.configTexts.get(moved.earlierConfig(file, after.configInodes.get(file)));

@@ -343,14 +343,23 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
  * directory one, or a pointer it made names one), its HEAD is removed. Nothing of the
  * user's is deleted.
  */
-export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord, moved?: GitDirectoryRecord): GitDirectoryViolation[] {
-  // A directory named like .git, or one a pointer that was there before the call names (the user's gitfile or .git
-  // link), is git's even while git does not open it (no HEAD yet, or missing): the user's `git init` there keeps its
-  // config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
-  const owned = isGitDirectoryName(path.basename(directory)) || before?.pointedTo === true;
+export function undoGitDirectoryChanges(
+  directory: string,
+  before: GitDirectoryRecord | undefined,
+  after: GitDirectoryRecord,
+  moved?: GitDirectoryRecord,
+  namedByUsersPointer = false,
+): GitDirectoryViolation[] {
+  // A directory named like .git, or one a pointer of the user's names, before the call or after it (a gitfile or .git
+  // link that was there before; through a link on its way the command re-pointed it may name another directory now),
+  // is git's even while git does not open it (no HEAD yet, or missing): the user's `git init` or `git commit` there
+  // uses its config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
+  const ownedBefore = isGitDirectoryName(path.basename(directory)) || before?.pointedTo === true;
+  const owned = ownedBefore || namedByUsersPointer;
   // The baseline: the record of this directory where it stood, or of the git directory it was before a command moved
-  // it with its parent (`moved`, git-aftercare.ts: only one that was a git directory before the call).
-  const here = before !== undefined && before.ino === after.ino && (before.usable || owned) ? before : undefined;
+  // it with its parent (`moved`, git-aftercare.ts). Either only of one that was a git directory before the call: a
+  // directory that only held a HEAD entry, which a re-pointed link makes the user's pointer name, brings no baseline.
+  const here = before !== undefined && before.ino === after.ino && (before.usable || ownedBefore) ? before : undefined;
   const earlier = here ?? moved;
   if (earlier === undefined && !after.usable && !owned) return [];
   const bad: GitDirectoryViolation[] = after.unlisted.map((relative) => ({ path: relative, reason: 'it cannot be listed, so zotbox cannot check it' }));

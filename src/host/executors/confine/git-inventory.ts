@@ -36,6 +36,8 @@ export interface GitEntryState {
   readonly link?: string;
   /** For a .git link or gitfile: the device and inode of the directory it names, if one is there (git-moved-entries.ts). */
   readonly names?: string;
+  /** For a .git link or gitfile: the canonical path it names, when that lies in a write scope (links on the way followed as they stand). */
+  readonly target?: string;
 }
 
 export interface GitInventory {
@@ -259,8 +261,8 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     // A link's inode too, and what each pointer names: one moved with its parent is found by them (git-moved-entries.ts).
     const ino = state.kind === 'link' ? inodeOf(entry, unreadable) : state.ino;
     const names = namedDirectory(entry, written);
-    gitEntries.set(entry, { ...state, ...(ino === undefined ? {} : { ino }), ...(names === undefined ? {} : { names }) });
     const target = insideScopes(path.dirname(entry), written);
+    gitEntries.set(entry, { ...state, ...(ino === undefined ? {} : { ino }), ...(names === undefined ? {} : { names }), ...(target === undefined ? {} : { target }) });
     if (target !== undefined) addGitDirectory(target, true);
   }
   return { gitEntries, gitDirectories, linkTargets, configTexts, configInodes, todoTexts, records, unreadable, toolEntries, unsafeNames };

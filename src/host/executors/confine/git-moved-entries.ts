@@ -56,9 +56,10 @@ export function movedGitDirectories(before: GitInventory, after: GitInventory): 
 
 /**
  * .git links and gitfiles a command moved with their parent (`mv lib lib2` of a linked worktree): the same entry
- * (inode), gone from where it stood, that still names the same directory (device and inode, or nothing both times).
- * Such an entry is the user's, kept. One whose meaning changed (a relative `gitdir: ../gitstore/lib` moved one level
- * down names another directory) is new: undone, as a pointer a command made.
+ * (inode), gone from where it stood, that names the same directory (device and inode) or nothing now (`mv project
+ * project2` of an absolute gitfile; `git mv` of a submodule that stopped half-way). Such an entry is the user's,
+ * kept; a directory it names later is git's (git-directory-state.ts `owned`). One that names another directory now
+ * (a relative `gitdir: ../gitstore/lib` moved one level down) is new: undone, as a pointer a command made.
  */
 export function movedPointers(before: GitInventory['gitEntries'], after: GitInventory['gitEntries']): Set<string> {
   const isPointer = (kind: string) => kind === 'file' || kind === 'link';
@@ -67,7 +68,7 @@ export function movedPointers(before: GitInventory['gitEntries'], after: GitInve
   const moved = new Set<string>();
   for (const [entry, state] of after) {
     if (!isPointer(state.kind) || state.ino === undefined || before.has(entry) || !gone.has(state.ino)) continue;
-    if (gone.get(state.ino) === state.names) moved.add(entry);
+    if (state.names === undefined || gone.get(state.ino) === state.names) moved.add(entry);
   }
   return moved;
 }
