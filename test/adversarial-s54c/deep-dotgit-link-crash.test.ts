@@ -4,6 +4,7 @@
 // lstat for the link's inode throws it, uncaught (throwIfNoEntry covers ENOENT only): scanGitMetadata throws out of
 // the aftercare before anything is undone, as s53b 1 (a HEAD entry there), now by a `.git` link alone (no HEAD, no
 // directory record). One command that also makes `src/.git` with a hook keeps the hook.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -24,6 +25,8 @@ const DEEP = [
 
 test('a .git link too deep to look at never stops the aftercare from undoing a planted hook', async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT + DEEP });
+  // Node's recursive rm cannot remove a tree past PATH_MAX; rm(1) walks it relative to each directory (LIFO: before the temp dir's own teardown).
+  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
   const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh');
   t.log('run:', out.slice(-800));
   t.log('hook kept:', existsSync(path.join(ws, 'src/.git/hooks/pre-commit')));

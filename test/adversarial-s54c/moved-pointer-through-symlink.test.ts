@@ -62,3 +62,12 @@ test("a user's .git link whose path the agent routes through its own symlink nev
   // SAFE: the agent's hook never ran.
   t.false(existsSync(path.join(ws, 'lib/PWNED')));
 });
+
+// The directory the re-pointed link leads to held a HEAD entry (an empty file git does not open) and the hook from the
+// call before: its record is no baseline, since it was no git directory then. Found while fixing the above.
+test('a directory that only held a HEAD entry, which a re-pointed link makes a user pointer name, brings no baseline', async (t) => {
+  const ws = await attack(t, 'mv gitstore gitstore.old && ln -s gitstore.old gitstore && mkdir -p evil/lib && : > evil/lib/HEAD', 'ln -sfn evil gitstore', 'absolute');
+  userCommits(t, path.join(ws, 'lib'));
+  // SAFE: the agent's hook never ran.
+  t.false(existsSync(path.join(ws, 'lib/PWNED')));
+});
