@@ -20,6 +20,8 @@ test('a relative gitfile moved with its parent never arms a hook where it points
   writeFileSync(path.join(ws, 'lib/.git'), 'gitdir: ../gitstore/lib\n');
   writeFileSync(path.join(ws, 'lib/app.js'), '1;\n');
   t.log('run 1:', (await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-600));
+  // The moved gitfile names another directory now: it is undone as a new pointer would be.
+  t.false(existsSync(path.join(ws, 'deep/lib/.git')), 'the moved gitfile whose meaning changed was undone');
   t.log('run 2:', (await agentWrites(t, ws, 'y.txt', 'y\n', 'sh two.sh')).slice(-600));
   t.log('hook kept:', existsSync(path.join(ws, 'deep/gitstore/lib/hooks/pre-commit')));
   try {

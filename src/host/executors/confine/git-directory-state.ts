@@ -337,8 +337,8 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
  * record of the git directory it was before a command moved it with its parent;
  * neither: new to git), undoes every path that breaks the rules and returns what was
  * undone. Undoing: against a record, the path is removed and what stood there put
- * back; in a new directory at git's place (named like `.git`, or named by a pointer
- * that was there before the call), the directory is moved aside whole; in a new
+ * back; in a new directory at git's place (named like `.git`, or named after the call
+ * by a pointer that was there before it), the directory is moved aside whole; in a new
  * repository under any other name (the agent's write of a HEAD file made a project
  * directory one, or a pointer it made names one), its HEAD is removed. Nothing of the
  * user's is deleted.
@@ -350,11 +350,12 @@ export function undoGitDirectoryChanges(
   moved?: GitDirectoryRecord,
   namedByUsersPointer = false,
 ): GitDirectoryViolation[] {
-  // A directory named like .git, or one a pointer of the user's names, before the call or after it (a gitfile or .git
-  // link that was there before; through a link on its way the command re-pointed it may name another directory now),
-  // is git's even while git does not open it (no HEAD yet, or missing): the user's `git init` or `git commit` there
-  // uses its config and hooks. So it is held to git's data whenever it exists; any other, while git opens it.
-  const ownedBefore = isGitDirectoryName(path.basename(directory)) || before?.pointedTo === true;
+  // A directory named like .git, or one a pointer of the user's names after the call (a gitfile or .git link that was
+  // there before, unchanged or moved with its parent; through a link on its way the command re-pointed it may name
+  // another directory than before), is git's even while git does not open it (no HEAD yet, or missing): the user's
+  // `git init` or `git commit` there uses its config and hooks. So it is held to git's data whenever it exists; any
+  // other, while git opens it. (One a user's pointer named before the call has a usable record: its own baseline.)
+  const ownedBefore = isGitDirectoryName(path.basename(directory));
   const owned = ownedBefore || namedByUsersPointer;
   // The baseline: the record of this directory where it stood, or of the git directory it was before a command moved
   // it with its parent (`moved`, git-aftercare.ts). Either only of one that was a git directory before the call: a
