@@ -5,23 +5,7 @@
 // sandbox per call never deleted anything. Run in a private mount namespace with tmpfs /dev/shm and /mnt (/tmp stays: the checkout may lie below it)
 // (needs root, as warm-calls.test.ts): the real host's files are never at stake.
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'place-scope-child.js');
-const SCRIPT = 'mount -t tmpfs zb /dev/shm && mount -t tmpfs zb /mnt && exec "$0" --no-node-snapshot "$1" "$2"';
-
-interface Report {
-  readonly outcome: { exitCode?: number | null; signal?: string | null; stdout?: string };
-  readonly used: string[];
-  readonly kept: string[];
-}
-
-function inPrivateTmp(mode: 'rw' | 'ro'): Report {
-  const out = execFileSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', SCRIPT, process.execPath, CHILD, mode], { encoding: 'utf8', timeout: 120_000 });
-  return JSON.parse(out) as Report;
-}
+import { inPrivateTmp } from './place-scope-run.js';
 
 test('a write scope of /dev/shm itself (a place the sandbox has a tmpfs of its own at, as /tmp) is never emptied, and the call runs', (t) => {
   const report = inPrivateTmp('rw');

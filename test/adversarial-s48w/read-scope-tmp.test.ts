@@ -4,23 +4,7 @@
 // Such a scope is not bound now (sandbox-plan.ts OWN_PLACES): commands have the sandbox's own places, the read tool
 // reads the user's. Run in a private mount namespace with tmpfs /dev/shm and /mnt (needs root, as place-scope.test.ts).
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'place-scope-child.js');
-const SCRIPT = 'mount -t tmpfs zb /dev/shm && mount -t tmpfs zb /mnt && exec "$0" --no-node-snapshot "$1" "$2"';
-
-interface Report {
-  readonly outcome: { exitCode?: number | null; signal?: string | null; stdout?: string };
-  readonly used: string[];
-  readonly kept: string[];
-}
-
-function inPrivateTmp(mode: 'rw' | 'ro'): Report {
-  const out = execFileSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', SCRIPT, process.execPath, CHILD, mode], { encoding: 'utf8', timeout: 120_000 });
-  return JSON.parse(out) as Report;
-}
+import { inPrivateTmp } from './place-scope-run.js';
 
 test('a command that succeeds where /tmp and /dev/shm are read scopes is reported as succeeding', (t) => {
   const report = inPrivateTmp('ro');

@@ -5,38 +5,22 @@
 // finishGitStateCheck before removeUnsafeGitChanges, restoreProtected or setAsideNewUnsafeNames ran. Nothing the
 // command left is undone. So one command that also makes `src/.git` (HEAD, objects/, refs/, hooks/pre-commit) keeps
 // the hook: the user's `git commit` in src/ runs it, unconfined. (The walk itself lists the deep directory fine.)
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { project } from '../adversarial-s36i/harness.js';
+import { agentWrites, deepProject, deepTree, PLANT, userCommitsInSrc } from './deep-tree.js';
 
-const PLANT =
-  "mkdir -p src/.git/hooks src/.git/objects src/.git/refs/heads && printf 'ref: refs/heads/main\\n' > src/.git/HEAD && printf '#!/bin/sh\\ntouch ../PWNED\\n' > src/.git/hooks/pre-commit && chmod +x src/.git/hooks/pre-commit\n";
-// A directory whose own path is 4093 bytes long, holding `head` (so the scan records it): `dir/head` is past PATH_MAX.
-const DEEP = [
-  'mkdir deep && cd deep',
-  `s=${'a'.repeat(200)}`,
-  'while [ $(( ${#PWD} + 201 )) -lt 4040 ]; do mkdir $s && cd $s; done',
-  'n=$(( 4093 - ${#PWD} - 1 ))',
-  'b=$(printf "%${n}s" "" | tr " " b)',
-  'mkdir $b && cd $b && : > head',
-  '',
-].join('\n');
+// `dir/head` is past PATH_MAX (a `head` so the scan records the directory).
+const DEEP = deepTree(': > head');
 
 test('a directory too deep to look into never stops the aftercare from undoing a planted hook', async (t) => {
-  const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT + DEEP });
-  // Node's recursive rm cannot remove a tree past PATH_MAX; rm(1) walks it relative to each directory (LIFO: before the temp dir's own teardown).
-  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
+  const ws = deepProject(t, { 'src/app.js': '1;\n', 'one.sh': PLANT + DEEP });
   const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh');
   t.log('run:', out.slice(-800));
   t.log('hook kept:', existsSync(path.join(ws, 'src/.git/hooks/pre-commit')));
-  try {
-    git(path.join(ws, 'src'), 'add', 'app.js');
-    git(path.join(ws, 'src'), 'commit', '-q', '-m', 'user change');
-  } catch (error) {
-    t.log('user git failed:', String(error).slice(0, 300));
-  }
+  userCommitsInSrc(t, ws);
   // SAFE: the aftercare undid the hook (or zotbox refused in a typed way and undid it); the user's commit runs nothing.
   t.false(existsSync(path.join(ws, 'PWNED')));
   t.false(/ENAMETOOLONG/u.test(out) && !/ZB_/u.test(out), 'a raw ENAMETOOLONG out of the aftercare');
@@ -48,18 +32,12 @@ test('a directory too deep to look into never stops the aftercare from undoing a
 test('control: the same plant without the deep directory is undone', async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': PLANT });
   t.log('run:', (await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-500));
-  try {
-    git(path.join(ws, 'src'), 'add', 'app.js');
-    git(path.join(ws, 'src'), 'commit', '-q', '-m', 'user change');
-  } catch (error) {
-    t.log('user git failed:', String(error).slice(0, 300));
-  }
+  userCommitsInSrc(t, ws);
   t.false(existsSync(path.join(ws, 'PWNED')));
 });
 
 test('the write tool and a command in a workspace already holding a directory too deep to look into are refused, typed', async (t) => {
-  const ws = project(t, { 'src/app.js': '1;\n', 'y.sh': ': > y.txt\n' });
-  t.teardown(() => execFileSync('rm', ['-rf', path.join(ws, 'deep')]));
+  const ws = deepProject(t, { 'src/app.js': '1;\n', 'y.sh': ': > y.txt\n' });
   execFileSync('sh', ['-c', DEEP], { cwd: ws });
   const out = await agentWrites(t, ws, 'x.txt', 'x\n', 'sh y.sh');
   t.log('run:', out.slice(-900));
