@@ -27,6 +27,8 @@ test('a directory too deep to look into never stops the aftercare from undoing a
   // The run stops, typed, naming the directory zotbox cannot look into.
   t.regex(out, /ZB_CONFINEMENT_GIT_PROGRAM/u);
   t.regex(out, /\/bbbb/u);
+  // And says what it could not undo there: the HEAD that makes git open the directory.
+  t.regex(out, /removing \S+\/HEAD failed \(ENAMETOOLONG\): review it by hand/u);
 });
 
 test('control: the same plant without the deep directory is undone', async (t) => {
