@@ -12,13 +12,13 @@ import path from 'node:path';
 import test from 'ava';
 import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
 
-const SCRIPT = [
+const MAKE = [
   'mkdir -p packages/evil',
   'mkdir packages/evil/.vscode',
   `printf '%s' '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch PWNED","runOptions":{"runOn":"folderOpen"}}]}' > packages/evil/.vscode/tasks.json`,
   "printf 'touch PWNED\\n' > packages/evil/.envrc",
-  'mv gitstore gitstore.old && mkdir gitstore && ln -s ../packages/evil gitstore/lib',
 ].join(' && ');
+const SCRIPT = `${MAKE} && mv gitstore gitstore.old && mkdir gitstore && ln -s ../packages/evil gitstore/lib`;
 
 test("a new tool file is never carried past the protected-file check by the git aftercare's set-aside", async (t) => {
   const ws = project(t, {
@@ -41,7 +41,7 @@ test("a new tool file is never carried past the protected-file check by the git 
 
 // Control: the same files without the re-pointed link are removed (ZB_CONFINEMENT_PROTECTED_FILE).
 test('control: a new .envrc and .vscode/tasks.json are removed', async (t) => {
-  const ws = project(t, { 'package.json': '{"name":"root","private":true,"workspaces":["packages/*"]}\n', 'one.sh': `${SCRIPT.split(' && mv ')[0]}\n` });
+  const ws = project(t, { 'package.json': '{"name":"root","private":true,"workspaces":["packages/*"]}\n', 'one.sh': `${MAKE}\n` });
   t.log('run:', (await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-400));
   t.false(existsSync(path.join(ws, 'packages/evil/.vscode/tasks.json')));
   t.false(existsSync(path.join(ws, 'packages/evil/.envrc')));
