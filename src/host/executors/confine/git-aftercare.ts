@@ -11,6 +11,7 @@ import { checkCreatedConfig } from './git-config-rules.js';
 import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
 import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { movedGitDirectories, movedPointers } from './git-moved-entries.js';
+import { setAsideOrReport } from './set-aside.js';
 
 export interface GitViolation {
   readonly path: string;
@@ -25,6 +26,15 @@ function attempt(fix: () => void): string | undefined {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? String(error);
   }
+}
+
+/** Moves a user's gitfile or .git link aside (set-aside.ts), so that git no longer follows it; what became of it. */
+function setPointerAside(entry: string): string {
+  const outcome = setAsideOrReport(entry, () => false);
+  if (outcome.failed !== undefined) return `moving it aside failed (${outcome.failed}): review it by hand`;
+  return outcome.movedTo === undefined
+    ? 'zotbox removed it (no name of its own was free beside it)'
+    : `zotbox moved it to ${outcome.movedTo}: git no longer follows it; move it back once what it names is checked`;
 }
 
 /** Removes what a command left at `entry`, putting back the user's link if one stood there. */
@@ -53,17 +63,17 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     violations.push(...found, ...(failed === undefined ? [] : [{ path: directory, reason: `zotbox could not check it (${failed}): review it by hand` }]));
   };
   const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
-  // What the user's pointers (kept: unchanged, or moved with their parent) name now. A link on their way the command
-  // re-pointed makes one name another directory than before: that directory is git's, as a .git is (git-directory-state.ts `owned`).
-  const named = new Set<string>();
   for (const [entry, state] of after.gitEntries) {
     const previous = before.gitEntries.get(entry);
-    if (!sameEntry(previous, state) && !(previous === undefined && movedEntries.has(entry))) continue;
-    if (state.target !== undefined) named.add(state.target);
-  }
-  for (const [entry, state] of after.gitEntries) {
-    const previous = before.gitEntries.get(entry);
-    if (sameEntry(previous, state) || (previous === undefined && movedEntries.has(entry))) continue;
+    // The user's own entry: unchanged where it stood, or moved there with its parent.
+    const users = sameEntry(previous, state) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
+    if (users !== undefined) {
+      // A pointer of the user's that names another directory than before the call (a link on its way re-pointed, a
+      // relative one moved a level down) would hand git a directory the command chose: it is moved aside, not
+      // followed, and the directory it names is left as it is (it may be the user's: src/, the workspace).
+      if (state.names !== undefined && state.names !== users.names) record(entry, `it names another directory than before the call; ${setPointerAside(entry)}`, () => undefined);
+      continue;
+    }
     // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
     if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
     const reason =
@@ -76,9 +86,7 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
   }
   // Each git directory is a closed world of data (git-directory-state.ts), also one that stopped looking like a repository.
   const moved = movedGitDirectories(before, after);
-  for (const [directory, record] of after.records) {
-    judgeDirectory(directory, () => undoGitDirectoryChanges(directory, before.records.get(directory), record, moved.earlierOf(directory), named.has(directory)));
-  }
+  for (const [directory, record] of after.records) judgeDirectory(directory, () => undoGitDirectoryChanges(directory, before.records.get(directory), record, moved.earlierOf(directory)));
   for (const [directory, record] of before.records) {
     if (after.records.has(directory) || !record.usable) continue;
     judgeDirectory(directory, () =>

@@ -5,7 +5,23 @@
 // must be data by git-data-rules.ts. A link or special file, a file that cannot be
 // read, one larger than zotbox reads, or one that vanishes while being read is
 // never taken for "nothing to check": it is a violation.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, writeFileSync, type BigIntStats, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  type BigIntStats,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
 import { setAside } from './set-aside.js';
@@ -326,6 +342,21 @@ function restore(directory: string, relative: string, before: GitDirectoryRecord
   return true;
 }
 
+/** What the HEAD of a git directory moved aside is renamed to: git opens no directory without a HEAD. */
+const SET_ASIDE_HEAD = 'HEAD.zotbox-set-aside';
+
+/** Renames the HEAD git would open in a directory set aside (found by git's name), so that git opens it no more; what it did. */
+function unopenable(directory: string): string {
+  const head = path.join(directory, 'HEAD');
+  if (!foundByName(directory, 'HEAD')) return '';
+  try {
+    renameSync(head, path.join(directory, SET_ASIDE_HEAD));
+    return `, its HEAD renamed ${SET_ASIDE_HEAD} so that git does not open it`;
+  } catch (error) {
+    return `; renaming its HEAD failed (${(error as NodeJS.ErrnoException).code ?? String(error)}), so git still opens it`;
+  }
+}
+
 /** Puts back what stood at `relative` before (removing what stands there now); false when its bytes were not kept. */
 export function putBackGitPath(directory: string, relative: string, before: GitDirectoryRecord): boolean {
   rmSync(path.join(directory, relative), { recursive: true, force: true });
@@ -337,30 +368,22 @@ export function putBackGitPath(directory: string, relative: string, before: GitD
  * record of the git directory it was before a command moved it with its parent;
  * neither: new to git), undoes every path that breaks the rules and returns what was
  * undone. Undoing: against a record, the path is removed and what stood there put
- * back; in a new directory at git's place (named like `.git`, or named after the call
- * by a pointer that was there before it), the directory is moved aside whole; in a new
+ * back; in a new directory at git's place (named like `.git`), the directory is moved
+ * aside whole, its HEAD renamed so that git does not open it; in a new
  * repository under any other name (the agent's write of a HEAD file made a project
  * directory one, or a pointer it made names one), its HEAD is removed. Nothing of the
  * user's is deleted.
  */
-export function undoGitDirectoryChanges(
-  directory: string,
-  before: GitDirectoryRecord | undefined,
-  after: GitDirectoryRecord,
-  moved?: GitDirectoryRecord,
-  namedByUsersPointer = false,
-): GitDirectoryViolation[] {
-  // A directory named like .git, or one a pointer of the user's names after the call (a gitfile or .git link that was
-  // there before, unchanged or moved with its parent; through a link on its way the command re-pointed it may name
-  // another directory than before), is git's even while git does not open it (no HEAD yet, or missing): the user's
-  // `git init` or `git commit` there uses its config and hooks. So it is held to git's data whenever it exists; any
-  // other, while git opens it. (One a user's pointer named before the call has a usable record: its own baseline.)
-  const ownedBefore = isGitDirectoryName(path.basename(directory));
-  const owned = ownedBefore || namedByUsersPointer;
+export function undoGitDirectoryChanges(directory: string, before: GitDirectoryRecord | undefined, after: GitDirectoryRecord, moved?: GitDirectoryRecord): GitDirectoryViolation[] {
+  // A directory named like .git is git's even while git does not open it (no HEAD yet): the user's `git init` there
+  // keeps its config and hooks. So it is held to git's data whenever it exists; any other, while git opens it or a
+  // pointer names it (a pointer of the user's that names another directory than before is moved aside:
+  // git-aftercare.ts; one that named this one before gave it a usable record, its baseline).
+  const owned = isGitDirectoryName(path.basename(directory));
   // The baseline: the record of this directory where it stood, or of the git directory it was before a command moved
   // it with its parent (`moved`, git-aftercare.ts). Either only of one that was a git directory before the call: a
-  // directory that only held a HEAD entry, which a re-pointed link makes the user's pointer name, brings no baseline.
-  const here = before !== undefined && before.ino === after.ino && (before.usable || ownedBefore) ? before : undefined;
+  // directory that only held a HEAD entry brings no baseline.
+  const here = before !== undefined && before.ino === after.ino && (before.usable || owned) ? before : undefined;
   const earlier = here ?? moved;
   if (earlier === undefined && !after.usable && !owned) return [];
   const bad: GitDirectoryViolation[] = after.unlisted.map((relative) => ({ path: relative, reason: 'it cannot be listed, so zotbox cannot check it' }));
@@ -374,11 +397,15 @@ export function undoGitDirectoryChanges(
   if (topmost.length === 0) return [];
   if (earlier === undefined && owned) {
     // Git's place with nothing to compare against: what is there may be the user's (a folder moved there), so nothing
-    // in it is deleted; it is moved aside whole, and git finds no repository there any more.
+    // in it is deleted; it is moved aside whole, and git finds no repository there any more, nor where it went: its
+    // HEAD is renamed, so that the user's `git log` there (reviewing it) runs none of its config's programs.
     let outcome: string;
     try {
       const movedTo = setAside(directory, () => false);
-      outcome = movedTo === undefined ? `zotbox removed ${directory} (no name of its own was free beside it)` : `zotbox moved ${directory} whole to ${movedTo}, deleting nothing`;
+      outcome =
+        movedTo === undefined
+          ? `zotbox removed ${directory} (no name of its own was free beside it)`
+          : `zotbox moved ${directory} whole to ${movedTo}, deleting nothing${unopenable(movedTo)}; review its config and hooks before running git there`;
     } catch (error) {
       // EBUSY (a mount point), EACCES (a parent made read-only): reported, never a raw error out of the aftercare.
       outcome = `moving ${directory} aside failed (${(error as NodeJS.ErrnoException).code ?? String(error)}): review it by hand`;

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
 import type { GitDirectoryRecord } from './git-directory-state.js';
-import type { GitInventory } from './git-inventory.js';
+import type { GitEntryState, GitInventory } from './git-inventory.js';
 
 export interface MovedGitDirectories {
   /** The record of where a git directory stood before the call, if it moved there with its parent. */
@@ -56,19 +56,17 @@ export function movedGitDirectories(before: GitInventory, after: GitInventory): 
 
 /**
  * .git links and gitfiles a command moved with their parent (`mv lib lib2` of a linked worktree): the same entry
- * (inode), gone from where it stood, that names the same directory (device and inode) or nothing now (`mv project
- * project2` of an absolute gitfile; `git mv` of a submodule that stopped half-way). Such an entry is the user's,
- * kept; a directory it names later is git's (git-directory-state.ts `owned`). One that names another directory now
- * (a relative `gitdir: ../gitstore/lib` moved one level down) is new: undone, as a pointer a command made.
+ * (inode), gone from where it stood, each with the state it had there. Such an entry is the user's; whether it still
+ * names what it named is the caller's question, as for one that stayed (git-aftercare.ts).
  */
-export function movedPointers(before: GitInventory['gitEntries'], after: GitInventory['gitEntries']): Set<string> {
+export function movedPointers(before: GitInventory['gitEntries'], after: GitInventory['gitEntries']): Map<string, GitEntryState> {
   const isPointer = (kind: string) => kind === 'file' || kind === 'link';
-  const gone = new Map<number, string | undefined>();
-  for (const [entry, state] of before) if (isPointer(state.kind) && state.ino !== undefined && after.get(entry)?.ino !== state.ino) gone.set(state.ino, state.names);
-  const moved = new Set<string>();
+  const gone = new Map<number, GitEntryState>();
+  for (const [entry, state] of before) if (isPointer(state.kind) && state.ino !== undefined && after.get(entry)?.ino !== state.ino) gone.set(state.ino, state);
+  const moved = new Map<string, GitEntryState>();
   for (const [entry, state] of after) {
-    if (!isPointer(state.kind) || state.ino === undefined || before.has(entry) || !gone.has(state.ino)) continue;
-    if (state.names === undefined || gone.get(state.ino) === state.names) moved.add(entry);
+    const earlier = state.ino === undefined ? undefined : gone.get(state.ino);
+    if (isPointer(state.kind) && earlier !== undefined && !before.has(entry)) moved.set(entry, earlier);
   }
   return moved;
 }

@@ -8,7 +8,7 @@ import { setAsideNewUnsafeNames, unsafeNameError } from './agent-name-checks.js'
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles, type GitViolation } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
-import { protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
+import { fallbackProtectedSet, protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
 import type { SandboxLayout } from './sandbox-plan.js';
 import { stateDirectoryPlaces } from './state-aliases.js';
 
@@ -43,17 +43,20 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   };
   violations.push(...step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot))));
   violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after)));
-  // A path the set cannot look at (past PATH_MAX): the record's set stands in, so what was protected is still put back.
-  const now = step('finding the protected files', record.set, () => protectedSetOf(after, layout.writeRoots, layout.userGit));
+  // The git aftercare may have moved a `.git` or a pointer aside (zotbox-renamed-N): what it held (tool files, names
+  // the scan had left out as git's) now lies at an ordinary name. Then the scopes are looked at as they are now.
+  const current = violations.length > 0 ? step('looking at the scopes again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
+  // A path the set cannot look at (past PATH_MAX, a link loop): the record's set stands in, with every tool file found
+  // now, so what was protected is put back and what the command made is removed (fallbackProtectedSet).
+  const now =
+    step('finding the protected files', undefined, () => protectedSetOf(current, layout.writeRoots, layout.userGit)) ??
+    step('finding the tool files', record.set, () => fallbackProtectedSet(record.set, current, layout.writeRoots));
   // The index and the commits refs name may not carry a protected file the user did not have (git-staged-content.ts).
   violations.push(...step('checking what git stages', [], () => stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots)));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = step('putting back protected files', [], () => restoreProtected(record, now, layout.writeRoots));
   // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
-  // The git aftercare may have moved a `.git` aside to an ordinary name (zotbox-renamed-N), whose names the scan had
-  // left out as git's: then the names are taken from the scopes as they are now.
-  const named = violations.length > 0 ? step('looking at names again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
-  const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, named, layout.writeRoots, [...record.set.paths, ...now.paths]));
+  const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, current, layout.writeRoots, [...record.set.paths, ...now.paths]));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);

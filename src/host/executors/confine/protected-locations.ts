@@ -136,6 +136,22 @@ function toolEntryReasons(toolEntries: readonly string[], writeRoots: readonly s
   return reasons;
 }
 
+/**
+ * Where the set after a call cannot be worked out (protectedSetOf threw: a path zotbox cannot look at), the record's
+ * set stands in, and every ungranted tool file the scan finds now is added to it: one the call made is then absent
+ * from the record, so restoreProtected removes it. Never only the record's: that would keep every new `.envrc`.
+ */
+export function fallbackProtectedSet(recorded: ProtectedSet, inventory: GitInventory, writeRoots: readonly string[]): ProtectedSet {
+  const paths = [...recorded.paths];
+  const reasons = new Map(recorded.reasons);
+  for (const [entry, reason] of toolEntryReasons(inventory.toolEntries, writeRoots)) {
+    if (paths.some((held) => isInsideRoot(entry, held))) continue;
+    paths.push(entry);
+    reasons.set(entry, reason);
+  }
+  return { ...recorded, paths, reasons };
+}
+
 /** A link in a protected place zotbox cannot follow: why, naming each, and how to fix it. */
 export function unresolvedLinksMessage(unresolved: readonly string[]): string {
   return `zotbox cannot tell what the links the user's tools run through lead to: ${unresolved.join('; ')}. The tool runs what such a link leads to, so a file the agent writes could be it. Fix: point the link at a file that exists and that zotbox can read, or remove it`;
