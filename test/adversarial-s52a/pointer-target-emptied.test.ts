@@ -56,3 +56,12 @@ test('control: the move alone (no pointer) keeps the files', async (t) => {
   await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh');
   t.is(notes(ws), NOTES);
 });
+
+// A folder of the user's moved to git's own place (named like .git, no record there): moved aside whole, never emptied.
+test("moving a user's directory to a new .git never gets zotbox to delete its files", async (t) => {
+  const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': 'mkdir -p gitstore && mv notes gitstore/.git\n' });
+  mkdirSync(path.join(ws, 'notes'));
+  writeFileSync(path.join(ws, 'notes/todo.txt'), NOTES);
+  t.log((await agentWrites(t, ws, 'x.txt', 'x\n', 'sh one.sh')).slice(-1200));
+  t.is(notes(ws), NOTES);
+});
