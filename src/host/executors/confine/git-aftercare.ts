@@ -9,7 +9,7 @@ import { lstatSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import { checkCreatedConfig } from './git-config-rules.js';
 import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
-import { readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
+import { pointerNamesNow, readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { movedGitDirectories, movedPointers } from './git-moved-entries.js';
 import { setAsideOrReport } from './set-aside.js';
 
@@ -67,13 +67,8 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     const previous = before.gitEntries.get(entry);
     // The user's own entry: unchanged where it stood, or moved there with its parent.
     const users = sameEntry(previous, state) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
-    if (users !== undefined) {
-      // A pointer of the user's that names another directory than before the call (a link on its way re-pointed, a
-      // relative one moved a level down) would hand git a directory the command chose: it is moved aside, not
-      // followed, and the directory it names is left as it is (it may be the user's: src/, the workspace).
-      if (state.names !== undefined && state.names !== users.names) record(entry, `it names another directory than before the call; ${setPointerAside(entry)}`, () => undefined);
-      continue;
-    }
+    // What it names now is judged last (setAsideRepointedPointers), after zotbox's own moves.
+    if (users !== undefined) continue;
     // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
     if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
     const reason =
@@ -105,6 +100,27 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
   }
   // A directory the command made unreadable may hide anything: nothing to undo, so the run stops and says where.
   for (const directory of after.unreadable) violations.push({ path: directory, reason: 'it cannot be listed, so zotbox cannot check it for git metadata; restore its permissions and review it' });
+  return violations;
+}
+
+/**
+ * A gitfile or .git link of the user's (unchanged where it stood, or moved there with its parent) that names another
+ * directory now than before the call (a link on its way re-pointed, a relative one moved a level down, a dangling
+ * link that zotbox's own set-aside filled) would hand git a directory the command chose: it is moved aside, not
+ * followed, and the directory it names is left as it is (it may be the user's: src/, the workspace). One that names
+ * nothing now is kept. Looked at afresh, after every move the aftercare made, so it judges what zotbox leaves.
+ */
+export function setAsideRepointedPointers(before: GitInventory, after: GitInventory): GitViolation[] {
+  const violations: GitViolation[] = [];
+  const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
+  for (const [entry, state] of after.gitEntries) {
+    if (state.kind !== 'file' && state.kind !== 'link') continue;
+    const previous = before.gitEntries.get(entry);
+    const users = sameEntry(previous, state) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
+    if (users === undefined) continue; // a new pointer: undone by removeUnsafeGitChanges
+    const names = pointerNamesNow(entry, state);
+    if (names !== undefined && names !== users.names) violations.push({ path: entry, reason: `it names another directory than before the call; ${setPointerAside(entry)}` });
+  }
   return violations;
 }
 

@@ -22,6 +22,7 @@ import {
   type BigIntStats,
   type Dirent,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
 import { setAside } from './set-aside.js';
@@ -342,19 +343,23 @@ function restore(directory: string, relative: string, before: GitDirectoryRecord
   return true;
 }
 
-/** What the HEAD of a git directory moved aside is renamed to: git opens no directory without a HEAD. */
+/** What the HEAD of a git directory moved aside is renamed to, with a random part: a name the command made cannot take it. */
 const SET_ASIDE_HEAD = 'HEAD.zotbox-set-aside';
 
-/** Renames the HEAD git would open in a directory set aside (found by git's name), so that git opens it no more; what it did. */
+/** Renames the HEAD git would open in a directory set aside (found by git's name) to a free name, so that git opens it no more; what it did. */
 function unopenable(directory: string): string {
-  const head = path.join(directory, 'HEAD');
   if (!foundByName(directory, 'HEAD')) return '';
-  try {
-    renameSync(head, path.join(directory, SET_ASIDE_HEAD));
-    return `, its HEAD renamed ${SET_ASIDE_HEAD} so that git does not open it`;
-  } catch (error) {
-    return `; renaming its HEAD failed (${(error as NodeJS.ErrnoException).code ?? String(error)}), so git still opens it`;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const name = `${SET_ASIDE_HEAD}-${randomBytes(6).toString('hex')}`;
+    if (lstatSync(path.join(directory, name), { throwIfNoEntry: false }) !== undefined) continue;
+    try {
+      renameSync(path.join(directory, 'HEAD'), path.join(directory, name));
+      return `, its HEAD renamed ${name} so that git does not open it`;
+    } catch (error) {
+      return `; renaming its HEAD failed (${(error as NodeJS.ErrnoException).code ?? String(error)}), so git still opens it: do not run git there`;
+    }
   }
+  return '; no free name for its HEAD, so git still opens it: do not run git there';
 }
 
 /** Puts back what stood at `relative` before (removing what stands there now); false when its bytes were not kept. */

@@ -279,6 +279,20 @@ function namedDirectory(entry: string, written: string | undefined): string | un
   }
 }
 
+/** What a .git link or gitfile at `entry` names now (device and inode of the directory), read afresh; undefined when nothing. */
+export function pointerNamesNow(entry: string, state: GitEntryState): string | undefined {
+  const written = state.kind === 'link' ? readLinkText(entry) : state.kind === 'file' ? /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim() : undefined;
+  return namedDirectory(entry, written);
+}
+
+function readLinkText(entry: string): string | undefined {
+  try {
+    return readlinkSync(entry);
+  } catch {
+    return undefined; // gone or replaced: names nothing zotbox can follow
+  }
+}
+
 /** Every driver any config in the inventory defines: all of them are switched off for the call. */
 export function gitDriversOf(inventory: GitInventory): GitDriverNames {
   const all = [...inventory.configTexts.values()].map(configuredDrivers);

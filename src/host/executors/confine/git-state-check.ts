@@ -5,7 +5,7 @@
 // and ZB_CONFINEMENT_GIT_PROGRAM, ZB_CONFINEMENT_PROTECTED_FILE or ZB_CONFINEMENT_NAME_UNSAFE stops the run.
 import { ZotboxError } from '../../../errors.js';
 import { setAsideNewUnsafeNames, unsafeNameError } from './agent-name-checks.js';
-import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, snapshotControlFiles, type GitViolation } from './git-aftercare.js';
+import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, setAsideRepointedPointers, snapshotControlFiles, type GitViolation } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
 import { fallbackProtectedSet, protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
@@ -28,8 +28,6 @@ function skippedOf(layout: SandboxLayout): string[] {
  * when `snapshot` is given (nothing bound them read-only).
  */
 export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory, record: ProtectedRecord, snapshot?: ReadonlyMap<string, string>): void {
-  // No size limit here: whatever the command made must all be checked, however many directories it made.
-  const after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
   const violations: GitViolation[] = [];
   // Each step runs whatever an earlier one met: an error in one is a violation (the run stops), never a raw error
   // that leaves the rest of what the command did in place.
@@ -41,7 +39,10 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
       return fallback;
     }
   };
+  // Gitfiles an unconfined command rewrote are put back first, so that what is judged below is what stays.
   violations.push(...step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot))));
+  // No size limit here: whatever the command made must all be checked, however many directories it made.
+  const after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
   violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after)));
   // The git aftercare may have moved a `.git` or a pointer aside (zotbox-renamed-N): what it held (tool files, names
   // the scan had left out as git's) now lies at an ordinary name. Then the scopes are looked at as they are now.
@@ -50,13 +51,15 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // now, so what was protected is put back and what the command made is removed (fallbackProtectedSet).
   const now =
     step('finding the protected files', undefined, () => protectedSetOf(current, layout.writeRoots, layout.userGit)) ??
-    step('finding the tool files', record.set, () => fallbackProtectedSet(record.set, current, layout.writeRoots));
+    step('finding the tool files', record.set, () => fallbackProtectedSet(record.set, current, layout.writeRoots, () => protectedSetOf(before, layout.writeRoots, layout.userGit)));
   // The index and the commits refs name may not carry a protected file the user did not have (git-staged-content.ts).
   violations.push(...step('checking what git stages', [], () => stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots)));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = step('putting back protected files', [], () => restoreProtected(record, now, layout.writeRoots));
   // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
   const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, current, layout.writeRoots, [...record.set.paths, ...now.paths]));
+  // Last, after every move zotbox made: a user's pointer that names another directory now is moved aside.
+  violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, after)));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);

@@ -137,19 +137,27 @@ function toolEntryReasons(toolEntries: readonly string[], writeRoots: readonly s
 }
 
 /**
- * Where the set after a call cannot be worked out (protectedSetOf threw: a path zotbox cannot look at), the record's
- * set stands in, and every ungranted tool file the scan finds now is added to it: one the call made is then absent
- * from the record, so restoreProtected removes it. Never only the record's: that would keep every new `.envrc`.
+ * Where the set after a call cannot be worked out (protectedSetOf threw: a path zotbox cannot look at, made by the
+ * command), the set the inventory before the call gives now stands in (`fromBefore`: its directories' module entries
+ * listed afresh, so a new `gettext.py` beside a script a hook runs is found), else the record's; and every ungranted
+ * tool file the scan finds now is added to it. What the call made there is then absent from the record, so
+ * restoreProtected removes it. Never only the record's: that would keep every new `.envrc`.
  */
-export function fallbackProtectedSet(recorded: ProtectedSet, inventory: GitInventory, writeRoots: readonly string[]): ProtectedSet {
-  const paths = [...recorded.paths];
-  const reasons = new Map(recorded.reasons);
+export function fallbackProtectedSet(recorded: ProtectedSet, inventory: GitInventory, writeRoots: readonly string[], fromBefore: () => ProtectedSet): ProtectedSet {
+  let base = recorded;
+  try {
+    base = fromBefore();
+  } catch {
+    // the record's set, as it stands
+  }
+  const paths = [...recorded.paths, ...base.paths.filter((p) => !recorded.paths.includes(p))];
+  const reasons = new Map([...base.reasons, ...recorded.reasons]);
   for (const [entry, reason] of toolEntryReasons(inventory.toolEntries, writeRoots)) {
     if (paths.some((held) => isInsideRoot(entry, held))) continue;
     paths.push(entry);
     reasons.set(entry, reason);
   }
-  return { ...recorded, paths, reasons };
+  return { ...base, paths, reasons };
 }
 
 /** A link in a protected place zotbox cannot follow: why, naming each, and how to fix it. */
