@@ -48,7 +48,7 @@ function undo(entry: string, before: GitEntryState | undefined): void {
  * git entry that breaks the rules (removed, restored, or the user's link put
  * back), and returns what was undone.
  */
-export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory): GitViolation[] {
+export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
   const violations: GitViolation[] = [];
   // Each entry on its own: one that cannot be undone (a path past PATH_MAX, EBUSY) is reported, and the rest are still undone.
   const record = (entry: string, reason: string, fix: () => void) => {
@@ -68,7 +68,8 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     // The user's own entry: unchanged where it stood, or moved there with its parent.
     const users = sameEntry(previous, state) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
     // What it names now is judged last (setAsideRepointedPointers), after zotbox's own moves.
-    if (users !== undefined) continue;
+    // A gitfile zotbox put back (restoreControlFiles) is the user's too, whatever inode the put-back gave it.
+    if (users !== undefined || restored.has(entry)) continue;
     // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
     if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
     const reason =
@@ -110,13 +111,13 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
  * followed, and the directory it names is left as it is (it may be the user's: src/, the workspace). One that names
  * nothing now is kept. Looked at afresh, after every move the aftercare made, so it judges what zotbox leaves.
  */
-export function setAsideRepointedPointers(before: GitInventory, after: GitInventory): GitViolation[] {
+export function setAsideRepointedPointers(before: GitInventory, after: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
   const violations: GitViolation[] = [];
   const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
   for (const [entry, state] of after.gitEntries) {
     if (state.kind !== 'file' && state.kind !== 'link') continue;
     const previous = before.gitEntries.get(entry);
-    const users = sameEntry(previous, state) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
+    const users = sameEntry(previous, state) || restored.has(entry) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
     if (users === undefined) continue; // a new pointer: undone by removeUnsafeGitChanges
     const names = pointerNamesNow(entry, state);
     if (names !== undefined && names !== users.names) violations.push({ path: entry, reason: `it names another directory than before the call; ${setPointerAside(entry)}` });

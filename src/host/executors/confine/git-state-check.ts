@@ -40,10 +40,12 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
     }
   };
   // Gitfiles an unconfined command rewrote are put back first, so that what is judged below is what stays.
-  violations.push(...step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot))));
+  const putBack = step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot)));
+  violations.push(...putBack);
+  const restored = new Set(putBack.map((v) => v.path));
   // No size limit here: whatever the command made must all be checked, however many directories it made.
   const after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
-  violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after)));
+  violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after, restored)));
   // The git aftercare may have moved a `.git` or a pointer aside (zotbox-renamed-N): what it held (tool files, names
   // the scan had left out as git's) now lies at an ordinary name. Then the scopes are looked at as they are now.
   const current = violations.length > 0 ? step('looking at the scopes again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
@@ -59,7 +61,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
   const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, current, layout.writeRoots, [...record.set.paths, ...now.paths]));
   // Last, after every move zotbox made: a user's pointer that names another directory now is moved aside.
-  violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, after)));
+  violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, after, restored)));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);
