@@ -19,7 +19,8 @@ git init -q gitstore
 printf '#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n' > gitstore/.git/hooks/pre-commit
 chmod +x gitstore/.git/hooks/pre-commit
 `;
-const TWO = 'mv gitstore/zotbox-renamed-1/HEAD.zotbox-set-aside gitstore/zotbox-renamed-1/HEAD\n';
+// The set-aside HEAD's name has a random part now; the agent reads it (ls) and renames it back.
+const TWO = 'for f in gitstore/zotbox-renamed-1/HEAD.zotbox-set-aside*; do mv "$f" gitstore/zotbox-renamed-1/HEAD; done\n';
 
 async function twoRuns(t: import('ava').ExecutionContext, one: string, two: string): Promise<string> {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': one, 'two.sh': two });
