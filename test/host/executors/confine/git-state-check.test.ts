@@ -22,7 +22,7 @@ test('a gitfile an unconfined command rewrote is put back before the scan: the f
   const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
   writeFileSync(path.join(ws, 'lib/.git'), 'gitdir: ../docs\n');
   const error = t.throws(() => check.finish());
-  t.regex(error?.message ?? '', /lib\/\.git \(an existing gitfile was changed; its content was restored\)/u);
+  t.regex(error.message, /lib\/\.git \(an existing gitfile was changed; its content was restored\)/u);
   t.is(readFileSync(path.join(ws, 'lib/.git'), 'utf8'), 'gitdir: ../gitstore/lib\n');
   t.is(readFileSync(path.join(ws, 'docs/HEAD'), 'utf8'), 'the head of the document\n');
   t.is(readFileSync(path.join(ws, 'docs/notes.txt'), 'utf8'), 'notes\n');
