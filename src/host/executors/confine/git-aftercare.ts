@@ -11,6 +11,7 @@ import { checkCreatedConfig } from './git-config-rules.js';
 import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
 import { pointerNamesNow, readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { movedGitDirectories, movedPointers } from './git-moved-entries.js';
+import { linkOnTheWay } from './protected-locations.js';
 import { setAsideOrReport } from './set-aside.js';
 
 export interface GitViolation {
@@ -114,13 +115,24 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
 export function setAsideRepointedPointers(before: GitInventory, after: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
   const violations: GitViolation[] = [];
   const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
+  const users = new Map<string, GitEntryState>();
   for (const [entry, state] of after.gitEntries) {
     if (state.kind !== 'file' && state.kind !== 'link') continue;
     const previous = before.gitEntries.get(entry);
-    const users = sameEntry(previous, state) || restored.has(entry) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
-    if (users === undefined) continue; // a new pointer: undone by removeUnsafeGitChanges
-    const names = pointerNamesNow(entry, state);
-    if (names !== undefined && names !== users.names) violations.push({ path: entry, reason: `it names another directory than before the call; ${setPointerAside(entry)}` });
+    const earlier = sameEntry(previous, state) || restored.has(entry) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
+    if (earlier !== undefined) users.set(entry, earlier); // a new pointer: undone by removeUnsafeGitChanges
+  }
+  // Until nothing changes: a pointer moved aside (a `.git` link still leads where it led) may be what another
+  // pointer, kept in an earlier pass because it named nothing, names now.
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const [entry, earlier] of users) {
+      const names = pointerNamesNow(entry, after.gitEntries.get(entry) ?? earlier);
+      if (names === undefined || names === earlier.names) continue;
+      violations.push({ path: entry, reason: `it names another directory than before the call; ${setPointerAside(entry)}` });
+      users.delete(entry);
+      moved = true;
+    }
   }
   return violations;
 }
@@ -133,9 +145,15 @@ export function snapshotControlFiles(inventory: GitInventory): Map<string, strin
 }
 
 /** Restores gitfiles an unconfined command changed. */
-export function restoreControlFiles(snapshot: ReadonlyMap<string, string>): GitViolation[] {
+export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, writeRoots: readonly string[]): GitViolation[] {
   const violations: GitViolation[] = [];
   for (const [file, text] of snapshot) {
+    // Never through a link: a directory on the way replaced by one would have zotbox remove and write outside the scopes.
+    const detour = linkOnTheWay(file, writeRoots);
+    if (detour !== undefined) {
+      violations.push({ path: file, reason: `${detour} on the way to this gitfile is not a plain directory now (a link?); zotbox follows no link to put it back, so review it` });
+      continue;
+    }
     if (readSmallFile(file) === text) continue;
     rmSync(file, { recursive: true, force: true });
     writeFileSync(file, text, { mode: 0o644, flag: 'wx' });

@@ -40,7 +40,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
     }
   };
   // Gitfiles an unconfined command rewrote are put back first, so that what is judged below is what stays.
-  const putBack = step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot)));
+  const putBack = step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot, layout.writeRoots)));
   violations.push(...putBack);
   const restored = new Set(putBack.map((v) => v.path));
   // No size limit here: whatever the command made must all be checked, however many directories it made.

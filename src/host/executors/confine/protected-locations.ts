@@ -385,7 +385,7 @@ export interface ProtectedChange {
  * (missing ones are fine: they are made anew); undefined when `p` is reached through plain directories alone.
  * A path in no write root is never acted on.
  */
-function linkOnTheWay(p: string, writeRoots: readonly string[]): string | undefined {
+export function linkOnTheWay(p: string, writeRoots: readonly string[]): string | undefined {
   const root = writeRoots.filter((r) => isInsideRoot(p, r)).sort((a, b) => b.length - a.length)[0];
   if (root === undefined) return p;
   const steps = path
