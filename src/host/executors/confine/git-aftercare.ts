@@ -38,6 +38,22 @@ function setPointerAside(entry: string): string {
     : `zotbox moved it to ${outcome.movedTo}: git no longer follows it; move it back once what it names is checked`;
 }
 
+/**
+ * The .git entries after the call that are the user's, each with its state before the call: unchanged where it stood,
+ * moved there with its parent (git-moved-entries.ts), or a gitfile zotbox put back (`restored`, whatever inode the
+ * put-back gave it).
+ */
+function usersEntries(before: GitInventory, after: GitInventory, restored: ReadonlySet<string>): Map<string, GitEntryState> {
+  const moved = movedPointers(before.gitEntries, after.gitEntries);
+  const users = new Map<string, GitEntryState>();
+  for (const [entry, state] of after.gitEntries) {
+    const previous = before.gitEntries.get(entry);
+    const earlier = sameEntry(previous, state) || restored.has(entry) ? previous : previous === undefined ? moved.get(entry) : undefined;
+    if (earlier !== undefined) users.set(entry, earlier);
+  }
+  return users;
+}
+
 /** Removes what a command left at `entry`, putting back the user's link if one stood there. */
 function undo(entry: string, before: GitEntryState | undefined): void {
   rmSync(entry, { recursive: true, force: true });
@@ -63,14 +79,11 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
     });
     violations.push(...found, ...(failed === undefined ? [] : [{ path: directory, reason: `zotbox could not check it (${failed}): review it by hand` }]));
   };
-  const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
+  // The user's own entries are kept here; what a pointer among them names now is judged last (setAsideRepointedPointers).
+  const users = usersEntries(before, after, restored);
   for (const [entry, state] of after.gitEntries) {
     const previous = before.gitEntries.get(entry);
-    // The user's own entry: unchanged where it stood, or moved there with its parent.
-    const users = sameEntry(previous, state) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
-    // What it names now is judged last (setAsideRepointedPointers), after zotbox's own moves.
-    // A gitfile zotbox put back (restoreControlFiles) is the user's too, whatever inode the put-back gave it.
-    if (users !== undefined || restored.has(entry)) continue;
+    if (users.has(entry)) continue;
     // A .git directory, new or made anew, is checked entry by entry below, as a repository of its own.
     if (state.kind === 'directory' && (previous === undefined || previous.kind === 'directory')) continue;
     const reason =
@@ -114,14 +127,8 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
  */
 export function setAsideRepointedPointers(before: GitInventory, after: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
   const violations: GitViolation[] = [];
-  const movedEntries = movedPointers(before.gitEntries, after.gitEntries);
-  const users = new Map<string, GitEntryState>();
-  for (const [entry, state] of after.gitEntries) {
-    if (state.kind !== 'file' && state.kind !== 'link') continue;
-    const previous = before.gitEntries.get(entry);
-    const earlier = sameEntry(previous, state) || restored.has(entry) ? previous : previous === undefined ? movedEntries.get(entry) : undefined;
-    if (earlier !== undefined) users.set(entry, earlier); // a new pointer: undone by removeUnsafeGitChanges
-  }
+  // A new pointer is not among them: removeUnsafeGitChanges undid it.
+  const users = new Map([...usersEntries(before, after, restored)].filter(([, earlier]) => earlier.kind === 'file' || earlier.kind === 'link'));
   // Until nothing changes: a pointer moved aside (a `.git` link still leads where it led) may be what another
   // pointer, kept in an earlier pass because it named nothing, names now.
   for (let moved = true; moved; ) {
