@@ -49,8 +49,9 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // The git aftercare may have moved a `.git` or a pointer aside (zotbox-renamed-N): what it held (tool files, names
   // the scan had left out as git's) now lies at an ordinary name. Then the scopes are looked at as they are now.
   const current = violations.length > 0 ? step('looking at the scopes again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
-  // A path the set cannot look at (past PATH_MAX, a link loop): the record's set stands in, with every tool file found
-  // now, so what was protected is put back and what the command made is removed (fallbackProtectedSet).
+  // A path the set cannot look at (past PATH_MAX, a link loop): the set the inventory before the call gives now stands
+  // in (else the record's), with every tool file found now, so what was protected is put back and what the command
+  // made is removed (fallbackProtectedSet).
   const now =
     step('finding the protected files', undefined, () => protectedSetOf(current, layout.writeRoots, layout.userGit)) ??
     step('finding the tool files', record.set, () => fallbackProtectedSet(record.set, current, layout.writeRoots, () => protectedSetOf(before, layout.writeRoots, layout.userGit)));
@@ -58,7 +59,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   violations.push(...step('checking what git stages', [], () => stagedContentViolations(before, after, record, [...record.set.locations, ...now.locations], layout.writeRoots)));
   // Then what the user's other tools run (and what git config names outside git directories) is put back (issue 21 §3, §5).
   const changes = step('putting back protected files', [], () => restoreProtected(record, now, layout.writeRoots));
-  // Last, so the checks above saw what the command left where it left it: new names read as options or code go aside.
+  // Then, so the checks above saw what the command left where it left it: new names read as options or code go aside.
   const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, current, layout.writeRoots, [...record.set.paths, ...now.paths]));
   // Last, after every move zotbox made: a user's pointer that names another directory now is moved aside.
   violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, after, restored)));
