@@ -257,7 +257,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   for (const [entry, state] of gitEntries) {
     if (state.kind === 'directory') addGitDirectory(entry, false);
     if (state.kind !== 'link' && state.kind !== 'file') continue;
-    const written = state.kind === 'link' ? state.link : /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim();
+    const written = state.kind === 'link' ? state.link : gitfileTarget(entry);
     // A link's inode too, and what each pointer names: one moved with its parent is found by them (git-moved-entries.ts).
     const ino = state.kind === 'link' ? inodeOf(entry, unreadable) : state.ino;
     const names = namedDirectory(entry, written);
@@ -279,9 +279,14 @@ function namedDirectory(entry: string, written: string | undefined): string | un
   }
 }
 
+/** What a gitfile says git's directory is (its `gitdir:` line, as written), or undefined. */
+export function gitfileTarget(file: string): string | undefined {
+  return /^gitdir:\s*(.*)$/mu.exec(readSmallFile(file) ?? '')?.[1]?.trim();
+}
+
 /** What a .git link or gitfile at `entry` names now (device and inode of the directory), read afresh; undefined when nothing. */
 export function pointerNamesNow(entry: string, state: GitEntryState): string | undefined {
-  const written = state.kind === 'link' ? readLinkText(entry) : state.kind === 'file' ? /^gitdir:\s*(.*)$/mu.exec(readSmallFile(entry) ?? '')?.[1]?.trim() : undefined;
+  const written = state.kind === 'link' ? readLinkText(entry) : state.kind === 'file' ? gitfileTarget(entry) : undefined;
   return namedDirectory(entry, written);
 }
 
