@@ -17,6 +17,7 @@ import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { moduleEntriesLocation } from './python-installed-names.js';
 import { commandWords, derivedPrograms, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
+import { commondirDirectory, gitfileDirectory } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
@@ -130,8 +131,9 @@ function repositoryOf(dotGit: string, top: string, problems: Problems): Reposito
   let gitDirectory: string | undefined;
   if (stats?.isDirectory() === true) gitDirectory = real.path;
   else if (stats?.isFile() === true) {
-    const written = /^gitdir:\s*(.*?)\s*$/mu.exec(textAt(real.path, problems) ?? '')?.[1];
-    if (written !== undefined && written !== '') {
+    const text = textAt(real.path, problems);
+    const written = text === undefined ? undefined : gitfileDirectory(text);
+    if (written !== undefined) {
       const target = resolveCanonicalPath(path.resolve(path.dirname(real.path), written));
       if (target.ok) gitDirectory = target.path;
     }
@@ -141,8 +143,9 @@ function repositoryOf(dotGit: string, top: string, problems: Problems): Reposito
 }
 
 function commonDirectoryOf(gitDirectory: string, problems: Problems): string {
-  const written = textAt(path.join(gitDirectory, 'commondir'), problems)?.trim();
-  if (written === undefined || written === '') return gitDirectory;
+  const text = textAt(path.join(gitDirectory, 'commondir'), problems);
+  const written = text === undefined ? undefined : commondirDirectory(text);
+  if (written === undefined) return gitDirectory;
   const common = resolveCanonicalPath(path.resolve(gitDirectory, written));
   return common.ok ? common.path : gitDirectory;
 }

@@ -6,6 +6,7 @@
 // git writes as data, anything else is put back as it was or removed. What fails
 // is undone, and the caller stops the run.
 import { lstatSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { checkCreatedConfig } from './git-config-rules.js';
 import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
@@ -40,8 +41,8 @@ function setPointerAside(entry: string): string {
 
 /**
  * The .git entries after the call that are the user's, each with its state before the call: unchanged where it stood,
- * moved there with its parent (git-moved-entries.ts), or a gitfile zotbox put back (`restored`, whatever inode the
- * put-back gave it).
+ * moved there with its parent (git-moved-entries.ts), or a gitfile or .git link zotbox put back (`restored`, whatever
+ * inode the put-back gave it).
  */
 function usersEntries(before: GitInventory, after: GitInventory, restored: ReadonlySet<string>): Map<string, GitEntryState> {
   const moved = movedPointers(before.gitEntries, after.gitEntries);
@@ -54,18 +55,21 @@ function usersEntries(before: GitInventory, after: GitInventory, restored: Reado
   return users;
 }
 
-/** Removes what a command left at `entry`, putting back the user's link if one stood there. */
-function undo(entry: string, before: GitEntryState | undefined): void {
+/** Removes what a command left at `entry`, putting back the user's link if one stood there (added to `restored`). */
+function undo(entry: string, before: GitEntryState | undefined, restored: Set<string>): void {
   rmSync(entry, { recursive: true, force: true });
-  if (before?.kind === 'link' && before.link !== undefined) symlinkSync(before.link, entry);
+  if (before?.kind !== 'link' || before.link === undefined) return;
+  symlinkSync(before.link, entry);
+  // The user's link again, and what it names now is judged with theirs last (setAsideRepointedPointers).
+  restored.add(entry);
 }
 
 /**
  * Compares the inventory after a command with the one before it, undoes every
  * git entry that breaks the rules (removed, restored, or the user's link put
- * back), and returns what was undone.
+ * back: added to `restored`), and returns what was undone.
  */
-export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
+export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory, restored: Set<string> = new Set()): GitViolation[] {
   const violations: GitViolation[] = [];
   // Each entry on its own: one that cannot be undone (a path past PATH_MAX, EBUSY) is reported, and the rest are still undone.
   const record = (entry: string, reason: string, fix: () => void) => {
@@ -92,7 +96,7 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
         : state.kind === 'file'
           ? "a gitfile points git at another directory's config and hooks"
           : 'a .git entry that is neither a file nor a directory';
-    record(entry, reason, () => undo(entry, previous));
+    record(entry, reason, () => undo(entry, previous, restored));
   }
   // Each git directory is a closed world of data (git-directory-state.ts), also one that stopped looking like a repository.
   const moved = movedGitDirectories(before, after);
@@ -119,22 +123,23 @@ export function removeUnsafeGitChanges(before: GitInventory, after: GitInventory
 }
 
 /**
- * A gitfile or .git link of the user's (unchanged where it stood, or moved there with its parent) that names another
- * directory now than before the call (a link on its way re-pointed, a relative one moved a level down, a dangling
- * link that zotbox's own set-aside filled) would hand git a directory the command chose: it is moved aside, not
- * followed, and the directory it names is left as it is (it may be the user's: src/, the workspace). One that names
- * nothing now is kept. Looked at afresh, after every move the aftercare made, so it judges what zotbox leaves.
+ * A gitfile or .git link of the user's (unchanged where it stood, moved there with its parent by the command or by
+ * zotbox's own set-aside, or put back by zotbox) that names another directory now than before the call (a link on its
+ * way re-pointed, a relative one moved a level down, a dangling link that zotbox's own set-aside filled) would hand
+ * git a directory the command chose: it is moved aside, not followed, and the directory it names is left as it is (it
+ * may be the user's: src/, the workspace). One that names nothing now is kept. `final` is a scan taken after every move
+ * the aftercare made, so each pointer is judged where it lies and by what it names when zotbox is done.
  */
-export function setAsideRepointedPointers(before: GitInventory, after: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
+export function setAsideRepointedPointers(before: GitInventory, final: GitInventory, restored: ReadonlySet<string> = new Set()): GitViolation[] {
   const violations: GitViolation[] = [];
   // A new pointer is not among them: removeUnsafeGitChanges undid it.
-  const users = new Map([...usersEntries(before, after, restored)].filter(([, earlier]) => earlier.kind === 'file' || earlier.kind === 'link'));
+  const users = new Map([...usersEntries(before, final, restored)].filter(([, earlier]) => earlier.kind === 'file' || earlier.kind === 'link'));
   // Until nothing changes: a pointer moved aside (a `.git` link still leads where it led) may be what another
   // pointer, kept in an earlier pass because it named nothing, names now.
   for (let moved = true; moved; ) {
     moved = false;
     for (const [entry, earlier] of users) {
-      const names = pointerNamesNow(entry, after.gitEntries.get(entry) ?? earlier);
+      const names = pointerNamesNow(entry, final.gitEntries.get(entry) ?? earlier);
       if (names === undefined || names === earlier.names) continue;
       violations.push({ path: entry, reason: `it names another directory than before the call; ${setPointerAside(entry)}` });
       users.delete(entry);
@@ -151,9 +156,15 @@ export function snapshotControlFiles(inventory: GitInventory): Map<string, strin
   return snapshot;
 }
 
-/** Restores gitfiles an unconfined command changed. */
-export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, writeRoots: readonly string[]): GitViolation[] {
+/**
+ * Restores gitfiles an unconfined command changed, each on its own: one that cannot be put back is reported and the
+ * rest are still put back. One whose folder is gone (`mv lib lib2`) went with it: it is found where it lies by its
+ * inode and judged by what it names (setAsideRepointedPointers).
+ */
+export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, writeRoots: readonly string[]): { violations: GitViolation[]; restored: Set<string> } {
   const violations: GitViolation[] = [];
+  // Only the gitfiles put back: whatever stands at one that was not is judged as the command's.
+  const restored = new Set<string>();
   for (const [file, text] of snapshot) {
     // Never through a link: a directory on the way replaced by one would have zotbox remove and write outside the scopes.
     const detour = linkOnTheWay(file, writeRoots);
@@ -161,12 +172,27 @@ export function restoreControlFiles(snapshot: ReadonlyMap<string, string>, write
       violations.push({ path: file, reason: `${detour} on the way to this gitfile is not a plain directory now (a link?); zotbox follows no link to put it back, so review it` });
       continue;
     }
-    if (readSmallFile(file) === text) continue;
-    rmSync(file, { recursive: true, force: true });
-    writeFileSync(file, text, { mode: 0o644, flag: 'wx' });
-    violations.push({ path: file, reason: 'an existing gitfile was changed; its content was restored' });
+    if (readSmallFile(file) === text || !folderStands(file)) continue;
+    const failed = attempt(() => {
+      rmSync(file, { recursive: true, force: true });
+      writeFileSync(file, text, { mode: 0o644, flag: 'wx' });
+    });
+    if (failed === undefined) restored.add(file);
+    violations.push({
+      path: file,
+      reason: failed === undefined ? 'an existing gitfile was changed; its content was restored' : `an existing gitfile was changed; putting it back failed (${failed}): review it by hand`,
+    });
   }
-  return violations;
+  return { violations, restored };
+}
+
+/** Whether the folder holding `file` is still a directory (one that cannot be looked at counts as standing: put back or report). */
+function folderStands(file: string): boolean {
+  try {
+    return lstatSync(path.dirname(file), { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return true;
+  }
 }
 
 export function gitProgramError(violations: readonly GitViolation[]): ZotboxError {

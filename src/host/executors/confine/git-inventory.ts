@@ -17,6 +17,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
 import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-state.js';
+import { commondirDirectory, gitfileDirectory } from './git-pointer-text.js';
 import { DirectoryWatch } from './directory-watch.js';
 import { ScopeWalker } from './scope-walk.js';
 
@@ -248,7 +249,8 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
         if (target !== undefined && /^config(\.worktree)?$/iu.test(name)) addConfig(target);
       } else if (/^config(\.worktree)?$/iu.test(name)) addConfig(full);
       else if (name.toLowerCase() === 'commondir') {
-        const common = insideScopes(directory, readSmallFile(full)?.trim());
+        const text = readSmallFile(full);
+        const common = insideScopes(directory, text === undefined || text === OVERSIZED ? undefined : commondirDirectory(text));
         if (common !== undefined) addGitDirectory(common, true);
       }
     }
@@ -279,9 +281,10 @@ function namedDirectory(entry: string, written: string | undefined): string | un
   }
 }
 
-/** What a gitfile says git's directory is (its `gitdir:` line, as written), or undefined. */
+/** What a gitfile says git's directory is, read as git reads it (git-pointer-text.ts), or undefined. */
 export function gitfileTarget(file: string): string | undefined {
-  return /^gitdir:\s*(.*)$/mu.exec(readSmallFile(file) ?? '')?.[1]?.trim();
+  const text = readSmallFile(file);
+  return text === undefined || text === OVERSIZED ? undefined : gitfileDirectory(text);
 }
 
 /** What a .git link or gitfile at `entry` names now (device and inode of the directory), read afresh; undefined when nothing. */

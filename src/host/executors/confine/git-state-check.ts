@@ -39,10 +39,13 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
       return fallback;
     }
   };
-  // Gitfiles an unconfined command rewrote are put back first, so that what is judged below is what stays.
-  const putBack = step('putting back gitfiles', [], () => (snapshot === undefined ? [] : restoreControlFiles(snapshot, layout.writeRoots)));
-  violations.push(...putBack);
-  const restored = new Set(putBack.map((v) => v.path));
+  // Gitfiles an unconfined command rewrote are put back first, so that what is judged below is what stays; the user's
+  // links zotbox puts back join them in `restored` (removeUnsafeGitChanges).
+  const putBack = step('putting back gitfiles', { violations: [], restored: new Set<string>() }, () =>
+    snapshot === undefined ? { violations: [], restored: new Set<string>() } : restoreControlFiles(snapshot, layout.writeRoots),
+  );
+  violations.push(...putBack.violations);
+  const restored = putBack.restored;
   // No size limit here: whatever the command made must all be checked, however many directories it made.
   const after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
   violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after, restored)));
@@ -61,8 +64,11 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   const changes = step('putting back protected files', [], () => restoreProtected(record, now, layout.writeRoots));
   // Then, so the checks above saw what the command left where it left it: new names read as options or code go aside.
   const names = step('setting aside unsafe names', [], () => setAsideNewUnsafeNames(before, current, layout.writeRoots, [...record.set.paths, ...now.paths]));
-  // Last, after every move zotbox made: a user's pointer that names another directory now is moved aside.
-  violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, after, restored)));
+  // Last, after every move zotbox made: each user's pointer, found where it lies now (zotbox's set-asides may have
+  // carried it), that names another directory now is moved aside.
+  const moved = violations.length > 0 || changes.length > 0 || names.length > 0;
+  const final = moved ? step('looking at the scopes once more', current, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : current;
+  violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, final, restored)));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
   if (names.length > 0) throw unsafeNameError(names);

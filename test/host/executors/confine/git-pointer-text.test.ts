@@ -1,0 +1,51 @@
+// zotbox reads a gitfile and a commondir file exactly as git does: a directory zotbox reads another name from than
+// git is one it never judges. Each case states by hand what git reads, and real git confirms it: it opens the
+// directory named, or refuses the gitfile.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { commondirDirectory, gitfileDirectory } from '../../../../src/host/executors/confine/git-pointer-text.js';
+import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
+import { tempDir } from '../../../fixtures/temp.js';
+
+/** Each gitfile text, and the directory (relative to the gitfile's folder) git reads from it; undefined: git refuses it. */
+const GITFILES: readonly [string, string, string | undefined][] = [
+  ['plain', 'gitdir: store/a\n', 'store/a'],
+  ['carriage returns and blank lines at the end', 'gitdir: store/a\r\n\n\r\n', 'store/a'],
+  ['two spaces: the second is part of the name', 'gitdir:  store/a\n', ' store/a'],
+  ['a space at the end is part of the name', 'gitdir: store/a \n', 'store/a '],
+  ['a later line is part of the name', 'gitdir: \nstore/a\n', '\nstore/a'],
+  ['no space after the colon', 'gitdir:store/a\n', undefined],
+  ['not at the start', '\ngitdir: store/a\n', undefined],
+  ['a NUL ends it', 'gitdir: store/a\0store/b\n', 'store/a'],
+  ['nothing after it', 'gitdir: \n', undefined],
+];
+
+for (const [what, text, expected] of GITFILES) {
+  test(`a gitfile, ${what}: read as git reads it`, (t) => {
+    t.is(gitfileDirectory(text), expected);
+    const ws = realpathSync(tempDir(t, 'zb-pointer-text-'));
+    const work = path.join(ws, 'work');
+    mkdirSync(work);
+    // Every directory either reading could name is a repository, so git's choice shows in what it opens.
+    for (const name of ['store/a', ' store/a', 'store/a ', '\nstore/a', 'store/b']) {
+      const made = spawnSync('git', ['init', '-q', '--bare', path.join(work, name)], { encoding: 'utf8' });
+      t.is(made.status, 0, made.stderr);
+    }
+    writeFileSync(path.join(work, '.git'), text);
+    const opened = spawnSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: work, encoding: 'utf8' });
+    t.is(opened.status === 0 ? opened.stdout.replace(/\n$/u, '') : undefined, expected === undefined ? undefined : path.join(work, expected));
+    // The scan names the same directory (what the aftercare judges), or none.
+    const state = scanGitMetadata([ws]).gitEntries.get(path.join(work, '.git'));
+    t.is(state?.target, expected === undefined ? undefined : path.join(work, expected));
+  });
+}
+
+test('a commondir file: only line ends are taken off its end, and a NUL ends it', (t) => {
+  t.is(commondirDirectory('../..\n'), '../..');
+  t.is(commondirDirectory('../..\r\n\n'), '../..');
+  t.is(commondirDirectory(' ../.. \n'), ' ../.. ');
+  t.is(commondirDirectory('../..\0/elsewhere\n'), '../..');
+  t.is(commondirDirectory('\n'), undefined);
+});
