@@ -18,7 +18,7 @@ mkdir gitstore evil evil/hooks
 ln -s ../evil gitstore/app
 printf '#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n' > evil/hooks/pre-commit
 chmod +x evil/hooks/pre-commit
-rm app/.git
+mv app/.git app/was-git-link
 printf 'gitdir: ../nowhere\\n' > app/.git
 `;
 const TWO = `set -e

@@ -2,7 +2,7 @@
 // as command-isolation.ts `unconfinedCall` drives it: beginGitStateCheck, the command's effects, finish.
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../../src/errors.js';
 import { beginGitStateCheck } from '../../../../src/host/executors/confine/git-state-check.js';
@@ -51,4 +51,24 @@ test('a gitfile that cannot be put back is reported as the command’s, and ever
   // user's, which zotbox did not manage to put back).
   t.regex(error.message, new RegExp(`${first} \\(an existing gitfile was changed; putting it back failed \\([A-Z]+\\): review it by hand\\)`, 'u'));
   t.regex(error.message, new RegExp(`${first} \\(a gitfile points git at another directory's config and hooks; undoing it failed \\([A-Z]+\\)`, 'u'));
+});
+
+test("putting back a gitfile never acts through a link further up its path (the user's other repository outside the scope)", (t) => {
+  const top = realpathSync(tempDir(t, 'zb-put-back-'));
+  const ws = path.join(top, 'ws');
+  mkdirSync(path.join(ws, 'gitstore'), { recursive: true });
+  execFileSync('git', ['init', '-q', '--separate-git-dir', path.join(ws, 'gitstore', 'lib'), path.join(ws, 'packages', 'lib')]);
+  writeFileSync(path.join(ws, 'packages', 'lib', '.git'), 'gitdir: ../../gitstore/lib\n');
+  // Outside the write scope: another checkout of the user's, with the same layout and a repository of its own.
+  const other = path.join(top, 'other');
+  execFileSync('git', ['init', '-q', path.join(other, 'lib')]);
+  const otherHead = readFileSync(path.join(other, 'lib', '.git', 'HEAD'), 'utf8');
+  const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
+  renameSync(path.join(ws, 'packages'), path.join(ws, 'packages.old'));
+  symlinkSync(other, path.join(ws, 'packages'));
+  const error = t.throws(() => check.finish(), { instanceOf: ZotboxError });
+  t.regex(error.message, /packages on the way to this gitfile is not a plain directory now/u);
+  // The other repository keeps its git directory, untouched.
+  t.true(lstatSync(path.join(other, 'lib', '.git')).isDirectory());
+  t.is(readFileSync(path.join(other, 'lib', '.git', 'HEAD'), 'utf8'), otherHead);
 });
