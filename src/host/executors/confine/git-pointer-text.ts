@@ -2,10 +2,15 @@
 // read_gitfile_gently) and a git directory's `commondir` (get_common_dir_noenv). zotbox must read them exactly as
 // git does: a directory zotbox reads another name from than git is a directory zotbox never judges.
 
-/** The text up to the first NUL (git reads the file as a C string), less trailing line ends, and nothing else trimmed. */
-function asGitReadsIt(text: string): string {
+/** The C string git is left with: the first NUL ends it. */
+function upToNul(text: string): string {
   const nul = text.indexOf('\0');
-  return (nul === -1 ? text : text.slice(0, nul)).replace(/[\r\n]+$/u, '');
+  return nul === -1 ? text : text.slice(0, nul);
+}
+
+/** As git reads these files: the line ends at the end of the whole file taken off first, then the first NUL ends it; nothing else trimmed. */
+function asGitReadsIt(text: string): string {
+  return upToNul(text.replace(/[\r\n]+$/u, ''));
 }
 
 /**
@@ -24,4 +29,14 @@ export function gitfileDirectory(text: string): string | undefined {
 export function commondirDirectory(text: string): string | undefined {
   const written = asGitReadsIt(text);
   return written === '' ? undefined : written;
+}
+
+/**
+ * Where a linked worktree is, from its `worktrees/NAME/gitdir` file (worktree.c get_linked_worktree): trailing
+ * whitespace taken off (strbuf_rtrim), the first NUL ends it, then a trailing `/.git` is taken off.
+ */
+export function worktreeLocation(text: string): string | undefined {
+  const written = upToNul(text.replace(/[ \t\n\v\f\r]+$/u, ''));
+  const folder = written.endsWith('/.git') ? written.slice(0, -'/.git'.length) : written;
+  return folder === '' ? undefined : folder;
 }

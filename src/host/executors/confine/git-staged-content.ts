@@ -20,6 +20,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
 import { isHeadLog, isIndexFile, isReflog, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { gitfileTarget, type GitInventory } from './git-inventory.js';
+import { worktreeLocation } from './git-pointer-text.js';
 import { indexFlagViolations } from './git-index-flags.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
 import { amReach, amStateChanges, changedAmStates, previousCheckoutReach, sequencerReach } from './git-sequencer-state.js';
@@ -171,8 +172,9 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
   const worktreeBases = new Map<string, readonly string[]>([['', context.bases]]);
   for (const [relative, state] of after.entries) {
     const name = /^worktrees\/([^/]+)\/gitdir$/u.exec(relative)?.[1];
-    const gitfile = textOf(state)?.trim();
-    if (name !== undefined && gitfile !== undefined && path.isAbsolute(gitfile)) worktreeBases.set(`worktrees/${name}`, [path.dirname(gitfile)]);
+    const text = textOf(state);
+    const worktree = text === undefined ? undefined : worktreeLocation(text);
+    if (name !== undefined && worktree !== undefined && path.isAbsolute(worktree)) worktreeBases.set(`worktrees/${name}`, [worktree]);
   }
   const everyBase = [...new Set([...worktreeBases.values()].flat())];
   for (const relative of refFiles) if (after.entries.get(relative)?.oversized === true) fail(relative, 'it is too large for zotbox to read, so it cannot check the commits it names');

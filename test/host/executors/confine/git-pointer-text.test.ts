@@ -5,7 +5,7 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { commondirDirectory, gitfileDirectory } from '../../../../src/host/executors/confine/git-pointer-text.js';
+import { commondirDirectory, gitfileDirectory, worktreeLocation } from '../../../../src/host/executors/confine/git-pointer-text.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -19,6 +19,7 @@ const GITFILES: readonly [string, string, string | undefined][] = [
   ['no space after the colon', 'gitdir:store/a\n', undefined],
   ['not at the start', '\ngitdir: store/a\n', undefined],
   ['a NUL ends it', 'gitdir: store/a\0store/b\n', 'store/a'],
+  ['line ends come off the end of the whole file, before a NUL ends it', 'gitdir: store/a\n\0', 'store/a\n'],
   ['nothing after it', 'gitdir: \n', undefined],
 ];
 
@@ -29,7 +30,7 @@ for (const [what, text, expected] of GITFILES) {
     const work = path.join(ws, 'work');
     mkdirSync(work);
     // Every directory either reading could name is a repository, so git's choice shows in what it opens.
-    for (const name of ['store/a', ' store/a', 'store/a ', '\nstore/a', 'store/b']) {
+    for (const name of ['store/a', ' store/a', 'store/a ', '\nstore/a', 'store/a\n', 'store/b']) {
       const made = spawnSync('git', ['init', '-q', '--bare', path.join(work, name)], { encoding: 'utf8' });
       t.is(made.status, 0, made.stderr);
     }
@@ -48,4 +49,13 @@ test('a commondir file: only line ends are taken off its end, and a NUL ends it'
   t.is(commondirDirectory(' ../.. \n'), ' ../.. ');
   t.is(commondirDirectory('../..\0/elsewhere\n'), '../..');
   t.is(commondirDirectory('\n'), undefined);
+  t.is(commondirDirectory('../..\n\0'), '../..\n');
+});
+
+test("a linked worktree's gitdir file: trailing whitespace off, a NUL ends it, then its /.git", (t) => {
+  t.is(worktreeLocation('/w/tree/.git\n'), '/w/tree');
+  t.is(worktreeLocation(' /w/tree/.git \t\n'), ' /w/tree');
+  t.is(worktreeLocation('/w/tree/.git\0/elsewhere/.git\n'), '/w/tree');
+  t.is(worktreeLocation('/w/tree\n'), '/w/tree');
+  t.is(worktreeLocation(' \n'), undefined);
 });
