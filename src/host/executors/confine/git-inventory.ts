@@ -65,6 +65,8 @@ export interface GitInventory {
   readonly toolEntries: readonly string[];
   /** Entries named like an option or shell code (policy/agent-file-names.ts), outside .git and package directories, by absolute path. */
   readonly unsafeNames: readonly string[];
+  /** Entries whose names are not UTF-8 (raw bytes, the whole path): nothing in them was looked at (scope-walk.ts). */
+  readonly undecodable: readonly Buffer[];
 }
 
 /** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
@@ -142,6 +144,7 @@ interface Found {
   readonly unreadable: string[];
   readonly toolEntries: string[];
   readonly unsafeNames: string[];
+  readonly undecodable: readonly Buffer[];
 }
 
 /**
@@ -185,12 +188,12 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
   // Every `@` name is kept, at a top or not: one the user had stays theirs even where a command makes a `.git` beside it
   // (agent-name-checks.ts tells which new ones stand at a top).
   const unsafeNames = walk.entries.name.map((found) => found.path).filter((found) => !isInsideToolData(found));
-  return { gitEntries, shaped: [...walk.directories.shaped], unreadable, toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames };
+  return { gitEntries, shaped: [...walk.directories.shaped], unreadable, toolEntries: walk.entries.tool.map((found) => found.path), unsafeNames, undecodable: walk.undecodable };
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
 export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
-  const { gitEntries, shaped, unreadable, toolEntries, unsafeNames } = findGitMetadata(roots, skipped, limit);
+  const { gitEntries, shaped, unreadable, toolEntries, unsafeNames, undecodable } = findGitMetadata(roots, skipped, limit);
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
   const configTexts = new Map<string, string>();
@@ -267,7 +270,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     gitEntries.set(entry, { ...state, ...(ino === undefined ? {} : { ino }), ...(names === undefined ? {} : { names }), ...(target === undefined ? {} : { target }) });
     if (target !== undefined) addGitDirectory(target, true);
   }
-  return { gitEntries, gitDirectories, linkTargets, configTexts, configInodes, todoTexts, records, unreadable, toolEntries, unsafeNames };
+  return { gitEntries, gitDirectories, linkTargets, configTexts, configInodes, todoTexts, records, unreadable, toolEntries, unsafeNames, undecodable };
 }
 
 /** The device and inode of the directory a pointer at `entry` names (`written`, relative to the entry's directory), if it names one. */

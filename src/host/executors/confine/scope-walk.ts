@@ -76,6 +76,11 @@ export interface ScopeWalk<E extends string, D extends string> {
   readonly directories: Readonly<Record<D, readonly string[]>>;
   /** Directories that exist but could not be listed (or stat-ed): callers fail closed on them. */
   readonly unreadable: readonly string[];
+  /**
+   * Entries whose names are not UTF-8, as raw bytes (the whole path): Node spells a name as a string, so one of them
+   * cannot be looked up, and nothing in it is walked. Callers fail closed on them (or rename them, by these bytes).
+   */
+  readonly undecodable: readonly Buffer[];
   /** Directories visited (counted as the uncached walk counted them, missing ones included). */
   readonly visited: number;
   /** Set when `maxDirectories` was passed: the walk stopped there and its lists are incomplete. */
@@ -121,6 +126,8 @@ interface Node {
   readonly matched: readonly (readonly Dirent[])[];
   /** Bit i set: directory predicate i holds for this listing. */
   readonly marks: number;
+  /** The raw names of entries that are not UTF-8 (left out of everything above). */
+  readonly undecodable: readonly Buffer[];
   /** The watch added before the listing was taken (directory-watch.ts); undefined: none (checked by stat). */
   readonly watch: WatchStamp | undefined;
 }
@@ -147,6 +154,14 @@ function countNodes(node: Node | undefined): number {
 
 const NO_ENTRIES: readonly Dirent[] = [];
 const NO_NAMES: readonly string[] = [];
+const NO_RAW_NAMES: readonly Buffer[] = [];
+
+/** The names in `directory` that are not UTF-8, as raw bytes; asked only when a listed name holds U+FFFD (what Node decodes a bad byte to). */
+function undecodableNames(directory: string): readonly Buffer[] {
+  const raw = readdirSync(directory, { encoding: 'buffer' });
+  const bad = raw.filter((name) => !Buffer.from(name.toString('utf8'), 'utf8').equals(name));
+  return bad.length === 0 ? NO_RAW_NAMES : bad;
+}
 
 /**
  * One walker per set of predicates: its cache remembers what those predicates found in each directory. Owned by
@@ -212,6 +227,7 @@ export class ScopeWalker<E extends string, D extends string> {
     const entries = this.entryNames.map((): FoundEntry[] => []);
     const directories = this.directoryNames.map((): string[] => []);
     const unreadable: string[] = [];
+    const undecodable: Buffer[] = [];
     let visited = 0;
     let listed = 0;
     let reused = 0;
@@ -272,6 +288,7 @@ export class ScopeWalker<E extends string, D extends string> {
       if (node.watch === undefined) unwatched++;
       for (let i = 0; i < directories.length; i++) if ((node.marks & (1 << i)) !== 0) directories[i]!.push(directory);
       const prefix = directory === '/' ? '/' : `${directory}/`;
+      for (const name of node.undecodable) undecodable.push(Buffer.concat([Buffer.from(prefix), name]));
       for (let i = 0; i < entries.length; i++) for (const entry of node.matched[i]!) entries[i]!.push({ path: prefix + entry.name, entry });
       for (let i = 0; i < node.subdirectories.length; i++) {
         const full = prefix + node.subdirectories[i]!;
@@ -286,6 +303,7 @@ export class ScopeWalker<E extends string, D extends string> {
       entries: byName(this.entryNames, entries),
       directories: byName(this.directoryNames, directories),
       unreadable,
+      undecodable,
       visited,
       exceeded,
       listed,
@@ -315,8 +333,17 @@ export class ScopeWalker<E extends string, D extends string> {
     // The watch goes on before the listing is read: a change from then on is an event.
     const stamp = measuredClock ? this.watchDirectory(directory, before) : undefined;
     let listing: Dirent[];
+    let undecodable = NO_RAW_NAMES;
     try {
       listing = readdirSync(directory, { withFileTypes: true });
+      // A name that is not UTF-8 reads back with U+FFFD in it, and no path spelled from it leads to the entry: it is
+      // set apart (undecodable), never walked past as if it were not there. A real U+FFFD name sharing its spelling
+      // is set apart with it.
+      if (listing.some((entry) => entry.name.includes('\uFFFD'))) {
+        undecodable = undecodableNames(directory);
+        const spelled = new Set(undecodable.map((name) => name.toString('utf8')));
+        listing = listing.filter((entry) => !spelled.has(entry.name));
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'ENOENT' || code === 'ENOTDIR' ? { gone: true } : { unreadable: true };
@@ -361,6 +388,7 @@ export class ScopeWalker<E extends string, D extends string> {
       children,
       matched: matches === 0 ? this.noMatches : matched.map((list) => (list.length === 0 ? NO_ENTRIES : list)),
       marks,
+      undecodable,
       // Vouched for only if the listing is the watched directory's: the same one, unchanged, before and after it.
       watch: confirmed ? stamp : undefined,
     };

@@ -29,9 +29,11 @@ function isFree(candidate: string): boolean {
  * throws; the rename or removal itself may (EBUSY for a mount point, EACCES for a read-only parent): every caller
  * reports that per entry (setAsideOrReport).
  */
-export function setAside(entry: string, isProtected: (candidate: string) => boolean): string | undefined {
+export function setAside(entry: string | Buffer, isProtected: (candidate: string) => boolean): string | undefined {
+  // A name that is not UTF-8 comes as raw bytes (scope-walk.ts); its folder's path is UTF-8, as the walk reached it.
+  const folder = path.dirname(typeof entry === 'string' ? entry : entry.toString('utf8'));
   for (const name of asideNames()) {
-    const candidate = path.join(path.dirname(entry), name);
+    const candidate = path.join(folder, name);
     if (!isFree(candidate) || isProtected(candidate)) continue;
     renameSync(entry, candidate);
     return candidate;
@@ -47,7 +49,7 @@ export interface AsideOutcome {
 }
 
 /** setAside, never throwing: a rename or removal that fails is reported, and the caller goes on with the next entry. */
-export function setAsideOrReport(entry: string, isProtected: (candidate: string) => boolean): AsideOutcome {
+export function setAsideOrReport(entry: string | Buffer, isProtected: (candidate: string) => boolean): AsideOutcome {
   try {
     const movedTo = setAside(entry, isProtected);
     return movedTo === undefined ? {} : { movedTo };
