@@ -137,7 +137,11 @@ export const ERROR_CODES = {
   ZB_DOCTOR_NOT_ROOT: { exit: 1, summary: 'zotbox doctor --fix-apparmor changes the system AppArmor policy and must run as root; the message gives the commands to run by hand.' },
   ZB_DOCTOR_APPARMOR_LOAD: { exit: 1, summary: 'The AppArmor profile was written but apparmor_parser could not load it (AppArmor 4 is needed); the message says how to remove it.' },
   ZB_DOCTOR_PROFILE_MISSING: { exit: 1, summary: 'The container seccomp profile zotbox ships (profiles/zotbox-seccomp.json) is missing or unreadable in this installation; reinstall zotbox.' },
-  ZB_CONFINEMENT_BIND_UNSAFE: { exit: 1, summary: 'A scope could not be mounted into the sandbox without following a symlink or changing its kind; the command was refused.' },
+  ZB_CONFINEMENT_BIND_UNSAFE: {
+    exit: 1,
+    summary:
+      'A scope could not be mounted into the sandbox without following a symlink or changing its kind, or zotbox could not look at something in a write scope (a path it cannot list or past PATH_MAX, a name that is not UTF-8); the command was refused.',
+  },
   ZB_PROGRAM_PATH_UNSAFE: {
     exit: 1,
     summary:
@@ -164,7 +168,7 @@ export const ERROR_CODES = {
   ZB_CONFINEMENT_NAME_UNSAFE: {
     exit: 1,
     summary:
-      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-", an expanding brace, or "@" at a repository top; a line end or control character; a space before a word starting with "-" or "@"; one of ` ; & | < > " \' \\; a "$" a shell expands; .git excepted); it was moved aside, with what it holds, to a zotbox-renamed-N beside it, and the run stopped.',
+      'A command left a new file or directory whose name the user\'s tools would read as an option or as shell code (a leading "-", an expanding brace, or "@" at a repository top; a line end or control character; a space before a word starting with "-" or "@"; one of ` ; & | < > " \' \\; a "$" a shell expands; .git excepted), or a name that is not UTF-8; it was moved aside, with what it holds, to a zotbox-renamed-N beside it, and the run stopped.',
   },
   ZB_CONFINEMENT_GIT_CONFIG_UNRESOLVED: {
     exit: 1,

@@ -105,7 +105,7 @@ export function unsafeNameError(removed: readonly UnsafeName[]): ZotboxError {
   const list = removed.map((entry) => `${entry.path} (${entry.reason}; ${outcomeOf(entry)})`).join('; ');
   return new ZotboxError(
     'ZB_CONFINEMENT_NAME_UNSAFE',
-    `the command left names the user's tools would read as an option or as shell code: ${list}. zotbox moved each aside, with what it holds, and stopped the run; rename them as you wish. Git hooks and scripts hand file names to programs and shells; ${NAMING}`,
+    `the command left names the user's tools would read as an option or as shell code, or that are not UTF-8: ${list}. zotbox moved each aside, with what it holds, and stopped the run; rename them as you wish. Git hooks and scripts hand file names to programs and shells; ${NAMING}`,
     { details: { paths: removed.map((entry) => entry.path) } },
   );
 }
