@@ -17,9 +17,9 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
 import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-state.js';
-import { commondirDirectory, gitfileDirectory } from './git-pointer-text.js';
+import { commondirDirectory, gitfileDirectory, spelled, UNSPELLABLE } from './git-pointer-text.js';
 import { DirectoryWatch } from './directory-watch.js';
-import { ScopeWalker } from './scope-walk.js';
+import { ScopeWalker, type UndecodableEntry } from './scope-walk.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
 const MAX_DIRECTORIES = 250_000;
@@ -66,7 +66,7 @@ export interface GitInventory {
   /** Entries named like an option or shell code (policy/agent-file-names.ts), outside .git and package directories, by absolute path. */
   readonly unsafeNames: readonly string[];
   /** Entries whose names are not UTF-8 (raw bytes, the whole path): nothing in them was looked at (scope-walk.ts). */
-  readonly undecodable: readonly Buffer[];
+  readonly undecodable: readonly UndecodableEntry[];
 }
 
 /** Text that stands for a control file too large to read whole: it fails every check, so nothing past the cap is trusted. */
@@ -74,6 +74,12 @@ export const OVERSIZED = '\u0000zotbox: larger than the control file cap\u0000';
 
 /** A control file's text; OVERSIZED when it is larger than zotbox reads (checks never see half a file). */
 export function readSmallFile(file: string): string | undefined {
+  const bytes = readSmallBytes(file);
+  return bytes === undefined || bytes === OVERSIZED ? bytes : bytes.toString('utf8');
+}
+
+/** A control file's bytes (readSmallFile, undecoded: a pointer's text is taken as git takes it, by bytes). */
+function readSmallBytes(file: string): Buffer | typeof OVERSIZED | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -86,7 +92,7 @@ export function readSmallFile(file: string): string | undefined {
     if (stats.size > MAX_CONTROL_FILE_BYTES) return OVERSIZED;
     const buffer = Buffer.alloc(stats.size);
     const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, read).toString('utf8');
+    return buffer.subarray(0, read);
   } finally {
     closeSync(fd);
   }
@@ -105,7 +111,7 @@ function inodeOf(full: string, unreadable: string[]): number | undefined {
 function stateOf(full: string, entry: Dirent, unreadable: string[]): GitEntryState {
   if (entry.isSymbolicLink()) {
     try {
-      return { kind: 'link', link: readlinkSync(full) };
+      return { kind: 'link', link: spelled(readlinkSync(full, { encoding: 'buffer' })) };
     } catch {
       return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
     }
@@ -144,7 +150,7 @@ interface Found {
   readonly unreadable: string[];
   readonly toolEntries: string[];
   readonly unsafeNames: string[];
-  readonly undecodable: readonly Buffer[];
+  readonly undecodable: readonly UndecodableEntry[];
 }
 
 /**
@@ -202,7 +208,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   const records = new Map<string, GitDirectoryRecord>();
   /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
   const insideScopes = (from: string, written: string | undefined): string | undefined => {
-    if (written === undefined || written === '') return undefined;
+    if (written === undefined || written === '' || written === UNSPELLABLE) return undefined;
     const target = resolveCanonicalPath(path.resolve(from, written));
     return target.ok && roots.some((root) => isInsideRoot(target.path, root)) ? target.path : undefined;
   };
@@ -276,6 +282,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
 /** The device and inode of the directory a pointer at `entry` names (`written`, relative to the entry's directory), if it names one. */
 function namedDirectory(entry: string, written: string | undefined): string | undefined {
   if (written === undefined || written === '') return undefined;
+  if (written === UNSPELLABLE) return UNSPELLABLE; // never what it named before: a user's such pointer is set aside
   try {
     const stats = statSync(path.resolve(path.dirname(entry), written));
     return stats.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
@@ -286,8 +293,11 @@ function namedDirectory(entry: string, written: string | undefined): string | un
 
 /** What a gitfile says git's directory is, read as git reads it (git-pointer-text.ts), or undefined. */
 export function gitfileTarget(file: string): string | undefined {
-  const text = readSmallFile(file);
-  return text === undefined || text === OVERSIZED ? undefined : gitfileDirectory(text);
+  const bytes = readSmallBytes(file);
+  if (bytes === undefined || bytes === OVERSIZED) return undefined;
+  const written = gitfileDirectory(bytes.toString('latin1'));
+  // Taken by bytes (latin1 keeps each byte as one character), then spelled: git opens the directory its bytes name.
+  return written === undefined ? undefined : spelled(Buffer.from(written, 'latin1'));
 }
 
 /** What a .git link or gitfile at `entry` names now (device and inode of the directory), read afresh; undefined when nothing. */
@@ -298,7 +308,7 @@ export function pointerNamesNow(entry: string, state: GitEntryState): string | u
 
 function readLinkText(entry: string): string | undefined {
   try {
-    return readlinkSync(entry);
+    return spelled(readlinkSync(entry, { encoding: 'buffer' }));
   } catch {
     return undefined; // gone or replaced: names nothing zotbox can follow
   }

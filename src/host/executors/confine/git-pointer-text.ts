@@ -1,4 +1,4 @@
-// How git reads the two files that send it to another directory: a gitfile (`.git` as a file, setup.c
+// How git reads the files that send it to another directory: a gitfile (`.git` as a file, setup.c
 // read_gitfile_gently) and a git directory's `commondir` (get_common_dir_noenv). zotbox must read them exactly as
 // git does: a directory zotbox reads another name from than git is a directory zotbox never judges.
 
@@ -39,4 +39,17 @@ export function worktreeLocation(text: string): string | undefined {
   const written = upToNul(text.replace(/[ \t\n\v\f\r]+$/u, ''));
   const folder = written.endsWith('/.git') ? written.slice(0, -'/.git'.length) : written;
   return folder === '' ? undefined : folder;
+}
+
+/**
+ * Stands for a pointer whose text is not UTF-8 (a gitfile's bytes, a `.git` link's target): Node spells paths as
+ * strings, so zotbox cannot follow it to what git opens. It names nothing zotbox can look at, and is never equal to
+ * what a pointer named before (a user's pointer with such a text refuses the call before it runs).
+ */
+export const UNSPELLABLE = '\u0000zotbox: a path that is not UTF-8\u0000';
+
+/** The bytes as a string when they are UTF-8 exactly (a U+FFFD spelled in UTF-8 included), else UNSPELLABLE. */
+export function spelled(raw: Buffer): string {
+  const text = raw.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(raw) ? text : UNSPELLABLE;
 }

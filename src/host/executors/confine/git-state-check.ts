@@ -5,17 +5,14 @@
 // and ZB_CONFINEMENT_GIT_PROGRAM, ZB_CONFINEMENT_PROTECTED_FILE or ZB_CONFINEMENT_NAME_UNSAFE stops the run.
 import { ZotboxError } from '../../../errors.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
-import { setAsideNewUnsafeNames, unsafeNameError, type UnsafeName } from './agent-name-checks.js';
+import { setAsideNewUnsafeNames, unsafeNameError } from './agent-name-checks.js';
 import { gitProgramError, removeUnsafeGitChanges, restoreControlFiles, setAsideRepointedPointers, snapshotControlFiles, type GitViolation } from './git-aftercare.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
 import { stagedContentViolations } from './git-staged-content.js';
 import { fallbackProtectedSet, protectedFileError, protectedSetOf, recordProtected, restoreProtected, type ProtectedRecord } from './protected-locations.js';
 import type { SandboxLayout } from './sandbox-plan.js';
 import { stateDirectoryPlaces } from './state-aliases.js';
-import { setAsideUndecodableNames, shownName, undecodableError } from './undecodable-names.js';
-
-/** How many times names that are not UTF-8 are moved aside and the scopes looked at again (one inside another). */
-const UNDECODABLE_ROUNDS = 8;
+import { setAsideUndecodableNames, shownName, undecodableRefusal } from './undecodable-names.js';
 
 export interface GitStateCheck {
   /** The git metadata as it was before: the sandbox protects what it lists. */
@@ -52,17 +49,21 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   violations.push(...putBack.violations);
   const restored = putBack.restored;
   // No size limit here: whatever the command made must all be checked, however many directories it made. Names that
-  // are not UTF-8 hide what they hold from every check below: they go aside first, by their bytes, and the scopes are
-  // looked at again (a name inside one is found on the next look).
-  const unspelled: UnsafeName[] = [];
+  // are not UTF-8 hide what they hold from every check below: they go aside first, by their bytes (every one below
+  // them too), and the scopes are looked at again.
   let after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
-  for (let round = 0; after.undecodable.length > 0 && round < UNDECODABLE_ROUNDS; round++) {
-    unspelled.push(...setAsideUndecodableNames(after.undecodable, (candidate) => record.set.paths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate))));
-    after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
+  const isProtectedName = (candidate: string) => record.set.paths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate));
+  const unspelled = after.undecodable.length === 0 ? [] : setAsideUndecodableNames(before.undecodable, after.undecodable, isProtectedName);
+  if (unspelled.length > 0) after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
+  // What could not be moved is still hidden: the run stops and says where (a user's file with such a name stays).
+  const usersFiles = new Set(before.undecodable.filter((entry) => !entry.directory).map((entry) => entry.path.toString('latin1')));
+  for (const entry of after.undecodable) {
+    if (!entry.directory && usersFiles.has(entry.path.toString('latin1'))) continue;
+    violations.push({
+      path: entry.path.toString('utf8'),
+      reason: `its name is not UTF-8 (${shownName(entry.path)}) and zotbox could not move it aside, so nothing in it was checked; review it by hand`,
+    });
   }
-  // What could not be moved (or lies deeper than the rounds went) is still hidden: the run stops and says where.
-  for (const raw of after.undecodable)
-    violations.push({ path: raw.toString('utf8'), reason: `its name is not UTF-8 (${shownName(raw)}) and zotbox could not move it aside, so nothing in it was checked; review it by hand` });
   violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after, restored)));
   // The git aftercare may have moved a `.git` or a pointer aside (zotbox-renamed-N): what it held (tool files, names
   // the scan had left out as git's) now lies at an ordinary name. Then the scopes are looked at as they are now.
@@ -92,9 +93,9 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
 /** Records the write scopes' git metadata now, for a writer that nothing binds read-only (unconfined commands, the file tools). */
 export function beginGitStateCheck(layout: SandboxLayout, inventory?: GitInventory): GitStateCheck {
   const before = inventory ?? scanGitMetadata(layout.writeRoots, skippedOf(layout));
-  // A name that is not UTF-8 hides what it holds from the checks: nothing is written or run.
-  const unspelled = before.undecodable[0];
-  if (unspelled !== undefined) throw undecodableError(unspelled);
+  // A directory whose name is not UTF-8, or a pointer whose text is not, hides from the checks: nothing is written or run.
+  const refused = undecodableRefusal(before);
+  if (refused !== undefined) throw refused;
   const snapshot = snapshotControlFiles(before);
   let record: ProtectedRecord;
   try {

@@ -25,7 +25,7 @@ import type { CopiedSourceStat } from './plan-identity.js';
 import { closeSystemMounts, copiedSourceStats, reopenCopies, systemMounts, systemMountTargets, type SystemMounts } from './system-mounts.js';
 import path from 'node:path';
 import { DROPPED_PRIVILEGES } from './dropped-privileges.js';
-import { undecodableError } from './undecodable-names.js';
+import { undecodableRefusal } from './undecodable-names.js';
 
 export interface SandboxLayout {
   readonly readRoots: readonly string[];
@@ -166,8 +166,8 @@ class BindList {
 function protectGitMetadata(inventory: GitInventory, binds: BindList): void {
   const hidden = inventory.unreadable[0];
   if (hidden !== undefined) throw unsafe(hidden, 'cannot be listed (no read or search permission)');
-  const unspelled = inventory.undecodable[0];
-  if (unspelled !== undefined) throw undecodableError(unspelled);
+  const refused = undecodableRefusal(inventory);
+  if (refused !== undefined) throw refused;
   for (const [entry, state] of inventory.gitEntries) {
     if (state.kind === 'other') throw unsafe(entry, 'is neither a file nor a directory');
     if (state.kind === 'file') binds.bind(entry, 'ro', false, state.ino);

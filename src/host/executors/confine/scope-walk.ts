@@ -71,16 +71,22 @@ export interface FoundEntry {
   readonly entry: Dirent;
 }
 
+/** An entry whose name is not UTF-8: its whole path as bytes, and whether it is a directory (what it holds is hidden). */
+export interface UndecodableEntry {
+  readonly path: Buffer;
+  readonly directory: boolean;
+}
+
 export interface ScopeWalk<E extends string, D extends string> {
   readonly entries: Readonly<Record<E, readonly FoundEntry[]>>;
   readonly directories: Readonly<Record<D, readonly string[]>>;
   /** Directories that exist but could not be listed (or stat-ed): callers fail closed on them. */
   readonly unreadable: readonly string[];
   /**
-   * Entries whose names are not UTF-8, as raw bytes (the whole path): Node spells a name as a string, so one of them
+   * Entries whose names are not UTF-8, by raw bytes (the whole path): Node spells a name as a string, so one of them
    * cannot be looked up, and nothing in it is walked. Callers fail closed on them (or rename them, by these bytes).
    */
-  readonly undecodable: readonly Buffer[];
+  readonly undecodable: readonly UndecodableEntry[];
   /** Directories visited (counted as the uncached walk counted them, missing ones included). */
   readonly visited: number;
   /** Set when `maxDirectories` was passed: the walk stopped there and its lists are incomplete. */
@@ -126,8 +132,8 @@ interface Node {
   readonly matched: readonly (readonly Dirent[])[];
   /** Bit i set: directory predicate i holds for this listing. */
   readonly marks: number;
-  /** The raw names of entries that are not UTF-8 (left out of everything above). */
-  readonly undecodable: readonly Buffer[];
+  /** The entries whose names are not UTF-8, by raw name (left out of everything above). */
+  readonly undecodable: readonly RawName[];
   /** The watch added before the listing was taken (directory-watch.ts); undefined: none (checked by stat). */
   readonly watch: WatchStamp | undefined;
 }
@@ -154,12 +160,17 @@ function countNodes(node: Node | undefined): number {
 
 const NO_ENTRIES: readonly Dirent[] = [];
 const NO_NAMES: readonly string[] = [];
-const NO_RAW_NAMES: readonly Buffer[] = [];
+interface RawName {
+  readonly name: Buffer;
+  readonly directory: boolean;
+}
+const NO_RAW_NAMES: readonly RawName[] = [];
 
 /** The names in `directory` that are not UTF-8, as raw bytes; asked only when a listed name holds U+FFFD (what Node decodes a bad byte to). */
-function undecodableNames(directory: string): readonly Buffer[] {
-  const raw = readdirSync(directory, { encoding: 'buffer' });
-  const bad = raw.filter((name) => !Buffer.from(name.toString('utf8'), 'utf8').equals(name));
+function undecodableNames(directory: string): readonly RawName[] {
+  const bad = readdirSync(directory, { encoding: 'buffer', withFileTypes: true })
+    .filter((entry) => !Buffer.from(entry.name.toString('utf8'), 'utf8').equals(entry.name))
+    .map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
   return bad.length === 0 ? NO_RAW_NAMES : bad;
 }
 
@@ -227,7 +238,7 @@ export class ScopeWalker<E extends string, D extends string> {
     const entries = this.entryNames.map((): FoundEntry[] => []);
     const directories = this.directoryNames.map((): string[] => []);
     const unreadable: string[] = [];
-    const undecodable: Buffer[] = [];
+    const undecodable: UndecodableEntry[] = [];
     let visited = 0;
     let listed = 0;
     let reused = 0;
@@ -288,7 +299,7 @@ export class ScopeWalker<E extends string, D extends string> {
       if (node.watch === undefined) unwatched++;
       for (let i = 0; i < directories.length; i++) if ((node.marks & (1 << i)) !== 0) directories[i]!.push(directory);
       const prefix = directory === '/' ? '/' : `${directory}/`;
-      for (const name of node.undecodable) undecodable.push(Buffer.concat([Buffer.from(prefix), name]));
+      for (const raw of node.undecodable) undecodable.push({ path: Buffer.concat([Buffer.from(prefix), raw.name]), directory: raw.directory });
       for (let i = 0; i < entries.length; i++) for (const entry of node.matched[i]!) entries[i]!.push({ path: prefix + entry.name, entry });
       for (let i = 0; i < node.subdirectories.length; i++) {
         const full = prefix + node.subdirectories[i]!;
@@ -341,7 +352,7 @@ export class ScopeWalker<E extends string, D extends string> {
       // is set apart with it.
       if (listing.some((entry) => entry.name.includes('\uFFFD'))) {
         undecodable = undecodableNames(directory);
-        const spelled = new Set(undecodable.map((name) => name.toString('utf8')));
+        const spelled = new Set(undecodable.map((raw) => raw.name.toString('utf8')));
         listing = listing.filter((entry) => !spelled.has(entry.name));
       }
     } catch (error) {

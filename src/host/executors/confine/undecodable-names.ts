@@ -1,31 +1,77 @@
 // Names that are not UTF-8. Node spells every path as a string, so an entry whose name is not UTF-8 cannot be
 // looked up by the name a listing gives (its bad bytes read back as U+FFFD), and nothing in it can be checked:
-// git, a shell and every other tool reach it by its bytes all the same. Before a call, one in the write scopes refuses
-// the call; one a command made is moved aside, by its bytes, to a name zotbox can spell, before anything is judged.
+// git, a shell and every other tool reach it by its bytes all the same. The same holds for a pointer (a gitfile, a
+// `.git` link) whose text is not UTF-8 (git-pointer-text.ts UNSPELLABLE). Before a call, a directory with such a name,
+// or such a pointer, in the write scopes refuses the call (the user's file with such a name is only a name, and stays);
+// after one, every such name the command left, and every one below it, is moved aside by its bytes to a name zotbox
+// can spell before anything is judged.
+import { readdirSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import type { UnsafeName } from './agent-name-checks.js';
+import type { GitInventory } from './git-inventory.js';
+import { UNSPELLABLE } from './git-pointer-text.js';
+import type { UndecodableEntry } from './scope-walk.js';
 import { setAsideOrReport } from './set-aside.js';
 
-/** How a name that is not UTF-8 is shown: its bad bytes as U+FFFD, and the bytes themselves, escaped. */
+/** How a path that is not UTF-8 is shown: its bad bytes as U+FFFD, and the bytes themselves, escaped. */
 export function shownName(raw: Buffer): string {
   return `${raw.toString('utf8')} (bytes: ${JSON.stringify(raw.toString('latin1'))})`;
 }
 
-/** The refusal before a call when the write scopes hold a name that is not UTF-8. */
-export function undecodableError(raw: Buffer): ZotboxError {
-  const where = raw.toString('utf8');
-  return new ZotboxError(
-    'ZB_CONFINEMENT_BIND_UNSAFE',
-    `command refused: ${shownName(raw)} has a name that is not UTF-8; zotbox cannot look inside it by that name, so it cannot tell what git metadata or tool files it holds. Nothing was written or run. Fix: rename it to a UTF-8 name (convmv, or mv with the bytes), or declare a write scope that does not hold it.`,
-    { details: { path: where } },
-  );
+/** What refuses a call before it runs: a directory whose name is not UTF-8, or a pointer whose text is not. */
+export function undecodableRefusal(inventory: GitInventory): ZotboxError | undefined {
+  const hiding = inventory.undecodable.find((entry) => entry.directory);
+  if (hiding !== undefined) {
+    return refusal(
+      hiding.path.toString('utf8'),
+      `${shownName(hiding.path)} is a directory whose name is not UTF-8; zotbox cannot look inside it by that name, so it cannot tell what git metadata or tool files it holds`,
+      'rename it to a UTF-8 name (convmv, or mv with the bytes)',
+    );
+  }
+  for (const [entry, state] of inventory.gitEntries) {
+    if (state.names !== UNSPELLABLE) continue;
+    return refusal(entry, `${entry} names a directory by a path that is not UTF-8, so zotbox cannot follow it to what git opens`, 'rewrite it (git worktree repair, or a gitfile or link in UTF-8)');
+  }
+  return undefined;
 }
 
-/** Moves each name a command left that is not UTF-8, with what it holds, to a `zotbox-renamed-N` beside it; what became of each. */
-export function setAsideUndecodableNames(undecodable: readonly Buffer[], isProtected: (candidate: string) => boolean): UnsafeName[] {
-  return undecodable.map((raw) => ({
-    path: raw.toString('utf8'),
-    reason: `its name is not UTF-8 (bytes: ${JSON.stringify(raw.toString('latin1'))}), so zotbox could not look inside it by that name`,
-    ...setAsideOrReport(raw, isProtected),
-  }));
+function refusal(where: string, why: string, fix: string): ZotboxError {
+  return new ZotboxError('ZB_CONFINEMENT_BIND_UNSAFE', `command refused: ${why}. Nothing was written or run. Fix: ${fix}, or declare a write scope that does not hold it.`, {
+    details: { path: where },
+  });
+}
+
+/** The key of a raw path, to compare one scan's entries with another's. */
+const keyOf = (raw: Buffer) => raw.toString('latin1');
+
+/**
+ * Moves aside each entry whose name is not UTF-8 that the command left (new since `before`, or a directory: a user's
+ * file with such a name stays), with what it holds, to a `zotbox-renamed-N` beside it, and then every name below it that
+ * is not UTF-8 either, at any depth (read by bytes: the walk did not go there). What became of each.
+ */
+export function setAsideUndecodableNames(before: readonly UndecodableEntry[], after: readonly UndecodableEntry[], isProtected: (candidate: string) => boolean): UnsafeName[] {
+  const users = new Set(before.filter((entry) => !entry.directory).map((entry) => keyOf(entry.path)));
+  const moved: UnsafeName[] = [];
+  const below: string[] = [];
+  const moveAside = (raw: Buffer) => {
+    const outcome = setAsideOrReport(raw, isProtected);
+    moved.push({ path: raw.toString('utf8'), reason: `its name is not UTF-8 (bytes: ${JSON.stringify(raw.toString('latin1'))}), so zotbox could not look at it by that name`, ...outcome });
+    if (outcome.movedTo !== undefined) below.push(outcome.movedTo);
+  };
+  for (const entry of after) if (entry.directory || !users.has(keyOf(entry.path))) moveAside(entry.path);
+  // Below what went aside: the walk never looked there, so every name is read by bytes here.
+  for (let folder = below.pop(); folder !== undefined; folder = below.pop()) {
+    let listing;
+    try {
+      listing = readdirSync(folder, { encoding: 'buffer', withFileTypes: true });
+    } catch {
+      continue; // a file, or gone: nothing below it
+    }
+    for (const entry of listing) {
+      const full = Buffer.concat([Buffer.from(`${folder}/`), entry.name]);
+      if (!Buffer.from(entry.name.toString('utf8'), 'utf8').equals(entry.name)) moveAside(full);
+      else if (entry.isDirectory()) below.push(full.toString('utf8'));
+    }
+  }
+  return moved;
 }

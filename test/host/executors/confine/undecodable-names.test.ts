@@ -38,8 +38,8 @@ test('the walk reports a name that is not UTF-8 by its bytes, and still walks a 
   sh(ws, `git init -q '${path.join(ws, 'ok\uFFFD', 'r')}'`);
   const inventory = scanGitMetadata([ws]);
   t.deepEqual(
-    inventory.undecodable.map((raw) => raw.toString('latin1')),
-    [`${ws}/\xff`],
+    inventory.undecodable.map((entry) => [entry.path.toString('latin1'), entry.directory]),
+    [[`${ws}/\xff`, true]],
   );
   t.deepEqual([...inventory.gitEntries.keys()], [path.join(ws, 'ok\uFFFD', 'r', '.git')]);
 });
@@ -49,7 +49,7 @@ test('a write scope holding a name that is not UTF-8 refuses an unconfined call 
   sh(ws, `mkdir $'caf\\xe9'`);
   const error = t.throws(() => beginGitStateCheck({ readRoots: [], writeRoots: [ws] }), { instanceOf: ZotboxError });
   t.is(error.code, 'ZB_CONFINEMENT_BIND_UNSAFE');
-  t.true(error.message.includes(`${ws}/caf\uFFFD (bytes: ${JSON.stringify(`${ws}/caf\xe9`)}) has a name that is not UTF-8`), error.message);
+  t.true(error.message.includes(`${ws}/caf\uFFFD (bytes: ${JSON.stringify(`${ws}/caf\xe9`)}) is a directory whose name is not UTF-8`), error.message);
 });
 
 test('a write scope holding a name that is not UTF-8 refuses a confined call and a write, naming it', async (t) => {
@@ -60,8 +60,8 @@ test('a write scope holding a name that is not UTF-8 refuses a confined call and
   const output = await agentWrites(t, ws, 'notes.txt', 'hello\n', 'sh run.sh');
   t.false(existsSync(path.join(ws, 'notes.txt')));
   t.false(existsSync(path.join(ws, 'ran')));
-  t.regex(output, /write notes\.txt — failed: command refused: \S+ \(bytes: [^)]*\) has a name that is not UTF-8/u);
-  t.regex(output, /bash sh run\.sh — failed: command refused: \S+ \(bytes: [^)]*\) has a name that is not UTF-8/u);
+  t.regex(output, /write notes\.txt — failed: command refused: \S+ \(bytes: [^)]*\) is a directory whose name is not UTF-8/u);
+  t.regex(output, /bash sh run\.sh — failed: command refused: \S+ \(bytes: [^)]*\) is a directory whose name is not UTF-8/u);
 });
 
 test('names a command left that are not UTF-8 go aside by their bytes, one inside another too, and what they hold is judged', (t) => {
@@ -78,4 +78,42 @@ test('names a command left that are not UTF-8 go aside by their bytes, one insid
   // The hook was judged: its repository set aside whole, so git opens no repository with it.
   t.false(existsSync(path.join(ws, 'zotbox-renamed-1', 'zotbox-renamed-1', 'r', '.git')));
   t.regex(error.message, /zotbox-renamed-1\/zotbox-renamed-1\/r\/\.git\/hooks\/pre-commit \(a file git does not write as data/u);
+});
+
+test("a user's file whose name is not UTF-8 is only a name: calls go on, and it stays where it is", (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-undecodable-'));
+  sh(ws, `printf 'x' > $'caf\\xe9.txt'`);
+  const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
+  writeFileSync(path.join(ws, 'notes.txt'), 'the command\n');
+  t.notThrows(() => check.finish());
+  t.deepEqual(undecodableBelow(ws), [`${ws}/caf\xe9.txt`]);
+});
+
+test('a file the command named in bytes that are not UTF-8 goes aside too (a shell would read its name as bytes)', (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-undecodable-'));
+  const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
+  sh(ws, `printf 'x' > $'-\\xff'`);
+  const error = t.throws(() => check.finish(), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_CONFINEMENT_NAME_UNSAFE');
+  t.deepEqual(undecodableBelow(ws), []);
+  t.true(existsSync(path.join(ws, 'zotbox-renamed-1')));
+});
+
+test('names that are not UTF-8 nested deeper than any fixed number of rounds all go aside', (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-undecodable-'));
+  const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
+  const deep = Array.from({ length: 12 }, () => "$'\\xff'").join('/');
+  sh(ws, `mkdir -p ${deep} && git init -q ${deep}/r && printf '#!/bin/sh\\nexit 0\\n' > ${deep}/r/.git/hooks/pre-commit`);
+  const error = t.throws(() => check.finish(), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_CONFINEMENT_GIT_PROGRAM');
+  t.deepEqual(undecodableBelow(ws), []);
+  t.regex(error.message, /(zotbox-renamed-1\/){12}r\/\.git\/hooks\/pre-commit \(a file git does not write as data/u);
+});
+
+test("a user's gitfile or .git link whose text is not UTF-8 refuses the call: zotbox cannot follow it to what git opens", (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-undecodable-'));
+  sh(ws, `mkdir a b && printf 'gitdir: ../st\\xf6re/a\\n' > a/.git && ln -s $'../st\\xf6re/b' b/.git`);
+  const error = t.throws(() => beginGitStateCheck({ readRoots: [], writeRoots: [ws] }), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_CONFINEMENT_BIND_UNSAFE');
+  t.regex(error.message, /\/(a|b)\/\.git names a directory by a path that is not UTF-8/u);
 });
