@@ -8,6 +8,7 @@
 import { lstatSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
+import { linkTargetOf } from './git-pointer-text.js';
 import { checkCreatedConfig } from './git-config-rules.js';
 import { recordGitDirectory, undoGitDirectoryChanges } from './git-directory-state.js';
 import { pointerNamesNow, readSmallFile, sameEntry, type GitEntryState, type GitInventory } from './git-inventory.js';
@@ -59,7 +60,7 @@ function usersEntries(before: GitInventory, after: GitInventory, restored: Reado
 function undo(entry: string, before: GitEntryState | undefined, restored: Set<string>): void {
   rmSync(entry, { recursive: true, force: true });
   if (before?.kind !== 'link' || before.link === undefined) return;
-  symlinkSync(before.link, entry);
+  symlinkSync(linkTargetOf(before.link), entry);
   // The user's link again, and what it names now is judged with theirs last (setAsideRepointedPointers).
   restored.add(entry);
 }

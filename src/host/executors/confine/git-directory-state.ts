@@ -5,26 +5,11 @@
 // must be data by git-data-rules.ts. A link or special file, a file that cannot be
 // read, one larger than zotbox reads, or one that vanishes while being read is
 // never taken for "nothing to check": it is a violation.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  readSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-  type BigIntStats,
-  type Dirent,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, symlinkSync, writeFileSync, type BigIntStats, type Dirent } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { isGitDirectoryName } from '../../../policy/git-control.js';
+import { linkTargetOf, linkTextOf } from './git-pointer-text.js';
 import { setAside } from './set-aside.js';
 import { checkGitData, gitDataRule, isGitDataDirectory, isRerereRecord } from './git-data-rules.js';
 
@@ -222,7 +207,7 @@ export function recordGitDirectory(directory: string, pointedTo: boolean, probe?
       } else if (kind === 'link') {
         let link: string | undefined;
         try {
-          link = readlinkSync(childFull);
+          link = linkTextOf(childFull); // by bytes: two targets that read alike as UTF-8 are not the same
         } catch {
           link = undefined; // replaced meanwhile: recorded unreadable below
         }
@@ -332,7 +317,7 @@ function restore(directory: string, relative: string, before: GitDirectoryRecord
   const state = before.entries.get(relative);
   if (state === undefined) return true;
   const full = path.join(directory, relative);
-  if (state.kind === 'link' && state.link !== undefined) symlinkSync(state.link, full);
+  if (state.kind === 'link' && state.link !== undefined) symlinkSync(linkTargetOf(state.link), full);
   else if (state.kind === 'file' && state.content !== undefined) writeFileSync(full, state.content, { mode: state.mode, flag: 'wx' });
   else if (state.kind === 'directory') {
     mkdirSync(full, { mode: state.mode });

@@ -6,7 +6,7 @@
 // includes point to inside the write scopes (git obeys those as the repository's
 // own). Synchronous on purpose: a readdir walk is several times faster than its
 // promise form, and it runs before and after every command.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { isInsideToolData, responseFileReason, unsafeNameReason } from '../../../policy/agent-file-names.js';
@@ -17,7 +17,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { GitDriverNames } from '../command-environment.js';
 import { configuredDrivers, includedPaths } from './git-config-rules.js';
 import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-state.js';
-import { commondirDirectory, gitfileDirectory, spelled, UNSPELLABLE } from './git-pointer-text.js';
+import { commondirDirectory, gitfileDirectory, isUnspellable, linkTextOf, spelled } from './git-pointer-text.js';
 import { DirectoryWatch } from './directory-watch.js';
 import { ScopeWalker, type UndecodableEntry } from './scope-walk.js';
 
@@ -111,7 +111,7 @@ function inodeOf(full: string, unreadable: string[]): number | undefined {
 function stateOf(full: string, entry: Dirent, unreadable: string[]): GitEntryState {
   if (entry.isSymbolicLink()) {
     try {
-      return { kind: 'link', link: spelled(readlinkSync(full, { encoding: 'buffer' })) };
+      return { kind: 'link', link: linkTextOf(full) };
     } catch {
       return { kind: 'link', link: '' }; // replaced while scanning: compared as changed
     }
@@ -208,7 +208,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   const records = new Map<string, GitDirectoryRecord>();
   /** A path inside the write scopes, canonical, or undefined (outside every write scope, nothing there is the agent's to change). */
   const insideScopes = (from: string, written: string | undefined): string | undefined => {
-    if (written === undefined || written === '' || written === UNSPELLABLE) return undefined;
+    if (written === undefined || written === '' || isUnspellable(written)) return undefined;
     const target = resolveCanonicalPath(path.resolve(from, written));
     return target.ok && roots.some((root) => isInsideRoot(target.path, root)) ? target.path : undefined;
   };
@@ -282,7 +282,7 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
 /** The device and inode of the directory a pointer at `entry` names (`written`, relative to the entry's directory), if it names one. */
 function namedDirectory(entry: string, written: string | undefined): string | undefined {
   if (written === undefined || written === '') return undefined;
-  if (written === UNSPELLABLE) return UNSPELLABLE; // never what it named before: a user's such pointer is set aside
+  if (isUnspellable(written)) return written; // never what a user's pointer named before (one such refuses the call)
   try {
     const stats = statSync(path.resolve(path.dirname(entry), written));
     return stats.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
@@ -308,7 +308,7 @@ export function pointerNamesNow(entry: string, state: GitEntryState): string | u
 
 function readLinkText(entry: string): string | undefined {
   try {
-    return spelled(readlinkSync(entry, { encoding: 'buffer' }));
+    return linkTextOf(entry);
   } catch {
     return undefined; // gone or replaced: names nothing zotbox can follow
   }

@@ -1,6 +1,7 @@
 // How git reads the files that send it to another directory: a gitfile (`.git` as a file, setup.c
 // read_gitfile_gently) and a git directory's `commondir` (get_common_dir_noenv). zotbox must read them exactly as
 // git does: a directory zotbox reads another name from than git is a directory zotbox never judges.
+import { readlinkSync } from 'node:fs';
 
 /** The C string git is left with: the first NUL ends it. */
 function upToNul(text: string): string {
@@ -42,14 +43,29 @@ export function worktreeLocation(text: string): string | undefined {
 }
 
 /**
- * Stands for a pointer whose text is not UTF-8 (a gitfile's bytes, a `.git` link's target): Node spells paths as
- * strings, so zotbox cannot follow it to what git opens. It names nothing zotbox can look at, and is never equal to
- * what a pointer named before (a user's pointer with such a text refuses the call before it runs).
+ * Marks a pointer text that is not UTF-8 (a gitfile's bytes, a link's target): Node spells paths as strings, so zotbox
+ * cannot follow it to what git opens. `spelled` gives such a text as this mark and the bytes in hex, so two texts
+ * compare equal only when their bytes are equal, and a link put back gets its own bytes again (linkTargetOf).
  */
-export const UNSPELLABLE = '\u0000zotbox: a path that is not UTF-8\u0000';
+export const UNSPELLABLE = '\u0000zotbox: a path that is not UTF-8:';
 
-/** The bytes as a string when they are UTF-8 exactly (a U+FFFD spelled in UTF-8 included), else UNSPELLABLE. */
+/** The bytes as a string when they are UTF-8 exactly (a U+FFFD spelled in UTF-8 included), else UNSPELLABLE and the bytes in hex. */
 export function spelled(raw: Buffer): string {
   const text = raw.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(raw) ? text : UNSPELLABLE;
+  return Buffer.from(text, 'utf8').equals(raw) ? text : `${UNSPELLABLE}${raw.toString('hex')}`;
+}
+
+/** Whether `text` is a `spelled` text that is not UTF-8 (it names nothing zotbox can look at). */
+export function isUnspellable(text: string | undefined): boolean {
+  return text?.startsWith(UNSPELLABLE) === true;
+}
+
+/** A link's target as `readlinkSync` would give it, compared by bytes (`spelled`). */
+export function linkTextOf(link: string): string {
+  return spelled(readlinkSync(link, { encoding: 'buffer' }));
+}
+
+/** What to hand `symlinkSync` to make a link whose target is `text` (a `spelled` text): its own bytes. */
+export function linkTargetOf(text: string): string | Buffer {
+  return isUnspellable(text) ? Buffer.from(text.slice(UNSPELLABLE.length), 'hex') : text;
 }

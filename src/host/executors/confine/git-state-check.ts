@@ -53,12 +53,10 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // them too), and the scopes are looked at again.
   let after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
   const isProtectedName = (candidate: string) => record.set.paths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate));
-  const unspelled = after.undecodable.length === 0 ? [] : setAsideUndecodableNames(before.undecodable, after.undecodable, isProtectedName);
+  const unspelled = after.undecodable.length === 0 ? [] : setAsideUndecodableNames(after.undecodable, isProtectedName);
   if (unspelled.length > 0) after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
-  // What could not be moved is still hidden: the run stops and says where (a user's file with such a name stays).
-  const usersFiles = new Set(before.undecodable.filter((entry) => !entry.directory).map((entry) => entry.path.toString('latin1')));
+  // What could not be moved is still hidden: the run stops and says where.
   for (const entry of after.undecodable) {
-    if (!entry.directory && usersFiles.has(entry.path.toString('latin1'))) continue;
     violations.push({
       path: entry.path.toString('utf8'),
       reason: `its name is not UTF-8 (${shownName(entry.path)}) and zotbox could not move it aside, so nothing in it was checked; review it by hand`,
@@ -93,7 +91,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
 /** Records the write scopes' git metadata now, for a writer that nothing binds read-only (unconfined commands, the file tools). */
 export function beginGitStateCheck(layout: SandboxLayout, inventory?: GitInventory): GitStateCheck {
   const before = inventory ?? scanGitMetadata(layout.writeRoots, skippedOf(layout));
-  // A directory whose name is not UTF-8, or a pointer whose text is not, hides from the checks: nothing is written or run.
+  // A name that is not UTF-8, or a pointer whose text is not, hides from the checks: nothing is written or run.
   const refused = undecodableRefusal(before);
   if (refused !== undefined) throw refused;
   const snapshot = snapshotControlFiles(before);

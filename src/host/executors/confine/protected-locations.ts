@@ -6,12 +6,13 @@
 // whatever was created, changed, replaced or removed is put back as it was (also
 // unconfined, where nothing was read-only), and the run stops. Past the byte budget a
 // file is recorded by identity: changed, it is removed instead (file-identity.ts).
-import { chmodSync, closeSync, constants, fstatSync, type BigIntStats, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, type BigIntStats, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZotboxError } from '../../../errors.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { findControlLocation, isImportableName, moduleEntryName, ungrantedToolFile, type ControlLocation, type ControlLocations } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
+import { linkTargetOf, linkTextOf } from './git-pointer-text.js';
 import { fileIdentity, sameIdentity, settledAfter, waitPast, wallClockNs, type FileIdentity } from './file-identity.js';
 import { collectControlLocations, type UserGitEnvironment } from './control-locations.js';
 import { scanGitMetadata, type GitInventory } from './git-inventory.js';
@@ -299,7 +300,7 @@ export function recordProtected(set: ProtectedSet, writeRoots: readonly string[]
     if (++budget.entries > MAX_ENTRIES) throw tooLarge(p);
     const stats = lstatSync(p, { throwIfNoEntry: false, bigint: true });
     if (stats === undefined) return void place.set(key, { kind: 'missing' });
-    if (stats.isSymbolicLink()) return void place.set(key, { kind: 'link', target: readlinkSync(p) });
+    if (stats.isSymbolicLink()) return void place.set(key, { kind: 'link', target: linkTextOf(p) });
     if (stats.isFile()) {
       files.push({ path: p, stats, named, place, key });
       return void place.set(key, { kind: 'identity', identity: fileIdentity(stats) });
@@ -439,10 +440,10 @@ export function restoreProtected(record: ProtectedRecord, now: ProtectedSet, wri
       return changed('a special file was replaced or removed, and zotbox cannot make it anew; review it');
     }
     if (want.kind === 'link') {
-      if (stats?.isSymbolicLink() === true && readlinkSync(p) === want.target) return;
+      if (stats?.isSymbolicLink() === true && linkTextOf(p) === want.target) return;
       rmSync(p, { recursive: true, force: true });
       mkdirSync(path.dirname(p), { recursive: true });
-      symlinkSync(want.target, p);
+      symlinkSync(linkTargetOf(want.target), p);
       return changed('a link was changed; it was put back');
     }
     if (want.kind === 'identity') {

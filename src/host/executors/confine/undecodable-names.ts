@@ -1,15 +1,15 @@
 // Names that are not UTF-8. Node spells every path as a string, so an entry whose name is not UTF-8 cannot be
 // looked up by the name a listing gives (its bad bytes read back as U+FFFD), and nothing in it can be checked:
 // git, a shell and every other tool reach it by its bytes all the same. The same holds for a pointer (a gitfile, a
-// `.git` link) whose text is not UTF-8 (git-pointer-text.ts UNSPELLABLE). Before a call, a directory with such a name,
-// or such a pointer, in the write scopes refuses the call (the user's file with such a name is only a name, and stays);
-// after one, every such name the command left, and every one below it, is moved aside by its bytes to a name zotbox
-// can spell before anything is judged.
+// `.git` link) whose text is not UTF-8 (git-pointer-text.ts UNSPELLABLE). Before a call, any such name or pointer in
+// the write scopes refuses the call: a file's name too, since the texts that name files for protection (configs,
+// hooks, tool files) are read as UTF-8 and would protect another path; after one, every such name the command left,
+// and every one below it, is moved aside by its bytes to a name zotbox can spell before anything is judged.
 import { readdirSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import type { UnsafeName } from './agent-name-checks.js';
 import type { GitInventory } from './git-inventory.js';
-import { UNSPELLABLE } from './git-pointer-text.js';
+import { isUnspellable } from './git-pointer-text.js';
 import type { UndecodableEntry } from './scope-walk.js';
 import { setAsideOrReport } from './set-aside.js';
 
@@ -20,16 +20,16 @@ export function shownName(raw: Buffer): string {
 
 /** What refuses a call before it runs: a directory whose name is not UTF-8, or a pointer whose text is not. */
 export function undecodableRefusal(inventory: GitInventory): ZotboxError | undefined {
-  const hiding = inventory.undecodable.find((entry) => entry.directory);
-  if (hiding !== undefined) {
+  const unspelled = inventory.undecodable[0];
+  if (unspelled !== undefined) {
     return refusal(
-      hiding.path.toString('utf8'),
-      `${shownName(hiding.path)} is a directory whose name is not UTF-8; zotbox cannot look inside it by that name, so it cannot tell what git metadata or tool files it holds`,
+      unspelled.path.toString('utf8'),
+      `${shownName(unspelled.path)} has a name that is not UTF-8; zotbox cannot look at it by that name, nor inside it, nor tell whether a config, hook or tool file names it, so it cannot protect it`,
       'rename it to a UTF-8 name (convmv, or mv with the bytes)',
     );
   }
   for (const [entry, state] of inventory.gitEntries) {
-    if (state.names !== UNSPELLABLE) continue;
+    if (!isUnspellable(state.names)) continue;
     return refusal(entry, `${entry} names a directory by a path that is not UTF-8, so zotbox cannot follow it to what git opens`, 'rewrite it (git worktree repair, or a gitfile or link in UTF-8)');
   }
   return undefined;
@@ -41,16 +41,12 @@ function refusal(where: string, why: string, fix: string): ZotboxError {
   });
 }
 
-/** The key of a raw path, to compare one scan's entries with another's. */
-const keyOf = (raw: Buffer) => raw.toString('latin1');
-
 /**
- * Moves aside each entry whose name is not UTF-8 that the command left (new since `before`, or a directory: a user's
- * file with such a name stays), with what it holds, to a `zotbox-renamed-N` beside it, and then every name below it that
- * is not UTF-8 either, at any depth (read by bytes: the walk did not go there). What became of each.
+ * Moves aside each entry whose name is not UTF-8 (the command left it: one before the call refused it), with what it
+ * holds, to a `zotbox-renamed-N` beside it, and then every name below it that is not UTF-8 either, at any depth (read
+ * by bytes: the walk did not go there). What became of each.
  */
-export function setAsideUndecodableNames(before: readonly UndecodableEntry[], after: readonly UndecodableEntry[], isProtected: (candidate: string) => boolean): UnsafeName[] {
-  const users = new Set(before.filter((entry) => !entry.directory).map((entry) => keyOf(entry.path)));
+export function setAsideUndecodableNames(after: readonly UndecodableEntry[], isProtected: (candidate: string) => boolean): UnsafeName[] {
   const moved: UnsafeName[] = [];
   const below: string[] = [];
   const moveAside = (raw: Buffer) => {
@@ -58,7 +54,7 @@ export function setAsideUndecodableNames(before: readonly UndecodableEntry[], af
     moved.push({ path: raw.toString('utf8'), reason: `its name is not UTF-8 (bytes: ${JSON.stringify(raw.toString('latin1'))}), so zotbox could not look at it by that name`, ...outcome });
     if (outcome.movedTo !== undefined) below.push(outcome.movedTo);
   };
-  for (const entry of after) if (entry.directory || !users.has(keyOf(entry.path))) moveAside(entry.path);
+  for (const entry of after) moveAside(entry.path);
   // Below what went aside: the walk never looked there, so every name is read by bytes here.
   for (let folder = below.pop(); folder !== undefined; folder = below.pop()) {
     let listing;

@@ -49,7 +49,7 @@ test('a write scope holding a name that is not UTF-8 refuses an unconfined call 
   sh(ws, `mkdir $'caf\\xe9'`);
   const error = t.throws(() => beginGitStateCheck({ readRoots: [], writeRoots: [ws] }), { instanceOf: ZotboxError });
   t.is(error.code, 'ZB_CONFINEMENT_BIND_UNSAFE');
-  t.true(error.message.includes(`${ws}/caf\uFFFD (bytes: ${JSON.stringify(`${ws}/caf\xe9`)}) is a directory whose name is not UTF-8`), error.message);
+  t.true(error.message.includes(`${ws}/caf\uFFFD (bytes: ${JSON.stringify(`${ws}/caf\xe9`)}) has a name that is not UTF-8`), error.message);
 });
 
 test('a write scope holding a name that is not UTF-8 refuses a confined call and a write, naming it', async (t) => {
@@ -60,8 +60,8 @@ test('a write scope holding a name that is not UTF-8 refuses a confined call and
   const output = await agentWrites(t, ws, 'notes.txt', 'hello\n', 'sh run.sh');
   t.false(existsSync(path.join(ws, 'notes.txt')));
   t.false(existsSync(path.join(ws, 'ran')));
-  t.regex(output, /write notes\.txt — failed: command refused: \S+ \(bytes: [^)]*\) is a directory whose name is not UTF-8/u);
-  t.regex(output, /bash sh run\.sh — failed: command refused: \S+ \(bytes: [^)]*\) is a directory whose name is not UTF-8/u);
+  t.regex(output, /write notes\.txt — failed: command refused: \S+ \(bytes: [^)]*\) has a name that is not UTF-8/u);
+  t.regex(output, /bash sh run\.sh — failed: command refused: \S+ \(bytes: [^)]*\) has a name that is not UTF-8/u);
 });
 
 test('names a command left that are not UTF-8 go aside by their bytes, one inside another too, and what they hold is judged', (t) => {
@@ -80,13 +80,12 @@ test('names a command left that are not UTF-8 go aside by their bytes, one insid
   t.regex(error.message, /zotbox-renamed-1\/zotbox-renamed-1\/r\/\.git\/hooks\/pre-commit \(a file git does not write as data/u);
 });
 
-test("a user's file whose name is not UTF-8 is only a name: calls go on, and it stays where it is", (t) => {
+test("a user's file whose name is not UTF-8 refuses the call too: a config, hook or tool file naming it would be read as another path", (t) => {
   const ws = realpathSync(tempDir(t, 'zb-undecodable-'));
-  sh(ws, `printf 'x' > $'caf\\xe9.txt'`);
-  const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
-  writeFileSync(path.join(ws, 'notes.txt'), 'the command\n');
-  t.notThrows(() => check.finish());
-  t.deepEqual(undecodableBelow(ws), [`${ws}/caf\xe9.txt`]);
+  sh(ws, `printf 'x' > $'caf\\xe9.inc'`);
+  const error = t.throws(() => beginGitStateCheck({ readRoots: [], writeRoots: [ws] }), { instanceOf: ZotboxError });
+  t.is(error.code, 'ZB_CONFINEMENT_BIND_UNSAFE');
+  t.true(error.message.includes(`${ws}/caf\uFFFD.inc (bytes: ${JSON.stringify(`${ws}/caf\xe9.inc`)}) has a name that is not UTF-8`), error.message);
 });
 
 test('a file the command named in bytes that are not UTF-8 goes aside too (a shell would read its name as bytes)', (t) => {

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
+import { ZotboxError } from '../../src/errors.js';
 import { beginGitStateCheck } from '../../src/host/executors/confine/git-state-check.js';
 import { git } from '../adversarial-s36i/harness.js';
 import { tempDir } from '../fixtures/temp.js';
@@ -25,28 +26,13 @@ test("a user's config include whose path is not UTF-8 is never checked: the agen
   writeFileSync(include, '[user]\n\tname = u\n');
   appendFileSync(path.join(ws, '.git', 'config'), Buffer.concat([Buffer.from('[include]\n\tpath = ../caf'), Buffer.from([0xe9]), Buffer.from('.inc\n')]));
   t.is(spawnSync('git', ['config', 'user.name'], { cwd: ws, encoding: 'utf8' }).stdout.trim(), 'u', 'git reads the include by its bytes');
-  const check = beginGitStateCheck({ readRoots: [], writeRoots: [ws] });
-  // The unconfined command: hooks outside the write scope (a script's writes there are not the gate's to see), and
-  // the user's include file rewritten in place to point git at them.
-  const command = [
-    `cd '${root}'`,
-    'mkdir -p h',
-    `printf '#!/bin/sh\\ntouch ${marker}\\n' > h/pre-commit`,
-    'chmod +x h/pre-commit',
-    `printf '[core]\\n\\thooksPath = ${root}/h\\n' > "ws/caf"$'\\xe9'".inc"`,
-  ].join(' && ');
-  t.is(spawnSync('bash', ['-c', command]).status, 0);
-  let stopped = false;
-  try {
-    check.finish();
-    t.log('zotbox: no stop');
-  } catch (error) {
-    stopped = true;
-    t.log(String(error).slice(0, 900));
-  }
+  // SAFE (as fixed): a write scope holding a name that is not UTF-8 refuses the call before anything runs.
+  const refused = t.throws(() => beginGitStateCheck({ readRoots: [], writeRoots: [ws] }), { instanceOf: ZotboxError });
+  t.is(refused.code, 'ZB_CONFINEMENT_BIND_UNSAFE');
+  t.regex(refused.message, /caf\uFFFD\.inc \(bytes: [^)]*\) has a name that is not UTF-8/u);
+  // The command (an unconfined rewrite of the include to set core.hooksPath to hooks outside the scope) never runs,
+  // so the user's git commit runs no hook of the agent's.
   const commit = spawnSync('git', ['-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'x'], { cwd: ws, encoding: 'utf8' });
-  t.log('user commit:', commit.status, commit.stderr.trim());
-  // SAFE: the agent's hook never ran, and the run stopped.
-  t.false(existsSync(marker), "the user's git commit ran the agent's hook");
-  t.true(stopped, 'zotbox finished the call without a word');
+  t.is(commit.status, 0, commit.stderr);
+  t.false(existsSync(marker));
 });
