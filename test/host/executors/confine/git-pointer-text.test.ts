@@ -3,9 +3,9 @@
 // directory named, or refuses the gitfile.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { commondirDirectory, gitfileDirectory, worktreeLocation } from '../../../../src/host/executors/confine/git-pointer-text.js';
+import { commondirDirectory, gitfileDirectory, linkTargetOf, linkTextOf, worktreeLocation } from '../../../../src/host/executors/confine/git-pointer-text.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
 import { tempDir } from '../../../fixtures/temp.js';
 
@@ -58,4 +58,18 @@ test("a linked worktree's gitdir file: trailing whitespace off, a NUL ends it, t
   t.is(worktreeLocation('/w/tree/.git\0/elsewhere/.git\n'), '/w/tree');
   t.is(worktreeLocation('/w/tree\n'), '/w/tree');
   t.is(worktreeLocation(' \n'), undefined);
+});
+
+test('link texts are read by bytes: two targets that read alike as UTF-8 differ, and one put back gets its own bytes', (t) => {
+  const ws = realpathSync(tempDir(t, 'zb-pointer-text-'));
+  const target = (byte: number) => Buffer.concat([Buffer.from('tools/caf'), Buffer.from([byte]), Buffer.from('.sh')]);
+  symlinkSync(target(0xe9), path.join(ws, 'a'));
+  symlinkSync(target(0xe8), path.join(ws, 'b'));
+  symlinkSync('tools/café.sh', path.join(ws, 'c'));
+  t.not(linkTextOf(path.join(ws, 'a')), linkTextOf(path.join(ws, 'b')));
+  t.is(linkTextOf(path.join(ws, 'c')), 'tools/café.sh');
+  symlinkSync(linkTargetOf(linkTextOf(path.join(ws, 'a'))), path.join(ws, 'a-again'));
+  t.deepEqual(readlinkSync(path.join(ws, 'a-again'), { encoding: 'buffer' }), target(0xe9));
+  symlinkSync(linkTargetOf(linkTextOf(path.join(ws, 'c'))), path.join(ws, 'c-again'));
+  t.is(readlinkSync(path.join(ws, 'c-again')), 'tools/café.sh');
 });
