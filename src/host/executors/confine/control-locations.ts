@@ -9,7 +9,7 @@
 // what cannot be worked out is returned as unresolved, and refuses every writer.
 // Computed in the host; the gate gets the result as data. Never reads
 // process.env: the user's environment is passed in (UserGitEnvironment).
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_CONTROL_ENTRIES } from '../../../policy/git-control.js';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
@@ -17,7 +17,7 @@ import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { moduleEntriesLocation } from './python-installed-names.js';
 import { commandWords, derivedPrograms, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
-import { commondirDirectory, gitfileDirectory } from './git-pointer-text.js';
+import { commondirDirectory, gitfileDirectory, isUnspellable, linkTextOf } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
@@ -123,6 +123,16 @@ function textAt(file: string, problems: Problems): string | undefined {
   return text;
 }
 
+/**
+ * A pointer file's text (a gitfile, a commondir) when it is UTF-8; one that is not was decoded with U+FFFD where its
+ * bytes are not, so it names another path than git follows: a problem (zotbox cannot tell the repository), never a guess.
+ */
+function spelledText(file: string, text: string | undefined, problems: Problems): string | undefined {
+  if (text === undefined || !text.includes('\uFFFD')) return text;
+  problems.push(`${file} names a directory by a path that is not UTF-8 (or holds U+FFFD), so zotbox cannot follow it`);
+  return undefined;
+}
+
 /** The repository a ".git" entry (a directory, a gitfile, a link to either) opens; undefined when it opens none. */
 function repositoryOf(dotGit: string, top: string, problems: Problems): Repository | undefined {
   const real = resolveCanonicalPath(dotGit);
@@ -131,7 +141,7 @@ function repositoryOf(dotGit: string, top: string, problems: Problems): Reposito
   let gitDirectory: string | undefined;
   if (stats?.isDirectory() === true) gitDirectory = real.path;
   else if (stats?.isFile() === true) {
-    const text = textAt(real.path, problems);
+    const text = spelledText(real.path, textAt(real.path, problems), problems);
     const written = text === undefined ? undefined : gitfileDirectory(text);
     if (written !== undefined) {
       const target = resolveCanonicalPath(path.resolve(path.dirname(real.path), written));
@@ -143,7 +153,7 @@ function repositoryOf(dotGit: string, top: string, problems: Problems): Reposito
 }
 
 function commonDirectoryOf(gitDirectory: string, problems: Problems): string {
-  const text = textAt(path.join(gitDirectory, 'commondir'), problems);
+  const text = spelledText(path.join(gitDirectory, 'commondir'), textAt(path.join(gitDirectory, 'commondir'), problems), problems);
   const written = text === undefined ? undefined : commondirDirectory(text);
   if (written === undefined) return gitDirectory;
   const common = resolveCanonicalPath(path.resolve(gitDirectory, written));
@@ -271,7 +281,10 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     const control = new Map<string, GitEntryState>();
     for (const name of GIT_CONTROL_ENTRIES) {
       const stats = entryAt(path.join(directory, name), unresolved);
-      if (stats?.isSymbolicLink() === true) control.set(name, { kind: 'link', link: readlinkSync(path.join(directory, name)) });
+      if (stats?.isSymbolicLink() !== true) continue;
+      const link = linkTextOf(path.join(directory, name));
+      if (isUnspellable(link)) unresolved.push(`${path.join(directory, name)} is a link whose target is not UTF-8, so zotbox cannot follow it`);
+      else control.set(name, { kind: 'link', link });
     }
     addControlEntries(directory, control);
   }

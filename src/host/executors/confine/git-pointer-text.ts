@@ -1,6 +1,7 @@
 // How git reads the files that send it to another directory: a gitfile (`.git` as a file, setup.c
 // read_gitfile_gently) and a git directory's `commondir` (get_common_dir_noenv). zotbox must read them exactly as
 // git does: a directory zotbox reads another name from than git is a directory zotbox never judges.
+import { isUtf8 } from 'node:buffer';
 import { readlinkSync } from 'node:fs';
 
 /** The C string git is left with: the first NUL ends it. */
@@ -51,8 +52,7 @@ export const UNSPELLABLE = '\u0000zotbox: a path that is not UTF-8:';
 
 /** The bytes as a string when they are UTF-8 exactly (a U+FFFD spelled in UTF-8 included), else UNSPELLABLE and the bytes in hex. */
 export function spelled(raw: Buffer): string {
-  const text = raw.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(raw) ? text : `${UNSPELLABLE}${raw.toString('hex')}`;
+  return isUtf8(raw) ? raw.toString('utf8') : `${UNSPELLABLE}${raw.toString('hex')}`;
 }
 
 /** Whether `text` is a `spelled` text that is not UTF-8 (it names nothing zotbox can look at). */

@@ -32,6 +32,7 @@
 // it unreadable, and another directory under the same name has another inode (an
 // inode number is reused only once its directory is gone, which ends the old
 // directory's watch with an event).
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statfsSync, type Dirent, type Stats } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isInsideRoot } from '../../../policy/scopes.js';
@@ -169,7 +170,7 @@ const NO_RAW_NAMES: readonly RawName[] = [];
 /** The names in `directory` that are not UTF-8, as raw bytes; asked only when a listed name holds U+FFFD (what Node decodes a bad byte to). */
 function undecodableNames(directory: string): readonly RawName[] {
   const bad = readdirSync(directory, { encoding: 'buffer', withFileTypes: true })
-    .filter((entry) => !Buffer.from(entry.name.toString('utf8'), 'utf8').equals(entry.name))
+    .filter((entry) => !isUtf8(entry.name))
     .map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
   return bad.length === 0 ? NO_RAW_NAMES : bad;
 }

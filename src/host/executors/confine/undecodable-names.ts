@@ -5,6 +5,7 @@
 // the write scopes refuses the call: a file's name too, since the texts that name files for protection (configs,
 // hooks, tool files) are read as UTF-8 and would protect another path; after one, every such name the command left,
 // and every one below it, is moved aside by its bytes to a name zotbox can spell before anything is judged.
+import { isUtf8 } from 'node:buffer';
 import { readdirSync } from 'node:fs';
 import { ZotboxError } from '../../../errors.js';
 import type { UnsafeName } from './agent-name-checks.js';
@@ -18,7 +19,7 @@ export function shownName(raw: Buffer): string {
   return `${raw.toString('utf8')} (bytes: ${JSON.stringify(raw.toString('latin1'))})`;
 }
 
-/** What refuses a call before it runs: a directory whose name is not UTF-8, or a pointer whose text is not. */
+/** What refuses a call before it runs: any name in the write scopes that is not UTF-8, or a pointer whose text is not. */
 export function undecodableRefusal(inventory: GitInventory): ZotboxError | undefined {
   const unspelled = inventory.undecodable[0];
   if (unspelled !== undefined) {
@@ -51,7 +52,7 @@ export function setAsideUndecodableNames(after: readonly UndecodableEntry[], isP
   const below: string[] = [];
   const moveAside = (raw: Buffer) => {
     const outcome = setAsideOrReport(raw, isProtected);
-    moved.push({ path: raw.toString('utf8'), reason: `its name is not UTF-8 (bytes: ${JSON.stringify(raw.toString('latin1'))}), so zotbox could not look at it by that name`, ...outcome });
+    moved.push({ path: raw.toString('utf8'), reason: `its name is not UTF-8 (${shownName(raw)}), so zotbox could not look at it by that name`, ...outcome });
     if (outcome.movedTo !== undefined) below.push(outcome.movedTo);
   };
   for (const entry of after) moveAside(entry.path);
@@ -65,7 +66,7 @@ export function setAsideUndecodableNames(after: readonly UndecodableEntry[], isP
     }
     for (const entry of listing) {
       const full = Buffer.concat([Buffer.from(`${folder}/`), entry.name]);
-      if (!Buffer.from(entry.name.toString('utf8'), 'utf8').equals(entry.name)) moveAside(full);
+      if (!isUtf8(entry.name)) moveAside(full);
       else if (entry.isDirectory()) below.push(full.toString('utf8'));
     }
   }

@@ -116,3 +116,11 @@ test("a user's gitfile or .git link whose text is not UTF-8 refuses the call: zo
   t.is(error.code, 'ZB_CONFINEMENT_BIND_UNSAFE');
   t.regex(error.message, /\/(a|b)\/\.git names a directory by a path that is not UTF-8/u);
 });
+
+test('a gitfile above the write scope whose text is not UTF-8 leaves zotbox unable to tell the repository: refused, never guessed', (t) => {
+  const top = realpathSync(tempDir(t, 'zb-undecodable-'));
+  mkdirSync(path.join(top, 'ws'));
+  sh(top, `printf 'gitdir: st\\xf6re\\n' > .git`);
+  const error = t.throws(() => beginGitStateCheck({ readRoots: [], writeRoots: [path.join(top, 'ws')] }), { instanceOf: ZotboxError });
+  t.regex(error.message, new RegExp(`${top}/\\.git names a directory by a path that is not UTF-8`, 'u'));
+});
