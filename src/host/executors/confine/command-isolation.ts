@@ -370,7 +370,7 @@ function unconfinedCall(layout: SandboxLayout, passed: PassedEnvironment, lock: 
   let pipelines = 0;
   return {
     beginPipeline: () => {
-      if (pipelines++ > 0) drivers = gitDriversOf(scanGitMetadata(layout.writeRoots, stateDirectoryPlaces(layout.stateDirectory)));
+      if (pipelines++ > 0) drivers = gitDriversOf(scanGitMetadata(layout.writeRoots, stateDirectoryPlaces(layout.stateDirectory), true, layout.userGit?.home));
     },
     launch: (command) => {
       const home = mkdtempSync(path.join(tmpdir(), 'zotbox-home-'));

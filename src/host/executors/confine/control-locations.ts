@@ -16,11 +16,13 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { moduleEntriesLocation } from './python-installed-names.js';
-import { commandWords, derivedPrograms, entryName, isDataEntry, parseConfigEntries, pathWords } from './git-config-lines.js';
+import { commandWords, derivedPrograms, isDataEntry, pathWords } from './git-config-lines.js';
+import { entryName, readConfigEntries } from './git-config-text.js';
 import { commondirDirectory, gitfileDirectory, isUnspellable, linkTextOf } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
+import { type AccountHomes, type ExpandedPath, expandUserPath } from './user-path-expansion.js';
 
 /** Where the user's own git finds its global and system configuration (from the host's environment, given explicitly). */
 export interface UserGitEnvironment {
@@ -35,6 +37,8 @@ export interface UserGitEnvironment {
   readonly searchPath?: string;
   /** The user's environment: what a variable a hook or a tool's script does not set itself expands to. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** Where `~NAME/` in a config value leads (the account database by default). */
+  readonly accounts?: AccountHomes;
 }
 
 /** The user's git environment from the host's environment variables (never process.env: the caller passes them). */
@@ -67,9 +71,8 @@ interface ConfigFile {
   readonly origin: string;
 }
 
-function expandHome(value: string, user: UserGitEnvironment): string | undefined {
-  if (value === '~' || value.startsWith('~/')) return path.join(user.home, value.slice(1));
-  return value.startsWith('~') ? undefined : value; // ~other-user: not this user's files
+function expandHome(value: string, user: UserGitEnvironment): ExpandedPath {
+  return expandUserPath(value, user.home, user.accounts);
 }
 
 /** The user-level config files the user's git reads, whether or not they exist (creating one is as good as changing it). */
@@ -90,6 +93,8 @@ interface Repository {
   readonly commonDirectory: string;
   /** The top of its worktree (a bare repository: the git directory): where git runs hooks, aliases, drivers. */
   readonly top: string;
+  /** The gitfile git reads through a `.git` link (`via`), when it reads one that way. */
+  readonly gitfile?: { readonly file: string; readonly via: string };
 }
 
 /** What could not be read or worked out: each one refuses writes and commands (fail closed), named in the error. */
@@ -133,7 +138,12 @@ function spelledText(file: string, text: string | undefined, problems: Problems)
   return undefined;
 }
 
-/** The repository a ".git" entry (a directory, a gitfile, a link to either) opens; undefined when it opens none. */
+/**
+ * The repository a ".git" entry (a directory, a gitfile, a link to either) opens; undefined when it opens none. git
+ * (setup.c read_gitfile_gently) stats `.git` through its links and reads a regular file it reaches as a gitfile,
+ * taking a relative path in it from the folder of `.git`, not of the file: so does zotbox, and that file is a pointer
+ * git follows, to be protected like the `.git` entry itself (`gitfile`).
+ */
 function repositoryOf(dotGit: string, top: string, problems: Problems): Repository | undefined {
   const real = resolveCanonicalPath(dotGit);
   if (!real.ok) return undefined;
@@ -144,12 +154,13 @@ function repositoryOf(dotGit: string, top: string, problems: Problems): Reposito
     const text = spelledText(real.path, textAt(real.path, problems), problems);
     const written = text === undefined ? undefined : gitfileDirectory(text);
     if (written !== undefined) {
-      const target = resolveCanonicalPath(path.resolve(path.dirname(real.path), written));
+      const target = resolveCanonicalPath(path.resolve(path.dirname(dotGit), written));
       if (target.ok) gitDirectory = target.path;
     }
   }
   if (gitDirectory === undefined) return undefined;
-  return { gitDirectory, commonDirectory: commonDirectoryOf(gitDirectory, problems), top };
+  const throughLink = stats?.isFile() === true && entryAt(dotGit, problems)?.isSymbolicLink() === true;
+  return { gitDirectory, commonDirectory: commonDirectoryOf(gitDirectory, problems), top, ...(throughLink ? { gitfile: { file: real.path, via: dotGit } } : {}) };
 }
 
 function commonDirectoryOf(gitDirectory: string, problems: Problems): string {
@@ -259,9 +270,10 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       if (!linked.has(name)) add(path.join(directory, name), true, `the git control entry ${name} of the git directory ${directory}; git runs or reads what it holds`);
     }
     for (const [name, state] of control) {
-      if (state.kind === 'link' && state.link !== undefined && state.link !== '') {
-        add(path.resolve(directory, state.link), true, `where the link ${path.join(directory, name)} points; git follows it to its ${name}`);
-      }
+      if (state.kind !== 'link' || state.link === undefined || state.link === '') continue;
+      // A target that is not UTF-8 names no path zotbox can protect (git follows its bytes): the call is refused by name.
+      if (isUnspellable(state.link)) unresolved.push(`${path.join(directory, name)} is a link whose target is not UTF-8, so zotbox cannot follow it`);
+      else add(path.resolve(directory, state.link), true, `where the link ${path.join(directory, name)} points; git follows it to its ${name}`);
     }
   };
   // Every git directory's control entries: a bare repository has no ".git" in its path for the name rule to see.
@@ -276,15 +288,16 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       `inside the git directory ${directory}; git reads what it holds (objects, refs, logs, state) and writes it into the worktree later, so agents change a repository only with git commands through bash, never with the write or edit tool`,
     );
   const around = repositoriesAround(inventory, writeRoots, unresolved);
+  for (const { gitfile } of around) {
+    if (gitfile !== undefined) add(gitfile.file, false, `the gitfile git reads through the link ${gitfile.via}; what it names is the repository git opens`);
+  }
   for (const directory of new Set(around.flatMap((r) => [r.gitDirectory, r.commonDirectory]))) {
     if (inventory.gitDirectories.has(directory)) continue;
     const control = new Map<string, GitEntryState>();
     for (const name of GIT_CONTROL_ENTRIES) {
       const stats = entryAt(path.join(directory, name), unresolved);
       if (stats?.isSymbolicLink() !== true) continue;
-      const link = linkTextOf(path.join(directory, name));
-      if (isUnspellable(link)) unresolved.push(`${path.join(directory, name)} is a link whose target is not UTF-8, so zotbox cannot follow it`);
-      else control.set(name, { kind: 'link', link });
+      control.set(name, { kind: 'link', link: linkTextOf(path.join(directory, name)) });
     }
     addControlEntries(directory, control);
   }
@@ -320,31 +333,39 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     // git follows links to its config files: read what the link names (the link itself is protected as written).
     const text = textAt(file, unresolved);
     if (text === undefined) return;
-    for (const entry of parseConfigEntries(text)) {
+    const reading = readConfigEntries(text);
+    if (reading.badLine !== undefined) {
+      // git stops there and runs nothing; once the line is mended, what follows it counts, and zotbox has not read it.
+      unresolved.push(`git cannot read ${file} past line ${reading.badLine} ("bad config line"), so zotbox cannot tell what the lines after it name; mend that line`);
+    }
+    for (const entry of reading.entries) {
       const name = entry.written;
       const where = `set in ${file} line ${entry.line}`;
       if (entry.value === undefined) continue;
       if ((entry.section === 'include' || entry.section === 'includeif') && entry.key === 'path') {
         // Every conditional include counts as active (gitdir:, onbranch:, hasconfig: may all come true later).
         const target = expandHome(entry.value, user);
-        if (target !== undefined) readConfig({ file: path.resolve(path.dirname(file), target), origin: `a git config file included by ${file} line ${entry.line}` }, depth + 1);
+        if ('problem' in target) unresolved.push(`${name} (${where}): ${target.problem}`);
+        else readConfig({ file: path.resolve(path.dirname(file), target.path), origin: `a git config file included by ${file} line ${entry.line}` }, depth + 1);
         continue;
       }
       const tree = TREE_KEYS.get(entryName(entry).toLowerCase());
       if (tree !== undefined) {
         const expanded = entry.value === '' ? undefined : expandHome(entry.value, user);
         const reason = `in ${name} (${where}); ${tree}`;
-        if (expanded !== undefined && entryName(entry).toLowerCase() === 'core.hookspath') hooksPaths.push(expanded);
-        if (expanded !== undefined && path.isAbsolute(expanded)) add(expanded, true, reason);
-        else if (expanded !== undefined) for (const base of [path.dirname(file), ...bases]) add(path.resolve(base, expanded), true, reason);
+        if (expanded !== undefined && 'problem' in expanded) unresolved.push(`${name} (${where}): ${expanded.problem}`);
+        else if (expanded !== undefined) {
+          if (entryName(entry).toLowerCase() === 'core.hookspath') hooksPaths.push(expanded.path);
+          for (const base of path.isAbsolute(expanded.path) ? ['/'] : [path.dirname(file), ...bases]) add(path.resolve(base, expanded.path), true, reason);
+        }
         continue;
       }
       const reason = `named by ${name} (${where}); the user's git may run or read it`;
       if (isDataEntry(entry)) {
-        // A value git never runs: only the words that are paths as written are protected (nothing to expand).
+        // A value git never runs: only the words that are paths as written are protected (an account zotbox cannot find names nothing it can protect).
         for (const word of pathWords(entry.value).filter((w) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(w))) {
           const expanded = expandHome(word, user);
-          if (expanded !== undefined) for (const base of path.isAbsolute(expanded) ? ['/'] : [path.dirname(file), ...bases]) add(path.resolve(base, expanded), false, reason);
+          if ('path' in expanded) for (const base of path.isAbsolute(expanded.path) ? ['/'] : [path.dirname(file), ...bases]) add(path.resolve(base, expanded.path), false, reason);
         }
         continue;
       }
@@ -412,7 +433,12 @@ function addPendingRuns(inventory: GitInventory, around: readonly Repository[], 
     if (strategy !== undefined && strategy !== OVERSIZED && strategy.trim() !== '')
       sinks.addDerived(`git-merge-${strategy.trim()}`, `the strategy of the pending rebase in ${repository.gitDirectory}`);
     const options = readSmallFile(path.join(repository.gitDirectory, 'sequencer', 'opts'));
-    for (const entry of options === undefined || options === OVERSIZED ? [] : parseConfigEntries(options)) {
+    const reading = options === undefined || options === OVERSIZED ? { entries: [] } : readConfigEntries(options);
+    if (reading.badLine !== undefined)
+      sinks.unresolved.push(
+        `git cannot read ${path.join(repository.gitDirectory, 'sequencer', 'opts')} past line ${reading.badLine}, so zotbox cannot tell the strategy of the pending cherry-pick or revert`,
+      );
+    for (const entry of reading.entries) {
       if (entry.key === 'strategy' && entry.value !== undefined) sinks.addDerived(`git-merge-${entry.value}`, `the strategy of the pending cherry-pick or revert in ${repository.gitDirectory}`);
     }
   }

@@ -3,6 +3,7 @@
 // with those drivers switched off), and the closed-world check of a config file
 // that a command created: only keys that name no program and redirect nothing
 // are allowed; anything not understood fails the check. Pure, no I/O.
+import { readConfigEntries } from './git-config-text.js';
 
 /** Keys a newly created config may hold: what git init, commit, remote add and branch -u write. */
 const ALLOWED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
@@ -35,6 +36,8 @@ function parsePlainConfig(text: string): { entries: ConfigLine[] } | { bad: stri
   let subsection: string | undefined;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
+    // A NUL cuts git's names and values short ([remote "x\0"] is another key to git), a control character is no plain text.
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/u.test(line)) return { bad: line };
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     const header = SECTION.exec(line);
     if (header !== null) {
@@ -72,39 +75,23 @@ export function checkCreatedConfig(text: string): ConfigVerdict {
 }
 
 /**
- * The driver names (filter "x", diff "x", merge "x") and program keys an
- * existing config defines, read leniently: any header mentioning a driver
- * counts, so an odd spelling can only switch more off, never less.
+ * The driver names (filter "x", diff "x", merge "x") and whether diff.external is set, in an existing config, as
+ * git reads it (git-config-text.ts); after a line git cannot read, nothing (git stops there and runs nothing).
  */
 export function configuredDrivers(text: string): { filters: string[]; diffs: string[]; merges: string[]; externalDiff: boolean } {
   const found = { filters: new Set<string>(), diffs: new Set<string>(), merges: new Set<string>() };
   let externalDiff = false;
-  let section = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const quoted = /^\[\s*(filter|diff|merge)\s+"((?:[^"\\]|\\.)*)"/iu.exec(line) ?? /^\[\s*(filter|diff|merge)\.([^\]\s]+)\s*\]/iu.exec(line);
-    if (quoted !== null) {
-      const kind = quoted[1]!.toLowerCase();
-      const name = quoted[2]!.replace(/\\(.)/gu, '$1');
-      (kind === 'filter' ? found.filters : kind === 'diff' ? found.diffs : found.merges).add(name);
-    }
-    if (line.startsWith('[')) section = line.toLowerCase();
-    else if (/^\[\s*diff\s*\]/u.test(section) && /^external\s*(=|$)/iu.test(line)) externalDiff = true;
+  for (const entry of readConfigEntries(text).entries) {
+    if (entry.subsection !== undefined && (entry.section === 'filter' || entry.section === 'diff' || entry.section === 'merge'))
+      (entry.section === 'filter' ? found.filters : entry.section === 'diff' ? found.diffs : found.merges).add(entry.subsection);
+    if (entry.section === 'diff' && entry.subsection === undefined && entry.key === 'external') externalDiff = true;
   }
   return { filters: [...found.filters], diffs: [...found.diffs], merges: [...found.merges], externalDiff };
 }
 
-/** Paths an existing config includes ([include] / [includeIf "…"] path = …), as written. */
+/** Paths an existing config includes ([include] / [includeIf "…"] path = …), as git reads them. */
 export function includedPaths(text: string): string[] {
-  const paths: string[] = [];
-  let including = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('[')) including = /^\[\s*include(if)?\b/iu.test(line);
-    else if (including) {
-      const entry = /^path\s*=\s*(.*)$/iu.exec(line);
-      if (entry !== null) paths.push(entry[1]!.replace(/^"(.*)"$/u, '$1'));
-    }
-  }
-  return paths;
+  return readConfigEntries(text)
+    .entries.filter((entry) => (entry.section === 'include' || entry.section === 'includeif') && entry.key === 'path' && entry.value !== undefined)
+    .map((entry) => entry.value!);
 }

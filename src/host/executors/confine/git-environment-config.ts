@@ -9,7 +9,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isInsideRoot } from '../../../policy/scopes.js';
-import { type ConfigEntry, commandWords, entryName, isDataEntry, parseConfigEntries } from './git-config-lines.js';
+import { commandWords, isDataEntry } from './git-config-lines.js';
+import { type ConfigEntry, entryName, readConfigEntries } from './git-config-text.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 
 /** Variables naming a file git reads as configuration. */
@@ -101,7 +102,11 @@ function configFileNames(file: string, from: string, place: GitEnvironmentPlace,
   }
   const text = readSmallFile(file);
   if (text === OVERSIZED) unresolved.push(`${file} is larger than zotbox reads, and git reads it as configuration (${from})`);
-  else if (text !== undefined) for (const entry of parseConfigEntries(text)) names.push(...entryNames(entry, `${file} line ${entry.line}`, path.dirname(file), place, unresolved, depth));
+  else if (text !== undefined) {
+    const reading = readConfigEntries(text);
+    if (reading.badLine !== undefined) unresolved.push(`git cannot read ${file} past line ${reading.badLine} ("bad config line"), so zotbox cannot tell what the rest names (${from})`);
+    for (const entry of reading.entries) names.push(...entryNames(entry, `${file} line ${entry.line}`, path.dirname(file), place, unresolved, depth));
+  }
   return names;
 }
 

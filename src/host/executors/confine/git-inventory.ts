@@ -20,6 +20,7 @@ import { recordGitDirectory, type GitDirectoryRecord } from './git-directory-sta
 import { commondirDirectory, gitfileDirectory, isUnspellable, linkTextOf, spelled } from './git-pointer-text.js';
 import { DirectoryWatch } from './directory-watch.js';
 import { ScopeWalker, type UndecodableEntry } from './scope-walk.js';
+import { expandUserPath } from './user-path-expansion.js';
 
 /** Directories visited in one scan before zotbox refuses to vouch for the scopes. */
 const MAX_DIRECTORIES = 250_000;
@@ -198,7 +199,8 @@ function findGitMetadata(roots: readonly string[], skipped: readonly string[], l
 }
 
 /** `limit`: refuse scopes of more than MAX_DIRECTORIES (before a command); the aftercare walks everything. */
-export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true): GitInventory {
+/** `home`: the user's home, where git finds an include's `~/` (none known: such an include is not followed here). */
+export function scanGitMetadata(roots: readonly string[], skipped: readonly string[] = [], limit = true, home?: string): GitInventory {
   const { gitEntries, shaped, unreadable, toolEntries, unsafeNames, undecodable } = findGitMetadata(roots, skipped, limit);
   const gitDirectories = new Map<string, { ino: number | undefined; control: Map<string, GitEntryState> }>();
   const linkTargets: string[] = [];
@@ -220,9 +222,11 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
     const ino = inodeOf(file, unreadable);
     if (ino !== undefined) configInodes.set(file, ino);
     for (const included of includedPaths(text)) {
-      // "~/…" is the user's own home: walked only if a write scope holds it, and then as that scope.
-      if (included.startsWith('~')) continue;
-      const target = insideScopes(path.dirname(file), included);
+      // "~/…" and "~NAME/…" as git expands them; one that cannot be (no home given, an account zotbox cannot find) is
+      // not followed here: control-locations.ts refuses every writer on it.
+      const expanded = home === undefined && included.startsWith('~') ? undefined : expandUserPath(included, home ?? '');
+      if (expanded === undefined || 'problem' in expanded) continue;
+      const target = insideScopes(path.dirname(file), expanded.path);
       if (target === undefined) continue;
       linkTargets.push(target);
       addConfig(target);
@@ -268,7 +272,10 @@ export function scanGitMetadata(roots: readonly string[], skipped: readonly stri
   for (const [entry, state] of gitEntries) {
     if (state.kind === 'directory') addGitDirectory(entry, false);
     if (state.kind !== 'link' && state.kind !== 'file') continue;
-    const written = state.kind === 'link' ? state.link : gitfileTarget(entry);
+    const written = pointerText(entry, state);
+    // A gitfile a `.git` link leads to is a pointer git reads: bound read-only like a control entry's link target.
+    const gitfile = state.kind === 'link' ? insideScopes(path.dirname(entry), linkedGitfile(entry, state.link)) : undefined;
+    if (gitfile !== undefined) linkTargets.push(gitfile);
     // A link's inode too, and what each pointer names: one moved with its parent is found by them (git-moved-entries.ts).
     const ino = state.kind === 'link' ? inodeOf(entry, unreadable) : state.ino;
     const names = namedDirectory(entry, written);
@@ -300,10 +307,37 @@ export function gitfileTarget(file: string): string | undefined {
   return written === undefined ? undefined : spelled(Buffer.from(written, 'latin1'));
 }
 
+/**
+ * The regular file a `.git` link with this text leads to (through every link), which git reads as a gitfile (setup.c
+ * read_gitfile_gently stats `.git` through its links); undefined when it leads to anything else or nowhere.
+ */
+export function linkedGitfile(entry: string, link: string | undefined): string | undefined {
+  if (link === undefined || link === '' || isUnspellable(link)) return undefined;
+  const reached = resolveCanonicalPath(path.resolve(path.dirname(entry), link));
+  if (!reached.ok) return undefined;
+  try {
+    return statSync(reached.path).isFile() ? reached.path : undefined;
+  } catch {
+    return undefined; // leads nowhere: git finds no repository there either
+  }
+}
+
+/**
+ * Where a `.git` pointer at `entry` says git's directory is, as written (relative to the entry's folder), as git reads
+ * it: a gitfile's text; a link's text, unless the link leads to a regular file, which git reads as a gitfile (a
+ * relative path in it taken from the link's folder, not the file's).
+ */
+export function pointerText(entry: string, state: GitEntryState): string | undefined {
+  if (state.kind === 'file') return gitfileTarget(entry);
+  if (state.kind !== 'link') return undefined;
+  const gitfile = linkedGitfile(entry, state.link);
+  return gitfile === undefined ? state.link : gitfileTarget(gitfile);
+}
+
 /** What a .git link or gitfile at `entry` names now (device and inode of the directory), read afresh; undefined when nothing. */
 export function pointerNamesNow(entry: string, state: GitEntryState): string | undefined {
-  const written = state.kind === 'link' ? readLinkText(entry) : state.kind === 'file' ? gitfileTarget(entry) : undefined;
-  return namedDirectory(entry, written);
+  const now = state.kind === 'link' ? { kind: 'link' as const, link: readLinkText(entry) } : state;
+  return namedDirectory(entry, pointerText(entry, now));
 }
 
 function readLinkText(entry: string): string | undefined {

@@ -9,9 +9,10 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
-import { parseConfigEntries } from './git-config-lines.js';
+import { readConfigEntries } from './git-config-text.js';
 import type { IndexHash } from './git-index-parse.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
+import { commondirDirectory } from './git-pointer-text.js';
 
 export type ObjectFormat = { readonly ok: true; readonly hash: IndexHash } | { readonly ok: false; readonly reason: string };
 
@@ -33,8 +34,9 @@ function commonDirectoryOf(gitDirectory: string): { directory: string } | { prob
   const read = textOf(path.join(gitDirectory, 'commondir'));
   if ('problem' in read) return read;
   if (read.text === undefined) return { directory: gitDirectory };
-  const written = read.text.replace(/[\r\n]+$/u, '');
-  return written === '' ? { problem: `${path.join(gitDirectory, 'commondir')} is empty` } : { directory: path.resolve(gitDirectory, written) };
+  // Read as git reads it (git-pointer-text.ts): one reader for every place that follows a commondir.
+  const written = commondirDirectory(read.text);
+  return written === undefined ? { problem: `${path.join(gitDirectory, 'commondir')} is empty` } : { directory: path.resolve(gitDirectory, written) };
 }
 
 /** The object format git reads the indexes of the git directory `gitDirectory` in. */
@@ -47,7 +49,9 @@ export function repositoryObjectFormat(gitDirectory: string): ObjectFormat {
   let version = '0';
   let format: string | undefined;
   // The last value wins, as git's config callback overwrites the one before.
-  for (const entry of parseConfigEntries(read.text ?? '')) {
+  const reading = readConfigEntries(read.text ?? '');
+  if (reading.badLine !== undefined) return { ok: false, reason: `git cannot read ${file} past line ${reading.badLine} ("bad config line")` };
+  for (const entry of reading.entries) {
     if (entry.subsection !== undefined) continue;
     if (entry.section === 'core' && entry.key === 'repositoryformatversion') version = (entry.value ?? '').trim();
     if (entry.section === 'extensions' && entry.key === 'objectformat') format = entry.value ?? '';

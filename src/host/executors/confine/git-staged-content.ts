@@ -19,7 +19,7 @@ import { findControlLocation, ungrantedToolFile, type ControlLocation } from '..
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
 import { isHeadLog, isIndexFile, isReflog, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
-import { gitfileTarget, type GitInventory } from './git-inventory.js';
+import { pointerText, type GitInventory } from './git-inventory.js';
 import { worktreeLocation } from './git-pointer-text.js';
 import { indexFlagViolations } from './git-index-flags.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
@@ -375,7 +375,7 @@ function neutralizeHeadLog(directory: string, log: string, after: GitDirectoryRe
 function basesOf(directory: string, inventory: GitInventory): string[] {
   const bases = new Set([path.dirname(directory)]);
   for (const [entry, state] of inventory.gitEntries) {
-    const written = state.kind === 'link' ? state.link : state.kind === 'file' ? gitfileTarget(entry) : undefined;
+    const written = pointerText(entry, state);
     if (written === undefined || written === '') continue;
     const target = resolveCanonicalPath(path.resolve(path.dirname(entry), written));
     if (target.ok && target.path === directory) bases.add(path.dirname(entry));

@@ -51,10 +51,10 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // No size limit here: whatever the command made must all be checked, however many directories it made. Names that
   // are not UTF-8 hide what they hold from every check below: they go aside first, by their bytes (every one below
   // them too), and the scopes are looked at again.
-  let after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
+  let after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false, layout.userGit?.home);
   const isProtectedName = (candidate: string) => record.set.paths.some((held) => isInsideRoot(candidate, held) || isInsideRoot(held, candidate));
   const unspelled = after.undecodable.length === 0 ? [] : setAsideUndecodableNames(after.undecodable, isProtectedName);
-  if (unspelled.length > 0) after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false);
+  if (unspelled.length > 0) after = scanGitMetadata(layout.writeRoots, skippedOf(layout), false, layout.userGit?.home);
   // What could not be moved is still hidden: the run stops and says where.
   for (const entry of after.undecodable) {
     violations.push({
@@ -65,7 +65,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   violations.push(...step('undoing git metadata', [], () => removeUnsafeGitChanges(before, after, restored)));
   // The git aftercare may have moved a `.git` or a pointer aside (zotbox-renamed-N): what it held (tool files, names
   // the scan had left out as git's) now lies at an ordinary name. Then the scopes are looked at as they are now.
-  const current = violations.length > 0 ? step('looking at the scopes again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : after;
+  const current = violations.length > 0 ? step('looking at the scopes again', after, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false, layout.userGit?.home)) : after;
   // A path the set cannot look at (past PATH_MAX, a link loop): the set the inventory before the call gives now stands
   // in (else the record's), with every tool file found now, so what was protected is put back and what the command
   // made is removed (fallbackProtectedSet).
@@ -81,7 +81,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
   // Last, after every move zotbox made: each user's pointer, found where it lies now (zotbox's set-asides may have
   // carried it), that names another directory now is moved aside.
   const moved = violations.length > 0 || changes.length > 0 || names.length > 0;
-  const final = moved ? step('looking at the scopes once more', current, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false)) : current;
+  const final = moved ? step('looking at the scopes once more', current, () => scanGitMetadata(layout.writeRoots, skippedOf(layout), false, layout.userGit?.home)) : current;
   violations.push(...step("checking the user's gitfiles and .git links", [], () => setAsideRepointedPointers(before, final, restored)));
   if (violations.length > 0) throw gitProgramError(violations);
   if (changes.length > 0) throw protectedFileError(changes);
@@ -90,7 +90,7 @@ export function finishGitStateCheck(layout: SandboxLayout, before: GitInventory,
 
 /** Records the write scopes' git metadata now, for a writer that nothing binds read-only (unconfined commands, the file tools). */
 export function beginGitStateCheck(layout: SandboxLayout, inventory?: GitInventory): GitStateCheck {
-  const before = inventory ?? scanGitMetadata(layout.writeRoots, skippedOf(layout));
+  const before = inventory ?? scanGitMetadata(layout.writeRoots, skippedOf(layout), true, layout.userGit?.home);
   // A name that is not UTF-8, or a pointer whose text is not, hides from the checks: nothing is written or run.
   const refused = undecodableRefusal(before);
   if (refused !== undefined) throw refused;

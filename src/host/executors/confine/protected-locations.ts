@@ -198,7 +198,7 @@ function canonicalAndWritten(entry: string): string[] {
 /** For the gate and the write executor: the control locations now, or why they cannot be known (fail closed). */
 export function currentControlLocations(writeRoots: readonly string[], skipped: readonly string[], user: UserGitEnvironment | undefined): ControlLocations {
   try {
-    const inventory = scanGitMetadata(writeRoots, skipped);
+    const inventory = scanGitMetadata(writeRoots, skipped, true, user?.home);
     if (inventory.unreadable.length > 0) return { unavailable: `${inventory.unreadable[0]!} cannot be listed` };
     const set = protectedSetOf(inventory, writeRoots, user);
     if (set.unresolved.length > 0) return { unavailable: unresolvedControlsMessage(set.unresolved) };

@@ -239,7 +239,7 @@ export function prepareSandbox(layout: SandboxLayout, extra: { readonly seccomp?
     }
     for (const { root, mode } of roots.filter(({ root }) => insideState(root))) binds.bind(root, mode, false);
     for (const mount of layout.image?.mounts() ?? []) binds.bindAt(mount.source, mount.target);
-    const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state, ...aliases.map((alias) => alias.path)]);
+    const inventory = scanGitMetadata(layout.writeRoots, state === undefined ? [] : [state, ...aliases.map((alias) => alias.path)], true, layout.userGit?.home);
     extra.afterScan?.(); // a test seam (SandboxProbe): production passes none
     protectGitMetadata(inventory, binds);
     const protectedSet = protectedSetOf(inventory, layout.writeRoots, layout.userGit);

@@ -2,12 +2,13 @@
 // read at least as widely, so a path it names is never missed.
 import test from 'ava';
 import { isStdlibShadow } from '../../../fixtures/python-stdlib-shadows.js';
-import { commandWords, isDataEntry, parseConfigEntries, pathWords, type CommandWord } from '../../../../src/host/executors/confine/git-config-lines.js';
+import { commandWords, isDataEntry, pathWords, type CommandWord } from '../../../../src/host/executors/confine/git-config-lines.js';
+import { readConfigEntries } from '../../../../src/host/executors/confine/git-config-text.js';
 
 test('entries carry their section, subsection, key as written, unquoted value and line', (t) => {
   const text = '# c\n[core]\n\thooksPath = .husky ; comment\n[includeIf "gitdir:~/w/"]\n\tpath = "../a b.inc"\n[Alias]\n\tx = "!./run \\"q\\""\n';
   t.deepEqual(
-    parseConfigEntries(text).map((e) => [e.written, e.value, e.line]),
+    readConfigEntries(text).entries.map((e) => [e.written, e.value, e.line]),
     [
       ['core.hooksPath', '.husky', 3],
       ['includeIf.gitdir:~/w/.path', '../a b.inc', 5],
@@ -19,7 +20,7 @@ test('entries carry their section, subsection, key as written, unquoted value an
 test('an entry on its header line, a bare key, a continuation and the old dotted subsection are read', (t) => {
   const text = '[core] fsmonitor = ./a\n[core]\n\tbare\n\teditor = vim \\\n  ./b\n[filter.x]\n\tclean = ./c\n';
   t.deepEqual(
-    parseConfigEntries(text).map((e) => [e.section, e.subsection, e.key, e.value, e.line]),
+    readConfigEntries(text).entries.map((e) => [e.section, e.subsection, e.key, e.value, e.line]),
     [
       ['core', undefined, 'fsmonitor', './a', 1],
       ['core', undefined, 'bare', undefined, 3],
@@ -86,7 +87,7 @@ test('a plain alias is split as git splits it: no expansion, no pattern', (t) =>
 });
 
 test('data keys are a closed list: names, colours, refspecs and formats; any other key is read as a command', (t) => {
-  const entry = (text: string) => parseConfigEntries(text)[0]!;
+  const entry = (text: string) => readConfigEntries(text).entries[0]!;
   t.true(isDataEntry(entry('[user]\n\tname = x\n')));
   t.true(isDataEntry(entry('[remote "origin"]\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n')));
   t.true(isDataEntry(entry('[safe]\n\tdirectory = *\n')));

@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { collectControlLocations, type UserGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
-import { derivedPrograms, parseConfigEntries } from '../../../../src/host/executors/confine/git-config-lines.js';
+import { derivedPrograms } from '../../../../src/host/executors/confine/git-config-lines.js';
+import { readConfigEntries } from '../../../../src/host/executors/confine/git-config-text.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
 import { todoExecCommands } from '../../../../src/host/executors/confine/git-sequencer-state.js';
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
@@ -57,9 +58,9 @@ test('the exec and x lines of a todo list are the commands git runs; nothing els
 });
 
 test('the program names git derives from config entries', (t) => {
-  const entries = parseConfigEntries(
+  const entries = readConfigEntries(
     '[alias]\n\tst = status\n[remote "o"]\n\turl = evil://h/r\n\tpushurl = hg::https://h/r\n\tvcs = svn\n[url "fancy://h/"]\n\tinsteadOf = gh:\n[credential]\n\thelper = vault --x\n\thelper = !./c.sh\n[pull]\n\ttwohead = mine\n[branch "main"]\n\tmergeOptions = -s theirs2 --strategy=x3\n[user]\n\tname = n\n',
-  );
+  ).entries;
   t.deepEqual(
     entries.map((entry) => derivedPrograms(entry)),
     [['git-st'], ['git-remote-evil'], ['git-remote-hg'], ['git-remote-svn'], ['git-remote-fancy'], ['git-credential-vault'], [], ['git-merge-mine'], ['git-merge-theirs2', 'git-merge-x3'], []],
