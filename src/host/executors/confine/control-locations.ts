@@ -17,7 +17,8 @@ import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { moduleEntriesLocation } from './python-installed-names.js';
 import { commandWords, derivedPrograms, isDataEntry, pathWords } from './git-config-lines.js';
-import { entryName, readConfigEntries } from './git-config-text.js';
+import { type ConfigEntry, entryName, readConfigEntries } from './git-config-text.js';
+import { environmentConfigEntries } from './git-environment-config.js';
 import { commondirDirectory, gitfileDirectory, isUnspellable, linkTextOf } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
@@ -338,57 +339,74 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
       // git stops there and runs nothing; once the line is mended, what follows it counts, and zotbox has not read it.
       unresolved.push(`git cannot read ${file} past line ${reading.badLine} ("bad config line"), so zotbox cannot tell what the lines after it name; mend that line`);
     }
-    for (const entry of reading.entries) {
-      const name = entry.written;
-      const where = `set in ${file} line ${entry.line}`;
-      if (entry.value === undefined) continue;
-      if ((entry.section === 'include' || entry.section === 'includeif') && entry.key === 'path') {
-        // Every conditional include counts as active (gitdir:, onbranch:, hasconfig: may all come true later).
-        const target = expandHome(entry.value, user);
-        if ('problem' in target) unresolved.push(`${name} (${where}): ${target.problem}`);
-        else readConfig({ file: path.resolve(path.dirname(file), target.path), origin: `a git config file included by ${file} line ${entry.line}` }, depth + 1);
-        continue;
-      }
-      const tree = TREE_KEYS.get(entryName(entry).toLowerCase());
-      if (tree !== undefined) {
-        const expanded = entry.value === '' ? undefined : expandHome(entry.value, user);
-        const reason = `in ${name} (${where}); ${tree}`;
-        if (expanded !== undefined && 'problem' in expanded) unresolved.push(`${name} (${where}): ${expanded.problem}`);
-        else if (expanded !== undefined) {
-          if (entryName(entry).toLowerCase() === 'core.hookspath') hooksPaths.push(expanded.path);
-          for (const base of path.isAbsolute(expanded.path) ? ['/'] : [path.dirname(file), ...bases]) add(path.resolve(base, expanded.path), true, reason);
-        }
-        continue;
-      }
-      const reason = `named by ${name} (${where}); the user's git may run or read it`;
-      if (isDataEntry(entry)) {
-        // A value git never runs: only the words that are paths as written are protected (an account zotbox cannot find names nothing it can protect).
-        for (const word of pathWords(entry.value).filter((w) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(w))) {
-          const expanded = expandHome(word, user);
-          if ('path' in expanded) for (const base of path.isAbsolute(expanded.path) ? ['/'] : [path.dirname(file), ...bases]) add(path.resolve(base, expanded.path), false, reason);
-        }
-        continue;
-      }
-      // Every other value may be a command git runs through a shell, from the top of the worktree: every word of it
-      // names a file there, or in a PATH directory, and what the shell would expand must be known now.
-      const alias = entry.section === 'alias';
-      const command = alias || entryName(entry).toLowerCase() === 'credential.helper' ? entry.value.replace(/^\s*!/u, '') : entry.value;
-      const shell = !alias || entry.value.trimStart().startsWith('!');
-      for (const word of commandWords(command, shell ? 'shell' : 'git')) {
-        if (word.kind === 'unresolved') {
-          unresolved.push(`${name} (${where}) names ${JSON.stringify(word.text)}, and ${word.why}`);
-          continue;
-        }
-        if (isNodePreloadName(word.text)) {
-          unresolved.push(`${name} (${where}): ${unreadPreload(word.text)}`);
-          continue;
-        }
-        for (const target of anchorsOf(word, [path.dirname(file), ...bases])) add(target, word.tree, reason);
-      }
-      for (const program of derivedPrograms(entry)) addDerived(program, `${name} (${where})`);
+    for (const entry of reading.entries) readEntry(entry, { where: `set in ${file} line ${entry.line}`, directory: path.dirname(file), includedBy: `${file} line ${entry.line}` }, depth);
+  };
+  /** One entry, from a config file in `directory` or (no directory) from the user's environment. */
+  const readEntry = (entry: ConfigEntry, from: { where: string; directory: string | undefined; includedBy: string }, depth: number) => {
+    if (entry.value === undefined) return;
+    const relativeBases = from.directory === undefined ? bases : [from.directory, ...bases];
+    if ((entry.section === 'include' || entry.section === 'includeif') && entry.key === 'path') {
+      // Every conditional include counts as active (gitdir:, onbranch:, hasconfig: may all come true later).
+      const target = expandHome(entry.value, user);
+      if ('problem' in target) unresolved.push(`${entry.written} (${from.where}): ${target.problem}`);
+      // git refuses a relative include that does not come from a file; zotbox cannot tell where it would look.
+      else if (from.directory === undefined && !path.isAbsolute(target.path))
+        unresolved.push(`${entry.written} (${from.where}) includes ${JSON.stringify(target.path)}, a relative path git refuses there`);
+      else readConfig({ file: path.resolve(from.directory ?? '/', target.path), origin: `a git config file included by ${from.includedBy}` }, depth + 1);
+      return;
+    }
+    const tree = TREE_KEYS.get(entryName(entry).toLowerCase());
+    if (tree !== undefined) readTreeEntry(entry, tree, from.where, relativeBases);
+    else readValueEntry(entry, from.where, relativeBases);
+  };
+  /** core.hooksPath, init.templateDir: a directory git runs (or copies) the files of. */
+  const readTreeEntry = (entry: ConfigEntry, tree: string, where: string, relativeBases: readonly string[]) => {
+    const name = entry.written;
+    const expanded = entry.value === undefined || entry.value === '' ? undefined : expandHome(entry.value, user);
+    const reason = `in ${name} (${where}); ${tree}`;
+    if (expanded !== undefined && 'problem' in expanded) unresolved.push(`${name} (${where}): ${expanded.problem}`);
+    else if (expanded !== undefined) {
+      if (entryName(entry).toLowerCase() === 'core.hookspath') hooksPaths.push(expanded.path);
+      for (const base of path.isAbsolute(expanded.path) ? ['/'] : relativeBases) add(path.resolve(base, expanded.path), true, reason);
     }
   };
+  /** Any other value: data (its path words only) or a command git may run. */
+  const readValueEntry = (entry: ConfigEntry, where: string, relativeBases: readonly string[]) => {
+    const name = entry.written;
+    const value = entry.value ?? '';
+    const reason = `named by ${name} (${where}); the user's git may run or read it`;
+    if (isDataEntry(entry)) {
+      // A value git never runs: only the words that are paths as written are protected (an account zotbox cannot find names nothing it can protect).
+      for (const word of pathWords(value).filter((w) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(w))) {
+        const expanded = expandHome(word, user);
+        if ('path' in expanded) for (const base of path.isAbsolute(expanded.path) ? ['/'] : relativeBases) add(path.resolve(base, expanded.path), false, reason);
+      }
+      return;
+    }
+    // Every other value may be a command git runs through a shell, from the top of the worktree: every word of it
+    // names a file there, or in a PATH directory, and what the shell would expand must be known now.
+    const alias = entry.section === 'alias';
+    const command = alias || entryName(entry).toLowerCase() === 'credential.helper' ? value.replace(/^\s*!/u, '') : value;
+    const shell = !alias || value.trimStart().startsWith('!');
+    for (const word of commandWords(command, shell ? 'shell' : 'git')) {
+      if (word.kind === 'unresolved') {
+        unresolved.push(`${name} (${where}) names ${JSON.stringify(word.text)}, and ${word.why}`);
+        continue;
+      }
+      if (isNodePreloadName(word.text)) {
+        unresolved.push(`${name} (${where}): ${unreadPreload(word.text)}`);
+        continue;
+      }
+      for (const target of anchorsOf(word, relativeBases)) add(target, word.tree, reason);
+    }
+    for (const program of derivedPrograms(entry)) addDerived(program, `${name} (${where})`);
+  };
   for (const config of userConfigFiles(user)) readConfig(config, 0);
+  // What the user's own environment sets (GIT_CONFIG_COUNT and friends) counts in every repository, like their global config.
+  const fromEnvironment = environmentConfigEntries(user.environment ?? {});
+  unresolved.push(...fromEnvironment.problems);
+  for (const { entry, variable } of fromEnvironment.entries)
+    readEntry(entry, { where: `set by ${variable} in the user's environment`, directory: undefined, includedBy: `${variable} in the user's environment` }, 0);
   for (const directory of inventory.gitDirectories.keys()) {
     for (const name of ['config', 'config.worktree']) readConfig({ file: path.join(directory, name), origin: `the config of the git directory ${directory}` }, 0);
   }

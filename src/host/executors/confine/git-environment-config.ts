@@ -205,3 +205,44 @@ export function gitEnvironmentNames(known: ReadonlyMap<string, string>, where: s
   }
   return names;
 }
+
+/** An entry the user's own environment gives git, with the variable that sets it. */
+export interface EnvironmentEntry {
+  readonly entry: ConfigEntry;
+  readonly variable: string;
+}
+
+/**
+ * The git configuration the user's own environment gives every git they run (GIT_CONFIG_PARAMETERS, then
+ * GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n, as git reads them), and what zotbox cannot read there
+ * (git stops on it too: a bogus count, a missing key).
+ */
+export function environmentConfigEntries(env: Readonly<Record<string, string | undefined>>): { entries: EnvironmentEntry[]; problems: string[] } {
+  const entries: EnvironmentEntry[] = [];
+  const problems: string[] = [];
+  const parameters = env.GIT_CONFIG_PARAMETERS;
+  if (parameters !== undefined && parameters !== '') {
+    const pairs = parameterEntries(parameters);
+    if (pairs === undefined) problems.push("the user's environment sets GIT_CONFIG_PARAMETERS, and zotbox cannot read its value");
+    for (const [key, value] of pairs ?? []) {
+      const entry = entryOf(key, value);
+      if (entry === undefined) problems.push(`the user's environment sets GIT_CONFIG_PARAMETERS with the key ${JSON.stringify(key)}, which zotbox cannot read`);
+      else entries.push({ entry, variable: 'GIT_CONFIG_PARAMETERS' });
+    }
+  }
+  const counted = env.GIT_CONFIG_COUNT;
+  if (counted === undefined || counted === '') return { entries, problems };
+  const count = Number(counted);
+  if (!/^\d+$/u.test(counted) || count > 1000) {
+    problems.push(`the user's environment sets GIT_CONFIG_COUNT to ${JSON.stringify(counted)}, which zotbox does not read as a count`);
+    return { entries, problems };
+  }
+  for (let n = 0; n < count; n++) {
+    const key = env[`GIT_CONFIG_KEY_${n}`];
+    const value = env[`GIT_CONFIG_VALUE_${n}`];
+    const entry = key === undefined || value === undefined ? undefined : entryOf(key, value);
+    if (entry === undefined) problems.push(`the user's environment sets GIT_CONFIG_COUNT to ${count}, and GIT_CONFIG_KEY_${n}/GIT_CONFIG_VALUE_${n} are not both a key and value zotbox can read`);
+    else entries.push({ entry, variable: `GIT_CONFIG_KEY_${n}` });
+  }
+  return { entries, problems };
+}
