@@ -20,7 +20,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import { gitDataRule } from './git-data-rules.js';
 import { isHeadLog, isIndexFile, isReflog, putBackGitPath, type GitDirectoryRecord, type GitDirectoryViolation, type GitPathState } from './git-directory-state.js';
 import { pointerText, type GitInventory } from './git-inventory.js';
-import { worktreeLocation } from './git-pointer-text.js';
+import { spelled, worktreeLocation } from './git-pointer-text.js';
 import { indexFlagViolations } from './git-index-flags.js';
 import { parseEntryList, parseRawDiff, runPlumbing, type TreeEntry } from './git-plumbing.js';
 import { amReach, amStateChanges, changedAmStates, previousCheckoutReach, sequencerReach } from './git-sequencer-state.js';
@@ -173,7 +173,9 @@ export function checkStagedContent(directory: string, before: GitDirectoryRecord
   for (const [relative, state] of after.entries) {
     const name = /^worktrees\/([^/]+)\/gitdir$/u.exec(relative)?.[1];
     const text = textOf(state);
-    const worktree = text === undefined ? undefined : worktreeLocation(text);
+    // Read by bytes, then spelled: a worktree at a UTF-8 path that is not ASCII (`/home/josé/wt`) is found where it is.
+    const written = text === undefined ? undefined : worktreeLocation(text);
+    const worktree = written === undefined ? undefined : spelled(Buffer.from(written, 'latin1'));
     if (name !== undefined && worktree !== undefined && path.isAbsolute(worktree)) worktreeBases.set(`worktrees/${name}`, [worktree]);
   }
   const everyBase = [...new Set([...worktreeBases.values()].flat())];
