@@ -187,3 +187,20 @@ test('a patch left for git am --continue that changes an ordinary file stays for
   t.deepEqual(violations, []);
   t.true(existsSync(path.join(repo.gitDir, 'rebase-apply', '0001')));
 });
+
+test('a linked worktree at a UTF-8 path that is not ASCII: a protected file staged in its index is found where it is', (t) => {
+  const repo = makeRepo(t);
+  const worktree = path.join(path.dirname(repo.workspace), `${path.basename(repo.workspace)}-wt-josé`);
+  repo.git('worktree', 'add', '-q', worktree, '-b', 'feature');
+  t.teardown(() => execFileSync('rm', ['-rf', worktree]));
+  const location: ControlLocation = { path: path.join(worktree, 'tools', 'hooks'), tree: true, reason: 'in core.hooksPath; the user runs the hooks there' };
+  const before = recordGitDirectory(repo.gitDir, false);
+  writeFileSync(path.join(worktree, 'tools', 'hooks', 'pre-commit'), '#!/bin/sh\ntouch PWNED\n');
+  execFileSync('git', ['add', 'tools/hooks/pre-commit'], { cwd: worktree, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: repo.workspace, GIT_CONFIG_NOSYSTEM: '1' } });
+  const after = recordGitDirectory(repo.gitDir, false);
+  const violations = checkStagedContent(repo.gitDir, before, after, { writeRoots: [repo.workspace, worktree], locations: [location], worktreeBefore: NOTHING_RECORDED, bases: [repo.workspace] });
+  t.true(
+    violations.some((v) => v.reason.includes('tools/hooks/pre-commit')),
+    JSON.stringify(violations),
+  );
+});
