@@ -324,13 +324,20 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
   const addDerived = (program: string, what: string) => {
     for (const directory of searchDirectories) add(path.resolve(directory, program), false, `the program ${program} in a PATH directory; the user's git runs it for ${what}`);
   };
-  const read = new Set<string>();
+  /** Each config file read, with the least include depth it was read at (reached nearer later, it is read again). */
+  const readAt = new Map<string, number>();
   // core.hooksPath values as written: each is a hooks directory of every repository, relative to its top (over-approximated).
   const hooksPaths: string[] = [];
   const readConfig = ({ file, origin }: ConfigFile, depth: number) => {
     add(file, false, `${origin}; the user's git reads it as configuration`);
-    if (read.has(file) || depth > MAX_INCLUDE_DEPTH) return;
-    read.add(file);
+    if (depth > MAX_INCLUDE_DEPTH) {
+      // git stops there ("exceeded maximum include depth") when that chain is taken; zotbox cannot tell whether it is.
+      unresolved.push(`${file} is included more than ${MAX_INCLUDE_DEPTH} levels deep (${origin}), deeper than git reads`);
+      return;
+    }
+    // A file first read at a depth where its own includes went past the limit is read again when reached nearer.
+    if ((readAt.get(file) ?? Number.POSITIVE_INFINITY) <= depth) return;
+    readAt.set(file, depth);
     // git follows links to its config files: read what the link names (the link itself is protected as written).
     const text = textAt(file, unresolved);
     if (text === undefined) return;

@@ -144,3 +144,17 @@ test("git configuration the user's own environment sets (GIT_CONFIG_COUNT, GIT_C
   const bogus = controls([w.ws], { ...user, environment: { GIT_CONFIG_COUNT: 'two' } });
   t.deepEqual(bogus.unresolved, [`the user's environment sets GIT_CONFIG_COUNT to "two", which zotbox does not read as a count`]);
 });
+
+test('includes nested deeper than git reads refuse; a file first read deep is read again when included nearer', (t) => {
+  // .git/config includes c1, c1 includes c2, … c9 includes x (depth 10); x includes hooks.inc (depth 11: git stops).
+  const chain = Array.from({ length: 9 }, (_, i) => `c${i + 1}.inc`);
+  const w = repository(t, `[include]\n\tpath = ../${chain[0]}\n[include]\n\tpath = ../x.inc\n`);
+  chain.forEach((file, i) => writeFileSync(path.join(w.ws, file), `[include]\n\tpath = ${chain[i + 1] ?? 'x.inc'}\n`));
+  writeFileSync(path.join(w.ws, 'x.inc'), '[include]\n\tpath = hooks.inc\n');
+  writeFileSync(path.join(w.ws, 'hooks.inc'), '[core]\n\thooksPath = team-hooks\n');
+  const found = controls([w.ws], { home: path.join(w.root, 'home'), noSystem: true });
+  t.is(found.unresolved.length, 1);
+  t.true(found.unresolved[0]!.startsWith(`${path.join(w.ws, 'hooks.inc')} is included more than 10 levels deep`), found.unresolved[0]);
+  // Reached at depth 1 from the repository's config, x.inc's include is read: its hooks directory is protected.
+  t.truthy(findControlLocation(path.join(w.ws, 'team-hooks', 'pre-commit'), found.locations));
+});
