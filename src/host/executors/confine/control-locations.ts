@@ -17,11 +17,12 @@ import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { moduleEntriesLocation } from './python-installed-names.js';
 import { commandWords, derivedPrograms, isDataEntry, pathWords } from './git-config-lines.js';
-import { type ConfigEntry, entryName, readConfigEntries } from './git-config-text.js';
+import { type ConfigEntry, entryName, readConfigEntries, spelledEntry } from './git-config-text.js';
 import { environmentConfigEntries } from './git-environment-config.js';
 import { commondirDirectory, gitfileDirectory, isUnspellable, linkTextOf } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile, type GitEntryState, type GitInventory } from './git-inventory.js';
 import { pendingGitDirectories, pendingRuns, type Anchors } from './git-pending-runs.js';
+import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
 import { type AccountHomes, type ExpandedPath, expandUserPath } from './user-path-expansion.js';
 
@@ -47,14 +48,24 @@ export function userGitEnvironment(env: Readonly<Record<string, string | undefin
   const set = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
   const noSystem = set('GIT_CONFIG_NOSYSTEM');
   return {
-    home: set('HOME') ?? homeDirectory,
+    // An empty HOME is git's "" + "/.gitconfig": the root directory.
+    home: env.HOME === '' ? '/' : (set('HOME') ?? homeDirectory),
     ...(set('XDG_CONFIG_HOME') === undefined ? {} : { xdgConfigHome: set('XDG_CONFIG_HOME')! }),
     ...(set('GIT_CONFIG_GLOBAL') === undefined ? {} : { globalConfig: set('GIT_CONFIG_GLOBAL')! }),
     ...(set('GIT_CONFIG_SYSTEM') === undefined ? {} : { systemConfig: set('GIT_CONFIG_SYSTEM')! }),
-    ...(noSystem === undefined || /^(0|false|no|off)$/iu.test(noSystem) ? {} : { noSystem: true }),
+    ...(noSystem === undefined || !gitReadsAsTrue(noSystem) ? {} : { noSystem: true }),
     ...(set('PATH') === undefined ? {} : { searchPath: set('PATH')! }),
     environment: { ...env },
   };
+}
+
+/**
+ * Whether git's git_env_bool surely reads `value` as true: yes, on, true (any case), or a decimal number that is not
+ * zero. git reads more spellings (a unit, hex, blanks), true or false: anything else counts as false here, so the
+ * system config is read (more protection, never less).
+ */
+function gitReadsAsTrue(value: string): boolean {
+  return /^(true|yes|on)$/iu.test(value) || /^\+?0*[1-9][0-9]*$/u.test(value);
 }
 
 /** git's own limit on nested includes. */
@@ -95,7 +106,7 @@ interface Repository {
   /** The top of its worktree (a bare repository: the git directory): where git runs hooks, aliases, drivers. */
   readonly top: string;
   /** The gitfile git reads through a `.git` link (`via`), when it reads one that way. */
-  readonly gitfile?: { readonly file: string; readonly via: string };
+  readonly gitfile?: { readonly file: string; readonly via: string; readonly written?: string };
 }
 
 /** What could not be read or worked out: each one refuses writes and commands (fail closed), named in the error. */
@@ -116,11 +127,11 @@ function entryAt(file: string, problems: Problems): ReturnType<typeof lstatSync>
 }
 
 /** A control file's text; undefined when absent; a problem when it exists but cannot be read whole. */
-function textAt(file: string, problems: Problems): string | undefined {
+function textAt(file: string, problems: Problems, encoding: 'utf8' | 'latin1' = 'utf8'): string | undefined {
   // withStats: an lstat first tells absence without the exception a failed realpath costs.
   const real = resolveCanonicalPath(file, { withStats: true });
   if (!real.ok || !real.exists) return undefined; // absent (or a link to nothing): git reads nothing there either
-  const text = readSmallFile(real.path);
+  const text = readSmallFile(real.path, encoding);
   if (text === undefined && entryAt(real.path, problems) !== undefined) problems.push(`${file} exists but cannot be read`);
   if (text === OVERSIZED) {
     problems.push(`${file} is larger than zotbox reads`);
@@ -161,7 +172,12 @@ function repositoryOf(dotGit: string, top: string, problems: Problems): Reposito
   }
   if (gitDirectory === undefined) return undefined;
   const throughLink = stats?.isFile() === true && entryAt(dotGit, problems)?.isSymbolicLink() === true;
-  return { gitDirectory, commonDirectory: commonDirectoryOf(gitDirectory, problems), top, ...(throughLink ? { gitfile: { file: real.path, via: dotGit } } : {}) };
+  // Also as the link spells it: a link on the way (`.git -> link/main.gitfile`, `link -> store`) is then recorded as
+  // the link it is, and put back if re-pointed (protected-locations.ts).
+  const linkText = throughLink ? linkTextOf(dotGit) : undefined;
+  const spelledPath = linkText === undefined || isUnspellable(linkText) ? undefined : path.resolve(path.dirname(dotGit), linkText);
+  const gitfile = throughLink ? { file: real.path, via: dotGit, ...(spelledPath === undefined ? {} : { written: spelledPath }) } : undefined;
+  return { gitDirectory, commonDirectory: commonDirectoryOf(gitDirectory, problems), top, ...(gitfile === undefined ? {} : { gitfile }) };
 }
 
 function commonDirectoryOf(gitDirectory: string, problems: Problems): string {
@@ -290,7 +306,8 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     );
   const around = repositoriesAround(inventory, writeRoots, unresolved);
   for (const { gitfile } of around) {
-    if (gitfile !== undefined) add(gitfile.file, false, `the gitfile git reads through the link ${gitfile.via}; what it names is the repository git opens`);
+    const reason = `the gitfile git reads through the link ${gitfile?.via}; what it names is the repository git opens`;
+    for (const file of gitfile === undefined ? [] : [gitfile.file, ...(gitfile.written === undefined ? [] : [gitfile.written])]) add(file, false, reason);
   }
   for (const directory of new Set(around.flatMap((r) => [r.gitDirectory, r.commonDirectory]))) {
     if (inventory.gitDirectories.has(directory)) continue;
@@ -339,23 +356,31 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     if ((readAt.get(file) ?? Number.POSITIVE_INFINITY) <= depth) return;
     readAt.set(file, depth);
     // git follows links to its config files: read what the link names (the link itself is protected as written).
-    const text = textAt(file, unresolved);
+    // By bytes, as git reads it: a value that is not UTF-8 is UNSPELLABLE, never another path (spelledEntry).
+    const text = textAt(file, unresolved, 'latin1');
     if (text === undefined) return;
     const reading = readConfigEntries(text);
     if (reading.badLine !== undefined) {
       // git stops there and runs nothing; once the line is mended, what follows it counts, and zotbox has not read it.
       unresolved.push(`git cannot read ${file} past line ${reading.badLine} ("bad config line"), so zotbox cannot tell what the lines after it name; mend that line`);
     }
-    for (const entry of reading.entries) readEntry(entry, { where: `set in ${file} line ${entry.line}`, directory: path.dirname(file), includedBy: `${file} line ${entry.line}` }, depth);
+    for (const entry of reading.entries.map(spelledEntry))
+      readEntry(entry, { where: `set in ${file} line ${entry.line}`, directory: path.dirname(file), includedBy: `${file} line ${entry.line}` }, depth);
   };
   /** One entry, from a config file in `directory` or (no directory) from the user's environment. */
   const readEntry = (entry: ConfigEntry, from: { where: string; directory: string | undefined; includedBy: string }, depth: number) => {
     if (entry.value === undefined) return;
+    if (isUnspellable(entry.value)) {
+      // Git reads it by its bytes; zotbox cannot tell which path those name. A data value names nothing git runs.
+      if (!isDataEntry(entry)) unresolved.push(`${entry.written} (${from.where}) has a value that is not UTF-8, so zotbox cannot tell which file it names`);
+      return;
+    }
     const relativeBases = from.directory === undefined ? bases : [from.directory, ...bases];
     if ((entry.section === 'include' || entry.section === 'includeif') && entry.key === 'path') {
       // Every conditional include counts as active (gitdir:, onbranch:, hasconfig: may all come true later).
       const target = expandHome(entry.value, user);
       if ('problem' in target) unresolved.push(`${entry.written} (${from.where}): ${target.problem}`);
+      else if (climbsOutOfName(target.path)) unresolved.push(`${entry.written} (${from.where}) includes ${JSON.stringify(entry.value)}: ${CLIMB_REASON}`);
       // git refuses a relative include that does not come from a file; zotbox cannot tell where it would look.
       else if (from.directory === undefined && !path.isAbsolute(target.path))
         unresolved.push(`${entry.written} (${from.where}) includes ${JSON.stringify(target.path)}, a relative path git refuses there`);
@@ -372,6 +397,7 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     const expanded = entry.value === undefined || entry.value === '' ? undefined : expandHome(entry.value, user);
     const reason = `in ${name} (${where}); ${tree}`;
     if (expanded !== undefined && 'problem' in expanded) unresolved.push(`${name} (${where}): ${expanded.problem}`);
+    else if (expanded !== undefined && climbsOutOfName(expanded.path)) unresolved.push(`${name} (${where}) is ${JSON.stringify(entry.value)}: ${CLIMB_REASON}`);
     else if (expanded !== undefined) {
       if (entryName(entry).toLowerCase() === 'core.hookspath') hooksPaths.push(expanded.path);
       for (const base of path.isAbsolute(expanded.path) ? ['/'] : relativeBases) add(path.resolve(base, expanded.path), true, reason);

@@ -6,6 +6,7 @@
 // git-config-text.test.ts compares the two on odd spellings). Where git stops with "bad config line N" (and dies:
 // it runs nothing), the reading stops too, and says so: what follows is not read, so a caller that must know
 // everything a file names fails closed on it. Pure, no I/O. What a value names is read by git-config-lines.ts.
+import { spelled } from './git-pointer-text.js';
 
 export interface ConfigEntry {
   /** Lower case, as git compares it. */
@@ -204,4 +205,19 @@ export function readConfigEntries(text: string): ConfigReading {
     }
     entries.push(entryOf(header, key, value, line));
   }
+}
+
+/**
+ * An entry read from a config's bytes (its text decoded as Latin-1, one character per byte: git reads bytes), spelled
+ * as UTF-8: a value that is not UTF-8 becomes UNSPELLABLE (git-pointer-text.ts), never another path; the names, shown
+ * in messages only, with U+FFFD where their bytes are not UTF-8.
+ */
+export function spelledEntry(entry: ConfigEntry): ConfigEntry {
+  const lossy = (text: string) => Buffer.from(text, 'latin1').toString('utf8');
+  return {
+    ...entry,
+    subsection: entry.subsection === undefined ? undefined : lossy(entry.subsection),
+    value: entry.value === undefined ? undefined : spelled(Buffer.from(entry.value, 'latin1')),
+    written: lossy(entry.written),
+  };
 }

@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import { commandWords, isDataEntry } from './git-config-lines.js';
-import { type ConfigEntry, entryName, readConfigEntries } from './git-config-text.js';
+import { type ConfigEntry, entryName, readConfigEntries, spelledEntry } from './git-config-text.js';
+import { isUnspellable } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 
 /** Variables naming a file git reads as configuration. */
@@ -77,6 +78,10 @@ function anchored(name: string, place: GitEnvironmentPlace): string[] {
 /** What one entry names: nothing for data; else every word of its value (a command git runs, a path it reads), from each anchor. */
 function entryNames(entry: ConfigEntry, from: string, directory: string, place: GitEnvironmentPlace, unresolved: string[], depth: number): GitEnvironmentName[] {
   if (isDataEntry(entry) || entry.value === undefined) return [];
+  if (isUnspellable(entry.value)) {
+    unresolved.push(`${from}: ${entry.written} has a value that is not UTF-8, so zotbox cannot tell which file it names`);
+    return [];
+  }
   const why = `git reads ${entry.written} from ${from}`;
   const names: GitEnvironmentName[] = [];
   for (const word of commandWords(entry.value, 'shell')) {
@@ -100,12 +105,12 @@ function configFileNames(file: string, from: string, place: GitEnvironmentPlace,
     unresolved.push(`${file}: git includes more configuration files than zotbox reads (${from})`);
     return names;
   }
-  const text = readSmallFile(file);
+  const text = readSmallFile(file, 'latin1');
   if (text === OVERSIZED) unresolved.push(`${file} is larger than zotbox reads, and git reads it as configuration (${from})`);
   else if (text !== undefined) {
     const reading = readConfigEntries(text);
     if (reading.badLine !== undefined) unresolved.push(`git cannot read ${file} past line ${reading.badLine} ("bad config line"), so zotbox cannot tell what the rest names (${from})`);
-    for (const entry of reading.entries) names.push(...entryNames(entry, `${file} line ${entry.line}`, path.dirname(file), place, unresolved, depth));
+    for (const entry of reading.entries.map(spelledEntry)) names.push(...entryNames(entry, `${file} line ${entry.line}`, path.dirname(file), place, unresolved, depth));
   }
   return names;
 }

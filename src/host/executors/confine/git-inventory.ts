@@ -74,9 +74,9 @@ export interface GitInventory {
 export const OVERSIZED = '\u0000zotbox: larger than the control file cap\u0000';
 
 /** A control file's text; OVERSIZED when it is larger than zotbox reads (checks never see half a file). */
-export function readSmallFile(file: string): string | undefined {
+export function readSmallFile(file: string, encoding: 'utf8' | 'latin1' = 'utf8'): string | undefined {
   const bytes = readSmallBytes(file);
-  return bytes === undefined || bytes === OVERSIZED ? bytes : bytes.toString('utf8');
+  return bytes === undefined || bytes === OVERSIZED ? bytes : bytes.toString(encoding);
 }
 
 /** A control file's bytes (readSmallFile, undecoded: a pointer's text is taken as git takes it, by bytes). */

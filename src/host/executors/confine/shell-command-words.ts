@@ -5,6 +5,7 @@
 // (interpreter-operands.ts); what the shell would expand must be known now, or the
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
+import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
 import { inlineProgram } from './interpreter-operands.js';
 import { scriptPathTracker } from './python-script-path.js';
 import { programsOnScriptPath } from './script-path-programs.js';
@@ -109,6 +110,10 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     rest = part.slice(2);
   } else if (part.startsWith('~') && reading.shell) {
     out.push({ kind: 'unresolved', text: written, why: "another user's home directory" });
+    return;
+  }
+  if (climbsOutOfName(rest)) {
+    out.push({ kind: 'unresolved', text: written, why: CLIMB_REASON });
     return;
   }
   const glob = rest.search(/[\uF001-\uF004]/u);

@@ -1,9 +1,9 @@
-// A `~` path in a git config value (an include, core.hooksPath, init.templateDir), expanded as git's
-// expand_user_path does: `~` and `~/x` from $HOME (the user's home as the caller gives it), `~NAME` and `~NAME/x`
-// from NAME's home in the account database (getpwnam), the rest of the text appended as written. Node has no
-// getpwnam: the account zotbox runs as comes from os.userInfo() (getpwuid), any other from /etc/passwd. A name found
-// in neither (git dies on it, or a directory service zotbox does not read knows it) is a problem: the caller fails
-// closed, never "names nothing".
+// A path in a git config value (an include, core.hooksPath, init.templateDir), made as git's interpolate_path makes
+// it: `%(prefix)/REST` below git's install prefix; `~` and `~/x` from $HOME (the user's home as the caller gives it),
+// `~NAME` and `~NAME/x` from NAME's home in the account database (getpwnam), the rest of the text appended as
+// written. Node has no getpwnam: the account zotbox runs as comes from os.userInfo() (getpwuid), any other from
+// /etc/passwd. A name found in neither (git dies on it, or a directory service zotbox does not read knows it), and a
+// prefix zotbox does not know, are problems: the caller fails closed, never "names nothing".
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
@@ -29,8 +29,16 @@ export function systemAccountHomes(name: string): string | undefined {
   return undefined;
 }
 
-/** `value` with a leading `~` expanded as git does; a value without one is returned as written. */
+/**
+ * `value` as git's interpolate_path makes it a path: `%(prefix)/REST` is REST below git's install prefix (REST itself
+ * when absolute; zotbox does not know the prefix, so any other is a problem), a leading `~` is expanded; any other
+ * value is returned as written.
+ */
 export function expandUserPath(value: string, home: string, accounts: AccountHomes = systemAccountHomes): ExpandedPath {
+  if (value.startsWith('%(prefix)/')) {
+    const rest = value.slice('%(prefix)/'.length);
+    return rest.startsWith('/') ? { path: rest } : { problem: `${JSON.stringify(value)} names a path below git's install prefix, which zotbox does not know` };
+  }
   if (!value.startsWith('~')) return { path: value };
   const slash = value.indexOf('/');
   const name = slash === -1 ? value.slice(1) : value.slice(1, slash);
