@@ -306,8 +306,9 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     );
   const around = repositoriesAround(inventory, writeRoots, unresolved);
   for (const { gitfile } of around) {
-    const reason = `the gitfile git reads through the link ${gitfile?.via}; what it names is the repository git opens`;
-    for (const file of gitfile === undefined ? [] : [gitfile.file, ...(gitfile.written === undefined ? [] : [gitfile.written])]) add(file, false, reason);
+    if (gitfile === undefined) continue;
+    const reason = `the gitfile git reads through the link ${gitfile.via}; what it names is the repository git opens`;
+    for (const file of [gitfile.file, ...(gitfile.written === undefined ? [] : [gitfile.written])]) add(file, false, reason);
   }
   for (const directory of new Set(around.flatMap((r) => [r.gitDirectory, r.commonDirectory]))) {
     if (inventory.gitDirectories.has(directory)) continue;
