@@ -112,7 +112,9 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     out.push({ kind: 'unresolved', text: written, why: "another user's home directory" });
     return;
   }
-  if (climbsOutOfName(rest)) {
+  // In a config value (a script's words are left to the records of the files on the way: `$basedir/../lib/x.js` of a
+  // package manager's shim climbs out of the shim's own folder, which is on the way to the shim, a protected file).
+  if (!reading.script && climbsOutOfName(rest)) {
     out.push({ kind: 'unresolved', text: written, why: CLIMB_REASON });
     return;
   }

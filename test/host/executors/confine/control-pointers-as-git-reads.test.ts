@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { collectControlLocations, type UserGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
+import { collectControlLocations, type UserGitEnvironment, userGitEnvironment } from '../../../../src/host/executors/confine/control-locations.js';
+import { gitEnvironmentNames } from '../../../../src/host/executors/confine/git-environment-config.js';
+import { commandWords } from '../../../../src/host/executors/confine/git-config-lines.js';
 import { checkCreatedConfig } from '../../../../src/host/executors/confine/git-config-rules.js';
 import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
 import { expandUserPath } from '../../../../src/host/executors/confine/user-path-expansion.js';
@@ -148,7 +150,7 @@ test("git configuration the user's own environment sets (GIT_CONFIG_COUNT, GIT_C
 test('includes nested deeper than git reads refuse; a file first read deep is read again when included nearer', (t) => {
   // .git/config includes c1, c1 includes c2, … c9 includes x (depth 10); x includes hooks.inc (depth 11: git stops).
   const chain = Array.from({ length: 9 }, (_, i) => `c${i + 1}.inc`);
-  const w = repository(t, `[include]\n\tpath = ../${chain[0]}\n[include]\n\tpath = ../x.inc\n`);
+  const w = repository(t, `[include]\n\tpath = ../${chain[0]!}\n[include]\n\tpath = ../x.inc\n`);
   chain.forEach((file, i) => writeFileSync(path.join(w.ws, file), `[include]\n\tpath = ${chain[i + 1] ?? 'x.inc'}\n`));
   writeFileSync(path.join(w.ws, 'x.inc'), '[include]\n\tpath = hooks.inc\n');
   writeFileSync(path.join(w.ws, 'hooks.inc'), '[core]\n\thooksPath = team-hooks\n');
@@ -157,4 +159,43 @@ test('includes nested deeper than git reads refuse; a file first read deep is re
   t.true(found.unresolved[0]!.startsWith(`${path.join(w.ws, 'hooks.inc')} is included more than 10 levels deep`), found.unresolved[0]);
   // Reached at depth 1 from the repository's config, x.inc's include is read: its hooks directory is protected.
   t.truthy(findControlLocation(path.join(w.ws, 'team-hooks', 'pre-commit'), found.locations));
+});
+
+test('a config value that is not UTF-8 refuses unless it is data; a data value in Latin-1 is no refusal', (t) => {
+  const w = repository(t, '[core]\n\tbare = false\n');
+  writeFileSync(w.config, Buffer.from('[user]\n\tname = Jos\xe9\n[include]\n\tpath = ../caf\xe9.inc\n', 'latin1'));
+  const found = controls([w.ws], { home: path.join(w.root, 'home'), noSystem: true });
+  t.deepEqual(found.unresolved, [`include.path (set in ${w.config} line 4) has a value that is not UTF-8, so zotbox cannot tell which file it names`]);
+  // The same through a config file an environment file names (GIT_CONFIG_GLOBAL in an .envrc).
+  const global = path.join(w.root, 'global.gitconfig');
+  writeFileSync(global, Buffer.from('[core]\n\thooksPath = caf\xe9\n', 'latin1'));
+  const unresolved: string[] = [];
+  gitEnvironmentNames(new Map([['GIT_CONFIG_GLOBAL', global]]), '.envrc', { directory: w.ws, tops: [w.ws], fromWorkingDirectory: new Set() }, unresolved);
+  t.deepEqual(unresolved, [`${global} line 2: core.hooksPath has a value that is not UTF-8, so zotbox cannot tell which file it names`]);
+});
+
+test('a .. after a folder name refuses, in a path key, an include and a command word; a leading .. is a path', (t) => {
+  const w = repository(t, '[core]\n\thooksPath = ../ws/hooks\n[include]\n\tpath = ../conf/old/../team.inc\n');
+  const found = controls([w.ws], { home: path.join(w.root, 'home'), noSystem: true });
+  t.deepEqual(found.unresolved, [
+    `include.path (set in ${w.config} line 4) includes "../conf/old/../team.inc": a ".." after a folder name is walked through that folder, which may be a link to anywhere`,
+  ]);
+  t.truthy(findControlLocation(path.join(w.ws, 'hooks', 'pre-commit'), found.locations));
+  const tree = controls([repository(t, '[core]\n\thooksPath = scripts/cache/../hooks\n').ws], { home: '/nonexistent', noSystem: true });
+  t.is(tree.unresolved.length, 1);
+  t.true(tree.unresolved[0]!.includes('is "scripts/cache/../hooks": a ".." after a folder name'));
+  t.deepEqual(
+    commandWords('sh scripts/cache/../lint.sh ../up.sh').map((word) => `${word.kind}:${word.text}`),
+    ['path:sh', 'unresolved:scripts/cache/../lint.sh', 'path:../up.sh'],
+  );
+});
+
+test("git's reading of GIT_CONFIG_NOSYSTEM and an empty HOME", (t) => {
+  const user = (env: Record<string, string>) => userGitEnvironment(env, '/home/account');
+  for (const value of ['1', 'true', 'YES', 'on', '2']) t.true(user({ GIT_CONFIG_NOSYSTEM: value }).noSystem === true, value);
+  // git reads these as false, or stops on them: the system config is read.
+  for (const value of ['0', '00', '0k', ' 0', '0x0', '-0', 'false', 'off', '', 'maybe']) t.is(user({ GIT_CONFIG_NOSYSTEM: value }).noSystem, undefined, JSON.stringify(value));
+  t.is(user({ HOME: '' }).home, '/');
+  t.is(user({}).home, '/home/account');
+  t.is(user({ HOME: '/h' }).home, '/h');
 });
