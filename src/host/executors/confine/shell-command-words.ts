@@ -5,7 +5,7 @@
 // (interpreter-operands.ts); what the shell would expand must be known now, or the
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
-import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
+import { CLIMB_REASON, climbPrefix } from './lexical-climb.js';
 import { inlineProgram } from './interpreter-operands.js';
 import { scriptPathTracker } from './python-script-path.js';
 import { programsOnScriptPath } from './script-path-programs.js';
@@ -62,6 +62,8 @@ interface Reading {
   readonly script: boolean;
   /** The word is run or sourced, or is one of a loop's words. */
   readonly runs: boolean;
+  /** A whole script's own directory (lexical-climb.ts: a climb out of it is the one a script may make). */
+  readonly scriptDirectory?: string;
 }
 
 /** The variable an expansion reads ($X, ${X}, ${X:-w}...), if it is one. */
@@ -112,9 +114,9 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     out.push({ kind: 'unresolved', text: written, why: "another user's home directory" });
     return;
   }
-  // In a config value (a script's words are left to the records of the files on the way: `$basedir/../lib/x.js` of a
-  // package manager's shim climbs out of the shim's own folder, which is on the way to the shim, a protected file).
-  if (!reading.script && climbsOutOfName(rest)) {
+  // A climb out of a folder (lexical-climb.ts), but for a script's out of its own folder.
+  const climbFrom = climbPrefix(rest);
+  if (climbFrom !== undefined && (reading.scriptDirectory === undefined || path.resolve('/', climbFrom) !== path.resolve('/', reading.scriptDirectory) || !path.isAbsolute(climbFrom))) {
     out.push({ kind: 'unresolved', text: written, why: CLIMB_REASON });
     return;
   }
@@ -178,7 +180,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         continue;
       }
       const from = out.length;
-      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs }, out);
+      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, ...(script === undefined ? {} : { scriptDirectory: script.scriptDirectory }) }, out);
       for (const found of out.slice(from)) {
         if (found.kind !== 'path') continue;
         if (runs && part === word && script !== undefined) out[out.indexOf(found)] = { ...found, runs: true };
