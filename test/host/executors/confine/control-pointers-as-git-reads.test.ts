@@ -199,3 +199,12 @@ test("git's reading of GIT_CONFIG_NOSYSTEM and an empty HOME", (t) => {
   t.is(user({}).home, '/home/account');
   t.is(user({ HOME: '/h' }).home, '/h');
 });
+
+test("in a script, a .. is a path only where it climbs out of the script's own folder (on the way to the script, a protected file)", (t) => {
+  const script = { scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks', workingDirectory: '/ws', environment: {} };
+  const words = commandWords('sh tools/cache/../lint.sh\nsh "$(dirname "$0")/../lib/run.sh"\n', 'shell', script).filter((word) => word.text.includes('..'));
+  t.deepEqual(
+    words.map((word) => `${word.kind}:${word.text}`),
+    ['unresolved:tools/cache/../lint.sh', 'path:/ws/.githooks/../lib/run.sh'],
+  );
+});
