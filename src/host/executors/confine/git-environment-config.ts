@@ -13,6 +13,8 @@ import { commandWords, isDataEntry } from './git-config-lines.js';
 import { type ConfigEntry, entryName, readConfigEntries, spelledEntry } from './git-config-text.js';
 import { isUnspellable } from './git-pointer-text.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
+import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
+import { expandUserPath } from './user-path-expansion.js';
 
 /** Variables naming a file git reads as configuration. */
 const CONFIG_FILES = ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG'];
@@ -92,9 +94,14 @@ function entryNames(entry: ConfigEntry, from: string, directory: string, place: 
         names.push(entryName(entry) === 'core.hookspath' ? { name, as: 'hooks', why, tops: place.tops.length > 0 ? place.tops : [place.directory] } : { name, as: 'value', why });
     else unresolved.push(`${from}: ${entry.written} names ${JSON.stringify(word.text)}, outside what zotbox reads here`);
   }
-  // An include's file is configuration too, relative to the file that includes it.
-  if (entryName(entry) === 'include.path' || (entry.section === 'includeif' && entry.key === 'path'))
-    names.push(...configFileNames(path.resolve(directory, entry.value), `${from} (${entry.written})`, place, unresolved, depth + 1));
+  // An include's file is configuration too, as git's interpolate_path makes the path (`%(prefix)/`; a `~` is
+  // unresolved above), relative to the file that includes it.
+  if (entryName(entry) === 'include.path' || (entry.section === 'includeif' && entry.key === 'path')) {
+    const included = entry.value.startsWith('~') ? undefined : expandUserPath(entry.value, '');
+    if (included !== undefined && 'problem' in included) unresolved.push(`${from}: ${entry.written} ${included.problem}`);
+    else if (included !== undefined && climbsOutOfName(included.path)) unresolved.push(`${from}: ${entry.written} includes ${JSON.stringify(entry.value)}: ${CLIMB_REASON}`);
+    else if (included !== undefined) names.push(...configFileNames(path.resolve(directory, included.path), `${from} (${entry.written})`, place, unresolved, depth + 1));
+  }
   return names;
 }
 
