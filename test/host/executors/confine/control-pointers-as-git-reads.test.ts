@@ -208,3 +208,21 @@ test("in a script, a .. is a path only where it climbs out of the script's own f
     ['unresolved:tools/cache/../lint.sh', 'path:/ws/.githooks/../lib/run.sh'],
   );
 });
+
+test('an include in a config an environment file names: %(prefix)// is the absolute path, a .. after a folder name refuses', (t) => {
+  const root = realpathSync(tempDir(t, 'zb-pointers-'));
+  const team = path.join(root, 'team.inc');
+  writeFileSync(team, '[core]\n\thooksPath = /opt/team-hooks\n');
+  const global = path.join(root, 'global.gitconfig');
+  writeFileSync(global, `[include]\n\tpath = %(prefix)/${team}\n[include]\n\tpath = conf/old/../other.inc\n`);
+  const unresolved: string[] = [];
+  const names = gitEnvironmentNames(new Map([['GIT_CONFIG_GLOBAL', global]]), '.envrc', { directory: root, tops: [root], fromWorkingDirectory: new Set() }, unresolved);
+  t.truthy(
+    names.find((name) => name.name === '/opt/team-hooks' && name.as === 'hooks'),
+    'what the included file sets is read',
+  );
+  t.true(
+    unresolved.some((problem) => problem.includes('includes "conf/old/../other.inc": a ".." after a folder name')),
+    JSON.stringify(unresolved),
+  );
+});
