@@ -46,24 +46,30 @@ function floodSuite(world: EvalWorld, timeoutSeconds: number): string {
   });
 }
 
+/**
+ * One match by the test clock. A case's timeout_s is also the real bound of its run: the budgets below are so large
+ * (50 and 100 minutes) that a run on a machine under any load stays far inside them, and only the test clock matters.
+ */
+const STEP_MS = 1_000_000;
+
 function evalWithClock(world: EvalWorld, suite: string) {
-  return runEvalWith({ suiteFiles: [suite], cwd: world.root, env: {}, yes: true, stateDirectory: world.state, tempDirectory: world.temp, confine: 'off' }, { patternClock: steppingClock(10_000) });
+  return runEvalWith({ suiteFiles: [suite], cwd: world.root, env: {}, yes: true, stateDirectory: world.state, tempDirectory: world.temp, confine: 'off' }, { patternClock: steppingClock(STEP_MS) });
 }
 
 test('a case whose matching takes longer than its timeout_s does not pass: ZB_EVAL_PATTERN_LIMIT names it', async (t) => {
   const world = evalWorld(t, { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['cat'] } });
-  // Five calls, one match each at 10 s by the test clock: the fourth goes past timeout_s 30 (which the run itself never nears).
-  const report = await evalWithClock(world, floodSuite(world, 30));
+  // Five calls, one match each at 1000 s by the test clock: the fourth goes past timeout_s 3000 (which the run itself never nears).
+  const report = await evalWithClock(world, floodSuite(world, 3000));
   const verdict = report.cases[0]?.runs[0]?.expectations.find((e) => e.kind === 'tool_not_called');
   t.false(verdict?.passed, verdict?.reason);
-  t.regex(verdict?.reason ?? '', /^ZB_EVAL_PATTERN_LIMIT: case flood\/flood spent 40000 ms matching suite patterns over 4 matches, past its budget of 30000 ms/);
+  t.regex(verdict?.reason ?? '', /^ZB_EVAL_PATTERN_LIMIT: case flood\/flood spent 4000000 ms matching suite patterns over 4 matches, past its budget of 3000000 ms/);
   t.is(report.cases[0]?.runs[0]?.status, 'completed', 'the run itself was within its time');
   t.is(report.status, 'failed');
 });
 
 test('the same case with a timeout_s its matching fits in passes', async (t) => {
   const world = evalWorld(t, { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: { mode: 'allowlist', allow: ['cat'] } });
-  const report = await evalWithClock(world, floodSuite(world, 60));
+  const report = await evalWithClock(world, floodSuite(world, 6000));
   const verdict = report.cases[0]?.runs[0]?.expectations.find((e) => e.kind === 'tool_not_called');
   t.true(verdict?.passed, verdict?.reason);
   t.is(report.status, 'passed');
