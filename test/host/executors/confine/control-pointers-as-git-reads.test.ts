@@ -202,10 +202,11 @@ test("git's reading of GIT_CONFIG_NOSYSTEM and an empty HOME", (t) => {
 
 test("in a script, a .. is a path only where it climbs out of the script's own folder (on the way to the script, a protected file)", (t) => {
   const script = { scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks', workingDirectory: '/ws', environment: {} };
-  const words = commandWords('sh tools/cache/../lint.sh\nsh "$(dirname "$0")/../lib/run.sh"\n', 'shell', script).filter((word) => word.text.includes('..'));
+  const text = 'sh tools/cache/../lint.sh\nsh "$(dirname "$0")/../lib/run.sh"\nsh "$(dirname "$0")/sub/../x.sh"\n';
+  const words = commandWords(text, 'shell', script).filter((word) => word.text.includes('..'));
   t.deepEqual(
     words.map((word) => `${word.kind}:${word.text}`),
-    ['unresolved:tools/cache/../lint.sh', 'path:/ws/.githooks/../lib/run.sh'],
+    ['unresolved:tools/cache/../lint.sh', 'path:/ws/.githooks/../lib/run.sh', 'unresolved:/ws/.githooks/sub/../x.sh'],
   );
 });
 
