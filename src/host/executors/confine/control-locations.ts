@@ -435,7 +435,12 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     }
     for (const program of derivedPrograms(entry)) addDerived(program, `${name} (${where})`);
   };
-  for (const config of userConfigFiles(user)) readConfig(config, 0);
+  for (const config of userConfigFiles(user)) {
+    // A file the user's environment names through a folder it climbs out of (`tools/cache/../gitconfig`): git reads
+    // whatever that folder leads to (lexical-climb.ts).
+    if (climbsOutOfName(config.file)) unresolved.push(`${config.origin} is ${config.file}: ${CLIMB_REASON}`);
+    else readConfig(config, 0);
+  }
   // What the user's own environment sets (GIT_CONFIG_COUNT and friends) counts in every repository, like their global config.
   const fromEnvironment = environmentConfigEntries(user.environment ?? {});
   unresolved.push(...fromEnvironment.problems);

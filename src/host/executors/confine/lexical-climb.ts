@@ -5,6 +5,7 @@
 // script: a climb out of the script's own folder (`$(dirname "$0")/../lib/x`, a package manager's shim's
 // `$basedir/../pkg/bin.js`): that folder is on the way to the script, a protected file, and the record of a protected
 // file stops the run when a directory on its way is no longer a plain one (protected-locations.ts linkOnTheWay).
+import path from 'node:path';
 
 /** Whether a `..` in `text` follows a component that is a name (not `.`, `..` or empty). */
 export function climbsOutOfName(text: string): boolean {
@@ -24,3 +25,15 @@ export function climbPrefix(text: string): string | undefined {
 
 /** Why such a path is unresolved, for the message. */
 export const CLIMB_REASON = 'a ".." after a folder name is walked through that folder, which may be a link to anywhere';
+
+/**
+ * Whether `text` climbs out of a folder other than `own` (a script's own folder) and its parents: every `..` after a
+ * name counts, not only the first (`$(dirname "$0")/../tools/cache/../x` climbs out of `cache`).
+ */
+export function climbsOutsideOwn(text: string, own: string | undefined): boolean {
+  const prefix = climbPrefix(text);
+  if (prefix === undefined) return false;
+  if (own === undefined || !path.isAbsolute(prefix) || path.resolve('/', prefix) !== path.resolve('/', own)) return true;
+  // Out of its own folder: what follows may climb on out of that folder's parents (a run of `..`), nothing else.
+  return climbPrefix(text.slice(prefix.length + '/..'.length)) !== undefined;
+}

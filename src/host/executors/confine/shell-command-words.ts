@@ -5,7 +5,7 @@
 // (interpreter-operands.ts); what the shell would expand must be known now, or the
 // word is unresolved (closed world). Pure, no I/O.
 import path from 'node:path';
-import { CLIMB_REASON, climbPrefix } from './lexical-climb.js';
+import { CLIMB_REASON, climbsOutsideOwn } from './lexical-climb.js';
 import { inlineProgram } from './interpreter-operands.js';
 import { scriptPathTracker } from './python-script-path.js';
 import { programsOnScriptPath } from './script-path-programs.js';
@@ -115,8 +115,7 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     return;
   }
   // A climb out of a folder (lexical-climb.ts), but for a script's out of its own folder.
-  const climbFrom = climbPrefix(rest);
-  if (climbFrom !== undefined && (reading.scriptDirectory === undefined || path.resolve('/', climbFrom) !== path.resolve('/', reading.scriptDirectory) || !path.isAbsolute(climbFrom))) {
+  if (climbsOutsideOwn(rest, reading.scriptDirectory)) {
     out.push({ kind: 'unresolved', text: written, why: CLIMB_REASON });
     return;
   }
@@ -404,7 +403,7 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
     if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
     if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
-    const directory = pathSubstitution(expansion, substitute);
+    const directory = pathSubstitution(expansion, substitute, script.scriptDirectory);
     if (directory !== undefined) return directory;
     // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).
     if (/^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u.test(expansion)) return '.';
@@ -437,7 +436,7 @@ const DIRNAME = new RegExp(String.raw`^(dirname|realpath(?:\s+-[a-zA-Z]+)*|readl
  * top as "$(cd "$(dirname "$0")/../.." && pwd)"), `$(dirname WORD)`, `$(realpath WORD)`, `$(readlink -f WORD)`; the
  * absolute path when WORD spells out to one, else undefined (left unresolved).
  */
-function pathSubstitution(expansion: string, substitute: Substitute): string | undefined {
+function pathSubstitution(expansion: string, substitute: Substitute, own: string): string | undefined {
   const inner = (/^\$\((.*)\)$/su.exec(expansion) ?? /^`(.*)`$/su.exec(expansion))?.[1]?.trim();
   if (inner === undefined) return undefined;
   const cd = CD_PWD.exec(inner);
@@ -446,6 +445,8 @@ function pathSubstitution(expansion: string, substitute: Substitute): string | u
   if (word === undefined) return undefined;
   const value = spelledOut(word, substitute);
   if (value === undefined || !path.isAbsolute(value)) return undefined;
+  // realpath and cd -P follow a link before its `..`: a climb out of a folder but the script's own is not tidied away.
+  if (climbsOutsideOwn(value, own)) return undefined;
   return other?.[1] === 'dirname' ? path.dirname(path.normalize(value)) : path.normalize(value);
 }
 
