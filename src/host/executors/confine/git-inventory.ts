@@ -291,7 +291,8 @@ function namedDirectory(entry: string, written: string | undefined): string | un
   if (written === undefined || written === '') return undefined;
   if (isUnspellable(written)) return written; // never what a user's pointer named before (one such refuses the call)
   try {
-    const stats = statSync(path.resolve(path.dirname(entry), written));
+    // Joined, not resolved: the kernel walks `a/cache/../main.git` through `cache` (a link, perhaps), as git does.
+    const stats = statSync(path.isAbsolute(written) ? written : `${path.dirname(entry)}/${written}`);
     return stats.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
   } catch {
     return undefined; // names nothing (or nothing zotbox can look at): a moved pointer is then kept only if it names nothing still

@@ -10,7 +10,7 @@ import { collectControlLocations, type UserGitEnvironment, userGitEnvironment } 
 import { gitEnvironmentNames } from '../../../../src/host/executors/confine/git-environment-config.js';
 import { commandWords } from '../../../../src/host/executors/confine/git-config-lines.js';
 import { checkCreatedConfig } from '../../../../src/host/executors/confine/git-config-rules.js';
-import { scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
+import { pointerNamesNow, scanGitMetadata } from '../../../../src/host/executors/confine/git-inventory.js';
 import { expandUserPath } from '../../../../src/host/executors/confine/user-path-expansion.js';
 import { findControlLocation } from '../../../../src/policy/protected-files.js';
 import { tempDir } from '../../../fixtures/temp.js';
@@ -226,4 +226,24 @@ test('an include in a config an environment file names: %(prefix)// is the absol
     unresolved.some((problem) => problem.includes('includes "conf/old/../other.inc": a ".." after a folder name')),
     JSON.stringify(unresolved),
   );
+});
+
+test('what a gitfile names is looked up as the kernel walks it: a folder before its .. made a link changes it', (t) => {
+  const root = realpathSync(tempDir(t, 'zb-pointers-'));
+  const ws = path.join(root, 'ws');
+  mkdirSync(path.join(ws, 'store', 'cache'), { recursive: true });
+  mkdirSync(path.join(ws, 'evil', 'a'), { recursive: true });
+  execFileSync('git', ['init', '-q', '--bare', path.join(ws, 'store', 'main.git')], { env: { ...GIT_ENV, HOME: root } });
+  execFileSync('git', ['init', '-q', '--bare', path.join(ws, 'evil', 'main.git')], { env: { ...GIT_ENV, HOME: root } });
+  mkdirSync(path.join(ws, 'lib'));
+  writeFileSync(path.join(ws, 'lib', '.git'), 'gitdir: ../store/cache/../main.git\n');
+  const entry = path.join(ws, 'lib', '.git');
+  const before = scanGitMetadata([ws]).gitEntries.get(entry)!;
+  execFileSync('rm', ['-rf', path.join(ws, 'store', 'cache')]);
+  symlinkSync('../evil/a', path.join(ws, 'store', 'cache'));
+  const git = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: path.join(ws, 'lib'), env: { ...GIT_ENV, HOME: root }, encoding: 'utf8' }).trim();
+  t.is(git, path.join(ws, 'evil', 'main.git'), 'git opens the repository the link leads to');
+  const evil = statSync(path.join(ws, 'evil', 'main.git'));
+  t.is(pointerNamesNow(entry, before), `${evil.dev}:${evil.ino}`);
+  t.not(pointerNamesNow(entry, before), before.names);
 });
