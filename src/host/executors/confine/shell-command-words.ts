@@ -403,7 +403,7 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
     if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
     if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
-    const directory = pathSubstitution(expansion, substitute, script.scriptDirectory);
+    const directory = pathSubstitution(expansion, substitute, script);
     if (directory !== undefined) return directory;
     // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).
     if (/^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u.test(expansion)) return '.';
@@ -436,7 +436,16 @@ const DIRNAME = new RegExp(String.raw`^(dirname|realpath(?:\s+-[a-zA-Z]+)*|readl
  * top as "$(cd "$(dirname "$0")/../.." && pwd)"), `$(dirname WORD)`, `$(realpath WORD)`, `$(readlink -f WORD)`; the
  * absolute path when WORD spells out to one, else undefined (left unresolved).
  */
-function pathSubstitution(expansion: string, substitute: Substitute, own: string): string | undefined {
+/** A substitution that follows links: realpath, readlink -f, cd … && pwd. */
+const PHYSICAL = /(\$\(|`)\s*(?:builtin\s+)?(?:realpath|readlink|cd)\b/u;
+
+/** Whether `absolute` is the script's own file or a folder that holds it. */
+function onTheWayToScript(absolute: string, script: ScriptContext): boolean {
+  const file = script.scriptFile ?? path.join(script.scriptDirectory, '\u0000');
+  return absolute === file || file.startsWith(absolute === '/' ? '/' : `${absolute}/`);
+}
+
+function pathSubstitution(expansion: string, substitute: Substitute, script: ScriptContext): string | undefined {
   const inner = (/^\$\((.*)\)$/su.exec(expansion) ?? /^`(.*)`$/su.exec(expansion))?.[1]?.trim();
   if (inner === undefined) return undefined;
   const cd = CD_PWD.exec(inner);
@@ -446,7 +455,12 @@ function pathSubstitution(expansion: string, substitute: Substitute, own: string
   const value = spelledOut(word, substitute);
   if (value === undefined || !path.isAbsolute(value)) return undefined;
   // realpath and cd -P follow a link before its `..`: a climb out of a folder but the script's own is not tidied away.
-  if (climbsOutsideOwn(value, own)) return undefined;
+  if (climbsOutsideOwn(value, script.scriptDirectory)) return undefined;
+  // realpath, readlink -f and cd … && pwd give a path with its links followed. Used as it is, or below, it is on the way
+  // to what is then protected (protected-locations.ts stops the run when a folder on that way becomes a link); the
+  // dirname of one drops its last folder, which is then on no protected way, unless the path is on the way to the
+  // script itself (its own file or a folder holding it).
+  if (other?.[1] === 'dirname' && PHYSICAL.test(word) && !onTheWayToScript(path.normalize(value), script)) return undefined;
   return other?.[1] === 'dirname' ? path.dirname(path.normalize(value)) : path.normalize(value);
 }
 
