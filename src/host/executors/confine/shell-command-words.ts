@@ -431,11 +431,6 @@ const OPERAND = String.raw`(?:--\s+)?([^\s'&;|<>][^'&;|<>]*?)`;
 const CD_PWD = new RegExp(String.raw`^(?:builtin\s+)?cd\s+(?:-[PL]\s+)?${OPERAND}${QUIET}\s*&&\s*pwd(?:\s+-[PL])?${QUIET}$`, 'su');
 const DIRNAME = new RegExp(String.raw`^(dirname|realpath(?:\s+-[a-zA-Z]+)*|readlink\s+-[a-z]*f[a-z]*)\s+${OPERAND}$`, 'su');
 
-/**
- * A command substitution that names a directory computed from a known path: `$(cd DIR && pwd)` (the repository's
- * top as "$(cd "$(dirname "$0")/../.." && pwd)"), `$(dirname WORD)`, `$(realpath WORD)`, `$(readlink -f WORD)`; the
- * absolute path when WORD spells out to one, else undefined (left unresolved).
- */
 /** A substitution that follows links: realpath, readlink -f, cd … && pwd. */
 const PHYSICAL = /(\$\(|`)\s*(?:builtin\s+)?(?:realpath|readlink|cd)\b/u;
 
@@ -445,6 +440,11 @@ function onTheWayToScript(absolute: string, script: ScriptContext): boolean {
   return absolute === file || file.startsWith(absolute === '/' ? '/' : `${absolute}/`);
 }
 
+/**
+ * A command substitution that names a directory computed from a known path: `$(cd DIR && pwd)` (the repository's
+ * top as "$(cd "$(dirname "$0")/../.." && pwd)"), `$(dirname WORD)`, `$(realpath WORD)`, `$(readlink -f WORD)`; the
+ * absolute path when WORD spells out to one, else undefined (left unresolved).
+ */
 function pathSubstitution(expansion: string, substitute: Substitute, script: ScriptContext): string | undefined {
   const inner = (/^\$\((.*)\)$/su.exec(expansion) ?? /^`(.*)`$/su.exec(expansion))?.[1]?.trim();
   if (inner === undefined) return undefined;
