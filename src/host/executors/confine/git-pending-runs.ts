@@ -9,6 +9,7 @@ import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { PENDING_TODO_FILES, todoExecCommands } from './git-sequencer-state.js';
+import { invocationOf, type ScriptInvocation, scriptShell } from './script-invocation.js';
 import { scriptWords, shebangProgram } from './shell-command-words.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
 
@@ -59,7 +60,8 @@ export function pendingRuns(
   unresolved: string[],
 ): PendingRun[] {
   const found: PendingRun[] = [];
-  const queue: { text: string; file?: string; where: string }[] = [];
+  // A script's file as the line names it (its $0: a linked script's link), and how its shell starts (script-invocation.ts).
+  const queue: { text: string; file?: string; realFile?: string; invocation?: ScriptInvocation; where: string }[] = [];
   for (const todo of PENDING_TODO_FILES) {
     const file = path.join(repository.gitDirectory, todo);
     const text = readSmallFile(file);
@@ -69,9 +71,11 @@ export function pendingRuns(
   }
   const read = new Set<string>();
   while (queue.length > 0) {
-    const { text, file, where } = queue.shift()!;
+    const { text, file, realFile, invocation, where } = queue.shift()!;
+    // An exec line runs through `sh -c`, whose $0 git sets to the line itself: a spelling of it is unresolved.
+    const shell = file === undefined ? {} : scriptShell(text, file, realFile ?? file, invocation ?? {});
     for (const top of repository.tops) {
-      const words = scriptWords(text, { ...(file === undefined ? {} : { scriptFile: file }), scriptDirectory: file === undefined ? top : path.dirname(file), workingDirectory: top, environment });
+      const words = scriptWords(text, { ...shell, workingDirectory: top, environment });
       for (const word of words) {
         if (word.kind === 'unresolved') {
           unresolved.push(`${where} names ${JSON.stringify(word.text.slice(0, 80))}, and ${word.why.replace('when git runs it', 'when the user continues')}`);
@@ -86,14 +90,16 @@ export function pendingRuns(
           if (word.runs !== true || !inScopes(target)) continue;
           const real = resolveCanonicalPath(target);
           const script = real.ok && real.exists ? real.path : undefined;
-          if (script === undefined || read.has(script)) continue;
-          read.add(script);
+          const onward = invocationOf(word.runner, shell);
+          const key = `${JSON.stringify(onward ?? null)}:${target}`;
+          if (script === undefined || read.has(key)) continue;
+          read.add(key);
           if (read.size > MAX_SCRIPTS) {
             unresolved.push(`${where}: the scripts it runs run more scripts than zotbox reads`);
             return found;
           }
           const body = shellScript(script);
-          if (body !== undefined) queue.push({ text: body, file: script, where: `${script}, which ${where} runs` });
+          if (body !== undefined) queue.push({ text: body, file: target, realFile: script, ...(onward === undefined ? {} : { invocation: onward }), where: `${script}, which ${where} runs` });
         }
       }
     }

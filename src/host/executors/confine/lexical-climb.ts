@@ -27,13 +27,13 @@ export function climbPrefix(text: string): string | undefined {
 export const CLIMB_REASON = 'a ".." after a folder name is walked through that folder, which may be a link to anywhere';
 
 /**
- * Whether `text` climbs out of a folder other than `own` (a script's own folder) and its parents: every `..` after a
- * name counts, not only the first (`$(dirname "$0")/../tools/cache/../x` climbs out of `cache`).
+ * Whether `text` climbs out of a folder other than one of `own` (a script's own folders: $0's, BASH_SOURCE's) and its
+ * parents: every `..` after a name counts, not only the first (`$(dirname "$0")/../tools/cache/../x` climbs out of `cache`).
  */
-export function climbsOutsideOwn(text: string, own: string | undefined): boolean {
+export function climbsOutsideOwn(text: string, own: readonly string[]): boolean {
   const prefix = climbPrefix(text);
   if (prefix === undefined) return false;
-  if (own === undefined || !path.isAbsolute(prefix) || path.resolve('/', prefix) !== path.resolve('/', own)) return true;
+  if (!path.isAbsolute(prefix) || !own.some((folder) => path.isAbsolute(folder) && path.resolve('/', prefix) === path.resolve('/', folder))) return true;
   // Out of its own folder: what follows may climb on out of that folder's parents (a run of `..`), nothing else.
   return climbPrefix(text.slice(prefix.length + '/..'.length)) !== undefined;
 }

@@ -47,8 +47,10 @@ export interface NodeBinReading {
 export interface NodeBinContext {
   /** Where the text starts running (absolute): the top of the repository for a hook. */
   readonly workingDirectory: string;
-  /** The script's own directory ($(dirname "$0")), where the text is a script's. */
+  /** The script's own directory ($(dirname "$0")), where the text is a script's (a sourced file's $0 is its sourcer's). */
   readonly scriptDirectory?: string;
+  /** BASH_SOURCE's directory, where bash reads the script: the file's own (other shells have none). */
+  readonly sourceDirectory?: string;
   /** The PATH the text runs with already holds node_modules/.bin (a husky hook). */
   readonly pathHasBin?: boolean;
   /** The user's environment (a variable the text does not set expands to its value there) and home (`cd`, `cd ~/x`). */
@@ -128,7 +130,7 @@ function directoryOf(word: string, expansions: readonly string[], context: NodeB
  */
 function knownValue(expansion: string, context: NodeBinContext, text: string): string | undefined {
   if (TOPLEVEL.test(expansion)) return context.workingDirectory;
-  if (SCRIPT_DIRECTORY.test(expansion)) return context.scriptDirectory;
+  if (SCRIPT_DIRECTORY.test(expansion)) return expansion.includes('BASH_SOURCE') ? context.sourceDirectory : context.scriptDirectory;
   return variableValue(expansion, context, text);
 }
 
@@ -411,7 +413,7 @@ function yarnScriptReading(name: string, script: { file: string; text: string },
     return;
   }
   // Yarn runs it from its package's directory with its own PATH: not the hook's script directory nor the hook's PATH.
-  const { scriptDirectory: _hookDirectory, pathHasBin: _hookPath, ...user } = context;
+  const { scriptDirectory: _hookDirectory, sourceDirectory: _hookSource, pathHasBin: _hookPath, ...user } = context;
   const found = nodeBinReading(script.text, { ...user, workingDirectory: path.dirname(script.file), yarnScripts: [...chain, key] });
   reading.runs.push(...found.runs);
   reading.packages.push(...found.packages);

@@ -2,6 +2,7 @@
 // the file's own directory as its interpreter resolves it: the reading of a hook program's code.
 import path from 'node:path';
 import { codeComputed, codeNames } from './interpreter-operands.js';
+import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
 import { packageSearchRoot } from './python-package-root.js';
 import { moduleEntriesOf } from './python-module-entries.js';
 import { plainWord } from './tool-file-words.js';
@@ -48,6 +49,11 @@ export function programCodeNames(
     // only (a linked hook is read where it leads); an absolute path as it is. A program run through a link names a
     // path from its file beside the link too (Python's __file__ is the link, abspath(__file__) its directory), all
     // but its sys.path[0], which CPython takes where the link leads.
+    // A `..` after a folder is walked through that folder, which may become a link (lexical-climb.ts).
+    if (climbsOutOfName(name.text)) {
+      unresolved.push(`${where(index, '')}: it names ${JSON.stringify(name.text)}, and ${CLIMB_REASON}`);
+      continue;
+    }
     const beside = linkDirectory === undefined || moduleEntriesOf(name.text) !== undefined ? [] : [linkDirectory];
     const roots = path.isAbsolute(name.text) ? [''] : name.anchor === 'file' ? [...new Set([path.dirname(file), ...beside])] : [...new Set([path.dirname(file), '', packageRoot])];
     for (const root of roots) names.push({ name: path.join(root, name.text), tree: name.tree, index });

@@ -61,6 +61,8 @@ export interface CommandReading {
   /** An inline program's calls that run what it only computes (`perl -e 'do $f'`). */
   readonly computed: string[];
   readonly runsAt: Set<number>;
+  /** For a word an interpreter runs or a shell sources (in runsAt), that program's name: `.`, `source`, `bash`, `sh`... */
+  readonly runners: Map<number, string>;
   readonly scripts: CommandScripts;
   readonly starts: string[];
 }
@@ -74,12 +76,16 @@ export function commandReading(command: readonly string[], scriptMode: boolean, 
   const names: InterpreterName[] = [];
   const computed: string[] = [];
   const runsAt = new Set<number>(scriptMode ? [at] : []);
+  const runners = new Map<number, string>();
   for (let index = at; index < command.length; index++) {
     const written = unmark(command[index]!);
     const grammar = interpreterReading(path.basename(written), command.slice(index + 1).map(unmark), interpreterWord?.(index, written) ?? written);
     names.push(...grammar.names);
     computed.push(...(grammar.computed ?? []));
-    if (grammar.operand !== undefined && scriptMode) runsAt.add(index + 1 + grammar.operand);
+    if (grammar.operand !== undefined && scriptMode) {
+      runsAt.add(index + 1 + grammar.operand);
+      runners.set(index + 1 + grammar.operand, path.basename(written));
+    }
   }
   // A search path a script sets for what it runs (`PATH="$PWD/bin:$PATH"`, `PYTHONPATH=tools python3 -m lint`).
   // An interpreter's option variable set for it (`NODE_OPTIONS="--require ./x.js" node ...`): read by its grammar.
@@ -102,7 +108,7 @@ export function commandReading(command: readonly string[], scriptMode: boolean, 
   const known = commandStrings(command.map(unmark));
   const guessed = guessedTexts(command.map(unmark), at, new Set(known.keys()));
   const scripts = Object.assign(new Map([...known, ...guessed]), { guessed: new Set(guessed.keys()) });
-  return { at, chdir, names, computed, runsAt, scripts, starts };
+  return { at, chdir, names, computed, runsAt, runners, scripts, starts };
 }
 
 /** The positional parameters, as a variable name: `$1`, `$@`, `"$*"`, a `for f do` loop. */

@@ -24,6 +24,11 @@ export type CommandWord =
       readonly tree: boolean;
       /** Script mode: the word is run as a program or sourced (a command's first word, `. FILE`, an interpreter's script). */
       readonly runs?: true;
+      /**
+       * Script mode, a word that runs: the program that reads it (`.` or `source` when it is sourced, `bash`, `sh`...);
+       * none when it is run by its own name (its `#!` line decides).
+       */
+      readonly runner?: string;
       /** A word taken relative to a directory a `cd` (or `env -C`) moved to: that directory, where what it runs runs. */
       readonly movedTo?: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' };
     }
@@ -34,9 +39,21 @@ export type CommandWord =
  * top of the repository), and the user's environment (what a variable the script does not set expands to).
  */
 export interface ScriptContext {
-  /** The script's own file ($0) and directory. */
+  /**
+   * $0: the file the shell was started on. A sourced file's is its sourcer's (`.` and `source` change no $0), and
+   * `sh -c TEXT` has the shell's own name, whose directory is the current one (`scriptDirectory` "." then).
+   */
   readonly scriptFile?: string;
-  readonly scriptDirectory: string;
+  /** $0's directory; none where $0 cannot be told (a spelling of it is then unresolved). */
+  readonly scriptDirectory?: string;
+  /**
+   * BASH_SOURCE: the file being read, given only where bash reads it. dash and other shells have none (`dirname ""` is
+   * ".", not the file's folder), so where it is not given, a spelling of it is unresolved.
+   */
+  readonly sourceFile?: string;
+  /** Where `scriptFile` and `sourceFile` lead, links followed (what `readlink -f` and `realpath` of them give), where they differ. */
+  readonly scriptRealFile?: string;
+  readonly sourceRealFile?: string;
   readonly workingDirectory: string;
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
@@ -62,8 +79,8 @@ interface Reading {
   readonly script: boolean;
   /** The word is run or sourced, or is one of a loop's words. */
   readonly runs: boolean;
-  /** A whole script's own directory (lexical-climb.ts: a climb out of it is the one a script may make). */
-  readonly scriptDirectory?: string;
+  /** A whole script's own folders, $0's and BASH_SOURCE's (lexical-climb.ts: a climb out of one is the one a script may make). */
+  readonly ownFolders?: readonly string[];
 }
 
 /** The variable an expansion reads ($X, ${X}, ${X:-w}...), if it is one. */
@@ -115,7 +132,7 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     return;
   }
   // A climb out of a folder (lexical-climb.ts), but for a script's out of its own folder.
-  if (climbsOutsideOwn(rest, reading.scriptDirectory)) {
+  if (climbsOutsideOwn(rest, reading.ownFolders ?? [])) {
     out.push({ kind: 'unresolved', text: written, why: CLIMB_REASON });
     return;
   }
@@ -161,13 +178,13 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
   const scriptPath = script === undefined ? undefined : scriptPathTracker((mark) => expansions[mark.charCodeAt(0) - EXPANSION_BASE]);
-  const parts = (word: string, runs: boolean) => {
+  const parts = (word: string, runs: boolean, runner?: string) => {
     // The test command's brackets are no pattern; in a script, a URL is no file.
     if (/^(\uF003|\uF003\uF003|\]|\]\])$/u.test(word) || (script !== undefined && /^[a-z][\w+.-]*:\/\//iu.test(word))) return;
     // An option's value is a file too (--config=x, a:b): the parts between "=", ":" and ","; outside a script, a value
     // with blanks may be a command of its own. In a script the shell has split the words: a quoted one is one argument.
     for (const part of new Set([word, ...word.split(script === undefined ? /[\s"'`;|&()<>{}=,:!]+/u : /[=,:]+/u)])) {
-      const key = `${moved.length}\u0000${runs}\u0000${part}`;
+      const key = `${moved.length}\u0000${runs}\u0000${runner ?? ''}\u0000${part}`;
       if (part === '' || seen.has(key)) continue;
       // A builtin or keyword run as a command is the shell's own: no file.
       if (script !== undefined && runs && part === word && BUILTINS.has(unmark(word))) continue;
@@ -179,10 +196,11 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         continue;
       }
       const from = out.length;
-      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, ...(script === undefined ? {} : { scriptDirectory: script.scriptDirectory }) }, out);
+      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, ...(script === undefined ? {} : { ownFolders: ownFolders(script) }) }, out);
       for (const found of out.slice(from)) {
         if (found.kind !== 'path') continue;
-        if (runs && part === word && script !== undefined) out[out.indexOf(found)] = { ...found, runs: true };
+        const running = runs && part === word && script !== undefined ? { runs: true as const, ...(runner === undefined ? {} : { runner }) } : {};
+        out[out.indexOf(found)] = { ...found, ...running };
         if (found.anchor !== 'plain' || path.isAbsolute(found.text)) continue;
         for (const directory of moved)
           out.push({
@@ -190,7 +208,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
             text: path.join(directory.text, found.text),
             anchor: directory.anchor,
             movedTo: directory,
-            ...(runs && part === word && script !== undefined ? { runs: true as const } : {}),
+            ...running,
           });
       }
     }
@@ -227,7 +245,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         continue;
       }
       const words = command.map(unmark);
-      const { at, chdir, names, computed, runsAt, scripts, starts } = commandReading(command, script !== undefined, scriptPath?.interpreterWord(words, programOf(command).at));
+      const { at, chdir, names, computed, runsAt, runners, scripts, starts } = commandReading(command, script !== undefined, scriptPath?.interpreterWord(words, programOf(command).at));
       // A bare name on the PATH the script set runs that entry's file (a venv's console script).
       const onPath = scriptPath === undefined || BUILTINS.has(words[at] ?? '') ? [] : programsOnScriptPath(words, at, scriptPath.commandPath(words, at));
       scriptPath?.after(words, at);
@@ -249,7 +267,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (starts.length > 0 && unmark(word) === '{}') return;
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
-        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)));
+        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)), runners.get(index));
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
       });
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
@@ -326,7 +344,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   } else read(value, 0);
   // A command substitution a script uses runs too: its words are the script's words.
   if (script !== undefined) for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1);
-  const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false] : [word.text]), word]));
+  const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? ''] : [word.text]), word]));
   return [...unique.values()];
 }
 
@@ -374,6 +392,25 @@ const SCRIPT_DIRECTORY_MORE =
   /^(?:\$\{(?:0|BASH_SOURCE(?:\[0\])?)%\/\*\}|\$\(\s*(?:cd\s+"?)?\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*(?:readlink\s+-[a-z]*f|realpath)\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\})"?\s*\)"\s*\)"?\s*(?:&&\s*pwd\s*)?\)|\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*(?:readlink\s+-[a-z]*f|realpath)\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\})"?\s*\)"\s*\))$/u;
 const SCRIPT_PARENT = /^\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?\s*\)"\s*\)$/u;
 
+/** The folders of the files a script's `$0` and BASH_SOURCE name, where they are known. */
+const ownFolders = (script: ScriptContext): string[] => [
+  ...(script.scriptDirectory === undefined ? [] : [script.scriptDirectory]),
+  ...[script.sourceFile, script.scriptRealFile, script.sourceRealFile].flatMap((file) => (file === undefined ? [] : [path.dirname(file)])),
+];
+
+/**
+ * The directory a spelling of the script's own directory stands for: BASH_SOURCE's or $0's, where it leads when the
+ * spelling follows links (`readlink -f`, `realpath`); undefined where it is not known.
+ */
+function ownDirectory(expansion: string, script: ScriptContext): string | undefined {
+  const physical = /readlink|realpath/u.test(expansion);
+  if (expansion.includes('BASH_SOURCE')) {
+    const file = physical ? (script.sourceRealFile ?? script.sourceFile) : script.sourceFile;
+    return file === undefined ? undefined : path.dirname(file);
+  }
+  return physical && script.scriptRealFile !== undefined ? path.dirname(script.scriptRealFile) : script.scriptDirectory;
+}
+
 /** Script mode: what an expansion is, where it can be told now (undefined: it cannot be). */
 function scriptSubstitute(script: ScriptContext, assignments: Assignments): Substitute {
   const resolving = new Set<string>();
@@ -399,10 +436,10 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     return assignments.unknown.has(name) ? undefined : script.environment[name];
   };
   const substitute: Substitute = (expansion) => {
-    if (SCRIPT_DIRECTORY.test(expansion) || SCRIPT_DIRECTORY_MORE.test(expansion)) return script.scriptDirectory;
+    if (SCRIPT_DIRECTORY.test(expansion) || SCRIPT_DIRECTORY_MORE.test(expansion)) return ownDirectory(expansion, script);
     // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
     if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
-    if (SCRIPT_PARENT.test(expansion)) return path.dirname(script.scriptDirectory);
+    if (SCRIPT_PARENT.test(expansion)) return script.scriptDirectory === undefined ? undefined : path.dirname(script.scriptDirectory);
     const directory = pathSubstitution(expansion, substitute, script);
     if (directory !== undefined) return directory;
     // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).
@@ -434,10 +471,15 @@ const DIRNAME = new RegExp(String.raw`^(dirname|realpath(?:\s+-[a-zA-Z]+)*|readl
 /** A substitution that follows links: realpath, readlink -f, cd … && pwd. */
 const PHYSICAL = /(\$\(|`)\s*(?:builtin\s+)?(?:realpath|readlink|cd)\b/u;
 
-/** Whether `absolute` is the script's own file or a folder that holds it. */
+/** Whether `absolute` is the script's own file ($0's or BASH_SOURCE's) or a folder that holds it. */
 function onTheWayToScript(absolute: string, script: ScriptContext): boolean {
-  const file = script.scriptFile ?? path.join(script.scriptDirectory, '\u0000');
-  return absolute === file || file.startsWith(absolute === '/' ? '/' : `${absolute}/`);
+  const files = [
+    script.scriptFile ?? (script.scriptDirectory === undefined ? undefined : path.join(script.scriptDirectory, '\u0000')),
+    script.sourceFile,
+    script.scriptRealFile,
+    script.sourceRealFile,
+  ];
+  return files.some((file) => file !== undefined && (absolute === file || file.startsWith(absolute === '/' ? '/' : `${absolute}/`)));
 }
 
 /**
@@ -455,7 +497,7 @@ function pathSubstitution(expansion: string, substitute: Substitute, script: Scr
   const value = spelledOut(word, substitute);
   if (value === undefined || !path.isAbsolute(value)) return undefined;
   // realpath and cd -P follow a link before its `..`: a climb out of a folder but the script's own is not tidied away.
-  if (climbsOutsideOwn(value, script.scriptDirectory)) return undefined;
+  if (climbsOutsideOwn(value, ownFolders(script))) return undefined;
   // realpath, readlink -f and cd … && pwd give a path with its links followed. Used as it is, or below, it is on the way
   // to what is then protected (protected-locations.ts stops the run when a folder on that way becomes a link); the
   // dirname of one drops its last folder, which is then on no protected way, unless the path is on the way to the

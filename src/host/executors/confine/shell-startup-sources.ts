@@ -6,6 +6,7 @@
 // lexer cannot split; a process substitution's operands are each read as the file. Pure, no I/O.
 import path from 'node:path';
 import { type LexNotes, lexShell, processSubstitutionOf } from './shell-lexer.js';
+import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
 
 /** A file a startup file sources: as written (absolute, or relative to the startup file's directory), with its line. */
 export interface SourcedName {
@@ -69,6 +70,11 @@ export function shellSourcedNames(text: string, home: string, where: (index: num
     const target = raw.replace(/^~(?=\/|$)/u, home);
     if (COMPUTED_MARK.test(target) || target.startsWith('~') || target === '') {
       unresolved.push(where(lineOf(lines, 'source'), ': the shell sources a file whose name is computed, and zotbox cannot work out which file that is'));
+      continue;
+    }
+    // The shell walks a `..` through the folder before it, which may become a link (lexical-climb.ts).
+    if (climbsOutOfName(target)) {
+      unresolved.push(where(lineOf(lines, raw), `: the shell sources ${JSON.stringify(target)}, and ${CLIMB_REASON}`));
       continue;
     }
     names.push({ name: path.isAbsolute(target) ? target : path.normalize(target), index: lineOf(lines, raw) });

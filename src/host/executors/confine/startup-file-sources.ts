@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
+import { CLIMB_REASON, climbsOutOfName } from './lexical-climb.js';
 import { shellSourcedNames } from './shell-startup-sources.js';
 import { plainWord } from './tool-file-words.js';
 
@@ -255,6 +256,11 @@ export function startupSources(
         const target = raw === undefined ? undefined : literalTarget(raw, context.home);
         if (target === undefined) {
           refuse(index, ': it loads a file whose name is computed, and zotbox cannot work out which file that is');
+          continue;
+        }
+        // The tool walks a `..` through the folder before it, which may become a link (lexical-climb.ts).
+        if (climbsOutOfName(target)) {
+          refuse(index, `: it loads ${JSON.stringify(target)}, and ${CLIMB_REASON}`);
           continue;
         }
         const load = directive.load(target);

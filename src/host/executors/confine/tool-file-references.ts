@@ -53,6 +53,7 @@ import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
 import { enclosingToolEntries } from './enclosing-tool-entries.js';
 import { packageManagerConfigNames } from './package-manager-configs.js';
+import { CLIMB_REASON, climbsOutsideOwn } from './lexical-climb.js';
 import { isLink, linkedProgram } from './linked-programs.js';
 import { namesNoFile } from './overlong-names.js';
 import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
@@ -71,6 +72,7 @@ import { programRelativeNames } from './program-relative-names.js';
 import { programCommandTexts } from './program-command-texts.js';
 import { programFileLanguage, runnerInPlay } from './program-runner-words.js';
 import type { ProgramLanguage } from './inline-program-runs.js';
+import { invocationOf, type ScriptInvocation, scriptShell } from './script-invocation.js';
 import { type StartupLanguage, startupCompanions, startupLanguage, startupNamed } from './startup-file-sources.js';
 
 export interface ToolFileReferences {
@@ -117,6 +119,8 @@ interface Named {
   readonly runBy: string;
   /** A script's word that is run or sourced: read as a script in turn, wherever it lies. */
   readonly runs?: boolean;
+  /** How the shell that reads a script it runs or sources starts (its $0, whether bash reads it), where not by its #! line. */
+  readonly invocation?: ScriptInvocation;
   /** Where what it names runs, when a `cd` moved there (absolute, or relative to where the naming file's words are taken from). */
   readonly runsIn?: string;
   /** The interpreter's language, where the word is an interpreter's operand (`python3 tools/check.py`): read as its program code. */
@@ -156,7 +160,16 @@ function decodeEscapes(text: string): string {
  * looped over (their fixed directory), and what it cannot spell out, unresolved. A word that is run or sourced is read
  * in turn (`runs`).
  */
-function readScript(file: string, written: string, base: string, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>, runAs = file): Named[] {
+function readScript(
+  file: string,
+  written: string,
+  base: string,
+  runBy: string,
+  unresolved: string[],
+  environment: Readonly<Record<string, string | undefined>>,
+  runAs = file,
+  invocation: ScriptInvocation = {},
+): Named[] {
   const named: Named[] = [];
   // pnpm's shim in .bin (node-bin-shims.ts): its own directory spelled out; what it runs loads through its NODE_PATH.
   const shim = nodeBinShim(written, runAs);
@@ -165,8 +178,10 @@ function readScript(file: string, written: string, base: string, runBy: string, 
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
   const operands = { languages: interpreterOperands(text), runs: typescriptOperands(text) };
-  // $0 and BASH_SOURCE are the script as it is run: a linked script's link.
-  for (const word of scriptWords(text, { scriptFile: runAs, scriptDirectory: path.dirname(runAs), workingDirectory: base, environment })) {
+  // $0 and BASH_SOURCE are the script as it is run (a linked script's link); a sourced file's $0 is its sourcer's, and
+  // only bash has a BASH_SOURCE (script-invocation.ts).
+  const shell = scriptShell(text, runAs, file, invocation);
+  for (const word of scriptWords(text, { ...shell, workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
       const index = lines.findIndex((line) => line.includes(word.text) || word.text.split(/[\s/]+/u).some((piece) => piece.length > 1 && line.includes(piece)));
@@ -178,11 +193,23 @@ function readScript(file: string, written: string, base: string, runBy: string, 
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
     const shimRun = shim !== undefined && word.runs === true ? { nodeBin: true as const } : {};
-    named.push({ name, as: word.tree ? 'tree' : 'words', by: file, runBy, ...runFields(word.runs === true, operands, name), ...(runsIn === undefined ? {} : { runsIn }), ...nodePath, ...shimRun });
+    const onward = word.runs === true ? invocationOf(word.runner, shell) : undefined;
+    named.push({
+      name,
+      as: word.tree ? 'tree' : 'words',
+      by: file,
+      runBy,
+      ...runFields(word.runs === true, operands, name),
+      ...(runsIn === undefined ? {} : { runsIn }),
+      ...nodePath,
+      ...shimRun,
+      ...(onward === undefined ? {} : { invocation: onward }),
+    });
   }
   // Names run through node_modules/.bin (npx, npm exec, a PATH holding it; husky v9 puts it on every hook's PATH).
   const husky = [file, runAs].some((each) => each.split(path.sep).includes('.husky'));
-  return [...named, ...nodeBinNamed(text, base, file, runBy, unresolved, { pathHasBin: husky, scriptDirectory: path.dirname(runAs), environment, homeDirectory: home })];
+  const sourceDirectory = shell.sourceFile === undefined ? {} : { sourceDirectory: path.dirname(shell.sourceFile) };
+  return [...named, ...nodeBinNamed(text, base, file, runBy, unresolved, { pathHasBin: husky, scriptDirectory: shell.scriptDirectory, ...sourceDirectory, environment, homeDirectory: home })];
 }
 
 /**
@@ -318,14 +345,15 @@ function shellTextNames(
   const named: Named[] = [];
   const home = environment.HOME ?? os.homedir();
   const operands = { languages: interpreterOperands(shell), runs: typescriptOperands(shell) };
-  for (const word of scriptWords(shell, { scriptDirectory: path.dirname(file), workingDirectory: base, environment })) {
+  // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE.
+  for (const word of scriptWords(shell, { scriptDirectory: '.', workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
       continue;
     }
     named.push({ name: word.anchor === 'home' ? path.join(home, word.text) : word.text, as: word.tree ? 'tree' : 'words', by, runBy, ...runFields(word.runs === true, operands, word.text) });
   }
-  named.push(...nodeBinNamed(shell, base, by, runBy, unresolved, { scriptDirectory: path.dirname(file), environment, homeDirectory: home, ...runner }));
+  named.push(...nodeBinNamed(shell, base, by, runBy, unresolved, { environment, homeDirectory: home, ...runner }));
   return named;
 }
 
@@ -400,6 +428,7 @@ function readFile(
   tops: readonly string[] = [],
   typescript?: TypescriptRun,
   runAs = file,
+  invocation?: ScriptInvocation,
 ): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
@@ -416,7 +445,7 @@ function readFile(
     const line = (lines[index] ?? '').trim();
     return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
   };
-  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment, runAs);
+  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment, runAs, invocation);
   if (as === 'words' || as === 'program') {
     // The text as the tool reads it: its format's escapes spelled out ("sh \"tools/run.sh\"", "tools\u002frun", &#47;).
     const decoded = decodeEscapes(text);
@@ -425,16 +454,24 @@ function readFile(
     // `new URL("./plug.mjs", import.meta.url)`, and what it joins on its own location (program-relative-names.ts).
     const program = as === 'program' || isProgramCode(file, text);
     const own = program ? [...new Set([path.dirname(file), path.dirname(runAs)])] : [];
+    // A name with a `..` after a folder is walked through that folder, which may become a link (lexical-climb.ts); a
+    // program's climb out of its own folder (on the way to the program, protected) is the one allowed.
+    const climbs = (name: string, index: number) => {
+      if (!climbsOutsideOwn(name, own)) return false;
+      unresolved.push(`${whereAt(index, '')}: it names ${JSON.stringify(name.length > 80 ? `${name.slice(0, 77)}...` : name)}, and ${CLIMB_REASON}`);
+      return true;
+    };
     const directories = ['', ...workingDirectories(decoded, runAs, whereAt, unresolved), ...own];
     // A literal written absolute ("/plug.js") counts below the program's own directory as well: it is what a program
     // glues on a name it bound to that directory (`const here = __dirname; require(here + "/plug.js")`).
     for (const [index, line] of decoded.split('\n').entries())
       for (const word of lineWords(line))
-        for (const directory of path.isAbsolute(word) ? ['', ...own] : directories) named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
+        for (const directory of climbs(word, index) ? [] : path.isAbsolute(word) ? ['', ...own] : directories)
+          named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
     for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
-      for (const directory of own) named.push({ name: path.join(directory, relative), as: 'words', by: whereAt(line, ''), runBy });
+      for (const directory of climbs(relative, line) ? [] : own) named.push({ name: path.join(directory, relative), as: 'words', by: whereAt(line, ''), runBy });
     for (const name of grammarNames(decoded))
-      for (const directory of path.isAbsolute(name.text) ? [''] : directories)
+      for (const directory of climbs(name.text, name.line) ? [] : path.isAbsolute(name.text) ? [''] : directories)
         named.push({ name: path.join(directory, name.text), as: name.tree ? 'tree' : 'words', by: whereAt(name.line, ''), runBy });
     for (const { name, as: kind, runs, index } of toolKeyNames(decoded, path.relative(base, file), whereAt, unresolved))
       named.push({ name, as: kind, by: whereAt(index, ''), runBy: 'the tool puts it on PATH, sources it or runs the scripts in it', ...(runs ? { runs } : {}) });
@@ -463,7 +500,7 @@ function readFile(
           named.push(...nodeBinNamed(run.text, from, whereAt(run.line, ''), `${runBy}; the program runs it`, unresolved, { environment, homeDirectory: environment.HOME ?? os.homedir() }));
           // The words of what it runs, spelled out (a constant carried into a join, a cwd option): from where it runs.
           for (const word of run.text.split('\n').flatMap((line) => lineWords(line)))
-            named.push({ name: path.resolve(from, word), as: 'words', by: whereAt(run.line, ''), runBy: `${runBy}; the program runs it` });
+            if (!climbs(word, run.line)) named.push({ name: path.resolve(from, word), as: 'words', by: whereAt(run.line, ''), runBy: `${runBy}; the program runs it` });
           if (run.computedOperand !== undefined)
             unresolved.push(`${whereAt(run.line, '')}: it gives ${run.computedOperand} an operand the program computes, which zotbox cannot spell out (and ${run.computedOperand} may run it)`);
           const inPlay = run.computed === true ? runnerInPlay(text, language, [from], environment) : undefined;
@@ -568,6 +605,8 @@ interface Pending {
   readonly nodeBin?: true;
   /** A startup file's language (Named): its loading directives are read besides its words. */
   readonly startup?: StartupLanguage;
+  /** How the shell that reads it starts (Named). */
+  readonly invocation?: ScriptInvocation;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -593,14 +632,15 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pen
   }
   const hooks: Pending[] = [];
   for (const name of names.filter((n) => !n.endsWith('.sample') && !n.startsWith('.'))) {
-    // A linked hook runs what the link leads to: read that.
-    const resolved = resolveCanonicalPath(path.join(directory, name));
-    const file = resolved.ok ? resolved.path : path.join(directory, name);
+    // A linked hook runs what the link leads to (read there by the loop), with the link as its $0.
+    const hook = path.join(directory, name);
+    const resolved = resolveCanonicalPath(hook);
+    const file = resolved.ok ? resolved.path : hook;
     const stats = entryStats(file);
     if (stats?.isFile() !== true) continue;
     const as = readingOf(file, true);
     if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);
-    else hooks.push({ file, as, base: top, runBy: HOOK_RUN_BY, depth: 0 });
+    else hooks.push({ file: hook, as, base: top, runBy: HOOK_RUN_BY, depth: 0 });
   }
   return hooks;
 }
@@ -701,10 +741,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       .flatMap((entry) => startupCompanions(entry).map((file) => ({ file, as: 'words' as const, base: path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 }))),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined ? '' : `${JSON.stringify(invocation)}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -734,7 +774,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
     const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
-    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile);
+    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile, invocation);
     // A shell's startup file is read for what it sources only: its other words are commands the user runs by hand.
     const names = [...(startup === 'shell' ? [] : words), ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment))];
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
@@ -842,6 +882,7 @@ function followScript(target: string, named: Named, base: string, depth: number,
       ...(named.typescript === undefined ? {} : { typescript: named.typescript }),
       ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
       ...(named.nodeBin === true || isNodeBinEntry(target) ? { nodeBin: true as const } : {}),
+      ...(named.invocation === undefined ? {} : { invocation: named.invocation }),
     });
 }
 

@@ -1,0 +1,94 @@
+// A script's own place as the shell has it: `$0` is the file the shell was started on (a sourced file's is its
+// sourcer's, a linked hook's is the link git runs), and BASH_SOURCE exists only where bash reads the file. The unit
+// tests state by hand what dash and bash give; the end-to-end ones run the user's real git after one confined call.
+import { chmodSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { invocationOf, scriptShell } from '../../../../src/host/executors/confine/script-invocation.js';
+import { scriptWords } from '../../../../src/host/executors/confine/shell-command-words.js';
+import { git, project } from '../../../adversarial-s36i/harness.js';
+import { agentThenUserCommit } from '../../../adversarial-s64m/fixtures.js';
+
+test('a file run by its name is its own $0; BASH_SOURCE only under a #! line that runs bash', (t) => {
+  t.deepEqual(scriptShell('#!/bin/sh\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {}), { scriptFile: '/ws/h/pre-commit', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/pre-commit' });
+  t.deepEqual(scriptShell('echo\n', '/ws/h/x', '/ws/h/x', {}), { scriptFile: '/ws/h/x', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/x' });
+  t.deepEqual(scriptShell('#!/usr/bin/env bash\n', '/ws/.git/hooks/pre-commit', '/ws/scripts/pre-commit', {}), {
+    scriptFile: '/ws/.git/hooks/pre-commit',
+    scriptDirectory: '/ws/.git/hooks',
+    scriptRealFile: '/ws/scripts/pre-commit',
+    sourceFile: '/ws/.git/hooks/pre-commit',
+    sourceRealFile: '/ws/scripts/pre-commit',
+  });
+});
+
+test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named to run gets that shell", (t) => {
+  const hook = scriptShell('#!/bin/bash\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {});
+  t.deepEqual(invocationOf('.', hook), { sourced: { scriptFile: '/ws/h/pre-commit', scriptRealFile: '/ws/h/pre-commit' }, bash: true });
+  t.deepEqual(invocationOf('source', scriptShell('#!/bin/sh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: { scriptFile: '/ws/h/x', scriptRealFile: '/ws/h/x' }, bash: false });
+  t.deepEqual(invocationOf('sh', hook), { bash: false });
+  t.deepEqual(invocationOf('bash', hook), { bash: true });
+  t.is(invocationOf(undefined, hook), undefined);
+  // A library the hook sources: $0 the hook's, BASH_SOURCE (bash) the library's own.
+  const library = scriptShell('x=1\n', '/ws/h/lib/common.sh', '/ws/h/lib/common.sh', invocationOf('.', hook)!);
+  t.is(library.scriptFile, '/ws/h/pre-commit');
+  t.is(library.scriptDirectory, '/ws/h');
+  t.is(library.sourceFile, '/ws/h/lib/common.sh');
+  // Sourced from `sh -c TEXT` (no $0 zotbox knows): no $0 at all.
+  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf('.', {})!), {});
+});
+
+// The words but the command substitution's own `dirname`.
+const words = (text: string, context: Parameters<typeof scriptWords>[1]) =>
+  scriptWords(text, context)
+    .map((word) => (word.kind === 'path' ? `${word.text}${word.runs === true ? ' (runs)' : ''}` : `unresolved ${word.text}`))
+    .filter((word) => word !== 'dirname (runs)');
+
+test('BASH_SOURCE is the file only where bash reads it; elsewhere a spelling of it is unresolved', (t) => {
+  const base = { workingDirectory: '/ws', environment: {} };
+  const text = 'sh "$(dirname "$BASH_SOURCE")/scripts/lint.sh"\n';
+  t.deepEqual(words(text, { ...base, scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks' }), ['sh (runs)', 'unresolved $(dirname "$BASH_SOURCE")/scripts/lint.sh']);
+  t.deepEqual(words(text, { ...base, scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks', sourceFile: '/ws/.githooks/pre-commit' }), [
+    'sh (runs)',
+    '/ws/.githooks/scripts/lint.sh (runs)',
+  ]);
+  // A sourced library's $0 is the hook's: its climb out of the hook's folder is the one allowed.
+  t.deepEqual(words('sh "$(dirname "$0")/../tools/lint.sh"\n', { ...base, scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks', sourceFile: '/ws/.githooks/lib/common.sh' }), [
+    'sh (runs)',
+    '/ws/.githooks/../tools/lint.sh (runs)',
+  ]);
+  // With no $0 known (an exec line's `sh -c`), a spelling of it is unresolved.
+  t.deepEqual(words('sh "$(dirname "$0")/lint.sh"\n', base), ['sh (runs)', 'unresolved $(dirname "$0")/lint.sh']);
+});
+
+const overwrite = (file: string) => `set -e\nprintf 'touch "$(git rev-parse --show-toplevel)/PWNED"\\n' > ${file}\n`;
+
+test("a linked hook's $0 is the link git runs: its climb out of .git/hooks names the top's tools/lint.sh, which is protected", async (t) => {
+  const ws = project(t, {
+    'src.txt': '1\n',
+    'one.sh': overwrite('tools/lint.sh'),
+    'tools/lint.sh': 'exit 0\n',
+    'scripts/pre-commit': '#!/bin/sh\nsh "$(dirname "$0")/../../tools/lint.sh"\n',
+  });
+  chmodSync(path.join(ws, 'scripts/pre-commit'), 0o755);
+  rmSync(path.join(ws, '.git/hooks/pre-commit'), { force: true });
+  symlinkSync('../../scripts/pre-commit', path.join(ws, '.git/hooks/pre-commit'));
+  t.false(await agentThenUserCommit(t, ws), "the user's git commit ran the agent's script");
+});
+
+test("a library a bash hook sources names its own folder by BASH_SOURCE and the hook's by $0: both protected", async (t) => {
+  for (const [spelling, target] of [
+    ['"$(dirname "${BASH_SOURCE[0]}")/lint.sh"', '.githooks/lib/lint.sh'],
+    ['"$(dirname "$0")/../tools/lint.sh"', 'tools/lint.sh'],
+  ] as const) {
+    const ws = project(t, {
+      'src.txt': '1\n',
+      'one.sh': overwrite(target),
+      [target]: 'exit 0\n',
+      '.githooks/pre-commit': '#!/bin/bash\n. "$(dirname "$0")/lib/common.sh"\n',
+      '.githooks/lib/common.sh': `sh ${spelling}\n`,
+    });
+    chmodSync(path.join(ws, '.githooks/pre-commit'), 0o755);
+    git(ws, 'config', 'core.hooksPath', '.githooks');
+    t.false(await agentThenUserCommit(t, ws), `${spelling}: the user's git commit ran the agent's script`);
+  }
+});
