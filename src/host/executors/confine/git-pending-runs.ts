@@ -10,7 +10,7 @@ import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { PENDING_TODO_FILES, todoExecCommands } from './git-sequencer-state.js';
 import { invocationOf, type ScriptInvocation, scriptShell } from './script-invocation.js';
-import { scriptWords, shebangProgram } from './shell-command-words.js';
+import { scriptWords, shebangProgramOf } from './shell-command-words.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
 
 /** Shell scripts followed from one git directory's todo lists at most (a chain longer than this is unresolved). */
@@ -44,8 +44,8 @@ export function pendingGitDirectories(gitDirectory: string): string[] {
 function shellScript(file: string): string | undefined {
   const text = readSmallFile(file);
   if (text === undefined || text === OVERSIZED || text.includes('\u0000')) return undefined;
-  const line = /^#!\s*(\S+)([^\n]*)/u.exec(text);
-  return line === null || /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(shebangProgram(line[1]!, line[2]!)) ? text : undefined;
+  const program = shebangProgramOf(text);
+  return program === undefined || /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? text : undefined;
 }
 
 /**

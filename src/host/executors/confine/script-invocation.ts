@@ -4,8 +4,7 @@
 // file being read, but only bash has it: under dash `$(dirname "$BASH_SOURCE")` is ".", the current directory. So a
 // script's own folder is taken from how it is run, never from the file zotbox reads. Pure, no I/O.
 import path from 'node:path';
-import type { ScriptContext } from './shell-command-words.js';
-import { shebangProgram } from './shell-command-words.js';
+import { type ScriptContext, shebangProgramOf } from './shell-command-words.js';
 
 /** How a script a script runs or sources is read, where its own #! line does not decide. */
 export interface ScriptInvocation {
@@ -18,12 +17,6 @@ export interface ScriptInvocation {
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 
-/** Whether a script's #! line runs bash (`#!/bin/bash`, `#!/usr/bin/env bash`). */
-function runsBash(text: string): boolean {
-  const line = /^#!\s*(\S+)([^\n]*)/u.exec(text);
-  return line !== null && shebangProgram(line[1]!, line[2]!) === 'bash';
-}
-
 /** What a script's context takes from how it is run. */
 export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile'>;
 
@@ -35,7 +28,8 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   const sourced = invocation.sourced;
   const scriptFile = sourced === undefined ? runAs : sourced.scriptFile;
   const scriptRealFile = sourced === undefined ? realFile : sourced.scriptRealFile;
-  const bash = invocation.bash ?? runsBash(text);
+  // A #! line that runs bash (`#!/bin/bash`, `#!/usr/bin/env bash`).
+  const bash = invocation.bash ?? shebangProgramOf(text) === 'bash';
   return {
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),

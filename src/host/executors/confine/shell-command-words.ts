@@ -408,6 +408,8 @@ function ownDirectory(expansion: string, script: ScriptContext): string | undefi
     const file = physical ? (script.sourceRealFile ?? script.sourceFile) : script.sourceFile;
     return file === undefined ? undefined : path.dirname(file);
   }
+  // `${0%/*}` of a $0 with no "/" (`sh -c TEXT`'s "sh") is $0 itself: only a known file has it spelled out.
+  if (expansion.includes('%/*') && script.scriptFile === undefined) return undefined;
   return physical && script.scriptRealFile !== undefined ? path.dirname(script.scriptRealFile) : script.scriptDirectory;
 }
 
@@ -541,6 +543,12 @@ export function shebangProgram(interpreter: string, rest: string): string {
     .map((word) => word.replace(/^(-S|--split-string=)(?=.)/u, ''));
   const { at } = programOf(['env', ...words]);
   return path.basename(at === 0 ? '' : (['env', ...words][at] ?? ''));
+}
+
+/** The program a script's `#!` line runs (shebangProgram), or undefined where the text has none. */
+export function shebangProgramOf(text: string): string | undefined {
+  const line = /^#!\s*(\S+)([^\n]*)/u.exec(text);
+  return line === null ? undefined : shebangProgram(line[1]!, line[2]!);
 }
 
 /** The words of a whole script a tool runs (a hook, a script a hook names), read where it runs. */

@@ -45,7 +45,7 @@ import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { moduleEntriesLocation, withModuleEntries } from './python-installed-names.js';
 import { pathImportResolver } from './python-path-imports.js';
-import { scriptWords, shebangProgram } from './shell-command-words.js';
+import { scriptWords, shebangProgramOf } from './shell-command-words.js';
 import { lineWords, grammarNames, pathEntries, shellHooks, WORKSPACE_VARIABLES, workingDirectories } from './tool-file-line-words.js';
 import { toolKeyNames } from './tool-key-names.js';
 import { isProgramCode, programCodeNames } from './program-code-names.js';
@@ -345,13 +345,23 @@ function shellTextNames(
   const named: Named[] = [];
   const home = environment.HOME ?? os.homedir();
   const operands = { languages: interpreterOperands(shell), runs: typescriptOperands(shell) };
-  // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE.
-  for (const word of scriptWords(shell, { scriptDirectory: '.', workingDirectory: base, environment })) {
+  // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
+  // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
+  const own = { scriptDirectory: '.' };
+  for (const word of scriptWords(shell, { ...own, workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
       continue;
     }
-    named.push({ name: word.anchor === 'home' ? path.join(home, word.text) : word.text, as: word.tree ? 'tree' : 'words', by, runBy, ...runFields(word.runs === true, operands, word.text) });
+    const invocation = word.runs === true ? invocationOf(word.runner, own) : undefined;
+    named.push({
+      name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
+      as: word.tree ? 'tree' : 'words',
+      by,
+      runBy,
+      ...runFields(word.runs === true, operands, word.text),
+      ...(invocation === undefined ? {} : { invocation }),
+    });
   }
   named.push(...nodeBinNamed(shell, base, by, runBy, unresolved, { environment, homeDirectory: home, ...runner }));
   return named;
@@ -392,10 +402,9 @@ function readingOf(file: string, runs: boolean, language?: ProgramLanguage): 'sc
   }
   const start = head.subarray(0, length);
   if (start.includes(0)) return undefined; // a compiled program: no words to read
-  const line = /^#!\s*(\S+)([^\n]*)/u.exec(start.toString('latin1'));
-  if (line !== null) {
-    // `#!/usr/bin/env -S LC_ALL=C bash -e`: env's program is past its options and assignments.
-    const program = shebangProgram(line[1]!, line[2]!);
+  // `#!/usr/bin/env -S LC_ALL=C bash -e`: env's program is past its options and assignments.
+  const program = shebangProgramOf(start.toString('latin1'));
+  if (program !== undefined) {
     return /^(sh|bash|dash|zsh|ksh|mksh|ash)$/u.test(program) ? 'script' : 'words';
   }
   if (language !== undefined) return 'program';

@@ -58,6 +58,9 @@ test('BASH_SOURCE is the file only where bash reads it; elsewhere a spelling of 
   ]);
   // With no $0 known (an exec line's `sh -c`), a spelling of it is unresolved.
   t.deepEqual(words('sh "$(dirname "$0")/lint.sh"\n', base), ['sh (runs)', 'unresolved $(dirname "$0")/lint.sh']);
+  // `sh -c TEXT`: $0 is "sh", so `$(dirname "$0")` is the current directory, but `${0%/*}` is "sh" itself.
+  t.deepEqual(words('sh "$(dirname "$0")/lint.sh"\n', { ...base, scriptDirectory: '.' }), ['sh (runs)', './lint.sh (runs)']);
+  t.deepEqual(words('sh "${0%/*}/lint.sh"\n', { ...base, scriptDirectory: '.' }), ['sh (runs)', 'unresolved ${0%/*}/lint.sh']);
 });
 
 const overwrite = (file: string) => `set -e\nprintf 'touch "$(git rev-parse --show-toplevel)/PWNED"\\n' > ${file}\n`;
