@@ -18,6 +18,8 @@ export const WORKSPACE_VARIABLES = /\$\{(workspaceFolder|workspaceRoot|fileWorks
 export function lineWords(line: string): string[] {
   const text = line
     .replace(WORKSPACE_VARIABLES, '.')
+    // A package-qualified variable (`$FindBin::Bin/../lib`) is one expansion, not words split at its "::".
+    .replace(/[$@%]\{?\w+(?:::\w+)+/gu, (variable) => variable.replace(/::/gu, '__'))
     .replace(/"(?:[^"\\]|\\.)*"\s*:/gu, ' ')
     .replace(/<\/?[\w:.-]+|\b[\w:.-]+=(?=["'])/gu, ' ')
     .replace(/[a-z][\w+.-]*:\/\/\S*/giu, ' ');
