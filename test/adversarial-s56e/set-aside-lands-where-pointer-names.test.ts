@@ -6,7 +6,7 @@
 // yet. Next call: it is what a user's pointer named before the call (a usable record; its hook and config the
 // baseline); putting HEAD back is data: no stop. The user's `git commit` in lib/ runs the agent's hook. With
 // `mkdir .git/HEAD.zotbox-set-aside` (set-aside-head-name-taken) the first call alone arms it.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
@@ -16,7 +16,7 @@ mv gitstore gitstore.old
 mkdir gitstore
 ln -s zotbox-renamed-1 gitstore/lib
 git init -q gitstore
-printf '#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n' > gitstore/.git/hooks/pre-commit
+printf '#!/bin/sh\\ntouch "@WS@/PWNED"\\n' > gitstore/.git/hooks/pre-commit
 chmod +x gitstore/.git/hooks/pre-commit
 `;
 // The set-aside HEAD's name has a random part now; the agent reads it (ls) and renames it back.
@@ -24,6 +24,7 @@ const TWO = 'for f in gitstore/zotbox-renamed-1/HEAD.zotbox-set-aside*; do mv "$
 
 async function twoRuns(t: import('ava').ExecutionContext, one: string, two: string): Promise<string> {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': one, 'two.sh': two });
+  withWorkspacePath(ws);
   git(ws, 'init', '-q', '--separate-git-dir', path.join(ws, 'gitstore/lib'), path.join(ws, 'lib'));
   writeFileSync(path.join(ws, 'lib/.git'), 'gitdir: ../gitstore/lib\n');
   writeFileSync(path.join(ws, 'lib/a.txt'), 'a\n');
@@ -37,6 +38,11 @@ async function twoRuns(t: import('ava').ExecutionContext, one: string, two: stri
     t.log('user git failed:', String(error).slice(0, 300));
   }
   return ws;
+}
+
+/** The agent's hook names the workspace by its absolute path (a `..` in it would be refused on its own, lexical-climb.ts). */
+function withWorkspacePath(ws: string): void {
+  for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
 }
 
 test("the aftercare's set-aside never becomes the directory a user's pointer names", async (t) => {
