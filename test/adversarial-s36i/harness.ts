@@ -1,11 +1,20 @@
 // Review s36i of issue 21: a replayed model with only the write tool writes one file into a real git workspace,
 // then the user's real tool runs. Each repro asserts the safe outcome (the write is refused, the payload never runs).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
 import { tempDir } from '../fixtures/temp.js';
+
+/**
+ * The agent's scripts at the top of `ws` with `@WS@` spelled as the workspace's absolute path: a payload that names
+ * where it writes by a `..` (`$(git rev-parse --show-toplevel)/../PWNED`) is refused on its own (lexical-climb.ts),
+ * which would hide the check a repro is about.
+ */
+export function withWorkspacePath(ws: string): void {
+  for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
+}
 
 /** A git repository with `files` (path → text; a path ending in a hook name under .git/hooks is made executable), committed. */
 export function project(t: ExecutionContext, files: Readonly<Record<string, string>>): string {

@@ -8,14 +8,15 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
-const EVIL = 'printf \'#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n\'';
+const EVIL = 'printf \'#!/bin/sh\\ntouch "@WS@/PWNED"\\n\'';
 const NEW_REPO =
   'mv lib lib2 && mkdir -p lib/.git/objects lib/.git/refs/heads lib/.githooks && printf "ref: refs/heads/main\\n" > lib/.git/HEAD && cp lib2/.git/config lib/.git/config && cp lib2/a.txt lib/a.txt';
 
 function layout(t: import('ava').ExecutionContext, hook: string): string {
   const ws = project(t, { 'src/app.js': '1;\n', 'one.sh': `${NEW_REPO} && ${EVIL} > lib/.githooks/${hook} && chmod +x lib/.githooks/${hook}\n` });
+  withWorkspacePath(ws);
   execFileSync('git', ['init', '-q', 'lib'], { cwd: ws });
   execFileSync('git', ['-C', 'lib', 'config', 'core.hooksPath', '.githooks'], { cwd: ws });
   mkdirSync(path.join(ws, 'lib/.githooks'));

@@ -6,10 +6,10 @@
 // yet. Next call: it is what a user's pointer named before the call (a usable record; its hook and config the
 // baseline); putting HEAD back is data: no stop. The user's `git commit` in lib/ runs the agent's hook. With
 // `mkdir .git/HEAD.zotbox-set-aside` (set-aside-head-name-taken) the first call alone arms it.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 mv gitstore gitstore.old
@@ -38,11 +38,6 @@ async function twoRuns(t: import('ava').ExecutionContext, one: string, two: stri
     t.log('user git failed:', String(error).slice(0, 300));
   }
   return ws;
-}
-
-/** The agent's hook names the workspace by its absolute path (a `..` in it would be refused on its own, lexical-climb.ts). */
-function withWorkspacePath(ws: string): void {
-  for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
 }
 
 test("the aftercare's set-aside never becomes the directory a user's pointer names", async (t) => {

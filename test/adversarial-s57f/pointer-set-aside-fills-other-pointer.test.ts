@@ -8,10 +8,10 @@
 // removed: evil/ is not git's place and had no HEAD, so "left as it is"). Run 2: evil/ is what a user's pointer named
 // before the call (pointedTo: a usable record, its hook the baseline); HEAD, objects/, refs/ written there are data:
 // no stop. The user's `git commit` in zlib/ runs the agent's hook.
-import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 mv gitstore gitstore.old
@@ -25,11 +25,6 @@ const TWO = `set -e
 mkdir -p evil/objects evil/refs/heads
 printf 'ref: refs/heads/main\\n' > evil/HEAD
 `;
-
-/** The agent's hook names the workspace by its absolute path (a `..` in it would be refused on its own, lexical-climb.ts). */
-function withWorkspacePath(ws: string): void {
-  for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
-}
 
 test("zotbox's pointer set-aside never fills the path another user pointer names", async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': ONE, 'two.sh': TWO });

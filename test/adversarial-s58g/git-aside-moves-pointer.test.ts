@@ -6,10 +6,10 @@
 // moved aside whole to `x/zotbox-renamed-1`, where the link resolves and the user's pointer now names
 // `x/zotbox-renamed-1/evil/lib`; the last check reads `x/.git/lib/.git`, gone: kept. Run 2: HEAD, objects/, refs/
 // there (pointedTo before the call: the hook is its baseline). The user's `git commit` in the checkout runs the hook.
-import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 mkdir -p x/.git/evil/lib/hooks
@@ -22,11 +22,6 @@ const TWO = `set -e
 mkdir -p x/zotbox-renamed-1/evil/lib/objects x/zotbox-renamed-1/evil/lib/refs/heads
 printf 'ref: refs/heads/main\\n' > x/zotbox-renamed-1/evil/lib/HEAD
 `;
-
-/** The agent's hook names the workspace by its absolute path (a `..` in it would be refused on its own, lexical-climb.ts). */
-function withWorkspacePath(ws: string): void {
-  for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
-}
 
 test("a user pointer carried away by the git aftercare's own set-aside is checked where it lies", async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': ONE, 'two.sh': TWO });

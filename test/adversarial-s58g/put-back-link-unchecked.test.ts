@@ -10,13 +10,13 @@
 import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 mv gitstore gitstore.old
 mkdir gitstore evil evil/hooks
 ln -s ../evil gitstore/app
-printf '#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n' > evil/hooks/pre-commit
+printf '#!/bin/sh\\ntouch "@WS@/PWNED"\\n' > evil/hooks/pre-commit
 chmod +x evil/hooks/pre-commit
 mv app/.git app/was-git-link
 printf 'gitdir: ../nowhere\\n' > app/.git
@@ -28,6 +28,7 @@ printf 'ref: refs/heads/main\\n' > evil/HEAD
 
 test('the .git link zotbox puts back is checked for what it names now', async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': ONE, 'two.sh': TWO });
+  withWorkspacePath(ws);
   git(ws, 'init', '-q', '--separate-git-dir', path.join(ws, 'gitstore', 'app'), path.join(ws, 'app'));
   rmSync(path.join(ws, 'app', '.git'));
   symlinkSync('../gitstore/app', path.join(ws, 'app', '.git'));

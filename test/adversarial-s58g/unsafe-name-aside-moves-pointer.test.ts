@@ -8,10 +8,10 @@
 // pointer at the scan). zotbox sets `-lib` aside to `zotbox-renamed-1`: the user's pointer there now names
 // zotbox-renamed-1/evil. Run 2: evil/ is what a user pointer named before the call (pointedTo: usable, the hook its
 // baseline); HEAD, objects/, refs/ are data. The user's `git commit` in the set-aside checkout runs the agent's hook.
-import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 mv gitstore gitstore.old
@@ -26,11 +26,6 @@ const TWO = `set -e
 mkdir -p zotbox-renamed-1/evil/objects zotbox-renamed-1/evil/refs/heads
 printf 'ref: refs/heads/main\\n' > zotbox-renamed-1/evil/HEAD
 `;
-
-/** The agent's hook names the workspace by its absolute path (a `..` in it would be refused on its own, lexical-climb.ts). */
-function withWorkspacePath(ws: string): void {
-  for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
-}
 
 test('a user pointer moved away by the unsafe-name set-aside is still checked where it lies', async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': ONE, 'two.sh': TWO });

@@ -8,13 +8,13 @@
 import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 d=$(printf '\\377')
 mkdir -p "$d/r/objects" "$d/r/refs/heads" "$d/r/hooks"
 printf 'ref: refs/heads/main\\n' > "$d/r/HEAD"
-printf '#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n' > "$d/r/hooks/pre-commit"
+printf '#!/bin/sh\\ntouch "@WS@/PWNED"\\n' > "$d/r/hooks/pre-commit"
 chmod +x "$d/r/hooks/pre-commit"
 mv lib lib2
 rm lib2/.git
@@ -23,6 +23,7 @@ ln -s "../$d/r" lib2/.git
 
 test("a .git link made anew on a freed inode, naming a folder that is not UTF-8, never hands the user's git the agent's hook", async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': ONE });
+  withWorkspacePath(ws);
   git(ws, 'init', '-q', '--separate-git-dir', path.join(ws, 'gitstore', 'lib'), path.join(ws, 'lib'));
   rmSync(path.join(ws, 'lib', '.git'));
   symlinkSync('../gitstore/lib', path.join(ws, 'lib', '.git'));

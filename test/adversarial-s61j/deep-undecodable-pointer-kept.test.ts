@@ -10,14 +10,14 @@
 import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentWrites, git, project, withWorkspacePath } from '../adversarial-s36i/harness.js';
 
 const ONE = `set -e
 d=$(printf '\\377')
 p="$d/$d/$d/$d/$d/$d/$d/$d/$d"
 mkdir -p "$p/r/objects" "$p/r/refs/heads" "$p/r/hooks"
 printf 'ref: refs/heads/main\\n' > "$p/r/HEAD"
-printf '#!/bin/sh\\ntouch "$(git rev-parse --show-toplevel)/../PWNED"\\n' > "$p/r/hooks/pre-commit"
+printf '#!/bin/sh\\ntouch "@WS@/PWNED"\\n' > "$p/r/hooks/pre-commit"
 chmod +x "$p/r/hooks/pre-commit"
 mv lib lib2
 rm lib2/.git
@@ -27,6 +27,7 @@ ln -s "../$z/$z/$z/$z/$z/$z/$z/$z/$d/r" lib2/.git
 
 test("a pointer naming a folder that is not UTF-8, deeper than the rounds, never hands the user's git the agent's hook", async (t) => {
   const ws = project(t, { 'src/app.js': '1;\n', 'gitstore/.keep': '', 'one.sh': ONE });
+  withWorkspacePath(ws);
   git(ws, 'init', '-q', '--separate-git-dir', path.join(ws, 'gitstore', 'lib'), path.join(ws, 'lib'));
   rmSync(path.join(ws, 'lib', '.git'));
   symlinkSync('../gitstore/lib', path.join(ws, 'lib', '.git'));
