@@ -119,3 +119,16 @@ test('an exec line that preloads a node package by name is unresolved, naming th
   ]);
   t.truthy(findControlLocation(path.join(ws, 'scripts', 'check.js'), locations));
 });
+
+test("a file an exec line sources keeps the line's $0, which git sets to the line's text: a spelling of it is unresolved", (t) => {
+  const ws = repository(t);
+  // Real git runs `sh -c '. scripts/lib.sh' '. scripts/lib.sh'`: in lib.sh, `dirname "$0"` is ". scripts", not "scripts".
+  script(path.join(ws, 'scripts', 'lib.sh'), 'sh "$(dirname "$0")/lint.sh"');
+  script(path.join(ws, 'scripts', 'lint.sh'), 'exit 0');
+  git(ws, ['rebase', '-q', '-i', '--exec', '. scripts/lib.sh', 'HEAD~1'], { GIT_SEQUENCE_EDITOR: 'sed -i 1ibreak' });
+  const { unresolved, locations } = scan(ws);
+  const lib = path.join(ws, 'scripts', 'lib.sh');
+  t.is(unresolved.length, 1, unresolved.join('\n'));
+  t.true(unresolved[0]!.startsWith(`${lib}, which the exec line 2 of ${path.join(ws, '.git', 'rebase-merge', 'git-rebase-todo')} (". scripts/lib.sh") runs names`), unresolved[0]);
+  t.truthy(findControlLocation(lib, locations));
+});
