@@ -93,10 +93,16 @@ function userConfigFiles(user: UserGitEnvironment): ConfigFile[] {
   if (user.noSystem !== true) files.push({ file: user.systemConfig ?? '/etc/gitconfig', origin: "the system's git config" });
   if (user.globalConfig !== undefined) files.push({ file: user.globalConfig, origin: "the user's global git config (GIT_CONFIG_GLOBAL)" });
   else {
-    files.push({ file: path.join(user.xdgConfigHome ?? path.join(user.home, '.config'), 'git', 'config'), origin: "the user's global git config" });
-    files.push({ file: path.join(user.home, '.gitconfig'), origin: "the user's global git config" });
+    // Joined as git joins them, by text: path.join would tidy a `..` in HOME (`/ws/x/..`) that the kernel walks through x.
+    files.push({ file: joinAsGit(user.xdgConfigHome ?? joinAsGit(user.home, '.config'), 'git/config'), origin: "the user's global git config" });
+    files.push({ file: joinAsGit(user.home, '.gitconfig'), origin: "the user's global git config" });
   }
   return files;
+}
+
+/** `directory/name` without tidying: git appends to $HOME and $XDG_CONFIG_HOME as text. */
+function joinAsGit(directory: string, name: string): string {
+  return directory.endsWith('/') ? `${directory}${name}` : `${directory}/${name}`;
 }
 
 /** A repository git would use: its git directory, the common one (a linked worktree's is its main repository's), and where git runs its programs. */
@@ -439,7 +445,7 @@ export function collectControlLocations(inventory: GitInventory, writeRoots: rea
     // A file the user's environment names through a folder it climbs out of (`tools/cache/../gitconfig`): git reads
     // whatever that folder leads to (lexical-climb.ts).
     if (climbsOutOfName(config.file)) unresolved.push(`${config.origin} is ${config.file}: ${CLIMB_REASON}`);
-    else readConfig(config, 0);
+    else readConfig({ ...config, file: path.normalize(config.file) }, 0);
   }
   // What the user's own environment sets (GIT_CONFIG_COUNT and friends) counts in every repository, like their global config.
   const fromEnvironment = environmentConfigEntries(user.environment ?? {});

@@ -247,3 +247,16 @@ test('what a gitfile names is looked up as the kernel walks it: a folder before 
   t.is(pointerNamesNow(entry, before), `${evil.dev}:${evil.ino}`);
   t.not(pointerNamesNow(entry, before), before.names);
 });
+
+test('a HOME or XDG_CONFIG_HOME with a .. after a folder name refuses: git appends to it as text, and the kernel walks that folder', (t) => {
+  const { root, ws } = repository(t, '');
+  const home = `${root}/cache/..`;
+  const climb = 'a ".." after a folder name is walked through that folder, which may be a link to anywhere';
+  t.deepEqual(controls([ws], { home, noSystem: true }).unresolved, [
+    `the user's global git config is ${root}/cache/../.config/git/config: ${climb}`,
+    `the user's global git config is ${root}/cache/../.gitconfig: ${climb}`,
+  ]);
+  t.deepEqual(controls([ws], { home: root, xdgConfigHome: `${root}/cfg/../x/`, noSystem: true }).unresolved, [`the user's global git config is ${root}/cfg/../x/git/config: ${climb}`]);
+  // Without a climb, the file is read where it lies, tidied (a trailing slash, `//`, `./`): no problem.
+  t.deepEqual(controls([ws], { home: `${root}/`, xdgConfigHome: `${root}//cfg/./`, noSystem: true }).unresolved, []);
+});
