@@ -90,7 +90,7 @@ export function pendingRuns(
           if (word.runs !== true || !inScopes(target)) continue;
           const real = resolveCanonicalPath(target);
           const script = real.ok && real.exists ? real.path : undefined;
-          const onward = invocationOf(word.runner, shell);
+          const onward = invocationOf(word, shell);
           const key = `${JSON.stringify(onward ?? null)}:${target}`;
           if (script === undefined || read.has(key)) continue;
           read.add(key);

@@ -10,15 +10,23 @@ import { type ScriptContext, shebangProgramOf } from './shell-command-words.js';
 export interface ScriptInvocation {
   /** Its $0, when it is sourced: the sourcer's, and where that leads (none where the sourcer's $0 cannot be told). */
   readonly sourced?: { readonly scriptFile?: string; readonly scriptRealFile?: string };
-  /** Whether bash reads it: the sourcer's shell, or the shell named to run it (`bash x.sh`, `sh x.sh`). */
-  readonly bash?: boolean;
+  /**
+   * The shell that reads it: the sourcer's, the shell named to run it (`bash x.sh`, `sh x.sh`), or the one a tool runs
+   * it with whatever its #! line says (husky 9's `sh -e .husky/NAME`).
+   */
+  readonly shell?: string;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+/**
+ * The shells whose `.` keeps the sourcer's $0. zsh gives a sourced file its own (FUNCTION_ARGZERO), and zotbox does not
+ * model the others: a file they source has a $0 zotbox cannot tell.
+ */
+const SOURCE_KEEPS_ZERO = new Set(['sh', 'dash', 'bash', 'ash']);
 
 /** What a script's context takes from how it is run. */
-export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile'>;
+export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'>;
 
 /**
  * The $0 and BASH_SOURCE of the script `text`, named `runAs` (a linked script's link) and read at `realFile` (where it
@@ -28,25 +36,31 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   const sourced = invocation.sourced;
   const scriptFile = sourced === undefined ? runAs : sourced.scriptFile;
   const scriptRealFile = sourced === undefined ? realFile : sourced.scriptRealFile;
-  // A #! line that runs bash (`#!/bin/bash`, `#!/usr/bin/env bash`).
-  const bash = invocation.bash ?? shebangProgramOf(text) === 'bash';
+  // Its #! line's program (`#!/bin/bash`, `#!/usr/bin/env zsh`); git runs a hook with none through sh.
+  const shell = invocation.shell ?? shebangProgramOf(text) ?? 'sh';
   return {
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
-    ...(bash ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
+    ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
+    shell,
   };
 }
 
 /**
  * How the script a word runs is read: sourced (`.`, `source`) with the reading script's $0 and shell; run by a shell
- * named for it, with that shell; undefined when run by its own name (its #! line decides, and it is its own $0).
+ * named for it, with that shell; undefined when run by its own name (its #! line decides, and it is its own $0). A word
+ * read in shell text a new shell runs (`sh -c TEXT`, a here-document fed to sh) is sourced by that shell, whose $0
+ * zotbox does not tell; so is one a shell zotbox does not model sources.
  */
-export function invocationOf(runner: string | undefined, shell: ScriptShell): ScriptInvocation | undefined {
+export function invocationOf(word: { readonly runner?: string; readonly inShellText?: true }, shell: ScriptShell): ScriptInvocation | undefined {
+  const runner = word.runner;
   if (runner === '.' || runner === 'source') {
-    const sourced = shell.scriptFile === undefined ? {} : { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) };
-    return { sourced, bash: shell.sourceFile !== undefined };
+    const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
+    const sourced = keeps ? { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) } : {};
+    // A text's new shell may be any (`bash -c`, `sh -c`): read as sh, whose BASH_SOURCE spellings are unresolved.
+    return { sourced, shell: word.inShellText === true ? 'sh' : (shell.shell ?? 'sh') };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
-  if (runner !== undefined && SHELLS.has(runner)) return { bash: runner === 'bash' };
+  if (runner !== undefined && SHELLS.has(runner)) return { shell: runner };
   return undefined;
 }

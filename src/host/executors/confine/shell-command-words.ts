@@ -29,6 +29,11 @@ export type CommandWord =
        * none when it is run by its own name (its `#!` line decides).
        */
       readonly runner?: string;
+      /**
+       * Script mode, a word that runs: it is run from shell text a new shell reads (`sh -c TEXT`, a here-document fed to
+       * sh), whose $0 is not the script's (script-invocation.ts reads what it sources so).
+       */
+      readonly inShellText?: true;
       /** A word taken relative to a directory a `cd` (or `env -C`) moved to: that directory, where what it runs runs. */
       readonly movedTo?: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' };
     }
@@ -54,9 +59,25 @@ export interface ScriptContext {
   /** Where `scriptFile` and `sourceFile` lead, links followed (what `readlink -f` and `realpath` of them give), where they differ. */
   readonly scriptRealFile?: string;
   readonly sourceRealFile?: string;
+  /** The shell that reads it (`sh`, `bash`, `zsh`...), where known: what a file it sources takes as its $0. */
+  readonly shell?: string;
   readonly workingDirectory: string;
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
+
+/**
+ * The names a shell sets itself, whatever the environment holds: bash's and zsh's own (BASH_SOURCE, BASH_ARGV0,
+ * FUNCNAME, ZSH_ARGZERO...) and the POSIX shell's (LINENO, PPID, PWD, OPTARG...). `${BASH_SOURCE:-$0}` is the file
+ * under bash, not the environment's value.
+ */
+const SHELL_SET_NAMES =
+  /^(?:BASH|BASH_[A-Z0-9_]+|BASHOPTS|BASHPID|ZSH_[A-Z0-9_]+|ZSH_NAME|FUNCNAME|LINENO|PPID|PWD|OPTARG|OPTIND|REPLY|RANDOM|SRANDOM|SECONDS|EPOCHSECONDS|EPOCHREALTIME|SHLVL|SHELLOPTS|PIPESTATUS|GROUPS|UID|EUID|HOSTNAME|HOSTTYPE|MACHTYPE|OSTYPE|DIRSTACK|HISTCMD|COLUMNS|LINES|_|funcstack|funcfiletrace|funcsourcetrace|functrace|argv|ARGC)$/u;
+
+/** Shells that are surely not bash, whatever /bin/sh is: BASH_SOURCE is an ordinary variable there. */
+const NOT_BASH = new Set(['dash', 'zsh', 'ksh', 'mksh', 'ash']);
+
+/** The commands whose shell text this shell reads itself: $0 stays the script's. */
+const SAME_SHELL_TEXT = new Set(['eval', 'trap', 'alias']);
 
 /** What a shell expands these to is known: the user's home, the directory git runs the command in, the user's own arguments. */
 const HOME_EXPANSIONS = new Set(['$HOME', '${HOME}']);
@@ -172,6 +193,13 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const seen = new Set<string>();
   const assignments = script === undefined ? undefined : assignmentsOf(value);
   const substitute = script === undefined || assignments === undefined ? undefined : scriptSubstitute(script, assignments);
+  // Shell text a new shell reads (`sh -c TEXT [NAME]`, `bash -c`, a here-document or a pipe fed to sh, `su -c`): its $0
+  // is NAME, the shell's name or a found file, never the script's, and it has no BASH_SOURCE; read with none.
+  const textScript: ScriptContext | undefined = script === undefined ? undefined : { workingDirectory: script.workingDirectory, environment: script.environment, shell: 'sh' };
+  const textSubstitute = textScript === undefined || assignments === undefined ? undefined : scriptSubstitute(textScript, assignments);
+  let inText = false;
+  // The expansions met in such text: a command substitution among them runs in that shell too.
+  const textExpansions = new Set<number>();
   // The variables whose value the script runs (a loop's list is run only through them).
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
@@ -196,10 +224,11 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         continue;
       }
       const from = out.length;
-      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, ...(script === undefined ? {} : { ownFolders: ownFolders(script) }) }, out);
+      const own = inText ? textScript : script;
+      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, ...(own === undefined ? {} : { ownFolders: ownFolders(own) }) }, out);
       for (const found of out.slice(from)) {
         if (found.kind !== 'path') continue;
-        const running = runs && part === word && script !== undefined ? { runs: true as const, ...(runner === undefined ? {} : { runner }) } : {};
+        const running = runs && part === word && script !== undefined ? { runs: true as const, ...(runner === undefined ? {} : { runner }), ...(inText ? { inShellText: true as const } : {}) } : {};
         out[out.indexOf(found)] = { ...found, ...running };
         if (found.anchor !== 'plain' || path.isAbsolute(found.text)) continue;
         for (const directory of moved)
@@ -233,9 +262,21 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     }
     return moved.length;
   };
-  const read = (text: string, depth: number) => {
+  // `newShell`: the text is read by a shell of its own (inText); what such text holds is too.
+  const read = (text: string, depth: number, newShell = false) => {
+    const outer = inText;
+    inText = inText || newShell;
+    try {
+      readText(text, depth);
+    } finally {
+      inText = outer;
+    }
+  };
+  const readText = (text: string, depth: number) => {
     const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false };
-    const commands = lexShell(text, expansions, substitute, notes);
+    const first = expansions.length;
+    const commands = lexShell(text, expansions, inText ? textSubstitute : substitute, notes);
+    if (inText) for (let index = first; index < expansions.length; index++) textExpansions.add(index);
     if (notes.unclosed && script !== undefined)
       out.push({ kind: 'unresolved', text: text.length > 60 ? `${text.slice(0, 57)}...` : text, why: 'a quote is never closed, so zotbox cannot tell where its words end' });
     for (const command of commands) {
@@ -268,7 +309,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
         parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)), runners.get(index));
-        if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1);
+        // eval's, trap's and an alias's text is read by this shell; any other by a shell of its own.
+        if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1, !SAME_SHELL_TEXT.has(path.basename(words[at] ?? '')));
       });
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
       for (const name of onPath) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree || name.runs);
@@ -282,7 +324,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       if (expanded && depth < 4) for (const inner of commandSubstitutions(body)) read(inner, depth + 1);
       const kinds = pipelineFrom(command, notes).map(stdinReader);
       if (kinds.includes('shell')) {
-        if (depth < 4) read(body, depth + 1);
+        if (depth < 4) read(body, depth + 1, true);
       } else if (kinds.includes('code')) {
         const program = inlineProgram(
           [],
@@ -311,8 +353,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     const { at } = programOf(producer);
     const program = unmark(producer[at] ?? '');
     const args = producer.slice(at + 1);
-    if (program === 'echo' && !args.some((arg) => unmark(arg).startsWith('-'))) return read(args.join(' '), depth + 1);
-    if (program === 'printf' && args.length === 1 && !/[%\\]/u.test(args[0]!)) return read(args[0]!, depth + 1);
+    if (program === 'echo' && !args.some((arg) => unmark(arg).startsWith('-'))) return read(args.join(' '), depth + 1, true);
+    if (program === 'printf' && args.length === 1 && !/[%\\]/u.test(args[0]!)) return read(args[0]!, depth + 1, true);
     if (program === 'cat' && args.length > 0 && !args.some((arg) => unmark(arg).startsWith('-'))) {
       for (const arg of args) parts(arg, true);
       return;
@@ -343,7 +385,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       if (word !== CASE_PATTERN) parts(word, false);
   } else read(value, 0);
   // A command substitution a script uses runs too: its words are the script's words.
-  if (script !== undefined) for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1);
+  if (script !== undefined)
+    for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
   const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? ''] : [word.text]), word]));
   return [...unique.values()];
 }
@@ -432,7 +475,13 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     resolving.delete(name);
     return spelled.every((value) => value !== undefined && value === spelled[0]) ? spelled[0] : undefined;
   };
+  // BASH_SOURCE is bash's own: under sh it may be (bash as sh) or not (dash), so it is unknown there; only shells that
+  // surely are not bash leave it to the environment.
+  const shellSets = (name: string) => SHELL_SET_NAMES.test(name) && !(name === 'BASH_SOURCE' && NOT_BASH.has(script.shell ?? ''));
   const valueOf = (name: string): string | undefined => {
+    // A name the shell sets itself is never the user's environment: BASH_SOURCE is the file where bash reads it; the
+    // rest (FUNCNAME, LINENO, ZSH_ARGZERO...) zotbox does not spell out. $PWD is where the shell is now.
+    if (shellSets(name)) return name === 'BASH_SOURCE' ? script.sourceFile : name === 'PWD' ? '.' : undefined;
     if (assignments.values.has(name)) return assigned(name);
     // A variable the environment does not hold now may hold anything when the script runs: left for resolvePart.
     return assignments.unknown.has(name) ? undefined : script.environment[name];
@@ -455,7 +504,9 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     if (operator === null) return undefined;
     const [, kind, word] = operator;
     if (kind!.endsWith('+')) return spelledOut(word!, substitute);
-    const value = assignments.values.has(name) || assignments.unknown.has(name) ? valueOf(name) : script.environment[name];
+    const value = assignments.values.has(name) || assignments.unknown.has(name) || shellSets(name) ? valueOf(name) : script.environment[name];
+    // Set by the shell, but to what zotbox cannot spell out: neither the value nor the word can be taken.
+    if (value === undefined && shellSets(name)) return undefined;
     if (value !== undefined && (value !== '' || !kind!.startsWith(':'))) return value;
     if (assignments.values.has(name) || assignments.unknown.has(name)) return undefined;
     return spelledOut(word!, substitute);

@@ -193,7 +193,7 @@ function readScript(
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
     const shimRun = shim !== undefined && word.runs === true ? { nodeBin: true as const } : {};
-    const onward = word.runs === true ? invocationOf(word.runner, shell) : undefined;
+    const onward = word.runs === true ? invocationOf(word, shell) : undefined;
     named.push({
       name,
       as: word.tree ? 'tree' : 'words',
@@ -347,13 +347,13 @@ function shellTextNames(
   const operands = { languages: interpreterOperands(shell), runs: typescriptOperands(shell) };
   // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
   // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
-  const own = { scriptDirectory: '.' };
+  const own = { scriptDirectory: '.', shell: 'sh' };
   for (const word of scriptWords(shell, { ...own, workingDirectory: base, environment })) {
     if (word.kind === 'unresolved') {
       unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
       continue;
     }
-    const invocation = word.runs === true ? invocationOf(word.runner, own) : undefined;
+    const invocation = word.runs === true ? invocationOf(word, own) : undefined;
     named.push({
       name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
       as: word.tree ? 'tree' : 'words',
@@ -550,14 +550,17 @@ function readFile(
   return [...named, ...environmentFileNames(file, lines, as, { directory, tops }, runBy, whereAt, unresolved)];
 }
 
-/** The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`. */
-function filesOf(entry: string, budget: { left: number }, unresolved: string[]): string[] {
+/**
+ * The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`: each where
+ * it lies (`file`) and by the name the tool runs it (`runAs`: through a link, the link; its $0).
+ */
+function filesOf(entry: string, spelled: string, budget: { left: number }, unresolved: string[]): { file: string; runAs: string }[] {
   const stats = entryStats(entry);
   if (stats === undefined || stats.isSymbolicLink()) return [];
-  if (stats.isFile()) return [entry];
+  if (stats.isFile()) return [{ file: entry, runAs: spelled }];
   if (!stats.isDirectory()) return [];
-  const files: string[] = [];
-  const visit = (directory: string) => {
+  const files: { file: string; runAs: string }[] = [];
+  const visit = (directory: string, runAs: string) => {
     let names: string[];
     try {
       names = readdirSync(directory);
@@ -572,20 +575,21 @@ function filesOf(entry: string, budget: { left: number }, unresolved: string[]):
         return;
       }
       const full = path.join(directory, name);
+      const named = path.join(runAs, name);
       const child = entryStats(full);
-      if (child?.isFile() === true) files.push(full);
+      if (child?.isFile() === true) files.push({ file: full, runAs: named });
       else if (child?.isSymbolicLink() === true) {
         // A linked file is run where it leads (husky's hook linked to a shared one): read that file.
         // A linked directory is read where it leads too (within the budget, which also ends a cycle).
         const resolved = resolveCanonicalPath(full);
         const real = resolved.ok ? resolved.path : undefined;
         const target = real === undefined ? undefined : entryStats(real);
-        if (target?.isFile() === true) files.push(real!);
-        else if (target?.isDirectory() === true) visit(real!);
-      } else if (child?.isDirectory() === true) visit(full);
+        if (target?.isFile() === true) files.push({ file: real!, runAs: named });
+        else if (target?.isDirectory() === true) visit(real!, named);
+      } else if (child?.isDirectory() === true) visit(full, named);
     }
   };
-  visit(entry);
+  visit(entry, spelled);
   return files;
 }
 
@@ -616,6 +620,8 @@ interface Pending {
   readonly startup?: StartupLanguage;
   /** How the shell that reads it starts (Named). */
   readonly invocation?: ScriptInvocation;
+  /** The name the tool runs it by, where that is not `file` (a file reached through a link): its $0. */
+  readonly runAs?: string;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -670,10 +676,12 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
       unresolved.push(`${entry} is a link zotbox cannot follow, and the tool reads what it leads to`);
       continue;
     }
-    for (const file of filesOf(real.ok ? real.path : entry, budget, unresolved).filter((f) => !IDE_STATE.test(f))) {
+    for (const { file, runAs } of filesOf(real.ok ? real.path : entry, entry, budget, unresolved).filter((f) => !IDE_STATE.test(f.file))) {
       // A husky hook is a shell script run at the top of the repository (the directory that holds .husky).
       const as: Reading = isEnvrc ? 'direnv' : husky && !path.basename(file).startsWith('.') ? (readingOf(file, true) ?? 'words') : 'words';
       const runsIn = isEnvrc ? path.dirname(entry) : undefined;
+      // husky 9 runs each hook as `sh -e .husky/NAME` (its .husky/_/h), whatever the hook's #! line says.
+      const huskyHook = husky && as !== 'words' ? { invocation: { shell: 'sh' } } : {};
       pending.push({
         file,
         as,
@@ -682,6 +690,8 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
         depth: 0,
         ...(runsIn !== undefined && runsIn !== path.dirname(file) ? { directory: runsIn } : {}),
         ...(startup === undefined ? {} : { startup }),
+        ...(runAs === file ? {} : { runAs }),
+        ...huskyHook,
       });
     }
   }
@@ -750,10 +760,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       .flatMap((entry) => startupCompanions(entry).map((file) => ({ file, as: 'words' as const, base: path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 }))),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation, runAs } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined ? '' : `${JSON.stringify(invocation)}:`}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined ? '' : `${JSON.stringify(invocation)}:`}${runAs === undefined ? '' : `as ${runAs}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -783,7 +793,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
     const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
-    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, file === pendingFile ? undefined : pendingFile, invocation);
+    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, runAs ?? (file === pendingFile ? undefined : pendingFile), invocation);
     // A shell's startup file is read for what it sources only: its other words are commands the user runs by hand.
     const names = [...(startup === 'shell' ? [] : words), ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment))];
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {

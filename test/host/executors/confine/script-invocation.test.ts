@@ -10,31 +10,40 @@ import { git, project } from '../../../adversarial-s36i/harness.js';
 import { agentThenUserCommit } from '../../../adversarial-s64m/fixtures.js';
 
 test('a file run by its name is its own $0; BASH_SOURCE only under a #! line that runs bash', (t) => {
-  t.deepEqual(scriptShell('#!/bin/sh\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {}), { scriptFile: '/ws/h/pre-commit', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/pre-commit' });
-  t.deepEqual(scriptShell('echo\n', '/ws/h/x', '/ws/h/x', {}), { scriptFile: '/ws/h/x', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/x' });
+  t.deepEqual(scriptShell('#!/bin/sh\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {}), { scriptFile: '/ws/h/pre-commit', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/pre-commit', shell: 'sh' });
+  t.deepEqual(scriptShell('echo\n', '/ws/h/x', '/ws/h/x', {}), { scriptFile: '/ws/h/x', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/x', shell: 'sh' });
   t.deepEqual(scriptShell('#!/usr/bin/env bash\n', '/ws/.git/hooks/pre-commit', '/ws/scripts/pre-commit', {}), {
     scriptFile: '/ws/.git/hooks/pre-commit',
     scriptDirectory: '/ws/.git/hooks',
     scriptRealFile: '/ws/scripts/pre-commit',
     sourceFile: '/ws/.git/hooks/pre-commit',
     sourceRealFile: '/ws/scripts/pre-commit',
+    shell: 'bash',
   });
 });
 
 test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named to run gets that shell", (t) => {
   const hook = scriptShell('#!/bin/bash\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {});
-  t.deepEqual(invocationOf('.', hook), { sourced: { scriptFile: '/ws/h/pre-commit', scriptRealFile: '/ws/h/pre-commit' }, bash: true });
-  t.deepEqual(invocationOf('source', scriptShell('#!/bin/sh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: { scriptFile: '/ws/h/x', scriptRealFile: '/ws/h/x' }, bash: false });
-  t.deepEqual(invocationOf('sh', hook), { bash: false });
-  t.deepEqual(invocationOf('bash', hook), { bash: true });
-  t.is(invocationOf(undefined, hook), undefined);
+  t.deepEqual(invocationOf({ runner: '.' }, hook), { sourced: { scriptFile: '/ws/h/pre-commit', scriptRealFile: '/ws/h/pre-commit' }, shell: 'bash' });
+  t.deepEqual(invocationOf({ runner: 'source' }, scriptShell('#!/bin/sh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: { scriptFile: '/ws/h/x', scriptRealFile: '/ws/h/x' }, shell: 'sh' });
+  t.deepEqual(invocationOf({ runner: 'sh' }, hook), { shell: 'sh' });
+  t.deepEqual(invocationOf({ runner: 'bash' }, hook), { shell: 'bash' });
+  t.is(invocationOf({}, hook), undefined);
   // A library the hook sources: $0 the hook's, BASH_SOURCE (bash) the library's own.
-  const library = scriptShell('x=1\n', '/ws/h/lib/common.sh', '/ws/h/lib/common.sh', invocationOf('.', hook)!);
+  const library = scriptShell('x=1\n', '/ws/h/lib/common.sh', '/ws/h/lib/common.sh', invocationOf({ runner: '.' }, hook)!);
   t.is(library.scriptFile, '/ws/h/pre-commit');
   t.is(library.scriptDirectory, '/ws/h');
   t.is(library.sourceFile, '/ws/h/lib/common.sh');
   // Sourced from `sh -c TEXT` (no $0 zotbox knows): no $0 at all.
-  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf('.', {})!), {});
+  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf({ runner: '.' }, {})!), { shell: 'sh' });
+  // Sourced by text a new shell reads inside the hook (`sh -c '. lib.sh'`): that shell's $0, not the hook's.
+  t.deepEqual(invocationOf({ runner: '.', inShellText: true }, hook), { sourced: {}, shell: 'sh' });
+  // zsh gives a sourced file its own $0 (FUNCTION_ARGZERO), and other shells are not modelled: none known.
+  const zsh = scriptShell('#!/usr/bin/env zsh\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {});
+  t.deepEqual(invocationOf({ runner: 'source' }, zsh), { sourced: {}, shell: 'zsh' });
+  t.deepEqual(invocationOf({ runner: '.' }, scriptShell('#!/bin/ksh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: {}, shell: 'ksh' });
+  // A tool that names the shell decides over the #! line (husky 9 runs `sh -e .husky/NAME`).
+  t.is(scriptShell('#!/usr/bin/env bash\n', '/ws/.husky/pre-commit', '/ws/.husky/pre-commit', { shell: 'sh' }).sourceFile, undefined);
 });
 
 // The words but the command substitution's own `dirname`.
