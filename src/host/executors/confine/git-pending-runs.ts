@@ -9,6 +9,7 @@ import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { PENDING_TODO_FILES, todoExecCommands } from './git-sequencer-state.js';
+import { isPlainFolder } from './plain-folders.js';
 import { invocationOf, type ScriptInvocation, scriptShell } from './script-invocation.js';
 import { scriptWords, shebangProgramOf } from './shell-command-words.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
@@ -75,7 +76,7 @@ export function pendingRuns(
     // An exec line runs through `sh -c`, whose $0 git sets to the line itself: a spelling of it is unresolved.
     const shell = file === undefined ? {} : scriptShell(text, file, realFile ?? file, invocation ?? {});
     for (const top of repository.tops) {
-      const words = scriptWords(text, { ...shell, workingDirectory: top, environment });
+      const words = scriptWords(text, { ...shell, workingDirectory: top, environment, isPlainFolder });
       for (const word of words) {
         if (word.kind === 'unresolved') {
           unresolved.push(`${where} names ${JSON.stringify(word.text.slice(0, 80))}, and ${word.why.replace('when git runs it', 'when the user continues')}`);

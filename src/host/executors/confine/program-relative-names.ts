@@ -3,7 +3,6 @@
 // `f"{os.path.dirname(__file__)}/x"`, Perl's `"$FindBin::Bin/x"`, Ruby's `"#{__dir__}/x"`. Pure string reading, no I/O:
 // each name is relative to the program file's directory. A bare literal counts from there too (tool-file-references.ts).
 
-import path from 'node:path';
 import { plainWord } from './tool-file-words.js';
 
 /** A path the program builds from its own directory: `text` relative to that directory, on line `line` (0-based). */
@@ -90,9 +89,11 @@ export function programRelativeNames(text: string): ProgramRelativeName[] {
       if (following === undefined) continue;
       // From the file itself, a path is one component deeper than from its directory: its first ".." is the directory.
       const up = file ? `${FILE_STEP}/` : '../'.repeat(stepsUp(match[0], match.groups?.['up']));
-      const joined = path.posix.normalize(`${up}${following.replace(/^\/+/u, '')}`).replace(/\/+$/u, '');
-      if (file && (joined === FILE_STEP || joined.startsWith(`${FILE_STEP}/`))) continue; // below the file: names nothing
-      const name = joined;
+      // Not tidied: a `..` after a folder is walked through it by the kernel (lexical-climb.ts judges the name). Only
+      // empty and `.` steps go, and the file's own first `..` (its directory).
+      const steps = `${up}${following}`.split('/').filter((step) => step !== '' && step !== '.');
+      if (file && steps[1] !== '..') continue; // below the file: names nothing
+      const name = (file ? steps.slice(2) : steps).join('/') || '.';
       if (name !== '.' && plainWord(name)) names.push({ text: name, line });
     }
   return names;

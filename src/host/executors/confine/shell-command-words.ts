@@ -59,6 +59,11 @@ export interface ScriptContext {
   /** Where `scriptFile` and `sourceFile` lead, links followed (what `readlink -f` and `realpath` of them give), where they differ. */
   readonly scriptRealFile?: string;
   readonly sourceRealFile?: string;
+  /**
+   * Whether an own folder is plain (plain-folders.ts): a climb out of one that is not is unresolved. Without it, every
+   * own folder counts as plain (a pure reading of the text, as the unit tests make).
+   */
+  readonly isPlainFolder?: (folder: string) => boolean;
   /** The shell that reads it (`sh`, `bash`, `zsh`...), where known: what a file it sources takes as its $0. */
   readonly shell?: string;
   readonly workingDirectory: string;
@@ -195,7 +200,10 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const substitute = script === undefined || assignments === undefined ? undefined : scriptSubstitute(script, assignments);
   // Shell text a new shell reads (`sh -c TEXT [NAME]`, `bash -c`, a here-document or a pipe fed to sh, `su -c`): its $0
   // is NAME, the shell's name or a found file, never the script's, and it has no BASH_SOURCE; read with none.
-  const textScript: ScriptContext | undefined = script === undefined ? undefined : { workingDirectory: script.workingDirectory, environment: script.environment, shell: 'sh' };
+  const textScript: ScriptContext | undefined =
+    script === undefined
+      ? undefined
+      : { workingDirectory: script.workingDirectory, environment: script.environment, shell: 'sh', ...(script.isPlainFolder === undefined ? {} : { isPlainFolder: script.isPlainFolder }) };
   const textSubstitute = textScript === undefined || assignments === undefined ? undefined : scriptSubstitute(textScript, assignments);
   let inText = false;
   // The expansions met in such text: a command substitution among them runs in that shell too.
@@ -435,11 +443,12 @@ const SCRIPT_DIRECTORY_MORE =
   /^(?:\$\{(?:0|BASH_SOURCE(?:\[0\])?)%\/\*\}|\$\(\s*(?:cd\s+"?)?\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*(?:readlink\s+-[a-z]*f|realpath)\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\})"?\s*\)"\s*\)"?\s*(?:&&\s*pwd\s*)?\)|\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*(?:readlink\s+-[a-z]*f|realpath)\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\})"?\s*\)"\s*\))$/u;
 const SCRIPT_PARENT = /^\$\(\s*dirname\s+(?:--\s+)?"\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?\s*\)"\s*\)$/u;
 
-/** The folders of the files a script's `$0` and BASH_SOURCE name, where they are known. */
-const ownFolders = (script: ScriptContext): string[] => [
-  ...(script.scriptDirectory === undefined ? [] : [script.scriptDirectory]),
-  ...[script.sourceFile, script.scriptRealFile, script.sourceRealFile].flatMap((file) => (file === undefined ? [] : [path.dirname(file)])),
-];
+/** The folders of the files a script's `$0` and BASH_SOURCE name, where they are known and plain (a climb out of them is a path). */
+const ownFolders = (script: ScriptContext): string[] =>
+  [
+    ...(script.scriptDirectory === undefined ? [] : [script.scriptDirectory]),
+    ...[script.sourceFile, script.scriptRealFile, script.sourceRealFile].flatMap((file) => (file === undefined ? [] : [path.dirname(file)])),
+  ].filter((folder) => script.isPlainFolder?.(folder) ?? true);
 
 /**
  * The directory a spelling of the script's own directory stands for: BASH_SOURCE's or $0's, where it leads when the

@@ -83,6 +83,8 @@ interface Directive {
   readonly from?: 'file';
   /** Names it may stand for (a module name's files); the target itself when absent. */
   readonly names?: (target: string) => string[];
+  /** Pieces that name no file of the project (gdb's `$cdir` and `$cwd` in its source path). */
+  readonly skip?: RegExp;
 }
 
 const as = (startup: StartupLanguage) => (): StartupLoad => ({ startup });
@@ -128,7 +130,12 @@ const DIRECTIVES: Readonly<Record<StartupLanguage, readonly Directive[]>> = {
     // lazy.nvim's local plugin spec: `{ dir = "tools/nvim" }` loads the plugin in that directory.
     { at: /\bdir\s*=\s*/gu, style: 'quoted', load: tree },
   ],
-  gdb: [{ at: /^\s*so(?:u(?:r(?:c(?:e)?)?)?)?(?:[ \t]+-[sv])*[ \t]+/gmu, style: 'bare', load: (target) => (/\.py$/iu.test(target) ? { program: 'python' } : { startup: 'gdb' }) }, ...PYTHON_LOADS],
+  gdb: [
+    { at: /^\s*so(?:u(?:r(?:c(?:e)?)?)?)?(?:[ \t]+-[sv])*[ \t]+/gmu, style: 'bare', load: (target) => (/\.py$/iu.test(target) ? { program: 'python' } : { startup: 'gdb' }) },
+    // `source NAME` searches the source path for a name it does not find where gdb starts: each directory on it, whole.
+    { at: /^\s*(?:dir(?:e(?:c(?:t(?:o(?:r(?:y)?)?)?)?)?)?|set[ \t]+directories)[ \t]+/gmu, style: 'bare', load: tree, skip: /^\$c(?:dir|wd)$/u },
+    ...PYTHON_LOADS,
+  ],
   lldb: [
     { at: /^\s*command\s+source(?:[ \t]+-[a-z](?:[ \t]+(?:true|false|1|0))?)*[ \t]+/gmu, style: 'bare', load: as('lldb') },
     { at: /^\s*command\s+script\s+import(?:[ \t]+-[a-z])*[ \t]+/gmu, style: 'bare', load: program('python') },
@@ -180,6 +187,8 @@ const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   vim: /^\s*:*\s*(?:exe(?:c(?:u(?:t(?:e)?)?)?)?\b.*\b(?:so|sou|sour|sourc|source|ru|runtime|luafile|py3?file|pyxfile|rubyfile)\b|(?:py3?|python3?|pyx|ruby|perl)\b.*(?:<<|\b(?:dofile|loadfile|require|load|exec|import|open)\b))/mu,
   lua: /(?<![.:])\b(?:loadstring|load)\s*\(|\bvim\.cmd\s*\(?\s*[^\s"'[(.]|\bvim\.api\.nvim_(?:command|exec2?)\b|\bpackage\.c?path\b|\bvim\.o(?:pt)?\.(?:rtp|runtimepath|pp|packpath)\s*=/u,
   ghci: /^\s*:(?:def|cmd)\b/mu,
+  // `source -s` searches the source path, `$cdir` (each program's compilation directory) included.
+  gdb: /^\s*so(?:u(?:r(?:c(?:e)?)?)?)?(?:[ \t]+-v)*[ \t]+-s\b/mu,
   r: /\b(?:eval\s*\(\s*parse|sys\.source\s*\(\s*(?!["']|file\s*=\s*["']))/u,
 };
 
@@ -216,7 +225,7 @@ function bareArguments(rest: string, load: StartupLoad): string[] {
     .replace(/\s+\|.*$/u, '')
     .trim();
   const unquoted = line.replace(/^(["'])(.*)\1$/u, '$2');
-  return 'tree' in load ? unquoted.split(/[,:]/u).filter((piece) => piece !== '') : [unquoted];
+  return 'tree' in load ? unquoted.split(/[,:\s]+/u).filter((piece) => piece !== '') : [unquoted];
 }
 
 /** What `text` (a startup file, or a file one loads, read as `language`) loads: names, and what cannot be read, unresolved. */
@@ -253,6 +262,7 @@ export function startupSources(
       const quoted = directive.style === 'quoted' ? quotedArgument(rest) : undefined;
       const raws = directive.style === 'quoted' ? [quoted] : bareArguments(rest, directive.load(''));
       for (const raw of raws) {
+        if (raw !== undefined && directive.skip?.test(raw) === true) continue;
         const target = raw === undefined ? undefined : literalTarget(raw, context.home);
         if (target === undefined) {
           refuse(index, ': it loads a file whose name is computed, and zotbox cannot work out which file that is');

@@ -38,6 +38,7 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, readSync, type 
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
+import { isPlainFolder } from './plain-folders.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
@@ -181,7 +182,7 @@ function readScript(
   // $0 and BASH_SOURCE are the script as it is run (a linked script's link); a sourced file's $0 is its sourcer's, and
   // only bash has a BASH_SOURCE (script-invocation.ts).
   const shell = scriptShell(text, runAs, file, invocation);
-  for (const word of scriptWords(text, { ...shell, workingDirectory: base, environment })) {
+  for (const word of scriptWords(text, { ...shell, workingDirectory: base, environment, isPlainFolder })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
       const index = lines.findIndex((line) => line.includes(word.text) || word.text.split(/[\s/]+/u).some((piece) => piece.length > 1 && line.includes(piece)));
@@ -348,7 +349,7 @@ function shellTextNames(
   // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
   // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
   const own = { scriptDirectory: '.', shell: 'sh' };
-  for (const word of scriptWords(shell, { ...own, workingDirectory: base, environment })) {
+  for (const word of scriptWords(shell, { ...own, workingDirectory: base, environment, isPlainFolder })) {
     if (word.kind === 'unresolved') {
       unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
       continue;
@@ -462,11 +463,14 @@ function readFile(
     // the program's own directory (where a link to it lies, too): `path.join(__dirname, "plug.js")`,
     // `new URL("./plug.mjs", import.meta.url)`, and what it joins on its own location (program-relative-names.ts).
     const program = as === 'program' || isProgramCode(file, text);
-    const own = program ? [...new Set([path.dirname(file), path.dirname(runAs)])] : [];
+    // Its folder as named and where it really lies: through a folder link (`scripts -> vendor/tools`), node's
+    // __dirname and Perl's FindBin are the real one, and the kernel walks `scripts/..` to its parent; a lexical
+    // join (os.path.normpath) climbs out of the named one. Both are read.
+    const own = program ? [...new Set([path.dirname(file), path.dirname(runAs), path.dirname(canonicalOf(file))])] : [];
     // A name with a `..` after a folder is walked through that folder, which may become a link (lexical-climb.ts); a
     // program's climb out of its own folder (on the way to the program, protected) is the one allowed.
     const climbs = (name: string, index: number) => {
-      if (!climbsOutsideOwn(name, own)) return false;
+      if (!climbsOutsideOwn(name, own.filter(isPlainFolder))) return false;
       unresolved.push(`${whereAt(index, '')}: it names ${JSON.stringify(name.length > 80 ? `${name.slice(0, 77)}...` : name)}, and ${CLIMB_REASON}`);
       return true;
     };
@@ -474,7 +478,7 @@ function readFile(
     // A literal written absolute ("/plug.js") counts below the program's own directory as well: it is what a program
     // glues on a name it bound to that directory (`const here = __dirname; require(here + "/plug.js")`).
     for (const [index, line] of decoded.split('\n').entries())
-      for (const word of lineWords(line))
+      for (const word of program ? [...new Set([...lineWords(line), ...lineWords(asUrlPaths(line))])] : lineWords(line))
         for (const directory of climbs(word, index) ? [] : path.isAbsolute(word) ? ['', ...own] : directories)
           named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
     for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
@@ -548,6 +552,16 @@ function readFile(
     return named;
   }
   return [...named, ...environmentFileNames(file, lines, as, { directory, tops }, runBy, whereAt, unresolved)];
+}
+
+/**
+ * A program's line with each name read as a URL's path: node resolves an ES module's relative specifier, and `new
+ * URL(x, import.meta.url)`, as a URL, whose path is percent-decoded (`./%6cint.mjs` loads lint.mjs, `%2e%2e` is `..`)
+ * and ends before a query or fragment (`./lint.mjs?v=1`). Its words are read besides the line's own (and refused where
+ * they climb).
+ */
+function asUrlPaths(line: string): string {
+  return line.replace(/[?#][^\s"'`]*/gu, '').replace(/%([0-9A-Fa-f]{2})/gu, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /**
