@@ -104,3 +104,27 @@ test("a library a bash hook sources names its own folder by BASH_SOURCE and the 
     t.false(await agentThenUserCommit(t, ws), `${spelling}: the user's git commit ran the agent's script`);
   }
 });
+
+test('a name the shell sets is never the environment: ${BASH_SOURCE:-$0} by shell, ${PWD:-x} where the shell is', (t) => {
+  const environment = { BASH_SOURCE: '/elsewhere/x', PWD: '/home/u', FUNCNAME: '/elsewhere' };
+  const library = { workingDirectory: '/ws', environment, scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks' };
+  const text = 'sh "$(dirname "${BASH_SOURCE:-$0}")/lint.sh"\n';
+  // bash: the sourced file itself.
+  t.deepEqual(words(text, { ...library, shell: 'bash', sourceFile: '/ws/scripts/lib.sh' }), ['sh (runs)', '/ws/scripts/lint.sh (runs)']);
+  // sh may be bash (which sets it) or dash (which does not): unknown.
+  t.deepEqual(words(text, { ...library, shell: 'sh' }), ['sh (runs)', 'unresolved $(dirname "${BASH_SOURCE:-$0}")/lint.sh']);
+  // dash surely has none of its own: the environment's, as for any variable.
+  t.deepEqual(words(text, { ...library, shell: 'dash', environment: {} }), ['sh (runs)', '/ws/.githooks/lint.sh (runs)']);
+  t.deepEqual(words('sh "${PWD:-/tmp}/lint.sh"\nsh "${FUNCNAME:-x}/y.sh"\n', { ...library, shell: 'bash', sourceFile: '/ws/scripts/lib.sh' }), [
+    'sh (runs)',
+    './lint.sh (runs)',
+    'unresolved ${FUNCNAME:-x}/y.sh',
+  ]);
+});
+
+test("a command substitution in text a new shell reads has that shell's $0 (none), not the script's", (t) => {
+  const hook = { workingDirectory: '/ws', environment: {}, scriptFile: '/ws/.githooks/pre-commit', scriptDirectory: '/ws/.githooks', shell: 'sh' };
+  t.true(words(`sh -c 'v=$(sh "$(dirname "$0")/lint.sh")'\n`, hook).includes('unresolved $(dirname "$0")/lint.sh'));
+  // eval's text is read by the script's own shell: its $0.
+  t.true(words(`eval 'sh "$(dirname "$0")/lint.sh"'\n`, hook).includes('/ws/.githooks/lint.sh (runs)'));
+});

@@ -56,6 +56,12 @@ test(
     unresolved: 0,
   },
 );
+// gdb's `source NAME` searches the source path for a name not found where gdb starts (checked with gdb 13).
+test('gdb: each directory of the source path is a tree, $cdir and $cwd name none', reads, 'gdb', 'directory tools/x $cdir:$cwd\nset directories lib/gdb:$cdir\nsource lint.gdb\n', {
+  names: ['tools/x tree', 'lib/gdb tree', 'lint.gdb gdb'],
+  unresolved: 0,
+});
+test('gdb: source -s searches the source path, $cdir included: unresolved', reads, 'gdb', 'source -s lint.gdb\nsource -v -s x.gdb\n', { names: ['lint.gdb gdb', 'x.gdb gdb'], unresolved: 2 });
 test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
 test("R: renv's source(), sys.source, and a computed one unresolved", reads, 'r', 'source("renv/activate.R")\nsys.source(file = "R/setup.R", envir = e)\nsource(file.path("renv", "x.R"))\n', {
   names: ['renv/activate.R r', 'R/setup.R r'],
