@@ -58,7 +58,7 @@ test(
 );
 // gdb's `source NAME` searches the source path for a name not found where gdb starts (checked with gdb 13).
 test('gdb: each directory of the source path is a tree, $cdir and $cwd name none', reads, 'gdb', 'directory tools/x $cdir:$cwd\nset directories lib/gdb:$cdir\nsource lint.gdb\n', {
-  names: ['tools/x tree', 'lib/gdb tree', 'lint.gdb gdb'],
+  names: ['lint.gdb gdb', 'tools/x tree', 'lib/gdb tree'],
   unresolved: 0,
 });
 test('gdb: source -s searches the source path, $cdir included: unresolved', reads, 'gdb', 'source -s lint.gdb\nsource -v -s x.gdb\n', { names: ['lint.gdb gdb', 'x.gdb gdb'], unresolved: 2 });
