@@ -107,6 +107,8 @@ interface Reading {
   readonly runs: boolean;
   /** A whole script's own folders, $0's and BASH_SOURCE's (lexical-climb.ts: a climb out of one is the one a script may make). */
   readonly ownFolders?: readonly string[];
+  /** Shell text a new shell reads (`sh -c TEXT NAME ARGS`): its $0 and arguments are what that shell was given. */
+  readonly newShell?: boolean;
 }
 
 /** The variable an expansion reads ($X, ${X}, ${X:-w}...), if it is one. */
@@ -138,6 +140,9 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
     if (used.length === 1 && part.length === 1) {
       // A command's output run as a program (`$(cat scripts/cmd)`, `eval "$(...)"`, `sh -c "$(...)"`): anything.
       if (reading.runs && /^(\$\(|`)/u.test(expansionAt(0)!)) out.push({ kind: 'unresolved', text: written, why: "it runs a command's output" });
+      // A new shell's $0 or argument run or sourced (`sh -c '. "$0"' lib.sh`): a file zotbox does not read from here.
+      else if (reading.runs && reading.newShell === true && POSITIONAL.test(expansionAt(0)!))
+        out.push({ kind: 'unresolved', text: written, why: 'it runs what the shell running this text was given as its $0 or an argument' });
       return;
     }
     rest = part.replace(/[\uE000-\uEFFF]/gu, '\uF001');
@@ -233,7 +238,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       }
       const from = out.length;
       const own = inText ? textScript : script;
-      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, ...(own === undefined ? {} : { ownFolders: ownFolders(own) }) }, out);
+      resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, newShell: inText, ...(own === undefined ? {} : { ownFolders: ownFolders(own) }) }, out);
       for (const found of out.slice(from)) {
         if (found.kind !== 'path') continue;
         const running = runs && part === word && script !== undefined ? { runs: true as const, ...(runner === undefined ? {} : { runner }), ...(inText ? { inShellText: true as const } : {}) } : {};

@@ -127,4 +127,9 @@ test("a command substitution in text a new shell reads has that shell's $0 (none
   t.true(words(`sh -c 'v=$(sh "$(dirname "$0")/lint.sh")'\n`, hook).includes('unresolved $(dirname "$0")/lint.sh'));
   // eval's text is read by the script's own shell: its $0.
   t.true(words(`eval 'sh "$(dirname "$0")/lint.sh"'\n`, hook).includes('/ws/.githooks/lint.sh (runs)'));
+  // The new shell's $0 or arguments run or sourced: what it was given (lib.sh is a word, but what it sources is not read).
+  t.deepEqual(words(`sh -c '. "$0"' lib.sh\n`, hook), ['sh (runs)', '-c', '. "$0" (runs)', '. (runs)', 'unresolved $0', 'lib.sh']);
+  t.true(words(`sh -c '"$@"' _ x.sh\n`, hook).includes('unresolved $@'));
+  // Passed as an argument, it is data; the script's own "$@" run is the user's arguments, as before.
+  t.deepEqual(words(`sh -c 'shellcheck "$0"' x.sh\nexec "$@"\n`, hook), ['sh (runs)', '-c', 'shellcheck "$0" (runs)', 'shellcheck (runs)', 'x.sh', 'exec (runs)']);
 });
