@@ -8,7 +8,7 @@
 // which nothing protects. One confined call rewrites `vendor/lint.py` (a plain write, no link made): no stop, and the
 // user's `git commit` runs the agent's code. SAFE outcome asserted: it never does. Control: the same call rewriting
 // `lint.py` at the top (what zotbox protects) is stopped.
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { git, project } from '../adversarial-s36i/harness.js';
@@ -24,6 +24,8 @@ const CASES = [
     'pass\n',
     'import subprocess; subprocess.run(["touch", "PWNED"])',
   ],
+  // A literal absolute path through the own folder (@WS@ is the workspace): the kernel climbs out of vendor/tools.
+  ['python open("@WS@/scripts/../lint.py")', 'python3', 'check.py', 'exec(open("@WS@/scripts/../lint.py").read())\n', 'lint.py', 'pass\n', 'import subprocess; subprocess.run(["touch", "PWNED"])'],
   ['perl do "$FindBin::Bin/../lint.pl"', 'perl', 'check.pl', 'use FindBin;\ndo "$FindBin::Bin/../lint.pl";\n', 'lint.pl', '1;\n', 'system("touch", "PWNED"); 1;'],
   ['sh . "$(dirname "$0")/../lint.sh"', 'sh', 'check.sh', '. "$(dirname "$0")/../lint.sh"\n', 'lint.sh', 'true\n', 'touch PWNED'],
   [
@@ -46,6 +48,7 @@ function linkedProject(t: Parameters<typeof project>[0], interpreter: string, pr
     [file]: original,
     '.git/hooks/pre-commit': `#!/bin/sh\nexec ${interpreter} scripts/${program}\n`,
   });
+  writeFileSync(path.join(ws, 'vendor', 'tools', program), text.replace('@WS@', ws));
   symlinkSync('vendor/tools', path.join(ws, 'scripts'));
   git(ws, 'add', '-A');
   git(ws, 'commit', '-q', '--no-verify', '-m', 'scripts link');
