@@ -60,7 +60,7 @@ for (const [title, interpreter, program, text, file, original, payload] of CASES
     const ws = linkedProject(t, interpreter, program, text, file, original, `vendor/${file}`, payload);
     t.false(await agentThenUserCommit(t, ws), "the user's git commit ran the agent's code");
   });
-  test(`control: the same, the call rewrites ${file} at the top (what zotbox protects): stopped`, async (t) => {
+  test(`control: ${title}, the call rewrites ${file} at the top (what zotbox protects): stopped`, async (t) => {
     const ws = linkedProject(t, interpreter, program, text, file, original, file, payload);
     t.false(await agentThenUserCommit(t, ws), "the user's git commit ran the agent's code");
   });
