@@ -25,6 +25,9 @@ const CASES = [
     'import subprocess; subprocess.run(["touch", "PWNED"])',
   ],
   // A literal absolute path through the own folder (@WS@ is the workspace): the kernel climbs out of vendor/tools.
+  // The same path handed to a command the program runs: read as a word of the program, the own-folder rule alone.
+  ['python subprocess.run(["sh", "@WS@/scripts/../lint.sh"])', 'python3', 'check.py', 'import subprocess\nsubprocess.run(["sh", "@WS@/scripts/../lint.sh"])\n', 'lint.sh', 'true\n', 'touch PWNED'],
+  ['node execFileSync("sh", ["@WS@/scripts/../lint.sh"])', 'node', 'check.js', 'require("node:child_process").execFileSync("sh", ["@WS@/scripts/../lint.sh"]);\n', 'lint.sh', 'true\n', 'touch PWNED'],
   ['python open("@WS@/scripts/../lint.py")', 'python3', 'check.py', 'exec(open("@WS@/scripts/../lint.py").read())\n', 'lint.py', 'pass\n', 'import subprocess; subprocess.run(["touch", "PWNED"])'],
   ['perl do "$FindBin::Bin/../lint.pl"', 'perl', 'check.pl', 'use FindBin;\ndo "$FindBin::Bin/../lint.pl";\n', 'lint.pl', '1;\n', 'system("touch", "PWNED"); 1;'],
   ['sh . "$(dirname "$0")/../lint.sh"', 'sh', 'check.sh', '. "$(dirname "$0")/../lint.sh"\n', 'lint.sh', 'true\n', 'touch PWNED'],
