@@ -15,6 +15,8 @@ export interface ScriptInvocation {
    * it with whatever its #! line says (husky 9's `sh -e .husky/NAME`).
    */
   readonly shell?: string;
+  /** The sourcer's $0 and BASH_SOURCE are not the file's own where its code runs (see OPAQUE): neither is this file's. */
+  readonly opaque?: true;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -25,8 +27,16 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
  */
 const SOURCE_KEEPS_ZERO = new Set(['sh', 'dash', 'bash', 'ash']);
 
-/** What a script's context takes from how it is run. */
-export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'>;
+/**
+ * OPAQUE: code whose $0 and BASH_SOURCE are not the script's where it runs: a function bash exports (`export -f`, `declare
+ * -fx`), which a new bash runs with its own $0 (`xargs bash -c 'f "$0"'`) and BASH_SOURCE "environment"; and a
+ * function in a shell that gives each its own $0 (zsh, ksh's `function NAME`), whose dirname is ".".
+ */
+const EXPORTS_FUNCTIONS = /(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/mu;
+const DEFINES_FUNCTION = /(?:^|[\s;&|({])(?:function\s+[^\s(){};&|]+|[^\s(){};&|=]+\s*\(\s*\)|\(\s*\)\s*\{)/mu;
+
+/** What a script's context takes from how it is run; `opaque`: its $0 and BASH_SOURCE are not told (OPAQUE above). */
+export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'> & { readonly opaque?: true };
 
 /**
  * The $0 and BASH_SOURCE of the script `text`, named `runAs` (a linked script's link) and read at `realFile` (where it
@@ -38,6 +48,8 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   const scriptRealFile = sourced === undefined ? realFile : sourced.scriptRealFile;
   // Its #! line's program (`#!/bin/bash`, `#!/usr/bin/env zsh`); git runs a hook with none through sh.
   const shell = invocation.shell ?? shebangProgramOf(text) ?? 'sh';
+  const opaque = invocation.opaque === true || EXPORTS_FUNCTIONS.test(text) || (!SOURCE_KEEPS_ZERO.has(shell) && DEFINES_FUNCTION.test(text));
+  if (opaque) return { shell, opaque: true };
   return {
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
@@ -58,7 +70,7 @@ export function invocationOf(word: { readonly runner?: string; readonly inShellT
     const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
     const sourced = keeps ? { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) } : {};
     // A text's new shell may be any (`bash -c`, `sh -c`): read as sh, whose BASH_SOURCE spellings are unresolved.
-    return { sourced, shell: word.inShellText === true ? 'sh' : (shell.shell ?? 'sh') };
+    return { sourced, shell: word.inShellText === true ? 'sh' : (shell.shell ?? 'sh'), ...(shell.opaque === true ? { opaque: true as const } : {}) };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
   if (runner !== undefined && SHELLS.has(runner)) return { shell: runner };

@@ -236,6 +236,12 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         out.push({ kind: 'unresolved', text: unmark(expansions[part.charCodeAt(0) - EXPANSION_BASE]!), why: 'it runs a line of input the script reads' });
         continue;
       }
+      // A value the script sets but zotbox cannot spell out (`X=$(cat f)`, a quoted `$` in it), run as a file or as
+      // shell text (`sh "$X"`, `sh -c "$X"`): anything.
+      if (runs && variable !== undefined && assignments?.values.has(variable) === true && !assignments.unknown.has(variable)) {
+        out.push({ kind: 'unresolved', text: unmark(expansions[part.charCodeAt(0) - EXPANSION_BASE]!), why: 'it runs a value the script computes, which zotbox cannot spell out' });
+        continue;
+      }
       const from = out.length;
       const own = inText ? textScript : script;
       resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, newShell: inText, ...(own === undefined ? {} : { ownFolders: ownFolders(own) }) }, out);
@@ -478,6 +484,9 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
   const assigned = (name: string): string | undefined => {
     const values = assignments.values.get(name)!;
     if (assignments.unknown.has(name) || resolving.has(name)) return undefined;
+    // A quoted or escaped `$` or backquote in the value (`X='sh "$(dirname "$0")/x"'`) is text: what it means depends on
+    // the shell that reads it (a new shell's `sh -c "$X"` has its own $0), so it is not spelled out here.
+    if (values.some((value) => /[$`]/u.test(value))) return undefined;
     resolving.add(name);
     // An assignment's value is not matched as a pattern (X=dir/*.sh holds the text): where it is expanded decides.
     const spelled = values.map((value) =>
@@ -533,7 +542,7 @@ const QUIET = String.raw`(?:\s+(?:[12&]?>>?\s*/dev/null|[12]>&[12]))*`;
 // The operand as written, quotes and inner expansions included (spelledOut reads it): up to the redirections and `&&`.
 const OPERAND = String.raw`(?:--\s+)?([^\s'&;|<>][^'&;|<>]*?)`;
 const CD_PWD = new RegExp(String.raw`^(?:builtin\s+)?cd\s+(?:-[PL]\s+)?${OPERAND}${QUIET}\s*&&\s*pwd(?:\s+-[PL])?${QUIET}$`, 'su');
-const DIRNAME = new RegExp(String.raw`^(dirname|realpath(?:\s+-[a-zA-Z]+)*|readlink\s+-[a-z]*f[a-z]*)\s+${OPERAND}$`, 'su');
+const DIRNAME = new RegExp(String.raw`^(dirname|basename|realpath(?:\s+-[a-zA-Z]+)*|readlink\s+-[a-z]*f[a-z]*)\s+${OPERAND}$`, 'su');
 
 /** A substitution that follows links: realpath, readlink -f, cd … && pwd. */
 const PHYSICAL = /(\$\(|`)\s*(?:builtin\s+)?(?:realpath|readlink|cd)\b/u;
@@ -570,6 +579,7 @@ function pathSubstitution(expansion: string, substitute: Substitute, script: Scr
   // dirname of one drops its last folder, which is then on no protected way, unless the path is on the way to the
   // script itself (its own file or a folder holding it).
   if (other?.[1] === 'dirname' && PHYSICAL.test(word) && !onTheWayToScript(path.normalize(value), script)) return undefined;
+  if (other?.[1] === 'basename') return path.basename(value);
   return other?.[1] === 'dirname' ? path.dirname(path.normalize(value)) : path.normalize(value);
 }
 

@@ -478,7 +478,7 @@ function readFile(
     // A literal written absolute ("/plug.js") counts below the program's own directory as well: it is what a program
     // glues on a name it bound to that directory (`const here = __dirname; require(here + "/plug.js")`).
     for (const [index, line] of decoded.split('\n').entries())
-      for (const word of program ? [...new Set([...lineWords(line), ...lineWords(asUrlPaths(line))])] : lineWords(line))
+      for (const word of program ? [...new Set([line, ...asUrlPaths(line)].flatMap(lineWords))] : lineWords(line))
         for (const directory of climbs(word, index) ? [] : path.isAbsolute(word) ? ['', ...own] : directories)
           named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
     for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
@@ -507,6 +507,11 @@ function readFile(
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
     // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).
     const language = program ? (programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
+    // A path built on the program the interpreter was started on (`path.dirname(process.argv[1])`,
+    // `require.main.filename`) from a module it loads lies beside that program, which is not this file.
+    if (program)
+      for (const [index, line] of decoded.split('\n').entries())
+        if (MAIN_PROGRAM_PATH.test(line)) unresolved.push(`${whereAt(index, '')}: it builds a path on the file the interpreter was started on, which zotbox does not work out from here`);
     if (program)
       for (const run of programCommandTexts(text, language, own))
         for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')]) {
@@ -560,9 +565,21 @@ function readFile(
  * and ends before a query or fragment (`./lint.mjs?v=1`). Its words are read besides the line's own (and refused where
  * they climb).
  */
-function asUrlPaths(line: string): string {
-  return line.replace(/[?#][^\s"'`]*/gu, '').replace(/%([0-9A-Fa-f]{2})/gu, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+function asUrlPaths(line: string): string[] {
+  // `file:///abs`, `file://localhost/abs` and `file:/abs` are /abs; the URL parser drops a tab or a newline (an escape
+  // `\t` in the code, read both as one and as a backslash), and takes a backslash for a slash.
+  const url = line.replace(/\bfile:(?:\/\/(?:localhost)?)?(?=\/)/giu, '').replace(/[\t\r\n]/gu, '');
+  return [url.replace(/\\[tnr]/gu, ''), url].map((each) =>
+    each
+      .replace(/\\+/gu, '/')
+      .replace(/[?#][^\s"'`]*/gu, '')
+      .replace(/%([0-9A-Fa-f]{2})/gu, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+  );
 }
+
+/** A path call on the main program's place: node's `process.argv[1]`, `require.main.filename`; Python's `sys.argv[0]`. */
+const MAIN_PROGRAM_PATH =
+  /\b(?:dirname|join|resolve|abspath|realpath|Path)\s*\([^;\n]*?(?:\bprocess\.argv\s*\[\s*1\s*\]|\bprocess\.argv\.at\(\s*1\s*\)|\b(?:require\.main|process\.mainModule)\s*\.\s*(?:filename|path)\b|\bsys\.argv\s*\[\s*0\s*\])/u;
 
 /**
  * The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`: each where

@@ -133,3 +133,17 @@ test("a command substitution in text a new shell reads has that shell's $0 (none
   // Passed as an argument, it is data; the script's own "$@" run is the user's arguments, as before.
   t.deepEqual(words(`sh -c 'shellcheck "$0"' x.sh\nexec "$@"\n`, hook), ['sh (runs)', '-c', 'shellcheck "$0" (runs)', 'shellcheck (runs)', 'x.sh', 'exec']);
 });
+
+test("code whose $0 is not the script's where it runs: an exported bash function, a zsh function; what such a script sources too", (t) => {
+  // `export -f g; xargs bash -c 'g "$0"'`: a new bash runs g with its own $0 and BASH_SOURCE "environment".
+  const exporting = scriptShell('#!/bin/bash\n. lib.sh\nexport -f g\nxargs -n1 bash -c \'g "$0"\'\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {});
+  t.deepEqual(exporting, { shell: 'bash', opaque: true });
+  t.deepEqual(scriptShell('#!/bin/bash\ndeclare -fx g\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
+  // The library that defines g is read so too.
+  t.deepEqual(invocationOf({ runner: '.' }, exporting), { sourced: {}, shell: 'bash', opaque: true });
+  t.deepEqual(scriptShell('g() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, exporting)!), { shell: 'bash', opaque: true });
+  // zsh gives a function its own $0 (its name): a zsh script with a function; sh and bash keep the script's.
+  t.deepEqual(scriptShell('#!/usr/bin/env zsh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'zsh', opaque: true });
+  t.is(scriptShell('#!/usr/bin/env zsh\nsh "$(dirname "$0")/x.sh"\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
+  t.is(scriptShell('#!/bin/sh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
+});
