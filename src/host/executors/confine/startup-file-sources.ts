@@ -137,7 +137,7 @@ const DIRECTIVES: Readonly<Record<StartupLanguage, readonly Directive[]>> = {
     ...PYTHON_LOADS,
   ],
   lldb: [
-    { at: /^\s*command\s+source(?:[ \t]+-[a-z](?:[ \t]+(?:true|false|1|0))?)*[ \t]+/gmu, style: 'bare', load: as('lldb') },
+    { at: /^\s*command\s+source(?:[ \t]+-[a-zA-Z](?:[ \t]+(?:true|false|1|0))?)*[ \t]+/gmu, style: 'bare', load: as('lldb') },
     { at: /^\s*command\s+script\s+import(?:[ \t]+-[a-z])*[ \t]+/gmu, style: 'bare', load: program('python') },
     ...PYTHON_LOADS,
   ],
@@ -186,10 +186,13 @@ const DIRECTIVES: Readonly<Record<StartupLanguage, readonly Directive[]>> = {
 const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   vim: /^\s*:*\s*(?:exe(?:c(?:u(?:t(?:e)?)?)?)?\b.*\b(?:so|sou|sour|sourc|source|ru|runtime|luafile|py3?file|pyxfile|rubyfile)\b|(?:py3?|python3?|pyx|ruby|perl)\b.*(?:<<|\b(?:dofile|loadfile|require|load|exec|import|open)\b))/mu,
   lua: /(?<![.:])\b(?:loadstring|load)\s*\(|\bvim\.cmd\s*\(?\s*[^\s"'[(.]|\bvim\.api\.nvim_(?:command|exec2?)\b|\bpackage\.c?path\b|\bvim\.o(?:pt)?\.(?:rtp|runtimepath|pp|packpath)\s*=/u,
-  ghci: /^\s*:(?:def|cmd)\b/mu,
+  // `:load`/`:add`/`:reload` compile a module and every module it imports from the search path (the start directory
+  // included), whose Template Haskell runs: not one file zotbox can name.
+  ghci: /^\s*:(?:def|cmd|l(?:o(?:a(?:d)?)?)?|ad(?:d)?|r(?:e(?:l(?:o(?:a(?:d)?)?)?)?)?)!?(?![\w-])/mu,
   // `source -s` searches the source path, `$cdir` (each program's compilation directory) included.
   gdb: /^\s*so(?:u(?:r(?:c(?:e)?)?)?)?(?:[ \t]+-v)*[ \t]+-s\b/mu,
-  r: /\b(?:eval\s*\(\s*parse|sys\.source\s*\(\s*(?!["']|file\s*=\s*["']))/u,
+  // `source(x, chdir = TRUE)` runs x from its own directory: the names it gives are not from where R starts.
+  r: /\b(?:eval\s*\(\s*parse|sys\.source\s*\(\s*(?!["']|file\s*=\s*["']))|\bsource\s*\([^)]*\bchdir\s*=\s*(?:TRUE|T)\b/u,
 };
 
 /**
@@ -279,6 +282,10 @@ export function startupSources(
       }
     }
   }
+  // Octave runs a bare name as the function file NAME.m it finds first on its path, the start directory first.
+  if (language === 'octave')
+    for (const [index, line] of text.split('\n').entries())
+      for (const match of line.replace(/%.*$|#.*$|(["'])(?:(?!\1).)*\1/gu, ' ').matchAll(/(?<![\w.])[A-Za-z]\w*(?![\w.])/gu)) names.push({ name: `${match[0]}.m`, load: { startup: 'octave' }, index });
   // Python code loading by a computed name (`exec(code)`, `sys.path.insert(0, here)`): PYTHON_LOADS read only literals.
   if (python)
     for (const [index, line] of text.split('\n').entries())
