@@ -105,8 +105,9 @@ test('lldb: command source and command script import', reads, 'lldb', 'command s
 });
 test('elisp: load-file in an eval form', reads, 'elisp', '((nil . ((eval . (load-file "tools/dev.el")))))\n', { names: ['tools/dev.el elisp'], unresolved: 0 });
 test('perl: do and use lib', reads, 'perl', 'do "tools/db.pl";\nuse lib "lib";\ndo $file;\n', { names: ['tools/db.pl perl', 'lib tree'], unresolved: 1 });
-test('octave: source, run and addpath', reads, 'octave', 'source("tools/a.m")\nrun tools/b.m\naddpath("tools/lib")\n', {
-  names: ['tools/a.m octave', 'tools/b.m octave', 'tools/lib tree'],
+// A bare name is a function file Octave finds on its path (the start directory first): each NAME.m, builtins too.
+test('octave: source, run and addpath; a bare name is its NAME.m', reads, 'octave', 'source("tools/a.m")\nrun tools/b.m\naddpath("tools/lib")\nlint\n', {
+  names: ['tools/a.m octave', 'tools/b.m octave', 'tools/lib tree', 'source.m octave', 'run.m octave', 'addpath.m octave', 'lint.m octave'],
   unresolved: 0,
 });
 test(
