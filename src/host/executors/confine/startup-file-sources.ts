@@ -285,7 +285,8 @@ export function startupSources(
   // Octave runs a bare name as the function file NAME.m it finds first on its path, the start directory first.
   if (language === 'octave')
     for (const [index, line] of text.split('\n').entries())
-      for (const match of line.replace(/%.*$|#.*$|(["'])(?:(?!\1).)*\1/gu, ' ').matchAll(/(?<![\w./])[A-Za-z]\w*(?![\w./])/gu)) names.push({ name: `${match[0]}.m`, load: { startup: 'octave' }, index });
+      for (const match of line.replace(/%.*$|#.*$|(["'])(?:(?!\1).)*\1/gu, ' ').matchAll(/(?<![\w./])[A-Za-z]\w*(?![\w./])/gu))
+        names.push({ name: `${match[0]}.m`, load: { startup: 'octave' }, index });
   // Python code loading by a computed name (`exec(code)`, `sys.path.insert(0, here)`): PYTHON_LOADS read only literals.
   if (python)
     for (const [index, line] of text.split('\n').entries())

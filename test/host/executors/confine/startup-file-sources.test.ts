@@ -67,7 +67,7 @@ test('ghci: :load, :add and :reload compile a module and what it imports from th
   unresolved: 4,
 });
 test('lldb: command source with an upper-case option', reads, 'lldb', 'command source -C true tools/lldb.cmds\n', { names: ['tools/lldb.cmds lldb'], unresolved: 0 });
-test("R: source(x, chdir = TRUE) runs x from its own directory: unresolved", reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
+test('R: source(x, chdir = TRUE) runs x from its own directory: unresolved', reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
 test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
 test("R: renv's source(), sys.source, and a computed one unresolved", reads, 'r', 'source("renv/activate.R")\nsys.source(file = "R/setup.R", envir = e)\nsource(file.path("renv", "x.R"))\n', {
   names: ['renv/activate.R r', 'R/setup.R r'],
