@@ -17,6 +17,8 @@ export interface ScriptInvocation {
   readonly shell?: string;
   /** The sourcer's $0 and BASH_SOURCE are not the file's own where its code runs (see OPAQUE): neither is this file's. */
   readonly opaque?: true;
+  /** The sourcer may hand its functions to a new bash (NEW_BASH): a function this file defines may run there. */
+  readonly newBash?: true;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -33,10 +35,25 @@ const SOURCE_KEEPS_ZERO = new Set(['sh', 'dash', 'bash', 'ash']);
  * function in a shell that gives each its own $0 (zsh, ksh's `function NAME`), whose dirname is ".".
  */
 const EXPORTS_FUNCTIONS = /(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/mu;
-const DEFINES_FUNCTION = /(?:^|[\s;&|({])(?:function\s+[^\s(){};&|]+|[^\s(){};&|=]+\s*\(\s*\)|\(\s*\)\s*\{)/mu;
+const DEFINES_FUNCTION = /(?:^|[\s;&|({=])(?:function\b|[^\s(){};&|=]+\s*\(\s*\)|\(\s*\)\s*\{)/mu;
+/**
+ * What may hand a script's functions to a new bash, in any spelling (`set -a`, `eval "export -f f"`, `\export -f`,
+ * `BASH_FUNC_f%%=`): a word `bash` after the #! line, `export` with any `-f`, allexport. Read loosely: a match only
+ * makes the functions' $0 unknown.
+ */
+const NEW_BASH = /\bbash\b|BASH_FUNC_|allexport|\bset\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*a|\bexport\b[^\n]*-[a-zA-Z]*f|["'\\]export/mu;
+/** A #! line with bash's -a (allexport). */
+const SHEBANG_ALLEXPORT = /^#![^\n]*\s-[a-zA-Z]*a/u;
+/** A file a script sources, whose functions it then has (and may hand on). */
+const SOURCES = /(?:^|[\s;&|({])(?:\.|source)\s+\S/mu;
+/** $0 set by the script (`BASH_ARGV0=x` in bash 5, `0=x` in zsh): not the file it was started on. */
+const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 
 /** What a script's context takes from how it is run; `opaque`: its $0 and BASH_SOURCE are not told (OPAQUE above). */
-export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'> & { readonly opaque?: true };
+export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'> & {
+  readonly opaque?: true;
+  readonly newBash?: true;
+};
 
 /**
  * The $0 and BASH_SOURCE of the script `text`, named `runAs` (a linked script's link) and read at `realFile` (where it
@@ -48,13 +65,24 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   const scriptRealFile = sourced === undefined ? realFile : sourced.scriptRealFile;
   // Its #! line's program (`#!/bin/bash`, `#!/usr/bin/env zsh`); git runs a hook with none through sh.
   const shell = invocation.shell ?? shebangProgramOf(text) ?? 'sh';
-  const opaque = invocation.opaque === true || EXPORTS_FUNCTIONS.test(text) || (!SOURCE_KEEPS_ZERO.has(shell) && DEFINES_FUNCTION.test(text));
+  // The text after its #! line: `#!/usr/bin/env bash` names no new bash.
+  const body = text.replace(/^#![^\n]*/u, '');
+  const newBash = invocation.newBash === true || NEW_BASH.test(body) || SHEBANG_ALLEXPORT.test(text);
+  const opaque =
+    invocation.opaque === true ||
+    // zsh, ksh and the shells zotbox does not model give a function (an anonymous one, one autoloaded) its own $0.
+    !SOURCE_KEEPS_ZERO.has(shell) ||
+    EXPORTS_FUNCTIONS.test(text) ||
+    REASSIGNS_ZERO.test(text) ||
+    // A function a new bash may run, or one a file it sources may hand on (which zotbox reads apart).
+    (DEFINES_FUNCTION.test(text) && (newBash || SOURCES.test(text)));
   if (opaque) return { shell, opaque: true };
   return {
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
     ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
     shell,
+    ...(newBash ? { newBash: true as const } : {}),
   };
 }
 
@@ -70,7 +98,12 @@ export function invocationOf(word: { readonly runner?: string; readonly inShellT
     const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
     const sourced = keeps ? { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) } : {};
     // A text's new shell may be any (`bash -c`, `sh -c`): read as sh, whose BASH_SOURCE spellings are unresolved.
-    return { sourced, shell: word.inShellText === true ? 'sh' : (shell.shell ?? 'sh'), ...(shell.opaque === true ? { opaque: true as const } : {}) };
+    return {
+      sourced,
+      shell: word.inShellText === true ? 'sh' : (shell.shell ?? 'sh'),
+      ...(shell.opaque === true ? { opaque: true as const } : {}),
+      ...(shell.newBash === true ? { newBash: true as const } : {}),
+    };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
   if (runner !== undefined && SHELLS.has(runner)) return { shell: runner };

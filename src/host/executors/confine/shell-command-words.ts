@@ -78,6 +78,9 @@ export interface ScriptContext {
 const SHELL_SET_NAMES =
   /^(?:BASH|BASH_[A-Z0-9_]+|BASHOPTS|BASHPID|ZSH_[A-Z0-9_]+|ZSH_NAME|FUNCNAME|LINENO|PPID|PWD|OPTARG|OPTIND|REPLY|RANDOM|SRANDOM|SECONDS|EPOCHSECONDS|EPOCHREALTIME|SHLVL|SHELLOPTS|PIPESTATUS|GROUPS|UID|EUID|HOSTNAME|HOSTTYPE|MACHTYPE|OSTYPE|DIRSTACK|HISTCMD|COLUMNS|LINES|_|funcstack|funcfiletrace|funcsourcetrace|functrace|argv|ARGC)$/u;
 
+/** Keywords after which a word starts a command (an assignment there is one). */
+const COMMAND_OPENERS = new Set(['then', 'do', 'else', 'elif', '{', '(', '!', 'time', 'if', 'while', 'until']);
+
 /** Shells that are surely not bash, whatever /bin/sh is: BASH_SOURCE is an ordinary variable there. */
 const NOT_BASH = new Set(['dash', 'zsh', 'ksh', 'mksh', 'ash']);
 
@@ -238,7 +241,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       }
       // A value the script sets but zotbox cannot spell out (`X=$(cat f)`, a quoted `$` in it), run as a file or as
       // shell text (`sh "$X"`, `sh -c "$X"`): anything.
-      if (runs && variable !== undefined && assignments?.values.has(variable) === true && !assignments.unknown.has(variable)) {
+      if (runs && variable !== undefined && assignments !== undefined && (assignments.values.has(variable) || assignments.unknown.has(variable)) && !assignments.loops.has(variable)) {
         out.push({ kind: 'unresolved', text: unmark(expansions[part.charCodeAt(0) - EXPANSION_BASE]!), why: 'it runs a value the script computes, which zotbox cannot spell out' });
         continue;
       }
@@ -310,6 +313,20 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       const onPath = scriptPath === undefined || BUILTINS.has(words[at] ?? '') ? [] : programsOnScriptPath(words, at, scriptPath.commandPath(words, at));
       scriptPath?.after(words, at);
       for (const call of computed) out.push({ kind: 'unresolved', text: call, why: COMPUTED_RUN });
+      if (script !== undefined) {
+        // BASH_ENV (ENV for sh): a file every new shell sources first, with that shell's $0, not this script's.
+        for (const word of words)
+          if (/^(?:BASH_ENV|ENV|BASH_FUNC_[^=]*)=./u.test(word))
+            out.push({
+              kind: 'unresolved',
+              text: word.slice(0, 60),
+              why: `a new shell runs what it names or holds (a file it sources first, a function it is handed), with that shell's $0, which zotbox does not read`,
+            });
+        // IFS set for the script (not for one command): unquoted values split where zotbox does not split them.
+        const ifs = words.every((word) => ASSIGNMENT.test(word) || DECLARERS.has(word)) ? words.find((word) => word.startsWith('IFS=')) : undefined;
+        if (ifs !== undefined && /[^ \t\n]/u.test(ifs.slice('IFS='.length).replace(/[\uE000-\uEFFF]/gu, 'x')))
+          out.push({ kind: 'unresolved', text: ifs, why: 'the script splits its unquoted values at other characters than blanks, which zotbox does not follow' });
+      }
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
       // A relative entry of the user's own PATH is a workspace directory where the command runs (user-path-programs.ts).
       // Behind a wrapper too (`timeout 60 NAME`, `find . -exec NAME {} +`): what it runs is looked up on PATH.
@@ -417,6 +434,8 @@ interface Assignments {
   readonly unknown: ReadonlySet<string>;
   /** What `read` sets: a line of input, anything. */
   readonly lines: ReadonlySet<string>;
+  /** A loop's variable: each word of its list (read as run where the loop runs it). */
+  readonly loops: ReadonlySet<string>;
   readonly expansions: readonly string[];
 }
 
@@ -425,25 +444,35 @@ function assignmentsOf(text: string): Assignments {
   const values = new Map<string, string[]>();
   const unknown = new Set<string>();
   const lines = new Set<string>();
+  const loops = new Set<string>();
   for (const command of lexShell(text, expansions)) {
     const words = command.map(unmark);
-    if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined) unknown.add(words[1]);
-    const read = words.indexOf('read');
-    if (read !== -1)
-      for (const name of words.slice(read + 1))
-        if (/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) {
-          unknown.add(name);
-          lines.add(name);
-        }
+    if ((words[0] === 'for' || words[0] === 'select') && words[1] !== undefined) {
+      unknown.add(words[1]);
+      loops.add(words[1]);
+    }
+    // What `read`, `mapfile`/`readarray` (MAPFILE when unnamed) and `printf -v` set: input, or a value zotbox does not
+    // spell out.
+    const reader = words.findIndex((word) => word === 'read' || word === 'mapfile' || word === 'readarray');
+    if (reader !== -1) {
+      const names = words.slice(reader + 1).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/u.test(name));
+      for (const name of words[reader] === 'read' ? names : [...names, 'MAPFILE']) {
+        unknown.add(name);
+        lines.add(name);
+      }
+    }
+    for (const [index, word] of words.entries()) if (word === '-v' && words[index - 1] === 'printf' && words[index + 1] !== undefined) unknown.add(words[index + 1]!);
     for (const [index, word] of command.entries()) {
       const assignment = ASSIGNMENT.exec(word);
-      if (assignment === null || !(index === 0 || DECLARERS.has(words[0]!) || ASSIGNMENT.test(unmark(command[index - 1]!)))) continue;
+      // An assignment starts a command, also after a keyword that opens one (`then X=…`, `do X=…`, `{ X=…`).
+      const starts = index === 0 || (index === 1 && COMMAND_OPENERS.has(words[0]!));
+      if (assignment === null || !(starts || DECLARERS.has(words[0]!) || ASSIGNMENT.test(unmark(command[index - 1]!)))) continue;
       const [, name, append, value] = assignment;
       if (append === '+') unknown.add(name!);
       else values.set(name!, [...(values.get(name!) ?? []), value!]);
     }
   }
-  return { values, unknown, lines, expansions };
+  return { values, unknown, lines, loops, expansions };
 }
 
 /** The script's own directory, as scripts spell it ("$(dirname -- "$0")", "${0%/*}", "$(cd "$(dirname "$0")" && pwd)"). */
@@ -566,6 +595,9 @@ function onTheWayToScript(absolute: string, script: ScriptContext): boolean {
 function pathSubstitution(expansion: string, substitute: Substitute, script: ScriptContext): string | undefined {
   const inner = (/^\$\((.*)\)$/su.exec(expansion) ?? /^`(.*)`$/su.exec(expansion))?.[1]?.trim();
   if (inner === undefined) return undefined;
+  // `$(command -v NAME)`, `$(which NAME)`: the program NAME as PATH finds it, read as the bare name.
+  const lookup = /^(?:command\s+-v|which|type\s+-[pP])\s+([A-Za-z0-9_.+-]+)$/u.exec(inner);
+  if (lookup !== null) return lookup[1];
   const cd = CD_PWD.exec(inner);
   const other = cd === null ? DIRNAME.exec(inner) : null;
   const word = cd?.[1] ?? other?.[2];

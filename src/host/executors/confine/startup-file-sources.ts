@@ -191,8 +191,26 @@ const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   ghci: /^\s*:(?:def|cmd|l(?:o(?:a(?:d)?)?)?|ad(?:d)?|r(?:e(?:l(?:o(?:a(?:d)?)?)?)?)?)!?(?![\w-])/mu,
   // `source -s` searches the source path, `$cdir` (each program's compilation directory) included.
   gdb: /^\s*so(?:u(?:r(?:c(?:e)?)?)?)?(?:[ \t]+-v)*[ \t]+-s\b/mu,
-  // `source(x, chdir = TRUE)` runs x from its own directory: the names it gives are not from where R starts.
-  r: /\b(?:eval\s*\(\s*parse|sys\.source\s*\(\s*(?!["']|file\s*=\s*["']))|\bsource\s*\([^)]*\bchdir\s*=\s*(?:TRUE|T)\b/u,
+  // `source(x, chdir = TRUE)` (a partial name, `ch = 1`, a variable) runs x from its own directory: the names it gives
+  // are not from where R starts. Only a plain FALSE keeps it.
+  r: /\b(?:eval\s*\(\s*parse|sys\.source\s*\(\s*(?!["']|file\s*=\s*["']))|\b(?:sys\.)?source\s*\([^)]*\bch\w*\s*=\s*(?!(?:FALSE|F|0)\s*[,)])/u,
+};
+
+/** Python's (gdb's, lldb's, pdb's), and every language's own way to change the working directory. */
+const PYTHON_CHDIR = /\bos\s*\.\s*(?:chdir|fchdir)\s*\(/u;
+const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
+  vim: /^\s*:*\s*(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$)|\bchdir\s*\(/u,
+  lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
+  gdb: /^\s*cd(?:\s|$)/u,
+  lldb: /^\s*platform\s+settings\b.*\s-w\b/u,
+  r: /\bsetwd\s*\(/u,
+  octave: /(?:^|[\s;,])(?:cd|chdir)(?:\s*\(|\s+\S)/u,
+  ghci: /^\s*:cd\b/u,
+  ruby: /\bDir\s*\.\s*chdir\b/u,
+  perl: /\bchdir\b/u,
+  elixir: /\bFile\s*\.\s*cd!?\b/u,
+  elisp: /\(\s*cd\b|\bdefault-directory\b/u,
+  ocaml: /^\s*#cd\b|\bSys\s*\.\s*chdir\b/u,
 };
 
 /**
@@ -251,6 +269,9 @@ export function startupSources(
   };
   const computed = COMPUTED[language];
   for (const [index, line] of text.split('\n').entries()) if (computed?.test(line) === true) refuse(index, ': it loads code by a name zotbox cannot work out, so any file could be what it runs');
+  // A change of directory: what it loads after by a relative name is not from where the tool starts.
+  for (const [index, line] of text.split('\n').entries())
+    if (CHANGES_DIRECTORY[language]?.test(line) === true || PYTHON_CHDIR.test(line)) refuse(index, ': it changes directory, so the relative names it loads after are not from where the tool starts');
   const python = language === 'gdb' || language === 'lldb' || language === 'pdb';
   for (const { at, language: inner } of EMBEDDED[language] ?? [])
     for (const match of text.matchAll(at)) {

@@ -477,8 +477,12 @@ function readFile(
     const directories = ['', ...workingDirectories(decoded, runAs, whereAt, unresolved), ...own];
     // A literal written absolute ("/plug.js") counts below the program's own directory as well: it is what a program
     // glues on a name it bound to that directory (`const here = __dirname; require(here + "/plug.js")`).
+    // A program's text with its string escapes spelled out as JavaScript reads them (`"./li\x6et.mjs"`): read too.
+    const unescaped = program ? jsUnescaped(decoded) : decoded;
     for (const [index, line] of decoded.split('\n').entries())
-      for (const word of program ? [...new Set([line, ...asUrlPaths(line)].flatMap(lineWords))] : lineWords(line))
+      for (const word of program
+        ? [...new Set([line, unescaped.split('\n')[index] ?? '', ...asUrlPaths(line), ...asUrlPaths(unescaped.split('\n')[index] ?? '')].flatMap(lineWords))]
+        : lineWords(line))
         for (const directory of climbs(word, index) ? [] : path.isAbsolute(word) ? ['', ...own] : directories)
           named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
     for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
@@ -502,16 +506,28 @@ function readFile(
     const run = typescript ?? (/\.[cm]?tsx?$/iu.test(file) ? NO_RUN_OPTIONS : undefined);
     const onward = run === undefined ? {} : { typescript: run };
     if (program)
-      for (const { name, tree, index } of programCodeNames(file, text, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
-        named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
+      for (const code of new Set([text, jsUnescaped(text)]))
+        for (const { name, tree, index } of programCodeNames(file, code, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
+          named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
     // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).
     const language = program ? (programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
+    // Perl's modules it uses, from each directory it names (its `use lib`, whatever the spelling) and its own: read in
+    // turn, for what they load and name (a module's `$0` and FindBin are the main program's).
+    if (language === 'perl') {
+      const folders = new Set([...own, ...named.map((each) => path.resolve(base, each.name)).filter((each) => entryStats(each)?.isDirectory() === true)]);
+      for (const match of decoded.matchAll(/^\s*(?:use|require)\s+([A-Z]\w*(?:::\w+)*)(?=[\s;(])/gmu)) {
+        const at = whereAt(decoded.slice(0, match.index).split('\n').length - 1, '');
+        for (const folder of folders)
+          named.push({ name: path.join(folder, `${match[1]!.replace(/::/gu, '/')}.pm`), as: 'words', by: at, runBy: `${runBy}; the program loads it`, runs: true, language: 'perl' });
+      }
+    }
     // A path built on the program the interpreter was started on (`path.dirname(process.argv[1])`,
     // `require.main.filename`) from a module it loads lies beside that program, which is not this file.
     if (program)
       for (const [index, line] of decoded.split('\n').entries())
-        if (MAIN_PROGRAM_PATH.test(line)) unresolved.push(`${whereAt(index, '')}: it builds a path on the file the interpreter was started on, which zotbox does not work out from here`);
+        if (MAIN_PROGRAM.some((pattern) => pattern.test(line)) || (/\.pm$/iu.test(file) && /\bFindBin\b/u.test(line)))
+          unresolved.push(`${whereAt(index, '')}: it names a path from the program the interpreter was started on, which zotbox does not work out from here`);
     if (program)
       for (const run of programCommandTexts(text, language, own))
         for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')]) {
@@ -577,9 +593,32 @@ function asUrlPaths(line: string): string[] {
   );
 }
 
-/** A path call on the main program's place: node's `process.argv[1]`, `require.main.filename`; Python's `sys.argv[0]`. */
-const MAIN_PROGRAM_PATH =
-  /\b(?:dirname|join|resolve|abspath|realpath|Path)\s*\([^;\n]*?(?:\bprocess\.argv\s*\[\s*1\s*\]|\bprocess\.argv\.at\(\s*1\s*\)|\b(?:require\.main|process\.mainModule)\s*\.\s*(?:filename|path)\b|\bsys\.argv\s*\[\s*0\s*\])/u;
+/**
+ * The program the interpreter was started on, named from a file that may be a module it loads (a path from it lies
+ * beside that program, not this file): node's `require.main` (but `require.main === module`), `module.parent`,
+ * `process.mainModule`, `process.argv[1]` in any spelling; Python's `sys.argv[0]` and `__main__`'s file; Perl's and
+ * Ruby's `$0` in a path call (Perl's FindBin in a module, .pm, as well).
+ */
+const MAIN_PROGRAM = [
+  /\brequire\s*\.\s*main\b(?!\s*[!=]==?\s*module\b)|\bmodule\s*\.\s*parent\b|\bprocess\s*\.\s*mainModule\b/u,
+  /\bprocess\.argv\s*(?:\[\s*1\s*\]|\.at\(\s*1\s*\)|\.slice\(\s*[01]\b)|\[[^\]=]*,[^\]=]*\]\s*=\s*process\.argv\b|\bcreateRequire\s*\(\s*process\.argv/u,
+  /\bsys\.argv\s*\[\s*0\s*\]|\b__main__\.__file__|\bmodules\s*\[\s*["']__main__["']\s*\]/u,
+  /\b(?:dirname|catfile|catdir|abs_path|realpath|rel2abs|expand_path|join)\b[^;\n]*\$(?:0|PROGRAM_NAME)\b|["']\$(?:0|PROGRAM_NAME)\//u,
+];
+
+/**
+ * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}`, a line
+ * continuation, and an escape of a plain character (`\i` is `i`).
+ */
+function jsUnescaped(text: string): string {
+  return text
+    .replace(/\\\n/gu, '')
+    .replace(/\\x([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}/gu, (written, short: string | undefined, long: string | undefined) => {
+      const code = Number.parseInt(short ?? long!, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : written;
+    })
+    .replace(/\\([^\\nrtbfv0xu'"`\n])/gu, '$1');
+}
 
 /**
  * The regular files of a tool entry (the entry itself, or what a tool directory holds), at most `budget`: each where

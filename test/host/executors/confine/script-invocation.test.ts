@@ -38,10 +38,12 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf({ runner: '.' }, {})!), { shell: 'sh' });
   // Sourced by text a new shell reads inside the hook (`sh -c '. lib.sh'`): that shell's $0, not the hook's.
   t.deepEqual(invocationOf({ runner: '.', inShellText: true }, hook), { sourced: {}, shell: 'sh' });
-  // zsh gives a sourced file its own $0 (FUNCTION_ARGZERO), and other shells are not modelled: none known.
+  // zsh gives a sourced file (and a function) its own $0, and other shells are not modelled: none known, in what they
+  // read and in what they source.
   const zsh = scriptShell('#!/usr/bin/env zsh\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {});
-  t.deepEqual(invocationOf({ runner: 'source' }, zsh), { sourced: {}, shell: 'zsh' });
-  t.deepEqual(invocationOf({ runner: '.' }, scriptShell('#!/bin/ksh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: {}, shell: 'ksh' });
+  t.deepEqual(zsh, { shell: 'zsh', opaque: true });
+  t.deepEqual(invocationOf({ runner: 'source' }, zsh), { sourced: {}, shell: 'zsh', opaque: true });
+  t.deepEqual(invocationOf({ runner: '.' }, scriptShell('#!/bin/ksh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: {}, shell: 'ksh', opaque: true });
   // A tool that names the shell decides over the #! line (husky 9 runs `sh -e .husky/NAME`).
   t.is(scriptShell('#!/usr/bin/env bash\n', '/ws/.husky/pre-commit', '/ws/.husky/pre-commit', { shell: 'sh' }).sourceFile, undefined);
 });
@@ -144,6 +146,14 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.deepEqual(scriptShell('g() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, exporting)!), { shell: 'bash', opaque: true });
   // zsh gives a function its own $0 (its name): a zsh script with a function; sh and bash keep the script's.
   t.deepEqual(scriptShell('#!/usr/bin/env zsh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'zsh', opaque: true });
-  t.is(scriptShell('#!/usr/bin/env zsh\nsh "$(dirname "$0")/x.sh"\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
   t.is(scriptShell('#!/bin/sh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
+  // A function with a way to a new bash, in any spelling, or with a file sourced that may export it: opaque.
+  for (const text of ['set -a\nf() { x; }\n', 'f() { x; }\neval "export -f f"\n', 'f() { x; }\n\\export -f f\n', '. lib.sh\nf() { x; }\n', "env 'BASH_FUNC_f%%=() { x; }' true\n"])
+    t.deepEqual(scriptShell(`#!/bin/bash\n${text}`, '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true }, text);
+  t.deepEqual(scriptShell('#!/bin/bash -a\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
+  // A sourcer that may hand functions to a new bash: a library defining one is opaque.
+  const starter = scriptShell('#!/bin/sh\n. lib.sh\nxargs bash -c g\n', '/ws/h/x', '/ws/h/x', {});
+  t.deepEqual(scriptShell('g() { x; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, starter)!), { shell: 'sh', opaque: true });
+  // $0 set by the script: not the file.
+  t.deepEqual(scriptShell('#!/bin/bash\nBASH_ARGV0=tools/x\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
 });

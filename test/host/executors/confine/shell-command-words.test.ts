@@ -338,3 +338,36 @@ test('a word a cd moved to carries that directory, where what it runs runs', (t)
 test('a backslash-newline inside double quotes is joined as the shell joins it, also in the program word (never guessed at)', (t) => {
   t.true(words('"./tools/ev\\\nil.sh" --check').includes('plain:./tools/evil.sh (runs)'), JSON.stringify(words('"./tools/ev\\\nil.sh" --check')));
 });
+
+test('values zotbox cannot spell out, run, refuse; a loop variable is its list; command -v NAME is the program NAME', (t) => {
+  t.deepEqual(
+    words('mapfile -t c < list\nsh "$c"').filter((w) => w.startsWith('unresolved')),
+    ['unresolved:$c'],
+  );
+  t.deepEqual(
+    words('printf -v L \'%s\' x\nsh "$L"').filter((w) => w.startsWith('unresolved')),
+    ['unresolved:$L'],
+  );
+  t.deepEqual(
+    words('if true; then L=$(cat f); fi\nsh "$L"').filter((w) => w.startsWith('unresolved')),
+    ['unresolved:$L'],
+  );
+  t.deepEqual(
+    words('for f in checks/*.sh; do sh "$f"; done').filter((w) => w.startsWith('unresolved')),
+    [],
+  );
+  t.deepEqual(
+    words('PY=$(command -v python3)\n"$PY" tools/check.py').filter((w) => w.startsWith('unresolved')),
+    [],
+  );
+  t.true(words('PY=$(command -v python3)\n"$PY" tools/check.py').includes('plain:python3 (runs)'));
+});
+
+test('BASH_ENV, ENV and BASH_FUNC_ values and a script-wide IFS of other characters refuse; IFS for one command does not', (t) => {
+  const refused = (text: string) => words(text).filter((w) => w.startsWith('unresolved'));
+  t.is(refused('export BASH_ENV=tools/env.sh\nbash x.sh').length, 1);
+  t.is(refused('ENV=tools/env.sh sh -i').length, 1);
+  t.is(refused("env 'BASH_FUNC_f%%=() { true; }' bash -c f").length, 1);
+  t.deepEqual(refused('IFS=/\nX=sh/tools\n$X/lint.sh'), ['unresolved:IFS=/']);
+  t.deepEqual(refused('IFS=$\'\\n\\t\'\nwhile IFS= read -r line; do echo "$line"; done < f'), []);
+});
