@@ -75,6 +75,7 @@ export function pendingRuns(
     const { text, file, realFile, invocation, where } = queue.shift()!;
     // An exec line runs through `sh -c`, whose $0 git sets to the line itself: a spelling of it is unresolved.
     const shell = file === undefined ? {} : scriptShell(text, file, realFile ?? file, invocation ?? {});
+    if ('handsOnFunctions' in shell) unresolved.push(`${where}: it may hand the functions of the script that sources it to a new bash, where their $0 is not that script's`);
     for (const top of repository.tops) {
       const words = scriptWords(text, { ...shell, workingDirectory: top, environment, isPlainFolder });
       for (const word of words) {

@@ -19,6 +19,8 @@ export interface ScriptInvocation {
   readonly opaque?: true;
   /** The sourcer may hand its functions to a new bash (NEW_BASH): a function this file defines may run there. */
   readonly newBash?: true;
+  /** The sourcer defines functions (read with its $0): this file must not hand them to a new bash. */
+  readonly sourcerFunctions?: true;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -41,11 +43,9 @@ const DEFINES_FUNCTION = /(?:^|[\s;&|({=])(?:function\b|[^\s(){};&|=]+\s*\(\s*\)
  * `BASH_FUNC_f%%=`): a word `bash` after the #! line, `export` with any `-f`, allexport. Read loosely: a match only
  * makes the functions' $0 unknown.
  */
-const NEW_BASH = /\bbash\b|BASH_FUNC_|allexport|\bset\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*a|\bexport\b[^\n]*-[a-zA-Z]*f|["'\\]export/mu;
+const NEW_BASH = /\bbash\b|\$\{?(?:BASH|SHELL)\b|BASH_FUNC_|allexport|\bset\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*a|\bexport\b[^\n]*-[a-zA-Z]*f|(?:^|[;&|(){}]|\b(?:then|do|else)\b)\s*\$\{?\w/mu;
 /** A #! line with bash's -a (allexport). */
 const SHEBANG_ALLEXPORT = /^#![^\n]*\s-[a-zA-Z]*a/u;
-/** A file a script sources, whose functions it then has (and may hand on). */
-const SOURCES = /(?:^|[\s;&|({])(?:\.|source)\s+\S/mu;
 /** $0 set by the script (`BASH_ARGV0=x` in bash 5, `0=x` in zsh): not the file it was started on. */
 const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 
@@ -53,6 +53,10 @@ const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'> & {
   readonly opaque?: true;
   readonly newBash?: true;
+  /** It defines functions, read with its $0 (a file it sources must not hand them to a new bash). */
+  readonly functions?: true;
+  /** It may hand its sourcer's functions (read with the sourcer's $0) to a new bash: the caller refuses (unresolved). */
+  readonly handsOnFunctions?: true;
 };
 
 /**
@@ -65,24 +69,32 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   const scriptRealFile = sourced === undefined ? realFile : sourced.scriptRealFile;
   // Its #! line's program (`#!/bin/bash`, `#!/usr/bin/env zsh`); git runs a hook with none through sh.
   const shell = invocation.shell ?? shebangProgramOf(text) ?? 'sh';
-  // The text after its #! line: `#!/usr/bin/env bash` names no new bash.
-  const body = text.replace(/^#![^\n]*/u, '');
+  // The text after its #! line (`#!/usr/bin/env bash` names no new bash), as the shell joins its words: quotes and
+  // backslashes gone (`ba""sh`, `ex''port`), comments too.
+  const body = text
+    .replace(/^#![^\n]*/u, '')
+    .replace(/^\s*#.*$/gmu, '')
+    .replace(/["'\\]/gu, '');
   const newBash = invocation.newBash === true || NEW_BASH.test(body) || SHEBANG_ALLEXPORT.test(text);
   const opaque =
     invocation.opaque === true ||
     // zsh, ksh and the shells zotbox does not model give a function (an anonymous one, one autoloaded) its own $0.
     !SOURCE_KEEPS_ZERO.has(shell) ||
-    EXPORTS_FUNCTIONS.test(text) ||
-    REASSIGNS_ZERO.test(text) ||
-    // A function a new bash may run, or one a file it sources may hand on (which zotbox reads apart).
-    (DEFINES_FUNCTION.test(text) && (newBash || SOURCES.test(text)));
-  if (opaque) return { shell, opaque: true };
+    EXPORTS_FUNCTIONS.test(body) ||
+    REASSIGNS_ZERO.test(body) ||
+    // A function a new bash may run.
+    (DEFINES_FUNCTION.test(text) && newBash);
+  // A file sourced by a script with functions that may hand them to a new bash: the sourcer's $0 was taken for them.
+  const handsOn = invocation.sourcerFunctions === true && (newBash || EXPORTS_FUNCTIONS.test(body)) ? { handsOnFunctions: true as const } : {};
+  if (opaque) return { shell, opaque: true, ...handsOn };
   return {
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
     ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
     shell,
     ...(newBash ? { newBash: true as const } : {}),
+    ...(DEFINES_FUNCTION.test(text) ? { functions: true as const } : {}),
+    ...handsOn,
   };
 }
 
@@ -103,6 +115,7 @@ export function invocationOf(word: { readonly runner?: string; readonly inShellT
       shell: word.inShellText === true ? 'sh' : (shell.shell ?? 'sh'),
       ...(shell.opaque === true ? { opaque: true as const } : {}),
       ...(shell.newBash === true ? { newBash: true as const } : {}),
+      ...(shell.functions === true ? { sourcerFunctions: true as const } : {}),
     };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.

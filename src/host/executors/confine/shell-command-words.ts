@@ -322,10 +322,12 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
               text: word.slice(0, 60),
               why: `a new shell runs what it names or holds (a file it sources first, a function it is handed), with that shell's $0, which zotbox does not read`,
             });
-        // IFS set for the script (not for one command): unquoted values split where zotbox does not split them.
-        const ifs = words.every((word) => ASSIGNMENT.test(word) || DECLARERS.has(word)) ? words.find((word) => word.startsWith('IFS=')) : undefined;
-        if (ifs !== undefined && /[^ \t\n]/u.test(ifs.slice('IFS='.length).replace(/[\uE000-\uEFFF]/gu, 'x')))
-          out.push({ kind: 'unresolved', text: ifs, why: 'the script splits its unquoted values at other characters than blanks, which zotbox does not follow' });
+        // IFS set to other characters than blanks, in any spelling (`IFS=/`, `IFS+=/`, for one command, after `then`), or
+        // to a value zotbox does not know (`read IFS`): unquoted values split where zotbox does not split them.
+        const ifs = words.find((word) => /^IFS\+?=/u.test(word) && /[^ \t\n]/u.test(word.replace(/^IFS\+?=/u, '').replace(/[\uE000-\uEFFF]/gu, 'x')));
+        const readsIfs = words.includes('IFS') && words.some((word) => ['read', 'mapfile', 'readarray', 'printf', 'declare', 'typeset', 'local', 'export'].includes(word));
+        if (ifs !== undefined || readsIfs)
+          out.push({ kind: 'unresolved', text: ifs ?? 'IFS', why: 'the script splits its unquoted values at other characters than blanks, which zotbox does not follow' });
       }
       if (chdir !== undefined) changeDirectory(['cd', chdir]);
       // A relative entry of the user's own PATH is a workspace directory where the command runs (user-path-programs.ts).
@@ -420,6 +422,16 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     ).flat())
       if (word !== CASE_PATTERN) parts(word, false);
   } else read(value, 0);
+  // A value holding quoted shell code (`PS4='+$(sh x.sh)'`, `X='a[$(sh x.sh)]'`): bash runs it in more ways than
+  // eval (a trace prompt, arithmetic, `${X@P}`): read as this shell's own code.
+  if (script !== undefined && assignments !== undefined)
+    for (const values of assignments.values.values())
+      for (const value of values)
+        if (/\$\(|`/u.test(value))
+          read(
+            unmark(value).replace(/[\uE000-\uEFFF]/gu, (ch) => assignments.expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch),
+            1,
+          );
   // A command substitution a script uses runs too: its words are the script's words.
   if (script !== undefined)
     for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));

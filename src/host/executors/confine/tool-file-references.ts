@@ -182,6 +182,7 @@ function readScript(
   // $0 and BASH_SOURCE are the script as it is run (a linked script's link); a sourced file's $0 is its sourcer's, and
   // only bash has a BASH_SOURCE (script-invocation.ts).
   const shell = scriptShell(text, runAs, file, invocation);
+  if (shell.handsOnFunctions === true) unresolved.push(`${file}: it may hand the functions of the script that sources it to a new bash, where their $0 is not that script's`);
   for (const word of scriptWords(text, { ...shell, workingDirectory: base, environment, isPlainFolder })) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
