@@ -148,12 +148,17 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.deepEqual(scriptShell('#!/usr/bin/env zsh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'zsh', opaque: true });
   t.is(scriptShell('#!/bin/sh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
   // A function with a way to a new bash, in any spelling, or with a file sourced that may export it: opaque.
-  for (const text of ['set -a\nf() { x; }\n', 'f() { x; }\neval "export -f f"\n', 'f() { x; }\n\\export -f f\n', '. lib.sh\nf() { x; }\n', "env 'BASH_FUNC_f%%=() { x; }' true\n"])
+  for (const text of ['set -a\nf() { x; }\n', 'f() { x; }\neval "export -f f"\n', 'f() { x; }\n\\export -f f\n', 'f() { x; }\nex""port -f f\n', "env 'BASH_FUNC_f%%=() { x; }' true\n"])
     t.deepEqual(scriptShell(`#!/bin/bash\n${text}`, '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true }, text);
   t.deepEqual(scriptShell('#!/bin/bash -a\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
   // A sourcer that may hand functions to a new bash: a library defining one is opaque.
   const starter = scriptShell('#!/bin/sh\n. lib.sh\nxargs bash -c g\n', '/ws/h/x', '/ws/h/x', {});
   t.deepEqual(scriptShell('g() { x; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, starter)!), { shell: 'sh', opaque: true });
+  // A script with functions that sources a file keeps its $0; the file, if it may hand them to a new bash, refuses.
+  const withFunctions = scriptShell('#!/bin/bash\n. lib.sh\nf() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/x', '/ws/h/x', {});
+  t.is(withFunctions.scriptFile, '/ws/h/x');
+  t.is(scriptShell('export -f f\nxargs bash -c f\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, withFunctions)!).handsOnFunctions, true);
+  t.is(scriptShell('x=1\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, withFunctions)!).handsOnFunctions, undefined);
   // $0 set by the script: not the file.
   t.deepEqual(scriptShell('#!/bin/bash\nBASH_ARGV0=tools/x\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
 });
