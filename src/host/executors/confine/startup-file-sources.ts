@@ -197,7 +197,9 @@ const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
 };
 
 /** Python's (gdb's, lldb's, pdb's), and every language's own way to change the working directory. */
-const PYTHON_CHDIR = /\bos\s*\.\s*(?:chdir|fchdir)\s*\(/u;
+// Any `chdir` or `fchdir` name (`from os import chdir`, `o.chdir`, `posix.chdir`), and a debugger command run from its
+// Python (`gdb.execute("cd …")`, lldb's `HandleCommand`, `vim.command`), which may be a `cd`.
+const PYTHON_CHDIR = /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b/u;
 const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   vim: /^\s*:*\s*(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$)|\bchdir\s*\(/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,

@@ -608,17 +608,21 @@ const MAIN_PROGRAM = [
 ];
 
 /**
- * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}`, a line
- * continuation, and an escape of a plain character (`\i` is `i`).
+ * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}`, sloppy mode's
+ * octal `\154`, a line continuation (after LF, CR LF, CR, U+2028 or U+2029), and an escape of a plain character (`\i`).
  */
 function jsUnescaped(text: string): string {
-  return text
-    .replace(/\\\n/gu, '')
-    .replace(/\\x([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}/gu, (written, short: string | undefined, long: string | undefined) => {
-      const code = Number.parseInt(short ?? long!, 16);
-      return code <= 0x10ffff ? String.fromCodePoint(code) : written;
-    })
-    .replace(/\\([^\\nrtbfv0xu'"`\n])/gu, '$1');
+  return (
+    text
+      .replace(/\\(?:\r\n|[\n\r\u2028\u2029])/gu, '')
+      .replace(/\\x([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}/gu, (written, short: string | undefined, long: string | undefined) => {
+        const code = Number.parseInt(short ?? long!, 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : written;
+      })
+      // Sloppy mode's octal escapes (`\154`), then an escaped plain character.
+      .replace(/\\([0-3][0-7]{0,2}|[4-7][0-7]?)/gu, (written, octal: string) => (octal === '0' ? written : String.fromCharCode(Number.parseInt(octal, 8))))
+      .replace(/\\([^\\nrtbfv0xu'"`\n])/gu, '$1')
+  );
 }
 
 /**
