@@ -122,6 +122,8 @@ interface Named {
   readonly runs?: boolean;
   /** How the shell that reads a script it runs or sources starts (its $0, whether bash reads it), where not by its #! line. */
   readonly invocation?: ScriptInvocation;
+  /** Named by a program's code: a module it loads (or a program it starts), where the main program is not this file. */
+  readonly loaded?: true;
   /** Where what it names runs, when a `cd` moved there (absolute, or relative to where the naming file's words are taken from). */
   readonly runsIn?: string;
   /** The interpreter's language, where the word is an interpreter's operand (`python3 tools/check.py`): read as its program code. */
@@ -440,6 +442,7 @@ function readFile(
   typescript?: TypescriptRun,
   runAs = file,
   invocation?: ScriptInvocation,
+  loaded = false,
 ): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
@@ -552,7 +555,13 @@ function readFile(
     // A settings file's environment blocks; program code is read by its own grammars (a `BASE_DIR = …` constant is no variable set).
     for (const { entry, index } of program ? [] : pathEntries(decoded, whereAt, unresolved))
       named.push({ name: entry, as: 'tree', by: whereAt(index, ''), runBy: "the tool puts it on PATH: every program in it runs in place of the user's own" });
-    return named;
+    // A module a program loads reaches the main program through any read of argv, the module cache or `require`'s own
+    // fields, and Perl's and Ruby's `$0` and FindBin: none is this file's place.
+    if (program && loaded)
+      for (const [index, line] of decoded.split('\n').entries())
+        if (LOADED_MAIN_PROGRAM.test(line))
+          unresolved.push(`${whereAt(index, '')}: a module another program loads names the program the interpreter was started on, which zotbox does not work out from here`);
+    return program ? named.map((each) => ({ ...each, loaded: true as const })) : named;
   }
   if (as === 'nix') {
     // What a shellHook runs, run in the directory of the .envrc (`source env.sh`, `sh ${./scripts}/init.sh`): as a script's words.
@@ -606,6 +615,9 @@ const MAIN_PROGRAM = [
   /\bsys\.argv\s*\[\s*0\s*\]|\b__main__\.__file__|\bmodules\s*\[\s*["']__main__["']\s*\]/u,
   /\b(?:dirname|catfile|catdir|abs_path|realpath|rel2abs|expand_path|join)\b[^;\n]*\$(?:0|PROGRAM_NAME)\b|["']\$(?:0|PROGRAM_NAME)\//u,
 ];
+
+/** In a module a program loads: argv in any spelling, the module cache, `require` or `module` read as a value, `$0`, FindBin. */
+const LOADED_MAIN_PROGRAM = /\bargv\b|\brequire\s*\.\s*cache\b|(?:=|\(|,)\s*require\s*(?![\s(.]|$)|\}\s*=\s*(?:require|module)\b|=\s*(?:require|module)\s*(?:;|$)|\$(?:0|PROGRAM_NAME)\b|\bFindBin\b/u;
 
 /**
  * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}`, sloppy mode's
@@ -697,6 +709,8 @@ interface Pending {
   readonly invocation?: ScriptInvocation;
   /** The name the tool runs it by, where that is not `file` (a file reached through a link): its $0. */
   readonly runAs?: string;
+  /** Named by a program's code (Named): the program the interpreter was started on is another file. */
+  readonly loaded?: true;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -835,7 +849,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       .flatMap((entry) => startupCompanions(entry).map((file) => ({ file, as: 'words' as const, base: path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 }))),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation, runAs } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation, runAs, loaded } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
     const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined ? '' : `${JSON.stringify(invocation)}:`}${runAs === undefined ? '' : `as ${runAs}:`}${pendingFile}`;
@@ -868,7 +882,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
     const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
-    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, runAs ?? (file === pendingFile ? undefined : pendingFile), invocation);
+    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, runAs ?? (file === pendingFile ? undefined : pendingFile), invocation, loaded === true);
     // A shell's startup file is read for what it sources only: its other words are commands the user runs by hand.
     const names = [...(startup === 'shell' ? [] : words), ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment))];
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
@@ -977,13 +991,14 @@ function followScript(target: string, named: Named, base: string, depth: number,
       ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
       ...(named.nodeBin === true || isNodeBinEntry(target) ? { nodeBin: true as const } : {}),
       ...(named.invocation === undefined ? {} : { invocation: named.invocation }),
+      ...(named.loaded === true ? { loaded: true as const } : {}),
     });
 }
 
 /** A file a script runs, or a startup file loads (read as words and by its language's directives, to the end of the chain). */
 function followLoaded(target: string, named: Named, base: string, depth: number, pending: Pending[]): void {
   if (named.startup === undefined) followScript(target, named, runsFrom(named, base), depth, pending);
-  else pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1, startup: named.startup });
+  else pending.push({ file: target, as: 'words', base, runBy: named.runBy, depth: depth + 1, startup: named.startup, ...(named.loaded === true ? { loaded: true as const } : {}) });
 }
 
 /** Where `file` canonically lies; itself where zotbox cannot resolve it (then read as named, as before). */
