@@ -899,7 +899,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       if (onPath !== undefined) {
         unresolved.push(...onPath.unresolved);
         for (const location of onPath.locations) setLocation(location);
-        for (const found of onPath.files) pending.push({ file: found, as: 'words', base, runBy: named.runBy, depth: depth + 1, ...inherited });
+        for (const found of onPath.files)
+          pending.push({ file: found, as: 'words', base, runBy: named.runBy, depth: depth + 1, ...inherited, ...(named.loaded === true ? { loaded: true as const } : {}) });
         if (onPath.consumed) continue;
       }
       // A directory on Python's path: the module entries of the names imported there (python-installed-names.ts).
@@ -958,6 +959,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
           // A program file a TypeScript runner's program imports is run by that runner too.
           ...(named.typescript !== undefined && PROGRAM_FILE.test(target) ? { typescript: named.typescript } : {}),
           ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
+          ...(named.loaded === true ? { loaded: true as const } : {}),
         });
     }
   }
