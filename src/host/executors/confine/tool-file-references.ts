@@ -611,7 +611,7 @@ function asUrlPaths(line: string): string[] {
  */
 const MAIN_PROGRAM = [
   /\brequire\s*\.\s*main\b(?!\s*[!=]==?\s*module\b)|\bmodule\s*\.\s*parent\b|\bprocess\s*\.\s*mainModule\b/u,
-  /\bprocess\.argv\s*(?:\[\s*1\s*\]|\.at\(\s*1\s*\)|\.slice\(\s*[01]\b)|\[[^\]=]*,[^\]=]*\]\s*=\s*process\.argv\b|\bcreateRequire\s*\(\s*process\.argv/u,
+  /\bprocess\.argv\s*(?:\[\s*1\s*\]|\.at\(\s*1\s*\)|\.slice\(\s*[01]\b)|\[[^\]=]*,[^\]=]*\]\s*=\s*process\.argv\s*(?:;|$|\.slice\(\s*[01]\b)|\bcreateRequire\s*\(\s*process\.argv/u,
   /\bsys\.argv\s*\[\s*0\s*\]|\b__main__\.__file__|\bmodules\s*\[\s*["']__main__["']\s*\]/u,
   /\b(?:dirname|catfile|catdir|abs_path|realpath|rel2abs|expand_path|join)\b[^;\n]*\$(?:0|PROGRAM_NAME)\b|["']\$(?:0|PROGRAM_NAME)\//u,
 ];
