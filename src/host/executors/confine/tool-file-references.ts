@@ -606,12 +606,11 @@ function asUrlPaths(line: string): string[] {
 /**
  * The program the interpreter was started on, named from a file that may be a module it loads (a path from it lies
  * beside that program, not this file): node's `require.main` (but `require.main === module`), `module.parent`,
- * `process.mainModule`, `process.argv[1]` in any spelling; Python's `sys.argv[0]` and `__main__`'s file; Perl's and
+ * `process.mainModule` (argv, in a module, refuses by LOADED_MAIN_PROGRAM; in the program itself it is its own); Python's `sys.argv[0]` and `__main__`'s file; Perl's and
  * Ruby's `$0` in a path call (Perl's FindBin in a module, .pm, as well).
  */
 const MAIN_PROGRAM = [
   /\brequire\s*\.\s*main\b(?!\s*[!=]==?\s*module\b)|\bmodule\s*\.\s*parent\b|\bprocess\s*\.\s*mainModule\b/u,
-  /\bprocess\.argv\s*(?:\[\s*1\s*\]|\.at\(\s*1\s*\)|\.slice\(\s*[01]\b)|\[[^\]=]*,[^\]=]*\]\s*=\s*process\.argv\s*(?:;|$|\.slice\(\s*[01]\b)|\bcreateRequire\s*\(\s*process\.argv/u,
   /\bsys\.argv\s*\[\s*0\s*\]|\b__main__\.__file__|\bmodules\s*\[\s*["']__main__["']\s*\]/u,
   /\b(?:dirname|catfile|catdir|abs_path|realpath|rel2abs|expand_path|join)\b[^;\n]*\$(?:0|PROGRAM_NAME)\b|["']\$(?:0|PROGRAM_NAME)\//u,
 ];
