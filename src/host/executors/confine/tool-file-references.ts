@@ -768,8 +768,6 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
       // A husky hook is a shell script run at the top of the repository (the directory that holds .husky).
       const as: Reading = isEnvrc ? 'direnv' : husky && !path.basename(file).startsWith('.') ? (readingOf(file, true) ?? 'words') : 'words';
       const runsIn = isEnvrc ? path.dirname(entry) : undefined;
-      // husky 9 runs each hook as `sh -e .husky/NAME` (its .husky/_/h), whatever the hook's #! line says.
-      const huskyHook = husky && as !== 'words' ? { invocation: { shell: 'sh' } } : {};
       pending.push({
         file,
         as,
@@ -779,7 +777,6 @@ function entryFiles(toolEntries: readonly string[], budget: { left: number }, un
         ...(runsIn !== undefined && runsIn !== path.dirname(file) ? { directory: runsIn } : {}),
         ...(startup === undefined ? {} : { startup }),
         ...(runAs === file ? {} : { runAs }),
-        ...huskyHook,
       });
     }
   }
