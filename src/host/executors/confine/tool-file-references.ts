@@ -482,11 +482,9 @@ function readFile(
     // A literal written absolute ("/plug.js") counts below the program's own directory as well: it is what a program
     // glues on a name it bound to that directory (`const here = __dirname; require(here + "/plug.js")`).
     // A program's text with its string escapes spelled out as JavaScript reads them (`"./li\x6et.mjs"`): read too.
-    const unescaped = program ? jsUnescaped(decoded) : decoded;
+    const unescapedLines = (program ? jsUnescaped(decoded) : decoded).split('\n');
     for (const [index, line] of decoded.split('\n').entries())
-      for (const word of program
-        ? [...new Set([line, unescaped.split('\n')[index] ?? '', ...asUrlPaths(line), ...asUrlPaths(unescaped.split('\n')[index] ?? '')].flatMap(lineWords))]
-        : lineWords(line))
+      for (const word of program ? [...new Set([line, unescapedLines[index] ?? '', ...asUrlPaths(line), ...asUrlPaths(unescapedLines[index] ?? '')].flatMap(lineWords))] : lineWords(line))
         for (const directory of climbs(word, index) ? [] : path.isAbsolute(word) ? ['', ...own] : directories)
           named.push({ name: path.join(directory, word), as: 'words', by: whereAt(index, ''), runBy });
     for (const { text: relative, line } of program ? programRelativeNames(decoded) : [])
