@@ -588,6 +588,9 @@ const DIRNAME = new RegExp(String.raw`^(dirname|basename|realpath(?:\s+-[a-zA-Z]
 /** A substitution that follows links: realpath, readlink -f, cd … && pwd. */
 const PHYSICAL = /(\$\(|`)\s*(?:builtin\s+)?(?:realpath|readlink|cd)\b/u;
 
+/** A PATH lookup of one bare NAME whose output is that program's path (see pathSubstitution). */
+const LOOKUP = /^(?:command\s+-v|which(?:\s+-a)?|type\s+-[pP])\s+([A-Za-z0-9_.+-]+)(?:\s+2>\s*\/dev\/null)?(?:\s*\|\s*head\s+-(?:n\s*)?1)?(?:\s*\|\|\s*echo\s+\1)?$/u;
+
 /** Whether `absolute` is the script's own file ($0's or BASH_SOURCE's) or a folder that holds it. */
 function onTheWayToScript(absolute: string, script: ScriptContext): boolean {
   const files = [
@@ -607,8 +610,10 @@ function onTheWayToScript(absolute: string, script: ScriptContext): boolean {
 function pathSubstitution(expansion: string, substitute: Substitute, script: ScriptContext): string | undefined {
   const inner = (/^\$\((.*)\)$/su.exec(expansion) ?? /^`(.*)`$/su.exec(expansion))?.[1]?.trim();
   if (inner === undefined) return undefined;
-  // `$(command -v NAME)`, `$(which NAME)`: the program NAME as PATH finds it, read as the bare name.
-  const lookup = /^(?:command\s+-v|which|type\s+-[pP])\s+([A-Za-z0-9_.+-]+)$/u.exec(inner);
+  // `$(command -v NAME)`, `$(which NAME)`: the program NAME as PATH finds it, read as the bare name. So are the usual
+  // dressings that keep it that name: errors dropped, the first of `which -a`, and `|| echo NAME` (NAME again, looked up
+  // when run).
+  const lookup = LOOKUP.exec(inner);
   if (lookup !== null) return lookup[1];
   const cd = CD_PWD.exec(inner);
   const other = cd === null ? DIRNAME.exec(inner) : null;

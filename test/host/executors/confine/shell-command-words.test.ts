@@ -361,6 +361,21 @@ test('values zotbox cannot spell out, run, refuse; a loop variable is its list; 
     [],
   );
   t.true(words('PY=$(command -v python3)\n"$PY" tools/check.py').includes('plain:python3 (runs)'));
+  for (const lookup of ['which -a python3 | head -n1', 'which -a python3 | head -1', 'command -v python3 2>/dev/null || echo python3', 'type -P python3']) {
+    t.deepEqual(
+      words(`PY=$(${lookup})\n"$PY" tools/check.py`).filter((w) => w.startsWith('unresolved')),
+      [],
+      lookup,
+    );
+  }
+  // Another name after `||`, or the lookup's output filtered otherwise, is no longer that one program.
+  for (const other of ['command -v python3 || echo tools/py', 'which -a python3 | tail -n1', 'which python3 | sed s/3/2/']) {
+    t.deepEqual(
+      words(`PY=$(${other})\n"$PY" tools/check.py`).filter((w) => w.startsWith('unresolved')),
+      ['unresolved:$PY'],
+      other,
+    );
+  }
 });
 
 test('BASH_ENV, ENV and BASH_FUNC_ values and a script-wide IFS of other characters refuse; IFS for one command does not', (t) => {
