@@ -276,7 +276,13 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     const target = command.slice(1).find((word) => !word.startsWith('-'));
     if (target === undefined) return moved.push({ text: '', anchor: 'home' });
     const resolved: CommandWord[] = [];
-    resolvePart(target, expansions, { shell: true, script: false, runs: false }, resolved);
+    for (const candidate of cdPathCandidates(target, script === undefined ? undefined : substitute)) {
+      if (candidate === undefined) {
+        out.push({ kind: 'unresolved', text: `cd ${unmark(target)}`, why: 'cd looks in the folders CDPATH lists first, and the script sets CDPATH to what zotbox cannot spell out' });
+        continue;
+      }
+      resolvePart(candidate, expansions, { shell: true, script: false, runs: false }, resolved);
+    }
     // An unresolved target is already reported as a word of the command (in a script, where a lone variable is not, here).
     for (const found of resolved) {
       if (found.kind === 'path') moved.push({ text: found.text, anchor: found.anchor });
@@ -322,6 +328,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
               text: word.slice(0, 60),
               why: `a new shell runs what it names or holds (a file it sources first, a function it is handed), with that shell's $0, which zotbox does not read`,
             });
+        // zsh's cdpath array is CDPATH by another name (cdPathCandidates reads CDPATH only).
+        const cdpath = words.find((word) => /^cdpath\+?=/u.test(word));
+        if (cdpath !== undefined) out.push({ kind: 'unresolved', text: cdpath.slice(0, 60), why: 'cd looks in the folders cdpath lists first, which zotbox does not follow' });
         // IFS set to other characters than blanks, in any spelling (`IFS=/`, `IFS+=/`, for one command, after `then`), or
         // to a value zotbox does not know (`read IFS`): unquoted values split where zotbox does not split them.
         const ifs = words.find((word) => /^IFS\+?=/u.test(word) && /[^ \t\n]/u.test(word.replace(/^IFS\+?=/u, '').replace(/[\uE000-\uEFFF]/gu, 'x')));
@@ -587,6 +596,18 @@ const DIRNAME = new RegExp(String.raw`^(dirname|basename|realpath(?:\s+-[a-zA-Z]
 
 /** A substitution that follows links: realpath, readlink -f, cd … && pwd. */
 const PHYSICAL = /(\$\(|`)\s*(?:builtin\s+)?(?:realpath|readlink|cd)\b/u;
+
+/**
+ * Where `cd TARGET` may go: bash, dash and zsh look for a relative TARGET that does not start with `.` or `..` in each
+ * folder CDPATH lists (an empty entry is the current one) before the current folder. CDPATH is the script's own value,
+ * else the user's environment's; undefined in the list when the script sets it to what zotbox cannot spell out.
+ */
+function cdPathCandidates(target: string, substitute: Substitute | undefined): (string | undefined)[] {
+  if (substitute === undefined || /^(?:\/|\.\.?(?:\/|$))/u.test(unmark(target))) return [target];
+  const listed = substitute('$CDPATH');
+  if (listed === undefined) return substitute('${CDPATH-}') === '' ? [target] : [target, undefined];
+  return [target, ...listed.split(':').map((entry) => (entry === '' ? target : `${entry.replace(/\/+$/u, '')}/${target}`))];
+}
 
 /** A PATH lookup of one bare NAME whose output is that program's path (see pathSubstitution). */
 const LOOKUP = /^(?:command\s+-v|which(?:\s+-a)?|type\s+-[pP])\s+([A-Za-z0-9_.+-]+)(?:\s+2>\s*\/dev\/null)?(?:\s*\|\s*head\s+-(?:n\s*)?1)?(?:\s*\|\|\s*echo\s+\1)?$/u;

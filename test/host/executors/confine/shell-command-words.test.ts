@@ -58,6 +58,31 @@ test('a cd to a directory the environment does not hold is unresolved: every rel
   t.deepEqual(words('cd tools && sh lint.sh'), ['plain:tools', 'plain:sh (runs)', 'plain:tools/sh (runs)', 'plain:lint.sh (runs)', 'plain:tools/lint.sh (runs)']);
 });
 
+test("cd looks in the folders CDPATH lists first: the script's own CDPATH, else the environment's; one zotbox cannot spell out refuses", (t) => {
+  // bash, dash and zsh: `cd lib` is vendor/lib when CDPATH=vendor and that folder exists, else ./lib.
+  t.deepEqual(
+    words('CDPATH=vendor\ncd lib && sh lint.sh').filter((word) => word.includes('lint.sh')),
+    ['plain:lint.sh (runs)', 'plain:lib/lint.sh (runs)', 'plain:vendor/lib/lint.sh (runs)'],
+  );
+  t.deepEqual(
+    words('cd lib && sh lint.sh', { CDPATH: ':/opt/tools' }).filter((word) => word.includes('lint.sh')),
+    ['plain:lint.sh (runs)', 'plain:lib/lint.sh (runs)', 'plain:/opt/tools/lib/lint.sh (runs)'],
+  );
+  // A target starting with / . or .. is not looked for in CDPATH.
+  t.deepEqual(
+    words('CDPATH=vendor\ncd ./lib && sh lint.sh').filter((word) => word.includes('lint.sh')),
+    ['plain:lint.sh (runs)', 'plain:lib/lint.sh (runs)'],
+  );
+  t.deepEqual(
+    words('read -r CDPATH < .cdpath\ncd lib && sh lint.sh').filter((word) => word.startsWith('unresolved')),
+    ['unresolved:cd lib'],
+  );
+  t.deepEqual(
+    words('cdpath=(vendor)\ncd lib && sh lint.sh').filter((word) => word.startsWith('unresolved')),
+    ['unresolved:cdpath='],
+  );
+});
+
 test('what is run or sourced is marked: a command, . FILE, an input redirection, an interpreter script; comments are not read', (t) => {
   t.deepEqual(words('. ./scripts/common'), ['plain:. (runs)', 'plain:./scripts/common (runs)']);
   t.deepEqual(words('sh <scripts/check.sh'), ['plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
