@@ -8,7 +8,7 @@
 export type ProgramLanguage = 'python' | 'node' | 'perl' | 'ruby';
 
 /** A quoted literal: its quote, its text, and whether the language expands values inside it. */
-interface Literal {
+export interface Literal {
   readonly start: number;
   readonly end: number;
   readonly text: string;
@@ -20,7 +20,7 @@ const PROGRAM_EXTENSION = /\.(sh|bash|zsh|ksh|py|pyw|pl|pm|rb|[cm]?[jt]s|php|lua
 const PATH_SHAPE = /^(?:~\/|\/|\.{1,2}\/)?[\w.@+-]+(?:\/[\w.@+-]*)*$/u;
 
 /** The quoted literals of `code`: "…", '…' and `…`, with Python's f"…", Perl's and Ruby's "…", and JS's `…${}` expanding. */
-function literalsOf(code: string, language: ProgramLanguage | undefined): Literal[] {
+export function literalsOf(code: string, language: ProgramLanguage | undefined): Literal[] {
   const literals: Literal[] = [];
   for (const match of code.matchAll(/(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/gu)) {
     const [whole, quote, text] = match as unknown as [string, string, string];
@@ -60,7 +60,7 @@ const RUNNERS: Readonly<Record<ProgramLanguage, RegExp>> = {
 };
 
 /** The argument text of a call at `from`: to its closing parenthesis (literals skipped), or to the statement's end. */
-function argumentAt(code: string, from: number, parenthesized: boolean, literals: readonly Literal[]): string {
+export function argumentAt(code: string, from: number, parenthesized: boolean, literals: readonly Literal[]): string {
   if (!parenthesized) return code.slice(from).split(/[;\n}]|\b(?:or|and|if|unless)\b/u)[0] ?? '';
   let depth = 1;
   for (let index = from; index < code.length; index++) {

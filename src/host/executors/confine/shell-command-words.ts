@@ -441,9 +441,14 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
             unmark(value).replace(/[\uE000-\uEFFF]/gu, (ch) => assignments.expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch),
             1,
           );
-  // A command substitution a script uses runs too: its words are the script's words.
+  // A command substitution a script uses runs too: its words are the script's words. So does one inside another
+  // expansion (`${X:-$(cmd)}`, `${X:=`cmd`}`, `$(( $(cmd) + 1 ))`), quoted or not (read either way).
   if (script !== undefined)
-    for (let i = 0; i < expansions.length && i < 256; i++) if (/^(\$\(|`)/u.test(expansions[i]!)) read(expansions[i]!.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
+    for (let i = 0; i < expansions.length && i < 256; i++) {
+      const expansion = expansions[i]!;
+      if (/^(\$\(|`)/u.test(expansion)) read(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
+      else for (const inner of commandSubstitutions(expansion)) read(inner, 1, textExpansions.has(i));
+    }
   const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? ''] : [word.text]), word]));
   return [...unique.values()];
 }

@@ -49,6 +49,7 @@ import { pathImportResolver } from './python-path-imports.js';
 import { scriptWords, shebangProgramOf } from './shell-command-words.js';
 import { lineWords, grammarNames, pathEntries, shellHooks, WORKSPACE_VARIABLES, workingDirectories } from './tool-file-line-words.js';
 import { toolKeyNames } from './tool-key-names.js';
+import { nodeComputedLoads } from './node-computed-loads.js';
 import { isProgramCode, programCodeNames } from './program-code-names.js';
 import type { DirectiveReading } from './direnv-stdlib.js';
 import { DIRENV, environmentFileNames } from './envrc-lines.js';
@@ -511,6 +512,13 @@ function readFile(
       for (const code of new Set([text, jsUnescaped(text)]))
         for (const { name, tree, index } of programCodeNames(file, code, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
           named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
+    // A load whose name the program computes: from the folder it starts in, any file; from nowhere written, any at all.
+    if (program && programFileLanguage(file, text) === 'node') {
+      const loads = nodeComputedLoads(jsUnescaped(text));
+      for (const { folder, line } of loads.folders)
+        named.push({ name: path.join(path.dirname(file), folder), as: 'tree', by: whereAt(line, ''), runBy: `${runBy}; the program loads a file it names in this folder` });
+      for (const { call, line } of loads.unknown) unresolved.push(whereAt(line, `: the program loads ${JSON.stringify(call)}, a name it computes, and zotbox cannot tell which file that is`));
+    }
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
     // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).
     const language = program ? (programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
@@ -617,14 +625,14 @@ const MAIN_PROGRAM = [
 const LOADED_MAIN_PROGRAM = /\bargv\b|\brequire\s*\.\s*cache\b|(?:=|\(|,)\s*require\s*(?![\s(.]|$)|\}\s*=\s*(?:require|module)\b|=\s*(?:require|module)\s*(?:;|$)|\$(?:0|PROGRAM_NAME)\b|\bFindBin\b/u;
 
 /**
- * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}`, sloppy mode's
+ * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}` (leading zeros unlimited), sloppy mode's
  * octal `\154`, a line continuation (after LF, CR LF, CR, U+2028 or U+2029), and an escape of a plain character (`\i`).
  */
 function jsUnescaped(text: string): string {
   return (
     text
       .replace(/\\(?:\r\n|[\n\r\u2028\u2029])/gu, '')
-      .replace(/\\x([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}/gu, (written, short: string | undefined, long: string | undefined) => {
+      .replace(/\\x([0-9A-Fa-f]{2})|\\u\{0*([0-9A-Fa-f]{1,6})\}/gu, (written, short: string | undefined, long: string | undefined) => {
         const code = Number.parseInt(short ?? long!, 16);
         return code <= 0x10ffff ? String.fromCodePoint(code) : written;
       })

@@ -58,6 +58,17 @@ test('a cd to a directory the environment does not hold is unresolved: every rel
   t.deepEqual(words('cd tools && sh lint.sh'), ['plain:tools', 'plain:sh (runs)', 'plain:tools/sh (runs)', 'plain:lint.sh (runs)', 'plain:tools/lint.sh (runs)']);
 });
 
+test('a command substitution inside another expansion runs: a default, an assigned default, an alternative, arithmetic', (t) => {
+  for (const text of [
+    'X="${Y:-$(sh tools/lint.sh)}"',
+    ': "${Y:=$(sh tools/lint.sh)}"',
+    'echo "${Y:+`sh tools/lint.sh`}"',
+    'echo $(( $(sh tools/lint.sh) + 1 ))',
+    'echo "${Y:-${Z:-$(sh tools/lint.sh)}}"',
+  ])
+    t.true(words(text).includes('plain:tools/lint.sh (runs)'), text);
+});
+
 test("cd looks in the folders CDPATH lists first: the script's own CDPATH, else the environment's; one zotbox cannot spell out refuses", (t) => {
   // bash, dash and zsh: `cd lib` is vendor/lib when CDPATH=vendor and that folder exists, else ./lib.
   t.deepEqual(

@@ -1,0 +1,41 @@
+// A JavaScript program's loads whose name it computes (node-computed-loads.ts): the folder a name starts in, or nothing
+// known at all. The expected folders and calls are written out by hand.
+import test from 'ava';
+import { nodeComputedLoads } from '../../../../src/host/executors/confine/node-computed-loads.js';
+
+const folders = (code: string) => nodeComputedLoads(code).folders.map((each) => each.folder);
+const unknown = (code: string) => nodeComputedLoads(code).unknown.map((each) => each.call);
+
+test("a name written out, or joined to the file's own folder from literals, is no computed load", (t) => {
+  for (const code of ['require("./lint.js")', "require('../x')", 'require(`./a.js`)', 'require(path.join(__dirname, "lint.js"))', 'import("./m.mjs")', 'require("node:fs")', 'require.resolve("./x")'])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});
+
+test('a computed name that starts in a folder written out reaches that folder', (t) => {
+  t.deepEqual(folders('const r = require(`./rules/${name}.js`);'), ['./rules/']);
+  t.deepEqual(folders('require("./" + String.fromCharCode(108) + "int.js")'), ['./']);
+  t.deepEqual(folders('require(`./${"l"}int.js`)'), ['./']);
+  t.deepEqual(folders('require(__dirname + "/rules/" + name)'), ['./rules/']);
+  t.deepEqual(folders('require(path.join(__dirname, "rules", name))'), ['./rules/']);
+  t.deepEqual(folders('import(`../plugins/${p}`)'), ['../plugins/']);
+});
+
+test('a name computed from its start is unknown: a variable, process.cwd(), a call, a list joined, a package prefix', (t) => {
+  for (const code of [
+    'require(name)',
+    'require(process.cwd() + "/tools/lint.js")',
+    'require(["./l", "int.js"].join(""))',
+    'require("sj.tnil/.".split("").reverse().join(""))',
+    'require(path.join(path.dirname(frames.pop()[1]), "lint.js"))',
+    'r.main.require(x)',
+    'module.require(`${root}/x.js`)',
+    'await import(spec)',
+    'require("lodash/" + x)',
+    'require("/" + x)',
+  ])
+    t.is(unknown(code).length, 1, code);
+});
+
+test('a call inside a string or a word that only ends in require is no load', (t) => {
+  t.deepEqual(nodeComputedLoads('console.log("require(x)"); myrequire(x); $require(y)'), { folders: [], unknown: [] });
+});
