@@ -18,7 +18,8 @@ const LITERAL = '\u0001';
 
 /** The computed loads of `code` (JavaScript, its escapes spelled out). */
 export function nodeComputedLoads(code: string): ComputedLoads {
-  const literals = literalsOf(code, 'node');
+  // In JavaScript only a template literal expands (`${…}`); literalsOf also marks Perl's `@name` in "…".
+  const literals = literalsOf(code, 'node').map((literal) => ({ ...literal, expands: code[literal.start] === '`' && literal.text.includes('${') }));
   const folders: { folder: string; line: number }[] = [];
   const unknown: { call: string; line: number }[] = [];
   for (const match of code.matchAll(LOAD)) {

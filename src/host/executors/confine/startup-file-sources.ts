@@ -199,11 +199,19 @@ const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
 /** Python's (gdb's, lldb's, pdb's), and every language's own way to change the working directory. */
 // Any `chdir` or `fchdir` name (`from os import chdir`, `o.chdir`, `posix.chdir`), and a debugger command run from its
 // Python (`gdb.execute("cd …")`, lldb's `HandleCommand`, `vim.command`), which may be a `cd`.
-const PYTHON_CHDIR = /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b/u;
+// Python reaches a function by a name it computes in more ways than zotbox can list (`getattr(os, "ch" + "dir")`,
+// `os.__dict__[…]`, `vars(os)[…]`, `globals()`, ctypes): each of those may be a chdir too.
+const PYTHON_CHDIR = /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b|\b(?:getattr|vars|globals|locals)\s*\(|__dict__|__builtins__|\bctypes\b|\boperator\s*\.\s*methodcaller\b/u;
 const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
-  vim: /^\s*:*\s*(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$)|\bchdir\s*\(/u,
+  // A cd in any place on a line (after a modifier as `silent`, a `|`, inside an autocmd or a string `exe` runs), a
+  // command run from a string or a function by its computed name (`exe`, `call(`, `funcref(`, `function(`), and
+  // `autochdir`, which moves to each file vim opens.
+  vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function)\s*\(|\b(?:autochdir|acd)\b/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
-  gdb: /^\s*cd(?:\s|$)/u,
+  // A cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it), and the commands that run a command
+  // gdb builds or names another way: `alias`, `eval` (a printf-built command), `with`, `pipe`/`|`, `frame`/`thread apply`
+  // and their short forms; `define`'s body lines are lines too.
+  gdb: /(?:^|[\s|;-])cd(?:\s|$)|^\s*(?:alias|eval|with|w|pipe|\||(?:frame|thread)\s+apply|faas|taas|tfaas)(?:\s|$)/u,
   lldb: /^\s*platform\s+settings\b.*\s-w\b/u,
   r: /\bsetwd\s*\(/u,
   octave: /(?:^|[\s;,])(?:cd|chdir)(?:\s*\(|\s+\S)/u,

@@ -7,7 +7,17 @@ const folders = (code: string) => nodeComputedLoads(code).folders.map((each) => 
 const unknown = (code: string) => nodeComputedLoads(code).unknown.map((each) => each.call);
 
 test("a name written out, or joined to the file's own folder from literals, is no computed load", (t) => {
-  for (const code of ['require("./lint.js")', "require('../x')", 'require(`./a.js`)', 'require(path.join(__dirname, "lint.js"))', 'import("./m.mjs")', 'require("node:fs")', 'require.resolve("./x")'])
+  for (const code of [
+    'require("./lint.js")',
+    "require('../x')",
+    'require(`./a.js`)',
+    'require(path.join(__dirname, "lint.js"))',
+    'import("./m.mjs")',
+    'require("node:fs")',
+    'require.resolve("./x")',
+    'require.resolve("@acme/utils")',
+    'require(`@scope/pkg`)',
+  ])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
 
