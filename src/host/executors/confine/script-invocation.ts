@@ -5,6 +5,7 @@
 // script's own folder is taken from how it is run, never from the file zotbox reads. Pure, no I/O.
 import path from 'node:path';
 import { type ScriptContext, shebangProgramOf } from './shell-command-words.js';
+import { ansiDecoded } from './shell-lexer.js';
 
 /** How a script a script runs or sources is read, where its own #! line does not decide. */
 export interface ScriptInvocation {
@@ -43,9 +44,16 @@ const DEFINES_FUNCTION = /(?:^|[\s;&|({=])(?:function\b|[^\s(){};&|=]+\s*\(\s*\)
  * `BASH_FUNC_f%%=`): a word `bash` after the #! line, `export` with any `-f`, allexport. Read loosely: a match only
  * makes the functions' $0 unknown.
  */
-const NEW_BASH = /\bbash\b|\$\{?(?:BASH|SHELL)\b|BASH_FUNC_|allexport|\bset\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*a|\bexport\b[^\n]*-[a-zA-Z]*f|(?:^|[;&|(){}]|\b(?:then|do|else)\b)\s*\$\{?\w/mu;
-/** A #! line with bash's -a (allexport). */
-const SHEBANG_ALLEXPORT = /^#![^\n]*\s-[a-zA-Z]*a/u;
+// A program word the shell computes (a variable, a pattern, a brace expansion: `$BASH`, `/bin/ba[s]h`, `{ba,}sh`,
+// `${X:-ba}sh`), at a command's start or after a word that runs the next one (exec, command, env...), may be bash too;
+// `[`, `[[` and `{` alone are the test command and a group.
+const NEW_BASH = new RegExp(
+  String.raw`\bbash\b|\$\{?(?:BASH|SHELL)\b|BASH_FUNC_|allexport|\bset\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*a|\bexport\b[^\n]*-[a-zA-Z]*f|` +
+    String.raw`(?:^|[;&|(){}]|\b(?:then|do|else|exec|command|builtin|env|nohup|nice|time|timeout|xargs|setsid|stdbuf|flock)\b)\s*(?!\[\[?(?:\s|$)|\{(?:\s|$))[^\s;&|()<>]*[$[?*{\x60]`,
+  'mu',
+);
+/** A #! line with bash's -a or -o allexport (`#!/usr/bin/env -S bash -o allexport`). */
+const SHEBANG_ALLEXPORT = /^#![^\n]*(?:\s-[a-zA-Z]*a|allexport)/u;
 /** $0 set by the script (`BASH_ARGV0=x` in bash 5, `0=x` in zsh): not the file it was started on. */
 const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 
@@ -70,9 +78,9 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   // Its #! line's program (`#!/bin/bash`, `#!/usr/bin/env zsh`); git runs a hook with none through sh.
   const shell = invocation.shell ?? shebangProgramOf(text) ?? 'sh';
   // The text after its #! line (`#!/usr/bin/env bash` names no new bash), as the shell joins its words: quotes and
-  // backslashes gone (`ba""sh`, `ex''port`), comments too.
-  const body = text
-    .replace(/^#![^\n]*/u, '')
+  // backslashes gone (`ba""sh`, `ex''port`), a line continuation joined, `$'…'` decoded (`b$'\x61'sh`), comments gone.
+  const body = ansiDecoded(text.replace(/^#![^\n]*/u, ''))
+    .replace(/\\\n/gu, '')
     .replace(/^\s*#.*$/gmu, '')
     .replace(/["'\\]/gu, '');
   const newBash = invocation.newBash === true || NEW_BASH.test(body) || SHEBANG_ALLEXPORT.test(text);
@@ -93,7 +101,8 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
     ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
     shell,
     ...(newBash ? { newBash: true as const } : {}),
-    ...(DEFINES_FUNCTION.test(text) ? { functions: true as const } : {}),
+    // Its own functions, or its sourcer's, which it hands on to what it sources in turn.
+    ...(DEFINES_FUNCTION.test(text) || invocation.sourcerFunctions === true ? { functions: true as const } : {}),
     ...handsOn,
   };
 }

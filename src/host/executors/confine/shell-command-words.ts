@@ -11,6 +11,7 @@ import { scriptPathTracker } from './python-script-path.js';
 import { programsOnScriptPath } from './script-path-programs.js';
 import { namesRun, programsOnUserPath } from './user-path-programs.js';
 import { ASSIGNMENT, commandReading, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
+import { evaluatedUses } from './shell-evaluated-values.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -305,6 +306,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     const first = expansions.length;
     const commands = lexShell(text, expansions, inText ? textSubstitute : substitute, notes);
     if (inText) for (let index = first; index < expansions.length; index++) textExpansions.add(index);
+    // `${IFS:=/}` and `${IFS=/}` set IFS where they are expanded (spelled out by then, so read in the text).
+    if (script !== undefined && /\$\{IFS:?=/u.test(text))
+      out.push({ kind: 'unresolved', text: '${IFS:=…}', why: 'the script splits its unquoted values at other characters than blanks, which zotbox does not follow' });
     if (notes.unclosed && script !== undefined)
       out.push({ kind: 'unresolved', text: text.length > 60 ? `${text.slice(0, 57)}...` : text, why: 'a quote is never closed, so zotbox cannot tell where its words end' });
     for (const command of commands) {
@@ -335,6 +339,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         // to a value zotbox does not know (`read IFS`): unquoted values split where zotbox does not split them.
         const ifs = words.find((word) => /^IFS\+?=/u.test(word) && /[^ \t\n]/u.test(word.replace(/^IFS\+?=/u, '').replace(/[\uE000-\uEFFF]/gu, 'x')));
         const readsIfs = words.includes('IFS') && words.some((word) => ['read', 'mapfile', 'readarray', 'printf', 'declare', 'typeset', 'local', 'export'].includes(word));
+        // A nameref (`declare -n R=IFS`) makes an assignment to one name set another: zotbox follows no value through it.
+        if (['declare', 'typeset', 'local'].includes(words[at] ?? '') && words.slice(at + 1).some((word) => /^-[a-zA-Z]*n/u.test(word)))
+          out.push({ kind: 'unresolved', text: words.slice(at, at + 3).join(' '), why: 'a nameref makes an assignment to one name set another, which zotbox does not follow' });
         if (ifs !== undefined || readsIfs)
           out.push({ kind: 'unresolved', text: ifs ?? 'IFS', why: 'the script splits its unquoted values at other characters than blanks, which zotbox does not follow' });
       }
@@ -431,6 +438,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     ).flat())
       if (word !== CASE_PATTERN) parts(word, false);
   } else read(value, 0);
+  // A value bash evaluates where it is used (arithmetic, `${X@P}`, PS4, `${!X}`): refused where the script may have
+  // set it to code, however it did (shell-evaluated-values.ts).
+  if (script !== undefined && assignments !== undefined && mode === 'shell') for (const use of evaluatedUses(value, assignments)) out.push({ kind: 'unresolved', text: use.text, why: use.why });
   // A value holding quoted shell code (`PS4='+$(sh x.sh)'`, `X='a[$(sh x.sh)]'`): bash runs it in more ways than
   // eval (a trace prompt, arithmetic, `${X@P}`): read as this shell's own code.
   if (script !== undefined && assignments !== undefined)

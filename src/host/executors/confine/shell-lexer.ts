@@ -239,6 +239,21 @@ function hereDocumentBodies(text: string, at: number, pending: PendingDocument[]
 }
 
 /** The text of a $'...' string from `start` (after the quote), escapes spelled out; `end` is the closing quote's index. */
+/** `text` with each `$'…'` string replaced by what bash makes of it (`b$'\x61'sh` is `bash`). */
+export function ansiDecoded(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '$' && text[i + 1] === "'") {
+      const quoted = ansiQuoted(text, i + 2);
+      out += quoted.value;
+      i = quoted.end;
+      continue;
+    }
+    out += text[i]!;
+  }
+  return out;
+}
+
 function ansiQuoted(text: string, start: number): { value: string; end: number } {
   const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\u0007', b: '\b', e: '\u001b', E: '\u001b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
   let value = '';

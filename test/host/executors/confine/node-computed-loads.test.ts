@@ -28,6 +28,8 @@ test('a computed name that starts in a folder written out reaches that folder', 
   t.deepEqual(folders('require(__dirname + "/rules/" + name)'), ['./rules/']);
   t.deepEqual(folders('require(path.join(__dirname, "rules", name))'), ['./rules/']);
   t.deepEqual(folders('import(`../plugins/${p}`)'), ['../plugins/']);
+  t.deepEqual(folders('const here = __dirname;\nrequire(here + "/rules/" + name);'), ['./rules/']);
+  t.deepEqual(folders('require(path.dirname(__filename) + "/rules/" + name)'), ['./rules/']);
 });
 
 test('a name computed from its start is unknown: a variable, process.cwd(), a call, a list joined, a package prefix', (t) => {
@@ -42,6 +44,8 @@ test('a name computed from its start is unknown: a variable, process.cwd(), a ca
     'await import(spec)',
     'require("lodash/" + x)',
     'require("/" + x)',
+    'let here = __dirname;\nhere = process.cwd();\nrequire(here + "/rules/" + name);',
+    'const root = path.resolve(__dirname, "..");\nrequire(root + "/x/" + name);',
   ])
     t.is(unknown(code).length, 1, code);
 });

@@ -161,4 +161,22 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.is(scriptShell('x=1\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, withFunctions)!).handsOnFunctions, undefined);
   // $0 set by the script: not the file.
   t.deepEqual(scriptShell('#!/bin/bash\nBASH_ARGV0=tools/x\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
+  // Handed on through a file that only sources another: two levels down, the file that hands them to a new bash refuses.
+  const middle = scriptShell('. lib2.sh\n', '/ws/h/lib1.sh', '/ws/h/lib1.sh', invocationOf({ runner: '.' }, withFunctions)!);
+  t.is(scriptShell('export -f f\nbash -c f\n', '/ws/h/lib2.sh', '/ws/h/lib2.sh', invocationOf({ runner: '.' }, middle)!).handsOnFunctions, true);
+});
+
+test("the ways to a new bash and to an export, spelled as the shell reads them: continuations, $'…', patterns, defaults, the #! line", (t) => {
+  for (const text of [
+    'f() { x; }\nex\\\nport -f f\nba\\\nsh -c f\n',
+    "f() { x; }\ndeclare -$'fx' f\n",
+    "f() { x; }\nb$'\\x61'sh -c f x\n",
+    'f() { x; }\n/bin/ba[s]h -c f x\n',
+    'f() { x; }\n{ba,}sh -c f x\n',
+    'f() { x; }\nexec ${X:-ba}sh -c f x\n',
+  ])
+    t.deepEqual(scriptShell(`#!/bin/bash\n${text}`, '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true }, text);
+  t.deepEqual(scriptShell('#!/usr/bin/env -S bash -o allexport\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
+  // The test command and a group are no computed program.
+  t.is(scriptShell('#!/bin/sh\nf() { x; }\nif [ -f a ]; then { f; }; fi\n[[ -n $X ]] && f\n', '/ws/h/x', '/ws/h/x', {}).opaque, undefined);
 });

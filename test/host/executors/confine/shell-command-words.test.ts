@@ -416,6 +416,10 @@ test('values zotbox cannot spell out, run, refuse; a loop variable is its list; 
 
 test('BASH_ENV, ENV and BASH_FUNC_ values and a script-wide IFS of other characters refuse; IFS for one command does not', (t) => {
   const refused = (text: string) => words(text).filter((w) => w.startsWith('unresolved'));
+  // IFS set through a default or a nameref; a nameref to any name.
+  t.true(refused('unset IFS\n: "${IFS:=/}"\nX=sh/tools\n$X/lint.sh').length > 0);
+  t.true(refused('declare -n R=IFS\nR=/\nX=sh/tools\n$X/lint.sh').length > 0);
+  t.true(refused('local -n ref=target').length > 0);
   t.is(refused('export BASH_ENV=tools/env.sh\nbash x.sh').length, 1);
   t.is(refused('ENV=tools/env.sh sh -i').length, 1);
   t.is(refused("env 'BASH_FUNC_f%%=() { true; }' bash -c f").length, 1);

@@ -1,0 +1,51 @@
+// Values bash evaluates where they are used (shell-evaluated-values.ts), read through a whole script as the aftercare
+// reads a hook (scriptWords): a use of a value the script may have set to code is unresolved; ordinary counting is not.
+// The expected outcomes are written out by hand.
+import test from 'ava';
+import { scriptWords } from '../../../../src/host/executors/confine/shell-command-words.js';
+import { evaluatedUses } from '../../../../src/host/executors/confine/shell-evaluated-values.js';
+
+const refused = (text: string) =>
+  scriptWords(text, { scriptDirectory: '/ws/.githooks', workingDirectory: '/ws', environment: { HOME: '/home/u' } })
+    .filter((word) => word.kind === 'unresolved')
+    .map((word) => word.text);
+
+test('a value read or computed, then prompt-expanded, traced by PS4, or named indirectly, is unresolved', (t) => {
+  for (const text of [
+    'read -r X <<< \'$(sh tools/lint.sh)\'\necho "${X@P}"',
+    'read -r X <<\'EOF\'\n$(sh tools/lint.sh)\nEOF\necho "${X@P}"',
+    "printf -v X '%s(sh tools/lint.sh)' '$'\necho \"${X@P}\"",
+    'X=a\nX+=\'$(sh tools/lint.sh)\'\necho "${X@P}"',
+    'read -r PS4 < .trace\nset -x\ntrue',
+    'X=$(cat .name)\necho "${!X}"',
+  ])
+    t.true(refused(text).length > 0, text);
+});
+
+test('arithmetic on a value the script may have set to code is unresolved, in every arithmetic place', (t) => {
+  for (const use of ['(( X ))', 'echo $(( X + 1 ))', 'let Y=X+1', '[[ $X -gt 0 ]]', 'echo "${a[$X]}"', 'a[$X]=1', 'echo "${s:X:1}"']) {
+    const text = `X=$(cat .count)\n${use}`;
+    t.true(refused(text).length > 0, text);
+  }
+  // Through another name: Y's value is the name X, whose value is evaluated in turn.
+  t.true(refused('read -r X < f\nY=X\n(( Y ))').length > 0);
+});
+
+test('counting stays ordinary: numbers, counts, lengths, arithmetic of those, the environment, an associative key', (t) => {
+  for (const text of [
+    'n=$(git diff --cached --name-only | wc -l)\nif (( n > 0 )); then echo many; fi',
+    'n=$(grep -c TODO src/a.c)\n[[ $n -gt 3 ]] && exit 1',
+    'count=0\ncount=$((count + 1))\necho "$(( count * 2 ))"',
+    'n=${#files[@]}\n(( n == 0 )) && exit 0',
+    '(( JOBS > 1 ))',
+    'PS4="+ ${BASH_SOURCE}:${LINENO}: "\nset -x',
+    'branch=$(git rev-parse --abbrev-ref HEAD)\n[[ "$branch" == main ]] && exit 1',
+  ])
+    t.deepEqual(refused(text), [], text);
+});
+
+test("an associative array's key is a string, not arithmetic; an indexed array's is", (t) => {
+  const f = { values: new Map(), unknown: new Set(['f']), expansions: [] };
+  t.deepEqual(evaluatedUses('declare -A seen\necho "${seen[$f]}"', f), []);
+  t.is(evaluatedUses('declare -a seen\necho "${seen[$f]}"', f).length, 1);
+});
