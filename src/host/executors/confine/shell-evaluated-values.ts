@@ -46,7 +46,7 @@ export function evaluatedUses(text: string, set: ScriptValues): EvaluatedUse[] {
         });
   };
   for (const pattern of ARITHMETIC) for (const match of code.matchAll(pattern)) arithmetic(match[1] ?? '', match[0].trim());
-  for (const [test, body] of code.matchAll(COMPARISON)) for (const compared of body!.matchAll(COMPARED)) arithmetic(`${compared[1]} ${compared[2]}`, test);
+  for (const [test, body] of code.matchAll(COMPARISON)) for (const compared of body!.matchAll(COMPARED)) arithmetic(`${compared[1] ?? ''} ${compared[2] ?? ''}`, test);
   const expanded = (name: string, use: string, how: string) => {
     if (!harmless(name, set, new Set())) uses.push({ text: use.slice(0, 60), why: `bash ${how} the value of ${name}, and the script sets ${name} to what zotbox cannot spell out` });
   };
