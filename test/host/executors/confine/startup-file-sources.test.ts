@@ -66,6 +66,21 @@ test('ghci: :load, :add and :reload compile a module and what it imports from th
   names: [],
   unresolved: 4,
 });
+test(
+  'gdb: a cd anywhere on a line, a command built or named another way (alias, eval, with, pipe, apply), and Python reaching chdir by a computed name: each unresolved',
+  reads,
+  'gdb',
+  'alias mycd = cd\nmycd x\neval "c%c x", 100\nwith print pretty -- cd x\npipe cd x | cat\nthread apply all p 1\npython getattr(os, "ch" + "dir")("x")\npython os.__dict__["chdir"]("x")\npython vars(os)["chdir"]("x")\nset pagination off\necho cdrom\nsource lint.gdb\n',
+  // Eight: `mycd x` itself is no cd word (its alias line is refused); `set` and `echo cdrom` are ordinary.
+  { names: ['lint.gdb gdb'], unresolved: 8 },
+);
+test(
+  'vim: a cd anywhere on a line (after a modifier, a |), exe, call(), funcref() and autochdir: each unresolved',
+  reads,
+  'vim',
+  'silent cd x\nnoautocmd lcd x\nset nocp | cd x\nexe "cd x"\ncall call("ch" . "dir", ["x"])\nlet F = funcref("chdir")\nset autochdir\nset shiftwidth=2\nsource lint.vim\n',
+  { names: ['lint.vim vim'], unresolved: 7 },
+);
 test('lldb: command source with an upper-case option', reads, 'lldb', 'command source -C true tools/lldb.cmds\n', { names: ['tools/lldb.cmds lldb'], unresolved: 0 });
 test('R: source(x, chdir = TRUE) runs x from its own directory: unresolved', reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
 test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
