@@ -30,8 +30,11 @@ const COMPARED = /(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)/gu;
 const COUNTS = /^\$\((?:[^()]*\|\s*)?(?:wc(?:\s+-[lcmw]+)*(?:\s+[^|;&]*)?|grep\s+(?:-\w*c\w*|--count)\b[^|;&]*|git\s+rev-list\s+--count\b[^|;&]*)\s*\)$/u;
 
 /** The uses in `text` (a whole script) of a value bash evaluates that the script may have set to code. */
-export function evaluatedUses(text: string, set: ScriptValues): EvaluatedUse[] {
+export function evaluatedUses(text: string, values: ScriptValues): EvaluatedUse[] {
   const code = text.replace(/^\s*#.*$/gmu, '');
+  // An array's elements (`a=('$(…)' b)`) are not among the values read: any array the script sets is unknown.
+  const arrays = [...code.matchAll(/(?:^|[\s;&|({])([A-Za-z_]\w*)\+?=\(/gmu)].map((match) => match[1]!);
+  const set = { ...values, unknown: new Set([...values.unknown, ...arrays]) };
   const uses: EvaluatedUse[] = [];
   // An associative array's subscript is a string, expanded once: no arithmetic.
   const associative = new Set([...code.matchAll(/\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*A\w*\s+(\w+)/gu)].map((match) => match[1]!));

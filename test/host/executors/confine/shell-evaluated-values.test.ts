@@ -18,6 +18,7 @@ test('a value read or computed, then prompt-expanded, traced by PS4, or named in
     'X=a\nX+=\'$(sh tools/lint.sh)\'\necho "${X@P}"',
     'read -r PS4 < .trace\nset -x\ntrue',
     'X=$(cat .name)\necho "${!X}"',
+    'a=(\'$(sh tools/lint.sh)\')\necho "${a[0]@P}"',
   ])
     t.true(refused(text).length > 0, text);
 });
