@@ -208,10 +208,11 @@ const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // `autochdir`, which moves to each file vim opens.
   vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function)\s*\(|\b(?:autochdir|acd)\b/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
-  // A cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it), and the commands that run a command
+  // A cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it, in `interpreter-exec console "cd x"`,
+  // MI's `-environment-cd`), and the commands that run a command
   // gdb builds or names another way: `alias`, `eval` (a printf-built command), `with`, `pipe`/`|`, `frame`/`thread apply`
   // and their short forms; `define`'s body lines are lines too.
-  gdb: /(?:^|[\s|;-])cd(?:\s|$)|^\s*(?:alias|eval|with|w|pipe|\||(?:frame|thread)\s+apply|faas|taas|tfaas)(?:\s|$)/u,
+  gdb: /(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:alias|eval|with|w|pipe|\||(?:frame|thread)\s+apply|faas|taas|tfaas)(?:\s|$)/u,
   lldb: /^\s*platform\s+settings\b.*\s-w\b/u,
   r: /\bsetwd\s*\(/u,
   octave: /(?:^|[\s;,])(?:cd|chdir)(?:\s*\(|\s+\S)/u,

@@ -70,9 +70,9 @@ test(
   'gdb: a cd anywhere on a line, a command built or named another way (alias, eval, with, pipe, apply), and Python reaching chdir by a computed name: each unresolved',
   reads,
   'gdb',
-  'alias mycd = cd\nmycd x\neval "c%c x", 100\nwith print pretty -- cd x\npipe cd x | cat\nthread apply all p 1\npython getattr(os, "ch" + "dir")("x")\npython os.__dict__["chdir"]("x")\npython vars(os)["chdir"]("x")\nset pagination off\necho cdrom\nsource lint.gdb\n',
-  // Eight: `mycd x` itself is no cd word (its alias line is refused); `set` and `echo cdrom` are ordinary.
-  { names: ['lint.gdb gdb'], unresolved: 8 },
+  'alias mycd = cd\nmycd x\neval "c%c x", 100\nwith print pretty -- cd x\npipe cd x | cat\nthread apply all p 1\npython getattr(os, "ch" + "dir")("x")\npython os.__dict__["chdir"]("x")\npython vars(os)["chdir"]("x")\ninterpreter-exec console "cd x"\ninterpreter-exec mi "-environment-cd x"\nset pagination off\necho cdrom\nsource lint.gdb\n',
+  // Ten: `mycd x` itself is no cd word (its alias line is refused); `set` and `echo cdrom` are ordinary.
+  { names: ['lint.gdb gdb'], unresolved: 10 },
 );
 test(
   'vim: a cd anywhere on a line (after a modifier, a |), exe, call(), funcref() and autochdir: each unresolved',
