@@ -10,8 +10,29 @@ export interface ComputedLoads {
   readonly unknown: readonly { readonly call: string; readonly line: number }[];
 }
 
-/** require(…), require.resolve(…), import(…), and a method require (`module.require`, `r.main.require`). */
-const LOAD = /(?<![\w$])(?:require(?:\s*\.\s*resolve)?|import)\s*\(/gu;
+/**
+ * The calls that load or run a file by the name they are given: require(…), require.resolve(…), import(…), a method
+ * require (`module.require`, `r.main.require`), child_process's fork(…), a Worker (`new Worker(x)`, `new (…Worker)(x)`),
+ * and a name bound to require or to createRequire(…) (`const r = require;`, `const req = createRequire(import.meta.url);`).
+ */
+function loadCalls(code: string): RegExp {
+  const aliases = [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:require|(?:[\w$.]+\s*\.\s*)?createRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\))\s*(?:;|$)/gmu)].map((match) =>
+    match[1]!.replace(/\$/gu, '\\$'),
+  );
+  return new RegExp(
+    String.raw`(?<![\w$])(?:require(?:\s*\.\s*resolve)?|import|fork|Worker\s*\)?|createRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\)${aliases.map((alias) => `|${alias}`).join('')})\s*\(`,
+    'gu',
+  );
+}
+
+/**
+ * What runs code by a name or a text the program computes, outside those calls: require or a module's loader used as
+ * a value (`Reflect.apply(require, …)`, `require.call`, `module.constructor._load`, `Module._load`,
+ * `require.extensions`, an object's `require:` key excepted), createRequire's require kept where zotbox does not follow it, eval, Function, node:vm,
+ * process.dlopen. Read on the code with comments and string contents blanked.
+ */
+const RUNS_COMPUTED =
+  /(?<![\w$.]|\btypeof\s|\b(?:const|let|var)\s+)require\b(?!\s*(?:\(|:|\.\s*(?:resolve|main|cache)\b))|\b_load\b|\bmodule\s*\.\s*constructor\b|\bModule\s*\.\s*(?:prototype|_\w+)|(?<![\w$.])eval\s*\(|\bFunction\s*\(|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b/gu;
 /** The file's own folder as node spells it. */
 const OWN_FOLDER = String.raw`\b__dirname\b|\bimport\s*\.\s*meta\s*\.\s*dirname\b|\bpath\s*\.\s*dirname\s*\(\s*__filename\s*\)`;
 /** A name bound once, for good, to the file's own folder (`const here = __dirname;`). */
@@ -34,7 +55,9 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   const folders: { folder: string; line: number }[] = [];
   const unknown: { call: string; line: number }[] = [];
   const own = ownParts(code);
-  for (const match of code.matchAll(LOAD)) {
+  const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
+  for (const match of codeOnly(code, literals).matchAll(RUNS_COMPUTED)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  for (const match of code.matchAll(loadCalls(code))) {
     if (literals.some((literal) => match.index > literal.start && match.index < literal.end)) continue;
     const from = match.index + match[0].length;
     const argument = argumentAt(code, from, true, literals);
@@ -42,12 +65,37 @@ export function nodeComputedLoads(code: string): ComputedLoads {
     const shape = shapeOf(code, from, from + argument.length, inside);
     // Only literals that expand nothing, joined to the file's own folder: read as the program's literal names already.
     if (!inside.some((literal) => literal.expands) && shape.replaceAll(LITERAL, '').replace(own.parts, '') === '') continue;
-    const line = code.slice(0, match.index).split('\n').length - 1;
+    // A loop's variable over a list of literals, or a name bound once to one: the literals are read as names already.
+    if (literalBound(code, argument.trim(), literals)) continue;
+    const line = lineOf(match.index);
     const folder = leadingFolder(code, from, inside[0], own);
     if (folder !== undefined) folders.push({ folder, line });
     else unknown.push({ call: code.slice(match.index, from + argument.length + 1).slice(0, 60), line });
   }
   return { folders, unknown };
+}
+
+/** `code` with its comments and its string literals' contents blanked (so a word in a message is no call). */
+function codeOnly(code: string, literals: readonly Literal[]): string {
+  let out = code;
+  for (const literal of literals) out = out.slice(0, literal.start + 1) + ' '.repeat(Math.max(0, literal.end - literal.start - 2)) + out.slice(literal.end - 1);
+  return out.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//gu, (comment) => comment.replace(/[^\n]/gu, ' '));
+}
+
+/** Whether `name` is only ever a loop's variable over a list of plain literals, or bound once to a plain literal. */
+function literalBound(code: string, name: string, literals: readonly Literal[]): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/u.test(name)) return false;
+  const word = name.replace(/\$/gu, '\\$');
+  const plain = String.raw`(?:"[^"\\\n]*"|'[^'\\\n]*'|\x60[^\x60\\\n$]*\x60)`;
+  const bindings = [
+    ...codeOnly(code, literals).matchAll(
+      new RegExp(String.raw`(?<![\w$.])${word}\s*(?:[-+*/]?=(?!=)|\+\+|--)|\b(?:const|let|var)\s+${word}\b|\bfunction\b[^(]*\([^)]*(?<![\w$])${word}(?![\w$])`, 'gu'),
+    ),
+  ];
+  if (bindings.length !== 1) return false;
+  return new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[\s*${plain}(?:\s*,\s*${plain})*\s*,?\s*\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*${plain}\s*(?:;|$)`, 'mu').test(
+    code,
+  );
 }
 
 /** The argument's text with each literal one mark. */

@@ -49,6 +49,10 @@ const DEFINES_FUNCTION = /(?:^|[\s;&|({=])(?:function\b|[^\s(){};&|=]+\s*\(\s*\)
 // `[`, `[[` and `{` alone are the test command and a group.
 const NEW_BASH = new RegExp(
   String.raw`\bbash\b|\$\{?(?:BASH|SHELL)\b|BASH_FUNC_|allexport|\bset\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*a|\bexport\b[^\n]*-[a-zA-Z]*f|` +
+    // `set` with an operand it computes (`set -$X`, `set -o all${Y}export`) may turn allexport on; the running shell's
+    // own program (/proc/self/exe, /proc/$$/exe) is bash; script, su, runuser, flock, parallel, tmux and screen run a
+    // command line with the user's $SHELL, bash for most.
+    String.raw`\bset\s[^\n;&|]*\$|\/proc\/[^\s/]+\/exe\b|(?:^|[;&|(){}!]|\b(?:then|do|else|exec|command|env|nohup|nice|time|timeout|xargs)\b)\s*(?:script|su|runuser|flock|parallel|tmux|screen)(?=\s|$)|` +
     String.raw`(?:^|[;&|(){}]|\b(?:then|do|else|exec|command|builtin|env|nohup|nice|time|timeout|xargs|setsid|stdbuf|flock)\b)\s*(?!\[\[?(?:\s|$)|\{(?:\s|$))[^\s;&|()<>]*[$[?*{\x60]`,
   'mu',
 );

@@ -199,14 +199,16 @@ const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
 /** Python's (gdb's, lldb's, pdb's), and every language's own way to change the working directory. */
 // Any `chdir` or `fchdir` name (`from os import chdir`, `o.chdir`, `posix.chdir`), and a debugger command run from its
 // Python (`gdb.execute("cd …")`, lldb's `HandleCommand`, `vim.command`), which may be a `cd`.
-// Python reaches a function by a name it computes in more ways than zotbox can list (`getattr(os, "ch" + "dir")`,
-// `os.__dict__[…]`, `vars(os)[…]`, `globals()`, ctypes): each of those may be a chdir too.
-const PYTHON_CHDIR = /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b|\b(?:getattr|vars|globals|locals)\s*\(|__dict__|__builtins__|\bctypes\b|\boperator\s*\.\s*methodcaller\b/u;
+// Python reaches a function by a name it computes (`getattr(os, "ch" + "dir")`, `os.__getattribute__(…)`,
+// `os.__dict__[…]`, `vars(os)[…]`, `globals()`, `sys.modules[…]`, ctypes, operator's getters): each may be a chdir too.
+const PYTHON_CHDIR =
+  /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b|\b(?:getattr|vars|globals|locals)\s*\(|__dict__|__builtins__|__getattribute__|__getattr__|\bctypes\b|\boperator\s*\.\s*(?:methodcaller|attrgetter)\b|\bsys\s*\.\s*modules\b/u;
 const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // A cd in any place on a line (after a modifier as `silent`, a `|`, inside an autocmd or a string `exe` runs), a
-  // command run from a string or a function by its computed name (`exe`, `call(`, `funcref(`, `function(`), and
+  // command run from a string or a function by its computed name (`exe`, and the functions that run a string, keys or
+  // a function by name: `call(`, `funcref(`, `eval(`, `execute(`, `feedkeys(`, `luaeval(`…), and
   // `autochdir`, which moves to each file vim opens.
-  vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function)\s*\(|\b(?:autochdir|acd)\b/u,
+  vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function|eval|execute|win_execute|feedkeys|timer_start|luaeval|py3?eval|pyxeval|rubyeval|perleval|libcall(?:nr)?)\s*\(|\b(?:autochdir|acd)\b/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
   // A cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it, in `interpreter-exec console "cd x"`,
   // MI's `-environment-cd`), and the commands that run a command
@@ -348,6 +350,9 @@ export interface StartupNamed {
 }
 
 /** What the startup file `file` (read as `language`) loads, for tool-file-references.ts; what it cannot read, unresolved. */
+/** The startup language whose rules a program file the tool runs in its own process is read by. */
+const IN_PROCESS: Partial<Readonly<Record<string, StartupLanguage>>> = { python: 'pdb', ruby: 'ruby' };
+
 export function startupNamed(file: string, language: StartupLanguage, runBy: string, unresolved: string[], environment: Readonly<Record<string, string | undefined>>): StartupNamed[] {
   const text = readSmallFile(file);
   // Not there, unreadable or too large: readFile, which read it first, reported it.
@@ -358,10 +363,13 @@ export function startupNamed(file: string, language: StartupLanguage, runBy: str
     return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
   };
   const loads = `${runBy}; it loads what its ${language === 'renviron' ? 'settings name' : 'directives source'}`;
-  return startupSources(text, language, { file, home: environment.HOME ?? os.homedir() }, where, unresolved).map(({ name, load, index }) => {
+  return startupSources(text, language, { file, home: environment.HOME ?? os.homedir() }, where, unresolved).flatMap(({ name, load, index }): StartupNamed[] => {
     const by = where(index, '');
-    if ('startup' in load) return { name, as: 'words', by, runBy: loads, startup: load.startup };
-    if ('program' in load) return { name, as: 'words', by, runBy: loads, runs: true, language: load.program };
-    return { name, as: 'tree' in load ? 'tree' : 'words', by, runBy: loads };
+    if ('startup' in load) return [{ name, as: 'words', by, runBy: loads, startup: load.startup }];
+    // A Python or Ruby file the tool runs in its own process (gdb's `source x.py`, vim's `py3file`): read as a program
+    // (what it imports), and as a startup file of its language too, since a directory change in it moves the tool.
+    const inProcess = 'program' in load && IN_PROCESS[load.program] !== undefined ? [{ name, as: 'words' as const, by, runBy: loads, startup: IN_PROCESS[load.program]! }] : [];
+    if ('program' in load) return [{ name, as: 'words', by, runBy: loads, runs: true, language: load.program }, ...inProcess];
+    return [{ name, as: 'tree' in load ? 'tree' : 'words', by, runBy: loads }];
   });
 }

@@ -53,3 +53,40 @@ test('a name computed from its start is unknown: a variable, process.cwd(), a ca
 test('a call inside a string or a word that only ends in require is no load', (t) => {
   t.deepEqual(nodeComputedLoads('console.log("require(x)"); myrequire(x); $require(y)'), { folders: [], unknown: [] });
 });
+
+test('other calls that load or run a file by a computed name: an alias of require or createRequire, fork, a Worker', (t) => {
+  t.deepEqual(folders('const r = require;\nr("./rules/" + name);').includes('./rules/'), true);
+  t.deepEqual(folders('const req = createRequire(import.meta.url);\nreq(`./rules/${n}`);'), ['./rules/']);
+  t.deepEqual(folders('require("node:module").createRequire(__filename)("./rules/" + n);'), ['./rules/']);
+  t.deepEqual(folders('require("node:child_process").fork("./workers/" + n);'), ['./workers/']);
+  t.is(unknown('new (require("node:worker_threads").Worker)(file);').length, 1);
+  t.is(unknown('fork(file)').length, 1);
+});
+
+test('code run by a name or text the program computes, outside those calls, is unknown', (t) => {
+  for (const code of [
+    'Reflect.apply(require, null, [file]);',
+    'require.call(null, file);',
+    'module.constructor._load(file, module);',
+    'require("node:module")._load(file);',
+    'require.extensions[".txt"] = f;',
+    'eval(fs.readFileSync(file, "utf8"));',
+    'new Function(src)();',
+    'require("node:vm").runInThisContext(src);',
+    'process.dlopen(module, file);',
+  ])
+    t.true(unknown(code).length > 0, code);
+});
+
+test('ordinary node stays readable: typeof require, an ESM require made by createRequire, a key named require, words in comments and strings', (t) => {
+  for (const code of [
+    'if (typeof require === "function") {}',
+    'const require = createRequire(import.meta.url);\nconst x = require("./x.js");',
+    'module.exports = { require: ["ts-node/register"] };',
+    '// we require node 18; eval is evil\nconsole.log("require it, then eval(x)");',
+    'for (const p of ["./plugins/a.js", "./plugins/b.js"]) require(p);',
+    'const config = "./config.js";\nrequire(config);',
+    'const extensions = [".js"];',
+  ])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});

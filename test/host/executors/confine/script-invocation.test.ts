@@ -174,6 +174,9 @@ test("the ways to a new bash and to an export, spelled as the shell reads them: 
     'f() { x; }\n/bin/ba[s]h -c f x\n',
     'f() { x; }\n{ba,}sh -c f x\n',
     'f() { x; }\nexec ${X:-ba}sh -c f x\n',
+    'f() { x; }\nset -o all${Y}export\n/proc/self/exe -c f x\n',
+    'f() { x; }\nX=a\nset -$X\nexport -n Y\n',
+    'f() { x; }\nexport -f f\nscript -qc f /dev/null\n',
   ])
     t.deepEqual(scriptShell(`#!/bin/bash\n${text}`, '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true }, text);
   t.deepEqual(scriptShell('#!/usr/bin/env -S bash -o allexport\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });

@@ -28,6 +28,26 @@ test('arithmetic on a value the script may have set to code is unresolved, in ev
     const text = `X=$(cat .count)\n${use}`;
     t.true(refused(text).length > 0, text);
   }
+  // Places found by scanning: a ] inside [[ ]], let after a keyword, lines, old $[ ], an element's length, quoted
+  // subscripts, slices, integer declarations.
+  for (const use of [
+    'files=(a b)\nif [[ ${#files[@]} -gt $X ]]; then :; fi',
+    'if let "X > 1"; then :; fi',
+    'if ((\n  X > 1\n)); then :; fi',
+    'echo $[X + 1]',
+    'a=(1)\necho "${#a[X]}"',
+    "unset 'a[X]'",
+    "test -v 'a[X]'",
+    'files=(a b)\necho "${files[@]:0:$X}"',
+    'echo "${@:X}"',
+    'declare -i N=$X',
+    'f() { local -i n=$1; }',
+  ]) {
+    const text = `X=$(cat .count)\n${use}`;
+    t.true(refused(text).length > 0, text);
+  }
+  // A positional parameter is a caller's argument: anything.
+  t.true(refused('check() { if (( $1 > 10 )); then echo big; fi; }').length > 0);
   // Through another name: Y's value is the name X, whose value is evaluated in turn.
   t.true(refused('read -r X < f\nY=X\n(( Y ))').length > 0);
 });

@@ -70,16 +70,16 @@ test(
   'gdb: a cd anywhere on a line, a command built or named another way (alias, eval, with, pipe, apply), and Python reaching chdir by a computed name: each unresolved',
   reads,
   'gdb',
-  'alias mycd = cd\nmycd x\neval "c%c x", 100\nwith print pretty -- cd x\npipe cd x | cat\nthread apply all p 1\npython getattr(os, "ch" + "dir")("x")\npython os.__dict__["chdir"]("x")\npython vars(os)["chdir"]("x")\ninterpreter-exec console "cd x"\ninterpreter-exec mi "-environment-cd x"\nset pagination off\necho cdrom\nsource lint.gdb\n',
-  // Ten: `mycd x` itself is no cd word (its alias line is refused); `set` and `echo cdrom` are ordinary.
-  { names: ['lint.gdb gdb'], unresolved: 10 },
+  'alias mycd = cd\nmycd x\neval "c%c x", 100\nwith print pretty -- cd x\npipe cd x | cat\nthread apply all p 1\npython getattr(os, "ch" + "dir")("x")\npython os.__dict__["chdir"]("x")\npython vars(os)["chdir"]("x")\npython os.__getattribute__("ch" + "dir")("x")\ninterpreter-exec console "cd x"\ninterpreter-exec mi "-environment-cd x"\nset pagination off\necho cdrom\nsource lint.gdb\n',
+  // Eleven: `mycd x` itself is no cd word (its alias line is refused); `set` and `echo cdrom` are ordinary.
+  { names: ['lint.gdb gdb'], unresolved: 11 },
 );
 test(
   'vim: a cd anywhere on a line (after a modifier, a |), exe, call(), funcref() and autochdir: each unresolved',
   reads,
   'vim',
-  'silent cd x\nnoautocmd lcd x\nset nocp | cd x\nexe "cd x"\ncall call("ch" . "dir", ["x"])\nlet F = funcref("chdir")\nset autochdir\nset shiftwidth=2\nsource lint.vim\n',
-  { names: ['lint.vim vim'], unresolved: 7 },
+  'silent cd x\nnoautocmd lcd x\nset nocp | cd x\nexe "cd x"\ncall call("ch" . "dir", ["x"])\nlet F = funcref("chdir")\nset autochdir\ncall eval("ch" . "dir(\'x\')")\nlet _ = execute("c" . "d x")\ncall feedkeys(":c" . "d x\\r")\nset shiftwidth=2\nsource lint.vim\n',
+  { names: ['lint.vim vim'], unresolved: 10 },
 );
 test('lldb: command source with an upper-case option', reads, 'lldb', 'command source -C true tools/lldb.cmds\n', { names: ['tools/lldb.cmds lldb'], unresolved: 0 });
 test('R: source(x, chdir = TRUE) runs x from its own directory: unresolved', reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
@@ -191,6 +191,14 @@ test('what a protected .gdbinit sources is protected, and what that Python file 
   t.true(found.paths.includes('tools/gdb/printers.py'), found.paths.join(' '));
   t.false(found.paths.includes('src/main.c'), 'an unrelated source file stays writable');
   t.deepEqual(found.unresolved, []);
+});
+
+test('a Python file gdb runs in its own process is read by the startup rules too: its chdir moves gdb', (t) => {
+  const ws = workspace(t, { '.gdbinit': 'source tools/gdb/helper.py\nsource lint.gdb\n', 'tools/gdb/helper.py': 'import os\nos.chdir("my-tools")\n', 'lint.gdb': 'echo\n' });
+  const found = protectedPaths(ws, ['.gdbinit']);
+  t.true(found.paths.includes('tools/gdb/helper.py'), found.paths.join(' '));
+  t.is(found.unresolved.length, 1, found.unresolved.join('\n'));
+  t.regex(found.unresolved[0] ?? '', /helper\.py line 2 .*changes directory/u);
 });
 
 test('a chain of vim files is followed to its end: .exrc sources a.vim, which sources b.vim, which luafiles c.lua', (t) => {
