@@ -46,6 +46,7 @@ test('a name computed from its start is unknown: a variable, process.cwd(), a ca
     'require("/" + x)',
     'let here = __dirname;\nhere = process.cwd();\nrequire(here + "/rules/" + name);',
     'const root = path.resolve(__dirname, "..");\nrequire(root + "/x/" + name);',
+    'let p = "./a.js";\np = process.argv[2];\nrequire(p);',
   ])
     t.is(unknown(code).length, 1, code);
 });
