@@ -44,7 +44,9 @@ function ownParts(code: string): { readonly parts: RegExp; readonly folder: RegE
     .map((match) => match[1]!)
     .filter((name) => [...code.matchAll(new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}\s*(?:[-+*/]?=(?!=)|\+\+|--)`, 'gu'))].length === 1);
   const folder = [OWN_FOLDER, ...bound.map((name) => String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}(?![\w$])`)].join('|');
-  return { parts: new RegExp(String.raw`\bpath\s*\.\s*(?:posix\s*\.\s*)?(?:join|resolve)\b|${folder}|[+,()\s]`, 'gu'), folder: new RegExp(folder, 'u') };
+  // Calls whose result their literals decide, which zotbox reads where they stand (node-module-resolution.ts, URLs).
+  const literalCalls = String.raw`\bnew\s+URL\b|\bimport\s*\.\s*meta\s*\.\s*(?:resolve|url)\b|\brequire\s*\.\s*resolve\b|\b(?:url\s*\.\s*)?(?:fileURLToPath|pathToFileURL)\b`;
+  return { parts: new RegExp(String.raw`\bpath\s*\.\s*(?:posix\s*\.\s*)?(?:join|resolve)\b|${literalCalls}|${folder}|[+,()\s]`, 'gu'), folder: new RegExp(folder, 'u') };
 }
 const LITERAL = '\u0001';
 

@@ -17,6 +17,10 @@ test("a name written out, or joined to the file's own folder from literals, is n
     'require.resolve("./x")',
     'require.resolve("@acme/utils")',
     'require(`@scope/pkg`)',
+    'const here = __dirname;\nrequire(here + "/plug.js");',
+    'fork(new URL(import.meta.resolve("@acme/utils/bin.js")))',
+    'fork(require.resolve("@acme/x/bin.js"))',
+    'import(pathToFileURL(path.join(__dirname, "x.mjs")))',
   ])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
