@@ -213,8 +213,9 @@ const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // A cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it, in `interpreter-exec console "cd x"`,
   // MI's `-environment-cd`), and the commands that run a command
   // gdb builds or names another way: `alias`, `eval` (a printf-built command), `with`, `pipe`/`|`, `frame`/`thread apply`
-  // and their short forms; `define`'s body lines are lines too.
-  gdb: /(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:alias|eval|with|w|pipe|\||(?:frame|thread)\s+apply|faas|taas|tfaas)(?:\s|$)/u,
+  // and their short forms, in any prefix gdb takes for them (`ev`, `ali`, `wit`, `interp`); `define`'s body lines are
+  // lines too.
+  gdb: /(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:al(?:i(?:a(?:s)?)?)?|ev(?:a(?:l)?)?|w(?:i(?:t(?:h)?)?)?|pip(?:e)?|\||inte(?:r(?:p(?:r(?:e(?:t(?:e(?:r(?:-(?:e(?:x(?:e(?:c)?)?)?)?)?)?)?)?)?)?)?)?|(?:fr\w*|thr?\w*|t)\s+ap\w*|faas|taas|tfaas)(?:\s|$)/u,
   lldb: /^\s*platform\s+settings\b.*\s-w\b/u,
   r: /\bsetwd\s*\(/u,
   octave: /(?:^|[\s;,])(?:cd|chdir)(?:\s*\(|\s+\S)/u,

@@ -175,6 +175,7 @@ test("the ways to a new bash and to an export, spelled as the shell reads them: 
     'f() { x; }\n{ba,}sh -c f x\n',
     'f() { x; }\nexec ${X:-ba}sh -c f x\n',
     'f() { x; }\nset -o all${Y}export\n/proc/self/exe -c f x\n',
+    'f() { x; }\n/proc/self/exe -c f x\n',
     'f() { x; }\nX=a\nset -$X\nexport -n Y\n',
     'f() { x; }\nexport -f f\nscript -qc f /dev/null\n',
   ])
