@@ -2,7 +2,8 @@
 // name)`, `require(dir + "/x")`, `import(name)`. Where the name starts with a folder written out (the file's own,
 // through `./`, `../` or `__dirname`), that folder is what it may load from, whole; a name computed from its start
 // (a variable, `process.cwd()`, a call) may be any file (closed world: unresolved). Pure, no I/O.
-import { argumentAt, type Literal, literalsOf } from './inline-program-runs.js';
+import { argumentAt, type Literal } from './inline-program-runs.js';
+import { javascriptTokens } from './javascript-tokens.js';
 
 /** The folders computed loads reach into (relative to the file's own folder) and the loads zotbox cannot place, by line. */
 export interface ComputedLoads {
@@ -31,8 +32,19 @@ function loadCalls(code: string): RegExp {
  * `require.extensions`, an object's `require:` key excepted), createRequire's require kept where zotbox does not follow it, eval, Function, node:vm,
  * process.dlopen. Read on the code with comments and string contents blanked.
  */
-const RUNS_COMPUTED =
-  /(?<![\w$.]|\btypeof\s|\b(?:const|let|var)\s+)require\b(?!\s*(?:\(|:|\.\s*(?:resolve|main|cache)\b))|\b_load\b|\bmodule\s*\.\s*constructor\b|\bModule\s*\.\s*(?:prototype|_\w+)|(?<![\w$.])eval\s*\(|\bFunction\s*\(|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b/gu;
+const RUNS_COMPUTED = new RegExp(
+  [
+    // require used as anything but a call, `.resolve(`, `.main`, `.cache`, `typeof require`, a declaration, a key.
+    String.raw`(?<![\w$]|\btypeof\s|\b(?:const|let|var)\s+)require\b(?!\s*(?:\(|:\s*[\[{"'\x60]|\.\s*(?:resolve|main|cache)\b))`,
+    // A loader or a runner renamed as it is taken (`const { fork: launch } = …`, `{ Worker: W }`).
+    String.raw`\b(?:fork|Worker|createRequire|eval|Function|runInThisContext|runInNewContext|runInContext|compileFunction|register)\s*:\s*[A-Za-z_$]`,
+    String.raw`\b_load\b|\b_compile\b|\bmodule\s*\.\s*constructor\b|\bModule\s*\.\s*(?:prototype|_\w+)|\bnew\s+Module\b`,
+    String.raw`\beval\s*\(|\b(?:Async|AsyncGenerator|Generator)?Function\s*\(|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
+    // node:module's register (a loader hook for every later import).
+    String.raw`\bmodule\s*\.\s*register\s*\(`,
+  ].join('|'),
+  'gu',
+);
 /** The file's own folder as node spells it. */
 const OWN_FOLDER = String.raw`\b__dirname\b|\bimport\s*\.\s*meta\s*\.\s*dirname\b|\bpath\s*\.\s*dirname\s*\(\s*__filename\s*\)`;
 /** A name bound once, for good, to the file's own folder (`const here = __dirname;`). */
@@ -40,9 +52,7 @@ const BOUND = new RegExp(String.raw`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=
 
 /** What a name written out may be built from besides literals: the file's own folder (by a name bound to it too) and path's joins. */
 function ownParts(code: string): { readonly parts: RegExp; readonly folder: RegExp } {
-  const bound = [...code.matchAll(BOUND)]
-    .map((match) => match[1]!)
-    .filter((name) => [...code.matchAll(new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}\s*(?:[-+*/]?=(?!=)|\+\+|--)`, 'gu'))].length === 1);
+  const bound = [...code.matchAll(BOUND)].map((match) => match[1]!).filter((name) => bindings(code, name) === 1);
   const folder = [OWN_FOLDER, ...bound.map((name) => String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}(?![\w$])`)].join('|');
   // Calls whose result their literals decide, which zotbox reads where they stand (node-module-resolution.ts, URLs).
   const literalCalls = String.raw`\bnew\s+URL\b|\bimport\s*\.\s*meta\s*\.\s*(?:resolve|url)\b|\brequire\s*\.\s*resolve\b|\b(?:url\s*\.\s*)?(?:fileURLToPath|pathToFileURL)\b`;
@@ -50,54 +60,70 @@ function ownParts(code: string): { readonly parts: RegExp; readonly folder: RegE
 }
 const LITERAL = '\u0001';
 
-/** The computed loads of `code` (JavaScript, its escapes spelled out). */
+/** The computed loads of `code` (JavaScript, its escapes spelled out), read on its tokens (javascript-tokens.ts). */
 export function nodeComputedLoads(code: string): ComputedLoads {
-  // In JavaScript only a template literal expands (`${…}`); literalsOf also marks Perl's `@name` in "…".
-  const literals = literalsOf(code, 'node').map((literal) => ({ ...literal, expands: code[literal.start] === '`' && literal.text.includes('${') }));
+  // Comments, strings, regexes and template text blanked: a word there is no call, and a call is found past a comment.
+  const { blanked, literals } = javascriptTokens(code);
   const folders: { folder: string; line: number }[] = [];
   const unknown: { call: string; line: number }[] = [];
-  const own = ownParts(code);
+  const own = ownParts(blanked);
   const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
-  for (const match of codeOnly(code, literals).matchAll(RUNS_COMPUTED)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
-  for (const match of code.matchAll(loadCalls(code))) {
-    if (literals.some((literal) => match.index > literal.start && match.index < literal.end)) continue;
+  for (const match of blanked.matchAll(RUNS_COMPUTED)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  for (const match of blanked.matchAll(loadCalls(blanked))) {
     const from = match.index + match[0].length;
-    const argument = argumentAt(code, from, true, literals);
+    const argument = argumentAt(blanked, from, true, literals);
     const inside = literals.filter((literal) => literal.start >= from && literal.end <= from + argument.length);
-    const shape = shapeOf(code, from, from + argument.length, inside);
+    const shape = shapeOf(blanked, from, from + argument.length, inside);
     // Only literals that expand nothing, joined to the file's own folder: read as the program's literal names already.
     if (!inside.some((literal) => literal.expands) && shape.replaceAll(LITERAL, '').replace(own.parts, '') === '') continue;
     // A loop's variable over a list of literals, or a name bound once to one: the literals are read as names already.
-    if (literalBound(code, argument.trim(), literals)) continue;
+    if (literalBound(blanked, argument.trim(), literals)) continue;
     const line = lineOf(match.index);
-    const folder = leadingFolder(code, from, inside[0], own);
+    const folder = leadingFolder(blanked, from, inside[0], own);
     if (folder !== undefined) folders.push({ folder, line });
     else unknown.push({ call: code.slice(match.index, from + argument.length + 1).slice(0, 60), line });
   }
   return { folders, unknown };
 }
 
-/** `code` with its comments and its string literals' contents blanked (so a word in a message is no call). */
-function codeOnly(code: string, literals: readonly Literal[]): string {
-  let out = code;
-  for (const literal of literals) out = out.slice(0, literal.start + 1) + ' '.repeat(Math.max(0, literal.end - literal.start - 2)) + out.slice(literal.end - 1);
-  return out.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//gu, (comment) => comment.replace(/[^\n]/gu, ' '));
+/**
+ * How often `name` is bound in `blanked` code: declared (`const`, `let`, `var`, a loop's `for (x of …)`), assigned in
+ * any operator (`=`, `+=`, `??=`, `++`), a parameter (a function's, an arrow's, a `catch`'s), or taken in a
+ * destructuring or shorthand (`{ name }`, `[name]`, `{ k: name }`).
+ */
+function bindings(blanked: string, name: string): number {
+  const word = name.replace(/\$/gu, '\\$');
+  const at = String.raw`(?<![\w$.])${word}(?![\w$])`;
+  const patterns = [
+    String.raw`\b(?:const|let|var)\s+${word}(?![\w$])`,
+    String.raw`(?<!\b(?:const|let|var)\s+)${at}\s*(?:(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?![=>])|\+\+|--)|(?:\+\+|--)\s*${word}(?![\w$])`,
+    String.raw`\bfor\s*\(\s*${word}\s+(?:of|in)\b`,
+    String.raw`\bcatch\s*\(\s*${word}(?![\w$])`,
+    String.raw`${at}\s*=>`,
+    String.raw`\([^()]*${at}[^()]*\)\s*=>`,
+    String.raw`\bfunction\b[^(]*\([^)]*${at}`,
+    String.raw`[{[,:]\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
+  ];
+  return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0);
 }
 
-/** Whether `name` is only ever a loop's variable over a list of plain literals, or bound once to a plain literal. */
-function literalBound(code: string, name: string, literals: readonly Literal[]): boolean {
-  if (!/^[A-Za-z_$][\w$]*$/u.test(name)) return false;
+/**
+ * Whether `name` is bound exactly once in the whole file, and that once to plain literals: `const NAME = "lit"`, or
+ * `for (const NAME of ["a", "b"])`. Read on the blanked code, each literal checked by its token.
+ */
+function literalBound(blanked: string, name: string, literals: readonly Literal[]): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/u.test(name) || bindings(blanked, name) !== 1) return false;
   const word = name.replace(/\$/gu, '\\$');
-  const plain = String.raw`(?:"[^"\\\n]*"|'[^'\\\n]*'|\x60[^\x60\\\n$]*\x60)`;
-  const bindings = [
-    ...codeOnly(code, literals).matchAll(
-      new RegExp(String.raw`(?<![\w$.])${word}\s*(?:[-+*/]?=(?!=)|\+\+|--)|\b(?:const|let|var)\s+${word}\b|\bfunction\b[^(]*\([^)]*(?<![\w$])${word}(?![\w$])`, 'gu'),
-    ),
-  ];
-  if (bindings.length !== 1) return false;
-  return new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[\s*${plain}(?:\s*,\s*${plain})*\s*,?\s*\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*${plain}\s*(?:;|$)`, 'mu').test(
-    code,
-  );
+  const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*(?:;|$)`, 'mu').exec(blanked);
+  if (binding === null) return false;
+  const from = binding.index + binding[0].indexOf(binding[1] ?? binding[2]!);
+  const list = binding[1] ?? binding[2]!;
+  const inside = literals.filter((literal) => literal.start >= from && literal.end <= from + list.length);
+  // Only plain literals there, separated by commas (a lone one for a binding).
+  if (inside.length === 0 || inside.some((literal) => literal.expands)) return false;
+  let rest = list;
+  for (const literal of inside) rest = rest.slice(0, literal.start - from) + ' '.repeat(literal.end - literal.start) + rest.slice(literal.end - from);
+  return binding[1] !== undefined ? /^[\s,]*$/u.test(rest) : inside.length === 1 && rest.trim() === '';
 }
 
 /** The argument's text with each literal one mark. */

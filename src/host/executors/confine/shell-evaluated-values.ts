@@ -26,30 +26,64 @@ export interface EvaluatedUse {
 /** A name in arithmetic: bare, `$NAME`, `${NAME…}`; a positional parameter `$1`, `${1}`, `$@`, `$*`. */
 const NAME = /(?<!\w)[A-Za-z_]\w*/gu;
 const POSITIONAL = /\$(?:\{?[1-9]\d*\}?|[@*]|\{[@*]\})/u;
-/** A command whose output is a count: wc, grep -c, git rev-list --count. */
-const COUNTS = /^\$\((?:[^()]*\|\s*)?(?:wc(?:\s+-[lcmw]+)*(?:\s+[^|;&]*)?|grep\s+(?:-\w*c\w*|--count)\b[^|;&]*|git\s+rev-list\s+--count\b[^|;&]*)\s*\)$/u;
+/**
+ * A command whose output is one count: wc reading its input (`… | wc -l`, `wc -l < f`: with a file operand it prints
+ * the name too), grep -c of one pattern on its input or one file (no -H), git rev-list --count, stat -c %s of one
+ * file, date +%s.
+ */
+const COUNTS =
+  /^\$\((?:[^()\n]*\|\s*)?(?:wc(?:\s+-[lcmw]+)*\s*(?:<\s*[^\s|;&<>]+)?|grep\s+(?:-[a-zA-GI-Z]*c[a-zA-GI-Z]*|--count)\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+)(?:\s+(?:<\s*)?[^\s|;&<>]+)?|git\s+rev-list\s+--count(?:\s+(?!--(?:format|pretty))[^\s|;&<>$`]+)*|stat\s+-c\s*['"]?%s['"]?\s+[^\s|;&<>]+|date\s+['"]?\+%s['"]?)\s*\)$/u;
+/** The names bash sets to numbers itself. */
+const SHELL_NUMBERS = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'EPOCHSECONDS', 'LINENO', 'PPID', 'UID', 'EUID', 'BASHPID', 'OPTIND', 'SHLVL']);
+/**
+ * What may set any name to any text, so no name's value is the script's own: an assignment whose name or operand is
+ * computed (`export $(cat .env | xargs)`, `declare "$k=$v"`), eval, and a file sourced (its assignments are not read here).
+ */
+const SETS_ANY = /(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-\w+\s+)*[^\s;&|=]*\$|(?:^|[\s;&|({])(?:eval|source|\.)\s/mu;
 
 /** The uses in `text` (a whole script) of a value bash evaluates that the script may have set to code. */
 export function evaluatedUses(text: string, values: ScriptValues): EvaluatedUse[] {
   const code = text.replace(/^\s*#.*$/gmu, '');
   // An array's elements (`a=('$(…)' b)`) are not among the values read: any array the script sets is unknown.
   const arrays = [...code.matchAll(/(?:^|[\s;&|({])([A-Za-z_]\w*)\+?=\(/gmu)].map((match) => match[1]!);
-  const set = { ...values, unknown: new Set([...values.unknown, ...arrays]) };
+  // `${X:=…}` and `${X=…}` set X where they are expanded.
+  const defaults = [...code.matchAll(/\$\{([A-Za-z_]\w*):?=/gu)].map((match) => match[1]!);
   const associative = new Set([...code.matchAll(/\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*A\w*\s+(\w+)/gu)].map((match) => match[1]!));
+  const regions = arithmeticRegions(code, associative);
+  const set: Taint = {
+    ...values,
+    unknown: new Set([...values.unknown, ...arrays, ...defaults]),
+    // A name arithmetic itself sets (`for ((i = 0; …))`, `(( n++ ))`, `let i=1`) holds a number: what set it is checked where it stands.
+    arithmetic: new Set(
+      regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
+    ),
+    anything: SETS_ANY.test(code),
+  };
   const uses: EvaluatedUse[] = [];
-  for (const region of arithmeticRegions(code, associative)) {
+  for (const region of regions) {
     const shown = region.replace(/\s+/gu, ' ').trim().slice(0, 60);
     if (POSITIONAL.test(region)) uses.push({ text: shown, why: "bash evaluates a caller's argument there as an expression, and an array subscript in it runs commands" });
-    for (const [name] of region.matchAll(NAME))
+    // A command's output written into the place (`[[ $(cat f) -gt 1 ]]`, `${X:-$(cat f)}`): text, unless it is a count.
+    for (const substitution of substitutionsIn(region))
+      if (!COUNTS.test(substitution)) uses.push({ text: shown, why: "bash evaluates a command's output there as an expression, and an array subscript in it runs commands" });
+    // A length (`${#a[@]}`) is a number: its name is not evaluated (its subscript is a place of its own); a command
+    // substitution's words are its command's, checked above.
+    for (const [name] of region
+      .replace(/\$\{#[^}]*\}/gu, '0')
+      .replace(/\$\((?!\()[\s\S]*?\)|`[^`]*`/gu, '0')
+      .matchAll(NAME))
       if (!harmless(name, set, new Set()))
         uses.push({ text: shown, why: `bash evaluates ${name} there as an expression, and an array subscript in its value runs commands; the script sets ${name} to what zotbox cannot spell out` });
   }
   const expanded = (name: string, use: string, how: string) => {
     if (!harmless(name, set, new Set())) uses.push({ text: use.slice(0, 60), why: `bash ${how} the value of ${name}, and the script sets ${name} to what zotbox cannot spell out` });
   };
-  for (const [use, name] of code.matchAll(/\$\{(\w+)(?:\[[^\]]*\])?@P\}/gu)) expanded(name!, use, 'expands as a prompt (running its command substitutions)');
+  const prompt = (name: string, use: string, how: string) => {
+    if (!promptHarmless(name, set, new Set())) uses.push({ text: use.slice(0, 60), why: `bash ${how} the value of ${name}, and the script sets ${name} to what zotbox cannot spell out` });
+  };
+  for (const [use, name] of code.matchAll(/\$\{(\w+)(?:\[[^\]]*\])?@P\}/gu)) prompt(name!, use, 'expands as a prompt (running its command substitutions)');
   for (const [use, name] of code.matchAll(/\$\{!(\w+)\}/gu)) expanded(name!, use, 'expands the name (and its subscript) held in');
-  if (set.values.has('PS4') || set.unknown.has('PS4')) expanded('PS4', 'PS4', 'expands as a prompt before each traced command (set -x)');
+  if (set.values.has('PS4') || set.unknown.has('PS4')) prompt('PS4', 'PS4', 'expands as a prompt before each traced command (set -x)');
   return uses;
 }
 
@@ -92,7 +126,7 @@ export function arithmeticRegions(code: string, associative: ReadonlySet<string>
       continue;
     }
     // A substring's or a slice's offset and length: ${X:off:len}, ${a[@]:off}, ${@:off} (not ${X:-…}, :=, :+, :?).
-    const slice = /^\$\{(?:[A-Za-z_]\w*(?:\[[@*]\])?|[@*])(:(?![-=+?]))/u.exec(code.slice(index, index + 200));
+    const slice = /^\$\{(?:[A-Za-z_]\w*(?:\[[^\]]*\])?|[@*]|\d+)(:(?![-=+?]))/u.exec(code.slice(index, index + 200));
     if (slice !== null) {
       const open = index + slice[0].length;
       regions.push(code.slice(open, closing(code, open, '{', '}')));
@@ -104,16 +138,45 @@ export function arithmeticRegions(code: string, associative: ReadonlySet<string>
   return regions;
 }
 
-/** Whether every value the script gives `name` is one bash evaluates to no command: a number, a plain expression, a count. */
-function harmless(name: string, set: ScriptValues, seen: Set<string>): boolean {
-  if (seen.has(name)) return true;
-  seen.add(name);
-  if (set.unknown.has(name)) return false;
-  // A name the script does not set is the user's environment's (or unset: 0).
-  return (set.values.get(name) ?? []).every((value) => harmlessValue(value, set, seen));
+/** What the script sets, with the names it may set to anything, arithmetic's own names, and whether any name may be reset. */
+interface Taint extends ScriptValues {
+  readonly arithmetic: ReadonlySet<string>;
+  readonly anything: boolean;
 }
 
-function harmlessValue(value: string, set: ScriptValues, seen: Set<string>): boolean {
+/** The command substitutions written in `region`: `$(…)` (not `$((`) and backquotes, each whole. */
+function substitutionsIn(region: string): string[] {
+  const found: string[] = [];
+  for (let index = 0; index < region.length; index++) {
+    if (region.startsWith('$(', index) && region[index + 2] !== '(') {
+      const end = closing(region, index + 2, '(', ')');
+      found.push(region.slice(index, end + 1));
+      index = end;
+    } else if (region[index] === '`') {
+      const end = region.indexOf('`', index + 1);
+      found.push(`$(${region.slice(index + 1, end === -1 ? region.length : end)})`);
+      index = end === -1 ? region.length : end;
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether every value the script gives `name` is one bash evaluates to no command: a number, a plain expression, a
+ * count. A name the script does not set comes from outside it (the environment, a script that sources or runs it):
+ * anything, unless arithmetic sets it here. Where something may set any name (SETS_ANY), only arithmetic's are known.
+ */
+function harmless(name: string, set: Taint, seen: Set<string>): boolean {
+  if (seen.has(name)) return true;
+  seen.add(name);
+  if (SHELL_NUMBERS.has(name)) return true;
+  if (set.unknown.has(name)) return false;
+  const values = set.values.get(name);
+  if (values === undefined || set.anything) return set.arithmetic.has(name) && (values ?? []).every((value) => harmlessValue(value, set, seen));
+  return values.every((value) => harmlessValue(value, set, seen));
+}
+
+function harmlessValue(value: string, set: Taint, seen: Set<string>): boolean {
   const marked = /[\uE000-\uEFFF]/gu;
   for (const [mark] of value.matchAll(marked)) {
     const expansion = set.expansions[mark.charCodeAt(0) - EXPANSION_BASE] ?? '';
@@ -125,8 +188,29 @@ function harmlessValue(value: string, set: ScriptValues, seen: Set<string>): boo
   return [...plain.matchAll(NAME)].every(([inner]) => harmless(inner, set, seen));
 }
 
+/** The names the shell sets itself, whose text a prompt may show (not evaluate again): BASH_SOURCE, LINENO... */
+const SHELL_SET = /^(?:BASH_SOURCE|BASH_LINENO|LINENO|FUNCNAME|BASH_COMMAND|HOSTNAME|PWD|SECONDS|BASHPID|PPID|UID|EUID)$/u;
+
+/**
+ * Whether a value bash expands as a prompt runs nothing: written out with no command substitution nor arithmetic
+ * (`${X}` in it shows X's text, not evaluated again), and what it took from other names at its assignment the same.
+ */
+function promptHarmless(name: string, set: Taint, seen: Set<string>): boolean {
+  if (seen.has(name) || SHELL_SET.test(name)) return true;
+  seen.add(name);
+  const values = set.values.get(name);
+  if (set.unknown.has(name) || set.anything || values === undefined) return false;
+  return values.every((value) => {
+    for (const [mark] of value.matchAll(/[\uE000-\uEFFF]/gu)) {
+      const variable = /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(set.expansions[mark.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1];
+      if (variable === undefined || !promptHarmless(variable, set, seen)) return false;
+    }
+    return !/\$[([]|`/u.test(unmark(value.replace(/[\uE000-\uEFFF]/gu, '')));
+  });
+}
+
 /** `$((…))` of harmless names, `${#X}`, a count, `$?`/`$#`/`$$`: a number. */
-function harmlessExpansion(expansion: string, set: ScriptValues, seen: Set<string>): boolean {
+function harmlessExpansion(expansion: string, set: Taint, seen: Set<string>): boolean {
   if (/^\$(?:[?#$!]|\{#\w+(?:\[[@*]\])?\})$/u.test(expansion) || COUNTS.test(expansion)) return true;
   const body = /^\$\(\((.*)\)\)$/su.exec(expansion)?.[1];
   return body !== undefined && harmlessValue(body, set, seen);

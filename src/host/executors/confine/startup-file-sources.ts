@@ -184,7 +184,8 @@ const DIRECTIVES: Readonly<Record<StartupLanguage, readonly Directive[]>> = {
  * unresolved where DIRECTIVES find them.
  */
 const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
-  vim: /^\s*:*\s*(?:exe(?:c(?:u(?:t(?:e)?)?)?)?\b.*\b(?:so|sou|sour|sourc|source|ru|runtime|luafile|py3?file|pyxfile|rubyfile)\b|(?:py3?|python3?|pyx|ruby|perl)\b.*(?:<<|\b(?:dofile|loadfile|require|load|exec|import|open)\b))/mu,
+  // A runtime path changed in any way but one `set rtp+=DIR` line (`let &rtp .= …`, after `|` or `silent`): not read.
+  vim: /^\s*:*\s*(?:exe(?:c(?:u(?:t(?:e)?)?)?)?\b.*\b(?:so|sou|sour|sourc|source|ru|runtime|luafile|py3?file|pyxfile|rubyfile)\b|(?:py3?|python3?|pyx|ruby|perl)\b.*(?:<<|\b(?:dofile|loadfile|require|load|exec|import|open)\b))|^(?!\s*:*\s*(?:set?|setg(?:lobal)?|let\s+&)\s*(?:rtp|runtimepath|pp|packpath)\s*[-+^]?=[^|\n]*$).*(?:&(?:rtp|runtimepath|pp|packpath)\b|\b(?:rtp|runtimepath|pp|packpath)\s*[-+^.]?=)/mu,
   lua: /(?<![.:])\b(?:loadstring|load)\s*\(|\bvim\.cmd\s*\(?\s*[^\s"'[(.]|\bvim\.api\.nvim_(?:command|exec2?)\b|\bpackage\.c?path\b|\bvim\.o(?:pt)?\.(?:rtp|runtimepath|pp|packpath)\s*=/u,
   // `:load`/`:add`/`:reload` compile a module and every module it imports from the search path (the start directory
   // included), whose Template Haskell runs: not one file zotbox can name.
@@ -202,7 +203,14 @@ const COMPUTED: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
 // Python reaches a function by a name it computes (`getattr(os, "ch" + "dir")`, `os.__getattribute__(…)`,
 // `os.__dict__[…]`, `vars(os)[…]`, `globals()`, `sys.modules[…]`, ctypes, operator's getters): each may be a chdir too.
 const PYTHON_CHDIR =
-  /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b|\b(?:getattr|vars|globals|locals)\s*\(|__dict__|__builtins__|__getattribute__|__getattr__|\bctypes\b|\boperator\s*\.\s*(?:methodcaller|attrgetter)\b|\bsys\s*\.\s*modules\b/u;
+  /\bf?chdir\b|\bgdb\s*\.\s*execute\b|\bHandleCommand\b|\bvim\s*\.\s*command\b|\b(?:getattr|vars|globals|locals)\s*\(|__dict__|__builtins__|__getattribute__|__getattr__|\bctypes\b|\boperator\s*\.\s*(?:methodcaller|attrgetter)\b|\bsys\s*\.\s*modules\b|\b(?:execute|inspect|pydoc|pkgutil)\b|\bdir\s*\(/u;
+/**
+ * The Python a gdb line may hold that zotbox reads whole (DIRECTIVES): plain imports, `exec(open("FILE").read())`,
+ * `sys.path.insert(N, "DIR")` and `.append("DIR")`, `;`-separated. Any other Python (a block, an alias, reflection) may
+ * reach chdir or gdb.execute in more ways than zotbox can list.
+ */
+const GDB_PYTHON_STATEMENT = String.raw`(?:import\s+[\w.]+(?:\s*,\s*[\w.]+)*|exec\s*\(\s*open\s*\(\s*["'][^"'\n]+["']\s*\)\s*\.\s*read\s*\(\s*\)\s*\)|sys\s*\.\s*path\s*\.\s*(?:insert\s*\(\s*-?\d+\s*,\s*["'][^"'\n]+["']\s*\)|append\s*\(\s*["'][^"'\n]+["']\s*\)))`;
+const GDB_PYTHON_READ = String.raw`${GDB_PYTHON_STATEMENT}(?:\s*;\s*${GDB_PYTHON_STATEMENT})*\s*;?`;
 const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // A cd in any place on a line (after a modifier as `silent`, a `|`, inside an autocmd or a string `exe` runs), a
   // command run from a string or a function by its computed name (`exe`, and the functions that run a string, keys or
@@ -210,13 +218,17 @@ const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // `autochdir`, which moves to each file vim opens.
   vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function|eval|execute|win_execute|feedkeys|timer_start|luaeval|py3?eval|pyxeval|rubyeval|perleval|libcall(?:nr)?)\s*\(|\b(?:autochdir|acd)\b/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
-  // A cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it, in `interpreter-exec console "cd x"`,
+  // Any Python (it reaches chdir and gdb.execute in more ways than zotbox can list: inspect, pydoc, an import alias);
+  // a cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it, in `interpreter-exec console "cd x"`,
   // MI's `-environment-cd`), and the commands that run a command
   // gdb builds or names another way: `alias`, `eval` (a printf-built command), `with`, `pipe`/`|`, `frame`/`thread apply`
   // and their short forms, in any prefix gdb takes for them (`ev`, `ali`, `wit`, `interp`); `define`'s body lines are
   // lines too.
-  gdb: /(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:al(?:i(?:a(?:s)?)?)?|ev(?:a(?:l)?)?|w(?:i(?:t(?:h)?)?)?|pip(?:e)?|\||inte(?:r(?:p(?:r(?:e(?:t(?:e(?:r(?:-(?:e(?:x(?:e(?:c)?)?)?)?)?)?)?)?)?)?)?)?|(?:fr\w*|thr?\w*|t)\s+ap\w*|faas|taas|tfaas)(?:\s|$)/u,
-  lldb: /^\s*platform\s+settings\b.*\s-w\b/u,
+  gdb: new RegExp(
+    String.raw`^\s*(?:py(?:t(?:h(?:o(?:n)?)?)?)?|pi|python-interactive)(?:\s*$|\s+(?!${GDB_PYTHON_READ}\s*$))|(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:al(?:i(?:a(?:s)?)?)?|ev(?:a(?:l)?)?|w(?:i(?:t(?:h)?)?)?|pip(?:e)?|\||inte(?:r(?:p(?:r(?:e(?:t(?:e(?:r(?:-(?:e(?:x(?:e(?:c)?)?)?)?)?)?)?)?)?)?)?)?|(?:fr\w*|thr?\w*|t)\s+ap\w*|faas|taas|tfaas)(?:\s|$)`,
+    'u',
+  ),
+  lldb: /^\s*platform\s+settings\b.*\s-w\b|^\s*script(?:\s|$)/u,
   r: /\bsetwd\s*\(/u,
   octave: /(?:^|[\s;,])(?:cd|chdir)(?:\s*\(|\s+\S)/u,
   ghci: /^\s*:cd\b/u,

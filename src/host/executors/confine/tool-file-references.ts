@@ -513,7 +513,8 @@ function readFile(
         for (const { name, tree, index } of programCodeNames(file, code, whereAt, unresolved, runAs === file ? undefined : path.dirname(runAs)))
           named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     // A load whose name the program computes: from the folder it starts in, any file; from nowhere written, any at all.
-    if (program && programFileLanguage(file, text) === 'node') {
+    // A program of no language its name or #! line tells (`node tools/check`, no extension) is read as node too.
+    if (program && (programFileLanguage(file, text) ?? programFileLanguage(runAs, text) ?? 'node') === 'node') {
       const loads = nodeComputedLoads(jsUnescaped(text));
       for (const { folder, line } of loads.folders)
         named.push({ name: path.join(path.dirname(file), folder), as: 'tree', by: whereAt(line, ''), runBy: `${runBy}; the program loads a file it names in this folder` });

@@ -95,3 +95,36 @@ test('ordinary node stays readable: typeof require, an ESM require made by creat
   ])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
+
+test('a name counts as one literal only where it is bound once in the whole file: a parameter, a catch, a loop without a declaration, a destructuring, a compound assignment rebind it', (t) => {
+  for (const code of [
+    'const file = "./rules/base.js";\nnames.forEach((file) => require(file));',
+    'const file = "./rules/base.js";\nnames.forEach(file => require(file));',
+    'const file = "./a.js";\ntry { x(); } catch (file) { require(file); }',
+    'let file = "./a.js";\nfor (file of names) require(file);',
+    'let file = "./a.js";\n({ file } = config);\nrequire(file);',
+    'let file = "./a.js";\nfile ??= other;\nrequire(file);',
+    '// const p = "./a.js"\nlet p = x;\nrequire(p);',
+    'const here = __dirname;\nnames.forEach((here) => require(here + "/x/" + n));',
+  ])
+    t.true(unknown(code).length > 0, code);
+});
+
+test('what the tokenizer sees: a regex with a quote or /*, a load inside a template, a comment between a name and its (', (t) => {
+  for (const code of ["const q = /'/;\nrequire(name);", 'const r = /\\s\\/*$/;\nrequire(name);\n// */', 'const s = `${require(name)}`;', 'require/**/(name);']) t.true(unknown(code).length > 0, code);
+  // A word in a regex or a template's text is no call.
+  t.deepEqual(nodeComputedLoads('const re = /require\\(/;\nconst help = `run eval(x) to see`;'), { folders: [], unknown: [] });
+});
+
+test('loaders the call list does not name: a renamed destructuring, bind, _compile, an async function, globalThis.eval, module.register', (t) => {
+  for (const code of [
+    'const { Worker: W } = require("node:worker_threads");\nnew W(file);',
+    'const { fork: launch } = require("node:child_process");\nlaunch(file);',
+    'const load = module.require.bind(module);\nload(file);',
+    'new Module(file)._compile(src, file);',
+    'new AsyncFunction(src)();',
+    'globalThis.eval(src);',
+    'module.register(pathToFileURL(file));',
+  ])
+    t.true(unknown(code).length > 0, code);
+});

@@ -46,19 +46,39 @@ test('arithmetic on a value the script may have set to code is unresolved, in ev
     const text = `X=$(cat .count)\n${use}`;
     t.true(refused(text).length > 0, text);
   }
+  // A name the script does not set comes from outside it (the environment, a script that sources or runs it), and
+  // so does every name where something may set any (a computed export, eval, a sourced file); a default that assigns,
+  // a command's output written straight in, a slice of an element or of an argument.
+  for (const text of [
+    '(( JOBS > 1 ))',
+    'MAX=3\n. ./lib.sh\n(( MAX > 1 ))',
+    'MAX=3\nexport $(cat .env | xargs)\n(( MAX > 1 ))',
+    ': "${MAX:=$(cat .limits/x)}"\n(( MAX > 1 ))',
+    'if [[ $(cat .limits/x) -gt 1 ]]; then :; fi',
+    'if [[ ${MAX:-$(cat .limits/x)} -gt 1 ]]; then :; fi',
+    'let "N=$(cat .limits/x)"',
+    'echo "${a[$(cat .limits/x)]}"',
+    'MAX=$(cat x)\necho "${a[0]:0:$MAX}"',
+    'MAX=$(cat x)\necho "${1:0:$MAX}"',
+    'n=$(grep -c TODO f\ncat .limits/x)\n(( n > 1 ))',
+  ])
+    t.true(refused(text).length > 0, text);
   // A positional parameter is a caller's argument: anything.
   t.true(refused('check() { if (( $1 > 10 )); then echo big; fi; }').length > 0);
   // Through another name: Y's value is the name X, whose value is evaluated in turn.
   t.true(refused('read -r X < f\nY=X\n(( Y ))').length > 0);
 });
 
-test('counting stays ordinary: numbers, counts, lengths, arithmetic of those, the environment, an associative key', (t) => {
+test('counting stays ordinary: numbers, counts, lengths, arithmetic of those, a loop counter, an associative key', (t) => {
   for (const text of [
     'n=$(git diff --cached --name-only | wc -l)\nif (( n > 0 )); then echo many; fi',
     'n=$(grep -c TODO src/a.c)\n[[ $n -gt 3 ]] && exit 1',
     'count=0\ncount=$((count + 1))\necho "$(( count * 2 ))"',
     'n=${#files[@]}\n(( n == 0 )) && exit 0',
-    '(( JOBS > 1 ))',
+    'for ((i = 0; i < ${#files[@]}; i++)); do :; done',
+    'mapfile -t files < list\nfor ((i=0; i<${#files[@]}; i++)); do echo "${files[i]}"; done',
+    'n=$(stat -c %s big.bin)\n(( n > 1000000 )) && exit 1',
+    'X=$(cat .count)\necho $(( ${#X} + 1 ))',
     'PS4="+ ${BASH_SOURCE}:${LINENO}: "\nset -x',
     'branch=$(git rev-parse --abbrev-ref HEAD)\n[[ "$branch" == main ]] && exit 1',
   ])
