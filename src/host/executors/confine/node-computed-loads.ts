@@ -69,6 +69,9 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   const own = ownParts(blanked);
   const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
   for (const match of blanked.matchAll(RUNS_COMPUTED)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // node:module's register(), however the module is reached: a loader hook for every later import.
+  if (literals.some((literal) => /^(?:node:)?module$/u.test(literal.text)))
+    for (const match of blanked.matchAll(/\bregister\s*\(/gu)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   for (const match of blanked.matchAll(loadCalls(blanked))) {
     const from = match.index + match[0].length;
     const argument = argumentAt(blanked, from, true, literals);
@@ -102,6 +105,8 @@ function bindings(blanked: string, name: string): number {
     String.raw`${at}\s*=>`,
     String.raw`\([^()]*${at}[^()]*\)\s*=>`,
     String.raw`\bfunction\b[^(]*\([^)]*${at}`,
+    // A method's parameters (`load(file) { … }`); a call followed by a block (`if (file) {`) counts too: more, never less.
+    String.raw`[\w$]\s*\([^()]*${at}[^()]*\)\s*\{`,
     String.raw`[{[,:]\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
   ];
   return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0);

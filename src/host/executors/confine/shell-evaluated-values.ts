@@ -97,6 +97,32 @@ function closing(code: string, from: number, open: string, close: string): numbe
   return code.length;
 }
 
+/** `text` split at blanks outside quotes, `$(…)`, `${…}` and backquotes. */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let depth = 0;
+  let quote = '';
+  for (let index = 0; index < text.length; index++) {
+    const c = text[index]!;
+    if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '$' && (text[index + 1] === '(' || text[index + 1] === '{')) {
+      depth++;
+      word += c + text[++index]!;
+      continue;
+    } else if ((c === ')' || c === '}') && depth > 0) depth--;
+    else if (/\s/u.test(c) && depth === 0) {
+      if (word !== '') words.push(word);
+      word = '';
+      continue;
+    }
+    word += c;
+  }
+  return word === '' ? words : [...words, word];
+}
+
 /** The text of every arithmetic place in `code` (see the head of this file); an associative array's key is no arithmetic. */
 export function arithmeticRegions(code: string, associative: ReadonlySet<string>): string[] {
   const regions: string[] = [];
@@ -109,8 +135,9 @@ export function arithmeticRegions(code: string, associative: ReadonlySet<string>
     }
     if (rest === '[[') {
       const end = closing(code, index + 2, '[[', ']]');
-      // The operands of an arithmetic comparison: the words beside -eq, -ne, -lt, -le, -gt, -ge.
-      const words = code.slice(index + 2, end).split(/\s+/u);
+      // The operands of an arithmetic comparison: the words beside -eq, -ne, -lt, -le, -gt, -ge (a word whole, with
+      // the `$(…)`, `${…}` and quotes in it).
+      const words = shellWords(code.slice(index + 2, end));
       words.forEach((word, at) => {
         if (/^-(?:eq|ne|lt|le|gt|ge)$/u.test(word)) regions.push(`${words[at - 1] ?? ''} ${words[at + 1] ?? ''}`);
       });

@@ -106,6 +106,7 @@ test('a name counts as one literal only where it is bound once in the whole file
     'let file = "./a.js";\nfile ??= other;\nrequire(file);',
     '// const p = "./a.js"\nlet p = x;\nrequire(p);',
     'const here = __dirname;\nnames.forEach((here) => require(here + "/x/" + n));',
+    'const file = "./rules/base.js";\nclass L { load(file) { require(file); } }',
   ])
     t.true(unknown(code).length > 0, code);
 });
@@ -125,6 +126,7 @@ test('loaders the call list does not name: a renamed destructuring, bind, _compi
     'new AsyncFunction(src)();',
     'globalThis.eval(src);',
     'module.register(pathToFileURL(file));',
+    'require("node:module").register(pathToFileURL(file));',
   ])
     t.true(unknown(code).length > 0, code);
 });

@@ -55,6 +55,8 @@ test('arithmetic on a value the script may have set to code is unresolved, in ev
     'MAX=3\nexport $(cat .env | xargs)\n(( MAX > 1 ))',
     ': "${MAX:=$(cat .limits/x)}"\n(( MAX > 1 ))',
     'if [[ $(cat .limits/x) -gt 1 ]]; then :; fi',
+    'if [[ $(cat .limits/x 2>/dev/null || echo 3) -gt 1 ]]; then :; fi',
+    'if [[ ${MAX:-$(cat .limits/x 2>/dev/null || echo 3)} -gt 1 ]]; then :; fi',
     'if [[ ${MAX:-$(cat .limits/x)} -gt 1 ]]; then :; fi',
     'let "N=$(cat .limits/x)"',
     'echo "${a[$(cat .limits/x)]}"',
