@@ -54,6 +54,8 @@ test('arithmetic on a value the script may have set to code is unresolved, in ev
     'MAX=3\n. ./lib.sh\n(( MAX > 1 ))',
     'MAX=3\nexport $(cat .env | xargs)\n(( MAX > 1 ))',
     ': "${MAX:=$(cat .limits/x)}"\n(( MAX > 1 ))',
+    'MAX=\n: "${MAX:=$(cat .limits/x)}"\n(( MAX > 1 ))',
+    'echo "${PROMPT_TEXT@P}"',
     'if [[ $(cat .limits/x) -gt 1 ]]; then :; fi',
     'if [[ $(cat .limits/x 2>/dev/null || echo 3) -gt 1 ]]; then :; fi',
     'if [[ ${MAX:-$(cat .limits/x 2>/dev/null || echo 3)} -gt 1 ]]; then :; fi',

@@ -82,6 +82,20 @@ test(
   'silent cd x\nnoautocmd lcd x\nset nocp | cd x\nexe "cd x"\ncall call("ch" . "dir", ["x"])\nlet F = funcref("chdir")\nset autochdir\ncall eval("ch" . "dir(\'x\')")\nlet _ = execute("c" . "d x")\ncall feedkeys(":c" . "d x\\r")\nset shiftwidth=2\nsource lint.vim\n',
   { names: ['lint.vim vim'], unresolved: 10 },
 );
+test(
+  'gdb: a python line zotbox does not read whole refuses (an import alias), one it does is read',
+  reads,
+  'gdb',
+  'python import os as o\npython import gdb, sys\npython\nprint(1)\nend\nsource lint.gdb\n',
+  { names: ['lint.gdb gdb'], unresolved: 2 },
+);
+test(
+  "pdb: Python's chdir in any spelling and its reflection (getattr, __getattribute__, inspect, dir) refuse",
+  reads,
+  'pdb',
+  'from os import chdir; chdir("x")\nimport os; getattr(os, "ch" + "dir")("x")\nos.__getattribute__("ch" + "dir")("x")\nimport inspect\n[f for n, f in dir(os)]\nprint(1)\n',
+  { names: [], unresolved: 5 },
+);
 test('lldb: command source with an upper-case option', reads, 'lldb', 'command source -C true tools/lldb.cmds\n', { names: ['tools/lldb.cmds lldb'], unresolved: 0 });
 test('R: source(x, chdir = TRUE) runs x from its own directory: unresolved', reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
 test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
