@@ -72,21 +72,62 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // node:module's register(), however the module is reached: a loader hook for every later import.
   if (literals.some((literal) => /^(?:node:)?module$/u.test(literal.text)))
     for (const match of blanked.matchAll(/\bregister\s*\(/gu)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // An identifier written with escapes (`\u0072equire`) names what the lists below look for under another spelling.
+  for (const match of blanked.matchAll(/\\u[{0-9A-Fa-f]/gu)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  const seen = new Map<number, boolean>();
   for (const match of blanked.matchAll(loadCalls(blanked))) {
     const from = match.index + match[0].length;
     const argument = argumentAt(blanked, from, true, literals);
     const inside = literals.filter((literal) => literal.start >= from && literal.end <= from + argument.length);
     const shape = shapeOf(blanked, from, from + argument.length, inside);
     // Only literals that expand nothing, joined to the file's own folder: read as the program's literal names already.
-    if (!inside.some((literal) => literal.expands) && shape.replaceAll(LITERAL, '').replace(own.parts, '') === '') continue;
+    const written = !inside.some((literal) => literal.expands) && shape.replaceAll(LITERAL, '').replace(own.parts, '') === '';
+    seen.set(match.index, written);
+    if (written) continue;
     // A loop's variable over a list of literals, or a name bound once to one: the literals are read as names already.
     if (literalBound(blanked, argument.trim(), literals)) continue;
     const line = lineOf(match.index);
-    const folder = leadingFolder(blanked, from, inside[0], own);
+    const folder = leadingFolder(blanked, from, inside[0], own, shape);
     if (folder !== undefined) folders.push({ folder, line });
     else unknown.push({ call: code.slice(match.index, from + argument.length + 1).slice(0, 60), line });
   }
+  // The tokenizer's reading may be wrong where JavaScript itself is ambiguous to a reader this small (a `/` after `}`
+  // or `)`, `<!--`): the raw text is read too, and what it shows that the tokens hid, or showed as written out, counts.
+  unknown.push(...rawShapes(code, seen, own, lineOf));
   return { folders, unknown };
+}
+
+/** Code-running shapes read on the raw text, comments and strings included (RAW_RUNS); see rawShapes. */
+const RAW_RUNS = new RegExp(
+  [
+    String.raw`\beval\s*[(.)]`,
+    String.raw`\b(?:Async|AsyncGenerator|Generator)?Function\s*\(`,
+    String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\bconstructor\s*\(|\.\s*constructor\b(?!\s*[=:])|\bReflect\s*\.\s*(?:construct|apply)\b`,
+    // A loader's name as a string (`module["require"]`, `Reflect.get(module, "require")`) or renamed on import.
+    String.raw`["'\x60](?:require|eval|Function|fork|Worker|createRequire|_load|_compile|constructor|register)["'\x60]`,
+    String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,
+    // require kept as a value where code would keep it (`(0, require)`, `= require;`, `[require]`, `require.call`).
+    String.raw`(?:[(,=\[:?]\s*)require\s*[,;)\]]|\brequire\s*\.\s*(?!resolve\b|main\b|cache\b)[A-Za-z_$]`,
+  ].join('|'),
+  'gu',
+);
+
+/**
+ * What the raw text shows that the tokens did not: a code-running shape anywhere (a comment's or a string's mention
+ * counts: zotbox cannot be sure it is one), and a load call whose argument is not written out where the tokens saw no
+ * call there or saw one written out.
+ */
+function rawShapes(code: string, seen: ReadonlyMap<number, boolean>, own: ReturnType<typeof ownParts>, lineOf: (index: number) => number): { call: string; line: number }[] {
+  const found: { call: string; line: number }[] = [];
+  const at = (index: number) => ({ call: code.slice(index, index + 60).split('\n')[0]!, line: lineOf(index) });
+  for (const match of code.matchAll(RAW_RUNS)) found.push(at(match.index));
+  for (const match of code.matchAll(loadCalls(code))) {
+    if (seen.get(match.index) === false) continue;
+    const argument = argumentAt(code, match.index + match[0].length, true, []);
+    const plain = argument.replace(/(["'])(?:(?!\1)[^\\\n])*\1|`[^`$\\]*`/gu, '').replace(own.parts, '') === '';
+    if (!plain) found.push(at(match.index));
+  }
+  return found;
 }
 
 /**
@@ -147,8 +188,11 @@ function shapeOf(code: string, from: number, to: number, inside: readonly Litera
  * anything computed, when nothing but the file's own folder comes before it and it is relative (`./`, `../`) or follows
  * `__dirname`. Undefined when the name may start anywhere.
  */
-function leadingFolder(code: string, from: number, first: Literal | undefined, own: ReturnType<typeof ownParts>): string | undefined {
+function leadingFolder(code: string, from: number, first: Literal | undefined, own: ReturnType<typeof ownParts>, shape: string): string | undefined {
   if (first === undefined) return undefined;
+  // Only a concatenation (or path's join) keeps the first literal in front: `("./rules/", x)`, `"./rules/" && x`,
+  // `c ? "./rules/" : x` do not.
+  if (/,|&&|\|\||\?/u.test(shape) && !/^\s*path\s*\.\s*(?:posix\s*\.\s*)?(?:join|resolve)\s*\(/u.test(shape)) return undefined;
   const before = code.slice(from, first.start);
   if (before.replace(own.parts, '') !== '') return undefined;
   const fixed = first.text.split('${')[0]!;

@@ -216,16 +216,18 @@ const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // command run from a string or a function by its computed name (`exe`, and the functions that run a string, keys or
   // a function by name: `call(`, `funcref(`, `eval(`, `execute(`, `feedkeys(`, `luaeval(`…), and
   // `autochdir`, which moves to each file vim opens.
-  vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function|eval|execute|win_execute|feedkeys|timer_start|luaeval|py3?eval|pyxeval|rubyeval|perleval|libcall(?:nr)?)\s*\(|\b(?:autochdir|acd)\b/u,
+  vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function|eval|execute|win_execute|feedkeys|timer_start|luaeval|py3?eval|pyxeval|rubyeval|perleval|libcall(?:nr)?)\s*\(|\b(?:autochdir|acd)\b|(?:^|[\s:|])norm(?:a(?:l)?)?!?\s|^\s*:*\s*(?:com(?:m(?:a(?:n(?:d)?)?)?)?!?\s|@)/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
   // Any Python (it reaches chdir and gdb.execute in more ways than zotbox can list: inspect, pydoc, an import alias);
+  // a user command's `$argN` (gdb pastes the argument into the text: `$arg0d x` run as `go c` is `cd x`); `shell`, `!`
+  // and `make`, which may write the file a later `source` reads;
   // a cd anywhere on a line (behind `with … --`, `pipe`, a user's `alias` of it, in `interpreter-exec console "cd x"`,
   // MI's `-environment-cd`), and the commands that run a command
   // gdb builds or names another way: `alias`, `eval` (a printf-built command), `with`, `pipe`/`|`, `frame`/`thread apply`
   // and their short forms, in any prefix gdb takes for them (`ev`, `ali`, `wit`, `interp`); `define`'s body lines are
   // lines too.
   gdb: new RegExp(
-    String.raw`^\s*(?:py(?:t(?:h(?:o(?:n)?)?)?)?|pi|python-interactive)(?:\s*$|\s+(?!${GDB_PYTHON_READ}\s*$))|(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:al(?:i(?:a(?:s)?)?)?|ev(?:a(?:l)?)?|w(?:i(?:t(?:h)?)?)?|pip(?:e)?|\||inte(?:r(?:p(?:r(?:e(?:t(?:e(?:r(?:-(?:e(?:x(?:e(?:c)?)?)?)?)?)?)?)?)?)?)?)?|(?:fr\w*|thr?\w*|t)\s+ap\w*|faas|taas|tfaas)(?:\s|$)`,
+    String.raw`^\s*(?:py(?:t(?:h(?:o(?:n)?)?)?)?|pi|python-interactive)(?:\s*$|\s+(?!${GDB_PYTHON_READ}\s*$))|\$arg(?:c|\d)|^\s*(?:(?:she(?:l(?:l)?)?|make)(?:\s|$)|!)|(?:^|[\s|;"'-])cd(?:\s|$|["'])|^\s*(?:al(?:i(?:a(?:s)?)?)?|ev(?:a(?:l)?)?|w(?:i(?:t(?:h)?)?)?|pip(?:e)?|\||inte(?:r(?:p(?:r(?:e(?:t(?:e(?:r(?:-(?:e(?:x(?:e(?:c)?)?)?)?)?)?)?)?)?)?)?)?|(?:fr\w*|thr?\w*|t)\s+ap\w*|faas|taas|tfaas)(?:\s|$)`,
     'u',
   ),
   lldb: /^\s*platform\s+settings\b.*\s-w\b|^\s*script(?:\s|$)/u,

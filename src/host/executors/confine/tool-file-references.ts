@@ -515,7 +515,8 @@ function readFile(
     // A load whose name the program computes: from the folder it starts in, any file; from nowhere written, any at all.
     // A program of no language its name or #! line tells (`node tools/check`, no extension) is read as node too.
     if (program && (programFileLanguage(file, text) ?? programFileLanguage(runAs, text) ?? 'node') === 'node') {
-      const loads = nodeComputedLoads(jsUnescaped(text));
+      // Read as written: the tokenizer tells a string's escapes from code (an unescaped `\x27` would open a string).
+      const loads = nodeComputedLoads(text);
       for (const { folder, line } of loads.folders)
         named.push({ name: path.join(path.dirname(file), folder), as: 'tree', by: whereAt(line, ''), runBy: `${runBy}; the program loads a file it names in this folder` });
       for (const { call, line } of loads.unknown) unresolved.push(whereAt(line, `: the program loads ${JSON.stringify(call)}, a name it computes, and zotbox cannot tell which file that is`));

@@ -55,8 +55,39 @@ test('a name computed from its start is unknown: a variable, process.cwd(), a ca
     t.is(unknown(code).length, 1, code);
 });
 
-test('a call inside a string or a word that only ends in require is no load', (t) => {
-  t.deepEqual(nodeComputedLoads('console.log("require(x)"); myrequire(x); $require(y)'), { folders: [], unknown: [] });
+test('a word that only ends in require is no load; a computed call spelled in a string or a comment counts (the tokens may be read wrong)', (t) => {
+  t.deepEqual(nodeComputedLoads('myrequire(x); $require(y); console.log("we require node 18")'), { folders: [], unknown: [] });
+  t.is(unknown('console.log("require(x)");').length, 1);
+  t.is(unknown('const help = `run eval(x) to see`;').length, 1);
+});
+
+test('what the tokens hide, the raw text shows: a division after {} or ++ read as a regex, <!--, a quote in a regex after )', (t) => {
+  for (const code of [
+    'const k = {} / 1; require(name); const j = 2 / 1;',
+    'let i = 0; const k = i++ / 2; require(name); const j = 2 / 1;',
+    '<!-- ` (old markup)\nrequire(name);\n// `',
+    "if (x) /'/.test(x) || require(name);",
+  ])
+    t.true(unknown(code).length > 0, code);
+  // A leading folder only in a concatenation: the comma operator, && and ?: put another value in front.
+  for (const code of ['require(("./rules/", other));', 'require("./rules/" && other);', 'require(c ? "./rules/" + n : other);']) t.true(unknown(code).length > 0, code);
+  // Escapes: in a string they are text (the tokens read the raw file), in a name they are refused.
+  t.true(unknown('\\u0072equire(name);').length > 0);
+  t.true(unknown('const p = x.replace(/\\\\/g, "/"); require(name);').length > 0);
+});
+
+test('loaders and runners spelled past the call list: a loader name as a string, eval kept as a value, a constructor, an import renamed', (t) => {
+  for (const code of [
+    'module["require"](file);',
+    'Reflect.get(module, "require").call(module, file);',
+    'const Make = (() => {}).constructor;\nMake(src)();',
+    'Reflect.construct(Function, [src])();',
+    '(0, eval)(src);',
+    'eval.call(null, src);',
+    'import { createRequire as cr } from "node:module";',
+    'import { fork as launch } from "node:child_process";',
+  ])
+    t.true(unknown(code).length > 0, code);
 });
 
 test('other calls that load or run a file by a computed name: an alias of require or createRequire, fork, a Worker', (t) => {
@@ -88,7 +119,7 @@ test('ordinary node stays readable: typeof require, an ESM require made by creat
     'if (typeof require === "function") {}',
     'const require = createRequire(import.meta.url);\nconst x = require("./x.js");',
     'module.exports = { require: ["ts-node/register"] };',
-    '// we require node 18; eval is evil\nconsole.log("require it, then eval(x)");',
+    '// we require node 18; eval is evil\nconsole.log("require it, then evaluate it");',
     'for (const p of ["./plugins/a.js", "./plugins/b.js"]) require(p);',
     'const config = "./config.js";\nrequire(config);',
     'const extensions = [".js"];',
@@ -114,7 +145,7 @@ test('a name counts as one literal only where it is bound once in the whole file
 test('what the tokenizer sees: a regex with a quote or /*, a load inside a template, a comment between a name and its (', (t) => {
   for (const code of ["const q = /'/;\nrequire(name);", 'const r = /\\s\\/*$/;\nrequire(name);\n// */', 'const s = `${require(name)}`;', 'require/**/(name);']) t.true(unknown(code).length > 0, code);
   // A word in a regex or a template's text is no call.
-  t.deepEqual(nodeComputedLoads('const re = /require\\(/;\nconst help = `run eval(x) to see`;'), { folders: [], unknown: [] });
+  t.deepEqual(nodeComputedLoads('const re = /require\\(/;\nconst help = `run it to see`;'), { folders: [], unknown: [] });
 });
 
 test('loaders the call list does not name: a renamed destructuring, bind, _compile, an async function, globalThis.eval, module.register', (t) => {

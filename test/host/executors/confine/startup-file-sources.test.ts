@@ -96,6 +96,10 @@ test(
   'from os import chdir; chdir("x")\nimport os; getattr(os, "ch" + "dir")("x")\nos.__getattribute__("ch" + "dir")("x")\nimport inspect\n[f for n, f in dir(os)]\nprint(1)\n',
   { names: [], unresolved: 5 },
 );
+test("gdb: a user command's $argN, shell, ! and make refuse; vim: normal, a register run by @, a user command refuse", (t) => {
+  t.is(sources('define go\n  $arg0d my-tools\nend\ngo c\nshell printf x > gen.gdb\n!true\nmake\nsource lint.gdb\n', 'gdb').unresolved, 4);
+  t.is(sources('let @q = ":c" . "d x\\r"\nnormal @q\n:@q\ncommand! -nargs=1 Go <args>d x\nGo c\nsource lint.vim\n', 'vim').unresolved, 3);
+});
 test('lldb: command source with an upper-case option', reads, 'lldb', 'command source -C true tools/lldb.cmds\n', { names: ['tools/lldb.cmds lldb'], unresolved: 0 });
 test('R: source(x, chdir = TRUE) runs x from its own directory: unresolved', reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
 test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
