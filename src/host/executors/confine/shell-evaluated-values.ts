@@ -39,20 +39,31 @@ const SHELL_NUMBERS = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'EPOCHSECONDS', '
  * What may set any name to any text, so no name's value is the script's own: an assignment whose name or operand is
  * computed (`export $(cat .env | xargs)`, `declare "$k=$v"`), eval, and a file sourced (its assignments are not read here).
  */
-const SETS_ANY = /(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-\w+\s+)*[^\s;&|=]*\$|(?:^|[\s;&|({])(?:eval|source|\.)\s/mu;
+const SETS_ANY = new RegExp(
+  [
+    // A declaration with a computed name or operand (`export -- $(…)`, `declare "$k=$v"`).
+    String.raw`(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-\S*\s+)*[^\s;&|=]*\$`,
+    // A name given to read, mapfile, printf -v or unset by an expansion.
+    String.raw`(?:^|[\s;&|({])(?:read|mapfile|readarray|unset|printf\s+-v)\b[^;&|\n]*\s["']?\$`,
+    // eval, and a file sourced however it is spelled (`\source`, `builtin source`, `command .`).
+    String.raw`(?:^|[\s;&|({\\])(?:(?:builtin|command)\s+)?(?:eval|source|\.)\s`,
+  ].join('|'),
+  'mu',
+);
 
 /** The uses in `text` (a whole script) of a value bash evaluates that the script may have set to code. */
 export function evaluatedUses(text: string, values: ScriptValues): EvaluatedUse[] {
-  const code = text.replace(/^\s*#.*$/gmu, '');
+  // Comment lines gone and line continuations joined, as the shell reads the words.
+  const code = text.replace(/\\\n/gu, '').replace(/^\s*#.*$/gmu, '');
   // An array's elements (`a=('$(…)' b)`) are not among the values read: any array the script sets is unknown.
   const arrays = [...code.matchAll(/(?:^|[\s;&|({])([A-Za-z_]\w*)\+?=\(/gmu)].map((match) => match[1]!);
   // `${X:=…}` and `${X=…}` set X where they are expanded.
   const defaults = [...code.matchAll(/\$\{([A-Za-z_]\w*):?=/gu)].map((match) => match[1]!);
   const associative = new Set([...code.matchAll(/\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*A\w*\s+(\w+)/gu)].map((match) => match[1]!));
-  const regions = arithmeticRegions(code, associative);
+  const regions = [...arithmeticRegions(code, associative), ...nameOperands(code)];
   const set: Taint = {
     ...values,
-    unknown: new Set([...values.unknown, ...arrays, ...defaults]),
+    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions)]),
     // A name arithmetic itself sets (`for ((i = 0; …))`, `(( n++ ))`, `let i=1`) holds a number: what set it is checked where it stands.
     arithmetic: new Set(
       regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
@@ -82,7 +93,8 @@ export function evaluatedUses(text: string, values: ScriptValues): EvaluatedUse[
     if (!promptHarmless(name, set, new Set())) uses.push({ text: use.slice(0, 60), why: `bash ${how} the value of ${name}, and the script sets ${name} to what zotbox cannot spell out` });
   };
   for (const [use, name] of code.matchAll(/\$\{(\w+)(?:\[[^\]]*\])?@P\}/gu)) prompt(name!, use, 'expands as a prompt (running its command substitutions)');
-  for (const [use, name] of code.matchAll(/\$\{!(\w+)\}/gu)) expanded(name!, use, 'expands the name (and its subscript) held in');
+  // `${!X}` in any form but the keys of an array or the names with a prefix (`${!a[@]}`, `${!pre*}`).
+  for (const [use, name] of code.matchAll(/\$\{!(\w+)(?!\[[@*]\]\}|[@*]\})/gu)) expanded(name!, use, 'expands the name (and its subscript) held in');
   if (set.values.has('PS4') || set.unknown.has('PS4')) prompt('PS4', 'PS4', 'expands as a prompt before each traced command (set -x)');
   return uses;
 }
@@ -171,6 +183,51 @@ interface Taint extends ScriptValues {
   readonly anything: boolean;
 }
 
+/**
+ * The names whose value may come from outside the script's own assignments: one assigned in a way the reader does not
+ * record (`2>/dev/null X=…`, after `then`: more `NAME=` in the text than values read), a loop's or `select`'s variable
+ * wherever the loop stands, and one whose first mention is not a plain assignment at a line's start (a default
+ * `[ -n "$X" ] || X=4` keeps the value a caller or sourcer gave X).
+ */
+function outsideValues(code: string, values: ScriptValues, regions: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const [, name] of code.matchAll(/\b(?:for|select)\s+([A-Za-z_]\w*)\b/gu)) names.add(name!);
+  const written = new Map<string, number>();
+  const assignment = /(?:^|[\s;&|({])([A-Za-z_]\w*)\+?=(?!=)/gmu;
+  for (const [, name] of code.matchAll(assignment)) written.set(name!, (written.get(name!) ?? 0) + 1);
+  // Arithmetic's own assignments (`for ((i=0; …))`) are checked where they stand.
+  for (const region of regions) for (const [, name] of region.matchAll(assignment)) written.set(name!, (written.get(name!) ?? 0) - 1);
+  for (const [name, count] of written) if (count > (values.values.get(name)?.length ?? 0)) names.add(name);
+  for (const name of values.values.keys()) {
+    const first = new RegExp(String.raw`(?<![\w])${name}(?!\w)`, 'u').exec(code);
+    if (first === null) continue;
+    // An assignment that surely runs first: at a line's start (a declaration's too), or arithmetic's (`for ((i=0;`, `let i=0`).
+    const line = code.slice(code.lastIndexOf('\n', first.index) + 1);
+    if (!new RegExp(String.raw`^\s*(?:(?:local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*|(?:for\s*)?\(\(\s*|let\s+)?${name}\s*=(?!=)`, 'u').test(line)) names.add(name);
+  }
+  return [...names];
+}
+
+/**
+ * The operands bash takes as a NAME that are written with an expansion (`printf -v "$k"`, `read "$k"`, `unset "$X"`,
+ * `[[ -v $X ]]`, `declare "$k=…"`): bash evaluates a subscript in the name it is handed, so each is a place like
+ * arithmetic's, its names checked.
+ */
+function nameOperands(code: string): string[] {
+  const operands: string[] = [];
+  for (const [, word] of code.matchAll(/(?:^|[\s;&|([])-v\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|)\]]+)/gmu)) if (word!.includes('$')) operands.push(word!);
+  for (const [, command, rest] of code.matchAll(/(?:^|[\s;&|({])(read|mapfile|readarray|unset|declare|typeset|local|export|readonly)\b([^;&|\n]*)/gmu)) {
+    const words = shellWords(rest!);
+    words.forEach((word, at) => {
+      // An option's own argument (`read -p "$PROMPT"`) is no name; a value after `NAME=` is the value's.
+      if (command === 'read' || command === 'mapfile' || command === 'readarray' ? /^-[pdtnNuiCcsO]$/u.test(words[at - 1] ?? '') : false) return;
+      const name = word.split('=')[0]!;
+      if (name.includes('$')) operands.push(name);
+    });
+  }
+  return operands;
+}
+
 /** The command substitutions written in `region`: `$(…)` (not `$((`) and backquotes, each whole. */
 function substitutionsIn(region: string): string[] {
   const found: string[] = [];
@@ -196,9 +253,10 @@ function substitutionsIn(region: string): string[] {
 function harmless(name: string, set: Taint, seen: Set<string>): boolean {
   if (seen.has(name)) return true;
   seen.add(name);
-  if (SHELL_NUMBERS.has(name)) return true;
   if (set.unknown.has(name)) return false;
   const values = set.values.get(name);
+  // bash's own numbers, where the script does not set them itself (`OPTIND=$(cat f)` is the script's value).
+  if (values === undefined && SHELL_NUMBERS.has(name)) return true;
   if (values === undefined || set.anything) return set.arithmetic.has(name) && (values ?? []).every((value) => harmlessValue(value, set, seen));
   return values.every((value) => harmlessValue(value, set, seen));
 }

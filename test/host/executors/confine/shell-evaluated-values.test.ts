@@ -67,6 +67,23 @@ test('arithmetic on a value the script may have set to code is unresolved, in ev
     'n=$(grep -c TODO f\ncat .limits/x)\n(( n > 1 ))',
   ])
     t.true(refused(text).length > 0, text);
+  // A name operand written with an expansion is evaluated like a subscript; assignments the reader does not record;
+  // bash's own numbers set by the script; a default that keeps a caller's or sourcer's value.
+  for (const text of [
+    'while read -r v; do [[ -n ${!v:-} ]] || exit 1; done < .required',
+    'read -r v < .name\n[[ -v $v ]] && exit 1',
+    'read -r v < .name\ntest -v "$v"',
+    'while IFS= read -r line; do printf -v "${line%%=*}" %s "${line#*=}"; done < .env',
+    'MAX=3\nexport -- $(cat .env | xargs)\n(( MAX > 1 ))',
+    'MAX=3\nexport \\\n  $(cat .env | xargs)\n(( MAX > 1 ))',
+    'MAX=3\n\\source lib.sh\n(( MAX > 1 ))',
+    'MAX=3\nif true; then for MAX in $(cat .n); do :; done; fi\n(( MAX > 1 ))',
+    'MAX=3\n2>/dev/null MAX=$(cat .n)\n(( MAX > 1 ))',
+    'OPTIND=$(cat .n)\n(( OPTIND > 1 ))',
+    '[ -n "$MAX" ] || MAX=4\n(( MAX > 1 ))',
+    'if [ -f x ]; then MAX=3; fi\n(( MAX > 1 ))',
+  ])
+    t.true(refused(text).length > 0, text);
   // A positional parameter is a caller's argument: anything.
   t.true(refused('check() { if (( $1 > 10 )); then echo big; fi; }').length > 0);
   // Through another name: Y's value is the name X, whose value is evaluated in turn.
