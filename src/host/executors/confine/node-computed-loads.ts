@@ -100,9 +100,14 @@ export function nodeComputedLoads(code: string): ComputedLoads {
 /** Code-running shapes read on the raw text, comments and strings included (RAW_RUNS); see rawShapes. */
 const RAW_RUNS = new RegExp(
   [
-    String.raw`\beval\s*[(.)]`,
+    String.raw`\beval\s*(?:\(|\)|\.\s*(?:call|apply|bind)\b)`,
     String.raw`\b(?:Async|AsyncGenerator|Generator)?Function\s*\(`,
-    String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\bconstructor\s*\(|\.\s*constructor\b(?!\s*[=:])|\bReflect\s*\.\s*(?:construct|apply)\b`,
+    // A constructor reached from a value (`(() => {}).constructor`), not a class's own `constructor(…)` nor `.constructor.name`.
+    String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\.\s*constructor\b(?!\s*(?:[=:]|\.\s*name\b))|\bReflect\s*\.\s*(?:construct|apply)\b`,
+    // node:module's runMain, the inspector's Runtime.evaluate, a loader or global reached by a computed key
+    // (`module[k]`, `globalThis[k]`), and options that make a later node preload a file (NODE_OPTIONS, execArgv) or
+    // look elsewhere for modules (module.paths).
+    String.raw`\brunMain\b|\binspector\b|\b(?:module|globalThis|global|self|require|process)\s*\[|\bNODE_OPTIONS\b|\bexecArgv\b|\bmodule\s*\.\s*paths\b`,
     // A loader's name as a string (`module["require"]`, `Reflect.get(module, "require")`) or renamed on import.
     String.raw`["'\x60](?:require|eval|Function|fork|Worker|createRequire|_load|_compile|constructor|register)["'\x60]`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,

@@ -9,6 +9,7 @@
 // `test -v 'a[X]'`), a substring's or slice's offset and length, and a `declare -i`/`local -i` command.
 // Pure, no I/O: more is unresolved, never less.
 import { EXPANSION_BASE, unmark } from './shell-lexer.js';
+import { topLevelLines } from './shell-top-level-lines.js';
 
 /** What the script sets: each name's values as written (expansions marked), and the names set to what is never spelled out. */
 export interface ScriptValues {
@@ -198,12 +199,22 @@ function outsideValues(code: string, values: ScriptValues, regions: readonly str
   // Arithmetic's own assignments (`for ((i=0; …))`) are checked where they stand.
   for (const region of regions) for (const [, name] of region.matchAll(assignment)) written.set(name!, (written.get(name!) ?? 0) - 1);
   for (const [name, count] of written) if (count > (values.values.get(name)?.length ?? 0)) names.add(name);
+  const top = topLevelLines(code);
   for (const name of values.values.keys()) {
     const first = new RegExp(String.raw`(?<![\w])${name}(?!\w)`, 'u').exec(code);
     if (first === null) continue;
-    // An assignment that surely runs first: at a line's start (a declaration's too), or arithmetic's (`for ((i=0;`, `let i=0`).
-    const line = code.slice(code.lastIndexOf('\n', first.index) + 1);
-    if (!new RegExp(String.raw`^\s*(?:(?:local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*|(?:for\s*)?\(\(\s*|let\s+)?${name}\s*=(?!=)`, 'u').test(line)) names.add(name);
+    // An assignment that surely runs first, before any mention: a whole command on a top-level line (a declaration's
+    // too, not a prefix of another command: `X=3 cmd`), or arithmetic's there (`for ((i=0;`, `let i=0`), whose value
+    // does not read the name itself (`X=$(( X * 2 ))` keeps the outside value).
+    const at = code.lastIndexOf('\n', first.index) + 1;
+    const line = code.slice(at).split('\n')[0]!;
+    const value = String.raw`(?:"[^"]*"|'[^']*'|\$\((?:[^()]|\([^()]*\))*\)|[^\s;&|"'])*`;
+    const sure = new RegExp(
+      String.raw`^\s*(?:(?:(?:declare|typeset|readonly|export)\s+(?:-\w+\s+)*)?${name}=(${value})\s*(?:$|;|&&|\|\||#)|(?:for\s*)?\(\(\s*${name}\s*=([^;)]*)|let\s+${name}=(\S*))`,
+      'u',
+    ).exec(line);
+    const rhs = sure === null ? undefined : (sure[1] ?? sure[2] ?? sure[3] ?? '');
+    if (!top[code.slice(0, at).split('\n').length - 1] || rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs)) names.add(name);
   }
   return [...names];
 }

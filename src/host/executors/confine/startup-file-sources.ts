@@ -216,7 +216,7 @@ const CHANGES_DIRECTORY: Partial<Readonly<Record<StartupLanguage, RegExp>>> = {
   // command run from a string or a function by its computed name (`exe`, and the functions that run a string, keys or
   // a function by name: `call(`, `funcref(`, `eval(`, `execute(`, `feedkeys(`, `luaeval(`…), and
   // `autochdir`, which moves to each file vim opens.
-  vim: /(?:^|[\s:|"'!])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function|eval|execute|win_execute|feedkeys|timer_start|luaeval|py3?eval|pyxeval|rubyeval|perleval|libcall(?:nr)?)\s*\(|\b(?:autochdir|acd)\b|(?:^|[\s:|])norm(?:a(?:l)?)?!?\s|^\s*:*\s*(?:com(?:m(?:a(?:n(?:d)?)?)?)?!?\s|@)/u,
+  vim: /(?:^|[\s:|"'!+])(?:cd|lcd|tcd|chd(?:i(?:r)?)?|lch(?:d(?:i(?:r)?)?)?|tch(?:d(?:i(?:r)?)?)?)!?(?:\s|$|["'\\])|\bchdir\s*\(|^\s*:*\s*(?:\w+\s+)*exe(?:c(?:u(?:t(?:e)?)?)?)?\b|\b(?:call|funcref|function|eval|execute|win_execute|feedkeys|timer_start|luaeval|py3?eval|pyxeval|rubyeval|perleval|libcall(?:nr)?)\s*\(|\b(?:autochdir|acd)\b|(?:^|[\s:|])norm(?:a(?:l)?)?!?\s|^\s*:*\s*(?:com(?:m(?:a(?:n(?:d)?)?)?)?!?\s|@)/u,
   lua: /\bvim\s*\.\s*(?:fn\s*\.\s*chdir|cmd\s*\.\s*[lt]?cd|api\s*\.\s*nvim_set_current_dir)\b|\blfs\s*\.\s*chdir\b/u,
   // Any Python (it reaches chdir and gdb.execute in more ways than zotbox can list: inspect, pydoc, an import alias);
   // a user command's `$argN` (gdb pastes the argument into the text: `$arg0d x` run as `go c` is `cd x`); `shell`, `!`
@@ -277,6 +277,15 @@ function bareArguments(rest: string, load: StartupLoad): string[] {
   return 'tree' in load ? unquoted.split(/[,:\s]+/u).filter((piece) => piece !== '') : [unquoted];
 }
 
+/** `text` with its line continuations joined as gdb and vim join them, each line keeping its number. */
+function joinedContinuations(text: string, language: StartupLanguage): string {
+  const continuation = language === 'gdb' ? /\\\n([^\n]*)/u : language === 'vim' ? /\n[ \t]*\\([^\n]*)/u : undefined;
+  if (continuation === undefined) return text;
+  let joined = text;
+  for (let match = continuation.exec(joined); match !== null; match = continuation.exec(joined)) joined = `${joined.slice(0, match.index)}${match[1]!}\n${joined.slice(match.index + match[0].length)}`;
+  return joined;
+}
+
 /** What `text` (a startup file, or a file one loads, read as `language`) loads: names, and what cannot be read, unresolved. */
 export function startupSources(
   text: string,
@@ -295,6 +304,9 @@ export function startupSources(
   const refuse = (index: number, why: string) => {
     if (!unread.has(index)) unread.set(index, why);
   };
+  // A line continuation joins lines before any rule reads them (gdb's trailing `\`, vim's leading `\` on the next
+  // line: `c\` then `d x` is `cd x`); the joined line keeps the first one's number, an empty line stands for the next.
+  text = joinedContinuations(text, language);
   const computed = COMPUTED[language];
   for (const [index, line] of text.split('\n').entries()) if (computed?.test(line) === true) refuse(index, ': it loads code by a name zotbox cannot work out, so any file could be what it runs');
   // A change of directory: what it loads after by a relative name is not from where the tool starts.

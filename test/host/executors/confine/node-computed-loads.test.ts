@@ -161,3 +161,21 @@ test('loaders the call list does not name: a renamed destructuring, bind, _compi
   ])
     t.true(unknown(code).length > 0, code);
 });
+
+test('more ways to run code: runMain, the inspector, a loader or global by a computed key, NODE_OPTIONS, execArgv, module.paths', (t) => {
+  for (const code of [
+    'require("node:module").runMain(file);',
+    'const k = ["req", "uire"].join("");\nmodule[k](file);',
+    'globalThis[k](src);',
+    'const inspector = require("node:inspector");',
+    'execSync("node tools/lint.js", { env: { NODE_OPTIONS: "--require " + file } });',
+    'fork("./w.js", { execArgv: ["--require", file] });',
+    'module.paths.unshift(dir);\nrequire("local-check");',
+  ])
+    t.true(unknown(code).length > 0, code);
+});
+
+test("a class's own constructor, a constructor's name and a comment saying eval are ordinary", (t) => {
+  for (const code of ['class A { constructor(x) { this.x = x; } }', 'console.log(v.constructor.name);', '// Never eval.\nconst a = 1;'])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});

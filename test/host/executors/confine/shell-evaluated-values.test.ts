@@ -81,6 +81,14 @@ test('arithmetic on a value the script may have set to code is unresolved, in ev
     'MAX=3\n2>/dev/null MAX=$(cat .n)\n(( MAX > 1 ))',
     'OPTIND=$(cat .n)\n(( OPTIND > 1 ))',
     '[ -n "$MAX" ] || MAX=4\n(( MAX > 1 ))',
+    'if [ -n "$BIG" ]; then\n  MAX=2048\nfi\n(( MAX > 1 ))',
+    'case $1 in\n  x)\n    MAX=3 ;;\nesac\n(( MAX > 1 ))',
+    'f() {\n  local MAX=3\n}\n(( MAX > 1 ))',
+    '(\n  MAX=3\n)\n(( MAX > 1 ))',
+    'MAX=3 true\n(( MAX > 1 ))',
+    'cat <<EOF\nMAX=3\nEOF\n(( MAX > 1 ))',
+    'MAX=$(( MAX * 1024 ))\n(( MAX > 1 ))',
+    'MAX="$MAX"\n(( MAX > 1 ))',
     'if [ -f x ]; then MAX=3; fi\n(( MAX > 1 ))',
   ])
     t.true(refused(text).length > 0, text);

@@ -100,6 +100,13 @@ test("gdb: a user command's $argN, shell, ! and make refuse; vim: normal, a regi
   t.is(sources('define go\n  $arg0d my-tools\nend\ngo c\nshell printf x > gen.gdb\n!true\nmake\nsource lint.gdb\n', 'gdb').unresolved, 4);
   t.is(sources('let @q = ":c" . "d x\\r"\nnormal @q\n:@q\ncommand! -nargs=1 Go <args>d x\nGo c\nsource lint.vim\n', 'vim').unresolved, 3);
 });
+test("gdb's and vim's line continuations are joined before the rules read a line: c\\ then d x is cd x; vim's +cmd", (t) => {
+  t.is(sources('c\\\nd my-tools\nsource lint.gdb\n', 'gdb').unresolved, 1);
+  t.is(sources('c\n  \\d my-tools\nsource lint.vim\n', 'vim').unresolved, 1);
+  t.is(sources('edit +cd\\ my-tools src.txt\nsource lint.vim\n', 'vim').unresolved, 1);
+  // The joined line keeps its number: the source after it is still line 3.
+  t.deepEqual(sources('echo a\\\nb\nsource lint.gdb\n', 'gdb'), { names: ['lint.gdb gdb'], unresolved: 0 });
+});
 test('lldb: command source with an upper-case option', reads, 'lldb', 'command source -C true tools/lldb.cmds\n', { names: ['tools/lldb.cmds lldb'], unresolved: 0 });
 test('R: source(x, chdir = TRUE) runs x from its own directory: unresolved', reads, 'r', 'source("tools/a.R", chdir = TRUE)\n', { names: ['tools/a.R r'], unresolved: 1 });
 test('gdb: Python that loads by a computed name is unresolved', reads, 'gdb', 'python sys.path.insert(0, os.path.dirname(__file__))\npython exec(code)\n', { names: [], unresolved: 2 });
