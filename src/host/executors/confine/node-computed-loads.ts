@@ -107,7 +107,7 @@ const RAW_RUNS = new RegExp(
     // node:module's runMain, the inspector's Runtime.evaluate, a loader or global reached by a computed key
     // (`module[k]`, `globalThis[k]`), and options that make a later node preload a file (NODE_OPTIONS, execArgv) or
     // look elsewhere for modules (module.paths).
-    String.raw`\brunMain\b|\binspector\b|\b(?:module|globalThis|global|self|require|process)\s*\[|\bNODE_OPTIONS\b|\bexecArgv\b|\bmodule\s*\.\s*paths\b`,
+    String.raw`\brunMain\b|["'\x60](?:node:)?inspector(?:/promises)?["'\x60]|\b(?:module|globalThis|global|self|require|process)\s*\[|\bNODE_OPTIONS\b|\bexecArgv\b|\bmodule\s*\.\s*paths\b`,
     // A loader's name as a string (`module["require"]`, `Reflect.get(module, "require")`) or renamed on import.
     String.raw`["'\x60](?:require|eval|Function|fork|Worker|createRequire|_load|_compile|constructor|register)["'\x60]`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,

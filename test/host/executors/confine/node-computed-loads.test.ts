@@ -176,6 +176,6 @@ test('more ways to run code: runMain, the inspector, a loader or global by a com
 });
 
 test("a class's own constructor, a constructor's name and a comment saying eval are ordinary", (t) => {
-  for (const code of ['class A { constructor(x) { this.x = x; } }', 'console.log(v.constructor.name);', '// Never eval.\nconst a = 1;'])
+  for (const code of ['class A { constructor(x) { this.x = x; } }', 'console.log(v.constructor.name);', '// Never eval.\nconst a = 1;', '// open the Chrome inspector to debug'])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
