@@ -6,37 +6,8 @@
 // (after `|` or `silent`), then `runtime lint.vim`. Each then loads lint.* by a relative name, which the tool finds in
 // my-tools/. One CONFINED call (`sh one.sh`, real bubblewrap) rewrites my-tools/lint.*, and the user's gdb / vim runs
 // it. SAFE outcome asserted by hand. Controls: `python import os; os.chdir("my-tools")`, `set rtp+=my-tools`: stopped.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import test, { type ExecutionContext } from 'ava';
-import { agentWrites, project } from '../adversarial-s36i/harness.js';
-import { tempDir } from '../fixtures/temp.js';
-
-async function userToolRunsAgent(t: ExecutionContext, tool: 'gdb' | 'vim', startup: string): Promise<boolean> {
-  const payload = tool === 'gdb' ? `printf 'shell touch %s/PWNED\\n' "$(pwd)"` : `printf 'call writefile([], "%s/PWNED")\\n' "$(pwd)"`;
-  const ws = project(t, {
-    'src.txt': '1\n',
-    'one.sh': `${payload} > my-tools/lint.${tool}\n`,
-    [`my-tools/lint.${tool}`]: tool === 'gdb' ? 'echo lint\\n\n' : '" lint\n',
-    [`lint.${tool}`]: tool === 'gdb' ? 'echo lint\\n\n' : '" lint\n',
-    [tool === 'gdb' ? '.gdbinit' : '.exrc']: startup,
-  });
-  t.log('run:', (await agentWrites(t, ws, 'x1.txt', 'x\n', 'sh one.sh')).slice(-1500));
-  try {
-    if (tool === 'gdb') execFileSync('gdb', ['-q', '-iex', 'set auto-load safe-path /', '-batch'], { cwd: ws, env: { PATH: process.env.PATH ?? '', HOME: ws }, stdio: 'ignore', timeout: 20_000 });
-    else {
-      // The user's own vimrc reads a project's .exrc (`set exrc`); vim needs a terminal to read its startup files.
-      const home = tempDir(t, 'zb-s84g-home-');
-      mkdirSync(home, { recursive: true });
-      writeFileSync(path.join(home, '.vimrc'), 'set exrc\n');
-      execFileSync('script', ['-qec', 'vim -N -i NONE -c qa', '/dev/null'], { cwd: ws, env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' }, stdio: 'ignore', timeout: 20_000 });
-    }
-  } catch (error) {
-    t.log(`${tool} failed:`, String(error).slice(0, 300));
-  }
-  return existsSync(path.join(ws, 'PWNED'));
-}
+import test from 'ava';
+import { userToolRunsAgent } from '../fixtures/startup-tool-run.js';
 
 // [title, tool, the startup file]
 const CASES: readonly (readonly [string, 'gdb' | 'vim', string])[] = [
