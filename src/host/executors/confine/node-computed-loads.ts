@@ -39,7 +39,18 @@ const RUNS_COMPUTED = new RegExp(
     // A loader or a runner renamed as it is taken (`const { fork: launch } = …`, `{ Worker: W }`).
     String.raw`\b(?:fork|Worker|createRequire|eval|Function|runInThisContext|runInNewContext|runInContext|compileFunction|register)\s*:\s*[A-Za-z_$]`,
     String.raw`\b_load\b|\b_compile\b|\bmodule\s*\.\s*constructor\b|\bModule\s*\.\s*(?:prototype|_\w+)|\bnew\s+Module\b`,
-    String.raw`\beval\s*\(|\b(?:Async|AsyncGenerator|Generator)?Function\s*\(|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
+    // eval and the Function constructors used at all (called, kept, passed), not only in a call's spelling; a type test
+    // (`instanceof Function`) excepted.
+    String.raw`(?<![\w$.])(?<!\binstanceof\s+)(?:eval|(?:Async|AsyncGenerator|Generator)?Function)(?![\w$])|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
+    // A member taken by a key the program computes and called (`x[k](…)`, `x[k].call(…)`), or taken from what a
+    // call returns (`require("node:vm")[k]`), or by a computed key in a destructuring (`const { [k]: f } = x`): the
+    // key may be "constructor" (any function's Function) or a loader's name.
+    String.raw`[\w$)\]]\s*\[(?!\s*(?:"\s*"|'\s*'|\d+)\s*\])[^\n]*?\]\s*(?:\(|\.\s*(?:call|apply|bind)\b)|\b(?:require|import)\s*\([^()]*\)\s*\[`,
+    String.raw`\b(?:const|let|var)\s*\{[^{}=]*\[|\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}\s*=(?![=>])`,
+    // The global and module objects kept as a value (`const g = globalThis`, `(globalThis)[k]`, `Object.values(module)`),
+    // or indexed by any key; Reflect's and Object's reflection on members.
+    String.raw`(?<![\w$.]|\btypeof\s+)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)))`,
+    String.raw`\bReflect\s*\.\s*(?:get|getOwnPropertyDescriptor|construct|apply)\b|\bObject\s*\.\s*getOwnPropertyDescriptors?\b`,
     // node:module's register (a loader hook for every later import).
     String.raw`\bmodule\s*\.\s*register\s*\(`,
   ].join('|'),
@@ -63,15 +74,29 @@ const LITERAL = '\u0001';
 /** The computed loads of `code` (JavaScript, its escapes spelled out), read on its tokens (javascript-tokens.ts). */
 export function nodeComputedLoads(code: string): ComputedLoads {
   // Comments, strings, regexes and template text blanked: a word there is no call, and a call is found past a comment.
-  const { blanked, literals } = javascriptTokens(code);
+  const tokens = javascriptTokens(code);
+  const literals = tokens.literals;
+  // Optional chaining read as plain member access and calls (`eval?.(x)`, `module?.[k]`), each offset kept.
+  const blanked = plainChaining(tokens.blanked);
   const folders: { folder: string; line: number }[] = [];
   const unknown: { call: string; line: number }[] = [];
   const own = ownParts(blanked);
   const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
   for (const match of blanked.matchAll(RUNS_COMPUTED)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   // node:module's register(), however the module is reached: a loader hook for every later import.
-  if (literals.some((literal) => /^(?:node:)?module$/u.test(literal.text)))
-    for (const match of blanked.matchAll(/\bregister\s*\(/gu)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  if (takesModuleModule(blanked, literals))
+    for (const match of blanked.matchAll(/(?<![\w$])register\s*\(/gu))
+      if (code[match.index - 1] === '.' || !/\bfunction\s+register\s*\(/u.test(blanked)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // `constructor` but a class's (or an object's) own method, a type test (`v.constructor === Array`, `.constructor.name`).
+  for (const match of blanked.matchAll(/(?<![\w$])constructor(?![\w$])/gu))
+    if (!ownOrTypeTest(blanked, match.index)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // A member of a function value taken by a computed key (`(() => 0)[k]`, `check[k]` of `function check`): the key may
+  // be "constructor", the Function constructor.
+  for (const at of functionMembers(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
+  // A local object named self (`const self = {…}`) is no global.
+  if (!/\b(?:const|let|var)\s+self\b/u.test(blanked))
+    for (const match of blanked.matchAll(/(?<![\w$.])self\s*\[|(?<![\w$.]|\btypeof\s+)self(?![\w$])(?!\s*(?:\.|:(?!:)))/gu))
+      unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   // An identifier written with escapes (`\u0072equire`) names what the lists below look for under another spelling.
   for (const match of blanked.matchAll(/\\u[{0-9A-Fa-f]/gu)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   const seen = new Map<number, boolean>();
@@ -93,7 +118,7 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   }
   // The tokenizer's reading may be wrong where JavaScript itself is ambiguous to a reader this small (a `/` after `}`
   // or `)`, `<!--`): the raw text is read too, and what it shows that the tokens hid, or showed as written out, counts.
-  unknown.push(...rawShapes(code, seen, own, lineOf));
+  unknown.push(...rawShapes(plainChaining(code), seen, own, lineOf));
   return { folders, unknown };
 }
 
@@ -103,13 +128,20 @@ const RAW_RUNS = new RegExp(
     String.raw`\beval\s*(?:\(|\)|\.\s*(?:call|apply|bind)\b)`,
     String.raw`\b(?:Async|AsyncGenerator|Generator)?Function\s*\(`,
     // A constructor reached from a value (`(() => {}).constructor`), not a class's own `constructor(…)` nor `.constructor.name`.
-    String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\.\s*constructor\b(?!\s*(?:[=:]|\.\s*name\b))|\bReflect\s*\.\s*(?:construct|apply)\b`,
+    String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\bReflect\s*\.\s*(?:construct|apply|get)\b`,
+    // A constructor reached from a value or taken (`(() => {}).constructor`, `{ constructor: F }`), not a type test
+    // (`.constructor.name`, `v.constructor === Array`); a class's own `constructor(…)` has no dot.
+    String.raw`(?<![!=]==?\s*[\w$.()]*)\.\s*constructor\b(?!\s*(?:\.\s*name\b|[!=]==?))|[{,]\s*constructor\s*[,}:]`,
     // node:module's runMain, the inspector's Runtime.evaluate, a loader or global reached by a computed key
     // (`module[k]`, `globalThis[k]`), and options that make a later node preload a file (NODE_OPTIONS, execArgv) or
     // look elsewhere for modules (module.paths).
-    String.raw`\brunMain\b|["'\x60](?:node:)?inspector(?:/promises)?["'\x60]|\b(?:module|globalThis|global|self|require|process)\s*\[|\bNODE_OPTIONS\b|\bexecArgv\b|\bmodule\s*\.\s*paths\b`,
+    // execArgv only where it is set or handed on (`execArgv:`, `= …`, `.push(`), not read; runMain only as a member or
+    // taken (`Module.runMain`, `{ runMain }`), not a function of the program's own.
+    String.raw`\.\s*runMain\b|[{,]\s*runMain\s*[,}:]|["'\x60](?:node:)?inspector(?:/promises)?["'\x60]|\b(?:module|globalThis|global|require|process)\s*\[|\bNODE_OPTIONS\b|\bexecArgv\s*(?::|=(?!=)|\.\s*(?:push|unshift|splice)\b)|\bmodule\s*\.\s*paths\b`,
     // A loader's name as a string (`module["require"]`, `Reflect.get(module, "require")`) or renamed on import.
-    String.raw`["'\x60](?:require|eval|Function|fork|Worker|createRequire|_load|_compile|constructor|register)["'\x60]`,
+    String.raw`["'\x60](?:require|eval|Function|fork|Worker|createRequire|_load|_compile|register|runInThisContext|runInNewContext|runInContext|compileFunction)["'\x60]`,
+    // "constructor" as a string but compared (`key === "constructor"`) or listed among keys a guard skips.
+    String.raw`(?<![!=]==?\s*|[\[,]\s*)["'\x60]constructor["'\x60](?!\s*[!=]==?)|(?<=[\w$)\]]\s*\[\s*)["'\x60]constructor["'\x60]`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,
     // require kept as a value where code would keep it (`(0, require)`, `= require;`, `[require]`, `require.call`).
     String.raw`(?:[(,=\[:?]\s*)require\s*[,;)\]]|\brequire\s*\.\s*(?!resolve\b|main\b|cache\b)[A-Za-z_$]`,
@@ -207,4 +239,51 @@ function leadingFolder(code: string, from: number, first: Literal | undefined, o
   const afterOwn = own.folder.test(before);
   if (afterOwn ? folder === '' : !/^\.{1,2}\//u.test(folder)) return undefined;
   return afterOwn ? `./${folder.replace(/^\/+/u, '')}` : folder;
+}
+
+/** `code` with optional chaining spelled as plain access (`?.(` as `  (`, `?.[` as `  [`, `?.x` as ` .x`), offsets kept. */
+function plainChaining(code: string): string {
+  return code.replace(/\?\.(?!\d)(\s*[([])?/gu, (chain, bracket: string | undefined) => (bracket === undefined ? ' .' : `  ${bracket}`));
+}
+
+/** Whether the program takes node:module (`require("module")`, `import … from "node:module"`, `import("module")`). */
+function takesModuleModule(blanked: string, literals: readonly Literal[]): boolean {
+  return literals.some((literal) => /^(?:node:)?module$/u.test(literal.text) && /(?:\brequire|\bimport|\bfrom)\s*\(?\s*$/u.test(blanked.slice(0, literal.start - 1)));
+}
+
+/**
+ * Whether `constructor` at `at` is a class's or an object's own method (`constructor(…) {` after `{`, `}` or `;`), or a
+ * type test: `.constructor.name`, `.constructor` compared (`=== Array`, `Array !== v.constructor`).
+ */
+function ownOrTypeTest(blanked: string, at: number): boolean {
+  const before = blanked.slice(Math.max(0, at - 200), at);
+  const after = blanked.slice(at + 'constructor'.length, at + 'constructor'.length + 200);
+  if (/(?:^|[{};])\s*$/u.test(before) && /^\s*\([^()]*\)\s*\{/u.test(after)) return true;
+  if (!/\.\s*$/u.test(before)) return false;
+  return /^\s*(?:\.\s*name\b|[!=]==?)/u.test(after) || /[!=]==?\s*[\w$.()]*$/u.test(before);
+}
+
+/** A key that is not computed: a blanked string literal or a number. */
+const LITERAL_KEY = String.raw`\[\s*(?:"\s*"|'\s*'|\d+)\s*\]`;
+
+/**
+ * Where a member of a function value is taken by a computed key: after a parenthesized expression (not a call's
+ * parentheses: `(() => 0)[k]`, not `split(",")[i]`), or after a name the file binds to a function.
+ */
+function functionMembers(blanked: string): number[] {
+  const found: number[] = [];
+  for (const match of blanked.matchAll(new RegExp(String.raw`\)\s*(?=\[)(?!${LITERAL_KEY})`, 'gu'))) {
+    let depth = 0;
+    let open = match.index;
+    for (; open >= 0; open--) {
+      if (blanked[open] === ')') depth++;
+      else if (blanked[open] === '(' && --depth === 0) break;
+    }
+    if (open >= 0 && !/[\w$\])]\s*$/u.test(blanked.slice(0, open))) found.push(open);
+  }
+  const functions = [
+    ...blanked.matchAll(/\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/gu),
+  ].map((match) => (match[1] ?? match[2]!).replace(/\$/gu, '\\$'));
+  if (functions.length > 0) for (const match of blanked.matchAll(new RegExp(String.raw`(?<![\w$.])(?:${functions.join('|')})\s*(?=\[)(?!${LITERAL_KEY})`, 'gu'))) found.push(match.index);
+  return found;
 }

@@ -62,7 +62,7 @@ const SHEBANG_ALLEXPORT = /^#![^\n]*(?:\s-[a-zA-Z]*a|allexport)/u;
 const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 
 /** What a script's context takes from how it is run; `opaque`: its $0 and BASH_SOURCE are not told (OPAQUE above). */
-export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell'> & {
+export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced'> & {
   readonly opaque?: true;
   readonly newBash?: true;
   /** It defines functions, read with its $0 (a file it sources must not hand them to a new bash). */
@@ -98,8 +98,11 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
     (DEFINES_FUNCTION.test(text) && newBash);
   // A file sourced by a script with functions that may hand them to a new bash: the sourcer's $0 was taken for them.
   const handsOn = invocation.sourcerFunctions === true && (newBash || EXPORTS_FUNCTIONS.test(body)) ? { handsOnFunctions: true as const } : {};
-  if (opaque) return { shell, opaque: true, ...handsOn };
+  // Sourced: it runs in its sourcer's shell, with that shell's variables, attributes and traps (shell-evaluated-values.ts).
+  const inSourcer = sourced === undefined ? {} : { sourced: true as const };
+  if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer };
   return {
+    ...inSourcer,
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
     ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),

@@ -67,6 +67,8 @@ export interface ScriptContext {
   readonly isPlainFolder?: (folder: string) => boolean;
   /** The shell that reads it (`sh`, `bash`, `zsh`...), where known: what a file it sources takes as its $0. */
   readonly shell?: string;
+  /** It is sourced (`.`, `source`): it runs in its sourcer's shell, with that shell's variables, attributes and traps. */
+  readonly sourced?: true;
   readonly workingDirectory: string;
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
@@ -440,7 +442,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   } else read(value, 0);
   // A value bash evaluates where it is used (arithmetic, `${X@P}`, PS4, `${!X}`): refused where the script may have
   // set it to code, however it did (shell-evaluated-values.ts).
-  if (script !== undefined && assignments !== undefined && mode === 'shell') for (const use of evaluatedUses(value, assignments)) out.push({ kind: 'unresolved', text: use.text, why: use.why });
+  if (script !== undefined && assignments !== undefined && mode === 'shell')
+    for (const use of evaluatedUses(value, assignments, script.sourced === true)) out.push({ kind: 'unresolved', text: use.text, why: use.why });
   // A value holding quoted shell code (`PS4='+$(sh x.sh)'`, `X='a[$(sh x.sh)]'`): bash runs it in more ways than
   // eval (a trace prompt, arithmetic, `${X@P}`): read as this shell's own code.
   if (script !== undefined && assignments !== undefined)

@@ -9,7 +9,7 @@
 // `test -v 'a[X]'`), a substring's or slice's offset and length, and a `declare -i`/`local -i` command.
 // Pure, no I/O: more is unresolved, never less.
 import { EXPANSION_BASE, unmark } from './shell-lexer.js';
-import { topLevelLines } from './shell-top-level-lines.js';
+import { startsAtTopLevel } from './shell-top-level-lines.js';
 
 /** What the script sets: each name's values as written (expansions marked), and the names set to what is never spelled out. */
 export interface ScriptValues {
@@ -53,7 +53,7 @@ const SETS_ANY = new RegExp(
 );
 
 /** The uses in `text` (a whole script) of a value bash evaluates that the script may have set to code. */
-export function evaluatedUses(text: string, values: ScriptValues): EvaluatedUse[] {
+export function evaluatedUses(text: string, values: ScriptValues, sourced: boolean): EvaluatedUse[] {
   // Comment lines gone and line continuations joined, as the shell reads the words.
   const code = text.replace(/\\\n/gu, '').replace(/^\s*#.*$/gmu, '');
   // An array's elements (`a=('$(…)' b)`) are not among the values read: any array the script sets is unknown.
@@ -70,6 +70,9 @@ export function evaluatedUses(text: string, values: ScriptValues): EvaluatedUse[
       regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
     ),
     anything: SETS_ANY.test(code),
+    // A sourced file runs in its sourcer's shell, with that shell's attributes and traps (`readonly MAX`, so its own
+    // `MAX=3` fails; `declare -i`; a DEBUG trap that sets MAX before each command): no name's value is its own.
+    inherited: sourced,
   };
   const uses: EvaluatedUse[] = [];
   for (const region of regions) {
@@ -182,6 +185,8 @@ export function arithmeticRegions(code: string, associative: ReadonlySet<string>
 interface Taint extends ScriptValues {
   readonly arithmetic: ReadonlySet<string>;
   readonly anything: boolean;
+  /** Sourced: every name may hold its sourcer's value, whatever the file assigns (evaluatedUses). */
+  readonly inherited: boolean;
 }
 
 /**
@@ -199,7 +204,6 @@ function outsideValues(code: string, values: ScriptValues, regions: readonly str
   // Arithmetic's own assignments (`for ((i=0; …))`) are checked where they stand.
   for (const region of regions) for (const [, name] of region.matchAll(assignment)) written.set(name!, (written.get(name!) ?? 0) - 1);
   for (const [name, count] of written) if (count > (values.values.get(name)?.length ?? 0)) names.add(name);
-  const top = topLevelLines(code);
   for (const name of values.values.keys()) {
     const first = new RegExp(String.raw`(?<![\w])${name}(?!\w)`, 'u').exec(code);
     if (first === null) continue;
@@ -214,7 +218,7 @@ function outsideValues(code: string, values: ScriptValues, regions: readonly str
       'u',
     ).exec(line);
     const rhs = sure === null ? undefined : (sure[1] ?? sure[2] ?? sure[3] ?? '');
-    if (!top[code.slice(0, at).split('\n').length - 1] || rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs)) names.add(name);
+    if (rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs) || !startsAtTopLevel(code, code.slice(0, at).split('\n').length - 1)) names.add(name);
   }
   return [...names];
 }
@@ -264,7 +268,7 @@ function substitutionsIn(region: string): string[] {
 function harmless(name: string, set: Taint, seen: Set<string>): boolean {
   if (seen.has(name)) return true;
   seen.add(name);
-  if (set.unknown.has(name)) return false;
+  if (set.unknown.has(name) || set.inherited) return false;
   const values = set.values.get(name);
   // bash's own numbers, where the script does not set them itself (`OPTIND=$(cat f)` is the script's value).
   if (values === undefined && SHELL_NUMBERS.has(name)) return true;
@@ -295,7 +299,7 @@ function promptHarmless(name: string, set: Taint, seen: Set<string>): boolean {
   if (seen.has(name) || SHELL_SET.test(name)) return true;
   seen.add(name);
   const values = set.values.get(name);
-  if (set.unknown.has(name) || set.anything || values === undefined) return false;
+  if (set.unknown.has(name) || set.anything || set.inherited || values === undefined) return false;
   return values.every((value) => {
     for (const [mark] of value.matchAll(/[\uE000-\uEFFF]/gu)) {
       const variable = /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(set.expansions[mark.charCodeAt(0) - EXPANSION_BASE] ?? '')?.[1];

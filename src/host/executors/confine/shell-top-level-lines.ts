@@ -1,42 +1,49 @@
-// Which lines of a shell script surely run at its top level, once, in order: not inside an `if`, `case`, loop,
-// function body, brace group or subshell, nor in a here-document's body. Read by counting openers and closers on each
-// line (quotes, `${…}` and `$(…)` taken out first); where the count cannot be trusted (more closers than openers, an
-// unclosed here-document), no later line counts as top level. Pure, no I/O: fewer lines are top level, never more.
+// Whether a line of a shell script starts at its top level, once, in order: not inside an `if`, `case`, loop,
+// function body, brace group, subshell, here-document, quote or `$(…)`, and not the tail of a command continued from
+// the line before. Counting openers and closers by spelling was wrong in ways a reader this size keeps missing (`echo
+// done`, `exts=( js ts )`, `f(){`, a list continued after `&&`), so bash's own parser decides: a line starts at the
+// top level exactly when the text before it is a whole script (`bash -n` reads it with no error and no warning, such as
+// an unclosed here-document's) that does not end in a line continuation. Aliases change what bash parses where they
+// run (`sh` expands them), so a script that defines one has no line known to be top level. Where bash cannot be run,
+// no line is (fewer lines are top level, never more).
+import { spawnSync } from 'node:child_process';
 
-const OPENERS = /(?:^|[\s;&|()])(?:if|case|while|until|for|select)(?=\s|$|;)/gu;
-const CLOSERS = /(?:^|[\s;&|()])(?:fi|esac|done)(?=\s|$|;|\))/gu;
+/** The bash that parses, by its absolute path (never the user's PATH): the first of these that runs. */
+const BASH_PATHS = ['/bin/bash', '/usr/bin/bash'];
+/** An alias defined anywhere (`alias x=…`, `\alias`, `builtin alias`, `command alias`). */
+const DEFINES_ALIAS = /(?:^|[\s;&|({\\])alias(?=\s|$)/mu;
+/** A script's answers by line, kept for the texts read last (a hook is read after every command of a run). */
+const answers = new Map<string, Map<number, boolean>>();
+const KEPT_TEXTS = 64;
 
-/** For each line of `code`, whether it surely runs at the top level (see the head of this file). */
-export function topLevelLines(code: string): boolean[] {
+/** Whether line `line` (from 0) of `code` starts at the script's top level (see the head of this file). */
+export function startsAtTopLevel(code: string, line: number): boolean {
+  if (DEFINES_ALIAS.test(code)) return false;
   const lines = code.split('\n');
-  const top: boolean[] = [];
-  let depth = 0;
-  let trusted = true;
-  let hereDocument: string | undefined;
-  for (const line of lines) {
-    if (hereDocument !== undefined) {
-      top.push(false);
-      if (line.replace(/^\t+/u, '') === hereDocument) hereDocument = undefined;
-      continue;
-    }
-    top.push(trusted && depth === 0);
-    const plain = plainText(line);
-    // A brace or parenthesis counts standing alone (a group, a subshell, a function's body): `a)` in a case arm and
-    // `((` do not.
-    const opened = (plain.match(OPENERS) ?? []).length + (plain.match(/(?<=^|[\s;&|])[({](?=\s|$)/gu) ?? []).length;
-    const closed = (plain.match(CLOSERS) ?? []).length + (plain.match(/(?<=^|[\s;&|])[)}](?=\s|$|;|&|\|)/gu) ?? []).length;
-    depth += opened - closed;
-    if (depth < 0) trusted = false;
-    const delimiter = /<<-?\s*(["']?)([\w.-]+)\1/u.exec(line.replace(/<<</gu, ''));
-    if (delimiter !== null) hereDocument = delimiter[2];
+  if (line < 0 || line >= lines.length) return false;
+  if (line === 0) return true;
+  const before = lines.slice(0, line);
+  // A line ending in an odd run of backslashes joins the next one to it (bash -n reads the prefix as whole).
+  if (/(?<!\\)(?:\\\\)*\\$/u.test(before.at(-1)!)) return false;
+  let known = answers.get(code);
+  if (known === undefined) {
+    if (answers.size >= KEPT_TEXTS) answers.delete(answers.keys().next().value!);
+    known = new Map();
+    answers.set(code, known);
   }
-  if (hereDocument !== undefined) return top.map(() => false);
-  return top;
+  const kept = known.get(line);
+  if (kept !== undefined) return kept;
+  const answer = parsesWhole(`${before.join('\n')}\n`);
+  known.set(line, answer);
+  return answer;
 }
 
-/** A line with its quotes' contents, `${…}`, `$(…)`, `$((…))` and a trailing comment taken out. */
-function plainText(line: string): string {
-  let plain = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/gu, '""');
-  for (let pass = 0; pass < 4; pass++) plain = plain.replace(/\$\{[^{}]*\}|\$\(\([^()]*\)\)|\$\([^()]*\)|`[^`]*`/gu, 'x');
-  return plain.replace(/(?:^|\s)#.*$/u, '');
+/** Whether bash parses `text` as a whole script: exit 0 and nothing said (a warning is a doubt). */
+function parsesWhole(text: string): boolean {
+  for (const bash of BASH_PATHS) {
+    const parsed = spawnSync(bash, ['-n'], { input: text, env: {}, encoding: 'utf8', timeout: 10_000, stdio: ['pipe', 'pipe', 'pipe'] });
+    if (parsed.error !== undefined && (parsed.error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+    return parsed.error === undefined && parsed.status === 0 && parsed.stderr === '' && parsed.stdout === '';
+  }
+  return false;
 }

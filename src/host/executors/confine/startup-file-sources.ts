@@ -279,10 +279,13 @@ function bareArguments(rest: string, load: StartupLoad): string[] {
 
 /** `text` with its line continuations joined as gdb and vim join them, each line keeping its number. */
 function joinedContinuations(text: string, language: StartupLanguage): string {
-  const continuation = language === 'gdb' ? /\\\n([^\n]*)/u : language === 'vim' ? /\n[ \t]*\\([^\n]*)/u : undefined;
+  // vim skips a comment continuation line (`"\ `, vim9's `#\ `) between a line and its `\` continuation.
+  const continuation = language === 'gdb' ? /\\\n([^\n]*)/u : language === 'vim' ? /\n(?:[ \t]*["#]\\ [^\n]*\n)*[ \t]*\\([^\n]*)/u : undefined;
   if (continuation === undefined) return text;
   let joined = text;
-  for (let match = continuation.exec(joined); match !== null; match = continuation.exec(joined)) joined = `${joined.slice(0, match.index)}${match[1]!}\n${joined.slice(match.index + match[0].length)}`;
+  // Each joined line keeps its number: as many line ends as were taken are put after it.
+  for (let match = continuation.exec(joined); match !== null; match = continuation.exec(joined))
+    joined = `${joined.slice(0, match.index)}${match[1]!}${'\n'.repeat(match[0].split('\n').length - 1)}${joined.slice(match.index + match[0].length)}`;
   return joined;
 }
 

@@ -179,3 +179,50 @@ test("a class's own constructor, a constructor's name and a comment saying eval 
   for (const code of ['class A { constructor(x) { this.x = x; } }', 'console.log(v.constructor.name);', '// Never eval.\nconst a = 1;', '// open the Chrome inspector to debug'])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
+
+test('review s90m: optional calls, a constructor taken, computed keys on any value, the globals kept as values', (t) => {
+  for (const code of [
+    'eval?.(src);',
+    'Function?.(src)();',
+    'const f = eval;\nf(src);',
+    'const { constructor } = () => 0;\nconstructor(src)();',
+    'const { constructor: F } = () => 0;\nF(src)();',
+    'const k = "constr" + "uctor";\nconst F = (() => 0)[k];\nF(src)();',
+    'function check() {}\nconst F = check[k];',
+    'const vm = require("node:vm");\nvm[k](src);',
+    'handlers[type](payload);',
+    'x[k].call(null, src);',
+    'const r = require("node:vm")[k];',
+    'Reflect.get(() => 0, "constr" + "uctor")(src)();',
+    'Object.getOwnPropertyDescriptor(fn, k);',
+    'globalThis?.[k](src);',
+    'module?.[k](file);',
+    'const g = globalThis;\ng[k](src);',
+    '(globalThis)[k](src);',
+    'globalThis/**/[k](src);',
+    'const { [k]: r } = module;\nr(file);',
+    'x["constructor"](src);',
+  ])
+    t.true(unknown(code).length > 0, code);
+});
+
+test('review s90m: ordinary programs stay readable: a constructor guard, a type test, an own register or runMain, execArgv read, a local self, an index', (t) => {
+  for (const code of [
+    'if (key === "__proto__" || key === "constructor") continue;',
+    'const notArray = (v) => v.constructor !== Array;',
+    'if (Array === v.constructor) {}',
+    'console.log(v.constructor.name);',
+    'class CheckError extends Error {\n  constructor(message) {\n    super(message);\n  }\n}',
+    'const pkg = JSON.parse(text);\nif (pkg.type === "module") {}\nfunction register(name) {}\nregister("x");',
+    'if (process.execArgv.includes("--inspect")) {}',
+    'const self = { a: 1 };\nconsole.log(self[k]);',
+    'function runMain() {}\nrunMain();',
+    'const part = line.split(",")[i];',
+    'const v = counts[name] + rows[i].cells[j];',
+    'const o = { [key]: value };',
+    'const { a, b } = config[k];',
+    'if (x instanceof Function) {}',
+    'module.exports = { check };',
+  ])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});

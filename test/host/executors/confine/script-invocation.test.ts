@@ -34,8 +34,10 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   t.is(library.scriptFile, '/ws/h/pre-commit');
   t.is(library.scriptDirectory, '/ws/h');
   t.is(library.sourceFile, '/ws/h/lib/common.sh');
+  // It runs in the hook's shell, with the hook's variables, attributes and traps.
+  t.is(library.sourced, true);
   // Sourced from `sh -c TEXT` (no $0 zotbox knows): no $0 at all.
-  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf({ runner: '.' }, {})!), { shell: 'sh' });
+  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf({ runner: '.' }, {})!), { sourced: true, shell: 'sh' });
   // Sourced by text a new shell reads inside the hook (`sh -c '. lib.sh'`): that shell's $0, not the hook's.
   t.deepEqual(invocationOf({ runner: '.', inShellText: true }, hook), { sourced: {}, shell: 'sh' });
   // zsh gives a sourced file (and a function) its own $0, and other shells are not modelled: none known, in what they
@@ -143,7 +145,7 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.deepEqual(scriptShell('#!/bin/bash\ndeclare -fx g\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
   // The library that defines g is read so too.
   t.deepEqual(invocationOf({ runner: '.' }, exporting), { sourced: {}, shell: 'bash', opaque: true });
-  t.deepEqual(scriptShell('g() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, exporting)!), { shell: 'bash', opaque: true });
+  t.deepEqual(scriptShell('g() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, exporting)!), { shell: 'bash', opaque: true, sourced: true });
   // zsh gives a function its own $0 (its name): a zsh script with a function; sh and bash keep the script's.
   t.deepEqual(scriptShell('#!/usr/bin/env zsh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'zsh', opaque: true });
   t.is(scriptShell('#!/bin/sh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
@@ -153,7 +155,7 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.deepEqual(scriptShell('#!/bin/bash -a\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
   // A sourcer that may hand functions to a new bash: a library defining one is opaque.
   const starter = scriptShell('#!/bin/sh\n. lib.sh\nxargs bash -c g\n', '/ws/h/x', '/ws/h/x', {});
-  t.deepEqual(scriptShell('g() { x; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, starter)!), { shell: 'sh', opaque: true });
+  t.deepEqual(scriptShell('g() { x; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, starter)!), { shell: 'sh', opaque: true, sourced: true });
   // A script with functions that sources a file keeps its $0; the file, if it may hand them to a new bash, refuses.
   const withFunctions = scriptShell('#!/bin/bash\n. lib.sh\nf() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/x', '/ws/h/x', {});
   t.is(withFunctions.scriptFile, '/ws/h/x');

@@ -116,6 +116,18 @@ test('counting stays ordinary: numbers, counts, lengths, arithmetic of those, a 
 
 test("an associative array's key is a string, not arithmetic; an indexed array's is", (t) => {
   const f = { values: new Map(), unknown: new Set(['f']), expansions: [] };
-  t.deepEqual(evaluatedUses('declare -A seen\necho "${seen[$f]}"', f), []);
-  t.is(evaluatedUses('declare -a seen\necho "${seen[$f]}"', f).length, 1);
+  t.deepEqual(evaluatedUses('declare -A seen\necho "${seen[$f]}"', f, false), []);
+  t.is(evaluatedUses('declare -a seen\necho "${seen[$f]}"', f, false).length, 1);
+});
+
+test("a sourced file's names may hold its sourcer's values (readonly, declare -i, a DEBUG trap): arithmetic on any refuses there, not in a script run", (t) => {
+  const context = { scriptDirectory: '/ws/.githooks', workingDirectory: '/ws', environment: { HOME: '/home/u' } };
+  const unresolved = (text: string, sourced: boolean) =>
+    scriptWords(text, sourced ? { ...context, sourced: true } : context)
+      .filter((word) => word.kind === 'unresolved')
+      .map((word) => word.text);
+  for (const text of ['MAX=3\n(( MAX > 1 )) && echo big', '(( n = 0 ))\n(( n++ ))\n[[ $n -gt 3 ]] && exit 1', 'PS4="+ ${LINENO}: "\nset -x']) {
+    t.true(unresolved(text, true).length > 0, text);
+    t.deepEqual(unresolved(text, false), [], text);
+  }
 });
