@@ -90,6 +90,13 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // `constructor` but a class's (or an object's) own method, a type test (`v.constructor === Array`, `.constructor.name`).
   for (const match of blanked.matchAll(/(?<![\w$])constructor(?![\w$])/gu))
     if (!ownOrTypeTest(blanked, match.index)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // node:vm, node:repl and node:wasi taken at all: each runs text or a file as code by its members.
+  for (const literal of literals)
+    if (/^(?:node:)?(?:vm|repl|wasi)$/u.test(literal.text) && takenModule(blanked, literal))
+      unknown.push({ call: code.slice(literal.start - 1, literal.start + 40).split('\n')[0]!, line: lineOf(literal.start) });
+  // A module's member taken by a computed key (`const m = require("node:module"); m[k]`, `import * as m …`): the key
+  // may name a loader or a runner.
+  for (const at of moduleMembers(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
   // A member of a function value taken by a computed key (`(() => 0)[k]`, `check[k]` of `function check`): the key may
   // be "constructor", the Function constructor.
   for (const at of functionMembers(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
@@ -248,7 +255,21 @@ function plainChaining(code: string): string {
 
 /** Whether the program takes node:module (`require("module")`, `import … from "node:module"`, `import("module")`). */
 function takesModuleModule(blanked: string, literals: readonly Literal[]): boolean {
-  return literals.some((literal) => /^(?:node:)?module$/u.test(literal.text) && /(?:\brequire|\bimport|\bfrom)\s*\(?\s*$/u.test(blanked.slice(0, literal.start - 1)));
+  return literals.some((literal) => /^(?:node:)?module$/u.test(literal.text) && takenModule(blanked, literal));
+}
+
+/** Whether `literal` is the name a load takes (`require("x")`, `import("x")`, `from "x"`, `import "x"`). */
+function takenModule(blanked: string, literal: Literal): boolean {
+  return /(?:\brequire|\bimport|\bfrom)\s*\(?\s*$/u.test(blanked.slice(0, literal.start - 1));
+}
+
+/** Where a name bound to a module (`= require(…)`, `= await import(…)`, `import * as m`, `import m from`) is indexed by a computed key. */
+function moduleMembers(blanked: string): number[] {
+  const names = [...blanked.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?(?:require|import)\s*\(|\bimport\s+(?:\*\s*as\s+)?([A-Za-z_$][\w$]*)\s*(?:,|\bfrom\b)/gu)].map(
+    (match) => (match[1] ?? match[2]!).replace(/\$/gu, '\\$'),
+  );
+  if (names.length === 0) return [];
+  return [...blanked.matchAll(new RegExp(String.raw`(?<![\w$.])(?:${names.join('|')})\s*(?=\[)(?!${LITERAL_KEY})`, 'gu'))].map((match) => match.index);
 }
 
 /**

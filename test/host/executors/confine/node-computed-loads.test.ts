@@ -226,3 +226,17 @@ test('review s90m: ordinary programs stay readable: a constructor guard, a type 
   ])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
+
+test('node:vm, node:repl and node:wasi taken at all, and a module indexed by a computed key, refuse', (t) => {
+  for (const code of [
+    'const vm = require("node:vm");',
+    'import { Script } from "vm";',
+    'const repl = await import("node:repl");',
+    'const vm = require("vm");\nconst run = vm[k];\nrun(src);',
+    'const m = require("node:module");\nconst load = m[k];\nload(file);',
+    'import * as cp from "node:child_process";\nconst f = cp[k];',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of ['const fs = require("node:fs");\nconst text = fs.readFileSync("a.txt", "utf8");', 'import path from "node:path";\nconst parts = names[i];'])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});
