@@ -240,3 +240,13 @@ test('node:vm, node:repl and node:wasi taken at all, and a module indexed by a c
   for (const code of ['const fs = require("node:fs");\nconst text = fs.readFileSync("a.txt", "utf8");', 'import path from "node:path";\nconst parts = names[i];'])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
+
+test('each of the s90m rules on its own: a global kept then indexed, a destructured computed key of any value, a descriptor, register as a member beside an own register', (t) => {
+  for (const code of [
+    'const g = globalThis;\nconst f = g[k];\nf(src);',
+    'const { [k]: run } = lib;',
+    'Object.getOwnPropertyDescriptor(fn, k);',
+    'const m = require("node:module");\nfunction register() {}\nm.register("./hook.mjs", url);',
+  ])
+    t.true(unknown(code).length > 0, code);
+});

@@ -104,6 +104,9 @@ test("gdb's and vim's line continuations are joined before the rules read a line
   t.is(sources('c\\\nd my-tools\nsource lint.gdb\n', 'gdb').unresolved, 1);
   t.is(sources('c\n  \\d my-tools\nsource lint.vim\n', 'vim').unresolved, 1);
   t.is(sources('edit +cd\\ my-tools src.txt\nsource lint.vim\n', 'vim').unresolved, 1);
+  // vim skips a comment continuation line between a line and its continuation (review s90m): c, "\ x, \d is cd.
+  t.is(sources('c\n"\\ x\n  \\d my-tools\nsource lint.vim\n', 'vim').unresolved, 1);
+  t.deepEqual(sources('echo 1\n"\\ x\n  \\ 2\nsource lint.vim\n', 'vim'), { names: ['lint.vim vim'], unresolved: 0 });
   // The joined line keeps its number: the source after it is still line 3.
   t.deepEqual(sources('echo a\\\nb\nsource lint.gdb\n', 'gdb'), { names: ['lint.gdb gdb'], unresolved: 0 });
 });
