@@ -45,11 +45,13 @@ const RUNS_COMPUTED = new RegExp(
     // A member taken by a key the program computes and called (`x[k](…)`, `x[k].call(…)`), or taken from what a
     // call returns (`require("node:vm")[k]`), or by a computed key in a destructuring (`const { [k]: f } = x`): the
     // key may be "constructor" (any function's Function) or a loader's name.
-    String.raw`[\w$)\]]\s*\[(?!\s*(?:"\s*"|'\s*'|\d+)\s*\])[^\n]*?\]\s*(?:\(|\.\s*(?:call|apply|bind)\b)|\b(?:require|import)\s*\([^()]*\)\s*\[`,
+    String.raw`[\w$)\]]\s*\[(?!\s*(?:"\s*"|'\s*'|\d+)\s*\])[^\n]*?\]\s*(?:\(|\.\s*(?:call|apply|bind)\b)|\b(?:require|import)\s*\([^()]*\)\s*\[|\)\s*\[[^\]\n]*\]\s*\(`,
+    // Loaders no list above names: a builtin module by name, a native binding.
+    String.raw`\bgetBuiltinModule\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\b`,
     String.raw`\b(?:const|let|var)\s*\{[^{}=]*\[|\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}\s*=(?![=>])`,
     // The global and module objects kept as a value (`const g = globalThis`, `(globalThis)[k]`, `Object.values(module)`),
     // or indexed by any key; Reflect's and Object's reflection on members.
-    String.raw`(?<![\w$.]|\btypeof\s+)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)))`,
+    String.raw`(?<![\w$.]|\btypeof\s+|[!=]==?\s*)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)|[!=]==?))`,
     String.raw`\bReflect\s*\.\s*(?:get|getOwnPropertyDescriptor|construct|apply)\b|\bObject\s*\.\s*getOwnPropertyDescriptors?\b`,
     // node:module's register (a loader hook for every later import).
     String.raw`\bmodule\s*\.\s*register\s*\(`,
@@ -82,7 +84,11 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   const unknown: { call: string; line: number }[] = [];
   const own = ownParts(blanked);
   const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
-  for (const match of blanked.matchAll(RUNS_COMPUTED)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  for (const match of blanked.matchAll(RUNS_COMPUTED)) {
+    // A name the program declares itself (`for (const module of …)`) is not node's module.
+    if (/^module$/u.test(match[0]) && /\b(?:const|let|var)\s+module\b/u.test(blanked)) continue;
+    unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  }
   // node:module's register(), however the module is reached: a loader hook for every later import.
   if (takesModuleModule(blanked, literals))
     for (const match of blanked.matchAll(/(?<![\w$])register\s*\(/gu))
@@ -90,6 +96,14 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // `constructor` but a class's (or an object's) own method, a type test (`v.constructor === Array`, `.constructor.name`).
   for (const match of blanked.matchAll(/(?<![\w$])constructor(?![\w$])/gu))
     if (!ownOrTypeTest(blanked, match.index)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // A value read by a computed key and kept, then called or constructed (`const F = [].map[k]; F(src)()`): the key
+  // may be "constructor" or a loader's name, whatever the value it is read from.
+  for (const at of keptMembersCalled(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
+  // node:module taken but for createRequire, builtinModules and isBuiltin (`Object.entries(require("node:module"))`
+  // finds _load by value).
+  for (const literal of literals)
+    if (/^(?:node:)?module$/u.test(literal.text) && takenModule(blanked, literal) && !onlyResolvers(blanked, literal))
+      unknown.push({ call: code.slice(literal.start - 1, literal.start + 40).split('\n')[0]!, line: lineOf(literal.start) });
   // node:vm, node:repl and node:wasi taken at all: each runs text or a file as code by its members.
   for (const literal of literals)
     if (/^(?:node:)?(?:vm|repl|wasi)$/u.test(literal.text) && takenModule(blanked, literal))
@@ -168,7 +182,8 @@ function rawShapes(code: string, seen: ReadonlyMap<number, boolean>, own: Return
   for (const match of code.matchAll(loadCalls(code))) {
     if (seen.get(match.index) === false) continue;
     const argument = argumentAt(code, match.index + match[0].length, true, []);
-    const plain = argument.replace(/(["'])(?:(?!\1)[^\\\n])*\1|`[^`$\\]*`/gu, '').replace(own.parts, '') === '';
+    // A string with escapes is still one literal (`"./\\154int.js"`): its name is read with the escapes spelled out.
+    const plain = argument.replace(/(["'])(?:\\[\s\S]|(?!\1)[^\\\n])*\1|`[^`$\\]*`/gu, '').replace(own.parts, '') === '';
     if (!plain) found.push(at(match.index));
   }
   return found;
@@ -260,7 +275,7 @@ function takesModuleModule(blanked: string, literals: readonly Literal[]): boole
 
 /** Whether `literal` is the name a load takes (`require("x")`, `import("x")`, `from "x"`, `import "x"`). */
 function takenModule(blanked: string, literal: Literal): boolean {
-  return /(?:\brequire|\bimport|\bfrom)\s*\(?\s*$/u.test(blanked.slice(0, literal.start - 1));
+  return /(?:\brequire|\bimport|\bfrom)\s*\(?\s*$/u.test(blanked.slice(0, literal.start));
 }
 
 /** Where a name bound to a module (`= require(…)`, `= await import(…)`, `import * as m`, `import m from`) is indexed by a computed key. */
@@ -307,4 +322,26 @@ function functionMembers(blanked: string): number[] {
   ].map((match) => (match[1] ?? match[2]!).replace(/\$/gu, '\\$'));
   if (functions.length > 0) for (const match of blanked.matchAll(new RegExp(String.raw`(?<![\w$.])(?:${functions.join('|')})\s*(?=\[)(?!${LITERAL_KEY})`, 'gu'))) found.push(match.index);
   return found;
+}
+
+/** Where a name bound to a value read by a computed key (`const F = x[k];`, `F = a.b[k];`) is called, constructed or bound. */
+function keptMembersCalled(blanked: string): number[] {
+  const kept = [...blanked.matchAll(new RegExp(String.raw`(?:\b(?:const|let|var)\s+|^\s*|[;{}]\s*)([A-Za-z_$][\w$]*)\s*=(?![=>])[^;\n]*\[(?!${LITERAL_KEY.slice(2)})[^\]\n]*\]\s*(?:;|$)`, 'gmu'))];
+  const found: number[] = [];
+  for (const match of kept) {
+    const name = match[1]!.replace(/\$/gu, '\\$');
+    if (new RegExp(String.raw`(?<![\w$.])${name}\s*(?:\(|\.\s*(?:call|apply|bind)\b)|\bnew\s+${name}(?![\w$])`, 'u').test(blanked)) found.push(match.index);
+  }
+  return found;
+}
+
+/** Whether node:module at `literal` is taken only for createRequire, builtinModules or isBuiltin. */
+function onlyResolvers(blanked: string, literal: Literal): boolean {
+  const resolvers = String.raw`(?:createRequire|builtinModules|isBuiltin)`;
+  // A literal's start and end are its quotes'.
+  const before = blanked.slice(0, literal.start);
+  const after = blanked.slice(literal.end);
+  if (/\brequire\s*\(\s*$/u.test(before) && new RegExp(String.raw`^\s*\)\s*\.\s*${resolvers}\b`, 'u').test(after)) return true;
+  const list = String.raw`\{\s*${resolvers}(?:\s*,\s*${resolvers})*\s*,?\s*\}`;
+  return new RegExp(String.raw`(?:\b(?:const|let|var)\s*${list}\s*=\s*require\s*\(|\bimport\s*${list}\s*from)\s*$`, 'u').test(before);
 }

@@ -250,3 +250,30 @@ test('each of the s90m rules on its own: a global kept then indexed, a destructu
   ])
     t.true(unknown(code).length > 0, code);
 });
+
+test('review s92o: a value read by a computed key and called later, a call result indexed and called, getBuiltinModule and bindings, node:module taken', (t) => {
+  for (const code of [
+    'const F = [].map[k];\nF(src)();',
+    'const F = Object.getPrototypeOf(async () => 0)[k];\nnew F(src);',
+    'let run;\nrun = lib.tools[k];\nrun.call(null, src);',
+    'Object.entries(require("node:module")).find(([n]) => n.endsWith("load"))[1](file);',
+    'const vm = process.getBuiltinModule("node:vm");',
+    'process.binding("fs");',
+    'const m = require("module");',
+    'import Module from "node:module";',
+    'const { createRequire, _load } = require("node:module");',
+    // Optional chaining and process's computed key, each seen by one rule only.
+    'handlers?.[type](payload);',
+    'const f = process[k];',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    'function main() {}\nif (require.main === module) main();',
+    'const changed = ["a/x.js"];\nfor (const module of changed) console.log(module);',
+    'const { createRequire } = require("node:module");',
+    'import { createRequire, isBuiltin } from "node:module";',
+    'const req = require("module").createRequire(__filename);',
+    'const limit = limits[ext];\nif (size > limit) process.exit(1);',
+  ])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});
