@@ -22,6 +22,12 @@ export interface ScriptInvocation {
   readonly newBash?: true;
   /** The sourcer defines functions (read with its $0): this file must not hand them to a new bash. */
   readonly sourcerFunctions?: true;
+  /**
+   * Run with no runner named and not as a command's program (`source <(cat x)`, `. /dev/stdin < x`, a function that
+   * sources its argument): it may run in the reading script's shell, with that shell's attributes and traps. Its $0 is
+   * read as a file run by its own name's.
+   */
+  readonly sharesShell?: true;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -99,7 +105,7 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   // A file sourced by a script with functions that may hand them to a new bash: the sourcer's $0 was taken for them.
   const handsOn = invocation.sourcerFunctions === true && (newBash || EXPORTS_FUNCTIONS.test(body)) ? { handsOnFunctions: true as const } : {};
   // Sourced: it runs in its sourcer's shell, with that shell's variables, attributes and traps (shell-evaluated-values.ts).
-  const inSourcer = sourced === undefined ? {} : { sourced: true as const };
+  const inSourcer = sourced === undefined && invocation.sharesShell !== true ? {} : { sourced: true as const };
   if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer };
   return {
     ...inSourcer,
@@ -120,7 +126,7 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
  * read in shell text a new shell runs (`sh -c TEXT`, a here-document fed to sh) is sourced by that shell, whose $0
  * zotbox does not tell; so is one a shell zotbox does not model sources.
  */
-export function invocationOf(word: { readonly runner?: string; readonly inShellText?: true }, shell: ScriptShell): ScriptInvocation | undefined {
+export function invocationOf(word: { readonly runner?: string; readonly inShellText?: true; readonly newProcess?: true }, shell: ScriptShell): ScriptInvocation | undefined {
   const runner = word.runner;
   if (runner === '.' || runner === 'source') {
     const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
@@ -136,5 +142,6 @@ export function invocationOf(word: { readonly runner?: string; readonly inShellT
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
   if (runner !== undefined && SHELLS.has(runner)) return { shell: runner };
+  if (runner === undefined && word.newProcess !== true) return { sharesShell: true };
   return undefined;
 }

@@ -35,6 +35,12 @@ export type CommandWord =
        * sh), whose $0 is not the script's (script-invocation.ts reads what it sources so).
        */
       readonly inShellText?: true;
+      /**
+       * Script mode, a word that runs as a command's program (`./x.sh`, `exec tools/x`): a new process, which inherits
+       * no variable's attributes nor traps. A word run otherwise with no runner named (`cat x | sh`, `. /dev/stdin <
+       * x`, a function's argument) may run in this shell (script-invocation.ts).
+       */
+      readonly newProcess?: true;
       /** A word taken relative to a directory a `cd` (or `env -C`) moved to: that directory, where what it runs runs. */
       readonly movedTo?: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' };
     }
@@ -225,13 +231,13 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
   const scriptPath = script === undefined ? undefined : scriptPathTracker((mark) => expansions[mark.charCodeAt(0) - EXPANSION_BASE]);
-  const parts = (word: string, runs: boolean, runner?: string) => {
+  const parts = (word: string, runs: boolean, runner?: string, newProcess = false) => {
     // The test command's brackets are no pattern; in a script, a URL is no file.
     if (/^(\uF003|\uF003\uF003|\]|\]\])$/u.test(word) || (script !== undefined && /^[a-z][\w+.-]*:\/\//iu.test(word))) return;
     // An option's value is a file too (--config=x, a:b): the parts between "=", ":" and ","; outside a script, a value
     // with blanks may be a command of its own. In a script the shell has split the words: a quoted one is one argument.
     for (const part of new Set([word, ...word.split(script === undefined ? /[\s"'`;|&()<>{}=,:!]+/u : /[=,:]+/u)])) {
-      const key = `${moved.length}\u0000${runs}\u0000${runner ?? ''}\u0000${part}`;
+      const key = `${moved.length}\u0000${runs}\u0000${runner ?? ''}\u0000${newProcess}\u0000${part}`;
       if (part === '' || seen.has(key)) continue;
       // A builtin or keyword run as a command is the shell's own: no file.
       if (script !== undefined && runs && part === word && BUILTINS.has(unmark(word))) continue;
@@ -253,7 +259,10 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       resolvePart(part, expansions, { shell: mode === 'shell', script: script !== undefined, runs, newShell: inText, ...(own === undefined ? {} : { ownFolders: ownFolders(own) }) }, out);
       for (const found of out.slice(from)) {
         if (found.kind !== 'path') continue;
-        const running = runs && part === word && script !== undefined ? { runs: true as const, ...(runner === undefined ? {} : { runner }), ...(inText ? { inShellText: true as const } : {}) } : {};
+        const running =
+          runs && part === word && script !== undefined
+            ? { runs: true as const, ...(runner === undefined ? {} : { runner }), ...(inText ? { inShellText: true as const } : {}), ...(newProcess ? { newProcess: true as const } : {}) }
+            : {};
         out[out.indexOf(found)] = { ...found, ...running };
         if (found.anchor !== 'plain' || path.isAbsolute(found.text)) continue;
         for (const directory of moved)
@@ -304,7 +313,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     }
   };
   const readText = (text: string, depth: number) => {
-    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false };
+    const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false, redirected: new Set() };
     const first = expansions.length;
     const commands = lexShell(text, expansions, inText ? textSubstitute : substitute, notes);
     if (inText) for (let index = first; index < expansions.length; index++) textExpansions.add(index);
@@ -364,7 +373,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (starts.length > 0 && unmark(word) === '{}') return;
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
-        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)), runners.get(index));
+        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)), runners.get(index), index === at && !notes.redirected!.has(command));
         // eval's, trap's and an alias's text is read by this shell; any other by a shell of its own.
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1, !SAME_SHELL_TEXT.has(path.basename(words[at] ?? '')));
       });
@@ -462,7 +471,9 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       if (/^(\$\(|`)/u.test(expansion)) read(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
       else for (const inner of commandSubstitutions(expansion)) read(inner, 1, textExpansions.has(i));
     }
-  const unique = new Map(out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? ''] : [word.text]), word]));
+  const unique = new Map(
+    out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? '', word.newProcess ?? false] : [word.text]), word]),
+  );
   return [...unique.values()];
 }
 

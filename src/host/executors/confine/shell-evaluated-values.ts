@@ -9,6 +9,7 @@
 // `test -v 'a[X]'`), a substring's or slice's offset and length, and a `declare -i`/`local -i` command.
 // Pure, no I/O: more is unresolved, never less.
 import { EXPANSION_BASE, unmark } from './shell-lexer.js';
+import { shellCodeText } from './shell-code-text.js';
 import { startsAtTopLevel } from './shell-top-level-lines.js';
 
 /** What the script sets: each name's values as written (expansions marked), and the names set to what is never spelled out. */
@@ -54,8 +55,10 @@ const SETS_ANY = new RegExp(
 
 /** The uses in `text` (a whole script) of a value bash evaluates that the script may have set to code. */
 export function evaluatedUses(text: string, values: ScriptValues, sourced: boolean): EvaluatedUse[] {
-  // Comment lines gone and line continuations joined, as the shell reads the words.
-  const code = text.replace(/\\\n/gu, '').replace(/^\s*#.*$/gmu, '');
+  // Comments gone and line continuations joined where bash has them (shell-code-text.ts); text that cannot be read to
+  // its end is read as written, and no name's value there is its own.
+  const read = shellCodeText(text);
+  const code = read?.code ?? text;
   // An array's elements (`a=('$(…)' b)`) are not among the values read: any array the script sets is unknown.
   const arrays = [...code.matchAll(/(?:^|[\s;&|({])([A-Za-z_]\w*)\+?=\(/gmu)].map((match) => match[1]!);
   // `${X:=…}` and `${X=…}` set X where they are expanded.
@@ -64,7 +67,7 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
   const regions = [...arithmeticRegions(code, associative), ...nameOperands(code)];
   const set: Taint = {
     ...values,
-    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions)]),
+    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions, (line) => read !== undefined && startsAtTopLevel(text, read.fileLines[line] ?? -1))]),
     // A name arithmetic itself sets (`for ((i = 0; …))`, `(( n++ ))`, `let i=1`) holds a number: what set it is checked where it stands.
     arithmetic: new Set(
       regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
@@ -72,7 +75,7 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
     anything: SETS_ANY.test(code),
     // A sourced file runs in its sourcer's shell, with that shell's attributes and traps (`readonly MAX`, so its own
     // `MAX=3` fails; `declare -i`; a DEBUG trap that sets MAX before each command): no name's value is its own.
-    inherited: sourced,
+    inherited: sourced || read === undefined,
   };
   const uses: EvaluatedUse[] = [];
   for (const region of regions) {
@@ -195,7 +198,7 @@ interface Taint extends ScriptValues {
  * wherever the loop stands, and one whose first mention is not a plain assignment at a line's start (a default
  * `[ -n "$X" ] || X=4` keeps the value a caller or sourcer gave X).
  */
-function outsideValues(code: string, values: ScriptValues, regions: readonly string[]): string[] {
+function outsideValues(code: string, values: ScriptValues, regions: readonly string[], topLevel: (line: number) => boolean): string[] {
   const names = new Set<string>();
   for (const [, name] of code.matchAll(/\b(?:for|select)\s+([A-Za-z_]\w*)\b/gu)) names.add(name!);
   const written = new Map<string, number>();
@@ -218,7 +221,7 @@ function outsideValues(code: string, values: ScriptValues, regions: readonly str
       'u',
     ).exec(line);
     const rhs = sure === null ? undefined : (sure[1] ?? sure[2] ?? sure[3] ?? '');
-    if (rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs) || !startsAtTopLevel(code, code.slice(0, at).split('\n').length - 1)) names.add(name);
+    if (rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs) || !topLevel(code.slice(0, at).split('\n').length - 1)) names.add(name);
   }
   return [...names];
 }

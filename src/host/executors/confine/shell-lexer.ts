@@ -23,6 +23,8 @@ export interface LexNotes {
    */
   readonly processSubstitutions?: string[];
   unclosed: boolean;
+  /** Where kept: the commands the lexer split off after a `<` or `>` (a redirection's file, not a program it runs). */
+  readonly redirected?: Set<string[]>;
 }
 
 /** The first code point of process substitution marks (one per substitution, by index). */
@@ -181,8 +183,10 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
       i = start.end - 1;
       separate();
     } else if (/\s/u.test(c)) push();
-    else if (';|&()<>!'.includes(c)) separate();
-    else word += GLOB_MARKS[c] ?? c;
+    else if (';|&()<>!'.includes(c)) {
+      separate();
+      if (c === '<' || c === '>') notes?.redirected?.add(commands.at(-1)!);
+    } else word += GLOB_MARKS[c] ?? c;
   }
   push();
   hereDocumentBodies(text, text.length, pending, notes);

@@ -4,27 +4,38 @@
 // done`, `exts=( js ts )`, `f(){`, a list continued after `&&`), so bash's own parser decides: a line starts at the
 // top level exactly when the text before it is a whole script (`bash -n` reads it with no error and no warning, such as
 // an unclosed here-document's) that does not end in a line continuation. Aliases change what bash parses where they
-// run (`sh` expands them), so a script that defines one has no line known to be top level. Where bash cannot be run,
+// run (`sh` expands them), so a script that may define one (MAY_ALIAS) has no line known to be top level. Where bash cannot be run,
 // no line is (fewer lines are top level, never more).
 import { spawnSync } from 'node:child_process';
+import { shellCodeText } from './shell-code-text.js';
+import { ansiDecoded } from './shell-lexer.js';
 
 /** The bash that parses, by its absolute path (never the user's PATH): the first of these that runs. */
 const BASH_PATHS = ['/bin/bash', '/usr/bin/bash'];
-/** An alias defined anywhere (`alias x=…`, `\alias`, `builtin alias`, `command alias`). */
-const DEFINES_ALIAS = /(?:^|[\s;&|({\\])alias(?=\s|$)/mu;
+/**
+ * What may make a word an alias where the script runs: the word `alias` in any spelling (quotes and backslashes taken
+ * out, `$'…'` decoded: `'al''ias'`, `al\ias`), alias expansion or POSIX mode turned on, and a command word the script
+ * computes (`$cmd x=…`, `"$@"`), which may be `alias` itself.
+ */
+const MAY_ALIAS = new RegExp(
+  String.raw`alias|posix|POSIXLY_CORRECT|(?:^|[;&|()!]|(?<=^|\s)[{}](?=\s)|\b(?:if|elif|while|until|then|do|else|exec|command|builtin|eval|env|time|nohup|xargs))\s*[^\s;&|()<>=]*[$\x60]`,
+  'mu',
+);
 /** A script's answers by line, kept for the texts read last (a hook is read after every command of a run). */
 const answers = new Map<string, Map<number, boolean>>();
 const KEPT_TEXTS = 64;
 
 /** Whether line `line` (from 0) of `code` starts at the script's top level (see the head of this file). */
 export function startsAtTopLevel(code: string, line: number): boolean {
-  if (DEFINES_ALIAS.test(code)) return false;
+  if (MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, ''))) return false;
   const lines = code.split('\n');
   if (line < 0 || line >= lines.length) return false;
   if (line === 0) return true;
   const before = lines.slice(0, line);
-  // A line ending in an odd run of backslashes joins the next one to it (bash -n reads the prefix as whole).
-  if (/(?<!\\)(?:\\\\)*\\$/u.test(before.at(-1)!)) return false;
+  // A line ending in an odd run of backslashes joins the next one to it (bash -n reads the prefix as whole), but not
+  // in a comment (`# C:\` ends at its line) nor in single quotes: read as bash reads the line's words.
+  const read = shellCodeText(before.join('\n'));
+  if (read === undefined || /(?<!\\)(?:\\\\)*\\$/u.test(read.code)) return false;
   let known = answers.get(code);
   if (known === undefined) {
     if (answers.size >= KEPT_TEXTS) answers.delete(answers.keys().next().value!);

@@ -198,7 +198,8 @@ function readScript(
     const name = word.anchor === 'home' ? path.join(home, word.text) : word.text;
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
     const shimRun = shim !== undefined && word.runs === true ? { nodeBin: true as const } : {};
-    const onward = word.runs === true ? invocationOf(word, shell) : undefined;
+    // A script only named (`load lib.sh`, a function that sources its argument) may be sourced: it may share this shell.
+    const onward = word.runs === true ? invocationOf(word, shell) : { sharesShell: true as const };
     named.push({
       name,
       as: word.tree ? 'tree' : 'words',
@@ -358,7 +359,7 @@ function shellTextNames(
       unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
       continue;
     }
-    const invocation = word.runs === true ? invocationOf(word, own) : undefined;
+    const invocation = word.runs === true ? invocationOf(word, own) : { sharesShell: true as const };
     named.push({
       name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
       as: word.tree ? 'tree' : 'words',
@@ -751,10 +752,44 @@ function hookFiles({ directory, top }: HookDirectory, unresolved: string[]): Pen
     if (stats?.isFile() !== true) continue;
     const as = readingOf(file, true);
     if (as === undefined) unresolved.push(`the hook ${file} is a compiled program, and zotbox cannot read which files it runs`);
-    else hooks.push({ file: hook, as, base: top, runBy: HOOK_RUN_BY, depth: 0 });
+    // A file git runs by no hook name (a hooks' library, `lib.sh`) is there for the hooks to source: it may share a
+    // hook's shell (script-invocation.ts).
+    else hooks.push({ file: hook, as, base: top, runBy: HOOK_RUN_BY, depth: 0, ...(GIT_HOOK_NAMES.has(name) ? {} : { invocation: { sharesShell: true } }) });
   }
   return hooks;
 }
+
+/** The names git runs a hook by (githooks(5)). */
+const GIT_HOOK_NAMES = new Set([
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
+  'post-index-change',
+]);
 
 /** The files of the tool entries found, each with how it is read: .envrc as direnv code, husky's hooks as scripts, the rest as words. */
 function entryFiles(toolEntries: readonly string[], budget: { left: number }, unresolved: string[]): Pending[] {
@@ -935,6 +970,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       if (!inScopes(target) || granted(target)) {
         if ((named.runs === true || named.startup !== undefined) && (targetStats?.isFile() === true || targetStats?.isSymbolicLink() === true) && isInsideRoot(target, base))
           followLoaded(target, named, base, depth, pending);
+        // A script only named there (a hook's library a function sources: `load "$(dirname "$0")/lib.sh"`) is read
+        // as one that may share the naming script's shell.
+        else if (named.invocation?.sharesShell === true && targetStats?.isFile() === true && isScript(target) && isInsideRoot(target, base))
+          pending.push({ file: target, as: readingOf(target, false) ?? 'words', base, runBy: named.runBy, depth: depth + 1, invocation: named.invocation });
         continue;
       }
       // A directory a setting names (a working directory, a folder to scan) is not protected: only files, and the
@@ -964,6 +1003,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
           ...(named.typescript !== undefined && PROGRAM_FILE.test(target) ? { typescript: named.typescript } : {}),
           ...(named.nodePath === undefined ? {} : { nodePath: named.nodePath }),
           ...(named.loaded === true ? { loaded: true as const } : {}),
+          // A script only named may be sourced by what names it (`load lib.sh`): read so (script-invocation.ts).
+          ...(named.invocation === undefined ? {} : { invocation: named.invocation }),
         });
     }
   }

@@ -28,7 +28,11 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   t.deepEqual(invocationOf({ runner: 'source' }, scriptShell('#!/bin/sh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: { scriptFile: '/ws/h/x', scriptRealFile: '/ws/h/x' }, shell: 'sh' });
   t.deepEqual(invocationOf({ runner: 'sh' }, hook), { shell: 'sh' });
   t.deepEqual(invocationOf({ runner: 'bash' }, hook), { shell: 'bash' });
-  t.is(invocationOf({}, hook), undefined);
+  // A command's program is a new process; a word run with no runner named otherwise (`cat x | sh`, `. /dev/stdin < x`)
+  // may share the reading shell.
+  t.is(invocationOf({ newProcess: true }, hook), undefined);
+  t.deepEqual(invocationOf({}, hook), { sharesShell: true });
+  t.deepEqual(scriptShell('x=1\n', '/ws/h/x', '/ws/h/x', { sharesShell: true }), { sourced: true, scriptFile: '/ws/h/x', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/x', shell: 'sh' });
   // A library the hook sources: $0 the hook's, BASH_SOURCE (bash) the library's own.
   const library = scriptShell('x=1\n', '/ws/h/lib/common.sh', '/ws/h/lib/common.sh', invocationOf({ runner: '.' }, hook)!);
   t.is(library.scriptFile, '/ws/h/pre-commit');
@@ -185,4 +189,16 @@ test("the ways to a new bash and to an export, spelled as the shell reads them: 
   t.deepEqual(scriptShell('#!/usr/bin/env -S bash -o allexport\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
   // The test command and a group are no computed program.
   t.is(scriptShell('#!/bin/sh\nf() { x; }\nif [ -f a ]; then { f; }; fi\n[[ -n $X ]] && f\n', '/ws/h/x', '/ws/h/x', {}).opaque, undefined);
+});
+
+test("a word run other than as a command's program may share the reading shell: a redirection's file, what cat writes for a shell", (t) => {
+  const context = { scriptFile: '/ws/h/pre-commit', scriptDirectory: '/ws/h', workingDirectory: '/ws', environment: {}, shell: 'bash' };
+  const runs = (text: string) =>
+    scriptWords(text, context)
+      .filter((word) => word.kind === 'path' && word.runs === true && word.text.endsWith('.sh'))
+      .map((word) => `${word.kind === 'path' ? word.text : ''} ${word.kind === 'path' && word.newProcess === true ? 'new' : 'shared'}`);
+  t.deepEqual(runs('./check.sh\n'), ['./check.sh new']);
+  t.deepEqual(runs('exec tools/x.sh\n'), ['tools/x.sh new']);
+  t.deepEqual(runs('. /dev/stdin < lib.sh\n'), ['lib.sh shared']);
+  t.deepEqual(runs('source <(cat lib.sh)\n'), ['lib.sh shared']);
 });

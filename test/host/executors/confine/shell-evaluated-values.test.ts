@@ -131,3 +131,15 @@ test("a sourced file's names may hold its sourcer's values (readonly, declare -i
     t.deepEqual(unresolved(text, false), [], text);
   }
 });
+
+test('review s91n: what bash reads decides the top level (a comment ending in a backslash, a # line inside a quote); an alias in any spelling', (t) => {
+  for (const text of [
+    '# note C:\\\nif [ -n "$BIG" ]; then\n  MAX=2048\nfi\n(( MAX > 1 ))',
+    "x='\n#'; if [ -n \"$BIG\" ]; then y='\n'\nMAX=2048\nfi\n(( MAX > 1 ))",
+    "shopt -s expand_aliases\n'alias' on_big='if true; then'\non_big\nMAX=2048\nfi\n(( MAX > 1 ))",
+    'echo "unclosed\nMAX=3\n(( MAX > 1 ))',
+  ])
+    t.true(refused(text).length > 0, text);
+  t.deepEqual(refused('# a comment\nmax=500 # the limit\nsize=$(stat -c %s big.bin)\n(( size > max )) && exit 1'), []);
+  t.deepEqual(refused('# run as: ./hook \\\nmax=500\nsize=$(stat -c %s big.bin)\n(( size > max )) && exit 1'), []);
+});

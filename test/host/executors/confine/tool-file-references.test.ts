@@ -503,3 +503,28 @@ test('the .env a hook program loads without naming it is protected where the pro
   const paths = found.locations.map((l) => path.relative(ws, l.path));
   for (const expected of ['.env', 'tools/.env']) t.true(paths.includes(expected), `${expected}: ${paths.join(' ')}`);
 });
+
+test("a hook program's load named with JavaScript's escapes is read as node reads it: tools/lint.js protected, nothing unresolved", (t) => {
+  // Legacy octal \154 is "l"; a line continuation after CR LF, U+2028 or U+2029 joins; \u{…} takes leading zeros.
+  for (const main of ['require("./\\154int.js");\n', 'require("./li\\\r\nnt.js");\n', 'require("./li\\\u2028nt.js");\n', 'require("./li\\\u2029nt.js");\n', 'require("./\\u{0000006c}int.js");\n']) {
+    const ws = workspace(t, { '.git/hooks/pre-commit': '#!/bin/sh\nexec node tools/check.js\n', 'tools/check.js': main, 'tools/lint.js': '\n' });
+    const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] });
+    t.true(
+      found.locations.some((l) => path.relative(ws, l.path) === 'tools/lint.js'),
+      JSON.stringify(main),
+    );
+    t.deepEqual(found.unresolved, [], JSON.stringify(main));
+  }
+});
+
+test("a hooks directory's library (a file git runs by no hook name) and a script a hook only names may share the hook's shell: no name's value is their own (review s91n)", (t) => {
+  const lib = 'MAX=3\nif (( MAX > 1 )); then :; fi\n';
+  const read = (files: Readonly<Record<string, string>>) => {
+    const ws = workspace(t, files);
+    return toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] }).unresolved.length;
+  };
+  t.true(read({ '.git/hooks/pre-commit': '#!/bin/sh\nexit 0\n', '.git/hooks/lib.sh': lib }) > 0);
+  t.true(read({ '.git/hooks/pre-commit': '#!/bin/bash\nload() { . "$1"; }\nload scripts/lib.sh\n', 'scripts/lib.sh': lib }) > 0);
+  // A hook git runs by its name is a new process: its own assignment decides.
+  t.is(read({ '.git/hooks/pre-commit': `#!/bin/bash\n${lib}` }), 0);
+});
