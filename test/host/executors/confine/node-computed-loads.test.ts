@@ -265,6 +265,7 @@ test('review s92o: a value read by a computed key and called later, a call resul
     // Optional chaining and process's computed key, each seen by one rule only.
     'handlers?.[type](payload);',
     'const f = process[k];',
+    'make()[0](src);',
   ])
     t.true(unknown(code).length > 0, code);
   for (const code of [

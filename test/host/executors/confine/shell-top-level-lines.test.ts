@@ -40,4 +40,8 @@ test("a here-document's body, a quote or $(…) over lines, a continued line and
 test('a script that defines an alias has no line known to be top level (sh expands aliases where they run)', (t) => {
   t.deepEqual(flags('alias x=true\nA=2'), [false, false]);
   t.deepEqual(flags('\\alias x=true\nA=2'), [false, false]);
+  // In any spelling (review s91n), and a command word the script computes, which may be alias itself.
+  t.deepEqual(flags("'al''ias' x=true\nA=2"), [false, false]);
+  t.deepEqual(flags('cmd=ali\n${cmd}as x=true\nA=2'), [false, false, false]);
+  t.deepEqual(flags('shopt -s expand_aliases\nA=2'), [false, false]);
 });
