@@ -1,5 +1,6 @@
-// Review s90m: ordinary node hook programs the raw-text reading of node-computed-loads.ts refuses after s88k. A
-// prototype-pollution guard (`key === "constructor"`), `v.constructor !== Array`, a program that checks
+// Review s90m: ordinary node hook programs the raw-text reading of node-computed-loads.ts refuses after s88k. (A
+// prototype-pollution guard's merge, `a[key] = b[key]`, refuses again since review s94q: a key the program computes;
+// see README.) `v.constructor !== Array`, a program that checks
 // `pkg.type === "module"` and has its own `register()`, reading `process.execArgv`, a local object named `self`
 // indexed by a key, a function of its own named `runMain`. None runs code by a name it computes. The hook program
 // (`exec node tools/check.js`) is the user's; one CONFINED call (`sh one.sh`, real bubblewrap) writes notes.txt, which
@@ -8,10 +9,6 @@ import test from 'ava';
 import { agentWrites, project } from '../adversarial-s36i/harness.js';
 
 const CASES: readonly (readonly [string, string])[] = [
-  [
-    'a merge that skips "__proto__" and "constructor"',
-    'function merge(a, b) {\n  for (const key of Object.keys(b)) {\n    if (key === "__proto__" || key === "constructor") continue;\n    a[key] = b[key];\n  }\n  return a;\n}\nconsole.log(merge({}, { x: 1 }));\n',
-  ],
   ['v.constructor !== Array', 'const notArray = (v) => v !== null && typeof v === "object" && v.constructor !== Array;\nconsole.log(notArray({}));\n'],
   [
     'pkg.type === "module" and a register() of its own',

@@ -96,6 +96,10 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // `constructor` but a class's (or an object's) own method, a type test (`v.constructor === Array`, `.constructor.name`).
   for (const match of blanked.matchAll(/(?<![\w$])constructor(?![\w$])/gu))
     if (!ownOrTypeTest(blanked, match.index)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // A member read by a key the program computes, unless the key is a literal, a name bound once to literals, or a
+  // number (a loop's counter, an array callback's index, `.length` arithmetic): the key may be "constructor", a loader's
+  // name or "__proto__", whatever the value is read from and wherever it goes (review s94q: it cannot be followed).
+  for (const at of computedKeyReads(blanked, literals)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
   // A value read by a computed key and kept, then called or constructed (`const F = [].map[k]; F(src)()`): the key
   // may be "constructor" or a loader's name, whatever the value it is read from.
   for (const at of keptMembersCalled(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
@@ -152,7 +156,7 @@ const RAW_RUNS = new RegExp(
     String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\bReflect\s*\.\s*(?:construct|apply|get)\b`,
     // A constructor reached from a value or taken (`(() => {}).constructor`, `{ constructor: F }`), not a type test
     // (`.constructor.name`, `v.constructor === Array`); a class's own `constructor(…)` has no dot.
-    String.raw`(?<![!=]==?\s*[\w$.()]*)\.\s*constructor\b(?!\s*(?:\.\s*name\b|[!=]==?))|[{,]\s*constructor\s*[,}:]`,
+    String.raw`(?<![!=]==?\s*[\w$.]*)\.\s*constructor\b(?!\s*(?:\.\s*name\b|[!=]==?))|[{,]\s*constructor\s*[,}:]`,
     // node:module's runMain, the inspector's Runtime.evaluate, a loader or global reached by a computed key
     // (`module[k]`, `globalThis[k]`), and options that make a later node preload a file (NODE_OPTIONS, execArgv) or
     // look elsewhere for modules (module.paths).
@@ -207,7 +211,8 @@ function bindings(blanked: string, name: string): number {
     String.raw`\bfunction\b[^(]*\([^)]*${at}`,
     // A method's parameters (`load(file) { … }`); a call followed by a block (`if (file) {`) counts too: more, never less.
     String.raw`[\w$]\s*\([^()]*${at}[^()]*\)\s*\{`,
-    String.raw`[{[,:]\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
+    // Not a member read (`o[name]`): a `[` after a value reads, it binds nothing.
+    String.raw`(?:[{,:]|(?<![\w$)\]]\s*)\[)\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
   ];
   return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0);
 }
@@ -292,11 +297,12 @@ function moduleMembers(blanked: string): number[] {
  * type test: `.constructor.name`, `.constructor` compared (`=== Array`, `Array !== v.constructor`).
  */
 function ownOrTypeTest(blanked: string, at: number): boolean {
+  // A type test compares `.constructor` as a whole operand: a member chain, no call around it (`0 === keep(f.constructor)`).
   const before = blanked.slice(Math.max(0, at - 200), at);
   const after = blanked.slice(at + 'constructor'.length, at + 'constructor'.length + 200);
   if (/(?:^|[{};])\s*$/u.test(before) && /^\s*\([^()]*\)\s*\{/u.test(after)) return true;
   if (!/\.\s*$/u.test(before)) return false;
-  return /^\s*(?:\.\s*name\b|[!=]==?)/u.test(after) || /[!=]==?\s*[\w$.()]*$/u.test(before);
+  return /^\s*(?:\.\s*name\b|[!=]==?)/u.test(after) || /[!=]==?\s*[\w$.]*$/u.test(before);
 }
 
 /** A key that is not computed: a blanked string literal or a number. */
@@ -344,4 +350,50 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
   if (/\brequire\s*\(\s*$/u.test(before) && new RegExp(String.raw`^\s*\)\s*\.\s*${resolvers}\b`, 'u').test(after)) return true;
   const list = String.raw`\{\s*${resolvers}(?:\s*,\s*${resolvers})*\s*,?\s*\}`;
   return new RegExp(String.raw`(?:\b(?:const|let|var)\s*${list}\s*=\s*require\s*\(|\bimport\s*${list}\s*from)\s*$`, 'u').test(before);
+}
+
+/** The words a `[` may follow that make it an array, not a member read (`return [a]`, `of [x, y]`). */
+const BEFORE_ARRAY = /\b(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof)\s*$/u;
+
+/** Where a member is read by a key that may be any text (see nodeComputedLoads). */
+function computedKeyReads(blanked: string, literals: readonly Literal[]): number[] {
+  const found: number[] = [];
+  const numbers = numericNames(blanked);
+  for (const match of blanked.matchAll(/[\w$)\]]\s*\[/gu)) {
+    const open = match.index + match[0].length - 1;
+    if (BEFORE_ARRAY.test(blanked.slice(Math.max(0, match.index - 20), match.index + 1))) continue;
+    const close = closingBracket(blanked, open);
+    const key = blanked.slice(open + 1, close).trim();
+    if (/^(?:"\s*"|'\s*'|`\s*`|\d+)$/u.test(key) || literalBound(blanked, key, literals)) continue;
+    const numeric = key.replace(/[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*length\b/gu, '0').replace(/[A-Za-z_$][\w$]*/gu, (name) => (numbers.has(name) ? '0' : name));
+    if (/^[\s\d+\-*/%()]*$/u.test(numeric)) continue;
+    found.push(match.index);
+  }
+  return found;
+}
+
+/** The index after `[` at `open` up to its `]` (nested), or the text's end. */
+function closingBracket(code: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < code.length; index++) {
+    if (code[index] === '[') depth++;
+    else if (code[index] === ']' && --depth === 0) return index;
+  }
+  return code.length;
+}
+
+/**
+ * Names that only hold numbers: a loop's counter (`for (let i = 0; …; i++)`) nothing else sets but by a number, an
+ * array callback's index (`.map((x, i) => …)`).
+ */
+function numericNames(blanked: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, name] of blanked.matchAll(/\bfor\s*\(\s*(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*\d+\s*;/gu)) {
+    const word = name!.replace(/\$/gu, '\\$');
+    // Set otherwise than by a number, or bound again (a parameter, a declaration): not only a number.
+    const other = new RegExp(String.raw`(?<![\w$.])${word}\s*[-+*/%]?=(?![=>])(?!\s*\d)|\b(?:const|let|var)\s+${word}(?![\w$])(?!\s*=\s*\d+\s*;)|\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*(?:=>|\{)`, 'u');
+    if (!other.test(blanked)) names.add(name!);
+  }
+  for (const [, name] of blanked.matchAll(/\.\s*(?:forEach|map|filter|some|every|find|findIndex|flatMap)\s*\(\s*(?:function\s*)?\(\s*[A-Za-z_$][\w$]*\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/gu)) names.add(name!);
+  return names;
 }

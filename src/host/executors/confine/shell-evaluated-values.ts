@@ -9,7 +9,7 @@
 // `test -v 'a[X]'`), a substring's or slice's offset and length, and a `declare -i`/`local -i` command.
 // Pure, no I/O: more is unresolved, never less.
 import { EXPANSION_BASE, unmark } from './shell-lexer.js';
-import { shellCodeText } from './shell-code-text.js';
+import { bashPrintedText } from './shell-printed-text.js';
 import { startsAtTopLevel } from './shell-top-level-lines.js';
 
 /** What the script sets: each name's values as written (expansions marked), and the names set to what is never spelled out. */
@@ -55,10 +55,10 @@ const SETS_ANY = new RegExp(
 
 /** The uses in `text` (a whole script) of a value bash evaluates that the script may have set to code. */
 export function evaluatedUses(text: string, values: ScriptValues, sourced: boolean): EvaluatedUse[] {
-  // Comments gone and line continuations joined where bash has them (shell-code-text.ts); text that cannot be read to
-  // its end is read as written, and no name's value there is its own.
-  const read = shellCodeText(text);
-  const code = read?.code ?? text;
+  // The script as bash reads it (shell-printed-text.ts): comments gone, continuations joined, here-documents as bash
+  // takes them. Text bash cannot print is read as written, and no name's value there is its own.
+  const printed = bashPrintedText(text);
+  const code = printed ?? text;
   // An array's elements (`a=('$(…)' b)`) are not among the values read: any array the script sets is unknown.
   const arrays = [...code.matchAll(/(?:^|[\s;&|({])([A-Za-z_]\w*)\+?=\(/gmu)].map((match) => match[1]!);
   // `${X:=…}` and `${X=…}` set X where they are expanded.
@@ -67,7 +67,7 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
   const regions = [...arithmeticRegions(code, associative), ...nameOperands(code)];
   const set: Taint = {
     ...values,
-    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions, (line) => read !== undefined && startsAtTopLevel(text, read.fileLines[line] ?? -1))]),
+    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions, (line) => printed !== undefined && startsAtTopLevel(printed, line))]),
     // A name arithmetic itself sets (`for ((i = 0; …))`, `(( n++ ))`, `let i=1`) holds a number: what set it is checked where it stands.
     arithmetic: new Set(
       regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
@@ -75,7 +75,7 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
     anything: SETS_ANY.test(code),
     // A sourced file runs in its sourcer's shell, with that shell's attributes and traps (`readonly MAX`, so its own
     // `MAX=3` fails; `declare -i`; a DEBUG trap that sets MAX before each command): no name's value is its own.
-    inherited: sourced || read === undefined,
+    inherited: sourced || printed === undefined,
   };
   const uses: EvaluatedUse[] = [];
   for (const region of regions) {

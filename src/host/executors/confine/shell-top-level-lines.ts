@@ -7,7 +7,6 @@
 // run (`sh` expands them), so a script that may define one (MAY_ALIAS) has no line known to be top level. Where bash cannot be run,
 // no line is (fewer lines are top level, never more).
 import { spawnSync } from 'node:child_process';
-import { shellCodeText } from './shell-code-text.js';
 import { ansiDecoded } from './shell-lexer.js';
 
 /** The bash that parses, by its absolute path (never the user's PATH): the first of these that runs. */
@@ -18,7 +17,7 @@ const BASH_PATHS = ['/bin/bash', '/usr/bin/bash'];
  * computes (`$cmd x=…`, `"$@"`), which may be `alias` itself.
  */
 const MAY_ALIAS = new RegExp(
-  String.raw`alias|posix|POSIXLY_CORRECT|(?:^|[;&|()!]|(?<=^|\s)[{}](?=\s)|\b(?:if|elif|while|until|then|do|else|exec|command|builtin|eval|env|time|nohup|xargs))\s*[^\s;&|()<>=]*[$\x60]`,
+  String.raw`alias|posix|POSIXLY_CORRECT|(?:^|[;&|!]|(?<=^|\s)[{}](?=\s)|\b(?:if|elif|while|until|then|do|else|exec|command|builtin|eval|env|time|nohup|xargs))\s*[^\s;&|()<>=]*[$\x60]`,
   'mu',
 );
 /** A script's answers by line, kept for the texts read last (a hook is read after every command of a run). */
@@ -32,10 +31,9 @@ export function startsAtTopLevel(code: string, line: number): boolean {
   if (line < 0 || line >= lines.length) return false;
   if (line === 0) return true;
   const before = lines.slice(0, line);
-  // A line ending in an odd run of backslashes joins the next one to it (bash -n reads the prefix as whole), but not
-  // in a comment (`# C:\` ends at its line) nor in single quotes: read as bash reads the line's words.
-  const read = shellCodeText(before.join('\n'));
-  if (read === undefined || /(?<!\\)(?:\\\\)*\\$/u.test(read.code)) return false;
+  // A line ending in an odd run of backslashes joins the next one to it (bash -n reads the prefix as whole). The text
+  // read is bash's own print (shell-printed-text.ts): no comment is left to end in one.
+  if (/(?<!\\)(?:\\\\)*\\$/u.test(before.at(-1)!)) return false;
   let known = answers.get(code);
   if (known === undefined) {
     if (answers.size >= KEPT_TEXTS) answers.delete(answers.keys().next().value!);

@@ -144,5 +144,6 @@ test('review s91n: what bash reads decides the top level (a comment ending in a 
   // Text the reader cannot read to its end (a quote inside `${…}` it takes wrongly) has no name whose value is its own,
   // arithmetic's own names too.
   t.true(refused("echo ${x:-'}'}\n(( n = 0 ))\n(( n++ ))\n(( n > 3 )) && exit 1").length > 0);
+  t.true(refused('(( n = 0 ))\n(( n++ ))\n(( n > 3 )) && exit 1\ncat <<EOF\nbody').length > 0);
   t.deepEqual(refused('# run as: ./hook \\\nmax=500\nsize=$(stat -c %s big.bin)\n(( size > max )) && exit 1'), []);
 });

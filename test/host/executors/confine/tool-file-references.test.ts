@@ -527,4 +527,7 @@ test("a hooks directory's library (a file git runs by no hook name) and a script
   t.true(read({ '.git/hooks/pre-commit': '#!/bin/bash\nload() { . "$1"; }\nload scripts/lib.sh\n', 'scripts/lib.sh': lib }) > 0);
   // A hook git runs by its name is a new process: its own assignment decides.
   t.is(read({ '.git/hooks/pre-commit': `#!/bin/bash\n${lib}` }), 0);
+  // A script only named that lies outside the write scopes is read so too (the values it evaluates may be the agent's).
+  const ws = workspace(t, { '.git/hooks/pre-commit': '#!/bin/bash\nload() { . "$1"; }\nload scripts/lib.sh\n', 'scripts/lib.sh': lib, 'src/a.txt': '1\n' });
+  t.true(toolFileReferences([], [path.join(ws, 'src')], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }] }).unresolved.length > 0);
 });
