@@ -391,9 +391,13 @@ function numericNames(blanked: string): Set<string> {
   for (const [, name] of blanked.matchAll(/\bfor\s*\(\s*(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*\d+\s*;/gu)) {
     const word = name!.replace(/\$/gu, '\\$');
     // Set otherwise than by a number, or bound again (a parameter, a declaration): not only a number.
-    const other = new RegExp(String.raw`(?<![\w$.])${word}\s*[-+*/%]?=(?![=>])(?!\s*\d)|\b(?:const|let|var)\s+${word}(?![\w$])(?!\s*=\s*\d+\s*;)|\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*(?:=>|\{)`, 'u');
+    const other = new RegExp(
+      String.raw`(?<![\w$.])${word}\s*[-+*/%]?=(?![=>])(?!\s*\d)|\b(?:const|let|var)\s+${word}(?![\w$])(?!\s*=\s*\d+\s*;)|\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*(?:=>|\{)`,
+      'u',
+    );
     if (!other.test(blanked)) names.add(name!);
   }
-  for (const [, name] of blanked.matchAll(/\.\s*(?:forEach|map|filter|some|every|find|findIndex|flatMap)\s*\(\s*(?:function\s*)?\(\s*[A-Za-z_$][\w$]*\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/gu)) names.add(name!);
+  for (const [, name] of blanked.matchAll(/\.\s*(?:forEach|map|filter|some|every|find|findIndex|flatMap)\s*\(\s*(?:function\s*)?\(\s*[A-Za-z_$][\w$]*\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/gu))
+    names.add(name!);
   return names;
 }

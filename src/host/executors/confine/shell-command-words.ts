@@ -471,8 +471,16 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       if (/^(\$\(|`)/u.test(expansion)) read(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
       else for (const inner of commandSubstitutions(expansion)) read(inner, 1, textExpansions.has(i));
     }
+  const keyOf = (word: CommandWord) => JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? ''] : [word.text]);
+  // A word run both as a command's program and otherwise (`x.sh; cat x.sh | sh`) may share the shell: it is not only a new process.
+  const shared = new Set(out.filter((word) => word.kind === 'path' && word.runs === true && word.newProcess !== true).map(keyOf));
   const unique = new Map(
-    out.map((word) => [JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? '', word.newProcess ?? false] : [word.text]), word]),
+    out.map((word) => {
+      const key = keyOf(word);
+      if (word.kind !== 'path' || word.newProcess !== true || !shared.has(key)) return [key, word];
+      const { newProcess: _, ...rest } = word;
+      return [key, rest];
+    }),
   );
   return [...unique.values()];
 }

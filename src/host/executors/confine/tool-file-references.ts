@@ -891,7 +891,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation, runAs, loaded } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined ? '' : `${JSON.stringify(invocation)}:`}${runAs === undefined ? '' : `as ${runAs}:`}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined || as !== 'script' ? '' : `${JSON.stringify(invocation)}:`}${runAs === undefined ? '' : `as ${runAs}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -1008,7 +1008,8 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
         });
     }
   }
-  return { locations: [...locations.values()], unresolved, enclosing: enclosing.entries };
+  // A file read twice (run by one script, only named by another, so read as sharing its shell too) says a thing once.
+  return { locations: [...locations.values()], unresolved: [...new Set(unresolved)], enclosing: enclosing.entries };
 }
 
 /**
