@@ -11,18 +11,20 @@ import { project } from '../adversarial-s36i/harness.js';
 import { attack, ordinaryWriteAccepted } from '../adversarial-s43r/fixtures.js';
 
 /** A stand-in for nx: for `nx run PROJECT:TARGET[:CONFIG]` it loads apps/PROJECT's env files as Nx names them, then starts node. */
+// The stand-in keeps the files' values in a Map: a member written by a key the program computes (`env[name] = value`)
+// refuses every writer since review s94q (docs/security.md), and this file is the workspace's, read as a hook program.
 const NX_BIN = `#!/usr/bin/env node
 const fs = require("fs"), path = require("path"), { execFileSync } = require("child_process");
 const [project, target, config] = process.argv[3].split(":");
 const names = [...(config ? [".env." + target + "." + config, ".env." + config] : []), ".env." + target, ".env"];
-const env = { ...process.env };
+const found = new Map(Object.entries(process.env));
 for (const dir of [path.join("apps", project), "."])
   for (const name of names) {
     let text = "";
     try { text = fs.readFileSync(path.join(dir, name), "utf8"); } catch {}
-    for (const line of text.split("\\n")) { const m = /^(\\w+)=(.*)$/.exec(line); if (m && !(m[1] in env)) env[m[1]] = m[2]; }
+    for (const line of text.split("\\n")) { const m = /^(\\w+)=(.*)$/.exec(line); if (m && !found.has(m[1])) found.set(m[1], m[2]); }
   }
-execFileSync(process.execPath, ["-e", ""], { env, stdio: "inherit" });
+execFileSync(process.execPath, ["-e", ""], { env: Object.fromEntries(found), stdio: "inherit" });
 `;
 
 function nxProject(t: Parameters<typeof project>[0], hook: string): string {

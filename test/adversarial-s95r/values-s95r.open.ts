@@ -24,19 +24,6 @@ const attack = async (t: ExecutionContext, body: string, extra: Record<string, s
 
 // 1: an assignment to RANDOM (or SRANDOM, OPTIND, HISTCMD) evaluates its value as arithmetic, at the assignment; no
 // arithmetic place is written, so the readers see none.
-test('1: RANDOM=$(cat .limits/*.txt) (seeding RANDOM from a file evaluates the value)', async (t) => {
-  await attack(t, 'RANDOM=$(cat .limits/*.txt 2>/dev/null || echo 1)\necho "pick: $RANDOM"');
-});
-
-test('1: seed=$(cat .limits/*.txt); RANDOM=$seed', async (t) => {
-  await attack(t, 'seed=$(cat .limits/*.txt 2>/dev/null || echo 1)\nRANDOM=$seed');
-});
-
-test('1: OPTIND=$(cat .limits/*.txt)', async (t) => {
-  await attack(t, 'OPTIND=$(cat .limits/*.txt 2>/dev/null || echo 1)');
-});
-
-// 2: an integer declaration the reader's pattern misses (`+x` before `-i`): every later assignment is evaluated.
 test('2: declare +x -i n; n=$(cat .limits/*.txt)', async (t) => {
   await attack(t, 'declare +x -i n\nn=$(cat .limits/*.txt 2>/dev/null || echo 3)');
 });

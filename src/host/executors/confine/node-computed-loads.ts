@@ -49,6 +49,8 @@ const RUNS_COMPUTED = new RegExp(
     // Loaders no list above names: a builtin module by name, a native binding.
     String.raw`\bgetBuiltinModule\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\b`,
     String.raw`\b(?:const|let|var)\s*\{[^{}=]*\[|\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}\s*=(?![=>])`,
+    // …in a parameter (`({ [k]: F }) =>`, `function f({ [k]: F })`, `catch ({ [k]: F })`) or a loop's head.
+    String.raw`\(\s*\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}[^()]*\)\s*=>|\b(?:function\b[^(]*|catch\s*)\(\s*\{[^{}]*\[[^\]\n]*\]\s*:|\bfor\s*\(\s*(?:(?:const|let|var)\s*)?\{[^{}]*\[`,
     // The global and module objects kept as a value (`const g = globalThis`, `(globalThis)[k]`, `Object.values(module)`),
     // or indexed by any key; Reflect's and Object's reflection on members.
     String.raw`(?<![\w$.]|\btypeof\s+|[!=]==?\s*)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)|[!=]==?))`,
@@ -352,20 +354,24 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
   return new RegExp(String.raw`(?:\b(?:const|let|var)\s*${list}\s*=\s*require\s*\(|\bimport\s*${list}\s*from)\s*$`, 'u').test(before);
 }
 
-/** The words a `[` may follow that make it an array, not a member read (`return [a]`, `of [x, y]`). */
-const BEFORE_ARRAY = /\b(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof)\s*$/u;
+/** The words a `[` may follow that make it an array or a pattern, not a member read (`return [a]`, `of [x, y]`, `const [a, b] =`). */
+const BEFORE_ARRAY = /\b(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof|const|let|var)\s*$/u;
 
 /** Where a member is read by a key that may be any text (see nodeComputedLoads). */
 function computedKeyReads(blanked: string, literals: readonly Literal[]): number[] {
   const found: number[] = [];
   const numbers = numericNames(blanked);
-  for (const match of blanked.matchAll(/[\w$)\]]\s*\[/gu)) {
+  // After `}` too (`function () {}[k]`, `class {}[k]`): a block's end before an array statement refuses as well.
+  for (const match of blanked.matchAll(/[\w$)\]}]\s*\[/gu)) {
     const open = match.index + match[0].length - 1;
     if (BEFORE_ARRAY.test(blanked.slice(Math.max(0, match.index - 20), match.index + 1))) continue;
     const close = closingBracket(blanked, open);
     const key = blanked.slice(open + 1, close).trim();
-    if (/^(?:"\s*"|'\s*'|`\s*`|\d+)$/u.test(key) || literalBound(blanked, key, literals)) continue;
-    const numeric = key.replace(/[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*length\b/gu, '0').replace(/[A-Za-z_$][\w$]*/gu, (name) => (numbers.has(name) ? '0' : name));
+    const inside = literals.filter((literal) => literal.start > open && literal.end <= close);
+    if (/^(?:"\s*"|'\s*'|`\s*`)$/u.test(key) && inside.length === 1 && !RUNNER_KEY.test(inside[0]!.text)) continue;
+    if (/^\d+$/u.test(key) || (literalBound(blanked, key, literals) && !boundLiterals(blanked, key, literals).some((text) => RUNNER_KEY.test(text)))) continue;
+    // `.length` only where a subtraction makes it a number (`a[a.length - 1]`): an object's own `length` may be text.
+    const numeric = key.replace(/[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*length\s*-\s*\d+/gu, '0').replace(/[A-Za-z_$][\w$]*/gu, (name) => (numbers.has(name) ? '0' : name));
     if (/^[\s\d+\-*/%()]*$/u.test(numeric)) continue;
     found.push(match.index);
   }
@@ -383,21 +389,36 @@ function closingBracket(code: string, open: number): number {
 }
 
 /**
- * Names that only hold numbers: a loop's counter (`for (let i = 0; …; i++)`) nothing else sets but by a number, an
- * array callback's index (`.map((x, i) => …)`).
+ * Names that only hold numbers: one declared once to a number (`let i = 0`, a loop's counter) and otherwise only
+ * stepped by numbers (`i++`, `i += 2`), and an array callback's index (`.map((x, i) => …)`) bound nowhere else. Every
+ * other binding (`i = k`, `i ||= k`, `[i] = [k]`, `({ i } = o)`, `for (i of …)`, a parameter) makes it any value.
  */
 function numericNames(blanked: string): Set<string> {
   const names = new Set<string>();
-  for (const [, name] of blanked.matchAll(/\bfor\s*\(\s*(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*\d+\s*;/gu)) {
-    const word = name!.replace(/\$/gu, '\\$');
-    // Set otherwise than by a number, or bound again (a parameter, a declaration): not only a number.
-    const other = new RegExp(
-      String.raw`(?<![\w$.])${word}\s*[-+*/%]?=(?![=>])(?!\s*\d)|\b(?:const|let|var)\s+${word}(?![\w$])(?!\s*=\s*\d+\s*;)|\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*(?:=>|\{)`,
-      'u',
-    );
-    if (!other.test(blanked)) names.add(name!);
+  const count = (pattern: string) => [...blanked.matchAll(new RegExp(pattern, 'gu'))].length;
+  for (const name of new Set([...blanked.matchAll(/\b(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*\d+\s*[;,)]/gu)].map((match) => match[1]!))) {
+    const word = name.replace(/\$/gu, '\\$');
+    const declared = count(String.raw`\b(?:let|var)\s+${word}\s*=\s*\d+\s*[;,)]`);
+    const steps = count(String.raw`(?<![\w$.])${word}\s*(?:\+\+|--|[-+]=\s*\d+(?![\w$.]))|(?:\+\+|--)\s*${word}(?![\w$])`);
+    // A control header before a block (`for (…; i++) {`, `while (i < n) {`) reads to bindings() as a method's parameters.
+    const headers = count(String.raw`\b(?:for|while|if|switch)\s*\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*\{`);
+    if (declared === 1 && bindings(blanked, name) === 1 + steps + headers) names.add(name);
   }
   for (const [, name] of blanked.matchAll(/\.\s*(?:forEach|map|filter|some|every|find|findIndex|flatMap)\s*\(\s*(?:function\s*)?\(\s*[A-Za-z_$][\w$]*\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/gu))
-    names.add(name!);
+    if (bindings(blanked, name!) === 1) names.add(name!);
   return names;
+}
+
+/** A key that reaches code or a loader from any value: a literal key or a name bound to literals must not be one. */
+const RUNNER_KEY =
+  /^(?:constructor|__proto__|prototype|require|eval|Function|_load|_compile|_resolveFilename|runInThisContext|runInNewContext|runInContext|compileFunction|register|runMain|mainModule|binding|_linkedBinding|dlopen|getBuiltinModule|createRequire|fork|Worker)$/u;
+
+/** The texts of the literals `name` is bound to (literalBound says it is bound once, to literals only). */
+function boundLiterals(blanked: string, name: string, literals: readonly Literal[]): string[] {
+  const word = name.replace(/\$/gu, '\\$');
+  const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*(?:;|$)`, 'mu').exec(blanked);
+  if (binding === null) return [];
+  const from = binding.index + binding[0].indexOf(binding[1] ?? binding[2]!);
+  const to = from + (binding[1] ?? binding[2]!).length;
+  return literals.filter((literal) => literal.start >= from && literal.end <= to).map((literal) => literal.text);
 }

@@ -64,7 +64,11 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
   // `${X:=…}` and `${X=…}` set X where they are expanded.
   const defaults = [...code.matchAll(/\$\{([A-Za-z_]\w*):?=/gu)].map((match) => match[1]!);
   const associative = new Set([...code.matchAll(/\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*A\w*\s+(\w+)/gu)].map((match) => match[1]!));
-  const regions = [...arithmeticRegions(code, associative), ...nameOperands(code)];
+  // bash evaluates a value assigned to its own integer names as arithmetic (`RANDOM=$(cat seed)`, `OPTIND=$x`).
+  const integerValues = [...code.matchAll(/(?:^|[\s;&|({])(?:RANDOM|SRANDOM|OPTIND|HISTCMD|SECONDS|LINENO)\+?=("(?:[^"\\]|\\.)*"|'[^']*'|(?:\$\((?:[^()]|\([^()]*\))*\)|[^\s;&|])*)/gmu)].map(
+    (match) => match[1]!,
+  );
+  const regions = [...arithmeticRegions(code, associative), ...nameOperands(code), ...integerValues];
   const set: Taint = {
     ...values,
     unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions, (line) => printed !== undefined && startsAtTopLevel(printed, line))]),

@@ -307,3 +307,8 @@ test('review s94q: a member read by a key the program computes refuses wherever 
   // A comparison's operand that is not the whole member chain is no type test (review s94q).
   t.true(unknown('if (0 === keep(f.constructor)) {}').length > 0);
 });
+
+test('an array pattern is no member read: const [a, b] = x, for (const [k, v] of …)', (t) => {
+  for (const code of ['const [project, target] = process.argv[3].split(":");', 'for (const [k, v] of Object.entries(o)) console.log(k, v);', 'let [first] = list;'])
+    t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
+});

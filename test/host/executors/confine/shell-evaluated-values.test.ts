@@ -147,3 +147,8 @@ test('review s91n: what bash reads decides the top level (a comment ending in a 
   t.true(refused('(( n = 0 ))\n(( n++ ))\n(( n > 3 )) && exit 1\ncat <<EOF\nbody').length > 0);
   t.deepEqual(refused('# run as: ./hook \\\nmax=500\nsize=$(stat -c %s big.bin)\n(( size > max )) && exit 1'), []);
 });
+
+test("review s95r: a value assigned to bash's own integer names is evaluated as arithmetic (RANDOM, OPTIND)", (t) => {
+  for (const text of ['RANDOM=$(cat .limits/seed)', 'seed=$(cat .limits/seed)\nRANDOM=$seed', 'OPTIND=$(cat .limits/x)']) t.true(refused(text).length > 0, text);
+  t.deepEqual(refused('RANDOM=42\nOPTIND=1'), []);
+});
