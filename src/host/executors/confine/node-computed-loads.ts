@@ -42,10 +42,11 @@ const RUNS_COMPUTED = new RegExp(
     // eval and the Function constructors used at all (called, kept, passed), not only in a call's spelling; a type test
     // (`instanceof Function`) excepted.
     String.raw`(?<![\w$.])(?<!\binstanceof\s+)(?:eval|(?:Async|AsyncGenerator|Generator)?Function)(?![\w$])|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
-    // A member taken by a key the program computes and called (`x[k](…)`, `x[k].call(…)`), or taken from what a
-    // call returns (`require("node:vm")[k]`), or by a computed key in a destructuring (`const { [k]: f } = x`): the
-    // key may be "constructor" (any function's Function) or a loader's name.
-    String.raw`[\w$)\]]\s*\[(?!\s*(?:"\s*"|'\s*'|\d+)\s*\])[^\n]*?\]\s*(?:\(|\.\s*(?:call|apply|bind)\b)|\b(?:require|import)\s*\([^()]*\)\s*\[|\)\s*\[[^\]\n]*\]\s*\(`,
+    // A member taken from what a call returns (`require("node:vm")[k]`, `….find(…)[1](file)`), or by a computed key in
+    // a destructuring (`const { [k]: f } = x`): the key may be "constructor" (any function's Function) or a loader's
+    // name. (A computed member called, `x[k](…)`, is a member read by a computed key: computedKeyReads refuses it; a
+    // scan for its `](` from every `[` was quadratic on a long line.)
+    String.raw`\b(?:require|import)\s*\([^()]*\)\s*\[|\)\s*\[[^\]\n]*\]\s*\(`,
     // Loaders no list above names: a builtin module by name, a native binding.
     String.raw`\bgetBuiltinModule\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\b`,
     String.raw`\b(?:const|let|var)\s*\{[^{}=]*\[|\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}\s*=(?![=>])`,
@@ -102,9 +103,6 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // number (a loop's counter, an array callback's index, `.length` arithmetic): the key may be "constructor", a loader's
   // name or "__proto__", whatever the value is read from and wherever it goes (review s94q: it cannot be followed).
   for (const at of computedKeyReads(blanked, literals)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
-  // A value read by a computed key and kept, then called or constructed (`const F = [].map[k]; F(src)()`): the key
-  // may be "constructor" or a loader's name, whatever the value it is read from.
-  for (const at of keptMembersCalled(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
   // node:module taken but for createRequire, builtinModules and isBuiltin (`Object.entries(require("node:module"))`
   // finds _load by value).
   for (const literal of literals)
@@ -332,17 +330,6 @@ function functionMembers(blanked: string): number[] {
   return found;
 }
 
-/** Where a name bound to a value read by a computed key (`const F = x[k];`, `F = a.b[k];`) is called, constructed or bound. */
-function keptMembersCalled(blanked: string): number[] {
-  const kept = [...blanked.matchAll(new RegExp(String.raw`(?:\b(?:const|let|var)\s+|^\s*|[;{}]\s*)([A-Za-z_$][\w$]*)\s*=(?![=>])[^;\n]*\[(?!${LITERAL_KEY.slice(2)})[^\]\n]*\]\s*(?:;|$)`, 'gmu'))];
-  const found: number[] = [];
-  for (const match of kept) {
-    const name = match[1]!.replace(/\$/gu, '\\$');
-    if (new RegExp(String.raw`(?<![\w$.])${name}\s*(?:\(|\.\s*(?:call|apply|bind)\b)|\bnew\s+${name}(?![\w$])`, 'u').test(blanked)) found.push(match.index);
-  }
-  return found;
-}
-
 /** Whether node:module at `literal` is taken only for createRequire, builtinModules or isBuiltin. */
 function onlyResolvers(blanked: string, literal: Literal): boolean {
   const resolvers = String.raw`(?:createRequire|builtinModules|isBuiltin)`;
@@ -357,19 +344,27 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
 /** The words a `[` may follow that make it an array or a pattern, not a member read (`return [a]`, `of [x, y]`, `const [a, b] =`). */
 const BEFORE_ARRAY = /\b(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof|const|let|var)\s*$/u;
 
+/** How many member reads by a computed key are reported at most: one already refuses every writer. */
+const MAX_FINDINGS = 16;
+
 /** Where a member is read by a key that may be any text (see nodeComputedLoads). */
 function computedKeyReads(blanked: string, literals: readonly Literal[]): number[] {
   const found: number[] = [];
   const numbers = numericNames(blanked);
+  // A key judged once (a file reads `a[b]` many times), and a few findings are enough: each refuses every writer.
+  const judged = new Map<string, boolean>();
   // After `}` too (`function () {}[k]`, `class {}[k]`): a block's end before an array statement refuses as well.
   for (const match of blanked.matchAll(/[\w$)\]}]\s*\[/gu)) {
+    if (found.length >= MAX_FINDINGS) break;
     const open = match.index + match[0].length - 1;
     if (BEFORE_ARRAY.test(blanked.slice(Math.max(0, match.index - 20), match.index + 1))) continue;
     const close = closingBracket(blanked, open);
     const key = blanked.slice(open + 1, close).trim();
     const inside = literals.filter((literal) => literal.start > open && literal.end <= close);
     if (/^(?:"\s*"|'\s*'|`\s*`)$/u.test(key) && inside.length === 1 && !RUNNER_KEY.test(inside[0]!.text)) continue;
-    if (/^\d+$/u.test(key) || (literalBound(blanked, key, literals) && !boundLiterals(blanked, key, literals).some((text) => RUNNER_KEY.test(text)))) continue;
+    if (/^\d+$/u.test(key)) continue;
+    if (!judged.has(key)) judged.set(key, literalBound(blanked, key, literals) && !boundLiterals(blanked, key, literals).some((text) => RUNNER_KEY.test(text)));
+    if (judged.get(key) === true) continue;
     // `.length` only where a subtraction makes it a number (`a[a.length - 1]`): an object's own `length` may be text.
     const numeric = key.replace(/[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*length\s*-\s*\d+/gu, '0').replace(/[A-Za-z_$][\w$]*/gu, (name) => (numbers.has(name) ? '0' : name));
     if (/^[\s\d+\-*/%()]*$/u.test(numeric)) continue;

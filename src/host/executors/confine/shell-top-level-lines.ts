@@ -23,6 +23,8 @@ const MAY_ALIAS = new RegExp(
 /** A script's answers by line, kept for the texts read last (a hook is read after every command of a run). */
 const answers = new Map<string, Map<number, boolean>>();
 const KEPT_TEXTS = 64;
+/** How many lines of one script bash is asked about. */
+const MAX_PARSES = 64;
 
 /** Whether line `line` (from 0) of `code` starts at the script's top level (see the head of this file). */
 export function startsAtTopLevel(code: string, line: number): boolean {
@@ -42,6 +44,8 @@ export function startsAtTopLevel(code: string, line: number): boolean {
   }
   const kept = known.get(line);
   if (kept !== undefined) return kept;
+  // A bash per line asked: past a bound, a script's later lines are not known to be top level (fewer, never more).
+  if (known.size >= MAX_PARSES) return false;
   const answer = parsesWhole(`${before.join('\n')}\n`);
   known.set(line, answer);
   return answer;
