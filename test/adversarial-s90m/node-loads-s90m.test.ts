@@ -6,11 +6,8 @@
 // `Reflect.get(fn, "constr" + "uctor")`. One CONFINED call (`sh one.sh`, real bubblewrap) rewrites tools/rules/a.js; the SAFE outcome is asserted
 // by hand: the user's `git commit` never runs the agent's code.
 import test from 'ava';
-import { project } from '../adversarial-s36i/harness.js';
-import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
+import { rulesHookRan } from '../fixtures/node-rules-hook.js';
 
-// The agent's module: writes PWNED where the hook runs (require is no global inside indirect eval or Function).
-const JS = '(typeof require === "function" ? require : process.mainModule.require)("node:fs").writeFileSync("PWNED", "");';
 const HEAD = 'const fs = require("node:fs");\nconst path = require("node:path");\nconst names = fs.readdirSync(path.join(__dirname, "rules")).filter((n) => n.endsWith(".js"));\n';
 const FILE = 'path.join(__dirname, "rules", name)';
 const SOURCE = `fs.readFileSync(${FILE}, "utf8")`;
@@ -32,13 +29,5 @@ const CASES: readonly (readonly [string, string])[] = [
 
 for (const [title, main] of CASES)
   test(`hook runs node tools/check.js; ${title}; one call rewrites what it runs: git runs the user's code only`, async (t) => {
-    const ws = project(t, {
-      'src.txt': '1\n',
-      'src/keep.txt': '1\n',
-      'one.sh': `printf '%s\\n' '${JS}' > tools/rules/a.js\n`,
-      'tools/check.js': main,
-      'tools/rules/a.js': '\n',
-      '.git/hooks/pre-commit': '#!/bin/sh\nexec node tools/check.js\n',
-    });
-    t.false(await agentThenUserCommit(t, ws), "the user's git commit ran the agent's code");
+    t.false(await rulesHookRan(t, main), "the user's git commit ran the agent's code");
   });

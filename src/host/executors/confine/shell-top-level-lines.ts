@@ -4,8 +4,8 @@
 // done`, `exts=( js ts )`, `f(){`, a list continued after `&&`), so bash's own parser decides: a line starts at the
 // top level exactly when the text before it is a whole script (`bash -n` reads it with no error and no warning, such as
 // an unclosed here-document's) that does not end in a line continuation. Aliases change what bash parses where they
-// run (`sh` expands them), so a script that may define one (MAY_ALIAS) has no line known to be top level. Where bash cannot be run,
-// no line is (fewer lines are top level, never more).
+// run (`sh` expands them), so a script that may define one (MAY_ALIAS) has no line known to be top level. Where bash
+// cannot be run, no line is (fewer lines are top level, never more).
 import { spawnSync } from 'node:child_process';
 import { ansiDecoded } from './shell-lexer.js';
 
