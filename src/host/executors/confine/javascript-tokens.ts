@@ -2,123 +2,297 @@
 // literals, template literals (and the code in their `${…}`) and regular expression literals begin and end. A regex
 // with a quote (`/'/`) or `/*` in it, a `require` inside a template's `${…}`, a comment between a name and its `(`:
 // each is what node sees. Pure, no I/O.
+//
+// Whether a `/` divides or starts a regular expression is decided by the token before it, the way the language's
+// grammar decides it. Where the text alone cannot tell (a `/` after `}`, which ends a block or an object; after
+// `yield`, `await` or `of`, keywords or names; after a `>` that may close TypeScript's type arguments) and where node's
+// reading depends on how the file is loaded (`<!--` and a line's leading `-->` are comments in a CommonJS file only),
+// the place is reported as ambiguous: a misread `/` would hide the code after it (review s96s).
 import type { Literal } from './inline-program-runs.js';
 
 /** The code with every comment, string, regex and template text blanked (same length, lines kept), and the literals. */
 export interface JavaScriptTokens {
   readonly blanked: string;
   readonly literals: readonly Literal[];
+  /** Where node's reading cannot be told from the text (see the head of this file), with why. */
+  readonly ambiguous: readonly { readonly at: number; readonly why: string }[];
 }
 
-/** Keywords after which a `/` starts a regular expression, not a division. */
-const BEFORE_REGEX = /(?:^|[^\w$])(?:return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)$/u;
+/** A significant token, as far as the reading of a following `/` needs it. */
+interface Token {
+  readonly kind: 'word' | 'value' | 'punct';
+  readonly text: string;
+  /** A line break stands between it and the token before it. */
+  readonly lineBefore: boolean;
+  /** For `)`: it closes an `if`, `while`, `for` or `with` head, after which a statement (a regex) starts. */
+  readonly closesHead?: boolean;
+}
+
+/** Words after which a `/` starts a regular expression: they take an expression after them and are no value. */
+const BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'extends',
+  'default',
+  'break',
+  'continue',
+  'debugger',
+  'export',
+  'import',
+]);
+/** Words that are a keyword taking an expression in one reading and a plain name in another. */
+const KEYWORD_OR_NAME = new Set(['yield', 'await', 'of']);
+/** Words whose `(…)` is a statement's head. */
+const HEAD_WORDS = new Set(['if', 'while', 'for', 'with']);
+const LINE_BREAK = /[\n\r\u2028\u2029]/u;
+const PUNCTUATOR = /\.\.\.|>>>=|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|==|!=|<=|>=|&&|\|\||\?\?|\?\.(?!\d)|\+\+|--|\+=|-=|\*=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()[\];,<>+\-*%&|^!~?:=.@]/uy;
+const NUMBER = /(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?[\d_]+)?)n?/uy;
+const NAME_START = /[\p{ID_Start}$_\\#]/u;
+const NAME_PART = /(?:[\p{ID_Continue}$\\]|\u200c|\u200d)*/uy;
+const SPACE = /\s+/uy;
+/** How deep templates may nest in each other's `${…}` before the reading stops (each level is a call). */
+const MAX_NESTING = 256;
 
 /** The tokens of `code` (see the head of this file). */
 export function javascriptTokens(code: string): JavaScriptTokens {
   // UTF-16 units, as the indices below count them.
   const out = Array.from({ length: code.length }, (_, index) => code.charAt(index));
   const literals: Literal[] = [];
+  const ambiguous: { at: number; why: string }[] = [];
   const blank = (from: number, to: number) => {
-    for (let index = from; index < to; index++) if (out[index] !== '\n') out[index] = ' ';
+    for (let index = from; index < to; index++) if (!LINE_BREAK.test(out[index]!)) out[index] = ' ';
   };
-  const scan = (from: number, until: '}' | undefined): number => {
-    let depth = 0;
-    let index = from;
-    while (index < code.length) {
-      const c = code[index]!;
-      if (until === '}' && c === '}' && depth === 0) return index;
-      if (c === '{') depth++;
-      else if (c === '}') depth--;
-      if (c === '/' && code[index + 1] === '/') {
-        const end = code.indexOf('\n', index);
-        blank(index, end === -1 ? code.length : end);
-        index = end === -1 ? code.length : end;
-        continue;
-      }
-      if (c === '/' && code[index + 1] === '*') {
-        const end = code.indexOf('*/', index + 2);
-        blank(index, end === -1 ? code.length : end + 2);
-        index = end === -1 ? code.length : end + 2;
-        continue;
-      }
-      if (c === '"' || c === "'") {
-        const end = stringEnd(code, index, c);
-        literals.push({ start: index, end, text: code.slice(index + 1, end - 1), expands: false });
-        blank(index + 1, end - 1);
-        index = end;
-        continue;
-      }
-      if (c === '`') {
-        index = template(index);
-        continue;
-      }
-      if (c === '/' && regexAllowed(code, index)) {
-        const end = regexEnd(code, index);
-        blank(index + 1, end - 1);
-        index = end;
-        continue;
-      }
-      index++;
-    }
-    return index;
-  };
-  // A template: its text blanked, each `${…}` read as code (to its closing brace).
-  const template = (start: number): number => {
-    let index = start + 1;
-    let expands = false;
-    while (index < code.length && code[index] !== '`') {
-      if (code[index] === '\\') {
-        blank(index, index + 2);
-        index += 2;
-        continue;
-      }
-      if (code[index] === '$' && code[index + 1] === '{') {
-        expands = true;
-        index = scan(index + 2, '}') + 1;
-        continue;
-      }
-      blank(index, index + 1);
-      index++;
-    }
-    const end = Math.min(index + 1, code.length);
-    literals.push({ start, end, text: code.slice(start + 1, end - 1), expands });
-    return end;
-  };
-  scan(0, undefined);
-  return { blanked: out.join(''), literals: literals.sort((a, b) => a.start - b.start) };
+  const reader: Reader = { code, blank, literals, ambiguous, template: (start) => readTemplate(reader, start), nesting: 0 };
+  // A #! line is a comment where it opens the file.
+  const start = code.startsWith('#!') ? lineEnd(code, 0) : 0;
+  blank(0, start);
+  readCode(reader, start, undefined);
+  return { blanked: out.join(''), literals: literals.sort((a, b) => a.start - b.start), ambiguous };
 }
 
-/** The index after a string literal's closing quote (a line break ends an unclosed one). */
+interface Reader {
+  readonly code: string;
+  readonly blank: (from: number, to: number) => void;
+  readonly literals: Literal[];
+  readonly ambiguous: { at: number; why: string }[];
+  readonly template: (start: number) => number;
+  /** How many templates' `${…}` the reading is in. */
+  nesting: number;
+}
+
+/** Reads code from `from` to its end, or to the `}` that closes a template's `${` (its index returned). */
+function readCode(reader: Reader, from: number, until: '}' | undefined): number {
+  const { code, blank } = reader;
+  const state: ReadState = { tokens: [], heads: [], lineBreak: false, depth: 0 };
+  let index = from;
+  while (index < code.length) {
+    const c = code[index]!;
+    if (until === '}' && c === '}' && state.depth === 0) return index;
+    if (/\s/u.test(c)) {
+      SPACE.lastIndex = index;
+      const space = SPACE.exec(code)![0];
+      if (LINE_BREAK.test(space)) state.lineBreak = true;
+      index += space.length;
+    } else if (code.startsWith('//', index)) {
+      const end = lineEnd(code, index);
+      blank(index, end);
+      index = end;
+    } else if (code.startsWith('/*', index)) {
+      const close = code.indexOf('*/', index + 2);
+      const end = close === -1 ? code.length : close + 2;
+      if (LINE_BREAK.test(code.slice(index, end))) state.lineBreak = true;
+      blank(index, end);
+      index = end;
+    } else index = readToken(reader, state, index);
+  }
+  return index;
+}
+
+interface ReadState {
+  /** The last three significant tokens, the latest last. */
+  tokens: Token[];
+  /** For each open `(`: whether it opens a statement's head. */
+  heads: boolean[];
+  lineBreak: boolean;
+  depth: number;
+}
+
+/** Reads the token at `index` (no space, no comment) and returns the index after it. */
+function readToken(reader: Reader, state: ReadState, index: number): number {
+  const { code } = reader;
+  const c = code[index]!;
+  const push = (kind: Token['kind'], text: string, closesHead?: boolean) => pushToken(state, kind, text, closesHead);
+  if (code.startsWith('<!--', index) || (code.startsWith('-->', index) && (state.lineBreak || state.tokens.length === 0)))
+    reader.ambiguous.push({ at: index, why: 'an HTML-like comment, which node reads as a comment in a CommonJS file and as operators in an ES module' });
+  if (c === '"' || c === "'") {
+    const end = stringEnd(code, index, c);
+    reader.literals.push({ start: index, end, text: code.slice(index + 1, end - 1), expands: false });
+    reader.blank(index + 1, end - 1);
+    push('value', c);
+    return end;
+  }
+  if (c === '`') {
+    const end = reader.template(index);
+    push('value', '`');
+    return end;
+  }
+  if (c === '/') return readSlash(reader, state, index, push);
+  NUMBER.lastIndex = index;
+  const number = /\d/u.test(c) || (c === '.' && /\d/u.test(code[index + 1] ?? '')) ? NUMBER.exec(code) : null;
+  if (number !== null) {
+    push('value', number[0]);
+    return index + number[0].length;
+  }
+  if (NAME_START.test(c)) {
+    NAME_PART.lastIndex = index + 1;
+    const end = index + 1 + NAME_PART.exec(code)![0].length;
+    push(c === '#' ? 'value' : 'word', code.slice(index, end));
+    return end;
+  }
+  PUNCTUATOR.lastIndex = index;
+  const punctuator = PUNCTUATOR.exec(code)?.[0] ?? c;
+  if (punctuator === '{') state.depth++;
+  else if (punctuator === '}') state.depth--;
+  if (punctuator === '(') state.heads.push(opensHead(state.tokens));
+  push('punct', punctuator, punctuator === ')' ? (state.heads.pop() ?? false) : undefined);
+  return index + punctuator.length;
+}
+
+/** Keeps a token as the latest of the last three. */
+function pushToken(state: ReadState, kind: Token['kind'], text: string, closesHead?: boolean): void {
+  state.tokens.push(closesHead === undefined ? { kind, text, lineBefore: state.lineBreak } : { kind, text, lineBefore: state.lineBreak, closesHead });
+  if (state.tokens.length > 3) state.tokens.shift();
+  state.lineBreak = false;
+}
+
+/** Whether a `(` after these tokens opens a statement's head (`if (`, `for await (`), not a call of a member so named. */
+function opensHead(tokens: readonly Token[]): boolean {
+  const [before, last] = [tokens.at(-2), tokens.at(-1)];
+  if (last?.kind !== 'word' || before?.text === '.' || before?.text === '?.') return false;
+  return HEAD_WORDS.has(last.text) || (last.text === 'await' && before?.text === 'for');
+}
+
+/** Reads a `/` (a regex, a division, or an ambiguous place read as a division) and returns the index after it. */
+function readSlash(reader: Reader, state: ReadState, index: number, push: (kind: Token['kind'], text: string) => void): number {
+  const reading = slashReading(state.tokens);
+  if (reading === 'regex') {
+    const { close, end } = regexEnd(reader.code, index);
+    reader.blank(index + 1, close);
+    push('value', '/');
+    return end;
+  }
+  if (reading !== 'division') reader.ambiguous.push({ at: index, why: reading.ambiguous });
+  const operator = reader.code[index + 1] === '=' ? '/=' : '/';
+  push('punct', operator);
+  return index + operator.length;
+}
+
+/** How a `/` after these tokens is read: 'regex', 'division', or why the text cannot tell. */
+function slashReading(tokens: readonly Token[]): 'regex' | 'division' | { readonly ambiguous: string } {
+  const [earlier, before, last] = [tokens.at(-3), tokens.at(-2), tokens.at(-1)];
+  if (last === undefined) return 'regex';
+  // After an operand on the same line, `++`, `--` and TypeScript's non-null `!` are postfix: a division follows.
+  const postfix = last.kind === 'punct' && ['++', '--', '!'].includes(last.text);
+  if (postfix && (last.lineBefore || before === undefined)) return 'regex';
+  const operand = postfix ? endsOperand(before!, earlier) : endsOperand(last, before);
+  if (operand === true) return 'division';
+  if (operand === false) return 'regex';
+  return { ambiguous: `a "/" after "${postfix ? before!.text + last.text : last.text}", ${operand}` };
+}
+
+/** Whether a token ends an operand (after it a `/` divides), does not (a regex follows), or why the text cannot tell. */
+function endsOperand(token: Token, before: Token | undefined): boolean | string {
+  if (token.kind === 'value') return true;
+  if (token.kind === 'word') {
+    // A member's name is a name whatever its spelling (`x.return / 2`).
+    if (before?.text === '.' || before?.text === '?.') return true;
+    if (KEYWORD_OR_NAME.has(token.text)) return 'which is a keyword before a regular expression or a name before a division';
+    return !BEFORE_REGEX.has(token.text);
+  }
+  switch (token.text) {
+    case ')':
+      return token.closesHead !== true;
+    case ']':
+      return true;
+    case '}':
+      return 'which divides after an object or a function expression and starts a regular expression after a block';
+    case '>':
+    case '>>':
+    case '>>>':
+      return "which may close TypeScript's type arguments (a division follows) or compare (a regular expression follows)";
+    default:
+      return false;
+  }
+}
+
+/** Reads a template: its text blanked, each `${…}` read as code (to its closing brace); returns the index after it. */
+function readTemplate(reader: Reader, start: number): number {
+  const { code, blank } = reader;
+  let index = start + 1;
+  let expands = false;
+  while (index < code.length && code[index] !== '`') {
+    if (code[index] === '\\') {
+      blank(index, index + 2);
+      index += 2;
+      continue;
+    }
+    if (code[index] === '$' && code[index + 1] === '{') {
+      expands = true;
+      if (reader.nesting >= MAX_NESTING) {
+        reader.ambiguous.push({ at: index, why: `templates nested more than ${MAX_NESTING} deep, past which zotbox does not read` });
+        return code.length;
+      }
+      reader.nesting++;
+      index = readCode(reader, index + 2, '}') + 1;
+      reader.nesting--;
+      continue;
+    }
+    blank(index, index + 1);
+    index++;
+  }
+  const end = Math.min(index + 1, code.length);
+  reader.literals.push({ start, end, text: code.slice(start + 1, end - 1), expands });
+  return end;
+}
+
+/** The index of the line break that ends the line `from` is on (or the code's end). */
+function lineEnd(code: string, from: number): number {
+  const next = /[\n\r\u2028\u2029]/gu;
+  next.lastIndex = from;
+  return next.exec(code)?.index ?? code.length;
+}
+
+/** The index after a string literal's closing quote (a line break ends an unclosed one; `\` before one continues it). */
 function stringEnd(code: string, start: number, quote: string): number {
   for (let index = start + 1; index < code.length; index++) {
-    if (code[index] === '\\') index++;
-    else if (code[index] === quote || code[index] === '\n') return index + 1;
+    if (code[index] === '\\') index += code.startsWith('\r\n', index + 1) ? 2 : 1;
+    else if (code[index] === quote || code[index] === '\n' || code[index] === '\r') return index + 1;
   }
   return code.length;
 }
 
-/** Whether a `/` at `index` starts a regular expression: after an operator, an opening bracket, `}` or a keyword. */
-function regexAllowed(code: string, index: number): boolean {
-  const before = code.slice(Math.max(0, index - 20), index).trimEnd();
-  if (before === '') return true;
-  // After a value (a name, a number, `)` or `]`) it divides; after `}` (a block's end) and anything else it starts a regex.
-  return !/[\w$)\]]/u.test(before[before.length - 1]!) || BEFORE_REGEX.test(before);
-}
-
-/** The index after a regular expression literal's closing `/` and flags (a class `[…]` may hold `/`). */
-function regexEnd(code: string, start: number): number {
+/** Where a regular expression literal's closing `/` stands and the index after its flags (a class `[…]` may hold `/`). */
+function regexEnd(code: string, start: number): { readonly close: number; readonly end: number } {
   let inClass = false;
   for (let index = start + 1; index < code.length; index++) {
-    const c = code[index];
+    const c = code[index]!;
     if (c === '\\') index++;
-    else if (c === '\n') return index;
+    else if (LINE_BREAK.test(c)) return { close: index, end: index };
     else if (c === '[') inClass = true;
     else if (c === ']') inClass = false;
     else if (c === '/' && !inClass) {
-      let end = index + 1;
-      while (end < code.length && /[a-z]/u.test(code[end]!)) end++;
-      return end;
+      NAME_PART.lastIndex = index + 1;
+      return { close: index, end: index + 1 + NAME_PART.exec(code)![0].length };
     }
   }
-  return code.length;
+  return { close: code.length, end: code.length };
 }

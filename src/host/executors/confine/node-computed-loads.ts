@@ -8,7 +8,8 @@ import { javascriptTokens } from './javascript-tokens.js';
 /** The folders computed loads reach into (relative to the file's own folder) and the loads zotbox cannot place, by line. */
 export interface ComputedLoads {
   readonly folders: readonly { readonly folder: string; readonly line: number }[];
-  readonly unknown: readonly { readonly call: string; readonly line: number }[];
+  /** `why` where the text cannot be read (javascript-tokens.ts): then `call` is where. */
+  readonly unknown: readonly { readonly call: string; readonly line: number; readonly why?: string }[];
 }
 
 /**
@@ -84,9 +85,11 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // Optional chaining read as plain member access and calls (`eval?.(x)`, `module?.[k]`), each offset kept.
   const blanked = plainChaining(tokens.blanked);
   const folders: { folder: string; line: number }[] = [];
-  const unknown: { call: string; line: number }[] = [];
+  const unknown: { call: string; line: number; why?: string }[] = [];
   const own = ownParts(blanked);
   const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
+  // Where node's reading of a `/` or of `<!--` cannot be told from the text, any code after it may be hidden.
+  for (const { at, why } of tokens.ambiguous) unknown.push({ call: code.slice(at, at + 40).split('\n')[0]!, line: lineOf(at), why });
   for (const match of blanked.matchAll(RUNS_COMPUTED)) {
     // A name the program declares itself (`for (const module of …)`) is not node's module.
     if (/^module$/u.test(match[0]) && /\b(?:const|let|var)\s+module\b/u.test(blanked)) continue;
@@ -141,8 +144,7 @@ export function nodeComputedLoads(code: string): ComputedLoads {
     if (folder !== undefined) folders.push({ folder, line });
     else unknown.push({ call: code.slice(match.index, from + argument.length + 1).slice(0, 60), line });
   }
-  // The tokenizer's reading may be wrong where JavaScript itself is ambiguous to a reader this small (a `/` after `}`
-  // or `)`, `<!--`): the raw text is read too, and what it shows that the tokens hid, or showed as written out, counts.
+  // A second reading, of the raw text: what it shows that the tokens hid, or showed as written out, counts too.
   unknown.push(...rawShapes(plainChaining(code), seen, own, lineOf));
   return { folders, unknown };
 }
@@ -187,7 +189,7 @@ function rawShapes(code: string, seen: ReadonlyMap<number, boolean>, own: Return
     if (seen.get(match.index) === false) continue;
     const argument = argumentAt(code, match.index + match[0].length, true, []);
     // A string with escapes is still one literal (`"./\\154int.js"`): its name is read with the escapes spelled out.
-    const plain = argument.replace(/(["'])(?:\\[\s\S]|(?!\1)[^\\\n])*\1|`[^`$\\]*`/gu, '').replace(own.parts, '') === '';
+    const plain = argument.replace(/(["'])(?:\\(?:\r\n|[\s\S])|(?!\1)[^\\\n])*\1|`[^`$\\]*`/gu, '').replace(own.parts, '') === '';
     if (!plain) found.push(at(match.index));
   }
   return found;

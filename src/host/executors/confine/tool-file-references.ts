@@ -518,9 +518,19 @@ function readFile(
     if (program && (programFileLanguage(file, text) ?? programFileLanguage(runAs, text) ?? 'node') === 'node') {
       // Read as written: the tokenizer tells a string's escapes from code (an unescaped `\x27` would open a string).
       const loads = nodeComputedLoads(text);
+      // JSX's text and attribute strings follow other rules than JavaScript's (`<p>'</p>`, `"\"`): what code follows them is not read.
+      if (/\.[jt]sx$/iu.test(file)) unresolved.push(whereAt(0, ': it is JSX, whose text zotbox does not tell from code, so it cannot tell what the program loads'));
       for (const { folder, line } of loads.folders)
         named.push({ name: path.join(path.dirname(file), folder), as: 'tree', by: whereAt(line, ''), runBy: `${runBy}; the program loads a file it names in this folder` });
-      for (const { call, line } of loads.unknown) unresolved.push(whereAt(line, `: the program loads ${JSON.stringify(call)}, a name it computes, and zotbox cannot tell which file that is`));
+      for (const { call, line, why } of loads.unknown)
+        unresolved.push(
+          whereAt(
+            line,
+            why === undefined
+              ? `: the program loads ${JSON.stringify(call)}, a name it computes, and zotbox cannot tell which file that is`
+              : `: at ${JSON.stringify(call)} the program has ${why}, so zotbox cannot tell what code follows or what it loads`,
+          ),
+        );
     }
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
     // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).

@@ -517,6 +517,22 @@ test("a hook program's load named with JavaScript's escapes is read as node read
   }
 });
 
+test("a hook program whose text cannot be read as node reads it is unresolved, saying where and why: a '/' after '}', a JSX file", (t) => {
+  const ws = workspace(t, {
+    '.git/hooks/pre-commit': '#!/bin/sh\nnode tools/check.js\nnpx tsx tools/view.jsx\n',
+    'tools/check.js': 'const q = {} / run(x) / 1;\n',
+    'tools/view.jsx': "const v = <p>it's</p>;\n",
+  });
+  const found = toolFileReferences([], [ws], { hookDirectories: [{ directory: path.join(ws, '.git/hooks'), top: ws }], environment: HOST });
+  t.deepEqual(
+    found.unresolved.filter((each) => each.includes('cannot tell what')),
+    [
+      `${path.join(ws, 'tools/check.js')} line 1 (const q = {} / run(x) / 1;): at "/ run(x) / 1;" the program has a "/" after "}", which divides after an object or a function expression and starts a regular expression after a block, so zotbox cannot tell what code follows or what it loads`,
+      `${path.join(ws, 'tools/view.jsx')} line 1 (const v = <p>it's</p>;): it is JSX, whose text zotbox does not tell from code, so it cannot tell what the program loads`,
+    ],
+  );
+});
+
 test("a hooks directory's library (a file git runs by no hook name) and a script a hook only names may share the hook's shell: no name's value is their own (review s91n)", (t) => {
   const lib = 'MAX=3\nif (( MAX > 1 )); then :; fi\n';
   const read = (files: Readonly<Record<string, string>>) => {
