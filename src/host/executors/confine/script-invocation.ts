@@ -43,7 +43,7 @@ const SOURCE_KEEPS_ZERO = new Set(['sh', 'dash', 'bash', 'ash']);
  * -fx`), which a new bash runs with its own $0 (`xargs bash -c 'f "$0"'`) and BASH_SOURCE "environment"; and a
  * function in a shell that gives each its own $0 (zsh, ksh's `function NAME`), whose dirname is ".".
  */
-const EXPORTS_FUNCTIONS = /(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/mu;
+const EXPORTS_FUNCTIONS = /(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:[-+][a-zA-Z]*\s+)*-[a-zA-Z]*f/mu;
 const DEFINES_FUNCTION = /(?:^|[\s;&|({=])(?:function\b|[^\s(){};&|=]+\s*\(\s*\)|\(\s*\)\s*\{)/mu;
 /**
  * What may hand a script's functions to a new bash, in any spelling (`set -a`, `eval "export -f f"`, `\export -f`,

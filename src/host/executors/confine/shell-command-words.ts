@@ -227,6 +227,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const textExpansions = new Set<number>();
   // The variables whose value the script runs (a loop's list is run only through them).
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
+  // The functions and aliases the script defines: a command by such a name runs in this shell, whatever it is named.
+  const ownCommands = script === undefined ? new Set<string>() : definedCommands(value);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
@@ -373,7 +375,15 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (starts.length > 0 && unmark(word) === '{}') return;
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
-        parts(word, runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)), runners.get(index), index === at && !notes.redirected!.has(command));
+        // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words share
+        // this shell (review s95r).
+        const own = ownCommands.has(words[at] ?? '');
+        parts(
+          word,
+          runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)),
+          own ? undefined : runners.get(index),
+          index === at && !own && !notes.redirected!.has(command),
+        );
         // eval's, trap's and an alias's text is read by this shell; any other by a shell of its own.
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1, !SAME_SHELL_TEXT.has(path.basename(words[at] ?? '')));
       });
@@ -495,6 +505,14 @@ interface Assignments {
   /** A loop's variable: each word of its list (read as run where the loop runs it). */
   readonly loops: ReadonlySet<string>;
   readonly expansions: readonly string[];
+}
+
+/** The names a script defines as functions (`name() {`, `function name`) or aliases (`alias name=…`). */
+function definedCommands(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of text.matchAll(/(?:^|[\s;&|({])(?:function\s+([^\s(){}<>;&|]+)|([^\s(){}<>;&|=$`'"]+)\s*\(\s*\))/gmu)) names.add(match[1] ?? match[2]!);
+  for (const match of text.matchAll(/(?:^|[\s;&|({])alias\s+(?:-\S+\s+)*([^\s=]+)=/gmu)) names.add(match[1]!);
+  return names;
 }
 
 function assignmentsOf(text: string): Assignments {

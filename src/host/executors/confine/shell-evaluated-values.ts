@@ -44,7 +44,7 @@ const SHELL_NUMBERS = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'EPOCHSECONDS', '
 const SETS_ANY = new RegExp(
   [
     // A declaration with a computed name or operand (`export -- $(…)`, `declare "$k=$v"`).
-    String.raw`(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:-\S*\s+)*[^\s;&|=]*\$`,
+    String.raw`(?:^|[\s;&|({])(?:export|declare|typeset|local|readonly)\s+(?:[-+]\S*\s+)*[^\s;&|=]*\$`,
     // A name given to read, mapfile, printf -v or unset by an expansion.
     String.raw`(?:^|[\s;&|({])(?:read|mapfile|readarray|unset|printf\s+-v)\b[^;&|\n]*\s["']?\$`,
     // eval, and a file sourced however it is spelled (`\source`, `builtin source`, `command .`).
@@ -71,7 +71,13 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
   const regions = [...arithmeticRegions(code, associative), ...nameOperands(code), ...integerValues];
   const set: Taint = {
     ...values,
-    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions, (line) => printed !== undefined && startsAtTopLevel(printed, line))]),
+    unknown: new Set([
+      ...values.unknown,
+      ...arrays,
+      ...defaults,
+      ...namesInValues(values),
+      ...outsideValues(code, values, regions, (line) => printed !== undefined && startsAtTopLevel(printed, line)),
+    ]),
     // A name arithmetic itself sets (`for ((i = 0; …))`, `(( n++ ))`, `let i=1`) holds a number: what set it is checked where it stands.
     arithmetic: new Set(
       regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
@@ -90,10 +96,10 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
       if (!COUNTS.test(substitution)) uses.push({ text: shown, why: "bash evaluates a command's output there as an expression, and an array subscript in it runs commands" });
     // A length (`${#a[@]}`) is a number: its name is not evaluated (its subscript is a place of its own); a command
     // substitution's words are its command's, checked above.
-    for (const [name] of region
-      .replace(/\$\{#[^}]*\}/gu, '0')
-      .replace(/\$\((?!\()[\s\S]*?\)|`[^`]*`/gu, '0')
-      .matchAll(NAME))
+    // Read as a separate 0, not glued to the name after it (`${#a}MAX` evaluates MAX); and with its quotes removed
+    // as well, as bash reads it (`M"A"X` is MAX).
+    const readable = region.replace(/\$\{#[^}]*\}/gu, ' 0 ').replace(/\$\((?!\()[\s\S]*?\)|`[^`]*`/gu, ' 0 ');
+    for (const name of new Set([...readable.matchAll(NAME), ...readable.replace(/["'\\]/gu, '').matchAll(NAME)].map(([each]) => each)))
       if (!harmless(name, set, new Set()))
         uses.push({ text: shown, why: `bash evaluates ${name} there as an expression, and an array subscript in its value runs commands; the script sets ${name} to what zotbox cannot spell out` });
   }
@@ -110,12 +116,55 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
   return uses;
 }
 
-/** The index after the bracket that closes the one opened just before `from` (`open`…`close`, nested), or the text's end. */
-function closing(code: string, from: number, open: string, close: string): number {
+/**
+ * The index of the bracket that closes the one opened just before `from` (`open`…`close`, nested), or the text's end. A
+ * closer quoted or inside an expansion (`[[ $k == "]]" … ]]`, `(( ${x//)/} ))`) closes nothing (review s95r).
+ */
+function closing(code: string, from: number, open: string, close: string, nesting = 0): number {
   let depth = 1;
   for (let index = from; index < code.length; index++) {
+    const skipped = quotedEnd(code, index, false, nesting);
+    if (skipped !== undefined) {
+      index = skipped - 1;
+      continue;
+    }
     if (code.startsWith(close, index) && --depth === 0) return index;
     if (code.startsWith(open, index)) depth++;
+  }
+  return code.length;
+}
+
+/** How deep quotes and expansions may nest before the reading takes the rest of the text as inside them. */
+const MAX_QUOTE_NESTING = 64;
+
+/**
+ * The index after the quoted text or the expansion that starts at `index` (a `\` escape, '…', $'…', "…", `…`, ${…},
+ * $(…)), or undefined where none starts there. Inside double quotes only `\`, ${…}, $(…) and `…` are special.
+ */
+function quotedEnd(code: string, index: number, inDoubleQuotes: boolean, nesting: number): number | undefined {
+  const c = code[index];
+  const next = code[index + 1];
+  if (nesting > MAX_QUOTE_NESTING) return code.length;
+  if (c === '\\') return index + 2;
+  if (c === '$' && (next === '{' || next === '(')) return closing(code, index + 2, next, next === '{' ? '}' : ')', nesting + 1) + 1;
+  if (c === '`') return quoteEnd(code, index + 1, '`', true);
+  if (inDoubleQuotes) return undefined;
+  if (c === "'") return quoteEnd(code, index + 1, "'", false);
+  if (c === '$' && next === "'") return quoteEnd(code, index + 2, "'", true);
+  if (c !== '"') return undefined;
+  for (let at = index + 1; at < code.length; at++) {
+    if (code[at] === '"') return at + 1;
+    const inner = quotedEnd(code, at, true, nesting + 1);
+    if (inner !== undefined) at = inner - 1;
+  }
+  return code.length;
+}
+
+/** The index after the `quote` that ends a quoted text from `from` (`\` escaping where `escapes`), or the text's end. */
+function quoteEnd(code: string, from: number, quote: string, escapes: boolean): number {
+  for (let at = from; at < code.length; at++) {
+    if (escapes && code[at] === '\\') at++;
+    else if (code[at] === quote) return at + 1;
   }
   return code.length;
 }
@@ -184,7 +233,8 @@ export function arithmeticRegions(code: string, associative: ReadonlySet<string>
   }
   // let's operands, and a declaration of integers (each value is evaluated when assigned), to the command's end.
   for (const match of code.matchAll(/(?:^|[\s;&|({!])let\s+([^;&|\n]*)/gmu)) regions.push(match[1]!);
-  for (const match of code.matchAll(/(?:^|[\s;&|({])(?:declare|typeset|local|export|readonly)\s+(?:-\w+\s+)*-\w*i\w*\s+([^;&|\n]*)/gmu)) regions.push(match[1]!);
+  // An option is `-x` or `+x` (`declare +x -i n`), in any order.
+  for (const match of code.matchAll(/(?:^|[\s;&|({])(?:declare|typeset|local|export|readonly)\s+(?:[-+]\w+\s+)*-\w*i\w*\s+([^;&|\n]*)/gmu)) regions.push(match[1]!);
   return regions;
 }
 
@@ -211,23 +261,56 @@ function outsideValues(code: string, values: ScriptValues, regions: readonly str
   // Arithmetic's own assignments (`for ((i=0; …))`) are checked where they stand.
   for (const region of regions) for (const [, name] of region.matchAll(assignment)) written.set(name!, (written.get(name!) ?? 0) - 1);
   for (const [name, count] of written) if (count > (values.values.get(name)?.length ?? 0)) names.add(name);
+  // A mention spelled with quotes or a backslash (`M"A"X`, `MA\X`) is one too, as bash reads it after quote removal,
+  // which keeps every line break: the earlier line of the two readings is the first mention's.
+  const lines = code.split('\n');
+  const writtenLines = lineOfIndex(code);
+  const dequoted = code.replace(/["'\\]/gu, '');
+  const spelledLines = lineOfIndex(dequoted);
   for (const name of values.values.keys()) {
-    const first = new RegExp(String.raw`(?<![\w])${name}(?!\w)`, 'u').exec(code);
-    if (first === null) continue;
+    const mention = new RegExp(String.raw`(?<![\w])${name}(?!\w)`, 'u');
+    const inCode = mention.exec(code);
+    const inDequoted = mention.exec(dequoted);
+    if (inCode === null && inDequoted === null) continue;
+    const lineNumber = Math.min(inCode === null ? lines.length : writtenLines(inCode.index), inDequoted === null ? lines.length : spelledLines(inDequoted.index));
     // An assignment that surely runs first, before any mention: a whole command on a top-level line (a declaration's
     // too, not a prefix of another command: `X=3 cmd`), or arithmetic's there (`for ((i=0;`, `let i=0`), whose value
     // does not read the name itself (`X=$(( X * 2 ))` keeps the outside value).
-    const at = code.lastIndexOf('\n', first.index) + 1;
-    const line = code.slice(at).split('\n')[0]!;
+    const line = lines[lineNumber]!;
     const value = String.raw`(?:"[^"]*"|'[^']*'|\$\((?:[^()]|\([^()]*\))*\)|[^\s;&|"'])*`;
     const sure = new RegExp(
-      String.raw`^\s*(?:(?:(?:declare|typeset|readonly|export)\s+(?:-\w+\s+)*)?${name}=(${value})\s*(?:$|;|&&|\|\||#)|(?:for\s*)?\(\(\s*${name}\s*=([^;)]*)|let\s+${name}=(\S*))`,
+      String.raw`^\s*(?:(?:(?:declare|typeset|readonly|export)\s+(?:[-+]\w+\s+)*)?${name}=(${value})\s*(?:$|;|&&|\|\||#)|(?:for\s*)?\(\(\s*${name}\s*=([^;)]*)|let\s+${name}=(\S*))`,
       'u',
     ).exec(line);
     const rhs = sure === null ? undefined : (sure[1] ?? sure[2] ?? sure[3] ?? '');
-    if (rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs) || !topLevel(code.slice(0, at).split('\n').length - 1)) names.add(name);
+    if (rhs === undefined || new RegExp(String.raw`(?<!\w)${name}(?!\w)`, 'u').test(rhs) || !topLevel(lineNumber)) names.add(name);
   }
   return [...names];
+}
+
+/** The line (from 0) an index of `text` stands on. */
+function lineOfIndex(text: string): (index: number) => number {
+  const breaks = [...text.matchAll(/\n/gu)].map((match) => match.index);
+  return (index) => {
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (breaks[middle]! < index) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+}
+
+/**
+ * The names another name's value spells (`v=MA\X`, `v=M"A"X`, `v=MAX`): bash evaluates them where that value is
+ * evaluated, which may come before their own first assignment, so none is the script's own (review s95r).
+ */
+function namesInValues(values: ScriptValues): string[] {
+  return [...values.values].flatMap(([owner, list]) =>
+    list.flatMap((value) => [...unmark(value.replace(/[\uE000-\uEFFF]/gu, ' ')).matchAll(NAME)].map(([name]) => name).filter((name) => name !== owner)),
+  );
 }
 
 /**
@@ -285,6 +368,9 @@ function harmless(name: string, set: Taint, seen: Set<string>): boolean {
 
 function harmlessValue(value: string, set: Taint, seen: Set<string>): boolean {
   const marked = /[\uE000-\uEFFF]/gu;
+  // An expansion glued to a name's letters or to another expansion (`${prefix}MAX`, `${a}${b}`) makes a name zotbox
+  // cannot spell (review s95r).
+  if (/[\uE000-\uEFFF](?=[\w\uE000-\uEFFF])|[A-Za-z_][\w]*[\uE000-\uEFFF]/u.test(value)) return false;
   for (const [mark] of value.matchAll(marked)) {
     const expansion = set.expansions[mark.charCodeAt(0) - EXPANSION_BASE] ?? '';
     const variable = /^\$\{?([A-Za-z_]\w*)\}?$/u.exec(expansion)?.[1];

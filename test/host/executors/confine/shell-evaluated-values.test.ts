@@ -152,3 +152,41 @@ test("review s95r: a value assigned to bash's own integer names is evaluated as 
   for (const text of ['RANDOM=$(cat .limits/seed)', 'seed=$(cat .limits/seed)\nRANDOM=$seed', 'OPTIND=$(cat .limits/x)']) t.true(refused(text).length > 0, text);
   t.deepEqual(refused('RANDOM=42\nOPTIND=1'), []);
 });
+
+test('review s95r: a "+" option before -i, a quoted or expanded closer, a name glued to an expansion, a name spelled with quotes', (t) => {
+  for (const text of [
+    // An integer declaration whatever option comes first; a computed declaration after a "+" option.
+    'declare +x -i n\nn=$(cat .limits/max.txt)',
+    'k=$(cat .limits/k)\ndeclare +x "$k=1"',
+    // The closer of [[ ]] or (( )) inside quotes or an expansion closes nothing.
+    'MAX=$(cat .limits/max.txt)\nkind=x\nif [[ $kind == "]]" || MAX -gt 1 ]]; then :; fi',
+    "MAX=$(cat .limits/max.txt)\nkind=x\nif [[ $kind == ']]' || MAX -gt 1 ]]; then :; fi",
+    'MAX=$(cat .limits/max.txt)\nkind=x\nif [[ ${kind//]]/} == x || MAX -gt 1 ]]; then :; fi',
+    'MAX=$(cat .limits/max.txt)\nx=1\nif (( ${x//)/} > 0 && MAX > 1 )); then :; fi',
+    'MAX=$(cat .limits/max.txt)\nx=1\nif (( "$x)" > 0 || MAX > 1 )); then :; fi',
+    // A name glued to an expansion, in a value or in the place itself.
+    'MAX=$(cat .limits/max.txt)\nprefix=\nlimit=${prefix}MAX\nif (( limit > 1 )); then :; fi',
+    'MAX=$(cat .limits/max.txt)\na=()\nif (( ${#a[@]}MAX > 1 )); then :; fi',
+    // A name another value spells, with quotes or a backslash, evaluated before the name's own assignment.
+    'v=MA\\X\nif (( v > 1 )); then :; fi\nMAX=3',
+    'v=M"A"X\nif (( v > 1 )); then :; fi\nMAX=3',
+    'M=1\nA=1\nX=1\nif (( M"A"X > 1 )); then :; fi\nMAX=3',
+  ])
+    t.true(refused(text).length > 0, text);
+  // Ordinary: quoted words in [[ ]] before a count's comparison, a count glued to nothing.
+  for (const text of ['n=$(git diff --cached --name-only | wc -l)\nkind=x\nif [[ $kind == "]]" ]] && [[ $n -gt 1 ]]; then :; fi', 'declare +x -i n=3\n(( n > 1 ))'])
+    t.deepEqual(refused(text), [], text);
+});
+
+test('review s95r: a function or an alias named like a runner runs in this shell: what it is handed shares it', (t) => {
+  const context = { scriptDirectory: '/ws/.githooks', workingDirectory: '/ws', environment: { HOME: '/home/u' } };
+  const invocations = (text: string) =>
+    scriptWords(text, context)
+      .filter((word) => word.kind === 'path' && word.text.endsWith('scripts/lib.sh'))
+      .map((word) => (word.kind === 'path' ? { runner: word.runner, newProcess: word.newProcess } : {}));
+  t.deepEqual(invocations('bash scripts/lib.sh'), [{ runner: 'bash', newProcess: undefined }]);
+  t.deepEqual(invocations('bash() { . "$@"; }\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
+  t.deepEqual(invocations('function bash { . "$@"; }\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
+  t.deepEqual(invocations('shopt -s expand_aliases\nalias bash=.\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
+  t.deepEqual(invocations('./scripts/lib.sh() { :; }\n./scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
+});
