@@ -20,7 +20,8 @@ export interface JavaScriptTokens {
 
 /** A significant token, as far as the reading of a following `/` needs it. */
 interface Token {
-  readonly kind: 'word' | 'value' | 'punct';
+  /** 'other': a character no rule here knows (a stray one, one node reads otherwise). */
+  readonly kind: 'word' | 'value' | 'punct' | 'other';
   readonly text: string;
   /** A line break stands between it and the token before it. */
   readonly lineBefore: boolean;
@@ -56,7 +57,7 @@ const HEAD_WORDS = new Set(['if', 'while', 'for', 'with']);
 const LINE_BREAK = /[\n\r\u2028\u2029]/u;
 const PUNCTUATOR = /\.\.\.|>>>=|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|==|!=|<=|>=|&&|\|\||\?\?|\?\.(?!\d)|\+\+|--|\+=|-=|\*=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()[\];,<>+\-*%&|^!~?:=.@]/uy;
 const NUMBER = /(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?[\d_]+)?)n?/uy;
-const NAME_START = /[\p{ID_Start}$_\\#]/u;
+const NAME_START = /[\p{ID_Start}$_\\#]/uy;
 const NAME_PART = /(?:[\p{ID_Continue}$\\]|\u200c|\u200d)*/uy;
 const SPACE = /\s+/uy;
 /** How deep templates may nest in each other's `${…}` before the reading stops (each level is a call). */
@@ -152,14 +153,22 @@ function readToken(reader: Reader, state: ReadState, index: number): number {
     push('value', number[0]);
     return index + number[0].length;
   }
-  if (NAME_START.test(c)) {
-    NAME_PART.lastIndex = index + 1;
-    const end = index + 1 + NAME_PART.exec(code)![0].length;
+  // By code point: a name may start with a character outside the BMP (`𝑥`, two UTF-16 units).
+  NAME_START.lastIndex = index;
+  const start = NAME_START.exec(code)?.[0];
+  if (start !== undefined) {
+    NAME_PART.lastIndex = index + start.length;
+    const end = index + start.length + NAME_PART.exec(code)![0].length;
     push(c === '#' ? 'value' : 'word', code.slice(index, end));
     return end;
   }
   PUNCTUATOR.lastIndex = index;
-  const punctuator = PUNCTUATOR.exec(code)?.[0] ?? c;
+  const punctuator = PUNCTUATOR.exec(code)?.[0];
+  if (punctuator === undefined) {
+    const other = String.fromCodePoint(code.codePointAt(index)!);
+    push('other', other);
+    return index + other.length;
+  }
   if (punctuator === '{') state.depth++;
   else if (punctuator === '}') state.depth--;
   if (punctuator === '(') state.heads.push(opensHead(state.tokens));
@@ -183,7 +192,7 @@ function opensHead(tokens: readonly Token[]): boolean {
 
 /** Reads a `/` (a regex, a division, or an ambiguous place read as a division) and returns the index after it. */
 function readSlash(reader: Reader, state: ReadState, index: number, push: (kind: Token['kind'], text: string) => void): number {
-  const reading = slashReading(state.tokens);
+  const reading = slashReading(state.tokens, state.lineBreak);
   if (reading === 'regex') {
     const { close, end } = regexEnd(reader.code, index);
     reader.blank(index + 1, close);
@@ -196,14 +205,17 @@ function readSlash(reader: Reader, state: ReadState, index: number, push: (kind:
   return index + operator.length;
 }
 
-/** How a `/` after these tokens is read: 'regex', 'division', or why the text cannot tell. */
-function slashReading(tokens: readonly Token[]): 'regex' | 'division' | { readonly ambiguous: string } {
+/** How a `/` after these tokens (`lineBreak`: a line break before it) is read: 'regex', 'division', or why the text cannot tell. */
+function slashReading(tokens: readonly Token[], lineBreak: boolean): 'regex' | 'division' | { readonly ambiguous: string } {
   const [earlier, before, last] = [tokens.at(-3), tokens.at(-2), tokens.at(-1)];
   if (last === undefined) return 'regex';
   // After an operand on the same line, `++`, `--` and TypeScript's non-null `!` are postfix: a division follows.
   const postfix = last.kind === 'punct' && ['++', '--', '!'].includes(last.text);
   if (postfix && (last.lineBefore || before === undefined)) return 'regex';
   const operand = postfix ? endsOperand(before!, earlier) : endsOperand(last, before);
+  // A line that starts with `/` after an operand: where the statement may end there (a declaration with no initializer,
+  // a label, an import's module name, a TypeScript type), the language inserts a `;` and a regex follows (review s98u).
+  if (operand === true && lineBreak && !postfix) return { ambiguous: 'a "/" that starts a line after an operand, where a statement may end (a regular expression follows) or the division go on' };
   if (operand === true) return 'division';
   if (operand === false) return 'regex';
   return { ambiguous: `a "/" after "${postfix ? before!.text + last.text : last.text}", ${operand}` };
@@ -212,6 +224,7 @@ function slashReading(tokens: readonly Token[]): 'regex' | 'division' | { readon
 /** Whether a token ends an operand (after it a `/` divides), does not (a regex follows), or why the text cannot tell. */
 function endsOperand(token: Token, before: Token | undefined): boolean | string {
   if (token.kind === 'value') return true;
+  if (token.kind === 'other') return 'a character zotbox does not read as JavaScript there';
   if (token.kind === 'word') {
     // A member's name is a name whatever its spelling (`x.return / 2`).
     if (before?.text === '.' || before?.text === '?.') return true;

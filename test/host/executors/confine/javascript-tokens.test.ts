@@ -22,6 +22,9 @@ test('a "/" after an operand divides: the code after it is code, whatever the op
     ['q = (a + b) / run(x) / 1', 'q = (a + b) / run(x) / 1'],
     ['q = a[0] / run(x) / 1', 'q = a[0] / run(x) / 1'],
     ['q = this.#n / run(x) / 1', 'q = this.#n / run(x) / 1'],
+    // A name whose first character is outside the BMP (two UTF-16 units).
+    ['q = \u{1d465} / run(x) / 1', 'q = \u{1d465} / run(x) / 1'],
+    ['q = o.\u{1d465} / run(x) / 1', 'q = o.\u{1d465} / run(x) / 1'],
     // TypeScript's non-null assertion is postfix after an operand on its line.
     ['q = b! / run(x) / 1', 'q = b! / run(x) / 1'],
     // A call of a member named like a statement's word is no statement's head.
@@ -74,6 +77,14 @@ test("where the text cannot tell a division from a regular expression, or the fi
     ['q = 1 <!-- `', 6],
     ['q = 1;\n--> `', 7],
     ['q = 1;\n  /* c */ --> `', 17],
+    // A line that starts with `/` after an operand: the statement may end there (review s98u).
+    ['var x\n/re/.test(s)', 6],
+    ['outer: for (;;) { continue outer\n/re/.test(s) }', 33],
+    ['import "m"\n/re/.test(s)', 11],
+    ['let seen: string[]\n/re/.test(s)', 19],
+    ['const r = a\n  / b;', 14],
+    // A character no rule here knows, before a `/`.
+    ['q = a\u00a7 / run(x) / 1', 7],
   ] as const)
     t.deepEqual(ambiguous(code), [at], code);
 });
