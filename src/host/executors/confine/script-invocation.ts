@@ -28,6 +28,8 @@ export interface ScriptInvocation {
    * read as a file run by its own name's.
    */
   readonly sharesShell?: true;
+  /** Run by a new shell from a script that may hand it functions (NEW_BASH, OPAQUE): a command it runs may be one. */
+  readonly inheritsFunctions?: true;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -68,7 +70,7 @@ const SHEBANG_ALLEXPORT = /^#![^\n]*(?:\s-[a-zA-Z]*a|allexport)/u;
 const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 
 /** What a script's context takes from how it is run; `opaque`: its $0 and BASH_SOURCE are not told (OPAQUE above). */
-export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced'> & {
+export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced' | 'inheritsFunctions'> & {
   readonly opaque?: true;
   readonly newBash?: true;
   /** It defines functions, read with its $0 (a file it sources must not hand them to a new bash). */
@@ -106,9 +108,13 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   const handsOn = invocation.sourcerFunctions === true && (newBash || EXPORTS_FUNCTIONS.test(body)) ? { handsOnFunctions: true as const } : {};
   // Sourced: it runs in its sourcer's shell, with that shell's variables, attributes and traps (shell-evaluated-values.ts).
   const inSourcer = sourced === undefined && invocation.sharesShell !== true ? {} : { sourced: true as const };
-  if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer };
+  // A function its runner handed it, or one of the shell it runs in (sourced, or sharing it), may be named like any
+  // command it runs.
+  const inherits = invocation.inheritsFunctions === true || 'sourced' in inSourcer ? { inheritsFunctions: true as const } : {};
+  if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer, ...inherits };
   return {
     ...inSourcer,
+    ...inherits,
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
     ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
@@ -141,7 +147,9 @@ export function invocationOf(word: { readonly runner?: string; readonly inShellT
     };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
-  if (runner !== undefined && SHELLS.has(runner)) return { shell: runner };
+  const handsOn = shell.newBash === true || shell.opaque === true ? { inheritsFunctions: true as const } : {};
+  if (runner !== undefined && SHELLS.has(runner)) return { shell: runner, ...handsOn };
   if (runner === undefined && word.newProcess !== true) return { sharesShell: true };
-  return undefined;
+  // Run by its own name: its #! line decides; a shell there may be handed this script's functions.
+  return 'inheritsFunctions' in handsOn ? handsOn : undefined;
 }

@@ -10,8 +10,9 @@ import { inlineProgram } from './interpreter-operands.js';
 import { scriptPathTracker } from './python-script-path.js';
 import { programsOnScriptPath } from './script-path-programs.js';
 import { namesRun, programsOnUserPath } from './user-path-programs.js';
-import { ASSIGNMENT, commandReading, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
+import { ASSIGNMENT, commandReading, SHELLS, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { evaluatedUses } from './shell-evaluated-values.js';
+import { mayAlias } from './shell-top-level-lines.js';
 import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -75,6 +76,8 @@ export interface ScriptContext {
   readonly shell?: string;
   /** It is sourced (`.`, `source`): it runs in its sourcer's shell, with that shell's variables, attributes and traps. */
   readonly sourced?: true;
+  /** The script that runs it may hand it functions (`export -f bash`): a command it runs may be one of them. */
+  readonly inheritsFunctions?: true;
   readonly workingDirectory: string;
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
@@ -227,8 +230,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const textExpansions = new Set<number>();
   // The variables whose value the script runs (a loop's list is run only through them).
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
-  // The functions and aliases the script defines: a command by such a name runs in this shell, whatever it is named.
-  const ownCommands = script === undefined ? new Set<string>() : definedCommands(value);
+  // The functions and aliases the script may have: a command by such a name runs in this shell, whatever it is named.
+  const ownCommands = script === undefined ? undefined : definedCommands(value, script);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
@@ -377,7 +380,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         const scriptFollows = scripts.has(index);
         // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words share
         // this shell (review s95r).
-        const own = ownCommands.has(words[at] ?? '');
+        const own = ownCommands !== undefined && (ownCommands.names.has(words[at] ?? '') || (ownCommands.any && (index === at || SHELLS.has(runners.get(index) ?? ''))));
         parts(
           word,
           runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)),
@@ -507,12 +510,22 @@ interface Assignments {
   readonly expansions: readonly string[];
 }
 
-/** The names a script defines as functions (`name() {`, `function name`) or aliases (`alias name=…`). */
-function definedCommands(text: string): Set<string> {
+/**
+ * The names a script defines as functions (`name() {`, `function name`), and whether any command may be one it does
+ * not spell out (`any`): where a word may be an alias (shell-top-level-lines.ts), where it sources a file (whose
+ * functions are not read here), and where it may have been handed functions (by the script that runs it, or in the
+ * user's environment: `BASH_FUNC_…`) (review s97t).
+ */
+function definedCommands(text: string, script: ScriptContext): { readonly names: ReadonlySet<string>; readonly any: boolean } {
   const names = new Set<string>();
   for (const match of text.matchAll(/(?:^|[\s;&|({])(?:function\s+([^\s(){}<>;&|]+)|([^\s(){}<>;&|=$`'"]+)\s*\(\s*\))/gmu)) names.add(match[1] ?? match[2]!);
-  for (const match of text.matchAll(/(?:^|[\s;&|({])alias\s+(?:-\S+\s+)*([^\s=]+)=/gmu)) names.add(match[1]!);
-  return names;
+  const joined = text.replace(/["'\\]/gu, '');
+  const any =
+    mayAlias(text) ||
+    /(?:^|[\s;&|({])(?:(?:builtin|command)\s+)?(?:source|\.)\s/mu.test(joined) ||
+    script.inheritsFunctions === true ||
+    Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_'));
+  return { names, any };
 }
 
 function assignmentsOf(text: string): Assignments {

@@ -71,13 +71,7 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
   const regions = [...arithmeticRegions(code, associative), ...nameOperands(code), ...integerValues];
   const set: Taint = {
     ...values,
-    unknown: new Set([
-      ...values.unknown,
-      ...arrays,
-      ...defaults,
-      ...namesInValues(values),
-      ...outsideValues(code, values, regions, (line) => printed !== undefined && startsAtTopLevel(printed, line)),
-    ]),
+    unknown: new Set([...values.unknown, ...arrays, ...defaults, ...outsideValues(code, values, regions, (line) => printed !== undefined && startsAtTopLevel(printed, line))]),
     // A name arithmetic itself sets (`for ((i = 0; …))`, `(( n++ ))`, `let i=1`) holds a number: what set it is checked where it stands.
     arithmetic: new Set(
       regions.flatMap((region) => [...region.matchAll(/(?<![\w$])([A-Za-z_]\w*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/gu)].map((match) => match[1] ?? match[2]!)),
@@ -169,30 +163,42 @@ function quoteEnd(code: string, from: number, quote: string, escapes: boolean): 
   return code.length;
 }
 
-/** `text` split at blanks outside quotes, `$(…)`, `${…}` and backquotes. */
+/** `text` split at blanks outside quotes, escapes and expansions (read as quotedEnd reads them). */
 function shellWords(text: string): string[] {
   const words: string[] = [];
   let word = '';
-  let depth = 0;
-  let quote = '';
   for (let index = 0; index < text.length; index++) {
-    const c = text[index]!;
-    if (quote !== '') {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '$' && (text[index + 1] === '(' || text[index + 1] === '{')) {
-      depth++;
-      word += c + text[++index]!;
-      continue;
-    } else if ((c === ')' || c === '}') && depth > 0) depth--;
-    else if (/\s/u.test(c) && depth === 0) {
+    const end = quotedEnd(text, index, false, 0);
+    if (end !== undefined) {
+      word += text.slice(index, end);
+      index = end - 1;
+    } else if (/\s/u.test(text[index]!)) {
       if (word !== '') words.push(word);
       word = '';
-      continue;
-    }
-    word += c;
+    } else word += text[index]!;
   }
   return word === '' ? words : [...words, word];
+}
+
+/**
+ * The index of the `]]` that ends a `[[` opened just before `from`, as bash reads it: a word of its own, outside
+ * quotes and expansions, and outside the parentheses of a `=~` pattern (`=~ ( ]] )`); or the text's end (review s97t).
+ */
+function conditionalEnd(code: string, from: number): number {
+  let parentheses = 0;
+  let pattern = false;
+  for (let index = from; index < code.length; index++) {
+    const end = quotedEnd(code, index, false, 0);
+    if (end !== undefined) {
+      index = end - 1;
+      continue;
+    }
+    if (code.startsWith('=~', index)) pattern = true;
+    else if (pattern && code[index] === '(') parentheses++;
+    else if (pattern && code[index] === ')' && parentheses > 0) parentheses--;
+    else if (parentheses === 0 && code.startsWith(']]', index) && /\s/u.test(code[index - 1] ?? '') && /^(?:[\s;&|)<>]|$)/u.test(code[index + 2] ?? '')) return index;
+  }
+  return code.length;
 }
 
 /** The text of every arithmetic place in `code` (see the head of this file); an associative array's key is no arithmetic. */
@@ -206,7 +212,7 @@ export function arithmeticRegions(code: string, associative: ReadonlySet<string>
       continue;
     }
     if (rest === '[[') {
-      const end = closing(code, index + 2, '[[', ']]');
+      const end = conditionalEnd(code, index + 2);
       // The operands of an arithmetic comparison: the words beside -eq, -ne, -lt, -le, -gt, -ge (a word whole, with
       // the `$(…)`, `${…}` and quotes in it).
       const words = shellWords(code.slice(index + 2, end));
@@ -301,16 +307,6 @@ function lineOfIndex(text: string): (index: number) => number {
     }
     return low;
   };
-}
-
-/**
- * The names another name's value spells (`v=MA\X`, `v=M"A"X`, `v=MAX`): bash evaluates them where that value is
- * evaluated, which may come before their own first assignment, so none is the script's own (review s95r).
- */
-function namesInValues(values: ScriptValues): string[] {
-  return [...values.values].flatMap(([owner, list]) =>
-    list.flatMap((value) => [...unmark(value.replace(/[\uE000-\uEFFF]/gu, ' ')).matchAll(NAME)].map(([name]) => name).filter((name) => name !== owner)),
-  );
 }
 
 /**

@@ -26,9 +26,14 @@ const KEPT_TEXTS = 64;
 /** How many lines of one script bash is asked about. */
 const MAX_PARSES = 64;
 
+/** Whether a word of `code` may be an alias where it runs (MAY_ALIAS, on the text as the shell joins its words). */
+export function mayAlias(code: string): boolean {
+  return MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, ''));
+}
+
 /** Whether line `line` (from 0) of `code` starts at the script's top level (see the head of this file). */
 export function startsAtTopLevel(code: string, line: number): boolean {
-  if (MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, ''))) return false;
+  if (mayAlias(code)) return false;
   const lines = code.split('\n');
   if (line < 0 || line >= lines.length) return false;
   if (line === 0) return true;

@@ -32,7 +32,15 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   // may share the reading shell.
   t.is(invocationOf({ newProcess: true }, hook), undefined);
   t.deepEqual(invocationOf({}, hook), { sharesShell: true });
-  t.deepEqual(scriptShell('x=1\n', '/ws/h/x', '/ws/h/x', { sharesShell: true }), { sourced: true, scriptFile: '/ws/h/x', scriptDirectory: '/ws/h', scriptRealFile: '/ws/h/x', shell: 'sh' });
+  // It shares the shell: that shell's functions too (a command it runs may be one).
+  t.deepEqual(scriptShell('x=1\n', '/ws/h/x', '/ws/h/x', { sharesShell: true }), {
+    sourced: true,
+    inheritsFunctions: true,
+    scriptFile: '/ws/h/x',
+    scriptDirectory: '/ws/h',
+    scriptRealFile: '/ws/h/x',
+    shell: 'sh',
+  });
   // A library the hook sources: $0 the hook's, BASH_SOURCE (bash) the library's own.
   const library = scriptShell('x=1\n', '/ws/h/lib/common.sh', '/ws/h/lib/common.sh', invocationOf({ runner: '.' }, hook)!);
   t.is(library.scriptFile, '/ws/h/pre-commit');
@@ -41,7 +49,7 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   // It runs in the hook's shell, with the hook's variables, attributes and traps.
   t.is(library.sourced, true);
   // Sourced from `sh -c TEXT` (no $0 zotbox knows): no $0 at all.
-  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf({ runner: '.' }, {})!), { sourced: true, shell: 'sh' });
+  t.deepEqual(scriptShell('x=1\n', '/ws/lib.sh', '/ws/lib.sh', invocationOf({ runner: '.' }, {})!), { sourced: true, inheritsFunctions: true, shell: 'sh' });
   // Sourced by text a new shell reads inside the hook (`sh -c '. lib.sh'`): that shell's $0, not the hook's.
   t.deepEqual(invocationOf({ runner: '.', inShellText: true }, hook), { sourced: {}, shell: 'sh' });
   // zsh gives a sourced file (and a function) its own $0, and other shells are not modelled: none known, in what they
@@ -50,6 +58,12 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   t.deepEqual(zsh, { shell: 'zsh', opaque: true });
   t.deepEqual(invocationOf({ runner: 'source' }, zsh), { sourced: {}, shell: 'zsh', opaque: true });
   t.deepEqual(invocationOf({ runner: '.' }, scriptShell('#!/bin/ksh\n', '/ws/h/x', '/ws/h/x', {})), { sourced: {}, shell: 'ksh', opaque: true });
+  // A script that may hand its functions to a new shell (`export -f`, `set -a`): what it runs, by a shell or by its
+  // own name, may be handed them (review s97t).
+  const exporter = scriptShell('#!/bin/bash\nbash() { . "$@"; }\nexport -f bash\n', '/ws/h/pre-commit', '/ws/h/pre-commit', {});
+  t.deepEqual(invocationOf({ runner: 'bash' }, exporter), { shell: 'bash', inheritsFunctions: true });
+  t.deepEqual(invocationOf({ newProcess: true }, exporter), { inheritsFunctions: true });
+  t.is(scriptShell('#!/bin/bash\n', '/ws/b.sh', '/ws/b.sh', { inheritsFunctions: true }).inheritsFunctions, true);
   // A tool that names the shell decides over the #! line (husky 9 runs `sh -e .husky/NAME`).
   t.is(scriptShell('#!/usr/bin/env bash\n', '/ws/.husky/pre-commit', '/ws/.husky/pre-commit', { shell: 'sh' }).sourceFile, undefined);
 });
@@ -149,7 +163,12 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.deepEqual(scriptShell('#!/bin/bash\ndeclare -fx g\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
   // The library that defines g is read so too.
   t.deepEqual(invocationOf({ runner: '.' }, exporting), { sourced: {}, shell: 'bash', opaque: true });
-  t.deepEqual(scriptShell('g() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, exporting)!), { shell: 'bash', opaque: true, sourced: true });
+  t.deepEqual(scriptShell('g() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, exporting)!), {
+    shell: 'bash',
+    opaque: true,
+    sourced: true,
+    inheritsFunctions: true,
+  });
   // zsh gives a function its own $0 (its name): a zsh script with a function; sh and bash keep the script's.
   t.deepEqual(scriptShell('#!/usr/bin/env zsh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'zsh', opaque: true });
   t.is(scriptShell('#!/bin/sh\nmain() { sh "$(dirname "$0")/x.sh"; }\nmain\n', '/ws/h/x', '/ws/h/x', {}).scriptFile, '/ws/h/x');
@@ -159,7 +178,7 @@ test("code whose $0 is not the script's where it runs: an exported bash function
   t.deepEqual(scriptShell('#!/bin/bash -a\nf() { x; }\n', '/ws/h/x', '/ws/h/x', {}), { shell: 'bash', opaque: true });
   // A sourcer that may hand functions to a new bash: a library defining one is opaque.
   const starter = scriptShell('#!/bin/sh\n. lib.sh\nxargs bash -c g\n', '/ws/h/x', '/ws/h/x', {});
-  t.deepEqual(scriptShell('g() { x; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, starter)!), { shell: 'sh', opaque: true, sourced: true });
+  t.deepEqual(scriptShell('g() { x; }\n', '/ws/h/lib.sh', '/ws/h/lib.sh', invocationOf({ runner: '.' }, starter)!), { shell: 'sh', opaque: true, sourced: true, inheritsFunctions: true });
   // A script with functions that sources a file keeps its $0; the file, if it may hand them to a new bash, refuses.
   const withFunctions = scriptShell('#!/bin/bash\n. lib.sh\nf() { sh "$(dirname "$0")/x.sh"; }\n', '/ws/h/x', '/ws/h/x', {});
   t.is(withFunctions.scriptFile, '/ws/h/x');

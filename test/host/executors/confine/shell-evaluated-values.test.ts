@@ -164,6 +164,10 @@ test('review s95r: a "+" option before -i, a quoted or expanded closer, a name g
     'MAX=$(cat .limits/max.txt)\nkind=x\nif [[ ${kind//]]/} == x || MAX -gt 1 ]]; then :; fi',
     'MAX=$(cat .limits/max.txt)\nx=1\nif (( ${x//)/} > 0 && MAX > 1 )); then :; fi',
     'MAX=$(cat .limits/max.txt)\nx=1\nif (( "$x)" > 0 || MAX > 1 )); then :; fi',
+    // A double-quoted command substitution's own quotes, a backslash, and text bash cannot print ($'…' as written).
+    'MAX=$(cat .limits/max.txt)\nif [[ "$(echo "]]")" == x || MAX -gt 1 ]]; then :; fi',
+    'MAX=$(cat .limits/max.txt)\nkind=x\nif [[ $kind == \\]] || MAX -gt 1 ]]; then :; fi',
+    "MAX=$(cat .limits/max.txt)\nif [[ $'\\'' == \"x']]\" || MAX -gt 1 ]]; then :; fi\n(",
     // A name glued to an expansion, in a value or in the place itself.
     'MAX=$(cat .limits/max.txt)\nprefix=\nlimit=${prefix}MAX\nif (( limit > 1 )); then :; fi',
     'MAX=$(cat .limits/max.txt)\na=()\nif (( ${#a[@]}MAX > 1 )); then :; fi',
@@ -178,6 +182,10 @@ test('review s95r: a "+" option before -i, a quoted or expanded closer, a name g
     t.deepEqual(refused(text), [], text);
 });
 
+test('quotes and expansions nested past the bound are read as holding the rest of the text: no stack overflow', (t) => {
+  t.notThrows(() => refused(`(( ${'"$('.repeat(50_000)} ))`));
+});
+
 test('review s95r: a function or an alias named like a runner runs in this shell: what it is handed shares it', (t) => {
   const context = { scriptDirectory: '/ws/.githooks', workingDirectory: '/ws', environment: { HOME: '/home/u' } };
   const invocations = (text: string) =>
@@ -189,4 +197,22 @@ test('review s95r: a function or an alias named like a runner runs in this shell
   t.deepEqual(invocations('function bash { . "$@"; }\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
   t.deepEqual(invocations('shopt -s expand_aliases\nalias bash=.\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
   t.deepEqual(invocations('./scripts/lib.sh() { :; }\n./scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
+  // Where a command may be a function or an alias the script does not spell out: an alias in any spelling, a file it
+  // sources, functions handed to it by its runner or in the user's environment (review s97t).
+  const shared = [{ runner: undefined, newProcess: undefined }];
+  t.deepEqual(invocations("shopt -s expand_aliases\nalias 'bash=.'\nbash scripts/lib.sh"), shared);
+  t.deepEqual(invocations('. scripts/funcs.sh\nbash scripts/lib.sh'), shared);
+  const handed = (extra: object) =>
+    scriptWords('bash scripts/lib.sh', { ...context, ...extra })
+      .filter((word) => word.kind === 'path' && word.text.endsWith('scripts/lib.sh'))
+      .map((word) => (word.kind === 'path' ? { runner: word.runner, newProcess: word.newProcess } : {}));
+  t.deepEqual(handed({ inheritsFunctions: true }), shared);
+  t.deepEqual(handed({ environment: { HOME: '/home/u', 'BASH_FUNC_bash%%': '() { . "$@"; }' } }), shared);
+  // Not a shell's operand: `python3 x.py` stays python's where no function is named python3.
+  t.deepEqual(
+    scriptWords('. scripts/funcs.sh\npython3 scripts/x.py', context)
+      .filter((word) => word.kind === 'path' && word.text === 'scripts/x.py' && !word.tree)
+      .map((word) => (word.kind === 'path' ? word.runner : '')),
+    ['python3'],
+  );
 });
