@@ -64,6 +64,8 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   t.deepEqual(invocationOf({ runner: 'bash' }, exporter), { shell: 'bash', inheritsFunctions: true });
   t.deepEqual(invocationOf({ newProcess: true }, exporter), { inheritsFunctions: true });
   t.is(scriptShell('#!/bin/bash\n', '/ws/b.sh', '/ws/b.sh', { inheritsFunctions: true }).inheritsFunctions, true);
+  // An export's options may start with `+` (`declare +i -fx f` exports f; bash 5.2 was seen running it in a new bash).
+  t.is(scriptShell('#!/bin/bash\nf() { :; }\ndeclare +i -fx f\n', '/ws/h/x', '/ws/h/x', {}).opaque, true);
   // A tool that names the shell decides over the #! line (husky 9 runs `sh -e .husky/NAME`).
   t.is(scriptShell('#!/usr/bin/env bash\n', '/ws/.husky/pre-commit', '/ws/.husky/pre-commit', { shell: 'sh' }).sourceFile, undefined);
 });
