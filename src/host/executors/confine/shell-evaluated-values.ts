@@ -90,9 +90,8 @@ export function evaluatedUses(text: string, values: ScriptValues, sourced: boole
       if (!COUNTS.test(substitution)) uses.push({ text: shown, why: "bash evaluates a command's output there as an expression, and an array subscript in it runs commands" });
     // A length (`${#a[@]}`) is a number: its name is not evaluated (its subscript is a place of its own); a command
     // substitution's words are its command's, checked above.
-    // Read as a separate 0, not glued to the name after it (`${#a}MAX` evaluates MAX); and with its quotes removed
-    // as well, as bash reads it (`M"A"X` is MAX).
-    const readable = region.replace(/\$\{#[^}]*\}/gu, ' 0 ').replace(/\$\((?!\()[\s\S]*?\)|`[^`]*`/gu, ' 0 ');
+    // Read with its quotes removed as well, as bash reads it (`M"A"X` is MAX).
+    const readable = region.replace(/\$\{#[^}]*\}/gu, '0').replace(/\$\((?!\()[\s\S]*?\)|`[^`]*`/gu, '0');
     for (const name of new Set([...readable.matchAll(NAME), ...readable.replace(/["'\\]/gu, '').matchAll(NAME)].map(([each]) => each)))
       if (!harmless(name, set, new Set()))
         uses.push({ text: shown, why: `bash evaluates ${name} there as an expression, and an array subscript in its value runs commands; the script sets ${name} to what zotbox cannot spell out` });

@@ -97,6 +97,8 @@ test('ordinary code is read without ambiguity', (t) => {
     'const t = `${ {a: 1}.a / 2 }/${ x }`; const u = a < b && c > d;',
     'const f = (x) => x / 2; let n = 0; n++; n--; const m = n++ / 2;',
     'function g() {}\nexport default g;',
+    // A name outside the BMP is a name.
+    'const \u{1d465} = 1;\nconst y = \u{1d465} / 2;',
   ])
     t.deepEqual(ambiguous(code), [], code);
 });

@@ -166,13 +166,13 @@ test('review s95r: a "+" option before -i, a quoted or expanded closer, a name g
     'MAX=$(cat .limits/max.txt)\nx=1\nif (( "$x)" > 0 || MAX > 1 )); then :; fi',
     // A double-quoted command substitution's own quotes, a backslash, and text bash cannot print ($'…' as written).
     'MAX=$(cat .limits/max.txt)\nif [[ "$(echo "]]")" == x || MAX -gt 1 ]]; then :; fi',
+    'MAX=$(cat .limits/max.txt)\nif [[ "$(echo " ]] ")" == x || MAX -gt 1 ]]; then :; fi',
     // A `=~` pattern's parentheses may hold blanks and a `]]` (bash reads `( ]] )` as the pattern's group).
     'MAX=$(cat .limits/max.txt)\nx=a\nif [[ $x =~ ( ]] ) || MAX -gt 1 ]]; then :; fi',
     'MAX=$(cat .limits/max.txt)\nkind=x\nif [[ $kind == \\]] || MAX -gt 1 ]]; then :; fi',
     "MAX=$(cat .limits/max.txt)\nif [[ $'\\'' == \"x']]\" || MAX -gt 1 ]]; then :; fi\n(",
-    // A name glued to an expansion, in a value or in the place itself.
+    // A name glued to an expansion in a value.
     'MAX=$(cat .limits/max.txt)\nprefix=\nlimit=${prefix}MAX\nif (( limit > 1 )); then :; fi',
-    'MAX=$(cat .limits/max.txt)\na=()\nif (( ${#a[@]}MAX > 1 )); then :; fi',
     // A name another value spells, with quotes or a backslash, evaluated before the name's own assignment.
     'v=MA\\X\nif (( v > 1 )); then :; fi\nMAX=3',
     'v=M"A"X\nif (( v > 1 )); then :; fi\nMAX=3',
