@@ -27,6 +27,11 @@ interface Token {
   readonly lineBefore: boolean;
   /** For `)`: it closes an `if`, `while`, `for` or `with` head, after which a statement (a regex) starts. */
   readonly closesHead?: boolean;
+  /**
+   * For `++`, `--` and `!`: whether it is postfix on an operand (on its line), so it ends one too (`x!!`, `a++`), as
+   * endsOperand answers (a reason where the text cannot tell).
+   */
+  readonly postfix?: boolean | string;
 }
 
 /** Words after which a `/` starts a regular expression: they take an expression after them and are no value. */
@@ -50,8 +55,10 @@ const BEFORE_REGEX = new Set([
   'export',
   'import',
 ]);
-/** Words that are a keyword taking an expression in one reading and a plain name in another. */
-const KEYWORD_OR_NAME = new Set(['yield', 'await', 'of']);
+/** Words that are a keyword taking an expression in one reading and a name (or TypeScript's `void` type) in another. */
+const KEYWORD_OR_NAME = new Set(['yield', 'await', 'of', 'void']);
+/** The operators that are postfix after an operand on their line (`!` is TypeScript's non-null assertion). */
+const POSTFIX = new Set(['++', '--', '!']);
 /** Words whose `(…)` is a statement's head. */
 const HEAD_WORDS = new Set(['if', 'while', 'for', 'with']);
 const LINE_BREAK = /[\n\r\u2028\u2029]/u;
@@ -178,7 +185,11 @@ function readToken(reader: Reader, state: ReadState, index: number): number {
 
 /** Keeps a token as the latest of the last three. */
 function pushToken(state: ReadState, kind: Token['kind'], text: string, closesHead?: boolean): void {
-  state.tokens.push(closesHead === undefined ? { kind, text, lineBefore: state.lineBreak } : { kind, text, lineBefore: state.lineBreak, closesHead });
+  const [before, last] = [state.tokens.at(-2), state.tokens.at(-1)];
+  // Postfix where it follows an operand on its line; a run of them (`x!!`) carries the first one's answer.
+  const postfix = kind === 'punct' && POSTFIX.has(text) ? !state.lineBreak && last !== undefined && endsOperand(last, before) : undefined;
+  const token = { kind, text, lineBefore: state.lineBreak, ...(closesHead === undefined ? {} : { closesHead }) };
+  state.tokens.push(postfix === undefined ? token : { ...token, postfix });
   if (state.tokens.length > 3) state.tokens.shift();
   state.lineBreak = false;
 }
@@ -207,23 +218,24 @@ function readSlash(reader: Reader, state: ReadState, index: number, push: (kind:
 
 /** How a `/` after these tokens (`lineBreak`: a line break before it) is read: 'regex', 'division', or why the text cannot tell. */
 function slashReading(tokens: readonly Token[], lineBreak: boolean): 'regex' | 'division' | { readonly ambiguous: string } {
-  const [earlier, before, last] = [tokens.at(-3), tokens.at(-2), tokens.at(-1)];
+  const [before, last] = [tokens.at(-2), tokens.at(-1)];
   if (last === undefined) return 'regex';
   // After an operand on the same line, `++`, `--` and TypeScript's non-null `!` are postfix: a division follows.
-  const postfix = last.kind === 'punct' && ['++', '--', '!'].includes(last.text);
-  if (postfix && (last.lineBefore || before === undefined)) return 'regex';
-  const operand = postfix ? endsOperand(before!, earlier) : endsOperand(last, before);
+  const postfix = last.postfix !== undefined;
+  const operand = endsOperand(last, before);
   // A line that starts with `/` after an operand: where the statement may end there (a declaration with no initializer,
   // a label, an import's module name, a TypeScript type), the language inserts a `;` and a regex follows (review s98u).
   if (operand === true && lineBreak && !postfix) return { ambiguous: 'a "/" that starts a line after an operand, where a statement may end (a regular expression follows) or the division go on' };
   if (operand === true) return 'division';
   if (operand === false) return 'regex';
-  return { ambiguous: `a "/" after "${postfix ? before!.text + last.text : last.text}", ${operand}` };
+  return { ambiguous: `a "/" after "${postfix ? (before?.text ?? '') + last.text : last.text}", ${operand}` };
 }
 
 /** Whether a token ends an operand (after it a `/` divides), does not (a regex follows), or why the text cannot tell. */
 function endsOperand(token: Token, before: Token | undefined): boolean | string {
   if (token.kind === 'value') return true;
+  // A postfix `++`, `--` or `!` ends the operand it follows; a prefix one starts an expression.
+  if (token.postfix !== undefined) return token.postfix;
   if (token.kind === 'other') return 'a character zotbox does not read as JavaScript there';
   if (token.kind === 'word') {
     // A member's name is a name whatever its spelling (`x.return / 2`).

@@ -13,7 +13,7 @@ import { namesRun, programsOnUserPath } from './user-path-programs.js';
 import { ASSIGNMENT, commandReading, SHELLS, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { evaluatedUses } from './shell-evaluated-values.js';
 import { mayAlias } from './shell-top-level-lines.js';
-import { CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
+import { ansiDecoded, CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
 export type CommandWord =
@@ -378,15 +378,12 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         if (starts.length > 0 && unmark(word) === '{}') return;
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
-        // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words share
-        // this shell (review s95r).
+        const runs = runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index));
+        parts(word, runs, runners.get(index), index === at && !notes.redirected!.has(command));
+        // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words may
+        // share this shell too, so they are read both ways (review s95r, s97t).
         const own = ownCommands !== undefined && (ownCommands.names.has(words[at] ?? '') || (ownCommands.any && (index === at || SHELLS.has(runners.get(index) ?? ''))));
-        parts(
-          word,
-          runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index)),
-          own ? undefined : runners.get(index),
-          index === at && !own && !notes.redirected!.has(command),
-        );
+        if (own) parts(word, runs, undefined, false);
         // eval's, trap's and an alias's text is read by this shell; any other by a shell of its own.
         if (scriptFollows && depth < 4) read(scripts.get(index)!, depth + 1, !SAME_SHELL_TEXT.has(path.basename(words[at] ?? '')));
       });
@@ -462,6 +459,17 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
     ).flat())
       if (word !== CASE_PATTERN) parts(word, false);
   } else read(value, 0);
+  // BASH_ENV set or exported in any spelling (`${BASH_ENV:=f}`, `read BASH_ENV`, `export BASH_ENV`, `printf -v`): a
+  // file every new bash sources first, whose functions it then has (review s99v). Only `$BASH_ENV` read is no set.
+  if (script !== undefined && mode === 'shell') {
+    const setting = [
+      ...ansiDecoded(value)
+        .replace(/["'\\]/gu, '')
+        .matchAll(/(\$\{?)?\bBASH_ENV\b(:?=)?/gu),
+    ].find((match) => match[1] === undefined || match[2] !== undefined);
+    if (setting !== undefined)
+      out.push({ kind: 'unresolved', text: setting[0], why: "it may set BASH_ENV, a file every new bash sources first (with that bash's $0 and functions), which zotbox does not follow" });
+  }
   // A value bash evaluates where it is used (arithmetic, `${X@P}`, PS4, `${!X}`): refused where the script may have
   // set it to code, however it did (shell-evaluated-values.ts).
   if (script !== undefined && assignments !== undefined && mode === 'shell')
@@ -522,9 +530,10 @@ function definedCommands(text: string, script: ScriptContext): { readonly names:
   const joined = text.replace(/["'\\]/gu, '');
   const any =
     mayAlias(text) ||
-    /(?:^|[\s;&|({])(?:(?:builtin|command)\s+)?(?:source|\.)\s/mu.test(joined) ||
+    // A file sourced, or text this shell reads (eval's, trap's): functions zotbox does not read may be defined there.
+    /(?:^|[\s;&|({])(?:(?:builtin|command)\s+)?(?:source|\.|eval|trap)\s/mu.test(joined) ||
     script.inheritsFunctions === true ||
-    Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_'));
+    Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_') || key === 'BASH_ENV');
   return { names, any };
 }
 

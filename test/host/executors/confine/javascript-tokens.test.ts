@@ -27,6 +27,9 @@ test('a "/" after an operand divides: the code after it is code, whatever the op
     ['q = o.\u{1d465} / run(x) / 1', 'q = o.\u{1d465} / run(x) / 1'],
     // TypeScript's non-null assertion is postfix after an operand on its line.
     ['q = b! / run(x) / 1', 'q = b! / run(x) / 1'],
+    // A run of postfix operators reads as one operand (review s00w).
+    ['q = b!! / run(x) / 1', 'q = b!! / run(x) / 1'],
+    ['q = this!! / run(x) / 1', 'q = this!! / run(x) / 1'],
     // A call of a member named like a statement's word is no statement's head.
     ['q = o.if(x) / run(x) / 1', 'q = o.if(x) / run(x) / 1'],
   ] as const)
@@ -72,6 +75,7 @@ test("where the text cannot tell a division from a regular expression, or the fi
     ['q = await / run(x) / 1', 10],
     ['q = yield / run(x) / 1', 10],
     ['q = of / run(x) / 1', 7],
+    ['q = x as void / run(x) / 1', 14],
     ['q = x as Array<number> / run(x) / 1', 23],
     ['q = a >> /x/g', 9],
     ['q = 1 <!-- `', 6],

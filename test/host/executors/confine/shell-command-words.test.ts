@@ -420,7 +420,11 @@ test('BASH_ENV, ENV and BASH_FUNC_ values and a script-wide IFS of other charact
   t.true(refused('unset IFS\n: "${IFS:=/}"\nX=sh/tools\n$X/lint.sh').length > 0);
   t.true(refused('declare -n R=IFS\nR=/\nX=sh/tools\n$X/lint.sh').length > 0);
   t.true(refused('local -n ref=target').length > 0);
-  t.is(refused('export BASH_ENV=tools/env.sh\nbash x.sh').length, 1);
+  t.true(refused('export BASH_ENV=tools/env.sh\nbash x.sh').length > 0);
+  // BASH_ENV set or exported in any other spelling (review s99v); only a read of it is no set.
+  for (const text of [': "${BASH_ENV:=tools/env.sh}"\nexport BASH_ENV\nbash x.sh', 'read -r BASH_ENV < f\nexport BASH_ENV', 'export BASH_ENV', "printf -v 'BASH_ENV' %s f"])
+    t.true(refused(text).length > 0, text);
+  t.deepEqual(refused('echo "${BASH_ENV:-none}" "$BASH_ENV"'), []);
   t.is(refused('ENV=tools/env.sh sh -i').length, 1);
   t.is(refused("env 'BASH_FUNC_f%%=() { true; }' bash -c f").length, 1);
   t.deepEqual(refused('IFS=/\nX=sh/tools\n$X/lint.sh'), ['unresolved:IFS=/']);

@@ -195,21 +195,31 @@ test('review s95r: a function or an alias named like a runner runs in this shell
       .filter((word) => word.kind === 'path' && word.text.endsWith('scripts/lib.sh'))
       .map((word) => (word.kind === 'path' ? { runner: word.runner, newProcess: word.newProcess } : {}));
   t.deepEqual(invocations('bash scripts/lib.sh'), [{ runner: 'bash', newProcess: undefined }]);
-  t.deepEqual(invocations('bash() { . "$@"; }\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
-  t.deepEqual(invocations('function bash { . "$@"; }\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
-  t.deepEqual(invocations('shopt -s expand_aliases\nalias bash=.\nbash scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
+  // Read both ways: as the runner it is named like, and as sharing this shell.
+  const both = [
+    { runner: 'bash', newProcess: undefined },
+    { runner: undefined, newProcess: undefined },
+  ];
+  t.deepEqual(invocations('bash() { . "$@"; }\nbash scripts/lib.sh'), both);
+  t.deepEqual(invocations('function bash { . "$@"; }\nbash scripts/lib.sh'), both);
+  t.deepEqual(invocations('shopt -s expand_aliases\nalias bash=.\nbash scripts/lib.sh'), both);
+  // A program word read both ways is kept once, as sharing the shell (the stricter reading).
   t.deepEqual(invocations('./scripts/lib.sh() { :; }\n./scripts/lib.sh'), [{ runner: undefined, newProcess: undefined }]);
   // Where a command may be a function or an alias the script does not spell out: an alias in any spelling, a file it
   // sources, functions handed to it by its runner or in the user's environment (review s97t).
-  const shared = [{ runner: undefined, newProcess: undefined }];
+  const shared = both;
   t.deepEqual(invocations("shopt -s expand_aliases\nalias 'bash=.'\nbash scripts/lib.sh"), shared);
   t.deepEqual(invocations('. scripts/funcs.sh\nbash scripts/lib.sh'), shared);
+  // Text this shell reads may define one (review s99v), and so may the file BASH_ENV names in the user's environment.
+  t.deepEqual(invocations('eval $\'bash() { \\x2e "$@"; }\'\nbash scripts/lib.sh'), shared);
+  t.deepEqual(invocations("trap 'bash() { :; }' DEBUG\nbash scripts/lib.sh"), shared);
   const handed = (extra: object) =>
     scriptWords('bash scripts/lib.sh', { ...context, ...extra })
       .filter((word) => word.kind === 'path' && word.text.endsWith('scripts/lib.sh'))
       .map((word) => (word.kind === 'path' ? { runner: word.runner, newProcess: word.newProcess } : {}));
   t.deepEqual(handed({ inheritsFunctions: true }), shared);
   t.deepEqual(handed({ environment: { HOME: '/home/u', 'BASH_FUNC_bash%%': '() { . "$@"; }' } }), shared);
+  t.deepEqual(handed({ environment: { HOME: '/home/u', BASH_ENV: '/home/u/.bashenv' } }), shared);
   // Not a shell's operand: `python3 x.py` stays python's where no function is named python3.
   t.deepEqual(
     scriptWords('. scripts/funcs.sh\npython3 scripts/x.py', context)
