@@ -230,7 +230,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   const textExpansions = new Set<number>();
   // The variables whose value the script runs (a loop's list is run only through them).
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
-  // The functions and aliases the script may have: a command by such a name runs in this shell, whatever it is named.
+  // The functions and aliases the script may have: a command so named may run in this shell, whatever it is named.
   const ownCommands = script === undefined ? undefined : definedCommands(value, script);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
@@ -520,9 +520,9 @@ interface Assignments {
 
 /**
  * The names a script defines as functions (`name() {`, `function name`), and whether any command may be one it does
- * not spell out (`any`): where a word may be an alias (shell-top-level-lines.ts), where it sources a file (whose
- * functions are not read here), and where it may have been handed functions (by the script that runs it, or in the
- * user's environment: `BASH_FUNC_…`) (review s97t).
+ * not spell out (`any`): where a word may be an alias (shell-top-level-lines.ts), where it sources a file or reads
+ * text with eval or trap (whose functions are not read here), and where it may have been handed functions (by the
+ * script that runs it, or through the user's environment: `BASH_FUNC_…`, `BASH_ENV`) (reviews s97t, s99v).
  */
 function definedCommands(text: string, script: ScriptContext): { readonly names: ReadonlySet<string>; readonly any: boolean } {
   const names = new Set<string>();
