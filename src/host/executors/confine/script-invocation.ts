@@ -5,6 +5,7 @@
 // script's own folder is taken from how it is run, never from the file zotbox reads. Pure, no I/O.
 import path from 'node:path';
 import { type ScriptContext, shebangProgramOf } from './shell-command-words.js';
+import type { SourcedFunctions } from './shell-sourced-functions.js';
 import { ansiDecoded } from './shell-lexer.js';
 
 /** How a script a script runs or sources is read, where its own #! line does not decide. */
@@ -30,6 +31,11 @@ export interface ScriptInvocation {
   readonly sharesShell?: true;
   /** Run by a new shell from a script that may hand it functions (NEW_BASH, OPAQUE): a command it runs may be one. */
   readonly inheritsFunctions?: true;
+  /**
+   * Sourced or sharing the shell: the functions that shell has, where its script's reading could tell them all
+   * (shell-sourced-functions.ts); without it, a command it runs may be any function.
+   */
+  readonly sourcerCommands?: { readonly names: readonly string[] };
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -70,7 +76,10 @@ const SHEBANG_ALLEXPORT = /^#![^\n]*(?:\s-[a-zA-Z]*a|allexport)/u;
 const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 
 /** What a script's context takes from how it is run; `opaque`: its $0 and BASH_SOURCE are not told (OPAQUE above). */
-export type ScriptShell = Pick<ScriptContext, 'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced' | 'inheritsFunctions'> & {
+export type ScriptShell = Pick<
+  ScriptContext,
+  'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced' | 'inheritsFunctions' | 'inheritedFunctions'
+> & {
   readonly opaque?: true;
   readonly newBash?: true;
   /** It defines functions, read with its $0 (a file it sources must not hand them to a new bash). */
@@ -109,8 +118,14 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
   // Sourced: it runs in its sourcer's shell, with that shell's variables, attributes and traps (shell-evaluated-values.ts).
   const inSourcer = sourced === undefined && invocation.sharesShell !== true ? {} : { sourced: true as const };
   // A function its runner handed it, or one of the shell it runs in (sourced, or sharing it), may be named like any
-  // command it runs.
-  const inherits = invocation.inheritsFunctions === true || 'sourced' in inSourcer ? { inheritsFunctions: true as const } : {};
+  // command it runs; where that shell's reading told its functions, only a command so named.
+  const known = 'sourced' in inSourcer ? invocation.sourcerCommands : undefined;
+  const inherits =
+    invocation.inheritsFunctions === true || ('sourced' in inSourcer && known === undefined)
+      ? { inheritsFunctions: true as const }
+      : known !== undefined && known.names.length > 0
+        ? { inheritedFunctions: known.names }
+        : {};
   if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer, ...inherits };
   return {
     ...inSourcer,
@@ -132,8 +147,15 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
  * read in shell text a new shell runs (`sh -c TEXT`, a here-document fed to sh) is sourced by that shell, whose $0
  * zotbox does not tell; so is one a shell zotbox does not model sources.
  */
-export function invocationOf(word: { readonly runner?: string; readonly inShellText?: true; readonly newProcess?: true }, shell: ScriptShell): ScriptInvocation | undefined {
+export function invocationOf(
+  word: { readonly runner?: string; readonly inShellText?: true; readonly newProcess?: true },
+  shell: ScriptShell,
+  commands?: SourcedFunctions,
+): ScriptInvocation | undefined {
   const runner = word.runner;
+  // The functions of the shell a sourced file runs in, where the reading told them all (in shell text a new shell
+  // reads, that shell's: not told).
+  const sourcer = commands === undefined || commands.any || word.inShellText === true ? {} : { sourcerCommands: { names: [...commands.names].sort() } };
   if (runner === '.' || runner === 'source') {
     const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
     const sourced = keeps ? { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) } : {};
@@ -144,12 +166,13 @@ export function invocationOf(word: { readonly runner?: string; readonly inShellT
       ...(shell.opaque === true ? { opaque: true as const } : {}),
       ...(shell.newBash === true ? { newBash: true as const } : {}),
       ...(shell.functions === true ? { sourcerFunctions: true as const } : {}),
+      ...sourcer,
     };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
   const handsOn = shell.newBash === true || shell.opaque === true ? { inheritsFunctions: true as const } : {};
   if (runner !== undefined && SHELLS.has(runner)) return { shell: runner, ...handsOn };
-  if (runner === undefined && word.newProcess !== true) return { sharesShell: true };
+  if (runner === undefined && word.newProcess !== true) return { sharesShell: true, ...sourcer };
   // Run by its own name: its #! line decides; a shell there may be handed this script's functions.
   return 'inheritsFunctions' in handsOn ? handsOn : undefined;
 }

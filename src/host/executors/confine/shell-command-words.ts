@@ -13,6 +13,7 @@ import { namesRun, programsOnUserPath } from './user-path-programs.js';
 import { ASSIGNMENT, commandReading, SHELLS, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { evaluatedUses } from './shell-evaluated-values.js';
 import { mayAlias } from './shell-top-level-lines.js';
+import { functionNames, readsText, type SourcedFunctions, type SourcedOperands, sourceCommands, sourcedFunctionsOf } from './shell-sourced-functions.js';
 import { ansiDecoded, CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -78,6 +79,15 @@ export interface ScriptContext {
   readonly sourced?: true;
   /** The script that runs it may hand it functions (`export -f bash`): a command it runs may be one of them. */
   readonly inheritsFunctions?: true;
+  /**
+   * Reads what a file the script sources defines (an absolute path; `undefined`: it cannot be read). Where given and
+   * every `.` and `source` names a file, a command is a function only where one of those files defines it.
+   */
+  readonly readSourced?: (file: string) => SourcedFunctions | undefined;
+  /** What the files the script sources define, as read through `readSourced` (set by commandWords itself). */
+  readonly sourcedFunctions?: SourcedFunctions;
+  /** The functions the shell it runs in has where that is known (its sourcer's), with `inheritsFunctions` unset. */
+  readonly inheritedFunctions?: readonly string[];
   readonly workingDirectory: string;
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
@@ -212,7 +222,22 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
  * comes back unresolved; "$HOME/…", "~/…", "$PWD/…", "$(pwd)/…" and "$(git rev-parse --show-toplevel)/…" are known.
  * With `script`, the text is a whole script (scriptWords).
  */
-export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', script?: ScriptContext): CommandWord[] {
+export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', script?: ScriptContext, defined?: DefinedCommands): CommandWord[] {
+  const operands: SourcedOperands = { files: [], met: 0, opaque: false };
+  const first = readCommandWords(value, mode, script, operands);
+  // Read again where what the sourced files define is known: a command named otherwise is then what it is named.
+  const sourced = script?.readSourced === undefined || script.sourcedFunctions !== undefined || mode !== 'shell' ? undefined : sourcedFunctionsOf(value, operands, script.readSourced);
+  const { words, commands } = sourced === undefined ? first : readCommandWords(value, mode, { ...script!, sourcedFunctions: sourced }, { files: [], met: 0, opaque: false });
+  if (defined !== undefined && commands !== undefined) defined.commands = commands;
+  return words;
+}
+
+/** Where commandWords tells the functions a script may have (what a file it sources runs with). */
+export interface DefinedCommands {
+  commands?: SourcedFunctions;
+}
+
+function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptContext | undefined, operands: SourcedOperands): { readonly words: CommandWord[]; readonly commands?: SourcedFunctions } {
   const out: CommandWord[] = [];
   const expansions: string[] = [];
   const seen = new Set<string>();
@@ -280,6 +305,26 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
           });
       }
     }
+  };
+  // The file a `.` or `source` names, where it is one zotbox can tell: a path with a "/" (a bare name is looked up on
+  // PATH), relative only before any cd.
+  const noteSourced = (word: string) => {
+    operands.met++;
+    const found: CommandWord[] = [];
+    resolvePart(word, expansions, { shell: true, script: true, runs: true, newShell: inText }, found);
+    const only = found.length === 1 ? found[0] : undefined;
+    const home = script?.environment.HOME;
+    if (
+      only?.kind !== 'path' ||
+      only.tree ||
+      !only.text.includes('/') ||
+      (only.anchor === 'home' && home === undefined) ||
+      (moved.length > 0 && only.anchor !== 'home' && !path.isAbsolute(only.text))
+    ) {
+      operands.opaque = true;
+      return;
+    }
+    operands.files.push(only.anchor === 'home' ? path.join(home!, only.text) : path.resolve(script!.workingDirectory, only.text));
   };
   const changeDirectory = (command: readonly string[]) => {
     // `cd -` goes to $OLDPWD: one the script sets, or the one an earlier cd left (already counted: relative words are
@@ -380,6 +425,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
         const scriptFollows = scripts.has(index);
         const runs = runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index));
         parts(word, runs, runners.get(index), index === at && !notes.redirected!.has(command));
+        if (script !== undefined && ['.', 'source'].includes(runners.get(index) ?? '')) noteSourced(word);
         // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words may
         // share this shell too, so they are read both ways (review s95r, s97t).
         const own = ownCommands !== undefined && (ownCommands.names.has(words[at] ?? '') || (ownCommands.any && (index === at || SHELLS.has(runners.get(index) ?? ''))));
@@ -503,7 +549,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       return [key, rest];
     }),
   );
-  return [...unique.values()];
+  return { words: [...unique.values()], ...(ownCommands === undefined ? {} : { commands: ownCommands }) };
 }
 
 /** What a script sets its variables to: each assignment's value words (expansions as placeholders into `expansions`). */
@@ -524,17 +570,17 @@ interface Assignments {
  * text with eval or trap (whose functions are not read here), and where it may have been handed functions (by the
  * script that runs it, or through the user's environment: `BASH_FUNC_…`, `BASH_ENV`) (reviews s97t, s99v).
  */
-function definedCommands(text: string, script: ScriptContext): { readonly names: ReadonlySet<string>; readonly any: boolean } {
-  const names = new Set<string>();
-  for (const match of text.matchAll(/(?:^|[\s;&|({])(?:function\s+([^\s(){}<>;&|]+)|([^\s(){}<>;&|=$`'"]+)\s*\(\s*\))/gmu)) names.add(match[1] ?? match[2]!);
-  const joined = text.replace(/["'\\]/gu, '');
+function definedCommands(text: string, script: ScriptContext): SourcedFunctions {
+  // What the files it sources define, where the caller read them all (shell-sourced-functions.ts).
+  const sourced = script.sourcedFunctions;
   const any =
     mayAlias(text) ||
     // A file sourced, or text this shell reads (eval's, trap's): functions zotbox does not read may be defined there.
-    /(?:^|[\s;&|({])(?:(?:builtin|command)\s+)?(?:source|\.|eval|trap)\s/mu.test(joined) ||
+    (sourced === undefined ? sourceCommands(text) > 0 : sourced.any) ||
+    readsText(text) ||
     script.inheritsFunctions === true ||
     Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_') || key === 'BASH_ENV');
-  return { names, any };
+  return { names: new Set([...functionNames(text), ...(sourced?.names ?? []), ...(script.inheritedFunctions ?? [])]), any };
 }
 
 function assignmentsOf(text: string): Assignments {
@@ -774,6 +820,6 @@ export function shebangProgramOf(text: string): string | undefined {
 }
 
 /** The words of a whole script a tool runs (a hook, a script a hook names), read where it runs. */
-export function scriptWords(text: string, script: ScriptContext): CommandWord[] {
-  return commandWords(text, 'shell', script);
+export function scriptWords(text: string, script: ScriptContext, defined?: DefinedCommands): CommandWord[] {
+  return commandWords(text, 'shell', script, defined);
 }

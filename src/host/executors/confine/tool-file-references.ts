@@ -46,7 +46,8 @@ import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
 import { moduleEntriesLocation, withModuleEntries } from './python-installed-names.js';
 import { pathImportResolver } from './python-path-imports.js';
-import { scriptWords, shebangProgramOf } from './shell-command-words.js';
+import { type DefinedCommands, scriptWords, shebangProgramOf } from './shell-command-words.js';
+import { sourcedFileReader } from './sourced-function-files.js';
 import { lineWords, grammarNames, pathEntries, shellHooks, WORKSPACE_VARIABLES, workingDirectories } from './tool-file-line-words.js';
 import { toolKeyNames } from './tool-key-names.js';
 import { nodeComputedLoads } from './node-computed-loads.js';
@@ -186,7 +187,10 @@ function readScript(
   // only bash has a BASH_SOURCE (script-invocation.ts).
   const shell = scriptShell(text, runAs, file, invocation);
   if (shell.handsOnFunctions === true) unresolved.push(`${file}: it may hand the functions of the script that sources it to a new bash, where their $0 is not that script's`);
-  for (const word of scriptWords(text, { ...shell, workingDirectory: base, environment, isPlainFolder })) {
+  const place = { workingDirectory: base, environment, isPlainFolder };
+  // The functions the script may have: what a file it sources, or one it only names, runs with (script-invocation.ts).
+  const defined: DefinedCommands = {};
+  for (const word of scriptWords(text, { ...shell, ...place, readSourced: sourcedFileReader(shell, place) }, defined)) {
     if (word.kind === 'unresolved') {
       // The first line that spells it (the words of a script carry no line of their own).
       const index = lines.findIndex((line) => line.includes(word.text) || word.text.split(/[\s/]+/u).some((piece) => piece.length > 1 && line.includes(piece)));
@@ -199,7 +203,7 @@ function readScript(
     const runsIn = word.movedTo === undefined ? undefined : word.movedTo.anchor === 'home' ? path.join(home, word.movedTo.text) : word.movedTo.text;
     const shimRun = shim !== undefined && word.runs === true ? { nodeBin: true as const } : {};
     // A script only named (`load lib.sh`, a function that sources its argument) may be sourced: it may share this shell.
-    const onward = word.runs === true ? invocationOf(word, shell) : { sharesShell: true as const };
+    const onward = word.runs === true ? invocationOf(word, shell, defined.commands) : invocationOf({}, shell, defined.commands);
     named.push({
       name,
       as: word.tree ? 'tree' : 'words',
@@ -354,12 +358,14 @@ function shellTextNames(
   // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
   // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
   const own = { scriptDirectory: '.', shell: 'sh' };
-  for (const word of scriptWords(shell, { ...own, workingDirectory: base, environment, isPlainFolder })) {
+  const place = { workingDirectory: base, environment, isPlainFolder };
+  const defined: DefinedCommands = {};
+  for (const word of scriptWords(shell, { ...own, ...place, readSourced: sourcedFileReader(own, place) }, defined)) {
     if (word.kind === 'unresolved') {
       unresolved.push(`${by}: the tool runs it through a shell, and it names ${JSON.stringify(word.text.length > 80 ? `${word.text.slice(0, 77)}...` : word.text)}, which ${word.why}`);
       continue;
     }
-    const invocation = word.runs === true ? invocationOf(word, own) : { sharesShell: true as const };
+    const invocation = word.runs === true ? invocationOf(word, own, defined.commands) : invocationOf({}, own, defined.commands);
     named.push({
       name: word.anchor === 'home' ? path.join(home, word.text) : word.text,
       as: word.tree ? 'tree' : 'words',
