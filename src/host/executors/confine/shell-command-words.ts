@@ -317,7 +317,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
     if (
       only?.kind !== 'path' ||
       only.tree ||
-      !only.text.includes('/') ||
+      (only.anchor === 'plain' && !only.text.includes('/')) ||
       (only.anchor === 'home' && home === undefined) ||
       (moved.length > 0 && only.anchor !== 'home' && !path.isAbsolute(only.text))
     ) {

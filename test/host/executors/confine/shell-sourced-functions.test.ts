@@ -20,6 +20,10 @@ test('every file sourced is named and defines no bash: `bash x.sh` is a new shel
   t.deepEqual(readingsOfX('. ./lib.sh\nbash x.sh\n', {}), ['new']);
   t.deepEqual(readingsOfX('[ -f "$HOME/.config/x.sh" ] && . "$HOME/.config/x.sh"\nbash x.sh\n', {}), ['new']);
   t.deepEqual(readingsOfX('source /etc/profile.d/a.sh\nbash x.sh\n', {}), ['new']);
+  // The home directory and the directory the script runs in, spelled out.
+  t.deepEqual(readingsOfX('. ~/init.sh\nbash x.sh\n', {}), ['new']);
+  t.deepEqual(readingsOfX('. ~/init.sh\nbash x.sh\n', { '/home/u/init.sh': BASH_FUNCTION }), ['new', 'shared']);
+  t.deepEqual(readingsOfX('. "$PWD/lib.sh"\nbash x.sh\n', { '/ws/lib.sh': BASH_FUNCTION }), ['new', 'shared']);
   // A variable spelled out to one file.
   t.deepEqual(readingsOfX('i="${XDG_CONFIG_HOME:-$HOME/.config}/husky/init.sh"\n[ -f "$i" ] && . "$i"\nbash x.sh\n', {}), ['new']);
 });
