@@ -123,3 +123,9 @@ test('husky 9, a chain of two sourced files that define no function: the hook re
   const { ws, home } = huskyProject(t, BASH_COUNTING_HOOK, { '.config/husky/init.sh': '. "$HOME/.config/husky/path.sh"\n', '.config/husky/path.sh': 'PATH="$HOME/bin:$PATH"\n' });
   t.deepEqual(unresolvedOf(ws, home), []);
 });
+
+test('husky 9, an init.sh larger than zotbox reads: it may define any function, the hook refuses', (t) => {
+  // Over 1 MiB of comment, then sh(): zotbox reads no part of it.
+  const { ws, home } = huskyProject(t, BASH_COUNTING_HOOK, { '.config/husky/init.sh': `${'# padding\n'.repeat(110_000)}sh() { shift; . "$@"; }\n` });
+  t.true(unresolvedOf(ws, home).length > 0, 'an oversized sourced file was taken as defining nothing');
+});
