@@ -7,10 +7,9 @@
 import { createRequire } from 'node:module';
 import test from 'ava';
 import { nodeComputedLoads } from '../../src/host/executors/confine/node-computed-loads.js';
+import { TS_RULES_RUNNER_HEAD } from '../fixtures/node-rules-hook.js';
 
-const TS_HEAD =
-  'const fs = require("node:fs");\nconst path = require("node:path");\nconst names = fs.readdirSync(path.join(__dirname, "rules")).filter((n: string) => n.endsWith(".js"));\nconst k = "constr" + "uctor";\n' +
-  'function run(f: any) {\n  for (const name of names) f(fs.readFileSync(path.join(__dirname, "rules", name), "utf8"))();\n}\nlet x: any = 1;\n';
+const TS_HEAD = `${TS_RULES_RUNNER_HEAD}let x: any = 1;\n`;
 
 // [title, the TypeScript program tools/check.ts after TS_HEAD]
 const TS_CASES: readonly (readonly [string, string])[] = [

@@ -9,11 +9,9 @@
 // 20. One CONFINED call (`sh one.sh`, real bubblewrap) rewrites tools/rules/a.js; the SAFE outcome is asserted by
 // hand: the user's `git commit` never runs the agent's code.
 import test from 'ava';
-import { rulesHookRan } from '../fixtures/node-rules-hook.js';
+import { RULES_RUNNER_HEAD, rulesHookRan } from '../fixtures/node-rules-hook.js';
 
-const HEAD =
-  'const fs = require("node:fs");\nconst path = require("node:path");\nconst names = fs.readdirSync(path.join(__dirname, "rules")).filter((n) => n.endsWith(".js"));\nconst k = "constr" + "uctor";\n' +
-  'function run(f) {\n  for (const name of names) f(fs.readFileSync(path.join(__dirname, "rules", name), "utf8"))();\n}\n';
+const HEAD = RULES_RUNNER_HEAD;
 
 // [title, the program tools/check.js after HEAD]
 const CASES: readonly (readonly [string, string])[] = [

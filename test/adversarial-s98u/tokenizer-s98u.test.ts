@@ -6,15 +6,11 @@
 // agent's code. TypeScript cases are read by the unit reader (no TypeScript runner is installed here): the SAFE
 // outcome is that nodeComputedLoads refuses, where TypeScript's own compiler keeps the hidden call as code.
 import { createRequire } from 'node:module';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { nodeComputedLoads } from '../../src/host/executors/confine/node-computed-loads.js';
-import { project } from '../adversarial-s36i/harness.js';
-import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
-import { rulesHookRan } from '../fixtures/node-rules-hook.js';
+import { ESM_RULES_RUNNER_HEAD, esmRulesHookRan, RULES_RUNNER_HEAD, rulesHookRan, TS_RULES_RUNNER_HEAD } from '../fixtures/node-rules-hook.js';
 
-const HEAD =
-  'const fs = require("node:fs");\nconst path = require("node:path");\nconst names = fs.readdirSync(path.join(__dirname, "rules")).filter((n) => n.endsWith(".js"));\nconst k = "constr" + "uctor";\n' +
-  'function run(f) {\n  for (const name of names) f(fs.readFileSync(path.join(__dirname, "rules", name), "utf8"))();\n}\n';
+const HEAD = RULES_RUNNER_HEAD;
 
 // [title, the CommonJS program tools/check.js after HEAD]
 const CASES: readonly (readonly [string, string])[] = [
@@ -34,22 +30,7 @@ for (const [title, main] of CASES)
   });
 
 // An ES module: an import declaration ends at its module name (a string); a `/` on the next line starts a regex by ASI.
-const ESM_HEAD =
-  'import fs from "node:fs";\nimport path from "node:path";\nconst dir = path.join(import.meta.dirname, "rules");\nconst names = fs.readdirSync(dir).filter((n) => n.endsWith(".js"));\nconst k = "constr" + "uctor";\n' +
-  'function run(f) {\n  for (const name of names) f(fs.readFileSync(path.join(dir, name), "utf8"))();\n}\n';
-/** The agent's module for an ES module host: no require there, node 20's process.getBuiltinModule instead. */
-const ESM_AGENT = 'process.getBuiltinModule("node:fs").writeFileSync("PWNED", "");';
-async function esmHookRan(t: ExecutionContext, program: string): Promise<boolean> {
-  const ws = project(t, {
-    'src.txt': '1\n',
-    'src/keep.txt': '1\n',
-    'one.sh': `printf '%s\\n' '${ESM_AGENT}' > tools/rules/a.js\n`,
-    'tools/check.mjs': program,
-    'tools/rules/a.js': '\n',
-    '.git/hooks/pre-commit': '#!/bin/sh\nexec node tools/check.mjs\n',
-  });
-  return agentThenUserCommit(t, ws);
-}
+const ESM_HEAD = ESM_RULES_RUNNER_HEAD;
 const ESM_CASES: readonly (readonly [string, string])[] = [
   ['import "m", then a regex on the next line', 'import "node:os"\n/\'/.test(k) || run([].map[k]); //\'\n'],
   ['import x from "m", then a regex on the next line', 'import os from "node:os"\n/\'/.test(k) || run([].map[k]); //\'\n'],
@@ -57,14 +38,12 @@ const ESM_CASES: readonly (readonly [string, string])[] = [
 ];
 for (const [title, main] of ESM_CASES)
   test(`hook runs node tools/check.mjs; ${title}; one call rewrites what it runs: git runs the user's code only`, async (t) => {
-    t.false(await esmHookRan(t, ESM_HEAD + main), "the user's git commit ran the agent's code");
+    t.false(await esmRulesHookRan(t, ESM_HEAD + main), "the user's git commit ran the agent's code");
   });
 
 // TypeScript (tsx, ts-node, type stripping): a declaration whose type ends the statement; a `/` on the next line starts
 // a regex by ASI (TypeScript's parser rescans it), the tokens read the type's last word or `]` as an operand.
-const TS_HEAD =
-  'const fs = require("node:fs");\nconst path = require("node:path");\nconst names = fs.readdirSync(path.join(__dirname, "rules")).filter((n: string) => n.endsWith(".js"));\nconst k = "constr" + "uctor";\n' +
-  'function run(f: any) {\n  for (const name of names) f(fs.readFileSync(path.join(__dirname, "rules", name), "utf8"))();\n}\n';
+const TS_HEAD = TS_RULES_RUNNER_HEAD;
 const TS_CASES: readonly (readonly [string, string])[] = [
   ['let x: string[], then a regex with a backtick', 'let seen: string[]\n/`/.test(k) || run([].map[k]);\n// `\n'],
   ['let x: number, then a regex with a quote', "let count: number\n/'/.test(k) || run([].map[k]); //'\n"],
