@@ -93,22 +93,34 @@ test('husky 9, an init.sh that exports a function or may alias a word: the hook 
   }
 });
 
-test("a hook's own function named like a shell reaches the file it sources: `sh count.sh` there shares the hook's shell", (t) => {
+/** The user's hook at .githooks/pre-commit sources scripts/lib.sh, which runs `sh scripts/count.sh` (BASH_COUNTING_HOOK). */
+function sourcingHookUnresolved(t: Parameters<typeof tempDir>[0], hook: string): readonly string[] {
   const top = realpathSync(tempDir(t, 'zb-sourcer-fn-'));
-  const files: Record<string, string> = {
-    '.githooks/pre-commit': '#!/bin/sh\nsh() { . "$@"; }\n. "$(dirname "$0")/../scripts/lib.sh"\n',
-    'scripts/lib.sh': 'sh scripts/count.sh\n',
-    'scripts/count.sh': BASH_COUNTING_HOOK,
-  };
+  const files: Record<string, string> = { '.githooks/pre-commit': hook, 'scripts/lib.sh': 'sh scripts/count.sh\n', 'scripts/count.sh': BASH_COUNTING_HOOK, 'scripts/other.sh': 'true\n' };
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(top, name)), { recursive: true });
     writeFileSync(path.join(top, name), content);
   }
-  const unresolved = toolFileReferences([], [top], { environment: { HOME: path.join(top, 'home') }, hookDirectories: [{ directory: path.join(top, '.githooks'), top }] }).unresolved;
-  t.true(
-    unresolved.some((line) => line.includes('count.sh') && line.includes('n > 0')),
-    `count.sh read as a shell of its own: ${JSON.stringify(unresolved)}`,
-  );
+  return toolFileReferences([], [top], { environment: { HOME: path.join(top, 'home') }, hookDirectories: [{ directory: path.join(top, '.githooks'), top }] }).unresolved;
+}
+const countShared = (unresolved: readonly string[]) => unresolved.some((line) => line.includes('count.sh') && line.includes('n > 0'));
+
+test('a hook that sources a file and defines no function: `sh count.sh` in that file is a shell of its own', (t) => {
+  t.deepEqual(sourcingHookUnresolved(t, '#!/bin/sh\n. ./scripts/lib.sh\n'), []);
+});
+
+test("a hook's own function named like a shell reaches the file it sources: `sh count.sh` there is read as that function's", (t) => {
+  // The function sources a fixed file, so the hook's functions are all known ({sh}); lib.sh's `sh` is that function
+  // and its operand is read as sharing the shell, as a command named like the script's own function is.
+  const unresolved = sourcingHookUnresolved(t, '#!/bin/sh\nsh() { . ./scripts/other.sh; }\n. ./scripts/lib.sh\n');
+  t.true(countShared(unresolved), `count.sh read as a shell of its own: ${JSON.stringify(unresolved)}`);
+});
+
+test('a hook that may have any function (it reads trap text, or sources its argument): what it sources may run any, `sh count.sh` there shares', (t) => {
+  for (const hook of ["#!/bin/sh\ntrap 'echo done' EXIT\n. ./scripts/lib.sh\n", '#!/bin/sh\nsh() { . "$@"; }\n. ./scripts/lib.sh\n']) {
+    const unresolved = sourcingHookUnresolved(t, hook);
+    t.true(countShared(unresolved), `${hook}: count.sh read as a shell of its own: ${JSON.stringify(unresolved)}`);
+  }
 });
 
 test('husky 9, a chain of sourced files longer than zotbox reads: the last may define any function, the hook refuses', (t) => {
