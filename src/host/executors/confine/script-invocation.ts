@@ -36,6 +36,10 @@ export interface ScriptInvocation {
    * (shell-sourced-functions.ts); without it, a command it runs may be any function.
    */
   readonly sourcerCommands?: { readonly names: readonly string[] };
+  /** Sourced after a command that may write files ran (or at a time zotbox cannot tell): see ScriptContext. */
+  readonly afterWrites?: true;
+  /** Sourced by a shell that may have changed directory: see ScriptContext. */
+  readonly directoryUnknown?: true;
 }
 
 /** The shells a script a shell is named to run is read by (interpreter-operands.ts SCRIPT_SHELLS). */
@@ -78,7 +82,7 @@ const REASSIGNS_ZERO = /(?:^|[\s;&|({])(?:BASH_ARGV0|0)\+?=/mu;
 /** What a script's context takes from how it is run; `opaque`: its $0 and BASH_SOURCE are not told (OPAQUE above). */
 export type ScriptShell = Pick<
   ScriptContext,
-  'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced' | 'inheritsFunctions' | 'inheritedFunctions'
+  'scriptFile' | 'scriptDirectory' | 'sourceFile' | 'scriptRealFile' | 'sourceRealFile' | 'shell' | 'sourced' | 'inheritsFunctions' | 'inheritedFunctions' | 'afterWrites' | 'directoryUnknown'
 > & {
   readonly opaque?: true;
   readonly newBash?: true;
@@ -126,10 +130,13 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
       : known !== undefined && known.names.length > 0
         ? { inheritedFunctions: known.names }
         : {};
-  if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer, ...inherits };
+  // When what it sources is sourced, as the shell it runs in left things (shell-sourced-functions.ts).
+  const when = { ...(invocation.afterWrites === true ? { afterWrites: true as const } : {}), ...(invocation.directoryUnknown === true ? { directoryUnknown: true as const } : {}) };
+  if (opaque) return { shell, opaque: true, ...handsOn, ...inSourcer, ...inherits, ...when };
   return {
     ...inSourcer,
     ...inherits,
+    ...when,
     ...(scriptFile === undefined ? {} : { scriptFile, scriptDirectory: path.dirname(scriptFile) }),
     ...(scriptRealFile === undefined ? {} : { scriptRealFile }),
     ...(shell === 'bash' ? { sourceFile: runAs, sourceRealFile: realFile } : {}),
@@ -148,7 +155,7 @@ export function scriptShell(text: string, runAs: string, realFile: string, invoc
  * zotbox does not tell; so is one a shell zotbox does not model sources.
  */
 export function invocationOf(
-  word: { readonly runner?: string; readonly inShellText?: true; readonly newProcess?: true },
+  word: { readonly runner?: string; readonly inShellText?: true; readonly newProcess?: true; readonly afterWrites?: true },
   shell: ScriptShell,
   commands?: SourcedFunctions,
 ): ScriptInvocation | undefined {
@@ -156,6 +163,7 @@ export function invocationOf(
   // The functions of the shell a sourced file runs in, where the reading told them all (in shell text a new shell
   // reads, that shell's: not told).
   const sourcer = commands === undefined || commands.any || word.inShellText === true ? {} : { sourcerCommands: { names: [...commands.names].sort() } };
+  const moved = commands === undefined || commands.changesDirectory === true ? { directoryUnknown: true as const } : {};
   if (runner === '.' || runner === 'source') {
     const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
     const sourced = keeps ? { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) } : {};
@@ -167,12 +175,15 @@ export function invocationOf(
       ...(shell.newBash === true ? { newBash: true as const } : {}),
       ...(shell.functions === true ? { sourcerFunctions: true as const } : {}),
       ...sourcer,
+      ...(word.afterWrites === true ? { afterWrites: true as const } : {}),
+      ...moved,
     };
   }
   // Another shell named to run it (`sh x.sh`, `zsh x.sh`); any other interpreter reads no shell script.
   const handsOn = shell.newBash === true || shell.opaque === true ? { inheritsFunctions: true as const } : {};
   if (runner !== undefined && SHELLS.has(runner)) return { shell: runner, ...handsOn };
-  if (runner === undefined && word.newProcess !== true) return { sharesShell: true, ...sourcer };
+  // When it is sourced zotbox cannot tell: after anything.
+  if (runner === undefined && word.newProcess !== true) return { sharesShell: true, ...sourcer, afterWrites: true, ...moved };
   // Run by its own name: its #! line decides; a shell there may be handed this script's functions.
   return 'inheritsFunctions' in handsOn ? handsOn : undefined;
 }

@@ -13,7 +13,20 @@ import { namesRun, programsOnUserPath } from './user-path-programs.js';
 import { ASSIGNMENT, commandReading, SHELLS, commandStrings, DECLARERS, listWords, pipelineFrom, programOf, stdinLanguage, stdinReader, variablesRun } from './shell-command-reading.js';
 import { evaluatedUses } from './shell-evaluated-values.js';
 import { mayAlias } from './shell-top-level-lines.js';
-import { functionNames, readsText, type SourcedFunctions, type SourcedOperands, sourceCommands, sourcedFunctionsOf } from './shell-sourced-functions.js';
+import {
+  ANY_FUNCTIONS,
+  functionNames,
+  handlesEveryName,
+  readsText,
+  runsOutOfOrder,
+  type SourcedFunctions,
+  type SourcedOperands,
+  type SourcedRead,
+  sourceCommands,
+  sourcedFunctionsOf,
+  TEXT_READERS,
+} from './shell-sourced-functions.js';
+import { mayWriteFiles } from './shell-writing-commands.js';
 import { ansiDecoded, CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -43,6 +56,8 @@ export type CommandWord =
        * x`, a function's argument) may run in this shell (script-invocation.ts).
        */
       readonly newProcess?: true;
+      /** Script mode, a word `.` or `source` reads: a command that may write files ran before it (in the text's order). */
+      readonly afterWrites?: true;
       /** A word taken relative to a directory a `cd` (or `env -C`) moved to: that directory, where what it runs runs. */
       readonly movedTo?: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' };
     }
@@ -83,9 +98,13 @@ export interface ScriptContext {
    * Reads what a file the script sources defines (an absolute path; `undefined`: it cannot be read). Where given and
    * every `.` and `source` names a file, a command is a function only where one of those files defines it.
    */
-  readonly readSourced?: (file: string) => SourcedFunctions | undefined;
+  readonly readSourced?: SourcedRead;
   /** What the files the script sources define, as read through `readSourced` (set by commandWords itself). */
   readonly sourcedFunctions?: SourcedFunctions;
+  /** It is sourced after a command that may write files ran: a file it sources that is not there may be by then. */
+  readonly afterWrites?: true;
+  /** The shell it runs in may have changed directory: a file it sources relative to where the shell is is unknown. */
+  readonly directoryUnknown?: true;
   /** The functions the shell it runs in has where that is known (its sourcer's), with `inheritsFunctions` unset. */
   readonly inheritedFunctions?: readonly string[];
   readonly workingDirectory: string;
@@ -223,13 +242,27 @@ function resolvePart(part: string, expansions: readonly string[], reading: Readi
  * With `script`, the text is a whole script (scriptWords).
  */
 export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', script?: ScriptContext, defined?: DefinedCommands): CommandWord[] {
-  const operands: SourcedOperands = { files: [], met: 0, opaque: false };
+  const operands = noOperands(script?.afterWrites === true);
   const first = readCommandWords(value, mode, script, operands);
-  // Read again where what the sourced files define is known: a command named otherwise is then what it is named.
-  const sourced = script?.readSourced === undefined || script.sourcedFunctions !== undefined || mode !== 'shell' ? undefined : sourcedFunctionsOf(value, operands, script.readSourced);
-  const { words, commands } = sourced === undefined ? first : readCommandWords(value, mode, { ...script!, sourcedFunctions: sourced }, { files: [], met: 0, opaque: false });
-  if (defined !== undefined && commands !== undefined) defined.commands = commands;
-  return words;
+  if (script === undefined || mode !== 'shell' || script.sourcedFunctions !== undefined) return told(first, defined);
+  // Read again where what the sourced files define is known (a command named otherwise is then what it is named), or
+  // where the reading met what the text's loose count did not (a `.` or eval glued to a redirection): any.
+  const sourced =
+    operands.readsText || (script.readSourced === undefined && operands.met > 0)
+      ? ANY_FUNCTIONS
+      : script.readSourced === undefined
+        ? undefined
+        : sourcedFunctionsOf(value, operands, script.readSourced, runsOutOfOrder(value));
+  if (sourced === undefined || (sourced.any && first.commands?.any === true)) return told(first, defined);
+  return told(readCommandWords(value, mode, { ...script, sourcedFunctions: sourced }, noOperands(script.afterWrites === true)), defined);
+}
+
+const noOperands = (written: boolean): SourcedOperands => ({ files: [], met: 0, opaque: false, readsText: false, changesDirectory: false, written, writes: written });
+
+/** The words read, the script's functions told to `defined`. */
+function told(reading: { readonly words: CommandWord[]; readonly commands?: SourcedFunctions }, defined: DefinedCommands | undefined): CommandWord[] {
+  if (defined !== undefined && reading.commands !== undefined) defined.commands = reading.commands;
+  return reading.words;
 }
 
 /** Where commandWords tells the functions a script may have (what a file it sources runs with). */
@@ -308,23 +341,25 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   };
   // The file a `.` or `source` names, where it is one zotbox can tell: a path with a "/" (a bare name is looked up on
   // PATH), relative only before any cd.
+  // The file a `.` or `source` names, where it is one zotbox can tell: a path with a "/" (a bare name is looked up on
+  // PATH); one relative to where the shell is (`./x`, `$PWD/x`) is another file after a cd anywhere in the script.
   const noteSourced = (word: string) => {
     operands.met++;
     const found: CommandWord[] = [];
     resolvePart(word, expansions, { shell: true, script: true, runs: true, newShell: inText }, found);
     const only = found.length === 1 ? found[0] : undefined;
     const home = script?.environment.HOME;
-    if (
-      only?.kind !== 'path' ||
-      only.tree ||
-      (only.anchor === 'plain' && !only.text.includes('/')) ||
-      (only.anchor === 'home' && home === undefined) ||
-      (moved.length > 0 && only.anchor !== 'home' && !path.isAbsolute(only.text))
-    ) {
+    if (only?.kind !== 'path' || only.tree || (only.anchor === 'plain' && !only.text.includes('/')) || (only.anchor === 'home' && home === undefined)) {
       operands.opaque = true;
       return;
     }
-    operands.files.push(only.anchor === 'home' ? path.join(home!, only.text) : path.resolve(script!.workingDirectory, only.text));
+    const relative = only.anchor === 'top' || (only.anchor === 'plain' && !path.isAbsolute(only.text));
+    if (relative && script?.directoryUnknown === true) {
+      operands.opaque = true;
+      return;
+    }
+    const file = only.anchor === 'home' ? path.join(home!, only.text) : path.resolve(script!.workingDirectory, only.text);
+    operands.files.push({ file, relative, afterWrites: operands.written });
   };
   const changeDirectory = (command: readonly string[]) => {
     // `cd -` goes to $OLDPWD: one the script sets, or the one an earlier cd left (already counted: relative words are
@@ -336,7 +371,10 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       return moved.length;
     }
     const target = command.slice(1).find((word) => !word.startsWith('-'));
-    if (target === undefined) return moved.push({ text: '', anchor: 'home' });
+    if (target === undefined) {
+      operands.changesDirectory = true;
+      return moved.push({ text: '', anchor: 'home' });
+    }
     const resolved: CommandWord[] = [];
     for (const candidate of cdPathCandidates(target, script === undefined ? undefined : substitute)) {
       if (candidate === undefined) {
@@ -345,6 +383,12 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       }
       resolvePart(candidate, expansions, { shell: true, script: false, runs: false }, resolved);
     }
+    // Anywhere but where the script runs (the top it names, `.`): a file sourced relative to the shell's place is another.
+    const here = (found: CommandWord) =>
+      found.kind === 'path' &&
+      ((found.anchor === 'top' && found.text.replace(/\/+$/u, '') === '') ||
+        (found.anchor === 'plain' && script !== undefined && path.resolve(script.workingDirectory, found.text) === path.resolve(script.workingDirectory)));
+    if (resolved.length === 0 || !resolved.every(here)) operands.changesDirectory = true;
     // An unresolved target is already reported as a word of the command (in a script, where a lone variable is not, here).
     for (const found of resolved) {
       if (found.kind === 'path') moved.push({ text: found.text, anchor: found.anchor });
@@ -380,6 +424,12 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       }
       const words = command.map(unmark);
       const { at, chdir, names, computed, runsAt, runners, scripts, starts } = commandReading(command, script !== undefined, scriptPath?.interpreterWord(words, programOf(command).at));
+      // What may change what a `.` sources: text read as commands, a move, a command that may write files.
+      const program = path.basename(words[at] ?? '');
+      if (TEXT_READERS.has(program)) operands.readsText = true;
+      if (program === 'popd') operands.changesDirectory = true;
+      const writes = script !== undefined && mayWriteFiles(command, at, notes, expansions);
+      if (writes) operands.writes = true;
       // A bare name on the PATH the script set runs that entry's file (a venv's console script).
       const onPath = scriptPath === undefined || BUILTINS.has(words[at] ?? '') ? [] : programsOnScriptPath(words, at, scriptPath.commandPath(words, at));
       scriptPath?.after(words, at);
@@ -424,8 +474,13 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         if (processSubstitutionsIn(word, notes, index, runsAt, depth)) return;
         const scriptFollows = scripts.has(index);
         const runs = runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index));
+        const shown = out.length;
         parts(word, runs, runners.get(index), index === at && !notes.redirected!.has(command));
-        if (script !== undefined && ['.', 'source'].includes(runners.get(index) ?? '')) noteSourced(word);
+        if (script !== undefined && ['.', 'source'].includes(runners.get(index) ?? '')) {
+          // The file's reading is told whether a command that may write files ran before (script-invocation.ts).
+          if (operands.written) for (let k = shown; k < out.length; k++) if (out[k]!.kind === 'path') out[k] = { ...out[k]!, afterWrites: true } as CommandWord;
+          noteSourced(word);
+        }
         // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words may
         // share this shell too, so they are read both ways (review s95r, s97t).
         const own = ownCommands !== undefined && (ownCommands.names.has(words[at] ?? '') || (ownCommands.any && (index === at || SHELLS.has(runners.get(index) ?? ''))));
@@ -436,6 +491,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       for (const name of names) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree);
       for (const name of onPath) parts(name.tree ? `${name.text}/\uF001` : name.text, name.tree || name.runs);
       if (['cd', 'pushd'].includes(unmark(command[at] ?? ''))) changeDirectory(command.slice(at));
+      if (writes) operands.written = true;
     }
     // A here-document's (or here-string's) body is the text its command reads, or a command it pipes into: shell
     // text for a shell, a program for an interpreter (what it imports or requires runs), data for anything else; an
@@ -538,7 +594,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       if (/^(\$\(|`)/u.test(expansion)) read(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
       else for (const inner of commandSubstitutions(expansion)) read(inner, 1, textExpansions.has(i));
     }
-  const keyOf = (word: CommandWord) => JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? ''] : [word.text]);
+  const keyOf = (word: CommandWord) => JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? '', word.afterWrites ?? false] : [word.text]);
   // A word run both as a command's program and otherwise (`x.sh; cat x.sh | sh`) may share the shell: it is not only a new process.
   const shared = new Set(out.filter((word) => word.kind === 'path' && word.runs === true && word.newProcess !== true).map(keyOf));
   const unique = new Map(
@@ -549,7 +605,8 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       return [key, rest];
     }),
   );
-  return { words: [...unique.values()], ...(ownCommands === undefined ? {} : { commands: ownCommands }) };
+  const commands = ownCommands === undefined ? {} : { commands: { ...ownCommands, changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory } };
+  return { words: [...unique.values()], ...commands };
 }
 
 /** What a script sets its variables to: each assignment's value words (expansions as placeholders into `expansions`). */
@@ -573,14 +630,17 @@ interface Assignments {
 function definedCommands(text: string, script: ScriptContext): SourcedFunctions {
   // What the files it sources define, where the caller read them all (shell-sourced-functions.ts).
   const sourced = script.sourcedFunctions;
+  const names = new Set([...functionNames(text), ...(sourced?.names ?? []), ...(script.inheritedFunctions ?? [])]);
   const any =
     mayAlias(text) ||
+    // command_not_found_handle runs for every name bash does not find.
+    handlesEveryName(names) ||
     // A file sourced, or text this shell reads (eval's, trap's): functions zotbox does not read may be defined there.
     (sourced === undefined ? sourceCommands(text) > 0 : sourced.any) ||
     readsText(text) ||
     script.inheritsFunctions === true ||
     Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_') || key === 'BASH_ENV');
-  return { names: new Set([...functionNames(text), ...(sourced?.names ?? []), ...(script.inheritedFunctions ?? [])]), any };
+  return { names, any, changesDirectory: sourced?.changesDirectory === true };
 }
 
 function assignmentsOf(text: string): Assignments {

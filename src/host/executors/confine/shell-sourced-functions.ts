@@ -5,30 +5,65 @@
 // init.sh that defines no `sh` leaves the hook a shell of its own. Pure: the caller reads the files.
 import { ansiDecoded } from './shell-lexer.js';
 
-/** The functions a file defines, and whether it may define others it does not spell out (`any`). */
+/** The functions a file defines, whether it may define others it does not spell out (`any`), whether it may cd. */
 export interface SourcedFunctions {
   readonly names: ReadonlySet<string>;
   readonly any: boolean;
+  /** It may change the directory of the shell that sources it (a relative `.` after it is then unknown). */
+  readonly changesDirectory?: boolean;
 }
 
-/** What a reading met of the script's `.` and `source` commands. */
+/** A file a `.` or `source` names. */
+export interface SourcedFile {
+  /** Absolute. */
+  readonly file: string;
+  /** Written relative to where the shell is (`./lib.sh`, `$PWD/lib.sh`): a cd anywhere makes it another file. */
+  readonly relative: boolean;
+  /** A command that may write files ran before it, in the text's order: a file not there may be there by then. */
+  readonly afterWrites: boolean;
+}
+
+/** What a reading met of the script's `.` and `source` commands, and of what may change what they source. */
 export interface SourcedOperands {
-  /** The files named, as absolute paths. */
-  readonly files: string[];
+  readonly files: SourcedFile[];
   /** How many `.` and `source` commands the reading met. */
   met: number;
   /** One named no single file zotbox can tell (a variable it cannot spell out, a pattern, a name looked up on PATH). */
   opaque: boolean;
+  /** A command that reads text as this shell's commands (eval, trap, alias, mapfile -C…) or loads builtins. */
+  readsText: boolean;
+  /** A cd (pushd, popd, env -C) to elsewhere than where the script runs. */
+  changesDirectory: boolean;
+  /** In the text's order so far: a command that may write files ran. */
+  written: boolean;
+  /** Anywhere: a command that may write files. */
+  writes: boolean;
 }
 
-/** What a file defines nothing in: a file that is not there. */
-export const NO_FUNCTIONS: SourcedFunctions = { names: new Set(), any: false };
+/** A file's reading: `absent` where nothing is there; undefined where it cannot be read. */
+export type SourcedRead = (file: string, how: { readonly afterWrites: boolean; readonly directoryUnknown: boolean }) => SourcedFunctions | 'absent' | undefined;
 
-const DEFINITION = /(?:^|[\s;&|({])(?:function\s+([^\s(){}<>;&|]+)|([^\s(){}<>;&|=$`'"]+)\s*\(\s*\))/gmu;
+/** What may define any function. */
+export const ANY_FUNCTIONS: SourcedFunctions = { names: new Set(), any: true, changesDirectory: true };
+
+/** Before a command word: a line's start, a separator, a group, a case pattern's `)`, a command substitution. */
+const BEFORE = String.raw`(?:^|[\s;&|(){}\x60])`;
+/** After one: a blank, a separator or a redirection (`.>/dev/null f`). */
+const AFTER = String.raw`(?=[\s;&|()<>]|$)`;
+const DEFINITION = new RegExp(`${BEFORE}(?:function\\s+([^\\s(){}<>;&|]+)|([^\\s(){}<>;&|=$\`'"]+)\\s*\\(\\s*\\))`, 'gmu');
 /** A `.` or `source` command, on the text as the shell joins its words (quotes and backslashes gone). */
-const SOURCES = /(?:^|[\s;&|({`])(?:(?:builtin|command)\s+)?(?:source|\.)\s/gmu;
-/** Text this shell reads as commands (eval's, trap's): it may define functions zotbox does not read. */
-const READS_TEXT = /(?:^|[\s;&|({`])(?:(?:builtin|command)\s+)?(?:eval|trap)\s/mu;
+const SOURCES = new RegExp(`${BEFORE}(?:(?:builtin|command)\\s+)?(?:source|\\.)${AFTER}`, 'gmu');
+/**
+ * Text this shell reads as commands (eval's, trap's, an alias's, mapfile's and readarray's callback, fc's history,
+ * bind -x's and complete -C's commands) or builtins it loads (enable): functions zotbox does not read may be defined.
+ */
+const READS_TEXT = new RegExp(`${BEFORE}(?:(?:builtin|command)\\s+)?(?:eval|trap|alias|mapfile|readarray|fc|bind|complete|compgen|enable)${AFTER}`, 'mu');
+/** The commands READS_TEXT names, as the reading meets them. */
+export const TEXT_READERS = new Set(['eval', 'trap', 'alias', 'mapfile', 'readarray', 'fc', 'bind', 'complete', 'compgen', 'enable']);
+/** A function bash runs where no command of the name is found: every command name may run it. */
+const EVERY_NAME = new Set(['command_not_found_handle']);
+/** A loop: what it sources may run after what a later line writes. */
+const LOOP = new RegExp(`${BEFORE}(?:for|while|until|select)${AFTER}`, 'mu');
 /**
  * What hands functions or startup files to a shell the script starts (`export -f`, `declare -fx`, allexport,
  * BASH_FUNC_…, BASH_ENV, ENV): read loosely, in any spelling.
@@ -47,14 +82,24 @@ export function functionNames(text: string): Set<string> {
   return names;
 }
 
+/** Whether one of `names` is run for every command name bash does not find (command_not_found_handle). */
+export function handlesEveryName(names: ReadonlySet<string>): boolean {
+  return [...names].some((name) => EVERY_NAME.has(name));
+}
+
 /** How many `.` and `source` commands `text` may hold (loosely: one in a comment or a string counts too). */
 export function sourceCommands(text: string): number {
   return [...joined(text).matchAll(SOURCES)].length;
 }
 
-/** Whether `text` reads text as commands of this shell (eval, trap). */
+/** Whether `text` reads text as commands of this shell (READS_TEXT). */
 export function readsText(text: string): boolean {
   return READS_TEXT.test(joined(text));
+}
+
+/** Whether `text` runs commands in another order than it writes them: a loop, or a function's body. */
+export function runsOutOfOrder(text: string): boolean {
+  return LOOP.test(joined(text)) || functionNames(text).size > 0;
 }
 
 /** Whether `text` may hand functions or a startup file to a shell it starts (HANDS_ON). */
@@ -63,18 +108,29 @@ export function handsOnFunctions(text: string): boolean {
 }
 
 /**
- * What the files a script sources define, where it is known: every `.` and `source` the text may hold was met and
- * named a file, and `read` could read each (`undefined` from it: it cannot be read, so it may define anything). Undefined
- * where the text sources nothing, or where what it sources may define any function.
+ * What the files a script sources define: undefined where it sources nothing; ANY_FUNCTIONS where a `.` names no file
+ * zotbox can tell, one the text may hold was not met, a relative one may be read from another directory, or a file
+ * may define any (it cannot be read, it may, or it is not there yet but a command before it may write it).
  */
-export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read: (file: string) => SourcedFunctions | undefined): SourcedFunctions | undefined {
+export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read: SourcedRead, outOfOrder: boolean): SourcedFunctions | undefined {
   const commands = sourceCommands(text);
-  if (commands === 0 || operands.opaque || operands.met < commands) return undefined;
+  if (commands === 0 && operands.met === 0) return undefined;
+  if (operands.opaque || operands.met < commands) return ANY_FUNCTIONS;
+  const relative = operands.files.some((each) => each.relative);
+  if (relative && operands.changesDirectory) return ANY_FUNCTIONS;
   const names = new Set<string>();
-  for (const file of new Set(operands.files)) {
-    const defined = read(file);
-    if (defined === undefined || defined.any) return undefined;
+  let changesDirectory = operands.changesDirectory;
+  for (const { file, afterWrites: written } of operands.files) {
+    // Out of order, a `.` may run after any write the text holds.
+    const afterWrites = written || (outOfOrder && operands.writes);
+    const defined = read(file, { afterWrites, directoryUnknown: operands.changesDirectory });
+    if (defined === 'absent') {
+      if (afterWrites) return ANY_FUNCTIONS;
+      continue;
+    }
+    if (defined === undefined || defined.any || (defined.changesDirectory === true && relative)) return ANY_FUNCTIONS;
+    changesDirectory ||= defined.changesDirectory === true;
     for (const name of defined.names) names.add(name);
   }
-  return { names, any: false };
+  return { names, any: false, changesDirectory };
 }

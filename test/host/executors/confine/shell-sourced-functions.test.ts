@@ -4,16 +4,17 @@
 // expected readings are written out by hand. `readSourced` stands for the files: a map from path to what it defines.
 import test from 'ava';
 import { type CommandWord, scriptWords } from '../../../../src/host/executors/confine/shell-command-words.js';
-import { NO_FUNCTIONS, type SourcedFunctions, sourcedFunctionsOf } from '../../../../src/host/executors/confine/shell-sourced-functions.js';
+import { type SourcedFunctions, type SourcedOperands, sourcedFunctionsOf } from '../../../../src/host/executors/confine/shell-sourced-functions.js';
 
 const context = { scriptDirectory: '/ws/.husky', scriptFile: '/ws/.husky/h', workingDirectory: '/ws', environment: { HOME: '/home/u' }, shell: 'sh' };
 const BASH_FUNCTION: SourcedFunctions = { names: new Set(['bash']), any: false };
+const NO_FUNCTIONS: SourcedFunctions = { names: new Set(), any: false };
 
-/** How x.sh is read: `new` (the runner's own script), `shared` (may share this shell), or both. */
+/** How x.sh is read (from any directory a cd moved to): `new` (the runner's own script), `shared` (may share this shell), or both. */
 function readingsOfX(text: string, files: Readonly<Record<string, SourcedFunctions | undefined>>): string[] {
-  const read = (file: string) => (file in files ? files[file] : NO_FUNCTIONS);
+  const read = (file: string) => (file in files ? files[file] : 'absent');
   const words = scriptWords(text, { ...context, readSourced: read }).filter((word): word is Extract<CommandWord, { kind: 'path' }> => word.kind === 'path' && word.text === 'x.sh');
-  return words.map((word) => (word.runner === 'bash' ? 'new' : 'shared')).sort();
+  return [...new Set(words.map((word) => (word.runner === 'bash' ? 'new' : 'shared')))].sort();
 }
 
 test('every file sourced is named and defines no bash: `bash x.sh` is a new shell only', (t) => {
@@ -61,19 +62,87 @@ test('text the shell reads (eval, trap), an alias, or functions handed in: x.sh 
   t.deepEqual(readingsOfX('. ./lib.sh\nalias bash=.\nbash x.sh\n', {}), ['new', 'shared']);
 });
 
+test('a `.`, an eval or a function the loose count misses but the reading meets counts (review s01x): x.sh is read both ways', (t) => {
+  // Glued to a redirection, after a case pattern's `)`.
+  t.deepEqual(readingsOfX('.>/dev/null ./lib.sh\nbash x.sh\n', {}), ['new', 'shared']);
+  t.deepEqual(readingsOfX('case $- in *). ./lib.sh;; esac\nbash x.sh\n', { '/ws/lib.sh': BASH_FUNCTION }), ['new', 'shared']);
+  t.deepEqual(readingsOfX('eval>/dev/null "$F"\nbash x.sh\n', {}), ['new', 'shared']);
+  t.deepEqual(readingsOfX('case $- in *)bash() { . "$@"; };; esac\nbash x.sh\n', {}), ['new', 'shared']);
+  // mapfile's callback and the other commands that read text or load builtins.
+  for (const line of ['mapfile -C "$F" -c 1 _ <<< x', 'readarray -C f _ < /dev/null', 'fc -s', 'enable -f ./b.so bash', 'command_not_found_handle() { :; }'])
+    t.deepEqual(readingsOfX(`. ./lib.sh\n${line}\nbash x.sh\n`, {}), ['new', 'shared'], line);
+});
+
+test('a relative `.` and a cd anywhere, even after it in the text (a function run later): read both ways; a cd to the top is none', (t) => {
+  t.deepEqual(readingsOfX('load() { . ./fns.sh; }\ncd scripts\nload\nbash x.sh\n', {}), ['new', 'shared']);
+  t.deepEqual(readingsOfX('. ./fns.sh\npushd scripts\nbash x.sh\n', {}), ['new', 'shared']);
+  t.deepEqual(readingsOfX('. ./fns.sh\npopd\nbash x.sh\n', {}), ['new', 'shared']);
+  // A file it sources that changes directory moves the sourcer too.
+  t.deepEqual(readingsOfX('. ./enter.sh\n. ./fns.sh\nbash x.sh\n', { '/ws/enter.sh': { names: new Set(), any: false, changesDirectory: true } }), ['new', 'shared']);
+  // Where the script runs: the top it names, or `./` (`cd .` counts loosely as a `.` command: read both ways).
+  t.deepEqual(readingsOfX('cd "$(git rev-parse --show-toplevel)"\n. ./fns.sh\nbash x.sh\n', {}), ['new']);
+  t.deepEqual(readingsOfX('cd ./\n. ./fns.sh\nbash x.sh\n', {}), ['new']);
+  // An absolute `.` is the same file wherever the shell is.
+  t.deepEqual(readingsOfX('cd scripts\n. /etc/hook-fns.sh\nbash x.sh\n', {}), ['new']);
+});
+
+test('a file not there defines nothing only where no command that may write files ran before its `.` (review s01x)', (t) => {
+  t.deepEqual(readingsOfX('[ -f ./.cache/fns.sh ] && . ./.cache/fns.sh\nbash x.sh\n', {}), ['new']);
+  t.deepEqual(readingsOfX('n=$(basename "$0")\necho "$n"\n. ./.cache/fns.sh\nbash x.sh\n', {}), ['new']);
+  for (const before of ['cp fns.template .cache/fns.sh', 'echo "bash() { :; }" > .cache/fns.sh', 'x=$(cp a b)', 'git show HEAD:fns.sh | tee .cache/fns.sh', '. ./other.sh'])
+    t.deepEqual(readingsOfX(`${before}\n. ./.cache/fns.sh\nbash x.sh\n`, {}), ['new', 'shared'], before);
+  // A redirection to /dev/null writes nothing.
+  t.deepEqual(readingsOfX('[ -n "$CI" ] 2>/dev/null\n. ./.cache/fns.sh\nbash x.sh\n', {}), ['new']);
+  // Out of order (a loop, a function's body): a write anywhere may come first.
+  t.deepEqual(readingsOfX('load() { . ./.cache/fns.sh; }\ncp fns.template .cache/fns.sh\nload\nbash x.sh\n', {}), ['new', 'shared']);
+  t.deepEqual(readingsOfX('for i in 1 2; do . ./.cache/fns.sh; cp t .cache/fns.sh; done\nbash x.sh\n', {}), ['new', 'shared']);
+});
+
 test('sourcedFunctionsOf: known only where every `.` was met and named a file, and every file read defines no unknown', (t) => {
   const none = () => NO_FUNCTIONS;
-  t.is(sourcedFunctionsOf('bash x.sh\n', { files: [], met: 0, opaque: false }, none), undefined, 'nothing sourced: nothing to tell');
-  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', { files: ['/ws/a.sh'], met: 1, opaque: false }, none), { names: new Set(), any: false });
-  t.is(sourcedFunctionsOf('. ./a.sh\n', { files: [], met: 1, opaque: true }, none), undefined);
-  t.is(sourcedFunctionsOf('. ./a.sh\n. ./b.sh\n', { files: ['/ws/a.sh'], met: 1, opaque: false }, none), undefined, 'one `.` not met');
-  t.is(
-    sourcedFunctionsOf('. ./a.sh\n', { files: ['/ws/a.sh'], met: 1, opaque: false }, () => undefined),
-    undefined,
+  const met = (files: readonly string[], more: Partial<SourcedOperands> = {}): SourcedOperands => ({
+    files: files.map((file) => ({ file, relative: false, afterWrites: false })),
+    met: files.length,
+    opaque: false,
+    readsText: false,
+    changesDirectory: false,
+    written: false,
+    writes: false,
+    ...more,
+  });
+  const ANY = { names: new Set(), any: true, changesDirectory: true };
+  t.is(sourcedFunctionsOf('bash x.sh\n', met([]), none, false), undefined, 'nothing sourced: nothing to tell');
+  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), none, false), { names: new Set(), any: false, changesDirectory: false });
+  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh'], { opaque: true }), none, false), ANY);
+  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n. ./b.sh\n', met(['/ws/a.sh']), none, false), ANY, 'one `.` not met');
+  t.deepEqual(
+    sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), () => undefined, false),
+    ANY,
     'a file that cannot be read',
   );
   t.deepEqual(
-    sourcedFunctionsOf('. ./a.sh\n', { files: ['/ws/a.sh'], met: 1, opaque: false }, () => BASH_FUNCTION),
-    { names: new Set(['bash']), any: false },
+    sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), () => BASH_FUNCTION, false),
+    { names: new Set(['bash']), any: false, changesDirectory: false },
+  );
+  // A file not there: nothing, unless a command that may write files ran before (in order, or anywhere out of order).
+  t.deepEqual(
+    sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), () => 'absent', false),
+    { names: new Set(), any: false, changesDirectory: false },
+  );
+  t.deepEqual(
+    sourcedFunctionsOf('cp t a.sh\n. ./a.sh\n', { ...met([]), files: [{ file: '/ws/a.sh', relative: true, afterWrites: true }], met: 1, writes: true }, () => 'absent', false),
+    ANY,
+  );
+  t.deepEqual(
+    sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh'], { writes: true }), () => 'absent', true),
+    ANY,
+    'out of order, after a later write',
+  );
+  // A relative file and a cd anywhere, in the script or in a file it sources.
+  const relative = { ...met([]), files: [{ file: '/ws/a.sh', relative: true, afterWrites: false }], met: 1 };
+  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', { ...relative, changesDirectory: true }, none, false), ANY);
+  t.deepEqual(
+    sourcedFunctionsOf('. ./a.sh\n', relative, () => ({ ...NO_FUNCTIONS, changesDirectory: true }), false),
+    ANY,
   );
 });
