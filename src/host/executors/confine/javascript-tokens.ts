@@ -70,8 +70,13 @@ const SPACE = /\s+/uy;
 /** How deep templates may nest in each other's `${…}` before the reading stops (each level is a call). */
 const MAX_NESTING = 256;
 
+/** How the program is read: `typescript`, by a TypeScript runner (its types may end where JavaScript's operators do). */
+export interface TokenOptions {
+  readonly typescript?: boolean;
+}
+
 /** The tokens of `code` (see the head of this file). */
-export function javascriptTokens(code: string): JavaScriptTokens {
+export function javascriptTokens(code: string, options: TokenOptions = {}): JavaScriptTokens {
   // UTF-16 units, as the indices below count them.
   const out = Array.from({ length: code.length }, (_, index) => code.charAt(index));
   const literals: Literal[] = [];
@@ -79,7 +84,7 @@ export function javascriptTokens(code: string): JavaScriptTokens {
   const blank = (from: number, to: number) => {
     for (let index = from; index < to; index++) if (!LINE_BREAK.test(out[index]!)) out[index] = ' ';
   };
-  const reader: Reader = { code, blank, literals, ambiguous, template: (start) => readTemplate(reader, start), nesting: 0 };
+  const reader: Reader = { code, blank, literals, ambiguous, template: (start) => readTemplate(reader, start), nesting: 0, typescript: options.typescript === true };
   // A #! line is a comment where it opens the file.
   const start = code.startsWith('#!') ? lineEnd(code, 0) : 0;
   blank(0, start);
@@ -95,6 +100,7 @@ interface Reader {
   readonly template: (start: number) => number;
   /** How many templates' `${…}` the reading is in. */
   nesting: number;
+  readonly typescript: boolean;
 }
 
 /** Reads code from `from` to its end, or to the `}` that closes a template's `${` (its index returned). */
@@ -203,7 +209,7 @@ function opensHead(tokens: readonly Token[]): boolean {
 
 /** Reads a `/` (a regex, a division, or an ambiguous place read as a division) and returns the index after it. */
 function readSlash(reader: Reader, state: ReadState, index: number, push: (kind: Token['kind'], text: string) => void): number {
-  const reading = slashReading(state.tokens, state.lineBreak);
+  const reading = slashReading(state.tokens, state.lineBreak, reader.typescript);
   if (reading === 'regex') {
     const { close, end } = regexEnd(reader.code, index);
     reader.blank(index + 1, close);
@@ -217,18 +223,35 @@ function readSlash(reader: Reader, state: ReadState, index: number, push: (kind:
 }
 
 /** How a `/` after these tokens (`lineBreak`: a line break before it) is read: 'regex', 'division', or why the text cannot tell. */
-function slashReading(tokens: readonly Token[], lineBreak: boolean): 'regex' | 'division' | { readonly ambiguous: string } {
+function slashReading(tokens: readonly Token[], lineBreak: boolean, typescript: boolean): 'regex' | 'division' | { readonly ambiguous: string } {
   const [before, last] = [tokens.at(-2), tokens.at(-1)];
   if (last === undefined) return 'regex';
+  const typeEnd = typeEnding(last, before, typescript);
+  if (typeEnd !== undefined) return { ambiguous: typeEnd };
   // After an operand on the same line, `++`, `--` and TypeScript's non-null `!` are postfix: a division follows.
   const postfix = last.postfix !== undefined;
   const operand = endsOperand(last, before);
   // A line that starts with `/` after an operand: where the statement may end there (a declaration with no initializer,
   // a label, an import's module name, a TypeScript type), the language inserts a `;` and a regex follows (review s98u).
-  if (operand === true && lineBreak && !postfix) return { ambiguous: 'a "/" that starts a line after an operand, where a statement may end (a regular expression follows) or the division go on' };
+  // Only `++` and `--` go on past a line's end; a `!` may end TypeScript's `let y!` (review s02y).
+  if (operand === true && lineBreak && !(postfix && last.text !== '!'))
+    return { ambiguous: 'a "/" that starts a line after an operand, where a statement may end (a regular expression follows) or the division go on' };
   if (operand === true) return 'division';
   if (operand === false) return 'regex';
   return { ambiguous: `a "/" after "${postfix ? (before?.text ?? '') + last.text : last.text}", ${operand}` };
+}
+
+/**
+ * Why a `/` after these tokens cannot be told where a TypeScript type may end there and a division follow: any keyword
+ * is a type's name after `as` or `satisfies` (`x as return / 2`), and in TypeScript `?` and `*` may end a type
+ * (JSDoc's `number?`, `*`) where JavaScript reads a conditional or a product (review s02y).
+ */
+function typeEnding(last: Token, before: Token | undefined, typescript: boolean): string | undefined {
+  if (last.kind === 'word' && BEFORE_REGEX.has(last.text) && (before?.text === 'as' || before?.text === 'satisfies') && before.kind === 'word')
+    return `a "/" after "${before.text} ${last.text}", which may be a TypeScript type (a division follows) or a keyword (a regular expression follows)`;
+  if (last.kind === 'punct' && (last.text === '*' || (typescript && last.text === '?')))
+    return `a "/" after "${last.text}", which may end a TypeScript type (a division follows) or be an operator (a regular expression follows)`;
+  return undefined;
 }
 
 /** Whether a token ends an operand (after it a `/` divides), does not (a regex follows), or why the text cannot tell. */

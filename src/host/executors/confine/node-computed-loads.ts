@@ -3,7 +3,7 @@
 // through `./`, `../` or `__dirname`), that folder is what it may load from, whole; a name computed from its start
 // (a variable, `process.cwd()`, a call) may be any file (closed world: unresolved). Pure, no I/O.
 import { argumentAt, type Literal } from './inline-program-runs.js';
-import { javascriptTokens } from './javascript-tokens.js';
+import { javascriptTokens, type TokenOptions } from './javascript-tokens.js';
 
 /** The folders computed loads reach into (relative to the file's own folder) and the loads zotbox cannot place, by line. */
 export interface ComputedLoads {
@@ -59,6 +59,14 @@ const RUNS_COMPUTED = new RegExp(
     String.raw`\bReflect\s*\.\s*(?:get|getOwnPropertyDescriptor|construct|apply)\b|\bObject\s*\.\s*getOwnPropertyDescriptors?\b`,
     // node:module's register (a loader hook for every later import).
     String.raw`\bmodule\s*\.\s*register\s*\(`,
+    // The module object's members but its data and its require (closed world: `module.load(file)`, Module.prototype's
+    // loader, runs a file by the name it is given; so may any member no list names).
+    String.raw`(?<![\w$.])module\s*\.\s*(?!(?:exports|id|filename|path|loaded|paths|require)(?![\w$]))[A-Za-z_$]`,
+    // A CommonJS file's top-level \`arguments\` is node's wrapper's (exports, require, module, __filename, __dirname):
+    // \`arguments[1]\` is require by another name. Any use but its length.
+    String.raw`(?<![\w$.])arguments(?![\w$])(?!\s*\.\s*length\b)`,
+    // A \`with\` statement makes a bare name a member of any object (\`with (f) constructor(code)\`).
+    String.raw`(?<![\w$.])with\s*\(`,
   ].join('|'),
   'gu',
 );
@@ -77,10 +85,10 @@ function ownParts(code: string): { readonly parts: RegExp; readonly folder: RegE
 }
 const LITERAL = '\u0001';
 
-/** The computed loads of `code` (JavaScript, its escapes spelled out), read on its tokens (javascript-tokens.ts). */
-export function nodeComputedLoads(code: string): ComputedLoads {
+/** The computed loads of `code` (JavaScript, its escapes spelled out; TypeScript where a runner reads it so), read on its tokens (javascript-tokens.ts). */
+export function nodeComputedLoads(code: string, options: TokenOptions = {}): ComputedLoads {
   // Comments, strings, regexes and template text blanked: a word there is no call, and a call is found past a comment.
-  const tokens = javascriptTokens(code);
+  const tokens = javascriptTokens(code, options);
   const literals = tokens.literals;
   // Optional chaining read as plain member access and calls (`eval?.(x)`, `module?.[k]`), each offset kept.
   const blanked = plainChaining(tokens.blanked);
@@ -92,7 +100,7 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   for (const { at, why } of tokens.ambiguous) unknown.push({ call: code.slice(at, at + 40).split('\n')[0]!, line: lineOf(at), why });
   for (const match of blanked.matchAll(RUNS_COMPUTED)) {
     // A name the program declares itself (`for (const module of …)`) is not node's module.
-    if (/^module$/u.test(match[0]) && /\b(?:const|let|var)\s+module\b/u.test(blanked)) continue;
+    if (/^module(?![\w$])/u.test(match[0]) && /\b(?:const|let|var)\s+module\b/u.test(blanked)) continue;
     unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   }
   // node:module's register(), however the module is reached: a loader hook for every later import.
@@ -111,9 +119,10 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   for (const literal of literals)
     if (/^(?:node:)?module$/u.test(literal.text) && takenModule(blanked, literal) && !onlyResolvers(blanked, literal))
       unknown.push({ call: code.slice(literal.start - 1, literal.start + 40).split('\n')[0]!, line: lineOf(literal.start) });
-  // node:vm, node:repl and node:wasi taken at all: each runs text or a file as code by its members.
+  // node:vm, node:repl and node:wasi taken at all: each runs text or a file as code by its members; node:cluster runs
+  // the file its settings name (`setupPrimary({ exec })`) in each worker it forks; node:test's run() each of its files.
   for (const literal of literals)
-    if (/^(?:node:)?(?:vm|repl|wasi)$/u.test(literal.text) && takenModule(blanked, literal))
+    if ((/^(?:node:)?(?:vm|repl|wasi|cluster)$/u.test(literal.text) || (/^(?:node:)?test$/u.test(literal.text) && /(?<![\w$])run(?![\w$])/u.test(blanked))) && takenModule(blanked, literal))
       unknown.push({ call: code.slice(literal.start - 1, literal.start + 40).split('\n')[0]!, line: lineOf(literal.start) });
   // A module's member taken by a computed key (`const m = require("node:module"); m[k]`, `import * as m …`): the key
   // may name a loader or a runner.
@@ -121,8 +130,8 @@ export function nodeComputedLoads(code: string): ComputedLoads {
   // A member of a function value taken by a computed key (`(() => 0)[k]`, `check[k]` of `function check`): the key may
   // be "constructor", the Function constructor.
   for (const at of functionMembers(blanked)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
-  // A local object named self (`const self = {…}`) is no global.
-  if (!/\b(?:const|let|var)\s+self\b/u.test(blanked))
+  // A name self the program binds (`const self = {…}`, a parameter) is no global.
+  if (bindings(blanked, 'self') === 0)
     for (const match of blanked.matchAll(/(?<![\w$.])self\s*\[|(?<![\w$.]|\btypeof\s+)self(?![\w$])(?!\s*(?:\.|:(?!:)))/gu))
       unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   // An identifier written with escapes (`\u0072equire`) names what the lists below look for under another spelling.
@@ -159,6 +168,8 @@ const RAW_RUNS = new RegExp(
     // A constructor reached from a value or taken (`(() => {}).constructor`, `{ constructor: F }`), not a type test
     // (`.constructor.name`, `v.constructor === Array`); a class's own `constructor(…)` has no dot.
     String.raw`(?<![!=]==?\s*[\w$.]*)\.\s*constructor\b(?!\s*(?:\.\s*name\b|[!=]==?))|[{,]\s*constructor\s*[,}:]`,
+    // …and one compared that goes on past \`.constructor\` (\`0 === run.constructor(text)()\`): not a whole operand.
+    String.raw`\.\s*constructor\b(?=\s*(?:[(\[\x60]|\?\.|\.(?!\s*name\b)))`,
     // node:module's runMain, the inspector's Runtime.evaluate, a loader or global reached by a computed key
     // (`module[k]`, `globalThis[k]`), and options that make a later node preload a file (NODE_OPTIONS, execArgv) or
     // look elsewhere for modules (module.paths).
@@ -295,16 +306,32 @@ function moduleMembers(blanked: string): number[] {
 }
 
 /**
- * Whether `constructor` at `at` is a class's or an object's own method (`constructor(…) {` after `{`, `}` or `;`), or a
- * type test: `.constructor.name`, `.constructor` compared (`=== Array`, `Array !== v.constructor`).
+ * Whether `constructor` at `at` is a class's own method (`constructor(…) {` where a class member starts: after `{`, `}`,
+ * `;`, a line's start, an access modifier or a decorator; its parameters balanced, a body or a TypeScript overload's
+ * end after them), or a type test: `.constructor` as a whole operand (nothing after it but `.name`, a comparison or an
+ * operand's end), compared (`=== Array`, `Array !== v.constructor`) or its name read.
  */
 function ownOrTypeTest(blanked: string, at: number): boolean {
-  // A type test compares `.constructor` as a whole operand: a member chain, no call around it (`0 === keep(f.constructor)`).
   const before = blanked.slice(Math.max(0, at - 200), at);
-  const after = blanked.slice(at + 'constructor'.length, at + 'constructor'.length + 200);
-  if (/(?:^|[{};])\s*$/u.test(before) && /^\s*\([^()]*\)\s*\{/u.test(after)) return true;
+  const after = blanked.slice(at + 'constructor'.length, at + 'constructor'.length + 2000);
+  if (/(?:^|[{};\n])[ \t]*(?:(?:public|private|protected)\s+|@[\w$.]+(?:\([^()\n]*\))?\s+)?$/u.test(before)) {
+    const close = /^\s*\(/u.test(after) ? balancedClose(after, after.indexOf('(')) : -1;
+    if (close !== -1 && /^\s*(?:\{|;|\n|$)/u.test(after.slice(close + 1))) return true;
+  }
   if (!/\.\s*$/u.test(before)) return false;
+  // A type test compares `.constructor` as a whole operand: a member chain, no call around it or after it.
+  if (/^\s*(?:[([\x60]|\?\.|\.(?!\s*name\b))/u.test(after)) return false;
   return /^\s*(?:\.\s*name\b|[!=]==?)/u.test(after) || /[!=]==?\s*[\w$.]*$/u.test(before);
+}
+
+/** The index of the `)` that closes the `(` at `open` in `text`, or -1. */
+function balancedClose(text: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < text.length; index++) {
+    if (text[index] === '(') depth++;
+    else if (text[index] === ')' && --depth === 0) return index;
+  }
+  return -1;
 }
 
 /** A key that is not computed: a blanked string literal or a number. */

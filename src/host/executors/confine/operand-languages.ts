@@ -43,6 +43,15 @@ export function typescriptOperands(text: string): ReadonlyMap<string, Typescript
   return runs;
 }
 
+/** The operands of `text`'s commands that bun runs: bun reads a `.js` file as JSX (its default loader for `.js`). */
+export function jsxOperands(text: string): ReadonlySet<string> {
+  return new Set(
+    operandsOf(text)
+      .filter(({ words, at }) => (words[at] ?? '').split('/').pop() === 'bun')
+      .map(({ operand }) => operand),
+  );
+}
+
 /** Each interpreter's operand in `text`: as written (normalised), its language, its command's words, the program's and the operand's index. */
 function operandsOf(text: string): { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] {
   const found: { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] = [];
@@ -63,6 +72,12 @@ export function operandRun(runs: ReadonlyMap<string, TypescriptRun>, word: strin
   const written = normal(word);
   for (const [operand, run] of runs) if (written === operand || written.endsWith(`/${operand}`)) return run;
   return undefined;
+}
+
+/** Whether `word` (a name a shell text runs, as the reader resolved it) is one of `operands`. */
+export function isOperand(operands: ReadonlySet<string>, word: string): boolean {
+  const written = normal(word);
+  return [...operands].some((operand) => written === operand || written.endsWith(`/${operand}`));
 }
 
 /** The language `word` (a name a shell text runs, as the reader resolved it) is run by, if an interpreter's operand. */

@@ -163,7 +163,9 @@ export function invocationOf(
   // The functions of the shell a sourced file runs in, where the reading told them all (in shell text a new shell
   // reads, that shell's: not told).
   const sourcer = commands === undefined || commands.any || word.inShellText === true ? {} : { sourcerCommands: { names: [...commands.names].sort() } };
-  const moved = commands === undefined || commands.changesDirectory === true ? { directoryUnknown: true as const } : {};
+  // A reading that tells no functions (commands undefined) reads what it sources with any function: where it is sourced
+  // from does not matter there.
+  const moved = commands?.changesDirectory === true ? { directoryUnknown: true as const } : {};
   if (runner === '.' || runner === 'source') {
     const keeps = word.inShellText !== true && shell.scriptFile !== undefined && SOURCE_KEEPS_ZERO.has(shell.shell ?? '');
     const sourced = keeps ? { scriptFile: shell.scriptFile, ...(shell.scriptRealFile === undefined ? {} : { scriptRealFile: shell.scriptRealFile }) } : {};

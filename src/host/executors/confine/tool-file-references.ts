@@ -59,7 +59,7 @@ import { packageManagerConfigNames } from './package-manager-configs.js';
 import { CLIMB_REASON, climbsOutsideOwn } from './lexical-climb.js';
 import { isLink, linkedProgram } from './linked-programs.js';
 import { namesNoFile } from './overlong-names.js';
-import { interpreterOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
+import { interpreterOperands, isOperand, jsxOperands, operandLanguage, operandRun, PROGRAM_FILE, typescriptOperands } from './operand-languages.js';
 import { packageSpecifierNames } from './node-module-resolution.js';
 import { type NodeBinContext, nodeBinPlaces, nodeBinReading } from './node-bin-runs.js';
 import { programRunsOnUserPath } from './user-path-programs.js';
@@ -132,6 +132,8 @@ interface Named {
   readonly language?: ProgramLanguage;
   /** The TypeScript runner that runs it (and loads what it imports through tsconfig.json and deno's maps). */
   readonly typescript?: TypescriptRun;
+  /** Run by bun, which reads a `.js` file as JSX. */
+  readonly jsx?: true;
   /** For a hooks directory (`hooks`): the tops git runs its hooks at. */
   readonly tops?: readonly string[];
   /** The NODE_PATH it runs with, where a shim exports one (node looks bare specifiers up there after node_modules). */
@@ -182,7 +184,7 @@ function readScript(
   const nodePath = shim?.nodePath === undefined ? {} : { nodePath: [...shim.nodePath, ...(environment['NODE_PATH'] ?? '').split(':')].filter((entry) => entry !== '').join(':') };
   const lines = text.split('\n');
   const home = environment.HOME ?? os.homedir();
-  const operands = { languages: interpreterOperands(text), runs: typescriptOperands(text) };
+  const operands = { languages: interpreterOperands(text), runs: typescriptOperands(text), jsx: jsxOperands(text) };
   // $0 and BASH_SOURCE are the script as it is run (a linked script's link); a sourced file's $0 is its sourcer's, and
   // only bash has a BASH_SOURCE (script-invocation.ts).
   const shell = scriptShell(text, runAs, file, invocation);
@@ -354,7 +356,7 @@ function shellTextNames(
 ): Named[] {
   const named: Named[] = [];
   const home = environment.HOME ?? os.homedir();
-  const operands = { languages: interpreterOperands(shell), runs: typescriptOperands(shell) };
+  const operands = { languages: interpreterOperands(shell), runs: typescriptOperands(shell), jsx: jsxOperands(shell) };
   // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
   // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
   const own = { scriptDirectory: '.', shell: 'sh' };
@@ -382,13 +384,14 @@ function shellTextNames(
 /** A run word's fields: that it runs, and the language of the interpreter whose operand it is. */
 function runFields(
   runs: boolean,
-  operands: { readonly languages: ReadonlyMap<string, ProgramLanguage>; readonly runs: ReadonlyMap<string, TypescriptRun> },
+  operands: { readonly languages: ReadonlyMap<string, ProgramLanguage>; readonly runs: ReadonlyMap<string, TypescriptRun>; readonly jsx: ReadonlySet<string> },
   name: string,
-): { runs?: true; language?: ProgramLanguage; typescript?: TypescriptRun } {
+): { runs?: true; language?: ProgramLanguage; typescript?: TypescriptRun; jsx?: true } {
   if (!runs) return {};
   const language = operandLanguage(operands.languages, name);
   const typescript = operandRun(operands.runs, name);
-  return { runs, ...(language === undefined ? {} : { language }), ...(typescript === undefined ? {} : { typescript }) };
+  const jsx = isOperand(operands.jsx, name);
+  return { runs, ...(language === undefined ? {} : { language }), ...(typescript === undefined ? {} : { typescript }), ...(jsx ? { jsx: true as const } : {}) };
 }
 
 /**
@@ -451,6 +454,7 @@ function readFile(
   runAs = file,
   invocation?: ScriptInvocation,
   loaded = false,
+  runner: ProgramRunner = {},
 ): Named[] {
   const text = readSmallFile(file);
   if (text === undefined) {
@@ -521,11 +525,15 @@ function readFile(
           named.push({ name, as: tree ? 'tree' : 'words', by: whereAt(index, ''), runBy: `${runBy}; the program loads or runs it`, ...onward });
     // A load whose name the program computes: from the folder it starts in, any file; from nowhere written, any at all.
     // A program of no language its name or #! line tells (`node tools/check`, no extension) is read as node too.
-    if (program && (programFileLanguage(file, text) ?? programFileLanguage(runAs, text) ?? 'node') === 'node') {
+    // The interpreter that runs it decides, whatever its name or #! line says (`node tools/check.py`); where they differ,
+    // each reading is made (review s02y).
+    if (program && (runner.language === 'node' || (programFileLanguage(file, text) ?? programFileLanguage(runAs, text) ?? 'node') === 'node')) {
       // Read as written: the tokenizer tells a string's escapes from code (an unescaped `\x27` would open a string).
-      const loads = nodeComputedLoads(text);
-      // JSX's text and attribute strings follow other rules than JavaScript's (`<p>'</p>`, `"\"`): what code follows them is not read.
-      if (/\.[jt]sx$/iu.test(file)) unresolved.push(whereAt(0, ': it is JSX, whose text zotbox does not tell from code, so it cannot tell what the program loads'));
+      const loads = nodeComputedLoads(text, { typescript: run !== undefined });
+      // JSX's text and attribute strings follow other rules than JavaScript's (`<p>'</p>`, `"\"`): what code follows
+      // them is not read. bun reads a `.js` file as JSX (run by it, or by its #! line).
+      if (/\.[jt]sx$/iu.test(file) || runner.jsx === true || shebangProgramOf(text) === 'bun')
+        unresolved.push(whereAt(0, ': it is JSX (or run by bun, which reads it so), whose text zotbox does not tell from code, so it cannot tell what the program loads'));
       for (const { folder, line } of loads.folders)
         named.push({ name: path.join(path.dirname(file), folder), as: 'tree', by: whereAt(line, ''), runBy: `${runBy}; the program loads a file it names in this folder` });
       for (const { call, line, why } of loads.unknown)
@@ -540,7 +548,7 @@ function readFile(
     }
     // What its process calls run by name through node_modules/.bin (`execSync("npx acme-lint")`), from where it runs.
     // A command it computes is unresolved where a package runner is in play (program-runner-words.ts).
-    const language = program ? (programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
+    const language = program ? (runner.language ?? programFileLanguage(file, text) ?? programFileLanguage(runAs, text)) : undefined;
     // Perl's modules it uses, from each directory it names (its `use lib`, whatever the spelling) and its own: read in
     // turn, for what they load and name (a module's `$0` and FindBin are the main program's).
     if (language === 'perl') {
@@ -735,6 +743,14 @@ interface Pending {
   readonly runAs?: string;
   /** Named by a program's code (Named): the program the interpreter was started on is another file. */
   readonly loaded?: true;
+  /** The interpreter that runs it, as its operand (Named): its reading, whatever the file's name or #! line says. */
+  readonly runner?: ProgramRunner;
+}
+
+/** The interpreter a file is an operand of: its language, and whether it reads JavaScript as JSX (bun). */
+interface ProgramRunner {
+  readonly language?: ProgramLanguage;
+  readonly jsx?: true;
 }
 
 /** What the user's environment holds, and where git runs each repository's hooks (control-locations.ts). */
@@ -904,10 +920,10 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
       .flatMap((entry) => startupCompanions(entry).map((file) => ({ file, as: 'words' as const, base: path.dirname(entry), runBy: 'the tool that runs it on its own runs what it names', depth: 0 }))),
   ];
   while (pending.length > 0) {
-    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation, runAs, loaded } = pending.shift()!;
+    const { file: pendingFile, as, base, runBy, depth, directory, typescript, nodePath, nodeBin, startup, invocation, runAs, loaded, runner } = pending.shift()!;
     const inherited = nodePath === undefined ? {} : { nodePath };
     // Read once for each place its words are taken from: hooks that run at two worktree tops name two sets of files.
-    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined || as !== 'script' ? '' : `${JSON.stringify(invocation)}:`}${runAs === undefined ? '' : `as ${runAs}:`}${pendingFile}`;
+    const key = `${as}:${base}:${typescript === undefined ? '' : `typescript ${JSON.stringify(typescript)}:`}${nodePath === undefined ? '' : `NODE_PATH ${nodePath}:`}${nodeBin === true ? '.bin:' : ''}${startup === undefined ? '' : `${startup}:`}${invocation === undefined || as !== 'script' ? '' : `${JSON.stringify(invocation)}:`}${runAs === undefined ? '' : `as ${runAs}:`}${runner === undefined ? '' : `by ${JSON.stringify(runner)}:`}${pendingFile}`;
     if (read.has(key)) continue;
     read.add(key);
     if (read.size > MAX_FILES) {
@@ -937,7 +953,7 @@ export function toolFileReferences(toolEntries: readonly string[], writeRoots: r
     const runsIn = directory ?? (file === pendingFile || (as !== 'direnv' && as !== 'dotenv') ? undefined : path.dirname(pendingFile));
     const runEnvironment = nodePath === undefined ? environment : { ...environment, NODE_PATH: nodePath };
     const from = as === 'words' || as === 'script' || as === 'program' ? base : (runsIn ?? path.dirname(file));
-    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, runAs ?? (file === pendingFile ? undefined : pendingFile), invocation, loaded === true);
+    const words = readFile(file, as, base, runBy, unresolved, runEnvironment, runsIn, tops, typescript, runAs ?? (file === pendingFile ? undefined : pendingFile), invocation, loaded === true, runner);
     // A shell's startup file is read for what it sources only: its other words are commands the user runs by hand.
     const names = [...(startup === 'shell' ? [] : words), ...(startup === undefined ? [] : startupNamed(file, startup, runBy, unresolved, runEnvironment))];
     for (const found of names.flatMap((each) => withPreloads(each, path.resolve(from, each.name), unresolved, runEnvironment))) {
@@ -1056,6 +1072,9 @@ function followScript(target: string, named: Named, base: string, depth: number,
       ...(named.nodeBin === true || isNodeBinEntry(target) ? { nodeBin: true as const } : {}),
       ...(named.invocation === undefined ? {} : { invocation: named.invocation }),
       ...(named.loaded === true ? { loaded: true as const } : {}),
+      ...(named.language === undefined && named.jsx !== true
+        ? {}
+        : { runner: { ...(named.language === undefined ? {} : { language: named.language }), ...(named.jsx === true ? { jsx: true as const } : {}) } }),
     });
 }
 

@@ -29,9 +29,17 @@ test("a sourced file keeps its sourcer's $0 and shell; a file a shell is named t
   t.deepEqual(invocationOf({ runner: 'sh' }, hook), { shell: 'sh' });
   t.deepEqual(invocationOf({ runner: 'bash' }, hook), { shell: 'bash' });
   // A command's program is a new process; a word run with no runner named otherwise (`cat x | sh`, `. /dev/stdin < x`)
-  // may share the reading shell.
+  // may share the reading shell, at a time zotbox cannot tell (after any write: a file it sources that is not there may be).
   t.is(invocationOf({ newProcess: true }, hook), undefined);
-  t.deepEqual(invocationOf({}, hook), { sharesShell: true });
+  t.deepEqual(invocationOf({}, hook), { sharesShell: true, afterWrites: true });
+  // A `.` after a command that may write files, in a script whose functions are told and that changes directory.
+  t.deepEqual(invocationOf({ runner: '.', afterWrites: true }, hook, { names: new Set(['f']), any: false, changesDirectory: true }), {
+    sourced: { scriptFile: '/ws/h/pre-commit', scriptRealFile: '/ws/h/pre-commit' },
+    shell: 'bash',
+    sourcerCommands: { names: ['f'] },
+    afterWrites: true,
+    directoryUnknown: true,
+  });
   // It shares the shell: that shell's functions too (a command it runs may be one).
   t.deepEqual(scriptShell('x=1\n', '/ws/h/x', '/ws/h/x', { sharesShell: true }), {
     sourced: true,

@@ -4,9 +4,13 @@
 // agent's code. Each program runs the rules file under node 20 (checked by hand) and nodeComputedLoads reports nothing
 // for it. TypeScript cases are read by the unit reader (no TypeScript runner is installed here): the SAFE outcome is
 // that nodeComputedLoads refuses, where TypeScript's own parser keeps the hidden call as code with no syntax error.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { nodeComputedLoads } from '../../src/host/executors/confine/node-computed-loads.js';
+import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
 import { project } from '../adversarial-s36i/harness.js';
 import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
 import { rulesHookRan } from '../fixtures/node-rules-hook.js';
@@ -102,7 +106,7 @@ for (const [title, main, call] of TS_CASES)
     t.deepEqual(source.parseDiagnostics, []);
     const emitted = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
     t.regex(emitted, call);
-    t.notDeepEqual(nodeComputedLoads(text).unknown, [], 'the computed key read hidden by a misread "/" is not refused');
+    t.notDeepEqual(nodeComputedLoads(text, { typescript: true }).unknown, [], 'the computed key read hidden by a misread "/" is not refused');
   });
 
 // Over-denials (see README): ordinary class constructors read as the Function constructor taken. The SAFE outcome for
@@ -130,6 +134,19 @@ const JSX_CASES: readonly (readonly [string, string])[] = [
   ['a backtick in JSX text, over lines', 'const el = () => <p>`</p>;\nrun([].map[k]);\n// `\n'],
   ["a backslash before an attribute string's quote", 'const el = () => <p title="\\"></p>; run([].map[k]); //"\n'],
 ];
+/** What zotbox cannot read in a project whose pre-commit hook is `hook`, with tools/check.js holding `program`. */
+function hookUnresolved(hook: string, program: string): readonly string[] {
+  const top = realpathSync(mkdtempSync(path.join(tmpdir(), 'zb-s02y-bun-')));
+  try {
+    for (const [name, content] of Object.entries({ '.githooks/pre-commit': hook, 'tools/check.js': program })) {
+      mkdirSync(path.dirname(path.join(top, name)), { recursive: true });
+      writeFileSync(path.join(top, name), content, { mode: 0o755 });
+    }
+    return toolFileReferences([], [top], { environment: { HOME: '/nonexistent-home' }, hookDirectories: [{ directory: path.join(top, '.githooks'), top }] }).unresolved;
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
+}
 for (const [title, main] of JSX_CASES)
   test(`a .js hook program run by bun; ${title}: the hidden computed key is refused`, (t) => {
     const text = JSX_HEAD + main;
@@ -137,5 +154,14 @@ for (const [title, main] of JSX_CASES)
     t.deepEqual(source.parseDiagnostics, []);
     const emitted = ts.transpileModule(text, { fileName: 'check.jsx', compilerOptions: { jsx: ts.JsxEmit.React, jsxFactory: 'h', module: ts.ModuleKind.CommonJS, removeComments: true } }).outputText;
     t.regex(emitted, /(?:^|; )run\(\[\]\.map\[k\]\);/mu);
-    t.notDeepEqual(nodeComputedLoads(text).unknown, [], 'the computed key read hidden by JSX text is not refused');
+    // bun named to run it, or by its #! line (the hook runs it by its own name): JSX, not read (unresolved).
+    for (const [hook, program] of [
+      ['#!/bin/sh\nexec bun tools/check.js\n', text],
+      ['#!/bin/sh\nexec bun run tools/check.js\n', text],
+      ['#!/bin/sh\nexec tools/check.js\n', `#!/usr/bin/env bun\n${text}`],
+    ] as const)
+      t.true(
+        hookUnresolved(hook, program).some((line) => line.includes('JSX')),
+        `${hook}: the computed key read hidden by JSX text is not refused`,
+      );
   });
