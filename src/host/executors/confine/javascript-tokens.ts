@@ -70,9 +70,13 @@ const SPACE = /\s+/uy;
 /** How deep templates may nest in each other's `${…}` before the reading stops (each level is a call). */
 const MAX_NESTING = 256;
 
-/** How the program is read: `typescript`, by a TypeScript runner (its types may end where JavaScript's operators do). */
+/**
+ * How the program is read: `typescript`, by a TypeScript runner (its types may end where JavaScript's operators do);
+ * `jsx`, by a runner that reads it as JSX (bun reads a `.js` file so), whose text is not JavaScript's.
+ */
 export interface TokenOptions {
   readonly typescript?: boolean;
+  readonly jsx?: boolean;
 }
 
 /** The tokens of `code` (see the head of this file). */
@@ -84,7 +88,7 @@ export function javascriptTokens(code: string, options: TokenOptions = {}): Java
   const blank = (from: number, to: number) => {
     for (let index = from; index < to; index++) if (!LINE_BREAK.test(out[index]!)) out[index] = ' ';
   };
-  const reader: Reader = { code, blank, literals, ambiguous, template: (start) => readTemplate(reader, start), nesting: 0, typescript: options.typescript === true };
+  const reader: Reader = { code, blank, literals, ambiguous, template: (start) => readTemplate(reader, start), nesting: 0, typescript: options.typescript === true, jsx: options.jsx === true };
   // A #! line is a comment where it opens the file.
   const start = code.startsWith('#!') ? lineEnd(code, 0) : 0;
   blank(0, start);
@@ -101,6 +105,7 @@ interface Reader {
   /** How many templates' `${…}` the reading is in. */
   nesting: number;
   readonly typescript: boolean;
+  readonly jsx: boolean;
 }
 
 /** Reads code from `from` to its end, or to the `}` that closes a template's `${` (its index returned). */
@@ -185,6 +190,9 @@ function readToken(reader: Reader, state: ReadState, index: number): number {
   if (punctuator === '{') state.depth++;
   else if (punctuator === '}') state.depth--;
   if (punctuator === '(') state.heads.push(opensHead(state.tokens));
+  // Where JSX is read, a `<` where an operand starts opens an element, whose text follows other rules (review s02y).
+  if (reader.jsx && (punctuator === '<' || punctuator === '<<' || punctuator === '<=') && (state.tokens.length === 0 || endsOperand(state.tokens.at(-1)!, state.tokens.at(-2)) !== true))
+    reader.ambiguous.push({ at: index, why: 'a "<" where an operand starts: JSX, whose text zotbox does not tell from code' });
   push('punct', punctuator, punctuator === ')' ? (state.heads.pop() ?? false) : undefined);
   return index + punctuator.length;
 }

@@ -529,11 +529,12 @@ function readFile(
     // each reading is made (review s02y).
     if (program && (runner.language === 'node' || (programFileLanguage(file, text) ?? programFileLanguage(runAs, text) ?? 'node') === 'node')) {
       // Read as written: the tokenizer tells a string's escapes from code (an unescaped `\x27` would open a string).
-      const loads = nodeComputedLoads(text, { typescript: run !== undefined });
+      // bun reads a `.js` file as JSX (run by it, or by its #! line): an element where an operand starts is refused.
+      const jsx = !/\.[cm]?ts$/iu.test(file) && (runner.jsx === true || shebangProgramOf(text) === 'bun');
+      const loads = nodeComputedLoads(text, { typescript: run !== undefined, jsx });
       // JSX's text and attribute strings follow other rules than JavaScript's (`<p>'</p>`, `"\"`): what code follows
-      // them is not read. bun reads a `.js` file as JSX (run by it, or by its #! line).
-      if (/\.[jt]sx$/iu.test(file) || runner.jsx === true || shebangProgramOf(text) === 'bun')
-        unresolved.push(whereAt(0, ': it is JSX (or run by bun, which reads it so), whose text zotbox does not tell from code, so it cannot tell what the program loads'));
+      // them is not read.
+      if (/\.[jt]sx$/iu.test(file)) unresolved.push(whereAt(0, ': it is JSX, whose text zotbox does not tell from code, so it cannot tell what the program loads'));
       for (const { folder, line } of loads.folders)
         named.push({ name: path.join(path.dirname(file), folder), as: 'tree', by: whereAt(line, ''), runBy: `${runBy}; the program loads a file it names in this folder` });
       for (const { call, line, why } of loads.unknown)
