@@ -58,8 +58,16 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
   // Open case statements, and whether the lexer is in a pattern list (after `in`, `;;`, up to `)`).
   let cases = 0;
   let inPattern = false;
+  // Inside `[[ … ]]`: `&&`, `||`, `<`, `>`, `(`, `)` and `!` are the test's own operators, no command's end nor a
+  // redirection; and whether the word read so far was quoted (a quoted `[[` or `]]` is a word, no keyword).
+  // Set by push (a closure): typed wide so the reads below are not narrowed to its first value.
+  let conditional = false as boolean;
+  let quotedWord = false;
   const push = () => {
     const command = commands.at(-1)!;
+    if (!quotedWord && unmark(word) === '[[' && command.every((each) => CONDITIONAL_OPENERS.has(unmark(each)))) conditional = true;
+    else if (!quotedWord && unmark(word) === ']]' && conditional) conditional = false;
+    quotedWord = false;
     if (hereString !== undefined && (word !== '' || started)) {
       notes?.hereDocuments.push({ command: hereString, body: word, expanded: false });
       hereString = undefined;
@@ -91,6 +99,7 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
       continue;
     }
     if (c === '$' && quote === '' && (text[i + 1] === "'" || text[i + 1] === '"')) {
+      quotedWord = true;
       // $'...' (escapes spelled out, as bash reads them) and $"..." (a translated string: its text).
       if (text[i + 1] === '"') continue;
       const quoted = ansiQuoted(text, i + 2);
@@ -147,6 +156,10 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
     } else if (c === "'" || c === '"') {
       quote = c;
       started = true;
+      quotedWord = true;
+    } else if (conditional && (c === '\n' || '&|<>()!'.includes(c))) {
+      // A test's operator or a line break inside `[[ … ]]`: a word ends, the command goes on.
+      push();
     } else if (c === '\\' && text[i + 1] === '\n') i++;
     else if (c === '\\' && i + 1 < text.length) word += text[++i]!;
     else if (c === '\n') {
@@ -193,6 +206,9 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
   if (quote !== '' && notes !== undefined) notes.unclosed = true;
   return commands.filter((command) => command.length > 0);
 }
+
+/** The words a `[[` may follow and still open a test (`if [[`, `! [[`, `while [[`). */
+const CONDITIONAL_OPENERS = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!', 'time', '{', '(']);
 
 /**
  * The delimiter word of a here-document from `at` (after "<<"), as the shell takes it: a leading "-" strips tabs; the

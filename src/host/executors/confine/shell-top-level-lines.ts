@@ -7,19 +7,17 @@
 // run (`sh` expands them), so a script that may define one (MAY_ALIAS) has no line known to be top level. Where bash
 // cannot be run, no line is (fewer lines are top level, never more).
 import { spawnSync } from 'node:child_process';
-import { ansiDecoded } from './shell-lexer.js';
+import { programOf } from './shell-command-reading.js';
+import { ansiDecoded, CASE_PATTERN, type LexNotes, lexShell, unmark } from './shell-lexer.js';
 
 /** The bash that parses, by its absolute path (never the user's PATH): the first of these that runs. */
 const BASH_PATHS = ['/bin/bash', '/usr/bin/bash'];
 /**
  * What may make a word an alias where the script runs: the word `alias` in any spelling (quotes and backslashes taken
- * out, `$'…'` decoded: `'al''ias'`, `al\ias`), alias expansion or POSIX mode turned on, and a command word the script
- * computes (`$cmd x=…`, `"$@"`), which may be `alias` itself.
+ * out, `$'…'` decoded: `'al''ias'`, `al\ias`), alias expansion or POSIX mode turned on; and (computesCommandWord) a
+ * command word the script computes (`$cmd x=…`, `"$@"`), which may be `alias` itself.
  */
-const MAY_ALIAS = new RegExp(
-  String.raw`alias|posix|POSIXLY_CORRECT|(?:^|[;&|!]|(?<=^|\s)[{}](?=\s)|\b(?:if|elif|while|until|then|do|else|exec|command|builtin|eval|env|time|nohup|xargs))\s*[^\s;&|()<>=]*[$\x60]`,
-  'mu',
-);
+const MAY_ALIAS = /alias|posix|POSIXLY_CORRECT/u;
 /** A script's answers by line, kept for the texts read last (a hook is read after every command of a run). */
 const answers = new Map<string, Map<number, boolean>>();
 const KEPT_TEXTS = 64;
@@ -28,7 +26,27 @@ const MAX_PARSES = 64;
 
 /** Whether a word of `code` may be an alias where it runs (MAY_ALIAS, on the text as the shell joins its words). */
 export function mayAlias(code: string): boolean {
-  return MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, ''));
+  return MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, '')) || computesCommandWord(code);
+}
+
+/**
+ * Whether a command's program word is one the script computes (an expansion, a command or process substitution in
+ * it: `$cmd`, `"$@"`, `X=1 $cmd`, behind `exec`, `command`, `env`…), or `eval` runs a computed word, read by the shell's
+ * grammar (shell-lexer.ts): a test's operand (`[[ -n $CI && $n -gt 1 ]]`) is no command word. A quote never closed
+ * counts as one.
+ */
+function computesCommandWord(code: string): boolean {
+  const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false, redirected: new Set() };
+  const commands = lexShell(code, [], undefined, notes);
+  const computed = (word: string | undefined) => word !== undefined && /[\uE000-\uEFFF\uF100-\uF1FF]/u.test(word);
+  return (
+    notes.unclosed ||
+    commands.some((command) => {
+      if (command[0] === CASE_PATTERN || notes.redirected?.has(command) === true) return false;
+      const { at } = programOf(command);
+      return computed(command[at]) || (unmark(command[at] ?? '') === 'eval' && command.slice(at + 1).some(computed));
+    })
+  );
 }
 
 /** Whether line `line` (from 0) of `code` starts at the script's top level (see the head of this file). */

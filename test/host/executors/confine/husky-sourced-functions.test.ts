@@ -94,9 +94,9 @@ test('husky 9, an init.sh that exports a function or may alias a word: the hook 
 });
 
 /** The user's hook at .githooks/pre-commit sources scripts/lib.sh, which runs `sh scripts/count.sh` (BASH_COUNTING_HOOK). */
-function sourcingHookUnresolved(t: Parameters<typeof tempDir>[0], hook: string): readonly string[] {
+function sourcingHookUnresolved(t: Parameters<typeof tempDir>[0], hook: string, more: Readonly<Record<string, string>> = {}): readonly string[] {
   const top = realpathSync(tempDir(t, 'zb-sourcer-fn-'));
-  const files: Record<string, string> = { '.githooks/pre-commit': hook, 'scripts/lib.sh': 'sh scripts/count.sh\n', 'scripts/count.sh': BASH_COUNTING_HOOK, 'scripts/other.sh': 'true\n' };
+  const files: Record<string, string> = { '.githooks/pre-commit': hook, 'scripts/lib.sh': 'sh scripts/count.sh\n', 'scripts/count.sh': BASH_COUNTING_HOOK, 'scripts/other.sh': 'true\n', ...more };
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(top, name)), { recursive: true });
     writeFileSync(path.join(top, name), content);
@@ -107,6 +107,15 @@ const countShared = (unresolved: readonly string[]) => unresolved.some((line) =>
 
 test('a hook that sources a file and defines no function: `sh count.sh` in that file is a shell of its own', (t) => {
   t.deepEqual(sourcingHookUnresolved(t, '#!/bin/sh\n. ./scripts/lib.sh\n'), []);
+});
+
+test('a file sourced after a write sources in turn a file not there: that one may be there by then, what the hook runs shares', (t) => {
+  // init.sh's own `.` of .cache/fns.sh runs after the hook's cp: fns.sh may be there (the template's bash()).
+  const hook = '#!/bin/sh\ncp scripts/fns.template .cache/fns.sh\n. ./scripts/init.sh\n. ./scripts/lib.sh\n';
+  const unresolved = sourcingHookUnresolved(t, hook, { 'scripts/init.sh': '. ./.cache/fns.sh\n', 'scripts/fns.template': 'sh() { . "$@"; }\n' });
+  t.true(countShared(unresolved), `count.sh read as a shell of its own: ${JSON.stringify(unresolved)}`);
+  // With no write before, the file not there defines nothing: count.sh is a shell of its own.
+  t.deepEqual(sourcingHookUnresolved(t, '#!/bin/sh\n. ./scripts/init.sh\n. ./scripts/lib.sh\n', { 'scripts/init.sh': '. ./.cache/fns.sh\n' }), []);
 });
 
 test("a hook's own function named like a shell reaches the file it sources: `sh count.sh` there is read as that function's", (t) => {

@@ -60,6 +60,9 @@ test('text the shell reads (eval, trap), an alias, or functions handed in: x.sh 
   t.deepEqual(readingsOfX('. ./lib.sh\neval "$CMD"\nbash x.sh\n', {}), ['new', 'shared']);
   t.deepEqual(readingsOfX('. ./lib.sh\ntrap "echo" EXIT\nbash x.sh\n', {}), ['new', 'shared']);
   t.deepEqual(readingsOfX('. ./lib.sh\nalias bash=.\nbash x.sh\n', {}), ['new', 'shared']);
+  // A command word the script computes may be `alias`; POSIX mode expands aliases in a script.
+  t.deepEqual(readingsOfX('. ./lib.sh\n"$CMD" y\nbash x.sh\n', { '/ws/lib.sh': NO_FUNCTIONS }), ['new', 'shared']);
+  t.deepEqual(readingsOfX('. ./lib.sh\nset -o posix\nbash x.sh\n', { '/ws/lib.sh': NO_FUNCTIONS }), ['new', 'shared']);
 });
 
 test('a `.`, an eval or a function the loose count misses but the reading meets counts (review s01x): x.sh is read both ways', (t) => {
@@ -68,9 +71,11 @@ test('a `.`, an eval or a function the loose count misses but the reading meets 
   t.deepEqual(readingsOfX('case $- in *). ./lib.sh;; esac\nbash x.sh\n', { '/ws/lib.sh': BASH_FUNCTION }), ['new', 'shared']);
   t.deepEqual(readingsOfX('eval>/dev/null "$F"\nbash x.sh\n', {}), ['new', 'shared']);
   t.deepEqual(readingsOfX('case $- in *)bash() { . "$@"; };; esac\nbash x.sh\n', {}), ['new', 'shared']);
+  // A function defined right after a case pattern's `)` is the script's own: a command so named is read as it.
+  t.deepEqual(readingsOfX('case $- in *)bash() { :; };; esac\nbash x.sh\n', {}), ['new', 'shared']);
   // mapfile's callback and the other commands that read text or load builtins.
   for (const line of ['mapfile -C "$F" -c 1 _ <<< x', 'readarray -C f _ < /dev/null', 'fc -s', 'enable -f ./b.so bash', 'command_not_found_handle() { :; }'])
-    t.deepEqual(readingsOfX(`. ./lib.sh\n${line}\nbash x.sh\n`, {}), ['new', 'shared'], line);
+    t.deepEqual(readingsOfX(`. ./lib.sh\n${line}\nbash x.sh\n`, { '/ws/lib.sh': NO_FUNCTIONS }), ['new', 'shared'], line);
 });
 
 test('a relative `.` and a cd anywhere, even after it in the text (a function run later): read both ways; a cd to the top is none', (t) => {
@@ -82,6 +87,8 @@ test('a relative `.` and a cd anywhere, even after it in the text (a function ru
   // Where the script runs: the top it names, or `./` (`cd .` counts loosely as a `.` command: read both ways).
   t.deepEqual(readingsOfX('cd "$(git rev-parse --show-toplevel)"\n. ./fns.sh\nbash x.sh\n', {}), ['new']);
   t.deepEqual(readingsOfX('cd ./\n. ./fns.sh\nbash x.sh\n', {}), ['new']);
+  // A cd that CDPATH may send elsewhere is a move, even where one of its places is where the script runs.
+  t.deepEqual(readingsOfX('CDPATH=/\ncd ws\n. ./fns.sh\nbash x.sh\n', {}), ['new', 'shared']);
   // An absolute `.` is the same file wherever the shell is.
   t.deepEqual(readingsOfX('cd scripts\n. /etc/hook-fns.sh\nbash x.sh\n', {}), ['new']);
 });
