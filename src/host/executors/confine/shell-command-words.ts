@@ -23,10 +23,11 @@ import {
   type SourcedOperands,
   type SourcedRead,
   sourceCommands,
+  sourcedFilesNamed,
   sourcedFunctionsOf,
   TEXT_READERS,
 } from './shell-sourced-functions.js';
-import { mayWriteFiles } from './shell-writing-commands.js';
+import { expansionsMayWrite, mayWriteFiles } from './shell-writing-commands.js';
 import { ansiDecoded, CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -124,6 +125,11 @@ const COMMAND_OPENERS = new Set(['then', 'do', 'else', 'elif', '{', '(', '!', 't
 
 /** Shells that are surely not bash, whatever /bin/sh is: BASH_SOURCE is an ordinary variable there. */
 const NOT_BASH = new Set(['dash', 'zsh', 'ksh', 'mksh', 'ash']);
+
+/** The commands that only test a file (`[ -f F ] && . F`): naming it there writes nothing. */
+const FILE_TESTS = new Set(['[', 'test', '[[']);
+/** HOME set by the script, in any spelling: `~` is then its value, not the environment's. */
+const SETS_HOME = /(?:^|[^$\w{])HOME\+?=|\$\{HOME:?=|\b(?:read|export|declare|typeset|local|readonly|printf)\b[^\n;]*\bHOME\b/u;
 
 /** The commands whose shell text this shell reads itself: $0 stays the script's. */
 const SAME_SHELL_TEXT = new Set(['eval', 'trap', 'alias']);
@@ -257,7 +263,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   return told(readCommandWords(value, mode, { ...script, sourcedFunctions: sourced }, noOperands(script.afterWrites === true)), defined);
 }
 
-const noOperands = (written: boolean): SourcedOperands => ({ files: [], met: 0, opaque: false, readsText: false, changesDirectory: false, written, writes: written });
+const noOperands = (written: boolean): SourcedOperands => ({ files: [], met: 0, opaque: false, readsText: false, changesDirectory: false, written, writes: written, named: new Set() });
 
 /** The words read, the script's functions told to `defined`. */
 function told(reading: { readonly words: CommandWord[]; readonly commands?: SourcedFunctions }, defined: DefinedCommands | undefined): CommandWord[] {
@@ -343,13 +349,16 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   // PATH), relative only before any cd.
   // The file a `.` or `source` names, where it is one zotbox can tell: a path with a "/" (a bare name is looked up on
   // PATH); one relative to where the shell is (`./x`, `$PWD/x`) is another file after a cd anywhere in the script.
-  const noteSourced = (word: string) => {
+  const noteSourced = (word: string, afterWrites: boolean) => {
     operands.met++;
     const found: CommandWord[] = [];
-    resolvePart(word, expansions, { shell: true, script: true, runs: true, newShell: inText }, found);
+    const own = inText ? textScript : script;
+    resolvePart(word, expansions, { shell: true, script: true, runs: true, newShell: inText, ...(own === undefined ? {} : { ownFolders: ownFolders(own) }) }, found);
     const only = found.length === 1 ? found[0] : undefined;
     const home = script?.environment.HOME;
-    if (only?.kind !== 'path' || only.tree || (only.anchor === 'plain' && !only.text.includes('/')) || (only.anchor === 'home' && home === undefined)) {
+    // `~` is the HOME the shell has: where the script may set its own, not the environment's (review s03z).
+    const homeUnknown = home === undefined || SETS_HOME.test(value);
+    if (only?.kind !== 'path' || only.tree || (only.anchor === 'plain' && !only.text.includes('/')) || (only.anchor === 'home' && homeUnknown)) {
       operands.opaque = true;
       return;
     }
@@ -359,7 +368,13 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       return;
     }
     const file = only.anchor === 'home' ? path.join(home!, only.text) : path.resolve(script!.workingDirectory, only.text);
-    operands.files.push({ file, relative, afterWrites: operands.written });
+    operands.files.push({ file, relative, afterWrites });
+  };
+  // The paths a command names, for what a `.` sources (sourcedFilesNamed).
+  const noteNamed = (from: number) => {
+    for (const found of out.slice(from))
+      if (found.kind === 'path' && script !== undefined)
+        operands.named.add(found.anchor === 'home' ? path.join(script.environment.HOME ?? '/', found.text) : path.resolve(script.workingDirectory, found.text));
   };
   const changeDirectory = (command: readonly string[]) => {
     // `cd -` goes to $OLDPWD: one the script sets, or the one an earlier cd left (already counted: relative words are
@@ -476,11 +491,16 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         const runs = runsAt.has(index) || (scriptFollows && script !== undefined && !scripts.guessed.has(index));
         const shown = out.length;
         parts(word, runs, runners.get(index), index === at && !notes.redirected!.has(command));
-        if (script !== undefined && ['.', 'source'].includes(runners.get(index) ?? '')) {
-          // The file's reading is told whether a command that may write files ran before (script-invocation.ts).
-          if (operands.written) for (let k = shown; k < out.length; k++) if (out[k]!.kind === 'path') out[k] = { ...out[k]!, afterWrites: true } as CommandWord;
-          noteSourced(word);
+        const sourcing = script !== undefined && ['.', 'source'].includes(runners.get(index) ?? '');
+        if (sourcing) {
+          // Whether a command that may write files ran before it, its own expansions too (they run first).
+          const afterWrites = operands.written || expansionsMayWrite(command, expansions);
+          // The file's reading is told so (script-invocation.ts).
+          if (afterWrites) for (let k = shown; k < out.length; k++) if (out[k]!.kind === 'path') out[k] = { ...out[k]!, afterWrites: true } as CommandWord;
+          noteSourced(word, afterWrites);
         }
+        // A path a command that may write files names (not an assignment's value, not a file test's operand).
+        else if (writes && index >= at && !FILE_TESTS.has(program)) noteNamed(shown);
         // A function or alias named like a runner (`bash() { . "$@"; }`) may source what it is handed: its words may
         // share this shell too, so they are read both ways (review s95r, s97t).
         const own = ownCommands !== undefined && (ownCommands.names.has(words[at] ?? '') || (ownCommands.any && (index === at || SHELLS.has(runners.get(index) ?? ''))));
@@ -605,6 +625,14 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       return [key, rest];
     }),
   );
+  // A file it sources that another of its commands names may be written first: its text is not the one read here.
+  if (script !== undefined)
+    for (const file of sourcedFilesNamed(operands, script.workingDirectory, script.environment.HOME))
+      unique.set(`sourced-named:${file}`, {
+        kind: 'unresolved',
+        text: file,
+        why: 'the script sources a file another of its commands names (it may write it first, or for a later run), whose text zotbox cannot tell now',
+      });
   const commands = ownCommands === undefined ? {} : { commands: { ...ownCommands, changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory } };
   return { words: [...unique.values()], ...commands };
 }

@@ -3,6 +3,7 @@
 // and as sharing the shell. Where every `.` and `source` names a file zotbox can read, what those files define is
 // known instead: husky 9's runner sources the user's ~/.config/husky/init.sh before `sh -e .husky/NAME`, and an
 // init.sh that defines no `sh` leaves the hook a shell of its own. Pure: the caller reads the files.
+import path from 'node:path';
 import { ansiDecoded } from './shell-lexer.js';
 
 /** The functions a file defines, whether it may define others it does not spell out (`any`), whether it may cd. */
@@ -38,10 +39,23 @@ export interface SourcedOperands {
   written: boolean;
   /** Anywhere: a command that may write files. */
   writes: boolean;
+  /** The paths the script's other commands name (absolute; a `.`'s file and a file test's operand excepted). */
+  readonly named: Set<string>;
 }
 
 /** A file's reading: `absent` where nothing is there; undefined where it cannot be read. */
 export type SourcedRead = (file: string, how: { readonly afterWrites: boolean; readonly directoryUnknown: boolean }) => SourcedFunctions | 'absent' | undefined;
+
+/**
+ * The files the script sources that another of its commands names (the file, or a folder it lies in, not the folder
+ * the script runs in): the script may write one before it sources it (`sed … > .cache/env.sh; . ./.cache/env.sh`), or
+ * cache it for the next run, so its text is not the one zotbox reads (review s03z).
+ */
+export function sourcedFilesNamed(operands: SourcedOperands, workingDirectory: string, home: string | undefined): string[] {
+  const open = new Set([path.resolve(workingDirectory), '/', ...(home === undefined ? [] : [path.resolve(home)])]);
+  const named = [...operands.named].filter((each) => !open.has(each));
+  return [...new Set(operands.files.map(({ file }) => file))].filter((file) => named.some((each) => file === each || file.startsWith(`${each}/`)));
+}
 
 /** What may define any function. */
 export const ANY_FUNCTIONS: SourcedFunctions = { names: new Set(), any: true, changesDirectory: true };
@@ -119,7 +133,6 @@ export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read
   const relative = operands.files.some((each) => each.relative);
   if (relative && operands.changesDirectory) return ANY_FUNCTIONS;
   const names = new Set<string>();
-  let changesDirectory = operands.changesDirectory;
   for (const { file, afterWrites: written } of operands.files) {
     // Out of order, a `.` may run after any write the text holds.
     const afterWrites = written || (outOfOrder && operands.writes);
@@ -128,9 +141,9 @@ export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read
       if (afterWrites) return ANY_FUNCTIONS;
       continue;
     }
-    if (defined === undefined || defined.any || (defined.changesDirectory === true && relative)) return ANY_FUNCTIONS;
-    changesDirectory ||= defined.changesDirectory === true;
+    // One that may change directory: the files sourced after it, and what they source, may be others (review s03z).
+    if (defined === undefined || defined.any || defined.changesDirectory === true) return ANY_FUNCTIONS;
     for (const name of defined.names) names.add(name);
   }
-  return { names, any: false, changesDirectory };
+  return { names, any: false, changesDirectory: operands.changesDirectory };
 }

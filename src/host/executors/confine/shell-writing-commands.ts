@@ -28,7 +28,14 @@ export function writesNothing(program: string): boolean {
 export function mayWriteFiles(command: readonly string[], at: number, notes: LexNotes, expansions: readonly string[], depth = 0): boolean {
   // A redirection's file (the lexer splits it off as a command of its own): written, unless it is /dev/null.
   if (notes.redirected?.has(command as string[]) === true) return command.length !== 1 || unmark(command[0]!) !== '/dev/null';
-  if (!writesNothing(unmark(command[at] ?? '').replace(/^.*\//u, ''))) return true;
+  // Only a bare name is the program listed (`./scripts/test` is no test(1)); a PATH the command sets makes any name a
+  // program of the script's choosing.
+  if (!writesNothing(unmark(command[at] ?? '')) || command.some((word) => /^PATH\+?=/u.test(unmark(word)))) return true;
+  return expansionsMayWrite(command, expansions, depth);
+}
+
+/** Whether a command's own expansions (its command and process substitutions) may write a file: they run before it. */
+export function expansionsMayWrite(command: readonly string[], expansions: readonly string[], depth = 0): boolean {
   for (const word of command) {
     // A process substitution runs a command this reading does not look into.
     if (/[\uF100-\uF1FF]/u.test(word)) return true;

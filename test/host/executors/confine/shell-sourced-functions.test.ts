@@ -115,6 +115,7 @@ test('sourcedFunctionsOf: known only where every `.` was met and named a file, a
     changesDirectory: false,
     written: false,
     writes: false,
+    named: new Set(),
     ...more,
   });
   const ANY = { names: new Set(), any: true, changesDirectory: true };
