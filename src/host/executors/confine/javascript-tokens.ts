@@ -111,7 +111,7 @@ interface Reader {
 /** Reads code from `from` to its end, or to the `}` that closes a template's `${` (its index returned). */
 function readCode(reader: Reader, from: number, until: '}' | undefined): number {
   const { code, blank } = reader;
-  const state: ReadState = { tokens: [], heads: [], lineBreak: false, depth: 0 };
+  const state: ReadState = { tokens: [], heads: [], lineBreak: false, depth: 0, typeFrom: undefined };
   let index = from;
   while (index < code.length) {
     const c = code[index]!;
@@ -143,6 +143,12 @@ interface ReadState {
   heads: boolean[];
   lineBreak: boolean;
   depth: number;
+  /**
+   * Where an `as` or `satisfies` opened a TypeScript type that may still go on (the `(` depth there): a type takes any
+   * word as a name and may end in `?` or `*`, so a `/` after one may divide. Ended by `;`, `{`, `}`, `=`, a line break
+   * or a `)` that closes past it.
+   */
+  typeFrom: number | undefined;
 }
 
 /** Reads the token at `index` (no space, no comment) and returns the index after it. */
@@ -199,6 +205,7 @@ function readToken(reader: Reader, state: ReadState, index: number): number {
 
 /** Keeps a token as the latest of the last three. */
 function pushToken(state: ReadState, kind: Token['kind'], text: string, closesHead?: boolean): void {
+  trackType(state, kind, text);
   const [before, last] = [state.tokens.at(-2), state.tokens.at(-1)];
   // Postfix where it follows an operand on its line; a run of them (`x!!`) carries the first one's answer.
   const postfix = kind === 'punct' && POSTFIX.has(text) ? !state.lineBreak && last !== undefined && endsOperand(last, before) : undefined;
@@ -217,7 +224,7 @@ function opensHead(tokens: readonly Token[]): boolean {
 
 /** Reads a `/` (a regex, a division, or an ambiguous place read as a division) and returns the index after it. */
 function readSlash(reader: Reader, state: ReadState, index: number, push: (kind: Token['kind'], text: string) => void): number {
-  const reading = slashReading(state.tokens, state.lineBreak, reader.typescript);
+  const reading = slashReading(state.tokens, state.lineBreak, reader.typescript && state.typeFrom !== undefined);
   if (reading === 'regex') {
     const { close, end } = regexEnd(reader.code, index);
     reader.blank(index + 1, close);
@@ -231,10 +238,10 @@ function readSlash(reader: Reader, state: ReadState, index: number, push: (kind:
 }
 
 /** How a `/` after these tokens (`lineBreak`: a line break before it) is read: 'regex', 'division', or why the text cannot tell. */
-function slashReading(tokens: readonly Token[], lineBreak: boolean, typescript: boolean): 'regex' | 'division' | { readonly ambiguous: string } {
+function slashReading(tokens: readonly Token[], lineBreak: boolean, inType: boolean): 'regex' | 'division' | { readonly ambiguous: string } {
   const [before, last] = [tokens.at(-2), tokens.at(-1)];
   if (last === undefined) return 'regex';
-  const typeEnd = typeEnding(last, before, typescript);
+  const typeEnd = typeEnding(last, before, inType);
   if (typeEnd !== undefined) return { ambiguous: typeEnd };
   // After an operand on the same line, `++`, `--` and TypeScript's non-null `!` are postfix: a division follows.
   const postfix = last.postfix !== undefined;
@@ -251,15 +258,24 @@ function slashReading(tokens: readonly Token[], lineBreak: boolean, typescript: 
 
 /**
  * Why a `/` after these tokens cannot be told where a TypeScript type may end there and a division follow: any keyword
- * is a type's name after `as` or `satisfies` (`x as return / 2`), and in TypeScript `?` and `*` may end a type
- * (JSDoc's `number?`, `*`) where JavaScript reads a conditional or a product (review s02y).
+ * is a type's name after `as` or `satisfies` (`x as return / 2`), and, in a TypeScript type `as` or `satisfies` opened
+ * (`inType`), after any word of it (`x as A | delete / 2`) and after `?` or `*` (JSDoc's `number?`, `*`), where
+ * JavaScript reads a keyword, a conditional or a product (reviews s02y, s04a).
  */
-function typeEnding(last: Token, before: Token | undefined, typescript: boolean): string | undefined {
-  if (last.kind === 'word' && BEFORE_REGEX.has(last.text) && (before?.text === 'as' || before?.text === 'satisfies') && before.kind === 'word')
-    return `a "/" after "${before.text} ${last.text}", which may be a TypeScript type (a division follows) or a keyword (a regular expression follows)`;
-  if (last.kind === 'punct' && (last.text === '*' || (typescript && last.text === '?')))
+function typeEnding(last: Token, before: Token | undefined, inType: boolean): string | undefined {
+  if (last.kind === 'word' && BEFORE_REGEX.has(last.text) && ((before?.kind === 'word' && (before.text === 'as' || before.text === 'satisfies')) || inType))
+    return `a "/" after "${last.text}" in a type \`as\` or \`satisfies\` opened, which may be a TypeScript type (a division follows) or a keyword (a regular expression follows)`;
+  if (last.kind === 'punct' && (last.text === '*' || (inType && last.text === '?')))
     return `a "/" after "${last.text}", which may end a TypeScript type (a division follows) or be an operator (a regular expression follows)`;
   return undefined;
+}
+
+/** Keeps where an `as` or `satisfies` type is open (ReadState.typeFrom) as a token is pushed. */
+function trackType(state: ReadState, kind: Token['kind'], text: string): void {
+  const before = state.tokens.at(-1);
+  if (state.lineBreak || (kind === 'punct' && [';', '{', '}', '='].includes(text)) || (text === ')' && state.typeFrom !== undefined && state.heads.length < state.typeFrom)) state.typeFrom = undefined;
+  // `as`, `satisfies` after an operand (not `import { a as b }`'s, which ends at `}` anyway).
+  if (kind === 'word' && (text === 'as' || text === 'satisfies') && before !== undefined && endsOperand(before, state.tokens.at(-2)) === true) state.typeFrom = state.heads.length;
 }
 
 /** Whether a token ends an operand (after it a `/` divides), does not (a regex follows), or why the text cannot tell. */

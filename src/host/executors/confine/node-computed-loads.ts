@@ -62,10 +62,11 @@ const RUNS_COMPUTED = new RegExp(
     // The module object's members but its data and its require (closed world: `module.load(file)`, Module.prototype's
     // loader, runs a file by the name it is given; so may any member no list names).
     String.raw`(?<![\w$.])module\s*\.\s*(?!(?:exports|id|filename|path|loaded|paths|require)(?![\w$]))[A-Za-z_$]`,
-    // A CommonJS file's top-level \`arguments\` is node's wrapper's (exports, require, module, __filename, __dirname):
-    // \`arguments[1]\` is require by another name. Any use but its length.
-    String.raw`(?<![\w$.])arguments(?![\w$])(?!\s*\.\s*length\b)`,
-    // A \`with\` statement makes a bare name a member of any object (\`with (f) constructor(code)\`).
+    // A function's caller and its arguments as members (`f.caller.arguments`: node's wrapper's, require at [1]).
+    String.raw`\.\s*(?:caller|callee|arguments)(?![\w$])`,
+    // The module cache's Module objects (`Object.values(require.cache)[0].load(file)`), but a cache entry deleted.
+    String.raw`(?<!\bdelete\s+)\brequire\s*\.\s*cache\b`,
+    // A `with` statement makes a bare name a member of any object (`with (f) constructor(code)`).
     String.raw`(?<![\w$.])with\s*\(`,
   ].join('|'),
   'gu',
@@ -98,9 +99,8 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   const lineOf = (index: number) => code.slice(0, index).split('\n').length - 1;
   // Where node's reading of a `/` or of `<!--` cannot be told from the text, any code after it may be hidden.
   for (const { at, why } of tokens.ambiguous) unknown.push({ call: code.slice(at, at + 40).split('\n')[0]!, line: lineOf(at), why });
+  // (A `module` the program declares is not told from node's: a declaration in one function exempts none at the top.)
   for (const match of blanked.matchAll(RUNS_COMPUTED)) {
-    // A name the program declares itself (`for (const module of …)`) is not node's module.
-    if (/^module(?![\w$])/u.test(match[0]) && /\b(?:const|let|var)\s+module\b/u.test(blanked)) continue;
     unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   }
   // node:module's register(), however the module is reached: a loader hook for every later import.
@@ -122,7 +122,7 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   // node:vm, node:repl and node:wasi taken at all: each runs text or a file as code by its members; node:cluster runs
   // the file its settings name (`setupPrimary({ exec })`) in each worker it forks; node:test's run() each of its files.
   for (const literal of literals)
-    if ((/^(?:node:)?(?:vm|repl|wasi|cluster)$/u.test(literal.text) || (/^(?:node:)?test$/u.test(literal.text) && /(?<![\w$])run(?![\w$])/u.test(blanked))) && takenModule(blanked, literal))
+    if (takenModule(blanked, literal) && (/^(?:node:)?(?:vm|repl|wasi|cluster)$/u.test(literal.text) || (/^(?:node:)?test$/u.test(literal.text) && !withoutRun(blanked, literal))))
       unknown.push({ call: code.slice(literal.start - 1, literal.start + 40).split('\n')[0]!, line: lineOf(literal.start) });
   // A module's member taken by a computed key (`const m = require("node:module"); m[k]`, `import * as m …`): the key
   // may name a loader or a runner.
@@ -134,6 +134,10 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   if (bindings(blanked, 'self') === 0)
     for (const match of blanked.matchAll(/(?<![\w$.])self\s*\[|(?<![\w$.]|\btypeof\s+)self(?![\w$])(?!\s*(?:\.|:(?!:)))/gu))
       unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // A CommonJS file's top-level `arguments` is node's wrapper's (exports, require, module, __filename, __dirname):
+  // `arguments[1]` is require by another name, spread or not. A function's own (not an arrow's) is its caller's values.
+  for (const match of blanked.matchAll(/(?<![\w$])(?<![^.]\.)arguments(?![\w$])(?!\s*\.\s*length\b)/gu))
+    if (!insideFunction(blanked, match.index)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   // An identifier written with escapes (`\u0072equire`) names what the lists below look for under another spelling.
   for (const match of blanked.matchAll(/\\u[{0-9A-Fa-f]/gu)) unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   const seen = new Map<number, boolean>();
@@ -167,8 +171,8 @@ const RAW_RUNS = new RegExp(
     String.raw`\b_load\b|\b_compile\b|\bdlopen\b|\bReflect\s*\.\s*(?:construct|apply|get)\b`,
     // A constructor reached from a value or taken (`(() => {}).constructor`, `{ constructor: F }`), not a type test
     // (`.constructor.name`, `v.constructor === Array`); a class's own `constructor(…)` has no dot.
-    String.raw`(?<![!=]==?\s*[\w$.]*)\.\s*constructor\b(?!\s*(?:\.\s*name\b|[!=]==?))|[{,]\s*constructor\s*[,}:]`,
-    // …and one compared that goes on past \`.constructor\` (\`0 === run.constructor(text)()\`): not a whole operand.
+    String.raw`(?<![!=]==?\s*[\w$.]*)\.\s*constructor\b(?!\s*(?:\.\s*name\b|[!=]==?|&&|\?(?![.?])))|[{,]\s*constructor\s*[,}:]`,
+    // …and one compared that goes on past `.constructor` (`0 === run.constructor(text)()`): not a whole operand.
     String.raw`\.\s*constructor\b(?=\s*(?:[(\[\x60]|\?\.|\.(?!\s*name\b)))`,
     // node:module's runMain, the inspector's Runtime.evaluate, a loader or global reached by a computed key
     // (`module[k]`, `globalThis[k]`), and options that make a later node preload a file (NODE_OPTIONS, execArgv) or
@@ -178,6 +182,8 @@ const RAW_RUNS = new RegExp(
     String.raw`\.\s*runMain\b|[{,]\s*runMain\s*[,}:]|["'\x60](?:node:)?inspector(?:/promises)?["'\x60]|\b(?:module|globalThis|global|require|process)\s*\[|\bNODE_OPTIONS\b|\bexecArgv\s*(?::|=(?!=)|\.\s*(?:push|unshift|splice)\b)|\bmodule\s*\.\s*paths\b`,
     // A loader's name as a string (`module["require"]`, `Reflect.get(module, "require")`) or renamed on import.
     String.raw`["'\x60](?:require|eval|Function|fork|Worker|createRequire|_load|_compile|register|runInThisContext|runInNewContext|runInContext|compileFunction)["'\x60]`,
+    // Code as a URL's text: a `data:` URL of a script or a module (`import("data:text/javascript,…")`), an object URL.
+    String.raw`["'\x60]\s*data:\s*(?:text|application)\/|\bcreateObjectURL\b`,
     // "constructor" as a string but compared (`key === "constructor"`) or listed among keys a guard skips.
     String.raw`(?<![!=]==?\s*|[\[,]\s*)["'\x60]constructor["'\x60](?!\s*[!=]==?)|(?<=[\w$)\]]\s*\[\s*)["'\x60]constructor["'\x60]`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,
@@ -314,14 +320,16 @@ function moduleMembers(blanked: string): number[] {
 function ownOrTypeTest(blanked: string, at: number): boolean {
   const before = blanked.slice(Math.max(0, at - 200), at);
   const after = blanked.slice(at + 'constructor'.length, at + 'constructor'.length + 2000);
-  if (/(?:^|[{};\n])[ \t]*(?:(?:public|private|protected)\s+|@[\w$.]+(?:\([^()\n]*\))?\s+)?$/u.test(before)) {
+  // A member's start, no `.` before it across lines and comments (`run. // …⏎constructor(x)` is a member read), in a class's body.
+  if (!/\.\s*$/u.test(before) && /(?:^|[{};\n])[ \t]*(?:(?:public|private|protected)\s+|@[\w$.]+(?:\([^()\n]*\))?\s+)?$/u.test(before) && inClassBody(blanked, at)) {
     const close = /^\s*\(/u.test(after) ? balancedClose(after, after.indexOf('(')) : -1;
     if (close !== -1 && /^\s*(?:\{|;|\n|$)/u.test(after.slice(close + 1))) return true;
   }
   if (!/\.\s*$/u.test(before)) return false;
   // A type test compares `.constructor` as a whole operand: a member chain, no call around it or after it.
   if (/^\s*(?:[([\x60]|\?\.|\.(?!\s*name\b))/u.test(after)) return false;
-  return /^\s*(?:\.\s*name\b|[!=]==?)/u.test(after) || /[!=]==?\s*[\w$.]*$/u.test(before);
+  // Tested for truth (`v.constructor && v.constructor.name`, `v.constructor ? … : …`): `&&` and `?` hand on another value.
+  return /^\s*(?:\.\s*name\b|[!=]==?|&&|\?(?![.?]))/u.test(after) || /[!=]==?\s*[\w$.]*$/u.test(before);
 }
 
 /** The index of the `)` that closes the `(` at `open` in `text`, or -1. */
@@ -332,6 +340,75 @@ function balancedClose(text: string, open: number): number {
     else if (text[index] === ')' && --depth === 0) return index;
   }
   return -1;
+}
+
+/** The unclosed `{` before `at` in `blanked` code, the innermost first. */
+function enclosingBraces(blanked: string, at: number): number[] {
+  const open: number[] = [];
+  for (let index = 0; index < at; index++) {
+    if (blanked[index] === '{') open.push(index);
+    else if (blanked[index] === '}') open.pop();
+  }
+  return open.reverse();
+}
+
+/** The index of the `(` that the `)` at `close` closes in `text`, or -1. */
+function balancedOpen(text: string, close: number): number {
+  let depth = 0;
+  for (let index = close; index >= 0; index--) {
+    if (text[index] === ')') depth++;
+    else if (text[index] === '(' && --depth === 0) return index;
+  }
+  return -1;
+}
+
+/**
+ * Whether the value that ends at `end` is surely an array: an array literal, what `Object.keys`/`values`/`entries`,
+ * `Array.from`/`of` or `readdirSync` return, or an array method's result on one (`Object.keys(o).filter(…)`).
+ */
+function arrayReceiver(blanked: string, end: number, depth = 0): boolean {
+  const before = blanked.slice(0, end).trimEnd();
+  if (depth > 8) return false;
+  if (before.endsWith(']')) {
+    let nested = 0;
+    for (let index = before.length - 1; index >= 0; index--) {
+      if (before[index] === ']') nested++;
+      else if (before[index] === '[' && --nested === 0) return !/[\w$)\]}]\s*$/u.test(before.slice(0, index));
+    }
+    return false;
+  }
+  if (!before.endsWith(')')) return false;
+  const open = balancedOpen(before, before.length - 1);
+  if (open === -1) return false;
+  const head = before.slice(0, open).trimEnd();
+  if (/(?<![\w$.])(?:Object\s*\.\s*(?:keys|values|entries)|Array\s*\.\s*(?:from|of)|(?:fs\s*\.\s*)?readdirSync)$/u.test(head)) return true;
+  const method = /\.\s*(?:map|filter|slice|concat|flat|flatMap|sort|reverse|toSorted|toReversed)$/u.exec(head);
+  return method !== null && arrayReceiver(blanked, method.index, depth + 1);
+}
+
+/** Words whose `(…) {` is a statement's head, not a method's parameters. */
+const BLOCK_HEADS = /(?:^|[^\w$.])(?:if|for|while|switch|catch|with)\s*$/u;
+
+/** Whether `at` lies in the body of a function that has its own `arguments` (a `function` or a method; an arrow has none). */
+function insideFunction(blanked: string, at: number): boolean {
+  for (const brace of enclosingBraces(blanked, at)) {
+    const before = blanked.slice(0, brace).trimEnd();
+    if (before.endsWith('=>') || !before.endsWith(')')) continue;
+    const open = balancedOpen(before, before.length - 1);
+    if (open === -1) return false;
+    const head = before.slice(0, open).trimEnd();
+    if (/\bfunction\s*\*?\s*[\w$]*$/u.test(head)) return true;
+    if (BLOCK_HEADS.test(head)) continue;
+    // A method (`name(…) {`, `get x() {`): a call followed by a block is no JavaScript.
+    if (/(?:^|[^\w$.])[A-Za-z_$][\w$]*$/u.test(head)) return true;
+  }
+  return false;
+}
+
+/** Whether the innermost `{` around `at` opens a class body (`class X extends Y {`). */
+function inClassBody(blanked: string, at: number): boolean {
+  const brace = enclosingBraces(blanked, at)[0];
+  return brace !== undefined && /\bclass\b(?:\s+[A-Za-z_$][\w$]*)?(?:\s+extends\b[^{};]*)?\s*$/u.test(blanked.slice(Math.max(0, brace - 300), brace));
 }
 
 /** A key that is not computed: a blanked string literal or a number. */
@@ -359,6 +436,22 @@ function functionMembers(blanked: string): number[] {
   return found;
 }
 
+/**
+ * Whether node:test at `literal` is taken so its `run` is not: its members destructured without it (`{ describe, it }`),
+ * or bound to a name only called or read by other members (`test(…)`, `test.describe`).
+ */
+function withoutRun(blanked: string, literal: Literal): boolean {
+  const before = blanked.slice(0, literal.start);
+  const destructured = /(?:\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*require\s*\(|\bimport\s*\{([^{}]*)\}\s*from)\s*$/u.exec(before);
+  if (destructured !== null) return !/(?<![\w$])run(?![\w$])/u.test(destructured[1] ?? destructured[2]!);
+  const bound = /(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\s*\(|\bimport\s+([A-Za-z_$][\w$]*)\s*from)\s*$/u.exec(before);
+  if (bound === null) return /(?:^|[;}\n])\s*(?:require\s*\(|import)\s*$/u.test(before) && /^\s*\)?\s*(?:;|$)/mu.test(blanked.slice(literal.end));
+  const name = (bound[1] ?? bound[2]!).replace(/\$/gu, '\\$');
+  // Each use but its binding: a call, or a member but run.
+  const uses = [...blanked.matchAll(new RegExp(String.raw`(?<![\w$.])${name}(?![\w$])`, 'gu'))].filter((use) => use.index < bound.index || use.index >= literal.start);
+  return uses.every((use) => /^\s*(?:\(|\.\s*(?!run(?![\w$]))[A-Za-z_$])/u.test(blanked.slice(use.index + use[0].length)));
+}
+
 /** Whether node:module at `literal` is taken only for createRequire, builtinModules or isBuiltin. */
 function onlyResolvers(blanked: string, literal: Literal): boolean {
   const resolvers = String.raw`(?:createRequire|builtinModules|isBuiltin)`;
@@ -371,7 +464,7 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
 }
 
 /** The words a `[` may follow that make it an array or a pattern, not a member read (`return [a]`, `of [x, y]`, `const [a, b] =`). */
-const BEFORE_ARRAY = /\b(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof|const|let|var)\s*$/u;
+const BEFORE_ARRAY = /(?<!\.\s*)(?<![\w$])(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof|const|let|var)\s*$/u;
 
 /** How many member reads by a computed key are reported at most: one already refuses every writer. */
 const MAX_FINDINGS = 16;
@@ -428,8 +521,9 @@ function numericNames(blanked: string): Set<string> {
     const headers = count(String.raw`\b(?:for|while|if|switch)\s*\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*\{`);
     if (declared === 1 && bindings(blanked, name) === 1 + steps + headers) names.add(name);
   }
-  for (const [, name] of blanked.matchAll(/\.\s*(?:forEach|map|filter|some|every|find|findIndex|flatMap)\s*\(\s*(?:function\s*)?\(\s*[A-Za-z_$][\w$]*\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/gu))
-    if (bindings(blanked, name!) === 1) names.add(name!);
+  // Only an array's (a Map's forEach hands a key, a Set's its value, any other object what it likes: review s04a).
+  for (const match of blanked.matchAll(/\.\s*(?:forEach|map|filter|some|every|find|findIndex|flatMap)\s*\(\s*(?:function\s*)?\(\s*[A-Za-z_$][\w$]*\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/gu))
+    if (arrayReceiver(blanked, match.index) && bindings(blanked, match[1]!) === 1) names.add(match[1]!);
   return names;
 }
 

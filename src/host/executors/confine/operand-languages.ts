@@ -12,11 +12,6 @@ import { type TypescriptRun, typescriptRun } from './typescript-runners.js';
 /** Names of program code by extension: Python, JavaScript and TypeScript, Perl, Ruby (run by their interpreter whoever names them). */
 export const PROGRAM_FILE = /\.(pyw?|[cm]?[jt]sx?|pl|pm|rb)$/iu;
 
-/** Programs that run the command after them (`npx tsx x.ts`, `exec node x.js`, `env A=1 python3 x.py`). */
-const WRAPPERS = new Set(['exec', 'command', 'env', 'nice', 'nohup', 'time', 'npx', 'pnpx', 'bunx', 'uv', 'poetry', 'pipenv', 'pnpm', 'yarn', 'npm']);
-/** A wrapper's words to pass before its command (`uv run`, `pnpm exec`, `npm exec --`). */
-const WRAPPER_WORDS = /^(run|exec|x|dlx|--)$/u;
-
 /** The words of one simple command, quotes removed (a word with an expansion kept as written: it names no operand). */
 function commandsOf(text: string): string[][] {
   return text
@@ -52,17 +47,25 @@ export function jsxOperands(text: string): ReadonlySet<string> {
   );
 }
 
-/** Each interpreter's operand in `text`: as written (normalised), its language, its command's words, the program's and the operand's index. */
-function operandsOf(text: string): { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] {
+/**
+ * Each interpreter's operand in `text`: as written (normalised), its language, its command's words, the program's and
+ * the operand's index. An interpreter is looked for at every word of a command, behind any wrapper (`nice -n 5`,
+ * `timeout 60`, `exec -a NAME`, `/usr/bin/env`, `if`), and in shell text a word holds (`sh -c '…'`) (review s04a).
+ */
+function operandsOf(text: string, depth = 0): { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] {
   const found: { operand: string; language: ProgramLanguage; words: string[]; at: number; index: number }[] = [];
   for (const words of commandsOf(text)) {
-    let at = 0;
-    while (at < words.length && (/^[A-Za-z_]\w*=/u.test(words[at]!) || WRAPPERS.has(words[at]!) || (at > 0 && WRAPPER_WORDS.test(words[at]!)) || (at > 0 && words[at]!.startsWith('-')))) at++;
-    const program = (words[at] ?? '').split('/').pop()!;
-    const language = programLanguage(program);
-    if (language === undefined) continue;
-    const operand = interpreterReading(program, words.slice(at + 1)).operand;
-    if (operand !== undefined) found.push({ operand: normal(words[at + 1 + operand]!), language, words, at, index: at + 1 + operand });
+    for (let at = 0; at < words.length; at++) {
+      const program = words[at]!.split('/').pop()!;
+      const language = programLanguage(program);
+      if (language === undefined) {
+        // Shell text in a word (`sh -c 'node x.js'`, `bash -lc "…"`): read as commands too.
+        if (depth < 2 && /\s/u.test(words[at]!)) found.push(...operandsOf(words[at]!, depth + 1));
+        continue;
+      }
+      const operand = interpreterReading(program, words.slice(at + 1)).operand;
+      if (operand !== undefined) found.push({ operand: normal(words[at + 1 + operand]!), language, words, at, index: at + 1 + operand });
+    }
   }
   return found;
 }
