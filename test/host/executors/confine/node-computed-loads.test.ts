@@ -313,6 +313,12 @@ test('review s94q: a member read by a key the program computes refuses wherever 
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
   // A comparison's operand that is not the whole member chain is no type test (review s94q).
   t.true(unknown('if (0 === keep(f.constructor)) {}').length > 0);
+  // …nor one that goes on past `.constructor`, read on the tokens (a comment between) and on the raw text (a comment's
+  // mention counts there) (reviews s02y, s04a).
+  t.true(unknown('for (const s of list) 0 === run.constructor /* c */ (s)();').length > 0);
+  t.true(unknown('// 0 === run.constructor(s)()\nconst x = 1;').length > 0);
+  // A `with` statement makes a bare name any object's member.
+  t.true(unknown('with (o) f();').length > 0);
 });
 
 test('an array pattern is no member read: const [a, b] = x, for (const [k, v] of …)', (t) => {
