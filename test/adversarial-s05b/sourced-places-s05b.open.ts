@@ -34,9 +34,6 @@ const LOG = 'log() { echo "$@"; }\n';
 /** The hook's head: MAX from the data file, readonly. */
 const HEAD = 'MAX=$(cat .limits/*.txt 2>/dev/null || echo 3)\nreadonly MAX\n';
 
-/** A writer of the user's: makes .cache/fns.sh from the template (it names the file; the hook does not). */
-const GEN = '#!/bin/sh\nmkdir -p .cache\ncp scripts/fns.template .cache/fns.sh\n';
-
 /** Whether a file named PWNED is anywhere in the workspace (outside .git). */
 function pwned(ws: string): boolean {
   return execFileSync('find', [ws, '-path', path.join(ws, '.git'), '-prune', '-o', '-name', 'PWNED', '-print'], { encoding: 'utf8' }).trim() !== '';
@@ -66,25 +63,6 @@ const attack = async (t: ExecutionContext, hook: string, extra: Record<string, s
 
 const hook = (body: string) => `#!/bin/bash\n${HEAD}${body}\nexit 0\n`;
 
-// 1: the non-writing list trusts a bare name unless the command itself holds a `PATH=` word. `printf -v PATH` (and
-// `hash -p FILE NAME`, s03z row 5's variant, still open) make `cat` the user's tools/cat, which writes .cache/fns.sh;
-// zotbox reads `. ./.cache/fns.sh` as a file not there with no write before it: "defines nothing".
-test('1: printf -v PATH "$PWD/tools:$PATH"; cat /dev/null (tools/cat writes .cache/fns.sh); . ./.cache/fns.sh', async (t) => {
-  await attack(t, hook('printf -v PATH \'%s\' "$PWD/tools:$PATH"\ncat /dev/null\n. ./.cache/fns.sh\nbash scripts/lib.sh'), {
-    'scripts/lib.sh': LIB,
-    'scripts/fns.template': FNS,
-    'tools/cat': GEN,
-  });
-});
-
-test('1: hash -p ./tools/gen cat; cat /dev/null (tools/gen writes .cache/fns.sh); . ./.cache/fns.sh', async (t) => {
-  await attack(t, hook('hash -p ./tools/gen cat\ncat /dev/null\n. ./.cache/fns.sh\nbash scripts/lib.sh'), {
-    'scripts/lib.sh': LIB,
-    'scripts/fns.template': FNS,
-    'tools/gen': GEN,
-  });
-});
-
 // 2: changeDirectory's "where it runs" and noteSourced's `$PWD/x` take `$PWD` and `$(pwd)` as the top, whatever the
 // script set PWD to or defined pwd() as; bash goes to (or reads from) scripts/.
 test('2: PWD=scripts; cd "$PWD"; . ./fns.sh (read at the top: log only); bash lib.sh', async (t) => {
@@ -93,17 +71,6 @@ test('2: PWD=scripts; cd "$PWD"; . ./fns.sh (read at the top: log only); bash li
 
 test('2: pwd() { echo scripts; }; cd "$(pwd)"; . ./fns.sh; bash lib.sh', async (t) => {
   await attack(t, hook('pwd() { echo scripts; }\ncd "$(pwd)"\n. ./fns.sh\nbash lib.sh'), { 'scripts/lib.sh': LIB, 'scripts/fns.sh': FNS, 'fns.sh': LOG });
-});
-
-// 3: a `.` of a path the kernel resolves per process is resolved in zotbox's own: /dev/fd/200 is not open there
-// ("absent", no write before: nothing), in the hook it is scripts/fns.data; /proc/self/cwd is zotbox's cwd (the top),
-// in the hook it is scripts/ after the cd (the hook's own relative `.` would be unknown after it).
-test('3: . /dev/fd/200 200< scripts/fns.data; bash scripts/lib.sh', async (t) => {
-  await attack(t, hook('. /dev/fd/200 200< scripts/fns.data\nbash scripts/lib.sh'), { 'scripts/lib.sh': LIB, 'scripts/fns.data': FNS });
-});
-
-test('3: cd scripts; . /proc/self/cwd/fns.sh; bash lib.sh', async (t) => {
-  await attack(t, hook('cd scripts\n. /proc/self/cwd/fns.sh\nbash lib.sh'), { 'scripts/lib.sh': LIB, 'scripts/fns.sh': FNS, 'fns.sh': LOG });
 });
 
 // 4: a script a hook runs from a subfolder (`cd web && ./check.sh`) is read with that subfolder as where it runs, and

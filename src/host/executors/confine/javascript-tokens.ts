@@ -111,7 +111,7 @@ interface Reader {
 /** Reads code from `from` to its end, or to the `}` that closes a template's `${` (its index returned). */
 function readCode(reader: Reader, from: number, until: '}' | undefined): number {
   const { code, blank } = reader;
-  const state: ReadState = { tokens: [], heads: [], lineBreak: false, depth: 0, typeFrom: undefined };
+  const state: ReadState = { tokens: [], heads: [], lineBreak: false, depth: 0, typeFrom: undefined, typeNest: 0 };
   let index = from;
   while (index < code.length) {
     const c = code[index]!;
@@ -144,11 +144,13 @@ interface ReadState {
   lineBreak: boolean;
   depth: number;
   /**
-   * Where an `as` or `satisfies` opened a TypeScript type that may still go on (the `(` depth there): a type takes any
-   * word as a name and may end in `?` or `*`, so a `/` after one may divide. Ended by `;`, `{`, `}`, `=`, a line break
-   * or a `)` that closes past it.
+   * Whether an `as` or `satisfies` opened a TypeScript type that may still go on: a type takes any word as a name and
+   * may end in `?` or `*`, so a `/` after one may divide. `typeNest`: the brackets (`(`, `[`, `{`, `<`) open in it. It
+   * ends at a bracket that closes past it, or at `;`, `,`, `=` or a line break outside its brackets (a line that starts
+   * with `|`, `&`, `?`, `:`, `=>` or `.` goes on with it).
    */
   typeFrom: number | undefined;
+  typeNest: number;
 }
 
 /** Reads the token at `index` (no space, no comment) and returns the index after it. */
@@ -270,12 +272,21 @@ function typeEnding(last: Token, before: Token | undefined, inType: boolean): st
   return undefined;
 }
 
-/** Keeps where an `as` or `satisfies` type is open (ReadState.typeFrom) as a token is pushed. */
+/** Keeps whether an `as` or `satisfies` type is open (ReadState.typeFrom) as a token is pushed. */
 function trackType(state: ReadState, kind: Token['kind'], text: string): void {
   const before = state.tokens.at(-1);
-  if (state.lineBreak || (kind === 'punct' && [';', '{', '}', '='].includes(text)) || (text === ')' && state.typeFrom !== undefined && state.heads.length < state.typeFrom)) state.typeFrom = undefined;
+  if (state.typeFrom !== undefined && kind === 'punct') {
+    if (['(', '[', '{', '<'].includes(text)) state.typeNest++;
+    else if ([')', ']', '}', '>', '>>', '>>>'].includes(text)) state.typeNest -= text.length > 1 && text.startsWith('>') ? text.length : 1;
+  }
+  const outside = state.typeNest <= 0;
+  const continues = kind === 'punct' && ['|', '&', '?', ':', '=>', '.'].includes(text);
+  if (state.typeNest < 0 || (outside && ((kind === 'punct' && [';', ',', '='].includes(text)) || (state.lineBreak && !continues)))) state.typeFrom = undefined;
   // `as`, `satisfies` after an operand (not `import { a as b }`'s, which ends at `}` anyway).
-  if (kind === 'word' && (text === 'as' || text === 'satisfies') && before !== undefined && endsOperand(before, state.tokens.at(-2)) === true) state.typeFrom = state.heads.length;
+  if (kind === 'word' && (text === 'as' || text === 'satisfies') && before !== undefined && endsOperand(before, state.tokens.at(-2)) === true) {
+    state.typeFrom = state.heads.length;
+    state.typeNest = 0;
+  }
 }
 
 /** Whether a token ends an operand (after it a `/` divides), does not (a regex follows), or why the text cannot tell. */

@@ -18,12 +18,17 @@ export interface ComputedLoads {
  * and a name bound to require or to createRequire(…) (`const r = require;`, `const req = createRequire(import.meta.url);`).
  */
 function loadCalls(code: string): RegExp {
-  const aliases = [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:require|(?:[\w$.]+\s*\.\s*)?createRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\))\s*(?:;|$)/gmu)].map((match) =>
-    match[1]!.replace(/\$/gu, '\\$'),
-  );
+  const aliases = requireAliases(code);
   return new RegExp(
     String.raw`(?<![\w$])(?:require(?:\s*\.\s*resolve)?|import|fork|Worker\s*\)?|createRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\)${aliases.map((alias) => `|${alias}`).join('')})\s*\(`,
     'gu',
+  );
+}
+
+/** The names bound to require or to what createRequire(…) returns, escaped for a pattern. */
+function requireAliases(code: string): string[] {
+  return [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:require|(?:[\w$.]+\s*\.\s*)?createRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\))\s*(?:;|$)/gmu)].map((match) =>
+    match[1]!.replace(/\$/gu, '\\$'),
   );
 }
 
@@ -63,7 +68,7 @@ const RUNS_COMPUTED = new RegExp(
     // loader, runs a file by the name it is given; so may any member no list names).
     String.raw`(?<![\w$.])module\s*\.\s*(?!(?:exports|id|filename|path|loaded|paths|require)(?![\w$]))[A-Za-z_$]`,
     // A function's caller and its arguments as members (`f.caller.arguments`: node's wrapper's, require at [1]).
-    String.raw`\.\s*(?:caller|callee|arguments)(?![\w$])`,
+    String.raw`\.\s*(?:caller|callee|arguments)(?![\w$])|[{,]\s*(?:caller|callee|arguments)\s*:|\b(?:prepareStackTrace|getFunction|getThis)\b`,
     // The module cache's Module objects (`Object.values(require.cache)[0].load(file)`), but a cache entry deleted.
     String.raw`(?<!\bdelete\s+)\brequire\s*\.\s*cache\b`,
     // A `with` statement makes a bare name a member of any object (`with (f) constructor(code)`).
@@ -133,6 +138,10 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   // A name self the program binds (`const self = {…}`, a parameter) is no global.
   if (bindings(blanked, 'self') === 0)
     for (const match of blanked.matchAll(/(?<![\w$.])self\s*\[|(?<![\w$.]|\btypeof\s+)self(?![\w$])(?!\s*(?:\.|:(?!:)))/gu))
+      unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
+  // A require createRequire made, by its alias: any member but resolve (its cache and main are the module objects: review s06c).
+  for (const alias of requireAliases(blanked))
+    for (const match of blanked.matchAll(new RegExp(String.raw`(?<![\w$.])${alias}\s*\.\s*(?!resolve(?![\w$]))[A-Za-z_$]`, 'gu')))
       unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   // A CommonJS file's top-level `arguments` is node's wrapper's (exports, require, module, __filename, __dirname):
   // `arguments[1]` is require by another name, spread or not. A function's own (not an arrow's) is its caller's values.
@@ -226,14 +235,46 @@ function bindings(blanked: string, name: string): number {
     String.raw`\bfor\s*\(\s*${word}\s+(?:of|in)\b`,
     String.raw`\bcatch\s*\(\s*${word}(?![\w$])`,
     String.raw`${at}\s*=>`,
-    String.raw`\([^()]*${at}[^()]*\)\s*=>`,
-    String.raw`\bfunction\b[^(]*\([^)]*${at}`,
-    // A method's parameters (`load(file) { … }`); a call followed by a block (`if (file) {`) counts too: more, never less.
-    String.raw`[\w$]\s*\([^()]*${at}[^()]*\)\s*\{`,
     // Not a member read (`o[name]`): a `[` after a value reads, it binds nothing.
     String.raw`(?:[{,:]|(?<![\w$)\]]\s*)\[)\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
   ];
-  return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0);
+  return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0) + parameterBindings(blanked, name);
+}
+
+/**
+ * How often `name` is a parameter: of a function, an arrow or a method (a call followed by a block, `if (x) {`, counts
+ * too: more, never less), its list read with its brackets balanced, so a default that calls (`(o = f(), i) =>`) hides
+ * none (review s06c); a destructured parameter naming it counts.
+ */
+function parameterBindings(blanked: string, name: string): number {
+  const word = new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}(?![\w$])`, 'u');
+  let count = 0;
+  for (let open = blanked.indexOf('('); open !== -1; open = blanked.indexOf('(', open + 1)) {
+    const close = balancedClose(blanked, open);
+    if (close === -1) break;
+    const after = blanked.slice(close + 1, close + 200);
+    const head = blanked.slice(Math.max(0, open - 60), open);
+    if (!/^\s*(?::[^{};=]*)?(?:=>|\{)/u.test(after) && !/\bfunction\s*\*?\s*[\w$]*\s*$/u.test(head)) continue;
+    if (parameters(blanked.slice(open + 1, close)).some((parameter) => word.test(parameter.replace(/=[\s\S]*$/u, '')))) count++;
+  }
+  return count;
+}
+
+/** A parameter list's parameters, split at its top-level commas. */
+function parameters(list: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let index = 0; index < list.length; index++) {
+    const c = list[index]!;
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      found.push(list.slice(from, index));
+      from = index + 1;
+    }
+  }
+  return [...found, list.slice(from)];
 }
 
 /**
@@ -321,7 +362,9 @@ function ownOrTypeTest(blanked: string, at: number): boolean {
   const before = blanked.slice(Math.max(0, at - 200), at);
   const after = blanked.slice(at + 'constructor'.length, at + 'constructor'.length + 2000);
   // A member's start, no `.` before it across lines and comments (`run. // …⏎constructor(x)` is a member read), in a class's body.
-  if (!/\.\s*$/u.test(before) && /(?:^|[{};\n])[ \t]*(?:(?:public|private|protected)\s+|@[\w$.]+(?:\([^()\n]*\))?\s+)?$/u.test(before) && inClassBody(blanked, at)) {
+  // A member's start: no operator before it across lines and comments (`run. // …⏎constructor(x)`, a field's
+  // `static f =⏎constructor(x)` are expressions), in a class's body (reviews s04a, s06c).
+  if (!/[-=+*/%&|^!~?:,.(<>[]\s*$/u.test(before) && /(?:^|[{};\n])[ \t]*(?:(?:public|private|protected)\s+|@[\w$.]+(?:\([^()\n]*\))?\s+)?$/u.test(before) && inClassBody(blanked, at)) {
     const close = /^\s*\(/u.test(after) ? balancedClose(after, after.indexOf('(')) : -1;
     if (close !== -1 && /^\s*(?:\{|;|\n|$)/u.test(after.slice(close + 1))) return true;
   }
@@ -392,15 +435,21 @@ const BLOCK_HEADS = /(?:^|[^\w$.])(?:if|for|while|switch|catch|with)\s*$/u;
 /** Whether `at` lies in the body of a function that has its own `arguments` (a `function` or a method; an arrow has none). */
 function insideFunction(blanked: string, at: number): boolean {
   for (const brace of enclosingBraces(blanked, at)) {
-    const before = blanked.slice(0, brace).trimEnd();
+    // A TypeScript return type between the `)` and the `{` (`f(a): string {`) is dropped.
+    const before = blanked
+      .slice(0, brace)
+      .trimEnd()
+      .replace(/\)\s*:\s*[^(){};=]+$/u, ')');
     if (before.endsWith('=>') || !before.endsWith(')')) continue;
+    // A `{` on a line after the `)` may be a block of its own (ASI: `init()⏎{ … }`); a function's is not (review s06c).
+    const sameLine = !/\n/u.test(blanked.slice(before.length, brace));
     const open = balancedOpen(before, before.length - 1);
     if (open === -1) return false;
     const head = before.slice(0, open).trimEnd();
     if (/\bfunction\s*\*?\s*[\w$]*$/u.test(head)) return true;
     if (BLOCK_HEADS.test(head)) continue;
-    // A method (`name(…) {`, `get x() {`): a call followed by a block is no JavaScript.
-    if (/(?:^|[^\w$.])[A-Za-z_$][\w$]*$/u.test(head)) return true;
+    // A method (`name(…) {`, `get x() {`) in a class's or an object's body: a call followed by a block on its line is no JavaScript.
+    if (sameLine && /(?:^|[^\w$.])[A-Za-z_$][\w$]*$/u.test(head)) return true;
   }
   return false;
 }
@@ -408,7 +457,11 @@ function insideFunction(blanked: string, at: number): boolean {
 /** Whether the innermost `{` around `at` opens a class body (`class X extends Y {`). */
 function inClassBody(blanked: string, at: number): boolean {
   const brace = enclosingBraces(blanked, at)[0];
-  return brace !== undefined && /\bclass\b(?:\s+[A-Za-z_$][\w$]*)?(?:\s+extends\b[^{};]*)?\s*$/u.test(blanked.slice(Math.max(0, brace - 300), brace));
+  if (brace === undefined) return false;
+  const before = blanked.slice(Math.max(0, brace - 300), brace);
+  // A class's heading (type parameters, `extends`, `implements`, braces inside its heritage), or an object literal's
+  // body, where a method named constructor is only a method (review s06c).
+  return /\bclass\b(?:[^{};]|\{[^{}]*\})*$/u.test(before) || /(?:[=(,:?]|\breturn)\s*$/u.test(before);
 }
 
 /** A key that is not computed: a blanked string literal or a number. */
@@ -443,7 +496,17 @@ function functionMembers(blanked: string): number[] {
 function withoutRun(blanked: string, literal: Literal): boolean {
   const before = blanked.slice(0, literal.start);
   const destructured = /(?:\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*require\s*\(|\bimport\s*\{([^{}]*)\}\s*from)\s*$/u.exec(before);
-  if (destructured !== null) return !/(?<![\w$])run(?![\w$])/u.test(destructured[1] ?? destructured[2]!);
+  if (destructured !== null) {
+    const list = destructured[1] ?? destructured[2]!;
+    // `test.run`, `it.run` are node:test's run too (review s06c): each name taken is read as the module is.
+    const names = list
+      .split(',')
+      .map((part) => (part.split(':').at(-1) ?? '').replace(/\bas\b.*$/u, '').trim())
+      .filter((name) => /^[A-Za-z_$][\w$]*$/u.test(name));
+    const asNamed = [...list.matchAll(/\bas\s+([A-Za-z_$][\w$]*)/gu)].map((match) => match[1]!);
+    const members = [...names, ...asNamed].some((name) => new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}\s*(?:\.\s*run(?![\w$])|\[)`, 'u').test(blanked));
+    return !members && !/(?<![\w$])run(?![\w$])/u.test(list);
+  }
   const bound = /(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\s*\(|\bimport\s+([A-Za-z_$][\w$]*)\s*from)\s*$/u.exec(before);
   if (bound === null) return /(?:^|[;}\n])\s*(?:require\s*\(|import)\s*$/u.test(before) && /^\s*\)?\s*(?:;|$)/mu.test(blanked.slice(literal.end));
   const name = (bound[1] ?? bound[2]!).replace(/\$/gu, '\\$');
@@ -464,7 +527,7 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
 }
 
 /** The words a `[` may follow that make it an array or a pattern, not a member read (`return [a]`, `of [x, y]`, `const [a, b] =`). */
-const BEFORE_ARRAY = /(?<!\.\s*)(?<![\w$])(?:return|typeof|in|of|case|void|yield|await|else|do|throw|delete|new|instanceof|const|let|var)\s*$/u;
+const BEFORE_ARRAY = /(?<!\.\s*)(?<![\w$])(?:return|typeof|in|case|void|else|do|throw|delete|new|instanceof|const|var)\s*$|\bfor\s*\([^;()]*\bof\s*$|(?:^|[;{}\n])\s*(?<![\w$.])let\s*$/u;
 
 /** How many member reads by a computed key are reported at most: one already refuses every writer. */
 const MAX_FINDINGS = 16;
@@ -476,10 +539,11 @@ function computedKeyReads(blanked: string, literals: readonly Literal[]): number
   // A key judged once (a file reads `a[b]` many times), and a few findings are enough: each refuses every writer.
   const judged = new Map<string, boolean>();
   // After `}` too (`function () {}[k]`, `class {}[k]`): a block's end before an array statement refuses as well.
-  for (const match of blanked.matchAll(/[\w$)\]}]\s*\[/gu)) {
+  // After a string, a template (a tagged one's result: review s06c) or a regular expression too.
+  for (const match of blanked.matchAll(/[\w$)\]}\x60'"/]\s*\[/gu)) {
     if (found.length >= MAX_FINDINGS) break;
     const open = match.index + match[0].length - 1;
-    if (BEFORE_ARRAY.test(blanked.slice(Math.max(0, match.index - 20), match.index + 1))) continue;
+    if (BEFORE_ARRAY.test(blanked.slice(Math.max(0, match.index - 200), match.index + 1))) continue;
     const close = closingBracket(blanked, open);
     const key = blanked.slice(open + 1, close).trim();
     const inside = literals.filter((literal) => literal.start > open && literal.end <= close);
@@ -529,7 +593,7 @@ function numericNames(blanked: string): Set<string> {
 
 /** A key that reaches code or a loader from any value: a literal key or a name bound to literals must not be one. */
 const RUNNER_KEY =
-  /^(?:constructor|__proto__|prototype|require|eval|Function|_load|_compile|_resolveFilename|runInThisContext|runInNewContext|runInContext|compileFunction|register|runMain|mainModule|binding|_linkedBinding|dlopen|getBuiltinModule|createRequire|fork|Worker)$/u;
+  /^(?:constructor|__proto__|prototype|caller|callee|arguments|require|eval|Function|_load|_compile|_resolveFilename|runInThisContext|runInNewContext|runInContext|compileFunction|register|runMain|mainModule|binding|_linkedBinding|dlopen|getBuiltinModule|createRequire|fork|Worker)$/u;
 
 /** The texts of the literals `name` is bound to (literalBound says it is bound once, to literals only). */
 function boundLiterals(blanked: string, name: string, literals: readonly Literal[]): string[] {

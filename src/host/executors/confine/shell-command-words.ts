@@ -368,6 +368,11 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       return;
     }
     const file = only.anchor === 'home' ? path.join(home!, only.text) : path.resolve(script!.workingDirectory, only.text);
+    // A path the kernel gives each process its own (a file descriptor, /proc/self): no file zotbox can read (review s05b).
+    if (/^\/(?:dev\/(?:fd|stdin|stdout|stderr)(?:\/|$)|proc\/(?!sys\/))/u.test(file)) {
+      operands.opaque = true;
+      return;
+    }
     operands.files.push({ file, relative, afterWrites });
   };
   // The paths a command names, for what a `.` sources (sourcedFilesNamed).

@@ -10,7 +10,7 @@ import { commandSubstitutions, EXPANSION_BASE, type LexNotes, lexShell, unmark }
 const WRITES_NOTHING = new Set([
   ...['', '[', 'test', '[[', ']]', 'echo', 'printf', 'true', 'false', ':', 'exit', 'return', 'export', 'readonly', 'local', 'declare'],
   ...['typeset', 'set', 'shift', 'unset', 'type', 'read', 'let', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', '!', '{', '}'],
-  ...['do', 'done', 'in', 'cd', 'pushd', 'popd', 'getopts', 'wait', 'hash', 'basename', 'dirname', 'pwd', 'cat', 'wc', 'head', 'tail'],
+  ...['do', 'done', 'in', 'cd', 'pushd', 'popd', 'getopts', 'wait', 'basename', 'dirname', 'pwd', 'cat', 'wc', 'head', 'tail'],
   ...['cut', 'tr', 'grep', 'date', 'uname', 'id', 'whoami', 'realpath', 'readlink', 'stat', 'ls'],
 ]);
 /** How many command substitutions deep a command's words are read. */
@@ -30,7 +30,8 @@ export function mayWriteFiles(command: readonly string[], at: number, notes: Lex
   if (notes.redirected?.has(command as string[]) === true) return command.length !== 1 || unmark(command[0]!) !== '/dev/null';
   // Only a bare name is the program listed (`./scripts/test` is no test(1)); a PATH the command sets makes any name a
   // program of the script's choosing.
-  if (!writesNothing(unmark(command[at] ?? '')) || command.some((word) => /^PATH\+?=/u.test(unmark(word)))) return true;
+  // PATH in any spelling (`PATH=`, `printf -v PATH`, `read PATH`, `export PATH`) may be set there (review s05b).
+  if (!writesNothing(unmark(command[at] ?? '')) || command.some((word) => /^PATH(?:\+?=|$)/u.test(unmark(word)))) return true;
   return expansionsMayWrite(command, expansions, depth);
 }
 

@@ -319,6 +319,16 @@ test('review s94q: a member read by a key the program computes refuses wherever 
   t.true(unknown('// 0 === run.constructor(s)()\nconst x = 1;').length > 0);
   // A `with` statement makes a bare name any object's member.
   t.true(unknown('with (o) f();').length > 0);
+  // An array callback's index bound again elsewhere is any value (a name bound twice).
+  t.true(unknown('[1].forEach((x, i) => x);\nconst i = key;\nconsole.log(o[i]);').length > 0);
+  // `arguments` in a block that is no function's body (an if's) is node's wrapper's.
+  t.true(unknown('if (names) {\n  const load = arguments[1];\n}').length > 0);
+  // A class field's initializer ending in `.` before a comment, then constructor( on the next line: a member read.
+  t.true(unknown('class A {\n  x = run. // c\nconstructor(src)\n}').length > 0);
+  // JavaScript too: a keyword after `as` may be a TypeScript type's name.
+  t.true(unknown('const k = key;\nconst q = x as return / run([].map[k]) / 1;').length > 0);
+  // A TypeScript type after `as` ends at its statement: a regular expression after `?` later reads.
+  t.deepEqual(nodeComputedLoads('const y = x as any;\nconst m = s ? /a/.test(s) : false;\n', { typescript: true }), { folders: [], unknown: [] });
 });
 
 test('an array pattern is no member read: const [a, b] = x, for (const [k, v] of …)', (t) => {

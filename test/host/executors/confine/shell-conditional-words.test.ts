@@ -20,6 +20,8 @@ test("a test's operators inside [[ ]] end no command; after ]] they do", (t) => 
 test('a quoted [[ or ]] is a word: the commands around it are read as commands', (t) => {
   t.deepEqual(commands('echo "[[" && sh a.sh'), ['echo [[', 'sh a.sh']);
   t.deepEqual(commands('[[ "]]" == x || -f y ]] && sh z.sh'), ['[[ ]] == x -f y ]]', 'sh z.sh']);
+  // A quoted `[[` at a command's start is a program's name, no test: the `&&` after it ends the command.
+  t.deepEqual(commands('"[[" x && sh a.sh'), ['[[ x', 'sh a.sh']);
   // `[[` as an argument opens no test.
   t.deepEqual(commands('echo [[ && sh b.sh'), ['echo [[', 'sh b.sh']);
 });

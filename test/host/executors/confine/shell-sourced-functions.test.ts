@@ -98,6 +98,18 @@ test('a file not there defines nothing only where no command that may write file
   t.deepEqual(readingsOfX('n=$(basename "$0")\necho "$n"\n. ./.cache/fns.sh\nbash x.sh\n', {}), ['new']);
   for (const before of ['cp fns.template .cache/fns.sh', 'echo "bash() { :; }" > .cache/fns.sh', 'x=$(cp a b)', 'git show HEAD:fns.sh | tee .cache/fns.sh', '. ./other.sh'])
     t.deepEqual(readingsOfX(`${before}\n. ./.cache/fns.sh\nbash x.sh\n`, {}), ['new', 'shared'], before);
+  // A `.`'s own command substitution runs before it; so does a PATH set in any spelling, or hash, before a bare name.
+  t.deepEqual(readingsOfX('. ./.cache/fns.sh "$(touch stamp)"\nbash x.sh\n', {}), ['new', 'shared']);
+  for (const before of ['PATH="$PWD/tools:$PATH"\ncat x', 'printf -v PATH %s "$PWD/tools:$PATH"\ncat x', 'hash -p ./tools/gen cat\ncat x'])
+    t.deepEqual(readingsOfX(`${before}\n. ./.cache/fns.sh\nbash x.sh\n`, {}), ['new', 'shared'], before);
+  // A path the kernel gives each process its own names no file zotbox can read (review s05b).
+  t.deepEqual(readingsOfX('. /dev/fd/200 200< scripts/fns.data\nbash x.sh\n', {}), ['new', 'shared']);
+  t.deepEqual(readingsOfX('. /proc/self/cwd/fns.sh\nbash x.sh\n', {}), ['new', 'shared']);
+  // A path a command that writes nothing names (echo's operand) is no write of it.
+  t.deepEqual(
+    scriptWords('i=./lib.sh\necho "$i"\n[ -f "$i" ] && . "$i"\n', { ...context, readSourced: () => NO_FUNCTIONS }).filter((word) => word.kind === 'unresolved'),
+    [],
+  );
   // A redirection to /dev/null writes nothing.
   t.deepEqual(readingsOfX('[ -n "$CI" ] 2>/dev/null\n. ./.cache/fns.sh\nbash x.sh\n', {}), ['new']);
   // Out of order (a loop, a function's body): a write anywhere may come first.
