@@ -1,6 +1,7 @@
 // Review s92o: ordinary node hook programs node-computed-loads.ts refuses after s90m. The CommonJS main-module idiom
-// `if (require.main === module) main();` (module kept as a value, the s90m rule) and a loop variable named `module`.
-// (A guard that rejects staged diffs holding `"eval("` stays refused: README row 5.) None runs code by a
+// `if (require.main === module) main();` (module kept as a value, the s90m rule). (A loop variable named `module`
+// reads again as node's module since review s04a: a declaration in one function exempted node's `module.load(file)` at
+// the top, and zotbox does not tell scopes; rename it. A guard that rejects staged diffs holding `"eval("` stays refused: README row 5.) None runs code by a
 // name it computes. The hook program (`exec node tools/check.js`) is the user's; one CONFINED call (`sh one.sh`, real
 // bubblewrap) writes notes.txt, which nothing loads: it should exit 0 and no stop.
 import test from 'ava';
@@ -8,7 +9,6 @@ import { agentWrites, project } from '../adversarial-s36i/harness.js';
 
 const CASES: readonly (readonly [string, string])[] = [
   ['if (require.main === module) main();', 'function main() {\n  console.log(1);\n}\nif (require.main === module) main();\n'],
-  ['a loop variable named module', 'const changed = ["a/x.js", "b/y.js"];\nfor (const module of new Set(changed.map((f) => f.split("/")[0]))) console.log(module);\n'],
   ['control: no such word', 'console.log(JSON.parse("{}"));\n'],
 ];
 
