@@ -319,6 +319,10 @@ test('review s94q: a member read by a key the program computes refuses wherever 
   t.true(unknown('// 0 === run.constructor(s)()\nconst x = 1;').length > 0);
   // A `with` statement makes a bare name any object's member.
   t.true(unknown('with (o) f();').length > 0);
+  // A bare constructor( at a line's start outside a class is the global object's inherited one (review s04a).
+  t.true(unknown('const top = (function () { return this; })();\nObject.setPrototypeOf(top, run);\nconstructor(src);\n').length > 0);
+  // A stack frame's function (review s06c).
+  t.true(unknown('Error.prepareStackTrace = (e, frames) => frames;\nconst frames = new Error().stack;\n').length > 0);
   // An array callback's index bound again elsewhere is any value (a name bound twice).
   t.true(unknown('[1].forEach((x, i) => x);\nconst i = key;\nconsole.log(o[i]);').length > 0);
   // `arguments` in a block that is no function's body (an if's) is node's wrapper's.
