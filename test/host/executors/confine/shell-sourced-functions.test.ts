@@ -107,7 +107,7 @@ test('a file not there defines nothing only where no command that may write file
   t.deepEqual(readingsOfX('. /proc/self/cwd/fns.sh\nbash x.sh\n', {}), ['new', 'shared']);
   // A path a command that writes nothing names (echo's operand) is no write of it.
   t.deepEqual(
-    scriptWords('i=./lib.sh\necho "$i"\n[ -f "$i" ] && . "$i"\n', { ...context, readSourced: () => NO_FUNCTIONS }).filter((word) => word.kind === 'unresolved'),
+    scriptWords('echo ./lib.sh\n[ -f ./lib.sh ] && . ./lib.sh\n', { ...context, readSourced: () => NO_FUNCTIONS }).filter((word) => word.kind === 'unresolved'),
     [],
   );
   // A redirection to /dev/null writes nothing.
