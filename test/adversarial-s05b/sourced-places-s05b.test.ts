@@ -95,3 +95,34 @@ test('3: . /dev/fd/200 200< scripts/fns.data; bash scripts/lib.sh', async (t) =>
 test('3: cd scripts; . /proc/self/cwd/fns.sh; bash lib.sh', async (t) => {
   await attack(t, hook('cd scripts\n. /proc/self/cwd/fns.sh\nbash lib.sh'), { 'scripts/lib.sh': LIB, 'scripts/fns.sh': FNS, 'fns.sh': LOG });
 });
+
+// 4: a script a hook runs from a subfolder (`cd web && ./check.sh`) is read with that subfolder as where it runs, and
+// `$(git rev-parse --show-toplevel)` is spelled as where it runs: web/, not the top. (a) No function needed: zotbox
+// protects web/tools/lint.sh, the agent appends to the top's tools/lint.sh, the hook runs it. (b) A `.` of the top's
+// fns.sh is read in web/ (log only), and a cd to the top is taken for no move.
+test('4a: cd web && ./check.sh; check.sh: bash "$(git rev-parse --show-toplevel)/tools/lint.sh" (the agent edits tools/lint.sh)', async (t) => {
+  await attack(
+    t,
+    '#!/bin/bash\ncd web && ./check.sh\nexit 0\n',
+    { 'web/check.sh': '#!/bin/bash\nbash "$(git rev-parse --show-toplevel)/tools/lint.sh"\n', 'tools/lint.sh': '#!/bin/bash\necho lint\n' },
+    "printf 'touch PWNED\\n' >> tools/lint.sh\n",
+  );
+});
+
+test('4b: cd web && ./check.sh; check.sh: . "$(git rev-parse --show-toplevel)/fns.sh"; bash ../scripts/lib.sh', async (t) => {
+  await attack(t, '#!/bin/bash\ncd web && ./check.sh\nexit 0\n', {
+    'web/check.sh': `#!/bin/bash\n${HEAD.replace('.limits', '../.limits')}. "$(git rev-parse --show-toplevel)/fns.sh"\nbash ../scripts/lib.sh\n`,
+    'scripts/lib.sh': LIB,
+    'fns.sh': FNS,
+    'web/fns.sh': LOG,
+  });
+});
+
+test('4b: cd web && ./check.sh; check.sh: cd "$(git rev-parse --show-toplevel)"; . ./fns.sh; bash scripts/lib.sh', async (t) => {
+  await attack(t, '#!/bin/bash\ncd web && ./check.sh\nexit 0\n', {
+    'web/check.sh': `#!/bin/bash\n${HEAD.replace('.limits', '../.limits')}cd "$(git rev-parse --show-toplevel)"\n. ./fns.sh\nbash scripts/lib.sh\n`,
+    'scripts/lib.sh': LIB,
+    'fns.sh': FNS,
+    'web/fns.sh': LOG,
+  });
+});

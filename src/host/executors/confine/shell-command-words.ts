@@ -106,6 +106,11 @@ export interface ScriptContext {
   readonly afterWrites?: true;
   /** The shell it runs in may have changed directory: a file it sources relative to where the shell is is unknown. */
   readonly directoryUnknown?: true;
+  /**
+   * The repository top `git rev-parse --show-toplevel` gives where the script runs: null where zotbox cannot tell (no
+   * repository, or one nested in another); not given, the working directory (a pure reading, as the unit tests make).
+   */
+  readonly repositoryTop?: string | null;
   /** The functions the shell it runs in has where that is known (its sourcer's), with `inheritsFunctions` unset. */
   readonly inheritedFunctions?: readonly string[];
   readonly workingDirectory: string;
@@ -784,7 +789,8 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     if (directory !== undefined) return directory;
     // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).
     if (/^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)$/u.test(expansion)) return '.';
-    if (TOP_EXPANSIONS.has(expansion)) return script.workingDirectory;
+    // The repository's top, which is not where the script runs where a hook runs it from a subfolder (review s05b).
+    if (TOP_EXPANSIONS.has(expansion)) return script.repositoryTop === undefined ? script.workingDirectory : (script.repositoryTop ?? undefined);
     const name = variableOf(expansion);
     if (name === undefined || POSITIONAL.test(expansion)) return undefined;
     if (/^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$/u.test(expansion)) return valueOf(name);

@@ -48,6 +48,7 @@ import { moduleEntriesLocation, withModuleEntries } from './python-installed-nam
 import { pathImportResolver } from './python-path-imports.js';
 import { type DefinedCommands, scriptWords, shebangProgramOf } from './shell-command-words.js';
 import { sourcedFileReader } from './sourced-function-files.js';
+import { repositoryTopOf } from './repository-top.js';
 import { lineWords, grammarNames, pathEntries, shellHooks, WORKSPACE_VARIABLES, workingDirectories } from './tool-file-line-words.js';
 import { toolKeyNames } from './tool-key-names.js';
 import { nodeComputedLoads } from './node-computed-loads.js';
@@ -176,6 +177,7 @@ function readScript(
   environment: Readonly<Record<string, string | undefined>>,
   runAs = file,
   invocation: ScriptInvocation = {},
+  tops: readonly string[] = [],
 ): Named[] {
   const named: Named[] = [];
   // pnpm's shim in .bin (node-bin-shims.ts): its own directory spelled out; what it runs loads through its NODE_PATH.
@@ -189,7 +191,7 @@ function readScript(
   // only bash has a BASH_SOURCE (script-invocation.ts).
   const shell = scriptShell(text, runAs, file, invocation);
   if (shell.handsOnFunctions === true) unresolved.push(`${file}: it may hand the functions of the script that sources it to a new bash, where their $0 is not that script's`);
-  const place = { workingDirectory: base, environment, isPlainFolder };
+  const place = { workingDirectory: base, environment, isPlainFolder, repositoryTop: repositoryTopOf(base, tops) };
   // The functions the script may have: what a file it sources, or one it only names, runs with (script-invocation.ts).
   const defined: DefinedCommands = {};
   for (const word of scriptWords(text, { ...shell, ...place, readSourced: sourcedFileReader(shell, place) }, defined)) {
@@ -360,7 +362,7 @@ function shellTextNames(
   // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
   // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
   const own = { scriptDirectory: '.', shell: 'sh' };
-  const place = { workingDirectory: base, environment, isPlainFolder };
+  const place = { workingDirectory: base, environment, isPlainFolder, repositoryTop: repositoryTopOf(base, []) };
   const defined: DefinedCommands = {};
   for (const word of scriptWords(shell, { ...own, ...place, readSourced: sourcedFileReader(own, place) }, defined)) {
     if (word.kind === 'unresolved') {
@@ -471,7 +473,7 @@ function readFile(
     const line = (lines[index] ?? '').trim();
     return `${file} line ${index + 1} (${line.length > 80 ? `${line.slice(0, 77)}...` : line})${what}`;
   };
-  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment, runAs, invocation);
+  if (as === 'script') return readScript(file, text, base, runBy, unresolved, environment, runAs, invocation, tops);
   if (as === 'words' || as === 'program') {
     // The text as the tool reads it: its format's escapes spelled out ("sh \"tools/run.sh\"", "tools\u002frun", &#47;).
     const decoded = decodeEscapes(text);
