@@ -29,6 +29,26 @@ export function mayAlias(code: string): boolean {
   return MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, '')) || computesCommandWord(code);
 }
 
+/** `code` with each arithmetic command's text (`(( $n > 0 ))`, `for (( … ))`) blanked: its words are no commands. */
+function withoutArithmetic(code: string): string {
+  let out = '';
+  for (let index = 0; index < code.length; index++) {
+    if (code.startsWith('((', index) && code[index - 1] !== '$') {
+      let depth = 0;
+      let end = index;
+      for (; end < code.length; end++) {
+        if (code[end] === '(') depth++;
+        else if (code[end] === ')' && --depth === 0) break;
+      }
+      out += `((${code.slice(index + 2, end - 1).replace(/[^\n]/gu, ' ')}))`;
+      index = end;
+      continue;
+    }
+    out += code[index]!;
+  }
+  return out;
+}
+
 /**
  * Whether a command's program word is one the script computes (an expansion, a command or process substitution in
  * it: `$cmd`, `"$@"`, `X=1 $cmd`, behind `exec`, `command`, `env`…), or `eval` runs a computed word, read by the shell's
@@ -37,7 +57,7 @@ export function mayAlias(code: string): boolean {
  */
 function computesCommandWord(code: string): boolean {
   const notes: LexNotes = { hereDocuments: [], pipes: new Map(), processSubstitutions: [], unclosed: false, redirected: new Set() };
-  const commands = lexShell(code, [], undefined, notes);
+  const commands = lexShell(withoutArithmetic(code), [], undefined, notes);
   const computed = (word: string | undefined) => word !== undefined && /[\uE000-\uEFFF\uF100-\uF1FF]/u.test(word);
   return (
     notes.unclosed ||

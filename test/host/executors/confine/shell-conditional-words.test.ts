@@ -34,5 +34,8 @@ test("a test's operand is no command word: a counting hook's [[ … && $n -gt 1 
   );
   t.false(mayAlias(hook));
   t.true(mayAlias('[[ -n "$CI" ]] && $cmd x\n'));
+  // An arithmetic command's operands are no command words either.
+  t.false(mayAlias('n=1\nif (( $n > 0 )); then echo; fi\n'));
+  t.true(mayAlias('(( n > 0 )) && $cmd x\n'));
   t.true(mayAlias('X=1 "$@"\n'));
 });
