@@ -29,22 +29,43 @@ export function mayAlias(code: string): boolean {
   return MAY_ALIAS.test(ansiDecoded(code).replace(/["'\\]/gu, '')) || computesCommandWord(code);
 }
 
-/** `code` with each arithmetic command's text (`(( $n > 0 ))`, `for (( … ))`) blanked: its words are no commands. */
+/**
+ * `code` with each arithmetic command's text (`(( $n > 0 ))`, `for (( … ))`) blanked: its words are no commands. Only a
+ * `((` outside quotes where a command starts (a line's start, `;`, `&`, `|`, `(`, `!`, a keyword) opens one, so a quoted
+ * `((` hides no command word.
+ */
 function withoutArithmetic(code: string): string {
   let out = '';
+  let quote = '';
   for (let index = 0; index < code.length; index++) {
-    if (code.startsWith('((', index) && code[index - 1] !== '$') {
+    const c = code[index]!;
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') {
+        out += code.slice(index, index + 2);
+        index++;
+      } else {
+        if (c === quote) quote = '';
+        out += c;
+      }
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') {
+      out += code.slice(index, index + 2);
+      index++;
+      continue;
+    } else if (code.startsWith('((', index) && /(?:^|[\n;&|(!]|\b(?:for|if|then|do|else|elif|while|until))\s*$/u.test(out)) {
       let depth = 0;
       let end = index;
       for (; end < code.length; end++) {
         if (code[end] === '(') depth++;
         else if (code[end] === ')' && --depth === 0) break;
       }
-      out += `((${code.slice(index + 2, end - 1).replace(/[^\n]/gu, ' ')}))`;
+      out += `((${code.slice(index + 2, Math.max(index + 2, end - 1)).replace(/[^\n]/gu, ' ')}))`;
       index = end;
       continue;
     }
-    out += code[index]!;
+    out += c;
   }
   return out;
 }

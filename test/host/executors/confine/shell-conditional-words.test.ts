@@ -37,5 +37,8 @@ test("a test's operand is no command word: a counting hook's [[ … && $n -gt 1 
   // An arithmetic command's operands are no command words either.
   t.false(mayAlias('n=1\nif (( $n > 0 )); then echo; fi\n'));
   t.true(mayAlias('(( n > 0 )) && $cmd x\n'));
+  // A quoted `((` opens nothing: the computed command word between is seen.
+  t.true(mayAlias('echo "((" ; $cmd ; echo "))"\n'));
+  t.false(mayAlias('for (( i = 0; i < $n; i++ )); do :; done\n'));
   t.true(mayAlias('X=1 "$@"\n'));
 });
