@@ -39,6 +39,7 @@ test("a test's operand is no command word: a counting hook's [[ … && $n -gt 1 
   t.true(mayAlias('(( n > 0 )) && $cmd x\n'));
   // A quoted `((` opens nothing: the computed command word between is seen.
   t.true(mayAlias('echo "((" ; $cmd ; echo "))"\n'));
+  t.true(mayAlias('echo "x\n((" ; $cmd ; echo "))"\n'));
   t.false(mayAlias('for (( i = 0; i < $n; i++ )); do :; done\n'));
   t.true(mayAlias('X=1 "$@"\n'));
 });
