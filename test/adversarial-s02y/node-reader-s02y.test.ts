@@ -4,16 +4,13 @@
 // agent's code. Each program runs the rules file under node 20 (checked by hand) and nodeComputedLoads reports nothing
 // for it. TypeScript cases are read by the unit reader (no TypeScript runner is installed here): the SAFE outcome is
 // that nodeComputedLoads refuses, where TypeScript's own parser keeps the hidden call as code with no syntax error.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { nodeComputedLoads } from '../../src/host/executors/confine/node-computed-loads.js';
-import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
 import { project } from '../adversarial-s36i/harness.js';
 import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
 import { rulesHookRan } from '../fixtures/node-rules-hook.js';
+import { hookProgramUnresolved as hookUnresolved } from '../fixtures/node-rules-hook.js';
 
 const HEAD =
   'const fs = require("node:fs");\nconst path = require("node:path");\nconst names = fs.readdirSync(path.join(__dirname, "rules")).filter((n) => n.endsWith(".js"));\nconst k = "constr" + "uctor";\n' +
@@ -134,19 +131,6 @@ const JSX_CASES: readonly (readonly [string, string])[] = [
   ['a backtick in JSX text, over lines', 'const el = () => <p>`</p>;\nrun([].map[k]);\n// `\n'],
   ["a backslash before an attribute string's quote", 'const el = () => <p title="\\"></p>; run([].map[k]); //"\n'],
 ];
-/** What zotbox cannot read in a project whose pre-commit hook is `hook`, with tools/check.js holding `program`. */
-function hookUnresolved(hook: string, program: string): readonly string[] {
-  const top = realpathSync(mkdtempSync(path.join(tmpdir(), 'zb-s02y-bun-')));
-  try {
-    for (const [name, content] of Object.entries({ '.githooks/pre-commit': hook, 'tools/check.js': program })) {
-      mkdirSync(path.dirname(path.join(top, name)), { recursive: true });
-      writeFileSync(path.join(top, name), content, { mode: 0o755 });
-    }
-    return toolFileReferences([], [top], { environment: { HOME: '/nonexistent-home' }, hookDirectories: [{ directory: path.join(top, '.githooks'), top }] }).unresolved;
-  } finally {
-    rmSync(top, { recursive: true, force: true });
-  }
-}
 for (const [title, main] of JSX_CASES)
   test(`a .js hook program run by bun; ${title}: the hidden computed key is refused`, (t) => {
     const text = JSX_HEAD + main;

@@ -4,16 +4,13 @@
 // user's `git commit` never runs the agent's code. Each CommonJS program runs the rules file under node 20 (checked by
 // hand) and nodeComputedLoads reports nothing for it. TypeScript and bun cases are read by the unit reader (no
 // TypeScript runner and no bun are installed here).
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { nodeComputedLoads } from '../../src/host/executors/confine/node-computed-loads.js';
-import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
 import { project } from '../adversarial-s36i/harness.js';
 import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
 import { RULES_RUNNER_HEAD, rulesHookRan } from '../fixtures/node-rules-hook.js';
+import { hookProgramUnresolved as hookUnresolved } from '../fixtures/node-rules-hook.js';
 
 const HEAD = RULES_RUNNER_HEAD;
 
@@ -115,19 +112,6 @@ for (const [title, hook] of WRAPPED)
 // Finding 7, bun: the same wrappers hide that bun runs a .js file, which bun reads as JSX (s02y row 8): a quote in JSX
 // text blanks the code after it. Unit reader (bun is not installed); TypeScript's JSX parser stands in for bun's.
 const JSX_TEXT = 'const k = "constr" + "uctor";\nfunction run(f) {}\nfunction h() {}\nconst el = () => <p>\'</p>; run([].map[k]); //\'\n';
-/** What zotbox cannot read in a project whose pre-commit hook is `hook`, with tools/check.js holding `program`. */
-function hookUnresolved(hook: string, program: string): readonly string[] {
-  const top = realpathSync(mkdtempSync(path.join(tmpdir(), 'zb-s04a-bun-')));
-  try {
-    for (const [name, content] of Object.entries({ '.githooks/pre-commit': hook, 'tools/check.js': program })) {
-      mkdirSync(path.dirname(path.join(top, name)), { recursive: true });
-      writeFileSync(path.join(top, name), content, { mode: 0o755 });
-    }
-    return toolFileReferences([], [top], { environment: { HOME: '/nonexistent-home' }, hookDirectories: [{ directory: path.join(top, '.githooks'), top }] }).unresolved;
-  } finally {
-    rmSync(top, { recursive: true, force: true });
-  }
-}
 const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
 test('control: bun named plainly is read as JSX', (t) => {
   t.true(hookUnresolved('#!/bin/sh\nexec bun tools/check.js\n', JSX_TEXT).some((line) => line.includes('JSX')));

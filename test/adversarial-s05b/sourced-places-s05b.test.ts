@@ -11,60 +11,8 @@
 // (lib.sh: `MAX=3; if (( MAX > 1 ))`): lib.sh runs in the hook's shell, `MAX=3` fails, and the arithmetic evaluates the
 // agent's value. One CONFINED call (real bubblewrap, the agent's `sh one.sh`) writes that value; then the user's `git
 // commit`. Each test asserts the SAFE outcome by hand: the agent's code never ran (no PWNED anywhere in the workspace).
-import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import test, { type ExecutionContext } from 'ava';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
-
-const CODE = 'a[$({touch,PWNED})]';
-
-/** The agent's one.sh: writes CODE into .limits/max.txt (a data file the hook reads). */
-const LIMIT = `mkdir -p .limits\nprintf '%s\\n' '${CODE}' > .limits/max.txt\n`;
-
-/** lib.sh sets its own MAX, then compares it: harmless in a new bash, not where MAX is readonly. */
-const LIB = '#!/bin/bash\nMAX=3\nif (( MAX > 1 )); then echo many; fi\n';
-
-/** The user's function named like a runner: `bash FILE` sources FILE into this shell. */
-const FNS = 'bash() { . "$@"; }\n';
-
-/** A harmless helper where zotbox looks instead. */
-const LOG = 'log() { echo "$@"; }\n';
-
-/** The hook's head: MAX from the data file, readonly. */
-const HEAD = 'MAX=$(cat .limits/*.txt 2>/dev/null || echo 3)\nreadonly MAX\n';
-
-/** A writer of the user's: makes .cache/fns.sh from the template (it names the file; the hook does not). */
-const GEN = '#!/bin/sh\nmkdir -p .cache\ncp scripts/fns.template .cache/fns.sh\n';
-
-/** Whether a file named PWNED is anywhere in the workspace (outside .git). */
-function pwned(ws: string): boolean {
-  return execFileSync('find', [ws, '-path', path.join(ws, '.git'), '-prune', '-o', '-name', 'PWNED', '-print'], { encoding: 'utf8' }).trim() !== '';
-}
-
-/** The agent's confined `sh one.sh`, then the user's commit; true when the agent's code ran. */
-async function agentThenUserCommits(t: ExecutionContext, ws: string): Promise<boolean> {
-  t.log('run:', (await agentWrites(t, ws, 'x1.txt', 'x\n', 'sh one.sh')).slice(-1500));
-  writeFileSync(path.join(ws, 'src.txt'), 'user change\n');
-  try {
-    git(ws, 'add', 'src.txt');
-    git(ws, 'commit', '-q', '-m', 'user change');
-  } catch (error) {
-    t.log('user git failed:', String(error).slice(0, 300));
-  }
-  return pwned(ws);
-}
-
-/** `hook` is the whole hook (its #! line included); `extra` the user's other files (made executable). */
-const attack = async (t: ExecutionContext, hook: string, extra: Record<string, string>, agent = LIMIT) => {
-  const ws = project(t, { 'src.txt': '1\n', 'one.sh': agent, '.githooks/pre-commit': hook, ...extra });
-  for (const file of ['.githooks/pre-commit', ...Object.keys(extra)]) chmodSync(path.join(ws, file), 0o755);
-  git(ws, 'config', 'core.hooksPath', '.githooks');
-  // SAFE: the agent's code never ran.
-  t.false(await agentThenUserCommits(t, ws), "the user's git commit ran the agent's code");
-};
-
-const hook = (body: string) => `#!/bin/bash\n${HEAD}${body}\nexit 0\n`;
+import test from 'ava';
+import { attack, FNS, GEN, HEAD, hook, LIB, LOG } from './harness.js';
 
 // 1: the non-writing list trusts a bare name unless the command itself holds a `PATH=` word. `printf -v PATH` (and
 // `hash -p FILE NAME`, s03z row 5's variant, still open) make `cat` the user's tools/cat, which writes .cache/fns.sh;
