@@ -2,8 +2,10 @@
 // (or each one named) is applied to a private copy of the tree, built, and the
 // test files its `# tests:` line names are run: `caught` when one fails,
 // `survived` when all pass, `broken` when the patch no longer applies, the build
-// fails or a named test file does not exist. Never writes the tree it reads: the
+// fails or a named test file does not exist. Never writes the tree it reads: each
 // copy lives in a temporary directory that is removed on exit, error or signal.
+// `--jobs N` mutants are tested at once (default: one per core, at most two), each
+// in its own copy with its own compiler.
 // Before any patch, the named tests run once on the unmutated copy: a test that
 // fails there (for example one the copy's place makes fail) would "catch" every
 // mutant for the wrong reason, so the run stops instead.
@@ -11,7 +13,7 @@
 // copy does not build, its tests fail, or the arguments are wrong, 128+n on signal n.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuilderReply } from './mutant-builder.js';
@@ -22,18 +24,33 @@ type Outcome = 'caught' | 'survived' | 'broken';
 interface Options {
   readonly root: string;
   readonly tmpParent: string;
+  /** How many mutants are tested at once, each in its own copy with its own compiler. */
+  readonly jobs: number;
   readonly names: readonly string[];
 }
 
-const USAGE = 'usage: mutants [--root DIR] [--tmp-parent DIR] [NAME|FILE.patch]…';
+const USAGE = 'usage: mutants [--root DIR] [--tmp-parent DIR] [--jobs N] [NAME|FILE.patch]…';
+
+/**
+ * One lane per core, at most two: a mutant's ava run leaves a core idle while it starts and while one test file is
+ * left, so a second lane fills that time; more lanes than cores only contend.
+ */
+function defaultJobs(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
 
 function parseArguments(argv: readonly string[]): Options {
   let root = fileURLToPath(new URL('../../', import.meta.url));
   let tmpParent = tmpdir();
+  let jobs = defaultJobs();
   const names: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--root' || arg === '--tmp-parent') {
+    if (arg === '--jobs') {
+      const value = argv[++i];
+      if (value === undefined || !/^[1-9]\d{0,1}$/.test(value)) throw new Error(`--jobs needs a whole number from 1 to 99, not ${JSON.stringify(value ?? '')}. ${USAGE}`);
+      jobs = Number(value);
+    } else if (arg === '--root' || arg === '--tmp-parent') {
       const value = argv[++i];
       if (value === undefined) throw new Error(`${arg} needs a directory. ${USAGE}`);
       if (arg === '--root') root = value;
@@ -41,7 +58,7 @@ function parseArguments(argv: readonly string[]): Options {
     } else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}. ${USAGE}`);
     else names.push(arg);
   }
-  return { root: realpathSync(root), tmpParent, names };
+  return { root: realpathSync(root), tmpParent, jobs, names };
 }
 
 /** The patch files to run: the named ones (a path to a .patch file, or a name in test/mutations/), else all of test/mutations/*.patch. */
@@ -214,49 +231,82 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
   return result;
 }
 
-async function main(options: Options, say: (line: string) => void): Promise<number> {
-  const started = Date.now();
-  const files = patchFiles(options);
+/** One private copy of the tree with its own compiler: a lane tests one mutant at a time. */
+type Lane = MutantContext;
+
+function makeCopy(options: Options): string {
   const copy = mkdtempSync(path.join(options.tmpParent, 'zotbox-mutants-'));
   // As a clone is: tests that run commands as another user (the sandbox's 65534) must reach the copy, as they reach the tree.
   chmodSync(copy, 0o755);
-  const cleanUp = () => rmSync(copy, { recursive: true, force: true });
+  copyTree(options.root, copy);
+  return copy;
+}
+
+/** Tests the files in order, `lanes.length` at a time; each result is said as its mutant ends. */
+async function testAll(files: readonly string[], lanes: readonly Lane[], counts: Record<Outcome, number>, say: (line: string) => void): Promise<void> {
+  let next = 0;
+  const drain = async (lane: Lane): Promise<void> => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      const mutantStarted = Date.now();
+      const { outcome, detail } = await testMutant(file, lane);
+      counts[outcome]++;
+      say(`${outcome.padEnd(8)} ${path.basename(file, '.patch')} (${seconds(Date.now() - mutantStarted)}): ${detail}`);
+    }
+  };
+  try {
+    await Promise.all(lanes.map(drain));
+  } catch (error) {
+    // A lane that cannot put its copy back ends the run: the others' children must not outlive their copies.
+    killRunning();
+    throw error;
+  }
+}
+
+async function main(options: Options, say: (line: string) => void): Promise<number> {
+  const started = Date.now();
+  const files = patchFiles(options);
+  const copies: string[] = [];
+  const cleanUp = () => {
+    for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       killRunning();
       cleanUp();
-      say(`interrupted by ${signal}; removed ${copy}`);
+      say(`interrupted by ${signal}; removed ${copies.join(', ')}`);
       process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 129);
     });
   }
-  // git apply acts on the copy as a plain directory tree, never on a repository around it.
-  const gitEnv = { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(copy) };
   const counts: Record<Outcome, number> = { caught: 0, survived: 0, broken: 0 };
-  let builder: ReturnType<typeof startBuilder> | undefined;
+  const lanes: Lane[] = [];
   try {
-    copyTree(options.root, copy);
-    say(`building a private copy of ${options.root} in ${copy}`);
-    builder = startBuilder(copy);
-    const base = await builder.build();
-    if (!base.ok) {
-      say(`the unmutated tree does not build:\n${base.errors}`);
+    // No more lanes than mutants: a copy and a compiler cost seconds each.
+    const laneCount = Math.max(1, Math.min(options.jobs, files.length));
+    for (let i = 0; i < laneCount; i++) copies.push(makeCopy(options));
+    say(`building ${laneCount === 1 ? 'a private copy' : `${laneCount} private copies`} of ${options.root} in ${copies.join(', ')}`);
+    for (const copy of copies) {
+      // git apply acts on the copy as a plain directory tree, never on a repository around it.
+      const gitEnv = { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(copy) };
+      lanes.push({ copy, gitEnv, builder: startBuilder(copy), say });
+    }
+    const bases = await Promise.all(lanes.map((lane) => lane.builder.build()));
+    const failedBase = bases.find((base): base is Extract<BuilderReply, { ok: false }> => !base.ok);
+    if (failedBase !== undefined) {
+      say(`the unmutated tree does not build:\n${failedBase.errors}`);
       return 2;
     }
     say(`built in ${seconds(Date.now() - started)}; running the mutants' tests once, unmutated`);
-    const baseline = await baselineFailure(copy, files);
+    // The copies are the same tree: one baseline speaks for all.
+    const baseline = await baselineFailure(copies[0]!, files);
     if (baseline !== undefined) {
       say(`the unmutated copy fails the mutants' tests, so a mutant "caught" by them would prove nothing; fix these first:${baseline}`);
       return 2;
     }
-    say(`the unmutated tests pass (${seconds(Date.now() - started)}); ${files.length} mutant${files.length === 1 ? '' : 's'}`);
-    for (const file of files) {
-      const mutantStarted = Date.now();
-      const { outcome, detail } = await testMutant(file, { copy, gitEnv, builder, say });
-      counts[outcome]++;
-      say(`${outcome.padEnd(8)} ${path.basename(file, '.patch')} (${seconds(Date.now() - mutantStarted)}): ${detail}`);
-    }
+    say(`the unmutated tests pass (${seconds(Date.now() - started)}); ${files.length} mutant${files.length === 1 ? '' : 's'}, ${laneCount} at a time`);
+    await testAll(files, lanes, counts, say);
   } finally {
-    builder?.stop();
+    for (const lane of lanes) lane.builder.stop();
     cleanUp();
   }
   const total = counts.caught + counts.survived + counts.broken;

@@ -65,7 +65,9 @@ test('each mutant is reported caught, survived or broken, the run fails, and the
     .split('\n')
     .map((line) => /^(caught|survived|broken)\s+(\S+) /.exec(line))
     .filter((m) => m !== null)
-    .map((m) => [m[2], m[1]]);
+    .map((m) => [m[2], m[1]])
+    // Lanes end in any order.
+    .sort(([a], [b]) => a!.localeCompare(b!));
   t.deepEqual(outcomes, [
     ['caught', 'caught'],
     ['ill-typed', 'broken'],
@@ -76,6 +78,36 @@ test('each mutant is reported caught, survived or broken, the run fails, and the
   t.regex(run.stdout, /broken +stale .*the patch no longer applies/);
   t.regex(run.stdout, /^mutants: 1 caught, 1 survived, 2 broken, of 4, in \d+\.\d s$/m);
   t.deepEqual(snapshotTree(root, []), before);
+  t.deepEqual(readdirSync(tmpParent), []);
+});
+
+test('with two lanes, each mutant is still reported once with its own outcome, and both copies are removed', async (t) => {
+  const root = fixtureProject(t);
+  const tmpParent = tempDir(t, 'zb-mutants-tmp-');
+  const before = snapshotTree(root, []);
+  const run = await runRunner(root, tmpParent, ['--jobs', '2', 'caught', 'survives', 'stale', 'ill-typed']);
+  t.is(run.status, 1, run.stdout + run.stderr);
+  t.regex(run.stdout, /^building 2 private copies of .* in \S+zotbox-mutants-\S+, \S+zotbox-mutants-\S+$/m);
+  const outcomes = run.stdout
+    .split('\n')
+    .map((line) => /^(caught|survived|broken)\s+(\S+) /.exec(line))
+    .filter((m) => m !== null)
+    .map((m) => `${m[2]!} ${m[1]!}`)
+    .sort();
+  t.deepEqual(outcomes, ['caught caught', 'ill-typed broken', 'stale broken', 'survives survived']);
+  t.regex(run.stdout, /^mutants: 1 caught, 1 survived, 2 broken, of 4, in \d+\.\d s$/m);
+  t.deepEqual(snapshotTree(root, []), before);
+  t.deepEqual(readdirSync(tmpParent), []);
+});
+
+test('--jobs takes a whole number from 1 to 99, else the runner says so and runs nothing', async (t) => {
+  const root = fixtureProject(t);
+  const tmpParent = tempDir(t, 'zb-mutants-tmp-');
+  for (const bad of ['0', 'two', '-1', '100']) {
+    const run = await runRunner(root, tmpParent, ['--jobs', bad, 'caught']);
+    t.is(run.status, 2, bad);
+    t.regex(run.stderr, /--jobs needs a whole number from 1 to 99, not "[^"]*"\. usage: mutants /, bad);
+  }
   t.deepEqual(readdirSync(tmpParent), []);
 });
 
