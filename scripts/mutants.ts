@@ -6,17 +6,20 @@
 // copy lives in a temporary directory that is removed on exit, error or signal.
 // `--jobs N` mutants are tested at once (default: one per core, at most two), each
 // in its own copy with its own compiler.
-// Before any patch, the named tests run once on the unmutated copy: a test that
-// fails there (for example one the copy's place makes fail) would "catch" every
-// mutant for the wrong reason, so the run stops instead.
+// After the last patch, the tests that caught mutants run once more on the
+// unmutated copy (by title): a test that fails there (for example one the copy's
+// place makes fail) would "catch" every mutant for the wrong reason, so the
+// mutants it alone caught are reported broken and the run fails.
 // Exit status: 0 when every mutant was caught, 1 otherwise, 2 when the unmutated
-// copy does not build, its tests fail, or the arguments are wrong, 128+n on signal n.
+// copy does not build, a catching test fails on it, or the arguments are wrong,
+// 128+n on signal n.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuilderReply } from './mutant-builder.js';
+import { matchPattern, type TestId, tapResults, testKey } from './mutant-catches.js';
 import { parseMutantPatch } from './mutant-patch.js';
 
 type Outcome = 'caught' | 'survived' | 'broken';
@@ -139,29 +142,26 @@ function startBuilder(copy: string): { build: () => Promise<BuilderReply>; stop:
   };
 }
 
-/** Runs ava on the copy; `--fail-fast` when only whether one fails matters. */
-function runAva(copy: string, tests: readonly string[], failFast: boolean): Promise<{ status: number | null; output: string }> {
-  return run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...(failFast ? ['--fail-fast'] : []), ...tests], copy);
+/** Runs ava on the copy with its TAP reporter (a line per test, titles plain); `--fail-fast` when one failure is the answer. */
+function runAva(copy: string, tests: readonly string[], more: readonly string[]): Promise<{ status: number | null; output: string }> {
+  return run(process.execPath, [path.join(copy, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--tap', ...more, ...tests], copy, { ...process.env, FORCE_COLOR: '0' });
 }
 
-function failedLines(output: string): string {
-  return output
-    .split('\n')
-    .filter((line) => line.includes('✘ [fail]'))
-    .map((line) => `\n    ${line.trim()}`)
-    .join('');
+/** The lines that say which tests failed. */
+function failedLines(failed: readonly TestId[]): string {
+  return failed.map((id) => `\n    ✘ ${id.file} › ${id.title}`).join('');
 }
 
-/** The tests every mutant names, run once unmutated: undefined when they pass, else what failed. */
-async function baselineFailure(copy: string, files: readonly string[]): Promise<string | undefined> {
-  const tests = new Set<string>();
-  for (const file of files) {
-    const parsed = parseMutantPatch(path.basename(file, '.patch'), readFileSync(file, 'utf8'));
-    if (parsed.ok) for (const test of parsed.mutant.tests) if (existsSync(path.join(copy, test))) tests.add(test);
-  }
-  if (tests.size === 0) return undefined;
-  const result = await runAva(copy, [...tests].sort(), false);
-  return result.status === 0 ? undefined : failedLines(result.output) || `\n${result.output.trim().split('\n').slice(-20).join('\n')}`;
+interface MutantResult {
+  readonly outcome: Outcome;
+  readonly detail: string;
+  readonly caughtBy?: Catch;
+}
+
+/** The tests that caught a mutant: by title, or (a file crashed, a hook failed) whole files. */
+interface Catch {
+  readonly tests: readonly TestId[];
+  readonly wholeFiles: readonly string[];
 }
 
 function seconds(ms: number): string {
@@ -192,7 +192,7 @@ async function rebuildNative(copy: string): Promise<{ ok: boolean; output: strin
 }
 
 /** Applies one patch to the copy, builds, runs its tests and reverts it; throws only when the copy cannot be put back. */
-async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantContext): Promise<{ outcome: Outcome; detail: string }> {
+async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantContext): Promise<MutantResult> {
   const parsed = parseMutantPatch(path.basename(file, '.patch'), readFileSync(file, 'utf8'));
   if (!parsed.ok) return { outcome: 'broken', detail: parsed.reason };
   const { mutant } = parsed;
@@ -202,7 +202,7 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
   if (check.status !== 0) return { outcome: 'broken', detail: `the patch no longer applies: ${check.output.trim()}` };
   const applied = await run('git', ['apply', file], copy, gitEnv);
   if (applied.status !== 0) throw new Error(`git apply ${file} failed after its check passed: ${applied.output}`);
-  let result: { outcome: Outcome; detail: string };
+  let result: MutantResult;
   try {
     say(`testing  ${mutant.name}: ${mutant.description}`);
     const buildStarted = Date.now();
@@ -213,13 +213,15 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
     else {
       const testStarted = Date.now();
       // --fail-fast: one failing test is the answer; the rest of a caught mutant's tests need not run.
-      const tests = await runAva(copy, mutant.tests, true);
+      const tests = await runAva(copy, mutant.tests, ['--fail-fast']);
       const times = `${buildTime}, tested in ${seconds(Date.now() - testStarted)}`;
-      const failed = failedLines(tests.output);
+      const { failed, unattributed } = tapResults(tests.output, mutant.tests);
+      // A failure that names no one test (a file that crashed, a hook, a timeout): its files are checked whole.
+      const wholeFiles = unattributed || failed.length === 0 ? mutant.tests : [];
       result =
         tests.status === 0
           ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` }
-          : { outcome: 'caught', detail: `${times}, by:${failed || ` ${mutant.tests.join(' ')}`}` };
+          : { outcome: 'caught', detail: `${times}, by:${failedLines(failed) || ` ${mutant.tests.join(' ')}`}`, caughtBy: { tests: failed, wholeFiles } };
     }
   } catch (error) {
     await run('git', ['apply', '-R', file], copy, gitEnv);
@@ -242,15 +244,17 @@ function makeCopy(options: Options): string {
   return copy;
 }
 
-/** Tests the files in order, `lanes.length` at a time; each result is said as its mutant ends. */
-async function testAll(files: readonly string[], lanes: readonly Lane[], counts: Record<Outcome, number>, say: (line: string) => void): Promise<void> {
+/** Tests the files in order, `lanes.length` at a time; each result is said as its mutant ends. The catches, by mutant. */
+async function testAll(files: readonly string[], lanes: readonly Lane[], counts: Record<Outcome, number>, say: (line: string) => void): Promise<Map<string, Catch>> {
+  const catches = new Map<string, Catch>();
   let next = 0;
   const drain = async (lane: Lane): Promise<void> => {
     while (next < files.length) {
       const file = files[next++]!;
       const mutantStarted = Date.now();
-      const { outcome, detail } = await testMutant(file, lane);
+      const { outcome, detail, caughtBy } = await testMutant(file, lane);
       counts[outcome]++;
+      if (caughtBy !== undefined) catches.set(path.basename(file, '.patch'), caughtBy);
       say(`${outcome.padEnd(8)} ${path.basename(file, '.patch')} (${seconds(Date.now() - mutantStarted)}): ${detail}`);
     }
   };
@@ -261,6 +265,40 @@ async function testAll(files: readonly string[], lanes: readonly Lane[], counts:
     killRunning();
     throw error;
   }
+  return catches;
+}
+
+/**
+ * Runs the tests that caught mutants once more, on the unmutated copy: by title where ava named one, else whole
+ * files. A mutant is caught only where a test that caught it passes without its patch; the others, with the tests
+ * that failed unmutated, are returned: such a test would catch every mutant for the wrong reason.
+ */
+async function unconfirmed(copy: string, catches: ReadonlyMap<string, Catch>): Promise<{ mutants: string[]; failing: string }> {
+  const titled = new Map<string, Set<string>>();
+  for (const { tests } of catches.values()) for (const id of tests) titled.set(id.file, (titled.get(id.file) ?? new Set()).add(id.title));
+  const passed = new Set<string>();
+  let failing: TestId[] = [];
+  if (titled.size > 0) {
+    const files = [...titled.keys()].sort();
+    const patterns = [...new Set([...titled.values()].flatMap((titles) => [...titles]))].flatMap((title) => ['--match', matchPattern(title)]);
+    const rerun = tapResults((await runAva(copy, files, patterns)).output, files);
+    for (const id of rerun.passed) passed.add(testKey(id));
+    failing = rerun.failed;
+  }
+  const confirmedByTitle = (caught: Catch) => caught.tests.some((id) => passed.has(testKey(id)));
+  // Whole files for the rest: a crash, a hook, or a title the rerun did not meet.
+  const whole = [...new Set([...catches.values()].filter((caught) => !confirmedByTitle(caught)).flatMap((caught) => [...caught.wholeFiles, ...caught.tests.map((id) => id.file)]))].sort();
+  let wholePass = true;
+  if (whole.length > 0) {
+    const rerun = await runAva(copy, whole, []);
+    const results = tapResults(rerun.output, whole);
+    wholePass = rerun.status === 0;
+    for (const id of results.passed) passed.add(testKey(id));
+    failing = [...failing, ...results.failed];
+  }
+  const mutants = [...catches].filter(([, caught]) => !confirmedByTitle(caught) && !(wholePass && caught.wholeFiles.length + caught.tests.length > 0)).map(([name]) => name);
+  const once = [...new Map(failing.map((id) => [testKey(id), id])).values()];
+  return { mutants: mutants.sort(), failing: failedLines(once) };
 }
 
 async function main(options: Options, say: (line: string) => void): Promise<number> {
@@ -280,6 +318,7 @@ async function main(options: Options, say: (line: string) => void): Promise<numb
   }
   const counts: Record<Outcome, number> = { caught: 0, survived: 0, broken: 0 };
   const lanes: Lane[] = [];
+  let unmutatedFails = false;
   try {
     // No more lanes than mutants: a copy and a compiler cost seconds each.
     const laneCount = Math.max(1, Math.min(options.jobs, files.length));
@@ -296,22 +335,28 @@ async function main(options: Options, say: (line: string) => void): Promise<numb
       say(`the unmutated tree does not build:\n${failedBase.errors}`);
       return 2;
     }
-    say(`built in ${seconds(Date.now() - started)}; running the mutants' tests once, unmutated`);
-    // The copies are the same tree: one baseline speaks for all.
-    const baseline = await baselineFailure(copies[0]!, files);
-    if (baseline !== undefined) {
-      say(`the unmutated copy fails the mutants' tests, so a mutant "caught" by them would prove nothing; fix these first:${baseline}`);
-      return 2;
+    say(`built in ${seconds(Date.now() - started)}; ${files.length} mutant${files.length === 1 ? '' : 's'}, ${laneCount} at a time`);
+    const catches = await testAll(files, lanes, counts, say);
+    // The copies are the same tree: one check of the catching tests, unmutated, speaks for all.
+    say(`checking that the tests that caught ${catches.size} mutant${catches.size === 1 ? '' : 's'} pass without the patches`);
+    // Its build is the last mutant's until built again: the patch was reverted, the output not.
+    const rebuilt = await lanes[0]!.builder.build();
+    if (!rebuilt.ok) throw new Error(`the unmutated copy no longer builds after its last patch was reverted:\n${rebuilt.errors}`);
+    const wrong = await unconfirmed(copies[0]!, catches);
+    if (wrong.mutants.length > 0) {
+      counts.caught -= wrong.mutants.length;
+      counts.broken += wrong.mutants.length;
+      for (const name of wrong.mutants) say(`broken   ${name}: the tests that caught it fail without its patch too, so they prove nothing`);
+      say(`the unmutated copy fails tests that caught mutants, so those catches prove nothing; fix these first:${wrong.failing || ' (see above)'}`);
+      unmutatedFails = true;
     }
-    say(`the unmutated tests pass (${seconds(Date.now() - started)}); ${files.length} mutant${files.length === 1 ? '' : 's'}, ${laneCount} at a time`);
-    await testAll(files, lanes, counts, say);
   } finally {
     for (const lane of lanes) lane.builder.stop();
     cleanUp();
   }
   const total = counts.caught + counts.survived + counts.broken;
   say(`mutants: ${counts.caught} caught, ${counts.survived} survived, ${counts.broken} broken, of ${total}, in ${seconds(Date.now() - started)}`);
-  return counts.caught === total ? 0 : 1;
+  return unmutatedFails ? 2 : counts.caught === total ? 0 : 1;
 }
 
 let options: Options;
