@@ -74,3 +74,13 @@ test('4b: cd web && ./check.sh; check.sh: cd "$(git rev-parse --show-toplevel)";
     'web/fns.sh': LOG,
   });
 });
+
+// 2: changeDirectory's "where it runs" and noteSourced's `$PWD/x` take `$PWD` and `$(pwd)` as the top, whatever the
+// script set PWD to or defined pwd() as; bash goes to (or reads from) scripts/.
+test('2: PWD=scripts; cd "$PWD"; . ./fns.sh (read at the top: log only); bash lib.sh', async (t) => {
+  await attack(t, hook('PWD=scripts\ncd "$PWD"\n. ./fns.sh\nbash lib.sh'), { 'scripts/lib.sh': LIB, 'scripts/fns.sh': FNS, 'fns.sh': LOG });
+});
+
+test('2: pwd() { echo scripts; }; cd "$(pwd)"; . ./fns.sh; bash lib.sh', async (t) => {
+  await attack(t, hook('pwd() { echo scripts; }\ncd "$(pwd)"\n. ./fns.sh\nbash lib.sh'), { 'scripts/lib.sh': LIB, 'scripts/fns.sh': FNS, 'fns.sh': LOG });
+});

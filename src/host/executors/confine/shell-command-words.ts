@@ -28,6 +28,7 @@ import {
   TEXT_READERS,
 } from './shell-sourced-functions.js';
 import { expansionsMayWrite, mayWriteFiles } from './shell-writing-commands.js';
+import { placeChangesOf, setsPwd } from './shell-place-changes.js';
 import { ansiDecoded, CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -264,11 +265,43 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
       : script.readSourced === undefined
         ? undefined
         : sourcedFunctionsOf(value, operands, script.readSourced, runsOutOfOrder(value));
-  if (sourced === undefined || (sourced.any && first.commands?.any === true)) return told(first, defined);
-  return told(readCommandWords(value, mode, { ...script, sourcedFunctions: sourced }, noOperands(script.afterWrites === true)), defined);
+  if (sourced === undefined) return told(first, defined);
+  // Read again even where both readings allow any function: the first took every sourced file as unknown (a pwd or git
+  // of its own, mayDefine), the second knows which.
+  const reading = readCommandWords(value, mode, { ...script, sourcedFunctions: sourced }, noOperands(script.afterWrites === true));
+  const place = placeOf(value, sourced);
+  const commands = reading.commands === undefined ? undefined : { ...reading.commands, ...place };
+  // A file it sources may leave the shell elsewhere, or a function it defines may: the words after it are relative to
+  // where zotbox does not follow.
+  const moved = sourced.moves === true || (sourced.movingFunctions !== undefined && placeChangesOf(value, sourced.movingFunctions).callsInherited);
+  const words = moved ? [...reading.words, { kind: 'unresolved' as const, text: firstSourcing(value), why: SOURCED_MOVES }] : reading.words;
+  return told({ words, ...(commands === undefined ? {} : { commands }) }, defined);
 }
 
-const noOperands = (written: boolean): SourcedOperands => ({ files: [], met: 0, opaque: false, readsText: false, changesDirectory: false, written, writes: written, named: new Set() });
+const SOURCED_MOVES =
+  'it sources a file that may change the directory the shell is in (a cd, pushd or popd, PWD set, or a file zotbox cannot tell), or calls a function of one that may, so its words after it may be relative to where zotbox does not follow';
+
+/** The first line that may source a file, as the word a refusal names (its line is where the refusal points). */
+function firstSourcing(text: string): string {
+  const line =
+    text
+      .split('\n')
+      .find((each) => /(?:^|[\s;&|(){}])(?:\.|source)(?=[\s;&|()<>]|$)/u.test(each))
+      ?.trim() ?? '.';
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
+const noOperands = (written: boolean): SourcedOperands => ({
+  files: [],
+  met: 0,
+  opaque: false,
+  readsText: false,
+  changesDirectory: false,
+  places: new Set(),
+  written,
+  writes: written,
+  named: new Set(),
+});
 
 /** The words read, the script's functions told to `defined`. */
 function told(reading: { readonly words: CommandWord[]; readonly commands?: SourcedFunctions }, defined: DefinedCommands | undefined): CommandWord[] {
@@ -286,14 +319,17 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const expansions: string[] = [];
   const seen = new Set<string>();
   const assignments = script === undefined ? undefined : assignmentsOf(value);
-  const substitute = script === undefined || assignments === undefined ? undefined : scriptSubstitute(script, assignments);
+  // PWD set, or a pwd of the script's own (or any command possibly a function): where the shell is, as `$PWD` or
+  // `$(pwd)` spell it, is not taken from the cds zotbox follows (review s05b).
+  const own = script === undefined ? undefined : { pwdSet: setsPwd(value), pwdFunction: mayDefine(value, script, 'pwd'), gitFunction: mayDefine(value, script, 'git') };
+  const substitute = script === undefined || assignments === undefined || own === undefined ? undefined : scriptSubstitute(script, assignments, own);
   // Shell text a new shell reads (`sh -c TEXT [NAME]`, `bash -c`, a here-document or a pipe fed to sh, `su -c`): its $0
   // is NAME, the shell's name or a found file, never the script's, and it has no BASH_SOURCE; read with none.
   const textScript: ScriptContext | undefined =
     script === undefined
       ? undefined
       : { workingDirectory: script.workingDirectory, environment: script.environment, shell: 'sh', ...(script.isPlainFolder === undefined ? {} : { isPlainFolder: script.isPlainFolder }) };
-  const textSubstitute = textScript === undefined || assignments === undefined ? undefined : scriptSubstitute(textScript, assignments);
+  const textSubstitute = textScript === undefined || assignments === undefined || own === undefined ? undefined : scriptSubstitute(textScript, assignments, own);
   let inText = false;
   // The expansions met in such text: a command substitution among them runs in that shell too.
   const textExpansions = new Set<number>();
@@ -378,7 +414,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       operands.opaque = true;
       return;
     }
-    operands.files.push({ file, relative, afterWrites });
+    operands.files.push({ file, relative, afterWrites, ...(relative ? { relativeText: only.text } : {}) });
   };
   // The paths a command names, for what a `.` sources (sourcedFilesNamed).
   const noteNamed = (from: number) => {
@@ -398,12 +434,21 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
     const target = command.slice(1).find((word) => !word.startsWith('-'));
     if (target === undefined) {
       operands.changesDirectory = true;
+      // A relative `.` after it is read from the home directory too; with no HOME known, from anywhere.
+      if (script?.environment.HOME === undefined) operands.opaque = true;
+      else operands.places.add(path.resolve(script.environment.HOME));
       return moved.push({ text: '', anchor: 'home' });
     }
     const resolved: CommandWord[] = [];
     for (const candidate of cdPathCandidates(target, script === undefined ? undefined : substitute)) {
       if (candidate === undefined) {
         out.push({ kind: 'unresolved', text: `cd ${unmark(target)}`, why: 'cd looks in the folders CDPATH lists first, and the script sets CDPATH to what zotbox cannot spell out' });
+        continue;
+      }
+      // `cd "$PWD"` is no move only where PWD and pwd are the shell's own.
+      const spelled = candidate.replace(/[\uE000-\uEFFF]/gu, (ch) => expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch);
+      if (own !== undefined && placeSpellingUnknown(spelled, own)) {
+        resolved.push({ kind: 'unresolved', text: unmark(spelled), why: 'the script may set PWD or have a pwd or git of its own, so the place it names is not one zotbox can tell' });
         continue;
       }
       resolvePart(candidate, expansions, { shell: true, script: false, runs: false }, resolved);
@@ -416,6 +461,8 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
     if (resolved.length === 0 || !resolved.every(here)) operands.changesDirectory = true;
     // An unresolved target is already reported as a word of the command (in a script, where a lone variable is not, here).
     for (const found of resolved) {
+      if (found.kind === 'path' && script !== undefined)
+        operands.places.add(found.anchor === 'home' ? path.join(script.environment.HOME ?? '/', found.text) : path.resolve(script.workingDirectory, found.text));
       if (found.kind === 'path') moved.push({ text: found.text, anchor: found.anchor });
       else if (script !== undefined) out.push({ ...found, why: `${found.why}, and the words after this cd are relative to it` });
     }
@@ -643,8 +690,21 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         text: file,
         why: 'the script sources a file another of its commands names (it may write it first, or for a later run), whose text zotbox cannot tell now',
       });
-  const commands = ownCommands === undefined ? {} : { commands: { ...ownCommands, changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory } };
+  const commands =
+    ownCommands === undefined
+      ? {}
+      : { commands: { ...ownCommands, changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory, ...placeOf(value, script?.sourcedFunctions) } };
   return { words: [...unique.values()], ...commands };
+}
+
+/**
+ * What sourcing this text does to the sourcer's place (shell-place-changes.ts): what it does itself, what the files it
+ * sources do, and a call of one of their functions that may move the shell.
+ */
+function placeOf(text: string, sourced: SourcedFunctions | undefined): Pick<SourcedFunctions, 'moves' | 'movingFunctions'> {
+  const place = placeChangesOf(text, sourced?.movingFunctions);
+  const moves = place.movesWhenSourced || sourced?.moves === true;
+  return { ...(moves ? { moves: true } : {}), ...(place.movingFunctions.size > 0 ? { movingFunctions: place.movingFunctions } : {}) };
 }
 
 /** What a script sets its variables to: each assignment's value words (expansions as placeholders into `expansions`). */
@@ -748,7 +808,36 @@ function ownDirectory(expansion: string, script: ScriptContext): string | undefi
 }
 
 /** Script mode: what an expansion is, where it can be told now (undefined: it cannot be). */
-function scriptSubstitute(script: ScriptContext, assignments: Assignments): Substitute {
+/**
+ * Whether the command `name` may be a function or alias of the script's: one it or a file it sources defines, text it
+ * reads as commands may (eval's, trap's, spelled anywhere in its text), a file it sources may define any, or it is
+ * handed functions. eval or trap text that never spells the name is not taken to define it.
+ */
+function mayDefine(text: string, script: ScriptContext, name: string): boolean {
+  const defined = definedCommands(text, script);
+  const sourced = script.sourcedFunctions;
+  // Any function only because the loose count took `find . -name` for a `.`: no file known to define it.
+  if (defined.names.has(name) || (sourced?.any === true && sourced.loose !== true) || script.inheritsFunctions === true) return true;
+  // Before the files it sources are read (the first reading), none is taken to: a `.` of "$(git rev-parse …)/x.sh"
+  // is resolved first, then read again knowing what they define.
+  if (Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_') || key === 'BASH_ENV')) return true;
+  const spelled = text.replace(/\\\n/gu, '').replace(/["'\\]/gu, '');
+  return new RegExp(`(?:\\bfunction\\s+${name}\\b|\\b${name}\\s*\\(\\s*\\)|\\balias\\b[^\\n]*\\b${name}=|\\benable\\b[^\\n]*\\b${name}\\b)`, 'u').test(spelled);
+}
+
+/** What may make `$PWD`, `$(pwd)` or `$(git rev-parse --show-toplevel)` other than the place it names. */
+interface PwdSpellings {
+  readonly pwdSet: boolean;
+  readonly pwdFunction: boolean;
+  readonly gitFunction: boolean;
+}
+
+/** Whether `text` spells a place through a PWD, pwd or git the script may have made its own. */
+function placeSpellingUnknown(text: string, own: PwdSpellings): boolean {
+  return (own.pwdSet && /\bPWD\b/u.test(text)) || (own.pwdFunction && /\bpwd\b/u.test(text)) || (own.gitFunction && /\bgit\b/u.test(text));
+}
+
+function scriptSubstitute(script: ScriptContext, assignments: Assignments, pwd: PwdSpellings): Substitute {
   const resolving = new Set<string>();
   // A variable the script sets: its value spelled out when every assignment spells out the same (a loop's, a
   // command's output: never).
@@ -775,7 +864,7 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
   const valueOf = (name: string): string | undefined => {
     // A name the shell sets itself is never the user's environment: BASH_SOURCE is the file where bash reads it; the
     // rest (FUNCNAME, LINENO, ZSH_ARGZERO...) zotbox does not spell out. $PWD is where the shell is now.
-    if (shellSets(name)) return name === 'BASH_SOURCE' ? script.sourceFile : name === 'PWD' ? '.' : undefined;
+    if (shellSets(name)) return name === 'BASH_SOURCE' ? script.sourceFile : name === 'PWD' && !pwd.pwdSet ? '.' : undefined;
     if (assignments.values.has(name)) return assigned(name);
     // A variable the environment does not hold now may hold anything when the script runs: left for resolvePart.
     return assignments.unknown.has(name) ? undefined : script.environment[name];
@@ -785,6 +874,8 @@ function scriptSubstitute(script: ScriptContext, assignments: Assignments): Subs
     // $0: the script's own file (`exec "$0.local"`, a hook's chained local copy).
     if ((expansion === '$0' || expansion === '${0}') && script.scriptFile !== undefined) return script.scriptFile;
     if (SCRIPT_PARENT.test(expansion)) return script.scriptDirectory === undefined ? undefined : path.dirname(script.scriptDirectory);
+    // Where the shell is, spelled by a PWD or a pwd the script may have made its own: anything.
+    if (placeSpellingUnknown(expansion, pwd)) return undefined;
     const directory = pathSubstitution(expansion, substitute, script);
     if (directory !== undefined) return directory;
     // $PWD is where the shell is now: "." after each cd (relative words are taken from every directory moved to).

@@ -12,6 +12,15 @@ export interface SourcedFunctions {
   readonly any: boolean;
   /** It may change the directory of the shell that sources it (a relative `.` after it is then unknown). */
   readonly changesDirectory?: boolean;
+  /**
+   * Sourcing it may leave the sourcer's shell in another directory, or it is a file zotbox cannot tell
+   * (shell-place-changes.ts): the sourcer's relative words after it are relative to where zotbox does not follow.
+   */
+  readonly moves?: boolean;
+  /** Its functions whose call may leave the shell in another directory. */
+  readonly movingFunctions?: ReadonlySet<string>;
+  /** `any` only because the loose count met more `.` words than the reading did (`find . -name`, a comment). */
+  readonly loose?: true;
 }
 
 /** A file a `.` or `source` names. */
@@ -20,6 +29,8 @@ export interface SourcedFile {
   readonly file: string;
   /** Written relative to where the shell is (`./lib.sh`, `$PWD/lib.sh`): a cd anywhere makes it another file. */
   readonly relative: boolean;
+  /** Where it is relative: the path as written, from where the shell is. */
+  readonly relativeText?: string;
   /** A command that may write files ran before it, in the text's order: a file not there may be there by then. */
   readonly afterWrites: boolean;
 }
@@ -35,6 +46,8 @@ export interface SourcedOperands {
   readsText: boolean;
   /** A cd (pushd, popd, env -C) to elsewhere than where the script runs. */
   changesDirectory: boolean;
+  /** The directories a cd names (absolute): where a relative `.` may be read from besides where the script runs. */
+  readonly places: Set<string>;
   /** In the text's order so far: a command that may write files ran. */
   written: boolean;
   /** Anywhere: a command that may write files. */
@@ -59,6 +72,8 @@ export function sourcedFilesNamed(operands: SourcedOperands, workingDirectory: s
 
 /** What may define any function. */
 export const ANY_FUNCTIONS: SourcedFunctions = { names: new Set(), any: true, changesDirectory: true };
+/** What may define any function and leave the shell anywhere: a file zotbox cannot tell. */
+const UNKNOWN_FILE: SourcedFunctions = { ...ANY_FUNCTIONS, moves: true };
 
 /** Before a command word: a line's start, a separator, a group, a case pattern's `)`, a command substitution. */
 const BEFORE = String.raw`(?:^|[\s;&|(){}\x60])`;
@@ -129,21 +144,42 @@ export function handsOnFunctions(text: string): boolean {
 export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read: SourcedRead, outOfOrder: boolean): SourcedFunctions | undefined {
   const commands = sourceCommands(text);
   if (commands === 0 && operands.met === 0) return undefined;
-  if (operands.opaque || operands.met < commands) return ANY_FUNCTIONS;
-  const relative = operands.files.some((each) => each.relative);
-  if (relative && operands.changesDirectory) return ANY_FUNCTIONS;
+  // A `.` of a file zotbox cannot tell: it may define anything and move the shell anywhere.
+  if (operands.opaque) return UNKNOWN_FILE;
+  // The loose count takes `find . -name` and a `.` in a comment: any function, but no move, unless a file read moves.
+  const unmet = operands.met < commands;
+  // A relative one after a cd is one of several files: each is read, for what it may do to the place.
+  const uncertain = operands.files.some((each) => each.relative) && operands.changesDirectory;
   const names = new Set<string>();
-  for (const { file, afterWrites: written } of operands.files) {
+  const movingFunctions = new Set<string>();
+  let any = uncertain;
+  let moves = false;
+  for (const { file, afterWrites: written } of candidates(operands)) {
     // Out of order, a `.` may run after any write the text holds.
     const afterWrites = written || (outOfOrder && operands.writes);
     const defined = read(file, { afterWrites, directoryUnknown: operands.changesDirectory });
     if (defined === 'absent') {
-      if (afterWrites) return ANY_FUNCTIONS;
+      if (afterWrites) return UNKNOWN_FILE;
       continue;
     }
+    if (defined === undefined) return UNKNOWN_FILE;
     // One that may change directory: the files sourced after it, and what they source, may be others (review s03z).
-    if (defined === undefined || defined.any || defined.changesDirectory === true) return ANY_FUNCTIONS;
+    any ||= defined.any || defined.changesDirectory === true;
+    moves ||= defined.moves === true;
     for (const name of defined.names) names.add(name);
+    for (const name of defined.movingFunctions ?? []) movingFunctions.add(name);
   }
-  return { names, any: false, changesDirectory: operands.changesDirectory };
+  const place = { ...(moves ? { moves: true } : {}), ...(movingFunctions.size > 0 ? { movingFunctions } : {}) };
+  if (any) return { ...ANY_FUNCTIONS, ...place };
+  return unmet ? { ...ANY_FUNCTIONS, ...place, loose: true } : { names, any: false, changesDirectory: operands.changesDirectory, ...place };
+}
+
+/** Each file a `.` may source: a relative one from where the script runs and from each directory a cd names. */
+function candidates(operands: SourcedOperands): SourcedFile[] {
+  const out: SourcedFile[] = [];
+  for (const each of operands.files) {
+    out.push(each);
+    if (each.relativeText !== undefined) for (const place of operands.places) out.push({ ...each, file: path.resolve(place, each.relativeText) });
+  }
+  return out;
 }

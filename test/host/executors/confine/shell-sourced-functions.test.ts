@@ -125,19 +125,23 @@ test('sourcedFunctionsOf: known only where every `.` was met and named a file, a
     opaque: false,
     readsText: false,
     changesDirectory: false,
+    places: new Set(),
     written: false,
     writes: false,
     named: new Set(),
     ...more,
   });
   const ANY = { names: new Set(), any: true, changesDirectory: true };
+  // A file zotbox cannot tell may define anything and leave the shell anywhere.
+  const UNKNOWN = { ...ANY, moves: true };
   t.is(sourcedFunctionsOf('bash x.sh\n', met([]), none, false), undefined, 'nothing sourced: nothing to tell');
   t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), none, false), { names: new Set(), any: false, changesDirectory: false });
-  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh'], { opaque: true }), none, false), ANY);
-  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n. ./b.sh\n', met(['/ws/a.sh']), none, false), ANY, 'one `.` not met');
+  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh'], { opaque: true }), none, false), UNKNOWN);
+  // The loose count takes `find . -name` too: any function, but no move.
+  t.deepEqual(sourcedFunctionsOf('. ./a.sh\n. ./b.sh\n', met(['/ws/a.sh']), none, false), { ...ANY, loose: true }, 'one `.` not met');
   t.deepEqual(
     sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), () => undefined, false),
-    ANY,
+    UNKNOWN,
     'a file that cannot be read',
   );
   t.deepEqual(
@@ -151,18 +155,32 @@ test('sourcedFunctionsOf: known only where every `.` was met and named a file, a
   );
   t.deepEqual(
     sourcedFunctionsOf('cp t a.sh\n. ./a.sh\n', { ...met([]), files: [{ file: '/ws/a.sh', relative: true, afterWrites: true }], met: 1, writes: true }, () => 'absent', false),
-    ANY,
+    UNKNOWN,
   );
   t.deepEqual(
     sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh'], { writes: true }), () => 'absent', true),
-    ANY,
+    UNKNOWN,
     'out of order, after a later write',
   );
-  // A relative file and a cd anywhere, in the script or in a file it sources.
-  const relative = { ...met([]), files: [{ file: '/ws/a.sh', relative: true, afterWrites: false }], met: 1 };
+  // A relative file and a cd anywhere, in the script or in a file it sources: any function; the place is the files'.
+  const relative = { ...met([]), files: [{ file: '/ws/a.sh', relative: true, relativeText: 'a.sh', afterWrites: false }], met: 1 };
   t.deepEqual(sourcedFunctionsOf('. ./a.sh\n', { ...relative, changesDirectory: true }, none, false), ANY);
   t.deepEqual(
     sourcedFunctionsOf('. ./a.sh\n', relative, () => ({ ...NO_FUNCTIONS, changesDirectory: true }), false),
     ANY,
   );
+  // What a file does to the place is kept, and so are its functions that may move the shell.
+  const moving = { ...NO_FUNCTIONS, moves: true, movingFunctions: new Set(['up']) };
+  t.deepEqual(
+    sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), () => moving, false),
+    { names: new Set(), any: false, changesDirectory: false, moves: true, movingFunctions: new Set(['up']) },
+  );
+  // After a cd, a relative `.` is read from where the script runs and from each place a cd names.
+  const asked: string[] = [];
+  const reads = (file: string) => {
+    asked.push(file);
+    return file === '/ws/web/a.sh' ? moving : NO_FUNCTIONS;
+  };
+  t.deepEqual(sourcedFunctionsOf('cd web\n. ./a.sh\n', { ...relative, changesDirectory: true, places: new Set(['/ws/web']) }, reads, false), { ...ANY, moves: true, movingFunctions: new Set(['up']) });
+  t.deepEqual(asked, ['/ws/a.sh', '/ws/web/a.sh']);
 });

@@ -1,0 +1,73 @@
+// What sourcing a file does to where the sourcer's shell is (shell-place-changes.ts): the expected readings are
+// written out by hand, from what bash does with each text.
+import test from 'ava';
+import { placeChangesOf, setsPwd } from '../../../../src/host/executors/confine/shell-place-changes.js';
+
+const movesWhenSourced = (text: string) => placeChangesOf(text).movesWhenSourced;
+const moving = (text: string) => [...placeChangesOf(text).movingFunctions].sort();
+
+test('a cd, pushd or popd at the top level moves the sourcer, in any spelling a shell reads as one', (t) => {
+  for (const text of [
+    'cd scripts\n',
+    'pushd web\n',
+    'popd\n',
+    'if true; then cd a; fi\n',
+    '[ -d a ] && cd a\n',
+    'X=1 cd a\n',
+    'builtin cd a\n',
+    'command cd a\n',
+    '\\cd a\n',
+    '"cd" a\n',
+    '{ cd a; }\n',
+    'true || cd a\n',
+  ])
+    t.true(movesWhenSourced(text), text);
+});
+
+test('a cd in a subshell, a command substitution, a comment, a here-document or as an argument moves nothing', (t) => {
+  for (const text of [
+    'x=$(cd a && pwd)\n',
+    '(cd a; make)\n',
+    'x="$(cd "$(dirname "$0")" && pwd)"\n',
+    'x=`cd a && pwd`\n',
+    '# cd a\n',
+    'cat <<EOF\ncd a\nEOF\n',
+    'cat <<-"EOF"\n\tcd a\n\tEOF\n',
+    'echo cd a\n',
+    "echo 'cd'\n",
+  ])
+    t.false(movesWhenSourced(text), text);
+});
+
+test('PWD given a value in any spelling moves the sourcer; reading it does not', (t) => {
+  for (const text of ['PWD=/x\n', 'read PWD\n', 'export PWD=/x\n', ': "${PWD:=/x}"\n', 'printf -v PWD %s x\n', 'declare PWD=/x\n']) t.true(setsPwd(text) && movesWhenSourced(text), text);
+  for (const text of ['echo "$PWD"\n', 'x=${PWD}/a\n', 'x=${PWD%/*}\n', 'echo "$OLDPWD"\n']) t.false(setsPwd(text) || movesWhenSourced(text), text);
+});
+
+test("a function's cd moves the shell when the function is called: the file's own calls, and the calls of those that call it", (t) => {
+  t.false(movesWhenSourced('f() { cd "$1"; }\n'));
+  t.deepEqual(moving('f() { cd "$1"; }\n'), ['f']);
+  t.true(movesWhenSourced('f() { cd "$1"; }\nf a\n'));
+  t.deepEqual(moving('g() { f; }\nfunction f {\n  cd a\n}\n'), ['f', 'g']);
+  // Called in a subshell, or a body in parentheses: the caller stays.
+  t.deepEqual(moving('g() { (f); }\nf() { cd a; }\n'), ['f']);
+  t.deepEqual(moving('f() ( cd a )\n'), []);
+  // A comment's apostrophe does not end or stretch the body.
+  t.deepEqual(moving("f() {\n  # don't\n  true\n}\ncd_it() { cd a; }\n"), ['cd_it']);
+  t.false(movesWhenSourced("f() {\n  # don't\n  cd a\n}\necho 'x'\n"));
+});
+
+test('the moving functions of the files it sources count as its own', (t) => {
+  const up = new Set(['up']);
+  t.true(placeChangesOf('up\n', up).movesWhenSourced);
+  t.true(placeChangesOf('up\n', up).callsInherited);
+  const caller = placeChangesOf('h() { up; }\n', up);
+  t.false(caller.movesWhenSourced);
+  t.true(caller.callsInherited);
+  t.deepEqual([...caller.movingFunctions].sort(), ['h', 'up']);
+  t.false(placeChangesOf('echo up\n', up).callsInherited);
+});
+
+test('text zotbox cannot take apart (a quote, a parenthesis, a body or a here-document never closed) moves the sourcer', (t) => {
+  for (const text of ['echo "x\ncd a\n', 'f() {\n cd a\n', 'x=$(true\n', 'cat <<EOF\n(\nEOF\ncd a\n', 'cat <<EOF\nno end\n']) t.true(movesWhenSourced(text), text);
+});
