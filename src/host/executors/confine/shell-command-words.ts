@@ -259,12 +259,8 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   if (script === undefined || mode !== 'shell' || script.sourcedFunctions !== undefined) return told(first, defined);
   // Read again where what the sourced files define is known (a command named otherwise is then what it is named), or
   // where the reading met what the text's loose count did not (a `.` or eval glued to a redirection): any.
-  const sourced =
-    operands.readsText || (script.readSourced === undefined && operands.met > 0)
-      ? ANY_FUNCTIONS
-      : script.readSourced === undefined
-        ? undefined
-        : sourcedFunctionsOf(value, operands, script.readSourced, runsOutOfOrder(value));
+  const files = script.readSourced === undefined ? undefined : sourcedFunctionsOf(value, operands, script.readSourced, runsOutOfOrder(value));
+  const sourced = operands.readsText ? textReadFunctions(files) : script.readSourced === undefined ? (operands.met > 0 ? ANY_FUNCTIONS : undefined) : files;
   if (sourced === undefined) return told(first, defined);
   // Read again even where both readings allow any function: the first took every sourced file as unknown (a pwd or git
   // of its own, mayDefine), the second knows which.
@@ -289,6 +285,16 @@ function firstSourcing(text: string): string {
       .find((each) => /(?:^|[\s;&|(){}])(?:\.|source)(?=[\s;&|()<>]|$)/u.test(each))
       ?.trim() ?? '.';
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
+/**
+ * Where the script reads text as commands (eval's, trap's): any function, but what its files do to the place is kept;
+ * and the text's own definitions are spelled in it (mayDefine reads them there), so the any is loose unless a file
+ * it sources may define any.
+ */
+function textReadFunctions(files: SourcedFunctions | undefined): SourcedFunctions {
+  const place = { ...(files?.moves === true ? { moves: true } : {}), ...(files?.movingFunctions === undefined ? {} : { movingFunctions: files.movingFunctions }) };
+  return { ...ANY_FUNCTIONS, ...place, ...(files?.any === true && files.loose !== true ? {} : { loose: true as const }) };
 }
 
 const noOperands = (written: boolean): SourcedOperands => ({
