@@ -45,7 +45,7 @@ export function tapResults(output: string, files: readonly string[]): TapResults
     const id = owner === undefined ? undefined : { file: owner.file, title: name.slice(owner.prefix.length) };
     if (result[1] === 'ok') {
       if (id !== undefined) passed.push(id);
-    } else if (id === undefined || /^(?:before|after|beforeEach|afterEach)(?: |$)/u.test(id.title)) unattributed = true;
+    } else if (id === undefined || /^(?:before|after|beforeEach|afterEach)(?:\.always)? hook(?: |$)/u.test(id.title)) unattributed = true;
     else failed.push(id);
   }
   return { passed, failed, unattributed };

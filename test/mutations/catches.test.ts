@@ -25,6 +25,9 @@ test('TAP lines become tests of their files; a hook or a line of no file is unat
     unattributed: false,
   });
   t.true(tapResults('not ok 1 - gate › before hook\n', files).unattributed);
+  t.true(tapResults('not ok 1 - gate › afterEach.always hook for "x"\n', files).unattributed);
+  // A test titled like a hook's word is a test.
+  t.deepEqual(tapResults('not ok 1 - gate › after a cd, x\n', files).failed, [{ file: files[0], title: 'after a cd, x' }]);
   t.true(tapResults('not ok 1 - elsewhere › x\n', files).unattributed);
   t.deepEqual(tapResults('\u001b[31mnot ok 1 - only\u001b[39m\n', ['dist/test/x.test.js']).failed, [{ file: 'dist/test/x.test.js', title: 'only' }]);
 });
