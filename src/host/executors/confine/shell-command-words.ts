@@ -28,7 +28,7 @@ import {
   TEXT_READERS,
 } from './shell-sourced-functions.js';
 import { expansionsMayWrite, mayWriteFiles } from './shell-writing-commands.js';
-import { placeChangesOf, setsPwd } from './shell-place-changes.js';
+import { placeChangesOf, replacesPlaces, setsPwd } from './shell-place-changes.js';
 import { ansiDecoded, CASE_PATTERN, commandSubstitutions, EXPANSION_BASE, expansionEnd, type LexNotes, lexShell, processSubstitutionOf, type Substitute, unmark } from './shell-lexer.js';
 
 /** A file a command value may name, resolved as far as the text allows; or why it cannot be. */
@@ -107,6 +107,8 @@ export interface ScriptContext {
   readonly afterWrites?: true;
   /** The shell it runs in may have changed directory: a file it sources relative to where the shell is is unknown. */
   readonly directoryUnknown?: true;
+  /** Sourced: the moving functions of the files its sourcer sourced before it, which it may call. */
+  readonly movingInherited?: ReadonlySet<string>;
   /**
    * The repository top `git rev-parse --show-toplevel` gives where the script runs: null where zotbox cannot tell (no
    * repository, or one nested in another); not given, the working directory (a pure reading, as the unit tests make).
@@ -265,13 +267,12 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
   // Read again even where both readings allow any function: the first took every sourced file as unknown (a pwd or git
   // of its own, mayDefine), the second knows which.
   const reading = readCommandWords(value, mode, { ...script, sourcedFunctions: sourced }, noOperands(script.afterWrites === true));
-  const place = placeOf(value, sourced);
-  const commands = reading.commands === undefined ? undefined : { ...reading.commands, ...place };
-  // A file it sources may leave the shell elsewhere, or a function it defines may: the words after it are relative to
+  // A file it sources may leave the shell elsewhere, or a function one defines may: the words after it are relative to
   // where zotbox does not follow.
-  const moved = sourced.moves === true || (sourced.movingFunctions !== undefined && placeChangesOf(value, sourced.movingFunctions).callsInherited);
+  const moving = inheritedMoving({ ...script, sourcedFunctions: sourced });
+  const moved = sourced.moves === true || (moving.size > 0 && placeChangesOf(value, moving).callsInherited);
   const words = moved ? [...reading.words, { kind: 'unresolved' as const, text: firstSourcing(value), why: SOURCED_MOVES }] : reading.words;
-  return told({ words, ...(commands === undefined ? {} : { commands }) }, defined);
+  return told({ words, ...(reading.commands === undefined ? {} : { commands: reading.commands }) }, defined);
 }
 
 const SOURCED_MOVES =
@@ -303,6 +304,7 @@ const noOperands = (written: boolean): SourcedOperands => ({
   opaque: false,
   readsText: false,
   changesDirectory: false,
+  cds: 0,
   places: new Set(),
   written,
   writes: written,
@@ -327,7 +329,14 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const assignments = script === undefined ? undefined : assignmentsOf(value);
   // PWD set, or a pwd of the script's own (or any command possibly a function): where the shell is, as `$PWD` or
   // `$(pwd)` spell it, is not taken from the cds zotbox follows (review s05b).
-  const own = script === undefined ? undefined : { pwdSet: setsPwd(value), pwdFunction: mayDefine(value, script, 'pwd'), gitFunction: mayDefine(value, script, 'git') };
+  const own =
+    script === undefined
+      ? undefined
+      : {
+          pwdSet: setsPwd(value),
+          pwdFunction: mayDefine(value, script, 'pwd'),
+          gitFunction: mayDefine(value, script, 'git') || replacesPlaces(value) || script.sourcedFunctions?.replacesPlaces === true,
+        };
   const substitute = script === undefined || assignments === undefined || own === undefined ? undefined : scriptSubstitute(script, assignments, own);
   // Shell text a new shell reads (`sh -c TEXT [NAME]`, `bash -c`, a here-document or a pipe fed to sh, `su -c`): its $0
   // is NAME, the shell's name or a found file, never the script's, and it has no BASH_SOURCE; read with none.
@@ -429,6 +438,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         operands.named.add(found.anchor === 'home' ? path.join(script.environment.HOME ?? '/', found.text) : path.resolve(script.workingDirectory, found.text));
   };
   const changeDirectory = (command: readonly string[]) => {
+    operands.cds++;
     // `cd -` goes to $OLDPWD: one the script sets, or the one an earlier cd left (already counted: relative words are
     // kept from each directory moved to); before any cd, the directory the shell was started from, which zotbox cannot tell.
     if (command.slice(1).includes('-')) {
@@ -451,10 +461,15 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         out.push({ kind: 'unresolved', text: `cd ${unmark(target)}`, why: 'cd looks in the folders CDPATH lists first, and the script sets CDPATH to what zotbox cannot spell out' });
         continue;
       }
-      // `cd "$PWD"` is no move only where PWD and pwd are the shell's own.
+      // `cd "$PWD"` is no move only where PWD and pwd are the shell's own; with cdable_vars on, `cd NAME` goes to
+      // $NAME where no folder NAME is (review s09f).
       const spelled = candidate.replace(/[\uE000-\uEFFF]/gu, (ch) => expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch);
-      if (own !== undefined && placeSpellingUnknown(spelled, own)) {
-        resolved.push({ kind: 'unresolved', text: unmark(spelled), why: 'the script may set PWD or have a pwd or git of its own, so the place it names is not one zotbox can tell' });
+      if (own !== undefined && (placeSpellingUnknown(spelled, own) || ((/\bcdable_vars\b/u.test(value) || script?.sourcedFunctions?.replacesPlaces === true) && !spelled.startsWith('/')))) {
+        resolved.push({
+          kind: 'unresolved',
+          text: unmark(spelled),
+          why: 'the script may set PWD, have a pwd or git of its own, set where git finds its worktree, or turn cdable_vars on, so the place it names is not one zotbox can tell',
+        });
         continue;
       }
       resolvePart(candidate, expansions, { shell: true, script: false, runs: false }, resolved);
@@ -699,18 +714,30 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const commands =
     ownCommands === undefined
       ? {}
-      : { commands: { ...ownCommands, changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory, ...placeOf(value, script?.sourcedFunctions) } };
+      : {
+          commands: {
+            ...ownCommands,
+            changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory,
+            ...(script === undefined ? {} : placeOf(value, script, operands.changesDirectory ? undefined : operands.cds)),
+          },
+        };
   return { words: [...unique.values()], ...commands };
+}
+
+/** The moving functions a script may call: its sourced files', and those of files sourced before it. */
+function inheritedMoving(script: ScriptContext): ReadonlySet<string> {
+  return new Set([...(script.sourcedFunctions?.movingFunctions ?? []), ...(script.movingInherited ?? [])]);
 }
 
 /**
  * What sourcing this text does to the sourcer's place (shell-place-changes.ts): what it does itself, what the files it
  * sources do, and a call of one of their functions that may move the shell.
  */
-function placeOf(text: string, sourced: SourcedFunctions | undefined): Pick<SourcedFunctions, 'moves' | 'movingFunctions'> {
-  const place = placeChangesOf(text, sourced?.movingFunctions);
-  const moves = place.movesWhenSourced || sourced?.moves === true;
-  return { ...(moves ? { moves: true } : {}), ...(place.movingFunctions.size > 0 ? { movingFunctions: place.movingFunctions } : {}) };
+function placeOf(text: string, script: ScriptContext, hereCds: number | undefined): Pick<SourcedFunctions, 'moves' | 'movingFunctions' | 'replacesPlaces'> {
+  const place = placeChangesOf(text, inheritedMoving(script), hereCds);
+  const moves = place.movesWhenSourced || script.sourcedFunctions?.moves === true;
+  const replaces = place.replacesPlaces || script.sourcedFunctions?.replacesPlaces === true;
+  return { ...(moves ? { moves: true } : {}), ...(replaces ? { replacesPlaces: true as const } : {}), ...(place.movingFunctions.size > 0 ? { movingFunctions: place.movingFunctions } : {}) };
 }
 
 /** What a script sets its variables to: each assignment's value words (expansions as placeholders into `expansions`). */

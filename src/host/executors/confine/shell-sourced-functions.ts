@@ -21,6 +21,8 @@ export interface SourcedFunctions {
   readonly movingFunctions?: ReadonlySet<string>;
   /** `any` only because the loose count met more `.` words than the reading did (`find . -name`, a comment). */
   readonly loose?: true;
+  /** It may make the sourcer's `cd NAME` or `$(git rev-parse --show-toplevel)` name another place (cdable_vars, GIT_DIR). */
+  readonly replacesPlaces?: true;
 }
 
 /** A file a `.` or `source` names. */
@@ -48,6 +50,8 @@ export interface SourcedOperands {
   changesDirectory: boolean;
   /** The directories a cd names (absolute): where a relative `.` may be read from besides where the script runs. */
   readonly places: Set<string>;
+  /** How many cd, pushd and popd commands (with `cd -`, `env -C`) the reading met. */
+  cds: number;
   /** In the text's order so far: a command that may write files ran. */
   written: boolean;
   /** Anywhere: a command that may write files. */
@@ -57,7 +61,10 @@ export interface SourcedOperands {
 }
 
 /** A file's reading: `absent` where nothing is there; undefined where it cannot be read. */
-export type SourcedRead = (file: string, how: { readonly afterWrites: boolean; readonly directoryUnknown: boolean }) => SourcedFunctions | 'absent' | undefined;
+export type SourcedRead = (
+  file: string,
+  how: { readonly afterWrites: boolean; readonly directoryUnknown: boolean; readonly movingFunctions?: ReadonlySet<string> },
+) => SourcedFunctions | 'absent' | undefined;
 
 /**
  * The files the script sources that another of its commands names (the file, or a folder it lies in, not the folder
@@ -72,8 +79,13 @@ export function sourcedFilesNamed(operands: SourcedOperands, workingDirectory: s
 
 /** What may define any function. */
 export const ANY_FUNCTIONS: SourcedFunctions = { names: new Set(), any: true, changesDirectory: true };
-/** What may define any function and leave the shell anywhere: a file zotbox cannot tell. */
-const UNKNOWN_FILE: SourcedFunctions = { ...ANY_FUNCTIONS, moves: true };
+/**
+ * A file zotbox cannot tell (an opaque `.`, one it cannot read, one not there after a write): it may define any
+ * function. What it does to the place is not known either; it is not taken to move the shell, which would refuse
+ * every hook that sources git's git-sh-setup (whose `. "$(git --exec-path)/git-sh-i18n"` is opaque) or, through
+ * husky 4-8's `debug` call counted as a write, an absent `~/.huskyrc` (review s09f).
+ */
+const UNKNOWN_FILE: SourcedFunctions = ANY_FUNCTIONS;
 
 /** Before a command word: a line's start, a separator, a group, a case pattern's `)`, a command substitution. */
 const BEFORE = String.raw`(?:^|[\s;&|(){}\x60])`;
@@ -144,7 +156,7 @@ export function handsOnFunctions(text: string): boolean {
 export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read: SourcedRead, outOfOrder: boolean): SourcedFunctions | undefined {
   const commands = sourceCommands(text);
   if (commands === 0 && operands.met === 0) return undefined;
-  // A `.` of a file zotbox cannot tell: it may define anything and move the shell anywhere.
+  // A `.` of a file zotbox cannot tell: it may define anything.
   if (operands.opaque) return UNKNOWN_FILE;
   // The loose count takes `find . -name` and a `.` in a comment: any function, but no move, unless a file read moves.
   const unmet = operands.met < commands;
@@ -154,22 +166,29 @@ export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read
   const movingFunctions = new Set<string>();
   let any = uncertain;
   let moves = false;
-  for (const { file, afterWrites: written } of candidates(operands)) {
-    // Out of order, a `.` may run after any write the text holds.
-    const afterWrites = written || (outOfOrder && operands.writes);
-    const defined = read(file, { afterWrites, directoryUnknown: operands.changesDirectory });
-    if (defined === 'absent') {
-      if (afterWrites) return UNKNOWN_FILE;
-      continue;
+  let replaces = false;
+  // Read in order, each with the moving functions of all the files (one sourced later may call an earlier one's, and
+  // a function of an earlier one may call a later one's): again until no more are found.
+  for (let known = -1; known < movingFunctions.size; ) {
+    known = movingFunctions.size;
+    for (const { file, afterWrites: written } of candidates(operands)) {
+      // Out of order, a `.` may run after any write the text holds.
+      const afterWrites = written || (outOfOrder && operands.writes);
+      const defined = read(file, { afterWrites, directoryUnknown: operands.changesDirectory, ...(movingFunctions.size > 0 ? { movingFunctions: new Set(movingFunctions) } : {}) });
+      if (defined === 'absent') {
+        if (afterWrites) return UNKNOWN_FILE;
+        continue;
+      }
+      if (defined === undefined) return UNKNOWN_FILE;
+      // One that may change directory: the files sourced after it, and what they source, may be others (review s03z).
+      any ||= defined.any || defined.changesDirectory === true;
+      moves ||= defined.moves === true;
+      replaces ||= defined.replacesPlaces === true;
+      for (const name of defined.names) names.add(name);
+      for (const name of defined.movingFunctions ?? []) movingFunctions.add(name);
     }
-    if (defined === undefined) return UNKNOWN_FILE;
-    // One that may change directory: the files sourced after it, and what they source, may be others (review s03z).
-    any ||= defined.any || defined.changesDirectory === true;
-    moves ||= defined.moves === true;
-    for (const name of defined.names) names.add(name);
-    for (const name of defined.movingFunctions ?? []) movingFunctions.add(name);
   }
-  const place = { ...(moves ? { moves: true } : {}), ...(movingFunctions.size > 0 ? { movingFunctions } : {}) };
+  const place = { ...(moves ? { moves: true } : {}), ...(replaces ? { replacesPlaces: true as const } : {}), ...(movingFunctions.size > 0 ? { movingFunctions } : {}) };
   if (any) return { ...ANY_FUNCTIONS, ...place };
   return unmet ? { ...ANY_FUNCTIONS, ...place, loose: true } : { names, any: false, changesDirectory: operands.changesDirectory, ...place };
 }

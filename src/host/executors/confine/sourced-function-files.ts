@@ -33,10 +33,16 @@ export function sourcedFileReader(shell: ScriptShell, place: SourcerPlace, depth
     const invocation = { ...sourced, sourcerCommands: { names: [] } };
     const inner = scriptShell(text, file, target, invocation);
     const defined: DefinedCommands = {};
-    const flags = { ...(how.afterWrites ? { afterWrites: true as const } : {}), ...(how.directoryUnknown ? { directoryUnknown: true as const } : {}) };
+    const flags = {
+      ...(how.afterWrites ? { afterWrites: true as const } : {}),
+      ...(how.directoryUnknown ? { directoryUnknown: true as const } : {}),
+      ...(how.movingFunctions === undefined ? {} : { movingInherited: how.movingFunctions }),
+    };
     scriptWords(text, { ...inner, ...place, ...flags, readSourced: sourcedFileReader(inner, place, depth + 1) }, defined);
-    // Functions it exports (or a startup file it names) reach the shells the sourcer starts, under any name.
-    if (defined.commands === undefined || handsOnFunctions(text)) return undefined;
+    if (defined.commands === undefined) return undefined;
+    // Functions it exports (or a startup file it names) reach the shells the sourcer starts, under any name; what it
+    // does to the place is still read from its text (nvm.sh sets allexport inside a function).
+    if (handsOnFunctions(text)) return { ...defined.commands, any: true, changesDirectory: true };
     return defined.commands;
   };
 }

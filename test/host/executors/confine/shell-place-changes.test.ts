@@ -71,3 +71,16 @@ test('the moving functions of the files it sources count as its own', (t) => {
 test('text zotbox cannot take apart (a quote, a parenthesis, a body or a here-document never closed) moves the sourcer', (t) => {
   for (const text of ['echo "x\ncd a\n', 'f() {\n cd a\n', 'x=$(true\n', 'cat <<EOF\n(\nEOF\ncd a\n', 'cat <<EOF\nno end\n']) t.true(movesWhenSourced(text), text);
 });
+
+test('past a redirection written apart from its file, the next word is the command', (t) => {
+  t.true(movesWhenSourced('> /dev/null cd scripts\n'));
+  t.true(movesWhenSourced('2> err.log pushd scripts\n'));
+});
+
+test('at a top level, a command word zotbox does not spell out may be a moving function', (t) => {
+  const up = new Set(['up']);
+  // The name is in no word: only the expansion can be it.
+  t.true(placeChangesOf('fn=$(printf up)\n"$fn"\n', up).callsInherited);
+  t.true(placeChangesOf('fn=$(printf up)\n"$fn"\n', up).movesWhenSourced);
+  t.false(placeChangesOf('fn=$(printf up)\necho "$fn"\n', up).callsInherited);
+});
