@@ -1,0 +1,55 @@
+// The setup review s09f's cases share (place-s09f.test.ts, place-s09f.open.ts): the s07d layout (the hook ends up in
+// scripts/ at run time and runs `bash lib.sh`; zotbox protected the top's lib.sh), a folder link made before the
+// agent's call, and the unresolved lines of a workspace read with toolFileReferences.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
+import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { tempDir } from '../fixtures/temp.js';
+
+export const EDIT = "printf 'touch PWNED\\n' >> scripts/lib.sh\n";
+/** The hook runs scripts/lib.sh at run time; zotbox, reading no move, protected lib.sh at the top. */
+export const LIBS = { 'scripts/lib.sh': '#!/bin/bash\necho lint\n', 'lib.sh': '#!/bin/bash\necho top\n' };
+export const hook = (body: string) => `#!/bin/bash\n${body}\nexit 0\n`;
+
+/** Whether PWNED is anywhere in the workspace (outside .git). */
+function pwned(ws: string): boolean {
+  return execFileSync('find', [ws, '-path', path.join(ws, '.git'), '-prune', '-o', '-name', 'PWNED', '-print'], { encoding: 'utf8' }).trim() !== '';
+}
+
+/** attack() with the user's own folder link made before the agent's call: `link` → scripts/sub. */
+export async function attackWithLink(t: ExecutionContext, body: string): Promise<void> {
+  const ws = project(t, { 'src.txt': '1\n', 'one.sh': EDIT, '.githooks/pre-commit': hook(body), 'scripts/sub/keep.txt': '1\n', ...LIBS });
+  chmodSync(path.join(ws, '.githooks/pre-commit'), 0o755);
+  symlinkSync('scripts/sub', path.join(ws, 'link'));
+  git(ws, 'config', 'core.hooksPath', '.githooks');
+  t.log('run:', (await agentWrites(t, ws, 'x1.txt', 'x\n', 'sh one.sh')).slice(-1500));
+  writeFileSync(path.join(ws, 'src.txt'), 'user change\n');
+  try {
+    git(ws, 'add', 'src.txt');
+    git(ws, 'commit', '-q', '-m', 'user change');
+  } catch (error) {
+    t.log('user git failed:', String(error).slice(0, 300));
+  }
+  t.false(pwned(ws), "the user's git commit ran the agent's code");
+}
+
+/** The unresolved lines of a workspace whose files are `files` and whose home holds `home`, hooks in `hooks`. */
+export function unresolvedOf(t: ExecutionContext, files: Readonly<Record<string, string>>, home: Readonly<Record<string, string>> = {}, hooks = '.githooks'): readonly string[] {
+  const top = realpathSync(tempDir(t, 'zb-s09f-'));
+  for (const [name, text] of Object.entries({
+    ...Object.fromEntries(Object.entries(files).map(([k, v]) => [`ws/${k}`, v])),
+    ...Object.fromEntries(Object.entries(home).map(([k, v]) => [`home/${k}`, v])),
+  })) {
+    mkdirSync(path.dirname(path.join(top, name)), { recursive: true });
+    writeFileSync(path.join(top, name), text);
+  }
+  const ws = path.join(top, 'ws');
+  mkdirSync(path.join(top, 'home'), { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  return toolFileReferences([], [ws], { environment: { HOME: path.join(top, 'home') }, hookDirectories: [{ directory: path.join(ws, hooks), top: ws }] }).unresolved;
+}
+
+export const COUNT = '#!/bin/sh\ngit diff --cached --name-only | wc -l\n';
