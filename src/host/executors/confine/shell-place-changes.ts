@@ -3,10 +3,11 @@
 // its shell, so a `cd scripts` there makes `lib.sh` scripts/lib.sh (reviews s07d, s09f). The script readers follow
 // the cds a script spells itself; what a sourced file does to the place is told here, from its text, taken apart by
 // the shell's grammar (shell-command-positions.ts): a cd, pushd or popd run in the sourcer's shell (not in a function
-// body, a subshell or a command substitution), PWD set, or a call of one of its functions that may (and whether it
-// turns `cdable_vars` on or sets git's place variables, which make the sourcer's `cd NAME` and rev-parse unknown); where moving functions are defined, a command word zotbox does not spell out (`"$fn"`)
-// may call one. Text read as commands (eval's, trap's) is not read for a move or a call here, as it is not in the
-// script itself. Pure. Where the text cannot be taken apart (a quote, a parenthesis, a body or a here-document never
+// body, a subshell or a command substitution), PWD set, or a call of one of its functions that may. Where moving
+// functions are defined, a command word zotbox does not spell out (`"$fn"`) may call one. Whether it turns
+// `cdable_vars` on or sets git's place variables is told apart: those make the sourcer's `cd NAME` and rev-parse
+// unknown. Text read as commands (eval's, trap's) is not read for a move or a call here, as it is not in the script
+// itself. Pure. Where the text cannot be taken apart (a quote, a parenthesis, a body or a here-document never
 // closed), the whole file counts as moving.
 import { commandPositions, type Level } from './shell-command-positions.js';
 
