@@ -24,7 +24,7 @@ const KEYWORDS = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', 
 /** Commands whose arguments are names they list, print or undefine, never run. */
 const LISTS_ONLY = new Set(['unset', 'type', 'declare', 'typeset', 'local', 'export', 'readonly', 'echo', 'printf', 'hash', 'alias', 'unalias']);
 /** A function definition at a command's start: `name() BODY` or `function name [()] BODY`. */
-const DEFINITION = /^(?:function\s+([^\s(){}<>;&|=$`'"\\]+)(?:\s*\(\s*\))?|([^\s(){}<>;&|=$`'"\\]+)\s*\(\s*\))\s*(?:\n\s*)*/u;
+const DEFINITION = /(?:function\s+([^\s(){}<>;&|=$`'"\\]+)(?:\s*\(\s*\))?|([^\s(){}<>;&|=$`'"\\]+)\s*\(\s*\))\s*(?:\n\s*)*/uy;
 /** A here-document's operator and delimiter (`<<EOF`, `<<-'EOF'`, `<< "EOF"`); not a here-string (`<<<`). */
 const HERE_DOCUMENT = /^<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s;&|<>()'"]+))/u;
 
@@ -127,7 +127,9 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
   for (let i = start; i < text.length; i++) {
     const ch = text[i]!;
     if (!state.inWord && atCommand && !state.redirectTarget) {
-      const definition = DEFINITION.exec(text.slice(i, i + 300));
+      // Sticky: matched where the command starts, without copying the rest of the text.
+      DEFINITION.lastIndex = i;
+      const definition = DEFINITION.exec(text);
       const opener = definition === null ? undefined : text[i + definition[0].length];
       if (definition !== null && (opener === '{' || opener === '(')) {
         const bodyStart = i + definition[0].length;
