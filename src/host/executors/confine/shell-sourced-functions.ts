@@ -13,8 +13,8 @@ export interface SourcedFunctions {
   /** It may change the directory of the shell that sources it (a relative `.` after it is then unknown). */
   readonly changesDirectory?: boolean;
   /**
-   * Sourcing it may leave the sourcer's shell in another directory, or it is a file zotbox cannot tell
-   * (shell-place-changes.ts): the sourcer's relative words after it are relative to where zotbox does not follow.
+   * Sourcing it may leave the sourcer's shell in another directory (shell-place-changes.ts): the sourcer's relative
+   * words after it are relative to where zotbox does not follow.
    */
   readonly moves?: boolean;
   /** Its functions whose call may leave the shell in another directory. */
@@ -156,15 +156,14 @@ export function handsOnFunctions(text: string): boolean {
 export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read: SourcedRead, outOfOrder: boolean): SourcedFunctions | undefined {
   const commands = sourceCommands(text);
   if (commands === 0 && operands.met === 0) return undefined;
-  // A `.` of a file zotbox cannot tell: it may define anything.
-  if (operands.opaque) return UNKNOWN_FILE;
   // The loose count takes `find . -name` and a `.` in a comment: any function, but no move, unless a file read moves.
   const unmet = operands.met < commands;
   // A relative one after a cd is one of several files: each is read, for what it may do to the place.
   const uncertain = operands.files.some((each) => each.relative) && operands.changesDirectory;
   const names = new Set<string>();
   const movingFunctions = new Set<string>();
-  let any = uncertain;
+  // A `.` of a file zotbox cannot tell may define anything; the files it can tell are still read for the place.
+  let any = uncertain || operands.opaque;
   let moves = false;
   let replaces = false;
   // Read in order, each with the moving functions of all the files (one sourced later may call an earlier one's, and
@@ -175,11 +174,12 @@ export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read
       // Out of order, a `.` may run after any write the text holds.
       const afterWrites = written || (outOfOrder && operands.writes);
       const defined = read(file, { afterWrites, directoryUnknown: operands.changesDirectory, ...(movingFunctions.size > 0 ? { movingFunctions: new Set(movingFunctions) } : {}) });
-      if (defined === 'absent') {
-        if (afterWrites) return UNKNOWN_FILE;
+      // Not there but maybe written first, or not readable: any function (UNKNOWN_FILE); the others are still read, so
+      // a move one of them makes is kept.
+      if (defined === 'absent' || defined === undefined) {
+        any ||= defined === undefined || afterWrites;
         continue;
       }
-      if (defined === undefined) return UNKNOWN_FILE;
       // One that may change directory: the files sourced after it, and what they source, may be others (review s03z).
       any ||= defined.any || defined.changesDirectory === true;
       moves ||= defined.moves === true;
@@ -189,7 +189,7 @@ export function sourcedFunctionsOf(text: string, operands: SourcedOperands, read
     }
   }
   const place = { ...(moves ? { moves: true } : {}), ...(replaces ? { replacesPlaces: true as const } : {}), ...(movingFunctions.size > 0 ? { movingFunctions } : {}) };
-  if (any) return { ...ANY_FUNCTIONS, ...place };
+  if (any) return { ...UNKNOWN_FILE, ...place };
   return unmet ? { ...ANY_FUNCTIONS, ...place, loose: true } : { names, any: false, changesDirectory: operands.changesDirectory, ...place };
 }
 

@@ -176,6 +176,22 @@ test('sourcedFunctionsOf: known only where every `.` was met and named a file, a
     sourcedFunctionsOf('. ./a.sh\n', met(['/ws/a.sh']), () => moving, false),
     { names: new Set(), any: false, changesDirectory: false, moves: true, movingFunctions: new Set(['up']) },
   );
+  // A file zotbox cannot tell (or not there after a write, or an opaque `.`) beside one that moves: the move is kept.
+  const cdThenUnknown = (second: SourcedFunctions | 'absent' | undefined, more: Partial<SourcedOperands> = {}) =>
+    sourcedFunctionsOf('. ./cd.sh\n. ./b.sh\n', met(['/ws/cd.sh', '/ws/b.sh'], more), (file) => (file === '/ws/cd.sh' ? moving : second), false);
+  t.deepEqual(cdThenUnknown(undefined), { ...ANY, moves: true, movingFunctions: new Set(['up']) }, 'unreadable');
+  t.deepEqual(
+    cdThenUnknown('absent', {
+      writes: true,
+      files: [
+        { file: '/ws/cd.sh', relative: false, afterWrites: false },
+        { file: '/ws/b.sh', relative: false, afterWrites: true },
+      ],
+    }),
+    { ...ANY, moves: true, movingFunctions: new Set(['up']) },
+    'written first',
+  );
+  t.deepEqual(cdThenUnknown(NO_FUNCTIONS, { opaque: true }), { ...ANY, moves: true, movingFunctions: new Set(['up']) }, 'an opaque one beside');
   // After a cd, a relative `.` is read from where the script runs and from each place a cd names.
   const asked: string[] = [];
   const reads = (file: string) => {
