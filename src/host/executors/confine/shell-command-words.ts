@@ -276,7 +276,7 @@ export function commandWords(value: string, mode: 'shell' | 'git' = 'shell', scr
 }
 
 const SOURCED_MOVES =
-  'it sources a file that may change the directory the shell is in (a cd, pushd or popd, PWD set, or a file zotbox cannot tell), or calls a function of one that may, so its words after it may be relative to where zotbox does not follow';
+  'it sources a file that may change the directory the shell is in (a cd, pushd or popd, PWD set, or text zotbox cannot take apart), or calls a function of one that may, so its words after it may be relative to where zotbox does not follow';
 
 /** The first line that may source a file, as the word a refusal names (its line is where the refusal points). */
 function firstSourcing(text: string): string {
@@ -851,8 +851,8 @@ function mayDefine(text: string, script: ScriptContext, name: string): boolean {
   const sourced = script.sourcedFunctions;
   // Any function only because the loose count took `find . -name` for a `.`: no file known to define it.
   if (defined.names.has(name) || (sourced?.any === true && sourced.loose !== true) || script.inheritsFunctions === true) return true;
-  // Before the files it sources are read (the first reading), none is taken to: a `.` of "$(git rev-parse …)/x.sh"
-  // is resolved first, then read again knowing what they define.
+  // In the first reading the files it sources are not read yet, and none is taken to define it: a `.` of
+  // "$(git rev-parse …)/x.sh" is resolved first; the second reading knows what they define.
   if (Object.keys(script.environment).some((key) => key.startsWith('BASH_FUNC_') || key === 'BASH_ENV')) return true;
   const spelled = text.replace(/\\\n/gu, '').replace(/["'\\]/gu, '');
   return new RegExp(`(?:\\bfunction\\s+${name}\\b|\\b${name}\\s*\\(\\s*\\)|\\balias\\b[^\\n]*\\b${name}=|\\benable\\b[^\\n]*\\b${name}\\b)`, 'u').test(spelled);
