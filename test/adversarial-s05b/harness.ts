@@ -32,7 +32,7 @@ function pwned(ws: string): boolean {
 }
 
 /** The agent's confined `sh one.sh`, then the user's commit; true when the agent's code ran. */
-async function agentThenUserCommits(t: ExecutionContext, ws: string): Promise<boolean> {
+export async function agentThenUserCommits(t: ExecutionContext, ws: string): Promise<boolean> {
   t.log('run:', (await agentWrites(t, ws, 'x1.txt', 'x\n', 'sh one.sh')).slice(-1500));
   writeFileSync(path.join(ws, 'src.txt'), 'user change\n');
   try {

@@ -6,7 +6,8 @@ import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from '
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
-import { agentWrites, git, project } from '../adversarial-s36i/harness.js';
+import { agentThenUserCommits } from '../adversarial-s05b/harness.js';
+import { git, project } from '../adversarial-s36i/harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
 export const EDIT = "printf 'touch PWNED\\n' >> scripts/lib.sh\n";
@@ -14,26 +15,13 @@ export const EDIT = "printf 'touch PWNED\\n' >> scripts/lib.sh\n";
 export const LIBS = { 'scripts/lib.sh': '#!/bin/bash\necho lint\n', 'lib.sh': '#!/bin/bash\necho top\n' };
 export const hook = (body: string) => `#!/bin/bash\n${body}\nexit 0\n`;
 
-/** Whether PWNED is anywhere in the workspace (outside .git). */
-function pwned(ws: string): boolean {
-  return execFileSync('find', [ws, '-path', path.join(ws, '.git'), '-prune', '-o', '-name', 'PWNED', '-print'], { encoding: 'utf8' }).trim() !== '';
-}
-
 /** attack() with the user's own folder link made before the agent's call: `link` → scripts/sub. */
 export async function attackWithLink(t: ExecutionContext, body: string): Promise<void> {
   const ws = project(t, { 'src.txt': '1\n', 'one.sh': EDIT, '.githooks/pre-commit': hook(body), 'scripts/sub/keep.txt': '1\n', ...LIBS });
   chmodSync(path.join(ws, '.githooks/pre-commit'), 0o755);
   symlinkSync('scripts/sub', path.join(ws, 'link'));
   git(ws, 'config', 'core.hooksPath', '.githooks');
-  t.log('run:', (await agentWrites(t, ws, 'x1.txt', 'x\n', 'sh one.sh')).slice(-1500));
-  writeFileSync(path.join(ws, 'src.txt'), 'user change\n');
-  try {
-    git(ws, 'add', 'src.txt');
-    git(ws, 'commit', '-q', '-m', 'user change');
-  } catch (error) {
-    t.log('user git failed:', String(error).slice(0, 300));
-  }
-  t.false(pwned(ws), "the user's git commit ran the agent's code");
+  t.false(await agentThenUserCommits(t, ws), "the user's git commit ran the agent's code");
 }
 
 /** The unresolved lines of a workspace whose files are `files` and whose home holds `home`, hooks in `hooks`. */

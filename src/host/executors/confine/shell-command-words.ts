@@ -327,15 +327,17 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const expansions: string[] = [];
   const seen = new Set<string>();
   const assignments = script === undefined ? undefined : assignmentsOf(value);
+  // The functions and aliases the script may have: a command so named may run in this shell, whatever it is named.
+  const ownCommands = script === undefined ? undefined : definedCommands(value, script);
   // PWD set, or a pwd of the script's own (or any command possibly a function): where the shell is, as `$PWD` or
   // `$(pwd)` spell it, is not taken from the cds zotbox follows (review s05b).
   const own =
-    script === undefined
+    script === undefined || ownCommands === undefined
       ? undefined
       : {
           pwdSet: setsPwd(value),
-          pwdFunction: mayDefine(value, script, 'pwd'),
-          gitFunction: mayDefine(value, script, 'git') || replacesPlaces(value) || script.sourcedFunctions?.replacesPlaces === true,
+          pwdFunction: mayDefine(value, script, ownCommands, 'pwd'),
+          gitFunction: mayDefine(value, script, ownCommands, 'git') || replacesPlaces(value) || script.sourcedFunctions?.replacesPlaces === true,
         };
   const substitute = script === undefined || assignments === undefined || own === undefined ? undefined : scriptSubstitute(script, assignments, own);
   // Shell text a new shell reads (`sh -c TEXT [NAME]`, `bash -c`, a here-document or a pipe fed to sh, `su -c`): its $0
@@ -350,8 +352,6 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const textExpansions = new Set<number>();
   // The variables whose value the script runs (a loop's list is run only through them).
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
-  // The functions and aliases the script may have: a command so named may run in this shell, whatever it is named.
-  const ownCommands = script === undefined ? undefined : definedCommands(value, script);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
   // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
@@ -846,8 +846,7 @@ function ownDirectory(expansion: string, script: ScriptContext): string | undefi
  * reads as commands may (eval's, trap's, spelled anywhere in its text), a file it sources may define any, or it is
  * handed functions. eval or trap text that never spells the name is not taken to define it.
  */
-function mayDefine(text: string, script: ScriptContext, name: string): boolean {
-  const defined = definedCommands(text, script);
+function mayDefine(text: string, script: ScriptContext, defined: SourcedFunctions, name: string): boolean {
   const sourced = script.sourcedFunctions;
   // Any function only because the loose count took `find . -name` for a `.`: no file known to define it.
   if (defined.names.has(name) || (sourced?.any === true && sourced.loose !== true) || script.inheritsFunctions === true) return true;
