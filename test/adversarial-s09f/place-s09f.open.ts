@@ -7,16 +7,7 @@
 // appends `touch PWNED` to scripts/lib.sh; then the user's `git commit`. The unit tests state the readings by hand
 // (placeChangesOf, scriptWords, toolFileReferences); the last ones are over-denials (ordinary hooks now refused).
 import test from 'ava';
-import { attackWithLink, COUNT, unresolvedOf } from './harness.js';
-
-// Row 7: the shell's physical place under a folder link: the kernel walks `..` from the link's target.
-test("7: the user's link → scripts/sub: cd link; bash ../lib.sh (the kernel's .. is scripts/)", async (t) => {
-  await attackWithLink(t, 'cd link\nbash ../lib.sh');
-});
-
-test("7: the user's link → scripts/sub: cd -P link; cd ..; bash lib.sh", async (t) => {
-  await attackWithLink(t, 'cd -P link\ncd ..\nbash lib.sh');
-});
+import { COUNT, unresolvedOf } from './harness.js';
 
 test('over-denial: a sourced helper whose function pushd/popd back around a command, called: reads', (t) => {
   const helpers = 'in_web() {\n  pushd web >/dev/null || return\n  "$@"\n  popd >/dev/null\n}\n';

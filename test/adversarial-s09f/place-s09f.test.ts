@@ -13,7 +13,7 @@ import { placeChangesOf } from '../../src/host/executors/confine/shell-place-cha
 import { scriptWords } from '../../src/host/executors/confine/shell-command-words.js';
 import type { SourcedFunctions } from '../../src/host/executors/confine/shell-sourced-functions.js';
 import { attack } from '../adversarial-s05b/harness.js';
-import { COUNT, EDIT, hook, LIBS, unresolvedOf } from './harness.js';
+import { attackWithLink, COUNT, EDIT, hook, LIBS, unresolvedOf } from './harness.js';
 
 /** The hook sources cdx.sh, then runs lib.sh where its shell is. */
 const sourcesThenRuns = (cdx: string) => [hook('. ./cdx.sh\nbash lib.sh'), { ...LIBS, 'cdx.sh': cdx }] as const;
@@ -81,6 +81,19 @@ test('6: unit: cdable_vars in the hook itself: shopt -s cdable_vars; web=scripts
 });
 
 // Row 8: $(git rev-parse --show-toplevel) made another place without a git function: GIT_DIR/GIT_WORK_TREE, hash -p.
+// Row 7: the shell's physical place under a folder link: the kernel walks `..` from the link's target.
+test("7: the user's link → scripts/sub: cd link; bash ../lib.sh (the kernel's .. is scripts/)", async (t) => {
+  await attackWithLink(t, 'cd link\nbash ../lib.sh');
+});
+
+test("7: the user's link → scripts/sub: cd -P link; cd ..; bash lib.sh", async (t) => {
+  await attackWithLink(t, 'cd -P link\ncd ..\nbash lib.sh');
+});
+
+test("7: the user's link → scripts/sub: cd link; . ../lib.sh (a sourced file's `..` from the link's target)", async (t) => {
+  await attackWithLink(t, 'cd link\n. ../lib.sh');
+});
+
 test('8: a sourced file exports GIT_DIR and GIT_WORK_TREE; cd "$(git rev-parse --show-toplevel)"; bash lib.sh', async (t) => {
   await attack(
     t,
@@ -101,6 +114,12 @@ const NVM_INIT = 'export NVM_DIR="$HOME/.nvm"\n[ -s "$NVM_DIR/nvm.sh" ] && \\. "
 const NVM_LIKE = 'nvm() { :; }\nnvm_keep() {\n  set +a\n  nvm "$@"\n  set -a\n}\nnvm_cd() { \\cd "$@"; }\n';
 const HUSKY9_H =
   '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\ni="${XDG_CONFIG_HOME:-$HOME/.config}/husky/init.sh"\n[ -f "$i" ] && . "$i"\n[ "${HUSKY-}" = "0" ] && exit 0\nexport PATH="node_modules/.bin:$PATH"\nsh -e "$s" "$@"\n';
+
+// Row 9 (found while fixing row 7): a relative cd after another goes from where that one went.
+test('9: cd scripts; cd sub; bash lib.sh (scripts/sub/lib.sh, not scripts/lib.sh or sub/lib.sh)', async (t) => {
+  const lib = '#!/bin/bash\necho lint\n';
+  await attack(t, hook('cd scripts\ncd sub\nbash lib.sh'), { ...LIBS, 'sub/lib.sh': lib, 'scripts/sub/lib.sh': lib }, "printf 'touch PWNED\\n' >> scripts/sub/lib.sh\n");
+});
 
 test('over-denial: husky 9 with the nvm init.sh husky documents (nvm.sh has `set -a` in a function): reads', (t) => {
   const files = { '.husky/_/h': HUSKY9_H, '.husky/_/pre-commit': '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', '.husky/pre-commit': 'npx lint-staged\n' };

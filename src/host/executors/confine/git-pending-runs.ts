@@ -9,7 +9,7 @@ import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 import { PENDING_TODO_FILES, todoExecCommands } from './git-sequencer-state.js';
-import { isPlainFolder } from './plain-folders.js';
+import { isPlainFolder, realFolder } from './plain-folders.js';
 import { invocationOf, type ScriptInvocation, scriptShell } from './script-invocation.js';
 import { scriptWords, shebangProgramOf } from './shell-command-words.js';
 import { isNodePreloadName, unreadPreload } from './node-preload-packages.js';
@@ -77,7 +77,7 @@ export function pendingRuns(
     const shell = file === undefined ? {} : scriptShell(text, file, realFile ?? file, invocation ?? {});
     if ('handsOnFunctions' in shell) unresolved.push(`${where}: it may hand the functions of the script that sources it to a new bash, where their $0 is not that script's`);
     for (const top of repository.tops) {
-      const words = scriptWords(text, { ...shell, workingDirectory: top, environment, isPlainFolder });
+      const words = scriptWords(text, { ...shell, workingDirectory: top, environment, isPlainFolder, realFolder });
       for (const word of words) {
         if (word.kind === 'unresolved') {
           unresolved.push(`${where} names ${JSON.stringify(word.text.slice(0, 80))}, and ${word.why.replace('when git runs it', 'when the user continues')}`);

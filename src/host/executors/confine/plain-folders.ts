@@ -11,3 +11,10 @@ export function isPlainFolder(folder: string): boolean {
   const real = resolveCanonicalPath(folder);
   return real.ok && real.exists && real.path === path.normalize(folder).replace(/(.)\/$/u, '$1');
 }
+
+/** Where an absolute folder really is, every link on its way followed; undefined where it is not an existing folder. */
+export function realFolder(folder: string): string | undefined {
+  if (!path.isAbsolute(folder)) return undefined;
+  const real = resolveCanonicalPath(folder);
+  return real.ok && real.exists ? real.path : undefined;
+}

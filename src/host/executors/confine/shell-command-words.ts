@@ -90,6 +90,11 @@ export interface ScriptContext {
    * own folder counts as plain (a pure reading of the text, as the unit tests make).
    */
   readonly isPlainFolder?: (folder: string) => boolean;
+  /**
+   * Where a folder really is, links followed (plain-folders.ts), where it exists: after `cd link`, the kernel walks a
+   * later `../x` from there. Without it, a cd's place is taken as written.
+   */
+  readonly realFolder?: (folder: string) => string | undefined;
   /** The shell that reads it (`sh`, `bash`, `zsh`...), where known: what a file it sources takes as its $0. */
   readonly shell?: string;
   /** It is sourced (`.`, `source`): it runs in its sourcer's shell, with that shell's variables, attributes and traps. */
@@ -345,7 +350,13 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const textScript: ScriptContext | undefined =
     script === undefined
       ? undefined
-      : { workingDirectory: script.workingDirectory, environment: script.environment, shell: 'sh', ...(script.isPlainFolder === undefined ? {} : { isPlainFolder: script.isPlainFolder }) };
+      : {
+          workingDirectory: script.workingDirectory,
+          environment: script.environment,
+          shell: 'sh',
+          ...(script.isPlainFolder === undefined ? {} : { isPlainFolder: script.isPlainFolder }),
+          ...(script.realFolder === undefined ? {} : { realFolder: script.realFolder }),
+        };
   const textSubstitute = textScript === undefined || assignments === undefined || own === undefined ? undefined : scriptSubstitute(textScript, assignments, own);
   let inText = false;
   // The expansions met in such text: a command substitution among them runs in that shell too.
@@ -354,6 +365,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
   const runVariables = script === undefined ? new Set<string>() : variablesRun(value);
   // Directories a "cd" in the command moved to: later relative words are relative to them too.
   const moved: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }[] = [];
+  let placesCapped = false;
   // The PATH a bare python is looked up on, as the script's commands leave it (activate, PATH=...).
   const scriptPath = script === undefined ? undefined : scriptPathTracker((mark) => expansions[mark.charCodeAt(0) - EXPANSION_BASE]);
   const parts = (word: string, runs: boolean, runner?: string, newProcess = false) => {
@@ -481,13 +493,33 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         (found.anchor === 'plain' && script !== undefined && path.resolve(script.workingDirectory, found.text) === path.resolve(script.workingDirectory)));
     if (resolved.length === 0 || !resolved.every(here)) operands.changesDirectory = true;
     // An unresolved target is already reported as a word of the command (in a script, where a lone variable is not, here).
+    const before = [...moved];
     for (const found of resolved) {
-      if (found.kind === 'path' && script !== undefined)
-        operands.places.add(found.anchor === 'home' ? path.join(script.environment.HOME ?? '/', found.text) : path.resolve(script.workingDirectory, found.text));
-      if (found.kind === 'path') moved.push({ text: found.text, anchor: found.anchor });
-      else if (script !== undefined) out.push({ ...found, why: `${found.why}, and the words after this cd are relative to it` });
+      if (found.kind !== 'path') {
+        if (script !== undefined) out.push({ ...found, why: `${found.why}, and the words after this cd are relative to it` });
+        continue;
+      }
+      movedTo({ text: found.text, anchor: found.anchor });
+      // A relative cd after another goes from where that one went (`cd scripts; cd sub` is scripts/sub).
+      if (found.anchor === 'plain' && !path.isAbsolute(found.text)) for (const directory of before) movedTo({ text: path.join(directory.text, found.text), anchor: directory.anchor });
     }
     return moved.length;
+  };
+  // Notes a directory a cd may move to, once; where a link is on its way, where it really is as well: the kernel walks a
+  // later `../x` (and `cd -P`'s `..`) from the link's target, not from the name's folder (review s09f).
+  const movedTo = (directory: { readonly text: string; readonly anchor: 'plain' | 'home' | 'top' }) => {
+    if (moved.some((each) => each.text === directory.text && each.anchor === directory.anchor)) return;
+    if (moved.length >= MOST_PLACES) {
+      if (!placesCapped && script !== undefined) out.push({ kind: 'unresolved', text: 'cd', why: `the script's cds may lead to more than ${MOST_PLACES} places, more than zotbox follows` });
+      placesCapped = true;
+      return;
+    }
+    moved.push(directory);
+    if (script === undefined) return;
+    const place = directory.anchor === 'home' ? path.join(script.environment.HOME ?? '/', directory.text) : path.resolve(script.workingDirectory, directory.text);
+    operands.places.add(place);
+    const real = script.realFolder?.(place);
+    if (real !== undefined && real !== place) movedTo({ text: real, anchor: 'plain' });
   };
   // `newShell`: the text is read by a shell of its own (inText); what such text holds is too.
   const read = (text: string, depth: number, newShell = false) => {
@@ -809,6 +841,9 @@ function assignmentsOf(text: string): Assignments {
   }
   return { values, unknown, lines, loops, expansions };
 }
+
+/** The most places a script's cds are followed to (each relative cd goes from every place before it). */
+const MOST_PLACES = 64;
 
 /** The script's own directory, as scripts spell it ("$(dirname -- "$0")", "${0%/*}", "$(cd "$(dirname "$0")" && pwd)"). */
 const SCRIPT_DIRECTORY =

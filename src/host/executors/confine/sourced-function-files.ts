@@ -14,7 +14,7 @@ import { handsOnFunctions, type SourcedRead } from './shell-sourced-functions.js
 const MAX_DEPTH = 4;
 
 /** Where the sourcer's shell runs: what its words are relative to, its environment, its folders. */
-export type SourcerPlace = Pick<ScriptContext, 'workingDirectory' | 'environment' | 'isPlainFolder' | 'repositoryTop'>;
+export type SourcerPlace = Pick<ScriptContext, 'workingDirectory' | 'environment' | 'isPlainFolder' | 'realFolder' | 'repositoryTop'>;
 
 /** `readSourced` for a script read as `shell` says: what a file it sources (an absolute path) defines. */
 export function sourcedFileReader(shell: ScriptShell, place: SourcerPlace, depth = 0): SourcedRead {

@@ -38,7 +38,7 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, readSync, type 
 import os from 'node:os';
 import path from 'node:path';
 import { resolveCanonicalPath } from '../../../policy/path-resolve.js';
-import { isPlainFolder } from './plain-folders.js';
+import { isPlainFolder, realFolder } from './plain-folders.js';
 import type { ControlLocation } from '../../../policy/protected-files.js';
 import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
@@ -191,7 +191,7 @@ function readScript(
   // only bash has a BASH_SOURCE (script-invocation.ts).
   const shell = scriptShell(text, runAs, file, invocation);
   if (shell.handsOnFunctions === true) unresolved.push(`${file}: it may hand the functions of the script that sources it to a new bash, where their $0 is not that script's`);
-  const place = { workingDirectory: base, environment, isPlainFolder, repositoryTop: repositoryTopOf(base, tops) };
+  const place = { workingDirectory: base, environment, isPlainFolder, realFolder, repositoryTop: repositoryTopOf(base, tops) };
   // The functions the script may have: what a file it sources, or one it only names, runs with (script-invocation.ts).
   const defined: DefinedCommands = {};
   for (const word of scriptWords(text, { ...shell, ...place, readSourced: sourcedFileReader(shell, place) }, defined)) {
@@ -362,7 +362,7 @@ function shellTextNames(
   // The tool runs it with `sh -c`: $0 is the shell's name, whose directory is the current one; no BASH_SOURCE. A file
   // it sources or runs with a shell is read so (script-invocation.ts): there, $0 names no file.
   const own = { scriptDirectory: '.', shell: 'sh' };
-  const place = { workingDirectory: base, environment, isPlainFolder, repositoryTop: repositoryTopOf(base, []) };
+  const place = { workingDirectory: base, environment, isPlainFolder, realFolder, repositoryTop: repositoryTopOf(base, []) };
   const defined: DefinedCommands = {};
   for (const word of scriptWords(shell, { ...own, ...place, readSourced: sourcedFileReader(own, place) }, defined)) {
     if (word.kind === 'unresolved') {

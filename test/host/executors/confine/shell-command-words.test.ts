@@ -372,6 +372,35 @@ test('a word a cd moved to carries that directory, where what it runs runs', (t)
   t.deepEqual(moved?.kind === 'path' ? moved.movedTo : undefined, { text: 'web', anchor: 'plain' });
 });
 
+test('a relative cd after another goes from where that one went: the words after both are read from scripts/sub', (t) => {
+  const lint = words('cd scripts\ncd sub\nsh lint.sh').filter((word) => word.includes('lint.sh'));
+  t.deepEqual(lint, ['plain:lint.sh (runs)', 'plain:scripts/lint.sh (runs)', 'plain:sub/lint.sh (runs)', 'plain:scripts/sub/lint.sh (runs)']);
+  // From home, then relative: ~/tools/bin.
+  t.deepEqual(
+    words('cd\ncd tools/bin\nsh lint.sh').filter((word) => word.includes('lint.sh')),
+    ['plain:lint.sh (runs)', 'home:lint.sh (runs)', 'plain:tools/bin/lint.sh (runs)', 'home:tools/bin/lint.sh (runs)'],
+  );
+});
+
+test('a cd through a link: the words after it are also read from where the link leads, as the kernel walks `..`', (t) => {
+  const linked = { ...context, realFolder: (folder: string) => (folder === '/ws/link' ? '/ws/scripts/sub' : folder) };
+  const shown = (text: string) => scriptWords(text, linked).map(show);
+  t.true(shown('cd link\nsh ../lib.sh').includes('plain:/ws/scripts/lib.sh (runs)'));
+  // cd -P link; cd ..: the link's target's parent.
+  t.true(shown('cd -P link\ncd ..\nsh lib.sh').includes('plain:/ws/scripts/lib.sh (runs)'));
+  // A folder with no link on its way adds no place.
+  t.deepEqual(
+    shown('cd web\nsh ../lib.sh').filter((word) => word.includes('lib.sh')),
+    ['plain:../lib.sh (runs)', 'plain:lib.sh (runs)'],
+  );
+});
+
+test('cds that may lead to more than 64 places: the words after them are unresolved, not read from the first 64', (t) => {
+  const many = Array.from({ length: 7 }, (_, index) => `cd d${index}`).join('\n');
+  t.true(words(`${many}\nsh lint.sh`).includes('unresolved:cd'));
+  t.false(words('cd a\ncd b\ncd c\nsh lint.sh').includes('unresolved:cd'));
+});
+
 test('a backslash-newline inside double quotes is joined as the shell joins it, also in the program word (never guessed at)', (t) => {
   t.true(words('"./tools/ev\\\nil.sh" --check').includes('plain:./tools/evil.sh (runs)'), JSON.stringify(words('"./tools/ev\\\nil.sh" --check')));
 });
