@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuilderReply } from './mutant-builder.js';
 import { matchPattern, type TestId, tapResults, testKey } from './mutant-catches.js';
 import { parseMutantPatch } from './mutant-patch.js';
+import { testStages } from './mutant-stages.js';
 
 type Outcome = 'caught' | 'survived' | 'broken';
 
@@ -191,6 +192,21 @@ async function rebuildNative(copy: string): Promise<{ ok: boolean; output: strin
   return { ok: result.status === 0, output: result.output };
 }
 
+/**
+ * Runs a mutant's test files stage by stage (mutant-stages.ts), `--fail-fast`: one failing test is the answer, so the
+ * rest of a caught mutant's tests need not run. What caught it, or undefined when every test passed.
+ */
+async function runStages(copy: string, files: readonly string[]): Promise<Catch | undefined> {
+  for (const stage of testStages(files)) {
+    const tests = await runAva(copy, stage, ['--fail-fast']);
+    if (tests.status === 0) continue;
+    const { failed, unattributed } = tapResults(tests.output, stage);
+    // A failure that names no one test (a file that crashed, a hook, a timeout): the stage's files are checked whole.
+    return { tests: failed, wholeFiles: unattributed || failed.length === 0 ? stage : [] };
+  }
+  return undefined;
+}
+
 /** Applies one patch to the copy, builds, runs its tests and reverts it; throws only when the copy cannot be put back. */
 async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantContext): Promise<MutantResult> {
   const parsed = parseMutantPatch(path.basename(file, '.patch'), readFileSync(file, 'utf8'));
@@ -212,16 +228,12 @@ async function testMutant(file: string, { copy, gitEnv, builder, say }: MutantCo
     if (!built.ok) result = { outcome: 'broken', detail: `the build fails with the patch applied:\n${built.errors}` };
     else {
       const testStarted = Date.now();
-      // --fail-fast: one failing test is the answer; the rest of a caught mutant's tests need not run.
-      const tests = await runAva(copy, mutant.tests, ['--fail-fast']);
+      const caught = await runStages(copy, mutant.tests);
       const times = `${buildTime}, tested in ${seconds(Date.now() - testStarted)}`;
-      const { failed, unattributed } = tapResults(tests.output, mutant.tests);
-      // A failure that names no one test (a file that crashed, a hook, a timeout): its files are checked whole.
-      const wholeFiles = unattributed || failed.length === 0 ? mutant.tests : [];
       result =
-        tests.status === 0
+        caught === undefined
           ? { outcome: 'survived', detail: `every test passed (${times}): ${mutant.tests.join(' ')}` }
-          : { outcome: 'caught', detail: `${times}, by:${failedLines(failed) || ` ${mutant.tests.join(' ')}`}`, caughtBy: { tests: failed, wholeFiles } };
+          : { outcome: 'caught', detail: `${times}, by:${failedLines(caught.tests) || ` ${caught.wholeFiles.join(' ')}`}`, caughtBy: caught };
     }
   } catch (error) {
     await run('git', ['apply', '-R', file], copy, gitEnv);
