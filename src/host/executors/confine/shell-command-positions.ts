@@ -3,14 +3,19 @@
 // redirections, keywords and wrappers (`builtin`, `command -p`, `time -p`, `exec`, `nohup`); a subshell, a command
 // substitution, an arithmetic expansion, a here-document's body and a comment hold none of the level's. Function
 // definitions (`name()`, `function name`) give their body a level of its own, nested ones flattened; a group `{ …; }`
-// is part of its level. Pure. Undefined where the text cannot be taken apart: a quote, a bracket, a body or a
-// here-document never closed.
+// is part of its level; a name defined twice has both bodies in its level. Pure. Undefined where the text cannot be
+// taken apart: a quote, a bracket, a body or a here-document never closed.
+import { ansiDecoded, hereDocumentDelimiter } from './shell-lexer.js';
 
 /** One level: its command words, all its words, and its text (outside what holds none of its commands). */
 export interface Level {
   readonly commands: string[];
   /** Every word, and each assignment's value: a name handed on (`run up`, `fn=up`) may be run by another. */
   readonly words: string[];
+  /** Each cd, pushd and popd among `commands`, in order, with its first operand as written (quotes kept), or ''. */
+  readonly movers: { readonly command: string; operand: string }[];
+  /** The command words with a value zotbox does not spell out (`$C`, `"$@"`, `${CD:-cd}`), as written. */
+  readonly computed: string[];
   text: string;
 }
 
@@ -25,8 +30,13 @@ const KEYWORDS = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', 
 const LISTS_ONLY = new Set(['unset', 'type', 'declare', 'typeset', 'local', 'export', 'readonly', 'echo', 'printf', 'hash', 'alias', 'unalias']);
 /** A function definition at a command's start: `name() BODY` or `function name [()] BODY`. */
 const DEFINITION = /(?:function\s+([^\s(){}<>;&|=$`'"\\]+)(?:\s*\(\s*\))?|([^\s(){}<>;&|=$`'"\\]+)\s*\(\s*\))\s*(?:\n\s*)*/uy;
-/** A here-document's operator and delimiter (`<<EOF`, `<<-'EOF'`, `<< "EOF"`); not a here-string (`<<<`). */
-const HERE_DOCUMENT = /^<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s;&|<>()'"]+))/u;
+/** The commands that move the shell they run in. */
+export const MOVERS: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
+/** A redirection operator with its descriptor (`2>`, `{fd}>`, `&>>`, `>|`, `<&`), alone or with its target after it. */
+const REDIRECTION = /^(?:\d+|\{[A-Za-z_]\w*\})?(?:>\||[<>]&|<>|&>>?|[<>]{1,2})/u;
+/** What a word may be before a `<` or `>` and still be that redirection's (`2`, `{fd}`, the `&` of `&>`). */
+const REDIRECTION_START = /^(?:\d*|&|\{[A-Za-z_]\w*\})$/u;
+const ASSIGNMENT = /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/u;
 
 class Unclosed extends Error {}
 
@@ -95,34 +105,54 @@ function skipHereDocuments(text: string, at: number, pending: { readonly delimit
  * the end of the text): the level's commands, and its functions' bodies into `bodies`.
  */
 function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: Map<string, Level>): { readonly end: number; readonly level: Level } {
-  const level: Level = { commands: [], words: [], text: '' };
+  const level: Level = { commands: [], words: [], movers: [], computed: [], text: '' };
   const pending: { delimiter: string; stripTabs: boolean }[] = [];
   let atCommand = true;
   let word = '';
+  // The word as written (quotes and substitutions kept): a cd's operand is judged by it (placeChangesOf).
+  let written = '';
   // In an object: the closures below change it, which the compiler's narrowing of a plain `let` does not see.
-  const state = { inWord: false, redirectTarget: false };
+  // `moverOperand`: the last command is a cd, pushd or popd whose operand is still to come.
+  const state = { inWord: false, redirectTarget: false, moverOperand: false };
   const endWord = () => {
     if (!state.inWord) return;
     state.inWord = false;
     // Words a command only lists or prints (`unset -f a b`, `echo a`) hand nothing on to be run.
-    if (!atCommand && !LISTS_ONLY.has(level.commands.at(-1) ?? '')) level.words.push(word, word.replace(/^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/u, ''));
-    else if (atCommand) level.words.push(word.replace(/^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/u, ''));
+    if (!atCommand && !LISTS_ONLY.has(level.commands.at(-1) ?? '')) level.words.push(word, word.replace(ASSIGNMENT, ''));
+    else if (atCommand) level.words.push(word.replace(ASSIGNMENT, ''));
     if (state.redirectTarget) state.redirectTarget = false;
-    else if (/^\d*(?:[<>]{1,2}|[<>]&|&>>?|<>)$/u.test(word)) state.redirectTarget = true;
-    else if (/^\d*(?:[<>]{1,2}|[<>]&|&>>?|<>)/u.test(word) || (atCommand && /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/u.test(word))) {
-      // a redirection with its target, or an assignment before the command: the next word is still the command
+    else if (REDIRECTION.test(word)) {
+      // A redirection: with its target in the word, or the next word; either way the next word is still the command's.
+      if (REDIRECTION.exec(word)![0] === word) state.redirectTarget = true;
+    } else if (atCommand && ASSIGNMENT.test(word)) {
+      // an assignment before the command: the next word is still the command
     } else if (atCommand && word.startsWith('-') && KEYWORDS.has(level.commands.at(-1) ?? '')) {
       // A wrapper's options (`command -p`, `time -p`) come before the command it runs.
     } else if (atCommand) {
       level.commands.push(word);
+      if (/[$`]/u.test(word)) level.computed.push(written);
       atCommand = KEYWORDS.has(word);
+      if (MOVERS.has(word)) {
+        level.movers.push({ command: word, operand: '' });
+        state.moverOperand = true;
+      }
+    } else if (state.moverOperand && !(word.startsWith('-') && word !== '-')) {
+      level.movers.at(-1)!.operand = written;
+      state.moverOperand = false;
     }
     word = '';
+    written = '';
   };
-  const add = (raw: string, asWord: string) => {
+  const add = (raw: string, asWord: string, asWritten = raw) => {
     level.text += raw;
     word += asWord;
+    written += asWritten;
     state.inWord = true;
+  };
+  // A command's end: a cd with no operand yet has none.
+  const endCommand = () => {
+    endWord();
+    state.moverOperand = false;
   };
   for (let i = start; i < text.length; i++) {
     const ch = text[i]!;
@@ -134,8 +164,23 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
       if (definition !== null && (opener === '{' || opener === '(')) {
         const bodyStart = i + definition[0].length;
         const body = readLevel(text, bodyStart + 1, opener === '{' ? '}' : ')', bodies);
-        // A body in parentheses runs in a subshell of its own: calling it never moves the caller.
-        bodies.set(definition[1] ?? definition[2]!, opener === '{' ? body.level : { commands: [], words: [], text: '' });
+        // A body in parentheses runs in a subshell of its own: calling it never moves the caller. A name defined again
+        // keeps both bodies: a call between the two ran the first.
+        const name = definition[1] ?? definition[2]!;
+        const defined = opener === '{' ? body.level : { commands: [], words: [], movers: [], computed: [], text: '' };
+        const earlier = bodies.get(name);
+        bodies.set(
+          name,
+          earlier === undefined
+            ? defined
+            : {
+                commands: [...earlier.commands, ...defined.commands],
+                words: [...earlier.words, ...defined.words],
+                movers: [...earlier.movers, ...defined.movers],
+                computed: [...earlier.computed, ...defined.computed],
+                text: `${earlier.text};${defined.text}`,
+              },
+        );
         level.text += ' ';
         i = body.end;
         atCommand = false;
@@ -154,7 +199,7 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
       continue;
     }
     if (ch === '\n' && pending.length > 0) {
-      endWord();
+      endCommand();
       i = skipHereDocuments(text, i, pending);
       level.text += '\n';
       atCommand = true;
@@ -166,15 +211,18 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
     }
     if (closer === '}' && ch === '}' && !state.inWord && atCommand) return { end: i, level };
     if (ch === '<' && text[i + 1] === '<' && text[i + 2] !== '<' && text[i - 1] !== '<') {
-      const here = HERE_DOCUMENT.exec(text.slice(i));
-      if (here !== null) {
+      // The delimiter as the shell takes it, parts quoted or not joined (`<<E'O'F` is EOF), as the lexer reads it.
+      const here = hereDocumentDelimiter(text, i + 2);
+      if (here.delimiter !== '' || here.quoted) {
         endWord();
-        pending.push({ delimiter: here[2] ?? here[3] ?? here[4]!, stripTabs: here[1] === '-' });
+        pending.push({ delimiter: here.delimiter, stripTabs: here.tabs });
         level.text += ' ';
-        i += here[0].length - 1;
+        i = here.end - 1;
         continue;
       }
     }
+    // $"…" is its text (a translated string).
+    if (ch === '$' && text[i + 1] === '"') continue;
     if (ch === "'" || ch === '"' || ch === '`' || (ch === '$' && (text[i + 1] === "'" || text[i + 1] === '{' || text[i + 1] === '('))) {
       const end =
         ch === "'"
@@ -187,14 +235,16 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
                 : substitutionEnd(text, i + 1)
             : delimitedEnd(text, i);
       const quoted = text.slice(i, end + 1);
-      // A quoted string is text of the word (`"cd"` is cd); a substitution is a value zotbox does not spell out.
-      const literal = ch === "'" || (ch === '"' && !/[$`]/u.test(quoted)) ? quoted.slice(1, -1).replace(/\s/gu, '_') : ch === '"' ? '$' : '$';
-      add(ch === '"' ? quoted.replace(/\$\([^]*\)|`[^`]*`/gu, ' ') : ch === "'" ? quoted : ' ', literal);
+      // A quoted string is text of the word (`"cd"` is cd, `$'c\x64'` too); a substitution is a value zotbox does not
+      // spell out.
+      const literal =
+        ch === "'" || (ch === '"' && !/[$`]/u.test(quoted)) ? quoted.slice(1, -1).replace(/\s/gu, '_') : ch === '$' && text[i + 1] === "'" ? ansiDecoded(quoted).replace(/\s/gu, '_') : '$';
+      add(ch === '"' ? quoted.replace(/\$\([^]*\)|`[^`]*`/gu, ' ') : ch === "'" || (ch === '$' && text[i + 1] === "'") ? quoted : ' ', literal, quoted);
       i = end;
       continue;
     }
     if (ch === '(') {
-      endWord();
+      endCommand();
       const end = substitutionEnd(text, i);
       // A subshell (or an arithmetic command) runs nothing in this shell; after it, a command may follow (a case
       // pattern's `(a)`).
@@ -207,6 +257,8 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
       const group = readLevel(text, i + 1, '}', bodies);
       level.commands.push(...group.level.commands);
       level.words.push(...group.level.words);
+      level.movers.push(...group.level.movers);
+      level.computed.push(...group.level.computed);
       level.text += `;${group.level.text};`;
       i = group.end;
       atCommand = false;
@@ -214,18 +266,18 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
     }
     // A case pattern's `)`: a command follows.
     if (ch === ')') {
-      endWord();
+      endCommand();
       level.text += ch;
       atCommand = true;
       continue;
     }
-    // `>&2`, `<&0`, `&>file`: a redirection, not a separator.
-    if (ch === '&' && (/[<>]$/u.test(word) || text[i + 1] === '>')) {
+    // `>&2`, `<&0`, `&>file`, `>|file`: a redirection, not a separator.
+    if ((ch === '&' && (/[<>]$/u.test(word) || text[i + 1] === '>')) || (ch === '|' && state.inWord && /[>]$/u.test(word) && REDIRECTION.test(word))) {
       add(ch, ch);
       continue;
     }
     if (/[;&|\n]/u.test(ch)) {
-      endWord();
+      endCommand();
       level.text += ch;
       atCommand = true;
       state.redirectTarget = false;
@@ -236,8 +288,8 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
       level.text += ch;
       continue;
     }
-    if (/[<>]/u.test(ch) && state.inWord && /^\d*$/u.test(word)) {
-      // `2>&1`: the digits and the operator are one redirection word.
+    if (/[<>]/u.test(ch) && state.inWord && REDIRECTION_START.test(word)) {
+      // `2>&1`, `{fd}>f`, `&>f`: the descriptor and the operator are one redirection word.
     } else if (/[<>]/u.test(ch) && state.inWord) endWord();
     add(ch, ch);
   }

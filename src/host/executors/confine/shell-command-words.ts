@@ -309,7 +309,6 @@ const noOperands = (written: boolean): SourcedOperands => ({
   opaque: false,
   readsText: false,
   changesDirectory: false,
-  cds: 0,
   places: new Set(),
   written,
   writes: written,
@@ -450,7 +449,6 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
         operands.named.add(found.anchor === 'home' ? path.join(script.environment.HOME ?? '/', found.text) : path.resolve(script.workingDirectory, found.text));
   };
   const changeDirectory = (command: readonly string[]) => {
-    operands.cds++;
     // `cd -` goes to $OLDPWD: one the script sets, or the one an earlier cd left (already counted: relative words are
     // kept from each directory moved to); before any cd, the directory the shell was started from, which zotbox cannot tell.
     if (command.slice(1).includes('-')) {
@@ -476,6 +474,11 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       // `cd "$PWD"` is no move only where PWD and pwd are the shell's own; with cdable_vars on, `cd NAME` goes to
       // $NAME where no folder NAME is (review s09f).
       const spelled = candidate.replace(/[\uE000-\uEFFF]/gu, (ch) => expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ch);
+      // In a script, `$1` and `"$@"` are its caller's or a function's arguments: a place zotbox does not follow (review s11g).
+      if (script !== undefined && (candidate.match(/[\uE000-\uEFFF]/gu) ?? []).some((ch) => POSITIONAL.test(expansions[ch.charCodeAt(0) - EXPANSION_BASE] ?? ''))) {
+        resolved.push({ kind: 'unresolved', text: unmark(spelled), why: "it names a place by the script's or a function's arguments, which zotbox does not follow" });
+        continue;
+      }
       if (own !== undefined && (placeSpellingUnknown(spelled, own) || ((/\bcdable_vars\b/u.test(value) || script?.sourcedFunctions?.replacesPlaces === true) && !spelled.startsWith('/')))) {
         resolved.push({
           kind: 'unresolved',
@@ -750,7 +753,7 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
           commands: {
             ...ownCommands,
             changesDirectory: ownCommands.changesDirectory === true || operands.changesDirectory,
-            ...(script === undefined ? {} : placeOf(value, script, operands.changesDirectory ? undefined : operands.cds)),
+            ...(script === undefined ? {} : placeOf(value, script, !operands.changesDirectory)),
           },
         };
   return { words: [...unique.values()], ...commands };
@@ -765,8 +768,11 @@ function inheritedMoving(script: ScriptContext): ReadonlySet<string> {
  * What sourcing this text does to the sourcer's place (shell-place-changes.ts): what it does itself, what the files it
  * sources do, and a call of one of their functions that may move the shell.
  */
-function placeOf(text: string, script: ScriptContext, hereCds: number | undefined): Pick<SourcedFunctions, 'moves' | 'movingFunctions' | 'replacesPlaces'> {
-  const place = placeChangesOf(text, inheritedMoving(script), hereCds);
+function placeOf(text: string, script: ScriptContext, cdsHere: boolean): Pick<SourcedFunctions, 'moves' | 'movingFunctions' | 'replacesPlaces'> {
+  // Where the script reader found every cd it followed to go where the script runs, the grammar's cds are judged by
+  // their operands: to where the shell is, or to the top where the script runs at its repository's top.
+  const atTop = script.repositoryTop === undefined || (script.repositoryTop !== null && path.resolve(script.repositoryTop) === path.resolve(script.workingDirectory));
+  const place = placeChangesOf(text, inheritedMoving(script), cdsHere ? { atTop } : undefined);
   const moves = place.movesWhenSourced || script.sourcedFunctions?.moves === true;
   const replaces = place.replacesPlaces || script.sourcedFunctions?.replacesPlaces === true;
   return { ...(moves ? { moves: true } : {}), ...(replaces ? { replacesPlaces: true as const } : {}), ...(place.movingFunctions.size > 0 ? { movingFunctions: place.movingFunctions } : {}) };

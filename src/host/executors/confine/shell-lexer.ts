@@ -63,10 +63,14 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
   // Set by push (a closure): typed wide so the reads below are not narrowed to its first value.
   let conditional = false as boolean;
   let quotedWord = false;
+  // A redirection's target being read: its one word is a command of its own (notes.redirected); the words after it go
+  // on with the command the redirection stands in (`>/dev/null cd scripts` is `cd scripts`).
+  let redirection: { readonly target: string[]; readonly resume: string[] } | undefined;
   const push = () => {
     const command = commands.at(-1)!;
     if (!quotedWord && unmark(word) === '[[' && command.every((each) => CONDITIONAL_OPENERS.has(unmark(each)))) conditional = true;
     else if (!quotedWord && unmark(word) === ']]' && conditional) conditional = false;
+    const quoted = quotedWord;
     quotedWord = false;
     if (hereString !== undefined && (word !== '' || started)) {
       notes?.hereDocuments.push({ command: hereString, body: word, expanded: false });
@@ -76,8 +80,13 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
       inPattern = false;
       command.push(word);
     }
-    // A lone "{" or "}" is a reserved word (a function body), not a file.
-    else if (word !== '' && word !== '\uF004' && word !== '}') command.push(word);
+    // A lone "{" or "}" is a reserved word (a body or a group): a command starts after it (`function up { cd x; }`).
+    else if (!quoted && (word === '\uF004' || word === '}')) {
+      word = '';
+      started = false;
+      if (command.length > 0) commands.push([]);
+      return;
+    } else if (word !== '') command.push(word);
     if (command.length === 3 && command[0] === 'case' && command[2] === 'in') {
       cases++;
       inPattern = true;
@@ -85,10 +94,38 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
     }
     word = '';
     started = false;
+    if (redirection !== undefined && redirection.target.length > 0) {
+      // The target is read: the command goes on after it, last in the list so that later words join it.
+      const { resume } = redirection;
+      redirection = undefined;
+      const at = commands.indexOf(resume);
+      if (at >= 0 && at !== commands.length - 1) commands.splice(at, 1);
+      if (commands.at(-1) !== resume) commands.push(resume);
+    }
   };
   const separate = () => {
     push();
+    redirection = undefined;
     if (commands.at(-1)!.length > 0) commands.push([]);
+  };
+  // A redirection operator at `at` (`>`, `>>`, `>|`, `>&`, `<`, `<&`, `<>`, `&>`, `&>>`; its descriptor, `2` or `{fd}`,
+  // written just before it, is no word): its target is the next word; the index of the operator's last character.
+  const redirect = (at: number): number => {
+    if (!quotedWord && /^(?:\d+|\uF004[A-Za-z_]\w*\})$/u.test(word)) {
+      word = '';
+      started = false;
+    }
+    push();
+    let end = at;
+    if (text[end] === '&') end++;
+    if (text[end] === '>' && '>|&'.includes(text[end + 1] ?? ' ')) end++;
+    else if (text[end] === '<' && '&>'.includes(text[end + 1] ?? ' ')) end++;
+    const resume = commands.at(-1)!;
+    const target: string[] = [];
+    commands.push(target);
+    notes?.redirected?.add(target);
+    redirection = { target, resume };
+    return end;
   };
   let quote: '' | "'" | '"' = '';
   for (let i = 0; i < text.length; i++) {
@@ -196,10 +233,9 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
       i = start.end - 1;
       separate();
     } else if (/\s/u.test(c)) push();
-    else if (';|&()<>!'.includes(c)) {
-      separate();
-      if (c === '<' || c === '>') notes?.redirected?.add(commands.at(-1)!);
-    } else word += GLOB_MARKS[c] ?? c;
+    else if (c === '<' || c === '>' || (c === '&' && text[i + 1] === '>')) i = redirect(i);
+    else if (';|&()<>!'.includes(c)) separate();
+    else word += GLOB_MARKS[c] ?? c;
   }
   push();
   hereDocumentBodies(text, text.length, pending, notes);
@@ -214,7 +250,7 @@ const CONDITIONAL_OPENERS = new Set(['if', 'then', 'else', 'elif', 'while', 'unt
  * The delimiter word of a here-document from `at` (after "<<"), as the shell takes it: a leading "-" strips tabs; the
  * word ends at an unquoted blank or operator, its quotes and backslashes removed; any quoting leaves the body unexpanded.
  */
-function hereDocumentDelimiter(text: string, at: number): { delimiter: string; tabs: boolean; quoted: boolean; end: number } {
+export function hereDocumentDelimiter(text: string, at: number): { delimiter: string; tabs: boolean; quoted: boolean; end: number } {
   let i = at;
   const tabs = text[i] === '-';
   if (tabs) i++;

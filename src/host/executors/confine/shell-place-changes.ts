@@ -8,8 +8,9 @@
 // `cdable_vars` on or sets git's place variables is told apart: those make the sourcer's `cd NAME` and rev-parse
 // unknown. Text read as commands (eval's, trap's) is not read for a move or a call here, as it is not in the script
 // itself. Pure. Where the text cannot be taken apart (a quote, a parenthesis, a body or a here-document never
-// closed), the whole file counts as moving.
-import { commandPositions, type Level } from './shell-command-positions.js';
+// closed), the whole file counts as moving. A command word zotbox does not spell out (`$C`, `${CD:-cd}`) may be cd,
+// and so may a `cd` among a command's operands (a command this reader does not know to run it): both move.
+import { commandPositions, type Level, MOVERS } from './shell-command-positions.js';
 
 export interface PlaceChanges {
   /** Sourcing the file may leave the shell elsewhere. */
@@ -22,8 +23,12 @@ export interface PlaceChanges {
   readonly replacesPlaces: boolean;
 }
 
-/** The commands that move the shell they run in. */
-const MOVERS = new Set(['cd', 'pushd', 'popd']);
+/** Where the sourcer's shell is already, as a cd operand spells it: `.`, `$PWD`, `$(pwd)`. */
+const HERE = /^(?:\.\/?|"?\$(?:PWD|\{PWD\})"?|"?(?:\$\(\s*pwd\s*\)|`\s*pwd\s*`)"?)$/u;
+/** The repository's top, as a cd operand spells it: where a sourcer at the top already is. */
+const TOP = /^"?(?:\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`)"?$/u;
+/** A command word that is only the caller's arguments (`"$@"`): what it runs, the caller names (and is read there). */
+const ARGUMENTS_ONLY = /^"?\$(?:[@*1-9]|\{[@*1-9]\})"?$/u;
 /** PWD given a value in any spelling other than reading it (`$PWD`, `${PWD}`, `${PWD%/*}`...). */
 const SETS_PWD = /(?<![$\w{#!])PWD(?!\w)|\$\{PWD:?=/u;
 /**
@@ -43,12 +48,32 @@ export function replacesPlaces(text: string): boolean {
 }
 
 /**
+ * Where the sourcer's shell is when the file is sourced, where zotbox can tell: `atTop`, it runs at its repository's
+ * top. Given only where the script reader found every cd it followed in the file to go there.
+ */
+export interface SourcerPlace {
+  readonly atTop: boolean;
+}
+
+/**
+ * Whether a level's own commands may move the shell: a cd, pushd or popd but a cd to where the sourcer already is
+ * (`here`: HERE, or TOP where it runs at the top; never where the file makes pwd or git its own or sets what git's
+ * top is); a command word zotbox does not spell out; a cd, pushd or popd among a command's operands; PWD set.
+ */
+function ownMoves(level: Level, here: SourcerPlace | undefined, ownNames: ReadonlySet<string>, text: string): boolean {
+  const stays = ({ command, operand }: { readonly command: string; readonly operand: string }) =>
+    here !== undefined && command === 'cd' && ((HERE.test(operand) && !ownNames.has('pwd')) || (here.atTop && TOP.test(operand) && !ownNames.has('git') && !replacesPlaces(text)));
+  const named = level.words.filter((word) => MOVERS.has(word)).length;
+  return level.movers.some((mover) => !stays(mover)) || named > level.movers.length || level.computed.some((command) => !ARGUMENTS_ONLY.test(command)) || setsPwd(level.text);
+}
+
+/**
  * Whether one level moves the shell itself (`own`), or may call one of `moving`: names it (as a command, or handed on
  * as a word: `run up`, `fn=up`), or, at a top level (`top`), runs a command word zotbox does not spell out (`"$fn"`,
  * `$NOTHING up`). A body's own such word (nvm's `"$@"`) runs what its caller hands it, which the caller names.
  */
 function moves(level: Level, moving: ReadonlySet<string>, own: boolean, top: boolean): boolean {
-  if (own && (level.commands.some((command) => MOVERS.has(command)) || setsPwd(level.text))) return true;
+  if (own) return true;
   if (moving.size === 0) return false;
   if (level.words.some((word) => moving.has(word))) return true;
   return top && level.commands.some((command) => command === '' || /[$`]/u.test(command));
@@ -56,16 +81,15 @@ function moves(level: Level, moving: ReadonlySet<string>, own: boolean, top: boo
 
 /**
  * What sourcing `text` does to the sourcer's place (the module comment). `inherited`: the moving functions of the files
- * it sources or that were sourced before it, which it may call. `hereCds`: how many cds the script reader met, each
- * to where the script runs (`cd "$(git rev-parse --show-toplevel)"` in a hook at the top); where the grammar finds no
- * more, its cds move nothing (PWD set and calls still may).
+ * it sources or that were sourced before it, which it may call. `here`: where the sourcer is, given where the script
+ * reader found every cd in the file to go there (`cd "$(git rev-parse --show-toplevel)"` in a hook at the top); each cd
+ * the grammar finds is then judged by its own operand. Without it every cd moves.
  */
-export function placeChangesOf(text: string, inherited: ReadonlySet<string> = new Set(), hereCds?: number): PlaceChanges {
+export function placeChangesOf(text: string, inherited: ReadonlySet<string> = new Set(), here?: SourcerPlace): PlaceChanges {
   const positions = commandPositions(text);
   if (positions === undefined) return { movesWhenSourced: true, movingFunctions: new Set(inherited), callsInherited: inherited.size > 0, replacesPlaces: true };
-  const movers = [positions.top, ...positions.bodies.values()].reduce((count, level) => count + level.commands.filter((command) => MOVERS.has(command)).length, 0);
-  const ownMoves = hereCds === undefined || movers > hereCds;
-  const own = (level: Level) => ownMoves || setsPwd(level.text);
+  const ownNames = new Set(positions.bodies.keys());
+  const own = (level: Level) => ownMoves(level, here, ownNames, text);
   // A function moves where its body does, or calls one that does: grown until nothing changes.
   const moving = new Set<string>(inherited);
   for (let grown = true; grown; ) {

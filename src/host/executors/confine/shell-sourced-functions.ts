@@ -50,8 +50,6 @@ export interface SourcedOperands {
   changesDirectory: boolean;
   /** The directories a cd names (absolute): where a relative `.` may be read from besides where the script runs. */
   readonly places: Set<string>;
-  /** How many cd, pushd and popd commands (with `cd -`, `env -C`) the reading met. */
-  cds: number;
   /** In the text's order so far: a command that may write files ran. */
   written: boolean;
   /** Anywhere: a command that may write files. */

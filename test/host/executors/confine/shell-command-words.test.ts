@@ -96,7 +96,11 @@ test("cd looks in the folders CDPATH lists first: the script's own CDPATH, else 
 
 test('what is run or sourced is marked: a command, . FILE, an input redirection, an interpreter script; comments are not read', (t) => {
   t.deepEqual(words('. ./scripts/common'), ['plain:. (runs)', 'plain:./scripts/common (runs)']);
-  t.deepEqual(words('sh <scripts/check.sh'), ['plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
+  // A redirection's target is one word, read before the command it stands in; the words after it go on with the command.
+  t.deepEqual(words('sh <scripts/check.sh'), ['plain:scripts/check.sh (runs)', 'plain:sh (runs)']);
+  // (A target is marked as run whichever way it points: the safe side for `sh <file`.)
+  t.deepEqual(words('2>/dev/null sh scripts/check.sh'), ['plain:/dev/null (runs)', 'plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
+  t.deepEqual(words('>&2 echo hi'), ['plain:2 (runs)', 'plain:hi']);
   t.deepEqual(words('# run $UNSET/x.sh\nnpx lint-staged'), ['plain:npx (runs)', 'plain:lint-staged']);
   t.deepEqual(words('python3 -m scripts.check'), [
     'plain:python3 (runs)',

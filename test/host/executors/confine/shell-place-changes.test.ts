@@ -84,3 +84,47 @@ test('at a top level, a command word zotbox does not spell out may be a moving f
   t.true(placeChangesOf('fn=$(printf up)\n"$fn"\n', up).movesWhenSourced);
   t.false(placeChangesOf('fn=$(printf up)\necho "$fn"\n', up).callsInherited);
 });
+
+test('every redirection operator bash has, written before the command, leaves the next word the command', (t) => {
+  for (const operator of ['>', '>>', '<', '<>', '>|', '&>', '&>>', '2>', '2>>', '{fd}>', '{fd}<'])
+    for (const text of [`${operator}/dev/null cd scripts\n`, `${operator} /dev/null cd scripts\n`]) t.true(movesWhenSourced(text), text);
+  for (const text of ['2>&1 cd scripts\n', '>&2 cd scripts\n', '<&0 cd scripts\n', '2>&- cd scripts\n']) t.true(movesWhenSourced(text), text);
+});
+
+test("a command word zotbox does not spell out may be cd: it moves, but the caller's own arguments run what the caller names", (t) => {
+  for (const text of ["$'cd' scripts\n", "$'\\x63d' scripts\n", '$"cd" scripts\n', 'C=cd\n$C scripts\n', '${CD:-cd} scripts\n', 'cd${x} scripts\n', '`echo cd` scripts\n', '"$(echo cd)" scripts\n'])
+    t.true(movesWhenSourced(text), text);
+  // "$@" and "$1" in a body run what the caller hands them: read where the caller names it.
+  t.deepEqual(moving('run() { "$@"; }\nfirst() { $1; }\nall() { "${@}"; }\n'), []);
+  // A cd among a command's operands (a runner this reader does not know) may run it; echo's only prints it.
+  t.true(movesWhenSourced('xargs_like cd scripts\n'));
+  t.false(movesWhenSourced('echo cd scripts\n'));
+});
+
+test('a here-document delimiter is the word the shell takes, its quoted and unquoted parts joined', (t) => {
+  t.true(movesWhenSourced("cat <<E'O'F >/dev/null\nhi\nEOF\ncd scripts\nE\n"));
+  t.true(movesWhenSourced('cat <<"EOF"x >/dev/null\nhi\nEOFx\ncd scripts\nEOF\n'));
+  t.false(movesWhenSourced("cat <<E'O'F >/dev/null\ncd scripts\nEOF\n"));
+});
+
+test('a function defined twice keeps both bodies: it moves if either does', (t) => {
+  t.deepEqual(moving('up() { cd scripts; }\nup() { :; }\n'), ['up']);
+  t.deepEqual(moving('up() { :; }\nfunction up { cd scripts; }\n'), ['up']);
+});
+
+test('given where the sourcer is, each cd is judged by its operand: to where it is, or to the top where it runs at the top', (t) => {
+  const at = (text: string, atTop: boolean) => placeChangesOf(text, new Set(), { atTop }).movesWhenSourced;
+  t.false(at('cd "$(git rev-parse --show-toplevel)" || exit 1\n', true));
+  t.true(at('cd "$(git rev-parse --show-toplevel)" || exit 1\n', false));
+  t.false(at('cd .\ncd "$PWD"\n', false));
+  // Another cd beside the one to here, whatever the script reader counted (a subshell's cd is none of the file's).
+  t.true(at('(cd .)\n>/dev/null cd scripts\n', true));
+  t.true(at('cd "$(git rev-parse --show-toplevel)"\nfunction web { cd scripts; }\nweb\n', true));
+  // pushd and popd move whatever their operand; pwd or git of the file's own, or git's place variables, make it unknown.
+  t.true(at('pushd .\n', true));
+  t.true(at('pwd() { echo scripts; }\ncd "$(pwd)"\n', true));
+  t.true(at('git() { echo scripts; }\ncd "$(git rev-parse --show-toplevel)"\n', true));
+  t.true(at('export GIT_WORK_TREE=scripts\ncd "$(git rev-parse --show-toplevel)"\n', true));
+  // Without a place, every cd moves.
+  t.true(placeChangesOf('cd .\n').movesWhenSourced);
+});

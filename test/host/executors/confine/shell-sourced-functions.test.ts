@@ -66,8 +66,10 @@ test('text the shell reads (eval, trap), an alias, or functions handed in: x.sh 
 });
 
 test('a `.`, an eval or a function the loose count misses but the reading meets counts (review s01x): x.sh is read both ways', (t) => {
-  // Glued to a redirection, after a case pattern's `)`.
-  t.deepEqual(readingsOfX('.>/dev/null ./lib.sh\nbash x.sh\n', {}), ['new', 'shared']);
+  // Glued to a redirection (the redirection's target is one word: the `.` sources ./lib.sh, which is read), after a
+  // case pattern's `)`.
+  t.deepEqual(readingsOfX('.>/dev/null ./lib.sh\nbash x.sh\n', { '/ws/lib.sh': BASH_FUNCTION }), ['new', 'shared']);
+  t.deepEqual(readingsOfX('.>/dev/null ./lib.sh\nbash x.sh\n', {}), ['new']);
   t.deepEqual(readingsOfX('case $- in *). ./lib.sh;; esac\nbash x.sh\n', { '/ws/lib.sh': BASH_FUNCTION }), ['new', 'shared']);
   t.deepEqual(readingsOfX('eval>/dev/null "$F"\nbash x.sh\n', {}), ['new', 'shared']);
   t.deepEqual(readingsOfX('case $- in *)bash() { . "$@"; };; esac\nbash x.sh\n', {}), ['new', 'shared']);
@@ -125,7 +127,6 @@ test('sourcedFunctionsOf: known only where every `.` was met and named a file, a
     opaque: false,
     readsText: false,
     changesDirectory: false,
-    cds: 0,
     places: new Set(),
     written: false,
     writes: false,
