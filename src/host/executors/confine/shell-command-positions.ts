@@ -34,8 +34,8 @@ const DEFINITION = /(?:function\s+([^\s(){}<>;&|=$`'"\\]+)(?:\s*\(\s*\))?|([^\s(
 export const MOVERS: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 /** A redirection operator with its descriptor (`2>`, `{fd}>`, `&>>`, `>|`, `<&`), alone or with its target after it. */
 const REDIRECTION = /^(?:\d+|\{[A-Za-z_]\w*\})?(?:>\||[<>]&|<>|&>>?|[<>]{1,2})/u;
-/** What a word may be before a `<` or `>` and still be that redirection's (`2`, `{fd}`, the `&` of `&>`). */
-const REDIRECTION_START = /^(?:\d*|&|\{[A-Za-z_]\w*\})$/u;
+/** What a word may be before a `<` or `>` and still be that redirection's (`2`, `{fd}`, the `&` of `&>`, the first `>` of `>>`). */
+const REDIRECTION_START = /^(?:\d*|&|\{[A-Za-z_]\w*\})[<>]?$/u;
 const ASSIGNMENT = /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/u;
 
 class Unclosed extends Error {}

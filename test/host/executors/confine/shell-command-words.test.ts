@@ -101,6 +101,8 @@ test('what is run or sourced is marked: a command, . FILE, an input redirection,
   // (A target is marked as run whichever way it points: the safe side for `sh <file`.)
   t.deepEqual(words('2>/dev/null sh scripts/check.sh'), ['plain:/dev/null (runs)', 'plain:sh (runs)', 'plain:scripts/check.sh (runs)']);
   t.deepEqual(words('>&2 echo hi'), ['plain:2 (runs)', 'plain:hi']);
+  // Every operator, glued or apart: the cd after it is followed (bash makes the file and moves).
+  for (const operator of ['>', '>>', '>|', '2>', '&>', '&>>', '<>', '{fd}>']) t.true(words(`${operator} echo cd scripts\nsh lint.sh`).includes('plain:scripts/lint.sh (runs)'), operator);
   t.deepEqual(words('# run $UNSET/x.sh\nnpx lint-staged'), ['plain:npx (runs)', 'plain:lint-staged']);
   t.deepEqual(words('python3 -m scripts.check'), [
     'plain:python3 (runs)',

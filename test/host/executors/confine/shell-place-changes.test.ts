@@ -89,6 +89,8 @@ test('every redirection operator bash has, written before the command, leaves th
   for (const operator of ['>', '>>', '<', '<>', '>|', '&>', '&>>', '2>', '2>>', '{fd}>', '{fd}<'])
     for (const text of [`${operator}/dev/null cd scripts\n`, `${operator} /dev/null cd scripts\n`]) t.true(movesWhenSourced(text), text);
   for (const text of ['2>&1 cd scripts\n', '>&2 cd scripts\n', '<&0 cd scripts\n', '2>&- cd scripts\n']) t.true(movesWhenSourced(text), text);
+  // A target named like a command that only prints its operands is still the redirection's: bash makes a file `echo`.
+  for (const operator of ['>', '>>', '>|', '2>', '<>']) t.true(movesWhenSourced(`${operator} echo cd scripts\n`), operator);
 });
 
 test("a command word zotbox does not spell out may be cd: it moves, but the caller's own arguments run what the caller names", (t) => {
