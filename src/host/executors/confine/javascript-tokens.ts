@@ -379,3 +379,24 @@ function regexEnd(code: string, start: number): { readonly close: number; readon
   }
   return { close: code.length, end: code.length };
 }
+
+/** Escapes a string literal's value spells otherwise (`\n`); the rest stand for themselves (`\q` is `q`). */
+const ESCAPED: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v' };
+
+/**
+ * A string literal's (or a template's) value, its text's escapes spelled out as node reads them: `\xHH`, `\uHHHH`,
+ * `\u{H…}`, sloppy mode's octal (`\143`), a line continuation, and an escaped plain character (`"constru\x63tor"` is
+ * `constructor`: review s08e).
+ */
+export function stringValue(text: string): string {
+  return text.replace(
+    /\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|u\{([0-9A-Fa-f]+)\}|([0-3][0-7]{0,2}|[4-7][0-7]?)|(\r\n|[\n\r\u2028\u2029])|([\s\S]))/gu,
+    (written, hex?: string, unit?: string, point?: string, octal?: string, continuation?: string, plain?: string) => {
+      if (hex !== undefined || unit !== undefined) return String.fromCharCode(Number.parseInt(hex ?? unit!, 16));
+      if (point !== undefined) return Number.parseInt(point, 16) <= 0x10ffff ? String.fromCodePoint(Number.parseInt(point, 16)) : written;
+      if (octal !== undefined) return String.fromCharCode(Number.parseInt(octal, 8));
+      if (continuation !== undefined) return '';
+      return ESCAPED[plain!] ?? plain!;
+    },
+  );
+}

@@ -3,7 +3,9 @@
 // through `./`, `../` or `__dirname`), that folder is what it may load from, whole; a name computed from its start
 // (a variable, `process.cwd()`, a call) may be any file (closed world: unresolved). Pure, no I/O.
 import { argumentAt, type Literal } from './inline-program-runs.js';
-import { javascriptTokens, type TokenOptions } from './javascript-tokens.js';
+import { javascriptTokens, stringValue, type TokenOptions } from './javascript-tokens.js';
+import { computedObjectKeys } from './node-computed-keys.js';
+import { REQUIRE_ALIAS, runnerValueUses } from './node-runner-values.js';
 
 /** The folders computed loads reach into (relative to the file's own folder) and the loads zotbox cannot place, by line. */
 export interface ComputedLoads {
@@ -27,9 +29,7 @@ function loadCalls(code: string): RegExp {
 
 /** The names bound to require or to what createRequire(…) returns, escaped for a pattern. */
 function requireAliases(code: string): string[] {
-  return [...code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:require|(?:[\w$.]+\s*\.\s*)?createRequire\s*\([^()]*(?:\([^()]*\)[^()]*)*\))\s*(?:;|$)/gmu)].map((match) =>
-    match[1]!.replace(/\$/gu, '\\$'),
-  );
+  return [...code.matchAll(REQUIRE_ALIAS)].map((match) => match[1]!.replace(/\$/gu, '\\$'));
 }
 
 /**
@@ -61,7 +61,8 @@ const RUNS_COMPUTED = new RegExp(
     // The global and module objects kept as a value (`const g = globalThis`, `(globalThis)[k]`, `Object.values(module)`),
     // or indexed by any key; Reflect's and Object's reflection on members.
     String.raw`(?<![\w$.]|\btypeof\s+|[!=]==?\s*)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)|[!=]==?))`,
-    String.raw`\bReflect\s*\.\s*(?:get|getOwnPropertyDescriptor|construct|apply)\b|\bObject\s*\.\s*getOwnPropertyDescriptors?\b`,
+    // (Reflect but its harmless members: node-runner-values.ts.) A descriptor's reader under any name (`{ getOwnPropertyDescriptor: d } = Object`).
+    String.raw`\bgetOwnPropertyDescriptors?\b`,
     // node:module's register (a loader hook for every later import).
     String.raw`\bmodule\s*\.\s*register\s*\(`,
     // The module object's members but its data and its require (closed world: `module.load(file)`, Module.prototype's
@@ -83,7 +84,7 @@ const BOUND = new RegExp(String.raw`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=
 
 /** What a name written out may be built from besides literals: the file's own folder (by a name bound to it too) and path's joins. */
 function ownParts(code: string): { readonly parts: RegExp; readonly folder: RegExp } {
-  const bound = [...code.matchAll(BOUND)].map((match) => match[1]!).filter((name) => bindings(code, name) === 1);
+  const bound = [...code.matchAll(BOUND)].filter((match) => bindings(code, match[1]!) === 1 && usesInScope(code, match[1]!, match.index)).map((match) => match[1]!);
   const folder = [OWN_FOLDER, ...bound.map((name) => String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}(?![\w$])`)].join('|');
   // Calls whose result their literals decide, which zotbox reads where they stand (node-module-resolution.ts, URLs).
   const literalCalls = String.raw`\bnew\s+URL\b|\bimport\s*\.\s*meta\s*\.\s*(?:resolve|url)\b|\brequire\s*\.\s*resolve\b|\b(?:url\s*\.\s*)?(?:fileURLToPath|pathToFileURL)\b`;
@@ -95,7 +96,8 @@ const LITERAL = '\u0001';
 export function nodeComputedLoads(code: string, options: TokenOptions = {}): ComputedLoads {
   // Comments, strings, regexes and template text blanked: a word there is no call, and a call is found past a comment.
   const tokens = javascriptTokens(code, options);
-  const literals = tokens.literals;
+  // Each literal judged by its value, its escapes spelled out (`"constru\x63tor"`, `"node:t\x65st"`: review s08e).
+  const literals = tokens.literals.map((literal) => (literal.expands ? literal : { ...literal, text: stringValue(literal.text) }));
   // Optional chaining read as plain member access and calls (`eval?.(x)`, `module?.[k]`), each offset kept.
   const blanked = plainChaining(tokens.blanked);
   const folders: { folder: string; line: number }[] = [];
@@ -119,6 +121,18 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   // number (a loop's counter, an array callback's index, `.length` arithmetic): the key may be "constructor", a loader's
   // name or "__proto__", whatever the value is read from and wherever it goes (review s94q: it cannot be followed).
   for (const at of computedKeyReads(blanked, literals)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
+  // …and a computed key in an object literal or pattern, whatever encloses it (`const [{ [k]: F }] = [run]`): a
+  // pattern's reads the member (review s08e).
+  let numbers: Set<string> | undefined;
+  for (const at of computedObjectKeys(blanked, (open, close) => safeKey(blanked, literals, open, close, (numbers ??= numericNames(blanked)))))
+    unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
+  // A loader, a runner, Reflect or the process object kept as a value (node-runner-values.ts).
+  for (const at of runnerValueUses(blanked, literals)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
+  // A literal whose escapes spell what RAW_RUNS or RUNNER_KEY read (`"constru\x63tor"`, `"\x65val("`): the raw
+  // reading sees its text, node its value.
+  for (const literal of literals)
+    if (literal.text !== code.slice(literal.start + 1, literal.end - 1) && (RUNNER_KEY.test(literal.text) || new RegExp(RAW_RUNS.source, 'u').test(`"${literal.text}"`)))
+      unknown.push({ call: code.slice(literal.start, literal.start + 60).split('\n')[0]!, line: lineOf(literal.start) });
   // node:module taken but for createRequire, builtinModules and isBuiltin (`Object.entries(require("node:module"))`
   // finds _load by value).
   for (const literal of literals)
@@ -194,7 +208,8 @@ const RAW_RUNS = new RegExp(
     // Code as a URL's text: a `data:` URL of a script or a module (`import("data:text/javascript,…")`), an object URL.
     String.raw`["'\x60]\s*data:\s*(?:text|application)\/|\bcreateObjectURL\b`,
     // "constructor" as a string but compared (`key === "constructor"`) or listed among keys a guard skips.
-    String.raw`(?<![!=]==?\s*|[\[,]\s*)["'\x60]constructor["'\x60](?!\s*[!=]==?)|(?<=[\w$)\]]\s*\[\s*)["'\x60]constructor["'\x60]`,
+    // A quoted "constructor" as a key (in a pattern it is read: `{ name: a, "constructor": F } = run`) refuses after `,` too.
+    String.raw`(?<![!=]==?\s*|[\[,]\s*)["'\x60]constructor["'\x60](?!\s*[!=]==?)|(?<=[\w$)\]]\s*\[\s*)["'\x60]constructor["'\x60]|["'\x60]constructor["'\x60]\s*:|\bgetOwnPropertyDescriptors?\b`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,
     // require kept as a value where code would keep it (`(0, require)`, `= require;`, `[require]`, `require.call`).
     String.raw`(?:[(,=\[:?]\s*)require\s*[,;)\]]|\brequire\s*\.\s*(?!resolve\b|main\b|cache\b)[A-Za-z_$]`,
@@ -236,7 +251,8 @@ function bindings(blanked: string, name: string): number {
     String.raw`\bcatch\s*\(\s*${word}(?![\w$])`,
     String.raw`${at}\s*=>`,
     // Not a member read (`o[name]`): a `[` after a value reads, it binds nothing.
-    String.raw`(?:[{,:]|(?<![\w$)\]]\s*)\[)\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
+    // (A `[` after a declaration's keyword opens a pattern: `const [key] = [k]`, review s08e.)
+    String.raw`(?:[{,:]|(?:(?<![\w$)\]]\s*)|(?<=\b(?:const|let|var)\s*))\[)\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
   ];
   return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0) + parameterBindings(blanked, name);
 }
@@ -258,6 +274,44 @@ function parameterBindings(blanked: string, name: string): number {
     if (parameters(blanked.slice(open + 1, close)).some((parameter) => word.test(parameter.replace(/=[\s\S]*$/u, '')))) count++;
   }
   return count;
+}
+
+/**
+ * Whether every use of `name` lies where its declaration at `at` binds it: a `for (` head's loop, or the block the
+ * declaration stands in (the whole file at the top). A use elsewhere is another binding's, or the global object's
+ * (a sloppy function's `this.key = k`): a name bound once to a literal is trusted only in its scope (review s08e).
+ * An object's key (`{ name: 1 }`) is no use.
+ */
+function usesInScope(blanked: string, name: string, at: number): boolean {
+  const head = /\bfor\s*(?:await\s*)?\(\s*$/u.exec(blanked.slice(Math.max(0, at - 40), at));
+  const forAt = blanked.startsWith('for', at) ? at : head === null ? -1 : at - (Math.min(at, 40) - head.index);
+  let from = 0;
+  let to = blanked.length;
+  if (forAt !== -1) {
+    const close = balancedClose(blanked, blanked.indexOf('(', forAt));
+    if (close === -1) return false;
+    const body = close + 1 + (/^\s*/u.exec(blanked.slice(close + 1))?.[0].length ?? 0);
+    from = forAt;
+    to = blanked[body] === '{' ? closingBrace(blanked, body) : body + (/^[^;\n]*/u.exec(blanked.slice(body))?.[0].length ?? 0);
+  } else {
+    const brace = enclosingBraces(blanked, at)[0];
+    if (brace !== undefined) [from, to] = [brace, closingBrace(blanked, brace)];
+  }
+  if (from === 0 && to === blanked.length) return true;
+  for (const use of blanked.matchAll(new RegExp(String.raw`(?<![\w$.#])${name.replace(/\$/gu, '\\$')}(?![\w$])`, 'gu')))
+    if ((use.index < from || use.index > to) && !(/[{,]\s*$/u.test(blanked.slice(Math.max(0, use.index - 40), use.index)) && /^\s*:(?!:)/u.test(blanked.slice(use.index + use[0].length))))
+      return false;
+  return true;
+}
+
+/** The index of the `}` that closes the `{` at `open` (nested), or the text's end. */
+function closingBrace(code: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < code.length; index++) {
+    if (code[index] === '{') depth++;
+    else if (code[index] === '}' && --depth === 0) return index;
+  }
+  return code.length;
 }
 
 /** A parameter list's parameters, split at its top-level commas. */
@@ -285,7 +339,7 @@ function literalBound(blanked: string, name: string, literals: readonly Literal[
   if (!/^[A-Za-z_$][\w$]*$/u.test(name) || bindings(blanked, name) !== 1) return false;
   const word = name.replace(/\$/gu, '\\$');
   const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*(?:;|$)`, 'mu').exec(blanked);
-  if (binding === null) return false;
+  if (binding === null || !usesInScope(blanked, name, binding.index)) return false;
   const from = binding.index + binding[0].indexOf(binding[1] ?? binding[2]!);
   const list = binding[1] ?? binding[2]!;
   const inside = literals.filter((literal) => literal.start >= from && literal.end <= from + list.length);
@@ -491,28 +545,29 @@ function functionMembers(blanked: string): number[] {
 
 /**
  * Whether node:test at `literal` is taken so its `run` is not: its members destructured without it (`{ describe, it }`),
- * or bound to a name only called or read by other members (`test(…)`, `test.describe`).
+ * or bound to a name; each name taken only called or read by one member that is neither `run` nor `test` nor `it`
+ * (`test(…)`, `describe.skip(…)`): the module is its own `test`, and `test.test`, `t.it` have `run` too (review s08e).
  */
 function withoutRun(blanked: string, literal: Literal): boolean {
   const before = blanked.slice(0, literal.start);
+  // Each use of a name but its binding (between `from` and the literal): a call, or a member but run, test and it.
+  const onlyCalled = (name: string, from: number) =>
+    [...blanked.matchAll(new RegExp(String.raw`(?<![\w$.#])${name.replace(/\$/gu, '\\$')}(?![\w$])`, 'gu'))]
+      .filter((use) => use.index < from || use.index >= literal.start)
+      .every((use) => /^\s*(?:\(|\.\s*(?!(?:run|test|it)(?![\w$]))[A-Za-z_$])/u.test(blanked.slice(use.index + use[0].length)));
   const destructured = /(?:\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*require\s*\(|\bimport\s*\{([^{}]*)\}\s*from)\s*$/u.exec(before);
   if (destructured !== null) {
     const list = destructured[1] ?? destructured[2]!;
-    // `test.run`, `it.run` are node:test's run too (review s06c): each name taken is read as the module is.
     const names = list
       .split(',')
       .map((part) => (part.split(':').at(-1) ?? '').replace(/\bas\b.*$/u, '').trim())
       .filter((name) => /^[A-Za-z_$][\w$]*$/u.test(name));
     const asNamed = [...list.matchAll(/\bas\s+([A-Za-z_$][\w$]*)/gu)].map((match) => match[1]!);
-    const members = [...names, ...asNamed].some((name) => new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}\s*(?:\.\s*run(?![\w$])|\[)`, 'u').test(blanked));
-    return !members && !/(?<![\w$])run(?![\w$])/u.test(list);
+    return [...names, ...asNamed].every((name) => onlyCalled(name, destructured.index)) && !/(?<![\w$])run(?![\w$])/u.test(list);
   }
   const bound = /(?:\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\s*\(|\bimport\s+([A-Za-z_$][\w$]*)\s*from)\s*$/u.exec(before);
   if (bound === null) return /(?:^|[;}\n])\s*(?:require\s*\(|import)\s*$/u.test(before) && /^\s*\)?\s*(?:;|$)/mu.test(blanked.slice(literal.end));
-  const name = (bound[1] ?? bound[2]!).replace(/\$/gu, '\\$');
-  // Each use but its binding: a call, or a member but run.
-  const uses = [...blanked.matchAll(new RegExp(String.raw`(?<![\w$.])${name}(?![\w$])`, 'gu'))].filter((use) => use.index < bound.index || use.index >= literal.start);
-  return uses.every((use) => /^\s*(?:\(|\.\s*(?!run(?![\w$]))[A-Za-z_$])/u.test(blanked.slice(use.index + use[0].length)));
+  return onlyCalled(bound[1] ?? bound[2]!, bound.index);
 }
 
 /** Whether node:module at `literal` is taken only for createRequire, builtinModules or isBuiltin. */
@@ -527,7 +582,19 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
 }
 
 /** The words a `[` may follow that make it an array or a pattern, not a member read (`return [a]`, `of [x, y]`, `const [a, b] =`). */
-const BEFORE_ARRAY = /(?<!\.\s*)(?<![\w$])(?:return|typeof|in|case|void|else|do|throw|delete|new|instanceof|const|var)\s*$|\bfor\s*\([^;()]*\bof\s*$|(?:^|[;{}\n])\s*(?<![\w$.])let\s*$/u;
+const BEFORE_ARRAY =
+  /(?<!\.\s*)(?<![\w$#])(?:return|typeof|in|case|void|else|do|throw|delete|new|instanceof|const|var)\s*$|\bfor\s*(?:await\s*)?\(\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_$][\w$]*|\[[^;()]*\]|\{[^;()]*\})\s*of\s*$|(?:^|(?<!\.\s*)[;{}\n])\s*let\s*$/u;
+
+/**
+ * The text before a `[` up to the word or character at `at` that ends its operand, from 200 characters before the
+ * last one that is not space (a blanked comment's length hides no `.` before a keyword: `x.` then a long comment, then `let[k]`).
+ */
+function headOf(blanked: string, at: number): string {
+  let start = at;
+  while (start > 0 && /[\w$#]/u.test(blanked[start - 1]!)) start--;
+  while (start > 0 && /\s/u.test(blanked[start - 1]!)) start--;
+  return blanked.slice(Math.max(0, start - 200), at + 1);
+}
 
 /** How many member reads by a computed key are reported at most: one already refuses every writer. */
 const MAX_FINDINGS = 16;
@@ -539,24 +606,34 @@ function computedKeyReads(blanked: string, literals: readonly Literal[]): number
   // A key judged once (a file reads `a[b]` many times), and a few findings are enough: each refuses every writer.
   const judged = new Map<string, boolean>();
   // After `}` too (`function () {}[k]`, `class {}[k]`): a block's end before an array statement refuses as well.
-  // After a string, a template (a tagged one's result: review s06c) or a regular expression too.
-  for (const match of blanked.matchAll(/[\w$)\]}\x60'"/]\s*\[/gu)) {
+  // After a string, a template (a tagged one's result: review s06c) or a regular expression too, and after
+  // TypeScript's non-null `!` on its operand's line (`[].map![k]`: review s08e).
+  for (const match of blanked.matchAll(/[\w$)\]}\x60'"/](?:[ \t]*!)*\s*\[/gu)) {
     if (found.length >= MAX_FINDINGS) break;
     const open = match.index + match[0].length - 1;
-    if (BEFORE_ARRAY.test(blanked.slice(Math.max(0, match.index - 200), match.index + 1))) continue;
+    if (BEFORE_ARRAY.test(headOf(blanked, match.index))) continue;
     const close = closingBracket(blanked, open);
     const key = blanked.slice(open + 1, close).trim();
-    const inside = literals.filter((literal) => literal.start > open && literal.end <= close);
-    if (/^(?:"\s*"|'\s*'|`\s*`)$/u.test(key) && inside.length === 1 && !RUNNER_KEY.test(inside[0]!.text)) continue;
-    if (/^\d+$/u.test(key)) continue;
-    if (!judged.has(key)) judged.set(key, literalBound(blanked, key, literals) && !boundLiterals(blanked, key, literals).some((text) => RUNNER_KEY.test(text)));
+    if (!judged.has(key) || /^(?:"\s*"|'\s*'|\x60\s*\x60)$/u.test(key)) judged.set(key, safeKey(blanked, literals, open, close, numbers));
     if (judged.get(key) === true) continue;
-    // `.length` only where a subtraction makes it a number (`a[a.length - 1]`): an object's own `length` may be text.
-    const numeric = key.replace(/[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*length\s*-\s*\d+/gu, '0').replace(/[A-Za-z_$][\w$]*/gu, (name) => (numbers.has(name) ? '0' : name));
-    if (/^[\s\d+\-*/%()]*$/u.test(numeric)) continue;
     found.push(match.index);
   }
   return found;
+}
+
+/**
+ * Whether the key between `[` at `open` and `]` at `close` is no text the program computes: a literal that names no
+ * runner (by its value), a number, a name bound once to such literals, or arithmetic on numbers.
+ */
+function safeKey(blanked: string, literals: readonly Literal[], open: number, close: number, numbers: ReadonlySet<string>): boolean {
+  const key = blanked.slice(open + 1, close).trim();
+  const inside = literals.filter((literal) => literal.start > open && literal.end <= close);
+  if (/^(?:"\s*"|'\s*'|`\s*`)$/u.test(key) && inside.length === 1) return !inside[0]!.expands && !RUNNER_KEY.test(inside[0]!.text);
+  if (/^\d+$/u.test(key)) return true;
+  if (literalBound(blanked, key, literals) && !boundLiterals(blanked, key, literals).some((text) => RUNNER_KEY.test(text))) return true;
+  // `.length` only where a subtraction makes it a number (`a[a.length - 1]`): an object's own `length` may be text.
+  const numeric = key.replace(/[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*length\s*-\s*\d+/gu, '0').replace(/[A-Za-z_$][\w$]*/gu, (name) => (numbers.has(name) ? '0' : name));
+  return /^[\s\d+\-*/%()]*$/u.test(numeric);
 }
 
 /** The index after `[` at `open` up to its `]` (nested), or the text's end. */
@@ -580,6 +657,8 @@ function numericNames(blanked: string): Set<string> {
   for (const name of new Set([...blanked.matchAll(/\b(?:let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*\d+\s*[;,)]/gu)].map((match) => match[1]!))) {
     const word = name.replace(/\$/gu, '\\$');
     const declared = count(String.raw`\b(?:let|var)\s+${word}\s*=\s*\d+\s*[;,)]`);
+    const declaration = new RegExp(String.raw`\b(?:let|var)\s+${word}\s*=\s*\d+\s*[;,)]`, 'u').exec(blanked)!;
+    if (!usesInScope(blanked, name, declaration.index)) continue;
     const steps = count(String.raw`(?<![\w$.])${word}\s*(?:\+\+|--|[-+]=\s*\d+(?![\w$.]))|(?:\+\+|--)\s*${word}(?![\w$])`);
     // A control header before a block (`for (…; i++) {`, `while (i < n) {`) reads to bindings() as a method's parameters.
     const headers = count(String.raw`\b(?:for|while|if|switch)\s*\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*\{`);

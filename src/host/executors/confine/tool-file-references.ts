@@ -577,7 +577,9 @@ function readFile(
             if (!climbs(word, run.line)) named.push({ name: path.resolve(from, word), as: 'words', by: whereAt(run.line, ''), runBy: `${runBy}; the program runs it` });
           if (run.computedOperand !== undefined)
             unresolved.push(`${whereAt(run.line, '')}: it gives ${run.computedOperand} an operand the program computes, which zotbox cannot spell out (and ${run.computedOperand} may run it)`);
-          const inPlay = run.computed === true ? runnerInPlay(text, language, [from], environment) : undefined;
+          // A command the program computes may be any file, the project's own too (`execSync(readFileSync(file))`,
+          // `execSync("./" + name)`): it refuses whether or not a package runner is in play (review s08e).
+          const inPlay = run.computed === true ? (runnerInPlay(text, language, [from], environment) ?? "it may be any file, the project's own too") : undefined;
           if (inPlay !== undefined) unresolved.push(`${whereAt(run.line, '')}: it runs a command the program computes, which zotbox cannot spell out, and ${inPlay}`);
           for (const file of programRunsOnUserPath(run.text, environment))
             named.push({ name: path.resolve(from, file), as: 'words', by: whereAt(run.line, ''), runBy: `${runBy}; the program runs it by name from a relative entry of the user's PATH`, runs: true });

@@ -339,3 +339,161 @@ test('an array pattern is no member read: const [a, b] = x, for (const [k, v] of
   for (const code of ['const [project, target] = process.argv[3].split(":");', 'for (const [k, v] of Object.entries(o)) console.log(k, v);', 'let [first] = list;'])
     t.deepEqual(nodeComputedLoads(code), { folders: [], unknown: [] }, code);
 });
+
+// Review s08e: each class fixed, in other spellings than the review's (test/adversarial-s08e has those end to end).
+test('review s08e: a computed key in an object pattern refuses whatever encloses it; one in an object literal that is surely an expression does not', (t) => {
+  for (const code of [
+    'const [{ [k]: F }] = [run];',
+    'const { a: { b: [{ [k]: F }] } } = o;',
+    'let F;\nF = 0, [{ [k]: F }] = [run];',
+    'let F;\n({ x: [{ [k]: F }] } = { x: [run] });',
+    'x = { [k]: F } = run;',
+    'function g([{ [k]: F }]) {}',
+    'const g = ({ a: { [k]: F } }) => F;',
+    'for (const [{ [k]: F }] of list) F();',
+    'try {} catch ({ e: { [k]: F } }) {}',
+    'const { a, [k]: F } = run;',
+    'const [{ ["constru\\x63tor"]: F }] = [run];',
+    'const { [/* c */ k]: F } = run;',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    'const o = { [Symbol.iterator]: 1, ["a"]: 2 };',
+    'const m = Object.assign({}, { [`x`]: 1 });',
+    'list.push({ [key]: value });',
+    'return { ...base, [name]: value };',
+    'const table = [{ [name]: 1 }];',
+  ])
+    t.deepEqual(unknown(`function f(key, name, value, base, list) {\n${code}\n}`), [], code);
+  // TypeScript's index signatures and mapped types are no keys.
+  t.deepEqual(nodeComputedLoads('interface M { [key: string]: number }\ntype R = { [K in keyof M]: string };', { typescript: true }).unknown, []);
+});
+
+test('review s08e: a keyword-named private name or member before [ is a member read; TypeScript non-null ! before [ too', (t) => {
+  for (const code of ['run(this.#return[k]);', 'run(this.#typeof[k]);', 'run(this.#in  [k]);', 'for (const f of [Array.of[k]]) f();', `run(x.\n/*${' '.repeat(300)}*/ let[k]);`])
+    t.true(unknown(code).length > 0, code);
+  for (const code of ['run([].map![k]);', 'run([].map!!\n[k]);', 'run(f()! [k]);', 'run(a.b /* c */ ![k]);']) t.true(nodeComputedLoads(code, { typescript: true }).unknown.length > 0, code);
+  for (const code of ['if (![a, b].includes(c)) x();', 'const y = ![1];', 'for (const [a, b] of [[1, 2]]) console.log(a);', 'for (const x of [1, 2]) console.log(x);'])
+    t.deepEqual(unknown(code), [], code);
+});
+
+test('review s08e: the process object kept as a value, mainModule in any spelling and require.main but compared refuse', (t) => {
+  for (const code of [
+    'const { mainModule: m } = process;',
+    'process\n  // c\n  .mainModule.load(f);',
+    'const p = process;',
+    'use(process);',
+    'const p = globalThis.process;\np.binding("fs");',
+    'const p = require("node:process");',
+    'import * as p from "node:process";',
+    'import { mainModule } from "node:process";',
+    'const { binding } = require("process");',
+    'module.require.main.load(f);',
+    'require /* c */ .main.load(f);',
+    'const m = require.main;',
+    'x["mainModule"];',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    'const { env, argv } = process;',
+    'const x = typeof process !== "undefined" && process.env.CI;',
+    'import process from "node:process";\nprocess.exit(0);',
+    'import { env, argv } from "node:process";',
+    'if (require.main === module) main();',
+    'if (module !== require.main) return;',
+    'spawn("x", [], { env: { ...process.env, process: "1" } });',
+  ])
+    t.deepEqual(unknown(code), [], code);
+});
+
+test("review s08e: createRequire's require, fork and Worker used as anything but a call refuse; Reflect but its harmless members; the descriptors' readers by any name", (t) => {
+  const NODE_MODULE = 'const { createRequire } = require("node:module");\n';
+  for (const code of [
+    `${NODE_MODULE}const r = createRequire(__filename), unused = 0;`,
+    `${NODE_MODULE}let r;\nr = createRequire(__filename);`,
+    `${NODE_MODULE}use({ r: createRequire(__filename) });`,
+    `${NODE_MODULE}const r = createRequire(__filename);\nconst q = r;`,
+    `${NODE_MODULE}const r = createRequire(__filename);\nuse(r);`,
+    'const m = require("node:module");\nconst cr = m.createRequire;',
+    'const { Worker: W } = require("node:worker_threads");',
+    'const W = require("node:worker_threads").Worker;',
+    'const launch = cp.fork;',
+    '(cp.fork)(file);',
+    'const [f] = [fork];',
+    'const { get } = Reflect;',
+    'const R = Reflect;\nR.get(o, k);',
+    'Reflect.set(process.env, k, v);',
+    'globalThis.Reflect.apply(f, null, []);',
+    'const { getOwnPropertyDescriptor: d } = Object;',
+    'Object["getOwnPropertyD\\x65scriptor"](o, k);',
+    'const { getOwnPropertyDescriptors } = Object;',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    `${NODE_MODULE}const r = createRequire(__filename);\nr("./x.js");\nr.resolve("./y.js");`,
+    'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nrequire("./package.json");',
+    'const { Worker } = require("node:worker_threads");\nnew Worker("./w.js");',
+    'import { Worker } from "node:worker_threads";\nnew Worker(new URL("./w.js", import.meta.url));',
+    'const { fork } = require("node:child_process");\nfork("./w.js");',
+    'const keys = Reflect.ownKeys(o);\nReflect.has(o, "x");',
+  ])
+    t.deepEqual(unknown(code), [], code);
+});
+
+test('review s08e: a name bound once to a literal or a counter is trusted only in its declaration scope; an array pattern after a declaration binds', (t) => {
+  for (const code of [
+    'const key = "name";\n{\n  const [key] = [k];\n  run([].map[key]);\n}',
+    'const key = "name";\nfor (const [key] of [[k]]) run([].map[key]);',
+    'let i = 0;\ni++;\n{\n  let [i] = [k];\n  run([].map[i]);\n}',
+    'function a() {\n  var key = "name";\n}\nrun([].map[key]);',
+    'function a() {\n  for (let i = 0; i < 1; i++);\n}\nrun([].map[i]);',
+    'for (const key of ["name"]) {}\nrun([].map[key]);',
+    'function a() {\n  const here = __dirname;\n}\nrequire(here + "/x/" + n);',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    'const key = "name";\nfunction f() {\n  return o[key];\n}',
+    'function f() {\n  const key = "name";\n  return o[key];\n}',
+    'for (const key of ["a", "b"]) console.log(o[key]);',
+    'for (let i = 0; i < a.length; i++) console.log(a[i]);',
+    'const cfg = { key: 1 };\nfunction f() {\n  const key = "name";\n  return o[key];\n}',
+  ])
+    t.deepEqual(unknown(code), [], code);
+  t.deepEqual(nodeComputedLoads('function f(n) {\n  const here = __dirname;\n  return require(here + "/rules/" + n);\n}').folders, [{ folder: './rules/', line: 2 }]);
+});
+
+test("review s08e: node:test's module is its own test: any name taken from it read by test, it or run, or handed on, refuses", (t) => {
+  for (const code of [
+    'const t = require("node:test");\nt.test.run({});',
+    'const { test } = require("node:test");\ntest.test.run({});',
+    'const { it } = require("node:test");\nit.it.run({});',
+    'const { test: t } = require("node:test");\nt.it.run({});',
+    'const { test } = require("node:test");\nconst x = test;',
+    'import test from "node:test";\nuse(test);',
+    'const t = require("node:t\\x65st");\nt.run({});',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    'const { test, describe } = require("node:test");\ndescribe("x", () => {\n  test("y", () => {});\n  test.skip("z");\n});',
+    'import test from "node:test";\ntest("a", () => {});\ntest.mock.fn();',
+  ])
+    t.deepEqual(unknown(code), [], code);
+});
+
+test('review s08e: a literal key is judged by its value, escapes spelled out; a quoted "constructor" key refuses after a comma too', (t) => {
+  for (const code of [
+    'run(run["constru\\x63tor"]);',
+    'run(run["constr\\u0075ctor"]);',
+    'run(run["constr\\u{75}ctor"]);',
+    'run(run["\\143onstructor"]);',
+    "run(run['constru\\\nctor']);",
+    'run(run[`constru\\x63tor`]);',
+    'const key = "\\x63onstructor";\nrun(run[key]);',
+    'const { "constru\\x63tor": F } = run;',
+    'const { name: unused, "constructor": F } = run;',
+    "const { name: unused, 'constructor': F } = run;",
+    'use("\\x65val(x)");',
+  ])
+    t.true(unknown(code).length > 0, code);
+  t.deepEqual(unknown('const o = { "a\\x62c": 1 };\nconsole.log(o["a\\x62c"], "line\\n");'), []);
+});
