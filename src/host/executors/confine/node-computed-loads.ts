@@ -61,8 +61,7 @@ const RUNS_COMPUTED = new RegExp(
     // The global and module objects kept as a value (`const g = globalThis`, `(globalThis)[k]`, `Object.values(module)`),
     // or indexed by any key; Reflect's and Object's reflection on members.
     String.raw`(?<![\w$.]|\btypeof\s+|[!=]==?\s*)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)|[!=]==?))`,
-    // (Reflect but its harmless members: node-runner-values.ts.) A descriptor's reader under any name (`{ getOwnPropertyDescriptor: d } = Object`).
-    String.raw`\bgetOwnPropertyDescriptors?\b`,
+    // (Reflect but its harmless members: node-runner-values.ts; a descriptor's reader by any name: RAW_RUNS.)
     // node:module's register (a loader hook for every later import).
     String.raw`\bmodule\s*\.\s*register\s*\(`,
     // The module object's members but its data and its require (closed world: `module.load(file)`, Module.prototype's
@@ -208,7 +207,8 @@ const RAW_RUNS = new RegExp(
     // Code as a URL's text: a `data:` URL of a script or a module (`import("data:text/javascript,…")`), an object URL.
     String.raw`["'\x60]\s*data:\s*(?:text|application)\/|\bcreateObjectURL\b`,
     // "constructor" as a string but compared (`key === "constructor"`) or listed among keys a guard skips.
-    // A quoted "constructor" as a key (in a pattern it is read: `{ name: a, "constructor": F } = run`) refuses after `,` too.
+    // A quoted "constructor" as a key (in a pattern it is read: `{ name: a, "constructor": F } = run`) refuses after `,`
+    // too; a descriptor's reader under any name (`{ getOwnPropertyDescriptor: d } = Object`).
     String.raw`(?<![!=]==?\s*|[\[,]\s*)["'\x60]constructor["'\x60](?!\s*[!=]==?)|(?<=[\w$)\]]\s*\[\s*)["'\x60]constructor["'\x60]|["'\x60]constructor["'\x60]\s*:|\bgetOwnPropertyDescriptors?\b`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,
     // require kept as a value where code would keep it (`(0, require)`, `= require;`, `[require]`, `require.call`).
