@@ -48,16 +48,13 @@ const RUNS_COMPUTED = new RegExp(
     // eval and the Function constructors used at all (called, kept, passed), not only in a call's spelling; a type test
     // (`instanceof Function`) excepted.
     String.raw`(?<![\w$.])(?<!\binstanceof\s+)(?:eval|(?:Async|AsyncGenerator|Generator)?Function)(?![\w$])|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
-    // A member taken from what a call returns (`require("node:vm")[k]`, `….find(…)[1](file)`), or by a computed key in
-    // a destructuring (`const { [k]: f } = x`): the key may be "constructor" (any function's Function) or a loader's
-    // name. (A computed member called, `x[k](…)`, is a member read by a computed key: computedKeyReads refuses it; a
+    // A member taken from what a call returns (`require("node:vm")[k]`, `….find(…)[1](file)`): the key may be
+    // "constructor" (any function's Function) or a loader's name (a destructuring's computed key, `const { [k]: f } =
+    // x`, in any pattern: node-computed-keys.ts). (A computed member called, `x[k](…)`, is a member read by a computed key: computedKeyReads refuses it; a
     // scan for its `](` from every `[` was quadratic on a long line.)
     String.raw`\b(?:require|import)\s*\([^()]*\)\s*\[|\)\s*\[[^\]\n]*\]\s*\(`,
     // Loaders no list above names: a builtin module by name, a native binding.
     String.raw`\bgetBuiltinModule\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\b`,
-    String.raw`\b(?:const|let|var)\s*\{[^{}=]*\[|\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}\s*=(?![=>])`,
-    // …in a parameter (`({ [k]: F }) =>`, `function f({ [k]: F })`, `catch ({ [k]: F })`) or a loop's head.
-    String.raw`\(\s*\{[^{}]*\[[^\]\n]*\]\s*:[^{}]*\}[^()]*\)\s*=>|\b(?:function\b[^(]*|catch\s*)\(\s*\{[^{}]*\[[^\]\n]*\]\s*:|\bfor\s*\(\s*(?:(?:const|let|var)\s*)?\{[^{}]*\[`,
     // The global and module objects kept as a value (`const g = globalThis`, `(globalThis)[k]`, `Object.values(module)`),
     // or indexed by any key; Reflect's and Object's reflection on members.
     String.raw`(?<![\w$.]|\btypeof\s+|[!=]==?\s*)(?:globalThis|global|module)(?![\w$])(?!\s*(?:\.\s*[A-Za-z_$]|:(?!:)|[!=]==?))`,
@@ -125,7 +122,8 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   let numbers: Set<string> | undefined;
   for (const at of computedObjectKeys(blanked, (open, close) => safeKey(blanked, literals, open, close, (numbers ??= numericNames(blanked)))))
     unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
-  // A loader, a runner, Reflect or the process object kept as a value (node-runner-values.ts).
+  // A loader, a runner, Reflect or the process object kept as a value (node-runner-values.ts); a createRequire alias's
+  // members but resolve among them (its cache and main are the module objects: review s06c).
   for (const at of runnerValueUses(blanked, literals)) unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
   // A literal whose escapes spell what RAW_RUNS or RUNNER_KEY read (`"constru\x63tor"`, `"\x65val("`): the raw
   // reading sees its text, node its value.
@@ -151,10 +149,6 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   // A name self the program binds (`const self = {…}`, a parameter) is no global.
   if (bindings(blanked, 'self') === 0)
     for (const match of blanked.matchAll(/(?<![\w$.])self\s*\[|(?<![\w$.]|\btypeof\s+)self(?![\w$])(?!\s*(?:\.|:(?!:)))/gu))
-      unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
-  // A require createRequire made, by its alias: any member but resolve (its cache and main are the module objects: review s06c).
-  for (const alias of requireAliases(blanked))
-    for (const match of blanked.matchAll(new RegExp(String.raw`(?<![\w$.])${alias}\s*\.\s*(?!resolve(?![\w$]))[A-Za-z_$]`, 'gu')))
       unknown.push({ call: code.slice(match.index, match.index + 60).split('\n')[0]!, line: lineOf(match.index) });
   // A CommonJS file's top-level `arguments` is node's wrapper's (exports, require, module, __filename, __dirname):
   // `arguments[1]` is require by another name, spread or not. A function's own (not an arrow's) is its caller's values.

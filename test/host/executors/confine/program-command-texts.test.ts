@@ -147,6 +147,14 @@ for (const [name, program] of [
   ['a computed name: execSync("npx " + tool)', 'const tool = process.argv[2];\nrequire("child_process").execSync("npx " + tool);\n'],
   ['a computed name: subprocess.run(["npx", tool])', 'import subprocess, sys\nsubprocess.run(["npx", sys.argv[1]])\n'],
   ['a computed cwd: { cwd: dir }', 'const dir = process.argv[2];\nrequire("child_process").execSync("npx acme-lint", { cwd: dir });\n'],
+  // Review s08e: a command the program computes, no runner in play: a file's text, a name from a folder, a helper's parameter.
+  ["a file's text as the command: execSync(readFileSync(f))", 'const fs = require("node:fs");\nrequire("child_process").execSync(fs.readFileSync("tools/cmd.txt", "utf8"));\n'],
+  [
+    'a name it lists as the command: execFileSync("./" + name)',
+    'const names = require("node:fs").readdirSync("tools/rules");\nfor (const name of names) require("child_process").execFileSync("./" + name, [], { cwd: "tools/rules" });\n',
+  ],
+  ["a file's text as the command: subprocess.run(open(f).read(), shell=True)", 'import subprocess\nsubprocess.run(open("tools/cmd.txt").read(), shell=True)\n'],
+  ['a listed name as the command: os.system("./" + name)', 'import os\nfor name in os.listdir("tools/rules"): os.system("./" + name)\n'],
 ] as const)
   test(`closed world: a hook program that runs ${name} refuses every writer`, (t) => {
     const file = program.startsWith('import') ? 'tools/check.py' : 'tools/check.js';
