@@ -5,7 +5,7 @@
 // definitions (`name()`, `function name`) give their body a level of its own, nested ones flattened; a group `{ …; }`
 // is part of its level; a name defined twice has both bodies in its level. Pure. Undefined where the text cannot be
 // taken apart: a quote, a bracket, a body or a here-document never closed.
-import { ansiDecoded, hereDocumentDelimiter } from './shell-lexer.js';
+import { ansiDecoded, expansionEnd, hereDocumentDelimiter } from './shell-lexer.js';
 
 /** One level: its command words, all its words, and its text (outside what holds none of its commands). */
 export interface Level {
@@ -113,10 +113,26 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
   let written = '';
   // In an object: the closures below change it, which the compiler's narrowing of a plain `let` does not see.
   // `moverOperand`: the last command is a cd, pushd or popd whose operand is still to come.
-  const state = { inWord: false, redirectTarget: false, moverOperand: false };
+  // `cases`: case statements open; `inPattern`: in a pattern list (after `in`, `;;`, `;&`, `;;&`, up to its `)`).
+  const state = { inWord: false, redirectTarget: false, moverOperand: false, cases: 0, inPattern: false };
   const endWord = () => {
     if (!state.inWord) return;
     state.inWord = false;
+    // A case pattern is matched against the case word: data, no command (`"$PREFIX"*)`); `esac` ends the statement.
+    if (state.inPattern || (atCommand && word === 'esac' && state.cases > 0)) {
+      if (word === 'esac') {
+        state.cases--;
+        state.inPattern = false;
+        atCommand = false;
+      }
+      word = '';
+      written = '';
+      return;
+    }
+    if (!atCommand && word === 'in' && level.commands.at(-1) === 'case') {
+      state.cases++;
+      state.inPattern = true;
+    }
     // Words a command only lists or prints (`unset -f a b`, `echo a`) hand nothing on to be run.
     if (!atCommand && !LISTS_ONLY.has(level.commands.at(-1) ?? '')) level.words.push(word, word.replace(ASSIGNMENT, ''));
     else if (atCommand) level.words.push(word.replace(ASSIGNMENT, ''));
@@ -148,6 +164,11 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
     word += asWord;
     written += asWritten;
     state.inWord = true;
+  };
+  // Ends the word in a pattern list; whether the list goes on (no `esac` ended the statement).
+  const endsWordInPattern = (): boolean => {
+    endWord();
+    return state.inPattern;
   };
   // A command's end: a cd with no operand yet has none.
   const endCommand = () => {
@@ -205,6 +226,27 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
       atCommand = true;
       continue;
     }
+    if (state.inPattern && (ch === '(' || ch === '|' || ch === ')' || ch === '\n')) {
+      // A pattern list's optional `(`, its `|`, its end `)`: the branch's commands follow.
+      // An `esac` that ended the statement: the character is read as anywhere else (a `)` may close a substitution).
+      if (endsWordInPattern()) {
+        level.text += ch === ')' ? ';' : ' ';
+        if (ch === ')') {
+          state.inPattern = false;
+          atCommand = true;
+        }
+        continue;
+      }
+    }
+    if (ch === ';' && (text[i + 1] === ';' || text[i + 1] === '&') && state.cases > 0) {
+      // `;;`, `;&`, `;;&` end a branch: a pattern list (or esac) follows.
+      endCommand();
+      level.text += ';';
+      i += text[i + 1] === ';' && text[i + 2] === '&' ? 2 : 1;
+      state.inPattern = true;
+      atCommand = true;
+      continue;
+    }
     if (closer === ')' && ch === ')') {
       endWord();
       return { end: i, level };
@@ -223,6 +265,13 @@ function readLevel(text: string, start: number, closer: ')' | '}' | '', bodies: 
     }
     // $"…" is its text (a translated string).
     if (ch === '$' && text[i + 1] === '"') continue;
+    if (ch === '$' && text[i + 1] === '[') {
+      // $[…]: bash's old arithmetic (`$[1<<2]`), a value; no here-document in it.
+      const end = expansionEnd(text, i);
+      add(' ', '$', text.slice(i, end));
+      i = end - 1;
+      continue;
+    }
     if (ch === "'" || ch === '"' || ch === '`' || (ch === '$' && (text[i + 1] === "'" || text[i + 1] === '{' || text[i + 1] === '('))) {
       const end =
         ch === "'"

@@ -596,6 +596,11 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       if (script !== undefined) for (const index of listWords(command, at, runVariables)) runsAt.add(index);
       // A shell or interpreter reading its program from a pipe runs what the command before it writes.
       if (script !== undefined) pipedProgram(command, notes, depth);
+      // A cd handed to what may run its arguments in this shell (a function of the script's own or a file's it sources,
+      // a computed command word, a `.` with arguments: `run cd scripts`, `set -- cd x; "$@"`): a move zotbox does not
+      // follow (review s13h).
+      if (script !== undefined && handsOnMove(command, words, at, ownCommands))
+        out.push({ kind: 'unresolved', text: words.join(' ').slice(0, 60), why: 'it hands a cd to a command that may run it in this shell, a move zotbox does not follow' });
       command.forEach((word, index) => {
         // find's `{}` is each file it finds: covered by its starting points when it runs them.
         if (starts.length > 0 && unmark(word) === '{}') return;
@@ -727,6 +732,13 @@ function readCommandWords(value: string, mode: 'shell' | 'git', script: ScriptCo
       if (/^(\$\(|`)/u.test(expansion)) read(expansion.replace(/^\$\(|^`|\)$|`$/gu, ''), 1, textExpansions.has(i));
       else for (const inner of commandSubstitutions(expansion)) read(inner, 1, textExpansions.has(i));
     }
+  // A function's body runs where it is called, a loop's body again after its own cds: a relative word counts from every
+  // place the script's cds reach, not only from those written above it (review s13h).
+  if (script !== undefined && moved.length > 0)
+    for (const found of [...out]) {
+      if (found.kind !== 'path' || found.anchor !== 'plain' || path.isAbsolute(found.text) || found.movedTo !== undefined) continue;
+      for (const directory of moved) out.push({ ...found, text: path.join(directory.text, found.text), anchor: directory.anchor, movedTo: directory });
+    }
   const keyOf = (word: CommandWord) => JSON.stringify(word.kind === 'path' ? [word.anchor, word.text, word.tree, word.runs ?? false, word.runner ?? '', word.afterWrites ?? false] : [word.text]);
   // A word run both as a command's program and otherwise (`x.sh; cat x.sh | sh`) may share the shell: it is not only a new process.
   const shared = new Set(out.filter((word) => word.kind === 'path' && word.runs === true && word.newProcess !== true).map(keyOf));
@@ -846,6 +858,13 @@ function assignmentsOf(text: string): Assignments {
     }
   }
   return { values, unknown, lines, loops, expansions };
+}
+
+/** Whether a command hands cd, pushd or popd to what may run it in this shell: its own function, a value, a `.`. */
+function handsOnMove(command: readonly string[], words: readonly string[], at: number, own: SourcedFunctions | undefined): boolean {
+  if (!words.slice(at + 1).some((word) => ['cd', 'pushd', 'popd'].includes(word))) return false;
+  const program = command[at] ?? '';
+  return /[\uE000-\uEFFF]/u.test(program) || ['.', 'source'].includes(words[at] ?? '') || own?.names.has(words[at] ?? '') === true || own?.any === true;
 }
 
 /** The most places a script's cds are followed to (each relative cd goes from every place before it). */

@@ -66,9 +66,12 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
   // A redirection's target being read: its one word is a command of its own (notes.redirected); the words after it go
   // on with the command the redirection stands in (`>/dev/null cd scripts` is `cd scripts`).
   let redirection: { readonly target: string[]; readonly resume: string[] } | undefined;
+  // Inside `((…))` (arithmetic, or nested subshells: bash takes either), the parentheses open: a `<` or `>` there is
+  // an operator of the arithmetic (`1 << 2`), never a here-document or a redirection that swallows what follows.
+  let arithmetic = 0;
   const push = () => {
     const command = commands.at(-1)!;
-    if (!quotedWord && unmark(word) === '[[' && command.every((each) => CONDITIONAL_OPENERS.has(unmark(each)))) conditional = true;
+    if (!quotedWord && !inPattern && unmark(word) === '[[' && command.every((each) => CONDITIONAL_OPENERS.has(unmark(each)))) conditional = true;
     else if (!quotedWord && unmark(word) === ']]' && conditional) conditional = false;
     const quoted = quotedWord;
     quotedWord = false;
@@ -222,20 +225,27 @@ export function lexShell(text: string, expansions: string[], substitute?: Substi
       const producer = commands.at(-1)!.length > 0 ? commands.at(-1) : commands.at(-2);
       separate();
       if (producer !== undefined) notes?.pipes.set(commands.at(-1)!, producer);
-    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] === '<') {
+    } else if (arithmetic > 0 && (c === '<' || c === '>')) push();
+    else if (c === '<' && text[i + 1] === '<' && text[i + 2] === '<') {
       push();
       hereString = commands.at(-1)!;
       i += 2;
     } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
       // <<DELIM, <<-DELIM, <<'DELIM', <<\DELIM, <<"DE"LIM: the body starts on the next line and ends at a line that is DELIM.
+      // The word before it closed first: glued to a redirection's target (`bash 2>/dev/null<<EOF`), the body is the
+      // command's, which goes on after the target.
+      push();
       const start = hereDocumentDelimiter(text, i + 2);
       if (start.delimiter !== '' || start.quoted) pending.push({ ...start, command: commands.at(-1)! });
       i = start.end - 1;
       separate();
     } else if (/\s/u.test(c)) push();
     else if (c === '<' || c === '>' || (c === '&' && text[i + 1] === '>')) i = redirect(i);
-    else if (';|&()<>!'.includes(c)) separate();
-    else word += GLOB_MARKS[c] ?? c;
+    else if (';|&()<>!'.includes(c)) {
+      if (c === '(' && (arithmetic > 0 || (text[i + 1] === '(' && word === '' && !started))) arithmetic++;
+      else if (c === ')' && arithmetic > 0) arithmetic--;
+      separate();
+    } else word += GLOB_MARKS[c] ?? c;
   }
   push();
   hereDocumentBodies(text, text.length, pending, notes);
@@ -350,11 +360,13 @@ export function expansionEnd(text: string, at: number): number {
     }
     return text.length;
   }
-  if (next === '{') {
+  if (next === '{' || next === '[') {
+    // ${…}, and $[…] (bash's old arithmetic: `$[1<<2]`).
+    const [open, close] = next === '{' ? ['{', '}'] : ['[', ']'];
     let depth = 0;
     for (let j = at + 1; j < text.length; j++) {
-      if (text[j] === '{') depth++;
-      else if (text[j] === '}' && --depth === 0) return j + 1;
+      if (text[j] === open) depth++;
+      else if (text[j] === close && --depth === 0) return j + 1;
     }
     return text.length;
   }

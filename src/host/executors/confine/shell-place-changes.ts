@@ -11,6 +11,7 @@
 // closed), the whole file counts as moving. A command word zotbox does not spell out (`$C`, `${CD:-cd}`) may be cd,
 // and so may a `cd` among a command's operands (a command this reader does not know to run it): both move.
 import { commandPositions, type Level, MOVERS } from './shell-command-positions.js';
+import { expansionEnd } from './shell-lexer.js';
 
 export interface PlaceChanges {
   /** Sourcing the file may leave the shell elsewhere. */
@@ -60,11 +61,24 @@ export interface SourcerPlace {
  * (`here`: HERE, or TOP where it runs at the top; never where the file makes pwd or git its own or sets what git's
  * top is); a command word zotbox does not spell out; a cd, pushd or popd among a command's operands; PWD set.
  */
-function ownMoves(level: Level, here: SourcerPlace | undefined, ownNames: ReadonlySet<string>, text: string): boolean {
+function ownMoves(level: Level, here: SourcerPlace | undefined, ownNames: ReadonlySet<string>, text: string, top: boolean): boolean {
   const stays = ({ command, operand }: { readonly command: string; readonly operand: string }) =>
     here !== undefined && command === 'cd' && ((HERE.test(operand) && !ownNames.has('pwd')) || (here.atTop && TOP.test(operand) && !ownNames.has('git') && !replacesPlaces(text)));
   const named = level.words.filter((word) => MOVERS.has(word)).length;
-  return level.movers.some((mover) => !stays(mover)) || named > level.movers.length || level.computed.some((command) => !ARGUMENTS_ONLY.test(command)) || setsPwd(level.text);
+  return (
+    level.movers.some((mover) => !stays(mover)) || named > level.movers.length || (top && level.computed.some((command) => !ARGUMENTS_ONLY.test(command) && !namesPath(command))) || setsPwd(level.text)
+  );
+}
+
+/** Whether a command word as written holds a `/` outside its expansions: bash runs it as a file, never as cd. */
+function namesPath(written: string): boolean {
+  let outside = '';
+  for (let i = 0; i < written.length; i++) {
+    const end = written[i] === '$' || written[i] === '`' ? expansionEnd(written, i) : i + 1;
+    if (end > i + 1) i = end - 1;
+    else outside += written[i] ?? '';
+  }
+  return outside.includes('/');
 }
 
 /**
@@ -89,7 +103,7 @@ export function placeChangesOf(text: string, inherited: ReadonlySet<string> = ne
   const positions = commandPositions(text);
   if (positions === undefined) return { movesWhenSourced: true, movingFunctions: new Set(inherited), callsInherited: inherited.size > 0, replacesPlaces: true };
   const ownNames = new Set(positions.bodies.keys());
-  const own = (level: Level) => ownMoves(level, here, ownNames, text);
+  const own = (level: Level) => ownMoves(level, here, ownNames, text, level === positions.top);
   // A function moves where its body does, or calls one that does: grown until nothing changes.
   const moving = new Set<string>(inherited);
   for (let grown = true; grown; ) {

@@ -130,3 +130,21 @@ test('given where the sourcer is, each cd is judged by its operand: to where it 
   // Without a place, every cd moves.
   t.true(placeChangesOf('cd .\n').movesWhenSourced);
 });
+
+test('a case pattern is matched, never run: an expansion in it is no command word; the commands after esac are read', (t) => {
+  t.false(movesWhenSourced('case "$v" in\n  "$P"*) echo v ;;\n  *) : ;;\nesac\n'));
+  t.deepEqual(moving('is_v() {\n  case "$1" in\n    "${PREFIX}"-*) return 0 ;;\n  esac\n  return 1\n}\n'), []);
+  t.true(movesWhenSourced('case "$v" in\n  a) echo ;;\nesac\ncd scripts\n'));
+  t.true(movesWhenSourced('case "$v" in a) cd a\nesac\n'));
+  t.true(movesWhenSourced('x=$(case a in a) echo;; esac)\ncd scripts\n'));
+});
+
+test('a command word with a / outside its expansions is a file bash runs, never cd', (t) => {
+  t.false(movesWhenSourced('"${NVM_DIR}/nvm-exec" x\n'));
+  t.false(movesWhenSourced('"$(dirname "$0")/check-env"\n'));
+  t.true(movesWhenSourced('"$(echo /x)" scripts\n'));
+});
+
+test('$[…] is arithmetic: its << is no here-document', (t) => {
+  t.true(movesWhenSourced("x=$[1<<2]\ncd scripts\ncat >/dev/null <<'EOF'\n2]\nEOF\n"));
+});
