@@ -152,8 +152,9 @@ test("a task's options.cwd and a script's cd move where its words are taken from
   const tasks = { tasks: [{ command: './run.sh', options: { cwd: '${workspaceFolder}/scripts' } }] };
   const ws = workspace(t, { '.vscode/tasks.json': JSON.stringify(tasks, undefined, 2), '.husky/pre-commit': 'cd tools && sh lint.sh\n' });
   t.deepEqual(protectedPaths(ws, ['.vscode']), { paths: ['run.sh', 'scripts', 'scripts/run.sh', 'scripts/scripts'], unresolved: 0 });
-  // A husky hook is read as the shell reads it: the words after the cd are relative to where it moved.
-  t.deepEqual(protectedPaths(ws, ['.husky']), { paths: ['lint.sh', 'sh', 'tools', 'tools/lint.sh', 'tools/sh'], unresolved: 0 });
+  // A husky hook is read as the shell reads it: the words after the cd are relative to where it moved (every word from
+  // every place its cds reach, the cd's own target too: tools/tools).
+  t.deepEqual(protectedPaths(ws, ['.husky']), { paths: ['lint.sh', 'sh', 'tools', 'tools/lint.sh', 'tools/sh', 'tools/tools'], unresolved: 0 });
   // A variable the environment does not hold moves the hook anywhere; `cd` alone and `cd ~/x` move it into the user's home.
   // (Twice: the cd, and the name `sh` husky's PATH looks up in node_modules/.bin there first.)
   t.is(protectedPaths(workspace(t, { '.husky/pre-commit': 'cd "$SOMEWHERE" && sh lint.sh\n' }), ['.husky']).unresolved, 2);
