@@ -45,9 +45,10 @@ const RUNS_COMPUTED = new RegExp(
     // A loader or a runner renamed as it is taken (`const { fork: launch } = …`, `{ Worker: W }`).
     String.raw`\b(?:fork|Worker|createRequire|eval|Function|runInThisContext|runInNewContext|runInContext|compileFunction|register)\s*:\s*[A-Za-z_$]`,
     String.raw`\b_load\b|\b_compile\b|\bmodule\s*\.\s*constructor\b|\bModule\s*\.\s*(?:prototype|_\w+)|\bnew\s+Module\b`,
-    // eval and the Function constructors used at all (called, kept, passed), not only in a call's spelling; a type test
-    // (`instanceof Function`) excepted.
-    String.raw`(?<![\w$.])(?<!\binstanceof\s+)(?:eval|(?:Async|AsyncGenerator|Generator)?Function)(?![\w$])|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
+    // eval and the Function constructors used at all (called, kept, passed), not only in a call's spelling, and as any
+    // object's member too (`globalThis.Function`, `global.eval`, `G.Function` of a sloppy function's `this`); a type
+    // test (`instanceof Function`) excepted.
+    String.raw`(?<![\w$])(?<!\binstanceof\s+)(?:eval|(?:Async|AsyncGenerator|Generator)?Function)(?![\w$])|\bnode:vm\b|\b(?:runInThisContext|runInNewContext|runInContext|compileFunction|SourceTextModule)\b|\bdlopen\b`,
     // A member taken from what a call returns (`require("node:vm")[k]`, `….find(…)[1](file)`): the key may be
     // "constructor" (any function's Function) or a loader's name (a destructuring's computed key, `const { [k]: f } =
     // x`, in any pattern: node-computed-keys.ts). (A computed member called, `x[k](…)`, is a member read by a computed key: computedKeyReads refuses it; a
@@ -73,10 +74,16 @@ const RUNS_COMPUTED = new RegExp(
   ].join('|'),
   'gu',
 );
+/**
+ * Where a binding's initializer ends: at `;`, or at a line's end only where the next line does not go on with the
+ * expression (ASI: no operator, `.`, `,`, `(`, `[`, template, `?`, `:`, `in`, `instanceof` or `as` first). A line that
+ * goes on makes the match fail: the binding is then no literal's and no own folder's (closed world).
+ */
+const STATEMENT_END = String.raw`(?:;|$(?!\s*(?:[-+*/%&|^.,(\[\x60?:=<>]|(?:in|instanceof|as)(?![\w$]))))`;
 /** The file's own folder as node spells it. */
 const OWN_FOLDER = String.raw`\b__dirname\b|\bimport\s*\.\s*meta\s*\.\s*dirname\b|\bpath\s*\.\s*dirname\s*\(\s*__filename\s*\)`;
 /** A name bound once, for good, to the file's own folder (`const here = __dirname;`). */
-const BOUND = new RegExp(String.raw`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:path\s*\.\s*(?:join|resolve)\s*\(\s*)?(?:${OWN_FOLDER})\s*\)?\s*(?:;|$)`, 'gmu');
+const BOUND = new RegExp(String.raw`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:path\s*\.\s*(?:join|resolve)\s*\(\s*)?(?:${OWN_FOLDER})\s*\)?\s*${STATEMENT_END}`, 'gmu');
 
 /** What a name written out may be built from besides literals: the file's own folder (by a name bound to it too) and path's joins. */
 function ownParts(code: string): { readonly parts: RegExp; readonly folder: RegExp } {
@@ -205,6 +212,8 @@ const RAW_RUNS = new RegExp(
     // too; a descriptor's reader under any name (`{ getOwnPropertyDescriptor: d } = Object`).
     String.raw`(?<![!=]==?\s*|[\[,]\s*)["'\x60]constructor["'\x60](?!\s*[!=]==?)|(?<=[\w$)\]]\s*\[\s*)["'\x60]constructor["'\x60]|["'\x60]constructor["'\x60]\s*:|\bgetOwnPropertyDescriptors?\b`,
     String.raw`\b(?:require|eval|fork|Worker|createRequire|Function|runInThisContext|compileFunction)\s+as\s+[A-Za-z_$]`,
+    // child_process's runners as a quoted key (`{ "execFileSync": x } = cp`: node-runner-values.ts reads them unquoted).
+    String.raw`[{,]\s*["'\x60](?:exec|execSync|execFile|execFileSync|spawn|spawnSync|execa\w*)["'\x60]\s*:`,
     // require kept as a value where code would keep it (`(0, require)`, `= require;`, `[require]`, `require.call`).
     String.raw`(?:[(,=\[:?]\s*)require\s*[,;)\]]|\brequire\s*\.\s*(?!resolve\b|main\b|cache\b)[A-Za-z_$]`,
   ].join('|'),
@@ -241,12 +250,16 @@ function bindings(blanked: string, name: string): number {
   const patterns = [
     String.raw`\b(?:const|let|var)\s+${word}(?![\w$])`,
     String.raw`(?<!\b(?:const|let|var)\s+)${at}\s*(?:(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?![=>])|\+\+|--)|(?:\+\+|--)\s*${word}(?![\w$])`,
-    String.raw`\bfor\s*\(\s*${word}\s+(?:of|in)\b`,
+    // A loop's head, `for await` too (review s15i).
+    String.raw`\bfor\s*(?:await\s*)?\(\s*${word}\s+(?:of|in)\b`,
+    // A parenthesized target (`(key) = k`, `((i)) += 1`): node peels the parentheses (review s15i).
+    String.raw`${at}\s*(?:\)\s*)+(?:(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?![=>])|\+\+|--)`,
     String.raw`\bcatch\s*\(\s*${word}(?![\w$])`,
     String.raw`${at}\s*=>`,
     // Not a member read (`o[name]`): a `[` after a value reads, it binds nothing.
     // (A `[` after a declaration's keyword opens a pattern: `const [key] = [k]`, review s08e.)
-    String.raw`(?:[{,:]|(?:(?<![\w$)\]]\s*)|(?<=\b(?:const|let|var)\s*))\[)\s*(?:\.\.\.)?${word}\s*(?=[,}\]=])`,
+    // A parenthesized target in a pattern too (`[(key)] = [k]`, `({ a: (key) } = o)`: review s15i).
+    String.raw`(?:[{,:]|(?:(?<![\w$)\]]\s*)|(?<=\b(?:const|let|var)\s*))\[)\s*(?:\(\s*)*(?:\.\.\.)?${word}\s*(?:\)\s*)*(?=[,}\]]|=(?![=>]))`,
   ];
   return patterns.reduce((count, pattern) => count + [...blanked.matchAll(new RegExp(pattern, 'gu'))].length, 0) + parameterBindings(blanked, name);
 }
@@ -332,7 +345,7 @@ function parameters(list: string): string[] {
 function literalBound(blanked: string, name: string, literals: readonly Literal[]): boolean {
   if (!/^[A-Za-z_$][\w$]*$/u.test(name) || bindings(blanked, name) !== 1) return false;
   const word = name.replace(/\$/gu, '\\$');
-  const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*(?:;|$)`, 'mu').exec(blanked);
+  const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*${STATEMENT_END}`, 'mu').exec(blanked);
   if (binding === null || !usesInScope(blanked, name, binding.index)) return false;
   const from = binding.index + binding[0].indexOf(binding[1] ?? binding[2]!);
   const list = binding[1] ?? binding[2]!;
@@ -666,12 +679,12 @@ function numericNames(blanked: string): Set<string> {
 
 /** A key that reaches code or a loader from any value: a literal key or a name bound to literals must not be one. */
 const RUNNER_KEY =
-  /^(?:constructor|__proto__|prototype|caller|callee|arguments|require|eval|Function|_load|_compile|_resolveFilename|runInThisContext|runInNewContext|runInContext|compileFunction|register|runMain|mainModule|binding|_linkedBinding|dlopen|getBuiltinModule|createRequire|fork|Worker)$/u;
+  /^(?:constructor|__proto__|prototype|caller|callee|arguments|require|eval|Function|_load|_compile|_resolveFilename|runInThisContext|runInNewContext|runInContext|compileFunction|register|runMain|mainModule|binding|_linkedBinding|dlopen|getBuiltinModule|createRequire|fork|Worker|exec|execSync|execFile|execFileSync|spawn|spawnSync|execa|execaSync|execaCommand|execaCommandSync|execaNode)$/u;
 
 /** The texts of the literals `name` is bound to (literalBound says it is bound once, to literals only). */
 function boundLiterals(blanked: string, name: string, literals: readonly Literal[]): string[] {
   const word = name.replace(/\$/gu, '\\$');
-  const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*(?:;|$)`, 'mu').exec(blanked);
+  const binding = new RegExp(String.raw`\bfor\s*\(\s*(?:const|let|var)\s+${word}\s+of\s+\[([^\]]*)\]\s*\)|\b(?:const|let|var)\s+${word}\s*=\s*([^;\n]*?)\s*${STATEMENT_END}`, 'mu').exec(blanked);
   if (binding === null) return [];
   const from = binding.index + binding[0].indexOf(binding[1] ?? binding[2]!);
   const to = from + (binding[1] ?? binding[2]!).length;

@@ -52,7 +52,9 @@ export function resolveCallsWithOptions(code: string): { readonly text: string; 
 export function packageSpecifiers(code: string): { readonly text: string; readonly line: number }[] {
   const found: { text: string; line: number }[] = [];
   const calls = loaderCalls(code);
-  for (const [line, text] of code.split('\n').entries()) for (const match of text.matchAll(calls)) if (!match[1]!.startsWith('node:')) found.push({ text: match[1]!, line });
+  // Read on the whole text, not line by line: a call's literal may stand on a line after its `(` (`require(⏎"#x"⏎)`).
+  for (const match of code.matchAll(calls))
+    if (!match[1]!.startsWith('node:')) found.push({ text: match[1]!, line: code.slice(0, match.index + match[0].length - match[1]!.length).split('\n').length - 1 });
   return found;
 }
 

@@ -1,5 +1,5 @@
 // What a JavaScript program keeps of a loader, a runner or a reflection as a VALUE, where zotbox no longer follows it:
-// createRequire's require, fork and Worker, Reflect's members, the process object and its main Module. Each is read
+// createRequire's require, fork and Worker, child_process's runners, Reflect's members, the process object and its main Module. Each is read
 // by where it stands (a call, `new NAME(`, a shorthand in a pattern): any other use refuses (closed world, review
 // s08e rows 3-5 and 8). Read on blanked code (javascript-tokens.ts) with optional chaining spelled plain. Pure.
 import type { Literal } from './inline-program-runs.js';
@@ -36,6 +36,20 @@ const PROCESS_MEMBERS = new Set([
   'kill',
   'title',
 ]);
+
+/** child_process's and execa's runners by name (program-process-calls.ts reads their calls, not their values). */
+const PROCESS_RUNNERS = /(?<![\w$#])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|execa|execaSync|execaCommand|execaCommandSync|execaNode)(?![\w$])/gu;
+/** What callAliases reads before a runner bound to a name: `x = `, `const x = recv.`, `x = util.promisify(`. */
+const ALIAS_HEAD = /(?:^|[\s;])(?:(?:const|let|var)\s+)?[A-Za-z_$][\w$]*\s*=\s*(?:(?:util\s*\.\s*)?promisify\s*\(\s*)?(?:[\w$]+(?:\s*\(\s*["'][^"']*["']\s*\))?\s*\.\s*)?$/u;
+
+/** Whether the list holding the name at `at` is taken from child_process, execa or zx (`} = require("…")`, `} from "…"`). */
+function fromProcessModule(blanked: string, literals: readonly Literal[], at: number): boolean {
+  const tail = /^[^{}]*\}\s*(?:=\s*(?:await\s+)?(?:require|import)\s*\(\s*|from\s*)(?=["'])/u.exec(blanked.slice(at, at + 400));
+  if (tail === null) return false;
+  const quote = at + tail[0].length;
+  const literal = literals.find((each) => each.start === quote);
+  return literal !== undefined && !literal.expands && /^(?:node:)?(?:child_process|execa|zx)$/u.test(literal.text);
+}
 
 /** Reflect's members that read no member's value and write none (`Reflect.has`, `Reflect.ownKeys`). */
 const REFLECT_HARMLESS = /^\s*\.\s*(?:has|ownKeys|getPrototypeOf|isExtensible)\s*\(/u;
@@ -92,6 +106,19 @@ export function runnerValueUses(blanked: string, literals: readonly Literal[]): 
   // fork and Worker: called, `new (…Worker)(` (loadCalls reads both), or a shorthand in a pattern or an import list.
   for (const match of blanked.matchAll(/(?<![\w$#])(?:fork|Worker)(?![\w$])/gu))
     if (!shorthand(blanked, match.index, match[0].length) && !(match[0] === 'Worker' ? /^\s*\)?\s*\(/u : /^\s*\(/u).test(after(match.index + match[0].length))) found.push(match.index);
+  // child_process's and execa's runners: called (`NAME(`, `recv.NAME(`), a declaration's own name, a shorthand in a
+  // pattern or an import list, or bound as program-process-calls.ts' callAliases reads it (`{ NAME: x } =
+  // require("node:child_process")`, `import { NAME as x } from …`, `const x = cp.NAME;`, `const x = promisify(NAME);`).
+  // Any other use hands the runner on where no command is read (`{ node: cp.execFileSync }`, `.call(`, `[cp.spawn]`,
+  // `promisify(cp.execFile)(…)`: review s15i).
+  for (const match of blanked.matchAll(PROCESS_RUNNERS)) {
+    const at = match.index;
+    const rest = after(at + match[0].length);
+    if (/^\s*\(/u.test(rest) || shorthand(blanked, at, match[0].length) || /\b(?:const|let|var)\s+$/u.test(before(at))) continue;
+    if (/^\s*(?::|\bas\b)\s*[A-Za-z_$][\w$]*\s*[,}]/u.test(rest) && /[{,]\s*$/u.test(before(at)) && fromProcessModule(blanked, literals, at)) continue;
+    if (ALIAS_HEAD.test(before(at)) && /^\s*\)?\s*(?:\.\s*bind\s*\([^()]*\))?[ \t]*(?:;|\n|$)/u.test(rest)) continue;
+    found.push(at);
+  }
   // Reflect: only its members that read and write no member's value, called.
   for (const match of blanked.matchAll(/(?<![\w$#])Reflect(?![\w$])/gu)) if (!REFLECT_HARMLESS.test(after(match.index + match[0].length))) found.push(match.index);
   // The main Module: `mainModule` as any word (a member, a key, a destructured name), `require.main` but compared to

@@ -497,3 +497,79 @@ test('review s08e: a literal key is judged by its value, escapes spelled out; a 
     t.true(unknown(code).length > 0, code);
   t.deepEqual(unknown('const o = { "a\\x62c": 1 };\nconsole.log(o["a\\x62c"], "line\\n");'), []);
 });
+
+test("review s15i: eval and the Function constructors refuse as any object's member too, through ?. and comments", (t) => {
+  for (const code of [
+    'run(globalThis.Function);',
+    'const F = global.Function;',
+    'const e = global.eval;',
+    'const e = globalThis?.eval;',
+    'const A = x.AsyncFunction;',
+    'const G = x.GeneratorFunction;',
+    'const F = global /* c */ . Function;',
+    'const F = self\n  .Function;',
+    'const G = (function () {\n  return this;\n})();\nconst F = G.Function;',
+  ])
+    t.true(unknown(code).length > 0, code);
+  t.deepEqual(unknown('if (v instanceof Function) console.log(v.name);'), []);
+});
+
+test("review s15i: child_process's and execa's runners used as anything but a call, a shorthand or an alias callAliases reads refuse", (t) => {
+  const cp = 'const cp = require("node:child_process");\n';
+  for (const code of [
+    `${cp}const tools = { node: cp.execFileSync };`,
+    `${cp}const { execFileSync: x } = cp;`,
+    `${cp}cp.execFileSync.call(cp, "node", ["a.js"]);`,
+    `${cp}cp.spawnSync.apply(cp, ["node", ["a.js"]]);`,
+    `${cp}cp["execFileSync"]("node", ["a.js"]);`,
+    `${cp}const k = "spawn";\ncp[k]("node", ["a.js"]);`,
+    `${cp}const { "execFileSync": x } = cp;`,
+    `${cp}util.promisify(cp.execFile)("node", ["a.js"]);`,
+    `${cp}const [x] = [cp.execFileSync];`,
+    `${cp}const y = [cp?.execFileSync];`,
+    `${cp}const x = quiet ? cp.spawnSync : cp.spawnSync;`,
+    'import * as cp from "node:child_process";\nconst t = { run: cp.spawnSync };',
+    'import { execa } from "execa";\nrun(execa);',
+    'const { spawn: s } = require("cross-spawn");\ns("node", ["a.js"]);',
+  ])
+    t.true(unknown(code).length > 0, code);
+  for (const code of [
+    'const { execSync: sh } = require("node:child_process");\nsh("git status");',
+    'import { execFileSync as run } from "node:child_process";\nrun("git", ["status"]);',
+    `${cp}const x = cp.execFileSync;\nx("git", []);`,
+    'const { exec } = require("child_process");\nconst util = require("util");\nconst run = util.promisify(exec);\nrun("ls");',
+    'const { execSync } = require("child_process");\nconst exec = (c) => execSync(c, { stdio: "inherit" });\nexec("git status");',
+    'const m = /a(b)/.exec("ab");\nconsole.log(m);',
+  ])
+    t.deepEqual(unknown(code), [], code);
+});
+
+test('review s15i: a parenthesized assignment target and a for await head bind the name', (t) => {
+  for (const code of [
+    'let key = "name";\n(key) = k;\nrun([].map[key]);',
+    'let key = "name";\n((key)) ??= k;\nrun([].map[key]);',
+    'let key = "name";\n[(key)] = [k];\nrun([].map[key]);',
+    'let key = "name";\n({ a: (key) } = { a: k });\nrun([].map[key]);',
+    'let i = 0;\n(i) = k;\nrun([].map[i]);',
+    'let i = 0;\n(i) += k;\nrun([].map[i]);',
+    'async function f() {\n  let key = "name";\n  for await (key of [k]) run([].map[key]);\n}',
+    'async function f() {\n  let key = "name";\n  for await (key in o) run([].map[key]);\n}',
+  ])
+    t.true(unknown(code).length > 0, code);
+  t.deepEqual(unknown('[1, 2].forEach((v, i) => b[i]);\nconst key = "a";\nf(a, (x) => x[key]);'), []);
+});
+
+test("review s15i: a binding's initializer ends where its statement ends, not at a line that goes on", (t) => {
+  for (const code of [
+    'const key = ""\n  + k;\nrun([].map[key]);',
+    'const key = "constr"\n  .concat("uctor");\nrun([].map[key]);',
+    'const key = "a"\n  ? k : "b";\nrun([].map[key]);',
+    'const key = "a" // c\n  + k;\nrun([].map[key]);',
+    'const key = "a"\n  || k;\nrun([].map[key]);',
+    'const key = "a"\n  [k];\nrun([].map[key]);',
+    'const root = __dirname\n  + "/..";\nrequire(root + "/lint/" + n);',
+  ])
+    t.true(unknown(code).length > 0, code);
+  t.deepEqual(unknown('const key = "x"\nconsole.log(cfg[key]);\nconst here = __dirname\nrequire(here + "/rules/" + n);'), []);
+  t.deepEqual(folders('const here = __dirname\nrequire(here + "/rules/" + n);'), ['./rules/']);
+});

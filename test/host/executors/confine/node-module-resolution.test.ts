@@ -118,3 +118,9 @@ test('a hook program that hands node a file it resolves from a computed name ref
   const literal = read(t, 'require("child_process").execFileSync(process.execPath, [require.resolve("@acme/utils/bin.js")]);\n');
   t.deepEqual(literal.unresolved, []);
 });
+
+test("review s15i: packageSpecifiers reads a call whose literal stands on a later line, each with the literal's line", (t) => {
+  t.deepEqual(packageSpecifiers('require(\n  "#rules/a.js"\n);'), [{ text: '#rules/a.js', line: 1 }]);
+  t.deepEqual(packageSpecifiers('x();\nrequire.resolve(\n\n  "proj/tools/a.js");'), [{ text: 'proj/tools/a.js', line: 3 }]);
+  t.deepEqual(texts('import(\n  "#lib/x.js"\n);\nimport {\n  a,\n} from\n  "#lib/y.js";'), ['#lib/x.js', '#lib/y.js']);
+});
