@@ -573,3 +573,7 @@ test("review s15i: a binding's initializer ends where its statement ends, not at
   t.deepEqual(unknown('const key = "x"\nconsole.log(cfg[key]);\nconst here = __dirname\nrequire(here + "/rules/" + n);'), []);
   t.deepEqual(folders('const here = __dirname\nrequire(here + "/rules/" + n);'), ['./rules/']);
 });
+
+test('node:cluster taken refuses on its own, its settings not written out (review s15i: `exec:` as a key refuses too)', (t) => {
+  t.true(unknown('const cluster = require("node:cluster");\nconst settings = JSON.parse(text);\ncluster.setupPrimary(settings);').length > 0);
+});
