@@ -293,6 +293,11 @@ for (const [name, program, file] of [
       unresolved.some((reason) => reason.includes('a command the program computes')),
       unresolved.join('\n'),
     );
+    // The reason names the runner in play, not only that the command may be any file.
+    t.false(
+      unresolved.some((reason) => reason.includes("it may be any file, the project's own too")),
+      unresolved.join('\n'),
+    );
   });
 
 test('closed world: a computed command with node_modules/.bin on the PATH it runs with refuses every writer', (t) => {
@@ -300,6 +305,7 @@ test('closed world: a computed command with node_modules/.bin on the PATH it run
   const { unresolved } = monorepo(t, 'exec node tools/check.js', { 'tools/check.js': program }, { PATH: `node_modules/.bin:${HOST.PATH}` });
   t.is(unresolved.length, 1, unresolved.join('\n'));
   t.true(unresolved[0]!.includes('tools/check.js line 1'), unresolved[0]);
+  t.true(unresolved[0]!.includes('the PATH it runs with holds'), unresolved[0]);
 });
 
 test('over-denial: a comment naming a runner runs nothing; a helper followed to its literals refuses nothing', (t) => {
