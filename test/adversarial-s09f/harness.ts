@@ -41,3 +41,19 @@ export function unresolvedOf(t: ExecutionContext, files: Readonly<Record<string,
 }
 
 export const COUNT = '#!/bin/sh\ngit diff --cached --name-only | wc -l\n';
+
+/**
+ * Whether zotbox, reading the hook `body` (with LIBS and `files`) via core.hooksPath .githooks, refuses every writer or
+ * protects `file` (the SAFE outcome of the s11g and s13h unit cases).
+ */
+export function heldFor(t: ExecutionContext, body: string, files: Readonly<Record<string, string>> = {}, file = 'scripts/lib.sh'): boolean {
+  const ws = realpathSync(tempDir(t, 'zb-held-'));
+  for (const [name, text] of Object.entries({ ...LIBS, ...files, '.githooks/pre-commit': hook(body) })) {
+    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
+    writeFileSync(path.join(ws, name), text);
+  }
+  execFileSync('git', ['init', '-q'], { cwd: ws });
+  const read = toolFileReferences([], [ws], { environment: { HOME: ws }, hookDirectories: [{ directory: path.join(ws, '.githooks'), top: ws }] });
+  const target = path.join(ws, file);
+  return read.unresolved.length > 0 || read.locations.some((each) => each.path === target || (each.tree && target.startsWith(`${each.path}/`)));
+}

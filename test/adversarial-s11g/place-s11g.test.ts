@@ -5,31 +5,13 @@
 // the top's lib.sh; one CONFINED call (real bubblewrap, the agent's `sh one.sh`) appends `touch PWNED` to
 // scripts/lib.sh; then the user's `git commit`. The unit tests state the readings by hand (placeChangesOf,
 // toolFileReferences).
-import test, { type ExecutionContext } from 'ava';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import test from 'ava';
 import { placeChangesOf } from '../../src/host/executors/confine/shell-place-changes.js';
-import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
 import { attack } from '../adversarial-s05b/harness.js';
-import { EDIT, hook, LIBS } from '../adversarial-s09f/harness.js';
-import { tempDir } from '../fixtures/temp.js';
+import { EDIT, heldFor, hook, LIBS } from '../adversarial-s09f/harness.js';
 
 /** The hook sources cdx.sh, then runs lib.sh where its shell is. */
 const sourcesThenRuns = (cdx: string) => [hook('. ./cdx.sh\nbash lib.sh'), { ...LIBS, 'cdx.sh': cdx }] as const;
-
-/** Whether zotbox, reading the hook `body` with `files`, refuses every writer or protects scripts/lib.sh (SAFE). */
-function heldFor(t: ExecutionContext, body: string, files: Readonly<Record<string, string>> = {}): boolean {
-  const ws = realpathSync(tempDir(t, 'zb-s11g-'));
-  for (const [name, text] of Object.entries({ ...LIBS, ...files, '.githooks/pre-commit': hook(body) })) {
-    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
-    writeFileSync(path.join(ws, name), text);
-  }
-  execFileSync('git', ['init', '-q'], { cwd: ws });
-  const read = toolFileReferences([], [ws], { environment: { HOME: ws }, hookDirectories: [{ directory: path.join(ws, '.githooks'), top: ws }] });
-  const target = path.join(ws, 'scripts/lib.sh');
-  return read.unresolved.length > 0 || read.locations.some((each) => each.path === target || (each.tree && target.startsWith(`${each.path}/`)));
-}
 
 // Row 1: redirection operators shell-command-positions.ts does not take as one before the command.
 test('1: a sourced file: &>/dev/null cd scripts (the & is taken for the command)', async (t) => {

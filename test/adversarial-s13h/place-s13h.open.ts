@@ -6,29 +6,8 @@
 // protect; one CONFINED call (real bubblewrap, the agent's `sh one.sh`) appends `touch PWNED` to it; then the user's
 // `git commit`. The unit tests state the readings by hand (toolFileReferences refuses or protects the file bash runs;
 // placeChangesOf). The over-denial tests assert the reading an ordinary hook should get, so they FAIL while refused.
-import test, { type ExecutionContext } from 'ava';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
-import { hook, LIBS } from '../adversarial-s09f/harness.js';
-import { tempDir } from '../fixtures/temp.js';
-
-/**
- * Whether zotbox, reading the hook `body` with `files`, refuses every writer or protects `file` (SAFE). Every layout
- * below was run by hand with bash first: the hook ran `file` (scripts/lib.sh unless named).
- */
-function heldFor(t: ExecutionContext, body: string, files: Readonly<Record<string, string>> = {}, file = 'scripts/lib.sh'): boolean {
-  const ws = realpathSync(tempDir(t, 'zb-s13h-'));
-  for (const [name, text] of Object.entries({ ...LIBS, ...files, '.githooks/pre-commit': hook(body) })) {
-    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
-    writeFileSync(path.join(ws, name), text);
-  }
-  execFileSync('git', ['init', '-q'], { cwd: ws });
-  const read = toolFileReferences([], [ws], { environment: { HOME: ws }, hookDirectories: [{ directory: path.join(ws, '.githooks'), top: ws }] });
-  const target = path.join(ws, file);
-  return read.unresolved.length > 0 || read.locations.some((each) => each.path === target || (each.tree && target.startsWith(`${each.path}/`)));
-}
+import test from 'ava';
+import { heldFor } from '../adversarial-s09f/harness.js';
 
 // Row 1, still open: a function a sourced file defines, called after the hook's cd: the sourced file is read from
 // where the hook is when it sources it, not from where each call runs.

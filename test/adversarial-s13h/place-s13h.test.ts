@@ -5,31 +5,10 @@
 // protect; one CONFINED call (real bubblewrap, the agent's `sh one.sh`) appends `touch PWNED` to it; then the user's
 // `git commit`. The unit tests state the readings by hand (toolFileReferences refuses or protects the file bash runs;
 // placeChangesOf). The over-denial tests assert the reading an ordinary hook should get, so they FAIL while refused.
-import test, { type ExecutionContext } from 'ava';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import test from 'ava';
 import { placeChangesOf } from '../../src/host/executors/confine/shell-place-changes.js';
-import { toolFileReferences } from '../../src/host/executors/confine/tool-file-references.js';
 import { attack } from '../adversarial-s05b/harness.js';
-import { COUNT, EDIT, hook, LIBS, unresolvedOf } from '../adversarial-s09f/harness.js';
-import { tempDir } from '../fixtures/temp.js';
-
-/**
- * Whether zotbox, reading the hook `body` with `files`, refuses every writer or protects `file` (SAFE). Every layout
- * below was run by hand with bash first: the hook ran `file` (scripts/lib.sh unless named).
- */
-function heldFor(t: ExecutionContext, body: string, files: Readonly<Record<string, string>> = {}, file = 'scripts/lib.sh'): boolean {
-  const ws = realpathSync(tempDir(t, 'zb-s13h-'));
-  for (const [name, text] of Object.entries({ ...LIBS, ...files, '.githooks/pre-commit': hook(body) })) {
-    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
-    writeFileSync(path.join(ws, name), text);
-  }
-  execFileSync('git', ['init', '-q'], { cwd: ws });
-  const read = toolFileReferences([], [ws], { environment: { HOME: ws }, hookDirectories: [{ directory: path.join(ws, '.githooks'), top: ws }] });
-  const target = path.join(ws, file);
-  return read.unresolved.length > 0 || read.locations.some((each) => each.path === target || (each.tree && target.startsWith(`${each.path}/`)));
-}
+import { COUNT, EDIT, heldFor, hook, LIBS, unresolvedOf } from '../adversarial-s09f/harness.js';
 
 // Row 1: a function's body is read once, where it is written, from the places of the cds before it in the text; bash
 // runs it from wherever the shell is when it is called (after a later cd, in a subshell that cds, again after a cd of
