@@ -4,6 +4,8 @@
 // (`perl -e 'do $f'`, `exec(open(name).read())`), which zotbox cannot tell in advance (closed world: unresolved).
 // Pure, no I/O. Read by pattern, not by each language's full grammar: more is protected or unresolved, never less.
 
+import { pythonComputedLoads } from './python-computed-loads.js';
+
 /** The language of an inline program, where its interpreter is known: each has its own ways to run code. */
 export type ProgramLanguage = 'python' | 'node' | 'perl' | 'ruby';
 
@@ -129,6 +131,9 @@ export function computedRuns(code: string, language?: ProgramLanguage): string[]
         );
     }
   }
+  // Python's loaders by any qualifier, taken as values or by their names too (python-computed-loads.ts), as in a program file.
+  // One a runner above found already (`run_path(sys.argv[1])`) is not named twice.
+  if (language === 'python' || language === undefined) for (const load of pythonComputedLoads(code)) if (!runs.some((run) => run.startsWith(load.call))) runs.push(load.call);
   // Perl's and Ruby's `…`, qx{…} and %x(…) run a command line; one that expands a value runs what it computes.
   if (language !== 'python' && language !== 'node') {
     for (const literal of literals) if (code[literal.start] === '`' && literal.expands) runs.push(code.slice(literal.start, literal.end).slice(0, 60));

@@ -4,7 +4,7 @@
 // one into the source; strings of every prefix (triple-quoted too) are kept as written. Pure.
 
 /** The offset just past the string literal whose opening quote is at `at` (an unclosed one-line string ends at its line). */
-function stringEnd(code: string, at: number): number {
+export function stringEnd(code: string, at: number): number {
   const quote = code.startsWith(code[at]!.repeat(3), at) ? code[at]!.repeat(3) : code[at]!;
   let end = at + quote.length;
   for (; end < code.length && !code.startsWith(quote, end); end++) {

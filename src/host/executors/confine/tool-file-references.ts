@@ -44,6 +44,7 @@ import { isInsideRoot } from '../../../policy/scopes.js';
 import type { HookDirectory } from './control-locations.js';
 import { OVERSIZED, readSmallFile } from './git-inventory.js';
 export { DIRENV_FUNCTIONS } from './direnv-stdlib.js';
+import { pythonComputedLoads } from './python-computed-loads.js';
 import { moduleEntriesLocation, withModuleEntries } from './python-installed-names.js';
 import { pathImportResolver } from './python-path-imports.js';
 import { type DefinedCommands, scriptWords, shebangProgramOf } from './shell-command-words.js';
@@ -568,6 +569,10 @@ function readFile(
       for (const [index, line] of decoded.split('\n').entries())
         if (MAIN_PROGRAM.some((pattern) => pattern.test(line)) || (/\.pm$/iu.test(file) && /\bFindBin\b/u.test(line)))
           unresolved.push(`${whereAt(index, '')}: it names a path from the program the interpreter was started on, which zotbox does not work out from here`);
+    // Python code it loads by a path or module name it computes (runpy, importlib, exec): any file, the agent's too.
+    if (program && language === 'python')
+      for (const { line, call } of pythonComputedLoads(decoded))
+        unresolved.push(`${whereAt(line, '')}: the program loads or runs code by ${call} from a path, module name or text it computes, which zotbox cannot spell out`);
     if (program)
       for (const run of programCommandTexts(text, language, own))
         for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')]) {
@@ -597,7 +602,7 @@ function readFile(
     // fields, and Perl's and Ruby's `$0` and FindBin: none is this file's place.
     if (program && loaded)
       for (const [index, line] of decoded.split('\n').entries())
-        if (LOADED_MAIN_PROGRAM.test(line))
+        if (LOADED_MAIN_PROGRAM.test(line) || (language === 'python' && LOADED_PYTHON_MAIN_PROGRAM.test(line.replace(MAIN_GUARD, ''))))
           unresolved.push(`${whereAt(index, '')}: a module another program loads names the program the interpreter was started on, which zotbox does not work out from here`);
     return program ? named.map((each) => ({ ...each, loaded: true as const })) : named;
   }
@@ -654,7 +659,20 @@ const MAIN_PROGRAM = [
 ];
 
 /** In a module a program loads: argv in any spelling, the module cache, `require` or `module` read as a value, `$0`, FindBin. */
-const LOADED_MAIN_PROGRAM = /\bargv\b|\brequire\s*\.\s*cache\b|(?:=|\(|,)\s*require\s*(?![\s(.]|$)|\}\s*=\s*(?:require|module)\b|=\s*(?:require|module)\s*(?:;|$)|\$(?:0|PROGRAM_NAME)\b|\bFindBin\b/u;
+const LOADED_MAIN_PROGRAM =
+  /(?:\b|_)argv\b|\brequire\s*\.\s*cache\b|(?:=|\(|,)\s*require\s*(?![\s(.]|$)|\}\s*=\s*(?:require|module)\b|=\s*(?:require|module)\s*(?:;|$)|\$(?:0|PROGRAM_NAME)\b|\bFindBin\b/u;
+
+/**
+ * In a Python module a program loads, more ways to the main program: the `__main__` module under any name (but the
+ * `if __name__ == "__main__":` guard), another module's `__file__`, `__spec__`, `__loader__` or `__cached__`, and the
+ * call stack (inspect's `stack()`/`trace()`, frames and their `f_back`, traceback's `extract_stack`), whose outermost
+ * frame is the main program's.
+ */
+const LOADED_PYTHON_MAIN_PROGRAM =
+  /\b__main__\b|\.\s*__(?:file|spec|loader|cached)__\b|["']__(?:file|spec|loader|cached)__["']|\b(?:_getframe|_current_frames|currentframe|getouterframes|getinnerframes|extract_stack|walk_stack|format_stack|print_stack|f_back|getframeinfo)\b|\binspect\b.*\b(?:stack|trace)\b|\b(?:stack|trace)\s*\(/u;
+
+/** The `__name__ == "__main__"` guard (either way round), which names no file. */
+const MAIN_GUARD = /\b__name__\s*[!=]=\s*(["'])__main__\1|(["'])__main__\2\s*[!=]=\s*__name__\b/gu;
 
 /**
  * `text` with JavaScript's string escapes spelled out where they can change a name: `\xHH`, `\u{H…}` (leading zeros unlimited), sloppy mode's

@@ -30,6 +30,8 @@ const runsComputed: readonly [string, 'python' | 'node' | 'perl' | 'ruby', strin
   ['import(`./${name}.mjs`)', 'node', 'import(`./${name}.mjs`)'],
   ["require('child_process').execSync(cmd)", 'node', 'execSync(cmd)'],
   ["require('child_process').exec(process.env.CMD)", 'node', '.exec(process.env.CMD)'],
+  ['import importlib.util as u, sys; u.spec_from_file_location("m", sys.argv[1])', 'python', 'spec_from_file_location'],
+  ['from runpy import run_path as rp; rp("x.py")', 'python', 'run_path'],
   ['load ENV["X"]', 'ruby', 'load ENV["X"]'],
   ['system("sh #{f}")', 'ruby', 'system("sh #{f}")'],
 ];
