@@ -89,8 +89,8 @@ const CASES: readonly (readonly [string, string, string, string, string, string,
     PY,
   ],
   ['python runpy.run_path(sys.path[0] + "/lint.py")', 'python3', 'check.py', PY_MAIN, 'util.py', 'import runpy, sys\nrunpy.run_path(sys.path[0] + "/lint.py")\n', 'lint.py', PY],
-  // Only the main-program check refuses these two: runpy runs a file of any name as Python, and a .txt beside the main
-  // program is no module entry of its sys.path[0] (every .py there is protected as one).
+  // runpy runs a file of any name as Python, and a .txt beside the main program is no module entry of its sys.path[0]
+  // (every .py there is protected as one): the main-program checks and the computed-load check refuse these two.
   [
     'python runpy.run_path(os.path.dirname(__main__.__file__) + "/acme_rules.txt")',
     'python3',
