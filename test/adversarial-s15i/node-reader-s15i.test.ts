@@ -59,11 +59,39 @@ const CASES: readonly (readonly [number, string, string])[] = [
   // bound to the literal `""`.
   [6, 'a literal binding continued on the next line: const key = ""⏎  + k', 'const key = ""\n  + k;\nrun([].map[key]);\n'],
   [6, 'a literal binding continued by a member call: const key = "constr"⏎  .concat("uctor")', 'const key = "constr"\n  .concat("uctor");\nrun([].map[key]);\n'],
+  // Finding 8: a computed key in an object literal is taken to write only, where the literal is "surely an
+  // expression". Written into the environment, it names NODE_OPTIONS for every node the program starts. RAW_RUNS
+  // refuses NODE_OPTIONS only as spelled.
+  [
+    8,
+    'NODE_OPTIONS by a computed key of a literal: Object.assign(process.env, { ["NODE_" + "OPTIONS"]: … })',
+    'const cp = require("node:child_process");\nObject.assign(process.env, { ["NODE_" + "OPTIONS"]: "--require " + path.join(__dirname, "rules", names[0]) });\ncp.execFileSync("node", ["-e", "0"], { stdio: "inherit" });\n',
+  ],
+  // Finding 3: node-computed-keys.ts skips a computed key shaped like a TypeScript mapped type (`[K in keyof T]:`),
+  // but in JavaScript `[k in o && k]` is a computed key (`in` binds tighter than `&&` and `?:`). In a pattern it reads
+  // the member k names. `"constructor" in run` is true.
+  [3, 'a pattern key `[k in run && k]:` taken for a mapped type', 'const { [k in run && k]: F } = run;\nrun(F);\n'],
+  [3, 'a pattern key `[k in run ? k : "name"]:`', 'const { [k in run ? k : "name"]: F } = run;\nrun(F);\n'],
+  // Finding 4: a name that ends in a non-ASCII letter ends a value, but computedKeyReads' value-end class is ASCII
+  // (`[\w$)\]}…]`: JavaScript's `\w`), so `fé[k]` is no member read. BEFORE_ARRAY's `(?<![\w$#])` lets a name ending in
+  // a keyword after a non-ASCII letter (`éreturn`) pass for the keyword, and its `[k]` for an array literal.
+  [4, 'a name ending in a non-ASCII letter: fé[k]', 'const fé = [].map;\nrun(fé[k]);\n'],
+  [4, 'a name ending in a keyword after a non-ASCII letter: éreturn[k]', 'const éreturn = run;\nrun(éreturn[k]);\n'],
+  // Finding 7: numericNames balances a counter's bindings against the control headers that name it
+  // (`if (… i …) {` counts once) on the assumption that parameterBindings counts each one too. parameterBindings drops
+  // a "parameter" from its first `=` (a default), so `if (0 === i) {` adds a header but no binding. Then one real
+  // assignment `i = k` is balanced away, and i is "a number".
+  [7, 'a counter compared in an if header, then assigned any text', 'let i = 0;\nif (0 === i) {\n  console.log("first");\n}\ni = k;\nrun([].map[i]);\n'],
   // Other spellings of the same classes.
   [1, 'globalThis?.eval kept in a name', 'const e = globalThis?.eval;\nfor (const name of names) e(fs.readFileSync(path.join(__dirname, "rules", name), "utf8"));\n'],
   [2, 'a quoted key taken from a name: const { "execFileSync": x } = cp', `${CP}const { "execFileSync": x } = cp;\nfor (const f of files) x(process.execPath, [f], { stdio: "inherit" });\n`],
   [5, 'a twice parenthesized logical assignment: ((key)) ||= k', 'let key = "";\n((key)) ||= k;\nrun([].map[key]);\n'],
   [6, 'a literal binding continued by a conditional: const key = "a"⏎  ? k : "b"', 'const key = "a"\n  ? k : "b";\nrun([].map[key]);\n'],
+  [
+    8,
+    "NODE_OPTIONS by a computed key of a child's env literal: { env: { ...process.env, [name]: … } }",
+    'const cp = require("node:child_process");\nconst name = ["NODE", "OPTIONS"].join("_");\ncp.execFileSync("node", ["-e", "0"], { stdio: "inherit", env: { ...process.env, [name]: "--require " + path.join(__dirname, "rules", names[0]) } });\n',
+  ],
 ];
 for (const [finding, title, main] of CASES)
   test(`finding ${finding}: hook runs node tools/check.js; ${title}; one call rewrites what it runs: git runs the user's code only`, async (t) => {
@@ -74,6 +102,7 @@ for (const [finding, title, main] of CASES)
 const ESM_CASES: readonly (readonly [number, string, string])[] = [
   [1, 'globalThis.Function handed on', 'run(globalThis.Function);\n'],
   [5, 'a parenthesized assignment: (key) = k', 'let key = "name";\n(key) = k;\nrun([].map[key]);\n'],
+  [3, 'a pattern key `[k in run && k]:`', 'const { [k in run && k]: F } = run;\nrun(F);\n'],
 ];
 for (const [finding, title, main] of ESM_CASES)
   test(`finding ${finding} (ES module): hook runs node tools/check.mjs; ${title}; one call rewrites what it runs: git runs the user's code only`, async (t) => {

@@ -127,7 +127,7 @@ export function nodeComputedLoads(code: string, options: TokenOptions = {}): Com
   // …and a computed key in an object literal or pattern, whatever encloses it (`const [{ [k]: F }] = [run]`): a
   // pattern's reads the member (review s08e).
   let numbers: Set<string> | undefined;
-  for (const at of computedObjectKeys(blanked, (open, close) => safeKey(blanked, literals, open, close, (numbers ??= numericNames(blanked)))))
+  for (const at of computedObjectKeys(blanked, (open, close) => safeKey(blanked, literals, open, close, (numbers ??= numericNames(blanked))), options.typescript === true))
     unknown.push({ call: code.slice(at, at + 60).split('\n')[0]!, line: lineOf(at) });
   // A loader, a runner, Reflect or the process object kept as a value (node-runner-values.ts); a createRequire alias's
   // members but resolve among them (its cache and main are the module objects: review s06c).
@@ -269,7 +269,7 @@ function bindings(blanked: string, name: string): number {
  * too: more, never less), its list read with its brackets balanced, so a default that calls (`(o = f(), i) =>`) hides
  * none (review s06c); a destructured parameter naming it counts.
  */
-function parameterBindings(blanked: string, name: string): number {
+function parameterBindings(blanked: string, name: string, controlHeadsOnly = false): number {
   const word = new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/gu, '\\$')}(?![\w$])`, 'u');
   let count = 0;
   for (let open = blanked.indexOf('('); open !== -1; open = blanked.indexOf('(', open + 1)) {
@@ -278,6 +278,7 @@ function parameterBindings(blanked: string, name: string): number {
     const after = blanked.slice(close + 1, close + 200);
     const head = blanked.slice(Math.max(0, open - 60), open);
     if (!/^\s*(?::[^{};=]*)?(?:=>|\{)/u.test(after) && !/\bfunction\s*\*?\s*[\w$]*\s*$/u.test(head)) continue;
+    if (controlHeadsOnly && !/(?<![\w$.])(?:for|while|if|switch)\s*$/u.test(head)) continue;
     if (parameters(blanked.slice(open + 1, close)).some((parameter) => word.test(parameter.replace(/=[\s\S]*$/u, '')))) count++;
   }
   return count;
@@ -590,7 +591,7 @@ function onlyResolvers(blanked: string, literal: Literal): boolean {
 
 /** The words a `[` may follow that make it an array or a pattern, not a member read (`return [a]`, `of [x, y]`, `const [a, b] =`). */
 const BEFORE_ARRAY =
-  /(?<!\.\s*)(?<![\w$#])(?:return|typeof|in|case|void|else|do|throw|delete|new|instanceof|const|var)\s*$|\bfor\s*(?:await\s*)?\(\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_$][\w$]*|\[[^;()]*\]|\{[^;()]*\})\s*of\s*$|(?:^|(?<!\.\s*)[;{}\n])\s*let\s*$/u;
+  /(?<!\.\s*)(?<![\p{ID_Continue}$#])(?<!\u200c|\u200d)(?:return|typeof|in|case|void|else|do|throw|delete|new|instanceof|const|var)\s*$|\bfor\s*(?:await\s*)?\(\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_$][\w$]*|\[[^;()]*\]|\{[^;()]*\})\s*of\s*$|(?:^|(?<!\.\s*)[;{}\n])\s*let\s*$/u;
 
 /**
  * The text before a `[` up to the word or character at `at` that ends its operand, from 200 characters before the
@@ -598,7 +599,7 @@ const BEFORE_ARRAY =
  */
 function headOf(blanked: string, at: number): string {
   let start = at;
-  while (start > 0 && /[\w$#]/u.test(blanked[start - 1]!)) start--;
+  while (start > 0 && /[\p{ID_Continue}$#]|\u200c|\u200d/u.test(blanked[start - 1]!)) start--;
   while (start > 0 && /\s/u.test(blanked[start - 1]!)) start--;
   return blanked.slice(Math.max(0, start - 200), at + 1);
 }
@@ -615,7 +616,8 @@ function computedKeyReads(blanked: string, literals: readonly Literal[]): number
   // After `}` too (`function () {}[k]`, `class {}[k]`): a block's end before an array statement refuses as well.
   // After a string, a template (a tagged one's result: review s06c) or a regular expression too, and after
   // TypeScript's non-null `!` on its operand's line (`[].map![k]`: review s08e).
-  for (const match of blanked.matchAll(/[\w$)\]}\x60'"/](?:[ \t]*!)*\s*\[/gu)) {
+  // A name ends in any letter node's identifiers take (ID_Continue: `fé[k]`), not only ASCII's (review s15i row 4).
+  for (const match of blanked.matchAll(/(?:[\p{ID_Continue}$)\]}\x60'"/]|\u200c|\u200d)(?:[ \t]*!)*\s*\[/gu)) {
     if (found.length >= MAX_FINDINGS) break;
     const open = match.index + match[0].length - 1;
     if (BEFORE_ARRAY.test(headOf(blanked, match.index))) continue;
@@ -667,8 +669,9 @@ function numericNames(blanked: string): Set<string> {
     const declaration = new RegExp(String.raw`\b(?:let|var)\s+${word}\s*=\s*\d+\s*[;,)]`, 'u').exec(blanked)!;
     if (!usesInScope(blanked, name, declaration.index)) continue;
     const steps = count(String.raw`(?<![\w$.])${word}\s*(?:\+\+|--|[-+]=\s*\d+(?![\w$.]))|(?:\+\+|--)\s*${word}(?![\w$])`);
-    // A control header before a block (`for (…; i++) {`, `while (i < n) {`) reads to bindings() as a method's parameters.
-    const headers = count(String.raw`\b(?:for|while|if|switch)\s*\([^()]*(?<![\w$.])${word}(?![\w$])[^()]*\)\s*\{`);
+    // A control header before a block (`for (…; i++) {`, `while (i < n) {`) reads to bindings() as a method's
+    // parameters: those it counts so, by the same reading (`if (0 === i) {` it does not: review s15i row 7).
+    const headers = parameterBindings(blanked, name, true);
     if (declared === 1 && bindings(blanked, name) === 1 + steps + headers) names.add(name);
   }
   // Only an array's (a Map's forEach hands a key, a Set's its value, any other object what it likes: review s04a).

@@ -367,6 +367,33 @@ test('review s08e: a computed key in an object pattern refuses whatever encloses
     t.deepEqual(unknown(`function f(key, name, value, base, list) {\n${code}\n}`), [], code);
   // TypeScript's index signatures and mapped types are no keys.
   t.deepEqual(nodeComputedLoads('interface M { [key: string]: number }\ntype R = { [K in keyof M]: string };', { typescript: true }).unknown, []);
+  t.deepEqual(nodeComputedLoads('type R = { [K in Keys as Lowercase<K>]: string };\ntype U = { [K in "a" | "b"]: 1 };', { typescript: true }).unknown, []);
+});
+
+test('review s15i: a key shaped `[k in o]:` is computed in JavaScript, and in TypeScript where an operator of an expression is in it', (t) => {
+  t.is(nodeComputedLoads('const { [k in run]: F } = run;\n').unknown.length, 1);
+  t.is(nodeComputedLoads('const { [k in run && k]: F } = run;\n', { typescript: true }).unknown.length, 1);
+  t.is(nodeComputedLoads('const { [k in run ? k : "name"]: F } = run;\n', { typescript: true }).unknown.length, 1);
+});
+
+test('review s15i: where the program names the environment, a computed key of an object literal refuses even where it only writes', (t) => {
+  t.is(nodeComputedLoads('Object.assign(process.env, { [name]: value });\n').unknown.length, 1);
+  t.is(nodeComputedLoads('run({ env: { ...base, [name]: value } });\n').unknown.length, 1);
+  t.is(nodeComputedLoads('const { env } = process;\nconst o = { [name]: value };\n').unknown.length, 1);
+  // No environment named: the literal's computed key only writes.
+  t.deepEqual(nodeComputedLoads('const o = { [name]: value };\nconsole.log(o.environment);\n').unknown, []);
+});
+
+test('review s15i: a name ending in a non-ASCII letter before [ is a member read; one ending in a keyword after one too', (t) => {
+  t.is(nodeComputedLoads('const fé = [].map;\nrun(fé[k]);\n').unknown.length, 1);
+  t.is(nodeComputedLoads('const éreturn = run;\nrun(éreturn[k]);\n').unknown.length, 1);
+  t.is(nodeComputedLoads('const a\u200d = run;\nrun(a\u200d[k]);\n').unknown.length, 1);
+  t.deepEqual(nodeComputedLoads('function f() {\n  return [1, 2];\n}\n').unknown, []);
+});
+
+test('review s15i: a counter compared in a control header and then assigned any text is no number', (t) => {
+  t.is(nodeComputedLoads('let i = 0;\nif (0 === i) {\n  log();\n}\ni = k;\nrun([].map[i]);\n').unknown.length, 1);
+  t.deepEqual(nodeComputedLoads('const list = [1];\nfor (let i = 0; i < list.length; i++) {\n  run(list[i]);\n}\n').unknown, []);
 });
 
 test('review s08e: a keyword-named private name or member before [ is a member read; TypeScript non-null ! before [ too', (t) => {
