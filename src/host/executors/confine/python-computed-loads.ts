@@ -3,6 +3,7 @@
 // require or import; this is the same closed world for Python: a plugin folder walked with os.listdir and loaded by
 // `runpy.run_path(os.path.join(d, f))` may load any file, the agent's too. A loader taken as a value (an alias, a
 // name handed on, `getattr(runpy, "run_path")`) is computed as well, since zotbox no longer sees its calls. Pure.
+import { codeRunningImports, type Found, importHooks, LOADER_MODULE, loaderModuleValues, openedLiterals, shadowedBuiltins } from './python-code-runners.js';
 import { pythonLogicalLines, stringEnd } from './python-logical-lines.js';
 
 /** Calls that load or run code by the path, module name or text they are given, under whatever qualifier. */
@@ -31,9 +32,6 @@ const LOADERS = new Set([
 /** Modules whose loads run code in the data they read (pickle's reduce, marshal's code objects fed to exec). */
 const DESERIALIZERS = new Set(['pickle', 'cPickle', '_pickle', 'marshal', 'shelve', 'dill', 'cloudpickle', 'jsonpickle']);
 const DESERIALIZER_CALLS = /^\s*\.\s*(?:load|loads|Unpickler|open|decode)\b/u;
-
-/** The modules that hold loaders: one of them in a file makes an attribute it looks up by a computed name a load. */
-const LOADER_MODULES = /\b(?:runpy|importlib|imp|zipimport|builtins|pkgutil)\b/u;
 
 /** An attribute looked up by name: getattr's or `__getattribute__`'s second argument, a `vars(…)` or `__dict__` key. */
 const LOOKUP = /\b(?:getattr|__getattribute__)\s*\(|\b(?:vars\s*\([^()]*\)|__dict__)\s*\[/gu;
@@ -71,7 +69,7 @@ function closingParen(code: string, open: number): number | undefined {
 }
 
 /** Whether the loader named at `at..end` is used as zotbox can read it: a call of literals, or a plain import of it. */
-function readable(code: string, at: number, end: number, name: string): boolean {
+function readable(code: string, at: number, end: number, name: string, opened: ReadonlySet<string> = new Set()): boolean {
   const lineStart = code.lastIndexOf('\n', at - 1) + 1;
   const lineEnd = code.indexOf('\n', end) === -1 ? code.length : code.indexOf('\n', end);
   const before = code.slice(lineStart, at);
@@ -86,44 +84,68 @@ function readable(code: string, at: number, end: number, name: string): boolean 
   // A relative import_module(".x", PACKAGE) is read with its package (python-imports.ts).
   if (name === 'import_module' && /^\s*[rRuU]?["']\./u.test(args)) return true;
   // `exec(open("tools/x.py").read())`, `pickle.load(open("cache.pkl", "rb"))`: the file is named, and protected as the program's words.
-  return LITERAL_ARGUMENTS.test(args.replace(OPEN_LITERAL, '""'));
+  const written = [...opened].reduce((text, each) => text.replace(new RegExp(String.raw`(?<![\w.])${each}\b`, 'gu'), '""'), args.replace(OPEN_LITERAL, '""'));
+  // A literal import of a module that runs code is the same as importing it (`__import__("timeit")`).
+  if ((name === 'import_module' || name === '__import__') && codeRunningImports(`import ${/^\s*[rRuU]?["']([\w.]+)["']/u.exec(args)?.[1] ?? ''}`).length > 0) return false;
+  return LITERAL_ARGUMENTS.test(written);
 }
 
 /**
  * Whether a deserializer module named at `at..end` loads only what the program names: a plain `import pickle`, or
  * its load call on literals (`pickle.load(open("cache.pkl", "rb"))`); taken as a value or imported from, it is not.
  */
-function deserializerReadable(code: string, at: number, end: number): boolean {
+function deserializerReadable(code: string, at: number, end: number, opened: ReadonlySet<string>): boolean {
   const before = code.slice(code.lastIndexOf('\n', at - 1) + 1, at);
   const after = code.slice(end);
   if (/^\s*import\b/u.test(before) && !/^\s+as\b/u.test(after)) return true;
   if (/^\s*import\s+[\w.]+\s+as\s+$/u.test(before)) return true;
+  // Its other members (`pickle.dump`, `pickle.HIGHEST_PROTOCOL`) load nothing.
+  if (/^\s*\.\s*[A-Za-z_]\w*/u.test(after) && DESERIALIZER_CALLS.exec(after) === null) return true;
   const call = DESERIALIZER_CALLS.exec(after);
   if (call === null) return false;
   const callEnd = end + call[0].length;
-  return readable(code, callEnd - call[0].trim().replace(/^\.\s*/u, '').length, callEnd, 'load');
+  return readable(code, callEnd - call[0].trim().replace(/^\.\s*/u, '').length, callEnd, 'load', opened);
 }
 
-/** Whether the builtin at `at` is one (bare, or off `builtins`/`__builtins__`), not another object's method. */
-function isBuiltin(code: string, at: number): boolean {
+/** Whether the builtin at `at` is one (bare and not shadowed by the file, or off `builtins`/`__builtins__`), not another object's method. */
+function isBuiltin(code: string, at: number, name: string, shadowed: ReadonlySet<string>): boolean {
   const before = code.slice(Math.max(0, at - 40), at);
-  return !/\.\s*$/u.test(before) || /\b(?:__builtins__|builtins)\s*\.\s*$/u.test(before);
+  if (/\b(?:__builtins__|builtins)\s*\.\s*$/u.test(before)) return true;
+  return !/\.\s*$/u.test(before) && !shadowed.has(name);
 }
 
-/** Each load in `source` (a Python program's text) whose path, module name or text zotbox cannot spell out. */
+/**
+ * Each load in `source` (a Python program's text) whose path, module name or text zotbox cannot spell out. Python
+ * reads identifiers NFKC-normalized (`ｅｘｅｃ` is exec), so the text is read so too.
+ */
 export function pythonComputedLoads(source: string): PythonComputedLoad[] {
-  const code = pythonLogicalLines(source);
-  const loads: PythonComputedLoad[] = [];
-  const lineOf = (at: number) => source.slice(0, at).split('\n').length - 1;
-  for (let at = 0; at < code.length; ) {
+  const normalized = source.normalize('NFKC');
+  const code = pythonLogicalLines(normalized);
+  const lineOf = (at: number) => normalized.slice(0, at).split('\n').length - 1;
+  const found: Found[] = [...scan(code, 0, code.length, { opened: openedLiterals(code), shadowed: shadowedBuiltins(code) })];
+  // Where a loader module is in the file, a lookup by a computed name may take a loader (`getattr(runpy, name)`), and
+  // `__builtins__` is every builtin, exec and eval too; a loader module used as a value hands its loaders on.
+  if (LOADER_MODULE.test(code))
+    for (const match of code.matchAll(LOOKUP)) if (!lookupWrittenOut(code, match.index + match[0].length, match[0].endsWith('('))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
+  for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
+  found.push(...loaderModuleValues(code), ...codeRunningImports(code), ...importHooks(code));
+  return found.map(({ at, call }) => ({ line: lineOf(at), call }));
+}
+
+/** What the scan needs of the whole file: names bound to literally opened files, builtins the file shadows. */
+interface FileFacts {
+  readonly opened: ReadonlySet<string>;
+  readonly shadowed: ReadonlySet<string>;
+}
+
+/** The loads between `from` and `to` of `code`, an f-string's replacement fields read as the code they are. */
+function scan(code: string, from: number, to: number, facts: FileFacts): Found[] {
+  const found: Found[] = [];
+  for (let at = from; at < to; ) {
     const char = code[at]!;
     if (char === '"' || char === "'") {
-      const end = stringEnd(code, at);
-      // A loader's name as a string (`getattr(runpy, "run_path")`) is the loader taken by reflection.
-      const inner = /^(?:"""|'''|"|')([\s\S]*?)(?:"""|'''|"|')?$/u.exec(code.slice(at, end))?.[1];
-      // compile's mode "exec" or "eval" is no builtin taken: those count only where a lookup by name takes them.
-      const lookedUp = /\b(?:getattr|__getattribute__|__dict__|vars|globals|locals)\b[^\n]*$|\[\s*$/u.test(code.slice(code.lastIndexOf('\n', at - 1) + 1, at));
-      if (inner !== undefined && (LOADERS.has(inner) || (RUNS_TEXT.has(inner) && lookedUp))) loads.push({ line: lineOf(at), call: code.slice(at, end) });
+      const end = Math.min(to, stringEnd(code, at));
+      found.push(...stringLoads(code, at, end, facts));
       at = end;
       continue;
     }
@@ -134,18 +156,35 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
     }
     const name = word[0];
     const end = at + name.length;
-    const counted = LOADERS.has(name) || (RUNS_TEXT.has(name) && isBuiltin(code, at));
-    if (counted && !readable(code, at, end, name)) loads.push({ line: lineOf(at), call: name });
-    if (DESERIALIZERS.has(name) && !deserializerReadable(code, at, end)) loads.push({ line: lineOf(at), call: name });
+    const counted = LOADERS.has(name) || (RUNS_TEXT.has(name) && isBuiltin(code, at, name, facts.shadowed));
+    if (counted && !readable(code, at, end, name, facts.opened)) found.push({ at, call: name });
+    if (DESERIALIZERS.has(name) && !deserializerReadable(code, at, end, facts.opened)) found.push({ at, call: name });
     at = end;
   }
-  // Where a loader module is in the file, a lookup by a computed name may take a loader (`getattr(runpy, name)`), and
-  // `__builtins__` is every builtin, exec and eval too.
-  if (LOADER_MODULES.test(code))
-    for (const match of code.matchAll(LOOKUP))
-      if (!lookupWrittenOut(code, match.index + match[0].length, match[0].endsWith('('))) loads.push({ line: lineOf(match.index), call: match[0].replace(/\s+/gu, '') });
-  for (const match of code.matchAll(/\b__builtins__\b/gu)) loads.push({ line: lineOf(match.index), call: '__builtins__' });
-  return loads;
+  return found;
+}
+
+/** What a string literal at `at..end` loads: a loader's name taken by reflection, and an f-string's fields, read as code. */
+function stringLoads(code: string, at: number, end: number, facts: FileFacts): Found[] {
+  const found: Found[] = [];
+  const inner = /^(?:"""|'''|"|')([\s\S]*?)(?:"""|'''|"|')?$/u.exec(code.slice(at, end))?.[1];
+  // compile's mode "exec" or "eval" is no builtin taken: those count only where a lookup by name takes them.
+  const lookedUp = /\b(?:getattr|__getattribute__|__dict__|vars|globals|locals|builtins|__builtins__)\b[^\n]*$/u.test(code.slice(code.lastIndexOf('\n', at - 1) + 1, at));
+  if (inner !== undefined && (LOADERS.has(inner) || (RUNS_TEXT.has(inner) && lookedUp))) found.push({ at, call: code.slice(at, end) });
+  // An f-string (`f"…"`, `rf"…"`, `Fr"…"`): each `{…}` field but `{{` is an expression Python runs.
+  if (/(?<![\w])[rRbB]?[fF][rRbB]?$/u.test(code.slice(Math.max(0, at - 3), at)))
+    for (let index = at + 1; index < end - 1; index++) {
+      if (code[index] === '{' && code[index + 1] === '{') {
+        index++;
+        continue;
+      }
+      if (code[index] !== '{') continue;
+      const close = closingParen(code, index);
+      if (close === undefined || close >= end) break;
+      found.push(...scan(code, index + 1, close, facts));
+      index = close;
+    }
+  return found;
 }
 
 /** Whether the name a lookup at `from` takes is a literal: getattr's second argument, or the key in `[…]`. */

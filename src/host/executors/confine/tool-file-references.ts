@@ -572,7 +572,11 @@ function readFile(
     // Python code it loads by a path or module name it computes (runpy, importlib, exec): any file, the agent's too.
     if (program && language === 'python')
       for (const { line, call } of pythonComputedLoads(decoded))
-        unresolved.push(`${whereAt(line, '')}: the program loads or runs code by ${call} from a path, module name or text it computes, which zotbox cannot spell out`);
+        unresolved.push(
+          call.startsWith('import ')
+            ? `${whereAt(line, '')}: the program imports ${call.slice('import '.length)}, which runs code by a name or text it is given, which zotbox cannot spell out`
+            : `${whereAt(line, '')}: the program loads or runs code by ${call} from a path, module name or text it computes, which zotbox cannot spell out`,
+        );
     if (program)
       for (const run of programCommandTexts(text, language, own))
         for (const from of run.ownDirectory === true ? own : [path.resolve(base, run.directory ?? '.')]) {

@@ -24,18 +24,18 @@ test('a load by a path, module name or text the program computes is one: runpy, 
 test('a loader taken as a value is computed: an alias, a name handed on, reflection by its name', (t) => {
   t.deepEqual(calls('from runpy import run_path as rp\nrp("x.py")\n'), ['0:run_path']);
   t.deepEqual(calls('import runpy\nrp = runpy.run_path\nrp("x.py")\n'), ['1:run_path']);
-  t.deepEqual(calls('import runpy\nf = getattr(runpy, "run_path")\n'), ['1:"run_path"']);
+  t.deepEqual(calls('import runpy\nf = getattr(runpy, "run_path")\n'), ['1:"run_path"', '1:runpy']);
   t.deepEqual(calls('handlers = [exec]\n'), ['0:exec']);
-  t.deepEqual(calls('import builtins\nrun = getattr(builtins, "exec")\nrun = vars(builtins)["eval"]\n'), ['1:"exec"', '2:"eval"']);
+  t.deepEqual(calls('import builtins\nrun = getattr(builtins, "exec")\nrun = vars(builtins)["eval"]\n'), ['1:"exec"', '2:"eval"', '1:builtins', '2:builtins']);
 });
 
 test('where a loader module is in the file, a lookup by a computed name is a load; __builtins__ is every builtin', (t) => {
-  t.deepEqual(calls('import runpy\nf = getattr(runpy, "run_" + "path")\n'), ['1:getattr(']);
+  t.deepEqual(calls('import runpy\nf = getattr(runpy, "run_" + "path")\n'), ['1:getattr(', '1:runpy']);
   t.deepEqual(calls('import importlib.util as u\nf = vars(u)[name]\n'), ['1:vars(u)[']);
-  t.deepEqual(calls('import builtins\nf = builtins.__dict__[name]\n'), ['1:__dict__[']);
+  t.deepEqual(calls('import builtins\nf = builtins.__dict__[name]\n'), ['1:__dict__[', '1:builtins']);
   t.deepEqual(calls('f = __builtins__.get(name)\n'), ['0:__builtins__']);
   // Literal names are read as above; with no loader module in the file a computed getattr loads nothing.
-  t.deepEqual(calls('import runpy\nv = getattr(runpy, "__name__", None)\n'), []);
+  t.deepEqual(calls('import runpy\nv = getattr(config, "name", None)\n'), []);
   t.deepEqual(calls('import os\nv = getattr(os, name)\n'), []);
 });
 
@@ -73,4 +73,45 @@ test('what zotbox reads is none: literal arguments, a plain import, the guard, o
     ),
     [],
   );
+});
+
+test('review s17j: modules that run text or load by a name they are given refuse where imported; the import system`s hooks where named', (t) => {
+  t.deepEqual(calls('import os, timeit\n'), ['0:import timeit']);
+  t.deepEqual(calls('from pydoc import locate\n'), ['0:import pydoc']);
+  t.deepEqual(calls('from logging import config\n'), ['0:import logging.config']);
+  t.deepEqual(calls('import logging.config\n'), ['0:import logging.config']);
+  t.deepEqual(calls('import ctypes\n'), ['0:import ctypes']);
+  t.deepEqual(calls('m = __import__("code")\n'), ['0:__import__']);
+  t.deepEqual(calls('from importlib.metadata import entry_points\n'), ['0:entry_points']);
+  t.deepEqual(calls('import importlib.util\ns = importlib.util.find_spec("rules." + name)\n'), ['1:find_spec']);
+  t.deepEqual(calls('import sys\nsys.meta_path.insert(0, Finder())\n'), ['1:meta_path']);
+  t.deepEqual(calls('import os\nos.environ["PYTHONBREAKPOINT"] = hook\nbreakpoint()\n'), ['1:PYTHONBREAKPOINT', '2:breakpoint']);
+  // Modules named like them as words, not imported: nothing.
+  t.deepEqual(calls('code = 1\nprofile = {"trace": True}\nimport logging\nimport importlib.metadata\nprint(importlib.metadata.version("pip"))\n'), []);
+});
+
+test('review s17j: a loader module used as a value (an alias, vars(), __dict__, an argument) hands its loaders on', (t) => {
+  t.deepEqual(calls('import builtins\nB = builtins\n'), ['1:builtins']);
+  t.deepEqual(calls('import operator, builtins\nrun = operator.attrgetter("exec")(builtins)\n'), ['1:builtins']);
+  t.deepEqual(calls('import runpy\nrun = vars(runpy).get(name)\n'), ['1:runpy']);
+  t.deepEqual(calls('import runpy\nrun = runpy.__dict__.get(name)\n'), ['1:runpy']);
+  t.deepEqual(calls('import runpy as r\n'), ['0:runpy']);
+});
+
+test('review s17j: Python`s identifiers are read NFKC-normalized, and an f-string`s fields as code', (t) => {
+  t.deepEqual(calls('\uff45\uff58\uff45\uff43(text)\n'), ['0:exec']);
+  t.deepEqual(calls('import runpy\nrunpy.\uff52un_path(p)\n'), ['1:run_path']);
+  t.deepEqual(calls('import runpy\nf"{runpy.run_path(p)}"\n'), ['1:run_path']);
+  t.deepEqual(calls('import runpy\nrf"{{runpy.run_path(p)}}"\n'), []);
+});
+
+test('review s17j over-denials: a shadowed compile, a config key or step named eval, pickle.dump, a file opened by a literal', (t) => {
+  t.deepEqual(calls('from re import compile\nDEBUG = compile(r"x")\n'), []);
+  t.deepEqual(calls('def compile(paths):\n    return paths\nprint(compile(staged))\n'), []);
+  t.deepEqual(calls('if config["compile"]:\n    pass\nSTEPS = ["eval", "lint"]\n'), []);
+  t.deepEqual(calls('import pickle\nwith open(".git/c.pkl", "wb") as out:\n    pickle.dump(seen, out)\n'), []);
+  t.deepEqual(calls('import pickle\nwith open(".git/c.pkl", "rb") as cache:\n    seen = pickle.load(cache)\n'), []);
+  // A method of a class named compile shadows nothing at the top; a name opened twice is no literal file.
+  t.deepEqual(calls('class A:\n    def compile(self):\n        pass\ncompile(text)\n'), ['3:compile']);
+  t.deepEqual(calls('import pickle\ncache = open("a.pkl", "rb")\ncache = open(name, "rb")\npickle.load(cache)\n'), ['3:pickle']);
 });

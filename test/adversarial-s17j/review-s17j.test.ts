@@ -4,7 +4,7 @@
 // asserts the SAFE outcome by hand (the user's `git commit` never runs the agent's code), so it FAILS while the hole is
 // open. Each program was first run by hand under Python 3.11.7 with the agent's files in place: PWNED is written.
 // The over-denials assert by hand that an ordinary hook program is NOT refused, so they FAIL while the over-denial
-// stands.
+// stands. All were fixed in session 27 (README.md, "Status"); the repros are kept as tests.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
