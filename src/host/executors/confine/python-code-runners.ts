@@ -3,6 +3,8 @@
 // values (reflection), and the import system's own hooks. Also what makes a name harmless there: a file opened by a
 // literal name, and the builtins a file shadows with its own. Pure; `code` is pythonLogicalLines' view.
 
+import { stringEnd } from './python-logical-lines.js';
+
 /** A line and what was found on it. */
 export interface Found {
   readonly at: number;
@@ -12,21 +14,135 @@ export interface Found {
 /**
  * Modules that run text or load by a name they are given: code's and codeop's interpreters, timeit, the profilers,
  * trace, bdb, pdb, doctest, pydoc (importfile, locate), ctypes and cffi (a shared library's constructor runs),
- * unittest's loaders, logging.config (it imports the classes its config names).
+ * unittest's loaders, logging.config (it imports the classes its config names), tkinter (Tcl's evalfile), six
+ * (`exec_`), distutils' and setuptools' `run_setup`, multiprocessing's ForkingPickler, pytest (`pytest.main`
+ * imports the test files it is given).
  */
-const CODE_RUNNING = new Set(['code', 'codeop', 'timeit', 'cProfile', 'profile', 'trace', 'bdb', 'pdb', 'doctest', 'pydoc', 'ctypes', 'cffi', 'unittest', 'logging.config']);
+const CODE_RUNNING = new Set([
+  'code',
+  'codeop',
+  'timeit',
+  'cProfile',
+  'profile',
+  'trace',
+  'bdb',
+  'pdb',
+  'doctest',
+  'pydoc',
+  'ctypes',
+  'cffi',
+  'unittest',
+  'logging.config',
+  'tkinter',
+  'six',
+  'distutils.core',
+  'setuptools.sandbox',
+  'multiprocessing.reduction',
+  'pytest',
+]);
 
 /** Names of the import system's hooks and the runners reached without an import of their module. */
-const HOOK_TOKENS =
-  /\b(?:entry_points|PYTHONBREAKPOINT|breakpoint|breakpointhook|SOURCE_SUFFIXES|BYTECODE_SUFFIXES|EXTENSION_SUFFIXES|all_suffixes|FileFinder|path_hook|path_hooks|meta_path|path_importer_cache|fileConfig|dictConfig|find_spec|find_module|find_loader|get_loader|get_importer|iter_importers|importfile|exec_module)\b/gu;
+const HOOK_NAMES = [
+  'entry_points',
+  'PYTHONBREAKPOINT',
+  'breakpoint',
+  'breakpointhook',
+  'SOURCE_SUFFIXES',
+  'BYTECODE_SUFFIXES',
+  'EXTENSION_SUFFIXES',
+  'all_suffixes',
+  'FileFinder',
+  'path_hook',
+  'path_hooks',
+  'meta_path',
+  'path_importer_cache',
+  'fileConfig',
+  'dictConfig',
+  'find_spec',
+  'find_module',
+  'find_loader',
+  'get_loader',
+  'get_importer',
+  'iter_importers',
+  'importfile',
+  'exec_module',
+  '__loader__',
+  '__spec__',
+  'EntryPoint',
+  'run_setup',
+  'exec_',
+  'ForkingPickler',
+  'Unpickler',
+  'read_pickle',
+  'allow_pickle',
+  'UnsafeLoader',
+  'FullLoader',
+  'full_load',
+  'full_load_all',
+];
+const HOOK_TOKENS = new RegExp(String.raw`\b(?:${HOOK_NAMES.join('|')})\b`, 'gu');
 
 /** The modules that hold loaders (importlib but its metadata and resources, which load nothing). */
-export const LOADER_MODULE = /\b(?:runpy|imp|zipimport|builtins|__builtins__|pkgutil)\b|\bimportlib\b(?!\s*\.\s*(?:metadata|resources)\b)/u;
+export const LOADER_MODULE = /\b(?:runpy|imp|zipimport|builtins|__builtins__|pkgutil)\b|\bimportlib\b(?!\s*\.\s*(?:metadata|resources)\b|\s+import\s+(?:metadata|resources)\s*$)/mu;
 
 /** Whether a module name (dotted) is one of CODE_RUNNING, or inside one. */
 function codeRunning(module: string): boolean {
-  const parts = module.split('.');
+  // A module's C twin (`_ctypes`, `_tkinter`) runs as the module does (review s19k row 3).
+  const parts = module.replace(/^_+/u, '').split('.');
   return parts.some((_, index) => CODE_RUNNING.has(parts.slice(0, index + 1).join('.')));
+}
+
+/**
+ * `code` with its string literals blanked (but f-strings, whose fields are code, and a string that is a whole hook
+ * name, as `getattr(sys, "meta_path")` takes it): a docstring's `import pdb` or a test for `"breakpoint()"` is text.
+ */
+export function stringsBlanked(code: string): string {
+  const out = code.split('');
+  for (let at = 0; at < code.length; ) {
+    if (code[at] !== '"' && code[at] !== "'") {
+      at++;
+      continue;
+    }
+    const end = stringEnd(code, at);
+    const inner = /^(?:"""|'''|"|')([\s\S]*?)(?:"""|'''|"|')?$/u.exec(code.slice(at, end))?.[1] ?? '';
+    const fString = /(?<![\w])[rRbB]?[fF][rRbB]?$/u.test(code.slice(Math.max(0, at - 3), at));
+    if (!HOOK_NAMES.includes(inner)) blankText(code, out, at + 1, end - 1, fString);
+    at = end;
+  }
+  return out.join('');
+}
+
+/** An interpreter given no program, or `-`: it runs its standard input. */
+const INTERPRETER = String.raw`(?:sys\s*\.\s*executable|[rRuU]?["'](?:(?:/[\w./-]*/)?(?:python[\d.]*|node|sh|bash|zsh|dash|ksh|perl|ruby|php|lua))(?:\s+-)?["'])`;
+const INTERPRETER_ON_STDIN = new RegExp(String.raw`(?:\[\s*${INTERPRETER}\s*(?:,\s*[rRuU]?["']-["']\s*)?,?\s*\]|\(\s*${INTERPRETER}\s*[,)])`, 'gu');
+
+/**
+ * A process call that starts an interpreter with no program or `-` (`subprocess.run([sys.executable],
+ * stdin=open(p))`, `["python3", "-"], input=text`): it runs whatever text it is given, which zotbox cannot spell out
+ * (review s19k row 6).
+ */
+export function interpretersOnStdin(code: string): Found[] {
+  return [...code.matchAll(INTERPRETER_ON_STDIN)].map((match) => ({ at: match.index, call: match[0].replace(/\s+/gu, ' ') }));
+}
+
+/** Blanks `code[from..to)` in `out` (newlines kept); in an f-string, its text only, each `{…}` field kept as code. */
+function blankText(code: string, out: string[], from: number, to: number, fString: boolean): void {
+  let depth = 0;
+  for (let index = from; index < to; index++) {
+    const char = code[index]!;
+    if (fString && depth === 0 && (char === '{' || char === '}') && code[index + 1] === char) {
+      out[index] = ' ';
+      out[index + 1] = ' ';
+      index++;
+      continue;
+    }
+    if (fString && char === '{') depth++;
+    else if (fString && char === '}' && depth > 0) {
+      depth--;
+      continue;
+    }
+    if (depth === 0 && char !== '\n') out[index] = ' ';
+  }
 }
 
 /** Each import statement of a module that runs code (`import timeit`, `from logging import config`, `from pydoc import locate`). */
@@ -51,8 +167,11 @@ export function codeRunningImports(code: string): Found[] {
 
 /** The import system's hooks and runners named anywhere (`entry_points()`, `sys.meta_path`, `find_spec`, `breakpoint()`). */
 export function importHooks(code: string): Found[] {
-  return [...code.matchAll(HOOK_TOKENS)].map((match) => ({ at: match.index, call: match[0] }));
+  return [...code.matchAll(HOOK_TOKENS), ...code.matchAll(UNSAFE_YAML)].map((match) => ({ at: match.index, call: match[0] }));
 }
+
+/** PyYAML's loaders that build any Python object (its plain, full and unsafe ones), named or given as `Loader=`. */
+const UNSAFE_YAML = /\byaml\s*\.\s*C?(?:Unsafe|Full)?Loader\b|\bLoader\s*=\s*(?!(?:yaml\s*\.\s*)?C?(?:Safe|Base)Loader\b)/gu;
 
 /**
  * A loader module used as a value: anything but `MODULE.attribute` or an import of it (`B = builtins`,
@@ -71,21 +190,44 @@ export function loaderModuleValues(code: string): Found[] {
   return found;
 }
 
+/** A literal argument: a string without an f prefix, no escape or brace in it. */
+const LITERAL = String.raw`[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')`;
+
+/** A file named by literals: `open("x", "rb")`, `Path("x")`, `pathlib.Path("x")`. */
+const LITERAL_FILE = String.raw`(?:\bopen|(?<![\w])(?:pathlib\s*\.\s*)?Path)\s*\(\s*${LITERAL}(?:\s*,\s*${LITERAL})*\s*\)`;
+
+/** How a name bound to a literal file may be used and stay that file: read whole, tested, closed, or handed to a load. */
+const FILE_USE = (name: string) => String.raw`(?<![\w.])${name}\s*\.\s*(?:read|read_bytes|read_text|exists|is_file|close)\s*\(\s*\)|(?<=\b(?:load|loads)\s*\(\s*)${name}(?=\s*\))`;
+
 /**
- * Names bound once, and only, to a file opened by a literal name (`with open("cache.pkl", "rb") as cache:`, `f =
- * open("x.py")`): handed to a loader they are that literal file, protected as the program's words.
+ * Names bound once to a file named by literals (`with open("cache.pkl", "rb") as cache:`, `cache =
+ * Path("cache.pkl")`) and used only as FILE_USE allows: handed to a loader they are that file, protected as the
+ * program's words. Closed (review s19k row 5): any other mention of the name (another binding in any form, a string
+ * naming it, a use as a value) makes it no such name.
  */
 export function openedLiterals(code: string): Set<string> {
-  const literal = String.raw`[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')`;
-  const opened = new RegExp(String.raw`\bopen\s*\(\s*${literal}(?:\s*,\s*${literal})*\s*\)\s*as\s+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)\s*=\s*open\s*\(\s*${literal}(?:\s*,\s*${literal})*\s*\)`, 'gu');
+  const bound = new RegExp(String.raw`${LITERAL_FILE}\s*as\s+([A-Za-z_]\w*)\s*:|^[ \t]*([A-Za-z_]\w*)\s*=\s*${LITERAL_FILE}[ \t]*$`, 'gmu');
   const names = new Set<string>();
-  for (const match of code.matchAll(opened)) {
+  const bindings = new Map<string, { start: number; end: number }[]>();
+  for (const match of code.matchAll(bound)) {
     const name = match[1] ?? match[2]!;
-    const bindings = [...code.matchAll(new RegExp(String.raw`(?<![\w.])${name}\s*(?:[-+*/%&|^@]|<<|>>|\*\*|//)?=(?!=)|\bas\s+${name}\b|\bfor\s+${name}\b|\bdef\s+\w+\s*\([^)]*\b${name}\b`, 'gu'))]
-      .length;
-    if (bindings === 1) names.add(name);
+    bindings.set(name, [...(bindings.get(name) ?? []), { start: match.index, end: match.index + match[0].length }]);
+  }
+  for (const [name, spans] of bindings) {
+    if (spans.length !== 1) continue;
+    const uses = [...code.matchAll(new RegExp(FILE_USE(name), 'gu'))].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+    const allowed = [...spans, ...uses];
+    const mentions = [...code.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?!\w)`, 'gu'))];
+    if (mentions.every((mention) => allowed.some((span) => mention.index >= span.start && mention.index < span.end))) names.add(name);
   }
   return names;
+}
+
+/** `args` with each opened-literal name and each literal file read (`open("x").read()`, `Path("x").read_bytes()`) as a literal. */
+export function literalFilesWritten(args: string, opened: ReadonlySet<string>): string {
+  let text = args.replace(new RegExp(String.raw`${LITERAL_FILE}(?:\s*\.\s*(?:read|read_bytes|read_text)\s*\(\s*\))?`, 'gu'), '""');
+  for (const name of opened) text = text.replace(new RegExp(String.raw`(?<![\w.])${name}(?:\s*\.\s*(?:read|read_bytes|read_text)\s*\(\s*\))?(?!\w)`, 'gu'), '""');
+  return text;
 }
 
 /** The builtins `exec`, `eval` and `compile` a file shadows at its top level: imported from a module (`from re import compile`), defined or assigned. */

@@ -3,7 +3,18 @@
 // require or import; this is the same closed world for Python: a plugin folder walked with os.listdir and loaded by
 // `runpy.run_path(os.path.join(d, f))` may load any file, the agent's too. A loader taken as a value (an alias, a
 // name handed on, `getattr(runpy, "run_path")`) is computed as well, since zotbox no longer sees its calls. Pure.
-import { codeRunningImports, type Found, importHooks, LOADER_MODULE, loaderModuleValues, openedLiterals, shadowedBuiltins } from './python-code-runners.js';
+import {
+  codeRunningImports,
+  type Found,
+  importHooks,
+  interpretersOnStdin,
+  LOADER_MODULE,
+  literalFilesWritten,
+  loaderModuleValues,
+  openedLiterals,
+  shadowedBuiltins,
+  stringsBlanked,
+} from './python-code-runners.js';
 import { pythonLogicalLines, stringEnd } from './python-logical-lines.js';
 
 /** Calls that load or run code by the path, module name or text they are given, under whatever qualifier. */
@@ -38,9 +49,6 @@ const LOOKUP = /\b(?:getattr|__getattribute__)\s*\(|\b(?:vars\s*\([^()]*\)|__dic
 
 /** The builtins that run text: counted bare or off `builtins`, never as another object's method (`re.compile`). */
 const RUNS_TEXT = new Set(['exec', 'eval', 'compile']);
-
-/** A file opened by a literal name (and literal mode), read or not. */
-const OPEN_LITERAL = /\bopen\s*\(\s*[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')(?:\s*,\s*[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*'))*\s*\)(?:\s*\.\s*read\s*\(\s*\))?/gu;
 
 /** Arguments that are literals only: strings without an f prefix, numbers, None, True, False, keyword or not. */
 const LITERAL_ARGUMENTS = /^\s*(?:(?:[A-Za-z_]\w*\s*=\s*)?(?:(?:[rRuU]|[rR][bB]|[bB][rR]|[bB])?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')|\d+|None|True|False)\s*(?:,\s*|$))*$/u;
@@ -84,7 +92,7 @@ function readable(code: string, at: number, end: number, name: string, opened: R
   // A relative import_module(".x", PACKAGE) is read with its package (python-imports.ts).
   if (name === 'import_module' && /^\s*[rRuU]?["']\./u.test(args)) return true;
   // `exec(open("tools/x.py").read())`, `pickle.load(open("cache.pkl", "rb"))`: the file is named, and protected as the program's words.
-  const written = [...opened].reduce((text, each) => text.replace(new RegExp(String.raw`(?<![\w.])${each}\b`, 'gu'), '""'), args.replace(OPEN_LITERAL, '""'));
+  const written = literalFilesWritten(args, opened);
   // A literal import of a module that runs code is the same as importing it (`__import__("timeit")`).
   if ((name === 'import_module' || name === '__import__') && codeRunningImports(`import ${/^\s*[rRuU]?["']([\w.]+)["']/u.exec(args)?.[1] ?? ''}`).length > 0) return false;
   return LITERAL_ARGUMENTS.test(written);
@@ -116,20 +124,41 @@ function isBuiltin(code: string, at: number, name: string, shadowed: ReadonlySet
 
 /**
  * Each load in `source` (a Python program's text) whose path, module name or text zotbox cannot spell out. Python
- * reads identifiers NFKC-normalized (`ｅｘｅｃ` is exec), so the text is read so too.
+ * reads identifiers NFKC-normalized (`ｅｘｅｃ` is exec), so its identifiers are read so too.
  */
 export function pythonComputedLoads(source: string): PythonComputedLoad[] {
-  const normalized = source.normalize('NFKC');
-  const code = pythonLogicalLines(normalized);
-  const lineOf = (at: number) => normalized.slice(0, at).split('\n').length - 1;
+  // Identifiers only: a fullwidth quote in a string is no quote to Python (review s19k row 4).
+  const { code, sourceAt } = identifiersNormalized(pythonLogicalLines(source));
+  const lineOf = (at: number) => source.slice(0, sourceAt(at)).split('\n').length - 1;
   const found: Found[] = [...scan(code, 0, code.length, { opened: openedLiterals(code), shadowed: shadowedBuiltins(code) })];
   // Where a loader module is in the file, a lookup by a computed name may take a loader (`getattr(runpy, name)`), and
   // `__builtins__` is every builtin, exec and eval too; a loader module used as a value hands its loaders on.
   if (LOADER_MODULE.test(code))
     for (const match of code.matchAll(LOOKUP)) if (!lookupWrittenOut(code, match.index + match[0].length, match[0].endsWith('('))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
   for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
-  found.push(...loaderModuleValues(code), ...codeRunningImports(code), ...importHooks(code));
+  const text = stringsBlanked(code);
+  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...interpretersOnStdin(code));
   return found.map(({ at, call }) => ({ line: lineOf(at), call }));
+}
+
+/**
+ * `view` with each identifier NFKC-normalized, and where an offset into the result lies in `view` (a normalized
+ * identifier may be longer or shorter than as written; `view` keeps the source's offsets).
+ */
+function identifiersNormalized(view: string): { code: string; sourceAt: (at: number) => number } {
+  let code = '';
+  let last = 0;
+  const shifts: { from: number; delta: number }[] = [];
+  for (const match of view.matchAll(/[\p{ID_Start}_][\p{ID_Continue}]*/gu)) {
+    const normalized = match[0].normalize('NFKC');
+    if (normalized === match[0]) continue;
+    code += view.slice(last, match.index) + normalized;
+    last = match.index + match[0].length;
+    shifts.push({ from: code.length, delta: last - code.length });
+  }
+  code += view.slice(last);
+  const sourceAt = (at: number) => at + ([...shifts].reverse().find((shift) => shift.from <= at)?.delta ?? 0);
+  return { code, sourceAt };
 }
 
 /** What the scan needs of the whole file: names bound to literally opened files, builtins the file shadows. */

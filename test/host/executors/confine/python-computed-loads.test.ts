@@ -100,6 +100,8 @@ test('review s17j: a loader module used as a value (an alias, vars(), __dict__, 
 
 test('review s17j: Python`s identifiers are read NFKC-normalized, and an f-string`s fields as code', (t) => {
   t.deepEqual(calls('\uff45\uff58\uff45\uff43(text)\n'), ['0:exec']);
+  // A normalized identifier of another length keeps the lines after it (`ﬁ` is `fi`).
+  t.deepEqual(calls('\ufb01le = 1\nx = 2\nexec(text)\n'), ['2:exec']);
   t.deepEqual(calls('import runpy\nrunpy.\uff52un_path(p)\n'), ['1:run_path']);
   t.deepEqual(calls('import runpy\nf"{runpy.run_path(p)}"\n'), ['1:run_path']);
   t.deepEqual(calls('import runpy\nrf"{{runpy.run_path(p)}}"\n'), []);
@@ -114,4 +116,38 @@ test('review s17j over-denials: a shadowed compile, a config key or step named e
   // A method of a class named compile shadows nothing at the top; a name opened twice is no literal file.
   t.deepEqual(calls('class A:\n    def compile(self):\n        pass\ncompile(text)\n'), ['3:compile']);
   t.deepEqual(calls('import pickle\ncache = open("a.pkl", "rb")\ncache = open(name, "rb")\npickle.load(cache)\n'), ['3:pickle']);
+});
+
+test('review s19k: more modules and hooks (C twins, pytest, six, tkinter, __loader__, EntryPoint), unsafe YAML, pickled numpy', (t) => {
+  t.deepEqual(calls('import _ctypes\n'), ['0:import _ctypes']);
+  t.deepEqual(calls('import pytest\n'), ['0:import pytest']);
+  t.deepEqual(calls('from six import exec_\n'), ['0:import six', '0:exec_']);
+  t.deepEqual(calls('import tkinter\n'), ['0:import tkinter']);
+  t.deepEqual(calls('m = type(__loader__)(n, p)\n'), ['0:__loader__']);
+  t.deepEqual(calls('import yaml\nv = yaml.load(text, Loader=yaml.Loader)\n'), ['1:Loader=', '1:yaml.Loader']);
+  t.deepEqual(calls('import yaml\nv = yaml.load(text, Loader=yaml.SafeLoader)\n'), []);
+  t.deepEqual(calls('import numpy as np\nv = np.load(p, allow_pickle=True)\n'), ['1:allow_pickle']);
+});
+
+test('review s19k: an interpreter given no program, or -, runs its standard input', (t) => {
+  t.deepEqual(calls('import subprocess, sys\nsubprocess.run([sys.executable], stdin=open(p))\n'), ['1:[sys.executable]']);
+  t.deepEqual(calls('import subprocess\nsubprocess.run(["python3", "-"], input=text)\n'), ['1:["python3", "-"]']);
+  t.deepEqual(calls('import subprocess\nsubprocess.run(["python3", "tools/x.py"])\n'), []);
+});
+
+test('review s19k: identifiers are normalized, not quotes; strings are text to the import and hook checks', (t) => {
+  // A fullwidth quote is a character of the string, not its end: the call after the string is read.
+  t.deepEqual(calls('import runpy\nx = "\uff02"; runpy.run_path(p); y = "\uff02"\n'), ['1:run_path']);
+  t.deepEqual(calls('"""Refuse staged files with lines such as\nimport pdb\n"""\n'), []);
+  t.deepEqual(calls('import sys\nif "breakpoint()" in text:\n    sys.exit(f"{name}: breakpoint() left in")\n'), []);
+  t.deepEqual(calls('import sys\nhook = getattr(sys, "meta_path")\n'), ['1:meta_path']);
+  t.deepEqual(calls('print(f"{breakpoint()}")\n'), ['0:breakpoint']);
+  t.deepEqual(calls('import argparse\nfrom importlib import metadata\nprint(getattr(args, opt))\n'), []);
+});
+
+test('review s19k: a name bound to a literal file is that file only where every mention is the binding or a read', (t) => {
+  t.deepEqual(calls('import pickle\ncache = Path(".git/c.pkl")\nseen = pickle.loads(cache.read_bytes()) if cache.exists() else {}\n'), []);
+  t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    seen = pickle.load(f)\n'), []);
+  for (const rebinding of ['f: object = open(p, "rb")', '(f := open(p, "rb"))', 'g = lambda f: f', 'for name, f in pairs: pass', 'globals()["f"] = open(p, "rb")'])
+    t.deepEqual(calls(`import pickle\nwith open("c.pkl", "rb") as f:\n    pass\n${rebinding}\nseen = pickle.load(f)\n`), ['4:pickle'], rebinding);
 });

@@ -4,7 +4,8 @@
 // Each test asserts the SAFE outcome by hand (the user's `git commit` never runs the agent's code), so it FAILS while
 // the hole is open. Each program was first run by hand under Python 3.11.7 with the agent's files in place: PWNED is
 // written. The over-denials assert by hand that an ordinary hook program is NOT refused, so they FAIL while the
-// over-denial stands.
+// over-denial stands. All were fixed in session 27 (README.md, "Status") but one over-denial, kept OPEN in
+// review-s19k-over-denial.open.ts; the repros are kept as tests.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -165,15 +166,8 @@ for (const [finding, title, files, writes] of CASES)
   });
 
 // 3: the C twin of a listed module: `_ctypes.dlopen` loads a shared library by a computed path; its constructor runs.
-const gcc = (() => {
-  try {
-    execFileSync('gcc', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-(gcc ? test.serial : test.skip)(
+// gcc is a real component .ci/run installs: a missing one fails the test, never skips it.
+test.serial(
   'finding 3: hook runs python3 tools/check.py; _ctypes.dlopen(os.path.join("tools/rules", f)) over *.bin; the call writes tools/rules/b.bin (a shared library): git runs the user\'s code only',
   async (t) => {
     const dir = tempDir(t, 'zb-s19k-so-');
@@ -198,10 +192,6 @@ const OVER: readonly (readonly [string, string])[] = [
     'import argparse\nfrom importlib import metadata\nparser = argparse.ArgumentParser()\nparser.add_argument("--fix", action="store_true")\nargs = parser.parse_args()\nfor opt in ("fix",):\n    print(opt, getattr(args, opt))\nprint(metadata.version("pip"))\n',
   ],
   ['pickle.loads of a cache named by a literal through pathlib', 'import pickle\ncache = Path(".git/check-cache.pkl")\nseen = pickle.loads(cache.read_bytes()) if cache.exists() else {}\n'],
-  [
-    'pickle.load of a file opened by a literal name, with `for f in staged:` elsewhere in the file',
-    'import pickle\nseen = {}\nif os.path.exists(".git/check-cache.pkl"):\n    with open(".git/check-cache.pkl", "rb") as f:\n        seen = pickle.load(f)\nfor f in staged:\n    print(f, f in seen)\n',
-  ],
 ];
 
 for (const [title, body] of OVER)
