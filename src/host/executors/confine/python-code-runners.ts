@@ -200,10 +200,10 @@ const LITERAL_FILE = String.raw`(?:\bopen|(?<![\w])(?:pathlib\s*\.\s*)?Path)\s*\
 const FILE_USE = (name: string) => String.raw`(?<![\w.])${name}\s*\.\s*(?:read|read_bytes|read_text|exists|is_file|close)\s*\(\s*\)|(?<=\b(?:load|loads)\s*\(\s*)${name}(?=\s*\))`;
 
 /**
- * Names bound once to a file named by literals (`with open("cache.pkl", "rb") as cache:`, `cache =
- * Path("cache.pkl")`) and used only as FILE_USE allows: handed to a loader they are that file, protected as the
- * program's words. Closed (review s19k row 5): any other mention of the name (another binding in any form, a string
- * naming it, a use as a value) makes it no such name.
+ * Names bound only to files named by literals (`with open("cache.pkl", "rb") as cache:`, `cache =
+ * Path("cache.pkl")`) and used only as FILE_USE allows: handed to a loader they are one of those files, each protected
+ * as the program's words. Closed (review s19k row 5): any other mention of the name (another binding in any form, a
+ * string naming it, a use as a value) makes it no such name.
  */
 export function openedLiterals(code: string): Set<string> {
   const bound = new RegExp(String.raw`${LITERAL_FILE}\s*as\s+([A-Za-z_]\w*)\s*:|^[ \t]*([A-Za-z_]\w*)\s*=\s*${LITERAL_FILE}[ \t]*$`, 'gmu');
@@ -214,7 +214,6 @@ export function openedLiterals(code: string): Set<string> {
     bindings.set(name, [...(bindings.get(name) ?? []), { start: match.index, end: match.index + match[0].length }]);
   }
   for (const [name, spans] of bindings) {
-    if (spans.length !== 1) continue;
     const uses = [...code.matchAll(new RegExp(FILE_USE(name), 'gu'))].map((match) => ({ start: match.index, end: match.index + match[0].length }));
     const allowed = [...spans, ...uses];
     const mentions = [...code.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?!\w)`, 'gu'))];
