@@ -148,7 +148,8 @@ function blankText(code: string, out: string[], from: number, to: number, fStrin
 /** Each import statement of a module that runs code (`import timeit`, `from logging import config`, `from pydoc import locate`). */
 export function codeRunningImports(code: string): Found[] {
   const found: Found[] = [];
-  for (const match of code.matchAll(/^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+([^\n]+)|import[ \t]+([^\n]+))/gmu)) {
+  // A statement starts a logical line, or follows a compound statement's `:` (`try: import pdb`, `if x: import timeit`).
+  for (const match of code.matchAll(/(?:^|(?<=:))[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+([^\n]+)|import[ \t]+([^\n]+))/gmu)) {
     const modules =
       match[3] === undefined
         ? [
@@ -236,7 +237,9 @@ export function shadowedBuiltins(code: string): Set<string> {
     // At the top level only: a method named `exec` or a function's own import shadows nothing outside it.
     const imported = new RegExp(String.raw`^from[ \t]+(?!builtins\b)[\w.]+[ \t]+import[ \t]+[^\n]*(?<![\w.])${name}\b(?![ \t]+as\b)`, 'mu');
     const defined = new RegExp(String.raw`^(?:def[ \t]+${name}\b|${name}[ \t]*=(?!=))`, 'mu');
-    if (imported.test(code) || defined.test(code)) shadowed.add(name);
+    // Undone anywhere (`del compile`, `from builtins import compile`), or the builtins module named at all: the builtin.
+    const undone = new RegExp(String.raw`\bdel\b[^\n]*(?<![\w.])${name}\b|\b(?:builtins|__builtins__)\b`, 'u');
+    if ((imported.test(code) || defined.test(code)) && !undone.test(code)) shadowed.add(name);
   }
   return shadowed;
 }

@@ -77,6 +77,8 @@ test('what zotbox reads is none: literal arguments, a plain import, the guard, o
 
 test('review s17j: modules that run text or load by a name they are given refuse where imported; the import system`s hooks where named', (t) => {
   t.deepEqual(calls('import os, timeit\n'), ['0:import timeit']);
+  t.deepEqual(calls('try: import pdb\nexcept ImportError: pass\n'), ['0:import pdb']);
+  t.deepEqual(calls('if debug: from pydoc import locate\n'), ['0:import pydoc']);
   t.deepEqual(calls('from pydoc import locate\n'), ['0:import pydoc']);
   t.deepEqual(calls('from logging import config\n'), ['0:import logging.config']);
   t.deepEqual(calls('import logging.config\n'), ['0:import logging.config']);
@@ -115,6 +117,9 @@ test('review s17j over-denials: a shadowed compile, a config key or step named e
   t.deepEqual(calls('import pickle\nwith open(".git/c.pkl", "rb") as cache:\n    seen = pickle.load(cache)\n'), []);
   // A method of a class named compile shadows nothing at the top; a name opened twice is no literal file.
   t.deepEqual(calls('class A:\n    def compile(self):\n        pass\ncompile(text)\n'), ['3:compile']);
+  // A shadowing undone (del, or the builtins module named) leaves the builtin.
+  t.deepEqual(calls('from re import compile\ndel compile\ncompile(text)\n'), ['1:compile', '2:compile']);
+  t.deepEqual(calls('from re import compile\nfrom builtins import compile\ncompile(text)\n'), ['2:compile']);
   t.deepEqual(calls('import pickle\ncache = open("a.pkl", "rb")\ncache = open(name, "rb")\npickle.load(cache)\n'), ['3:pickle']);
 });
 
