@@ -38,18 +38,23 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
     '.login',
     '.logout',
     'config.fish',
+    'fish_variables',
   ].map((name) => ({ name, runBy: 'a shell runs it when it starts or a login ends' })),
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
+  // direnv's own rc, sourced before every .envrc in every directory (review s23m row 2; its `direnv/` folder below).
+  { name: '.direnvrc', runBy: 'direnv runs it before every .envrc it loads, in any directory' },
   // _vimrc and _exrc: vim's names for them on Windows (a workspace it shares).
   ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua', '_exrc', '_vimrc'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
   { name: '.lazy.lua', runBy: "lazy.nvim (Neovim's plugin manager) loads it from the directory Neovim starts in (local_spec)" },
   // .gdbearlyinit: gdb reads it from the home directory before anything else (a workspace may be the home directory).
   ...['.gdbinit', '.gdbearlyinit', '.lldbinit', '.pdbrc', '.perldb'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
-  ...['.pryrc', '.irbrc', '.rprofile', '.octaverc', '.ghci', '.iex.exs', '.ocamlinit'].map((name) => ({
+  ...['.pryrc', '.irbrc', 'irb.rc', '_irbrc', '.rprofile', '.octaverc', '.ghci', '.iex.exs', '.ocamlinit'].map((name) => ({
     name,
     runBy: 'the REPL (pry, irb, R, Octave, GHCi, IEx, the OCaml toplevel and utop) runs it when started in the directory',
   })),
+  // R loads the saved workspace in the directory it starts in, and runs the .First function saved in it (review s23m).
+  { name: '.rdata', runBy: 'R loads it when started in the directory and runs the .First function it holds' },
   // R reads .Renviron before the profile: its R_PROFILE_USER names the file R runs in place of the protected .Rprofile.
   { name: '.renviron', runBy: 'R reads its variables when started in the directory (R_PROFILE_USER names the profile it runs, R_LIBS where it loads packages from)' },
   ...['.gvimrc', '_gvimrc'].map((name) => ({ name, runBy: 'gvim runs it when it opens the directory (exrc)' })),
@@ -116,6 +121,10 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   { pattern: /^\.?mise(\.[a-z0-9_-]+)?\.toml$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
   // Perl opens NAME.pmc in place of every NAME.pm it loads, by module name or by path (perl's S_doopen_pm), when it exists.
   { pattern: /^.+\.pmc$/u, runBy: 'Perl loads X.pmc in place of the X.pm beside it, so no review of the .pm shows what runs' },
+  // zsh runs X.zwc (compiled wordcode) in place of X for every startup file and every file `source` or `.` reads, when
+  // it is newer than X or X is missing, and a directory's digest DIR.zwc in place of the functions in fpath's DIR
+  // (review s23m row 1: `.zshrc.zwc` beside a read-only `.zshrc`).
+  { pattern: /^.+\.zwc$/u, runBy: 'zsh runs X.zwc in place of the startup file, sourced file or function directory X beside it, so no review of X shows what runs' },
   // gdb auto-loads OBJFILE-gdb.py, -gdb.gdb and -gdb.scm beside every program or library it opens, in a directory the
   // user trusts for its .gdbinit, before anything runs (s45t review, "gdb-objfile-scripts").
   { pattern: /^.+-gdb\.(py|gdb|scm)$/u, runBy: 'gdb runs it when it opens the program or library of the name before "-gdb" beside it' },
@@ -172,6 +181,13 @@ const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly patte
     runBy: "Python runs its .pth files and the modules they import whenever the environment's interpreter starts (editors start it when the folder is opened)",
   },
   { parent: /^mise$/u, pattern: /^(config(\.[a-z0-9_-]+)?\.toml|conf\.d)$/u, runBy: 'mise runs the hooks and env sources it defines when a shell enters the directory' },
+  // direnv's rc files (~/.config/direnv/): run before every .envrc (direnvrc, lib/*.sh), or widening what it loads on
+  // its own (direnv.toml's whitelist and load_dotenv) (review s23m row 2).
+  { parent: /^direnv$/u, pattern: /^(direnvrc|direnv\.toml|config\.toml|lib)$/u, runBy: 'direnv runs it (or loads .envrc files on its own as it says) before every .envrc, in any directory' },
+  // fish runs every file in conf.d at start, and autoloads functions and completions by name; fish_variables sets
+  // the universal variables (fish_user_paths, fish_function_path) of every fish (review s23m "not done").
+  { parent: /^fish$/u, pattern: /^(conf\.d|functions|completions|fish_variables)$/u, runBy: 'fish runs it at every start or when a function or completion of its name is used' },
+  { parent: /^irb$/u, pattern: /^irbrc$/u, runBy: 'irb runs it when it starts' },
   { parent: /^hk$/u, pattern: /^config\.pkl$/u, runBy: "hk reads the user's configuration in it (~/.config/hk/config.pkl) for every project" },
   { parent: /^conda$/u, pattern: /^(de)?activate\.d$/u, runBy: "conda and editors' terminals source a conda environment's activation scripts" },
 ];

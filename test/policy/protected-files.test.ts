@@ -63,6 +63,16 @@ for (const name of [
   'App.Exe-GDB.SCM',
   '.BashRC',
   '.VSCode',
+  // Review s23m: zsh's compiled startup and sourced files, direnv's own rc, irb's and R's other startup files, fish's variables.
+  '.zshrc.zwc',
+  '.zshenv.zwc',
+  'lib.sh.zwc',
+  'functions.ZWC',
+  '.direnvrc',
+  'irb.rc',
+  '_irbrc',
+  '.RData',
+  'fish_variables',
 ]) {
   test(`${name} is a protected tool file at any depth`, protectedNames, name);
 }
@@ -87,6 +97,13 @@ for (const name of [
   '.gitignore',
   '.gitattributes',
   '.env',
+  '.zwc',
+  'notes.zwc.txt',
+  'direnvrc',
+  'lib',
+  'conf.d',
+  'irbrc',
+  'data.RData.csv',
 ]) {
   test(`${name} is an ordinary file`, (t) => {
     t.is(protectedToolName(name), undefined);
@@ -98,6 +115,20 @@ test("hk's files are protected in .config/ and its user configuration in hk/", (
   t.is(ungrantedToolFile('/ws/.config/hk.pkl', ['/ws'])?.entry, '/ws/.config/hk.pkl');
   t.is(ungrantedToolFile('/home/u/.config/hk/config.pkl', ['/home/u'])?.entry, '/home/u/.config/hk/config.pkl');
   t.is(ungrantedToolFile('/ws/config.pkl', ['/ws']), undefined);
+});
+
+test("review s23m: direnv's, fish's and irb's own folders are protected in .config/ (or wherever the folder is)", (t) => {
+  t.is(ungrantedToolFile('/home/u/.config/direnv/direnvrc', ['/home/u'])?.entry, '/home/u/.config/direnv/direnvrc');
+  t.is(ungrantedToolFile('/home/u/.config/direnv/lib/agent.sh', ['/home/u'])?.entry, '/home/u/.config/direnv/lib');
+  t.is(ungrantedToolFile('/home/u/.config/direnv/direnv.toml', ['/home/u'])?.entry, '/home/u/.config/direnv/direnv.toml');
+  t.is(ungrantedToolFile('/home/u/.config/direnv/config.toml', ['/home/u'])?.entry, '/home/u/.config/direnv/config.toml');
+  t.is(ungrantedToolFile('/home/u/.config/fish/conf.d/x.fish', ['/home/u'])?.entry, '/home/u/.config/fish/conf.d');
+  t.is(ungrantedToolFile('/home/u/.config/fish/functions/ls.fish', ['/home/u'])?.entry, '/home/u/.config/fish/functions');
+  t.is(ungrantedToolFile('/home/u/.config/irb/irbrc', ['/home/u'])?.entry, '/home/u/.config/irb/irbrc');
+  // The same names elsewhere are ordinary.
+  t.is(ungrantedToolFile('/ws/src/lib/agent.sh', ['/ws']), undefined);
+  t.is(ungrantedToolFile('/ws/config.toml', ['/ws']), undefined);
+  t.is(ungrantedToolFile('/ws/functions/handler.js', ['/ws']), undefined);
 });
 
 test('a write scope grants a protected file only by naming it or a path inside it', (t) => {

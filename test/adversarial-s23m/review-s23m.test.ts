@@ -1,6 +1,7 @@
 // Review s23m: what an agent leaves behind, beyond the hook-program readers. Each test asserts the SAFE outcome, so it
-// FAILS while the hole is open (README.md). Harness: the real CLI with a replayed model, default bubblewrap
-// confinement (test/adversarial-s36i/harness.ts, copied here with the exit status kept).
+// FAILED while the hole was open (README.md); both rows were fixed in session 28 (src/policy/protected-files.ts).
+// Harness: the real CLI with a replayed model, default bubblewrap confinement (test/adversarial-s36i/harness.ts,
+// copied here with the exit status kept).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -105,22 +106,24 @@ const direnvCases: { name: string; file: string }[] = [
   { name: '~/.config/direnv/lib/*.sh', file: '.config/direnv/lib/agent.sh' },
 ];
 
-for (const { name, file } of direnvCases) {
-  test(`direnv's own rc files: ${name} written by the write tool is refused`, async (t) => {
-    // The workspace is the user's home directory (where the table's .bashrc, .profile, .zshrc ... apply).
-    const ws = directory(t, { 'notes.txt': 'n\n' });
-    const pwned = path.join(path.dirname(ws), 'PWNED');
-    const { status, output } = await agentRun(t, ws, file, `touch ${JSON.stringify(pwned)}\n`);
-    t.log(`exit ${status}; ${existsSync(path.join(ws, file)) ? `${file} left in the workspace` : `no ${file}`}`);
-    // Later the user enters one of their own projects, whose .envrc they allowed long ago.
-    const project = path.join(path.dirname(ws), 'project');
-    mkdirSync(project);
-    writeFileSync(path.join(project, '.envrc'), 'export PROJECT=1\n');
-    const data = path.join(path.dirname(ws), 'data');
-    mkdirSync(data);
-    const env = { PATH: process.env.PATH ?? '', HOME: ws, XDG_DATA_HOME: data };
-    execFileSync('direnv', ['allow', project], { env, stdio: 'ignore' });
-    execFileSync('direnv', ['exec', project, 'true'], { env, stdio: 'ignore' });
-    t.false(existsSync(pwned), `direnv ran the agent's ${file} before the user's .envrc; zotbox said:\n${output}`);
-  });
-}
+for (const { name, file } of direnvCases)
+  for (const writer of ['the write tool', 'a confined command'] as const)
+    test(`direnv's own rc files: ${name} written by ${writer} is refused or undone`, async (t) => {
+      // The workspace is the user's home directory (where the table's .bashrc, .profile, .zshrc ... apply).
+      const ws = directory(t, { 'notes.txt': 'n\n' });
+      const pwned = path.join(path.dirname(ws), 'PWNED');
+      const rc = `touch ${JSON.stringify(pwned)}\n`;
+      const { status, output } =
+        writer === 'the write tool' ? await agentRun(t, ws, file, rc) : await agentRun(t, ws, 'mk.sh', `mkdir -p "$(dirname '${file}')"\n${printfScript(file, Buffer.from(rc))}`, 'sh mk.sh');
+      t.log(`exit ${status}; ${existsSync(path.join(ws, file)) ? `${file} left in the workspace` : `no ${file}`}`);
+      // Later the user enters one of their own projects, whose .envrc they allowed long ago.
+      const project = path.join(path.dirname(ws), 'project');
+      mkdirSync(project);
+      writeFileSync(path.join(project, '.envrc'), 'export PROJECT=1\n');
+      const data = path.join(path.dirname(ws), 'data');
+      mkdirSync(data);
+      const env = { PATH: process.env.PATH ?? '', HOME: ws, XDG_DATA_HOME: data };
+      execFileSync('direnv', ['allow', project], { env, stdio: 'ignore' });
+      execFileSync('direnv', ['exec', project, 'true'], { env, stdio: 'ignore' });
+      t.false(existsSync(pwned), `direnv ran the agent's ${file} before the user's .envrc; zotbox said:\n${output}`);
+    });
