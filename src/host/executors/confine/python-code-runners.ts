@@ -186,6 +186,45 @@ export function openedLiterals(code: string): Set<string> {
   return names;
 }
 
+/** A name's mentions as code (an f-string's prefix `f"` is none). */
+const mentionsOf = (name: string) => new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu');
+
+/**
+ * The bodies of `with open("x", "rb") as NAME:` blocks in which NAME is that file however the rest of the file
+ * binds it (review s19k over-denial 5: `for f in staged:` elsewhere): every mention of NAME in the body is a FILE_USE,
+ * the body defers nothing (no def, lambda, class, loop or generator that reads NAME later), and nothing elsewhere can
+ * bind it meanwhile (no `global`/`nonlocal` of it, no `__main__`, no exec, eval or compile, no string that is the
+ * name, as `globals()["f"]` or `setattr(m, "f", …)` need). `text` is the code with strings and comments blanked.
+ */
+export function openedWithBodies(code: string, text: string): { readonly name: string; readonly start: number; readonly end: number }[] {
+  const bodies: { name: string; start: number; end: number }[] = [];
+  const rebinding = /\b(?:__main__|exec|eval|compile)\b/u.test(text);
+  for (const match of code.matchAll(new RegExp(String.raw`^([ \t]*)with[ \t]+${LITERAL_FILE}\s*as\s+([A-Za-z_]\w*)\s*:`, 'gmu'))) {
+    const name = match[2]!;
+    if (rebinding || new RegExp(String.raw`\b(?:global|nonlocal)\b[^\n]*(?<![\w.])${name}\b`, 'u').test(text) || new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) continue;
+    const start = match.index + match[0].length;
+    const end = blockEnd(text, start, match[1]!.length);
+    const body = text.slice(start, end);
+    if (/\b(?:def|lambda|class|for|while|yield|await|async)\b/u.test(body)) continue;
+    const uses = [...code.slice(start, end).matchAll(new RegExp(FILE_USE(name), 'gu'))].map((use) => ({ start: use.index, end: use.index + use[0].length }));
+    const mentions = [...code.slice(start, end).matchAll(mentionsOf(name))];
+    if (mentions.every((mention) => uses.some((use) => mention.index >= use.start && mention.index < use.end))) bodies.push({ name, start, end });
+  }
+  return bodies;
+}
+
+/** Where the block whose header ends at `from` ends: the rest of its line, then each line indented deeper than `indent` (blank ones too). */
+function blockEnd(text: string, from: number, indent: number): number {
+  let end = text.indexOf('\n', from) === -1 ? text.length : text.indexOf('\n', from);
+  while (end < text.length) {
+    const next = text.indexOf('\n', end + 1) === -1 ? text.length : text.indexOf('\n', end + 1);
+    const line = text.slice(end + 1, next);
+    if (line.trim() !== '' && /^[ \t]*/u.exec(line)![0].length <= indent) break;
+    end = next;
+  }
+  return end;
+}
+
 /** `args` with each opened-literal name and each literal file read (`open("x").read()`, `Path("x").read_bytes()`) as a literal. */
 export function literalFilesWritten(args: string, opened: ReadonlySet<string>): string {
   let text = args.replace(new RegExp(String.raw`${LITERAL_FILE}(?:\s*\.\s*(?:read|read_bytes|read_text)\s*\(\s*\))?`, 'gu'), '""');

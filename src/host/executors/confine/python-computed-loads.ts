@@ -13,9 +13,11 @@ import {
   literalFilesWritten,
   loaderModuleValues,
   openedLiterals,
+  openedWithBodies,
   shadowedBuiltins,
 } from './python-code-runners.js';
 import { pythonLogicalLines, stringEnd } from './python-logical-lines.js';
+import { reflectedModules } from './python-reflection.js';
 import { maskedPython } from './python-search-path-uses.js';
 
 /** Calls that load or run code by the path, module name or text they are given, under whatever qualifier. */
@@ -131,7 +133,10 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   // Identifiers only: a fullwidth quote in a string is no quote to Python (review s19k row 4).
   const { code, sourceAt } = identifiersNormalized(pythonLogicalLines(source));
   const lineOf = (at: number) => source.slice(0, sourceAt(at)).split('\n').length - 1;
-  const found: Found[] = [...scan(code, 0, code.length, { opened: openedLiterals(code), shadowed: shadowedBuiltins(code) })];
+  const fileWide = openedLiterals(code);
+  const bodies = openedWithBodies(code, maskedPython(code));
+  const opened = (at: number) => new Set([...fileWide, ...bodies.filter((body) => at >= body.start && at < body.end).map((body) => body.name)]);
+  const found: Found[] = [...scan(code, 0, code.length, { opened, shadowed: shadowedBuiltins(code) })];
   // Where a loader module is in the file, a lookup by a computed name may take a loader (`getattr(runpy, name)`), and
   // `__builtins__` is every builtin, exec and eval too; a loader module used as a value hands its loaders on.
   if (LOADER_MODULE.test(code))
@@ -139,7 +144,7 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
   // Strings are text to the import and hook checks (a docstring's `import pdb`, a test for "breakpoint()").
   const text = maskedPython(code);
-  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...hookNameStrings(code), ...interpretersOnStdin(code));
+  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...hookNameStrings(code), ...interpretersOnStdin(code), ...reflectedModules(code));
   return found.map(({ at, call }) => ({ line: lineOf(at), call }));
 }
 
@@ -163,9 +168,9 @@ function identifiersNormalized(view: string): { code: string; sourceAt: (at: num
   return { code, sourceAt };
 }
 
-/** What the scan needs of the whole file: names bound to literally opened files, builtins the file shadows. */
+/** What the scan needs of the whole file: the names bound to literally opened files at an offset, the builtins the file shadows. */
 interface FileFacts {
-  readonly opened: ReadonlySet<string>;
+  readonly opened: (at: number) => ReadonlySet<string>;
   readonly shadowed: ReadonlySet<string>;
 }
 
@@ -188,8 +193,8 @@ function scan(code: string, from: number, to: number, facts: FileFacts): Found[]
     const name = word[0];
     const end = at + name.length;
     const counted = LOADERS.has(name) || (RUNS_TEXT.has(name) && isBuiltin(code, at, name, facts.shadowed));
-    if (counted && !readable(code, at, end, name, facts.opened)) found.push({ at, call: name });
-    if (DESERIALIZERS.has(name) && !deserializerReadable(code, at, end, facts.opened)) found.push({ at, call: name });
+    if (counted && !readable(code, at, end, name, facts.opened(at))) found.push({ at, call: name });
+    if (DESERIALIZERS.has(name) && !deserializerReadable(code, at, end, facts.opened(at))) found.push({ at, call: name });
     at = end;
   }
   return found;

@@ -158,3 +158,29 @@ test('review s19k: a name bound to a literal file is that file only where every 
   for (const rebinding of ['f: object = open(p, "rb")', '(f := open(p, "rb"))', 'g = lambda f: f', 'for name, f in pairs: pass', 'globals()["f"] = open(p, "rb")'])
     t.deepEqual(calls(`import pickle\nwith open("c.pkl", "rb") as f:\n    pass\n${rebinding}\nseen = pickle.load(f)\n`), ['4:pickle'], rebinding);
 });
+
+test('a module reached without its name: the import system`s private modules, the module table, namespaces, reflection', (t) => {
+  // Each ran the agent's file under Python 3.11.7 by hand (session 28).
+  t.deepEqual(calls('import sys\nm = sys.modules["_frozen_importlib_external"]\nL = getattr(m, "Source" "File" "Loader")\n'), ['1:_frozen_importlib_external', '1:sys.modules']);
+  t.deepEqual(calls('import _imp\n_imp.create_dynamic(spec)\n'), ['0:_imp', '1:_imp']);
+  t.deepEqual(calls('from importlib import _bootstrap_external as b\n'), ['0:_bootstrap_external']);
+  t.deepEqual(calls('import sys\nm = sys.modules["run" "py"]\n'), ['1:sys.modules']);
+  t.deepEqual(calls('import sys as s\nfor m in s.modules.values():\n    pass\n'), ['1:sys.modules']);
+  t.deepEqual(calls('from sys import modules\nm = modules.get(name)\n'), ['1:sys.modules']);
+  t.deepEqual(calls('from sys import modules as table\n'), ['0:sys.modules']);
+  t.deepEqual(calls('b = globals()["__built" "ins__"]\n'), ['0:globals()']);
+  t.deepEqual(calls('b = vars().get(name)\n'), ['0:vars()']);
+  t.deepEqual(calls('run = getattr(print.__self__, "ex" "ec")\n'), ['0:__self__']);
+  t.deepEqual(calls('g = check.__globals__\n'), ['0:__globals__']);
+  t.deepEqual(calls('for c in object.__subclasses__():\n    pass\n'), ['0:__subclasses__']);
+  t.deepEqual(calls('import sys\nb = sys._getframe().f_builtins\n'), ['1:_getframe', '1:f_builtins']);
+  t.deepEqual(calls('import gc\nobjs = gc.get_objects()\n'), ['1:gc.get_objects']);
+  t.deepEqual(calls('import types\nf = types.FunctionType(types.CodeType(*parts), {})\n'), ['1:CodeType']);
+  // A loader base class runs whatever source its subclass hands back.
+  t.deepEqual(calls('import importlib.abc\nclass L(importlib.abc.SourceLoader):\n    pass\n'), ['1:SourceLoader']);
+  // The table read as zotbox can: a membership test, a literal module that is no loader.
+  t.deepEqual(calls('import sys\nif "yaml" in sys.modules:\n    pass\nif "x" not in sys.modules and sys.modules["json"]:\n    pass\n'), []);
+  t.deepEqual(calls('import sys\nmain = sys.modules["__main__"]\n'), ['1:sys.modules']);
+  t.deepEqual(calls('count = globals()["COUNT"]\n'), []);
+  t.deepEqual(calls('import importlib.metadata as md\nprint(md.version("pip"))\n'), []);
+});

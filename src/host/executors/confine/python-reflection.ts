@@ -1,0 +1,66 @@
+// Ways a Python program reaches a module, and so its loaders and the builtins that run text, without naming it
+// (review s21l, after s19k's "not done"): the import system's private modules, the table of loaded modules, a
+// namespace dictionary, and the reflection that climbs from any object to a module (`print.__self__` is builtins,
+// `f.__globals__` a module's namespace, `object.__subclasses__()` every class). zotbox cannot tell which module such
+// a value is, so each is refused where it is written. Pure; `code` is pythonLogicalLines' view.
+import type { Found } from './python-code-runners.js';
+
+/**
+ * Names that hand over a module or run a code object zotbox never sees: the import system's own modules under their
+ * private names (`_frozen_importlib_external.SourceFileLoader`, `_imp.create_dynamic`, `importlib._bootstrap`), a
+ * builtin's module (`__self__`), a function's namespace (`__globals__`), a frame's (`sys._getframe().f_builtins`), every class (`__subclasses__`), the garbage
+ * collector's objects, a code object built or swapped (`CodeType`, `__code__`), and the loader base classes whose
+ * `exec_module` runs whatever source a subclass hands back (`SourceLoader`, `FileLoader`, `InspectLoader`).
+ */
+const REFLECTION =
+  /(?<![\w.])(?:_frozen_importlib\w*|_bootstrap\w*|_imp)\b|\b(?:__self__|__globals__|__subclasses__|__code__|CodeType|getmodule|_getframe|currentframe|f_builtins|f_globals|f_locals|tb_frame|SourceLoader|FileLoader|InspectLoader|ExecutionLoader)\b|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b/gu;
+
+/** Modules a name in the module table must not be: the loader modules and the import system's private ones. */
+const LOADER_NAMES = /^(?:runpy|imp|_imp|zipimport|builtins|__builtins__|pkgutil|importlib(?:\.\w+)*|_frozen_importlib\w*|__main__)$/u;
+
+/** A literal string key: no prefix that computes, no escape or brace. */
+const LITERAL_KEY = /^\s*\[\s*[rRuU]?(?:"([^"\\\n{}]*)"|'([^'\\\n{}]*)')\s*\]/u;
+
+/**
+ * The module table (`sys.modules`, under any alias of sys, or `from sys import modules`) used as anything but a
+ * membership test or a subscript by a literal that names no loader module: `sys.modules["run" "py"]`,
+ * `sys.modules.values()` and `sys.modules.get(name)` may each be runpy or builtins.
+ */
+export function moduleTableUses(code: string): Found[] {
+  const found: Found[] = [];
+  const imported = /^\s*from\s+sys\s+import\b[^\n]*(?<![\w.])modules\b(?!\s+as\b)/mu.test(code);
+  for (const match of code.matchAll(/(?<![\w])modules\b/gu)) {
+    const line = code.slice(code.lastIndexOf('\n', match.index - 1) + 1, match.index);
+    // A bare `modules` is the table only where sys's is imported under that name; the import itself uses nothing,
+    // but an import under another name (`from sys import modules as m`) hands the table to a name zotbox does not follow.
+    if (/^\s*from\s+sys\s+import\b/u.test(line) && /^\s+as\b/u.test(code.slice(match.index + match[0].length))) {
+      found.push({ at: match.index, call: 'sys.modules' });
+      continue;
+    }
+    if (!/\.\s*$/u.test(line) && (!imported || /^\s*(?:from|import)\b/u.test(line))) continue;
+    const after = code.slice(match.index + match[0].length);
+    const key = LITERAL_KEY.exec(after);
+    if (key !== null && !LOADER_NAMES.test(key[1] ?? key[2]!)) continue;
+    if (/\bin\s+(?:[A-Za-z_]\w*\s*\.\s*)?$/u.test(line) && !/^\s*[[.(]/u.test(after)) continue;
+    found.push({ at: match.index, call: 'sys.modules' });
+  }
+  return found;
+}
+
+/**
+ * A namespace taken whole (`globals()`, `locals()`, `vars()` without an argument) and used as anything but a subscript
+ * by a literal: `globals()["__built" "ins__"]` or `globals().get(name)` may be the builtins module.
+ */
+export function namespaceLookups(code: string): Found[] {
+  const found: Found[] = [];
+  for (const match of code.matchAll(/(?<![\w.])(?:globals|locals|vars)\s*\(\s*\)/gu)) {
+    const key = LITERAL_KEY.exec(code.slice(match.index + match[0].length));
+    if (key === null) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
+  }
+  return found;
+}
+
+/** Each reflection that reaches a module or a code object (REFLECTION), the module table's and namespaces' uses. */
+export function reflectedModules(code: string): Found[] {
+  return [...[...code.matchAll(REFLECTION)].map((match) => ({ at: match.index, call: match[0].replace(/\s+/gu, '') })), ...moduleTableUses(code), ...namespaceLookups(code)];
+}
