@@ -24,8 +24,8 @@ export async function attackWithLink(t: ExecutionContext, body: string): Promise
   t.false(await agentThenUserCommits(t, ws), "the user's git commit ran the agent's code");
 }
 
-/** The unresolved lines of a workspace whose files are `files` and whose home holds `home`, hooks in `hooks`. */
-export function unresolvedOf(t: ExecutionContext, files: Readonly<Record<string, string>>, home: Readonly<Record<string, string>> = {}, hooks = '.githooks'): readonly string[] {
+/** The unresolved lines of a workspace whose files are `files` and whose home holds `home`, hooks in `hooks`, with the user's PATH `searchPath` if given. */
+export function unresolvedOf(t: ExecutionContext, files: Readonly<Record<string, string>>, home: Readonly<Record<string, string>> = {}, hooks = '.githooks', searchPath?: string): readonly string[] {
   const top = realpathSync(tempDir(t, 'zb-s09f-'));
   for (const [name, text] of Object.entries({
     ...Object.fromEntries(Object.entries(files).map(([k, v]) => [`ws/${k}`, v])),
@@ -37,7 +37,7 @@ export function unresolvedOf(t: ExecutionContext, files: Readonly<Record<string,
   const ws = path.join(top, 'ws');
   mkdirSync(path.join(top, 'home'), { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: ws });
-  return toolFileReferences([], [ws], { environment: { HOME: path.join(top, 'home') }, hookDirectories: [{ directory: path.join(ws, hooks), top: ws }] }).unresolved;
+  return toolFileReferences([], [ws], { environment: { HOME: path.join(top, 'home'), ...(searchPath === undefined ? {} : { PATH: searchPath }) }, hookDirectories: [{ directory: path.join(ws, hooks), top: ws }] }).unresolved;
 }
 
 export const COUNT = '#!/bin/sh\ngit diff --cached --name-only | wc -l\n';

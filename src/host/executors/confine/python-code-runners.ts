@@ -37,7 +37,22 @@ const CODE_RUNNING = new Set([
   'setuptools.sandbox',
   'multiprocessing.reduction',
   'pytest',
+  // Review s21l: importlib.resources imports the package it is named; turtle hands on tkinter (turtle.TK); numpy's
+  // ctypes loader; template engines whose templates run Python (jinja2 but its sandbox, mako, tornado's, Django's).
+  'importlib.resources',
+  'turtle',
+  'numpy.ctypeslib',
+  'jinja2',
+  'mako',
+  'tornado.template',
+  'django.template',
+  'chameleon',
+  'genshi',
+  'Cheetah',
 ]);
+
+/** Modules inside a CODE_RUNNING one that run nothing they are given: jinja2's sandbox refuses Python in its templates. */
+const CODE_RUNNING_EXCEPT = /^jinja2\.sandbox(?:\.(?:Immutable)?SandboxedEnvironment)?$/u;
 
 /** Names of the import system's hooks and the runners reached without an import of their module. */
 const HOOK_NAMES = [
@@ -56,7 +71,6 @@ const HOOK_NAMES = [
   'path_importer_cache',
   'fileConfig',
   'dictConfig',
-  'find_spec',
   'find_module',
   'find_loader',
   'get_loader',
@@ -72,21 +86,24 @@ const HOOK_NAMES = [
   'ForkingPickler',
   'Unpickler',
   'read_pickle',
+  'walk_packages',
   'allow_pickle',
   'UnsafeLoader',
   'FullLoader',
   'full_load',
   'full_load_all',
 ];
-const HOOK_TOKENS = new RegExp(String.raw`\b(?:${HOOK_NAMES.join('|')})\b`, 'gu');
+// Under a private name too (`multiprocessing.connection._ForkingPickler`, review s21l row 2).
+const HOOK_TOKENS = new RegExp(String.raw`(?<![\w])_*(?:${HOOK_NAMES.join('|')})\b`, 'gu');
 
-/** The modules that hold loaders (importlib but its metadata and resources, which load nothing). */
-export const LOADER_MODULE = /\b(?:runpy|imp|zipimport|builtins|__builtins__|pkgutil)\b|\bimportlib\b(?!\s*\.\s*(?:metadata|resources)\b|\s+import\s+(?:metadata|resources)\s*$)/mu;
+/** The modules that hold loaders (importlib but its metadata, which loads nothing; its resources import, review s21l). */
+export const LOADER_MODULE = /\b(?:runpy|imp|zipimport|builtins|__builtins__|pkgutil)\b|\bimportlib\b(?!\s*\.\s*metadata\b|\s+import\s+metadata\s*$)/mu;
 
 /** Whether a module name (dotted) is one of CODE_RUNNING, or inside one. */
 function codeRunning(module: string): boolean {
   // A module's C twin (`_ctypes`, `_tkinter`) runs as the module does (review s19k row 3).
   const parts = module.replace(/^_+/u, '').split('.');
+  if (CODE_RUNNING_EXCEPT.test(module)) return false;
   return parts.some((_, index) => CODE_RUNNING.has(parts.slice(0, index + 1).join('.')));
 }
 
@@ -129,13 +146,83 @@ export function codeRunningImports(code: string): Found[] {
   return found;
 }
 
-/** The import system's hooks and runners named anywhere (`entry_points()`, `sys.meta_path`, `find_spec`, `breakpoint()`). */
+/** The import system's hooks and runners named anywhere (`entry_points()`, `sys.meta_path`, `breakpoint()`), and unsafe YAML loaders. */
 export function importHooks(code: string): Found[] {
-  return [...code.matchAll(HOOK_TOKENS), ...code.matchAll(UNSAFE_YAML)].map((match) => ({ at: match.index, call: match[0] }));
+  const hooks = [...code.matchAll(HOOK_TOKENS)].filter((match) => !ownSpecRead(code, match.index, match[0]));
+  return [...hooks, ...unsafeYaml(code)].map((match) => ({ at: match.index, call: match[0] }));
 }
 
-/** PyYAML's loaders that build any Python object (its plain, full and unsafe ones), named or given as `Loader=`. */
-const UNSAFE_YAML = /\byaml\s*\.\s*C?(?:Unsafe|Full)?Loader\b|\bLoader\s*=\s*(?!(?:yaml\s*\.\s*)?C?(?:Safe|Base)Loader\b)/gu;
+/** `__spec__` printed or compared with None: a program reading its own spec loads nothing (review s21l over-denial 5). */
+function ownSpecRead(code: string, at: number, token: string): boolean {
+  if (token !== '__spec__') return false;
+  const after = code.slice(at + token.length);
+  return (/\b(?:print|repr|str)\s*\(\s*$/u.test(code.slice(Math.max(0, at - 24), at)) && /^\s*\)/u.test(after)) || /^\s+is\s+(?:not\s+)?None\b/u.test(after);
+}
+
+/** PyYAML's loaders that build any Python object (its plain, full and unsafe ones), named. */
+const UNSAFE_YAML_NAMED = /\byaml\s*\.\s*C?(?:Unsafe|Full)?Loader\b/gu;
+/** PyYAML's loaders that build plain data only. */
+const SAFE_YAML = /^C?(?:Safe|Base)Loader$/u;
+
+/** Each unsafe YAML loader: named, or given as `Loader=` anything but a safe loader or a name only ever one of them. */
+function unsafeYaml(code: string): RegExpExecArray[] {
+  const safe = safeLoaderAliases(code);
+  const found: RegExpExecArray[] = [...code.matchAll(UNSAFE_YAML_NAMED)];
+  for (const match of code.matchAll(/\bLoader\s*=(?!=)/gu)) {
+    const value = /^\s*(?:yaml\s*\.\s*)?([A-Za-z_]\w*)\b/u.exec(code.slice(match.index + match[0].length))?.[1];
+    if (value === undefined || !(SAFE_YAML.test(value) || safe.has(value))) found.push(match);
+  }
+  return found;
+}
+
+/**
+ * Names bound only by imports of a safe loader (`from yaml import CSafeLoader as Loader`, else `SafeLoader as
+ * Loader`, review s21l over-denial 3): closed, no other binding of the name in any form (an assignment, a walrus, a
+ * tuple target, for, with, except, def, class, global, del, another import), no string that is the name, no exec,
+ * eval, compile or `__main__` in the file.
+ */
+function safeLoaderAliases(code: string): Set<string> {
+  const text = code.replace(/(["'])(?:(?!\1)[^\\\n]|\\.)*\1/gu, '""');
+  const names = new Set<string>();
+  if (/\b(?:__main__|exec|eval|compile)\b/u.test(text)) return names;
+  for (const match of text.matchAll(/\bC?(?:Safe|Base)Loader\s+as\s+([A-Za-z_]\w*)\b/gu)) names.add(match[1]!);
+  for (const name of names) {
+    const word = String.raw`(?<![\w.])${name}\b`;
+    const bindings = [
+      String.raw`${word}\s*:=`,
+      String.raw`^[ \t]*[\w \t,()[\]*]*${word}[\w \t,()[\]*]*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)`,
+      String.raw`\b(?:for|def|class|global|nonlocal|del)\b[^\n:=]*${word}`,
+      String.raw`(?<!C?(?:Safe|Base)Loader\s+)\bas\s+${name}\b`,
+      String.raw`\bimport\s+${name}\b`,
+      String.raw`\bimport\b[^\n]*,\s*${name}\s*(?:,|$)`,
+    ];
+    if (bindings.some((binding) => new RegExp(binding, 'mu').test(text)) || new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) names.delete(name);
+  }
+  return names;
+}
+
+/** jinja2's sandbox imported alone: its templates run no Python. */
+const SANDBOX_IMPORT = /^\s*from\s+jinja2\.sandbox\s+import\s+\(?\s*(?:Immutable)?SandboxedEnvironment(?:\s*,\s*(?:Immutable)?SandboxedEnvironment)*\s*\)?\s*$/u;
+
+/**
+ * A code-running module named anywhere but an import the import check refuses (review s21l row 2): reached as another module's attribute
+ * (`multiprocessing.sharedctypes.ctypes`, `turtle.TK`'s tkinter, `numpy.ctypeslib`), or under a private name; the
+ * builtin `help` given anything (pydoc imports the module it is named); `importlib.resources` (it imports the package).
+ * `text` has strings and comments blanked.
+ */
+export function codeRunningMentions(text: string): Found[] {
+  const found: Found[] = [];
+  const mention = /(?<![\w])_*(?:codeop|timeit|cProfile|bdb|pdb|doctest|pydoc|ctypes\w*|cffi|unittest|tkinter|Tkinter|turtle|pytest|jinja2|mako|Cheetah|chameleon|genshi)\b|\bimportlib\s*\.\s*resources\b|(?<![\w.])help\s*\(\s*(?!\))/gu;
+  for (const match of text.matchAll(mention)) {
+    const start = text.lastIndexOf('\n', match.index - 1) + 1;
+    const line = text.slice(start, text.indexOf('\n', match.index) === -1 ? text.length : text.indexOf('\n', match.index));
+    // An import line the import check refuses already, or jinja2's sandbox alone; a re-export imported under its
+    // own name (`from multiprocessing.sharedctypes import ctypes as c`) is a mention.
+    if (codeRunningImports(line).length > 0 || SANDBOX_IMPORT.test(line) || /\bdef\s+$/u.test(text.slice(start, match.index))) continue;
+    found.push({ at: match.index, call: match[0].replace(/\s+/gu, '').replace(/\($/u, '') });
+  }
+  return found;
+}
 
 /**
  * A loader module used as a value: anything but `MODULE.attribute` or an import of it (`B = builtins`,
@@ -158,7 +245,8 @@ export function loaderModuleValues(code: string): Found[] {
 const LITERAL = String.raw`[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')`;
 
 /** A file named by literals: `open("x", "rb")`, `Path("x")`, `pathlib.Path("x")`. */
-const LITERAL_FILE = String.raw`(?:\bopen|(?<![\w])(?:pathlib\s*\.\s*)?Path)\s*\(\s*${LITERAL}(?:\s*,\s*${LITERAL})*\s*\)`;
+// The builtin open and pathlib's Path only: a method's `.open("rb")` (pathlib, zipfile) names no file (review s21l row 4).
+const LITERAL_FILE = String.raw`(?<![\w.])(?:open|(?:pathlib\s*\.\s*)?Path)\s*\(\s*${LITERAL}(?:\s*,\s*${LITERAL})*\s*\)`;
 
 /** How a name bound to a literal file may be used and stay that file: read whole, tested, closed, or handed to a load. */
 const FILE_USE = (name: string) => String.raw`(?<![\w.])${name}\s*\.\s*(?:read|read_bytes|read_text|exists|is_file|close)\s*\(\s*\)|(?<=\b(?:load|loads)\s*\(\s*)${name}(?=\s*\))`;
@@ -184,6 +272,28 @@ export function openedLiterals(code: string): Set<string> {
     if (mentions.every((mention) => allowed.some((span) => mention.index >= span.start && mention.index < span.end))) names.add(name);
   }
   return names;
+}
+
+/**
+ * `code` with each constant file name written as a literal of its length (`CACHE = ".git/c.pkl"` then `open(CACHE,
+ * "rb")`, review s21l over-denial 4), so the loads read it as the literal it is; offsets are kept. A constant is a
+ * name bound once, at the top level, to a literal string, whose every other mention is the first argument of a call
+ * (`open(CACHE, "rb")`, `os.path.exists(CACHE)`), and that nothing can bind again (as openedWithBodies: no
+ * `global`/`nonlocal` of it, no `__main__`, exec, eval or compile, no string that is the name). Names under three
+ * characters have no literal of their length and stay names. `text` is the code with strings and comments blanked.
+ */
+export function constantsWritten(code: string, text: string): string {
+  if (/\b(?:__main__|exec|eval|compile)\b/u.test(text)) return code;
+  let written = code;
+  for (const match of code.matchAll(new RegExp(String.raw`^([A-Za-z_]\w{2,})[ \t]*=[ \t]*${LITERAL}[ \t]*$`, 'gmu'))) {
+    const name = match[1]!;
+    if (new RegExp(String.raw`\b(?:global|nonlocal)\b[^\n]*(?<![\w.])${name}\b`, 'u').test(text) || new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) continue;
+    const mentions = [...code.matchAll(mentionsOf(name))].filter((mention) => mention.index !== match.index);
+    const argument = (at: number) => /[\w)]\s*\(\s*$/u.test(code.slice(Math.max(0, at - 40), at)) && /^\s*[,)]/u.test(code.slice(at + name.length));
+    if (mentions.length === 0 || !mentions.every((mention) => argument(mention.index))) continue;
+    for (const mention of mentions) written = `${written.slice(0, mention.index)}"${'x'.repeat(name.length - 2)}"${written.slice(mention.index + name.length)}`;
+  }
+  return written;
 }
 
 /** A name's mentions as code (an f-string's prefix `f"` is none). */

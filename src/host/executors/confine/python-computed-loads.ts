@@ -5,6 +5,8 @@
 // name handed on, `getattr(runpy, "run_path")`) is computed as well, since zotbox no longer sees its calls. Pure.
 import {
   codeRunningImports,
+  codeRunningMentions,
+  constantsWritten,
   hookNameStrings,
   type Found,
   importHooks,
@@ -36,6 +38,7 @@ const LOADERS = new Set([
   'load_dynamic',
   'load_package',
   'load_module',
+  'find_spec',
   'zipimporter',
   'execfile',
   'resolve_name',
@@ -96,8 +99,15 @@ function readable(code: string, at: number, end: number, name: string, opened: R
   if (name === 'import_module' && /^\s*[rRuU]?["']\./u.test(args)) return true;
   // `exec(open("tools/x.py").read())`, `pickle.load(open("cache.pkl", "rb"))`: the file is named, and protected as the program's words.
   const written = literalFilesWritten(args, opened);
-  // A literal import of a module that runs code is the same as importing it (`__import__("timeit")`).
-  if ((name === 'import_module' || name === '__import__') && codeRunningImports(`import ${/^\s*[rRuU]?["']([\w.]+)["']/u.exec(args)?.[1] ?? ''}`).length > 0) return false;
+  // A literal import of a module that runs code, or of a deserializer, is the same as importing it (`__import__("timeit")`,
+  // `import_module("pickle")`: review s21l row 3).
+  const imported = /^\s*[rRuU]?["']([\w.]+)["']/u.exec(args)?.[1] ?? '';
+  if ((name === 'import_module' || name === '__import__') && (codeRunningImports(`import ${imported}`).length > 0 || DESERIALIZERS.has(imported.split('.')[0]!))) return false;
+  // find_spec imports the parent package of a dotted name, and with a path finds a file zotbox does not see: one
+  // top-level name alone is a question (`find_spec("black")`, review s21l over-denial 1); `def find_spec` is read above.
+  if (name === 'find_spec') return /^\s*[rRuU]?(?:"\w+"|'\w+')\s*$/u.test(args);
+  // compile's result dropped (a syntax check, `compile(src, f, "exec")` as a statement) runs nothing (over-denial 2).
+  if (name === 'compile' && /^\s*$/u.test(before) && /^\s*(?:#.*)?$/u.test(code.slice(close + 1, code.indexOf('\n', close) === -1 ? code.length : code.indexOf('\n', close)))) return true;
   return LITERAL_ARGUMENTS.test(written);
 }
 
@@ -133,10 +143,12 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   // Identifiers only: a fullwidth quote in a string is no quote to Python (review s19k row 4).
   const { code, sourceAt } = identifiersNormalized(pythonLogicalLines(source));
   const lineOf = (at: number) => source.slice(0, sourceAt(at)).split('\n').length - 1;
-  const fileWide = openedLiterals(code);
-  const bodies = openedWithBodies(code, maskedPython(code));
+  // The loads are read with each constant file name as the literal it is (`open(CACHE, "rb")`, over-denial 4).
+  const literal = constantsWritten(code, maskedPython(code));
+  const fileWide = openedLiterals(literal);
+  const bodies = openedWithBodies(literal, maskedPython(literal));
   const opened = (at: number) => new Set([...fileWide, ...bodies.filter((body) => at >= body.start && at < body.end).map((body) => body.name)]);
-  const found: Found[] = [...scan(code, 0, code.length, { opened, shadowed: shadowedBuiltins(code) })];
+  const found: Found[] = [...scan(literal, 0, literal.length, { opened, shadowed: shadowedBuiltins(code) })];
   // Where a loader module is in the file, a lookup by a computed name may take a loader (`getattr(runpy, name)`), and
   // `__builtins__` is every builtin, exec and eval too; a loader module used as a value hands its loaders on.
   if (LOADER_MODULE.test(code))
@@ -144,7 +156,7 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
   // Strings are text to the import and hook checks (a docstring's `import pdb`, a test for "breakpoint()").
   const text = maskedPython(code);
-  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...hookNameStrings(code), ...interpretersOnStdin(code), ...reflectedModules(code));
+  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...hookNameStrings(code), ...interpretersOnStdin(code), ...reflectedModules(code), ...codeRunningMentions(text));
   return found.map(({ at, call }) => ({ line: lineOf(at), call }));
 }
 

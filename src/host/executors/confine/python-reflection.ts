@@ -15,16 +15,13 @@ import type { Found } from './python-code-runners.js';
 const REFLECTION =
   /(?<![\w.])(?:_frozen_importlib\w*|_bootstrap\w*|_imp)\b|\b(?:__self__|__globals__|__subclasses__|__code__|CodeType|getmodule|_getframe|currentframe|f_builtins|f_globals|f_locals|tb_frame|SourceLoader|FileLoader|InspectLoader|ExecutionLoader)\b|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b/gu;
 
-/** Modules a name in the module table must not be: the loader modules and the import system's private ones. */
-const LOADER_NAMES = /^(?:runpy|imp|_imp|zipimport|builtins|__builtins__|pkgutil|importlib(?:\.\w+)*|_frozen_importlib\w*|__main__)$/u;
-
 /** A literal string key: no prefix that computes, no escape or brace. */
 const LITERAL_KEY = /^\s*\[\s*[rRuU]?(?:"([^"\\\n{}]*)"|'([^'\\\n{}]*)')\s*\]/u;
 
 /**
  * The module table (`sys.modules`, under any alias of sys, or `from sys import modules`) used as anything but a
- * membership test or a subscript by a literal that names no loader module: `sys.modules["run" "py"]`,
- * `sys.modules.values()` and `sys.modules.get(name)` may each be runpy or builtins.
+ * membership test: `sys.modules["run" "py"]`, `sys.modules.values()` and `sys.modules.get(name)` may each be runpy
+ * or builtins, and `sys.modules["pickle"]` a deserializer (review s21l row 3).
  */
 export function moduleTableUses(code: string): Found[] {
   const found: Found[] = [];
@@ -39,8 +36,6 @@ export function moduleTableUses(code: string): Found[] {
     }
     if (!/\.\s*$/u.test(line) && (!imported || /^\s*(?:from|import)\b/u.test(line))) continue;
     const after = code.slice(match.index + match[0].length);
-    const key = LITERAL_KEY.exec(after);
-    if (key !== null && !LOADER_NAMES.test(key[1] ?? key[2]!)) continue;
     if (/\bin\s+(?:[A-Za-z_]\w*\s*\.\s*)?$/u.test(line) && !/^\s*[[.(]/u.test(after)) continue;
     found.push({ at: match.index, call: 'sys.modules' });
   }

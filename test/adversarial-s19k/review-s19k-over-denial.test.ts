@@ -1,7 +1,8 @@
-// Review s19k, the over-denial still OPEN (the rows and the other over-denials are fixed: review-s19k.test.ts). A name
-// bound to a file opened by a literal name is that file only where every mention of it is the binding or a read of
-// it (python-code-runners.ts openedLiterals, closed since row 5); here `for f in staged:` binds `f` again, so
-// `pickle.load(f)` refuses. SAFE (wanted) outcome: no reason on tools/check.py; it FAILS while the over-denial stands.
+// Review s19k's last over-denial, FIXED in session 28 (python-code-runners.ts openedWithBodies). A name bound to a
+// file opened by a literal name was that file only where every mention of it in the whole file is the binding or a
+// read of it (openedLiterals, closed since row 5), so `for f in staged:` elsewhere made `pickle.load(f)` refuse; in the
+// with-block's own body it is now that file where nothing can bind it meanwhile. SAFE (wanted) outcome: no reason on
+// tools/check.py; it FAILED while the over-denial stood.
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
 
