@@ -226,6 +226,8 @@ test('review s21l over-denials: find_spec of one name, a syntax check by compile
   t.deepEqual(calls('for f in staged:\n    code = compile(Path(f).read_text(), f, "exec")\n'), ['1:compile']);
   // Its result kept across lines (a list's item, an argument) is kept: only a whole statement drops it.
   t.deepEqual(calls('codes = [\n    compile(text, "x", "exec"),\n]\nrun = types.FunctionType(codes[0], {})\n'), ['1:compile']);
+  // A statement that hands the result on past its `)` (an operator whose other side runs it: `code @ runner`).
+  t.deepEqual(calls('compile(text, "x", "exec") @ runner\n'), ['0:compile']);
   const yaml = 'import yaml\ntry:\n    from yaml import CSafeLoader as Loader\nexcept ImportError:\n    from yaml import SafeLoader as Loader\n';
   t.deepEqual(calls(`${yaml}config = yaml.load(open("c.yaml"), Loader=Loader)\n`), []);
   t.deepEqual(calls(`${yaml}Loader = yaml.UnsafeLoader\nconfig = yaml.load(text, Loader=Loader)\n`), ['5:UnsafeLoader', '5:yaml.UnsafeLoader', '5:Loader =', '6:Loader=']);
