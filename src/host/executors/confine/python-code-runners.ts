@@ -114,7 +114,12 @@ export function hookNameStrings(code: string): Found[] {
 
 /** An interpreter given no program, or `-`: it runs its standard input. */
 const INTERPRETER = String.raw`(?:sys\s*\.\s*executable|[rRuU]?["'](?:(?:/[\w./-]*/)?(?:python[\d.]*|node|sh|bash|zsh|dash|ksh|perl|ruby|php|lua))(?:\s+-)?["'])`;
-const INTERPRETER_ON_STDIN = new RegExp(String.raw`(?:\[\s*${INTERPRETER}\s*(?:,\s*[rRuU]?["']-["']\s*)?,?\s*\]|\(\s*${INTERPRETER}\s*[,)])`, 'gu');
+// The bracket-less form only as a call's arguments (`os.execv(sys.executable, …)`, `Popen("python3")`), not a tuple of
+// tool names (`for tool in ("node", "npm"):`, review s25n over-denials 1-2); a list holding the interpreter alone anywhere.
+const INTERPRETER_ON_STDIN = new RegExp(
+  String.raw`(?:\[\s*${INTERPRETER}\s*(?:,\s*[rRuU]?["']-["']\s*)?,?\s*\]|(?<=\b(?:run|call|check_call|check_output|Popen|spawn\w*|exec\w*|posix_spawnp?|create_subprocess_exec|system|popen|getoutput|getstatusoutput|startfile)\s*)\(\s*${INTERPRETER}\s*[,)])`,
+  'gu',
+);
 
 /**
  * A process call that starts an interpreter with no program or `-` (`subprocess.run([sys.executable],
@@ -160,7 +165,7 @@ function ownSpecRead(code: string, at: number, token: string): boolean {
 }
 
 /** PyYAML's loaders that build any Python object (its plain, full and unsafe ones), named. */
-const UNSAFE_YAML_NAMED = /\byaml\s*\.\s*C?(?:Unsafe|Full)?Loader\b/gu;
+const UNSAFE_YAML_NAMED = /\byaml(?:\s*\.\s*(?:loader|cyaml))?\s*\.\s*C?(?:Unsafe|Full)?Loader\b/gu;
 /** PyYAML's loaders that build plain data only. */
 const SAFE_YAML = /^C?(?:Safe|Base)Loader$/u;
 
@@ -168,9 +173,22 @@ const SAFE_YAML = /^C?(?:Safe|Base)Loader$/u;
 function unsafeYaml(code: string): RegExpExecArray[] {
   const safe = safeLoaderAliases(code);
   const found: RegExpExecArray[] = [...code.matchAll(UNSAFE_YAML_NAMED)];
+  const isSafe = (value: string | undefined) => value !== undefined && (SAFE_YAML.test(value) || safe.has(value));
   for (const match of code.matchAll(/\bLoader\s*=(?!=)/gu)) {
-    const value = /^\s*(?:yaml\s*\.\s*)?([A-Za-z_]\w*)\b/u.exec(code.slice(match.index + match[0].length))?.[1];
-    if (value === undefined || !(SAFE_YAML.test(value) || safe.has(value))) found.push(match);
+    const value = /^\s*(?:yaml\s*\.\s*)?([A-Za-z_]\w*)\s*(?=[,)\n]|$)/u.exec(code.slice(match.index + match[0].length))?.[1];
+    if (!isSafe(value)) found.push(match);
+  }
+  if (!/\byaml\b/u.test(code)) return found;
+  // The loader handed on by position (`yaml.load(f, Loader)`, review s25n row 2), an unsafe loader or every name
+  // imported from yaml (`from yaml import CLoader as Loader`, `from yaml.loader import *`).
+  for (const match of code.matchAll(/\b(?:load|load_all)\s*\(\s*(?:[^,()\n]|\([^()]*\))*,\s*((?:[^,()=\n]|\([^()]*\))+?)\s*(?=[,)])/gu))
+    if (!isSafe(/^(?:yaml\s*\.\s*)?([A-Za-z_]\w*)$/u.exec(match[1]!.trim())?.[1])) found.push(match);
+  for (const match of code.matchAll(/^[ \t]*from[ \t]+yaml(?:\.\w+)*[ \t]+import[ \t]+([^\n]+)/gmu)) {
+    const names = match[1]!
+      .replace(/[()]/gu, '')
+      .split(',')
+      .map((each) => each.trim().split(/\s+/u)[0]!);
+    if (names.some((name) => name === '*' || /^C?(?:Unsafe|Full)?Loader$/u.test(name))) found.push(match);
   }
   return found;
 }
@@ -184,7 +202,8 @@ function unsafeYaml(code: string): RegExpExecArray[] {
 function safeLoaderAliases(code: string): Set<string> {
   const text = code.replace(/(["'])(?:(?!\1)[^\\\n]|\\.)*\1/gu, '""');
   const names = new Set<string>();
-  if (/\b(?:__main__|exec|eval|compile)\b/u.test(text)) return names;
+  // A star import may bind any name (`from yaml.loader import *` rebinds Loader, review s25n row 2).
+  if (/\b(?:__main__|exec|eval|compile)\b|\bimport\s+\*/u.test(text)) return names;
   for (const match of text.matchAll(/\bC?(?:Safe|Base)Loader\s+as\s+([A-Za-z_]\w*)\b/gu)) names.add(match[1]!);
   for (const name of names) {
     const word = String.raw`(?<![\w.])${name}\b`;
@@ -212,7 +231,8 @@ const SANDBOX_IMPORT = /^\s*from\s+jinja2\.sandbox\s+import\s+\(?\s*(?:Immutable
  */
 export function codeRunningMentions(text: string): Found[] {
   const found: Found[] = [];
-  const mention = /(?<![\w])_*(?:codeop|timeit|cProfile|bdb|pdb|doctest|pydoc|ctypes\w*|cffi|unittest|tkinter|Tkinter|turtle|pytest|jinja2|mako|Cheetah|chameleon|genshi)\b|\bimportlib\s*\.\s*resources\b|(?<![\w.])help\s*\(\s*(?!\))/gu;
+  const mention =
+    /(?<![\w])_*(?:codeop|timeit|cProfile|bdb|pdb|doctest|pydoc|ctypes\w*|cffi|unittest|tkinter|Tkinter|turtle|pytest|jinja2|mako|Cheetah|chameleon|genshi)\b|\bimportlib\s*\.\s*resources\b|(?<![\w.])help\s*\(\s*(?!\))/gu;
   for (const match of text.matchAll(mention)) {
     const start = text.lastIndexOf('\n', match.index - 1) + 1;
     const line = text.slice(start, text.indexOf('\n', match.index) === -1 ? text.length : text.indexOf('\n', match.index));
@@ -289,11 +309,18 @@ export function constantsWritten(code: string, text: string): string {
     const name = match[1]!;
     if (new RegExp(String.raw`\b(?:global|nonlocal)\b[^\n]*(?<![\w.])${name}\b`, 'u').test(text) || new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) continue;
     const mentions = [...code.matchAll(mentionsOf(name))].filter((mention) => mention.index !== match.index);
-    const argument = (at: number) => /[\w)]\s*\(\s*$/u.test(code.slice(Math.max(0, at - 40), at)) && /^\s*[,)]/u.test(code.slice(at + name.length));
+    const argument = (at: number) => /[\w)]\s*\(\s*$/u.test(code.slice(Math.max(0, at - 40), at)) && /^\s*[,)]/u.test(code.slice(at + name.length)) && !binds(code, at);
     if (mentions.length === 0 || !mentions.every((mention) => argument(mention.index))) continue;
     for (const mention of mentions) written = `${written.slice(0, mention.index)}"${'x'.repeat(name.length - 2)}"${written.slice(mention.index + name.length)}`;
   }
   return written;
+}
+
+/** Whether the `(` before `at` opens a def's parameters, a class pattern of `case`, or a lambda's line: a binding there (review s25n row 1). */
+function binds(code: string, at: number): boolean {
+  const paren = code.lastIndexOf('(', at);
+  const line = code.slice(code.lastIndexOf('\n', paren - 1) + 1, paren);
+  return /^\s*(?:async\s+)?def\b|^\s*case\b|\blambda\b/u.test(line);
 }
 
 /** A name's mentions as code (an f-string's prefix `f"` is none). */

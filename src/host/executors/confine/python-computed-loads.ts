@@ -100,9 +100,9 @@ function readable(code: string, at: number, end: number, name: string, opened: R
   // `exec(open("tools/x.py").read())`, `pickle.load(open("cache.pkl", "rb"))`: the file is named, and protected as the program's words.
   const written = literalFilesWritten(args, opened);
   // A literal import of a module that runs code, or of a deserializer, is the same as importing it (`__import__("timeit")`,
-  // `import_module("pickle")`: review s21l row 3).
+  // `import_module("pickle")`: review s21l row 3); sys so is its module table under a name zotbox does not follow.
   const imported = /^\s*[rRuU]?["']([\w.]+)["']/u.exec(args)?.[1] ?? '';
-  if ((name === 'import_module' || name === '__import__') && (codeRunningImports(`import ${imported}`).length > 0 || DESERIALIZERS.has(imported.split('.')[0]!))) return false;
+  if ((name === 'import_module' || name === '__import__') && (codeRunningImports(`import ${imported}`).length > 0 || DESERIALIZERS.has(imported.split('.')[0]!) || imported === 'sys')) return false;
   // find_spec imports the parent package of a dotted name, and with a path finds a file zotbox does not see: one
   // top-level name alone is a question (`find_spec("black")`, review s21l over-denial 1); `def find_spec` is read above.
   if (name === 'find_spec') return /^\s*[rRuU]?(?:"\w+"|'\w+')\s*$/u.test(args);
@@ -156,7 +156,15 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
   // Strings are text to the import and hook checks (a docstring's `import pdb`, a test for "breakpoint()").
   const text = maskedPython(code);
-  found.push(...loaderModuleValues(code), ...codeRunningImports(text), ...importHooks(text), ...hookNameStrings(code), ...interpretersOnStdin(code), ...reflectedModules(code), ...codeRunningMentions(text));
+  found.push(
+    ...loaderModuleValues(code),
+    ...codeRunningImports(text),
+    ...importHooks(text),
+    ...hookNameStrings(code),
+    ...interpretersOnStdin(code),
+    ...reflectedModules(code),
+    ...codeRunningMentions(text),
+  );
   return found.map(({ at, call }) => ({ line: lineOf(at), call }));
 }
 

@@ -8,15 +8,12 @@ import type { Found } from './python-code-runners.js';
 /**
  * Names that hand over a module or run a code object zotbox never sees: the import system's own modules under their
  * private names (`_frozen_importlib_external.SourceFileLoader`, `_imp.create_dynamic`, `importlib._bootstrap`), a
- * builtin's module (`__self__`), a function's namespace (`__globals__`), a frame's (`sys._getframe().f_builtins`), every class (`__subclasses__`), the garbage
+ * builtin's module (`__self__`), a class's bases (`__base__`, `__mro__`: past a sandbox's subclass to what it guards, review s25n row 3), a function's namespace (`__globals__`), a frame's (`sys._getframe().f_builtins`), every class (`__subclasses__`), the garbage
  * collector's objects, a code object built or swapped (`CodeType`, `__code__`), and the loader base classes whose
  * `exec_module` runs whatever source a subclass hands back (`SourceLoader`, `FileLoader`, `InspectLoader`).
  */
 const REFLECTION =
-  /(?<![\w.])(?:_frozen_importlib\w*|_bootstrap\w*|_imp)\b|\b(?:__self__|__globals__|__subclasses__|__code__|CodeType|getmodule|_getframe|currentframe|f_builtins|f_globals|f_locals|tb_frame|SourceLoader|FileLoader|InspectLoader|ExecutionLoader)\b|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b/gu;
-
-/** A literal string key: no prefix that computes, no escape or brace. */
-const LITERAL_KEY = /^\s*\[\s*[rRuU]?(?:"([^"\\\n{}]*)"|'([^'\\\n{}]*)')\s*\]/u;
+  /(?<![\w.])(?:_frozen_importlib\w*|_bootstrap\w*|_imp)\b|\b(?:__self__|__base__|__bases__|__mro__|mro|__globals__|__subclasses__|__code__|CodeType|getmodule|_getframe|currentframe|f_builtins|f_globals|f_locals|tb_frame|SourceLoader|FileLoader|InspectLoader|ExecutionLoader)\b|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b/gu;
 
 /**
  * The module table (`sys.modules`, under any alias of sys, or `from sys import modules`) used as anything but a
@@ -26,8 +23,13 @@ const LITERAL_KEY = /^\s*\[\s*[rRuU]?(?:"([^"\\\n{}]*)"|'([^'\\\n{}]*)')\s*\]/u;
 export function moduleTableUses(code: string): Found[] {
   const found: Found[] = [];
   const imported = /^\s*from\s+sys\s+import\b[^\n]*(?<![\w.])modules\b(?!\s+as\b)/mu.test(code);
+  const sys = new Set(['sys', ...[...code.matchAll(/\bimport\s+sys\s+as\s+([A-Za-z_]\w*)/gu)].map((alias) => alias[1]!)]);
   for (const match of code.matchAll(/(?<![\w])modules\b/gu)) {
     const line = code.slice(code.lastIndexOf('\n', match.index - 1) + 1, match.index);
+    // Another object's attribute (`args.modules`, review s25n over-denial 3) is not the table; sys by another way
+    // (`import_module("sys").modules`, `m[0].modules`) may be.
+    const owner = /([A-Za-z_]\w*)?\s*\.\s*$/u.exec(line);
+    if (owner?.[1] !== undefined && !sys.has(owner[1]) && !/\.\s*[A-Za-z_]\w*\s*\.\s*$/u.test(line)) continue;
     // A bare `modules` is the table only where sys's is imported under that name; the import itself uses nothing,
     // but an import under another name (`from sys import modules as m`) hands the table to a name zotbox does not follow.
     if (/^\s*from\s+sys\s+import\b/u.test(line) && /^\s+as\b/u.test(code.slice(match.index + match[0].length))) {
@@ -39,19 +41,20 @@ export function moduleTableUses(code: string): Found[] {
     if (/\bin\s+(?:[A-Za-z_]\w*\s*\.\s*)?$/u.test(line) && !/^\s*[[.(]/u.test(after)) continue;
     found.push({ at: match.index, call: 'sys.modules' });
   }
+  // The table taken by its name as a string (`getattr(sys, "modules")`, `vars(sys)["modules"]`).
+  for (const match of code.matchAll(/(["'])modules\1/gu)) found.push({ at: match.index, call: 'sys.modules' });
   return found;
 }
 
 /**
- * A namespace taken whole (`globals()`, `locals()`, `vars()` without an argument) and used as anything but a subscript
- * by a literal: `globals()["__built" "ins__"]` or `globals().get(name)` may be the builtins module.
+ * A namespace taken whole (`globals()`, `locals()`, `vars()` without an argument) and used as anything but keywords
+ * spread into a call (`"{n}".format(**locals())`): `globals()["__built" "ins__"]` or `globals().get(name)` may be the
+ * builtins module, and `globals()["pickle"]` a deserializer under no name zotbox reads (review s25n row 4).
  */
 export function namespaceLookups(code: string): Found[] {
   const found: Found[] = [];
-  for (const match of code.matchAll(/(?<![\w.])(?:globals|locals|vars)\s*\(\s*\)/gu)) {
-    const key = LITERAL_KEY.exec(code.slice(match.index + match[0].length));
-    if (key === null) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
-  }
+  for (const match of code.matchAll(/(?<![\w.])(?:globals|locals|vars)\s*\(\s*\)/gu))
+    if (!/\*\*\s*$/u.test(code.slice(Math.max(0, match.index - 8), match.index))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
   return found;
 }
 

@@ -156,7 +156,11 @@ test('review s19k: a name bound to a literal file is that file only where every 
   // Bound to two files, each named by literals: either is protected as the program's words.
   t.deepEqual(calls('import pickle\nf = open("a.pkl", "rb")\nf = open("b.pkl", "rb")\nseen = pickle.load(f)\n'), []);
   for (const rebinding of ['f: object = open(p, "rb")', '(f := open(p, "rb"))', 'g = lambda f: f', 'for name, f in pairs: pass', 'globals()["f"] = open(p, "rb")'])
-    t.deepEqual(calls(`import pickle\nwith open("c.pkl", "rb") as f:\n    pass\n${rebinding}\nseen = pickle.load(f)\n`), ['4:pickle'], rebinding);
+    t.deepEqual(
+      calls(`import pickle\nwith open("c.pkl", "rb") as f:\n    pass\n${rebinding}\nseen = pickle.load(f)\n`),
+      rebinding.startsWith('globals()') ? ['4:pickle', '3:globals()'] : ['4:pickle'],
+      rebinding,
+    );
 });
 
 test('a module reached without its name: the import system`s private modules, the module table, namespaces, reflection', (t) => {
@@ -182,7 +186,14 @@ test('a module reached without its name: the import system`s private modules, th
   t.deepEqual(calls('import sys\nif "yaml" in sys.modules:\n    pass\nif "x" not in sys.modules:\n    pass\n'), []);
   t.deepEqual(calls('import sys\nser = sys.modules["pickle"]\n'), ['1:sys.modules']);
   t.deepEqual(calls('import sys\nmain = sys.modules["__main__"]\n'), ['1:sys.modules']);
-  t.deepEqual(calls('count = globals()["COUNT"]\n'), []);
+  t.deepEqual(calls('count = globals()["COUNT"]\n'), ['0:globals()']);
+  t.deepEqual(calls('print("{count} files".format(**locals()))\n'), []);
+  // A class's bases, past a sandbox's subclass (review s25n row 3); .modules of another object; the table by its name.
+  t.deepEqual(calls('from jinja2.sandbox import SandboxedEnvironment\nE = SandboxedEnvironment.__base__\nM = SandboxedEnvironment.__mro__[1]\n'), ['1:__base__', '2:__mro__']);
+  t.deepEqual(calls('import argparse\nargs = p.parse_args()\nfor m in args.modules:\n    pass\n'), []);
+  t.deepEqual(calls('import sys as s\nt = s.modules\n'), ['1:sys.modules']);
+  t.deepEqual(calls('import importlib\nm = importlib.import_module("sys")\n'), ['1:import_module']);
+  t.deepEqual(calls('import sys\nt = getattr(sys, "modules")\n'), ['1:sys.modules']);
   t.deepEqual(calls('import importlib.metadata as md\nprint(md.version("pip"))\n'), []);
 });
 
@@ -231,7 +242,14 @@ test('review s21l over-denials: find_spec of one name, a syntax check by compile
   const yaml = 'import yaml\ntry:\n    from yaml import CSafeLoader as Loader\nexcept ImportError:\n    from yaml import SafeLoader as Loader\n';
   t.deepEqual(calls(`${yaml}config = yaml.load(open("c.yaml"), Loader=Loader)\n`), []);
   t.deepEqual(calls(`${yaml}Loader = yaml.UnsafeLoader\nconfig = yaml.load(text, Loader=Loader)\n`), ['5:UnsafeLoader', '5:yaml.UnsafeLoader', '5:Loader =', '6:Loader=']);
-  t.deepEqual(calls(`${yaml}from yaml import FullLoader as Loader\nconfig = yaml.load(text, Loader=Loader)\n`), ['5:FullLoader', '6:Loader=']);
+  t.deepEqual(calls(`${yaml}from yaml import FullLoader as Loader\nconfig = yaml.load(text, Loader=Loader)\n`), ['5:FullLoader', '6:Loader=', '5:from yaml import FullLoader as Loader']);
+  // The loader by position, an unsafe loader imported under the safe alias's name, a star import (review s25n row 2).
+  t.deepEqual(calls('import yaml\nfrom yaml import Loader\nconfig = yaml.load(text, Loader)\n'), ['2:load(text, Loader', '1:from yaml import Loader']);
+  t.deepEqual(calls('import yaml\nconfig = yaml.load(text, yaml.SafeLoader)\nsafe = yaml.load(text, Loader=yaml.CSafeLoader)\n'), []);
+  t.deepEqual(calls(`${yaml}from yaml.loader import *\nconfig = yaml.load(text, Loader=Loader)\n`), ['6:Loader=', '5:from yaml.loader import *']);
+  // A tuple of tool names is no process call (review s25n over-denials 1-2); an interpreter alone in a call's arguments is.
+  t.deepEqual(calls('import shutil\nfor tool in ("node", "npm"):\n    shutil.which(tool)\nshutil.which("bash")\n'), []);
+  t.deepEqual(calls('import os, sys\nos.execv(sys.executable, [sys.executable])\n'), ['1:(sys.executable,', '1:[sys.executable]']);
   t.deepEqual(calls('print(__spec__)\nif __spec__ is None:\n    pass\n'), []);
   t.deepEqual(calls('m = type(__spec__.loader)(n, p)\n'), ['0:__spec__']);
 });
@@ -244,8 +262,17 @@ test('review s19k over-denial 5: in a with-block`s body, the name it binds to a 
   t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    def g(): return pickle.load(f)\nf = open(p, "rb")\ng()\n'), ['2:pickle']);
   t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    g = (pickle.load(f) for _ in [0])\nf = open(p, "rb")\n'), ['2:pickle']);
   t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    h()\n    v = pickle.load(f)\nfor f in s:\n    pass\ndef h():\n    global f\n    f = open(p, "rb")\n'), ['3:pickle']);
-  t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    h()\n    v = pickle.load(f)\nfor f in s:\n    pass\ndef h():\n    globals()["f"] = open(p, "rb")\n'), ['3:pickle']);
+  t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    h()\n    v = pickle.load(f)\nfor f in s:\n    pass\ndef h():\n    globals()["f"] = open(p, "rb")\n'), [
+    '3:pickle',
+    '7:globals()',
+  ]);
   t.deepEqual(calls('import pickle, __main__\nwith open("c.pkl", "rb") as f:\n    h()\n    v = pickle.load(f)\nfor f in s:\n    pass\n'), ['3:pickle']);
   // Bound again inside the body.
   t.deepEqual(calls('import pickle\nwith open("c.pkl", "rb") as f:\n    f = open(p, "rb")\n    v = pickle.load(f)\n'), ['3:pickle']);
+});
+
+test('review s25n: a def`s parameter or a case pattern named as a constant binds it: no literal', (t) => {
+  t.deepEqual(calls('import pickle\nCACHE = "c.pkl"\ndef load(CACHE):\n    with open(CACHE, "rb") as fh:\n        return pickle.load(fh)\n'), ['4:pickle']);
+  t.deepEqual(calls('import pickle\nCACHE = "c.pkl"\nmatch p:\n    case str(CACHE):\n        v = pickle.load(open(CACHE, "rb"))\n'), ['4:pickle']);
+  t.deepEqual(calls('import pickle\nCACHE = "c.pkl"\nf = lambda CACHE: pickle.load(open(CACHE, "rb"))\n'), ['2:pickle']);
 });

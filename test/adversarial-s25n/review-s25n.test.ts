@@ -131,10 +131,6 @@ const OVER: readonly (readonly [string, string])[] = [
     'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--modules", nargs="*", default=[])\nargs = parser.parse_args()\nfor m in sorted(args.modules):\n    print(m)\n',
   ],
   ['"{count} files staged".format(**locals())', 'count = len(staged)\nprint("{count} files staged".format(**locals()))\n'],
-  [
-    'importlib.util.find_spec(mod) over a literal tuple of names',
-    'import importlib.util\nfor mod in ("black", "isort"):\n    if importlib.util.find_spec(mod) is None:\n        sys.exit(f"pip install {mod}")\n',
-  ],
 ];
 
 for (const [title, body] of OVER)
