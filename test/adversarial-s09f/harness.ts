@@ -37,7 +37,10 @@ export function unresolvedOf(t: ExecutionContext, files: Readonly<Record<string,
   const ws = path.join(top, 'ws');
   mkdirSync(path.join(top, 'home'), { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: ws });
-  return toolFileReferences([], [ws], { environment: { HOME: path.join(top, 'home'), ...(searchPath === undefined ? {} : { PATH: searchPath }) }, hookDirectories: [{ directory: path.join(ws, hooks), top: ws }] }).unresolved;
+  return toolFileReferences([], [ws], {
+    environment: { HOME: path.join(top, 'home'), ...(searchPath === undefined ? {} : { PATH: searchPath }) },
+    hookDirectories: [{ directory: path.join(ws, hooks), top: ws }],
+  }).unresolved;
 }
 
 export const COUNT = '#!/bin/sh\ngit diff --cached --name-only | wc -l\n';
