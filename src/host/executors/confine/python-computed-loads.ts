@@ -149,10 +149,17 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   const bodies = openedWithBodies(literal, maskedPython(literal));
   const opened = (at: number) => new Set([...fileWide, ...bodies.filter((body) => at >= body.start && at < body.end).map((body) => body.name)]);
   const found: Found[] = [...scan(literal, 0, literal.length, { opened, shadowed: shadowedBuiltins(code) })];
-  // Where a loader module is in the file, a lookup by a computed name may take a loader (`getattr(runpy, name)`), and
-  // `__builtins__` is every builtin, exec and eval too; a loader module used as a value hands its loaders on.
-  if (LOADER_MODULE.test(code))
-    for (const match of code.matchAll(LOOKUP)) if (!lookupWrittenOut(code, match.index + match[0].length, match[0].endsWith('('))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
+  // A lookup by a computed name may take a loader (`getattr(runpy, name)`), and through any module the builtins or sys
+  // (`getattr(os, "__built" "ins__")`); where a loader module is in the file it refuses however it is used, elsewhere
+  // unless its result goes nowhere that runs it. `__builtins__` is every builtin, exec and eval too; a loader module
+  // used as a value hands its loaders on.
+  const loaderModule = LOADER_MODULE.test(code);
+  for (const match of code.matchAll(LOOKUP)) {
+    const from = match.index + match[0].length;
+    if (lookupWrittenOut(code, from, match[0].endsWith('('))) continue;
+    const close = closingParen(code, from - 1);
+    if (loaderModule || close === undefined || !lookupInert(code, match.index, close)) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
+  }
   for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
   // Strings are text to the import and hook checks (a docstring's `import pdb`, a test for "breakpoint()").
   const text = maskedPython(code);
@@ -162,7 +169,7 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
     ...importHooks(text),
     ...hookNameStrings(code),
     ...interpretersOnStdin(code),
-    ...reflectedModules(code),
+    ...reflectedModules(code, text),
     ...codeRunningMentions(text),
   );
   return found.map(({ at, call }) => ({ line: lineOf(at), call }));
@@ -241,6 +248,22 @@ function stringLoads(code: string, at: number, end: number, facts: FileFacts): F
       index = close;
     }
   return found;
+}
+
+/**
+ * Whether a lookup by a computed name at `at` (its bracket closing at `close`) hands its result to nothing that could
+ * run it: stored into (`self.__dict__[k] = v`), printed or measured (`print(opt, getattr(args, opt))`), tested (`if
+ * getattr(args, opt):`) or compared. Anywhere else (called, subscripted, an attribute taken, bound to a name, handed
+ * to another call) the attribute may be a module's loader, the builtins or sys, which no name in the file shows
+ * (session 28: `d = getattr(os, "__built" "ins__")` then `d["ex" "ec"](text)`).
+ */
+function lookupInert(code: string, at: number, close: number): boolean {
+  const after = code.slice(close + 1);
+  if (/^\s*(?:=(?!=)|==|!=|\bis\b|\bin\b|\bnot\s+in\b)/u.test(after)) return true;
+  // For `self.__dict__[k]` and `vars(x)[k]` the expression starts at its owner.
+  const before = code.slice(code.lastIndexOf('\n', at - 1) + 1, at).replace(/(?:[A-Za-z_]\w*\s*\.\s*)*$/u, '');
+  if (/\b(?:print|str|repr|len|bool|isinstance)\s*\(\s*(?:[^()\n]*,\s*)?$/u.test(before) && /^\s*[,)]/u.test(after)) return true;
+  return /(?:^\s*(?:if|elif|while|assert)|\b(?:and|or|not))\s+$/u.test(before) && /^\s*(?::|and\b|or\b|else\b|$)/mu.test(after);
 }
 
 /** Whether the name a lookup at `from` takes is a literal: getattr's second argument, or the key in `[…]`. */

@@ -8,8 +8,9 @@ import type { Found } from './python-code-runners.js';
 /**
  * Names that hand over a module or run a code object zotbox never sees: the import system's own modules under their
  * private names (`_frozen_importlib_external.SourceFileLoader`, `_imp.create_dynamic`, `importlib._bootstrap`), a
- * builtin's module (`__self__`), a class's bases (`__base__`, `__mro__`: past a sandbox's subclass to what it guards, review s25n row 3), a function's namespace (`__globals__`), a frame's (`sys._getframe().f_builtins`), every class (`__subclasses__`), the garbage
- * collector's objects, a code object built or swapped (`CodeType`, `__code__`), and the loader base classes whose
+ * builtin's module (`__self__`), a class's bases (`__base__`, `__mro__`: past a sandbox's subclass to what it
+ * guards, review s25n row 3), a function's namespace (`__globals__`), a frame's (`sys._getframe().f_builtins`), every
+ * class (`__subclasses__`), the garbage collector's objects, a code object built or swapped (`CodeType`, `__code__`), and the loader base classes whose
  * `exec_module` runs whatever source a subclass hands back (`SourceLoader`, `FileLoader`, `InspectLoader`).
  */
 const REFLECTION =
@@ -23,7 +24,7 @@ const REFLECTION =
 export function moduleTableUses(code: string): Found[] {
   const found: Found[] = [];
   const imported = /^\s*from\s+sys\s+import\b[^\n]*(?<![\w.])modules\b(?!\s+as\b)/mu.test(code);
-  const sys = new Set(['sys', ...[...code.matchAll(/\bimport\s+sys\s+as\s+([A-Za-z_]\w*)/gu)].map((alias) => alias[1]!)]);
+  const sys = new Set(['sys', ...[...code.matchAll(/^[ \t]*(?:from|import)\b[^\n]*\bsys\s+as\s+([A-Za-z_]\w*)/gmu)].map((alias) => alias[1]!)]);
   for (const match of code.matchAll(/(?<![\w])modules\b/gu)) {
     const line = code.slice(code.lastIndexOf('\n', match.index - 1) + 1, match.index);
     // Another object's attribute (`args.modules`, review s25n over-denial 3) is not the table; sys by another way
@@ -58,7 +59,22 @@ export function namespaceLookups(code: string): Found[] {
   return found;
 }
 
-/** Each reflection that reaches a module or a code object (REFLECTION), the module table's and namespaces' uses. */
-export function reflectedModules(code: string): Found[] {
-  return [...[...code.matchAll(REFLECTION)].map((match) => ({ at: match.index, call: match[0].replace(/\s+/gu, '') })), ...moduleTableUses(code), ...namespaceLookups(code)];
+/**
+ * sys used as a value (`S = os.sys`, `f(sys)`, `vars(sys)`, `sys.__dict__`): its module table then goes by a name
+ * zotbox does not follow (session 28). `text` has strings and comments blanked; `sys.attribute` and imports are read.
+ */
+export function sysValues(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(/(?<![\w])sys\b/gu)) {
+    const line = text.slice(text.lastIndexOf('\n', match.index - 1) + 1, match.index);
+    if (/^\s*(?:from|import)\b[^;]*$/u.test(line) || /^\s*\.\s*(?!__dict__\b)[A-Za-z_]/u.test(text.slice(match.index + 3))) continue;
+    found.push({ at: match.index, call: 'sys' });
+  }
+  return found;
+}
+
+/** Each reflection that reaches a module or a code object (REFLECTION), the module table's and namespaces' uses, sys as a value. */
+export function reflectedModules(code: string, text: string): Found[] {
+  const reflection = [...code.matchAll(REFLECTION)].map((match) => ({ at: match.index, call: match[0].replace(/\s+/gu, '') }));
+  return [...reflection, ...moduleTableUses(code), ...namespaceLookups(code), ...sysValues(text)];
 }

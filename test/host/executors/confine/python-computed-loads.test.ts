@@ -34,9 +34,19 @@ test('where a loader module is in the file, a lookup by a computed name is a loa
   t.deepEqual(calls('import importlib.util as u\nf = vars(u)[name]\n'), ['1:vars(u)[']);
   t.deepEqual(calls('import builtins\nf = builtins.__dict__[name]\n'), ['1:__dict__[', '1:builtins']);
   t.deepEqual(calls('f = __builtins__.get(name)\n'), ['0:__builtins__']);
-  // Literal names are read as above; with no loader module in the file a computed getattr loads nothing.
+  // Literal names are read as above. With no loader module in the file, a computed lookup refuses unless its result
+  // goes nowhere that runs it (session 28: `getattr(os, "__built" "ins__")` is the builtins, `getattr(os, "sy" "s")` sys).
   t.deepEqual(calls('import runpy\nv = getattr(config, "name", None)\n'), []);
-  t.deepEqual(calls('import os\nv = getattr(os, name)\n'), []);
+  t.deepEqual(calls('import os\nv = getattr(os, name)\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\nd = getattr(os, "__built" "ins__")\nd["ex" "ec"](text)\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\ngetattr(os, "sy" "s").modules\n'), ['1:getattr(', '1:sys.modules']);
+  for (const inert of ['print(opt, getattr(args, opt))', 'if getattr(args, opt):\n    pass', 'self.__dict__[k] = v', 'ok = getattr(args, opt) is None', 'n = len(vars(args)[k])'])
+    t.deepEqual(calls(`${inert}\n`), [], inert);
+  for (const used of ['getattr(args, opt)()', 'v = getattr(args, opt)', 'f(getattr(m, n))', 'print(getattr(m, n)())', 'x = vars(m)[k].y'])
+    t.deepEqual(calls(`${used}\n`), ['0:' + (used.includes('vars') ? 'vars(m)[' : 'getattr(')], used);
+  // sys as a value: its module table goes by a name zotbox does not follow.
+  t.deepEqual(calls('import os\nS = os.sys\nt = vars(sys)\nu = sys.__dict__\n'), ['1:sys', '2:sys', '3:sys']);
+  t.deepEqual(calls('from os import sys as S\nt = S.modules\n'), ['1:sys.modules']);
 });
 
 test('a deserializer that runs code in its data (pickle, marshal, shelve, dill) loads a computed path: it is a load', (t) => {
@@ -145,7 +155,7 @@ test('review s19k: identifiers are normalized, not quotes; strings are text to t
   t.deepEqual(calls('import runpy\nx = "\uff02"; runpy.run_path(p); y = "\uff02"\n'), ['1:run_path']);
   t.deepEqual(calls('"""Refuse staged files with lines such as\nimport pdb\n"""\n'), []);
   t.deepEqual(calls('import sys\nif "breakpoint()" in text:\n    sys.exit(f"{name}: breakpoint() left in")\n'), []);
-  t.deepEqual(calls('import sys\nhook = getattr(sys, "meta_path")\n'), ['1:"meta_path"']);
+  t.deepEqual(calls('import sys\nhook = getattr(sys, "meta_path")\n'), ['1:"meta_path"', '1:sys']);
   t.deepEqual(calls('print(f"{breakpoint()}")\n'), ['0:breakpoint']);
   t.deepEqual(calls('import argparse\nfrom importlib import metadata\nprint(getattr(args, opt))\n'), []);
 });
@@ -165,7 +175,7 @@ test('review s19k: a name bound to a literal file is that file only where every 
 
 test('a module reached without its name: the import system`s private modules, the module table, namespaces, reflection', (t) => {
   // Each ran the agent's file under Python 3.11.7 by hand (session 28).
-  t.deepEqual(calls('import sys\nm = sys.modules["_frozen_importlib_external"]\nL = getattr(m, "Source" "File" "Loader")\n'), ['1:_frozen_importlib_external', '1:sys.modules']);
+  t.deepEqual(calls('import sys\nm = sys.modules["_frozen_importlib_external"]\nL = getattr(m, "Source" "File" "Loader")\n'), ['2:getattr(', '1:_frozen_importlib_external', '1:sys.modules']);
   t.deepEqual(calls('import _imp\n_imp.create_dynamic(spec)\n'), ['0:_imp', '1:_imp']);
   t.deepEqual(calls('from importlib import _bootstrap_external as b\n'), ['0:_bootstrap_external']);
   t.deepEqual(calls('import sys\nm = sys.modules["run" "py"]\n'), ['1:sys.modules']);
@@ -174,7 +184,7 @@ test('a module reached without its name: the import system`s private modules, th
   t.deepEqual(calls('from sys import modules as table\n'), ['0:sys.modules']);
   t.deepEqual(calls('b = globals()["__built" "ins__"]\n'), ['0:globals()']);
   t.deepEqual(calls('b = vars().get(name)\n'), ['0:vars()']);
-  t.deepEqual(calls('run = getattr(print.__self__, "ex" "ec")\n'), ['0:__self__']);
+  t.deepEqual(calls('run = getattr(print.__self__, "ex" "ec")\n'), ['0:getattr(', '0:__self__']);
   t.deepEqual(calls('g = check.__globals__\n'), ['0:__globals__']);
   t.deepEqual(calls('for c in object.__subclasses__():\n    pass\n'), ['0:__subclasses__']);
   t.deepEqual(calls('import sys\nb = sys._getframe().f_builtins\n'), ['1:_getframe', '1:f_builtins']);
@@ -193,7 +203,7 @@ test('a module reached without its name: the import system`s private modules, th
   t.deepEqual(calls('import argparse\nargs = p.parse_args()\nfor m in args.modules:\n    pass\n'), []);
   t.deepEqual(calls('import sys as s\nt = s.modules\n'), ['1:sys.modules']);
   t.deepEqual(calls('import importlib\nm = importlib.import_module("sys")\n'), ['1:import_module']);
-  t.deepEqual(calls('import sys\nt = getattr(sys, "modules")\n'), ['1:sys.modules']);
+  t.deepEqual(calls('import sys\nt = getattr(sys, "modules")\n'), ['1:sys.modules', '1:sys']);
   t.deepEqual(calls('import importlib.metadata as md\nprint(md.version("pip"))\n'), []);
 });
 
