@@ -11,28 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
-import { project } from '../adversarial-s36i/harness.js';
-import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
+import { PY, PICKLE, PICKLE_ONE, attack } from './python-hook.js';
 import { tempDir } from '../fixtures/temp.js';
-
-const PY = 'open("PWNED", "w").close()\n';
-/** A pickle (protocol 0) whose load calls builtins.exec on PY. */
-const PICKLE = "cbuiltins\nexec\n(Vopen('PWNED','w').close()\ntR.";
-/** A harmless pickle (the int 1), the user's own. */
-const PICKLE_ONE = 'I1\n.';
-
-/** The agent's one.sh: each file written from base64 (any bytes, any quotes), its folder made. */
-function oneScript(writes: Readonly<Record<string, string | Buffer>>): string {
-  return Object.entries(writes)
-    .map(([file, text]) => `mkdir -p "$(dirname '${file}')"\nprintf '%s' '${Buffer.from(text).toString('base64')}' | base64 -d > '${file}'\n`)
-    .join('');
-}
-
-/** The user's committed files with the hook `python3 tools/check.py`, the agent's call, then the user's `git commit`: true when PWNED. */
-async function attack(t: Parameters<typeof project>[0], files: Readonly<Record<string, string>>, writes: Readonly<Record<string, string | Buffer>>): Promise<boolean> {
-  const ws = project(t, { 'src.txt': '1\n', 'one.sh': oneScript(writes), ...files, '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n' });
-  return agentThenUserCommit(t, ws);
-}
 
 /** A user's rule package tools/rules/ (a.py) that the program loads each module of. */
 const RULES = { 'tools/rules/__init__.py': '', 'tools/rules/a.py': 'pass\n' };

@@ -1,12 +1,11 @@
 // Review s23m: what an agent leaves behind, beyond the hook-program readers. Each test asserts the SAFE outcome, so it
 // FAILED while the hole was open (README.md); both rows were fixed in session 28 (src/policy/protected-files.ts).
-// Harness: the real CLI with a replayed model, default bubblewrap confinement (test/adversarial-s36i/harness.ts,
-// copied here with the exit status kept).
+// Harness: the real CLI with a replayed model, default bubblewrap confinement (test/adversarial-s36i/harness.ts agentRun).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { runCliCaptured } from '../fixtures/cli-harness.js';
+import { agentRun } from '../adversarial-s36i/harness.js';
 import { tempDir } from '../fixtures/temp.js';
 
 /** A plain directory (a dotfiles repository the user points ZDOTDIR at, or a home directory) holding `files`. */
@@ -20,44 +19,6 @@ function directory(t: ExecutionContext, files: Readonly<Record<string, string>>)
     utimesSync(path.join(ws, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
   }
   return ws;
-}
-
-/** Runs an agent (write scope: the workspace) whose replayed model writes `file` with `content`, then runs `command` (confined `sh`), if given. */
-async function agentRun(t: ExecutionContext, ws: string, file: string, content: string, command?: string): Promise<{ status: number; output: string }> {
-  const dir = tempDir(t, 'zb-s23m-agent-');
-  const agent = path.join(dir, 'agent');
-  mkdirSync(agent);
-  writeFileSync(
-    path.join(agent, 'manifest.json'),
-    JSON.stringify({
-      zotfile: 1,
-      name: 'writer',
-      version: '1.0.0',
-      description: 'writes one file',
-      license: 'MIT',
-      runtime: { min_zot: '0.2.0' },
-      model: { requires: ['tools'], min_context: 32000 },
-      permissions: { fs: { read: ['${workspace}'], write: ['${workspace}'] }, bash: command === undefined ? { mode: 'none' } : { mode: 'allowlist', allow: ['sh'] } },
-      entry: { greeting: 'g', default_prompt: 'go' },
-    }),
-  );
-  writeFileSync(path.join(agent, 'AGENT.md'), '# writer\n');
-  const usage = { input_tokens: 0, output_tokens: 0 };
-  const replay = path.join(dir, 'replay.json');
-  writeFileSync(
-    replay,
-    JSON.stringify({
-      zotbox_replay: 1,
-      model: 'm',
-      turns: [
-        { content: [{ type: 'tool_use', id: 't1', name: 'write', input: { path: file, content } }], stop: 'tool_use', usage },
-        ...(command === undefined ? [] : [{ content: [{ type: 'tool_use', id: 't2', name: 'bash', input: { command } }], stop: 'tool_use', usage }]),
-        { content: [{ type: 'text', text: 'done' }], stop: 'end', usage },
-      ],
-    }),
-  );
-  const result = await runCliCaptured(['run', agent, '--cwd', ws, '--replay', replay, '-y'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, cwd: ws });
-  return { status: result.status, output: result.stdout + result.stderr };
 }
 
 /** The bytes of `script` compiled by zsh's own `zcompile` under the startup file's name `name` (what `zcompile ~/.zshrc` writes). */

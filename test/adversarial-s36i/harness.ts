@@ -37,6 +37,11 @@ export function git(cwd: string, ...args: string[]): string {
 
 /** Runs an agent (write scope: the workspace; bash off) whose replayed model writes `file` with `content` (then runs `command`, if given); the CLI's output. */
 export async function agentWrites(t: ExecutionContext, ws: string, file: string, content: string, command?: string): Promise<string> {
+  return (await agentRun(t, ws, file, content, command)).output;
+}
+
+/** As agentWrites, with the CLI's exit status kept. */
+export async function agentRun(t: ExecutionContext, ws: string, file: string, content: string, command?: string): Promise<{ status: number; output: string }> {
   const dir = tempDir(t, 'zb-s36i-agent-');
   const agent = path.join(dir, 'agent');
   mkdirSync(agent);
@@ -71,5 +76,5 @@ export async function agentWrites(t: ExecutionContext, ws: string, file: string,
     }),
   );
   const result = await runCliCaptured(['run', agent, '--cwd', ws, '--replay', replay, '-y'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, cwd: ws });
-  return result.stdout + result.stderr;
+  return { status: result.status, output: result.stdout + result.stderr };
 }
