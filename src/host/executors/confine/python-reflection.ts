@@ -49,13 +49,14 @@ export function moduleTableUses(code: string): Found[] {
 
 /**
  * A namespace taken whole (`globals()`, `locals()`, `vars()` without an argument) and used as anything but keywords
- * spread into a call (`"{n}".format(**locals())`): `globals()["__built" "ins__"]` or `globals().get(name)` may be the
+ * spread into a string's format (`"{n}".format(**locals())`): `globals()["__built" "ins__"]` or `globals().get(name)` may be the
  * builtins module, and `globals()["pickle"]` a deserializer under no name zotbox reads (review s25n row 4).
  */
 export function namespaceLookups(code: string): Found[] {
   const found: Found[] = [];
+  // Only into a string's format: spread into any other call (`dict(**globals())`) the namespace is a value again.
   for (const match of code.matchAll(/(?<![\w.])(?:globals|locals|vars)\s*\(\s*\)/gu))
-    if (!/\*\*\s*$/u.test(code.slice(Math.max(0, match.index - 8), match.index))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
+    if (!/\.\s*format\s*\(\s*(?:[^()\n]*,\s*)?\*\*\s*$/u.test(code.slice(Math.max(0, match.index - 80), match.index))) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
   return found;
 }
 

@@ -198,6 +198,7 @@ test('a module reached without its name: the import system`s private modules, th
   t.deepEqual(calls('import sys\nmain = sys.modules["__main__"]\n'), ['1:sys.modules']);
   t.deepEqual(calls('count = globals()["COUNT"]\n'), ['0:globals()']);
   t.deepEqual(calls('print("{count} files".format(**locals()))\n'), []);
+  t.deepEqual(calls('d = dict(**globals())\n'), ['0:globals()']);
   // A class's bases, past a sandbox's subclass (review s25n row 3); .modules of another object; the table by its name.
   t.deepEqual(calls('from jinja2.sandbox import SandboxedEnvironment\nE = SandboxedEnvironment.__base__\nM = SandboxedEnvironment.__mro__[1]\n'), ['1:__base__', '2:__mro__']);
   t.deepEqual(calls('import argparse\nargs = p.parse_args()\nfor m in args.modules:\n    pass\n'), []);
