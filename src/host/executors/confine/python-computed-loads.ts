@@ -19,6 +19,7 @@ import {
   shadowedBuiltins,
 } from './python-code-runners.js';
 import { pythonLogicalLines, stringEnd } from './python-logical-lines.js';
+import { loopNamesWritten } from './python-loop-names.js';
 import { reflectedModules } from './python-reflection.js';
 import { maskedPython } from './python-search-path-uses.js';
 
@@ -144,7 +145,8 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   const { code, sourceAt } = identifiersNormalized(pythonLogicalLines(source));
   const lineOf = (at: number) => source.slice(0, sourceAt(at)).split('\n').length - 1;
   // The loads are read with each constant file name as the literal it is (`open(CACHE, "rb")`, over-denial 4).
-  const literal = constantsWritten(code, maskedPython(code));
+  // So is a loop's name over literal module names as find_spec's argument (over-denial 5 of review s25n).
+  const literal = loopNamesWritten(constantsWritten(code, maskedPython(code)), maskedPython(code));
   const fileWide = openedLiterals(literal);
   const bodies = openedWithBodies(literal, maskedPython(literal));
   const opened = (at: number) => new Set([...fileWide, ...bodies.filter((body) => at >= body.start && at < body.end).map((body) => body.name)]);

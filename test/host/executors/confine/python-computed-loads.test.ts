@@ -287,3 +287,19 @@ test('review s25n: a def`s parameter or a case pattern named as a constant binds
   t.deepEqual(calls('import pickle\nCACHE = "c.pkl"\nmatch p:\n    case str(CACHE):\n        v = pickle.load(open(CACHE, "rb"))\n'), ['4:pickle']);
   t.deepEqual(calls('import pickle\nCACHE = "c.pkl"\nf = lambda CACHE: pickle.load(open(CACHE, "rb"))\n'), ['2:pickle']);
 });
+
+test('review s25n over-denial 5: a loop`s name over literal module names is one name to find_spec, where nothing else binds it', (t) => {
+  const loop = 'import importlib.util, sys\nfor mod in ("black", "isort"):\n';
+  t.deepEqual(calls(`${loop}    if importlib.util.find_spec(mod) is None:\n        sys.exit(f"pip install {mod}")\n`), []);
+  t.deepEqual(calls('import importlib.util\nfor mod in ["black"]:\n    importlib.util.find_spec(mod)\n'), []);
+  // A dotted literal imports its parent package; a name rebound in the body, by a walrus, a second loop or a string.
+  t.deepEqual(calls('import importlib.util\nfor mod in ("rules.a", "b"):\n    importlib.util.find_spec(mod)\n'), ['2:find_spec']);
+  t.deepEqual(calls(`${loop}    mod = "rules." + mod\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
+  t.deepEqual(calls(`${loop}    print(f"{(mod := 'rules.a')}")\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
+  t.deepEqual(calls(`${loop}    importlib.util.find_spec(mod)\nfor mod in staged:\n    importlib.util.find_spec(mod)\n`), ['2:find_spec', '4:find_spec']);
+  t.deepEqual(calls(`${loop}    exec("mod = 'rules.a'")\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
+  t.deepEqual(calls(`${loop}    setattr(sys.modules[__name__], "mod", "rules.a")\n    importlib.util.find_spec(mod)\n`).includes('3:find_spec'), true);
+  t.deepEqual(calls('import importlib.util\nfor mod in ("black", "isort"):\n    pass\ndef find_spec(mod):\n    return importlib.util.find_spec(mod)\n'), ['4:find_spec']);
+  // Another loader given the name still refuses.
+  t.deepEqual(calls('import importlib\nfor mod in ("black", "isort"):\n    importlib.import_module(mod)\n'), ['2:import_module']);
+});

@@ -1,7 +1,6 @@
-// Review s25n's over-denial still OPEN (the rows and the other over-denials are fixed: review-s25n.test.ts): a loop
-// variable over a literal tuple of module names is no literal, so find_spec(mod) refuses (low: the loop's literals
-// would have to be read as node's reader reads them). SAFE (wanted) outcome: no reason on tools/check.py; it FAILS
-// while the over-denial stands.
+// Review s25n's over-denial 5, FIXED (the rows and the other over-denials: review-s25n.test.ts): a loop's name over a
+// literal tuple of plain module names is one of them to find_spec (python-loop-names.ts). SAFE (wanted) outcome: no
+// reason on tools/check.py.
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
 
