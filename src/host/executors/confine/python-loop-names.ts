@@ -3,8 +3,7 @@
 // in python-code-runners.ts); only find_spec's own argument is rewritten, so every other loader still refuses it. Pure.
 
 /** `for NAME in ("a", "b"):` (or a list, or no brackets) over plain-word string literals, on a line of its own. */
-const LOOP_HEADER = /^[ \t]*for[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+([([]?)(?:[ \t]*[rRuU]?(?:"\w+"|'\w+')[ \t]*,)*[ \t]*[rRuU]?(?:"\w+"|'\w+')[ \t]*,?[ \t]*([)\]]?)[ \t]*:/gmu;
-const CLOSING: Readonly<Record<string, string>> = { '': '', '(': ')', '[': ']' };
+const LOOP_HEADER = /^[ \t]*for[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+[([]?(?:[ \t]*[rRuU]?(?:"\w+"|'\w+')[ \t]*,)*[ \t]*[rRuU]?(?:"\w+"|'\w+')[ \t]*,?[ \t]*[)\]]?[ \t]*:/gmu;
 
 /**
  * `code` with find_spec's argument written as a literal of its length where it is a loop name over literal plain
@@ -19,7 +18,7 @@ export function loopNamesWritten(code: string, text: string): string {
   for (const header of code.matchAll(LOOP_HEADER)) {
     const name = header[1]!;
     const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
-    if (CLOSING[header[2]!] !== header[3] || text.slice(nameAt, nameAt + name.length) !== name) continue;
+    // A header inside a string binds nothing, and the real binding is then a mention that keeps the refusal.
     if (new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) continue;
     const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].filter((mention) => mention.index !== nameAt);
     const asked = mentions.filter((mention) => findSpecArgument(text, mention.index, name));
