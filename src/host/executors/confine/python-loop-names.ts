@@ -18,7 +18,8 @@ export function loopNamesWritten(code: string, text: string): string {
   for (const header of code.matchAll(LOOP_HEADER)) {
     const name = header[1]!;
     const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
-    // A header inside a string binds nothing, and the real binding is then a mention that keeps the refusal.
+    // A string that is the name binds it unseen (`setattr(module, "mod", …)`). A header inside a string binds
+    // nothing; the real binding is then a mention that keeps the refusal.
     if (new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) continue;
     const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].filter((mention) => mention.index !== nameAt);
     const asked = mentions.filter((mention) => findSpecArgument(text, mention.index, name));
