@@ -296,6 +296,7 @@ test('review s25n over-denial 5: a loop`s name over literal module names is one 
   t.deepEqual(calls('import importlib.util\nfor mod in ("rules.a", "b"):\n    importlib.util.find_spec(mod)\n'), ['2:find_spec']);
   t.deepEqual(calls(`${loop}    mod = "rules." + mod\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
   t.deepEqual(calls(`${loop}    print(f"{(mod := 'rules.a')}")\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
+  t.deepEqual(calls(`${loop}    seen = {mod := "rules.a"}\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
   t.deepEqual(calls(`${loop}    importlib.util.find_spec(mod)\nfor mod in staged:\n    importlib.util.find_spec(mod)\n`), ['2:find_spec', '4:find_spec']);
   t.deepEqual(calls(`${loop}    exec("mod = 'rules.a'")\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
   t.deepEqual(calls(`${loop}    setattr(sys.modules[__name__], "mod", "rules.a")\n    importlib.util.find_spec(mod)\n`).includes('3:find_spec'), true);
