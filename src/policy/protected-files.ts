@@ -40,15 +40,29 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
     'config.fish',
     'fish_variables',
   ].map((name) => ({ name, runBy: 'a shell runs it when it starts or a login ends' })),
+  // The files a shell reads beside its startup files (review s27o): bash-completion sources ~/.bash_completion at every
+  // interactive start; zsh's completion cache (`_retrieve_cache`) sources the files in .zcompcache; readline and
+  // libedit bind keys to the text they define (a macro on Return types a command into every bash, python and gdb).
+  { name: '.bash_completion', runBy: 'bash-completion runs it at every interactive bash start' },
+  { name: '.zcompcache', runBy: "zsh's completion system sources the cache files in it" },
+  ...['.inputrc', '.editrc'].map((name) => ({ name, runBy: 'readline or libedit binds keys to the text it defines in every interactive bash, python and gdb' })),
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
   // direnv's own rc, sourced before every .envrc in every directory (review s23m row 2; its `direnv/` folder below).
   { name: '.direnvrc', runBy: 'direnv runs it before every .envrc it loads, in any directory' },
   // _vimrc and _exrc: vim's names for them on Windows (a workspace it shares).
   ...['.exrc', '.vimrc', '.nvimrc', '.nvim.lua', '_exrc', '_vimrc'].map((name) => ({ name, runBy: 'vim or neovim runs it when it opens the directory (exrc)' })),
+  // vim's user runtime directory (review s27o row 3): `.vim/vimrc` in place of a missing `.vimrc`, every `plugin/*.vim`
+  // at every start; `vimfiles` is its name on Windows (a workspace it shares).
+  ...['.vim', 'vimfiles'].map((name) => ({ name, runBy: 'vim runs the vimrc and plugins in it at every start' })),
+  // Emacs's init files and directory, and IPython's and Jupyter's profiles, whose startup scripts and config run at every start.
+  ...['.emacs', '.emacs.el', '.emacs.d'].map((name) => ({ name, runBy: 'Emacs runs it at every start' })),
+  ...['.ipython', '.jupyter'].map((name) => ({ name, runBy: 'IPython and Jupyter run the startup scripts and configuration (Python) in it at every start' })),
+  // ssh runs the ProxyCommand, LocalCommand and Match exec its config names on every connection (git's fetch and push too), sshd runs rc.
+  { name: '.ssh', runBy: "ssh runs the programs its config names on every connection (git's too), and sshd the rc and keys in it" },
   { name: '.lazy.lua', runBy: "lazy.nvim (Neovim's plugin manager) loads it from the directory Neovim starts in (local_spec)" },
   // .gdbearlyinit: gdb reads it from the home directory before anything else (a workspace may be the home directory).
-  ...['.gdbinit', '.gdbearlyinit', '.lldbinit', '.pdbrc', '.perldb'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
+  ...['.gdbinit', '.gdbearlyinit', '.lldbinit', '.pdbrc', '.perldb', 'perldb.ini'].map((name) => ({ name, runBy: 'the debugger runs it when started in the directory' })),
   ...['.pryrc', '.irbrc', 'irb.rc', '_irbrc', '.rprofile', '.octaverc', '.ghci', '.iex.exs', '.ocamlinit'].map((name) => ({
     name,
     runBy: 'the REPL (pry, irb, R, Octave, GHCi, IEx, the OCaml toplevel and utop) runs it when started in the directory',
@@ -124,6 +138,11 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   // zsh runs X.zwc (compiled wordcode) in place of X for every startup file and every file `source` or `.` reads, when
   // it is newer than X or X is missing, and a directory's digest DIR.zwc in place of the functions in fpath's DIR
   // (review s23m row 1: `.zshrc.zwc` beside a read-only `.zshrc`).
+  // zsh's compinit sources its dump (.zcompdump, oh-my-zsh's .zcompdump-HOST-VERSION) at every interactive start, in
+  // place of scanning fpath, when the dump's first line matches (review s27o row 1).
+  { pattern: /^\.zcompdump.*$/u, runBy: "zsh's compinit runs it at every interactive start in place of the completion functions it stands for" },
+  // lldb reads ~/.lldbinit-PROGRAM (lldb, Xcode, a driver's name) before ~/.lldbinit.
+  { pattern: /^\.lldbinit-.+$/u, runBy: 'lldb runs it when the program of its name starts the debugger' },
   { pattern: /^.+\.zwc$/u, runBy: 'zsh runs X.zwc in place of the startup file, sourced file or function directory X beside it, so no review of X shows what runs' },
   // gdb auto-loads OBJFILE-gdb.py, -gdb.gdb and -gdb.scm beside every program or library it opens, in a directory the
   // user trusts for its .gdbinit, before anything runs (s45t review, "gdb-objfile-scripts").
@@ -188,6 +207,23 @@ const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly patte
   // the universal variables (fish_user_paths, fish_function_path) of every fish (review s23m "not done").
   { parent: /^fish$/u, pattern: /^(conf\.d|functions|completions|fish_variables)$/u, runBy: 'fish runs it at every start or when a function or completion of its name is used' },
   { parent: /^irb$/u, pattern: /^irbrc$/u, runBy: 'irb runs it when it starts' },
+  // The XDG homes of the debuggers and REPLs above (~/.config/gdb/gdbinit runs before ~/.gdbinit: review s27o row 2).
+  { parent: /^gdb$/u, pattern: /^(gdbinit|gdbearlyinit)$/u, runBy: 'gdb runs it at every start, before .gdbinit' },
+  { parent: /^lldb$/u, pattern: /^lldbinit(-.+)?$/u, runBy: 'lldb runs it at every start' },
+  { parent: /^pry$/u, pattern: /^pryrc$/u, runBy: 'pry runs it when it starts' },
+  { parent: /^(ocaml|utop)$/u, pattern: /^init\.ml$/u, runBy: 'the OCaml toplevel and utop run it when they start' },
+  { parent: /^\.?ghc$/u, pattern: /^ghci\.conf$/u, runBy: 'GHCi runs it when it starts' },
+  { parent: /^emacs$/u, pattern: /^(init|early-init)\.elc?$/u, runBy: 'Emacs runs it at every start' },
+  // vim's and neovim's XDG runtime directories (~/.config/vim, ~/.config/nvim): their init files and every folder
+  // vim loads scripts from at start or on a file type (review s27o row 3).
+  {
+    parent: /^n?vim$/u,
+    pattern: /^(vimrc|gvimrc|init\.(lua|vim)|ginit\.vim|plugin|after|ftplugin|ftdetect|autoload|pack|indent|syntax|colors|compiler|keymap|import|lua|rplugin|queries)$/u,
+    runBy: 'vim or neovim runs it at every start, or when a file of its type opens',
+  },
+  { parent: /^bash-completion$/u, pattern: /^completions$/u, runBy: 'bash-completion runs the file named for a command when that command is completed' },
+  // What a desktop session and systemd run at every login from the user's configuration.
+  { parent: /^\.config$/u, pattern: /^(autostart|environment\.d|systemd|emacs)$/u, runBy: 'the desktop session, systemd or Emacs runs what it holds at every login or start' },
   { parent: /^hk$/u, pattern: /^config\.pkl$/u, runBy: "hk reads the user's configuration in it (~/.config/hk/config.pkl) for every project" },
   { parent: /^conda$/u, pattern: /^(de)?activate\.d$/u, runBy: "conda and editors' terminals source a conda environment's activation scripts" },
 ];

@@ -73,6 +73,24 @@ for (const name of [
   '_irbrc',
   '.RData',
   'fish_variables',
+  // Review s27o: zsh's completion dump and cache, the files a shell reads beside its startup files, the editors' and
+  // debuggers' own folders.
+  '.zcompdump',
+  '.zcompdump-myhost-5.9',
+  '.zcompcache',
+  '.bash_completion',
+  '.inputrc',
+  '.editrc',
+  '.lldbinit-lldb',
+  'perldb.ini',
+  '.vim',
+  'vimfiles',
+  '.emacs',
+  '.emacs.el',
+  '.emacs.d',
+  '.ipython',
+  '.jupyter',
+  '.ssh',
 ]) {
   test(`${name} is a protected tool file at any depth`, protectedNames, name);
 }
@@ -104,6 +122,14 @@ for (const name of [
   'conf.d',
   'irbrc',
   'data.RData.csv',
+  'zcompdump',
+  'notes.zcompdump',
+  'inputrc.md',
+  '.lldbinit.bak',
+  'vim',
+  'ssh',
+  'gdbinit',
+  'init.lua',
 ]) {
   test(`${name} is an ordinary file`, (t) => {
     t.is(protectedToolName(name), undefined);
@@ -129,6 +155,31 @@ test("review s23m: direnv's, fish's and irb's own folders are protected in .conf
   t.is(ungrantedToolFile('/ws/src/lib/agent.sh', ['/ws']), undefined);
   t.is(ungrantedToolFile('/ws/config.toml', ['/ws']), undefined);
   t.is(ungrantedToolFile('/ws/functions/handler.js', ['/ws']), undefined);
+});
+
+test("review s27o: the editors', debuggers' and REPLs' own folders are protected in .config/ (or wherever the folder is)", (t) => {
+  const home = (path: string) => ungrantedToolFile(`/home/u/${path}`, ['/home/u'])?.entry.slice('/home/u/'.length);
+  t.is(home('.config/gdb/gdbinit'), '.config/gdb/gdbinit');
+  t.is(home('.config/gdb/gdbearlyinit'), '.config/gdb/gdbearlyinit');
+  t.is(home('.config/lldb/lldbinit'), '.config/lldb/lldbinit');
+  t.is(home('.config/pry/pryrc'), '.config/pry/pryrc');
+  t.is(home('.config/ocaml/init.ml'), '.config/ocaml/init.ml');
+  t.is(home('.config/utop/init.ml'), '.config/utop/init.ml');
+  t.is(home('.ghc/ghci.conf'), '.ghc/ghci.conf');
+  t.is(home('.config/emacs/lisp/mine.el'), '.config/emacs');
+  t.is(home('dotfiles/emacs/init.el'), 'dotfiles/emacs/init.el');
+  t.is(home('.vim/plugin/x.vim'), '.vim');
+  t.is(home('.config/vim/vimrc'), '.config/vim/vimrc');
+  t.is(home('.config/nvim/init.lua'), '.config/nvim/init.lua');
+  t.is(home('.config/nvim/lua/plugins/x.lua'), '.config/nvim/lua');
+  t.is(home('dotfiles/nvim/after/ftplugin/py.lua'), 'dotfiles/nvim/after');
+  t.is(home('.local/share/bash-completion/completions/git'), '.local/share/bash-completion/completions');
+  t.is(home('.config/autostart/x.desktop'), '.config/autostart');
+  t.is(home('.config/environment.d/env.conf'), '.config/environment.d');
+  t.is(home('.config/systemd/user/x.service'), '.config/systemd');
+  t.is(home('.ssh/config'), '.ssh');
+  // The same names elsewhere are ordinary.
+  for (const path of ['src/gdb/init.c', 'src/lua/init.lua', 'docs/plugin/index.md', 'site/colors/theme.css', 'src/systemd/unit.c', 'src/completions/git.ts']) t.is(home(path), undefined, path);
 });
 
 test('a write scope grants a protected file only by naming it or a path inside it', (t) => {

@@ -1,9 +1,9 @@
 // Review s27o: what an agent leaves behind, beyond the hook-program readers. Each test asserts the SAFE outcome (the
-// payload never runs in the user's own tool), so it FAILS while the hole is open (README.md).
+// payload never runs in the user's own tool); all 6 failed on 4d6e2fc4 and pass since the fix (README.md, "Status").
 // Harness: the real CLI with a replayed model, default bubblewrap confinement (test/adversarial-s36i/harness.ts agentRun:
 // one write-tool call, then an optional confined `sh` command). Needs zsh, gdb and vim on PATH.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { agentRun } from '../adversarial-s36i/harness.js';
@@ -21,14 +21,24 @@ function directory(t: ExecutionContext, files: Readonly<Record<string, string>>)
   return ws;
 }
 
-/** Runs `file` with `args` as the user would, HOME (and ZDOTDIR) the workspace; its failure is not the point. */
-function userRuns(home: string, file: string, args: readonly string[]): void {
+/**
+ * Runs `file` with `args` as the user would, HOME (and ZDOTDIR) the workspace, and checks that it ran: `args` end with
+ * a command that makes `ran` in the workspace. Its exit status is not the point; a tool that cannot start fails the test.
+ */
+function userRuns(t: ExecutionContext, home: string, file: string, args: readonly string[]): void {
+  rmSync(path.join(home, 'ran'), { force: true });
   try {
     execFileSync(file, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ZDOTDIR: home, TERM: 'dumb' }, stdio: 'ignore', timeout: 30_000 });
-  } catch {
-    // A tool that exits non-zero still ran its startup files.
+  } catch (error) {
+    // A tool that exits non-zero still ran its startup files; one that did not start (ENOENT) is no evidence.
+    if (typeof (error as { status?: unknown }).status !== 'number') throw error;
   }
+  t.true(existsSync(path.join(home, 'ran')), `${file} did not run`);
 }
+
+const ZSH = ['-i', '-c', 'touch ran; exit'];
+const GDB = ['-batch', '-ex', 'shell touch ran', '-ex', 'quit'];
+const VIM = ['-X', '-c', "call writefile([], 'ran')", '-c', 'qa!'];
 
 // The user's .zshrc, read-only to the agent: the two lines zsh's completion system needs (every oh-my-zsh, prezto,
 // zim and zsh-newuser-install .zshrc has them).
@@ -38,7 +48,7 @@ const ZSHRC = 'autoload -Uz compinit\ncompinit\n';
 function dumpHeader(t: ExecutionContext): string {
   const dir = tempDir(t, 'zb-s27o-dump-');
   writeFileSync(path.join(dir, '.zshrc'), ZSHRC);
-  userRuns(dir, 'zsh', ['-i', '-c', 'exit']);
+  userRuns(t, dir, 'zsh', ZSH);
   return readFileSync(path.join(dir, '.zcompdump'), 'utf8').split('\n')[0]!;
 }
 
@@ -51,7 +61,7 @@ test('zsh: compinit sources ~/.zcompdump (written by the write tool) at every in
   const pwned = path.join(home, 'PWNED-zcompdump');
   const run = await agentRun(t, home, '.zcompdump', `${header}\n\ntouch '${pwned}'\n`);
   t.log(run.status, run.output.slice(-400));
-  userRuns(home, 'zsh', ['-i', '-c', 'exit']);
+  userRuns(t, home, 'zsh', ZSH);
   t.false(existsSync(pwned), "the agent-written .zcompdump ran in the user's next interactive zsh");
 });
 
@@ -61,7 +71,7 @@ test('zsh: a confined command leaves ~/.zcompdump too (cp from /tmp)', async (t)
   const pwned = path.join(home, 'PWNED-zcompdump-sh');
   const run = await agentRun(t, home, 'do.sh', `printf '${header.replace('\t', '\\t')}\\n\\ntouch ${pwned}\\n' > /tmp/d && cp /tmp/d .zcompdump\n`, 'sh do.sh');
   t.log(run.status, run.output.slice(-400));
-  userRuns(home, 'zsh', ['-i', '-c', 'exit']);
+  userRuns(t, home, 'zsh', ZSH);
   t.false(existsSync(pwned), "the .zcompdump a confined command left ran in the user's next interactive zsh");
 });
 
@@ -73,7 +83,7 @@ test('gdb: ~/.config/gdb/gdbinit (written by the write tool) runs at every gdb s
   const pwned = path.join(home, 'PWNED-gdbinit');
   const run = await agentRun(t, home, '.config/gdb/gdbinit', `shell touch '${pwned}'\n`);
   t.log(run.status, run.output.slice(-400));
-  userRuns(home, 'gdb', ['-batch', '-ex', 'quit']);
+  userRuns(t, home, 'gdb', GDB);
   t.false(existsSync(pwned), "the agent-written ~/.config/gdb/gdbinit ran in the user's gdb");
 });
 
@@ -82,7 +92,7 @@ test('gdb: ~/.config/gdb/gdbearlyinit made by a confined command (mkdir, then fi
   const pwned = path.join(home, 'PWNED-gdbearlyinit');
   const run = await agentRun(t, home, 'do.sh', `mkdir -p .config/gdb && echo "shell touch '${pwned}'" > .config/gdb/gdbearlyinit\n`, 'sh do.sh');
   t.log(run.status, run.output.slice(-400));
-  userRuns(home, 'gdb', ['-batch', '-ex', 'quit']);
+  userRuns(t, home, 'gdb', GDB);
   t.false(existsSync(pwned), "the agent-made gdbearlyinit ran in the user's gdb");
 });
 
@@ -95,7 +105,7 @@ test('vim: ~/.vim/plugin/*.vim (written by the write tool) runs at every vim sta
   const pwned = path.join(home, 'PWNED-vim-plugin');
   const run = await agentRun(t, home, '.vim/plugin/agent.vim', `call writefile([], '${pwned}')\n`);
   t.log(run.status, run.output.slice(-400));
-  userRuns(home, 'vim', ['-X', '-c', 'qa!']);
+  userRuns(t, home, 'vim', VIM);
   t.false(existsSync(pwned), "the agent-written ~/.vim/plugin/agent.vim ran in the user's vim");
 });
 
@@ -104,6 +114,6 @@ test('vim: ~/.vim/vimrc (written by the write tool) runs in place of a missing ~
   const pwned = path.join(home, 'PWNED-vim-vimrc');
   const run = await agentRun(t, home, '.vim/vimrc', `call writefile([], '${pwned}')\n`);
   t.log(run.status, run.output.slice(-400));
-  userRuns(home, 'vim', ['-X', '-c', 'qa!']);
+  userRuns(t, home, 'vim', VIM);
   t.false(existsSync(pwned), "the agent-written ~/.vim/vimrc ran in the user's vim");
 });
