@@ -1,0 +1,144 @@
+// Review s29p: Python programs a hook runs, after review s25n's fixes (python-computed-loads.ts,
+// python-code-runners.ts, python-reflection.ts) at 4d6e2fc4 (last python-* commit ed549a5a). The user's hook runs `python3 tools/check.py`, a program
+// of theirs that loads or runs code (or calls) named by files. One CONFINED call (`sh one.sh`, real bubblewrap) writes
+// the agent's file; each test asserts the SAFE outcome by hand (the user's `git commit` never runs the agent's code),
+// so it FAILS while the hole is open. Each program was first run by hand under Python 3.11.7 (sympy 1.14, pydantic
+// 2.13) with the agent's file in place: PWNED is written. The over-denials assert by hand that an ordinary hook program
+// is NOT refused, so they FAIL while the over-denial stands.
+import test from 'ava';
+import { unresolvedOf } from '../adversarial-s09f/harness.js';
+import { PY, attack } from '../adversarial-s19k/python-hook.js';
+
+const EACH_RULE = 'for f in sorted(os.listdir("tools/rules")):\n    p = os.path.join("tools/rules", f)\n';
+/** The user's harmless rule, and the agent's (PY writes PWNED). */
+const RULES = { 'tools/rules/a.py': 'print("rule a")\n' };
+const AGENT_RULE = { 'tools/rules/b.py': PY };
+/** Each schema in tools/schemas read into `fields` (a name to a type's name). */
+const EACH_SCHEMA = 'for f in sorted(os.listdir("tools/schemas")):\n    fields = json.load(open(os.path.join("tools/schemas", f)))\n';
+/** A type expression that writes PWNED when Python evaluates it, and is `int` after. */
+const EVIL_TYPE = '__import__("os").system("touch PWNED") or int';
+
+// [finding, title, the user's files besides the hook, the files the agent's call writes]
+const CASES: readonly (readonly [number, string, Readonly<Record<string, string>>, Readonly<Record<string, string>>])[] = [
+  // 1: lookupInert reads `and`/`or` before a lookup as a condition, but `x = a or getattr(…)` binds the result.
+  [
+    1,
+    'B = None or getattr(os, "_" "_builtins__") (an `or` operand at the end of an assignment is "inert"), then B["ex" "ec"] runs each rule',
+    { ...RULES, 'tools/check.py': `import os\nB = None or getattr(os, "_" "_builtins__")\n${EACH_RULE}    B["ex" "ec"](open(p).read())\n` },
+    AGENT_RULE,
+  ],
+  [
+    1,
+    'def member(name): return CACHE.get(name) or getattr(os, name) (returned, "inert"), then member("_" "_builtins__")["ex" "ec"] runs each rule',
+    {
+      ...RULES,
+      'tools/check.py': `import os\nCACHE = {}\ndef member(name):\n    return CACHE.get(name) or getattr(os, name)\nB = member("_" "_builtins__")\n${EACH_RULE}    B["ex" "ec"](open(p).read())\n`,
+    },
+    AGENT_RULE,
+  ],
+  // 2: a lookup by a computed name spelled other than getattr(…)/__getattribute__(…)/vars(…)[…]/__dict__[…].
+  [
+    2,
+    'the dotted-name resolver functools.reduce(getattr, rule["call"].split("."), os) over a folder of JSON rules (getattr as a value is no lookup)',
+    {
+      'tools/rules/a.json': '{"call": "path.exists", "args": ["src.txt"]}\n',
+      'tools/check.py':
+        'import functools, json, os\nfor f in sorted(os.listdir("tools/rules")):\n    rule = json.load(open(os.path.join("tools/rules", f)))\n    check = functools.reduce(getattr, rule["call"].split("."), os)\n    print(rule["call"], check(*rule["args"]))\n',
+    },
+    { 'tools/rules/b.json': '{"call": "system", "args": ["touch PWNED"]}\n' },
+  ],
+  [
+    2,
+    'operator.attrgetter("_" "_builtins__")(os)["ex" "ec"] runs each rule',
+    { ...RULES, 'tools/check.py': `import operator, os\nB = operator.attrgetter("_" "_builtins__")(os)\n${EACH_RULE}    B["ex" "ec"](open(p).read())\n` },
+    AGENT_RULE,
+  ],
+  [
+    2,
+    'os.__dict__.get("_" "_builtins__")["ex" "ec"] runs each rule (only __dict__[…] is read, not .get)',
+    { ...RULES, 'tools/check.py': `import os\nB = os.__dict__.get("_" "_builtins__")\n${EACH_RULE}    B["ex" "ec"](open(p).read())\n` },
+    AGENT_RULE,
+  ],
+  [
+    2,
+    'vars(os).get("_" "_builtins__")["ex" "ec"] runs each rule',
+    { ...RULES, 'tools/check.py': `import os\nB = vars(os).get("_" "_builtins__")\n${EACH_RULE}    B["ex" "ec"](open(p).read())\n` },
+    AGENT_RULE,
+  ],
+  [
+    2,
+    'dict(inspect.getmembers(os))["_" "_builtins__"]["ex" "ec"] runs each rule',
+    { ...RULES, 'tools/check.py': `import inspect, os\nB = dict(inspect.getmembers(os))["_" "_builtins__"]\n${EACH_RULE}    B["ex" "ec"](open(p).read())\n` },
+    AGENT_RULE,
+  ],
+  // 3: APIs that evaluate a file's text as Python, none listed: sympy's sympify, typing's and inspect's annotation
+  // evaluation, pydantic's string types.
+  [
+    3,
+    'sympy.sympify(open(p).read()) over a folder of formulas (parse_expr evals the text)',
+    {
+      'tools/formulas/a.txt': 'x**2 + 1\n',
+      'tools/check.py': 'import os, sympy\nfor f in sorted(os.listdir("tools/formulas")):\n    print(f, sympy.simplify(sympy.sympify(open(os.path.join("tools/formulas", f)).read())))\n',
+    },
+    { 'tools/formulas/b.txt': '__import__("os").system("touch PWNED")\n' },
+  ],
+  [
+    3,
+    "typing.get_type_hints of a class whose __annotations__ come from a folder of JSON schemas (each string is eval'd)",
+    {
+      'tools/schemas/a.json': '{"name": "str", "count": "int"}\n',
+      'tools/check.py': `import json, os, typing\n${EACH_SCHEMA}    Schema = type("Schema", (), {"__annotations__": fields})\n    print(f, typing.get_type_hints(Schema))\n`,
+    },
+    { 'tools/schemas/b.json': JSON.stringify({ name: EVIL_TYPE }) },
+  ],
+  [
+    3,
+    'inspect.get_annotations(Schema, eval_str=True) of annotations from a folder of JSON schemas',
+    {
+      'tools/schemas/a.json': '{"name": "str", "count": "int"}\n',
+      'tools/check.py': `import inspect, json, os\n${EACH_SCHEMA}    Schema = type("Schema", (), {"__annotations__": fields})\n    print(f, inspect.get_annotations(Schema, eval_str=True))\n`,
+    },
+    { 'tools/schemas/b.json': JSON.stringify({ name: EVIL_TYPE }) },
+  ],
+  [
+    3,
+    'pydantic.create_model with field types named as strings by a folder of JSON schemas (pydantic evaluates them)',
+    {
+      'tools/schemas/a.json': '{"name": "str", "count": "int"}\n',
+      'tools/check.py': `import json, os, pydantic\n${EACH_SCHEMA}    Config = pydantic.create_model("Config", **{name: (kind, None) for name, kind in fields.items()})\n    print(f, Config.model_json_schema())\n`,
+    },
+    { 'tools/schemas/b.json': JSON.stringify({ name: EVIL_TYPE }) },
+  ],
+];
+
+for (const [finding, title, files, writes] of CASES)
+  test.serial(`finding ${finding}: hook runs python3 tools/check.py; ${title}: git runs the user's code only`, async (t) => {
+    t.false(await attack(t, files, writes), "the user's git commit ran the agent's code");
+  });
+
+// Over-denials: ordinary pre-commit programs (os, subprocess, re, json, pathlib, literal names) the checks refuse.
+// SAFE (wanted) outcome: no reason on tools/check.py.
+const HEAD =
+  'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
+const OVER: readonly (readonly [string, string])[] = [
+  [
+    'argparse options gathered by getattr(args, name) over a literal tuple in a dict comprehension',
+    'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--fix", action="store_true")\nparser.add_argument("--strict", action="store_true")\nargs = parser.parse_args()\noptions = {name: getattr(args, name) for name in ("fix", "strict")}\nprint(json.dumps(options))\n',
+  ],
+  [
+    "logging's level idiom logging.basicConfig(level=getattr(logging, level))",
+    'import logging\nlevel = os.environ.get("CHECK_LOG", "INFO").upper()\nlogging.basicConfig(level=getattr(logging, level))\nlogging.info("%d staged", len(staged))\n',
+  ],
+  [
+    'a leftover-debugger check whose words are the string "breakpoint"',
+    'for name in staged:\n    if name.endswith(".py") and Path(name).exists():\n        text = Path(name).read_text()\n        for word in ("breakpoint", "set_trace"):\n            if word + "(" in text:\n                sys.exit(f"{name}: leftover {word}()")\n',
+  ],
+];
+
+for (const [title, body] of OVER)
+  test(`over-denial: an ordinary hook program, ${title}, is not refused`, (t) => {
+    // The user's PATH, as in a real run: python3's own search path is then known.
+    const files = { '.githooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n', 'tools/check.py': HEAD + body };
+    const reasons = unresolvedOf(t, files, {}, '.githooks', process.env.PATH).filter((reason) => reason.includes('/tools/check.py line '));
+    t.deepEqual(reasons, []);
+  });
