@@ -49,6 +49,10 @@ const CODE_RUNNING = new Set([
   'chameleon',
   'genshi',
   'Cheetah',
+  // Review s29p row 3: sympy evaluates every string it is handed as Python (sympify, parse_expr, and each function
+  // that sympifies its arguments: `simplify("…")`); numexpr evaluates the expressions it is given.
+  'sympy',
+  'numexpr',
 ]);
 
 /** Modules inside a CODE_RUNNING one that run nothing they are given: jinja2's sandbox refuses Python in its templates. */
@@ -92,6 +96,22 @@ const HOOK_NAMES = [
   'FullLoader',
   'full_load',
   'full_load_all',
+  // Review s29p row 3: what evaluates a string annotation or type as Python (typing's and inspect's annotations,
+  // ForwardRef, attrs' resolve_types, pydantic's models built or rebuilt from names), and sympy's evaluators.
+  'get_type_hints',
+  'get_annotations',
+  'ForwardRef',
+  'eval_type',
+  'evaluate_forward_ref',
+  'resolve_types',
+  'create_model',
+  'TypeAdapter',
+  'parse_obj_as',
+  'model_rebuild',
+  'update_forward_refs',
+  'sympify',
+  'parse_expr',
+  'lambdify',
 ];
 // Under a private name too (`multiprocessing.connection._ForkingPickler`, review s21l row 2).
 const HOOK_TOKENS = new RegExp(String.raw`(?<![\w])_*(?:${HOOK_NAMES.join('|')})\b`, 'gu');

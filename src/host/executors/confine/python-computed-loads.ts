@@ -18,8 +18,9 @@ import {
   openedWithBodies,
   shadowedBuiltins,
 } from './python-code-runners.js';
-import { pythonLogicalLines, stringEnd } from './python-logical-lines.js';
-import { loopNamesWritten } from './python-loop-names.js';
+import { closingParen, pythonLogicalLines, stringEnd } from './python-logical-lines.js';
+import { computedLookups } from './python-lookups.js';
+import { loopNamesWritten, textOnlyLoops } from './python-loop-names.js';
 import { reflectedModules } from './python-reflection.js';
 import { maskedPython } from './python-search-path-uses.js';
 
@@ -51,9 +52,6 @@ const LOADERS = new Set([
 const DESERIALIZERS = new Set(['pickle', 'cPickle', '_pickle', 'marshal', 'shelve', 'dill', 'cloudpickle', 'jsonpickle']);
 const DESERIALIZER_CALLS = /^\s*\.\s*(?:load|loads|Unpickler|open|decode)\b/u;
 
-/** An attribute looked up by name: getattr's or `__getattribute__`'s second argument, a `vars(…)` or `__dict__` key. */
-const LOOKUP = /\b(?:getattr|__getattribute__)\s*\(|\b(?:vars\s*\([^()]*\)|__dict__)\s*\[/gu;
-
 /** The builtins that run text: counted bare or off `builtins`, never as another object's method (`re.compile`). */
 const RUNS_TEXT = new Set(['exec', 'eval', 'compile']);
 
@@ -65,22 +63,6 @@ export interface PythonComputedLoad {
   readonly line: number;
   /** The loader as written. */
   readonly call: string;
-}
-
-/** The offset of the `)` that closes the `(` at `open`, strings skipped; undefined where none does. */
-function closingParen(code: string, open: number): number | undefined {
-  let depth = 0;
-  for (let at = open; at < code.length; ) {
-    const char = code[at]!;
-    if (char === '"' || char === "'") {
-      at = stringEnd(code, at);
-      continue;
-    }
-    if ('([{'.includes(char)) depth++;
-    else if (')]}'.includes(char) && --depth === 0) return at;
-    at++;
-  }
-  return undefined;
 }
 
 /** Whether the loader named at `at..end` is used as zotbox can read it: a call of literals, or a plain import of it. */
@@ -145,7 +127,7 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   const { code, sourceAt } = identifiersNormalized(pythonLogicalLines(source));
   const lineOf = (at: number) => source.slice(0, sourceAt(at)).split('\n').length - 1;
   // The loads are read with each constant file name as the literal it is (`open(CACHE, "rb")`, over-denial 4).
-  // So is a loop's name over literal module names as find_spec's argument (over-denial 5 of review s25n).
+  // So is a loop's name over literal words as find_spec's or getattr's argument (s25n over-denial 5, s29p over-denial 1).
   const literal = loopNamesWritten(constantsWritten(code, maskedPython(code)), maskedPython(code));
   const fileWide = openedLiterals(literal);
   const bodies = openedWithBodies(literal, maskedPython(literal));
@@ -155,21 +137,17 @@ export function pythonComputedLoads(source: string): PythonComputedLoad[] {
   // (`getattr(os, "__built" "ins__")`); where a loader module is in the file it refuses however it is used, elsewhere
   // unless its result goes nowhere that runs it. `__builtins__` is every builtin, exec and eval too; a loader module
   // used as a value hands its loaders on.
-  const loaderModule = LOADER_MODULE.test(code);
-  for (const match of code.matchAll(LOOKUP)) {
-    const from = match.index + match[0].length;
-    if (lookupWrittenOut(code, from, match[0].endsWith('('))) continue;
-    const close = closingParen(code, from - 1);
-    if (loaderModule || close === undefined || !lookupInert(code, match.index, close)) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
-  }
-  for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
   // Strings are text to the import and hook checks (a docstring's `import pdb`, a test for "breakpoint()").
   const text = maskedPython(code);
+  // A hook's name among a loop's words the program only reads as text (`for word in ("breakpoint", …)`, s29p over-denial 3).
+  const wordLoops = textOnlyLoops(code, text);
+  found.push(...computedLookups(literal, maskedPython(literal), LOADER_MODULE.test(code)));
+  for (const match of code.matchAll(/\b__builtins__\b/gu)) found.push({ at: match.index, call: '__builtins__' });
   found.push(
     ...loaderModuleValues(code),
     ...codeRunningImports(text),
     ...importHooks(text),
-    ...hookNameStrings(code),
+    ...hookNameStrings(code).filter(({ at }) => !wordLoops.some((loop) => at >= loop.start && at < loop.end)),
     ...interpretersOnStdin(code),
     ...reflectedModules(code, text),
     ...codeRunningMentions(text),
@@ -250,46 +228,4 @@ function stringLoads(code: string, at: number, end: number, facts: FileFacts): F
       index = close;
     }
   return found;
-}
-
-/**
- * Whether a lookup by a computed name at `at` (its bracket closing at `close`) hands its result to nothing that could
- * run it: stored into (`self.__dict__[k] = v`), printed or measured (`print(opt, getattr(args, opt))`), tested (`if
- * getattr(args, opt):`) or compared. Anywhere else (called, subscripted, an attribute taken, bound to a name, handed
- * to another call) the attribute may be a module's loader, the builtins or sys, which no name in the file shows
- * (session 28: `d = getattr(os, "__built" "ins__")` then `d["ex" "ec"](text)`).
- */
-function lookupInert(code: string, at: number, close: number): boolean {
-  const after = code.slice(close + 1);
-  if (/^\s*(?:=(?!=)|==|!=|\bis\b|\bin\b|\bnot\s+in\b)/u.test(after)) return true;
-  // For `self.__dict__[k]` and `vars(x)[k]` the expression starts at its owner.
-  const before = code.slice(code.lastIndexOf('\n', at - 1) + 1, at).replace(/(?:[A-Za-z_]\w*\s*\.\s*)*$/u, '');
-  if (/\b(?:print|str|repr|len|bool|isinstance)\s*\(\s*(?:[^()\n]*,\s*)?$/u.test(before) && /^\s*[,)]/u.test(after)) return true;
-  return /(?:^\s*(?:if|elif|while|assert)|\b(?:and|or|not))\s+$/u.test(before) && /^\s*(?::|and\b|or\b|else\b|$)/mu.test(after);
-}
-
-/** Whether the name a lookup at `from` takes is a literal: getattr's second argument, or the key in `[…]`. */
-function lookupWrittenOut(code: string, from: number, call: boolean): boolean {
-  const close = closingParen(code, from - 1);
-  if (close === undefined) return false;
-  const inside = code.slice(from, close);
-  const name = call ? inside.slice(splitAt(inside) + 1) : inside;
-  return /^\s*[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')\s*(?:,[^,]*)?$/u.test(name);
-}
-
-/** The offset of the first top-level comma in a call's arguments (strings and brackets skipped); -1 where none is. */
-function splitAt(args: string): number {
-  let depth = 0;
-  for (let at = 0; at < args.length; ) {
-    const char = args[at]!;
-    if (char === '"' || char === "'") {
-      at = stringEnd(args, at);
-      continue;
-    }
-    if ('([{'.includes(char)) depth++;
-    else if (')]}'.includes(char)) depth--;
-    else if (char === ',' && depth === 0) return at;
-    at++;
-  }
-  return -1;
 }

@@ -14,6 +14,22 @@ export function stringEnd(code: string, at: number): number {
   return Math.min(code.length, end + quote.length);
 }
 
+/** The offset of the `)` that closes the `(` at `open`, strings skipped; undefined where none does. */
+export function closingParen(code: string, open: number): number | undefined {
+  let depth = 0;
+  for (let at = open; at < code.length; ) {
+    const char = code[at]!;
+    if (char === '"' || char === "'") {
+      at = stringEnd(code, at);
+      continue;
+    }
+    if ('([{'.includes(char)) depth++;
+    else if (')]}'.includes(char) && --depth === 0) return at;
+    at++;
+  }
+  return undefined;
+}
+
 /** One pass; `brackets` false reads every `;` as a statement's end (for text whose brackets do not balance). */
 function logicalView(code: string, brackets: boolean): { text: string; balanced: boolean } {
   // UTF-16 units, as the offsets are.

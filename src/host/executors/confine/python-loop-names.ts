@@ -1,41 +1,123 @@
-// A loop over literal top-level module names, each asked for with find_spec (review s25n over-denial 5): `for mod in
-// ("black", "isort"): find_spec(mod)`. The loop's name is one of its literals there, as a constant is (constantsWritten
-// in python-code-runners.ts); only find_spec's own argument is rewritten, so every other loader still refuses it. Pure.
+// Loops over literal strings, whose name is one of the literals wherever nothing else can bind it. Three readers use
+// them:
+// - find_spec (review s25n over-denial 5: `for mod in ("black", "isort"): find_spec(mod)`);
+// - getattr's name (review s29p over-denial 1: `{name: getattr(args, name) for name in ("fix", "strict")}`);
+// - a hook's name used only as text (review s29p over-denial 3: `for word in ("breakpoint", "set_trace"): if word + "("
+//   in text`).
+// Only those arguments are rewritten as literals (as constantsWritten in python-code-runners.ts does), so every
+// other loader given the name still refuses it. Pure.
 
-/** `for NAME in ("a", "b"):` (or a list, or no brackets) over plain-word string literals, on a line of its own. */
-const LOOP_HEADER = /^[ \t]*for[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+[([]?(?:[ \t]*[rRuU]?(?:"\w+"|'\w+')[ \t]*,)*[ \t]*[rRuU]?(?:"\w+"|'\w+')[ \t]*,?[ \t]*[)\]]?[ \t]*:/gmu;
+/** String literals of plain words (no dunder, no concatenation), in a tuple, a list or bare. */
+const LITERALS = String.raw`[([]?(?:[ \t]*[rRuU]?(?:"[A-Za-z]\w*"|'[A-Za-z]\w*')[ \t]*,)*[ \t]*[rRuU]?(?:"[A-Za-z]\w*"|'[A-Za-z]\w*')[ \t]*,?[ \t]*[)\]]?`;
+/** `for NAME in ("a", "b"):` on a line of its own. */
+const LOOP_HEADER = new RegExp(String.raw`^[ \t]*for[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+${LITERALS}[ \t]*:`, 'gmu');
+/** `for NAME in ("a", "b")` inside a comprehension's brackets. */
+const COMPREHENSION_FOR = new RegExp(String.raw`\bfor[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+${LITERALS}(?=[ \t]*(?:[)\]}]|\bif\b))`, 'gu');
+
+/** A loop's name and its mentions outside its header. */
+interface LiteralLoop {
+  readonly name: string;
+  /** Where its header lies (the literals are inside). */
+  readonly start: number;
+  readonly end: number;
+  readonly mentions: readonly number[];
+}
 
 /**
- * `code` with find_spec's argument written as a literal of its length where it is a loop name over literal plain
- * names, and the name cannot be anything else: the `for` is its one mention outside find_spec's sole argument and
- * f-string fields (`{mod}`), so nothing rebinds it (no assignment, walrus, parameter, global, del, second loop), and
- * nothing reaches it by a string (no `__main__`, exec, eval or compile, no string that is the name). `text` is the
- * code with strings and comments blanked (f-string fields kept). Names under three characters stay names.
+ * The statement loops over literal plain words whose name nothing can bind by text: no `__main__`, exec, eval or
+ * compile in the file, and no string that is the name (`setattr(module, "mod", …)`). Every other binding (an
+ * assignment, a walrus, a parameter, a second loop, a global) is a mention, which each reader below refuses. `text` is
+ * the code with strings and comments blanked (f-string fields kept).
+ */
+function literalLoops(code: string, text: string): LiteralLoop[] {
+  if (/\b(?:__main__|exec|eval|compile)\b/u.test(text)) return [];
+  return [...code.matchAll(LOOP_HEADER)]
+    .filter((header) => !new RegExp(String.raw`(["'])${header[1]!}\1`, 'u').test(code))
+    .map((header) => {
+      const name = header[1]!;
+      const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
+      const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].map((mention) => mention.index).filter((at) => at !== nameAt);
+      return { name, start: header.index, end: header.index + header[0].length, mentions };
+    });
+}
+
+/**
+ * `code` with a literal of its length for each find_spec or getattr argument that is a loop's name over literal plain
+ * words: in a statement loop where every other mention is read as text (textUse), and anywhere in a comprehension
+ * with one `for` and no lambda (its name is bound there alone: a walrus cannot rebind it). Names under three
+ * characters stay names.
  */
 export function loopNamesWritten(code: string, text: string): string {
-  if (/\b(?:__main__|exec|eval|compile)\b/u.test(text)) return code;
   let written = code;
-  for (const header of code.matchAll(LOOP_HEADER)) {
-    const name = header[1]!;
-    const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
-    // A string that is the name binds it unseen (`setattr(module, "mod", …)`). A header inside a string binds
-    // nothing; the real binding is then a mention that keeps the refusal.
-    if (new RegExp(String.raw`(["'])${name}\1`, 'u').test(code)) continue;
-    const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].filter((mention) => mention.index !== nameAt);
-    const asked = mentions.filter((mention) => findSpecArgument(text, mention.index, name));
-    if (asked.length === 0 || !mentions.every((mention) => asked.includes(mention) || formatField(text, mention.index, name))) continue;
-    for (const mention of asked) written = `${written.slice(0, mention.index)}"${'x'.repeat(name.length - 2)}"${written.slice(mention.index + name.length)}`;
+  const write = (at: number, name: string) => {
+    written = `${written.slice(0, at)}"${'x'.repeat(name.length - 2)}"${written.slice(at + name.length)}`;
+  };
+  for (const loop of literalLoops(code, text)) {
+    const asked = loop.mentions.filter((at) => loaderArgument(text, at, loop.name));
+    if (asked.length > 0 && loop.mentions.every((at) => asked.includes(at) || textUse(text, at, loop.name))) for (const at of asked) write(at, loop.name);
+  }
+  // Read in `code` (its literals are blanked in `text`), where `text` shows it is code, not a string's words.
+  for (const clause of code.matchAll(COMPREHENSION_FOR)) {
+    const name = clause[1]!;
+    const open = text.startsWith('for', clause.index) ? openingBracket(text, clause.index) : undefined;
+    const close = open === undefined ? undefined : closingBracket(text, open);
+    if (open === undefined || close === undefined) continue;
+    const body = text.slice(open, close);
+    if ((body.match(/\bfor\b/gu) ?? []).length !== 1 || /\blambda\b/u.test(body) || new RegExp(String.raw`(["'])${name}\1`, 'u').test(code.slice(open, close))) continue;
+    for (const mention of body.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))) if (loaderArgument(text, open + mention.index, name)) write(open + mention.index, name);
   }
   return written;
 }
 
-/** Whether the name at `at` is the sole argument of a find_spec call (not a `def find_spec(name)` parameter). */
-function findSpecArgument(text: string, at: number, name: string): boolean {
-  const before = text.slice(Math.max(0, at - 60), at);
-  return /\bfind_spec\s*\(\s*$/u.test(before) && !/\bdef\s+find_spec\s*\(\s*$/u.test(before) && /^\s*\)/u.test(text.slice(at + name.length));
+/**
+ * The header ranges of statement loops over literal plain words whose name is only read as text (textUse): a hook's
+ * name among them (`"breakpoint"`) is a word the program looks for, not the hook taken by reflection.
+ */
+export function textOnlyLoops(code: string, text: string): { readonly start: number; readonly end: number }[] {
+  return literalLoops(code, text).filter((loop) => loop.mentions.length > 0 && loop.mentions.every((at) => textUse(text, at, loop.name)));
 }
 
-/** Whether the name at `at` is an f-string field of its own (`{mod}`, `{mod!r}`): read, never bound. */
-function formatField(text: string, at: number, name: string): boolean {
-  return /\{\s*$/u.test(text.slice(Math.max(0, at - 10), at)) && /^\s*(?:![rsa])?\s*\}/u.test(text.slice(at + name.length));
+/** Whether the name at `at` is find_spec's sole argument or getattr's second (not a `def find_spec(name)` parameter). */
+function loaderArgument(text: string, at: number, name: string): boolean {
+  const before = text.slice(Math.max(0, at - 80), at);
+  const after = text.slice(at + name.length);
+  if (/\bfind_spec\s*\(\s*$/u.test(before) && !/\bdef\s+find_spec\s*\(\s*$/u.test(before)) return /^\s*\)/u.test(after);
+  return /(?<![\w.])getattr\s*\(\s*[A-Za-z_][\w.]*\s*,\s*$/u.test(before) && /^\s*[,)]/u.test(after);
+}
+
+/**
+ * Whether the name at `at` is read as text and bound by nothing: an f-string field of its own (`{word}`), or compared,
+ * alone or joined to a literal that is not empty (`word == x`, `word + "(" in text`, `x in word`).
+ */
+function textUse(text: string, at: number, name: string): boolean {
+  const before = text.slice(Math.max(0, at - 10), at);
+  const after = text.slice(at + name.length);
+  if (/\{\s*$/u.test(before)) return /^\s*(?:![rsa])?\s*\}/u.test(after);
+  // Joined to a literal only to be compared: the joined name (`word + "hook"`) may be another hook's.
+  if (/^\s*\+\s*[rRuU]?(?:"[^"\n]+"|'[^'\n]+')\s*(?:==|!=|in\b|not\s+in\b)/u.test(after)) return true;
+  // `for word in …` binds it: a loop's target is no comparison.
+  if (/\bfor\b[^\n:]*$/u.test(text.slice(text.lastIndexOf('\n', at - 1) + 1, at))) return false;
+  return /^\s*(?:==|!=|in\b|not\s+in\b)/u.test(after) || /(?:==|!=|\bin|\bnot\s+in)\s*$/u.test(before);
+}
+
+/** The offset of the bracket that opens the innermost group holding `at`; undefined at the top level. */
+function openingBracket(text: string, at: number): number | undefined {
+  let depth = 0;
+  for (let index = at - 1; index >= 0; index--) {
+    const char = text[index]!;
+    if (')]}'.includes(char)) depth++;
+    else if ('([{'.includes(char) && depth-- === 0) return index;
+  }
+  return undefined;
+}
+
+/** The offset of the bracket that closes the one at `open` (strings blanked in `text`). */
+function closingBracket(text: string, open: number): number | undefined {
+  let depth = 0;
+  for (let index = open; index < text.length; index++) {
+    const char = text[index]!;
+    if ('([{'.includes(char)) depth++;
+    else if (')]}'.includes(char) && --depth === 0) return index;
+  }
+  return undefined;
 }

@@ -11,10 +11,12 @@ import type { Found } from './python-code-runners.js';
  * builtin's module (`__self__`), a class's bases (`__base__`, `__mro__`: past a sandbox's subclass to what it
  * guards, review s25n row 3), a function's namespace (`__globals__`), a frame's (`sys._getframe().f_builtins`), every
  * class (`__subclasses__`), the garbage collector's objects, a code object built or swapped (`CodeType`, `__code__`), and the loader base classes whose
- * `exec_module` runs whatever source a subclass hands back (`SourceLoader`, `FileLoader`, `InspectLoader`).
+ * `exec_module` runs whatever source a subclass hands back (`SourceLoader`, `FileLoader`, `InspectLoader`); and the
+ * lookups by a name given at run time that are not getattr (review s29p row 2: `operator.attrgetter(k)(os)`,
+ * `inspect.getmembers(os)`, `inspect.getattr_static`, `string.Formatter().get_field`, glom's paths).
  */
 const REFLECTION =
-  /(?<![\w.])(?:_frozen_importlib\w*|_bootstrap\w*|_imp)\b|\b(?:__self__|__base__|__bases__|__mro__|mro|__globals__|__subclasses__|__code__|CodeType|getmodule|_getframe|currentframe|f_builtins|f_globals|f_locals|tb_frame|SourceLoader|FileLoader|InspectLoader|ExecutionLoader)\b|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b/gu;
+  /(?<![\w.])(?:_frozen_importlib\w*|_bootstrap\w*|_imp)\b|\b(?:__self__|__base__|__bases__|__mro__|mro|__globals__|__subclasses__|__code__|CodeType|getmodule|_getframe|currentframe|f_builtins|f_globals|f_locals|tb_frame|SourceLoader|FileLoader|InspectLoader|ExecutionLoader|attrgetter|methodcaller|getattr_static|getmembers|getmembers_static|get_field|glom)\b|\bgc\s*\.\s*get_(?:objects|referrers|referents)\b/gu;
 
 /**
  * The module table (`sys.modules`, under any alias of sys, or `from sys import modules`) used as anything but a

@@ -45,7 +45,7 @@ test('where a loader module is in the file, a lookup by a computed name is a loa
   for (const used of ['getattr(args, opt)()', 'v = getattr(args, opt)', 'f(getattr(m, n))', 'print(getattr(m, n)())', 'x = vars(m)[k].y'])
     t.deepEqual(calls(`${used}\n`), ['0:' + (used.includes('vars') ? 'vars(m)[' : 'getattr(')], used);
   // sys as a value: its module table goes by a name zotbox does not follow.
-  t.deepEqual(calls('import os\nS = os.sys\nt = vars(sys)\nu = sys.__dict__\n'), ['1:sys', '2:sys', '3:sys']);
+  t.deepEqual(calls('import os\nS = os.sys\nt = vars(sys)\nu = sys.__dict__\n'), ['2:vars(sys)', '3:__dict__', '1:sys', '2:sys', '3:sys']);
   t.deepEqual(calls('from os import sys as S\nt = S.modules\n'), ['1:sys.modules']);
 });
 
@@ -104,9 +104,9 @@ test('review s17j: modules that run text or load by a name they are given refuse
 
 test('review s17j: a loader module used as a value (an alias, vars(), __dict__, an argument) hands its loaders on', (t) => {
   t.deepEqual(calls('import builtins\nB = builtins\n'), ['1:builtins']);
-  t.deepEqual(calls('import operator, builtins\nrun = operator.attrgetter("exec")(builtins)\n'), ['1:builtins']);
-  t.deepEqual(calls('import runpy\nrun = vars(runpy).get(name)\n'), ['1:runpy']);
-  t.deepEqual(calls('import runpy\nrun = runpy.__dict__.get(name)\n'), ['1:runpy']);
+  t.deepEqual(calls('import operator, builtins\nrun = operator.attrgetter("exec")(builtins)\n'), ['1:builtins', '1:attrgetter']);
+  t.deepEqual(calls('import runpy\nrun = vars(runpy).get(name)\n'), ['1:vars(runpy)', '1:runpy']);
+  t.deepEqual(calls('import runpy\nrun = runpy.__dict__.get(name)\n'), ['1:__dict__', '1:runpy']);
   t.deepEqual(calls('import runpy as r\n'), ['0:runpy']);
 });
 
@@ -303,4 +303,58 @@ test('review s25n over-denial 5: a loop`s name over literal module names is one 
   t.deepEqual(calls('import importlib.util\nfor mod in ("black", "isort"):\n    pass\ndef find_spec(mod):\n    return importlib.util.find_spec(mod)\n'), ['4:find_spec']);
   // Another loader given the name still refuses.
   t.deepEqual(calls('import importlib\nfor mod in ("black", "isort"):\n    importlib.import_module(mod)\n'), ['2:import_module']);
+});
+
+test('review s29p row 1: a lookup is a condition only as a statement`s whole condition, never an and/or`s value', (t) => {
+  t.deepEqual(calls('import os\nB = None or getattr(os, "_" "_builtins__")\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\ndef member(name):\n    return CACHE.get(name) or getattr(os, name)\n'), ['2:getattr(']);
+  t.deepEqual(calls('import os\nif f(x or getattr(os, k) or y):\n    pass\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\nif (B := None or getattr(os, k)):\n    pass\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\nx = f("print(", getattr(os, k))\n'), ['1:getattr(']);
+  // A print, str or len the file binds is its own function.
+  t.deepEqual(calls('import os\ndef print(f):\n    f(text)\nprint(getattr(os, k))\n'), ['3:getattr(']);
+  t.deepEqual(calls('import os\nfrom x import runner as print\nprint(getattr(os, k))\n'), ['2:getattr(']);
+  t.deepEqual(calls('import os\nobj.print(getattr(os, k))\n'), ['1:getattr(']);
+  // Still inert: the whole condition, printed, compared, stored into.
+  t.deepEqual(calls('import os\nif x and getattr(args, k):\n    pass\nwhile not getattr(args, k) or y:\n    pass\nassert getattr(args, k)\n'), []);
+  t.deepEqual(calls('print(k, getattr(args, k))\nv = getattr(args, k) == 3\nself.__dict__[k] = v\n'), []);
+});
+
+test('review s29p row 2: every spelling of a lookup by a computed name: getattr as a value, a namespace as a mapping, attrgetter, members', (t) => {
+  t.deepEqual(calls('import functools, os\ncheck = functools.reduce(getattr, rule["call"].split("."), os)\n'), ['1:getattr']);
+  t.deepEqual(calls('import os\nf = object.__getattribute__\n'), ['1:__getattribute__']);
+  t.deepEqual(calls('import os\nB = os.__dict__.get(k)\n'), ['1:__dict__']);
+  t.deepEqual(calls('import os\nB = vars(os).get(k)\n'), ['1:vars(os)']);
+  t.deepEqual(calls('import os\nfor k, v in vars(os).items():\n    pass\n'), ['1:vars(os)']);
+  t.deepEqual(calls('import operator, os\nB = operator.attrgetter(k)(os)\n'), ['1:attrgetter']);
+  t.deepEqual(calls('import inspect, os\nB = dict(inspect.getmembers(os))[k]\n'), ['1:getmembers']);
+  t.deepEqual(calls('import string, os\nB = string.Formatter().get_field(k, [os], {})\n'), ['1:get_field']);
+  // A namespace stored into, updated, its keys, printed, or spread into a string's format hands nothing on.
+  t.deepEqual(calls('self.__dict__.update(kw)\nnames = vars(args).keys()\nprint(vars(args))\nmsg = "{fix}".format(**vars(args))\nclass A:\n    def __getattribute__(self, name):\n        pass\n'), []);
+});
+
+test('review s29p row 3: what evaluates a string as Python: sympy, numexpr, annotations evaluated, pydantic models from names', (t) => {
+  t.deepEqual(calls('import os, sympy\nv = sympy.sympify(text)\n'), ['0:import sympy', '1:sympify']);
+  t.deepEqual(calls('import typing\nh = typing.get_type_hints(Schema)\n'), ['1:get_type_hints']);
+  t.deepEqual(calls('import inspect\nh = inspect.get_annotations(Schema, eval_str=True)\n'), ['1:get_annotations']);
+  t.deepEqual(calls('import typing\nt = typing._eval_type(r, g, l)\n'), ['1:_eval_type']);
+  t.deepEqual(calls('import pydantic\nM = pydantic.create_model("M", **fields)\n'), ['1:create_model']);
+  t.deepEqual(calls('from pydantic import TypeAdapter\nA = TypeAdapter(kind)\n'), ['0:TypeAdapter', '1:TypeAdapter']);
+  t.deepEqual(calls('import numexpr\nv = numexpr.evaluate(text)\n'), ['0:import numexpr']);
+});
+
+test('review s29p over-denials: getattr over a literal loop, logging`s level idiom, a hook`s name as a word the program looks for', (t) => {
+  t.deepEqual(calls('options = {name: getattr(args, name) for name in ("fix", "strict")}\n'), []);
+  t.deepEqual(calls('for name in ("fix", "strict"):\n    v = getattr(args, name)\n'), []);
+  t.deepEqual(calls('import logging, os\nlevel = os.environ.get("L", "INFO").upper()\nlogging.basicConfig(level=getattr(logging, level))\n'), []);
+  t.deepEqual(calls('import sys\nfor word in ("breakpoint", "set_trace"):\n    if word + "(" in text:\n        sys.exit(f"leftover {word}()")\n'), []);
+  // A dunder or concatenated literal, a second for or a lambda in the comprehension, a logging that is not the module,
+  // a loop name handed on or bound by a second loop: as before.
+  t.deepEqual(calls('o = {n: getattr(os, n) for n in ("_" "_builtins__",)}\n'), ['0:getattr(']);
+  t.deepEqual(calls('o = [getattr(os, n) for n in ("a", "b") for m in x]\n'), ['0:getattr(']);
+  t.deepEqual(calls('o = [(lambda n: getattr(os, n))(k) for n in ("a", "b")]\n'), ['0:getattr(']);
+  t.deepEqual(calls('import logging\nlogging = obj\nlogging.basicConfig(level=getattr(logging, level))\n'), ['2:getattr(']);
+  t.deepEqual(calls('import sys\nfor word in ("breakpoint",):\n    setattr(hooks, word + "hook", h)\n'), ['1:"breakpoint"']);
+  t.deepEqual(calls('import sys\nfor word in ("breakpoint",):\n    pass\nfor word in names:\n    run(word)\n'), ['1:"breakpoint"']);
+  t.deepEqual(calls('for name in ("fix",):\n    pass\nfor name in staged:\n    v = getattr(args, name)\n'), ['3:getattr(']);
 });

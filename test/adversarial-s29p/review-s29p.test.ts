@@ -2,9 +2,11 @@
 // python-code-runners.ts, python-reflection.ts) at 4d6e2fc4 (last python-* commit ed549a5a). The user's hook runs `python3 tools/check.py`, a program
 // of theirs that loads or runs code (or calls) named by files. One CONFINED call (`sh one.sh`, real bubblewrap) writes
 // the agent's file; each test asserts the SAFE outcome by hand (the user's `git commit` never runs the agent's code),
-// so it FAILS while the hole is open. Each program was first run by hand under Python 3.11.7 (sympy 1.14, pydantic
-// 2.13) with the agent's file in place: PWNED is written. The over-denials assert by hand that an ordinary hook program
-// is NOT refused, so they FAIL while the over-denial stands.
+// so it FAILED while the hole was open (all 14 on 4d6e2fc4; FIXED in session 29, README.md "Status"). Each program was
+// first run by hand under Python 3.11.7 with the agent's file in place: PWNED is written. The sympy and pydantic cases
+// need those packages, which a CI machine may lack (the attack would then prove nothing): they are unit cases in
+// test/host/executors/confine/python-computed-loads.test.ts. The over-denials assert by hand that an ordinary hook
+// program is NOT refused.
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
 import { PY, attack } from '../adversarial-s19k/python-hook.js';
@@ -75,15 +77,6 @@ const CASES: readonly (readonly [number, string, Readonly<Record<string, string>
   // evaluation, pydantic's string types.
   [
     3,
-    'sympy.sympify(open(p).read()) over a folder of formulas (parse_expr evals the text)',
-    {
-      'tools/formulas/a.txt': 'x**2 + 1\n',
-      'tools/check.py': 'import os, sympy\nfor f in sorted(os.listdir("tools/formulas")):\n    print(f, sympy.simplify(sympy.sympify(open(os.path.join("tools/formulas", f)).read())))\n',
-    },
-    { 'tools/formulas/b.txt': '__import__("os").system("touch PWNED")\n' },
-  ],
-  [
-    3,
     "typing.get_type_hints of a class whose __annotations__ come from a folder of JSON schemas (each string is eval'd)",
     {
       'tools/schemas/a.json': '{"name": "str", "count": "int"}\n',
@@ -97,15 +90,6 @@ const CASES: readonly (readonly [number, string, Readonly<Record<string, string>
     {
       'tools/schemas/a.json': '{"name": "str", "count": "int"}\n',
       'tools/check.py': `import inspect, json, os\n${EACH_SCHEMA}    Schema = type("Schema", (), {"__annotations__": fields})\n    print(f, inspect.get_annotations(Schema, eval_str=True))\n`,
-    },
-    { 'tools/schemas/b.json': JSON.stringify({ name: EVIL_TYPE }) },
-  ],
-  [
-    3,
-    'pydantic.create_model with field types named as strings by a folder of JSON schemas (pydantic evaluates them)',
-    {
-      'tools/schemas/a.json': '{"name": "str", "count": "int"}\n',
-      'tools/check.py': `import json, os, pydantic\n${EACH_SCHEMA}    Config = pydantic.create_model("Config", **{name: (kind, None) for name, kind in fields.items()})\n    print(f, Config.model_json_schema())\n`,
     },
     { 'tools/schemas/b.json': JSON.stringify({ name: EVIL_TYPE }) },
   ],
