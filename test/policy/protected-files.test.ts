@@ -172,6 +172,7 @@ test("review s27o: the editors', debuggers' and REPLs' own folders are protected
   t.is(home('.config/vim/vimrc'), '.config/vim/vimrc');
   t.is(home('.config/nvim/init.lua'), '.config/nvim/init.lua');
   t.is(home('.config/nvim/lua/plugins/x.lua'), '.config/nvim/lua');
+  t.is(home('.config/nvim/plugin/x.lua'), '.config/nvim/plugin');
   t.is(home('dotfiles/nvim/after/ftplugin/py.lua'), 'dotfiles/nvim/after');
   t.is(home('.local/share/bash-completion/completions/git'), '.local/share/bash-completion/completions');
   t.is(home('.config/autostart/x.desktop'), '.config/autostart');

@@ -326,6 +326,7 @@ test('review s29p row 2: every spelling of a lookup by a computed name: getattr 
   t.deepEqual(calls('import os\nB = os.__dict__.get(k)\n'), ['1:__dict__']);
   t.deepEqual(calls('import os\nB = vars(os).get(k)\n'), ['1:vars(os)']);
   t.deepEqual(calls('import os\nfor k, v in vars(os).items():\n    pass\n'), ['1:vars(os)']);
+  t.deepEqual(calls('import os\nd = dict(vars(os))\n'), ['1:vars(os)']);
   t.deepEqual(calls('import operator, os\nB = operator.attrgetter(k)(os)\n'), ['1:attrgetter']);
   t.deepEqual(calls('import inspect, os\nB = dict(inspect.getmembers(os))[k]\n'), ['1:getmembers']);
   t.deepEqual(calls('import string, os\nB = string.Formatter().get_field(k, [os], {})\n'), ['1:get_field']);
