@@ -294,6 +294,7 @@ test('review s25n over-denial 5: a loop`s name over literal module names is one 
   t.deepEqual(calls('import importlib.util\nfor mod in ["black"]:\n    importlib.util.find_spec(mod)\n'), []);
   // A dotted literal imports its parent package; a name rebound in the body, by a walrus, a second loop or a string.
   t.deepEqual(calls('import importlib.util\nfor mod in ("rules.a", "b"):\n    importlib.util.find_spec(mod)\n'), ['2:find_spec']);
+  t.deepEqual(calls('import importlib.util\nfor mod in ("b", "rules.a"):\n    importlib.util.find_spec(mod)\n'), ['2:find_spec']);
   t.deepEqual(calls(`${loop}    mod = "rules." + mod\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
   t.deepEqual(calls(`${loop}    print(f"{(mod := 'rules.a')}")\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
   t.deepEqual(calls(`${loop}    seen = {mod := "rules.a"}\n    importlib.util.find_spec(mod)\n`), ['3:find_spec']);
@@ -351,9 +352,9 @@ test('review s29p over-denials: getattr over a literal loop, logging`s level idi
   t.deepEqual(calls('import sys\nfor word in ("breakpoint", "set_trace"):\n    if word + "(" in text:\n        sys.exit(f"leftover {word}()")\n'), []);
   // A dunder or concatenated literal, a second for or a lambda in the comprehension, a logging that is not the module,
   // a loop name handed on or bound by a second loop: as before.
-  t.deepEqual(calls('o = {n: getattr(os, n) for n in ("_" "_builtins__",)}\n'), ['0:getattr(']);
-  t.deepEqual(calls('o = [getattr(os, n) for n in ("a", "b") for m in x]\n'), ['0:getattr(']);
-  t.deepEqual(calls('o = [(lambda n: getattr(os, n))(k) for n in ("a", "b")]\n'), ['0:getattr(']);
+  t.deepEqual(calls('o = {name: getattr(os, name) for name in ("_" "_builtins__",)}\n'), ['0:getattr(']);
+  t.deepEqual(calls('o = [getattr(os, name) for name in ("a", "b") for name in x]\n'), ['0:getattr(']);
+  t.deepEqual(calls('o = [(lambda name: getattr(os, name))(k) for name in ("a", "b")]\n'), ['0:getattr(']);
   t.deepEqual(calls('import logging\nlogging = obj\nlogging.basicConfig(level=getattr(logging, level))\n'), ['2:getattr(']);
   t.deepEqual(calls('import sys\nfor word in ("breakpoint",):\n    setattr(hooks, word + "hook", h)\n'), ['1:"breakpoint"']);
   t.deepEqual(calls('import sys\nfor word in ("breakpoint",):\n    pass\nfor word in names:\n    run(word)\n'), ['1:"breakpoint"']);
