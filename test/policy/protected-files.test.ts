@@ -91,6 +91,16 @@ for (const name of [
   '.ipython',
   '.jupyter',
   '.ssh',
+  // Review s33r: what default startup files source, sensible-editor's choice, less's keys and filters, Mercurial's config.
+  '.bash_aliases',
+  '.bashrc.d',
+  '.p10k.zsh',
+  '.oh-my-zsh',
+  '.selected_editor',
+  '.lesskey',
+  '.less',
+  '.lessfilter',
+  '.hgrc',
 ]) {
   test(`${name} is a protected tool file at any depth`, protectedNames, name);
 }
@@ -179,6 +189,10 @@ test("review s27o: the editors', debuggers' and REPLs' own folders are protected
   t.is(home('.config/environment.d/env.conf'), '.config/environment.d');
   t.is(home('.config/systemd/user/x.service'), '.config/systemd');
   t.is(home('.ssh/config'), '.ssh');
+  t.is(home('.config/lesskey'), '.config/lesskey');
+  t.is(home('.config/lessfilter'), '.config/lessfilter');
+  t.is(home('.config/hg/hgrc'), '.config/hg/hgrc');
+  t.is(home('.local/share/nvim/site/plugin/x.vim'), '.local/share/nvim/site');
   // The same names elsewhere are ordinary.
   for (const path of ['src/gdb/init.c', 'src/lua/init.lua', 'docs/plugin/index.md', 'site/colors/theme.css', 'src/systemd/unit.c', 'src/completions/git.ts']) t.is(home(path), undefined, path);
 });

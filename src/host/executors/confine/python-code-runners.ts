@@ -112,6 +112,15 @@ const HOOK_NAMES = [
   'sympify',
   'parse_expr',
   'lambdify',
+  // Review s31q row 4: inspect's `eval_str=True` (signature, get_annotations), singledispatch's register (it reads
+  // the handler's annotations), annotations set from data (`type("S", (BaseModel,), {"__annotations__": fields})`),
+  // and the entry-point loaders of pkg_resources and pluggy.
+  'eval_str',
+  'singledispatch',
+  'singledispatchmethod',
+  '__annotations__',
+  'iter_entry_points',
+  'load_setuptools_entrypoints',
 ];
 // Under a private name too (`multiprocessing.connection._ForkingPickler`, review s21l row 2).
 const HOOK_TOKENS = new RegExp(String.raw`(?<![\w])_*(?:${HOOK_NAMES.join('|')})\b`, 'gu');
@@ -271,9 +280,14 @@ export function codeRunningMentions(text: string): Found[] {
 export function loaderModuleValues(code: string): Found[] {
   const found: Found[] = [];
   for (const match of code.matchAll(/\b(?:runpy|imp|zipimport|builtins|__builtins__|pkgutil|importlib)\b/gu)) {
-    if (match.index > 0 && /[\w.]/u.test(code[match.index - 1]!)) continue;
+    if (match.index > 0 && /\w/u.test(code[match.index - 1]!)) continue;
     const after = code.slice(match.index + match[0].length);
     const line = code.slice(code.lastIndexOf('\n', match.index - 1) + 1, match.index);
+    // Another module's attribute that is one of them (`inspect.builtins`, review s31q row 2) is the module as a value.
+    if (/\.\s*$/u.test(line) && !/^\s*(?:import|from)\b/u.test(line)) {
+      found.push({ at: match.index, call: match[0] });
+      continue;
+    }
     const imported = /^\s*(?:import|from)\b/u.test(line) && !/^\s+as\b/u.test(after);
     const attribute = /^\s*\.\s*(?!__dict__\b)[A-Za-z_]/u.test(after);
     if (!imported && !attribute) found.push({ at: match.index, call: match[0] });

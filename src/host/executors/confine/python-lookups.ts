@@ -10,6 +10,19 @@ import { closingParen, stringEnd } from './python-logical-lines.js';
 /** An attribute looked up by name: getattr's or `__getattribute__`'s second argument, a `vars(…)` or `__dict__` key. */
 const LOOKUP = /\b(?:getattr|__getattribute__)\s*\(|\b(?:vars\s*\([^()]*\)|__dict__)\s*\[/gu;
 
+/**
+ * Attribute names a lookup by a literal name hands on unseen (review s31q rows 2-3): sys, the builtins and the loader
+ * and deserializer modules (`getattr(os, "sys")`), the builtins that run text, and the calls that run a program or
+ * load a file (`getattr(os, "system")(text)`, which no command reader sees). Such a lookup is read as a computed one.
+ */
+const HANDED_ON =
+  /^(?:sys|modules|builtins|__builtins__|runpy|importlib|imp|zipimport|pkgutil|pickle|cPickle|_pickle|marshal|shelve|dill|cloudpickle|jsonpickle|yaml|exec\w*|eval|compile|__import__|import_module|run_path|run_module|system|popen\w*|spawn\w*|posix_spawnp?|fork\w*|run|call|check_call|check_output|Popen|getoutput|getstatusoutput|startfile|create_subprocess_\w+|load\w*|loads|unsafe_load\w*)$/u;
+
+/** Whether a literal attribute name is one HANDED_ON. */
+export function handedOnName(name: string): boolean {
+  return HANDED_ON.test(name);
+}
+
 /** The builtins whose result is text, a number or a truth value: a lookup printed or measured hands nothing on. */
 const INERT_CALLS = ['print', 'str', 'repr', 'len', 'bool', 'isinstance'] as const;
 
@@ -72,10 +85,17 @@ function lookupInert(code: string, text: string, at: number, close: number, file
   const argument = /^\s*[,)]/u.test(after);
   const call = /(?<![\w.])([A-Za-z_]\w*)\s*\(\s*(?:[^()\n]*,\s*)?$/u.exec(before)?.[1];
   if (argument && call !== undefined && file.inertCalls.has(call)) return true;
-  if (argument && file.loggingPlain && /^getattr\s*\(\s*logging\s*,/u.test(code.slice(at)) && /\blogging\s*\.\s*basicConfig\s*\((?:[^()\n]*,\s*)?level\s*=\s*$/u.test(before)) return true;
+  if (argument && file.loggingPlain && /^getattr\s*\(\s*logging\s*,/u.test(code.slice(at)) && loggingLevel(text, before)) return true;
   // The condition itself: after the keyword or an `and`/`or`/`not` of it, in no bracket (`if f(x or getattr(…) or y):` hands it to f).
-  const condition = /^\s*(?:if|elif|while|assert)\s+(?:[^\n]*?\b(?:and|or|not)\s+)?$/u.test(before) && depthZero(before);
+  // Up to the statement's own `:`: a one-line body (`if x: B = None or getattr(os, k)`) is no condition (review s31q row 1).
+  const condition = /^\s*(?:if|elif|while|assert)\s+(?:[^\n:]*?\b(?:and|or|not)\s+)?$/u.test(before) && depthZero(before);
   return condition && /^\s*(?::|and\b|or\b|$)/mu.test(after);
+}
+
+/** Whether `before` ends where a logging level goes: basicConfig's `level=`, or a logger's setLevel the file does not define. */
+function loggingLevel(text: string, before: string): boolean {
+  if (/\blogging\s*\.\s*basicConfig\s*\((?:[^()\n]*,\s*)?level\s*=\s*$/u.test(before)) return true;
+  return /\.\s*setLevel\s*\(\s*$/u.test(before) && !/\bdef\s+setLevel\b/u.test(text);
 }
 
 /** Whether `text` (strings blanked) closes every bracket it opens. */
@@ -91,7 +111,8 @@ function lookupWrittenOut(code: string, from: number, call: boolean): boolean {
   if (close === undefined) return false;
   const inside = code.slice(from, close);
   const name = call ? inside.slice(splitAt(inside) + 1) : inside;
-  return /^\s*[rRuU]?(?:"[^"\\\n{}]*"|'[^'\\\n{}]*')\s*(?:,[^,]*)?$/u.test(name);
+  const literal = /^\s*[rRuU]?(?:"([^"\\\n{}]*)"|'([^'\\\n{}]*)')\s*(?:,[^,]*)?$/u.exec(name);
+  return literal !== null && !handedOnName(literal[1] ?? literal[2] ?? '');
 }
 
 /** The offset of the first top-level comma in a call's arguments (strings and brackets skipped); -1 where none is. */

@@ -6,6 +6,7 @@
 //   in text`).
 // Only those arguments are rewritten as literals (as constantsWritten in python-code-runners.ts does), so every
 // other loader given the name still refuses it. Pure.
+import { handedOnName } from './python-lookups.js';
 
 /** String literals of plain words (no dunder, no concatenation), in a tuple, a list or bare. */
 const LITERALS = String.raw`[([]?(?:[ \t]*[rRuU]?(?:"[A-Za-z]\w*"|'[A-Za-z]\w*')[ \t]*,)*[ \t]*[rRuU]?(?:"[A-Za-z]\w*"|'[A-Za-z]\w*')[ \t]*,?[ \t]*[)\]]?`;
@@ -21,7 +22,12 @@ interface LiteralLoop {
   readonly start: number;
   readonly end: number;
   readonly mentions: readonly number[];
+  /** Whether a word is one a literal getattr may not take unseen (`("system",)`: python-lookups.ts). */
+  readonly handsOn: boolean;
 }
+
+/** Whether any word among a loop's literals is one HANDED_ON. */
+const handsOn = (header: string) => [...header.matchAll(/["']([A-Za-z]\w*)["']/gu)].some((word) => handedOnName(word[1]!));
 
 /**
  * The statement loops over literal plain words whose name nothing can bind by text: no `__main__`, exec, eval or
@@ -37,7 +43,7 @@ function literalLoops(code: string, text: string): LiteralLoop[] {
       const name = header[1]!;
       const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
       const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].map((mention) => mention.index).filter((at) => at !== nameAt);
-      return { name, start: header.index, end: header.index + header[0].length, mentions };
+      return { name, start: header.index, end: header.index + header[0].length, mentions, handsOn: handsOn(header[0]) };
     });
 }
 
@@ -53,7 +59,7 @@ export function loopNamesWritten(code: string, text: string): string {
     written = `${written.slice(0, at)}"${'x'.repeat(name.length - 2)}"${written.slice(at + name.length)}`;
   };
   for (const loop of literalLoops(code, text)) {
-    const asked = loop.mentions.filter((at) => loaderArgument(text, at, loop.name));
+    const asked = loop.mentions.filter((at) => loaderArgument(text, at, loop.name, loop.handsOn));
     if (asked.length > 0 && loop.mentions.every((at) => asked.includes(at) || textUse(text, at, loop.name))) for (const at of asked) write(at, loop.name);
   }
   // Read in `code` (its literals are blanked in `text`), where `text` shows it is code, not a string's words.
@@ -64,7 +70,8 @@ export function loopNamesWritten(code: string, text: string): string {
     if (open === undefined || close === undefined) continue;
     const body = text.slice(open, close);
     if ((body.match(/\bfor\b/gu) ?? []).length !== 1 || /\blambda\b/u.test(body) || new RegExp(String.raw`(["'])${name}\1`, 'u').test(code.slice(open, close))) continue;
-    for (const mention of body.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))) if (loaderArgument(text, open + mention.index, name)) write(open + mention.index, name);
+    for (const mention of body.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu')))
+      if (loaderArgument(text, open + mention.index, name, handsOn(clause[0]))) write(open + mention.index, name);
   }
   return written;
 }
@@ -77,12 +84,15 @@ export function textOnlyLoops(code: string, text: string): { readonly start: num
   return literalLoops(code, text).filter((loop) => loop.mentions.length > 0 && loop.mentions.every((at) => textUse(text, at, loop.name)));
 }
 
-/** Whether the name at `at` is find_spec's sole argument or getattr's second (not a `def find_spec(name)` parameter). */
-function loaderArgument(text: string, at: number, name: string): boolean {
+/**
+ * Whether the name at `at` is find_spec's sole argument or getattr's second (not a `def find_spec(name)` parameter;
+ * getattr's only where no word of the loop is one a literal lookup may not take: `handsOn`).
+ */
+function loaderArgument(text: string, at: number, name: string, handsOn: boolean): boolean {
   const before = text.slice(Math.max(0, at - 80), at);
   const after = text.slice(at + name.length);
   if (/\bfind_spec\s*\(\s*$/u.test(before) && !/\bdef\s+find_spec\s*\(\s*$/u.test(before)) return /^\s*\)/u.test(after);
-  return /(?<![\w.])getattr\s*\(\s*[A-Za-z_][\w.]*\s*,\s*$/u.test(before) && /^\s*[,)]/u.test(after);
+  return !handsOn && /(?<![\w.])getattr\s*\(\s*[A-Za-z_][\w.]*\s*,\s*$/u.test(before) && /^\s*[,)]/u.test(after);
 }
 
 /**

@@ -24,9 +24,9 @@ test('a load by a path, module name or text the program computes is one: runpy, 
 test('a loader taken as a value is computed: an alias, a name handed on, reflection by its name', (t) => {
   t.deepEqual(calls('from runpy import run_path as rp\nrp("x.py")\n'), ['0:run_path']);
   t.deepEqual(calls('import runpy\nrp = runpy.run_path\nrp("x.py")\n'), ['1:run_path']);
-  t.deepEqual(calls('import runpy\nf = getattr(runpy, "run_path")\n'), ['1:"run_path"', '1:runpy']);
+  t.deepEqual(calls('import runpy\nf = getattr(runpy, "run_path")\n'), ['1:"run_path"', '1:getattr(', '1:runpy']);
   t.deepEqual(calls('handlers = [exec]\n'), ['0:exec']);
-  t.deepEqual(calls('import builtins\nrun = getattr(builtins, "exec")\nrun = vars(builtins)["eval"]\n'), ['1:"exec"', '2:"eval"', '1:builtins', '2:builtins']);
+  t.deepEqual(calls('import builtins\nrun = getattr(builtins, "exec")\nrun = vars(builtins)["eval"]\n'), ['1:"exec"', '2:"eval"', '1:getattr(', '2:vars(builtins)[', '1:builtins', '2:builtins']);
 });
 
 test('where a loader module is in the file, a lookup by a computed name is a load; __builtins__ is every builtin', (t) => {
@@ -204,7 +204,7 @@ test('a module reached without its name: the import system`s private modules, th
   t.deepEqual(calls('import argparse\nargs = p.parse_args()\nfor m in args.modules:\n    pass\n'), []);
   t.deepEqual(calls('import sys as s\nt = s.modules\n'), ['1:sys.modules']);
   t.deepEqual(calls('import importlib\nm = importlib.import_module("sys")\n'), ['1:import_module']);
-  t.deepEqual(calls('import sys\nt = getattr(sys, "modules")\n'), ['1:sys.modules', '1:sys']);
+  t.deepEqual(calls('import sys\nt = getattr(sys, "modules")\n'), ['1:getattr(', '1:sys.modules', '1:sys']);
   t.deepEqual(calls('import importlib.metadata as md\nprint(md.version("pip"))\n'), []);
 });
 
@@ -338,7 +338,7 @@ test('review s29p row 2: every spelling of a lookup by a computed name: getattr 
 test('review s29p row 3: what evaluates a string as Python: sympy, numexpr, annotations evaluated, pydantic models from names', (t) => {
   t.deepEqual(calls('import os, sympy\nv = sympy.sympify(text)\n'), ['0:import sympy', '1:sympify']);
   t.deepEqual(calls('import typing\nh = typing.get_type_hints(Schema)\n'), ['1:get_type_hints']);
-  t.deepEqual(calls('import inspect\nh = inspect.get_annotations(Schema, eval_str=True)\n'), ['1:get_annotations']);
+  t.deepEqual(calls('import inspect\nh = inspect.get_annotations(Schema, eval_str=True)\n'), ['1:get_annotations', '1:eval_str']);
   t.deepEqual(calls('import typing\nt = typing._eval_type(r, g, l)\n'), ['1:_eval_type']);
   t.deepEqual(calls('import pydantic\nM = pydantic.create_model("M", **fields)\n'), ['1:create_model']);
   t.deepEqual(calls('from pydantic import TypeAdapter\nA = TypeAdapter(kind)\n'), ['0:TypeAdapter', '1:TypeAdapter']);
@@ -359,4 +359,26 @@ test('review s29p over-denials: getattr over a literal loop, logging`s level idi
   t.deepEqual(calls('import sys\nfor word in ("breakpoint",):\n    setattr(hooks, word + "hook", h)\n'), ['1:"breakpoint"']);
   t.deepEqual(calls('import sys\nfor word in ("breakpoint",):\n    pass\nfor word in names:\n    run(word)\n'), ['1:"breakpoint"']);
   t.deepEqual(calls('for name in ("fix",):\n    pass\nfor name in staged:\n    v = getattr(args, name)\n'), ['3:getattr(']);
+});
+
+test('review s31q: a one-line body is no condition; sys, the builtins and runners reached by an attribute or a literal lookup; more evaluators', (t) => {
+  t.deepEqual(calls('import os\nif True: B = None or getattr(os, "_" "_builtins__")\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\ndef m(name):\n    if name: return None or getattr(os, name)\n'), ['2:getattr(']);
+  t.deepEqual(calls('import inspect\nB = inspect.builtins\n'), ['1:builtins']);
+  t.deepEqual(calls('import inspect\ninspect.builtins.eval(text)\n'), ['1:eval', '1:builtins']);
+  t.deepEqual(calls('import os\nS = getattr(os, "sys")\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\ngetattr(os, "system")(open(p).read())\n'), ['1:getattr(']);
+  t.deepEqual(calls('import subprocess\ngetattr(subprocess, "run")(text, shell=True)\n'), ['1:getattr(']);
+  t.deepEqual(calls('import os\nfor name in ("system",):\n    getattr(os, name)(text)\n'), ['2:getattr(']);
+  t.deepEqual(calls('import os\nf = [getattr(os, name) for name in ("popen", "x")]\n'), ['1:getattr(']);
+  t.deepEqual(calls('import inspect\ns = inspect.signature(f, eval_str=True)\n'), ['1:eval_str']);
+  t.deepEqual(calls('import functools\n@functools.singledispatch\ndef f(x):\n    pass\n'), ['1:singledispatch']);
+  t.deepEqual(calls('S = type("S", (Base,), {"__annotations__": fields})\n'), ['0:"__annotations__"']);
+  // Still read as the literals they are: a data attribute, printed or tested.
+  t.deepEqual(calls('v = getattr(args, "fix", False)\nif getattr(args, "run", False):\n    pass\nprint(getattr(os, "system"))\n'), []);
+});
+
+test('review s31q over-denial 3: a logger`s setLevel takes a logging level, where the file defines no setLevel', (t) => {
+  t.deepEqual(calls('import logging, os\nlog = logging.getLogger("check")\nlog.setLevel(getattr(logging, os.environ.get("L", "INFO").upper()))\n'), []);
+  t.deepEqual(calls('import logging\nclass X:\n    def setLevel(self, f):\n        f(text)\nX().setLevel(getattr(logging, name))\n'), ['4:getattr(']);
 });

@@ -1,9 +1,8 @@
 // Review s33r (issue 21): what an agent leaves behind in a write scope over a home directory, beyond the protected
 // table. Each repro runs the real CLI with a replayed model (default bubblewrap confinement) whose write tool (and,
 // for row 4, a confined `sh` command) leaves one file, then runs the user's own tool with HOME set to the workspace, as
-// the user's next login, `crontab -e` or `less` would. Each asserts the SAFE outcome (the payload never runs), so it
-// FAILS while the hole is open. Not a `.test.ts`: copy dist/test/adversarial-s33r/review-s33r.open.js to
-// review-s33r.zz.test.js to run it.
+// the user's next login, `crontab -e` or `less` would. Each asserts the SAFE outcome (the payload never runs); all 4
+// FAILED on 8599deb1 and pass since session 29's fix (README.md "Status").
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,12 +12,15 @@ import { agentRun, project } from '../adversarial-s36i/harness.js';
 /** Debian's and Ubuntu's /etc/skel/.bashrc (the lines that matter, when the file is absent here). */
 const SKEL_BASHRC = existsSync('/etc/skel/.bashrc') ? readFileSync('/etc/skel/.bashrc', 'utf8') : '[ -z "$PS1" ] && return\nif [ -f ~/.bash_aliases ]; then\n    . ~/.bash_aliases\nfi\n';
 
-/** Runs `program` as the user would, with the workspace as HOME; never throws (the tool's own exit status is not the point). */
+/**
+ * Runs `program` as the user would, with the workspace as HOME. Its exit status is not the point (the marker file is
+ * the evidence), but a program that is not installed proves nothing: that fails the test.
+ */
 function asUser(ws: string, program: string, args: readonly string[]): void {
   try {
     execFileSync(program, [...args], { cwd: ws, env: { HOME: ws, PATH: '/usr/local/bin:/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
-  } catch {
-    // The marker file is the evidence.
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') throw error;
   }
 }
 

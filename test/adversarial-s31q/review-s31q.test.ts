@@ -2,9 +2,10 @@
 // python-reflection.ts, python-code-runners.ts) at 8599deb1 (last python-* commit 75cdb585). The user's hook runs
 // `python3 tools/check.py`, a program of theirs that loads or runs code (or calls) named by files. One CONFINED call
 // (`sh one.sh`, real bubblewrap) writes the agent's file; each test asserts the SAFE outcome by hand (the user's `git
-// commit` never runs the agent's code), so it FAILS while the hole is open. Each program was first run by hand under
-// Python 3.11.7 (pydantic 2.13.4) with the agent's file in place: PWNED is
-// written. The over-denials assert by hand that an ordinary hook program is NOT refused.
+// commit` never runs the agent's code); all FAILED on 8599deb1 and pass since session 29's fix (README.md "Status").
+// Each program was first run by hand under Python 3.11.7 with the agent's file in place: PWNED is written. The pydantic
+// case needs pydantic (a unit case in python-computed-loads.test.ts); the open over-denials are in
+// review-s31q-over-denial.open.ts.
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
 import { attack } from '../adversarial-s19k/python-hook.js';
@@ -85,15 +86,6 @@ const CASES: readonly (readonly [number, string, Readonly<Record<string, string>
     },
     AGENT_SCHEMA,
   ],
-  [
-    4,
-    'a pydantic model built as type("Schema", (BaseModel,), {"__annotations__": fields}) from a folder of JSON schemas',
-    {
-      ...SCHEMAS,
-      'tools/check.py': `import json, os\nfrom pydantic import BaseModel\n${EACH_SCHEMA}    Schema = type("Schema", (BaseModel,), {"__annotations__": fields})\n    print(f, list(Schema.model_fields))\n`,
-    },
-    AGENT_SCHEMA,
-  ],
 ];
 
 for (const [finding, title, files, writes] of CASES)
@@ -105,17 +97,10 @@ for (const [finding, title, files, writes] of CASES)
 // SAFE (wanted) outcome: no reason on tools/check.py.
 const HEAD =
   'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
-const ARGS = 'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--fix", action="store_true")\nargs = parser.parse_args()\n';
 const OVER: readonly (readonly [string, string])[] = [
-  ["argparse's options printed as JSON, json.dumps(vars(args))", `${ARGS}print(json.dumps(vars(args)))\n`],
-  ["argparse's options listed, for key, value in vars(args).items()", `${ARGS}for key, value in vars(args).items():\n    print(key, value)\n`],
   [
     "logging's level idiom on a logger, log.setLevel(getattr(logging, level))",
     'import logging\nlog = logging.getLogger("check")\nlog.setLevel(getattr(logging, os.environ.get("CHECK_LOG", "INFO").upper()))\nlog.info("%d staged", len(staged))\n',
-  ],
-  [
-    'a leftover-debugger check whose words are a named tuple constant DEBUG_CALLS = ("breakpoint", "set_trace")',
-    'DEBUG_CALLS = ("breakpoint", "set_trace")\nfor name in staged:\n    if name.endswith(".py") and Path(name).exists():\n        text = Path(name).read_text()\n        for word in DEBUG_CALLS:\n            if word + "(" in text:\n                sys.exit(f"{name}: leftover {word}()")\n',
   ],
 ];
 
