@@ -1,14 +1,11 @@
-// Review s31q's over-denials still OPEN (over-denial 3, a logger's setLevel, is fixed: review-s31q.test.ts). SAFE
+// Review s31q's over-denial 4 still OPEN (1-3 are fixed: review-s31q.test.ts). SAFE
 // (wanted) outcome: no reason on tools/check.py; each FAILS while the over-denial stands.
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
 
 const HEAD =
   'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
-const ARGS = 'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--fix", action="store_true")\nargs = parser.parse_args()\n';
 const OVER: readonly (readonly [string, string])[] = [
-  ["argparse's options printed as JSON, json.dumps(vars(args))", `${ARGS}print(json.dumps(vars(args)))\n`],
-  ["argparse's options listed, for key, value in vars(args).items()", `${ARGS}for key, value in vars(args).items():\n    print(key, value)\n`],
   [
     'a leftover-debugger check whose words are a named tuple constant DEBUG_CALLS = ("breakpoint", "set_trace")',
     'DEBUG_CALLS = ("breakpoint", "set_trace")\nfor name in staged:\n    if name.endswith(".py") and Path(name).exists():\n        text = Path(name).read_text()\n        for word in DEBUG_CALLS:\n            if word + "(" in text:\n                sys.exit(f"{name}: leftover {word}()")\n',

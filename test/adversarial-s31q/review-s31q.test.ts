@@ -97,7 +97,10 @@ for (const [finding, title, files, writes] of CASES)
 // SAFE (wanted) outcome: no reason on tools/check.py.
 const HEAD =
   'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
+const ARGS = 'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--fix", action="store_true")\nargs = parser.parse_args()\n';
 const OVER: readonly (readonly [string, string])[] = [
+  ["argparse's options printed as JSON, json.dumps(vars(args))", `${ARGS}print(json.dumps(vars(args)))\n`],
+  ["argparse's options listed, for key, value in vars(args).items()", `${ARGS}for key, value in vars(args).items():\n    print(key, value)\n`],
   [
     "logging's level idiom on a logger, log.setLevel(getattr(logging, level))",
     'import logging\nlog = logging.getLogger("check")\nlog.setLevel(getattr(logging, os.environ.get("CHECK_LOG", "INFO").upper()))\nlog.info("%d staged", len(staged))\n',

@@ -33,10 +33,8 @@ const INERT_CALLS = ['print', 'str', 'repr', 'len', 'bool', 'isinstance'] as con
 export function computedLookups(code: string, text: string, loaderModule: boolean): Found[] {
   const found: Found[] = [];
   const inertCalls = builtinsUnbound(code, text);
-  // logging is the module where every mention but a plain import line (`import logging, os`) and getattr's own takes an
-  // attribute of it: nothing binds the name.
-  const loggingPlain = !/(?<![\w.])logging\b(?!\s*\.)/u.test(text.replace(/^[ \t]*import[ \t](?![^\n]*\bas[ \t]+logging\b)[^\n]*$/gmu, '').replace(/\bgetattr\s*\(\s*logging\s*,/gu, ''));
-  const inert = (at: number, close: number) => !loaderModule && lookupInert(code, text, at, close, { inertCalls, loggingPlain });
+  const file = { inertCalls, loggingPlain: modulePlain(text, 'logging'), jsonPlain: modulePlain(text, 'json') };
+  const inert = (at: number, close: number) => !loaderModule && lookupInert(code, text, at, close, file);
   for (const match of code.matchAll(LOOKUP)) {
     const from = match.index + match[0].length;
     // `def __getattribute__(self, name):` is a class's own, read where it is called.
@@ -53,9 +51,43 @@ export function computedLookups(code: string, text: string, loaderModule: boolea
     // A subscript is LOOKUP's; `.update(…)` and `.keys()` hand no attribute on; nor do keywords spread into a string's format.
     if (/^\s*\[/u.test(after) || /^\s*\.\s*(?:update\s*\(|keys\s*\(\s*\))/u.test(after)) continue;
     if (/\.\s*format\s*\(\s*(?:[^()\n]*,\s*)?\*\*\s*$/u.test(code.slice(Math.max(0, match.index - 80), match.index))) continue;
-    if (!inert(match.index, end - 1)) found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
+    if (inert(match.index, end - 1) || (!loaderModule && valuesOnlyRead(text, match.index, end, file))) continue;
+    found.push({ at: match.index, call: match[0].replace(/\s+/gu, '') });
   }
   return found;
+}
+
+/** What lookupInert needs of the whole file. */
+interface FileFacts {
+  readonly inertCalls: ReadonlySet<string>;
+  readonly loggingPlain: boolean;
+  readonly jsonPlain: boolean;
+}
+
+/**
+ * Whether `module` is that module wherever the file names it: every mention but a plain import line (`import logging,
+ * os`) and getattr's own takes an attribute of it, so nothing binds the name.
+ */
+function modulePlain(text: string, module: string): boolean {
+  const imports = new RegExp(String.raw`^[ \t]*import[ \t](?![^\n]*\bas[ \t]+${module}\b)[^\n]*$`, 'gmu');
+  const lookups = new RegExp(String.raw`\bgetattr\s*\(\s*${module}\s*,`, 'gu');
+  return !new RegExp(String.raw`(?<![\w.])${module}\b(?!\s*\.)`, 'u').test(text.replace(imports, '').replace(lookups, ''));
+}
+
+/**
+ * Whether a namespace at `at..end` is a loop's mapping whose values are only read (review s31q over-denial 2: `for key,
+ * value in vars(args).items(): print(key, value)`): `for K, V in NS.items():` or `for V in NS.values():`, and every
+ * other mention of V in the file is inert as a lookup's result would be (printed, compared, tested, stored over).
+ */
+function valuesOnlyRead(text: string, at: number, end: number, file: FileFacts): boolean {
+  const line = text.slice(text.lastIndexOf('\n', at - 1) + 1, at).replace(/(?:[A-Za-z_]\w*\s*\.\s*)*$/u, '');
+  const targets = /^\s*for\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?\s+in\s+$/u.exec(line);
+  const method = /^\s*\.\s*(items|values)\s*\(\s*\)\s*:/u.exec(text.slice(end))?.[1];
+  if (targets === null || method === undefined || (method === 'items') !== (targets[2] !== undefined)) return false;
+  const value = targets[2] ?? targets[1]!;
+  const header = text.lastIndexOf('\n', at - 1) + 1 + line.lastIndexOf(value);
+  const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${value}(?![\w"'])`, 'gu'))].filter((mention) => mention.index !== header);
+  return mentions.every((mention) => lookupInert(text, text, mention.index, mention.index + value.length - 1, file));
 }
 
 /**
@@ -77,7 +109,7 @@ function builtinsUnbound(code: string, text: string): ReadonlySet<string> {
  * value of an `and`/`or` that is not a statement's condition: `B = None or getattr(os, k)`, review s29p row 1) the
  * attribute may be a module's loader, the builtins or sys, which no name in the file shows.
  */
-function lookupInert(code: string, text: string, at: number, close: number, file: { inertCalls: ReadonlySet<string>; loggingPlain: boolean }): boolean {
+function lookupInert(code: string, text: string, at: number, close: number, file: FileFacts): boolean {
   const after = text.slice(close + 1);
   if (/^\s*(?:=(?!=)|==|!=|\bis\b|\bin\b|\bnot\s+in\b)/u.test(after)) return true;
   // For `self.__dict__[k]` and `vars(x)[k]` the expression starts at its owner; strings blanked (a `"print("` is no call).
@@ -86,6 +118,8 @@ function lookupInert(code: string, text: string, at: number, close: number, file
   const call = /(?<![\w.])([A-Za-z_]\w*)\s*\(\s*(?:[^()\n]*,\s*)?$/u.exec(before)?.[1];
   if (argument && call !== undefined && file.inertCalls.has(call)) return true;
   if (argument && file.loggingPlain && /^getattr\s*\(\s*logging\s*,/u.test(code.slice(at)) && loggingLevel(text, before)) return true;
+  // json.dumps's first argument, on a line with no `default=` or `cls=` (the program's own code given each value), is text.
+  if (argument && file.jsonPlain && /\bjson\s*\.\s*dumps?\s*\(\s*$/u.test(before) && !/\b(?:default|cls)\s*=/u.test(lineAt(text, at))) return true;
   // The condition itself: after the keyword or an `and`/`or`/`not` of it, in no bracket (`if f(x or getattr(…) or y):` hands it to f).
   // Up to the statement's own `:`: a one-line body (`if x: B = None or getattr(os, k)`) is no condition (review s31q row 1).
   const condition = /^\s*(?:if|elif|while|assert)\s+(?:[^\n:]*?\b(?:and|or|not)\s+)?$/u.test(before) && depthZero(before);
@@ -96,6 +130,12 @@ function lookupInert(code: string, text: string, at: number, close: number, file
 function loggingLevel(text: string, before: string): boolean {
   if (/\blogging\s*\.\s*basicConfig\s*\((?:[^()\n]*,\s*)?level\s*=\s*$/u.test(before)) return true;
   return /\.\s*setLevel\s*\(\s*$/u.test(before) && !/\bdef\s+setLevel\b/u.test(text);
+}
+
+/** The logical line of `text` that holds `at`. */
+function lineAt(text: string, at: number): string {
+  const end = text.indexOf('\n', at);
+  return text.slice(text.lastIndexOf('\n', at - 1) + 1, end === -1 ? text.length : end);
 }
 
 /** Whether `text` (strings blanked) closes every bracket it opens. */

@@ -326,7 +326,7 @@ test('review s29p row 2: every spelling of a lookup by a computed name: getattr 
   t.deepEqual(calls('import os\nf = object.__getattribute__\n'), ['1:__getattribute__']);
   t.deepEqual(calls('import os\nB = os.__dict__.get(k)\n'), ['1:__dict__']);
   t.deepEqual(calls('import os\nB = vars(os).get(k)\n'), ['1:vars(os)']);
-  t.deepEqual(calls('import os\nfor k, v in vars(os).items():\n    pass\n'), ['1:vars(os)']);
+  t.deepEqual(calls('import os\nfor k, v in vars(os).items():\n    v(text)\n'), ['1:vars(os)']);
   t.deepEqual(calls('import os\nd = dict(vars(os))\n'), ['1:vars(os)']);
   t.deepEqual(calls('import operator, os\nB = operator.attrgetter(k)(os)\n'), ['1:attrgetter']);
   t.deepEqual(calls('import inspect, os\nB = dict(inspect.getmembers(os))[k]\n'), ['1:getmembers']);
@@ -381,4 +381,17 @@ test('review s31q: a one-line body is no condition; sys, the builtins and runner
 test('review s31q over-denial 3: a logger`s setLevel takes a logging level, where the file defines no setLevel', (t) => {
   t.deepEqual(calls('import logging, os\nlog = logging.getLogger("check")\nlog.setLevel(getattr(logging, os.environ.get("L", "INFO").upper()))\n'), []);
   t.deepEqual(calls('import logging\nclass X:\n    def setLevel(self, f):\n        f(text)\nX().setLevel(getattr(logging, name))\n'), ['4:getattr(']);
+});
+
+test('review s31q over-denials 1-2: a namespace dumped as JSON, or looped over with its values only read', (t) => {
+  t.deepEqual(calls('import json\nprint(json.dumps(vars(args)))\nfor key, value in vars(args).items():\n    print(key, value)\n'), []);
+  t.deepEqual(calls('for value in vars(args).values():\n    if value:\n        pass\n'), []);
+  // A value handed on, called, bound elsewhere; a JSON encoder of the program's; json rebound; a loader module in the file.
+  t.deepEqual(calls('for key, value in vars(os).items():\n    run(value)\n'), ['0:vars(os)']);
+  t.deepEqual(calls('for key, value in vars(os).items():\n    print(value(text))\n'), ['0:vars(os)']);
+  t.deepEqual(calls('for key, value in vars(os).items():\n    pass\nf = value\n'), ['0:vars(os)']);
+  t.deepEqual(calls('for key in vars(os).items():\n    print(key)\n'), ['0:vars(os)']);
+  t.deepEqual(calls('import json\ns = json.dumps(vars(os), default=lambda o: o(text))\n'), ['1:vars(os)']);
+  t.deepEqual(calls('import json\njson = obj\ns = json.dumps(vars(os))\n'), ['2:vars(os)']);
+  t.deepEqual(calls('import json, runpy\ns = json.dumps(vars(args))\n'), ['1:vars(args)']);
 });
