@@ -394,4 +394,5 @@ test('review s31q over-denials 1-2: a namespace dumped as JSON, or looped over w
   t.deepEqual(calls('import json\ns = json.dumps(vars(os), default=lambda o: o(text))\n'), ['1:vars(os)']);
   t.deepEqual(calls('import json\njson = obj\ns = json.dumps(vars(os))\n'), ['2:vars(os)']);
   t.deepEqual(calls('import json, runpy\ns = json.dumps(vars(args))\n'), ['1:vars(args)']);
+  t.deepEqual(calls('import runpy\nfor key, value in vars(args).items():\n    print(key, value)\n'), ['1:vars(args)']);
 });
