@@ -44,6 +44,8 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   // interactive start; zsh's completion cache (`_retrieve_cache`) sources the files in .zcompcache; readline and
   // libedit bind keys to the text they define (a macro on Return types a command into every bash, python and gdb).
   { name: '.bash_completion', runBy: 'bash-completion runs it at every interactive bash start' },
+  { name: '.zcompcache', runBy: "zsh's completion system sources the cache files in it" },
+  ...['.inputrc', '.editrc'].map((name) => ({ name, runBy: 'readline or libedit binds keys to the text it defines in every interactive bash, python and gdb' })),
   // What the distributions' default startup files source (Debian's and Ubuntu's skel .bashrc: .bash_aliases; Fedora's:
   // .bashrc.d/), and what zsh frameworks and prompts run at every start (review s33r row 1).
   ...['.bash_aliases', '.bashrc.d', '.p10k.zsh', '.oh-my-zsh'].map((name) => ({ name, runBy: "the user's shell startup files run it at every interactive start" })),
@@ -54,8 +56,6 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   ...['.lesskey', '.less', '.lessfilter'].map((name) => ({ name, runBy: 'less (the pager of git and man) runs the command it names, or it, for every file it opens' })),
   // Mercurial's user configuration runs the hooks and extensions it names in every repository.
   { name: '.hgrc', runBy: 'Mercurial runs the hooks and extensions it names in every repository' },
-  { name: '.zcompcache', runBy: "zsh's completion system sources the cache files in it" },
-  ...['.inputrc', '.editrc'].map((name) => ({ name, runBy: 'readline or libedit binds keys to the text it defines in every interactive bash, python and gdb' })),
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
   // direnv's own rc, sourced before every .envrc in every directory (review s23m row 2; its `direnv/` folder below).
@@ -232,9 +232,9 @@ const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly patte
     runBy: 'vim or neovim runs it at every start, or when a file of its type opens',
   },
   { parent: /^bash-completion$/u, pattern: /^completions$/u, runBy: 'bash-completion runs the file named for a command when that command is completed' },
-  // What a desktop session and systemd run at every login from the user's configuration.
   { parent: /^hg$/u, pattern: /^hgrc(\.d)?$/u, runBy: 'Mercurial runs the hooks and extensions it names in every repository' },
   { parent: /^\.config$/u, pattern: /^(lesskey|lessfilter)$/u, runBy: 'less (the pager of git and man) runs the command it names, or it, for every file it opens' },
+  // What a desktop session and systemd run at every login from the user's configuration, and Emacs's XDG home.
   { parent: /^\.config$/u, pattern: /^(autostart|environment\.d|systemd|emacs)$/u, runBy: 'the desktop session, systemd or Emacs runs what it holds at every login or start' },
   { parent: /^hk$/u, pattern: /^config\.pkl$/u, runBy: "hk reads the user's configuration in it (~/.config/hk/config.pkl) for every project" },
   { parent: /^conda$/u, pattern: /^(de)?activate\.d$/u, runBy: "conda and editors' terminals source a conda environment's activation scripts" },
