@@ -4,8 +4,8 @@
 // (`sh one.sh`, real bubblewrap) writes the agent's file; each test asserts the SAFE outcome by hand (the user's `git
 // commit` never runs the agent's code); all FAILED on 8599deb1 and pass since session 29's fix (README.md "Status").
 // Each program was first run by hand under Python 3.11.7 with the agent's file in place: PWNED is written. The pydantic
-// case needs pydantic (a unit case in python-computed-loads.test.ts); the open over-denials are in
-// review-s31q-over-denial.open.ts.
+// case needs pydantic, so it is a unit case in python-computed-loads.test.ts. The over-denials assert by hand that an
+// ordinary hook program is NOT refused.
 import test from 'ava';
 import { unresolvedOf } from '../adversarial-s09f/harness.js';
 import { attack } from '../adversarial-s19k/python-hook.js';
@@ -101,6 +101,10 @@ const ARGS = 'import argparse\nparser = argparse.ArgumentParser()\nparser.add_ar
 const OVER: readonly (readonly [string, string])[] = [
   ["argparse's options printed as JSON, json.dumps(vars(args))", `${ARGS}print(json.dumps(vars(args)))\n`],
   ["argparse's options listed, for key, value in vars(args).items()", `${ARGS}for key, value in vars(args).items():\n    print(key, value)\n`],
+  [
+    'a leftover-debugger check whose words are a named tuple constant DEBUG_CALLS = ("breakpoint", "set_trace")',
+    'DEBUG_CALLS = ("breakpoint", "set_trace")\nfor name in staged:\n    if name.endswith(".py") and Path(name).exists():\n        text = Path(name).read_text()\n        for word in DEBUG_CALLS:\n            if word + "(" in text:\n                sys.exit(f"{name}: leftover {word}()")\n',
+  ],
   [
     "logging's level idiom on a logger, log.setLevel(getattr(logging, level))",
     'import logging\nlog = logging.getLogger("check")\nlog.setLevel(getattr(logging, os.environ.get("CHECK_LOG", "INFO").upper()))\nlog.info("%d staged", len(staged))\n',

@@ -12,6 +12,9 @@ import { handedOnName } from './python-lookups.js';
 const LITERALS = String.raw`[([]?(?:[ \t]*[rRuU]?(?:"[A-Za-z]\w*"|'[A-Za-z]\w*')[ \t]*,)*[ \t]*[rRuU]?(?:"[A-Za-z]\w*"|'[A-Za-z]\w*')[ \t]*,?[ \t]*[)\]]?`;
 /** `for NAME in ("a", "b"):` on a line of its own. */
 const LOOP_HEADER = new RegExp(String.raw`^[ \t]*for[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+${LITERALS}[ \t]*:`, 'gmu');
+/** `NAME = ("a", "b")` at the top level, and `for WORD in NAME:` (review s31q over-denial 4: `DEBUG_CALLS`). */
+const CONSTANT = new RegExp(String.raw`^([A-Za-z_]\w*)[ \t]*=[ \t]*${LITERALS}[ \t]*$`, 'gmu');
+const CONSTANT_LOOP = /^[ \t]*for[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+([A-Za-z_]\w*)[ \t]*:/gmu;
 /** `for NAME in ("a", "b")` inside a comprehension's brackets. */
 const COMPREHENSION_FOR = new RegExp(String.raw`\bfor[ \t]+([A-Za-z_]\w{2,})[ \t]+in[ \t]+${LITERALS}(?=[ \t]*(?:[)\]}]|\bif\b))`, 'gu');
 
@@ -37,15 +40,42 @@ const handsOn = (header: string) => [...header.matchAll(/["']([A-Za-z]\w*)["']/g
  */
 function literalLoops(code: string, text: string): LiteralLoop[] {
   if (/\b(?:__main__|exec|eval|compile)\b/u.test(text)) return [];
-  return [...code.matchAll(LOOP_HEADER)]
-    .filter((header) => !new RegExp(String.raw`(["'])${header[1]!}\1`, 'u').test(code))
-    .map((header) => {
-      const name = header[1]!;
-      const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
-      const mentions = [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].map((mention) => mention.index).filter((at) => at !== nameAt);
-      return { name, start: header.index, end: header.index + header[0].length, mentions, handsOn: handsOn(header[0]) };
-    });
+  const loops = [...code.matchAll(LOOP_HEADER)]
+    .filter((header) => !namedByString(code, header[1]!))
+    .map((header) => ({ ...loopOf(text, header), start: header.index, end: header.index + header[0].length, handsOn: handsOn(header[0]) }));
+  return [...loops, ...constantLoops(code, text)];
 }
+
+/**
+ * Loops over a top-level constant of literal plain words whose one other mention is that loop's iterable: nothing
+ * rebinds, extends or hands on the constant (a second binding, a `global`, a string that is its name is a mention).
+ * Their words lie on the constant's line.
+ */
+function constantLoops(code: string, text: string): LiteralLoop[] {
+  const loops: LiteralLoop[] = [];
+  for (const constant of code.matchAll(CONSTANT)) {
+    const name = constant[1]!;
+    if (!text.startsWith(name, constant.index) || namedByString(code, name)) continue;
+    const others = mentionsOf(text, name).filter((at) => at !== constant.index);
+    const header = [...code.matchAll(CONSTANT_LOOP)].find((loop) => loop[2] === name && loop.index + loop[0].lastIndexOf(name) === others[0]);
+    if (others.length !== 1 || header === undefined || namedByString(code, header[1]!)) continue;
+    loops.push({ ...loopOf(text, header), start: constant.index, end: constant.index + constant[0].length, handsOn: handsOn(constant[0]) });
+  }
+  return loops;
+}
+
+/** A `for` header's name and its mentions besides the header's. */
+function loopOf(text: string, header: RegExpMatchArray & { index: number }): { name: string; mentions: number[] } {
+  const name = header[1]!;
+  const nameAt = header.index + header[0].indexOf(name, header[0].indexOf('for') + 3);
+  return { name, mentions: mentionsOf(text, name).filter((at) => at !== nameAt) };
+}
+
+/** Where `name` is mentioned as code in `text` (an f-string's prefix `f"` is none). */
+const mentionsOf = (text: string, name: string) => [...text.matchAll(new RegExp(String.raw`(?<![\w.])${name}(?![\w"'])`, 'gu'))].map((mention) => mention.index);
+
+/** Whether a string in `code` is `name` (`setattr(module, "mod", …)` binds it unseen). */
+const namedByString = (code: string, name: string) => new RegExp(String.raw`(["'])${name}\1`, 'u').test(code);
 
 /**
  * `code` with a literal of its length for each find_spec or getattr argument that is a loop's name over literal plain

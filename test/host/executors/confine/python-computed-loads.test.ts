@@ -396,3 +396,15 @@ test('review s31q over-denials 1-2: a namespace dumped as JSON, or looped over w
   t.deepEqual(calls('import json, runpy\ns = json.dumps(vars(args))\n'), ['1:vars(args)']);
   t.deepEqual(calls('import runpy\nfor key, value in vars(args).items():\n    print(key, value)\n'), ['1:vars(args)']);
 });
+
+test('review s31q over-denial 4: a top-level constant of words looped over once, its words only compared, is words too', (t) => {
+  const loop = 'for word in DEBUG_CALLS:\n    if word + "(" in text:\n        sys.exit(f"leftover {word}()")\n';
+  t.deepEqual(calls(`import sys\nDEBUG_CALLS = ("breakpoint", "set_trace")\n${loop}`), []);
+  t.deepEqual(calls('import os\nFLAGS = ("fix", "strict")\nfor name in FLAGS:\n    print(getattr(args, name))\n'), []);
+  // The constant used again, bound again or named by a string; the word handed on; a runner among getattr's words.
+  t.deepEqual(calls(`import sys\nDEBUG_CALLS = ("breakpoint", "set_trace")\n${loop}hooks(DEBUG_CALLS)\n`), ['1:"breakpoint"']);
+  t.deepEqual(calls(`import sys\nDEBUG_CALLS = ("breakpoint", "set_trace")\n${loop}def f():\n    global DEBUG_CALLS\n`), ['1:"breakpoint"']);
+  t.deepEqual(calls(`import sys\nDEBUG_CALLS = ("breakpoint", "set_trace")\nsetattr(m, "DEBUG_CALLS", x)\n${loop}`), ['1:"breakpoint"']);
+  t.deepEqual(calls('import sys\nDEBUG_CALLS = ("breakpoint",)\nfor word in DEBUG_CALLS:\n    setattr(h, word, f)\n'), ['1:"breakpoint"']);
+  t.deepEqual(calls('import os\nRUN = ("system",)\nfor name in RUN:\n    getattr(os, name)(text)\n'), ['3:getattr(']);
+});
