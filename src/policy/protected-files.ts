@@ -56,6 +56,13 @@ export const PROTECTED_TOOL_NAMES: readonly ProtectedToolName[] = [
   ...['.lesskey', '.less', '.lessfilter'].map((name) => ({ name, runBy: 'less (the pager of git and man) runs the command it names, or it, for every file it opens' })),
   // Mercurial's user configuration runs the hooks and extensions it names in every repository.
   { name: '.hgrc', runBy: 'Mercurial runs the hooks and extensions it names in every repository' },
+  // Interactive tools whose startup files run shell commands (review s35s: tmux's run-shell when its server starts;
+  // screen's exec, psql's \!, sqlite3's .shell, mutt's backticks and `source "cmd|"`, mailcap's viewers, the mysql
+  // client's pager), and gpg's folder (gpg-agent.conf's pinentry-program runs at every signed commit).
+  ...['.tmux.conf', '.screenrc', '.psqlrc', '.sqliterc', '.muttrc', '.mailcap', '.my.cnf', '.gnupg'].map((name) => ({
+    name,
+    runBy: 'the tool (tmux, screen, psql, sqlite3, mutt, a mail or MIME viewer, mysql, gpg) runs the commands or programs it names when it starts',
+  })),
   ...['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'].map((name) => ({ name, runBy: 'the X session runs it at login' })),
   { name: '.envrc', runBy: 'direnv runs it when a shell enters the directory' },
   // direnv's own rc, sourced before every .envrc in every directory (review s23m row 2; its `direnv/` folder below).
@@ -152,6 +159,8 @@ const PROTECTED_PATTERNS: readonly { readonly pattern: RegExp; readonly runBy: s
   // place of scanning fpath, when the dump's first line matches (review s27o row 1).
   { pattern: /^\.zcompdump.*$/u, runBy: "zsh's compinit runs it at every interactive start in place of the completion functions it stands for" },
   // lldb reads ~/.lldbinit-PROGRAM (lldb, Xcode, a driver's name) before ~/.lldbinit.
+  // psql reads ~/.psqlrc-VERSION (e.g. .psqlrc-16) before ~/.psqlrc.
+  { pattern: /^\.psqlrc-.+$/u, runBy: 'psql runs the commands it names (\\! runs a shell) when it starts' },
   { pattern: /^\.lldbinit-.+$/u, runBy: 'lldb runs it when the program of its name starts the debugger' },
   { pattern: /^.+\.zwc$/u, runBy: 'zsh runs X.zwc in place of the startup file, sourced file or function directory X beside it, so no review of X shows what runs' },
   // gdb auto-loads OBJFILE-gdb.py, -gdb.gdb and -gdb.scm beside every program or library it opens, in a directory the
@@ -232,6 +241,7 @@ const PROTECTED_IN_DIRECTORY: readonly { readonly parent: RegExp; readonly patte
     runBy: 'vim or neovim runs it at every start, or when a file of its type opens',
   },
   { parent: /^bash-completion$/u, pattern: /^completions$/u, runBy: 'bash-completion runs the file named for a command when that command is completed' },
+  { parent: /^(tmux|mutt|neomutt)$/u, pattern: /^(tmux\.conf|muttrc|neomuttrc)$/u, runBy: 'tmux or mutt runs the commands it names when it starts' },
   { parent: /^hg$/u, pattern: /^hgrc(\.d)?$/u, runBy: 'Mercurial runs the hooks and extensions it names in every repository' },
   { parent: /^\.config$/u, pattern: /^(lesskey|lessfilter)$/u, runBy: 'less (the pager of git and man) runs the command it names, or it, for every file it opens' },
   // What a desktop session and systemd run at every login from the user's configuration, and Emacs's XDG home.

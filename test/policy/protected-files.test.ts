@@ -101,6 +101,16 @@ for (const name of [
   '.less',
   '.lessfilter',
   '.hgrc',
+  // Review s35s: interactive tools whose startup files run commands, gpg's folder.
+  '.tmux.conf',
+  '.screenrc',
+  '.psqlrc',
+  '.psqlrc-16',
+  '.sqliterc',
+  '.muttrc',
+  '.mailcap',
+  '.my.cnf',
+  '.gnupg',
 ]) {
   test(`${name} is a protected tool file at any depth`, protectedNames, name);
 }
@@ -192,6 +202,8 @@ test("review s27o: the editors', debuggers' and REPLs' own folders are protected
   t.is(home('.config/lesskey'), '.config/lesskey');
   t.is(home('.config/lessfilter'), '.config/lessfilter');
   t.is(home('.config/hg/hgrc'), '.config/hg/hgrc');
+  t.is(home('.config/tmux/tmux.conf'), '.config/tmux/tmux.conf');
+  t.is(home('.config/mutt/muttrc'), '.config/mutt/muttrc');
   t.is(home('.local/share/nvim/site/plugin/x.vim'), '.local/share/nvim/site');
   // The same names elsewhere are ordinary.
   for (const path of ['src/gdb/init.c', 'src/lua/init.lua', 'docs/plugin/index.md', 'site/colors/theme.css', 'src/systemd/unit.c', 'src/completions/git.ts']) t.is(home(path), undefined, path);
