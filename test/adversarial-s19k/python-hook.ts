@@ -1,7 +1,8 @@
 // The Python-hook attack the reviews of the Python reader share (s19k, s21l, s25n): the user's committed hook runs
 // `python3 tools/check.py`; ONE confined call (`sh one.sh`, real bubblewrap) writes the agent's files; then the
 // user's own `git commit` runs the hook.
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { unresolvedOf } from '../adversarial-s09f/harness.js';
 import { project } from '../adversarial-s36i/harness.js';
 import { agentThenUserCommit } from '../adversarial-s64m/fixtures.js';
 
@@ -25,4 +26,22 @@ export function oneScript(writes: Readonly<Record<string, string | Buffer>>): st
 export async function attack(t: ExecutionContext, files: Readonly<Record<string, string>>, writes: Readonly<Record<string, string | Buffer>>): Promise<boolean> {
   const ws = project(t, { 'src.txt': '1\n', 'one.sh': oneScript(writes), ...files, '.git/hooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n' });
   return agentThenUserCommit(t, ws);
+}
+
+/** The start of an ordinary pre-commit program: the modules such a check imports, and the staged files. */
+export const HOOK_HEAD =
+  'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
+
+/**
+ * Each over-denial `[title, body]` as a test: the hook `exec python3 tools/check.py` whose program is HOOK_HEAD + body
+ * gets no reason on tools/check.py (the SAFE, wanted outcome). The user's PATH, as in a real run: python3's own search
+ * path is then known.
+ */
+export function overDenialTests(cases: readonly (readonly [string, string])[]): void {
+  for (const [title, body] of cases)
+    test(`over-denial: an ordinary hook program, ${title}, is not refused`, (t) => {
+      const files = { '.githooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n', 'tools/check.py': HOOK_HEAD + body };
+      const reasons = unresolvedOf(t, files, {}, '.githooks', process.env.PATH).filter((reason) => reason.includes('/tools/check.py line '));
+      t.deepEqual(reasons, []);
+    });
 }

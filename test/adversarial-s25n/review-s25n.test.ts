@@ -6,8 +6,7 @@
 // 3.11.7 with the agent's files in place: PWNED is written. The over-denials assert by hand that an ordinary hook
 // program is NOT refused, so they FAIL while the over-denial stands.
 import test from 'ava';
-import { unresolvedOf } from '../adversarial-s09f/harness.js';
-import { PICKLE, PICKLE_ONE, TEMPLATE, attack } from '../adversarial-s19k/python-hook.js';
+import { attack, overDenialTests, PICKLE, PICKLE_ONE, TEMPLATE } from '../adversarial-s19k/python-hook.js';
 
 /** YAML that PyYAML's plain (unsafe) Loader turns into a call of os.system. */
 const YAML = '!!python/object/apply:os.system ["touch PWNED"]\n';
@@ -101,8 +100,6 @@ for (const [finding, title, files, writes] of CASES)
 
 // Over-denials: ordinary pre-commit programs (os, subprocess, re, json, pathlib, literal names) the checks refuse.
 // SAFE (wanted) outcome: no reason on tools/check.py.
-const HEAD =
-  'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
 const OVER: readonly (readonly [string, string])[] = [
   ['a tool check, for tool in ("node", "npm"): shutil.which(tool)', 'for tool in ("node", "npm"):\n    if shutil.which(tool) is None:\n        sys.exit(f"{tool} is required")\n'],
   ['shutil.which("bash") (a literal interpreter name as a call\'s only argument)', 'if shutil.which("bash") is None:\n    sys.exit("bash is required")\n'],
@@ -113,10 +110,4 @@ const OVER: readonly (readonly [string, string])[] = [
   ['"{count} files staged".format(**locals())', 'count = len(staged)\nprint("{count} files staged".format(**locals()))\n'],
 ];
 
-for (const [title, body] of OVER)
-  test(`over-denial: an ordinary hook program, ${title}, is not refused`, (t) => {
-    // The user's PATH, as in a real run: python3's own search path is then known.
-    const files = { '.githooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n', 'tools/check.py': HEAD + body };
-    const reasons = unresolvedOf(t, files, {}, '.githooks', process.env.PATH).filter((reason) => reason.includes('/tools/check.py line '));
-    t.deepEqual(reasons, []);
-  });
+overDenialTests(OVER);

@@ -8,8 +8,7 @@
 // test/host/executors/confine/python-computed-loads.test.ts. The over-denials assert by hand that an ordinary hook
 // program is NOT refused.
 import test from 'ava';
-import { unresolvedOf } from '../adversarial-s09f/harness.js';
-import { PY, attack } from '../adversarial-s19k/python-hook.js';
+import { attack, overDenialTests, PY } from '../adversarial-s19k/python-hook.js';
 
 const EACH_RULE = 'for f in sorted(os.listdir("tools/rules")):\n    p = os.path.join("tools/rules", f)\n';
 /** The user's harmless rule, and the agent's (PY writes PWNED). */
@@ -102,8 +101,6 @@ for (const [finding, title, files, writes] of CASES)
 
 // Over-denials: ordinary pre-commit programs (os, subprocess, re, json, pathlib, literal names) the checks refuse.
 // SAFE (wanted) outcome: no reason on tools/check.py.
-const HEAD =
-  'import json, os, re, shutil, subprocess, sys\nfrom pathlib import Path\nstaged = subprocess.run(["git", "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout.split()\n';
 const OVER: readonly (readonly [string, string])[] = [
   [
     'argparse options gathered by getattr(args, name) over a literal tuple in a dict comprehension',
@@ -119,10 +116,4 @@ const OVER: readonly (readonly [string, string])[] = [
   ],
 ];
 
-for (const [title, body] of OVER)
-  test(`over-denial: an ordinary hook program, ${title}, is not refused`, (t) => {
-    // The user's PATH, as in a real run: python3's own search path is then known.
-    const files = { '.githooks/pre-commit': '#!/bin/sh\nexec python3 tools/check.py\n', 'tools/check.py': HEAD + body };
-    const reasons = unresolvedOf(t, files, {}, '.githooks', process.env.PATH).filter((reason) => reason.includes('/tools/check.py line '));
-    t.deepEqual(reasons, []);
-  });
+overDenialTests(OVER);
