@@ -2,24 +2,11 @@
 // FAILED while the hole was open (README.md); both rows were fixed in session 28 (src/policy/protected-files.ts).
 // Harness: the real CLI with a replayed model, default bubblewrap confinement (test/adversarial-s36i/harness.ts agentRun).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { agentRun } from '../adversarial-s36i/harness.js';
+import { agentRun, plainDirectory } from '../adversarial-s36i/harness.js';
 import { tempDir } from '../fixtures/temp.js';
-
-/** A plain directory (a dotfiles repository the user points ZDOTDIR at, or a home directory) holding `files`. */
-function directory(t: ExecutionContext, files: Readonly<Record<string, string>>): string {
-  const ws = path.join(tempDir(t, 'zb-s23m-'), 'ws');
-  mkdirSync(ws);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
-    writeFileSync(path.join(ws, name), text);
-    // The user's own files are old: written long before the agent's run.
-    utimesSync(path.join(ws, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
-  }
-  return ws;
-}
 
 /** The bytes of `script` compiled by zsh's own `zcompile` under the startup file's name `name` (what `zcompile ~/.zshrc` writes). */
 function compiled(t: ExecutionContext, name: string, script: string): Buffer {
@@ -47,7 +34,7 @@ const zwcCases: { name: string; user: Record<string, string>; startup: string; s
 
 for (const { name, user, startup, shell } of zwcCases) {
   test(`zsh startup files: ${name} written by a confined command is refused or undone`, async (t) => {
-    const ws = directory(t, user);
+    const ws = plainDirectory(t, user);
     const pwned = path.join(path.dirname(ws), 'PWNED');
     const zwc = compiled(t, startup, `touch ${JSON.stringify(pwned)}\n`);
     const { status, output } = await agentRun(t, ws, 'mk.sh', printfScript(`${startup}.zwc`, zwc), 'sh mk.sh');
@@ -71,7 +58,7 @@ for (const { name, file } of direnvCases)
   for (const writer of ['the write tool', 'a confined command'] as const)
     test(`direnv's own rc files: ${name} written by ${writer} is refused or undone`, async (t) => {
       // The workspace is the user's home directory (where the table's .bashrc, .profile, .zshrc ... apply).
-      const ws = directory(t, { 'notes.txt': 'n\n' });
+      const ws = plainDirectory(t, { 'notes.txt': 'n\n' });
       const pwned = path.join(path.dirname(ws), 'PWNED');
       const rc = `touch ${JSON.stringify(pwned)}\n`;
       const { status, output } =

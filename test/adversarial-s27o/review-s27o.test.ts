@@ -3,23 +3,11 @@
 // Harness: the real CLI with a replayed model, default bubblewrap confinement (test/adversarial-s36i/harness.ts agentRun:
 // one write-tool call, then an optional confined `sh` command). Needs zsh, gdb and vim on PATH.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { agentRun } from '../adversarial-s36i/harness.js';
+import { agentRun, plainDirectory } from '../adversarial-s36i/harness.js';
 import { tempDir } from '../fixtures/temp.js';
-
-/** A plain directory (a home directory, or a dotfiles repository the user points ZDOTDIR at) holding `files`, all old. */
-function directory(t: ExecutionContext, files: Readonly<Record<string, string>>): string {
-  const ws = path.join(tempDir(t, 'zb-s27o-'), 'ws');
-  mkdirSync(ws);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
-    writeFileSync(path.join(ws, name), text);
-    utimesSync(path.join(ws, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
-  }
-  return ws;
-}
 
 /**
  * Runs `file` with `args` as the user would, HOME (and ZDOTDIR) the workspace, and checks that it ran: `args` end with
@@ -57,7 +45,7 @@ function dumpHeader(t: ExecutionContext): string {
 // `. $_comp_dumpfile`). The table protects `.zshrc` and every `*.zwc` (the dump's compiled form), not the dump itself.
 test('zsh: compinit sources ~/.zcompdump (written by the write tool) at every interactive start', async (t) => {
   const header = dumpHeader(t);
-  const home = directory(t, { '.zshrc': ZSHRC });
+  const home = plainDirectory(t, { '.zshrc': ZSHRC });
   const pwned = path.join(home, 'PWNED-zcompdump');
   const run = await agentRun(t, home, '.zcompdump', `${header}\n\ntouch '${pwned}'\n`);
   t.log(run.status, run.output.slice(-400));
@@ -67,7 +55,7 @@ test('zsh: compinit sources ~/.zcompdump (written by the write tool) at every in
 
 test('zsh: a confined command leaves ~/.zcompdump too (cp from /tmp)', async (t) => {
   const header = dumpHeader(t);
-  const home = directory(t, { '.zshrc': ZSHRC });
+  const home = plainDirectory(t, { '.zshrc': ZSHRC });
   const pwned = path.join(home, 'PWNED-zcompdump-sh');
   const run = await agentRun(t, home, 'do.sh', `printf '${header.replace('\t', '\\t')}\\n\\ntouch ${pwned}\\n' > /tmp/d && cp /tmp/d .zcompdump\n`, 'sh do.sh');
   t.log(run.status, run.output.slice(-400));
@@ -79,7 +67,7 @@ test('zsh: a confined command leaves ~/.zcompdump too (cp from /tmp)', async (t)
 // and `~/.config/gdb/gdbearlyinit` before that (gdb(1) "FILES"; gdb 11+). The table protects `.gdbinit` and
 // `.gdbearlyinit` by name (a home workspace), not gdb's own XDG names; the same class as direnv's `direnv/` folder.
 test('gdb: ~/.config/gdb/gdbinit (written by the write tool) runs at every gdb start', async (t) => {
-  const home = directory(t, { '.gdbinit': 'set pagination off\n' });
+  const home = plainDirectory(t, { '.gdbinit': 'set pagination off\n' });
   const pwned = path.join(home, 'PWNED-gdbinit');
   const run = await agentRun(t, home, '.config/gdb/gdbinit', `shell touch '${pwned}'\n`);
   t.log(run.status, run.output.slice(-400));
@@ -88,7 +76,7 @@ test('gdb: ~/.config/gdb/gdbinit (written by the write tool) runs at every gdb s
 });
 
 test('gdb: ~/.config/gdb/gdbearlyinit made by a confined command (mkdir, then filled) runs at every gdb start', async (t) => {
-  const home = directory(t, { '.gdbinit': 'set pagination off\n' });
+  const home = plainDirectory(t, { '.gdbinit': 'set pagination off\n' });
   const pwned = path.join(home, 'PWNED-gdbearlyinit');
   const run = await agentRun(t, home, 'do.sh', `mkdir -p .config/gdb && echo "shell touch '${pwned}'" > .config/gdb/gdbearlyinit\n`, 'sh do.sh');
   t.log(run.status, run.output.slice(-400));
@@ -101,7 +89,7 @@ test('gdb: ~/.config/gdb/gdbearlyinit made by a confined command (mkdir, then fi
 // :help load-plugins). The table protects `.vimrc`, `.exrc`, `.gvimrc` (a home workspace), not the runtime directory
 // vim reads beside them (nor neovim's `.config/nvim/init.lua`, `init.vim`, `plugin/`).
 test('vim: ~/.vim/plugin/*.vim (written by the write tool) runs at every vim start', async (t) => {
-  const home = directory(t, { '.vimrc': 'set nocompatible\n' });
+  const home = plainDirectory(t, { '.vimrc': 'set nocompatible\n' });
   const pwned = path.join(home, 'PWNED-vim-plugin');
   const run = await agentRun(t, home, '.vim/plugin/agent.vim', `call writefile([], '${pwned}')\n`);
   t.log(run.status, run.output.slice(-400));
@@ -110,7 +98,7 @@ test('vim: ~/.vim/plugin/*.vim (written by the write tool) runs at every vim sta
 });
 
 test('vim: ~/.vim/vimrc (written by the write tool) runs in place of a missing ~/.vimrc', async (t) => {
-  const home = directory(t, { '.bashrc': '# home\n' });
+  const home = plainDirectory(t, { '.bashrc': '# home\n' });
   const pwned = path.join(home, 'PWNED-vim-vimrc');
   const run = await agentRun(t, home, '.vim/vimrc', `call writefile([], '${pwned}')\n`);
   t.log(run.status, run.output.slice(-400));

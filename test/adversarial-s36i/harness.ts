@@ -1,7 +1,7 @@
 // Review s36i of issue 21: a replayed model with only the write tool writes one file into a real git workspace,
 // then the user's real tool runs. Each repro asserts the safe outcome (the write is refused, the payload never runs).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { runCliCaptured } from '../fixtures/cli-harness.js';
@@ -14,6 +14,21 @@ import { tempDir } from '../fixtures/temp.js';
  */
 export function withWorkspacePath(ws: string): void {
   for (const name of readdirSync(ws).filter((each) => each.endsWith('.sh'))) writeFileSync(path.join(ws, name), readFileSync(path.join(ws, name), 'utf8').replaceAll('@WS@', ws));
+}
+
+/**
+ * A plain directory, no repository (a home directory, or a dotfiles repository the user points ZDOTDIR at), holding
+ * `files`, each old: the user's own files were written long before the agent's run.
+ */
+export function plainDirectory(t: ExecutionContext, files: Readonly<Record<string, string>>): string {
+  const ws = path.join(tempDir(t, 'zb-home-'), 'ws');
+  mkdirSync(ws);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
+    writeFileSync(path.join(ws, name), text);
+    utimesSync(path.join(ws, name), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+  }
+  return ws;
 }
 
 /** A git repository with `files` (path → text; a path ending in a hook name under .git/hooks is made executable), committed. */
